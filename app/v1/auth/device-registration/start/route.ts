@@ -1,0 +1,11 @@
+import * as api from "@/lib/api/contracts/auth";
+import { startDeviceRegistration } from "@/lib/devices/registration";
+import { endpoint } from "@/lib/http/endpoint";
+import { methods } from "@/lib/http/methods";
+
+// POST /v1/auth/device-registration/start: a challenge for the device key to sign.
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  POST: endpoint(api.deviceRegistrationStart, async ({ tx, customer, now }) => ({
+    body: await startDeviceRegistration(tx, { subscriptionId: customer.subscriptionId, now }),
+  })),
+});

@@ -1,0 +1,12 @@
+import * as api from "@/lib/api/contracts/auth";
+import { startPasswordReset } from "@/lib/auth/password-reset";
+import { endpoint } from "@/lib/http/endpoint";
+import { methods } from "@/lib/http/methods";
+
+// POST /v1/auth/password-reset/start: send a reset code if the identifier has an account.
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  POST: endpoint(api.passwordResetStart, async ({ tx, body, partner, now }) => {
+    await startPasswordReset(tx, { partnerId: partner.id, identifier: body.identifier, now });
+    return { status: 202 };
+  }),
+});

@@ -1,0 +1,11 @@
+import * as api from "@/lib/api/contracts/auth";
+import { verifyRegistrationOtp } from "@/lib/auth/registration";
+import { endpoint } from "@/lib/http/endpoint";
+import { methods } from "@/lib/http/methods";
+
+// POST /v1/auth/register/verify-otp: check the registration code.
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  POST: endpoint(api.registerVerifyOtp, async ({ tx, body, partner, now }) => ({
+    body: await verifyRegistrationOtp(tx, { partnerId: partner.id, ...body, now }),
+  })),
+});

@@ -1,0 +1,9 @@
+import * as api from "@/lib/api/contracts/sandbox";
+import { endpoint } from "@/lib/http/endpoint";
+import { methods } from "@/lib/http/methods";
+import { updatePartnerSettings } from "@/lib/partners/settings";
+
+// PUT /v1/sandbox/partner: configure JWKS, pricing mode and webhook URL of the calling partner.
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  PUT: endpoint(api.putPartner, async ({ tx, body, partner, now }) => ({ body: await updatePartnerSettings(tx, partner.id, body, now) })),
+});

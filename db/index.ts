@@ -1,0 +1,81 @@
+import path from "node:path";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { config } from "@/lib/config";
+import * as schema from "./schema";
+
+export { schema };
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Anything that runs queries: the database or an open transaction. */
+export type Executor = Db | Tx;
+
+const MIGRATIONS = path.join(process.cwd(), "db", "migrations");
+// Any constant: serialises migrations when several app nodes and workers start at once.
+const MIGRATION_LOCK = 7_270_001;
+
+interface Handle {
+  db: Db;
+  close: () => Promise<void>;
+  driver: "pglite" | "postgres";
+}
+
+async function openPglite(dir: string): Promise<Handle> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  const client = await PGlite.create(dir);
+  const db = drizzle({ client, schema });
+  await migrate(db, { migrationsFolder: MIGRATIONS });
+  return { db: db as unknown as Db, close: () => client.close(), driver: "pglite" };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Handle> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+  // Migrate on one dedicated connection holding an advisory lock, so racing starts apply once.
+  const migrator = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await migrator`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    await migrate(drizzle({ client: migrator }), { migrationsFolder: MIGRATIONS });
+    await migrator`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+  } finally {
+    await migrator.end();
+  }
+  const client = postgres(url, { max: poolSize, onnotice: () => {} });
+  const db = drizzle({ client, schema });
+  return { db: db as unknown as Db, close: () => client.end(), driver: "postgres" };
+}
+
+// One instance per process, kept on globalThis: Next bundles route handlers and instrumentation
+// separately, and two PGlite instances on one directory would corrupt it.
+const KEY = Symbol.for("remit.db");
+type G = typeof globalThis & { [KEY]?: Promise<Handle> };
+
+function handle(): Promise<Handle> {
+  const g = globalThis as G;
+  if (!g[KEY]) {
+    const c = config();
+    g[KEY] = c.DATABASE_URL ? openPostgres(c.DATABASE_URL, c.DATABASE_POOL_SIZE) : openPglite(c.PGLITE_DIR);
+    g[KEY].catch(() => delete g[KEY]);
+  }
+  return g[KEY];
+}
+
+/** The process's database, migrated. */
+export async function getDb(): Promise<Db> {
+  return (await handle()).db;
+}
+
+export async function databaseDriver(): Promise<Handle["driver"]> {
+  return (await handle()).driver;
+}
+
+export async function closeDb(): Promise<void> {
+  const g = globalThis as G;
+  const h = g[KEY];
+  delete g[KEY];
+  if (h) await (await h).close();
+}

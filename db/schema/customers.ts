@@ -1,0 +1,24 @@
+import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, tstz } from "./columns";
+
+/** The person, shared across partners (spec 2.2); statuses of spec 2.9. */
+export const customers = pgTable(
+  "customers",
+  {
+    id: text("id").primaryKey(),
+    status: text("status").notNull().default("PENDING"),
+    kycStatus: text("kyc_status").notNull().default("NOT_STARTED"),
+    /** Free-text hint shown as statusOperationalHint; null when none. */
+    statusOperationalHint: text("status_operational_hint"),
+    remediationHint: text("remediation_hint"),
+    /** The submitted profile (ProfileSubmitRequest), echoed by the profile read. */
+    profile: jsonb("profile").$type<Record<string, unknown>>(),
+    /** Normalised first name, last name, date of birth and nationality (decisions section 4). */
+    identityKey: text("identity_key"),
+    preferredLanguage: text("preferred_language"),
+    createdAt: createdAt(),
+    updatedAt: tstz("updated_at").notNull(),
+  },
+  // Identity resolution looks a submitted profile up by its key.
+  (t) => [index("customers_identity_key_idx").on(t.identityKey)],
+);

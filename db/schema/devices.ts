@@ -1,0 +1,38 @@
+import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { createdAt, tstz } from "./columns";
+import { subscriptions } from "./subscriptions";
+
+/** A pending device registration: the challenge the device must sign (5 minutes, single use). */
+export const deviceRegistrations = pgTable("device_registrations", {
+  id: text("id").primaryKey(),
+  subscriptionId: text("subscription_id").notNull().references(() => subscriptions.id),
+  challenge: text("challenge").notNull(),
+  expiresAt: tstz("expires_at").notNull(),
+  usedAt: tstz("used_at"),
+  createdAt: createdAt(),
+});
+
+/** A customer device holding an RSA key for device-bound confirmation (spec 5.3). */
+export const devices = pgTable(
+  "devices",
+  {
+    id: text("id").primaryKey(),
+    subscriptionId: text("subscription_id").notNull().references(() => subscriptions.id),
+    /** RFC 7638 thumbprint of the public key; the kid of its assertions. */
+    kid: text("kid").notNull(),
+    publicJwk: jsonb("public_jwk").$type<Record<string, unknown>>().notNull(),
+    deviceName: text("device_name"),
+    /** ACTIVE or DEACTIVATED. */
+    status: text("status").notNull(),
+    registeredAt: tstz("registered_at").notNull(),
+    deactivatedAt: tstz("deactivated_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // An assertion names its key by kid: one active device per key.
+    uniqueIndex("devices_active_kid_idx").on(t.kid).where(sql`status = 'ACTIVE'`),
+    index("devices_kid_idx").on(t.kid),
+    index("devices_subscription_idx").on(t.subscriptionId),
+  ],
+);

@@ -1,0 +1,30 @@
+import { bigint, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, tstz } from "./columns";
+
+/**
+ * Events for partners (decisions section 9), numbered per subscription. Written in the same
+ * transaction as the change they describe; delivered in sequence order by the webhook job.
+ */
+export const events = pgTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    partnerId: text("partner_id").notNull(),
+    subscriptionId: text("subscription_id").notNull(),
+    sequence: bigint("sequence", { mode: "number" }).notNull(),
+    eventType: text("event_type").notNull(),
+    /** The exact JSON body delivered (its bytes are what the signature covers). */
+    body: jsonb("body").$type<Record<string, unknown>>().notNull(),
+    /** pending, delivered, or undeliverable (no endpoint configured when it was due). */
+    deliveryState: text("delivery_state").notNull().default("pending"),
+    deliveredAt: tstz("delivered_at"),
+    occurredAt: tstz("occurred_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("events_subscription_sequence_idx").on(t.subscriptionId, t.sequence),
+    // The delivery job takes the oldest pending event of a subscription.
+    index("events_pending_idx").on(t.subscriptionId, t.deliveryState, t.sequence),
+    index("events_partner_idx").on(t.partnerId, t.occurredAt),
+  ],
+);

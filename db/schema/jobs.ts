@@ -1,0 +1,33 @@
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, tstz } from "./columns";
+
+/**
+ * Durable jobs (lib/jobs): enqueued in the transaction of the state change that causes them,
+ * claimed with FOR UPDATE SKIP LOCKED, run at least once with retries and backoff.
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    /** pending, running, done or dead (gave up after maxAttempts, or its payload was invalid). */
+    state: text("state").notNull().default("pending"),
+    runAt: tstz("run_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(25),
+    /** A claimed job is invisible to other workers until then (a crashed worker's job comes back). */
+    lockedUntil: tstz("locked_until"),
+    lastError: text("last_error"),
+    /** Deterministic key so one cause never has two waiting jobs (e.g. "transfer.expire:<id>"). */
+    dedupeKey: text("dedupe_key"),
+    createdAt: createdAt(),
+    finishedAt: tstz("finished_at"),
+  },
+  // The claim query: due pending jobs in run_at order.
+  (t) => [
+    index("jobs_due_idx").on(t.state, t.runAt),
+    uniqueIndex("jobs_dedupe_idx").on(t.dedupeKey).where(sql`state in ('pending', 'running')`),
+  ],
+);

@@ -1,0 +1,25 @@
+import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, tstz } from "./columns";
+import { partners } from "./partners";
+import { subscriptions } from "./subscriptions";
+
+/** Email addresses and phone numbers a customer logs in with (IdentifierSummary). */
+export const loginIdentifiers = pgTable(
+  "login_identifiers",
+  {
+    id: text("id").primaryKey(),
+    partnerId: text("partner_id").notNull().references(() => partners.id),
+    subscriptionId: text("subscription_id").notNull().references(() => subscriptions.id),
+    /** EMAIL or PHONE. */
+    type: text("type").notNull(),
+    /** Normalised: lower-case email or E.164 phone. */
+    value: text("value").notNull(),
+    verifiedAt: tstz("verified_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // Login start resolves an identifier within the partner; one owner per identifier.
+    uniqueIndex("login_identifiers_partner_value_idx").on(t.partnerId, t.value),
+    index("login_identifiers_subscription_idx").on(t.subscriptionId),
+  ],
+);

@@ -1,0 +1,23 @@
+import { jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, tstz } from "./columns";
+
+/** A partner fintech integrating the APIs (decisions section 2). */
+export const partners = pgTable("partners", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  /** SERVICE_PRICED or PARTNER_SIGNED (decisions section 6). */
+  pricingMode: text("pricing_mode").notNull().default("SERVICE_PRICED"),
+  /** JWKS for partner-signed quotes: { keys: [...] }. */
+  jwks: jsonb("jwks").$type<{ keys: Record<string, unknown>[] }>().notNull().default({ keys: [] }),
+  webhookUrl: text("webhook_url"),
+  /** Standard Webhooks secret (whsec_...). Shown to the partner, so stored as is. */
+  webhookSecret: text("webhook_secret"),
+  /** Origins allowed to embed the hosted webviews and to receive their postMessage. */
+  returnOrigins: jsonb("return_origins").$type<string[]>().notNull().default([]),
+  /** URL scheme for deep links back into the partner app, e.g. "partnerapp://". */
+  deepLinkBase: text("deep_link_base"),
+  /** Highest partner_quote_seq accepted so far (spec 5.4: strictly increasing). */
+  highestQuoteSeq: text("highest_quote_seq"),
+  createdAt: createdAt(),
+  updatedAt: tstz("updated_at").notNull(),
+});

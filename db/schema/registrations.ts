@@ -1,0 +1,16 @@
+import { pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, tstz } from "./columns";
+import { partners } from "./partners";
+
+/** A registration in progress: identifier, OTP verification, then set-password (decisions section 3). */
+export const registrations = pgTable("registrations", {
+  id: text("id").primaryKey(),
+  partnerId: text("partner_id").notNull().references(() => partners.id),
+  identifier: text("identifier").notNull(),
+  identifierType: text("identifier_type").notNull(),
+  /** OTP_SENT, VERIFIED or COMPLETED. */
+  state: text("state").notNull(),
+  otpId: text("otp_id").notNull(),
+  expiresAt: tstz("expires_at").notNull(),
+  createdAt: createdAt(),
+});

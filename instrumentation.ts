@@ -1,0 +1,10 @@
+// Runs once when a Next.js server starts: the job worker runs inside the web process by default
+// (IN_PROCESS_WORKER=false leaves the jobs to `npm run worker`).
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { config } = await import("@/lib/config");
+  if (!config().IN_PROCESS_WORKER) return;
+  const { ready } = await import("@/lib/platform/ready");
+  const { startWorkerLoop } = await import("@/lib/jobs/run-loop");
+  startWorkerLoop(ready);
+}

@@ -1,0 +1,212 @@
+import { z } from "zod";
+import { defineContract } from "@/lib/http/contract";
+import { Timestamp, TokenResponseSchema } from "../schemas";
+
+const tags = ["Auth"];
+const identifier = z.string().min(1).max(320).meta({ description: "Email address or E.164 phone number.", example: "ada@example.com" });
+
+export const health = defineContract({
+  operationId: "authHealth",
+  method: "GET",
+  path: "/v1/auth/health",
+  summary: "Service health",
+  tags,
+  auth: "partner",
+  success: {
+    status: 200,
+    description: "The service is up.",
+    schema: z.object({ status: z.literal("ok"), service: z.string(), timestamp: Timestamp }).meta({ id: "HealthResponse" }),
+  },
+  errors: ["auth.subscriptionKeyInvalid"],
+});
+
+export const registerStart = defineContract({
+  operationId: "registerStart",
+  method: "POST",
+  path: "/v1/auth/register/start",
+  summary: "Start registration: sends a one-time code to the identifier",
+  description: "Answers the same for an identifier that already has an account; that message carries no code.",
+  tags,
+  auth: "partner",
+  body: z.strictObject({ identifier }).meta({ id: "RegisterStartRequest" }),
+  success: {
+    status: 200,
+    description: "Code sent.",
+    schema: z.object({ registrationId: z.string(), nextStep: z.literal("VERIFY_OTP"), otpExpiresAt: Timestamp }).meta({ id: "RegisterStartResponse" }),
+  },
+  errors: ["auth.subscriptionKeyInvalid", "auth.identifierInvalid", "validation.fieldMissing", "validation.bodyMalformed", "validation.contentTypeUnsupported"],
+});
+
+export const registerVerifyOtp = defineContract({
+  operationId: "registerVerifyOtp",
+  method: "POST",
+  path: "/v1/auth/register/verify-otp",
+  summary: "Verify the registration code",
+  tags,
+  auth: "partner",
+  body: z.strictObject({ registrationId: z.string().min(1).max(64), otp: z.string().min(1).max(12).meta({ example: "123456" }) }).meta({ id: "RegisterVerifyOtpRequest" }),
+  success: {
+    status: 200,
+    description: "Code accepted.",
+    schema: z.object({ registrationId: z.string(), nextStep: z.literal("SET_PASSWORD") }).meta({ id: "RegisterVerifyOtpResponse" }),
+  },
+  errors: ["auth.subscriptionKeyInvalid", "auth.otpInvalid", "auth.otpExpired", "auth.rateLimited", "auth.sessionExpired", "registration.notFound", "validation.fieldMissing"],
+});
+
+export const registerSetPassword = defineContract({
+  operationId: "registerSetPassword",
+  method: "POST",
+  path: "/v1/auth/register/set-password",
+  summary: "Set the password and receive tokens",
+  tags,
+  auth: "partner",
+  body: z.strictObject({ registrationId: z.string().min(1).max(64), password: z.string().max(256).meta({ description: "At least 12 characters." }) }).meta({ id: "RegisterSetPasswordRequest" }),
+  success: { status: 201, description: "Registered; tokens issued.", schema: TokenResponseSchema },
+  errors: ["auth.subscriptionKeyInvalid", "validation.fieldInvalid", "auth.otpInvalid", "auth.sessionExpired", "registration.notFound"],
+});
+
+export const loginStart = defineContract({
+  operationId: "loginStart",
+  method: "POST",
+  path: "/v1/auth/start",
+  summary: "Start a login",
+  description: "Answers the same for known and unknown identifiers.",
+  tags,
+  auth: "partner",
+  body: z.strictObject({ identifier }).meta({ id: "LoginStartRequest" }),
+  success: {
+    status: 200,
+    description: "Password required.",
+    schema: z.object({ loginAttemptId: z.string(), nextStep: z.literal("PASSWORD_REQUIRED") }).meta({ id: "LoginStartResponse" }),
+  },
+  errors: ["auth.subscriptionKeyInvalid", "auth.identifierInvalid", "validation.fieldMissing"],
+});
+
+export const login = defineContract({
+  operationId: "login",
+  method: "POST",
+  path: "/v1/auth/login",
+  summary: "Log in with the password",
+  tags,
+  auth: "partner",
+  body: z.strictObject({ loginAttemptId: z.string().min(1).max(64), password: z.string().min(1).max(256) }).meta({ id: "LoginRequest" }),
+  success: { status: 200, description: "Tokens issued.", schema: TokenResponseSchema },
+  errors: ["auth.subscriptionKeyInvalid", "auth.credentialMismatch", "auth.rateLimited", "auth.sessionExpired", "subscription.closed", "validation.fieldMissing"],
+});
+
+export const refresh = defineContract({
+  operationId: "refreshTokens",
+  method: "POST",
+  path: "/v1/auth/refresh",
+  summary: "Rotate the refresh token",
+  description: "Presenting an already-rotated refresh token revokes the whole session family.",
+  tags,
+  auth: "partner",
+  body: z.strictObject({ refreshToken: z.string().min(1).max(512) }).meta({ id: "RefreshRequest" }),
+  success: { status: 200, description: "New tokens.", schema: TokenResponseSchema },
+  errors: ["auth.subscriptionKeyInvalid", "auth.tokenInvalid", "auth.tokenRevoked", "auth.sessionExpired", "subscription.closed"],
+});
+
+export const logout = defineContract({
+  operationId: "logout",
+  method: "POST",
+  path: "/v1/auth/logout",
+  summary: "Log out: revokes the access and refresh tokens",
+  tags,
+  auth: "customer",
+  success: { status: 204, description: "Logged out." },
+  errors: ["auth.subscriptionKeyInvalid", "auth.tokenInvalid", "auth.tokenExpired", "auth.tokenRevoked"],
+});
+
+export const passwordResetStart = defineContract({
+  operationId: "passwordResetStart",
+  method: "POST",
+  path: "/v1/auth/password-reset/start",
+  summary: "Start a password reset",
+  description: "202 whether or not the identifier has an account.",
+  tags,
+  auth: "partner",
+  body: z.strictObject({ identifier }).meta({ id: "PasswordResetStartRequest" }),
+  success: { status: 202, description: "A code was sent if the identifier has an account." },
+  errors: ["auth.subscriptionKeyInvalid", "auth.identifierInvalid"],
+});
+
+export const passwordResetComplete = defineContract({
+  operationId: "passwordResetComplete",
+  method: "POST",
+  path: "/v1/auth/password-reset/complete",
+  summary: "Set a new password with the code",
+  description: "Ends every session of the customer.",
+  tags,
+  auth: "partner",
+  body: z.strictObject({ identifier, otp: z.string().min(1).max(12), newPassword: z.string().max(256) }).meta({ id: "PasswordResetCompleteRequest" }),
+  success: { status: 200, description: "Password changed.", schema: z.object({ status: z.literal("PASSWORD_RESET") }).meta({ id: "PasswordResetCompleteResponse" }) },
+  errors: ["auth.subscriptionKeyInvalid", "auth.identifierInvalid", "auth.otpInvalid", "auth.otpExpired", "auth.rateLimited", "validation.fieldInvalid"],
+});
+
+const DeviceSchema = z
+  .object({ deviceId: z.string(), kid: z.string(), deviceName: z.string().nullable(), status: z.enum(["ACTIVE", "DEACTIVATED"]), registeredAt: Timestamp })
+  .meta({ id: "Device" });
+
+export const deviceRegistrationStart = defineContract({
+  operationId: "deviceRegistrationStart",
+  method: "POST",
+  path: "/v1/auth/device-registration/start",
+  summary: "Start registering a device key",
+  tags,
+  auth: "customer",
+  body: z.strictObject({}).meta({ id: "DeviceRegistrationStartRequest" }),
+  success: {
+    status: 200,
+    description: "Challenge to sign (5 minutes, single use).",
+    schema: z.object({ deviceRegistrationId: z.string(), challenge: z.string(), expiresAt: Timestamp }).meta({ id: "DeviceRegistrationStartResponse" }),
+  },
+  errors: ["auth.tokenInvalid", "auth.tokenExpired"],
+});
+
+export const deviceRegistrationComplete = defineContract({
+  operationId: "deviceRegistrationComplete",
+  method: "POST",
+  path: "/v1/auth/device-registration/complete",
+  summary: "Register the device's RSA public key",
+  description: "proof: compact JWS (RS256) signed by the key, payload {device_registration_id, challenge, iat}.",
+  tags,
+  auth: "customer",
+  body: z
+    .strictObject({
+      deviceRegistrationId: z.string().min(1).max(64),
+      publicKey: z.record(z.string(), z.unknown()).meta({ description: "Public RSA JWK (kty RSA, n, e), modulus ≥ 2048 bits." }),
+      deviceName: z.string().max(100).optional(),
+      proof: z.string().min(1).max(16384),
+    })
+    .meta({ id: "DeviceRegistrationCompleteRequest" }),
+  success: {
+    status: 201,
+    description: "Device registered.",
+    schema: z.object({ deviceId: z.string(), kid: z.string(), status: z.literal("ACTIVE"), registeredAt: Timestamp }).meta({ id: "DeviceRegistrationCompleteResponse" }),
+  },
+  errors: ["auth.tokenInvalid", "validation.fieldInvalid", "device.assertionInvalid", "deviceRegistration.notFound"],
+});
+
+export const listDevices = defineContract({
+  operationId: "listDevices",
+  method: "GET",
+  path: "/v1/auth/devices",
+  summary: "List the customer's devices",
+  tags,
+  auth: "customer",
+  success: { status: 200, description: "Devices, newest first.", schema: z.object({ items: z.array(DeviceSchema) }).meta({ id: "DeviceList" }) },
+  errors: ["auth.tokenInvalid", "auth.tokenExpired"],
+});
+
+export const deactivateDevice = defineContract({
+  operationId: "deactivateDevice",
+  method: "POST",
+  path: "/v1/auth/devices/{deviceId}/deactivate",
+  summary: "Deactivate a device",
+  tags,
+  auth: "customer",
+  params: z.object({ deviceId: z.string().min(1).max(64) }),
+  success: { status: 200, description: "Device deactivated.", schema: z.object({ deviceId: z.string(), status: z.literal("DEACTIVATED") }).meta({ id: "DeactivateDeviceResponse" }) },
+  errors: ["auth.tokenInvalid", "device.notFound"],
+});

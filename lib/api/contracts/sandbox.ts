@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { defineContract } from "@/lib/http/contract";
+import { Timestamp } from "../schemas";
+
+const tags = ["Sandbox"];
+
+const JwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())).max(20) }).meta({ id: "Jwks" });
+
+export const putPartner = defineContract({
+  operationId: "sandboxPutPartner",
+  method: "PUT",
+  path: "/v1/sandbox/partner",
+  summary: "Configure the calling partner (sandbox only)",
+  tags,
+  auth: "partner",
+  sandboxOnly: true,
+  body: z
+    .strictObject({
+      jwks: JwksSchema.optional(),
+      pricingMode: z.enum(["SERVICE_PRICED", "PARTNER_SIGNED"]).optional(),
+      webhookUrl: z.string().url().max(2048).nullable().optional(),
+    })
+    .meta({ id: "SandboxPartnerRequest" }),
+  success: {
+    status: 200,
+    description: "The partner's settings.",
+    schema: z
+      .object({
+        partnerId: z.string(),
+        pricingMode: z.string(),
+        jwks: JwksSchema,
+        webhookUrl: z.string().nullable(),
+        webhookSecret: z.string().nullable().meta({ description: "Standard Webhooks secret (whsec_...), present when a webhook URL is set." }),
+      })
+      .meta({ id: "SandboxPartnerSettings" }),
+  },
+  errors: ["auth.subscriptionKeyInvalid", "validation.fieldInvalid"],
+});
+
+export const otpOutbox = defineContract({
+  operationId: "sandboxOtpOutbox",
+  method: "GET",
+  path: "/v1/sandbox/otp",
+  summary: "Latest one-time code sent to an identifier (sandbox only)",
+  tags,
+  auth: "partner",
+  sandboxOnly: true,
+  query: z.object({ identifier: z.string().min(1).max(320) }),
+  success: {
+    status: 200,
+    description: "The latest message.",
+    schema: z.object({ identifier: z.string(), purpose: z.string(), otp: z.string().nullable(), createdAt: Timestamp }).meta({ id: "SandboxOtpMessage" }),
+  },
+  errors: ["auth.subscriptionKeyInvalid", "auth.identifierInvalid", "otp.notFound"],
+});
+
+export const advanceClock = defineContract({
+  operationId: "sandboxAdvanceClock",
+  method: "POST",
+  path: "/v1/sandbox/clock",
+  summary: "Move the service clock forward (sandbox with SANDBOX_CLOCK_CONTROL only)",
+  description: "For testing expiries and lockouts without waiting. Affects the whole process.",
+  tags,
+  auth: "partner",
+  sandboxOnly: true,
+  body: z.strictObject({ advanceSeconds: z.number().int().min(0).max(90 * 86400) }).meta({ id: "SandboxClockRequest" }),
+  success: { status: 200, description: "The new time.", schema: z.object({ now: Timestamp, offsetSeconds: z.number() }).meta({ id: "SandboxClock" }) },
+  errors: ["auth.subscriptionKeyInvalid", "route.notFound"],
+});

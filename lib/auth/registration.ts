@@ -1,0 +1,74 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { loginIdentifiers, registrations } from "@/db/schema";
+import { addSeconds } from "@/lib/clock";
+import { config } from "@/lib/config";
+import { openSubscription } from "@/lib/customers/open-subscription";
+import { DomainError } from "@/lib/errors";
+import { parseIdentifier } from "./identifiers";
+import { issueOtp, verifyOtp } from "./otp";
+import { assertPasswordPolicy, hashPassword } from "./passwords";
+import { issueTokens, type TokenResponse } from "./tokens";
+
+/**
+ * Registration (decisions section 3): identifier, then OTP, then password. An identifier that is
+ * already registered gets exactly the same answers; its message carries no code, so the flow
+ * cannot complete and nothing reveals that the account exists.
+ */
+export async function startRegistration(tx: Tx, input: { partnerId: string; identifier: string; now: Date }) {
+  const identifier = parseIdentifier(input.identifier);
+  const [existing] = await tx
+    .select({ id: loginIdentifiers.id })
+    .from(loginIdentifiers)
+    .where(and(eq(loginIdentifiers.partnerId, input.partnerId), eq(loginIdentifiers.value, identifier.value)));
+  const otp = await issueOtp(tx, { partnerId: input.partnerId, identifier: identifier.value, purpose: "REGISTRATION", deliverCode: !existing, now: input.now });
+  const registrationId = newId("reg");
+  await tx.insert(registrations).values({
+    id: registrationId,
+    partnerId: input.partnerId,
+    identifier: identifier.value,
+    identifierType: identifier.type,
+    state: "OTP_SENT",
+    otpId: otp.otpId,
+    // The registration outlives its code a little, so set-password after a late verify still works.
+    expiresAt: addSeconds(input.now, config().OTP_TTL_SECONDS * 3),
+    createdAt: input.now,
+  });
+  return { registrationId, nextStep: "VERIFY_OTP" as const, otpExpiresAt: otp.expiresAt.toISOString() };
+}
+
+async function registrationFor(tx: Tx, registrationId: string, partnerId: string, now: Date) {
+  const [reg] = await tx.select().from(registrations).where(eq(registrations.id, registrationId)).for("update");
+  if (!reg || reg.partnerId !== partnerId) throw new DomainError("registration.notFound", { message: "No such registration." });
+  if (reg.expiresAt.getTime() <= now.getTime()) throw new DomainError("auth.sessionExpired", { message: "The registration has expired. Start again.", hint: "restart_flow" });
+  return reg;
+}
+
+export async function verifyRegistrationOtp(tx: Tx, input: { partnerId: string; registrationId: string; otp: string; now: Date }) {
+  const reg = await registrationFor(tx, input.registrationId, input.partnerId, input.now);
+  if (reg.state !== "OTP_SENT") throw new DomainError("auth.otpInvalid", { message: "This registration is already verified.", hint: "restart_flow" });
+  await verifyOtp(tx, reg.otpId, input.otp, input.now);
+  await tx.update(registrations).set({ state: "VERIFIED" }).where(eq(registrations.id, reg.id));
+  return { registrationId: reg.id, nextStep: "SET_PASSWORD" as const };
+}
+
+export async function completeRegistration(
+  tx: Tx,
+  input: { partnerId: string; registrationId: string; password: string; now: Date },
+): Promise<TokenResponse> {
+  assertPasswordPolicy(input.password);
+  const reg = await registrationFor(tx, input.registrationId, input.partnerId, input.now);
+  if (reg.state !== "VERIFIED") {
+    throw new DomainError("auth.otpInvalid", { message: "Verify the code before setting a password.", hint: "verify_otp" });
+  }
+  const identifier = parseIdentifier(reg.identifier);
+  const { subscriptionId } = await openSubscription(tx, {
+    partnerId: input.partnerId,
+    identifier,
+    passwordHash: await hashPassword(input.password),
+    now: input.now,
+  });
+  await tx.update(registrations).set({ state: "COMPLETED" }).where(eq(registrations.id, reg.id));
+  return issueTokens(tx, { subscriptionId, partnerId: input.partnerId, now: input.now, nextStep: "COMPLETE_PROFILE" });
+}

@@ -1,0 +1,90 @@
+import { z } from "zod";
+
+/**
+ * The one typed configuration module (decisions section 1). Every setting is read here, from the
+ * environment, once per process; nothing else reads process.env.
+ */
+const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const millis = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+const flag = z
+  .enum(["true", "false", "1", "0", ""])
+  .default("false")
+  .transform((v) => v === "true" || v === "1");
+
+const schema = z.object({
+  APP_MODE: z.enum(["sandbox", "production"]).default("sandbox"),
+  DATABASE_URL: z.string().min(1).optional(),
+  PGLITE_DIR: z.string().min(1).default("./.data/pglite"),
+  DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  PORT: z.coerce.number().int().positive().default(3000),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+
+  SANDBOX_PARTNER_API_KEY: z.string().min(8).default("sandbox-demo-key"),
+  /** Lets tests move the server's clock (POST /v1/sandbox/clock); sandbox only, off by default. */
+  SANDBOX_CLOCK_CONTROL: flag,
+  /** Run the job worker inside the web process (default) or only in `npm run worker`. */
+  IN_PROCESS_WORKER: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
+  WORKER_POLL_MS: millis(250),
+
+  QUOTE_TTL_SECONDS: seconds(60),
+  QUOTE_OFFLINE_TTL_SECONDS: seconds(1800),
+  TRANSFER_TTL_SECONDS: seconds(7200),
+  CHALLENGE_TTL_SECONDS: seconds(600),
+  ASSERTION_MAX_AGE_SECONDS: seconds(60),
+  LOCKOUT_SECONDS: seconds(900),
+  FUNDING_TTL_SECONDS: seconds(1800),
+  KYC_WEBVIEW_TTL_SECONDS: seconds(1800),
+  KYC_SESSION_TTL_SECONDS: seconds(86400),
+  FAST_CHECK_DELAY_MS: millis(1500),
+  SCREENING_DELAY_MS: millis(1000),
+  NETWORK_STEP_DELAY_MS: millis(0),
+
+  ACCESS_TOKEN_TTL_SECONDS: seconds(3600),
+  REFRESH_TOKEN_TTL_SECONDS: seconds(30 * 86400),
+  OTP_TTL_SECONDS: seconds(600),
+  OTP_MAX_ATTEMPTS: seconds(5),
+  LOGIN_MAX_FAILURES: seconds(5),
+  LOGIN_FAILURE_WINDOW_SECONDS: seconds(900),
+  LOGIN_ATTEMPT_TTL_SECONDS: seconds(600),
+  DEVICE_REGISTRATION_TTL_SECONDS: seconds(300),
+  IDEMPOTENCY_RETENTION_SECONDS: seconds(86400),
+  /** How long a request may hold an Idempotency-Key before another may take it over (crash recovery). */
+  IDEMPOTENCY_LOCK_SECONDS: seconds(60),
+  WEBHOOK_TIMEOUT_MS: millis(5000),
+  /** Production refuses http and private addresses for webhook URLs; tests may allow loopback. */
+  WEBHOOK_ALLOW_PRIVATE: flag,
+});
+
+export type Config = z.infer<typeof schema> & { publicBaseUrl: string; sandbox: boolean };
+
+function load(env: NodeJS.ProcessEnv): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const c = parsed.data;
+  if (c.APP_MODE === "production") {
+    // decisions section 1: production refuses to start with sandbox secrets.
+    if (env.SANDBOX_PARTNER_API_KEY) throw new Error("APP_MODE=production refuses SANDBOX_PARTNER_API_KEY");
+    if (c.SANDBOX_CLOCK_CONTROL) throw new Error("APP_MODE=production refuses SANDBOX_CLOCK_CONTROL");
+  }
+  return {
+    ...c,
+    publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
+    sandbox: c.APP_MODE === "sandbox",
+  };
+}
+
+const KEY = Symbol.for("remit.config");
+type G = typeof globalThis & { [KEY]?: Config };
+
+/** The process configuration, parsed on first use. */
+export function config(): Config {
+  const g = globalThis as G;
+  return (g[KEY] ??= load(process.env));
+}

@@ -1,0 +1,110 @@
+import { and, desc, eq } from "drizzle-orm";
+import { base64url, calculateJwkThumbprint, compactVerify, importJWK, type JWK } from "jose";
+import type { Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { deviceRegistrations, devices } from "@/db/schema";
+import { addSeconds } from "@/lib/clock";
+import { config } from "@/lib/config";
+import { randomToken } from "@/lib/crypto/hash";
+import { DomainError } from "@/lib/errors";
+
+/** Device registration (decisions section 3): a challenge, then the public key with a proof signed by it. */
+export async function startDeviceRegistration(tx: Tx, input: { subscriptionId: string; now: Date }) {
+  const id = newId("dreg");
+  const challenge = randomToken(32);
+  const expiresAt = addSeconds(input.now, config().DEVICE_REGISTRATION_TTL_SECONDS);
+  await tx.insert(deviceRegistrations).values({ id, subscriptionId: input.subscriptionId, challenge, expiresAt, createdAt: input.now });
+  return { deviceRegistrationId: id, challenge, expiresAt: expiresAt.toISOString() };
+}
+
+const keyInvalid = (message: string) =>
+  new DomainError("validation.fieldInvalid", {
+    message,
+    details: { issues: [{ field: "publicKey", code: "validation.fieldInvalid", message }] },
+    hint: "fix_request",
+  });
+
+const proofInvalid = (failedCheck: string) =>
+  new DomainError("device.assertionInvalid", { message: "The registration proof did not verify.", details: { failedCheck } });
+
+/** RSA public JWK with a modulus of at least 2048 bits, and nothing private in it. */
+function publicRsaJwk(jwk: Record<string, unknown>): JWK {
+  if (jwk.kty !== "RSA" || typeof jwk.n !== "string" || typeof jwk.e !== "string") throw keyInvalid("publicKey must be an RSA JWK with n and e.");
+  if ("d" in jwk || "p" in jwk || "q" in jwk) throw keyInvalid("publicKey must not contain private key members.");
+  let bits: number;
+  try {
+    const n = base64url.decode(jwk.n);
+    bits = n.length * 8 - Math.clz32(n[0] ?? 0) + 24;
+  } catch {
+    throw keyInvalid("publicKey.n is not base64url.");
+  }
+  if (bits < 2048) throw keyInvalid("The RSA modulus must have at least 2048 bits.");
+  return { kty: "RSA", n: jwk.n, e: jwk.e };
+}
+
+export async function completeDeviceRegistration(
+  tx: Tx,
+  input: { subscriptionId: string; deviceRegistrationId: string; publicKey: Record<string, unknown>; deviceName?: string; proof: string; now: Date },
+) {
+  const [reg] = await tx.select().from(deviceRegistrations).where(eq(deviceRegistrations.id, input.deviceRegistrationId)).for("update");
+  if (!reg || reg.subscriptionId !== input.subscriptionId) throw new DomainError("deviceRegistration.notFound", { message: "No such device registration." });
+  if (reg.usedAt) throw proofInvalid("challengeUsed");
+  if (reg.expiresAt.getTime() <= input.now.getTime()) throw proofInvalid("challengeExpired");
+
+  const jwk = publicRsaJwk(input.publicKey);
+  let payload: Record<string, unknown>;
+  try {
+    const key = await importJWK(jwk, "RS256");
+    const verified = await compactVerify(input.proof, key, { algorithms: ["RS256"] });
+    if (verified.protectedHeader.crit || verified.protectedHeader.b64 !== undefined) throw new Error("crit");
+    payload = JSON.parse(new TextDecoder().decode(verified.payload));
+  } catch {
+    throw proofInvalid("signature");
+  }
+  if (payload.device_registration_id !== reg.id) throw proofInvalid("deviceRegistrationId");
+  if (payload.challenge !== reg.challenge) throw proofInvalid("challenge");
+  const iat = payload.iat;
+  if (typeof iat !== "number" || !Number.isInteger(iat) || Math.abs(iat - input.now.getTime() / 1000) > config().ASSERTION_MAX_AGE_SECONDS) {
+    throw proofInvalid("freshness");
+  }
+
+  const kid = await calculateJwkThumbprint(jwk, "sha256");
+  const [taken] = await tx.select({ id: devices.id }).from(devices).where(and(eq(devices.kid, kid), eq(devices.status, "ACTIVE")));
+  if (taken) throw keyInvalid("This key is already registered to an active device.");
+  const deviceId = newId("dev");
+  await tx.update(deviceRegistrations).set({ usedAt: input.now }).where(eq(deviceRegistrations.id, reg.id));
+  await tx.insert(devices).values({
+    id: deviceId,
+    subscriptionId: input.subscriptionId,
+    kid,
+    publicJwk: jwk as Record<string, unknown>,
+    deviceName: input.deviceName ?? null,
+    status: "ACTIVE",
+    registeredAt: input.now,
+    createdAt: input.now,
+  });
+  return { deviceId, kid, status: "ACTIVE" as const, registeredAt: input.now.toISOString() };
+}
+
+export interface DeviceSummary {
+  deviceId: string;
+  kid: string;
+  deviceName: string | null;
+  status: string;
+  registeredAt: string;
+}
+
+export async function listDevices(tx: Tx, subscriptionId: string): Promise<DeviceSummary[]> {
+  const rows = await tx.select().from(devices).where(eq(devices.subscriptionId, subscriptionId)).orderBy(desc(devices.registeredAt));
+  return rows.map((d) => ({ deviceId: d.id, kid: d.kid, deviceName: d.deviceName, status: d.status, registeredAt: d.registeredAt.toISOString() }));
+}
+
+export async function deactivateDevice(tx: Tx, input: { subscriptionId: string; deviceId: string; now: Date }) {
+  const [device] = await tx.select().from(devices).where(eq(devices.id, input.deviceId)).for("update");
+  // Another customer's device answers exactly like a missing one (spec 7: 404 reveals nothing).
+  if (!device || device.subscriptionId !== input.subscriptionId) throw new DomainError("device.notFound", { message: "No such device." });
+  if (device.status === "ACTIVE") {
+    await tx.update(devices).set({ status: "DEACTIVATED", deactivatedAt: input.now }).where(eq(devices.id, device.id));
+  }
+  return { deviceId: device.id, status: "DEACTIVATED" as const };
+}

@@ -1,0 +1,50 @@
+import { eq, sql } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { events, subscriptions } from "@/db/schema";
+import { enqueue } from "@/lib/jobs/queue";
+
+/** Event types of decisions section 9. */
+export type EventType = "customer.status.changed" | "transfer.state.changed" | "beneficiary.state.changed";
+
+export interface EmitInput {
+  subscriptionId: string;
+  eventType: EventType;
+  data: Record<string, unknown>;
+  now: Date;
+}
+
+/**
+ * Records an event in the caller's transaction, numbered in the subscription's sequence, and
+ * enqueues its delivery. Incrementing the counter row serialises concurrent emitters of one
+ * subscription, so sequence numbers follow commit order.
+ */
+export async function emitEvent(tx: Tx, input: EmitInput): Promise<{ eventId: string; sequence: number }> {
+  const [sub] = await tx
+    .update(subscriptions)
+    .set({ eventSequence: sql`${subscriptions.eventSequence} + 1` })
+    .where(eq(subscriptions.id, input.subscriptionId))
+    .returning({ sequence: subscriptions.eventSequence, partnerId: subscriptions.partnerId });
+  if (!sub) throw new Error(`emitEvent: unknown subscription ${input.subscriptionId}`);
+  const eventId = newId("evt");
+  const body = {
+    eventId,
+    eventType: input.eventType,
+    occurredAt: input.now.toISOString(),
+    subscriptionId: input.subscriptionId,
+    sequence: sub.sequence,
+    data: input.data,
+  };
+  await tx.insert(events).values({
+    id: eventId,
+    partnerId: sub.partnerId,
+    subscriptionId: input.subscriptionId,
+    sequence: sub.sequence,
+    eventType: input.eventType,
+    body,
+    occurredAt: input.now,
+    createdAt: input.now,
+  });
+  await enqueue(tx, "webhooks.deliver", { eventId }, { runAt: input.now, dedupeKey: `webhooks.deliver:${eventId}`, maxAttempts: 9 });
+  return { eventId, sequence: sub.sequence };
+}

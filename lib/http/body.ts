@@ -1,0 +1,80 @@
+import { DomainError } from "@/lib/errors";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const bodyMalformed = (message: string) => new DomainError("validation.bodyMalformed", { message, hint: "fix_request" });
+
+/** Reads at most `limit` bytes, refusing as soon as the stream passes it (never buffers more). */
+async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > limit) throw tooLarge(limit);
+  if (!req.body) return new Uint8Array();
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+function tooLarge(limit: number): DomainError {
+  return new DomainError("validation.bodyTooLarge", {
+    message: `The request body is larger than ${limit} bytes.`,
+    details: { maxBytes: limit },
+    hint: "fix_request",
+  });
+}
+
+/** application/json, optionally with charset utf-8; anything else is 415. */
+function assertJsonContentType(req: Request): void {
+  const type = req.headers.get("content-type");
+  if (!type) throw new DomainError("validation.contentTypeUnsupported", { message: "Send Content-Type: application/json." });
+  const [media, ...params] = type.split(";").map((s) => s.trim().toLowerCase());
+  const charset = params.find((p) => p.startsWith("charset="))?.slice(8).replace(/"/g, "");
+  if (media !== "application/json" || (charset && charset !== "utf-8")) {
+    throw new DomainError("validation.contentTypeUnsupported", {
+      message: "Only application/json (UTF-8) is accepted.",
+      details: { received: media },
+    });
+  }
+}
+
+/**
+ * The parsed JSON body, or undefined when the request has none. Malformed JSON and invalid UTF-8
+ * are validation.bodyMalformed before any schema runs.
+ */
+export async function readJsonBody(req: Request, { required }: { required: boolean }): Promise<unknown> {
+  const hasBody = req.body !== null && req.headers.get("content-length") !== "0";
+  if (!hasBody && !required) return undefined;
+  if (hasBody || required) assertJsonContentType(req);
+  const bytes = await readLimited(req, MAX_BODY_BYTES);
+  if (bytes.byteLength === 0) {
+    if (required) throw bodyMalformed("The request body is empty; a JSON object is expected.");
+    return undefined;
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw bodyMalformed("The request body is not valid UTF-8.");
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw bodyMalformed("The request body is not valid JSON.");
+  }
+}

@@ -1,0 +1,44 @@
+import type { z } from "zod";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+/** none: public; partner: subscription key; customer: subscription key and bearer token. */
+export type AuthLevel = "none" | "partner" | "customer";
+
+/**
+ * One operation of the public API: what the pipeline enforces and what the OpenAPI document
+ * says, from the same object, so the two cannot drift apart.
+ */
+export interface Contract<
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  P extends z.ZodType | undefined = z.ZodType | undefined,
+  A extends AuthLevel = AuthLevel,
+> {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. /v1/core/transfers/{transferId}. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  auth: A;
+  body?: B;
+  query?: Q;
+  params?: P;
+  success: { status: number; description: string; schema?: z.ZodType; headers?: Record<string, string> };
+  /** Error codes this operation can answer with (documented per status in OpenAPI). */
+  errors: readonly string[];
+  /** Idempotency-Key handling: required on every Core API POST (decisions section 8). */
+  idempotency?: "required" | "none";
+  /** Only served in APP_MODE=sandbox (decisions section 1); 404 otherwise. */
+  sandboxOnly?: boolean;
+}
+
+export function defineContract<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+  A extends AuthLevel = AuthLevel,
+>(c: Contract<B, Q, P, A>): Contract<B, Q, P, A> {
+  return c;
+}

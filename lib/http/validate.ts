@@ -1,0 +1,56 @@
+import type { z } from "zod";
+import { DomainError, type ValidationIssue } from "@/lib/errors";
+
+/** zod path to the spec's field notation: dotted names, bracket indices (`items[2].amount`). */
+export function fieldPath(path: readonly PropertyKey[], prefix?: string): string {
+  let out = prefix ?? "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out || "(root)";
+}
+
+/**
+ * A schema may tag an issue with its spec code through `params: { code, rule }`
+ * (e.g. validation.fieldFormatInvalid with rule MIN_AGE_18, spec 2.2).
+ */
+function issuesOf(error: z.core.$ZodError, prefix?: string): { issues: ValidationIssue[]; rule?: string } {
+  const issues: ValidationIssue[] = [];
+  let rule: string | undefined;
+  for (const issue of error.issues) {
+    const params = (issue as { params?: { code?: string; rule?: string } }).params;
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        issues.push({ field: fieldPath([...issue.path, key], prefix), code: "validation.fieldUnknown", message: "This field is not part of the request schema." });
+      }
+      continue;
+    }
+    const missing = issue.code === "invalid_type" && (issue as { input?: unknown }).input === undefined;
+    issues.push({
+      field: fieldPath(issue.path, prefix),
+      code: params?.code ?? (missing ? "validation.fieldMissing" : "validation.fieldInvalid"),
+      message: missing ? "This field is required." : issue.message,
+    });
+    rule ??= params?.rule;
+  }
+  return { issues, rule };
+}
+
+/** Parses input with a schema, or throws the spec's validation error listing every bad field. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, prefix?: string): z.output<S> {
+  const result = schema.safeParse(input, { reportInput: true });
+  if (result.success) return result.data;
+  const { issues, rule } = issuesOf(result.error, prefix);
+  const codes = new Set(issues.map((i) => i.code));
+  const code = codes.size === 1 && !codes.has("validation.fieldUnknown") ? [...codes][0] : "validation.fieldInvalid";
+  return thrower(code, issues, rule);
+}
+
+function thrower(code: string, issues: ValidationIssue[], rule?: string): never {
+  throw new DomainError(code, {
+    message: issues.length === 1 ? `Invalid field ${issues[0].field}: ${issues[0].message}` : `${issues.length} fields are invalid.`,
+    details: rule ? { rule, issues } : { issues },
+    hint: "fix_request",
+  });
+}

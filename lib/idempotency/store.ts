@@ -1,0 +1,93 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db, Tx } from "@/db";
+import { idempotencyKeys } from "@/db/schema";
+import { addSeconds } from "@/lib/clock";
+import { DomainError } from "@/lib/errors";
+
+/**
+ * The Idempotency-Key store of decisions section 8. A key is claimed (committed as "running")
+ * before the work starts, so a concurrent duplicate sees it and gets 409 retry_later instead of
+ * running twice; the response is recorded in the same transaction as the work, so a crash can
+ * never leave the work done but the key unrecorded.
+ */
+export interface KeyRef {
+  scope: string;
+  key: string;
+  fingerprint: string;
+}
+
+export type Claim = { kind: "claimed" } | { kind: "replay"; status: number; body: string };
+
+export interface Timing {
+  now: Date;
+  lockSeconds: number;
+  retentionSeconds: number;
+}
+
+const conflict = (message: string, hint?: string) =>
+  new DomainError("idempotency.conflict", {
+    message,
+    hint,
+    remediation: hint === "retry_later" ? "retry_later" : undefined,
+  });
+
+export async function claimKey(db: Db, ref: KeyRef, t: Timing): Promise<Claim> {
+  const fresh = {
+    ...ref,
+    state: "running",
+    lockedUntil: addSeconds(t.now, t.lockSeconds),
+    expiresAt: addSeconds(t.now, t.retentionSeconds),
+    createdAt: t.now,
+    responseStatus: null,
+    responseBody: null,
+  };
+  const inserted = await db.insert(idempotencyKeys).values(fresh).onConflictDoNothing().returning({ key: idempotencyKeys.key });
+  if (inserted.length > 0) return { kind: "claimed" };
+
+  return db.transaction(async (tx) => {
+    // Lock the row: two retries arriving together must not both take over a stale key.
+    const [row] = await tx
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key)))
+      .for("update");
+    if (!row) throw conflict("The Idempotency-Key is being released; retry.", "retry_later");
+    const takeOver = async (): Promise<Claim> => {
+      await tx.update(idempotencyKeys).set(fresh).where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key)));
+      return { kind: "claimed" };
+    };
+    if (row.expiresAt.getTime() <= t.now.getTime()) return takeOver();
+    if (row.fingerprint !== ref.fingerprint) {
+      throw conflict("This Idempotency-Key was used for a different request. Use a new key for a new request.");
+    }
+    if (row.state === "running") {
+      // The first request is still working (or died; after lockedUntil the key may be taken over).
+      if (row.lockedUntil.getTime() > t.now.getTime()) {
+        throw conflict("A request with this Idempotency-Key is still in progress.", "retry_later");
+      }
+      return takeOver();
+    }
+    return { kind: "replay", status: row.responseStatus ?? 500, body: row.responseBody ?? "" };
+  });
+}
+
+/** Records the response in the transaction that did the work. */
+export async function completeKey(tx: Tx | Db, ref: KeyRef, status: number, body: string): Promise<void> {
+  await tx
+    .update(idempotencyKeys)
+    .set({ state: "done", responseStatus: status, responseBody: body })
+    .where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key)));
+}
+
+/** Frees a key whose request failed in a retryable way (5xx, 429), so a retry runs again. */
+export async function releaseKey(db: Db, ref: KeyRef): Promise<void> {
+  await db
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key), eq(idempotencyKeys.state, "running")));
+}
+
+/** Housekeeping: keys past their retention (run by a periodic job). */
+export async function purgeExpiredKeys(db: Db | Tx, now: Date): Promise<number> {
+  const rows = await db.delete(idempotencyKeys).where(sql`${idempotencyKeys.expiresAt} < ${now}`).returning({ key: idempotencyKeys.key });
+  return rows.length;
+}

@@ -1,0 +1,11 @@
+/**
+ * Every job kind and its payload. Payloads hold ids only: a job reads the current state when it
+ * runs, so a late or repeated run acts on the truth, not on a stale copy.
+ */
+export interface JobPayloads {
+  "webhooks.deliver": { eventId: string };
+  "maintenance.purge": Record<string, never>;
+}
+
+export type JobKind = keyof JobPayloads;
+export type JobPayload<K extends JobKind> = JobPayloads[K];

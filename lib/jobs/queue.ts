@@ -1,0 +1,31 @@
+import type { Executor } from "@/db";
+import { jobs } from "@/db/schema";
+import { newId } from "@/db/ids";
+import type { JobKind, JobPayload } from "./kinds";
+
+export interface EnqueueOptions {
+  runAt: Date;
+  /** At most one waiting job per key: a second enqueue with the same key is a no-op. */
+  dedupeKey?: string;
+  maxAttempts?: number;
+}
+
+/**
+ * Enqueues a job in the caller's transaction, so it exists exactly when the state change that
+ * causes it commits.
+ */
+export async function enqueue<K extends JobKind>(tx: Executor, kind: K, payload: JobPayload<K>, opts: EnqueueOptions): Promise<void> {
+  await tx
+    .insert(jobs)
+    .values({
+      id: newId("job"),
+      kind,
+      payload: payload as Record<string, unknown>,
+      state: "pending",
+      runAt: opts.runAt,
+      dedupeKey: opts.dedupeKey ?? null,
+      maxAttempts: opts.maxAttempts ?? 25,
+      createdAt: opts.runAt,
+    })
+    .onConflictDoNothing();
+}

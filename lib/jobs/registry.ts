@@ -1,0 +1,10 @@
+import { purgeJob } from "@/lib/platform/purge-job";
+import { deliverWebhook } from "@/lib/webhooks/deliver-job";
+import type { JobDefinition } from "./define";
+import type { JobKind } from "./kinds";
+
+/** Every job kind the worker runs. A kind missing here fails to compile. */
+export const jobRegistry: { [K in JobKind]: JobDefinition<K> } = {
+  "webhooks.deliver": deliverWebhook,
+  "maintenance.purge": purgeJob,
+};

@@ -1,0 +1,35 @@
+import { and, count, eq, gt, min } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { newId } from "@/db/ids";
+import { failureEvents } from "@/db/schema";
+import { addSeconds } from "@/lib/clock";
+
+/**
+ * Sliding-window failure counting for lockouts (login failures, bad device assertions): a scope is
+ * locked while it has `limit` failures in the last `windowSeconds`.
+ */
+export interface Window {
+  limit: number;
+  windowSeconds: number;
+}
+
+export async function recordFailure(tx: Executor, scope: string, now: Date): Promise<void> {
+  await tx.insert(failureEvents).values({ id: newId("fail"), scope, occurredAt: now });
+}
+
+/** Seconds until the scope unlocks, or 0 when it is not locked. */
+export async function lockedForSeconds(db: Executor, scope: string, w: Window, now: Date): Promise<number> {
+  const since = addSeconds(now, -w.windowSeconds);
+  const [row] = await db
+    .select({ n: count(), oldest: min(failureEvents.occurredAt) })
+    .from(failureEvents)
+    .where(and(eq(failureEvents.scope, scope), gt(failureEvents.occurredAt, since)));
+  if (!row || row.n < w.limit || !row.oldest) return 0;
+  // Locked until enough failures age out of the window; the oldest is the first to go.
+  const oldest = row.oldest instanceof Date ? row.oldest : new Date(row.oldest);
+  return Math.max(1, Math.ceil((oldest.getTime() + w.windowSeconds * 1000 - now.getTime()) / 1000));
+}
+
+export async function clearFailures(tx: Executor, scope: string): Promise<void> {
+  await tx.delete(failureEvents).where(eq(failureEvents.scope, scope));
+}

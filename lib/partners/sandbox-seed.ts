@@ -1,0 +1,29 @@
+import type { Db } from "@/db";
+import { partnerApiKeys, partners } from "@/db/schema";
+import { clock } from "@/lib/clock";
+import { config } from "@/lib/config";
+import { sha256Hex } from "@/lib/crypto/hash";
+
+export const DEMO_PARTNER_ID = "partner_demo";
+
+/** Seeds the sandbox demo partner and its API key (decisions section 2); safe to run on every start. */
+export async function seedSandbox(db: Db): Promise<void> {
+  const now = clock.now();
+  const key = config().SANDBOX_PARTNER_API_KEY;
+  await db
+    .insert(partners)
+    .values({
+      id: DEMO_PARTNER_ID,
+      name: "Demo Partner",
+      pricingMode: "SERVICE_PRICED",
+      returnOrigins: ["http://localhost:3000", "http://127.0.0.1:3000"],
+      deepLinkBase: "demopartner://remit",
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing();
+  await db
+    .insert(partnerApiKeys)
+    .values({ id: "key_sandbox_demo", partnerId: DEMO_PARTNER_ID, keyHash: sha256Hex(key), keyPrefix: key.slice(0, 6), createdAt: now })
+    .onConflictDoNothing();
+}

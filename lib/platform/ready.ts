@@ -1,0 +1,20 @@
+import { getDb, type Db } from "@/db";
+import { config } from "@/lib/config";
+import { seedSandbox } from "@/lib/partners/sandbox-seed";
+
+const KEY = Symbol.for("remit.ready");
+type G = typeof globalThis & { [KEY]?: Promise<Db> };
+
+/** The migrated database, with sandbox data seeded in sandbox mode; prepared once per process. */
+export function ready(): Promise<Db> {
+  const g = globalThis as G;
+  if (!g[KEY]) {
+    g[KEY] = (async () => {
+      const db = await getDb();
+      if (config().sandbox) await seedSandbox(db);
+      return db;
+    })();
+    g[KEY].catch(() => delete g[KEY]);
+  }
+  return g[KEY];
+}

@@ -1,0 +1,11 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // Loaded with Node's require, not bundled: PGlite ships WASM and data files, argon2 a native addon,
+  // pino worker-thread transports.
+  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "pino", "postgres"],
+  poweredByHeader: false,
+  reactStrictMode: true,
+  typedRoutes: false,
+};
+
+export default nextConfig;
