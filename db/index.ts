@@ -1,3 +1,4 @@
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
@@ -25,6 +26,7 @@ async function openPglite(dir: string): Promise<Handle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
+  await mkdir(path.dirname(path.resolve(dir)), { recursive: true });
   const client = await PGlite.create(dir);
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });

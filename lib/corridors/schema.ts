@@ -4,7 +4,8 @@
  * of mispricing a transfer.
  */
 import { z } from "zod";
-import { alpha2ToAlpha3 } from "i18n-iso-countries";
+// Default import: the package is CommonJS, whose named exports native ESM cannot see.
+import countries from "i18n-iso-countries";
 import { BANK_ACCOUNT_FORMATS } from "@/lib/payout-identifiers/method-types";
 import { Decimal, isWireDecimal } from "@/lib/money/decimal";
 import { fitsMinorUnit } from "@/lib/money/format";
@@ -45,7 +46,7 @@ const corridor = z
   .superRefine((c, ctx) => {
     const problem = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
     for (const key of ["originCountry", "destinationCountry"] as const) {
-      if (alpha2ToAlpha3(c[key].alpha2) !== c[key].alpha3) problem([key], "alpha-2 and alpha-3 name different countries");
+      if (countries.alpha2ToAlpha3(c[key].alpha2) !== c[key].alpha3) problem([key], "alpha-2 and alpha-3 name different countries");
     }
     if (c.code !== `${c.originCountry.alpha2}-${c.destinationCountry.alpha2}`) {
       problem(["code"], "code must be origin alpha-2, hyphen, destination alpha-2 (spec 2.1)");

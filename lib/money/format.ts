@@ -6,8 +6,10 @@
  * 2. One rounding mode everywhere: half-even (banker's rounding), so rounding errors do not
  *    drift one way over many transfers: 2.5 -> 2, 3.5 -> 4, 0.125 -> 0.12 at 2 decimals.
  * 3. Rounding happens at exactly two points:
- *    - an exchange rate is rounded to RATE_PLACES (6) decimals before use, so the rate shown to
- *      the customer is the rate the amounts were computed with;
+ *    - an exchange rate is rounded before use, so the rate shown to the customer is the rate the
+ *      amounts were computed with: to 6 decimals, or more when needed to keep 8 significant
+ *      digits (18.7512345 -> 18.751234, but 0.0000010064 stays 0.0000010064), since six decimals
+ *      alone would shift a small rate such as 0.000042 by more than any FX tolerance;
  *    - a converted amount (send amount x rate) is rounded to the destination currency's ISO 4217
  *      minor unit (USD 2, JPY 0, XOF 0, KWD 3).
  *    Sums (send amount + fees) are never rounded: their inputs already have at most the origin
@@ -22,8 +24,10 @@ import { minorUnitExponent } from "./currency";
 
 /** Decimal places of every Core API amount (spec 2.1, 8). */
 export const WIRE_AMOUNT_PLACES = 6;
-/** Decimal places an exchange rate is quoted and computed with. */
-export const RATE_PLACES = 6;
+/** An exchange rate keeps at least this many decimals... */
+export const RATE_MIN_PLACES = 6;
+/** ...and at least this many significant digits (relative rounding error below 1e-7). */
+export const RATE_MIN_SIGNIFICANT_DIGITS = 8;
 
 /** Fixed-decimal string without a minus sign on zero (decimal.js keeps -0 and prints "-0.00"). */
 function fixed(d: Decimal, places: number): string {
@@ -51,14 +55,22 @@ export function fitsMinorUnit(value: DecimalInput, currency: string): boolean {
   return toDecimal(value).decimalPlaces() <= minorUnitExponent(currency);
 }
 
-/** The rate rounded half-even to RATE_PLACES decimals: the rate that is both used and shown. */
+/**
+ * The rate rounded half-even to max(6 decimals, 8 significant digits): the rate that is both
+ * used and shown. 18.7512345 -> 18.751234, 1.23456789 -> 1.2345679, 0.0000421234567 -> 0.000042123457.
+ */
 export function roundRate(value: DecimalInput): Decimal {
-  return toDecimal(value).toDecimalPlaces(RATE_PLACES, Decimal.ROUND_HALF_EVEN);
+  const d = toDecimal(value);
+  if (d.isZero() || !d.isFinite()) return d;
+  // d.e is the power of ten of the first significant digit (18.75 -> 1, 0.000042 -> -5).
+  const places = Math.max(RATE_MIN_PLACES, RATE_MIN_SIGNIFICANT_DIGITS - 1 - d.e);
+  return d.toDecimalPlaces(places, Decimal.ROUND_HALF_EVEN);
 }
 
-/** Wire form of an exchange rate: RATE_PLACES decimals, half-even ("18.750000"). */
+/** Wire form of an exchange rate, rounded by roundRate, with at least six decimals ("18.750000"). */
 export function formatRate(value: DecimalInput): string {
   const d = toDecimal(value);
   if (!d.isFinite() || !d.isPos() || d.isZero()) throw new RangeError(`Not an exchange rate: ${d.toString()}`);
-  return fixed(roundRate(d), RATE_PLACES);
+  const rounded = roundRate(d);
+  return fixed(rounded, Math.max(RATE_MIN_PLACES, rounded.decimalPlaces()));
 }

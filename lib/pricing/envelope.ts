@@ -10,7 +10,7 @@
  */
 import { DomainError } from "@/lib/errors";
 import { tryParseWireDecimal, type Decimal } from "@/lib/money/decimal";
-import { fitsMinorUnit, formatRate, roundToMinorUnit, toWireAmount, WIRE_AMOUNT_PLACES } from "@/lib/money/format";
+import { fitsMinorUnit, formatRate, roundRate, roundToMinorUnit, toWireAmount, WIRE_AMOUNT_PLACES } from "@/lib/money/format";
 import type { Corridor } from "@/lib/corridors/corridors";
 import type { ReferenceRateProvider } from "./reference-rate";
 
@@ -74,8 +74,9 @@ export function checkEnvelope(terms: EnvelopeTerms, corridor: Corridor, now: Dat
   const partnerFee = read(terms, "partner_fee");
   const total = read(terms, "total_consumer_cost");
 
-  // 1. Rate: inclusive band reference x (1 +- tolerance), at the time of the check.
-  const reference = rates.rate({ from: corridor.originCurrency, to: corridor.destinationCurrency }, now);
+  // 1. Rate: inclusive band reference x (1 +- tolerance), at the time of the check. The reference
+  // is rounded as service pricing rounds it, so a service-priced rate sits at the band's centre.
+  const reference = roundRate(rates.rate({ from: corridor.originCurrency, to: corridor.destinationCurrency }, now));
   const band = reference.times(corridor.fxTolerance);
   const min = reference.minus(band);
   const max = reference.plus(band);

@@ -5,8 +5,8 @@
  * partner integrations can predict it.
  *
  * Sandbox model: rate(t) = mid x (1 + amplitude x sin(2 pi (m + phase) / 60)), where m is the
- * whole minute since the Unix epoch and phase a fixed per-pair offset, rounded half-even to six
- * decimals. The rate is constant within a minute, repeats every hour, and stays within
+ * whole minute since the Unix epoch and phase a fixed per-pair offset, rounded as every rate is
+ * (roundRate: half-even, six decimals for these pairs). The rate is constant within a minute, repeats every hour, and stays within
  * mid x (1 +- amplitude). The sine comes from a table of integers (parts per million), so the
  * arithmetic is Decimal throughout and identical on every platform; Math.sin is never called.
  */

@@ -91,3 +91,12 @@ test("fitsMinorUnit ignores trailing zeros", () => {
   assert.equal(fitsMinorUnit(d("5.5"), "XOF"), false);
   assert.equal(fitsMinorUnit(d("1.234"), "KWD"), true);
 });
+
+test("small rates keep eight significant digits instead of six decimals", () => {
+  assert.equal(formatRate(d("1.23456789")), "1.2345679");
+  assert.equal(formatRate(d("1.5")), "1.500000");
+  assert.equal(formatRate(d("0.0000421234567")), "0.000042123457");
+  assert.equal(formatRate(d("0.0000010064")), "0.0000010064");
+  assert.equal(formatRate(d("123456.1234565")), "123456.123456");
+  assert.equal(roundRate(d("0.999999995")).toFixed(), "1");
+});

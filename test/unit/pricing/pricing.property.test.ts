@@ -33,21 +33,32 @@ function partnerFeeOf(c: Corridor) {
   return fc.bigInt({ min: 0n, max: toScaled(c.partnerFeeCap.toFixed(), e) }).map((units) => fromScaled(units, e));
 }
 
-/** Oracle: the amounts priceQuote must produce, as scaled-by-10^6 integers. */
-function oracle(c: Corridor, originAmount: string, partnerFee: string, rate6: bigint) {
+/**
+ * Oracle of the rate rule, on a rate scaled by 10^9: half-even to max(6 decimals, 8 significant
+ * digits). The first significant digit of r/10^9 is at 10^(digits - 10).
+ */
+function roundRate9(rate9: bigint): bigint {
+  const firstDigitPower = rate9.toString().length - 10;
+  const places = Math.max(6, 7 - firstDigitPower);
+  return places >= 9 ? rate9 : divHalfEven(rate9, pow10(9 - places)) * pow10(9 - places);
+}
+
+/** Oracle: the amounts priceQuote must produce, scaled by 10^6; the rate arrives scaled by 10^9. */
+function oracle(c: Corridor, originAmount: string, partnerFee: string, rate9: bigint) {
   const send = toScaled(originAmount, 6);
   const e = minorUnitExponent(c.destinationCurrency);
-  const receive = divHalfEven(send * rate6, pow10(12 - e)) * pow10(6 - e);
+  const receive = divHalfEven(send * rate9, pow10(15 - e)) * pow10(6 - e);
   const total = send + toScaled(c.principalFee.toFixed(), 6) + toScaled(partnerFee, 6);
   return { send, receive, total };
 }
 
-function assertMatchesOracle(q: ReturnType<typeof priceQuote>, c: Corridor, originAmount: string, partnerFee: string, rate6: bigint) {
-  for (const value of [q.originAmount, q.destinationAmount, q.principalFee, q.partnerFee, q.totalCustomerCost, q.fxRate]) {
+function assertMatchesOracle(q: ReturnType<typeof priceQuote>, c: Corridor, originAmount: string, partnerFee: string, rate9: bigint) {
+  for (const value of [q.originAmount, q.destinationAmount, q.principalFee, q.partnerFee, q.totalCustomerCost]) {
     assert.match(value, WIRE);
   }
-  const expected = oracle(c, originAmount, partnerFee, rate6);
-  assert.equal(toScaled(q.fxRate, 6), rate6);
+  assert.match(q.fxRate, /^(0|[1-9]\d*)\.\d{6,}$/);
+  const expected = oracle(c, originAmount, partnerFee, rate9);
+  assert.equal(toScaled(q.fxRate, 9), rate9);
   assert.equal(toScaled(q.originAmount, 6), expected.send);
   assert.equal(toScaled(q.destinationAmount, 6), expected.receive);
   assert.equal(toScaled(q.totalCustomerCost, 6), expected.total);
@@ -69,7 +80,10 @@ test("payable amounts at any rate: inside the envelope, equal to the oracle", ()
           units: fc.bigInt({ min: 1n, max: 1_000_000n * pow10(minorUnitExponent(c.originCurrency)) }),
           fee: partnerFeeOf(c),
           // Rate 0.000001 .. 100000 given to nine decimals: also exercises rounding the rate.
-          rate9: fc.bigInt({ min: 1_000n, max: 100_000n * 10n ** 9n }),
+          rate9: fc.oneof(
+            fc.bigInt({ min: 1_000n, max: 100_000n * 10n ** 9n }),
+            fc.bigInt({ min: 1_000n, max: 10n ** 9n }), // below 1: the significant-digit rule
+          ),
           now: instant,
         }),
       ),
@@ -77,7 +91,7 @@ test("payable amounts at any rate: inside the envelope, equal to the oracle", ()
         const originAmount = fromScaled(units, minorUnitExponent(c.originCurrency));
         const rates = constantReferenceRates({ [`${c.originCurrency}/${c.destinationCurrency}`]: fromScaled(rate9, 9) });
         const q = priceQuote({ corridor: c, payoutMethod: m, originAmount, partnerFee: fee, now, rates });
-        assertMatchesOracle(q, c, originAmount, fee, divHalfEven(rate9, 1000n));
+        assertMatchesOracle(q, c, originAmount, fee, roundRate9(rate9));
         checkEnvelope(envelopeTermsOf(q), c, now, rates);
         assert.equal(q.payoutMethod, m);
         assert.equal(q.corridorType, m === "cash_pickup" ? "OFFLINE" : "OPEN_PAYMENT");
@@ -95,7 +109,7 @@ test("amounts with up to six decimals: priced iff payable in the origin currency
       try {
         const q = priceQuote({ corridor: c, payoutMethod: m, originAmount, now, rates: sandboxReferenceRates });
         assert.ok(payable, `${originAmount} ${c.originCurrency} should have been refused`);
-        assertMatchesOracle(q, c, originAmount, "0", toScaled(q.fxRate, 6));
+        assertMatchesOracle(q, c, originAmount, "0", toScaled(q.fxRate, 9));
         checkEnvelope(envelopeTermsOf(q), c, now, sandboxReferenceRates);
       } catch (err) {
         if (!(err instanceof DomainError) || err.code !== "validation.fieldInvalid" || payable) throw err;

@@ -1,0 +1,21 @@
+// npm run worker: runs the durable job worker as its own process (PostgreSQL only: PGlite is single-process).
+import { closeDb } from "@/db";
+import { config } from "@/lib/config";
+import { startWorkerLoop } from "@/lib/jobs/run-loop";
+import { logger } from "@/lib/log";
+import { ready } from "@/lib/platform/ready";
+
+if (!config().DATABASE_URL) {
+  console.error("npm run worker needs DATABASE_URL: the embedded PGlite database belongs to the web process.");
+  process.exit(2);
+}
+const loop = startWorkerLoop(ready);
+logger().info("worker started");
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, async () => {
+    logger().info({ signal }, "worker stopping");
+    await loop.stop();
+    await closeDb();
+    process.exit(0);
+  });
+}
