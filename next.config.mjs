@@ -4,6 +4,8 @@ const nextConfig = {
   // pino worker-thread transports.
   serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "pino", "postgres"],
   poweredByHeader: false,
+  // Lets several servers (parallel test runs, benchmarks) build side by side in one checkout.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   reactStrictMode: true,
   typedRoutes: false,
 };
