@@ -38,6 +38,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   "beneficiary.archiveBlocked": 409,
   "customer.profileLocked": 409,
   "customer.statusInvalid": 409,
+  "kyc.notRequired": 409,
   "beneficiary.stateInvalid": 409,
   "kyc.sessionStateInvalid": 409,
   "funding.sessionStateInvalid": 409,

@@ -30,6 +30,8 @@ CREATE TABLE "customers" (
 	"profile" jsonb,
 	"identity_key" text,
 	"preferred_language" text,
+	"screening_result" text,
+	"linked_customer_id" text,
 	"created_at" timestamp with time zone NOT NULL,
 	"updated_at" timestamp with time zone NOT NULL
 );
@@ -151,8 +153,7 @@ CREATE TABLE "jobs" (
 	"last_error" text,
 	"dedupe_key" text,
 	"created_at" timestamp with time zone NOT NULL,
-	"finished_at" timestamp with time zone,
-	CONSTRAINT "jobs_dedupe_key_unique" UNIQUE("dedupe_key")
+	"finished_at" timestamp with time zone
 );
 --> statement-breakpoint
 CREATE TABLE "events" (
@@ -192,6 +193,31 @@ CREATE TABLE "idempotency_keys" (
 	CONSTRAINT "idempotency_keys_scope_key_pk" PRIMARY KEY("scope","key")
 );
 --> statement-breakpoint
+CREATE TABLE "kyc_sessions" (
+	"id" text PRIMARY KEY NOT NULL,
+	"customer_id" text NOT NULL,
+	"subscription_id" text NOT NULL,
+	"purpose" text NOT NULL,
+	"state" text NOT NULL,
+	"locale" text NOT NULL,
+	"capture" jsonb,
+	"outcome" text,
+	"opened_at" timestamp with time zone NOT NULL,
+	"closed_at" timestamp with time zone,
+	"expires_at" timestamp with time zone NOT NULL,
+	"created_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "webview_tokens" (
+	"token_hash" text PRIMARY KEY NOT NULL,
+	"kind" text NOT NULL,
+	"session_id" text NOT NULL,
+	"partner_id" text NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"used_at" timestamp with time zone,
+	"created_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "partner_api_keys" ADD CONSTRAINT "partner_api_keys_partner_id_partners_id_fk" FOREIGN KEY ("partner_id") REFERENCES "public"."partners"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_partner_id_partners_id_fk" FOREIGN KEY ("partner_id") REFERENCES "public"."partners"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -201,6 +227,8 @@ ALTER TABLE "registrations" ADD CONSTRAINT "registrations_partner_id_partners_id
 ALTER TABLE "sessions" ADD CONSTRAINT "sessions_subscription_id_subscriptions_id_fk" FOREIGN KEY ("subscription_id") REFERENCES "public"."subscriptions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "device_registrations" ADD CONSTRAINT "device_registrations_subscription_id_subscriptions_id_fk" FOREIGN KEY ("subscription_id") REFERENCES "public"."subscriptions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "devices" ADD CONSTRAINT "devices_subscription_id_subscriptions_id_fk" FOREIGN KEY ("subscription_id") REFERENCES "public"."subscriptions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "kyc_sessions" ADD CONSTRAINT "kyc_sessions_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "kyc_sessions" ADD CONSTRAINT "kyc_sessions_subscription_id_subscriptions_id_fk" FOREIGN KEY ("subscription_id") REFERENCES "public"."subscriptions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "partner_api_keys_hash_idx" ON "partner_api_keys" USING btree ("key_hash");--> statement-breakpoint
 CREATE INDEX "partner_api_keys_partner_idx" ON "partner_api_keys" USING btree ("partner_id");--> statement-breakpoint
 CREATE INDEX "customers_identity_key_idx" ON "customers" USING btree ("identity_key");--> statement-breakpoint
@@ -219,8 +247,11 @@ CREATE UNIQUE INDEX "devices_active_kid_idx" ON "devices" USING btree ("kid") WH
 CREATE INDEX "devices_kid_idx" ON "devices" USING btree ("kid");--> statement-breakpoint
 CREATE INDEX "devices_subscription_idx" ON "devices" USING btree ("subscription_id");--> statement-breakpoint
 CREATE INDEX "jobs_due_idx" ON "jobs" USING btree ("state","run_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "jobs_dedupe_idx" ON "jobs" USING btree ("dedupe_key") WHERE state in ('pending', 'running');--> statement-breakpoint
 CREATE UNIQUE INDEX "events_subscription_sequence_idx" ON "events" USING btree ("subscription_id","sequence");--> statement-breakpoint
 CREATE INDEX "events_pending_idx" ON "events" USING btree ("subscription_id","delivery_state","sequence");--> statement-breakpoint
 CREATE INDEX "events_partner_idx" ON "events" USING btree ("partner_id","occurred_at");--> statement-breakpoint
 CREATE INDEX "webhook_attempts_event_idx" ON "webhook_attempts" USING btree ("event_id");--> statement-breakpoint
-CREATE INDEX "webhook_attempts_partner_idx" ON "webhook_attempts" USING btree ("partner_id","attempted_at");
+CREATE INDEX "webhook_attempts_partner_idx" ON "webhook_attempts" USING btree ("partner_id","attempted_at");--> statement-breakpoint
+CREATE INDEX "kyc_sessions_customer_idx" ON "kyc_sessions" USING btree ("customer_id","state");--> statement-breakpoint
+CREATE INDEX "webview_tokens_session_idx" ON "webview_tokens" USING btree ("session_id");

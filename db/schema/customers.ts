@@ -16,6 +16,13 @@ export const customers = pgTable(
     /** Normalised first name, last name, date of birth and nationality (decisions section 4). */
     identityKey: text("identity_key"),
     preferredLanguage: text("preferred_language"),
+    /** Latest sanctions screening result: CLEAR, CLOSE_MATCH or HIT (null before the first run). */
+    screeningResult: text("screening_result"),
+    /**
+     * Identity resolution (decisions section 4): another customer record with the same normalised
+     * identity. A link, never a merge: see docs/decisions.md.
+     */
+    linkedCustomerId: text("linked_customer_id"),
     createdAt: createdAt(),
     updatedAt: tstz("updated_at").notNull(),
   },

@@ -14,3 +14,5 @@ export * from "./jobs";
 export * from "./events";
 export * from "./webhook-attempts";
 export * from "./idempotency-keys";
+export * from "./kyc-sessions";
+export * from "./webview-tokens";

@@ -63,6 +63,16 @@ export async function completeRegistration(
     throw new DomainError("auth.otpInvalid", { message: "Verify the code before setting a password.", hint: "verify_otp" });
   }
   const identifier = parseIdentifier(reg.identifier);
+  // Another registration of the same identifier may have completed since this one started (two
+  // codes were sent, both verified): refuse like any other unusable registration, not with the
+  // unique-index violation (500) that inserting a second login identifier would cause.
+  const [taken] = await tx
+    .select({ id: loginIdentifiers.id })
+    .from(loginIdentifiers)
+    .where(and(eq(loginIdentifiers.partnerId, input.partnerId), eq(loginIdentifiers.value, identifier.value)));
+  if (taken) {
+    throw new DomainError("auth.otpInvalid", { message: "This registration can no longer be completed. Log in or reset the password.", hint: "restart_flow" });
+  }
   const { subscriptionId } = await openSubscription(tx, {
     partnerId: input.partnerId,
     identifier,

@@ -11,6 +11,13 @@ const flag = z
   .default("false")
   .transform((v) => v === "true" || v === "1");
 
+/** Comma-separated list of upper-case codes. */
+const codeList = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v) => v.split(",").map((c) => c.trim().toUpperCase()).filter(Boolean));
+
 const schema = z.object({
   APP_MODE: z.enum(["sandbox", "production"]).default("sandbox"),
   DATABASE_URL: z.string().min(1).optional(),
@@ -55,6 +62,10 @@ const schema = z.object({
   /** How long a request may hold an Idempotency-Key before another may take it over (crash recovery). */
   IDEMPOTENCY_LOCK_SECONDS: seconds(60),
   WEBHOOK_TIMEOUT_MS: millis(5000),
+  /** Profile acceptance sets (decisions section 4); configuration, with the sandbox defaults. */
+  ACCEPTED_RESIDENCE_COUNTRIES: codeList("USA,GBR,FRA,DEU,ESP,ITA,NLD,IRL,CAN,AUS"),
+  SANCTIONED_NATIONALITIES: codeList("CUB,IRN,PRK,SYR"),
+  REGION_REQUIRED_COUNTRIES: codeList("USA,CAN,AUS"),
   /** Production refuses http and private addresses for webhook URLs; tests may allow loopback. */
   WEBHOOK_ALLOW_PRIVATE: flag,
 });

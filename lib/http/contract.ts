@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { GateName } from "@/lib/customers/gating";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 /** none: public; partner: subscription key; customer: subscription key and bearer token. */
@@ -30,6 +31,8 @@ export interface Contract<
   errors: readonly string[];
   /** Idempotency-Key handling: required on every Core API POST (decisions section 8). */
   idempotency?: "required" | "none";
+  /** Customer-status gate of spec 3.5 (lib/customers/gating.ts); customer routes only. */
+  gate?: GateName;
   /** Only served in APP_MODE=sandbox (decisions section 1); 404 otherwise. */
   sandboxOnly?: boolean;
 }

@@ -5,6 +5,7 @@ import type { Tx } from "@/db";
 import type { CustomerContext } from "@/lib/auth/customer-context";
 import { resolveAccessToken } from "@/lib/auth/access-tokens";
 import { clock } from "@/lib/clock";
+import { enforceGate, type GatedCustomer } from "@/lib/customers/gating";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import { claimKey, completeKey, releaseKey, type KeyRef } from "@/lib/idempotency/store";
@@ -27,6 +28,8 @@ export interface HandlerContext<B, Q, P, A extends AuthLevel> {
   params: Out<P>;
   partner: A extends "none" ? undefined : Partner;
   customer: A extends "customer" ? CustomerContext : undefined;
+  /** The customer's status row, when the contract names a gate (already checked). */
+  gated: GatedCustomer | undefined;
   /** The request's transaction: state changes, the jobs they cause and their events commit together. */
   tx: Tx;
   now: Date;
@@ -103,6 +106,8 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
       const query = contract.query ? parseOrThrow(contract.query, Object.fromEntries(url.searchParams), "query") : undefined;
       const rawBody = contract.body ? await readJsonBody(req, { required: true }) : undefined;
       const body = contract.body ? parseOrThrow(contract.body, rawBody) : undefined;
+      // Gate before the Idempotency-Key is claimed: a refusal is not stored against the key.
+      const gated = contract.gate && customer ? await enforceGate(db, contract.gate, customer) : undefined;
 
       if (contract.idempotency === "required") {
         const scope = customer?.subscriptionId ?? partner?.id ?? "public";
@@ -124,7 +129,7 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
         let text: string | null;
         let headers: Record<string, string> = {};
         try {
-          const reply = await handler({ req, body, query, params, partner, customer, tx, now, correlationId } as HandlerContext<B, Q, P, A>);
+          const reply = await handler({ req, body, query, params, partner, customer, gated, tx, now, correlationId } as HandlerContext<B, Q, P, A>);
           if (reply instanceof Response) return reply;
           status = reply.status ?? contract.success.status;
           text = reply.body === undefined ? null : JSON.stringify(reply.body);

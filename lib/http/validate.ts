@@ -29,7 +29,8 @@ function issuesOf(error: z.core.$ZodError, prefix?: string): { issues: Validatio
     const missing = issue.code === "invalid_type" && (issue as { input?: unknown }).input === undefined;
     issues.push({
       field: fieldPath(issue.path, prefix),
-      code: params?.code ?? (missing ? "validation.fieldMissing" : "validation.fieldInvalid"),
+      // Pattern and format violations (regex, email, uuid...) are fieldFormatInvalid (spec 7).
+      code: params?.code ?? (missing ? "validation.fieldMissing" : issue.code === "invalid_format" ? "validation.fieldFormatInvalid" : "validation.fieldInvalid"),
       message: missing ? "This field is required." : issue.message,
     });
     rule ??= params?.rule;

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
 import type { Db, Tx } from "@/db";
 import { idempotencyKeys } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
@@ -88,6 +88,7 @@ export async function releaseKey(db: Db, ref: KeyRef): Promise<void> {
 
 /** Housekeeping: keys past their retention (run by a periodic job). */
 export async function purgeExpiredKeys(db: Db | Tx, now: Date): Promise<number> {
-  const rows = await db.delete(idempotencyKeys).where(sql`${idempotencyKeys.expiresAt} < ${now}`).returning({ key: idempotencyKeys.key });
+  // lt() maps the Date through the column (a raw sql`` Date parameter fails on postgres-js).
+  const rows = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now)).returning({ key: idempotencyKeys.key });
   return rows.length;
 }

@@ -19,6 +19,11 @@ export type JobDefinition<K extends JobKind> = {
   schema: z.ZodType<JobPayload<K>>;
   /** Seconds to wait before attempt n+1 after n failures. */
   backoff?: (failures: number) => number;
+  /**
+   * Called once when the job gives up after maxAttempts (not for an invalid payload), so its
+   * owner can record the failure (a webhook event marked failed, unblocking the next one).
+   */
+  onDead?: (db: Db, job: JobRun<JobPayload<K>>, error: string) => Promise<void>;
 } & (
   | { run: (tx: Tx, job: JobRun<JobPayload<K>>) => Promise<void>; perform?: never }
   | { perform: (db: Db, job: JobRun<JobPayload<K>>) => Promise<void>; run?: never }

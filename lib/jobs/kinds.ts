@@ -5,6 +5,8 @@
 export interface JobPayloads {
   "webhooks.deliver": { eventId: string };
   "maintenance.purge": Record<string, never>;
+  "customers.screen": { customerId: string };
+  "kyc.expireSession": { kycSessionId: string };
 }
 
 export type JobKind = keyof JobPayloads;

@@ -1,6 +1,7 @@
 import type { Executor } from "@/db";
 import { jobs } from "@/db/schema";
 import { newId } from "@/db/ids";
+import { clock } from "@/lib/clock";
 import type { JobKind, JobPayload } from "./kinds";
 
 export interface EnqueueOptions {
@@ -25,7 +26,8 @@ export async function enqueue<K extends JobKind>(tx: Executor, kind: K, payload:
       runAt: opts.runAt,
       dedupeKey: opts.dedupeKey ?? null,
       maxAttempts: opts.maxAttempts ?? 25,
-      createdAt: opts.runAt,
+      // When it was enqueued, not when it is due (a delayed job's runAt is in the future).
+      createdAt: clock.now(),
     })
     .onConflictDoNothing();
 }

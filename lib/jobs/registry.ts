@@ -1,3 +1,5 @@
+import { screenCustomer } from "@/lib/customers/screen-job";
+import { expireKycSession } from "@/lib/kyc/expire-job";
 import { purgeJob } from "@/lib/platform/purge-job";
 import { deliverWebhook } from "@/lib/webhooks/deliver-job";
 import type { JobDefinition } from "./define";
@@ -7,4 +9,6 @@ import type { JobKind } from "./kinds";
 export const jobRegistry: { [K in JobKind]: JobDefinition<K> } = {
   "webhooks.deliver": deliverWebhook,
   "maintenance.purge": purgeJob,
+  "customers.screen": screenCustomer,
+  "kyc.expireSession": expireKycSession,
 };

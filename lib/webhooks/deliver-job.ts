@@ -55,9 +55,15 @@ export const deliverWebhook = defineJob({
     }
     await settle(db, event.id, event.subscriptionId, "delivered");
   },
+  // Retries exhausted: the event is failed (replayable from the console) and must stop holding
+  // back the subscription's later events, which would otherwise wait for it forever.
+  onDead: async (db, { payload }) => {
+    const [event] = await db.select().from(events).where(eq(events.id, payload.eventId));
+    if (event?.deliveryState === "pending") await settle(db, event.id, event.subscriptionId, "failed");
+  },
 });
 
-async function settle(db: Db, eventId: string, subscriptionId: string, state: "delivered" | "undeliverable"): Promise<void> {
+async function settle(db: Db, eventId: string, subscriptionId: string, state: "delivered" | "undeliverable" | "failed"): Promise<void> {
   await db.update(events).set({ deliveryState: state, deliveredAt: state === "delivered" ? clock.now() : null }).where(eq(events.id, eventId));
   const [next] = await db
     .select({ id: events.id })
@@ -77,17 +83,21 @@ interface Outcome {
 
 async function post(url: string, secret: string, eventId: string, body: string): Promise<Outcome> {
   const at = clock.now();
+  // The signed timestamp is wall time, not clock.now(): the receiver checks it against its own
+  // clock (Standard Webhooks allows 5 minutes), and a sandbox clock moved forward for testing
+  // would otherwise make every later delivery fail verification.
+  const signedAt = new Date();
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   try {
     await assertDeliverableUrl(url, config().sandbox || config().WEBHOOK_ALLOW_PRIVATE);
-    const signature = new Webhook(secret).sign(eventId, at, body);
+    const signature = new Webhook(secret).sign(eventId, signedAt, body);
     const res = await fetch(url, {
       method: "POST",
       headers: {
         "content-type": "application/json",
         "webhook-id": eventId,
-        "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+        "webhook-timestamp": String(Math.floor(signedAt.getTime() / 1000)),
         "webhook-signature": signature,
       },
       body,

@@ -1,0 +1,30 @@
+import { headers } from "next/headers";
+import { KycCapture } from "@/components/webviews/kyc-capture";
+import { WebviewExpired } from "@/components/webviews/webview-expired";
+import { clock } from "@/lib/clock";
+import { config } from "@/lib/config";
+import { DomainError } from "@/lib/errors";
+import { kycWebviewMessages } from "@/lib/i18n/kyc-webview-messages";
+import { chooseLanguage } from "@/lib/i18n/language";
+import { openKycWebview } from "@/lib/kyc/webview";
+import { ready } from "@/lib/platform/ready";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Identity verification", referrer: "no-referrer" as const };
+
+// The hosted KYC capture page at the session's webviewUrl (spec 2.3).
+export default async function KycWebviewPage({ params }: { params: Promise<{ token: string }> }) {
+  const { token } = await params;
+  const requestHeaders = await headers();
+  const db = await ready();
+  try {
+    const model = await db.transaction((tx) => openKycWebview(tx, token, clock.now()));
+    const language = chooseLanguage(requestHeaders.get("accept-language"), model.locale);
+    return <KycCapture token={token} model={model} messages={kycWebviewMessages[language]} language={language} sandbox={config().sandbox} />;
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    const language = chooseLanguage(requestHeaders.get("accept-language"));
+    const m = kycWebviewMessages[language];
+    return <WebviewExpired title={m.expiredTitle} body={m.expiredBody} language={language} />;
+  }
+}

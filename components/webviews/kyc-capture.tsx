@@ -1,0 +1,132 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import type { KycWebviewMessages } from "@/lib/i18n/kyc-webview-messages";
+import type { KycWebviewModel } from "@/lib/kyc/webview";
+import { signalClosure } from "./closure";
+
+type Step = "capture" | "decide" | "done";
+
+async function post(url: string, body: unknown): Promise<{ sessionState?: string }> {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(String(res.status));
+  return res.json();
+}
+
+const field = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-3 text-base focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-200";
+const label = "block text-sm font-medium text-slate-700";
+const button = "w-full rounded-lg px-4 py-3 text-base font-semibold focus:outline-none focus:ring-4 disabled:opacity-60";
+
+/** Mobile-first document capture of the hosted KYC page, with the sandbox outcome buttons. */
+export function KycCapture({ token, model, messages: m, language, sandbox }: { token: string; model: KycWebviewModel; messages: KycWebviewMessages; language: string; sandbox: boolean }) {
+  const [step, setStep] = useState<Step>(model.captured && sandbox ? "decide" : "capture");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const base = `/webviews/kyc/${token}`;
+
+  async function submitCapture(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const photo = form.get("photo");
+    if (!(photo instanceof File) || photo.size === 0) return setError(m.required);
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await post(`${base}/capture`, {
+        documentType: form.get("documentType"),
+        documentNumber: String(form.get("documentNumber") ?? ""),
+        issuingCountry: String(form.get("issuingCountry") ?? "").toUpperCase(),
+        expiryDate: form.get("expiryDate"),
+        photo: { size: photo.size, type: photo.type || "image/jpeg" },
+      });
+      if (sandbox) setStep("decide");
+      else {
+        setStep("done");
+        signalClosure(model.closure, { kycSessionId: model.kycSessionId, sessionState: result.sessionState ?? "IN_PROGRESS" });
+      }
+    } catch {
+      setError(m.error);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function decide(outcome: string) {
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await post(`${base}/outcome`, { outcome });
+      setStep("done");
+      signalClosure(model.closure, { kycSessionId: model.kycSessionId, sessionState: result.sessionState ?? "COMPLETED" });
+    } catch {
+      setError(m.error);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main lang={language} className="mx-auto min-h-screen max-w-md p-4 sm:p-6">
+      <h1 className="text-2xl font-semibold">{m.title}</h1>
+      <p className="mt-2 text-slate-600">{m.intro}</p>
+      {error && (
+        <p role="alert" className="mt-4 rounded-lg bg-red-50 p-3 text-red-800">
+          {error}
+        </p>
+      )}
+      {step === "capture" && (
+        <form onSubmit={submitCapture} className="mt-6 space-y-4" noValidate>
+          <label className={label}>
+            {m.documentType}
+            <select name="documentType" className={field} defaultValue="PASSPORT">
+              <option value="PASSPORT">{m.passport}</option>
+              <option value="ID_CARD">{m.idCard}</option>
+              <option value="DRIVING_LICENCE">{m.drivingLicence}</option>
+            </select>
+          </label>
+          <label className={label}>
+            {m.documentNumber}
+            <input name="documentNumber" required minLength={4} maxLength={30} autoComplete="off" className={field} />
+          </label>
+          <label className={label}>
+            {m.issuingCountry}
+            <input name="issuingCountry" required pattern="[A-Za-z]{3}" maxLength={3} className={`${field} uppercase`} />
+          </label>
+          <label className={label}>
+            {m.expiryDate}
+            <input name="expiryDate" type="date" required className={field} />
+          </label>
+          <label className={label}>
+            {m.photo}
+            <input name="photo" type="file" accept="image/*" capture="environment" required className={`${field} file:mr-3 file:rounded file:border-0 file:bg-slate-100 file:px-3 file:py-2`} />
+          </label>
+          <button type="submit" disabled={busy} className={`${button} bg-blue-700 text-white focus:ring-blue-300`}>
+            {busy ? m.submitting : m.submit}
+          </button>
+        </form>
+      )}
+      {step === "decide" && (
+        <section className="mt-6 space-y-3" aria-labelledby="sandbox-title">
+          <p className="rounded-lg bg-emerald-50 p-3 text-emerald-900">{m.received}</p>
+          <h2 id="sandbox-title" className="text-sm font-semibold uppercase tracking-wide text-amber-700">
+            {m.sandboxTitle}
+          </h2>
+          <button type="button" disabled={busy} onClick={() => decide("APPROVED")} className={`${button} bg-emerald-700 text-white focus:ring-emerald-300`}>
+            {m.approve}
+          </button>
+          <button type="button" disabled={busy} onClick={() => decide("REMEDIATION_REQUIRED")} className={`${button} bg-amber-500 text-slate-900 focus:ring-amber-200`}>
+            {m.remediate}
+          </button>
+          <button type="button" disabled={busy} onClick={() => decide("REJECTED")} className={`${button} bg-red-700 text-white focus:ring-red-300`}>
+            {m.reject}
+          </button>
+        </section>
+      )}
+      {step === "done" && (
+        <p role="status" className="mt-6 rounded-lg bg-emerald-50 p-4 text-emerald-900" data-testid="kyc-done">
+          {m.done}
+        </p>
+      )}
+    </main>
+  );
+}

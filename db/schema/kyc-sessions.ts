@@ -1,0 +1,30 @@
+import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, tstz } from "./columns";
+import { customers } from "./customers";
+import { subscriptions } from "./subscriptions";
+
+/** A KYC capture session (spec 2.3; states in lib/kyc/session-state-machine.ts). */
+export const kycSessions = pgTable(
+  "kyc_sessions",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id").notNull().references(() => customers.id),
+    subscriptionId: text("subscription_id").notNull().references(() => subscriptions.id),
+    /** NEW, RESUME or RESUBMISSION: chosen by the service from the KYC state (spec 2.3). */
+    purpose: text("purpose").notNull(),
+    state: text("state").notNull(),
+    /** Language of the hosted page: from Accept-Language at creation, else the profile preference. */
+    locale: text("locale").notNull(),
+    /** What the customer entered in the hosted page (document type, number masked, country, expiry). */
+    capture: jsonb("capture").$type<Record<string, unknown>>(),
+    /** APPROVED, REJECTED or REMEDIATION_REQUIRED once decided. */
+    outcome: text("outcome"),
+    openedAt: tstz("opened_at").notNull(),
+    closedAt: tstz("closed_at"),
+    /** 24 hours after openedAt (spec 8). */
+    expiresAt: tstz("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  // Session creation looks for the customer's in-progress session.
+  (t) => [index("kyc_sessions_customer_idx").on(t.customerId, t.state)],
+);

@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { defineContract } from "@/lib/http/contract";
+import { Timestamp } from "../schemas";
+
+const tags = ["Profile and KYC"];
+
+const KycSessionStateSchema = z.enum(["CREATED", "IN_PROGRESS", "COMPLETED", "EXPIRED", "FAILED"]).meta({ id: "KycSessionState" });
+const PurposeSchema = z.enum(["NEW", "RESUME", "RESUBMISSION"]).meta({ id: "KycSessionPurpose", description: "Chosen by the service from the KYC state." });
+
+export const ClosureCallbackSchema = z
+  .object({
+    postMessage: z.object({
+      type: z.enum(["kyc.closed", "funding.closed"]),
+      targetOrigin: z.string().nullable().meta({ description: "The partner's registered origin; never *." }),
+    }),
+    deepLink: z.string().nullable().meta({ description: "Opened with the session id and state in its query when the partner registered a URL scheme." }),
+  })
+  .meta({ id: "ClosureCallback" });
+
+export const createKycSession = defineContract({
+  operationId: "createKycSession",
+  method: "POST",
+  path: "/v1/core/kyc-sessions",
+  summary: "Open (or resume) a KYC session and get the hosted capture URL",
+  description: "Empty body. An open session within its lifetime is returned again with a fresh 30-minute URL. Accepts X-Idempotency-Key as an alias.",
+  tags,
+  auth: "customer",
+  gate: "onboarding",
+  idempotency: "required",
+  success: {
+    status: 200,
+    description: "The session and its webview URL.",
+    schema: z
+      .object({
+        kycSessionId: z.string(),
+        purpose: PurposeSchema,
+        sessionState: KycSessionStateSchema,
+        webviewUrl: z.string().meta({ description: "Opaque, bound to the session, 30-minute lifetime." }),
+        expiresAt: Timestamp.meta({ description: "When webviewUrl stops working." }),
+        sessionExpiresAt: Timestamp.meta({ description: "The session's absolute end (24 hours)." }),
+        closureCallback: ClosureCallbackSchema,
+      })
+      .meta({ id: "KycSessionCreateResponse" }),
+  },
+  errors: ["customer.statusInsufficient", "customer.statusBlocking", "kyc.notRequired"],
+});
+
+export const readKycSession = defineContract({
+  operationId: "readKycSession",
+  method: "GET",
+  path: "/v1/core/kyc-sessions/{kycSessionId}",
+  summary: "Read a KYC session's lifecycle",
+  description: "Session lifecycle only: KYC outcomes are read from kycStatus on the profile.",
+  tags,
+  auth: "customer",
+  gate: "onboarding",
+  params: z.object({ kycSessionId: z.string().min(1).max(64) }),
+  success: {
+    status: 200,
+    description: "The session.",
+    schema: z
+      .object({ kycSessionId: z.string(), purpose: PurposeSchema, sessionState: KycSessionStateSchema, openedAt: Timestamp, closedAt: Timestamp.nullable(), expiresAt: Timestamp })
+      .meta({ id: "KycSessionReadResponse" }),
+  },
+  errors: ["kycSession.notFound"],
+});
+
+export const sandboxCompleteKyc = defineContract({
+  operationId: "sandboxCompleteKycSession",
+  method: "POST",
+  path: "/v1/sandbox/kyc-sessions/{kycSessionId}/complete",
+  summary: "Decide a KYC session, as the hosted page's sandbox buttons do (sandbox only)",
+  tags: ["Sandbox"],
+  auth: "customer",
+  sandboxOnly: true,
+  params: z.object({ kycSessionId: z.string().min(1).max(64) }),
+  body: z.strictObject({ outcome: z.enum(["APPROVED", "REJECTED", "REMEDIATION_REQUIRED"]) }).meta({ id: "SandboxKycCompleteRequest" }),
+  success: {
+    status: 200,
+    description: "The session is closed and the customer's statuses moved.",
+    schema: z.object({ kycSessionId: z.string(), sessionState: KycSessionStateSchema, outcome: z.string() }).meta({ id: "SandboxKycCompleteResponse" }),
+  },
+  errors: ["kycSession.notFound", "kyc.sessionExpired", "kyc.sessionStateInvalid"],
+});

@@ -1,0 +1,117 @@
+import { and, eq, ne } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { customers, loginIdentifiers, subscriptions } from "@/db/schema";
+import type { ProfileInput } from "@/lib/api/contracts/profile";
+import { maskIdentifier, type IdentifierType } from "@/lib/auth/identifiers";
+import { addSeconds } from "@/lib/clock";
+import { config } from "@/lib/config";
+import { DomainError } from "@/lib/errors";
+import { enqueue } from "@/lib/jobs/queue";
+import { normaliseName } from "@/lib/screening/provider";
+import { nextStepForCustomer } from "./next-step";
+import { lockCustomer } from "./status-change";
+import { customerStatusMachine, type CustomerStatus } from "./status-machine";
+
+const fieldError = (code: string, field: string, message: string, extra: Record<string, unknown> = {}) =>
+  new DomainError(code, { message, details: { ...extra, issues: [{ field, code, message }] }, hint: "fix_request" });
+
+function ageOn(dateOfBirth: string, now: Date): number {
+  const [y, m, d] = dateOfBirth.split("-").map(Number);
+  let age = now.getUTCFullYear() - y;
+  if (now.getUTCMonth() + 1 < m || (now.getUTCMonth() + 1 === m && now.getUTCDate() < d)) age -= 1;
+  return age;
+}
+
+/** The rules of spec 2.2 that need configuration or the clock (the wire schema checks the rest). */
+function checkProfileRules(p: ProfileInput, now: Date): void {
+  const c = config();
+  if (ageOn(p.dateOfBirth, now) < 18) {
+    throw fieldError("validation.fieldFormatInvalid", "dateOfBirth", "The customer must be at least 18 years old.", { rule: "MIN_AGE_18" });
+  }
+  if (c.SANCTIONED_NATIONALITIES.includes(p.nationality)) {
+    throw fieldError("validation.nationalityNotAccepted", "nationality", "This nationality cannot be accepted.");
+  }
+  if (p.residenceCountry !== p.residenceAddress.country) {
+    throw fieldError("validation.fieldInvalid", "residenceAddress.country", "residenceAddress.country must equal residenceCountry.");
+  }
+  if (!c.ACCEPTED_RESIDENCE_COUNTRIES.includes(p.residenceCountry)) {
+    throw fieldError("validation.residenceCountryNotAccepted", "residenceCountry", "Customers resident in this country cannot be accepted.");
+  }
+  if (c.REGION_REQUIRED_COUNTRIES.includes(p.residenceCountry) && !p.residenceAddress.region) {
+    throw fieldError("validation.fieldMissing", "residenceAddress.region", "region is required for this country of residence.");
+  }
+}
+
+/** Normalised first name, last name, date of birth and nationality (decisions section 4). */
+export function identityKeyOf(p: Pick<ProfileInput, "firstName" | "lastName" | "dateOfBirth" | "nationality">): string {
+  return [normaliseName(p.firstName), normaliseName(p.lastName), p.dateOfBirth, p.nationality].join("|");
+}
+
+/**
+ * POST /v1/core/profile. Idempotent within PENDING (the pipeline replays a same-key retry);
+ * a new key updates the profile while PENDING, and is 409 customer.profileLocked after.
+ * Identity resolution links this customer to an earlier record of the same person; the answer
+ * never depends on whether one was found.
+ */
+export async function submitProfile(tx: Tx, input: { customerId: string; profile: ProfileInput; now: Date }) {
+  const customer = await lockCustomer(tx, input.customerId);
+  customerStatusMachine.next(customer.status as CustomerStatus, "profile.submitted");
+  checkProfileRules(input.profile, input.now);
+  const identityKey = identityKeyOf(input.profile);
+  const [match] = await tx
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.identityKey, identityKey), ne(customers.id, customer.id)))
+    .limit(1);
+  const { preferredLanguage, ...profile } = input.profile;
+  const [updated] = await tx
+    .update(customers)
+    .set({
+      profile,
+      identityKey,
+      linkedCustomerId: match?.id ?? null,
+      preferredLanguage: preferredLanguage ?? customer.preferredLanguage,
+      updatedAt: input.now,
+    })
+    .where(eq(customers.id, customer.id))
+    .returning();
+  // Sanctions screening runs after each submit (spec 4.1 rule 1).
+  await enqueue(tx, "customers.screen", { customerId: customer.id }, {
+    runAt: addSeconds(input.now, config().SCREENING_DELAY_MS / 1000),
+    dedupeKey: `customers.screen:${customer.id}`,
+  });
+  return { status: updated.status, kycRequired: updated.kycStatus !== "COMPLETED", nextStep: nextStepForCustomer(updated) };
+}
+
+/** transactability and customerActionExpected are derived, never stored (spec 2.2). */
+export function transactable(status: string, kycStatus: string): boolean {
+  return ["VALID", "MONITORED", "RESTRICTED"].includes(status) && kycStatus === "COMPLETED";
+}
+
+export function customerActionExpected(status: string, kycStatus: string, hasProfile: boolean): boolean {
+  return !hasProfile || status === "RESTRICTED" || ["NOT_STARTED", "IN_PROGRESS", "REMEDIATION_REQUIRED"].includes(kycStatus);
+}
+
+/** GET /v1/core/profile. */
+export async function readProfile(tx: Tx, input: { customerId: string; subscriptionId: string }) {
+  const [customer] = await tx.select().from(customers).where(eq(customers.id, input.customerId));
+  const ids = await tx.select().from(loginIdentifiers).where(eq(loginIdentifiers.subscriptionId, input.subscriptionId)).orderBy(loginIdentifiers.createdAt);
+  const [sub] = await tx.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.id, input.subscriptionId));
+  return {
+    subscriptionId: sub.id,
+    status: customer.status,
+    statusOperationalHint: customer.statusOperationalHint ?? null,
+    kycStatus: customer.kycStatus,
+    transactability: transactable(customer.status, customer.kycStatus),
+    customerActionExpected: customerActionExpected(customer.status, customer.kycStatus, customer.profile !== null),
+    profile: customer.profile ? { ...customer.profile, preferredLanguage: customer.preferredLanguage } : null,
+    identifiers: ids.map((i) => ({
+      identifierId: i.id,
+      identifierType: i.type as IdentifierType,
+      identifierMasked: maskIdentifier({ type: i.type as IdentifierType, value: i.value }),
+      verifiedAt: i.verifiedAt.toISOString(),
+      // The last identifier cannot be removed: the customer would lose access.
+      canRemove: ids.length > 1,
+    })),
+  };
+}

@@ -1,0 +1,68 @@
+import { eq } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { customers, subscriptions } from "@/db/schema";
+import type { RemediationHint } from "@/lib/errors";
+import { emitEvent } from "@/lib/events/emit";
+import { customerStatusMachine, type CustomerStatus, type CustomerTrigger } from "./status-machine";
+
+export type CustomerRow = typeof customers.$inferSelect;
+
+export async function lockCustomer(tx: Tx, customerId: string): Promise<CustomerRow> {
+  const [row] = await tx.select().from(customers).where(eq(customers.id, customerId)).for("update");
+  if (!row) throw new Error(`customer ${customerId} not found`);
+  return row;
+}
+
+export interface CustomerChange {
+  /** Applied in order, e.g. ["kyc.approved", "screening.closeMatch"]: one event for the net change. */
+  triggers?: CustomerTrigger[];
+  /** For operator.setStatus. */
+  target?: CustomerStatus;
+  kycStatus?: string;
+  remediationHint?: RemediationHint | null;
+  statusOperationalHint?: string | null;
+}
+
+/** What the remediation hint should say for a status (spec 7 values). */
+function defaultRemediation(status: string, kycStatus: string): RemediationHint | null {
+  if (status === "BLOCKED" || status === "CLOSED") return "contact_support";
+  if (status === "RESTRICTED" || kycStatus === "REMEDIATION_REQUIRED") return "complete_kyc";
+  if (status === "PENDING") return kycStatus === "NOT_STARTED" ? "submit_profile_attributes" : "complete_kyc";
+  return null;
+}
+
+/**
+ * The one way a customer's status or KYC status changes: the transition table decides, the row
+ * (already locked by the caller) is updated, and customer.status.changed is emitted to each of the
+ * customer's subscriptions in the same transaction, once per actual change.
+ */
+export async function changeCustomer(tx: Tx, customer: CustomerRow, change: CustomerChange, now: Date): Promise<CustomerRow> {
+  let status = customer.status as CustomerStatus;
+  for (const trigger of change.triggers ?? []) status = customerStatusMachine.next(status, trigger, { target: change.target }).to;
+  const kycStatus = change.kycStatus ?? customer.kycStatus;
+  if (status === customer.status && kycStatus === customer.kycStatus && change.statusOperationalHint === undefined) return customer;
+  const remediationHint = change.remediationHint !== undefined ? change.remediationHint : defaultRemediation(status, kycStatus);
+  const [updated] = await tx
+    .update(customers)
+    .set({
+      status,
+      kycStatus,
+      remediationHint,
+      statusOperationalHint: change.statusOperationalHint !== undefined ? change.statusOperationalHint : customer.statusOperationalHint,
+      updatedAt: now,
+    })
+    .where(eq(customers.id, customer.id))
+    .returning();
+  if (status !== customer.status || kycStatus !== customer.kycStatus) {
+    const subs = await tx.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.customerId, customer.id));
+    for (const sub of subs) {
+      await emitEvent(tx, {
+        subscriptionId: sub.id,
+        eventType: "customer.status.changed",
+        data: { status, kycStatus, previousStatus: customer.status, previousKycStatus: customer.kycStatus, remediationHint },
+        now,
+      });
+    }
+  }
+  return updated;
+}

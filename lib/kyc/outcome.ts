@@ -1,0 +1,51 @@
+import { eq } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { kycSessions } from "@/db/schema";
+import { changeCustomer, lockCustomer } from "@/lib/customers/status-change";
+import { customerStatusMachine, type CustomerStatus, type CustomerTrigger } from "@/lib/customers/status-machine";
+import { DomainError } from "@/lib/errors";
+import { retireSessionTokens } from "@/lib/webviews/tokens";
+import { effectiveState, type KycSessionRow } from "./sessions";
+import { kycSessionMachine } from "./session-state-machine";
+
+export type KycOutcome = "APPROVED" | "REJECTED" | "REMEDIATION_REQUIRED";
+
+const EFFECT: Record<KycOutcome, { kycStatus: string; trigger: CustomerTrigger }> = {
+  APPROVED: { kycStatus: "COMPLETED", trigger: "kyc.approved" },
+  REJECTED: { kycStatus: "REJECTED", trigger: "kyc.rejected" },
+  REMEDIATION_REQUIRED: { kycStatus: "REMEDIATION_REQUIRED", trigger: "kyc.remediationRequired" },
+};
+
+export async function lockKycSession(tx: Tx, kycSessionId: string): Promise<KycSessionRow | undefined> {
+  const [session] = await tx.select().from(kycSessions).where(eq(kycSessions.id, kycSessionId)).for("update");
+  return session;
+}
+
+/**
+ * A KYC verdict (decisions section 4): closes the session, kills its webview URLs and moves the
+ * customer: APPROVED → COMPLETED/VALID (MONITORED after a screening close match), REJECTED →
+ * REJECTED/BLOCKED, REMEDIATION_REQUIRED → REMEDIATION_REQUIRED/RESTRICTED. A status the table
+ * does not allow to move (a customer blocked by screening meanwhile) keeps its status.
+ */
+export async function completeKycSession(tx: Tx, input: { session: KycSessionRow; outcome: KycOutcome; now: Date }) {
+  const { session, outcome, now } = input;
+  const state = effectiveState(session, now);
+  if (state === "EXPIRED") throw new DomainError("kyc.sessionExpired", { message: "The KYC session has expired. Start a new one." });
+  const next = kycSessionMachine.next(state, "completed");
+  await tx.update(kycSessions).set({ state: next.to, outcome, closedAt: now }).where(eq(kycSessions.id, session.id));
+  await retireSessionTokens(tx, session.id, now);
+
+  const customer = await lockCustomer(tx, session.customerId);
+  const effect = EFFECT[outcome];
+  const triggers: CustomerTrigger[] = [];
+  let status = customer.status as CustomerStatus;
+  const apply = (t: CustomerTrigger) => {
+    if (!customerStatusMachine.can(status, t)) return;
+    status = customerStatusMachine.next(status, t).to;
+    triggers.push(t);
+  };
+  apply(effect.trigger);
+  if (outcome === "APPROVED" && customer.screeningResult === "CLOSE_MATCH") apply("screening.closeMatch");
+  await changeCustomer(tx, customer, { triggers, kycStatus: effect.kycStatus }, now);
+  return { kycSessionId: session.id, sessionState: next.to, outcome };
+}

@@ -1,0 +1,104 @@
+import { and, desc, eq, gt, inArray } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { kycSessions } from "@/db/schema";
+import { addSeconds } from "@/lib/clock";
+import { config } from "@/lib/config";
+import { changeCustomer, lockCustomer } from "@/lib/customers/status-change";
+import { DomainError } from "@/lib/errors";
+import type { Language } from "@/lib/i18n/language";
+import { enqueue } from "@/lib/jobs/queue";
+import type { Partner } from "@/lib/partners/authenticate";
+import { closureCallbackFor } from "@/lib/webviews/closure";
+import { issueWebviewToken } from "@/lib/webviews/tokens";
+import { kycSessionMachine, type KycSessionState } from "./session-state-machine";
+
+export type KycSessionRow = typeof kycSessions.$inferSelect;
+
+const OPEN_STATES: KycSessionState[] = ["CREATED", "IN_PROGRESS"];
+
+/** Purpose from the KYC state (spec 2.3): never supplied by the caller. */
+function purposeFor(kycStatus: string): "NEW" | "RESUME" | "RESUBMISSION" {
+  if (kycStatus === "IN_PROGRESS") return "RESUME";
+  if (kycStatus === "REMEDIATION_REQUIRED") return "RESUBMISSION";
+  return "NEW";
+}
+
+/**
+ * POST /v1/core/kyc-sessions. Idempotent on the server side (spec 4.1 rule 2): an open session
+ * within its lifetime is returned again, with a fresh 30-minute webview URL.
+ */
+export async function createKycSession(tx: Tx, input: { customerId: string; subscriptionId: string; partner: Partner; language: Language; now: Date }) {
+  const customer = await lockCustomer(tx, input.customerId);
+  if (!customer.profile) {
+    throw new DomainError("customer.statusInsufficient", {
+      message: "Submit the customer profile before starting KYC.",
+      remediation: "submit_profile_attributes",
+      details: { currentStatus: customer.status, remediationHint: "submit_profile_attributes" },
+    });
+  }
+  if (customer.status === "BLOCKED") {
+    throw new DomainError("customer.statusBlocking", { message: "KYC is not available; contact support.", remediation: "contact_support", details: { currentStatus: customer.status, remediationHint: "contact_support" } });
+  }
+  if (customer.kycStatus === "COMPLETED" || customer.kycStatus === "REJECTED") {
+    throw new DomainError("kyc.notRequired", { message: `KYC is already ${customer.kycStatus.toLowerCase()}; no session is needed.`, details: { kycStatus: customer.kycStatus } });
+  }
+  const [open] = await tx
+    .select()
+    .from(kycSessions)
+    .where(and(eq(kycSessions.customerId, customer.id), inArray(kycSessions.state, OPEN_STATES), gt(kycSessions.expiresAt, input.now)))
+    .orderBy(desc(kycSessions.createdAt))
+    .limit(1);
+  let session = open;
+  if (!session) {
+    const id = newId("kyc");
+    const state = kycSessionMachine.next("none", "create").to;
+    [session] = await tx
+      .insert(kycSessions)
+      .values({
+        id,
+        customerId: customer.id,
+        subscriptionId: input.subscriptionId,
+        purpose: purposeFor(customer.kycStatus),
+        state,
+        locale: input.language,
+        openedAt: input.now,
+        expiresAt: addSeconds(input.now, config().KYC_SESSION_TTL_SECONDS),
+        createdAt: input.now,
+      })
+      .returning();
+    await enqueue(tx, "kyc.expireSession", { kycSessionId: id }, { runAt: session.expiresAt, dedupeKey: `kyc.expireSession:${id}` });
+    if (customer.kycStatus === "NOT_STARTED") await changeCustomer(tx, customer, { kycStatus: "IN_PROGRESS" }, input.now);
+  }
+  const webview = await issueWebviewToken(tx, { kind: "KYC", sessionId: session.id, partnerId: input.partner.id, ttlSeconds: config().KYC_WEBVIEW_TTL_SECONDS, now: input.now });
+  return {
+    kycSessionId: session.id,
+    purpose: session.purpose,
+    sessionState: session.state,
+    webviewUrl: webview.url,
+    expiresAt: webview.expiresAt.toISOString(),
+    sessionExpiresAt: session.expiresAt.toISOString(),
+    closureCallback: closureCallbackFor(input.partner, "kyc"),
+  };
+}
+
+/** Read-time guard: a session past its 24 hours reads as EXPIRED even if the timer job is late. */
+export function effectiveState(session: KycSessionRow, now: Date): KycSessionState {
+  const state = session.state as KycSessionState;
+  return OPEN_STATES.includes(state) && session.expiresAt.getTime() <= now.getTime() ? "EXPIRED" : state;
+}
+
+/** GET /v1/core/kyc-sessions/{id}: lifecycle only; outcomes are read from the profile. */
+export async function readKycSession(tx: Tx, input: { customerId: string; kycSessionId: string; now: Date }) {
+  const [session] = await tx.select().from(kycSessions).where(eq(kycSessions.id, input.kycSessionId));
+  // Another customer's session answers exactly like a missing one (spec 7).
+  if (!session || session.customerId !== input.customerId) throw new DomainError("kycSession.notFound", { message: "No such KYC session." });
+  return {
+    kycSessionId: session.id,
+    purpose: session.purpose,
+    sessionState: effectiveState(session, input.now),
+    openedAt: session.openedAt.toISOString(),
+    closedAt: session.closedAt?.toISOString() ?? null,
+    expiresAt: session.expiresAt.toISOString(),
+  };
+}
