@@ -5,7 +5,7 @@ import { loginAttempts, loginIdentifiers, subscriptions } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
-import { clearFailures, lockedForSeconds, recordFailure } from "@/lib/lockouts/failure-counter";
+import { clearFailures, lockScope, lockedForSeconds, recordFailure } from "@/lib/lockouts/failure-counter";
 import { parseIdentifier } from "./identifiers";
 import { verifyPassword } from "./passwords";
 import { issueTokens, type TokenResponse } from "./tokens";
@@ -46,6 +46,8 @@ export async function login(tx: Tx, input: { partnerId: string; loginAttemptId: 
   }
   const scope = loginScope(input.partnerId, attempt.identifier);
   const window = { limit: c.LOGIN_MAX_FAILURES, windowSeconds: c.LOGIN_FAILURE_WINDOW_SECONDS };
+  // One check-verify-count at a time per identifier, so parallel guesses cannot pass the limit.
+  await lockScope(tx, scope);
   const locked = await lockedForSeconds(tx, scope, window, input.now);
   if (locked > 0) {
     throw new DomainError("auth.rateLimited", {

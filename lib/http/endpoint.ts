@@ -8,7 +8,7 @@ import { clock } from "@/lib/clock";
 import { enforceGate, type GatedCustomer } from "@/lib/customers/gating";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
-import { claimKey, completeKey, releaseKey, type KeyRef } from "@/lib/idempotency/store";
+import { claimKey, completeKey, existingKeyOutcome, releaseKey, type KeyRef } from "@/lib/idempotency/store";
 import { wakeWorker } from "@/lib/jobs/wake";
 import { logger } from "@/lib/log";
 import { partnerForApiKey, type Partner } from "@/lib/partners/authenticate";
@@ -105,22 +105,25 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
       const params = contract.params ? parseOrThrow(contract.params, rawParams, "path") : undefined;
       const query = contract.query ? parseOrThrow(contract.query, Object.fromEntries(url.searchParams), "query") : undefined;
       const rawBody = contract.body ? await readJsonBody(req, { required: true }) : undefined;
-      const body = contract.body ? parseOrThrow(contract.body, rawBody) : undefined;
-      // Gate before the Idempotency-Key is claimed: a refusal is not stored against the key.
-      const gated = contract.gate && customer ? await enforceGate(db, contract.gate, customer) : undefined;
 
+      // A key already used answers first (replay or conflict), even for a body that no longer validates.
+      let keyRef: KeyRef | undefined;
       if (contract.idempotency === "required") {
-        const scope = customer?.subscriptionId ?? partner?.id ?? "public";
-        idem = { scope, key: idempotencyKeyOf(req), fingerprint: fingerprintOf(req.method, url.pathname, rawBody) };
-        const claim = await claimKey(db, idem, {
+        keyRef = { scope: customer?.subscriptionId ?? partner?.id ?? "public", key: idempotencyKeyOf(req), fingerprint: fingerprintOf(req.method, url.pathname, rawBody) };
+        const earlier = await existingKeyOutcome(db, keyRef, now);
+        if (earlier?.kind === "replay") return finish(replay(earlier.status, earlier.body, correlationId));
+      }
+      const body = contract.body ? parseOrThrow(contract.body, rawBody) : undefined;
+      // Gate before the key is claimed: validation failures and refusals are not stored against it.
+      const gated = contract.gate && customer ? await enforceGate(db, contract.gate, customer) : undefined;
+      if (keyRef) {
+        const claim = await claimKey(db, keyRef, {
           now,
           lockSeconds: config().IDEMPOTENCY_LOCK_SECONDS,
           retentionSeconds: config().IDEMPOTENCY_RETENTION_SECONDS,
         });
-        if (claim.kind === "replay") {
-          idem = undefined;
-          return finish(jsonResponse(claim.status, claim.body || null, { "idempotent-replayed": "true", "x-correlation-id": correlationId }));
-        }
+        if (claim.kind === "replay") return finish(replay(claim.status, claim.body, correlationId));
+        idem = keyRef;
       }
 
       const key = idem;
@@ -169,6 +172,10 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
       return res;
     }
   };
+}
+
+function replay(status: number, body: string, correlationId: string): Response {
+  return jsonResponse(status, body || null, { "idempotent-replayed": "true", "x-correlation-id": correlationId });
 }
 
 function bearerTokenOf(req: Request): string | null {

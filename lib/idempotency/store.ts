@@ -31,6 +31,26 @@ const conflict = (message: string, hint?: string) =>
     remediation: hint === "retry_later" ? "retry_later" : undefined,
   });
 
+/**
+ * The answer for a key that was already used, before the request is even validated: a replay, a
+ * conflict, or null when the key is new (or past retention) and the request should go on.
+ */
+export async function existingKeyOutcome(db: Db, ref: KeyRef, now: Date): Promise<Claim | null> {
+  const [row] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key)));
+  if (!row || row.expiresAt.getTime() <= now.getTime()) return null;
+  if (row.fingerprint !== ref.fingerprint) {
+    throw conflict("This Idempotency-Key was used for a different request. Use a new key for a new request.");
+  }
+  if (row.state === "running") {
+    if (row.lockedUntil.getTime() > now.getTime()) throw conflict("A request with this Idempotency-Key is still in progress.", "retry_later");
+    return null;
+  }
+  return { kind: "replay", status: row.responseStatus ?? 500, body: row.responseBody ?? "" };
+}
+
 export async function claimKey(db: Db, ref: KeyRef, t: Timing): Promise<Claim> {
   const fresh = {
     ...ref,

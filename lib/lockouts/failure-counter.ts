@@ -1,4 +1,4 @@
-import { and, count, eq, gt, min } from "drizzle-orm";
+import { and, count, eq, gt, min, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { newId } from "@/db/ids";
 import { failureEvents } from "@/db/schema";
@@ -11,6 +11,15 @@ import { addSeconds } from "@/lib/clock";
 export interface Window {
   limit: number;
   windowSeconds: number;
+}
+
+/**
+ * Serialises the transactions that check and count failures of one scope, until the caller's
+ * transaction ends. Without it, concurrent requests on PostgreSQL (read committed) all see the
+ * count below the limit and all get a guess: the lockout would not bound parallel attempts.
+ */
+export async function lockScope(tx: Executor, scope: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${scope}, 0))`);
 }
 
 export async function recordFailure(tx: Executor, scope: string, now: Date): Promise<void> {

@@ -10,6 +10,8 @@ export interface PartnerSettingsInput {
   jwks?: { keys: Record<string, unknown>[] };
   pricingMode?: "SERVICE_PRICED" | "PARTNER_SIGNED";
   webhookUrl?: string | null;
+  returnOrigins?: string[];
+  deepLinkBase?: string | null;
 }
 
 export interface PartnerSettings {
@@ -18,6 +20,8 @@ export interface PartnerSettings {
   jwks: { keys: Record<string, unknown>[] };
   webhookUrl: string | null;
   webhookSecret: string | null;
+  returnOrigins: string[];
+  deepLinkBase: string | null;
 }
 
 /** A Standard Webhooks secret: whsec_ followed by base64 of 24 random bytes. */
@@ -51,6 +55,8 @@ export async function updatePartnerSettings(tx: Tx, partnerId: string, input: Pa
       pricingMode: input.pricingMode ?? partner.pricingMode,
       webhookUrl,
       webhookSecret: webhookUrl ? (partner.webhookSecret ?? newWebhookSecret()) : partner.webhookSecret,
+      returnOrigins: input.returnOrigins ?? partner.returnOrigins,
+      deepLinkBase: input.deepLinkBase === undefined ? partner.deepLinkBase : input.deepLinkBase,
       updatedAt: now,
     })
     .where(eq(partners.id, partnerId))
@@ -61,5 +67,7 @@ export async function updatePartnerSettings(tx: Tx, partnerId: string, input: Pa
     jwks: updated.jwks,
     webhookUrl: updated.webhookUrl,
     webhookSecret: updated.webhookUrl ? updated.webhookSecret : null,
+    returnOrigins: updated.returnOrigins,
+    deepLinkBase: updated.deepLinkBase,
   };
 }

@@ -19,6 +19,12 @@ export const putPartner = defineContract({
       jwks: JwksSchema.optional(),
       pricingMode: z.enum(["SERVICE_PRICED", "PARTNER_SIGNED"]).optional(),
       webhookUrl: z.string().url().max(2048).nullable().optional(),
+      returnOrigins: z
+        .array(z.string().regex(/^https?:\/\/[^/\s]+$/, "An origin: scheme://host[:port], no path."))
+        .max(10)
+        .optional()
+        .meta({ description: "Origins allowed to frame the hosted webviews and to receive their postMessage (the first is the target)." }),
+      deepLinkBase: z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/\S*$/).max(200).nullable().optional().meta({ example: "partnerapp://remit" }),
     })
     .meta({ id: "SandboxPartnerRequest" }),
   success: {
@@ -31,6 +37,8 @@ export const putPartner = defineContract({
         jwks: JwksSchema,
         webhookUrl: z.string().nullable(),
         webhookSecret: z.string().nullable().meta({ description: "Standard Webhooks secret (whsec_...), present when a webhook URL is set." }),
+        returnOrigins: z.array(z.string()),
+        deepLinkBase: z.string().nullable(),
       })
       .meta({ id: "SandboxPartnerSettings" }),
   },

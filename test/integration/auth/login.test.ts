@@ -118,3 +118,11 @@ test("login body: missing password 400 validation.fieldMissing on password", asy
   assertError(res, 400, "validation.fieldMissing");
   assertIssue(res, "password", "validation.fieldMissing");
 });
+
+test("parallel wrong passwords: at most five are checked, the rest are 429 (lockout holds under concurrency)", async () => {
+  const { identifier } = await registerCustomer(uniqueEmail("parallel"));
+  const attempts = await Promise.all(Array.from({ length: 12 }, () => startLogin(identifier)));
+  const results = await Promise.all(attempts.map((a, i) => login(a.body.loginAttemptId, `wrong password ${i}`)));
+  const statuses = results.map((r) => r.status).sort();
+  assert.deepEqual(statuses, [...Array(5).fill(401), ...Array(7).fill(429)], statuses.join(","));
+});

@@ -84,7 +84,9 @@ after(async () => {
 });
 
 beforeEach(async () => {
+  // The PostgreSQL database is shared by every file of a run: start each case from no jobs.
   await db.delete(jobs);
+  await db.delete(idempotencyKeys).where(eq(idempotencyKeys.scope, "test.run"));
   calls.length = 0;
   deadCalls.length = 0;
   behaviours.clear();
