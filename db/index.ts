@@ -66,6 +66,11 @@ function handle(): Promise<Handle> {
   return g[KEY];
 }
 
+/** Rows of a raw `execute` result: PGlite answers { rows }, postgres.js an array. */
+export function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
+}
+
 /** The process's database, migrated. */
 export async function getDb(): Promise<Db> {
   return (await handle()).db;

@@ -1,11 +1,15 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useState, useSyncExternalStore, type FormEvent } from "react";
 import type { KycWebviewMessages } from "@/lib/i18n/kyc-webview-messages";
 import type { KycWebviewModel } from "@/lib/kyc/webview";
 import { signalClosure } from "./closure";
 
 type Step = "capture" | "decide" | "done";
+
+const noSubscription = () => () => {};
+/** False in the server render and until hydration, true once React handles events on the page. */
+const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () => false);
 
 async function post(url: string, body: unknown): Promise<{ sessionState?: string }> {
   const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -22,13 +26,17 @@ export function KycCapture({ token, model, messages: m, language, sandbox }: { t
   const [step, setStep] = useState<Step>(model.captured && sandbox ? "decide" : "capture");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Before hydration a submit would be the browser's native GET: the document number in the URL.
+  const hydrated = useHydrated();
   const base = `/webviews/kyc/${token}`;
 
   async function submitCapture(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     const photo = form.get("photo");
-    if (!(photo instanceof File) || photo.size === 0) return setError(m.required);
+    // The form is noValidate (one message of ours instead of the browser's bubbles), so its
+    // required/pattern constraints are checked here rather than answered with a generic error.
+    if (!e.currentTarget.checkValidity() || !(photo instanceof File) || photo.size === 0) return setError(m.required);
     setBusy(true);
     setError(null);
     try {
@@ -100,7 +108,7 @@ export function KycCapture({ token, model, messages: m, language, sandbox }: { t
             {m.photo}
             <input name="photo" type="file" accept="image/*" capture="environment" required className={`${field} file:mr-3 file:rounded file:border-0 file:bg-slate-100 file:px-3 file:py-2`} />
           </label>
-          <button type="submit" disabled={busy} className={`${button} bg-blue-700 text-white focus:ring-blue-300`}>
+          <button type="submit" disabled={busy || !hydrated} className={`${button} bg-blue-700 text-white focus:ring-blue-300`}>
             {busy ? m.submitting : m.submit}
           </button>
         </form>

@@ -7,7 +7,7 @@ CREATE TABLE "partners" (
 	"webhook_secret" text,
 	"return_origins" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"deep_link_base" text,
-	"highest_quote_seq" text,
+	"highest_quote_seq" bigint DEFAULT 0 NOT NULL,
 	"created_at" timestamp with time zone NOT NULL,
 	"updated_at" timestamp with time zone NOT NULL
 );
@@ -218,6 +218,127 @@ CREATE TABLE "webview_tokens" (
 	"created_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "beneficiaries" (
+	"id" text PRIMARY KEY NOT NULL,
+	"subscription_id" text NOT NULL,
+	"first_name" text NOT NULL,
+	"last_name" text NOT NULL,
+	"date_of_birth" text,
+	"nationality" text,
+	"country_of_residence" text NOT NULL,
+	"relationship_to_customer" text NOT NULL,
+	"state" text NOT NULL,
+	"screening_result" text,
+	"last_used_at" timestamp with time zone,
+	"archived_at" timestamp with time zone,
+	"created_at" timestamp with time zone NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "payout_methods" (
+	"id" text PRIMARY KEY NOT NULL,
+	"beneficiary_id" text NOT NULL,
+	"method_type" text NOT NULL,
+	"corridor" text NOT NULL,
+	"destination_identifier_encrypted" text NOT NULL,
+	"destination_identifier_masked" text NOT NULL,
+	"archived" boolean DEFAULT false NOT NULL,
+	"added_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "disclosures" (
+	"token_hash" text PRIMARY KEY NOT NULL,
+	"quote_id" text NOT NULL,
+	"subscription_id" text NOT NULL,
+	"version" text NOT NULL,
+	"language" text NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"used_at" timestamp with time zone,
+	"created_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "quotes" (
+	"id" text PRIMARY KEY NOT NULL,
+	"partner_id" text NOT NULL,
+	"subscription_id" text NOT NULL,
+	"beneficiary_id" text NOT NULL,
+	"pricing_mode" text NOT NULL,
+	"jti" text NOT NULL,
+	"quote_seq" bigint NOT NULL,
+	"corridor" text NOT NULL,
+	"corridor_data_version" text NOT NULL,
+	"payout_method" text NOT NULL,
+	"corridor_type" text NOT NULL,
+	"origin_amount" text NOT NULL,
+	"origin_currency" text NOT NULL,
+	"destination_amount" text NOT NULL,
+	"destination_currency" text NOT NULL,
+	"fx_rate" text NOT NULL,
+	"principal_fee" text NOT NULL,
+	"partner_fee" text NOT NULL,
+	"total_customer_cost" text NOT NULL,
+	"signed_quote" text NOT NULL,
+	"valid_until" timestamp with time zone NOT NULL,
+	"accepted_at" timestamp with time zone,
+	"transfer_id" text,
+	"created_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "transfer_state_history" (
+	"id" text PRIMARY KEY NOT NULL,
+	"transfer_id" text NOT NULL,
+	"seq" integer NOT NULL,
+	"state" text NOT NULL,
+	"reason_code" text NOT NULL,
+	"transitioned_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "transfers" (
+	"id" text PRIMARY KEY NOT NULL,
+	"partner_id" text NOT NULL,
+	"subscription_id" text NOT NULL,
+	"customer_id" text NOT NULL,
+	"quote_id" text NOT NULL,
+	"beneficiary_id" text NOT NULL,
+	"state" text NOT NULL,
+	"prior_state" text,
+	"state_changed_at" timestamp with time zone NOT NULL,
+	"origin_amount" text NOT NULL,
+	"origin_currency" text NOT NULL,
+	"destination_amount" text NOT NULL,
+	"destination_currency" text NOT NULL,
+	"fx_rate" text NOT NULL,
+	"principal_fee" text NOT NULL,
+	"partner_fee" text NOT NULL,
+	"total_customer_cost" text NOT NULL,
+	"corridor" text NOT NULL,
+	"payout_method" text NOT NULL,
+	"purpose_of_transfer" text NOT NULL,
+	"payout_method_id" text,
+	"submitted_at" timestamp with time zone,
+	"fast_check_expected_by" timestamp with time zone,
+	"confirmed_at" timestamp with time zone,
+	"expires_at" timestamp with time zone NOT NULL,
+	"cancellation" jsonb,
+	"refund" jsonb,
+	"rejection_reason" text,
+	"created_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "service_secrets" (
+	"name" text PRIMARY KEY NOT NULL,
+	"value" text NOT NULL,
+	"created_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "signing_keys" (
+	"kid" text PRIMARY KEY NOT NULL,
+	"private_jwk" jsonb NOT NULL,
+	"public_jwk" jsonb NOT NULL,
+	"retired_at" timestamp with time zone,
+	"created_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "partner_api_keys" ADD CONSTRAINT "partner_api_keys_partner_id_partners_id_fk" FOREIGN KEY ("partner_id") REFERENCES "public"."partners"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_partner_id_partners_id_fk" FOREIGN KEY ("partner_id") REFERENCES "public"."partners"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -229,6 +350,8 @@ ALTER TABLE "device_registrations" ADD CONSTRAINT "device_registrations_subscrip
 ALTER TABLE "devices" ADD CONSTRAINT "devices_subscription_id_subscriptions_id_fk" FOREIGN KEY ("subscription_id") REFERENCES "public"."subscriptions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "kyc_sessions" ADD CONSTRAINT "kyc_sessions_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "kyc_sessions" ADD CONSTRAINT "kyc_sessions_subscription_id_subscriptions_id_fk" FOREIGN KEY ("subscription_id") REFERENCES "public"."subscriptions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "beneficiaries" ADD CONSTRAINT "beneficiaries_subscription_id_subscriptions_id_fk" FOREIGN KEY ("subscription_id") REFERENCES "public"."subscriptions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "payout_methods" ADD CONSTRAINT "payout_methods_beneficiary_id_beneficiaries_id_fk" FOREIGN KEY ("beneficiary_id") REFERENCES "public"."beneficiaries"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "partner_api_keys_hash_idx" ON "partner_api_keys" USING btree ("key_hash");--> statement-breakpoint
 CREATE INDEX "partner_api_keys_partner_idx" ON "partner_api_keys" USING btree ("partner_id");--> statement-breakpoint
 CREATE INDEX "customers_identity_key_idx" ON "customers" USING btree ("identity_key");--> statement-breakpoint
@@ -254,4 +377,13 @@ CREATE INDEX "events_partner_idx" ON "events" USING btree ("partner_id","occurre
 CREATE INDEX "webhook_attempts_event_idx" ON "webhook_attempts" USING btree ("event_id");--> statement-breakpoint
 CREATE INDEX "webhook_attempts_partner_idx" ON "webhook_attempts" USING btree ("partner_id","attempted_at");--> statement-breakpoint
 CREATE INDEX "kyc_sessions_customer_idx" ON "kyc_sessions" USING btree ("customer_id","state");--> statement-breakpoint
-CREATE INDEX "webview_tokens_session_idx" ON "webview_tokens" USING btree ("session_id");
+CREATE INDEX "webview_tokens_session_idx" ON "webview_tokens" USING btree ("session_id");--> statement-breakpoint
+CREATE INDEX "beneficiaries_list_idx" ON "beneficiaries" USING btree ("subscription_id","last_used_at","created_at");--> statement-breakpoint
+CREATE INDEX "payout_methods_beneficiary_idx" ON "payout_methods" USING btree ("beneficiary_id");--> statement-breakpoint
+CREATE INDEX "disclosures_quote_idx" ON "disclosures" USING btree ("quote_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "quotes_jti_idx" ON "quotes" USING btree ("jti");--> statement-breakpoint
+CREATE INDEX "quotes_subscription_idx" ON "quotes" USING btree ("subscription_id","created_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "transfer_state_history_seq_idx" ON "transfer_state_history" USING btree ("transfer_id","seq");--> statement-breakpoint
+CREATE UNIQUE INDEX "transfers_quote_idx" ON "transfers" USING btree ("quote_id");--> statement-breakpoint
+CREATE INDEX "transfers_subscription_idx" ON "transfers" USING btree ("subscription_id","created_at");--> statement-breakpoint
+CREATE INDEX "transfers_state_idx" ON "transfers" USING btree ("state");

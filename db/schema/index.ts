@@ -16,3 +16,7 @@ export * from "./webhook-attempts";
 export * from "./idempotency-keys";
 export * from "./kyc-sessions";
 export * from "./webview-tokens";
+export * from "./beneficiaries";
+export * from "./quotes";
+export * from "./transfers";
+export * from "./service-keys";

@@ -1,4 +1,4 @@
-import { jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { bigint, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 
 /** A partner fintech integrating the APIs (decisions section 2). */
@@ -17,7 +17,7 @@ export const partners = pgTable("partners", {
   /** URL scheme for deep links back into the partner app, e.g. "partnerapp://". */
   deepLinkBase: text("deep_link_base"),
   /** Highest partner_quote_seq accepted so far (spec 5.4: strictly increasing). */
-  highestQuoteSeq: text("highest_quote_seq"),
+  highestQuoteSeq: bigint("highest_quote_seq", { mode: "number" }).notNull().default(0),
   createdAt: createdAt(),
   updatedAt: tstz("updated_at").notNull(),
 });

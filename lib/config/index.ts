@@ -66,6 +66,10 @@ const schema = z.object({
   ACCEPTED_RESIDENCE_COUNTRIES: codeList("USA,GBR,FRA,DEU,ESP,ITA,NLD,IRL,CAN,AUS"),
   SANCTIONED_NATIONALITIES: codeList("CUB,IRN,PRK,SYR"),
   REGION_REQUIRED_COUNTRIES: codeList("USA,CAN,AUS"),
+  /** Quote-signing keys: JSON array of private RSA JWKs, newest first (sandbox generates one). */
+  SERVICE_SIGNING_KEYS: z.string().min(2).optional(),
+  /** Destination-identifier encryption keys "keyId:base64,..." (sandbox generates one). */
+  FIELD_ENCRYPTION_KEYS: z.string().min(8).optional(),
   /** Production refuses http and private addresses for webhook URLs; tests may allow loopback. */
   WEBHOOK_ALLOW_PRIVATE: flag,
 });

@@ -27,17 +27,31 @@ const keyInvalid = (message: string) =>
 const proofInvalid = (failedCheck: string) =>
   new DomainError("device.assertionInvalid", { message: "The registration proof did not verify.", details: { failedCheck } });
 
+/**
+ * A JWK big integer (RFC 7518 6.3.1.1 Base64urlUInt): canonical base64url of the minimal big-endian
+ * octets. Anything else (leading zero octets, whitespace, stray characters) would give one key
+ * several thumbprints (kid), and leading zeros would inflate the apparent size of a small modulus.
+ */
+function uintOf(value: string, member: "n" | "e"): Uint8Array {
+  let bytes: Uint8Array;
+  try {
+    bytes = base64url.decode(value);
+  } catch {
+    throw keyInvalid(`publicKey.${member} is not base64url.`);
+  }
+  if (bytes.length === 0 || bytes[0] === 0 || base64url.encode(bytes) !== value) {
+    throw keyInvalid(`publicKey.${member} must be the minimal base64url encoding of the integer.`);
+  }
+  return bytes;
+}
+
 /** RSA public JWK with a modulus of at least 2048 bits, and nothing private in it. */
 function publicRsaJwk(jwk: Record<string, unknown>): JWK {
   if (jwk.kty !== "RSA" || typeof jwk.n !== "string" || typeof jwk.e !== "string") throw keyInvalid("publicKey must be an RSA JWK with n and e.");
   if ("d" in jwk || "p" in jwk || "q" in jwk) throw keyInvalid("publicKey must not contain private key members.");
-  let bits: number;
-  try {
-    const n = base64url.decode(jwk.n);
-    bits = n.length * 8 - Math.clz32(n[0] ?? 0) + 24;
-  } catch {
-    throw keyInvalid("publicKey.n is not base64url.");
-  }
+  const n = uintOf(jwk.n, "n");
+  uintOf(jwk.e, "e");
+  const bits = (n.length - 1) * 8 + (32 - Math.clz32(n[0]));
   if (bits < 2048) throw keyInvalid("The RSA modulus must have at least 2048 bits.");
   return { kty: "RSA", n: jwk.n, e: jwk.e };
 }

@@ -7,6 +7,8 @@ export interface JobPayloads {
   "maintenance.purge": Record<string, never>;
   "customers.screen": { customerId: string };
   "kyc.expireSession": { kycSessionId: string };
+  "beneficiaries.screen": { beneficiaryId: string };
+  "transfers.expire": { transferId: string };
 }
 
 export type JobKind = keyof JobPayloads;

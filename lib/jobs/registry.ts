@@ -1,6 +1,8 @@
+import { screenBeneficiary } from "@/lib/beneficiaries/screen-job";
 import { screenCustomer } from "@/lib/customers/screen-job";
 import { expireKycSession } from "@/lib/kyc/expire-job";
 import { purgeJob } from "@/lib/platform/purge-job";
+import { expireTransfer } from "@/lib/transfers/expire-job";
 import { deliverWebhook } from "@/lib/webhooks/deliver-job";
 import type { JobDefinition } from "./define";
 import type { JobKind } from "./kinds";
@@ -11,4 +13,6 @@ export const jobRegistry: { [K in JobKind]: JobDefinition<K> } = {
   "maintenance.purge": purgeJob,
   "customers.screen": screenCustomer,
   "kyc.expireSession": expireKycSession,
+  "beneficiaries.screen": screenBeneficiary,
+  "transfers.expire": expireTransfer,
 };

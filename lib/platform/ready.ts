@@ -1,6 +1,7 @@
 import { getDb, type Db } from "@/db";
 import { config } from "@/lib/config";
 import { seedSandbox } from "@/lib/partners/sandbox-seed";
+import { loadSigningKeys } from "@/lib/quotes/service-keys";
 
 const KEY = Symbol.for("remit.ready");
 type G = typeof globalThis & { [KEY]?: Promise<Db> };
@@ -12,6 +13,7 @@ export function ready(): Promise<Db> {
     g[KEY] = (async () => {
       const db = await getDb();
       if (config().sandbox) await seedSandbox(db);
+      await loadSigningKeys(db);
       return db;
     })();
     g[KEY].catch(() => delete g[KEY]);

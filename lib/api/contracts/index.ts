@@ -1,5 +1,7 @@
 import type { Contract } from "@/lib/http/contract";
 import * as auth from "./auth";
+import * as beneficiaries from "./beneficiaries";
+import * as quotes from "./quotes";
 import * as kyc from "./kyc";
 import * as profile from "./profile";
 import * as sandbox from "./sandbox";
@@ -9,6 +11,8 @@ export const allContracts: Contract[] = [
   ...Object.values(auth),
   ...Object.values(profile).filter(isContract),
   ...Object.values(kyc).filter(isContract),
+  ...Object.values(beneficiaries).filter(isContract),
+  ...Object.values(quotes).filter(isContract),
   ...Object.values(sandbox),
 ] as Contract[];
 

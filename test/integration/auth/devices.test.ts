@@ -224,3 +224,41 @@ test("devices need a bearer token", async () => {
   assertError(await call("GET", "/v1/auth/devices"), 401, "auth.tokenInvalid");
   assertError(await call("POST", "/v1/auth/devices/dev_x/deactivate"), 401, "auth.tokenInvalid");
 });
+
+test("a 2047-bit modulus is refused (bit count, not byte count)", async () => {
+  const token = await customer();
+  const reg = await startDeviceRegistration(token);
+  const signer = await rsaKey();
+  const proof = await proofJws(signer.privateKey, { device_registration_id: reg.deviceRegistrationId, challenge: reg.challenge, iat: await nowSeconds() });
+  const res = await complete(token, { deviceRegistrationId: reg.deviceRegistrationId, publicKey: smallRsaPublicJwk(2047), proof });
+  assertError(res, 400, "validation.fieldInvalid");
+  assertIssue(res, "publicKey", "validation.fieldInvalid");
+});
+
+test("n or e not in minimal base64url form is refused (RFC 7518 Base64urlUInt), so one key cannot get a second kid", async () => {
+  const token = await customer();
+  const first = await registerDevice(token);
+  assert.equal(first.res.status, 201, first.res.text);
+  const n = Buffer.from(first.key.publicJwk.n!, "base64url");
+  const e = Buffer.from(first.key.publicJwk.e!, "base64url");
+  const paddedKeys = [
+    { kty: "RSA", e: first.key.publicJwk.e, n: Buffer.concat([Buffer.alloc(1), n]).toString("base64url") },
+    { kty: "RSA", e: first.key.publicJwk.e, n: Buffer.concat([Buffer.alloc(2), n]).toString("base64url") },
+    { kty: "RSA", e: Buffer.concat([Buffer.alloc(1), e]).toString("base64url"), n: first.key.publicJwk.n },
+    { kty: "RSA", e: first.key.publicJwk.e, n: `${first.key.publicJwk.n}\n` }, // decodes to the same integer
+  ];
+  for (const padded of paddedKeys) {
+    const reg = await startDeviceRegistration(token);
+    const proof = await proofJws(first.key.privateKey, { device_registration_id: reg.deviceRegistrationId, challenge: reg.challenge, iat: await nowSeconds() });
+    const res = await complete(token, { deviceRegistrationId: reg.deviceRegistrationId, publicKey: padded, proof });
+    assertError(res, 400, "validation.fieldInvalid");
+    assertIssue(res, "publicKey", "validation.fieldInvalid");
+  }
+  // A small key padded up to 2048 bits' worth of bytes is refused as well.
+  const small = smallRsaPublicJwk(1024);
+  const smallPadded = { kty: "RSA", e: small.e, n: Buffer.concat([Buffer.alloc(129), Buffer.from(small.n!, "base64url")]).toString("base64url") };
+  const reg = await startDeviceRegistration(token);
+  const res = await complete(token, { deviceRegistrationId: reg.deviceRegistrationId, publicKey: smallPadded, proof: "a.b.c" });
+  assertError(res, 400, "validation.fieldInvalid");
+  assert.equal((await list(token)).body.items.length, 1);
+});

@@ -149,3 +149,17 @@ test("no rule: details has only issues", () => {
   const err = failure(z.strictObject({ a: z.string() }), { a: 1 });
   assert.deepEqual(Object.keys(err.details ?? {}), ["issues"]);
 });
+
+test("format violations (regex, email, uuid): validation.fieldFormatInvalid", () => {
+  const schema = z.strictObject({ email: z.email(), id: z.uuid(), code: z.string().regex(/^\d{6}$/) });
+  const err = failure(schema, { email: "nope", id: "123", code: "abc" });
+  assert.equal(err.code, "validation.fieldFormatInvalid");
+  assert.deepEqual(fieldsAndCodes(err), [
+    ["email", "validation.fieldFormatInvalid"],
+    ["id", "validation.fieldFormatInvalid"],
+    ["code", "validation.fieldFormatInvalid"],
+  ]);
+  // A length or type problem is not a format problem.
+  const short = failure(z.strictObject({ name: z.string().min(3) }), { name: "a" });
+  assert.deepEqual(fieldsAndCodes(short), [["name", "validation.fieldInvalid"]]);
+});

@@ -1,0 +1,18 @@
+import * as api from "@/lib/api/contracts/quotes";
+import { endpoint } from "@/lib/http/endpoint";
+import { methods } from "@/lib/http/methods";
+import { serveDisclosure } from "@/lib/quotes/disclosure";
+
+// GET /v1/core/quotes/{quoteId}/disclosure: the pre-payment disclosure and its single-use token.
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  GET: endpoint(api.readDisclosure, async ({ req, tx, params, customer, now }) => {
+    const disclosure = await serveDisclosure(tx, {
+      subscriptionId: customer.subscriptionId,
+      customerId: customer.customerId,
+      quoteId: params.quoteId,
+      acceptLanguage: req.headers.get("accept-language"),
+      now,
+    });
+    return { body: disclosure.body, headers: { "content-language": disclosure.language, "cache-control": "no-store", vary: "Accept-Language" } };
+  }),
+});

@@ -1,0 +1,45 @@
+import { boolean, index, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, tstz } from "./columns";
+import { subscriptions } from "./subscriptions";
+
+/** A person the customer sends money to (spec 2.4); states in lib/beneficiaries/state-machine.ts. */
+export const beneficiaries = pgTable(
+  "beneficiaries",
+  {
+    id: text("id").primaryKey(),
+    subscriptionId: text("subscription_id").notNull().references(() => subscriptions.id),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    dateOfBirth: text("date_of_birth"),
+    nationality: text("nationality"),
+    countryOfResidence: text("country_of_residence").notNull(),
+    relationshipToCustomer: text("relationship_to_customer").notNull(),
+    state: text("state").notNull(),
+    /** Internal screening evidence summary (CLEAR, CLOSE_MATCH, HIT); never returned by the API. */
+    screeningResult: text("screening_result"),
+    /** Set when a transfer is created for the beneficiary: the list sorts by it (spec 4.1 rule 6). */
+    lastUsedAt: tstz("last_used_at"),
+    archivedAt: tstz("archived_at"),
+    createdAt: createdAt(),
+    updatedAt: tstz("updated_at").notNull(),
+  },
+  // The list: a subscription's beneficiaries, most recently used first, then newest.
+  (t) => [index("beneficiaries_list_idx").on(t.subscriptionId, t.lastUsedAt, t.createdAt)],
+);
+
+/** A destination of a beneficiary, added at transfer submit; the identifier is stored encrypted. */
+export const payoutMethods = pgTable(
+  "payout_methods",
+  {
+    id: text("id").primaryKey(),
+    beneficiaryId: text("beneficiary_id").notNull().references(() => beneficiaries.id),
+    methodType: text("method_type").notNull(),
+    corridor: text("corridor").notNull(),
+    /** AES-256-GCM (lib/crypto/field-encryption.ts); only the masked form is ever returned. */
+    destinationIdentifierEncrypted: text("destination_identifier_encrypted").notNull(),
+    destinationIdentifierMasked: text("destination_identifier_masked").notNull(),
+    archived: boolean("archived").notNull().default(false),
+    addedAt: tstz("added_at").notNull(),
+  },
+  (t) => [index("payout_methods_beneficiary_idx").on(t.beneficiaryId)],
+);

@@ -1,0 +1,62 @@
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, tstz } from "./columns";
+
+/** A transfer (spec 2.7); its states and moves are lib/transfers/state-machine.ts. */
+export const transfers = pgTable(
+  "transfers",
+  {
+    id: text("id").primaryKey(),
+    partnerId: text("partner_id").notNull(),
+    subscriptionId: text("subscription_id").notNull(),
+    customerId: text("customer_id").notNull(),
+    quoteId: text("quote_id").notNull(),
+    beneficiaryId: text("beneficiary_id").notNull(),
+    state: text("state").notNull(),
+    /** The state before a compliance hold (spended), restored on release. */
+    priorState: text("prior_state"),
+    stateChangedAt: tstz("state_changed_at").notNull(),
+    originAmount: text("origin_amount").notNull(),
+    originCurrency: text("origin_currency").notNull(),
+    destinationAmount: text("destination_amount").notNull(),
+    destinationCurrency: text("destination_currency").notNull(),
+    fxRate: text("fx_rate").notNull(),
+    principalFee: text("principal_fee").notNull(),
+    partnerFee: text("partner_fee").notNull(),
+    totalCustomerCost: text("total_customer_cost").notNull(),
+    corridor: text("corridor").notNull(),
+    payoutMethod: text("payout_method").notNull(),
+    purposeOfTransfer: text("purpose_of_transfer").notNull(),
+    payoutMethodId: text("payout_method_id"),
+    submittedAt: tstz("submitted_at"),
+    fastCheckExpectedBy: tstz("fast_check_expected_by"),
+    confirmedAt: tstz("confirmed_at"),
+    /** 120 minutes after registration (spec 3.1); pre-funding states expire then. */
+    expiresAt: tstz("expires_at").notNull(),
+    /** Cancellation and refund details (spec 2.8), null until they happen. */
+    cancellation: jsonb("cancellation").$type<Record<string, unknown>>(),
+    refund: jsonb("refund").$type<Record<string, unknown>>(),
+    /** Reason of a rejection (fast-check failure code, operator rationale code). */
+    rejectionReason: text("rejection_reason"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // One transfer per quote: two concurrent accepts of one quote cannot both insert.
+    uniqueIndex("transfers_quote_idx").on(t.quoteId),
+    index("transfers_subscription_idx").on(t.subscriptionId, t.createdAt),
+    index("transfers_state_idx").on(t.state),
+  ],
+);
+
+/** StateHistoryEntry rows (spec 2.8), in order. */
+export const transferStateHistory = pgTable(
+  "transfer_state_history",
+  {
+    id: text("id").primaryKey(),
+    transferId: text("transfer_id").notNull(),
+    seq: integer("seq").notNull(),
+    state: text("state").notNull(),
+    reasonCode: text("reason_code").notNull(),
+    transitionedAt: tstz("transitioned_at").notNull(),
+  },
+  (t) => [uniqueIndex("transfer_state_history_seq_idx").on(t.transferId, t.seq)],
+);

@@ -1,0 +1,130 @@
+import { z } from "zod";
+import { defineContract } from "@/lib/http/contract";
+import { Timestamp } from "../schemas";
+import { alpha3, isoDate } from "./profile";
+
+const tags = ["Beneficiaries"];
+
+export const RELATIONSHIPS = ["FAMILY", "SELF", "FRIEND", "BUSINESS", "OTHER"] as const;
+const BeneficiaryStateSchema = z.enum(["PENDING", "VALID", "MONITORED", "BLOCKED", "ARCHIVED"]).meta({ id: "BeneficiaryState" });
+const name = z.string().trim().min(1).max(100);
+
+export const PayoutMethodSummarySchema = z
+  .object({
+    payoutMethodId: z.string(),
+    methodType: z.string().meta({ example: "BANK_TRANSFER" }),
+    corridor: z.string().meta({ example: "US-MX" }),
+    destinationIdentifierMasked: z.string().meta({ example: "****7771" }),
+    addedAt: Timestamp,
+    archived: z.boolean(),
+  })
+  .meta({ id: "PayoutMethodSummary" });
+
+export const BeneficiarySchema = z
+  .object({
+    beneficiaryId: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    dateOfBirth: z.string().nullable(),
+    nationality: z.string().nullable(),
+    countryOfResidence: z.string(),
+    relationshipToCustomer: z.enum(RELATIONSHIPS),
+    state: BeneficiaryStateSchema,
+    payoutMethods: z.array(PayoutMethodSummarySchema),
+    customerActionHint: z.string().nullable().meta({ example: "await_beneficiary_verification" }),
+    createdAt: Timestamp,
+    lastUsedAt: Timestamp.nullable(),
+  })
+  .meta({ id: "Beneficiary" });
+
+const id = z.object({ beneficiaryId: z.string().min(1).max(64) });
+
+export const createBeneficiary = defineContract({
+  operationId: "createBeneficiary",
+  method: "POST",
+  path: "/v1/core/beneficiaries",
+  summary: "Create a beneficiary (screened asynchronously)",
+  description: "202 with state PENDING. A second creation with the same identity makes a second record.",
+  tags,
+  auth: "customer",
+  gate: "beneficiaryManage",
+  idempotency: "required",
+  body: z
+    .strictObject({
+      firstName: name,
+      lastName: name,
+      dateOfBirth: isoDate.optional(),
+      nationality: alpha3.optional(),
+      countryOfResidence: alpha3,
+      relationshipToCustomer: z.enum(RELATIONSHIPS),
+    })
+    .meta({ id: "BeneficiaryCreateRequest", example: { firstName: "María", lastName: "López", countryOfResidence: "MEX", relationshipToCustomer: "FAMILY" } }),
+  success: { status: 202, description: "Created in PENDING; screening runs.", schema: BeneficiarySchema },
+  errors: ["customer.statusBlocking", "customer.statusInsufficient"],
+});
+
+export const listBeneficiaries = defineContract({
+  operationId: "listBeneficiaries",
+  method: "GET",
+  path: "/v1/core/beneficiaries",
+  summary: "List beneficiaries: most recently used first, then newest",
+  tags,
+  auth: "customer",
+  gate: "beneficiaryManage",
+  query: z.object({
+    states: z
+      .string()
+      .regex(/^(PENDING|VALID|MONITORED|BLOCKED|ARCHIVED)(,(PENDING|VALID|MONITORED|BLOCKED|ARCHIVED))*$/, "Comma-separated BeneficiaryState values.")
+      .optional()
+      .meta({ description: "Default VALID,MONITORED,BLOCKED,PENDING." }),
+    cursor: z.string().max(1024).optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+  }),
+  success: { status: 200, description: "A page.", schema: z.object({ items: z.array(BeneficiarySchema), nextCursor: z.string().nullable() }).meta({ id: "BeneficiaryList" }) },
+  errors: ["validation.fieldInvalid"],
+});
+
+export const readBeneficiary = defineContract({
+  operationId: "readBeneficiary",
+  method: "GET",
+  path: "/v1/core/beneficiaries/{beneficiaryId}",
+  summary: "Read a beneficiary",
+  tags,
+  auth: "customer",
+  gate: "beneficiaryManage",
+  params: id,
+  success: { status: 200, description: "The beneficiary.", schema: BeneficiarySchema },
+  errors: ["beneficiary.notFound"],
+});
+
+export const archiveBeneficiary = defineContract({
+  operationId: "archiveBeneficiary",
+  method: "POST",
+  path: "/v1/core/beneficiaries/{beneficiaryId}/archive",
+  summary: "Archive a beneficiary (one way)",
+  tags,
+  auth: "customer",
+  gate: "beneficiaryManage",
+  idempotency: "required",
+  params: id,
+  success: {
+    status: 200,
+    description: "Archived.",
+    schema: z.object({ beneficiaryId: z.string(), state: z.literal("ARCHIVED"), archivedAt: Timestamp }).meta({ id: "BeneficiaryArchiveResponse" }),
+  },
+  errors: ["beneficiary.notFound", "beneficiary.archived", "beneficiary.archiveBlocked"],
+});
+
+export const sandboxScreening = defineContract({
+  operationId: "sandboxBeneficiaryScreening",
+  method: "POST",
+  path: "/v1/sandbox/beneficiaries/{beneficiaryId}/screening",
+  summary: "Force a beneficiary's screening result (sandbox only)",
+  tags: ["Sandbox"],
+  auth: "customer",
+  sandboxOnly: true,
+  params: id,
+  body: z.strictObject({ outcome: z.enum(["VALID", "MONITORED", "BLOCKED"]) }).meta({ id: "SandboxScreeningRequest" }),
+  success: { status: 200, description: "The beneficiary after the decision.", schema: BeneficiarySchema },
+  errors: ["beneficiary.notFound", "beneficiary.stateInvalid"],
+});

@@ -1,0 +1,128 @@
+import { z } from "zod";
+import { defineContract } from "@/lib/http/contract";
+import { Timestamp } from "../schemas";
+
+const tags = ["Quotes"];
+const SIX_DECIMALS = /^(0|[1-9]\d*)\.\d{6}$/;
+const currency = z.string().regex(/^[A-Z]{3}$/, "An ISO 4217 code such as USD.");
+const money = z.string().meta({ example: "100.000000" });
+
+export const PURPOSES = ["FAMILY_SUPPORT", "RENT", "INSURANCE", "EDUCATION", "MEDICAL_EXPENSES", "GIFT", "SAVINGS"] as const;
+
+export const QuoteSchema = z
+  .object({
+    quoteId: z.string(),
+    originAmount: money,
+    originCurrency: z.string(),
+    destinationAmount: money,
+    destinationCurrency: z.string(),
+    fxRate: z.string().meta({ example: "18.750000" }),
+    principalFee: money,
+    partnerFee: money,
+    totalCustomerCost: money,
+    totalCustomerCostCurrency: z.string(),
+    quoteValidUntil: Timestamp,
+    corridor: z.object({ originCountry: z.string(), destinationCountry: z.string(), payoutMethod: z.string() }).meta({ id: "Corridor" }),
+    signedQuote: z.string().meta({ description: "Compact JWS (RS256) over the JCS-canonical spec 5.4 claims; keys at /.well-known/jwks.json." }),
+    status: z.enum(["AVAILABLE", "ACCEPTED", "EXPIRED"]),
+  })
+  .meta({ id: "QuoteResponse" });
+
+const quoteId = z.object({ quoteId: z.string().min(1).max(128) });
+
+export const createQuote = defineContract({
+  operationId: "createQuote",
+  method: "POST",
+  path: "/v1/core/quotes",
+  summary: "Get a signed quote",
+  description: "SERVICE_PRICED partners: priced by the service. PARTNER_SIGNED partners send partnerQuote (spec 5.4), verified here and again at acceptance.",
+  tags,
+  auth: "customer",
+  gate: "quoteAccept",
+  idempotency: "required",
+  body: z
+    .strictObject({
+      originAmount: z.string().regex(SIX_DECIMALS, "A decimal string with exactly six decimals, e.g. 100.000000."),
+      originCurrency: currency,
+      destinationCurrency: currency,
+      beneficiaryId: z.string().min(1).max(64),
+      payoutMethod: z.enum(["bank_account", "cash_pickup", "wallet_transfer", "mobile_money"]).optional(),
+      partnerQuote: z.string().max(65536).optional(),
+    })
+    .meta({ id: "QuoteCreateRequest", example: { originAmount: "100.000000", originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId: "ben_..." } }),
+  success: { status: 200, description: "The signed quote.", schema: QuoteSchema },
+  errors: [
+    "beneficiary.notFound", "beneficiary.stateInsufficient", "beneficiary.stateBlocking", "customer.statusInsufficient", "customer.statusBlocking",
+    "subscription.spended", "validation.methodNotAvailableForCorridor", "quote.corridorUnavailable", "quote.signatureInvalid", "quote.invalid",
+    "quote.expired", "quote.bindingMismatch", "quote.sequenceGap", "quote.envelopeBreach", "quote.amountChanged",
+  ],
+});
+
+export const readQuote = defineContract({
+  operationId: "readQuote",
+  method: "GET",
+  path: "/v1/core/quotes/{quoteId}",
+  summary: "Read a quote",
+  tags,
+  auth: "customer",
+  gate: "quoteRead",
+  params: quoteId,
+  success: { status: 200, description: "The quote.", schema: QuoteSchema },
+  errors: ["quote.notFound", "customer.statusBlocking"],
+});
+
+export const readDisclosure = defineContract({
+  operationId: "readDisclosure",
+  method: "GET",
+  path: "/v1/core/quotes/{quoteId}/disclosure",
+  summary: "Pre-payment disclosure, with the single-use token acceptance needs",
+  description: "Language from Accept-Language (q-values), then the profile preference, then English. Cache-Control: no-store.",
+  tags,
+  auth: "customer",
+  gate: "quoteRead",
+  params: quoteId,
+  success: {
+    status: 200,
+    description: "The disclosure.",
+    schema: z
+      .object({
+        quoteId: z.string(),
+        disclosureToken: z.string(),
+        originAmount: money,
+        originCurrency: z.string(),
+        destinationAmount: money,
+        destinationCurrency: z.string(),
+        fees: z.object({ principalFee: money, partnerFee: money, totalFees: money, currency: z.string() }),
+        rate: z.string(),
+        expiresAt: Timestamp,
+        language: z.enum(["en", "fr", "es"]),
+        version: z.string(),
+        content: z.string(),
+      })
+      .meta({ id: "Disclosure" }),
+  },
+  errors: ["quote.notFound", "quote.expired", "quote.invalid"],
+});
+
+export const acceptQuote = defineContract({
+  operationId: "acceptQuote",
+  method: "POST",
+  path: "/v1/core/quotes/{quoteId}/accept",
+  summary: "Accept the quote: creates the transfer in registered",
+  description: "A retry with the same Idempotency-Key answers the original 201 and transferId.",
+  tags,
+  auth: "customer",
+  gate: "quoteAccept",
+  idempotency: "required",
+  params: quoteId,
+  body: z.strictObject({ disclosureToken: z.string().min(1).max(200), purposeOfTransfer: z.enum(PURPOSES) }).meta({ id: "QuoteAcceptRequest" }),
+  success: {
+    status: 201,
+    description: "Transfer created.",
+    schema: z.object({ quoteId: z.string(), transferId: z.string(), transferStatus: z.literal("registered") }).meta({ id: "QuoteAcceptResponse" }),
+  },
+  errors: [
+    "quote.notFound", "quote.expired", "quote.invalid", "quote.envelopeBreach", "quote.signatureInvalid", "customer.statusInsufficient",
+    "customer.statusBlocking", "subscription.spended", "beneficiary.stateInsufficient", "beneficiary.stateBlocking",
+  ],
+});

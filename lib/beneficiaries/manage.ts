@@ -1,0 +1,100 @@
+import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import type { Db, Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { beneficiaries } from "@/db/schema";
+import { addSeconds } from "@/lib/clock";
+import { config } from "@/lib/config";
+import { enqueue } from "@/lib/jobs/queue";
+import { decodeCursor, encodeCursor, invalidCursor } from "@/lib/pagination/cursor";
+import { serviceSecret } from "@/lib/platform/secrets";
+import { beneficiaryInScope, beneficiaryView, transitionBeneficiary } from "./records";
+import { beneficiaryMachine } from "./state-machine";
+
+export interface BeneficiaryInput {
+  firstName: string;
+  lastName: string;
+  dateOfBirth?: string;
+  nationality?: string;
+  countryOfResidence: string;
+  relationshipToCustomer: string;
+}
+
+/** POST /v1/core/beneficiaries: 202 PENDING, screening asynchronous, no de-duplication (spec 2.4). */
+export async function createBeneficiary(tx: Tx, input: { subscriptionId: string; beneficiary: BeneficiaryInput; now: Date }) {
+  const id = newId("ben");
+  const state = beneficiaryMachine.next("none", "create").to;
+  const [row] = await tx
+    .insert(beneficiaries)
+    .values({ id, subscriptionId: input.subscriptionId, ...input.beneficiary, state, createdAt: input.now, updatedAt: input.now })
+    .returning();
+  await enqueue(tx, "beneficiaries.screen", { beneficiaryId: id }, {
+    runAt: addSeconds(input.now, config().SCREENING_DELAY_MS / 1000),
+    dedupeKey: `beneficiaries.screen:${id}`,
+  });
+  return beneficiaryView(tx, row);
+}
+
+export async function readBeneficiary(tx: Tx, input: { subscriptionId: string; beneficiaryId: string }) {
+  return beneficiaryView(tx, await beneficiaryInScope(tx, input.subscriptionId, input.beneficiaryId));
+}
+
+/** POST /v1/core/beneficiaries/{id}/archive: one way; BLOCKED refuses (beneficiary.archiveBlocked). */
+export async function archiveBeneficiary(tx: Tx, input: { subscriptionId: string; beneficiaryId: string; now: Date }) {
+  const row = await beneficiaryInScope(tx, input.subscriptionId, input.beneficiaryId, true);
+  const archived = await transitionBeneficiary(tx, row, "archive", input.now, { set: { archivedAt: input.now } });
+  return { beneficiaryId: archived.id, state: archived.state, archivedAt: input.now.toISOString() };
+}
+
+interface Cursor {
+  /** lastUsedAt (ms) of the last item, or null for the never-used tail. */
+  u: number | null;
+  c: number;
+  i: string;
+  /** The subscription the cursor was issued to: another customer's cursor is refused. */
+  s: string;
+}
+
+export const DEFAULT_BENEFICIARY_STATES = ["VALID", "MONITORED", "BLOCKED", "PENDING"];
+
+/**
+ * GET /v1/core/beneficiaries: states filter (default excludes ARCHIVED), fixed sort: most recently
+ * used first, then never-used by createdAt descending (spec 4.1 rule 6); keyset pagination.
+ */
+export async function listBeneficiaries(
+  db: Db | Tx,
+  input: { subscriptionId: string; states?: string[]; limit: number; cursor?: string },
+) {
+  const secret = await serviceSecret(db, "cursor");
+  const states = input.states ?? DEFAULT_BENEFICIARY_STATES;
+  const conditions: SQL[] = [eq(beneficiaries.subscriptionId, input.subscriptionId), inArray(beneficiaries.state, states)];
+  if (input.cursor) {
+    const c = decodeCursor<Cursor>(secret, input.cursor);
+    if (c.s !== input.subscriptionId) throw invalidCursor();
+    const createdBefore = or(
+      lt(beneficiaries.createdAt, new Date(c.c)),
+      and(eq(beneficiaries.createdAt, new Date(c.c)), lt(beneficiaries.id, c.i)),
+    )!;
+    conditions.push(
+      c.u === null
+        ? and(isNull(beneficiaries.lastUsedAt), createdBefore)!
+        : or(
+            lt(beneficiaries.lastUsedAt, new Date(c.u)),
+            and(eq(beneficiaries.lastUsedAt, new Date(c.u)), createdBefore),
+            isNull(beneficiaries.lastUsedAt),
+          )!,
+    );
+  }
+  const rows = await db
+    .select()
+    .from(beneficiaries)
+    .where(and(...conditions))
+    .orderBy(sql`${beneficiaries.lastUsedAt} desc nulls last`, desc(beneficiaries.createdAt), desc(beneficiaries.id))
+    .limit(input.limit + 1);
+  const page = rows.slice(0, input.limit);
+  const last = page[page.length - 1];
+  const nextCursor =
+    rows.length > input.limit && last
+      ? encodeCursor(secret, { u: last.lastUsedAt?.getTime() ?? null, c: last.createdAt.getTime(), i: last.id, s: input.subscriptionId } satisfies Cursor)
+      : null;
+  return { items: await Promise.all(page.map((row) => beneficiaryView(db, row))), nextCursor };
+}

@@ -1,0 +1,79 @@
+import { and, eq } from "drizzle-orm";
+import type { Executor, Tx } from "@/db";
+import { beneficiaries, payoutMethods } from "@/db/schema";
+import { DomainError } from "@/lib/errors";
+import { emitEvent } from "@/lib/events/emit";
+import { beneficiaryMachine, type BeneficiaryState, type BeneficiaryTrigger } from "./state-machine";
+
+export type BeneficiaryRow = typeof beneficiaries.$inferSelect;
+
+const notFound = () => new DomainError("beneficiary.notFound", { message: "No such beneficiary." });
+
+/** A beneficiary of the calling subscription; another customer's answers exactly like a missing one. */
+export async function beneficiaryInScope(db: Executor, subscriptionId: string, beneficiaryId: string, lock = false): Promise<BeneficiaryRow> {
+  const q = db.select().from(beneficiaries).where(and(eq(beneficiaries.id, beneficiaryId), eq(beneficiaries.subscriptionId, subscriptionId)));
+  const [row] = lock ? await q.for("update") : await q;
+  if (!row) throw notFound();
+  return row;
+}
+
+/**
+ * The one way a beneficiary changes state: the transition table decides, the row (locked by the
+ * caller) is updated and beneficiary.state.changed is emitted in the same transaction.
+ */
+export async function transitionBeneficiary(
+  tx: Tx,
+  row: BeneficiaryRow,
+  trigger: BeneficiaryTrigger,
+  now: Date,
+  opts: { target?: BeneficiaryState; set?: Partial<BeneficiaryRow> } = {},
+): Promise<BeneficiaryRow> {
+  const step = beneficiaryMachine.next(row.state as BeneficiaryState, trigger, { target: opts.target });
+  const [updated] = await tx
+    .update(beneficiaries)
+    .set({ ...opts.set, state: step.to, updatedAt: now })
+    .where(eq(beneficiaries.id, row.id))
+    .returning();
+  if (step.to !== row.state) {
+    await emitEvent(tx, {
+      subscriptionId: row.subscriptionId,
+      eventType: "beneficiary.state.changed",
+      data: { beneficiaryId: row.id, state: step.to, previousState: row.state },
+      now,
+    });
+  }
+  return updated;
+}
+
+/** Customer action hint per state (spec 2.4 detail; spec 7 hint values). */
+export function customerActionHint(state: string): string | null {
+  if (state === "PENDING") return "await_beneficiary_verification";
+  if (state === "BLOCKED" || state === "ARCHIVED") return "select_different_beneficiary";
+  return null;
+}
+
+/** Detail and list item of decisions section 5. Screening evidence never leaves the service. */
+export async function beneficiaryView(db: Executor, row: BeneficiaryRow) {
+  const methods = await db.select().from(payoutMethods).where(eq(payoutMethods.beneficiaryId, row.id)).orderBy(payoutMethods.addedAt);
+  return {
+    beneficiaryId: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    dateOfBirth: row.dateOfBirth,
+    nationality: row.nationality,
+    countryOfResidence: row.countryOfResidence,
+    relationshipToCustomer: row.relationshipToCustomer,
+    state: row.state,
+    payoutMethods: methods.map((m) => ({
+      payoutMethodId: m.id,
+      methodType: m.methodType,
+      corridor: m.corridor,
+      destinationIdentifierMasked: m.destinationIdentifierMasked,
+      addedAt: m.addedAt.toISOString(),
+      archived: m.archived,
+    })),
+    customerActionHint: customerActionHint(row.state),
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  };
+}

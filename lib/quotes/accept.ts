@@ -1,0 +1,94 @@
+import { eq } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { beneficiaries, disclosures, partners, quotes } from "@/db/schema";
+import { beneficiaryInScope } from "@/lib/beneficiaries/records";
+import { moneyMovementCheck, type BeneficiaryState } from "@/lib/beneficiaries/state-machine";
+import { addSeconds } from "@/lib/clock";
+import { config } from "@/lib/config";
+import { corridorByCode } from "@/lib/corridors/corridors";
+import { quoteTtlSeconds, type CorridorType } from "@/lib/corridors/payout-methods";
+import { sha256Hex } from "@/lib/crypto/hash";
+import { DomainError } from "@/lib/errors";
+import { enqueue } from "@/lib/jobs/queue";
+import { checkEnvelope } from "@/lib/pricing/envelope";
+import { sandboxReferenceRates } from "@/lib/pricing/reference-rate";
+import { insertRegisteredTransfer } from "@/lib/transfers/records";
+import { quoteExpired, quoteInScope } from "./records";
+import { verifyPartnerQuote } from "./signing/verify-partner-quote";
+
+const invalid = (failedCheck: string, message: string, status?: number) => new DomainError("quote.invalid", { message, status, details: { failedCheck } });
+
+/**
+ * POST /v1/core/quotes/{id}/accept (spec 4.1 rule 5): needs a served disclosure, re-checks the
+ * pricing envelope (and a partner's signature), and creates the transfer in registered with its
+ * 120-minute timer. The quote row is locked: two accepts racing with different keys make one transfer.
+ */
+export async function acceptQuote(
+  tx: Tx,
+  input: { subscriptionId: string; customerId: string; partnerId: string; quoteId: string; disclosureToken: string; purposeOfTransfer: string; now: Date },
+) {
+  const { now } = input;
+  const quote = await quoteInScope(tx, input.subscriptionId, input.quoteId, true);
+  if (quote.acceptedAt) throw invalid("alreadyAccepted", "This quote was already accepted.", 409);
+  if (quote.validUntil.getTime() <= now.getTime()) throw quoteExpired(quote, 422);
+
+  const [disclosure] = await tx.select().from(disclosures).where(eq(disclosures.tokenHash, sha256Hex(input.disclosureToken))).for("update");
+  if (!disclosure || disclosure.quoteId !== quote.id || disclosure.subscriptionId !== input.subscriptionId || disclosure.usedAt) {
+    throw invalid("disclosureToken", "The disclosureToken is unknown, used, or belongs to another quote. Read the disclosure again.");
+  }
+
+  const beneficiary = await beneficiaryInScope(tx, input.subscriptionId, quote.beneficiaryId);
+  moneyMovementCheck(beneficiary.state as BeneficiaryState, beneficiary.id);
+
+  const corridor = corridorByCode(quote.corridor);
+  if (!corridor) throw new DomainError("quote.corridorUnavailable", { message: "This corridor is no longer offered." });
+  if (quote.pricingMode === "PARTNER_SIGNED") {
+    const [partner] = await tx.select({ jwks: partners.jwks }).from(partners).where(eq(partners.id, input.partnerId));
+    await verifyPartnerQuote(quote.signedQuote, { jwks: partner.jwks, now, maxTtlSeconds: quoteTtlSeconds(quote.corridorType as CorridorType, config()) });
+  }
+  checkEnvelope(
+    {
+      send_amount: quote.originAmount,
+      send_currency: quote.originCurrency,
+      receive_amount: quote.destinationAmount,
+      receive_currency: quote.destinationCurrency,
+      fx_rate: quote.fxRate,
+      principal_fee: quote.principalFee,
+      partner_fee: quote.partnerFee,
+      total_consumer_cost: quote.totalCustomerCost,
+    },
+    corridor,
+    now,
+    sandboxReferenceRates,
+  );
+
+  const transfer = await insertRegisteredTransfer(
+    tx,
+    {
+      partnerId: input.partnerId,
+      subscriptionId: input.subscriptionId,
+      customerId: input.customerId,
+      quoteId: quote.id,
+      beneficiaryId: beneficiary.id,
+      originAmount: quote.originAmount,
+      originCurrency: quote.originCurrency,
+      destinationAmount: quote.destinationAmount,
+      destinationCurrency: quote.destinationCurrency,
+      fxRate: quote.fxRate,
+      principalFee: quote.principalFee,
+      partnerFee: quote.partnerFee,
+      totalCustomerCost: quote.totalCustomerCost,
+      corridor: quote.corridor,
+      payoutMethod: quote.payoutMethod,
+      purposeOfTransfer: input.purposeOfTransfer,
+      expiresAt: addSeconds(now, config().TRANSFER_TTL_SECONDS),
+      createdAt: now,
+    },
+    now,
+  );
+  await tx.update(disclosures).set({ usedAt: now }).where(eq(disclosures.tokenHash, disclosure.tokenHash));
+  await tx.update(quotes).set({ acceptedAt: now, transferId: transfer.id }).where(eq(quotes.id, quote.id));
+  await tx.update(beneficiaries).set({ lastUsedAt: now }).where(eq(beneficiaries.id, beneficiary.id));
+  await enqueue(tx, "transfers.expire", { transferId: transfer.id }, { runAt: transfer.expiresAt, dedupeKey: `transfers.expire:${transfer.id}` });
+  return { quoteId: quote.id, transferId: transfer.id, transferStatus: transfer.state };
+}

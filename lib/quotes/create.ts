@@ -1,0 +1,163 @@
+import { eq, or, sql } from "drizzle-orm";
+import { rowsOf, type Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { customers, partners, quotes, serviceQuoteSeq as serviceQuoteSeqTable } from "@/db/schema";
+import { moneyMovementCheck, type BeneficiaryState } from "@/lib/beneficiaries/state-machine";
+import { beneficiaryInScope } from "@/lib/beneficiaries/records";
+import { config } from "@/lib/config";
+import { CORRIDOR_DATA_VERSION, findCorridor, resolvePayoutMethod, type Corridor } from "@/lib/corridors/corridors";
+import { corridorType, quoteTtlSeconds } from "@/lib/corridors/payout-methods";
+import { DomainError } from "@/lib/errors";
+import { Decimal } from "@/lib/money/decimal";
+import { toWireAmount } from "@/lib/money/format";
+import type { Partner } from "@/lib/partners/authenticate";
+import { checkEnvelope } from "@/lib/pricing/envelope";
+import { sandboxReferenceRates } from "@/lib/pricing/reference-rate";
+import { envelopeTermsOf, priceQuote } from "@/lib/pricing/service-pricing";
+import { quoteView } from "./records";
+import { signingKeySet } from "./service-keys";
+import type { PartnerQuoteClaims } from "./signing/quote-claims";
+import { signQuoteClaims } from "./signing/sign-quote";
+import { verifyPartnerQuote } from "./signing/verify-partner-quote";
+
+export interface QuoteRequest {
+  originAmount: string;
+  originCurrency: string;
+  destinationCurrency: string;
+  beneficiaryId: string;
+  payoutMethod?: string;
+  partnerQuote?: string;
+}
+
+const rates = sandboxReferenceRates;
+const serviceQuoteSeqName = serviceQuoteSeqTable.seqName;
+
+const fieldInvalid = (field: string, message: string) =>
+  new DomainError("validation.fieldInvalid", { message, details: { issues: [{ field, code: "validation.fieldInvalid", message }] } });
+
+/** The corridor from the customer's residence to the beneficiary's country (decisions section 6). */
+async function corridorFor(tx: Tx, customerId: string, beneficiaryCountry: string, req: QuoteRequest): Promise<Corridor> {
+  const [customer] = await tx.select({ profile: customers.profile }).from(customers).where(eq(customers.id, customerId));
+  const residence = (customer?.profile as { residenceCountry?: string } | null)?.residenceCountry ?? "";
+  const corridor = findCorridor(residence, beneficiaryCountry);
+  if (!corridor) {
+    throw new DomainError("quote.corridorUnavailable", {
+      message: `No corridor from ${residence || "the customer's country"} to ${beneficiaryCountry}.`,
+      details: { originCountry: residence, destinationCountry: beneficiaryCountry },
+    });
+  }
+  if (req.originCurrency !== corridor.originCurrency) throw fieldInvalid("originCurrency", `This corridor sends ${corridor.originCurrency}.`);
+  if (req.destinationCurrency !== corridor.destinationCurrency) throw fieldInvalid("destinationCurrency", `This corridor pays out ${corridor.destinationCurrency}.`);
+  return corridor;
+}
+
+/** The service's own quote sequence (claims' partner_quote_seq for quotes it signs). */
+async function serviceQuoteSeq(tx: Tx): Promise<number> {
+  const [row] = rowsOf<{ seq: string }>(await tx.execute(sql`select nextval(${serviceQuoteSeqName}) as seq`));
+  return Number(row.seq);
+}
+
+const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
+
+/** The service prices and signs the quote (SERVICE_PRICED partners). */
+async function servicePricedClaims(tx: Tx, input: { partner: Partner; subscriptionId: string; corridor: Corridor; req: QuoteRequest; now: Date }) {
+  const priced = priceQuote({ corridor: input.corridor, payoutMethod: input.req.payoutMethod, originAmount: input.req.originAmount, now: input.now, rates });
+  const iat = epoch(input.now);
+  const exp = iat + quoteTtlSeconds(priced.corridorType, config());
+  const terms = envelopeTermsOf(priced);
+  const claims: PartnerQuoteClaims = {
+    quote_signature_v1: "v1",
+    quote_id: newId("quo"),
+    jti: crypto.randomUUID(),
+    partner_id: input.partner.id,
+    partner_quote_seq: await serviceQuoteSeq(tx),
+    subscription_id: input.subscriptionId,
+    ...terms,
+    beneficiary_country: input.corridor.destinationCountry.alpha2,
+    beneficiary_currency: input.corridor.destinationCurrency,
+    corridor: input.corridor.code,
+    corridor_type: priced.corridorType,
+    iat,
+    exp,
+    issued_at: new Date(iat * 1000).toISOString().replace(".000Z", "Z"),
+    expires_at: new Date(exp * 1000).toISOString().replace(".000Z", "Z"),
+  };
+  const key = (await signingKeySet()).current;
+  return { claims, signedQuote: await signQuoteClaims(claims, key.privateKey, key.kid), payoutMethod: priced.payoutMethod };
+}
+
+const binding = (field: string, expected: string, actual: string) =>
+  new DomainError("quote.bindingMismatch", { message: `The signed quote's ${field} does not match.`, details: { field, expected, actual } });
+
+/** The partner's signed quote, verified exactly as spec 5.4 says (PARTNER_SIGNED partners). */
+async function partnerSignedClaims(tx: Tx, input: { partner: Partner; subscriptionId: string; corridor: Corridor; req: QuoteRequest; now: Date }) {
+  const { corridor, req, now } = input;
+  if (!req.partnerQuote) throw new DomainError("validation.fieldMissing", { message: "partnerQuote is required for this partner.", details: { issues: [{ field: "partnerQuote", code: "validation.fieldMissing" }] } });
+  const payoutMethod = resolvePayoutMethod(corridor, req.payoutMethod);
+  const type = corridorType(payoutMethod);
+  // Lock the partner row: sequence numbers are checked and advanced one quote at a time.
+  const [partner] = await tx.select().from(partners).where(eq(partners.id, input.partner.id)).for("update");
+  const claims = await verifyPartnerQuote(req.partnerQuote, { jwks: partner.jwks, now, maxTtlSeconds: quoteTtlSeconds(type, config()) });
+  const expect: [string, string, string[]][] = [
+    ["partner_id", claims.partner_id, [partner.id]],
+    ["subscription_id", claims.subscription_id, [input.subscriptionId]],
+    ["corridor", claims.corridor, [corridor.code]],
+    ["corridor_type", claims.corridor_type, [type]],
+    ["beneficiary_country", claims.beneficiary_country, [corridor.destinationCountry.alpha2, corridor.destinationCountry.alpha3]],
+    ["beneficiary_currency", claims.beneficiary_currency, [corridor.destinationCurrency]],
+    ["send_currency", claims.send_currency, [req.originCurrency]],
+    ["receive_currency", claims.receive_currency, [req.destinationCurrency]],
+  ];
+  for (const [field, actual, allowed] of expect) if (!allowed.includes(actual)) throw binding(field, allowed[0], actual);
+  if (!new Decimal(claims.send_amount).eq(new Decimal(req.originAmount))) {
+    throw new DomainError("quote.amountChanged", { message: "originAmount differs from the signed send_amount.", details: { signed: claims.send_amount, requested: req.originAmount } });
+  }
+  checkEnvelope(claims, corridor, now, rates);
+  if (claims.partner_quote_seq <= partner.highestQuoteSeq) {
+    throw new DomainError("quote.sequenceGap", { message: "partner_quote_seq must be above every sequence number seen.", details: { highestSeen: partner.highestQuoteSeq, received: claims.partner_quote_seq } });
+  }
+  const [reused] = await tx.select({ id: quotes.id }).from(quotes).where(or(eq(quotes.id, claims.quote_id), eq(quotes.jti, claims.jti))).limit(1);
+  if (reused) throw new DomainError("quote.invalid", { status: 409, message: "This quote_id or jti was already used.", details: { failedCheck: "reuse" } });
+  await tx.update(partners).set({ highestQuoteSeq: claims.partner_quote_seq }).where(eq(partners.id, partner.id));
+  return { claims, signedQuote: req.partnerQuote, payoutMethod };
+}
+
+/** POST /v1/core/quotes. */
+export async function createQuote(tx: Tx, input: { partner: Partner; subscriptionId: string; customerId: string; req: QuoteRequest; now: Date }) {
+  const beneficiary = await beneficiaryInScope(tx, input.subscriptionId, input.req.beneficiaryId);
+  moneyMovementCheck(beneficiary.state as BeneficiaryState, beneficiary.id);
+  const corridor = await corridorFor(tx, input.customerId, beneficiary.countryOfResidence, input.req);
+  const ctx = { partner: input.partner, subscriptionId: input.subscriptionId, corridor, req: input.req, now: input.now };
+  const partnerSigned = input.partner.pricingMode === "PARTNER_SIGNED";
+  if (!partnerSigned && input.req.partnerQuote) throw fieldInvalid("partnerQuote", "This partner's quotes are priced by the service; omit partnerQuote.");
+  const signed = partnerSigned ? await partnerSignedClaims(tx, ctx) : await servicePricedClaims(tx, ctx);
+  const c = signed.claims;
+  const [row] = await tx
+    .insert(quotes)
+    .values({
+      id: c.quote_id,
+      partnerId: input.partner.id,
+      subscriptionId: input.subscriptionId,
+      beneficiaryId: beneficiary.id,
+      pricingMode: input.partner.pricingMode,
+      jti: c.jti,
+      quoteSeq: c.partner_quote_seq,
+      corridor: corridor.code,
+      corridorDataVersion: CORRIDOR_DATA_VERSION,
+      payoutMethod: signed.payoutMethod,
+      corridorType: c.corridor_type,
+      originAmount: toWireAmount(new Decimal(c.send_amount)),
+      originCurrency: c.send_currency,
+      destinationAmount: toWireAmount(new Decimal(c.receive_amount)),
+      destinationCurrency: c.receive_currency,
+      fxRate: c.fx_rate,
+      principalFee: toWireAmount(new Decimal(c.principal_fee)),
+      partnerFee: toWireAmount(new Decimal(c.partner_fee)),
+      totalCustomerCost: toWireAmount(new Decimal(c.total_consumer_cost)),
+      signedQuote: signed.signedQuote,
+      validUntil: new Date(c.exp * 1000),
+      createdAt: input.now,
+    })
+    .returning();
+  return quoteView(row, input.now);
+}

@@ -1,0 +1,54 @@
+import { and, eq } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { quotes } from "@/db/schema";
+import { corridorByCode } from "@/lib/corridors/corridors";
+import { DomainError } from "@/lib/errors";
+
+export type QuoteRow = typeof quotes.$inferSelect;
+
+/** A quote of the calling subscription; another customer's answers like a missing one (spec 7). */
+export async function quoteInScope(db: Executor, subscriptionId: string, quoteId: string, lock = false): Promise<QuoteRow> {
+  const q = db.select().from(quotes).where(and(eq(quotes.id, quoteId), eq(quotes.subscriptionId, subscriptionId)));
+  const [row] = lock ? await q.for("update") : await q;
+  if (!row) throw new DomainError("quote.notFound", { message: "No such quote." });
+  return row;
+}
+
+/** Lifecycle status (decisions section 6): derived from the clock, never stale. */
+export function quoteStatus(row: QuoteRow, now: Date): "AVAILABLE" | "ACCEPTED" | "EXPIRED" {
+  if (row.acceptedAt) return "ACCEPTED";
+  return row.validUntil.getTime() <= now.getTime() ? "EXPIRED" : "AVAILABLE";
+}
+
+/** QuoteResponse (spec 2.5 + decisions section 6). */
+export function quoteView(row: QuoteRow, now: Date) {
+  const corridor = corridorByCode(row.corridor);
+  return {
+    quoteId: row.id,
+    originAmount: row.originAmount,
+    originCurrency: row.originCurrency,
+    destinationAmount: row.destinationAmount,
+    destinationCurrency: row.destinationCurrency,
+    fxRate: row.fxRate,
+    principalFee: row.principalFee,
+    partnerFee: row.partnerFee,
+    totalCustomerCost: row.totalCustomerCost,
+    totalCustomerCostCurrency: row.originCurrency,
+    quoteValidUntil: row.validUntil.toISOString(),
+    corridor: {
+      originCountry: corridor?.originCountry.alpha3 ?? row.corridor.slice(0, 2),
+      destinationCountry: corridor?.destinationCountry.alpha3 ?? row.corridor.slice(3),
+      payoutMethod: row.payoutMethod,
+    },
+    signedQuote: row.signedQuote,
+    status: quoteStatus(row, now),
+  };
+}
+
+export function quoteExpired(row: QuoteRow, status = 410): DomainError {
+  return new DomainError("quote.expired", {
+    message: "The quote has expired. Create a new quote and accept it with a new Idempotency-Key.",
+    status,
+    details: { quoteId: row.id, quoteExpiredAt: row.validUntil.toISOString(), remediationHint: "retry_later" },
+  });
+}

@@ -1,0 +1,82 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Executor, Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { transfers, transferStateHistory } from "@/db/schema";
+import { DomainError } from "@/lib/errors";
+import { emitEvent } from "@/lib/events/emit";
+import { transferMachine, type TransferState, type TransferTrigger } from "./state-machine";
+
+export type TransferRow = typeof transfers.$inferSelect;
+
+const notFound = () => new DomainError("transfer.notFound", { message: "No such transfer." });
+
+/** A transfer of the calling subscription, optionally locked; another customer's is a 404 (spec 7). */
+export async function transferInScope(db: Executor, subscriptionId: string, transferId: string, lock = false): Promise<TransferRow> {
+  const q = db.select().from(transfers).where(and(eq(transfers.id, transferId), eq(transfers.subscriptionId, subscriptionId)));
+  const [row] = lock ? await q.for("update") : await q;
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function lockTransfer(tx: Tx, transferId: string): Promise<TransferRow | undefined> {
+  const [row] = await tx.select().from(transfers).where(eq(transfers.id, transferId)).for("update");
+  return row;
+}
+
+async function recordState(tx: Tx, row: { id: string; subscriptionId: string }, from: string | null, to: string, reasonCode: string, now: Date) {
+  await tx.insert(transferStateHistory).values({
+    id: newId("tsh"),
+    transferId: row.id,
+    seq: sql`(select coalesce(max(${transferStateHistory.seq}), 0) + 1 from ${transferStateHistory} where ${transferStateHistory.transferId} = ${row.id})`,
+    state: to,
+    reasonCode,
+    transitionedAt: now,
+  });
+  await emitEvent(tx, {
+    subscriptionId: row.subscriptionId,
+    eventType: "transfer.state.changed",
+    data: { transferId: row.id, state: to, previousState: from, reasonCode },
+    now,
+  });
+}
+
+/** Creates the transfer in registered (quote acceptance, spec 3.1 first row). */
+export async function insertRegisteredTransfer(tx: Tx, values: Omit<typeof transfers.$inferInsert, "id" | "state" | "stateChangedAt">, now: Date): Promise<TransferRow> {
+  const step = transferMachine.next("none", "quote.accepted");
+  const [row] = await tx
+    .insert(transfers)
+    .values({ ...values, id: newId("trf"), state: step.to, stateChangedAt: now })
+    .returning();
+  await recordState(tx, row, null, step.to, step.reasonCode ?? "TRF_INITIATION_QUOTE_ACCEPTED", now);
+  return row;
+}
+
+/**
+ * The one way a transfer changes state. The row must be locked (FOR UPDATE) by the caller; the
+ * transition table decides (or refuses with transfer.stateInvalid); the new state, its history
+ * entry and the transfer.state.changed event commit with the caller's transaction.
+ */
+export async function transitionTransfer(
+  tx: Tx,
+  row: TransferRow,
+  trigger: TransferTrigger,
+  now: Date,
+  set: Partial<TransferRow> = {},
+): Promise<TransferRow> {
+  const from = row.state as TransferState;
+  const step = transferMachine.next(from, trigger, { prior: (row.priorState ?? undefined) as TransferState | undefined });
+  const entering = step.changed && step.to === "spended";
+  const leaving = step.changed && from === "spended";
+  const [updated] = await tx
+    .update(transfers)
+    .set({
+      ...set,
+      state: step.to,
+      ...(step.changed ? { stateChangedAt: now } : {}),
+      ...(entering ? { priorState: from } : leaving ? { priorState: null } : {}),
+    })
+    .where(eq(transfers.id, row.id))
+    .returning();
+  if (step.changed) await recordState(tx, row, from, step.to, step.reasonCode ?? trigger, now);
+  return updated;
+}
