@@ -7,6 +7,8 @@ const nextConfig = {
   // Lets several servers (parallel test runs, benchmarks) build side by side in one checkout.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   reactStrictMode: true,
+  // The build type-checks the application only; tests are checked by `npm run typecheck`.
+  typescript: { tsconfigPath: "tsconfig.next.json" },
   typedRoutes: false,
 };
 

@@ -152,7 +152,7 @@ describe("hosted KYC webview", () => {
     const page = await newPage(browser, PHONE);
     const posts: string[] = [];
     page.on("request", (r) => {
-      if (r.method() === "POST") posts.push(r.url());
+      if (r.method() === "POST" && r.url().includes("/webviews/")) posts.push(r.url());
     });
     await page.goto(session.webviewUrl);
     await fillCapture(page, EN);

@@ -5,17 +5,21 @@
  *     TEST_DATABASE_URL is set);
  *  2. a production build;
  *  3. HTTP integration tests against the real app, once on a fresh PGlite directory and, when
- *     TEST_DATABASE_URL is set, once on a fresh PostgreSQL database.
+ *     TEST_DATABASE_URL is set, once on a fresh PostgreSQL database;
+ *  4. browser end-to-end tests (e2e/, Chromium via playwright-core) against the production build,
+ *     on a fresh PostgreSQL database when TEST_DATABASE_URL is set, else on PGlite. Chromium is
+ *     installed with apt-get when it is missing and we are root.
+ * `node scripts/test.mjs unit|integration|e2e` runs one stage (the last two build first).
  * Prints "N passed, N failed" at the end and exits non-zero on any failure.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
-const only = process.argv[2]; // optional: "unit" or "integration"
+const only = process.argv[2]; // optional: "unit", "integration" or "e2e"
 const totals = { passed: 0, failed: 0 };
 
 function testFiles(dir) {
@@ -91,6 +95,19 @@ async function withFreshPostgres(fn) {
   }
 }
 
+/** Chromium for the e2e tests: Debian's package (playwright-core downloads no browser). */
+function ensureChromium() {
+  const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (existsSync(chromium)) return;
+  if (process.getuid?.() !== 0) throw new Error(`Chromium not found at ${chromium}: apt-get install chromium, or set CHROMIUM_PATH`);
+  console.log(`\n=== installing Chromium (${chromium} is missing)`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  for (const args of [["update"], ["install", "-y", "chromium"]]) {
+    if (spawnSync("apt-get", args, { stdio: "inherit", env }).status !== 0) throw new Error(`apt-get ${args.join(" ")} failed`);
+  }
+  if (!existsSync(chromium)) throw new Error(`Chromium still not found at ${chromium}`);
+}
+
 async function main() {
   if (!only || only === "unit") {
     runNodeTests("unit (PGlite)", testFiles("test/unit"), {});
@@ -98,13 +115,15 @@ async function main() {
       await withFreshPostgres(async (url) => runNodeTests("database unit tests (PostgreSQL)", testFiles("test/unit/db"), { TEST_DB_URL: url }));
     }
   }
-  if (!only || only === "integration") {
+  if (!only || only === "integration" || only === "e2e") {
     console.log("\n=== production build");
     const build = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit" });
     if (build.status !== 0) {
       totals.failed += 1;
       throw new Error("next build failed");
     }
+  }
+  if (!only || only === "integration") {
     const files = testFiles("test/integration");
     const dir = mkdtempSync(path.join(tmpdir(), "remit-pglite-"));
     try {
@@ -120,6 +139,22 @@ async function main() {
       );
     } else {
       console.log("\n(TEST_DATABASE_URL not set: PostgreSQL runs skipped)");
+    }
+  }
+  if (!only || only === "e2e") {
+    ensureChromium();
+    const files = testFiles("e2e");
+    if (process.env.TEST_DATABASE_URL) {
+      await withFreshPostgres((url) =>
+        withServer("PostgreSQL (e2e)", { DATABASE_URL: url }, (baseUrl) => runNodeTests("e2e (PostgreSQL)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "postgres", TEST_DB_URL: url })),
+      );
+    } else {
+      const dir = mkdtempSync(path.join(tmpdir(), "remit-pglite-"));
+      try {
+        await withServer("PGlite (e2e)", { PGLITE_DIR: dir }, (baseUrl) => runNodeTests("e2e (PGlite)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "pglite" }));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     }
   }
 }

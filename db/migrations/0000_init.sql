@@ -1,3 +1,4 @@
+CREATE SEQUENCE "public"."service_quote_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1;--> statement-breakpoint
 CREATE TABLE "partners" (
 	"id" text PRIMARY KEY NOT NULL,
 	"name" text NOT NULL,

@@ -45,6 +45,7 @@ export async function emitEvent(tx: Tx, input: EmitInput): Promise<{ eventId: st
     occurredAt: input.now,
     createdAt: input.now,
   });
-  await enqueue(tx, "webhooks.deliver", { eventId }, { runAt: input.now, dedupeKey: `webhooks.deliver:${eventId}`, maxAttempts: 9 });
+  // 8 attempts: the Standard Webhooks schedule of lib/webhooks/deliver-job.ts (about 28 hours).
+  await enqueue(tx, "webhooks.deliver", { eventId }, { runAt: input.now, dedupeKey: `webhooks.deliver:${eventId}`, maxAttempts: 8 });
   return { eventId, sequence: sub.sequence };
 }

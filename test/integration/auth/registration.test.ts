@@ -159,6 +159,15 @@ test("expired OTP (clock +601 s): 401 auth.otpExpired", async () => {
   assertError(await setPassword(started.body.registrationId, PASSWORD), 401, "auth.otpInvalid");
 });
 
+test("a verified registration lives 30 minutes: set-password after that is 401 auth.sessionExpired", async () => {
+  const identifier = uniqueEmail("slow");
+  const started = await start(identifier);
+  assert.equal((await verify(started.body.registrationId, (await latestOtp(identifier))!)).status, 200);
+  await advanceClock(1801);
+  assertError(await setPassword(started.body.registrationId, PASSWORD), 401, "auth.sessionExpired");
+  assertError(await loginCustomer(identifier), 401, "auth.credentialMismatch");
+});
+
 test("weak password (11 characters): 400 validation.fieldInvalid on password; 12 characters is enough", async () => {
   const identifier = uniqueEmail("weak");
   const started = await start(identifier);
