@@ -121,6 +121,12 @@ CREATE TABLE "sessions" (
 	"revoked_at" timestamp with time zone
 );
 --> statement-breakpoint
+CREATE TABLE "device_nonces" (
+	"device_id" text NOT NULL,
+	"nonce" text NOT NULL,
+	"used_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "device_registrations" (
 	"id" text PRIMARY KEY NOT NULL,
 	"subscription_id" text NOT NULL,
@@ -285,6 +291,16 @@ CREATE TABLE "quotes" (
 	"created_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "funding_sessions" (
+	"id" text PRIMARY KEY NOT NULL,
+	"transfer_id" text NOT NULL,
+	"state" text NOT NULL,
+	"method" text,
+	"expires_at" timestamp with time zone NOT NULL,
+	"completed_at" timestamp with time zone,
+	"created_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "transfer_state_history" (
 	"id" text PRIMARY KEY NOT NULL,
 	"transfer_id" text NOT NULL,
@@ -319,6 +335,8 @@ CREATE TABLE "transfers" (
 	"submitted_at" timestamp with time zone,
 	"fast_check_expected_by" timestamp with time zone,
 	"confirmed_at" timestamp with time zone,
+	"challenge" text,
+	"challenge_expires_at" timestamp with time zone,
 	"expires_at" timestamp with time zone NOT NULL,
 	"cancellation" jsonb,
 	"refund" jsonb,
@@ -367,6 +385,7 @@ CREATE UNIQUE INDEX "sessions_access_hash_idx" ON "sessions" USING btree ("acces
 CREATE UNIQUE INDEX "sessions_refresh_hash_idx" ON "sessions" USING btree ("refresh_token_hash");--> statement-breakpoint
 CREATE INDEX "sessions_family_idx" ON "sessions" USING btree ("family_id");--> statement-breakpoint
 CREATE INDEX "sessions_subscription_idx" ON "sessions" USING btree ("subscription_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "device_nonces_idx" ON "device_nonces" USING btree ("device_id","nonce");--> statement-breakpoint
 CREATE UNIQUE INDEX "devices_active_kid_idx" ON "devices" USING btree ("kid") WHERE status = 'ACTIVE';--> statement-breakpoint
 CREATE INDEX "devices_kid_idx" ON "devices" USING btree ("kid");--> statement-breakpoint
 CREATE INDEX "devices_subscription_idx" ON "devices" USING btree ("subscription_id");--> statement-breakpoint
@@ -384,6 +403,7 @@ CREATE INDEX "payout_methods_beneficiary_idx" ON "payout_methods" USING btree ("
 CREATE INDEX "disclosures_quote_idx" ON "disclosures" USING btree ("quote_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "quotes_jti_idx" ON "quotes" USING btree ("jti");--> statement-breakpoint
 CREATE INDEX "quotes_subscription_idx" ON "quotes" USING btree ("subscription_id","created_at");--> statement-breakpoint
+CREATE INDEX "funding_sessions_transfer_idx" ON "funding_sessions" USING btree ("transfer_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "transfer_state_history_seq_idx" ON "transfer_state_history" USING btree ("transfer_id","seq");--> statement-breakpoint
 CREATE UNIQUE INDEX "transfers_quote_idx" ON "transfers" USING btree ("quote_id");--> statement-breakpoint
 CREATE INDEX "transfers_subscription_idx" ON "transfers" USING btree ("subscription_id","created_at");--> statement-breakpoint

@@ -36,3 +36,14 @@ export const devices = pgTable(
     index("devices_subscription_idx").on(t.subscriptionId),
   ],
 );
+
+/** Nonces of accepted device assertions: single use forever per device (spec 5.3 verification 4). */
+export const deviceNonces = pgTable(
+  "device_nonces",
+  {
+    deviceId: text("device_id").notNull(),
+    nonce: text("nonce").notNull(),
+    usedAt: tstz("used_at").notNull(),
+  },
+  (t) => [uniqueIndex("device_nonces_idx").on(t.deviceId, t.nonce)],
+);

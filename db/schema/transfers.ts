@@ -30,6 +30,9 @@ export const transfers = pgTable(
     submittedAt: tstz("submitted_at"),
     fastCheckExpectedBy: tstz("fast_check_expected_by"),
     confirmedAt: tstz("confirmed_at"),
+    /** The latest confirmationChallenge: each read in validated replaces it (spec 4.1 rule 8). */
+    challenge: text("challenge"),
+    challengeExpiresAt: tstz("challenge_expires_at"),
     /** 120 minutes after registration (spec 3.1); pre-funding states expire then. */
     expiresAt: tstz("expires_at").notNull(),
     /** Cancellation and refund details (spec 2.8), null until they happen. */
@@ -59,4 +62,20 @@ export const transferStateHistory = pgTable(
     transitionedAt: tstz("transitioned_at").notNull(),
   },
   (t) => [uniqueIndex("transfer_state_history_seq_idx").on(t.transferId, t.seq)],
+);
+
+/** A funding attempt (spec 2.8 FundingSession); states in lib/transfers/funding-session-state-machine.ts. */
+export const fundingSessions = pgTable(
+  "funding_sessions",
+  {
+    id: text("id").primaryKey(),
+    transferId: text("transfer_id").notNull(),
+    state: text("state").notNull(),
+    /** CARD or BANK_TRANSFER, once the customer paid. */
+    method: text("method"),
+    expiresAt: tstz("expires_at").notNull(),
+    completedAt: tstz("completed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("funding_sessions_transfer_idx").on(t.transferId)],
 );

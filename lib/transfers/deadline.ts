@@ -1,0 +1,13 @@
+import type { Tx } from "@/db";
+import { transitionTransfer, type TransferRow } from "./records";
+import { transferMachine, type TransferState } from "./state-machine";
+
+/**
+ * The 120-minute guard at every read and write (spec 3.1): a pre-funding transfer past its
+ * deadline expires now, even if its timer job has not run yet. The row must be locked.
+ */
+export async function expireIfOverdue(tx: Tx, row: TransferRow, now: Date): Promise<TransferRow> {
+  if (row.expiresAt.getTime() > now.getTime()) return row;
+  if (!transferMachine.can(row.state as TransferState, "timeout")) return row;
+  return transitionTransfer(tx, row, "timeout", now);
+}

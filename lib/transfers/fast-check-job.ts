@@ -1,0 +1,41 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { beneficiaries, customers, payoutMethods, transfers } from "@/db/schema";
+import { corridorByCode, isAtOrAboveReviewThreshold } from "@/lib/corridors/corridors";
+import { destinationCipher } from "@/lib/crypto/destination-cipher";
+import { defineJob } from "@/lib/jobs/define";
+import { Decimal } from "@/lib/money/decimal";
+import { checkIdentifierSubstance } from "@/lib/payout-identifiers/substantive-check";
+import { expireIfOverdue } from "./deadline";
+import { lockTransfer, transitionTransfer } from "./records";
+
+/**
+ * The fast-check (decisions section 7): the substantive checks submit did not do: the destination
+ * identifier for real (IBAN mod-97, CLABE check digit, phone validity, wallet checksum), the
+ * beneficiary's and the customer's current status. Pass → validated; review → onreview; fail →
+ * rejected with the reason code.
+ */
+export const fastCheck = defineJob({
+  kind: "transfers.fastCheck",
+  schema: z.object({ transferId: z.string() }),
+  run: async (tx, { payload, now }) => {
+    const locked = await lockTransfer(tx, payload.transferId);
+    if (!locked) return;
+    const row = await expireIfOverdue(tx, locked, now);
+    if (row.state !== "registered" || !row.payoutMethodId) return;
+    const corridor = corridorByCode(row.corridor)!;
+    const [method] = await tx.select().from(payoutMethods).where(eq(payoutMethods.id, row.payoutMethodId));
+    const identifier = (await destinationCipher(tx)).decrypt(method.destinationIdentifierEncrypted, method.id);
+    const [beneficiary] = await tx.select({ state: beneficiaries.state }).from(beneficiaries).where(eq(beneficiaries.id, row.beneficiaryId));
+    const [customer] = await tx.select({ status: customers.status }).from(customers).where(eq(customers.id, row.customerId));
+
+    const fail = (reason: string) => transitionTransfer(tx, row, "fastCheck.failed", now, { rejectionReason: reason });
+    const substance = checkIdentifierSubstance({ methodType: method.methodType, identifier, destinationCountry: corridor.destinationCountry.alpha2, bankAccountFormat: corridor.bankAccount.format });
+    if (!substance.ok) return void (await fail(substance.reasonCode));
+    if (!["VALID", "MONITORED"].includes(beneficiary.state)) return void (await fail("TRF_CHECK_BENEFICIARY_STATE"));
+    if (!["VALID", "MONITORED"].includes(customer.status)) return void (await fail("TRF_CHECK_CUSTOMER_STATUS"));
+    const review = customer.status === "MONITORED" || isAtOrAboveReviewThreshold(corridor, new Decimal(row.originAmount));
+    await transitionTransfer(tx, row, review ? "fastCheck.review" : "fastCheck.passed", now);
+    await tx.update(transfers).set({ fastCheckExpectedBy: null }).where(eq(transfers.id, row.id)).then(() => undefined, () => undefined);
+  },
+});

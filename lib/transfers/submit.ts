@@ -1,0 +1,111 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { payoutMethods, quotes, transfers } from "@/db/schema";
+import { beneficiaryInScope } from "@/lib/beneficiaries/records";
+import { moneyMovementCheck, type BeneficiaryState } from "@/lib/beneficiaries/state-machine";
+import { addSeconds } from "@/lib/clock";
+import { config } from "@/lib/config";
+import { corridorByCode } from "@/lib/corridors/corridors";
+import { payoutTypeToMethod } from "@/lib/corridors/payout-methods";
+import { destinationCipher } from "@/lib/crypto/destination-cipher";
+import { DomainError } from "@/lib/errors";
+import { enqueue } from "@/lib/jobs/queue";
+import { canonicalMethodType } from "@/lib/payout-identifiers/method-types";
+import { checkIdentifierFormat } from "@/lib/payout-identifiers/format-check";
+import { maskIdentifier } from "@/lib/payout-identifiers/mask";
+import { expireIfOverdue } from "./deadline";
+import { transferInScope, transitionTransfer, type TransferRow } from "./records";
+import { nextStepFor, transferMachine, type TransferState } from "./state-machine";
+import { maskedPayoutMethod } from "./view";
+
+export interface SubmitInput {
+  beneficiaryId: string;
+  payoutMethod: { methodType: string; destinationIdentifier?: string; payoutMethodId?: string };
+  purposeOfTransfer: string;
+}
+
+const issue = (code: string, field: string, message: string) =>
+  new DomainError(code, { message, details: { issues: [{ field, code, message }] }, hint: "fix_request" });
+
+/** The payout method for the transfer: an existing one of the beneficiary, or a new one stored encrypted. */
+async function resolvePayoutMethod(tx: Tx, row: TransferRow, input: SubmitInput, now: Date): Promise<string> {
+  const { destinationIdentifier, payoutMethodId } = input.payoutMethod;
+  if (destinationIdentifier !== undefined && payoutMethodId !== undefined) {
+    throw issue("validation.payoutMethodConflict", "payoutMethod", "Send destinationIdentifier or payoutMethodId, not both.");
+  }
+  if (destinationIdentifier === undefined && payoutMethodId === undefined) {
+    throw issue("validation.destinationIdentifierMissing", "payoutMethod.destinationIdentifier", "Send destinationIdentifier or payoutMethodId.");
+  }
+  const methodType = canonicalMethodType(input.payoutMethod.methodType);
+  if (!methodType) throw issue("validation.fieldInvalid", "payoutMethod.methodType", "Unknown payout method type.");
+  const corridor = corridorByCode(row.corridor)!;
+  const corridorMethod = payoutTypeToMethod(methodType);
+  if (!corridorMethod || !corridor.payoutMethods.includes(corridorMethod)) {
+    throw issue("validation.methodNotAvailableForCorridor", "payoutMethod.methodType", `${methodType} is not offered on ${corridor.code}.`);
+  }
+  if (corridorMethod !== row.payoutMethod) {
+    throw issue("validation.fieldInvalid", "payoutMethod.methodType", `The quote was priced for ${row.payoutMethod}; get a new quote for ${corridorMethod}.`);
+  }
+  if (payoutMethodId !== undefined) {
+    const [existing] = await tx.select().from(payoutMethods).where(and(eq(payoutMethods.id, payoutMethodId), eq(payoutMethods.beneficiaryId, row.beneficiaryId)));
+    if (!existing || existing.archived) throw issue("validation.fieldInvalid", "payoutMethod.payoutMethodId", "No such active payout method for this beneficiary.");
+    if (existing.methodType !== methodType) throw issue("validation.payoutMethodTypeMismatch", "payoutMethod.methodType", `That payout method is ${existing.methodType}.`);
+    return existing.id;
+  }
+  const checked = checkIdentifierFormat({ methodType, destinationIdentifier: destinationIdentifier!, bankAccountFormat: corridor.bankAccount.format });
+  const id = newId("pm");
+  const cipher = await destinationCipher(tx);
+  await tx.insert(payoutMethods).values({
+    id,
+    beneficiaryId: row.beneficiaryId,
+    methodType: checked.methodType,
+    corridor: corridor.code,
+    destinationIdentifierEncrypted: cipher.encrypt(checked.identifier, id),
+    destinationIdentifierMasked: maskIdentifier(checked.methodType, checked.identifier),
+    addedAt: now,
+  });
+  return id;
+}
+
+/**
+ * POST /v1/core/transfers/{id}/submit (spec 4.1 rule 9): format-level checks only, 202 with the
+ * transfer still registered; the substantive checks run in the asynchronous fast-check.
+ */
+export async function submitTransfer(tx: Tx, input: SubmitInput & { subscriptionId: string; transferId: string; now: Date }) {
+  const { now } = input;
+  let row = await expireIfOverdue(tx, await transferInScope(tx, input.subscriptionId, input.transferId, true), now);
+  transferMachine.next(row.state as TransferState, "submit");
+  if (row.submittedAt) throw new DomainError("transfer.stateInvalid", { message: "This transfer was already submitted.", details: { currentState: row.state, failedCheck: "alreadySubmitted" } });
+  const [quote] = await tx.select({ validUntil: quotes.validUntil }).from(quotes).where(eq(quotes.id, row.quoteId));
+  if (quote.validUntil.getTime() < now.getTime()) {
+    await transitionTransfer(tx, row, "submit.quoteExpired", now);
+    throw new DomainError("transfer.quoteExpired", {
+      message: "The quote expired before submission; the transfer is expired. Start again with a new quote.",
+      details: { quoteId: row.quoteId, quoteExpiredAt: quote.validUntil.toISOString() },
+      keepChanges: true,
+    });
+  }
+  if (input.beneficiaryId !== row.beneficiaryId) throw issue("validation.fieldInvalid", "beneficiaryId", "beneficiaryId must be the quote's beneficiary.");
+  const beneficiary = await beneficiaryInScope(tx, input.subscriptionId, row.beneficiaryId);
+  moneyMovementCheck(beneficiary.state as BeneficiaryState, beneficiary.id);
+
+  const payoutMethodId = await resolvePayoutMethod(tx, row, input, now);
+  const delayMs = config().FAST_CHECK_DELAY_MS;
+  [row] = await tx
+    .update(transfers)
+    .set({ payoutMethodId, purposeOfTransfer: input.purposeOfTransfer, submittedAt: now, fastCheckExpectedBy: addSeconds(now, (delayMs + 1000) / 1000) })
+    .where(eq(transfers.id, row.id))
+    .returning();
+  await enqueue(tx, "transfers.fastCheck", { transferId: row.id }, { runAt: addSeconds(now, delayMs / 1000), dedupeKey: `transfers.fastCheck:${row.id}` });
+  return {
+    transferId: row.id,
+    transferStatus: row.state,
+    beneficiaryId: row.beneficiaryId,
+    payoutMethod: await maskedPayoutMethod(tx, payoutMethodId),
+    purposeOfTransfer: row.purposeOfTransfer,
+    submittedAt: now.toISOString(),
+    fastCheckExpectedBy: row.fastCheckExpectedBy!.toISOString(),
+    nextStep: nextStepFor("registered"),
+  };
+}

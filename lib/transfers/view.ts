@@ -1,0 +1,73 @@
+import { and, asc, desc, eq } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { fundingSessions, payoutMethods, transferStateHistory } from "@/db/schema";
+import { customerActionExpectedFor, isPreFunding, nextStepFor, type TransferState } from "./state-machine";
+import type { TransferRow } from "./records";
+
+/** TransferSummary (spec 2.7): the list projection, nothing more. */
+export function transferSummary(row: TransferRow) {
+  return {
+    transferId: row.id,
+    transferStatus: row.state,
+    originAmount: row.originAmount,
+    originCurrency: row.originCurrency,
+    destinationAmount: row.destinationAmount,
+    destinationCurrency: row.destinationCurrency,
+    beneficiaryId: row.beneficiaryId,
+    createdAt: row.createdAt.toISOString(),
+    transferStateChangedAt: row.stateChangedAt.toISOString(),
+  };
+}
+
+export async function maskedPayoutMethod(db: Executor, payoutMethodId: string | null) {
+  if (!payoutMethodId) return null;
+  const [m] = await db.select().from(payoutMethods).where(eq(payoutMethods.id, payoutMethodId));
+  return m
+    ? {
+        payoutMethodId: m.id,
+        methodType: m.methodType,
+        corridor: m.corridor,
+        destinationIdentifierMasked: m.destinationIdentifierMasked,
+        addedAt: m.addedAt.toISOString(),
+        archived: m.archived,
+      }
+    : null;
+}
+
+/**
+ * TransferDetailResponse (spec 2.7): each optional field present exactly when the spec says:
+ * transferExpiresAt only before funding, confirmationChallenge only in validated, fundingSession
+ * only in funding, nextStep null and customerActionExpected NONE on terminal states.
+ */
+export async function transferDetail(db: Executor, row: TransferRow) {
+  const state = row.state as TransferState;
+  const history = await db.select().from(transferStateHistory).where(eq(transferStateHistory.transferId, row.id)).orderBy(asc(transferStateHistory.seq));
+  const [session] =
+    state === "funding"
+      ? await db.select().from(fundingSessions).where(and(eq(fundingSessions.transferId, row.id), eq(fundingSessions.state, "OPEN"))).orderBy(desc(fundingSessions.createdAt)).limit(1)
+      : [];
+  return {
+    ...transferSummary(row),
+    fxRate: row.fxRate,
+    principalFee: row.principalFee,
+    partnerFee: row.partnerFee,
+    totalCustomerCost: row.totalCustomerCost,
+    totalCustomerCostCurrency: row.originCurrency,
+    payoutMethod: await maskedPayoutMethod(db, row.payoutMethodId),
+    purposeOfTransfer: row.purposeOfTransfer,
+    quoteId: row.quoteId,
+    submittedAt: row.submittedAt?.toISOString() ?? null,
+    confirmedAt: row.confirmedAt?.toISOString() ?? null,
+    ...(isPreFunding(state) ? { transferExpiresAt: row.expiresAt.toISOString() } : {}),
+    nextStep: nextStepFor(state),
+    customerActionExpected: customerActionExpectedFor(state),
+    ...(state === "validated" && row.challenge
+      ? { confirmationChallenge: row.challenge, confirmationChallengeExpiresAt: row.challengeExpiresAt?.toISOString() ?? null }
+      : {}),
+    // The webview URL is a one-time capability: only the confirm response carries it (spec 4.1 rule 11).
+    ...(session ? { fundingSession: { fundingSessionId: session.id, fundingWebviewUrl: null, expiresAt: session.expiresAt.toISOString() } } : {}),
+    cancellation: row.cancellation ?? null,
+    refund: row.refund ?? null,
+    stateHistory: history.map((h) => ({ state: h.state, transitionedAt: h.transitionedAt.toISOString(), reasonCode: h.reasonCode })),
+  };
+}
