@@ -9,6 +9,10 @@ export interface JobPayloads {
   "kyc.expireSession": { kycSessionId: string };
   "beneficiaries.screen": { beneficiaryId: string };
   "transfers.expire": { transferId: string };
+  "transfers.fastCheck": { transferId: string };
+  "transfers.networkStep": { transferId: string; from: string };
+  "transfers.refundStep": { transferId: string };
+  "funding.expire": { fundingSessionId: string };
 }
 
 export type JobKind = keyof JobPayloads;

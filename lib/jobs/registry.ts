@@ -3,6 +3,10 @@ import { screenCustomer } from "@/lib/customers/screen-job";
 import { expireKycSession } from "@/lib/kyc/expire-job";
 import { purgeJob } from "@/lib/platform/purge-job";
 import { expireTransfer } from "@/lib/transfers/expire-job";
+import { fastCheck } from "@/lib/transfers/fast-check-job";
+import { expireFundingSession } from "@/lib/transfers/funding-expire-job";
+import { networkStep } from "@/lib/transfers/network";
+import { advanceRefund } from "@/lib/transfers/refunds";
 import { deliverWebhook } from "@/lib/webhooks/deliver-job";
 import type { JobDefinition } from "./define";
 import type { JobKind } from "./kinds";
@@ -15,4 +19,8 @@ export const jobRegistry: { [K in JobKind]: JobDefinition<K> } = {
   "kyc.expireSession": expireKycSession,
   "beneficiaries.screen": screenBeneficiary,
   "transfers.expire": expireTransfer,
+  "transfers.fastCheck": fastCheck,
+  "transfers.networkStep": networkStep,
+  "transfers.refundStep": advanceRefund,
+  "funding.expire": expireFundingSession,
 };

@@ -5,6 +5,7 @@ import * as quotes from "./quotes";
 import * as kyc from "./kyc";
 import * as profile from "./profile";
 import * as sandbox from "./sandbox";
+import * as transfers from "./transfers";
 
 /** Every operation of the public API, in document order. The OpenAPI document is built from this list. */
 export const allContracts: Contract[] = [
@@ -13,6 +14,7 @@ export const allContracts: Contract[] = [
   ...Object.values(kyc).filter(isContract),
   ...Object.values(beneficiaries).filter(isContract),
   ...Object.values(quotes).filter(isContract),
+  ...Object.values(transfers).filter(isContract),
   ...Object.values(sandbox),
 ] as Contract[];
 

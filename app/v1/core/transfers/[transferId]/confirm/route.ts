@@ -1,0 +1,17 @@
+import * as api from "@/lib/api/contracts/transfers";
+import { endpoint } from "@/lib/http/endpoint";
+import { methods } from "@/lib/http/methods";
+import { confirmTransfer } from "@/lib/transfers/confirm";
+
+// POST /v1/core/transfers/{transferId}/confirm: device-bound release of funds; opens funding.
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  POST: endpoint(api.confirmTransfer, async ({ tx, params, body, customer, now }) => ({
+    body: await confirmTransfer(tx, {
+      subscriptionId: customer.subscriptionId,
+      customerId: customer.customerId,
+      transferId: params.transferId,
+      deviceAssertion: body.deviceAssertion,
+      now,
+    }),
+  })),
+});

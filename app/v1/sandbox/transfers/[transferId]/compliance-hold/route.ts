@@ -1,0 +1,11 @@
+import * as api from "@/lib/api/contracts/transfers";
+import { endpoint } from "@/lib/http/endpoint";
+import { methods } from "@/lib/http/methods";
+import { applySandboxAction } from "@/lib/transfers/sandbox-controls";
+
+// POST /v1/sandbox/transfers/{transferId}/compliance-hold (decisions section 7).
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  POST: endpoint(api.sandboxComplianceHold, async ({ tx, params, body, customer, now }) => ({
+    body: await applySandboxAction(tx, { subscriptionId: customer.subscriptionId, transferId: params.transferId, action: { kind: "hold" }, now }),
+  })),
+});

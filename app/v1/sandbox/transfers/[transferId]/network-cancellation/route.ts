@@ -1,0 +1,11 @@
+import * as api from "@/lib/api/contracts/transfers";
+import { endpoint } from "@/lib/http/endpoint";
+import { methods } from "@/lib/http/methods";
+import { applySandboxAction } from "@/lib/transfers/sandbox-controls";
+
+// POST /v1/sandbox/transfers/{transferId}/network-cancellation (decisions section 7).
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  POST: endpoint(api.sandboxNetworkCancellation, async ({ tx, params, body, customer, now }) => ({
+    body: await applySandboxAction(tx, { subscriptionId: customer.subscriptionId, transferId: params.transferId, action: { kind: "networkCancellation", outcome: body.outcome }, now }),
+  })),
+});

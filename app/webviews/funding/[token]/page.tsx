@@ -1,0 +1,29 @@
+import { headers } from "next/headers";
+import { FundingPayment } from "@/components/webviews/funding-payment";
+import { WebviewExpired } from "@/components/webviews/webview-expired";
+import { clock } from "@/lib/clock";
+import { DomainError } from "@/lib/errors";
+import { fundingWebviewMessages } from "@/lib/i18n/funding-webview-messages";
+import { chooseLanguage } from "@/lib/i18n/language";
+import { ready } from "@/lib/platform/ready";
+import { openFundingWebview } from "@/lib/transfers/funding-webview";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Payment", referrer: "no-referrer" as const };
+
+// The hosted funding page at fundingWebviewUrl (spec 2.8).
+export default async function FundingWebviewPage({ params }: { params: Promise<{ token: string }> }) {
+  const { token } = await params;
+  const acceptLanguage = (await headers()).get("accept-language");
+  const db = await ready();
+  try {
+    const model = await db.transaction((tx) => openFundingWebview(tx, token, clock.now()));
+    const language = chooseLanguage(acceptLanguage, model.locale);
+    return <FundingPayment token={token} model={model} messages={fundingWebviewMessages[language]} language={language} />;
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    const language = chooseLanguage(acceptLanguage);
+    const m = fundingWebviewMessages[language];
+    return <WebviewExpired title={m.expiredTitle} body={m.expiredBody} language={language} />;
+  }
+}

@@ -1,0 +1,99 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import type { FundingWebviewMessages } from "@/lib/i18n/funding-webview-messages";
+import type { FundingWebviewModel } from "@/lib/transfers/funding-webview";
+import { signalClosure } from "./closure";
+
+const field = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-3 text-base focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-200";
+const button = "w-full rounded-lg bg-blue-700 px-4 py-3 text-base font-semibold text-white focus:outline-none focus:ring-4 focus:ring-blue-300 disabled:opacity-60";
+
+/** Mobile-first payment page: the amounts, the recipient, and the sandbox payment methods. */
+export function FundingPayment({ token, model, messages: m, language }: { token: string; model: FundingWebviewModel; messages: FundingWebviewMessages; language: string }) {
+  const [method, setMethod] = useState<"CARD" | "BANK_TRANSFER">("CARD");
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<"SUCCEEDED" | "FAILED" | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const a = model.amounts;
+
+  async function pay(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    setBusy(true);
+    setError(null);
+    try {
+      const body = method === "CARD" ? { method, cardNumber: String(form.get("cardNumber") ?? ""), expiry: String(form.get("expiry") ?? ""), cvc: String(form.get("cvc") ?? "") } : { method };
+      const res = await fetch(`/webviews/funding/${token}/pay`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      if (!res.ok) throw new Error(String(res.status));
+      const outcome = (await res.json()) as { sessionState: "SUCCEEDED" | "FAILED" };
+      setResult(outcome.sessionState);
+      signalClosure(model.closure, { fundingSessionId: model.fundingSessionId, sessionState: outcome.sessionState });
+    } catch {
+      setError(m.error);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const row = (label: string, value: string, strong = false) => (
+    <div className="flex justify-between gap-4 py-1">
+      <dt className="text-slate-600">{label}</dt>
+      <dd className={strong ? "font-semibold" : ""}>{value}</dd>
+    </div>
+  );
+
+  return (
+    <main lang={language} className="mx-auto min-h-screen max-w-md p-4 sm:p-6">
+      <h1 className="text-2xl font-semibold">{m.title}</h1>
+      <dl className="mt-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200" data-testid="funding-summary">
+        {row(m.youSend, `${a.originAmount} ${a.originCurrency}`)}
+        {row(m.fees, `${a.fees} ${a.originCurrency}`)}
+        {row(m.total, `${a.total} ${a.originCurrency}`, true)}
+        {row(m.rate, `1 ${a.originCurrency} = ${a.rate} ${a.destinationCurrency}`)}
+        {row(m.recipientGets, `${a.destinationAmount} ${a.destinationCurrency}`, true)}
+        {row(m.recipient, `${model.recipient.name}${model.recipient.destinationMasked ? ` · ${model.recipient.destinationMasked}` : ""}`)}
+      </dl>
+      {error && <p role="alert" className="mt-4 rounded-lg bg-red-50 p-3 text-red-800">{error}</p>}
+      {result === null ? (
+        <form onSubmit={pay} className="mt-6 space-y-4">
+          <fieldset className="grid grid-cols-2 gap-2" aria-label="Payment method">
+            {(["CARD", "BANK_TRANSFER"] as const).map((value) => (
+              <label key={value} className={`cursor-pointer rounded-lg border px-3 py-3 text-center font-medium ${method === value ? "border-blue-700 bg-blue-50 text-blue-900" : "border-slate-300 bg-white"}`}>
+                <input type="radio" name="method" value={value} checked={method === value} onChange={() => setMethod(value)} className="sr-only" />
+                {value === "CARD" ? m.card : m.bankTransfer}
+              </label>
+            ))}
+          </fieldset>
+          {method === "CARD" ? (
+            <>
+              <label className="block text-sm font-medium text-slate-700">
+                {m.cardNumber}
+                <input name="cardNumber" inputMode="numeric" autoComplete="cc-number" required className={field} placeholder="4242 4242 4242 4242" />
+              </label>
+              <div className="grid grid-cols-2 gap-3">
+                <label className="block text-sm font-medium text-slate-700">
+                  {m.expiry}
+                  <input name="expiry" autoComplete="cc-exp" required className={field} placeholder="12/30" />
+                </label>
+                <label className="block text-sm font-medium text-slate-700">
+                  {m.cvc}
+                  <input name="cvc" inputMode="numeric" autoComplete="cc-csc" required className={field} placeholder="123" />
+                </label>
+              </div>
+              <p className="text-sm text-amber-800">{m.sandboxCards}</p>
+            </>
+          ) : (
+            <p className="text-slate-700">{m.bankTransferNote}</p>
+          )}
+          <button type="submit" disabled={busy} className={button}>
+            {busy ? m.paying : `${m.pay} ${a.total} ${a.originCurrency}`}
+          </button>
+        </form>
+      ) : (
+        <p role="status" data-testid={`funding-${result.toLowerCase()}`} className={`mt-6 rounded-lg p-4 ${result === "SUCCEEDED" ? "bg-emerald-50 text-emerald-900" : "bg-red-50 text-red-900"}`}>
+          {result === "SUCCEEDED" ? m.succeeded : m.failed}
+        </p>
+      )}
+    </main>
+  );
+}

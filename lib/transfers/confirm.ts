@@ -1,0 +1,91 @@
+import { and, eq } from "drizzle-orm";
+import type { JWK } from "jose";
+import type { Tx } from "@/db";
+import { customers, deviceNonces, devices, transfers } from "@/db/schema";
+import { config } from "@/lib/config";
+import { verifyDeviceAssertion } from "@/lib/devices/assertion/verify-device-assertion";
+import { DomainError } from "@/lib/errors";
+import { lockedForSeconds, recordFailure } from "@/lib/lockouts/failure-counter";
+import { expireIfOverdue } from "./deadline";
+import { openFundingSession } from "./funding";
+import { transferInScope, transitionTransfer } from "./records";
+import { transferMachine, type TransferState } from "./state-machine";
+
+const customerScope = (id: string) => `assertion:customer:${id}`;
+const deviceScope = (id: string) => `assertion:device:${id}`;
+
+/** The kid named by a compact JWS header, read without trusting it (only to find the device to count against). */
+function kidOf(jws: string): string | null {
+  try {
+    const header = JSON.parse(Buffer.from(jws.split(".")[0] ?? "", "base64url").toString("utf8"));
+    return typeof header?.kid === "string" ? header.kid : null;
+  } catch {
+    return null;
+  }
+}
+
+function lockout(seconds: number): DomainError {
+  return new DomainError("device.assertionLockout", {
+    message: "Too many failed confirmations. Wait before trying again.",
+    retryAfterSeconds: seconds,
+    remediation: "retry_later",
+    details: { retryAfterSeconds: seconds, remediationHint: "retry_later" },
+  });
+}
+
+/**
+ * POST /v1/core/transfers/{id}/confirm (spec 5.3): the device-bound release of funds. The
+ * customer row is locked first, so confirmations of one customer are counted one at a time and
+ * parallel bad assertions can never exceed the lockout threshold.
+ */
+export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; customerId: string; transferId: string; deviceAssertion: string; now: Date }) {
+  const { now } = input;
+  const c = config();
+  const window = { limit: 5, windowSeconds: c.LOCKOUT_SECONDS };
+  await tx.select({ id: customers.id }).from(customers).where(eq(customers.id, input.customerId)).for("update");
+  const row = await expireIfOverdue(tx, await transferInScope(tx, input.subscriptionId, input.transferId, true), now);
+  transferMachine.next(row.state as TransferState, "confirm");
+
+  const [active] = await tx.select({ id: devices.id }).from(devices).where(and(eq(devices.subscriptionId, input.subscriptionId), eq(devices.status, "ACTIVE"))).limit(1);
+  if (!active) throw new DomainError("device.notRegistered", { message: "Register a device before confirming transfers.", remediation: "register_device", details: { remediationHint: "register_device" } });
+
+  const kid = kidOf(input.deviceAssertion);
+  const [named] = kid ? await tx.select({ id: devices.id, subscriptionId: devices.subscriptionId }).from(devices).where(eq(devices.kid, kid)).limit(1) : [];
+  const namedDevice = named?.subscriptionId === input.subscriptionId ? named.id : null;
+  const locked = Math.max(
+    await lockedForSeconds(tx, customerScope(input.customerId), window, now),
+    namedDevice ? await lockedForSeconds(tx, deviceScope(namedDevice), window, now) : 0,
+  );
+  if (locked > 0) throw lockout(locked);
+
+  const latestChallenge = row.challenge && row.challengeExpiresAt && row.challengeExpiresAt.getTime() > now.getTime() ? row.challenge : null;
+  let verified: { deviceId: string; nonce: string };
+  try {
+    verified = await verifyDeviceAssertion(input.deviceAssertion, {
+      findDeviceByKid: async (k) => {
+        const [d] = await tx.select().from(devices).where(eq(devices.kid, k)).limit(1);
+        return d ? { deviceId: d.id, customerRef: d.subscriptionId, status: d.status as "ACTIVE" | "DEACTIVATED", publicJwk: d.publicJwk as JWK } : null;
+      },
+      customerRef: input.subscriptionId,
+      transfer: { transferId: row.id, amount: row.originAmount, currency: row.originCurrency, beneficiaryId: row.beneficiaryId },
+      latestChallenge,
+      now,
+      maxAgeSeconds: c.ASSERTION_MAX_AGE_SECONDS,
+    });
+    const [fresh] = await tx.insert(deviceNonces).values({ deviceId: verified.deviceId, nonce: verified.nonce, usedAt: now }).onConflictDoNothing().returning();
+    if (!fresh) throw new DomainError("device.assertionInvalid", { message: "This assertion's nonce was already used.", details: { failedCheck: "freshness" } });
+  } catch (err) {
+    if (err instanceof DomainError && err.code === "device.assertionInvalid") {
+      // Count the failure against the customer and the device it named, and keep the count.
+      await recordFailure(tx, customerScope(input.customerId), now);
+      if (namedDevice) await recordFailure(tx, deviceScope(namedDevice), now);
+      throw new DomainError(err.code, { message: err.message, details: err.details, keepChanges: true });
+    }
+    throw err;
+  }
+
+  const funding = await transitionTransfer(tx, row, "confirm", now, { confirmedAt: now, challenge: null, challengeExpiresAt: null });
+  const fundingSession = await openFundingSession(tx, funding, now);
+  await tx.update(transfers).set({ confirmedAt: now }).where(eq(transfers.id, row.id));
+  return { transferId: row.id, transferStatus: funding.state, confirmedAt: now.toISOString(), nextStep: "OPEN_FUNDING_WEBVIEW", fundingSession };
+}

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import type { Tx } from "@/db";
+import { addSeconds } from "@/lib/clock";
+import { config } from "@/lib/config";
+import { DomainError } from "@/lib/errors";
+import { defineJob } from "@/lib/jobs/define";
+import { enqueue } from "@/lib/jobs/queue";
+import { lockTransfer, transitionTransfer, type TransferRow } from "./records";
+import { startRefund } from "./refunds";
+import type { TransferTrigger } from "./state-machine";
+
+/**
+ * The payout network. The sandbox network moves a funded transfer funded → topay → reqpay → paid,
+ * one step every NETWORK_STEP_DELAY_MS (0: only POST /v1/sandbox/transfers/{id}/advance moves it),
+ * and answers cancellation requests through the sandbox endpoint. A real network adapter replaces
+ * these jobs with its callbacks, calling the same advanceNetwork / resolveNetworkCancellation.
+ */
+const STEP: Record<string, TransferTrigger> = { funded: "network.toPay", topay: "network.requestPay", reqpay: "network.paid" };
+const TARGET: Record<string, TransferTrigger> = { topay: "network.toPay", reqpay: "network.requestPay", paid: "network.paid" };
+
+async function scheduleStep(tx: Tx, transfer: TransferRow, now: Date): Promise<void> {
+  const delay = config().NETWORK_STEP_DELAY_MS;
+  if (delay <= 0 || !STEP[transfer.state]) return;
+  await enqueue(tx, "transfers.networkStep", { transferId: transfer.id, from: transfer.state }, { runAt: addSeconds(now, delay / 1000), dedupeKey: `transfers.networkStep:${transfer.id}:${transfer.state}` });
+}
+
+/** Hands a funded transfer to the network. */
+export async function startPayout(tx: Tx, funded: TransferRow, now: Date): Promise<void> {
+  await scheduleStep(tx, funded, now);
+}
+
+/** One network step to `to` (topay, reqpay or paid); the transition table refuses anything else. */
+export async function advanceNetwork(tx: Tx, transfer: TransferRow, to: "topay" | "reqpay" | "paid", now: Date): Promise<TransferRow> {
+  const moved = await transitionTransfer(tx, transfer, TARGET[to], now);
+  await scheduleStep(tx, moved, now);
+  return moved;
+}
+
+export const networkStep = defineJob({
+  kind: "transfers.networkStep",
+  schema: z.object({ transferId: z.string(), from: z.string() }),
+  run: async (tx, { payload, now }) => {
+    const transfer = await lockTransfer(tx, payload.transferId);
+    // Moved meanwhile (cancelled, held, advanced by hand): this step no longer applies.
+    if (!transfer || transfer.state !== payload.from || !STEP[transfer.state]) return;
+    await transitionTransfer(tx, transfer, STEP[transfer.state], now).then((moved) => scheduleStep(tx, moved, now));
+  },
+});
+
+export type NetworkCancellationOutcome = "NETWORK_CANCELLATION_SUCCESS" | "NETWORK_ALREADY_PAID" | "NETWORK_IN_PROGRESS_RETRY_ALLOWED";
+
+const CANCEL_TRIGGER: Record<NetworkCancellationOutcome, TransferTrigger> = {
+  NETWORK_CANCELLATION_SUCCESS: "network.cancellationSucceeded",
+  NETWORK_ALREADY_PAID: "network.alreadyPaid",
+  NETWORK_IN_PROGRESS_RETRY_ALLOWED: "network.retryAllowed",
+};
+
+/** The network's answer to a pending cancellation (spec 3.1: observed by polling). */
+export async function resolveNetworkCancellation(tx: Tx, transfer: TransferRow, outcome: NetworkCancellationOutcome, now: Date) {
+  const cancellation = transfer.cancellation as Record<string, unknown> | null;
+  if (cancellation?.cancellationOutcome !== "NETWORK_CANCELLATION_PENDING") {
+    throw new DomainError("transfer.stateInvalid", { message: "No network cancellation is pending for this transfer.", details: { currentState: transfer.state } });
+  }
+  const updated = { ...cancellation, cancellationOutcome: outcome, ...(outcome === "NETWORK_CANCELLATION_SUCCESS" ? { canceledAt: now.toISOString() } : {}) };
+  const moved = await transitionTransfer(tx, transfer, CANCEL_TRIGGER[outcome], now, { cancellation: updated });
+  if (outcome === "NETWORK_CANCELLATION_SUCCESS") await startRefund(tx, moved, now);
+  return (await lockTransfer(tx, transfer.id))!;
+}
