@@ -89,11 +89,50 @@ export async function quoteAndAccept(token: string, beneficiaryId: string, origi
   return accepted.transferId as string;
 }
 
+export async function deviceAssertion(device: { privateKey: CryptoKey; deviceId: string; kid: string }, transfer: { transferId: string; originAmount: string; originCurrency: string; beneficiaryId: string; confirmationChallenge: string }) {
+  const claims = {
+    transfer_id: transfer.transferId,
+    amount: transfer.originAmount,
+    currency: transfer.originCurrency,
+    beneficiary_id: transfer.beneficiaryId,
+    device_id: device.deviceId,
+    nonce: randomUUID(),
+    challenge: transfer.confirmationChallenge,
+    iat: Math.floor(Date.now() / 1000),
+  };
+  return new CompactSign(new TextEncoder().encode(JSON.stringify(claims))).setProtectedHeader({ alg: "RS256", kid: device.kid, typ: "JWT" }).sign(device.privateKey);
+}
+
+/** Submit, fast-check, confirm, fund, and the payout network to paid. */
+export async function completeTransfer(token: string, device: { privateKey: CryptoKey; deviceId: string; kid: string }, transferId: string, beneficiaryId: string, destinationIdentifier = "002010077777777771") {
+  const submitted = await api("POST", `/v1/core/transfers/${transferId}/submit`, {
+    token,
+    body: { beneficiaryId, payoutMethod: { methodType: "BANK_TRANSFER", destinationIdentifier }, purposeOfTransfer: "FAMILY_SUPPORT" },
+    expect: 202,
+  });
+  step("submitted", `destination ${submitted.payoutMethod.destinationIdentifierMasked}, fast-check expected by ${submitted.fastCheckExpectedBy}`);
+  const validated = await poll("validated", () => api("GET", `/v1/core/transfers/${transferId}`, { token }), (t) => t.transferStatus !== "registered");
+  if (validated.transferStatus !== "validated") throw new Surprise(`fast-check ended in ${validated.transferStatus}`);
+  step("fast-check passed", "validated");
+  const confirmed = await api("POST", `/v1/core/transfers/${transferId}/confirm`, { token, body: { deviceAssertion: await deviceAssertion(device, validated) } });
+  step("confirmed on the device", `funding session ${confirmed.fundingSession.fundingSessionId}`);
+  await api("POST", `/v1/sandbox/funding-sessions/${confirmed.fundingSession.fundingSessionId}/complete`, { token, body: { outcome: "SUCCEEDED" } });
+  await poll("funded", () => api("GET", `/v1/core/transfers/${transferId}`, { token }), (t) => t.transferStatus === "funded");
+  step("funded");
+  for (const to of ["topay", "reqpay", "paid"]) {
+    const moved = await api("POST", `/v1/sandbox/transfers/${transferId}/advance`, { token, body: { to } });
+    step("payout network", moved.transferStatus);
+  }
+  const final = await api("GET", `/v1/core/transfers/${transferId}`, { token });
+  if (final.transferStatus !== "paid") throw new Surprise(`final state ${final.transferStatus}`);
+  return final;
+}
+
 async function main() {
   console.log(`Demo journey against ${BASE}`);
   await api("GET", "/v1/auth/health");
   const { token } = await registerAndOnboard();
-  await registerDevice(token);
+  const device = await registerDevice(token);
   const beneficiary = await api("POST", "/v1/core/beneficiaries", {
     token,
     body: { firstName: "Lucía", lastName: "Hernández", countryOfResidence: "MEX", relationshipToCustomer: "FAMILY" },
@@ -103,7 +142,8 @@ async function main() {
   if (screened.state !== "VALID") throw new Surprise(`beneficiary ${screened.state}`);
   step("beneficiary VALID", beneficiary.beneficiaryId);
   const transferId = await quoteAndAccept(token, beneficiary.beneficiaryId);
-  console.log(`\nFinal: transfer ${transferId} registered`);
+  const final = await completeTransfer(token, device, transferId, beneficiary.beneficiaryId);
+  console.log(`\nFinal: transfer ${transferId} ${final.transferStatus} (${final.stateHistory.map((h: { reasonCode: string }) => h.reasonCode).join(" → ")})`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

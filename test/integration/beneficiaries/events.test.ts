@@ -1,0 +1,126 @@
+/**
+ * beneficiary.state.changed webhooks (decisions 9): one per state change, Standard Webhooks
+ * signature, data {beneficiaryId, state, previousState}, never screening evidence.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import {
+  archiveBeneficiary,
+  assertNoKeyDeep,
+  createBeneficiary,
+  eventually,
+  forceScreening,
+  mexBeneficiary,
+  putPartner,
+  screenedBeneficiary,
+  validCustomer,
+  type Customer,
+} from "../quotes/support";
+
+interface Delivery {
+  rawBody: string;
+  headers: IncomingHttpHeaders;
+  body: any;
+}
+
+const deliveries: Delivery[] = [];
+let server: Server;
+let secret: string;
+let previousWebhookUrl: string | null = null;
+let c: Customer;
+
+before(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const rawBody = Buffer.concat(chunks).toString("utf8");
+      let body: unknown = null;
+      try {
+        body = JSON.parse(rawBody);
+      } catch {
+        body = null;
+      }
+      deliveries.push({ rawBody, headers: req.headers, body });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  previousWebhookUrl = (await putPartner({})).webhookUrl;
+  const settings = await putPartner({ webhookUrl: `http://127.0.0.1:${port}/hooks` });
+  assert.ok(settings.webhookSecret);
+  secret = settings.webhookSecret!;
+  c = await validCustomer();
+});
+
+after(async () => {
+  await putPartner({ webhookUrl: previousWebhookUrl });
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const beneficiaryEvents = (beneficiaryId: string) =>
+  deliveries.filter((d) => d.body?.eventType === "beneficiary.state.changed" && d.body?.data?.beneficiaryId === beneficiaryId);
+
+/** Waits for `count` events of the beneficiary, then a quiet period (no extra ones). */
+async function awaitEvents(beneficiaryId: string, count: number): Promise<any[]> {
+  await eventually(() => Promise.resolve(beneficiaryEvents(beneficiaryId).length >= count), 15_000, `${count} events of ${beneficiaryId}`);
+  await new Promise((r) => setTimeout(r, 1500));
+  return beneficiaryEvents(beneficiaryId)
+    .map((d) => d.body)
+    .sort((a, b) => a.sequence - b.sequence);
+}
+
+test("screening PENDING → VALID emits one signed event with the decisions 9 envelope", async () => {
+  const b = await screenedBeneficiary(c, mexBeneficiary());
+  assert.equal(b.state, "VALID");
+  const events = await awaitEvents(b.beneficiaryId, 1);
+  assert.equal(events.length, 1, JSON.stringify(events));
+  const e = events[0];
+  assert.deepEqual(Object.keys(e).sort(), ["data", "eventId", "eventType", "occurredAt", "sequence", "subscriptionId"]);
+  assert.equal(e.subscriptionId, c.subscriptionId);
+  assert.deepEqual(e.data, { beneficiaryId: b.beneficiaryId, state: "VALID", previousState: "PENDING" });
+  assertNoKeyDeep(e, "screeningResult");
+  const d = beneficiaryEvents(b.beneficiaryId)[0]!;
+  const verified = new Webhook(secret).verify(d.rawBody, {
+    "webhook-id": String(d.headers["webhook-id"]),
+    "webhook-timestamp": String(d.headers["webhook-timestamp"]),
+    "webhook-signature": String(d.headers["webhook-signature"]),
+  });
+  assert.deepEqual(verified, e);
+});
+
+test("BLOCKED by screening, then VALID by the sandbox (operator), then ARCHIVED: three events in sequence", async () => {
+  const b = await screenedBeneficiary(c, mexBeneficiary({ firstName: "Viktor", lastName: "Sanctionov" }));
+  assert.equal(b.state, "BLOCKED");
+  assert.equal((await forceScreening(c, b.beneficiaryId, "VALID")).status, 200);
+  assert.equal((await archiveBeneficiary(c, b.beneficiaryId)).status, 200);
+  const events = await awaitEvents(b.beneficiaryId, 3);
+  assert.deepEqual(
+    events.map((e) => [e.data.previousState, e.data.state]),
+    [
+      ["PENDING", "BLOCKED"],
+      ["BLOCKED", "VALID"],
+      ["VALID", "ARCHIVED"],
+    ],
+  );
+  assert.ok(events[0].sequence < events[1].sequence && events[1].sequence < events[2].sequence);
+});
+
+test("archive straight from PENDING: one event PENDING → ARCHIVED, and screening adds none later", async () => {
+  const created = await createBeneficiary(c, mexBeneficiary());
+  assert.equal(created.status, 202, created.text);
+  assert.equal((await archiveBeneficiary(c, created.body.beneficiaryId)).status, 200);
+  const events = await awaitEvents(created.body.beneficiaryId, 1);
+  assert.deepEqual(events.map((e) => e.data), [{ beneficiaryId: created.body.beneficiaryId, state: "ARCHIVED", previousState: "PENDING" }]);
+});
+
+test("a refused archive (BLOCKED) emits nothing", async () => {
+  const b = await screenedBeneficiary(c, mexBeneficiary({ firstName: "Viktor", lastName: "Sanctionov" }));
+  assert.equal((await archiveBeneficiary(c, b.beneficiaryId)).status, 409);
+  const events = await awaitEvents(b.beneficiaryId, 1);
+  assert.deepEqual(events.map((e) => e.data.state), ["BLOCKED"]);
+});
