@@ -7,7 +7,11 @@ import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { constantTimeEqual, sha256Hex } from "@/lib/crypto/hash";
 import { DomainError } from "@/lib/errors";
+import { lockedForSeconds, recordFailure } from "@/lib/lockouts/failure-counter";
 import { sendOtpMessage, type OtpPurpose } from "./otp-notifier";
+
+/** Wrong codes allowed per identifier and purpose, whatever the number of codes issued. */
+const IDENTIFIER_WINDOW = { limit: 15, windowSeconds: 3600 };
 
 /**
  * One-time passcodes (decisions section 3): 6 digits, 10 minutes, 5 wrong tries then
@@ -41,6 +45,13 @@ export async function issueOtp(
 export async function verifyOtp(tx: Tx, otpId: string, code: string, now: Date): Promise<void> {
   const [otp] = await tx.select().from(otps).where(eq(otps.id, otpId)).for("update");
   if (!otp || otp.consumedAt) throw new DomainError("auth.otpInvalid", { message: "The code is not valid. Request a new one.", hint: "restart_flow" });
+  // Wrong codes also count per identifier across fresh codes: asking for a new code must not
+  // buy five more guesses forever.
+  const scope = `otp:${otp.partnerId}:${otp.identifier}:${otp.purpose}`;
+  const locked = await lockedForSeconds(tx, scope, IDENTIFIER_WINDOW, now);
+  if (locked > 0) {
+    throw new DomainError("auth.rateLimited", { message: "Too many wrong codes for this identifier. Try again later.", retryAfterSeconds: locked, details: { retryAfterSeconds: locked }, remediation: "retry_later" });
+  }
   if (otp.failedAttempts >= config().OTP_MAX_ATTEMPTS) {
     throw new DomainError("auth.rateLimited", { message: "Too many wrong codes. Request a new one.", hint: "restart_flow", remediation: "retry_later" });
   }
@@ -50,6 +61,7 @@ export async function verifyOtp(tx: Tx, otpId: string, code: string, now: Date):
   const ok = otp.codeHash !== null && /^\d{6}$/.test(code) && constantTimeEqual(otp.codeHash, sha256Hex(`${otp.id}:${code}`));
   if (!ok) {
     await tx.update(otps).set({ failedAttempts: otp.failedAttempts + 1 }).where(eq(otps.id, otp.id));
+    await recordFailure(tx, scope, now);
     throw new DomainError("auth.otpInvalid", { message: "The code is not valid.", hint: "check_code", keepChanges: true });
   }
   await tx.update(otps).set({ consumedAt: now }).where(eq(otps.id, otp.id));

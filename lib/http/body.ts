@@ -58,10 +58,10 @@ function assertJsonContentType(req: Request): void {
  * are validation.bodyMalformed before any schema runs.
  */
 export async function readJsonBody(req: Request, { required }: { required: boolean }): Promise<unknown> {
-  const hasBody = req.body !== null && req.headers.get("content-length") !== "0";
-  if (!hasBody && !required) return undefined;
-  if (hasBody || required) assertJsonContentType(req);
   const bytes = await readLimited(req, MAX_BODY_BYTES);
+  // No body at all (and no Content-Type): an empty object, so the schema names what is missing.
+  if (bytes.byteLength === 0 && !req.headers.get("content-type")) return required ? {} : undefined;
+  assertJsonContentType(req);
   if (bytes.byteLength === 0) {
     if (required) throw bodyMalformed("The request body is empty; a JSON object is expected.");
     return undefined;

@@ -38,8 +38,22 @@ function issuesOf(error: z.core.$ZodError, prefix?: string): { issues: Validatio
   return { issues, rule };
 }
 
+/** Where the input holds a NUL character (PostgreSQL text cannot store one), or null. */
+function nulPath(value: unknown, path: PropertyKey[] = [], depth = 0): PropertyKey[] | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (!value || typeof value !== "object" || depth > 32) return null;
+  for (const [key, child] of Object.entries(value)) {
+    if (key.includes("\u0000")) return [...path, key];
+    const found = nulPath(child, [...path, Array.isArray(value) ? Number(key) : key], depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
 /** Parses input with a schema, or throws the spec's validation error listing every bad field. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, prefix?: string): z.output<S> {
+  const nul = nulPath(input);
+  if (nul) thrower("validation.fieldInvalid", [{ field: fieldPath(nul, prefix), code: "validation.fieldInvalid", message: "NUL characters are not accepted." }]);
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const { issues, rule } = issuesOf(result.error, prefix);
