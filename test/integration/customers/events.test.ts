@@ -47,6 +47,8 @@ after(async () => {
   assert.equal(res.status, 200, res.text);
   assert.equal(res.body.webhookUrl, null);
   assert.equal(res.body.webhookSecret, null);
+  // The service keeps delivery connections alive: drop them, or close() would wait for them.
+  server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
