@@ -358,6 +358,29 @@ CREATE TABLE "signing_keys" (
 	"created_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "audit_log" (
+	"id" text PRIMARY KEY NOT NULL,
+	"operator_id" text NOT NULL,
+	"operator_email" text NOT NULL,
+	"action" text NOT NULL,
+	"target_type" text NOT NULL,
+	"target_id" text NOT NULL,
+	"before" jsonb,
+	"after" jsonb,
+	"reason" text,
+	"at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "operators" (
+	"id" text PRIMARY KEY NOT NULL,
+	"email" text NOT NULL,
+	"name" text NOT NULL,
+	"role" text NOT NULL,
+	"password_hash" text NOT NULL,
+	"disabled_at" timestamp with time zone,
+	"created_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "partner_api_keys" ADD CONSTRAINT "partner_api_keys_partner_id_partners_id_fk" FOREIGN KEY ("partner_id") REFERENCES "public"."partners"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_partner_id_partners_id_fk" FOREIGN KEY ("partner_id") REFERENCES "public"."partners"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -407,4 +430,7 @@ CREATE INDEX "funding_sessions_transfer_idx" ON "funding_sessions" USING btree (
 CREATE UNIQUE INDEX "transfer_state_history_seq_idx" ON "transfer_state_history" USING btree ("transfer_id","seq");--> statement-breakpoint
 CREATE UNIQUE INDEX "transfers_quote_idx" ON "transfers" USING btree ("quote_id");--> statement-breakpoint
 CREATE INDEX "transfers_subscription_idx" ON "transfers" USING btree ("subscription_id","created_at");--> statement-breakpoint
-CREATE INDEX "transfers_state_idx" ON "transfers" USING btree ("state");
+CREATE INDEX "transfers_state_idx" ON "transfers" USING btree ("state");--> statement-breakpoint
+CREATE INDEX "audit_log_at_idx" ON "audit_log" USING btree ("at");--> statement-breakpoint
+CREATE INDEX "audit_log_target_idx" ON "audit_log" USING btree ("target_type","target_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "operators_email_idx" ON "operators" USING btree ("email");

@@ -20,3 +20,4 @@ export * from "./beneficiaries";
 export * from "./quotes";
 export * from "./transfers";
 export * from "./service-keys";
+export * from "./operators";

@@ -70,6 +70,11 @@ const schema = z.object({
   SERVICE_SIGNING_KEYS: z.string().min(2).optional(),
   /** Destination-identifier encryption keys "keyId:base64,..." (sandbox generates one). */
   FIELD_ENCRYPTION_KEYS: z.string().min(8).optional(),
+  /** Console sign-in: the first admin (seeded at start when set; sandbox has defaults). */
+  OPERATOR_EMAIL: z.string().email().optional(),
+  OPERATOR_PASSWORD: z.string().min(12).optional(),
+  /** Signs console sessions (next-auth); required in production, generated and stored in sandbox. */
+  NEXTAUTH_SECRET: z.string().min(32).optional(),
   /** Production refuses http and private addresses for webhook URLs; tests may allow loopback. */
   WEBHOOK_ALLOW_PRIVATE: flag,
 });
@@ -87,11 +92,16 @@ function load(env: NodeJS.ProcessEnv): Config {
     // decisions section 1: production refuses to start with sandbox secrets.
     if (env.SANDBOX_PARTNER_API_KEY) throw new Error("APP_MODE=production refuses SANDBOX_PARTNER_API_KEY");
     if (c.SANDBOX_CLOCK_CONTROL) throw new Error("APP_MODE=production refuses SANDBOX_CLOCK_CONTROL");
+    if (!c.NEXTAUTH_SECRET) throw new Error("APP_MODE=production needs NEXTAUTH_SECRET (console sessions)");
   }
+  const sandbox = c.APP_MODE === "sandbox";
   return {
     ...c,
+    // Documented sandbox defaults (README); production seeds an admin only when both are set.
+    OPERATOR_EMAIL: c.OPERATOR_EMAIL ?? (sandbox ? "admin@example.com" : undefined),
+    OPERATOR_PASSWORD: c.OPERATOR_PASSWORD ?? (sandbox ? "sandbox-operator-password" : undefined),
     publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
-    sandbox: c.APP_MODE === "sandbox",
+    sandbox,
   };
 }
 

@@ -88,7 +88,9 @@ export function transactable(status: string, kycStatus: string): boolean {
   return ["VALID", "MONITORED", "RESTRICTED"].includes(status) && kycStatus === "COMPLETED";
 }
 
+/** Nothing the customer can do moves a BLOCKED or CLOSED customer (KYC is refused): no prompts. */
 export function customerActionExpected(status: string, kycStatus: string, hasProfile: boolean): boolean {
+  if (status === "BLOCKED" || status === "CLOSED") return false;
   return !hasProfile || status === "RESTRICTED" || ["NOT_STARTED", "IN_PROGRESS", "REMEDIATION_REQUIRED"].includes(kycStatus);
 }
 

@@ -70,10 +70,14 @@ export async function createKycSession(tx: Tx, input: { customerId: string; subs
     await enqueue(tx, "kyc.expireSession", { kycSessionId: id }, { runAt: session.expiresAt, dedupeKey: `kyc.expireSession:${id}` });
     if (customer.kycStatus === "NOT_STARTED") await changeCustomer(tx, customer, { kycStatus: "IN_PROGRESS" }, input.now);
   }
-  const webview = await issueWebviewToken(tx, { kind: "KYC", sessionId: session.id, partnerId: input.partner.id, ttlSeconds: config().KYC_WEBVIEW_TTL_SECONDS, now: input.now });
+  // 30 minutes, but never past the session's own 24-hour end (the URL would be dead already).
+  const ttlSeconds = Math.min(config().KYC_WEBVIEW_TTL_SECONDS, (session.expiresAt.getTime() - input.now.getTime()) / 1000);
+  const webview = await issueWebviewToken(tx, { kind: "KYC", sessionId: session.id, partnerId: input.partner.id, ttlSeconds, now: input.now });
   return {
     kycSessionId: session.id,
-    purpose: session.purpose,
+    // Spec 2.3: the purpose follows the KYC state at this call. Returning the open session of an
+    // IN_PROGRESS customer is a resume (RESUME), even though the session was opened as NEW.
+    purpose: open ? purposeFor(customer.kycStatus) : session.purpose,
     sessionState: session.state,
     webviewUrl: webview.url,
     expiresAt: webview.expiresAt.toISOString(),

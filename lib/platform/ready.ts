@@ -1,6 +1,7 @@
 import { getDb, type Db } from "@/db";
 import { config } from "@/lib/config";
 import { seedSandbox } from "@/lib/partners/sandbox-seed";
+import { seedOperator } from "@/lib/operators/records";
 import { loadSigningKeys } from "@/lib/quotes/service-keys";
 
 const KEY = Symbol.for("remit.ready");
@@ -14,6 +15,7 @@ export function ready(): Promise<Db> {
       const db = await getDb();
       if (config().sandbox) await seedSandbox(db);
       await loadSigningKeys(db);
+      await seedOperator(db);
       return db;
     })();
     g[KEY].catch(() => delete g[KEY]);

@@ -8,6 +8,7 @@ import { config } from "@/lib/config";
 import { CORRIDOR_DATA_VERSION, findCorridor, resolvePayoutMethod, type Corridor } from "@/lib/corridors/corridors";
 import { corridorType, quoteTtlSeconds } from "@/lib/corridors/payout-methods";
 import { DomainError } from "@/lib/errors";
+import { parseMoneyAmount } from "@/lib/money/amount";
 import { Decimal } from "@/lib/money/decimal";
 import { toWireAmount } from "@/lib/money/format";
 import type { Partner } from "@/lib/partners/authenticate";
@@ -16,7 +17,7 @@ import { sandboxReferenceRates } from "@/lib/pricing/reference-rate";
 import { envelopeTermsOf, priceQuote } from "@/lib/pricing/service-pricing";
 import { quoteView } from "./records";
 import { signingKeySet } from "./service-keys";
-import type { PartnerQuoteClaims } from "./signing/quote-claims";
+import { invalidClaim, type PartnerQuoteClaims } from "./signing/quote-claims";
 import { signQuoteClaims } from "./signing/sign-quote";
 import { verifyPartnerQuote } from "./signing/verify-partner-quote";
 
@@ -86,6 +87,9 @@ async function servicePricedClaims(tx: Tx, input: { partner: Partner; subscripti
   return { claims, signedQuote: await signQuoteClaims(claims, key.privateKey, key.kid), payoutMethod: priced.payoutMethod };
 }
 
+/** Partner quote_id: 1-128 URL-unreserved characters, starting with a letter or digit (the routes' quoteId limit). */
+const PARTNER_QUOTE_ID = /^[A-Za-z0-9][A-Za-z0-9_.~-]{0,127}$/;
+
 const binding = (field: string, expected: string, actual: string) =>
   new DomainError("quote.bindingMismatch", { message: `The signed quote's ${field} does not match.`, details: { field, expected, actual } });
 
@@ -93,11 +97,17 @@ const binding = (field: string, expected: string, actual: string) =>
 async function partnerSignedClaims(tx: Tx, input: { partner: Partner; subscriptionId: string; corridor: Corridor; req: QuoteRequest; now: Date }) {
   const { corridor, req, now } = input;
   if (!req.partnerQuote) throw new DomainError("validation.fieldMissing", { message: "partnerQuote is required for this partner.", details: { issues: [{ field: "partnerQuote", code: "validation.fieldMissing" }] } });
+  // The same request rule as service pricing: a positive amount payable in the origin currency
+  // (no zero quote, no 100.001 USD). send_amount must equal it, so the signed terms fit too.
+  parseMoneyAmount(req.originAmount, corridor.originCurrency, { field: "originAmount" });
   const payoutMethod = resolvePayoutMethod(corridor, req.payoutMethod);
   const type = corridorType(payoutMethod);
   // Lock the partner row: sequence numbers are checked and advanced one quote at a time.
   const [partner] = await tx.select().from(partners).where(eq(partners.id, input.partner.id)).for("update");
   const claims = await verifyPartnerQuote(req.partnerQuote, { jwks: partner.jwks, now, maxTtlSeconds: quoteTtlSeconds(type, config()) });
+  // quote_id becomes the quoteId of every later call's path: one that cannot be a path segment
+  // (too long for the routes, "..", "/") would make a quote nobody can read, disclose or accept.
+  if (!PARTNER_QUOTE_ID.test(claims.quote_id)) throw invalidClaim("claimFormat", "quote_id");
   const expect: [string, string, string[]][] = [
     ["partner_id", claims.partner_id, [partner.id]],
     ["subscription_id", claims.subscription_id, [input.subscriptionId]],

@@ -45,10 +45,15 @@ export function quoteView(row: QuoteRow, now: Date) {
   };
 }
 
+/**
+ * quote.expired with QuoteExpiredDetails (spec 7). No retry_later hint: spec 7 says never retry
+ * quote.expired blindly; the way out is a new quote accepted with a new Idempotency-Key.
+ */
 export function quoteExpired(row: QuoteRow, status = 410): DomainError {
   return new DomainError("quote.expired", {
     message: "The quote has expired. Create a new quote and accept it with a new Idempotency-Key.",
     status,
-    details: { quoteId: row.id, quoteExpiredAt: row.validUntil.toISOString(), remediationHint: "retry_later" },
+    hint: "create_new_quote",
+    details: { quoteId: row.id, quoteExpiredAt: row.validUntil.toISOString() },
   });
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lt, notInArray, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, lte, notInArray, or, type SQL } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { transfers } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
@@ -7,8 +7,8 @@ import { randomToken } from "@/lib/crypto/hash";
 import { decodeCursor, encodeCursor, invalidCursor } from "@/lib/pagination/cursor";
 import { serviceSecret } from "@/lib/platform/secrets";
 import { expireIfOverdue } from "./deadline";
-import { transferInScope } from "./records";
-import { TERMINAL } from "./state-machine";
+import { lockTransfer, transferInScope } from "./records";
+import { PRE_FUNDING_ACTIVE, TERMINAL } from "./state-machine";
 import { transferDetail, transferSummary } from "./view";
 
 /**
@@ -39,6 +39,17 @@ interface Cursor {
  */
 export async function listTransfers(tx: Tx, input: { subscriptionId: string; states?: string[]; createdSince?: Date; limit: number; cursor?: string; now: Date }) {
   const secret = await serviceSecret(tx, "cursor");
+  // Like the detail read (./deadline.ts): a pre-funding transfer past its 120 minutes is expired
+  // now, so neither its listed state nor the states filter depends on when the timer job runs.
+  const overdue = await tx
+    .select({ id: transfers.id })
+    .from(transfers)
+    .where(and(eq(transfers.subscriptionId, input.subscriptionId), inArray(transfers.state, [...PRE_FUNDING_ACTIVE]), lte(transfers.expiresAt, input.now)))
+    .orderBy(asc(transfers.id));
+  for (const { id } of overdue) {
+    const row = await lockTransfer(tx, id);
+    if (row) await expireIfOverdue(tx, row, input.now);
+  }
   const conditions: SQL[] = [eq(transfers.subscriptionId, input.subscriptionId)];
   if (input.states) conditions.push(inArray(transfers.state, input.states));
   else {

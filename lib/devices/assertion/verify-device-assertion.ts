@@ -1,8 +1,8 @@
 /**
  * Verification of the device assertion sent to POST /transfers/{id}/confirm (spec 5.3,
- * decisions 7). Pure: the device store, the transfer, the latest challenge and the time are
- * inputs; recording the nonce as used (single use) and counting failures for the lockout are the
- * caller's job, inside its transaction.
+ * decisions 7). Pure: the device store, the nonce store, the transfer, the latest challenge and
+ * the time are inputs; the caller supplies the stores inside its transaction and counts failures
+ * for the lockout.
  *
  * Order: structure and header (no crypto), device lookup by kid (412 preconditions), then the
  * five verifications in spec order, reporting the first that fails as details.failedCheck.
@@ -34,6 +34,13 @@ export interface DeviceAssertionInput {
   now: Date;
   /** ASSERTION_MAX_AGE_SECONDS (60): allowed distance of iat from now, either way. */
   maxAgeSeconds: number;
+  /**
+   * Records the nonce as used by the device; false when it already was. Called at verification 4
+   * (spec order), once the assertion is authentic, bound to the customer, matching and fresh, so a
+   * nonce is spent even when verification 5 (challenge) then fails, and a reused nonce is reported
+   * as freshness whatever its challenge. Without it the caller must record the returned nonce.
+   */
+  consumeNonce?: (deviceId: string, nonce: string) => Promise<boolean>;
 }
 
 export interface VerifiedDeviceAssertion {
@@ -124,6 +131,9 @@ export async function verifyDeviceAssertion(jws: string, input: DeviceAssertionI
   const nonce = claims.nonce;
   if (typeof nonce !== "string" || nonce.length === 0 || nonce.length > MAX_NONCE_LENGTH) {
     throw invalid("freshness", "The assertion nonce is missing or too long.");
+  }
+  if (input.consumeNonce && !(await input.consumeNonce(device.deviceId, nonce))) {
+    throw invalid("freshness", "This assertion's nonce was already used.");
   }
 
   // Verification 5: only the most recently issued challenge.

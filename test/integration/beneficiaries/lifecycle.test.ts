@@ -14,7 +14,9 @@ import {
   forceScreening,
   listBeneficiaries,
   mexBeneficiary,
+  blockedCustomer,
   pendingCustomer,
+  restrictedCustomer,
   readBeneficiary,
   screenedBeneficiary,
   validBeneficiary,
@@ -298,6 +300,22 @@ describe("archive", () => {
     // Past the screening delay (1 s in CI), the record is still ARCHIVED.
     await new Promise((r) => setTimeout(r, 1500));
     assert.equal((await readBeneficiary(c, created.body.beneficiaryId)).body.state, "ARCHIVED");
+  });
+
+  test("RESTRICTED and BLOCKED customers may archive (spec 3.5); their beneficiaries stay theirs", async () => {
+    for (const who of [await restrictedCustomer(), await blockedCustomer()]) {
+      const created = await createBeneficiary(who, mexBeneficiary());
+      assert.equal(created.status, 202, created.text);
+      const res = await archiveBeneficiary(who, created.body.beneficiaryId);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.state, "ARCHIVED");
+    }
+  });
+
+  test("a PENDING customer may not archive (spec 3.5): 403 customer.statusInsufficient", async () => {
+    const p = await pendingCustomer();
+    const error = assertError(await archiveBeneficiary(p, "ben_doesnotexist000000000000"), 403, "customer.statusInsufficient");
+    assert.deepEqual(error.details, { currentStatus: "PENDING", remediationHint: "complete_kyc" });
   });
 
   test("unknown id → 404 beneficiary.notFound", async () => {

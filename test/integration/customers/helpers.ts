@@ -82,13 +82,13 @@ export async function newCustomer(): Promise<Customer> {
 }
 
 /** A fresh access token (after the clock moved past the old one's hour). */
-export async function relogin(c: Customer): Promise<Customer> {
+export async function relogin<C extends Customer>(c: C): Promise<C> {
   const res = await loginCustomer(c.identifier);
   assert.equal(res.status, 200, res.text);
   return { ...c, token: res.body.accessToken };
 }
 
-export const submitProfile = (c: Customer, body: unknown, opts: { idempotencyKey?: string; headers?: Record<string, string> } = {}) =>
+export const submitProfile = (c: Customer, body: unknown, opts: { idempotencyKey?: string | null; headers?: Record<string, string> } = {}) =>
   call("POST", "/v1/core/profile", { token: c.token, body, ...opts });
 export const readProfile = (c: Customer) => call("GET", "/v1/core/profile", { token: c.token });
 export const createKyc = (c: Customer, opts: { idempotencyKey?: string | null; headers?: Record<string, string> } = {}) =>

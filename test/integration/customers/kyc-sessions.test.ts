@@ -75,6 +75,7 @@ test("create: session, 30-minute webview URL, 24-hour session, closureCallback; 
   const again = await createKyc(c);
   assert.equal(again.status, 200, again.text);
   assert.equal(again.body.kycSessionId, s.kycSessionId);
+  assert.equal(again.body.purpose, "RESUME", "KYC is IN_PROGRESS now (spec 2.3)");
   assert.notEqual(again.body.webviewUrl, s.webviewUrl);
   assert.equal(again.body.sessionExpiresAt, s.sessionExpiresAt, "the session's own lifetime does not restart");
 
@@ -83,6 +84,7 @@ test("create: session, 30-minute webview URL, 24-hour session, closureCallback; 
   assert.equal(read.status, 200, read.text);
   assert.deepEqual(Object.keys(read.body).sort(), READ_KEYS);
   assert.equal(read.body.kycSessionId, s.kycSessionId);
+  assert.equal(read.body.purpose, "NEW", "the session was opened as a new one");
   assert.equal(read.body.sessionState, "CREATED");
   assert.equal(read.body.closedAt, null);
   assert.equal(read.body.expiresAt, s.sessionExpiresAt);
@@ -180,6 +182,9 @@ test("REMEDIATION_REQUIRED: RESTRICTED/REMEDIATION_REQUIRED; a new session has p
   assert.equal(again.purpose, "RESUBMISSION");
   assert.equal(again.sessionState, "CREATED");
   assert.equal((await readKyc(c, again.kycSessionId)).body.purpose, "RESUBMISSION");
+  const reopened = await openKyc(c);
+  assert.equal(reopened.kycSessionId, again.kycSessionId);
+  assert.equal(reopened.purpose, "RESUBMISSION");
 
   assert.equal((await completeKyc(c, again.kycSessionId, "APPROVED")).status, 200);
   profile = await readProfile(c);
@@ -238,6 +243,18 @@ test("the session reads EXPIRED after 24 hours; it can no longer be decided; a n
   assert.equal(fresh.purpose, "RESUME", "KYC is IN_PROGRESS");
   assert.equal((await completeKyc(c, fresh.kycSessionId, "APPROVED")).status, 200);
   assert.equal((await readProfile(c)).body.status, "VALID");
+});
+
+test("a URL issued near the session's 24-hour end expires with the session, not 30 minutes later", async () => {
+  let c = await customerWithProfile();
+  const s = await openKyc(c);
+  await advanceClock(86400 - 600); // 10 minutes of session left
+  c = await relogin(c);
+  const late = await openKyc(c);
+  assert.equal(late.kycSessionId, s.kycSessionId);
+  assert.equal(late.sessionExpiresAt, s.sessionExpiresAt);
+  assert.ok(Date.parse(late.expiresAt) <= Date.parse(late.sessionExpiresAt), `URL expiresAt ${late.expiresAt} after the session's end ${late.sessionExpiresAt}`);
+  assert.ok(!(await openWebview(late.webviewUrl)).html.includes(EXPIRED_PAGE));
 });
 
 test("X-Idempotency-Key is accepted as an alias of Idempotency-Key", async () => {

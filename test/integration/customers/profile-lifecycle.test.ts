@@ -2,6 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { loginCustomer } from "../support/client";
 import {
   assertError,
   createKyc,
@@ -121,6 +122,27 @@ test("after KYC rejection (BLOCKED): resubmission → 409 customer.profileLocked
   assert.equal((await submitProfile(c, profile)).status, 200);
   await decideKyc(c, "REJECTED");
   assertError(await submitProfile(c, validProfile()), 409, "customer.profileLocked");
+});
+
+test("login nextStep follows the customer: COMPLETE_PROFILE, START_KYC (also while in progress), CONTINUE", async () => {
+  const nextStep = async (c: Customer) => {
+    const res = await loginCustomer(c.identifier);
+    assert.equal(res.status, 200, res.text);
+    return res.body.nextStep;
+  };
+  const c = await newCustomer();
+  assert.equal(await nextStep(c), "COMPLETE_PROFILE");
+  assert.equal((await submitProfile(c, validProfile())).status, 200);
+  assert.equal(await nextStep(c), "START_KYC");
+  await openKyc(c);
+  assert.equal(await nextStep(c), "START_KYC");
+  const rejected = await newCustomer();
+  assert.equal((await submitProfile(rejected, validProfile())).status, 200);
+  await decideKyc(rejected, "REJECTED");
+  assert.equal(await nextStep(rejected), "CONTINUE", "a BLOCKED customer is not sent to KYC");
+  assert.equal((await readProfile(rejected)).body.customerActionExpected, false);
+  await decideKyc(c, "APPROVED"); // the open session, approved
+  assert.equal(await nextStep(c), "CONTINUE");
 });
 
 /** A person already known (VALID) to the service. */

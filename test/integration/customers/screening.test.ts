@@ -1,6 +1,7 @@
 /** Sanctions screening after profile submit (spec 4.1 rule 1, 3.3; sandbox watch list in data/screening). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { loginCustomer } from "../support/client";
 import {
   assertError,
   awaitScreeningOf,
@@ -21,6 +22,11 @@ test("an exact watch-list name (Viktor Sanctionov) becomes BLOCKED; KYC is then 
   assert.equal(read.kycStatus, "NOT_STARTED");
   assert.equal(read.transactability, false);
   assert.equal(read.statusOperationalHint, null, "screening evidence never surfaces");
+  // Nothing to prompt: KYC is refused while BLOCKED, so neither the profile nor login points to it.
+  assert.equal(read.customerActionExpected, false);
+  const login = await loginCustomer(c.identifier);
+  assert.equal(login.status, 200, login.text);
+  assert.equal(login.body.nextStep, "CONTINUE");
   // The screened profile is still readable, unchanged.
   assert.equal(read.profile.lastName, "Sanctionov");
 

@@ -161,7 +161,7 @@ describe("accept", () => {
     assert.equal((await acceptQuote(c, q1.quoteId, token1)).status, 201);
   });
 
-  test("a token served to another customer (for their quote) → 404 for my quote id? no: 422 quote.invalid", async () => {
+  test("a token served to another customer (for their own quote) → 422 quote.invalid", async () => {
     const other = await validCustomer();
     const ob = await validBeneficiary(other);
     const oq = await serviceQuote(other, ob.beneficiaryId);

@@ -136,6 +136,14 @@ export async function restrictedCustomer(): Promise<Customer> {
   return c;
 }
 
+/** A BLOCKED customer (KYC REJECTED through the sandbox). */
+export async function blockedCustomer(): Promise<Customer> {
+  const c = await pendingCustomer();
+  await decideKyc(c, "REJECTED");
+  await awaitCustomerStatus(c, "BLOCKED");
+  return c;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Beneficiaries
 

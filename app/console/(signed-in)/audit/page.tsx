@@ -1,0 +1,44 @@
+import { Empty, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
+import { PAGE_SIZE } from "@/lib/console/queries";
+import { requireOperator } from "@/lib/console/session";
+import { listAudit } from "@/lib/operators/audit";
+import { ready } from "@/lib/platform/ready";
+
+export const metadata = { title: "Audit log · Console" };
+
+export default async function Audit({ searchParams }: { searchParams: SearchParams }) {
+  await requireOperator("admin");
+  const sp = await searchParams;
+  const page = Math.max(1, Number(param(sp, "page") ?? 1));
+  const q = param(sp, "q") ?? "";
+  const action = param(sp, "action") ?? "";
+  const rows = await listAudit(await ready(), { q: q || undefined, action: action || undefined, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
+  return (
+    <>
+      <PageTitle sub="Every operator action: who, when, what, before and after, why. Append-only.">Audit log</PageTitle>
+      <form className="mb-4 flex flex-wrap gap-2" role="search">
+        <input name="q" defaultValue={q} className={input} placeholder="Operator email or target id" aria-label="Operator or target" />
+        <input name="action" defaultValue={action} className={input} placeholder="Action, e.g. transfer.review.approve" aria-label="Action" />
+        <button className={primary}>Filter</button>
+      </form>
+      {rows.length === 0 ? <Empty>No audit entries match.</Empty> : (
+        <table className="w-full border-collapse bg-white text-sm" data-testid="audit-table">
+          <thead><tr className="border-b text-left text-slate-500"><th className="p-2">When</th><th className="p-2">Who</th><th className="p-2">Action</th><th className="p-2">Target</th><th className="p-2">Before → after</th><th className="p-2">Reason</th></tr></thead>
+          <tbody>
+            {rows.slice(0, PAGE_SIZE).map((r) => (
+              <tr key={r.id} className="border-b align-top">
+                <td className="p-2 whitespace-nowrap">{r.at.toISOString()}</td>
+                <td className="p-2">{r.operatorEmail}</td>
+                <td className="p-2 font-mono">{r.action}</td>
+                <td className="p-2 font-mono">{r.targetType}:{r.targetId}</td>
+                <td className="p-2 font-mono text-xs">{JSON.stringify(r.before)} → {JSON.stringify(r.after)}</td>
+                <td className="p-2">{r.reason}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Pager path="/console/audit" page={page} hasMore={rows.length > PAGE_SIZE} params={{ ...(q ? { q } : {}), ...(action ? { action } : {}) }} />
+    </>
+  );
+}

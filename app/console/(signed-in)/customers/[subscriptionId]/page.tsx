@@ -1,0 +1,84 @@
+import { notFound } from "next/navigation";
+import { Badge, Card, danger, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
+import { customerDetail } from "@/lib/console/queries";
+import { requireOperator } from "@/lib/console/session";
+import { OPERATOR_STATUSES } from "@/lib/customers/status-machine";
+import { ready } from "@/lib/platform/ready";
+import { HOLDABLE } from "@/lib/transfers/state-machine";
+import { placeHold } from "../../holds/actions";
+import { setCustomerStatus, setRelationship } from "../actions";
+
+export const metadata = { title: "Customer · Console" };
+
+export default async function CustomerPage({ params, searchParams }: { params: Promise<{ subscriptionId: string }>; searchParams: SearchParams }) {
+  await requireOperator("admin");
+  const { subscriptionId } = await params;
+  const sp = await searchParams;
+  const detail = await customerDetail(await ready(), subscriptionId);
+  if (!detail) notFound();
+  const { s, c } = detail;
+  const back = `/console/customers/${s.id}`;
+  return (
+    <>
+      <PageTitle sub={`${detail.identifiers.join(", ")} · partner ${s.partnerId}`}>{s.id}</PageTitle>
+      <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
+      <Card title="Status">
+        <p className="text-sm">Customer <Badge>{c.status}</Badge> · KYC <Badge>{c.kycStatus}</Badge> · relationship <Badge>{s.status}</Badge>{c.linkedCustomerId ? <> · linked to {c.linkedCustomerId}</> : null}</p>
+        <form action={setCustomerStatus} className="mt-3 flex flex-wrap items-center gap-2">
+          <input type="hidden" name="subscriptionId" value={s.id} />
+          <input type="hidden" name="back" value={back} />
+          <select name="status" aria-label="New status" className={input} defaultValue="MONITORED">
+            {OPERATOR_STATUSES.map((st) => <option key={st}>{st}</option>)}
+          </select>
+          <select name="remediation" aria-label="Remediation" className={input} defaultValue="">
+            <option value="">default remediation</option>
+            <option value="complete_kyc">complete_kyc</option>
+            <option value="submit_profile_attributes">submit_profile_attributes</option>
+            <option value="contact_support">contact_support</option>
+          </select>
+          <input name="hint" className={input} placeholder="Operational hint (shown to the partner)" aria-label="Operational hint" />
+          <input name="reason" required minLength={3} className={input} placeholder="Reason" aria-label="Reason" />
+          <button className={primary}>Set status</button>
+        </form>
+        <form action={setRelationship} className="mt-3 flex flex-wrap items-center gap-2">
+          <input type="hidden" name="subscriptionId" value={s.id} />
+          <input type="hidden" name="back" value={back} />
+          <select name="status" aria-label="Relationship" className={input} defaultValue={s.status}>
+            <option value="active">active</option>
+            <option value="spended">suspended</option>
+            <option value="closed">closed</option>
+          </select>
+          <input name="reason" required minLength={3} className={input} placeholder="Reason" aria-label="Relationship reason" />
+          <button className={primary}>Set relationship</button>
+        </form>
+      </Card>
+      <Card title={`Transfers (${detail.transfers.length})`}>
+        {detail.transfers.length === 0 ? <p className="text-sm text-slate-500">No transfers yet.</p> : (
+          <table className="w-full text-sm">
+            <thead><tr className="text-left text-slate-500"><th className="p-1">Transfer</th><th className="p-1">State</th><th className="p-1">Amount</th><th className="p-1">Created</th><th className="p-1"></th></tr></thead>
+            <tbody>
+              {detail.transfers.map((t) => (
+                <tr key={t.id} className="border-t">
+                  <td className="p-1 font-mono">{t.id}</td>
+                  <td className="p-1"><Badge>{t.state}</Badge></td>
+                  <td className="p-1">{t.originAmount} {t.originCurrency}</td>
+                  <td className="p-1">{t.createdAt.toISOString()}</td>
+                  <td className="p-1">
+                    {(HOLDABLE as readonly string[]).includes(t.state) && (
+                      <form action={placeHold} className="flex gap-1">
+                        <input type="hidden" name="transferId" value={t.id} />
+                        <input type="hidden" name="back" value={back} />
+                        <input name="reason" required minLength={3} className={input} placeholder="Reason" aria-label={`Hold reason for ${t.id}`} />
+                        <button className={danger}>Hold</button>
+                      </form>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Card>
+    </>
+  );
+}

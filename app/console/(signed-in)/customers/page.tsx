@@ -1,0 +1,39 @@
+import Link from "next/link";
+import { Badge, Empty, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
+import { searchCustomers } from "@/lib/console/queries";
+import { requireOperator } from "@/lib/console/session";
+import { ready } from "@/lib/platform/ready";
+
+export const metadata = { title: "Customers · Console" };
+
+export default async function Customers({ searchParams }: { searchParams: SearchParams }) {
+  await requireOperator("admin");
+  const q = param(await searchParams, "q") ?? "";
+  const rows = q ? await searchCustomers(await ready(), q) : [];
+  return (
+    <>
+      <PageTitle sub="Search by subscriptionId, customer id, email or phone.">Customers</PageTitle>
+      <form className="mb-4 flex gap-2" role="search">
+        <input name="q" defaultValue={q} aria-label="Search customers" className={`${input} w-80`} placeholder="sub_… or ada@example.com" />
+        <button className={primary}>Search</button>
+      </form>
+      {q && rows.length === 0 && <Empty>No customer matches “{q}”.</Empty>}
+      {rows.length > 0 && (
+        <table className="w-full border-collapse bg-white text-sm">
+          <thead><tr className="border-b text-left text-slate-500"><th className="p-2">Subscription</th><th className="p-2">Partner</th><th className="p-2">Status</th><th className="p-2">KYC</th><th className="p-2">Relationship</th></tr></thead>
+          <tbody>
+            {rows.map(({ s, c }) => (
+              <tr key={s.id} className="border-b">
+                <td className="p-2"><Link className="text-blue-700 underline" href={`/console/customers/${s.id}`}>{s.id}</Link></td>
+                <td className="p-2">{s.partnerId}</td>
+                <td className="p-2"><Badge>{c.status}</Badge></td>
+                <td className="p-2">{c.kycStatus}</td>
+                <td className="p-2">{s.status}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,33 @@
+"use server";
+
+import { z } from "zod";
+import { consoleAction } from "@/lib/console/action";
+import { recordAudit } from "@/lib/operators/audit";
+import { holdTransfer, releaseTransfer } from "@/lib/transfers/compliance";
+import { lockTransfer } from "@/lib/transfers/records";
+
+// Resolve a compliance hold: restore the prior state, or reject the transfer.
+export const resolveHold = consoleAction(
+  "reviewer",
+  z.object({ transferId: z.string().min(1), resolution: z.enum(["RESTORE", "REJECT"]), reason: z.string().trim().min(3).max(500) }),
+  async ({ tx, input, operator, now }) => {
+    const row = await lockTransfer(tx, input.transferId);
+    if (!row) return "No such transfer.";
+    const after = await releaseTransfer(tx, row, input.resolution, now);
+    await recordAudit(tx, operator, { action: `transfer.hold.${input.resolution.toLowerCase()}`, targetType: "transfer", targetId: row.id, before: { state: row.state, priorState: row.priorState }, after: { state: after.state }, reason: input.reason }, now);
+    return `Transfer ${row.id} is now ${after.state}.`;
+  },
+);
+
+// Put a transfer on compliance hold (from the customer page).
+export const placeHold = consoleAction(
+  "admin",
+  z.object({ transferId: z.string().min(1), reason: z.string().trim().min(3).max(500) }),
+  async ({ tx, input, operator, now }) => {
+    const row = await lockTransfer(tx, input.transferId);
+    if (!row) return "No such transfer.";
+    const after = await holdTransfer(tx, row, now);
+    await recordAudit(tx, operator, { action: "transfer.hold", targetType: "transfer", targetId: row.id, before: { state: row.state }, after: { state: after.state, priorState: after.priorState }, reason: input.reason }, now);
+    return `Transfer ${row.id} is on hold (was ${row.state}).`;
+  },
+);

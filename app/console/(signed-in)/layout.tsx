@@ -1,0 +1,46 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { SignOutButton } from "@/components/console/sign-out";
+import { requireOperator } from "@/lib/console/session";
+
+export const dynamic = "force-dynamic";
+
+const QUEUES = [
+  ["/console", "Overview"],
+  ["/console/review", "Review"],
+  ["/console/holds", "Compliance holds"],
+  ["/console/beneficiaries", "Screening"],
+] as const;
+const ADMIN = [
+  ["/console/customers", "Customers"],
+  ["/console/partners", "Partners"],
+  ["/console/webhooks", "Webhooks"],
+  ["/console/audit", "Audit log"],
+  ["/console/operators", "Operators"],
+] as const;
+
+export default async function ConsoleLayout({ children }: { children: ReactNode }) {
+  const operator = await requireOperator();
+  const links = operator.role === "admin" ? [...QUEUES, ...ADMIN] : QUEUES;
+  return (
+    <div className="min-h-screen">
+      <header className="bg-slate-900 text-white">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
+          <span className="font-semibold">Remit Console</span>
+          <nav aria-label="Console" className="flex flex-wrap gap-1 text-sm">
+            {links.map(([href, label]) => (
+              <Link key={href} href={href} className="rounded px-2 py-1.5 text-slate-200 hover:bg-slate-700 focus:outline-none focus:ring-2 focus:ring-white">
+                {label}
+              </Link>
+            ))}
+          </nav>
+          <span className="ml-auto text-sm text-slate-300" data-testid="operator">
+            {operator.email} · {operator.role}
+          </span>
+          <SignOutButton />
+        </div>
+      </header>
+      <main className="mx-auto max-w-6xl p-4 sm:p-6">{children}</main>
+    </div>
+  );
+}

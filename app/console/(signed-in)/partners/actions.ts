@@ -1,0 +1,56 @@
+"use server";
+
+import { z } from "zod";
+import { consoleAction } from "@/lib/console/action";
+import { recordAudit } from "@/lib/operators/audit";
+import { createPartner, issueApiKey, revokeApiKey, rotateWebhookSecret } from "@/lib/partners/admin";
+import { parsePartnerJwks } from "@/lib/partners/jwks";
+import { updatePartnerSettings } from "@/lib/partners/settings";
+
+export const createPartnerAction = consoleAction(
+  "admin",
+  z.object({ name: z.string().trim().min(2).max(100), pricingMode: z.enum(["SERVICE_PRICED", "PARTNER_SIGNED"]) }),
+  async ({ tx, input, operator, now }) => {
+    const partner = await createPartner(tx, { ...input, now });
+    await recordAudit(tx, operator, { action: "partner.create", targetType: "partner", targetId: partner.id, after: { name: partner.name, pricingMode: partner.pricingMode } }, now);
+    return `Partner ${partner.name} created (${partner.id}).`;
+  },
+);
+
+// The new key is shown once, in the notice, and never stored in clear.
+export const issueKeyAction = consoleAction("admin", z.object({ partnerId: z.string().min(1) }), async ({ tx, input, operator, now }) => {
+  const { keyId, apiKey } = await issueApiKey(tx, input.partnerId, now);
+  await recordAudit(tx, operator, { action: "partner.apiKey.issue", targetType: "partner", targetId: input.partnerId, after: { keyId } }, now);
+  return `New subscription key (shown once, copy it now): ${apiKey}`;
+});
+
+export const revokeKeyAction = consoleAction("admin", z.object({ partnerId: z.string().min(1), keyId: z.string().min(1) }), async ({ tx, input, operator, now }) => {
+  await revokeApiKey(tx, input.partnerId, input.keyId, now);
+  await recordAudit(tx, operator, { action: "partner.apiKey.revoke", targetType: "partner", targetId: input.partnerId, before: { keyId: input.keyId } }, now);
+  return `Key ${input.keyId} revoked.`;
+});
+
+export const updatePartnerAction = consoleAction(
+  "admin",
+  z.object({
+    partnerId: z.string().min(1),
+    pricingMode: z.enum(["SERVICE_PRICED", "PARTNER_SIGNED"]),
+    webhookUrl: z.string().trim().max(2048),
+    returnOrigins: z.string().trim().max(2000),
+    jwksJson: z.string().trim().max(65536),
+    jwksUrl: z.string().trim().max(2048),
+  }),
+  async ({ tx, input, operator, now }) => {
+    const jwks = input.jwksUrl ? await parsePartnerJwks({ url: input.jwksUrl }) : input.jwksJson ? await parsePartnerJwks({ json: input.jwksJson }) : undefined;
+    const origins = input.returnOrigins.split(/[\s,]+/).filter(Boolean);
+    const after = await updatePartnerSettings(tx, input.partnerId, { pricingMode: input.pricingMode, webhookUrl: input.webhookUrl || null, returnOrigins: origins, ...(jwks ? { jwks } : {}) }, now);
+    await recordAudit(tx, operator, { action: "partner.update", targetType: "partner", targetId: input.partnerId, after: { pricingMode: after.pricingMode, webhookUrl: after.webhookUrl, returnOrigins: after.returnOrigins, jwksKids: after.jwks.keys.map((k) => k.kid) } }, now);
+    return "Partner settings saved.";
+  },
+);
+
+export const rotateSecretAction = consoleAction("admin", z.object({ partnerId: z.string().min(1) }), async ({ tx, input, operator, now }) => {
+  await rotateWebhookSecret(tx, input.partnerId, now);
+  await recordAudit(tx, operator, { action: "partner.webhookSecret.rotate", targetType: "partner", targetId: input.partnerId }, now);
+  return "Webhook secret rotated: the partner must use the new one from now on.";
+});

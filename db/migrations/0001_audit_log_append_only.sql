@@ -1,0 +1,8 @@
+-- The audit log is append-only: no code path may rewrite history, and neither may a stray query.
+CREATE OR REPLACE FUNCTION audit_log_refuse_change() RETURNS trigger AS $$
+BEGIN
+  RAISE EXCEPTION 'audit_log is append-only';
+END;
+$$ LANGUAGE plpgsql;
+--> statement-breakpoint
+CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON "audit_log" FOR EACH ROW EXECUTE FUNCTION audit_log_refuse_change();

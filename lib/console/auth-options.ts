@@ -1,0 +1,43 @@
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { config } from "@/lib/config";
+import { verifyOperator, type OperatorRole } from "@/lib/operators/records";
+import { ready } from "@/lib/platform/ready";
+import { serviceSecret } from "@/lib/platform/secrets";
+
+/**
+ * Console sign-in (next-auth, credentials against the operators table). Sessions are signed JWT
+ * cookies (HttpOnly, SameSite=Lax, Secure on https), 8 hours; next-auth's CSRF token protects
+ * sign-in and sign-out; server actions are same-origin only (Next checks the Origin).
+ */
+export async function authOptions(): Promise<NextAuthOptions> {
+  const db = await ready();
+  const c = config();
+  process.env.NEXTAUTH_URL ??= `${c.publicBaseUrl}/api/auth`;
+  return {
+    secret: c.NEXTAUTH_SECRET ?? (await serviceSecret(db, "nextauth")),
+    session: { strategy: "jwt", maxAge: 8 * 3600 },
+    pages: { signIn: "/console/login", error: "/console/login" },
+    providers: [
+      CredentialsProvider({
+        name: "Operator",
+        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        authorize: async (credentials) => {
+          if (!credentials?.email || !credentials.password) return null;
+          const operator = await verifyOperator(db, credentials.email, credentials.password);
+          return operator ? { id: operator.id, email: operator.email, name: operator.name, role: operator.role } : null;
+        },
+      }),
+    ],
+    callbacks: {
+      jwt: async ({ token, user }) => {
+        if (user) {
+          token.operatorId = user.id;
+          token.role = (user as { role?: OperatorRole }).role;
+        }
+        return token;
+      },
+      session: async ({ session, token }) => ({ ...session, operator: { id: token.operatorId, email: token.email, name: token.name, role: token.role } }),
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { and, asc, count, desc, eq, ilike, inArray, or } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { beneficiaries, customers, loginIdentifiers, partners, payoutMethods, subscriptions, transfers, transferStateHistory } from "@/db/schema";
+import { maskIdentifier, type IdentifierType } from "@/lib/auth/identifiers";
+import { corridorByCode, isAtOrAboveReviewThreshold } from "@/lib/corridors/corridors";
+import { Decimal } from "@/lib/money/decimal";
+
+/** Read-only views for the console (every change goes through the domain functions). */
+export const PAGE_SIZE = 20;
+
+export async function queueCounts(db: Executor) {
+  const byState = await db.select({ state: transfers.state, n: count() }).from(transfers).where(inArray(transfers.state, ["onreview", "spended"])).groupBy(transfers.state);
+  const [ben] = await db.select({ n: count() }).from(beneficiaries).where(inArray(beneficiaries.state, ["PENDING", "BLOCKED"]));
+  const get = (s: string) => byState.find((r) => r.state === s)?.n ?? 0;
+  return { review: get("onreview"), holds: get("spended"), screening: ben?.n ?? 0 };
+}
+
+/** Transfers in a queue state with what an operator needs to decide. */
+export async function transferQueue(db: Executor, state: "onreview" | "spended", page: number) {
+  const rows = await db
+    .select({ t: transfers, customerStatus: customers.status, kycStatus: customers.kycStatus, first: beneficiaries.firstName, last: beneficiaries.lastName, benState: beneficiaries.state, masked: payoutMethods.destinationIdentifierMasked, methodType: payoutMethods.methodType })
+    .from(transfers)
+    .innerJoin(customers, eq(customers.id, transfers.customerId))
+    .innerJoin(beneficiaries, eq(beneficiaries.id, transfers.beneficiaryId))
+    .leftJoin(payoutMethods, eq(payoutMethods.id, transfers.payoutMethodId))
+    .where(eq(transfers.state, state))
+    .orderBy(asc(transfers.stateChangedAt))
+    .limit(PAGE_SIZE + 1)
+    .offset((page - 1) * PAGE_SIZE);
+  const ids = rows.map((r) => r.t.id);
+  const history = ids.length ? await db.select().from(transferStateHistory).where(inArray(transferStateHistory.transferId, ids)).orderBy(asc(transferStateHistory.seq)) : [];
+  return {
+    hasMore: rows.length > PAGE_SIZE,
+    items: rows.slice(0, PAGE_SIZE).map((r) => {
+      const corridor = corridorByCode(r.t.corridor);
+      const reasons: string[] = [];
+      if (r.customerStatus === "MONITORED") reasons.push("customer MONITORED");
+      if (corridor && isAtOrAboveReviewThreshold(corridor, new Decimal(r.t.originAmount))) reasons.push(`amount ≥ ${corridor.reviewThreshold.toString()} ${corridor.originCurrency}`);
+      return {
+        ...r,
+        reasons,
+        history: history.filter((h) => h.transferId === r.t.id),
+      };
+    }),
+  };
+}
+
+export async function beneficiaryQueue(db: Executor, page: number) {
+  const rows = await db
+    .select({ b: beneficiaries, subscriptionId: subscriptions.id, partnerId: subscriptions.partnerId })
+    .from(beneficiaries)
+    .innerJoin(subscriptions, eq(subscriptions.id, beneficiaries.subscriptionId))
+    .where(inArray(beneficiaries.state, ["PENDING", "BLOCKED"]))
+    .orderBy(asc(beneficiaries.createdAt))
+    .limit(PAGE_SIZE + 1)
+    .offset((page - 1) * PAGE_SIZE);
+  return { hasMore: rows.length > PAGE_SIZE, items: rows.slice(0, PAGE_SIZE) };
+}
+
+/** Customers by subscriptionId, customer id or login identifier (email or phone, partial). */
+export async function searchCustomers(db: Executor, q: string) {
+  const term = q.trim();
+  if (!term) return [];
+  const matches = await db
+    .select({ subscriptionId: subscriptions.id })
+    .from(subscriptions)
+    .leftJoin(loginIdentifiers, eq(loginIdentifiers.subscriptionId, subscriptions.id))
+    .where(or(eq(subscriptions.id, term), eq(subscriptions.customerId, term), ilike(loginIdentifiers.value, `%${term.toLowerCase()}%`)))
+    .limit(50);
+  const ids = [...new Set(matches.map((m) => m.subscriptionId))];
+  if (!ids.length) return [];
+  return db
+    .select({ s: subscriptions, c: customers })
+    .from(subscriptions)
+    .innerJoin(customers, eq(customers.id, subscriptions.customerId))
+    .where(inArray(subscriptions.id, ids))
+    .orderBy(desc(subscriptions.createdAt));
+}
+
+export async function customerDetail(db: Executor, subscriptionId: string) {
+  const [row] = await db.select({ s: subscriptions, c: customers }).from(subscriptions).innerJoin(customers, eq(customers.id, subscriptions.customerId)).where(eq(subscriptions.id, subscriptionId));
+  if (!row) return null;
+  const ids = await db.select().from(loginIdentifiers).where(eq(loginIdentifiers.subscriptionId, subscriptionId));
+  const list = await db.select().from(transfers).where(eq(transfers.subscriptionId, subscriptionId)).orderBy(desc(transfers.createdAt)).limit(50);
+  return { ...row, identifiers: ids.map((i) => maskIdentifier({ type: i.type as IdentifierType, value: i.value })), transfers: list };
+}
+
+export async function listPartners(db: Executor) {
+  return db.select().from(partners).orderBy(asc(partners.createdAt));
+}
+
+export async function transferById(db: Executor, id: string) {
+  const [row] = await db.select().from(transfers).where(and(eq(transfers.id, id)));
+  return row;
+}

@@ -1,0 +1,48 @@
+import { and, desc, eq, gte, ilike, lte, or, type SQL } from "drizzle-orm";
+import type { Executor, Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { auditLog } from "@/db/schema";
+import type { Operator } from "./records";
+
+export interface AuditEntry {
+  action: string;
+  targetType: string;
+  targetId: string;
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+  reason?: string | null;
+}
+
+/** Records an operator action in the transaction that performs it: no action without its entry. */
+export async function recordAudit(tx: Tx, operator: Operator, entry: AuditEntry, now: Date): Promise<void> {
+  await tx.insert(auditLog).values({
+    id: newId("aud"),
+    operatorId: operator.id,
+    operatorEmail: operator.email,
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    before: entry.before ?? null,
+    after: entry.after ?? null,
+    reason: entry.reason ?? null,
+    at: now,
+  });
+}
+
+export interface AuditFilter {
+  q?: string;
+  action?: string;
+  from?: Date;
+  to?: Date;
+  limit: number;
+  offset: number;
+}
+
+export async function listAudit(db: Executor, f: AuditFilter) {
+  const conditions: SQL[] = [];
+  if (f.q) conditions.push(or(ilike(auditLog.operatorEmail, `%${f.q}%`), eq(auditLog.targetId, f.q))!);
+  if (f.action) conditions.push(eq(auditLog.action, f.action));
+  if (f.from) conditions.push(gte(auditLog.at, f.from));
+  if (f.to) conditions.push(lte(auditLog.at, f.to));
+  return db.select().from(auditLog).where(conditions.length ? and(...conditions) : undefined).orderBy(desc(auditLog.at), desc(auditLog.id)).limit(f.limit).offset(f.offset);
+}

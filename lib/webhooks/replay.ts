@@ -1,0 +1,30 @@
+import { and, desc, eq, gte, inArray, lte } from "drizzle-orm";
+import type { Executor, Tx } from "@/db";
+import { events, webhookAttempts } from "@/db/schema";
+import { DomainError } from "@/lib/errors";
+import { enqueue } from "@/lib/jobs/queue";
+
+/** Sends an event again (console replay): back to pending, with a new delivery job. */
+export async function replayEvent(tx: Tx, eventId: string, now: Date): Promise<void> {
+  const [event] = await tx.select().from(events).where(eq(events.id, eventId)).for("update");
+  if (!event) throw new DomainError("event.notFound", { message: "No such event." });
+  await tx.update(events).set({ deliveryState: "pending", deliveredAt: null }).where(eq(events.id, eventId));
+  await enqueue(tx, "webhooks.deliver", { eventId }, { runAt: now, dedupeKey: `webhooks.deliver:${eventId}`, maxAttempts: 8 });
+}
+
+/** Replays every event of a partner that occurred in [from, to]; returns how many. */
+export async function replayRange(tx: Tx, partnerId: string, from: Date, to: Date, now: Date): Promise<number> {
+  const rows = await tx
+    .select({ id: events.id })
+    .from(events)
+    .where(and(eq(events.partnerId, partnerId), gte(events.occurredAt, from), lte(events.occurredAt, to)));
+  for (const row of rows) await replayEvent(tx, row.id, now);
+  return rows.length;
+}
+
+/** The delivery log of a partner: events, newest first, each with its attempts. */
+export async function deliveryLog(db: Executor, partnerId: string, limit: number, offset: number) {
+  const rows = await db.select().from(events).where(eq(events.partnerId, partnerId)).orderBy(desc(events.occurredAt)).limit(limit).offset(offset);
+  const attempts = rows.length ? await db.select().from(webhookAttempts).where(inArray(webhookAttempts.eventId, rows.map((r) => r.id))).orderBy(webhookAttempts.attemptedAt) : [];
+  return rows.map((e) => ({ ...e, attempts: attempts.filter((a) => a.eventId === e.id) }));
+}
