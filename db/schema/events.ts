@@ -15,7 +15,7 @@ export const events = pgTable(
     eventType: text("event_type").notNull(),
     /** The exact JSON body delivered (its bytes are what the signature covers). */
     body: jsonb("body").$type<Record<string, unknown>>().notNull(),
-    /** pending, delivered, or undeliverable (no endpoint configured when it was due). */
+    /** pending, delivered, undeliverable (no endpoint when due) or failed (retries exhausted; replayable). */
     deliveryState: text("delivery_state").notNull().default("pending"),
     deliveredAt: tstz("delivered_at"),
     occurredAt: tstz("occurred_at").notNull(),

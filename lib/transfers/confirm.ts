@@ -4,6 +4,7 @@ import type { Tx } from "@/db";
 import { customers, deviceNonces, devices, transfers } from "@/db/schema";
 import { config } from "@/lib/config";
 import { verifyDeviceAssertion } from "@/lib/devices/assertion/verify-device-assertion";
+import { deviceByKid } from "@/lib/devices/lookup";
 import { DomainError } from "@/lib/errors";
 import { lockedForSeconds, recordFailure } from "@/lib/lockouts/failure-counter";
 import { expireIfOverdue } from "./deadline";
@@ -50,7 +51,7 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
   if (!active) throw new DomainError("device.notRegistered", { message: "Register a device before confirming transfers.", remediation: "register_device", details: { remediationHint: "register_device" } });
 
   const kid = kidOf(input.deviceAssertion);
-  const [named] = kid ? await tx.select({ id: devices.id, subscriptionId: devices.subscriptionId }).from(devices).where(eq(devices.kid, kid)).limit(1) : [];
+  const named = kid ? await deviceByKid(tx, kid) : undefined;
   const namedDevice = named?.subscriptionId === input.subscriptionId ? named.id : null;
   const locked = Math.max(
     await lockedForSeconds(tx, customerScope(input.customerId), window, now),
@@ -59,12 +60,16 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
   if (locked > 0) throw lockout(locked);
 
   const latestChallenge = row.challenge && row.challengeExpiresAt && row.challengeExpiresAt.getTime() > now.getTime() ? row.challenge : null;
-  let verified: { deviceId: string; nonce: string };
   try {
-    verified = await verifyDeviceAssertion(input.deviceAssertion, {
+    await verifyDeviceAssertion(input.deviceAssertion, {
       findDeviceByKid: async (k) => {
-        const [d] = await tx.select().from(devices).where(eq(devices.kid, k)).limit(1);
+        const d = await deviceByKid(tx, k);
         return d ? { deviceId: d.id, customerRef: d.subscriptionId, status: d.status as "ACTIVE" | "DEACTIVATED", publicJwk: d.publicJwk as JWK } : null;
+      },
+      // Single use (verification 4): spent once presented in an authentic, matching, fresh assertion.
+      consumeNonce: async (deviceId, nonce) => {
+        const [fresh] = await tx.insert(deviceNonces).values({ deviceId, nonce, usedAt: now }).onConflictDoNothing().returning();
+        return fresh !== undefined;
       },
       customerRef: input.subscriptionId,
       transfer: { transferId: row.id, amount: row.originAmount, currency: row.originCurrency, beneficiaryId: row.beneficiaryId },
@@ -72,8 +77,6 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
       now,
       maxAgeSeconds: c.ASSERTION_MAX_AGE_SECONDS,
     });
-    const [fresh] = await tx.insert(deviceNonces).values({ deviceId: verified.deviceId, nonce: verified.nonce, usedAt: now }).onConflictDoNothing().returning();
-    if (!fresh) throw new DomainError("device.assertionInvalid", { message: "This assertion's nonce was already used.", details: { failedCheck: "freshness" } });
   } catch (err) {
     if (err instanceof DomainError && err.code === "device.assertionInvalid") {
       // Count the failure against the customer and the device it named, and keep the count.

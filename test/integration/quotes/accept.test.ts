@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import {
   acceptQuote,
+  advanceClock,
   assertError,
   assertIssue,
   disclosureToken,
@@ -187,6 +188,23 @@ describe("accept", () => {
     // A freshly served token cannot be had any more either: disclosure after acceptance → 409.
     const disclosure = assertError(await readDisclosure(c, q.quoteId), 409, "quote.invalid");
     assert.deepEqual(disclosure.details, { failedCheck: "alreadyAccepted" });
+  });
+
+  test("same key after the quote expired → still the original 201 (spec 4.1 rule 5), never 200 or 422", async () => {
+    const fresh = await validCustomer();
+    const b = await validBeneficiary(fresh);
+    const q = await serviceQuote(fresh, b.beneficiaryId);
+    const token = await disclosureToken(fresh, q.quoteId);
+    const key = randomUUID();
+    const first = await acceptQuote(fresh, q.quoteId, token, { idempotencyKey: key });
+    assert.equal(first.status, 201, first.text);
+    await advanceClock(61);
+    const replay = await acceptQuote(fresh, q.quoteId, token, { idempotencyKey: key });
+    assert.equal(replay.status, 201, replay.text);
+    assert.equal(replay.text, first.text);
+    assert.equal(replay.headers.get("idempotent-replayed"), "true");
+    // The accepted quote reads ACCEPTED, not EXPIRED.
+    assert.equal((await readQuote(fresh, q.quoteId)).body.status, "ACCEPTED");
   });
 
   test("same key, different body → 409 idempotency.conflict", async () => {

@@ -22,7 +22,7 @@ export default async function Audit({ searchParams }: { searchParams: SearchPara
         <button className={primary}>Filter</button>
       </form>
       {rows.length === 0 ? <Empty>No audit entries match.</Empty> : (
-        <table className="w-full border-collapse bg-white text-sm" data-testid="audit-table">
+        <div className="overflow-x-auto"><table className="w-full border-collapse bg-white text-sm" data-testid="audit-table">
           <thead><tr className="border-b text-left text-slate-500"><th className="p-2">When</th><th className="p-2">Who</th><th className="p-2">Action</th><th className="p-2">Target</th><th className="p-2">Before → after</th><th className="p-2">Reason</th></tr></thead>
           <tbody>
             {rows.slice(0, PAGE_SIZE).map((r) => (
@@ -36,7 +36,7 @@ export default async function Audit({ searchParams }: { searchParams: SearchPara
               </tr>
             ))}
           </tbody>
-        </table>
+        </table></div>
       )}
       <Pager path="/console/audit" page={page} hasMore={rows.length > PAGE_SIZE} params={{ ...(q ? { q } : {}), ...(action ? { action } : {}) }} />
     </>

@@ -19,7 +19,7 @@ export default async function Customers({ searchParams }: { searchParams: Search
       </form>
       {q && rows.length === 0 && <Empty>No customer matches “{q}”.</Empty>}
       {rows.length > 0 && (
-        <table className="w-full border-collapse bg-white text-sm">
+        <div className="overflow-x-auto"><table className="w-full border-collapse bg-white text-sm">
           <thead><tr className="border-b text-left text-slate-500"><th className="p-2">Subscription</th><th className="p-2">Partner</th><th className="p-2">Status</th><th className="p-2">KYC</th><th className="p-2">Relationship</th></tr></thead>
           <tbody>
             {rows.map(({ s, c }) => (
@@ -32,7 +32,7 @@ export default async function Customers({ searchParams }: { searchParams: Search
               </tr>
             ))}
           </tbody>
-        </table>
+        </table></div>
       )}
     </>
   );
