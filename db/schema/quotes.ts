@@ -1,5 +1,5 @@
 import { bigint, index, pgSequence, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, tstz } from "./columns";
+import { createdAt, pricingColumns, tstz } from "./columns";
 
 /** partner_quote_seq of the quotes the service signs itself (strictly increasing, never reused). */
 export const serviceQuoteSeq = pgSequence("service_quote_seq", { startWith: 1 });
@@ -21,14 +21,7 @@ export const quotes = pgTable(
     corridorDataVersion: text("corridor_data_version").notNull(),
     payoutMethod: text("payout_method").notNull(),
     corridorType: text("corridor_type").notNull(),
-    originAmount: text("origin_amount").notNull(),
-    originCurrency: text("origin_currency").notNull(),
-    destinationAmount: text("destination_amount").notNull(),
-    destinationCurrency: text("destination_currency").notNull(),
-    fxRate: text("fx_rate").notNull(),
-    principalFee: text("principal_fee").notNull(),
-    partnerFee: text("partner_fee").notNull(),
-    totalCustomerCost: text("total_customer_cost").notNull(),
+    ...pricingColumns(),
     /** The compact JWS: the service's signature, or the partner's for PARTNER_SIGNED. */
     signedQuote: text("signed_quote").notNull(),
     validUntil: tstz("valid_until").notNull(),

@@ -1,5 +1,5 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, tstz } from "./columns";
+import { createdAt, pricingColumns, tstz } from "./columns";
 
 /** A transfer (spec 2.7); its states and moves are lib/transfers/state-machine.ts. */
 export const transfers = pgTable(
@@ -15,14 +15,7 @@ export const transfers = pgTable(
     /** The state before a compliance hold (spended), restored on release. */
     priorState: text("prior_state"),
     stateChangedAt: tstz("state_changed_at").notNull(),
-    originAmount: text("origin_amount").notNull(),
-    originCurrency: text("origin_currency").notNull(),
-    destinationAmount: text("destination_amount").notNull(),
-    destinationCurrency: text("destination_currency").notNull(),
-    fxRate: text("fx_rate").notNull(),
-    principalFee: text("principal_fee").notNull(),
-    partnerFee: text("partner_fee").notNull(),
-    totalCustomerCost: text("total_customer_cost").notNull(),
+    ...pricingColumns(),
     corridor: text("corridor").notNull(),
     payoutMethod: text("payout_method").notNull(),
     purposeOfTransfer: text("purpose_of_transfer").notNull(),

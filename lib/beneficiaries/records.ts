@@ -52,6 +52,18 @@ export function customerActionHint(state: string): string | null {
   return null;
 }
 
+/** PayoutMethodSummary / PayoutMethodMasked (spec 2.4): only ever the masked identifier. */
+export function payoutMethodView(m: typeof payoutMethods.$inferSelect) {
+  return {
+    payoutMethodId: m.id,
+    methodType: m.methodType,
+    corridor: m.corridor,
+    destinationIdentifierMasked: m.destinationIdentifierMasked,
+    addedAt: m.addedAt.toISOString(),
+    archived: m.archived,
+  };
+}
+
 /** Detail and list item of decisions section 5. Screening evidence never leaves the service. */
 export async function beneficiaryView(db: Executor, row: BeneficiaryRow) {
   const methods = await db.select().from(payoutMethods).where(eq(payoutMethods.beneficiaryId, row.id)).orderBy(payoutMethods.addedAt);
@@ -64,14 +76,7 @@ export async function beneficiaryView(db: Executor, row: BeneficiaryRow) {
     countryOfResidence: row.countryOfResidence,
     relationshipToCustomer: row.relationshipToCustomer,
     state: row.state,
-    payoutMethods: methods.map((m) => ({
-      payoutMethodId: m.id,
-      methodType: m.methodType,
-      corridor: m.corridor,
-      destinationIdentifierMasked: m.destinationIdentifierMasked,
-      addedAt: m.addedAt.toISOString(),
-      archived: m.archived,
-    })),
+    payoutMethods: methods.map(payoutMethodView),
     customerActionHint: customerActionHint(row.state),
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,

@@ -58,10 +58,14 @@ function assertJsonContentType(req: Request): void {
  * are validation.bodyMalformed before any schema runs.
  */
 export async function readJsonBody(req: Request, { required }: { required: boolean }): Promise<unknown> {
+  // The media type is checked before any byte is read (a wrong type is 415 whatever the size).
+  if (req.headers.get("content-type")) assertJsonContentType(req);
   const bytes = await readLimited(req, MAX_BODY_BYTES);
-  // No body at all (and no Content-Type): an empty object, so the schema names what is missing.
-  if (bytes.byteLength === 0 && !req.headers.get("content-type")) return required ? {} : undefined;
-  assertJsonContentType(req);
+  if (!req.headers.get("content-type")) {
+    // No body at all: an empty object, so the schema names what is missing. A body needs a type.
+    if (bytes.byteLength === 0) return required ? {} : undefined;
+    assertJsonContentType(req);
+  }
   if (bytes.byteLength === 0) {
     if (required) throw bodyMalformed("The request body is empty; a JSON object is expected.");
     return undefined;

@@ -141,7 +141,7 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
           // keepChanges errors commit the transaction's writes (a counted failure, an expiry).
           if (!(err instanceof DomainError && err.keepChanges)) throw err;
           const failed = errorResponse(err, correlationId);
-          if (key && err.status < 500 && err.status !== 429) await completeKey(tx, key, failed.status, await failed.clone().text());
+          if (key && storable(err)) await completeKey(tx, key, failed.status, await failed.clone().text());
           return failed;
         }
         if (key) await completeKey(tx, key, status, text ?? "");
@@ -154,8 +154,8 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
       response = errorResponse(domain, correlationId);
       if (idem) {
         const db = await ready().catch(() => undefined);
-        // Errors without side effects are replayed like successes; 5xx and 429 free the key.
-        if (db && domain.status < 500 && domain.status !== 429) {
+        // Business refusals are replayed like successes; validation errors, 5xx and 429 free the key.
+        if (db && storable(domain)) {
           await completeKey(db, idem, response.status, await response.clone().text()).catch(() => undefined);
         } else if (db) {
           await releaseKey(db, idem).catch(() => undefined);
@@ -172,6 +172,14 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
       return res;
     }
   };
+}
+
+/**
+ * Whether an error answer is kept under its Idempotency-Key. A request that never validated, a
+ * throttle or a server fault is not an outcome: the client may fix it and retry with the same key.
+ */
+function storable(err: DomainError): boolean {
+  return err.status < 500 && err.status !== 429 && !err.code.startsWith("validation.");
 }
 
 function replay(status: number, body: string, correlationId: string): Response {

@@ -1,4 +1,6 @@
+import { and, eq, gt } from "drizzle-orm";
 import type { Tx } from "@/db";
+import { fundingSessions } from "@/db/schema";
 import { expireOpenFundingSessions } from "./funding";
 import { transitionTransfer, type TransferRow } from "./records";
 
@@ -14,7 +16,25 @@ export async function holdTransfer(tx: Tx, row: TransferRow, now: Date): Promise
 }
 
 export async function releaseTransfer(tx: Tx, row: TransferRow, resolution: "RESTORE" | "REJECT", now: Date): Promise<TransferRow> {
-  if (resolution === "RESTORE") return transitionTransfer(tx, row, "compliance.restore", now);
+  if (resolution === "RESTORE") {
+    const restored = await transitionTransfer(tx, row, "compliance.restore", now);
+    // The hold closed the funding session (or its 30 minutes ran out meanwhile). Restored to
+    // funding without one, the customer could neither pay nor confirm again until the 120-minute
+    // expiry; like a session that expired on its own, the transfer returns to validated, where a
+    // new confirm opens a new session (spec 4.1 rule 11).
+    if (restored.state === "funding") {
+      const [open] = await tx
+        .select({ id: fundingSessions.id })
+        .from(fundingSessions)
+        .where(and(eq(fundingSessions.transferId, restored.id), eq(fundingSessions.state, "OPEN"), gt(fundingSessions.expiresAt, now)))
+        .limit(1);
+      if (!open) {
+        await expireOpenFundingSessions(tx, restored.id, now);
+        return transitionTransfer(tx, restored, "funding.expired", now);
+      }
+    }
+    return restored;
+  }
   return transitionTransfer(tx, row, "compliance.reject", now, { rejectionReason: "TRF_COMPLIANCE_REJECTED" });
 }
 

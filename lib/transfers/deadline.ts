@@ -1,4 +1,5 @@
 import type { Tx } from "@/db";
+import { expireOpenFundingSessions } from "./funding";
 import { transitionTransfer, type TransferRow } from "./records";
 import { transferMachine, type TransferState } from "./state-machine";
 
@@ -9,5 +10,8 @@ import { transferMachine, type TransferState } from "./state-machine";
 export async function expireIfOverdue(tx: Tx, row: TransferRow, now: Date): Promise<TransferRow> {
   if (row.expiresAt.getTime() > now.getTime()) return row;
   if (!transferMachine.can(row.state as TransferState, "timeout")) return row;
-  return transitionTransfer(tx, row, "timeout", now);
+  const expired = await transitionTransfer(tx, row, "timeout", now);
+  // Expired while funding: its funding session ends with it (single use, spec 2.8), as on cancel.
+  if (row.state === "funding") await expireOpenFundingSessions(tx, row.id, now);
+  return expired;
 }

@@ -24,6 +24,16 @@ async function scheduleStep(tx: Tx, transfer: TransferRow, now: Date): Promise<v
   await enqueue(tx, "transfers.networkStep", { transferId: transfer.id, from: transfer.state }, { runAt: addSeconds(now, delay / 1000), dedupeKey: `transfers.networkStep:${transfer.id}:${transfer.state}` });
 }
 
+/**
+ * A payout that completes while a cancellation request is pending (topay or reqpay; not while
+ * held) answers that request: the outcome is NETWORK_ALREADY_PAID, never a paid transfer whose
+ * cancellation stays NETWORK_CANCELLATION_PENDING for good.
+ */
+function paidWhileCancelling(transfer: TransferRow): boolean {
+  const pending = (transfer.cancellation as { cancellationOutcome?: string } | null)?.cancellationOutcome === "NETWORK_CANCELLATION_PENDING";
+  return pending && (transfer.state === "topay" || transfer.state === "reqpay");
+}
+
 /** Hands a funded transfer to the network. */
 export async function startPayout(tx: Tx, funded: TransferRow, now: Date): Promise<void> {
   await scheduleStep(tx, funded, now);
@@ -31,6 +41,7 @@ export async function startPayout(tx: Tx, funded: TransferRow, now: Date): Promi
 
 /** One network step to `to` (topay, reqpay or paid); the transition table refuses anything else. */
 export async function advanceNetwork(tx: Tx, transfer: TransferRow, to: "topay" | "reqpay" | "paid", now: Date): Promise<TransferRow> {
+  if (to === "paid" && paidWhileCancelling(transfer)) return resolveNetworkCancellation(tx, transfer, "NETWORK_ALREADY_PAID", now);
   const moved = await transitionTransfer(tx, transfer, TARGET[to], now);
   await scheduleStep(tx, moved, now);
   return moved;
@@ -43,6 +54,7 @@ export const networkStep = defineJob({
     const transfer = await lockTransfer(tx, payload.transferId);
     // Moved meanwhile (cancelled, held, advanced by hand): this step no longer applies.
     if (!transfer || transfer.state !== payload.from || !STEP[transfer.state]) return;
+    if (transfer.state === "reqpay" && paidWhileCancelling(transfer)) return void (await resolveNetworkCancellation(tx, transfer, "NETWORK_ALREADY_PAID", now));
     await transitionTransfer(tx, transfer, STEP[transfer.state], now).then((moved) => scheduleStep(tx, moved, now));
   },
 });

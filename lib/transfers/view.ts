@@ -1,6 +1,7 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { fundingSessions, payoutMethods, transferStateHistory } from "@/db/schema";
+import { payoutMethodView } from "@/lib/beneficiaries/records";
 import { customerActionExpectedFor, isPreFunding, nextStepFor, type TransferState } from "./state-machine";
 import type { TransferRow } from "./records";
 
@@ -22,16 +23,7 @@ export function transferSummary(row: TransferRow) {
 export async function maskedPayoutMethod(db: Executor, payoutMethodId: string | null) {
   if (!payoutMethodId) return null;
   const [m] = await db.select().from(payoutMethods).where(eq(payoutMethods.id, payoutMethodId));
-  return m
-    ? {
-        payoutMethodId: m.id,
-        methodType: m.methodType,
-        corridor: m.corridor,
-        destinationIdentifierMasked: m.destinationIdentifierMasked,
-        addedAt: m.addedAt.toISOString(),
-        archived: m.archived,
-      }
-    : null;
+  return m ? payoutMethodView(m) : null;
 }
 
 /**

@@ -6,19 +6,20 @@ import { NextStepSchema, Timestamp } from "../schemas";
 const tags = ["Profile and KYC"];
 
 // Latin script with diacritics (spec 2.2), plus the separators real names use.
-const LATIN_NAME = /^[\p{Script=Latin}][\p{Script=Latin}\p{M}' .-]*$/u;
+// Apostrophes: the ASCII one and the typographic ones phones type by default (O’Brien).
+const LATIN_NAME = /^[\p{Script=Latin}][\p{Script=Latin}\p{M}'’ʼ .-]*$/u;
 const latinName = z.string().trim().min(1).max(100).regex(LATIN_NAME, "Use Latin characters (diacritics allowed).");
 
 /** ISO 3166-1 alpha-3, checked against the real list (i18n-iso-countries). */
 export const alpha3 = z
   .string()
-  .regex(/^[A-Z]{3}$/, "Use an ISO 3166-1 alpha-3 code such as USA.")
+  .regex(/^[A-Z]{3}$/, { message: "Use an ISO 3166-1 alpha-3 code such as USA.", abort: true })
   .refine((c) => countries.alpha3ToAlpha2(c) !== undefined, { params: { code: "validation.fieldFormatInvalid" }, message: "Unknown ISO 3166-1 alpha-3 code." })
   .meta({ example: "USA" });
 
 export const isoDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Use YYYY-MM-DD.")
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "Use YYYY-MM-DD.", abort: true })
   .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
     params: { code: "validation.fieldFormatInvalid" },
     message: "Not a calendar date.",

@@ -390,6 +390,11 @@ const ROWS: Row[] = [
     code: "quote.signatureInvalid",
   },
   {
+    name: "token over 16 KiB (a huge extra claim)",
+    build: async () => ({ token: withSegment(await signed(), 1, () => b64u(canonicalize({ pad: "x".repeat(17_000) })!)) }),
+    ...sig("tokenSize"),
+  },
+  {
     name: "four segments",
     build: async () => ({ token: `${await signed()}.x` }),
     ...sig("segmentCount"),
