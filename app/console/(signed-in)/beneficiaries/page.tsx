@@ -1,4 +1,5 @@
-import { Badge, Card, danger, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
+import { DecisionForm } from "@/components/console/decision-form";
+import { Badge, Card, Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
 import { beneficiaryQueue } from "@/lib/console/queries";
 import { ready } from "@/lib/platform/ready";
 import { decideBeneficiary } from "./actions";
@@ -21,17 +22,19 @@ export default async function BeneficiaryQueue({ searchParams }: { searchParams:
             {b.nationality ? `, ${b.nationality} national` : ""}
             {b.dateOfBirth ? `, born ${b.dateOfBirth}` : ""} · {b.relationshipToCustomer} of {subscriptionId} · screening result {b.screeningResult ?? "pending"}
           </p>
-          <form action={decideBeneficiary} className="mt-3 flex flex-wrap items-center gap-2">
-            <input type="hidden" name="beneficiaryId" value={b.id} />
-            <input type="hidden" name="expected" value={b.state} />
-            <input type="hidden" name="back" value="/console/beneficiaries" />
-            <label className="text-sm">
-              Reason <input name="reason" required minLength={3} className={input} placeholder="False positive: different date of birth" />
-            </label>
-            <button name="decision" value="VALID" className={primary}>Valid</button>
-            <button name="decision" value="MONITORED" className={primary}>Monitored</button>
-            <button name="decision" value="BLOCKED" className={danger}>Blocked</button>
-          </form>
+          <div className="mt-3">
+            <DecisionForm
+              action={decideBeneficiary}
+              hidden={{ beneficiaryId: b.id, expected: b.state }}
+              back="/console/beneficiaries"
+              placeholder="False positive: different date of birth"
+              decisions={[
+                { name: "decision", value: "VALID", label: "Valid" },
+                { name: "decision", value: "MONITORED", label: "Monitored" },
+                { name: "decision", value: "BLOCKED", label: "Blocked", tone: "danger" },
+              ]}
+            />
+          </div>
         </Card>
       ))}
       <Pager path="/console/beneficiaries" page={page} hasMore={hasMore} />

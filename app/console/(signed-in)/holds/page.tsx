@@ -1,5 +1,6 @@
 import { TransferCard } from "@/components/console/transfer-card";
-import { danger, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
+import { DecisionForm } from "@/components/console/decision-form";
+import { Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
 import { transferQueue } from "@/lib/console/queries";
 import { ready } from "@/lib/platform/ready";
 import { resolveHold } from "./actions";
@@ -17,15 +18,13 @@ export default async function HoldsQueue({ searchParams }: { searchParams: Searc
       {items.length === 0 ? <Empty>No transfer is on hold.</Empty> : null}
       {items.map((item) => (
         <TransferCard key={item.t.id} item={item}>
-          <form action={resolveHold} className="flex flex-wrap items-center gap-2">
-            <input type="hidden" name="transferId" value={item.t.id} />
-            <input type="hidden" name="back" value="/console/holds" />
-            <label className="text-sm">
-              Reason <input name="reason" required minLength={3} className={input} placeholder="Sanctions alert cleared" />
-            </label>
-            <button name="resolution" value="RESTORE" className={primary}>Restore</button>
-            <button name="resolution" value="REJECT" className={danger}>Reject</button>
-          </form>
+          <DecisionForm
+            action={resolveHold}
+            hidden={{ transferId: item.t.id }}
+            back="/console/holds"
+            placeholder="Sanctions alert cleared"
+            decisions={[{ name: "resolution", value: "RESTORE", label: "Restore" }, { name: "resolution", value: "REJECT", label: "Reject", tone: "danger" }]}
+          />
         </TransferCard>
       ))}
       <Pager path="/console/holds" page={page} hasMore={hasMore} />

@@ -1,5 +1,6 @@
 import { TransferCard } from "@/components/console/transfer-card";
-import { danger, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
+import { DecisionForm } from "@/components/console/decision-form";
+import { Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
 import { transferQueue } from "@/lib/console/queries";
 import { ready } from "@/lib/platform/ready";
 import { decideReview } from "./actions";
@@ -17,15 +18,13 @@ export default async function ReviewQueue({ searchParams }: { searchParams: Sear
       {items.length === 0 ? <Empty>No transfer is waiting for review.</Empty> : null}
       {items.map((item) => (
         <TransferCard key={item.t.id} item={item}>
-          <form action={decideReview} className="flex flex-wrap items-center gap-2">
-            <input type="hidden" name="transferId" value={item.t.id} />
-            <input type="hidden" name="back" value="/console/review" />
-            <label className="text-sm">
-              Reason <input name="reason" required minLength={3} className={input} placeholder="Source of funds verified" />
-            </label>
-            <button name="decision" value="APPROVE" className={primary}>Approve</button>
-            <button name="decision" value="REJECT" className={danger}>Reject</button>
-          </form>
+          <DecisionForm
+            action={decideReview}
+            hidden={{ transferId: item.t.id }}
+            back="/console/review"
+            placeholder="Source of funds verified"
+            decisions={[{ name: "decision", value: "APPROVE", label: "Approve" }, { name: "decision", value: "REJECT", label: "Reject", tone: "danger" }]}
+          />
         </TransferCard>
       ))}
       <Pager path="/console/review" page={page} hasMore={hasMore} />
