@@ -81,7 +81,8 @@ const schema = z.object({
 
 export type Config = z.infer<typeof schema> & { publicBaseUrl: string; sandbox: boolean };
 
-function load(env: NodeJS.ProcessEnv): Config {
+/** Parses and checks a configuration (exported for tests; the app uses config()). */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
@@ -92,7 +93,10 @@ function load(env: NodeJS.ProcessEnv): Config {
     // decisions section 1: production refuses to start with sandbox secrets.
     if (env.SANDBOX_PARTNER_API_KEY) throw new Error("APP_MODE=production refuses SANDBOX_PARTNER_API_KEY");
     if (c.SANDBOX_CLOCK_CONTROL) throw new Error("APP_MODE=production refuses SANDBOX_CLOCK_CONTROL");
-    if (!c.NEXTAUTH_SECRET) throw new Error("APP_MODE=production needs NEXTAUTH_SECRET (console sessions)");
+    // Production keys come from configuration, never from the database (issue 4).
+    for (const name of ["NEXTAUTH_SECRET", "SERVICE_SIGNING_KEYS", "FIELD_ENCRYPTION_KEYS"] as const) {
+      if (!c[name]) throw new Error(`APP_MODE=production needs ${name}`);
+    }
   }
   const sandbox = c.APP_MODE === "sandbox";
   return {
@@ -111,5 +115,5 @@ type G = typeof globalThis & { [KEY]?: Config };
 /** The process configuration, parsed on first use. */
 export function config(): Config {
   const g = globalThis as G;
-  return (g[KEY] ??= load(process.env));
+  return (g[KEY] ??= loadConfig(process.env));
 }

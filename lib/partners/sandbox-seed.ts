@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { partnerApiKeys, partners } from "@/db/schema";
 import { clock } from "@/lib/clock";
@@ -26,4 +27,10 @@ export async function seedSandbox(db: Db): Promise<void> {
     .insert(partnerApiKeys)
     .values({ id: "key_sandbox_demo", partnerId: DEMO_PARTNER_ID, keyHash: sha256Hex(key), keyPrefix: key.slice(0, 6), createdAt: now })
     .onConflictDoNothing();
+}
+
+/** decisions section 1: production refuses to start on a database holding the demo partner. */
+export async function refuseSandboxData(db: Db): Promise<void> {
+  const [demo] = await db.select({ id: partners.id }).from(partners).where(eq(partners.id, DEMO_PARTNER_ID));
+  if (demo) throw new Error(`APP_MODE=production refuses a database with the sandbox partner ${DEMO_PARTNER_ID}`);
 }

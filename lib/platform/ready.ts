@@ -1,6 +1,6 @@
 import { getDb, type Db } from "@/db";
 import { config } from "@/lib/config";
-import { seedSandbox } from "@/lib/partners/sandbox-seed";
+import { refuseSandboxData, seedSandbox } from "@/lib/partners/sandbox-seed";
 import { seedOperator } from "@/lib/operators/records";
 import { loadSigningKeys } from "@/lib/quotes/service-keys";
 
@@ -14,6 +14,7 @@ export function ready(): Promise<Db> {
     g[KEY] = (async () => {
       const db = await getDb();
       if (config().sandbox) await seedSandbox(db);
+      else await refuseSandboxData(db);
       await loadSigningKeys(db);
       await seedOperator(db);
       return db;
