@@ -2,23 +2,40 @@
 
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useState, useSyncExternalStore, type FormEvent } from "react";
+
+const noSubscription = () => () => {};
+/** False in the server render and until hydration, true once React handles events on the page. */
+const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () => false);
+
+/**
+ * next-auth answers a sign-in whose CSRF token does not match its cookie with 200 and a URL back to
+ * its sign-in page (?csrf=true), not with an error. It happens on a first visit when a concurrent
+ * first request (SessionProvider's /session) replaced the cookie after /csrf was read.
+ */
+const csrfRejected = (url: string | null | undefined) => !!url && new URL(url, window.location.href).searchParams.has("csrf");
 
 /** Console sign-in: next-auth's credentials flow (it fetches and sends the CSRF token). */
 export function LoginForm() {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Before hydration a submit would be the browser's native GET: the password in the URL.
+  const hydrated = useHydrated();
 
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     setBusy(true);
     setError(null);
-    const res = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
+    const attempt = () => signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
+    let res = await attempt();
+    // The cookie has settled by now: one retry gets a matching token.
+    if (res?.ok && !res.error && csrfRejected(res.url)) res = await attempt();
     setBusy(false);
-    if (res?.ok) router.push("/console");
-    else setError("Wrong email or password.");
+    // ok alone is not success: next-auth reports some refusals as ok with an error or a sign-in URL.
+    if (res?.ok && !res.error && res.url && !csrfRejected(res.url)) router.push("/console");
+    else setError(res?.ok && !res.error ? "Sign-in could not be completed. Please try again." : "Wrong email or password.");
   }
 
   const field = "mt-1 block w-full rounded border border-slate-300 px-3 py-2 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-200";
@@ -33,7 +50,7 @@ export function LoginForm() {
         Password
         <input name="password" type="password" autoComplete="current-password" required className={field} />
       </label>
-      <button disabled={busy} className="w-full rounded bg-slate-900 px-4 py-2 font-semibold text-white hover:bg-slate-700 focus:outline-none focus:ring-4 focus:ring-slate-300 disabled:opacity-60">
+      <button disabled={busy || !hydrated} className="w-full rounded bg-slate-900 px-4 py-2 font-semibold text-white hover:bg-slate-700 focus:outline-none focus:ring-4 focus:ring-slate-300 disabled:opacity-60">
         {busy ? "Signing in…" : "Sign in"}
       </button>
     </form>

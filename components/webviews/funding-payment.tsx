@@ -1,9 +1,13 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useState, useSyncExternalStore, type FormEvent } from "react";
 import type { FundingWebviewMessages } from "@/lib/i18n/funding-webview-messages";
 import type { FundingWebviewModel } from "@/lib/transfers/funding-webview";
 import { signalClosure } from "./closure";
+
+const noSubscription = () => () => {};
+/** False in the server render and until hydration, true once React handles events on the page. */
+const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () => false);
 
 const field = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-3 text-base focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-200";
 const button = "w-full rounded-lg bg-blue-700 px-4 py-3 text-base font-semibold text-white focus:outline-none focus:ring-4 focus:ring-blue-300 disabled:opacity-60";
@@ -14,6 +18,8 @@ export function FundingPayment({ token, model, messages: m, language }: { token:
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<"SUCCEEDED" | "FAILED" | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Before hydration a submit would be the browser's native GET: card number, expiry and CVC in the URL.
+  const hydrated = useHydrated();
   const a = model.amounts;
 
   async function pay(e: FormEvent<HTMLFormElement>) {
@@ -85,7 +91,7 @@ export function FundingPayment({ token, model, messages: m, language }: { token:
           ) : (
             <p className="text-slate-700">{m.bankTransferNote}</p>
           )}
-          <button type="submit" disabled={busy} className={button}>
+          <button type="submit" disabled={busy || !hydrated} className={button}>
             {busy ? m.paying : `${m.pay} ${a.total} ${a.originCurrency}`}
           </button>
         </form>

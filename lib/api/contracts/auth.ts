@@ -28,7 +28,7 @@ export const registerStart = defineContract({
   description: "Answers the same for an identifier that already has an account; that message carries no code.",
   tags,
   auth: "partner",
-  body: z.strictObject({ identifier }).meta({ id: "RegisterStartRequest" }),
+  body: z.strictObject({ identifier }).meta({ id: "RegisterStartRequest", example: { identifier: "ada@example.com" } }),
   success: {
     status: 200,
     description: "Code sent.",
@@ -73,7 +73,7 @@ export const loginStart = defineContract({
   description: "Answers the same for known and unknown identifiers.",
   tags,
   auth: "partner",
-  body: z.strictObject({ identifier }).meta({ id: "LoginStartRequest" }),
+  body: z.strictObject({ identifier }).meta({ id: "LoginStartRequest", example: { identifier: "+14155550123" } }),
   success: {
     status: 200,
     description: "Password required.",
@@ -89,7 +89,7 @@ export const login = defineContract({
   summary: "Log in with the password",
   tags,
   auth: "partner",
-  body: z.strictObject({ loginAttemptId: z.string().min(1).max(64), password: z.string().min(1).max(256) }).meta({ id: "LoginRequest" }),
+  body: z.strictObject({ loginAttemptId: z.string().min(1).max(64), password: z.string().min(1).max(256) }).meta({ id: "LoginRequest", example: { loginAttemptId: "la_...", password: "correct horse battery staple" } }),
   success: { status: 200, description: "Tokens issued.", schema: TokenResponseSchema },
   errors: ["auth.subscriptionKeyInvalid", "auth.credentialMismatch", "auth.rateLimited", "auth.sessionExpired", "subscription.closed", "validation.fieldMissing"],
 });

@@ -77,7 +77,17 @@ export const ProfileSubmitRequestSchema = z
       preferredLanguage: z.enum(["en", "fr", "es"]).optional().meta({ description: "Language for disclosures and webviews." }),
     }),
   )
-  .meta({ id: "ProfileSubmitRequest" });
+  .meta({
+    id: "ProfileSubmitRequest",
+    example: {
+      firstName: "Ana",
+      lastName: "García",
+      dateOfBirth: "1988-03-14",
+      nationality: "MEX",
+      residenceCountry: "USA",
+      residenceAddress: { addressLine1: "100 Congress Ave", city: "Austin", region: "TX", postalCode: "78701", country: "USA" },
+    },
+  });
 
 export type ProfileInput = z.output<typeof ProfileSubmitRequestSchema>;
 

@@ -115,7 +115,7 @@ export const acceptQuote = defineContract({
   gate: "quoteAccept",
   idempotency: "required",
   params: quoteId,
-  body: z.strictObject({ disclosureToken: z.string().min(1).max(200), purposeOfTransfer: z.enum(PURPOSES) }).meta({ id: "QuoteAcceptRequest" }),
+  body: z.strictObject({ disclosureToken: z.string().min(1).max(200), purposeOfTransfer: z.enum(PURPOSES) }).meta({ id: "QuoteAcceptRequest", example: { disclosureToken: "dt_...", purposeOfTransfer: "FAMILY_SUPPORT" } }),
   success: {
     status: 201,
     description: "Transfer created.",

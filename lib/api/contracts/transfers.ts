@@ -165,7 +165,7 @@ export const confirmTransfer = defineContract({
   gate: "transferCommit",
   idempotency: "required",
   params: transferId,
-  body: z.strictObject({ deviceAssertion: z.string().min(1).max(16384) }).meta({ id: "DeviceAssertion" }),
+  body: z.strictObject({ deviceAssertion: z.string().min(1).max(16384) }).meta({ id: "DeviceAssertion", example: { deviceAssertion: "eyJhbGciOiJSUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6IkpXVCJ9.eyJ0cmFuc2Zlcl9pZCI6InRyZl8uLi4ifQ.c2ln" } }),
   success: {
     status: 200,
     description: "Confirmed; funding.",
@@ -189,7 +189,7 @@ export const cancelTransfer = defineContract({
   gate: "transferCancel",
   idempotency: "required",
   params: transferId,
-  body: z.strictObject({ cancellationReason: z.enum(["CUSTOMER_REQUEST"]) }).meta({ id: "TransferCancelRequest" }),
+  body: z.strictObject({ cancellationReason: z.enum(["CUSTOMER_REQUEST"]) }).meta({ id: "TransferCancelRequest", example: { cancellationReason: "CUSTOMER_REQUEST" } }),
   success: {
     status: 200,
     description: "Cancelled (202 when a refund or a network cancellation follows).",
