@@ -123,7 +123,8 @@ export interface ValidationIssue {
 /** A request that fails validation: the summary code plus one issue per field. */
 export function validationError(
   issues: ValidationIssue[],
-  code = issues.every((i) => i.code === "validation.fieldMissing") ? "validation.fieldMissing" : "validation.fieldInvalid",
+  // The summary is the issues' common code (as for schema validation), else fieldInvalid.
+  code = new Set(issues.map((i) => i.code)).size === 1 ? issues[0].code : "validation.fieldInvalid",
   message = "The request has invalid fields.",
 ): DomainError {
   return new DomainError(code, { message, details: { issues }, hint: "fix_request" });

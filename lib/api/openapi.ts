@@ -16,7 +16,8 @@ function commonErrors(c: Contract): string[] {
   const codes = ["server.unexpected"];
   if (c.auth !== "none") codes.push("auth.subscriptionKeyInvalid");
   if (c.auth === "customer") codes.push("auth.tokenInvalid", "auth.tokenExpired", "auth.tokenRevoked", "subscription.closed");
-  if (c.body) codes.push("validation.bodyMalformed", "validation.contentTypeUnsupported", "validation.bodyTooLarge", "validation.fieldInvalid");
+  if (c.body) codes.push("validation.bodyMalformed", "validation.contentTypeUnsupported", "validation.bodyTooLarge");
+  if (c.body || c.query || c.params) codes.push("validation.fieldInvalid", "validation.fieldFormatInvalid", "validation.fieldMissing");
   if (c.idempotency === "required") codes.push("idempotency.conflict", "validation.fieldMissing");
   return codes;
 }

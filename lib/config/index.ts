@@ -62,6 +62,8 @@ const schema = z.object({
   /** How long a request may hold an Idempotency-Key before another may take it over (crash recovery). */
   IDEMPOTENCY_LOCK_SECONDS: seconds(60),
   WEBHOOK_TIMEOUT_MS: millis(5000),
+  /** Largest originAmount a quote may carry, in the origin currency (a business limit per transfer). */
+  MAX_ORIGIN_AMOUNT: z.string().regex(/^\d+(\.\d+)?$/).default("100000"),
   /** Profile acceptance sets (decisions section 4); configuration, with the sandbox defaults. */
   ACCEPTED_RESIDENCE_COUNTRIES: codeList("USA,GBR,FRA,DEU,ESP,ITA,NLD,IRL,CAN,AUS"),
   SANCTIONED_NATIONALITIES: codeList("CUB,IRN,PRK,SYR"),

@@ -134,6 +134,9 @@ async function partnerSignedClaims(tx: Tx, input: { partner: Partner; subscripti
 
 /** POST /v1/core/quotes. */
 export async function createQuote(tx: Tx, input: { partner: Partner; subscriptionId: string; customerId: string; req: QuoteRequest; now: Date }) {
+  if (new Decimal(input.req.originAmount).gt(config().MAX_ORIGIN_AMOUNT)) {
+    throw fieldInvalid("originAmount", `The amount is above the maximum of ${config().MAX_ORIGIN_AMOUNT} per transfer.`);
+  }
   const beneficiary = await beneficiaryInScope(tx, input.subscriptionId, input.req.beneficiaryId);
   moneyMovementCheck(beneficiary.state as BeneficiaryState, beneficiary.id);
   const corridor = await corridorFor(tx, input.customerId, beneficiary.countryOfResidence, input.req);

@@ -571,8 +571,8 @@ const ROWS: Row[] = [
       body: { originAmount: "100.001000" },
     }),
     status: 400,
-    // Summary code as validationError computes it today for a single fieldFormatInvalid issue.
-    code: "validation.fieldInvalid",
+    // The summary is the single issue's code.
+    code: "validation.fieldFormatInvalid",
     details: (d: any) => assert.deepEqual(d.issues.map((i: any) => [i.field, i.code]), [["originAmount", "validation.fieldFormatInvalid"]]),
   },
   // --- quote_id must be usable as the quoteId path segment of later calls ---

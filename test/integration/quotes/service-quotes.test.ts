@@ -246,8 +246,8 @@ describe("validation", () => {
   });
 
   test("originAmount with sub-cent precision for USD (100.123456) → 400, issue fieldFormatInvalid on originAmount", async () => {
-    // Summary code as validationError computes it today (see report: summary differs from the issue).
-    assertIssues(await createQuote(c, quoteBody(ben.beneficiaryId, { originAmount: "100.123456" })), "validation.fieldInvalid", [
+    // The summary is the issues' common code, as for schema validation.
+    assertIssues(await createQuote(c, quoteBody(ben.beneficiaryId, { originAmount: "100.123456" })), "validation.fieldFormatInvalid", [
       { field: "originAmount", code: "validation.fieldFormatInvalid" },
     ]);
   });

@@ -42,7 +42,7 @@ test("parseWireDecimal: a 400 validation error naming the field", () => {
     () => parseWireDecimal(10.5, "originAmount"),
     (err: unknown) => {
       assert.ok(err instanceof DomainError);
-      assert.equal(err.code, "validation.fieldInvalid");
+      assert.equal(err.code, "validation.fieldFormatInvalid");
       assert.equal(err.status, 400);
       assert.deepEqual(
         (err.details?.issues as { field: string; code: string }[]).map(({ field, code }) => ({ field, code })),
