@@ -7,6 +7,7 @@ import { kycWebviewMessages } from "../lib/i18n/kyc-webview-messages";
 import { BASE_URL, call, eventually } from "../test/integration/support/client";
 import { launchBrowser, newPage, PHONE, screenshot, TIMEOUT } from "./support/browser";
 import { CONSOLE_TEST_TIMEOUT } from "./support/console";
+import { withoutDevReloads } from "./support/dev-server";
 import { advanceTo, awaitFastCheck, customerWithUsaProfile, deviceAssertion, readTransfer, registerDevice, states, submit, submitBody, transferIn, validBeneficiary, WAIT_MS } from "./support/journey";
 import { receivedMessages, setReturnOrigins, startPartnerApp, type PartnerApp } from "./support/partner-app";
 
@@ -57,6 +58,7 @@ describe("customer journey", () => {
     assert.deepEqual(kyc.body.closureCallback.postMessage, { type: "kyc.closed", targetOrigin: app.origin });
 
     const partner = await newPage(browser, PHONE);
+    await withoutDevReloads(partner.context());
     const framed = partner.waitForEvent("framenavigated", { predicate: (f: Frame) => f !== partner.mainFrame() });
     await partner.goto(app.url({ kyc: kyc.body.webviewUrl }));
     await framed;

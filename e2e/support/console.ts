@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Browser, Locator, Page } from "playwright-core";
 import { BASE_URL } from "../../test/integration/support/client";
 import { TIMEOUT } from "./browser";
+import { withoutDevReloads } from "./dev-server";
 
 /**
  * The operator console side of the e2e harness: sign-in through the real next-auth form, a
@@ -30,6 +31,7 @@ export async function newConsolePage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(CONSOLE_TIMEOUT);
   context.setDefaultNavigationTimeout(CONSOLE_TIMEOUT);
+  await withoutDevReloads(context);
   return context.newPage();
 }
 
@@ -86,7 +88,7 @@ export async function createOperatorInConsole(page: Page, role: "reviewer" | "ad
   const who = { email: `${role}.${randomUUID().slice(0, 8)}@example.com`, password: `e2e-${randomUUID()}` };
   await page.goto(consoleUrl("/operators"));
   await page.getByLabel("Email").fill(who.email);
-  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Role").selectOption(role);
   await page.getByLabel("Initial password").fill(who.password);
   await page.getByRole("button", { name: "Create" }).click();

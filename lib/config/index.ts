@@ -84,7 +84,7 @@ const schema = z.object({
 export type Config = z.infer<typeof schema> & { publicBaseUrl: string; sandbox: boolean };
 
 /** Parses and checks a configuration (exported for tests; the app uses config()). */
-export function loadConfig(env: NodeJS.ProcessEnv): Config {
+export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");

@@ -112,6 +112,7 @@ describe("confirm attacks: algorithm and key confusion", () => {
       const jws = compactJws({ alg: "RS256", kid: `unregistered-${randomUUID()}`, typ: "JWT" }, claims, stranger.privateKey);
       const error = assertError(await confirm(w.customer, transfer.transferId, jws), 412, "device.notRegistered");
       assert.equal(error.remediation, "register_device");
+      assert.equal(error.details?.remediationHint, "register_device", JSON.stringify(error));
     });
     await t.test("the device's own key under an unknown kid", async () => {
       const jws = signAssertion(w.device, await claimsFor(w.device, transfer), { kid: "no-such-kid" });
@@ -294,6 +295,7 @@ describe("confirm preconditions", () => {
     const latest = await transferDetail(w.customer, transfer.transferId);
     const error = assertError(await confirm(w.customer, transfer.transferId, await validAssertion(w.device, latest)), 412, "device.deactivated");
     assert.equal(error.remediation, "register_device");
+    assert.equal(error.details?.remediationHint, "register_device", JSON.stringify(error));
     await stillConfirmable({ ...w, device: spare }, transfer.transferId);
   });
 
