@@ -26,7 +26,8 @@ function issuesOf(error: z.core.$ZodError, prefix?: string): { issues: Validatio
       }
       continue;
     }
-    const missing = issue.code === "invalid_type" && (issue as { input?: unknown }).input === undefined;
+    // Absent (undefined input) fails as invalid_type, or invalid_value for enums and literals.
+    const missing = (issue.code === "invalid_type" || issue.code === "invalid_value") && (issue as { input?: unknown }).input === undefined;
     issues.push({
       field: fieldPath(issue.path, prefix),
       // Pattern and format violations (regex, email, uuid...) are fieldFormatInvalid (spec 7).
