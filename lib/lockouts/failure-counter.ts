@@ -36,7 +36,9 @@ export async function lockedForSeconds(db: Executor, scope: string, w: Window, n
   if (!row || row.n < w.limit || !row.oldest) return 0;
   // Locked until enough failures age out of the window; the oldest is the first to go.
   const oldest = row.oldest instanceof Date ? row.oldest : new Date(row.oldest);
-  return Math.max(1, Math.ceil((oldest.getTime() + w.windowSeconds * 1000 - now.getTime()) / 1000));
+  // Clamped to the window: a request that read the clock just before a parallel one recorded its
+  // failure would otherwise compute a wait a little longer than the window itself.
+  return Math.min(w.windowSeconds, Math.max(1, Math.ceil((oldest.getTime() + w.windowSeconds * 1000 - now.getTime()) / 1000)));
 }
 
 export async function clearFailures(tx: Executor, scope: string): Promise<void> {
