@@ -1,5 +1,6 @@
 import type { Tx } from "@/db";
 import { expireOpenFundingSessions } from "./funding";
+import { expireOpenFundingSessions } from "./funding";
 import { transitionTransfer, type TransferRow } from "./records";
 import { transferMachine, type TransferState } from "./state-machine";
 

@@ -9,6 +9,7 @@ import { enqueue } from "@/lib/jobs/queue";
 import { issueWebviewToken, retireSessionTokens } from "@/lib/webviews/tokens";
 import { fundingSessionMachine, type FundingSessionStatus } from "./funding-session-state-machine";
 import { lockTransfer, transitionTransfer, type TransferRow } from "./records";
+import { expireIfOverdue } from "./deadline";
 import { startPayout } from "./network";
 
 export type FundingSessionRow = typeof fundingSessions.$inferSelect;
@@ -49,7 +50,12 @@ export async function completeFunding(
   tx: Tx,
   input: { session: FundingSessionRow; transfer: TransferRow; outcome: "SUCCEEDED" | "FAILED"; method?: string; now: Date },
 ) {
-  const { session, transfer, now } = input;
+  const { session, now } = input;
+  // Past the 120-minute deadline the transfer expires now, and the payment is refused (kept).
+  const transfer = await expireIfOverdue(tx, input.transfer, now);
+  if (transfer.state !== input.transfer.state) {
+    throw new DomainError("funding.sessionExpired", { message: "The transfer expired before it was funded.", keepChanges: true });
+  }
   if (session.state === "OPEN" && session.expiresAt.getTime() <= now.getTime()) {
     throw new DomainError("funding.sessionExpired", { message: "The funding session has expired. Confirm the transfer again to get a new one." });
   }
