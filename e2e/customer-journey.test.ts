@@ -5,9 +5,9 @@ import type { Browser, Frame, Page } from "playwright-core";
 import { fundingWebviewMessages } from "../lib/i18n/funding-webview-messages";
 import { kycWebviewMessages } from "../lib/i18n/kyc-webview-messages";
 import { BASE_URL, call, eventually } from "../test/integration/support/client";
-import { launchBrowser, newPage, PHONE, screenshot, TIMEOUT } from "./support/browser";
-import { CONSOLE_TEST_TIMEOUT } from "./support/console";
+import { launchBrowser, newPage, PHONE, screenshot, TEST_TIMEOUT, TIMEOUT } from "./support/browser";
 import { withoutDevReloads } from "./support/dev-server";
+import { screenshotWithFrame } from "./support/frames";
 import { advanceTo, awaitFastCheck, customerWithUsaProfile, deviceAssertion, readTransfer, registerDevice, states, submit, submitBody, transferIn, validBeneficiary, WAIT_MS } from "./support/journey";
 import { receivedMessages, setReturnOrigins, startPartnerApp, type PartnerApp } from "./support/partner-app";
 
@@ -45,7 +45,7 @@ async function messages(page: Page, n = 1) {
 }
 
 describe("customer journey", () => {
-  test("registration → KYC webview (iframe) → device, beneficiary, quote, accept, submit, confirm → funding webview (popup) → paid", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
+  test("registration → KYC webview (iframe) → device, beneficiary, quote, accept, submit, confirm → funding webview (popup) → paid", { timeout: TEST_TIMEOUT * 3 }, async () => {
     // Registration and profile over the API.
     const c = await customerWithUsaProfile();
     const profile = await call("GET", "/v1/core/profile", { token: c.token });
@@ -69,7 +69,7 @@ describe("customer journey", () => {
     await frame.getByLabel(KYC.issuingCountry).fill("USA");
     await frame.getByLabel(KYC.expiryDate).fill("2032-01-31");
     await frame.getByLabel(KYC.photo).setInputFiles({ name: "passport.png", mimeType: "image/png", buffer: PNG });
-    await screenshot(partner, "journey-1-kyc-capture");
+    await screenshotWithFrame(partner, "journey-1-kyc-capture");
     await frame.getByRole("button", { name: KYC.submit }).click();
     await frame.getByRole("button", { name: KYC.approve }).click();
     await frame.getByTestId("kyc-done").waitFor();

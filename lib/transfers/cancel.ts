@@ -4,7 +4,7 @@ import { DomainError } from "@/lib/errors";
 import { expireIfOverdue } from "./deadline";
 import { expireOpenFundingSessions } from "./funding";
 import { transferInScope, transitionTransfer } from "./records";
-import { startRefund } from "./refunds";
+import { refundView, startRefund } from "./refunds";
 import { customerActionExpectedFor, nextStepFor, resolveCancel, type TransferState } from "./state-machine";
 
 /** Spec 8: hint for when the network answers a cancellation request. */
@@ -42,7 +42,7 @@ export async function cancelTransfer(tx: Tx, input: { subscriptionId: string; tr
       nextStep: nextStepFor(state),
       customerActionExpected: customerActionExpectedFor(state),
       ...(cancellation.networkCancellationExpectedBy ? { networkCancellationExpectedBy: cancellation.networkCancellationExpectedBy } : {}),
-      refund,
+      refund: refundView(refund),
     },
   };
 }

@@ -12,6 +12,17 @@ import { refundMachine, type RefundStatus } from "./refund-state-machine";
 const STEP_SECONDS = 1;
 
 /**
+ * RefundDetail as responses show it (spec 2.8: refundStatus, estimatedRefundCompletionBy,
+ * refundMethod). The stored record also keeps refundInitiatedAt and refundCompletedAt for
+ * operators; they are not part of the contract.
+ */
+export function refundView(refund: unknown): { refundStatus: RefundStatus; estimatedRefundCompletionBy: string; refundMethod: string } | null {
+  if (!refund || typeof refund !== "object") return null;
+  const r = refund as { refundStatus: RefundStatus; estimatedRefundCompletionBy: string; refundMethod: string };
+  return { refundStatus: r.refundStatus, estimatedRefundCompletionBy: r.estimatedRefundCompletionBy, refundMethod: r.refundMethod };
+}
+
+/**
  * Starts the refund of a cancelled funded transfer (spec 3.1): PENDING now, then PROCESSING and
  * COMPLETED as the provider advances, each a durable job. Original payment method only (spec 9).
  */

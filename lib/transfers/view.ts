@@ -4,6 +4,7 @@ import { fundingSessions, payoutMethods, transferStateHistory } from "@/db/schem
 import { payoutMethodView } from "@/lib/beneficiaries/records";
 import { customerActionExpectedFor, isPreFunding, nextStepFor, type TransferState } from "./state-machine";
 import type { TransferRow } from "./records";
+import { refundView } from "./refunds";
 
 /** TransferSummary (spec 2.7): the list projection, nothing more. */
 export function transferSummary(row: TransferRow) {
@@ -59,7 +60,7 @@ export async function transferDetail(db: Executor, row: TransferRow) {
     // The webview URL is a one-time capability: only the confirm response carries it (spec 4.1 rule 11).
     ...(session ? { fundingSession: { fundingSessionId: session.id, fundingWebviewUrl: null, expiresAt: session.expiresAt.toISOString() } } : {}),
     cancellation: row.cancellation ?? null,
-    refund: row.refund ?? null,
+    refund: refundView(row.refund),
     stateHistory: history.map((h) => ({ state: h.state, transitionedAt: h.transitionedAt.toISOString(), reasonCode: h.reasonCode })),
   };
 }

@@ -57,6 +57,21 @@ export function assertNear(actual: string | Date | null | undefined, expected: D
   assert.ok(Math.abs(a - e) <= toleranceMs, `${what} ${new Date(a).toISOString()} not within ${toleranceMs} ms of ${new Date(e).toISOString()}`);
 }
 
+/** Runs `fn` between two reads of the server clock: any time the server stamped lies in [before, after]. */
+export async function timed<T>(fn: () => Promise<T>): Promise<{ result: T; before: number; after: number }> {
+  const before = (await serverNow()).getTime();
+  const result = await fn();
+  const after = (await serverNow()).getTime();
+  return { result, before, after };
+}
+
+/** before + offsetMs <= actual <= after + offsetMs. */
+export function assertWithin(actual: string | null | undefined, before: number, after: number, offsetMs: number, what: string) {
+  assert.ok(actual, `${what} missing`);
+  const a = Date.parse(actual);
+  assert.ok(a >= before + offsetMs && a <= after + offsetMs, `${what} ${actual} not within [${new Date(before + offsetMs).toISOString()}, ${new Date(after + offsetMs).toISOString()}]`);
+}
+
 /** Fails if `secret` appears anywhere in the raw response text. */
 export function assertNotLeaked(res: CallResult, secret: string, where: string) {
   assert.ok(!res.text.includes(secret), `${where} leaks the full identifier: ${res.text}`);
@@ -268,12 +283,64 @@ export interface Scenario {
   quoteId: string;
 }
 
-/** A fresh VALID customer and beneficiary, and a registered (accepted, not submitted) transfer. */
-export async function registeredScenario(opts: AcceptOptions = {}): Promise<Scenario> {
-  const c = await validCustomer();
-  const beneficiaryId = await validBeneficiary(c);
+export interface ScenarioOptions extends AcceptOptions {
+  /** A new customer (and beneficiary) instead of the file's shared one: for lists, events, clock-sensitive checks. */
+  fresh?: boolean;
+  /** The shared customer, but a new beneficiary (for checks on the beneficiary's payout methods). */
+  freshBeneficiary?: boolean;
+}
+
+interface Shared {
+  c: Customer;
+  beneficiaryId: string;
+  device?: Device;
+  /** Server time of the token's issue. */
+  tokenAt: number;
+}
+
+let shared: Promise<Shared> | undefined;
+
+/**
+ * One VALID customer with one VALID beneficiary per test process (onboarding costs seconds), given
+ * a new access token when the shared clock has moved past most of the old one's hour.
+ */
+async function sharedParty(): Promise<Shared> {
+  shared ??= (async () => {
+    const c = await validCustomer();
+    const beneficiaryId = await validBeneficiary(c);
+    return { c, beneficiaryId, tokenAt: (await serverNow()).getTime() };
+  })();
+  const party = await shared;
+  const now = (await serverNow()).getTime();
+  if (now - party.tokenAt > 40 * 60_000) {
+    await relogin(party.c);
+    party.tokenAt = now;
+  }
+  return party;
+}
+
+/** A registered (accepted, not submitted) transfer of the shared customer, or of a fresh one. */
+export async function registeredScenario(opts: ScenarioOptions = {}): Promise<Scenario> {
+  let c: Customer;
+  let beneficiaryId: string;
+  if (opts.fresh) {
+    c = await validCustomer();
+    beneficiaryId = await validBeneficiary(c);
+  } else {
+    const party = await sharedParty();
+    c = party.c;
+    beneficiaryId = opts.freshBeneficiary ? await validBeneficiary(c) : party.beneficiaryId;
+  }
   const { transferId, quoteId } = await acceptTransfer(c, beneficiaryId, opts);
   return { c, beneficiaryId, transferId, quoteId };
+}
+
+/** The shared customer's device (registered once), or a new device for another customer. */
+async function deviceFor(c: Customer): Promise<Device> {
+  const party = shared ? await shared : undefined;
+  if (party?.c !== c) return registerDevice(c);
+  party.device ??= await registerDevice(c);
+  return party.device;
 }
 
 /** Submits with a valid CLABE (202) and waits for validated. */
@@ -285,8 +352,8 @@ export async function submitAndValidate(s: Scenario, destinationIdentifier: stri
   return t;
 }
 
-export async function validatedScenario(): Promise<Scenario> {
-  const s = await registeredScenario();
+export async function validatedScenario(opts: ScenarioOptions = {}): Promise<Scenario> {
+  const s = await registeredScenario(opts);
   await submitAndValidate(s);
   return s;
 }
@@ -351,17 +418,17 @@ export function completeFunding(c: Customer, fundingSessionId: string, outcome: 
 }
 
 /** A transfer in funding: validated, a registered device, confirmed. */
-export async function fundingScenario(): Promise<Scenario & { device: Device; confirmed: any }> {
-  const s = await validatedScenario();
-  const device = await registerDevice(s.c);
+export async function fundingScenario(opts: ScenarioOptions = {}): Promise<Scenario & { device: Device; confirmed: any }> {
+  const s = await validatedScenario(opts);
+  const device = await deviceFor(s.c);
   const confirmed = await confirm(s.c, device, s.transferId);
   assert.equal(confirmed.transferStatus, "funding");
   return { ...s, device, confirmed };
 }
 
 /** A transfer in funded. */
-export async function fundedScenario(): Promise<Scenario & { device: Device; confirmed: any }> {
-  const s = await fundingScenario();
+export async function fundedScenario(opts: ScenarioOptions = {}): Promise<Scenario & { device: Device; confirmed: any }> {
+  const s = await fundingScenario(opts);
   const done = await completeFunding(s.c, s.confirmed.fundingSession.fundingSessionId);
   assert.equal(done.status, 200, done.text);
   assert.equal(done.body.transferStatus, "funded", done.text);

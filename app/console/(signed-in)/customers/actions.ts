@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { subscriptions } from "@/db/schema";
 import { consoleAction } from "@/lib/console/action";
+import { notFound } from "@/lib/errors";
 import { changeCustomer, lockCustomer } from "@/lib/customers/status-change";
 import { OPERATOR_STATUSES } from "@/lib/customers/status-machine";
 import { recordAudit } from "@/lib/operators/audit";
@@ -21,7 +22,7 @@ export const setCustomerStatus = consoleAction(
   }),
   async ({ tx, input, operator, now }) => {
     const [sub] = await tx.select({ customerId: subscriptions.customerId }).from(subscriptions).where(eq(subscriptions.id, input.subscriptionId));
-    if (!sub) return "No such customer.";
+    if (!sub) throw notFound("customer"); // an error, not a success notice
     const before = await lockCustomer(tx, sub.customerId);
     const after = await changeCustomer(
       tx,

@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
+import { notFound } from "@/lib/errors";
 import { recordAudit } from "@/lib/operators/audit";
 import { holdTransfer, releaseTransfer } from "@/lib/transfers/compliance";
 import { lockTransfer } from "@/lib/transfers/records";
@@ -12,7 +13,7 @@ export const resolveHold = consoleAction(
   z.object({ transferId: z.string().min(1), resolution: z.enum(["RESTORE", "REJECT"]), reason: z.string().trim().min(3).max(500) }),
   async ({ tx, input, operator, now }) => {
     const row = await lockTransfer(tx, input.transferId);
-    if (!row) return "No such transfer.";
+    if (!row) throw notFound("transfer"); // an error, not a success notice
     const after = await releaseTransfer(tx, row, input.resolution, now);
     await recordAudit(tx, operator, { action: `transfer.hold.${input.resolution.toLowerCase()}`, targetType: "transfer", targetId: row.id, before: { state: row.state, priorState: row.priorState }, after: { state: after.state }, reason: input.reason }, now);
     return `Transfer ${row.id} is now ${after.state}.`;
@@ -25,7 +26,7 @@ export const placeHold = consoleAction(
   z.object({ transferId: z.string().min(1), reason: z.string().trim().min(3).max(500) }),
   async ({ tx, input, operator, now }) => {
     const row = await lockTransfer(tx, input.transferId);
-    if (!row) return "No such transfer.";
+    if (!row) throw notFound("transfer"); // an error, not a success notice
     const after = await holdTransfer(tx, row, now);
     await recordAudit(tx, operator, { action: "transfer.hold", targetType: "transfer", targetId: row.id, before: { state: row.state }, after: { state: after.state, priorState: after.priorState }, reason: input.reason }, now);
     return `Transfer ${row.id} is on hold (was ${row.state}).`;

@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
+import { notFound } from "@/lib/errors";
 import { recordAudit } from "@/lib/operators/audit";
 import { reviewTransfer } from "@/lib/transfers/compliance";
 import { lockTransfer } from "@/lib/transfers/records";
@@ -12,7 +13,7 @@ export const decideReview = consoleAction(
   z.object({ transferId: z.string().min(1), decision: z.enum(["APPROVE", "REJECT"]), reason: z.string().trim().min(3).max(500) }),
   async ({ tx, input, operator, now }) => {
     const row = await lockTransfer(tx, input.transferId);
-    if (!row) return "No such transfer.";
+    if (!row) throw notFound("transfer"); // an error, not a success notice
     const after = await reviewTransfer(tx, row, input.decision, now);
     await recordAudit(tx, operator, { action: `transfer.review.${input.decision.toLowerCase()}`, targetType: "transfer", targetId: row.id, before: { state: row.state }, after: { state: after.state }, reason: input.reason }, now);
     return `Transfer ${row.id} is now ${after.state}.`;
