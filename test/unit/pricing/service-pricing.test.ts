@@ -82,11 +82,12 @@ test("envelopeTermsOf: the spec 5.4 claim names", () => {
 test("refusals: unpayable or malformed amounts, unavailable method, fee above cap", () => {
   const price = (over: Record<string, unknown>) => () =>
     priceQuote({ corridor: usMx, originAmount: "100.00", now, rates, ...over });
-  assert.equal(codeOf(price({ originAmount: "100.001" })), "validation.fieldInvalid");
+  // The summary code is the issue's own code (format problems are fieldFormatInvalid).
+  assert.equal(codeOf(price({ originAmount: "100.001" })), "validation.fieldFormatInvalid");
   assert.equal(codeOf(price({ originAmount: "0.000000" })), "validation.fieldInvalid");
-  assert.equal(codeOf(price({ originAmount: "1e3" })), "validation.fieldInvalid");
-  assert.equal(codeOf(price({ originAmount: 100 })), "validation.fieldInvalid");
-  assert.equal(codeOf(price({ partnerFee: "0.005" })), "validation.fieldInvalid");
+  assert.equal(codeOf(price({ originAmount: "1e3" })), "validation.fieldFormatInvalid");
+  assert.equal(codeOf(price({ originAmount: 100 })), "validation.fieldFormatInvalid");
+  assert.equal(codeOf(price({ partnerFee: "0.005" })), "validation.fieldFormatInvalid");
   assert.equal(codeOf(price({ payoutMethod: "mobile_money" })), "validation.methodNotAvailableForCorridor");
   assert.equal(codeOf(price({ partnerFee: "10.01" })), "quote.envelopeBreach");
 });
