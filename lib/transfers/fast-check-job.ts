@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { beneficiaries, customers, payoutMethods, transfers } from "@/db/schema";
+import { beneficiaries, customers, payoutMethods } from "@/db/schema";
 import { corridorByCode, isAtOrAboveReviewThreshold } from "@/lib/corridors/corridors";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { defineJob } from "@/lib/jobs/define";
@@ -36,6 +36,5 @@ export const fastCheck = defineJob({
     if (!["VALID", "MONITORED"].includes(customer.status)) return void (await fail("TRF_CHECK_CUSTOMER_STATUS"));
     const review = customer.status === "MONITORED" || isAtOrAboveReviewThreshold(corridor, new Decimal(row.originAmount));
     await transitionTransfer(tx, row, review ? "fastCheck.review" : "fastCheck.passed", now);
-    await tx.update(transfers).set({ fastCheckExpectedBy: null }).where(eq(transfers.id, row.id)).then(() => undefined, () => undefined);
   },
 });
