@@ -4,9 +4,8 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
+import { startWebhookReceiver, type Delivery } from "../support/webhook-receiver";
 import {
   archiveBeneficiary,
   assertNoKeyDeep,
@@ -20,38 +19,16 @@ import {
   type Customer,
 } from "../quotes/support";
 
-interface Delivery {
-  rawBody: string;
-  headers: IncomingHttpHeaders;
-  body: any;
-}
-
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 const deliveries: Delivery[] = [];
-let server: Server;
 let secret: string;
 let previousWebhookUrl: string | null = null;
 let c: Customer;
 
 before(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const rawBody = Buffer.concat(chunks).toString("utf8");
-      let body: unknown = null;
-      try {
-        body = JSON.parse(rawBody);
-      } catch {
-        body = null;
-      }
-      deliveries.push({ rawBody, headers: req.headers, body });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  receiver = await startWebhookReceiver(deliveries);
   previousWebhookUrl = (await putPartner({})).webhookUrl;
-  const settings = await putPartner({ webhookUrl: `http://127.0.0.1:${port}/hooks` });
+  const settings = await putPartner({ webhookUrl: receiver.url });
   assert.ok(settings.webhookSecret);
   secret = settings.webhookSecret!;
   c = await validCustomer();
@@ -59,7 +36,7 @@ before(async () => {
 
 after(async () => {
   await putPartner({ webhookUrl: previousWebhookUrl });
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await receiver.close();
 });
 
 const beneficiaryEvents = (beneficiaryId: string) =>

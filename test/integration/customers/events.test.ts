@@ -1,43 +1,20 @@
 /** customer.status.changed webhooks (spec 6; decisions 4 and 9): Standard Webhooks signatures, sequence, one per change. */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
+import { startWebhookReceiver, type Delivery } from "../support/webhook-receiver";
 import { call, eventually } from "../support/client";
 import { completeKyc, customerWithProfile, openKyc, validProfile } from "./helpers";
 
-interface Delivery {
-  rawBody: string;
-  headers: IncomingHttpHeaders;
-  body: any;
-}
-
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 const deliveries: Delivery[] = [];
-let server: Server;
 let secret: string;
 
 before(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const rawBody = Buffer.concat(chunks).toString("utf8");
-      let body: unknown = null;
-      try {
-        body = JSON.parse(rawBody);
-      } catch {
-        body = null;
-      }
-      deliveries.push({ rawBody, headers: req.headers, body });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  const res = await call("PUT", "/v1/sandbox/partner", { body: { webhookUrl: `http://127.0.0.1:${port}/hooks` } });
+  receiver = await startWebhookReceiver(deliveries);
+  const res = await call("PUT", "/v1/sandbox/partner", { body: { webhookUrl: receiver.url } });
   assert.equal(res.status, 200, res.text);
-  assert.equal(res.body.webhookUrl, `http://127.0.0.1:${port}/hooks`);
+  assert.equal(res.body.webhookUrl, receiver.url);
   assert.match(res.body.webhookSecret, /^whsec_[A-Za-z0-9+/=]+$/);
   secret = res.body.webhookSecret;
 });
@@ -47,9 +24,7 @@ after(async () => {
   assert.equal(res.status, 200, res.text);
   assert.equal(res.body.webhookUrl, null);
   assert.equal(res.body.webhookSecret, null);
-  // The service keeps delivery connections alive: drop them, or close() would wait for them.
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await receiver.close();
 });
 
 const forSubscription = (subscriptionId: string) => deliveries.filter((d) => d.body?.subscriptionId === subscriptionId);
