@@ -11,9 +11,16 @@ function run(opts) {
 }
 
 async function registerCustomer(baseUrl, email, password) {
-  const post = (p, body) => fetch(`${baseUrl}${p}`, { method: "POST", headers: { "ocp-apim-subscription-key": KEY, "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json());
+  const post = (p, body) =>
+    fetch(`${baseUrl}${p}`, {
+      method: "POST",
+      headers: { "ocp-apim-subscription-key": KEY, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }).then((r) => r.json());
   const start = await post("/v1/auth/register/start", { identifier: email });
-  const { otp } = await fetch(`${baseUrl}/v1/sandbox/otp?identifier=${encodeURIComponent(email)}`, { headers: { "ocp-apim-subscription-key": KEY } }).then((r) => r.json());
+  const { otp } = await fetch(`${baseUrl}/v1/sandbox/otp?identifier=${encodeURIComponent(email)}`, { headers: { "ocp-apim-subscription-key": KEY } }).then(
+    (r) => r.json(),
+  );
   await post("/v1/auth/register/verify-otp", { registrationId: start.registrationId, otp });
   await post("/v1/auth/register/set-password", { registrationId: start.registrationId, password });
 }
@@ -42,7 +49,11 @@ export async function benchAuth() {
             context.loginAttemptId = JSON.parse(body).loginAttemptId;
           },
         },
-        { method: "POST", path: "/v1/auth/login", setupRequest: (req, context) => ({ ...req, body: JSON.stringify({ loginAttemptId: context.loginAttemptId, password }) }) },
+        {
+          method: "POST",
+          path: "/v1/auth/login",
+          setupRequest: (req, context) => ({ ...req, body: JSON.stringify({ loginAttemptId: context.loginAttemptId, password }) }),
+        },
       ],
     });
     const row = (name, r) => `| ${name} | ${Math.round(r.requests.average)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx} |`;
@@ -62,4 +73,8 @@ export async function benchAuth() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) benchAuth().then(console.log, (e) => { console.error(e); process.exit(1); });
+if (import.meta.url === `file://${process.argv[1]}`)
+  benchAuth().then(console.log, (e) => {
+    console.error(e);
+    process.exit(1);
+  });

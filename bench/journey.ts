@@ -50,7 +50,14 @@ export async function benchJourney(): Promise<string> {
     for (let i = 0; i < CONCURRENCY; i++) {
       const { token } = await demo.registerAndOnboard();
       const device = await demo.registerDevice(token);
-      const ben = await timed("setup", "POST", "/v1/core/beneficiaries", token, { firstName: "Lucía", lastName: "Hernández", countryOfResidence: "MEX", relationshipToCustomer: "FAMILY" }, 202);
+      const ben = await timed(
+        "setup",
+        "POST",
+        "/v1/core/beneficiaries",
+        token,
+        { firstName: "Lucía", lastName: "Hernández", countryOfResidence: "MEX", relationshipToCustomer: "FAMILY" },
+        202,
+      );
       for (;;) {
         const b = await timed("setup", "GET", `/v1/core/beneficiaries/${ben.beneficiaryId}`, token);
         if (b.state === "VALID") break;
@@ -81,13 +88,44 @@ export async function benchJourney(): Promise<string> {
     await Promise.all(
       clients.map(async (c) => {
         while (Date.now() < until) {
-          const quote = await timed("POST quotes", "POST", "/v1/core/quotes", c.token, { originAmount: "100.000000", originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId: c.beneficiaryId });
+          const quote = await timed("POST quotes", "POST", "/v1/core/quotes", c.token, {
+            originAmount: "100.000000",
+            originCurrency: "USD",
+            destinationCurrency: "MXN",
+            beneficiaryId: c.beneficiaryId,
+          });
           const disclosure = await timed("GET disclosure", "GET", `/v1/core/quotes/${quote.quoteId}/disclosure`, c.token);
-          const accepted = await timed("POST accept", "POST", `/v1/core/quotes/${quote.quoteId}/accept`, c.token, { disclosureToken: disclosure.disclosureToken, purposeOfTransfer: "FAMILY_SUPPORT" }, 201);
-          await timed("POST submit", "POST", `/v1/core/transfers/${accepted.transferId}/submit`, c.token, { beneficiaryId: c.beneficiaryId, payoutMethod: { methodType: "BANK_TRANSFER", destinationIdentifier: "002010077777777771" }, purposeOfTransfer: "FAMILY_SUPPORT" }, 202);
+          const accepted = await timed(
+            "POST accept",
+            "POST",
+            `/v1/core/quotes/${quote.quoteId}/accept`,
+            c.token,
+            { disclosureToken: disclosure.disclosureToken, purposeOfTransfer: "FAMILY_SUPPORT" },
+            201,
+          );
+          await timed(
+            "POST submit",
+            "POST",
+            `/v1/core/transfers/${accepted.transferId}/submit`,
+            c.token,
+            {
+              beneficiaryId: c.beneficiaryId,
+              payoutMethod: { methodType: "BANK_TRANSFER", destinationIdentifier: "002010077777777771" },
+              purposeOfTransfer: "FAMILY_SUPPORT",
+            },
+            202,
+          );
           const validated = await poll(c.token, accepted.transferId, "validated");
-          const confirmed = await timed("POST confirm", "POST", `/v1/core/transfers/${accepted.transferId}/confirm`, c.token, { deviceAssertion: await demo.deviceAssertion(c.device, validated) });
-          await timed("POST funding complete (sandbox)", "POST", `/v1/sandbox/funding-sessions/${confirmed.fundingSession.fundingSessionId}/complete`, c.token, { outcome: "SUCCEEDED" });
+          const confirmed = await timed("POST confirm", "POST", `/v1/core/transfers/${accepted.transferId}/confirm`, c.token, {
+            deviceAssertion: await demo.deviceAssertion(c.device, validated),
+          });
+          await timed(
+            "POST funding complete (sandbox)",
+            "POST",
+            `/v1/sandbox/funding-sessions/${confirmed.fundingSession.fundingSessionId}/complete`,
+            c.token,
+            { outcome: "SUCCEEDED" },
+          );
           await poll(c.token, accepted.transferId, "funded");
           journeys++;
         }
@@ -112,4 +150,8 @@ export async function benchJourney(): Promise<string> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) benchJourney().then(console.log, (e) => { console.error(e); process.exit(1); });
+if (import.meta.url === `file://${process.argv[1]}`)
+  benchJourney().then(console.log, (e) => {
+    console.error(e);
+    process.exit(1);
+  });

@@ -21,14 +21,25 @@ async function freshPostgres(adminUrl) {
   await admin.unsafe(`create database ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: async () => { await admin.unsafe(`drop database if exists ${name} with (force)`); await admin.end(); } };
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
 }
 
 /** Resident set size (MB) of a process and its children. */
 export function rssMb(pid) {
   try {
     const out = execFileSync("ps", ["-o", "rss=", "--ppid", String(pid), "-p", String(pid)], { encoding: "utf8" });
-    return Math.round(out.split("\n").filter(Boolean).reduce((sum, kb) => sum + Number(kb), 0) / 1024);
+    return Math.round(
+      out
+        .split("\n")
+        .filter(Boolean)
+        .reduce((sum, kb) => sum + Number(kb), 0) / 1024,
+    );
   } catch {
     return null;
   }
@@ -52,7 +63,10 @@ export async function startServer(env = {}) {
     },
   });
   for (let i = 0; ; i++) {
-    const ok = await fetch(`${baseUrl}/v1/auth/health`, { headers: { "ocp-apim-subscription-key": "sandbox-demo-key" } }).then((r) => r.ok, () => false);
+    const ok = await fetch(`${baseUrl}/v1/auth/health`, { headers: { "ocp-apim-subscription-key": "sandbox-demo-key" } }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (i > 120) throw new Error("server did not start");
     await new Promise((r) => setTimeout(r, 500));

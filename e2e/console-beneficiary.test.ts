@@ -23,53 +23,60 @@ const quote = (c: Customer, beneficiaryId: string) =>
   call("POST", "/v1/core/quotes", { token: c.token, body: { originAmount: "100.000000", originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId } });
 
 describe("console: beneficiary screening", () => {
-  test("a BLOCKED beneficiary released as VALID by an operator can be quoted; a stale second decision is refused", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
-    const c = await onboardedCustomer();
-    const { beneficiaryId, state } = await screenedBeneficiary(c, { firstName: "Viktor", lastName: "Sanctionov" });
-    assert.equal(state, "BLOCKED");
-    const refused = await quote(c, beneficiaryId);
-    assert.equal(refused.status, 403, refused.text);
-    assert.equal(refused.body.error.code, "beneficiary.stateBlocking", refused.text);
+  test(
+    "a BLOCKED beneficiary released as VALID by an operator can be quoted; a stale second decision is refused",
+    { timeout: CONSOLE_TEST_TIMEOUT },
+    async () => {
+      const c = await onboardedCustomer();
+      const { beneficiaryId, state } = await screenedBeneficiary(c, { firstName: "Viktor", lastName: "Sanctionov" });
+      assert.equal(state, "BLOCKED");
+      const refused = await quote(c, beneficiaryId);
+      assert.equal(refused.status, 403, refused.text);
+      assert.equal(refused.body.error.code, "beneficiary.stateBlocking", refused.text);
 
-    const page = await signedInPage(browser, ADMIN);
-    const stale = await signedInPage(browser, ADMIN); // a second operator with the queue open
-    await page.goto(consoleUrl("/beneficiaries"));
-    await stale.goto(consoleUrl("/beneficiaries"));
-    const card = cardFor(page, beneficiaryId);
-    await card.waitFor();
-    await cardFor(stale, beneficiaryId).waitFor();
-    const text = (await card.textContent()) ?? "";
-    assert.match(text, /Viktor Sanctionov/);
-    assert.match(text, /BLOCKED/);
-    assert.match(text, new RegExp(`FAMILY of ${c.subscriptionId}`));
-    assert.match(text, /screening result HIT/);
-    await screenshot(page, "console-beneficiary-queue");
+      const page = await signedInPage(browser, ADMIN);
+      const stale = await signedInPage(browser, ADMIN); // a second operator with the queue open
+      await page.goto(consoleUrl("/beneficiaries"));
+      await stale.goto(consoleUrl("/beneficiaries"));
+      const card = cardFor(page, beneficiaryId);
+      await card.waitFor();
+      await cardFor(stale, beneficiaryId).waitFor();
+      const text = (await card.textContent()) ?? "";
+      assert.match(text, /Viktor Sanctionov/);
+      assert.match(text, /BLOCKED/);
+      assert.match(text, new RegExp(`FAMILY of ${c.subscriptionId}`));
+      assert.match(text, /screening result HIT/);
+      await screenshot(page, "console-beneficiary-queue");
 
-    await decide(page, card, "Valid", "False positive: different date of birth", "/beneficiaries");
-    assert.equal(await notice(page).textContent(), "Beneficiary Viktor Sanctionov is now VALID.");
-    assert.equal(await cardFor(page, beneficiaryId).count(), 0, "a VALID beneficiary leaves the queue");
-    await screenshot(page, "console-beneficiary-released");
+      await decide(page, card, "Valid", "False positive: different date of birth", "/beneficiaries");
+      assert.equal(await notice(page).textContent(), "Beneficiary Viktor Sanctionov is now VALID.");
+      assert.equal(await cardFor(page, beneficiaryId).count(), 0, "a VALID beneficiary leaves the queue");
+      await screenshot(page, "console-beneficiary-released");
 
-    // The second operator, deciding on what they saw (BLOCKED), is told and changes nothing.
-    await decide(stale, cardFor(stale, beneficiaryId), "Blocked", "Still looks like the listed person", "/beneficiaries");
-    assert.equal(await flashError(stale).textContent(), "Already decided by someone else (now VALID): nothing was changed.");
+      // The second operator, deciding on what they saw (BLOCKED), is told and changes nothing.
+      await decide(stale, cardFor(stale, beneficiaryId), "Blocked", "Still looks like the listed person", "/beneficiaries");
+      assert.equal(await flashError(stale).textContent(), "Already decided by someone else (now VALID): nothing was changed.");
 
-    const read = await readBeneficiary(c, beneficiaryId);
-    assert.equal(read.status, 200, read.text);
-    assert.equal(read.body.state, "VALID", read.text);
-    const quoted = await quote(c, beneficiaryId);
-    assert.equal(quoted.status, 200, quoted.text);
-    assert.equal(quoted.body.beneficiaryId ?? beneficiaryId, beneficiaryId);
-    assert.equal(typeof quoted.body.quoteId, "string");
+      const read = await readBeneficiary(c, beneficiaryId);
+      assert.equal(read.status, 200, read.text);
+      assert.equal(read.body.state, "VALID", read.text);
+      const quoted = await quote(c, beneficiaryId);
+      assert.equal(quoted.status, 200, quoted.text);
+      assert.equal(quoted.body.beneficiaryId ?? beneficiaryId, beneficiaryId);
+      assert.equal(typeof quoted.body.quoteId, "string");
 
-    // The audit log has the release with its reason, and nothing for the refused decision.
-    await page.goto(consoleUrl(`/audit?q=${beneficiaryId}`));
-    const rows = await page.getByTestId("audit-table").locator("tbody tr").evaluateAll((trs) => trs.map((r) => Array.from(r.children, (td) => td.textContent)));
-    assert.deepEqual(
-      rows.map((r) => [r[1], r[2], r[4], r[5]]),
-      [[ADMIN.email, "beneficiary.decide", `{"state":"BLOCKED"} → {"state":"VALID"}`, "False positive: different date of birth"]],
-    );
-    await page.context().close();
-    await stale.context().close();
-  });
+      // The audit log has the release with its reason, and nothing for the refused decision.
+      await page.goto(consoleUrl(`/audit?q=${beneficiaryId}`));
+      const rows = await page
+        .getByTestId("audit-table")
+        .locator("tbody tr")
+        .evaluateAll((trs) => trs.map((r) => Array.from(r.children, (td) => td.textContent)));
+      assert.deepEqual(
+        rows.map((r) => [r[1], r[2], r[4], r[5]]),
+        [[ADMIN.email, "beneficiary.decide", `{"state":"BLOCKED"} → {"state":"VALID"}`, "False positive: different date of birth"]],
+      );
+      await page.context().close();
+      await stale.context().close();
+    },
+  );
 });

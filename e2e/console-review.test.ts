@@ -3,7 +3,17 @@ import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser, screenshot } from "./support/browser";
 import { ADMIN, cardFor, CONSOLE_TEST_TIMEOUT, consoleUrl, createOperatorInConsole, decide, flashError, notice, signedInPage } from "./support/console";
-import { completeFunding, confirm, onboardedCustomer, onreviewTransfer, readTransfer, registerDevice, states, validBeneficiary, type Scenario } from "./support/journey";
+import {
+  completeFunding,
+  confirm,
+  onboardedCustomer,
+  onreviewTransfer,
+  readTransfer,
+  registerDevice,
+  states,
+  validBeneficiary,
+  type Scenario,
+} from "./support/journey";
 
 // Issue 6 (b): a transfer the fast-check sent to review (amount at the threshold) is approved by an
 // operator in the console, then confirmed and funded by the customer; the audit log shows who did
@@ -38,83 +48,91 @@ async function auditRows(page: Page, targetId: string) {
 }
 
 describe("console: review queue", () => {
-  test("an operator approves a transfer in review; the customer confirms and funds it; the audit log has the decision and its reason", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
-    const s = await reviewScenario();
-    const page = await signedInPage(browser, ADMIN);
+  test(
+    "an operator approves a transfer in review; the customer confirms and funds it; the audit log has the decision and its reason",
+    { timeout: CONSOLE_TEST_TIMEOUT },
+    async () => {
+      const s = await reviewScenario();
+      const page = await signedInPage(browser, ADMIN);
 
-    await page.goto(consoleUrl("/review"));
-    const card = cardFor(page, s.transferId);
-    await card.waitFor();
-    const text = (await card.textContent()) ?? "";
-    assert.match(text, /1000\.000000 USD → [0-9.]+ MXN/);
-    assert.match(text, /Why held: amount ≥ 1000 USD/);
-    assert.match(text, new RegExp(`Customer: ${s.c.subscriptionId} \\(VALID, KYC COMPLETED\\)`));
-    assert.ok(!text.includes("002010077777777771"), "the card never shows the full destination identifier");
-    await screenshot(page, "console-review-queue");
+      await page.goto(consoleUrl("/review"));
+      const card = cardFor(page, s.transferId);
+      await card.waitFor();
+      const text = (await card.textContent()) ?? "";
+      assert.match(text, /1000\.000000 USD → [0-9.]+ MXN/);
+      assert.match(text, /Why held: amount ≥ 1000 USD/);
+      assert.match(text, new RegExp(`Customer: ${s.c.subscriptionId} \\(VALID, KYC COMPLETED\\)`));
+      assert.ok(!text.includes("002010077777777771"), "the card never shows the full destination identifier");
+      await screenshot(page, "console-review-queue");
 
-    const reason = "Source of funds verified by phone";
-    await decide(page, card, "Approve", reason, "/review");
-    assert.equal(await notice(page).textContent(), `Transfer ${s.transferId} is now validated.`);
-    assert.equal(await cardFor(page, s.transferId).count(), 0, "the decided transfer left the queue");
-    await screenshot(page, "console-review-approved");
+      const reason = "Source of funds verified by phone";
+      await decide(page, card, "Approve", reason, "/review");
+      assert.equal(await notice(page).textContent(), `Transfer ${s.transferId} is now validated.`);
+      assert.equal(await cardFor(page, s.transferId).count(), 0, "the decided transfer left the queue");
+      await screenshot(page, "console-review-approved");
 
-    // The customer side: validated, then confirm on the device and fund (sandbox provider).
-    const validated = await readTransfer(s.c, s.transferId);
-    assert.equal(validated.body.transferStatus, "validated", validated.text);
-    assert.deepEqual(states(validated.body), ["registered", "onreview", "validated"]);
-    const device = await registerDevice(s.c);
-    const confirmed = await confirm(s.c, device, s.transferId);
-    assert.equal(confirmed.transferStatus, "funding");
-    const funded = await completeFunding(s.c, confirmed.fundingSession.fundingSessionId);
-    assert.equal(funded.status, 200, funded.text);
-    assert.equal(funded.body.transferStatus, "funded", funded.text);
-    assert.equal((await readTransfer(s.c, s.transferId)).body.transferStatus, "funded");
+      // The customer side: validated, then confirm on the device and fund (sandbox provider).
+      const validated = await readTransfer(s.c, s.transferId);
+      assert.equal(validated.body.transferStatus, "validated", validated.text);
+      assert.deepEqual(states(validated.body), ["registered", "onreview", "validated"]);
+      const device = await registerDevice(s.c);
+      const confirmed = await confirm(s.c, device, s.transferId);
+      assert.equal(confirmed.transferStatus, "funding");
+      const funded = await completeFunding(s.c, confirmed.fundingSession.fundingSessionId);
+      assert.equal(funded.status, 200, funded.text);
+      assert.equal(funded.body.transferStatus, "funded", funded.text);
+      assert.equal((await readTransfer(s.c, s.transferId)).body.transferStatus, "funded");
 
-    // The audit log: one entry, by the admin, with the before and after states and the reason.
-    assert.deepEqual(await auditRows(page, s.transferId), [
-      {
-        who: ADMIN.email,
-        action: "transfer.review.approve",
-        target: `transfer:${s.transferId}`,
-        change: `{"state":"onreview"} → {"state":"validated"}`,
-        reason,
-      },
-    ]);
-    await screenshot(page, "console-review-audit");
-    await page.context().close();
-  });
+      // The audit log: one entry, by the admin, with the before and after states and the reason.
+      assert.deepEqual(await auditRows(page, s.transferId), [
+        {
+          who: ADMIN.email,
+          action: "transfer.review.approve",
+          target: `transfer:${s.transferId}`,
+          change: `{"state":"onreview"} → {"state":"validated"}`,
+          reason,
+        },
+      ]);
+      await screenshot(page, "console-review-audit");
+      await page.context().close();
+    },
+  );
 
-  test("two operators decide the same transfer: the second is told it was already decided, and the first decision stands", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
-    const s = await reviewScenario();
-    const admin = await signedInPage(browser, ADMIN);
-    const reviewer = await signedInPage(browser, await createOperatorInConsole(admin, "reviewer", "Second Reviewer"));
+  test(
+    "two operators decide the same transfer: the second is told it was already decided, and the first decision stands",
+    { timeout: CONSOLE_TEST_TIMEOUT },
+    async () => {
+      const s = await reviewScenario();
+      const admin = await signedInPage(browser, ADMIN);
+      const reviewer = await signedInPage(browser, await createOperatorInConsole(admin, "reviewer", "Second Reviewer"));
 
-    // Both have the queue open with the same transfer.
-    await admin.goto(consoleUrl("/review"));
-    await reviewer.goto(consoleUrl("/review"));
-    await cardFor(admin, s.transferId).waitFor();
-    await cardFor(reviewer, s.transferId).waitFor();
+      // Both have the queue open with the same transfer.
+      await admin.goto(consoleUrl("/review"));
+      await reviewer.goto(consoleUrl("/review"));
+      await cardFor(admin, s.transferId).waitFor();
+      await cardFor(reviewer, s.transferId).waitFor();
 
-    // The first approves...
-    await decide(admin, cardFor(admin, s.transferId), "Approve", "Documents checked", "/review");
-    assert.equal(await notice(admin).textContent(), `Transfer ${s.transferId} is now validated.`);
+      // The first approves...
+      await decide(admin, cardFor(admin, s.transferId), "Approve", "Documents checked", "/review");
+      assert.equal(await notice(admin).textContent(), `Transfer ${s.transferId} is now validated.`);
 
-    // ...the second, on a stale page, rejects: refused, nothing changes.
-    await decide(reviewer, cardFor(reviewer, s.transferId), "Reject", "Looks suspicious", "/review");
-    assert.equal(await flashError(reviewer).textContent(), "Already decided by someone else (now validated): nothing was changed.");
-    assert.equal(await notice(reviewer).count(), 0);
-    await screenshot(reviewer, "console-review-already-decided");
+      // ...the second, on a stale page, rejects: refused, nothing changes.
+      await decide(reviewer, cardFor(reviewer, s.transferId), "Reject", "Looks suspicious", "/review");
+      assert.equal(await flashError(reviewer).textContent(), "Already decided by someone else (now validated): nothing was changed.");
+      assert.equal(await notice(reviewer).count(), 0);
+      await screenshot(reviewer, "console-review-already-decided");
 
-    const t = await readTransfer(s.c, s.transferId);
-    assert.equal(t.body.transferStatus, "validated", t.text);
-    assert.deepEqual(states(t.body), ["registered", "onreview", "validated"]);
-    const rows = await auditRows(admin, s.transferId);
-    assert.deepEqual(
-      rows.map((r) => [r.who, r.action, r.reason]),
-      [[ADMIN.email, "transfer.review.approve", "Documents checked"]],
-      "only the decision that took effect is audited",
-    );
-    await admin.context().close();
-    await reviewer.context().close();
-  });
+      const t = await readTransfer(s.c, s.transferId);
+      assert.equal(t.body.transferStatus, "validated", t.text);
+      assert.deepEqual(states(t.body), ["registered", "onreview", "validated"]);
+      const rows = await auditRows(admin, s.transferId);
+      assert.deepEqual(
+        rows.map((r) => [r.who, r.action, r.reason]),
+        [[ADMIN.email, "transfer.review.approve", "Documents checked"]],
+        "only the decision that took effect is audited",
+      );
+      await admin.context().close();
+      await reviewer.context().close();
+    },
+  );
 });

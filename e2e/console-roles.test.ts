@@ -68,17 +68,21 @@ describe("console: sign-in", () => {
     await page.context().close();
   });
 
-  test("a CSRF cookie replaced by a concurrent first request does not silently bounce the operator back to the sign-in page", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
-    const page = await newConsolePage(browser);
-    await page.goto(consoleUrl("/login"));
-    // What the race produces: the token the form sends no longer matches next-auth's cookie.
-    await page.route("**/api/auth/csrf", (route) => route.fulfill({ json: { csrfToken: "0".repeat(64) } }), { times: 1 });
-    await submitLogin(page, ADMIN);
-    await page.waitForURL(consoleUrl());
-    await page.getByTestId("operator").waitFor();
-    assert.equal(await page.getByTestId("operator").textContent(), `${ADMIN.email} · admin`);
-    await page.context().close();
-  });
+  test(
+    "a CSRF cookie replaced by a concurrent first request does not silently bounce the operator back to the sign-in page",
+    { timeout: CONSOLE_TEST_TIMEOUT },
+    async () => {
+      const page = await newConsolePage(browser);
+      await page.goto(consoleUrl("/login"));
+      // What the race produces: the token the form sends no longer matches next-auth's cookie.
+      await page.route("**/api/auth/csrf", (route) => route.fulfill({ json: { csrfToken: "0".repeat(64) } }), { times: 1 });
+      await submitLogin(page, ADMIN);
+      await page.waitForURL(consoleUrl());
+      await page.getByTestId("operator").waitFor();
+      assert.equal(await page.getByTestId("operator").textContent(), `${ADMIN.email} · admin`);
+      await page.context().close();
+    },
+  );
 });
 
 describe("console: roles", () => {
@@ -108,7 +112,11 @@ describe("console: roles", () => {
     await screenshot(page, "console-reviewer-overview");
 
     // The queues open...
-    for (const [path, title] of [["/review", "Review queue"], ["/holds", "Compliance holds"], ["/beneficiaries", "Beneficiary screening"]]) {
+    for (const [path, title] of [
+      ["/review", "Review queue"],
+      ["/holds", "Compliance holds"],
+      ["/beneficiaries", "Beneficiary screening"],
+    ]) {
       await page.goto(consoleUrl(path));
       assert.equal(await page.getByRole("heading", { level: 1 }).textContent(), title);
       assert.equal(new URL(page.url()).pathname, `/console${path}`);

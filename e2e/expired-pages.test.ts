@@ -141,24 +141,28 @@ describe("expired funding pages", () => {
     await fresh.context().close();
   });
 
-  test("a declined card shows the declined state; the partner gets funding.closed FAILED; the URL is dead afterwards", { timeout: TEST_TIMEOUT * 2 }, async () => {
-    const s = await fundingScenario();
-    const url: string = s.confirmed.fundingSession.fundingWebviewUrl;
-    const fundingSessionId: string = s.confirmed.fundingSession.fundingSessionId;
-    const { partner, popup } = await payInPopup(url, "4000 0000 0000 0002");
-    const declined = popup.getByTestId("funding-failed");
-    await declined.waitFor();
-    assert.equal(await declined.textContent(), FUNDING.en.failed);
-    assert.equal(await popup.getByTestId("funding-succeeded").count(), 0);
-    await screenshot(popup, "funding-declined");
-    assert.deepEqual(await closureMessages(partner), [{ origin: API_ORIGIN, data: { type: "funding.closed", fundingSessionId, sessionState: "FAILED" } }]);
-    await screenshot(partner, "funding-declined-partner");
-    // The transfer waits for another attempt; this URL is spent.
-    assert.equal((await readTransfer(s.c, s.transferId)).body.transferStatus, "funding");
-    await popup.reload();
-    await popup.getByTestId("webview-expired").waitFor();
-    await partner.context().close();
-  });
+  test(
+    "a declined card shows the declined state; the partner gets funding.closed FAILED; the URL is dead afterwards",
+    { timeout: TEST_TIMEOUT * 2 },
+    async () => {
+      const s = await fundingScenario();
+      const url: string = s.confirmed.fundingSession.fundingWebviewUrl;
+      const fundingSessionId: string = s.confirmed.fundingSession.fundingSessionId;
+      const { partner, popup } = await payInPopup(url, "4000 0000 0000 0002");
+      const declined = popup.getByTestId("funding-failed");
+      await declined.waitFor();
+      assert.equal(await declined.textContent(), FUNDING.en.failed);
+      assert.equal(await popup.getByTestId("funding-succeeded").count(), 0);
+      await screenshot(popup, "funding-declined");
+      assert.deepEqual(await closureMessages(partner), [{ origin: API_ORIGIN, data: { type: "funding.closed", fundingSessionId, sessionState: "FAILED" } }]);
+      await screenshot(partner, "funding-declined-partner");
+      // The transfer waits for another attempt; this URL is spent.
+      assert.equal((await readTransfer(s.c, s.transferId)).body.transferStatus, "funding");
+      await popup.reload();
+      await popup.getByTestId("webview-expired").waitFor();
+      await partner.context().close();
+    },
+  );
 
   test("unknown tokens show the expired page (in French too)", { timeout: TEST_TIMEOUT }, async () => {
     const page = await phonePage();

@@ -118,10 +118,14 @@ describe("hosted KYC webview", () => {
     await screenshot(page, "kyc-done");
     assert.deepEqual(csp, []);
 
-    const profile = await eventually(async () => {
-      const p = await readProfile(accessToken);
-      return p.status === "VALID" && p.kycStatus === "COMPLETED" ? p : null;
-    }, TIMEOUT, "status VALID and kycStatus COMPLETED");
+    const profile = await eventually(
+      async () => {
+        const p = await readProfile(accessToken);
+        return p.status === "VALID" && p.kycStatus === "COMPLETED" ? p : null;
+      },
+      TIMEOUT,
+      "status VALID and kycStatus COMPLETED",
+    );
     assert.equal(profile.status, "VALID");
     const read = await call("GET", `/v1/core/kyc-sessions/${session.kycSessionId}`, { token: accessToken });
     assert.equal(read.body.sessionState, "COMPLETED");

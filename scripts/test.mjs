@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
  * npm test: the whole suite.
+ *  0. formatting (Prettier) and lint (ESLint) checks: CI fails on drift;
  *  1. unit tests (pure modules, and database-level tests on PGlite; on PostgreSQL too when
  *     TEST_DATABASE_URL is set);
  *  2. a production build;
@@ -9,7 +10,7 @@
  *  4. browser end-to-end tests (e2e/, Chromium via playwright-core) against the production build,
  *     on a fresh PostgreSQL database when TEST_DATABASE_URL is set, else on PGlite. Chromium is
  *     installed with apt-get when it is missing and we are root.
- * `node scripts/test.mjs unit|integration|e2e` runs one stage (the last two build first).
+ * `node scripts/test.mjs lint|unit|integration|e2e` runs one stage (the last two build first).
  * Prints "N passed, N failed" at the end and exits non-zero on any failure.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -19,7 +20,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
-const only = process.argv[2]; // optional: "unit", "integration" or "e2e"
+const only = process.argv[2]; // optional: "lint", "unit", "integration" or "e2e"
 const totals = { passed: 0, failed: 0 };
 
 function testFiles(dir) {
@@ -35,7 +36,17 @@ function runNodeTests(label, files, env) {
   const tap = path.join(mkdtempSync(path.join(tmpdir(), "remit-tap-")), "out.tap");
   const res = spawnSync(
     process.execPath,
-    ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tap}`, ...files],
+    [
+      "--import",
+      "tsx",
+      "--test",
+      "--test-concurrency=1",
+      "--test-reporter=spec",
+      "--test-reporter-destination=stdout",
+      "--test-reporter=tap",
+      `--test-reporter-destination=${tap}`,
+      ...files,
+    ],
     { cwd: root, stdio: "inherit", env: { ...process.env, ...env } },
   );
   const text = readFileSync(tap, "utf8");
@@ -108,7 +119,20 @@ function ensureChromium() {
   if (!existsSync(chromium)) throw new Error(`Chromium still not found at ${chromium}`);
 }
 
+/** A check that passes or fails as a whole (formatter, linter): one test in the totals. */
+function runCheck(label, args) {
+  console.log(`\n=== ${label}`);
+  const res = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" });
+  if (res.status === 0) totals.passed += 1;
+  else totals.failed += 1;
+  console.log(`=== ${label}: ${res.status === 0 ? "clean" : "FAILED"}`);
+}
+
 async function main() {
+  if (!only || only === "lint") {
+    runCheck("format (prettier --check)", [path.join(root, "node_modules/prettier/bin/prettier.cjs"), "--check", "--log-level", "warn", "."]);
+    runCheck("lint (eslint)", [path.join(root, "node_modules/eslint/bin/eslint.js"), "--max-warnings", "0", "."]);
+  }
   if (!only || only === "unit") {
     runNodeTests("unit (PGlite)", testFiles("test/unit"), {});
     if (process.env.TEST_DATABASE_URL) {
@@ -127,7 +151,9 @@ async function main() {
     const files = testFiles("test/integration");
     const dir = mkdtempSync(path.join(tmpdir(), "remit-pglite-"));
     try {
-      await withServer("PGlite", { PGLITE_DIR: dir }, (baseUrl) => runNodeTests("integration (PGlite)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "pglite" }));
+      await withServer("PGlite", { PGLITE_DIR: dir }, (baseUrl) =>
+        runNodeTests("integration (PGlite)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "pglite" }),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -146,12 +172,16 @@ async function main() {
     const files = testFiles("e2e");
     if (process.env.TEST_DATABASE_URL) {
       await withFreshPostgres((url) =>
-        withServer("PostgreSQL (e2e)", { DATABASE_URL: url }, (baseUrl) => runNodeTests("e2e (PostgreSQL)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "postgres", TEST_DB_URL: url })),
+        withServer("PostgreSQL (e2e)", { DATABASE_URL: url }, (baseUrl) =>
+          runNodeTests("e2e (PostgreSQL)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "postgres", TEST_DB_URL: url }),
+        ),
       );
     } else {
       const dir = mkdtempSync(path.join(tmpdir(), "remit-pglite-"));
       try {
-        await withServer("PGlite (e2e)", { PGLITE_DIR: dir }, (baseUrl) => runNodeTests("e2e (PGlite)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "pglite" }));
+        await withServer("PGlite (e2e)", { PGLITE_DIR: dir }, (baseUrl) =>
+          runNodeTests("e2e (PGlite)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "pglite" }),
+        );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

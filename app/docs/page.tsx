@@ -20,17 +20,21 @@ export default function DocsPage() {
         <h1 className="text-3xl font-semibold">{doc.info.title}</h1>
         <p className="mt-2 text-slate-600">{doc.info.description}</p>
         <p className="mt-2 text-sm">
-          Version {doc.info.version} · <a className="text-blue-700 underline" href="/v1/openapi.json">openapi.json</a>
+          Version {doc.info.version} ·{" "}
+          <a className="text-blue-700 underline" href="/v1/openapi.json">
+            openapi.json
+          </a>
         </p>
         <p className="mt-4 text-sm text-slate-700">
-          Every call sends <code>Ocp-Apim-Subscription-Key</code>; customer calls also send <code>Authorization: Bearer</code>. Errors
-          always have the shape <code>{"{ error: { code, message, hint, remediation, details }, correlationId }"}</code>: branch on{" "}
-          <code>error.code</code>.
+          Every call sends <code>Ocp-Apim-Subscription-Key</code>; customer calls also send <code>Authorization: Bearer</code>. Errors always have the shape{" "}
+          <code>{"{ error: { code, message, hint, remediation, details }, correlationId }"}</code>: branch on <code>error.code</code>.
         </p>
       </header>
       {tags.map((tag) => (
         <section key={tag} className="mb-10" aria-labelledby={`tag-${tag}`}>
-          <h2 id={`tag-${tag}`} className="mb-4 text-2xl font-semibold">{tag}</h2>
+          <h2 id={`tag-${tag}`} className="mb-4 text-2xl font-semibold">
+            {tag}
+          </h2>
           {operations
             .filter((o) => o.op.tags?.includes(tag))
             .map((o) => (

@@ -6,7 +6,12 @@ import { useState, useSyncExternalStore, type FormEvent } from "react";
 
 const noSubscription = () => () => {};
 /** False in the server render and until hydration, true once React handles events on the page. */
-const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () => false);
+const useHydrated = () =>
+  useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 
 /**
  * next-auth answers a sign-in whose CSRF token does not match its cookie with 200 and a URL back to
@@ -41,7 +46,11 @@ export function LoginForm() {
   const field = "mt-1 block w-full rounded border border-slate-300 px-3 py-2 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-200";
   return (
     <form onSubmit={submit} className="space-y-4">
-      {error && <p role="alert" className="rounded bg-red-50 p-2 text-sm text-red-800">{error}</p>}
+      {error && (
+        <p role="alert" className="rounded bg-red-50 p-2 text-sm text-red-800">
+          {error}
+        </p>
+      )}
       <label className="block text-sm font-medium">
         Email
         <input name="email" type="email" autoComplete="username" required className={field} />
@@ -50,7 +59,10 @@ export function LoginForm() {
         Password
         <input name="password" type="password" autoComplete="current-password" required className={field} />
       </label>
-      <button disabled={busy || !hydrated} className="w-full rounded bg-slate-900 px-4 py-2 font-semibold text-white hover:bg-slate-700 focus:outline-none focus:ring-4 focus:ring-slate-300 disabled:opacity-60">
+      <button
+        disabled={busy || !hydrated}
+        className="w-full rounded bg-slate-900 px-4 py-2 font-semibold text-white hover:bg-slate-700 focus:outline-none focus:ring-4 focus:ring-slate-300 disabled:opacity-60"
+      >
         {busy ? "Signing in…" : "Sign in"}
       </button>
     </form>

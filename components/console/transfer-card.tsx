@@ -2,7 +2,19 @@ import type { ReactNode } from "react";
 import { Badge, Card } from "./ui";
 
 export interface QueueTransfer {
-  t: { id: string; state: string; priorState: string | null; originAmount: string; originCurrency: string; destinationAmount: string; destinationCurrency: string; corridor: string; payoutMethod: string; subscriptionId: string; createdAt: Date };
+  t: {
+    id: string;
+    state: string;
+    priorState: string | null;
+    originAmount: string;
+    originCurrency: string;
+    destinationAmount: string;
+    destinationCurrency: string;
+    corridor: string;
+    payoutMethod: string;
+    subscriptionId: string;
+    createdAt: Date;
+  };
   customerStatus: string;
   kycStatus: string;
   first: string;
@@ -18,20 +30,58 @@ export interface QueueTransfer {
 export function TransferCard({ item, children }: { item: QueueTransfer; children: ReactNode }) {
   const t = item.t;
   return (
-    <Card title={<span className="flex flex-wrap items-center gap-2"><Badge>{t.id}</Badge> {t.originAmount} {t.originCurrency} → {t.destinationAmount} {t.destinationCurrency}</span>}>
+    <Card
+      title={
+        <span className="flex flex-wrap items-center gap-2">
+          <Badge>{t.id}</Badge> {t.originAmount} {t.originCurrency} → {t.destinationAmount} {t.destinationCurrency}
+        </span>
+      }
+    >
       <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
-        <div><dt className="inline text-slate-500">Customer: </dt><dd className="inline">{t.subscriptionId} ({item.customerStatus}, KYC {item.kycStatus})</dd></div>
-        <div><dt className="inline text-slate-500">Beneficiary: </dt><dd className="inline">{item.first} {item.last} ({item.benState})</dd></div>
-        <div><dt className="inline text-slate-500">Corridor: </dt><dd className="inline">{t.corridor} · {t.payoutMethod}</dd></div>
-        <div><dt className="inline text-slate-500">Destination: </dt><dd className="inline">{item.methodType ?? "—"} {item.masked ?? ""}</dd></div>
-        {t.priorState && <div><dt className="inline text-slate-500">State before hold: </dt><dd className="inline">{t.priorState}</dd></div>}
-        {item.reasons.length > 0 && <div><dt className="inline text-slate-500">Why held: </dt><dd className="inline">{item.reasons.join(", ")}</dd></div>}
+        <div>
+          <dt className="inline text-slate-500">Customer: </dt>
+          <dd className="inline">
+            {t.subscriptionId} ({item.customerStatus}, KYC {item.kycStatus})
+          </dd>
+        </div>
+        <div>
+          <dt className="inline text-slate-500">Beneficiary: </dt>
+          <dd className="inline">
+            {item.first} {item.last} ({item.benState})
+          </dd>
+        </div>
+        <div>
+          <dt className="inline text-slate-500">Corridor: </dt>
+          <dd className="inline">
+            {t.corridor} · {t.payoutMethod}
+          </dd>
+        </div>
+        <div>
+          <dt className="inline text-slate-500">Destination: </dt>
+          <dd className="inline">
+            {item.methodType ?? "—"} {item.masked ?? ""}
+          </dd>
+        </div>
+        {t.priorState && (
+          <div>
+            <dt className="inline text-slate-500">State before hold: </dt>
+            <dd className="inline">{t.priorState}</dd>
+          </div>
+        )}
+        {item.reasons.length > 0 && (
+          <div>
+            <dt className="inline text-slate-500">Why held: </dt>
+            <dd className="inline">{item.reasons.join(", ")}</dd>
+          </div>
+        )}
       </dl>
       <details className="mt-2 text-sm">
         <summary className="cursor-pointer text-slate-700">State history ({item.history.length})</summary>
         <ol className="mt-1 list-decimal pl-6">
           {item.history.map((h) => (
-            <li key={h.seq}>{h.state} · {h.reasonCode} · {h.transitionedAt.toISOString()}</li>
+            <li key={h.seq}>
+              {h.state} · {h.reasonCode} · {h.transitionedAt.toISOString()}
+            </li>
           ))}
         </ol>
       </details>

@@ -4,8 +4,18 @@ import type { ReactNode } from "react";
 /** Small server-rendered building blocks of the console. */
 
 export function Flash({ notice, error }: { notice?: string; error?: string }) {
-  if (error) return <p role="alert" className="mb-4 rounded border border-red-200 bg-red-50 p-3 text-red-900">{error}</p>;
-  if (notice) return <p role="status" className="mb-4 rounded border border-emerald-200 bg-emerald-50 p-3 text-emerald-900">{notice}</p>;
+  if (error)
+    return (
+      <p role="alert" className="mb-4 rounded border border-red-200 bg-red-50 p-3 text-red-900">
+        {error}
+      </p>
+    );
+  if (notice)
+    return (
+      <p role="status" className="mb-4 rounded border border-emerald-200 bg-emerald-50 p-3 text-emerald-900">
+        {notice}
+      </p>
+    );
   return null;
 }
 
@@ -39,14 +49,23 @@ export function Pager({ path, page, hasMore, params = {} }: { path: string; page
   const href = (p: number) => `${path}?${new URLSearchParams({ ...params, page: String(p) })}`;
   return (
     <nav aria-label="Pagination" className="mt-4 flex gap-3 text-sm">
-      {page > 1 && <Link className="text-blue-700 underline" href={href(page - 1)}>← Previous</Link>}
-      {hasMore && <Link className="text-blue-700 underline" href={href(page + 1)}>Next →</Link>}
+      {page > 1 && (
+        <Link className="text-blue-700 underline" href={href(page - 1)}>
+          ← Previous
+        </Link>
+      )}
+      {hasMore && (
+        <Link className="text-blue-700 underline" href={href(page + 1)}>
+          Next →
+        </Link>
+      )}
     </nav>
   );
 }
 
 export const input = "rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-200";
-export const primary = "rounded bg-slate-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-slate-700 focus:outline-none focus:ring-2 focus:ring-slate-400";
+export const primary =
+  "rounded bg-slate-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-slate-700 focus:outline-none focus:ring-2 focus:ring-slate-400";
 export const danger = "rounded bg-red-700 px-3 py-1.5 text-sm font-semibold text-white hover:bg-red-600 focus:outline-none focus:ring-2 focus:ring-red-300";
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;

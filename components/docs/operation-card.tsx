@@ -33,12 +33,19 @@ export function OperationCard({ operation: { path, method, op } }: { operation: 
       {op.parameters && op.parameters.length > 0 && (
         <table className="mt-3 w-full text-left text-sm">
           <thead>
-            <tr className="text-slate-500"><th className="pr-4">Parameter</th><th className="pr-4">In</th><th>Description</th></tr>
+            <tr className="text-slate-500">
+              <th className="pr-4">Parameter</th>
+              <th className="pr-4">In</th>
+              <th>Description</th>
+            </tr>
           </thead>
           <tbody>
             {op.parameters.map((p) => (
               <tr key={`${p.in}:${p.name}`}>
-                <td className="pr-4 font-mono">{p.name}{p.required ? " *" : ""}</td>
+                <td className="pr-4 font-mono">
+                  {p.name}
+                  {p.required ? " *" : ""}
+                </td>
                 <td className="pr-4">{p.in}</td>
                 <td>{p.description}</td>
               </tr>

@@ -7,13 +7,30 @@ import { signalClosure } from "./closure";
 
 const noSubscription = () => () => {};
 /** False in the server render and until hydration, true once React handles events on the page. */
-const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () => false);
+const useHydrated = () =>
+  useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 
-const field = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-3 text-base focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-200";
-const button = "w-full rounded-lg bg-blue-700 px-4 py-3 text-base font-semibold text-white focus:outline-none focus:ring-4 focus:ring-blue-300 disabled:opacity-60";
+const field =
+  "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-3 text-base focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-200";
+const button =
+  "w-full rounded-lg bg-blue-700 px-4 py-3 text-base font-semibold text-white focus:outline-none focus:ring-4 focus:ring-blue-300 disabled:opacity-60";
 
 /** Mobile-first payment page: the amounts, the recipient, and the sandbox payment methods. */
-export function FundingPayment({ token, model, messages: m, language }: { token: string; model: FundingWebviewModel; messages: FundingWebviewMessages; language: string }) {
+export function FundingPayment({
+  token,
+  model,
+  messages: m,
+  language,
+}: {
+  token: string;
+  model: FundingWebviewModel;
+  messages: FundingWebviewMessages;
+  language: string;
+}) {
   const [method, setMethod] = useState<"CARD" | "BANK_TRANSFER">("CARD");
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<"SUCCEEDED" | "FAILED" | null>(null);
@@ -28,8 +45,15 @@ export function FundingPayment({ token, model, messages: m, language }: { token:
     setBusy(true);
     setError(null);
     try {
-      const body = method === "CARD" ? { method, cardNumber: String(form.get("cardNumber") ?? ""), expiry: String(form.get("expiry") ?? ""), cvc: String(form.get("cvc") ?? "") } : { method };
-      const res = await fetch(`/webviews/funding/${token}/pay`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const body =
+        method === "CARD"
+          ? { method, cardNumber: String(form.get("cardNumber") ?? ""), expiry: String(form.get("expiry") ?? ""), cvc: String(form.get("cvc") ?? "") }
+          : { method };
+      const res = await fetch(`/webviews/funding/${token}/pay`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       if (!res.ok) throw new Error(String(res.status));
       const outcome = (await res.json()) as { sessionState: "SUCCEEDED" | "FAILED" };
       setResult(outcome.sessionState);
@@ -59,12 +83,19 @@ export function FundingPayment({ token, model, messages: m, language }: { token:
         {row(m.recipientGets, `${a.destinationAmount} ${a.destinationCurrency}`, true)}
         {row(m.recipient, `${model.recipient.name}${model.recipient.destinationMasked ? ` · ${model.recipient.destinationMasked}` : ""}`)}
       </dl>
-      {error && <p role="alert" className="mt-4 rounded-lg bg-red-50 p-3 text-red-800">{error}</p>}
+      {error && (
+        <p role="alert" className="mt-4 rounded-lg bg-red-50 p-3 text-red-800">
+          {error}
+        </p>
+      )}
       {result === null ? (
         <form onSubmit={pay} className="mt-6 space-y-4">
           <fieldset className="grid grid-cols-2 gap-2" aria-label="Payment method">
             {(["CARD", "BANK_TRANSFER"] as const).map((value) => (
-              <label key={value} className={`cursor-pointer rounded-lg border px-3 py-3 text-center font-medium ${method === value ? "border-blue-700 bg-blue-50 text-blue-900" : "border-slate-300 bg-white"}`}>
+              <label
+                key={value}
+                className={`cursor-pointer rounded-lg border px-3 py-3 text-center font-medium ${method === value ? "border-blue-700 bg-blue-50 text-blue-900" : "border-slate-300 bg-white"}`}
+              >
                 <input type="radio" name="method" value={value} checked={method === value} onChange={() => setMethod(value)} className="sr-only" />
                 {value === "CARD" ? m.card : m.bankTransfer}
               </label>
@@ -96,7 +127,11 @@ export function FundingPayment({ token, model, messages: m, language }: { token:
           </button>
         </form>
       ) : (
-        <p role="status" data-testid={`funding-${result.toLowerCase()}`} className={`mt-6 rounded-lg p-4 ${result === "SUCCEEDED" ? "bg-emerald-50 text-emerald-900" : "bg-red-50 text-red-900"}`}>
+        <p
+          role="status"
+          data-testid={`funding-${result.toLowerCase()}`}
+          className={`mt-6 rounded-lg p-4 ${result === "SUCCEEDED" ? "bg-emerald-50 text-emerald-900" : "bg-red-50 text-red-900"}`}
+        >
           {result === "SUCCEEDED" ? m.succeeded : m.failed}
         </p>
       )}

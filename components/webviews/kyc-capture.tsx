@@ -9,7 +9,12 @@ type Step = "capture" | "decide" | "done";
 
 const noSubscription = () => () => {};
 /** False in the server render and until hydration, true once React handles events on the page. */
-const useHydrated = () => useSyncExternalStore(noSubscription, () => true, () => false);
+const useHydrated = () =>
+  useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 
 async function post(url: string, body: unknown): Promise<{ sessionState?: string }> {
   const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -17,12 +22,25 @@ async function post(url: string, body: unknown): Promise<{ sessionState?: string
   return res.json();
 }
 
-const field = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-3 text-base focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-200";
+const field =
+  "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-3 text-base focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-200";
 const label = "block text-sm font-medium text-slate-700";
 const button = "w-full rounded-lg px-4 py-3 text-base font-semibold focus:outline-none focus:ring-4 disabled:opacity-60";
 
 /** Mobile-first document capture of the hosted KYC page, with the sandbox outcome buttons. */
-export function KycCapture({ token, model, messages: m, language, sandbox }: { token: string; model: KycWebviewModel; messages: KycWebviewMessages; language: string; sandbox: boolean }) {
+export function KycCapture({
+  token,
+  model,
+  messages: m,
+  language,
+  sandbox,
+}: {
+  token: string;
+  model: KycWebviewModel;
+  messages: KycWebviewMessages;
+  language: string;
+  sandbox: boolean;
+}) {
   const [step, setStep] = useState<Step>(model.captured && sandbox ? "decide" : "capture");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -106,7 +124,14 @@ export function KycCapture({ token, model, messages: m, language, sandbox }: { t
           </label>
           <label className={label}>
             {m.photo}
-            <input name="photo" type="file" accept="image/*" capture="environment" required className={`${field} file:mr-3 file:rounded file:border-0 file:bg-slate-100 file:px-3 file:py-2`} />
+            <input
+              name="photo"
+              type="file"
+              accept="image/*"
+              capture="environment"
+              required
+              className={`${field} file:mr-3 file:rounded file:border-0 file:bg-slate-100 file:px-3 file:py-2`}
+            />
           </label>
           <button type="submit" disabled={busy || !hydrated} className={`${button} bg-blue-700 text-white focus:ring-blue-300`}>
             {busy ? m.submitting : m.submit}
@@ -122,7 +147,12 @@ export function KycCapture({ token, model, messages: m, language, sandbox }: { t
           <button type="button" disabled={busy} onClick={() => decide("APPROVED")} className={`${button} bg-emerald-700 text-white focus:ring-emerald-300`}>
             {m.approve}
           </button>
-          <button type="button" disabled={busy} onClick={() => decide("REMEDIATION_REQUIRED")} className={`${button} bg-amber-500 text-slate-900 focus:ring-amber-200`}>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => decide("REMEDIATION_REQUIRED")}
+            className={`${button} bg-amber-500 text-slate-900 focus:ring-amber-200`}
+          >
             {m.remediate}
           </button>
           <button type="button" disabled={busy} onClick={() => decide("REJECTED")} className={`${button} bg-red-700 text-white focus:ring-red-300`}>

@@ -7,7 +7,9 @@ export const beneficiaries = pgTable(
   "beneficiaries",
   {
     id: text("id").primaryKey(),
-    subscriptionId: text("subscription_id").notNull().references(() => subscriptions.id),
+    subscriptionId: text("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id),
     firstName: text("first_name").notNull(),
     lastName: text("last_name").notNull(),
     dateOfBirth: text("date_of_birth"),
@@ -32,7 +34,9 @@ export const payoutMethods = pgTable(
   "payout_methods",
   {
     id: text("id").primaryKey(),
-    beneficiaryId: text("beneficiary_id").notNull().references(() => beneficiaries.id),
+    beneficiaryId: text("beneficiary_id")
+      .notNull()
+      .references(() => beneficiaries.id),
     methodType: text("method_type").notNull(),
     corridor: text("corridor").notNull(),
     /** AES-256-GCM (lib/crypto/field-encryption.ts); only the masked form is ever returned. */

@@ -6,7 +6,9 @@ import { subscriptions } from "./subscriptions";
 /** A pending device registration: the challenge the device must sign (5 minutes, single use). */
 export const deviceRegistrations = pgTable("device_registrations", {
   id: text("id").primaryKey(),
-  subscriptionId: text("subscription_id").notNull().references(() => subscriptions.id),
+  subscriptionId: text("subscription_id")
+    .notNull()
+    .references(() => subscriptions.id),
   challenge: text("challenge").notNull(),
   expiresAt: tstz("expires_at").notNull(),
   usedAt: tstz("used_at"),
@@ -18,7 +20,9 @@ export const devices = pgTable(
   "devices",
   {
     id: text("id").primaryKey(),
-    subscriptionId: text("subscription_id").notNull().references(() => subscriptions.id),
+    subscriptionId: text("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id),
     /** RFC 7638 thumbprint of the public key; the kid of its assertions. */
     kid: text("kid").notNull(),
     publicJwk: jsonb("public_jwk").$type<Record<string, unknown>>().notNull(),
@@ -31,7 +35,9 @@ export const devices = pgTable(
   },
   (t) => [
     // An assertion names its key by kid: one active device per key.
-    uniqueIndex("devices_active_kid_idx").on(t.kid).where(sql`status = 'ACTIVE'`),
+    uniqueIndex("devices_active_kid_idx")
+      .on(t.kid)
+      .where(sql`status = 'ACTIVE'`),
     index("devices_kid_idx").on(t.kid),
     index("devices_subscription_idx").on(t.subscriptionId),
   ],

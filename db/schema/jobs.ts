@@ -28,6 +28,8 @@ export const jobs = pgTable(
   // The claim query: due pending jobs in run_at order.
   (t) => [
     index("jobs_due_idx").on(t.state, t.runAt),
-    uniqueIndex("jobs_dedupe_idx").on(t.dedupeKey).where(sql`state in ('pending', 'running')`),
+    uniqueIndex("jobs_dedupe_idx")
+      .on(t.dedupeKey)
+      .where(sql`state in ('pending', 'running')`),
   ],
 );

@@ -8,8 +8,12 @@ export const kycSessions = pgTable(
   "kyc_sessions",
   {
     id: text("id").primaryKey(),
-    customerId: text("customer_id").notNull().references(() => customers.id),
-    subscriptionId: text("subscription_id").notNull().references(() => subscriptions.id),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => customers.id),
+    subscriptionId: text("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id),
     /** NEW, RESUME or RESUBMISSION: chosen by the service from the KYC state (spec 2.3). */
     purpose: text("purpose").notNull(),
     state: text("state").notNull(),

@@ -8,8 +8,12 @@ export const loginIdentifiers = pgTable(
   "login_identifiers",
   {
     id: text("id").primaryKey(),
-    partnerId: text("partner_id").notNull().references(() => partners.id),
-    subscriptionId: text("subscription_id").notNull().references(() => subscriptions.id),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id),
+    subscriptionId: text("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id),
     /** EMAIL or PHONE. */
     type: text("type").notNull(),
     /** Normalised: lower-case email or E.164 phone. */

@@ -7,7 +7,9 @@ export const partnerApiKeys = pgTable(
   "partner_api_keys",
   {
     id: text("id").primaryKey(),
-    partnerId: text("partner_id").notNull().references(() => partners.id),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id),
     keyHash: text("key_hash").notNull(),
     /** First characters of the key, so operators can tell keys apart. */
     keyPrefix: text("key_prefix").notNull(),

@@ -5,7 +5,9 @@ import { partners } from "./partners";
 /** A registration in progress: identifier, OTP verification, then set-password (decisions section 3). */
 export const registrations = pgTable("registrations", {
   id: text("id").primaryKey(),
-  partnerId: text("partner_id").notNull().references(() => partners.id),
+  partnerId: text("partner_id")
+    .notNull()
+    .references(() => partners.id),
   identifier: text("identifier").notNull(),
   identifierType: text("identifier_type").notNull(),
   /** OTP_SENT, VERIFIED or COMPLETED. */

@@ -10,7 +10,9 @@ export const sessions = pgTable(
   "sessions",
   {
     id: text("id").primaryKey(),
-    subscriptionId: text("subscription_id").notNull().references(() => subscriptions.id),
+    subscriptionId: text("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id),
     partnerId: text("partner_id").notNull(),
     familyId: text("family_id").notNull(),
     /** SHA-256 of the access token; tokens themselves are never stored. */

@@ -8,8 +8,12 @@ export const subscriptions = pgTable(
   "subscriptions",
   {
     id: text("id").primaryKey(),
-    partnerId: text("partner_id").notNull().references(() => partners.id),
-    customerId: text("customer_id").notNull().references(() => customers.id),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => customers.id),
     /** active, spended (suspended) or closed. */
     status: text("status").notNull().default("active"),
     /** argon2id hash; null until set-password. */

@@ -6,9 +6,19 @@ import { allContracts } from "./contracts";
 import { ErrorEnvelopeSchema } from "./schemas";
 
 const STATUS_TEXT: Record<number, string> = {
-  400: "Bad request", 401: "Unauthorised", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
-  409: "Conflict", 410: "Gone", 412: "Precondition failed", 413: "Body too large", 415: "Unsupported media type",
-  422: "Unprocessable", 429: "Too many requests", 500: "Server error",
+  400: "Bad request",
+  401: "Unauthorised",
+  403: "Forbidden",
+  404: "Not found",
+  405: "Method not allowed",
+  409: "Conflict",
+  410: "Gone",
+  412: "Precondition failed",
+  413: "Body too large",
+  415: "Unsupported media type",
+  422: "Unprocessable",
+  429: "Too many requests",
+  500: "Server error",
 };
 
 /** Errors every operation of an auth level can return, on top of its own. */

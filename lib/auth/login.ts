@@ -57,15 +57,14 @@ export async function login(tx: Tx, input: { partnerId: string; loginAttemptId: 
       remediation: "retry_later",
     });
   }
-  const [sub] = attempt.subscriptionId
-    ? await tx.select().from(subscriptions).where(eq(subscriptions.id, attempt.subscriptionId))
-    : [];
+  const [sub] = attempt.subscriptionId ? await tx.select().from(subscriptions).where(eq(subscriptions.id, attempt.subscriptionId)) : [];
   const ok = await verifyPassword(sub?.passwordHash ?? null, input.password);
   if (!sub || !ok) {
     await recordFailure(tx, scope, input.now);
     throw new DomainError("auth.credentialMismatch", { message: "The identifier or password is wrong.", hint: "check_credentials", keepChanges: true });
   }
-  if (sub.status === "closed") throw new DomainError("subscription.closed", { message: "This customer relationship is closed.", remediation: "contact_support" });
+  if (sub.status === "closed")
+    throw new DomainError("subscription.closed", { message: "This customer relationship is closed.", remediation: "contact_support" });
   await tx.update(loginAttempts).set({ usedAt: input.now }).where(eq(loginAttempts.id, attempt.id));
   await clearFailures(tx, scope);
   return issueTokens(tx, { subscriptionId: sub.id, partnerId: input.partnerId, now: input.now });

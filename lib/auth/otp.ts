@@ -50,7 +50,12 @@ export async function verifyOtp(tx: Tx, otpId: string, code: string, now: Date):
   const scope = `otp:${otp.partnerId}:${otp.identifier}:${otp.purpose}`;
   const locked = await lockedForSeconds(tx, scope, IDENTIFIER_WINDOW, now);
   if (locked > 0) {
-    throw new DomainError("auth.rateLimited", { message: "Too many wrong codes for this identifier. Try again later.", retryAfterSeconds: locked, details: { retryAfterSeconds: locked }, remediation: "retry_later" });
+    throw new DomainError("auth.rateLimited", {
+      message: "Too many wrong codes for this identifier. Try again later.",
+      retryAfterSeconds: locked,
+      details: { retryAfterSeconds: locked },
+      remediation: "retry_later",
+    });
   }
   if (otp.failedAttempts >= config().OTP_MAX_ATTEMPTS) {
     throw new DomainError("auth.rateLimited", { message: "Too many wrong codes. Request a new one.", hint: "restart_flow", remediation: "retry_later" });
@@ -60,7 +65,10 @@ export async function verifyOtp(tx: Tx, otpId: string, code: string, now: Date):
   }
   const ok = otp.codeHash !== null && /^\d{6}$/.test(code) && constantTimeEqual(otp.codeHash, sha256Hex(`${otp.id}:${code}`));
   if (!ok) {
-    await tx.update(otps).set({ failedAttempts: otp.failedAttempts + 1 }).where(eq(otps.id, otp.id));
+    await tx
+      .update(otps)
+      .set({ failedAttempts: otp.failedAttempts + 1 })
+      .where(eq(otps.id, otp.id));
     await recordFailure(tx, scope, now);
     throw new DomainError("auth.otpInvalid", { message: "The code is not valid.", hint: "check_code", keepChanges: true });
   }

@@ -40,7 +40,10 @@ export async function completePasswordReset(
   const subscriptionId = await ownerOf(tx, input.partnerId, identifier.value);
   if (!latest || !subscriptionId) throw new DomainError("auth.otpInvalid", { message: "The code is not valid.", hint: "check_code" });
   await verifyOtp(tx, latest.id, input.otp, input.now);
-  await tx.update(subscriptions).set({ passwordHash: await hashPassword(input.newPassword), updatedAt: input.now }).where(eq(subscriptions.id, subscriptionId));
+  await tx
+    .update(subscriptions)
+    .set({ passwordHash: await hashPassword(input.newPassword), updatedAt: input.now })
+    .where(eq(subscriptions.id, subscriptionId));
   await revokeAllSessions(tx, subscriptionId, input.now);
   await clearFailures(tx, loginScope(input.partnerId, identifier.value));
 }

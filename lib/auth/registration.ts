@@ -41,7 +41,8 @@ export async function startRegistration(tx: Tx, input: { partnerId: string; iden
 async function registrationFor(tx: Tx, registrationId: string, partnerId: string, now: Date) {
   const [reg] = await tx.select().from(registrations).where(eq(registrations.id, registrationId)).for("update");
   if (!reg || reg.partnerId !== partnerId) throw new DomainError("registration.notFound", { message: "No such registration." });
-  if (reg.expiresAt.getTime() <= now.getTime()) throw new DomainError("auth.sessionExpired", { message: "The registration has expired. Start again.", hint: "restart_flow" });
+  if (reg.expiresAt.getTime() <= now.getTime())
+    throw new DomainError("auth.sessionExpired", { message: "The registration has expired. Start again.", hint: "restart_flow" });
   return reg;
 }
 
@@ -53,10 +54,7 @@ export async function verifyRegistrationOtp(tx: Tx, input: { partnerId: string; 
   return { registrationId: reg.id, nextStep: "SET_PASSWORD" as const };
 }
 
-export async function completeRegistration(
-  tx: Tx,
-  input: { partnerId: string; registrationId: string; password: string; now: Date },
-): Promise<TokenResponse> {
+export async function completeRegistration(tx: Tx, input: { partnerId: string; registrationId: string; password: string; now: Date }): Promise<TokenResponse> {
   assertPasswordPolicy(input.password);
   const reg = await registrationFor(tx, input.registrationId, input.partnerId, input.now);
   if (reg.state !== "VERIFIED") {

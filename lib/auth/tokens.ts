@@ -57,7 +57,11 @@ export async function issueTokens(
  * leaked or was replayed: the whole family is revoked, and the answer is auth.tokenRevoked.
  */
 export async function refreshTokens(tx: Tx, refreshToken: string, partnerId: string, now: Date): Promise<TokenResponse> {
-  const [session] = await tx.select().from(sessions).where(eq(sessions.refreshTokenHash, sha256Hex(refreshToken))).for("update");
+  const [session] = await tx
+    .select()
+    .from(sessions)
+    .where(eq(sessions.refreshTokenHash, sha256Hex(refreshToken)))
+    .for("update");
   if (!session || session.partnerId !== partnerId) {
     throw new DomainError("auth.tokenInvalid", { message: "The refresh token is not valid.", hint: "login_again" });
   }
@@ -67,10 +71,15 @@ export async function refreshTokens(tx: Tx, refreshToken: string, partnerId: str
   const step = tokenMachine.next(session.state as TokenState, "refresh");
   if (step.outcome === "REUSE_DETECTED") {
     await revokeFamily(tx, session.familyId, now);
-    throw new DomainError("auth.tokenRevoked", { message: "This refresh token was already used; the session is revoked.", hint: "login_again", keepChanges: true });
+    throw new DomainError("auth.tokenRevoked", {
+      message: "This refresh token was already used; the session is revoked.",
+      hint: "login_again",
+      keepChanges: true,
+    });
   }
   const [sub] = await tx.select({ status: subscriptions.status }).from(subscriptions).where(eq(subscriptions.id, session.subscriptionId));
-  if (sub?.status === "closed") throw new DomainError("subscription.closed", { message: "This customer relationship is closed.", remediation: "contact_support" });
+  if (sub?.status === "closed")
+    throw new DomainError("subscription.closed", { message: "This customer relationship is closed.", remediation: "contact_support" });
   await tx.update(sessions).set({ state: step.to }).where(eq(sessions.id, session.id));
   return issueTokens(tx, { subscriptionId: session.subscriptionId, partnerId, familyId: session.familyId, now });
 }

@@ -27,10 +27,15 @@ export async function createBeneficiary(tx: Tx, input: { subscriptionId: string;
     .insert(beneficiaries)
     .values({ id, subscriptionId: input.subscriptionId, ...input.beneficiary, state, createdAt: input.now, updatedAt: input.now })
     .returning();
-  await enqueue(tx, "beneficiaries.screen", { beneficiaryId: id }, {
-    runAt: addSeconds(input.now, config().SCREENING_DELAY_MS / 1000),
-    dedupeKey: `beneficiaries.screen:${id}`,
-  });
+  await enqueue(
+    tx,
+    "beneficiaries.screen",
+    { beneficiaryId: id },
+    {
+      runAt: addSeconds(input.now, config().SCREENING_DELAY_MS / 1000),
+      dedupeKey: `beneficiaries.screen:${id}`,
+    },
+  );
   return beneficiaryView(tx, row);
 }
 
@@ -60,28 +65,18 @@ export const DEFAULT_BENEFICIARY_STATES = ["VALID", "MONITORED", "BLOCKED", "PEN
  * GET /v1/core/beneficiaries: states filter (default excludes ARCHIVED), fixed sort: most recently
  * used first, then never-used by createdAt descending (spec 4.1 rule 6); keyset pagination.
  */
-export async function listBeneficiaries(
-  db: Db | Tx,
-  input: { subscriptionId: string; states?: string[]; limit: number; cursor?: string },
-) {
+export async function listBeneficiaries(db: Db | Tx, input: { subscriptionId: string; states?: string[]; limit: number; cursor?: string }) {
   const secret = await serviceSecret(db, "cursor");
   const states = input.states ?? DEFAULT_BENEFICIARY_STATES;
   const conditions: SQL[] = [eq(beneficiaries.subscriptionId, input.subscriptionId), inArray(beneficiaries.state, states)];
   if (input.cursor) {
     const c = decodeCursor<Cursor>(secret, input.cursor);
     if (c.s !== input.subscriptionId) throw invalidCursor();
-    const createdBefore = or(
-      lt(beneficiaries.createdAt, new Date(c.c)),
-      and(eq(beneficiaries.createdAt, new Date(c.c)), lt(beneficiaries.id, c.i)),
-    )!;
+    const createdBefore = or(lt(beneficiaries.createdAt, new Date(c.c)), and(eq(beneficiaries.createdAt, new Date(c.c)), lt(beneficiaries.id, c.i)))!;
     conditions.push(
       c.u === null
         ? and(isNull(beneficiaries.lastUsedAt), createdBefore)!
-        : or(
-            lt(beneficiaries.lastUsedAt, new Date(c.u)),
-            and(eq(beneficiaries.lastUsedAt, new Date(c.u)), createdBefore),
-            isNull(beneficiaries.lastUsedAt),
-          )!,
+        : or(lt(beneficiaries.lastUsedAt, new Date(c.u)), and(eq(beneficiaries.lastUsedAt, new Date(c.u)), createdBefore), isNull(beneficiaries.lastUsedAt))!,
     );
   }
   const rows = await db

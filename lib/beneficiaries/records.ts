@@ -11,7 +11,10 @@ const notFound = () => new DomainError("beneficiary.notFound", { message: "No su
 
 /** A beneficiary of the calling subscription; another customer's answers exactly like a missing one. */
 export async function beneficiaryInScope(db: Executor, subscriptionId: string, beneficiaryId: string, lock = false): Promise<BeneficiaryRow> {
-  const q = db.select().from(beneficiaries).where(and(eq(beneficiaries.id, beneficiaryId), eq(beneficiaries.subscriptionId, subscriptionId)));
+  const q = db
+    .select()
+    .from(beneficiaries)
+    .where(and(eq(beneficiaries.id, beneficiaryId), eq(beneficiaries.subscriptionId, subscriptionId)));
   const [row] = lock ? await q.for("update") : await q;
   if (!row) throw notFound();
   return row;

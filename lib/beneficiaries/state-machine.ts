@@ -8,14 +8,7 @@ import { defineMachine, NONE } from "@/lib/state-machine/define";
 export const BENEFICIARY_STATES = ["PENDING", "VALID", "MONITORED", "BLOCKED", "ARCHIVED"] as const;
 export type BeneficiaryState = (typeof BENEFICIARY_STATES)[number];
 
-export const BENEFICIARY_TRIGGERS = [
-  "create",
-  "screening.valid",
-  "screening.monitored",
-  "screening.blocked",
-  "archive",
-  "operator.decide",
-] as const;
+export const BENEFICIARY_TRIGGERS = ["create", "screening.valid", "screening.monitored", "screening.blocked", "archive", "operator.decide"] as const;
 export type BeneficiaryTrigger = (typeof BENEFICIARY_TRIGGERS)[number];
 
 /** States an operator may decide (ctx.target of operator.decide). */
@@ -63,9 +56,7 @@ export function moneyMovementCheck(state: BeneficiaryState, beneficiaryId?: stri
   const pending = state === "PENDING";
   const remediationHint = pending ? "await_beneficiary_verification" : "select_different_beneficiary";
   throw new DomainError(pending ? "beneficiary.stateInsufficient" : "beneficiary.stateBlocking", {
-    message: pending
-      ? "The beneficiary is still being verified."
-      : "This beneficiary cannot receive transfers; choose a different one.",
+    message: pending ? "The beneficiary is still being verified." : "This beneficiary cannot receive transfers; choose a different one.",
     hint: remediationHint,
     remediation: remediationHint,
     details: { ...(beneficiaryId !== undefined ? { beneficiaryId } : {}), currentState: state, remediationHint },

@@ -16,7 +16,12 @@ const codeList = (fallback: string) =>
   z
     .string()
     .default(fallback)
-    .transform((v) => v.split(",").map((c) => c.trim().toUpperCase()).filter(Boolean));
+    .transform((v) =>
+      v
+        .split(",")
+        .map((c) => c.trim().toUpperCase())
+        .filter(Boolean),
+    );
 
 const schema = z.object({
   APP_MODE: z.enum(["sandbox", "production"]).default("sandbox"),
@@ -63,7 +68,10 @@ const schema = z.object({
   IDEMPOTENCY_LOCK_SECONDS: seconds(60),
   WEBHOOK_TIMEOUT_MS: millis(5000),
   /** Largest originAmount a quote may carry, in the origin currency (a business limit per transfer). */
-  MAX_ORIGIN_AMOUNT: z.string().regex(/^\d+(\.\d+)?$/).default("100000"),
+  MAX_ORIGIN_AMOUNT: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .default("100000"),
   /** Profile acceptance sets (decisions section 4); configuration, with the sandbox defaults. */
   ACCEPTED_RESIDENCE_COUNTRIES: codeList("USA,GBR,FRA,DEU,ESP,ITA,NLD,IRL,CAN,AUS"),
   SANCTIONED_NATIONALITIES: codeList("CUB,IRN,PRK,SYR"),

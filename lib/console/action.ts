@@ -21,11 +21,7 @@ export interface ActionContext<T> {
  * domain call and its audit entry in one transaction, then returns to `back` with a notice or the
  * error's message (e.g. "already decided" when another operator acted first).
  */
-export function consoleAction<S extends z.ZodType>(
-  role: OperatorRole,
-  schema: S,
-  run: (ctx: ActionContext<z.output<S>>) => Promise<string>,
-) {
+export function consoleAction<S extends z.ZodType>(role: OperatorRole, schema: S, run: (ctx: ActionContext<z.output<S>>) => Promise<string>) {
   return async (formData: FormData): Promise<void> => {
     const operator = await requireOperator(role);
     const back = String(formData.get("back") ?? "/console");

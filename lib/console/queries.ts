@@ -9,8 +9,15 @@ import { Decimal } from "@/lib/money/decimal";
 export const PAGE_SIZE = 20;
 
 export async function queueCounts(db: Executor) {
-  const byState = await db.select({ state: transfers.state, n: count() }).from(transfers).where(inArray(transfers.state, ["onreview", "spended"])).groupBy(transfers.state);
-  const [ben] = await db.select({ n: count() }).from(beneficiaries).where(inArray(beneficiaries.state, ["PENDING", "BLOCKED"]));
+  const byState = await db
+    .select({ state: transfers.state, n: count() })
+    .from(transfers)
+    .where(inArray(transfers.state, ["onreview", "spended"]))
+    .groupBy(transfers.state);
+  const [ben] = await db
+    .select({ n: count() })
+    .from(beneficiaries)
+    .where(inArray(beneficiaries.state, ["PENDING", "BLOCKED"]));
   const get = (s: string) => byState.find((r) => r.state === s)?.n ?? 0;
   return { review: get("onreview"), holds: get("spended"), screening: ben?.n ?? 0 };
 }
@@ -18,7 +25,16 @@ export async function queueCounts(db: Executor) {
 /** Transfers in a queue state with what an operator needs to decide. */
 export async function transferQueue(db: Executor, state: "onreview" | "spended", page: number) {
   const rows = await db
-    .select({ t: transfers, customerStatus: customers.status, kycStatus: customers.kycStatus, first: beneficiaries.firstName, last: beneficiaries.lastName, benState: beneficiaries.state, masked: payoutMethods.destinationIdentifierMasked, methodType: payoutMethods.methodType })
+    .select({
+      t: transfers,
+      customerStatus: customers.status,
+      kycStatus: customers.kycStatus,
+      first: beneficiaries.firstName,
+      last: beneficiaries.lastName,
+      benState: beneficiaries.state,
+      masked: payoutMethods.destinationIdentifierMasked,
+      methodType: payoutMethods.methodType,
+    })
     .from(transfers)
     .innerJoin(customers, eq(customers.id, transfers.customerId))
     .innerJoin(beneficiaries, eq(beneficiaries.id, transfers.beneficiaryId))
@@ -28,14 +44,17 @@ export async function transferQueue(db: Executor, state: "onreview" | "spended",
     .limit(PAGE_SIZE + 1)
     .offset((page - 1) * PAGE_SIZE);
   const ids = rows.map((r) => r.t.id);
-  const history = ids.length ? await db.select().from(transferStateHistory).where(inArray(transferStateHistory.transferId, ids)).orderBy(asc(transferStateHistory.seq)) : [];
+  const history = ids.length
+    ? await db.select().from(transferStateHistory).where(inArray(transferStateHistory.transferId, ids)).orderBy(asc(transferStateHistory.seq))
+    : [];
   return {
     hasMore: rows.length > PAGE_SIZE,
     items: rows.slice(0, PAGE_SIZE).map((r) => {
       const corridor = corridorByCode(r.t.corridor);
       const reasons: string[] = [];
       if (r.customerStatus === "MONITORED") reasons.push("customer MONITORED");
-      if (corridor && isAtOrAboveReviewThreshold(corridor, new Decimal(r.t.originAmount))) reasons.push(`amount ≥ ${corridor.reviewThreshold.toString()} ${corridor.originCurrency}`);
+      if (corridor && isAtOrAboveReviewThreshold(corridor, new Decimal(r.t.originAmount)))
+        reasons.push(`amount ≥ ${corridor.reviewThreshold.toString()} ${corridor.originCurrency}`);
       return {
         ...r,
         reasons,
@@ -78,7 +97,11 @@ export async function searchCustomers(db: Executor, q: string) {
 }
 
 export async function customerDetail(db: Executor, subscriptionId: string) {
-  const [row] = await db.select({ s: subscriptions, c: customers }).from(subscriptions).innerJoin(customers, eq(customers.id, subscriptions.customerId)).where(eq(subscriptions.id, subscriptionId));
+  const [row] = await db
+    .select({ s: subscriptions, c: customers })
+    .from(subscriptions)
+    .innerJoin(customers, eq(customers.id, subscriptions.customerId))
+    .where(eq(subscriptions.id, subscriptionId));
   if (!row) return null;
   const ids = await db.select().from(loginIdentifiers).where(eq(loginIdentifiers.subscriptionId, subscriptionId));
   const list = await db.select().from(transfers).where(eq(transfers.subscriptionId, subscriptionId)).orderBy(desc(transfers.createdAt)).limit(50);
@@ -90,6 +113,9 @@ export async function listPartners(db: Executor) {
 }
 
 export async function transferById(db: Executor, id: string) {
-  const [row] = await db.select().from(transfers).where(and(eq(transfers.id, id)));
+  const [row] = await db
+    .select()
+    .from(transfers)
+    .where(and(eq(transfers.id, id)));
   return row;
 }

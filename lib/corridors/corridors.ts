@@ -52,9 +52,7 @@ function matchesCountry(country: Corridor["originCountry"], code: string): boole
  * (decisions 6), each as alpha-2 or alpha-3; undefined when no corridor serves the pair.
  */
 export function findCorridor(origin: string, destination: string): Corridor | undefined {
-  return table.corridors.find(
-    (c) => matchesCountry(c.originCountry, origin) && matchesCountry(c.destinationCountry, destination),
-  );
+  return table.corridors.find((c) => matchesCountry(c.originCountry, origin) && matchesCountry(c.destinationCountry, destination));
 }
 
 /**

@@ -130,7 +130,10 @@ export function createFieldCipher(config: FieldEncryptionConfig): FieldCipher {
  */
 export function parseFieldEncryptionKeys(keysSpec: string, currentKeyId: string): FieldEncryptionConfig {
   const keys: Record<string, string> = {};
-  for (const entry of keysSpec.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of keysSpec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const colon = entry.indexOf(":");
     if (colon <= 0) throw new TypeError("Field encryption keys must be keyId:base64 pairs");
     const keyId = entry.slice(0, colon);

@@ -76,10 +76,15 @@ export async function submitProfile(tx: Tx, input: { customerId: string; profile
     .where(eq(customers.id, customer.id))
     .returning();
   // Sanctions screening runs after each submit (spec 4.1 rule 1).
-  await enqueue(tx, "customers.screen", { customerId: customer.id }, {
-    runAt: addSeconds(input.now, config().SCREENING_DELAY_MS / 1000),
-    dedupeKey: `customers.screen:${customer.id}`,
-  });
+  await enqueue(
+    tx,
+    "customers.screen",
+    { customerId: customer.id },
+    {
+      runAt: addSeconds(input.now, config().SCREENING_DELAY_MS / 1000),
+      dedupeKey: `customers.screen:${customer.id}`,
+    },
+  );
   return { status: updated.status, kycRequired: updated.kycStatus !== "COMPLETED", nextStep: nextStepForCustomer(updated) };
 }
 

@@ -33,7 +33,12 @@ export const customerStatusMachine = defineMachine<CustomerStatus, CustomerTrigg
   refusedStatus: 409,
   refusals: [
     // Decisions 4: profile resubmission after PENDING is 409 customer.profileLocked.
-    { from: ["VALID", "MONITORED", "RESTRICTED", "BLOCKED"], trigger: "profile.submitted", code: "customer.profileLocked", message: "The profile can no longer be changed." },
+    {
+      from: ["VALID", "MONITORED", "RESTRICTED", "BLOCKED"],
+      trigger: "profile.submitted",
+      code: "customer.profileLocked",
+      message: "The profile can no longer be changed.",
+    },
   ],
   transitions: [
     { from: [NONE], trigger: "profile.submitted", to: "PENDING" },

@@ -83,7 +83,10 @@ export async function completeDeviceRegistration(
   }
 
   const kid = await calculateJwkThumbprint(jwk, "sha256");
-  const [taken] = await tx.select({ id: devices.id }).from(devices).where(and(eq(devices.kid, kid), eq(devices.status, "ACTIVE")));
+  const [taken] = await tx
+    .select({ id: devices.id })
+    .from(devices)
+    .where(and(eq(devices.kid, kid), eq(devices.status, "ACTIVE")));
   if (taken) throw keyInvalid("This key is already registered to an active device.");
   const deviceId = newId("dev");
   await tx.update(deviceRegistrations).set({ usedAt: input.now }).where(eq(deviceRegistrations.id, reg.id));

@@ -44,7 +44,10 @@ function assertJsonContentType(req: Request): void {
   const type = req.headers.get("content-type");
   if (!type) throw new DomainError("validation.contentTypeUnsupported", { message: "Send Content-Type: application/json." });
   const [media, ...params] = type.split(";").map((s) => s.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith("charset="))?.slice(8).replace(/"/g, "");
+  const charset = params
+    .find((p) => p.startsWith("charset="))
+    ?.slice(8)
+    .replace(/"/g, "");
   if (media !== "application/json" || (charset && charset !== "utf-8")) {
     throw new DomainError("validation.contentTypeUnsupported", {
       message: "Only application/json (UTF-8) is accepted.",

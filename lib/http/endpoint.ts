@@ -98,8 +98,7 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
       const now = clock.now();
       const partner = contract.auth === "none" ? undefined : await partnerForApiKey(db, req.headers.get("ocp-apim-subscription-key"));
       partnerId = partner?.id;
-      const customer =
-        contract.auth === "customer" ? await resolveAccessToken(db, bearerTokenOf(req), partner!.id, now) : undefined;
+      const customer = contract.auth === "customer" ? await resolveAccessToken(db, bearerTokenOf(req), partner!.id, now) : undefined;
 
       const rawParams = await routeCtx.params;
       const params = contract.params ? parseOrThrow(contract.params, rawParams, "path") : undefined;
@@ -109,7 +108,11 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
       // A key already used answers first (replay or conflict), even for a body that no longer validates.
       let keyRef: KeyRef | undefined;
       if (contract.idempotency === "required") {
-        keyRef = { scope: customer?.subscriptionId ?? partner?.id ?? "public", key: idempotencyKeyOf(req), fingerprint: fingerprintOf(req.method, url.pathname, rawBody) };
+        keyRef = {
+          scope: customer?.subscriptionId ?? partner?.id ?? "public",
+          key: idempotencyKeyOf(req),
+          fingerprint: fingerprintOf(req.method, url.pathname, rawBody),
+        };
         const earlier = await existingKeyOutcome(db, keyRef, now);
         if (earlier?.kind === "replay") return finish(replay(earlier.status, earlier.body, correlationId));
       }

@@ -22,7 +22,11 @@ function issuesOf(error: z.core.$ZodError, prefix?: string): { issues: Validatio
     const params = (issue as { params?: { code?: string; rule?: string } }).params;
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
-        issues.push({ field: fieldPath([...issue.path, key], prefix), code: "validation.fieldUnknown", message: "This field is not part of the request schema." });
+        issues.push({
+          field: fieldPath([...issue.path, key], prefix),
+          code: "validation.fieldUnknown",
+          message: "This field is not part of the request schema.",
+        });
       }
       continue;
     }
@@ -31,7 +35,8 @@ function issuesOf(error: z.core.$ZodError, prefix?: string): { issues: Validatio
     issues.push({
       field: fieldPath(issue.path, prefix),
       // Pattern and format violations (regex, email, uuid...) are fieldFormatInvalid (spec 7).
-      code: params?.code ?? (missing ? "validation.fieldMissing" : issue.code === "invalid_format" ? "validation.fieldFormatInvalid" : "validation.fieldInvalid"),
+      code:
+        params?.code ?? (missing ? "validation.fieldMissing" : issue.code === "invalid_format" ? "validation.fieldFormatInvalid" : "validation.fieldInvalid"),
       message: missing ? "This field is required." : issue.message,
     });
     rule ??= params?.rule;
@@ -54,7 +59,8 @@ function nulPath(value: unknown, path: PropertyKey[] = [], depth = 0): PropertyK
 /** Parses input with a schema, or throws the spec's validation error listing every bad field. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, prefix?: string): z.output<S> {
   const nul = nulPath(input);
-  if (nul) thrower("validation.fieldInvalid", [{ field: fieldPath(nul, prefix), code: "validation.fieldInvalid", message: "NUL characters are not accepted." }]);
+  if (nul)
+    thrower("validation.fieldInvalid", [{ field: fieldPath(nul, prefix), code: "validation.fieldInvalid", message: "NUL characters are not accepted." }]);
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const { issues, rule } = issuesOf(result.error, prefix);

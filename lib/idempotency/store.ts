@@ -73,7 +73,10 @@ export async function claimKey(db: Db, ref: KeyRef, t: Timing): Promise<Claim> {
       .for("update");
     if (!row) throw conflict("The Idempotency-Key is being released; retry.", "retry_later");
     const takeOver = async (): Promise<Claim> => {
-      await tx.update(idempotencyKeys).set(fresh).where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key)));
+      await tx
+        .update(idempotencyKeys)
+        .set(fresh)
+        .where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key)));
       return { kind: "claimed" };
     };
     if (row.expiresAt.getTime() <= t.now.getTime()) return takeOver();
@@ -101,9 +104,7 @@ export async function completeKey(tx: Tx | Db, ref: KeyRef, status: number, body
 
 /** Frees a key whose request failed in a retryable way (5xx, 429), so a retry runs again. */
 export async function releaseKey(db: Db, ref: KeyRef): Promise<void> {
-  await db
-    .delete(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key), eq(idempotencyKeys.state, "running")));
+  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key), eq(idempotencyKeys.state, "running")));
 }
 
 /** Housekeeping: keys past their retention (run by a periodic job). */

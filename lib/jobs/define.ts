@@ -35,7 +35,10 @@ export function defineJob<K extends JobKind>(def: JobDefinition<K>): JobDefiniti
 
 /** Thrown by a job to be run again later without counting as a failure (e.g. waiting its turn). */
 export class RetryLater extends Error {
-  constructor(readonly afterSeconds: number, reason: string) {
+  constructor(
+    readonly afterSeconds: number,
+    reason: string,
+  ) {
     super(reason);
   }
 }

@@ -36,7 +36,12 @@ async function claim(db: Db, now: Date, limit: number): Promise<JobRow[]> {
     await tx
       .update(jobs)
       .set({ state: "running", lockedUntil: lease, attempts: sql`${jobs.attempts} + 1` })
-      .where(inArray(jobs.id, due.map((j) => j.id)));
+      .where(
+        inArray(
+          jobs.id,
+          due.map((j) => j.id),
+        ),
+      );
     return due.map((j) => ({ ...j, state: "running", lockedUntil: lease, attempts: j.attempts + 1 }));
   });
 }
@@ -51,7 +56,11 @@ function held(job: JobRow) {
 
 /** Records the outcome; false when the lease was lost (nothing written). */
 async function finish(db: Db, job: JobRow, set: Partial<JobRow>): Promise<boolean> {
-  const rows = await db.update(jobs).set({ lockedUntil: null, ...set }).where(held(job)).returning({ id: jobs.id });
+  const rows = await db
+    .update(jobs)
+    .set({ lockedUntil: null, ...set })
+    .where(held(job))
+    .returning({ id: jobs.id });
   return rows.length > 0;
 }
 
@@ -119,5 +128,8 @@ export async function runDueJobs(db: Db, limit = 20): Promise<number> {
 
 /** Moves a waiting job forward to now (the next event of a subscription after a delivery). */
 export async function nudgeJob(db: Db, dedupeKey: string): Promise<void> {
-  await db.update(jobs).set({ runAt: clock.now() }).where(and(eq(jobs.dedupeKey, dedupeKey), eq(jobs.state, "pending")));
+  await db
+    .update(jobs)
+    .set({ runAt: clock.now() })
+    .where(and(eq(jobs.dedupeKey, dedupeKey), eq(jobs.state, "pending")));
 }

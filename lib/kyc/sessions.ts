@@ -38,10 +38,17 @@ export async function createKycSession(tx: Tx, input: { customerId: string; subs
     });
   }
   if (customer.status === "BLOCKED") {
-    throw new DomainError("customer.statusBlocking", { message: "KYC is not available; contact support.", remediation: "contact_support", details: { currentStatus: customer.status, remediationHint: "contact_support" } });
+    throw new DomainError("customer.statusBlocking", {
+      message: "KYC is not available; contact support.",
+      remediation: "contact_support",
+      details: { currentStatus: customer.status, remediationHint: "contact_support" },
+    });
   }
   if (customer.kycStatus === "COMPLETED" || customer.kycStatus === "REJECTED") {
-    throw new DomainError("kyc.notRequired", { message: `KYC is already ${customer.kycStatus.toLowerCase()}; no session is needed.`, details: { kycStatus: customer.kycStatus } });
+    throw new DomainError("kyc.notRequired", {
+      message: `KYC is already ${customer.kycStatus.toLowerCase()}; no session is needed.`,
+      details: { kycStatus: customer.kycStatus },
+    });
   }
   const [open] = await tx
     .select()

@@ -33,7 +33,13 @@ export async function openKycWebview(tx: Tx, token: string, now: Date): Promise<
   const step = kycSessionMachine.next(session.state as KycSessionState, "opened");
   if (step.changed) await tx.update(kycSessions).set({ state: step.to }).where(eq(kycSessions.id, session.id));
   const [partner] = await tx.select().from(partners).where(eq(partners.id, partnerId));
-  return { kycSessionId: session.id, locale: session.locale, sessionState: step.to, captured: session.capture !== null, closure: closureCallbackFor(partner, "kyc") };
+  return {
+    kycSessionId: session.id,
+    locale: session.locale,
+    sessionState: step.to,
+    captured: session.capture !== null,
+    closure: closureCallbackFor(partner, "kyc"),
+  };
 }
 
 export interface KycCapture {

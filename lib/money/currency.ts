@@ -10,9 +10,7 @@ import { code as lookupCurrency } from "currency-codes";
  * the test code and "no currency"). `currency-codes` reports them with 0 digits, which would
  * silently price them as whole-unit currencies, so they are not money this service can move.
  */
-const NOT_TRANSACTIONAL = new Set([
-  "XAG", "XAU", "XBA", "XBB", "XBC", "XBD", "XDR", "XPD", "XPT", "XSU", "XTS", "XUA", "XXX",
-]);
+const NOT_TRANSACTIONAL = new Set(["XAG", "XAU", "XBA", "XBB", "XBC", "XBD", "XDR", "XPD", "XPT", "XSU", "XTS", "XUA", "XXX"]);
 
 const SHAPE = /^[A-Z]{3}$/;
 

@@ -54,9 +54,7 @@ export function tryParseWireDecimal(value: unknown): Decimal | null {
 export function parseWireDecimal(value: unknown, field = "amount"): Decimal {
   const parsed = tryParseWireDecimal(value);
   if (parsed === null) {
-    throw validationError([
-      { field, code: "validation.fieldFormatInvalid", message: "Expected a decimal string such as 10.500000." },
-    ]);
+    throw validationError([{ field, code: "validation.fieldFormatInvalid", message: "Expected a decimal string such as 10.500000." }]);
   }
   return parsed;
 }

@@ -44,5 +44,11 @@ export async function listAudit(db: Executor, f: AuditFilter) {
   if (f.action) conditions.push(eq(auditLog.action, f.action));
   if (f.from) conditions.push(gte(auditLog.at, f.from));
   if (f.to) conditions.push(lte(auditLog.at, f.to));
-  return db.select().from(auditLog).where(conditions.length ? and(...conditions) : undefined).orderBy(desc(auditLog.at), desc(auditLog.id)).limit(f.limit).offset(f.offset);
+  return db
+    .select()
+    .from(auditLog)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(f.limit)
+    .offset(f.offset);
 }

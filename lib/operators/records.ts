@@ -23,7 +23,14 @@ export async function seedOperator(db: Db): Promise<void> {
   if (existing) return;
   await db
     .insert(operators)
-    .values({ id: newId("op"), email: email.toLowerCase(), name: "Administrator", role: "admin", passwordHash: await hashPassword(password), createdAt: clock.now() })
+    .values({
+      id: newId("op"),
+      email: email.toLowerCase(),
+      name: "Administrator",
+      role: "admin",
+      passwordHash: await hashPassword(password),
+      createdAt: clock.now(),
+    })
     .onConflictDoNothing();
 }
 
@@ -37,12 +44,26 @@ export async function verifyOperator(db: Executor, email: string, password: stri
 export async function createOperator(tx: Tx, input: { email: string; name: string; role: OperatorRole; password: string; now: Date }): Promise<Operator> {
   const email = input.email.trim().toLowerCase();
   const [existing] = await tx.select({ id: operators.id }).from(operators).where(eq(operators.email, email));
-  if (existing) throw new DomainError("validation.fieldInvalid", { message: "An operator with this email exists.", details: { issues: [{ field: "email", code: "validation.fieldInvalid" }] } });
+  if (existing)
+    throw new DomainError("validation.fieldInvalid", {
+      message: "An operator with this email exists.",
+      details: { issues: [{ field: "email", code: "validation.fieldInvalid" }] },
+    });
   const id = newId("op");
   await tx.insert(operators).values({ id, email, name: input.name, role: input.role, passwordHash: await hashPassword(input.password), createdAt: input.now });
   return { id, email, name: input.name, role: input.role };
 }
 
 export async function listOperators(db: Executor) {
-  return db.select({ id: operators.id, email: operators.email, name: operators.name, role: operators.role, createdAt: operators.createdAt, disabledAt: operators.disabledAt }).from(operators).orderBy(operators.createdAt);
+  return db
+    .select({
+      id: operators.id,
+      email: operators.email,
+      name: operators.name,
+      role: operators.role,
+      createdAt: operators.createdAt,
+      disabledAt: operators.disabledAt,
+    })
+    .from(operators)
+    .orderBy(operators.createdAt);
 }

@@ -8,8 +8,13 @@ import { newWebhookSecret } from "./settings";
 
 /** Partner administration for the console (issue 6): every change goes through here. */
 export async function createPartner(tx: Tx, input: { name: string; pricingMode: "SERVICE_PRICED" | "PARTNER_SIGNED"; now: Date }) {
-  const id = `partner_${randomToken(6).toLowerCase().replace(/[^a-z0-9]/g, "")}`;
-  const [row] = await tx.insert(partners).values({ id, name: input.name, pricingMode: input.pricingMode, createdAt: input.now, updatedAt: input.now }).returning();
+  const id = `partner_${randomToken(6)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "")}`;
+  const [row] = await tx
+    .insert(partners)
+    .values({ id, name: input.name, pricingMode: input.pricingMode, createdAt: input.now, updatedAt: input.now })
+    .returning();
   return row;
 }
 
@@ -22,7 +27,11 @@ export async function issueApiKey(tx: Tx, partnerId: string, now: Date): Promise
 }
 
 export async function revokeApiKey(tx: Tx, partnerId: string, keyId: string, now: Date): Promise<void> {
-  const [row] = await tx.update(partnerApiKeys).set({ revokedAt: now }).where(and(eq(partnerApiKeys.id, keyId), eq(partnerApiKeys.partnerId, partnerId), isNull(partnerApiKeys.revokedAt))).returning();
+  const [row] = await tx
+    .update(partnerApiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(partnerApiKeys.id, keyId), eq(partnerApiKeys.partnerId, partnerId), isNull(partnerApiKeys.revokedAt)))
+    .returning();
   if (!row) throw new DomainError("apiKey.notFound", { message: "No such active key." });
 }
 
@@ -36,7 +45,8 @@ export type SubscriptionStatus = "active" | "spended" | "closed";
 export async function setSubscriptionStatus(tx: Tx, subscriptionId: string, status: SubscriptionStatus, now: Date) {
   const [before] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for("update");
   if (!before) throw new DomainError("subscription.notFound", { message: "No such subscription." });
-  if (before.status === "closed") throw new DomainError("customer.statusInvalid", { message: "A closed subscription cannot be reopened.", details: { currentState: before.status } });
+  if (before.status === "closed")
+    throw new DomainError("customer.statusInvalid", { message: "A closed subscription cannot be reopened.", details: { currentState: before.status } });
   await tx.update(subscriptions).set({ status, updatedAt: now }).where(eq(subscriptions.id, subscriptionId));
   return { before: before.status, after: status };
 }

@@ -4,10 +4,20 @@ import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import { assertDeliverableUrl } from "@/lib/webhooks/url-policy";
 
-const RsaKey = z.object({ kty: z.literal("RSA"), kid: z.string().min(1), n: z.string().min(1), e: z.string().min(1), use: z.literal("sig").optional(), alg: z.literal("RS256").optional() }).passthrough();
+const RsaKey = z
+  .object({
+    kty: z.literal("RSA"),
+    kid: z.string().min(1),
+    n: z.string().min(1),
+    e: z.string().min(1),
+    use: z.literal("sig").optional(),
+    alg: z.literal("RS256").optional(),
+  })
+  .passthrough();
 const Jwks = z.object({ keys: z.array(RsaKey).min(1).max(20) });
 
-const invalid = (message: string) => new DomainError("validation.fieldInvalid", { message, details: { issues: [{ field: "jwks", code: "validation.fieldInvalid", message }] } });
+const invalid = (message: string) =>
+  new DomainError("validation.fieldInvalid", { message, details: { issues: [{ field: "jwks", code: "validation.fieldInvalid", message }] } });
 
 /**
  * A partner JWKS (spec 5.4): RSA signing keys with a kid, 2048 bits or more, no private members.

@@ -5,13 +5,7 @@
  * wrong identifier is accepted at submit and rejected later as a state change.
  */
 import { DomainError, validationError } from "@/lib/errors";
-import {
-  canonicalMethodType,
-  identifierKindOf,
-  normalizeIdentifier,
-  type BankAccountFormat,
-  type PayoutMethodType,
-} from "./method-types";
+import { canonicalMethodType, identifierKindOf, normalizeIdentifier, type BankAccountFormat, type PayoutMethodType } from "./method-types";
 
 export const DESTINATION_IDENTIFIER_FIELD = "payoutMethod.destinationIdentifier";
 
@@ -36,11 +30,7 @@ const NATIONAL_SHAPES: Record<BankAccountFormat, { pattern: RegExp; describe: st
  * Why an already-normalised identifier is malformed for the method, or null when the shape is
  * fine. Non-throwing so the fast-check can re-run it on stored identifiers.
  */
-export function formatProblem(
-  methodType: PayoutMethodType,
-  identifier: string,
-  bankAccountFormat: BankAccountFormat | null,
-): string | null {
+export function formatProblem(methodType: PayoutMethodType, identifier: string, bankAccountFormat: BankAccountFormat | null): string | null {
   switch (identifierKindOf(methodType)) {
     case "bankAccount": {
       const national = bankAccountFormat ? NATIONAL_SHAPES[bankAccountFormat] : undefined;
@@ -50,18 +40,12 @@ export function formatProblem(
       // corridor table fixes its length (SN: 28), so an "SN..." of another length is malformed.
       const ownIbanCountry = bankAccountFormat === "IBAN_SN" ? "SN" : null;
       if (IBAN_SHAPE.test(identifier) && identifier.slice(0, 2) !== ownIbanCountry) return null;
-      return national
-        ? `The destination identifier must be ${national.describe} or an IBAN.`
-        : "The destination identifier must be an IBAN.";
+      return national ? `The destination identifier must be ${national.describe} or an IBAN.` : "The destination identifier must be an IBAN.";
     }
     case "phone":
-      return E164_SHAPE.test(identifier)
-        ? null
-        : "The destination identifier must be a phone number in E.164 format (+ and 7 to 15 digits).";
+      return E164_SHAPE.test(identifier) ? null : "The destination identifier must be a phone number in E.164 format (+ and 7 to 15 digits).";
     case "wallet":
-      return WALLET_SHAPE.test(identifier)
-        ? null
-        : "The destination identifier must be 8 to 64 letters and digits.";
+      return WALLET_SHAPE.test(identifier) ? null : "The destination identifier must be 8 to 64 letters and digits.";
   }
 }
 
@@ -80,11 +64,7 @@ export interface FormatCheckResult {
 }
 
 function formatInvalid(message: string): DomainError {
-  return validationError(
-    [{ field: DESTINATION_IDENTIFIER_FIELD, code: "validation.fieldFormatInvalid", message }],
-    "validation.fieldFormatInvalid",
-    message,
-  );
+  return validationError([{ field: DESTINATION_IDENTIFIER_FIELD, code: "validation.fieldFormatInvalid", message }], "validation.fieldFormatInvalid", message);
 }
 
 /**
@@ -95,9 +75,7 @@ function formatInvalid(message: string): DomainError {
 export function checkIdentifierFormat(input: FormatCheckInput): FormatCheckResult {
   const methodType = canonicalMethodType(input.methodType);
   if (!methodType) {
-    throw validationError([
-      { field: "payoutMethod.methodType", code: "validation.fieldInvalid", message: "Unknown payout method type." },
-    ]);
+    throw validationError([{ field: "payoutMethod.methodType", code: "validation.fieldInvalid", message: "Unknown payout method type." }]);
   }
   if (typeof input.destinationIdentifier !== "string" || input.destinationIdentifier.length > MAX_RAW_LENGTH) {
     throw formatInvalid("The destination identifier is too long or not a string.");

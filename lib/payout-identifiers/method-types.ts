@@ -13,13 +13,7 @@ export type PayoutMethodType = "BANK_TRANSFER" | "MOBILE_MONEY" | "CASH_PICKUP" 
  */
 export type BankAccountFormat = "CLABE" | "DIGITS_10_16" | "NUBAN" | "IBAN_SN" | "DIGITS_6_20";
 
-export const BANK_ACCOUNT_FORMATS: readonly BankAccountFormat[] = [
-  "CLABE",
-  "DIGITS_10_16",
-  "NUBAN",
-  "IBAN_SN",
-  "DIGITS_6_20",
-];
+export const BANK_ACCOUNT_FORMATS: readonly BankAccountFormat[] = ["CLABE", "DIGITS_10_16", "NUBAN", "IBAN_SN", "DIGITS_6_20"];
 
 const ALIASES: Record<string, PayoutMethodType> = {
   BANK_TRANSFER: "BANK_TRANSFER",

@@ -15,11 +15,7 @@ import { isValidNuban } from "./nuban";
 import { isValidWalletIdentifier } from "./wallet-checksum";
 
 export type SubstantiveReasonCode =
-  | "TRF_CHECK_IBAN_INVALID"
-  | "TRF_CHECK_CLABE_INVALID"
-  | "TRF_CHECK_PHONE_INVALID"
-  | "TRF_CHECK_WALLET_INVALID"
-  | "TRF_CHECK_ACCOUNT_INVALID";
+  "TRF_CHECK_IBAN_INVALID" | "TRF_CHECK_CLABE_INVALID" | "TRF_CHECK_PHONE_INVALID" | "TRF_CHECK_WALLET_INVALID" | "TRF_CHECK_ACCOUNT_INVALID";
 
 export type SubstantiveCheckResult = { ok: true } | { ok: false; reasonCode: SubstantiveReasonCode };
 

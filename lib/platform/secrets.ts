@@ -15,7 +15,10 @@ export async function serviceSecret(db: Executor, name: string): Promise<string>
   const cache = ((globalThis as G)[CACHE] ??= new Map());
   const cached = cache.get(name);
   if (cached) return cached;
-  await db.insert(serviceSecrets).values({ name, value: randomToken(32), createdAt: clock.now() }).onConflictDoNothing();
+  await db
+    .insert(serviceSecrets)
+    .values({ name, value: randomToken(32), createdAt: clock.now() })
+    .onConflictDoNothing();
   const [row] = await db.select().from(serviceSecrets).where(eq(serviceSecrets.name, name));
   cache.set(name, row.value);
   return row.value;

@@ -25,10 +25,7 @@ export interface ReferenceRateProvider {
 }
 
 /** round(sin(2 pi k / 60) x 10^6) for k = 0..15: the first quarter of a 60-minute wave. */
-const QUARTER_SINE_PPM = [
-  0, 104528, 207912, 309017, 406737, 500000, 587785, 669131, 743145, 809017, 866025, 913545, 951057, 978148,
-  994522, 1000000,
-] as const;
+const QUARTER_SINE_PPM = [0, 104528, 207912, 309017, 406737, 500000, 587785, 669131, 743145, 809017, 866025, 913545, 951057, 978148, 994522, 1000000] as const;
 
 const MINUTE_MS = 60_000;
 const PERIOD_MINUTES = 60;

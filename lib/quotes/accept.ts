@@ -32,7 +32,11 @@ export async function acceptQuote(
   if (quote.acceptedAt) throw invalid("alreadyAccepted", "This quote was already accepted.", 409);
   if (quote.validUntil.getTime() <= now.getTime()) throw quoteExpired(quote, 422);
 
-  const [disclosure] = await tx.select().from(disclosures).where(eq(disclosures.tokenHash, sha256Hex(input.disclosureToken))).for("update");
+  const [disclosure] = await tx
+    .select()
+    .from(disclosures)
+    .where(eq(disclosures.tokenHash, sha256Hex(input.disclosureToken)))
+    .for("update");
   if (!disclosure || disclosure.quoteId !== quote.id || disclosure.subscriptionId !== input.subscriptionId || disclosure.usedAt) {
     throw invalid("disclosureToken", "The disclosureToken is unknown, used, or belongs to another quote. Read the disclosure again.");
   }

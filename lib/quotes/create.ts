@@ -48,7 +48,8 @@ async function corridorFor(tx: Tx, customerId: string, beneficiaryCountry: strin
     });
   }
   if (req.originCurrency !== corridor.originCurrency) throw fieldInvalid("originCurrency", `This corridor sends ${corridor.originCurrency}.`);
-  if (req.destinationCurrency !== corridor.destinationCurrency) throw fieldInvalid("destinationCurrency", `This corridor pays out ${corridor.destinationCurrency}.`);
+  if (req.destinationCurrency !== corridor.destinationCurrency)
+    throw fieldInvalid("destinationCurrency", `This corridor pays out ${corridor.destinationCurrency}.`);
   return corridor;
 }
 
@@ -96,7 +97,11 @@ const binding = (field: string, expected: string, actual: string) =>
 /** The partner's signed quote, verified exactly as spec 5.4 says (PARTNER_SIGNED partners). */
 async function partnerSignedClaims(tx: Tx, input: { partner: Partner; subscriptionId: string; corridor: Corridor; req: QuoteRequest; now: Date }) {
   const { corridor, req, now } = input;
-  if (!req.partnerQuote) throw new DomainError("validation.fieldMissing", { message: "partnerQuote is required for this partner.", details: { issues: [{ field: "partnerQuote", code: "validation.fieldMissing" }] } });
+  if (!req.partnerQuote)
+    throw new DomainError("validation.fieldMissing", {
+      message: "partnerQuote is required for this partner.",
+      details: { issues: [{ field: "partnerQuote", code: "validation.fieldMissing" }] },
+    });
   // The same request rule as service pricing: a positive amount payable in the origin currency
   // (no zero quote, no 100.001 USD). send_amount must equal it, so the signed terms fit too.
   parseMoneyAmount(req.originAmount, corridor.originCurrency, { field: "originAmount" });
@@ -120,13 +125,23 @@ async function partnerSignedClaims(tx: Tx, input: { partner: Partner; subscripti
   ];
   for (const [field, actual, allowed] of expect) if (!allowed.includes(actual)) throw binding(field, allowed[0], actual);
   if (!new Decimal(claims.send_amount).eq(new Decimal(req.originAmount))) {
-    throw new DomainError("quote.amountChanged", { message: "originAmount differs from the signed send_amount.", details: { signed: claims.send_amount, requested: req.originAmount } });
+    throw new DomainError("quote.amountChanged", {
+      message: "originAmount differs from the signed send_amount.",
+      details: { signed: claims.send_amount, requested: req.originAmount },
+    });
   }
   checkEnvelope(claims, corridor, now, rates);
   if (claims.partner_quote_seq <= partner.highestQuoteSeq) {
-    throw new DomainError("quote.sequenceGap", { message: "partner_quote_seq must be above every sequence number seen.", details: { highestSeen: partner.highestQuoteSeq, received: claims.partner_quote_seq } });
+    throw new DomainError("quote.sequenceGap", {
+      message: "partner_quote_seq must be above every sequence number seen.",
+      details: { highestSeen: partner.highestQuoteSeq, received: claims.partner_quote_seq },
+    });
   }
-  const [reused] = await tx.select({ id: quotes.id }).from(quotes).where(or(eq(quotes.id, claims.quote_id), eq(quotes.jti, claims.jti))).limit(1);
+  const [reused] = await tx
+    .select({ id: quotes.id })
+    .from(quotes)
+    .where(or(eq(quotes.id, claims.quote_id), eq(quotes.jti, claims.jti)))
+    .limit(1);
   if (reused) throw new DomainError("quote.invalid", { status: 409, message: "This quote_id or jti was already used.", details: { failedCheck: "reuse" } });
   await tx.update(partners).set({ highestQuoteSeq: claims.partner_quote_seq }).where(eq(partners.id, partner.id));
   return { claims, signedQuote: req.partnerQuote, payoutMethod };

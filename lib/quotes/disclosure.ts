@@ -13,11 +13,15 @@ import { quoteExpired, quoteInScope, quoteStatus } from "./records";
  * GET /v1/core/quotes/{id}/disclosure (spec 4.1 rule 4). Each read serves a new single-use token
  * bound to the quote, the customer and the disclosure version; acceptance requires one.
  */
-export async function serveDisclosure(tx: Tx, input: { subscriptionId: string; customerId: string; quoteId: string; acceptLanguage: string | null; now: Date }) {
+export async function serveDisclosure(
+  tx: Tx,
+  input: { subscriptionId: string; customerId: string; quoteId: string; acceptLanguage: string | null; now: Date },
+) {
   const quote = await quoteInScope(tx, input.subscriptionId, input.quoteId);
   const status = quoteStatus(quote, input.now);
   if (status === "EXPIRED") throw quoteExpired(quote);
-  if (status === "ACCEPTED") throw new DomainError("quote.invalid", { status: 409, message: "This quote was already accepted.", details: { failedCheck: "alreadyAccepted" } });
+  if (status === "ACCEPTED")
+    throw new DomainError("quote.invalid", { status: 409, message: "This quote was already accepted.", details: { failedCheck: "alreadyAccepted" } });
   const [customer] = await tx.select({ preferredLanguage: customers.preferredLanguage }).from(customers).where(eq(customers.id, input.customerId));
   const language = chooseLanguage(input.acceptLanguage, customer?.preferredLanguage);
   const token = `dt_${randomToken(24)}`;

@@ -8,7 +8,10 @@ export type QuoteRow = typeof quotes.$inferSelect;
 
 /** A quote of the calling subscription; another customer's answers like a missing one (spec 7). */
 export async function quoteInScope(db: Executor, subscriptionId: string, quoteId: string, lock = false): Promise<QuoteRow> {
-  const q = db.select().from(quotes).where(and(eq(quotes.id, quoteId), eq(quotes.subscriptionId, subscriptionId)));
+  const q = db
+    .select()
+    .from(quotes)
+    .where(and(eq(quotes.id, quoteId), eq(quotes.subscriptionId, subscriptionId)));
   const [row] = lock ? await q.for("update") : await q;
   if (!row) throw new DomainError("quote.notFound", { message: "No such quote." });
   return row;

@@ -45,7 +45,9 @@ async function fromRows(db: Db): Promise<KeySet> {
 /** Production keys come from SERVICE_SIGNING_KEYS (JSON array of private RSA JWKs, newest first). */
 async function fromConfig(raw: string): Promise<KeySet> {
   const jwks = JSON.parse(raw) as JWK[];
-  const withKids = await Promise.all(jwks.map(async (jwk) => ({ jwk, kid: jwk.kid ?? (await calculateJwkThumbprint({ kty: "RSA", n: jwk.n, e: jwk.e }, "sha256")) })));
+  const withKids = await Promise.all(
+    jwks.map(async (jwk) => ({ jwk, kid: jwk.kid ?? (await calculateJwkThumbprint({ kty: "RSA", n: jwk.n, e: jwk.e }, "sha256")) })),
+  );
   const [first] = withKids;
   return {
     current: { kid: first.kid, privateKey: (await importJWK(first.jwk, "RS256")) as CryptoKey },

@@ -16,7 +16,12 @@ export interface ScreeningProvider {
 
 /** Lower case, no diacritics, single spaces: "José  Ñúñez" → "jose nunez". */
 export function normaliseName(value: string): string {
-  return value.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+  return value
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
 }
 
 function editDistance(a: string, b: string): number {

@@ -97,24 +97,19 @@ export interface Machine<S extends string, T extends string> {
   refusalFor(from: S | None, trigger: T): Refusal;
 }
 
-export function defineMachine<const S extends string, const T extends string>(
-  def: MachineDefinition<S, T>,
-): Machine<S, T> {
+export function defineMachine<const S extends string, const T extends string>(def: MachineDefinition<S, T>): Machine<S, T> {
   const { name, states, triggers, transitions } = def;
   const refusals = def.refusals ?? [];
   checkDefinition(def);
 
-  const rowsFor = (from: S | None, trigger: T) =>
-    transitions.filter((r) => r.trigger === trigger && r.from.includes(from));
+  const rowsFor = (from: S | None, trigger: T) => transitions.filter((r) => r.trigger === trigger && r.from.includes(from));
 
   const guardMet = (row: TransitionRow<S, T>, prior: S | undefined, lenient: boolean) =>
     !row.whenPrior || (prior === undefined ? lenient : row.whenPrior.includes(prior));
 
   function refusalFor(from: S | None, trigger: T): Refusal {
     const row = refusals.find((r) => r.from.includes(from) && (r.trigger === undefined || r.trigger === trigger));
-    return row
-      ? { code: row.code, status: row.status, message: row.message }
-      : { code: def.refusedCode, status: def.refusedStatus };
+    return row ? { code: row.code, status: row.status, message: row.message } : { code: def.refusedCode, status: def.refusedStatus };
   }
 
   function refuse(from: S | None, trigger: T, ctx: TransitionContext<S>): DomainError {

@@ -19,14 +19,20 @@ export async function cancelTransfer(tx: Tx, input: { subscriptionId: string; tr
   const { now } = input;
   const row = await expireIfOverdue(tx, await transferInScope(tx, input.subscriptionId, input.transferId, true), now);
   const pending = (row.cancellation as { cancellationOutcome?: string } | null)?.cancellationOutcome === "NETWORK_CANCELLATION_PENDING";
-  if (pending) throw new DomainError("transfer.stateInvalid", { message: "A network cancellation is already pending; poll the transfer.", details: { currentState: row.state } });
+  if (pending)
+    throw new DomainError("transfer.stateInvalid", {
+      message: "A network cancellation is already pending; poll the transfer.",
+      details: { currentState: row.state },
+    });
   const resolution = resolveCancel(row.state as TransferState, (row.priorState ?? undefined) as TransferState | undefined);
   const cancellation = {
     cancellationOutcome: resolution.outcome,
     cancellationReason: input.cancellationReason,
     cancelRequestedAt: now.toISOString(),
     canceledAt: resolution.outcome === "NETWORK_CANCELLATION_PENDING" ? null : now.toISOString(),
-    ...(resolution.outcome === "NETWORK_CANCELLATION_PENDING" ? { networkCancellationExpectedBy: addSeconds(now, NETWORK_CANCELLATION_SECONDS).toISOString() } : {}),
+    ...(resolution.outcome === "NETWORK_CANCELLATION_PENDING"
+      ? { networkCancellationExpectedBy: addSeconds(now, NETWORK_CANCELLATION_SECONDS).toISOString() }
+      : {}),
   };
   const moved = await transitionTransfer(tx, row, "cancel", now, { cancellation });
   await expireOpenFundingSessions(tx, row.id, now);

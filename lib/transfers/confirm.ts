@@ -47,8 +47,17 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
   const row = await expireIfOverdue(tx, await transferInScope(tx, input.subscriptionId, input.transferId, true), now);
   transferMachine.next(row.state as TransferState, "confirm");
 
-  const [active] = await tx.select({ id: devices.id }).from(devices).where(and(eq(devices.subscriptionId, input.subscriptionId), eq(devices.status, "ACTIVE"))).limit(1);
-  if (!active) throw new DomainError("device.notRegistered", { message: "Register a device before confirming transfers.", remediation: "register_device", details: { remediationHint: "register_device" } });
+  const [active] = await tx
+    .select({ id: devices.id })
+    .from(devices)
+    .where(and(eq(devices.subscriptionId, input.subscriptionId), eq(devices.status, "ACTIVE")))
+    .limit(1);
+  if (!active)
+    throw new DomainError("device.notRegistered", {
+      message: "Register a device before confirming transfers.",
+      remediation: "register_device",
+      details: { remediationHint: "register_device" },
+    });
 
   const kid = kidOf(input.deviceAssertion);
   const named = kid ? await deviceByKid(tx, kid) : undefined;

@@ -30,7 +30,12 @@ export const fastCheck = defineJob({
     const [customer] = await tx.select({ status: customers.status }).from(customers).where(eq(customers.id, row.customerId));
 
     const fail = (reason: string) => transitionTransfer(tx, row, "fastCheck.failed", now, { rejectionReason: reason });
-    const substance = checkIdentifierSubstance({ methodType: method.methodType, identifier, destinationCountry: corridor.destinationCountry.alpha2, bankAccountFormat: corridor.bankAccount.format });
+    const substance = checkIdentifierSubstance({
+      methodType: method.methodType,
+      identifier,
+      destinationCountry: corridor.destinationCountry.alpha2,
+      bankAccountFormat: corridor.bankAccount.format,
+    });
     if (!substance.ok) return void (await fail(substance.reasonCode));
     if (!["VALID", "MONITORED"].includes(beneficiary.state)) return void (await fail("TRF_CHECK_BENEFICIARY_STATE"));
     if (!["VALID", "MONITORED"].includes(customer.status)) return void (await fail("TRF_CHECK_CUSTOMER_STATUS"));

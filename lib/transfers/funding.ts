@@ -37,7 +37,10 @@ export async function lockFundingSession(tx: Tx, fundingSessionId: string): Prom
 }
 
 async function closeSession(tx: Tx, session: FundingSessionRow, to: FundingSessionStatus, now: Date, method?: string) {
-  await tx.update(fundingSessions).set({ state: to, completedAt: now, method: method ?? session.method }).where(eq(fundingSessions.id, session.id));
+  await tx
+    .update(fundingSessions)
+    .set({ state: to, completedAt: now, method: method ?? session.method })
+    .where(eq(fundingSessions.id, session.id));
   await retireSessionTokens(tx, session.id, now);
 }
 
@@ -73,6 +76,9 @@ export async function completeFunding(
 
 /** Ends the open sessions of a transfer that left funding (cancelled, expired, held). */
 export async function expireOpenFundingSessions(tx: Tx, transferId: string, now: Date): Promise<void> {
-  const open = await tx.select().from(fundingSessions).where(and(eq(fundingSessions.transferId, transferId), eq(fundingSessions.state, "OPEN")));
+  const open = await tx
+    .select()
+    .from(fundingSessions)
+    .where(and(eq(fundingSessions.transferId, transferId), eq(fundingSessions.state, "OPEN")));
   for (const session of open) await closeSession(tx, session, fundingSessionMachine.next("OPEN", "expired").to, now);
 }

@@ -21,7 +21,12 @@ const TARGET: Record<string, TransferTrigger> = { topay: "network.toPay", reqpay
 async function scheduleStep(tx: Tx, transfer: TransferRow, now: Date): Promise<void> {
   const delay = config().NETWORK_STEP_DELAY_MS;
   if (delay <= 0 || !STEP[transfer.state]) return;
-  await enqueue(tx, "transfers.networkStep", { transferId: transfer.id, from: transfer.state }, { runAt: addSeconds(now, delay / 1000), dedupeKey: `transfers.networkStep:${transfer.id}:${transfer.state}` });
+  await enqueue(
+    tx,
+    "transfers.networkStep",
+    { transferId: transfer.id, from: transfer.state },
+    { runAt: addSeconds(now, delay / 1000), dedupeKey: `transfers.networkStep:${transfer.id}:${transfer.state}` },
+  );
 }
 
 /**
@@ -71,7 +76,10 @@ const CANCEL_TRIGGER: Record<NetworkCancellationOutcome, TransferTrigger> = {
 export async function resolveNetworkCancellation(tx: Tx, transfer: TransferRow, outcome: NetworkCancellationOutcome, now: Date) {
   const cancellation = transfer.cancellation as Record<string, unknown> | null;
   if (cancellation?.cancellationOutcome !== "NETWORK_CANCELLATION_PENDING") {
-    throw new DomainError("transfer.stateInvalid", { message: "No network cancellation is pending for this transfer.", details: { currentState: transfer.state } });
+    throw new DomainError("transfer.stateInvalid", {
+      message: "No network cancellation is pending for this transfer.",
+      details: { currentState: transfer.state },
+    });
   }
   const updated = { ...cancellation, cancellationOutcome: outcome, ...(outcome === "NETWORK_CANCELLATION_SUCCESS" ? { canceledAt: now.toISOString() } : {}) };
   const moved = await transitionTransfer(tx, transfer, CANCEL_TRIGGER[outcome], now, { cancellation: updated });

@@ -37,7 +37,10 @@ interface Cursor {
  * GET /v1/core/transfers (spec 4.1 rule 7): summaries, newest first; default states are every
  * non-terminal state plus terminal ones changed in the last 30 days.
  */
-export async function listTransfers(tx: Tx, input: { subscriptionId: string; states?: string[]; createdSince?: Date; limit: number; cursor?: string; now: Date }) {
+export async function listTransfers(
+  tx: Tx,
+  input: { subscriptionId: string; states?: string[]; createdSince?: Date; limit: number; cursor?: string; now: Date },
+) {
   const secret = await serviceSecret(tx, "cursor");
   // Like the detail read (./deadline.ts): a pre-funding transfer past its 120 minutes is expired
   // now, so neither its listed state nor the states filter depends on when the timer job runs.
@@ -71,6 +74,7 @@ export async function listTransfers(tx: Tx, input: { subscriptionId: string; sta
   const last = page[page.length - 1];
   return {
     items: page.map(transferSummary),
-    nextCursor: rows.length > input.limit && last ? encodeCursor(secret, { c: last.createdAt.getTime(), i: last.id, s: input.subscriptionId } satisfies Cursor) : null,
+    nextCursor:
+      rows.length > input.limit && last ? encodeCursor(secret, { c: last.createdAt.getTime(), i: last.id, s: input.subscriptionId } satisfies Cursor) : null,
   };
 }

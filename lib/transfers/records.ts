@@ -12,7 +12,10 @@ const notFound = () => new DomainError("transfer.notFound", { message: "No such 
 
 /** A transfer of the calling subscription, optionally locked; another customer's is a 404 (spec 7). */
 export async function transferInScope(db: Executor, subscriptionId: string, transferId: string, lock = false): Promise<TransferRow> {
-  const q = db.select().from(transfers).where(and(eq(transfers.id, transferId), eq(transfers.subscriptionId, subscriptionId)));
+  const q = db
+    .select()
+    .from(transfers)
+    .where(and(eq(transfers.id, transferId), eq(transfers.subscriptionId, subscriptionId)));
   const [row] = lock ? await q.for("update") : await q;
   if (!row) throw notFound();
   return row;
@@ -41,7 +44,11 @@ async function recordState(tx: Tx, row: { id: string; subscriptionId: string }, 
 }
 
 /** Creates the transfer in registered (quote acceptance, spec 3.1 first row). */
-export async function insertRegisteredTransfer(tx: Tx, values: Omit<typeof transfers.$inferInsert, "id" | "state" | "stateChangedAt">, now: Date): Promise<TransferRow> {
+export async function insertRegisteredTransfer(
+  tx: Tx,
+  values: Omit<typeof transfers.$inferInsert, "id" | "state" | "stateChangedAt">,
+  now: Date,
+): Promise<TransferRow> {
   const step = transferMachine.next("none", "quote.accepted");
   const [row] = await tx
     .insert(transfers)
@@ -56,13 +63,7 @@ export async function insertRegisteredTransfer(tx: Tx, values: Omit<typeof trans
  * transition table decides (or refuses with transfer.stateInvalid); the new state, its history
  * entry and the transfer.state.changed event commit with the caller's transaction.
  */
-export async function transitionTransfer(
-  tx: Tx,
-  row: TransferRow,
-  trigger: TransferTrigger,
-  now: Date,
-  set: Partial<TransferRow> = {},
-): Promise<TransferRow> {
+export async function transitionTransfer(tx: Tx, row: TransferRow, trigger: TransferTrigger, now: Date, set: Partial<TransferRow> = {}): Promise<TransferRow> {
   const from = row.state as TransferState;
   const step = transferMachine.next(from, trigger, { prior: (row.priorState ?? undefined) as TransferState | undefined });
   const entering = step.changed && step.to === "spended";

@@ -34,7 +34,12 @@ export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Pro
     estimatedRefundCompletionBy: addSeconds(now, 3 * 86400).toISOString(),
   };
   await tx.update(transfers).set({ refund }).where(eq(transfers.id, transfer.id));
-  await enqueue(tx, "transfers.refundStep", { transferId: transfer.id }, { runAt: addSeconds(now, STEP_SECONDS), dedupeKey: `transfers.refundStep:${transfer.id}` });
+  await enqueue(
+    tx,
+    "transfers.refundStep",
+    { transferId: transfer.id },
+    { runAt: addSeconds(now, STEP_SECONDS), dedupeKey: `transfers.refundStep:${transfer.id}` },
+  );
   return refund;
 }
 
@@ -48,9 +53,17 @@ export const advanceRefund = defineJob({
     const trigger = refund.refundStatus === "PENDING" ? "provider.submitted" : refund.refundStatus === "PROCESSING" ? "provider.succeeded" : null;
     if (!trigger) return;
     const next = refundMachine.next(refund.refundStatus, trigger).to;
-    await tx.update(transfers).set({ refund: { ...refund, refundStatus: next, ...(next === "COMPLETED" ? { refundCompletedAt: now.toISOString() } : {}) } }).where(eq(transfers.id, transfer.id));
+    await tx
+      .update(transfers)
+      .set({ refund: { ...refund, refundStatus: next, ...(next === "COMPLETED" ? { refundCompletedAt: now.toISOString() } : {}) } })
+      .where(eq(transfers.id, transfer.id));
     if (next !== "COMPLETED") {
-      await enqueue(tx, "transfers.refundStep", { transferId: transfer.id }, { runAt: addSeconds(now, STEP_SECONDS), dedupeKey: `transfers.refundStep:${transfer.id}:${next}` });
+      await enqueue(
+        tx,
+        "transfers.refundStep",
+        { transferId: transfer.id },
+        { runAt: addSeconds(now, STEP_SECONDS), dedupeKey: `transfers.refundStep:${transfer.id}:${next}` },
+      );
     }
   },
 });

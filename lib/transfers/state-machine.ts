@@ -90,7 +90,13 @@ export const transferMachine = defineMachine<TransferState, TransferTrigger>({
     { from: [NONE], trigger: "quote.accepted", to: "registered", reasonCode: "TRF_INITIATION_QUOTE_ACCEPTED", notes: "120-minute timer starts" },
     // Submit keeps registered (202) and starts the asynchronous fast-check (spec 4.1 rule 9).
     { from: ["registered"], trigger: "submit", to: "unchanged", notes: "fast-check starts" },
-    { from: ["registered"], trigger: "submit.quoteExpired", to: "expired", reasonCode: "TRF_QUOTE_EXPIRED", notes: "410 transfer.quoteExpired, kept (keepChanges)" },
+    {
+      from: ["registered"],
+      trigger: "submit.quoteExpired",
+      to: "expired",
+      reasonCode: "TRF_QUOTE_EXPIRED",
+      notes: "410 transfer.quoteExpired, kept (keepChanges)",
+    },
     { from: ["registered"], trigger: "fastCheck.passed", to: "validated", reasonCode: "TRF_CHECK_PASSED" },
     { from: ["registered"], trigger: "fastCheck.review", to: "onreview", reasonCode: "TRF_CHECK_REVIEW" },
     { from: ["registered"], trigger: "fastCheck.failed", to: "rejected", reasonCode: "TRF_CHECK_FAILED" },
@@ -106,12 +112,32 @@ export const transferMachine = defineMachine<TransferState, TransferTrigger>({
     { from: ["funding"], trigger: "funding.failed", to: "unchanged", notes: "funding session marked FAILED" },
     // Reopening after the funding URL expires needs a new confirm (spec 4.1 rule 11), and confirm
     // is accepted only from validated, so an expired session returns the transfer to validated.
-    { from: ["funding"], trigger: "funding.expired", to: "validated", reasonCode: "TRF_FUNDING_SESSION_EXPIRED", notes: "funding session EXPIRED; new challenge on reads" },
+    {
+      from: ["funding"],
+      trigger: "funding.expired",
+      to: "validated",
+      reasonCode: "TRF_FUNDING_SESSION_EXPIRED",
+      notes: "funding session EXPIRED; new challenge on reads",
+    },
     // Cancellation (spec 3.1, 4.1 rule 10). From spended it resolves by the prior state.
-    { from: PRE_FUNDING_ACTIVE, trigger: "cancel", to: "aborted", reasonCode: "TRF_CANCEL_ABORTED_PRE_FUNDING", outcome: "ABORTED_PRE_FUNDING", notes: "200; no refund" },
+    {
+      from: PRE_FUNDING_ACTIVE,
+      trigger: "cancel",
+      to: "aborted",
+      reasonCode: "TRF_CANCEL_ABORTED_PRE_FUNDING",
+      outcome: "ABORTED_PRE_FUNDING",
+      notes: "200; no refund",
+    },
     { from: ["funded"], trigger: "cancel", to: "canceled", reasonCode: "TRF_CANCEL_PRE_NETWORK", outcome: "CANCELED_PRE_NETWORK", notes: "202; refund starts" },
     { from: NETWORK, trigger: "cancel", to: "unchanged", outcome: "NETWORK_CANCELLATION_PENDING", notes: "202; network asked to cancel" },
-    { from: ["spended"], whenPrior: PRE_FUNDING_ACTIVE, trigger: "cancel", to: "aborted", reasonCode: "TRF_CANCEL_ABORTED_PRE_FUNDING", outcome: "ABORTED_PRE_FUNDING" },
+    {
+      from: ["spended"],
+      whenPrior: PRE_FUNDING_ACTIVE,
+      trigger: "cancel",
+      to: "aborted",
+      reasonCode: "TRF_CANCEL_ABORTED_PRE_FUNDING",
+      outcome: "ABORTED_PRE_FUNDING",
+    },
     { from: ["spended"], whenPrior: ["funded"], trigger: "cancel", to: "canceled", reasonCode: "TRF_CANCEL_PRE_NETWORK", outcome: "CANCELED_PRE_NETWORK" },
     { from: ["spended"], whenPrior: NETWORK, trigger: "cancel", to: "unchanged", outcome: "NETWORK_CANCELLATION_PENDING" },
     // Network progress: "not shown" in spec 3.1; driven by the sandbox advance (decisions 7).
@@ -121,11 +147,38 @@ export const transferMachine = defineMachine<TransferState, TransferTrigger>({
     { from: NETWORK, trigger: "network.paid", to: "paid", reasonCode: "TRF_PAID" },
     // Outcomes of a pending network cancellation; they also land while the transfer is held,
     // because the network answers regardless of our compliance hold.
-    { from: NETWORK, trigger: "network.cancellationSucceeded", to: "canceled", reasonCode: "TRF_CANCEL_NETWORK_SUCCESS", outcome: "NETWORK_CANCELLATION_SUCCESS", notes: "refund starts" },
+    {
+      from: NETWORK,
+      trigger: "network.cancellationSucceeded",
+      to: "canceled",
+      reasonCode: "TRF_CANCEL_NETWORK_SUCCESS",
+      outcome: "NETWORK_CANCELLATION_SUCCESS",
+      notes: "refund starts",
+    },
     { from: NETWORK, trigger: "network.alreadyPaid", to: "paid", reasonCode: "TRF_CANCEL_NETWORK_ALREADY_PAID", outcome: "NETWORK_ALREADY_PAID" },
-    { from: NETWORK, trigger: "network.retryAllowed", to: "unchanged", outcome: "NETWORK_IN_PROGRESS_RETRY_ALLOWED", notes: "a new cancel with a new key is admitted" },
-    { from: ["spended"], whenPrior: NETWORK, trigger: "network.cancellationSucceeded", to: "canceled", reasonCode: "TRF_CANCEL_NETWORK_SUCCESS", outcome: "NETWORK_CANCELLATION_SUCCESS" },
-    { from: ["spended"], whenPrior: NETWORK, trigger: "network.alreadyPaid", to: "paid", reasonCode: "TRF_CANCEL_NETWORK_ALREADY_PAID", outcome: "NETWORK_ALREADY_PAID" },
+    {
+      from: NETWORK,
+      trigger: "network.retryAllowed",
+      to: "unchanged",
+      outcome: "NETWORK_IN_PROGRESS_RETRY_ALLOWED",
+      notes: "a new cancel with a new key is admitted",
+    },
+    {
+      from: ["spended"],
+      whenPrior: NETWORK,
+      trigger: "network.cancellationSucceeded",
+      to: "canceled",
+      reasonCode: "TRF_CANCEL_NETWORK_SUCCESS",
+      outcome: "NETWORK_CANCELLATION_SUCCESS",
+    },
+    {
+      from: ["spended"],
+      whenPrior: NETWORK,
+      trigger: "network.alreadyPaid",
+      to: "paid",
+      reasonCode: "TRF_CANCEL_NETWORK_ALREADY_PAID",
+      outcome: "NETWORK_ALREADY_PAID",
+    },
     { from: ["spended"], whenPrior: NETWORK, trigger: "network.retryAllowed", to: "unchanged", outcome: "NETWORK_IN_PROGRESS_RETRY_ALLOWED" },
     // Compliance (spec 3.1 "any active"): the caller stores `from` as the prior state. A second
     // hold keeps the first prior, so it is accepted without a change.

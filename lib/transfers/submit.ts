@@ -48,9 +48,14 @@ async function resolvePayoutMethod(tx: Tx, row: TransferRow, input: SubmitInput,
     throw issue("validation.fieldInvalid", "payoutMethod.methodType", `The quote was priced for ${row.payoutMethod}; get a new quote for ${corridorMethod}.`);
   }
   if (payoutMethodId !== undefined) {
-    const [existing] = await tx.select().from(payoutMethods).where(and(eq(payoutMethods.id, payoutMethodId), eq(payoutMethods.beneficiaryId, row.beneficiaryId)));
-    if (!existing || existing.archived) throw issue("validation.fieldInvalid", "payoutMethod.payoutMethodId", "No such active payout method for this beneficiary.");
-    if (existing.methodType !== methodType) throw issue("validation.payoutMethodTypeMismatch", "payoutMethod.methodType", `That payout method is ${existing.methodType}.`);
+    const [existing] = await tx
+      .select()
+      .from(payoutMethods)
+      .where(and(eq(payoutMethods.id, payoutMethodId), eq(payoutMethods.beneficiaryId, row.beneficiaryId)));
+    if (!existing || existing.archived)
+      throw issue("validation.fieldInvalid", "payoutMethod.payoutMethodId", "No such active payout method for this beneficiary.");
+    if (existing.methodType !== methodType)
+      throw issue("validation.payoutMethodTypeMismatch", "payoutMethod.methodType", `That payout method is ${existing.methodType}.`);
     return existing.id;
   }
   const checked = checkIdentifierFormat({ methodType, destinationIdentifier: destinationIdentifier!, bankAccountFormat: corridor.bankAccount.format });
@@ -76,7 +81,11 @@ export async function submitTransfer(tx: Tx, input: SubmitInput & { subscription
   const { now } = input;
   let row = await expireIfOverdue(tx, await transferInScope(tx, input.subscriptionId, input.transferId, true), now);
   transferMachine.next(row.state as TransferState, "submit");
-  if (row.submittedAt) throw new DomainError("transfer.stateInvalid", { message: "This transfer was already submitted.", details: { currentState: row.state, failedCheck: "alreadySubmitted" } });
+  if (row.submittedAt)
+    throw new DomainError("transfer.stateInvalid", {
+      message: "This transfer was already submitted.",
+      details: { currentState: row.state, failedCheck: "alreadySubmitted" },
+    });
   const [quote] = await tx.select({ validUntil: quotes.validUntil }).from(quotes).where(eq(quotes.id, row.quoteId));
   if (quote.validUntil.getTime() < now.getTime()) {
     await transitionTransfer(tx, row, "submit.quoteExpired", now);

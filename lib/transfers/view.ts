@@ -37,7 +37,12 @@ export async function transferDetail(db: Executor, row: TransferRow) {
   const history = await db.select().from(transferStateHistory).where(eq(transferStateHistory.transferId, row.id)).orderBy(asc(transferStateHistory.seq));
   const [session] =
     state === "funding"
-      ? await db.select().from(fundingSessions).where(and(eq(fundingSessions.transferId, row.id), eq(fundingSessions.state, "OPEN"))).orderBy(desc(fundingSessions.createdAt)).limit(1)
+      ? await db
+          .select()
+          .from(fundingSessions)
+          .where(and(eq(fundingSessions.transferId, row.id), eq(fundingSessions.state, "OPEN")))
+          .orderBy(desc(fundingSessions.createdAt))
+          .limit(1)
       : [];
   return {
     ...transferSummary(row),

@@ -64,7 +64,10 @@ export const deliverWebhook = defineJob({
 });
 
 async function settle(db: Db, eventId: string, subscriptionId: string, state: "delivered" | "undeliverable" | "failed"): Promise<void> {
-  await db.update(events).set({ deliveryState: state, deliveredAt: state === "delivered" ? clock.now() : null }).where(eq(events.id, eventId));
+  await db
+    .update(events)
+    .set({ deliveryState: state, deliveredAt: state === "delivered" ? clock.now() : null })
+    .where(eq(events.id, eventId));
   const [next] = await db
     .select({ id: events.id })
     .from(events)

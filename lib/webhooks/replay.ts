@@ -25,6 +25,17 @@ export async function replayRange(tx: Tx, partnerId: string, from: Date, to: Dat
 /** The delivery log of a partner: events, newest first, each with its attempts. */
 export async function deliveryLog(db: Executor, partnerId: string, limit: number, offset: number) {
   const rows = await db.select().from(events).where(eq(events.partnerId, partnerId)).orderBy(desc(events.occurredAt)).limit(limit).offset(offset);
-  const attempts = rows.length ? await db.select().from(webhookAttempts).where(inArray(webhookAttempts.eventId, rows.map((r) => r.id))).orderBy(webhookAttempts.attemptedAt) : [];
+  const attempts = rows.length
+    ? await db
+        .select()
+        .from(webhookAttempts)
+        .where(
+          inArray(
+            webhookAttempts.eventId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(webhookAttempts.attemptedAt)
+    : [];
   return rows.map((e) => ({ ...e, attempts: attempts.filter((a) => a.eventId === e.id) }));
 }

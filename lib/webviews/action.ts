@@ -17,10 +17,7 @@ type Ctx = { params: Promise<Record<string, string | string[]>> };
  * credential (no partner key or bearer: the page runs in the customer's browser); the body is
  * validated and the handler runs in one transaction, with the API's error envelope.
  */
-export function webviewAction<S extends z.ZodType>(
-  schema: S,
-  handler: (ctx: { tx: Tx; token: string; body: z.output<S>; now: Date }) => Promise<unknown>,
-) {
+export function webviewAction<S extends z.ZodType>(schema: S, handler: (ctx: { tx: Tx; token: string; body: z.output<S>; now: Date }) => Promise<unknown>) {
   return async (req: Request, routeCtx: Ctx): Promise<Response> => {
     const correlationId = correlationIdOf(req);
     try {

@@ -38,7 +38,10 @@ export interface ResolvedToken {
 /** The live session behind a token, or null when unknown, of another kind, expired or used. */
 export async function resolveWebviewToken(db: Executor, kind: WebviewKind, token: string, now: Date): Promise<ResolvedToken | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
-  const [row] = await db.select().from(webviewTokens).where(eq(webviewTokens.tokenHash, sha256Hex(token)));
+  const [row] = await db
+    .select()
+    .from(webviewTokens)
+    .where(eq(webviewTokens.tokenHash, sha256Hex(token)));
   if (!row || row.kind !== kind || row.usedAt || row.expiresAt.getTime() <= now.getTime()) return null;
   return { sessionId: row.sessionId, partnerId: row.partnerId, expiresAt: row.expiresAt };
 }
@@ -51,6 +54,9 @@ export async function retireSessionTokens(tx: Tx, sessionId: string, now: Date):
 /** The partner whose origins may frame a webview (for the CSP frame-ancestors of proxy.ts). */
 export async function partnerOfToken(db: Executor, token: string): Promise<string | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
-  const [row] = await db.select({ partnerId: webviewTokens.partnerId }).from(webviewTokens).where(eq(webviewTokens.tokenHash, sha256Hex(token)));
+  const [row] = await db
+    .select({ partnerId: webviewTokens.partnerId })
+    .from(webviewTokens)
+    .where(eq(webviewTokens.tokenHash, sha256Hex(token)));
   return row?.partnerId ?? null;
 }

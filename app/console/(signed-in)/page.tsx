@@ -20,7 +20,9 @@ export default async function Overview() {
           <Link key={href} href={href} className="rounded-lg focus:outline-none focus:ring-2 focus:ring-blue-500">
             <Card>
               <p className="text-sm text-slate-600">{label}</p>
-              <p className="mt-1 text-3xl font-semibold" data-testid={`count-${href.split("/").pop()}`}>{n}</p>
+              <p className="mt-1 text-3xl font-semibold" data-testid={`count-${href.split("/").pop()}`}>
+                {n}
+              </p>
             </Card>
           </Link>
         ))}

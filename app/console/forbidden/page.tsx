@@ -7,7 +7,9 @@ export default function ForbiddenPage() {
     <main className="mx-auto max-w-md p-8" data-testid="console-forbidden">
       <h1 className="text-xl font-semibold">Not allowed</h1>
       <p className="mt-2 text-slate-600">This page is for administrators. Your role does not include it.</p>
-      <Link href="/console" className="mt-4 inline-block text-blue-700 underline">Back to the queues</Link>
+      <Link href="/console" className="mt-4 inline-block text-blue-700 underline">
+        Back to the queues
+      </Link>
     </main>
   );
 }

@@ -44,13 +44,23 @@ export const registerVerifyOtp = defineContract({
   summary: "Verify the registration code",
   tags,
   auth: "partner",
-  body: z.strictObject({ registrationId: z.string().min(1).max(64), otp: z.string().min(1).max(12).meta({ example: "123456" }) }).meta({ id: "RegisterVerifyOtpRequest" }),
+  body: z
+    .strictObject({ registrationId: z.string().min(1).max(64), otp: z.string().min(1).max(12).meta({ example: "123456" }) })
+    .meta({ id: "RegisterVerifyOtpRequest" }),
   success: {
     status: 200,
     description: "Code accepted.",
     schema: z.object({ registrationId: z.string(), nextStep: z.literal("SET_PASSWORD") }).meta({ id: "RegisterVerifyOtpResponse" }),
   },
-  errors: ["auth.subscriptionKeyInvalid", "auth.otpInvalid", "auth.otpExpired", "auth.rateLimited", "auth.sessionExpired", "registration.notFound", "validation.fieldMissing"],
+  errors: [
+    "auth.subscriptionKeyInvalid",
+    "auth.otpInvalid",
+    "auth.otpExpired",
+    "auth.rateLimited",
+    "auth.sessionExpired",
+    "registration.notFound",
+    "validation.fieldMissing",
+  ],
 });
 
 export const registerSetPassword = defineContract({
@@ -60,7 +70,9 @@ export const registerSetPassword = defineContract({
   summary: "Set the password and receive tokens",
   tags,
   auth: "partner",
-  body: z.strictObject({ registrationId: z.string().min(1).max(64), password: z.string().max(256).meta({ description: "At least 12 characters." }) }).meta({ id: "RegisterSetPasswordRequest" }),
+  body: z
+    .strictObject({ registrationId: z.string().min(1).max(64), password: z.string().max(256).meta({ description: "At least 12 characters." }) })
+    .meta({ id: "RegisterSetPasswordRequest" }),
   success: { status: 201, description: "Registered; tokens issued.", schema: TokenResponseSchema },
   errors: ["auth.subscriptionKeyInvalid", "validation.fieldInvalid", "auth.otpInvalid", "auth.sessionExpired", "registration.notFound"],
 });
@@ -89,9 +101,18 @@ export const login = defineContract({
   summary: "Log in with the password",
   tags,
   auth: "partner",
-  body: z.strictObject({ loginAttemptId: z.string().min(1).max(64), password: z.string().min(1).max(256) }).meta({ id: "LoginRequest", example: { loginAttemptId: "la_...", password: "correct horse battery staple" } }),
+  body: z
+    .strictObject({ loginAttemptId: z.string().min(1).max(64), password: z.string().min(1).max(256) })
+    .meta({ id: "LoginRequest", example: { loginAttemptId: "la_...", password: "correct horse battery staple" } }),
   success: { status: 200, description: "Tokens issued.", schema: TokenResponseSchema },
-  errors: ["auth.subscriptionKeyInvalid", "auth.credentialMismatch", "auth.rateLimited", "auth.sessionExpired", "subscription.closed", "validation.fieldMissing"],
+  errors: [
+    "auth.subscriptionKeyInvalid",
+    "auth.credentialMismatch",
+    "auth.rateLimited",
+    "auth.sessionExpired",
+    "subscription.closed",
+    "validation.fieldMissing",
+  ],
 });
 
 export const refresh = defineContract({
@@ -140,7 +161,11 @@ export const passwordResetComplete = defineContract({
   tags,
   auth: "partner",
   body: z.strictObject({ identifier, otp: z.string().min(1).max(12), newPassword: z.string().max(256) }).meta({ id: "PasswordResetCompleteRequest" }),
-  success: { status: 200, description: "Password changed.", schema: z.object({ status: z.literal("PASSWORD_RESET") }).meta({ id: "PasswordResetCompleteResponse" }) },
+  success: {
+    status: 200,
+    description: "Password changed.",
+    schema: z.object({ status: z.literal("PASSWORD_RESET") }).meta({ id: "PasswordResetCompleteResponse" }),
+  },
   errors: ["auth.subscriptionKeyInvalid", "auth.identifierInvalid", "auth.otpInvalid", "auth.otpExpired", "auth.rateLimited", "validation.fieldInvalid"],
 });
 
@@ -183,7 +208,9 @@ export const deviceRegistrationComplete = defineContract({
   success: {
     status: 201,
     description: "Device registered.",
-    schema: z.object({ deviceId: z.string(), kid: z.string(), status: z.literal("ACTIVE"), registeredAt: Timestamp }).meta({ id: "DeviceRegistrationCompleteResponse" }),
+    schema: z
+      .object({ deviceId: z.string(), kid: z.string(), status: z.literal("ACTIVE"), registeredAt: Timestamp })
+      .meta({ id: "DeviceRegistrationCompleteResponse" }),
   },
   errors: ["auth.tokenInvalid", "validation.fieldInvalid", "device.assertionInvalid", "deviceRegistration.notFound"],
 });
@@ -207,6 +234,10 @@ export const deactivateDevice = defineContract({
   tags,
   auth: "customer",
   params: z.object({ deviceId: z.string().min(1).max(64) }),
-  success: { status: 200, description: "Device deactivated.", schema: z.object({ deviceId: z.string(), status: z.literal("DEACTIVATED") }).meta({ id: "DeactivateDeviceResponse" }) },
+  success: {
+    status: 200,
+    description: "Device deactivated.",
+    schema: z.object({ deviceId: z.string(), status: z.literal("DEACTIVATED") }).meta({ id: "DeactivateDeviceResponse" }),
+  },
   errors: ["auth.tokenInvalid", "device.notFound"],
 });

@@ -80,7 +80,11 @@ export const listBeneficiaries = defineContract({
     cursor: z.string().max(1024).optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
   }),
-  success: { status: 200, description: "A page.", schema: z.object({ items: z.array(BeneficiarySchema), nextCursor: z.string().nullable() }).meta({ id: "BeneficiaryList" }) },
+  success: {
+    status: 200,
+    description: "A page.",
+    schema: z.object({ items: z.array(BeneficiarySchema), nextCursor: z.string().nullable() }).meta({ id: "BeneficiaryList" }),
+  },
   errors: ["validation.fieldInvalid"],
 });
 

@@ -59,7 +59,14 @@ export const readKycSession = defineContract({
     status: 200,
     description: "The session.",
     schema: z
-      .object({ kycSessionId: z.string(), purpose: PurposeSchema, sessionState: KycSessionStateSchema, openedAt: Timestamp, closedAt: Timestamp.nullable(), expiresAt: Timestamp })
+      .object({
+        kycSessionId: z.string(),
+        purpose: PurposeSchema,
+        sessionState: KycSessionStateSchema,
+        openedAt: Timestamp,
+        closedAt: Timestamp.nullable(),
+        expiresAt: Timestamp,
+      })
       .meta({ id: "KycSessionReadResponse" }),
   },
   errors: ["kycSession.notFound"],

@@ -111,8 +111,12 @@ export const submitProfile = defineContract({
     schema: z.object({ status: CustomerStatusSchema, kycRequired: z.boolean(), nextStep: NextStepSchema }).meta({ id: "ProfileSubmitResponse" }),
   },
   errors: [
-    "validation.fieldFormatInvalid", "validation.nationalityNotAccepted", "validation.residenceCountryNotAccepted",
-    "validation.fieldMissing", "customer.profileLocked", "customer.statusBlocking",
+    "validation.fieldFormatInvalid",
+    "validation.nationalityNotAccepted",
+    "validation.residenceCountryNotAccepted",
+    "validation.fieldMissing",
+    "customer.profileLocked",
+    "customer.statusBlocking",
   ],
 });
 

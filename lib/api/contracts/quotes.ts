@@ -52,9 +52,21 @@ export const createQuote = defineContract({
     .meta({ id: "QuoteCreateRequest", example: { originAmount: "100.000000", originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId: "ben_..." } }),
   success: { status: 200, description: "The signed quote.", schema: QuoteSchema },
   errors: [
-    "beneficiary.notFound", "beneficiary.stateInsufficient", "beneficiary.stateBlocking", "customer.statusInsufficient", "customer.statusBlocking",
-    "subscription.spended", "validation.methodNotAvailableForCorridor", "quote.corridorUnavailable", "quote.signatureInvalid", "quote.invalid",
-    "quote.expired", "quote.bindingMismatch", "quote.sequenceGap", "quote.envelopeBreach", "quote.amountChanged",
+    "beneficiary.notFound",
+    "beneficiary.stateInsufficient",
+    "beneficiary.stateBlocking",
+    "customer.statusInsufficient",
+    "customer.statusBlocking",
+    "subscription.spended",
+    "validation.methodNotAvailableForCorridor",
+    "quote.corridorUnavailable",
+    "quote.signatureInvalid",
+    "quote.invalid",
+    "quote.expired",
+    "quote.bindingMismatch",
+    "quote.sequenceGap",
+    "quote.envelopeBreach",
+    "quote.amountChanged",
   ],
 });
 
@@ -115,14 +127,24 @@ export const acceptQuote = defineContract({
   gate: "quoteAccept",
   idempotency: "required",
   params: quoteId,
-  body: z.strictObject({ disclosureToken: z.string().min(1).max(200), purposeOfTransfer: z.enum(PURPOSES) }).meta({ id: "QuoteAcceptRequest", example: { disclosureToken: "dt_...", purposeOfTransfer: "FAMILY_SUPPORT" } }),
+  body: z
+    .strictObject({ disclosureToken: z.string().min(1).max(200), purposeOfTransfer: z.enum(PURPOSES) })
+    .meta({ id: "QuoteAcceptRequest", example: { disclosureToken: "dt_...", purposeOfTransfer: "FAMILY_SUPPORT" } }),
   success: {
     status: 201,
     description: "Transfer created.",
     schema: z.object({ quoteId: z.string(), transferId: z.string(), transferStatus: z.literal("registered") }).meta({ id: "QuoteAcceptResponse" }),
   },
   errors: [
-    "quote.notFound", "quote.expired", "quote.invalid", "quote.envelopeBreach", "quote.signatureInvalid", "customer.statusInsufficient",
-    "customer.statusBlocking", "subscription.spended", "beneficiary.stateInsufficient", "beneficiary.stateBlocking",
+    "quote.notFound",
+    "quote.expired",
+    "quote.invalid",
+    "quote.envelopeBreach",
+    "quote.signatureInvalid",
+    "customer.statusInsufficient",
+    "customer.statusBlocking",
+    "subscription.spended",
+    "beneficiary.stateInsufficient",
+    "beneficiary.stateBlocking",
   ],
 });

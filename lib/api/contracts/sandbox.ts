@@ -24,7 +24,13 @@ export const putPartner = defineContract({
         .max(10)
         .optional()
         .meta({ description: "Origins allowed to frame the hosted webviews and to receive their postMessage (the first is the target)." }),
-      deepLinkBase: z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/\S*$/).max(200).nullable().optional().meta({ example: "partnerapp://remit" }),
+      deepLinkBase: z
+        .string()
+        .regex(/^[a-z][a-z0-9+.-]*:\/\/\S*$/)
+        .max(200)
+        .nullable()
+        .optional()
+        .meta({ example: "partnerapp://remit" }),
     })
     .meta({ id: "SandboxPartnerRequest" }),
   success: {
@@ -71,7 +77,15 @@ export const advanceClock = defineContract({
   tags,
   auth: "partner",
   sandboxOnly: true,
-  body: z.strictObject({ advanceSeconds: z.number().int().min(0).max(90 * 86400) }).meta({ id: "SandboxClockRequest" }),
+  body: z
+    .strictObject({
+      advanceSeconds: z
+        .number()
+        .int()
+        .min(0)
+        .max(90 * 86400),
+    })
+    .meta({ id: "SandboxClockRequest" }),
   success: { status: 200, description: "The new time.", schema: z.object({ now: Timestamp, offsetSeconds: z.number() }).meta({ id: "SandboxClock" }) },
   errors: ["auth.subscriptionKeyInvalid", "route.notFound"],
 });

@@ -5,7 +5,21 @@ import { PURPOSES } from "./quotes";
 
 const tags = ["Transfers"];
 const money = z.string().meta({ example: "100.000000" });
-const STATES = ["registered", "onreview", "validated", "funding", "funded", "topay", "reqpay", "spended", "paid", "aborted", "rejected", "expired", "canceled"] as const;
+const STATES = [
+  "registered",
+  "onreview",
+  "validated",
+  "funding",
+  "funded",
+  "topay",
+  "reqpay",
+  "spended",
+  "paid",
+  "aborted",
+  "rejected",
+  "expired",
+  "canceled",
+] as const;
 const TransferStateSchema = z.enum(STATES).meta({ id: "TransferState" });
 const transferId = z.object({ transferId: z.string().min(1).max(64) });
 
@@ -88,12 +102,21 @@ export const listTransfers = defineContract({
   auth: "customer",
   gate: "transferRead",
   query: z.object({
-    states: z.string().regex(new RegExp(`^(${STATES.join("|")})(,(${STATES.join("|")}))*$`), "Comma-separated TransferState values.").optional(),
+    states: z
+      .string()
+      .regex(new RegExp(`^(${STATES.join("|")})(,(${STATES.join("|")}))*$`), "Comma-separated TransferState values.")
+      .optional(),
     createdSince: z.iso.datetime({ offset: true }).optional(),
     cursor: z.string().max(1024).optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
   }),
-  success: { status: 200, description: "A page.", schema: z.object({ items: z.array(z.object(SummaryFields).meta({ id: "TransferSummary" })), nextCursor: z.string().nullable() }).meta({ id: "TransferListResponse" }) },
+  success: {
+    status: 200,
+    description: "A page.",
+    schema: z
+      .object({ items: z.array(z.object(SummaryFields).meta({ id: "TransferSummary" })), nextCursor: z.string().nullable() })
+      .meta({ id: "TransferListResponse" }),
+  },
   errors: ["customer.statusInsufficient", "customer.statusBlocking"],
 });
 
@@ -130,7 +153,14 @@ export const submitTransfer = defineContract({
       }),
       purposeOfTransfer: z.enum(PURPOSES),
     })
-    .meta({ id: "TransferSubmitRequest", example: { beneficiaryId: "ben_...", payoutMethod: { methodType: "BANK_TRANSFER", destinationIdentifier: "002010077777777771" }, purposeOfTransfer: "FAMILY_SUPPORT" } }),
+    .meta({
+      id: "TransferSubmitRequest",
+      example: {
+        beneficiaryId: "ben_...",
+        payoutMethod: { methodType: "BANK_TRANSFER", destinationIdentifier: "002010077777777771" },
+        purposeOfTransfer: "FAMILY_SUPPORT",
+      },
+    }),
   success: {
     status: 202,
     description: "Accepted; still registered.",
@@ -148,9 +178,19 @@ export const submitTransfer = defineContract({
       .meta({ id: "TransferSubmitResponse" }),
   },
   errors: [
-    "transfer.notFound", "transfer.stateInvalid", "transfer.quoteExpired", "validation.payoutMethodConflict", "validation.destinationIdentifierMissing",
-    "validation.payoutMethodTypeMismatch", "validation.methodNotAvailableForCorridor", "validation.fieldFormatInvalid", "beneficiary.stateInsufficient",
-    "beneficiary.stateBlocking", "customer.statusInsufficient", "customer.statusBlocking", "subscription.spended",
+    "transfer.notFound",
+    "transfer.stateInvalid",
+    "transfer.quoteExpired",
+    "validation.payoutMethodConflict",
+    "validation.destinationIdentifierMissing",
+    "validation.payoutMethodTypeMismatch",
+    "validation.methodNotAvailableForCorridor",
+    "validation.fieldFormatInvalid",
+    "beneficiary.stateInsufficient",
+    "beneficiary.stateBlocking",
+    "customer.statusInsufficient",
+    "customer.statusBlocking",
+    "subscription.spended",
   ],
 });
 
@@ -159,23 +199,40 @@ export const confirmTransfer = defineContract({
   method: "POST",
   path: "/v1/core/transfers/{transferId}/confirm",
   summary: "Release the funds with a device assertion; returns the funding webview URL",
-  description: "deviceAssertion: compact JWS, RS256, kid of the registered device; claims transfer_id, amount, currency, beneficiary_id, device_id, nonce, challenge, iat.",
+  description:
+    "deviceAssertion: compact JWS, RS256, kid of the registered device; claims transfer_id, amount, currency, beneficiary_id, device_id, nonce, challenge, iat.",
   tags,
   auth: "customer",
   gate: "transferCommit",
   idempotency: "required",
   params: transferId,
-  body: z.strictObject({ deviceAssertion: z.string().min(1).max(16384) }).meta({ id: "DeviceAssertion", example: { deviceAssertion: "eyJhbGciOiJSUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6IkpXVCJ9.eyJ0cmFuc2Zlcl9pZCI6InRyZl8uLi4ifQ.c2ln" } }),
+  body: z.strictObject({ deviceAssertion: z.string().min(1).max(16384) }).meta({
+    id: "DeviceAssertion",
+    example: { deviceAssertion: "eyJhbGciOiJSUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6IkpXVCJ9.eyJ0cmFuc2Zlcl9pZCI6InRyZl8uLi4ifQ.c2ln" },
+  }),
   success: {
     status: 200,
     description: "Confirmed; funding.",
     schema: z
-      .object({ transferId: z.string(), transferStatus: z.literal("funding"), confirmedAt: Timestamp, nextStep: z.literal("OPEN_FUNDING_WEBVIEW"), fundingSession: FundingSessionSchema })
+      .object({
+        transferId: z.string(),
+        transferStatus: z.literal("funding"),
+        confirmedAt: Timestamp,
+        nextStep: z.literal("OPEN_FUNDING_WEBVIEW"),
+        fundingSession: FundingSessionSchema,
+      })
       .meta({ id: "TransferConfirmResponse" }),
   },
   errors: [
-    "transfer.notFound", "transfer.stateInvalid", "device.notRegistered", "device.deactivated", "device.assertionInvalid", "device.assertionLockout",
-    "customer.statusInsufficient", "customer.statusBlocking", "subscription.spended",
+    "transfer.notFound",
+    "transfer.stateInvalid",
+    "device.notRegistered",
+    "device.deactivated",
+    "device.assertionInvalid",
+    "device.assertionLockout",
+    "customer.statusInsufficient",
+    "customer.statusBlocking",
+    "subscription.spended",
   ],
 });
 
@@ -189,7 +246,9 @@ export const cancelTransfer = defineContract({
   gate: "transferCancel",
   idempotency: "required",
   params: transferId,
-  body: z.strictObject({ cancellationReason: z.enum(["CUSTOMER_REQUEST"]) }).meta({ id: "TransferCancelRequest", example: { cancellationReason: "CUSTOMER_REQUEST" } }),
+  body: z
+    .strictObject({ cancellationReason: z.enum(["CUSTOMER_REQUEST"]) })
+    .meta({ id: "TransferCancelRequest", example: { cancellationReason: "CUSTOMER_REQUEST" } }),
   success: {
     status: 200,
     description: "Cancelled (202 when a refund or a network cancellation follows).",
@@ -224,21 +283,36 @@ const sandbox = <B extends z.ZodType>(operationId: string, path: string, summary
     errors: ["transfer.notFound", "transfer.stateInvalid"],
   });
 
-export const sandboxAdvance = sandbox("sandboxAdvanceTransfer", "/v1/sandbox/transfers/{transferId}/advance", "Move a transfer along the payout network", z.strictObject({ to: z.enum(["topay", "reqpay", "paid"]) }));
+export const sandboxAdvance = sandbox(
+  "sandboxAdvanceTransfer",
+  "/v1/sandbox/transfers/{transferId}/advance",
+  "Move a transfer along the payout network",
+  z.strictObject({ to: z.enum(["topay", "reqpay", "paid"]) }),
+);
 export const sandboxNetworkCancellation = sandbox(
   "sandboxNetworkCancellation",
   "/v1/sandbox/transfers/{transferId}/network-cancellation",
   "Answer a pending network cancellation",
   z.strictObject({ outcome: z.enum(["NETWORK_CANCELLATION_SUCCESS", "NETWORK_ALREADY_PAID", "NETWORK_IN_PROGRESS_RETRY_ALLOWED"]) }),
 );
-export const sandboxComplianceHold = sandbox("sandboxComplianceHold", "/v1/sandbox/transfers/{transferId}/compliance-hold", "Put a transfer on compliance hold", z.strictObject({}));
+export const sandboxComplianceHold = sandbox(
+  "sandboxComplianceHold",
+  "/v1/sandbox/transfers/{transferId}/compliance-hold",
+  "Put a transfer on compliance hold",
+  z.strictObject({}),
+);
 export const sandboxComplianceRelease = sandbox(
   "sandboxComplianceRelease",
   "/v1/sandbox/transfers/{transferId}/compliance-release",
   "Release a compliance hold",
   z.strictObject({ resolution: z.enum(["RESTORE", "REJECT"]) }),
 );
-export const sandboxReview = sandbox("sandboxReview", "/v1/sandbox/transfers/{transferId}/review", "Decide a transfer in onreview", z.strictObject({ decision: z.enum(["APPROVE", "REJECT"]) }));
+export const sandboxReview = sandbox(
+  "sandboxReview",
+  "/v1/sandbox/transfers/{transferId}/review",
+  "Decide a transfer in onreview",
+  z.strictObject({ decision: z.enum(["APPROVE", "REJECT"]) }),
+);
 
 export const sandboxCompleteFunding = defineContract({
   operationId: "sandboxCompleteFunding",
@@ -253,7 +327,9 @@ export const sandboxCompleteFunding = defineContract({
   success: {
     status: 200,
     description: "The funding session's end.",
-    schema: z.object({ fundingSessionId: z.string(), sessionState: z.string(), transferStatus: TransferStateSchema }).meta({ id: "SandboxFundingCompleteResponse" }),
+    schema: z
+      .object({ fundingSessionId: z.string(), sessionState: z.string(), transferStatus: TransferStateSchema })
+      .meta({ id: "SandboxFundingCompleteResponse" }),
   },
   errors: ["fundingSession.notFound", "funding.sessionExpired", "funding.sessionStateInvalid", "transfer.stateInvalid"],
 });

@@ -87,9 +87,7 @@ export function canonicalJsonBytes(value: unknown): Uint8Array {
   return new TextEncoder().encode(canonicalJson(value));
 }
 
-export type CanonicalCheck =
-  | { ok: true; value: unknown }
-  | { ok: false; reason: "utf8" | "syntax" | "duplicateMember" | "loneSurrogate" | "notCanonical" };
+export type CanonicalCheck = { ok: true; value: unknown } | { ok: false; reason: "utf8" | "syntax" | "duplicateMember" | "loneSurrogate" | "notCanonical" };
 
 /**
  * Whether bytes are a JCS document exactly: valid UTF-8, strict JSON without duplicate member

@@ -46,9 +46,8 @@ export function selectPartnerKey(jwks: unknown, kid: string): RsaPublicJwk {
   if (jwks === null || typeof jwks !== "object" || !Array.isArray((jwks as { keys?: unknown }).keys)) {
     throw signatureInvalid("jwksInvalid");
   }
-  const entries = ((jwks as { keys: unknown[] }).keys).filter(
-    (entry): entry is Record<string, unknown> =>
-      entry !== null && typeof entry === "object" && (entry as { kid?: unknown }).kid === kid,
+  const entries = (jwks as { keys: unknown[] }).keys.filter(
+    (entry): entry is Record<string, unknown> => entry !== null && typeof entry === "object" && (entry as { kid?: unknown }).kid === kid,
   );
   if (entries.length === 0) throw signatureInvalid("keyNotFound");
   // Two entries with one kid: which one the partner meant is unknowable, so neither is used.

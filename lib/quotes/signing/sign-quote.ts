@@ -18,11 +18,7 @@ function signerFailure(failedCheck: string): DomainError {
  * Compact JWS over claims. The claims are checked first (the same rules the verifier applies,
  * minus those that need "now"), so the service never signs a quote a verifier must refuse.
  */
-export async function signQuoteClaims(
-  claims: PartnerQuoteClaims,
-  privateKey: CryptoKey | KeyObject,
-  kid: string,
-): Promise<string> {
+export async function signQuoteClaims(claims: PartnerQuoteClaims, privateKey: CryptoKey | KeyObject, kid: string): Promise<string> {
   if (typeof kid !== "string" || kid.length === 0) throw signerFailure("signerKid");
   const checked = readQuoteClaims(claims);
   const header = { alg: "RS256", kid, typ: "JWT" } as const;

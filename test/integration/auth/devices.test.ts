@@ -186,10 +186,7 @@ test("list: newest first, every device of the customer only", async () => {
   const listed = await list(token);
   assert.equal(listed.status, 200);
   for (const item of listed.body.items) assert.deepEqual(Object.keys(item).sort(), ["deviceId", "deviceName", "kid", "registeredAt", "status"]);
-  assert.deepEqual(
-    listed.body.items.map((d: { deviceId: string }) => d.deviceId).sort(),
-    [a.res.body.deviceId, b.res.body.deviceId].sort(),
-  );
+  assert.deepEqual(listed.body.items.map((d: { deviceId: string }) => d.deviceId).sort(), [a.res.body.deviceId, b.res.body.deviceId].sort());
   assert.ok(listed.body.items[0].registeredAt >= listed.body.items[1].registeredAt);
 });
 

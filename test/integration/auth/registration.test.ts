@@ -98,11 +98,7 @@ test("already-registered identifier: same answer at start, message without code,
   assert.deepEqual(Object.keys(again.body).sort(), Object.keys(fresh.body).sort());
   assert.equal(again.body.nextStep, "VERIFY_OTP");
   assert.notEqual(again.body.registrationId, fresh.body.registrationId);
-  assert.equal(
-    Math.round((Date.parse(again.body.otpExpiresAt) - Date.parse(fresh.body.otpExpiresAt)) / 60_000),
-    0,
-    "both codes expire 10 minutes from now",
-  );
+  assert.equal(Math.round((Date.parse(again.body.otpExpiresAt) - Date.parse(fresh.body.otpExpiresAt)) / 60_000), 0, "both codes expire 10 minutes from now");
 
   const message = await outbox(identifier);
   assert.equal(message.status, 200, message.text);

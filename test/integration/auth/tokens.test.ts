@@ -63,7 +63,10 @@ test("refresh needs the subscription key; a missing refreshToken is 400 validati
   assertError(await call("POST", "/v1/auth/refresh", { key: null, body: { refreshToken: tokens.refreshToken } }), 401, "auth.subscriptionKeyInvalid");
   const missing = await call("POST", "/v1/auth/refresh", { body: {} });
   assertError(missing, 400, "validation.fieldMissing");
-  assert.deepEqual(missing.body.error.details.issues.map((i: { field: string }) => i.field), ["refreshToken"]);
+  assert.deepEqual(
+    missing.body.error.details.issues.map((i: { field: string }) => i.field),
+    ["refreshToken"],
+  );
   // The failed calls did not consume the token.
   assertTokenResponse(await refresh(tokens.refreshToken), 200);
 });

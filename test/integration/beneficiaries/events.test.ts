@@ -98,11 +98,20 @@ test("archive straight from PENDING: one event PENDING → ARCHIVED, and screeni
     const first = await awaitEvents(id, 1);
     if (first[0].data.previousState === "PENDING" && first[0].data.state === "VALID") {
       const events = await awaitEvents(id, 2);
-      assert.deepEqual(events.map((e) => [e.data.previousState, e.data.state]), [["PENDING", "VALID"], ["VALID", "ARCHIVED"]]);
+      assert.deepEqual(
+        events.map((e) => [e.data.previousState, e.data.state]),
+        [
+          ["PENDING", "VALID"],
+          ["VALID", "ARCHIVED"],
+        ],
+      );
       continue;
     }
     // Past the screening delay: still exactly one event.
-    assert.deepEqual(first.map((e) => e.data), [{ beneficiaryId: id, state: "ARCHIVED", previousState: "PENDING" }]);
+    assert.deepEqual(
+      first.map((e) => e.data),
+      [{ beneficiaryId: id, state: "ARCHIVED", previousState: "PENDING" }],
+    );
     return;
   }
   assert.fail("screening won the race five times in a row");
@@ -112,5 +121,8 @@ test("a refused archive (BLOCKED) emits nothing", async () => {
   const b = await screenedBeneficiary(c, mexBeneficiary({ firstName: "Viktor", lastName: "Sanctionov" }));
   assert.equal((await archiveBeneficiary(c, b.beneficiaryId)).status, 409);
   const events = await awaitEvents(b.beneficiaryId, 1);
-  assert.deepEqual(events.map((e) => e.data.state), ["BLOCKED"]);
+  assert.deepEqual(
+    events.map((e) => e.data.state),
+    ["BLOCKED"],
+  );
 });

@@ -155,14 +155,14 @@ describe("screening (sandbox watch list, decisions 5)", () => {
     assertNoKeyDeep(b, "screeningResult");
   });
 
-  test("exact watch-list match \"Viktor Sanctionov\" becomes BLOCKED, hint select_different_beneficiary", async () => {
+  test('exact watch-list match "Viktor Sanctionov" becomes BLOCKED, hint select_different_beneficiary', async () => {
     const b = await screenedBeneficiary(c, mexBeneficiary({ firstName: "Viktor", lastName: "Sanctionov" }));
     assert.equal(b.state, "BLOCKED");
     assert.equal(b.customerActionHint, "select_different_beneficiary");
     assertNoKeyDeep(b, "screeningResult");
   });
 
-  test("close match \"Olga Watchlistov\" becomes MONITORED", async () => {
+  test('close match "Olga Watchlistov" becomes MONITORED', async () => {
     const b = await screenedBeneficiary(c, mexBeneficiary({ firstName: "Olga", lastName: "Watchlistov" }));
     assert.equal(b.state, "MONITORED");
     assertNoKeyDeep(b, "screeningResult");

@@ -79,7 +79,10 @@ describe("states", () => {
   test("states=ARCHIVED lists only the archived record", async () => {
     const res = await listBeneficiaries(c, "states=ARCHIVED");
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.items.map((i: any) => i.beneficiaryId), [ids.archived]);
+    assert.deepEqual(
+      res.body.items.map((i: any) => i.beneficiaryId),
+      [ids.archived],
+    );
     assert.equal(res.body.items[0].state, "ARCHIVED");
   });
 
@@ -97,10 +100,20 @@ describe("states", () => {
   test("items have the detail shape of decisions 5", async () => {
     const res = await listBeneficiaries(c, `states=${ALL}`);
     for (const item of res.body.items) {
-      assert.deepEqual(
-        Object.keys(item).sort(),
-        ["beneficiaryId", "countryOfResidence", "createdAt", "customerActionHint", "dateOfBirth", "firstName", "lastName", "lastUsedAt", "nationality", "payoutMethods", "relationshipToCustomer", "state"],
-      );
+      assert.deepEqual(Object.keys(item).sort(), [
+        "beneficiaryId",
+        "countryOfResidence",
+        "createdAt",
+        "customerActionHint",
+        "dateOfBirth",
+        "firstName",
+        "lastName",
+        "lastUsedAt",
+        "nationality",
+        "payoutMethods",
+        "relationshipToCustomer",
+        "state",
+      ]);
     }
   });
 
@@ -233,7 +246,10 @@ describe("sort and pagination", () => {
   test("a used BLOCKED record keeps its used position", async () => {
     assert.equal((await forceScreening(c, usedFirst, "BLOCKED")).status, 200);
     const res = await listBeneficiaries(c);
-    assert.deepEqual(res.body.items.slice(0, 2).map((i: any) => i.beneficiaryId), [usedSecond, usedFirst]);
+    assert.deepEqual(
+      res.body.items.slice(0, 2).map((i: any) => i.beneficiaryId),
+      [usedSecond, usedFirst],
+    );
     assert.equal(res.body.items[1].state, "BLOCKED");
     assert.equal((await forceScreening(c, usedFirst, "VALID")).status, 200);
   });

@@ -104,7 +104,12 @@ test("opening the webview: IN_PROGRESS; security headers: CSP frame-ancestors = 
   assert.ok(page.html.includes(EN_TITLE), "English by default");
 
   const csp = page.headers.get("content-security-policy") ?? "";
-  const directives = new Map(csp.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+  const directives = new Map(
+    csp
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values]),
+  );
   const ancestors = directives.get("frame-ancestors");
   assert.ok(ancestors, `no frame-ancestors in ${csp}`);
   assert.deepEqual(ancestors, partner.returnOrigins.length > 0 ? partner.returnOrigins : ["'none'"]);
@@ -253,7 +258,10 @@ test("a URL issued near the session's 24-hour end expires with the session, not 
   const late = await openKyc(c);
   assert.equal(late.kycSessionId, s.kycSessionId);
   assert.equal(late.sessionExpiresAt, s.sessionExpiresAt);
-  assert.ok(Date.parse(late.expiresAt) <= Date.parse(late.sessionExpiresAt), `URL expiresAt ${late.expiresAt} after the session's end ${late.sessionExpiresAt}`);
+  assert.ok(
+    Date.parse(late.expiresAt) <= Date.parse(late.sessionExpiresAt),
+    `URL expiresAt ${late.expiresAt} after the session's end ${late.sessionExpiresAt}`,
+  );
   assert.ok(!(await openWebview(late.webviewUrl)).html.includes(EXPIRED_PAGE));
 });
 
@@ -274,7 +282,10 @@ test("X-Idempotency-Key is accepted as an alias of Idempotency-Key", async () =>
   // Neither header: 400 on header.Idempotency-Key.
   const none = await createKyc(c, { idempotencyKey: null });
   const error = assertError(none, 400, "validation.fieldMissing");
-  assert.deepEqual(error.details.issues.map((i: { field: string }) => i.field), ["header.Idempotency-Key"]);
+  assert.deepEqual(
+    error.details.issues.map((i: { field: string }) => i.field),
+    ["header.Idempotency-Key"],
+  );
 });
 
 test("Accept-Language fr: the page is in French (at create, or when the page is opened)", async () => {

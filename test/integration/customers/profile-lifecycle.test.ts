@@ -158,7 +158,13 @@ async function knownPerson(): Promise<{ person: Customer; profile: ProfileBody }
 test("identity resolution is invisible: a matching person's answer equals a brand-new person's, and nothing is inherited", async () => {
   const { profile } = await knownPerson();
   // Same first/last name (other case and accents), date of birth and nationality; other address.
-  const twin = { ...gbrProfile(), firstName: "MATEO", lastName: profile.lastName.toUpperCase(), dateOfBirth: profile.dateOfBirth, nationality: profile.nationality };
+  const twin = {
+    ...gbrProfile(),
+    firstName: "MATEO",
+    lastName: profile.lastName.toUpperCase(),
+    dateOfBirth: profile.dateOfBirth,
+    nationality: profile.nationality,
+  };
   const b = await newCustomer();
   const matched = await submitProfile(b, twin);
   const stranger = await newCustomer();
@@ -201,7 +207,15 @@ test("identity resolution timing: matched and unmatched submits take the same or
   await time({ ...gbrProfile(), firstName: profile.firstName, lastName: profile.lastName, dateOfBirth: profile.dateOfBirth, nationality: profile.nationality });
   await time(gbrProfile({ nationality: "ESP" }));
   for (let i = 0; i < 4; i++) {
-    matched.push(await time({ ...gbrProfile(), firstName: profile.firstName, lastName: profile.lastName, dateOfBirth: profile.dateOfBirth, nationality: profile.nationality }));
+    matched.push(
+      await time({
+        ...gbrProfile(),
+        firstName: profile.firstName,
+        lastName: profile.lastName,
+        dateOfBirth: profile.dateOfBirth,
+        nationality: profile.nationality,
+      }),
+    );
     unmatched.push(await time(gbrProfile({ nationality: "ESP" })));
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -241,9 +241,7 @@ describe("structure", () => {
 
   test("an unknown top-level field → 400 with issue validation.fieldUnknown on that field", async () => {
     // The summary code is validation.fieldInvalid (spec 7 summary codes); the issue names the field.
-    assertIssues(await reject(validProfile({ customerId: "cus_123" })), "validation.fieldInvalid", [
-      { field: "customerId", code: "validation.fieldUnknown" },
-    ]);
+    assertIssues(await reject(validProfile({ customerId: "cus_123" })), "validation.fieldInvalid", [{ field: "customerId", code: "validation.fieldUnknown" }]);
   });
 
   test("an unknown address field → validation.fieldUnknown on residenceAddress.<name>", async () => {
@@ -256,7 +254,13 @@ describe("structure", () => {
     const { residenceAddress: _, ...rest } = gbrProfile();
     const body = { ...rest, residentialAddress: { line1: "221B Baker Street", line2: "Flat 2", city: "London", postalCode: "NW1 6XE", country: "GBR" } };
     const echoed = await accept(body);
-    assert.deepEqual(echoed.residenceAddress, { addressLine1: "221B Baker Street", addressLine2: "Flat 2", city: "London", postalCode: "NW1 6XE", country: "GBR" });
+    assert.deepEqual(echoed.residenceAddress, {
+      addressLine1: "221B Baker Street",
+      addressLine2: "Flat 2",
+      city: "London",
+      postalCode: "NW1 6XE",
+      country: "GBR",
+    });
     assert.equal(echoed.residentialAddress, undefined);
   });
 
@@ -266,7 +270,11 @@ describe("structure", () => {
   });
 
   test("a wrong content type → 415 validation.contentTypeUnsupported", async () => {
-    const res = await call("POST", "/v1/core/profile", { token: shared.token, rawBody: JSON.stringify(validProfile()), headers: { "content-type": "text/plain" } });
+    const res = await call("POST", "/v1/core/profile", {
+      token: shared.token,
+      rawBody: JSON.stringify(validProfile()),
+      headers: { "content-type": "text/plain" },
+    });
     assertError(res, 415, "validation.contentTypeUnsupported");
   });
 });

@@ -38,7 +38,7 @@ test("an exact watch-list name (Viktor Sanctionov) becomes BLOCKED; KYC is then 
   assertError(await submitProfile(c, validProfile()), 409, "customer.profileLocked");
 });
 
-test("matching ignores case, accents and spacing (\"VÍKTOR  sanctionov\" is a hit)", async () => {
+test('matching ignores case, accents and spacing ("VÍKTOR  sanctionov" is a hit)', async () => {
   const c = await customerWithProfile(validProfile({ firstName: "VÍKTOR", lastName: "sanctionov" }));
   await awaitStatus(c, "BLOCKED");
 });

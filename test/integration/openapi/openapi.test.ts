@@ -29,7 +29,10 @@ function routeFiles(): RouteFile[] {
   const out: RouteFile[] = [];
   for (const rel of readdirSync(APP_V1, { recursive: true }) as string[]) {
     if (path.basename(rel) !== "route.ts") continue;
-    const segments = path.dirname(rel).split(path.sep).filter((s) => s !== ".");
+    const segments = path
+      .dirname(rel)
+      .split(path.sep)
+      .filter((s) => s !== ".");
     if (segments.some((s) => /^\[\[?\.\.\./.test(s))) continue; // [...path] / [[...path]] catch-alls
     if (segments.join("/") === "openapi.json") continue;
     // The benchmark's bare anchor is deliberately outside the API (no pipeline, no contract).
@@ -47,7 +50,10 @@ function routeFiles(): RouteFile[] {
       methods = METHODS.filter((m) => new RegExp(`^\\s*${m}\\s*:`, "m").test(body));
     } else {
       methods = METHODS.filter(
-        (m) => new RegExp(`export\\s+(async\\s+)?function\\s+${m}\\b`).test(text) || new RegExp(`\\bas\\s+${m}\\b`).test(text) || new RegExp(`export\\s+const\\s+${m}\\b`).test(text),
+        (m) =>
+          new RegExp(`export\\s+(async\\s+)?function\\s+${m}\\b`).test(text) ||
+          new RegExp(`\\bas\\s+${m}\\b`).test(text) ||
+          new RegExp(`export\\s+const\\s+${m}\\b`).test(text),
       );
     }
     assert.ok(methods.length > 0, `no handler found in app/v1/${rel}`);

@@ -27,7 +27,13 @@ test("empty body with a JSON content type: 400 validation.bodyMalformed", async 
 
 test("wrong content type: 415 validation.contentTypeUnsupported", async () => {
   const body = JSON.stringify({ identifier: "a@b.co" });
-  for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/xml", "application/json; charset=iso-8859-1", "multipart/form-data; boundary=x"]) {
+  for (const type of [
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    "application/xml",
+    "application/json; charset=iso-8859-1",
+    "multipart/form-data; boundary=x",
+  ]) {
     assertError(await raw(body, { "content-type": type }), 415, "validation.contentTypeUnsupported");
   }
 });
@@ -51,13 +57,17 @@ test("body over 1 MiB: 413 validation.bodyTooLarge with details.maxBytes", async
 /** POSTs ~1.25 MiB in chunks (no Content-Length) on its own connection; the status and body, or null when the transport failed. */
 function postChunked(path: string): Promise<{ status: number; text: string } | null> {
   return new Promise((resolve) => {
-    const req = request(new URL(path, BASE_URL), { method: "POST", agent: false, headers: { ...JSON_TYPE, "ocp-apim-subscription-key": PARTNER_KEY } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-      res.on("error", () => resolve(null));
-    });
+    const req = request(
+      new URL(path, BASE_URL),
+      { method: "POST", agent: false, headers: { ...JSON_TYPE, "ocp-apim-subscription-key": PARTNER_KEY } },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on("error", () => resolve(null));
+      },
+    );
     req.on("error", () => resolve(null));
     const chunk = " ".repeat(64 * 1024);
     let sent = 0;
@@ -86,7 +96,10 @@ test("a body just under 1 MiB is read (and then judged by the schema)", async ()
   const filler = "a".repeat(1024 * 1024 - 100);
   const res = await raw(JSON.stringify({ identifier: filler }));
   assertError(res, 400, "validation.fieldInvalid");
-  assert.deepEqual(issues(res).map((i) => [i.field, i.code]), [["identifier", "validation.fieldInvalid"]]);
+  assert.deepEqual(
+    issues(res).map((i) => [i.field, i.code]),
+    [["identifier", "validation.fieldInvalid"]],
+  );
 });
 
 test("invalid UTF-8 bytes: 400 validation.bodyMalformed", async () => {
@@ -102,57 +115,91 @@ test("invalid UTF-8 bytes: 400 validation.bodyMalformed", async () => {
 test("unknown field: 400, issue validation.fieldUnknown with its path", async () => {
   const res = await call("POST", "/v1/auth/start", { body: { identifier: "a@b.co", extra: true } });
   assertError(res, 400, "validation.fieldInvalid");
-  assert.deepEqual(issues(res).map((i) => [i.field, i.code]), [["extra", "validation.fieldUnknown"]]);
+  assert.deepEqual(
+    issues(res).map((i) => [i.field, i.code]),
+    [["extra", "validation.fieldUnknown"]],
+  );
 });
 
 test("wrong types: validation.fieldInvalid with dotted paths and bracket indices", async () => {
   const res = await call("PUT", "/v1/sandbox/partner", { body: { jwks: { keys: [{ kty: "RSA" }, 7] }, pricingMode: 5 } });
   assertError(res, 400, "validation.fieldInvalid");
-  assert.deepEqual(issues(res).map((i) => [i.field, i.code]).sort(), [
-    ["jwks.keys[1]", "validation.fieldInvalid"],
-    ["pricingMode", "validation.fieldInvalid"],
-  ]);
+  assert.deepEqual(
+    issues(res)
+      .map((i) => [i.field, i.code])
+      .sort(),
+    [
+      ["jwks.keys[1]", "validation.fieldInvalid"],
+      ["pricingMode", "validation.fieldInvalid"],
+    ],
+  );
   const nested = await call("PUT", "/v1/sandbox/partner", { body: { jwks: { keys: "none" } } });
   assertError(nested, 400, "validation.fieldInvalid");
-  assert.deepEqual(issues(nested).map((i) => [i.field, i.code]), [["jwks.keys", "validation.fieldInvalid"]]);
+  assert.deepEqual(
+    issues(nested).map((i) => [i.field, i.code]),
+    [["jwks.keys", "validation.fieldInvalid"]],
+  );
   const top = await call("POST", "/v1/auth/start", { body: { identifier: 42 } });
   assertError(top, 400, "validation.fieldInvalid");
-  assert.deepEqual(issues(top).map((i) => [i.field, i.code]), [["identifier", "validation.fieldInvalid"]]);
+  assert.deepEqual(
+    issues(top).map((i) => [i.field, i.code]),
+    [["identifier", "validation.fieldInvalid"]],
+  );
 });
 
 test("missing field: validation.fieldMissing, nested path included", async () => {
   const res = await call("POST", "/v1/auth/login", { body: {} });
   assertError(res, 400, "validation.fieldMissing");
-  assert.deepEqual(issues(res).map((i) => [i.field, i.code]).sort(), [
-    ["loginAttemptId", "validation.fieldMissing"],
-    ["password", "validation.fieldMissing"],
-  ]);
+  assert.deepEqual(
+    issues(res)
+      .map((i) => [i.field, i.code])
+      .sort(),
+    [
+      ["loginAttemptId", "validation.fieldMissing"],
+      ["password", "validation.fieldMissing"],
+    ],
+  );
   const nested = await call("PUT", "/v1/sandbox/partner", { body: { jwks: {} } });
   assertError(nested, 400, "validation.fieldMissing");
-  assert.deepEqual(issues(nested).map((i) => [i.field, i.code]), [["jwks.keys", "validation.fieldMissing"]]);
+  assert.deepEqual(
+    issues(nested).map((i) => [i.field, i.code]),
+    [["jwks.keys", "validation.fieldMissing"]],
+  );
 });
 
 test("missing and wrong together: summary validation.fieldInvalid listing both", async () => {
   const res = await call("POST", "/v1/auth/login", { body: { password: 12 } });
   assertError(res, 400, "validation.fieldInvalid");
-  assert.deepEqual(issues(res).map((i) => [i.field, i.code]).sort(), [
-    ["loginAttemptId", "validation.fieldMissing"],
-    ["password", "validation.fieldInvalid"],
-  ]);
+  assert.deepEqual(
+    issues(res)
+      .map((i) => [i.field, i.code])
+      .sort(),
+    [
+      ["loginAttemptId", "validation.fieldMissing"],
+      ["password", "validation.fieldInvalid"],
+    ],
+  );
 });
 
 test("a JSON value that is not an object: 400 validation.fieldInvalid on (root)", async () => {
   for (const text of ["[]", '"a@b.co"', "null", "42"]) {
     const res = await raw(text);
     assertError(res, 400, "validation.fieldInvalid");
-    assert.deepEqual(issues(res).map((i) => i.field), ["(root)"], text);
+    assert.deepEqual(
+      issues(res).map((i) => i.field),
+      ["(root)"],
+      text,
+    );
   }
 });
 
 test("query parameters: missing is validation.fieldMissing on query.<name>", async () => {
   const res = await call("GET", "/v1/sandbox/otp");
   assertError(res, 400, "validation.fieldMissing");
-  assert.deepEqual(issues(res).map((i) => [i.field, i.code]), [["query.identifier", "validation.fieldMissing"]]);
+  assert.deepEqual(
+    issues(res).map((i) => [i.field, i.code]),
+    [["query.identifier", "validation.fieldMissing"]],
+  );
 });
 
 test("validation errors do not write anything: the subscription key is checked first", async () => {

@@ -42,10 +42,20 @@ describe("disclosure", () => {
     const res = await readDisclosure(c, q.quoteId);
     assert.equal(res.status, 200, res.text);
     const d = res.body;
-    assert.deepEqual(
-      Object.keys(d).sort(),
-      ["content", "destinationAmount", "destinationCurrency", "disclosureToken", "expiresAt", "fees", "language", "originAmount", "originCurrency", "quoteId", "rate", "version"],
-    );
+    assert.deepEqual(Object.keys(d).sort(), [
+      "content",
+      "destinationAmount",
+      "destinationCurrency",
+      "disclosureToken",
+      "expiresAt",
+      "fees",
+      "language",
+      "originAmount",
+      "originCurrency",
+      "quoteId",
+      "rate",
+      "version",
+    ]);
     assert.equal(d.quoteId, q.quoteId);
     assert.equal(typeof d.disclosureToken, "string");
     assert.ok(d.disclosureToken.length >= 16);
@@ -64,7 +74,8 @@ describe("disclosure", () => {
     assert.equal(d.language, "en");
     assert.equal(typeof d.version, "string");
     // The content states the facts the customer commits to.
-    for (const fact of [q.originAmount, q.destinationAmount, q.fxRate, q.totalCustomerCost, d.fees.totalFees]) assert.ok(d.content.includes(fact), `content lacks ${fact}`);
+    for (const fact of [q.originAmount, q.destinationAmount, q.fxRate, q.totalCustomerCost, d.fees.totalFees])
+      assert.ok(d.content.includes(fact), `content lacks ${fact}`);
     assert.match(d.content, /Amount to send/);
     assert.match(res.headers.get("cache-control") ?? "", /no-store/);
     assert.equal(res.headers.get("content-language"), "en");

@@ -53,7 +53,13 @@ const iso = (epoch: number) => new Date(epoch * 1000).toISOString().replace(".00
 type Alg = "RS256" | "RS512" | "PS256" | "HS256" | "none";
 
 /** Signs exact header and payload text by hand, so tokens no honest signer makes can be built. */
-function rawToken(opts: { header?: Record<string, unknown> | string; payload: Record<string, unknown> | string; key?: KeyObject; alg?: Alg; hmacSecret?: string | Buffer }): string {
+function rawToken(opts: {
+  header?: Record<string, unknown> | string;
+  payload: Record<string, unknown> | string;
+  key?: KeyObject;
+  alg?: Alg;
+  hmacSecret?: string | Buffer;
+}): string {
   const header = opts.header ?? { alg: "RS256", kid: KID, typ: "JWT" };
   const headerText = typeof header === "string" ? header : JSON.stringify(header);
   const payloadText = typeof opts.payload === "string" ? opts.payload : canonicalize(opts.payload)!;
@@ -72,7 +78,9 @@ function rawToken(opts: { header?: Record<string, unknown> | string; payload: Re
       signature = sign("sha256", data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 });
       break;
     case "HS256":
-      signature = createHmac("sha256", opts.hmacSecret ?? "").update(data).digest();
+      signature = createHmac("sha256", opts.hmacSecret ?? "")
+        .update(data)
+        .digest();
       break;
     case "none":
       signature = Buffer.alloc(0);
@@ -316,12 +324,16 @@ const ROWS: Row[] = [
   },
   {
     name: "header jku",
-    build: async () => ({ token: rawToken({ header: { alg: "RS256", kid: KID, typ: "JWT", jku: "https://attacker.example/jwks.json" }, payload: await claims() }) }),
+    build: async () => ({
+      token: rawToken({ header: { alg: "RS256", kid: KID, typ: "JWT", jku: "https://attacker.example/jwks.json" }, payload: await claims() }),
+    }),
     ...sig("headerForbiddenParameter"),
   },
   {
     name: "header x5u",
-    build: async () => ({ token: rawToken({ header: { alg: "RS256", kid: KID, typ: "JWT", x5u: "https://attacker.example/cert.pem" }, payload: await claims() }) }),
+    build: async () => ({
+      token: rawToken({ header: { alg: "RS256", kid: KID, typ: "JWT", x5u: "https://attacker.example/cert.pem" }, payload: await claims() }),
+    }),
     ...sig("headerForbiddenParameter"),
   },
   {
@@ -562,18 +574,30 @@ const ROWS: Row[] = [
     build: async () => ({ token: await signed({ send_amount: "0", receive_amount: "0", total_consumer_cost: "3.99" }), body: { originAmount: "0.000000" } }),
     status: 400,
     code: "validation.fieldInvalid",
-    details: (d: any) => assert.deepEqual(d.issues.map((i: any) => [i.field, i.code]), [["originAmount", "validation.fieldInvalid"]]),
+    details: (d: any) =>
+      assert.deepEqual(
+        d.issues.map((i: any) => [i.field, i.code]),
+        [["originAmount", "validation.fieldInvalid"]],
+      ),
   },
   {
     name: "sub-cent USD amount (originAmount 100.001000, send_amount 100.001)",
     build: async () => ({
-      token: await signed({ send_amount: "100.001", receive_amount: (Math.round(100.001 * Number(fxRate) * 100) / 100).toFixed(2), total_consumer_cost: "103.991" }),
+      token: await signed({
+        send_amount: "100.001",
+        receive_amount: (Math.round(100.001 * Number(fxRate) * 100) / 100).toFixed(2),
+        total_consumer_cost: "103.991",
+      }),
       body: { originAmount: "100.001000" },
     }),
     status: 400,
     // The summary is the single issue's code.
     code: "validation.fieldFormatInvalid",
-    details: (d: any) => assert.deepEqual(d.issues.map((i: any) => [i.field, i.code]), [["originAmount", "validation.fieldFormatInvalid"]]),
+    details: (d: any) =>
+      assert.deepEqual(
+        d.issues.map((i: any) => [i.field, i.code]),
+        [["originAmount", "validation.fieldFormatInvalid"]],
+      ),
   },
   // --- quote_id must be usable as the quoteId path segment of later calls ---
   {
@@ -582,7 +606,7 @@ const ROWS: Row[] = [
     ...claim("claimFormat", "quote_id"),
   },
   {
-    name: "quote_id \"..\"",
+    name: 'quote_id ".."',
     build: async () => ({ token: await signed({ quote_id: ".." }) }),
     ...claim("claimFormat", "quote_id"),
   },

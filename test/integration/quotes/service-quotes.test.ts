@@ -97,7 +97,10 @@ async function verifiedClaims(signedQuote: string): Promise<{ claims: any; paylo
   assert.deepEqual(Object.keys(header).sort(), ["alg", "kid", "typ"]);
   assert.equal(header.alg, "RS256");
   assert.equal(header.typ, "JWT");
-  assert.ok(jwks.body.keys.some((k: any) => k.kid === header.kid), "kid not in the JWKS");
+  assert.ok(
+    jwks.body.keys.some((k: any) => k.kid === header.kid),
+    "kid not in the JWKS",
+  );
   const { payload } = await compactVerify(signedQuote, createLocalJWKSet(jwks.body), { algorithms: ["RS256"] });
   const payloadText = new TextDecoder().decode(payload);
   return { claims: JSON.parse(payloadText), payloadText };
@@ -140,7 +143,10 @@ describe("create (200)", () => {
     // quoteValidUntil ≈ 60 s after creation.
     assert.match(q.quoteValidUntil, ISO);
     const validUntil = Date.parse(q.quoteValidUntil);
-    assert.ok(validUntil - before.getTime() <= 61_000 && validUntil - after.getTime() >= 58_000, `${q.quoteValidUntil} vs ${before.toISOString()}..${after.toISOString()}`);
+    assert.ok(
+      validUntil - before.getTime() <= 61_000 && validUntil - after.getTime() >= 58_000,
+      `${q.quoteValidUntil} vs ${before.toISOString()}..${after.toISOString()}`,
+    );
   });
 
   test("signedQuote verifies against GET /.well-known/jwks.json; payload is JCS with every spec 5.4 claim", async () => {

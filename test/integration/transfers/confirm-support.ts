@@ -239,7 +239,9 @@ export function compactJws(header: Record<string, unknown>, payload: unknown, ke
       signature = sign("sha256", data, { key: key as KeyObject, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 });
       break;
     case "HS256":
-      signature = createHmac("sha256", key as string | Buffer).update(data).digest();
+      signature = createHmac("sha256", key as string | Buffer)
+        .update(data)
+        .digest();
       break;
     case "none":
       signature = Buffer.alloc(0);
@@ -321,7 +323,12 @@ export async function acceptedTransfer(c: Customer, beneficiaryId: string, origi
 }
 
 /** Submit with the corridor's first known-good bank account (202). */
-export async function submitTransfer(c: Customer, transferId: string, beneficiaryId: string, destinationIdentifier: string = sandboxTestIdentifiers[c.corridor.code].bankAccounts[0]) {
+export async function submitTransfer(
+  c: Customer,
+  transferId: string,
+  beneficiaryId: string,
+  destinationIdentifier: string = sandboxTestIdentifiers[c.corridor.code].bankAccounts[0],
+) {
   const res = await call("POST", `/v1/core/transfers/${transferId}/submit`, {
     token: c.token,
     body: { beneficiaryId, payoutMethod: { methodType: "BANK_TRANSFER", destinationIdentifier }, purposeOfTransfer: "FAMILY_SUPPORT" },

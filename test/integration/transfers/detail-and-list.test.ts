@@ -181,7 +181,17 @@ describe("detail: fields per state", () => {
   });
 });
 
-const SUMMARY_KEYS = ["beneficiaryId", "createdAt", "destinationAmount", "destinationCurrency", "originAmount", "originCurrency", "transferId", "transferStateChangedAt", "transferStatus"];
+const SUMMARY_KEYS = [
+  "beneficiaryId",
+  "createdAt",
+  "destinationAmount",
+  "destinationCurrency",
+  "originAmount",
+  "originCurrency",
+  "transferId",
+  "transferStateChangedAt",
+  "transferStatus",
+];
 
 describe("list", () => {
   let c: Customer;
@@ -204,22 +214,35 @@ describe("list", () => {
     const res = await listTransfers(c);
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(Object.keys(res.body).sort(), ["items", "nextCursor"]);
-    assert.deepEqual(res.body.items.map((i: any) => i.transferId), ids);
-    assert.deepEqual(res.body.items.map((i: any) => i.transferStatus), ["validated", "aborted", "registered"]);
+    assert.deepEqual(
+      res.body.items.map((i: any) => i.transferId),
+      ids,
+    );
+    assert.deepEqual(
+      res.body.items.map((i: any) => i.transferStatus),
+      ["validated", "aborted", "registered"],
+    );
     assert.equal(res.body.nextCursor, null);
     for (const item of res.body.items) {
       assert.deepEqual(Object.keys(item).sort(), SUMMARY_KEYS, JSON.stringify(item));
       assert.equal(item.beneficiaryId, beneficiaryId);
     }
-    for (const key of ["confirmationChallenge", "cancellation", "refund", "stateHistory", "fundingSession"]) assert.ok(!res.text.includes(`"${key}"`), `list carries ${key}`);
+    for (const key of ["confirmationChallenge", "cancellation", "refund", "stateHistory", "fundingSession"])
+      assert.ok(!res.text.includes(`"${key}"`), `list carries ${key}`);
   });
 
   test("states filter: one state, several states", async () => {
     const aborted = await listTransfers(c, "states=aborted");
     assert.equal(aborted.status, 200, aborted.text);
-    assert.deepEqual(aborted.body.items.map((i: any) => i.transferId), [ids[1]]);
+    assert.deepEqual(
+      aborted.body.items.map((i: any) => i.transferId),
+      [ids[1]],
+    );
     const two = await listTransfers(c, "states=registered,validated");
-    assert.deepEqual(two.body.items.map((i: any) => i.transferId), [ids[0], ids[2]]);
+    assert.deepEqual(
+      two.body.items.map((i: any) => i.transferId),
+      [ids[0], ids[2]],
+    );
     const none = await listTransfers(c, "states=paid");
     assert.deepEqual(none.body.items, []);
     assert.equal(none.body.nextCursor, null);
@@ -236,12 +259,18 @@ describe("list", () => {
     const middle = all[1];
     const res = await listTransfers(c, `createdSince=${encodeURIComponent(middle.createdAt)}`);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.items.map((i: any) => i.transferId), [ids[0], ids[1]]);
+    assert.deepEqual(
+      res.body.items.map((i: any) => i.transferId),
+      [ids[0], ids[1]],
+    );
     const later = new Date(Date.parse(all[0].createdAt) + 1).toISOString();
     assert.deepEqual((await listTransfers(c, `createdSince=${encodeURIComponent(later)}`)).body.items, []);
     // With an offset instead of Z.
     const offset = new Date(Date.parse(middle.createdAt)).toISOString().replace("Z", "+00:00");
-    assert.deepEqual((await listTransfers(c, `createdSince=${encodeURIComponent(offset)}`)).body.items.map((i: any) => i.transferId), [ids[0], ids[1]]);
+    assert.deepEqual(
+      (await listTransfers(c, `createdSince=${encodeURIComponent(offset)}`)).body.items.map((i: any) => i.transferId),
+      [ids[0], ids[1]],
+    );
     assertIssue(await listTransfers(c, "createdSince=yesterday"), "query.createdSince", "validation.fieldFormatInvalid");
   });
 
@@ -259,9 +288,15 @@ describe("list", () => {
     assert.deepEqual(seen, ids);
     // The filter applies across pages too.
     const p1 = await listTransfers(c, "limit=1&states=registered,validated");
-    assert.deepEqual(p1.body.items.map((i: any) => i.transferId), [ids[0]]);
+    assert.deepEqual(
+      p1.body.items.map((i: any) => i.transferId),
+      [ids[0]],
+    );
     const p2 = await listTransfers(c, `limit=1&states=registered,validated&cursor=${encodeURIComponent(p1.body.nextCursor)}`);
-    assert.deepEqual(p2.body.items.map((i: any) => i.transferId), [ids[2]]);
+    assert.deepEqual(
+      p2.body.items.map((i: any) => i.transferId),
+      [ids[2]],
+    );
     assert.equal(p2.body.nextCursor, null);
   });
 
@@ -291,7 +326,10 @@ test("default window: a terminal transfer older than 30 days leaves the default 
   const old = (await acceptTransfer(c, beneficiaryId)).transferId;
   assert.equal((await cancel(c, old)).status, 200);
   const active = (await acceptTransfer(c, beneficiaryId)).transferId;
-  assert.deepEqual((await listTransfers(c)).body.items.map((i: any) => i.transferId), [active, old]);
+  assert.deepEqual(
+    (await listTransfers(c)).body.items.map((i: any) => i.transferId),
+    [active, old],
+  );
 
   await advanceClock(31 * 86400);
   await relogin(c);
@@ -300,11 +338,20 @@ test("default window: a terminal transfer older than 30 days leaves the default 
   assert.equal(t.body.transferStatus, "expired", t.text);
   const res = await listTransfers(c);
   assert.equal(res.status, 200, res.text);
-  assert.deepEqual(res.body.items.map((i: any) => [i.transferId, i.transferStatus]), [[active, "expired"]]);
+  assert.deepEqual(
+    res.body.items.map((i: any) => [i.transferId, i.transferStatus]),
+    [[active, "expired"]],
+  );
   const byState = await listTransfers(c, "states=aborted");
-  assert.deepEqual(byState.body.items.map((i: any) => i.transferId), [old]);
+  assert.deepEqual(
+    byState.body.items.map((i: any) => i.transferId),
+    [old],
+  );
   const both = await listTransfers(c, "states=aborted,expired");
-  assert.deepEqual(both.body.items.map((i: any) => i.transferId), [active, old]);
+  assert.deepEqual(
+    both.body.items.map((i: any) => i.transferId),
+    [active, old],
+  );
 });
 
 test("list right after the 120-minute deadline shows the transfer expired, even before the timer job", async () => {
@@ -313,7 +360,10 @@ test("list right after the 120-minute deadline shows the transfer expired, even 
   await relogin(s.c);
   const res = await listTransfers(s.c);
   assert.equal(res.status, 200, res.text);
-  assert.deepEqual(res.body.items.map((i: any) => [i.transferId, i.transferStatus]), [[s.transferId, "expired"]]);
+  assert.deepEqual(
+    res.body.items.map((i: any) => [i.transferId, i.transferStatus]),
+    [[s.transferId, "expired"]],
+  );
   const filtered = await listTransfers(s.c, "states=registered");
   assert.deepEqual(filtered.body.items, []);
 });

@@ -47,7 +47,11 @@ describe("journeys: one full transfer to paid per sandbox corridor", () => {
       const { transferId, quote } = await acceptedTransfer(customer, beneficiaryId);
       assert.equal(quote.originCurrency, corridor.originCurrency);
       assert.equal(quote.destinationCurrency, corridor.destinationCurrency);
-      assert.deepEqual(quote.corridor, { originCountry: corridor.originCountry, destinationCountry: corridor.beneficiaryCountry, payoutMethod: "bank_account" });
+      assert.deepEqual(quote.corridor, {
+        originCountry: corridor.originCountry,
+        destinationCountry: corridor.beneficiaryCountry,
+        payoutMethod: "bank_account",
+      });
 
       const account = sandboxTestIdentifiers[code].bankAccounts[0];
       const submitted = await submitTransfer(customer, transferId, beneficiaryId, account);
@@ -89,7 +93,11 @@ describe("journeys: one full transfer to paid per sandbox corridor", () => {
         final.text,
       );
       const times = final.body.stateHistory.map((h: { transitionedAt: string }) => Date.parse(h.transitionedAt));
-      assert.deepEqual([...times].sort((a, b) => a - b), times, "history in time order");
+      assert.deepEqual(
+        [...times].sort((a, b) => a - b),
+        times,
+        "history in time order",
+      );
     });
   }
 });

@@ -218,11 +218,7 @@ describe("transfer.state.changed webhooks", () => {
     // Barrier: events of a subscription go out in sequence order, so once a later transfer's
     // first event has arrived, every event of this journey has.
     const barrier = await acceptTransfer(s.c, s.beneficiaryId);
-    await eventually(
-      async () => transferEvents(s.c.subscriptionId).some((d) => d.body.data.transferId === barrier.transferId),
-      WAIT_MS,
-      "the barrier event",
-    );
+    await eventually(async () => transferEvents(s.c.subscriptionId).some((d) => d.body.data.transferId === barrier.transferId), WAIT_MS, "the barrier event");
 
     const mine = transferEvents(s.c.subscriptionId).filter((d) => d.body.data.transferId === s.transferId);
     const events = mine.map((d) => d.body);
@@ -240,7 +236,10 @@ describe("transfer.state.changed webhooks", () => {
       assert.deepEqual(Object.keys(e).sort(), ["data", "eventId", "eventType", "occurredAt", "sequence", "subscriptionId"]);
       assert.deepEqual(Object.keys(e.data).sort(), ["previousState", "reasonCode", "state", "transferId"]);
     }
-    assert.deepEqual(events.map((e) => e.occurredAt), t.stateHistory.map((h: any) => h.transitionedAt));
+    assert.deepEqual(
+      events.map((e) => e.occurredAt),
+      t.stateHistory.map((h: any) => h.transitionedAt),
+    );
     // Signed with the partner's secret (Standard Webhooks).
     for (const d of mine) {
       const verified = new Webhook(secret).verify(d.rawBody, {
@@ -260,11 +259,7 @@ describe("transfer.state.changed webhooks", () => {
     assert.equal((await release(s.c, s.transferId, "RESTORE")).status, 200);
     assert.equal((await cancel(s.c, s.transferId)).status, 200);
     const barrier = await acceptTransfer(s.c, s.beneficiaryId);
-    await eventually(
-      async () => transferEvents(s.c.subscriptionId).some((d) => d.body.data.transferId === barrier.transferId),
-      WAIT_MS,
-      "the barrier event",
-    );
+    await eventually(async () => transferEvents(s.c.subscriptionId).some((d) => d.body.data.transferId === barrier.transferId), WAIT_MS, "the barrier event");
     const events = transferEvents(s.c.subscriptionId)
       .filter((d) => d.body.data.transferId === s.transferId)
       .map((d) => d.body);
@@ -279,6 +274,9 @@ describe("transfer.state.changed webhooks", () => {
       ],
     );
     const seqs = events.map((e) => e.sequence);
-    assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b));
+    assert.deepEqual(
+      seqs,
+      [...seqs].sort((a, b) => a - b),
+    );
   });
 });

@@ -37,7 +37,16 @@ describe("submit: accepted", () => {
     const { result: res, before, after } = await timed(() => submit(s.c, s.transferId, submitBody(s.beneficiaryId)));
     assert.equal(res.status, 202, res.text);
     const b = res.body;
-    assert.deepEqual(Object.keys(b).sort(), ["beneficiaryId", "fastCheckExpectedBy", "nextStep", "payoutMethod", "purposeOfTransfer", "submittedAt", "transferId", "transferStatus"]);
+    assert.deepEqual(Object.keys(b).sort(), [
+      "beneficiaryId",
+      "fastCheckExpectedBy",
+      "nextStep",
+      "payoutMethod",
+      "purposeOfTransfer",
+      "submittedAt",
+      "transferId",
+      "transferStatus",
+    ]);
     assert.equal(b.transferId, s.transferId);
     assert.equal(b.transferStatus, "registered");
     assert.equal(b.beneficiaryId, s.beneficiaryId);
@@ -109,7 +118,11 @@ describe("submit: accepted", () => {
 describe("submit: payout method rules (400)", () => {
   test("destinationIdentifier and payoutMethodId together: validation.payoutMethodConflict", async () => {
     const s = await registeredScenario();
-    const res = await submit(s.c, s.transferId, submitBody(s.beneficiaryId, { methodType: "BANK_TRANSFER", destinationIdentifier: CLABE, payoutMethodId: "pm_whatever" }));
+    const res = await submit(
+      s.c,
+      s.transferId,
+      submitBody(s.beneficiaryId, { methodType: "BANK_TRANSFER", destinationIdentifier: CLABE, payoutMethodId: "pm_whatever" }),
+    );
     assertIssue(res, "payoutMethod", "validation.payoutMethodConflict");
   });
 
@@ -139,7 +152,11 @@ describe("submit: payout method rules (400)", () => {
     assert.equal(pickup.body.payoutMethod.destinationIdentifierMasked, `****${MX_PHONE.slice(-4)}`);
 
     const { transferId } = await acceptTransfer(s.c, s.beneficiaryId); // bank_account quote
-    const res = await submit(s.c, transferId, submitBody(s.beneficiaryId, { methodType: "BANK_TRANSFER", payoutMethodId: pickup.body.payoutMethod.payoutMethodId }));
+    const res = await submit(
+      s.c,
+      transferId,
+      submitBody(s.beneficiaryId, { methodType: "BANK_TRANSFER", payoutMethodId: pickup.body.payoutMethod.payoutMethodId }),
+    );
     assertIssue(res, "payoutMethod.methodType", "validation.payoutMethodTypeMismatch");
     // Nothing was submitted: a correct submit still works.
     const ok = await submit(s.c, transferId, submitBody(s.beneficiaryId));
@@ -148,13 +165,21 @@ describe("submit: payout method rules (400)", () => {
 
   test("an unknown payoutMethodId, or another customer's: 400 validation.fieldInvalid on payoutMethod.payoutMethodId", async () => {
     const s = await registeredScenario();
-    const unknown = await submit(s.c, s.transferId, submitBody(s.beneficiaryId, { methodType: "BANK_TRANSFER", payoutMethodId: "pm_doesnotexist000000000000" }));
+    const unknown = await submit(
+      s.c,
+      s.transferId,
+      submitBody(s.beneficiaryId, { methodType: "BANK_TRANSFER", payoutMethodId: "pm_doesnotexist000000000000" }),
+    );
     assertIssue(unknown, "payoutMethod.payoutMethodId", "validation.fieldInvalid");
 
     const other = await registeredScenario({ fresh: true });
     const theirs = await submit(other.c, other.transferId, submitBody(other.beneficiaryId));
     assert.equal(theirs.status, 202, theirs.text);
-    const foreign = await submit(s.c, s.transferId, submitBody(s.beneficiaryId, { methodType: "BANK_TRANSFER", payoutMethodId: theirs.body.payoutMethod.payoutMethodId }));
+    const foreign = await submit(
+      s.c,
+      s.transferId,
+      submitBody(s.beneficiaryId, { methodType: "BANK_TRANSFER", payoutMethodId: theirs.body.payoutMethod.payoutMethodId }),
+    );
     assertIssue(foreign, "payoutMethod.payoutMethodId", "validation.fieldInvalid");
   });
 

@@ -69,7 +69,10 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ result: T; befor
 export function assertWithin(actual: string | null | undefined, before: number, after: number, offsetMs: number, what: string) {
   assert.ok(actual, `${what} missing`);
   const a = Date.parse(actual);
-  assert.ok(a >= before + offsetMs && a <= after + offsetMs, `${what} ${actual} not within [${new Date(before + offsetMs).toISOString()}, ${new Date(after + offsetMs).toISOString()}]`);
+  assert.ok(
+    a >= before + offsetMs && a <= after + offsetMs,
+    `${what} ${actual} not within [${new Date(before + offsetMs).toISOString()}, ${new Date(after + offsetMs).toISOString()}]`,
+  );
 }
 
 /** Fails if `secret` appears anywhere in the raw response text. */
@@ -208,7 +211,11 @@ export interface AcceptOptions {
 }
 
 /** Quote → disclosure → accept (201): a transfer in registered. */
-export async function acceptTransfer(c: Customer, beneficiaryId: string, opts: AcceptOptions = {}): Promise<{ transferId: string; quoteId: string; accept: CallResult }> {
+export async function acceptTransfer(
+  c: Customer,
+  beneficiaryId: string,
+  opts: AcceptOptions = {},
+): Promise<{ transferId: string; quoteId: string; accept: CallResult }> {
   const quote = await call("POST", "/v1/core/quotes", {
     token: c.token,
     body: {
@@ -231,7 +238,11 @@ export async function acceptTransfer(c: Customer, beneficiaryId: string, opts: A
   return { transferId: accept.body.transferId, quoteId: quote.body.quoteId, accept };
 }
 
-export function submitBody(beneficiaryId: string, payoutMethod: Record<string, unknown> = { methodType: "BANK_TRANSFER", destinationIdentifier: CLABE }, extra: Record<string, unknown> = {}) {
+export function submitBody(
+  beneficiaryId: string,
+  payoutMethod: Record<string, unknown> = { methodType: "BANK_TRANSFER", destinationIdentifier: CLABE },
+  extra: Record<string, unknown> = {},
+) {
   return { beneficiaryId, payoutMethod, purposeOfTransfer: "FAMILY_SUPPORT", ...extra };
 }
 
@@ -373,7 +384,9 @@ export async function registerDevice(c: Customer): Promise<Device> {
   const start = await call("POST", "/v1/auth/device-registration/start", { token: c.token, body: {} });
   assert.equal(start.status, 200, start.text);
   const proof = await new CompactSign(
-    new TextEncoder().encode(JSON.stringify({ device_registration_id: start.body.deviceRegistrationId, challenge: start.body.challenge, iat: await serverIat() })),
+    new TextEncoder().encode(
+      JSON.stringify({ device_registration_id: start.body.deviceRegistrationId, challenge: start.body.challenge, iat: await serverIat() }),
+    ),
   )
     .setProtectedHeader({ alg: "RS256", typ: "JWT" })
     .sign(privateKey);
@@ -386,7 +399,10 @@ export async function registerDevice(c: Customer): Promise<Device> {
 }
 
 /** A device assertion over the transfer detail (which must carry a fresh confirmationChallenge). */
-export async function deviceAssertion(device: Device, t: { transferId: string; originAmount: string; originCurrency: string; beneficiaryId: string; confirmationChallenge: string }) {
+export async function deviceAssertion(
+  device: Device,
+  t: { transferId: string; originAmount: string; originCurrency: string; beneficiaryId: string; confirmationChallenge: string },
+) {
   const claims = {
     transfer_id: t.transferId,
     amount: t.originAmount,
@@ -397,7 +413,9 @@ export async function deviceAssertion(device: Device, t: { transferId: string; o
     challenge: t.confirmationChallenge,
     iat: await serverIat(),
   };
-  return new CompactSign(new TextEncoder().encode(JSON.stringify(claims))).setProtectedHeader({ alg: "RS256", kid: device.kid, typ: "JWT" }).sign(device.privateKey);
+  return new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
+    .setProtectedHeader({ alg: "RS256", kid: device.kid, typ: "JWT" })
+    .sign(device.privateKey);
 }
 
 /** GET (fresh challenge) → confirm (200); returns the confirm body (fundingSession with its URL). */

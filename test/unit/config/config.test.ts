@@ -18,7 +18,16 @@ describe("configuration (decisions section 1)", () => {
     assert.equal(c.DATABASE_URL, undefined);
     assert.equal(c.PGLITE_DIR, "./.data/pglite");
     assert.deepEqual(
-      [c.QUOTE_TTL_SECONDS, c.QUOTE_OFFLINE_TTL_SECONDS, c.TRANSFER_TTL_SECONDS, c.CHALLENGE_TTL_SECONDS, c.ASSERTION_MAX_AGE_SECONDS, c.LOCKOUT_SECONDS, c.FUNDING_TTL_SECONDS, c.KYC_WEBVIEW_TTL_SECONDS],
+      [
+        c.QUOTE_TTL_SECONDS,
+        c.QUOTE_OFFLINE_TTL_SECONDS,
+        c.TRANSFER_TTL_SECONDS,
+        c.CHALLENGE_TTL_SECONDS,
+        c.ASSERTION_MAX_AGE_SECONDS,
+        c.LOCKOUT_SECONDS,
+        c.FUNDING_TTL_SECONDS,
+        c.KYC_WEBVIEW_TTL_SECONDS,
+      ],
       [60, 1800, 7200, 600, 60, 900, 1800, 1800],
     );
     assert.equal(c.OPERATOR_EMAIL, "admin@example.com");

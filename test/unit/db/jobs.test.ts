@@ -103,7 +103,11 @@ async function add(tag: string, opts: Partial<EnqueueOptions> & { kind?: string;
 }
 
 async function jobsTagged(tag: string) {
-  return db.select().from(jobs).where(sql`${jobs.payload}->>'tag' = ${tag}`).orderBy(asc(jobs.createdAt));
+  return db
+    .select()
+    .from(jobs)
+    .where(sql`${jobs.payload}->>'tag' = ${tag}`)
+    .orderBy(asc(jobs.createdAt));
 }
 
 async function jobTagged(tag: string) {
@@ -202,7 +206,10 @@ describe("jobs: enqueue", () => {
     await add("after-done", { dedupeKey: key });
     all = await db.select().from(jobs).where(eq(jobs.dedupeKey, key));
     assert.equal(all.length, 2);
-    assert.deepEqual(all.filter((j) => j.state === "pending").map((j) => j.payload), [{ tag: "after-done" }]);
+    assert.deepEqual(
+      all.filter((j) => j.state === "pending").map((j) => j.payload),
+      [{ tag: "after-done" }],
+    );
   });
 
   it("dedupeKey: a dead job frees its key too", async () => {
@@ -368,7 +375,10 @@ describe("jobs: `run` jobs are atomic", () => {
     await add("run-ok", { kind: "test.run" });
     assert.equal(await runDueJobs(db), 1);
     assert.equal((await jobTagged("run-ok")).state, "done");
-    assert.deepEqual((await markers("run-ok")).map((m) => m.key), ["run-ok:1"]);
+    assert.deepEqual(
+      (await markers("run-ok")).map((m) => m.key),
+      ["run-ok:1"],
+    );
   });
 
   it("a run that throws leaves no writes, and the job is retried; the retry's writes commit", async () => {
@@ -386,14 +396,20 @@ describe("jobs: `run` jobs are atomic", () => {
     assert.equal(await runDueJobs(db), 1);
     job = await jobTagged("run-fails");
     assert.equal(job.state, "done");
-    assert.deepEqual((await markers("run-fails")).map((m) => m.key), ["run-fails:2"]);
+    assert.deepEqual(
+      (await markers("run-fails")).map((m) => m.key),
+      ["run-fails:2"],
+    );
   });
 
   it("a run whose lease changed under it (another worker took over) rolls its writes back", async () => {
     await add("run-stale", { kind: "test.run" });
     behaviours.set("run-stale", async (job, tx) => {
       // What a takeover does to the row: a new lease.
-      await tx!.update(jobs).set({ lockedUntil: addSeconds(job.now, 999) }).where(eq(jobs.id, job.jobId));
+      await tx!
+        .update(jobs)
+        .set({ lockedUntil: addSeconds(job.now, 999) })
+        .where(eq(jobs.id, job.jobId));
     });
     assert.equal(await runDueJobs(db), 1);
     assert.deepEqual(await markers("run-stale"), [], "no writes from a worker that lost the job");

@@ -117,7 +117,13 @@ async function stateEventsOf(subscriptionId: string, transferId: string) {
   const rows = await db
     .select()
     .from(events)
-    .where(and(eq(events.subscriptionId, subscriptionId), eq(events.eventType, "transfer.state.changed"), sql`${events.body}->'data'->>'transferId' = ${transferId}`))
+    .where(
+      and(
+        eq(events.subscriptionId, subscriptionId),
+        eq(events.eventType, "transfer.state.changed"),
+        sql`${events.body}->'data'->>'transferId' = ${transferId}`,
+      ),
+    )
     .orderBy(asc(events.sequence));
   return rows.map((e) => {
     const data = (e.body as { data: { state: string; reasonCode: string } }).data;

@@ -116,7 +116,10 @@ async function eventById(id: string) {
 }
 
 async function jobOf(eventId: string) {
-  const rows = await db.select().from(jobs).where(sql`${jobs.payload}->>'eventId' = ${eventId}`);
+  const rows = await db
+    .select()
+    .from(jobs)
+    .where(sql`${jobs.payload}->>'eventId' = ${eventId}`);
   assert.equal(rows.length, 1, `one delivery job for ${eventId}`);
   return rows[0];
 }
@@ -226,7 +229,13 @@ describe("emitEvent", () => {
     );
     assert.ok(emittedId);
     assert.deepEqual(await eventsOf(sub), []);
-    assert.deepEqual(await db.select().from(jobs).where(sql`${jobs.payload}->>'eventId' = ${emittedId}`), []);
+    assert.deepEqual(
+      await db
+        .select()
+        .from(jobs)
+        .where(sql`${jobs.payload}->>'eventId' = ${emittedId}`),
+      [],
+    );
     const [subRow] = await db.select().from(subscriptions).where(eq(subscriptions.id, sub));
     assert.equal(subRow.eventSequence, 0);
     assert.equal((await emit(sub)).sequence, 1, "the rolled-back number is reused");
@@ -514,7 +523,10 @@ describe("webhook delivery", () => {
     assert.deepEqual(delaysSeen, [5, 300, 1800, 7200, 18000, 36000, 36000]);
     // Decisions section 9: retried for at least 24 hours (here about 27.6 h).
     assert.ok(lastAttemptAt - firstAttemptAt >= 24 * 3600 * 1000, `retried for ${(lastAttemptAt - firstAttemptAt) / 3600000} h`);
-    assert.ok(receivedBy(partnerId).every((r) => r.verifyError === null), "signatures verify whatever the service clock says");
+    assert.ok(
+      receivedBy(partnerId).every((r) => r.verifyError === null),
+      "signatures verify whatever the service clock says",
+    );
     const logged = await attemptsOf(e1.eventId);
     assert.equal(logged.length, maxAttempts, "every attempt is logged");
     assert.ok(logged.every((a) => a.statusCode === 503 && a.error === "HTTP 503"));
@@ -525,10 +537,7 @@ describe("webhook delivery", () => {
     assert.equal(failed.deliveryState, "failed");
     assert.equal(failed.deliveredAt, null);
     assert.equal((await eventById(e2.eventId)).deliveryState, "delivered");
-    assert.deepEqual(
-      receivedBy(partnerId).map(seqOf),
-      [...Array(maxAttempts).fill(1), 2],
-    );
+    assert.deepEqual(receivedBy(partnerId).map(seqOf), [...Array(maxAttempts).fill(1), 2]);
     const e2Job = await jobOf(e2.eventId);
     assert.equal(e2Job.state, "done");
     assert.equal(e2Job.attempts, 1, "waiting its turn did not use up event 2's attempts");

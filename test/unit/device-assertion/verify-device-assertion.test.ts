@@ -20,7 +20,9 @@ interface TestDevice extends AssertionDevice {
 
 /** kid as registration allocates it: the RFC 7638 thumbprint (members e, kty, n in that order). */
 function thumbprint(jwk: JWK): string {
-  return createHash("sha256").update(JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n })).digest("base64url");
+  return createHash("sha256")
+    .update(JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n }))
+    .digest("base64url");
 }
 
 function makeDevice(deviceId: string, customerRef: string, status: AssertionDevice["status"] = "ACTIVE", modulusLength = 2048): TestDevice {
@@ -128,7 +130,10 @@ describe("device assertion: the happy path", () => {
 
   it("ignores private or extra members in the stored JWK", async () => {
     const withPrivate = { ...(deviceA.privateKey.export({ format: "jwk" }) as JWK), alg: "PS256", use: "enc" };
-    const result = await verifyDeviceAssertion(jws(), input({ findDeviceByKid: async () => ({ deviceId: "dev_A", customerRef: "cus_1", status: "ACTIVE", publicJwk: withPrivate }) }));
+    const result = await verifyDeviceAssertion(
+      jws(),
+      input({ findDeviceByKid: async () => ({ deviceId: "dev_A", customerRef: "cus_1", status: "ACTIVE", publicJwk: withPrivate }) }),
+    );
     assert.equal(result.deviceId, "dev_A");
   });
 });
@@ -204,12 +209,25 @@ describe("device assertion: key and device confusion", () => {
 
   it("a stored key that cannot be imported fails signature", async () => {
     const broken = input({ findDeviceByKid: async () => ({ deviceId: "dev_A", customerRef: "cus_1", status: "ACTIVE", publicJwk: { kty: "EC" } }) });
-    await assert.rejects(verifyDeviceAssertion(jws(), broken), (e: unknown) => e instanceof DomainError && (e.details as { failedCheck: string }).failedCheck === "signature");
+    await assert.rejects(
+      verifyDeviceAssertion(jws(), broken),
+      (e: unknown) => e instanceof DomainError && (e.details as { failedCheck: string }).failedCheck === "signature",
+    );
   });
 
   it("a database failure in findDeviceByKid is passed through, not counted as a bad assertion", async () => {
     const dbError = new Error("connection lost");
-    await assert.rejects(verifyDeviceAssertion(jws(), input({ findDeviceByKid: async () => { throw dbError; } })), (e) => e === dbError);
+    await assert.rejects(
+      verifyDeviceAssertion(
+        jws(),
+        input({
+          findDeviceByKid: async () => {
+            throw dbError;
+          },
+        }),
+      ),
+      (e) => e === dbError,
+    );
   });
 });
 
@@ -408,7 +426,10 @@ describe("device assertion: malformed tokens", () => {
     const spy = input({ findDeviceByKid: async () => ((looked = true), null) });
     const bigPayload = jws({ payload: claims(deviceA, { pad: "x".repeat(5000) }) });
     await assert.rejects(verifyDeviceAssertion(bigPayload, spy), (e: unknown) => e instanceof DomainError && e.code === "device.assertionInvalid");
-    await assert.rejects(verifyDeviceAssertion(`${h}.${p}.${s}${"A".repeat(9000)}`, spy), (e: unknown) => e instanceof DomainError && e.code === "device.assertionInvalid");
+    await assert.rejects(
+      verifyDeviceAssertion(`${h}.${p}.${s}${"A".repeat(9000)}`, spy),
+      (e: unknown) => e instanceof DomainError && e.code === "device.assertionInvalid",
+    );
     assert.equal(looked, false);
   });
 
@@ -424,7 +445,7 @@ describe("device assertion: malformed tokens", () => {
 
   it("any input whatsoever ends in a DomainError of a device code", async () => {
     const codes = new Set(["device.assertionInvalid", "device.notRegistered", "device.deactivated"]);
-    const mutate = fc.tuple(fc.nat(good.length - 1), fc.constantFrom(..."A_-.= \n{}\"/+")).map(([i, c]) => good.slice(0, i) + c + good.slice(i + 1));
+    const mutate = fc.tuple(fc.nat(good.length - 1), fc.constantFrom(...'A_-.= \n{}"/+')).map(([i, c]) => good.slice(0, i) + c + good.slice(i + 1));
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.string(), fc.string({ unit: "binary" }), mutate), async (token) => {
         try {

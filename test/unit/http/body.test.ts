@@ -44,7 +44,13 @@ test("charset=utf-8 in any case, quoted or not, is accepted", async () => {
 });
 
 test("another charset or media type is 415 validation.contentTypeUnsupported", async () => {
-  for (const type of ["application/json; charset=iso-8859-1", "text/plain", "application/x-www-form-urlencoded", "application/jsonp", "multipart/form-data; boundary=x"]) {
+  for (const type of [
+    "application/json; charset=iso-8859-1",
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    "application/jsonp",
+    "multipart/form-data; boundary=x",
+  ]) {
     const err = await rejection(readJsonBody(post('{"a":1}', { "content-type": type }), { required: true }));
     assert.equal(err.code, "validation.contentTypeUnsupported", type);
     assert.equal(err.status, 415, type);

@@ -40,7 +40,14 @@ const TABLE: Record<number, string[]> = {
     "beneficiary.stateBlocking",
   ],
   404: ["*.notFound"],
-  409: ["idempotency.conflict", "transfer.stateInvalid", "quote.invalid (reuse)", "beneficiary.archived", "beneficiary.archiveBlocked", "customer.profileLocked"],
+  409: [
+    "idempotency.conflict",
+    "transfer.stateInvalid",
+    "quote.invalid (reuse)",
+    "beneficiary.archived",
+    "beneficiary.archiveBlocked",
+    "customer.profileLocked",
+  ],
   410: ["transfer.quoteExpired", "kyc.sessionExpired", "funding.sessionExpired", "quote.expired (on reads)"],
   412: ["device.notRegistered", "device.registrationRequired", "device.deactivated"],
   415: ["validation.contentTypeUnsupported"],
@@ -142,7 +149,12 @@ test("validationError helper: summary code from the issues", () => {
     { field: "b", code: "validation.fieldInvalid" },
   ]);
   assert.equal(mixed.code, "validation.fieldInvalid");
-  assert.deepEqual(mixed.details, { issues: [{ field: "a", code: "validation.fieldMissing" }, { field: "b", code: "validation.fieldInvalid" }] });
+  assert.deepEqual(mixed.details, {
+    issues: [
+      { field: "a", code: "validation.fieldMissing" },
+      { field: "b", code: "validation.fieldInvalid" },
+    ],
+  });
 });
 
 test("notFound helper: <resource>.notFound, 404", () => {

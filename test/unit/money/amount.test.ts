@@ -24,9 +24,15 @@ test("amounts payable in their currency are accepted in any wire spelling", () =
 });
 
 test("digits below the minor unit are refused (10.123456 USD cannot be charged)", () => {
-  assert.deepEqual(issueOf(() => parseMoneyAmount("10.123456", "USD", { field: "originAmount" })), {
-    status: 400, code: "validation.fieldFormatInvalid", field: "originAmount", issueCode: "validation.fieldFormatInvalid",
-  });
+  assert.deepEqual(
+    issueOf(() => parseMoneyAmount("10.123456", "USD", { field: "originAmount" })),
+    {
+      status: 400,
+      code: "validation.fieldFormatInvalid",
+      field: "originAmount",
+      issueCode: "validation.fieldFormatInvalid",
+    },
+  );
   assert.equal(issueOf(() => parseMoneyAmount("5.5", "XOF")).issueCode, "validation.fieldFormatInvalid");
   assert.equal(issueOf(() => parseMoneyAmount("1.2345", "KWD")).issueCode, "validation.fieldFormatInvalid");
 });

@@ -4,7 +4,19 @@ import { isCurrencyCode, minorUnitExponent } from "@/lib/money/currency";
 
 test("minor-unit exponents follow ISO 4217", () => {
   const expected: Record<string, number> = {
-    USD: 2, EUR: 2, GBP: 2, MXN: 2, PHP: 2, NGN: 2, COP: 2, JPY: 0, XOF: 0, KRW: 0, KWD: 3, BHD: 3, CLF: 4,
+    USD: 2,
+    EUR: 2,
+    GBP: 2,
+    MXN: 2,
+    PHP: 2,
+    NGN: 2,
+    COP: 2,
+    JPY: 0,
+    XOF: 0,
+    KRW: 0,
+    KWD: 3,
+    BHD: 3,
+    CLF: 4,
   };
   for (const [code, digits] of Object.entries(expected)) assert.equal(minorUnitExponent(code), digits, code);
 });

@@ -11,8 +11,16 @@ const rounded = (s: string, currency: string) => roundToMinorUnit(d(s), currency
 
 test("half-even at 0 decimals (XOF, JPY): ties go to the even neighbour", () => {
   const cases: [string, string][] = [
-    ["0.5", "0"], ["1.5", "2"], ["2.5", "2"], ["3.5", "4"], ["4.5", "4"], ["2.4999", "2"], ["2.5001", "3"],
-    ["6887.5485", "6888"], ["327978.5", "327978"], ["983935.5", "983936"],
+    ["0.5", "0"],
+    ["1.5", "2"],
+    ["2.5", "2"],
+    ["3.5", "4"],
+    ["4.5", "4"],
+    ["2.4999", "2"],
+    ["2.5001", "3"],
+    ["6887.5485", "6888"],
+    ["327978.5", "327978"],
+    ["983935.5", "983936"],
   ];
   for (const currency of ["XOF", "JPY"]) {
     for (const [input, output] of cases) assert.equal(rounded(input, currency), output, `${input} ${currency}`);
@@ -21,13 +29,23 @@ test("half-even at 0 decimals (XOF, JPY): ties go to the even neighbour", () => 
 
 test("half-even at 2 decimals (USD)", () => {
   const cases: [string, string][] = [
-    ["0.125", "0.12"], ["0.135", "0.14"], ["0.1251", "0.13"], ["0.115", "0.12"], ["10", "10"], ["1875.1234", "1875.12"],
+    ["0.125", "0.12"],
+    ["0.135", "0.14"],
+    ["0.1251", "0.13"],
+    ["0.115", "0.12"],
+    ["10", "10"],
+    ["1875.1234", "1875.12"],
   ];
   for (const [input, output] of cases) assert.equal(rounded(input, "USD"), output, input);
 });
 
 test("half-even at 3 decimals (KWD)", () => {
-  const cases: [string, string][] = [["1.0005", "1.000"], ["1.0015", "1.002"], ["1.23456", "1.235"], ["0.0025", "0.002"]];
+  const cases: [string, string][] = [
+    ["1.0005", "1.000"],
+    ["1.0015", "1.002"],
+    ["1.23456", "1.235"],
+    ["0.0025", "0.002"],
+  ];
   for (const [input, output] of cases) assert.equal(roundToMinorUnit(d(input), "KWD").toFixed(3), output, input);
 });
 

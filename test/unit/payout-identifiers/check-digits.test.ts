@@ -42,9 +42,7 @@ describe("NUBAN check digit", () => {
   });
 
   it("treats a 3-digit bank code as the 6-digit code 000xxx", () => {
-    fc.assert(
-      fc.property(digits(3, 3), digits(9, 9), (bank, serial) => nubanCheckDigit(bank, serial) === nubanCheckDigit(`000${bank}`, serial)),
-    );
+    fc.assert(fc.property(digits(3, 3), digits(9, 9), (bank, serial) => nubanCheckDigit(bank, serial) === nubanCheckDigit(`000${bank}`, serial)));
   });
 
   it("rejects a wrong check digit, a wrong bank and a wrong length", () => {

@@ -3,13 +3,7 @@ import { describe, it } from "node:test";
 import { checkIdentifierSubstance, isValidPhoneForCountry, toAlpha2 } from "@/lib/payout-identifiers/substantive-check";
 import type { BankAccountFormat } from "@/lib/payout-identifiers/method-types";
 
-function check(
-  methodType: string,
-  identifier: string,
-  destinationCountry: string,
-  bankAccountFormat: BankAccountFormat | null = null,
-  bankCode?: string,
-) {
+function check(methodType: string, identifier: string, destinationCountry: string, bankAccountFormat: BankAccountFormat | null = null, bankCode?: string) {
   return checkIdentifierSubstance({ methodType, identifier, destinationCountry, bankAccountFormat, bankCode });
 }
 const ok = { ok: true };

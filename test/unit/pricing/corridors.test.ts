@@ -12,12 +12,7 @@ import {
   loadCorridorFile,
   resolvePayoutMethod,
 } from "@/lib/corridors/corridors";
-import {
-  corridorType,
-  payoutMethodToType,
-  payoutTypeToMethod,
-  quoteTtlSeconds,
-} from "@/lib/corridors/payout-methods";
+import { corridorType, payoutMethodToType, payoutTypeToMethod, quoteTtlSeconds } from "@/lib/corridors/payout-methods";
 
 test("the five sandbox corridors of decisions 6, exactly", () => {
   const expected = [
@@ -28,8 +23,13 @@ test("the five sandbox corridors of decisions 6, exactly", () => {
     ["ES-CO", "ESP", "COL", "EUR", "COP", ["bank_account", "cash_pickup"], "DIGITS_6_20"],
   ];
   const actual = listCorridors().map((c) => [
-    c.code, c.originCountry.alpha3, c.destinationCountry.alpha3, c.originCurrency, c.destinationCurrency,
-    [...c.payoutMethods], c.bankAccount.format,
+    c.code,
+    c.originCountry.alpha3,
+    c.destinationCountry.alpha3,
+    c.originCurrency,
+    c.destinationCurrency,
+    [...c.payoutMethods],
+    c.bankAccount.format,
   ]);
   assert.deepEqual(actual, expected);
   assert.equal(CORRIDOR_DATA_VERSION, "v1");
@@ -86,8 +86,7 @@ test("resolvePayoutMethod: default is the first method; others must be offered",
   for (const bad of ["mobile_money", "BANK_TRANSFER", "", 3]) {
     assert.throws(
       () => resolvePayoutMethod(usMx, bad),
-      (err: unknown) =>
-        err instanceof DomainError && err.code === "validation.methodNotAvailableForCorridor" && err.status === 400,
+      (err: unknown) => err instanceof DomainError && err.code === "validation.methodNotAvailableForCorridor" && err.status === 400,
     );
   }
 });

@@ -23,9 +23,7 @@ const amount6 = fc.bigInt({ min: 10_000n, max: 1_000_000_000_000n });
 /** A time between 2000 and 2100. */
 const instant = fc.integer({ min: 946_684_800_000, max: 4_102_444_800_000 }).map((ms) => new Date(ms));
 
-const corridorAndMethod = fc
-  .constantFrom(...corridors)
-  .chain((c) => fc.tuple(fc.constant(c), fc.constantFrom(...c.payoutMethods)));
+const corridorAndMethod = fc.constantFrom(...corridors).chain((c) => fc.tuple(fc.constant(c), fc.constantFrom(...c.payoutMethods)));
 
 /** A partner fee from zero to the corridor's cap, in whole origin minor units. */
 function partnerFeeOf(c: Corridor) {
@@ -63,10 +61,7 @@ function assertMatchesOracle(q: ReturnType<typeof priceQuote>, c: Corridor, orig
   assert.equal(toScaled(q.destinationAmount, 6), expected.receive);
   assert.equal(toScaled(q.totalCustomerCost, 6), expected.total);
   // The total is the plain sum of the parts shown to the customer.
-  assert.equal(
-    toScaled(q.totalCustomerCost, 6),
-    toScaled(q.originAmount, 6) + toScaled(q.principalFee, 6) + toScaled(q.partnerFee, 6),
-  );
+  assert.equal(toScaled(q.totalCustomerCost, 6), toScaled(q.originAmount, 6) + toScaled(q.principalFee, 6) + toScaled(q.partnerFee, 6));
 }
 
 test("payable amounts at any rate: inside the envelope, equal to the oracle", () => {
@@ -122,9 +117,7 @@ test("amounts with up to six decimals: priced iff payable in the origin currency
 test("a sandbox-priced quote still passes the envelope when accepted up to 30 minutes later", () => {
   fc.assert(
     fc.property(
-      corridorAndMethod.chain(([c, m]) =>
-        fc.tuple(fc.constant(c), fc.constant(m), fc.bigInt({ min: 1n, max: 100_000_000n }), partnerFeeOf(c)),
-      ),
+      corridorAndMethod.chain(([c, m]) => fc.tuple(fc.constant(c), fc.constant(m), fc.bigInt({ min: 1n, max: 100_000_000n }), partnerFeeOf(c))),
       instant,
       fc.integer({ min: 0, max: 1800 * 1000 }),
       ([c, m, cents, fee], pricedAt, delayMs) => {
@@ -165,25 +158,19 @@ test("changing any one term of a priced quote breaches the measure that guards i
   };
   const bump = (wire: string, exponent: number, by: bigint) => fromScaled(toScaled(wire, 6) + by * pow10(6 - exponent), 6);
   fc.assert(
-    fc.property(
-      fc.constantFrom(...corridors),
-      fc.bigInt({ min: 100n, max: 100_000_000n }),
-      instant,
-      fc.constantFrom(1n, -1n),
-      (c, units, now, sign) => {
-        const originAmount = fromScaled(units, minorUnitExponent(c.originCurrency));
-        const terms = envelopeTermsOf(priceQuote({ corridor: c, originAmount, partnerFee: "1", now, rates: sandboxReferenceRates }));
-        const eo = minorUnitExponent(c.originCurrency);
-        const ed = minorUnitExponent(c.destinationCurrency);
-        assert.equal(measureOf({ ...terms, receive_amount: bump(terms.receive_amount, ed, sign) }, c, now), "receiveAmount");
-        assert.equal(measureOf({ ...terms, total_consumer_cost: bump(terms.total_consumer_cost, eo, sign) }, c, now), "totalConsumerCost");
-        assert.equal(measureOf({ ...terms, principal_fee: bump(terms.principal_fee, eo, sign) }, c, now), "principalFee");
-        const overCap = c.partnerFeeCap.plus(1).toFixed();
-        assert.equal(measureOf({ ...terms, partner_fee: overCap }, c, now), "partnerFee");
-        const farRate = c.referenceRate.mid.times(sign > 0n ? "1.05" : "0.95").toFixed();
-        assert.equal(measureOf({ ...terms, fx_rate: farRate }, c, now), "fxRate");
-      },
-    ),
+    fc.property(fc.constantFrom(...corridors), fc.bigInt({ min: 100n, max: 100_000_000n }), instant, fc.constantFrom(1n, -1n), (c, units, now, sign) => {
+      const originAmount = fromScaled(units, minorUnitExponent(c.originCurrency));
+      const terms = envelopeTermsOf(priceQuote({ corridor: c, originAmount, partnerFee: "1", now, rates: sandboxReferenceRates }));
+      const eo = minorUnitExponent(c.originCurrency);
+      const ed = minorUnitExponent(c.destinationCurrency);
+      assert.equal(measureOf({ ...terms, receive_amount: bump(terms.receive_amount, ed, sign) }, c, now), "receiveAmount");
+      assert.equal(measureOf({ ...terms, total_consumer_cost: bump(terms.total_consumer_cost, eo, sign) }, c, now), "totalConsumerCost");
+      assert.equal(measureOf({ ...terms, principal_fee: bump(terms.principal_fee, eo, sign) }, c, now), "principalFee");
+      const overCap = c.partnerFeeCap.plus(1).toFixed();
+      assert.equal(measureOf({ ...terms, partner_fee: overCap }, c, now), "partnerFee");
+      const farRate = c.referenceRate.mid.times(sign > 0n ? "1.05" : "0.95").toFixed();
+      assert.equal(measureOf({ ...terms, fx_rate: farRate }, c, now), "fxRate");
+    }),
     { numRuns: 200 },
   );
 });

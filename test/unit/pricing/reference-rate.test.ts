@@ -2,12 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Decimal } from "@/lib/money/decimal";
 import { listCorridors } from "@/lib/corridors/corridors";
-import {
-  constantReferenceRates,
-  createSandboxReferenceRates,
-  sandboxReferenceRates,
-  sinePpm,
-} from "@/lib/pricing/reference-rate";
+import { constantReferenceRates, createSandboxReferenceRates, sandboxReferenceRates, sinePpm } from "@/lib/pricing/reference-rate";
 
 const at = (iso: string) => new Date(iso);
 const usdMxn = { from: "USD", to: "MXN" };
@@ -39,10 +34,7 @@ test("every corridor pair stays within mid x (1 +- amplitude) with six decimals"
     const low = mid.times(new Decimal(1).minus(amplitude));
     const high = mid.times(amplitude.plus(1));
     for (let minute = 0; minute < 60; minute++) {
-      const rate = sandboxReferenceRates.rate(
-        { from: c.originCurrency, to: c.destinationCurrency },
-        new Date(Date.UTC(2026, 0, 1, 0, minute)),
-      );
+      const rate = sandboxReferenceRates.rate({ from: c.originCurrency, to: c.destinationCurrency }, new Date(Date.UTC(2026, 0, 1, 0, minute)));
       assert.ok(rate.gte(low.toDecimalPlaces(6, Decimal.ROUND_DOWN)) && rate.lte(high.toDecimalPlaces(6, Decimal.ROUND_UP)), c.code);
       assert.ok(rate.decimalPlaces() <= 6, c.code);
     }
@@ -65,7 +57,11 @@ test("unknown pairs, reversed pairs and invalid dates are refused", () => {
 test("conflicting definitions of one pair are a configuration error", () => {
   const pair = { from: "USD", to: "MXN", amplitude: new Decimal("0.002") };
   assert.throws(
-    () => createSandboxReferenceRates([{ ...pair, mid: new Decimal("18") }, { ...pair, mid: new Decimal("19") }]),
+    () =>
+      createSandboxReferenceRates([
+        { ...pair, mid: new Decimal("18") },
+        { ...pair, mid: new Decimal("19") },
+      ]),
     /Conflicting/,
   );
 });

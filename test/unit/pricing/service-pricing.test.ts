@@ -80,8 +80,7 @@ test("envelopeTermsOf: the spec 5.4 claim names", () => {
 });
 
 test("refusals: unpayable or malformed amounts, unavailable method, fee above cap", () => {
-  const price = (over: Record<string, unknown>) => () =>
-    priceQuote({ corridor: usMx, originAmount: "100.00", now, rates, ...over });
+  const price = (over: Record<string, unknown>) => () => priceQuote({ corridor: usMx, originAmount: "100.00", now, rates, ...over });
   // The summary code is the issue's own code (format problems are fieldFormatInvalid).
   assert.equal(codeOf(price({ originAmount: "100.001" })), "validation.fieldFormatInvalid");
   assert.equal(codeOf(price({ originAmount: "0.000000" })), "validation.fieldInvalid");

@@ -77,8 +77,7 @@ export function rawToken(options: RawTokenOptions): string {
   const header = options.header ?? { alg: "RS256", kid: KID, typ: "JWT" };
   const headerText = typeof header === "string" ? header : JSON.stringify(header);
   const payload = options.payload ?? validClaims();
-  const payloadBytes =
-    payload instanceof Uint8Array ? payload : Buffer.from(typeof payload === "string" ? payload : canonicalJson(payload), "utf8");
+  const payloadBytes = payload instanceof Uint8Array ? payload : Buffer.from(typeof payload === "string" ? payload : canonicalJson(payload), "utf8");
   const signingInput = `${b64u(headerText)}.${b64u(payloadBytes)}`;
   const data = Buffer.from(signingInput, "ascii");
   const alg = options.alg ?? "RS256";
@@ -98,7 +97,9 @@ export function rawToken(options: RawTokenOptions): string {
       });
       break;
     case "HS256":
-      signature = createHmac("sha256", options.hmacSecret ?? "").update(data).digest();
+      signature = createHmac("sha256", options.hmacSecret ?? "")
+        .update(data)
+        .digest();
       break;
     case "none":
       signature = Buffer.alloc(0);

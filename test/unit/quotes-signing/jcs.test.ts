@@ -3,13 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import {
-  canonicalJson,
-  canonicalJsonBytes,
-  checkCanonicalJsonBytes,
-  isCanonicalJsonBytes,
-  JcsError,
-} from "@/lib/quotes/signing/jcs";
+import { canonicalJson, canonicalJsonBytes, checkCanonicalJsonBytes, isCanonicalJsonBytes, JcsError } from "@/lib/quotes/signing/jcs";
 
 const FIXTURES = join(process.cwd(), "test/fixtures/jcs");
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -29,7 +23,9 @@ function assertJcsError(fn: () => unknown, reason: string, path?: string): void 
 }
 
 describe("JCS published test vectors (cyberphone/json-canonicalization testdata)", () => {
-  const names = readdirSync(join(FIXTURES, "input")).filter((f) => f.endsWith(".json")).sort();
+  const names = readdirSync(join(FIXTURES, "input"))
+    .filter((f) => f.endsWith(".json"))
+    .sort();
 
   it("has all six vectors with input, output and outhex", () => {
     assert.deepEqual(names, ["arrays.json", "french.json", "structures.json", "unicode.json", "values.json", "weird.json"]);
@@ -72,7 +68,11 @@ describe("canonicalJson refusals", () => {
   it("accepts a proper surrogate pair", () => {
     assert.equal(canonicalJson({ s: "\uD83D\uDE02" }), '{"s":"😂"}');
   });
-  for (const [label, n] of [["NaN", NaN], ["Infinity", Infinity], ["-Infinity", -Infinity]] as const) {
+  for (const [label, n] of [
+    ["NaN", NaN],
+    ["Infinity", Infinity],
+    ["-Infinity", -Infinity],
+  ] as const) {
     it(`refuses ${label}`, () => {
       assertJcsError(() => canonicalJson({ n: [1, n] }), "nonFinite", "/n/1");
     });

@@ -38,7 +38,33 @@ describe("parseStrictJson", () => {
     assert.equal(parseStrictJson('"\\ud83d\\ude02"'), "😂");
   });
 
-  for (const bad of ["", " ", "{", "[1,]", '{"a":1,}', "{,}", '{"a"}', '{"a" 1}', "01", "1.", ".5", "-", "+1", "1e", "0x10", "tru", "nul", "[1 2]", '"\\x"', '"\\u12G4"', '"abc', "'a'", "[1]]", "{} x", "\u00a01"]) {
+  for (const bad of [
+    "",
+    " ",
+    "{",
+    "[1,]",
+    '{"a":1,}',
+    "{,}",
+    '{"a"}',
+    '{"a" 1}',
+    "01",
+    "1.",
+    ".5",
+    "-",
+    "+1",
+    "1e",
+    "0x10",
+    "tru",
+    "nul",
+    "[1 2]",
+    '"\\x"',
+    '"\\u12G4"',
+    '"abc',
+    "'a'",
+    "[1]]",
+    "{} x",
+    "\u00a01",
+  ]) {
     it(`refuses ${JSON.stringify(bad)} as syntax`, () => {
       assert.equal(reasonOf(bad), "syntax");
     });

@@ -5,25 +5,8 @@ import { DomainError } from "@/lib/errors";
 import { canonicalJson } from "@/lib/quotes/signing/jcs";
 import { REQUIRED_QUOTE_CLAIMS } from "@/lib/quotes/signing/quote-claims";
 import { signQuoteClaims } from "@/lib/quotes/signing/sign-quote";
-import {
-  verifyPartnerQuote,
-  type PartnerQuoteClaims,
-  type VerifyPartnerQuoteInput,
-} from "@/lib/quotes/signing/verify-partner-quote";
-import {
-  assertRejects,
-  b64u,
-  isoSeconds,
-  KID,
-  NOW,
-  NOW_S,
-  publicJwk,
-  rawToken,
-  rsaKeyPair,
-  validClaims,
-  withSegment,
-  type Expected,
-} from "./helpers";
+import { verifyPartnerQuote, type PartnerQuoteClaims, type VerifyPartnerQuoteInput } from "@/lib/quotes/signing/verify-partner-quote";
+import { assertRejects, b64u, isoSeconds, KID, NOW, NOW_S, publicJwk, rawToken, rsaKeyPair, validClaims, withSegment, type Expected } from "./helpers";
 
 // One key pair per file: RSA generation dominates the run time.
 const { publicKey, privateKey } = rsaKeyPair(2048);
@@ -127,14 +110,12 @@ const formatAttacks: Attack[] = [
       ["x5t#S256", "dGh1bWI"],
       ["crit", ["exp"]],
     ] as const
-  ).map(
-    ([param, value]): Attack => ({
-      name: `header with ${param}`,
-      token: () => rawToken({ header: { alg: "RS256", kid: KID, typ: "JWT", [param]: value }, privateKey }),
-      code: SIG,
-      failedCheck: "headerForbiddenParameter",
-    }),
-  ),
+  ).map(([param, value]): Attack => ({
+    name: `header with ${param}`,
+    token: () => rawToken({ header: { alg: "RS256", kid: KID, typ: "JWT", [param]: value }, privateKey }),
+    code: SIG,
+    failedCheck: "headerForbiddenParameter",
+  })),
   {
     name: 'unencoded payload header {"b64":false,"crit":["b64"]}',
     token: () => rawToken({ header: { alg: "RS256", kid: KID, b64: false, crit: ["b64"] }, privateKey }),
@@ -324,14 +305,12 @@ const encodingAttacks: Attack[] = SEGMENTS.flatMap(([index, name]) =>
       ["a newline inside", (s: string) => `${s.slice(0, 4)}\n${s.slice(4)}`],
       ["a trailing tab", (s: string) => `${s}\t`],
     ] as const
-  ).map(
-    ([defect, mutate]): Attack => ({
-      name: `${name} segment with ${defect}`,
-      token: () => withSegment(good, index, mutate),
-      code: SIG,
-      failedCheck: `${name}Encoding`,
-    }),
-  ),
+  ).map(([defect, mutate]): Attack => ({
+    name: `${name} segment with ${defect}`,
+    token: () => withSegment(good, index, mutate),
+    code: SIG,
+    failedCheck: `${name}Encoding`,
+  })),
 );
 
 const keyAttacks: Attack[] = [
@@ -428,33 +407,27 @@ const without = (name: string) => {
 const NUMERIC_CLAIMS = new Set(["partner_quote_seq", "iat", "exp"]);
 
 const claimAttacks: Attack[] = [
-  ...REQUIRED_QUOTE_CLAIMS.map(
-    (name): Attack => ({
-      name: `claim ${name} missing`,
-      token: () => claimsToken(without(name)),
-      code: INVALID,
-      failedCheck: "claimMissing",
-      claim: name,
-    }),
-  ),
-  ...REQUIRED_QUOTE_CLAIMS.map(
-    (name): Attack => ({
-      name: `claim ${name} of the wrong type`,
-      token: () => claimsToken(validClaims({ [name]: NUMERIC_CLAIMS.has(name) ? "42" : 42 })),
-      code: INVALID,
-      failedCheck: "claimType",
-      claim: name,
-    }),
-  ),
-  ...(["quote_id", "jti", "partner_id", "subscription_id", "beneficiary_country", "corridor", "corridor_type"] as const).map(
-    (name): Attack => ({
-      name: `claim ${name} empty`,
-      token: () => claimsToken(validClaims({ [name]: "" })),
-      code: INVALID,
-      failedCheck: "claimFormat",
-      claim: name,
-    }),
-  ),
+  ...REQUIRED_QUOTE_CLAIMS.map((name): Attack => ({
+    name: `claim ${name} missing`,
+    token: () => claimsToken(without(name)),
+    code: INVALID,
+    failedCheck: "claimMissing",
+    claim: name,
+  })),
+  ...REQUIRED_QUOTE_CLAIMS.map((name): Attack => ({
+    name: `claim ${name} of the wrong type`,
+    token: () => claimsToken(validClaims({ [name]: NUMERIC_CLAIMS.has(name) ? "42" : 42 })),
+    code: INVALID,
+    failedCheck: "claimType",
+    claim: name,
+  })),
+  ...(["quote_id", "jti", "partner_id", "subscription_id", "beneficiary_country", "corridor", "corridor_type"] as const).map((name): Attack => ({
+    name: `claim ${name} empty`,
+    token: () => claimsToken(validClaims({ [name]: "" })),
+    code: INVALID,
+    failedCheck: "claimFormat",
+    claim: name,
+  })),
   ...(
     [
       ["quote_signature_v1", "v2"],
@@ -481,17 +454,27 @@ const claimAttacks: Attack[] = [
       ["expires_at", "2025-02-30T12:00:59Z"],
       ["expires_at", "2025-06-01T12:00:60Z"],
     ] as const
-  ).map(
-    ([name, value]): Attack => ({
-      name: `claim ${name} = ${JSON.stringify(value)}`,
-      token: () => claimsToken(validClaims({ [name]: value })),
-      code: INVALID,
-      failedCheck: "claimFormat",
-      claim: name,
-    }),
-  ),
-  { name: "claim partner_quote_seq as a string", token: () => claimsToken(validClaims({ partner_quote_seq: "42" })), code: INVALID, failedCheck: "claimType", claim: "partner_quote_seq" },
-  { name: "claim partner_quote_seq null", token: () => claimsToken(validClaims({ partner_quote_seq: null })), code: INVALID, failedCheck: "claimType", claim: "partner_quote_seq" },
+  ).map(([name, value]): Attack => ({
+    name: `claim ${name} = ${JSON.stringify(value)}`,
+    token: () => claimsToken(validClaims({ [name]: value })),
+    code: INVALID,
+    failedCheck: "claimFormat",
+    claim: name,
+  })),
+  {
+    name: "claim partner_quote_seq as a string",
+    token: () => claimsToken(validClaims({ partner_quote_seq: "42" })),
+    code: INVALID,
+    failedCheck: "claimType",
+    claim: "partner_quote_seq",
+  },
+  {
+    name: "claim partner_quote_seq null",
+    token: () => claimsToken(validClaims({ partner_quote_seq: null })),
+    code: INVALID,
+    failedCheck: "claimType",
+    claim: "partner_quote_seq",
+  },
   { name: "payload is an array", token: () => signedText("[1]"), code: INVALID, failedCheck: "claimsObject" },
   { name: "payload is a string", token: () => signedText('"v1"'), code: INVALID, failedCheck: "claimsObject" },
   {
@@ -532,8 +515,7 @@ const claimAttacks: Attack[] = [
   },
   {
     name: "iat 6 s in the future (beyond the 5 s skew)",
-    token: () =>
-      claimsToken(validClaims({ iat: NOW_S + 6, issued_at: isoSeconds(NOW_S + 6), exp: NOW_S + 60, expires_at: isoSeconds(NOW_S + 60) })),
+    token: () => claimsToken(validClaims({ iat: NOW_S + 6, issued_at: isoSeconds(NOW_S + 6), exp: NOW_S + 60, expires_at: isoSeconds(NOW_S + 60) })),
     code: INVALID,
     failedCheck: "iatInFuture",
     claim: "iat",

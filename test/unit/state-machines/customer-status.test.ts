@@ -5,7 +5,15 @@ import { customerStatusMachine } from "@/lib/customers/status-machine";
 import { checkExhaustively, moves, type ExpectedMove } from "./exhaustive";
 
 const STATES = ["PENDING", "VALID", "MONITORED", "RESTRICTED", "BLOCKED", "CLOSED"];
-const TRIGGERS = ["profile.submitted", "kyc.approved", "kyc.rejected", "kyc.remediationRequired", "screening.hit", "screening.closeMatch", "operator.setStatus"];
+const TRIGGERS = [
+  "profile.submitted",
+  "kyc.approved",
+  "kyc.rejected",
+  "kyc.remediationRequired",
+  "screening.hit",
+  "screening.closeMatch",
+  "operator.setStatus",
+];
 
 const MOVES: ExpectedMove[] = [
   { from: "none", trigger: "profile.submitted", to: "PENDING" },

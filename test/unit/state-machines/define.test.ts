@@ -50,10 +50,22 @@ test("refusals: default code and status, per-state and per-trigger overrides, de
   assertRefused(() => m.next("parked", "finish"), { code: "widget.stateInvalid", status: 409 }, "parked", "finish");
   assertRefused(() => m.next(NONE, "start"), { code: "widget.stateInvalid", status: 409 }, NONE, "start");
   // A target or prior outside the row's targets is refused, and named in details.
-  assert.throws(() => m.next("idle", "set", { target: "parked" }), (e: any) => e.code === "widget.stateInvalid" && e.details.requestedState === "parked");
-  assert.throws(() => m.next("parked", "resume", { prior: "done" }), (e: any) => e.code === "widget.stateInvalid" && e.details.priorState === "done");
-  assert.throws(() => m.next("parked", "abort", { prior: "done" }), (e: any) => e.code === "widget.stateInvalid");
-  assert.throws(() => m.next("parked", "start"), (e: any) => e.message === "Parked.");
+  assert.throws(
+    () => m.next("idle", "set", { target: "parked" }),
+    (e: any) => e.code === "widget.stateInvalid" && e.details.requestedState === "parked",
+  );
+  assert.throws(
+    () => m.next("parked", "resume", { prior: "done" }),
+    (e: any) => e.code === "widget.stateInvalid" && e.details.priorState === "done",
+  );
+  assert.throws(
+    () => m.next("parked", "abort", { prior: "done" }),
+    (e: any) => e.code === "widget.stateInvalid",
+  );
+  assert.throws(
+    () => m.next("parked", "start"),
+    (e: any) => e.message === "Parked.",
+  );
 });
 
 test("missing context is a caller bug (TypeError), not a client error", () => {
@@ -85,8 +97,23 @@ test("definition mistakes fail at construction", () => {
   assert.throws(bad({ transitions: [{ ...row, targets: ["idle"] }] }), /bad targets/);
   assert.throws(bad({ transitions: [{ ...row, to: "prior", whenPrior: ["nope" as S] }] }), /bad whenPrior/);
   assert.throws(bad({ transitions: [row, { ...row, to: "done" }] }), /overlaps/);
-  assert.throws(bad({ transitions: [{ ...row, whenPrior: ["idle"] }, { ...row, whenPrior: ["idle", "busy"] }] }), /overlaps/);
-  assert.doesNotThrow(bad({ transitions: [{ ...row, whenPrior: ["idle"] }, { ...row, whenPrior: ["busy"] }] }));
+  assert.throws(
+    bad({
+      transitions: [
+        { ...row, whenPrior: ["idle"] },
+        { ...row, whenPrior: ["idle", "busy"] },
+      ],
+    }),
+    /overlaps/,
+  );
+  assert.doesNotThrow(
+    bad({
+      transitions: [
+        { ...row, whenPrior: ["idle"] },
+        { ...row, whenPrior: ["busy"] },
+      ],
+    }),
+  );
   assert.throws(bad({ refusals: [{ from: ["nope" as S], code: "x" }] }), /refusal 0/);
   assert.throws(() => defineMachine({ name: "x", states: ["none"], triggers: ["t"], refusedCode: "x", transitions: [] }), /reserved/);
 });

@@ -63,10 +63,7 @@ export function checkExhaustively(machine: Machine<string, string>, spec: Exhaus
         const label = `${machine.name}: ${from} --${trigger}--> ${JSON.stringify(ctx)}`;
         const matches = spec.moves.filter(
           (m) =>
-            m.from === from &&
-            m.trigger === trigger &&
-            (m.prior === undefined || m.prior === ctx.prior) &&
-            (m.target === undefined || m.target === ctx.target),
+            m.from === from && m.trigger === trigger && (m.prior === undefined || m.prior === ctx.prior) && (m.target === undefined || m.target === ctx.target),
         );
         assert.ok(matches.length <= 1, `expected table is ambiguous at ${label}`);
         const expected = matches[0];

@@ -20,10 +20,29 @@ import { assertRefused, checkExhaustively, moves, type ExpectedMove } from "./ex
 
 const STATES = ["registered", "onreview", "validated", "funding", "funded", "topay", "reqpay", "spended", "paid", "aborted", "rejected", "expired", "canceled"];
 const TRIGGERS = [
-  "quote.accepted", "submit", "submit.quoteExpired", "fastCheck.passed", "fastCheck.review", "fastCheck.failed",
-  "review.approved", "review.rejected", "timeout", "confirm", "funding.succeeded", "funding.failed", "funding.expired",
-  "cancel", "network.toPay", "network.requestPay", "network.paid", "network.cancellationSucceeded",
-  "network.alreadyPaid", "network.retryAllowed", "compliance.hold", "compliance.restore", "compliance.reject",
+  "quote.accepted",
+  "submit",
+  "submit.quoteExpired",
+  "fastCheck.passed",
+  "fastCheck.review",
+  "fastCheck.failed",
+  "review.approved",
+  "review.rejected",
+  "timeout",
+  "confirm",
+  "funding.succeeded",
+  "funding.failed",
+  "funding.expired",
+  "cancel",
+  "network.toPay",
+  "network.requestPay",
+  "network.paid",
+  "network.cancellationSucceeded",
+  "network.alreadyPaid",
+  "network.retryAllowed",
+  "compliance.hold",
+  "compliance.restore",
+  "compliance.reject",
 ];
 const PRE = ["registered", "onreview", "validated", "funding"];
 const HOLDABLE = ["registered", "onreview", "validated", "funding", "funded", "topay", "reqpay"];
@@ -49,7 +68,14 @@ const MOVES: ExpectedMove[] = [
   { from: "topay", trigger: "cancel", to: "topay", outcome: "NETWORK_CANCELLATION_PENDING" },
   { from: "reqpay", trigger: "cancel", to: "reqpay", outcome: "NETWORK_CANCELLATION_PENDING" },
   // Cancelling from spended resolves according to the prior state (spec 3.1).
-  ...PRE.map((prior) => ({ from: "spended", prior, trigger: "cancel", to: "aborted", reasonCode: "TRF_CANCEL_ABORTED_PRE_FUNDING", outcome: "ABORTED_PRE_FUNDING" })),
+  ...PRE.map((prior) => ({
+    from: "spended",
+    prior,
+    trigger: "cancel",
+    to: "aborted",
+    reasonCode: "TRF_CANCEL_ABORTED_PRE_FUNDING",
+    outcome: "ABORTED_PRE_FUNDING",
+  })),
   { from: "spended", prior: "funded", trigger: "cancel", to: "canceled", reasonCode: "TRF_CANCEL_PRE_NETWORK", outcome: "CANCELED_PRE_NETWORK" },
   { from: "spended", prior: "topay", trigger: "cancel", to: "spended", outcome: "NETWORK_CANCELLATION_PENDING" },
   { from: "spended", prior: "reqpay", trigger: "cancel", to: "spended", outcome: "NETWORK_CANCELLATION_PENDING" },
@@ -61,7 +87,14 @@ const MOVES: ExpectedMove[] = [
   { from: "topay", trigger: "network.retryAllowed", to: "topay", outcome: "NETWORK_IN_PROGRESS_RETRY_ALLOWED" },
   { from: "reqpay", trigger: "network.retryAllowed", to: "reqpay", outcome: "NETWORK_IN_PROGRESS_RETRY_ALLOWED" },
   ...NET.flatMap((prior) => [
-    { from: "spended", prior, trigger: "network.cancellationSucceeded", to: "canceled", reasonCode: "TRF_CANCEL_NETWORK_SUCCESS", outcome: "NETWORK_CANCELLATION_SUCCESS" },
+    {
+      from: "spended",
+      prior,
+      trigger: "network.cancellationSucceeded",
+      to: "canceled",
+      reasonCode: "TRF_CANCEL_NETWORK_SUCCESS",
+      outcome: "NETWORK_CANCELLATION_SUCCESS",
+    },
     { from: "spended", prior, trigger: "network.alreadyPaid", to: "paid", reasonCode: "TRF_CANCEL_NETWORK_ALREADY_PAID", outcome: "NETWORK_ALREADY_PAID" },
     { from: "spended", prior, trigger: "network.retryAllowed", to: "spended", outcome: "NETWORK_IN_PROGRESS_RETRY_ALLOWED" },
   ]),
@@ -132,8 +165,22 @@ test("transfer: nextStep and customerActionExpected per state", () => {
 });
 
 test("transfer: resolveCancel per state (spec 3.1, 4.1 rule 10)", () => {
-  const aborted = { to: "aborted", changed: true, outcome: "ABORTED_PRE_FUNDING", reasonCode: "TRF_CANCEL_ABORTED_PRE_FUNDING", httpStatus: 200, refundStarts: false };
-  const canceled = { to: "canceled", changed: true, outcome: "CANCELED_PRE_NETWORK", reasonCode: "TRF_CANCEL_PRE_NETWORK", httpStatus: 202, refundStarts: true };
+  const aborted = {
+    to: "aborted",
+    changed: true,
+    outcome: "ABORTED_PRE_FUNDING",
+    reasonCode: "TRF_CANCEL_ABORTED_PRE_FUNDING",
+    httpStatus: 200,
+    refundStarts: false,
+  };
+  const canceled = {
+    to: "canceled",
+    changed: true,
+    outcome: "CANCELED_PRE_NETWORK",
+    reasonCode: "TRF_CANCEL_PRE_NETWORK",
+    httpStatus: 202,
+    refundStarts: true,
+  };
   const pending = (to: string) => ({ to, changed: false, outcome: "NETWORK_CANCELLATION_PENDING", httpStatus: 202, refundStarts: false });
   for (const s of PRE as TransferState[]) assert.deepEqual(resolveCancel(s), aborted, s);
   assert.deepEqual(resolveCancel("funded"), canceled);

@@ -21,22 +21,39 @@ export default async function Audit({ searchParams }: { searchParams: SearchPara
         <input name="action" defaultValue={action} className={input} placeholder="Action, e.g. transfer.review.approve" aria-label="Action" />
         <button className={primary}>Filter</button>
       </form>
-      {rows.length === 0 ? <Empty>No audit entries match.</Empty> : (
-        <div className="overflow-x-auto"><table className="w-full border-collapse bg-white text-sm" data-testid="audit-table">
-          <thead><tr className="border-b text-left text-slate-500"><th className="p-2">When</th><th className="p-2">Who</th><th className="p-2">Action</th><th className="p-2">Target</th><th className="p-2">Before → after</th><th className="p-2">Reason</th></tr></thead>
-          <tbody>
-            {rows.slice(0, PAGE_SIZE).map((r) => (
-              <tr key={r.id} className="border-b align-top">
-                <td className="p-2 whitespace-nowrap">{r.at.toISOString()}</td>
-                <td className="p-2">{r.operatorEmail}</td>
-                <td className="p-2 font-mono">{r.action}</td>
-                <td className="p-2 font-mono">{r.targetType}:{r.targetId}</td>
-                <td className="p-2 font-mono text-xs">{JSON.stringify(r.before)} → {JSON.stringify(r.after)}</td>
-                <td className="p-2">{r.reason}</td>
+      {rows.length === 0 ? (
+        <Empty>No audit entries match.</Empty>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full border-collapse bg-white text-sm" data-testid="audit-table">
+            <thead>
+              <tr className="border-b text-left text-slate-500">
+                <th className="p-2">When</th>
+                <th className="p-2">Who</th>
+                <th className="p-2">Action</th>
+                <th className="p-2">Target</th>
+                <th className="p-2">Before → after</th>
+                <th className="p-2">Reason</th>
               </tr>
-            ))}
-          </tbody>
-        </table></div>
+            </thead>
+            <tbody>
+              {rows.slice(0, PAGE_SIZE).map((r) => (
+                <tr key={r.id} className="border-b align-top">
+                  <td className="p-2 whitespace-nowrap">{r.at.toISOString()}</td>
+                  <td className="p-2">{r.operatorEmail}</td>
+                  <td className="p-2 font-mono">{r.action}</td>
+                  <td className="p-2 font-mono">
+                    {r.targetType}:{r.targetId}
+                  </td>
+                  <td className="p-2 font-mono text-xs">
+                    {JSON.stringify(r.before)} → {JSON.stringify(r.after)}
+                  </td>
+                  <td className="p-2">{r.reason}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <Pager path="/console/audit" page={page} hasMore={rows.length > PAGE_SIZE} params={{ ...(q ? { q } : {}), ...(action ? { action } : {}) }} />
     </>

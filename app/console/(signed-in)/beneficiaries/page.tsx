@@ -16,11 +16,19 @@ export default async function BeneficiaryQueue({ searchParams }: { searchParams:
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
       {items.length === 0 ? <Empty>No beneficiary needs a decision.</Empty> : null}
       {items.map(({ b, subscriptionId }) => (
-        <Card key={b.id} title={<span className="flex flex-wrap items-center gap-2"><Badge>{b.id}</Badge> {b.firstName} {b.lastName} <Badge>{b.state}</Badge></span>}>
+        <Card
+          key={b.id}
+          title={
+            <span className="flex flex-wrap items-center gap-2">
+              <Badge>{b.id}</Badge> {b.firstName} {b.lastName} <Badge>{b.state}</Badge>
+            </span>
+          }
+        >
           <p className="text-sm text-slate-700">
             Resident in {b.countryOfResidence}
             {b.nationality ? `, ${b.nationality} national` : ""}
-            {b.dateOfBirth ? `, born ${b.dateOfBirth}` : ""} · {b.relationshipToCustomer} of {subscriptionId} · screening result {b.screeningResult ?? "pending"}
+            {b.dateOfBirth ? `, born ${b.dateOfBirth}` : ""} · {b.relationshipToCustomer} of {subscriptionId} · screening result{" "}
+            {b.screeningResult ?? "pending"}
           </p>
           <div className="mt-3">
             <DecisionForm

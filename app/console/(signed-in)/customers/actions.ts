@@ -30,7 +30,19 @@ export const setCustomerStatus = consoleAction(
       { triggers: ["operator.setStatus"], target: input.status, remediationHint: input.remediation || undefined, statusOperationalHint: input.hint || null },
       now,
     );
-    await recordAudit(tx, operator, { action: "customer.setStatus", targetType: "customer", targetId: before.id, before: { status: before.status }, after: { status: after.status, remediationHint: after.remediationHint }, reason: input.reason }, now);
+    await recordAudit(
+      tx,
+      operator,
+      {
+        action: "customer.setStatus",
+        targetType: "customer",
+        targetId: before.id,
+        before: { status: before.status },
+        after: { status: after.status, remediationHint: after.remediationHint },
+        reason: input.reason,
+      },
+      now,
+    );
     return `Customer is now ${after.status}.`;
   },
 );
@@ -41,7 +53,19 @@ export const setRelationship = consoleAction(
   z.object({ subscriptionId: z.string().min(1), status: z.enum(["active", "spended", "closed"]), reason: z.string().trim().min(3).max(500) }),
   async ({ tx, input, operator, now }) => {
     const change = await setSubscriptionStatus(tx, input.subscriptionId, input.status, now);
-    await recordAudit(tx, operator, { action: "subscription.setStatus", targetType: "subscription", targetId: input.subscriptionId, before: { status: change.before }, after: { status: change.after }, reason: input.reason }, now);
+    await recordAudit(
+      tx,
+      operator,
+      {
+        action: "subscription.setStatus",
+        targetType: "subscription",
+        targetId: input.subscriptionId,
+        before: { status: change.before },
+        after: { status: change.after },
+        reason: input.reason,
+      },
+      now,
+    );
     return `Relationship is now ${input.status}.`;
   },
 );

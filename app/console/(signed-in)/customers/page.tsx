@@ -19,20 +19,36 @@ export default async function Customers({ searchParams }: { searchParams: Search
       </form>
       {q && rows.length === 0 && <Empty>No customer matches “{q}”.</Empty>}
       {rows.length > 0 && (
-        <div className="overflow-x-auto"><table className="w-full border-collapse bg-white text-sm">
-          <thead><tr className="border-b text-left text-slate-500"><th className="p-2">Subscription</th><th className="p-2">Partner</th><th className="p-2">Status</th><th className="p-2">KYC</th><th className="p-2">Relationship</th></tr></thead>
-          <tbody>
-            {rows.map(({ s, c }) => (
-              <tr key={s.id} className="border-b">
-                <td className="p-2"><Link className="text-blue-700 underline" href={`/console/customers/${s.id}`}>{s.id}</Link></td>
-                <td className="p-2">{s.partnerId}</td>
-                <td className="p-2"><Badge>{c.status}</Badge></td>
-                <td className="p-2">{c.kycStatus}</td>
-                <td className="p-2">{s.status}</td>
+        <div className="overflow-x-auto">
+          <table className="w-full border-collapse bg-white text-sm">
+            <thead>
+              <tr className="border-b text-left text-slate-500">
+                <th className="p-2">Subscription</th>
+                <th className="p-2">Partner</th>
+                <th className="p-2">Status</th>
+                <th className="p-2">KYC</th>
+                <th className="p-2">Relationship</th>
               </tr>
-            ))}
-          </tbody>
-        </table></div>
+            </thead>
+            <tbody>
+              {rows.map(({ s, c }) => (
+                <tr key={s.id} className="border-b">
+                  <td className="p-2">
+                    <Link className="text-blue-700 underline" href={`/console/customers/${s.id}`}>
+                      {s.id}
+                    </Link>
+                  </td>
+                  <td className="p-2">{s.partnerId}</td>
+                  <td className="p-2">
+                    <Badge>{c.status}</Badge>
+                  </td>
+                  <td className="p-2">{c.kycStatus}</td>
+                  <td className="p-2">{s.status}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </>
   );

@@ -15,7 +15,19 @@ export const resolveHold = consoleAction(
     const row = await lockTransfer(tx, input.transferId);
     if (!row) throw notFound("transfer"); // an error, not a success notice
     const after = await releaseTransfer(tx, row, input.resolution, now);
-    await recordAudit(tx, operator, { action: `transfer.hold.${input.resolution.toLowerCase()}`, targetType: "transfer", targetId: row.id, before: { state: row.state, priorState: row.priorState }, after: { state: after.state }, reason: input.reason }, now);
+    await recordAudit(
+      tx,
+      operator,
+      {
+        action: `transfer.hold.${input.resolution.toLowerCase()}`,
+        targetType: "transfer",
+        targetId: row.id,
+        before: { state: row.state, priorState: row.priorState },
+        after: { state: after.state },
+        reason: input.reason,
+      },
+      now,
+    );
     return `Transfer ${row.id} is now ${after.state}.`;
   },
 );
@@ -28,7 +40,19 @@ export const placeHold = consoleAction(
     const row = await lockTransfer(tx, input.transferId);
     if (!row) throw notFound("transfer"); // an error, not a success notice
     const after = await holdTransfer(tx, row, now);
-    await recordAudit(tx, operator, { action: "transfer.hold", targetType: "transfer", targetId: row.id, before: { state: row.state }, after: { state: after.state, priorState: after.priorState }, reason: input.reason }, now);
+    await recordAudit(
+      tx,
+      operator,
+      {
+        action: "transfer.hold",
+        targetType: "transfer",
+        targetId: row.id,
+        before: { state: row.state },
+        after: { state: after.state, priorState: after.priorState },
+        reason: input.reason,
+      },
+      now,
+    );
     return `Transfer ${row.id} is on hold (was ${row.state}).`;
   },
 );

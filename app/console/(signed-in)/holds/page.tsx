@@ -23,7 +23,10 @@ export default async function HoldsQueue({ searchParams }: { searchParams: Searc
             hidden={{ transferId: item.t.id }}
             back="/console/holds"
             placeholder="Sanctions alert cleared"
-            decisions={[{ name: "resolution", value: "RESTORE", label: "Restore" }, { name: "resolution", value: "REJECT", label: "Reject", tone: "danger" }]}
+            decisions={[
+              { name: "resolution", value: "RESTORE", label: "Restore" },
+              { name: "resolution", value: "REJECT", label: "Reject", tone: "danger" },
+            ]}
           />
         </TransferCard>
       ))}

@@ -19,13 +19,21 @@ export default async function Operators({ searchParams }: { searchParams: Search
           <input type="hidden" name="back" value="/console/operators" />
           <input name="email" type="email" required className={input} placeholder="Email" aria-label="Email" />
           <input name="name" required className={input} placeholder="Name" aria-label="Name" />
-          <select name="role" className={input} aria-label="Role"><option>reviewer</option><option>admin</option></select>
+          <select name="role" className={input} aria-label="Role">
+            <option>reviewer</option>
+            <option>admin</option>
+          </select>
           <input name="password" type="password" required minLength={12} className={input} placeholder="Initial password (12+)" aria-label="Initial password" />
           <button className={primary}>Create</button>
         </form>
       </Card>
       <ul className="space-y-1 text-sm">
-        {rows.map((o) => <li key={o.id}>{o.email} · {o.name} · <Badge>{o.role}</Badge>{o.disabledAt ? " · disabled" : ""}</li>)}
+        {rows.map((o) => (
+          <li key={o.id}>
+            {o.email} · {o.name} · <Badge>{o.role}</Badge>
+            {o.disabledAt ? " · disabled" : ""}
+          </li>
+        ))}
       </ul>
     </>
   );

@@ -12,7 +12,12 @@ export const createPartnerAction = consoleAction(
   z.object({ name: z.string().trim().min(2).max(100), pricingMode: z.enum(["SERVICE_PRICED", "PARTNER_SIGNED"]) }),
   async ({ tx, input, operator, now }) => {
     const partner = await createPartner(tx, { ...input, now });
-    await recordAudit(tx, operator, { action: "partner.create", targetType: "partner", targetId: partner.id, after: { name: partner.name, pricingMode: partner.pricingMode } }, now);
+    await recordAudit(
+      tx,
+      operator,
+      { action: "partner.create", targetType: "partner", targetId: partner.id, after: { name: partner.name, pricingMode: partner.pricingMode } },
+      now,
+    );
     return `Partner ${partner.name} created (${partner.id}).`;
   },
 );
@@ -24,11 +29,15 @@ export const issueKeyAction = consoleAction("admin", z.object({ partnerId: z.str
   return `New subscription key (shown once, copy it now): ${apiKey}`;
 });
 
-export const revokeKeyAction = consoleAction("admin", z.object({ partnerId: z.string().min(1), keyId: z.string().min(1) }), async ({ tx, input, operator, now }) => {
-  await revokeApiKey(tx, input.partnerId, input.keyId, now);
-  await recordAudit(tx, operator, { action: "partner.apiKey.revoke", targetType: "partner", targetId: input.partnerId, before: { keyId: input.keyId } }, now);
-  return `Key ${input.keyId} revoked.`;
-});
+export const revokeKeyAction = consoleAction(
+  "admin",
+  z.object({ partnerId: z.string().min(1), keyId: z.string().min(1) }),
+  async ({ tx, input, operator, now }) => {
+    await revokeApiKey(tx, input.partnerId, input.keyId, now);
+    await recordAudit(tx, operator, { action: "partner.apiKey.revoke", targetType: "partner", targetId: input.partnerId, before: { keyId: input.keyId } }, now);
+    return `Key ${input.keyId} revoked.`;
+  },
+);
 
 export const updatePartnerAction = consoleAction(
   "admin",
@@ -43,8 +52,28 @@ export const updatePartnerAction = consoleAction(
   async ({ tx, input, operator, now }) => {
     const jwks = input.jwksUrl ? await parsePartnerJwks({ url: input.jwksUrl }) : input.jwksJson ? await parsePartnerJwks({ json: input.jwksJson }) : undefined;
     const origins = input.returnOrigins.split(/[\s,]+/).filter(Boolean);
-    const after = await updatePartnerSettings(tx, input.partnerId, { pricingMode: input.pricingMode, webhookUrl: input.webhookUrl || null, returnOrigins: origins, ...(jwks ? { jwks } : {}) }, now);
-    await recordAudit(tx, operator, { action: "partner.update", targetType: "partner", targetId: input.partnerId, after: { pricingMode: after.pricingMode, webhookUrl: after.webhookUrl, returnOrigins: after.returnOrigins, jwksKids: after.jwks.keys.map((k) => k.kid) } }, now);
+    const after = await updatePartnerSettings(
+      tx,
+      input.partnerId,
+      { pricingMode: input.pricingMode, webhookUrl: input.webhookUrl || null, returnOrigins: origins, ...(jwks ? { jwks } : {}) },
+      now,
+    );
+    await recordAudit(
+      tx,
+      operator,
+      {
+        action: "partner.update",
+        targetType: "partner",
+        targetId: input.partnerId,
+        after: {
+          pricingMode: after.pricingMode,
+          webhookUrl: after.webhookUrl,
+          returnOrigins: after.returnOrigins,
+          jwksKids: after.jwks.keys.map((k) => k.kid),
+        },
+      },
+      now,
+    );
     return "Partner settings saved.";
   },
 );

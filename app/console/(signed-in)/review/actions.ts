@@ -15,7 +15,19 @@ export const decideReview = consoleAction(
     const row = await lockTransfer(tx, input.transferId);
     if (!row) throw notFound("transfer"); // an error, not a success notice
     const after = await reviewTransfer(tx, row, input.decision, now);
-    await recordAudit(tx, operator, { action: `transfer.review.${input.decision.toLowerCase()}`, targetType: "transfer", targetId: row.id, before: { state: row.state }, after: { state: after.state }, reason: input.reason }, now);
+    await recordAudit(
+      tx,
+      operator,
+      {
+        action: `transfer.review.${input.decision.toLowerCase()}`,
+        targetType: "transfer",
+        targetId: row.id,
+        before: { state: row.state },
+        after: { state: after.state },
+        reason: input.reason,
+      },
+      now,
+    );
     return `Transfer ${row.id} is now ${after.state}.`;
   },
 );

@@ -23,7 +23,10 @@ export default async function ReviewQueue({ searchParams }: { searchParams: Sear
             hidden={{ transferId: item.t.id }}
             back="/console/review"
             placeholder="Source of funds verified"
-            decisions={[{ name: "decision", value: "APPROVE", label: "Approve" }, { name: "decision", value: "REJECT", label: "Reject", tone: "danger" }]}
+            decisions={[
+              { name: "decision", value: "APPROVE", label: "Approve" },
+              { name: "decision", value: "REJECT", label: "Reject", tone: "danger" },
+            ]}
           />
         </TransferCard>
       ))}

@@ -16,7 +16,17 @@ export const replayRangeAction = consoleAction(
   z.object({ partnerId: z.string().min(1), from: z.coerce.date(), to: z.coerce.date() }),
   async ({ tx, input, operator, now }) => {
     const n = await replayRange(tx, input.partnerId, input.from, input.to, now);
-    await recordAudit(tx, operator, { action: "webhook.replayRange", targetType: "partner", targetId: input.partnerId, after: { from: input.from.toISOString(), to: input.to.toISOString(), events: n } }, now);
+    await recordAudit(
+      tx,
+      operator,
+      {
+        action: "webhook.replayRange",
+        targetType: "partner",
+        targetId: input.partnerId,
+        after: { from: input.from.toISOString(), to: input.to.toISOString(), events: n },
+      },
+      now,
+    );
     return `${n} event(s) queued for delivery again.`;
   },
 );

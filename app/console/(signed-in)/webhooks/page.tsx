@@ -22,7 +22,11 @@ export default async function Webhooks({ searchParams }: { searchParams: SearchP
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
       <form className="mb-4 flex gap-2">
         <select name="partner" defaultValue={partnerId} className={input} aria-label="Partner">
-          {partners.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+          {partners.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
         </select>
         <button className={primary}>Show</button>
       </form>
@@ -31,8 +35,12 @@ export default async function Webhooks({ searchParams }: { searchParams: SearchP
           <form action={replayRangeAction} className="flex flex-wrap items-center gap-2 text-sm">
             <input type="hidden" name="partnerId" value={partnerId} />
             <input type="hidden" name="back" value={back} />
-            <label>From <input name="from" type="datetime-local" required className={input} /></label>
-            <label>To <input name="to" type="datetime-local" required className={input} /></label>
+            <label>
+              From <input name="from" type="datetime-local" required className={input} />
+            </label>
+            <label>
+              To <input name="to" type="datetime-local" required className={input} />
+            </label>
             <button className={primary}>Replay range</button>
           </form>
         </Card>
@@ -51,7 +59,11 @@ export default async function Webhooks({ searchParams }: { searchParams: SearchP
             </div>
             {e.attempts.length > 0 && (
               <ol className="mt-1 list-decimal pl-6 text-slate-700">
-                {e.attempts.map((a) => <li key={a.id}>{a.attemptedAt.toISOString()} · {a.statusCode ?? "no response"} · {a.latencyMs} ms{a.error ? ` · ${a.error}` : ""}</li>)}
+                {e.attempts.map((a) => (
+                  <li key={a.id}>
+                    {a.attemptedAt.toISOString()} · {a.statusCode ?? "no response"} · {a.latencyMs} ms{a.error ? ` · ${a.error}` : ""}
+                  </li>
+                ))}
               </ol>
             )}
           </li>

@@ -16,14 +16,17 @@ export default async function FundingWebviewPage({ params }: { params: Promise<{
   const { token } = await params;
   const acceptLanguage = (await headers()).get("accept-language");
   const db = await ready();
-  try {
-    const model = await db.transaction((tx) => openFundingWebview(tx, token, clock.now()));
-    const language = chooseLanguage(acceptLanguage, model.locale);
-    return <FundingPayment token={token} model={model} messages={fundingWebviewMessages[language]} language={language} />;
-  } catch (err) {
-    if (!(err instanceof DomainError)) throw err;
+  const model = await db
+    .transaction((tx) => openFundingWebview(tx, token, clock.now()))
+    .catch((err: unknown) => {
+      if (err instanceof DomainError) return null; // unknown, used or expired: the expired page
+      throw err;
+    });
+  if (!model) {
     const language = chooseLanguage(acceptLanguage);
     const m = fundingWebviewMessages[language];
     return <WebviewExpired title={m.expiredTitle} body={m.expiredBody} language={language} />;
   }
+  const language = chooseLanguage(acceptLanguage, model.locale);
+  return <FundingPayment token={token} model={model} messages={fundingWebviewMessages[language]} language={language} />;
 }

@@ -17,14 +17,17 @@ export default async function KycWebviewPage({ params }: { params: Promise<{ tok
   const { token } = await params;
   const requestHeaders = await headers();
   const db = await ready();
-  try {
-    const model = await db.transaction((tx) => openKycWebview(tx, token, clock.now()));
-    const language = chooseLanguage(requestHeaders.get("accept-language"), model.locale);
-    return <KycCapture token={token} model={model} messages={kycWebviewMessages[language]} language={language} sandbox={config().sandbox} />;
-  } catch (err) {
-    if (!(err instanceof DomainError)) throw err;
+  const model = await db
+    .transaction((tx) => openKycWebview(tx, token, clock.now()))
+    .catch((err: unknown) => {
+      if (err instanceof DomainError) return null; // unknown, completed or expired: the expired page
+      throw err;
+    });
+  if (!model) {
     const language = chooseLanguage(requestHeaders.get("accept-language"));
     const m = kycWebviewMessages[language];
     return <WebviewExpired title={m.expiredTitle} body={m.expiredBody} language={language} />;
   }
+  const language = chooseLanguage(requestHeaders.get("accept-language"), model.locale);
+  return <KycCapture token={token} model={model} messages={kycWebviewMessages[language]} language={language} sandbox={config().sandbox} />;
 }

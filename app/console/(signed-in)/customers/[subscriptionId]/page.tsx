@@ -23,12 +23,17 @@ export default async function CustomerPage({ params, searchParams }: { params: P
       <PageTitle sub={`${detail.identifiers.join(", ")} · partner ${s.partnerId}`}>{s.id}</PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
       <Card title="Status">
-        <p className="text-sm">Customer <Badge>{c.status}</Badge> · KYC <Badge>{c.kycStatus}</Badge> · relationship <Badge>{s.status}</Badge>{c.linkedCustomerId ? <> · linked to {c.linkedCustomerId}</> : null}</p>
+        <p className="text-sm">
+          Customer <Badge>{c.status}</Badge> · KYC <Badge>{c.kycStatus}</Badge> · relationship <Badge>{s.status}</Badge>
+          {c.linkedCustomerId ? <> · linked to {c.linkedCustomerId}</> : null}
+        </p>
         <form action={setCustomerStatus} className="mt-3 flex flex-wrap items-center gap-2">
           <input type="hidden" name="subscriptionId" value={s.id} />
           <input type="hidden" name="back" value={back} />
           <select name="status" aria-label="New status" className={input} defaultValue="MONITORED">
-            {OPERATOR_STATUSES.map((st) => <option key={st}>{st}</option>)}
+            {OPERATOR_STATUSES.map((st) => (
+              <option key={st}>{st}</option>
+            ))}
           </select>
           <select name="remediation" aria-label="Remediation" className={input} defaultValue="">
             <option value="">default remediation</option>
@@ -53,15 +58,29 @@ export default async function CustomerPage({ params, searchParams }: { params: P
         </form>
       </Card>
       <Card title={`Transfers (${detail.transfers.length})`}>
-        {detail.transfers.length === 0 ? <p className="text-sm text-slate-500">No transfers yet.</p> : (
+        {detail.transfers.length === 0 ? (
+          <p className="text-sm text-slate-500">No transfers yet.</p>
+        ) : (
           <table className="w-full text-sm">
-            <thead><tr className="text-left text-slate-500"><th className="p-1">Transfer</th><th className="p-1">State</th><th className="p-1">Amount</th><th className="p-1">Created</th><th className="p-1"></th></tr></thead>
+            <thead>
+              <tr className="text-left text-slate-500">
+                <th className="p-1">Transfer</th>
+                <th className="p-1">State</th>
+                <th className="p-1">Amount</th>
+                <th className="p-1">Created</th>
+                <th className="p-1"></th>
+              </tr>
+            </thead>
             <tbody>
               {detail.transfers.map((t) => (
                 <tr key={t.id} className="border-t">
                   <td className="p-1 font-mono">{t.id}</td>
-                  <td className="p-1"><Badge>{t.state}</Badge></td>
-                  <td className="p-1">{t.originAmount} {t.originCurrency}</td>
+                  <td className="p-1">
+                    <Badge>{t.state}</Badge>
+                  </td>
+                  <td className="p-1">
+                    {t.originAmount} {t.originCurrency}
+                  </td>
                   <td className="p-1">{t.createdAt.toISOString()}</td>
                   <td className="p-1">
                     {(HOLDABLE as readonly string[]).includes(t.state) && (

@@ -47,16 +47,32 @@ export default async function PartnerPage({ params, searchParams }: { params: Pr
         <form action={updatePartnerAction} className="grid gap-3 text-sm">
           <input type="hidden" name="partnerId" value={partner.id} />
           <input type="hidden" name="back" value={back} />
-          <label>Pricing mode{" "}
-            <select name="pricingMode" defaultValue={partner.pricingMode} className={input}><option>SERVICE_PRICED</option><option>PARTNER_SIGNED</option></select>
+          <label>
+            Pricing mode{" "}
+            <select name="pricingMode" defaultValue={partner.pricingMode} className={input}>
+              <option>SERVICE_PRICED</option>
+              <option>PARTNER_SIGNED</option>
+            </select>
           </label>
-          <label className="grid gap-1">Webhook URL (https in production)<input name="webhookUrl" defaultValue={partner.webhookUrl ?? ""} className={input} /></label>
-          <label className="grid gap-1">Webview origins (space or comma separated; the first receives postMessage)<input name="returnOrigins" defaultValue={partner.returnOrigins.join(" ")} className={input} /></label>
-          <label className="grid gap-1">JWKS URL (fetched now, validated, stored)<input name="jwksUrl" className={input} placeholder="https://partner.example/.well-known/jwks.json" /></label>
-          <label className="grid gap-1">JWKS (inline JSON; leave both empty to keep {partner.jwks.keys.length} key(s): {partner.jwks.keys.map((k) => String(k.kid)).join(", ") || "none"})
+          <label className="grid gap-1">
+            Webhook URL (https in production)
+            <input name="webhookUrl" defaultValue={partner.webhookUrl ?? ""} className={input} />
+          </label>
+          <label className="grid gap-1">
+            Webview origins (space or comma separated; the first receives postMessage)
+            <input name="returnOrigins" defaultValue={partner.returnOrigins.join(" ")} className={input} />
+          </label>
+          <label className="grid gap-1">
+            JWKS URL (fetched now, validated, stored)
+            <input name="jwksUrl" className={input} placeholder="https://partner.example/.well-known/jwks.json" />
+          </label>
+          <label className="grid gap-1">
+            JWKS (inline JSON; leave both empty to keep {partner.jwks.keys.length} key(s): {partner.jwks.keys.map((k) => String(k.kid)).join(", ") || "none"})
             <textarea name="jwksJson" rows={4} className={`${input} font-mono`} />
           </label>
-          <div><button className={primary}>Save settings</button></div>
+          <div>
+            <button className={primary}>Save settings</button>
+          </div>
         </form>
         <form action={rotateSecretAction} className="mt-3 flex items-center gap-2 text-sm">
           <input type="hidden" name="partnerId" value={partner.id} />
@@ -64,7 +80,11 @@ export default async function PartnerPage({ params, searchParams }: { params: Pr
           <span>Webhook secret: {partner.webhookSecret ? <Badge>{partner.webhookSecret.slice(0, 10)}…</Badge> : "none"}</span>
           <button className={danger}>Rotate secret</button>
         </form>
-        <p className="mt-3 text-sm"><Link className="text-blue-700 underline" href={`/console/webhooks?partner=${partner.id}`}>Webhook delivery log →</Link></p>
+        <p className="mt-3 text-sm">
+          <Link className="text-blue-700 underline" href={`/console/webhooks?partner=${partner.id}`}>
+            Webhook delivery log →
+          </Link>
+        </p>
       </Card>
     </>
   );

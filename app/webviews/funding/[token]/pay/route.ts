@@ -3,7 +3,12 @@ import { payFromWebview } from "@/lib/transfers/funding-webview";
 import { webviewAction } from "@/lib/webviews/action";
 
 const Payment = z.discriminatedUnion("method", [
-  z.strictObject({ method: z.literal("CARD"), cardNumber: z.string().regex(/^[0-9 ]{12,23}$/), expiry: z.string().max(7).optional(), cvc: z.string().max(4).optional() }),
+  z.strictObject({
+    method: z.literal("CARD"),
+    cardNumber: z.string().regex(/^[0-9 ]{12,23}$/),
+    expiry: z.string().max(7).optional(),
+    cvc: z.string().max(4).optional(),
+  }),
   z.strictObject({ method: z.literal("BANK_TRANSFER") }),
 ]);
 

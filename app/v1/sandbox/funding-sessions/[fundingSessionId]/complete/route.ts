@@ -9,7 +9,8 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: endpoint(api.sandboxCompleteFunding, async ({ tx, params, body, customer, now }) => {
     const locked = await lockFundingSession(tx, params.fundingSessionId);
     // Another customer's session answers exactly like a missing one.
-    if (!locked || locked.transfer.subscriptionId !== customer.subscriptionId) throw new DomainError("fundingSession.notFound", { message: "No such funding session." });
+    if (!locked || locked.transfer.subscriptionId !== customer.subscriptionId)
+      throw new DomainError("fundingSession.notFound", { message: "No such funding session." });
     return { body: await completeFunding(tx, { ...locked, outcome: body.outcome, method: "SANDBOX", now }) };
   }),
 });

@@ -6,6 +6,11 @@ import { applySandboxAction } from "@/lib/transfers/sandbox-controls";
 // POST /v1/sandbox/transfers/{transferId}/advance (decisions section 7).
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: endpoint(api.sandboxAdvance, async ({ tx, params, body, customer, now }) => ({
-    body: await applySandboxAction(tx, { subscriptionId: customer.subscriptionId, transferId: params.transferId, action: { kind: "advance", to: body.to }, now }),
+    body: await applySandboxAction(tx, {
+      subscriptionId: customer.subscriptionId,
+      transferId: params.transferId,
+      action: { kind: "advance", to: body.to },
+      now,
+    }),
   })),
 });

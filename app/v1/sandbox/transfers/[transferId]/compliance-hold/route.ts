@@ -5,7 +5,7 @@ import { applySandboxAction } from "@/lib/transfers/sandbox-controls";
 
 // POST /v1/sandbox/transfers/{transferId}/compliance-hold (decisions section 7).
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: endpoint(api.sandboxComplianceHold, async ({ tx, params, body, customer, now }) => ({
+  POST: endpoint(api.sandboxComplianceHold, async ({ tx, params, customer, now }) => ({
     body: await applySandboxAction(tx, { subscriptionId: customer.subscriptionId, transferId: params.transferId, action: { kind: "hold" }, now }),
   })),
 });

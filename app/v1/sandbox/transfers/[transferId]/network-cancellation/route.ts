@@ -6,6 +6,11 @@ import { applySandboxAction } from "@/lib/transfers/sandbox-controls";
 // POST /v1/sandbox/transfers/{transferId}/network-cancellation (decisions section 7).
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: endpoint(api.sandboxNetworkCancellation, async ({ tx, params, body, customer, now }) => ({
-    body: await applySandboxAction(tx, { subscriptionId: customer.subscriptionId, transferId: params.transferId, action: { kind: "networkCancellation", outcome: body.outcome }, now }),
+    body: await applySandboxAction(tx, {
+      subscriptionId: customer.subscriptionId,
+      transferId: params.transferId,
+      action: { kind: "networkCancellation", outcome: body.outcome },
+      now,
+    }),
   })),
 });

@@ -6,6 +6,11 @@ import { applySandboxAction } from "@/lib/transfers/sandbox-controls";
 // POST /v1/sandbox/transfers/{transferId}/review (decisions section 7).
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: endpoint(api.sandboxReview, async ({ tx, params, body, customer, now }) => ({
-    body: await applySandboxAction(tx, { subscriptionId: customer.subscriptionId, transferId: params.transferId, action: { kind: "review", decision: body.decision }, now }),
+    body: await applySandboxAction(tx, {
+      subscriptionId: customer.subscriptionId,
+      transferId: params.transferId,
+      action: { kind: "review", decision: body.decision },
+      now,
+    }),
   })),
 });
