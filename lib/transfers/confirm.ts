@@ -30,7 +30,7 @@ function lockout(seconds: number): DomainError {
     message: "Too many failed confirmations. Wait before trying again.",
     retryAfterSeconds: seconds,
     remediation: "retry_later",
-    details: { retryAfterSeconds: seconds, remediationHint: "retry_later" },
+    details: { retryAfterSeconds: seconds },
   });
 }
 
@@ -56,7 +56,6 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
     throw new DomainError("device.notRegistered", {
       message: "Register a device before confirming transfers.",
       remediation: "register_device",
-      details: { remediationHint: "register_device" },
     });
 
   const kid = kidOf(input.deviceAssertion);
@@ -91,7 +90,7 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
       // Count the failure against the customer and the device it named, and keep the count.
       await recordFailure(tx, customerScope(input.customerId), now);
       if (namedDevice) await recordFailure(tx, deviceScope(namedDevice), now);
-      throw new DomainError(err.code, { message: err.message, details: err.details, keepChanges: true });
+      throw err.keepingChanges();
     }
     throw err;
   }
