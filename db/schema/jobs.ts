@@ -6,14 +6,17 @@ import { createdAt, tstz } from "./columns";
  * Durable jobs (lib/jobs): enqueued in the transaction of the state change that causes them,
  * claimed with FOR UPDATE SKIP LOCKED, run at least once with retries and backoff.
  */
+/** A job's life: pending, running (claimed under a lease), then done or dead. */
+export type JobState = "pending" | "running" | "done" | "dead";
+
 export const jobs = pgTable(
   "jobs",
   {
     id: text("id").primaryKey(),
     kind: text("kind").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
-    /** pending, running, done or dead (gave up after maxAttempts, or its payload was invalid). */
-    state: text("state").notNull().default("pending"),
+    /** dead: gave up after maxAttempts, or its kind or payload was unknown. */
+    state: text("state").$type<JobState>().notNull().default("pending"),
     runAt: tstz("run_at").notNull(),
     attempts: integer("attempts").notNull().default(0),
     maxAttempts: integer("max_attempts").notNull().default(25),

@@ -1,5 +1,7 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, pricingColumns, tstz } from "./columns";
+import type { FundingSessionStatus } from "@/lib/transfers/funding-session-state-machine";
+import type { TransferState } from "@/lib/transfers/state-machine";
 
 /** A transfer (spec 2.7); its states and moves are lib/transfers/state-machine.ts. */
 export const transfers = pgTable(
@@ -11,9 +13,9 @@ export const transfers = pgTable(
     customerId: text("customer_id").notNull(),
     quoteId: text("quote_id").notNull(),
     beneficiaryId: text("beneficiary_id").notNull(),
-    state: text("state").notNull(),
+    state: text("state").$type<TransferState>().notNull(),
     /** The state before a compliance hold (spended), restored on release. */
-    priorState: text("prior_state"),
+    priorState: text("prior_state").$type<TransferState>(),
     stateChangedAt: tstz("state_changed_at").notNull(),
     ...pricingColumns(),
     corridor: text("corridor").notNull(),
@@ -50,7 +52,7 @@ export const transferStateHistory = pgTable(
     id: text("id").primaryKey(),
     transferId: text("transfer_id").notNull(),
     seq: integer("seq").notNull(),
-    state: text("state").notNull(),
+    state: text("state").$type<TransferState>().notNull(),
     reasonCode: text("reason_code").notNull(),
     transitionedAt: tstz("transitioned_at").notNull(),
   },
@@ -63,7 +65,7 @@ export const fundingSessions = pgTable(
   {
     id: text("id").primaryKey(),
     transferId: text("transfer_id").notNull(),
-    state: text("state").notNull(),
+    state: text("state").$type<FundingSessionStatus>().notNull(),
     /** CARD or BANK_TRANSFER, once the customer paid. */
     method: text("method"),
     expiresAt: tstz("expires_at").notNull(),

@@ -95,7 +95,7 @@ export async function createKycSession(tx: Tx, input: { customerId: string; subs
 
 /** Read-time guard: a session past its 24 hours reads as EXPIRED even if the timer job is late. */
 export function effectiveState(session: KycSessionRow, now: Date): KycSessionState {
-  const state = session.state as KycSessionState;
+  const state = session.state;
   return OPEN_STATES.includes(state) && session.expiresAt.getTime() <= now.getTime() ? "EXPIRED" : state;
 }
 

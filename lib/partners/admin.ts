@@ -39,7 +39,9 @@ export async function rotateWebhookSecret(tx: Tx, partnerId: string, now: Date):
   await tx.update(partners).set({ webhookSecret: newWebhookSecret(), updatedAt: now }).where(eq(partners.id, partnerId));
 }
 
-export type SubscriptionStatus = "active" | "spended" | "closed";
+/** The partner-customer relationship status (spec 3.5). */
+export const SUBSCRIPTION_STATUSES = ["active", "spended", "closed"] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** The partner-customer relationship status (spec 3.5): suspended pauses money movement; closed ends everything. */
 export async function setSubscriptionStatus(tx: Tx, subscriptionId: string, status: SubscriptionStatus, now: Date) {

@@ -5,7 +5,7 @@ import { expireIfOverdue } from "./deadline";
 import { expireOpenFundingSessions } from "./funding";
 import { transferInScope, transitionTransfer } from "./records";
 import { refundView, startRefund } from "./refunds";
-import { customerActionExpectedFor, nextStepFor, resolveCancel, type TransferState } from "./state-machine";
+import { customerActionExpectedFor, nextStepFor, resolveCancel } from "./state-machine";
 
 /** Spec 8: hint for when the network answers a cancellation request. */
 const NETWORK_CANCELLATION_SECONDS = 60;
@@ -24,7 +24,7 @@ export async function cancelTransfer(tx: Tx, input: { subscriptionId: string; tr
       message: "A network cancellation is already pending; poll the transfer.",
       details: { currentState: row.state },
     });
-  const resolution = resolveCancel(row.state as TransferState, (row.priorState ?? undefined) as TransferState | undefined);
+  const resolution = resolveCancel(row.state, row.priorState ?? undefined);
   const cancellation = {
     cancellationOutcome: resolution.outcome,
     cancellationReason: input.cancellationReason,
@@ -37,7 +37,7 @@ export async function cancelTransfer(tx: Tx, input: { subscriptionId: string; tr
   const moved = await transitionTransfer(tx, row, "cancel", now, { cancellation });
   await expireOpenFundingSessions(tx, row.id, now);
   const refund = resolution.refundStarts ? await startRefund(tx, moved, now) : null;
-  const state = moved.state as TransferState;
+  const state = moved.state;
   return {
     status: resolution.httpStatus,
     body: {

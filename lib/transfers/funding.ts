@@ -62,7 +62,7 @@ export async function completeFunding(
   if (session.state === "OPEN" && session.expiresAt.getTime() <= now.getTime()) {
     throw new DomainError("funding.sessionExpired", { message: "The funding session has expired. Confirm the transfer again to get a new one." });
   }
-  const to = fundingSessionMachine.next(session.state as FundingSessionStatus, input.outcome === "SUCCEEDED" ? "provider.succeeded" : "provider.failed").to;
+  const to = fundingSessionMachine.next(session.state, input.outcome === "SUCCEEDED" ? "provider.succeeded" : "provider.failed").to;
   if (input.outcome === "SUCCEEDED") {
     const funded = await transitionTransfer(tx, transfer, "funding.succeeded", now);
     await closeSession(tx, session, to, now, input.method);
