@@ -5,6 +5,7 @@ import { subscriptions } from "./subscriptions";
 import type { KycSessionState } from "@/lib/kyc/session-state-machine";
 import type { KycOutcome, KycSessionPurpose } from "@/lib/kyc/statuses";
 import type { Language } from "@/lib/i18n/language";
+import type { KycCapture } from "@/lib/kyc/webview";
 
 /** A KYC capture session (spec 2.3; states in lib/kyc/session-state-machine.ts). */
 export const kycSessions = pgTable(
@@ -23,7 +24,7 @@ export const kycSessions = pgTable(
     /** Language of the hosted page: from Accept-Language at creation, else the profile preference. */
     locale: text("locale").$type<Language>().notNull(),
     /** What the customer entered in the hosted page (document type, number masked, country, expiry). */
-    capture: jsonb("capture").$type<Record<string, unknown>>(),
+    capture: jsonb("capture").$type<KycCapture & { capturedAt: string }>(),
     /** Set once decided. */
     outcome: text("outcome").$type<KycOutcome>(),
     openedAt: tstz("opened_at").notNull(),

@@ -1,5 +1,6 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, pricingColumns, tstz } from "./columns";
+import type { CancellationRecord, RefundRecord } from "@/lib/transfers/details";
 import type { FundingSessionStatus } from "@/lib/transfers/funding-session-state-machine";
 import type { TransferState } from "@/lib/transfers/state-machine";
 
@@ -31,8 +32,8 @@ export const transfers = pgTable(
     /** 120 minutes after registration (spec 3.1); pre-funding states expire then. */
     expiresAt: tstz("expires_at").notNull(),
     /** Cancellation and refund details (spec 2.8), null until they happen. */
-    cancellation: jsonb("cancellation").$type<Record<string, unknown>>(),
-    refund: jsonb("refund").$type<Record<string, unknown>>(),
+    cancellation: jsonb("cancellation").$type<CancellationRecord>(),
+    refund: jsonb("refund").$type<RefundRecord>(),
     /** Reason of a rejection (fast-check failure code, operator rationale code). */
     rejectionReason: text("rejection_reason"),
     createdAt: createdAt(),

@@ -18,7 +18,7 @@ const NETWORK_CANCELLATION_SECONDS = 60;
 export async function cancelTransfer(tx: Tx, input: { subscriptionId: string; transferId: string; cancellationReason: string; now: Date }) {
   const { now } = input;
   const row = await expireIfOverdue(tx, await transferInScope(tx, input.subscriptionId, input.transferId, true), now);
-  const pending = (row.cancellation as { cancellationOutcome?: string } | null)?.cancellationOutcome === "NETWORK_CANCELLATION_PENDING";
+  const pending = row.cancellation?.cancellationOutcome === "NETWORK_CANCELLATION_PENDING";
   if (pending)
     throw new DomainError("transfer.stateInvalid", {
       message: "A network cancellation is already pending; poll the transfer.",

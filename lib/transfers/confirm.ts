@@ -1,7 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import type { JWK } from "jose";
 import type { Tx } from "@/db";
-import { customers, deviceNonces, devices, transfers } from "@/db/schema";
+import { customers, deviceNonces, devices } from "@/db/schema";
 import { config } from "@/lib/config";
 import { verifyDeviceAssertion } from "@/lib/devices/assertion/verify-device-assertion";
 import { deviceByKid } from "@/lib/devices/lookup";
@@ -72,7 +71,7 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
     await verifyDeviceAssertion(input.deviceAssertion, {
       findDeviceByKid: async (k) => {
         const d = await deviceByKid(tx, k);
-        return d ? { deviceId: d.id, customerRef: d.subscriptionId, status: d.status, publicJwk: d.publicJwk as JWK } : null;
+        return d ? { deviceId: d.id, customerRef: d.subscriptionId, status: d.status, publicJwk: d.publicJwk } : null;
       },
       // Single use (verification 4): spent once presented in an authentic, matching, fresh assertion.
       consumeNonce: async (deviceId, nonce) => {
@@ -97,6 +96,5 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
 
   const funding = await transitionTransfer(tx, row, "confirm", now, { confirmedAt: now, challenge: null, challengeExpiresAt: null });
   const fundingSession = await openFundingSession(tx, funding, now);
-  await tx.update(transfers).set({ confirmedAt: now }).where(eq(transfers.id, row.id));
   return { transferId: row.id, transferStatus: funding.state, confirmedAt: now.toISOString(), nextStep: "OPEN_FUNDING_WEBVIEW", fundingSession };
 }
