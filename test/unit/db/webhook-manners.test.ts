@@ -10,6 +10,7 @@ import { newId } from "@/db/ids";
 import { customers, events, jobs, partners, subscriptions, webhookAttempts } from "@/db/schema";
 import { clock } from "@/lib/clock";
 import { emitEvent } from "@/lib/events/emit";
+import { jobRegistry } from "@/lib/jobs/registry";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { updatePartnerSettings } from "@/lib/partners/settings";
 import { rotateWebhookSecret } from "@/lib/partners/webhook-secret";
@@ -78,7 +79,7 @@ async function newPartner(secret = whsec()) {
 const emit = (sub: string) => db.transaction((tx) => emitEvent(tx, { subscriptionId: sub, eventType: "customer.status.changed", data: {}, now: clock.now() }));
 
 async function drain() {
-  for (let i = 0; i < 50; i++) if ((await runDueJobs(db)) === 0) return;
+  for (let i = 0; i < 50; i++) if ((await runDueJobs(db, jobRegistry)) === 0) return;
   throw new Error("jobs kept running");
 }
 
