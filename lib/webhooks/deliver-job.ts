@@ -7,7 +7,7 @@ import { events, partners, webhookAttempts } from "@/db/schema";
 import { clock } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { defineJob, RetryLater } from "@/lib/jobs/define";
-import { nudgeJob } from "@/lib/jobs/worker";
+import { dedupeKey, nudgeJob } from "@/lib/jobs/queue";
 import { assertDeliverableUrl } from "./url-policy";
 
 /**
@@ -74,7 +74,7 @@ async function settle(db: Db, eventId: string, subscriptionId: string, state: "d
     .where(and(eq(events.subscriptionId, subscriptionId), eq(events.deliveryState, "pending")))
     .orderBy(events.sequence)
     .limit(1);
-  if (next) await nudgeJob(db, `webhooks.deliver:${next.id}`);
+  if (next) await nudgeJob(db, dedupeKey("webhooks.deliver", next.id));
 }
 
 interface Outcome {

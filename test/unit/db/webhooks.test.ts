@@ -12,6 +12,7 @@ import { customers, events, jobs, partners, subscriptions, webhookAttempts } fro
 import { clock } from "@/lib/clock";
 import { emitEvent, type EventType } from "@/lib/events/emit";
 import { enqueue } from "@/lib/jobs/queue";
+import { jobRegistry } from "@/lib/jobs/registry";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { freshDb } from "../../support/db";
 
@@ -132,7 +133,7 @@ async function attemptsOf(eventId: string) {
 async function drain(d: Db = db, limit?: number) {
   let total = 0;
   for (let i = 0; i < 50; i++) {
-    const ran = await runDueJobs(d, limit);
+    const ran = await runDueJobs(d, jobRegistry, limit);
     if (ran === 0) return total;
     total += ran;
   }
@@ -285,7 +286,7 @@ describe("webhook delivery", () => {
     const { eventId } = await emit(sub, data);
     const event = await eventById(eventId);
 
-    assert.equal(await runDueJobs(db), 1);
+    assert.equal(await runDueJobs(db, jobRegistry), 1);
     const got = receivedBy(partnerId);
     assert.equal(got.length, 1);
     const [r] = got;
