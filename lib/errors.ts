@@ -83,6 +83,7 @@ export const ERROR_STATUS = {
   "kyc.sessionStateInvalid": 409,
   "funding.sessionStateInvalid": 409,
   "refund.stateInvalid": 409,
+  "webhookEndpoint.stateInvalid": 409,
   // 410
   "transfer.quoteExpired": 410,
   "kyc.sessionExpired": 410,

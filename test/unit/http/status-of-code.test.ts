@@ -70,6 +70,7 @@ const OURS: Record<string, number> = {
   "kyc.sessionStateInvalid": 409,
   "funding.sessionStateInvalid": 409,
   "refund.stateInvalid": 409,
+  "webhookEndpoint.stateInvalid": 409, // console: re-enable an endpoint that is not disabled
 };
 
 /** Entries whose status depends on the endpoint: the default row, then the one the caller picks. */
