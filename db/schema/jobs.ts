@@ -2,13 +2,13 @@ import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 
+/** A job's life: pending, running (claimed under a lease), then done or dead. */
+export type JobState = "pending" | "running" | "done" | "dead";
+
 /**
  * Durable jobs (lib/jobs): enqueued in the transaction of the state change that causes them,
  * claimed with FOR UPDATE SKIP LOCKED, run at least once with retries and backoff.
  */
-/** A job's life: pending, running (claimed under a lease), then done or dead. */
-export type JobState = "pending" | "running" | "done" | "dead";
-
 export const jobs = pgTable(
   "jobs",
   {
@@ -23,12 +23,12 @@ export const jobs = pgTable(
     /** A claimed job is invisible to other workers until then (a crashed worker's job comes back). */
     lockedUntil: tstz("locked_until"),
     lastError: text("last_error"),
-    /** Deterministic key so one cause never has two waiting jobs (e.g. "transfer.expire:<id>"). */
+    /** One cause never has two live (pending or running) jobs: dedupeKey(kind, ...ids) in lib/jobs/queue.ts, e.g. "transfers.expire:<id>". */
     dedupeKey: text("dedupe_key"),
     createdAt: createdAt(),
     finishedAt: tstz("finished_at"),
   },
-  // The claim query: due pending jobs in run_at order.
+  // The claim query: due pending jobs in run_at order (and running ones whose lease ran out).
   (t) => [
     index("jobs_due_idx").on(t.state, t.runAt),
     uniqueIndex("jobs_dedupe_idx")
