@@ -24,7 +24,7 @@ export const deliverWebhook = defineJob({
   kind: "webhooks.deliver",
   schema: z.object({ eventId: z.string() }),
   backoff: (failures) => SCHEDULE[Math.min(failures - 1, SCHEDULE.length - 1)],
-  perform: async (db, { payload }) => {
+  perform: async (db, { payload, signal }) => {
     const [event] = await db.select().from(events).where(eq(events.id, payload.eventId));
     if (!event || event.deliveryState !== "pending") return;
     const [earlier] = await db
@@ -39,7 +39,7 @@ export const deliverWebhook = defineJob({
       await settle(db, event.id, event.subscriptionId, "undeliverable");
       return;
     }
-    const outcome = await post(partner.webhookUrl, partner.webhookSecret, event.id, JSON.stringify(event.body));
+    const outcome = await post(partner.webhookUrl, partner.webhookSecret, event.id, JSON.stringify(event.body), signal);
     await db.insert(webhookAttempts).values({
       id: newId("wha"),
       eventId: event.id,
@@ -84,7 +84,7 @@ interface Outcome {
   error: string | null;
 }
 
-async function post(url: string, secret: string, eventId: string, body: string): Promise<Outcome> {
+async function post(url: string, secret: string, eventId: string, body: string, jobSignal: AbortSignal): Promise<Outcome> {
   const at = clock.now();
   // The signed timestamp is wall time, not clock.now(): the receiver checks it against its own
   // clock (Standard Webhooks allows 5 minutes), and a sandbox clock moved forward for testing
@@ -105,7 +105,8 @@ async function post(url: string, secret: string, eventId: string, body: string):
       },
       body,
       redirect: "manual",
-      signal: AbortSignal.timeout(config().WEBHOOK_TIMEOUT_MS),
+      // The job's own hard timeout (lib/jobs/lanes.ts) aborts it too.
+      signal: AbortSignal.any([jobSignal, AbortSignal.timeout(config().WEBHOOK_TIMEOUT_MS)]),
     });
     await res.arrayBuffer().catch(() => undefined);
     return { at, status: res.status, latencyMs: latency(), error: res.ok ? null : `HTTP ${res.status}` };
