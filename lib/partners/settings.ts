@@ -60,6 +60,8 @@ export async function updatePartnerSettings(tx: Tx, partnerId: string, input: Pa
       jwks: input.jwks ?? partner.jwks,
       pricingMode: input.pricingMode ?? partner.pricingMode,
       webhookUrl,
+      // A new URL is a new endpoint: a 410 or Retry-After of the old one no longer applies.
+      ...(webhookUrl !== partner.webhookUrl ? { webhookDisabledAt: null, webhookDisabledReason: null, webhookNotBefore: null } : {}),
       webhookSecret: webhookUrl ? (partner.webhookSecret ?? newWebhookSecret()) : partner.webhookSecret,
       returnOrigins: input.returnOrigins ?? partner.returnOrigins,
       deepLinkBase: input.deepLinkBase === undefined ? partner.deepLinkBase : input.deepLinkBase,

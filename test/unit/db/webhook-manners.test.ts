@@ -289,4 +289,16 @@ describe("webhook delivery manners", () => {
     assert.equal(await eventState(third.eventId), "delivered");
     assert.equal(hitsOf(p.id).length, 2);
   });
+
+  it("a new webhook URL is a new endpoint: the old one's 410 no longer disables it", async () => {
+    const p = await newPartner();
+    plans.set(p.id, (res) => res.writeHead(410).end());
+    await emit(p.sub);
+    await drain();
+    assert.ok((await partnerRow(p.id)).webhookDisabledAt);
+    await db.transaction((tx) => updatePartnerSettings(tx, p.id, { pricingMode: "SERVICE_PRICED" }, clock.now()));
+    assert.ok((await partnerRow(p.id)).webhookDisabledAt, "other settings changes keep it disabled");
+    await db.transaction((tx) => updatePartnerSettings(tx, p.id, { webhookUrl: `${baseUrl}/${p.id}?v=2` }, clock.now()));
+    assert.equal((await partnerRow(p.id)).webhookDisabledAt, null);
+  });
 });
