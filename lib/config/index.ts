@@ -64,8 +64,8 @@ const schema = z.object({
   LOGIN_ATTEMPT_TTL_SECONDS: seconds(600),
   DEVICE_REGISTRATION_TTL_SECONDS: seconds(300),
   IDEMPOTENCY_RETENTION_SECONDS: seconds(86400),
-  /** How long a request may hold an Idempotency-Key before another may take it over (crash recovery). */
-  IDEMPOTENCY_LOCK_SECONDS: seconds(60),
+  /** How long an Idempotency-Key claim holds without its heartbeat: a dead request's key is free again after this. */
+  IDEMPOTENCY_LOCK_SECONDS: seconds(10),
   WEBHOOK_TIMEOUT_MS: millis(5000),
   /** Largest originAmount a quote may carry, in the origin currency (a business limit per transfer). */
   MAX_ORIGIN_AMOUNT: z
