@@ -41,6 +41,20 @@ const schema = z.object({
     .default("true")
     .transform((v) => v === "true" || v === "1"),
   WORKER_POLL_MS: millis(250),
+  /** Jobs one worker runs at once, other than webhook deliveries (decisions: job isolation). */
+  JOB_CONCURRENCY: seconds(4),
+  /** Of those, at most this many of one kind, so a flood of one kind leaves room for the others. */
+  JOB_KIND_CONCURRENCY: seconds(2),
+  /** Webhook deliveries one worker runs at once, on a lane of their own. */
+  WEBHOOK_CONCURRENCY: seconds(8),
+  /** Of those, at most this many for one partner, so one slow endpoint cannot take the lane. */
+  WEBHOOK_PARTNER_CONCURRENCY: seconds(2),
+  /** Hard time limit of one job run; past it the run is aborted and counts as a failed attempt. */
+  JOB_TIMEOUT_MS: seconds(30000),
+  /** The same for a webhook delivery (its POST has WEBHOOK_TIMEOUT_MS; this bounds the whole run). */
+  WEBHOOK_JOB_TIMEOUT_MS: seconds(15000),
+  /** A claimed job's lease, renewed by heartbeat while it runs; a dead worker's jobs rerun after it. */
+  JOB_LEASE_SECONDS: seconds(10),
 
   QUOTE_TTL_SECONDS: seconds(60),
   QUOTE_OFFLINE_TTL_SECONDS: seconds(1800),
