@@ -97,8 +97,8 @@ const schema = z.object({
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   DEVICE_REGISTRATION_TTL_SECONDS: seconds(300),
   IDEMPOTENCY_RETENTION_SECONDS: seconds(86400),
-  /** How long a request may hold an Idempotency-Key before another may take it over (crash recovery). */
-  IDEMPOTENCY_LOCK_SECONDS: seconds(60),
+  /** How long an Idempotency-Key claim holds without its heartbeat: a dead request's key is free again after this. */
+  IDEMPOTENCY_LOCK_SECONDS: seconds(10),
   WEBHOOK_TIMEOUT_MS: millis(5000),
   /** After a secret rotation the previous secret keeps signing (next to the new one) this long. */
   WEBHOOK_SECRET_ROTATION_WINDOW_SECONDS: seconds(86400),
