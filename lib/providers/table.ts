@@ -45,10 +45,11 @@ export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
     production: ["sms-webhook"],
     requires: { "sms-webhook": ["SMS_WEBHOOK_URL", "SMS_WEBHOOK_SECRET"] },
   },
+  // The sanctions lists screen in sandbox too (with the sandbox magic names on top): default ofac.
   screening: {
     setting: "SCREENING_PROVIDER",
     implementations: ["sandbox", "ofac"],
-    defaultImplementation: "sandbox",
+    defaultImplementation: "ofac",
     production: ["ofac"],
   },
   referenceRates: {

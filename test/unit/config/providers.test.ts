@@ -15,11 +15,11 @@ function refusal(env: Record<string, string>): string[] {
 }
 
 describe("providers are configuration (issue 11)", () => {
-  test("sandbox: every provider defaults to its sandbox implementation, money rails included", () => {
+  test("sandbox: every provider defaults to its sandbox implementation (screening: the lists), money rails included", () => {
     const c = loadConfig({});
     assert.deepEqual(
       Object.values(c.providers),
-      PROVIDER_KINDS.map(() => "sandbox"),
+      PROVIDER_KINDS.map((k) => (k === "screening" ? "ofac" : "sandbox")),
     );
     assert.deepEqual(assertProductionProviders(c), []);
   });
@@ -46,12 +46,17 @@ describe("providers are configuration (issue 11)", () => {
         `${setting} is sandbox: production needs ${PROVIDERS[kind].production.join(" or ")}`,
       ]);
     });
-    if (!["funding", "payout", "refunds"].includes(kind)) {
+    // Unset: refused with one line, unless the production default is itself real (screening: ofac; money rails: none).
+    const env: Record<string, string> = { ...productionEnv };
+    delete env[setting];
+    // Unset email/SMS choices are inferred from SMTP_URL / SMS_WEBHOOK_URL; drop those too.
+    if (PROVIDERS[kind].inferredFrom) delete env[PROVIDERS[kind].inferredFrom!.setting];
+    if (["screening", "funding", "payout", "refunds"].includes(kind)) {
+      test(`production with ${setting} unset starts on its real default`, () => {
+        assert.ok(PROVIDERS[kind].production.includes(loadConfig(env).providers[kind]));
+      });
+    } else {
       test(`production refuses ${setting} unset with one line naming it`, () => {
-        const env: Record<string, string> = { ...productionEnv };
-        delete env[setting];
-        // Unset email/SMS choices are inferred from SMTP_URL / SMS_WEBHOOK_URL; drop those too.
-        if (PROVIDERS[kind].inferredFrom) delete env[PROVIDERS[kind].inferredFrom!.setting];
         const lines = refusal(env);
         assert.equal(lines.length, 1, lines.join("\n"));
         assert.match(lines[0], new RegExp(`^${setting} is unset`));
