@@ -1,4 +1,5 @@
-import type { Executor } from "@/db";
+import { and, eq } from "drizzle-orm";
+import type { Db, Executor } from "@/db";
 import { jobs } from "@/db/schema";
 import { newId } from "@/db/ids";
 import { clock } from "@/lib/clock";
@@ -16,6 +17,11 @@ export interface EnqueueOptions {
  * causes it commits.
  */
 export async function enqueue<K extends JobKind>(tx: Executor, kind: K, payload: JobPayload<K>, opts: EnqueueOptions): Promise<void> {
+  await insertJob(tx, kind, payload, opts);
+}
+
+/** enqueue() for a kind known only at run time (the worker rescheduling a periodic job). */
+export async function insertJob(tx: Executor, kind: string, payload: unknown, opts: EnqueueOptions): Promise<void> {
   await tx
     .insert(jobs)
     .values({
@@ -30,4 +36,25 @@ export async function enqueue<K extends JobKind>(tx: Executor, kind: K, payload:
       createdAt: clock.now(),
     })
     .onConflictDoNothing();
+}
+
+/**
+ * The dedupe key of the job that `kind` runs for the given ids ("transfers.expire:trf_1"): one
+ * spelling, so an enqueue and a nudge of the same job always agree.
+ */
+export function dedupeKey(kind: JobKind, ...ids: [string, ...string[]]): string {
+  return [kind, ...ids].join(":");
+}
+
+/** The one key of a periodic job's series (lib/jobs/periodic.ts). */
+export function periodicKey(kind: string): string {
+  return `${kind}:periodic`;
+}
+
+/** Moves a waiting job forward to now (the next event of a subscription after a delivery). */
+export async function nudgeJob(db: Db, key: string): Promise<void> {
+  await db
+    .update(jobs)
+    .set({ runAt: clock.now() })
+    .where(and(eq(jobs.dedupeKey, key), eq(jobs.state, "pending")));
 }

@@ -8,15 +8,16 @@ import { config } from "@/lib/config";
 import { corridorByCode } from "@/lib/corridors/corridors";
 import { quoteTtlSeconds, type CorridorType } from "@/lib/corridors/payout-methods";
 import { sha256Hex } from "@/lib/crypto/hash";
-import { DomainError } from "@/lib/errors";
-import { enqueue } from "@/lib/jobs/queue";
+import { DomainError, type StatusOf } from "@/lib/errors";
+import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { checkEnvelope } from "@/lib/pricing/envelope";
 import { sandboxReferenceRates } from "@/lib/pricing/reference-rate";
 import { insertRegisteredTransfer } from "@/lib/transfers/records";
 import { quoteExpired, quoteInScope } from "./records";
 import { verifyPartnerQuote } from "./signing/verify-partner-quote";
 
-const invalid = (failedCheck: string, message: string, status?: number) => new DomainError("quote.invalid", { message, status, details: { failedCheck } });
+const invalid = (failedCheck: string, message: string, status?: StatusOf<"quote.invalid">) =>
+  new DomainError("quote.invalid", { message, status, details: { failedCheck } });
 
 /**
  * POST /v1/core/quotes/{id}/accept (spec 4.1 rule 5): needs a served disclosure, re-checks the
@@ -93,6 +94,6 @@ export async function acceptQuote(
   await tx.update(disclosures).set({ usedAt: now }).where(eq(disclosures.tokenHash, disclosure.tokenHash));
   await tx.update(quotes).set({ acceptedAt: now, transferId: transfer.id }).where(eq(quotes.id, quote.id));
   await tx.update(beneficiaries).set({ lastUsedAt: now }).where(eq(beneficiaries.id, beneficiary.id));
-  await enqueue(tx, "transfers.expire", { transferId: transfer.id }, { runAt: transfer.expiresAt, dedupeKey: `transfers.expire:${transfer.id}` });
+  await enqueue(tx, "transfers.expire", { transferId: transfer.id }, { runAt: transfer.expiresAt, dedupeKey: dedupeKey("transfers.expire", transfer.id) });
   return { quoteId: quote.id, transferId: transfer.id, transferStatus: transfer.state };
 }

@@ -3,6 +3,7 @@ import type { JWK } from "jose";
 import type { Tx } from "@/db";
 import { customers, deviceNonces, devices, transfers } from "@/db/schema";
 import { config } from "@/lib/config";
+import { unverifiedKid } from "@/lib/crypto/jose-strict/kid";
 import { verifyDeviceAssertion } from "@/lib/devices/assertion/verify-device-assertion";
 import { deviceByKid } from "@/lib/devices/lookup";
 import { DomainError } from "@/lib/errors";
@@ -15,22 +16,12 @@ import { transferMachine, type TransferState } from "./state-machine";
 const customerScope = (id: string) => `assertion:customer:${id}`;
 const deviceScope = (id: string) => `assertion:device:${id}`;
 
-/** The kid named by a compact JWS header, read without trusting it (only to find the device to count against). */
-function kidOf(jws: string): string | null {
-  try {
-    const header = JSON.parse(Buffer.from(jws.split(".")[0] ?? "", "base64url").toString("utf8"));
-    return typeof header?.kid === "string" ? header.kid : null;
-  } catch {
-    return null;
-  }
-}
-
 function lockout(seconds: number): DomainError {
   return new DomainError("device.assertionLockout", {
     message: "Too many failed confirmations. Wait before trying again.",
     retryAfterSeconds: seconds,
     remediation: "retry_later",
-    details: { retryAfterSeconds: seconds, remediationHint: "retry_later" },
+    details: { retryAfterSeconds: seconds },
   });
 }
 
@@ -56,10 +47,9 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
     throw new DomainError("device.notRegistered", {
       message: "Register a device before confirming transfers.",
       remediation: "register_device",
-      details: { remediationHint: "register_device" },
     });
 
-  const kid = kidOf(input.deviceAssertion);
+  const kid = unverifiedKid(input.deviceAssertion);
   const named = kid ? await deviceByKid(tx, kid) : undefined;
   const namedDevice = named?.subscriptionId === input.subscriptionId ? named.id : null;
   const locked = Math.max(
@@ -91,7 +81,7 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
       // Count the failure against the customer and the device it named, and keep the count.
       await recordFailure(tx, customerScope(input.customerId), now);
       if (namedDevice) await recordFailure(tx, deviceScope(namedDevice), now);
-      throw new DomainError(err.code, { message: err.message, details: err.details, keepChanges: true });
+      throw err.keepingChanges();
     }
     throw err;
   }

@@ -9,8 +9,8 @@ import { config } from "@/lib/config";
 import { corridorByCode } from "@/lib/corridors/corridors";
 import { payoutTypeToMethod } from "@/lib/corridors/payout-methods";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
-import { DomainError } from "@/lib/errors";
-import { enqueue } from "@/lib/jobs/queue";
+import { DomainError, type ValidationCode } from "@/lib/errors";
+import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { canonicalMethodType } from "@/lib/payout-identifiers/method-types";
 import { checkIdentifierFormat } from "@/lib/payout-identifiers/format-check";
 import { maskIdentifier } from "@/lib/payout-identifiers/mask";
@@ -25,7 +25,7 @@ export interface SubmitInput {
   purposeOfTransfer: string;
 }
 
-const issue = (code: string, field: string, message: string) =>
+const issue = (code: ValidationCode, field: string, message: string) =>
   new DomainError(code, { message, details: { issues: [{ field, code, message }] }, hint: "fix_request" });
 
 /** The payout method for the transfer: an existing one of the beneficiary, or a new one stored encrypted. */
@@ -106,7 +106,12 @@ export async function submitTransfer(tx: Tx, input: SubmitInput & { subscription
     .set({ payoutMethodId, purposeOfTransfer: input.purposeOfTransfer, submittedAt: now, fastCheckExpectedBy: addSeconds(now, (delayMs + 1000) / 1000) })
     .where(eq(transfers.id, row.id))
     .returning();
-  await enqueue(tx, "transfers.fastCheck", { transferId: row.id }, { runAt: addSeconds(now, delayMs / 1000), dedupeKey: `transfers.fastCheck:${row.id}` });
+  await enqueue(
+    tx,
+    "transfers.fastCheck",
+    { transferId: row.id },
+    { runAt: addSeconds(now, delayMs / 1000), dedupeKey: dedupeKey("transfers.fastCheck", row.id) },
+  );
   return {
     transferId: row.id,
     transferStatus: row.state,
