@@ -147,6 +147,11 @@ const schema = z.object({
   /** Match score (0..1) from which screening reports a HIT, and a CLOSE_MATCH (docs/screening-quality.md). */
   SCREENING_HIT_SCORE: z.coerce.number().min(0).max(1).default(0.93),
   SCREENING_CLOSE_MATCH_SCORE: z.coerce.number().min(0).max(1).default(0.85),
+  /**
+   * Who decides a KYC session (lib/kyc): "sandbox" the hosted page's outcome buttons, "operator"
+   * the console's KYC review queue. Production requires "operator".
+   */
+  KYC_DECISION_PROVIDER: z.enum(["sandbox", "operator"]).default("sandbox"),
 });
 
 export type Config = Omit<z.infer<typeof schema>, "OTP_SEND_MAX_PER_ADDRESS" | "CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS"> & {
@@ -172,6 +177,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     for (const name of ["NEXTAUTH_SECRET", "SERVICE_SIGNING_KEYS", "FIELD_ENCRYPTION_KEYS"] as const) {
       if (!c[name]) throw new Error(`APP_MODE=production needs ${name}`);
     }
+    if (c.KYC_DECISION_PROVIDER !== "operator") throw new Error("APP_MODE=production needs KYC_DECISION_PROVIDER=operator");
   }
   if (c.SCREENING_CLOSE_MATCH_SCORE > c.SCREENING_HIT_SCORE) throw new Error("SCREENING_CLOSE_MATCH_SCORE must not exceed SCREENING_HIT_SCORE");
   const sandbox = c.APP_MODE === "sandbox";

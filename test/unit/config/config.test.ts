@@ -7,6 +7,7 @@ const production = {
   NEXTAUTH_SECRET: "x".repeat(40),
   SERVICE_SIGNING_KEYS: "[{}]",
   FIELD_ENCRYPTION_KEYS: "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+  KYC_DECISION_PROVIDER: "operator",
 };
 
 describe("configuration (decisions section 1)", () => {
@@ -58,6 +59,15 @@ describe("configuration (decisions section 1)", () => {
       assert.throws(() => loadConfig(env), new RegExp(missing));
     });
   }
+
+  test("KYC is decided by the sandbox buttons by default, and by operators as required in production", () => {
+    assert.equal(loadConfig({}).KYC_DECISION_PROVIDER, "sandbox");
+    assert.equal(loadConfig({ KYC_DECISION_PROVIDER: "operator" }).KYC_DECISION_PROVIDER, "operator");
+    assert.throws(() => loadConfig({ ...production, KYC_DECISION_PROVIDER: "sandbox" }), /KYC_DECISION_PROVIDER=operator/);
+    const env: Record<string, string> = { ...production };
+    delete env.KYC_DECISION_PROVIDER;
+    assert.throws(() => loadConfig(env), /KYC_DECISION_PROVIDER=operator/);
+  });
 
   test("production refuses sandbox secrets and clock control", () => {
     assert.throws(() => loadConfig({ ...production, SANDBOX_PARTNER_API_KEY: "sandbox-demo-key" }), /SANDBOX_PARTNER_API_KEY/);
