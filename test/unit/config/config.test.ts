@@ -1,14 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { loadConfig } from "@/lib/config";
-
-const production = {
-  APP_MODE: "production",
-  NEXTAUTH_SECRET: "x".repeat(40),
-  SERVICE_SIGNING_KEYS: "[{}]",
-  FIELD_ENCRYPTION_KEYS: "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
-  KYC_DECISION_PROVIDER: "operator",
-};
+import { productionEnv as production } from "../../support/production-env";
 
 describe("configuration (decisions section 1)", () => {
   test("defaults: sandbox on port 3000, embedded database, documented durations", () => {
@@ -59,15 +52,6 @@ describe("configuration (decisions section 1)", () => {
       assert.throws(() => loadConfig(env), new RegExp(missing));
     });
   }
-
-  test("KYC is decided by the sandbox buttons by default, and by operators as required in production", () => {
-    assert.equal(loadConfig({}).KYC_DECISION_PROVIDER, "sandbox");
-    assert.equal(loadConfig({ KYC_DECISION_PROVIDER: "operator" }).KYC_DECISION_PROVIDER, "operator");
-    assert.throws(() => loadConfig({ ...production, KYC_DECISION_PROVIDER: "sandbox" }), /KYC_DECISION_PROVIDER=operator/);
-    const env: Record<string, string> = { ...production };
-    delete env.KYC_DECISION_PROVIDER;
-    assert.throws(() => loadConfig(env), /KYC_DECISION_PROVIDER=operator/);
-  });
 
   test("production refuses sandbox secrets and clock control", () => {
     assert.throws(() => loadConfig({ ...production, SANDBOX_PARTNER_API_KEY: "sandbox-demo-key" }), /SANDBOX_PARTNER_API_KEY/);

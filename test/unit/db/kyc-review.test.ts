@@ -216,7 +216,7 @@ describe("KYC review by operators", () => {
     const s = await submit(owner);
     const { expireKycSession } = await import("@/lib/kyc/expire-job");
     const later = addSeconds(clock.now(), 25 * 3600);
-    await db.transaction((tx) => expireKycSession.run(tx, { payload: { kycSessionId: s.kycSessionId }, now: later } as never));
+    await db.transaction((tx) => expireKycSession.run!(tx, { payload: { kycSessionId: s.kycSessionId }, now: later } as never));
     const [row] = await db.select().from(kycSessions).where(eq(kycSessions.id, s.kycSessionId));
     assert.equal(row.state, "IN_PROGRESS");
     const { decideKycReview } = await review();
