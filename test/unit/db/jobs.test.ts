@@ -4,14 +4,14 @@ import { after, before, beforeEach, describe, it } from "node:test";
 import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db";
-import * as schema from "@/db/schema";
 import { idempotencyKeys, jobs } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
+import { config } from "@/lib/config";
 import { defaultBackoff, RetryLater, type JobDefinition, type JobRegistry, type JobRun } from "@/lib/jobs/define";
 import type { JobKind } from "@/lib/jobs/kinds";
 import { enqueue, type EnqueueOptions } from "@/lib/jobs/queue";
 import { runDueJobs } from "@/lib/jobs/worker";
-import { freshDb } from "../../support/db";
+import { freshDb, secondConnection } from "../../support/db";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -64,14 +64,7 @@ const registry: JobRegistry = { "test.perform": testPerform, "test.run": testRun
 
 before(async () => {
   ({ db, close } = await freshDb());
-  db2 = db;
-  if (process.env.TEST_DB_URL) {
-    const { default: postgres } = await import("postgres");
-    const { drizzle } = await import("drizzle-orm/postgres-js");
-    const client = postgres(process.env.TEST_DB_URL, { max: 4, onnotice: () => {} });
-    db2 = drizzle({ client, schema }) as unknown as Db;
-    closeDb2 = () => client.end();
-  }
+  ({ db: db2, close: closeDb2 } = await secondConnection(db));
 });
 
 after(async () => {
@@ -401,10 +394,10 @@ describe("jobs: `run` jobs are atomic", () => {
   it("a run whose lease changed under it (another worker took over) rolls its writes back", async () => {
     await add("run-stale", { kind: "test.run" });
     behaviours.set("run-stale", async (job, tx) => {
-      // What a takeover does to the row: a new lease.
+      // What a takeover does to the row: a new lease under another claim's token.
       await tx!
         .update(jobs)
-        .set({ lockedUntil: addSeconds(job.now, 999) })
+        .set({ lockedUntil: addSeconds(job.now, 999), lockedBy: "another-worker" })
         .where(eq(jobs.id, job.jobId));
     });
     assert.equal(await runDueJobs(db, registry), 1);
@@ -459,13 +452,14 @@ describe("jobs: several workers", () => {
     assert.equal(job.state, "running");
     assert.ok(job.lockedUntil && job.lockedUntil.getTime() > clock.nowMs());
 
-    // While its lease holds, nobody else takes it.
+    // While its lease holds, nobody else takes it (the heartbeat is real time: not yet due).
+    const lease = config().JOB_LEASE_SECONDS * 1000;
     assert.equal(await runDueJobs(db2, registry), 0);
-    clock.advance(60_000);
+    clock.advance(lease / 2);
     assert.equal(await runDueJobs(db2, registry), 0);
 
     // Past the lease, worker 2 takes it over and completes it.
-    clock.advance(61_000);
+    clock.advance(lease / 2 + 1_000);
     assert.equal(await runDueJobs(db2, registry), 1);
     assert.deepEqual(
       calls.map((c) => c.attempt),
