@@ -21,3 +21,4 @@ export * from "./quotes";
 export * from "./transfers";
 export * from "./service-keys";
 export * from "./operators";
+export * from "./reference-rates";

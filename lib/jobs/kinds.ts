@@ -13,6 +13,7 @@ export interface JobPayloads {
   "transfers.networkStep": { transferId: string; from: string };
   "transfers.refundStep": { transferId: string };
   "funding.expire": { fundingSessionId: string };
+  "referenceRates.refresh": Record<string, never>;
 }
 
 export type JobKind = keyof JobPayloads;

@@ -2,6 +2,7 @@ import { screenBeneficiary } from "@/lib/beneficiaries/screen-job";
 import { screenCustomer } from "@/lib/customers/screen-job";
 import { expireKycSession } from "@/lib/kyc/expire-job";
 import { purgeJob } from "@/lib/platform/purge-job";
+import { refreshReferenceRates } from "@/lib/pricing/refresh-job";
 import { expireTransfer } from "@/lib/transfers/expire-job";
 import { fastCheck } from "@/lib/transfers/fast-check-job";
 import { expireFundingSession } from "@/lib/transfers/funding-expire-job";
@@ -27,4 +28,5 @@ export const jobRegistry = {
   "transfers.networkStep": networkStep,
   "transfers.refundStep": advanceRefund,
   "funding.expire": expireFundingSession,
+  "referenceRates.refresh": refreshReferenceRates,
 } satisfies { [K in JobKind]: JobDefinition<JobPayload<K>> & { kind: K } } satisfies JobRegistry;

@@ -67,6 +67,7 @@ export const createQuote = defineContract({
     "quote.sequenceGap",
     "quote.envelopeBreach",
     "quote.amountChanged",
+    "internal.unavailable",
   ],
 });
 
@@ -146,5 +147,6 @@ export const acceptQuote = defineContract({
     "subscription.spended",
     "beneficiary.stateInsufficient",
     "beneficiary.stateBlocking",
+    "internal.unavailable",
   ],
 });
