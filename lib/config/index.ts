@@ -155,6 +155,27 @@ const schema = z.object({
       }
       return pegs;
     }),
+
+  /**
+   * Screening (lib/screening): "ofac" matches the sanctions lists in the database (plus, in
+   * sandbox, the magic names); "sandbox" only the magic names of data/screening.
+   */
+  SCREENING_PROVIDER: z.enum(["ofac", "sandbox"]).default("ofac"),
+  /** Comma-separated files or URLs of one list publication (OFAC: sdn.csv, alt.csv, add.csv); empty: the shipped copy. */
+  SANCTIONS_SOURCE_URLS: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  /** How often the refresh job fetches SANCTIONS_SOURCE_URLS. */
+  SANCTIONS_REFRESH_HOURS: z.coerce.number().positive().default(24),
+  /** Match score (0..1) from which screening reports a HIT, and a CLOSE_MATCH (docs/screening-quality.md). */
+  SCREENING_HIT_SCORE: z.coerce.number().min(0).max(1).default(0.93),
+  SCREENING_CLOSE_MATCH_SCORE: z.coerce.number().min(0).max(1).default(0.85),
 });
 
 export type Config = Omit<z.infer<typeof schema>, "OTP_SEND_MAX_PER_ADDRESS" | "CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS"> & {
@@ -181,6 +202,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       if (!c[name]) throw new Error(`APP_MODE=production needs ${name}`);
     }
   }
+  if (c.SCREENING_CLOSE_MATCH_SCORE > c.SCREENING_HIT_SCORE) throw new Error("SCREENING_CLOSE_MATCH_SCORE must not exceed SCREENING_HIT_SCORE");
   const sandbox = c.APP_MODE === "sandbox";
   return {
     ...c,

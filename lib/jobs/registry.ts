@@ -3,6 +3,8 @@ import { screenCustomer } from "@/lib/customers/screen-job";
 import { expireKycSession } from "@/lib/kyc/expire-job";
 import { purgeJob } from "@/lib/platform/purge-job";
 import { refreshReferenceRates } from "@/lib/pricing/refresh-job";
+import { refreshSanctionsList } from "@/lib/screening/refresh-job";
+import { rescreenSubjects } from "@/lib/screening/rescreen-job";
 import { expireTransfer } from "@/lib/transfers/expire-job";
 import { fastCheck } from "@/lib/transfers/fast-check-job";
 import { expireFundingSession } from "@/lib/transfers/funding-expire-job";
@@ -29,4 +31,6 @@ export const jobRegistry = {
   "transfers.refundStep": advanceRefund,
   "funding.expire": expireFundingSession,
   "referenceRates.refresh": refreshReferenceRates,
+  "sanctions.refresh": refreshSanctionsList,
+  "sanctions.rescreen": rescreenSubjects,
 } satisfies { [K in JobKind]: JobDefinition<JobPayload<K>> & { kind: K } } satisfies JobRegistry;
