@@ -1,12 +1,13 @@
 /**
  * Stored reference rates (table reference_rate_sets) and the provider quotes price with.
- * With REFERENCE_RATES_URL unset the sandbox's deterministic provider stays in use; with it set,
- * the newest stored set of each source (the last good rates: a failed fetch stores nothing).
+ * REFERENCE_RATES_PROVIDER (lib/providers) picks: "sandbox", the deterministic rates (the default);
+ * "ecb" (inferred from REFERENCE_RATES_URL), the newest stored set of each source (the last good rates: a failed fetch stores nothing).
  */
 import { desc, eq } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { referenceRateSets } from "@/db/schema";
 import { config } from "@/lib/config";
+import { providers } from "@/lib/providers";
 import { publishedReferenceRates } from "./published-rates";
 import type { RateSet, RateSource } from "./rate-feeds";
 import { sandboxReferenceRates, type ReferenceRateProvider } from "./reference-rate";
@@ -34,7 +35,7 @@ export async function latestRateSets(ex: Executor): Promise<{ ecb?: RateSet; sec
 
 /** The reference rates quotes are priced and checked with now (see the module comment). */
 export async function referenceRates(ex: Executor): Promise<ReferenceRateProvider> {
+  if (providers().referenceRates !== "ecb") return sandboxReferenceRates;
   const c = config();
-  if (!c.REFERENCE_RATES_URL) return sandboxReferenceRates;
   return publishedReferenceRates({ sets: await latestRateSets(ex), pegs: c.REFERENCE_RATE_PEGS, maxAgeHours: c.REFERENCE_RATE_MAX_AGE_HOURS });
 }

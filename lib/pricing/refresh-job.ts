@@ -2,6 +2,7 @@ import { z } from "zod";
 import { config } from "@/lib/config";
 import { defineJob } from "@/lib/jobs/define";
 import { logger } from "@/lib/log";
+import { providers } from "@/lib/providers";
 import { parseEcbDaily, parseSecondary, type RateSet } from "./rate-feeds";
 import { storeRateSets } from "./rate-store";
 
@@ -29,6 +30,7 @@ export const refreshReferenceRates = defineJob({
   },
   schema: z.object({}).strict() as z.ZodType<Record<string, never>>,
   perform: async (db, { now, signal }) => {
+    if (providers().referenceRates !== "ecb") return;
     const c = config();
     const feeds: [string | undefined, (text: string) => RateSet][] = [
       [c.REFERENCE_RATES_URL, parseEcbDaily],

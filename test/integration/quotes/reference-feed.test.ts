@@ -16,8 +16,7 @@ const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_00
 
 let feeds: Awaited<ReturnType<typeof startRateFeedServer>>;
 let server: Awaited<ReturnType<typeof startOwnServer>>;
-let support: typeof import("./support");
-let client: typeof import("../support/client");
+let support: typeof import("../support");
 
 before(async () => {
   feeds = await startRateFeedServer();
@@ -28,8 +27,7 @@ before(async () => {
   });
   // The helpers read TEST_BASE_URL when first imported: point them at this test's own server.
   process.env.TEST_BASE_URL = server.baseUrl;
-  support = await import("./support");
-  client = await import("../support/client");
+  support = await import("../support");
 });
 after(async () => {
   await server?.stop();
@@ -40,8 +38,8 @@ after(async () => {
 const expectedFxRate = (usdMxn: string) =>
   priceQuote({ corridor: corridorByCode("US-MX")!, originAmount: "100.000000", now: new Date(), rates: constantReferenceRates({ "USD/MXN": usdMxn }) }).fxRate;
 
-async function quoteOnceRatesArrive(c: import("./support").Customer, beneficiaryId: string, fxRate: string) {
-  return client.eventually(
+async function quoteOnceRatesArrive(c: import("../support").Customer, beneficiaryId: string, fxRate: string) {
+  return support.eventually(
     async () => {
       const res = await support.createQuote(c, support.quoteBody(beneficiaryId));
       return res.status === 200 && res.body.fxRate === fxRate ? res.body : undefined;
@@ -68,11 +66,9 @@ test("quotes follow the feed (two fixtures, two prices); stale rates refuse new 
 
   // 97 hours on, the newest rates (B, published today) are too old: no quote is priced from them.
   await support.advanceClock(97 * 3600 + 24 * 3600);
-  const login = await client.loginCustomer(c.identifier);
-  assert.equal(login.status, 200, login.text);
-  const refused = await support.createQuote({ ...c, token: login.body.accessToken }, support.quoteBody(b.beneficiaryId));
+  const refused = await support.createQuote(await support.relogin(c), support.quoteBody(b.beneficiaryId));
   assert.equal(refused.status, 503, refused.text);
-  const error = client.errorOf(refused);
+  const error = support.errorOf(refused);
   assert.equal(error.code, "internal.unavailable");
   assert.match(error.message, /USD\/MXN were published at .*more than 96 hours ago/);
   assert.equal(error.details.remediationHint, "retry_later");

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { loadConfig } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import { publishedReferenceRates } from "@/lib/pricing/published-rates";
 import { parseEcbDaily, parseSecondary } from "@/lib/pricing/rate-feeds";
@@ -97,4 +98,17 @@ test("malformed feeds are refused whole", () => {
   assert.throws(() => parseEcbDaily(rateFixture("eurofxref-daily-a.xml").replace("'1.0500'", "'1,05'")), /USD/);
   assert.throws(() => parseSecondary('{"base":"USD","published_at":"2026-11-20T18:00:00Z","rates":{"NGN":1530.25}}'), /NGN/);
   assert.throws(() => parseSecondary('{"base":"USD","rates":{"NGN":"1530.25"}}'), /published_at/);
+});
+
+test("configuration: the feed URL selects the ecb provider (sandbox stays the default); pegs parse, bad ones are refused", () => {
+  assert.equal(loadConfig({}).providers.referenceRates, "sandbox");
+  assert.equal(loadConfig({ REFERENCE_RATES_URL: "http://127.0.0.1:1/eurofxref-daily.xml" }).providers.referenceRates, "ecb");
+  assert.throws(() => loadConfig({ REFERENCE_RATES_PROVIDER: "ecb" }), /REFERENCE_RATES_PROVIDER=ecb needs REFERENCE_RATES_URL/);
+  assert.deepEqual(loadConfig({}).REFERENCE_RATE_PEGS, [xofPeg]);
+  assert.deepEqual(
+    loadConfig({ REFERENCE_RATE_PEGS: "XOF:EUR:655.957, XAF:EUR:655.957" }).REFERENCE_RATE_PEGS.map((p) => p.currency),
+    ["XOF", "XAF"],
+  );
+  assert.throws(() => loadConfig({ REFERENCE_RATE_PEGS: "XOF:EUR:0" }), /REFERENCE_RATE_PEGS/);
+  assert.throws(() => loadConfig({ REFERENCE_RATE_PEGS: "XOF=655.957" }), /REFERENCE_RATE_PEGS/);
 });
