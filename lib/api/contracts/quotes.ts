@@ -69,6 +69,7 @@ export const createQuote = defineContract({
     "quote.sequenceGap",
     "quote.envelopeBreach",
     "quote.amountChanged",
+    "internal.unavailable",
   ],
 });
 
@@ -148,5 +149,6 @@ export const acceptQuote = defineContract({
     "subscription.spended",
     "beneficiary.stateInsufficient",
     "beneficiary.stateBlocking",
+    "internal.unavailable",
   ],
 });
