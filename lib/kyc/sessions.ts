@@ -83,8 +83,10 @@ export async function createKycSession(tx: Tx, input: { customerId: string; subs
     await enqueue(tx, "kyc.expireSession", { kycSessionId: id }, { runAt: session.expiresAt, dedupeKey: dedupeKey("kyc.expireSession", id) });
     if (customer.kycStatus === "NOT_STARTED") await changeCustomer(tx, customer, { kycStatus: "IN_PROGRESS" }, input.now);
   }
-  // 30 minutes, but never past the session's own 24-hour end (the URL would be dead already).
-  const ttlSeconds = Math.min(config().KYC_WEBVIEW_TTL_SECONDS, (session.expiresAt.getTime() - input.now.getTime()) / 1000);
+  // 30 minutes, but never past the session's own 24-hour end (the URL would be dead already). A
+  // submitted session waits for an operator past that end: its status page gets the full 30 minutes.
+  const secondsLeft = (session.expiresAt.getTime() - input.now.getTime()) / 1000;
+  const ttlSeconds = session.submittedAt ? config().KYC_WEBVIEW_TTL_SECONDS : Math.min(config().KYC_WEBVIEW_TTL_SECONDS, secondsLeft);
   const webview = await issueWebviewToken(tx, { kind: "KYC", sessionId: session.id, partnerId: input.partner.id, ttlSeconds, now: input.now });
   return {
     kycSessionId: session.id,

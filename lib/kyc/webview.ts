@@ -1,7 +1,7 @@
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { kycPhotos, kycSessions, partners } from "@/db/schema";
-import { DomainError } from "@/lib/errors";
+import { DomainError, validationError } from "@/lib/errors";
 import { closureCallbackFor, type ClosureCallback } from "@/lib/webviews/closure";
 import { resolveWebviewToken } from "@/lib/webviews/tokens";
 import { kycDecidedByOperators } from "./decision-provider";
@@ -100,7 +100,7 @@ export async function captureKycDocuments(tx: Tx, token: string, capture: KycCap
   if (session.submittedAt) throw submittedAlready();
   if (review) {
     const [photo] = await tx.select({ size: kycPhotos.size }).from(kycPhotos).where(eq(kycPhotos.kycSessionId, session.id));
-    if (!photo) throw new DomainError("validation.fieldMissing", { message: "Upload the document photo first.", details: { field: "photo" } });
+    if (!photo) throw validationError([{ field: "photo", code: "validation.fieldMissing", message: "Upload the document photo first." }]);
   }
   const documentNumber = review ? capture.documentNumber : `****${capture.documentNumber.slice(-3)}`;
   await tx

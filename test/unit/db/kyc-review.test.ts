@@ -134,7 +134,10 @@ describe("KYC review by operators", () => {
     const { captureKycDocuments } = await kyc();
     await assert.rejects(
       db.transaction((tx) => captureKycDocuments(tx, s.token, CAPTURE, clock.now())),
-      (e: Error & { code?: string }) => e.code === "validation.fieldMissing",
+      (e: Error & { code?: string; details?: unknown }) =>
+        e.code === "validation.fieldMissing" &&
+        JSON.stringify(e.details) ===
+          JSON.stringify({ issues: [{ field: "photo", code: "validation.fieldMissing", message: "Upload the document photo first." }] }),
     );
   });
 
@@ -224,5 +227,17 @@ describe("KYC review by operators", () => {
       decideKycReview(tx, reviewer, { kycSessionId: s.kycSessionId, decision: "APPROVE", reason: "Late but fine" }, later),
     );
     assert.equal(done.customerStatus, "VALID");
+  });
+
+  test("past its 24 hours, a submitted session's status page still gets a live URL", async () => {
+    const owner = await newCustomer();
+    const s = await submit(owner);
+    const { createKycSession } = await import("@/lib/kyc/sessions");
+    const later = addSeconds(clock.now(), 25 * 3600);
+    const again = await db.transaction((tx) =>
+      createKycSession(tx, { customerId: owner.customerId, subscriptionId: owner.subscriptionId, partner: owner.partner, language: "en", now: later }),
+    );
+    assert.equal(again.kycSessionId, s.kycSessionId);
+    assert.ok(new Date(again.expiresAt).getTime() > later.getTime(), `the webview URL expires at ${again.expiresAt}, before ${later.toISOString()}`);
   });
 });

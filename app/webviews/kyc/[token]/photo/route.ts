@@ -1,5 +1,5 @@
 import { clock } from "@/lib/clock";
-import { DomainError } from "@/lib/errors";
+import { DomainError, validationError } from "@/lib/errors";
 import { readLimited } from "@/lib/http/body";
 import { correlationIdOf } from "@/lib/http/correlation";
 import { errorResponse, jsonResponse, unexpected } from "@/lib/http/envelope";
@@ -18,13 +18,10 @@ export async function POST(req: Request, ctx: { params: Promise<{ token: string 
     const { token } = await ctx.params;
     const contentType = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
     if (!(KYC_PHOTO_TYPES as readonly string[]).includes(contentType)) {
-      throw new DomainError("validation.fieldInvalid", {
-        message: `The photo must be one of ${KYC_PHOTO_TYPES.join(", ")}.`,
-        details: { field: "photo", contentType },
-      });
+      throw new DomainError("validation.contentTypeUnsupported", { message: `Send the photo as one of ${KYC_PHOTO_TYPES.join(", ")}.` });
     }
     const bytes = Buffer.from(await readLimited(req, KYC_PHOTO_MAX_BYTES));
-    if (bytes.byteLength === 0) throw new DomainError("validation.fieldMissing", { message: "The photo is empty.", details: { field: "photo" } });
+    if (bytes.byteLength === 0) throw validationError([{ field: "photo", code: "validation.fieldMissing", message: "The photo is empty." }]);
     const stored = await unitOfWork((tx) => storeKycPhoto(tx, token, { contentType, bytes }, clock.now()), { context: { correlationId, route: "webview" } });
     if (!stored.ok) return errorResponse(stored.error, correlationId);
     return jsonResponse(200, JSON.stringify(stored.value), { "x-correlation-id": correlationId, "referrer-policy": "no-referrer" });
