@@ -12,7 +12,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import path from "node:path";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
@@ -59,6 +59,8 @@ beforeEach(async () => {
 type Payload = { tag: string; group?: string; ms?: number };
 const payloadSchema = z.strictObject({ tag: z.string(), group: z.string().optional(), ms: z.number().optional() });
 const runs: { kind: string; tag: string; attempt: number; aborted?: boolean }[] = [];
+/** Tags of `test.slowRun` runs whose body has returned (their transaction ends right after). */
+const runEnded = new Set<string>();
 /** Jobs held open until the test releases them, by tag. */
 const held = new Map<string, () => void>();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -104,6 +106,7 @@ const registry: JobRegistry = {
         createdAt: job.now,
       });
       await sleep(job.payload.ms ?? 0);
+      runEnded.add(job.payload.tag);
     },
   },
 };
@@ -169,8 +172,9 @@ describe("jobs: hard timeout per kind", () => {
   it("a `run` job past its timeout fails and its writes roll back", async () => {
     await add("test.slowRun", { tag: "slow-run", ms: 600 });
     assert.equal(await runDueJobs(db, registry, 20, settings({ timeoutMs: () => 150 })), 1);
-    // Its transaction ends when the run returns: wait for that, then look.
-    await sleep(800);
+    // Its transaction ends when the run returns: wait for that (and the rollback), then look.
+    await until(() => runEnded.has("slow-run"), "the timed-out run to return");
+    await sleep(200);
     const job = await jobTagged("slow-run");
     assert.equal(job.state, "pending");
     assert.equal(job.lastError, "timed out after 150 ms");
@@ -181,13 +185,15 @@ describe("jobs: hard timeout per kind", () => {
 
 describe("jobs: lease and heartbeat", () => {
   it("a job running longer than its lease keeps it (heartbeat): no other worker takes it", async () => {
-    const s = settings({ leaseSeconds: 1, heartbeatMs: 200 });
-    await add("test.slow", { tag: "long", ms: 2_500 });
+    // The job outlasts its lease twice over; a generous lease keeps a stalled event loop on a
+    // loaded machine from looking like a dead worker.
+    const s = settings({ leaseSeconds: 2, heartbeatMs: 200 });
+    await add("test.slow", { tag: "long", ms: 4_500 });
     const first = runDueJobs(db, registry, 20, s);
     await until(() => runs.length === 1, "the job to start");
     let stolen = 0;
     const start = performance.now();
-    while (performance.now() - start < 2_700) {
+    while (performance.now() - start < 4_700) {
       stolen += await runDueJobs(db2, registry, 20, s);
       await sleep(100);
     }
@@ -419,6 +425,8 @@ describe("jobs: periodic jobs", () => {
     await db
       .insert(idempotencyKeys)
       .values({ scope: "test.purge", key: "fresh", fingerprint: "x", state: "done", lockedUntil: now, expiresAt: addSeconds(now, 3600), createdAt: now });
+    // Only the purge is due: start-up work other modules enqueue (list imports) is not this test's.
+    await db.delete(jobs).where(ne(jobs.kind, "maintenance.purge"));
     const before = clock.now();
     assert.equal(await runDueJobs(db, jobRegistry), 1);
     const left = await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.scope, "test.purge"));
