@@ -6,6 +6,7 @@
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import canonicalize from "canonicalize";
+import Decimal from "decimal.js";
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader } from "jose";
 import {
   call,
@@ -134,9 +135,9 @@ describe("create (200)", () => {
     // fx within the sandbox reference band: mid 18.75 ± 0.2%.
     const rate = Number(q.fxRate);
     assert.ok(rate >= 18.75 * 0.998 - 1e-9 && rate <= 18.75 * 1.002 + 1e-9, q.fxRate);
-    // destinationAmount = origin × rate, rounded to centavos.
-    const expectedDest = Math.round(100 * rate * 100) / 100;
-    assert.ok(Math.abs(Number(q.destinationAmount) - expectedDest) < 0.0051, `${q.destinationAmount} vs ${expectedDest}`);
+    // destinationAmount = origin × rate, rounded half-even to centavos (decimal arithmetic, as the service).
+    const expectedDest = new Decimal(q.originAmount).times(q.fxRate).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN).toFixed(6);
+    assert.equal(q.destinationAmount, expectedDest);
     assert.match(q.destinationAmount, /\.\d{2}0000$/);
     assert.deepEqual(q.corridor, { originCountry: "USA", destinationCountry: "MEX", payoutMethod: "bank_account" });
     assert.equal(q.status, "AVAILABLE");
