@@ -5,6 +5,7 @@ import { config } from "@/lib/config";
 import { randomToken } from "@/lib/crypto/hash";
 import { DomainError } from "@/lib/errors";
 import { assertDeliverableUrl } from "@/lib/webhooks/url-policy";
+import { validReturnOrigins } from "./origins";
 
 export interface PartnerSettingsInput {
   jwks?: { keys: Record<string, unknown>[] };
@@ -34,6 +35,7 @@ export function newWebhookSecret(): string {
  * Setting a webhook URL for the first time creates its signing secret.
  */
 export async function updatePartnerSettings(tx: Tx, partnerId: string, input: PartnerSettingsInput, now: Date): Promise<PartnerSettings> {
+  const origins = input.returnOrigins && validReturnOrigins(input.returnOrigins, { allowLocalHttp: config().sandbox });
   const [partner] = await tx.select().from(partners).where(eq(partners.id, partnerId)).for("update");
   if (!partner) throw new DomainError("partner.notFound");
   if (input.webhookUrl) {
@@ -55,7 +57,7 @@ export async function updatePartnerSettings(tx: Tx, partnerId: string, input: Pa
       pricingMode: input.pricingMode ?? partner.pricingMode,
       webhookUrl,
       webhookSecret: webhookUrl ? (partner.webhookSecret ?? newWebhookSecret()) : partner.webhookSecret,
-      returnOrigins: input.returnOrigins ?? partner.returnOrigins,
+      returnOrigins: origins ?? partner.returnOrigins,
       deepLinkBase: input.deepLinkBase === undefined ? partner.deepLinkBase : input.deepLinkBase,
       updatedAt: now,
     })
