@@ -1,5 +1,6 @@
 import { DecisionForm } from "@/components/console/decision-form";
 import { Badge, Card, Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
+import { pageParam } from "@/lib/console/page-param";
 import { beneficiaryQueue } from "@/lib/console/queries";
 import { ready } from "@/lib/platform/ready";
 import { decideBeneficiary } from "./actions";
@@ -8,7 +9,7 @@ export const metadata = { title: "Screening · Console" };
 
 export default async function BeneficiaryQueue({ searchParams }: { searchParams: SearchParams }) {
   const sp = await searchParams;
-  const page = Math.max(1, Number(param(sp, "page") ?? 1));
+  const page = pageParam(param(sp, "page"));
   const { items, hasMore } = await beneficiaryQueue(await ready(), page);
   return (
     <>
