@@ -8,5 +8,6 @@ export async function register() {
   if (!config().IN_PROCESS_WORKER) return;
   const { ready } = await import("@/lib/platform/ready");
   const { startWorkerLoop } = await import("@/lib/jobs/run-loop");
-  startWorkerLoop(ready);
+  const { jobRegistry } = await import("@/lib/jobs/registry");
+  startWorkerLoop(ready, jobRegistry);
 }

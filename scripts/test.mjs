@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * npm test: the whole suite.
- *  0. formatting (Prettier) and lint (ESLint) checks: CI fails on drift;
+ *  0. formatting (Prettier), lint (ESLint) and import-cycle (scripts/check-import-cycles.mjs)
+ *     checks: CI fails on drift or on a cycle among lib/'s modules;
  *  1. unit tests (pure modules, and database-level tests on PGlite; on PostgreSQL too when
  *     TEST_DATABASE_URL is set);
  *  2. a production build;
@@ -132,6 +133,7 @@ async function main() {
   if (!only || only === "lint") {
     runCheck("format (prettier --check)", [path.join(root, "node_modules/prettier/bin/prettier.cjs"), "--check", "--log-level", "warn", "."]);
     runCheck("lint (eslint)", [path.join(root, "node_modules/eslint/bin/eslint.js"), "--max-warnings", "0", "."]);
+    runCheck("import cycles in lib/", [path.join(root, "scripts/check-import-cycles.mjs")]);
   }
   if (!only || only === "unit") {
     runNodeTests("unit (PGlite)", testFiles("test/unit"), {});

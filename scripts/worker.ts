@@ -1,6 +1,7 @@
 // npm run worker: runs the durable job worker as its own process (PostgreSQL only: PGlite is single-process).
 import { closeDb } from "@/db";
 import { config } from "@/lib/config";
+import { jobRegistry } from "@/lib/jobs/registry";
 import { startWorkerLoop } from "@/lib/jobs/run-loop";
 import { logger } from "@/lib/log";
 import { ready } from "@/lib/platform/ready";
@@ -9,7 +10,7 @@ if (!config().DATABASE_URL) {
   console.error("npm run worker needs DATABASE_URL: the embedded PGlite database belongs to the web process.");
   process.exit(2);
 }
-const loop = startWorkerLoop(ready);
+const loop = startWorkerLoop(ready, jobRegistry);
 logger().info("worker started");
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {

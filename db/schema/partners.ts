@@ -12,6 +12,17 @@ export const partners = pgTable("partners", {
   webhookUrl: text("webhook_url"),
   /** Standard Webhooks secret (whsec_...). Shown to the partner, so stored as is. */
   webhookSecret: text("webhook_secret"),
+  /**
+   * The secret before the last rotation, still signed with until its expiry (decisions: webhook
+   * secret rotation) so deliveries in flight and receivers not yet updated keep verifying.
+   */
+  webhookPreviousSecret: text("webhook_previous_secret"),
+  webhookPreviousSecretExpiresAt: tstz("webhook_previous_secret_expires_at"),
+  /** Set when the endpoint answered 410 Gone: nothing is sent until an operator re-enables it. */
+  webhookDisabledAt: tstz("webhook_disabled_at"),
+  webhookDisabledReason: text("webhook_disabled_reason"),
+  /** The endpoint's Retry-After (429/503): no delivery to it before this time. */
+  webhookNotBefore: tstz("webhook_not_before"),
   /** Origins allowed to embed the hosted webviews and to receive their postMessage. */
   returnOrigins: jsonb("return_origins").$type<string[]>().notNull().default([]),
   /** URL scheme for deep links back into the partner app, e.g. "partnerapp://". */

@@ -4,7 +4,7 @@ import { newId } from "@/db/ids";
 import { beneficiaries } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
-import { enqueue } from "@/lib/jobs/queue";
+import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { decodeCursor, encodeCursor, invalidCursor } from "@/lib/pagination/cursor";
 import { serviceSecret } from "@/lib/platform/secrets";
 import { beneficiaryInScope, beneficiaryView, transitionBeneficiary } from "./records";
@@ -33,7 +33,7 @@ export async function createBeneficiary(tx: Tx, input: { subscriptionId: string;
     { beneficiaryId: id },
     {
       runAt: addSeconds(input.now, config().SCREENING_DELAY_MS / 1000),
-      dedupeKey: `beneficiaries.screen:${id}`,
+      dedupeKey: dedupeKey("beneficiaries.screen", id),
     },
   );
   return beneficiaryView(tx, row);

@@ -67,6 +67,12 @@ const schema = z.object({
   /** How long a request may hold an Idempotency-Key before another may take it over (crash recovery). */
   IDEMPOTENCY_LOCK_SECONDS: seconds(60),
   WEBHOOK_TIMEOUT_MS: millis(5000),
+  /** After a secret rotation the previous secret keeps signing (next to the new one) this long. */
+  WEBHOOK_SECRET_ROTATION_WINDOW_SECONDS: seconds(86400),
+  /** At most this much of a webhook response body is read; the rest is cancelled unread. */
+  WEBHOOK_RESPONSE_MAX_BYTES: seconds(4096),
+  /** A Retry-After longer than this (429/503) is honoured only up to it. */
+  WEBHOOK_RETRY_AFTER_MAX_SECONDS: seconds(21600),
   /** Largest originAmount a quote may carry, in the origin currency (a business limit per transfer). */
   MAX_ORIGIN_AMOUNT: z
     .string()

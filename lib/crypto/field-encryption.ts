@@ -11,6 +11,7 @@
  * names. Old keys stay configured until `needsReencryption` finds no value using them.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { decodeBase64urlStrict, encodeBase64url } from "./jose-strict/base64url";
 
 const VERSION = "v1";
 const ALGORITHM = "aes-256-gcm";
@@ -18,7 +19,6 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
 export interface FieldEncryptionConfig {
   /** keyId used for new values; must be present in `keys`. */
@@ -65,11 +65,9 @@ function additionalData(keyId: string, context: string | undefined): Buffer {
   return Buffer.from(`${VERSION}.${keyId}.${context ?? ""}`, "utf8");
 }
 
-function decodeSegment(segment: string | undefined): Buffer | null {
-  if (segment === undefined || !BASE64URL.test(segment)) return null;
-  const bytes = Buffer.from(segment, "base64url");
-  // Only the canonical encoding is accepted, so one value has one spelling.
-  return bytes.toString("base64url") === segment ? bytes : null;
+/** Only the canonical encoding is accepted, so one value has one spelling. */
+function decodeSegment(segment: string | undefined): Uint8Array | null {
+  return segment === undefined ? null : (decodeBase64urlStrict(segment) ?? null);
 }
 
 export function createFieldCipher(config: FieldEncryptionConfig): FieldCipher {
@@ -97,7 +95,7 @@ export function createFieldCipher(config: FieldEncryptionConfig): FieldCipher {
       cipher.setAAD(additionalData(currentKeyId, context));
       const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
       const tag = cipher.getAuthTag();
-      return [VERSION, currentKeyId, iv.toString("base64url"), ciphertext.toString("base64url"), tag.toString("base64url")].join(".");
+      return [VERSION, currentKeyId, encodeBase64url(iv), encodeBase64url(ciphertext), encodeBase64url(tag)].join(".");
     },
     decrypt(stored, context) {
       const parsed = parse(stored);

@@ -6,7 +6,7 @@ import { maskIdentifier, type IdentifierType } from "@/lib/auth/identifiers";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
-import { enqueue } from "@/lib/jobs/queue";
+import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { normaliseName } from "@/lib/screening/provider";
 import { nextStepForCustomer } from "./next-step";
 import { lockCustomer } from "./status-change";
@@ -82,7 +82,7 @@ export async function submitProfile(tx: Tx, input: { customerId: string; profile
     { customerId: customer.id },
     {
       runAt: addSeconds(input.now, config().SCREENING_DELAY_MS / 1000),
-      dedupeKey: `customers.screen:${customer.id}`,
+      dedupeKey: dedupeKey("customers.screen", customer.id),
     },
   );
   return { status: updated.status, kycRequired: updated.kycStatus !== "COMPLETED", nextStep: nextStepForCustomer(updated) };

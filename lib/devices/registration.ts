@@ -1,11 +1,14 @@
 import { and, desc, eq } from "drizzle-orm";
-import { base64url, calculateJwkThumbprint, compactVerify, importJWK, type JWK } from "jose";
+import { calculateJwkThumbprint, compactVerify, importJWK, type JWK } from "jose";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { deviceRegistrations, devices } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { randomToken } from "@/lib/crypto/hash";
+import { decodeBase64urlStrict } from "@/lib/crypto/jose-strict/base64url";
+import { payloadObject, splitCompactJws, type CompactJwsPolicy } from "@/lib/crypto/jose-strict/compact-jws";
+import { DEVICE_ASSERTION_JWS_POLICY } from "@/lib/devices/assertion/verify-device-assertion";
 import { DomainError } from "@/lib/errors";
 
 /** Device registration (decisions section 3): a challenge, then the public key with a proof signed by it. */
@@ -33,17 +36,20 @@ const proofInvalid = (failedCheck: string) =>
  * several thumbprints (kid), and leading zeros would inflate the apparent size of a small modulus.
  */
 function uintOf(value: string, member: "n" | "e"): Uint8Array {
-  let bytes: Uint8Array;
-  try {
-    bytes = base64url.decode(value);
-  } catch {
-    throw keyInvalid(`publicKey.${member} is not base64url.`);
-  }
-  if (bytes.length === 0 || bytes[0] === 0 || base64url.encode(bytes) !== value) {
+  const bytes = decodeBase64urlStrict(value);
+  if (bytes === undefined) throw keyInvalid(`publicKey.${member} is not canonical base64url.`);
+  if (bytes.length === 0 || bytes[0] === 0) {
     throw keyInvalid(`publicKey.${member} must be the minimal base64url encoding of the integer.`);
   }
   return bytes;
 }
+
+/**
+ * The proof header: the assertion's allow-list (alg RS256, kid, typ; nothing else, so no crit, b64
+ * or embedded key) and limits, but kid and typ optional: the kid (the key's thumbprint) is only
+ * allocated by this call, and decisions 3 asks no typ of the proof.
+ */
+export const DEVICE_PROOF_JWS_POLICY: CompactJwsPolicy = { ...DEVICE_ASSERTION_JWS_POLICY, kid: "optional", typ: "optional" };
 
 /** RSA public JWK with a modulus of at least 2048 bits, and nothing private in it. */
 function publicRsaJwk(jwk: Record<string, unknown>): JWK {
@@ -66,15 +72,15 @@ export async function completeDeviceRegistration(
   if (reg.expiresAt.getTime() <= input.now.getTime()) throw proofInvalid("challengeExpired");
 
   const jwk = publicRsaJwk(input.publicKey);
-  let payload: Record<string, unknown>;
+  let payload: Record<string, unknown> | undefined;
   try {
+    payload = payloadObject(splitCompactJws(input.proof, DEVICE_PROOF_JWS_POLICY));
     const key = await importJWK(jwk, "RS256");
-    const verified = await compactVerify(input.proof, key, { algorithms: ["RS256"] });
-    if (verified.protectedHeader.crit || verified.protectedHeader.b64 !== undefined) throw new Error("crit");
-    payload = JSON.parse(new TextDecoder().decode(verified.payload));
+    await compactVerify(input.proof, key, { algorithms: ["RS256"] });
   } catch {
     throw proofInvalid("signature");
   }
+  if (!payload) throw proofInvalid("signature");
   if (payload.device_registration_id !== reg.id) throw proofInvalid("deviceRegistrationId");
   if (payload.challenge !== reg.challenge) throw proofInvalid("challenge");
   const iat = payload.iat;

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { events, subscriptions } from "@/db/schema";
-import { enqueue } from "@/lib/jobs/queue";
+import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 
 /** Event types of decisions section 9. */
 export type EventType = "customer.status.changed" | "transfer.state.changed" | "beneficiary.state.changed";
@@ -46,6 +46,6 @@ export async function emitEvent(tx: Tx, input: EmitInput): Promise<{ eventId: st
     createdAt: input.now,
   });
   // 8 attempts: the Standard Webhooks schedule of lib/webhooks/deliver-job.ts (about 28 hours).
-  await enqueue(tx, "webhooks.deliver", { eventId }, { runAt: input.now, dedupeKey: `webhooks.deliver:${eventId}`, maxAttempts: 8 });
+  await enqueue(tx, "webhooks.deliver", { eventId }, { runAt: input.now, dedupeKey: dedupeKey("webhooks.deliver", eventId), maxAttempts: 8 });
   return { eventId, sequence: sub.sequence };
 }

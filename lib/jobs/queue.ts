@@ -1,4 +1,5 @@
-import type { Executor } from "@/db";
+import { and, eq } from "drizzle-orm";
+import type { Db, Executor } from "@/db";
 import { jobs } from "@/db/schema";
 import { newId } from "@/db/ids";
 import { clock } from "@/lib/clock";
@@ -30,4 +31,20 @@ export async function enqueue<K extends JobKind>(tx: Executor, kind: K, payload:
       createdAt: clock.now(),
     })
     .onConflictDoNothing();
+}
+
+/**
+ * The dedupe key of the job that `kind` runs for the given ids ("transfers.expire:trf_1"): one
+ * spelling, so an enqueue and a nudge of the same job always agree.
+ */
+export function dedupeKey(kind: JobKind, ...ids: [string, ...string[]]): string {
+  return [kind, ...ids].join(":");
+}
+
+/** Moves a waiting job forward to now (the next event of a subscription after a delivery). */
+export async function nudgeJob(db: Db, key: string): Promise<void> {
+  await db
+    .update(jobs)
+    .set({ runAt: clock.now() })
+    .where(and(eq(jobs.dedupeKey, key), eq(jobs.state, "pending")));
 }

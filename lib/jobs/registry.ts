@@ -8,11 +8,15 @@ import { expireFundingSession } from "@/lib/transfers/funding-expire-job";
 import { networkStep } from "@/lib/transfers/network";
 import { advanceRefund } from "@/lib/transfers/refunds";
 import { deliverWebhook } from "@/lib/webhooks/deliver-job";
-import type { JobDefinition } from "./define";
-import type { JobKind } from "./kinds";
+import type { JobDefinition, JobRegistry } from "./define";
+import type { JobKind, JobPayload } from "./kinds";
 
-/** Every job kind the worker runs. A kind missing here fails to compile. */
-export const jobRegistry: { [K in JobKind]: JobDefinition<K> } = {
+/**
+ * Every job kind the service runs. A kind missing here fails to compile. Only the process entry
+ * points (instrumentation.ts, scripts/worker.ts) import it and hand it to the worker loop, so the
+ * worker never imports the job modules (which import the queue): no import cycle.
+ */
+export const jobRegistry = {
   "webhooks.deliver": deliverWebhook,
   "maintenance.purge": purgeJob,
   "customers.screen": screenCustomer,
@@ -23,4 +27,4 @@ export const jobRegistry: { [K in JobKind]: JobDefinition<K> } = {
   "transfers.networkStep": networkStep,
   "transfers.refundStep": advanceRefund,
   "funding.expire": expireFundingSession,
-};
+} satisfies { [K in JobKind]: JobDefinition<JobPayload<K>> & { kind: K } } satisfies JobRegistry;

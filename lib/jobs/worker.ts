@@ -3,9 +3,7 @@ import type { Db } from "@/db";
 import { jobs } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
 import { logger } from "@/lib/log";
-import { defaultBackoff, RetryLater, type JobDefinition } from "./define";
-import type { JobKind } from "./kinds";
-import { jobRegistry } from "./registry";
+import { defaultBackoff, RetryLater, type JobRegistry } from "./define";
 
 type JobRow = typeof jobs.$inferSelect;
 
@@ -66,8 +64,8 @@ async function finish(db: Db, job: JobRow, set: Partial<JobRow>): Promise<boolea
 
 class LeaseLost extends Error {}
 
-async function runOne(db: Db, job: JobRow): Promise<void> {
-  const def = jobRegistry[job.kind as JobKind] as JobDefinition<JobKind> | undefined;
+async function runOne(db: Db, registry: JobRegistry, job: JobRow): Promise<void> {
+  const def = Object.hasOwn(registry, job.kind) ? registry[job.kind] : undefined;
   const now = clock.now();
   // Claimed in a batch whose earlier jobs took the whole lease: another worker may own it by now.
   if (now.getTime() >= job.lockedUntil!.getTime()) return;
@@ -80,7 +78,7 @@ async function runOne(db: Db, job: JobRow): Promise<void> {
     await finish(db, job, { state: "dead", lastError: "invalid payload", finishedAt: now });
     return;
   }
-  const run = { payload: parsed.data, jobId: job.id, attempt: job.attempts, now };
+  const run = { payload: parsed.data, jobId: job.id, attempt: job.attempts, now, signal: new AbortController().signal };
   try {
     if (def.run) {
       await db.transaction(async (tx) => {
@@ -119,17 +117,9 @@ async function runOne(db: Db, job: JobRow): Promise<void> {
   }
 }
 
-/** Runs every job due now; returns how many ran. */
-export async function runDueJobs(db: Db, limit = 20): Promise<number> {
+/** Runs every job due now (up to `limit`) with the kinds of `registry`; returns how many ran. */
+export async function runDueJobs(db: Db, registry: JobRegistry, limit = 20): Promise<number> {
   const claimed = await claim(db, clock.now(), limit);
-  for (const job of claimed) await runOne(db, job);
+  for (const job of claimed) await runOne(db, registry, job);
   return claimed.length;
-}
-
-/** Moves a waiting job forward to now (the next event of a subscription after a delivery). */
-export async function nudgeJob(db: Db, dedupeKey: string): Promise<void> {
-  await db
-    .update(jobs)
-    .set({ runAt: clock.now() })
-    .where(and(eq(jobs.dedupeKey, dedupeKey), eq(jobs.state, "pending")));
 }

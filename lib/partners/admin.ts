@@ -4,7 +4,6 @@ import { newId } from "@/db/ids";
 import { partnerApiKeys, partners, subscriptions } from "@/db/schema";
 import { randomToken, sha256Hex } from "@/lib/crypto/hash";
 import { DomainError } from "@/lib/errors";
-import { newWebhookSecret } from "./settings";
 
 /** Partner administration for the console (issue 6): every change goes through here. */
 export async function createPartner(tx: Tx, input: { name: string; pricingMode: "SERVICE_PRICED" | "PARTNER_SIGNED"; now: Date }) {
@@ -33,10 +32,6 @@ export async function revokeApiKey(tx: Tx, partnerId: string, keyId: string, now
     .where(and(eq(partnerApiKeys.id, keyId), eq(partnerApiKeys.partnerId, partnerId), isNull(partnerApiKeys.revokedAt)))
     .returning();
   if (!row) throw new DomainError("apiKey.notFound", { message: "No such active key." });
-}
-
-export async function rotateWebhookSecret(tx: Tx, partnerId: string, now: Date): Promise<void> {
-  await tx.update(partners).set({ webhookSecret: newWebhookSecret(), updatedAt: now }).where(eq(partners.id, partnerId));
 }
 
 export type SubscriptionStatus = "active" | "spended" | "closed";

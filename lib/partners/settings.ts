@@ -2,10 +2,10 @@ import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { partners } from "@/db/schema";
 import { config } from "@/lib/config";
-import { randomToken } from "@/lib/crypto/hash";
 import { DomainError } from "@/lib/errors";
 import { assertDeliverableUrl } from "@/lib/webhooks/url-policy";
 import { validReturnOrigins } from "./origins";
+import { newWebhookSecret, rotateWebhookSecret } from "./webhook-secret";
 
 export interface PartnerSettingsInput {
   jwks?: { keys: Record<string, unknown>[] };
@@ -13,6 +13,8 @@ export interface PartnerSettingsInput {
   webhookUrl?: string | null;
   returnOrigins?: string[];
   deepLinkBase?: string | null;
+  /** Replace the webhook secret (the previous one stays valid for the rotation window). */
+  rotateWebhookSecret?: boolean;
 }
 
 export interface PartnerSettings {
@@ -21,18 +23,16 @@ export interface PartnerSettings {
   jwks: { keys: Record<string, unknown>[] };
   webhookUrl: string | null;
   webhookSecret: string | null;
+  /** Until when the secret before the last rotation still signs deliveries (null: none). */
+  previousWebhookSecretValidUntil: string | null;
   returnOrigins: string[];
   deepLinkBase: string | null;
 }
 
-/** A Standard Webhooks secret: whsec_ followed by base64 of 24 random bytes. */
-export function newWebhookSecret(): string {
-  return `whsec_${Buffer.from(randomToken(24), "base64url").toString("base64")}`;
-}
-
 /**
  * Updates a partner's integration settings (PUT /v1/sandbox/partner, and the console later).
- * Setting a webhook URL for the first time creates its signing secret.
+ * Setting a webhook URL for the first time creates its signing secret; `rotateWebhookSecret`
+ * replaces it (the partner's own rotation, decisions: webhook secret rotation).
  */
 export async function updatePartnerSettings(tx: Tx, partnerId: string, input: PartnerSettingsInput, now: Date): Promise<PartnerSettings> {
   const origins = input.returnOrigins && validReturnOrigins(input.returnOrigins, { allowLocalHttp: config().sandbox });
@@ -50,12 +50,20 @@ export async function updatePartnerSettings(tx: Tx, partnerId: string, input: Pa
     }
   }
   const webhookUrl = input.webhookUrl === undefined ? partner.webhookUrl : input.webhookUrl;
+  if (input.rotateWebhookSecret && !webhookUrl) {
+    throw new DomainError("validation.fieldInvalid", {
+      message: "rotateWebhookSecret needs a webhook URL: set webhookUrl first.",
+      details: { issues: [{ field: "rotateWebhookSecret", code: "validation.fieldInvalid", message: "no webhook URL is set" }] },
+    });
+  }
   const [updated] = await tx
     .update(partners)
     .set({
       jwks: input.jwks ?? partner.jwks,
       pricingMode: input.pricingMode ?? partner.pricingMode,
       webhookUrl,
+      // A new URL is a new endpoint: a 410 or Retry-After of the old one no longer applies.
+      ...(webhookUrl !== partner.webhookUrl ? { webhookDisabledAt: null, webhookDisabledReason: null, webhookNotBefore: null } : {}),
       webhookSecret: webhookUrl ? (partner.webhookSecret ?? newWebhookSecret()) : partner.webhookSecret,
       returnOrigins: origins ?? partner.returnOrigins,
       deepLinkBase: input.deepLinkBase === undefined ? partner.deepLinkBase : input.deepLinkBase,
@@ -63,12 +71,15 @@ export async function updatePartnerSettings(tx: Tx, partnerId: string, input: Pa
     })
     .where(eq(partners.id, partnerId))
     .returning();
+  const rotated = input.rotateWebhookSecret ? await rotateWebhookSecret(tx, partnerId, now) : null;
+  const validUntil = updated.webhookPreviousSecretExpiresAt;
   return {
     partnerId: updated.id,
     pricingMode: updated.pricingMode,
     jwks: updated.jwks,
     webhookUrl: updated.webhookUrl,
-    webhookSecret: updated.webhookUrl ? updated.webhookSecret : null,
+    webhookSecret: updated.webhookUrl ? (rotated?.webhookSecret ?? updated.webhookSecret) : null,
+    previousWebhookSecretValidUntil: (rotated ? rotated.previousValidUntil : validUntil && validUntil > now ? validUntil : null)?.toISOString() ?? null,
     returnOrigins: updated.returnOrigins,
     deepLinkBase: updated.deepLinkBase,
   };

@@ -9,7 +9,7 @@ import { corridorByCode } from "@/lib/corridors/corridors";
 import { quoteTtlSeconds, type CorridorType } from "@/lib/corridors/payout-methods";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { DomainError } from "@/lib/errors";
-import { enqueue } from "@/lib/jobs/queue";
+import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { checkEnvelope } from "@/lib/pricing/envelope";
 import { sandboxReferenceRates } from "@/lib/pricing/reference-rate";
 import { insertRegisteredTransfer } from "@/lib/transfers/records";
@@ -93,6 +93,6 @@ export async function acceptQuote(
   await tx.update(disclosures).set({ usedAt: now }).where(eq(disclosures.tokenHash, disclosure.tokenHash));
   await tx.update(quotes).set({ acceptedAt: now, transferId: transfer.id }).where(eq(quotes.id, quote.id));
   await tx.update(beneficiaries).set({ lastUsedAt: now }).where(eq(beneficiaries.id, beneficiary.id));
-  await enqueue(tx, "transfers.expire", { transferId: transfer.id }, { runAt: transfer.expiresAt, dedupeKey: `transfers.expire:${transfer.id}` });
+  await enqueue(tx, "transfers.expire", { transferId: transfer.id }, { runAt: transfer.expiresAt, dedupeKey: dedupeKey("transfers.expire", transfer.id) });
   return { quoteId: quote.id, transferId: transfer.id, transferStatus: transfer.state };
 }

@@ -2,7 +2,7 @@ import type { Tx } from "@/db";
 import { addSeconds } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
 import { expireIfOverdue } from "./deadline";
-import { expireOpenFundingSessions } from "./funding";
+import { expireOpenFundingSessions } from "./funding-session-expiry";
 import { transferInScope, transitionTransfer } from "./records";
 import { refundView, startRefund } from "./refunds";
 import { customerActionExpectedFor, nextStepFor, resolveCancel, type TransferState } from "./state-machine";

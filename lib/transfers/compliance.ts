@@ -1,7 +1,7 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { fundingSessions } from "@/db/schema";
-import { expireOpenFundingSessions } from "./funding";
+import { expireOpenFundingSessions } from "./funding-session-expiry";
 import { transitionTransfer, type TransferRow } from "./records";
 
 /**

@@ -3,6 +3,7 @@ import type { JWK } from "jose";
 import type { Tx } from "@/db";
 import { customers, deviceNonces, devices, transfers } from "@/db/schema";
 import { config } from "@/lib/config";
+import { unverifiedKid } from "@/lib/crypto/jose-strict/kid";
 import { verifyDeviceAssertion } from "@/lib/devices/assertion/verify-device-assertion";
 import { deviceByKid } from "@/lib/devices/lookup";
 import { DomainError } from "@/lib/errors";
@@ -14,16 +15,6 @@ import { transferMachine, type TransferState } from "./state-machine";
 
 const customerScope = (id: string) => `assertion:customer:${id}`;
 const deviceScope = (id: string) => `assertion:device:${id}`;
-
-/** The kid named by a compact JWS header, read without trusting it (only to find the device to count against). */
-function kidOf(jws: string): string | null {
-  try {
-    const header = JSON.parse(Buffer.from(jws.split(".")[0] ?? "", "base64url").toString("utf8"));
-    return typeof header?.kid === "string" ? header.kid : null;
-  } catch {
-    return null;
-  }
-}
 
 function lockout(seconds: number): DomainError {
   return new DomainError("device.assertionLockout", {
@@ -59,7 +50,7 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
       details: { remediationHint: "register_device" },
     });
 
-  const kid = kidOf(input.deviceAssertion);
+  const kid = unverifiedKid(input.deviceAssertion);
   const named = kid ? await deviceByKid(tx, kid) : undefined;
   const namedDevice = named?.subscriptionId === input.subscriptionId ? named.id : null;
   const locked = Math.max(

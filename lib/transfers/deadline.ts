@@ -1,5 +1,5 @@
 import type { Tx } from "@/db";
-import { expireOpenFundingSessions } from "./funding";
+import { expireOpenFundingSessions } from "./funding-session-expiry";
 import { transitionTransfer, type TransferRow } from "./records";
 import { transferMachine, type TransferState } from "./state-machine";
 

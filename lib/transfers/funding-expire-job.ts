@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineJob } from "@/lib/jobs/define";
-import { expireOpenFundingSessions, lockFundingSession } from "./funding";
+import { lockFundingSession } from "./funding";
+import { expireOpenFundingSessions } from "./funding-session-expiry";
 import { transitionTransfer } from "./records";
 
 /**

@@ -1,18 +1,17 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { fundingSessions } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
-import { enqueue } from "@/lib/jobs/queue";
-import { issueWebviewToken, retireSessionTokens } from "@/lib/webviews/tokens";
+import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+import { issueWebviewToken } from "@/lib/webviews/tokens";
 import { fundingSessionMachine, type FundingSessionStatus } from "./funding-session-state-machine";
 import { lockTransfer, transitionTransfer, type TransferRow } from "./records";
 import { expireIfOverdue } from "./deadline";
+import { closeFundingSession, type FundingSessionRow } from "./funding-session-expiry";
 import { startPayout } from "./network";
-
-export type FundingSessionRow = typeof fundingSessions.$inferSelect;
 
 /** A new funding attempt after confirm: 30 minutes, its single-use webview URL (spec 2.8). */
 export async function openFundingSession(tx: Tx, transfer: TransferRow, now: Date) {
@@ -20,7 +19,7 @@ export async function openFundingSession(tx: Tx, transfer: TransferRow, now: Dat
   const expiresAt = addSeconds(now, config().FUNDING_TTL_SECONDS);
   await tx.insert(fundingSessions).values({ id, transferId: transfer.id, state: fundingSessionMachine.next("none", "create").to, expiresAt, createdAt: now });
   const webview = await issueWebviewToken(tx, { kind: "FUNDING", sessionId: id, partnerId: transfer.partnerId, ttlSeconds: config().FUNDING_TTL_SECONDS, now });
-  await enqueue(tx, "funding.expire", { fundingSessionId: id }, { runAt: expiresAt, dedupeKey: `funding.expire:${id}` });
+  await enqueue(tx, "funding.expire", { fundingSessionId: id }, { runAt: expiresAt, dedupeKey: dedupeKey("funding.expire", id) });
   return { fundingSessionId: id, fundingWebviewUrl: webview.url, expiresAt: expiresAt.toISOString() };
 }
 
@@ -34,14 +33,6 @@ export async function lockFundingSession(tx: Tx, fundingSessionId: string): Prom
   if (!transfer) return undefined;
   const [session] = await tx.select().from(fundingSessions).where(eq(fundingSessions.id, fundingSessionId)).for("update");
   return { session, transfer };
-}
-
-async function closeSession(tx: Tx, session: FundingSessionRow, to: FundingSessionStatus, now: Date, method?: string) {
-  await tx
-    .update(fundingSessions)
-    .set({ state: to, completedAt: now, method: method ?? session.method })
-    .where(eq(fundingSessions.id, session.id));
-  await retireSessionTokens(tx, session.id, now);
 }
 
 /**
@@ -65,20 +56,11 @@ export async function completeFunding(
   const to = fundingSessionMachine.next(session.state as FundingSessionStatus, input.outcome === "SUCCEEDED" ? "provider.succeeded" : "provider.failed").to;
   if (input.outcome === "SUCCEEDED") {
     const funded = await transitionTransfer(tx, transfer, "funding.succeeded", now);
-    await closeSession(tx, session, to, now, input.method);
+    await closeFundingSession(tx, session, to, now, input.method);
     await startPayout(tx, funded, now);
     return { fundingSessionId: session.id, sessionState: to, transferStatus: funded.state };
   }
   await transitionTransfer(tx, transfer, "funding.failed", now);
-  await closeSession(tx, session, to, now, input.method);
+  await closeFundingSession(tx, session, to, now, input.method);
   return { fundingSessionId: session.id, sessionState: to, transferStatus: transfer.state };
-}
-
-/** Ends the open sessions of a transfer that left funding (cancelled, expired, held). */
-export async function expireOpenFundingSessions(tx: Tx, transferId: string, now: Date): Promise<void> {
-  const open = await tx
-    .select()
-    .from(fundingSessions)
-    .where(and(eq(fundingSessions.transferId, transferId), eq(fundingSessions.state, "OPEN")));
-  for (const session of open) await closeSession(tx, session, fundingSessionMachine.next("OPEN", "expired").to, now);
 }

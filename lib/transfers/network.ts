@@ -4,7 +4,7 @@ import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import { defineJob } from "@/lib/jobs/define";
-import { enqueue } from "@/lib/jobs/queue";
+import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { lockTransfer, transitionTransfer, type TransferRow } from "./records";
 import { startRefund } from "./refunds";
 import type { TransferTrigger } from "./state-machine";
@@ -25,7 +25,7 @@ async function scheduleStep(tx: Tx, transfer: TransferRow, now: Date): Promise<v
     tx,
     "transfers.networkStep",
     { transferId: transfer.id, from: transfer.state },
-    { runAt: addSeconds(now, delay / 1000), dedupeKey: `transfers.networkStep:${transfer.id}:${transfer.state}` },
+    { runAt: addSeconds(now, delay / 1000), dedupeKey: dedupeKey("transfers.networkStep", transfer.id, transfer.state) },
   );
 }
 

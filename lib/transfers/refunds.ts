@@ -4,7 +4,7 @@ import type { Tx } from "@/db";
 import { transfers } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { defineJob } from "@/lib/jobs/define";
-import { enqueue } from "@/lib/jobs/queue";
+import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { lockTransfer, type TransferRow } from "./records";
 import { refundMachine, type RefundStatus } from "./refund-state-machine";
 
@@ -38,7 +38,7 @@ export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Pro
     tx,
     "transfers.refundStep",
     { transferId: transfer.id },
-    { runAt: addSeconds(now, STEP_SECONDS), dedupeKey: `transfers.refundStep:${transfer.id}` },
+    { runAt: addSeconds(now, STEP_SECONDS), dedupeKey: dedupeKey("transfers.refundStep", transfer.id) },
   );
   return refund;
 }
@@ -62,7 +62,7 @@ export const advanceRefund = defineJob({
         tx,
         "transfers.refundStep",
         { transferId: transfer.id },
-        { runAt: addSeconds(now, STEP_SECONDS), dedupeKey: `transfers.refundStep:${transfer.id}:${next}` },
+        { runAt: addSeconds(now, STEP_SECONDS), dedupeKey: dedupeKey("transfers.refundStep", transfer.id, next) },
       );
     }
   },

@@ -10,7 +10,7 @@ import { corridorByCode } from "@/lib/corridors/corridors";
 import { payoutTypeToMethod } from "@/lib/corridors/payout-methods";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { DomainError } from "@/lib/errors";
-import { enqueue } from "@/lib/jobs/queue";
+import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { canonicalMethodType } from "@/lib/payout-identifiers/method-types";
 import { checkIdentifierFormat } from "@/lib/payout-identifiers/format-check";
 import { maskIdentifier } from "@/lib/payout-identifiers/mask";
@@ -110,7 +110,12 @@ export async function submitTransfer(tx: Tx, input: SubmitInput & { subscription
     .set({ payoutMethodId, purposeOfTransfer: input.purposeOfTransfer, submittedAt: now, fastCheckExpectedBy: addSeconds(now, (delayMs + 1000) / 1000) })
     .where(eq(transfers.id, row.id))
     .returning();
-  await enqueue(tx, "transfers.fastCheck", { transferId: row.id }, { runAt: addSeconds(now, delayMs / 1000), dedupeKey: `transfers.fastCheck:${row.id}` });
+  await enqueue(
+    tx,
+    "transfers.fastCheck",
+    { transferId: row.id },
+    { runAt: addSeconds(now, delayMs / 1000), dedupeKey: dedupeKey("transfers.fastCheck", row.id) },
+  );
   return {
     transferId: row.id,
     transferStatus: row.state,

@@ -1,5 +1,4 @@
-import { and, eq, lt } from "drizzle-orm";
-import { Webhook } from "standardwebhooks";
+import { and, eq, isNull, lt } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
@@ -7,14 +6,12 @@ import { events, partners, webhookAttempts } from "@/db/schema";
 import { clock } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { defineJob, RetryLater } from "@/lib/jobs/define";
-import { nudgeJob } from "@/lib/jobs/worker";
-import { assertDeliverableUrl } from "./url-policy";
-
-/**
- * Standard Webhooks retry schedule (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h):
- * about 28 hours in all, past the 24 hours decisions section 9 asks for.
- */
-const SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
+import { dedupeKey, nudgeJob } from "@/lib/jobs/queue";
+import { logger } from "@/lib/log";
+import { postWebhook } from "./http-post";
+import { backoffWithJitter, retryAfterSeconds } from "./retry";
+import { signingSecrets, signWebhook } from "./signing";
+import { assertDeliverableUrlShape } from "./url-policy";
 
 /**
  * Delivers one event. Events of a subscription go out in sequence order: an event waits while an
@@ -23,7 +20,7 @@ const SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 export const deliverWebhook = defineJob({
   kind: "webhooks.deliver",
   schema: z.object({ eventId: z.string() }),
-  backoff: (failures) => SCHEDULE[Math.min(failures - 1, SCHEDULE.length - 1)],
+  backoff: (failures) => backoffWithJitter(failures),
   perform: async (db, { payload }) => {
     const [event] = await db.select().from(events).where(eq(events.id, payload.eventId));
     if (!event || event.deliveryState !== "pending") return;
@@ -35,21 +32,39 @@ export const deliverWebhook = defineJob({
     if (earlier) throw new RetryLater(60, "an earlier event of this subscription is still pending");
 
     const [partner] = await db.select().from(partners).where(eq(partners.id, event.partnerId));
-    if (!partner?.webhookUrl || !partner.webhookSecret) {
+    // A disabled endpoint (it answered 410 Gone) is no endpoint until an operator re-enables it.
+    if (!partner?.webhookUrl || !partner.webhookSecret || partner.webhookDisabledAt) {
       await settle(db, event.id, event.subscriptionId, "undeliverable");
       return;
     }
-    const outcome = await post(partner.webhookUrl, partner.webhookSecret, event.id, JSON.stringify(event.body));
+    // The endpoint asked for a pause (Retry-After): wait it out without using up an attempt.
+    const now = clock.now();
+    if (partner.webhookNotBefore && partner.webhookNotBefore > now) {
+      throw new RetryLater(Math.ceil((partner.webhookNotBefore.getTime() - now.getTime()) / 1000), "the endpoint asked us to retry later");
+    }
+    const url = partner.webhookUrl;
+    const outcome = await post(url, signingSecrets(partner, now), event.id, JSON.stringify(event.body));
     await db.insert(webhookAttempts).values({
       id: newId("wha"),
       eventId: event.id,
       partnerId: partner.id,
-      url: partner.webhookUrl,
+      url,
       attemptedAt: outcome.at,
       statusCode: outcome.status,
       latencyMs: outcome.latencyMs,
       error: outcome.error,
     });
+    if (outcome.status === 410) {
+      await disableEndpoint(db, partner.id, url, outcome.at);
+      await settle(db, event.id, event.subscriptionId, "undeliverable");
+      return;
+    }
+    if (outcome.retryAfter !== null) {
+      await db
+        .update(partners)
+        .set({ webhookNotBefore: new Date(outcome.at.getTime() + outcome.retryAfter * 1000) })
+        .where(eq(partners.id, partner.id));
+    }
     if (outcome.status === null || outcome.status < 200 || outcome.status >= 300) {
       throw new Error(outcome.error ?? `endpoint answered ${outcome.status}`);
     }
@@ -74,7 +89,21 @@ async function settle(db: Db, eventId: string, subscriptionId: string, state: "d
     .where(and(eq(events.subscriptionId, subscriptionId), eq(events.deliveryState, "pending")))
     .orderBy(events.sequence)
     .limit(1);
-  if (next) await nudgeJob(db, `webhooks.deliver:${next.id}`);
+  if (next) await nudgeJob(db, dedupeKey("webhooks.deliver", next.id));
+}
+
+/**
+ * 410 Gone: the partner retired the endpoint, so we stop calling it (and every later event of the
+ * partner is undeliverable) until an operator re-enables it. Only the URL that answered is
+ * disabled: a partner who meanwhile set a new URL keeps it.
+ */
+async function disableEndpoint(db: Db, partnerId: string, url: string, at: Date): Promise<void> {
+  const disabled = await db
+    .update(partners)
+    .set({ webhookDisabledAt: at, webhookDisabledReason: "The endpoint answered 410 Gone." })
+    .where(and(eq(partners.id, partnerId), eq(partners.webhookUrl, url), isNull(partners.webhookDisabledAt)))
+    .returning({ id: partners.id });
+  if (disabled.length) logger().warn({ partnerId }, "webhook endpoint answered 410 Gone: disabled until an operator re-enables it");
 }
 
 interface Outcome {
@@ -82,9 +111,11 @@ interface Outcome {
   status: number | null;
   latencyMs: number;
   error: string | null;
+  /** Seconds the endpoint asked us to wait (Retry-After on 429 or 503), capped by configuration. */
+  retryAfter: number | null;
 }
 
-async function post(url: string, secret: string, eventId: string, body: string): Promise<Outcome> {
+async function post(url: string, secrets: string[], eventId: string, body: string): Promise<Outcome> {
   const at = clock.now();
   // The signed timestamp is wall time, not clock.now(): the receiver checks it against its own
   // clock (Standard Webhooks allows 5 minutes), and a sandbox clock moved forward for testing
@@ -92,25 +123,28 @@ async function post(url: string, secret: string, eventId: string, body: string):
   const signedAt = new Date();
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
+  const allowPrivate = config().sandbox || config().WEBHOOK_ALLOW_PRIVATE;
   try {
-    await assertDeliverableUrl(url, config().sandbox || config().WEBHOOK_ALLOW_PRIVATE);
-    const signature = new Webhook(secret).sign(eventId, signedAt, body);
-    const res = await fetch(url, {
-      method: "POST",
+    // The name is resolved once, by the connection's own lookup, which refuses non-public addresses.
+    assertDeliverableUrlShape(url, allowPrivate);
+    const res = await postWebhook(url, {
       headers: {
         "content-type": "application/json",
         "webhook-id": eventId,
         "webhook-timestamp": String(Math.floor(signedAt.getTime() / 1000)),
-        "webhook-signature": signature,
+        "webhook-signature": signWebhook(secrets, eventId, signedAt, body),
       },
       body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(config().WEBHOOK_TIMEOUT_MS),
+      allowPrivate,
+      timeoutMs: config().WEBHOOK_TIMEOUT_MS,
+      maxBodyBytes: config().WEBHOOK_RESPONSE_MAX_BYTES,
     });
-    await res.arrayBuffer().catch(() => undefined);
-    return { at, status: res.status, latencyMs: latency(), error: res.ok ? null : `HTTP ${res.status}` };
+    const ok = res.status >= 200 && res.status < 300;
+    const retryAfter =
+      res.status === 429 || res.status === 503 ? retryAfterSeconds(res.headers["retry-after"], signedAt, config().WEBHOOK_RETRY_AFTER_MAX_SECONDS) : null;
+    return { at, status: res.status, latencyMs: latency(), error: ok ? null : `HTTP ${res.status}`, retryAfter };
   } catch (err) {
     const message = err instanceof Error ? err.message : "delivery failed";
-    return { at, status: null, latencyMs: latency(), error: message.slice(0, 200) };
+    return { at, status: null, latencyMs: latency(), error: message.slice(0, 200), retryAfter: null };
   }
 }

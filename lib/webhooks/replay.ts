@@ -2,14 +2,14 @@ import { and, desc, eq, gte, inArray, lte } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { events, webhookAttempts } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
-import { enqueue } from "@/lib/jobs/queue";
+import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 
 /** Sends an event again (console replay): back to pending, with a new delivery job. */
 export async function replayEvent(tx: Tx, eventId: string, now: Date): Promise<void> {
   const [event] = await tx.select().from(events).where(eq(events.id, eventId)).for("update");
   if (!event) throw new DomainError("event.notFound", { message: "No such event." });
   await tx.update(events).set({ deliveryState: "pending", deliveredAt: null }).where(eq(events.id, eventId));
-  await enqueue(tx, "webhooks.deliver", { eventId }, { runAt: now, dedupeKey: `webhooks.deliver:${eventId}`, maxAttempts: 8 });
+  await enqueue(tx, "webhooks.deliver", { eventId }, { runAt: now, dedupeKey: dedupeKey("webhooks.deliver", eventId), maxAttempts: 8 });
 }
 
 /** Replays every event of a partner that occurred in [from, to]; returns how many. */

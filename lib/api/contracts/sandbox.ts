@@ -37,6 +37,10 @@ export const putPartner = defineContract({
         .nullable()
         .optional()
         .meta({ example: "partnerapp://remit" }),
+      rotateWebhookSecret: z.boolean().optional().meta({
+        description:
+          "true replaces the webhook secret; the new one is returned in webhookSecret. The previous secret keeps signing deliveries (a second `v1,` signature) until previousWebhookSecretValidUntil (24 h by default), so receivers can switch without losing a delivery. Needs a webhook URL.",
+      }),
     })
     .meta({ id: "SandboxPartnerRequest" }),
   success: {
@@ -49,6 +53,9 @@ export const putPartner = defineContract({
         jwks: JwksSchema,
         webhookUrl: z.string().nullable(),
         webhookSecret: z.string().nullable().meta({ description: "Standard Webhooks secret (whsec_...), present when a webhook URL is set." }),
+        previousWebhookSecretValidUntil: Timestamp.nullable().meta({
+          description: "After a rotation: until when deliveries are also signed with the previous secret (null when none is).",
+        }),
         returnOrigins: z.array(z.string()),
         deepLinkBase: z.string().nullable(),
       })

@@ -11,7 +11,7 @@
 import { compactVerify, importJWK, type JWK } from "jose";
 import { constantTimeEqual } from "@/lib/crypto/hash";
 import { DomainError } from "@/lib/errors";
-import { JwsFormatError, parseDeviceAssertion } from "./parse-compact-jws";
+import { CompactJwsError, payloadObject, splitCompactJws, type CompactJwsPolicy } from "@/lib/crypto/jose-strict/compact-jws";
 
 export type AssertionFailedCheck = "signature" | "customerBinding" | "transferMatch" | "freshness" | "challenge";
 
@@ -51,6 +51,20 @@ export interface VerifiedDeviceAssertion {
 
 export const MAX_NONCE_LENGTH = 128;
 
+/**
+ * The assertion header (spec 5.3): alg RS256, kid and typ JWT, all required, and nothing else. An
+ * allow-list, not a deny-list: besides the known-dangerous members (crit, jwk, jku, x5c, x5u, x5t,
+ * b64) any member we do not understand could change how the token is meant to be processed. The
+ * limits sit well above an RS256 assertion's real size (header ~110, signature 342-683 chars).
+ */
+export const DEVICE_ASSERTION_JWS_POLICY: CompactJwsPolicy = {
+  algorithms: ["RS256"],
+  members: { allow: ["alg", "kid", "typ"] },
+  kid: "required",
+  typ: "required",
+  maxLength: { token: 8192, header: 1024, payload: 4096, signature: 1024, kid: 256 },
+};
+
 function invalid(failedCheck: AssertionFailedCheck, message: string): DomainError {
   return new DomainError("device.assertionInvalid", { message, details: { failedCheck } });
 }
@@ -72,12 +86,16 @@ async function importDeviceKey(jwk: JWK) {
  */
 export async function verifyDeviceAssertion(jws: string, input: DeviceAssertionInput): Promise<VerifiedDeviceAssertion> {
   let kid: string;
-  let claims: Record<string, unknown>;
+  let claims: Record<string, unknown> | undefined;
   try {
-    ({ kid, claims } = parseDeviceAssertion(jws));
+    const parts = splitCompactJws(jws, DEVICE_ASSERTION_JWS_POLICY);
+    kid = parts.kid!;
+    claims = payloadObject(parts);
   } catch (error) {
-    throw invalid("signature", error instanceof JwsFormatError ? error.message : "The assertion is malformed.");
+    throw invalid("signature", error instanceof CompactJwsError ? error.message : "The assertion is malformed.");
   }
+  // Structural, like the header: such a payload is not one the device could have meant.
+  if (!claims) throw invalid("signature", "The assertion payload is not a strict JSON object.");
 
   const device = await input.findDeviceByKid(kid);
   if (!device) {

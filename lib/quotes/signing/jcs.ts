@@ -11,7 +11,7 @@
  *   that was meant to be signed.
  */
 import canonicalize from "canonicalize";
-import { decodeUtf8Strict, hasLoneSurrogate, scanStrictJson, StrictJsonError } from "./strict-json";
+import { decodeUtf8Strict, hasLoneSurrogate, scanStrictJson, StrictJsonError } from "@/lib/crypto/jose-strict/strict-json";
 
 export type JcsFailure = "loneSurrogate" | "nonFinite" | "unsupportedType" | "cycle" | "tooDeep";
 

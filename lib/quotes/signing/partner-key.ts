@@ -5,7 +5,7 @@
  * would let it try other keys when the kid is missing or duplicated.
  */
 import { importJWK } from "jose";
-import { decodeBase64urlStrict } from "./base64url";
+import { decodeBase64urlStrict } from "@/lib/crypto/jose-strict/base64url";
 import { signatureInvalid } from "./signature-invalid";
 
 export const MIN_RSA_MODULUS_BITS = 2048;

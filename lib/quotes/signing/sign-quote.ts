@@ -6,7 +6,7 @@
 import type { KeyObject } from "node:crypto";
 import { CompactSign } from "jose";
 import { DomainError } from "@/lib/errors";
-import { encodeBase64url } from "./base64url";
+import { encodeBase64url } from "@/lib/crypto/jose-strict/base64url";
 import { canonicalJsonBytes, JcsError } from "./jcs";
 import { readQuoteClaims, type PartnerQuoteClaims } from "./quote-claims";
 

@@ -7,10 +7,9 @@ import type { Db } from "@/db";
 import * as schema from "@/db/schema";
 import { idempotencyKeys, jobs } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
-import { defaultBackoff, RetryLater, type JobDefinition, type JobRun } from "@/lib/jobs/define";
+import { defaultBackoff, RetryLater, type JobDefinition, type JobRegistry, type JobRun } from "@/lib/jobs/define";
 import type { JobKind } from "@/lib/jobs/kinds";
 import { enqueue, type EnqueueOptions } from "@/lib/jobs/queue";
-import { jobRegistry } from "@/lib/jobs/registry";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { freshDb } from "../../support/db";
 
@@ -21,15 +20,14 @@ let db2: Db;
 let closeDb2: () => Promise<void> = async () => {};
 
 // ---- Test-only job kinds -------------------------------------------------------------------
-// The registry is a plain object: the tests add two kinds for the duration of this file instead
-// of adding test hooks to production code. Each run is recorded, and its behaviour is chosen per
+// The worker runs the registry it is given: these tests hand it two kinds of their own instead of
+// adding test hooks to production code. Each run is recorded, and its behaviour is chosen per
 // payload tag.
 type Payload = { tag: string };
 type Behaviour = (job: JobRun<Payload>, tx?: Parameters<NonNullable<JobDefinition<"maintenance.purge">["run"]>>[0]) => Promise<void>;
 const calls: { kind: string; tag: string; attempt: number; jobId: string }[] = [];
 const behaviours = new Map<string, Behaviour>();
 const deadCalls: { tag: string; error: string }[] = [];
-const registry = jobRegistry as unknown as Record<string, JobDefinition<any>>;
 
 const testPerform = {
   kind: "test.perform",
@@ -62,10 +60,10 @@ const testRun = {
   },
 };
 
+const registry: JobRegistry = { "test.perform": testPerform, "test.run": testRun };
+
 before(async () => {
   ({ db, close } = await freshDb());
-  registry["test.perform"] = testPerform as unknown as JobDefinition<any>;
-  registry["test.run"] = testRun as unknown as JobDefinition<any>;
   db2 = db;
   if (process.env.TEST_DB_URL) {
     const { default: postgres } = await import("postgres");
@@ -77,8 +75,6 @@ before(async () => {
 });
 
 after(async () => {
-  delete registry["test.perform"];
-  delete registry["test.run"];
   await closeDb2();
   await close();
 });
@@ -128,7 +124,7 @@ function assertAfter(date: Date | null, seconds: number, from: Date, to: Date) {
 
 async function runTimed(d: Db = db) {
   const from = clock.now();
-  const ran = await runDueJobs(d);
+  const ran = await runDueJobs(d, registry);
   return { ran, from, to: clock.now() };
 }
 
@@ -156,7 +152,7 @@ describe("jobs: enqueue", () => {
       /state change failed/,
     );
     assert.deepEqual(await jobsTagged("rolled-back"), []);
-    assert.equal(await runDueJobs(db), 0);
+    assert.equal(await runDueJobs(db, registry), 0);
     assert.deepEqual(calls, []);
   });
 
@@ -196,7 +192,7 @@ describe("jobs: enqueue", () => {
       await add("while-running", { dedupeKey: key });
       enqueuedWhileRunning = true;
     });
-    assert.equal(await runDueJobs(db), 1);
+    assert.equal(await runDueJobs(db, registry), 1);
     assert.ok(enqueuedWhileRunning);
     all = await db.select().from(jobs).where(eq(jobs.dedupeKey, key));
     assert.equal(all.length, 1);
@@ -216,7 +212,7 @@ describe("jobs: enqueue", () => {
     const key = `dedupe:${randomUUID()}`;
     await add("dies", { dedupeKey: key, maxAttempts: 1 });
     behaviours.set("dies", failWith("nope"));
-    await runDueJobs(db);
+    await runDueJobs(db, registry);
     assert.equal((await jobTagged("dies")).state, "dead");
     await add("replacement", { dedupeKey: key });
     assert.equal((await jobTagged("replacement")).state, "pending");
@@ -230,18 +226,18 @@ describe("jobs: running due jobs", () => {
     await add("due-past", { runAt: addSeconds(now, -30) });
     await add("future", { runAt: addSeconds(now, 60) });
 
-    assert.equal(await runDueJobs(db), 2);
+    assert.equal(await runDueJobs(db, registry), 2);
     assert.deepEqual(tagsCalled(), ["due-past", "due-now"], "due jobs run in runAt order");
     assert.equal((await jobTagged("due-now")).state, "done");
     assert.ok((await jobTagged("due-now")).finishedAt);
     assert.equal((await jobTagged("due-now")).lockedUntil, null);
     assert.equal((await jobTagged("future")).state, "pending");
 
-    assert.equal(await runDueJobs(db), 0, "a done job never runs again");
+    assert.equal(await runDueJobs(db, registry), 0, "a done job never runs again");
     clock.advance(50_000);
-    assert.equal(await runDueJobs(db), 0, "not due yet");
+    assert.equal(await runDueJobs(db, registry), 0, "not due yet");
     clock.advance(11_000);
-    assert.equal(await runDueJobs(db), 1);
+    assert.equal(await runDueJobs(db, registry), 1);
     assert.deepEqual(tagsCalled(), ["due-past", "due-now", "future"]);
     const future = await jobTagged("future");
     assert.equal(future.state, "done");
@@ -250,10 +246,10 @@ describe("jobs: running due jobs", () => {
 
   it("runs at most `limit` jobs per call", async () => {
     for (let i = 0; i < 5; i++) await add(`limited-${i}`);
-    assert.equal(await runDueJobs(db, 2), 2);
-    assert.equal(await runDueJobs(db, 2), 2);
-    assert.equal(await runDueJobs(db, 2), 1);
-    assert.equal(await runDueJobs(db, 2), 0);
+    assert.equal(await runDueJobs(db, registry, 2), 2);
+    assert.equal(await runDueJobs(db, registry, 2), 2);
+    assert.equal(await runDueJobs(db, registry, 2), 1);
+    assert.equal(await runDueJobs(db, registry, 2), 0);
     assert.equal(new Set(tagsCalled()).size, 5);
   });
 
@@ -272,9 +268,9 @@ describe("jobs: running due jobs", () => {
     assertAfter(job.runAt, defaultBackoff(1), r.from, r.to);
     assert.equal(defaultBackoff(1), 5);
 
-    assert.equal(await runDueJobs(db), 0, "not before its backoff");
+    assert.equal(await runDueJobs(db, registry), 0, "not before its backoff");
     clock.advance(4_000);
-    assert.equal(await runDueJobs(db), 0, "not before its backoff");
+    assert.equal(await runDueJobs(db, registry), 0, "not before its backoff");
     clock.advance(1_100);
 
     // Attempt 2 fails: 10 s later.
@@ -305,7 +301,7 @@ describe("jobs: running due jobs", () => {
     assert.deepEqual(deadCalls, [{ tag: "flaky", error: "still broken" }], "onDead runs once when the job gives up");
 
     clock.advance(3_600_000);
-    assert.equal(await runDueJobs(db), 0, "a dead job never runs again");
+    assert.equal(await runDueJobs(db, registry), 0, "a dead job never runs again");
     assert.equal(calls.length, 3);
   });
 
@@ -327,11 +323,11 @@ describe("jobs: running due jobs", () => {
       assert.equal(job.attempts, 0);
       assert.equal(job.lastError, null);
       assertAfter(job.runAt, 30, r.from, r.to);
-      assert.equal(await runDueJobs(db), 0);
+      assert.equal(await runDueJobs(db, registry), 0);
       clock.advance(30_100);
     }
     behaviours.delete("waiting");
-    assert.equal(await runDueJobs(db), 1);
+    assert.equal(await runDueJobs(db, registry), 1);
     const job = await jobTagged("waiting");
     assert.equal(job.state, "done");
     assert.equal(job.attempts, 1);
@@ -344,7 +340,7 @@ describe("jobs: running due jobs", () => {
   it("an invalid payload is dead at once, without running", async () => {
     await add("bad", { payload: { tag: "bad", extra: true } });
     await add("bad-type", { payload: { tag: 42 } });
-    assert.equal(await runDueJobs(db), 2);
+    assert.equal(await runDueJobs(db, registry), 2);
     assert.deepEqual(calls, []);
     const rows = await db.select().from(jobs).where(eq(jobs.kind, "test.perform"));
     assert.equal(rows.length, 2);
@@ -355,12 +351,12 @@ describe("jobs: running due jobs", () => {
     }
     assert.deepEqual(deadCalls, [], "onDead is for exhausted retries, not rejected payloads");
     clock.advance(86_400_000);
-    assert.equal(await runDueJobs(db), 0);
+    assert.equal(await runDueJobs(db, registry), 0);
   });
 
   it("an unknown kind is dead at once", async () => {
     await add("ghost", { kind: "test.no-such-kind" });
-    assert.equal(await runDueJobs(db), 1);
+    assert.equal(await runDueJobs(db, registry), 1);
     const job = await jobTagged("ghost");
     assert.equal(job.state, "dead");
     assert.match(job.lastError ?? "", /unknown job kind test\.no-such-kind/);
@@ -373,7 +369,7 @@ describe("jobs: `run` jobs are atomic", () => {
 
   it("a successful run commits its writes and its completion together", async () => {
     await add("run-ok", { kind: "test.run" });
-    assert.equal(await runDueJobs(db), 1);
+    assert.equal(await runDueJobs(db, registry), 1);
     assert.equal((await jobTagged("run-ok")).state, "done");
     assert.deepEqual(
       (await markers("run-ok")).map((m) => m.key),
@@ -384,7 +380,7 @@ describe("jobs: `run` jobs are atomic", () => {
   it("a run that throws leaves no writes, and the job is retried; the retry's writes commit", async () => {
     await add("run-fails", { kind: "test.run", maxAttempts: 2 });
     behaviours.set("run-fails", failWith("half way"));
-    assert.equal(await runDueJobs(db), 1);
+    assert.equal(await runDueJobs(db, registry), 1);
     let job = await jobTagged("run-fails");
     assert.equal(job.state, "pending");
     assert.equal(job.attempts, 1);
@@ -393,7 +389,7 @@ describe("jobs: `run` jobs are atomic", () => {
 
     behaviours.delete("run-fails");
     clock.advance(5_100);
-    assert.equal(await runDueJobs(db), 1);
+    assert.equal(await runDueJobs(db, registry), 1);
     job = await jobTagged("run-fails");
     assert.equal(job.state, "done");
     assert.deepEqual(
@@ -411,7 +407,7 @@ describe("jobs: `run` jobs are atomic", () => {
         .set({ lockedUntil: addSeconds(job.now, 999) })
         .where(eq(jobs.id, job.jobId));
     });
-    assert.equal(await runDueJobs(db), 1);
+    assert.equal(await runDueJobs(db, registry), 1);
     assert.deepEqual(await markers("run-stale"), [], "no writes from a worker that lost the job");
     assert.notEqual((await jobTagged("run-stale")).state, "done");
   });
@@ -424,7 +420,7 @@ describe("jobs: several workers", () => {
     for (let i = 0; i < N; i++) behaviours.set(`shared-${i}`, () => new Promise((r) => setTimeout(r, 2)));
     const worker = async (d: Db) => {
       let ran = 0;
-      for (let k = await runDueJobs(d, 3); k > 0; k = await runDueJobs(d, 3)) ran += k;
+      for (let k = await runDueJobs(d, registry, 3); k > 0; k = await runDueJobs(d, registry, 3)) ran += k;
       return ran;
     };
     const [a, b] = await Promise.all([worker(db), worker(db2)]);
@@ -440,7 +436,7 @@ describe("jobs: several workers", () => {
   it("many concurrent workers on one due job: it runs once", async () => {
     await add("contended");
     behaviours.set("contended", () => new Promise((r) => setTimeout(r, 20)));
-    const counts = await Promise.all(Array.from({ length: 6 }, (_, i) => runDueJobs(i % 2 ? db2 : db)));
+    const counts = await Promise.all(Array.from({ length: 6 }, (_, i) => runDueJobs(i % 2 ? db2 : db, registry)));
     assert.equal(
       counts.reduce((s, n) => s + n, 0),
       1,
@@ -457,20 +453,20 @@ describe("jobs: several workers", () => {
     });
 
     // Worker 1 claims the job and hangs in it.
-    const stale = runDueJobs(db);
+    const stale = runDueJobs(db, registry);
     await until(() => calls.length === 1, "worker 1 to start the job");
     let job = await jobTagged("orphan");
     assert.equal(job.state, "running");
     assert.ok(job.lockedUntil && job.lockedUntil.getTime() > clock.nowMs());
 
     // While its lease holds, nobody else takes it.
-    assert.equal(await runDueJobs(db2), 0);
+    assert.equal(await runDueJobs(db2, registry), 0);
     clock.advance(60_000);
-    assert.equal(await runDueJobs(db2), 0);
+    assert.equal(await runDueJobs(db2, registry), 0);
 
     // Past the lease, worker 2 takes it over and completes it.
     clock.advance(61_000);
-    assert.equal(await runDueJobs(db2), 1);
+    assert.equal(await runDueJobs(db2, registry), 1);
     assert.deepEqual(
       calls.map((c) => c.attempt),
       [1, 2],
@@ -486,7 +482,7 @@ describe("jobs: several workers", () => {
     assert.equal(job.state, "done");
     assert.equal(job.lastError, null);
     clock.advance(3_600_000);
-    assert.equal(await runDueJobs(db), 0);
+    assert.equal(await runDueJobs(db, registry), 0);
     assert.equal(calls.length, 2);
   });
 
@@ -498,9 +494,9 @@ describe("jobs: several workers", () => {
       .update(jobs)
       .set({ state: "running", attempts: 1, lockedUntil: addSeconds(clock.now(), 120) })
       .where(eq(jobs.id, job.id));
-    assert.equal(await runDueJobs(db), 0);
+    assert.equal(await runDueJobs(db, registry), 0);
     clock.advance(120_000);
-    assert.equal(await runDueJobs(db), 1);
+    assert.equal(await runDueJobs(db, registry), 1);
     const after = await jobTagged("crashed");
     assert.equal(after.state, "done");
     assert.equal(after.attempts, 2);

@@ -14,6 +14,7 @@ import * as schema from "@/db/schema";
 import { customers, events, fundingSessions, jobs, partners, subscriptions, transfers, transferStateHistory } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
 import { enqueue } from "@/lib/jobs/queue";
+import { jobRegistry } from "@/lib/jobs/registry";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { freshDb } from "../../support/db";
 
@@ -135,7 +136,7 @@ async function stateEventsOf(subscriptionId: string, transferId: string) {
 async function twoWorkers(): Promise<[number, number]> {
   const worker = async (d: Db) => {
     let ran = 0;
-    for (let k = await runDueJobs(d, 1); k > 0; k = await runDueJobs(d, 1)) ran += k;
+    for (let k = await runDueJobs(d, jobRegistry, 1); k > 0; k = await runDueJobs(d, jobRegistry, 1)) ran += k;
     return ran;
   };
   return Promise.all([worker(db), worker(db2)]);
@@ -165,7 +166,7 @@ describe("transfer timers under concurrent workers", () => {
     }
     assert.equal((await db.select().from(jobs).where(eq(jobs.kind, "transfers.expire"))).length, 2, "two distinct jobs");
 
-    const [a, b] = await Promise.all([runDueJobs(db, 1), runDueJobs(db2, 1)]);
+    const [a, b] = await Promise.all([runDueJobs(db, jobRegistry, 1), runDueJobs(db2, jobRegistry, 1)]);
     assert.deepEqual([a, b], [1, 1], "each worker claimed one of the two jobs");
 
     const [row] = await db.select().from(transfers).where(eq(transfers.id, transfer.id));
@@ -227,7 +228,7 @@ describe("transfer timers under concurrent workers", () => {
       await enqueue(db, "funding.expire", { fundingSessionId }, { runAt: clock.now(), dedupeKey });
     }
 
-    const [a, b] = await Promise.all([runDueJobs(db, 1), runDueJobs(db2, 1)]);
+    const [a, b] = await Promise.all([runDueJobs(db, jobRegistry, 1), runDueJobs(db2, jobRegistry, 1)]);
     assert.deepEqual([a, b], [1, 1], "each worker claimed one of the two jobs");
 
     const [row] = await db.select().from(transfers).where(eq(transfers.id, transfer.id));

@@ -374,6 +374,13 @@ describe("device assertion: header rules", () => {
     await failsCheck(jws({ payload: "not json" }), "signature");
   });
 
+  it("lone surrogates in the header or payload are refused (JSON.parse would accept them)", async () => {
+    // Before the shared strict toolkit these passed JSON.parse: the nonce below verified, the kid became a 412.
+    const payload = JSON.stringify(claims()).replace('"nonce-0001"', '"nonce-\\ud800"');
+    await failsCheck(jws({ payload }), "signature");
+    await failsCheck(jws({ header: `{"alg":"RS256","kid":"\\udc00${deviceA.kid}","typ":"JWT"}` }), "signature");
+  });
+
   it("a BOM or invalid UTF-8 in the header is refused", async () => {
     await failsCheck(jws({ header: `\uFEFF${JSON.stringify(base)}` }), "signature");
     const badUtf8 = Buffer.concat([Buffer.from(JSON.stringify(base).slice(0, -1)), Buffer.from(',"x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);

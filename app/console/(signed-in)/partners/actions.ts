@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
 import { recordAudit } from "@/lib/operators/audit";
-import { createPartner, issueApiKey, revokeApiKey, rotateWebhookSecret } from "@/lib/partners/admin";
+import { createPartner, issueApiKey, revokeApiKey } from "@/lib/partners/admin";
 import { parsePartnerJwks } from "@/lib/partners/jwks";
 import { updatePartnerSettings } from "@/lib/partners/settings";
 
@@ -77,9 +77,3 @@ export const updatePartnerAction = consoleAction(
     return "Partner settings saved.";
   },
 );
-
-export const rotateSecretAction = consoleAction("admin", z.object({ partnerId: z.string().min(1) }), async ({ tx, input, operator, now }) => {
-  await rotateWebhookSecret(tx, input.partnerId, now);
-  await recordAudit(tx, operator, { action: "partner.webhookSecret.rotate", targetType: "partner", targetId: input.partnerId }, now);
-  return "Webhook secret rotated: the partner must use the new one from now on.";
-});

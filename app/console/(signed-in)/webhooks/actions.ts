@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
 import { recordAudit } from "@/lib/operators/audit";
+import { reenableEndpoint } from "@/lib/webhooks/endpoint";
 import { replayEvent, replayRange } from "@/lib/webhooks/replay";
 
 export const replayEventAction = consoleAction("admin", z.object({ eventId: z.string().min(1) }), async ({ tx, input, operator, now }) => {
@@ -30,3 +31,9 @@ export const replayRangeAction = consoleAction(
     return `${n} event(s) queued for delivery again.`;
   },
 );
+
+export const reenableEndpointAction = consoleAction("admin", z.object({ partnerId: z.string().min(1) }), async ({ tx, input, operator, now }) => {
+  const before = await reenableEndpoint(tx, input.partnerId, now);
+  await recordAudit(tx, operator, { action: "webhook.endpoint.reenable", targetType: "partner", targetId: input.partnerId, before }, now);
+  return "Webhook endpoint re-enabled. Events settled while it was disabled are not resent by themselves: replay their time range.";
+});

@@ -1,10 +1,10 @@
-import { Badge, Card, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
+import { Badge, Card, danger, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
 import { pageParam } from "@/lib/console/page-param";
 import { listPartners, PAGE_SIZE } from "@/lib/console/queries";
 import { requireOperator } from "@/lib/console/session";
 import { ready } from "@/lib/platform/ready";
 import { deliveryLog } from "@/lib/webhooks/replay";
-import { replayEventAction, replayRangeAction } from "./actions";
+import { reenableEndpointAction, replayEventAction, replayRangeAction } from "./actions";
 
 export const metadata = { title: "Webhooks · Console" };
 
@@ -17,6 +17,7 @@ export default async function Webhooks({ searchParams }: { searchParams: SearchP
   const page = pageParam(param(sp, "page"));
   const events = partnerId ? await deliveryLog(db, partnerId, PAGE_SIZE + 1, (page - 1) * PAGE_SIZE) : [];
   const back = `/console/webhooks`;
+  const partner = partners.find((p) => p.id === partnerId);
   return (
     <>
       <PageTitle sub="Every event and each delivery attempt: time, status code, latency.">Webhook deliveries</PageTitle>
@@ -31,6 +32,18 @@ export default async function Webhooks({ searchParams }: { searchParams: SearchP
         </select>
         <button className={primary}>Show</button>
       </form>
+      {partner?.webhookDisabledAt && (
+        <div role="alert" className="mb-4 flex flex-wrap items-center gap-2 rounded border border-red-200 bg-red-50 p-3 text-sm text-red-900">
+          <span>
+            Endpoint disabled since {partner.webhookDisabledAt.toISOString()}: {partner.webhookDisabledReason} Nothing is sent to it until re-enabled.
+          </span>
+          <form action={reenableEndpointAction} className="ml-auto">
+            <input type="hidden" name="partnerId" value={partner.id} />
+            <input type="hidden" name="back" value={back} />
+            <button className={danger}>Re-enable endpoint</button>
+          </form>
+        </div>
+      )}
       {partnerId && (
         <Card title="Replay a time range">
           <form action={replayRangeAction} className="flex flex-wrap items-center gap-2 text-sm">

@@ -1,11 +1,13 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Badge, Card, danger, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
+import { clock } from "@/lib/clock";
 import { requireOperator } from "@/lib/console/session";
 import { DomainError } from "@/lib/errors";
 import { partnerDetail } from "@/lib/partners/admin";
 import { ready } from "@/lib/platform/ready";
-import { issueKeyAction, revokeKeyAction, rotateSecretAction, updatePartnerAction } from "../actions";
+import { issueKeyAction, revokeKeyAction, updatePartnerAction } from "../actions";
+import { SecretPanel } from "./secret-panel";
 
 export const metadata = { title: "Partner · Console" };
 
@@ -74,12 +76,20 @@ export default async function PartnerPage({ params, searchParams }: { params: Pr
             <button className={primary}>Save settings</button>
           </div>
         </form>
-        <form action={rotateSecretAction} className="mt-3 flex items-center gap-2 text-sm">
-          <input type="hidden" name="partnerId" value={partner.id} />
-          <input type="hidden" name="back" value={back} />
-          <span>Webhook secret: {partner.webhookSecret ? <Badge>{partner.webhookSecret.slice(0, 10)}…</Badge> : "none"}</span>
-          <button className={danger}>Rotate secret</button>
-        </form>
+        <SecretPanel
+          partnerId={partner.id}
+          hasSecret={!!partner.webhookSecret}
+          previousValidUntil={
+            partner.webhookPreviousSecretExpiresAt && partner.webhookPreviousSecretExpiresAt > clock.now()
+              ? partner.webhookPreviousSecretExpiresAt.toISOString()
+              : null
+          }
+        />
+        {partner.webhookDisabledAt && (
+          <p role="alert" className="mt-3 rounded border border-red-200 bg-red-50 p-2 text-sm text-red-900">
+            Webhook endpoint disabled since {partner.webhookDisabledAt.toISOString()}: {partner.webhookDisabledReason} Re-enable it from the delivery log.
+          </p>
+        )}
         <p className="mt-3 text-sm">
           <Link className="text-blue-700 underline" href={`/console/webhooks?partner=${partner.id}`}>
             Webhook delivery log →

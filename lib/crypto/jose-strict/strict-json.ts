@@ -1,7 +1,8 @@
 /**
- * Strict JSON reading for signed quotes (spec 5.4). JSON.parse accepts input that a signature
- * check must refuse: it keeps the last of duplicate member names (so a verifier and another
- * reader can see different values) and it happily returns lone surrogates from "\ud800" escapes.
+ * Strict JSON reading for every signed token (partner quotes, spec 5.4; device assertions and
+ * registration proofs, spec 5.3). JSON.parse accepts input that a signature check must refuse:
+ * it keeps the last of duplicate member names (so a verifier and another reader can see
+ * different values) and it happily returns lone surrogates from "\ud800" escapes.
  * This module validates RFC 8259 grammar with a small iterative tokenizer (no recursion, so deep
  * nesting cannot overflow the stack), detects duplicate member names at any depth after decoding
  * escapes, and only then hands the text to JSON.parse.

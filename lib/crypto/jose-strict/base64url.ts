@@ -1,8 +1,9 @@
 /**
  * Canonical base64url (RFC 4648 section 5, unpadded as RFC 7515 section 2 requires for JWS).
  * Node's decoders are lenient: they skip whitespace and unknown characters, accept "=" padding
- * and ignore non-zero trailing bits, so many strings decode to the same bytes. A signed quote must
- * have exactly one spelling, hence: strict alphabet, then decode and re-encode and compare.
+ * and ignore non-zero trailing bits, so many strings decode to the same bytes. A signed token (or
+ * a stored ciphertext) must have exactly one spelling, hence: strict alphabet, then decode and
+ * re-encode and compare.
  */
 
 const ALPHABET = /^[A-Za-z0-9_-]*$/;

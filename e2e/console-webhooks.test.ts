@@ -1,0 +1,106 @@
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, test } from "node:test";
+import type { Browser } from "playwright-core";
+import { Webhook } from "standardwebhooks";
+import { call, eventually } from "../test/integration/support/client";
+import { customerWithProfile, openKyc } from "../test/integration/customers/helpers";
+import { launchBrowser, screenshot } from "./support/browser";
+import { CONSOLE_TEST_TIMEOUT, consoleUrl, notice, signedInPage } from "./support/console";
+
+// Issue 9 items 4 and 5 in the console: a new webhook secret is shown once, in full, with a copy
+// button; an endpoint that answered 410 is shown disabled and an admin re-enables it (audited).
+
+let browser: Browser;
+let server: Server;
+let url: string;
+let status = 204;
+const received: { body: string; headers: Record<string, string> }[] = [];
+
+before(async () => {
+  browser = await launchBrowser();
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      received.push({ body: Buffer.concat(chunks).toString("utf8"), headers: req.headers as Record<string, string> });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  const set = await call("PUT", "/v1/sandbox/partner", { body: { webhookUrl: url } });
+  assert.equal(set.status, 200, set.text);
+});
+
+after(async () => {
+  await call("PUT", "/v1/sandbox/partner", { body: { webhookUrl: null } });
+  await browser?.close();
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+/** A customer.status.changed event for the demo partner; resolves with its delivery. */
+async function deliveredEvent() {
+  const c = await customerWithProfile();
+  await openKyc(c);
+  return eventually(async () => received.find((r) => r.body.includes(c.subscriptionId)), 15_000, "a delivery");
+}
+
+describe("console: webhook secret and endpoint", () => {
+  test("rotating shows the new secret once, in full, with a copy button; deliveries verify with it", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
+    const page = await signedInPage(browser);
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(consoleUrl()).origin });
+    await page.goto(consoleUrl("/partners/partner_demo"));
+    assert.equal(await page.getByText(/whsec_/).count(), 0, "no stored secret on the page");
+    await page.getByRole("button", { name: "Rotate secret" }).click();
+    const field = page.getByLabel("New webhook secret");
+    await field.waitFor();
+    const secret = await field.inputValue();
+    assert.match(secret, /^whsec_[A-Za-z0-9+/]{32}$/, "the full secret");
+    await page.getByRole("button", { name: "Copy" }).click();
+    await page.getByRole("button", { name: "Copied" }).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret);
+    await screenshot(page, "console-webhook-secret-shown-once");
+
+    // It is the partner's secret now: a delivery verifies with it (and carries two signatures).
+    const d = await deliveredEvent();
+    assert.equal(d.headers["webhook-signature"].split(" ").length, 2);
+    new Webhook(secret).verify(d.body, d.headers);
+
+    // Shown once: a reload does not show it again, nor does the page's HTML carry it.
+    await page.reload();
+    await page.getByRole("button", { name: "Rotate secret" }).waitFor();
+    assert.equal(await page.getByLabel("New webhook secret").count(), 0);
+    assert.ok(!(await page.content()).includes(secret));
+    assert.ok(!page.url().includes("whsec"), "the secret never travels in a URL");
+    await page.context().close();
+  });
+
+  test("an endpoint answering 410 is shown disabled; an admin re-enables it and the audit log has it", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
+    status = 410;
+    const gone = await deliveredEvent();
+    assert.ok(gone);
+    status = 204;
+    const page = await signedInPage(browser);
+    // The 410 reached our receiver just before the service recorded it: reload until shown.
+    const disabled = page.getByRole("alert").filter({ hasText: "410 Gone" });
+    await eventually(
+      async () => {
+        await page.goto(consoleUrl("/webhooks?partner=partner_demo"));
+        return (await disabled.count()) > 0;
+      },
+      15_000,
+      "the disabled endpoint shown",
+    );
+    await page.getByRole("button", { name: "Re-enable endpoint" }).click();
+    await notice(page).filter({ hasText: "re-enabled" }).waitFor();
+    await page.goto(consoleUrl("/audit"));
+    await page.getByText("webhook.endpoint.reenable").first().waitFor();
+    // Deliveries flow again.
+    const again = await deliveredEvent();
+    assert.ok(again);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,29 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { fundingSessions } from "@/db/schema";
+import { retireSessionTokens } from "@/lib/webviews/tokens";
+import { fundingSessionMachine, type FundingSessionStatus } from "./funding-session-state-machine";
+
+/**
+ * Closing funding sessions, a leaf below funding.ts and deadline.ts: the deadline guard ends a
+ * transfer's open sessions, and funding.ts needs the guard, so the closing lives apart from both.
+ */
+export type FundingSessionRow = typeof fundingSessions.$inferSelect;
+
+/** Moves a session to a final state and retires its webview URL. */
+export async function closeFundingSession(tx: Tx, session: FundingSessionRow, to: FundingSessionStatus, now: Date, method?: string): Promise<void> {
+  await tx
+    .update(fundingSessions)
+    .set({ state: to, completedAt: now, method: method ?? session.method })
+    .where(eq(fundingSessions.id, session.id));
+  await retireSessionTokens(tx, session.id, now);
+}
+
+/** Ends the open sessions of a transfer that left funding (cancelled, expired, held). */
+export async function expireOpenFundingSessions(tx: Tx, transferId: string, now: Date): Promise<void> {
+  const open = await tx
+    .select()
+    .from(fundingSessions)
+    .where(and(eq(fundingSessions.transferId, transferId), eq(fundingSessions.state, "OPEN")));
+  for (const session of open) await closeFundingSession(tx, session, fundingSessionMachine.next("OPEN", "expired").to, now);
+}

@@ -1,0 +1,22 @@
+import { eq } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { partners } from "@/db/schema";
+import { DomainError } from "@/lib/errors";
+
+/**
+ * An operator turns a partner's endpoint back on after it answered 410 Gone (and forgets any
+ * Retry-After pause). Events settled meanwhile are not resent by themselves: replay them.
+ * Returns what was cleared, for the audit entry.
+ */
+export async function reenableEndpoint(tx: Tx, partnerId: string, now: Date): Promise<{ disabledAt: string; reason: string | null }> {
+  const [partner] = await tx.select().from(partners).where(eq(partners.id, partnerId)).for("update");
+  if (!partner) throw new DomainError("partner.notFound", { message: "No such partner." });
+  if (!partner.webhookDisabledAt) {
+    throw new DomainError("webhookEndpoint.stateInvalid", { message: "The webhook endpoint is not disabled.", details: { currentState: "enabled" } });
+  }
+  await tx
+    .update(partners)
+    .set({ webhookDisabledAt: null, webhookDisabledReason: null, webhookNotBefore: null, updatedAt: now })
+    .where(eq(partners.id, partnerId));
+  return { disabledAt: partner.webhookDisabledAt.toISOString(), reason: partner.webhookDisabledReason };
+}
