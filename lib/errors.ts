@@ -1,7 +1,9 @@
 /**
- * Domain errors: every failure the service reports has a code from spec section 7 (or decisions.md),
- * and the HTTP status of each code is fixed here once (decisions section 8). Domain code throws
- * DomainError; only the HTTP layer turns it into the envelope.
+ * Domain errors: every failure the service reports has a code from spec section 7 (or our additions
+ * in docs/decisions.md), and the HTTP status of each code is fixed here once, in one table
+ * (decisions section 8). The table's keys are the ErrorCode union, so a misspelt code in a
+ * DomainError or a contract fails to compile. Domain code throws DomainError; only the HTTP layer
+ * turns it into the envelope.
  */
 
 /** Remediation hint identifiers of spec section 7. */
@@ -14,8 +16,26 @@ export type RemediationHint =
   | "select_different_beneficiary"
   | "await_beneficiary_verification";
 
-const STATUS_BY_CODE: Record<string, number> = {
+/**
+ * Every code and its status. A pair is [default, alternative] for the two codes decisions 8 gives
+ * two statuses: quote.invalid is 422 at create and accept, 409 on reuse; quote.expired is 422 at
+ * create and accept, 410 on reads. The alternative is chosen with DomainErrorOptions.status.
+ */
+export const ERROR_STATUS = {
+  // 400: validation.* except contentTypeUnsupported (and bodyTooLarge, ours), auth.identifierInvalid
+  "validation.fieldInvalid": 400,
+  "validation.fieldMissing": 400,
+  "validation.fieldUnknown": 400,
+  "validation.fieldFormatInvalid": 400,
+  "validation.bodyMalformed": 400,
+  "validation.payoutMethodConflict": 400,
+  "validation.destinationIdentifierMissing": 400,
+  "validation.payoutMethodTypeMismatch": 400,
+  "validation.methodNotAvailableForCorridor": 400,
+  "validation.nationalityNotAccepted": 400,
+  "validation.residenceCountryNotAccepted": 400,
   "auth.identifierInvalid": 400,
+  // 401
   "auth.tokenExpired": 401,
   "auth.tokenInvalid": 401,
   "auth.tokenRevoked": 401,
@@ -25,60 +45,104 @@ const STATUS_BY_CODE: Record<string, number> = {
   "auth.otpInvalid": 401,
   "auth.otpExpired": 401,
   "auth.subscriptionKeyInvalid": 401,
+  // 403
   "customer.statusInsufficient": 403,
   "customer.statusBlocking": 403,
   "subscription.spended": 403,
   "subscription.closed": 403,
   "beneficiary.stateInsufficient": 403,
   "beneficiary.stateBlocking": 403,
+  // 404: *.notFound (also for another customer's resource)
+  "apiKey.notFound": 404,
+  "beneficiary.notFound": 404,
+  "customer.notFound": 404,
+  "device.notFound": 404,
+  "deviceRegistration.notFound": 404,
+  "event.notFound": 404,
+  "fundingSession.notFound": 404,
+  "kycSession.notFound": 404,
+  "otp.notFound": 404,
+  "partner.notFound": 404,
+  "quote.notFound": 404,
+  "registration.notFound": 404,
+  "route.notFound": 404,
+  "subscription.notFound": 404,
+  "transfer.notFound": 404,
+  // 405 (ours): wrong method, with Allow
+  "route.methodNotAllowed": 405,
+  // 409
   "idempotency.conflict": 409,
   "transfer.stateInvalid": 409,
-  "quote.invalid": 422,
   "beneficiary.archived": 409,
   "beneficiary.archiveBlocked": 409,
   "customer.profileLocked": 409,
-  "customer.statusInvalid": 409,
+  // 409 (ours): KYC already decided, and the transition tables' refusals
   "kyc.notRequired": 409,
+  "customer.statusInvalid": 409,
   "beneficiary.stateInvalid": 409,
   "kyc.sessionStateInvalid": 409,
   "funding.sessionStateInvalid": 409,
   "refund.stateInvalid": 409,
+  "webhookEndpoint.stateInvalid": 409,
+  // 410
   "transfer.quoteExpired": 410,
   "kyc.sessionExpired": 410,
   "funding.sessionExpired": 410,
+  // 412
   "device.notRegistered": 412,
   "device.registrationRequired": 412,
   "device.deactivated": 412,
-  "validation.contentTypeUnsupported": 415,
+  // 413 (ours): the body is over the limit
   "validation.bodyTooLarge": 413,
+  // 415
+  "validation.contentTypeUnsupported": 415,
+  // 422: quote.* at create and accept (quote.corridorUnavailable is ours), device.assertionInvalid
+  "quote.invalid": [422, 409],
+  "quote.expired": [422, 410],
+  "quote.envelopeBreach": 422,
+  "quote.signatureInvalid": 422,
+  "quote.bindingMismatch": 422,
+  "quote.sequenceGap": 422,
+  "quote.amountChanged": 422,
+  "quote.corridorUnavailable": 422,
   "device.assertionInvalid": 422,
+  // 429
   "auth.rateLimited": 429,
   "device.assertionLockout": 429,
+  // 500 / 502 / 503
   "server.unexpected": 500,
   "network.unavailable": 502,
   "internal.unavailable": 503,
-  "route.notFound": 404,
-  "route.methodNotAllowed": 405,
-};
+} as const satisfies Record<string, number | readonly [number, number]>;
 
-/** HTTP status of a code: exact entries first, then the family rules of decisions section 8. */
-export function httpStatusOf(code: string): number {
-  const exact = STATUS_BY_CODE[code];
-  if (exact !== undefined) return exact;
-  if (code.endsWith(".notFound")) return 404;
-  if (code.startsWith("validation.")) return 400;
-  if (code.startsWith("quote.")) return 422;
-  if (code.startsWith("device.")) return 422;
-  return 500;
+type StatusTable = typeof ERROR_STATUS;
+export type ErrorCode = keyof StatusTable;
+/** The statuses a code may answer with (one for all but the two pairs above). */
+export type StatusOf<C extends ErrorCode> = StatusTable[C] extends readonly (infer N)[] ? N : StatusTable[C];
+/** Resources with a `<resource>.notFound` code (for notFound()). */
+export type NotFoundResource = ErrorCode extends infer C ? (C extends `${infer R}.notFound` ? R : never) : never;
+/** The validation.* codes: summary codes and per-field issue codes. */
+export type ValidationCode = Extract<ErrorCode, `validation.${string}`>;
+
+/** Default HTTP status of a code. */
+export function httpStatusOf(code: ErrorCode): number {
+  const status: number | readonly number[] = ERROR_STATUS[code];
+  return typeof status === "number" ? status : status[0];
 }
 
-export interface DomainErrorOptions {
+/** Every status a code may answer with (default first). */
+export function statusesOf(code: ErrorCode): readonly number[] {
+  const status: number | readonly number[] = ERROR_STATUS[code];
+  return typeof status === "number" ? [status] : status;
+}
+
+export interface DomainErrorOptions<C extends ErrorCode = ErrorCode> {
   /** Safe, human-readable explanation; never contains secrets or internal detail. */
   message?: string;
   details?: Record<string, unknown>;
   /** Identifier guiding the partner app (what the integration should do next). */
   hint?: string;
-  /** Identifier guiding the customer UX (one of the spec's remediation hints). */
+  /** Identifier guiding the customer UX (one of the spec's remediation hints); also details.remediationHint. */
   remediation?: RemediationHint;
   /** Seconds until a retry can succeed; also sent as Retry-After. */
   retryAfterSeconds?: number;
@@ -87,12 +151,12 @@ export interface DomainErrorOptions {
    * a transfer moved to expired at submit). Without it, the error rolls everything back.
    */
   keepChanges?: boolean;
-  /** Override the HTTP status of the code (for codes whose status depends on the endpoint). */
-  status?: number;
+  /** The other status of a code that has two in the table (quote.invalid on reuse, quote.expired on reads). */
+  status?: StatusOf<C>;
 }
 
-export class DomainError extends Error {
-  readonly code: string;
+export class DomainError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly code: C;
   readonly status: number;
   readonly details: Record<string, unknown> | undefined;
   readonly hint: string | undefined;
@@ -100,23 +164,30 @@ export class DomainError extends Error {
   readonly retryAfterSeconds: number | undefined;
   readonly keepChanges: boolean;
 
-  constructor(code: string, options: DomainErrorOptions = {}) {
+  constructor(code: C, options: DomainErrorOptions<NoInfer<C>> = {}) {
     super(options.message ?? code);
     this.name = "DomainError";
     this.code = code;
-    this.status = options.status ?? httpStatusOf(code);
-    this.details = options.details;
+    this.status = (options.status as number | undefined) ?? httpStatusOf(code);
+    // Spec 7's details shapes carry the remediation hint too (RemediationHintDetails and kin).
+    this.details = options.remediation ? { ...options.details, remediationHint: options.remediation } : options.details;
     this.hint = options.hint;
     this.remediation = options.remediation;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.keepChanges = options.keepChanges ?? false;
+  }
+
+  /** The same error (every field kept), committing the transaction's writes before it answers. */
+  keepingChanges(): DomainError<C> {
+    const { message, details, hint, remediation, retryAfterSeconds } = this;
+    return new DomainError(this.code, { message, details, hint, remediation, retryAfterSeconds, status: this.status as StatusOf<C>, keepChanges: true });
   }
 }
 
 /** One field problem, as spec section 7's ValidationIssue: dotted path with bracket indices. */
 export interface ValidationIssue {
   field: string;
-  code: string;
+  code: ValidationCode;
   message?: string;
 }
 
@@ -124,12 +195,12 @@ export interface ValidationIssue {
 export function validationError(
   issues: ValidationIssue[],
   // The summary is the issues' common code (as for schema validation), else fieldInvalid.
-  code = new Set(issues.map((i) => i.code)).size === 1 ? issues[0].code : "validation.fieldInvalid",
+  code: ValidationCode = new Set(issues.map((i) => i.code)).size === 1 ? issues[0].code : "validation.fieldInvalid",
   message = "The request has invalid fields.",
 ): DomainError {
   return new DomainError(code, { message, details: { issues }, hint: "fix_request" });
 }
 
-export function notFound(resource: string, message = `No such ${resource}.`): DomainError {
+export function notFound(resource: NotFoundResource, message = `No such ${resource}.`): DomainError {
   return new DomainError(`${resource}.notFound`, { message });
 }

@@ -3,6 +3,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, useSyncExternalStore, type FormEvent } from "react";
+import { signInErrorMessage } from "@/lib/console/sign-in-errors";
 
 const noSubscription = () => () => {};
 /** False in the server render and until hydration, true once React handles events on the page. */
@@ -21,9 +22,9 @@ const useHydrated = () =>
 const csrfRejected = (url: string | null | undefined) => !!url && new URL(url, window.location.href).searchParams.has("csrf");
 
 /** Console sign-in: next-auth's credentials flow (it fetches and sends the CSRF token). */
-export function LoginForm() {
+export function LoginForm({ initialError = null }: { initialError?: string | null }) {
   const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(initialError);
   const [busy, setBusy] = useState(false);
   // Before hydration a submit would be the browser's native GET: the password in the URL.
   const hydrated = useHydrated();
@@ -40,7 +41,8 @@ export function LoginForm() {
     setBusy(false);
     // ok alone is not success: next-auth reports some refusals as ok with an error or a sign-in URL.
     if (res?.ok && !res.error && res.url && !csrfRejected(res.url)) router.push("/console");
-    else setError(res?.ok && !res.error ? "Sign-in could not be completed. Please try again." : "Wrong email or password.");
+    // A lockout comes back as error "RateLimited:<seconds>": the message says how long to wait.
+    else setError(res?.ok && !res.error ? "Sign-in could not be completed. Please try again." : signInErrorMessage(res?.error ?? "CredentialsSignin"));
   }
 
   const field = "mt-1 block w-full rounded border border-slate-300 px-3 py-2 focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-200";

@@ -19,8 +19,13 @@ export const jobs = pgTable(
     maxAttempts: integer("max_attempts").notNull().default(25),
     /** A claimed job is invisible to other workers until then (a crashed worker's job comes back). */
     lockedUntil: tstz("locked_until"),
+    /**
+     * The claim that holds a running job (one per claim): the holder's heartbeat and outcome
+     * writes check it, so a worker that lost the job to another cannot touch it.
+     */
+    lockedBy: text("locked_by"),
     lastError: text("last_error"),
-    /** Deterministic key so one cause never has two waiting jobs (e.g. "transfer.expire:<id>"). */
+    /** Deterministic key so one cause never has two waiting jobs (`dedupeKey(kind, ...ids)`, e.g. "transfers.expire:<id>"). */
     dedupeKey: text("dedupe_key"),
     createdAt: createdAt(),
     finishedAt: tstz("finished_at"),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
-import { httpStatusOf } from "@/lib/errors";
+import { httpStatusOf, type ErrorCode } from "@/lib/errors";
 import type { Contract } from "@/lib/http/contract";
 import { allContracts } from "./contracts";
 import { ErrorEnvelopeSchema } from "./schemas";
@@ -22,8 +22,8 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /** Errors every operation of an auth level can return, on top of its own. */
-function commonErrors(c: Contract): string[] {
-  const codes = ["server.unexpected"];
+function commonErrors(c: Contract): ErrorCode[] {
+  const codes: ErrorCode[] = ["server.unexpected"];
   if (c.auth !== "none") codes.push("auth.subscriptionKeyInvalid");
   if (c.auth === "customer") codes.push("auth.tokenInvalid", "auth.tokenExpired", "auth.tokenRevoked", "subscription.closed");
   if (c.body) codes.push("validation.bodyMalformed", "validation.contentTypeUnsupported", "validation.bodyTooLarge");

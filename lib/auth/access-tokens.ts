@@ -2,10 +2,11 @@ import { eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { sessions, subscriptions } from "@/db/schema";
 import { sha256Hex } from "@/lib/crypto/hash";
-import { DomainError } from "@/lib/errors";
+import { DomainError, type ErrorCode } from "@/lib/errors";
 import type { CustomerContext } from "./customer-context";
 
-const tokenError = (code: string, message: string) => new DomainError(code, { message, hint: code === "auth.tokenExpired" ? "refresh_token" : "login_again" });
+const tokenError = (code: ErrorCode, message: string) =>
+  new DomainError(code, { message, hint: code === "auth.tokenExpired" ? "refresh_token" : "login_again" });
 
 /**
  * Resolves a bearer access token to its customer. A token is bound to the partner it was issued

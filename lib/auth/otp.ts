@@ -7,11 +7,8 @@ import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { constantTimeEqual, sha256Hex } from "@/lib/crypto/hash";
 import { DomainError } from "@/lib/errors";
-import { lockedForSeconds, recordFailure } from "@/lib/lockouts/failure-counter";
+import { lockScope, lockedForSeconds, recordFailure } from "@/lib/lockouts/failure-counter";
 import { sendOtpMessage, type OtpPurpose } from "./otp-notifier";
-
-/** Wrong codes allowed per identifier and purpose, whatever the number of codes issued. */
-const IDENTIFIER_WINDOW = { limit: 15, windowSeconds: 3600 };
 
 /**
  * One-time passcodes (decisions section 3): 6 digits, 10 minutes, 5 wrong tries then
@@ -48,7 +45,12 @@ export async function verifyOtp(tx: Tx, otpId: string, code: string, now: Date):
   // Wrong codes also count per identifier across fresh codes: asking for a new code must not
   // buy five more guesses forever.
   const scope = `otp:${otp.partnerId}:${otp.identifier}:${otp.purpose}`;
-  const locked = await lockedForSeconds(tx, scope, IDENTIFIER_WINDOW, now);
+  const c = config();
+  const window = { limit: c.OTP_VERIFY_MAX_FAILURES_PER_IDENTIFIER, windowSeconds: c.OTP_VERIFY_IDENTIFIER_WINDOW_SECONDS };
+  // Like login: one check-verify-count at a time per identifier, or parallel guesses on several
+  // codes all read the count below the cap (19 were counted against 15 on PostgreSQL).
+  await lockScope(tx, scope);
+  const locked = await lockedForSeconds(tx, scope, window, now);
   if (locked > 0) {
     throw new DomainError("auth.rateLimited", {
       message: "Too many wrong codes for this identifier. Try again later.",
@@ -57,7 +59,7 @@ export async function verifyOtp(tx: Tx, otpId: string, code: string, now: Date):
       remediation: "retry_later",
     });
   }
-  if (otp.failedAttempts >= config().OTP_MAX_ATTEMPTS) {
+  if (otp.failedAttempts >= c.OTP_MAX_ATTEMPTS) {
     throw new DomainError("auth.rateLimited", { message: "Too many wrong codes. Request a new one.", hint: "restart_flow", remediation: "retry_later" });
   }
   if (otp.expiresAt.getTime() <= now.getTime()) {

@@ -5,6 +5,7 @@ import { DomainError } from "@/lib/errors";
 import { clearFailures } from "@/lib/lockouts/failure-counter";
 import { parseIdentifier } from "./identifiers";
 import { issueOtp, verifyOtp } from "./otp";
+import { admitOtpSend } from "./otp-send-limits";
 import { assertPasswordPolicy, hashPassword } from "./passwords";
 import { loginScope } from "./login";
 import { revokeAllSessions } from "./tokens";
@@ -17,9 +18,16 @@ async function ownerOf(tx: Tx, partnerId: string, value: string) {
   return row?.subscriptionId;
 }
 
-/** POST /v1/auth/password-reset/start: 202 whether or not the identifier exists. */
-export async function startPasswordReset(tx: Tx, input: { partnerId: string; identifier: string; now: Date }): Promise<void> {
+/** POST /v1/auth/password-reset/start: 202 whether or not the identifier exists, and the same limits. */
+export async function startPasswordReset(tx: Tx, input: { partnerId: string; identifier: string; clientAddress: string; now: Date }): Promise<void> {
   const identifier = parseIdentifier(input.identifier);
+  await admitOtpSend(tx, {
+    partnerId: input.partnerId,
+    identifier: identifier.value,
+    purpose: "PASSWORD_RESET",
+    clientAddress: input.clientAddress,
+    now: input.now,
+  });
   if (!(await ownerOf(tx, input.partnerId, identifier.value))) return;
   await issueOtp(tx, { partnerId: input.partnerId, identifier: identifier.value, purpose: "PASSWORD_RESET", deliverCode: true, now: input.now });
 }

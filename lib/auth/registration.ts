@@ -8,6 +8,7 @@ import { openSubscription } from "@/lib/customers/open-subscription";
 import { DomainError } from "@/lib/errors";
 import { parseIdentifier } from "./identifiers";
 import { issueOtp, verifyOtp } from "./otp";
+import { admitOtpSend } from "./otp-send-limits";
 import { assertPasswordPolicy, hashPassword } from "./passwords";
 import { issueTokens, type TokenResponse } from "./tokens";
 
@@ -16,8 +17,15 @@ import { issueTokens, type TokenResponse } from "./tokens";
  * already registered gets exactly the same answers; its message carries no code, so the flow
  * cannot complete and nothing reveals that the account exists.
  */
-export async function startRegistration(tx: Tx, input: { partnerId: string; identifier: string; now: Date }) {
+export async function startRegistration(tx: Tx, input: { partnerId: string; identifier: string; clientAddress: string; now: Date }) {
   const identifier = parseIdentifier(input.identifier);
+  await admitOtpSend(tx, {
+    partnerId: input.partnerId,
+    identifier: identifier.value,
+    purpose: "REGISTRATION",
+    clientAddress: input.clientAddress,
+    now: input.now,
+  });
   const [existing] = await tx
     .select({ id: loginIdentifiers.id })
     .from(loginIdentifiers)

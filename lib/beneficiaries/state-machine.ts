@@ -21,7 +21,6 @@ export const beneficiaryMachine = defineMachine<BeneficiaryState, BeneficiaryTri
   // No spec code exists for "screening result on an already screened beneficiary" and similar
   // internal misuses; 409 like the other state conflicts (decisions 8). Not in lib/errors.ts yet.
   refusedCode: "beneficiary.stateInvalid",
-  refusedStatus: 409,
   refusals: [
     // Archive is one-way (spec 3.2): every further move of an archived record says so.
     { from: ["ARCHIVED"], code: "beneficiary.archived", message: "The beneficiary is archived." },
@@ -59,7 +58,7 @@ export function moneyMovementCheck(state: BeneficiaryState, beneficiaryId?: stri
     message: pending ? "The beneficiary is still being verified." : "This beneficiary cannot receive transfers; choose a different one.",
     hint: remediationHint,
     remediation: remediationHint,
-    details: { ...(beneficiaryId !== undefined ? { beneficiaryId } : {}), currentState: state, remediationHint },
+    details: { ...(beneficiaryId !== undefined ? { beneficiaryId } : {}), currentState: state },
   });
 }
 

@@ -41,6 +41,20 @@ const schema = z.object({
     .default("true")
     .transform((v) => v === "true" || v === "1"),
   WORKER_POLL_MS: millis(250),
+  /** Jobs one worker runs at once, other than webhook deliveries (decisions: job isolation). */
+  JOB_CONCURRENCY: seconds(4),
+  /** Of those, at most this many of one kind, so a flood of one kind leaves room for the others. */
+  JOB_KIND_CONCURRENCY: seconds(2),
+  /** Webhook deliveries one worker runs at once, on a lane of their own. */
+  WEBHOOK_CONCURRENCY: seconds(8),
+  /** Of those, at most this many for one partner, so one slow endpoint cannot take the lane. */
+  WEBHOOK_PARTNER_CONCURRENCY: seconds(2),
+  /** Hard time limit of one job run; past it the run is aborted and counts as a failed attempt. */
+  JOB_TIMEOUT_MS: seconds(30000),
+  /** The same for a webhook delivery (its POST has WEBHOOK_TIMEOUT_MS; this bounds the whole run). */
+  WEBHOOK_JOB_TIMEOUT_MS: seconds(15000),
+  /** A claimed job's lease, renewed by heartbeat while it runs; a dead worker's jobs rerun after it. */
+  JOB_LEASE_SECONDS: seconds(10),
 
   QUOTE_TTL_SECONDS: seconds(60),
   QUOTE_OFFLINE_TTL_SECONDS: seconds(1800),
@@ -62,6 +76,25 @@ const schema = z.object({
   LOGIN_MAX_FAILURES: seconds(5),
   LOGIN_FAILURE_WINDOW_SECONDS: seconds(900),
   LOGIN_ATTEMPT_TTL_SECONDS: seconds(600),
+  /** OTP messages per identifier (registration and password reset together) per window. */
+  OTP_SEND_MAX_PER_IDENTIFIER: seconds(5),
+  OTP_SEND_IDENTIFIER_WINDOW_SECONDS: seconds(3600),
+  /** OTP messages per client address and partner per window (default: 30 in production, 10000 in sandbox). */
+  OTP_SEND_MAX_PER_ADDRESS: z.coerce.number().int().positive().optional(),
+  OTP_SEND_ADDRESS_WINDOW_SECONDS: seconds(3600),
+  /** Wrong codes per identifier and purpose per window, across every code issued. */
+  OTP_VERIFY_MAX_FAILURES_PER_IDENTIFIER: seconds(15),
+  OTP_VERIFY_IDENTIFIER_WINDOW_SECONDS: seconds(3600),
+  /** Console sign-in: wrong passwords per operator email, and per client address, per window. */
+  CONSOLE_LOGIN_MAX_FAILURES: seconds(5),
+  /** Default: 50 in production, 500 in sandbox (the e2e suite signs in from one address). */
+  CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().optional(),
+  CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS: seconds(900),
+  /**
+   * Reverse proxies in front of the app that append to X-Forwarded-For (0: none, clients connect
+   * to Next directly). Decides which entry is the client address (docs/decisions.md, throttles).
+   */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   DEVICE_REGISTRATION_TTL_SECONDS: seconds(300),
   IDEMPOTENCY_RETENTION_SECONDS: seconds(86400),
   /** How long a request may hold an Idempotency-Key before another may take it over (crash recovery). */
@@ -95,7 +128,12 @@ const schema = z.object({
   WEBHOOK_ALLOW_PRIVATE: flag,
 });
 
-export type Config = z.infer<typeof schema> & { publicBaseUrl: string; sandbox: boolean };
+export type Config = Omit<z.infer<typeof schema>, "OTP_SEND_MAX_PER_ADDRESS" | "CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS"> & {
+  OTP_SEND_MAX_PER_ADDRESS: number;
+  CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS: number;
+  publicBaseUrl: string;
+  sandbox: boolean;
+};
 
 /** Parses and checks a configuration (exported for tests; the app uses config()). */
 export function loadConfig(env: Record<string, string | undefined>): Config {
@@ -120,6 +158,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     // Documented sandbox defaults (README); production seeds an admin only when both are set.
     OPERATOR_EMAIL: c.OPERATOR_EMAIL ?? (sandbox ? "admin@example.com" : undefined),
     OPERATOR_PASSWORD: c.OPERATOR_PASSWORD ?? (sandbox ? "sandbox-operator-password" : undefined),
+    // Per-address throttles: generous in sandbox, where a test suite registers hundreds of customers from one machine.
+    OTP_SEND_MAX_PER_ADDRESS: c.OTP_SEND_MAX_PER_ADDRESS ?? (sandbox ? 10_000 : 30),
+    CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS: c.CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS ?? (sandbox ? 500 : 50),
     publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
     sandbox,
   };

@@ -1,14 +1,19 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { config } from "@/lib/config";
-import { verifyOperator, type OperatorRole } from "@/lib/operators/records";
+import { signInOperator } from "@/lib/auth/operator-login";
+import { clock } from "@/lib/clock";
+import { clientAddressOf } from "@/lib/lockouts/client-address";
+import type { OperatorRole } from "@/lib/operators/records";
 import { ready } from "@/lib/platform/ready";
 import { serviceSecret } from "@/lib/platform/secrets";
+import { signInLockedError } from "./sign-in-errors";
 
 /**
  * Console sign-in (next-auth, credentials against the operators table). Sessions are signed JWT
  * cookies (HttpOnly, SameSite=Lax, Secure on https), 8 hours; next-auth's CSRF token protects
- * sign-in and sign-out; server actions are same-origin only (Next checks the Origin).
+ * sign-in and sign-out; server actions are same-origin only (Next checks the Origin). Wrong
+ * passwords lock the operator and the client address for a while (lib/auth/operator-login.ts).
  */
 export async function authOptions(): Promise<NextAuthOptions> {
   const db = await ready();
@@ -22,10 +27,20 @@ export async function authOptions(): Promise<NextAuthOptions> {
       CredentialsProvider({
         name: "Operator",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-        authorize: async (credentials) => {
+        authorize: async (credentials, req) => {
           if (!credentials?.email || !credentials.password) return null;
-          const operator = await verifyOperator(db, credentials.email, credentials.password);
-          return operator ? { id: operator.id, email: operator.email, name: operator.name, role: operator.role } : null;
+          const forwardedFor = (req.headers as Record<string, string | undefined> | undefined)?.["x-forwarded-for"];
+          const result = await signInOperator(db, {
+            email: credentials.email,
+            password: credentials.password,
+            clientAddress: clientAddressOf(forwardedFor),
+            now: clock.now(),
+          });
+          // next-auth turns a thrown error into ?error=<message> on the sign-in page, which shows the wait.
+          if (result.kind === "locked") throw new Error(signInLockedError(result.retryAfterSeconds));
+          if (result.kind === "wrong") return null;
+          const { operator } = result;
+          return { id: operator.id, email: operator.email, name: operator.name, role: operator.role };
         },
       }),
     ],

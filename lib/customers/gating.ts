@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { customers } from "@/db/schema";
 import type { CustomerContext } from "@/lib/auth/customer-context";
-import { DomainError, type RemediationHint } from "@/lib/errors";
+import { DomainError, type ErrorCode, type RemediationHint } from "@/lib/errors";
 
 export type CustomerStatus = "PENDING" | "VALID" | "MONITORED" | "RESTRICTED" | "BLOCKED" | "CLOSED";
 
@@ -33,9 +33,8 @@ export type GateName = keyof typeof GATES;
 
 /** Why a status is refused: code and remediation hint (spec 3.5 and section 7). */
 function refusalFor(gate: GateName, status: CustomerStatus, hasProfile: boolean): DomainError {
-  const details = (remediationHint: RemediationHint) => ({ currentStatus: status, remediationHint });
-  const refuse = (code: string, remediation: RemediationHint, message: string) =>
-    new DomainError(code, { message, remediation, details: details(remediation) });
+  const refuse = (code: ErrorCode, remediation: RemediationHint, message: string) =>
+    new DomainError(code, { message, remediation, details: { currentStatus: status } });
   switch (status) {
     case "PENDING":
       return hasProfile
@@ -72,7 +71,6 @@ export async function enforceGate(db: Executor, gate: GateName, who: CustomerCon
     throw new DomainError("subscription.spended", {
       message: "The customer's relationship with this partner is suspended: money movement is paused.",
       remediation: "contact_support",
-      details: { remediationHint: "contact_support" },
     });
   }
   if (!(rule.permitted as readonly string[]).includes(status)) throw refusalFor(gate, status, row.profile !== null);

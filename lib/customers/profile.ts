@@ -5,14 +5,14 @@ import type { ProfileInput } from "@/lib/api/contracts/profile";
 import { maskIdentifier, type IdentifierType } from "@/lib/auth/identifiers";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
-import { DomainError } from "@/lib/errors";
+import { DomainError, type ValidationCode } from "@/lib/errors";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { normaliseName } from "@/lib/screening/provider";
 import { nextStepForCustomer } from "./next-step";
 import { lockCustomer } from "./status-change";
 import { customerStatusMachine, type CustomerStatus } from "./status-machine";
 
-const fieldError = (code: string, field: string, message: string, extra: Record<string, unknown> = {}) =>
+const fieldError = (code: ValidationCode, field: string, message: string, extra: Record<string, unknown> = {}) =>
   new DomainError(code, { message, details: { ...extra, issues: [{ field, code, message }] }, hint: "fix_request" });
 
 function ageOn(dateOfBirth: string, now: Date): number {

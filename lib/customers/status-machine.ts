@@ -30,7 +30,6 @@ export const customerStatusMachine = defineMachine<CustomerStatus, CustomerTrigg
   states: CUSTOMER_STATUSES,
   triggers: CUSTOMER_TRIGGERS,
   refusedCode: "customer.statusInvalid",
-  refusedStatus: 409,
   refusals: [
     // Decisions 4: profile resubmission after PENDING is 409 customer.profileLocked.
     {

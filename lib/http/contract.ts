@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { GateName } from "@/lib/customers/gating";
+import type { ErrorCode } from "@/lib/errors";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 /** none: public; partner: subscription key; customer: subscription key and bearer token. */
@@ -28,7 +29,7 @@ export interface Contract<
   params?: P;
   success: { status: number; description: string; schema?: z.ZodType; headers?: Record<string, string> };
   /** Error codes this operation can answer with (documented per status in OpenAPI). */
-  errors: readonly string[];
+  errors: readonly ErrorCode[];
   /** Idempotency-Key handling: required on every Core API POST (decisions section 8). */
   idempotency?: "required" | "none";
   /** Customer-status gate of spec 3.5 (lib/customers/gating.ts); customer routes only. */

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { DomainError, type ValidationIssue } from "@/lib/errors";
+import { DomainError, type ValidationCode, type ValidationIssue } from "@/lib/errors";
 
 /** zod path to the spec's field notation: dotted names, bracket indices (`items[2].amount`). */
 export function fieldPath(path: readonly PropertyKey[], prefix?: string): string {
@@ -19,7 +19,7 @@ function issuesOf(error: z.core.$ZodError, prefix?: string): { issues: Validatio
   const issues: ValidationIssue[] = [];
   let rule: string | undefined;
   for (const issue of error.issues) {
-    const params = (issue as { params?: { code?: string; rule?: string } }).params;
+    const params = (issue as { params?: { code?: ValidationCode; rule?: string } }).params;
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
         issues.push({
@@ -69,7 +69,7 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, pre
   return thrower(code, issues, rule);
 }
 
-function thrower(code: string, issues: ValidationIssue[], rule?: string): never {
+function thrower(code: ValidationCode, issues: ValidationIssue[], rule?: string): never {
   throw new DomainError(code, {
     message: issues.length === 1 ? `Invalid field ${issues[0].field}: ${issues[0].message}` : `${issues.length} fields are invalid.`,
     details: rule ? { rule, issues } : { issues },

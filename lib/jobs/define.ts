@@ -25,6 +25,11 @@ interface JobBase<P> {
    * owner can record the failure (a webhook event marked failed, unblocking the next one).
    */
   onDead?(db: Db, job: JobRun<P>, error: string): Promise<void>;
+  /**
+   * A periodic job (housekeeping): scheduled once at worker start (lib/jobs/periodic.ts) with an
+   * empty payload, and rescheduled this many seconds after each run ends (done or dead).
+   */
+  every?: number;
 }
 
 // Method syntax (not arrow properties) on purpose: a definition for one payload type then fits

@@ -17,6 +17,11 @@ export interface EnqueueOptions {
  * causes it commits.
  */
 export async function enqueue<K extends JobKind>(tx: Executor, kind: K, payload: JobPayload<K>, opts: EnqueueOptions): Promise<void> {
+  await insertJob(tx, kind, payload, opts);
+}
+
+/** enqueue() for a kind known only at run time (the worker rescheduling a periodic job). */
+export async function insertJob(tx: Executor, kind: string, payload: unknown, opts: EnqueueOptions): Promise<void> {
   await tx
     .insert(jobs)
     .values({
@@ -39,6 +44,11 @@ export async function enqueue<K extends JobKind>(tx: Executor, kind: K, payload:
  */
 export function dedupeKey(kind: JobKind, ...ids: [string, ...string[]]): string {
   return [kind, ...ids].join(":");
+}
+
+/** The one key of a periodic job's series (lib/jobs/periodic.ts). */
+export function periodicKey(kind: string): string {
+  return `${kind}:periodic`;
 }
 
 /** Moves a waiting job forward to now (the next event of a subscription after a delivery). */

@@ -2,33 +2,42 @@ import type { Db } from "@/db";
 import { config } from "@/lib/config";
 import { logger } from "@/lib/log";
 import type { JobRegistry } from "./define";
+import { workerSettings, type WorkerSettings } from "./lanes";
+import { schedulePeriodicJobs } from "./periodic";
+import { JobPool } from "./pool";
 import { wakeSignal } from "./wake";
-import { runDueJobs } from "./worker";
 
 const KEY = Symbol.for("remit.jobs.loop");
 type G = typeof globalThis & { [KEY]?: { stop: () => Promise<void> } };
 
 /**
- * The worker loop: runs due jobs of the registry's kinds, then sleeps until the poll interval
- * passes or a request wakes it. One loop per process (kept on globalThis), whether in the web
- * server or `npm run worker`; the process hands it the registry (lib/jobs/registry.ts).
+ * The worker loop: schedules the periodic jobs, then keeps the pool's lanes filled with due jobs,
+ * looking again when a job ends, a request wakes it, or the poll interval passes. One loop per
+ * process (kept on globalThis), whether in the web server or `npm run worker`; the process hands
+ * it the registry (lib/jobs/registry.ts).
  */
-export function startWorkerLoop(getDb: () => Promise<Db>, registry: JobRegistry): { stop: () => Promise<void> } {
+export function startWorkerLoop(getDb: () => Promise<Db>, registry: JobRegistry, settings: WorkerSettings = workerSettings()): { stop: () => Promise<void> } {
   const g = globalThis as G;
   if (g[KEY]) return g[KEY];
   let running = true;
   let wake: (() => void) | undefined;
-  const onWake = () => wake?.();
+  // A wake-up while the loop is busy (not sleeping) is kept, so it does not wait a whole poll.
+  let woken = false;
+  const onWake = () => (wake ? wake() : (woken = true));
   wakeSignal().on("wake", onWake);
   const done = (async () => {
     const db = await getDb();
+    const pool = new JobPool(db, registry, settings, onWake);
+    await schedulePeriodicJobs(db, registry).catch((err) => logger().error({ err }, "scheduling periodic jobs failed"));
     while (running) {
+      woken = false;
       try {
-        while (running && (await runDueJobs(db, registry)) > 0);
+        await pool.fill();
       } catch (err) {
         logger().error({ err }, "worker loop error");
       }
       if (!running) break;
+      if (woken) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, config().WORKER_POLL_MS);
         wake = () => {
@@ -38,6 +47,7 @@ export function startWorkerLoop(getDb: () => Promise<Db>, registry: JobRegistry)
       });
       wake = undefined;
     }
+    await pool.drain();
   })();
   g[KEY] = {
     stop: async () => {

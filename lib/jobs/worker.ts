@@ -1,73 +1,92 @@
-import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
-import type { Db } from "@/db";
+import type { Db, Executor } from "@/db";
 import { jobs } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
 import { logger } from "@/lib/log";
-import { defaultBackoff, RetryLater, type JobRegistry } from "./define";
+import { claim, finish, held, renewLease, type ClaimedJob } from "./claim";
+import { defaultBackoff, RetryLater, type JobDefinition, type JobRegistry, type JobRun } from "./define";
+import { workerSettings, type WorkerSettings } from "./lanes";
+import { insertJob, periodicKey } from "./queue";
 
-type JobRow = typeof jobs.$inferSelect;
+class LeaseLost extends Error {
+  constructor() {
+    super("job lease lost");
+  }
+}
 
-/** How long a claimed job stays invisible to other workers; past it, a crashed worker's job is retried. */
-const LEASE_SECONDS = 120;
+class JobTimedOut extends Error {
+  constructor(ms: number) {
+    super(`timed out after ${ms} ms`);
+  }
+}
 
 /**
- * Claims up to `limit` due jobs. FOR UPDATE SKIP LOCKED lets several workers (processes or
- * nodes) share the table without ever claiming the same job.
+ * Renews the leases of the jobs a worker holds while they run, so a short lease (a dead worker's
+ * jobs come back within seconds) never expires under a live one. A claim found lost is reported.
  */
-async function claim(db: Db, now: Date, limit: number): Promise<JobRow[]> {
-  return db.transaction(async (tx) => {
-    const due = await tx
-      .select()
-      .from(jobs)
-      .where(
-        or(
-          and(eq(jobs.state, "pending"), lte(jobs.runAt, now)),
-          // A running job whose lease ran out belongs to a worker that died.
-          and(eq(jobs.state, "running"), lte(jobs.lockedUntil, now)),
-        ),
-      )
-      .orderBy(asc(jobs.runAt))
-      .limit(limit)
-      .for("update", { skipLocked: true });
-    if (due.length === 0) return [];
-    const lease = addSeconds(now, LEASE_SECONDS);
-    await tx
-      .update(jobs)
-      .set({ state: "running", lockedUntil: lease, attempts: sql`${jobs.attempts} + 1` })
-      .where(
-        inArray(
-          jobs.id,
-          due.map((j) => j.id),
-        ),
-      );
-    return due.map((j) => ({ ...j, state: "running", lockedUntil: lease, attempts: j.attempts + 1 }));
+export class Heartbeat {
+  private readonly holding = new Map<string, { job: ClaimedJob; lost: () => void }>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private beating = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly settings: WorkerSettings,
+  ) {}
+
+  ids(): string[] {
+    return [...this.holding.keys()];
+  }
+
+  hold(job: ClaimedJob, lost: () => void = () => {}): void {
+    this.holding.set(job.id, { job, lost });
+    this.timer ??= setInterval(() => void this.beat(), this.settings.heartbeatMs);
+  }
+
+  release(jobId: string): void {
+    this.holding.delete(jobId);
+    if (this.holding.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  private async beat(): Promise<void> {
+    if (this.beating) return;
+    this.beating = true;
+    try {
+      for (const entry of [...this.holding.values()]) {
+        const until = addSeconds(clock.now(), this.settings.leaseSeconds);
+        if (await renewLease(this.db, entry.job, until)) entry.job.lockedUntil = until;
+        else if (this.holding.has(entry.job.id)) entry.lost();
+      }
+    } catch (err) {
+      logger().error({ err }, "job heartbeat failed");
+    } finally {
+      this.beating = false;
+    }
+  }
+}
+
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
   });
 }
 
+/** A periodic job's next run, enqueued as its run ends (in the same transaction for a `run` job). */
+async function reschedule(db: Executor, def: JobDefinition<unknown>, job: ClaimedJob, now: Date): Promise<void> {
+  if (def.every) await insertJob(db, job.kind, job.payload, { runAt: addSeconds(now, def.every), dedupeKey: job.dedupeKey ?? periodicKey(job.kind) });
+}
+
 /**
- * The claim still held: this worker's lease. A worker that outlived its lease (another took the job
- * over) must not overwrite the new holder's outcome, so every write of the outcome checks it.
+ * Runs one claimed job under its kind's hard timeout, with its lease renewed by the heartbeat, and
+ * records the outcome: done, retry with backoff (a timeout is a failed attempt), or dead.
  */
-function held(job: JobRow) {
-  return and(eq(jobs.id, job.id), eq(jobs.state, "running"), eq(jobs.lockedUntil, job.lockedUntil!));
-}
-
-/** Records the outcome; false when the lease was lost (nothing written). */
-async function finish(db: Db, job: JobRow, set: Partial<JobRow>): Promise<boolean> {
-  const rows = await db
-    .update(jobs)
-    .set({ lockedUntil: null, ...set })
-    .where(held(job))
-    .returning({ id: jobs.id });
-  return rows.length > 0;
-}
-
-class LeaseLost extends Error {}
-
-async function runOne(db: Db, registry: JobRegistry, job: JobRow): Promise<void> {
+export async function runOne(db: Db, registry: JobRegistry, job: ClaimedJob, settings: WorkerSettings, heartbeat: Heartbeat): Promise<void> {
   const def = Object.hasOwn(registry, job.kind) ? registry[job.kind] : undefined;
   const now = clock.now();
-  // Claimed in a batch whose earlier jobs took the whole lease: another worker may own it by now.
+  // Claimed in a batch whose earlier jobs outlasted the lease: another worker may own it by now.
   if (now.getTime() >= job.lockedUntil!.getTime()) return;
   if (!def) {
     await finish(db, job, { state: "dead", lastError: `unknown job kind ${job.kind}`, finishedAt: now });
@@ -78,48 +97,78 @@ async function runOne(db: Db, registry: JobRegistry, job: JobRow): Promise<void>
     await finish(db, job, { state: "dead", lastError: "invalid payload", finishedAt: now });
     return;
   }
-  const run = { payload: parsed.data, jobId: job.id, attempt: job.attempts, now, signal: new AbortController().signal };
+  const controller = new AbortController();
+  const timeoutMs = settings.timeoutMs(job.kind);
+  const timer = setTimeout(() => controller.abort(new JobTimedOut(timeoutMs)), timeoutMs);
+  heartbeat.hold(job, () => controller.abort(new LeaseLost()));
+  const run = { payload: parsed.data, jobId: job.id, attempt: job.attempts, now, signal: controller.signal };
   try {
-    if (def.run) {
-      await db.transaction(async (tx) => {
-        await def.run!(tx, run);
-        const done = await tx.update(jobs).set({ state: "done", lockedUntil: null, finishedAt: clock.now() }).where(held(job)).returning({ id: jobs.id });
-        // Another worker owns the job now: roll this run's writes back, the owner's run counts.
-        if (done.length === 0) throw new LeaseLost("job lease lost");
-      });
-    } else {
-      await def.perform!(db, run);
-      await finish(db, job, { state: "done", finishedAt: clock.now() });
-    }
+    const work = def.run
+      ? db.transaction(async (tx) => {
+          await def.run!(tx, run);
+          // Timed out or taken over meanwhile: roll this run's writes back.
+          if (controller.signal.aborted) throw controller.signal.reason;
+          const done = await tx
+            .update(jobs)
+            .set({ state: "done", lockedUntil: null, lockedBy: null, finishedAt: clock.now() })
+            .where(held(job))
+            .returning({ id: jobs.id });
+          // Another worker owns the job now: roll this run's writes back, the owner's run counts.
+          if (done.length === 0) throw new LeaseLost();
+          await reschedule(tx, def, job, clock.now());
+        })
+      : def.perform!(db, run);
+    // A run given up on (timeout) may still end later: its outcome no longer matters.
+    work.catch(() => {});
+    await Promise.race([work, rejectOnAbort(controller.signal)]);
+    if (def.perform && (await finish(db, job, { state: "done", finishedAt: clock.now() }))) await reschedule(db, def, job, clock.now());
   } catch (err) {
-    const later = clock.now();
-    if (err instanceof LeaseLost) {
-      logger().warn({ jobId: job.id, kind: job.kind }, "job lease lost; its writes were rolled back");
-      return;
-    }
-    if (err instanceof RetryLater) {
-      // Not a failure: give the attempt back and wait.
-      await finish(db, job, { state: "pending", attempts: job.attempts - 1, runAt: addSeconds(later, err.afterSeconds) });
-      return;
-    }
-    const message = err instanceof Error ? err.message.slice(0, 500) : "failed";
-    if (job.attempts >= job.maxAttempts) {
-      logger().error({ jobId: job.id, kind: job.kind, attempts: job.attempts, error: message }, "job gave up");
-      const gaveUp = await finish(db, job, { state: "dead", lastError: message, finishedAt: later });
-      if (gaveUp && def.onDead) {
-        await def.onDead(db, run, message).catch((hookErr) => logger().error({ err: hookErr, jobId: job.id, kind: job.kind }, "job onDead hook failed"));
-      }
-      return;
-    }
-    const delay = (def.backoff ?? defaultBackoff)(job.attempts);
-    logger().warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, retryInSeconds: delay, error: message }, "job failed");
-    await finish(db, job, { state: "pending", lastError: message, runAt: addSeconds(later, delay) });
+    await recordFailure(db, def, job, run, err);
+  } finally {
+    clearTimeout(timer);
+    heartbeat.release(job.id);
   }
 }
 
-/** Runs every job due now (up to `limit`) with the kinds of `registry`; returns how many ran. */
-export async function runDueJobs(db: Db, registry: JobRegistry, limit = 20): Promise<number> {
-  const claimed = await claim(db, clock.now(), limit);
-  for (const job of claimed) await runOne(db, registry, job);
+async function recordFailure(db: Db, def: JobDefinition<unknown>, job: ClaimedJob, run: JobRun<unknown>, err: unknown) {
+  const later = clock.now();
+  if (err instanceof LeaseLost) {
+    logger().warn({ jobId: job.id, kind: job.kind }, "job lease lost; its writes were rolled back");
+    return;
+  }
+  if (err instanceof RetryLater) {
+    // Not a failure: give the attempt back and wait.
+    await finish(db, job, { state: "pending", attempts: job.attempts - 1, runAt: addSeconds(later, err.afterSeconds) });
+    return;
+  }
+  const message = err instanceof Error ? err.message.slice(0, 500) : "failed";
+  if (job.attempts >= job.maxAttempts) {
+    logger().error({ jobId: job.id, kind: job.kind, attempts: job.attempts, error: message }, "job gave up");
+    const gaveUp = await finish(db, job, { state: "dead", lastError: message, finishedAt: later });
+    if (gaveUp && def.onDead) {
+      await def.onDead(db, run, message).catch((hookErr) => logger().error({ err: hookErr, jobId: job.id, kind: job.kind }, "job onDead hook failed"));
+    }
+    if (gaveUp) await reschedule(db, def, job, later);
+    return;
+  }
+  const delay = (def.backoff ?? defaultBackoff)(job.attempts);
+  logger().warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, retryInSeconds: delay, error: message }, "job failed");
+  await finish(db, job, { state: "pending", lastError: message, runAt: addSeconds(later, delay) });
+}
+
+/**
+ * Runs the jobs due now (up to `limit`, any kind of `registry`) one after another and returns how
+ * many ran: for tests and one-off use. The worker loop runs them concurrently, by lane (pool.ts).
+ */
+export async function runDueJobs(db: Db, registry: JobRegistry, limit = 20, settings: WorkerSettings = workerSettings()): Promise<number> {
+  const heartbeat = new Heartbeat(db, settings);
+  const claimed = await claim(db, clock.now(), limit, {}, settings.leaseSeconds);
+  // The whole batch is held from the start: a job waiting its turn keeps its lease too.
+  for (const job of claimed) heartbeat.hold(job);
+  try {
+    for (const job of claimed) await runOne(db, registry, job, settings, heartbeat);
+  } finally {
+    for (const job of claimed) heartbeat.release(job.id);
+  }
   return claimed.length;
 }

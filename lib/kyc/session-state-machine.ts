@@ -21,7 +21,6 @@ export const kycSessionMachine = defineMachine<KycSessionState, KycSessionTrigge
   triggers: KYC_SESSION_TRIGGERS,
   // Internal misuse (a second verdict on a closed session); 409 like other state conflicts.
   refusedCode: "kyc.sessionStateInvalid",
-  refusedStatus: 409,
   refusals: [{ from: ["EXPIRED"], code: "kyc.sessionExpired", message: "The KYC session has expired." }],
   transitions: [
     { from: [NONE], trigger: "create", to: "CREATED", notes: "POST /kyc-sessions" },

@@ -34,14 +34,14 @@ export async function createKycSession(tx: Tx, input: { customerId: string; subs
     throw new DomainError("customer.statusInsufficient", {
       message: "Submit the customer profile before starting KYC.",
       remediation: "submit_profile_attributes",
-      details: { currentStatus: customer.status, remediationHint: "submit_profile_attributes" },
+      details: { currentStatus: customer.status },
     });
   }
   if (customer.status === "BLOCKED") {
     throw new DomainError("customer.statusBlocking", {
       message: "KYC is not available; contact support.",
       remediation: "contact_support",
-      details: { currentStatus: customer.status, remediationHint: "contact_support" },
+      details: { currentStatus: customer.status },
     });
   }
   if (customer.kycStatus === "COMPLETED" || customer.kycStatus === "REJECTED") {

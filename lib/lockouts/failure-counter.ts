@@ -5,8 +5,9 @@ import { failureEvents } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 
 /**
- * Sliding-window failure counting for lockouts (login failures, bad device assertions): a scope is
- * locked while it has `limit` failures in the last `windowSeconds`.
+ * Sliding-window failure counting for lockouts (login failures, bad device assertions, console
+ * sign-ins) and rate limits (OTP sends): a scope is locked while it has `limit` events in the last
+ * `windowSeconds`.
  */
 export interface Window {
   limit: number;
@@ -43,4 +44,24 @@ export async function lockedForSeconds(db: Executor, scope: string, w: Window, n
 
 export async function clearFailures(tx: Executor, scope: string): Promise<void> {
   await tx.delete(failureEvents).where(eq(failureEvents.scope, scope));
+}
+
+/** A sliding-window limit on one scope (sends per identifier, per client address...). */
+export interface ScopedWindow extends Window {
+  scope: string;
+}
+
+/**
+ * Rate limiting on the same counter: admits one event against every window, counting it under
+ * each scope, or refuses it and counts nothing. Returns 0 when admitted, else the seconds until
+ * every full window has room again. Scopes are locked in the order given (callers use one fixed
+ * order), so parallel requests are counted exactly and never wait on each other crosswise.
+ */
+export async function admitEvent(tx: Executor, windows: ScopedWindow[], now: Date): Promise<number> {
+  for (const w of windows) await lockScope(tx, w.scope);
+  let wait = 0;
+  for (const w of windows) wait = Math.max(wait, await lockedForSeconds(tx, w.scope, w, now));
+  if (wait > 0) return wait;
+  for (const w of windows) await recordFailure(tx, w.scope, now);
+  return 0;
 }

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { quotes } from "@/db/schema";
 import { corridorByCode } from "@/lib/corridors/corridors";
-import { DomainError } from "@/lib/errors";
+import { DomainError, type StatusOf } from "@/lib/errors";
 
 export type QuoteRow = typeof quotes.$inferSelect;
 
@@ -52,7 +52,7 @@ export function quoteView(row: QuoteRow, now: Date) {
  * quote.expired with QuoteExpiredDetails (spec 7). No retry_later hint: spec 7 says never retry
  * quote.expired blindly; the way out is a new quote accepted with a new Idempotency-Key.
  */
-export function quoteExpired(row: QuoteRow, status = 410): DomainError {
+export function quoteExpired(row: QuoteRow, status: StatusOf<"quote.expired"> = 410): DomainError {
   return new DomainError("quote.expired", {
     message: "The quote has expired. Create a new quote and accept it with a new Idempotency-Key.",
     status,

@@ -2,10 +2,10 @@
  * "State machines are data": every state set of the service (spec section 3, decisions 4, 5, 7)
  * is one transition table, and this file is the only place that table is checked. Domain code
  * asks `next()` for the move, persists the returned state and reason code, and never compares
- * states by hand. A refused move is a DomainError, so the HTTP layer maps it with no extra code
- * (decisions 8).
+ * states by hand. A refused move is a DomainError whose code (and so status) comes from
+ * lib/errors.ts, so the HTTP layer maps it with no extra code (decisions 8).
  */
-import { DomainError } from "@/lib/errors";
+import { DomainError, type ErrorCode } from "@/lib/errors";
 
 /** Pseudo-state before a record exists: rows from NONE are the creation triggers. */
 export const NONE = "none";
@@ -39,9 +39,7 @@ export interface RefusalRow<S extends string, T extends string> {
   from: readonly (S | None)[];
   /** Omitted: every trigger from these states. */
   trigger?: T;
-  code: string;
-  /** Only for codes lib/errors.ts does not know; otherwise the code's own status applies. */
-  status?: number;
+  code: ErrorCode;
   message?: string;
 }
 
@@ -50,8 +48,7 @@ export interface MachineDefinition<S extends string, T extends string> {
   states: readonly S[];
   triggers: readonly T[];
   transitions: readonly TransitionRow<NoInfer<S>, NoInfer<T>>[];
-  refusedCode: string;
-  refusedStatus?: number;
+  refusedCode: ErrorCode;
   /** First match wins; anything not matched is refused with refusedCode. */
   refusals?: readonly RefusalRow<NoInfer<S>, NoInfer<T>>[];
 }
@@ -74,8 +71,7 @@ export interface Step<S extends string, T extends string> {
 }
 
 export interface Refusal {
-  code: string;
-  status?: number;
+  code: ErrorCode;
   message?: string;
 }
 
@@ -86,7 +82,7 @@ export interface Machine<S extends string, T extends string> {
   readonly transitions: readonly TransitionRow<S, T>[];
   readonly refusals: readonly RefusalRow<S, T>[];
   /** The default refusal code (anything neither a row nor a refusal override covers). */
-  readonly refusedCode: string;
+  readonly refusedCode: ErrorCode;
   /** The move for this trigger, or throws the refusal DomainError. */
   next(from: S | None, trigger: T, ctx?: TransitionContext<S>): Step<S, T>;
   /** Whether next() would accept; guards on ctx.prior count as met when ctx.prior is omitted. */
@@ -109,7 +105,7 @@ export function defineMachine<const S extends string, const T extends string>(de
 
   function refusalFor(from: S | None, trigger: T): Refusal {
     const row = refusals.find((r) => r.from.includes(from) && (r.trigger === undefined || r.trigger === trigger));
-    return row ? { code: row.code, status: row.status, message: row.message } : { code: def.refusedCode, status: def.refusedStatus };
+    return row ? { code: row.code, message: row.message } : { code: def.refusedCode };
   }
 
   function refuse(from: S | None, trigger: T, ctx: TransitionContext<S>): DomainError {
@@ -120,7 +116,6 @@ export function defineMachine<const S extends string, const T extends string>(de
     return new DomainError(r.code, {
       message: r.message ?? `This ${name} cannot take "${trigger}" in state ${from}.`,
       details,
-      ...(r.status !== undefined ? { status: r.status } : {}),
     });
   }
 

@@ -21,7 +21,7 @@ function lockout(seconds: number): DomainError {
     message: "Too many failed confirmations. Wait before trying again.",
     retryAfterSeconds: seconds,
     remediation: "retry_later",
-    details: { retryAfterSeconds: seconds, remediationHint: "retry_later" },
+    details: { retryAfterSeconds: seconds },
   });
 }
 
@@ -47,7 +47,6 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
     throw new DomainError("device.notRegistered", {
       message: "Register a device before confirming transfers.",
       remediation: "register_device",
-      details: { remediationHint: "register_device" },
     });
 
   const kid = unverifiedKid(input.deviceAssertion);
@@ -82,7 +81,7 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
       // Count the failure against the customer and the device it named, and keep the count.
       await recordFailure(tx, customerScope(input.customerId), now);
       if (namedDevice) await recordFailure(tx, deviceScope(namedDevice), now);
-      throw new DomainError(err.code, { message: err.message, details: err.details, keepChanges: true });
+      throw err.keepingChanges();
     }
     throw err;
   }

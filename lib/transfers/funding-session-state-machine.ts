@@ -18,7 +18,6 @@ export const fundingSessionMachine = defineMachine<FundingSessionStatus, Funding
   triggers: FUNDING_SESSION_TRIGGERS,
   // A second outcome for a closed session (sandbox complete twice); 409 like other conflicts.
   refusedCode: "funding.sessionStateInvalid",
-  refusedStatus: 409,
   refusals: [{ from: ["EXPIRED"], code: "funding.sessionExpired", message: "The funding session has expired." }],
   transitions: [
     { from: [NONE], trigger: "create", to: "OPEN", notes: "allocated by transfer confirm" },

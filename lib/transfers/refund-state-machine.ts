@@ -18,7 +18,6 @@ export const refundMachine = defineMachine<RefundStatus, RefundTrigger>({
   triggers: REFUND_TRIGGERS,
   // Never reaches a customer response (refunds are driven by workers and operators).
   refusedCode: "refund.stateInvalid",
-  refusedStatus: 409,
   transitions: [
     { from: [NONE], trigger: "create", to: "PENDING", notes: "ORIGINAL_PAYMENT_METHOD (spec 9)" },
     { from: ["PENDING"], trigger: "provider.submitted", to: "PROCESSING" },

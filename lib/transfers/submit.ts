@@ -9,7 +9,7 @@ import { config } from "@/lib/config";
 import { corridorByCode } from "@/lib/corridors/corridors";
 import { payoutTypeToMethod } from "@/lib/corridors/payout-methods";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
-import { DomainError } from "@/lib/errors";
+import { DomainError, type ValidationCode } from "@/lib/errors";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { canonicalMethodType } from "@/lib/payout-identifiers/method-types";
 import { checkIdentifierFormat } from "@/lib/payout-identifiers/format-check";
@@ -25,7 +25,7 @@ export interface SubmitInput {
   purposeOfTransfer: string;
 }
 
-const issue = (code: string, field: string, message: string) =>
+const issue = (code: ValidationCode, field: string, message: string) =>
   new DomainError(code, { message, details: { issues: [{ field, code, message }] }, hint: "fix_request" });
 
 /** The payout method for the transfer: an existing one of the beneficiary, or a new one stored encrypted. */

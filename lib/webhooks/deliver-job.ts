@@ -21,7 +21,7 @@ export const deliverWebhook = defineJob({
   kind: "webhooks.deliver",
   schema: z.object({ eventId: z.string() }),
   backoff: (failures) => backoffWithJitter(failures),
-  perform: async (db, { payload }) => {
+  perform: async (db, { payload, signal }) => {
     const [event] = await db.select().from(events).where(eq(events.id, payload.eventId));
     if (!event || event.deliveryState !== "pending") return;
     const [earlier] = await db
@@ -43,7 +43,7 @@ export const deliverWebhook = defineJob({
       throw new RetryLater(Math.ceil((partner.webhookNotBefore.getTime() - now.getTime()) / 1000), "the endpoint asked us to retry later");
     }
     const url = partner.webhookUrl;
-    const outcome = await post(url, signingSecrets(partner, now), event.id, JSON.stringify(event.body));
+    const outcome = await post(url, signingSecrets(partner, now), event.id, JSON.stringify(event.body), signal);
     await db.insert(webhookAttempts).values({
       id: newId("wha"),
       eventId: event.id,
@@ -115,7 +115,7 @@ interface Outcome {
   retryAfter: number | null;
 }
 
-async function post(url: string, secrets: string[], eventId: string, body: string): Promise<Outcome> {
+async function post(url: string, secrets: string[], eventId: string, body: string, jobSignal: AbortSignal): Promise<Outcome> {
   const at = clock.now();
   // The signed timestamp is wall time, not clock.now(): the receiver checks it against its own
   // clock (Standard Webhooks allows 5 minutes), and a sandbox clock moved forward for testing
@@ -137,6 +137,8 @@ async function post(url: string, secrets: string[], eventId: string, body: strin
       body,
       allowPrivate,
       timeoutMs: config().WEBHOOK_TIMEOUT_MS,
+      // The job's hard timeout (lib/jobs/lanes.ts) ends the POST too.
+      signal: jobSignal,
       maxBodyBytes: config().WEBHOOK_RESPONSE_MAX_BYTES,
     });
     const ok = res.status >= 200 && res.status < 300;

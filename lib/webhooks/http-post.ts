@@ -7,6 +7,8 @@ export interface PostOptions {
   /** Sandbox (or WEBHOOK_ALLOW_PRIVATE): private addresses allowed, the name still resolved once. */
   allowPrivate: boolean;
   timeoutMs: number;
+  /** Aborts the POST early (the delivery job's hard timeout). */
+  signal?: AbortSignal;
   /** How much of the response body to read before cancelling the rest. */
   maxBodyBytes: number;
   resolve?: Resolver;
@@ -42,7 +44,7 @@ export async function postWebhook(url: string, options: PostOptions): Promise<Po
     headers: options.headers,
     body: options.body,
     dispatcher: agentFor(options.resolve ?? systemResolver, options.allowPrivate),
-    signal: AbortSignal.timeout(options.timeoutMs),
+    signal: options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]) : AbortSignal.timeout(options.timeoutMs),
   });
   let bytesRead = 0;
   try {

@@ -34,7 +34,14 @@ export const registerStart = defineContract({
     description: "Code sent.",
     schema: z.object({ registrationId: z.string(), nextStep: z.literal("VERIFY_OTP"), otpExpiresAt: Timestamp }).meta({ id: "RegisterStartResponse" }),
   },
-  errors: ["auth.subscriptionKeyInvalid", "auth.identifierInvalid", "validation.fieldMissing", "validation.bodyMalformed", "validation.contentTypeUnsupported"],
+  errors: [
+    "auth.subscriptionKeyInvalid",
+    "auth.identifierInvalid",
+    "auth.rateLimited",
+    "validation.fieldMissing",
+    "validation.bodyMalformed",
+    "validation.contentTypeUnsupported",
+  ],
 });
 
 export const registerVerifyOtp = defineContract({
@@ -149,7 +156,7 @@ export const passwordResetStart = defineContract({
   auth: "partner",
   body: z.strictObject({ identifier }).meta({ id: "PasswordResetStartRequest" }),
   success: { status: 202, description: "A code was sent if the identifier has an account." },
-  errors: ["auth.subscriptionKeyInvalid", "auth.identifierInvalid"],
+  errors: ["auth.subscriptionKeyInvalid", "auth.identifierInvalid", "auth.rateLimited"],
 });
 
 export const passwordResetComplete = defineContract({

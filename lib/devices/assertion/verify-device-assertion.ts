@@ -102,14 +102,12 @@ export async function verifyDeviceAssertion(jws: string, input: DeviceAssertionI
     throw new DomainError("device.notRegistered", {
       message: "No registered device has this key.",
       remediation: "register_device",
-      details: { remediationHint: "register_device" },
     });
   }
   if (device.status !== "ACTIVE") {
     throw new DomainError("device.deactivated", {
       message: "The device that signed the assertion is deactivated.",
       remediation: "register_device",
-      details: { remediationHint: "register_device" },
     });
   }
 

@@ -64,3 +64,27 @@ describe("configuration (decisions section 1)", () => {
     assert.throws(() => loadConfig({ ...production, SANDBOX_CLOCK_CONTROL: "true" }), /SANDBOX_CLOCK_CONTROL/);
   });
 });
+
+describe("throttle settings (issue 9)", () => {
+  test("per-address limits are strict in production and generous in sandbox, and configurable in both", () => {
+    const prod = loadConfig(production);
+    assert.equal(prod.OTP_SEND_MAX_PER_ADDRESS, 30);
+    assert.equal(prod.CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS, 50);
+    const sandbox = loadConfig({});
+    assert.equal(sandbox.OTP_SEND_MAX_PER_ADDRESS, 10_000);
+    assert.equal(sandbox.CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS, 500);
+    const set = loadConfig({ ...production, OTP_SEND_MAX_PER_ADDRESS: "200", CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS: "7", TRUSTED_PROXY_HOPS: "1" });
+    assert.deepEqual([set.OTP_SEND_MAX_PER_ADDRESS, set.CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS, set.TRUSTED_PROXY_HOPS], [200, 7, 1]);
+  });
+
+  test("per-identifier defaults: 5 OTP messages an hour, 15 wrong codes an hour, 5 console failures in 15 minutes; no proxy trusted", () => {
+    const c = loadConfig({});
+    assert.deepEqual(
+      [c.OTP_SEND_MAX_PER_IDENTIFIER, c.OTP_SEND_IDENTIFIER_WINDOW_SECONDS, c.OTP_VERIFY_MAX_FAILURES_PER_IDENTIFIER, c.CONSOLE_LOGIN_MAX_FAILURES],
+      [5, 3600, 15, 5],
+    );
+    assert.equal(c.CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS, 900);
+    assert.equal(c.TRUSTED_PROXY_HOPS, 0);
+    assert.throws(() => loadConfig({ TRUSTED_PROXY_HOPS: "-1" }), /TRUSTED_PROXY_HOPS/);
+  });
+});

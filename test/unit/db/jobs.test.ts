@@ -7,6 +7,7 @@ import type { Db } from "@/db";
 import * as schema from "@/db/schema";
 import { idempotencyKeys, jobs } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
+import { config } from "@/lib/config";
 import { defaultBackoff, RetryLater, type JobDefinition, type JobRegistry, type JobRun } from "@/lib/jobs/define";
 import type { JobKind } from "@/lib/jobs/kinds";
 import { enqueue, type EnqueueOptions } from "@/lib/jobs/queue";
@@ -401,10 +402,10 @@ describe("jobs: `run` jobs are atomic", () => {
   it("a run whose lease changed under it (another worker took over) rolls its writes back", async () => {
     await add("run-stale", { kind: "test.run" });
     behaviours.set("run-stale", async (job, tx) => {
-      // What a takeover does to the row: a new lease.
+      // What a takeover does to the row: a new lease under another claim's token.
       await tx!
         .update(jobs)
-        .set({ lockedUntil: addSeconds(job.now, 999) })
+        .set({ lockedUntil: addSeconds(job.now, 999), lockedBy: "another-worker" })
         .where(eq(jobs.id, job.jobId));
     });
     assert.equal(await runDueJobs(db, registry), 1);
@@ -459,13 +460,14 @@ describe("jobs: several workers", () => {
     assert.equal(job.state, "running");
     assert.ok(job.lockedUntil && job.lockedUntil.getTime() > clock.nowMs());
 
-    // While its lease holds, nobody else takes it.
+    // While its lease holds, nobody else takes it (the heartbeat is real time: not yet due).
+    const lease = config().JOB_LEASE_SECONDS * 1000;
     assert.equal(await runDueJobs(db2, registry), 0);
-    clock.advance(60_000);
+    clock.advance(lease / 2);
     assert.equal(await runDueJobs(db2, registry), 0);
 
     // Past the lease, worker 2 takes it over and completes it.
-    clock.advance(61_000);
+    clock.advance(lease / 2 + 1_000);
     assert.equal(await runDueJobs(db2, registry), 1);
     assert.deepEqual(
       calls.map((c) => c.attempt),

@@ -74,7 +74,7 @@ test("unexpected(): server.unexpected 500, generic message, retry hints", async 
   assert.equal(body.error.code, "server.unexpected");
   assert.equal(body.error.hint, "retry_later");
   assert.equal(body.error.remediation, "retry_later");
-  assert.equal(body.error.details, null);
+  assert.deepEqual(body.error.details, { remediationHint: "retry_later" }); // spec 7 RemediationHintDetails
   assert.doesNotMatch(body.error.message, /\bat \S+ \(|select|insert|stack/i);
 });
 

@@ -1,7 +1,9 @@
-/** lib/errors.ts httpStatusOf: decisions section 8's table (B), copied here as literal data. */
+/** lib/errors.ts ERROR_STATUS: decisions section 8's table (B), copied here as literal data. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DomainError, httpStatusOf, validationError, notFound } from "@/lib/errors";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { DomainError, ERROR_STATUS, httpStatusOf, notFound, statusesOf, validationError, type ErrorCode } from "@/lib/errors";
 
 /**
  * decisions.md section 8, row by row, as written:
@@ -58,86 +60,90 @@ const TABLE: Record<number, string[]> = {
   503: ["internal.unavailable"],
 };
 
-/** Concrete codes for the wildcard rows: every code of spec section 7 in that family. */
-const WILDCARDS: Record<string, string[]> = {
-  // validation.bodyTooLarge is left out on purpose: lib/errors.ts maps it to 413 (HTTP semantics),
-  // which the table's "validation.* -> 400" does not allow. Reported to the lead; see its own test below.
-  "validation.*": [
-    "validation.fieldInvalid",
-    "validation.fieldMissing",
-    "validation.fieldUnknown",
-    "validation.bodyMalformed",
-    "validation.payoutMethodConflict",
-    "validation.destinationIdentifierMissing",
-    "validation.payoutMethodTypeMismatch",
-    "validation.methodNotAvailableForCorridor",
-    "validation.nationalityNotAccepted",
-    "validation.residenceCountryNotAccepted",
-    "validation.fieldFormatInvalid",
-    "validation.invalidRequest",
-  ],
-  "*.notFound": ["transfer.notFound", "beneficiary.notFound", "device.notFound", "registration.notFound", "otp.notFound", "route.notFound", "quote.notFound"],
-  "quote.* (at create and accept)": [
-    "quote.expired",
-    "quote.envelopeBreach",
-    "quote.signatureInvalid",
-    "quote.invalidSignature",
-    "quote.bindingMismatch",
-    "quote.sequenceGap",
-    "quote.amountChanged",
-    "quote.invalid",
-  ],
+/** Rows of our own (docs/decisions.md, "Codes we added"): codes section 8 does not name. */
+const OURS: Record<string, number> = {
+  "validation.bodyTooLarge": 413, // the issue allows 413 or 400; 413 says exactly what happened
+  "route.methodNotAllowed": 405,
+  "kyc.notRequired": 409,
+  "customer.statusInvalid": 409,
+  "beneficiary.stateInvalid": 409,
+  "kyc.sessionStateInvalid": 409,
+  "funding.sessionStateInvalid": 409,
+  "refund.stateInvalid": 409,
+  "webhookEndpoint.stateInvalid": 409, // console: re-enable an endpoint that is not disabled
 };
 
-/**
- * Entries whose status depends on the endpoint ("(reuse)", "(on reads)"): the code's default is
- * the other row (quote.* -> 422); the endpoint passes `status` to DomainError.
- */
-const CONTEXTUAL: Record<string, { code: string; defaultStatus: number }> = {
-  "quote.invalid (reuse)": { code: "quote.invalid", defaultStatus: 422 },
-  "quote.expired (on reads)": { code: "quote.expired", defaultStatus: 422 },
+/** Entries whose status depends on the endpoint: the default row, then the one the caller picks. */
+const CONTEXTUAL: Record<string, { code: ErrorCode; statuses: number[] }> = {
+  "quote.invalid (reuse)": { code: "quote.invalid", statuses: [422, 409] },
+  "quote.expired (on reads)": { code: "quote.expired", statuses: [422, 410] },
 };
 
-for (const [status, entries] of Object.entries(TABLE)) {
-  test(`decisions 8: ${status} row`, () => {
+/** The statuses section 8 gives a code (a wildcard row matches by pattern). */
+function decided(code: string): number[] {
+  if (OURS[code] !== undefined) return [OURS[code]];
+  const found: number[] = [];
+  for (const [status, entries] of Object.entries(TABLE)) {
     for (const entry of entries) {
-      if (CONTEXTUAL[entry]) {
-        const { code, defaultStatus } = CONTEXTUAL[entry];
-        assert.equal(httpStatusOf(code), defaultStatus, `${code} default`);
-        assert.equal(new DomainError(code, { status: Number(status) }).status, Number(status), `${entry} via status override`);
-        continue;
-      }
-      for (const code of WILDCARDS[entry] ?? [entry]) {
-        assert.equal(httpStatusOf(code), Number(status), code);
-        assert.equal(new DomainError(code).status, Number(status), `DomainError(${code}).status`);
-      }
+      const pattern = entry.replace(/ \(.*\)$/, "");
+      const match = pattern.startsWith("*.")
+        ? code.endsWith(pattern.slice(1))
+        : pattern.endsWith(".*")
+          ? code.startsWith(pattern.slice(0, -1)) && code !== "validation.contentTypeUnsupported"
+          : code === pattern;
+      if (match) found.push(Number(status));
     }
-  });
+  }
+  // *.notFound is its own row: it wins over a family row (quote.notFound is 404, not 422).
+  return code.endsWith(".notFound") ? [404] : [...new Set(found)];
 }
 
-test("*.notFound wins over the family rules (device.*, quote.*, validation.*)", () => {
-  assert.equal(httpStatusOf("device.notFound"), 404);
-  assert.equal(httpStatusOf("quote.notFound"), 404);
-  assert.equal(httpStatusOf("deviceRegistration.notFound"), 404);
-});
-
-test("other device.* verification failures are 422 like device.assertionInvalid (spec 7)", () => {
-  for (const code of ["device.assertionExpired", "device.nonceReused", "device.challengeMismatch", "device.customerMismatch"]) {
-    assert.equal(httpStatusOf(code), 422, code);
+test("every code of the table has the status section 8 gives it", () => {
+  for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) {
+    const want = decided(code);
+    const contextual = Object.values(CONTEXTUAL).find((c) => c.code === code);
+    if (contextual) {
+      assert.deepEqual([...statusesOf(code)].sort(), [...contextual.statuses].sort(), code);
+      assert.deepEqual([...want].sort(), [...contextual.statuses].sort(), `${code}: section 8 rows`);
+      continue;
+    }
+    assert.equal(want.length, 1, `${code}: section 8 (or docs/decisions.md) gives it exactly one status, got ${want}`);
+    assert.deepEqual(statusesOf(code), want, code);
+    assert.equal(httpStatusOf(code), want[0], code);
+    assert.equal(new DomainError(code).status, want[0], `DomainError(${code}).status`);
   }
 });
 
-test("validation.bodyTooLarge is 413 (lib/errors.ts; differs from the table's validation.* -> 400)", () => {
-  assert.equal(httpStatusOf("validation.bodyTooLarge"), 413);
+test("every code section 8 names is in the table", () => {
+  const named = Object.values(TABLE)
+    .flat()
+    .map((e) => e.replace(/ \(.*\)$/, ""))
+    .filter((e) => !e.includes("*"));
+  for (const code of named) assert.ok(code in ERROR_STATUS, code);
 });
 
-test("pipeline-only codes: route.notFound 404, route.methodNotAllowed 405", () => {
-  assert.equal(httpStatusOf("route.notFound"), 404);
-  assert.equal(httpStatusOf("route.methodNotAllowed"), 405);
+test("a code with two statuses takes the other one only when asked", () => {
+  for (const { code, statuses } of Object.values(CONTEXTUAL)) {
+    assert.equal(new DomainError(code).status, statuses[0], code);
+    assert.equal(new DomainError(code, { status: statuses[1] as never }).status, statuses[1], code);
+  }
 });
 
-test("an unknown code is 500, never a 2xx", () => {
-  for (const code of ["", "nope", "auth.somethingNew", "customer.unknownThing"]) assert.equal(httpStatusOf(code), 500, code);
+test("no code written in lib/ or app/ is outside the table", () => {
+  // The compiler checks typed positions; this catches a code hidden in an untyped string.
+  const files = execFileSync("git", ["ls-files", "lib", "app"], { encoding: "utf8" })
+    .split("\n")
+    .filter((f) => /\.tsx?$/.test(f));
+  const used = new Set<string>();
+  for (const file of files) {
+    const text = readFileSync(file, "utf8");
+    for (const m of text.matchAll(/(?:DomainError\(|code: |refusedCode: |errors: \[[^\]]*?)"([a-zA-Z]+\.[a-zA-Z]+)"/g)) used.add(m[1]);
+    for (const m of text.matchAll(/\bnotFound\("([a-zA-Z]+)"/g)) used.add(`${m[1]}.notFound`);
+  }
+  assert.ok(used.size > 40, `found ${used.size} codes`);
+  const families = new Set(Object.keys(ERROR_STATUS).map((c) => c.split(".")[0]));
+  const outside = [...used].filter((c) => families.has(c.split(".")[0]) && !(c in ERROR_STATUS));
+  assert.deepEqual(outside, []);
 });
 
 test("validationError helper: summary code from the issues", () => {
@@ -162,4 +168,27 @@ test("notFound helper: <resource>.notFound, 404", () => {
   assert.equal(err.code, "beneficiary.notFound");
   assert.equal(err.status, 404);
   assert.equal(err.message, "No such beneficiary.");
+});
+
+test("remediation is also details.remediationHint, set once by DomainError", () => {
+  const err = new DomainError("customer.statusBlocking", { remediation: "contact_support", details: { currentStatus: "BLOCKED" } });
+  assert.deepEqual(err.details, { currentStatus: "BLOCKED", remediationHint: "contact_support" });
+  assert.deepEqual(new DomainError("device.notRegistered", { remediation: "register_device" }).details, { remediationHint: "register_device" });
+  assert.equal(new DomainError("transfer.notFound").details, undefined);
+});
+
+test("keepingChanges keeps every field of the error (a rebuilt error once dropped remediation)", () => {
+  const err = new DomainError("quote.invalid", {
+    message: "Reused.",
+    status: 409,
+    hint: "create_new_quote",
+    remediation: "retry_later",
+    retryAfterSeconds: 7,
+    details: { failedCheck: "reuse" },
+  });
+  const kept = err.keepingChanges();
+  assert.equal(kept.keepChanges, true);
+  assert.equal(err.keepChanges, false);
+  for (const key of ["code", "message", "status", "hint", "remediation", "retryAfterSeconds"] as const) assert.equal(kept[key], err[key], key);
+  assert.deepEqual(kept.details, { failedCheck: "reuse", remediationHint: "retry_later" });
 });

@@ -12,11 +12,11 @@ const def: MachineDefinition<S, T> = {
   name: "widget",
   states: ["idle", "busy", "parked", "done"],
   triggers: ["create", "start", "finish", "park", "resume", "abort", "set"],
-  refusedCode: "widget.stateInvalid",
-  refusedStatus: 409,
+  // Real codes (ErrorCode is closed): the refusal's status is its code's own (lib/errors.ts).
+  refusedCode: "refund.stateInvalid",
   refusals: [
-    { from: ["done"], code: "widget.done", status: 410 },
-    { from: ["parked"], trigger: "start", code: "widget.parked", status: 423, message: "Parked." },
+    { from: ["done"], code: "kyc.sessionExpired" },
+    { from: ["parked"], trigger: "start", code: "beneficiary.archiveBlocked", message: "Parked." },
   ],
   transitions: [
     { from: [NONE], trigger: "create", to: "idle", reasonCode: "CREATED" },
@@ -44,23 +44,23 @@ test("next: fixed, unchanged, prior, whenPrior and requested destinations", () =
 });
 
 test("refusals: default code and status, per-state and per-trigger overrides, details", () => {
-  assertRefused(() => m.next("idle", "finish"), { code: "widget.stateInvalid", status: 409 }, "idle", "finish");
-  assertRefused(() => m.next("done", "start"), { code: "widget.done", status: 410 }, "done", "start");
-  assertRefused(() => m.next("parked", "start"), { code: "widget.parked", status: 423 }, "parked", "start");
-  assertRefused(() => m.next("parked", "finish"), { code: "widget.stateInvalid", status: 409 }, "parked", "finish");
-  assertRefused(() => m.next(NONE, "start"), { code: "widget.stateInvalid", status: 409 }, NONE, "start");
+  assertRefused(() => m.next("idle", "finish"), { code: "refund.stateInvalid", status: 409 }, "idle", "finish");
+  assertRefused(() => m.next("done", "start"), { code: "kyc.sessionExpired", status: 410 }, "done", "start");
+  assertRefused(() => m.next("parked", "start"), { code: "beneficiary.archiveBlocked", status: 409 }, "parked", "start");
+  assertRefused(() => m.next("parked", "finish"), { code: "refund.stateInvalid", status: 409 }, "parked", "finish");
+  assertRefused(() => m.next(NONE, "start"), { code: "refund.stateInvalid", status: 409 }, NONE, "start");
   // A target or prior outside the row's targets is refused, and named in details.
   assert.throws(
     () => m.next("idle", "set", { target: "parked" }),
-    (e: any) => e.code === "widget.stateInvalid" && e.details.requestedState === "parked",
+    (e: any) => e.code === "refund.stateInvalid" && e.details.requestedState === "parked",
   );
   assert.throws(
     () => m.next("parked", "resume", { prior: "done" }),
-    (e: any) => e.code === "widget.stateInvalid" && e.details.priorState === "done",
+    (e: any) => e.code === "refund.stateInvalid" && e.details.priorState === "done",
   );
   assert.throws(
     () => m.next("parked", "abort", { prior: "done" }),
-    (e: any) => e.code === "widget.stateInvalid",
+    (e: any) => e.code === "refund.stateInvalid",
   );
   assert.throws(
     () => m.next("parked", "start"),
@@ -114,13 +114,13 @@ test("definition mistakes fail at construction", () => {
       ],
     }),
   );
-  assert.throws(bad({ refusals: [{ from: ["nope" as S], code: "x" }] }), /refusal 0/);
-  assert.throws(() => defineMachine({ name: "x", states: ["none"], triggers: ["t"], refusedCode: "x", transitions: [] }), /reserved/);
+  assert.throws(bad({ refusals: [{ from: ["nope" as S], code: "refund.stateInvalid" }] }), /refusal 0/);
+  assert.throws(() => defineMachine({ name: "x", states: ["none"], triggers: ["t"], refusedCode: "refund.stateInvalid", transitions: [] }), /reserved/);
 });
 
 test("the machine and its table are read-only data", () => {
   assert.ok(Object.isFrozen(m));
-  assert.equal(m.refusedCode, "widget.stateInvalid");
+  assert.equal(m.refusedCode, "refund.stateInvalid");
   assert.equal(m.transitions.length, def.transitions.length);
 });
 
@@ -129,8 +129,8 @@ test("toMarkdown documents every row and refusal", () => {
   assert.match(md, /\| none \| create \| idle \|  \| CREATED \|/);
   assert.match(md, /\| parked \| resume \| prior \(idle, busy\) \|/);
   assert.match(md, /\| parked \| abort \| unchanged \| busy \|  \| ABORT_PENDING \|/);
-  assert.match(md, /refused with `widget.stateInvalid`/);
-  assert.match(md, /- from parked, start: `widget.parked`/);
+  assert.match(md, /refused with `refund.stateInvalid`/);
+  assert.match(md, /- from parked, start: `beneficiary.archiveBlocked`/);
   assert.equal(md.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| From")).length, def.transitions.length);
 });
 

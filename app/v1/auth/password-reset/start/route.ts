@@ -1,12 +1,18 @@
 import * as api from "@/lib/api/contracts/auth";
 import { startPasswordReset } from "@/lib/auth/password-reset";
 import { endpoint } from "@/lib/http/endpoint";
+import { clientAddressOf } from "@/lib/lockouts/client-address";
 import { methods } from "@/lib/http/methods";
 
 // POST /v1/auth/password-reset/start: send a reset code if the identifier has an account.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: endpoint(api.passwordResetStart, async ({ tx, body, partner, now }) => {
-    await startPasswordReset(tx, { partnerId: partner.id, identifier: body.identifier, now });
+  POST: endpoint(api.passwordResetStart, async ({ req, tx, body, partner, now }) => {
+    await startPasswordReset(tx, {
+      partnerId: partner.id,
+      identifier: body.identifier,
+      clientAddress: clientAddressOf(req.headers.get("x-forwarded-for")),
+      now,
+    });
     return { status: 202 };
   }),
 });

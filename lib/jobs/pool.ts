@@ -1,0 +1,90 @@
+import type { Db } from "@/db";
+import { clock } from "@/lib/clock";
+import { logger } from "@/lib/log";
+import { claim } from "./claim";
+import type { JobRegistry } from "./define";
+import type { Lane, WorkerSettings } from "./lanes";
+import { Heartbeat, runOne } from "./worker";
+
+interface Running {
+  lane: string;
+  group: string;
+}
+
+/**
+ * One worker's running jobs, by lane: each lane claims only into its own free slots, and at most
+ * `perGroup` jobs of a group (a kind, a webhook partner), so no lane or group can hold the others
+ * back. Jobs run concurrently; `fill` claims, `onFreed` tells when one ended.
+ */
+export class JobPool {
+  private readonly running = new Map<string, Running>();
+  private readonly tasks = new Set<Promise<void>>();
+  private readonly heartbeat: Heartbeat;
+  constructor(
+    private readonly db: Db,
+    private readonly registry: JobRegistry,
+    private readonly settings: WorkerSettings,
+    /** Called when a running job ends: its slot is free for the next due job. */
+    private readonly onFreed: () => void = () => {},
+  ) {
+    this.heartbeat = new Heartbeat(db, settings);
+  }
+
+  get size(): number {
+    return this.running.size;
+  }
+
+  /** Claims due jobs into every lane's free slots and starts them; returns how many started. */
+  async fill(): Promise<number> {
+    let started = 0;
+    for (const lane of this.settings.lanes) started += await this.fillLane(lane);
+    return started;
+  }
+
+  private async fillLane(lane: Lane): Promise<number> {
+    let started = 0;
+    // Again while slots remain: groups filled by one claim are left out of the next.
+    for (let round = 0; round < 4; round++) {
+      const claimed = await this.claimFor(lane);
+      if (claimed === 0) break;
+      started += claimed;
+    }
+    return started;
+  }
+
+  private async claimFor(lane: Lane): Promise<number> {
+    const busy = new Map<string, number>();
+    let inLane = 0;
+    for (const r of this.running.values()) {
+      if (r.lane !== lane.name) continue;
+      inLane += 1;
+      busy.set(r.group, (busy.get(r.group) ?? 0) + 1);
+    }
+    if (inLane >= lane.concurrency) return 0;
+    const others = this.settings.lanes.filter((l) => l !== lane).flatMap((l) => l.kinds ?? []);
+    const claimed = await claim(
+      this.db,
+      clock.now(),
+      lane.concurrency - inLane,
+      { kinds: lane.kinds, notKinds: lane.kinds ? undefined : others, holding: [...this.running.keys()], groupBy: lane.groupBy, perGroup: lane.perGroup, busy },
+      this.settings.leaseSeconds,
+    );
+    for (const job of claimed) {
+      this.running.set(job.id, { lane: lane.name, group: job.group });
+      const task = runOne(this.db, this.registry, job, this.settings, this.heartbeat)
+        .catch((err) => logger().error({ err, jobId: job.id, kind: job.kind }, "job run failed to record its outcome"))
+        .finally(() => {
+          this.running.delete(job.id);
+          this.tasks.delete(task);
+          this.onFreed();
+        });
+      this.tasks.add(task);
+    }
+    return claimed.length;
+  }
+
+  /** Waits for every running job to end (each bounded by its kind's timeout). */
+  async drain(): Promise<void> {
+    while (this.tasks.size > 0) await Promise.all([...this.tasks]);
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * A worker process for jobs-isolation.test.ts: runs the worker loop on DATABASE_URL with a job
+ * kind that never ends, until the test SIGKILLs it mid-job.
+ */
+import { z } from "zod";
+import { startWorkerLoop } from "@/lib/jobs/run-loop";
+import { ready } from "@/lib/platform/ready";
+
+startWorkerLoop(ready, {
+  "test.hold": {
+    kind: "test.hold",
+    schema: z.object({ tag: z.string() }).loose(),
+    perform: () => new Promise<void>(() => {}),
+  },
+});
