@@ -45,13 +45,15 @@ function refusalOf(method: string, path: string, header: (name: string) => strin
     };
   }
   if (!decodable(path)) {
-    return { err: new DomainError("validation.invalidRequest", { message: "The path is not valid percent-encoded UTF-8.", hint: "fix_request" }) };
+    const message = "The path is not valid percent-encoded UTF-8.";
+    const issues = [{ field: "path", code: "validation.fieldFormatInvalid", message }];
+    return { err: new DomainError("validation.fieldFormatInvalid", { message, details: { issues }, hint: "fix_request" }) };
   }
   if (method === "POST" && isConsolePost(path)) {
     const length = header("content-length");
     // Browsers always declare a form's or action's length; a streamed console POST is refused.
     if (length === null && header("transfer-encoding")) {
-      return { err: new DomainError("validation.invalidRequest", { message: "Send a Content-Length with console forms.", status: 411, hint: "fix_request" }) };
+      return { err: new DomainError("validation.bodyMalformed", { message: "Send a Content-Length with console forms.", hint: "fix_request" }) };
     }
     if (Number(length) > CONSOLE_BODY_MAX_BYTES) {
       const err = new DomainError("validation.bodyTooLarge", {

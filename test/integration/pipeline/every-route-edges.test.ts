@@ -63,7 +63,7 @@ describe("API routes (every contract)", () => {
     assert.ok(withBody.length >= 20, `only ${withBody.length} routes with a body`);
   });
 
-  test("%ff (not UTF-8) in the path, in place of a parameter or a fixed segment: 400 validation.invalidRequest", async () => {
+  test("%ff (not UTF-8) in the path, in place of a parameter or a fixed segment: 400 validation.fieldFormatInvalid", async () => {
     for (const c of allContracts) {
       const variants = c.path.includes("{") ? [concrete(c.path, "%ff"), concrete(c.path, "a%ffb")] : [];
       const segments = c.path.split("/");
@@ -73,7 +73,7 @@ describe("API routes (every contract)", () => {
           headers: apiHeaders(c.body ? { "content-type": "application/json" } : {}),
           body: c.body ? Buffer.from("{}") : undefined,
         });
-        assertEnvelope(res, `${c.method} ${p}`, 400, "validation.invalidRequest");
+        assertEnvelope(res, `${c.method} ${p}`, 400, "validation.fieldFormatInvalid");
       }
     }
   });
@@ -90,7 +90,7 @@ describe("API routes (every contract)", () => {
   });
 
   test("the same for paths no contract names (the /v1 catch-all)", async () => {
-    assertEnvelope(await rawRequest("GET", "/v1/nowhere/%ff", { headers: apiHeaders() }), "GET /v1/nowhere/%ff", 400, "validation.invalidRequest");
+    assertEnvelope(await rawRequest("GET", "/v1/nowhere/%ff", { headers: apiHeaders() }), "GET /v1/nowhere/%ff", 400, "validation.fieldFormatInvalid");
     assertEnvelope(await rawRequest("TRACE", "/v1/nowhere", { headers: apiHeaders() }), "TRACE /v1/nowhere", 405, "route.methodNotAllowed");
     assertEnvelope(await rawRequest("GET", "/v1/nowhere", { headers: apiHeaders() }), "GET /v1/nowhere", 404, "route.notFound");
   });
