@@ -21,3 +21,7 @@ export * from "./quotes";
 export * from "./transfers";
 export * from "./service-keys";
 export * from "./operators";
+export * from "./sanctions-list-versions";
+export * from "./sanctions-entries";
+export * from "./sanctions-aliases";
+export * from "./screening-results";

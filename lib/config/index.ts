@@ -97,8 +97,8 @@ const schema = z.object({
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   DEVICE_REGISTRATION_TTL_SECONDS: seconds(300),
   IDEMPOTENCY_RETENTION_SECONDS: seconds(86400),
-  /** How long a request may hold an Idempotency-Key before another may take it over (crash recovery). */
-  IDEMPOTENCY_LOCK_SECONDS: seconds(60),
+  /** How long an Idempotency-Key claim holds without its heartbeat: a dead request's key is free again after this. */
+  IDEMPOTENCY_LOCK_SECONDS: seconds(10),
   WEBHOOK_TIMEOUT_MS: millis(5000),
   /** After a secret rotation the previous secret keeps signing (next to the new one) this long. */
   WEBHOOK_SECRET_ROTATION_WINDOW_SECONDS: seconds(86400),
@@ -126,6 +126,27 @@ const schema = z.object({
   NEXTAUTH_SECRET: z.string().min(32).optional(),
   /** Production refuses http and private addresses for webhook URLs; tests may allow loopback. */
   WEBHOOK_ALLOW_PRIVATE: flag,
+
+  /**
+   * Screening (lib/screening): "ofac" matches the sanctions lists in the database (plus, in
+   * sandbox, the magic names); "sandbox" only the magic names of data/screening.
+   */
+  SCREENING_PROVIDER: z.enum(["ofac", "sandbox"]).default("ofac"),
+  /** Comma-separated files or URLs of one list publication (OFAC: sdn.csv, alt.csv, add.csv); empty: the shipped copy. */
+  SANCTIONS_SOURCE_URLS: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  /** How often the refresh job fetches SANCTIONS_SOURCE_URLS. */
+  SANCTIONS_REFRESH_HOURS: z.coerce.number().positive().default(24),
+  /** Match score (0..1) from which screening reports a HIT, and a CLOSE_MATCH (docs/screening-quality.md). */
+  SCREENING_HIT_SCORE: z.coerce.number().min(0).max(1).default(0.93),
+  SCREENING_CLOSE_MATCH_SCORE: z.coerce.number().min(0).max(1).default(0.85),
 });
 
 export type Config = Omit<z.infer<typeof schema>, "OTP_SEND_MAX_PER_ADDRESS" | "CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS"> & {
@@ -152,6 +173,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       if (!c[name]) throw new Error(`APP_MODE=production needs ${name}`);
     }
   }
+  if (c.SCREENING_CLOSE_MATCH_SCORE > c.SCREENING_HIT_SCORE) throw new Error("SCREENING_CLOSE_MATCH_SCORE must not exceed SCREENING_HIT_SCORE");
   const sandbox = c.APP_MODE === "sandbox";
   return {
     ...c,

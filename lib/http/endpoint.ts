@@ -1,5 +1,3 @@
-import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
 import type { z } from "zod";
 import type { Tx } from "@/db";
 import type { CustomerContext } from "@/lib/auth/customer-context";
@@ -8,11 +6,11 @@ import { clock } from "@/lib/clock";
 import { enforceGate, type GatedCustomer } from "@/lib/customers/gating";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
-import { claimKey, completeKey, existingKeyOutcome, releaseKey, type KeyRef } from "@/lib/idempotency/store";
-import { wakeWorker } from "@/lib/jobs/wake";
+import { fingerprintOf, RequestKey, type Answer } from "@/lib/idempotency/request-key";
 import { logger } from "@/lib/log";
 import { partnerForApiKey, type Partner } from "@/lib/partners/authenticate";
 import { ready } from "@/lib/platform/ready";
+import { unitOfWork } from "@/lib/platform/unit-of-work";
 import { readJsonBody } from "./body";
 import type { AuthLevel, Contract } from "./contract";
 import { correlationIdOf } from "./correlation";
@@ -66,31 +64,21 @@ function idempotencyKeyOf(req: Request): string {
   return key.toLowerCase();
 }
 
-function fingerprintOf(method: string, path: string, body: unknown): string {
-  let canonical = "";
-  try {
-    canonical = body === undefined ? "" : (canonicalize(body) ?? "");
-  } catch {
-    canonical = JSON.stringify(body);
-  }
-  return createHash("sha256").update(`${method} ${path}\n${canonical}`).digest("hex");
-}
-
 /**
  * The request pipeline, written once: correlation id, subscription key, bearer token, params,
- * query and body validation, Idempotency-Key, one transaction around the handler, the error
- * envelope. A route handler is left with its business rule.
+ * query and body validation, Idempotency-Key, the handler in the unit of work, the error envelope.
+ * A route handler is left with its business rule.
  */
 export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, P extends z.ZodType | undefined, A extends AuthLevel>(
   contract: Contract<B, Q, P, A>,
-  handler: (ctx: HandlerContext<B, Q, P, A>) => Promise<Reply | Response>,
+  handler: (ctx: HandlerContext<B, Q, P, A>) => Promise<Reply>,
 ): RouteHandler {
   return async (req, routeCtx) => {
     const started = performance.now();
     const correlationId = correlationIdOf(req);
     const url = new URL(req.url);
     let partnerId: string | undefined;
-    let idem: KeyRef | undefined;
+    let key: RequestKey | undefined;
     let response: Response;
     try {
       if (contract.sandboxOnly && !config().sandbox) throw new DomainError("route.notFound", { message: "No such route." });
@@ -100,70 +88,45 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
       partnerId = partner?.id;
       const customer = contract.auth === "customer" ? await resolveAccessToken(db, bearerTokenOf(req), partner!.id, now) : undefined;
 
-      const rawParams = await routeCtx.params;
-      const params = contract.params ? parseOrThrow(contract.params, rawParams, "path") : undefined;
+      const params = contract.params ? parseOrThrow(contract.params, await routeCtx.params, "path") : undefined;
       const query = contract.query ? parseOrThrow(contract.query, Object.fromEntries(url.searchParams), "query") : undefined;
       const rawBody = contract.body ? await readJsonBody(req, { required: true }) : undefined;
 
       // A key already used answers first (replay or conflict), even for a body that no longer validates.
-      let keyRef: KeyRef | undefined;
       if (contract.idempotency === "required") {
-        keyRef = {
-          scope: customer?.subscriptionId ?? partner?.id ?? "public",
-          key: idempotencyKeyOf(req),
-          fingerprint: fingerprintOf(req.method, url.pathname, rawBody),
-        };
-        const earlier = await existingKeyOutcome(db, keyRef, now);
-        if (earlier?.kind === "replay") return finish(replay(earlier.status, earlier.body, correlationId));
+        const scope = customer?.subscriptionId ?? partner?.id ?? "public";
+        key = new RequestKey({ scope, key: idempotencyKeyOf(req), fingerprint: fingerprintOf(req.method, url.pathname, rawBody) });
+        const earlier = await key.earlier(db, now);
+        if (earlier) return finish(replay(earlier, correlationId));
       }
       const body = contract.body ? parseOrThrow(contract.body, rawBody) : undefined;
       // Gate before the key is claimed: validation failures and refusals are not stored against it.
       const gated = contract.gate && customer ? await enforceGate(db, contract.gate, customer) : undefined;
-      if (keyRef) {
-        const claim = await claimKey(db, keyRef, {
-          now,
-          lockSeconds: config().IDEMPOTENCY_LOCK_SECONDS,
-          retentionSeconds: config().IDEMPOTENCY_RETENTION_SECONDS,
-        });
-        if (claim.kind === "replay") return finish(replay(claim.status, claim.body, correlationId));
-        idem = keyRef;
-      }
+      const settled = await key?.begin(db, now);
+      if (settled) return finish(replay(settled, correlationId));
 
-      const key = idem;
-      response = await db.transaction(async (tx) => {
-        let status: number;
-        let text: string | null;
-        let headers: Record<string, string> = {};
-        try {
+      const outcome = await unitOfWork(
+        async (tx) => {
           const reply = await handler({ req, body, query, params, partner, customer, gated, tx, now, correlationId } as HandlerContext<B, Q, P, A>);
-          if (reply instanceof Response) return reply;
-          status = reply.status ?? contract.success.status;
-          text = reply.body === undefined ? null : JSON.stringify(reply.body);
-          headers = reply.headers ?? {};
-        } catch (err) {
-          // keepChanges errors commit the transaction's writes (a counted failure, an expiry).
-          if (!(err instanceof DomainError && err.keepChanges)) throw err;
-          const failed = errorResponse(err, correlationId);
-          if (key && storable(err)) await completeKey(tx, key, failed.status, await failed.clone().text());
-          return failed;
-        }
-        if (key) await completeKey(tx, key, status, text ?? "");
-        return jsonResponse(status, text, { ...headers, "x-correlation-id": correlationId });
-      });
-      if (req.method !== "GET") wakeWorker();
+          const text = reply.body === undefined ? null : JSON.stringify(reply.body);
+          return jsonResponse(reply.status ?? contract.success.status, text, { ...reply.headers, "x-correlation-id": correlationId });
+        },
+        {
+          // The answer is recorded with the work it answers (a kept error's too).
+          seal: async (tx, done) =>
+            key?.complete(tx, await answerOf(done.ok ? done.value : errorResponse(done.error, correlationId)), done.ok ? undefined : done.error),
+          context: { correlationId, route: contract.operationId },
+          wake: req.method !== "GET",
+        },
+      );
+      if (!outcome.ok && !outcome.committed) throw outcome.error;
+      response = outcome.ok ? outcome.value : errorResponse(outcome.error, correlationId);
     } catch (err) {
-      const domain = err instanceof DomainError ? err : unexpected();
+      const error = err instanceof DomainError ? err : unexpected();
       if (!(err instanceof DomainError)) logger().error({ err, correlationId, route: contract.operationId }, "unexpected error");
-      response = errorResponse(domain, correlationId);
-      if (idem) {
-        const db = await ready().catch(() => undefined);
-        // Business refusals are replayed like successes; validation errors, 5xx and 429 free the key.
-        if (db && storable(domain)) {
-          await completeKey(db, idem, response.status, await response.clone().text()).catch(() => undefined);
-        } else if (db) {
-          await releaseKey(db, idem).catch(() => undefined);
-        }
-      }
+      response = errorResponse(error, correlationId);
+      const db = key && (await ready().catch(() => undefined));
+      if (db) await key!.fail(db, await answerOf(response), error);
     }
     return finish(response);
 
@@ -177,16 +140,12 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
   };
 }
 
-/**
- * Whether an error answer is kept under its Idempotency-Key. A request that never validated, a
- * throttle or a server fault is not an outcome: the client may fix it and retry with the same key.
- */
-function storable(err: DomainError): boolean {
-  return err.status < 500 && err.status !== 429 && !err.code.startsWith("validation.");
+async function answerOf(res: Response): Promise<Answer> {
+  return { status: res.status, body: await res.clone().text() };
 }
 
-function replay(status: number, body: string, correlationId: string): Response {
-  return jsonResponse(status, body || null, { "idempotent-replayed": "true", "x-correlation-id": correlationId });
+function replay(answer: Answer, correlationId: string): Response {
+  return jsonResponse(answer.status, answer.body || null, { "idempotent-replayed": "true", "x-correlation-id": correlationId });
 }
 
 function bearerTokenOf(req: Request): string | null {

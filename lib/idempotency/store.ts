@@ -1,5 +1,5 @@
 import { and, eq, lt } from "drizzle-orm";
-import type { Db, Tx } from "@/db";
+import type { Db, Executor, Tx } from "@/db";
 import { idempotencyKeys } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
@@ -95,15 +95,23 @@ export async function claimKey(db: Db, ref: KeyRef, t: Timing): Promise<Claim> {
 }
 
 /** Records the response in the transaction that did the work. */
-export async function completeKey(tx: Tx | Db, ref: KeyRef, status: number, body: string): Promise<void> {
+export async function completeKey(tx: Executor, ref: KeyRef, status: number, body: string): Promise<void> {
   await tx
     .update(idempotencyKeys)
     .set({ state: "done", responseStatus: status, responseBody: body })
     .where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key)));
 }
 
+/** Heartbeat of a live request: pushes its lock forward (a dead one stops renewing and lapses). */
+export async function renewKey(db: Db, ref: KeyRef, lockedUntil: Date): Promise<void> {
+  await db
+    .update(idempotencyKeys)
+    .set({ lockedUntil })
+    .where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key), eq(idempotencyKeys.state, "running")));
+}
+
 /** Frees a key whose request failed in a retryable way (5xx, 429), so a retry runs again. */
-export async function releaseKey(db: Db, ref: KeyRef): Promise<void> {
+export async function releaseKey(db: Executor, ref: KeyRef): Promise<void> {
   await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key), eq(idempotencyKeys.state, "running")));
 }
 

@@ -2,10 +2,9 @@ import { headers } from "next/headers";
 import { FundingPayment } from "@/components/webviews/funding-payment";
 import { WebviewExpired } from "@/components/webviews/webview-expired";
 import { clock } from "@/lib/clock";
-import { DomainError } from "@/lib/errors";
 import { fundingWebviewMessages } from "@/lib/i18n/funding-webview-messages";
 import { chooseLanguage } from "@/lib/i18n/language";
-import { ready } from "@/lib/platform/ready";
+import { unitOfWork } from "@/lib/platform/unit-of-work";
 import { openFundingWebview } from "@/lib/transfers/funding-webview";
 
 export const dynamic = "force-dynamic";
@@ -15,13 +14,9 @@ export const metadata = { title: "Payment", referrer: "no-referrer" as const };
 export default async function FundingWebviewPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const acceptLanguage = (await headers()).get("accept-language");
-  const db = await ready();
-  const model = await db
-    .transaction((tx) => openFundingWebview(tx, token, clock.now()))
-    .catch((err: unknown) => {
-      if (err instanceof DomainError) return null; // unknown, used or expired: the expired page
-      throw err;
-    });
+  const opened = await unitOfWork((tx) => openFundingWebview(tx, token, clock.now()));
+  if (!opened.ok && opened.error.code === "server.unexpected") throw opened.error;
+  const model = opened.ok ? opened.value : null; // unknown, used or expired: the expired page
   if (!model) {
     const language = chooseLanguage(acceptLanguage);
     const m = fundingWebviewMessages[language];

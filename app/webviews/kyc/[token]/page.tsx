@@ -3,11 +3,10 @@ import { KycCapture } from "@/components/webviews/kyc-capture";
 import { WebviewExpired } from "@/components/webviews/webview-expired";
 import { clock } from "@/lib/clock";
 import { config } from "@/lib/config";
-import { DomainError } from "@/lib/errors";
 import { kycWebviewMessages } from "@/lib/i18n/kyc-webview-messages";
 import { chooseLanguage } from "@/lib/i18n/language";
 import { openKycWebview } from "@/lib/kyc/webview";
-import { ready } from "@/lib/platform/ready";
+import { unitOfWork } from "@/lib/platform/unit-of-work";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Identity verification", referrer: "no-referrer" as const };
@@ -16,13 +15,9 @@ export const metadata = { title: "Identity verification", referrer: "no-referrer
 export default async function KycWebviewPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const requestHeaders = await headers();
-  const db = await ready();
-  const model = await db
-    .transaction((tx) => openKycWebview(tx, token, clock.now()))
-    .catch((err: unknown) => {
-      if (err instanceof DomainError) return null; // unknown, completed or expired: the expired page
-      throw err;
-    });
+  const opened = await unitOfWork((tx) => openKycWebview(tx, token, clock.now()));
+  if (!opened.ok && opened.error.code === "server.unexpected") throw opened.error;
+  const model = opened.ok ? opened.value : null; // unknown, completed or expired: the expired page
   if (!model) {
     const language = chooseLanguage(requestHeaders.get("accept-language"));
     const m = kycWebviewMessages[language];
