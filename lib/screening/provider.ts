@@ -143,6 +143,6 @@ const withMagicNames = combinedScreening(sanctionsListScreening, sandboxScreenin
 /** The configured provider (SCREENING_PROVIDER); in sandbox the magic names apply on top of the lists. */
 export function screeningProvider(): ScreeningProvider {
   const c = config();
-  if (c.SCREENING_PROVIDER === "sandbox") return sandboxScreening;
+  if (c.providers.screening === "sandbox") return sandboxScreening;
   return c.sandbox ? withMagicNames : sanctionsListScreening;
 }
