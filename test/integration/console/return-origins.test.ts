@@ -7,7 +7,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { call } from "../support/client";
-import { customerWithProfile, openKyc, openWebview } from "../customers/helpers";
+import { openWebview } from "../customers/helpers";
+import { customerWithProfile, openKyc } from "../support";
 
 let original: string[];
 
