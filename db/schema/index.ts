@@ -15,6 +15,7 @@ export * from "./events";
 export * from "./webhook-attempts";
 export * from "./idempotency-keys";
 export * from "./kyc-sessions";
+export * from "./kyc-photos";
 export * from "./webview-tokens";
 export * from "./beneficiaries";
 export * from "./quotes";
