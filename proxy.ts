@@ -50,6 +50,8 @@ function withPolicy(request: NextRequest, nonce: string, csp: string, staticHead
 }
 
 export const config = {
-  // Every request but Next's static assets (their methods and paths are Next's own).
-  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+  // Every request but Next's static assets, and the KYC photo upload: Next copies a proxied
+  // request's body up to proxyClientMaxBodySize (2 MiB, next.config.mjs), which would cut a
+  // photo (up to 10 MiB); that route reads its body with its own limit.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|webviews/kyc/[^/]+/photo$).*)"],
 };

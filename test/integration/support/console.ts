@@ -62,7 +62,7 @@ export function consolePages(ids: Record<string, string>): ConsolePage[] {
         const source = readFileSync(full, "utf8");
         pages.push({
           path: `/console${parts.length ? `/${parts.join("/")}` : ""}`,
-          list: source.includes("pageParam("),
+          list: source.includes('"page"'),
           signedIn: segments.includes("(signed-in)"),
         });
       }
