@@ -2,7 +2,7 @@ import { and, eq, ne } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { customers, loginIdentifiers, subscriptions } from "@/db/schema";
 import type { ProfileInput } from "@/lib/api/contracts/profile";
-import { maskIdentifier, type IdentifierType } from "@/lib/auth/identifiers";
+import { maskIdentifier } from "@/lib/auth/identifiers";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { DomainError, type ValidationCode } from "@/lib/errors";
@@ -10,7 +10,7 @@ import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { normaliseName } from "@/lib/screening/provider";
 import { nextStepForCustomer } from "./next-step";
 import { lockCustomer } from "./status-change";
-import { customerStatusMachine, type CustomerStatus } from "./status-machine";
+import { customerStatusMachine } from "./status-machine";
 
 const fieldError = (code: ValidationCode, field: string, message: string, extra: Record<string, unknown> = {}) =>
   new DomainError(code, { message, details: { ...extra, issues: [{ field, code, message }] }, hint: "fix_request" });
@@ -55,7 +55,7 @@ export function identityKeyOf(p: Pick<ProfileInput, "firstName" | "lastName" | "
  */
 export async function submitProfile(tx: Tx, input: { customerId: string; profile: ProfileInput; now: Date }) {
   const customer = await lockCustomer(tx, input.customerId);
-  customerStatusMachine.next(customer.status as CustomerStatus, "profile.submitted");
+  customerStatusMachine.next(customer.status, "profile.submitted");
   checkProfileRules(input.profile, input.now);
   const identityKey = identityKeyOf(input.profile);
   const [match] = await tx
@@ -114,8 +114,8 @@ export async function readProfile(tx: Tx, input: { customerId: string; subscript
     profile: customer.profile ? { ...customer.profile, preferredLanguage: customer.preferredLanguage } : null,
     identifiers: ids.map((i) => ({
       identifierId: i.id,
-      identifierType: i.type as IdentifierType,
-      identifierMasked: maskIdentifier({ type: i.type as IdentifierType, value: i.value }),
+      identifierType: i.type,
+      identifierMasked: maskIdentifier({ type: i.type, value: i.value }),
       verifiedAt: i.verifiedAt.toISOString(),
       // The last identifier cannot be removed: the customer would lose access.
       canRemove: ids.length > 1,

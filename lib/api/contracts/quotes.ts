@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { PAYOUT_METHODS } from "@/lib/corridors/payout-methods";
 import { defineContract } from "@/lib/http/contract";
+import { LANGUAGES } from "@/lib/i18n/language";
 import { Timestamp } from "../schemas";
 
 const tags = ["Quotes"];
@@ -46,7 +48,7 @@ export const createQuote = defineContract({
       originCurrency: currency,
       destinationCurrency: currency,
       beneficiaryId: z.string().min(1).max(64),
-      payoutMethod: z.enum(["bank_account", "cash_pickup", "wallet_transfer", "mobile_money"]).optional(),
+      payoutMethod: z.enum(PAYOUT_METHODS).optional(),
       partnerQuote: z.string().max(65536).optional(),
     })
     .meta({ id: "QuoteCreateRequest", example: { originAmount: "100.000000", originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId: "ben_..." } }),
@@ -67,6 +69,7 @@ export const createQuote = defineContract({
     "quote.sequenceGap",
     "quote.envelopeBreach",
     "quote.amountChanged",
+    "internal.unavailable",
   ],
 });
 
@@ -107,7 +110,7 @@ export const readDisclosure = defineContract({
         fees: z.object({ principalFee: money, partnerFee: money, totalFees: money, currency: z.string() }),
         rate: z.string(),
         expiresAt: Timestamp,
-        language: z.enum(["en", "fr", "es"]),
+        language: z.enum(LANGUAGES),
         version: z.string(),
         content: z.string(),
       })
@@ -146,5 +149,6 @@ export const acceptQuote = defineContract({
     "subscription.spended",
     "beneficiary.stateInsufficient",
     "beneficiary.stateBlocking",
+    "internal.unavailable",
   ],
 });
