@@ -15,6 +15,7 @@ export interface JobPayloads {
   "transfers.refundStep": { transferId: string };
   "funding.expire": { fundingSessionId: string };
   "sanctions.refresh": Record<string, never>;
+  "notifications.otpDelivery": { deliveryId: string };
   "sanctions.rescreen": { listVersionId: string; subjectType: "customer" | "beneficiary"; afterId: string | null };
 }
 

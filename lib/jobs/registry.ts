@@ -1,6 +1,7 @@
 import { screenBeneficiary } from "@/lib/beneficiaries/screen-job";
 import { screenCustomer } from "@/lib/customers/screen-job";
 import { expireKycSession } from "@/lib/kyc/expire-job";
+import { deliverOtp } from "@/lib/notifications/otp-delivery";
 import { purgeJob } from "@/lib/platform/purge-job";
 import { refreshSanctionsList } from "@/lib/screening/refresh-job";
 import { rescreenSubjects } from "@/lib/screening/rescreen-job";
@@ -31,4 +32,5 @@ export const jobRegistry = {
   "funding.expire": expireFundingSession,
   "sanctions.refresh": refreshSanctionsList,
   "sanctions.rescreen": rescreenSubjects,
+  "notifications.otpDelivery": deliverOtp,
 } satisfies { [K in JobKind]: JobDefinition<JobPayload<K>> & { kind: K } } satisfies JobRegistry;
