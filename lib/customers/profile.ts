@@ -10,7 +10,7 @@ import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { normaliseName } from "@/lib/screening/provider";
 import { nextStepForCustomer } from "./next-step";
 import { lockCustomer } from "./status-change";
-import { customerStatusMachine, type CustomerStatus } from "./status-machine";
+import { customerStatusMachine } from "./status-machine";
 
 const fieldError = (code: ValidationCode, field: string, message: string, extra: Record<string, unknown> = {}) =>
   new DomainError(code, { message, details: { ...extra, issues: [{ field, code, message }] }, hint: "fix_request" });
@@ -55,7 +55,7 @@ export function identityKeyOf(p: Pick<ProfileInput, "firstName" | "lastName" | "
  */
 export async function submitProfile(tx: Tx, input: { customerId: string; profile: ProfileInput; now: Date }) {
   const customer = await lockCustomer(tx, input.customerId);
-  customerStatusMachine.next(customer.status as CustomerStatus, "profile.submitted");
+  customerStatusMachine.next(customer.status, "profile.submitted");
   checkProfileRules(input.profile, input.now);
   const identityKey = identityKeyOf(input.profile);
   const [match] = await tx

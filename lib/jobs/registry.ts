@@ -3,6 +3,7 @@ import { screenCustomer } from "@/lib/customers/screen-job";
 import { expireKycSession } from "@/lib/kyc/expire-job";
 import { deliverOtp } from "@/lib/notifications/otp-delivery";
 import { purgeJob } from "@/lib/platform/purge-job";
+import { refreshReferenceRates } from "@/lib/pricing/refresh-job";
 import { refreshSanctionsList } from "@/lib/screening/refresh-job";
 import { rescreenSubjects } from "@/lib/screening/rescreen-job";
 import { expireTransfer } from "@/lib/transfers/expire-job";
@@ -30,6 +31,7 @@ export const jobRegistry = {
   "transfers.networkStep": networkStep,
   "transfers.refundStep": advanceRefund,
   "funding.expire": expireFundingSession,
+  "referenceRates.refresh": refreshReferenceRates,
   "sanctions.refresh": refreshSanctionsList,
   "sanctions.rescreen": rescreenSubjects,
   "notifications.otpDelivery": deliverOtp,

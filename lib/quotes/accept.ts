@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { beneficiaries, disclosures, partners, quotes } from "@/db/schema";
 import { beneficiaryInScope } from "@/lib/beneficiaries/records";
-import { moneyMovementCheck, type BeneficiaryState } from "@/lib/beneficiaries/state-machine";
+import { moneyMovementCheck } from "@/lib/beneficiaries/state-machine";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { corridorByCode } from "@/lib/corridors/corridors";
@@ -11,7 +11,7 @@ import { sha256Hex } from "@/lib/crypto/hash";
 import { DomainError, type StatusOf } from "@/lib/errors";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { checkEnvelope } from "@/lib/pricing/envelope";
-import { sandboxReferenceRates } from "@/lib/pricing/reference-rate";
+import { referenceRates } from "@/lib/pricing/rate-store";
 import { insertRegisteredTransfer } from "@/lib/transfers/records";
 import { quoteExpired, quoteInScope } from "./records";
 import { verifyPartnerQuote } from "./signing/verify-partner-quote";
@@ -43,7 +43,7 @@ export async function acceptQuote(
   }
 
   const beneficiary = await beneficiaryInScope(tx, input.subscriptionId, quote.beneficiaryId);
-  moneyMovementCheck(beneficiary.state as BeneficiaryState, beneficiary.id);
+  moneyMovementCheck(beneficiary.state, beneficiary.id);
 
   const corridor = corridorByCode(quote.corridor);
   if (!corridor) throw new DomainError("quote.corridorUnavailable", { message: "This corridor is no longer offered." });
@@ -64,7 +64,7 @@ export async function acceptQuote(
     },
     corridor,
     now,
-    sandboxReferenceRates,
+    await referenceRates(tx),
   );
 
   const transfer = await insertRegisteredTransfer(

@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { SanctionedEntry } from "@/lib/screening/entity";
-import { assertNoKeyDeep, decideKyc, pendingCustomer, screenedBeneficiary, validCustomer, readProfile, type Customer } from "../quotes/support";
 import { awaitScreeningOf } from "../customers/helpers";
 import { listedCases, shippedEntries, VARIATIONS } from "../../unit/screening/labelled-set";
+import { assertNoKeyDeep, decideKyc, pendingCustomer, screenedBeneficiary, validCustomer, readProfile, type Customer } from "../support";
 
 const entries = shippedEntries();
 const byId = new Map(entries.map((e) => [e.entryId, e]));
