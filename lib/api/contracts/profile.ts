@@ -89,8 +89,6 @@ export const ProfileSubmitRequestSchema = z
     },
   });
 
-export type ProfileInput = z.output<typeof ProfileSubmitRequestSchema>;
-
 const CustomerStatusSchema = z.enum(["PENDING", "VALID", "MONITORED", "RESTRICTED", "BLOCKED", "CLOSED"]).meta({ id: "CustomerStatus" });
 const KycStatusSchema = z.enum(["NOT_STARTED", "IN_PROGRESS", "COMPLETED", "REJECTED", "REMEDIATION_REQUIRED"]).meta({ id: "KycStatus" });
 
