@@ -1,23 +1,14 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { call } from "../test/integration/support/client";
-import { launchBrowser, screenshot } from "./support/browser";
+import { describe, test } from "node:test";
+import { screenshot } from "./support/browser";
 import { ADMIN, cardFor, CONSOLE_TEST_TIMEOUT, consoleUrl, decide, flashError, notice, signedInPage } from "./support/console";
-import { onboardedCustomer, readBeneficiary, screenedBeneficiary, type Customer } from "./support/journey";
+import { call, mexBeneficiary, onboardedCustomer, readBeneficiary, screenedBeneficiary, type Customer } from "../test/integration/support";
+import { setupE2eFile } from "./support/setup";
 
 // Issue 6 (d): a beneficiary blocked by screening (an exact watch-list name) is released by an
 // operator in the screening queue (decide VALID); the customer can then quote with it.
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const e2e = setupE2eFile();
 
 const quote = (c: Customer, beneficiaryId: string) =>
   call("POST", "/v1/core/quotes", { token: c.token, body: { originAmount: "100.000000", originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId } });
@@ -28,14 +19,14 @@ describe("console: beneficiary screening", () => {
     { timeout: CONSOLE_TEST_TIMEOUT },
     async () => {
       const c = await onboardedCustomer();
-      const { beneficiaryId, state } = await screenedBeneficiary(c, { firstName: "Viktor", lastName: "Sanctionov" });
+      const { beneficiaryId, state } = await screenedBeneficiary(c, mexBeneficiary({ firstName: "Viktor", lastName: "Sanctionov" }));
       assert.equal(state, "BLOCKED");
       const refused = await quote(c, beneficiaryId);
       assert.equal(refused.status, 403, refused.text);
       assert.equal(refused.body.error.code, "beneficiary.stateBlocking", refused.text);
 
-      const page = await signedInPage(browser, ADMIN);
-      const stale = await signedInPage(browser, ADMIN); // a second operator with the queue open
+      const page = await signedInPage(e2e.browser, ADMIN);
+      const stale = await signedInPage(e2e.browser, ADMIN); // a second operator with the queue open
       await page.goto(consoleUrl("/beneficiaries"));
       await stale.goto(consoleUrl("/beneficiaries"));
       const card = cardFor(page, beneficiaryId);

@@ -1,22 +1,15 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { launchBrowser, screenshot } from "./support/browser";
+import { describe, test } from "node:test";
+import { screenshot } from "./support/browser";
 import { ADMIN, cardFor, CONSOLE_TEST_TIMEOUT, consoleUrl, decide, notice, signedInPage } from "./support/console";
-import { fundedScenario, readTransfer, states } from "./support/journey";
+import { fundedScenario } from "../test/integration/transfers/support";
+import { readTransfer, states } from "../test/integration/support";
+import { setupE2eFile } from "./support/setup";
 
 // Issue 6 (c): an operator puts a funded transfer on compliance hold from the customer's page,
 // then resolves the hold with REJECT in the holds queue; the customer sees the transfer rejected.
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const e2e = setupE2eFile();
 
 describe("console: compliance holds", () => {
   test(
@@ -25,7 +18,7 @@ describe("console: compliance holds", () => {
     async () => {
       const s = await fundedScenario();
       assert.equal((await readTransfer(s.c, s.transferId)).body.transferStatus, "funded");
-      const page = await signedInPage(browser, ADMIN);
+      const page = await signedInPage(e2e.browser, ADMIN);
 
       // Find the customer by subscriptionId and open their page.
       await page.goto(consoleUrl("/customers"));

@@ -1,25 +1,17 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { launchBrowser, screenshot } from "./support/browser";
+import { test } from "node:test";
+import { screenshot } from "./support/browser";
+import { setupE2eFile } from "./support/setup";
 import { CONSOLE_TEST_TIMEOUT, consoleUrl, newConsolePage, submitLogin } from "./support/console";
 
 // Issue 9 item 2: after five wrong passwords for one operator email the sign-in form says how long
 // to wait, instead of "Wrong email or password." (an unknown email locks the same way).
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const e2e = setupE2eFile();
 
 test("the sixth wrong password shows the lockout and its wait on the sign-in page", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
-  const page = await newConsolePage(browser);
+  const page = await newConsolePage(e2e.browser);
   await page.goto(consoleUrl("/login"));
   const who = { email: `locked.${randomUUID().slice(0, 8)}@example.com`, password: "not-the-password" };
   for (let i = 0; i < 5; i++) {

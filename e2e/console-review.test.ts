@@ -1,37 +1,22 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, screenshot } from "./support/browser";
+import { describe, test } from "node:test";
+import type { Page } from "playwright-core";
+import { screenshot } from "./support/browser";
 import { ADMIN, cardFor, CONSOLE_TEST_TIMEOUT, consoleUrl, createOperatorInConsole, decide, flashError, notice, signedInPage } from "./support/console";
-import {
-  completeFunding,
-  confirm,
-  onboardedCustomer,
-  onreviewTransfer,
-  readTransfer,
-  registerDevice,
-  states,
-  validBeneficiary,
-  type Scenario,
-} from "./support/journey";
+import { onreviewTransfer } from "./support/journey";
+import { type Scenario } from "../test/integration/transfers/support";
+import { completeFunding, confirmNow, onboardedCustomer, readTransfer, registerDevice, states, validBeneficiaryId } from "../test/integration/support";
+import { setupE2eFile } from "./support/setup";
 
 // Issue 6 (b): a transfer the fast-check sent to review (amount at the threshold) is approved by an
 // operator in the console, then confirmed and funded by the customer; the audit log shows who did
 // it and why. Two operators deciding the same item: the second is told it is already decided.
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const e2e = setupE2eFile();
 
 async function reviewScenario(): Promise<Scenario> {
   const c = await onboardedCustomer();
-  return onreviewTransfer({ c, beneficiaryId: await validBeneficiary(c) });
+  return onreviewTransfer({ c, beneficiaryId: await validBeneficiaryId(c) });
 }
 
 /** The audit rows whose target is `targetId`, as {who, action, target, change, reason}. */
@@ -53,7 +38,7 @@ describe("console: review queue", () => {
     { timeout: CONSOLE_TEST_TIMEOUT },
     async () => {
       const s = await reviewScenario();
-      const page = await signedInPage(browser, ADMIN);
+      const page = await signedInPage(e2e.browser, ADMIN);
 
       await page.goto(consoleUrl("/review"));
       const card = cardFor(page, s.transferId);
@@ -76,7 +61,7 @@ describe("console: review queue", () => {
       assert.equal(validated.body.transferStatus, "validated", validated.text);
       assert.deepEqual(states(validated.body), ["registered", "onreview", "validated"]);
       const device = await registerDevice(s.c);
-      const confirmed = await confirm(s.c, device, s.transferId);
+      const confirmed = await confirmNow({ customer: s.c, device }, s.transferId);
       assert.equal(confirmed.transferStatus, "funding");
       const funded = await completeFunding(s.c, confirmed.fundingSession.fundingSessionId);
       assert.equal(funded.status, 200, funded.text);
@@ -103,8 +88,8 @@ describe("console: review queue", () => {
     { timeout: CONSOLE_TEST_TIMEOUT },
     async () => {
       const s = await reviewScenario();
-      const admin = await signedInPage(browser, ADMIN);
-      const reviewer = await signedInPage(browser, await createOperatorInConsole(admin, "reviewer", "Second Reviewer"));
+      const admin = await signedInPage(e2e.browser, ADMIN);
+      const reviewer = await signedInPage(e2e.browser, await createOperatorInConsole(admin, "reviewer", "Second Reviewer"));
 
       // Both have the queue open with the same transfer.
       await admin.goto(consoleUrl("/review"));

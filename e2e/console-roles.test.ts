@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, Page, Request } from "playwright-core";
-import { launchBrowser, screenshot } from "./support/browser";
+import { describe, test } from "node:test";
+import type { Page, Request } from "playwright-core";
+import { screenshot } from "./support/browser";
 import {
   ADMIN,
   cardFor,
@@ -16,7 +16,8 @@ import {
   submitLogin,
   type OperatorCredentials,
 } from "./support/console";
-import { onboardedCustomer, readBeneficiary, screenedBeneficiary } from "./support/journey";
+import { mexBeneficiary, onboardedCustomer, readBeneficiary, screenedBeneficiary } from "../test/integration/support";
+import { setupE2eFile } from "./support/setup";
 
 // Issue 6 (e): sign-in, roles and sign-out of the operator console. A reviewer works the queues;
 // every admin page sends them to /console/forbidden, and their navigation has no admin links.
@@ -25,21 +26,13 @@ const QUEUE_LINKS = ["Overview", "Review", "Compliance holds", "Screening"];
 const ADMIN_LINKS = ["Customers", "Partners", "Webhooks", "Audit log", "Operators"];
 const ADMIN_PAGES = ["/customers", "/partners", "/webhooks", "/audit", "/operators"];
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const e2e = setupE2eFile();
 
 const navLinks = (page: Page) => page.getByRole("navigation", { name: "Console" }).getByRole("link").allTextContents();
 
 describe("console: sign-in", () => {
   test("a wrong password is refused with a message, on the sign-in page", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
-    const page = await newConsolePage(browser);
+    const page = await newConsolePage(e2e.browser);
     await page.goto(consoleUrl("/login"));
     await submitLogin(page, { email: ADMIN.email, password: "not-the-password" });
     const alert = page.getByRole("alert").filter({ hasText: "Wrong email or password." });
@@ -51,7 +44,7 @@ describe("console: sign-in", () => {
   });
 
   test("the form cannot be submitted before the page's script runs (no native GET with the password)", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
-    const page = await newConsolePage(browser);
+    const page = await newConsolePage(e2e.browser);
     const leaks: string[] = [];
     page.on("request", (r: Request) => {
       if (r.url().includes("password=")) leaks.push(r.url());
@@ -72,7 +65,7 @@ describe("console: sign-in", () => {
     "a CSRF cookie replaced by a concurrent first request does not silently bounce the operator back to the sign-in page",
     { timeout: CONSOLE_TEST_TIMEOUT },
     async () => {
-      const page = await newConsolePage(browser);
+      const page = await newConsolePage(e2e.browser);
       await page.goto(consoleUrl("/login"));
       // What the race produces: the token the form sends no longer matches next-auth's cookie.
       await page.route("**/api/auth/csrf", (route) => route.fulfill({ json: { csrfToken: "0".repeat(64) } }), { times: 1 });
@@ -89,7 +82,7 @@ describe("console: roles", () => {
   let reviewer: OperatorCredentials;
 
   test("an admin creates a reviewer in /console/operators", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
-    const admin = await signedInPage(browser, ADMIN);
+    const admin = await signedInPage(e2e.browser, ADMIN);
     assert.deepEqual(await navLinks(admin), [...QUEUE_LINKS, ...ADMIN_LINKS]);
     reviewer = await createOperatorInConsole(admin, "reviewer", "Rita Reviewer");
     const listed = admin.locator("main li").filter({ hasText: reviewer.email });
@@ -101,10 +94,10 @@ describe("console: roles", () => {
   test("a reviewer works the queues, is sent to /console/forbidden from every admin page, and signs out", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
     assert.ok(reviewer, "the previous test created the reviewer");
     const c = await onboardedCustomer();
-    const { beneficiaryId, state } = await screenedBeneficiary(c, { firstName: "Viktor", lastName: "Sanctionov" });
+    const { beneficiaryId, state } = await screenedBeneficiary(c, mexBeneficiary({ firstName: "Viktor", lastName: "Sanctionov" }));
     assert.equal(state, "BLOCKED");
 
-    const page = await newConsolePage(browser);
+    const page = await newConsolePage(e2e.browser);
     await signIn(page, reviewer);
     assert.equal(await page.getByTestId("operator").textContent(), `${reviewer.email} · reviewer`);
     assert.deepEqual(await navLinks(page), QUEUE_LINKS, "no admin links for a reviewer");

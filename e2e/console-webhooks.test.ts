@@ -2,24 +2,22 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
-import type { Browser } from "playwright-core";
 import { Webhook } from "standardwebhooks";
-import { call, eventually } from "../test/integration/support/client";
-import { customerWithProfile, openKyc } from "../test/integration/customers/helpers";
-import { launchBrowser, screenshot } from "./support/browser";
+import { screenshot } from "./support/browser";
+import { setupE2eFile } from "./support/setup";
 import { CONSOLE_TEST_TIMEOUT, consoleUrl, notice, signedInPage } from "./support/console";
+import { call, eventually, customerWithProfile, openKyc } from "../test/integration/support";
 
 // Issue 9 items 4 and 5 in the console: a new webhook secret is shown once, in full, with a copy
 // button; an endpoint that answered 410 is shown disabled and an admin re-enables it (audited).
 
-let browser: Browser;
+const e2e = setupE2eFile();
 let server: Server;
 let url: string;
 let status = 204;
 const received: { body: string; headers: Record<string, string> }[] = [];
 
 before(async () => {
-  browser = await launchBrowser();
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -36,7 +34,6 @@ before(async () => {
 
 after(async () => {
   await call("PUT", "/v1/sandbox/partner", { body: { webhookUrl: null } });
-  await browser?.close();
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
 });
@@ -50,7 +47,7 @@ async function deliveredEvent() {
 
 describe("console: webhook secret and endpoint", () => {
   test("rotating shows the new secret once, in full, with a copy button; deliveries verify with it", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
-    const page = await signedInPage(browser);
+    const page = await signedInPage(e2e.browser);
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(consoleUrl()).origin });
     await page.goto(consoleUrl("/partners/partner_demo"));
     assert.equal(await page.getByText(/whsec_/).count(), 0, "no stored secret on the page");
@@ -83,7 +80,7 @@ describe("console: webhook secret and endpoint", () => {
     const gone = await deliveredEvent();
     assert.ok(gone);
     status = 204;
-    const page = await signedInPage(browser);
+    const page = await signedInPage(e2e.browser);
     // The 410 reached our receiver just before the service recorded it: reload until shown.
     const disabled = page.getByRole("alert").filter({ hasText: "410 Gone" });
     await eventually(

@@ -1,28 +1,31 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { compactVerify, createRemoteJWKSet } from "jose";
-import type { Browser, Frame, Page } from "playwright-core";
+import type { Frame, Page } from "playwright-core";
 import { fundingWebviewMessages } from "../lib/i18n/funding-webview-messages";
 import { kycWebviewMessages } from "../lib/i18n/kyc-webview-messages";
-import { BASE_URL, call, eventually } from "../test/integration/support/client";
-import { launchBrowser, newPage, PHONE, screenshot, TEST_TIMEOUT, TIMEOUT } from "./support/browser";
+import { TINY_PNG as PNG, newPage, PHONE, screenshot, TEST_TIMEOUT, TIMEOUT } from "./support/browser";
 import { withoutDevReloads } from "./support/dev-server";
 import { screenshotWithFrame } from "./support/frames";
+import { receivedMessages } from "./support/partner-app";
 import {
+  BASE_URL,
+  call,
+  eventually,
   advanceTo,
   awaitFastCheck,
-  customerWithUsaProfile,
-  deviceAssertion,
+  pendingCustomer,
+  validAssertion,
   readTransfer,
   registerDevice,
   states,
   submit,
   submitBody,
-  transferIn,
-  validBeneficiary,
-  WAIT_MS,
-} from "./support/journey";
-import { receivedMessages, setReturnOrigins, startPartnerApp, type PartnerApp } from "./support/partner-app";
+  awaitTransfer,
+  validBeneficiaryId,
+  POLL_MS,
+} from "../test/integration/support";
+import { setupE2eFile } from "./support/setup";
 
 // Issue 6 (a): one customer from registration to paid, through both hosted webviews in a real
 // browser: KYC in the partner page's iframe, funding in a popup the partner page opens. Everything
@@ -31,24 +34,7 @@ import { receivedMessages, setReturnOrigins, startPartnerApp, type PartnerApp } 
 const API_ORIGIN = new URL(BASE_URL).origin;
 const KYC = kycWebviewMessages.en;
 const FUNDING = fundingWebviewMessages.en;
-/** A 1x1 PNG: the sandbox accepts any image. */
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
-
-let browser: Browser;
-let app: PartnerApp;
-let restoreOrigins: () => Promise<void>;
-
-before(async () => {
-  browser = await launchBrowser();
-  app = await startPartnerApp();
-  restoreOrigins = await setReturnOrigins([app.origin]);
-});
-
-after(async () => {
-  await restoreOrigins?.();
-  await app?.close();
-  await browser?.close();
-});
+const e2e = setupE2eFile({ partnerApp: true });
 
 /** Waits for the partner page to have received `n` messages, then a moment for a stray duplicate. */
 async function messages(page: Page, n = 1) {
@@ -63,7 +49,7 @@ describe("customer journey", () => {
     { timeout: TEST_TIMEOUT * 3 },
     async () => {
       // Registration and profile over the API.
-      const c = await customerWithUsaProfile();
+      const c = await pendingCustomer();
       const profile = await call("GET", "/v1/core/profile", { token: c.token });
       assert.equal(profile.body.status, "PENDING", profile.text);
 
@@ -71,12 +57,12 @@ describe("customer journey", () => {
       const kyc = await call("POST", "/v1/core/kyc-sessions", { token: c.token });
       assert.equal(kyc.status, 200, kyc.text);
       assert.equal(new URL(kyc.body.webviewUrl).origin, API_ORIGIN);
-      assert.deepEqual(kyc.body.closureCallback.postMessage, { type: "kyc.closed", targetOrigin: app.origin });
+      assert.deepEqual(kyc.body.closureCallback.postMessage, { type: "kyc.closed", targetOrigin: e2e.app.origin });
 
-      const partner = await newPage(browser, PHONE);
+      const partner = await newPage(e2e.browser, PHONE);
       await withoutDevReloads(partner.context());
       const framed = partner.waitForEvent("framenavigated", { predicate: (f: Frame) => f !== partner.mainFrame() });
-      await partner.goto(app.url({ kyc: kyc.body.webviewUrl }));
+      await partner.goto(e2e.app.url({ kyc: kyc.body.webviewUrl }));
       await framed;
       const frame = partner.frameLocator("#webview");
       await frame.getByRole("heading", { name: KYC.title }).waitFor();
@@ -98,13 +84,13 @@ describe("customer journey", () => {
           const p = await call("GET", "/v1/core/profile", { token: c.token });
           return p.body.status === "VALID" && p.body.kycStatus === "COMPLETED";
         },
-        WAIT_MS,
+        POLL_MS,
         "customer VALID after KYC",
       );
 
       // Device key, beneficiary (screened VALID), quote with its signature, disclosure, accept.
       const device = await registerDevice(c);
-      const beneficiaryId = await validBeneficiary(c);
+      const beneficiaryId = await validBeneficiaryId(c);
       const quote = await call("POST", "/v1/core/quotes", {
         token: c.token,
         body: { originAmount: "250.000000", originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId },
@@ -131,7 +117,7 @@ describe("customer journey", () => {
       assert.equal(typeof read.body.confirmationChallenge, "string", read.text);
       const confirmed = await call("POST", `/v1/core/transfers/${transferId}/confirm`, {
         token: c.token,
-        body: { deviceAssertion: await deviceAssertion(device, read.body) },
+        body: { deviceAssertion: await validAssertion(device, read.body) },
       });
       assert.equal(confirmed.status, 200, confirmed.text);
       assert.equal(confirmed.body.transferStatus, "funding");
@@ -140,7 +126,7 @@ describe("customer journey", () => {
       assert.equal(new URL(fundingWebviewUrl).origin, API_ORIGIN);
 
       // Funding: the partner page opens the hosted payment page in a popup.
-      await partner.goto(app.url({ popup: fundingWebviewUrl }));
+      await partner.goto(e2e.app.url({ popup: fundingWebviewUrl }));
       const [popup] = await Promise.all([partner.waitForEvent("popup"), partner.locator("#open-popup").click()]);
       popup.setDefaultTimeout(TIMEOUT);
       await popup.getByRole("heading", { name: FUNDING.title }).waitFor();
@@ -165,7 +151,7 @@ describe("customer journey", () => {
       await screenshot(partner, "journey-5-partner-got-funding-closed");
 
       // Funded, then the sandbox payout network to paid.
-      await transferIn(c, transferId, "funded");
+      await awaitTransfer(c, transferId, "funded");
       await advanceTo(c, transferId, "topay", "reqpay", "paid");
       const final = await readTransfer(c, transferId);
       assert.equal(final.status, 200, final.text);

@@ -1,15 +1,16 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { after, before, describe, test } from "node:test";
-import type { Browser, BrowserContextOptions, Page, Request } from "playwright-core";
+import { describe, test } from "node:test";
+import type { BrowserContextOptions, Page, Request } from "playwright-core";
 import { fundingWebviewMessages } from "../lib/i18n/funding-webview-messages";
 import { kycWebviewMessages } from "../lib/i18n/kyc-webview-messages";
-import { advanceClock, BASE_URL, call } from "../test/integration/support/client";
-import { launchBrowser, newPage, PHONE, screenshot, TEST_TIMEOUT, TIMEOUT } from "./support/browser";
+import { TINY_PNG as PNG, newPage, PHONE, screenshot, TEST_TIMEOUT, TIMEOUT } from "./support/browser";
 import { createKycSession, customerWithProfile } from "./support/customer";
 import { withoutDevReloads } from "./support/dev-server";
-import { fundingScenario, readTransfer } from "./support/journey";
-import { receivedMessages, setReturnOrigins, startPartnerApp, type PartnerApp } from "./support/partner-app";
+import { receivedMessages } from "./support/partner-app";
+import { fundingScenario } from "../test/integration/transfers/support";
+import { advanceClock, BASE_URL, call, readTransfer } from "../test/integration/support";
+import { setupE2eFile } from "./support/setup";
 
 // Issue 6 (f): the hosted pages' dead URLs. kyc-webview.test.ts covers the KYC page after a
 // completion through the API, unknown tokens (en, fr) and an unused URL after 30 minutes; here:
@@ -19,27 +20,10 @@ import { receivedMessages, setReturnOrigins, startPartnerApp, type PartnerApp } 
 const API_ORIGIN = new URL(BASE_URL).origin;
 const FUNDING = fundingWebviewMessages;
 const KYC = kycWebviewMessages;
-/** A 1x1 PNG: the sandbox accepts any image. */
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
-
-let browser: Browser;
-let app: PartnerApp;
-let restoreOrigins: () => Promise<void>;
-
-before(async () => {
-  browser = await launchBrowser();
-  app = await startPartnerApp();
-  restoreOrigins = await setReturnOrigins([app.origin]);
-});
-
-after(async () => {
-  await restoreOrigins?.();
-  await app?.close();
-  await browser?.close();
-});
+const e2e = setupE2eFile({ partnerApp: true });
 
 async function phonePage(options: BrowserContextOptions = {}): Promise<Page> {
-  const page = await newPage(browser, { ...PHONE, ...options });
+  const page = await newPage(e2e.browser, { ...PHONE, ...options });
   await withoutDevReloads(page.context());
   return page;
 }
@@ -56,7 +40,7 @@ async function assertExpired(page: Page, url: string, title: string) {
 /** Opens the funding URL in a popup of the partner page, pays with `card`; returns both pages. */
 async function payInPopup(url: string, card: string) {
   const partner = await phonePage();
-  await partner.goto(app.url({ popup: url }));
+  await partner.goto(e2e.app.url({ popup: url }));
   const [popup] = await Promise.all([partner.waitForEvent("popup"), partner.locator("#open-popup").click()]);
   popup.setDefaultTimeout(TIMEOUT);
   await popup.getByLabel(FUNDING.en.cardNumber).fill(card);

@@ -1,44 +1,28 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import type { Browser, ConsoleMessage, Frame, FrameLocator, Page } from "playwright-core";
+import type { ConsoleMessage, Frame, FrameLocator, Page } from "playwright-core";
 import { kycWebviewMessages } from "../lib/i18n/kyc-webview-messages";
-import { BASE_URL, advanceClock, call, eventually } from "../test/integration/support/client";
-import { launchBrowser, newPage, PHONE, screenshot, TEST_TIMEOUT, TIMEOUT } from "./support/browser";
+import { TINY_PNG as PNG, newPage, PHONE, screenshot, TEST_TIMEOUT, TIMEOUT } from "./support/browser";
 import { createKycSession, customerWithProfile, readProfile } from "./support/customer";
-import { receivedMessages, setReturnOrigins, startPartnerApp, type PartnerApp } from "./support/partner-app";
+import { receivedMessages, setReturnOrigins } from "./support/partner-app";
+import { BASE_URL, advanceClock, call, eventually } from "../test/integration/support";
+import { setupE2eFile } from "./support/setup";
 
 // The hosted KYC page (spec 2.3, decisions section 4) in a real browser, embedded by a partner
 // page on another origin.
-
-/** A 1x1 PNG: the sandbox accepts any image without inspecting it. */
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
 
 const API_ORIGIN = new URL(BASE_URL).origin;
 const EN = kycWebviewMessages.en;
 const FR = kycWebviewMessages.fr;
 type Texts = typeof EN;
 
-let browser: Browser;
-let app: PartnerApp;
-let restoreOrigins: () => Promise<void>;
-
-before(async () => {
-  browser = await launchBrowser();
-  app = await startPartnerApp();
-  restoreOrigins = await setReturnOrigins([app.origin]);
-});
-
-after(async () => {
-  await restoreOrigins?.();
-  await app?.close();
-  await browser?.close();
-});
+const e2e = setupE2eFile({ partnerApp: true });
 
 /** Opens the partner page with the webview URL in its iframe; returns the page and the frame. */
 async function embed(page: Page, webviewUrl: string): Promise<Frame> {
   const framed = page.waitForEvent("framenavigated", { predicate: (f) => f !== page.mainFrame() });
-  await page.goto(app.url({ kyc: webviewUrl }));
+  await page.goto(e2e.app.url({ kyc: webviewUrl }));
   return framed;
 }
 
@@ -71,10 +55,10 @@ describe("hosted KYC webview", () => {
   test("journey: a French customer on a phone completes KYC inside the partner's iframe", { timeout: TEST_TIMEOUT }, async () => {
     const { accessToken } = await customerWithProfile();
     const session = await createKycSession(accessToken);
-    assert.deepEqual(session.closureCallback.postMessage, { type: "kyc.closed", targetOrigin: app.origin });
+    assert.deepEqual(session.closureCallback.postMessage, { type: "kyc.closed", targetOrigin: e2e.app.origin });
     assert.equal(new URL(session.webviewUrl).origin, API_ORIGIN);
 
-    const page = await newPage(browser, { ...PHONE, locale: "fr-FR" });
+    const page = await newPage(e2e.browser, { ...PHONE, locale: "fr-FR" });
     const csp = cspErrors(page);
     await embed(page, session.webviewUrl);
     const frame = page.frameLocator("#webview");
@@ -135,8 +119,8 @@ describe("hosted KYC webview", () => {
   test("in a popup opened by the partner, the closure message goes to the opener", { timeout: TEST_TIMEOUT }, async () => {
     const { accessToken } = await customerWithProfile();
     const session = await createKycSession(accessToken);
-    const page = await newPage(browser, PHONE);
-    await page.goto(app.url({ popup: session.webviewUrl }));
+    const page = await newPage(e2e.browser, PHONE);
+    await page.goto(e2e.app.url({ popup: session.webviewUrl }));
     const [popup] = await Promise.all([page.waitForEvent("popup"), page.locator("#open-popup").click()]);
     await popup.getByRole("heading", { name: EN.title }).waitFor();
     await fillCapture(popup, EN);
@@ -153,7 +137,7 @@ describe("hosted KYC webview", () => {
   test("an incomplete form shows the required message and sends nothing", { timeout: TEST_TIMEOUT }, async () => {
     const { accessToken } = await customerWithProfile();
     const session = await createKycSession(accessToken);
-    const page = await newPage(browser, PHONE);
+    const page = await newPage(e2e.browser, PHONE);
     const posts: string[] = [];
     page.on("request", (r) => {
       if (r.method() === "POST" && r.url().includes("/webviews/")) posts.push(r.url());
@@ -176,7 +160,7 @@ describe("hosted KYC webview", () => {
   test("the form cannot be submitted before the page's script runs (no native GET with the document number)", { timeout: TEST_TIMEOUT }, async () => {
     const { accessToken } = await customerWithProfile();
     const session = await createKycSession(accessToken);
-    const page = await newPage(browser, PHONE);
+    const page = await newPage(e2e.browser, PHONE);
     await page.route("**/_next/static/**", (route) => route.abort());
     await page.goto(session.webviewUrl);
     assert.equal(await page.getByRole("button", { name: EN.submit }).isDisabled(), true);
@@ -188,7 +172,7 @@ describe("hosted KYC webview", () => {
     try {
       const { accessToken } = await customerWithProfile();
       const session = await createKycSession(accessToken);
-      const page = await newPage(browser, PHONE);
+      const page = await newPage(e2e.browser, PHONE);
       const violations: string[] = [];
       page.on("console", (m: ConsoleMessage) => {
         if (m.type() === "error" && /frame-ancestors/.test(m.text())) violations.push(m.text());
@@ -207,7 +191,7 @@ describe("hosted KYC webview", () => {
       await screenshot(page, "kyc-framing-refused");
 
       // The URL itself is alive: top-level (not framed) it shows the capture form.
-      const direct = await newPage(browser, PHONE);
+      const direct = await newPage(e2e.browser, PHONE);
       await direct.goto(session.webviewUrl);
       await direct.locator("form").waitFor();
       await page.context().close();
@@ -220,7 +204,7 @@ describe("hosted KYC webview", () => {
   describe("dead URLs show the expired page", () => {
     let page: Page;
     before(async () => {
-      page = await newPage(browser, PHONE);
+      page = await newPage(e2e.browser, PHONE);
     });
     after(async () => {
       await page.context().close();
@@ -246,7 +230,7 @@ describe("hosted KYC webview", () => {
     test("unknown tokens (also in French)", { timeout: TEST_TIMEOUT }, async () => {
       await assertExpired(`${API_ORIGIN}/webviews/kyc/${randomBytes(32).toString("base64url")}`);
       await assertExpired(`${API_ORIGIN}/webviews/kyc/not-a-token`);
-      const fr = await newPage(browser, { ...PHONE, locale: "fr-FR" });
+      const fr = await newPage(e2e.browser, { ...PHONE, locale: "fr-FR" });
       await fr.goto(`${API_ORIGIN}/webviews/kyc/${randomBytes(32).toString("base64url")}`);
       assert.equal(await fr.getByTestId("webview-expired").getByRole("heading").textContent(), "Ce lien a expiré");
       await screenshot(fr, "kyc-expired-fr");

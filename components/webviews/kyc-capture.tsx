@@ -5,7 +5,7 @@ import type { KycWebviewMessages } from "@/lib/i18n/kyc-webview-messages";
 import type { KycWebviewModel } from "@/lib/kyc/webview";
 import { signalClosure } from "./closure";
 
-type Step = "capture" | "decide" | "done";
+type Step = "capture" | "decide" | "submitted" | "done";
 
 const noSubscription = () => () => {};
 /** False in the server render and until hydration, true once React handles events on the page. */
@@ -22,12 +22,20 @@ async function post(url: string, body: unknown): Promise<{ sessionState?: string
   return res.json();
 }
 
+async function upload(url: string, file: File): Promise<void> {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": file.type || "image/jpeg" }, body: file });
+  if (!res.ok) throw new Error(String(res.status));
+}
+
 const field =
   "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-3 text-base focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-200";
 const label = "block text-sm font-medium text-slate-700";
 const button = "w-full rounded-lg px-4 py-3 text-base font-semibold focus:outline-none focus:ring-4 disabled:opacity-60";
 
-/** Mobile-first document capture of the hosted KYC page, with the sandbox outcome buttons. */
+/**
+ * Mobile-first document capture of the hosted KYC page: with the sandbox outcome buttons, or (when
+ * operators decide) sent to the console's review queue, showing a reviewer's correction request.
+ */
 export function KycCapture({
   token,
   model,
@@ -41,7 +49,7 @@ export function KycCapture({
   language: string;
   sandbox: boolean;
 }) {
-  const [step, setStep] = useState<Step>(model.captured && sandbox ? "decide" : "capture");
+  const [step, setStep] = useState<Step>(model.submitted ? "submitted" : model.captured && sandbox ? "decide" : "capture");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // Before hydration a submit would be the browser's native GET: the document number in the URL.
@@ -58,6 +66,8 @@ export function KycCapture({
     setBusy(true);
     setError(null);
     try {
+      // Operators decide: the reviewer needs the photo itself, sent as raw bytes before the fields.
+      if (!sandbox) await upload(`${base}/photo`, photo);
       const result = await post(`${base}/capture`, {
         documentType: form.get("documentType"),
         documentNumber: String(form.get("documentNumber") ?? ""),
@@ -67,7 +77,7 @@ export function KycCapture({
       });
       if (sandbox) setStep("decide");
       else {
-        setStep("done");
+        setStep("submitted");
         signalClosure(model.closure, { kycSessionId: model.kycSessionId, sessionState: result.sessionState ?? "IN_PROGRESS" });
       }
     } catch {
@@ -100,6 +110,14 @@ export function KycCapture({
           {error}
         </p>
       )}
+      {step === "capture" && model.correctionReason && (
+        <section role="note" aria-labelledby="correction-title" className="mt-4 rounded-lg bg-amber-50 p-3 text-amber-900" data-testid="kyc-correction">
+          <h2 id="correction-title" className="font-semibold">
+            {m.correctionTitle}
+          </h2>
+          <p className="mt-1">{model.correctionReason}</p>
+        </section>
+      )}
       {step === "capture" && (
         <form onSubmit={submitCapture} className="mt-6 space-y-4" noValidate>
           <label className={label}>
@@ -127,7 +145,7 @@ export function KycCapture({
             <input
               name="photo"
               type="file"
-              accept="image/*"
+              accept={sandbox ? "image/*" : "image/jpeg,image/png,image/webp"}
               capture="environment"
               required
               className={`${field} file:mr-3 file:rounded file:border-0 file:bg-slate-100 file:px-3 file:py-2`}
@@ -159,6 +177,12 @@ export function KycCapture({
             {m.reject}
           </button>
         </section>
+      )}
+      {step === "submitted" && (
+        <div role="status" className="mt-6 space-y-2 rounded-lg bg-emerald-50 p-4 text-emerald-900" data-testid="kyc-submitted">
+          <p>{m.received}</p>
+          <p>{m.underReview}</p>
+        </div>
       )}
       {step === "done" && (
         <p role="status" className="mt-6 rounded-lg bg-emerald-50 p-4 text-emerald-900" data-testid="kyc-done">

@@ -23,6 +23,13 @@ export const kycSessions = pgTable(
     capture: jsonb("capture").$type<Record<string, unknown>>(),
     /** APPROVED, REJECTED or REMEDIATION_REQUIRED once decided. */
     outcome: text("outcome"),
+    /**
+     * Operator mode: when the customer submitted the capture for review. A submitted session waits
+     * in the console's KYC review queue and no longer expires (the customer's part is done).
+     */
+    submittedAt: tstz("submitted_at"),
+    /** Operator mode: the reviewer's reason; for REMEDIATION_REQUIRED it is shown on the next capture. */
+    decisionReason: text("decision_reason"),
     openedAt: tstz("opened_at").notNull(),
     closedAt: tstz("closed_at"),
     /** 24 hours after openedAt (spec 8). */

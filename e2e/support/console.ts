@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import type { Browser, Locator, Page } from "playwright-core";
-import { BASE_URL } from "../../test/integration/support/client";
 import { TIMEOUT } from "./browser";
 import { withoutDevReloads } from "./dev-server";
+import { BASE_URL } from "../../test/integration/support";
 
 /**
  * The operator console side of the e2e harness: sign-in through the real next-auth form, a

@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from "node:crypto";
-import { call, registerCustomer } from "../../test/integration/support/client";
+import { call, registerCustomer } from "../../test/integration/support";
 
 /** Random Latin letters: profile names are matched for identity resolution, so each run uses new ones. */
 function letters(n: number): string {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "playwright-core";
-import { call } from "../../test/integration/support/client";
+import { call } from "../../test/integration/support";
 
 /**
  * A test partner app: the page a partner would run around the hosted webviews. It is served from

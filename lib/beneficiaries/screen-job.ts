@@ -2,20 +2,35 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { beneficiaries } from "@/db/schema";
 import { defineJob } from "@/lib/jobs/define";
-import { screeningProvider } from "@/lib/screening/provider";
+import { screeningProvider, stronger } from "@/lib/screening/provider";
+import { recordScreening } from "@/lib/screening/results";
 import { transitionBeneficiary } from "./records";
 
 const TRIGGER = { CLEAR: "screening.valid", CLOSE_MATCH: "screening.monitored", HIT: "screening.blocked" } as const;
 
-/** Screening of a new beneficiary (spec 3.2; decisions section 5: exact BLOCKED, close MONITORED, else VALID). */
+/**
+ * Screening of a new beneficiary (spec 3.2; decisions section 5: exact BLOCKED, close MONITORED,
+ * else VALID), and its rescreening after a new list version (listVersionId): a live VALID or
+ * MONITORED beneficiary moves only on a result stronger than its stored one. The evidence is
+ * stored with the beneficiary (lib/screening/results.ts), never returned by the API.
+ */
 export const screenBeneficiary = defineJob({
   kind: "beneficiaries.screen",
-  schema: z.object({ beneficiaryId: z.string() }),
+  schema: z.object({ beneficiaryId: z.string(), listVersionId: z.string().optional() }),
   run: async (tx, { payload, now }) => {
     const [row] = await tx.select().from(beneficiaries).where(eq(beneficiaries.id, payload.beneficiaryId)).for("update");
-    // Decided meanwhile (sandbox force, operator, archive): screening no longer applies.
-    if (!row || row.state !== "PENDING") return;
-    const result = await screeningProvider().screen(row);
-    await transitionBeneficiary(tx, row, TRIGGER[result], now, { set: { screeningResult: result } });
+    const rescreen = payload.listVersionId !== undefined;
+    if (!row) return;
+    // First screening: decided meanwhile (sandbox force, operator, archive), it no longer applies.
+    // Rescreen: only live records that can still tighten.
+    if (rescreen ? row.state !== "VALID" && row.state !== "MONITORED" : row.state !== "PENDING") return;
+    const outcome = await screeningProvider().screen(row, tx);
+    await recordScreening(tx, "beneficiary", row.id, outcome, now);
+    if (!rescreen) {
+      await transitionBeneficiary(tx, row, TRIGGER[outcome.result], now, { set: { screeningResult: outcome.result } });
+      return;
+    }
+    if (!stronger(outcome.result, row.screeningResult) || (outcome.result === "CLOSE_MATCH" && row.state !== "VALID")) return;
+    await transitionBeneficiary(tx, row, TRIGGER[outcome.result], now, { set: { screeningResult: outcome.result } });
   },
 });

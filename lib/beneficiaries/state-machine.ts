@@ -32,6 +32,9 @@ export const beneficiaryMachine = defineMachine<BeneficiaryState, BeneficiaryTri
     { from: ["PENDING"], trigger: "screening.valid", to: "VALID" },
     { from: ["PENDING"], trigger: "screening.monitored", to: "MONITORED" },
     { from: ["PENDING"], trigger: "screening.blocked", to: "BLOCKED" },
+    // Rescreening after a new sanctions list version (lib/screening/rescreen-job.ts) tightens only.
+    { from: ["VALID", "MONITORED"], trigger: "screening.blocked", to: "BLOCKED", notes: "rescreen" },
+    { from: ["VALID"], trigger: "screening.monitored", to: "MONITORED", notes: "rescreen" },
     // Decisions 5: PENDING may be archived too (customer-side record cleanup of spec 3.2).
     { from: ["PENDING", "VALID", "MONITORED"], trigger: "archive", to: "ARCHIVED", notes: "200 {beneficiaryId, state, archivedAt}" },
     // Operator console: the only exit from BLOCKED, and re-decision of any live record.

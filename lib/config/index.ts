@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { providerProblems, resolveProviders, type ResolvedProviders } from "@/lib/providers/table";
 
 /**
  * The one typed configuration module (decisions section 1). Every setting is read here, from the
@@ -10,6 +11,9 @@ const flag = z
   .enum(["true", "false", "1", "0", ""])
   .default("false")
   .transform((v) => v === "true" || v === "1");
+
+/** An implementation name; lib/providers/table.ts checks it against the kind's list. */
+const providerName = z.string().trim().min(1).optional();
 
 /** Comma-separated list of upper-case codes. */
 const codeList = (fallback: string) =>
@@ -126,6 +130,40 @@ const schema = z.object({
   NEXTAUTH_SECRET: z.string().min(32).optional(),
   /** Production refuses http and private addresses for webhook URLs; tests may allow loopback. */
   WEBHOOK_ALLOW_PRIVATE: flag,
+
+  /** Provider choices (lib/providers/table.ts names each setting's implementations and checks them). */
+  OTP_EMAIL_PROVIDER: providerName,
+  OTP_SMS_PROVIDER: providerName,
+  SCREENING_PROVIDER: providerName,
+  REFERENCE_RATES_PROVIDER: providerName,
+  KYC_DECISION_PROVIDER: providerName,
+  FUNDING_PROVIDER: providerName,
+  PAYOUT_PROVIDER: providerName,
+  REFUND_PROVIDER: providerName,
+  /** OTP email: smtp:// or smtps://user:password@host:port (nodemailer). */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^:@/]+:[^@/]+@[^/]+/, "smtp:// or smtps:// URL with user:password@host")
+    .optional(),
+  OTP_EMAIL_FROM: z.string().min(3).optional(),
+  /** OTP SMS: a gateway receiving a Standard Webhooks-signed JSON POST. */
+  SMS_WEBHOOK_URL: z.string().url().optional(),
+  SMS_WEBHOOK_SECRET: z.string().min(8).optional(),
+  /** Comma-separated files or URLs of one list publication (OFAC: sdn.csv, alt.csv, add.csv); empty: the shipped copy. */
+  SANCTIONS_SOURCE_URLS: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  /** How often the refresh job fetches SANCTIONS_SOURCE_URLS. */
+  SANCTIONS_REFRESH_HOURS: z.coerce.number().positive().default(24),
+  /** Match score (0..1) from which screening reports a HIT, and a CLOSE_MATCH (docs/screening-quality.md). */
+  SCREENING_HIT_SCORE: z.coerce.number().min(0).max(1).default(0.93),
+  SCREENING_CLOSE_MATCH_SCORE: z.coerce.number().min(0).max(1).default(0.85),
 });
 
 export type Config = Omit<z.infer<typeof schema>, "OTP_SEND_MAX_PER_ADDRESS" | "CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS"> & {
@@ -133,6 +171,8 @@ export type Config = Omit<z.infer<typeof schema>, "OTP_SEND_MAX_PER_ADDRESS" | "
   CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS: number;
   publicBaseUrl: string;
   sandbox: boolean;
+  /** The implementation in use per provider kind (lib/providers). */
+  providers: ResolvedProviders;
 };
 
 /** Parses and checks a configuration (exported for tests; the app uses config()). */
@@ -152,7 +192,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       if (!c[name]) throw new Error(`APP_MODE=production needs ${name}`);
     }
   }
+  if (c.SCREENING_CLOSE_MATCH_SCORE > c.SCREENING_HIT_SCORE) throw new Error("SCREENING_CLOSE_MATCH_SCORE must not exceed SCREENING_HIT_SCORE");
   const sandbox = c.APP_MODE === "sandbox";
+  // Issue 11: every provider set to an implementation that works (in production: a real one).
+  const providerLines = providerProblems(c, !sandbox);
+  if (providerLines.length > 0) throw new Error(`Invalid provider configuration:\n${providerLines.join("\n")}`);
   return {
     ...c,
     // Documented sandbox defaults (README); production seeds an admin only when both are set.
@@ -161,6 +205,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     // Per-address throttles: generous in sandbox, where a test suite registers hundreds of customers from one machine.
     OTP_SEND_MAX_PER_ADDRESS: c.OTP_SEND_MAX_PER_ADDRESS ?? (sandbox ? 10_000 : 30),
     CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS: c.CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS ?? (sandbox ? 500 : 50),
+    providers: resolveProviders(c, !sandbox),
     publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
     sandbox,
   };

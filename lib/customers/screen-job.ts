@@ -2,27 +2,33 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { customers } from "@/db/schema";
 import { defineJob } from "@/lib/jobs/define";
-import { screeningProvider } from "@/lib/screening/provider";
+import { screeningProvider, stronger } from "@/lib/screening/provider";
+import { recordScreening } from "@/lib/screening/results";
 import { changeCustomer, lockCustomer } from "./status-change";
 
 /**
- * Sanctions screening of a submitted profile (spec 4.1 rule 1). A hit blocks; a close match
- * monitors (for a PENDING customer it is remembered and applied at KYC approval). Screening
- * evidence stays here: only the status surfaces.
+ * Sanctions screening of a submitted profile (spec 4.1 rule 1), and its rescreening after a new
+ * list version (listVersionId). A hit blocks; a close match monitors (for a PENDING customer it is
+ * remembered and applied at KYC approval). A rescreen changes the status only on a result stronger
+ * than the stored one, so an operator's decision on a known match stands. The evidence is stored
+ * with the customer (lib/screening/results.ts): only the status surfaces.
  */
 export const screenCustomer = defineJob({
   kind: "customers.screen",
-  schema: z.object({ customerId: z.string() }),
+  schema: z.object({ customerId: z.string(), listVersionId: z.string().optional() }),
   run: async (tx, { payload, now }) => {
     const customer = await lockCustomer(tx, payload.customerId);
     const profile = customer.profile as { firstName: string; lastName: string; dateOfBirth: string; nationality: string } | null;
     if (!profile || customer.status === "CLOSED") return;
-    let result = await screeningProvider().screen(profile);
+    const outcome = await screeningProvider().screen(profile, tx);
+    let result = outcome.result;
     if (result !== "HIT" && customer.linkedCustomerId) {
       // The same person, known under another partner, is already a confirmed hit.
       const [linked] = await tx.select({ screeningResult: customers.screeningResult }).from(customers).where(eq(customers.id, customer.linkedCustomerId));
       if (linked?.screeningResult === "HIT") result = "HIT";
     }
+    await recordScreening(tx, "customer", customer.id, { ...outcome, result }, now);
+    if (payload.listVersionId && !stronger(result, customer.screeningResult)) return;
     await tx.update(customers).set({ screeningResult: result }).where(eq(customers.id, customer.id));
     if (result === "HIT") await changeCustomer(tx, customer, { triggers: ["screening.hit"] }, now);
     if (result === "CLOSE_MATCH") await changeCustomer(tx, customer, { triggers: ["screening.closeMatch"] }, now);

@@ -5,7 +5,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const bodyMalformed = (message: string) => new DomainError("validation.bodyMalformed", { message, hint: "fix_request" });
 
 /** Reads at most `limit` bytes, refusing as soon as the stream passes it (never buffers more). */
-async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
+export async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
   if (!req.body) return new Uint8Array();

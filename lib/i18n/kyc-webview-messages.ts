@@ -25,6 +25,8 @@ export const kycWebviewMessages = {
     expiredBody: "Verification links work for 30 minutes and only until verification is finished. Go back to the app to get a new one.",
     error: "Something went wrong. Please try again.",
     required: "Please fill in every field.",
+    underReview: "We are checking your documents. You can return to the app; it will tell you the result.",
+    correctionTitle: "Please correct your documents",
   },
   fr: {
     title: "Vérifiez votre identité",
@@ -49,6 +51,8 @@ export const kycWebviewMessages = {
     expiredBody: "Les liens de vérification sont valables 30 minutes et jusqu’à la fin de la vérification. Revenez à l’application pour en obtenir un nouveau.",
     error: "Une erreur s’est produite. Veuillez réessayer.",
     required: "Veuillez remplir tous les champs.",
+    underReview: "Nous vérifions vos documents. Vous pouvez revenir à l’application, qui vous indiquera le résultat.",
+    correctionTitle: "Merci de corriger vos documents",
   },
   es: {
     title: "Verifica tu identidad",
@@ -73,6 +77,8 @@ export const kycWebviewMessages = {
     expiredBody: "Los enlaces de verificación valen 30 minutos y solo hasta terminar la verificación. Vuelve a la aplicación para obtener uno nuevo.",
     error: "Algo salió mal. Inténtalo de nuevo.",
     required: "Rellena todos los campos.",
+    underReview: "Estamos revisando tus documentos. Puedes volver a la aplicación; te indicará el resultado.",
+    correctionTitle: "Corrige tus documentos",
   },
 } satisfies Record<Language, Record<string, string>>;
 

@@ -5,14 +5,17 @@
 export interface JobPayloads {
   "webhooks.deliver": { eventId: string };
   "maintenance.purge": Record<string, never>;
-  "customers.screen": { customerId: string };
+  /** listVersionId: a rescreen after a new sanctions list version (only a stronger result changes the status). */
+  "customers.screen": { customerId: string; listVersionId?: string };
   "kyc.expireSession": { kycSessionId: string };
-  "beneficiaries.screen": { beneficiaryId: string };
+  "beneficiaries.screen": { beneficiaryId: string; listVersionId?: string };
   "transfers.expire": { transferId: string };
   "transfers.fastCheck": { transferId: string };
   "transfers.networkStep": { transferId: string; from: string };
   "transfers.refundStep": { transferId: string };
   "funding.expire": { fundingSessionId: string };
+  "sanctions.refresh": Record<string, never>;
+  "sanctions.rescreen": { listVersionId: string; subjectType: "customer" | "beneficiary"; afterId: string | null };
 }
 
 export type JobKind = keyof JobPayloads;

@@ -2,6 +2,8 @@ import { screenBeneficiary } from "@/lib/beneficiaries/screen-job";
 import { screenCustomer } from "@/lib/customers/screen-job";
 import { expireKycSession } from "@/lib/kyc/expire-job";
 import { purgeJob } from "@/lib/platform/purge-job";
+import { refreshSanctionsList } from "@/lib/screening/refresh-job";
+import { rescreenSubjects } from "@/lib/screening/rescreen-job";
 import { expireTransfer } from "@/lib/transfers/expire-job";
 import { fastCheck } from "@/lib/transfers/fast-check-job";
 import { expireFundingSession } from "@/lib/transfers/funding-expire-job";
@@ -27,4 +29,6 @@ export const jobRegistry = {
   "transfers.networkStep": networkStep,
   "transfers.refundStep": advanceRefund,
   "funding.expire": expireFundingSession,
+  "sanctions.refresh": refreshSanctionsList,
+  "sanctions.rescreen": rescreenSubjects,
 } satisfies { [K in JobKind]: JobDefinition<JobPayload<K>> & { kind: K } } satisfies JobRegistry;

@@ -14,6 +14,7 @@ export const expireKycSession = defineJob({
     const session = await lockKycSession(tx, payload.kycSessionId);
     if (!session || !kycSessionMachine.can(session.state as KycSessionState, "expired")) return;
     if (session.expiresAt.getTime() > now.getTime()) return;
+    if (session.submittedAt) return; // waiting for an operator's decision (effectiveState)
     await tx.update(kycSessions).set({ state: "EXPIRED", closedAt: now }).where(eq(kycSessions.id, session.id));
     await retireSessionTokens(tx, session.id, now);
   },

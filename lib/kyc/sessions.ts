@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNotNull, or } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { kycSessions } from "@/db/schema";
@@ -53,7 +53,13 @@ export async function createKycSession(tx: Tx, input: { customerId: string; subs
   const [open] = await tx
     .select()
     .from(kycSessions)
-    .where(and(eq(kycSessions.customerId, customer.id), inArray(kycSessions.state, OPEN_STATES), gt(kycSessions.expiresAt, input.now)))
+    .where(
+      and(
+        eq(kycSessions.customerId, customer.id),
+        inArray(kycSessions.state, OPEN_STATES),
+        or(gt(kycSessions.expiresAt, input.now), isNotNull(kycSessions.submittedAt)),
+      ),
+    )
     .orderBy(desc(kycSessions.createdAt))
     .limit(1);
   let session = open;
@@ -93,10 +99,14 @@ export async function createKycSession(tx: Tx, input: { customerId: string; subs
   };
 }
 
-/** Read-time guard: a session past its 24 hours reads as EXPIRED even if the timer job is late. */
+/**
+ * Read-time guard: a session past its 24 hours reads as EXPIRED even if the timer job is late. A
+ * session submitted for operator review does not expire: the customer's part is done and the
+ * decision may take longer than the capture's lifetime.
+ */
 export function effectiveState(session: KycSessionRow, now: Date): KycSessionState {
   const state = session.state as KycSessionState;
-  return OPEN_STATES.includes(state) && session.expiresAt.getTime() <= now.getTime() ? "EXPIRED" : state;
+  return OPEN_STATES.includes(state) && !session.submittedAt && session.expiresAt.getTime() <= now.getTime() ? "EXPIRED" : state;
 }
 
 /** GET /v1/core/kyc-sessions/{id}: lifecycle only; outcomes are read from the profile. */

@@ -1,9 +1,10 @@
-import { eq } from "drizzle-orm";
+import { and, desc, eq, isNotNull } from "drizzle-orm";
 import type { Tx } from "@/db";
-import { kycSessions, partners } from "@/db/schema";
+import { kycPhotos, kycSessions, partners } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
 import { closureCallbackFor, type ClosureCallback } from "@/lib/webviews/closure";
 import { resolveWebviewToken } from "@/lib/webviews/tokens";
+import { kycDecidedByOperators } from "./decision-provider";
 import { completeKycSession, lockKycSession, type KycOutcome } from "./outcome";
 import { effectiveState } from "./sessions";
 import { kycSessionMachine, type KycSessionState } from "./session-state-machine";
@@ -13,6 +14,10 @@ export interface KycWebviewModel {
   locale: string;
   sessionState: KycSessionState;
   captured: boolean;
+  /** Operator mode: the capture was sent for review; the page only says so. */
+  submitted: boolean;
+  /** The reviewer's reason when the customer's previous session asked for a correction. */
+  correctionReason: string | null;
   closure: ClosureCallback;
 }
 
@@ -38,8 +43,40 @@ export async function openKycWebview(tx: Tx, token: string, now: Date): Promise<
     locale: session.locale,
     sessionState: step.to,
     captured: session.capture !== null,
+    submitted: session.submittedAt !== null,
+    correctionReason: session.submittedAt ? null : await correctionReason(tx, session.customerId),
     closure: closureCallbackFor(partner, "kyc"),
   };
+}
+
+/** The reason of the customer's last decided session, when it asked for a correction. */
+async function correctionReason(tx: Tx, customerId: string): Promise<string | null> {
+  const [last] = await tx
+    .select({ outcome: kycSessions.outcome, reason: kycSessions.decisionReason })
+    .from(kycSessions)
+    .where(and(eq(kycSessions.customerId, customerId), isNotNull(kycSessions.outcome)))
+    .orderBy(desc(kycSessions.closedAt))
+    .limit(1);
+  return last?.outcome === "REMEDIATION_REQUIRED" ? last.reason : null;
+}
+
+const submittedAlready = () =>
+  new DomainError("kyc.sessionStateInvalid", { message: "The documents were already sent for review.", details: { currentState: "IN_PROGRESS" } });
+
+/** Photos operators can look at in a browser (anything else is refused at upload). */
+export const KYC_PHOTO_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
+export const KYC_PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+
+/** Operator mode: keeps the document photo for the reviewer (replaced until the capture is submitted). */
+export async function storeKycPhoto(tx: Tx, token: string, photo: { contentType: string; bytes: Buffer }, now: Date) {
+  const { session } = await sessionForToken(tx, token, now);
+  if (session.submittedAt) throw submittedAlready();
+  const row = { kycSessionId: session.id, contentType: photo.contentType, size: photo.bytes.byteLength, bytes: photo.bytes, createdAt: now };
+  await tx
+    .insert(kycPhotos)
+    .values(row)
+    .onConflictDoUpdate({ target: kycPhotos.kycSessionId, set: { contentType: row.contentType, size: row.size, bytes: row.bytes, createdAt: now } });
+  return { kycSessionId: session.id, size: row.size };
 }
 
 export interface KycCapture {
@@ -51,21 +88,30 @@ export interface KycCapture {
 }
 
 /**
- * Stores what the customer entered. The document number is kept masked here (the provider gets
- * the document); the sandbox accepts the photo without inspecting it.
+ * Stores what the customer entered. The sandbox accepts the photo without inspecting it and keeps
+ * the document number masked. With operators deciding, the reviewer compares the number with the
+ * photo, so it is kept whole, the photo must have been uploaded, and the session is submitted to
+ * the console's KYC review queue.
  */
 export async function captureKycDocuments(tx: Tx, token: string, capture: KycCapture, now: Date) {
   const { session } = await sessionForToken(tx, token, now);
-  const masked = `****${capture.documentNumber.slice(-3)}`;
+  const review = kycDecidedByOperators();
+  if (session.submittedAt) throw submittedAlready();
+  if (review) {
+    const [photo] = await tx.select({ size: kycPhotos.size }).from(kycPhotos).where(eq(kycPhotos.kycSessionId, session.id));
+    if (!photo) throw new DomainError("validation.fieldMissing", { message: "Upload the document photo first.", details: { field: "photo" } });
+  }
+  const documentNumber = review ? capture.documentNumber : `****${capture.documentNumber.slice(-3)}`;
   await tx
     .update(kycSessions)
-    .set({ capture: { ...capture, documentNumber: masked, capturedAt: now.toISOString() } })
+    .set({ capture: { ...capture, documentNumber, capturedAt: now.toISOString() }, submittedAt: review ? now : null })
     .where(eq(kycSessions.id, session.id));
   return { kycSessionId: session.id, sessionState: session.state };
 }
 
 /** The sandbox outcome buttons of the hosted page (same effect as POST /v1/sandbox/kyc-sessions/{id}/complete). */
 export async function decideKycFromWebview(tx: Tx, token: string, outcome: KycOutcome, now: Date) {
+  if (kycDecidedByOperators()) throw new DomainError("route.notFound", { message: "No such route." });
   const { session } = await sessionForToken(tx, token, now);
   return completeKycSession(tx, { session, outcome, now });
 }

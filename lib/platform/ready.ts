@@ -3,6 +3,7 @@ import { config } from "@/lib/config";
 import { refuseSandboxData, seedSandbox } from "@/lib/partners/sandbox-seed";
 import { seedOperator } from "@/lib/operators/records";
 import { loadSigningKeys } from "@/lib/quotes/service-keys";
+import { scheduleRefresh } from "@/lib/screening/refresh-job";
 
 const KEY = Symbol.for("remit.ready");
 type G = typeof globalThis & { [KEY]?: Promise<Db> };
@@ -17,6 +18,8 @@ export function ready(): Promise<Db> {
       else await refuseSandboxData(db);
       await loadSigningKeys(db);
       await seedOperator(db);
+      // Loads the sanctions list as a job (a fresh database: the shipped copy), not before start.
+      await scheduleRefresh(db);
       return db;
     })();
     g[KEY].catch(() => delete g[KEY]);

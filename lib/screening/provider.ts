@@ -1,6 +1,14 @@
 import watchlist from "@/data/screening/sandbox-watchlist.json";
+import type { Executor } from "@/db";
+import type { ScreeningEvidence } from "@/db/schema";
+import { config } from "@/lib/config";
+import { RetryLater } from "@/lib/jobs/define";
+import { listIndex } from "./list-index";
+import { matchSubject } from "./match-index";
+import { normaliseText } from "./names";
 
 export type ScreeningResult = "CLEAR" | "CLOSE_MATCH" | "HIT";
+export type { ScreeningEvidence };
 
 export interface ScreeningSubject {
   firstName: string;
@@ -9,19 +17,35 @@ export interface ScreeningSubject {
   nationality?: string | null;
 }
 
-/** Sanctions / PEP / adverse-media screening. A real provider replaces the sandbox one behind this. */
+/** A result and why: the evidence is stored with the subject (lib/screening/results.ts), never returned by the API. */
+export interface ScreeningOutcome {
+  result: ScreeningResult;
+  /** Matches, strongest first (empty when CLEAR). */
+  evidence: ScreeningEvidence[];
+  /** The list versions screened against (list key → version id). */
+  listVersions: Record<string, string>;
+}
+
+/** Sanctions / PEP / adverse-media screening. `db` reads the lists stored in the database. */
 export interface ScreeningProvider {
-  screen(subject: ScreeningSubject): Promise<ScreeningResult>;
+  screen(subject: ScreeningSubject, db: Executor): Promise<ScreeningOutcome>;
+}
+
+const RANK: Record<ScreeningResult, number> = { CLEAR: 0, CLOSE_MATCH: 1, HIT: 2 };
+
+/** The stronger of two results. */
+export function strongest(a: ScreeningResult, b: ScreeningResult): ScreeningResult {
+  return RANK[a] >= RANK[b] ? a : b;
+}
+
+/** True when `a` is stronger than `b` (a stored result, possibly unset). */
+export function stronger(a: ScreeningResult, b: string | null): boolean {
+  return RANK[a] > (RANK[b as ScreeningResult] ?? 0);
 }
 
 /** Lower case, no diacritics, single spaces: "José  Ñúñez" → "jose nunez". */
 export function normaliseName(value: string): string {
-  return value
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, " ")
-    .trim();
+  return normaliseText(value);
 }
 
 function editDistance(a: string, b: string): number {
@@ -42,16 +66,83 @@ function editDistance(a: string, b: string): number {
 export const sandboxScreening: ScreeningProvider = {
   async screen(subject) {
     const name = normaliseName(`${subject.firstName} ${subject.lastName}`);
-    let result: ScreeningResult = "CLEAR";
-    for (const entry of watchlist.entries) {
-      const listed = normaliseName(`${entry.firstName} ${entry.lastName}`);
-      if (listed === name) return "HIT";
-      if (editDistance(listed, name) <= 2) result = "CLOSE_MATCH";
-    }
-    return result;
+    const evidence: ScreeningEvidence[] = [];
+    watchlist.entries.forEach((entry, i) => {
+      const listedName = `${entry.firstName} ${entry.lastName}`;
+      const distance = editDistance(normaliseName(listedName), name);
+      if (distance > 2) return;
+      const result = distance === 0 ? "HIT" : "CLOSE_MATCH";
+      const score = (1 - distance / Math.max(name.length, 1)).toFixed(3);
+      evidence.push({
+        list: "sandbox-watchlist",
+        listVersionId: watchlist.version,
+        entryId: String(i + 1),
+        entryName: listedName,
+        matchedName: listedName,
+        matchedAlias: false,
+        programs: ["SANDBOX"],
+        score,
+        result,
+        agreed: [],
+        differed: [],
+      });
+    });
+    evidence.sort((a, b) => Number(b.score) - Number(a.score));
+    const result = evidence.some((e) => e.result === "HIT") ? "HIT" : evidence.length ? "CLOSE_MATCH" : "CLEAR";
+    return { result, evidence, listVersions: { "sandbox-watchlist": watchlist.version } };
   },
 };
 
+/** How many matches a screening keeps as evidence. */
+const EVIDENCE_LIMIT = 5;
+
+/**
+ * The OFAC SDN list as imported into the database (lib/screening/list-store.ts), matched in
+ * memory (match-index.ts). Until the list's first version is stored (a fresh database loads the
+ * shipped copy as a job at start), screening waits: it never reports CLEAR against no list.
+ */
+export const sanctionsListScreening: ScreeningProvider = {
+  async screen(subject, db) {
+    const index = await listIndex(db, "ofac-sdn");
+    if (!index) throw new RetryLater(1, "the sanctions list is not loaded yet");
+    const { SCREENING_HIT_SCORE: hit, SCREENING_CLOSE_MATCH_SCORE: close } = config();
+    const candidates = matchSubject(index, subject, close).slice(0, EVIDENCE_LIMIT);
+    const evidence: ScreeningEvidence[] = candidates.map((c) => ({
+      list: index.list,
+      listVersionId: index.versionId,
+      entryId: c.entry.entryId,
+      entryName: c.entry.name,
+      matchedName: c.matchedName,
+      matchedAlias: c.matchedAlias,
+      programs: c.entry.programs,
+      score: c.score.toFixed(3),
+      result: c.score >= hit ? "HIT" : "CLOSE_MATCH",
+      agreed: c.agreed,
+      differed: c.differed,
+    }));
+    return { result: evidence[0]?.result ?? "CLEAR", evidence, listVersions: { [index.list]: index.versionId } };
+  },
+};
+
+/** Several providers at once: the strongest result wins, all evidence is kept. */
+export function combinedScreening(...providers: ScreeningProvider[]): ScreeningProvider {
+  return {
+    async screen(subject, db) {
+      const outcomes = await Promise.all(providers.map((p) => p.screen(subject, db)));
+      return {
+        result: outcomes.map((o) => o.result).reduce(strongest, "CLEAR"),
+        evidence: outcomes.flatMap((o) => o.evidence).sort((a, b) => RANK[b.result] - RANK[a.result] || Number(b.score) - Number(a.score)),
+        listVersions: Object.assign({}, ...outcomes.map((o) => o.listVersions)),
+      };
+    },
+  };
+}
+
+const withMagicNames = combinedScreening(sanctionsListScreening, sandboxScreening);
+
+/** The configured provider (SCREENING_PROVIDER); in sandbox the magic names apply on top of the lists. */
 export function screeningProvider(): ScreeningProvider {
-  return sandboxScreening;
+  const c = config();
+  if (c.providers.screening === "sandbox") return sandboxScreening;
+  return c.sandbox ? withMagicNames : sanctionsListScreening;
 }

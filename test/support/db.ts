@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Db } from "@/db";
 
 /**
  * A fresh, migrated database for database-level unit tests: PGlite in a temp directory, or the
@@ -15,4 +16,22 @@ export async function freshDb() {
   const { ready } = await import("@/lib/platform/ready");
   const db = await ready();
   return { db, getDb, close: closeDb };
+}
+
+/** A drizzle connection of its own to the PostgreSQL database at `url` (schema attached). */
+export async function connectPostgres(url: string): Promise<{ db: Db; close: () => Promise<void> }> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const schema = await import("@/db/schema");
+  const client = postgres(url, { max: 4, onnotice: () => {} });
+  return { db: drizzle({ client, schema }) as unknown as Db, close: () => client.end() };
+}
+
+/**
+ * A second worker's database for race tests: its own connection pool on PostgreSQL; on PGlite
+ * (one connection) the same database, and closing it does nothing.
+ */
+export async function secondConnection(db: Db): Promise<{ db: Db; close: () => Promise<void> }> {
+  const url = process.env.TEST_DB_URL;
+  return url ? connectPostgres(url) : { db, close: async () => {} };
 }

@@ -10,6 +10,7 @@ const QUEUES = [
   ["/console/review", "Review"],
   ["/console/holds", "Compliance holds"],
   ["/console/beneficiaries", "Screening"],
+  ["/console/kyc-review", "KYC review"],
 ] as const;
 const ADMIN = [
   ["/console/customers", "Customers"],

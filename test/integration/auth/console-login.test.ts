@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BASE_URL, advanceClock, uniqueEmail } from "../support/client";
+import { BASE_URL, advanceClock, uniqueEmail } from "../support";
 
 /** The sandbox's seeded administrator (OPERATOR_EMAIL / OPERATOR_PASSWORD defaults). */
 const ADMIN = { email: "admin@example.com", password: "sandbox-operator-password" };

@@ -5,8 +5,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { call, registerCustomer, uniqueEmail, type CallResult } from "../support/client";
-import { assertError, proofJws, rsaKey, serverNow, startDeviceRegistration, type DeviceKey } from "./helpers";
+import { proofJws, rsaKey, startDeviceRegistration, type DeviceKey } from "./helpers";
+import { call, registerCustomer, uniqueEmail, type CallResult, assertError, serverNow } from "../support";
 
 const b64 = (text: string) => Buffer.from(text, "utf8").toString("base64url");
 

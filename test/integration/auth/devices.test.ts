@@ -1,8 +1,8 @@
 /** Device registration, listing and deactivation (decisions section 3, spec 5.3). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { advanceClock, call, registerCustomer, uniqueEmail } from "../support/client";
-import { assertError, assertIssue, proofJws, registerDevice, rsaKey, serverNow, smallRsaPublicJwk, startDeviceRegistration } from "./helpers";
+import { proofJws, registerDevice, rsaKey, smallRsaPublicJwk, startDeviceRegistration } from "./helpers";
+import { advanceClock, call, registerCustomer, uniqueEmail, assertError, assertIssue, assertIssues, serverNow } from "../support";
 
 const complete = (token: string, body: Record<string, unknown>) => call("POST", "/v1/auth/device-registration/complete", { token, body });
 const list = (token: string) => call("GET", "/v1/auth/devices", { token });
@@ -172,9 +172,10 @@ test("a key already on an active device cannot be registered again", async () =>
 test("complete body: missing fields are 400 validation.fieldMissing", async () => {
   const token = await customer();
   const res = await complete(token, { deviceRegistrationId: "dreg_x" });
-  assertError(res, 400, "validation.fieldMissing");
-  assertIssue(res, "publicKey", "validation.fieldMissing");
-  assertIssue(res, "proof", "validation.fieldMissing");
+  assertIssues(res, "validation.fieldMissing", [
+    { field: "publicKey", code: "validation.fieldMissing" },
+    { field: "proof", code: "validation.fieldMissing" },
+  ]);
 });
 
 test("list: newest first, every device of the customer only", async () => {

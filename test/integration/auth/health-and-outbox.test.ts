@@ -1,8 +1,8 @@
 /** GET /v1/auth/health (spec 5.2) and the sandbox OTP outbox GET /v1/sandbox/otp (decisions 3). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { call, uniqueEmail } from "../support/client";
-import { assertError, assertIssue, outbox } from "./helpers";
+import { outbox } from "./helpers";
+import { call, uniqueEmail, assertError, assertIssue } from "../support";
 
 test("health with the subscription key: 200 {status ok, service, timestamp}", async () => {
   const res = await call("GET", "/v1/auth/health");

@@ -2,29 +2,9 @@
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { CompactSign, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jose";
-import { call, errorOf, type CallResult } from "../support/client";
+import { call, serverNow, type CallResult } from "../support";
 
 export const TOKEN_KEYS = ["accessToken", "expiresIn", "nextStep", "refreshToken", "subscriptionId", "tokenType"];
-
-/** Asserts status and error code, and the exact envelope keys; returns the error. */
-export function assertError(res: CallResult, status: number, code: string) {
-  assert.equal(res.status, status, `expected ${status} ${code}, got ${res.status}: ${res.text}`);
-  const error = errorOf(res);
-  assert.equal(error.code, code, res.text);
-  assert.deepEqual(Object.keys(res.body).sort(), ["correlationId", "error"]);
-  assert.deepEqual(Object.keys(error).sort(), ["code", "details", "hint", "message", "remediation"]);
-  assert.equal(res.body.correlationId, res.headers.get("x-correlation-id"));
-  return error;
-}
-
-/** Asserts one validation issue on `field` with `issueCode`. */
-export function assertIssue(res: CallResult, field: string, issueCode: string) {
-  const issues: { field: string; code: string }[] = errorOf(res).details?.issues ?? [];
-  assert.ok(
-    issues.some((i) => i.field === field && i.code === issueCode),
-    `expected issue ${issueCode} on ${field}, got ${JSON.stringify(issues)}`,
-  );
-}
 
 /** Asserts the token response of decisions section 3, exactly. */
 export function assertTokenResponse(res: CallResult, status: number, nextStep?: string) {
@@ -46,13 +26,6 @@ export function assertTokenResponse(res: CallResult, status: number, nextStep?: 
 /** The sandbox outbox's latest message for an identifier (the full body). */
 export async function outbox(identifier: string) {
   return call("GET", `/v1/sandbox/otp?identifier=${encodeURIComponent(identifier)}`);
-}
-
-/** The server's current time (its clock moves with sandbox clock control). */
-export async function serverNow(): Promise<Date> {
-  const res = await call("GET", "/v1/auth/health");
-  assert.equal(res.status, 200, res.text);
-  return new Date(res.body.timestamp);
 }
 
 /** A code that is certainly not `code`. */

@@ -1,8 +1,8 @@
 /** Login: POST /v1/auth/start and /v1/auth/login, failures and lockout (decisions section 3). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { PASSWORD, advanceClock, call, loginCustomer, registerCustomer, uniqueEmail } from "../support/client";
-import { assertError, assertIssue, assertTokenResponse } from "./helpers";
+import { assertTokenResponse } from "./helpers";
+import { PASSWORD, advanceClock, call, loginCustomer, registerCustomer, uniqueEmail, assertError, assertIssue } from "../support";
 
 const startLogin = (identifier: string) => call("POST", "/v1/auth/start", { body: { identifier } });
 const login = (loginAttemptId: string, password: string) => call("POST", "/v1/auth/login", { body: { loginAttemptId, password } });

@@ -5,8 +5,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { advanceClock, call, latestOtp, registerCustomer, uniqueEmail, uniquePhone, type CallResult } from "../support/client";
-import { assertError, otherCode } from "./helpers";
+import { otherCode } from "./helpers";
+import { advanceClock, call, latestOtp, registerCustomer, uniqueEmail, uniquePhone, type CallResult, assertError } from "../support";
 
 /** OTP_SEND_MAX_PER_IDENTIFIER, OTP_SEND_IDENTIFIER_WINDOW_SECONDS, OTP_VERIFY_MAX_FAILURES_PER_IDENTIFIER defaults. */
 const SENDS = 5;

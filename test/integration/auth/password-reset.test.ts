@@ -1,8 +1,8 @@
 /** Password reset: POST /v1/auth/password-reset/{start,complete} (decisions section 3). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { PASSWORD, advanceClock, call, latestOtp, loginCustomer, registerCustomer, uniqueEmail } from "../support/client";
-import { assertError, assertIssue, assertTokenResponse, otherCode, outbox } from "./helpers";
+import { assertTokenResponse, otherCode, outbox } from "./helpers";
+import { PASSWORD, advanceClock, call, latestOtp, loginCustomer, registerCustomer, uniqueEmail, assertError, assertIssue, assertIssues } from "../support";
 
 const NEW_PASSWORD = "a brand new passphrase";
 const resetStart = (identifier: string) => call("POST", "/v1/auth/password-reset/start", { body: { identifier } });
@@ -128,7 +128,8 @@ test("a reset lifts a login lockout", async () => {
 
 test("missing fields: 400 validation.fieldMissing on each", async () => {
   const res = await call("POST", "/v1/auth/password-reset/complete", { body: { identifier: uniqueEmail() } });
-  assertError(res, 400, "validation.fieldMissing");
-  assertIssue(res, "otp", "validation.fieldMissing");
-  assertIssue(res, "newPassword", "validation.fieldMissing");
+  assertIssues(res, "validation.fieldMissing", [
+    { field: "otp", code: "validation.fieldMissing" },
+    { field: "newPassword", code: "validation.fieldMissing" },
+  ]);
 });

@@ -1,8 +1,20 @@
 /** Registration: POST /v1/auth/register/{start,verify-otp,set-password} (decisions section 3). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { PASSWORD, advanceClock, call, latestOtp, loginCustomer, registerCustomer, uniqueEmail } from "../support/client";
-import { assertError, assertIssue, assertTokenResponse, otherCode, outbox, serverNow } from "./helpers";
+import { assertTokenResponse, otherCode, outbox } from "./helpers";
+import {
+  PASSWORD,
+  advanceClock,
+  call,
+  latestOtp,
+  loginCustomer,
+  registerCustomer,
+  uniqueEmail,
+  assertError,
+  assertIssue,
+  assertIssues,
+  serverNow,
+} from "../support";
 
 const start = (identifier: string) => call("POST", "/v1/auth/register/start", { body: { identifier } });
 const verify = (registrationId: string, otp: string) => call("POST", "/v1/auth/register/verify-otp", { body: { registrationId, otp } });
@@ -220,9 +232,10 @@ test("unknown registrationId: 404 registration.notFound", async () => {
 
 test("missing fields: 400 validation.fieldMissing with each field", async () => {
   const res = await call("POST", "/v1/auth/register/verify-otp", { body: {} });
-  assertError(res, 400, "validation.fieldMissing");
-  assertIssue(res, "registrationId", "validation.fieldMissing");
-  assertIssue(res, "otp", "validation.fieldMissing");
+  assertIssues(res, "validation.fieldMissing", [
+    { field: "registrationId", code: "validation.fieldMissing" },
+    { field: "otp", code: "validation.fieldMissing" },
+  ]);
   const sp = await call("POST", "/v1/auth/register/set-password", { body: { registrationId: "reg_x" } });
   assertError(sp, 400, "validation.fieldMissing");
   assertIssue(sp, "password", "validation.fieldMissing");

@@ -1,8 +1,7 @@
 /** POST /v1/sandbox/clock: the sandbox clock control the expiry tests rely on. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { call } from "../support/client";
-import { assertError, assertIssue, serverNow } from "./helpers";
+import { call, assertError, assertIssue, serverNow } from "../support";
 
 const advance = (body: unknown, key?: string | null) => call("POST", "/v1/sandbox/clock", { body, key });
 

@@ -1,8 +1,8 @@
 /** Tokens: refresh rotation and reuse, access expiry, logout, subscription-key binding (decisions 2, 3). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { advanceClock, call, loginCustomer, registerCustomer, uniqueEmail } from "../support/client";
-import { assertError, assertTokenResponse } from "./helpers";
+import { assertTokenResponse } from "./helpers";
+import { advanceClock, call, loginCustomer, registerCustomer, uniqueEmail, assertError } from "../support";
 
 const refresh = (refreshToken: string) => call("POST", "/v1/auth/refresh", { body: { refreshToken } });
 const devices = (token: string, key?: string | null) => call("GET", "/v1/auth/devices", { token, key });

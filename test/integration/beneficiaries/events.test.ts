@@ -5,39 +5,30 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
-import { startWebhookReceiver, type Delivery } from "../support/webhook-receiver";
 import {
+  receivePartnerWebhooks,
+  type Delivery,
   archiveBeneficiary,
   assertNoKeyDeep,
   createBeneficiary,
   eventually,
   forceScreening,
   mexBeneficiary,
-  putPartner,
   screenedBeneficiary,
   validCustomer,
   type Customer,
-} from "../quotes/support";
+} from "../support";
 
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 const deliveries: Delivery[] = [];
-let secret: string;
-let previousWebhookUrl: string | null = null;
+let webhooks: Awaited<ReturnType<typeof receivePartnerWebhooks>>;
 let c: Customer;
 
 before(async () => {
-  receiver = await startWebhookReceiver(deliveries);
-  previousWebhookUrl = (await putPartner({})).webhookUrl;
-  const settings = await putPartner({ webhookUrl: receiver.url });
-  assert.ok(settings.webhookSecret);
-  secret = settings.webhookSecret!;
+  webhooks = await receivePartnerWebhooks(deliveries);
   c = await validCustomer();
 });
 
-after(async () => {
-  await putPartner({ webhookUrl: previousWebhookUrl });
-  await receiver.close();
-});
+after(() => webhooks.close());
 
 const beneficiaryEvents = (beneficiaryId: string) =>
   deliveries.filter((d) => d.body?.eventType === "beneficiary.state.changed" && d.body?.data?.beneficiaryId === beneficiaryId);
@@ -62,7 +53,7 @@ test("screening PENDING → VALID emits one signed event with the decisions 9 en
   assert.deepEqual(e.data, { beneficiaryId: b.beneficiaryId, state: "VALID", previousState: "PENDING" });
   assertNoKeyDeep(e, "screeningResult");
   const d = beneficiaryEvents(b.beneficiaryId)[0]!;
-  const verified = new Webhook(secret).verify(d.rawBody, {
+  const verified = new Webhook(webhooks.secret).verify(d.rawBody, {
     "webhook-id": String(d.headers["webhook-id"]),
     "webhook-timestamp": String(d.headers["webhook-timestamp"]),
     "webhook-signature": String(d.headers["webhook-signature"]),

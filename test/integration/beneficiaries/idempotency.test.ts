@@ -5,8 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { assertError, assertIssue, createBeneficiary, listBeneficiaries, mexBeneficiary, validCustomer } from "../quotes/support";
-import { call } from "../support/client";
+import { assertError, assertIssue, createBeneficiary, listBeneficiaries, mexBeneficiary, validCustomer, call } from "../support";
 
 const ALL = "states=PENDING,VALID,MONITORED,BLOCKED,ARCHIVED&limit=200";
 

@@ -22,23 +22,10 @@ import {
   validBeneficiary,
   validCustomer,
   type Customer,
-} from "../quotes/support";
+  BENEFICIARY_KEYS,
+} from "../support";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-const DETAIL_KEYS = [
-  "beneficiaryId",
-  "countryOfResidence",
-  "createdAt",
-  "customerActionHint",
-  "dateOfBirth",
-  "firstName",
-  "lastName",
-  "lastUsedAt",
-  "nationality",
-  "payoutMethods",
-  "relationshipToCustomer",
-  "state",
-].sort();
 
 let c: Customer;
 before(async () => {
@@ -51,7 +38,7 @@ describe("create", () => {
     const res = await createBeneficiary(c, body);
     assert.equal(res.status, 202, res.text);
     const b = res.body;
-    assert.deepEqual(Object.keys(b).sort(), DETAIL_KEYS, res.text);
+    assert.deepEqual(Object.keys(b).sort(), BENEFICIARY_KEYS, res.text);
     assert.match(b.beneficiaryId, /^\S+$/);
     assert.equal(b.firstName, body.firstName);
     assert.equal(b.lastName, body.lastName);
@@ -68,7 +55,7 @@ describe("create", () => {
 
     const detail = await readBeneficiary(c, b.beneficiaryId);
     assert.equal(detail.status, 200, detail.text);
-    assert.deepEqual(Object.keys(detail.body).sort(), DETAIL_KEYS);
+    assert.deepEqual(Object.keys(detail.body).sort(), BENEFICIARY_KEYS);
     assert.equal(detail.body.beneficiaryId, b.beneficiaryId);
     assert.equal(detail.body.createdAt, b.createdAt);
   });

@@ -6,7 +6,7 @@
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  acceptNew,
+  acceptTransfer,
   archiveBeneficiary,
   assertError,
   assertIssue,
@@ -18,7 +18,8 @@ import {
   validBeneficiary,
   validCustomer,
   type Customer,
-} from "../quotes/support";
+  BENEFICIARY_KEYS,
+} from "../support";
 
 const ALL = "PENDING,VALID,MONITORED,BLOCKED,ARCHIVED";
 
@@ -100,20 +101,7 @@ describe("states", () => {
   test("items have the detail shape of decisions 5", async () => {
     const res = await listBeneficiaries(c, `states=${ALL}`);
     for (const item of res.body.items) {
-      assert.deepEqual(Object.keys(item).sort(), [
-        "beneficiaryId",
-        "countryOfResidence",
-        "createdAt",
-        "customerActionHint",
-        "dateOfBirth",
-        "firstName",
-        "lastName",
-        "lastUsedAt",
-        "nationality",
-        "payoutMethods",
-        "relationshipToCustomer",
-        "state",
-      ]);
+      assert.deepEqual(Object.keys(item).sort(), BENEFICIARY_KEYS);
     }
   });
 
@@ -147,8 +135,8 @@ describe("sort and pagination", () => {
     // created[1] used first, created[3] used later: created[3] is the most recently used.
     usedFirst = created[1]!;
     usedSecond = created[3]!;
-    await acceptNew(c, usedFirst);
-    await acceptNew(c, usedSecond);
+    await acceptTransfer(c, usedFirst);
+    await acceptTransfer(c, usedSecond);
     const archived = await validBeneficiary(c);
     assert.equal((await archiveBeneficiary(c, archived.beneficiaryId)).status, 200);
     archivedId = archived.beneficiaryId;

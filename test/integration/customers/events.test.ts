@@ -2,9 +2,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
-import { startWebhookReceiver, type Delivery } from "../support/webhook-receiver";
-import { call, eventually } from "../support/client";
-import { completeKyc, customerWithProfile, openKyc, validProfile } from "./helpers";
+import { startWebhookReceiver, type Delivery, call, eventually, completeKyc, customerWithProfile, openKyc, usaProfile } from "../support";
 
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 const deliveries: Delivery[] = [];
@@ -98,7 +96,7 @@ test("KYC start and approval: exactly one signed customer.status.changed per cha
 });
 
 test("a sanctions hit surfaces as one event PENDING → BLOCKED with remediationHint contact_support", async () => {
-  const c = await customerWithProfile(validProfile({ firstName: "Viktor", lastName: "Sanctionov" }));
+  const c = await customerWithProfile(usaProfile({ firstName: "Viktor", lastName: "Sanctionov" }));
   const list = await awaitDeliveries(c.subscriptionId, 1);
   assert.equal(list.length, 1, list.map((d) => d.rawBody).join("\n"));
   assertSignedEvent(list[0], c.subscriptionId);

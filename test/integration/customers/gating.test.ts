@@ -17,13 +17,13 @@ import {
   readKyc,
   readProfile,
   submitProfile,
-  validProfile,
+  usaProfile,
   type Customer,
-} from "./helpers";
+} from "../support";
 
 async function inStatus(status: "PENDING" | "VALID" | "MONITORED" | "RESTRICTED" | "BLOCKED"): Promise<{ c: Customer; sessionId: string | null }> {
   if (status === "MONITORED") {
-    const c = await customerWithProfile(validProfile({ firstName: "Olga", lastName: "Watchlistov" }));
+    const c = await customerWithProfile(usaProfile({ firstName: "Olga", lastName: "Watchlistov" }));
     const s = await openKyc(c);
     assert.equal((await completeKyc(c, s.kycSessionId, "APPROVED")).status, 200);
     await awaitStatus(c, "MONITORED");
@@ -44,13 +44,13 @@ describe("PENDING", () => {
     assert.equal((await readProfile(c)).status, 200);
     const error = assertError(await createKyc(c), 403, "customer.statusInsufficient");
     assert.equal(error.details.remediationHint, "submit_profile_attributes");
-    assert.equal((await submitProfile(c, validProfile())).status, 200);
+    assert.equal((await submitProfile(c, usaProfile())).status, 200);
   });
 
   test("with a profile: GET profile, POST profile, POST and GET kyc-sessions all answer 200", async () => {
     const { c } = await inStatus("PENDING");
     assert.equal((await readProfile(c)).status, 200);
-    assert.equal((await submitProfile(c, validProfile())).status, 200);
+    assert.equal((await submitProfile(c, usaProfile())).status, 200);
     const s = await createKyc(c);
     assert.equal(s.status, 200, s.text);
     assert.equal((await readKyc(c, s.body.kycSessionId)).status, 200);
@@ -62,7 +62,7 @@ describe("VALID", () => {
     const { c, sessionId } = await inStatus("VALID");
     assert.equal((await readProfile(c)).status, 200);
     assert.equal((await readKyc(c, sessionId!)).status, 200);
-    assertError(await submitProfile(c, validProfile()), 409, "customer.profileLocked");
+    assertError(await submitProfile(c, usaProfile()), 409, "customer.profileLocked");
     assertError(await createKyc(c), 409, "kyc.notRequired");
   });
 });
@@ -72,7 +72,7 @@ describe("MONITORED", () => {
     const { c, sessionId } = await inStatus("MONITORED");
     assert.equal((await readProfile(c)).status, 200);
     assert.equal((await readKyc(c, sessionId!)).status, 200);
-    assertError(await submitProfile(c, validProfile()), 409, "customer.profileLocked");
+    assertError(await submitProfile(c, usaProfile()), 409, "customer.profileLocked");
     assertError(await createKyc(c), 409, "kyc.notRequired");
   });
 });
@@ -85,7 +85,7 @@ describe("RESTRICTED", () => {
     const s = await createKyc(c);
     assert.equal(s.status, 200, s.text);
     assert.equal(s.body.purpose, "RESUBMISSION");
-    assertError(await submitProfile(c, validProfile()), 409, "customer.profileLocked");
+    assertError(await submitProfile(c, usaProfile()), 409, "customer.profileLocked");
   });
 });
 
@@ -99,7 +99,7 @@ describe("BLOCKED", () => {
     const error = assertError(await createKyc(c), 403, "customer.statusBlocking");
     assert.equal(error.details.remediationHint, "contact_support");
     assert.equal(error.details.currentStatus, "BLOCKED");
-    assertError(await submitProfile(c, validProfile()), 409, "customer.profileLocked");
+    assertError(await submitProfile(c, usaProfile()), 409, "customer.profileLocked");
   });
 });
 

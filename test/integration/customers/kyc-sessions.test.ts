@@ -2,21 +2,22 @@
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { BASE_URL, advanceClock, call } from "../support/client";
+import { EXPIRED_PAGE, openWebview } from "./helpers";
 import {
-  EXPIRED_PAGE,
+  BASE_URL,
+  advanceClock,
+  call,
   assertError,
   completeKyc,
   createKyc,
   customerWithProfile,
   newCustomer,
   openKyc,
-  openWebview,
   readKyc,
   readProfile,
   relogin,
   serverNow,
-} from "./helpers";
+} from "../support";
 
 const CREATE_KEYS = ["closureCallback", "expiresAt", "kycSessionId", "purpose", "sessionExpiresAt", "sessionState", "webviewUrl"];
 const READ_KEYS = ["closedAt", "expiresAt", "kycSessionId", "openedAt", "purpose", "sessionState"];

@@ -2,8 +2,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { loginCustomer } from "../support/client";
 import {
+  loginCustomer,
   assertError,
   createKyc,
   decideKyc,
@@ -12,10 +12,10 @@ import {
   openKyc,
   readProfile,
   submitProfile,
-  validProfile,
+  usaProfile,
   type Customer,
   type ProfileBody,
-} from "./helpers";
+} from "../support";
 
 const SUBMITTED = { status: "PENDING", kycRequired: true, nextStep: "START_KYC" };
 const READ_KEYS = ["customerActionExpected", "identifiers", "kycStatus", "profile", "status", "statusOperationalHint", "subscriptionId", "transactability"];
@@ -42,7 +42,7 @@ test("before any profile: GET answers PENDING/NOT_STARTED with profile null", as
 
 test("submit → 200 {PENDING, kycRequired, START_KYC}; GET echoes the profile with masked identifiers", async () => {
   const c = await newCustomer();
-  const profile = validProfile({ middleNames: ["Luisa"], gender: "FEMALE", placeOfBirth: { city: "Boston", country: "USA" } });
+  const profile = usaProfile({ middleNames: ["Luisa"], gender: "FEMALE", placeOfBirth: { city: "Boston", country: "USA" } });
   const res = await submitProfile(c, profile);
   assert.equal(res.status, 200, res.text);
   assert.deepEqual(res.body, SUBMITTED);
@@ -77,7 +77,7 @@ test("submit → 200 {PENDING, kycRequired, START_KYC}; GET echoes the profile w
 
 test("resubmission with a new Idempotency-Key while PENDING updates the profile", async () => {
   const c = await newCustomer();
-  const first = validProfile();
+  const first = usaProfile();
   assert.equal((await submitProfile(c, first)).status, 200);
   const second = gbrProfile({ firstName: "Anna", lastName: first.lastName, dateOfBirth: "1991-05-06", middleNames: ["Beth"] });
   const res = await submitProfile(c, second);
@@ -90,9 +90,9 @@ test("resubmission with a new Idempotency-Key while PENDING updates the profile"
 
 test("resubmission while PENDING with KYC in progress still updates; the answer keeps kycRequired and START_KYC", async () => {
   const c = await newCustomer();
-  assert.equal((await submitProfile(c, validProfile())).status, 200);
+  assert.equal((await submitProfile(c, usaProfile())).status, 200);
   await openKyc(c);
-  const updated = validProfile({ firstName: "Beatriz" });
+  const updated = usaProfile({ firstName: "Beatriz" });
   const res = await submitProfile(c, updated);
   assert.equal(res.status, 200, res.text);
   assert.deepEqual(res.body, SUBMITTED);
@@ -103,7 +103,7 @@ test("resubmission while PENDING with KYC in progress still updates; the answer 
 
 test("after KYC approval: resubmission → 409 customer.profileLocked and the profile is unchanged", async () => {
   const c = await newCustomer();
-  const profile = validProfile();
+  const profile = usaProfile();
   assert.equal((await submitProfile(c, profile)).status, 200);
   await decideKyc(c, "APPROVED");
   const res = await submitProfile(c, { ...profile, firstName: "Changed" });
@@ -118,10 +118,10 @@ test("after KYC approval: resubmission → 409 customer.profileLocked and the pr
 
 test("after KYC rejection (BLOCKED): resubmission → 409 customer.profileLocked", async () => {
   const c = await newCustomer();
-  const profile = validProfile();
+  const profile = usaProfile();
   assert.equal((await submitProfile(c, profile)).status, 200);
   await decideKyc(c, "REJECTED");
-  assertError(await submitProfile(c, validProfile()), 409, "customer.profileLocked");
+  assertError(await submitProfile(c, usaProfile()), 409, "customer.profileLocked");
 });
 
 test("login nextStep follows the customer: COMPLETE_PROFILE, START_KYC (also while in progress), CONTINUE", async () => {
@@ -132,12 +132,12 @@ test("login nextStep follows the customer: COMPLETE_PROFILE, START_KYC (also whi
   };
   const c = await newCustomer();
   assert.equal(await nextStep(c), "COMPLETE_PROFILE");
-  assert.equal((await submitProfile(c, validProfile())).status, 200);
+  assert.equal((await submitProfile(c, usaProfile())).status, 200);
   assert.equal(await nextStep(c), "START_KYC");
   await openKyc(c);
   assert.equal(await nextStep(c), "START_KYC");
   const rejected = await newCustomer();
-  assert.equal((await submitProfile(rejected, validProfile())).status, 200);
+  assert.equal((await submitProfile(rejected, usaProfile())).status, 200);
   await decideKyc(rejected, "REJECTED");
   assert.equal(await nextStep(rejected), "CONTINUE", "a BLOCKED customer is not sent to KYC");
   assert.equal((await readProfile(rejected)).body.customerActionExpected, false);
@@ -148,7 +148,7 @@ test("login nextStep follows the customer: COMPLETE_PROFILE, START_KYC (also whi
 /** A person already known (VALID) to the service. */
 async function knownPerson(): Promise<{ person: Customer; profile: ProfileBody }> {
   const person = await newCustomer();
-  const profile = validProfile({ firstName: "Mateo", dateOfBirth: "1984-09-17", nationality: "ESP" });
+  const profile = usaProfile({ firstName: "Mateo", dateOfBirth: "1984-09-17", nationality: "ESP" });
   assert.equal((await submitProfile(person, profile)).status, 200);
   await decideKyc(person, "APPROVED");
   assert.equal((await readProfile(person)).body.status, "VALID");

@@ -1,10 +1,10 @@
 /** Sanctions screening after profile submit (spec 4.1 rule 1, 3.3; sandbox watch list in data/screening). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { loginCustomer } from "../support/client";
+import { awaitScreeningOf } from "./helpers";
 import {
+  loginCustomer,
   assertError,
-  awaitScreeningOf,
   awaitStatus,
   completeKyc,
   createKyc,
@@ -13,11 +13,11 @@ import {
   openKyc,
   readProfile,
   submitProfile,
-  validProfile,
-} from "./helpers";
+  usaProfile,
+} from "../support";
 
 test("an exact watch-list name (Viktor Sanctionov) becomes BLOCKED; KYC is then 403 customer.statusBlocking (contact_support)", async () => {
-  const c = await customerWithProfile(validProfile({ firstName: "Viktor", lastName: "Sanctionov" }));
+  const c = await customerWithProfile(usaProfile({ firstName: "Viktor", lastName: "Sanctionov" }));
   const read = await awaitStatus(c, "BLOCKED");
   assert.equal(read.kycStatus, "NOT_STARTED");
   assert.equal(read.transactability, false);
@@ -35,19 +35,19 @@ test("an exact watch-list name (Viktor Sanctionov) becomes BLOCKED; KYC is then 
   assert.equal(error.details.remediationHint, "contact_support");
   assert.equal(error.details.currentStatus, "BLOCKED");
   // And the profile can no longer be changed to escape the hit.
-  assertError(await submitProfile(c, validProfile()), 409, "customer.profileLocked");
+  assertError(await submitProfile(c, usaProfile()), 409, "customer.profileLocked");
 });
 
 test('matching ignores case, accents and spacing ("VÍKTOR  sanctionov" is a hit)', async () => {
-  const c = await customerWithProfile(validProfile({ firstName: "VÍKTOR", lastName: "sanctionov" }));
+  const c = await customerWithProfile(usaProfile({ firstName: "VÍKTOR", lastName: "sanctionov" }));
   await awaitStatus(c, "BLOCKED");
 });
 
 test("a hit during KYC blocks: the session cannot make the customer VALID", async () => {
   // A clean profile with a session open, then (still PENDING) resubmitted as a listed name.
-  const c = await customerWithProfile(validProfile());
+  const c = await customerWithProfile(usaProfile());
   const session = await openKyc(c);
-  assert.equal((await submitProfile(c, validProfile({ firstName: "Blocked", lastName: "Person" }))).status, 200);
+  assert.equal((await submitProfile(c, usaProfile({ firstName: "Blocked", lastName: "Person" }))).status, 200);
   await awaitStatus(c, "BLOCKED", "IN_PROGRESS");
   const done = await completeKyc(c, session.kycSessionId, "APPROVED");
   assert.equal(done.status, 200, done.text);
@@ -58,7 +58,7 @@ test("a hit during KYC blocks: the session cannot make the customer VALID", asyn
 });
 
 test("a close match (Olga Watchlistov, one letter off) stays PENDING until KYC approval, then MONITORED (not VALID)", async () => {
-  const c = await customerWithProfile(validProfile({ firstName: "Olga", lastName: "Watchlistov" }));
+  const c = await customerWithProfile(usaProfile({ firstName: "Olga", lastName: "Watchlistov" }));
   await awaitScreeningOf(c);
   let read = await readProfile(c);
   assert.equal(read.body.status, "PENDING", "a close match alone changes nothing before KYC");
@@ -74,14 +74,14 @@ test("a close match (Olga Watchlistov, one letter off) stays PENDING until KYC a
 
 test("a close match screened after approval still lands on MONITORED", async () => {
   // Approved before the (delayed) screening job runs: the job moves VALID → MONITORED.
-  const c = await customerWithProfile(validProfile({ firstName: "Olga", lastName: "Watchlistowa" }));
+  const c = await customerWithProfile(usaProfile({ firstName: "Olga", lastName: "Watchlistowa" }));
   await decideKyc(c, "APPROVED");
   const read = await awaitStatus(c, "MONITORED", "COMPLETED");
   assert.equal(read.transactability, true);
 });
 
 test("a clean name is VALID after approval", async () => {
-  const c = await customerWithProfile(validProfile({ firstName: "Olivia" }));
+  const c = await customerWithProfile(usaProfile({ firstName: "Olivia" }));
   await awaitScreeningOf(c);
   assert.equal((await readProfile(c)).body.status, "PENDING");
   await decideKyc(c, "APPROVED");
@@ -92,19 +92,19 @@ test("a clean name is VALID after approval", async () => {
 });
 
 test("every submit is screened: a clean profile resubmitted (while PENDING) as a listed name becomes BLOCKED", async () => {
-  const c = await customerWithProfile(validProfile());
+  const c = await customerWithProfile(usaProfile());
   await awaitScreeningOf(c); // the first screening ran (CLEAR)
   assert.equal((await readProfile(c)).body.status, "PENDING");
-  const res = await submitProfile(c, validProfile({ firstName: "Viktor", lastName: "Sanctionov" }));
+  const res = await submitProfile(c, usaProfile({ firstName: "Viktor", lastName: "Sanctionov" }));
   assert.equal(res.status, 200, res.text);
   assert.deepEqual(res.body, { status: "PENDING", kycRequired: true, nextStep: "START_KYC" });
   await awaitStatus(c, "BLOCKED");
 });
 
 test("a close match followed by a clean resubmission is screened again: VALID after approval", async () => {
-  const c = await customerWithProfile(validProfile({ firstName: "Olga", lastName: "Watchlistov" }));
+  const c = await customerWithProfile(usaProfile({ firstName: "Olga", lastName: "Watchlistov" }));
   await awaitScreeningOf(c);
-  assert.equal((await submitProfile(c, validProfile({ firstName: "Olga" }))).status, 200);
+  assert.equal((await submitProfile(c, usaProfile({ firstName: "Olga" }))).status, 200);
   await awaitScreeningOf(c);
   await decideKyc(c, "APPROVED");
   const read = await readProfile(c);

@@ -2,19 +2,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { advanceClock, call } from "../support/client";
-import {
-  assertError,
-  createKyc,
-  customerWithProfile,
-  newCustomer,
-  openWebview,
-  readProfile,
-  relogin,
-  submitProfile,
-  validProfile,
-  EXPIRED_PAGE,
-} from "../customers/helpers";
+import { openWebview, EXPIRED_PAGE } from "../customers/helpers";
+import { advanceClock, call, assertError, createKyc, customerWithProfile, newCustomer, readProfile, relogin, submitProfile, usaProfile } from "../support";
 
 function assertHeaderIssue(res: Awaited<ReturnType<typeof call>>, code: string) {
   const error = assertError(res, 400, code);
@@ -26,7 +15,7 @@ function assertHeaderIssue(res: Awaited<ReturnType<typeof call>>, code: string) 
 
 test("missing Idempotency-Key → 400 validation.fieldMissing on header.Idempotency-Key (profile and kyc-sessions)", async () => {
   const c = await newCustomer();
-  assertHeaderIssue(await submitProfile(c, validProfile(), { idempotencyKey: null }), "validation.fieldMissing");
+  assertHeaderIssue(await submitProfile(c, usaProfile(), { idempotencyKey: null }), "validation.fieldMissing");
   assertHeaderIssue(await createKyc(c, { idempotencyKey: null }), "validation.fieldMissing");
   // Nothing ran.
   assert.equal((await readProfile(c)).body.profile, null);
@@ -35,7 +24,7 @@ test("missing Idempotency-Key → 400 validation.fieldMissing on header.Idempote
 test("a non-UUID Idempotency-Key → 400 validation.fieldInvalid on header.Idempotency-Key", async () => {
   const c = await newCustomer();
   for (const key of ["abc", "12345", `${randomUUID()}x`, randomUUID().replace(/-/g, "")]) {
-    assertHeaderIssue(await submitProfile(c, validProfile(), { idempotencyKey: key }), "validation.fieldInvalid");
+    assertHeaderIssue(await submitProfile(c, usaProfile(), { idempotencyKey: key }), "validation.fieldInvalid");
   }
   assertHeaderIssue(await createKyc(c, { idempotencyKey: "not-a-uuid" }), "validation.fieldInvalid");
   assert.equal((await readProfile(c)).body.profile, null);
@@ -44,13 +33,13 @@ test("a non-UUID Idempotency-Key → 400 validation.fieldInvalid on header.Idemp
 test("same key, same body → the original status and byte-identical body, with Idempotent-Replayed: true", async () => {
   const c = await newCustomer();
   const key = randomUUID();
-  const body = validProfile();
+  const body = usaProfile();
   const first = await submitProfile(c, body, { idempotencyKey: key });
   assert.equal(first.status, 200, first.text);
   assert.equal(first.headers.get("idempotent-replayed"), null);
 
   // Meanwhile the profile moves on (a new key updates it) ...
-  const updated = validProfile({ firstName: "Changed" });
+  const updated = usaProfile({ firstName: "Changed" });
   assert.equal((await submitProfile(c, updated)).status, 200);
   // ... and the replay still answers the original, without running again.
   const replay = await submitProfile(c, body, { idempotencyKey: key });
@@ -88,7 +77,7 @@ test("an error answer is replayed too (same status and body)", async () => {
   const key = randomUUID();
   const first = await createKyc(c, { idempotencyKey: key }); // no profile yet
   assertError(first, 403, "customer.statusInsufficient");
-  assert.equal((await submitProfile(c, validProfile())).status, 200);
+  assert.equal((await submitProfile(c, usaProfile())).status, 200);
   const replay = await createKyc(c, { idempotencyKey: key });
   assert.equal(replay.status, 403);
   assert.equal(replay.text, first.text);
@@ -100,7 +89,7 @@ test("an error answer is replayed too (same status and body)", async () => {
 test("same key, different body → 409 idempotency.conflict, even for a body that would not validate", async () => {
   const c = await newCustomer();
   const key = randomUUID();
-  const body = validProfile();
+  const body = usaProfile();
   assert.equal((await submitProfile(c, body, { idempotencyKey: key })).status, 200);
   assertError(await submitProfile(c, { ...body, firstName: "Other" }, { idempotencyKey: key }), 409, "idempotency.conflict");
   assertError(await submitProfile(c, { ...body, firstName: "Иван" }, { idempotencyKey: key }), 409, "idempotency.conflict");
@@ -112,14 +101,14 @@ test("same key, different body → 409 idempotency.conflict, even for a body tha
 test("same key on a different path → 409 idempotency.conflict", async () => {
   const c = await newCustomer();
   const key = randomUUID();
-  assert.equal((await submitProfile(c, validProfile(), { idempotencyKey: key })).status, 200);
+  assert.equal((await submitProfile(c, usaProfile(), { idempotencyKey: key })).status, 200);
   const res = await createKyc(c, { idempotencyKey: key });
   assertError(res, 409, "idempotency.conflict");
   assert.equal((await readProfile(c)).body.kycStatus, "NOT_STARTED", "the KYC session was not created");
   // And the other way round.
   const key2 = randomUUID();
   assert.equal((await createKyc(c, { idempotencyKey: key2 })).status, 200);
-  assertError(await submitProfile(c, validProfile(), { idempotencyKey: key2 }), 409, "idempotency.conflict");
+  assertError(await submitProfile(c, usaProfile(), { idempotencyKey: key2 }), 409, "idempotency.conflict");
 });
 
 test("keys are scoped per subscription: two customers use the same key independently", async () => {
@@ -135,8 +124,8 @@ test("keys are scoped per subscription: two customers use the same key independe
   assert.notEqual(ra.body.webviewUrl, rb.body.webviewUrl);
   // Same key with a different body on profile is no conflict across customers either.
   const p = randomUUID();
-  assert.equal((await submitProfile(a, validProfile(), { idempotencyKey: p })).status, 200);
-  const other = await submitProfile(b, validProfile({ firstName: "Other" }), { idempotencyKey: p });
+  assert.equal((await submitProfile(a, usaProfile(), { idempotencyKey: p })).status, 200);
+  const other = await submitProfile(b, usaProfile({ firstName: "Other" }), { idempotencyKey: p });
   assert.equal(other.status, 200, other.text);
   assert.equal(other.headers.get("idempotent-replayed"), null);
 });
@@ -164,7 +153,7 @@ test("10 concurrent kyc-sessions with one key: a single execution; the rest are 
 test("10 concurrent profile submits with one key: one execution, identical 200s, others 409 retry_later", async () => {
   const c = await newCustomer();
   const key = randomUUID();
-  const body = validProfile();
+  const body = usaProfile();
   const results = await Promise.all(Array.from({ length: 10 }, () => submitProfile(c, body, { idempotencyKey: key })));
   const ok = results.filter((r) => r.status === 200);
   assert.ok(ok.length >= 1, results.map((r) => `${r.status} ${r.text}`).join("\n"));

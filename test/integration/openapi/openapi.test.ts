@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { BASE_URL, call } from "../support/client";
+import { BASE_URL, call } from "../support";
 
 const ROOT = process.cwd();
 const APP_V1 = path.join(ROOT, "app", "v1");

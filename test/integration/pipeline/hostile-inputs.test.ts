@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { call, registerCustomer, uniqueEmail, type CallResult } from "../support/client";
+import { call, registerCustomer, uniqueEmail, type CallResult } from "../support";
 
 // No SQL keywords in the inputs themselves, so any in a response came from the server.
 const LONG = "x".repeat(100_000);

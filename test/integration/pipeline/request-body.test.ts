@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "node:http";
-import { BASE_URL, PARTNER_KEY, call, type CallResult } from "../support/client";
+import { BASE_URL, PARTNER_KEY, call, type CallResult } from "../support";
 
 function assertError(res: CallResult, status: number, code: string) {
   assert.equal(res.status, status, `expected ${status} ${code}, got ${res.status}: ${res.text}`);

@@ -1,7 +1,7 @@
 /** Unknown routes and wrong methods answer in the error envelope (decisions section 8). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { call } from "../support/client";
+import { call } from "../support";
 
 const ENVELOPE_KEYS = ["code", "details", "hint", "message", "remediation"];
 

@@ -21,7 +21,8 @@ import {
   validBeneficiary,
   validCustomer,
   type Customer,
-} from "./support";
+  forceScreening,
+} from "../support";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const micros = (s: string): bigint => {
@@ -257,7 +258,6 @@ describe("accept", () => {
     const b = await validBeneficiary(c);
     const q = await serviceQuote(c, b.beneficiaryId);
     const token = await disclosureToken(c, q.quoteId);
-    const { forceScreening } = await import("./support");
     assert.equal((await forceScreening(c, b.beneficiaryId, "BLOCKED")).status, 200);
     const error = assertError(await acceptQuote(c, q.quoteId, token), 403, "beneficiary.stateBlocking");
     assert.equal(error.details.currentState, "BLOCKED");

@@ -10,10 +10,11 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { constants, createHmac, generateKeyPairSync, randomUUID, sign, type KeyObject } from "node:crypto";
+import { generateKeyPairSync, randomUUID, type KeyObject } from "node:crypto";
 import canonicalize from "canonicalize";
 import { signQuoteClaims } from "@/lib/quotes/signing/sign-quote";
 import type { PartnerQuoteClaims } from "@/lib/quotes/signing/quote-claims";
+import { b64u, signCompact, withSegment, type Alg } from "../../support/jws";
 import {
   acceptQuote,
   assertError,
@@ -30,7 +31,7 @@ import {
   type CallResult,
   type Customer,
   type PartnerSettings,
-} from "./support";
+} from "../support";
 
 // ---------------------------------------------------------------------------------------------
 // The partner's keys and signer
@@ -47,10 +48,7 @@ const publicJwk = (key: KeyObject, kid: string) => ({ ...(key.export({ format: "
 let seq = Date.now();
 const nextSeq = () => ++seq;
 
-const b64u = (data: string | Uint8Array) => Buffer.from(typeof data === "string" ? Buffer.from(data, "utf8") : data).toString("base64url");
 const iso = (epoch: number) => new Date(epoch * 1000).toISOString().replace(".000Z", "Z");
-
-type Alg = "RS256" | "RS512" | "PS256" | "HS256" | "none";
 
 /** Signs exact header and payload text by hand, so tokens no honest signer makes can be built. */
 function rawToken(opts: {
@@ -63,36 +61,8 @@ function rawToken(opts: {
   const header = opts.header ?? { alg: "RS256", kid: KID, typ: "JWT" };
   const headerText = typeof header === "string" ? header : JSON.stringify(header);
   const payloadText = typeof opts.payload === "string" ? opts.payload : canonicalize(opts.payload)!;
-  const signingInput = `${b64u(headerText)}.${b64u(payloadText)}`;
-  const data = Buffer.from(signingInput, "ascii");
-  const key = opts.key ?? main.privateKey;
-  let signature: Buffer;
-  switch (opts.alg ?? "RS256") {
-    case "RS256":
-      signature = sign("sha256", data, key);
-      break;
-    case "RS512":
-      signature = sign("sha512", data, key);
-      break;
-    case "PS256":
-      signature = sign("sha256", data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 });
-      break;
-    case "HS256":
-      signature = createHmac("sha256", opts.hmacSecret ?? "")
-        .update(data)
-        .digest();
-      break;
-    case "none":
-      signature = Buffer.alloc(0);
-      break;
-  }
-  return `${signingInput}.${signature.toString("base64url")}`;
-}
-
-function withSegment(token: string, index: 0 | 1 | 2, replace: (segment: string) => string): string {
-  const parts = token.split(".");
-  parts[index] = replace(parts[index]!);
-  return parts.join(".");
+  const alg = opts.alg ?? "RS256";
+  return signCompact(headerText, payloadText, alg === "HS256" ? (opts.hmacSecret ?? "") : (opts.key ?? main.privateKey), alg);
 }
 
 // ---------------------------------------------------------------------------------------------

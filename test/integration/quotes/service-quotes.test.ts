@@ -7,8 +7,8 @@ import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import canonicalize from "canonicalize";
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader } from "jose";
-import { call } from "../support/client";
 import {
+  call,
   acceptQuote,
   advanceClock,
   archiveBeneficiary,
@@ -32,7 +32,7 @@ import {
   validBeneficiary,
   validCustomer,
   type Customer,
-} from "./support";
+} from "../support";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const SIX = /^(0|[1-9]\d*)\.\d{6}$/;

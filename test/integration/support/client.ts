@@ -50,8 +50,8 @@ export const uniqueEmail = (tag = "user") => `${tag}.${randomUUID().slice(0, 8)}
 export const uniquePhone = () => `+1415555${String(Math.floor(Math.random() * 10000)).padStart(4, "0")}`;
 export const PASSWORD = "correct horse battery staple";
 
-export async function latestOtp(identifier: string): Promise<string | null> {
-  const res = await call("GET", `/v1/sandbox/otp?identifier=${encodeURIComponent(identifier)}`);
+export async function latestOtp(identifier: string, key = PARTNER_KEY): Promise<string | null> {
+  const res = await call("GET", `/v1/sandbox/otp?identifier=${encodeURIComponent(identifier)}`, { key });
   if (res.status !== 200) throw new Error(`no OTP for ${identifier}: ${res.text}`);
   return res.body.otp;
 }
@@ -63,14 +63,18 @@ export interface Tokens {
   nextStep: string;
 }
 
-/** Registers a new customer through the public Auth API and returns its tokens. */
-export async function registerCustomer(identifier = uniqueEmail(), password = PASSWORD): Promise<{ identifier: string; password: string; tokens: Tokens }> {
-  const start = await call("POST", "/v1/auth/register/start", { body: { identifier } });
+/** Registers a new customer through the public Auth API (of the partner owning `key`) and returns its tokens. */
+export async function registerCustomer(
+  identifier = uniqueEmail(),
+  password = PASSWORD,
+  key = PARTNER_KEY,
+): Promise<{ identifier: string; password: string; tokens: Tokens }> {
+  const start = await call("POST", "/v1/auth/register/start", { key, body: { identifier } });
   if (start.status !== 200) throw new Error(`register/start: ${start.text}`);
-  const otp = await latestOtp(identifier);
-  const verify = await call("POST", "/v1/auth/register/verify-otp", { body: { registrationId: start.body.registrationId, otp } });
+  const otp = await latestOtp(identifier, key);
+  const verify = await call("POST", "/v1/auth/register/verify-otp", { key, body: { registrationId: start.body.registrationId, otp } });
   if (verify.status !== 200) throw new Error(`verify-otp: ${verify.text}`);
-  const done = await call("POST", "/v1/auth/register/set-password", { body: { registrationId: start.body.registrationId, password } });
+  const done = await call("POST", "/v1/auth/register/set-password", { key, body: { registrationId: start.body.registrationId, password } });
   if (done.status !== 201) throw new Error(`set-password: ${done.text}`);
   return { identifier, password, tokens: done.body };
 }
@@ -78,12 +82,6 @@ export async function registerCustomer(identifier = uniqueEmail(), password = PA
 export async function loginCustomer(identifier: string, password = PASSWORD): Promise<CallResult> {
   const start = await call("POST", "/v1/auth/start", { body: { identifier } });
   return call("POST", "/v1/auth/login", { body: { loginAttemptId: start.body.loginAttemptId, password } });
-}
-
-/** Moves the server's clock forward (sandbox clock control; the test server enables it). */
-export async function advanceClock(seconds: number): Promise<void> {
-  const res = await call("POST", "/v1/sandbox/clock", { body: { advanceSeconds: seconds } });
-  if (res.status !== 200) throw new Error(`clock: ${res.text}`);
 }
 
 /** Polls until `check` returns a value, or fails after `timeoutMs`. */

@@ -1,5 +1,7 @@
+import assert from "node:assert/strict";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { putPartner } from "./quotes";
 
 export interface Delivery {
   rawBody: string;
@@ -38,4 +40,20 @@ export async function startWebhookReceiver(deliveries: Delivery[] = []): Promise
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A receiver the sandbox partner's webhooks point at, with the partner's signing secret; `close`
+ * points them back at the previous URL.
+ */
+export async function receivePartnerWebhooks(deliveries: Delivery[] = []) {
+  const receiver = await startWebhookReceiver(deliveries);
+  const previousUrl = (await putPartner({})).webhookUrl;
+  const settings = await putPartner({ webhookUrl: receiver.url });
+  assert.ok(settings.webhookSecret);
+  const close = async () => {
+    await putPartner({ webhookUrl: previousUrl });
+    await receiver.close();
+  };
+  return { ...receiver, secret: settings.webhookSecret, close };
 }

@@ -7,6 +7,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { fundedScenario, fundingScenario, registeredScenario, validatedScenario } from "./support";
 import {
   acceptTransfer,
   advance,
@@ -18,22 +19,18 @@ import {
   cancel,
   completeFunding,
   eventually,
-  fundedScenario,
-  fundingScenario,
   hold,
   networkCancellation,
   readTransfer,
   reasons,
-  registeredScenario,
   serverNow,
   states,
   submit,
   timed,
   submitBody,
   validCustomer,
-  validatedScenario,
-  WAIT_MS,
-} from "./support";
+  POLL_MS,
+} from "../support";
 
 const CANCEL_KEYS = ["canceledAt", "cancellationOutcome", "customerActionExpected", "nextStep", "refund", "transferId", "transferStatus"];
 
@@ -56,7 +53,7 @@ async function awaitRefundCompleted(c: any, transferId: string) {
       if (status && seen.at(-1) !== status) seen.push(status);
       return status === "COMPLETED" ? read.body : undefined;
     },
-    WAIT_MS,
+    POLL_MS,
     `refund of ${transferId} COMPLETED`,
   );
   const order = ["PENDING", "PROCESSING", "COMPLETED"];

@@ -12,12 +12,19 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { before, describe, test } from "node:test";
 import {
-  acceptedTransfer,
+  corridorTransfer,
+  assertFailedCheck,
+  awaitState,
+  validatedTransfer,
+  corridorBeneficiary,
+  corridorCustomer,
+  world,
+  type World,
+} from "./confirm-support";
+import {
   advanceClock,
   assertConfirmed,
   assertError,
-  assertFailedCheck,
-  awaitState,
   call,
   claimsFor,
   compactJws,
@@ -34,13 +41,8 @@ import {
   transferDetail,
   useServicePricing,
   validAssertion,
-  validatedTransfer,
-  validBeneficiary,
-  validCustomer,
-  world,
   type TransferDetail,
-  type World,
-} from "./confirm-support";
+} from "../support";
 
 before(useServicePricing);
 
@@ -77,7 +79,7 @@ describe("confirm attacks: algorithm and key confusion", () => {
   });
 
   test("another customer's device: its key naming this device, its own kid naming this device, its own identity → signature, signature, customerBinding", async (t) => {
-    const [victim, attacker] = await Promise.all([world(), validCustomer().then(async (c) => ({ customer: c, device: await registerDevice(c) }))]);
+    const [victim, attacker] = await Promise.all([world(), corridorCustomer().then(async (c) => ({ customer: c, device: await registerDevice(c) }))]);
     const transfer = await validatedTransfer(victim);
 
     await t.test("signed by the other key under this device's kid and device_id", async () => {
@@ -266,7 +268,7 @@ describe("confirm attacks: claims must match the transfer exactly", () => {
     assert.equal(transfer.originAmount, "100.000000");
     assert.equal(transfer.originCurrency, "USD");
     // Real identifiers of the same customer: another transfer and another beneficiary.
-    const [other, otherBeneficiary] = await Promise.all([acceptedTransfer(w.customer, w.beneficiaryId), validBeneficiary(w.customer)]);
+    const [other, otherBeneficiary] = await Promise.all([corridorTransfer(w.customer, w.beneficiaryId), corridorBeneficiary(w.customer)]);
 
     const rows: [string, Record<string, unknown>][] = [
       ["transfer_id of another transfer of the customer", { transfer_id: other.transferId }],
@@ -322,8 +324,8 @@ describe("confirm preconditions", () => {
   });
 
   test("no device ever registered → 412 device.notRegistered", async () => {
-    const customer = await validCustomer();
-    const beneficiaryId = await validBeneficiary(customer);
+    const customer = await corridorCustomer();
+    const beneficiaryId = await corridorBeneficiary(customer);
     const transfer = await validatedTransfer({ customer, beneficiaryId });
     const unregistered = { ...newKeyPair(), deviceId: "dev_unregistered", kid: "kid-unregistered" };
     const jws = await validAssertion(unregistered, transfer);
@@ -333,7 +335,7 @@ describe("confirm preconditions", () => {
 
   test("a transfer not yet validated (registered, not submitted) → 409 transfer.stateInvalid", async () => {
     const w = await world();
-    const { transferId } = await acceptedTransfer(w.customer, w.beneficiaryId);
+    const { transferId } = await corridorTransfer(w.customer, w.beneficiaryId);
     const t: TransferDetail = await transferDetail(w.customer, transferId);
     assert.equal(t.transferStatus, "registered");
     assert.equal(t.confirmationChallenge, undefined, "no challenge before validated");

@@ -6,11 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
+import { assertFailedCheck, validatedTransfer, world, type World } from "./confirm-support";
 import {
   advanceClock,
   assertConfirmed,
   assertError,
-  assertFailedCheck,
   claimsFor,
   compactJws,
   confirm,
@@ -18,13 +18,10 @@ import {
   transferDetail,
   useServicePricing,
   validAssertion,
-  validatedTransfer,
-  world,
   type CallResult,
   type Device,
   type TransferDetail,
-  type World,
-} from "./confirm-support";
+} from "../support";
 
 const LOCKOUT_SECONDS = 900;
 const THRESHOLD = 5;

@@ -7,19 +7,8 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { before, describe, test } from "node:test";
-import {
-  assertConfirmed,
-  assertError,
-  assertFailedCheck,
-  confirm,
-  transferDetail,
-  useServicePricing,
-  validAssertion,
-  validatedTransfer,
-  world,
-  type CallResult,
-  type World,
-} from "./confirm-support";
+import { assertFailedCheck, validatedTransfer, world, type World } from "./confirm-support";
+import { assertConfirmed, assertError, confirm, transferDetail, useServicePricing, validAssertion, type CallResult } from "../support";
 
 before(useServicePricing);
 

@@ -6,6 +6,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { fundingScenario, registeredScenario, submitAndValidate, validatedScenario } from "./support";
 import {
   acceptTransfer,
   advanceClock,
@@ -14,18 +15,14 @@ import {
   assertWithin,
   cancel,
   completeFunding,
-  fundingScenario,
   listTransfers,
   readTransfer,
-  registeredScenario,
   relogin,
   timed,
-  submitAndValidate,
-  validBeneficiary,
+  validBeneficiaryId,
   validCustomer,
-  validatedScenario,
   type Customer,
-} from "./support";
+} from "../support";
 
 /** Keys every detail carries, whatever the state. */
 const ALWAYS = [
@@ -201,7 +198,7 @@ describe("list", () => {
 
   test("setup: three transfers (registered, aborted, validated)", async () => {
     c = await validCustomer();
-    beneficiaryId = await validBeneficiary(c);
+    beneficiaryId = await validBeneficiaryId(c);
     const registered = (await acceptTransfer(c, beneficiaryId)).transferId;
     const aborted = (await acceptTransfer(c, beneficiaryId)).transferId;
     assert.equal((await cancel(c, aborted)).status, 200);
@@ -322,7 +319,7 @@ describe("list", () => {
 
 test("default window: a terminal transfer older than 30 days leaves the default list but stays listable by state", async () => {
   const c = await validCustomer();
-  const beneficiaryId = await validBeneficiary(c);
+  const beneficiaryId = await validBeneficiaryId(c);
   const old = (await acceptTransfer(c, beneficiaryId)).transferId;
   assert.equal((await cancel(c, old)).status, 200);
   const active = (await acceptTransfer(c, beneficiaryId)).transferId;

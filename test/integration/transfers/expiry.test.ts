@@ -6,25 +6,22 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { fundedScenario, fundingScenario, registeredScenario, validatedScenario } from "./support";
 import {
   advanceClock,
   assertError,
   awaitTransfer,
   cancel,
   completeFunding,
-  confirm,
-  fundedScenario,
-  fundingScenario,
+  confirmNow,
   readTransfer,
   reasons,
-  registeredScenario,
   relogin,
   serverNow,
   states,
   submit,
   submitBody,
-  validatedScenario,
-} from "./support";
+} from "../support";
 
 const EXPIRED_PAGE = 'data-testid="webview-expired"';
 
@@ -36,7 +33,7 @@ async function openPage(url: string) {
 function assertExpired(t: any) {
   assert.equal(t.transferStatus, "expired", JSON.stringify(t));
   assert.equal(t.stateHistory.at(-1).state, "expired");
-  assert.equal(t.stateHistory.at(-1).reasonCode, "TRF_EXPIRED_TIMEOUT");
+  assert.equal(t.stateHistory.at(-1)?.reasonCode, "TRF_EXPIRED_TIMEOUT");
   assert.equal(t.nextStep, null);
   assert.equal(t.customerActionExpected, "NONE");
   assert.equal("transferExpiresAt" in t, false);
@@ -92,7 +89,7 @@ test("a funded transfer does not expire", async () => {
   await relogin(s.c);
   const t = (await readTransfer(s.c, s.transferId)).body;
   assert.equal(t.transferStatus, "funded");
-  assert.equal(t.stateHistory.at(-1).reasonCode, "TRF_FUNDING_SUCCESS");
+  assert.equal(t.stateHistory.at(-1)?.reasonCode, "TRF_FUNDING_SUCCESS");
 });
 
 test("funding session expiry (30 min): back to validated (TRF_FUNDING_SESSION_EXPIRED), the URL shows the expired page, completion is 410, a new confirm opens a new session", async () => {
@@ -105,7 +102,7 @@ test("funding session expiry (30 min): back to validated (TRF_FUNDING_SESSION_EX
   await advanceClock(1801);
   const t = await awaitTransfer(s.c, s.transferId, "validated");
   assert.deepEqual(states(t), ["registered", "validated", "funding", "validated"]);
-  assert.equal(t.stateHistory.at(-1).reasonCode, "TRF_FUNDING_SESSION_EXPIRED");
+  assert.equal(t.stateHistory.at(-1)?.reasonCode, "TRF_FUNDING_SESSION_EXPIRED");
   assert.equal("fundingSession" in t, false);
   assert.equal(typeof t.confirmationChallenge, "string");
   assert.ok(t.transferExpiresAt, "still pre-funding: the 120-minute deadline stands");
@@ -114,7 +111,7 @@ test("funding session expiry (30 min): back to validated (TRF_FUNDING_SESSION_EX
   assert.ok(page.html.includes(EXPIRED_PAGE), `the expired funding URL does not show the expired page (${page.status})`);
   assertError(await completeFunding(s.c, s.confirmed.fundingSession.fundingSessionId), 410, "funding.sessionExpired");
 
-  const again = await confirm(s.c, s.device, s.transferId);
+  const again = await confirmNow({ customer: s.c, device: s.device }, s.transferId);
   assert.equal(again.transferStatus, "funding");
   assert.notEqual(again.fundingSession.fundingSessionId, s.confirmed.fundingSession.fundingSessionId);
   assert.notEqual(again.fundingSession.fundingWebviewUrl, url);

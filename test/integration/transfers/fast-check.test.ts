@@ -5,7 +5,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BAD_CHECK_DIGIT_CLABE, assertError, awaitFastCheck, readTransfer, reasons, registeredScenario, review, states, submit, submitBody } from "./support";
+import { registeredScenario } from "./support";
+import { BAD_CHECK_DIGIT_CLABE, assertError, awaitFastCheck, readTransfer, reasons, review, states, submit, submitBody } from "../support";
 
 test("a valid CLABE passes: validated, stateHistory TRF_CHECK_PASSED, CONFIRM_TRANSFER", async () => {
   const s = await registeredScenario();

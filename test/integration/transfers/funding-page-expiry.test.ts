@@ -7,8 +7,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { call } from "../support/client";
-import { advanceClock, assertError, awaitTransfer, confirm, fundingScenario, readTransfer, relogin, serverNow } from "./support";
+import { fundingScenario } from "./support";
+import { call, advanceClock, assertError, awaitTransfer, confirmNow, readTransfer, relogin, serverNow } from "../support";
 
 test("a payment on the hosted page after the transfer's deadline answers 410 funding.sessionExpired, and the expiry is committed", async () => {
   const s = await fundingScenario();
@@ -19,7 +19,7 @@ test("a payment on the hosted page after the transfer's deadline answers 410 fun
   await awaitTransfer(s.c, s.transferId, "validated");
   await advanceClock(Math.floor((deadline - (await serverNow()).getTime()) / 1000) - 120);
   await relogin(s.c);
-  const again = await confirm(s.c, s.device, s.transferId);
+  const again = await confirmNow({ customer: s.c, device: s.device }, s.transferId);
   assert.equal(again.transferStatus, "funding");
   const url: string = again.fundingSession.fundingWebviewUrl;
 

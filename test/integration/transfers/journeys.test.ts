@@ -8,21 +8,8 @@
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import { sandboxTestIdentifiers, type SandboxCorridor } from "@/lib/payout-identifiers/sandbox-identifiers";
-import {
-  acceptedTransfer,
-  advanceTransfer,
-  awaitState,
-  completeFunding,
-  confirmNow,
-  CORRIDORS,
-  readTransfer,
-  registerDevice,
-  submitTransfer,
-  transferDetail,
-  useServicePricing,
-  validBeneficiary,
-  validCustomer,
-} from "./confirm-support";
+import { corridorTransfer, awaitState, CORRIDORS, submitTransfer, corridorBeneficiary, corridorCustomer } from "./confirm-support";
+import { advance, completeFunding, confirmNow, readTransfer, registerDevice, transferDetail, useServicePricing } from "../support";
 
 const EXPECTED_HISTORY = [
   ["registered", "TRF_INITIATION_QUOTE_ACCEPTED"],
@@ -40,11 +27,11 @@ describe("journeys: one full transfer to paid per sandbox corridor", () => {
   for (const code of Object.keys(CORRIDORS) as SandboxCorridor[]) {
     const corridor = CORRIDORS[code];
     test(`${code}: ${corridor.originCurrency} → ${corridor.destinationCurrency}, ${sandboxTestIdentifiers[code].bankAccountFormat} account, ends paid`, async () => {
-      const customer = await validCustomer(code);
+      const customer = await corridorCustomer(code);
       const device = await registerDevice(customer);
-      const beneficiaryId = await validBeneficiary(customer);
+      const beneficiaryId = await corridorBeneficiary(customer);
 
-      const { transferId, quote } = await acceptedTransfer(customer, beneficiaryId);
+      const { transferId, quote } = await corridorTransfer(customer, beneficiaryId);
       assert.equal(quote.originCurrency, corridor.originCurrency);
       assert.equal(quote.destinationCurrency, corridor.destinationCurrency);
       assert.deepEqual(quote.corridor, {
@@ -76,7 +63,7 @@ describe("journeys: one full transfer to paid per sandbox corridor", () => {
       await awaitState(customer, transferId, "funded", "funding");
 
       for (const to of ["topay", "reqpay", "paid"] as const) {
-        const moved = await advanceTransfer(customer, transferId, to);
+        const moved = await advance(customer, transferId, to);
         assert.equal(moved.status, 200, moved.text);
         assert.equal(moved.body.transferStatus, to);
       }

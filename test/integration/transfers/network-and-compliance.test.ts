@@ -7,8 +7,10 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
-import { startWebhookReceiver, type Delivery } from "../support/webhook-receiver";
+import { fundedScenario, fundingScenario, registeredScenario, validatedScenario } from "./support";
 import {
+  receivePartnerWebhooks,
+  type Delivery,
   acceptTransfer,
   advance,
   advanceTo,
@@ -16,22 +18,17 @@ import {
   assertIssue,
   cancel,
   completeFunding,
-  confirm,
+  confirmNow,
   eventually,
-  fundedScenario,
-  fundingScenario,
   hold,
   networkCancellation,
-  putPartner,
   readTransfer,
   reasons,
-  registeredScenario,
   release,
   states,
   validCustomer,
-  validatedScenario,
-  WAIT_MS,
-} from "./support";
+  POLL_MS,
+} from "../support";
 
 describe("payout network (sandbox advance)", () => {
   test("funded → topay → reqpay → paid, with TRF_NETWORK_TO_PAY, TRF_NETWORK_REQUEST_PAY, TRF_PAID", async () => {
@@ -175,7 +172,7 @@ describe("compliance holds", () => {
     const t = (await readTransfer(s.c, s.transferId)).body;
     assert.deepEqual(states(t).slice(-3), ["spended", "funding", "validated"]);
     assert.equal(t.stateHistory.at(-1).reasonCode, "TRF_FUNDING_SESSION_EXPIRED");
-    const again = await confirm(s.c, s.device, s.transferId);
+    const again = await confirmNow({ customer: s.c, device: s.device }, s.transferId);
     assert.notEqual(again.fundingSession.fundingSessionId, s.confirmed.fundingSession.fundingSessionId);
     const done = await completeFunding(s.c, again.fundingSession.fundingSessionId);
     assert.equal(done.status, 200, done.text);
@@ -184,23 +181,14 @@ describe("compliance holds", () => {
 });
 
 describe("transfer.state.changed webhooks", () => {
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   const deliveries: Delivery[] = [];
-  let secret: string;
-  let previousWebhookUrl: string | null = null;
+  let webhooks: Awaited<ReturnType<typeof receivePartnerWebhooks>>;
 
   before(async () => {
-    receiver = await startWebhookReceiver(deliveries);
-    previousWebhookUrl = (await putPartner({})).webhookUrl;
-    const settings = await putPartner({ webhookUrl: receiver.url });
-    assert.ok(settings.webhookSecret);
-    secret = settings.webhookSecret!;
+    webhooks = await receivePartnerWebhooks(deliveries);
   });
 
-  after(async () => {
-    await putPartner({ webhookUrl: previousWebhookUrl });
-    await receiver.close();
-  });
+  after(() => webhooks.close());
 
   const transferEvents = (subscriptionId: string) =>
     deliveries.filter((d) => d.body?.eventType === "transfer.state.changed" && d.body?.subscriptionId === subscriptionId);
@@ -218,7 +206,7 @@ describe("transfer.state.changed webhooks", () => {
     // Barrier: events of a subscription go out in sequence order, so once a later transfer's
     // first event has arrived, every event of this journey has.
     const barrier = await acceptTransfer(s.c, s.beneficiaryId);
-    await eventually(async () => transferEvents(s.c.subscriptionId).some((d) => d.body.data.transferId === barrier.transferId), WAIT_MS, "the barrier event");
+    await eventually(async () => transferEvents(s.c.subscriptionId).some((d) => d.body.data.transferId === barrier.transferId), POLL_MS, "the barrier event");
 
     const mine = transferEvents(s.c.subscriptionId).filter((d) => d.body.data.transferId === s.transferId);
     const events = mine.map((d) => d.body);
@@ -242,7 +230,7 @@ describe("transfer.state.changed webhooks", () => {
     );
     // Signed with the partner's secret (Standard Webhooks).
     for (const d of mine) {
-      const verified = new Webhook(secret).verify(d.rawBody, {
+      const verified = new Webhook(webhooks.secret).verify(d.rawBody, {
         "webhook-id": String(d.headers["webhook-id"]),
         "webhook-timestamp": String(d.headers["webhook-timestamp"]),
         "webhook-signature": String(d.headers["webhook-signature"]),
@@ -259,7 +247,7 @@ describe("transfer.state.changed webhooks", () => {
     assert.equal((await release(s.c, s.transferId, "RESTORE")).status, 200);
     assert.equal((await cancel(s.c, s.transferId)).status, 200);
     const barrier = await acceptTransfer(s.c, s.beneficiaryId);
-    await eventually(async () => transferEvents(s.c.subscriptionId).some((d) => d.body.data.transferId === barrier.transferId), WAIT_MS, "the barrier event");
+    await eventually(async () => transferEvents(s.c.subscriptionId).some((d) => d.body.data.transferId === barrier.transferId), POLL_MS, "the barrier event");
     const events = transferEvents(s.c.subscriptionId)
       .filter((d) => d.body.data.transferId === s.transferId)
       .map((d) => d.body);

@@ -6,6 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { registeredScenario } from "./support";
 import {
   CLABE,
   CLABES,
@@ -22,14 +23,13 @@ import {
   readBeneficiary,
   readTransfer,
   reasons,
-  registeredScenario,
   submit,
   submitBody,
   timed,
   assertWithin,
-  validBeneficiary,
+  validBeneficiaryId,
   validCustomer,
-} from "./support";
+} from "../support";
 
 describe("submit: accepted", () => {
   test("202: registered, masked payout method (last 4), AWAIT_FAST_CHECK, fastCheckExpectedBy after submittedAt", async () => {
@@ -185,7 +185,7 @@ describe("submit: payout method rules (400)", () => {
 
   test("a beneficiaryId other than the quote's: validation.fieldInvalid on beneficiaryId", async () => {
     const s = await registeredScenario();
-    const otherBeneficiary = await validBeneficiary(s.c);
+    const otherBeneficiary = await validBeneficiaryId(s.c);
     const res = await submit(s.c, s.transferId, submitBody(otherBeneficiary));
     assertIssue(res, "beneficiaryId", "validation.fieldInvalid");
   });
@@ -237,7 +237,7 @@ describe("submit: state, expiry, scope and gating", () => {
 
   test("a MONITORED customer may accept but not submit: 403 customer.statusInsufficient", async () => {
     const c = await monitoredCustomer();
-    const beneficiaryId = await validBeneficiary(c);
+    const beneficiaryId = await validBeneficiaryId(c);
     const { transferId } = await acceptTransfer(c, beneficiaryId);
     const res = await submit(c, transferId, submitBody(beneficiaryId));
     const error = assertError(res, 403, "customer.statusInsufficient");

@@ -1,13 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { loadConfig } from "@/lib/config";
-
-const production = {
-  APP_MODE: "production",
-  NEXTAUTH_SECRET: "x".repeat(40),
-  SERVICE_SIGNING_KEYS: "[{}]",
-  FIELD_ENCRYPTION_KEYS: "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
-};
+import { productionEnv as production } from "../../support/production-env";
 
 describe("configuration (decisions section 1)", () => {
   test("defaults: sandbox on port 3000, embedded database, documented durations", () => {

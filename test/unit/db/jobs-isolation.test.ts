@@ -16,7 +16,6 @@ import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import * as schema from "@/db/schema";
 import { customers, events, idempotencyKeys, jobs, partners, subscriptions } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
 import { emitEvent } from "@/lib/events/emit";
@@ -30,7 +29,7 @@ import { enqueue, insertJob, periodicKey } from "@/lib/jobs/queue";
 import { jobRegistry } from "@/lib/jobs/registry";
 import { startWorkerLoop } from "@/lib/jobs/run-loop";
 import { runDueJobs } from "@/lib/jobs/worker";
-import { freshDb } from "../../support/db";
+import { freshDb, secondConnection } from "../../support/db";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -40,14 +39,7 @@ let closeDb2: () => Promise<void> = async () => {};
 
 before(async () => {
   ({ db, close } = await freshDb());
-  db2 = db;
-  if (process.env.TEST_DB_URL) {
-    const { default: postgres } = await import("postgres");
-    const { drizzle } = await import("drizzle-orm/postgres-js");
-    const client = postgres(process.env.TEST_DB_URL, { max: 4, onnotice: () => {} });
-    db2 = drizzle({ client, schema }) as unknown as Db;
-    closeDb2 = () => client.end();
-  }
+  ({ db: db2, close: closeDb2 } = await secondConnection(db));
 });
 
 after(async () => {

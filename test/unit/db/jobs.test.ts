@@ -4,7 +4,6 @@ import { after, before, beforeEach, describe, it } from "node:test";
 import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db";
-import * as schema from "@/db/schema";
 import { idempotencyKeys, jobs } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
 import { config } from "@/lib/config";
@@ -12,7 +11,7 @@ import { defaultBackoff, RetryLater, type JobDefinition, type JobRegistry, type 
 import type { JobKind } from "@/lib/jobs/kinds";
 import { enqueue, type EnqueueOptions } from "@/lib/jobs/queue";
 import { runDueJobs } from "@/lib/jobs/worker";
-import { freshDb } from "../../support/db";
+import { freshDb, secondConnection } from "../../support/db";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -65,14 +64,7 @@ const registry: JobRegistry = { "test.perform": testPerform, "test.run": testRun
 
 before(async () => {
   ({ db, close } = await freshDb());
-  db2 = db;
-  if (process.env.TEST_DB_URL) {
-    const { default: postgres } = await import("postgres");
-    const { drizzle } = await import("drizzle-orm/postgres-js");
-    const client = postgres(process.env.TEST_DB_URL, { max: 4, onnotice: () => {} });
-    db2 = drizzle({ client, schema }) as unknown as Db;
-    closeDb2 = () => client.end();
-  }
+  ({ db: db2, close: closeDb2 } = await secondConnection(db));
 });
 
 after(async () => {

@@ -10,13 +10,12 @@ import { after, before, beforeEach, describe, it } from "node:test";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import * as schema from "@/db/schema";
 import { customers, events, fundingSessions, jobs, partners, subscriptions, transfers, transferStateHistory } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
 import { enqueue } from "@/lib/jobs/queue";
 import { jobRegistry } from "@/lib/jobs/registry";
 import { runDueJobs } from "@/lib/jobs/worker";
-import { freshDb } from "../../support/db";
+import { freshDb, secondConnection } from "../../support/db";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -26,14 +25,7 @@ let closeDb2: () => Promise<void> = async () => {};
 
 before(async () => {
   ({ db, close } = await freshDb());
-  db2 = db;
-  if (process.env.TEST_DB_URL) {
-    const { default: postgres } = await import("postgres");
-    const { drizzle } = await import("drizzle-orm/postgres-js");
-    const client = postgres(process.env.TEST_DB_URL, { max: 4, onnotice: () => {} });
-    db2 = drizzle({ client, schema }) as unknown as Db;
-    closeDb2 = () => client.end();
-  }
+  ({ db: db2, close: closeDb2 } = await secondConnection(db));
 });
 
 after(async () => {

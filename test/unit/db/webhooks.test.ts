@@ -7,14 +7,13 @@ import { asc, eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import * as schema from "@/db/schema";
 import { customers, events, jobs, partners, subscriptions, webhookAttempts } from "@/db/schema";
 import { clock } from "@/lib/clock";
 import { emitEvent, type EventType } from "@/lib/events/emit";
 import { enqueue } from "@/lib/jobs/queue";
 import { jobRegistry } from "@/lib/jobs/registry";
 import { runDueJobs } from "@/lib/jobs/worker";
-import { freshDb } from "../../support/db";
+import { freshDb, secondConnection } from "../../support/db";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -145,14 +144,7 @@ async function drain(d: Db = db, limit?: number) {
 before(async () => {
   ({ db, close } = await freshDb());
   await startReceiver();
-  db2 = db;
-  if (process.env.TEST_DB_URL) {
-    const { default: postgres } = await import("postgres");
-    const { drizzle } = await import("drizzle-orm/postgres-js");
-    const client = postgres(process.env.TEST_DB_URL, { max: 4, onnotice: () => {} });
-    db2 = drizzle({ client, schema }) as unknown as Db;
-    closeDb2 = () => client.end();
-  }
+  ({ db: db2, close: closeDb2 } = await secondConnection(db));
 });
 
 after(async () => {

@@ -3,10 +3,13 @@
  * text with node:crypto, so tokens the real signer would never produce can be built byte by byte.
  */
 import assert from "node:assert/strict";
-import { constants, createHmac, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
+import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import { DomainError } from "@/lib/errors";
 import { canonicalJson } from "@/lib/quotes/signing/jcs";
 import type { PartnerQuoteClaims } from "@/lib/quotes/signing/verify-partner-quote";
+import { signCompact, type Alg } from "../../support/jws";
+
+export { b64u, withSegment, type Alg } from "../../support/jws";
 
 export const KID = "partner-key-1";
 /** 2025-06-01T12:00:00Z: a fixed "now" so tests never depend on the wall clock. */
@@ -19,10 +22,6 @@ export function rsaKeyPair(modulusLength = 2048): { publicKey: KeyObject; privat
 
 export function publicJwk(publicKey: KeyObject, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { ...publicKey.export({ format: "jwk" }), kid: KID, use: "sig", alg: "RS256", ...extra };
-}
-
-export function b64u(data: string | Uint8Array): string {
-  return Buffer.from(typeof data === "string" ? Buffer.from(data, "utf8") : data).toString("base64url");
 }
 
 export function isoSeconds(epochSeconds: number): string {
@@ -59,8 +58,6 @@ export function validClaims(overrides: Partial<Record<keyof PartnerQuoteClaims, 
   };
 }
 
-export type Alg = "RS256" | "RS512" | "PS256" | "HS256" | "none";
-
 export interface RawTokenOptions {
   /** Header object (JSON.stringify'd) or exact header text. */
   header?: Record<string, unknown> | string;
@@ -78,41 +75,8 @@ export function rawToken(options: RawTokenOptions): string {
   const headerText = typeof header === "string" ? header : JSON.stringify(header);
   const payload = options.payload ?? validClaims();
   const payloadBytes = payload instanceof Uint8Array ? payload : Buffer.from(typeof payload === "string" ? payload : canonicalJson(payload), "utf8");
-  const signingInput = `${b64u(headerText)}.${b64u(payloadBytes)}`;
-  const data = Buffer.from(signingInput, "ascii");
   const alg = options.alg ?? "RS256";
-  let signature: Buffer;
-  switch (alg) {
-    case "RS256":
-      signature = sign("sha256", data, options.privateKey);
-      break;
-    case "RS512":
-      signature = sign("sha512", data, options.privateKey);
-      break;
-    case "PS256":
-      signature = sign("sha256", data, {
-        key: options.privateKey,
-        padding: constants.RSA_PKCS1_PSS_PADDING,
-        saltLength: 32,
-      });
-      break;
-    case "HS256":
-      signature = createHmac("sha256", options.hmacSecret ?? "")
-        .update(data)
-        .digest();
-      break;
-    case "none":
-      signature = Buffer.alloc(0);
-      break;
-  }
-  return `${signingInput}.${signature.toString("base64url")}`;
-}
-
-/** Replaces one dot-separated segment of a token. */
-export function withSegment(token: string, index: 0 | 1 | 2, replace: (segment: string) => string): string {
-  const parts = token.split(".");
-  parts[index] = replace(parts[index]!);
-  return parts.join(".");
+  return signCompact(headerText, payloadBytes, alg === "HS256" ? (options.hmacSecret ?? "") : options.privateKey, alg);
 }
 
 export interface Expected {

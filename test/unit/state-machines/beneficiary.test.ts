@@ -13,6 +13,9 @@ const MOVES: ExpectedMove[] = [
   { from: "PENDING", trigger: "screening.valid", to: "VALID" },
   { from: "PENDING", trigger: "screening.monitored", to: "MONITORED" },
   { from: "PENDING", trigger: "screening.blocked", to: "BLOCKED" },
+  // Rescreening after a new sanctions list version only tightens (issue 11).
+  ...moves(["VALID", "MONITORED"], "screening.blocked", "BLOCKED"),
+  { from: "VALID", trigger: "screening.monitored", to: "MONITORED" },
   ...moves(["PENDING", "VALID", "MONITORED"], "archive", "ARCHIVED"),
   ...["PENDING", "VALID", "MONITORED", "BLOCKED"].flatMap((from) =>
     ["VALID", "MONITORED", "BLOCKED"].map((target) => ({ from, trigger: "operator.decide", target, to: target })),

@@ -1,7 +1,9 @@
 import { DecisionForm } from "@/components/console/decision-form";
+import { ScreeningEvidence } from "@/components/console/screening-evidence";
 import { Badge, Card, Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
 import { beneficiaryQueue } from "@/lib/console/queries";
 import { ready } from "@/lib/platform/ready";
+import { latestScreening } from "@/lib/screening/results";
 import { decideBeneficiary } from "./actions";
 
 export const metadata = { title: "Screening · Console" };
@@ -9,7 +11,9 @@ export const metadata = { title: "Screening · Console" };
 export default async function BeneficiaryQueue({ searchParams }: { searchParams: SearchParams }) {
   const sp = await searchParams;
   const page = Math.max(1, Number(param(sp, "page") ?? 1));
-  const { items, hasMore } = await beneficiaryQueue(await ready(), page);
+  const db = await ready();
+  const { items, hasMore } = await beneficiaryQueue(db, page);
+  const screenings = new Map(await Promise.all(items.map(async ({ b }) => [b.id, await latestScreening(db, "beneficiary", b.id)] as const)));
   return (
     <>
       <PageTitle sub="Beneficiaries pending screening or blocked: decide VALID, MONITORED or BLOCKED.">Beneficiary screening</PageTitle>
@@ -30,6 +34,9 @@ export default async function BeneficiaryQueue({ searchParams }: { searchParams:
             {b.dateOfBirth ? `, born ${b.dateOfBirth}` : ""} · {b.relationshipToCustomer} of {subscriptionId} · screening result{" "}
             {b.screeningResult ?? "pending"}
           </p>
+          <div className="mt-2">
+            <ScreeningEvidence screening={screenings.get(b.id)} />
+          </div>
           <div className="mt-3">
             <DecisionForm
               action={decideBeneficiary}

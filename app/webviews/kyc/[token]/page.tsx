@@ -2,9 +2,9 @@ import { headers } from "next/headers";
 import { KycCapture } from "@/components/webviews/kyc-capture";
 import { WebviewExpired } from "@/components/webviews/webview-expired";
 import { clock } from "@/lib/clock";
-import { config } from "@/lib/config";
 import { kycWebviewMessages } from "@/lib/i18n/kyc-webview-messages";
 import { chooseLanguage } from "@/lib/i18n/language";
+import { kycSandboxButtons } from "@/lib/kyc/decision-provider";
 import { openKycWebview } from "@/lib/kyc/webview";
 import { unitOfWork } from "@/lib/platform/unit-of-work";
 
@@ -24,5 +24,5 @@ export default async function KycWebviewPage({ params }: { params: Promise<{ tok
     return <WebviewExpired title={m.expiredTitle} body={m.expiredBody} language={language} />;
   }
   const language = chooseLanguage(requestHeaders.get("accept-language"), model.locale);
-  return <KycCapture token={token} model={model} messages={kycWebviewMessages[language]} language={language} sandbox={config().sandbox} />;
+  return <KycCapture token={token} model={model} messages={kycWebviewMessages[language]} language={language} sandbox={kycSandboxButtons()} />;
 }

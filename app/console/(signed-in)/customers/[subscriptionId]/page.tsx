@@ -1,9 +1,11 @@
 import { notFound } from "next/navigation";
+import { ScreeningEvidence } from "@/components/console/screening-evidence";
 import { Badge, Card, danger, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
 import { customerDetail } from "@/lib/console/queries";
 import { requireOperator } from "@/lib/console/session";
 import { OPERATOR_STATUSES } from "@/lib/customers/status-machine";
 import { ready } from "@/lib/platform/ready";
+import { latestScreening } from "@/lib/screening/results";
 import { HOLDABLE } from "@/lib/transfers/state-machine";
 import { placeHold } from "../../holds/actions";
 import { setCustomerStatus, setRelationship } from "../actions";
@@ -14,9 +16,11 @@ export default async function CustomerPage({ params, searchParams }: { params: P
   await requireOperator("admin");
   const { subscriptionId } = await params;
   const sp = await searchParams;
-  const detail = await customerDetail(await ready(), subscriptionId);
+  const db = await ready();
+  const detail = await customerDetail(db, subscriptionId);
   if (!detail) notFound();
   const { s, c } = detail;
+  const screening = await latestScreening(db, "customer", c.id);
   const back = `/console/customers/${s.id}`;
   return (
     <>
@@ -56,6 +60,9 @@ export default async function CustomerPage({ params, searchParams }: { params: P
           <input name="reason" required minLength={3} className={input} placeholder="Reason" aria-label="Relationship reason" />
           <button className={primary}>Set relationship</button>
         </form>
+      </Card>
+      <Card title="Sanctions screening">
+        <ScreeningEvidence screening={screening} />
       </Card>
       <Card title={`Transfers (${detail.transfers.length})`}>
         {detail.transfers.length === 0 ? (

@@ -1,0 +1,118 @@
+/**
+ * Which implementation serves each provider kind (issue 11): data, read like the state-machine
+ * tables. lib/config parses each setting against its `implementations`; `providers()` resolves
+ * them once per process; each capability's own factory (screeningProvider(), the OTP notifier, ...)
+ * switches on the resolved name. Nothing here imports a capability, so the table stays a leaf.
+ */
+export const PROVIDER_KINDS = ["otpEmail", "otpSms", "screening", "referenceRates", "kycDecision", "funding", "payout", "refunds"] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+export interface ProviderSpec {
+  /** The environment setting that names the implementation. */
+  setting: string;
+  /** Every accepted name; "sandbox" is the simulated one. */
+  implementations: readonly [string, ...string[]];
+  /** Used when the setting is unset, in sandbox and production alike, unless `inferredFrom` applies. */
+  defaultImplementation: string;
+  /** Unset, and this other setting is present: this implementation (e.g. SMTP_URL set → smtp). */
+  inferredFrom?: { setting: string; implementation: string };
+  /** Production refuses to start unless the resolved implementation is one of these. */
+  production: readonly string[];
+  /** Settings an implementation cannot work without (checked in every mode). */
+  requires?: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * Funding, payout and refunds have no real rail before issue 12. Their production implementation
+ * "none" refuses every operation with a "not configured" error, and it is their default in
+ * production (see productionDefault), so a production service starts and never reaches a
+ * sandbox rail; setting them to "sandbox" in production is refused at start-up.
+ */
+export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
+  otpEmail: {
+    setting: "OTP_EMAIL_PROVIDER",
+    implementations: ["sandbox", "smtp"],
+    defaultImplementation: "sandbox",
+    inferredFrom: { setting: "SMTP_URL", implementation: "smtp" },
+    production: ["smtp"],
+    requires: { smtp: ["SMTP_URL", "OTP_EMAIL_FROM"] },
+  },
+  otpSms: {
+    setting: "OTP_SMS_PROVIDER",
+    implementations: ["sandbox", "sms-webhook"],
+    defaultImplementation: "sandbox",
+    inferredFrom: { setting: "SMS_WEBHOOK_URL", implementation: "sms-webhook" },
+    production: ["sms-webhook"],
+    requires: { "sms-webhook": ["SMS_WEBHOOK_URL", "SMS_WEBHOOK_SECRET"] },
+  },
+  // The sanctions lists screen in sandbox too (with the sandbox magic names on top): default ofac.
+  screening: {
+    setting: "SCREENING_PROVIDER",
+    implementations: ["sandbox", "ofac"],
+    defaultImplementation: "ofac",
+    production: ["ofac"],
+  },
+  referenceRates: {
+    setting: "REFERENCE_RATES_PROVIDER",
+    implementations: ["sandbox", "ecb"],
+    defaultImplementation: "sandbox",
+    production: ["ecb"],
+  },
+  kycDecision: {
+    setting: "KYC_DECISION_PROVIDER",
+    implementations: ["sandbox", "operator"],
+    defaultImplementation: "sandbox",
+    production: ["operator"],
+  },
+  funding: { setting: "FUNDING_PROVIDER", implementations: ["sandbox", "none"], defaultImplementation: "sandbox", production: ["none"] },
+  payout: { setting: "PAYOUT_PROVIDER", implementations: ["sandbox", "none"], defaultImplementation: "sandbox", production: ["none"] },
+  refunds: { setting: "REFUND_PROVIDER", implementations: ["sandbox", "none"], defaultImplementation: "sandbox", production: ["none"] },
+};
+
+/** Money rails default to "none" in production (nothing real exists before issue 12). */
+const PRODUCTION_DEFAULTS: Partial<Record<ProviderKind, string>> = { funding: "none", payout: "none", refunds: "none" };
+
+/** The settings, raw or parsed: only string values are read. */
+type Env = Readonly<Record<string, unknown>>;
+const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+const present = (v: unknown) => text(v) !== "";
+
+/** The implementation a kind resolves to for these settings (before any check). */
+export function resolveProvider(kind: ProviderKind, env: Env, production: boolean): string {
+  const spec = PROVIDERS[kind];
+  const set = text(env[spec.setting]);
+  if (set) return set;
+  if (spec.inferredFrom && present(env[spec.inferredFrom.setting])) return spec.inferredFrom.implementation;
+  return (production && PRODUCTION_DEFAULTS[kind]) || spec.defaultImplementation;
+}
+
+export type ResolvedProviders = Record<ProviderKind, string>;
+
+export function resolveProviders(env: Env, production: boolean): ResolvedProviders {
+  return Object.fromEntries(PROVIDER_KINDS.map((k) => [k, resolveProvider(k, env, production)])) as ResolvedProviders;
+}
+
+/**
+ * One line per problem: an unknown name, an implementation missing a setting it needs, or (in
+ * production) a kind not set to a real implementation. Empty: the configuration is usable.
+ */
+export function providerProblems(env: Env, production: boolean): string[] {
+  const lines: string[] = [];
+  for (const kind of PROVIDER_KINDS) {
+    const spec = PROVIDERS[kind];
+    const name = resolveProvider(kind, env, production);
+    if (!spec.implementations.includes(name)) {
+      lines.push(`${spec.setting}=${name} is not one of: ${spec.implementations.join(", ")}`);
+      continue;
+    }
+    if (production && !spec.production.includes(name)) {
+      const how = present(env[spec.setting]) ? `is ${name}` : `is unset (${name})`;
+      lines.push(`${spec.setting} ${how}: production needs ${spec.production.join(" or ")}`);
+      continue;
+    }
+    for (const needed of spec.requires?.[name] ?? []) {
+      if (!present(env[needed])) lines.push(`${spec.setting}=${name} needs ${needed}`);
+    }
+  }
+  return lines;
+}

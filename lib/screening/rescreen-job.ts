@@ -1,0 +1,65 @@
+import { and, asc, gt, inArray, isNotNull, ne } from "drizzle-orm";
+import { z } from "zod";
+import { beneficiaries, customers } from "@/db/schema";
+import { defineJob } from "@/lib/jobs/define";
+import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+
+/** Subjects per run: a batch enqueues their screenings, then the next batch. */
+const BATCH = 200;
+
+/**
+ * Rescreens every active subject after a new list version (lib/screening/list-store.ts): active
+ * customers (a profile, not CLOSED) and live beneficiaries (VALID, MONITORED), in id order, one
+ * batch per run. Each subject's screening is its own job, deduplicated per list version, so a
+ * repeated batch changes nothing; its state changes go through the subject's state machine.
+ */
+export const rescreenSubjects = defineJob({
+  kind: "sanctions.rescreen",
+  schema: z.object({ listVersionId: z.string(), subjectType: z.enum(["customer", "beneficiary"]), afterId: z.string().nullable() }),
+  run: async (tx, { payload, now }) => {
+    const { listVersionId, subjectType, afterId } = payload;
+    let ids: string[];
+    if (subjectType === "customer") {
+      const rows = await tx
+        .select({ id: customers.id })
+        .from(customers)
+        .where(and(isNotNull(customers.profile), ne(customers.status, "CLOSED"), afterId ? gt(customers.id, afterId) : undefined))
+        .orderBy(asc(customers.id))
+        .limit(BATCH);
+      ids = rows.map((r) => r.id);
+      for (const customerId of ids) {
+        await enqueue(
+          tx,
+          "customers.screen",
+          { customerId, listVersionId },
+          { runAt: now, dedupeKey: dedupeKey("customers.screen", customerId, listVersionId) },
+        );
+      }
+    } else {
+      const rows = await tx
+        .select({ id: beneficiaries.id })
+        .from(beneficiaries)
+        .where(and(inArray(beneficiaries.state, ["VALID", "MONITORED"]), afterId ? gt(beneficiaries.id, afterId) : undefined))
+        .orderBy(asc(beneficiaries.id))
+        .limit(BATCH);
+      ids = rows.map((r) => r.id);
+      for (const beneficiaryId of ids) {
+        await enqueue(
+          tx,
+          "beneficiaries.screen",
+          { beneficiaryId, listVersionId },
+          { runAt: now, dedupeKey: dedupeKey("beneficiaries.screen", beneficiaryId, listVersionId) },
+        );
+      }
+    }
+    if (ids.length === BATCH) {
+      const last = ids[ids.length - 1];
+      await enqueue(
+        tx,
+        "sanctions.rescreen",
+        { listVersionId, subjectType, afterId: last },
+        { runAt: now, dedupeKey: `sanctions.rescreen:${listVersionId}:${subjectType}:${last}` },
+      );
+    }
+  },
+});

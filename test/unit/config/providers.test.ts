@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { loadConfig } from "@/lib/config";
+import { assertProductionProviders, PROVIDER_KINDS, PROVIDERS } from "@/lib/providers";
+import { productionEnv } from "../../support/production-env";
+
+/** The error lines loadConfig refused with (one per provider problem). */
+function refusal(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    return (e as Error).message.split("\n").slice(1);
+  }
+  assert.fail("configuration was accepted");
+}
+
+describe("providers are configuration (issue 11)", () => {
+  test("sandbox: every provider defaults to its sandbox implementation (screening: the lists), money rails included", () => {
+    const c = loadConfig({});
+    assert.deepEqual(
+      Object.values(c.providers),
+      PROVIDER_KINDS.map((k) => (k === "screening" ? "ofac" : "sandbox")),
+    );
+    assert.deepEqual(assertProductionProviders(c), []);
+  });
+
+  test("production with every provider real starts; funding, payout and refunds default to none", () => {
+    const c = loadConfig(productionEnv);
+    assert.deepEqual(c.providers, {
+      otpEmail: "smtp",
+      otpSms: "sms-webhook",
+      screening: "ofac",
+      referenceRates: "ecb",
+      kycDecision: "operator",
+      funding: "none",
+      payout: "none",
+      refunds: "none",
+    });
+    assert.deepEqual(assertProductionProviders(c), []);
+  });
+
+  for (const kind of PROVIDER_KINDS) {
+    const setting = PROVIDERS[kind].setting;
+    test(`production refuses ${setting}=sandbox with one line naming it`, () => {
+      assert.deepEqual(refusal({ ...productionEnv, [setting]: "sandbox" }), [
+        `${setting} is sandbox: production needs ${PROVIDERS[kind].production.join(" or ")}`,
+      ]);
+    });
+    // Unset: refused with one line, unless the production default is itself real (screening: ofac; money rails: none).
+    const env: Record<string, string> = { ...productionEnv };
+    delete env[setting];
+    // Unset email/SMS choices are inferred from SMTP_URL / SMS_WEBHOOK_URL; drop those too.
+    if (PROVIDERS[kind].inferredFrom) delete env[PROVIDERS[kind].inferredFrom!.setting];
+    if (["screening", "funding", "payout", "refunds"].includes(kind)) {
+      test(`production with ${setting} unset starts on its real default`, () => {
+        assert.ok(PROVIDERS[kind].production.includes(loadConfig(env).providers[kind]));
+      });
+    } else {
+      test(`production refuses ${setting} unset with one line naming it`, () => {
+        const lines = refusal(env);
+        assert.equal(lines.length, 1, lines.join("\n"));
+        assert.match(lines[0], new RegExp(`^${setting} is unset`));
+      });
+    }
+  }
+
+  test("several problems: one line each, all at once", () => {
+    const env: Record<string, string> = { ...productionEnv, SCREENING_PROVIDER: "sandbox", KYC_DECISION_PROVIDER: "sandbox" };
+    delete env.OTP_EMAIL_FROM;
+    assert.deepEqual(refusal(env), [
+      "OTP_EMAIL_PROVIDER=smtp needs OTP_EMAIL_FROM",
+      "SCREENING_PROVIDER is sandbox: production needs ofac",
+      "KYC_DECISION_PROVIDER is sandbox: production needs operator",
+    ]);
+  });
+
+  test("an unknown implementation and a real one missing its settings are refused in sandbox too", () => {
+    assert.deepEqual(refusal({ SCREENING_PROVIDER: "acme" }), ["SCREENING_PROVIDER=acme is not one of: sandbox, ofac"]);
+    assert.deepEqual(refusal({ OTP_SMS_PROVIDER: "sms-webhook" }), [
+      "OTP_SMS_PROVIDER=sms-webhook needs SMS_WEBHOOK_URL",
+      "OTP_SMS_PROVIDER=sms-webhook needs SMS_WEBHOOK_SECRET",
+    ]);
+  });
+
+  test("sandbox with SMTP_URL sends email; SMTP_URL must be smtp(s):// with credentials", () => {
+    const c = loadConfig({ SMTP_URL: "smtp://u:p@127.0.0.1:2525", OTP_EMAIL_FROM: "a@example.com" });
+    assert.equal(c.providers.otpEmail, "smtp");
+    assert.throws(() => loadConfig({ SMTP_URL: "http://u:p@host" }), /SMTP_URL/);
+    assert.throws(() => loadConfig({ SMTP_URL: "smtp://host:25" }), /SMTP_URL/);
+  });
+});
