@@ -15,6 +15,11 @@ if (journey.status !== 0) {
   console.error(journey.stderr);
   process.exit(1);
 }
+const screening = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "bench/screening.ts")], { cwd: root, encoding: "utf8", env: process.env });
+if (screening.status !== 0) {
+  console.error(screening.stderr);
+  process.exit(1);
+}
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${execFileSync("uname", ["-sr"], { encoding: "utf8" }).trim()}`;
 const doc = `# Performance
 
@@ -31,6 +36,10 @@ ${auth}
 ## Transfer journey
 
 ${journey.stdout.trim()}
+
+## Sanctions screening
+
+${screening.stdout.trim()}
 `;
 writeFileSync(path.join(root, "docs/performance.md"), doc);
 console.log(doc);
