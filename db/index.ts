@@ -76,10 +76,6 @@ export async function getDb(): Promise<Db> {
   return (await handle()).db;
 }
 
-export async function databaseDriver(): Promise<Handle["driver"]> {
-  return (await handle()).driver;
-}
-
 export async function closeDb(): Promise<void> {
   const g = globalThis as G;
   const h = g[KEY];

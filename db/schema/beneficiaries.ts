@@ -1,6 +1,7 @@
 import { boolean, index, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
+import type { BeneficiaryState } from "@/lib/beneficiaries/state-machine";
 
 /** A person the customer sends money to (spec 2.4); states in lib/beneficiaries/state-machine.ts. */
 export const beneficiaries = pgTable(
@@ -16,7 +17,7 @@ export const beneficiaries = pgTable(
     nationality: text("nationality"),
     countryOfResidence: text("country_of_residence").notNull(),
     relationshipToCustomer: text("relationship_to_customer").notNull(),
-    state: text("state").notNull(),
+    state: text("state").$type<BeneficiaryState>().notNull(),
     /** Internal screening evidence summary (CLEAR, CLOSE_MATCH, HIT); never returned by the API. */
     screeningResult: text("screening_result"),
     /** Set when a transfer is created for the beneficiary: the list sorts by it (spec 4.1 rule 6). */

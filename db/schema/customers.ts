@@ -1,13 +1,16 @@
 import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
+import type { CustomerStatus } from "@/lib/customers/status-machine";
+import type { Language } from "@/lib/i18n/language";
+import type { KycStatus } from "@/lib/kyc/statuses";
 
 /** The person, shared across partners (spec 2.2); statuses of spec 2.9. */
 export const customers = pgTable(
   "customers",
   {
     id: text("id").primaryKey(),
-    status: text("status").notNull().default("PENDING"),
-    kycStatus: text("kyc_status").notNull().default("NOT_STARTED"),
+    status: text("status").$type<CustomerStatus>().notNull().default("PENDING"),
+    kycStatus: text("kyc_status").$type<KycStatus>().notNull().default("NOT_STARTED"),
     /** Free-text hint shown as statusOperationalHint; null when none. */
     statusOperationalHint: text("status_operational_hint"),
     remediationHint: text("remediation_hint"),
@@ -15,7 +18,7 @@ export const customers = pgTable(
     profile: jsonb("profile").$type<Record<string, unknown>>(),
     /** Normalised first name, last name, date of birth and nationality (decisions section 4). */
     identityKey: text("identity_key"),
-    preferredLanguage: text("preferred_language"),
+    preferredLanguage: text("preferred_language").$type<Language>(),
     /** Latest sanctions screening result: CLEAR, CLOSE_MATCH or HIT (null before the first run). */
     screeningResult: text("screening_result"),
     /**

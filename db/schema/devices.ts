@@ -2,6 +2,8 @@ import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { createdAt, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
+import type { JWK } from "jose";
+import type { DeviceStatus } from "@/lib/devices/status";
 
 /** A pending device registration: the challenge the device must sign (5 minutes, single use). */
 export const deviceRegistrations = pgTable("device_registrations", {
@@ -25,10 +27,10 @@ export const devices = pgTable(
       .references(() => subscriptions.id),
     /** RFC 7638 thumbprint of the public key; the kid of its assertions. */
     kid: text("kid").notNull(),
-    publicJwk: jsonb("public_jwk").$type<Record<string, unknown>>().notNull(),
+    publicJwk: jsonb("public_jwk").$type<JWK>().notNull(),
     deviceName: text("device_name"),
     /** ACTIVE or DEACTIVATED. */
-    status: text("status").notNull(),
+    status: text("status").$type<DeviceStatus>().notNull(),
     registeredAt: tstz("registered_at").notNull(),
     deactivatedAt: tstz("deactivated_at"),
     createdAt: createdAt(),

@@ -16,7 +16,7 @@ export const events = pgTable(
     /** The exact JSON body delivered (its bytes are what the signature covers). */
     body: jsonb("body").$type<Record<string, unknown>>().notNull(),
     /** pending, delivered, undeliverable (no endpoint when due) or failed (retries exhausted; replayable). */
-    deliveryState: text("delivery_state").notNull().default("pending"),
+    deliveryState: text("delivery_state").$type<"pending" | "delivered" | "undeliverable" | "failed">().notNull().default("pending"),
     deliveredAt: tstz("delivered_at"),
     occurredAt: tstz("occurred_at").notNull(),
     createdAt: createdAt(),

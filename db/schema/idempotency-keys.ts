@@ -10,8 +10,7 @@ export const idempotencyKeys = pgTable(
     key: text("key").notNull(),
     /** SHA-256 of method, path and body: a different request under the same key conflicts. */
     fingerprint: text("fingerprint").notNull(),
-    /** running or done. */
-    state: text("state").notNull(),
+    state: text("state").$type<"running" | "done">().notNull(),
     /** While running: after this another request may take the key over (the first one died). */
     lockedUntil: tstz("locked_until").notNull(),
     responseStatus: integer("response_status"),

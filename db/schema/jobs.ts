@@ -2,6 +2,9 @@ import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 
+/** A job's life: pending, running (claimed under a lease), then done or dead. */
+export type JobState = "pending" | "running" | "done" | "dead";
+
 /**
  * Durable jobs (lib/jobs): enqueued in the transaction of the state change that causes them,
  * claimed with FOR UPDATE SKIP LOCKED, run at least once with retries and backoff.
@@ -12,8 +15,8 @@ export const jobs = pgTable(
     id: text("id").primaryKey(),
     kind: text("kind").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
-    /** pending, running, done or dead (gave up after maxAttempts, or its payload was invalid). */
-    state: text("state").notNull().default("pending"),
+    /** dead: gave up after maxAttempts, or its kind or payload was unknown. */
+    state: text("state").$type<JobState>().notNull().default("pending"),
     runAt: tstz("run_at").notNull(),
     attempts: integer("attempts").notNull().default(0),
     maxAttempts: integer("max_attempts").notNull().default(25),
@@ -25,12 +28,12 @@ export const jobs = pgTable(
      */
     lockedBy: text("locked_by"),
     lastError: text("last_error"),
-    /** Deterministic key so one cause never has two waiting jobs (`dedupeKey(kind, ...ids)`, e.g. "transfers.expire:<id>"). */
+    /** One cause never has two live (pending or running) jobs: `dedupeKey(kind, ...ids)` of lib/jobs/queue.ts, e.g. "transfers.expire:<id>". */
     dedupeKey: text("dedupe_key"),
     createdAt: createdAt(),
     finishedAt: tstz("finished_at"),
   },
-  // The claim query: due pending jobs in run_at order.
+  // The claim query: due pending jobs in run_at order (and running ones whose lease ran out).
   (t) => [
     index("jobs_due_idx").on(t.state, t.runAt),
     uniqueIndex("jobs_dedupe_idx")

@@ -2,6 +2,10 @@ import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { customers } from "./customers";
 import { subscriptions } from "./subscriptions";
+import type { KycSessionState } from "@/lib/kyc/session-state-machine";
+import type { KycOutcome, KycSessionPurpose } from "@/lib/kyc/statuses";
+import type { Language } from "@/lib/i18n/language";
+import type { KycCapture } from "@/lib/kyc/webview";
 
 /** A KYC capture session (spec 2.3; states in lib/kyc/session-state-machine.ts). */
 export const kycSessions = pgTable(
@@ -14,15 +18,15 @@ export const kycSessions = pgTable(
     subscriptionId: text("subscription_id")
       .notNull()
       .references(() => subscriptions.id),
-    /** NEW, RESUME or RESUBMISSION: chosen by the service from the KYC state (spec 2.3). */
-    purpose: text("purpose").notNull(),
-    state: text("state").notNull(),
+    /** Chosen by the service from the KYC state (spec 2.3). */
+    purpose: text("purpose").$type<KycSessionPurpose>().notNull(),
+    state: text("state").$type<KycSessionState>().notNull(),
     /** Language of the hosted page: from Accept-Language at creation, else the profile preference. */
-    locale: text("locale").notNull(),
+    locale: text("locale").$type<Language>().notNull(),
     /** What the customer entered in the hosted page (document type, number masked, country, expiry). */
-    capture: jsonb("capture").$type<Record<string, unknown>>(),
-    /** APPROVED, REJECTED or REMEDIATION_REQUIRED once decided. */
-    outcome: text("outcome"),
+    capture: jsonb("capture").$type<KycCapture & { capturedAt: string }>(),
+    /** Set once decided. */
+    outcome: text("outcome").$type<KycOutcome>(),
     /**
      * Operator mode: when the customer submitted the capture for review. A submitted session waits
      * in the console's KYC review queue and no longer expires (the customer's part is done).

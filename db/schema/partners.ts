@@ -1,5 +1,6 @@
 import { bigint, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
+import type { JWK } from "jose";
 
 /** A partner fintech integrating the APIs (decisions section 2). */
 export const partners = pgTable("partners", {
@@ -8,7 +9,7 @@ export const partners = pgTable("partners", {
   /** SERVICE_PRICED or PARTNER_SIGNED (decisions section 6). */
   pricingMode: text("pricing_mode").notNull().default("SERVICE_PRICED"),
   /** JWKS for partner-signed quotes: { keys: [...] }. */
-  jwks: jsonb("jwks").$type<{ keys: Record<string, unknown>[] }>().notNull().default({ keys: [] }),
+  jwks: jsonb("jwks").$type<{ keys: JWK[] }>().notNull().default({ keys: [] }),
   webhookUrl: text("webhook_url"),
   /** Standard Webhooks secret (whsec_...). Shown to the partner, so stored as is. */
   webhookSecret: text("webhook_secret"),

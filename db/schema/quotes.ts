@@ -1,5 +1,6 @@
 import { bigint, index, pgSequence, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, pricingColumns, tstz } from "./columns";
+import type { Language } from "@/lib/i18n/language";
 
 /** partner_quote_seq of the quotes the service signs itself (strictly increasing, never reused). */
 export const serviceQuoteSeq = pgSequence("service_quote_seq", { startWith: 1 });
@@ -44,7 +45,7 @@ export const disclosures = pgTable(
     quoteId: text("quote_id").notNull(),
     subscriptionId: text("subscription_id").notNull(),
     version: text("version").notNull(),
-    language: text("language").notNull(),
+    language: text("language").$type<Language>().notNull(),
     expiresAt: tstz("expires_at").notNull(),
     usedAt: tstz("used_at"),
     createdAt: createdAt(),

@@ -10,8 +10,7 @@ export const registrations = pgTable("registrations", {
     .references(() => partners.id),
   identifier: text("identifier").notNull(),
   identifierType: text("identifier_type").notNull(),
-  /** OTP_SENT, VERIFIED or COMPLETED. */
-  state: text("state").notNull(),
+  state: text("state").$type<"OTP_SENT" | "VERIFIED" | "COMPLETED">().notNull(),
   otpId: text("otp_id").notNull(),
   expiresAt: tstz("expires_at").notNull(),
   createdAt: createdAt(),

@@ -1,5 +1,6 @@
 import { jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
+import type { JWK } from "jose";
 
 /**
  * The service's own secrets when no configuration provides them (sandbox): generated once on first
@@ -14,8 +15,8 @@ export const serviceSecrets = pgTable("service_secrets", {
 /** RSA keys signing the service's quotes; public halves published at /.well-known/jwks.json. */
 export const signingKeys = pgTable("signing_keys", {
   kid: text("kid").primaryKey(),
-  privateJwk: jsonb("private_jwk").$type<Record<string, unknown>>().notNull(),
-  publicJwk: jsonb("public_jwk").$type<Record<string, unknown>>().notNull(),
+  privateJwk: jsonb("private_jwk").$type<JWK>().notNull(),
+  publicJwk: jsonb("public_jwk").$type<JWK>().notNull(),
   /** A retired key signs nothing new but stays published until its last quote expires. */
   retiredAt: tstz("retired_at"),
   createdAt: createdAt(),

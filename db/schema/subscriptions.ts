@@ -2,6 +2,7 @@ import { bigint, index, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { customers } from "./customers";
 import { partners } from "./partners";
+import type { SubscriptionStatus } from "@/lib/partners/admin";
 
 /** The partner-customer relationship: the login account a partner's customer uses (spec 2.9 SubscriptionStatus). */
 export const subscriptions = pgTable(
@@ -15,7 +16,7 @@ export const subscriptions = pgTable(
       .notNull()
       .references(() => customers.id),
     /** active, spended (suspended) or closed. */
-    status: text("status").notNull().default("active"),
+    status: text("status").$type<SubscriptionStatus>().notNull().default("active"),
     /** argon2id hash; null until set-password. */
     passwordHash: text("password_hash"),
     /** Last event sequence number emitted for this subscription (webhook ordering). */

@@ -1,5 +1,8 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, pricingColumns, tstz } from "./columns";
+import type { CancellationRecord, RefundRecord } from "@/lib/transfers/details";
+import type { FundingSessionStatus } from "@/lib/transfers/funding-session-state-machine";
+import type { TransferState } from "@/lib/transfers/state-machine";
 
 /** A transfer (spec 2.7); its states and moves are lib/transfers/state-machine.ts. */
 export const transfers = pgTable(
@@ -11,9 +14,9 @@ export const transfers = pgTable(
     customerId: text("customer_id").notNull(),
     quoteId: text("quote_id").notNull(),
     beneficiaryId: text("beneficiary_id").notNull(),
-    state: text("state").notNull(),
+    state: text("state").$type<TransferState>().notNull(),
     /** The state before a compliance hold (spended), restored on release. */
-    priorState: text("prior_state"),
+    priorState: text("prior_state").$type<TransferState>(),
     stateChangedAt: tstz("state_changed_at").notNull(),
     ...pricingColumns(),
     corridor: text("corridor").notNull(),
@@ -29,8 +32,8 @@ export const transfers = pgTable(
     /** 120 minutes after registration (spec 3.1); pre-funding states expire then. */
     expiresAt: tstz("expires_at").notNull(),
     /** Cancellation and refund details (spec 2.8), null until they happen. */
-    cancellation: jsonb("cancellation").$type<Record<string, unknown>>(),
-    refund: jsonb("refund").$type<Record<string, unknown>>(),
+    cancellation: jsonb("cancellation").$type<CancellationRecord>(),
+    refund: jsonb("refund").$type<RefundRecord>(),
     /** Reason of a rejection (fast-check failure code, operator rationale code). */
     rejectionReason: text("rejection_reason"),
     createdAt: createdAt(),
@@ -50,7 +53,7 @@ export const transferStateHistory = pgTable(
     id: text("id").primaryKey(),
     transferId: text("transfer_id").notNull(),
     seq: integer("seq").notNull(),
-    state: text("state").notNull(),
+    state: text("state").$type<TransferState>().notNull(),
     reasonCode: text("reason_code").notNull(),
     transitionedAt: tstz("transitioned_at").notNull(),
   },
@@ -63,7 +66,7 @@ export const fundingSessions = pgTable(
   {
     id: text("id").primaryKey(),
     transferId: text("transfer_id").notNull(),
-    state: text("state").notNull(),
+    state: text("state").$type<FundingSessionStatus>().notNull(),
     /** CARD or BANK_TRANSFER, once the customer paid. */
     method: text("method"),
     expiresAt: tstz("expires_at").notNull(),

@@ -37,3 +37,16 @@ export const TokenResponseSchema = z
     nextStep: NextStepSchema,
   })
   .meta({ id: "TokenResponse" });
+
+/**
+ * A query parameter listing enum values separated by commas (`states=VALID,BLOCKED`): checked by
+ * one pattern (one issue, the documented format), then read as the typed values.
+ */
+export function commaSeparated<const T extends readonly [string, ...string[]]>(values: T, message: string) {
+  const one = values.join("|");
+  return z
+    .string()
+    .regex(new RegExp(`^(${one})(,(${one}))*$`), message)
+    .transform((s) => s.split(","))
+    .pipe(z.array(z.enum(values)));
+}

@@ -7,7 +7,7 @@ import { config } from "@/lib/config";
 import { randomToken, sha256Hex } from "@/lib/crypto/hash";
 import { DomainError } from "@/lib/errors";
 import { nextStepForSubscription } from "@/lib/customers/next-step";
-import { tokenMachine, type TokenState } from "./session-state-machine";
+import { tokenMachine } from "./session-state-machine";
 
 /** Token response of decisions section 3. */
 export interface TokenResponse {
@@ -68,7 +68,7 @@ export async function refreshTokens(tx: Tx, refreshToken: string, partnerId: str
   if (session.refreshExpiresAt.getTime() <= now.getTime()) {
     throw new DomainError("auth.sessionExpired", { message: "The session has expired. Log in again.", hint: "login_again" });
   }
-  const step = tokenMachine.next(session.state as TokenState, "refresh");
+  const step = tokenMachine.next(session.state, "refresh");
   if (step.outcome === "REUSE_DETECTED") {
     await revokeFamily(tx, session.familyId, now);
     throw new DomainError("auth.tokenRevoked", {

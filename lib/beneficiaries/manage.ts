@@ -8,7 +8,7 @@ import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { decodeCursor, encodeCursor, invalidCursor } from "@/lib/pagination/cursor";
 import { serviceSecret } from "@/lib/platform/secrets";
 import { beneficiaryInScope, beneficiaryView, transitionBeneficiary } from "./records";
-import { beneficiaryMachine } from "./state-machine";
+import { beneficiaryMachine, type BeneficiaryState } from "./state-machine";
 
 export interface BeneficiaryInput {
   firstName: string;
@@ -59,13 +59,13 @@ interface Cursor {
   s: string;
 }
 
-export const DEFAULT_BENEFICIARY_STATES = ["VALID", "MONITORED", "BLOCKED", "PENDING"];
+export const DEFAULT_BENEFICIARY_STATES: readonly BeneficiaryState[] = ["VALID", "MONITORED", "BLOCKED", "PENDING"];
 
 /**
  * GET /v1/core/beneficiaries: states filter (default excludes ARCHIVED), fixed sort: most recently
  * used first, then never-used by createdAt descending (spec 4.1 rule 6); keyset pagination.
  */
-export async function listBeneficiaries(db: Db | Tx, input: { subscriptionId: string; states?: string[]; limit: number; cursor?: string }) {
+export async function listBeneficiaries(db: Db | Tx, input: { subscriptionId: string; states?: readonly BeneficiaryState[]; limit: number; cursor?: string }) {
   const secret = await serviceSecret(db, "cursor");
   const states = input.states ?? DEFAULT_BENEFICIARY_STATES;
   const conditions: SQL[] = [eq(beneficiaries.subscriptionId, input.subscriptionId), inArray(beneficiaries.state, states)];

@@ -31,7 +31,7 @@ export async function transitionBeneficiary(
   now: Date,
   opts: { target?: BeneficiaryState; set?: Partial<BeneficiaryRow> } = {},
 ): Promise<BeneficiaryRow> {
-  const step = beneficiaryMachine.next(row.state as BeneficiaryState, trigger, { target: opts.target });
+  const step = beneficiaryMachine.next(row.state, trigger, { target: opts.target });
   const [updated] = await tx
     .update(beneficiaries)
     .set({ ...opts.set, state: step.to, updatedAt: now })

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, or } from "drizzle-orm";
+import { asc, count, desc, eq, ilike, inArray, or } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { beneficiaries, customers, loginIdentifiers, partners, payoutMethods, subscriptions, transfers, transferStateHistory } from "@/db/schema";
 import { maskIdentifier, type IdentifierType } from "@/lib/auth/identifiers";
@@ -103,12 +103,4 @@ export async function customerDetail(db: Executor, subscriptionId: string) {
 
 export async function listPartners(db: Executor) {
   return db.select().from(partners).orderBy(asc(partners.createdAt));
-}
-
-export async function transferById(db: Executor, id: string) {
-  const [row] = await db
-    .select()
-    .from(transfers)
-    .where(and(eq(transfers.id, id)));
-  return row;
 }

@@ -3,8 +3,7 @@ import type { Executor } from "@/db";
 import { customers } from "@/db/schema";
 import type { CustomerContext } from "@/lib/auth/customer-context";
 import { DomainError, type ErrorCode, type RemediationHint } from "@/lib/errors";
-
-export type CustomerStatus = "PENDING" | "VALID" | "MONITORED" | "RESTRICTED" | "BLOCKED" | "CLOSED";
+import type { CustomerStatus } from "./status-machine";
 
 /**
  * Customer-status gating per endpoint (spec 3.5), in one declarative table that every Core route
@@ -65,7 +64,7 @@ export async function enforceGate(db: Executor, gate: GateName, who: CustomerCon
     .from(customers)
     .where(eq(customers.id, who.customerId));
   if (!row) throw new DomainError("auth.tokenInvalid", { message: "The access token is not valid." });
-  const status = row.status as CustomerStatus;
+  const status = row.status;
   const rule = GATES[gate];
   if (rule.moneyMovement && who.subscriptionStatus === "spended") {
     throw new DomainError("subscription.spended", {

@@ -10,7 +10,7 @@ import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { normaliseName } from "@/lib/screening/provider";
 import { nextStepForCustomer } from "./next-step";
 import { lockCustomer } from "./status-change";
-import { customerStatusMachine, type CustomerStatus } from "./status-machine";
+import { customerStatusMachine } from "./status-machine";
 
 /** A postal address as the domain keeps it (alpha-3 country). */
 export interface Address {
@@ -80,7 +80,7 @@ export function identityKeyOf(p: Pick<ProfileInput, "firstName" | "lastName" | "
  */
 export async function submitProfile(tx: Tx, input: { customerId: string; profile: ProfileInput; now: Date }) {
   const customer = await lockCustomer(tx, input.customerId);
-  customerStatusMachine.next(customer.status as CustomerStatus, "profile.submitted");
+  customerStatusMachine.next(customer.status, "profile.submitted");
   checkProfileRules(input.profile, input.now);
   const identityKey = identityKeyOf(input.profile);
   const [match] = await tx

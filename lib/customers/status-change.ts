@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { customers, subscriptions } from "@/db/schema";
 import type { RemediationHint } from "@/lib/errors";
+import type { KycStatus } from "@/lib/kyc/statuses";
 import { emitEvent } from "@/lib/events/emit";
 import { customerStatusMachine, type CustomerStatus, type CustomerTrigger } from "./status-machine";
 
@@ -18,13 +19,13 @@ export interface CustomerChange {
   triggers?: CustomerTrigger[];
   /** For operator.setStatus. */
   target?: CustomerStatus;
-  kycStatus?: string;
+  kycStatus?: KycStatus;
   remediationHint?: RemediationHint | null;
   statusOperationalHint?: string | null;
 }
 
 /** What the remediation hint should say for a status (spec 7 values). */
-function defaultRemediation(status: string, kycStatus: string): RemediationHint | null {
+function defaultRemediation(status: CustomerStatus, kycStatus: KycStatus): RemediationHint | null {
   if (status === "BLOCKED" || status === "CLOSED") return "contact_support";
   if (status === "RESTRICTED" || kycStatus === "REMEDIATION_REQUIRED") return "complete_kyc";
   if (status === "PENDING") return kycStatus === "NOT_STARTED" ? "submit_profile_attributes" : "complete_kyc";
@@ -37,7 +38,7 @@ function defaultRemediation(status: string, kycStatus: string): RemediationHint 
  * customer's subscriptions in the same transaction, once per actual change.
  */
 export async function changeCustomer(tx: Tx, customer: CustomerRow, change: CustomerChange, now: Date): Promise<CustomerRow> {
-  let status = customer.status as CustomerStatus;
+  let status = customer.status;
   for (const trigger of change.triggers ?? []) status = customerStatusMachine.next(status, trigger, { target: change.target }).to;
   const kycStatus = change.kycStatus ?? customer.kycStatus;
   if (status === customer.status && kycStatus === customer.kycStatus && change.statusOperationalHint === undefined) return customer;

@@ -18,11 +18,19 @@ export function fieldPath(path: readonly PropertyKey[], prefix?: string): string
 function issuesOf(error: z.core.$ZodError, prefix?: string): { issues: ValidationIssue[]; rule?: string } {
   const issues: ValidationIssue[] = [];
   let rule: string | undefined;
+  // One issue per field and code: two checks of one field that fail alike (a pattern and a
+  // refinement, both format errors) are one problem for the client, reported once (first message).
+  const seen = new Set<string>();
+  const push = (i: ValidationIssue) => {
+    const key = `${i.field}\u0000${i.code}`;
+    if (!seen.has(key)) issues.push(i);
+    seen.add(key);
+  };
   for (const issue of error.issues) {
     const params = (issue as { params?: { code?: ValidationCode; rule?: string } }).params;
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
-        issues.push({
+        push({
           field: fieldPath([...issue.path, key], prefix),
           code: "validation.fieldUnknown",
           message: "This field is not part of the request schema.",
@@ -32,7 +40,7 @@ function issuesOf(error: z.core.$ZodError, prefix?: string): { issues: Validatio
     }
     // Absent (undefined input) fails as invalid_type, or invalid_value for enums and literals.
     const missing = (issue.code === "invalid_type" || issue.code === "invalid_value") && (issue as { input?: unknown }).input === undefined;
-    issues.push({
+    push({
       field: fieldPath(issue.path, prefix),
       // Pattern and format violations (regex, email, uuid...) are fieldFormatInvalid (spec 7).
       code:

@@ -54,7 +54,7 @@ export async function existingKeyOutcome(db: Db, ref: KeyRef, now: Date): Promis
 export async function claimKey(db: Db, ref: KeyRef, t: Timing): Promise<Claim> {
   const fresh = {
     ...ref,
-    state: "running",
+    state: "running" as const,
     lockedUntil: addSeconds(t.now, t.lockSeconds),
     expiresAt: addSeconds(t.now, t.retentionSeconds),
     createdAt: t.now,

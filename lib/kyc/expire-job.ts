@@ -4,7 +4,7 @@ import { kycSessions } from "@/db/schema";
 import { defineJob } from "@/lib/jobs/define";
 import { retireSessionTokens } from "@/lib/webviews/tokens";
 import { lockKycSession } from "./outcome";
-import { kycSessionMachine, type KycSessionState } from "./session-state-machine";
+import { kycSessionMachine } from "./session-state-machine";
 
 /** Closes a KYC session at the end of its 24 hours (reads already treat it as expired). */
 export const expireKycSession = defineJob({
@@ -12,7 +12,7 @@ export const expireKycSession = defineJob({
   schema: z.object({ kycSessionId: z.string() }),
   run: async (tx, { payload, now }) => {
     const session = await lockKycSession(tx, payload.kycSessionId);
-    if (!session || !kycSessionMachine.can(session.state as KycSessionState, "expired")) return;
+    if (!session || !kycSessionMachine.can(session.state, "expired")) return;
     if (session.expiresAt.getTime() > now.getTime()) return;
     if (session.submittedAt) return; // waiting for an operator's decision (effectiveState)
     await tx.update(kycSessions).set({ state: "EXPIRED", closedAt: now }).where(eq(kycSessions.id, session.id));

@@ -2,15 +2,14 @@ import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { kycSessions } from "@/db/schema";
 import { changeCustomer, lockCustomer } from "@/lib/customers/status-change";
-import { customerStatusMachine, type CustomerStatus, type CustomerTrigger } from "@/lib/customers/status-machine";
+import { customerStatusMachine, type CustomerTrigger } from "@/lib/customers/status-machine";
 import { DomainError } from "@/lib/errors";
 import { retireSessionTokens } from "@/lib/webviews/tokens";
 import { effectiveState, type KycSessionRow } from "./sessions";
 import { kycSessionMachine } from "./session-state-machine";
+import type { KycOutcome, KycStatus } from "./statuses";
 
-export type KycOutcome = "APPROVED" | "REJECTED" | "REMEDIATION_REQUIRED";
-
-const EFFECT: Record<KycOutcome, { kycStatus: string; trigger: CustomerTrigger }> = {
+const EFFECT: Record<KycOutcome, { kycStatus: KycStatus; trigger: CustomerTrigger }> = {
   APPROVED: { kycStatus: "COMPLETED", trigger: "kyc.approved" },
   REJECTED: { kycStatus: "REJECTED", trigger: "kyc.rejected" },
   REMEDIATION_REQUIRED: { kycStatus: "REMEDIATION_REQUIRED", trigger: "kyc.remediationRequired" },
@@ -38,7 +37,7 @@ export async function completeKycSession(tx: Tx, input: { session: KycSessionRow
   const customer = await lockCustomer(tx, session.customerId);
   const effect = EFFECT[outcome];
   const triggers: CustomerTrigger[] = [];
-  let status = customer.status as CustomerStatus;
+  let status = customer.status;
   const apply = (t: CustomerTrigger) => {
     if (!customerStatusMachine.can(status, t)) return;
     status = customerStatusMachine.next(status, t).to;

@@ -4,7 +4,8 @@ import { customers, kycPhotos, kycSessions, subscriptions } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
 import { recordAudit } from "@/lib/operators/audit";
 import type { Operator } from "@/lib/operators/records";
-import { completeKycSession, lockKycSession, type KycOutcome } from "./outcome";
+import { completeKycSession, lockKycSession } from "./outcome";
+import type { KycOutcome } from "./statuses";
 import { effectiveState } from "./sessions";
 import { kycSessionMachine } from "./session-state-machine";
 

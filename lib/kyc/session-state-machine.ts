@@ -13,8 +13,6 @@ export type KycSessionState = (typeof KYC_SESSION_STATES)[number];
 export const KYC_SESSION_TRIGGERS = ["create", "opened", "completed", "failed", "expired"] as const;
 export type KycSessionTrigger = (typeof KYC_SESSION_TRIGGERS)[number];
 
-export const KYC_SESSION_TERMINAL = ["COMPLETED", "EXPIRED", "FAILED"] as const satisfies readonly KycSessionState[];
-
 export const kycSessionMachine = defineMachine<KycSessionState, KycSessionTrigger>({
   name: "KYC session",
   states: KYC_SESSION_STATES,
@@ -34,7 +32,3 @@ export const kycSessionMachine = defineMachine<KycSessionState, KycSessionTrigge
     { from: ["CREATED", "IN_PROGRESS"], trigger: "expired", to: "EXPIRED", notes: "24 h lifetime elapsed" },
   ],
 });
-
-export function isKycSessionClosed(state: KycSessionState): boolean {
-  return (KYC_SESSION_TERMINAL as readonly string[]).includes(state);
-}

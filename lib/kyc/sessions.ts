@@ -105,7 +105,7 @@ export async function createKycSession(tx: Tx, input: { customerId: string; subs
  * decision may take longer than the capture's lifetime.
  */
 export function effectiveState(session: KycSessionRow, now: Date): KycSessionState {
-  const state = session.state as KycSessionState;
+  const state = session.state;
   return OPEN_STATES.includes(state) && !session.submittedAt && session.expiresAt.getTime() <= now.getTime() ? "EXPIRED" : state;
 }
 

@@ -5,7 +5,8 @@ import { DomainError } from "@/lib/errors";
 import { closureCallbackFor, type ClosureCallback } from "@/lib/webviews/closure";
 import { resolveWebviewToken } from "@/lib/webviews/tokens";
 import { kycDecidedByOperators } from "./decision-provider";
-import { completeKycSession, lockKycSession, type KycOutcome } from "./outcome";
+import { completeKycSession, lockKycSession } from "./outcome";
+import type { KycOutcome } from "./statuses";
 import { effectiveState } from "./sessions";
 import { kycSessionMachine, type KycSessionState } from "./session-state-machine";
 
@@ -35,7 +36,7 @@ async function sessionForToken(tx: Tx, token: string, now: Date) {
 /** Opening the hosted page moves the session to IN_PROGRESS (the customer has started). */
 export async function openKycWebview(tx: Tx, token: string, now: Date): Promise<KycWebviewModel> {
   const { session, partnerId } = await sessionForToken(tx, token, now);
-  const step = kycSessionMachine.next(session.state as KycSessionState, "opened");
+  const step = kycSessionMachine.next(session.state, "opened");
   if (step.changed) await tx.update(kycSessions).set({ state: step.to }).where(eq(kycSessions.id, session.id));
   const [partner] = await tx.select().from(partners).where(eq(partners.id, partnerId));
   return {

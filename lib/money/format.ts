@@ -1,7 +1,7 @@
 /**
  * Rounding and wire formatting of money. Rules (copied into docs/decisions.md):
  *
- * 1. Money is never a JS number. Values are Decimal (our 40-digit clone) or bigint minor units;
+ * 1. Money is never a JS number. Values are Decimal (our 40-digit clone);
  *    wire values are decimal strings parsed strictly (decimal.ts).
  * 2. One rounding mode everywhere: half-even (banker's rounding), so rounding errors do not
  *    drift one way over many transfers: 2.5 -> 2, 3.5 -> 4, 0.125 -> 0.12 at 2 decimals.

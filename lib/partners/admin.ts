@@ -34,7 +34,9 @@ export async function revokeApiKey(tx: Tx, partnerId: string, keyId: string, now
   if (!row) throw new DomainError("apiKey.notFound", { message: "No such active key." });
 }
 
-export type SubscriptionStatus = "active" | "spended" | "closed";
+/** The partner-customer relationship status (spec 3.5). */
+export const SUBSCRIPTION_STATUSES = ["active", "spended", "closed"] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** The partner-customer relationship status (spec 3.5): suspended pauses money movement; closed ends everything. */
 export async function setSubscriptionStatus(tx: Tx, subscriptionId: string, status: SubscriptionStatus, now: Date) {

@@ -2,7 +2,7 @@ import { eq, or, sql } from "drizzle-orm";
 import { rowsOf, type Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { customers, partners, quotes, serviceQuoteSeq as serviceQuoteSeqTable } from "@/db/schema";
-import { moneyMovementCheck, type BeneficiaryState } from "@/lib/beneficiaries/state-machine";
+import { moneyMovementCheck } from "@/lib/beneficiaries/state-machine";
 import { beneficiaryInScope } from "@/lib/beneficiaries/records";
 import { config } from "@/lib/config";
 import { CORRIDOR_DATA_VERSION, findCorridor, resolvePayoutMethod, type Corridor } from "@/lib/corridors/corridors";
@@ -153,7 +153,7 @@ export async function createQuote(tx: Tx, input: { partner: Partner; subscriptio
     throw fieldInvalid("originAmount", `The amount is above the maximum of ${config().MAX_ORIGIN_AMOUNT} per transfer.`);
   }
   const beneficiary = await beneficiaryInScope(tx, input.subscriptionId, input.req.beneficiaryId);
-  moneyMovementCheck(beneficiary.state as BeneficiaryState, beneficiary.id);
+  moneyMovementCheck(beneficiary.state, beneficiary.id);
   const corridor = await corridorFor(tx, input.customerId, beneficiary.countryOfResidence, input.req);
   const ctx = { partner: input.partner, subscriptionId: input.subscriptionId, corridor, req: input.req, now: input.now };
   const partnerSigned = input.partner.pricingMode === "PARTNER_SIGNED";

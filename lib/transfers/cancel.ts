@@ -5,7 +5,7 @@ import { expireIfOverdue } from "./deadline";
 import { expireOpenFundingSessions } from "./funding-session-expiry";
 import { transferInScope, transitionTransfer } from "./records";
 import { refundView, startRefund } from "./refunds";
-import { customerActionExpectedFor, nextStepFor, resolveCancel, type TransferState } from "./state-machine";
+import { customerActionExpectedFor, nextStepFor, resolveCancel } from "./state-machine";
 
 /** Spec 8: hint for when the network answers a cancellation request. */
 const NETWORK_CANCELLATION_SECONDS = 60;
@@ -18,13 +18,13 @@ const NETWORK_CANCELLATION_SECONDS = 60;
 export async function cancelTransfer(tx: Tx, input: { subscriptionId: string; transferId: string; cancellationReason: string; now: Date }) {
   const { now } = input;
   const row = await expireIfOverdue(tx, await transferInScope(tx, input.subscriptionId, input.transferId, true), now);
-  const pending = (row.cancellation as { cancellationOutcome?: string } | null)?.cancellationOutcome === "NETWORK_CANCELLATION_PENDING";
+  const pending = row.cancellation?.cancellationOutcome === "NETWORK_CANCELLATION_PENDING";
   if (pending)
     throw new DomainError("transfer.stateInvalid", {
       message: "A network cancellation is already pending; poll the transfer.",
       details: { currentState: row.state },
     });
-  const resolution = resolveCancel(row.state as TransferState, (row.priorState ?? undefined) as TransferState | undefined);
+  const resolution = resolveCancel(row.state, row.priorState ?? undefined);
   const cancellation = {
     cancellationOutcome: resolution.outcome,
     cancellationReason: input.cancellationReason,
@@ -37,7 +37,7 @@ export async function cancelTransfer(tx: Tx, input: { subscriptionId: string; tr
   const moved = await transitionTransfer(tx, row, "cancel", now, { cancellation });
   await expireOpenFundingSessions(tx, row.id, now);
   const refund = resolution.refundStarts ? await startRefund(tx, moved, now) : null;
-  const state = moved.state as TransferState;
+  const state = moved.state;
   return {
     transferId: moved.id,
     transferStatus: state,

@@ -1,7 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import type { JWK } from "jose";
 import type { Tx } from "@/db";
-import { customers, deviceNonces, devices, transfers } from "@/db/schema";
+import { customers, deviceNonces, devices } from "@/db/schema";
 import { config } from "@/lib/config";
 import { unverifiedKid } from "@/lib/crypto/jose-strict/kid";
 import { verifyDeviceAssertion } from "@/lib/devices/assertion/verify-device-assertion";
@@ -11,7 +10,7 @@ import { lockedForSeconds, recordFailure } from "@/lib/lockouts/failure-counter"
 import { expireIfOverdue } from "./deadline";
 import { openFundingSession } from "./funding";
 import { transferInScope, transitionTransfer } from "./records";
-import { transferMachine, type TransferState } from "./state-machine";
+import { transferMachine } from "./state-machine";
 
 const customerScope = (id: string) => `assertion:customer:${id}`;
 const deviceScope = (id: string) => `assertion:device:${id}`;
@@ -36,7 +35,7 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
   const window = { limit: 5, windowSeconds: c.LOCKOUT_SECONDS };
   await tx.select({ id: customers.id }).from(customers).where(eq(customers.id, input.customerId)).for("update");
   const row = await expireIfOverdue(tx, await transferInScope(tx, input.subscriptionId, input.transferId, true), now);
-  transferMachine.next(row.state as TransferState, "confirm");
+  transferMachine.next(row.state, "confirm");
 
   const [active] = await tx
     .select({ id: devices.id })
@@ -63,7 +62,7 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
     await verifyDeviceAssertion(input.deviceAssertion, {
       findDeviceByKid: async (k) => {
         const d = await deviceByKid(tx, k);
-        return d ? { deviceId: d.id, customerRef: d.subscriptionId, status: d.status as "ACTIVE" | "DEACTIVATED", publicJwk: d.publicJwk as JWK } : null;
+        return d ? { deviceId: d.id, customerRef: d.subscriptionId, status: d.status, publicJwk: d.publicJwk } : null;
       },
       // Single use (verification 4): spent once presented in an authentic, matching, fresh assertion.
       consumeNonce: async (deviceId, nonce) => {
@@ -88,6 +87,5 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
 
   const funding = await transitionTransfer(tx, row, "confirm", now, { confirmedAt: now, challenge: null, challengeExpiresAt: null });
   const fundingSession = await openFundingSession(tx, funding, now);
-  await tx.update(transfers).set({ confirmedAt: now }).where(eq(transfers.id, row.id));
   return { transferId: row.id, transferStatus: funding.state, confirmedAt: now.toISOString(), nextStep: "OPEN_FUNDING_WEBVIEW", fundingSession };
 }

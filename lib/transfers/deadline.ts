@@ -1,7 +1,7 @@
 import type { Tx } from "@/db";
 import { expireOpenFundingSessions } from "./funding-session-expiry";
 import { transitionTransfer, type TransferRow } from "./records";
-import { transferMachine, type TransferState } from "./state-machine";
+import { transferMachine } from "./state-machine";
 
 /**
  * The 120-minute guard at every read and write (spec 3.1): a pre-funding transfer past its
@@ -9,7 +9,7 @@ import { transferMachine, type TransferState } from "./state-machine";
  */
 export async function expireIfOverdue(tx: Tx, row: TransferRow, now: Date): Promise<TransferRow> {
   if (row.expiresAt.getTime() > now.getTime()) return row;
-  if (!transferMachine.can(row.state as TransferState, "timeout")) return row;
+  if (!transferMachine.can(row.state, "timeout")) return row;
   const expired = await transitionTransfer(tx, row, "timeout", now);
   // Expired while funding: its funding session ends with it (single use, spec 2.8), as on cancel.
   if (row.state === "funding") await expireOpenFundingSessions(tx, row.id, now);

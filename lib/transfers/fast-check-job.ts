@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { beneficiaries, customers, payoutMethods } from "@/db/schema";
-import { canMoveMoney, type BeneficiaryState } from "@/lib/beneficiaries/state-machine";
+import { canMoveMoney } from "@/lib/beneficiaries/state-machine";
 import { corridorByCode } from "@/lib/corridors/corridors";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { defineJob } from "@/lib/jobs/define";
@@ -38,7 +38,7 @@ export const fastCheck = defineJob({
       bankAccountFormat: corridor.bankAccount.format,
     });
     if (!substance.ok) return void (await fail(substance.reasonCode));
-    if (!canMoveMoney(beneficiary.state as BeneficiaryState)) return void (await fail("TRF_CHECK_BENEFICIARY_STATE"));
+    if (!canMoveMoney(beneficiary.state)) return void (await fail("TRF_CHECK_BENEFICIARY_STATE"));
     if (!["VALID", "MONITORED"].includes(customer.status)) return void (await fail("TRF_CHECK_CUSTOMER_STATUS"));
     const review = reviewReasons({ customerStatus: customer.status, corridor, originAmount: row.originAmount }).length > 0;
     await transitionTransfer(tx, row, review ? "fastCheck.review" : "fastCheck.passed", now);

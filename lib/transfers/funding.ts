@@ -7,7 +7,7 @@ import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { issueWebviewToken } from "@/lib/webviews/tokens";
-import { fundingSessionMachine, type FundingSessionStatus } from "./funding-session-state-machine";
+import { fundingSessionMachine } from "./funding-session-state-machine";
 import { lockTransfer, transitionTransfer, type TransferRow } from "./records";
 import { expireIfOverdue } from "./deadline";
 import { closeFundingSession, type FundingSessionRow } from "./funding-session-expiry";
@@ -53,7 +53,7 @@ export async function completeFunding(
   if (session.state === "OPEN" && session.expiresAt.getTime() <= now.getTime()) {
     throw new DomainError("funding.sessionExpired", { message: "The funding session has expired. Confirm the transfer again to get a new one." });
   }
-  const to = fundingSessionMachine.next(session.state as FundingSessionStatus, input.outcome === "SUCCEEDED" ? "provider.succeeded" : "provider.failed").to;
+  const to = fundingSessionMachine.next(session.state, input.outcome === "SUCCEEDED" ? "provider.succeeded" : "provider.failed").to;
   if (input.outcome === "SUCCEEDED") {
     const funded = await transitionTransfer(tx, transfer, "funding.succeeded", now);
     await closeFundingSession(tx, session, to, now, input.method);

@@ -35,7 +35,7 @@ async function scheduleStep(tx: Tx, transfer: TransferRow, now: Date): Promise<v
  * cancellation stays NETWORK_CANCELLATION_PENDING for good.
  */
 function paidWhileCancelling(transfer: TransferRow): boolean {
-  const pending = (transfer.cancellation as { cancellationOutcome?: string } | null)?.cancellationOutcome === "NETWORK_CANCELLATION_PENDING";
+  const pending = transfer.cancellation?.cancellationOutcome === "NETWORK_CANCELLATION_PENDING";
   return pending && (transfer.state === "topay" || transfer.state === "reqpay");
 }
 
@@ -74,7 +74,7 @@ const CANCEL_TRIGGER: Record<NetworkCancellationOutcome, TransferTrigger> = {
 
 /** The network's answer to a pending cancellation (spec 3.1: observed by polling). */
 export async function resolveNetworkCancellation(tx: Tx, transfer: TransferRow, outcome: NetworkCancellationOutcome, now: Date) {
-  const cancellation = transfer.cancellation as Record<string, unknown> | null;
+  const cancellation = transfer.cancellation;
   if (cancellation?.cancellationOutcome !== "NETWORK_CANCELLATION_PENDING") {
     throw new DomainError("transfer.stateInvalid", {
       message: "No network cancellation is pending for this transfer.",

@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor, invalidCursor } from "@/lib/pagination/curs
 import { serviceSecret } from "@/lib/platform/secrets";
 import { expireIfOverdue } from "./deadline";
 import { lockTransfer, transferInScope } from "./records";
-import { PRE_FUNDING_ACTIVE, TERMINAL } from "./state-machine";
+import { PRE_FUNDING_ACTIVE, TERMINAL, type TransferState } from "./state-machine";
 import { transferDetail, transferSummary } from "./view";
 
 /**
@@ -39,7 +39,7 @@ interface Cursor {
  */
 export async function listTransfers(
   tx: Tx,
-  input: { subscriptionId: string; states?: string[]; createdSince?: Date; limit: number; cursor?: string; now: Date },
+  input: { subscriptionId: string; states?: readonly TransferState[]; createdSince?: Date; limit: number; cursor?: string; now: Date },
 ) {
   const secret = await serviceSecret(tx, "cursor");
   // Like the detail read (./deadline.ts): a pre-funding transfer past its 120 minutes is expired

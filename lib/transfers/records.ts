@@ -26,7 +26,7 @@ export async function lockTransfer(tx: Tx, transferId: string): Promise<Transfer
   return row;
 }
 
-async function recordState(tx: Tx, row: { id: string; subscriptionId: string }, from: string | null, to: string, reasonCode: string, now: Date) {
+async function recordState(tx: Tx, row: { id: string; subscriptionId: string }, from: TransferState | null, to: TransferState, reasonCode: string, now: Date) {
   await tx.insert(transferStateHistory).values({
     id: newId("tsh"),
     transferId: row.id,
@@ -64,8 +64,8 @@ export async function insertRegisteredTransfer(
  * entry and the transfer.state.changed event commit with the caller's transaction.
  */
 export async function transitionTransfer(tx: Tx, row: TransferRow, trigger: TransferTrigger, now: Date, set: Partial<TransferRow> = {}): Promise<TransferRow> {
-  const from = row.state as TransferState;
-  const step = transferMachine.next(from, trigger, { prior: (row.priorState ?? undefined) as TransferState | undefined });
+  const from = row.state;
+  const step = transferMachine.next(from, trigger, { prior: row.priorState ?? undefined });
   const entering = step.changed && step.to === "spended";
   const leaving = step.changed && from === "spended";
   const [updated] = await tx

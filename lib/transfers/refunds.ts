@@ -6,7 +6,8 @@ import { addSeconds } from "@/lib/clock";
 import { defineJob } from "@/lib/jobs/define";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { lockTransfer, type TransferRow } from "./records";
-import { refundMachine, type RefundStatus } from "./refund-state-machine";
+import type { RefundRecord } from "./details";
+import { refundMachine } from "./refund-state-machine";
 
 /** Sandbox refund provider: each step (submitted, settled) takes this long. */
 const STEP_SECONDS = 1;
@@ -16,18 +17,18 @@ const STEP_SECONDS = 1;
  * refundMethod). The stored record also keeps refundInitiatedAt and refundCompletedAt for
  * operators; they are not part of the contract.
  */
-export function refundView(refund: unknown): { refundStatus: RefundStatus; estimatedRefundCompletionBy: string; refundMethod: string } | null {
-  if (!refund || typeof refund !== "object") return null;
-  const r = refund as { refundStatus: RefundStatus; estimatedRefundCompletionBy: string; refundMethod: string };
-  return { refundStatus: r.refundStatus, estimatedRefundCompletionBy: r.estimatedRefundCompletionBy, refundMethod: r.refundMethod };
+export function refundView(refund: RefundRecord | null) {
+  if (!refund) return null;
+  const { refundStatus, estimatedRefundCompletionBy, refundMethod } = refund;
+  return { refundStatus, estimatedRefundCompletionBy, refundMethod };
 }
 
 /**
  * Starts the refund of a cancelled funded transfer (spec 3.1): PENDING now, then PROCESSING and
  * COMPLETED as the provider advances, each a durable job. Original payment method only (spec 9).
  */
-export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Promise<Record<string, unknown>> {
-  const refund = {
+export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Promise<RefundRecord> {
+  const refund: RefundRecord = {
     refundStatus: refundMachine.next("none", "create").to,
     refundMethod: "ORIGINAL_PAYMENT_METHOD",
     refundInitiatedAt: now.toISOString(),
@@ -48,7 +49,7 @@ export const advanceRefund = defineJob({
   schema: z.object({ transferId: z.string() }),
   run: async (tx, { payload, now }) => {
     const transfer = await lockTransfer(tx, payload.transferId);
-    const refund = transfer?.refund as { refundStatus: RefundStatus } | null;
+    const refund = transfer?.refund;
     if (!transfer || !refund) return;
     const trigger = refund.refundStatus === "PENDING" ? "provider.submitted" : refund.refundStatus === "PROCESSING" ? "provider.succeeded" : null;
     if (!trigger) return;

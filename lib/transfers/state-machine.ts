@@ -27,21 +27,10 @@ export type TransferState = (typeof TRANSFER_STATES)[number];
 export const PRE_FUNDING_ACTIVE = ["registered", "onreview", "validated", "funding"] as const satisfies readonly TransferState[];
 export const POST_FUNDING_ACTIVE = ["funded", "topay", "reqpay", "spended"] as const satisfies readonly TransferState[];
 export const TERMINAL = ["paid", "aborted", "rejected", "expired", "canceled"] as const satisfies readonly TransferState[];
-export const ACTIVE = [...PRE_FUNDING_ACTIVE, ...POST_FUNDING_ACTIVE] as const;
 /** States a compliance hold can park and later restore (every active state but spended itself). */
 export const HOLDABLE = ["registered", "onreview", "validated", "funding", "funded", "topay", "reqpay"] as const satisfies readonly TransferState[];
 
 export type PreFundingState = (typeof PRE_FUNDING_ACTIVE)[number];
-export type PostFundingState = (typeof POST_FUNDING_ACTIVE)[number];
-export type TerminalState = (typeof TERMINAL)[number];
-export type ActiveState = (typeof ACTIVE)[number];
-
-export const TRANSFER_CLASSES = {
-  preFundingActive: PRE_FUNDING_ACTIVE,
-  postFundingActive: POST_FUNDING_ACTIVE,
-  terminal: TERMINAL,
-  active: ACTIVE,
-} as const;
 
 export const TRANSFER_TRIGGERS = [
   "quote.accepted",
@@ -69,15 +58,6 @@ export const TRANSFER_TRIGGERS = [
   "compliance.reject",
 ] as const;
 export type TransferTrigger = (typeof TRANSFER_TRIGGERS)[number];
-
-/** CancellationOutcome values of spec 2.9. */
-export type CancellationOutcome =
-  | "ABORTED_PRE_FUNDING"
-  | "CANCELED_PRE_NETWORK"
-  | "NETWORK_CANCELLATION_PENDING"
-  | "NETWORK_CANCELLATION_SUCCESS"
-  | "NETWORK_ALREADY_PAID"
-  | "NETWORK_IN_PROGRESS_RETRY_ALLOWED";
 
 const NETWORK = ["topay", "reqpay"] as const satisfies readonly TransferState[];
 
@@ -189,24 +169,10 @@ export const transferMachine = defineMachine<TransferState, TransferTrigger>({
   ],
 });
 
-const TERMINAL_SET: ReadonlySet<string> = new Set(TERMINAL);
 const PRE_FUNDING_SET: ReadonlySet<string> = new Set(PRE_FUNDING_ACTIVE);
-const POST_FUNDING_SET: ReadonlySet<string> = new Set(POST_FUNDING_ACTIVE);
-
-export function isTerminal(state: TransferState): state is TerminalState {
-  return TERMINAL_SET.has(state);
-}
 
 export function isPreFunding(state: TransferState): state is PreFundingState {
   return PRE_FUNDING_SET.has(state);
-}
-
-export function isPostFunding(state: TransferState): state is PostFundingState {
-  return POST_FUNDING_SET.has(state);
-}
-
-export function isActive(state: TransferState): state is ActiveState {
-  return !TERMINAL_SET.has(state);
 }
 
 export interface CancelResolution {

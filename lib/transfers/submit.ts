@@ -3,7 +3,7 @@ import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { payoutMethods, quotes, transfers } from "@/db/schema";
 import { beneficiaryInScope } from "@/lib/beneficiaries/records";
-import { moneyMovementCheck, type BeneficiaryState } from "@/lib/beneficiaries/state-machine";
+import { moneyMovementCheck } from "@/lib/beneficiaries/state-machine";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { corridorByCode } from "@/lib/corridors/corridors";
@@ -16,7 +16,7 @@ import { checkIdentifierFormat } from "@/lib/payout-identifiers/format-check";
 import { maskIdentifier } from "@/lib/payout-identifiers/mask";
 import { expireIfOverdue } from "./deadline";
 import { transferInScope, transitionTransfer, type TransferRow } from "./records";
-import { nextStepFor, transferMachine, type TransferState } from "./state-machine";
+import { nextStepFor, transferMachine } from "./state-machine";
 import { maskedPayoutMethod } from "./view";
 
 export interface SubmitInput {
@@ -80,7 +80,7 @@ async function resolvePayoutMethod(tx: Tx, row: TransferRow, input: SubmitInput,
 export async function submitTransfer(tx: Tx, input: SubmitInput & { subscriptionId: string; transferId: string; now: Date }) {
   const { now } = input;
   let row = await expireIfOverdue(tx, await transferInScope(tx, input.subscriptionId, input.transferId, true), now);
-  transferMachine.next(row.state as TransferState, "submit");
+  transferMachine.next(row.state, "submit");
   if (row.submittedAt)
     throw new DomainError("transfer.stateInvalid", {
       message: "This transfer was already submitted.",
@@ -97,7 +97,7 @@ export async function submitTransfer(tx: Tx, input: SubmitInput & { subscription
   }
   if (input.beneficiaryId !== row.beneficiaryId) throw issue("validation.fieldInvalid", "beneficiaryId", "beneficiaryId must be the quote's beneficiary.");
   const beneficiary = await beneficiaryInScope(tx, input.subscriptionId, row.beneficiaryId);
-  moneyMovementCheck(beneficiary.state as BeneficiaryState, beneficiary.id);
+  moneyMovementCheck(beneficiary.state, beneficiary.id);
 
   const payoutMethodId = await resolvePayoutMethod(tx, row, input, now);
   const delayMs = config().FAST_CHECK_DELAY_MS;

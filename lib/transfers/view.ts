@@ -2,7 +2,7 @@ import { and, asc, desc, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { fundingSessions, payoutMethods, transferStateHistory } from "@/db/schema";
 import { payoutMethodView } from "@/lib/beneficiaries/records";
-import { customerActionExpectedFor, isPreFunding, nextStepFor, type TransferState } from "./state-machine";
+import { customerActionExpectedFor, isPreFunding, nextStepFor } from "./state-machine";
 import type { TransferRow } from "./records";
 import { refundView } from "./refunds";
 
@@ -33,7 +33,7 @@ export async function maskedPayoutMethod(db: Executor, payoutMethodId: string | 
  * only in funding, nextStep null and customerActionExpected NONE on terminal states.
  */
 export async function transferDetail(db: Executor, row: TransferRow) {
-  const state = row.state as TransferState;
+  const state = row.state;
   const history = await db.select().from(transferStateHistory).where(eq(transferStateHistory.transferId, row.id)).orderBy(asc(transferStateHistory.seq));
   const [session] =
     state === "funding"

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
+import { DEVICE_STATUSES } from "@/lib/devices/status";
 import { Timestamp, TokenResponseSchema } from "../schemas";
 
 const tags = ["Auth"];
@@ -177,7 +178,7 @@ export const passwordResetComplete = defineContract({
 });
 
 const DeviceSchema = z
-  .object({ deviceId: z.string(), kid: z.string(), deviceName: z.string().nullable(), status: z.enum(["ACTIVE", "DEACTIVATED"]), registeredAt: Timestamp })
+  .object({ deviceId: z.string(), kid: z.string(), deviceName: z.string().nullable(), status: z.enum(DEVICE_STATUSES), registeredAt: Timestamp })
   .meta({ id: "Device" });
 
 export const deviceRegistrationStart = defineContract({

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
-import { Timestamp } from "../schemas";
+import { BENEFICIARY_STATES } from "@/lib/beneficiaries/state-machine";
+import { commaSeparated, Timestamp } from "../schemas";
 import { alpha3, isoDate } from "./profile";
 
 const tags = ["Beneficiaries"];
 
 export const RELATIONSHIPS = ["FAMILY", "SELF", "FRIEND", "BUSINESS", "OTHER"] as const;
-const BeneficiaryStateSchema = z.enum(["PENDING", "VALID", "MONITORED", "BLOCKED", "ARCHIVED"]).meta({ id: "BeneficiaryState" });
+const BeneficiaryStateSchema = z.enum(BENEFICIARY_STATES).meta({ id: "BeneficiaryState" });
 const name = z.string().trim().min(1).max(100);
 
 export const PayoutMethodSummarySchema = z
@@ -72,9 +73,7 @@ export const listBeneficiaries = defineContract({
   auth: "customer",
   gate: "beneficiaryManage",
   query: z.object({
-    states: z
-      .string()
-      .regex(/^(PENDING|VALID|MONITORED|BLOCKED|ARCHIVED)(,(PENDING|VALID|MONITORED|BLOCKED|ARCHIVED))*$/, "Comma-separated BeneficiaryState values.")
+    states: commaSeparated(BENEFICIARY_STATES, "Comma-separated BeneficiaryState values.")
       .optional()
       .meta({ description: "Default VALID,MONITORED,BLOCKED,PENDING." }),
     cursor: z.string().max(1024).optional(),

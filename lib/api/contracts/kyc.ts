@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
+import { KYC_SESSION_STATES } from "@/lib/kyc/session-state-machine";
+import { KYC_OUTCOMES, KYC_SESSION_PURPOSES } from "@/lib/kyc/statuses";
 import { Timestamp } from "../schemas";
 
 const tags = ["Profile and KYC"];
 
-const KycSessionStateSchema = z.enum(["CREATED", "IN_PROGRESS", "COMPLETED", "EXPIRED", "FAILED"]).meta({ id: "KycSessionState" });
-const PurposeSchema = z.enum(["NEW", "RESUME", "RESUBMISSION"]).meta({ id: "KycSessionPurpose", description: "Chosen by the service from the KYC state." });
+const KycSessionStateSchema = z.enum(KYC_SESSION_STATES).meta({ id: "KycSessionState" });
+const PurposeSchema = z.enum(KYC_SESSION_PURPOSES).meta({ id: "KycSessionPurpose", description: "Chosen by the service from the KYC state." });
 
 export const ClosureCallbackSchema = z
   .object({
@@ -81,7 +83,7 @@ export const sandboxCompleteKyc = defineContract({
   auth: "customer",
   sandboxOnly: true,
   params: z.object({ kycSessionId: z.string().min(1).max(64) }),
-  body: z.strictObject({ outcome: z.enum(["APPROVED", "REJECTED", "REMEDIATION_REQUIRED"]) }).meta({ id: "SandboxKycCompleteRequest" }),
+  body: z.strictObject({ outcome: z.enum(KYC_OUTCOMES) }).meta({ id: "SandboxKycCompleteRequest" }),
   success: {
     status: 200,
     description: "The session is closed and the customer's statuses moved.",

@@ -1,6 +1,9 @@
 import countries from "i18n-iso-countries";
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
+import { CUSTOMER_STATUSES } from "@/lib/customers/status-machine";
+import { LANGUAGES } from "@/lib/i18n/language";
+import { KYC_STATUSES } from "@/lib/kyc/statuses";
 import { NextStepSchema, Timestamp } from "../schemas";
 
 const tags = ["Profile and KYC"];
@@ -74,7 +77,7 @@ export const ProfileSubmitRequestSchema = z
       residenceAddress: StructuredAddressSchema,
       gender: z.enum(GENDERS).optional(),
       placeOfBirth: z.strictObject({ city: z.string().trim().min(1).max(100), country: alpha3 }).optional(),
-      preferredLanguage: z.enum(["en", "fr", "es"]).optional().meta({ description: "Language for disclosures and webviews." }),
+      preferredLanguage: z.enum(LANGUAGES).optional().meta({ description: "Language for disclosures and webviews." }),
     }),
   )
   .meta({
@@ -89,8 +92,8 @@ export const ProfileSubmitRequestSchema = z
     },
   });
 
-const CustomerStatusSchema = z.enum(["PENDING", "VALID", "MONITORED", "RESTRICTED", "BLOCKED", "CLOSED"]).meta({ id: "CustomerStatus" });
-const KycStatusSchema = z.enum(["NOT_STARTED", "IN_PROGRESS", "COMPLETED", "REJECTED", "REMEDIATION_REQUIRED"]).meta({ id: "KycStatus" });
+const CustomerStatusSchema = z.enum(CUSTOMER_STATUSES).meta({ id: "CustomerStatus" });
+const KycStatusSchema = z.enum(KYC_STATUSES).meta({ id: "KycStatus" });
 
 export const submitProfile = defineContract({
   operationId: "submitProfile",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
+import { LANGUAGES } from "@/lib/i18n/language";
 import { Timestamp } from "../schemas";
 
 const tags = ["Quotes"];
@@ -107,7 +108,7 @@ export const readDisclosure = defineContract({
         fees: z.object({ principalFee: money, partnerFee: money, totalFees: money, currency: z.string() }),
         rate: z.string(),
         expiresAt: Timestamp,
-        language: z.enum(["en", "fr", "es"]),
+        language: z.enum(LANGUAGES),
         version: z.string(),
         content: z.string(),
       })

@@ -1,26 +1,13 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
-import { Timestamp } from "../schemas";
+import { REFUND_STATUSES } from "@/lib/transfers/refund-state-machine";
+import { TRANSFER_STATES } from "@/lib/transfers/state-machine";
+import { commaSeparated, Timestamp } from "../schemas";
 import { PURPOSES } from "./quotes";
 
 const tags = ["Transfers"];
 const money = z.string().meta({ example: "100.000000" });
-const STATES = [
-  "registered",
-  "onreview",
-  "validated",
-  "funding",
-  "funded",
-  "topay",
-  "reqpay",
-  "spended",
-  "paid",
-  "aborted",
-  "rejected",
-  "expired",
-  "canceled",
-] as const;
-const TransferStateSchema = z.enum(STATES).meta({ id: "TransferState" });
+const TransferStateSchema = z.enum(TRANSFER_STATES).meta({ id: "TransferState" });
 const transferId = z.object({ transferId: z.string().min(1).max(64) });
 
 export const PayoutMethodMaskedSchema = z
@@ -40,7 +27,7 @@ const FundingSessionSchema = z
 
 const RefundSchema = z
   .object({
-    refundStatus: z.enum(["PENDING", "PROCESSING", "COMPLETED", "FAILED"]).optional(),
+    refundStatus: z.enum(REFUND_STATUSES).optional(),
     estimatedRefundCompletionBy: Timestamp.optional(),
     refundMethod: z.literal("ORIGINAL_PAYMENT_METHOD").optional(),
   })
@@ -102,10 +89,7 @@ export const listTransfers = defineContract({
   auth: "customer",
   gate: "transferRead",
   query: z.object({
-    states: z
-      .string()
-      .regex(new RegExp(`^(${STATES.join("|")})(,(${STATES.join("|")}))*$`), "Comma-separated TransferState values.")
-      .optional(),
+    states: commaSeparated(TRANSFER_STATES, "Comma-separated TransferState values.").optional(),
     createdSince: z.iso.datetime({ offset: true }).optional(),
     cursor: z.string().max(1024).optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),

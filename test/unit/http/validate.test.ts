@@ -163,3 +163,22 @@ test("format violations (regex, email, uuid): validation.fieldFormatInvalid", ()
   const short = failure(z.strictObject({ name: z.string().min(3) }), { name: "a" });
   assert.deepEqual(fieldsAndCodes(short), [["name", "validation.fieldInvalid"]]);
 });
+
+test("one issue per field and code: two format checks failing on one field are reported once", () => {
+  const schema = z.object({
+    code: z
+      .string()
+      .regex(/^[A-Z]+$/, "Upper case letters.")
+      .regex(/^.{3}$/, "Three characters."),
+    other: z.string().regex(/^x$/),
+  });
+  const err = failure(schema, { code: "ab12", other: "y" });
+  assert.equal(err.code, "validation.fieldFormatInvalid");
+  assert.deepEqual(
+    issuesOf(err).map((i) => [i.field, i.code, i.message]),
+    [
+      ["code", "validation.fieldFormatInvalid", "Upper case letters."],
+      ["other", "validation.fieldFormatInvalid", "Invalid string: must match pattern /^x$/"],
+    ],
+  );
+});

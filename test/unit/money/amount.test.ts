@@ -2,8 +2,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DomainError } from "@/lib/errors";
 import { parseMoneyAmount } from "@/lib/money/amount";
-import { fromMinorUnits, toMinorUnits } from "@/lib/money/minor-units";
-import { Decimal } from "@/lib/money/decimal";
 
 function issueOf(fn: () => unknown): { status: number; code: string; field: string; issueCode: string } {
   try {
@@ -43,15 +41,4 @@ test("zero only when allowed; malformed strings and unknown currencies refused",
   assert.equal(issueOf(() => parseMoneyAmount("-1.00", "USD")).issueCode, "validation.fieldFormatInvalid");
   assert.equal(issueOf(() => parseMoneyAmount(100, "USD")).issueCode, "validation.fieldFormatInvalid");
   assert.equal(issueOf(() => parseMoneyAmount("1.00", "ABC")).issueCode, "validation.fieldInvalid");
-});
-
-test("minor units: exact both ways, no silent rounding", () => {
-  assert.equal(toMinorUnits(new Decimal("10.50"), "USD"), 1050n);
-  assert.equal(toMinorUnits(new Decimal("6560"), "XOF"), 6560n);
-  assert.equal(toMinorUnits(new Decimal("1.234"), "KWD"), 1234n);
-  assert.equal(toMinorUnits(new Decimal("123456789012345678.99"), "USD"), 12345678901234567899n);
-  assert.throws(() => toMinorUnits(new Decimal("0.001"), "USD"), RangeError);
-  assert.equal(fromMinorUnits(1050n, "USD").toFixed(2), "10.50");
-  assert.equal(fromMinorUnits(1234n, "KWD").toFixed(), "1.234");
-  assert.equal(fromMinorUnits(7n, "JPY").toFixed(), "7");
 });

@@ -80,7 +80,7 @@ async function subscription(): Promise<{ subscriptionId: string; customerId: str
   const profile = { firstName: "Miroslava", lastName: "Zztestova", dateOfBirth: "1971-03-12", nationality: "RUS" };
   await db
     .insert(customers)
-    .values({ id: customerId, status: "VALID", kycStatus: "APPROVED", profile, screeningResult: "CLEAR", createdAt: now, updatedAt: now });
+    .values({ id: customerId, status: "VALID", kycStatus: "COMPLETED", profile, screeningResult: "CLEAR", createdAt: now, updatedAt: now });
   await db.insert(subscriptions).values({ id: subscriptionId, partnerId, customerId, createdAt: now, updatedAt: now });
   return { subscriptionId, customerId };
 }

@@ -19,7 +19,7 @@ export default async function KycReviewQueue({ searchParams }: { searchParams: S
       {items.length === 0 ? <Empty>No KYC session is waiting for review.</Empty> : null}
       {items.map(({ session, profile, customerStatus, kycStatus, partnerId, photoType, photoSize }) => {
         const p = profile ?? {};
-        const c = session.capture ?? {};
+        const c: Partial<NonNullable<typeof session.capture>> = session.capture ?? {};
         return (
           <Card
             key={session.id}

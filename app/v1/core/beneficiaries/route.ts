@@ -9,6 +9,6 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
     body: await createBeneficiary(tx, { subscriptionId: customer.subscriptionId, beneficiary: body, now }),
   })),
   GET: endpoint(api.listBeneficiaries, async ({ tx, query, customer }) => ({
-    body: await listBeneficiaries(tx, { subscriptionId: customer.subscriptionId, states: query.states?.split(","), limit: query.limit, cursor: query.cursor }),
+    body: await listBeneficiaries(tx, { subscriptionId: customer.subscriptionId, states: query.states, limit: query.limit, cursor: query.cursor }),
   })),
 });

@@ -8,7 +8,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: endpoint(api.listTransfers, async ({ tx, query, customer, now }) => ({
     body: await listTransfers(tx, {
       subscriptionId: customer.subscriptionId,
-      states: query.states?.split(","),
+      states: query.states,
       createdSince: query.createdSince ? new Date(query.createdSince) : undefined,
       limit: query.limit,
       cursor: query.cursor,
