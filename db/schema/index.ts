@@ -22,6 +22,7 @@ export * from "./quotes";
 export * from "./transfers";
 export * from "./service-keys";
 export * from "./operators";
+export * from "./reference-rates";
 export * from "./sanctions-list-versions";
 export * from "./sanctions-entries";
 export * from "./sanctions-aliases";

@@ -2,6 +2,7 @@ import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { partners } from "./partners";
 import { subscriptions } from "./subscriptions";
+import type { IdentifierType } from "@/lib/auth/identifiers";
 
 /** Email addresses and phone numbers a customer logs in with (IdentifierSummary). */
 export const loginIdentifiers = pgTable(
@@ -14,8 +15,7 @@ export const loginIdentifiers = pgTable(
     subscriptionId: text("subscription_id")
       .notNull()
       .references(() => subscriptions.id),
-    /** EMAIL or PHONE. */
-    type: text("type").notNull(),
+    type: text("type").$type<IdentifierType>().notNull(),
     /** Normalised: lower-case email or E.164 phone. */
     value: text("value").notNull(),
     verifiedAt: tstz("verified_at").notNull(),

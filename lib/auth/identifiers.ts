@@ -2,7 +2,8 @@ import { parsePhoneNumberFromString } from "libphonenumber-js";
 import { z } from "zod";
 import { DomainError } from "@/lib/errors";
 
-export type IdentifierType = "EMAIL" | "PHONE";
+export const IDENTIFIER_TYPES = ["EMAIL", "PHONE"] as const;
+export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
 export interface LoginIdentifier {
   type: IdentifierType;
   /** Normalised: lower-case email, or E.164 phone. */

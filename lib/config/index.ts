@@ -130,6 +130,35 @@ const schema = z.object({
   NEXTAUTH_SECRET: z.string().min(32).optional(),
   /** Production refuses http and private addresses for webhook URLs; tests may allow loopback. */
   WEBHOOK_ALLOW_PRIVATE: flag,
+  /**
+   * Reference rates (issue 11 item 4, docs/decisions.md "Reference rates"). With REFERENCE_RATES_URL
+   * (an ECB eurofxref-daily.xml) set, quotes are priced from the published feed; unset, the sandbox's
+   * deterministic rates. The secondary source (JSON, rates against one base) fills what the ECB lacks.
+   */
+  REFERENCE_RATES_URL: z.string().url().optional(),
+  REFERENCE_RATES_SECONDARY_URL: z.string().url().optional(),
+  REFERENCE_RATES_REFRESH_MINUTES: seconds(60),
+  /** Rates published longer ago than this refuse new quotes (503 internal.unavailable); 96 h spans a long weekend. */
+  REFERENCE_RATE_MAX_AGE_HOURS: seconds(96),
+  /** Fixed pegs "CUR:ANCHOR:units-of-CUR-per-ANCHOR,...": they take precedence over every feed. */
+  REFERENCE_RATE_PEGS: z
+    .string()
+    .default("XOF:EUR:655.957")
+    .transform((v, ctx) => {
+      const pegs: { currency: string; anchor: string; rate: string }[] = [];
+      for (const item of v
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const m = /^([A-Z]{3}):([A-Z]{3}):(\d+(?:\.\d+)?)$/.exec(item);
+        if (!m || m[1] === m[2] || /^0*(\.0*)?$/.test(m[3])) {
+          ctx.addIssue({ code: "custom", message: `not a peg CUR:ANCHOR:rate: ${item}` });
+          return z.NEVER;
+        }
+        pegs.push({ currency: m[1], anchor: m[2], rate: m[3] });
+      }
+      return pegs;
+    }),
 
   /** Provider choices (lib/providers/table.ts names each setting's implementations and checks them). */
   OTP_EMAIL_PROVIDER: providerName,

@@ -1,7 +1,7 @@
 import { asc, count, desc, eq, ilike, inArray, or } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { beneficiaries, customers, loginIdentifiers, partners, payoutMethods, subscriptions, transfers, transferStateHistory } from "@/db/schema";
-import { maskIdentifier, type IdentifierType } from "@/lib/auth/identifiers";
+import { maskIdentifier } from "@/lib/auth/identifiers";
 import { corridorByCode } from "@/lib/corridors/corridors";
 import { reviewReasons } from "@/lib/transfers/review-rule";
 
@@ -98,7 +98,7 @@ export async function customerDetail(db: Executor, subscriptionId: string) {
   if (!row) return null;
   const ids = await db.select().from(loginIdentifiers).where(eq(loginIdentifiers.subscriptionId, subscriptionId));
   const list = await db.select().from(transfers).where(eq(transfers.subscriptionId, subscriptionId)).orderBy(desc(transfers.createdAt)).limit(50);
-  return { ...row, identifiers: ids.map((i) => maskIdentifier({ type: i.type as IdentifierType, value: i.value })), transfers: list };
+  return { ...row, identifiers: ids.map((i) => maskIdentifier({ type: i.type, value: i.value })), transfers: list };
 }
 
 export async function listPartners(db: Executor) {

@@ -1,7 +1,7 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { customers, loginIdentifiers, subscriptions } from "@/db/schema";
-import { maskIdentifier, type IdentifierType } from "@/lib/auth/identifiers";
+import { maskIdentifier } from "@/lib/auth/identifiers";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { DomainError, type ValidationCode } from "@/lib/errors";
@@ -139,8 +139,8 @@ export async function readProfile(tx: Tx, input: { customerId: string; subscript
     profile: customer.profile ? { ...customer.profile, preferredLanguage: customer.preferredLanguage } : null,
     identifiers: ids.map((i) => ({
       identifierId: i.id,
-      identifierType: i.type as IdentifierType,
-      identifierMasked: maskIdentifier({ type: i.type as IdentifierType, value: i.value }),
+      identifierType: i.type,
+      identifierMasked: maskIdentifier({ type: i.type, value: i.value }),
       verifiedAt: i.verifiedAt.toISOString(),
       // The last identifier cannot be removed: the customer would lose access.
       canRemove: ids.length > 1,

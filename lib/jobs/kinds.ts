@@ -14,6 +14,7 @@ export interface JobPayloads {
   "transfers.networkStep": { transferId: string; from: string };
   "transfers.refundStep": { transferId: string };
   "funding.expire": { fundingSessionId: string };
+  "referenceRates.refresh": Record<string, never>;
   "sanctions.refresh": Record<string, never>;
   "sanctions.rescreen": { listVersionId: string; subjectType: "customer" | "beneficiary"; afterId: string | null };
 }

@@ -2,6 +2,7 @@ import { screenBeneficiary } from "@/lib/beneficiaries/screen-job";
 import { screenCustomer } from "@/lib/customers/screen-job";
 import { expireKycSession } from "@/lib/kyc/expire-job";
 import { purgeJob } from "@/lib/platform/purge-job";
+import { refreshReferenceRates } from "@/lib/pricing/refresh-job";
 import { refreshSanctionsList } from "@/lib/screening/refresh-job";
 import { rescreenSubjects } from "@/lib/screening/rescreen-job";
 import { expireTransfer } from "@/lib/transfers/expire-job";
@@ -29,6 +30,7 @@ export const jobRegistry = {
   "transfers.networkStep": networkStep,
   "transfers.refundStep": advanceRefund,
   "funding.expire": expireFundingSession,
+  "referenceRates.refresh": refreshReferenceRates,
   "sanctions.refresh": refreshSanctionsList,
   "sanctions.rescreen": rescreenSubjects,
 } satisfies { [K in JobKind]: JobDefinition<JobPayload<K>> & { kind: K } } satisfies JobRegistry;

@@ -1,8 +1,8 @@
 /**
  * Reference (mid-market) exchange rates: what the service prices with and what the pricing
- * envelope measures a partner's fx_rate against (decisions 6). Production plugs a market-data
- * source behind ReferenceRateProvider; the sandbox model below is deterministic so tests and
- * partner integrations can predict it.
+ * envelope measures a partner's fx_rate against (decisions 6). The published feeds (ECB, pegs, a
+ * secondary source) sit behind the same interface (published-rates.ts; rate-store.ts picks one);
+ * the sandbox model below, the default, is deterministic so tests and partners can predict it.
  *
  * Sandbox model: rate(t) = mid x (1 + amplitude x sin(2 pi (m + phase) / 60)), where m is the
  * whole minute since the Unix epoch and phase a fixed per-pair offset, rounded as every rate is

@@ -52,11 +52,14 @@ export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
     defaultImplementation: "ofac",
     production: ["ofac"],
   },
+  // A feed URL set means the feed (sandbox too): issue 11 item 4, lib/pricing/rate-store.ts.
   referenceRates: {
     setting: "REFERENCE_RATES_PROVIDER",
     implementations: ["sandbox", "ecb"],
     defaultImplementation: "sandbox",
+    inferredFrom: { setting: "REFERENCE_RATES_URL", implementation: "ecb" },
     production: ["ecb"],
+    requires: { ecb: ["REFERENCE_RATES_URL"] },
   },
   kycDecision: {
     setting: "KYC_DECISION_PROVIDER",

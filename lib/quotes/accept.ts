@@ -11,7 +11,7 @@ import { sha256Hex } from "@/lib/crypto/hash";
 import { DomainError } from "@/lib/errors";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { checkEnvelope } from "@/lib/pricing/envelope";
-import { sandboxReferenceRates } from "@/lib/pricing/reference-rate";
+import { referenceRates } from "@/lib/pricing/rate-store";
 import { insertRegisteredTransfer } from "@/lib/transfers/records";
 import { quoteExpired, quoteInScope } from "./records";
 import { verifyPartnerQuote } from "./signing/verify-partner-quote";
@@ -63,7 +63,7 @@ export async function acceptQuote(
     },
     corridor,
     now,
-    sandboxReferenceRates,
+    await referenceRates(tx),
   );
 
   const transfer = await insertRegisteredTransfer(

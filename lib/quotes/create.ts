@@ -13,7 +13,8 @@ import { Decimal } from "@/lib/money/decimal";
 import { toWireAmount } from "@/lib/money/format";
 import type { Partner } from "@/lib/partners/authenticate";
 import { checkEnvelope } from "@/lib/pricing/envelope";
-import { sandboxReferenceRates } from "@/lib/pricing/reference-rate";
+import type { ReferenceRateProvider } from "@/lib/pricing/reference-rate";
+import { referenceRates } from "@/lib/pricing/rate-store";
 import { envelopeTermsOf, priceQuote } from "@/lib/pricing/service-pricing";
 import { quoteView } from "./records";
 import { signingKeySet } from "./service-keys";
@@ -30,7 +31,6 @@ export interface QuoteRequest {
   partnerQuote?: string;
 }
 
-const rates = sandboxReferenceRates;
 const serviceQuoteSeqName = serviceQuoteSeqTable.seqName;
 
 const fieldInvalid = (field: string, message: string) =>
@@ -59,11 +59,26 @@ async function serviceQuoteSeq(tx: Tx): Promise<number> {
   return Number(row.seq);
 }
 
+interface QuoteContext {
+  partner: Partner;
+  subscriptionId: string;
+  corridor: Corridor;
+  req: QuoteRequest;
+  now: Date;
+  rates: ReferenceRateProvider;
+}
+
 const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /** The service prices and signs the quote (SERVICE_PRICED partners). */
-async function servicePricedClaims(tx: Tx, input: { partner: Partner; subscriptionId: string; corridor: Corridor; req: QuoteRequest; now: Date }) {
-  const priced = priceQuote({ corridor: input.corridor, payoutMethod: input.req.payoutMethod, originAmount: input.req.originAmount, now: input.now, rates });
+async function servicePricedClaims(tx: Tx, input: QuoteContext) {
+  const priced = priceQuote({
+    corridor: input.corridor,
+    payoutMethod: input.req.payoutMethod,
+    originAmount: input.req.originAmount,
+    now: input.now,
+    rates: input.rates,
+  });
   const iat = epoch(input.now);
   const exp = iat + quoteTtlSeconds(priced.corridorType, config());
   const terms = envelopeTermsOf(priced);
@@ -95,7 +110,7 @@ const binding = (field: string, expected: string, actual: string) =>
   new DomainError("quote.bindingMismatch", { message: `The signed quote's ${field} does not match.`, details: { field, expected, actual } });
 
 /** The partner's signed quote, verified exactly as spec 5.4 says (PARTNER_SIGNED partners). */
-async function partnerSignedClaims(tx: Tx, input: { partner: Partner; subscriptionId: string; corridor: Corridor; req: QuoteRequest; now: Date }) {
+async function partnerSignedClaims(tx: Tx, input: QuoteContext) {
   const { corridor, req, now } = input;
   if (!req.partnerQuote)
     throw new DomainError("validation.fieldMissing", {
@@ -130,7 +145,7 @@ async function partnerSignedClaims(tx: Tx, input: { partner: Partner; subscripti
       details: { signed: claims.send_amount, requested: req.originAmount },
     });
   }
-  checkEnvelope(claims, corridor, now, rates);
+  checkEnvelope(claims, corridor, now, input.rates);
   if (claims.partner_quote_seq <= partner.highestQuoteSeq) {
     throw new DomainError("quote.sequenceGap", {
       message: "partner_quote_seq must be above every sequence number seen.",
@@ -155,7 +170,7 @@ export async function createQuote(tx: Tx, input: { partner: Partner; subscriptio
   const beneficiary = await beneficiaryInScope(tx, input.subscriptionId, input.req.beneficiaryId);
   moneyMovementCheck(beneficiary.state, beneficiary.id);
   const corridor = await corridorFor(tx, input.customerId, beneficiary.countryOfResidence, input.req);
-  const ctx = { partner: input.partner, subscriptionId: input.subscriptionId, corridor, req: input.req, now: input.now };
+  const ctx = { partner: input.partner, subscriptionId: input.subscriptionId, corridor, req: input.req, now: input.now, rates: await referenceRates(tx) };
   const partnerSigned = input.partner.pricingMode === "PARTNER_SIGNED";
   if (!partnerSigned && input.req.partnerQuote) throw fieldInvalid("partnerQuote", "This partner's quotes are priced by the service; omit partnerQuote.");
   const signed = partnerSigned ? await partnerSignedClaims(tx, ctx) : await servicePricedClaims(tx, ctx);

@@ -217,7 +217,8 @@ export type TransferNextStep = "AWAIT_FAST_CHECK" | "WAIT_FOR_VALIDATION" | "CON
  * null only on terminal states (a NETWORK_CANCELLATION_PENDING cancel response is non-terminal);
  * terminal null.
  */
-export type CustomerActionExpected = "NONE" | "CONFIRM" | "FUND" | "WAIT";
+export const CUSTOMER_ACTIONS_EXPECTED = ["NONE", "CONFIRM", "FUND", "WAIT"] as const;
+export type CustomerActionExpected = (typeof CUSTOMER_ACTIONS_EXPECTED)[number];
 
 const NEXT_STEP: Record<TransferState, TransferNextStep | null> = {
   registered: "AWAIT_FAST_CHECK",

@@ -15,5 +15,6 @@ export const productionEnv: Record<string, string> = {
   SMS_WEBHOOK_SECRET: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=",
   SCREENING_PROVIDER: "ofac",
   REFERENCE_RATES_PROVIDER: "ecb",
+  REFERENCE_RATES_URL: "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml",
   KYC_DECISION_PROVIDER: "operator",
 };

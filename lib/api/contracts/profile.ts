@@ -1,5 +1,6 @@
 import countries from "i18n-iso-countries";
 import { z } from "zod";
+import { IDENTIFIER_TYPES } from "@/lib/auth/identifiers";
 import { defineContract } from "@/lib/http/contract";
 import { CUSTOMER_STATUSES } from "@/lib/customers/status-machine";
 import { LANGUAGES } from "@/lib/i18n/language";
@@ -122,7 +123,7 @@ export const submitProfile = defineContract({
 });
 
 const IdentifierSummarySchema = z
-  .object({ identifierId: z.string(), identifierType: z.enum(["EMAIL", "PHONE"]), identifierMasked: z.string(), verifiedAt: Timestamp, canRemove: z.boolean() })
+  .object({ identifierId: z.string(), identifierType: z.enum(IDENTIFIER_TYPES), identifierMasked: z.string(), verifiedAt: Timestamp, canRemove: z.boolean() })
   .meta({ id: "IdentifierSummary" });
 
 export const readProfile = defineContract({

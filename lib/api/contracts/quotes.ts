@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PAYOUT_METHODS } from "@/lib/corridors/payout-methods";
 import { defineContract } from "@/lib/http/contract";
 import { LANGUAGES } from "@/lib/i18n/language";
 import { Timestamp } from "../schemas";
@@ -47,7 +48,7 @@ export const createQuote = defineContract({
       originCurrency: currency,
       destinationCurrency: currency,
       beneficiaryId: z.string().min(1).max(64),
-      payoutMethod: z.enum(["bank_account", "cash_pickup", "wallet_transfer", "mobile_money"]).optional(),
+      payoutMethod: z.enum(PAYOUT_METHODS).optional(),
       partnerQuote: z.string().max(65536).optional(),
     })
     .meta({ id: "QuoteCreateRequest", example: { originAmount: "100.000000", originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId: "ben_..." } }),
@@ -68,6 +69,7 @@ export const createQuote = defineContract({
     "quote.sequenceGap",
     "quote.envelopeBreach",
     "quote.amountChanged",
+    "internal.unavailable",
   ],
 });
 
@@ -147,5 +149,6 @@ export const acceptQuote = defineContract({
     "subscription.spended",
     "beneficiary.stateInsufficient",
     "beneficiary.stateBlocking",
+    "internal.unavailable",
   ],
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
 import { REFUND_STATUSES } from "@/lib/transfers/refund-state-machine";
-import { TRANSFER_STATES } from "@/lib/transfers/state-machine";
+import { CUSTOMER_ACTIONS_EXPECTED, TRANSFER_STATES } from "@/lib/transfers/state-machine";
 import { commaSeparated, Timestamp } from "../schemas";
 import { PURPOSES } from "./quotes";
 
@@ -70,7 +70,7 @@ export const TransferDetailSchema = z
     confirmedAt: Timestamp.nullable(),
     transferExpiresAt: Timestamp.optional().meta({ description: "Only in registered, onreview, validated, funding." }),
     nextStep: z.string().nullable(),
-    customerActionExpected: z.enum(["NONE", "CONFIRM", "FUND", "WAIT"]),
+    customerActionExpected: z.enum(CUSTOMER_ACTIONS_EXPECTED),
     confirmationChallenge: z.string().optional().meta({ description: "Only in validated; every read issues a new one." }),
     confirmationChallengeExpiresAt: Timestamp.optional(),
     fundingSession: FundingSessionSchema.optional(),

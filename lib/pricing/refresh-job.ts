@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { config } from "@/lib/config";
+import { defineJob } from "@/lib/jobs/define";
+import { logger } from "@/lib/log";
+import { providers } from "@/lib/providers";
+import { parseEcbDaily, parseSecondary, type RateSet } from "./rate-feeds";
+import { storeRateSets } from "./rate-store";
+
+/** Feeds are a few kilobytes; a larger answer is not the feed. */
+const MAX_FEED_BYTES = 1_000_000;
+
+async function fetchFeed(url: string, signal: AbortSignal): Promise<string> {
+  const res = await fetch(url, { signal, redirect: "follow", headers: { accept: "application/xml, application/json, text/*" } });
+  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  const text = await res.text();
+  if (text.length > MAX_FEED_BYTES) throw new Error(`${url} answered more than ${MAX_FEED_BYTES} bytes`);
+  return text;
+}
+
+/**
+ * Fetches the configured reference-rate feeds and stores what parsed (issue 11 item 4). Periodic,
+ * every REFERENCE_RATES_REFRESH_MINUTES. Fetching happens outside any transaction; the sets are
+ * stored in one. A feed that fails (unreachable, malformed) stores nothing, so the last good rates
+ * keep serving, and the run fails so the worker retries it with backoff.
+ */
+export const refreshReferenceRates = defineJob({
+  kind: "referenceRates.refresh",
+  get every() {
+    return config().REFERENCE_RATES_REFRESH_MINUTES * 60;
+  },
+  schema: z.object({}).strict() as z.ZodType<Record<string, never>>,
+  perform: async (db, { now, signal }) => {
+    if (providers().referenceRates !== "ecb") return;
+    const c = config();
+    const feeds: [string | undefined, (text: string) => RateSet][] = [
+      [c.REFERENCE_RATES_URL, parseEcbDaily],
+      [c.REFERENCE_RATES_SECONDARY_URL, parseSecondary],
+    ];
+    const sets: RateSet[] = [];
+    const failures: string[] = [];
+    for (const [url, parse] of feeds) {
+      if (!url) continue;
+      try {
+        sets.push(parse(await fetchFeed(url, signal)));
+      } catch (err) {
+        failures.push((err as Error).message);
+      }
+    }
+    if (sets.length > 0) await db.transaction((tx) => storeRateSets(tx, sets, now));
+    for (const set of sets)
+      logger().info({ source: set.source, publishedAt: set.publishedAt, currencies: Object.keys(set.rates).length }, "reference rates fetched");
+    if (failures.length > 0) throw new Error(`reference rates refresh failed: ${failures.join("; ")}`);
+  },
+});
