@@ -2,6 +2,8 @@
 // (IN_PROCESS_WORKER=false leaves the jobs to `npm run worker`).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // TRACE and the like would otherwise be a bare 500 from Next (lib/http/request-guard.ts).
+  (await import("@/lib/http/request-guard")).refuseForbiddenMethodsInNode();
   const { config } = await import("@/lib/config");
   if (!config().IN_PROCESS_WORKER) return;
   const { ready } = await import("@/lib/platform/ready");

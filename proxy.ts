@@ -1,31 +1,57 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { guardRequest } from "@/lib/http/request-guard";
+import { CONSOLE_STATIC_HEADERS, consoleContentSecurityPolicy, WEBVIEW_STATIC_HEADERS, webviewContentSecurityPolicy } from "@/lib/webviews/security-headers";
 
-// Hosted webview pages: per-partner Content-Security-Policy (frame-ancestors = the partner's
-// registered origins) with a per-request script nonce, which Next applies to its own scripts.
+/**
+ * Runs before every route: refuses requests Next would answer with a bare 500 (lib/http/
+ * request-guard.ts), and sets the nonce-based Content-Security-Policy of our HTML pages. Next
+ * reads the nonce from the request's CSP header and applies it to its own scripts.
+ */
 export async function proxy(request: NextRequest) {
-  const [, , , token] = request.nextUrl.pathname.split("/"); // /webviews/{kind}/{token}
+  const refused = guardRequest(request);
+  if (refused) return refused;
+  const path = request.nextUrl.pathname;
+  if (WEBVIEW_PAGE.test(path)) return webviewPage(request);
+  if (path === "/console" || path.startsWith("/console/") || path.startsWith("/api/auth/")) {
+    const nonce = newNonce();
+    return withPolicy(request, nonce, consoleContentSecurityPolicy(nonce), CONSOLE_STATIC_HEADERS);
+  }
+  return NextResponse.next();
+}
+
+// Hosted webview pages (/webviews/{kind}/{token}), not their POST actions or sub-pages.
+const WEBVIEW_PAGE = /^\/webviews\/(kyc|funding)\/[^/]+$/;
+
+const newNonce = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+
+/** Per-partner policy: frame-ancestors = the partner's registered origins. */
+async function webviewPage(request: NextRequest) {
+  const [, , , token] = request.nextUrl.pathname.split("/");
   const { ready } = await import("@/lib/platform/ready");
   const { partnerOfToken } = await import("@/lib/webviews/tokens");
-  const { webviewContentSecurityPolicy, WEBVIEW_STATIC_HEADERS } = await import("@/lib/webviews/security-headers");
   const { partners } = await import("@/db/schema");
   const { eq } = await import("drizzle-orm");
 
   const db = await ready();
   const partnerId = token ? await partnerOfToken(db, token) : null;
   const [partner] = partnerId ? await db.select({ origins: partners.returnOrigins }).from(partners).where(eq(partners.id, partnerId)) : [];
-  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
-  const csp = webviewContentSecurityPolicy(nonce, partner?.origins ?? []);
+  const nonce = newNonce();
+  return withPolicy(request, nonce, webviewContentSecurityPolicy(nonce, partner?.origins ?? []), WEBVIEW_STATIC_HEADERS);
+}
 
+function withPolicy(request: NextRequest, nonce: string, csp: string, staticHeaders: Record<string, string>) {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("content-security-policy", csp);
   requestHeaders.set("x-nonce", nonce);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("content-security-policy", csp);
-  for (const [name, value] of Object.entries(WEBVIEW_STATIC_HEADERS)) response.headers.set(name, value);
+  for (const [name, value] of Object.entries(staticHeaders)) response.headers.set(name, value);
   return response;
 }
 
 export const config = {
-  // Pages only: /webviews/{kind}/{token}, not their POST actions.
-  matcher: ["/webviews/kyc/:token", "/webviews/funding/:token"],
+  // Every request but Next's static assets, and the KYC photo upload: Next copies a proxied
+  // request's body up to proxyClientMaxBodySize (2 MiB, next.config.mjs), which would cut a
+  // photo (up to 10 MiB); that route reads its body with its own limit.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|webviews/kyc/[^/]+/photo$).*)"],
 };

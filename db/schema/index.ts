@@ -6,6 +6,7 @@ export * from "./login-identifiers";
 export * from "./registrations";
 export * from "./otps";
 export * from "./otp-outbox";
+export * from "./otp-deliveries";
 export * from "./login-attempts";
 export * from "./failure-events";
 export * from "./sessions";

@@ -2,30 +2,31 @@ import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { otpOutbox } from "@/db/schema";
 import { config } from "@/lib/config";
-import { logger } from "@/lib/log";
+import type { Language } from "@/lib/i18n/language";
+import { queueOtpDelivery } from "@/lib/notifications/otp-delivery";
+import { otpMessageText, type OtpPurpose } from "@/lib/notifications/otp-messages";
+import { providers } from "@/lib/providers";
+import type { IdentifierType } from "./identifiers";
 
-export type OtpPurpose = "REGISTRATION" | "PASSWORD_RESET";
+export type { OtpPurpose };
 
 export interface OtpMessage {
   partnerId: string;
   identifier: string;
+  identifierType: IdentifierType;
   purpose: OtpPurpose;
   /** Null: the message carries no code (the identifier is already registered). */
   code: string | null;
+  /** From Accept-Language at the start of the flow. */
+  language: Language;
   now: Date;
 }
 
-function textOf(m: OtpMessage): string {
-  if (m.code === null) {
-    return "Someone tried to register with this identifier, which already has an account. Log in or reset your password instead.";
-  }
-  return `Your verification code is ${m.code}. It expires in ${Math.round(config().OTP_TTL_SECONDS / 60)} minutes.`;
-}
-
 /**
- * Hands an OTP message to the messaging provider. The sandbox provider is an outbox table read by
- * GET /v1/sandbox/otp; a production deployment plugs in an SMS/email provider here. The code is
- * never logged.
+ * Hands an OTP message to the configured channel (lib/providers: otpEmail, otpSms). In sandbox
+ * the message also goes to the outbox table read by GET /v1/sandbox/otp; a real channel (smtp,
+ * sms-webhook) gets a durable delivery job, so the request never waits on it. The code is never
+ * logged.
  */
 export async function sendOtpMessage(tx: Tx, m: OtpMessage): Promise<void> {
   if (config().sandbox) {
@@ -35,10 +36,13 @@ export async function sendOtpMessage(tx: Tx, m: OtpMessage): Promise<void> {
       identifier: m.identifier,
       purpose: m.purpose,
       otp: m.code,
-      message: textOf(m),
+      message: otpMessageText({ language: "en", purpose: m.purpose, code: m.code, ttlSeconds: config().OTP_TTL_SECONDS }).text.trim(),
       createdAt: m.now,
     });
-    return;
   }
-  logger().warn({ purpose: m.purpose }, "no messaging provider configured: OTP message not sent");
+  const channel = m.identifierType === "EMAIL" ? "EMAIL" : "SMS";
+  const provider = channel === "EMAIL" ? providers().otpEmail : providers().otpSms;
+  // "sandbox" is the outbox above; production never resolves to it (lib/providers start-up check).
+  if (provider === "sandbox") return;
+  await queueOtpDelivery(tx, { ...m, channel, provider, recipient: m.identifier, code: m.code });
 }

@@ -8,6 +8,8 @@ import { config } from "@/lib/config";
 import { constantTimeEqual, sha256Hex } from "@/lib/crypto/hash";
 import { DomainError } from "@/lib/errors";
 import { lockScope, lockedForSeconds, recordFailure } from "@/lib/lockouts/failure-counter";
+import type { Language } from "@/lib/i18n/language";
+import type { LoginIdentifier } from "./identifiers";
 import { sendOtpMessage, type OtpPurpose } from "./otp-notifier";
 
 /**
@@ -17,7 +19,7 @@ import { sendOtpMessage, type OtpPurpose } from "./otp-notifier";
  */
 export async function issueOtp(
   tx: Tx,
-  input: { partnerId: string; identifier: string; purpose: OtpPurpose; deliverCode: boolean; now: Date },
+  input: { partnerId: string; identifier: LoginIdentifier; language: Language; purpose: OtpPurpose; deliverCode: boolean; now: Date },
 ): Promise<{ otpId: string; expiresAt: Date }> {
   const code = input.deliverCode ? String(randomInt(0, 1_000_000)).padStart(6, "0") : null;
   const otpId = newId("otp");
@@ -25,13 +27,21 @@ export async function issueOtp(
   await tx.insert(otps).values({
     id: otpId,
     partnerId: input.partnerId,
-    identifier: input.identifier,
+    identifier: input.identifier.value,
     purpose: input.purpose,
     codeHash: code ? sha256Hex(`${otpId}:${code}`) : null,
     expiresAt,
     createdAt: input.now,
   });
-  await sendOtpMessage(tx, { partnerId: input.partnerId, identifier: input.identifier, purpose: input.purpose, code, now: input.now });
+  await sendOtpMessage(tx, {
+    partnerId: input.partnerId,
+    identifier: input.identifier.value,
+    identifierType: input.identifier.type,
+    purpose: input.purpose,
+    code,
+    language: input.language,
+    now: input.now,
+  });
   return { otpId, expiresAt };
 }
 

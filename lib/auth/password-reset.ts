@@ -9,6 +9,7 @@ import { admitOtpSend } from "./otp-send-limits";
 import { assertPasswordPolicy, hashPassword } from "./passwords";
 import { loginScope } from "./login";
 import { revokeAllSessions } from "./tokens";
+import type { Language } from "@/lib/i18n/language";
 
 async function ownerOf(tx: Tx, partnerId: string, value: string) {
   const [row] = await tx
@@ -19,7 +20,10 @@ async function ownerOf(tx: Tx, partnerId: string, value: string) {
 }
 
 /** POST /v1/auth/password-reset/start: 202 whether or not the identifier exists, and the same limits. */
-export async function startPasswordReset(tx: Tx, input: { partnerId: string; identifier: string; clientAddress: string; now: Date }): Promise<void> {
+export async function startPasswordReset(
+  tx: Tx,
+  input: { partnerId: string; identifier: string; clientAddress: string; language?: Language; now: Date },
+): Promise<void> {
   const identifier = parseIdentifier(input.identifier);
   await admitOtpSend(tx, {
     partnerId: input.partnerId,
@@ -29,7 +33,14 @@ export async function startPasswordReset(tx: Tx, input: { partnerId: string; ide
     now: input.now,
   });
   if (!(await ownerOf(tx, input.partnerId, identifier.value))) return;
-  await issueOtp(tx, { partnerId: input.partnerId, identifier: identifier.value, purpose: "PASSWORD_RESET", deliverCode: true, now: input.now });
+  await issueOtp(tx, {
+    partnerId: input.partnerId,
+    identifier,
+    language: input.language ?? "en",
+    purpose: "PASSWORD_RESET",
+    deliverCode: true,
+    now: input.now,
+  });
 }
 
 /** Sets the new password and ends every session: whoever knew the old one is logged out. */

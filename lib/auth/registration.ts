@@ -11,13 +11,14 @@ import { issueOtp, verifyOtp } from "./otp";
 import { admitOtpSend } from "./otp-send-limits";
 import { assertPasswordPolicy, hashPassword } from "./passwords";
 import { issueTokens, type TokenResponse } from "./tokens";
+import type { Language } from "@/lib/i18n/language";
 
 /**
  * Registration (decisions section 3): identifier, then OTP, then password. An identifier that is
  * already registered gets exactly the same answers; its message carries no code, so the flow
  * cannot complete and nothing reveals that the account exists.
  */
-export async function startRegistration(tx: Tx, input: { partnerId: string; identifier: string; clientAddress: string; now: Date }) {
+export async function startRegistration(tx: Tx, input: { partnerId: string; identifier: string; clientAddress: string; language?: Language; now: Date }) {
   const identifier = parseIdentifier(input.identifier);
   await admitOtpSend(tx, {
     partnerId: input.partnerId,
@@ -30,7 +31,14 @@ export async function startRegistration(tx: Tx, input: { partnerId: string; iden
     .select({ id: loginIdentifiers.id })
     .from(loginIdentifiers)
     .where(and(eq(loginIdentifiers.partnerId, input.partnerId), eq(loginIdentifiers.value, identifier.value)));
-  const otp = await issueOtp(tx, { partnerId: input.partnerId, identifier: identifier.value, purpose: "REGISTRATION", deliverCode: !existing, now: input.now });
+  const otp = await issueOtp(tx, {
+    partnerId: input.partnerId,
+    identifier,
+    language: input.language ?? "en",
+    purpose: "REGISTRATION",
+    deliverCode: !existing,
+    now: input.now,
+  });
   const registrationId = newId("reg");
   await tx.insert(registrations).values({
     id: registrationId,

@@ -54,7 +54,7 @@ export const beneficiaryMachine = defineMachine<BeneficiaryState, BeneficiaryTri
  * beneficiary.stateBlocking. Details follow BeneficiaryStateDetails (spec 7).
  */
 export function moneyMovementCheck(state: BeneficiaryState, beneficiaryId?: string): void {
-  if (state === "VALID" || state === "MONITORED") return;
+  if (canMoveMoney(state)) return;
   const pending = state === "PENDING";
   const remediationHint = pending ? "await_beneficiary_verification" : "select_different_beneficiary";
   throw new DomainError(pending ? "beneficiary.stateInsufficient" : "beneficiary.stateBlocking", {

@@ -2,8 +2,8 @@ import { asc, count, desc, eq, ilike, inArray, or } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { beneficiaries, customers, loginIdentifiers, partners, payoutMethods, subscriptions, transfers, transferStateHistory } from "@/db/schema";
 import { maskIdentifier } from "@/lib/auth/identifiers";
-import { corridorByCode, isAtOrAboveReviewThreshold } from "@/lib/corridors/corridors";
-import { Decimal } from "@/lib/money/decimal";
+import { corridorByCode } from "@/lib/corridors/corridors";
+import { reviewReasons } from "@/lib/transfers/review-rule";
 
 /** Read-only views for the console (every change goes through the domain functions). */
 export const PAGE_SIZE = 20;
@@ -49,18 +49,11 @@ export async function transferQueue(db: Executor, state: "onreview" | "spended",
     : [];
   return {
     hasMore: rows.length > PAGE_SIZE,
-    items: rows.slice(0, PAGE_SIZE).map((r) => {
-      const corridor = corridorByCode(r.t.corridor);
-      const reasons: string[] = [];
-      if (r.customerStatus === "MONITORED") reasons.push("customer MONITORED");
-      if (corridor && isAtOrAboveReviewThreshold(corridor, new Decimal(r.t.originAmount)))
-        reasons.push(`amount ≥ ${corridor.reviewThreshold.toString()} ${corridor.originCurrency}`);
-      return {
-        ...r,
-        reasons,
-        history: history.filter((h) => h.transferId === r.t.id),
-      };
-    }),
+    items: rows.slice(0, PAGE_SIZE).map((r) => ({
+      ...r,
+      reasons: reviewReasons({ customerStatus: r.customerStatus, corridor: corridorByCode(r.t.corridor), originAmount: r.t.originAmount }),
+      history: history.filter((h) => h.transferId === r.t.id),
+    })),
   };
 }
 

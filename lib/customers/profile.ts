@@ -1,16 +1,41 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { customers, loginIdentifiers, subscriptions } from "@/db/schema";
-import type { ProfileInput } from "@/lib/api/contracts/profile";
 import { maskIdentifier } from "@/lib/auth/identifiers";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { DomainError, type ValidationCode } from "@/lib/errors";
+import type { Language } from "@/lib/i18n/language";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { normaliseName } from "@/lib/screening/provider";
 import { nextStepForCustomer } from "./next-step";
 import { lockCustomer } from "./status-change";
 import { customerStatusMachine } from "./status-machine";
+
+/** A postal address as the domain keeps it (alpha-3 country). */
+export interface Address {
+  addressLine1: string;
+  addressLine2?: string;
+  city: string;
+  region?: string;
+  postalCode?: string;
+  country: string;
+}
+
+/** The customer's profile attributes (spec 2.2), already well-formed: names, dates and codes checked by the caller's schema. */
+export interface ProfileInput {
+  firstName: string;
+  lastName: string;
+  middleNames?: string[];
+  /** YYYY-MM-DD. */
+  dateOfBirth: string;
+  nationality: string;
+  residenceCountry: string;
+  residenceAddress: Address;
+  gender?: string;
+  placeOfBirth?: { city: string; country: string };
+  preferredLanguage?: Language;
+}
 
 const fieldError = (code: ValidationCode, field: string, message: string, extra: Record<string, unknown> = {}) =>
   new DomainError(code, { message, details: { ...extra, issues: [{ field, code, message }] }, hint: "fix_request" });

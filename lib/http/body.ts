@@ -1,6 +1,12 @@
 import { DomainError } from "@/lib/errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * Deepest nesting of objects and arrays a body may have (docs/decisions.md). Our deepest schema
+ * needs 4; recursive code downstream (canonical JSON for idempotency fingerprints, validation)
+ * must never see a body deep enough to overflow the stack.
+ */
+export const MAX_JSON_DEPTH = 32;
 
 const bodyMalformed = (message: string) => new DomainError("validation.bodyMalformed", { message, hint: "fix_request" });
 
@@ -79,9 +85,42 @@ export async function readJsonBody(req: Request, { required }: { required: boole
   } catch {
     throw bodyMalformed("The request body is not valid UTF-8.");
   }
+  const depth = nestingDepth(text);
+  if (depth > MAX_JSON_DEPTH) {
+    throw new DomainError("validation.bodyMalformed", {
+      message: `The request body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels.`,
+      details: { maxDepth: MAX_JSON_DEPTH },
+      hint: "fix_request",
+    });
+  }
   try {
     return JSON.parse(text);
   } catch {
     throw bodyMalformed("The request body is not valid JSON.");
   }
+}
+
+/**
+ * The deepest bracket nesting of a JSON text, scanned iteratively (no recursion) and ignoring
+ * brackets inside strings. Run before JSON.parse, so a hostile body is refused before any object
+ * exists; stops counting as soon as the limit is passed.
+ */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+      if (deepest > MAX_JSON_DEPTH) return deepest;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
 }

@@ -16,6 +16,7 @@ export interface JobPayloads {
   "funding.expire": { fundingSessionId: string };
   "referenceRates.refresh": Record<string, never>;
   "sanctions.refresh": Record<string, never>;
+  "notifications.otpDelivery": { deliveryId: string };
   "sanctions.rescreen": { listVersionId: string; subjectType: "customer" | "beneficiary"; afterId: string | null };
 }
 

@@ -1,6 +1,7 @@
 import { screenBeneficiary } from "@/lib/beneficiaries/screen-job";
 import { screenCustomer } from "@/lib/customers/screen-job";
 import { expireKycSession } from "@/lib/kyc/expire-job";
+import { deliverOtp } from "@/lib/notifications/otp-delivery";
 import { purgeJob } from "@/lib/platform/purge-job";
 import { refreshReferenceRates } from "@/lib/pricing/refresh-job";
 import { refreshSanctionsList } from "@/lib/screening/refresh-job";
@@ -33,4 +34,5 @@ export const jobRegistry = {
   "referenceRates.refresh": refreshReferenceRates,
   "sanctions.refresh": refreshSanctionsList,
   "sanctions.rescreen": rescreenSubjects,
+  "notifications.otpDelivery": deliverOtp,
 } satisfies { [K in JobKind]: JobDefinition<JobPayload<K>> & { kind: K } } satisfies JobRegistry;

@@ -4,6 +4,7 @@ import { partners } from "@/db/schema";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import { assertDeliverableUrl } from "@/lib/webhooks/url-policy";
+import { validReturnOrigins } from "./origins";
 import { newWebhookSecret, rotateWebhookSecret } from "./webhook-secret";
 
 export interface PartnerSettingsInput {
@@ -34,6 +35,7 @@ export interface PartnerSettings {
  * replaces it (the partner's own rotation, decisions: webhook secret rotation).
  */
 export async function updatePartnerSettings(tx: Tx, partnerId: string, input: PartnerSettingsInput, now: Date): Promise<PartnerSettings> {
+  const origins = input.returnOrigins && validReturnOrigins(input.returnOrigins, { allowLocalHttp: config().sandbox });
   const [partner] = await tx.select().from(partners).where(eq(partners.id, partnerId)).for("update");
   if (!partner) throw new DomainError("partner.notFound");
   if (input.webhookUrl) {
@@ -63,7 +65,7 @@ export async function updatePartnerSettings(tx: Tx, partnerId: string, input: Pa
       // A new URL is a new endpoint: a 410 or Retry-After of the old one no longer applies.
       ...(webhookUrl !== partner.webhookUrl ? { webhookDisabledAt: null, webhookDisabledReason: null, webhookNotBefore: null } : {}),
       webhookSecret: webhookUrl ? (partner.webhookSecret ?? newWebhookSecret()) : partner.webhookSecret,
-      returnOrigins: input.returnOrigins ?? partner.returnOrigins,
+      returnOrigins: origins ?? partner.returnOrigins,
       deepLinkBase: input.deepLinkBase === undefined ? partner.deepLinkBase : input.deepLinkBase,
       updatedAt: now,
     })

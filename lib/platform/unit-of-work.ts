@@ -58,3 +58,18 @@ export async function unitOfWork<T>(work: (tx: Tx) => Promise<T>, options: UnitO
     return { ok: false, error: unexpected(), committed: false };
   }
 }
+
+/**
+ * Work done before a unit of work opens (a remote fetch: no network call inside a transaction),
+ * with the same error mapping: a DomainError is the outcome, anything else is logged and becomes
+ * `server.unexpected`.
+ */
+export async function outside<T>(work: () => Promise<T>, context: Record<string, unknown> = {}): Promise<Outcome<T>> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (err) {
+    if (err instanceof DomainError) return { ok: false, error: err, committed: false };
+    logger().error({ err, ...context }, "unexpected error");
+    return { ok: false, error: unexpected(), committed: false };
+  }
+}

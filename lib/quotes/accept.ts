@@ -8,7 +8,7 @@ import { config } from "@/lib/config";
 import { corridorByCode } from "@/lib/corridors/corridors";
 import { quoteTtlSeconds, type CorridorType } from "@/lib/corridors/payout-methods";
 import { sha256Hex } from "@/lib/crypto/hash";
-import { DomainError, type StatusOf } from "@/lib/errors";
+import { DomainError } from "@/lib/errors";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { checkEnvelope } from "@/lib/pricing/envelope";
 import { referenceRates } from "@/lib/pricing/rate-store";
@@ -16,8 +16,7 @@ import { insertRegisteredTransfer } from "@/lib/transfers/records";
 import { quoteExpired, quoteInScope } from "./records";
 import { verifyPartnerQuote } from "./signing/verify-partner-quote";
 
-const invalid = (failedCheck: string, message: string, status?: StatusOf<"quote.invalid">) =>
-  new DomainError("quote.invalid", { message, status, details: { failedCheck } });
+const invalid = (failedCheck: string, message: string) => new DomainError("quote.invalid", { message, details: { failedCheck } });
 
 /**
  * POST /v1/core/quotes/{id}/accept (spec 4.1 rule 5): needs a served disclosure, re-checks the
@@ -30,7 +29,7 @@ export async function acceptQuote(
 ) {
   const { now } = input;
   const quote = await quoteInScope(tx, input.subscriptionId, input.quoteId, true);
-  if (quote.acceptedAt) throw invalid("alreadyAccepted", "This quote was already accepted.", 409);
+  if (quote.acceptedAt) throw invalid("alreadyAccepted", "This quote was already accepted.");
   if (quote.validUntil.getTime() <= now.getTime()) throw quoteExpired(quote, 422);
 
   const [disclosure] = await tx

@@ -157,7 +157,7 @@ async function partnerSignedClaims(tx: Tx, input: QuoteContext) {
     .from(quotes)
     .where(or(eq(quotes.id, claims.quote_id), eq(quotes.jti, claims.jti)))
     .limit(1);
-  if (reused) throw new DomainError("quote.invalid", { status: 409, message: "This quote_id or jti was already used.", details: { failedCheck: "reuse" } });
+  if (reused) throw new DomainError("quote.invalid", { message: "This quote_id or jti was already used.", details: { failedCheck: "reuse" } });
   await tx.update(partners).set({ highestQuoteSeq: claims.partner_quote_seq }).where(eq(partners.id, partner.id));
   return { claims, signedQuote: req.partnerQuote, payoutMethod };
 }

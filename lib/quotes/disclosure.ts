@@ -21,7 +21,7 @@ export async function serveDisclosure(
   const status = quoteStatus(quote, input.now);
   if (status === "EXPIRED") throw quoteExpired(quote);
   if (status === "ACCEPTED")
-    throw new DomainError("quote.invalid", { status: 409, message: "This quote was already accepted.", details: { failedCheck: "alreadyAccepted" } });
+    throw new DomainError("quote.invalid", { message: "This quote was already accepted.", details: { failedCheck: "alreadyAccepted" } });
   const [customer] = await tx.select({ preferredLanguage: customers.preferredLanguage }).from(customers).where(eq(customers.id, input.customerId));
   const language = chooseLanguage(input.acceptLanguage, customer?.preferredLanguage);
   const token = `dt_${randomToken(24)}`;

@@ -11,9 +11,9 @@ import { customerActionExpectedFor, nextStepFor, resolveCancel } from "./state-m
 const NETWORK_CANCELLATION_SECONDS = 60;
 
 /**
- * POST /v1/core/transfers/{id}/cancel (spec 3.1, 4.1 rule 10): aborted before funding (200),
- * canceled with a refund when funded (202), a network cancellation request in topay/reqpay (202);
- * from spended by the prior state. Never blocked by a partner suspension (spec 3.5).
+ * POST /v1/core/transfers/{id}/cancel (spec 3.1, 4.1 rule 10): aborted before funding, canceled
+ * with a refund when funded, a network cancellation request in topay/reqpay; from spended by the
+ * prior state (the route answers 200 or 202 from cancellationOutcome). Never blocked by a partner suspension (spec 3.5).
  */
 export async function cancelTransfer(tx: Tx, input: { subscriptionId: string; transferId: string; cancellationReason: string; now: Date }) {
   const { now } = input;
@@ -39,16 +39,13 @@ export async function cancelTransfer(tx: Tx, input: { subscriptionId: string; tr
   const refund = resolution.refundStarts ? await startRefund(tx, moved, now) : null;
   const state = moved.state;
   return {
-    status: resolution.httpStatus,
-    body: {
-      transferId: moved.id,
-      transferStatus: state,
-      cancellationOutcome: resolution.outcome,
-      canceledAt: cancellation.canceledAt,
-      nextStep: nextStepFor(state),
-      customerActionExpected: customerActionExpectedFor(state),
-      ...(cancellation.networkCancellationExpectedBy ? { networkCancellationExpectedBy: cancellation.networkCancellationExpectedBy } : {}),
-      refund: refundView(refund),
-    },
+    transferId: moved.id,
+    transferStatus: state,
+    cancellationOutcome: resolution.outcome,
+    canceledAt: cancellation.canceledAt,
+    nextStep: nextStepFor(state),
+    customerActionExpected: customerActionExpectedFor(state),
+    ...(cancellation.networkCancellationExpectedBy ? { networkCancellationExpectedBy: cancellation.networkCancellationExpectedBy } : {}),
+    refund: refundView(refund),
   };
 }

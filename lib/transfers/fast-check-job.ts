@@ -1,13 +1,14 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { beneficiaries, customers, payoutMethods } from "@/db/schema";
-import { corridorByCode, isAtOrAboveReviewThreshold } from "@/lib/corridors/corridors";
+import { canMoveMoney } from "@/lib/beneficiaries/state-machine";
+import { corridorByCode } from "@/lib/corridors/corridors";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { defineJob } from "@/lib/jobs/define";
-import { Decimal } from "@/lib/money/decimal";
 import { checkIdentifierSubstance } from "@/lib/payout-identifiers/substantive-check";
 import { expireIfOverdue } from "./deadline";
 import { lockTransfer, transitionTransfer } from "./records";
+import { reviewReasons } from "./review-rule";
 
 /**
  * The fast-check (decisions section 7): the substantive checks submit did not do: the destination
@@ -37,9 +38,9 @@ export const fastCheck = defineJob({
       bankAccountFormat: corridor.bankAccount.format,
     });
     if (!substance.ok) return void (await fail(substance.reasonCode));
-    if (!["VALID", "MONITORED"].includes(beneficiary.state)) return void (await fail("TRF_CHECK_BENEFICIARY_STATE"));
+    if (!canMoveMoney(beneficiary.state)) return void (await fail("TRF_CHECK_BENEFICIARY_STATE"));
     if (!["VALID", "MONITORED"].includes(customer.status)) return void (await fail("TRF_CHECK_CUSTOMER_STATUS"));
-    const review = customer.status === "MONITORED" || isAtOrAboveReviewThreshold(corridor, new Decimal(row.originAmount));
+    const review = reviewReasons({ customerStatus: customer.status, corridor, originAmount: row.originAmount }).length > 0;
     await transitionTransfer(tx, row, review ? "fastCheck.review" : "fastCheck.passed", now);
   },
 });

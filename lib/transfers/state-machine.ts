@@ -1,7 +1,7 @@
 /**
  * Transfer states and transitions (spec 3.1, decisions 7). The table below is the only place a
  * transfer's state may change; services call transferMachine.next() and persist { to, reasonCode }.
- * Refusals are 409 transfer.stateInvalid (decisions 7, 8).
+ * Refusals are transfer.stateInvalid (decisions 7, 8).
  */
 import { defineMachine, NONE } from "@/lib/state-machine/define";
 
@@ -68,14 +68,14 @@ export const transferMachine = defineMachine<TransferState, TransferTrigger>({
   refusedCode: "transfer.stateInvalid",
   transitions: [
     { from: [NONE], trigger: "quote.accepted", to: "registered", reasonCode: "TRF_INITIATION_QUOTE_ACCEPTED", notes: "120-minute timer starts" },
-    // Submit keeps registered (202) and starts the asynchronous fast-check (spec 4.1 rule 9).
+    // Submit keeps registered and starts the asynchronous fast-check (spec 4.1 rule 9).
     { from: ["registered"], trigger: "submit", to: "unchanged", notes: "fast-check starts" },
     {
       from: ["registered"],
       trigger: "submit.quoteExpired",
       to: "expired",
       reasonCode: "TRF_QUOTE_EXPIRED",
-      notes: "410 transfer.quoteExpired, kept (keepChanges)",
+      notes: "transfer.quoteExpired, kept (keepChanges)",
     },
     { from: ["registered"], trigger: "fastCheck.passed", to: "validated", reasonCode: "TRF_CHECK_PASSED" },
     { from: ["registered"], trigger: "fastCheck.review", to: "onreview", reasonCode: "TRF_CHECK_REVIEW" },
@@ -86,7 +86,7 @@ export const transferMachine = defineMachine<TransferState, TransferTrigger>({
     // 120 minutes since registered without reaching funded. A held (spended) transfer is not
     // timed out: its clock resumes on restore, and the next sweep expires it if overdue.
     { from: PRE_FUNDING_ACTIVE, trigger: "timeout", to: "expired", reasonCode: "TRF_EXPIRED_TIMEOUT" },
-    // Confirm only from validated (decisions 7: "Not validated: 409").
+    // Confirm only from validated (decisions 7); anything else is transfer.stateInvalid.
     { from: ["validated"], trigger: "confirm", to: "funding", reasonCode: "TRF_AUTH_DEVICE_VERIFIED", notes: "fundingSession allocated" },
     { from: ["funding"], trigger: "funding.succeeded", to: "funded", reasonCode: "TRF_FUNDING_SUCCESS" },
     { from: ["funding"], trigger: "funding.failed", to: "unchanged", notes: "funding session marked FAILED" },
@@ -106,10 +106,10 @@ export const transferMachine = defineMachine<TransferState, TransferTrigger>({
       to: "aborted",
       reasonCode: "TRF_CANCEL_ABORTED_PRE_FUNDING",
       outcome: "ABORTED_PRE_FUNDING",
-      notes: "200; no refund",
+      notes: "no refund",
     },
-    { from: ["funded"], trigger: "cancel", to: "canceled", reasonCode: "TRF_CANCEL_PRE_NETWORK", outcome: "CANCELED_PRE_NETWORK", notes: "202; refund starts" },
-    { from: NETWORK, trigger: "cancel", to: "unchanged", outcome: "NETWORK_CANCELLATION_PENDING", notes: "202; network asked to cancel" },
+    { from: ["funded"], trigger: "cancel", to: "canceled", reasonCode: "TRF_CANCEL_PRE_NETWORK", outcome: "CANCELED_PRE_NETWORK", notes: "refund starts" },
+    { from: NETWORK, trigger: "cancel", to: "unchanged", outcome: "NETWORK_CANCELLATION_PENDING", notes: "network asked to cancel" },
     {
       from: ["spended"],
       whenPrior: PRE_FUNDING_ACTIVE,
@@ -180,15 +180,13 @@ export interface CancelResolution {
   changed: boolean;
   outcome: "ABORTED_PRE_FUNDING" | "CANCELED_PRE_NETWORK" | "NETWORK_CANCELLATION_PENDING";
   reasonCode?: string;
-  /** Spec 4.1 rule 10: 200 for aborted, 202 otherwise. */
-  httpStatus: 200 | 202;
   /** Spec 2.7: refund is set for funded-state cancellation only (the network path refunds later). */
   refundStarts: boolean;
 }
 
 /**
  * What POST cancel does (spec 3.1, 4.1 rule 10). From spended it resolves by the state the
- * transfer was held in (priorState, required there). Terminal states throw 409 transfer.stateInvalid.
+ * transfer was held in (priorState, required there). Terminal states throw transfer.stateInvalid.
  */
 export function resolveCancel(state: TransferState, priorState?: TransferState): CancelResolution {
   const step = transferMachine.next(state, "cancel", priorState === undefined ? {} : { prior: priorState });
@@ -198,7 +196,6 @@ export function resolveCancel(state: TransferState, priorState?: TransferState):
     changed: step.changed,
     outcome,
     ...(step.reasonCode !== undefined ? { reasonCode: step.reasonCode } : {}),
-    httpStatus: outcome === "ABORTED_PRE_FUNDING" ? 200 : 202,
     refundStarts: outcome === "CANCELED_PRE_NETWORK",
   };
 }

@@ -39,14 +39,9 @@ async function resolvePayoutMethod(tx: Tx, row: TransferRow, input: SubmitInput,
   }
   const methodType = canonicalMethodType(input.payoutMethod.methodType);
   if (!methodType) throw issue("validation.fieldInvalid", "payoutMethod.methodType", "Unknown payout method type.");
-  const corridor = corridorByCode(row.corridor)!;
-  const corridorMethod = payoutTypeToMethod(methodType);
-  if (!corridorMethod || !corridor.payoutMethods.includes(corridorMethod)) {
-    throw issue("validation.methodNotAvailableForCorridor", "payoutMethod.methodType", `${methodType} is not offered on ${corridor.code}.`);
-  }
-  if (corridorMethod !== row.payoutMethod) {
-    throw issue("validation.fieldInvalid", "payoutMethod.methodType", `The quote was priced for ${row.payoutMethod}; get a new quote for ${corridorMethod}.`);
-  }
+  // A stored method is checked against the request first (spec 4.1 rule 9): its type mismatch
+  // answers as such whatever the quote was priced for.
+  let existingId: string | undefined;
   if (payoutMethodId !== undefined) {
     const [existing] = await tx
       .select()
@@ -56,8 +51,17 @@ async function resolvePayoutMethod(tx: Tx, row: TransferRow, input: SubmitInput,
       throw issue("validation.fieldInvalid", "payoutMethod.payoutMethodId", "No such active payout method for this beneficiary.");
     if (existing.methodType !== methodType)
       throw issue("validation.payoutMethodTypeMismatch", "payoutMethod.methodType", `That payout method is ${existing.methodType}.`);
-    return existing.id;
+    existingId = existing.id;
   }
+  const corridor = corridorByCode(row.corridor)!;
+  const corridorMethod = payoutTypeToMethod(methodType);
+  if (!corridorMethod || !corridor.payoutMethods.includes(corridorMethod)) {
+    throw issue("validation.methodNotAvailableForCorridor", "payoutMethod.methodType", `${methodType} is not offered on ${corridor.code}.`);
+  }
+  if (corridorMethod !== row.payoutMethod) {
+    throw issue("validation.fieldInvalid", "payoutMethod.methodType", `The quote was priced for ${row.payoutMethod}; get a new quote for ${corridorMethod}.`);
+  }
+  if (existingId !== undefined) return existingId;
   const checked = checkIdentifierFormat({ methodType, destinationIdentifier: destinationIdentifier!, bankAccountFormat: corridor.bankAccount.format });
   const id = newId("pm");
   const cipher = await destinationCipher(tx);

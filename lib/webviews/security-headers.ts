@@ -1,13 +1,20 @@
+import { headerSafeOrigins } from "@/lib/partners/origins";
+
 /**
- * Security headers of the hosted webviews (KYC, funding): only the partner's registered origins
- * may frame them, nothing is loaded from third parties, scripts run only with this response's
- * nonce, and no Referer leaks the capability URL.
+ * Content-Security-Policy of our HTML pages: nothing is loaded from third parties, scripts run
+ * only with this response's nonce (Next applies it to its own scripts), and framing is limited to
+ * `frameAncestors` (none when empty). Origins that are not exact, safe origins are dropped here
+ * even though every writer validates them (lib/partners/origins.ts): a header is never built from
+ * an unchecked value.
  */
-export function webviewContentSecurityPolicy(nonce: string, frameAncestors: string[]): string {
-  const ancestors = frameAncestors.length > 0 ? frameAncestors.join(" ") : "'none'";
+function contentSecurityPolicy(nonce: string, frameAncestors: readonly unknown[]): string {
+  const safe = headerSafeOrigins(frameAncestors);
+  const ancestors = safe.length > 0 ? safe.join(" ") : "'none'";
+  // next dev (React's debugging) needs eval; production builds never get it.
+  const devEval = process.env.NODE_ENV === "development" ? " 'unsafe-eval'" : "";
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${devEval}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self'",
@@ -19,9 +26,30 @@ export function webviewContentSecurityPolicy(nonce: string, frameAncestors: stri
   ].join("; ");
 }
 
+/**
+ * Hosted webviews (KYC, funding): only the partner's registered origins may frame them, and no
+ * Referer leaks the capability URL.
+ */
+export function webviewContentSecurityPolicy(nonce: string, frameAncestors: readonly unknown[]): string {
+  return contentSecurityPolicy(nonce, frameAncestors);
+}
+
+/** The operator console and next-auth's pages: never framed by anyone (clickjacking). */
+export function consoleContentSecurityPolicy(nonce: string): string {
+  return contentSecurityPolicy(nonce, []);
+}
+
 export const WEBVIEW_STATIC_HEADERS: Record<string, string> = {
   "referrer-policy": "no-referrer",
   "x-content-type-options": "nosniff",
   "cache-control": "no-store",
   "permissions-policy": "camera=(self), microphone=(), geolocation=()",
+};
+
+export const CONSOLE_STATIC_HEADERS: Record<string, string> = {
+  "referrer-policy": "same-origin",
+  "x-content-type-options": "nosniff",
+  // For browsers without CSP frame-ancestors.
+  "x-frame-options": "DENY",
+  "permissions-policy": "camera=(), microphone=(), geolocation=()",
 };

@@ -16,6 +16,7 @@ const ADMIN = [
   ["/console/customers", "Customers"],
   ["/console/partners", "Partners"],
   ["/console/webhooks", "Webhooks"],
+  ["/console/deliveries", "Failed deliveries"],
   ["/console/audit", "Audit log"],
   ["/console/operators", "Operators"],
 ] as const;

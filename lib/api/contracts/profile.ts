@@ -93,8 +93,6 @@ export const ProfileSubmitRequestSchema = z
     },
   });
 
-export type ProfileInput = z.output<typeof ProfileSubmitRequestSchema>;
-
 const CustomerStatusSchema = z.enum(CUSTOMER_STATUSES).meta({ id: "CustomerStatus" });
 const KycStatusSchema = z.enum(KYC_STATUSES).meta({ id: "KycStatus" });
 

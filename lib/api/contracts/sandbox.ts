@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
+import { MAX_RETURN_ORIGINS } from "@/lib/partners/origins";
 import { Timestamp } from "../schemas";
 
 const tags = ["Sandbox"];
@@ -20,10 +21,15 @@ export const putPartner = defineContract({
       pricingMode: z.enum(["SERVICE_PRICED", "PARTNER_SIGNED"]).optional(),
       webhookUrl: z.string().url().max(2048).nullable().optional(),
       returnOrigins: z
-        .array(z.string().regex(/^https?:\/\/[^/\s]+$/, "An origin: scheme://host[:port], no path."))
-        .max(10)
+        // Each origin is checked by lib/partners/origins.ts (one rule for the console and this endpoint).
+        .array(z.string().max(253))
+        .max(MAX_RETURN_ORIGINS)
         .optional()
-        .meta({ description: "Origins allowed to frame the hosted webviews and to receive their postMessage (the first is the target)." }),
+        .meta({
+          description:
+            "Origins allowed to frame the hosted webviews and to receive their postMessage (the first is the target). Exact origins only: https://host[:port], lower case, no path or wildcard; http only for localhost and 127.0.0.1 in sandbox.",
+          example: ["https://app.example.com"],
+        }),
       deepLinkBase: z
         .string()
         .regex(/^[a-z][a-z0-9+.-]*:\/\/\S*$/)
@@ -55,7 +61,7 @@ export const putPartner = defineContract({
       })
       .meta({ id: "SandboxPartnerSettings" }),
   },
-  errors: ["auth.subscriptionKeyInvalid", "validation.fieldInvalid"],
+  errors: ["auth.subscriptionKeyInvalid", "validation.fieldInvalid", "validation.fieldFormatInvalid"],
 });
 
 export const otpOutbox = defineContract({

@@ -163,6 +163,22 @@ describe("submit: payout method rules (400)", () => {
     assert.equal(ok.status, 202, ok.text);
   });
 
+  test("payoutMethodId of another method type, with a methodType the quote was not priced for: still validation.payoutMethodTypeMismatch", async () => {
+    // Issue 9 item 11: the mismatch answers whatever the quote was priced for (not fieldInvalid).
+    const s = await registeredScenario({ freshBeneficiary: true }); // bank_account quote
+    const bank = await submit(s.c, s.transferId, submitBody(s.beneficiaryId, { methodType: "BANK_TRANSFER", destinationIdentifier: CLABES[1] }));
+    assert.equal(bank.status, 202, bank.text);
+
+    const { transferId } = await acceptTransfer(s.c, s.beneficiaryId); // bank_account quote again
+    const res = await submit(
+      s.c,
+      transferId,
+      submitBody(s.beneficiaryId, { methodType: "CASH_PICKUP", payoutMethodId: bank.body.payoutMethod.payoutMethodId }),
+    );
+    assertIssue(res, "payoutMethod.methodType", "validation.payoutMethodTypeMismatch");
+    assert.match(res.body.error.message, /BANK_TRANSFER/);
+  });
+
   test("an unknown payoutMethodId, or another customer's: 400 validation.fieldInvalid on payoutMethod.payoutMethodId", async () => {
     const s = await registeredScenario();
     const unknown = await submit(

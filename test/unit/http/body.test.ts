@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DomainError } from "@/lib/errors";
-import { MAX_BODY_BYTES, readJsonBody } from "@/lib/http/body";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH, readJsonBody } from "@/lib/http/body";
 
 const URL_ = "http://test.local/v1/auth/start";
 const JSON_TYPE = { "content-type": "application/json" };
@@ -170,4 +170,28 @@ test("content type is checked before the size", async () => {
   const text = "x".repeat(MAX_BODY_BYTES + 10);
   const err = await rejection(readJsonBody(post(text, { "content-type": "text/plain" }), { required: true }));
   assert.equal(err.code, "validation.contentTypeUnsupported");
+});
+
+// Issue 9 item 7: deep nesting overflowed the stack downstream (a 500); refused before parsing.
+const nestedText = (depth: number, open = "[", close = "]") => `${open.repeat(depth)}${close.repeat(depth)}`;
+const nestedObjects = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+
+test("nesting up to MAX_JSON_DEPTH is accepted, objects and arrays alike", async () => {
+  assert.ok(Array.isArray(await readJsonBody(post(nestedText(MAX_JSON_DEPTH)), { required: true })));
+  const obj = (await readJsonBody(post(nestedObjects(MAX_JSON_DEPTH)), { required: true })) as Record<string, unknown>;
+  assert.equal(typeof obj.a, "object");
+});
+
+test("nesting deeper than MAX_JSON_DEPTH is 400 validation.bodyMalformed with maxDepth", async () => {
+  for (const text of [nestedText(MAX_JSON_DEPTH + 1), nestedObjects(MAX_JSON_DEPTH + 1), nestedText(200_000), nestedObjects(100_000)]) {
+    const err = await rejection(readJsonBody(post(text), { required: true }));
+    assert.equal(err.code, "validation.bodyMalformed");
+    assert.equal(err.status, 400);
+    assert.deepEqual(err.details, { maxDepth: MAX_JSON_DEPTH });
+  }
+});
+
+test("brackets inside strings (with escaped quotes and backslashes) do not count as nesting", async () => {
+  const value = { s: `${"[{".repeat(1000)}\\"${"]}".repeat(1000)}`, t: "\\" };
+  assert.deepEqual(await readJsonBody(post(JSON.stringify(value)), { required: true }), value);
 });

@@ -161,7 +161,6 @@ test("transfer: resolveCancel per state (spec 3.1, 4.1 rule 10)", () => {
     changed: true,
     outcome: "ABORTED_PRE_FUNDING",
     reasonCode: "TRF_CANCEL_ABORTED_PRE_FUNDING",
-    httpStatus: 200,
     refundStarts: false,
   };
   const canceled = {
@@ -169,10 +168,9 @@ test("transfer: resolveCancel per state (spec 3.1, 4.1 rule 10)", () => {
     changed: true,
     outcome: "CANCELED_PRE_NETWORK",
     reasonCode: "TRF_CANCEL_PRE_NETWORK",
-    httpStatus: 202,
     refundStarts: true,
   };
-  const pending = (to: string) => ({ to, changed: false, outcome: "NETWORK_CANCELLATION_PENDING", httpStatus: 202, refundStarts: false });
+  const pending = (to: string) => ({ to, changed: false, outcome: "NETWORK_CANCELLATION_PENDING", refundStarts: false });
   for (const s of PRE as TransferState[]) assert.deepEqual(resolveCancel(s), aborted, s);
   assert.deepEqual(resolveCancel("funded"), canceled);
   assert.deepEqual(resolveCancel("topay"), pending("topay"));

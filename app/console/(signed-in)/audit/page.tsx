@@ -1,4 +1,5 @@
 import { Empty, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
+import { pageParam } from "@/lib/console/page-param";
 import { PAGE_SIZE } from "@/lib/console/queries";
 import { requireOperator } from "@/lib/console/session";
 import { listAudit } from "@/lib/operators/audit";
@@ -9,7 +10,7 @@ export const metadata = { title: "Audit log · Console" };
 export default async function Audit({ searchParams }: { searchParams: SearchParams }) {
   await requireOperator("admin");
   const sp = await searchParams;
-  const page = Math.max(1, Number(param(sp, "page") ?? 1));
+  const page = pageParam(param(sp, "page"));
   const q = param(sp, "q") ?? "";
   const action = param(sp, "action") ?? "";
   const rows = await listAudit(await ready(), { q: q || undefined, action: action || undefined, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });

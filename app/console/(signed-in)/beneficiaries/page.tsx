@@ -1,6 +1,7 @@
 import { DecisionForm } from "@/components/console/decision-form";
 import { ScreeningEvidence } from "@/components/console/screening-evidence";
 import { Badge, Card, Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
+import { pageParam } from "@/lib/console/page-param";
 import { beneficiaryQueue } from "@/lib/console/queries";
 import { ready } from "@/lib/platform/ready";
 import { latestScreening } from "@/lib/screening/results";
@@ -10,7 +11,7 @@ export const metadata = { title: "Screening · Console" };
 
 export default async function BeneficiaryQueue({ searchParams }: { searchParams: SearchParams }) {
   const sp = await searchParams;
-  const page = Math.max(1, Number(param(sp, "page") ?? 1));
+  const page = pageParam(param(sp, "page"));
   const db = await ready();
   const { items, hasMore } = await beneficiaryQueue(db, page);
   const screenings = new Map(await Promise.all(items.map(async ({ b }) => [b.id, await latestScreening(db, "beneficiary", b.id)] as const)));

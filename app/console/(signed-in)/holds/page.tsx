@@ -1,6 +1,7 @@
 import { TransferCard } from "@/components/console/transfer-card";
 import { DecisionForm } from "@/components/console/decision-form";
 import { Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
+import { pageParam } from "@/lib/console/page-param";
 import { transferQueue } from "@/lib/console/queries";
 import { ready } from "@/lib/platform/ready";
 import { resolveHold } from "./actions";
@@ -9,7 +10,7 @@ export const metadata = { title: "Compliance holds · Console" };
 
 export default async function HoldsQueue({ searchParams }: { searchParams: SearchParams }) {
   const sp = await searchParams;
-  const page = Math.max(1, Number(param(sp, "page") ?? 1));
+  const page = pageParam(param(sp, "page"));
   const { items, hasMore } = await transferQueue(await ready(), "spended", page);
   return (
     <>

@@ -1,5 +1,6 @@
 import { DecisionForm } from "@/components/console/decision-form";
 import { Badge, Card, Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
+import { pageParam } from "@/lib/console/page-param";
 import { kycReviewQueue } from "@/lib/kyc/review";
 import { ready } from "@/lib/platform/ready";
 import { decideKyc } from "./actions";
@@ -10,7 +11,7 @@ const text = (v: unknown) => (typeof v === "string" && v ? v : "—");
 
 export default async function KycReviewQueue({ searchParams }: { searchParams: SearchParams }) {
   const sp = await searchParams;
-  const page = Math.max(1, Number(param(sp, "page") ?? 1));
+  const page = pageParam(param(sp, "page"));
   const { items, hasMore } = await kycReviewQueue(await ready(), page);
   return (
     <>

@@ -49,31 +49,35 @@ export const updatePartnerAction = consoleAction(
     jwksJson: z.string().trim().max(65536),
     jwksUrl: z.string().trim().max(2048),
   }),
-  async ({ tx, input, operator, now }) => {
-    const jwks = input.jwksUrl ? await parsePartnerJwks({ url: input.jwksUrl }) : input.jwksJson ? await parsePartnerJwks({ json: input.jwksJson }) : undefined;
-    const origins = input.returnOrigins.split(/[\s,]+/).filter(Boolean);
-    const after = await updatePartnerSettings(
-      tx,
-      input.partnerId,
-      { pricingMode: input.pricingMode, webhookUrl: input.webhookUrl || null, returnOrigins: origins, ...(jwks ? { jwks } : {}) },
-      now,
-    );
-    await recordAudit(
-      tx,
-      operator,
-      {
-        action: "partner.update",
-        targetType: "partner",
-        targetId: input.partnerId,
-        after: {
-          pricingMode: after.pricingMode,
-          webhookUrl: after.webhookUrl,
-          returnOrigins: after.returnOrigins,
-          jwksKids: after.jwks.keys.map((k) => k.kid),
+  {
+    // The JWKS (fetched from its URL when given) is read before the transaction opens.
+    prepare: async (input) =>
+      input.jwksUrl ? parsePartnerJwks({ url: input.jwksUrl }) : input.jwksJson ? parsePartnerJwks({ json: input.jwksJson }) : undefined,
+    run: async ({ tx, input, prepared: jwks, operator, now }) => {
+      const origins = input.returnOrigins.split(/[\s,]+/).filter(Boolean);
+      const after = await updatePartnerSettings(
+        tx,
+        input.partnerId,
+        { pricingMode: input.pricingMode, webhookUrl: input.webhookUrl || null, returnOrigins: origins, ...(jwks ? { jwks } : {}) },
+        now,
+      );
+      await recordAudit(
+        tx,
+        operator,
+        {
+          action: "partner.update",
+          targetType: "partner",
+          targetId: input.partnerId,
+          after: {
+            pricingMode: after.pricingMode,
+            webhookUrl: after.webhookUrl,
+            returnOrigins: after.returnOrigins,
+            jwksKids: after.jwks.keys.map((k) => k.kid),
+          },
         },
-      },
-      now,
-    );
-    return "Partner settings saved.";
+        now,
+      );
+      return "Partner settings saved.";
+    },
   },
 );

@@ -1,4 +1,5 @@
 import { Badge, Card, danger, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
+import { pageParam } from "@/lib/console/page-param";
 import { listPartners, PAGE_SIZE } from "@/lib/console/queries";
 import { requireOperator } from "@/lib/console/session";
 import { ready } from "@/lib/platform/ready";
@@ -13,7 +14,7 @@ export default async function Webhooks({ searchParams }: { searchParams: SearchP
   const db = await ready();
   const partners = await listPartners(db);
   const partnerId = param(sp, "partner") ?? partners[0]?.id;
-  const page = Math.max(1, Number(param(sp, "page") ?? 1));
+  const page = pageParam(param(sp, "page"));
   const events = partnerId ? await deliveryLog(db, partnerId, PAGE_SIZE + 1, (page - 1) * PAGE_SIZE) : [];
   const back = `/console/webhooks`;
   const partner = partners.find((p) => p.id === partnerId);

@@ -1,6 +1,7 @@
 import * as api from "@/lib/api/contracts/auth";
 import { startPasswordReset } from "@/lib/auth/password-reset";
 import { endpoint } from "@/lib/http/endpoint";
+import { chooseLanguage } from "@/lib/i18n/language";
 import { clientAddressOf } from "@/lib/lockouts/client-address";
 import { methods } from "@/lib/http/methods";
 
@@ -11,6 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
       partnerId: partner.id,
       identifier: body.identifier,
       clientAddress: clientAddressOf(req.headers.get("x-forwarded-for")),
+      language: chooseLanguage(req.headers.get("accept-language")),
       now,
     });
     return { status: 202 };

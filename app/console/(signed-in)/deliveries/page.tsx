@@ -1,0 +1,49 @@
+import { Empty, PageTitle } from "@/components/console/ui";
+import { requireOperator } from "@/lib/console/session";
+import { failedOtpDeliveries } from "@/lib/notifications/failed-deliveries";
+import { ready } from "@/lib/platform/ready";
+
+export const metadata = { title: "Failed deliveries · Console" };
+
+export default async function FailedDeliveries() {
+  await requireOperator("admin");
+  const rows = await failedOtpDeliveries(await ready());
+  return (
+    <>
+      <PageTitle sub="One-time codes the email or SMS provider never accepted after every retry. The customer has to ask for a new code.">
+        Failed code deliveries
+      </PageTitle>
+      {rows.length === 0 ? (
+        <Empty>No failed deliveries.</Empty>
+      ) : (
+        <table className="w-full border-collapse rounded-lg bg-white text-sm shadow-sm">
+          <thead className="text-left text-slate-600">
+            <tr>
+              {["Created", "Failed", "Channel", "Recipient", "Purpose", "Partner", "Attempts", "Last error"].map((h) => (
+                <th key={h} scope="col" className="border-b border-slate-200 px-3 py-2">
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.id} className="border-b border-slate-100">
+                <td className="px-3 py-2">{r.createdAt.toISOString()}</td>
+                <td className="px-3 py-2">{r.failedAt?.toISOString() ?? ""}</td>
+                <td className="px-3 py-2">
+                  {r.channel} ({r.provider})
+                </td>
+                <td className="px-3 py-2 font-mono">{r.recipient}</td>
+                <td className="px-3 py-2">{r.purpose}</td>
+                <td className="px-3 py-2 font-mono">{r.partnerId}</td>
+                <td className="px-3 py-2">{r.attempts}</td>
+                <td className="px-3 py-2 text-red-800">{r.lastError}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

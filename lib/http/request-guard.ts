@@ -1,0 +1,135 @@
+import { DomainError } from "@/lib/errors";
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import { correlationIdOf } from "./correlation";
+import { envelopeOf } from "./envelope";
+
+/**
+ * Requests Next itself would answer with a bare 500 (docs/decisions.md, "Requests refused before
+ * routing"), refused by the proxy before any route runs: a method Next has no handler slot for
+ * (TRACE, PROPFIND...), a path whose percent-encoding is not UTF-8 (`%ff`), and a console POST
+ * (server action, next-auth form) larger than the server-action body limit. /v1 and /api answer
+ * in the error envelope, pages with a small HTML page.
+ */
+
+/** The methods a route can export in Next; anything else never reaches one. */
+const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/** Equal to `serverActions.bodySizeLimit` in next.config.mjs ("1mb"): one limit, answered here as 413. */
+export const CONSOLE_BODY_MAX_BYTES = 1024 * 1024;
+
+const isApi = (path: string) => path.startsWith("/v1/") || path === "/v1" || path.startsWith("/api/");
+const isConsolePost = (path: string) => path === "/console" || path.startsWith("/console/") || path.startsWith("/api/auth/");
+
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Refusal {
+  err: DomainError;
+  headers?: Record<string, string>;
+}
+
+/** Why a request must be refused before routing, or null to let it through. */
+function refusalOf(method: string, path: string, header: (name: string) => string | null): Refusal | null {
+  if (!SERVED_METHODS.includes(method)) {
+    const allow = SERVED_METHODS.join(", ");
+    return {
+      err: new DomainError("route.methodNotAllowed", { message: `${method} is not supported by this service.`, details: { allow } }),
+      headers: { allow },
+    };
+  }
+  if (!decodable(path)) {
+    const message = "The path is not valid percent-encoded UTF-8.";
+    const issues = [{ field: "path", code: "validation.fieldFormatInvalid", message }];
+    return { err: new DomainError("validation.fieldFormatInvalid", { message, details: { issues }, hint: "fix_request" }) };
+  }
+  if (method === "POST" && isConsolePost(path)) {
+    const length = header("content-length");
+    // Browsers always declare a form's or action's length; a streamed console POST is refused.
+    if (length === null && header("transfer-encoding")) {
+      return { err: new DomainError("validation.bodyMalformed", { message: "Send a Content-Length with console forms.", hint: "fix_request" }) };
+    }
+    if (Number(length) > CONSOLE_BODY_MAX_BYTES) {
+      const err = new DomainError("validation.bodyTooLarge", {
+        message: `The form is larger than ${CONSOLE_BODY_MAX_BYTES} bytes; nothing was changed.`,
+        details: { maxBytes: CONSOLE_BODY_MAX_BYTES },
+        hint: "fix_request",
+      });
+      return { err };
+    }
+  }
+  return null;
+}
+
+/** The proxy's check: the refusal for a request no route can answer well, or null. */
+export function guardRequest(req: Request): Response | null {
+  const path = new URL(req.url).pathname;
+  const refusal = refusalOf(req.method, path, (name) => req.headers.get(name));
+  if (!refusal) return null;
+  const { status, headers, body } = render(path, refusal, correlationIdOf(req));
+  return new Response(body, { status, headers });
+}
+
+/**
+ * TRACE, TRACK and CONNECT never reach the proxy: undici's Request refuses them (fetch's
+ * forbidden methods), so Next answers a bare 500 before any of our code runs. This wraps the
+ * Node HTTP server's request event (installed once from instrumentation.ts) to answer them first.
+ */
+export function refuseForbiddenMethodsInNode(): void {
+  const proto = http.Server.prototype as http.Server & { [GUARDED]?: true };
+  if (proto[GUARDED]) return;
+  proto[GUARDED] = true;
+  const emit = proto.emit;
+  proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === "request") {
+      const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
+      if (FORBIDDEN_METHODS.has(req.method ?? "")) {
+        const path = (req.url ?? "/").split("?")[0];
+        const { status, headers, body } = render(
+          path,
+          refusalOf(req.method!, path, () => null)!,
+          randomUUID(),
+        );
+        res.writeHead(status, headers).end(body);
+        return true;
+      }
+    }
+    return (emit as (event: string | symbol, ...args: unknown[]) => boolean).call(this, event, ...args);
+  } as typeof proto.emit;
+}
+
+const GUARDED = Symbol.for("remit.forbiddenMethodGuard");
+const FORBIDDEN_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
+
+function render(path: string, { err, headers = {} }: Refusal, correlationId: string): { status: number; headers: Record<string, string>; body: string } {
+  const page = isApi(path)
+    ? {
+        body: JSON.stringify(envelopeOf(err, correlationId)),
+        headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-correlation-id": correlationId },
+      }
+    : { body: htmlPage(err), headers: HTML_HEADERS };
+  return { status: err.status, headers: { ...page.headers, ...headers }, body: page.body };
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const HTML_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "cache-control": "no-store",
+  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  "x-content-type-options": "nosniff",
+};
+
+/** A self-contained page (no script, inline style only) in the console's look. */
+function htmlPage(err: DomainError): string {
+  const title = err.status === 405 ? "Method not allowed" : err.status === 413 ? "Request too large" : "Bad request";
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Console</title>
+<style>body{font-family:system-ui,sans-serif;background:#f8fafc;color:#0f172a;display:flex;min-height:100vh;align-items:center;justify-content:center;margin:0}main{background:#fff;border:1px solid #e2e8f0;border-radius:.5rem;padding:1.5rem;max-width:28rem}a{color:#1d4ed8}</style></head>
+<body><main role="alert"><h1>${title}</h1><p>${escapeHtml(err.message)}</p><p><a href="/console">Back to the console</a></p></main></body></html>`;
+}

@@ -1,0 +1,21 @@
+import { desc, eq } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { otpDeliveries } from "@/db/schema";
+import { maskIdentifier } from "@/lib/auth/identifiers";
+
+/** OTP messages the delivery job gave up on, newest first, recipient masked (console). */
+export async function failedOtpDeliveries(db: Executor, limit = 100) {
+  const rows = await db.select().from(otpDeliveries).where(eq(otpDeliveries.state, "FAILED")).orderBy(desc(otpDeliveries.createdAt)).limit(limit);
+  return rows.map((r) => ({
+    id: r.id,
+    partnerId: r.partnerId,
+    channel: r.channel,
+    provider: r.provider,
+    recipient: maskIdentifier({ type: r.channel === "EMAIL" ? "EMAIL" : "PHONE", value: r.recipient }),
+    purpose: r.purpose,
+    attempts: r.attempts,
+    lastError: r.lastError,
+    createdAt: r.createdAt,
+    failedAt: r.failedAt,
+  }));
+}

@@ -1,0 +1,60 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+/**
+ * A server process of its own for tests that need a configuration the shared test server does not
+ * have (SMTP_URL, APP_MODE=production): `next start` on the existing build, a fresh PGlite
+ * directory unless DATABASE_URL is given, and its whole log output kept for assertions.
+ */
+export interface SpawnedServer {
+  baseUrl: string;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function spawnServer(env: Record<string, string>, ready = "/v1/auth/health"): Promise<SpawnedServer> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dir = env.DATABASE_URL ? null : mkdtempSync(path.join(tmpdir(), "remit-spawned-"));
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => ["PATH", "HOME", "NODE_OPTIONS", "TMPDIR"].includes(k)));
+  const child = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: { ...inherited, NODE_ENV: "production", PUBLIC_BASE_URL: baseUrl, ...(dir ? { PGLITE_DIR: dir } : {}), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill("SIGTERM");
+    await exited;
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  };
+  for (let i = 0; ; i++) {
+    const status = await fetch(`${baseUrl}${ready}`)
+      .then((r) => r.status)
+      .catch(() => 0);
+    if (status !== 0 && status < 500) break;
+    if (child.exitCode !== null || i === 120) {
+      await stop();
+      throw new Error(`server did not start:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return { baseUrl, output: () => out, stop };
+}
