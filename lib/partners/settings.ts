@@ -3,7 +3,7 @@ import type { Tx } from "@/db";
 import { partners } from "@/db/schema";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
-import { assertDeliverableUrl } from "@/lib/webhooks/url-policy";
+import { assertDeliverableUrl, assertDeliverableUrlShape } from "@/lib/webhooks/url-policy";
 import { validReturnOrigins } from "./origins";
 import { newWebhookSecret, rotateWebhookSecret } from "./webhook-secret";
 
@@ -29,6 +29,34 @@ export interface PartnerSettings {
   deepLinkBase: string | null;
 }
 
+const privateAllowed = () => config().sandbox || config().WEBHOOK_ALLOW_PRIVATE;
+
+function refuseUndeliverable<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (err) {
+    const message = err instanceof Error ? err.message : "not deliverable";
+    throw new DomainError("validation.fieldInvalid", {
+      message: `webhookUrl is not acceptable: ${message}.`,
+      details: { issues: [{ field: "webhookUrl", code: "validation.fieldInvalid", message }] },
+    });
+  }
+}
+
+/**
+ * The full webhook URL check, resolving its name (decisions section 9), for a helpful error when the
+ * URL is set. Run it before the transaction opens; every delivery checks the connected address again.
+ */
+export async function checkWebhookUrl(url: string): Promise<void> {
+  try {
+    await assertDeliverableUrl(url, privateAllowed());
+  } catch (err) {
+    refuseUndeliverable(() => {
+      throw err;
+    });
+  }
+}
+
 /**
  * Updates a partner's integration settings (PUT /v1/sandbox/partner, and the console later).
  * Setting a webhook URL for the first time creates its signing secret; `rotateWebhookSecret`
@@ -38,17 +66,8 @@ export async function updatePartnerSettings(tx: Tx, partnerId: string, input: Pa
   const origins = input.returnOrigins && validReturnOrigins(input.returnOrigins, { allowLocalHttp: config().sandbox });
   const [partner] = await tx.select().from(partners).where(eq(partners.id, partnerId)).for("update");
   if (!partner) throw new DomainError("partner.notFound");
-  if (input.webhookUrl) {
-    try {
-      await assertDeliverableUrl(input.webhookUrl, config().sandbox || config().WEBHOOK_ALLOW_PRIVATE);
-    } catch (err) {
-      const message = err instanceof Error ? err.message : "not deliverable";
-      throw new DomainError("validation.fieldInvalid", {
-        message: `webhookUrl is not acceptable: ${message}.`,
-        details: { issues: [{ field: "webhookUrl", code: "validation.fieldInvalid", message }] },
-      });
-    }
-  }
+  // The shape only: no DNS inside the transaction (callers resolve the name first, checkWebhookUrl).
+  if (input.webhookUrl) refuseUndeliverable(() => assertDeliverableUrlShape(input.webhookUrl!, privateAllowed()));
   const webhookUrl = input.webhookUrl === undefined ? partner.webhookUrl : input.webhookUrl;
   if (input.rotateWebhookSecret && !webhookUrl) {
     throw new DomainError("validation.fieldInvalid", {

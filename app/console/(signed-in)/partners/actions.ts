@@ -5,7 +5,7 @@ import { consoleAction } from "@/lib/console/action";
 import { recordAudit } from "@/lib/operators/audit";
 import { createPartner, issueApiKey, revokeApiKey } from "@/lib/partners/admin";
 import { parsePartnerJwks } from "@/lib/partners/jwks";
-import { updatePartnerSettings } from "@/lib/partners/settings";
+import { checkWebhookUrl, updatePartnerSettings } from "@/lib/partners/settings";
 
 export const createPartnerAction = consoleAction(
   "admin",
@@ -50,9 +50,12 @@ export const updatePartnerAction = consoleAction(
     jwksUrl: z.string().trim().max(2048),
   }),
   {
-    // The JWKS (fetched from its URL when given) is read before the transaction opens.
-    prepare: async (input) =>
-      input.jwksUrl ? parsePartnerJwks({ url: input.jwksUrl }) : input.jwksJson ? parsePartnerJwks({ json: input.jwksJson }) : undefined,
+    // Network work before the transaction opens: the webhook URL's name is resolved and the JWKS
+    // (fetched from its URL when given) is read.
+    prepare: async (input) => {
+      if (input.webhookUrl) await checkWebhookUrl(input.webhookUrl);
+      return input.jwksUrl ? parsePartnerJwks({ url: input.jwksUrl }) : input.jwksJson ? parsePartnerJwks({ json: input.jwksJson }) : undefined;
+    },
     run: async ({ tx, input, prepared: jwks, operator, now }) => {
       const origins = input.returnOrigins.split(/[\s,]+/).filter(Boolean);
       const after = await updatePartnerSettings(
