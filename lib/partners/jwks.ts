@@ -2,6 +2,7 @@ import { base64url } from "jose";
 import { z } from "zod";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
+import { fetchDocument } from "@/lib/platform/fetch-document";
 import { assertDeliverableUrl } from "@/lib/webhooks/url-policy";
 
 const RsaKey = z
@@ -28,8 +29,8 @@ export async function parsePartnerJwks(source: { json?: string; url?: string }):
   if (source.url) {
     try {
       await assertDeliverableUrl(source.url, config().sandbox || config().WEBHOOK_ALLOW_PRIVATE);
-      const res = await fetch(source.url, { signal: AbortSignal.timeout(5000), redirect: "error" });
-      raw = await res.json();
+      const body = await fetchDocument(source.url, { maxBytes: 64 * 1024, signal: AbortSignal.timeout(5000), redirect: "error" });
+      raw = JSON.parse(body.toString("utf8"));
     } catch (err) {
       throw invalid(`Could not load the JWKS URL: ${err instanceof Error ? err.message : "failed"}.`);
     }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { config } from "@/lib/config";
 import { defineJob } from "@/lib/jobs/define";
 import { logger } from "@/lib/log";
+import { fetchDocument } from "@/lib/platform/fetch-document";
 import { providers } from "@/lib/providers";
 import { parseEcbDaily, parseSecondary, type RateSet } from "./rate-feeds";
 import { storeRateSets } from "./rate-store";
@@ -10,11 +11,8 @@ import { storeRateSets } from "./rate-store";
 const MAX_FEED_BYTES = 1_000_000;
 
 async function fetchFeed(url: string, signal: AbortSignal): Promise<string> {
-  const res = await fetch(url, { signal, redirect: "follow", headers: { accept: "application/xml, application/json, text/*" } });
-  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
-  const text = await res.text();
-  if (text.length > MAX_FEED_BYTES) throw new Error(`${url} answered more than ${MAX_FEED_BYTES} bytes`);
-  return text;
+  const body = await fetchDocument(url, { maxBytes: MAX_FEED_BYTES, signal, accept: "application/xml, application/json, text/*" });
+  return body.toString("utf8");
 }
 
 /**

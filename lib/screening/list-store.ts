@@ -6,6 +6,7 @@ import type { Db, Executor } from "@/db";
 import { newId } from "@/db/ids";
 import { sanctionsAliases, sanctionsEntries, sanctionsListVersions } from "@/db/schema";
 import { enqueue } from "@/lib/jobs/queue";
+import { fetchDocument } from "@/lib/platform/fetch-document";
 import type { ListFormat } from "./entity";
 import { LIST_FORMATS } from "./sources";
 
@@ -35,11 +36,12 @@ export function shippedSources(): string[] {
   return LIST_FORMATS["ofac-sdn"].files.map((f) => path.join(dir, f));
 }
 
+/** Published list files are a few megabytes (the UN and EU consolidated lists tens): far below this. */
+const MAX_LIST_FILE_BYTES = 200 * 1024 * 1024;
+
 async function readSource(source: string, signal?: AbortSignal): Promise<Buffer> {
   if (/^https?:\/\//i.test(source)) {
-    const res = await fetch(source, { signal });
-    if (!res.ok) throw new Error(`sanctions source ${source}: HTTP ${res.status}`);
-    return Buffer.from(await res.arrayBuffer());
+    return fetchDocument(source, { maxBytes: MAX_LIST_FILE_BYTES, signal });
   }
   return readFile(source);
 }
