@@ -10,7 +10,7 @@ export async function fetchDocument(
   const res = await fetch(url, { signal: options.signal, redirect: options.redirect ?? "follow", headers: options.accept ? { accept: options.accept } : {} });
   if (!res.ok) {
     await res.body?.cancel().catch(() => undefined);
-    throw new Error(`${url} answered HTTP ${res.status}`);
+    throw new Error(`${url} answered ${res.status}`);
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
