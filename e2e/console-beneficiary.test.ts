@@ -70,4 +70,31 @@ describe("console: beneficiary screening", () => {
       await stale.context().close();
     },
   );
+
+  test(
+    "the queue card and the customer page show why screening matched (list, entry, alias, program, score, fields)",
+    { timeout: CONSOLE_TEST_TIMEOUT },
+    async () => {
+      // An alias of OFAC SDN entry 2674 (ABBAS, Abu; SDGT), given as a beneficiary and as a profile.
+      const c = await onboardedCustomer();
+      const { beneficiaryId, state } = await screenedBeneficiary(c, mexBeneficiary({ firstName: "Muhammad", lastName: "Zaydan" }));
+      assert.equal(state, "BLOCKED");
+      const page = await signedInPage(e2e.browser, ADMIN);
+      await page.goto(consoleUrl("/beneficiaries"));
+      const evidence = cardFor(page, beneficiaryId).getByTestId("screening-evidence");
+      await evidence.waitFor();
+      const text = (await evidence.textContent()) ?? "";
+      for (const part of ["HIT", "ofac-sdn", "2674", "ZAYDAN, Muhammad", "(alias of ABBAS, Abu)", "SDGT", "1.000", "firstName, lastName"]) {
+        assert.ok(text.includes(part), `evidence shows ${part}: ${text}`);
+      }
+      await screenshot(page, "console-beneficiary-evidence");
+
+      // The customer page shows the customer's own screening (a clean one: no match).
+      await page.goto(consoleUrl(`/customers/${c.subscriptionId}`));
+      const own = page.getByTestId("screening-evidence");
+      await own.waitFor();
+      assert.match((await own.textContent()) ?? "", /Screening CLEAR .* against .*ofac-sdn slv_/);
+      await page.context().close();
+    },
+  );
 });

@@ -182,8 +182,12 @@ function scoreName(query: string[], tokens: number[], vocabulary: string[], simi
   query.forEach((_, qi) =>
     tokens.forEach((id, ti) => {
       const sim = similar[qi].get(id);
+      if (sim === undefined) return;
+      // Jaro-Winkler rewards a shared prefix: words two or more letters apart in length are
+      // usually different names ("lucia"/"luciano"), not a typo, and weigh less.
+      const adjusted = Math.abs(query[qi].length - vocabulary[id].length) >= 2 ? sim * 0.9 : sim;
       // Below 0.9 a pair is more likely two different words ("maria"/"mark") than a typo: it weighs less.
-      if (sim !== undefined) pairs.push([qi, ti, sim >= 0.9 ? sim : sim - 2 * (0.9 - sim)]);
+      pairs.push([qi, ti, adjusted >= 0.9 ? adjusted : adjusted - 2 * (0.9 - adjusted)]);
     }),
   );
   pairs.sort((a, b) => b[2] - a[2]);
