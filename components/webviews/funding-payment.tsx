@@ -88,7 +88,11 @@ export function FundingPayment({
           {error}
         </p>
       )}
-      {result === null ? (
+      {!model.paymentsConfigured ? (
+        <p role="alert" className="mt-6 rounded border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+          {m.notConfigured}
+        </p>
+      ) : result === null ? (
         <form onSubmit={pay} className="mt-6 space-y-4">
           <fieldset className="grid grid-cols-2 gap-2" aria-label="Payment method">
             {(["CARD", "BANK_TRANSFER"] as const).map((value) => (
@@ -117,7 +121,7 @@ export function FundingPayment({
                   <input name="cvc" inputMode="numeric" autoComplete="cc-csc" required className={field} placeholder="123" />
                 </label>
               </div>
-              <p className="text-sm text-amber-800">{m.sandboxCards}</p>
+              {model.paymentsConfigured && <p className="text-sm text-amber-800">{m.sandboxCards}</p>}
             </>
           ) : (
             <p className="text-slate-700">{m.bankTransferNote}</p>

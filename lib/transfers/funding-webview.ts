@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { beneficiaries, customers, partners } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
+import { isSandboxProvider, requireSandboxRail } from "@/lib/providers";
 import { Decimal } from "@/lib/money/decimal";
 import { toWireAmount } from "@/lib/money/format";
 import { closureCallbackFor, type ClosureCallback } from "@/lib/webviews/closure";
@@ -15,6 +16,8 @@ export interface FundingWebviewModel {
   amounts: { originAmount: string; originCurrency: string; fees: string; total: string; rate: string; destinationAmount: string; destinationCurrency: string };
   recipient: { name: string; destinationMasked: string | null };
   closure: ClosureCallback;
+  /** False in production until a real funding rail exists (issue 12): the page says so and takes no payment. */
+  paymentsConfigured: boolean;
 }
 
 const expired = () => new DomainError("funding.sessionExpired", { message: "This payment link has expired." });
@@ -47,6 +50,7 @@ export async function openFundingWebview(tx: Tx, token: string, now: Date): Prom
     },
     recipient: { name: `${beneficiary.firstName} ${beneficiary.lastName}`, destinationMasked: method?.destinationIdentifierMasked ?? null },
     closure: closureCallbackFor(partner, "funding"),
+    paymentsConfigured: isSandboxProvider("funding"),
   };
 }
 
@@ -61,6 +65,8 @@ export type FundingPayment = { method: "CARD"; cardNumber: string } | { method: 
 
 /** The hosted page's payment: single use per funding attempt (the session closes either way). */
 export async function payFromWebview(tx: Tx, token: string, payment: FundingPayment, now: Date) {
+  // The sandbox card table below is the only funding rail: production ("none") refuses here.
+  requireSandboxRail("funding");
   const locked = await liveSession(tx, token, now);
   const outcome = payment.method === "BANK_TRANSFER" ? "SUCCEEDED" : (SANDBOX_CARDS[payment.cardNumber.replace(/\s+/g, "")] ?? "FAILED");
   return completeFunding(tx, { session: locked.session, transfer: locked.transfer, outcome, method: payment.method, now });

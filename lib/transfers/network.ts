@@ -5,6 +5,7 @@ import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import { defineJob } from "@/lib/jobs/define";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+import { isSandboxProvider, requireSandboxRail } from "@/lib/providers";
 import { lockTransfer, transitionTransfer, type TransferRow } from "./records";
 import { startRefund } from "./refunds";
 import type { TransferTrigger } from "./state-machine";
@@ -20,7 +21,8 @@ const TARGET: Record<string, TransferTrigger> = { topay: "network.toPay", reqpay
 
 async function scheduleStep(tx: Tx, transfer: TransferRow, now: Date): Promise<void> {
   const delay = config().NETWORK_STEP_DELAY_MS;
-  if (delay <= 0 || !STEP[transfer.state]) return;
+  // Only the sandbox network moves by itself; production ("none", until issue 12) never schedules it.
+  if (delay <= 0 || !STEP[transfer.state] || !isSandboxProvider("payout")) return;
   await enqueue(
     tx,
     "transfers.networkStep",
@@ -46,6 +48,7 @@ export async function startPayout(tx: Tx, funded: TransferRow, now: Date): Promi
 
 /** One network step to `to` (topay, reqpay or paid); the transition table refuses anything else. */
 export async function advanceNetwork(tx: Tx, transfer: TransferRow, to: "topay" | "reqpay" | "paid", now: Date): Promise<TransferRow> {
+  requireSandboxRail("payout");
   if (to === "paid" && paidWhileCancelling(transfer)) return resolveNetworkCancellation(tx, transfer, "NETWORK_ALREADY_PAID", now);
   const moved = await transitionTransfer(tx, transfer, TARGET[to], now);
   await scheduleStep(tx, moved, now);
@@ -58,7 +61,7 @@ export const networkStep = defineJob({
   run: async (tx, { payload, now }) => {
     const transfer = await lockTransfer(tx, payload.transferId);
     // Moved meanwhile (cancelled, held, advanced by hand): this step no longer applies.
-    if (!transfer || transfer.state !== payload.from || !STEP[transfer.state]) return;
+    if (!transfer || transfer.state !== payload.from || !STEP[transfer.state] || !isSandboxProvider("payout")) return;
     if (transfer.state === "reqpay" && paidWhileCancelling(transfer)) return void (await resolveNetworkCancellation(tx, transfer, "NETWORK_ALREADY_PAID", now));
     await transitionTransfer(tx, transfer, STEP[transfer.state], now).then((moved) => scheduleStep(tx, moved, now));
   },

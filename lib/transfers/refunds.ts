@@ -5,6 +5,7 @@ import { transfers } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { defineJob } from "@/lib/jobs/define";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+import { isSandboxProvider } from "@/lib/providers";
 import { lockTransfer, type TransferRow } from "./records";
 import type { RefundRecord } from "./details";
 import { refundMachine } from "./refund-state-machine";
@@ -35,6 +36,9 @@ export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Pro
     estimatedRefundCompletionBy: addSeconds(now, 3 * 86400).toISOString(),
   };
   await tx.update(transfers).set({ refund }).where(eq(transfers.id, transfer.id));
+  // Without a real refund rail (production "none", until issue 12) the refund stays PENDING for
+  // operators: the sandbox provider never completes it.
+  if (!isSandboxProvider("refunds")) return refund;
   await enqueue(
     tx,
     "transfers.refundStep",
@@ -50,7 +54,7 @@ export const advanceRefund = defineJob({
   run: async (tx, { payload, now }) => {
     const transfer = await lockTransfer(tx, payload.transferId);
     const refund = transfer?.refund;
-    if (!transfer || !refund) return;
+    if (!transfer || !refund || !isSandboxProvider("refunds")) return;
     const trigger = refund.refundStatus === "PENDING" ? "provider.submitted" : refund.refundStatus === "PROCESSING" ? "provider.succeeded" : null;
     if (!trigger) return;
     const next = refundMachine.next(refund.refundStatus, trigger).to;

@@ -1,0 +1,44 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { Tx } from "@/db";
+import { loadConfig } from "@/lib/config";
+import { DomainError } from "@/lib/errors";
+import { isSandboxProvider } from "@/lib/providers";
+import { payFromWebview } from "@/lib/transfers/funding-webview";
+import { advanceNetwork } from "@/lib/transfers/network";
+import type { TransferRow } from "@/lib/transfers/records";
+import { productionEnv } from "../../support/production-env";
+
+/**
+ * Production money rails are "none" until issue 12: the funding page's pay action and the payout
+ * network refuse before touching the database (a transaction that throws on any use proves it),
+ * and the refund path never schedules the sandbox refund provider.
+ */
+const KEY = Symbol.for("remit.config");
+const g = globalThis as Record<symbol, unknown>;
+let saved: unknown;
+const untouchable = new Proxy({}, { get: () => assert.fail("the database was reached") }) as Tx;
+const notConfigured = (e: unknown) => e instanceof DomainError && e.code === "internal.unavailable" && /not configured/.test(e.message);
+
+before(() => {
+  saved = g[KEY];
+  g[KEY] = loadConfig(productionEnv);
+});
+after(() => {
+  g[KEY] = saved;
+});
+
+describe("money rails in production (issue 11 item 1)", () => {
+  test("the funding page's pay action answers not configured, never funded", async () => {
+    await assert.rejects(payFromWebview(untouchable, "any-token", { method: "BANK_TRANSFER" }, new Date()), notConfigured);
+    await assert.rejects(payFromWebview(untouchable, "any-token", { method: "CARD", cardNumber: "4242424242424242" }, new Date()), notConfigured);
+  });
+
+  test("the payout network refuses to move a transfer", async () => {
+    await assert.rejects(advanceNetwork(untouchable, { id: "trf_x", state: "funded" } as TransferRow, "topay", new Date()), notConfigured);
+  });
+
+  test("funding, payout and refunds resolve to none, not sandbox", () => {
+    assert.deepEqual([isSandboxProvider("funding"), isSandboxProvider("payout"), isSandboxProvider("refunds")], [false, false, false]);
+  });
+});
