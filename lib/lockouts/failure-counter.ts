@@ -1,8 +1,9 @@
-import { and, count, eq, gt, min, sql } from "drizzle-orm";
+import { and, count, eq, gt, lt, min, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { newId } from "@/db/ids";
 import { failureEvents } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
+import { config } from "@/lib/config";
 
 /**
  * Sliding-window failure counting for lockouts (login failures, bad device assertions, console
@@ -64,4 +65,22 @@ export async function admitEvent(tx: Executor, windows: ScopedWindow[], now: Dat
   if (wait > 0) return wait;
   for (const w of windows) await recordFailure(tx, w.scope, now);
   return 0;
+}
+
+/** The longest window any counter looks back over: rows older than it count for nothing. */
+function longestWindowSeconds(): number {
+  const c = config();
+  return Math.max(
+    c.LOCKOUT_SECONDS,
+    c.LOGIN_FAILURE_WINDOW_SECONDS,
+    c.OTP_SEND_IDENTIFIER_WINDOW_SECONDS,
+    c.OTP_SEND_ADDRESS_WINDOW_SECONDS,
+    c.OTP_VERIFY_IDENTIFIER_WINDOW_SECONDS,
+    c.CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS,
+  );
+}
+
+/** Housekeeping (maintenance.purge): drops counted events no window can see any more. */
+export async function purgeStaleFailures(tx: Executor, now: Date): Promise<void> {
+  await tx.delete(failureEvents).where(lt(failureEvents.occurredAt, addSeconds(now, -longestWindowSeconds())));
 }

@@ -16,7 +16,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { customers, events, idempotencyKeys, jobs, partners, subscriptions } from "@/db/schema";
+import { customers, events, failureEvents, idempotencyKeys, jobs, partners, subscriptions } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
 import { emitEvent } from "@/lib/events/emit";
 import { claim } from "@/lib/jobs/claim";
@@ -425,6 +425,11 @@ describe("jobs: periodic jobs", () => {
     await db
       .insert(idempotencyKeys)
       .values({ scope: "test.purge", key: "fresh", fingerprint: "x", state: "done", lockedUntil: now, expiresAt: addSeconds(now, 3600), createdAt: now });
+    // Counted failures: one older than every window (a day), one inside them.
+    await db.insert(failureEvents).values([
+      { id: newId("fe"), scope: "test.purge", occurredAt: addSeconds(now, -86_400) },
+      { id: "fe_fresh", scope: "test.purge", occurredAt: now },
+    ]);
     // Only the purge is due: start-up work other modules enqueue (list imports) is not this test's.
     await db.delete(jobs).where(ne(jobs.kind, "maintenance.purge"));
     const before = clock.now();
@@ -435,6 +440,11 @@ describe("jobs: periodic jobs", () => {
       ["fresh"],
     );
     await db.delete(idempotencyKeys).where(eq(idempotencyKeys.scope, "test.purge"));
+    const failuresLeft = await db.select().from(failureEvents).where(eq(failureEvents.scope, "test.purge"));
+    assert.deepEqual(
+      failuresLeft.map((f) => f.id),
+      ["fe_fresh"],
+    );
 
     const all = await db.select().from(jobs).where(eq(jobs.kind, "maintenance.purge"));
     assert.deepEqual(all.map((j) => j.state).sort(), ["done", "pending"]);
