@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import type { Browser, FrameLocator, Page } from "playwright-core";
 import { kycWebviewMessages } from "../lib/i18n/kyc-webview-messages";
 import { launchBrowser, newPage, PHONE, screenshot, TIMEOUT } from "./support/browser";
-import { startOwnServer, type OwnServer } from "./support/server";
+import { startOwnServer, type OwnServer } from "../test/support/own-server";
 
 // Issue 11 item 5: KYC decided by operators. The customer captures in the hosted page (no sandbox
 // buttons), the session waits in the console's KYC review queue with the fields and the photo, an

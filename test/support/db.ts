@@ -35,3 +35,20 @@ export async function secondConnection(db: Db): Promise<{ db: Db; close: () => P
   const url = process.env.TEST_DB_URL;
   return url ? connectPostgres(url) : { db, close: async () => {} };
 }
+
+/**
+ * A fresh database and a second node's connection to it (see secondConnection), for the tests
+ * where two workers race; close() closes both, the second first.
+ */
+export async function freshDbPair(): Promise<{ db: Db; db2: Db; close: () => Promise<void> }> {
+  const first = await freshDb();
+  const second = await secondConnection(first.db);
+  return {
+    db: first.db,
+    db2: second.db,
+    close: async () => {
+      await second.close();
+      await first.close();
+    },
+  };
+}

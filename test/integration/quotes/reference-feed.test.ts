@@ -10,7 +10,7 @@ import { corridorByCode } from "@/lib/corridors/corridors";
 import { constantReferenceRates } from "@/lib/pricing/reference-rate";
 import { priceQuote } from "@/lib/pricing/service-pricing";
 import { rateFixture, startRateFeedServer } from "../../support/rate-feed-server";
-import { startOwnServer } from "../support/own-server";
+import { startOwnServer } from "../../support/own-server";
 
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
@@ -21,10 +21,13 @@ let support: typeof import("../support");
 before(async () => {
   feeds = await startRateFeedServer();
   feeds.serve("/eurofxref-daily.xml", rateFixture("eurofxref-daily-a.xml", day(-1)));
-  server = await startOwnServer({
-    REFERENCE_RATES_URL: feeds.url("/eurofxref-daily.xml"),
-    REFERENCE_RATES_REFRESH_MINUTES: "1",
-  });
+  server = await startOwnServer(
+    {
+      REFERENCE_RATES_URL: feeds.url("/eurofxref-daily.xml"),
+      REFERENCE_RATES_REFRESH_MINUTES: "1",
+    },
+    { followTestDriver: true },
+  );
   // The helpers read TEST_BASE_URL when first imported: point them at this test's own server.
   process.env.TEST_BASE_URL = server.baseUrl;
   support = await import("../support");

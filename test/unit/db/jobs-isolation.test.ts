@@ -29,23 +29,19 @@ import { enqueue, insertJob, periodicKey } from "@/lib/jobs/queue";
 import { jobRegistry } from "@/lib/jobs/registry";
 import { startWorkerLoop } from "@/lib/jobs/run-loop";
 import { runDueJobs } from "@/lib/jobs/worker";
-import { freshDb, secondConnection } from "../../support/db";
+import { freshDbPair } from "../../support/db";
+import { registeredTransfer } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
 /** A second node's database: its own connection pool on PostgreSQL (PGlite has one connection). */
 let db2: Db;
-let closeDb2: () => Promise<void> = async () => {};
 
 before(async () => {
-  ({ db, close } = await freshDb());
-  ({ db: db2, close: closeDb2 } = await secondConnection(db));
+  ({ db, db2, close } = await freshDbPair());
 });
 
-after(async () => {
-  await closeDb2();
-  await close();
-});
+after(() => close());
 
 beforeEach(async () => {
   // The PostgreSQL database is shared by every file of a run: start each case from no jobs.
@@ -264,7 +260,8 @@ describe("jobs: lanes and per-group limits in one worker", () => {
       for (let k = 0; k < 2; k++)
         await db.transaction((tx) => emitEvent(tx, { subscriptionId, eventType: "customer.status.changed", data: {}, now: clock.now() }));
     }
-    const transferId = await registeredTransfer();
+    // Its partner has no webhook URL, so the transfer's own event is undeliverable at once.
+    const transferId = (await registeredTransfer(db)).id;
     await db.delete(jobs).where(eq(jobs.kind, "transfers.fastCheck"));
 
     const loop = startWorkerLoop(async () => db, jobRegistry);
@@ -298,45 +295,6 @@ describe("jobs: lanes and per-group limits in one worker", () => {
     }
   });
 });
-
-/** A transfer in registered (its partner has no webhook URL, so its own event is undeliverable at once). */
-async function registeredTransfer(): Promise<string> {
-  const { insertRegisteredTransfer } = await import("@/lib/transfers/records");
-  const now = clock.now();
-  const partnerId = newId("partner_test");
-  const customerId = newId("cus");
-  const subscriptionId = newId("sub");
-  await db.insert(partners).values({ id: partnerId, name: `Test ${partnerId}`, webhookUrl: null, webhookSecret: null, createdAt: now, updatedAt: now });
-  await db.insert(customers).values({ id: customerId, status: "VALID", kycStatus: "COMPLETED", createdAt: now, updatedAt: now });
-  await db.insert(subscriptions).values({ id: subscriptionId, partnerId, customerId, createdAt: now, updatedAt: now });
-  const row = await db.transaction((tx) =>
-    insertRegisteredTransfer(
-      tx,
-      {
-        partnerId,
-        subscriptionId,
-        customerId,
-        quoteId: newId("quo"),
-        beneficiaryId: newId("ben"),
-        originAmount: "100.000000",
-        originCurrency: "USD",
-        destinationAmount: "1875.000000",
-        destinationCurrency: "MXN",
-        fxRate: "18.750000",
-        principalFee: "2.990000",
-        partnerFee: "0.000000",
-        totalCustomerCost: "102.990000",
-        corridor: "US-MX",
-        payoutMethod: "bank_account",
-        purposeOfTransfer: "FAMILY_SUPPORT",
-        expiresAt: addSeconds(now, 7200),
-        createdAt: now,
-      },
-      now,
-    ),
-  );
-  return row.id;
-}
 
 // ---- A killed worker ----------------------------------------------------------------------------
 

@@ -11,13 +11,12 @@ import { defaultBackoff, RetryLater, type JobDefinition, type JobRegistry, type 
 import type { JobKind } from "@/lib/jobs/kinds";
 import { enqueue, type EnqueueOptions } from "@/lib/jobs/queue";
 import { runDueJobs } from "@/lib/jobs/worker";
-import { freshDb, secondConnection } from "../../support/db";
+import { freshDbPair } from "../../support/db";
 
 let db: Db;
 let close: () => Promise<void>;
 /** A second worker's database: its own connection pool on PostgreSQL (PGlite has one connection). */
 let db2: Db;
-let closeDb2: () => Promise<void> = async () => {};
 
 // ---- Test-only job kinds -------------------------------------------------------------------
 // The worker runs the registry it is given: these tests hand it two kinds of their own instead of
@@ -63,14 +62,10 @@ const testRun = {
 const registry: JobRegistry = { "test.perform": testPerform, "test.run": testRun };
 
 before(async () => {
-  ({ db, close } = await freshDb());
-  ({ db: db2, close: closeDb2 } = await secondConnection(db));
+  ({ db, db2, close } = await freshDbPair());
 });
 
-after(async () => {
-  await closeDb2();
-  await close();
-});
+after(() => close());
 
 beforeEach(async () => {
   // The PostgreSQL database is shared by every file of a run: start each case from no jobs.

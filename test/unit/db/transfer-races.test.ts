@@ -9,29 +9,24 @@ import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db";
-import { newId } from "@/db/ids";
-import { customers, events, fundingSessions, jobs, partners, subscriptions, transfers, transferStateHistory } from "@/db/schema";
-import { addSeconds, clock } from "@/lib/clock";
+import { events, fundingSessions, jobs, subscriptions, transfers, transferStateHistory } from "@/db/schema";
+import { clock } from "@/lib/clock";
 import { enqueue } from "@/lib/jobs/queue";
 import { jobRegistry } from "@/lib/jobs/registry";
 import { runDueJobs } from "@/lib/jobs/worker";
-import { freshDb, secondConnection } from "../../support/db";
+import { freshDbPair } from "../../support/db";
+import { newSubscription, registeredTransfer, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
 /** A second worker's database: its own connection pool on PostgreSQL (PGlite has one connection). */
 let db2: Db;
-let closeDb2: () => Promise<void> = async () => {};
 
 before(async () => {
-  ({ db, close } = await freshDb());
-  ({ db: db2, close: closeDb2 } = await secondConnection(db));
+  ({ db, db2, close } = await freshDbPair());
 });
 
-after(async () => {
-  await closeDb2();
-  await close();
-});
+after(() => close());
 
 beforeEach(async () => {
   // The PostgreSQL database is shared by every file of a run: only this case's jobs may run.
@@ -40,57 +35,11 @@ beforeEach(async () => {
 
 // ---- Fixtures -----------------------------------------------------------------------------------
 
-const TRANSFER_TTL_SECONDS = 7200;
-
-/** A partner (no webhook URL), a customer and its subscription. */
-async function newSubscription(): Promise<{ partnerId: string; customerId: string; subscriptionId: string }> {
-  const now = clock.now();
-  const partnerId = newId("partner_test");
-  const customerId = newId("cus");
-  const subscriptionId = newId("sub");
-  await db.insert(partners).values({ id: partnerId, name: `Test ${partnerId}`, webhookUrl: null, webhookSecret: null, createdAt: now, updatedAt: now });
-  await db.insert(customers).values({ id: customerId, status: "VALID", kycStatus: "COMPLETED", createdAt: now, updatedAt: now });
-  await db.insert(subscriptions).values({ id: subscriptionId, partnerId, customerId, createdAt: now, updatedAt: now });
-  return { partnerId, customerId, subscriptionId };
-}
-
-/** A transfer in registered, created the way quote acceptance creates it (history entry and event included). */
-async function registeredTransfer(owner: { partnerId: string; customerId: string; subscriptionId: string }) {
-  const { insertRegisteredTransfer } = await import("@/lib/transfers/records");
-  const now = clock.now();
-  return db.transaction((tx) =>
-    insertRegisteredTransfer(
-      tx,
-      {
-        partnerId: owner.partnerId,
-        subscriptionId: owner.subscriptionId,
-        customerId: owner.customerId,
-        quoteId: newId("quo"),
-        beneficiaryId: newId("ben"),
-        originAmount: "100.000000",
-        originCurrency: "USD",
-        destinationAmount: "1875.000000",
-        destinationCurrency: "MXN",
-        fxRate: "18.750000",
-        principalFee: "2.990000",
-        partnerFee: "0.000000",
-        totalCustomerCost: "102.990000",
-        corridor: "US-MX",
-        payoutMethod: "bank_account",
-        purposeOfTransfer: "FAMILY_SUPPORT",
-        expiresAt: addSeconds(now, TRANSFER_TTL_SECONDS),
-        createdAt: now,
-      },
-      now,
-    ),
-  );
-}
-
 /** Moves a registered transfer to funding as the fast-check and confirm do, with its funding session. */
-async function fundingTransfer(owner: { partnerId: string; customerId: string; subscriptionId: string }) {
+async function fundingTransfer(owner: Owner) {
   const { transitionTransfer, lockTransfer } = await import("@/lib/transfers/records");
   const { openFundingSession } = await import("@/lib/transfers/funding");
-  const created = await registeredTransfer(owner);
+  const created = await registeredTransfer(db, owner);
   return db.transaction(async (tx) => {
     const now = clock.now();
     const row = (await lockTransfer(tx, created.id))!;
@@ -149,8 +98,8 @@ async function assertJobsClean(kinds: string[], expected: number) {
 
 describe("transfer timers under concurrent workers", () => {
   it("transfers.expire enqueued twice (different dedupe keys), two workers at once: expired once, one history entry, one event", async () => {
-    const owner = await newSubscription();
-    const transfer = await registeredTransfer(owner);
+    const owner = await newSubscription(db);
+    const transfer = await registeredTransfer(db, owner);
     clock.advance((TRANSFER_TTL_SECONDS + 1) * 1000);
     await db.delete(jobs); // the registration's webhook delivery is not part of this race
     for (const dedupeKey of [`transfers.expire:${transfer.id}`, `transfers.expire:${transfer.id}:sweep`]) {
@@ -180,9 +129,9 @@ describe("transfer timers under concurrent workers", () => {
 
   it("many overdue transfers, two expire jobs each, two workers draining the queue: every transfer expires exactly once", async () => {
     const N = 12;
-    const owner = await newSubscription();
+    const owner = await newSubscription(db);
     const created = [];
-    for (let i = 0; i < N; i++) created.push(await registeredTransfer(owner));
+    for (let i = 0; i < N; i++) created.push(await registeredTransfer(db, owner));
     clock.advance((TRANSFER_TTL_SECONDS + 1) * 1000);
     await db.delete(jobs);
     // Interleaved so the two copies of one transfer's job are claimed next to each other.
@@ -212,7 +161,7 @@ describe("transfer timers under concurrent workers", () => {
   });
 
   it("funding.expire enqueued twice, two workers at once: back to validated once, the session expired once", async () => {
-    const owner = await newSubscription();
+    const owner = await newSubscription(db);
     const { transfer, fundingSessionId } = await fundingTransfer(owner);
     clock.advance((30 * 60 + 1) * 1000);
     await db.delete(jobs); // drops the session's own timer and the webhook deliveries; two copies follow

@@ -8,11 +8,12 @@ import { after, before, describe, it } from "node:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { customers, fundingSessions, partners, subscriptions, transfers } from "@/db/schema";
+import { fundingSessions, partners, transfers } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
 import { unitOfWork } from "@/lib/platform/unit-of-work";
 import { freshDb } from "../../support/db";
+import { insertTestTransfer, newSubscription } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -99,40 +100,12 @@ describe("unit of work", () => {
 
 /** A transfer in funding with its open funding session and webview token, as confirm leaves it. */
 async function fundingTransfer() {
-  const { insertRegisteredTransfer, lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
+  const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
   const { openFundingSession } = await import("@/lib/transfers/funding");
+  const owner = await newSubscription(db);
   const now = clock.now();
-  const partnerId = newId("partner_test");
-  const customerId = newId("cus");
-  const subscriptionId = newId("sub");
-  await db.insert(partners).values({ id: partnerId, name: `Test ${partnerId}`, webhookUrl: null, webhookSecret: null, createdAt: now, updatedAt: now });
-  await db.insert(customers).values({ id: customerId, status: "VALID", kycStatus: "COMPLETED", createdAt: now, updatedAt: now });
-  await db.insert(subscriptions).values({ id: subscriptionId, partnerId, customerId, createdAt: now, updatedAt: now });
   return db.transaction(async (tx) => {
-    const created = await insertRegisteredTransfer(
-      tx,
-      {
-        partnerId,
-        subscriptionId,
-        customerId,
-        quoteId: newId("quo"),
-        beneficiaryId: newId("ben"),
-        originAmount: "100.000000",
-        originCurrency: "USD",
-        destinationAmount: "1875.000000",
-        destinationCurrency: "MXN",
-        fxRate: "18.750000",
-        principalFee: "2.990000",
-        partnerFee: "0.000000",
-        totalCustomerCost: "102.990000",
-        corridor: "US-MX",
-        payoutMethod: "bank_account",
-        purposeOfTransfer: "FAMILY_SUPPORT",
-        expiresAt: addSeconds(now, 7200),
-        createdAt: now,
-      },
-      now,
-    );
+    const created = await insertTestTransfer(tx, owner, now);
     const row = (await lockTransfer(tx, created.id))!;
     const validated = await transitionTransfer(tx, row, "fastCheck.passed", now);
     const funding = await transitionTransfer(tx, validated, "confirm", now, { confirmedAt: now });

@@ -1,0 +1,70 @@
+import type { Db } from "@/db";
+import { newId } from "@/db/ids";
+import { customers, partners, subscriptions } from "@/db/schema";
+import { addSeconds, clock } from "@/lib/clock";
+import type { insertRegisteredTransfer } from "@/lib/transfers/records";
+
+/**
+ * Rows the database unit tests build by hand rather than through the API: a partner with no webhook
+ * URL (its events are undeliverable at once), a customer and its subscription, and a transfer in
+ * registered as quote acceptance creates it (history entry and event included).
+ */
+export interface Owner {
+  partnerId: string;
+  customerId: string;
+  subscriptionId: string;
+}
+
+type Tx = Parameters<typeof insertRegisteredTransfer>[0];
+
+/** How long a test transfer stays open before it expires (the 120-minute quote TTL). */
+export const TRANSFER_TTL_SECONDS = 7200;
+
+/** A partner (no webhook URL), a verified customer and its subscription. */
+export async function newSubscription(db: Db): Promise<Owner> {
+  const now = clock.now();
+  const partnerId = newId("partner_test");
+  const customerId = newId("cus");
+  const subscriptionId = newId("sub");
+  await db.insert(partners).values({ id: partnerId, name: `Test ${partnerId}`, webhookUrl: null, webhookSecret: null, createdAt: now, updatedAt: now });
+  await db.insert(customers).values({ id: customerId, status: "VALID", kycStatus: "COMPLETED", createdAt: now, updatedAt: now });
+  await db.insert(subscriptions).values({ id: subscriptionId, partnerId, customerId, createdAt: now, updatedAt: now });
+  return { partnerId, customerId, subscriptionId };
+}
+
+/** A USD 100 to MXN transfer in registered for `owner`, inside the caller's transaction. */
+export async function insertTestTransfer(tx: Tx, owner: Owner, now: Date) {
+  // Imported when first used, like the tests did: the domain modules read configuration on load.
+  const { insertRegisteredTransfer } = await import("@/lib/transfers/records");
+  return insertRegisteredTransfer(
+    tx,
+    {
+      partnerId: owner.partnerId,
+      subscriptionId: owner.subscriptionId,
+      customerId: owner.customerId,
+      quoteId: newId("quo"),
+      beneficiaryId: newId("ben"),
+      originAmount: "100.000000",
+      originCurrency: "USD",
+      destinationAmount: "1875.000000",
+      destinationCurrency: "MXN",
+      fxRate: "18.750000",
+      principalFee: "2.990000",
+      partnerFee: "0.000000",
+      totalCustomerCost: "102.990000",
+      corridor: "US-MX",
+      payoutMethod: "bank_account",
+      purposeOfTransfer: "FAMILY_SUPPORT",
+      expiresAt: addSeconds(now, TRANSFER_TTL_SECONDS),
+      createdAt: now,
+    },
+    now,
+  );
+}
+
+/** A transfer in registered in a transaction of its own; a new partner, customer and subscription unless `owner` is given. */
+export async function registeredTransfer(db: Db, owner?: Owner) {
+  const o = owner ?? (await newSubscription(db));
+  const now = clock.now();
+  return db.transaction((tx) => insertTestTransfer(tx, o, now));
+}
