@@ -55,7 +55,14 @@ export async function benchJourney(): Promise<string> {
         "POST",
         "/v1/core/beneficiaries",
         token,
-        { firstName: "Lucía", lastName: "Hernández", countryOfResidence: "MEX", relationshipToCustomer: "FAMILY" },
+        {
+          firstName: "Lucía",
+          lastName: "Hernández",
+          dateOfBirth: "1991-06-21",
+          nationality: "MEX",
+          countryOfResidence: "MEX",
+          relationshipToCustomer: "FAMILY",
+        },
         202,
       );
       for (;;) {

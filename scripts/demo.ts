@@ -183,7 +183,14 @@ async function main() {
   const device = await registerDevice(token);
   const beneficiary = await api("POST", "/v1/core/beneficiaries", {
     token,
-    body: { firstName: "Lucía", lastName: "Hernández", countryOfResidence: "MEX", relationshipToCustomer: "FAMILY" },
+    body: {
+      firstName: "Lucía",
+      lastName: "Hernández",
+      dateOfBirth: "1991-06-21",
+      nationality: "MEX",
+      countryOfResidence: "MEX",
+      relationshipToCustomer: "FAMILY",
+    },
     expect: 202,
   });
   const screened = await poll(
