@@ -2,15 +2,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "node:http";
-import { BASE_URL, PARTNER_KEY, call, type CallResult } from "../support";
+import { BASE_URL, PARTNER_KEY, assertError, call, type CallResult } from "../support";
 
-function assertError(res: CallResult, status: number, code: string) {
-  assert.equal(res.status, status, `expected ${status} ${code}, got ${res.status}: ${res.text}`);
-  assert.deepEqual(Object.keys(res.body).sort(), ["correlationId", "error"]);
-  assert.deepEqual(Object.keys(res.body.error).sort(), ["code", "details", "hint", "message", "remediation"]);
-  assert.equal(res.body.error.code, code, res.text);
-  return res.body.error;
-}
 const issues = (res: CallResult) => (res.body.error.details?.issues ?? []) as { field: string; code: string; message?: string }[];
 const JSON_TYPE = { "content-type": "application/json" };
 const raw = (rawBody: string | Uint8Array, headers: Record<string, string> = JSON_TYPE, path = "/v1/auth/start") => call("POST", path, { rawBody, headers });
