@@ -23,5 +23,8 @@ export default async function FundingWebviewPage({ params }: { params: Promise<{
     return <WebviewExpired title={m.expiredTitle} body={m.expiredBody} language={language} />;
   }
   const language = chooseLanguage(acceptLanguage, model.locale);
-  return <FundingPayment token={token} model={model} messages={fundingWebviewMessages[language]} language={language} />;
+  const all = fundingWebviewMessages[language];
+  // Without a funding rail (production before issue 12) the sandbox wording never reaches the page.
+  const messages = model.paymentsConfigured ? all : { ...all, sandboxCards: "", bankTransferNote: "" };
+  return <FundingPayment token={token} model={model} messages={messages} language={language} />;
 }
