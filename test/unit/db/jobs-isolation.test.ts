@@ -220,14 +220,18 @@ describe("jobs: lanes and per-group limits in one worker", () => {
     const pool = new JobPool(db, registry, s);
     assert.equal(await pool.fill(), 6);
     assert.equal(await pool.fill(), 0, "every lane is full or its groups are at their limit");
-    const started = runs.map((r) => r.tag).sort();
-    assert.deepEqual(started, ["a0", "a1", "b0", "k0", "k1", "other-kind"]);
+    // Jobs due at the same instant have no order among themselves: count per group, not names.
+    const started = runs.map((r) => r.tag);
+    const inGroup = (prefix: string) => started.filter((t) => t.startsWith(prefix)).length;
+    assert.deepEqual([inGroup("a"), inGroup("b"), inGroup("k"), inGroup("other-kind")], [2, 1, 2, 1], started.join(", "));
 
-    // Partner A's slot frees: the next A job takes it, still never more than two of A.
-    held.get("a0")!();
-    await until(async () => (await jobTagged("a0")).state === "done", "a0 to finish");
+    // Partner A's slot frees: another A job takes it, still never more than two of A.
+    const firstA = started.find((t) => t.startsWith("a"))!;
+    held.get(firstA)!();
+    await until(async () => (await jobTagged(firstA)).state === "done", `${firstA} to finish`);
     assert.equal(await pool.fill(), 1);
-    assert.deepEqual(runs.at(-1)?.tag, "a2");
+    const next = runs.at(-1)!.tag;
+    assert.ok(next.startsWith("a") && !started.includes(next), `${next} took partner A's freed slot`);
 
     for (const release of held.values()) release();
     await pool.drain();
