@@ -53,6 +53,7 @@ export const TRANSFER_TRIGGERS = [
   "network.cancellationSucceeded",
   "network.alreadyPaid",
   "network.retryAllowed",
+  "network.rejected",
   "compliance.hold",
   "compliance.restore",
   "compliance.reject",
@@ -160,6 +161,10 @@ export const transferMachine = defineMachine<TransferState, TransferTrigger>({
       outcome: "NETWORK_ALREADY_PAID",
     },
     { from: ["spended"], whenPrior: NETWORK, trigger: "network.retryAllowed", to: "unchanged", outcome: "NETWORK_IN_PROGRESS_RETRY_ALLOWED" },
+    // The payout bank refused or returned the payment (a pain.002 RJCT, issue 12): nothing reached
+    // the beneficiary, so the transfer fails and its refund starts. It lands while held too.
+    { from: NETWORK, trigger: "network.rejected", to: "rejected", reasonCode: "TRF_PAYOUT_REJECTED", notes: "refund starts" },
+    { from: ["spended"], whenPrior: NETWORK, trigger: "network.rejected", to: "rejected", reasonCode: "TRF_PAYOUT_REJECTED" },
     // Compliance (spec 3.1 "any active"): the caller stores `from` as the prior state. A second
     // hold keeps the first prior, so it is accepted without a change.
     { from: HOLDABLE, trigger: "compliance.hold", to: "spended", reasonCode: "TRF_COMPLIANCE_HOLD", notes: "remember from as prior" },

@@ -39,6 +39,7 @@ const TRIGGERS = [
   "network.cancellationSucceeded",
   "network.alreadyPaid",
   "network.retryAllowed",
+  "network.rejected",
   "compliance.hold",
   "compliance.restore",
   "compliance.reject",
@@ -83,6 +84,7 @@ const MOVES: ExpectedMove[] = [
   ...moves(NET, "network.paid", "paid", { reasonCode: "TRF_PAID" }),
   ...moves(NET, "network.cancellationSucceeded", "canceled", { reasonCode: "TRF_CANCEL_NETWORK_SUCCESS", outcome: "NETWORK_CANCELLATION_SUCCESS" }),
   ...moves(NET, "network.alreadyPaid", "paid", { reasonCode: "TRF_CANCEL_NETWORK_ALREADY_PAID", outcome: "NETWORK_ALREADY_PAID" }),
+  ...moves(NET, "network.rejected", "rejected", { reasonCode: "TRF_PAYOUT_REJECTED" }),
   { from: "topay", trigger: "network.retryAllowed", to: "topay", outcome: "NETWORK_IN_PROGRESS_RETRY_ALLOWED" },
   { from: "reqpay", trigger: "network.retryAllowed", to: "reqpay", outcome: "NETWORK_IN_PROGRESS_RETRY_ALLOWED" },
   ...NET.flatMap((prior) => [
@@ -96,6 +98,7 @@ const MOVES: ExpectedMove[] = [
     },
     { from: "spended", prior, trigger: "network.alreadyPaid", to: "paid", reasonCode: "TRF_CANCEL_NETWORK_ALREADY_PAID", outcome: "NETWORK_ALREADY_PAID" },
     { from: "spended", prior, trigger: "network.retryAllowed", to: "spended", outcome: "NETWORK_IN_PROGRESS_RETRY_ALLOWED" },
+    { from: "spended", prior, trigger: "network.rejected", to: "rejected", reasonCode: "TRF_PAYOUT_REJECTED" },
   ]),
   ...moves(HOLDABLE, "compliance.hold", "spended", { reasonCode: "TRF_COMPLIANCE_HOLD" }),
   { from: "spended", trigger: "compliance.hold", to: "spended" },
@@ -108,12 +111,12 @@ const contexts = (from: string) => (from === "spended" ? STATES.map((prior) => (
 
 test("transfer: every (state, trigger) cell matches spec 3.1", () => {
   const cells = checkExhaustively(transferMachine, { states: STATES, triggers: TRIGGERS, moves: MOVES, refusal: () => STATE_INVALID, contexts });
-  // (none + 12 states) x 23 triggers, plus spended x 23 triggers x 13 priors.
-  assert.equal(cells, 13 * 23 + 23 * 13);
+  // (none + 12 states) x 24 triggers, plus spended x 24 triggers x 13 priors.
+  assert.equal(cells, 13 * 24 + 24 * 13);
 });
 
 test("transfer: moves out of spended that depend on the prior need it (caller bug otherwise)", () => {
-  for (const trigger of ["cancel", "compliance.restore", "network.cancellationSucceeded", "network.alreadyPaid", "network.retryAllowed"] as const) {
+  for (const trigger of ["cancel", "compliance.restore", "network.cancellationSucceeded", "network.alreadyPaid", "network.retryAllowed", "network.rejected"] as const) {
     assert.throws(() => transferMachine.next("spended", trigger), TypeError, trigger);
   }
   // Moves that do not depend on the prior work without it.
