@@ -2,7 +2,8 @@
 const nextConfig = {
   // Loaded with Node's require, not bundled: PGlite ships WASM and data files, argon2 a native addon,
   // pino worker-thread transports.
-  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "pino", "postgres"],
+  // xmllint-wasm loads its .wasm file from its own directory.
+  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "pino", "postgres", "xmllint-wasm"],
   poweredByHeader: false,
   // Lets several servers (parallel test runs, benchmarks) build side by side in one checkout.
   distDir: process.env.NEXT_DIST_DIR || ".next",

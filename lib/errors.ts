@@ -54,6 +54,7 @@ export const ERROR_STATUS = {
   "beneficiary.stateBlocking": 403,
   // 404: *.notFound (also for another customer's resource)
   "apiKey.notFound": 404,
+  "bankCredit.notFound": 404,
   "beneficiary.notFound": 404,
   "customer.notFound": 404,
   "device.notFound": 404,
@@ -84,6 +85,9 @@ export const ERROR_STATUS = {
   "funding.sessionStateInvalid": 409,
   "refund.stateInvalid": 409,
   "webhookEndpoint.stateInvalid": 409,
+  // 409 (ours, issue 12): a bank credit already resolved; bank transfer for a currency the collection account does not take
+  "bankCredit.stateInvalid": 409,
+  "funding.methodUnavailable": 409,
   // 410
   "transfer.quoteExpired": 410,
   "kyc.sessionExpired": 410,

@@ -4,6 +4,7 @@ import { useState, useSyncExternalStore, type FormEvent } from "react";
 import type { FundingWebviewMessages } from "@/lib/i18n/funding-webview-messages";
 import type { FundingWebviewModel } from "@/lib/transfers/funding-webview";
 import { signalClosure } from "./closure";
+import { FundingBankTransfer } from "./funding-bank-transfer";
 
 const noSubscription = () => () => {};
 /** False in the server render and until hydration, true once React handles events on the page. */
@@ -19,7 +20,7 @@ const field =
 const button =
   "w-full rounded-lg bg-blue-700 px-4 py-3 text-base font-semibold text-white focus:outline-none focus:ring-4 focus:ring-blue-300 disabled:opacity-60";
 
-/** Mobile-first payment page: the amounts, the recipient, and the sandbox payment methods. */
+/** Mobile-first payment page: the amounts, the recipient, and the sandbox payment methods (production: bank transfer details). */
 export function FundingPayment({
   token,
   model,
@@ -89,9 +90,7 @@ export function FundingPayment({
         </p>
       )}
       {!model.paymentsConfigured ? (
-        <p role="alert" className="mt-6 rounded border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-          {m.notConfigured}
-        </p>
+        <FundingBankTransfer model={model} messages={m} />
       ) : result === null ? (
         <form onSubmit={pay} className="mt-6 space-y-4">
           <fieldset className="grid grid-cols-2 gap-2" aria-label="Payment method">

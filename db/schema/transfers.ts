@@ -69,9 +69,11 @@ export const fundingSessions = pgTable(
     state: text("state").$type<FundingSessionStatus>().notNull(),
     /** CARD or BANK_TRANSFER, once the customer paid. */
     method: text("method"),
+    /** The ISO 11649 RF reference, once the customer chose bank transfer (issue 12): unique. */
+    creditorReference: text("creditor_reference"),
     expiresAt: tstz("expires_at").notNull(),
     completedAt: tstz("completed_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("funding_sessions_transfer_idx").on(t.transferId)],
+  (t) => [index("funding_sessions_transfer_idx").on(t.transferId), uniqueIndex("funding_sessions_creditor_reference_idx").on(t.creditorReference)],
 );

@@ -26,7 +26,7 @@ function commonErrors(c: Contract): ErrorCode[] {
   const codes: ErrorCode[] = ["server.unexpected"];
   if (c.auth !== "none") codes.push("auth.subscriptionKeyInvalid");
   if (c.auth === "customer") codes.push("auth.tokenInvalid", "auth.tokenExpired", "auth.tokenRevoked", "subscription.closed");
-  if (c.body) codes.push("validation.bodyMalformed", "validation.contentTypeUnsupported", "validation.bodyTooLarge");
+  if (c.body || c.xmlBody) codes.push("validation.bodyMalformed", "validation.contentTypeUnsupported", "validation.bodyTooLarge");
   if (c.body || c.query || c.params) codes.push("validation.fieldInvalid", "validation.fieldFormatInvalid", "validation.fieldMissing");
   if (c.idempotency === "required") codes.push("idempotency.conflict", "validation.fieldMissing");
   return codes;
@@ -70,6 +70,9 @@ function operationOf(c: Contract): ZodOpenApiOperationObject {
       ...(c.query ? { query: c.query as z.ZodObject } : {}),
     },
     ...(c.body ? { requestBody: { required: true, content: { "application/json": { schema: c.body } } } } : {}),
+    ...(c.xmlBody
+      ? { requestBody: { required: true, description: c.xmlBody.description, content: { "application/xml": { schema: z.string().meta({ format: "xml" }) } } } }
+      : {}),
     responses: {
       [String(c.success.status)]: {
         description: c.success.description,

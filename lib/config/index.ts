@@ -1,4 +1,6 @@
+import { electronicFormatIBAN, isValidBIC, isValidIBAN } from "ibantools";
 import { z } from "zod";
+import { isCurrencyCode } from "@/lib/money/currency";
 import { providerProblems, resolveProviders, type ResolvedProviders } from "@/lib/providers/table";
 
 /**
@@ -160,6 +162,35 @@ const schema = z.object({
       return pegs;
     }),
 
+  /**
+   * The operator's collection account, shown on the funding page for bank transfers (issue 12):
+   * FUNDING_PROVIDER=bank-transfer needs all four; the sandbox has defaults. CURRENCY may list
+   * several codes (a multi-currency account), comma-separated.
+   */
+  COLLECTION_ACCOUNT_IBAN: z
+    .string()
+    .transform((v) => electronicFormatIBAN(v) ?? "")
+    .refine((v) => isValidIBAN(v), "not a valid IBAN")
+    .optional(),
+  COLLECTION_ACCOUNT_BIC: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .refine((v) => isValidBIC(v), "not a valid BIC")
+    .optional(),
+  COLLECTION_ACCOUNT_NAME: z.string().trim().min(1).max(70).optional(),
+  COLLECTION_ACCOUNT_CURRENCY: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((c) => c.trim().toUpperCase())
+        .filter(Boolean)
+        .join(","),
+    )
+    .refine((v) => v !== "" && v.split(",").every(isCurrencyCode), "ISO 4217 currency codes, comma-separated")
+    .optional(),
+
   /** Provider choices (lib/providers/table.ts names each setting's implementations and checks them). */
   OTP_EMAIL_PROVIDER: providerName,
   OTP_SMS_PROVIDER: providerName,
@@ -202,7 +233,28 @@ export type Config = Omit<z.infer<typeof schema>, "OTP_SEND_MAX_PER_ADDRESS" | "
   sandbox: boolean;
   /** The implementation in use per provider kind (lib/providers). */
   providers: ResolvedProviders;
+  /** Where customers send bank transfers (set, or the sandbox's defaults). */
+  collectionAccount: CollectionAccount | null;
 };
+
+export interface CollectionAccount {
+  iban: string;
+  bic: string;
+  name: string;
+  currencies: string[];
+}
+
+/** The sandbox's collection account: the ISO 13616 example IBAN, a test BIC. */
+const SANDBOX_COLLECTION = { iban: "DE89370400440532013000", bic: "COBADEFFXXX", name: "Remit Sandbox Collections", currency: "EUR,GBP,USD" };
+
+function collectionAccountOf(c: z.infer<typeof schema>, sandbox: boolean): CollectionAccount | null {
+  const fallback = sandbox ? SANDBOX_COLLECTION : undefined;
+  const iban = c.COLLECTION_ACCOUNT_IBAN ?? fallback?.iban;
+  const bic = c.COLLECTION_ACCOUNT_BIC ?? fallback?.bic;
+  const name = c.COLLECTION_ACCOUNT_NAME ?? fallback?.name;
+  const currency = c.COLLECTION_ACCOUNT_CURRENCY ?? fallback?.currency;
+  return iban && bic && name && currency ? { iban, bic, name, currencies: currency.split(",") } : null;
+}
 
 /** Parses and checks a configuration (exported for tests; the app uses config()). */
 export function loadConfig(env: Record<string, string | undefined>): Config {
@@ -235,6 +287,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     OTP_SEND_MAX_PER_ADDRESS: c.OTP_SEND_MAX_PER_ADDRESS ?? (sandbox ? 10_000 : 30),
     CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS: c.CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS ?? (sandbox ? 500 : 50),
     providers: resolveProviders(c, !sandbox),
+    collectionAccount: collectionAccountOf(c, sandbox),
     publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
     sandbox,
   };

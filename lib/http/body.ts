@@ -124,3 +124,25 @@ function nestingDepth(text: string): number {
   }
   return deepest;
 }
+
+/**
+ * An XML document body (application/xml or text/xml, UTF-8) as text, within MAX_BODY_BYTES.
+ * Whether it is the document expected is the handler's business (schema validation).
+ */
+export async function readXmlBody(req: Request): Promise<string> {
+  const [media, ...params] = (req.headers.get("content-type") ?? "").split(";").map((s) => s.trim().toLowerCase());
+  const charset = params
+    .find((p) => p.startsWith("charset="))
+    ?.slice(8)
+    .replace(/"/g, "");
+  if ((media !== "application/xml" && media !== "text/xml") || (charset && charset !== "utf-8")) {
+    throw new DomainError("validation.contentTypeUnsupported", { message: "Send Content-Type: application/xml (UTF-8).", details: { received: media || null } });
+  }
+  const bytes = await readLimited(req, MAX_BODY_BYTES);
+  if (bytes.byteLength === 0) throw bodyMalformed("The request body is empty; an XML document is expected.");
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw bodyMalformed("The request body is not valid UTF-8.");
+  }
+}

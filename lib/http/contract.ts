@@ -25,6 +25,8 @@ export interface Contract<
   tags: string[];
   auth: A;
   body?: B;
+  /** An XML document body (application/xml), handed to the handler as text (ctx.xml); instead of `body`. */
+  xmlBody?: { description: string };
   query?: Q;
   params?: P;
   success: { status: number; description: string; schema?: z.ZodType; headers?: Record<string, string> };

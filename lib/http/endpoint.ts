@@ -11,7 +11,7 @@ import { logger } from "@/lib/log";
 import { partnerForApiKey, type Partner } from "@/lib/partners/authenticate";
 import { ready } from "@/lib/platform/ready";
 import { unitOfWork } from "@/lib/platform/unit-of-work";
-import { readJsonBody } from "./body";
+import { readJsonBody, readXmlBody } from "./body";
 import type { AuthLevel, Contract } from "./contract";
 import { correlationIdOf } from "./correlation";
 import { errorResponse, jsonResponse, unexpected } from "./envelope";
@@ -24,6 +24,8 @@ export interface HandlerContext<B, Q, P, A extends AuthLevel> {
   body: Out<B>;
   query: Out<Q>;
   params: Out<P>;
+  /** The XML document of a contract with `xmlBody` (undefined otherwise). */
+  xml: string | undefined;
   partner: A extends "none" ? undefined : Partner;
   customer: A extends "customer" ? CustomerContext : undefined;
   /** The customer's status row, when the contract names a gate (already checked). */
@@ -91,6 +93,7 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
       const params = contract.params ? parseOrThrow(contract.params, await routeCtx.params, "path") : undefined;
       const query = contract.query ? parseOrThrow(contract.query, Object.fromEntries(url.searchParams), "query") : undefined;
       const rawBody = contract.body ? await readJsonBody(req, { required: true }) : undefined;
+      const xml = contract.xmlBody ? await readXmlBody(req) : undefined;
 
       // A key already used answers first (replay or conflict), even for a body that no longer validates.
       if (contract.idempotency === "required") {
@@ -107,7 +110,7 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
 
       const outcome = await unitOfWork(
         async (tx) => {
-          const reply = await handler({ req, body, query, params, partner, customer, gated, tx, now, correlationId } as HandlerContext<B, Q, P, A>);
+          const reply = await handler({ req, body, xml, query, params, partner, customer, gated, tx, now, correlationId } as HandlerContext<B, Q, P, A>);
           const text = reply.body === undefined ? null : JSON.stringify(reply.body);
           return jsonResponse(reply.status ?? contract.success.status, text, { ...reply.headers, "x-correlation-id": correlationId });
         },

@@ -23,10 +23,11 @@ export interface ProviderSpec {
 }
 
 /**
- * Funding, payout and refunds have no real rail before issue 12. Their production implementation
- * "none" refuses every operation with a "not configured" error, and it is their default in
- * production (see productionDefault), so a production service starts and never reaches a
- * sandbox rail; setting them to "sandbox" in production is refused at start-up.
+ * Payout and refunds have no real rail yet. Their production implementation "none" refuses every
+ * operation with a "not configured" error, and it is their default in production (see
+ * PRODUCTION_DEFAULTS), so a production service starts and never reaches a sandbox rail; setting
+ * them to "sandbox" in production is refused at start-up. Funding's real rail is "bank-transfer"
+ * (issue 12), its production default, which needs the collection account settings.
  */
 export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
   otpEmail: {
@@ -67,13 +68,20 @@ export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
     defaultImplementation: "sandbox",
     production: ["operator"],
   },
-  funding: { setting: "FUNDING_PROVIDER", implementations: ["sandbox", "none"], defaultImplementation: "sandbox", production: ["none"] },
+  // Issue 12: bank transfer to the collection account, reconciled from camt.053 statements.
+  funding: {
+    setting: "FUNDING_PROVIDER",
+    implementations: ["sandbox", "bank-transfer"],
+    defaultImplementation: "sandbox",
+    production: ["bank-transfer"],
+    requires: { "bank-transfer": ["COLLECTION_ACCOUNT_IBAN", "COLLECTION_ACCOUNT_BIC", "COLLECTION_ACCOUNT_NAME", "COLLECTION_ACCOUNT_CURRENCY"] },
+  },
   payout: { setting: "PAYOUT_PROVIDER", implementations: ["sandbox", "none"], defaultImplementation: "sandbox", production: ["none"] },
   refunds: { setting: "REFUND_PROVIDER", implementations: ["sandbox", "none"], defaultImplementation: "sandbox", production: ["none"] },
 };
 
-/** Money rails default to "none" in production (nothing real exists before issue 12). */
-const PRODUCTION_DEFAULTS: Partial<Record<ProviderKind, string>> = { funding: "none", payout: "none", refunds: "none" };
+/** Production defaults: funding by bank transfer (issue 12); payout and refunds "none" until their rails exist. */
+const PRODUCTION_DEFAULTS: Partial<Record<ProviderKind, string>> = { funding: "bank-transfer", payout: "none", refunds: "none" };
 
 /** The settings, raw or parsed: only string values are read. */
 type Env = Readonly<Record<string, unknown>>;

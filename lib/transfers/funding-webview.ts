@@ -2,11 +2,12 @@ import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { beneficiaries, customers, partners } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
-import { isSandboxProvider, requireSandboxRail } from "@/lib/providers";
+import { isSandboxProvider, providers, requireSandboxRail } from "@/lib/providers";
 import { Decimal } from "@/lib/money/decimal";
 import { toWireAmount } from "@/lib/money/format";
 import { closureCallbackFor, type ClosureCallback } from "@/lib/webviews/closure";
 import { resolveWebviewToken } from "@/lib/webviews/tokens";
+import { chooseBankTransfer, type BankTransferInstructions } from "./bank-transfer";
 import { completeFunding, lockFundingSession } from "./funding";
 import { maskedPayoutMethod } from "./view";
 
@@ -16,8 +17,15 @@ export interface FundingWebviewModel {
   amounts: { originAmount: string; originCurrency: string; fees: string; total: string; rate: string; destinationAmount: string; destinationCurrency: string };
   recipient: { name: string; destinationMasked: string | null };
   closure: ClosureCallback;
-  /** False in production until a real funding rail exists (issue 12): the page says so and takes no payment. */
+  /** The sandbox's instant card and bank buttons (never in production). */
   paymentsConfigured: boolean;
+  /**
+   * Production (FUNDING_PROVIDER=bank-transfer): the bank details, amount and RF reference bound
+   * to this session when the page opens; null with `bankTransferCurrency` when the collection
+   * account does not take the transfer's currency.
+   */
+  bankTransfer: BankTransferInstructions | null;
+  bankTransferCurrency: string;
 }
 
 const expired = () => new DomainError("funding.sessionExpired", { message: "This payment link has expired." });
@@ -31,7 +39,10 @@ async function liveSession(tx: Tx, token: string, now: Date) {
 
 /** What the hosted funding page shows: amount, fees, rate, recipient (masked destination). */
 export async function openFundingWebview(tx: Tx, token: string, now: Date): Promise<FundingWebviewModel> {
-  const { session, transfer, partnerId } = await liveSession(tx, token, now);
+  const locked = await liveSession(tx, token, now);
+  const { session, transfer, partnerId } = locked;
+  // Production's only method is bank transfer: opening the page is choosing it (the reference is bound once).
+  const bankTransfer = providers().funding === "bank-transfer" ? await bankTransferOrNull(tx, locked, now) : null;
   const [beneficiary] = await tx.select().from(beneficiaries).where(eq(beneficiaries.id, transfer.beneficiaryId));
   const [customer] = await tx.select({ preferredLanguage: customers.preferredLanguage }).from(customers).where(eq(customers.id, transfer.customerId));
   const [partner] = await tx.select().from(partners).where(eq(partners.id, partnerId));
@@ -51,7 +62,18 @@ export async function openFundingWebview(tx: Tx, token: string, now: Date): Prom
     recipient: { name: `${beneficiary.firstName} ${beneficiary.lastName}`, destinationMasked: method?.destinationIdentifierMasked ?? null },
     closure: closureCallbackFor(partner, "funding"),
     paymentsConfigured: isSandboxProvider("funding"),
+    bankTransfer,
+    bankTransferCurrency: transfer.originCurrency,
   };
+}
+
+async function bankTransferOrNull(tx: Tx, locked: Parameters<typeof chooseBankTransfer>[1], now: Date) {
+  try {
+    return await chooseBankTransfer(tx, locked, now);
+  } catch (err) {
+    if (err instanceof DomainError && err.code === "funding.methodUnavailable") return null;
+    throw err;
+  }
 }
 
 /** Sandbox card outcomes: the well-known test numbers succeed, the named decline number fails. */

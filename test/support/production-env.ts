@@ -17,4 +17,9 @@ export const productionEnv: Record<string, string> = {
   REFERENCE_RATES_PROVIDER: "ecb",
   REFERENCE_RATES_URL: "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml",
   KYC_DECISION_PROVIDER: "operator",
+  FUNDING_PROVIDER: "bank-transfer",
+  COLLECTION_ACCOUNT_IBAN: "GB33BUKB20201555555555",
+  COLLECTION_ACCOUNT_BIC: "BUKBGB22",
+  COLLECTION_ACCOUNT_NAME: "Remit Ltd Client Money",
+  COLLECTION_ACCOUNT_CURRENCY: "USD,EUR,GBP",
 };

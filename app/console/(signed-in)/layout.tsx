@@ -11,6 +11,7 @@ const QUEUES = [
   ["/console/holds", "Compliance holds"],
   ["/console/beneficiaries", "Screening"],
   ["/console/kyc-review", "KYC review"],
+  ["/console/bank-credits", "Bank credits"],
 ] as const;
 const ADMIN = [
   ["/console/customers", "Customers"],

@@ -1,5 +1,6 @@
 import type { Contract } from "@/lib/http/contract";
 import * as auth from "./auth";
+import * as bankTransfer from "./bank-transfer";
 import * as beneficiaries from "./beneficiaries";
 import * as quotes from "./quotes";
 import * as kyc from "./kyc";
@@ -16,6 +17,7 @@ export const allContracts: Contract[] = [
   ...Object.values(quotes).filter(isContract),
   ...Object.values(transfers).filter(isContract),
   ...Object.values(sandbox),
+  ...Object.values(bankTransfer),
 ] as Contract[];
 
 function isContract(value: unknown): boolean {

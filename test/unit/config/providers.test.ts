@@ -24,7 +24,7 @@ describe("providers are configuration (issue 11)", () => {
     assert.deepEqual(assertProductionProviders(c), []);
   });
 
-  test("production with every provider real starts; funding, payout and refunds default to none", () => {
+  test("production with every provider real starts; funding defaults to bank-transfer, payout and refunds to none", () => {
     const c = loadConfig(productionEnv);
     assert.deepEqual(c.providers, {
       otpEmail: "smtp",
@@ -32,7 +32,7 @@ describe("providers are configuration (issue 11)", () => {
       screening: "ofac",
       referenceRates: "ecb",
       kycDecision: "operator",
-      funding: "none",
+      funding: "bank-transfer",
       payout: "none",
       refunds: "none",
     });

@@ -1,0 +1,72 @@
+"use server";
+
+import { z } from "zod";
+import { consoleAction } from "@/lib/console/action";
+import { recordAudit } from "@/lib/operators/audit";
+import { readCamt053 } from "@/lib/reconciliation/camt";
+import { importStatement } from "@/lib/reconciliation/import";
+import { matchBankCredit, returnBankCredit } from "@/lib/reconciliation/resolve";
+
+const reason = z.string().trim().min(3).max(500);
+
+// Upload a camt.053 statement: validated and read before the transaction, imported in it.
+export const uploadStatement = consoleAction(
+  "reviewer",
+  z.object({ statement: z.instanceof(File).refine((f) => f.size > 0, "choose a camt.053 file") }),
+  {
+    prepare: async (input) => readCamt053(await input.statement.text()),
+    run: async ({ tx, prepared, operator, now }) => {
+      const report = await importStatement(tx, prepared, now);
+      await recordAudit(
+        tx,
+        operator,
+        { action: "bankStatement.import", targetType: "bankStatement", targetId: prepared.messageId || "(no MsgId)", after: { ...report } },
+        now,
+      );
+      return `Statement ${prepared.messageId}: ${report.entries} credits, ${report.matched} matched, ${report.unmatched} to the queue, ${report.duplicates} already imported.`;
+    },
+  },
+);
+
+// Match a queued credit to a transfer in funding (an over-payment's excess stays to return).
+export const matchCredit = consoleAction(
+  "reviewer",
+  z.object({ creditId: z.string().min(1), transferId: z.string().trim().min(1).max(64), reason }),
+  async ({ tx, input, operator, now }) => {
+    const done = await matchBankCredit(tx, { creditId: input.creditId, transferId: input.transferId, operatorId: operator.id }, now);
+    await recordAudit(
+      tx,
+      operator,
+      {
+        action: "bankCredit.match",
+        targetType: "bankCredit",
+        targetId: input.creditId,
+        before: { state: done.before.state, reason: done.before.reason },
+        after: { state: done.after.state, transferId: input.transferId, transferStatus: done.transferStatus, excess: done.excess },
+        reason: input.reason,
+      },
+      now,
+    );
+    const excess = done.after.state === "EXCESS" ? ` ${done.excess} ${done.after.currency} over-paid stays to return.` : "";
+    return `Credit ${done.after.bankReference} funded transfer ${input.transferId} (now ${done.transferStatus}).${excess}`;
+  },
+);
+
+// Return a queued credit, or an over-payment's excess, to the payer.
+export const returnCredit = consoleAction("reviewer", z.object({ creditId: z.string().min(1), reason }), async ({ tx, input, operator, now }) => {
+  const done = await returnBankCredit(tx, { creditId: input.creditId, operatorId: operator.id }, now);
+  await recordAudit(
+    tx,
+    operator,
+    {
+      action: "bankCredit.return",
+      targetType: "bankCredit",
+      targetId: input.creditId,
+      before: { state: done.before.state, reason: done.before.reason },
+      after: { state: done.after.state, returned: done.returned },
+      reason: input.reason,
+    },
+    now,
+  );
+  return `Credit ${done.after.bankReference}: ${done.returned} ${done.after.currency} to return to the payer.`;
+});

@@ -1,0 +1,35 @@
+import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import type { BankCreditState, QueueReason } from "@/lib/reconciliation/bank-credit-state-machine";
+import { createdAt, tstz } from "./columns";
+
+/**
+ * One credit entry of an imported bank statement (issue 12, lib/reconciliation). Unique on the
+ * bank's entry reference (AcctSvcrRef): importing a statement twice inserts nothing the second time.
+ * Amounts are decimal strings as the statement wrote them; the payer's account is masked.
+ */
+export const bankCredits = pgTable(
+  "bank_credits",
+  {
+    id: text("id").primaryKey(),
+    bankReference: text("bank_reference").notNull(),
+    amount: text("amount").notNull(),
+    currency: text("currency").notNull(),
+    bookingDate: text("booking_date"),
+    creditorReference: text("creditor_reference"),
+    remittance: text("remittance"),
+    payerName: text("payer_name"),
+    payerAccount: text("payer_account"),
+    statementId: text("statement_id").notNull(),
+    state: text("state").$type<BankCreditState>().notNull(),
+    /** Why it waited for an operator (null when it matched at import). */
+    reason: text("reason").$type<QueueReason>(),
+    transferId: text("transfer_id"),
+    /** What funded the transfer (the transfer's total); the rest of an over-payment is to return. */
+    appliedAmount: text("applied_amount"),
+    returnedAmount: text("returned_amount"),
+    resolvedBy: text("resolved_by"),
+    resolvedAt: tstz("resolved_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("bank_credits_bank_reference_idx").on(t.bankReference), index("bank_credits_state_idx").on(t.state, t.createdAt)],
+);

@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { defineContract } from "@/lib/http/contract";
+
+/**
+ * Sandbox file rails of issue 12 item 5: bank transfer funding and camt.053 statements, so a
+ * partner can script a payment by bank transfer end to end. Sandbox only (404 in production).
+ */
+const tags = ["Sandbox"];
+
+export const sandboxChooseBankTransfer = defineContract({
+  operationId: "sandboxChooseBankTransfer",
+  method: "POST",
+  path: "/v1/sandbox/funding-sessions/{fundingSessionId}/bank-transfer",
+  summary: "Choose bank transfer for a funding session, as on the funding page (sandbox only)",
+  description:
+    "The customer chooses bank transfer: the answer names the session's ISO 11649 creditor reference (RF + check digits; the same on every call) and the exact sum to send to the collection account. The transfer stays in funding until a statement shows the money (POST /v1/sandbox/bank-statements).",
+  tags,
+  auth: "customer",
+  sandboxOnly: true,
+  params: z.object({ fundingSessionId: z.string().min(1).max(64) }),
+  success: {
+    status: 200,
+    description: "What to pay, where, with which reference.",
+    schema: z
+      .object({
+        reference: z.string().meta({ description: "ISO 11649 structured creditor reference, electronic form.", example: "RF18539007547034" }),
+        amount: z.string().meta({ description: "The exact sum due, in the currency's minor units.", example: "102.99" }),
+        currency: z.string().meta({ example: "EUR" }),
+        collectionAccount: z.object({ iban: z.string(), bic: z.string(), name: z.string() }).meta({ id: "CollectionAccount" }),
+      })
+      .meta({ id: "SandboxBankTransferInstructions" }),
+  },
+  errors: ["fundingSession.notFound", "funding.sessionExpired", "funding.methodUnavailable"],
+});
+
+export const sandboxImportBankStatement = defineContract({
+  operationId: "sandboxImportBankStatement",
+  method: "POST",
+  path: "/v1/sandbox/bank-statements",
+  summary: "Import a camt.053 bank statement, as an operator's upload (sandbox only)",
+  description:
+    "A camt.053.001.08 document (ISO 20022 BankToCustomerStatement). Every booked credit entry is imported once per AcctSvcrRef (again: a duplicate, nothing changes) and matched by its RF reference (RmtInf/Strd/CdtrRefInf/Ref, else one found in RmtInf/Ustrd), then amount and currency: a full match funds its transfer; anything else waits in the operator's Bank credits queue. A document that is not a valid camt.053.001.08 is 400 validation.bodyMalformed with the schema's problems in details.problems. In the sandbox, entry references are scoped to the calling partner and only its transfers are matched.",
+  tags,
+  auth: "partner",
+  sandboxOnly: true,
+  xmlBody: { description: "A camt.053.001.08 document (application/xml, UTF-8)." },
+  success: {
+    status: 200,
+    description: "Counts of credit entries.",
+    schema: z
+      .object({
+        entries: z.number().int().meta({ description: "Booked credit entries in the document." }),
+        matched: z.number().int().meta({ description: "Credits that funded their transfer." }),
+        unmatched: z.number().int().meta({ description: "Credits sent to the operator queue (unmatched, partial, over-paid, wrong currency, late)." }),
+        duplicates: z.number().int().meta({ description: "Credits already imported (same AcctSvcrRef): unchanged." }),
+      })
+      .meta({ id: "SandboxBankStatementImport" }),
+  },
+  errors: ["validation.bodyMalformed"],
+});

@@ -1,0 +1,31 @@
+/**
+ * A bank credit read from a statement (issue 12). A full match funds its transfer at import
+ * (MATCHED); anything else waits for an operator (QUEUED), who matches it to a transfer in
+ * funding (MATCHED, or EXCESS when it paid more than due: the excess stays to return) or returns
+ * it (RETURNED). Returning an EXCESS returns the excess alone.
+ */
+import { defineMachine, NONE } from "@/lib/state-machine/define";
+
+export const BANK_CREDIT_STATES = ["QUEUED", "MATCHED", "EXCESS", "RETURNED"] as const;
+export type BankCreditState = (typeof BANK_CREDIT_STATES)[number];
+
+export const BANK_CREDIT_TRIGGERS = ["import.matched", "import.queued", "operator.matched", "operator.matchedOverpaid", "operator.returned"] as const;
+export type BankCreditTrigger = (typeof BANK_CREDIT_TRIGGERS)[number];
+
+/** Why a credit waits for an operator. */
+export const QUEUE_REASONS = ["UNMATCHED", "PARTIAL", "OVERPAID", "WRONG_CURRENCY", "LATE"] as const;
+export type QueueReason = (typeof QUEUE_REASONS)[number];
+
+export const bankCreditMachine = defineMachine<BankCreditState, BankCreditTrigger>({
+  name: "bank credit",
+  states: BANK_CREDIT_STATES,
+  triggers: BANK_CREDIT_TRIGGERS,
+  refusedCode: "bankCredit.stateInvalid",
+  transitions: [
+    { from: [NONE], trigger: "import.matched", to: "MATCHED", notes: "reference, amount and currency match a transfer in funding" },
+    { from: [NONE], trigger: "import.queued", to: "QUEUED", notes: "unmatched, partial, over-paid, wrong currency or late" },
+    { from: ["QUEUED"], trigger: "operator.matched", to: "MATCHED", notes: "exact amount: funds the transfer" },
+    { from: ["QUEUED"], trigger: "operator.matchedOverpaid", to: "EXCESS", notes: "funds the transfer; the excess stays to return" },
+    { from: ["QUEUED", "EXCESS"], trigger: "operator.returned", to: "RETURNED", notes: "sent back to the payer (the whole credit, or the excess)" },
+  ],
+});

@@ -1,0 +1,102 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { bankCredits, fundingSessions, transfers } from "@/db/schema";
+import { logger } from "@/lib/log";
+import { amountDue } from "@/lib/transfers/bank-transfer";
+import { expireIfOverdue } from "@/lib/transfers/deadline";
+import { lockFundingSession } from "@/lib/transfers/funding";
+import { bankCreditMachine } from "./bank-credit-state-machine";
+import type { ParsedStatement, StatementCredit } from "./camt";
+import { fundFromBankCredit } from "./fund";
+import { decideMatch, type MatchDecision } from "./match";
+import { postCreditReceived } from "./postings";
+
+/** The counts of one import (the sandbox endpoint's answer): credit entries only. */
+export interface ImportReport {
+  entries: number;
+  matched: number;
+  unmatched: number;
+  duplicates: number;
+}
+
+/** The sandbox endpoint's statements are the calling partner's: only its transfers are matched. */
+export interface ImportScope {
+  partnerId?: string;
+}
+
+/**
+ * Imports a validated statement (console upload, `npm run statements:import`, the sandbox
+ * endpoint: one function). Each credit is recorded once per AcctSvcrRef (a second import counts a
+ * duplicate and changes nothing), posted to suspense, then matched: a full match funds its
+ * transfer; anything else waits in the operator's "Bank credits" queue.
+ */
+export async function importStatement(tx: Tx, statement: ParsedStatement, now: Date, scope: ImportScope = {}): Promise<ImportReport> {
+  const report: ImportReport = { entries: statement.credits.length, matched: 0, unmatched: 0, duplicates: 0 };
+  for (const credit of statement.credits) {
+    // The sandbox is shared: a partner's entry references cannot collide with another's.
+    const scoped = scope.partnerId ? { ...credit, bankReference: `sandbox:${scope.partnerId}:${credit.bankReference}` } : credit;
+    const outcome = await importCredit(tx, scoped, statement.messageId, now, scope);
+    report[outcome]++;
+  }
+  logger().info({ statement: statement.messageId, ...report }, "bank statement imported");
+  return report;
+}
+
+async function importCredit(tx: Tx, credit: StatementCredit, statementId: string, now: Date, scope: ImportScope): Promise<"matched" | "unmatched" | "duplicates"> {
+  const id = newId("bcr");
+  const inserted = await tx
+    .insert(bankCredits)
+    .values({
+      id,
+      ...credit,
+      statementId,
+      state: "QUEUED",
+      createdAt: now,
+    })
+    .onConflictDoNothing({ target: bankCredits.bankReference })
+    .returning({ id: bankCredits.id });
+  if (inserted.length === 0) return "duplicates";
+  await postCreditReceived(tx, credit, now);
+
+  const [named] = credit.creditorReference
+    ? await tx
+        .select({ id: fundingSessions.id })
+        .from(fundingSessions)
+        .innerJoin(transfers, eq(transfers.id, fundingSessions.transferId))
+        .where(
+          and(eq(fundingSessions.creditorReference, credit.creditorReference), scope.partnerId ? eq(transfers.partnerId, scope.partnerId) : undefined),
+        )
+    : [];
+  const locked = named && (await lockFundingSession(tx, named.id));
+  // The 120-minute guard applies here as at every write: an overdue transfer expires now.
+  const transfer = locked && (await expireIfOverdue(tx, locked.transfer, now));
+  const decision: MatchDecision = decideMatch(
+    credit,
+    locked && transfer
+      ? {
+          transferState: transfer.state,
+          transferExpired: transfer.expiresAt.getTime() <= now.getTime(),
+          sessionState: transfer.state === locked.transfer.state ? locked.session.state : "EXPIRED",
+          sessionExpired: locked.session.expiresAt.getTime() <= now.getTime(),
+          due: amountDue(transfer),
+          currency: transfer.originCurrency,
+        }
+      : null,
+  );
+  if (decision.fund && locked && transfer) {
+    await fundFromBankCredit(tx, { session: locked.session, transfer }, now);
+    const state = bankCreditMachine.next("none", "import.matched").to;
+    await tx
+      .update(bankCredits)
+      .set({ state, transferId: transfer.id, appliedAmount: amountDue(transfer), resolvedAt: now })
+      .where(eq(bankCredits.id, id));
+    return "matched";
+  }
+  const state = bankCreditMachine.next("none", "import.queued").to;
+  await tx
+    .update(bankCredits)
+    .set({ state, reason: decision.fund ? null : decision.reason, transferId: transfer?.id ?? null })
+    .where(eq(bankCredits.id, id));
+  return "unmatched";
+}

@@ -1,0 +1,17 @@
+import { asc, inArray } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { bankCredits } from "@/db/schema";
+import { PAGE_SIZE } from "@/lib/console/queries";
+import { amountToReturn } from "./resolve";
+
+/** The console's "Bank credits" queue: credits waiting for an operator, and over-payments' excess to return. */
+export async function bankCreditQueue(db: Executor, page: number) {
+  const rows = await db
+    .select()
+    .from(bankCredits)
+    .where(inArray(bankCredits.state, ["QUEUED", "EXCESS"]))
+    .orderBy(asc(bankCredits.createdAt), asc(bankCredits.id))
+    .limit(PAGE_SIZE + 1)
+    .offset((page - 1) * PAGE_SIZE);
+  return { hasMore: rows.length > PAGE_SIZE, items: rows.slice(0, PAGE_SIZE).map((row) => ({ ...row, toReturn: amountToReturn(row) })) };
+}

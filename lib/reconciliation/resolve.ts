@@ -1,0 +1,85 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { bankCredits, fundingSessions } from "@/db/schema";
+import { DomainError, notFound, validationError } from "@/lib/errors";
+import { Decimal } from "@/lib/money/decimal";
+import { amountDue } from "@/lib/transfers/bank-transfer";
+import { expireIfOverdue } from "@/lib/transfers/deadline";
+import { lockFundingSession } from "@/lib/transfers/funding";
+import { lockTransfer } from "@/lib/transfers/records";
+import { bankCreditMachine } from "./bank-credit-state-machine";
+import { fundFromBankCredit } from "./fund";
+import { postCreditReturned } from "./postings";
+
+export type BankCreditRow = typeof bankCredits.$inferSelect;
+
+async function lockCredit(tx: Tx, creditId: string): Promise<BankCreditRow> {
+  const [row] = await tx.select().from(bankCredits).where(eq(bankCredits.id, creditId)).for("update");
+  if (!row) throw notFound("bankCredit");
+  return row;
+}
+
+const refuse = (message: string) => validationError([{ field: "transferId", code: "validation.fieldInvalid", message }], "validation.fieldInvalid", message);
+
+/**
+ * An operator matches a queued credit to a transfer in funding: the credit must be in the
+ * transfer's currency and cover the sum due; it funds the transfer through the one funding path.
+ * An over-payment's excess stays in suspense until returned (state EXCESS).
+ */
+export async function matchBankCredit(tx: Tx, input: { creditId: string; transferId: string; operatorId: string }, now: Date) {
+  const credit = await lockCredit(tx, input.creditId);
+  bankCreditMachine.next(credit.state, "operator.matched");
+  const [open] = await tx
+    .select({ id: fundingSessions.id })
+    .from(fundingSessions)
+    .where(and(eq(fundingSessions.transferId, input.transferId), eq(fundingSessions.state, "OPEN")));
+  const locked = open ? await lockFundingSession(tx, open.id) : undefined;
+  if (!locked) {
+    const transfer = await lockTransfer(tx, input.transferId);
+    if (!transfer) throw notFound("transfer");
+    throw refuse(`Transfer ${transfer.id} is ${transfer.state}, not waiting for funding: only a transfer in funding can be paid by this credit.`);
+  }
+  const transfer = await expireIfOverdue(tx, locked.transfer, now);
+  if (transfer.state !== "funding" || locked.session.expiresAt.getTime() <= now.getTime()) {
+    throw new DomainError("funding.sessionExpired", {
+      message: `Transfer ${transfer.id}'s funding session has expired: it can no longer be paid.`,
+      keepChanges: transfer.state !== locked.transfer.state,
+    });
+  }
+  if (credit.currency !== transfer.originCurrency) throw refuse(`The credit is in ${credit.currency}; transfer ${transfer.id} is paid in ${transfer.originCurrency}.`);
+  const due = amountDue(transfer);
+  const excess = new Decimal(credit.amount).minus(due);
+  if (excess.isNeg()) throw refuse(`The credit (${credit.amount} ${credit.currency}) is less than the ${due} ${credit.currency} due: return it instead.`);
+  const funded = await fundFromBankCredit(tx, { session: locked.session, transfer }, now);
+  const to = bankCreditMachine.next(credit.state, excess.isZero() ? "operator.matched" : "operator.matchedOverpaid").to;
+  const [after] = await tx
+    .update(bankCredits)
+    .set({ state: to, transferId: transfer.id, appliedAmount: due, resolvedBy: input.operatorId, resolvedAt: to === "MATCHED" ? now : null })
+    .where(eq(bankCredits.id, credit.id))
+    .returning();
+  return { before: credit, after, transferStatus: funded.transferStatus, excess: excess.toFixed() };
+}
+
+/** What a return sends back: the whole credit, or an over-payment's excess. */
+export function amountToReturn(credit: BankCreditRow): string {
+  const amount = new Decimal(credit.amount);
+  return (credit.state === "EXCESS" && credit.appliedAmount ? amount.minus(credit.appliedAmount) : amount).toFixed();
+}
+
+/**
+ * An operator returns a queued credit (or an over-payment's excess) to the payer: posted to the
+ * ledger (out of suspense, out of the collection account); the bank transfer back is made from
+ * the bank's own interface, with the payer's details from the statement.
+ */
+export async function returnBankCredit(tx: Tx, input: { creditId: string; operatorId: string }, now: Date) {
+  const credit = await lockCredit(tx, input.creditId);
+  const to = bankCreditMachine.next(credit.state, "operator.returned").to;
+  const returned = amountToReturn(credit);
+  await postCreditReturned(tx, { bankReference: credit.bankReference, amount: returned, currency: credit.currency, transferId: credit.transferId }, now);
+  const [after] = await tx
+    .update(bankCredits)
+    .set({ state: to, returnedAmount: returned, resolvedBy: input.operatorId, resolvedAt: now })
+    .where(eq(bankCredits.id, credit.id))
+    .returning();
+  return { before: credit, after, returned };
+}

@@ -1,0 +1,48 @@
+/**
+ * npm run statements:import -- <camt.053 file>...: imports bank statements into the configured
+ * database exactly as the console's upload does (lib/reconciliation: validated against the shipped
+ * camt.053.001.08 XSD, one transaction per file). Importing a file twice changes nothing: every
+ * credit already imported (same AcctSvcrRef) counts as a duplicate.
+ */
+import { readFile } from "node:fs/promises";
+import { closeDb } from "@/db";
+import { clock } from "@/lib/clock";
+import { DomainError } from "@/lib/errors";
+import { unitOfWork } from "@/lib/platform/unit-of-work";
+import { readCamt053 } from "@/lib/reconciliation/camt";
+import { importStatement } from "@/lib/reconciliation/import";
+
+function describe(err: unknown): string {
+  if (!(err instanceof DomainError)) return err instanceof Error ? err.message : String(err);
+  const problems = (err.details?.problems as { line: number | null; message: string }[] | undefined) ?? [];
+  return [err.message, ...problems.map((p) => `  ${p.line ? `line ${p.line}: ` : ""}${p.message}`)].join("\n");
+}
+
+async function importFile(file: string): Promise<boolean> {
+  try {
+    const statement = await readCamt053(await readFile(file, "utf8"));
+    const done = await unitOfWork((tx) => importStatement(tx, statement, clock.now()), { context: { script: "statements:import", file } });
+    if (!done.ok) throw done.error;
+    const r = done.value;
+    console.log(`${file}: ${r.entries} credits, ${r.matched} matched, ${r.unmatched} to the Bank credits queue, ${r.duplicates} already imported`);
+    return true;
+  } catch (err) {
+    console.error(`${file}: not imported: ${describe(err)}`);
+    return false;
+  }
+}
+
+async function main(files: string[]): Promise<void> {
+  if (files.length === 0) {
+    console.error("usage: npm run statements:import -- <camt.053.001.08 file>...");
+    process.exitCode = 2;
+    return;
+  }
+  try {
+    for (const file of files) if (!(await importFile(file))) process.exitCode = 1;
+  } finally {
+    await closeDb();
+  }
+}
+
+void main(process.argv.slice(2));

@@ -1,0 +1,53 @@
+/** A camt.053.001.08 statement built in tests (valid against data/iso20022/camt.053.001.08.xsd). */
+export interface TestCredit {
+  bankReference: string;
+  amount: string;
+  currency: string;
+  /** Structured RF reference (RmtInf/Strd/CdtrRefInf/Ref). */
+  reference?: string;
+  /** Unstructured remittance text (RmtInf/Ustrd). */
+  text?: string;
+  debit?: boolean;
+  status?: "BOOK" | "PDNG";
+}
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+function entry(c: TestCredit): string {
+  const rmt = c.reference
+    ? `<RmtInf><Strd><CdtrRefInf><Tp><CdOrPrtry><Cd>SCOR</Cd></CdOrPrtry><Issr>ISO</Issr></Tp><Ref>${esc(c.reference)}</Ref></CdtrRefInf></Strd></RmtInf>`
+    : c.text
+      ? `<RmtInf><Ustrd>${esc(c.text)}</Ustrd></RmtInf>`
+      : "";
+  return `
+      <Ntry>
+        <Amt Ccy="${c.currency}">${c.amount}</Amt>
+        <CdtDbtInd>${c.debit ? "DBIT" : "CRDT"}</CdtDbtInd>
+        <Sts><Cd>${c.status ?? "BOOK"}</Cd></Sts>
+        <BookgDt><Dt>2026-11-20</Dt></BookgDt>
+        <ValDt><Dt>2026-11-20</Dt></ValDt>
+        <AcctSvcrRef>${esc(c.bankReference)}</AcctSvcrRef>
+        <BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>RCDT</Cd><SubFmlyCd>ESCT</SubFmlyCd></Fmly></Domn></BkTxCd>
+        <NtryDtls><TxDtls>
+          <Refs><EndToEndId>NOTPROVIDED</EndToEndId></Refs>
+          <RltdPties><Dbtr><Pty><Nm>Maria Payer</Nm></Pty></Dbtr><DbtrAcct><Id><IBAN>FR7630006000011234567890189</IBAN></Id></DbtrAcct></RltdPties>
+          ${rmt}
+        </TxDtls></NtryDtls>
+      </Ntry>`;
+}
+
+export function camt053(credits: TestCredit[], { messageId = "STMT-1", iban = "DE89370400440532013000" } = {}): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">
+  <BkToCstmrStmt>
+    <GrpHdr><MsgId>${esc(messageId)}</MsgId><CreDtTm>2026-11-20T18:00:00Z</CreDtTm></GrpHdr>
+    <Stmt>
+      <Id>${esc(messageId)}-1</Id>
+      <CreDtTm>2026-11-20T18:00:00Z</CreDtTm>
+      <Acct><Id><IBAN>${iban}</IBAN></Id><Ccy>EUR</Ccy></Acct>
+      <Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">1000.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-20</Dt></Dt></Bal>${credits.map(entry).join("")}
+    </Stmt>
+  </BkToCstmrStmt>
+</Document>
+`;
+}
