@@ -1,5 +1,8 @@
 import { XMLParser } from "fast-xml-parser";
 import { DomainError } from "@/lib/errors";
+import { isCurrencyCode } from "@/lib/money/currency";
+import { fitsMinorUnit } from "@/lib/money/format";
+import { Decimal } from "@/lib/money/decimal";
 import { findCreditorReference, isCreditorReference, electronicReference } from "./creditor-reference";
 import { schemaProblems } from "./xsd";
 
@@ -98,6 +101,12 @@ function creditOf(entry: Node, where: string): StatementCredit {
   // Idempotency rests on the bank's reference: an entry without one cannot be imported safely.
   if (!bankReference) throw invalid(`${where} is a credit without AcctSvcrRef (the bank's entry reference).`);
   const amt = entry.Amt;
+  const amount = str(amt) ?? "";
+  const currency = str(obj(amt)["@Ccy"]) ?? "";
+  // The schema allows five decimals and any three letters; money here is ISO 4217 in whole minor units.
+  if (!isCurrencyCode(currency) || !fitsMinorUnit(new Decimal(amount), currency)) {
+    throw invalid(`${where} (${bankReference}): ${amount} ${currency} is not an amount in whole minor units of an ISO 4217 currency.`);
+  }
   const rmt = obj(tx.RmtInf);
   const structured = list(rmt.Strd)
     .flatMap((s) => list(s.CdtrRefInf))
@@ -111,8 +120,8 @@ function creditOf(entry: Node, where: string): StatementCredit {
   const parties = obj(tx.RltdPties);
   return {
     bankReference,
-    amount: str(amt) ?? "0",
-    currency: str(obj(amt)["@Ccy"]) ?? "",
+    amount,
+    currency,
     bookingDate: str(obj(entry.BookgDt).Dt) ?? str(obj(entry.BookgDt).DtTm),
     creditorReference: rf,
     remittance: (structured.join(" ") || free || "").slice(0, 140) || null,

@@ -8,5 +8,5 @@ import type { TransferRow } from "@/lib/transfers/records";
  * sandbox's instant rails use it too): the money leaves suspense:unallocated, where the import put it.
  */
 export function fundFromBankCredit(tx: Tx, locked: { session: FundingSessionRow; transfer: TransferRow }, now: Date) {
-  return completeFunding(tx, { ...locked, outcome: "SUCCEEDED", method: "BANK_TRANSFER", now });
+  return completeFunding(tx, { ...locked, outcome: "SUCCEEDED", method: "BANK_TRANSFER", fundedFrom: "suspense:unallocated", now });
 }

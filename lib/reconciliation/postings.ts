@@ -1,4 +1,5 @@
 import type { Tx } from "@/db";
+import { postEntry, toMinor } from "@/lib/ledger";
 
 /**
  * The ledger postings of bank credits (docs/decisions.md): a credit imported from a statement is
@@ -11,17 +12,32 @@ export interface CreditPostingInput {
   bankReference: string;
   amount: string;
   currency: string;
-  transferId?: string | null;
 }
 
 export async function postCreditReceived(tx: Tx, credit: CreditPostingInput, now: Date): Promise<void> {
-  void tx;
-  void credit;
-  void now;
+  const minor = toMinor(credit.amount, credit.currency);
+  await postEntry(tx, {
+    sourceKey: `bank-credit:${credit.bankReference}`,
+    kind: "bank.credit.received",
+    memo: `Bank credit ${credit.bankReference}`,
+    lines: [
+      { account: "cash:collection", currency: credit.currency, debit: minor },
+      { account: "suspense:unallocated", currency: credit.currency, credit: minor },
+    ],
+    now,
+  });
 }
 
 export async function postCreditReturned(tx: Tx, credit: CreditPostingInput, now: Date): Promise<void> {
-  void tx;
-  void credit;
-  void now;
+  const minor = toMinor(credit.amount, credit.currency);
+  await postEntry(tx, {
+    sourceKey: `bank-credit-return:${credit.bankReference}`,
+    kind: "bank.credit.returned",
+    memo: `Return of bank credit ${credit.bankReference}`,
+    lines: [
+      { account: "suspense:unallocated", currency: credit.currency, debit: minor },
+      { account: "cash:collection", currency: credit.currency, credit: minor },
+    ],
+    now,
+  });
 }

@@ -75,7 +75,7 @@ export async function returnBankCredit(tx: Tx, input: { creditId: string; operat
   const credit = await lockCredit(tx, input.creditId);
   const to = bankCreditMachine.next(credit.state, "operator.returned").to;
   const returned = amountToReturn(credit);
-  await postCreditReturned(tx, { bankReference: credit.bankReference, amount: returned, currency: credit.currency, transferId: credit.transferId }, now);
+  await postCreditReturned(tx, { bankReference: credit.bankReference, amount: returned, currency: credit.currency }, now);
   const [after] = await tx
     .update(bankCredits)
     .set({ state: to, returnedAmount: returned, resolvedBy: input.operatorId, resolvedAt: now })

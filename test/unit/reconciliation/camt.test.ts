@@ -60,6 +60,12 @@ describe("camt.053.001.08 statements", () => {
     assert.doesNotMatch(JSON.stringify(parsed), /root:/);
   });
 
+  test("an amount below the currency's minor unit, or a code that is not a currency, is refused", async () => {
+    await assert.rejects(readCamt053(camt053([{ bankReference: "B1", amount: "10.001", currency: "EUR" }])), malformed);
+    await assert.rejects(readCamt053(camt053([{ bankReference: "B1", amount: "10", currency: "XXX" }])), malformed);
+    await assert.rejects(readCamt053(camt053([{ bankReference: "B1", amount: "10.5", currency: "JPY" }])), malformed);
+  });
+
   test("two entries with one AcctSvcrRef are refused", async () => {
     const xml = camt053([
       { bankReference: "B1", amount: "1.00", currency: "EUR" },
