@@ -136,7 +136,10 @@ export async function readXmlBody(req: Request): Promise<string> {
     ?.slice(8)
     .replace(/"/g, "");
   if ((media !== "application/xml" && media !== "text/xml") || (charset && charset !== "utf-8")) {
-    throw new DomainError("validation.contentTypeUnsupported", { message: "Send Content-Type: application/xml (UTF-8).", details: { received: media || null } });
+    throw new DomainError("validation.contentTypeUnsupported", {
+      message: "Send Content-Type: application/xml (UTF-8).",
+      details: { received: media || null },
+    });
   }
   const bytes = await readLimited(req, MAX_BODY_BYTES);
   if (bytes.byteLength === 0) throw bodyMalformed("The request body is empty; an XML document is expected.");

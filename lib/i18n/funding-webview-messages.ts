@@ -26,8 +26,10 @@ export const fundingWebviewMessages = {
     bic: "BIC",
     amountToSend: "Amount to send",
     reference: "Payment reference",
-    referenceNote: "Enter the reference exactly as shown (in the structured creditor reference field if your bank has one): it is how we recognise your payment.",
-    whatNext: "What happens next: your transfer waits until your payment reaches our account, usually within one business day. We then send it on at once; you do not need to do anything else. A different amount, or a payment after this transfer has expired, is returned to you.",
+    referenceNote:
+      "Enter the reference exactly as shown (in the structured creditor reference field if your bank has one): it is how we recognise your payment.",
+    whatNext:
+      "What happens next: your transfer waits until your payment reaches our account, usually within one business day. We then send it on at once; you do not need to do anything else. A different amount, or a payment after this transfer has expired, is returned to you.",
     bankTransferUnavailable: "Bank transfer is not available for payments in this currency. Go back to the app.",
     succeeded: "Payment received. Your transfer is on its way.",
     failed: "The payment was declined. Go back to the app to try again.",
@@ -59,8 +61,10 @@ export const fundingWebviewMessages = {
     bic: "BIC",
     amountToSend: "Montant à envoyer",
     reference: "Référence du paiement",
-    referenceNote: "Saisissez la référence exactement comme indiqué (dans le champ « référence structurée du créancier » si votre banque le propose) : c’est ainsi que nous reconnaissons votre paiement.",
-    whatNext: "Et ensuite : votre transfert attend que votre paiement arrive sur notre compte, en général sous un jour ouvré. Nous l’envoyons alors aussitôt ; vous n’avez rien d’autre à faire. Un montant différent, ou un paiement arrivé après l’expiration de ce transfert, vous est remboursé.",
+    referenceNote:
+      "Saisissez la référence exactement comme indiqué (dans le champ « référence structurée du créancier » si votre banque le propose) : c’est ainsi que nous reconnaissons votre paiement.",
+    whatNext:
+      "Et ensuite : votre transfert attend que votre paiement arrive sur notre compte, en général sous un jour ouvré. Nous l’envoyons alors aussitôt ; vous n’avez rien d’autre à faire. Un montant différent, ou un paiement arrivé après l’expiration de ce transfert, vous est remboursé.",
     bankTransferUnavailable: "Le virement bancaire n’est pas disponible pour les paiements dans cette devise. Revenez à l’application.",
     succeeded: "Paiement reçu. Votre transfert est en route.",
     failed: "Le paiement a été refusé. Revenez à l’application pour réessayer.",
@@ -92,8 +96,10 @@ export const fundingWebviewMessages = {
     bic: "BIC",
     amountToSend: "Importe a enviar",
     reference: "Referencia del pago",
-    referenceNote: "Escribe la referencia exactamente como aparece (en el campo de referencia estructurada del acreedor si tu banco lo tiene): así reconocemos tu pago.",
-    whatNext: "Qué pasa después: tu transferencia espera hasta que tu pago llegue a nuestra cuenta, normalmente en un día hábil. Entonces la enviamos enseguida; no tienes que hacer nada más. Un importe distinto, o un pago que llegue después de que esta transferencia caduque, se te devuelve.",
+    referenceNote:
+      "Escribe la referencia exactamente como aparece (en el campo de referencia estructurada del acreedor si tu banco lo tiene): así reconocemos tu pago.",
+    whatNext:
+      "Qué pasa después: tu transferencia espera hasta que tu pago llegue a nuestra cuenta, normalmente en un día hábil. Entonces la enviamos enseguida; no tienes que hacer nada más. Un importe distinto, o un pago que llegue después de que esta transferencia caduque, se te devuelve.",
     bankTransferUnavailable: "La transferencia bancaria no está disponible para pagos en esta moneda. Vuelve a la aplicación.",
     succeeded: "Pago recibido. Tu transferencia está en camino.",
     failed: "El pago fue rechazado. Vuelve a la aplicación para intentarlo de nuevo.",

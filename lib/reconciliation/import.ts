@@ -43,7 +43,13 @@ export async function importStatement(tx: Tx, statement: ParsedStatement, now: D
   return report;
 }
 
-async function importCredit(tx: Tx, credit: StatementCredit, statementId: string, now: Date, scope: ImportScope): Promise<"matched" | "unmatched" | "duplicates"> {
+async function importCredit(
+  tx: Tx,
+  credit: StatementCredit,
+  statementId: string,
+  now: Date,
+  scope: ImportScope,
+): Promise<"matched" | "unmatched" | "duplicates"> {
   const id = newId("bcr");
   const inserted = await tx
     .insert(bankCredits)
@@ -64,9 +70,7 @@ async function importCredit(tx: Tx, credit: StatementCredit, statementId: string
         .select({ id: fundingSessions.id })
         .from(fundingSessions)
         .innerJoin(transfers, eq(transfers.id, fundingSessions.transferId))
-        .where(
-          and(eq(fundingSessions.creditorReference, credit.creditorReference), scope.partnerId ? eq(transfers.partnerId, scope.partnerId) : undefined),
-        )
+        .where(and(eq(fundingSessions.creditorReference, credit.creditorReference), scope.partnerId ? eq(transfers.partnerId, scope.partnerId) : undefined))
     : [];
   const locked = named && (await lockFundingSession(tx, named.id));
   // The 120-minute guard applies here as at every write: an overdue transfer expires now.

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { bankCredits, fundingSessions } from "@/db/schema";
 import { DomainError, notFound, validationError } from "@/lib/errors";
+import { minorUnitExponent } from "@/lib/money/currency";
 import { Decimal } from "@/lib/money/decimal";
 import { amountDue } from "@/lib/transfers/bank-transfer";
 import { expireIfOverdue } from "@/lib/transfers/deadline";
@@ -46,7 +47,8 @@ export async function matchBankCredit(tx: Tx, input: { creditId: string; transfe
       keepChanges: transfer.state !== locked.transfer.state,
     });
   }
-  if (credit.currency !== transfer.originCurrency) throw refuse(`The credit is in ${credit.currency}; transfer ${transfer.id} is paid in ${transfer.originCurrency}.`);
+  if (credit.currency !== transfer.originCurrency)
+    throw refuse(`The credit is in ${credit.currency}; transfer ${transfer.id} is paid in ${transfer.originCurrency}.`);
   const due = amountDue(transfer);
   const excess = new Decimal(credit.amount).minus(due);
   if (excess.isNeg()) throw refuse(`The credit (${credit.amount} ${credit.currency}) is less than the ${due} ${credit.currency} due: return it instead.`);
@@ -57,13 +59,14 @@ export async function matchBankCredit(tx: Tx, input: { creditId: string; transfe
     .set({ state: to, transferId: transfer.id, appliedAmount: due, resolvedBy: input.operatorId, resolvedAt: to === "MATCHED" ? now : null })
     .where(eq(bankCredits.id, credit.id))
     .returning();
-  return { before: credit, after, transferStatus: funded.transferStatus, excess: excess.toFixed() };
+  return { before: credit, after, transferStatus: funded.transferStatus, excess: excess.toFixed(minorUnitExponent(credit.currency)) };
 }
 
 /** What a return sends back: the whole credit, or an over-payment's excess. */
 export function amountToReturn(credit: BankCreditRow): string {
   const amount = new Decimal(credit.amount);
-  return (credit.state === "EXCESS" && credit.appliedAmount ? amount.minus(credit.appliedAmount) : amount).toFixed();
+  const places = minorUnitExponent(credit.currency);
+  return (credit.state === "EXCESS" && credit.appliedAmount ? amount.minus(credit.appliedAmount) : amount).toFixed(places);
 }
 
 /**

@@ -29,11 +29,7 @@ export function amountDue(transfer: Pick<TransferRow, "totalCustomerCost" | "ori
  * ISO 11649 reference once (the same one on every later call) and the transfer stays in funding
  * until a statement shows the money (lib/reconciliation). Locked rows in; the deadline applies.
  */
-export async function chooseBankTransfer(
-  tx: Tx,
-  locked: { session: FundingSessionRow; transfer: TransferRow },
-  now: Date,
-): Promise<BankTransferInstructions> {
+export async function chooseBankTransfer(tx: Tx, locked: { session: FundingSessionRow; transfer: TransferRow }, now: Date): Promise<BankTransferInstructions> {
   const account = config().collectionAccount;
   if (!account) throw new DomainError("internal.unavailable", { message: "Bank transfer is not configured on this service." });
   const transfer = await expireIfOverdue(tx, locked.transfer, now);

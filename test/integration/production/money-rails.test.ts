@@ -6,6 +6,8 @@ import { exportJWK, generateKeyPair } from "jose";
 import type { Db } from "@/db";
 import { spawnServer, type SpawnedServer } from "../../support/spawned-server";
 import { productionEnv } from "../../support/production-env";
+import { isCreditorReference } from "@/lib/reconciliation/creditor-reference";
+import { camt053 } from "../../support/camt053";
 
 /**
  * Issue 11 item 1, Done-when: no test can make a production server reach a sandbox provider. A
@@ -13,8 +15,9 @@ import { productionEnv } from "../../support/production-env";
  * PostgreSQL database of its own (it refuses one holding the sandbox demo partner); the rows are
  * seeded through the domain functions (openFundingSession, transitionTransfer, issueTokens) in this
  * process, with the same production configuration, on a direct connection. Then, over HTTP:
- * funding page (notice, no sandbox cards), payment (503, transfer still funding), payout (no
- * network job, /v1/sandbox 404) and refund (cancel of a funded transfer: refund stays PENDING, no
+ * funding page (bank transfer details with an RF reference, no sandbox cards), payment (503,
+ * transfer still funding), statements (only a matching camt.053 credit funds, imported with
+ * `npm run statements:import`), payout (no network job, /v1/sandbox 404) and refund (cancel of a funded transfer: refund stays PENDING, no
  * refund job). PostgreSQL only: PGlite allows one process per directory, and the seeding needs a
  * second connection beside the server's.
  */
@@ -31,6 +34,7 @@ let fundingSessionId = "";
 let fundingTransferId = "";
 let fundedTransferId = "";
 let accessToken = "";
+let bankReference = "";
 
 async function freshDatabase(url: string) {
   const { default: postgres } = await import("postgres");
@@ -95,6 +99,24 @@ async function seed() {
   });
 }
 
+/** `npm run statements:import -- FILE` against the production database (same settings as the server). */
+async function importStatement(xml: string): Promise<string> {
+  const { mkdtempSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const path = await import("node:path");
+  const { execFile } = await import("node:child_process");
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "remit-stmt-")), "statement.xml");
+  writeFileSync(file, xml);
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "scripts/statements-import.ts", file],
+      { env: { ...process.env, LOG_LEVEL: "silent" } },
+      (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stdout}${stderr}`)) : resolve(stdout)),
+    );
+  });
+}
+
 async function transferState(id: string) {
   const { transfers } = await import("@/db/schema");
   const [row] = await db.select({ state: transfers.state, refund: transfers.refund }).from(transfers).where(eq(transfers.id, id));
@@ -133,12 +155,19 @@ describe("a production server never reaches a sandbox money rail (issue 11 item 
     await dropDb();
   });
 
-  test("the hosted funding page says payments are not available and shows no sandbox card", async () => {
+  test("the hosted funding page shows bank transfer details (collection account, exact amount, RF reference) and no sandbox card", async () => {
     const res = await fetch(`${server.baseUrl}/webviews/funding/${fundingToken}`, { headers: { "accept-language": "en" } });
     assert.equal(res.status, 200);
     // The whole document, serialized client props included: no sandbox wording anywhere in it.
     const html = await res.text();
-    assert.match(html, /Payments are not available on this service yet/);
+    assert.match(html, /Pay by bank transfer/);
+    assert.match(html, /GB33 BUKB 2020 1555 5555 55/, "the collection account's IBAN");
+    assert.match(html, /BUKBGB22/);
+    assert.match(html, /102\.99 USD/, "the exact amount in minor units");
+    assert.match(html, /waits until your payment reaches our account/);
+    const reference = /data-testid="bank-reference"[^>]*>([^<]+)</.exec(html)?.[1]?.replace(/\s+/g, "");
+    assert.ok(reference && isCreditorReference(reference), `an ISO 11649 reference: ${reference}`);
+    bankReference = reference;
     assert.doesNotMatch(html, /4242/);
     assert.doesNotMatch(html, /Sandbox:|sandbox confirms/i);
     const page = html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "");
@@ -164,11 +193,40 @@ describe("a production server never reaches a sandbox money rail (issue 11 item 
     });
   }
 
+  test("the funding page never funds without a matched credit; a camt.053 credit with its reference does (npm run statements:import)", async () => {
+    assert.ok(bankReference, "the page test ran first");
+    // A credit with the reference but a cent short, and one with another reference: neither funds.
+    const short = await importStatement(
+      camt053(
+        [
+          { bankReference: `P-${randomUUID().slice(0, 8)}`, amount: "102.98", currency: "USD", reference: bankReference },
+          { bankReference: `P-${randomUUID().slice(0, 8)}`, amount: "102.99", currency: "USD", text: "RF18539007547034" },
+        ],
+        { messageId: "PROD-1" },
+      ),
+    );
+    assert.match(short, /2 credits, 0 matched, 2 to the Bank credits queue/);
+    assert.equal((await transferState(fundingTransferId)).state, "funding");
+    const exact = await importStatement(
+      camt053([{ bankReference: `P-${randomUUID().slice(0, 8)}`, amount: "102.99", currency: "USD", reference: bankReference }], { messageId: "PROD-2" }),
+    );
+    assert.match(exact, /1 credits, 1 matched/);
+    assert.equal((await transferState(fundingTransferId)).state, "funded");
+    // Payout is "none" in this configuration: funded, and no sandbox network step.
+    assert.equal((await jobsOf("transfers.networkStep", fundingTransferId)).length, 0);
+  });
+
+  test("a file that is not a camt.053 is refused with a clear message and a failing exit code", async () => {
+    await assert.rejects(importStatement("<Document/>"), /not imported: Not a valid camt\.053\.001\.08 document/);
+  });
+
   test("payout and sandbox endpoints: no network job for the funded transfer, /v1/sandbox answers 404", async () => {
     assert.equal((await jobsOf("transfers.networkStep", fundedTransferId)).length, 0);
     for (const path of [
       `/v1/sandbox/transfers/${fundedTransferId}/advance`,
       `/v1/sandbox/funding-sessions/${fundingSessionId}/complete`,
+      `/v1/sandbox/funding-sessions/${fundingSessionId}/bank-transfer`,
+      "/v1/sandbox/bank-statements",
       "/v1/sandbox/clock",
     ]) {
       const res = await fetch(`${server.baseUrl}${path}`, {

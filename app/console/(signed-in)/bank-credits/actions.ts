@@ -10,23 +10,19 @@ import { matchBankCredit, returnBankCredit } from "@/lib/reconciliation/resolve"
 const reason = z.string().trim().min(3).max(500);
 
 // Upload a camt.053 statement: validated and read before the transaction, imported in it.
-export const uploadStatement = consoleAction(
-  "reviewer",
-  z.object({ statement: z.instanceof(File).refine((f) => f.size > 0, "choose a camt.053 file") }),
-  {
-    prepare: async (input) => readCamt053(await input.statement.text()),
-    run: async ({ tx, prepared, operator, now }) => {
-      const report = await importStatement(tx, prepared, now);
-      await recordAudit(
-        tx,
-        operator,
-        { action: "bankStatement.import", targetType: "bankStatement", targetId: prepared.messageId || "(no MsgId)", after: { ...report } },
-        now,
-      );
-      return `Statement ${prepared.messageId}: ${report.entries} credits, ${report.matched} matched, ${report.unmatched} to the queue, ${report.duplicates} already imported.`;
-    },
+export const uploadStatement = consoleAction("reviewer", z.object({ statement: z.instanceof(File).refine((f) => f.size > 0, "choose a camt.053 file") }), {
+  prepare: async (input) => readCamt053(await input.statement.text()),
+  run: async ({ tx, prepared, operator, now }) => {
+    const report = await importStatement(tx, prepared, now);
+    await recordAudit(
+      tx,
+      operator,
+      { action: "bankStatement.import", targetType: "bankStatement", targetId: prepared.messageId || "(no MsgId)", after: { ...report } },
+      now,
+    );
+    return `Statement ${prepared.messageId}: ${report.entries} credits, ${report.matched} matched, ${report.unmatched} to the queue, ${report.duplicates} already imported.`;
   },
-);
+});
 
 // Match a queued credit to a transfer in funding (an over-payment's excess stays to return).
 export const matchCredit = consoleAction(

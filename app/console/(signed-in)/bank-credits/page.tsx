@@ -48,7 +48,9 @@ export default async function BankCredits({ searchParams }: { searchParams: Sear
             <div>
               <dt className="inline text-slate-600">Why: </dt>
               <dd className="inline">
-                {c.state === "EXCESS" ? `Over-payment: ${c.toReturn} ${c.currency} to return (transfer ${c.transferId} funded)` : REASONS[c.reason ?? "UNMATCHED"]}
+                {c.state === "EXCESS"
+                  ? `Over-payment: ${c.toReturn} ${c.currency} to return (transfer ${c.transferId} funded)`
+                  : REASONS[c.reason ?? "UNMATCHED"]}
               </dd>
             </div>
             <div>
@@ -88,9 +90,7 @@ export default async function BankCredits({ searchParams }: { searchParams: Sear
               <label className="text-sm">
                 Reason <input name="reason" required minLength={3} className={input} placeholder="Unknown payer" />
               </label>
-              <button className={danger}>
-                Return {c.toReturn} {c.currency}
-              </button>
+              <button className={danger}>{`Return ${c.toReturn} ${c.currency}`}</button>
             </form>
           </div>
         </Card>

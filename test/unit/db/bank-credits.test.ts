@@ -1,0 +1,205 @@
+/**
+ * Issue 12 items 2 and 3 at the domain level: a customer chooses bank transfer (RF reference), a
+ * camt.053 statement funds the transfer through completeFunding with its ledger entries, a second
+ * import changes nothing, and unmatched, over-paid, partial, wrong-currency and late credits wait
+ * for an operator who matches or returns them (postings included).
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db";
+import { freshDb } from "../../support/db";
+import { camt053, type TestCredit } from "../../support/camt053";
+import { newSubscription, insertTestTransfer, type Owner } from "../../support/fixtures";
+
+let db: Db;
+let close: () => Promise<void>;
+let owner: Owner;
+let seq = 0;
+
+before(async () => {
+  ({ db, close } = await freshDb());
+  owner = await newSubscription(db);
+});
+after(() => close());
+
+const mod = async () => ({
+  ...(await import("@/lib/reconciliation/camt")),
+  ...(await import("@/lib/reconciliation/import")),
+  ...(await import("@/lib/reconciliation/resolve")),
+  ...(await import("@/lib/transfers/bank-transfer")),
+  ...(await import("@/lib/transfers/funding")),
+  ...(await import("@/lib/transfers/records")),
+  ...(await import("@/lib/ledger")),
+  schema: await import("@/db/schema"),
+});
+
+/** A transfer in funding with its open session and bank-transfer reference (as the page or the sandbox endpoint binds it). */
+async function fundingTransfer(now = new Date()) {
+  const m = await mod();
+  return db.transaction(async (tx) => {
+    const row = await insertTestTransfer(tx, owner, now);
+    const funding = await m.transitionTransfer(tx, await m.transitionTransfer(tx, row, "fastCheck.passed", now), "confirm", now, { confirmedAt: now });
+    const { fundingSessionId } = await m.openFundingSession(tx, funding, now);
+    const instructions = await m.chooseBankTransfer(tx, (await m.lockFundingSession(tx, fundingSessionId))!, now);
+    return { transferId: funding.id, fundingSessionId, ...instructions };
+  });
+}
+
+async function importCredits(credits: TestCredit[], now = new Date()) {
+  const m = await mod();
+  const statement = await m.readCamt053(camt053(credits, { messageId: `STMT-${++seq}` }));
+  return db.transaction((tx) => m.importStatement(tx, statement, now));
+}
+
+async function stateOf(transferId: string) {
+  const { schema } = await mod();
+  const [t] = await db.select().from(schema.transfers).where(eq(schema.transfers.id, transferId));
+  return t;
+}
+
+async function credit(bankReference: string) {
+  const { schema } = await mod();
+  const [c] = await db.select().from(schema.bankCredits).where(eq(schema.bankCredits.bankReference, bankReference));
+  return c;
+}
+
+async function suspense(currency = "USD") {
+  const m = await mod();
+  const [acct] = await m.accountBalances(db, { code: "suspense:unallocated", currency });
+  return acct?.balance ?? 0n;
+}
+
+const ref = () => `BANK-${process.pid}-${++seq}`;
+
+/** The lines of the entry posted for `sourceKey`: [account, debit, credit] in minor units. */
+async function entryLines(sourceKey: string) {
+  const { schema } = await mod();
+  const rows = await db
+    .select({
+      account: schema.ledgerAccounts.code,
+      currency: schema.ledgerAccounts.currency,
+      debit: schema.journalLines.debitMinor,
+      credit: schema.journalLines.creditMinor,
+    })
+    .from(schema.journalEntries)
+    .innerJoin(schema.journalLines, eq(schema.journalLines.entryId, schema.journalEntries.id))
+    .innerJoin(schema.ledgerAccounts, eq(schema.ledgerAccounts.id, schema.journalLines.accountId))
+    .where(eq(schema.journalEntries.sourceKey, sourceKey));
+  return rows.map((r) => [r.account, r.currency, r.debit, r.credit]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+}
+
+describe("bank transfer funding reconciled from camt.053", () => {
+  test("the reference is ISO 11649, bound once per session, and the amount is the total in minor units", async () => {
+    const m = await mod();
+    const t = await fundingTransfer();
+    assert.match(t.reference, /^RF\d{2}\d{18}$/);
+    assert.equal(t.amount, "102.99");
+    assert.equal(t.currency, "USD");
+    assert.equal(t.collectionAccount.iban, "DE89370400440532013000");
+    const again = await db.transaction(async (tx) => m.chooseBankTransfer(tx, (await m.lockFundingSession(tx, t.fundingSessionId))!, new Date()));
+    assert.equal(again.reference, t.reference);
+    assert.equal((await stateOf(t.transferId)).state, "funding");
+  });
+
+  test("a matching credit funds the transfer with its postings; the same file again changes nothing", async () => {
+    const m = await mod();
+    const t = await fundingTransfer();
+    const before = await suspense();
+    const bank = ref();
+    const first = await importCredits([{ bankReference: bank, amount: "102.99", currency: "USD", reference: t.reference }]);
+    assert.deepEqual(first, { entries: 1, matched: 1, unmatched: 0, duplicates: 0 });
+    const funded = await stateOf(t.transferId);
+    assert.notEqual(funded.state, "funding");
+    assert.equal((await credit(bank)).state, "MATCHED");
+    assert.equal(funded.fundedFrom, "suspense:unallocated", "funded from suspense (the funding.succeeded posting debits it)");
+    assert.deepEqual(await entryLines(`bank-credit:${bank}`), [
+      ["cash:collection", "USD", 10299n, 0n],
+      ["suspense:unallocated", "USD", 0n, 10299n],
+    ]);
+    const entries = await m.transferEntries(db, t.transferId);
+    const after = await suspense();
+
+    const lines = (await m.trialBalance(db)).map((r) => [r.currency, r.debit === r.credit]);
+    assert.ok(
+      lines.every(([, balanced]) => balanced),
+      JSON.stringify(lines),
+    );
+    const again = await importCredits([{ bankReference: bank, amount: "102.99", currency: "USD", reference: t.reference }]);
+    assert.deepEqual(again, { entries: 1, matched: 0, unmatched: 0, duplicates: 1 });
+    assert.equal((await m.transferEntries(db, t.transferId)).length, entries.length);
+    assert.equal(await suspense(), after);
+    assert.ok(after <= before, "suspense holds at most the credit");
+  });
+
+  test("unmatched, partial, over-paid and wrong-currency credits wait in the queue with their reason", async () => {
+    const t = await fundingTransfer();
+    const before = await suspense();
+    const [a, b, c, d] = [ref(), ref(), ref(), ref()];
+    const report = await importCredits([
+      { bankReference: a, amount: "50.00", currency: "USD", text: "for my cousin" },
+      { bankReference: b, amount: "100.00", currency: "USD", reference: t.reference },
+      { bankReference: c, amount: "110.00", currency: "USD", text: `payment ${t.reference}` },
+      { bankReference: d, amount: "102.99", currency: "EUR", reference: t.reference },
+    ]);
+    assert.deepEqual(report, { entries: 4, matched: 0, unmatched: 4, duplicates: 0 });
+    assert.deepEqual(await Promise.all([a, b, c, d].map(async (r) => [(await credit(r)).state, (await credit(r)).reason])), [
+      ["QUEUED", "UNMATCHED"],
+      ["QUEUED", "PARTIAL"],
+      ["QUEUED", "OVERPAID"],
+      ["QUEUED", "WRONG_CURRENCY"],
+    ]);
+    assert.equal((await stateOf(t.transferId)).state, "funding");
+    assert.equal(await suspense(), before - 5000n - 10000n - 11000n, "every credit sits in suspense");
+  });
+
+  test("an operator matches an over-payment (the excess stays to return), returns it, and returns an unmatched credit", async () => {
+    const m = await mod();
+    const t = await fundingTransfer();
+    const [over, stray] = [ref(), ref()];
+    await importCredits([
+      { bankReference: over, amount: "110.00", currency: "USD", reference: t.reference },
+      { bankReference: stray, amount: "20.00", currency: "USD", text: "?" },
+    ]);
+    const overId = (await credit(over)).id;
+    // Too little or the wrong transfer is refused; the credit stays queued.
+    const strayId = (await credit(stray)).id;
+    await assert.rejects(
+      db.transaction((tx) => m.matchBankCredit(tx, { creditId: strayId, transferId: t.transferId, operatorId: "op" }, new Date())),
+      /less than/,
+    );
+    const matched = await db.transaction((tx) => m.matchBankCredit(tx, { creditId: overId, transferId: t.transferId, operatorId: "op" }, new Date()));
+    assert.equal(matched.after.state, "EXCESS");
+    assert.equal(matched.excess, "7.01");
+    assert.notEqual((await stateOf(t.transferId)).state, "funding");
+    assert.equal((await stateOf(t.transferId)).fundedFrom, "suspense:unallocated");
+    const back = await db.transaction((tx) => m.returnBankCredit(tx, { creditId: overId, operatorId: "op" }, new Date()));
+    assert.equal(back.returned, "7.01");
+    assert.equal((await credit(over)).state, "RETURNED");
+    const strayBack = await db.transaction((tx) => m.returnBankCredit(tx, { creditId: strayId, operatorId: "op" }, new Date()));
+    assert.equal(strayBack.returned, "20.00");
+    assert.deepEqual(await entryLines(`bank-credit-return:${over}`), [
+      ["cash:collection", "USD", 0n, 701n],
+      ["suspense:unallocated", "USD", 701n, 0n],
+    ]);
+    assert.deepEqual(await entryLines(`bank-credit-return:${stray}`), [
+      ["cash:collection", "USD", 0n, 2000n],
+      ["suspense:unallocated", "USD", 2000n, 0n],
+    ]);
+    // Decided once: a second return is refused.
+    await assert.rejects(
+      db.transaction((tx) => m.returnBankCredit(tx, { creditId: overId, operatorId: "op" }, new Date())),
+      (e: unknown) => (e as { code?: string }).code === "bankCredit.stateInvalid",
+    );
+  });
+
+  test("a credit after the transfer's deadline is LATE: the transfer expires, nothing funds", async () => {
+    const longAgo = new Date(Date.now() - 3 * 3600_000);
+    const t = await fundingTransfer(longAgo);
+    const bank = ref();
+    const report = await importCredits([{ bankReference: bank, amount: "102.99", currency: "USD", reference: t.reference }]);
+    assert.deepEqual(report, { entries: 1, matched: 0, unmatched: 1, duplicates: 0 });
+    assert.equal((await credit(bank)).reason, "LATE");
+    assert.equal((await stateOf(t.transferId)).state, "expired");
+  });
+});
