@@ -8,7 +8,19 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { fundedScenario, registeredScenario } from "../transfers/support";
-import { acceptTransfer, advanceTo, assertError, call, cancel, eventually, putPartner, transferDetail, useServicePricing, validCustomer, type Customer } from "../support";
+import {
+  acceptTransfer,
+  advanceTo,
+  assertError,
+  call,
+  cancel,
+  eventually,
+  putPartner,
+  transferDetail,
+  useServicePricing,
+  validCustomer,
+  type Customer,
+} from "../support";
 
 let attempts: { body: any }[] = [];
 let closeEndpoint: () => Promise<void>;

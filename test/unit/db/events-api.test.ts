@@ -90,9 +90,15 @@ describe("event retention (maintenance.purge)", () => {
       .update(events)
       .set({ deliveryState: "delivered" })
       .where(inArray(events.id, [old.eventId, young.eventId]));
-    await db
-      .insert(webhookAttempts)
-      .values({ id: newId("wha"), eventId: old.eventId, partnerId: owner.partnerId, url: "https://example.com/h", attemptedAt: now, statusCode: 200, latencyMs: 1 });
+    await db.insert(webhookAttempts).values({
+      id: newId("wha"),
+      eventId: old.eventId,
+      partnerId: owner.partnerId,
+      url: "https://example.com/h",
+      attemptedAt: now,
+      statusCode: 200,
+      latencyMs: 1,
+    });
 
     await db.transaction((tx) => purge.purgeOldEvents(tx, now));
 
