@@ -66,7 +66,11 @@ export function maskAccount(iban: string | null): string | null {
 export async function readCamt053(xml: string): Promise<ParsedStatement> {
   if (!xml.trim()) throw invalid("The statement is empty.");
   const problems = await schemaProblems(xml, "camt.053.001.08");
-  if (problems.length > 0) throw invalid("Not a valid camt.053.001.08 document (ISO 20022 bank-to-customer statement).", problems);
+  if (problems.length > 0) {
+    const first = problems[0];
+    const where = first.line ? ` line ${first.line}:` : "";
+    throw invalid(`Not a valid camt.053.001.08 document (ISO 20022 bank-to-customer statement):${where} ${first.message}`, problems);
+  }
   return parseCamt053(xml);
 }
 

@@ -1,0 +1,21 @@
+/** Bank credit machine (issue 12 item 3, docs/decisions.md "Bank transfer funding"): expected data literal on purpose. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { bankCreditMachine } from "@/lib/reconciliation/bank-credit-state-machine";
+import { checkExhaustively, moves } from "./exhaustive";
+
+test("bank credit: every (state, trigger) cell", () => {
+  const cells = checkExhaustively(bankCreditMachine, {
+    states: ["QUEUED", "MATCHED", "EXCESS", "RETURNED"],
+    triggers: ["import.matched", "import.queued", "operator.matched", "operator.matchedOverpaid", "operator.returned"],
+    moves: [
+      { from: "none", trigger: "import.matched", to: "MATCHED" },
+      { from: "none", trigger: "import.queued", to: "QUEUED" },
+      { from: "QUEUED", trigger: "operator.matched", to: "MATCHED" },
+      { from: "QUEUED", trigger: "operator.matchedOverpaid", to: "EXCESS" },
+      ...moves(["QUEUED", "EXCESS"], "operator.returned", "RETURNED"),
+    ],
+    refusal: () => ({ code: "bankCredit.stateInvalid", status: 409 }),
+  });
+  assert.equal(cells, 5 * 5);
+});
