@@ -68,7 +68,7 @@ describe("customer journey", () => {
       await frame.getByRole("heading", { name: KYC.title }).waitFor();
       await frame.getByLabel(KYC.documentType).selectOption("PASSPORT");
       await frame.getByLabel(KYC.documentNumber).fill("P9876543");
-      await frame.getByLabel(KYC.issuingCountry).fill("USA");
+      await frame.getByLabel(KYC.issuingCountry).selectOption("USA");
       await frame.getByLabel(KYC.expiryDate).fill("2032-01-31");
       await frame.getByLabel(KYC.photo).setInputFiles({ name: "passport.png", mimeType: "image/png", buffer: PNG });
       await screenshotWithFrame(partner, "journey-1-kyc-capture");

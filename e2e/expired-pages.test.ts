@@ -65,7 +65,7 @@ describe("expired KYC pages (what kyc-webview.test.ts does not cover)", () => {
     const m = KYC.en;
     await page.getByLabel(m.documentType).selectOption("ID_CARD");
     await page.getByLabel(m.documentNumber).fill("X1234567");
-    await page.getByLabel(m.issuingCountry).fill("FRA");
+    await page.getByLabel(m.issuingCountry).selectOption("FRA");
     await page.getByLabel(m.expiryDate).fill("2031-05-31");
     await page.getByLabel(m.photo).setInputFiles({ name: "id.png", mimeType: "image/png", buffer: PNG });
     await page.getByRole("button", { name: m.submit }).click();
