@@ -85,7 +85,7 @@ describe("disclosure", () => {
       formatDateTime(d.expiresAt, "en"),
     ];
     for (const fact of facts) assert.ok(d.content.includes(fact), `content lacks ${fact}`);
-    assert.match(d.content, /Amount to send: USD \d[\d,]*\.\d\d\./);
+    assert.match(d.content, /Amount to send: USD\s\d[\d,]*\.\d\d\./);
     assert.match(d.content, /guaranteed until [A-Z][a-z]+ \d{1,2}, 20\d\d at \d{1,2}:\d\d\s[AP]M UTC\./);
     // The wire forms stay in the response fields, not in the text.
     assert.ok(!d.content.includes(q.originAmount) && !d.content.includes(d.expiresAt), d.content);
