@@ -852,6 +852,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/sandbox/funding-sessions/{fundingSessionId}/bank-transfer": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Choose bank transfer for a funding session, as on the funding page (sandbox only)
+     * @description The customer chooses bank transfer: the answer names the session's ISO 11649 creditor reference (RF + check digits; the same on every call) and the exact sum to send to the collection account. The transfer stays in funding until a statement shows the money (POST /v1/sandbox/bank-statements).
+     */
+    post: operations["sandboxChooseBankTransfer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/sandbox/bank-statements": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import a camt.053 bank statement, as an operator's upload (sandbox only)
+     * @description A camt.053.001.08 document (ISO 20022 BankToCustomerStatement). Every booked credit entry is imported once per AcctSvcrRef (again: a duplicate, nothing changes) and matched by its RF reference (RmtInf/Strd/CdtrRefInf/Ref, else one found in RmtInf/Ustrd), then amount and currency: a full match funds its transfer; anything else waits in the operator's Bank credits queue. A document that is not a valid camt.053.001.08 is 400 validation.bodyMalformed with the schema's problems in details.problems. In the sandbox, entry references are scoped to the calling partner and only its transfers are matched.
+     */
+    post: operations["sandboxImportBankStatement"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1781,6 +1821,36 @@ export interface components {
       previousWebhookSecretValidUntil: string | null;
       returnOrigins: string[];
       deepLinkBase: string | null;
+    };
+    SandboxBankTransferInstructions: {
+      /**
+       * @description ISO 11649 structured creditor reference, electronic form.
+       * @example RF18539007547034
+       */
+      reference: string;
+      /**
+       * @description The exact sum due, in the currency's minor units.
+       * @example 102.99
+       */
+      amount: string;
+      /** @example EUR */
+      currency: string;
+      collectionAccount: components["schemas"]["CollectionAccount"];
+    };
+    CollectionAccount: {
+      iban: string;
+      bic: string;
+      name: string;
+    };
+    SandboxBankStatementImport: {
+      /** @description Booked credit entries in the document. */
+      entries: number;
+      /** @description Credits that funded their transfer. */
+      matched: number;
+      /** @description Credits sent to the operator queue (unmatched, partial, over-paid, wrong currency, late). */
+      unmatched: number;
+      /** @description Credits already imported (same AcctSvcrRef): unchanged. */
+      duplicates: number;
     };
     JwksOutput: {
       keys: {
@@ -5439,6 +5509,167 @@ export interface operations {
         };
       };
       /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: auth.subscriptionKeyInvalid */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: validation.bodyTooLarge */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: server.unexpected */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  sandboxChooseBankTransfer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path: {
+        fundingSessionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description What to pay, where, with which reference. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SandboxBankTransferInstructions"];
+        };
+      };
+      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: subscription.closed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: fundingSession.notFound */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: funding.methodUnavailable */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Gone: funding.sessionExpired */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: server.unexpected */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  sandboxImportBankStatement: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A camt.053.001.08 document (application/xml, UTF-8). */
+    requestBody: {
+      content: {
+        "application/xml": string;
+      };
+    };
+    responses: {
+      /** @description Counts of credit entries. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SandboxBankStatementImport"];
+        };
+      };
+      /** @description Bad request: validation.bodyMalformed */
       400: {
         headers: {
           [name: string]: unknown;

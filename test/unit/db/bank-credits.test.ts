@@ -140,7 +140,7 @@ describe("bank transfer funding reconciled from camt.053", () => {
       { bankReference: a, amount: "50.00", currency: "USD", text: "for my cousin" },
       { bankReference: b, amount: "100.00", currency: "USD", reference: t.reference },
       { bankReference: c, amount: "110.00", currency: "USD", text: `payment ${t.reference}` },
-      { bankReference: d, amount: "102.99", currency: "EUR", reference: t.reference },
+      { bankReference: d, amount: "102.99", currency: "GBP", reference: t.reference },
     ]);
     assert.deepEqual(report, { entries: 4, matched: 0, unmatched: 4, duplicates: 0 });
     assert.deepEqual(await Promise.all([a, b, c, d].map(async (r) => [(await credit(r)).state, (await credit(r)).reason])), [

@@ -162,13 +162,14 @@ test("the trial balance sums to zero per currency and house accounts are shared"
       now: now(),
     }),
   );
-  const totals = await trialBalance(db);
+  // On PostgreSQL the database unit tests share one database: other files post too (USD bank credits).
+  const totals = (await trialBalance(db)).filter((t) => ["EUR", "MXN"].includes(t.currency));
   assert.deepEqual(
     totals.map((t) => t.currency),
     ["EUR", "MXN"],
   );
   for (const t of totals) assert.equal(t.debit, t.credit, t.currency);
-  const suspense = await accountBalances(db, { code: "suspense:unallocated" });
+  const suspense = await accountBalances(db, { code: "suspense:unallocated", currency: "EUR" });
   assert.equal(suspense.length, 1);
   assert.equal(suspense[0].balance, -5000n);
 });

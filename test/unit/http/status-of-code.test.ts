@@ -71,6 +71,8 @@ const OURS: Record<string, number> = {
   "funding.sessionStateInvalid": 409,
   "refund.stateInvalid": 409,
   "webhookEndpoint.stateInvalid": 409, // console: re-enable an endpoint that is not disabled
+  "bankCredit.stateInvalid": 409, // console: a bank credit already matched or returned
+  "funding.methodUnavailable": 409, // bank transfer for a currency the collection account does not take
 };
 
 /** Entries whose status depends on the endpoint: the default row, then the one the caller picks. */
