@@ -1,6 +1,12 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { guardRequest } from "@/lib/http/request-guard";
-import { CONSOLE_STATIC_HEADERS, consoleContentSecurityPolicy, WEBVIEW_STATIC_HEADERS, webviewContentSecurityPolicy } from "@/lib/webviews/security-headers";
+import {
+  CONSOLE_STATIC_HEADERS,
+  consoleContentSecurityPolicy,
+  docsContentSecurityPolicy,
+  WEBVIEW_STATIC_HEADERS,
+  webviewContentSecurityPolicy,
+} from "@/lib/webviews/security-headers";
 
 /**
  * Runs before every route: refuses requests Next would answer with a bare 500 (lib/http/
@@ -15,6 +21,10 @@ export async function proxy(request: NextRequest) {
   if (path === "/console" || path.startsWith("/console/") || path.startsWith("/api/auth/")) {
     const nonce = newNonce();
     return withPolicy(request, nonce, consoleContentSecurityPolicy(nonce), CONSOLE_STATIC_HEADERS);
+  }
+  if (path === "/docs" || path === "/docs/") {
+    const nonce = newNonce();
+    return withPolicy(request, nonce, docsContentSecurityPolicy(nonce), CONSOLE_STATIC_HEADERS);
   }
   return NextResponse.next();
 }

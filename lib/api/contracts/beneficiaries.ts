@@ -7,7 +7,7 @@ import { alpha3, isoDate } from "./profile";
 const tags = ["Beneficiaries"];
 
 export const RELATIONSHIPS = ["FAMILY", "SELF", "FRIEND", "BUSINESS", "OTHER"] as const;
-const BeneficiaryStateSchema = z.enum(BENEFICIARY_STATES).meta({ id: "BeneficiaryState" });
+export const BeneficiaryStateSchema = z.enum(BENEFICIARY_STATES).meta({ id: "BeneficiaryState" });
 const name = z.string().trim().min(1).max(100);
 
 export const PayoutMethodSummarySchema = z

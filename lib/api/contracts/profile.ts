@@ -93,8 +93,8 @@ export const ProfileSubmitRequestSchema = z
     },
   });
 
-const CustomerStatusSchema = z.enum(CUSTOMER_STATUSES).meta({ id: "CustomerStatus" });
-const KycStatusSchema = z.enum(KYC_STATUSES).meta({ id: "KycStatus" });
+export const CustomerStatusSchema = z.enum(CUSTOMER_STATUSES).meta({ id: "CustomerStatus" });
+export const KycStatusSchema = z.enum(KYC_STATUSES).meta({ id: "KycStatus" });
 
 export const submitProfile = defineContract({
   operationId: "submitProfile",

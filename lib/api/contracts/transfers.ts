@@ -7,7 +7,7 @@ import { PURPOSES } from "./quotes";
 
 const tags = ["Transfers"];
 const money = z.string().meta({ example: "100.000000" });
-const TransferStateSchema = z.enum(TRANSFER_STATES).meta({ id: "TransferState" });
+export const TransferStateSchema = z.enum(TRANSFER_STATES).meta({ id: "TransferState" });
 const transferId = z.object({ transferId: z.string().min(1).max(64) });
 
 export const PayoutMethodMaskedSchema = z
