@@ -2,6 +2,7 @@ import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import type { Contract } from "@/lib/http/contract";
 import { allContracts } from "./contracts";
+import { EX } from "./examples/ids";
 import { errorResponses } from "./openapi-responses";
 import { SIGNATURE_SCHEME, webhooksSection } from "./webhooks";
 
@@ -26,9 +27,13 @@ Webhooks: ${SIGNATURE_SCHEME}`;
 
 function operationOf(c: Contract): ZodOpenApiOperationObject {
   const header: Record<string, z.ZodType> = {
-    "X-Correlation-Id": z.string().optional().meta({ description: "Echoed on the response; generated when absent (UUID v4 recommended)." }),
+    "X-Correlation-Id": z
+      .string()
+      .optional()
+      .meta({ description: "Echoed on the response; generated when absent (UUID v4 recommended).", example: EX.correlationId }),
   };
-  if (c.idempotency === "required") header["Idempotency-Key"] = z.uuid().meta({ description: "Required: a UUID per business action." });
+  if (c.idempotency === "required")
+    header["Idempotency-Key"] = z.uuid().meta({ description: "Required: a UUID per business action.", example: EX.idempotencyKey });
   const security = c.auth === "none" ? [] : c.auth === "partner" ? [{ subscriptionKey: [] }] : [{ subscriptionKey: [], bearer: [] }];
   const ex = c.examples;
   const json = (schema: z.ZodType | undefined, example: unknown) => ({
