@@ -13,6 +13,7 @@ const TAGS = [
   { name: "Beneficiaries", description: "People the customer sends to, screened before first use." },
   { name: "Quotes", description: "Signed quotes, the pre-payment disclosure and acceptance, which creates the transfer." },
   { name: "Transfers", description: "Submit, device-bound confirmation, funding, cancellation, refunds and status." },
+  { name: "Events", description: "The customer's events, exactly as webhooks carry them, in sequence order: catch up after missed webhooks." },
   { name: "Webhooks", description: "Events POSTed to the partner's webhook URL, signed with Standard Webhooks." },
   { name: "Sandbox", description: "Sandbox-only helpers (404 in production): drive providers, the payout network and the clock." },
 ];

@@ -1,16 +1,13 @@
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from "zod-openapi";
 import type { EventType } from "@/lib/events/emit";
-import { BeneficiaryStateSchema } from "./contracts/beneficiaries";
-import { CustomerStatusSchema, KycStatusSchema } from "./contracts/profile";
-import { TransferStateSchema } from "./contracts/transfers";
+import { BeneficiaryStateChangedEventSchema, CustomerStatusChangedEventSchema, EVENT_EXAMPLES, TransferStateChangedEventSchema } from "./contracts/events";
 import { EX } from "./examples/ids";
-import { Timestamp } from "./schemas";
 
 /**
  * The webhooks section of the OpenAPI document: one entry per event type of lib/events/emit.ts,
- * each the envelope it sends (decisions 9) with its data, an example, and the Standard Webhooks
- * headers that sign it (lib/webhooks/deliver-job.ts).
+ * each the envelope it sends (decisions 9; the schemas the events API returns, contracts/events.ts)
+ * with an example, and the Standard Webhooks headers that sign it (lib/webhooks/deliver-job.ts).
  */
 export const SIGNATURE_SCHEME = [
   "Each event is POSTed as JSON to the partner's webhook URL and signed with Standard Webhooks:",
@@ -23,86 +20,22 @@ export const SIGNATURE_SCHEME = [
   "endpoint. Delivery is at least once, in `sequence` order per subscription: deduplicate on eventId.",
 ].join(" ");
 
-const envelope = <T extends z.ZodType>(type: EventType, id: string, data: T) =>
-  z
-    .object({
-      eventId: z.string().meta({ description: "Unique; also the webhook-id header. Deduplicate on it." }),
-      eventType: z.literal(type),
-      occurredAt: Timestamp,
-      subscriptionId: z.string().meta({ description: "The customer's subscription with the partner." }),
-      sequence: z.number().int().min(1).meta({ description: "Increases by one per event of the subscription: process in this order." }),
-      data,
-    })
-    .meta({ id });
-
-export const CustomerStatusChangedEvent = envelope(
-  "customer.status.changed",
-  "CustomerStatusChangedEvent",
-  z.object({
-    status: CustomerStatusSchema,
-    kycStatus: KycStatusSchema,
-    previousStatus: CustomerStatusSchema,
-    previousKycStatus: KycStatusSchema,
-    remediationHint: z.string().nullable().meta({ description: "What the customer should do next (spec 7 remediation hints), or null." }),
-  }),
-);
-
-export const TransferStateChangedEvent = envelope(
-  "transfer.state.changed",
-  "TransferStateChangedEvent",
-  z.object({
-    transferId: z.string(),
-    state: TransferStateSchema,
-    previousState: TransferStateSchema.nullable().meta({ description: "null for the first state (registered)." }),
-    reasonCode: z.string().meta({ description: "Why the transfer moved (TRF_* reason codes of the state history)." }),
-  }),
-);
-
-export const BeneficiaryStateChangedEvent = envelope(
-  "beneficiary.state.changed",
-  "BeneficiaryStateChangedEvent",
-  z.object({ beneficiaryId: z.string(), state: BeneficiaryStateSchema, previousState: BeneficiaryStateSchema }),
-);
-
-const base = (sequence: number, minute: number) => ({ subscriptionId: EX.subscriptionId, sequence, occurredAt: EX.at(minute) });
-
-export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
-  "customer.status.changed": {
-    eventId: EX.eventId,
-    eventType: "customer.status.changed",
-    ...base(2, 0),
-    data: { status: "VALID", kycStatus: "COMPLETED", previousStatus: "PENDING", previousKycStatus: "IN_PROGRESS", remediationHint: null },
-  },
-  "beneficiary.state.changed": {
-    eventId: "evt_9c4k7m2q5d8x1v3b6n0p7r9t",
-    eventType: "beneficiary.state.changed",
-    ...base(3, 0),
-    data: { beneficiaryId: EX.beneficiaryId, state: "VALID", previousState: "PENDING" },
-  },
-  "transfer.state.changed": {
-    eventId: "evt_5m1k8q3d6x9c2v7b4n0p5r8t",
-    eventType: "transfer.state.changed",
-    ...base(9, 12),
-    data: { transferId: EX.transferId, state: "paid", previousState: "reqpay", reasonCode: "TRF_PAID" },
-  },
-};
-
 const WEBHOOKS: { type: EventType; schema: z.ZodType; summary: string; description: string }[] = [
   {
     type: "customer.status.changed",
-    schema: CustomerStatusChangedEvent,
+    schema: CustomerStatusChangedEventSchema,
     summary: "Customer status or KYC status changed",
     description: "Sent when the customer's status or KYC status changes (profile screening, KYC outcome, operator decision).",
   },
   {
     type: "beneficiary.state.changed",
-    schema: BeneficiaryStateChangedEvent,
+    schema: BeneficiaryStateChangedEventSchema,
     summary: "Beneficiary state changed",
     description: "Sent when screening or an operator moves a beneficiary, and when it is archived.",
   },
   {
     type: "transfer.state.changed",
-    schema: TransferStateChangedEvent,
+    schema: TransferStateChangedEventSchema,
     summary: "Transfer state changed",
     description: "Sent on every transfer state change, from registered to a terminal state, with the reason code.",
   },
@@ -129,7 +62,7 @@ export function webhooksSection(): ZodOpenApiPathsObject {
           tags: ["Webhooks"],
           security: [],
           requestParams: { header: headers },
-          requestBody: { required: true, content: { "application/json": { schema, example: WEBHOOK_EXAMPLES[type] } } },
+          requestBody: { required: true, content: { "application/json": { schema, example: EVENT_EXAMPLES[type] } } },
           responses: {
             "200": { description: "Any 2xx acknowledges the event." },
             "410": { description: "Gone: the endpoint is retired; deliveries stop until an operator re-enables it." },

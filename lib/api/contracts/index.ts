@@ -1,6 +1,7 @@
 import type { Contract } from "@/lib/http/contract";
 import * as auth from "./auth";
 import * as beneficiaries from "./beneficiaries";
+import * as events from "./events";
 import * as quotes from "./quotes";
 import * as kyc from "./kyc";
 import * as profile from "./profile";
@@ -51,6 +52,7 @@ export const allContracts: Contract[] = [
     transfers.listTransfers,
     transfers.cancelTransfer,
   ] as Contract[]),
+  ...ordered(events, [events.listEvents, events.readEvent] as Contract[]),
   ...ordered(sandbox),
 ];
 

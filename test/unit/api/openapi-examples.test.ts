@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import { Webhook } from "standardwebhooks";
 import { allContracts } from "@/lib/api/contracts";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
-import { CustomerStatusChangedEvent, WEBHOOK_EXAMPLES } from "@/lib/api/webhooks";
+import { EVENT_EXAMPLES, EventSchema } from "@/lib/api/contracts/events";
 import { ERROR_STATUS, statusesOf, type ErrorCode } from "@/lib/errors";
 
 const doc = buildOpenApiDocument("http://localhost:3000") as any;
@@ -91,7 +91,7 @@ describe("OpenAPI examples", () => {
 
   it("tags follow the journey", () => {
     const names: string[] = doc.tags.map((t: { name: string }) => t.name);
-    const journey = ["Auth", "Profile and KYC", "Beneficiaries", "Quotes", "Transfers", "Webhooks", "Sandbox"];
+    const journey = ["Auth", "Profile and KYC", "Beneficiaries", "Quotes", "Transfers", "Events", "Webhooks", "Sandbox"];
     assert.deepEqual(
       names.filter((n) => journey.includes(n)),
       journey,
@@ -115,8 +115,8 @@ describe("OpenAPI webhooks", () => {
   });
 
   it("the customer.status.changed example is the envelope decisions 9 gives, and signs and verifies as documented", () => {
-    const example = WEBHOOK_EXAMPLES["customer.status.changed"];
-    assert.ok(CustomerStatusChangedEvent.safeParse(example).success);
+    const example = EVENT_EXAMPLES["customer.status.changed"];
+    for (const e of Object.values(EVENT_EXAMPLES)) assert.ok(EventSchema.safeParse(e).success, JSON.stringify(e));
     const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
     const body = JSON.stringify(example);
     const at = new Date("2026-11-21T10:00:00Z");
