@@ -4700,8 +4700,8 @@ export interface operations {
            *       "rate": "18.750000",
            *       "expiresAt": "2026-11-21T10:11:00.000Z",
            *       "language": "en",
-           *       "version": "2026-11-v1",
-           *       "content": "Amount to send: 100.000000 USD. Fees: 3.990000 USD. Exchange rate: 1 USD = 18.750000 MXN. Total to pay: 103.990000 USD. Amount the recipient receives: 1875.000000 MXN. This price is guaranteed until 2026-11-21T10:11:00.000Z. You can cancel this transfer before it is funded at no cost."
+           *       "version": "2026-11-v2",
+           *       "content": "Amount to send: USD 100.00.\nFees: USD 3.99.\nExchange rate: 1 USD = 18.75 MXN.\nTotal to pay: USD 103.99.\nAmount the recipient receives: MXN 1,875.00.\nThis price is guaranteed until November 21, 2026 at 10:11 AM UTC.\nYou can cancel this transfer before it is funded at no cost. After funding, you can cancel until the money is sent to the payout network; you will be refunded to your original payment method."
            *     }
            */
           "application/json": components["schemas"]["Disclosure"];
