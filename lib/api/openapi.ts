@@ -53,7 +53,13 @@ function operationOf(c: Contract): ZodOpenApiOperationObject {
     },
     ...(c.body ? { requestBody: { required: true, content: json(c.body, ex?.request) } } : {}),
     ...(c.xmlBody
-      ? { requestBody: { required: true, description: c.xmlBody.description, content: { "application/xml": { schema: z.string().meta({ format: "xml" }) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            description: c.xmlBody.description,
+            content: { "application/xml": { schema: z.string().meta({ format: "xml" }), example: c.xmlBody.example } },
+          },
+        }
       : {}),
     responses: {
       [String(c.success.status)]: {

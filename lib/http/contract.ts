@@ -26,7 +26,7 @@ export interface Contract<
   auth: A;
   body?: B;
   /** An XML document body (application/xml), handed to the handler as text (ctx.xml); instead of `body`. */
-  xmlBody?: { description: string };
+  xmlBody?: { description: string; example?: string };
   query?: Q;
   params?: P;
   success: { status: number; description: string; schema?: z.ZodType; headers?: Record<string, string> };

@@ -1,11 +1,35 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
+import { EX } from "../examples/ids";
 
 /**
  * Sandbox file rails of issue 12 item 5: bank transfer funding and camt.053 statements, so a
  * partner can script a payment by bank transfer end to end. Sandbox only (404 in production).
  */
 const tags = ["Sandbox"];
+
+/** One booked credit with the session's RF reference: what a partner's script sends. */
+const STATEMENT_EXAMPLE = `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">
+  <BkToCstmrStmt>
+    <GrpHdr><MsgId>STMT-20261120</MsgId><CreDtTm>2026-11-20T18:00:00Z</CreDtTm></GrpHdr>
+    <Stmt>
+      <Id>STMT-20261120-1</Id>
+      <Acct><Id><IBAN>DE89370400440532013000</IBAN></Id></Acct>
+      <Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="USD">102.99</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-20</Dt></Dt></Bal>
+      <Ntry>
+        <Amt Ccy="USD">102.99</Amt>
+        <CdtDbtInd>CRDT</CdtDbtInd>
+        <Sts><Cd>BOOK</Cd></Sts>
+        <BookgDt><Dt>2026-11-20</Dt></BookgDt>
+        <AcctSvcrRef>BANK-2026112000001</AcctSvcrRef>
+        <BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>RCDT</Cd><SubFmlyCd>ESCT</SubFmlyCd></Fmly></Domn></BkTxCd>
+        <NtryDtls><TxDtls><RmtInf><Strd><CdtrRefInf><Ref>RF18539007547034</Ref></CdtrRefInf></Strd></RmtInf></TxDtls></NtryDtls>
+      </Ntry>
+    </Stmt>
+  </BkToCstmrStmt>
+</Document>
+`;
 
 export const sandboxChooseBankTransfer = defineContract({
   operationId: "sandboxChooseBankTransfer",
@@ -17,7 +41,7 @@ export const sandboxChooseBankTransfer = defineContract({
   tags,
   auth: "customer",
   sandboxOnly: true,
-  params: z.object({ fundingSessionId: z.string().min(1).max(64) }),
+  params: z.object({ fundingSessionId: z.string().min(1).max(64).meta({ description: "The funding session, from confirm.", example: EX.fundingSessionId }) }),
   success: {
     status: 200,
     description: "What to pay, where, with which reference.",
@@ -29,6 +53,14 @@ export const sandboxChooseBankTransfer = defineContract({
         collectionAccount: z.object({ iban: z.string(), bic: z.string(), name: z.string() }).meta({ id: "CollectionAccount" }),
       })
       .meta({ id: "SandboxBankTransferInstructions" }),
+  },
+  examples: {
+    response: {
+      reference: "RF18539007547034",
+      amount: "102.99",
+      currency: "USD",
+      collectionAccount: { iban: "DE89370400440532013000", bic: "COBADEFFXXX", name: "Remit Sandbox Collections" },
+    },
   },
   errors: ["fundingSession.notFound", "funding.sessionExpired", "funding.methodUnavailable"],
 });
@@ -43,7 +75,7 @@ export const sandboxImportBankStatement = defineContract({
   tags,
   auth: "partner",
   sandboxOnly: true,
-  xmlBody: { description: "A camt.053.001.08 document (application/xml, UTF-8)." },
+  xmlBody: { description: "A camt.053.001.08 document (application/xml, UTF-8).", example: STATEMENT_EXAMPLE },
   success: {
     status: 200,
     description: "Counts of credit entries.",
@@ -56,5 +88,6 @@ export const sandboxImportBankStatement = defineContract({
       })
       .meta({ id: "SandboxBankStatementImport" }),
   },
+  examples: { response: { entries: 1, matched: 1, unmatched: 0, duplicates: 0 } },
   errors: ["validation.bodyMalformed"],
 });

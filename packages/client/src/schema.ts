@@ -7291,6 +7291,7 @@ export interface operations {
         "X-Correlation-Id"?: string;
       };
       path: {
+        /** @description The funding session, from confirm. */
         fundingSessionId: string;
       };
       cookie?: never;
@@ -7303,6 +7304,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "reference": "RF18539007547034",
+           *       "amount": "102.99",
+           *       "currency": "USD",
+           *       "collectionAccount": {
+           *         "iban": "DE89370400440532013000",
+           *         "bic": "COBADEFFXXX",
+           *         "name": "Remit Sandbox Collections"
+           *       }
+           *     }
+           */
           "application/json": components["schemas"]["SandboxBankTransferInstructions"];
         };
       };
@@ -7395,6 +7408,28 @@ export interface operations {
     /** @description A camt.053.001.08 document (application/xml, UTF-8). */
     requestBody: {
       content: {
+        /**
+         * @example <?xml version="1.0" encoding="UTF-8"?>
+         *     <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">
+         *       <BkToCstmrStmt>
+         *         <GrpHdr><MsgId>STMT-20261120</MsgId><CreDtTm>2026-11-20T18:00:00Z</CreDtTm></GrpHdr>
+         *         <Stmt>
+         *           <Id>STMT-20261120-1</Id>
+         *           <Acct><Id><IBAN>DE89370400440532013000</IBAN></Id></Acct>
+         *           <Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="USD">102.99</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-20</Dt></Dt></Bal>
+         *           <Ntry>
+         *             <Amt Ccy="USD">102.99</Amt>
+         *             <CdtDbtInd>CRDT</CdtDbtInd>
+         *             <Sts><Cd>BOOK</Cd></Sts>
+         *             <BookgDt><Dt>2026-11-20</Dt></BookgDt>
+         *             <AcctSvcrRef>BANK-2026112000001</AcctSvcrRef>
+         *             <BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>RCDT</Cd><SubFmlyCd>ESCT</SubFmlyCd></Fmly></Domn></BkTxCd>
+         *             <NtryDtls><TxDtls><RmtInf><Strd><CdtrRefInf><Ref>RF18539007547034</Ref></CdtrRefInf></Strd></RmtInf></TxDtls></NtryDtls>
+         *           </Ntry>
+         *         </Stmt>
+         *       </BkToCstmrStmt>
+         *     </Document>
+         */
         "application/xml": string;
       };
     };
@@ -7405,6 +7440,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "entries": 1,
+           *       "matched": 1,
+           *       "unmatched": 0,
+           *       "duplicates": 0
+           *     }
+           */
           "application/json": components["schemas"]["SandboxBankStatementImport"];
         };
       };
