@@ -10,10 +10,14 @@ const [port, instances = "2"] = process.argv.slice(2);
 if (cluster.isPrimary) {
   cluster.schedulingPolicy = cluster.SCHED_RR;
   for (let i = 0; i < Number(instances); i++) cluster.fork();
-  const stop = () => {
+  // A worker that cannot start (port taken, bad configuration) ends the whole server.
+  cluster.on("exit", (_worker, code) => {
+    if (code !== 0) stop();
+  });
+  function stop() {
     for (const w of Object.values(cluster.workers ?? {})) w?.kill("SIGTERM");
     setTimeout(() => process.exit(0), 3000).unref();
-  };
+  }
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 } else {

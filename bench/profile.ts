@@ -1,5 +1,5 @@
 /**
- * CPU profile of the server under one read load (issue 13): `node --cpu-prof` on `next start`,
+ * CPU profile of the server under one read load (issue 13): `node --cpu-prof` on the app process,
  * wrk at c=50 on GET /v1/core/transfers/{id} for BENCH_SECONDS, then the top frames by self time,
  * grouped by package (or our file). Prints JSON on stdout.
  */
@@ -18,17 +18,19 @@ interface Node {
   children?: number[];
 }
 
-function where(url: string): string {
+function where(url: string, name: string): string {
+  if (name.startsWith("wasm-function") || url.startsWith("wasm:") || /^[0-9a-f]{8}$/.test(url)) return "PGlite (WebAssembly PostgreSQL)";
   const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (m) return m[1];
-  if (url.includes("/.next/server/")) return "app (bundled: lib/ and app/)";
+  // Next bundles our code with what it imports (Drizzle, zod, postgres.js) into .next/server.
+  if (url.includes("/.next/server/")) return "app bundle (.next/server: lib/, app/, Drizzle, zod, postgres.js)";
   if (url.startsWith("node:") || !url) return "node internals / native";
   return path.basename(url);
 }
 
 export async function profileRead(driver: "postgres" | "pglite" = "postgres", seconds = Number(process.env.BENCH_SECONDS ?? 10)) {
   const dir = mkdtempSync(path.join(tmpdir(), "remit-prof-"));
-  const server = await startServer({ NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` }, { driver });
+  const server = await startServer({}, { driver, nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
   let stopped = false;
   try {
     const [me] = await onboardCustomers(server.baseUrl, 1);
@@ -66,7 +68,7 @@ export async function profileRead(driver: "postgres" | "pglite" = "postgres", se
         groups.set(name, (groups.get(name) ?? 0) + us);
         continue;
       }
-      const g = where(n.callFrame.url);
+      const g = where(n.callFrame.url, name);
       groups.set(g, (groups.get(g) ?? 0) + us);
       const f = `${name} (${g})`;
       frames.set(f, (frames.get(f) ?? 0) + us);

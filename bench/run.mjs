@@ -4,6 +4,7 @@
 // not a test: run it on a quiet machine (about 12 minutes). BENCH_ONLY=calls,journey,... limits it.
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { benchAuth } from "./auth.mjs";
 import { adminUrl, ensureBuild } from "./server.mjs";
@@ -51,7 +52,8 @@ if (want("profile")) results.profile = tsx("bench/profile.ts", { BENCH_DRIVER: "
 if (want("auth")) results.auth = await benchAuth();
 if (want("screening")) results.screening = tsx("bench/screening.ts");
 results.minutes = (Date.now() - started) / 60000;
-writeFileSync(path.join(root, "bench/last-run.json"), JSON.stringify(results, null, 2));
+// The raw figures, for a look after the run (not committed).
+writeFileSync(path.join(tmpdir(), "remit-bench-last-run.json"), JSON.stringify(results, null, 2));
 const doc = render(results);
 writeFileSync(path.join(root, "docs/performance.md"), doc);
 console.log(doc);

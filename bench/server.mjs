@@ -57,7 +57,8 @@ export function rssMb(pid) {
 let nextPort = Number(process.env.BENCH_PORT ?? 3790);
 /**
  * @param {Record<string,string>} env
- * @param {{ driver?: "postgres" | "pglite", instances?: number }} opts
+ * @param {{ driver?: "postgres" | "pglite", instances?: number, nodeArgs?: string[] }} opts
+ *   nodeArgs (e.g. --cpu-prof) run the app through bench/cluster.mjs, whose workers inherit them.
  */
 export async function startServer(env = {}, opts = {}) {
   ensureBuild();
@@ -68,25 +69,25 @@ export async function startServer(env = {}, opts = {}) {
   nextPort += 3;
   const baseUrl = `http://127.0.0.1:${port}`;
   const instances = db ? (opts.instances ?? 1) : 1;
-  const args = instances > 1 ? [path.join(root, "bench/cluster.mjs"), String(port), String(instances)] : [next, "start", "-p", String(port), "-H", "127.0.0.1"];
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      ...process.env,
-      LOG_LEVEL: "warn",
-      PUBLIC_BASE_URL: baseUrl,
-      ...(db ? { DATABASE_URL: db.url } : { PGLITE_DIR: pgliteDir, DATABASE_URL: "" }),
-      ...env,
-    },
-  });
+  const args =
+    instances > 1 || opts.nodeArgs
+      ? [...(opts.nodeArgs ?? []), path.join(root, "bench/cluster.mjs"), String(port), String(instances)]
+      : [next, "start", "-p", String(port), "-H", "127.0.0.1"];
+  const childEnv = { ...process.env, LOG_LEVEL: "warn", PUBLIC_BASE_URL: baseUrl, ...(db ? { DATABASE_URL: db.url } : { PGLITE_DIR: pgliteDir }), ...env };
+  // PGlite: no DATABASE_URL inherited from the caller's environment.
+  if (!db) delete childEnv.DATABASE_URL;
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: childEnv });
   for (let i = 0; ; i++) {
     const ok = await fetch(`${baseUrl}/v1/auth/health`, { headers: { "ocp-apim-subscription-key": KEY } }).then(
       (r) => r.ok,
       () => false,
     );
     if (ok) break;
-    if (i > 240) throw new Error("server did not start");
+    if (i > 240 || child.exitCode !== null) {
+      child.kill("SIGTERM");
+      await db?.drop();
+      throw new Error("server did not start");
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   return {

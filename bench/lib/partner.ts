@@ -64,6 +64,21 @@ export async function onboardCustomers(baseUrl: string, count: number): Promise<
   console.log = () => {};
   try {
     return await pooled(Array.from({ length: count }), 4, async () => {
+      // A reset keep-alive connection under load (ECONNRESET) is not the bench's subject: a new customer.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await onboardOne();
+        } catch (err) {
+          if (attempt >= 3) throw err;
+        }
+      }
+    });
+  } finally {
+    console.log = log;
+  }
+
+  async function onboardOne(): Promise<Customer> {
+    {
       const { token } = await demo.registerAndOnboard(`bench.${randomUUID().slice(0, 12)}@example.com`);
       const device = await demo.registerDevice(token);
       const ben = await call(
@@ -86,9 +101,7 @@ export async function onboardCustomers(baseUrl: string, count: number): Promise<
         await new Promise((r) => setTimeout(r, 50));
       }
       return { token, device, beneficiaryId: ben.beneficiaryId as string };
-    });
-  } finally {
-    console.log = log;
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 // wrk (Debian package `wrk`) for the per-call read table: c connections, a warm-up run, then the
-// measured run. Parses requests/s, p50, p99 (--latency) and non-2xx counts from its text output.
+// measured run. Parses requests/s, p50, p99 (--latency) and non-2xx and socket-error counts from its text output.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 
@@ -32,5 +32,8 @@ export async function wrk(url, { headers = {}, connections = 50, seconds = 10, w
   const p99 = ms(/\n\s+99%\s+(\S+)/.exec(stdout)?.[1] ?? "NaN");
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
   const requests = Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0);
-  return { rps, p50, p99, non2xx, requests };
+  // Timeouts (2 s) and socket errors are not in wrk's latency figures: counted as errors.
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+  const socketErrors = socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0;
+  return { rps, p50, p99, non2xx: non2xx + socketErrors, requests };
 }
