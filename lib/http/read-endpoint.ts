@@ -14,6 +14,7 @@ import type { AuthLevel, Contract } from "./contract";
 import { correlationIdOf } from "./correlation";
 import { errorResponse, jsonResponse, unexpected } from "./envelope";
 import type { Reply } from "./endpoint";
+import { isTemporarilyUnavailable, unavailable } from "./unavailable";
 import { parseOrThrow } from "./validate";
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -67,8 +68,12 @@ export function readEndpoint<Q extends z.ZodType | undefined, P extends z.ZodTyp
       const text = reply.body === undefined ? null : JSON.stringify(reply.body);
       response = jsonResponse(reply.status ?? contract.success.status, text, { ...reply.headers, "x-correlation-id": correlationId });
     } catch (err) {
-      const error = err instanceof DomainError ? err : unexpected();
-      if (!(err instanceof DomainError)) logger().error({ err, correlationId, route: contract.operationId }, "unexpected error");
+      const error = err instanceof DomainError ? err : isTemporarilyUnavailable(err) ? unavailable() : unexpected();
+      if (!(err instanceof DomainError))
+        logger().error(
+          { err, correlationId, route: contract.operationId },
+          error.code === "internal.unavailable" ? "database unavailable" : "unexpected error",
+        );
       response = errorResponse(error, correlationId);
     }
     logRequest(req, { correlationId, route: contract.path, status: response.status, started, partnerId });
