@@ -28,3 +28,4 @@ export * from "./sanctions-list-versions";
 export * from "./sanctions-entries";
 export * from "./sanctions-aliases";
 export * from "./screening-results";
+export * from "./payout-files";

@@ -69,11 +69,11 @@ function operationOf(c: Contract): ZodOpenApiOperationObject {
       ...(c.params ? { path: c.params as z.ZodObject } : {}),
       ...(c.query ? { query: c.query as z.ZodObject } : {}),
     },
-    ...(c.body ? { requestBody: { required: true, content: { "application/json": { schema: c.body } } } } : {}),
+    ...(c.body ? { requestBody: { required: true, content: { [c.bodyMediaType ?? "application/json"]: { schema: c.body } } } } : {}),
     responses: {
       [String(c.success.status)]: {
         description: c.success.description,
-        ...(c.success.schema ? { content: { "application/json": { schema: c.success.schema } } } : {}),
+        ...(c.success.schema ? { content: { [c.successMediaType ?? "application/json"]: { schema: c.success.schema } } } : {}),
       },
       ...errorResponses(c),
     },

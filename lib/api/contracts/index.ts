@@ -3,6 +3,7 @@ import * as auth from "./auth";
 import * as beneficiaries from "./beneficiaries";
 import * as quotes from "./quotes";
 import * as kyc from "./kyc";
+import * as payoutFiles from "./payout-files";
 import * as profile from "./profile";
 import * as sandbox from "./sandbox";
 import * as transfers from "./transfers";
@@ -16,6 +17,7 @@ export const allContracts: Contract[] = [
   ...Object.values(quotes).filter(isContract),
   ...Object.values(transfers).filter(isContract),
   ...Object.values(sandbox),
+  ...Object.values(payoutFiles),
 ] as Contract[];
 
 function isContract(value: unknown): boolean {
