@@ -28,4 +28,5 @@ export * from "./sanctions-list-versions";
 export * from "./sanctions-entries";
 export * from "./sanctions-aliases";
 export * from "./screening-results";
+export * from "./ledger";
 export * from "./payout-files";

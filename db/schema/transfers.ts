@@ -1,5 +1,6 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, pricingColumns, tstz } from "./columns";
+import type { FundingSource } from "@/lib/ledger/accounts";
 import type { CancellationRecord, RefundRecord } from "@/lib/transfers/details";
 import type { FundingSessionStatus } from "@/lib/transfers/funding-session-state-machine";
 import type { TransferState } from "@/lib/transfers/state-machine";
@@ -34,6 +35,8 @@ export const transfers = pgTable(
     /** Cancellation and refund details (spec 2.8), null until they happen. */
     cancellation: jsonb("cancellation").$type<CancellationRecord>(),
     refund: jsonb("refund").$type<RefundRecord>(),
+    /** Where the funds came from (ledger account), set when funded: the refund pays back from there. */
+    fundedFrom: text("funded_from").$type<FundingSource>(),
     /** Reason of a rejection (fast-check failure code, operator rationale code). */
     rejectionReason: text("rejection_reason"),
     createdAt: createdAt(),

@@ -5,6 +5,7 @@ import { fundingSessions } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
+import type { FundingSource } from "@/lib/ledger";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { issueWebviewToken } from "@/lib/webviews/tokens";
 import { fundingSessionMachine } from "./funding-session-state-machine";
@@ -35,14 +36,21 @@ export async function lockFundingSession(tx: Tx, fundingSessionId: string): Prom
   return { session, transfer };
 }
 
+/** Where a payment by this method lands: bank transfers in the collection account, the rest via the card PSP. */
+export function fundingSourceOf(method: string | undefined): FundingSource {
+  return method === "BANK_TRANSFER" ? "cash:collection" : "cash:card-clearing";
+}
+
 /**
- * The payment provider's answer for a funding session (the hosted page, or the sandbox endpoint).
- * Success funds the transfer (TRF_FUNDING_SUCCESS) and hands it to the payout network; failure
- * marks the session FAILED and leaves the transfer in funding.
+ * The payment provider's answer for a funding session (the hosted page, the sandbox endpoint, or
+ * a matched bank credit). Success funds the transfer (TRF_FUNDING_SUCCESS), records where the
+ * money came from (fundedFrom, default by method; "suspense:unallocated" for a statement credit
+ * already posted to suspense) for the ledger and the refund, and hands it to the payout network;
+ * failure marks the session FAILED and leaves the transfer in funding.
  */
 export async function completeFunding(
   tx: Tx,
-  input: { session: FundingSessionRow; transfer: TransferRow; outcome: "SUCCEEDED" | "FAILED"; method?: string; now: Date },
+  input: { session: FundingSessionRow; transfer: TransferRow; outcome: "SUCCEEDED" | "FAILED"; method?: string; fundedFrom?: FundingSource; now: Date },
 ) {
   const { session, now } = input;
   // Past the 120-minute deadline the transfer expires now, and the payment is refused (kept).
@@ -55,7 +63,8 @@ export async function completeFunding(
   }
   const to = fundingSessionMachine.next(session.state, input.outcome === "SUCCEEDED" ? "provider.succeeded" : "provider.failed").to;
   if (input.outcome === "SUCCEEDED") {
-    const funded = await transitionTransfer(tx, transfer, "funding.succeeded", now);
+    const fundedFrom = input.fundedFrom ?? fundingSourceOf(input.method);
+    const funded = await transitionTransfer(tx, transfer, "funding.succeeded", now, { fundedFrom });
     await closeFundingSession(tx, session, to, now, input.method);
     await startPayout(tx, funded, now);
     return { fundingSessionId: session.id, sessionState: to, transferStatus: funded.state };

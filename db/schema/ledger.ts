@@ -1,0 +1,61 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, integer, pgTable, text, unique } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns";
+import type { AccountCode } from "@/lib/ledger/accounts";
+
+/**
+ * The double-entry ledger (issue 12, docs/decisions.md "Ledger: chart of accounts and postings").
+ * All three tables are append-only: a trigger in the migrations refuses UPDATE and DELETE.
+ * Amounts are integer minor units of the account's currency (bigint, never a float).
+ */
+export const ledgerAccounts = pgTable(
+  "ledger_accounts",
+  {
+    id: text("id").primaryKey(),
+    code: text("code").$type<AccountCode>().notNull(),
+    currency: text("currency").notNull(),
+    /** Set for the per-transfer accounts (transfer:*); null for the house accounts. */
+    transferId: text("transfer_id"),
+    createdAt: createdAt(),
+  },
+  // NULLS NOT DISTINCT: one house account per code and currency, too.
+  (t) => [unique("ledger_accounts_key").on(t.code, t.currency, t.transferId).nullsNotDistinct(), index("ledger_accounts_transfer_idx").on(t.transferId)],
+);
+
+export const journalEntries = pgTable(
+  "journal_entries",
+  {
+    id: text("id").primaryKey(),
+    /** What caused the entry (a state-history row, a statement entry, a refund): posted once. */
+    sourceKey: text("source_key").notNull(),
+    kind: text("kind").notNull(),
+    memo: text("memo").notNull(),
+    transferId: text("transfer_id"),
+    transferStateHistoryId: text("transfer_state_history_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique("journal_entries_source_key").on(t.sourceKey),
+    index("journal_entries_transfer_idx").on(t.transferId),
+    index("journal_entries_created_idx").on(t.createdAt),
+  ],
+);
+
+export const journalLines = pgTable(
+  "journal_lines",
+  {
+    id: text("id").primaryKey(),
+    entryId: text("entry_id").notNull(),
+    /** Order within the entry, as posted. */
+    lineNo: integer("line_no").notNull(),
+    accountId: text("account_id").notNull(),
+    debitMinor: bigint("debit_minor", { mode: "bigint" }).notNull(),
+    creditMinor: bigint("credit_minor", { mode: "bigint" }).notNull(),
+  },
+  (t) => [
+    unique("journal_lines_entry_line").on(t.entryId, t.lineNo),
+    index("journal_lines_account_idx").on(t.accountId),
+    // One side per line, positive: a stray query cannot write a negative or two-sided line.
+    check("journal_lines_one_side", sql`(${t.debitMinor} > 0 and ${t.creditMinor} = 0) or (${t.debitMinor} = 0 and ${t.creditMinor} > 0)`),
+  ],
+);

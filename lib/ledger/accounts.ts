@@ -1,0 +1,56 @@
+/**
+ * The chart of accounts (docs/decisions.md "Ledger: chart of accounts and postings"). A leaf:
+ * the schema, the postings table and the console import it, and it imports nothing.
+ */
+export const ACCOUNT_CODES = [
+  // Assets: money we hold.
+  "cash:card-clearing",
+  "cash:collection",
+  "cash:payout-bank",
+  // Per-transfer liabilities (the account carries the transfer id).
+  "transfer:customer-funds",
+  "transfer:payout-in-flight",
+  "transfer:refund-due",
+  // Bank credits not yet matched to a transfer (a liability to whoever sent them).
+  "suspense:unallocated",
+  "revenue:fees",
+  // One per currency: a conversion leaves each currency balanced on its own.
+  "fx:conversion",
+] as const;
+export type AccountCode = (typeof ACCOUNT_CODES)[number];
+
+export type AccountType = "asset" | "liability" | "revenue" | "conversion";
+
+export const ACCOUNT_TYPE: Record<AccountCode, AccountType> = {
+  "cash:card-clearing": "asset",
+  "cash:collection": "asset",
+  "cash:payout-bank": "asset",
+  "transfer:customer-funds": "liability",
+  "transfer:payout-in-flight": "liability",
+  "transfer:refund-due": "liability",
+  "suspense:unallocated": "liability",
+  "revenue:fees": "revenue",
+  "fx:conversion": "conversion",
+};
+
+/** Accounts that exist once per transfer (and only with a transfer id). */
+export function isTransferAccount(code: AccountCode): boolean {
+  return code.startsWith("transfer:");
+}
+
+/**
+ * Where a transfer's money came from, and so where its refund is paid back to: the card PSP's
+ * clearing account, the collection bank account (sandbox instant bank transfer), or suspense (a
+ * bank credit matched from a statement, already posted Dr cash:collection / Cr suspense).
+ */
+export const FUNDING_SOURCES = ["cash:card-clearing", "cash:collection", "suspense:unallocated"] as const;
+export type FundingSource = (typeof FUNDING_SOURCES)[number];
+
+/** The cash account a refund is paid from: suspense money sits in the collection account. */
+export function refundCashAccount(source: FundingSource): AccountCode {
+  return source === "cash:card-clearing" ? "cash:card-clearing" : "cash:collection";
+}
+
+export function isAccountCode(value: unknown): value is AccountCode {
+  return typeof value === "string" && (ACCOUNT_CODES as readonly string[]).includes(value);
+}

@@ -1,0 +1,11 @@
+/**
+ * The double-entry ledger (issue 12): the one way to post money (postEntry) and the reads the
+ * console and the tests use. Amounts are bigint minor units; see docs/decisions.md.
+ */
+export { ACCOUNT_CODES, ACCOUNT_TYPE, FUNDING_SOURCES, isAccountCode, isTransferAccount, refundCashAccount } from "./accounts";
+export type { AccountCode, AccountType, FundingSource } from "./accounts";
+export { fromMinor, toMinor } from "./minor";
+export { checkLines, postEntry } from "./post";
+export type { PostEntryInput, PostingLine } from "./post";
+export { accountBalances, journalLinesBetween, transferEntries, trialBalance } from "./read";
+export type { AccountBalance, AccountFilters, CurrencyTotals, EntryWithLines, LedgerLine } from "./read";

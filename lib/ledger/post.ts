@@ -1,0 +1,123 @@
+import { and, eq, isNull, or } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { journalEntries, journalLines, ledgerAccounts } from "@/db/schema";
+import { minorUnitExponent } from "@/lib/money/currency";
+import { isTransferAccount, type AccountCode } from "./accounts";
+
+export interface PostingLine {
+  account: AccountCode;
+  currency: string;
+  /** The transfer of a transfer:* account (default: the entry's transferId); ignored for house accounts. */
+  transferId?: string | null;
+  /** Exactly one of debit and credit, in minor units (a zero line is dropped). */
+  debit?: bigint;
+  credit?: bigint;
+}
+
+export interface PostEntryInput {
+  /** What caused the entry, unique: posting the same source again changes nothing. */
+  sourceKey: string;
+  kind: string;
+  memo: string;
+  transferId?: string | null;
+  /** The transfer_state_history row the entry belongs to (transfer transitions). */
+  transferStateHistoryId?: string | null;
+  lines: readonly PostingLine[];
+  now: Date;
+}
+
+interface CheckedLine {
+  account: AccountCode;
+  currency: string;
+  transferId: string | null;
+  debit: bigint;
+  credit: bigint;
+}
+
+/**
+ * The lines as posted: zero lines dropped, one side each, a transfer id exactly on the transfer
+ * accounts, and debits equal to credits in every currency. Anything else is a programming error
+ * (a wrong postings table), so it throws rather than answering a customer.
+ */
+export function checkLines(input: Pick<PostEntryInput, "lines" | "transferId" | "sourceKey">): CheckedLine[] {
+  const sums = new Map<string, bigint>();
+  const out: CheckedLine[] = [];
+  for (const line of input.lines) {
+    const debit = line.debit ?? 0n;
+    const credit = line.credit ?? 0n;
+    if (debit < 0n || credit < 0n || (debit > 0n && credit > 0n)) throw new Error(`ledger: ${input.sourceKey}: a line is negative or two-sided`);
+    minorUnitExponent(line.currency);
+    if (debit === 0n && credit === 0n) continue;
+    const transferId = isTransferAccount(line.account) ? (line.transferId ?? input.transferId ?? null) : null;
+    if (isTransferAccount(line.account) && !transferId) throw new Error(`ledger: ${input.sourceKey}: ${line.account} needs a transfer id`);
+    sums.set(line.currency, (sums.get(line.currency) ?? 0n) + debit - credit);
+    out.push({ account: line.account, currency: line.currency, transferId, debit, credit });
+  }
+  if (out.length < 2) throw new Error(`ledger: ${input.sourceKey}: an entry needs two non-zero lines`);
+  for (const [currency, sum] of sums) {
+    if (sum !== 0n) throw new Error(`ledger: ${input.sourceKey}: unbalanced in ${currency} by ${sum} minor units`);
+  }
+  return out;
+}
+
+const keyOf = (a: { code: string; currency: string; transferId: string | null }) => `${a.code}|${a.currency}|${a.transferId ?? ""}`;
+
+/** The accounts of these lines, created on first use (concurrent creators wait on the unique key). */
+async function accountIds(tx: Tx, lines: CheckedLine[], now: Date): Promise<Map<string, string>> {
+  const wanted = new Map(lines.map((l) => [keyOf({ code: l.account, currency: l.currency, transferId: l.transferId }), l]));
+  await tx
+    .insert(ledgerAccounts)
+    .values([...wanted.values()].map((l) => ({ id: newId("la"), code: l.account, currency: l.currency, transferId: l.transferId, createdAt: now })))
+    .onConflictDoNothing();
+  const rows = await tx
+    .select()
+    .from(ledgerAccounts)
+    .where(
+      or(
+        ...[...wanted.values()].map((l) =>
+          and(
+            eq(ledgerAccounts.code, l.account),
+            eq(ledgerAccounts.currency, l.currency),
+            l.transferId ? eq(ledgerAccounts.transferId, l.transferId) : isNull(ledgerAccounts.transferId),
+          ),
+        ),
+      ),
+    );
+  return new Map(rows.map((r) => [keyOf(r), r.id]));
+}
+
+/**
+ * Posts one balanced journal entry in the caller's transaction. A sourceKey already posted
+ * answers { posted: false } and writes nothing (a replayed job, a re-imported statement).
+ */
+export async function postEntry(tx: Tx, input: PostEntryInput): Promise<{ posted: boolean; entryId?: string }> {
+  const lines = checkLines(input);
+  const id = newId("je");
+  const inserted = await tx
+    .insert(journalEntries)
+    .values({
+      id,
+      sourceKey: input.sourceKey,
+      kind: input.kind,
+      memo: input.memo,
+      transferId: input.transferId ?? null,
+      transferStateHistoryId: input.transferStateHistoryId ?? null,
+      createdAt: input.now,
+    })
+    .onConflictDoNothing({ target: journalEntries.sourceKey })
+    .returning({ id: journalEntries.id });
+  if (inserted.length === 0) return { posted: false };
+  const ids = await accountIds(tx, lines, input.now);
+  await tx.insert(journalLines).values(
+    lines.map((l, i) => ({
+      id: newId("jl"),
+      entryId: id,
+      lineNo: i + 1,
+      accountId: ids.get(keyOf({ code: l.account, currency: l.currency, transferId: l.transferId }))!,
+      debitMinor: l.debit,
+      creditMinor: l.credit,
+    })),
+  );
+  return { posted: true, entryId: id };
+}
