@@ -45,7 +45,7 @@ const max = (text: string, length: number) => text.slice(0, length);
 
 /** The sum of the amounts with as many decimals as the most precise of them (CtrlSum). */
 export function controlSum(amounts: string[]): string {
-  const places = Math.max(0, ...amounts.map((a) => new Decimal(a).decimalPlaces()));
+  const places = Math.max(0, ...amounts.map((a) => a.split(".")[1]?.length ?? 0));
   return amounts.reduce((sum, a) => sum.plus(a), new Decimal(0)).toFixed(places);
 }
 
