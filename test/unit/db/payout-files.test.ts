@@ -123,7 +123,7 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
     const queued = await db.select().from(jobs).where(eq(jobs.kind, "payouts.writeFile"));
     assert.equal(queued.length, 2);
     const run = (payoutFileId: string) =>
-      writePayoutFileJob.perform(db, { payload: { payoutFileId }, jobId: "j", attempt: 1, now: clock.now(), signal: new AbortController().signal });
+      writePayoutFileJob.perform!(db, { payload: { payoutFileId }, jobId: "j", attempt: 1, now: clock.now(), signal: new AbortController().signal });
     for (const j of queued) await run((j.payload as { payoutFileId: string }).payoutFileId);
     const written = readdirSync(outbox).sort();
     assert.equal(written.length, 2);
@@ -154,9 +154,15 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
     assert.equal(rejected.rejectionReason, "PAYOUT_ACCOUNT_CLOSED");
     assert.equal(rejected.refund?.refundStatus, "PENDING");
     assert.equal((await stateOf(ids.php)).state, "reqpay");
-    const history = await db.select().from(transferStateHistory).where(inArray(transferStateHistory.transferId, Object.values(ids)));
+    const history = await db
+      .select()
+      .from(transferStateHistory)
+      .where(inArray(transferStateHistory.transferId, Object.values(ids)));
     assert.deepEqual(
-      history.filter((h) => h.transferId === ids.iban).map((h) => [h.state, h.reasonCode]).slice(-2),
+      history
+        .filter((h) => h.transferId === ids.iban)
+        .map((h) => [h.state, h.reasonCode])
+        .slice(-2),
       [
         ["topay", "TRF_NETWORK_TO_PAY"],
         ["rejected", "TRF_PAYOUT_REJECTED"],
@@ -164,7 +170,10 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
     );
 
     assert.deepEqual(await importReport(report), { transactions: 4, applied: 0, unmatched: 1, duplicates: 3 });
-    const again = await db.select().from(transferStateHistory).where(inArray(transferStateHistory.transferId, Object.values(ids)));
+    const again = await db
+      .select()
+      .from(transferStateHistory)
+      .where(inArray(transferStateHistory.transferId, Object.values(ids)));
     assert.equal(again.length, history.length);
     assert.deepEqual((await stateOf(ids.iban)).refund, rejected.refund);
   });

@@ -22,7 +22,13 @@ describe("pain.001 files (issue 12 item 4)", () => {
           currency: "MXN",
           executionDate: "2026-11-23",
           transfers: [
-            { endToEndId: "trf_a", amount: "1875.00", creditorName: "Ana <Ruiz> & Co", creditorCountry: "MX", creditorAccount: { other: "002010077777777771", scheme: "BANK_TRANSFER" } },
+            {
+              endToEndId: "trf_a",
+              amount: "1875.00",
+              creditorName: "Ana <Ruiz> & Co",
+              creditorCountry: "MX",
+              creditorAccount: { other: "002010077777777771", scheme: "BANK_TRANSFER" },
+            },
             { endToEndId: "trf_b", amount: "10.50", creditorName: "Bo", creditorAccount: { iban: "DE89370400440532013000" } },
           ],
         },
