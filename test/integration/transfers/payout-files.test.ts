@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { pain001SchemaErrors, pain002 } from "../../support/iso20022";
-import { assertError, call, readTransfer, reasons, type CallResult } from "../support";
+import { assertError, BASE_URL, call, readTransfer, reasons, type CallResult } from "../support";
+import { consoleCookie } from "../support/console";
 import { withServerDatabase } from "../support/database";
 import { fundedScenario } from "./support";
 
@@ -77,6 +78,27 @@ describe("sandbox payout files (pain.001) and payment status reports (pain.002)"
     assert.equal((await readTransfer(funded.c, funded.transferId)).body.transferStatus, "funded");
     // Leave nothing funded behind for the next file of the run.
     assert.equal((await xmlPost("/v1/sandbox/payout-files")).status, 200);
+  });
+
+  test("console: the file is listed on Payout files and its XML downloads for operators only", async () => {
+    const s = await fundedScenario();
+    const res = await xmlPost("/v1/sandbox/payout-files");
+    assert.equal(res.status, 200, res.text);
+    const fileId = /<MsgId>([^<]+)<\/MsgId>/.exec(res.text)![1];
+    const cookie = await consoleCookie();
+    const page = await fetch(`${BASE_URL}/console/payout-files`, { headers: { cookie } });
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    assert.match(html, new RegExp(`pain.001_sandbox_MXN_${fileId}.xml`));
+    assert.match(html, /topay/);
+    const download = await fetch(`${BASE_URL}/console/payout-files/${fileId}/xml`, { headers: { cookie } });
+    assert.equal(download.status, 200);
+    assert.match(download.headers.get("content-type") ?? "", /^application\/xml/);
+    assert.match(download.headers.get("content-disposition") ?? "", /^attachment; filename="pain.001_sandbox_MXN_/);
+    assert.equal(await download.text(), res.text);
+    const anonymous = await fetch(`${BASE_URL}/console/payout-files/${fileId}/xml`, { redirect: "manual" });
+    assert.notEqual(anonymous.status, 200);
+    assert.doesNotMatch(await anonymous.text(), new RegExp(s.transferId));
   });
 
   test("bad documents: JSON is 415, not XML is 400 validation.bodyMalformed, another document is 400 validation.fieldInvalid; no key is 401", async () => {
