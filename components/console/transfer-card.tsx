@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { Badge, Card } from "./ui";
+import { customerName, money, when } from "@/lib/console/format";
+import { Badge, Card, CustomerLabel } from "./ui";
 
 export interface QueueTransfer {
   t: {
@@ -13,8 +14,10 @@ export interface QueueTransfer {
     corridor: string;
     payoutMethod: string;
     subscriptionId: string;
+    customerId: string;
     createdAt: Date;
   };
+  customerProfile: Record<string, unknown> | null;
   customerStatus: string;
   kycStatus: string;
   first: string;
@@ -33,7 +36,7 @@ export function TransferCard({ item, children }: { item: QueueTransfer; children
     <Card
       title={
         <span className="flex flex-wrap items-center gap-2">
-          <Badge>{t.id}</Badge> {t.originAmount} {t.originCurrency} → {t.destinationAmount} {t.destinationCurrency}
+          <Badge>{t.id}</Badge> {money(t.originAmount, t.originCurrency)} → {money(t.destinationAmount, t.destinationCurrency)}
         </span>
       }
     >
@@ -41,7 +44,7 @@ export function TransferCard({ item, children }: { item: QueueTransfer; children
         <div>
           <dt className="inline text-slate-500">Customer: </dt>
           <dd className="inline">
-            {t.subscriptionId} ({item.customerStatus}, KYC {item.kycStatus})
+            <CustomerLabel name={customerName(item.customerProfile)} id={t.customerId} /> ({item.customerStatus}, KYC {item.kycStatus})
           </dd>
         </div>
         <div>
@@ -80,7 +83,7 @@ export function TransferCard({ item, children }: { item: QueueTransfer; children
         <ol className="mt-1 list-decimal pl-6">
           {item.history.map((h) => (
             <li key={h.seq}>
-              {h.state} · {h.reasonCode} · {h.transitionedAt.toISOString()}
+              {h.state} · {h.reasonCode} · {when(h.transitionedAt)}
             </li>
           ))}
         </ol>
