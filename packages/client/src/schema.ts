@@ -4,66 +4,6 @@
  */
 
 export interface paths {
-  "/v1/auth/devices/{deviceId}/deactivate": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Deactivate a device
-     * @description Deactivate a device
-     */
-    post: operations["deactivateDevice"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/device-registration/complete": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Register the device's RSA public key
-     * @description proof: compact JWS (RS256) signed by the key, payload {device_registration_id, challenge, iat}.
-     */
-    post: operations["deviceRegistrationComplete"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/device-registration/start": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Start registering a device key
-     * @description Start registering a device key
-     */
-    post: operations["deviceRegistrationStart"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   "/v1/auth/health": {
     parameters: {
       query?: never;
@@ -78,166 +18,6 @@ export interface paths {
     get: operations["authHealth"];
     put?: never;
     post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/devices": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List the customer's devices
-     * @description List the customer's devices
-     */
-    get: operations["listDevices"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/login": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Log in with the password
-     * @description Log in with the password
-     */
-    post: operations["login"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/start": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Start a login
-     * @description Answers the same for known and unknown identifiers.
-     */
-    post: operations["loginStart"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/logout": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Log out: revokes the access and refresh tokens
-     * @description Log out: revokes the access and refresh tokens
-     */
-    post: operations["logout"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/password-reset/complete": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Set a new password with the code
-     * @description Ends every session of the customer.
-     */
-    post: operations["passwordResetComplete"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/password-reset/start": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Start a password reset
-     * @description 202 whether or not the identifier has an account.
-     */
-    post: operations["passwordResetStart"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/refresh": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Rotate the refresh token
-     * @description Presenting an already-rotated refresh token revokes the whole session family.
-     */
-    post: operations["refreshTokens"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/register/set-password": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Set the password and receive tokens
-     * @description Set the password and receive tokens
-     */
-    post: operations["registerSetPassword"];
     delete?: never;
     options?: never;
     head?: never;
@@ -278,6 +58,226 @@ export interface paths {
      * @description Verify the registration code
      */
     post: operations["registerVerifyOtp"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/register/set-password": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set the password and receive tokens
+     * @description Set the password and receive tokens
+     */
+    post: operations["registerSetPassword"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/start": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a login
+     * @description Answers the same for known and unknown identifiers.
+     */
+    post: operations["loginStart"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/login": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Log in with the password
+     * @description Log in with the password
+     */
+    post: operations["login"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/refresh": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the refresh token
+     * @description Presenting an already-rotated refresh token revokes the whole session family.
+     */
+    post: operations["refreshTokens"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/logout": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Log out: revokes the access and refresh tokens
+     * @description Log out: revokes the access and refresh tokens
+     */
+    post: operations["logout"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/password-reset/start": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a password reset
+     * @description 202 whether or not the identifier has an account.
+     */
+    post: operations["passwordResetStart"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/password-reset/complete": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set a new password with the code
+     * @description Ends every session of the customer.
+     */
+    post: operations["passwordResetComplete"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/device-registration/start": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start registering a device key
+     * @description Start registering a device key
+     */
+    post: operations["deviceRegistrationStart"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/device-registration/complete": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Register the device's RSA public key
+     * @description proof: compact JWS (RS256) signed by the key, payload {device_registration_id, challenge, iat}.
+     */
+    post: operations["deviceRegistrationComplete"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/devices": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the customer's devices
+     * @description List the customer's devices
+     */
+    get: operations["listDevices"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/devices/{deviceId}/deactivate": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deactivate a device
+     * @description Deactivate a device
+     */
+    post: operations["deactivateDevice"];
     delete?: never;
     options?: never;
     head?: never;
@@ -368,26 +368,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/core/beneficiaries/{beneficiaryId}/archive": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Archive a beneficiary (one way)
-     * @description Archive a beneficiary (one way)
-     */
-    post: operations["archiveBeneficiary"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   "/v1/core/beneficiaries": {
     parameters: {
       query?: never;
@@ -432,6 +412,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/core/beneficiaries/{beneficiaryId}/archive": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Archive a beneficiary (one way)
+     * @description Archive a beneficiary (one way)
+     */
+    post: operations["archiveBeneficiary"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/sandbox/beneficiaries/{beneficiaryId}/screening": {
     parameters: {
       query?: never;
@@ -446,26 +446,6 @@ export interface paths {
      * @description Force a beneficiary's screening result (sandbox only)
      */
     post: operations["sandboxBeneficiaryScreening"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/core/quotes/{quoteId}/accept": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Accept the quote: creates the transfer in registered
-     * @description A retry with the same Idempotency-Key answers the original 201 and transferId.
-     */
-    post: operations["acceptQuote"];
     delete?: never;
     options?: never;
     head?: never;
@@ -492,26 +472,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/core/quotes/{quoteId}/disclosure": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Pre-payment disclosure, with the single-use token acceptance needs
-     * @description Language from Accept-Language (q-values), then the profile preference, then English. Cache-Control: no-store.
-     */
-    get: operations["readDisclosure"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   "/v1/core/quotes/{quoteId}": {
     parameters: {
       query?: never;
@@ -532,7 +492,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/core/transfers/{transferId}/cancel": {
+  "/v1/core/quotes/{quoteId}/disclosure": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Pre-payment disclosure, with the single-use token acceptance needs
+     * @description Language from Accept-Language (q-values), then the profile preference, then English. Cache-Control: no-store.
+     */
+    get: operations["readDisclosure"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/core/quotes/{quoteId}/accept": {
     parameters: {
       query?: never;
       header?: never;
@@ -542,10 +522,50 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Cancel: aborted before funding (200), canceled with refund or network cancellation (202)
-     * @description Cancel: aborted before funding (200), canceled with refund or network cancellation (202)
+     * Accept the quote: creates the transfer in registered
+     * @description A retry with the same Idempotency-Key answers the original 201 and transferId.
      */
-    post: operations["cancelTransfer"];
+    post: operations["acceptQuote"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/core/transfers/{transferId}/submit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Submit recipient, destination and purpose; the fast-check runs asynchronously
+     * @description Submit recipient, destination and purpose; the fast-check runs asynchronously
+     */
+    post: operations["submitTransfer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/core/transfers/{transferId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a transfer (issues a fresh confirmationChallenge in validated)
+     * @description Read a transfer (issues a fresh confirmationChallenge in validated)
+     */
+    get: operations["readTransfer"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -592,20 +612,20 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/core/transfers/{transferId}": {
+  "/v1/core/transfers/{transferId}/cancel": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    /**
-     * Read a transfer (issues a fresh confirmationChallenge in validated)
-     * @description Read a transfer (issues a fresh confirmationChallenge in validated)
-     */
-    get: operations["readTransfer"];
+    get?: never;
     put?: never;
-    post?: never;
+    /**
+     * Cancel: aborted before funding (200), canceled with refund or network cancellation (202)
+     * @description Cancel: aborted before funding (200), canceled with refund or network cancellation (202)
+     */
+    post: operations["cancelTransfer"];
     delete?: never;
     options?: never;
     head?: never;
@@ -726,26 +746,6 @@ export interface paths {
      * @description Decide a transfer in onreview (sandbox only)
      */
     post: operations["sandboxReview"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/core/transfers/{transferId}/submit": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Submit recipient, destination and purpose; the fast-check runs asynchronously
-     * @description Submit recipient, destination and purpose; the fast-check runs asynchronously
-     */
-    post: operations["submitTransfer"];
     delete?: never;
     options?: never;
     head?: never;
@@ -893,65 +893,76 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  "customer.status.changed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Customer status or KYC status changed
+     * @description Sent when the customer's status or KYC status changes (profile screening, KYC outcome, operator decision).
+     *
+     *     Each event is POSTed as JSON to the partner's webhook URL and signed with Standard Webhooks: `webhook-id` is the eventId, `webhook-timestamp` the Unix time of signing, and `webhook-signature` one or more space-separated `v1,<base64>` values, each an HMAC-SHA256 with the secret (the bytes after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation two signatures are sent: accept the request when either verifies. Reject a timestamp more than 5 minutes from your clock. Answer 2xx to acknowledge; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), 429 and 503 honour Retry-After, 410 disables the endpoint. Delivery is at least once, in `sequence` order per subscription: deduplicate on eventId.
+     */
+    post: operations["webhook_customer_status_changed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "beneficiary.state.changed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Beneficiary state changed
+     * @description Sent when screening or an operator moves a beneficiary, and when it is archived.
+     *
+     *     Each event is POSTed as JSON to the partner's webhook URL and signed with Standard Webhooks: `webhook-id` is the eventId, `webhook-timestamp` the Unix time of signing, and `webhook-signature` one or more space-separated `v1,<base64>` values, each an HMAC-SHA256 with the secret (the bytes after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation two signatures are sent: accept the request when either verifies. Reject a timestamp more than 5 minutes from your clock. Answer 2xx to acknowledge; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), 429 and 503 honour Retry-After, 410 disables the endpoint. Delivery is at least once, in `sequence` order per subscription: deduplicate on eventId.
+     */
+    post: operations["webhook_beneficiary_state_changed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "transfer.state.changed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Transfer state changed
+     * @description Sent on every transfer state change, from registered to a terminal state, with the reason code.
+     *
+     *     Each event is POSTed as JSON to the partner's webhook URL and signed with Standard Webhooks: `webhook-id` is the eventId, `webhook-timestamp` the Unix time of signing, and `webhook-signature` one or more space-separated `v1,<base64>` values, each an HMAC-SHA256 with the secret (the bytes after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation two signatures are sent: accept the request when either verifies. Reject a timestamp more than 5 minutes from your clock. Answer 2xx to acknowledge; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), 429 and 503 honour Retry-After, 410 disables the endpoint. Delivery is at least once, in `sequence` order per subscription: deduplicate on eventId.
+     */
+    post: operations["webhook_transfer_state_changed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
-    DeviceRegistrationCompleteRequest: {
-      deviceRegistrationId: string;
-      /** @description Public RSA JWK (kty RSA, n, e), modulus ≥ 2048 bits. */
-      publicKey: {
-        [key: string]: unknown;
-      };
-      deviceName?: string;
-      proof: string;
-    };
-    DeviceRegistrationStartRequest: Record<string, never>;
-    /**
-     * @example {
-     *       "loginAttemptId": "la_...",
-     *       "password": "correct horse battery staple"
-     *     }
-     */
-    LoginRequest: {
-      loginAttemptId: string;
-      password: string;
-    };
-    /**
-     * @example {
-     *       "identifier": "+14155550123"
-     *     }
-     */
-    LoginStartRequest: {
-      /**
-       * @description Email address or E.164 phone number.
-       * @example ada@example.com
-       */
-      identifier: string;
-    };
-    PasswordResetCompleteRequest: {
-      /**
-       * @description Email address or E.164 phone number.
-       * @example ada@example.com
-       */
-      identifier: string;
-      otp: string;
-      newPassword: string;
-    };
-    PasswordResetStartRequest: {
-      /**
-       * @description Email address or E.164 phone number.
-       * @example ada@example.com
-       */
-      identifier: string;
-    };
-    RefreshRequest: {
-      refreshToken: string;
-    };
-    RegisterSetPasswordRequest: {
-      registrationId: string;
-      /** @description At least 12 characters. */
-      password: string;
-    };
     /**
      * @example {
      *       "identifier": "ada@example.com"
@@ -969,22 +980,62 @@ export interface components {
       /** @example 123456 */
       otp: string;
     };
+    RegisterSetPasswordRequest: {
+      registrationId: string;
+      /** @description At least 12 characters. */
+      password: string;
+    };
     /**
      * @example {
-     *       "firstName": "Ana",
-     *       "lastName": "García",
-     *       "dateOfBirth": "1988-03-14",
-     *       "nationality": "MEX",
-     *       "residenceCountry": "USA",
-     *       "residenceAddress": {
-     *         "addressLine1": "100 Congress Ave",
-     *         "city": "Austin",
-     *         "region": "TX",
-     *         "postalCode": "78701",
-     *         "country": "USA"
-     *       }
+     *       "identifier": "+14155550123"
      *     }
      */
+    LoginStartRequest: {
+      /**
+       * @description Email address or E.164 phone number.
+       * @example ada@example.com
+       */
+      identifier: string;
+    };
+    /**
+     * @example {
+     *       "loginAttemptId": "la_...",
+     *       "password": "correct horse battery staple"
+     *     }
+     */
+    LoginRequest: {
+      loginAttemptId: string;
+      password: string;
+    };
+    RefreshRequest: {
+      refreshToken: string;
+    };
+    PasswordResetStartRequest: {
+      /**
+       * @description Email address or E.164 phone number.
+       * @example ada@example.com
+       */
+      identifier: string;
+    };
+    PasswordResetCompleteRequest: {
+      /**
+       * @description Email address or E.164 phone number.
+       * @example ada@example.com
+       */
+      identifier: string;
+      otp: string;
+      newPassword: string;
+    };
+    DeviceRegistrationStartRequest: Record<string, never>;
+    DeviceRegistrationCompleteRequest: {
+      deviceRegistrationId: string;
+      /** @description Public RSA JWK (kty RSA, n, e), modulus ≥ 2048 bits. */
+      publicKey: {
+        [key: string]: unknown;
+      };
+      deviceName?: string;
+      proof: string;
+    };
     ProfileSubmitRequest: {
       firstName: string;
       lastName: string;
@@ -1022,14 +1073,6 @@ export interface components {
       /** @enum {string} */
       outcome: "APPROVED" | "REJECTED" | "REMEDIATION_REQUIRED";
     };
-    /**
-     * @example {
-     *       "firstName": "María",
-     *       "lastName": "López",
-     *       "countryOfResidence": "MEX",
-     *       "relationshipToCustomer": "FAMILY"
-     *     }
-     */
     BeneficiaryCreateRequest: {
       firstName: string;
       lastName: string;
@@ -1046,25 +1089,6 @@ export interface components {
       /** @enum {string} */
       outcome: "VALID" | "MONITORED" | "BLOCKED";
     };
-    /**
-     * @example {
-     *       "disclosureToken": "dt_...",
-     *       "purposeOfTransfer": "FAMILY_SUPPORT"
-     *     }
-     */
-    QuoteAcceptRequest: {
-      disclosureToken: string;
-      /** @enum {string} */
-      purposeOfTransfer: "FAMILY_SUPPORT" | "RENT" | "INSURANCE" | "EDUCATION" | "MEDICAL_EXPENSES" | "GIFT" | "SAVINGS";
-    };
-    /**
-     * @example {
-     *       "originAmount": "100.000000",
-     *       "originCurrency": "USD",
-     *       "destinationCurrency": "MXN",
-     *       "beneficiaryId": "ben_..."
-     *     }
-     */
     QuoteCreateRequest: {
       originAmount: string;
       originCurrency: string;
@@ -1074,37 +1098,11 @@ export interface components {
       payoutMethod?: "bank_account" | "cash_pickup" | "wallet_transfer" | "mobile_money";
       partnerQuote?: string;
     };
-    /**
-     * @example {
-     *       "cancellationReason": "CUSTOMER_REQUEST"
-     *     }
-     */
-    TransferCancelRequest: {
+    QuoteAcceptRequest: {
+      disclosureToken: string;
       /** @enum {string} */
-      cancellationReason: "CUSTOMER_REQUEST";
+      purposeOfTransfer: "FAMILY_SUPPORT" | "RENT" | "INSURANCE" | "EDUCATION" | "MEDICAL_EXPENSES" | "GIFT" | "SAVINGS";
     };
-    /**
-     * @example {
-     *       "deviceAssertion": "eyJhbGciOiJSUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6IkpXVCJ9.eyJ0cmFuc2Zlcl9pZCI6InRyZl8uLi4ifQ.c2ln"
-     *     }
-     */
-    DeviceAssertion: {
-      deviceAssertion: string;
-    };
-    SandboxFundingCompleteRequest: {
-      /** @enum {string} */
-      outcome: "SUCCEEDED" | "FAILED";
-    };
-    /**
-     * @example {
-     *       "beneficiaryId": "ben_...",
-     *       "payoutMethod": {
-     *         "methodType": "BANK_TRANSFER",
-     *         "destinationIdentifier": "002010077777777771"
-     *       },
-     *       "purposeOfTransfer": "FAMILY_SUPPORT"
-     *     }
-     */
     TransferSubmitRequest: {
       beneficiaryId: string;
       payoutMethod: {
@@ -1115,6 +1113,17 @@ export interface components {
       };
       /** @enum {string} */
       purposeOfTransfer: "FAMILY_SUPPORT" | "RENT" | "INSURANCE" | "EDUCATION" | "MEDICAL_EXPENSES" | "GIFT" | "SAVINGS";
+    };
+    DeviceAssertion: {
+      deviceAssertion: string;
+    };
+    TransferCancelRequest: {
+      /** @enum {string} */
+      cancellationReason: "CUSTOMER_REQUEST";
+    };
+    SandboxFundingCompleteRequest: {
+      /** @enum {string} */
+      outcome: "SUCCEEDED" | "FAILED";
     };
     SandboxClockRequest: {
       advanceSeconds: number;
@@ -1143,10 +1152,128 @@ export interface components {
     };
     /** @description A pain.002 document (Document/CstmrPmtStsRpt), XML text */
     Pain002Document: string;
-    DeactivateDeviceResponse: {
-      deviceId: string;
+    /** @description The customer's status or KYC status changed. */
+    CustomerStatusChangedEvent: {
+      /** @example evt_0k2x8f3q9w1m4n7p5r6s */
+      eventId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @example sub_3f9k2m8q1w4x7n5p6r0s */
+      subscriptionId: string;
+      /**
+       * @description Increases by one with each event of the subscription: order and gaps are visible.
+       * @example 7
+       */
+      sequence: number;
       /** @constant */
-      status: "DEACTIVATED";
+      eventType: "customer.status.changed";
+      data: {
+        /** @enum {string} */
+        status: "PENDING" | "VALID" | "MONITORED" | "RESTRICTED" | "BLOCKED" | "CLOSED";
+        /** @enum {string} */
+        kycStatus: "NOT_STARTED" | "IN_PROGRESS" | "COMPLETED" | "REJECTED" | "REMEDIATION_REQUIRED";
+        /** @enum {string} */
+        previousStatus: "PENDING" | "VALID" | "MONITORED" | "RESTRICTED" | "BLOCKED" | "CLOSED";
+        /** @enum {string} */
+        previousKycStatus: "NOT_STARTED" | "IN_PROGRESS" | "COMPLETED" | "REJECTED" | "REMEDIATION_REQUIRED";
+        remediationHint: string | null;
+      };
+    };
+    /** @description A beneficiary moved to another state. */
+    BeneficiaryStateChangedEvent: {
+      /** @example evt_0k2x8f3q9w1m4n7p5r6s */
+      eventId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @example sub_3f9k2m8q1w4x7n5p6r0s */
+      subscriptionId: string;
+      /**
+       * @description Increases by one with each event of the subscription: order and gaps are visible.
+       * @example 7
+       */
+      sequence: number;
+      /** @constant */
+      eventType: "beneficiary.state.changed";
+      data: {
+        beneficiaryId: string;
+        /** @enum {string} */
+        state: "PENDING" | "VALID" | "MONITORED" | "BLOCKED" | "ARCHIVED";
+        /** @enum {string} */
+        previousState: "PENDING" | "VALID" | "MONITORED" | "BLOCKED" | "ARCHIVED";
+      };
+    };
+    /** @description A transfer moved to another state. */
+    TransferStateChangedEvent: {
+      /** @example evt_0k2x8f3q9w1m4n7p5r6s */
+      eventId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @example sub_3f9k2m8q1w4x7n5p6r0s */
+      subscriptionId: string;
+      /**
+       * @description Increases by one with each event of the subscription: order and gaps are visible.
+       * @example 7
+       */
+      sequence: number;
+      /** @constant */
+      eventType: "transfer.state.changed";
+      data: {
+        transferId: string;
+        /** @enum {string} */
+        state:
+          | "registered"
+          | "onreview"
+          | "validated"
+          | "funding"
+          | "funded"
+          | "topay"
+          | "reqpay"
+          | "spended"
+          | "paid"
+          | "aborted"
+          | "rejected"
+          | "expired"
+          | "canceled";
+        /** @description null when the transfer was created (registered). */
+        previousState:
+          | (
+              | "registered"
+              | "onreview"
+              | "validated"
+              | "funding"
+              | "funded"
+              | "topay"
+              | "reqpay"
+              | "spended"
+              | "paid"
+              | "aborted"
+              | "rejected"
+              | "expired"
+              | "canceled"
+            )
+          | null;
+        /** @example TRF_INITIATION_QUOTE_ACCEPTED */
+        reasonCode: string;
+      };
+    };
+    HealthResponse: {
+      /** @constant */
+      status: "ok";
+      service: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      timestamp: string;
     };
     /** @description Every error answer has this shape (spec section 7). */
     ErrorEnvelope: {
@@ -1167,50 +1294,20 @@ export interface components {
       };
       correlationId: string;
     };
-    DeviceRegistrationCompleteResponse: {
-      deviceId: string;
-      kid: string;
+    RegisterStartResponse: {
+      registrationId: string;
       /** @constant */
-      status: "ACTIVE";
+      nextStep: "VERIFY_OTP";
       /**
        * Format: date-time
        * @example 2026-11-21T10:00:00.000Z
        */
-      registeredAt: string;
+      otpExpiresAt: string;
     };
-    DeviceRegistrationStartResponse: {
-      deviceRegistrationId: string;
-      challenge: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      expiresAt: string;
-    };
-    HealthResponse: {
+    RegisterVerifyOtpResponse: {
+      registrationId: string;
       /** @constant */
-      status: "ok";
-      service: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      timestamp: string;
-    };
-    DeviceList: {
-      items: components["schemas"]["Device"][];
-    };
-    Device: {
-      deviceId: string;
-      kid: string;
-      deviceName: string | null;
-      /** @enum {string} */
-      status: "ACTIVE" | "DEACTIVATED";
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      registeredAt: string;
+      nextStep: "SET_PASSWORD";
     };
     TokenResponse: {
       accessToken: string;
@@ -1233,21 +1330,53 @@ export interface components {
       /** @constant */
       status: "PASSWORD_RESET";
     };
-    RegisterStartResponse: {
-      registrationId: string;
-      /** @constant */
-      nextStep: "VERIFY_OTP";
+    DeviceRegistrationStartResponse: {
+      deviceRegistrationId: string;
+      challenge: string;
       /**
        * Format: date-time
        * @example 2026-11-21T10:00:00.000Z
        */
-      otpExpiresAt: string;
+      expiresAt: string;
     };
-    RegisterVerifyOtpResponse: {
-      registrationId: string;
+    DeviceRegistrationCompleteResponse: {
+      deviceId: string;
+      kid: string;
       /** @constant */
-      nextStep: "SET_PASSWORD";
+      status: "ACTIVE";
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      registeredAt: string;
     };
+    DeviceList: {
+      items: components["schemas"]["Device"][];
+    };
+    Device: {
+      deviceId: string;
+      kid: string;
+      deviceName: string | null;
+      /** @enum {string} */
+      status: "ACTIVE" | "DEACTIVATED";
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      registeredAt: string;
+    };
+    DeactivateDeviceResponse: {
+      deviceId: string;
+      /** @constant */
+      status: "DEACTIVATED";
+    };
+    ProfileSubmitResponse: {
+      status: components["schemas"]["CustomerStatus"];
+      kycRequired: boolean;
+      nextStep: components["schemas"]["NextStep"];
+    };
+    /** @enum {string} */
+    CustomerStatus: "PENDING" | "VALID" | "MONITORED" | "RESTRICTED" | "BLOCKED" | "CLOSED";
     ProfileReadResponse: {
       subscriptionId: string;
       status: components["schemas"]["CustomerStatus"];
@@ -1261,8 +1390,6 @@ export interface components {
       identifiers: components["schemas"]["IdentifierSummary"][];
     };
     /** @enum {string} */
-    CustomerStatus: "PENDING" | "VALID" | "MONITORED" | "RESTRICTED" | "BLOCKED" | "CLOSED";
-    /** @enum {string} */
     KycStatus: "NOT_STARTED" | "IN_PROGRESS" | "COMPLETED" | "REJECTED" | "REMEDIATION_REQUIRED";
     IdentifierSummary: {
       identifierId: string;
@@ -1275,11 +1402,6 @@ export interface components {
        */
       verifiedAt: string;
       canRemove: boolean;
-    };
-    ProfileSubmitResponse: {
-      status: components["schemas"]["CustomerStatus"];
-      kycRequired: boolean;
-      nextStep: components["schemas"]["NextStep"];
     };
     KycSessionCreateResponse: {
       kycSessionId: string;
@@ -1339,16 +1461,6 @@ export interface components {
       sessionState: components["schemas"]["KycSessionState"];
       outcome: string;
     };
-    BeneficiaryArchiveResponse: {
-      beneficiaryId: string;
-      /** @constant */
-      state: "ARCHIVED";
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      archivedAt: string;
-    };
     Beneficiary: {
       beneficiaryId: string;
       firstName: string;
@@ -1390,11 +1502,15 @@ export interface components {
       items: components["schemas"]["Beneficiary"][];
       nextCursor: string | null;
     };
-    QuoteAcceptResponse: {
-      quoteId: string;
-      transferId: string;
+    BeneficiaryArchiveResponse: {
+      beneficiaryId: string;
       /** @constant */
-      transferStatus: "registered";
+      state: "ARCHIVED";
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      archivedAt: string;
     };
     QuoteResponse: {
       quoteId: string;
@@ -1458,93 +1574,44 @@ export interface components {
       version: string;
       content: string;
     };
-    TransferCancelResponse: {
-      transferId: string;
-      transferStatus: components["schemas"]["TransferState"];
-      cancellationOutcome: string;
-      canceledAt: string | null;
-      nextStep: string | null;
-      customerActionExpected: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      networkCancellationExpectedBy?: string;
-      refund: components["schemas"]["RefundDetail"] | null;
-    };
-    /** @enum {string} */
-    TransferState:
-      | "registered"
-      | "onreview"
-      | "validated"
-      | "funding"
-      | "funded"
-      | "topay"
-      | "reqpay"
-      | "spended"
-      | "paid"
-      | "aborted"
-      | "rejected"
-      | "expired"
-      | "canceled";
-    RefundDetail: {
-      /** @enum {string} */
-      refundStatus?: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      estimatedRefundCompletionBy?: string;
-      /** @constant */
-      refundMethod?: "ORIGINAL_PAYMENT_METHOD";
-    };
-    TransferConfirmResponse: {
+    QuoteAcceptResponse: {
+      quoteId: string;
       transferId: string;
       /** @constant */
-      transferStatus: "funding";
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      confirmedAt: string;
-      /** @constant */
-      nextStep: "OPEN_FUNDING_WEBVIEW";
-      fundingSession: components["schemas"]["FundingSession"];
+      transferStatus: "registered";
     };
-    /** @description fundingWebviewUrl is only returned by confirm (a one-time capability); null on reads. */
-    FundingSession: {
-      fundingSessionId: string;
-      fundingWebviewUrl: string | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      expiresAt: string;
-    };
-    TransferListResponse: {
-      items: components["schemas"]["TransferSummary"][];
-      nextCursor: string | null;
-    };
-    TransferSummary: {
+    TransferSubmitResponse: {
       transferId: string;
-      transferStatus: components["schemas"]["TransferState"];
-      /** @example 100.000000 */
-      originAmount: string;
-      originCurrency: string;
-      /** @example 100.000000 */
-      destinationAmount: string;
-      destinationCurrency: string;
+      /** @constant */
+      transferStatus: "registered";
       beneficiaryId: string;
+      payoutMethod: components["schemas"]["PayoutMethodMasked"];
+      purposeOfTransfer: string;
       /**
        * Format: date-time
        * @example 2026-11-21T10:00:00.000Z
        */
-      createdAt: string;
+      submittedAt: string;
       /**
        * Format: date-time
        * @example 2026-11-21T10:00:00.000Z
        */
-      transferStateChangedAt: string;
+      fastCheckExpectedBy: string;
+      /** @constant */
+      nextStep: "AWAIT_FAST_CHECK";
+    };
+    PayoutMethodMasked: {
+      payoutMethodId: string;
+      methodType: string;
+      corridor: string;
+      /** @description Last 4 characters (last 6 for wallets). */
+      destinationIdentifierMasked: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      addedAt: string;
+      archived: boolean;
     };
     TransferDetailResponse: {
       transferId: string;
@@ -1600,18 +1667,30 @@ export interface components {
       refund: components["schemas"]["RefundDetail"] | null;
       stateHistory: components["schemas"]["StateHistoryEntry"][];
     };
-    PayoutMethodMasked: {
-      payoutMethodId: string;
-      methodType: string;
-      corridor: string;
-      /** @description Last 4 characters (last 6 for wallets). */
-      destinationIdentifierMasked: string;
+    /** @enum {string} */
+    TransferState:
+      | "registered"
+      | "onreview"
+      | "validated"
+      | "funding"
+      | "funded"
+      | "topay"
+      | "reqpay"
+      | "spended"
+      | "paid"
+      | "aborted"
+      | "rejected"
+      | "expired"
+      | "canceled";
+    /** @description fundingWebviewUrl is only returned by confirm (a one-time capability); null on reads. */
+    FundingSession: {
+      fundingSessionId: string;
+      fundingWebviewUrl: string | null;
       /**
        * Format: date-time
        * @example 2026-11-21T10:00:00.000Z
        */
-      addedAt: string;
-      archived: boolean;
+      expiresAt: string;
     };
     CancellationDetail: {
       cancellationOutcome?: string;
@@ -1628,6 +1707,17 @@ export interface components {
        */
       networkCancellationExpectedBy?: string;
     };
+    RefundDetail: {
+      /** @enum {string} */
+      refundStatus?: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      estimatedRefundCompletionBy?: string;
+      /** @constant */
+      refundMethod?: "ORIGINAL_PAYMENT_METHOD";
+    };
     StateHistoryEntry: {
       state: components["schemas"]["TransferState"];
       /**
@@ -1637,30 +1727,62 @@ export interface components {
       transitionedAt: string;
       reasonCode: string;
     };
+    TransferConfirmResponse: {
+      transferId: string;
+      /** @constant */
+      transferStatus: "funding";
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      confirmedAt: string;
+      /** @constant */
+      nextStep: "OPEN_FUNDING_WEBVIEW";
+      fundingSession: components["schemas"]["FundingSession"];
+    };
+    TransferListResponse: {
+      items: components["schemas"]["TransferSummary"][];
+      nextCursor: string | null;
+    };
+    TransferSummary: {
+      transferId: string;
+      transferStatus: components["schemas"]["TransferState"];
+      /** @example 100.000000 */
+      originAmount: string;
+      originCurrency: string;
+      /** @example 100.000000 */
+      destinationAmount: string;
+      destinationCurrency: string;
+      beneficiaryId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      transferStateChangedAt: string;
+    };
+    TransferCancelResponse: {
+      transferId: string;
+      transferStatus: components["schemas"]["TransferState"];
+      cancellationOutcome: string;
+      canceledAt: string | null;
+      nextStep: string | null;
+      customerActionExpected: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      networkCancellationExpectedBy?: string;
+      refund: components["schemas"]["RefundDetail"] | null;
+    };
     SandboxFundingCompleteResponse: {
       fundingSessionId: string;
       sessionState: string;
       transferStatus: components["schemas"]["TransferState"];
-    };
-    TransferSubmitResponse: {
-      transferId: string;
-      /** @constant */
-      transferStatus: "registered";
-      beneficiaryId: string;
-      payoutMethod: components["schemas"]["PayoutMethodMasked"];
-      purposeOfTransfer: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      submittedAt: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      fastCheckExpectedBy: string;
-      /** @constant */
-      nextStep: "AWAIT_FAST_CHECK";
     };
     EventListResponse: {
       items: components["schemas"]["Event"][];
@@ -1669,11 +1791,49 @@ export interface components {
     };
     /** @description Exactly the body a webhook delivery carries (Standard Webhooks signed). */
     Event:
-      | components["schemas"]["CustomerStatusChangedEvent"]
-      | components["schemas"]["TransferStateChangedEvent"]
-      | components["schemas"]["BeneficiaryStateChangedEvent"];
+      | components["schemas"]["CustomerStatusChangedEventOutput"]
+      | components["schemas"]["TransferStateChangedEventOutput"]
+      | components["schemas"]["BeneficiaryStateChangedEventOutput"];
+    SandboxClock: {
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      now: string;
+      offsetSeconds: number;
+    };
+    SandboxOtpMessage: {
+      identifier: string;
+      purpose: string;
+      otp: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      createdAt: string;
+    };
+    SandboxPartnerSettings: {
+      partnerId: string;
+      pricingMode: string;
+      jwks: components["schemas"]["JwksOutput"];
+      webhookUrl: string | null;
+      /** @description Standard Webhooks secret (whsec_...), present when a webhook URL is set. */
+      webhookSecret: string | null;
+      /** @description After a rotation: until when deliveries are also signed with the previous secret (null when none is). */
+      previousWebhookSecretValidUntil: string | null;
+      returnOrigins: string[];
+      deepLinkBase: string | null;
+    };
+    PaymentStatusImport: {
+      transactions: number;
+      applied: number;
+      unmatched: number;
+      duplicates: number;
+    };
+    /** @description XML text */
+    Pain001Document: string;
     /** @description The customer's status or KYC status changed. */
-    CustomerStatusChangedEvent: {
+    CustomerStatusChangedEventOutput: {
       /** @example evt_0k2x8f3q9w1m4n7p5r6s */
       eventId: string;
       /**
@@ -1706,7 +1866,7 @@ export interface components {
       };
     };
     /** @description A transfer moved to another state. */
-    TransferStateChangedEvent: {
+    TransferStateChangedEventOutput: {
       /** @example evt_0k2x8f3q9w1m4n7p5r6s */
       eventId: string;
       /**
@@ -1766,7 +1926,7 @@ export interface components {
       };
     };
     /** @description A beneficiary moved to another state. */
-    BeneficiaryStateChangedEvent: {
+    BeneficiaryStateChangedEventOutput: {
       /** @example evt_0k2x8f3q9w1m4n7p5r6s */
       eventId: string;
       /**
@@ -1794,44 +1954,6 @@ export interface components {
         previousState: "PENDING" | "VALID" | "MONITORED" | "BLOCKED" | "ARCHIVED";
       };
     };
-    SandboxClock: {
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      now: string;
-      offsetSeconds: number;
-    };
-    SandboxOtpMessage: {
-      identifier: string;
-      purpose: string;
-      otp: string | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      createdAt: string;
-    };
-    SandboxPartnerSettings: {
-      partnerId: string;
-      pricingMode: string;
-      jwks: components["schemas"]["JwksOutput"];
-      webhookUrl: string | null;
-      /** @description Standard Webhooks secret (whsec_...), present when a webhook URL is set. */
-      webhookSecret: string | null;
-      /** @description After a rotation: until when deliveries are also signed with the previous secret (null when none is). */
-      previousWebhookSecretValidUntil: string | null;
-      returnOrigins: string[];
-      deepLinkBase: string | null;
-    };
-    PaymentStatusImport: {
-      transactions: number;
-      applied: number;
-      unmatched: number;
-      duplicates: number;
-    };
-    /** @description XML text */
-    Pain001Document: string;
     JwksOutput: {
       keys: {
         [key: string]: unknown;
@@ -1846,256 +1968,6 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  deactivateDevice: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path: {
-        deviceId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Device deactivated. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["DeactivateDeviceResponse"];
-        };
-      };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: device.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  deviceRegistrationComplete: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["DeviceRegistrationCompleteRequest"];
-      };
-    };
-    responses: {
-      /** @description Device registered. */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["DeviceRegistrationCompleteResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: deviceRegistration.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unprocessable: device.assertionInvalid */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  deviceRegistrationStart: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["DeviceRegistrationStartRequest"];
-      };
-    };
-    responses: {
-      /** @description Challenge to sign (5 minutes, single use). */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["DeviceRegistrationStartResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
   authHealth: {
     parameters: {
       query?: never;
@@ -2114,10 +1986,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": "ok",
+           *       "service": "remit-core",
+           *       "timestamp": "2026-11-21T10:00:00.000Z"
+           *     }
+           */
           "application/json": components["schemas"]["HealthResponse"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2126,7 +2005,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2135,50 +2014,11 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-    };
-  };
-  listDevices: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Devices, newest first. */
-      200: {
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["DeviceList"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -2187,7 +2027,7 @@ export interface operations {
       };
     };
   };
-  login: {
+  registerStart: {
     parameters: {
       query?: never;
       header?: {
@@ -2199,20 +2039,32 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["LoginRequest"];
+        /**
+         * @example {
+         *       "identifier": "ana.garcia@example.com"
+         *     }
+         */
+        "application/json": components["schemas"]["RegisterStartRequest"];
       };
     };
     responses: {
-      /** @description Tokens issued. */
+      /** @description Code sent. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["TokenResponse"];
+          /**
+           * @example {
+           *       "registrationId": "reg_9d2k7m4q1x8c5v3b6n0p2w5z",
+           *       "nextStep": "VERIFY_OTP",
+           *       "otpExpiresAt": "2026-11-21T10:08:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["RegisterStartResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `auth.identifierInvalid`, `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2221,7 +2073,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.credentialMismatch, auth.sessionExpired, auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2230,16 +2082,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2248,7 +2091,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2257,8 +2100,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Too many requests: auth.rateLimited */
+      /** @description Too many requests: `auth.rateLimited` */
       429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
         headers: {
           [name: string]: unknown;
         };
@@ -2266,9 +2120,234 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  registerVerifyOtp: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "registrationId": "reg_9d2k7m4q1x8c5v3b6n0p2w5z",
+         *       "otp": "482913"
+         *     }
+         */
+        "application/json": components["schemas"]["RegisterVerifyOtpRequest"];
+      };
+    };
+    responses: {
+      /** @description Code accepted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "registrationId": "reg_9d2k7m4q1x8c5v3b6n0p2w5z",
+           *       "nextStep": "SET_PASSWORD"
+           *     }
+           */
+          "application/json": components["schemas"]["RegisterVerifyOtpResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.otpExpired`, `auth.otpInvalid`, `auth.sessionExpired`, `auth.subscriptionKeyInvalid` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `registration.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Too many requests: `auth.rateLimited` */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  registerSetPassword: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "registrationId": "reg_9d2k7m4q1x8c5v3b6n0p2w5z",
+         *       "password": "correct horse battery staple"
+         *     }
+         */
+        "application/json": components["schemas"]["RegisterSetPasswordRequest"];
+      };
+    };
+    responses: {
+      /** @description Registered; tokens issued. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "accessToken": "at_c2d9f7e1a4b84c6e9f3a1d7b5e2c8f40",
+           *       "refreshToken": "rt_7e3b1c9d5f2a48e6b0c4d8f1a3e7b9c2",
+           *       "tokenType": "Bearer",
+           *       "expiresIn": 3600,
+           *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+           *       "nextStep": "COMPLETE_PROFILE"
+           *     }
+           */
+          "application/json": components["schemas"]["TokenResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.otpInvalid`, `auth.sessionExpired`, `auth.subscriptionKeyInvalid` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `registration.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -2289,6 +2368,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "identifier": "ana.garcia@example.com"
+         *     }
+         */
         "application/json": components["schemas"]["LoginStartRequest"];
       };
     };
@@ -2299,10 +2383,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "loginAttemptId": "la_3m8q2k7d9x1c4v6b0n5p7r2t",
+           *       "nextStep": "PASSWORD_REQUIRED"
+           *     }
+           */
           "application/json": components["schemas"]["LoginStartResponse"];
         };
       };
-      /** @description Bad request: auth.identifierInvalid, validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `auth.identifierInvalid`, `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2311,7 +2401,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2320,7 +2410,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2329,7 +2419,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2338,9 +2428,246 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  login: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "loginAttemptId": "la_3m8q2k7d9x1c4v6b0n5p7r2t",
+         *       "password": "correct horse battery staple"
+         *     }
+         */
+        "application/json": components["schemas"]["LoginRequest"];
+      };
+    };
+    responses: {
+      /** @description Tokens issued. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "accessToken": "at_c2d9f7e1a4b84c6e9f3a1d7b5e2c8f40",
+           *       "refreshToken": "rt_7e3b1c9d5f2a48e6b0c4d8f1a3e7b9c2",
+           *       "tokenType": "Bearer",
+           *       "expiresIn": 3600,
+           *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+           *       "nextStep": "CONTINUE"
+           *     }
+           */
+          "application/json": components["schemas"]["TokenResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.credentialMismatch`, `auth.sessionExpired`, `auth.subscriptionKeyInvalid` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Too many requests: `auth.rateLimited` */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  refreshTokens: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "refreshToken": "rt_7e3b1c9d5f2a48e6b0c4d8f1a3e7b9c2"
+         *     }
+         */
+        "application/json": components["schemas"]["RefreshRequest"];
+      };
+    };
+    responses: {
+      /** @description New tokens. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "accessToken": "at_5b9e2d7f1c3a46e8b0d4f6a2c8e1b3d7",
+           *       "refreshToken": "rt_1d4f8b2e6c9a47d3b5e0f2a7c1d9e4b6",
+           *       "tokenType": "Bearer",
+           *       "expiresIn": 3600,
+           *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+           *       "nextStep": "CONTINUE"
+           *     }
+           */
+          "application/json": components["schemas"]["TokenResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.sessionExpired`, `auth.subscriptionKeyInvalid`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -2368,7 +2695,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2377,7 +2704,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
+      /** @description Forbidden: `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2386,7 +2713,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2395,81 +2722,11 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-    };
-  };
-  passwordResetComplete: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["PasswordResetCompleteRequest"];
-      };
-    };
-    responses: {
-      /** @description Password changed. */
-      200: {
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["PasswordResetCompleteResponse"];
-        };
-      };
-      /** @description Bad request: auth.identifierInvalid, validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.otpExpired, auth.otpInvalid, auth.subscriptionKeyInvalid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Too many requests: auth.rateLimited */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -2490,6 +2747,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "identifier": "ana.garcia@example.com"
+         *     }
+         */
         "application/json": components["schemas"]["PasswordResetStartRequest"];
       };
     };
@@ -2501,7 +2763,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request: auth.identifierInvalid, validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `auth.identifierInvalid`, `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2510,7 +2772,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2519,7 +2781,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2528,7 +2790,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2537,16 +2799,18 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Too many requests: auth.rateLimited */
+      /** @description Too many requests: `auth.rateLimited` */
       429: {
         headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2555,9 +2819,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
     };
   };
-  refreshTokens: {
+  passwordResetComplete: {
     parameters: {
       query?: never;
       header?: {
@@ -2569,20 +2844,32 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["RefreshRequest"];
+        /**
+         * @example {
+         *       "identifier": "ana.garcia@example.com",
+         *       "otp": "730164",
+         *       "newPassword": "a new long passphrase 2026"
+         *     }
+         */
+        "application/json": components["schemas"]["PasswordResetCompleteRequest"];
       };
     };
     responses: {
-      /** @description New tokens. */
+      /** @description Password changed. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["TokenResponse"];
+          /**
+           * @example {
+           *       "status": "PASSWORD_RESET"
+           *     }
+           */
+          "application/json": components["schemas"]["PasswordResetCompleteResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `auth.identifierInvalid`, `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2591,7 +2878,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.sessionExpired, auth.subscriptionKeyInvalid, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.otpExpired`, `auth.otpInvalid`, `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2600,7 +2887,109 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Too many requests: `auth.rateLimited` */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  deviceRegistrationStart: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /** @example {} */
+        "application/json": components["schemas"]["DeviceRegistrationStartRequest"];
+      };
+    };
+    responses: {
+      /** @description Challenge to sign (5 minutes, single use). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "deviceRegistrationId": "dreg_6k1m9q3d7x2c8v4b5n0p1r6t",
+           *       "challenge": "Zk3qN8vR2xT7mB4cW9yL1pD6",
+           *       "expiresAt": "2026-11-21T10:05:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["DeviceRegistrationStartResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2609,7 +2998,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2618,7 +3007,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2627,7 +3016,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2636,9 +3025,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
     };
   };
-  registerSetPassword: {
+  deviceRegistrationComplete: {
     parameters: {
       query?: never;
       header?: {
@@ -2650,20 +3050,41 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["RegisterSetPasswordRequest"];
+        /**
+         * @example {
+         *       "deviceRegistrationId": "dreg_6k1m9q3d7x2c8v4b5n0p1r6t",
+         *       "publicKey": {
+         *         "kty": "RSA",
+         *         "kid": "dev-key-2026-11",
+         *         "n": "sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw",
+         *         "e": "AQAB"
+         *       },
+         *       "deviceName": "Ana's iPhone",
+         *       "proof": "eyJhbGciOiJSUzI1NiIsImtpZCI6ImRldi1rZXktMjAyNi0xMSIsInR5cCI6IkpXVCJ9.eyJkZXZpY2VfcmVnaXN0cmF0aW9uX2lkIjoiZHJlZ182azFtOXEzZDd4MmM4djRiNW4wcDFyNnQiLCJjaGFsbGVuZ2UiOiJaazNxTjh2UjJ4VDdtQjRjVzl5TDFwRDYiLCJpYXQiOjE3OTUyNTUyNjB9.c2lnbmF0dXJl"
+         *     }
+         */
+        "application/json": components["schemas"]["DeviceRegistrationCompleteRequest"];
       };
     };
     responses: {
-      /** @description Registered; tokens issued. */
+      /** @description Device registered. */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["TokenResponse"];
+          /**
+           * @example {
+           *       "deviceId": "dev_2q7k4m9d1x6c3v8b0n5p2r7w",
+           *       "kid": "dev-key-2026-11",
+           *       "status": "ACTIVE",
+           *       "registeredAt": "2026-11-21T10:01:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["DeviceRegistrationCompleteResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2672,7 +3093,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.otpInvalid, auth.sessionExpired, auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2681,7 +3102,16 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: registration.notFound */
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `deviceRegistration.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2690,7 +3120,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2699,7 +3129,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2708,7 +3138,16 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Unprocessable: `device.assertionInvalid` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2717,9 +3156,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
     };
   };
-  registerStart: {
+  listDevices: {
     parameters: {
       query?: never;
       header?: {
@@ -2729,31 +3179,31 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["RegisterStartRequest"];
-      };
-    };
+    requestBody?: never;
     responses: {
-      /** @description Code sent. */
+      /** @description Devices, newest first. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["RegisterStartResponse"];
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "deviceId": "dev_2q7k4m9d1x6c3v8b0n5p2r7w",
+           *           "kid": "dev-key-2026-11",
+           *           "deviceName": "Ana's iPhone",
+           *           "status": "ACTIVE",
+           *           "registeredAt": "2026-11-21T10:01:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["DeviceList"];
         };
       };
-      /** @description Bad request: auth.identifierInvalid, validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2762,8 +3212,8 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
+      /** @description Forbidden: `subscription.closed` */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2771,27 +3221,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Too many requests: auth.rateLimited */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -2800,32 +3243,37 @@ export interface operations {
       };
     };
   };
-  registerVerifyOtp: {
+  deactivateDevice: {
     parameters: {
       query?: never;
       header?: {
         /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
         "X-Correlation-Id"?: string;
       };
-      path?: never;
+      path: {
+        /** @description The device, from the device list. */
+        deviceId: string;
+      };
       cookie?: never;
     };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["RegisterVerifyOtpRequest"];
-      };
-    };
+    requestBody?: never;
     responses: {
-      /** @description Code accepted. */
+      /** @description Device deactivated. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["RegisterVerifyOtpResponse"];
+          /**
+           * @example {
+           *       "deviceId": "dev_2q7k4m9d1x6c3v8b0n5p2r7w",
+           *       "status": "DEACTIVATED"
+           *     }
+           */
+          "application/json": components["schemas"]["DeactivateDeviceResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2834,7 +3282,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.otpExpired, auth.otpInvalid, auth.sessionExpired, auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2843,7 +3291,16 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: registration.notFound */
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `device.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2852,36 +3309,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Too many requests: auth.rateLimited */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -2908,10 +3349,45 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+           *       "status": "VALID",
+           *       "statusOperationalHint": null,
+           *       "kycStatus": "COMPLETED",
+           *       "transactability": true,
+           *       "customerActionExpected": false,
+           *       "profile": {
+           *         "firstName": "Ana",
+           *         "lastName": "García",
+           *         "dateOfBirth": "1988-03-14",
+           *         "nationality": "MEX",
+           *         "residenceCountry": "USA",
+           *         "residenceAddress": {
+           *           "addressLine1": "100 Congress Ave",
+           *           "addressLine2": "Apt 4B",
+           *           "city": "Austin",
+           *           "region": "TX",
+           *           "postalCode": "78701",
+           *           "country": "USA"
+           *         },
+           *         "preferredLanguage": "es"
+           *       },
+           *       "identifiers": [
+           *         {
+           *           "identifierId": "idf_2m7k4q9d1x6c3v8b5n0p2r7t",
+           *           "identifierType": "EMAIL",
+           *           "identifierMasked": "a***@example.com",
+           *           "verifiedAt": "2026-11-21T10:00:00.000Z",
+           *           "canRemove": false
+           *         }
+           *       ]
+           *     }
+           */
           "application/json": components["schemas"]["ProfileReadResponse"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2920,7 +3396,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: customer.statusBlocking, subscription.closed */
+      /** @description Forbidden: `customer.statusBlocking`, `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2929,9 +3405,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -2954,6 +3441,24 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "firstName": "Ana",
+         *       "lastName": "García",
+         *       "dateOfBirth": "1988-03-14",
+         *       "nationality": "MEX",
+         *       "residenceCountry": "USA",
+         *       "residenceAddress": {
+         *         "addressLine1": "100 Congress Ave",
+         *         "addressLine2": "Apt 4B",
+         *         "city": "Austin",
+         *         "region": "TX",
+         *         "postalCode": "78701",
+         *         "country": "USA"
+         *       },
+         *       "preferredLanguage": "es"
+         *     }
+         */
         "application/json": components["schemas"]["ProfileSubmitRequest"];
       };
     };
@@ -2964,10 +3469,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": "PENDING",
+           *       "kycRequired": true,
+           *       "nextStep": "START_KYC"
+           *     }
+           */
           "application/json": components["schemas"]["ProfileSubmitResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing, validation.nationalityNotAccepted, validation.residenceCountryNotAccepted */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing`, `validation.nationalityNotAccepted`, `validation.residenceCountryNotAccepted` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2976,7 +3488,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2985,7 +3497,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: customer.statusBlocking, subscription.closed */
+      /** @description Forbidden: `customer.statusBlocking`, `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2994,7 +3506,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: customer.profileLocked, idempotency.conflict */
+      /** @description Conflict: `customer.profileLocked`, `idempotency.conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3003,7 +3515,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3012,7 +3524,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3021,9 +3533,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -3052,10 +3575,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "kycSessionId": "kyc_8m3q6k1d4x9c2v7b5n0p3r8t",
+           *       "purpose": "NEW",
+           *       "sessionState": "CREATED",
+           *       "webviewUrl": "https://remit.example.com/webviews/kyc/wv_Q2x9mR4tV8bN1cK7pL3zY6dF",
+           *       "expiresAt": "2026-11-21T10:32:00.000Z",
+           *       "sessionExpiresAt": "2026-11-22T10:02:00.000Z",
+           *       "closureCallback": {
+           *         "postMessage": {
+           *           "type": "kyc.closed",
+           *           "targetOrigin": "https://app.example.com"
+           *         },
+           *         "deepLink": "partnerapp://remit/kyc-closed"
+           *       }
+           *     }
+           */
           "application/json": components["schemas"]["KycSessionCreateResponse"];
         };
       };
-      /** @description Bad request: validation.fieldMissing */
+      /** @description Bad request: `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3064,7 +3604,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3073,7 +3613,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: customer.statusBlocking, customer.statusInsufficient, subscription.closed */
+      /** @description Forbidden: `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3082,7 +3622,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: idempotency.conflict, kyc.notRequired */
+      /** @description Conflict: `idempotency.conflict`, `kyc.notRequired` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3091,9 +3631,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -3110,6 +3661,7 @@ export interface operations {
         "X-Correlation-Id"?: string;
       };
       path: {
+        /** @description The session, from its creation. */
         kycSessionId: string;
       };
       cookie?: never;
@@ -3122,10 +3674,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "kycSessionId": "kyc_8m3q6k1d4x9c2v7b5n0p3r8t",
+           *       "purpose": "NEW",
+           *       "sessionState": "COMPLETED",
+           *       "openedAt": "2026-11-21T10:02:00.000Z",
+           *       "closedAt": "2026-11-21T10:06:00.000Z",
+           *       "expiresAt": "2026-11-22T10:02:00.000Z"
+           *     }
+           */
           "application/json": components["schemas"]["KycSessionReadResponse"];
         };
       };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3134,7 +3696,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3143,7 +3705,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
+      /** @description Forbidden: `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3152,7 +3714,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: kycSession.notFound */
+      /** @description Not found: `kycSession.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3161,9 +3723,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -3180,12 +3753,18 @@ export interface operations {
         "X-Correlation-Id"?: string;
       };
       path: {
+        /** @description The session, from its creation. */
         kycSessionId: string;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "outcome": "APPROVED"
+         *     }
+         */
         "application/json": components["schemas"]["SandboxKycCompleteRequest"];
       };
     };
@@ -3196,10 +3775,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "kycSessionId": "kyc_8m3q6k1d4x9c2v7b5n0p3r8t",
+           *       "sessionState": "COMPLETED",
+           *       "outcome": "APPROVED"
+           *     }
+           */
           "application/json": components["schemas"]["SandboxKycCompleteResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3208,7 +3794,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3217,7 +3803,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
+      /** @description Forbidden: `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3226,7 +3812,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: kycSession.notFound */
+      /** @description Not found: `kycSession.notFound`, `route.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3235,7 +3821,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: kyc.sessionStateInvalid */
+      /** @description Conflict: `kyc.sessionStateInvalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3244,7 +3830,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Gone: kyc.sessionExpired */
+      /** @description Gone: `kyc.sessionExpired` */
       410: {
         headers: {
           [name: string]: unknown;
@@ -3253,7 +3839,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3262,7 +3848,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3271,7 +3857,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -3280,81 +3866,11 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-    };
-  };
-  archiveBeneficiary: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-        /** @description Required: a UUID per business action. */
-        "Idempotency-Key": string;
-      };
-      path: {
-        beneficiaryId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Archived. */
-      200: {
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["BeneficiaryArchiveResponse"];
-        };
-      };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: beneficiary.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: beneficiary.archiveBlocked, beneficiary.archived, idempotency.conflict */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -3368,7 +3884,9 @@ export interface operations {
       query?: {
         /** @description Default VALID,MONITORED,BLOCKED,PENDING. */
         states?: string;
+        /** @description Opaque: nextCursor of the previous page; omitted for the first page. */
         cursor?: string;
+        /** @description Page size, 1 to 200. */
         limit?: number;
       };
       header?: {
@@ -3386,10 +3904,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *           "firstName": "María",
+           *           "lastName": "López",
+           *           "dateOfBirth": "1962-07-30",
+           *           "nationality": "MEX",
+           *           "countryOfResidence": "MEX",
+           *           "relationshipToCustomer": "FAMILY",
+           *           "state": "VALID",
+           *           "payoutMethods": [
+           *             {
+           *               "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *               "methodType": "BANK_TRANSFER",
+           *               "corridor": "US-MX",
+           *               "destinationIdentifierMasked": "****7771",
+           *               "addedAt": "2026-11-21T10:09:00.000Z",
+           *               "archived": false
+           *             }
+           *           ],
+           *           "customerActionHint": null,
+           *           "createdAt": "2026-11-21T10:03:00.000Z",
+           *           "lastUsedAt": "2026-11-21T10:09:00.000Z"
+           *         }
+           *       ],
+           *       "nextCursor": null
+           *     }
+           */
           "application/json": components["schemas"]["BeneficiaryList"];
         };
       };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3398,7 +3946,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3407,7 +3955,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
+      /** @description Forbidden: `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3416,9 +3964,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -3441,6 +4000,16 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "firstName": "María",
+         *       "lastName": "López",
+         *       "dateOfBirth": "1962-07-30",
+         *       "nationality": "MEX",
+         *       "countryOfResidence": "MEX",
+         *       "relationshipToCustomer": "FAMILY"
+         *     }
+         */
         "application/json": components["schemas"]["BeneficiaryCreateRequest"];
       };
     };
@@ -3451,10 +4020,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "firstName": "María",
+           *       "lastName": "López",
+           *       "dateOfBirth": "1962-07-30",
+           *       "nationality": "MEX",
+           *       "countryOfResidence": "MEX",
+           *       "relationshipToCustomer": "FAMILY",
+           *       "state": "PENDING",
+           *       "payoutMethods": [],
+           *       "customerActionHint": "await_beneficiary_verification",
+           *       "createdAt": "2026-11-21T10:03:00.000Z",
+           *       "lastUsedAt": null
+           *     }
+           */
           "application/json": components["schemas"]["Beneficiary"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3463,7 +4048,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3472,7 +4057,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: customer.statusBlocking, customer.statusInsufficient, subscription.closed */
+      /** @description Forbidden: `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3481,7 +4066,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: idempotency.conflict */
+      /** @description Conflict: `idempotency.conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3490,7 +4075,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3499,7 +4084,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3508,9 +4093,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -3527,6 +4123,7 @@ export interface operations {
         "X-Correlation-Id"?: string;
       };
       path: {
+        /** @description The beneficiary, from its creation or the list. */
         beneficiaryId: string;
       };
       cookie?: never;
@@ -3539,10 +4136,35 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "firstName": "María",
+           *       "lastName": "López",
+           *       "dateOfBirth": "1962-07-30",
+           *       "nationality": "MEX",
+           *       "countryOfResidence": "MEX",
+           *       "relationshipToCustomer": "FAMILY",
+           *       "state": "VALID",
+           *       "payoutMethods": [
+           *         {
+           *           "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *           "methodType": "BANK_TRANSFER",
+           *           "corridor": "US-MX",
+           *           "destinationIdentifierMasked": "****7771",
+           *           "addedAt": "2026-11-21T10:09:00.000Z",
+           *           "archived": false
+           *         }
+           *       ],
+           *       "customerActionHint": null,
+           *       "createdAt": "2026-11-21T10:03:00.000Z",
+           *       "lastUsedAt": "2026-11-21T10:09:00.000Z"
+           *     }
+           */
           "application/json": components["schemas"]["Beneficiary"];
         };
       };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3551,7 +4173,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3560,7 +4182,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
+      /** @description Forbidden: `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3569,7 +4191,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: beneficiary.notFound */
+      /** @description Not found: `beneficiary.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3578,9 +4200,120 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  archiveBeneficiary: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+        /** @description Required: a UUID per business action. */
+        "Idempotency-Key": string;
+      };
+      path: {
+        /** @description The beneficiary, from its creation or the list. */
+        beneficiaryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Archived. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "state": "ARCHIVED",
+           *       "archivedAt": "2026-11-21T10:40:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["BeneficiaryArchiveResponse"];
+        };
+      };
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `beneficiary.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `beneficiary.archiveBlocked`, `beneficiary.archived`, `idempotency.conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -3597,12 +4330,18 @@ export interface operations {
         "X-Correlation-Id"?: string;
       };
       path: {
+        /** @description The beneficiary, from its creation or the list. */
         beneficiaryId: string;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "outcome": "VALID"
+         *     }
+         */
         "application/json": components["schemas"]["SandboxScreeningRequest"];
       };
     };
@@ -3613,10 +4352,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "firstName": "María",
+           *       "lastName": "López",
+           *       "dateOfBirth": "1962-07-30",
+           *       "nationality": "MEX",
+           *       "countryOfResidence": "MEX",
+           *       "relationshipToCustomer": "FAMILY",
+           *       "state": "VALID",
+           *       "payoutMethods": [],
+           *       "customerActionHint": null,
+           *       "createdAt": "2026-11-21T10:03:00.000Z",
+           *       "lastUsedAt": null
+           *     }
+           */
           "application/json": components["schemas"]["Beneficiary"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3625,7 +4380,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3634,7 +4389,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
+      /** @description Forbidden: `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3643,7 +4398,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: beneficiary.notFound */
+      /** @description Not found: `beneficiary.notFound`, `route.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3652,7 +4407,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: beneficiary.stateInvalid */
+      /** @description Conflict: `beneficiary.stateInvalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3661,7 +4416,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3670,7 +4425,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3679,7 +4434,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -3688,121 +4443,11 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-    };
-  };
-  acceptQuote: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-        /** @description Required: a UUID per business action. */
-        "Idempotency-Key": string;
-      };
-      path: {
-        quoteId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["QuoteAcceptRequest"];
-      };
-    };
-    responses: {
-      /** @description Transfer created. */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["QuoteAcceptResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: beneficiary.stateBlocking, beneficiary.stateInsufficient, customer.statusBlocking, customer.statusInsufficient, subscription.closed, subscription.spended */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: quote.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: idempotency.conflict */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unprocessable: quote.envelopeBreach, quote.expired, quote.invalid, quote.signatureInvalid */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Error: internal.unavailable */
+      /** @description Temporarily unavailable: `internal.unavailable` */
       503: {
         headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -3825,6 +4470,15 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "originAmount": "100.000000",
+         *       "originCurrency": "USD",
+         *       "destinationCurrency": "MXN",
+         *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+         *       "payoutMethod": "bank_account"
+         *     }
+         */
         "application/json": components["schemas"]["QuoteCreateRequest"];
       };
     };
@@ -3835,10 +4489,32 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "fxRate": "18.750000",
+           *       "principalFee": "2.990000",
+           *       "partnerFee": "1.000000",
+           *       "totalCustomerCost": "103.990000",
+           *       "totalCustomerCostCurrency": "USD",
+           *       "quoteValidUntil": "2026-11-21T10:11:00.000Z",
+           *       "corridor": {
+           *         "originCountry": "USA",
+           *         "destinationCountry": "MEX",
+           *         "payoutMethod": "bank_account"
+           *       },
+           *       "signedQuote": "eyJhbGciOiJSUzI1NiIsImtpZCI6InNlcnZpY2UtMjAyNi0xMSIsInR5cCI6IkpXVCJ9.eyJxdW90ZV9pZCI6InF1b18xazZtM3E4ZDV4MmM3djRiOW4wcDRyMXQiLCJzZW5kX2Ftb3VudCI6IjEwMC4wMDAwMDAifQ.c2lnbmF0dXJl",
+           *       "status": "AVAILABLE"
+           *     }
+           */
           "application/json": components["schemas"]["QuoteResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing, validation.methodNotAvailableForCorridor */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing`, `validation.methodNotAvailableForCorridor` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3847,7 +4523,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3856,7 +4532,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: beneficiary.stateBlocking, beneficiary.stateInsufficient, customer.statusBlocking, customer.statusInsufficient, subscription.closed, subscription.spended */
+      /** @description Forbidden: `beneficiary.stateBlocking`, `beneficiary.stateInsufficient`, `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed`, `subscription.spended` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3865,7 +4541,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: beneficiary.notFound */
+      /** @description Not found: `beneficiary.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3874,7 +4550,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: idempotency.conflict */
+      /** @description Conflict: `idempotency.conflict`, `quote.invalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3883,7 +4559,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3892,7 +4568,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3901,7 +4577,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unprocessable: quote.amountChanged, quote.bindingMismatch, quote.corridorUnavailable, quote.envelopeBreach, quote.expired, quote.invalid, quote.sequenceGap, quote.signatureInvalid */
+      /** @description Unprocessable: `quote.amountChanged`, `quote.bindingMismatch`, `quote.corridorUnavailable`, `quote.envelopeBreach`, `quote.expired`, `quote.invalid`, `quote.sequenceGap`, `quote.signatureInvalid` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -3910,7 +4586,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -3919,88 +4595,11 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Error: internal.unavailable */
+      /** @description Temporarily unavailable: `internal.unavailable` */
       503: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  readDisclosure: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path: {
-        quoteId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The disclosure. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Disclosure"];
-        };
-      };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: quote.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unprocessable: quote.expired, quote.invalid */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -4017,6 +4616,7 @@ export interface operations {
         "X-Correlation-Id"?: string;
       };
       path: {
+        /** @description The quote, from its creation. */
         quoteId: string;
       };
       cookie?: never;
@@ -4029,10 +4629,32 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "fxRate": "18.750000",
+           *       "principalFee": "2.990000",
+           *       "partnerFee": "1.000000",
+           *       "totalCustomerCost": "103.990000",
+           *       "totalCustomerCostCurrency": "USD",
+           *       "quoteValidUntil": "2026-11-21T10:11:00.000Z",
+           *       "corridor": {
+           *         "originCountry": "USA",
+           *         "destinationCountry": "MEX",
+           *         "payoutMethod": "bank_account"
+           *       },
+           *       "signedQuote": "eyJhbGciOiJSUzI1NiIsImtpZCI6InNlcnZpY2UtMjAyNi0xMSIsInR5cCI6IkpXVCJ9.eyJxdW90ZV9pZCI6InF1b18xazZtM3E4ZDV4MmM3djRiOW4wcDRyMXQiLCJzZW5kX2Ftb3VudCI6IjEwMC4wMDAwMDAifQ.c2lnbmF0dXJl",
+           *       "status": "AVAILABLE"
+           *     }
+           */
           "application/json": components["schemas"]["QuoteResponse"];
         };
       };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4041,7 +4663,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4050,7 +4672,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: customer.statusBlocking, subscription.closed */
+      /** @description Forbidden: `customer.statusBlocking`, `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4059,7 +4681,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: quote.notFound */
+      /** @description Not found: `quote.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4068,7 +4690,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -4077,103 +4699,11 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-    };
-  };
-  cancelTransfer: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-        /** @description Required: a UUID per business action. */
-        "Idempotency-Key": string;
-      };
-      path: {
-        transferId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["TransferCancelRequest"];
-      };
-    };
-    responses: {
-      /** @description Cancelled (202 when a refund or a network cancellation follows). */
-      200: {
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TransferCancelResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: customer.statusBlocking, subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: transfer.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: idempotency.conflict, transfer.stateInvalid */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -4182,201 +4712,7 @@ export interface operations {
       };
     };
   };
-  confirmTransfer: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-        /** @description Required: a UUID per business action. */
-        "Idempotency-Key": string;
-      };
-      path: {
-        transferId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["DeviceAssertion"];
-      };
-    };
-    responses: {
-      /** @description Confirmed; funding. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TransferConfirmResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: customer.statusBlocking, customer.statusInsufficient, subscription.closed, subscription.spended */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: transfer.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: idempotency.conflict, transfer.stateInvalid */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Precondition failed: device.deactivated, device.notRegistered */
-      412: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unprocessable: device.assertionInvalid */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Too many requests: device.assertionLockout */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  listTransfers: {
-    parameters: {
-      query?: {
-        states?: string;
-        createdSince?: string;
-        cursor?: string;
-        limit?: number;
-      };
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TransferListResponse"];
-        };
-      };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: customer.statusBlocking, customer.statusInsufficient, subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  readTransfer: {
+  readDisclosure: {
     parameters: {
       query?: never;
       header?: {
@@ -4384,22 +4720,44 @@ export interface operations {
         "X-Correlation-Id"?: string;
       };
       path: {
-        transferId: string;
+        /** @description The quote, from its creation. */
+        quoteId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description The transfer. */
+      /** @description The disclosure. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["TransferDetailResponse"];
+          /**
+           * @example {
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "disclosureToken": "dt_Vb7Qx2Lm9Tz4Rk8Nc1Wp6Hs3Jd5F",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "fees": {
+           *         "principalFee": "2.990000",
+           *         "partnerFee": "1.000000",
+           *         "totalFees": "3.990000",
+           *         "currency": "USD"
+           *       },
+           *       "rate": "18.750000",
+           *       "expiresAt": "2026-11-21T10:11:00.000Z",
+           *       "language": "en",
+           *       "version": "2026-11-v2",
+           *       "content": "Amount to send: USD 100.00.\nFees: USD 3.99.\nExchange rate: 1 USD = 18.75 MXN.\nTotal to pay: USD 103.99.\nAmount the recipient receives: MXN 1,875.00.\nThis price is guaranteed until November 21, 2026 at 10:11 AM UTC.\nYou can cancel this transfer before it is funded at no cost. After funding, you can cancel until the money is sent to the payout network; you will be refunded to your original payment method."
+           *     }
+           */
+          "application/json": components["schemas"]["Disclosure"];
         };
       };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4408,7 +4766,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4417,7 +4775,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: customer.statusBlocking, customer.statusInsufficient, subscription.closed */
+      /** @description Forbidden: `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4426,7 +4784,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: transfer.notFound */
+      /** @description Not found: `quote.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4435,84 +4793,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  sandboxAdvanceTransfer: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path: {
-        transferId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @enum {string} */
-          to: "topay" | "reqpay" | "paid";
-        };
-      };
-    };
-    responses: {
-      /** @description The transfer after the change. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TransferDetailResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: transfer.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: transfer.stateInvalid */
+      /** @description Conflict: `quote.invalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4521,108 +4802,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  sandboxCompleteFunding: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path: {
-        fundingSessionId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["SandboxFundingCompleteRequest"];
-      };
-    };
-    responses: {
-      /** @description The funding session's end. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["SandboxFundingCompleteResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: fundingSession.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: funding.sessionStateInvalid, transfer.stateInvalid */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Gone: funding.sessionExpired */
+      /** @description Gone: `quote.expired` */
       410: {
         headers: {
           [name: string]: unknown;
@@ -4631,27 +4811,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -4660,34 +4833,50 @@ export interface operations {
       };
     };
   };
-  sandboxComplianceHold: {
+  acceptQuote: {
     parameters: {
       query?: never;
-      header?: {
+      header: {
         /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
         "X-Correlation-Id"?: string;
+        /** @description Required: a UUID per business action. */
+        "Idempotency-Key": string;
       };
       path: {
-        transferId: string;
+        /** @description The quote, from its creation. */
+        quoteId: string;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
-        "application/json": Record<string, never>;
+        /**
+         * @example {
+         *       "disclosureToken": "dt_Vb7Qx2Lm9Tz4Rk8Nc1Wp6Hs3Jd5F",
+         *       "purposeOfTransfer": "FAMILY_SUPPORT"
+         *     }
+         */
+        "application/json": components["schemas"]["QuoteAcceptRequest"];
       };
     };
     responses: {
-      /** @description The transfer after the change. */
-      200: {
+      /** @description Transfer created. */
+      201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["TransferDetailResponse"];
+          /**
+           * @example {
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "registered"
+           *     }
+           */
+          "application/json": components["schemas"]["QuoteAcceptResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4696,7 +4885,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4705,7 +4894,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
+      /** @description Forbidden: `beneficiary.stateBlocking`, `beneficiary.stateInsufficient`, `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed`, `subscription.spended` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4714,7 +4903,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: transfer.notFound */
+      /** @description Not found: `quote.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4723,7 +4912,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: transfer.stateInvalid */
+      /** @description Conflict: `idempotency.conflict`, `quote.invalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4732,7 +4921,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -4741,7 +4930,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -4750,7 +4939,16 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Unprocessable: `quote.envelopeBreach`, `quote.expired`, `quote.invalid`, `quote.signatureInvalid` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -4759,312 +4957,11 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-    };
-  };
-  sandboxComplianceRelease: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path: {
-        transferId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @enum {string} */
-          resolution: "RESTORE" | "REJECT";
-        };
-      };
-    };
-    responses: {
-      /** @description The transfer after the change. */
-      200: {
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TransferDetailResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: transfer.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: transfer.stateInvalid */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  sandboxNetworkCancellation: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path: {
-        transferId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @enum {string} */
-          outcome: "NETWORK_CANCELLATION_SUCCESS" | "NETWORK_ALREADY_PAID" | "NETWORK_IN_PROGRESS_RETRY_ALLOWED";
-        };
-      };
-    };
-    responses: {
-      /** @description The transfer after the change. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TransferDetailResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: transfer.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: transfer.stateInvalid */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  sandboxReview: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path: {
-        transferId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @enum {string} */
-          decision: "APPROVE" | "REJECT";
-        };
-      };
-    };
-    responses: {
-      /** @description The transfer after the change. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TransferDetailResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: transfer.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: transfer.stateInvalid */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -5083,12 +4980,23 @@ export interface operations {
         "Idempotency-Key": string;
       };
       path: {
+        /** @description The transfer, from quote acceptance or the list. */
         transferId: string;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+         *       "payoutMethod": {
+         *         "methodType": "BANK_TRANSFER",
+         *         "destinationIdentifier": "002010077777777771"
+         *       },
+         *       "purposeOfTransfer": "FAMILY_SUPPORT"
+         *     }
+         */
         "application/json": components["schemas"]["TransferSubmitRequest"];
       };
     };
@@ -5099,10 +5007,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "registered",
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "payoutMethod": {
+           *         "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *         "methodType": "BANK_TRANSFER",
+           *         "corridor": "US-MX",
+           *         "destinationIdentifierMasked": "****7771",
+           *         "addedAt": "2026-11-21T10:10:40.000Z",
+           *         "archived": false
+           *       },
+           *       "purposeOfTransfer": "FAMILY_SUPPORT",
+           *       "submittedAt": "2026-11-21T10:10:40.000Z",
+           *       "fastCheckExpectedBy": "2026-11-21T10:10:45.000Z",
+           *       "nextStep": "AWAIT_FAST_CHECK"
+           *     }
+           */
           "application/json": components["schemas"]["TransferSubmitResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.destinationIdentifierMissing, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing, validation.methodNotAvailableForCorridor, validation.payoutMethodConflict, validation.payoutMethodTypeMismatch */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.destinationIdentifierMissing`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing`, `validation.methodNotAvailableForCorridor`, `validation.payoutMethodConflict`, `validation.payoutMethodTypeMismatch` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5111,7 +5038,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5120,7 +5047,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: beneficiary.stateBlocking, beneficiary.stateInsufficient, customer.statusBlocking, customer.statusInsufficient, subscription.closed, subscription.spended */
+      /** @description Forbidden: `beneficiary.stateBlocking`, `beneficiary.stateInsufficient`, `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed`, `subscription.spended` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5129,7 +5056,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: transfer.notFound */
+      /** @description Not found: `transfer.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5138,7 +5065,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: idempotency.conflict, transfer.stateInvalid */
+      /** @description Conflict: `idempotency.conflict`, `transfer.stateInvalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5147,7 +5074,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Gone: transfer.quoteExpired */
+      /** @description Gone: `transfer.quoteExpired` */
       410: {
         headers: {
           [name: string]: unknown;
@@ -5156,7 +5083,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -5165,7 +5092,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -5174,9 +5101,1635 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  readTransfer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path: {
+        /** @description The transfer, from quote acceptance or the list. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The transfer. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "validated",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "createdAt": "2026-11-21T10:10:20.000Z",
+           *       "transferStateChangedAt": "2026-11-21T10:10:45.000Z",
+           *       "fxRate": "18.750000",
+           *       "principalFee": "2.990000",
+           *       "partnerFee": "1.000000",
+           *       "totalCustomerCost": "103.990000",
+           *       "totalCustomerCostCurrency": "USD",
+           *       "payoutMethod": {
+           *         "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *         "methodType": "BANK_TRANSFER",
+           *         "corridor": "US-MX",
+           *         "destinationIdentifierMasked": "****7771",
+           *         "addedAt": "2026-11-21T10:10:40.000Z",
+           *         "archived": false
+           *       },
+           *       "purposeOfTransfer": "FAMILY_SUPPORT",
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "submittedAt": "2026-11-21T10:10:40.000Z",
+           *       "confirmedAt": null,
+           *       "transferExpiresAt": "2026-11-21T12:10:20.000Z",
+           *       "nextStep": "CONFIRM_TRANSFER",
+           *       "customerActionExpected": "CONFIRM",
+           *       "confirmationChallenge": "Hq4Zp8Wn2Kx6Tb1Rm9Vc3Ly7",
+           *       "confirmationChallengeExpiresAt": "2026-11-21T10:20:45.000Z",
+           *       "cancellation": null,
+           *       "refund": null,
+           *       "stateHistory": [
+           *         {
+           *           "state": "registered",
+           *           "transitionedAt": "2026-11-21T10:10:20.000Z",
+           *           "reasonCode": "TRF_INITIATION_QUOTE_ACCEPTED"
+           *         },
+           *         {
+           *           "state": "validated",
+           *           "transitionedAt": "2026-11-21T10:10:45.000Z",
+           *           "reasonCode": "TRF_CHECK_PASSED"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["TransferDetailResponse"];
+        };
+      };
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  confirmTransfer: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+        /** @description Required: a UUID per business action. */
+        "Idempotency-Key": string;
+      };
+      path: {
+        /** @description The transfer, from quote acceptance or the list. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "deviceAssertion": "eyJhbGciOiJSUzI1NiIsImtpZCI6ImRldi1rZXktMjAyNi0xMSIsInR5cCI6IkpXVCJ9.eyJ0cmFuc2Zlcl9pZCI6InRyZl84azJtNXE5ZDN4N2MxdjRiNm4wcDlyM3QiLCJhbW91bnQiOiIxMDAuMDAwMDAwIiwiY3VycmVuY3kiOiJVU0QiLCJiZW5lZmljaWFyeV9pZCI6ImJlbl83aDNrOWQybTVxOHcxeDRjNnYwYjJuN3AiLCJkZXZpY2VfaWQiOiJkZXZfMnE3azRtOWQxeDZjM3Y4YjBuNXAycjd3Iiwibm9uY2UiOiJuXzRmOWsybTdxIiwiY2hhbGxlbmdlIjoiSHE0WnA4V24yS3g2VGIxUm05VmMzTHk3IiwiaWF0IjoxNzk1MjU1ODg1fQ.c2lnbmF0dXJl"
+         *     }
+         */
+        "application/json": components["schemas"]["DeviceAssertion"];
+      };
+    };
+    responses: {
+      /** @description Confirmed; funding. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "funding",
+           *       "confirmedAt": "2026-11-21T10:11:30.000Z",
+           *       "nextStep": "OPEN_FUNDING_WEBVIEW",
+           *       "fundingSession": {
+           *         "fundingSessionId": "fs_4q9k2m6d8x3c1v7b5n0p6r4t",
+           *         "fundingWebviewUrl": "https://remit.example.com/webviews/funding/wv_Jt6Nc2Xq8Rb4Lm1Vz7Kp3Wd9",
+           *         "expiresAt": "2026-11-21T10:41:30.000Z"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["TransferConfirmResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed`, `subscription.spended` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `idempotency.conflict`, `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Precondition failed: `device.deactivated`, `device.notRegistered` */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unprocessable: `device.assertionInvalid` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Too many requests: `device.assertionLockout` */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  listTransfers: {
+    parameters: {
+      query?: {
+        /** @description Comma-separated TransferState values. Default: every non-terminal state, and terminal states of the last 30 days. */
+        states?: string;
+        /** @description RFC 3339: transfers created at or after this time. */
+        createdSince?: string;
+        /** @description Opaque: nextCursor of the previous page; omitted for the first page. */
+        cursor?: string;
+        /** @description Page size, 1 to 200. */
+        limit?: number;
+      };
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *           "transferStatus": "validated",
+           *           "originAmount": "100.000000",
+           *           "originCurrency": "USD",
+           *           "destinationAmount": "1875.000000",
+           *           "destinationCurrency": "MXN",
+           *           "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *           "createdAt": "2026-11-21T10:10:20.000Z",
+           *           "transferStateChangedAt": "2026-11-21T10:10:45.000Z"
+           *         }
+           *       ],
+           *       "nextCursor": null
+           *     }
+           */
+          "application/json": components["schemas"]["TransferListResponse"];
+        };
+      };
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  cancelTransfer: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+        /** @description Required: a UUID per business action. */
+        "Idempotency-Key": string;
+      };
+      path: {
+        /** @description The transfer, from quote acceptance or the list. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "cancellationReason": "CUSTOMER_REQUEST"
+         *     }
+         */
+        "application/json": components["schemas"]["TransferCancelRequest"];
+      };
+    };
+    responses: {
+      /** @description Cancelled (202 when a refund or a network cancellation follows). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "aborted",
+           *       "cancellationOutcome": "ABORTED_PRE_FUNDING",
+           *       "canceledAt": "2026-11-21T10:11:00.000Z",
+           *       "nextStep": null,
+           *       "customerActionExpected": "NONE",
+           *       "refund": null
+           *     }
+           */
+          "application/json": components["schemas"]["TransferCancelResponse"];
+        };
+      };
+      /** @description Canceled after funding: the refund (or the payout network's cancellation) follows. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "canceled",
+           *       "cancellationOutcome": "CANCELED_PRE_NETWORK",
+           *       "canceledAt": "2026-11-21T10:12:00.000Z",
+           *       "nextStep": null,
+           *       "customerActionExpected": "NONE",
+           *       "refund": {
+           *         "refundStatus": "PENDING",
+           *         "estimatedRefundCompletionBy": "2026-11-26T10:12:00.000Z",
+           *         "refundMethod": "ORIGINAL_PAYMENT_METHOD"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["TransferCancelResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `customer.statusBlocking`, `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `idempotency.conflict`, `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  sandboxAdvanceTransfer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path: {
+        /** @description The transfer, from quote acceptance or the list. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "to": "paid"
+         *     }
+         */
+        "application/json": {
+          /** @enum {string} */
+          to: "topay" | "reqpay" | "paid";
+        };
+      };
+    };
+    responses: {
+      /** @description The transfer after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "paid",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "createdAt": "2026-11-21T10:10:20.000Z",
+           *       "transferStateChangedAt": "2026-11-21T10:12:10.000Z",
+           *       "fxRate": "18.750000",
+           *       "principalFee": "2.990000",
+           *       "partnerFee": "1.000000",
+           *       "totalCustomerCost": "103.990000",
+           *       "totalCustomerCostCurrency": "USD",
+           *       "payoutMethod": {
+           *         "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *         "methodType": "BANK_TRANSFER",
+           *         "corridor": "US-MX",
+           *         "destinationIdentifierMasked": "****7771",
+           *         "addedAt": "2026-11-21T10:10:40.000Z",
+           *         "archived": false
+           *       },
+           *       "purposeOfTransfer": "FAMILY_SUPPORT",
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "submittedAt": "2026-11-21T10:10:40.000Z",
+           *       "confirmedAt": "2026-11-21T10:11:30.000Z",
+           *       "nextStep": null,
+           *       "customerActionExpected": "NONE",
+           *       "cancellation": null,
+           *       "refund": null,
+           *       "stateHistory": [
+           *         {
+           *           "state": "registered",
+           *           "transitionedAt": "2026-11-21T10:10:20.000Z",
+           *           "reasonCode": "TRF_INITIATION_QUOTE_ACCEPTED"
+           *         },
+           *         {
+           *           "state": "validated",
+           *           "transitionedAt": "2026-11-21T10:10:45.000Z",
+           *           "reasonCode": "TRF_CHECK_PASSED"
+           *         },
+           *         {
+           *           "state": "funding",
+           *           "transitionedAt": "2026-11-21T10:11:30.000Z",
+           *           "reasonCode": "TRF_AUTH_DEVICE_VERIFIED"
+           *         },
+           *         {
+           *           "state": "funded",
+           *           "transitionedAt": "2026-11-21T10:11:50.000Z",
+           *           "reasonCode": "TRF_FUNDING_SUCCESS"
+           *         },
+           *         {
+           *           "state": "topay",
+           *           "transitionedAt": "2026-11-21T10:11:55.000Z",
+           *           "reasonCode": "TRF_NETWORK_TO_PAY"
+           *         },
+           *         {
+           *           "state": "reqpay",
+           *           "transitionedAt": "2026-11-21T10:12:00.000Z",
+           *           "reasonCode": "TRF_NETWORK_REQUEST_PAY"
+           *         },
+           *         {
+           *           "state": "paid",
+           *           "transitionedAt": "2026-11-21T10:12:10.000Z",
+           *           "reasonCode": "TRF_PAID"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["TransferDetailResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `route.notFound`, `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  sandboxCompleteFunding: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path: {
+        /** @description The funding session, from confirm. */
+        fundingSessionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "outcome": "SUCCEEDED"
+         *     }
+         */
+        "application/json": components["schemas"]["SandboxFundingCompleteRequest"];
+      };
+    };
+    responses: {
+      /** @description The funding session's end. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "fundingSessionId": "fs_4q9k2m6d8x3c1v7b5n0p6r4t",
+           *       "sessionState": "SUCCEEDED",
+           *       "transferStatus": "funded"
+           *     }
+           */
+          "application/json": components["schemas"]["SandboxFundingCompleteResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `fundingSession.notFound`, `route.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `funding.sessionStateInvalid`, `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Gone: `funding.sessionExpired` */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  sandboxComplianceHold: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path: {
+        /** @description The transfer, from quote acceptance or the list. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /** @example {} */
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description The transfer after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "spended",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "createdAt": "2026-11-21T10:10:20.000Z",
+           *       "transferStateChangedAt": "2026-11-21T10:12:05.000Z",
+           *       "fxRate": "18.750000",
+           *       "principalFee": "2.990000",
+           *       "partnerFee": "1.000000",
+           *       "totalCustomerCost": "103.990000",
+           *       "totalCustomerCostCurrency": "USD",
+           *       "payoutMethod": {
+           *         "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *         "methodType": "BANK_TRANSFER",
+           *         "corridor": "US-MX",
+           *         "destinationIdentifierMasked": "****7771",
+           *         "addedAt": "2026-11-21T10:10:40.000Z",
+           *         "archived": false
+           *       },
+           *       "purposeOfTransfer": "FAMILY_SUPPORT",
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "submittedAt": "2026-11-21T10:10:40.000Z",
+           *       "confirmedAt": "2026-11-21T10:11:30.000Z",
+           *       "nextStep": "CONTINUE",
+           *       "customerActionExpected": "WAIT",
+           *       "cancellation": null,
+           *       "refund": null,
+           *       "stateHistory": [
+           *         {
+           *           "state": "registered",
+           *           "transitionedAt": "2026-11-21T10:10:20.000Z",
+           *           "reasonCode": "TRF_INITIATION_QUOTE_ACCEPTED"
+           *         },
+           *         {
+           *           "state": "validated",
+           *           "transitionedAt": "2026-11-21T10:10:45.000Z",
+           *           "reasonCode": "TRF_CHECK_PASSED"
+           *         },
+           *         {
+           *           "state": "funding",
+           *           "transitionedAt": "2026-11-21T10:11:30.000Z",
+           *           "reasonCode": "TRF_AUTH_DEVICE_VERIFIED"
+           *         },
+           *         {
+           *           "state": "funded",
+           *           "transitionedAt": "2026-11-21T10:11:50.000Z",
+           *           "reasonCode": "TRF_FUNDING_SUCCESS"
+           *         },
+           *         {
+           *           "state": "topay",
+           *           "transitionedAt": "2026-11-21T10:11:55.000Z",
+           *           "reasonCode": "TRF_NETWORK_TO_PAY"
+           *         },
+           *         {
+           *           "state": "reqpay",
+           *           "transitionedAt": "2026-11-21T10:12:00.000Z",
+           *           "reasonCode": "TRF_NETWORK_REQUEST_PAY"
+           *         },
+           *         {
+           *           "state": "spended",
+           *           "transitionedAt": "2026-11-21T10:12:05.000Z",
+           *           "reasonCode": "TRF_COMPLIANCE_HOLD"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["TransferDetailResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `route.notFound`, `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  sandboxComplianceRelease: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path: {
+        /** @description The transfer, from quote acceptance or the list. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "resolution": "RESTORE"
+         *     }
+         */
+        "application/json": {
+          /** @enum {string} */
+          resolution: "RESTORE" | "REJECT";
+        };
+      };
+    };
+    responses: {
+      /** @description The transfer after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "reqpay",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "createdAt": "2026-11-21T10:10:20.000Z",
+           *       "transferStateChangedAt": "2026-11-21T10:12:08.000Z",
+           *       "fxRate": "18.750000",
+           *       "principalFee": "2.990000",
+           *       "partnerFee": "1.000000",
+           *       "totalCustomerCost": "103.990000",
+           *       "totalCustomerCostCurrency": "USD",
+           *       "payoutMethod": {
+           *         "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *         "methodType": "BANK_TRANSFER",
+           *         "corridor": "US-MX",
+           *         "destinationIdentifierMasked": "****7771",
+           *         "addedAt": "2026-11-21T10:10:40.000Z",
+           *         "archived": false
+           *       },
+           *       "purposeOfTransfer": "FAMILY_SUPPORT",
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "submittedAt": "2026-11-21T10:10:40.000Z",
+           *       "confirmedAt": "2026-11-21T10:11:30.000Z",
+           *       "nextStep": "CONTINUE",
+           *       "customerActionExpected": "WAIT",
+           *       "cancellation": null,
+           *       "refund": null,
+           *       "stateHistory": [
+           *         {
+           *           "state": "registered",
+           *           "transitionedAt": "2026-11-21T10:10:20.000Z",
+           *           "reasonCode": "TRF_INITIATION_QUOTE_ACCEPTED"
+           *         },
+           *         {
+           *           "state": "validated",
+           *           "transitionedAt": "2026-11-21T10:10:45.000Z",
+           *           "reasonCode": "TRF_CHECK_PASSED"
+           *         },
+           *         {
+           *           "state": "funding",
+           *           "transitionedAt": "2026-11-21T10:11:30.000Z",
+           *           "reasonCode": "TRF_AUTH_DEVICE_VERIFIED"
+           *         },
+           *         {
+           *           "state": "funded",
+           *           "transitionedAt": "2026-11-21T10:11:50.000Z",
+           *           "reasonCode": "TRF_FUNDING_SUCCESS"
+           *         },
+           *         {
+           *           "state": "topay",
+           *           "transitionedAt": "2026-11-21T10:11:55.000Z",
+           *           "reasonCode": "TRF_NETWORK_TO_PAY"
+           *         },
+           *         {
+           *           "state": "reqpay",
+           *           "transitionedAt": "2026-11-21T10:12:00.000Z",
+           *           "reasonCode": "TRF_NETWORK_REQUEST_PAY"
+           *         },
+           *         {
+           *           "state": "spended",
+           *           "transitionedAt": "2026-11-21T10:12:05.000Z",
+           *           "reasonCode": "TRF_COMPLIANCE_HOLD"
+           *         },
+           *         {
+           *           "state": "reqpay",
+           *           "transitionedAt": "2026-11-21T10:12:08.000Z",
+           *           "reasonCode": "TRF_COMPLIANCE_RESTORED"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["TransferDetailResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `route.notFound`, `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  sandboxNetworkCancellation: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path: {
+        /** @description The transfer, from quote acceptance or the list. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "outcome": "NETWORK_ALREADY_PAID"
+         *     }
+         */
+        "application/json": {
+          /** @enum {string} */
+          outcome: "NETWORK_CANCELLATION_SUCCESS" | "NETWORK_ALREADY_PAID" | "NETWORK_IN_PROGRESS_RETRY_ALLOWED";
+        };
+      };
+    };
+    responses: {
+      /** @description The transfer after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "paid",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "createdAt": "2026-11-21T10:10:20.000Z",
+           *       "transferStateChangedAt": "2026-11-21T10:12:10.000Z",
+           *       "fxRate": "18.750000",
+           *       "principalFee": "2.990000",
+           *       "partnerFee": "1.000000",
+           *       "totalCustomerCost": "103.990000",
+           *       "totalCustomerCostCurrency": "USD",
+           *       "payoutMethod": {
+           *         "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *         "methodType": "BANK_TRANSFER",
+           *         "corridor": "US-MX",
+           *         "destinationIdentifierMasked": "****7771",
+           *         "addedAt": "2026-11-21T10:10:40.000Z",
+           *         "archived": false
+           *       },
+           *       "purposeOfTransfer": "FAMILY_SUPPORT",
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "submittedAt": "2026-11-21T10:10:40.000Z",
+           *       "confirmedAt": "2026-11-21T10:11:30.000Z",
+           *       "nextStep": null,
+           *       "customerActionExpected": "NONE",
+           *       "cancellation": null,
+           *       "refund": null,
+           *       "stateHistory": [
+           *         {
+           *           "state": "registered",
+           *           "transitionedAt": "2026-11-21T10:10:20.000Z",
+           *           "reasonCode": "TRF_INITIATION_QUOTE_ACCEPTED"
+           *         },
+           *         {
+           *           "state": "validated",
+           *           "transitionedAt": "2026-11-21T10:10:45.000Z",
+           *           "reasonCode": "TRF_CHECK_PASSED"
+           *         },
+           *         {
+           *           "state": "funding",
+           *           "transitionedAt": "2026-11-21T10:11:30.000Z",
+           *           "reasonCode": "TRF_AUTH_DEVICE_VERIFIED"
+           *         },
+           *         {
+           *           "state": "funded",
+           *           "transitionedAt": "2026-11-21T10:11:50.000Z",
+           *           "reasonCode": "TRF_FUNDING_SUCCESS"
+           *         },
+           *         {
+           *           "state": "topay",
+           *           "transitionedAt": "2026-11-21T10:11:55.000Z",
+           *           "reasonCode": "TRF_NETWORK_TO_PAY"
+           *         },
+           *         {
+           *           "state": "reqpay",
+           *           "transitionedAt": "2026-11-21T10:12:00.000Z",
+           *           "reasonCode": "TRF_NETWORK_REQUEST_PAY"
+           *         },
+           *         {
+           *           "state": "paid",
+           *           "transitionedAt": "2026-11-21T10:12:10.000Z",
+           *           "reasonCode": "TRF_PAID"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["TransferDetailResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `route.notFound`, `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  sandboxReview: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path: {
+        /** @description The transfer, from quote acceptance or the list. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "decision": "APPROVE"
+         *     }
+         */
+        "application/json": {
+          /** @enum {string} */
+          decision: "APPROVE" | "REJECT";
+        };
+      };
+    };
+    responses: {
+      /** @description The transfer after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "validated",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "createdAt": "2026-11-21T10:10:20.000Z",
+           *       "transferStateChangedAt": "2026-11-21T10:10:45.000Z",
+           *       "fxRate": "18.750000",
+           *       "principalFee": "2.990000",
+           *       "partnerFee": "1.000000",
+           *       "totalCustomerCost": "103.990000",
+           *       "totalCustomerCostCurrency": "USD",
+           *       "payoutMethod": {
+           *         "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *         "methodType": "BANK_TRANSFER",
+           *         "corridor": "US-MX",
+           *         "destinationIdentifierMasked": "****7771",
+           *         "addedAt": "2026-11-21T10:10:40.000Z",
+           *         "archived": false
+           *       },
+           *       "purposeOfTransfer": "FAMILY_SUPPORT",
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "submittedAt": "2026-11-21T10:10:40.000Z",
+           *       "confirmedAt": null,
+           *       "transferExpiresAt": "2026-11-21T12:10:20.000Z",
+           *       "nextStep": "CONFIRM_TRANSFER",
+           *       "customerActionExpected": "CONFIRM",
+           *       "confirmationChallenge": "Hq4Zp8Wn2Kx6Tb1Rm9Vc3Ly7",
+           *       "confirmationChallengeExpiresAt": "2026-11-21T10:20:45.000Z",
+           *       "cancellation": null,
+           *       "refund": null,
+           *       "stateHistory": [
+           *         {
+           *           "state": "registered",
+           *           "transitionedAt": "2026-11-21T10:10:20.000Z",
+           *           "reasonCode": "TRF_INITIATION_QUOTE_ACCEPTED"
+           *         },
+           *         {
+           *           "state": "validated",
+           *           "transitionedAt": "2026-11-21T10:10:45.000Z",
+           *           "reasonCode": "TRF_CHECK_PASSED"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["TransferDetailResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `route.notFound`, `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -5188,11 +6741,13 @@ export interface operations {
   listEvents: {
     parameters: {
       query?: {
+        /** @description Comma-separated event types; all types when absent. */
         type?: string;
         /** @description Only events that occurred at or after this instant. */
         createdSince?: string;
         /** @description Only events with a greater sequence: the last sequence processed, or the previous page's nextCursor. */
         after?: string;
+        /** @description Page size, 1 to 200. */
         limit?: number;
       };
       header?: {
@@ -5210,10 +6765,56 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "eventId": "evt_3x7k1m8q5d2c9v4b6n0p1r5t",
+           *           "eventType": "customer.status.changed",
+           *           "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+           *           "sequence": 2,
+           *           "occurredAt": "2026-11-21T10:00:00.000Z",
+           *           "data": {
+           *             "status": "VALID",
+           *             "kycStatus": "COMPLETED",
+           *             "previousStatus": "PENDING",
+           *             "previousKycStatus": "IN_PROGRESS",
+           *             "remediationHint": null
+           *           }
+           *         },
+           *         {
+           *           "eventId": "evt_9c4k7m2q5d8x1v3b6n0p7r9t",
+           *           "eventType": "beneficiary.state.changed",
+           *           "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+           *           "sequence": 3,
+           *           "occurredAt": "2026-11-21T10:00:00.000Z",
+           *           "data": {
+           *             "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *             "state": "VALID",
+           *             "previousState": "PENDING"
+           *           }
+           *         },
+           *         {
+           *           "eventId": "evt_5m1k8q3d6x9c2v7b4n0p5r8t",
+           *           "eventType": "transfer.state.changed",
+           *           "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+           *           "sequence": 9,
+           *           "occurredAt": "2026-11-21T10:12:00.000Z",
+           *           "data": {
+           *             "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *             "state": "paid",
+           *             "previousState": "reqpay",
+           *             "reasonCode": "TRF_PAID"
+           *           }
+           *         }
+           *       ],
+           *       "nextCursor": null
+           *     }
+           */
           "application/json": components["schemas"]["EventListResponse"];
         };
       };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5222,7 +6823,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5231,7 +6832,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: customer.statusBlocking, subscription.closed */
+      /** @description Forbidden: `customer.statusBlocking`, `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5240,9 +6841,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -5259,6 +6871,7 @@ export interface operations {
         "X-Correlation-Id"?: string;
       };
       path: {
+        /** @description The event: its eventId, also the webhook-id header of its delivery. */
         eventId: string;
       };
       cookie?: never;
@@ -5271,10 +6884,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "eventId": "evt_3x7k1m8q5d2c9v4b6n0p1r5t",
+           *       "eventType": "customer.status.changed",
+           *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+           *       "sequence": 2,
+           *       "occurredAt": "2026-11-21T10:00:00.000Z",
+           *       "data": {
+           *         "status": "VALID",
+           *         "kycStatus": "COMPLETED",
+           *         "previousStatus": "PENDING",
+           *         "previousKycStatus": "IN_PROGRESS",
+           *         "remediationHint": null
+           *       }
+           *     }
+           */
           "application/json": components["schemas"]["Event"];
         };
       };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5283,7 +6912,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5292,7 +6921,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: customer.statusBlocking, subscription.closed */
+      /** @description Forbidden: `customer.statusBlocking`, `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5301,7 +6930,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: event.notFound */
+      /** @description Not found: `event.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5310,9 +6939,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -5333,6 +6973,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "advanceSeconds": 3600
+         *     }
+         */
         "application/json": components["schemas"]["SandboxClockRequest"];
       };
     };
@@ -5343,10 +6988,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "now": "2026-11-21T11:00:00.000Z",
+           *       "offsetSeconds": 3600
+           *     }
+           */
           "application/json": components["schemas"]["SandboxClock"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5355,7 +7006,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5364,7 +7015,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: route.notFound */
+      /** @description Not found: `route.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5373,7 +7024,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -5382,7 +7033,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -5391,9 +7042,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -5405,6 +7067,7 @@ export interface operations {
   sandboxOtpOutbox: {
     parameters: {
       query: {
+        /** @description The email address or phone number the code was sent to. */
         identifier: string;
       };
       header?: {
@@ -5422,10 +7085,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "identifier": "ana.garcia@example.com",
+           *       "purpose": "REGISTRATION",
+           *       "otp": "482913",
+           *       "createdAt": "2026-11-21T10:00:00.000Z"
+           *     }
+           */
           "application/json": components["schemas"]["SandboxOtpMessage"];
         };
       };
-      /** @description Bad request: auth.identifierInvalid, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `auth.identifierInvalid`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5434,7 +7105,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5443,7 +7114,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: otp.notFound */
+      /** @description Not found: `otp.notFound`, `route.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5452,9 +7123,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -5475,6 +7157,16 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "webhookUrl": "https://partner.example.com/webhooks/remit",
+         *       "returnOrigins": [
+         *         "https://app.example.com"
+         *       ],
+         *       "deepLinkBase": "partnerapp://remit",
+         *       "rotateWebhookSecret": true
+         *     }
+         */
         "application/json": components["schemas"]["SandboxPartnerRequest"];
       };
     };
@@ -5485,10 +7177,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "partnerId": "partner_demo",
+           *       "pricingMode": "SERVICE_PRICED",
+           *       "jwks": {
+           *         "keys": []
+           *       },
+           *       "webhookUrl": "https://partner.example.com/webhooks/remit",
+           *       "webhookSecret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+           *       "previousWebhookSecretValidUntil": "2026-11-22T10:00:00.000Z",
+           *       "returnOrigins": [
+           *         "https://app.example.com"
+           *       ],
+           *       "deepLinkBase": "partnerapp://remit"
+           *     }
+           */
           "application/json": components["schemas"]["SandboxPartnerSettings"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5497,7 +7205,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5506,7 +7214,16 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Not found: `route.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -5515,7 +7232,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -5524,9 +7241,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -5560,7 +7288,7 @@ export interface operations {
           "application/json": components["schemas"]["PaymentStatusImport"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5569,7 +7297,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5578,7 +7306,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: route.notFound */
+      /** @description Not found: `route.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5587,7 +7315,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -5596,7 +7324,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -5605,9 +7333,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -5637,7 +7376,7 @@ export interface operations {
           "application/xml": components["schemas"]["Pain001Document"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5646,7 +7385,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: route.notFound */
+      /** @description Not found: `route.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5655,7 +7394,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: transfer.stateInvalid */
+      /** @description Conflict: `transfer.stateInvalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5664,7 +7403,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -5672,6 +7411,170 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  webhook_customer_status_changed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The eventId. */
+        "webhook-id": string;
+        /** @description Unix seconds of signing. */
+        "webhook-timestamp": string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures (two during a secret rotation). */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "eventId": "evt_3x7k1m8q5d2c9v4b6n0p1r5t",
+         *       "eventType": "customer.status.changed",
+         *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+         *       "sequence": 2,
+         *       "occurredAt": "2026-11-21T10:00:00.000Z",
+         *       "data": {
+         *         "status": "VALID",
+         *         "kycStatus": "COMPLETED",
+         *         "previousStatus": "PENDING",
+         *         "previousKycStatus": "IN_PROGRESS",
+         *         "remediationHint": null
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["CustomerStatusChangedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is retired; deliveries stop until an operator re-enables it. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_beneficiary_state_changed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The eventId. */
+        "webhook-id": string;
+        /** @description Unix seconds of signing. */
+        "webhook-timestamp": string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures (two during a secret rotation). */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "eventId": "evt_9c4k7m2q5d8x1v3b6n0p7r9t",
+         *       "eventType": "beneficiary.state.changed",
+         *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+         *       "sequence": 3,
+         *       "occurredAt": "2026-11-21T10:00:00.000Z",
+         *       "data": {
+         *         "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+         *         "state": "VALID",
+         *         "previousState": "PENDING"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["BeneficiaryStateChangedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is retired; deliveries stop until an operator re-enables it. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_transfer_state_changed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The eventId. */
+        "webhook-id": string;
+        /** @description Unix seconds of signing. */
+        "webhook-timestamp": string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures (two during a secret rotation). */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "eventId": "evt_5m1k8q3d6x9c2v7b4n0p5r8t",
+         *       "eventType": "transfer.state.changed",
+         *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+         *       "sequence": 9,
+         *       "occurredAt": "2026-11-21T10:12:00.000Z",
+         *       "data": {
+         *         "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+         *         "state": "paid",
+         *         "previousState": "reqpay",
+         *         "reasonCode": "TRF_PAID"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["TransferStateChangedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is retired; deliveries stop until an operator re-enables it. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };
