@@ -10,11 +10,11 @@ import { logger } from "@/lib/log";
 import type { Partner } from "@/lib/partners/authenticate";
 import { ready } from "@/lib/platform/ready";
 import { unitOfWork } from "@/lib/platform/unit-of-work";
-import { readJsonBody } from "./body";
+import { readJsonBody, readXmlBody } from "./body";
 import { callerOf, logRequest } from "./caller";
 import type { AuthLevel, Contract } from "./contract";
 import { correlationIdOf } from "./correlation";
-import { errorResponse, jsonResponse, unexpected } from "./envelope";
+import { errorResponse, jsonResponse, unexpected, xmlResponse } from "./envelope";
 import { isTemporarilyUnavailable, unavailable } from "./unavailable";
 import { parseOrThrow } from "./validate";
 
@@ -90,7 +90,8 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
 
       const params = contract.params ? parseOrThrow(contract.params, await routeCtx.params, "path") : undefined;
       const query = contract.query ? parseOrThrow(contract.query, Object.fromEntries(url.searchParams), "query") : undefined;
-      const rawBody = contract.body ? await readJsonBody(req, { required: true }) : undefined;
+      const xmlBody = contract.bodyMediaType === "application/xml";
+      const rawBody = contract.body ? (xmlBody ? await readXmlBody(req) : await readJsonBody(req, { required: true })) : undefined;
 
       // A key already used answers first (replay or conflict), even for a body that no longer validates.
       if (contract.idempotency === "required") {
@@ -108,8 +109,11 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
       const outcome = await unitOfWork(
         async (tx) => {
           const reply = await handler({ req, body, query, params, partner, customer, gated, tx, now, correlationId } as HandlerContext<B, Q, P, A>);
+          const headers = { ...reply.headers, "x-correlation-id": correlationId };
+          if (contract.successMediaType === "application/xml" && typeof reply.body === "string")
+            return xmlResponse(reply.status ?? contract.success.status, reply.body, headers);
           const text = reply.body === undefined ? null : JSON.stringify(reply.body);
-          return jsonResponse(reply.status ?? contract.success.status, text, { ...reply.headers, "x-correlation-id": correlationId });
+          return jsonResponse(reply.status ?? contract.success.status, text, headers);
         },
         {
           // The answer is recorded with the work it answers (a kept error's too).

@@ -17,6 +17,7 @@ const ADMIN = [
   ["/console/partners", "Partners"],
   ["/console/webhooks", "Webhooks"],
   ["/console/deliveries", "Failed deliveries"],
+  ["/console/payout-files", "Payout files"],
   ["/console/audit", "Audit log"],
   ["/console/operators", "Operators"],
 ] as const;
