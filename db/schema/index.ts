@@ -30,3 +30,4 @@ export * from "./sanctions-aliases";
 export * from "./screening-results";
 export * from "./ledger";
 export * from "./bank-credits";
+export * from "./payout-files";

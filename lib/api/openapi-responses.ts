@@ -36,7 +36,7 @@ function commonErrors(c: Contract): ErrorCode[] {
   const codes: ErrorCode[] = ["server.unexpected", "internal.unavailable"];
   if (c.auth !== "none") codes.push("auth.subscriptionKeyInvalid");
   if (c.auth === "customer") codes.push("auth.tokenInvalid", "auth.tokenExpired", "auth.tokenRevoked", "subscription.closed");
-  if (c.body || c.xmlBody) codes.push("validation.bodyMalformed", "validation.contentTypeUnsupported", "validation.bodyTooLarge");
+  if (c.body) codes.push("validation.bodyMalformed", "validation.contentTypeUnsupported", "validation.bodyTooLarge");
   if (c.body || c.query || c.params) codes.push("validation.fieldInvalid", "validation.fieldFormatInvalid", "validation.fieldMissing");
   if (c.idempotency === "required") codes.push("idempotency.conflict", "validation.fieldMissing");
   if (c.sandboxOnly) codes.push("route.notFound");

@@ -125,9 +125,12 @@ function nestingDepth(text: string): number {
   return deepest;
 }
 
+/** Largest XML document a request may carry (an ISO 20022 report or statement). */
+export const MAX_XML_BODY_BYTES = 5 * 1024 * 1024;
+
 /**
- * An XML document body (application/xml or text/xml, UTF-8) as text, within MAX_BODY_BYTES.
- * Whether it is the document expected is the handler's business (schema validation).
+ * The text of an application/xml (or text/xml) body, UTF-8. Anything else is 415, an empty or
+ * non-UTF-8 body validation.bodyMalformed; the document itself is the domain's to check.
  */
 export async function readXmlBody(req: Request): Promise<string> {
   const [media, ...params] = (req.headers.get("content-type") ?? "").split(";").map((s) => s.trim().toLowerCase());
@@ -141,7 +144,7 @@ export async function readXmlBody(req: Request): Promise<string> {
       details: { received: media || null },
     });
   }
-  const bytes = await readLimited(req, MAX_BODY_BYTES);
+  const bytes = await readLimited(req, MAX_XML_BODY_BYTES);
   if (bytes.byteLength === 0) throw bodyMalformed("The request body is empty; an XML document is expected.");
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);

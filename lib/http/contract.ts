@@ -25,8 +25,6 @@ export interface Contract<
   tags: string[];
   auth: A;
   body?: B;
-  /** An XML document body (application/xml), handed to the handler as text (ctx.xml); instead of `body`. */
-  xmlBody?: { description: string; example?: string };
   query?: Q;
   params?: P;
   success: { status: number; description: string; schema?: z.ZodType; headers?: Record<string, string> };
@@ -36,6 +34,12 @@ export interface Contract<
   idempotency?: "required" | "none";
   /** Customer-status gate of spec 3.5 (lib/customers/gating.ts); customer routes only. */
   gate?: GateName;
+  /**
+   * Media type of the request body and of the success answer when not JSON: application/xml for
+   * the ISO 20022 file rails (the body is then the document's text, its schema a z.string()).
+   */
+  bodyMediaType?: "application/xml";
+  successMediaType?: "application/xml";
   /** Only served in APP_MODE=sandbox (decisions section 1); 404 otherwise. */
   sandboxOnly?: boolean;
   /**

@@ -23,11 +23,11 @@ export interface ProviderSpec {
 }
 
 /**
- * Payout and refunds have no real rail yet. Their production implementation "none" refuses every
- * operation with a "not configured" error, and it is their default in production (see
- * PRODUCTION_DEFAULTS), so a production service starts and never reaches a sandbox rail; setting
- * them to "sandbox" in production is refused at start-up. Funding's real rail is "bank-transfer"
- * (issue 12), its production default, which needs the collection account settings.
+ * Refunds have no real rail yet: the production implementation "none" refuses every operation
+ * with a "not configured" error, and it is the default in production (see PRODUCTION_DEFAULTS),
+ * so a production service starts and never reaches a sandbox rail; setting it to "sandbox" in
+ * production is refused at start-up. Funding's real rail is "bank-transfer" (collection account,
+ * camt.053 statements), payout's is pain001 (files to the payout banks): their production defaults.
  */
 export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
   otpEmail: {
@@ -76,17 +76,25 @@ export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
     production: ["bank-transfer"],
     requires: { "bank-transfer": ["COLLECTION_ACCOUNT_IBAN", "COLLECTION_ACCOUNT_BIC", "COLLECTION_ACCOUNT_NAME", "COLLECTION_ACCOUNT_CURRENCY"] },
   },
-  payout: { setting: "PAYOUT_PROVIDER", implementations: ["sandbox", "none"], defaultImplementation: "sandbox", production: ["none"] },
+  // pain001: ISO 20022 credit-transfer files per payout bank (lib/payouts, issue 12 item 4).
+  payout: {
+    setting: "PAYOUT_PROVIDER",
+    implementations: ["sandbox", "none", "pain001"],
+    defaultImplementation: "sandbox",
+    production: ["pain001"],
+    requires: { pain001: ["PAYOUT_BANKS"] },
+  },
   refunds: { setting: "REFUND_PROVIDER", implementations: ["sandbox", "none"], defaultImplementation: "sandbox", production: ["none"] },
 };
 
-/** Production defaults: funding by bank transfer (issue 12); payout and refunds "none" until their rails exist. */
-const PRODUCTION_DEFAULTS: Partial<Record<ProviderKind, string>> = { funding: "bank-transfer", payout: "none", refunds: "none" };
+/** Production defaults: funding by bank transfer, payout by pain.001 files; refunds "none" until its rail exists. */
+const PRODUCTION_DEFAULTS: Partial<Record<ProviderKind, string>> = { funding: "bank-transfer", payout: "pain001", refunds: "none" };
 
-/** The settings, raw or parsed: only string values are read. */
+/** The settings, raw or parsed. */
 type Env = Readonly<Record<string, unknown>>;
 const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
-const present = (v: unknown) => text(v) !== "";
+// A parsed setting (PAYOUT_BANKS: a list) counts as present when it holds something.
+const present = (v: unknown) => (Array.isArray(v) ? v.length > 0 : typeof v === "string" ? text(v) !== "" : v !== undefined && v !== null);
 
 /** The implementation a kind resolves to for these settings (before any check). */
 export function resolveProvider(kind: ProviderKind, env: Env, production: boolean): string {

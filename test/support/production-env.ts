@@ -1,6 +1,6 @@
 /**
  * The smallest production configuration that starts: keys, and every provider set to a real
- * implementation (issue 11). Tests copy it and unset or change one setting at a time.
+ * implementation (issue 11; payouts by pain.001 files to one payout bank, issue 12). Tests copy it and unset or change one setting at a time.
  */
 export const productionEnv: Record<string, string> = {
   APP_MODE: "production",
@@ -22,4 +22,8 @@ export const productionEnv: Record<string, string> = {
   COLLECTION_ACCOUNT_BIC: "BUKBGB22",
   COLLECTION_ACCOUNT_NAME: "Remit Ltd Client Money",
   COLLECTION_ACCOUNT_CURRENCY: "USD,EUR,GBP",
+  PAYOUT_PROVIDER: "pain001",
+  PAYOUT_BANKS: JSON.stringify([
+    { id: "bbva-mx", name: "BBVA Mexico", bic: "BCMRMXMMXXX", debtorIban: "DE89370400440532013000", debtorName: "Remit Ltd", currencies: ["MXN"] },
+  ]),
 };

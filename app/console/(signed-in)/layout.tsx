@@ -18,6 +18,7 @@ const ADMIN = [
   ["/console/partners", "Partners"],
   ["/console/webhooks", "Webhooks"],
   ["/console/deliveries", "Failed deliveries"],
+  ["/console/payout-files", "Payout files"],
   ["/console/audit", "Audit log"],
   ["/console/operators", "Operators"],
 ] as const;
@@ -31,9 +32,9 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       <header className="bg-slate-900 text-white" data-testid="console-header">
         <div className="flex items-center gap-x-2 whitespace-nowrap px-4 py-2">
           <span className="font-semibold">Remit Console</span>
-          <nav aria-label="Console" className="flex text-sm">
+          <nav aria-label="Console" className="flex text-[13px]">
             {links.map(([href, label]) => (
-              <Link key={href} href={href} className="rounded px-1.5 py-1.5 text-slate-200 hover:bg-slate-700 focus:outline-none focus:ring-2 focus:ring-white">
+              <Link key={href} href={href} className="rounded px-1 py-1.5 text-slate-200 hover:bg-slate-700 focus:outline-none focus:ring-2 focus:ring-white">
                 {label}
               </Link>
             ))}

@@ -75,7 +75,8 @@ export const sandboxImportBankStatement = defineContract({
   tags,
   auth: "partner",
   sandboxOnly: true,
-  xmlBody: { description: "A camt.053.001.08 document (application/xml, UTF-8).", example: STATEMENT_EXAMPLE },
+  bodyMediaType: "application/xml",
+  body: z.string().meta({ id: "Camt053Document", description: "A camt.053.001.08 document (Document/BkToCstmrStmt), XML text, UTF-8." }),
   success: {
     status: 200,
     description: "Counts of credit entries.",
@@ -88,6 +89,6 @@ export const sandboxImportBankStatement = defineContract({
       })
       .meta({ id: "SandboxBankStatementImport" }),
   },
-  examples: { response: { entries: 1, matched: 1, unmatched: 0, duplicates: 0 } },
+  examples: { request: STATEMENT_EXAMPLE, response: { entries: 1, matched: 1, unmatched: 0, duplicates: 0 } },
   errors: ["validation.bodyMalformed"],
 });

@@ -5,6 +5,7 @@ import * as beneficiaries from "./beneficiaries";
 import * as events from "./events";
 import * as quotes from "./quotes";
 import * as kyc from "./kyc";
+import * as payoutFiles from "./payout-files";
 import * as profile from "./profile";
 import * as sandbox from "./sandbox";
 import * as transfers from "./transfers";
@@ -55,6 +56,7 @@ export const allContracts: Contract[] = [
   ] as Contract[]),
   ...ordered(events, [events.listEvents, events.readEvent] as Contract[]),
   ...ordered(sandbox),
+  ...ordered(payoutFiles),
   ...ordered(bankTransfer, [bankTransfer.sandboxChooseBankTransfer, bankTransfer.sandboxImportBankStatement] as Contract[]),
 ];
 

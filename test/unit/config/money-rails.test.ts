@@ -3,16 +3,17 @@ import { after, before, describe, test } from "node:test";
 import type { Tx } from "@/db";
 import { loadConfig } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
-import { isSandboxProvider } from "@/lib/providers";
+import { isSandboxProvider, providers } from "@/lib/providers";
 import { payFromWebview } from "@/lib/transfers/funding-webview";
 import { advanceNetwork } from "@/lib/transfers/network";
 import type { TransferRow } from "@/lib/transfers/records";
 import { productionEnv } from "../../support/production-env";
 
 /**
- * Production money rails are "none" until issue 12: the funding page's pay action and the payout
- * network refuse before touching the database (a transaction that throws on any use proves it),
- * and the refund path never schedules the sandbox refund provider.
+ * Production money rails: funding and refunds are "none" (the funding page's pay action refuses
+ * before touching the database: a transaction that throws on any use proves it; the refund path
+ * never schedules the sandbox refund provider); payout is the pain.001 file rail, and the sandbox
+ * payout network refuses to move a transfer.
  */
 const KEY = Symbol.for("remit.config");
 const g = globalThis as Record<symbol, unknown>;
@@ -34,11 +35,12 @@ describe("money rails in production (issue 11 item 1)", () => {
     await assert.rejects(payFromWebview(untouchable, "any-token", { method: "CARD", cardNumber: "4242424242424242" }, new Date()), notConfigured);
   });
 
-  test("the payout network refuses to move a transfer", async () => {
+  test("the sandbox payout network refuses to move a transfer", async () => {
     await assert.rejects(advanceNetwork(untouchable, { id: "trf_x", state: "funded" } as TransferRow, "topay", new Date()), notConfigured);
   });
 
-  test("funding, payout and refunds resolve to none, not sandbox", () => {
+  test("funding and refunds resolve to none, payout to pain001: none is sandbox", () => {
     assert.deepEqual([isSandboxProvider("funding"), isSandboxProvider("payout"), isSandboxProvider("refunds")], [false, false, false]);
+    assert.equal(providers().payout, "pain001");
   });
 });

@@ -17,7 +17,7 @@ describe("camt.053.001.08 statements", () => {
 
   test("the OpenAPI example of POST /v1/sandbox/bank-statements is a valid statement with one matched-shape credit", async () => {
     const { sandboxImportBankStatement } = await import("@/lib/api/contracts/bank-transfer");
-    const parsed = await readCamt053(sandboxImportBankStatement.xmlBody!.example!);
+    const parsed = await readCamt053(sandboxImportBankStatement.examples!.request as string);
     assert.deepEqual(
       parsed.credits.map((c) => [c.bankReference, c.amount, c.currency, c.creditorReference]),
       [["BANK-2026112000001", "102.99", "USD", "RF18539007547034"]],

@@ -6,8 +6,8 @@ import { importStatement } from "@/lib/reconciliation/import";
 
 // POST /v1/sandbox/bank-statements: a camt.053 document, imported as an operator's upload.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: endpoint(api.sandboxImportBankStatement, async ({ tx, xml, partner, now }) => {
-    const statement = await readCamt053(xml!);
+  POST: endpoint(api.sandboxImportBankStatement, async ({ tx, body, partner, now }) => {
+    const statement = await readCamt053(body);
     return { body: await importStatement(tx, statement, now, { partnerId: partner.id }) };
   }),
 });
