@@ -23,10 +23,11 @@ export interface ProviderSpec {
 }
 
 /**
- * Funding, payout and refunds have no real rail before issue 12. Their production implementation
- * "none" refuses every operation with a "not configured" error, and it is their default in
- * production (see productionDefault), so a production service starts and never reaches a
- * sandbox rail; setting them to "sandbox" in production is refused at start-up.
+ * Funding and payout have no real rail before issue 12. Their production implementation "none"
+ * refuses every operation with a "not configured" error, and it is their default in production
+ * (see PRODUCTION_DEFAULTS), so a production service starts and never reaches a sandbox rail;
+ * setting them to "sandbox" in production is refused at start-up. Refunds are paid by an
+ * operator in production ("operator", its production default).
  */
 export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
   otpEmail: {
@@ -69,11 +70,13 @@ export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
   },
   funding: { setting: "FUNDING_PROVIDER", implementations: ["sandbox", "none"], defaultImplementation: "sandbox", production: ["none"] },
   payout: { setting: "PAYOUT_PROVIDER", implementations: ["sandbox", "none"], defaultImplementation: "sandbox", production: ["none"] },
-  refunds: { setting: "REFUND_PROVIDER", implementations: ["sandbox", "none"], defaultImplementation: "sandbox", production: ["none"] },
+  // "operator": a refund waits in the console's "Refunds due" queue until an operator records it
+  // paid from the bank (with the bank reference) or failed (issue 12).
+  refunds: { setting: "REFUND_PROVIDER", implementations: ["sandbox", "operator"], defaultImplementation: "sandbox", production: ["operator"] },
 };
 
-/** Money rails default to "none" in production (nothing real exists before issue 12). */
-const PRODUCTION_DEFAULTS: Partial<Record<ProviderKind, string>> = { funding: "none", payout: "none", refunds: "none" };
+/** Funding and payout default to "none" in production until their real rails land; refunds to the operator queue. */
+const PRODUCTION_DEFAULTS: Partial<Record<ProviderKind, string>> = { funding: "none", payout: "none", refunds: "operator" };
 
 /** The settings, raw or parsed: only string values are read. */
 type Env = Readonly<Record<string, unknown>>;

@@ -75,6 +75,17 @@ const CANCEL_TRIGGER: Record<NetworkCancellationOutcome, TransferTrigger> = {
   NETWORK_IN_PROGRESS_RETRY_ALLOWED: "network.retryAllowed",
 };
 
+/**
+ * The payout bank refused or returned the payment (e.g. a pain.002 RJCT): nothing reached the
+ * beneficiary, so the transfer is rejected with the reason, the payout is reversed in the ledger
+ * and the refund starts, in one transaction. The transfer must be locked by the caller.
+ */
+export async function rejectPayout(tx: Tx, transfer: TransferRow, reason: string, now: Date): Promise<TransferRow> {
+  const moved = await transitionTransfer(tx, transfer, "network.rejected", now, { rejectionReason: reason });
+  await startRefund(tx, moved, now);
+  return (await lockTransfer(tx, transfer.id))!;
+}
+
 /** The network's answer to a pending cancellation (spec 3.1: observed by polling). */
 export async function resolveNetworkCancellation(tx: Tx, transfer: TransferRow, outcome: NetworkCancellationOutcome, now: Date) {
   const cancellation = transfer.cancellation;

@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import type { Tx } from "@/db";
 import { loadConfig } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
-import { isSandboxProvider } from "@/lib/providers";
+import { isSandboxProvider, providers } from "@/lib/providers";
 import { payFromWebview } from "@/lib/transfers/funding-webview";
 import { advanceNetwork } from "@/lib/transfers/network";
 import type { TransferRow } from "@/lib/transfers/records";
@@ -38,7 +38,8 @@ describe("money rails in production (issue 11 item 1)", () => {
     await assert.rejects(advanceNetwork(untouchable, { id: "trf_x", state: "funded" } as TransferRow, "topay", new Date()), notConfigured);
   });
 
-  test("funding, payout and refunds resolve to none, not sandbox", () => {
+  test("funding and payout resolve to none, refunds to operator: none is sandbox", () => {
     assert.deepEqual([isSandboxProvider("funding"), isSandboxProvider("payout"), isSandboxProvider("refunds")], [false, false, false]);
+    assert.equal(providers().refunds, "operator");
   });
 });

@@ -24,7 +24,7 @@ describe("providers are configuration (issue 11)", () => {
     assert.deepEqual(assertProductionProviders(c), []);
   });
 
-  test("production with every provider real starts; funding, payout and refunds default to none", () => {
+  test("production with every provider real starts; funding and payout default to none, refunds to operator", () => {
     const c = loadConfig(productionEnv);
     assert.deepEqual(c.providers, {
       otpEmail: "smtp",
@@ -34,7 +34,7 @@ describe("providers are configuration (issue 11)", () => {
       kycDecision: "operator",
       funding: "none",
       payout: "none",
-      refunds: "none",
+      refunds: "operator",
     });
     assert.deepEqual(assertProductionProviders(c), []);
   });
@@ -46,7 +46,7 @@ describe("providers are configuration (issue 11)", () => {
         `${setting} is sandbox: production needs ${PROVIDERS[kind].production.join(" or ")}`,
       ]);
     });
-    // Unset: refused with one line, unless the production default is itself real (screening: ofac; money rails: none).
+    // Unset: refused with one line, unless the production default is itself real (screening: ofac; funding and payout: none; refunds: operator).
     const env: Record<string, string> = { ...productionEnv };
     delete env[setting];
     // Unset email/SMS choices are inferred from SMTP_URL / SMS_WEBHOOK_URL; drop those too.

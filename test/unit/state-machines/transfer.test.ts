@@ -116,7 +116,14 @@ test("transfer: every (state, trigger) cell matches spec 3.1", () => {
 });
 
 test("transfer: moves out of spended that depend on the prior need it (caller bug otherwise)", () => {
-  for (const trigger of ["cancel", "compliance.restore", "network.cancellationSucceeded", "network.alreadyPaid", "network.retryAllowed", "network.rejected"] as const) {
+  for (const trigger of [
+    "cancel",
+    "compliance.restore",
+    "network.cancellationSucceeded",
+    "network.alreadyPaid",
+    "network.retryAllowed",
+    "network.rejected",
+  ] as const) {
     assert.throws(() => transferMachine.next("spended", trigger), TypeError, trigger);
   }
   // Moves that do not depend on the prior work without it.
