@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
 import { Badge, Card } from "./ui";
 
@@ -33,7 +34,10 @@ export function TransferCard({ item, children }: { item: QueueTransfer; children
     <Card
       title={
         <span className="flex flex-wrap items-center gap-2">
-          <Badge>{t.id}</Badge> {t.originAmount} {t.originCurrency} → {t.destinationAmount} {t.destinationCurrency}
+          <Link className="text-blue-700 underline" href={`/console/transfers/${t.id}`}>
+            <Badge>{t.id}</Badge>
+          </Link>{" "}
+          {t.originAmount} {t.originCurrency} → {t.destinationAmount} {t.destinationCurrency}
         </span>
       }
     >

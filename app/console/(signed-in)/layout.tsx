@@ -17,6 +17,8 @@ const ADMIN = [
   ["/console/partners", "Partners"],
   ["/console/webhooks", "Webhooks"],
   ["/console/deliveries", "Failed deliveries"],
+  ["/console/refunds", "Refunds due"],
+  ["/console/ledger", "Ledger"],
   ["/console/audit", "Audit log"],
   ["/console/operators", "Operators"],
 ] as const;
