@@ -1,30 +1,30 @@
 /**
  * npm run demo: the customer journey against a running server, over HTTP, as a partner would
- * call it. Prints each step and exits non-zero on any surprise.
+ * call it, with the typed client (packages/client): Idempotency-Keys and retries are the
+ * client's, the device assertion is its deviceAssertion. Prints each step and exits non-zero on
+ * any surprise.
  *   BASE_URL (default http://localhost:3000), PARTNER_KEY (default sandbox-demo-key)
+ * The journey bench (bench/journey.ts) reuses registerAndOnboard, registerDevice and deviceAssertion.
  */
 import { randomUUID } from "node:crypto";
 import { CompactSign, compactVerify, createRemoteJWKSet, exportJWK, generateKeyPair } from "jose";
+import { createRemitClient, deviceAssertion as clientDeviceAssertion, type RemitClient } from "@remit-core/client";
 
 const BASE = (process.env.BASE_URL ?? "http://localhost:3000").replace(/\/$/, "");
 const KEY = process.env.PARTNER_KEY ?? "sandbox-demo-key";
 
 class Surprise extends Error {}
 
-async function api<T = any>(
-  method: string,
-  path: string,
-  opts: { body?: unknown; token?: string; expect?: number; headers?: Record<string, string> } = {},
-): Promise<T> {
-  const headers: Record<string, string> = { "ocp-apim-subscription-key": KEY, accept: "application/json", ...opts.headers };
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  if (opts.body !== undefined) headers["content-type"] = "application/json";
-  if (method === "POST" && path.startsWith("/v1/core")) headers["idempotency-key"] = randomUUID();
-  const res = await fetch(`${BASE}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
-  const text = await res.text();
-  const expect = opts.expect ?? 200;
-  if (res.status !== expect) throw new Surprise(`${method} ${path}: expected ${expect}, got ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
+/** A client for the partner's calls, acting for the customer whose token is given. */
+const clientFor = (token?: string): RemitClient => createRemitClient({ baseUrl: BASE, subscriptionKey: KEY, accessToken: token });
+
+/** The answer's data when its status is the one expected; a Surprise otherwise. */
+async function ok<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>, expect = 200): Promise<T> {
+  const { data, error, response } = await call;
+  if (response.status !== expect) {
+    throw new Surprise(`${response.url.replace(BASE, "")}: expected ${expect}, got ${response.status} ${JSON.stringify(error ?? data)}`);
+  }
+  return data as T;
 }
 
 function step(label: string, detail = ""): void {
@@ -42,32 +42,37 @@ async function poll<T>(what: string, read: () => Promise<T>, done: (v: T) => boo
 }
 
 export async function registerAndOnboard(email = `demo.${randomUUID().slice(0, 8)}@example.com`) {
-  const start = await api("POST", "/v1/auth/register/start", { body: { identifier: email } });
-  const { otp } = await api("GET", `/v1/sandbox/otp?identifier=${encodeURIComponent(email)}`);
-  await api("POST", "/v1/auth/register/verify-otp", { body: { registrationId: start.registrationId, otp } });
-  const tokens = await api("POST", "/v1/auth/register/set-password", {
-    body: { registrationId: start.registrationId, password: "correct horse battery staple" },
-    expect: 201,
-  });
+  const anon = clientFor();
+  const start = await ok(anon.POST("/v1/auth/register/start", { body: { identifier: email } }));
+  const { otp } = await ok(anon.GET("/v1/sandbox/otp", { params: { query: { identifier: email } } }));
+  await ok(anon.POST("/v1/auth/register/verify-otp", { body: { registrationId: start.registrationId, otp: otp! } }));
+  const tokens = await ok(
+    anon.POST("/v1/auth/register/set-password", { body: { registrationId: start.registrationId, password: "correct horse battery staple" } }),
+    201,
+  );
   step("registered", email);
-  const token = tokens.accessToken as string;
-  await api("POST", "/v1/core/profile", {
-    token,
-    body: {
-      firstName: "Ana",
-      lastName: "García",
-      dateOfBirth: "1988-03-14",
-      nationality: "MEX",
-      residenceCountry: "USA",
-      residenceAddress: { addressLine1: "100 Congress Ave", city: "Austin", region: "TX", postalCode: "78701", country: "USA" },
-    },
-  });
+  const token = tokens.accessToken;
+  const api = clientFor(token);
+  await ok(
+    api.POST("/v1/core/profile", {
+      body: {
+        firstName: "Ana",
+        lastName: "García",
+        dateOfBirth: "1988-03-14",
+        nationality: "MEX",
+        residenceCountry: "USA",
+        residenceAddress: { addressLine1: "100 Congress Ave", city: "Austin", region: "TX", postalCode: "78701", country: "USA" },
+      },
+    }),
+  );
   step("profile submitted");
-  const kyc = await api("POST", "/v1/core/kyc-sessions", { token });
-  await api("POST", `/v1/sandbox/kyc-sessions/${kyc.kycSessionId}/complete`, { token, body: { outcome: "APPROVED" } });
+  const kyc = await ok(api.POST("/v1/core/kyc-sessions", {}));
+  await ok(
+    api.POST("/v1/sandbox/kyc-sessions/{kycSessionId}/complete", { params: { path: { kycSessionId: kyc.kycSessionId } }, body: { outcome: "APPROVED" } }),
+  );
   const profile = await poll(
     "customer VALID",
-    () => api("GET", "/v1/core/profile", { token }),
+    () => ok(api.GET("/v1/core/profile")),
     (p) => p.status === "VALID",
   );
   step("KYC approved", `status ${profile.status}, kycStatus ${profile.kycStatus}`);
@@ -75,9 +80,10 @@ export async function registerAndOnboard(email = `demo.${randomUUID().slice(0, 8
 }
 
 export async function registerDevice(token: string) {
+  const api = clientFor(token);
   const { privateKey, publicKey } = await generateKeyPair("RS256", { modulusLength: 2048, extractable: true });
   const publicJwk = await exportJWK(publicKey);
-  const start = await api("POST", "/v1/auth/device-registration/start", { token, body: {} });
+  const start = await ok(api.POST("/v1/auth/device-registration/start", { body: {} }));
   const proof = await new CompactSign(
     new TextEncoder().encode(
       JSON.stringify({ device_registration_id: start.deviceRegistrationId, challenge: start.challenge, iat: Math.floor(Date.now() / 1000) }),
@@ -85,17 +91,19 @@ export async function registerDevice(token: string) {
   )
     .setProtectedHeader({ alg: "RS256", typ: "JWT" })
     .sign(privateKey);
-  const device = await api("POST", "/v1/auth/device-registration/complete", {
-    token,
-    body: { deviceRegistrationId: start.deviceRegistrationId, publicKey: publicJwk, deviceName: "Demo phone", proof },
-    expect: 201,
-  });
+  const device = await ok(
+    api.POST("/v1/auth/device-registration/complete", {
+      body: { deviceRegistrationId: start.deviceRegistrationId, publicKey: publicJwk as never, deviceName: "Demo phone", proof },
+    }),
+    201,
+  );
   step("device registered", device.deviceId);
-  return { privateKey, deviceId: device.deviceId as string, kid: device.kid as string };
+  return { privateKey, deviceId: device.deviceId, kid: device.kid };
 }
 
 export async function quoteAndAccept(token: string, beneficiaryId: string, originAmount = "100.000000") {
-  const quote = await api("POST", "/v1/core/quotes", { token, body: { originAmount, originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId } });
+  const api = clientFor(token);
+  const quote = await ok(api.POST("/v1/core/quotes", { body: { originAmount, originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId } }));
   const jwks = createRemoteJWKSet(new URL(`${BASE}/.well-known/jwks.json`));
   const verified = await compactVerify(quote.signedQuote, jwks, { algorithms: ["RS256"] });
   const claims = JSON.parse(new TextDecoder().decode(verified.payload));
@@ -104,34 +112,23 @@ export async function quoteAndAccept(token: string, beneficiaryId: string, origi
     "quote",
     `${quote.originAmount} ${quote.originCurrency} → ${quote.destinationAmount} ${quote.destinationCurrency} at ${quote.fxRate}; signature verified`,
   );
-  const disclosure = await api("GET", `/v1/core/quotes/${quote.quoteId}/disclosure`, { token, headers: { "accept-language": "fr" } });
+  const quoteId = { params: { path: { quoteId: quote.quoteId } } };
+  const disclosure = await ok(api.GET("/v1/core/quotes/{quoteId}/disclosure", { ...quoteId, headers: { "accept-language": "fr" } }));
   step("disclosure read", `language ${disclosure.language}: ${disclosure.content.split("\n")[0]}`);
-  const accepted = await api("POST", `/v1/core/quotes/${quote.quoteId}/accept`, {
-    token,
-    body: { disclosureToken: disclosure.disclosureToken, purposeOfTransfer: "FAMILY_SUPPORT" },
-    expect: 201,
-  });
+  const accepted = await ok(
+    api.POST("/v1/core/quotes/{quoteId}/accept", { ...quoteId, body: { disclosureToken: disclosure.disclosureToken, purposeOfTransfer: "FAMILY_SUPPORT" } }),
+    201,
+  );
   step("quote accepted", `transfer ${accepted.transferId} ${accepted.transferStatus}`);
-  return accepted.transferId as string;
+  return accepted.transferId;
 }
 
-export async function deviceAssertion(
+/** The device's assertion for a validated transfer (the client's deviceAssertion, spec 5.3). */
+export function deviceAssertion(
   device: { privateKey: CryptoKey; deviceId: string; kid: string },
-  transfer: { transferId: string; originAmount: string; originCurrency: string; beneficiaryId: string; confirmationChallenge: string },
+  transfer: { transferId: string; originAmount: string; originCurrency: string; beneficiaryId: string; confirmationChallenge?: string | null },
 ) {
-  const claims = {
-    transfer_id: transfer.transferId,
-    amount: transfer.originAmount,
-    currency: transfer.originCurrency,
-    beneficiary_id: transfer.beneficiaryId,
-    device_id: device.deviceId,
-    nonce: randomUUID(),
-    challenge: transfer.confirmationChallenge,
-    iat: Math.floor(Date.now() / 1000),
-  };
-  return new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
-    .setProtectedHeader({ alg: "RS256", kid: device.kid, typ: "JWT" })
-    .sign(device.privateKey);
+  return clientDeviceAssertion(transfer, device);
 }
 
 /** Submit, fast-check, confirm, fund, and the payout network to paid. */
@@ -142,67 +139,69 @@ export async function completeTransfer(
   beneficiaryId: string,
   destinationIdentifier = "002010077777777771",
 ) {
-  const submitted = await api("POST", `/v1/core/transfers/${transferId}/submit`, {
-    token,
-    body: { beneficiaryId, payoutMethod: { methodType: "BANK_TRANSFER", destinationIdentifier }, purposeOfTransfer: "FAMILY_SUPPORT" },
-    expect: 202,
-  });
-  step("submitted", `destination ${submitted.payoutMethod.destinationIdentifierMasked}, fast-check expected by ${submitted.fastCheckExpectedBy}`);
-  const validated = await poll(
-    "validated",
-    () => api("GET", `/v1/core/transfers/${transferId}`, { token }),
-    (t) => t.transferStatus !== "registered",
+  const api = clientFor(token);
+  const transfer = { params: { path: { transferId } } };
+  const submitted = await ok(
+    api.POST("/v1/core/transfers/{transferId}/submit", {
+      ...transfer,
+      body: { beneficiaryId, payoutMethod: { methodType: "BANK_TRANSFER", destinationIdentifier }, purposeOfTransfer: "FAMILY_SUPPORT" },
+    }),
+    202,
   );
+  step("submitted", `destination ${submitted.payoutMethod?.destinationIdentifierMasked}, fast-check expected by ${submitted.fastCheckExpectedBy}`);
+  const read = () => ok(api.GET("/v1/core/transfers/{transferId}", transfer));
+  const validated = await poll("validated", read, (t) => t.transferStatus !== "registered");
   if (validated.transferStatus !== "validated") throw new Surprise(`fast-check ended in ${validated.transferStatus}`);
   step("fast-check passed", "validated");
-  const confirmed = await api("POST", `/v1/core/transfers/${transferId}/confirm`, {
-    token,
-    body: { deviceAssertion: await deviceAssertion(device, validated) },
-  });
-  step("confirmed on the device", `funding session ${confirmed.fundingSession.fundingSessionId}`);
-  await api("POST", `/v1/sandbox/funding-sessions/${confirmed.fundingSession.fundingSessionId}/complete`, { token, body: { outcome: "SUCCEEDED" } });
-  await poll(
-    "funded",
-    () => api("GET", `/v1/core/transfers/${transferId}`, { token }),
-    (t) => t.transferStatus === "funded",
+  const confirmed = await ok(
+    api.POST("/v1/core/transfers/{transferId}/confirm", { ...transfer, body: { deviceAssertion: await deviceAssertion(device, validated) } }),
   );
+  const fundingSessionId = confirmed.fundingSession!.fundingSessionId;
+  step("confirmed on the device", `funding session ${fundingSessionId}`);
+  await ok(api.POST("/v1/sandbox/funding-sessions/{fundingSessionId}/complete", { params: { path: { fundingSessionId } }, body: { outcome: "SUCCEEDED" } }));
+  await poll("funded", read, (t) => t.transferStatus === "funded");
   step("funded");
-  for (const to of ["topay", "reqpay", "paid"]) {
-    const moved = await api("POST", `/v1/sandbox/transfers/${transferId}/advance`, { token, body: { to } });
+  for (const to of ["topay", "reqpay", "paid"] as const) {
+    const moved = await ok(api.POST("/v1/sandbox/transfers/{transferId}/advance", { ...transfer, body: { to } }));
     step("payout network", moved.transferStatus);
   }
-  const final = await api("GET", `/v1/core/transfers/${transferId}`, { token });
+  const final = await read();
   if (final.transferStatus !== "paid") throw new Surprise(`final state ${final.transferStatus}`);
   return final;
 }
 
 async function main() {
   console.log(`Demo journey against ${BASE}`);
-  await api("GET", "/v1/auth/health");
+  await ok(clientFor().GET("/v1/auth/health"));
   const { token } = await registerAndOnboard();
   const device = await registerDevice(token);
-  const beneficiary = await api("POST", "/v1/core/beneficiaries", {
-    token,
-    body: {
-      firstName: "Lucía",
-      lastName: "Hernández",
-      dateOfBirth: "1991-06-21",
-      nationality: "MEX",
-      countryOfResidence: "MEX",
-      relationshipToCustomer: "FAMILY",
-    },
-    expect: 202,
-  });
+  const api = clientFor(token);
+  const beneficiary = await ok(
+    api.POST("/v1/core/beneficiaries", {
+      body: {
+        firstName: "Lucía",
+        lastName: "Hernández",
+        dateOfBirth: "1991-06-21",
+        nationality: "MEX",
+        countryOfResidence: "MEX",
+        relationshipToCustomer: "FAMILY",
+      },
+    }),
+    202,
+  );
   const screened = await poll(
     "beneficiary screening",
-    () => api("GET", `/v1/core/beneficiaries/${beneficiary.beneficiaryId}`, { token }),
+    () => ok(api.GET("/v1/core/beneficiaries/{beneficiaryId}", { params: { path: { beneficiaryId: beneficiary.beneficiaryId } } })),
     (b) => b.state !== "PENDING",
   );
   if (screened.state !== "VALID") throw new Surprise(`beneficiary ${screened.state}`);
   step("beneficiary VALID", beneficiary.beneficiaryId);
   const transferId = await quoteAndAccept(token, beneficiary.beneficiaryId);
   const final = await completeTransfer(token, device, transferId, beneficiary.beneficiaryId);
-  console.log(`\nFinal: transfer ${transferId} ${final.transferStatus} (${final.stateHistory.map((h: { reasonCode: string }) => h.reasonCode).join(" → ")})`);
+  // What a partner that missed webhooks would read: the transfer's story from the events API.
+  const events = await ok(api.GET("/v1/core/events", { params: { query: { type: "transfer.state.changed" } } }));
+  step("events", `${events.items.length} transfer events, sequence ${events.items[0]?.sequence}..${events.items.at(-1)?.sequence}`);
+  console.log(`\nFinal: transfer ${transferId} ${final.transferStatus} (${final.stateHistory.map((h) => h.reasonCode).join(" → ")})`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -110,6 +110,8 @@ const schema = z.object({
   WEBHOOK_RESPONSE_MAX_BYTES: seconds(4096),
   /** A Retry-After longer than this (429/503) is honoured only up to it. */
   WEBHOOK_RETRY_AFTER_MAX_SECONDS: seconds(21600),
+  /** Events stay readable through GET /v1/core/events this many days (issue 14: at least 30). */
+  EVENT_RETENTION_DAYS: z.coerce.number().int().min(30).default(30),
   /** Largest originAmount a quote may carry, in the origin currency (a business limit per transfer). */
   MAX_ORIGIN_AMOUNT: z
     .string()

@@ -24,6 +24,8 @@ export const GATES = {
   transferRead: { permitted: ["VALID", "MONITORED", "RESTRICTED", "BLOCKED"], moneyMovement: false },
   /** POST transfers/{id}/cancel: never blocked by a partner suspension (spec 3.5). */
   transferCancel: { permitted: ["VALID", "MONITORED", "RESTRICTED", "BLOCKED"], moneyMovement: false },
+  /** GET events: a partner catching up needs them whatever the customer's status (customer status changes included). */
+  eventRead: { permitted: ["PENDING", "VALID", "MONITORED", "RESTRICTED", "BLOCKED"], moneyMovement: false },
   /** Beneficiary reads, creation and archive. */
   beneficiaryManage: { permitted: ["VALID", "MONITORED", "RESTRICTED", "BLOCKED"], moneyMovement: false },
 } as const satisfies Record<string, { permitted: readonly CustomerStatus[]; moneyMovement: boolean }>;

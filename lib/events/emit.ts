@@ -5,7 +5,8 @@ import { events, subscriptions } from "@/db/schema";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 
 /** Event types of decisions section 9. */
-export type EventType = "customer.status.changed" | "transfer.state.changed" | "beneficiary.state.changed";
+export const EVENT_TYPES = ["customer.status.changed", "transfer.state.changed", "beneficiary.state.changed"] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface EmitInput {
   subscriptionId: string;

@@ -1,6 +1,7 @@
 import type { Contract } from "@/lib/http/contract";
 import * as auth from "./auth";
 import * as beneficiaries from "./beneficiaries";
+import * as events from "./events";
 import * as quotes from "./quotes";
 import * as kyc from "./kyc";
 import * as profile from "./profile";
@@ -15,6 +16,7 @@ export const allContracts: Contract[] = [
   ...Object.values(beneficiaries).filter(isContract),
   ...Object.values(quotes).filter(isContract),
   ...Object.values(transfers).filter(isContract),
+  ...Object.values(events).filter(isContract),
   ...Object.values(sandbox),
 ] as Contract[];
 

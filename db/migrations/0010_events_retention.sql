@@ -1,0 +1,1 @@
+CREATE INDEX "events_occurred_idx" ON "events" USING btree ("occurred_at");

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { BENEFICIARY_STATES } from "@/lib/beneficiaries/state-machine";
+import { CUSTOMER_STATUSES } from "@/lib/customers/status-machine";
+import { EVENT_TYPES } from "@/lib/events/emit";
+import { defineContract } from "@/lib/http/contract";
+import { KYC_STATUSES } from "@/lib/kyc/statuses";
+import { TRANSFER_STATES } from "@/lib/transfers/state-machine";
+import { commaSeparated, Timestamp } from "../schemas";
+
+const tags = ["Events"];
+
+/** The members every event has (decisions section 9): the webhook body and the events API item alike. */
+const envelope = {
+  eventId: z.string().meta({ example: "evt_0k2x8f3q9w1m4n7p5r6s" }),
+  occurredAt: Timestamp,
+  subscriptionId: z.string().meta({ example: "sub_3f9k2m8q1w4x7n5p6r0s" }),
+  sequence: z.number().int().min(1).meta({ description: "Increases by one with each event of the subscription: order and gaps are visible.", example: 7 }),
+};
+
+export const CustomerStatusChangedEventSchema = z
+  .object({
+    ...envelope,
+    eventType: z.literal("customer.status.changed"),
+    data: z.object({
+      status: z.enum(CUSTOMER_STATUSES),
+      kycStatus: z.enum(KYC_STATUSES),
+      previousStatus: z.enum(CUSTOMER_STATUSES),
+      previousKycStatus: z.enum(KYC_STATUSES),
+      remediationHint: z.string().nullable(),
+    }),
+  })
+  .meta({ id: "CustomerStatusChangedEvent", description: "The customer's status or KYC status changed." });
+
+export const TransferStateChangedEventSchema = z
+  .object({
+    ...envelope,
+    eventType: z.literal("transfer.state.changed"),
+    data: z.object({
+      transferId: z.string(),
+      state: z.enum(TRANSFER_STATES),
+      previousState: z.enum(TRANSFER_STATES).nullable().meta({ description: "null when the transfer was created (registered)." }),
+      reasonCode: z.string().meta({ example: "TRF_INITIATION_QUOTE_ACCEPTED" }),
+    }),
+  })
+  .meta({ id: "TransferStateChangedEvent", description: "A transfer moved to another state." });
+
+export const BeneficiaryStateChangedEventSchema = z
+  .object({
+    ...envelope,
+    eventType: z.literal("beneficiary.state.changed"),
+    data: z.object({ beneficiaryId: z.string(), state: z.enum(BENEFICIARY_STATES), previousState: z.enum(BENEFICIARY_STATES) }),
+  })
+  .meta({ id: "BeneficiaryStateChangedEvent", description: "A beneficiary moved to another state." });
+
+export const EventSchema = z
+  .discriminatedUnion("eventType", [CustomerStatusChangedEventSchema, TransferStateChangedEventSchema, BeneficiaryStateChangedEventSchema])
+  .meta({ id: "Event", description: "Exactly the body a webhook delivery carries (Standard Webhooks signed)." });
+
+export const listEvents = defineContract({
+  operationId: "listEvents",
+  method: "GET",
+  path: "/v1/core/events",
+  summary: "List the customer's events in sequence order (catch up after missed webhooks)",
+  description:
+    "The events of this subscription, oldest first, exactly as webhooks carry them. Pass the last sequence you processed as `after` " +
+    "(or the previous page's nextCursor) to read only what came next. Events are kept at least 30 days.",
+  tags,
+  auth: "customer",
+  gate: "eventRead",
+  query: z.object({
+    type: commaSeparated(EVENT_TYPES, "Comma-separated event types.").optional(),
+    createdSince: z.iso.datetime({ offset: true }).optional().meta({ description: "Only events that occurred at or after this instant." }),
+    after: z
+      .string()
+      .regex(/^\d{1,15}$/, "A sequence number.")
+      .transform(Number)
+      .optional()
+      .meta({ description: "Only events with a greater sequence: the last sequence processed, or the previous page's nextCursor." }),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+  }),
+  success: {
+    status: 200,
+    description: "A page, in sequence order.",
+    schema: z
+      .object({
+        items: z.array(EventSchema),
+        nextCursor: z.string().nullable().meta({ description: "Pass as `after` for the next page; null on the last page." }),
+      })
+      .meta({ id: "EventListResponse" }),
+  },
+  errors: ["customer.statusBlocking"],
+});
+
+export const readEvent = defineContract({
+  operationId: "readEvent",
+  method: "GET",
+  path: "/v1/core/events/{eventId}",
+  summary: "Read one event (the webhook body, by its webhook-id)",
+  tags,
+  auth: "customer",
+  gate: "eventRead",
+  params: z.object({ eventId: z.string().min(1).max(64) }),
+  success: { status: 200, description: "The event.", schema: EventSchema },
+  errors: ["event.notFound", "customer.statusBlocking"],
+});

@@ -1,0 +1,48 @@
+import { and, asc, eq, gt, gte, inArray, type SQL } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { events } from "@/db/schema";
+import { notFound } from "@/lib/errors";
+import type { EventType } from "./emit";
+
+/** The envelope exactly as the webhook carried it (decisions section 9). */
+export type EventEnvelope = Record<string, unknown>;
+
+export interface ListEventsInput {
+  subscriptionId: string;
+  types?: readonly EventType[];
+  createdSince?: Date;
+  /** Only events whose sequence is greater (the last sequence the partner processed). */
+  after?: number;
+  limit: number;
+}
+
+/**
+ * GET /v1/core/events: the subscription's events in sequence order, oldest first, so a partner
+ * that missed webhooks replays them in the order they happened. The cursor is the sequence
+ * itself: a partner resumes from the last one it processed, whether it came by webhook or here.
+ */
+export async function listEvents(db: Executor, input: ListEventsInput): Promise<{ items: EventEnvelope[]; nextCursor: string | null }> {
+  const conditions: SQL[] = [eq(events.subscriptionId, input.subscriptionId)];
+  if (input.types) conditions.push(inArray(events.eventType, [...input.types]));
+  if (input.createdSince) conditions.push(gte(events.occurredAt, input.createdSince));
+  if (input.after !== undefined) conditions.push(gt(events.sequence, input.after));
+  const rows = await db
+    .select({ body: events.body, sequence: events.sequence })
+    .from(events)
+    .where(and(...conditions))
+    .orderBy(asc(events.sequence))
+    .limit(input.limit + 1);
+  const page = rows.slice(0, input.limit);
+  const last = page[page.length - 1];
+  return { items: page.map((r) => r.body), nextCursor: rows.length > input.limit && last ? String(last.sequence) : null };
+}
+
+/** GET /v1/core/events/{eventId}; another subscription's event is event.notFound (404). */
+export async function readEvent(db: Executor, input: { subscriptionId: string; eventId: string }): Promise<EventEnvelope> {
+  const [row] = await db
+    .select({ body: events.body })
+    .from(events)
+    .where(and(eq(events.id, input.eventId), eq(events.subscriptionId, input.subscriptionId)));
+  if (!row) throw notFound("event");
+  return row.body;
+}
