@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { guardRequest } from "@/lib/http/request-guard";
+import { WEBVIEW_LANGUAGE_HEADER } from "@/lib/webviews/language-header";
 import { CONSOLE_STATIC_HEADERS, consoleContentSecurityPolicy, WEBVIEW_STATIC_HEADERS, webviewContentSecurityPolicy } from "@/lib/webviews/security-headers";
 
 /**
@@ -16,6 +17,12 @@ export async function proxy(request: NextRequest) {
     const nonce = newNonce();
     return withPolicy(request, nonce, consoleContentSecurityPolicy(nonce), CONSOLE_STATIC_HEADERS);
   }
+  // The webview language header is ours: a client's own copy never reaches the root layout.
+  if (request.headers.has(WEBVIEW_LANGUAGE_HEADER)) {
+    const requestHeaders = new Headers(request.headers);
+    requestHeaders.delete(WEBVIEW_LANGUAGE_HEADER);
+    return NextResponse.next({ request: { headers: requestHeaders } });
+  }
   return NextResponse.next();
 }
 
@@ -24,23 +31,32 @@ const WEBVIEW_PAGE = /^\/webviews\/(kyc|funding)\/[^/]+$/;
 
 const newNonce = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
 
-/** Per-partner policy: frame-ancestors = the partner's registered origins. */
+/**
+ * Per-partner policy: frame-ancestors = the partner's registered origins. The page's language is
+ * decided here too, once, for both `<html lang>` (root layout) and the page (lib/webviews/language.ts).
+ */
 async function webviewPage(request: NextRequest) {
   const [, , , token] = request.nextUrl.pathname.split("/");
   const { ready } = await import("@/lib/platform/ready");
   const { partnerOfToken } = await import("@/lib/webviews/tokens");
+  const { webviewLanguage } = await import("@/lib/webviews/language");
   const { partners } = await import("@/db/schema");
   const { eq } = await import("drizzle-orm");
 
   const db = await ready();
   const partnerId = token ? await partnerOfToken(db, token) : null;
   const [partner] = partnerId ? await db.select({ origins: partners.returnOrigins }).from(partners).where(eq(partners.id, partnerId)) : [];
+  const language = await webviewLanguage(db, token ?? "", request.headers.get("accept-language"));
   const nonce = newNonce();
-  return withPolicy(request, nonce, webviewContentSecurityPolicy(nonce, partner?.origins ?? []), WEBVIEW_STATIC_HEADERS);
+  return withPolicy(request, nonce, webviewContentSecurityPolicy(nonce, partner?.origins ?? []), WEBVIEW_STATIC_HEADERS, {
+    [WEBVIEW_LANGUAGE_HEADER]: language,
+  });
 }
 
-function withPolicy(request: NextRequest, nonce: string, csp: string, staticHeaders: Record<string, string>) {
+function withPolicy(request: NextRequest, nonce: string, csp: string, staticHeaders: Record<string, string>, forwarded: Record<string, string> = {}) {
   const requestHeaders = new Headers(request.headers);
+  requestHeaders.delete(WEBVIEW_LANGUAGE_HEADER);
+  for (const [name, value] of Object.entries(forwarded)) requestHeaders.set(name, value);
   requestHeaders.set("content-security-policy", csp);
   requestHeaders.set("x-nonce", nonce);
   const response = NextResponse.next({ request: { headers: requestHeaders } });

@@ -44,9 +44,10 @@ describe("console: review queue", () => {
       const card = cardFor(page, s.transferId);
       await card.waitFor();
       const text = (await card.textContent()) ?? "";
-      assert.match(text, /1000\.000000 USD → [0-9.]+ MXN/);
+      // Amounts for people (issue 14 item 5): "USD 1,000.00 → MXN 17,123.45".
+      assert.match(text, /USD\s1,000\.00 → MXN\s[0-9,]+\.\d\d/);
       assert.match(text, /Why held: amount ≥ 1000 USD/);
-      assert.match(text, new RegExp(`Customer: ${s.c.subscriptionId} \\(VALID, KYC COMPLETED\\)`));
+      assert.match(text, /Customer: Ana Tester[A-Za-z]+ ?cus_[A-Za-z0-9]+ \(VALID, KYC COMPLETED\)/);
       assert.ok(!text.includes("002010077777777771"), "the card never shows the full destination identifier");
       await screenshot(page, "console-review-queue");
 

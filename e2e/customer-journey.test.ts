@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { compactVerify, createRemoteJWKSet } from "jose";
 import type { Frame, Page } from "playwright-core";
+import { formatMoney } from "../lib/i18n/format";
 import { fundingWebviewMessages } from "../lib/i18n/funding-webview-messages";
 import { kycWebviewMessages } from "../lib/i18n/kyc-webview-messages";
 import { TINY_PNG as PNG, newPage, PHONE, screenshot, TEST_TIMEOUT, TIMEOUT } from "./support/browser";
@@ -68,7 +69,7 @@ describe("customer journey", () => {
       await frame.getByRole("heading", { name: KYC.title }).waitFor();
       await frame.getByLabel(KYC.documentType).selectOption("PASSPORT");
       await frame.getByLabel(KYC.documentNumber).fill("P9876543");
-      await frame.getByLabel(KYC.issuingCountry).fill("USA");
+      await frame.getByLabel(KYC.issuingCountry).selectOption("USA");
       await frame.getByLabel(KYC.expiryDate).fill("2032-01-31");
       await frame.getByLabel(KYC.photo).setInputFiles({ name: "passport.png", mimeType: "image/png", buffer: PNG });
       await screenshotWithFrame(partner, "journey-1-kyc-capture");
@@ -132,8 +133,9 @@ describe("customer journey", () => {
       await popup.getByRole("heading", { name: FUNDING.title }).waitFor();
       const summary = popup.getByTestId("funding-summary");
       const shown = (await summary.textContent()) ?? "";
+      // The amounts as people read them ("USD 250.00"), not the API's "250.000000".
       assert.ok(
-        shown.includes(`${read.body.originAmount} USD`) && shown.includes(`${read.body.destinationAmount} MXN`),
+        shown.includes(formatMoney(read.body.originAmount, "USD", "en")) && shown.includes(formatMoney(read.body.destinationAmount, "MXN", "en")),
         `the summary shows the amounts: ${shown}`,
       );
       await popup.getByLabel(FUNDING.cardNumber).fill("4242 4242 4242 4242");

@@ -48,7 +48,7 @@ after(async () => {
 async function fillCapture(root: Page | FrameLocator, documentNumber: string) {
   await root.getByLabel(EN.documentType).selectOption("PASSPORT");
   await root.getByLabel(EN.documentNumber).fill(documentNumber);
-  await root.getByLabel(EN.issuingCountry).fill("FRA");
+  await root.getByLabel(EN.issuingCountry).selectOption("FRA");
   await root.getByLabel(EN.expiryDate).fill("2031-05-31");
   await root.getByLabel(EN.photo).setInputFiles({ name: "passport.png", mimeType: "image/png", buffer: PNG });
 }

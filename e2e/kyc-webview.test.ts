@@ -30,7 +30,7 @@ async function embed(page: Page, webviewUrl: string): Promise<Frame> {
 async function fillCapture(root: Page | FrameLocator, m: Texts) {
   await root.getByLabel(m.documentType).selectOption("ID_CARD");
   await root.getByLabel(m.documentNumber).fill("X1234567");
-  await root.getByLabel(m.issuingCountry).fill("fra"); // upper-cased by the page
+  await root.getByLabel(m.issuingCountry).selectOption("FRA"); // the country picker (alpha-3 values)
   await root.getByLabel(m.expiryDate).fill("2031-05-31");
   await root.getByLabel(m.photo).setInputFiles({ name: "passport.png", mimeType: "image/png", buffer: PNG });
 }

@@ -1,4 +1,5 @@
 import type { screeningResults } from "@/db/schema";
+import { when } from "@/lib/console/format";
 import { Badge } from "./ui";
 
 type Screening = typeof screeningResults.$inferSelect;
@@ -16,7 +17,7 @@ export function ScreeningEvidence({ screening }: { screening: Screening | undefi
   return (
     <div className="text-sm" data-testid="screening-evidence">
       <p>
-        Screening <Badge>{screening.result}</Badge> on {screening.createdAt.toISOString()} against {versions}
+        Screening <Badge>{screening.result}</Badge> on {when(screening.createdAt)} against {versions}
       </p>
       {screening.evidence.length === 0 ? null : (
         <table className="mt-2 w-full text-left">

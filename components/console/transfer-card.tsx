@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { Badge, Card } from "./ui";
+import { customerName, money, when } from "@/lib/console/format";
+import { Badge, Card, CustomerLabel } from "./ui";
 
 export interface QueueTransfer {
   t: {
@@ -14,8 +15,10 @@ export interface QueueTransfer {
     corridor: string;
     payoutMethod: string;
     subscriptionId: string;
+    customerId: string;
     createdAt: Date;
   };
+  customerProfile: Record<string, unknown> | null;
   customerStatus: string;
   kycStatus: string;
   first: string;
@@ -37,7 +40,7 @@ export function TransferCard({ item, children }: { item: QueueTransfer; children
           <Link className="text-blue-700 underline" href={`/console/transfers/${t.id}`}>
             <Badge>{t.id}</Badge>
           </Link>{" "}
-          {t.originAmount} {t.originCurrency} → {t.destinationAmount} {t.destinationCurrency}
+          {money(t.originAmount, t.originCurrency)} → {money(t.destinationAmount, t.destinationCurrency)}
         </span>
       }
     >
@@ -45,7 +48,7 @@ export function TransferCard({ item, children }: { item: QueueTransfer; children
         <div>
           <dt className="inline text-slate-500">Customer: </dt>
           <dd className="inline">
-            {t.subscriptionId} ({item.customerStatus}, KYC {item.kycStatus})
+            <CustomerLabel name={customerName(item.customerProfile)} id={t.customerId} /> ({item.customerStatus}, KYC {item.kycStatus})
           </dd>
         </div>
         <div>
@@ -84,7 +87,7 @@ export function TransferCard({ item, children }: { item: QueueTransfer; children
         <ol className="mt-1 list-decimal pl-6">
           {item.history.map((h) => (
             <li key={h.seq}>
-              {h.state} · {h.reasonCode} · {h.transitionedAt.toISOString()}
+              {h.state} · {h.reasonCode} · {when(h.transitionedAt)}
             </li>
           ))}
         </ol>

@@ -74,3 +74,20 @@ export function param(sp: Record<string, string | string[] | undefined>, key: st
   const v = sp[key];
   return Array.isArray(v) ? v[0] : v;
 }
+
+/** A customer as operators look for them: the name first, the id beside it (before a profile: the id alone). */
+export function CustomerLabel({ name, id, href }: { name: string | null; id: string; href?: string }) {
+  const label = name ?? "No profile yet";
+  return (
+    <span className="inline-flex flex-wrap items-baseline gap-x-1.5" data-testid="customer-label">
+      {href ? (
+        <Link className="font-medium text-blue-700 underline" href={href}>
+          {label}
+        </Link>
+      ) : (
+        <span className={name ? "font-medium" : "italic text-slate-500"}>{label}</span>
+      )}
+      <span className="font-mono text-xs text-slate-500">{id}</span>
+    </span>
+  );
+}

@@ -19,29 +19,48 @@ const field =
 const button =
   "w-full rounded-lg bg-blue-700 px-4 py-3 text-base font-semibold text-white focus:outline-none focus:ring-4 focus:ring-blue-300 disabled:opacity-60";
 
-/** Mobile-first payment page: the amounts, the recipient, and the sandbox payment methods. */
+/** The amounts and the session's end, written for the customer by the server (lib/i18n/format.ts). */
+export interface FundingDisplay {
+  youSend: string;
+  fees: string;
+  total: string;
+  rate: string;
+  recipientGets: string;
+  until: string;
+}
+
+type Result = "SUCCEEDED" | "FAILED" | "EXPIRED";
+
+/**
+ * Mobile-first payment page: the amounts, the recipient, and the sandbox payment methods. A
+ * declined payment keeps the form, on the same session, for another card or method until the
+ * session ends (docs/decisions.md); the partner hears of it only when the session closes.
+ */
 export function FundingPayment({
   token,
   model,
+  display: d,
   messages: m,
   language,
 }: {
   token: string;
   model: FundingWebviewModel;
+  display: FundingDisplay;
   messages: FundingWebviewMessages;
   language: string;
 }) {
   const [method, setMethod] = useState<"CARD" | "BANK_TRANSFER">("CARD");
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<"SUCCEEDED" | "FAILED" | null>(null);
+  const [result, setResult] = useState<Result | null>(null);
+  const [declined, setDeclined] = useState(0);
   const [error, setError] = useState<string | null>(null);
   // Before hydration a submit would be the browser's native GET: card number, expiry and CVC in the URL.
   const hydrated = useHydrated();
-  const a = model.amounts;
 
   async function pay(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    const form = new FormData(e.currentTarget);
+    const formElement = e.currentTarget;
+    const form = new FormData(formElement);
     setBusy(true);
     setError(null);
     try {
@@ -54,8 +73,15 @@ export function FundingPayment({
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
       });
+      if (res.status === 410) return setResult("EXPIRED");
       if (!res.ok) throw new Error(String(res.status));
-      const outcome = (await res.json()) as { sessionState: "SUCCEEDED" | "FAILED" };
+      const outcome = (await res.json()) as { sessionState: "OPEN" | "SUCCEEDED" | "FAILED" };
+      if (outcome.sessionState === "OPEN") {
+        // Declined: same session, another try. The card fields are cleared for the next card.
+        setDeclined((n) => n + 1);
+        formElement.reset();
+        return;
+      }
       setResult(outcome.sessionState);
       signalClosure(model.closure, { fundingSessionId: model.fundingSessionId, sessionState: outcome.sessionState });
     } catch {
@@ -76,13 +102,23 @@ export function FundingPayment({
     <main lang={language} className="mx-auto min-h-screen max-w-md p-4 sm:p-6">
       <h1 className="text-2xl font-semibold">{m.title}</h1>
       <dl className="mt-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200" data-testid="funding-summary">
-        {row(m.youSend, `${a.originAmount} ${a.originCurrency}`)}
-        {row(m.fees, `${a.fees} ${a.originCurrency}`)}
-        {row(m.total, `${a.total} ${a.originCurrency}`, true)}
-        {row(m.rate, `1 ${a.originCurrency} = ${a.rate} ${a.destinationCurrency}`)}
-        {row(m.recipientGets, `${a.destinationAmount} ${a.destinationCurrency}`, true)}
+        {row(m.youSend, d.youSend)}
+        {row(m.fees, d.fees)}
+        {row(m.total, d.total, true)}
+        {row(m.rate, d.rate)}
+        {row(m.recipientGets, d.recipientGets, true)}
         {row(m.recipient, `${model.recipient.name}${model.recipient.destinationMasked ? ` · ${model.recipient.destinationMasked}` : ""}`)}
       </dl>
+      {result === null && model.paymentsConfigured && (
+        <p className="mt-2 text-sm text-slate-600" data-testid="funding-until">
+          {m.payBefore.replace("{at}", d.until)}
+        </p>
+      )}
+      {result === null && declined > 0 && (
+        <p role="alert" key={declined} className="mt-4 rounded-lg bg-red-50 p-3 text-red-800" data-testid="funding-declined">
+          {m.declined.replace("{at}", d.until)}
+        </p>
+      )}
       {error && (
         <p role="alert" className="mt-4 rounded-lg bg-red-50 p-3 text-red-800">
           {error}
@@ -127,7 +163,7 @@ export function FundingPayment({
             <p className="text-slate-700">{m.bankTransferNote}</p>
           )}
           <button type="submit" disabled={busy || !hydrated} className={button}>
-            {busy ? m.paying : `${m.pay} ${a.total} ${a.originCurrency}`}
+            {busy ? m.paying : `${m.pay} ${d.total}`}
           </button>
         </form>
       ) : (
@@ -136,7 +172,7 @@ export function FundingPayment({
           data-testid={`funding-${result.toLowerCase()}`}
           className={`mt-6 rounded-lg p-4 ${result === "SUCCEEDED" ? "bg-emerald-50 text-emerald-900" : "bg-red-50 text-red-900"}`}
         >
-          {result === "SUCCEEDED" ? m.succeeded : m.failed}
+          {result === "SUCCEEDED" ? m.succeeded : result === "FAILED" ? m.failed : `${m.expiredTitle}. ${m.expiredBody}`}
         </p>
       )}
     </main>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, useSyncExternalStore, type FormEvent } from "react";
+import type { CountryOption } from "@/lib/i18n/countries";
 import type { KycWebviewMessages } from "@/lib/i18n/kyc-webview-messages";
 import type { KycWebviewModel } from "@/lib/kyc/webview";
 import { signalClosure } from "./closure";
@@ -41,12 +42,15 @@ export function KycCapture({
   model,
   messages: m,
   language,
+  countries,
   sandbox,
 }: {
   token: string;
-  model: KycWebviewModel;
+  /** validUntil: the link's end, already written for the customer by the server. */
+  model: KycWebviewModel & { validUntil: string };
   messages: KycWebviewMessages;
   language: string;
+  countries: CountryOption[];
   sandbox: boolean;
 }) {
   const [step, setStep] = useState<Step>(model.submitted ? "submitted" : model.captured && sandbox ? "decide" : "capture");
@@ -71,7 +75,7 @@ export function KycCapture({
       const result = await post(`${base}/capture`, {
         documentType: form.get("documentType"),
         documentNumber: String(form.get("documentNumber") ?? ""),
-        issuingCountry: String(form.get("issuingCountry") ?? "").toUpperCase(),
+        issuingCountry: String(form.get("issuingCountry") ?? ""),
         expiryDate: form.get("expiryDate"),
         photo: { size: photo.size, type: photo.type || "image/jpeg" },
       });
@@ -105,6 +109,11 @@ export function KycCapture({
     <main lang={language} className="mx-auto min-h-screen max-w-md p-4 sm:p-6">
       <h1 className="text-2xl font-semibold">{m.title}</h1>
       <p className="mt-2 text-slate-600">{m.intro}</p>
+      {(step === "capture" || step === "decide") && (
+        <p className="mt-1 text-sm text-slate-500" data-testid="kyc-valid-until">
+          {model.validUntil}
+        </p>
+      )}
       {error && (
         <p role="alert" className="mt-4 rounded-lg bg-red-50 p-3 text-red-800">
           {error}
@@ -134,7 +143,16 @@ export function KycCapture({
           </label>
           <label className={label}>
             {m.issuingCountry}
-            <input name="issuingCountry" required pattern="[A-Za-z]{3}" maxLength={3} className={`${field} uppercase`} />
+            <select name="issuingCountry" required defaultValue="" className={field}>
+              <option value="" disabled>
+                {m.chooseCountry}
+              </option>
+              {countries.map((c) => (
+                <option key={c.code} value={c.code}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
           </label>
           <label className={label}>
             {m.expiryDate}

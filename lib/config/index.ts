@@ -67,6 +67,8 @@ const schema = z.object({
   ASSERTION_MAX_AGE_SECONDS: seconds(60),
   LOCKOUT_SECONDS: seconds(900),
   FUNDING_TTL_SECONDS: seconds(1800),
+  /** Declined payments one funding session takes before it closes FAILED (card testing on one URL). */
+  FUNDING_MAX_DECLINES: seconds(5),
   KYC_WEBVIEW_TTL_SECONDS: seconds(1800),
   KYC_SESSION_TTL_SECONDS: seconds(86400),
   FAST_CHECK_DELAY_MS: millis(1500),

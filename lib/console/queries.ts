@@ -29,6 +29,7 @@ export async function transferQueue(db: Executor, state: "onreview" | "spended",
       t: transfers,
       customerStatus: customers.status,
       kycStatus: customers.kycStatus,
+      customerProfile: customers.profile,
       first: beneficiaries.firstName,
       last: beneficiaries.lastName,
       benState: beneficiaries.state,
@@ -59,9 +60,16 @@ export async function transferQueue(db: Executor, state: "onreview" | "spended",
 
 export async function beneficiaryQueue(db: Executor, page: number) {
   const rows = await db
-    .select({ b: beneficiaries, subscriptionId: subscriptions.id, partnerId: subscriptions.partnerId })
+    .select({
+      b: beneficiaries,
+      subscriptionId: subscriptions.id,
+      partnerId: subscriptions.partnerId,
+      customerId: customers.id,
+      customerProfile: customers.profile,
+    })
     .from(beneficiaries)
     .innerJoin(subscriptions, eq(subscriptions.id, beneficiaries.subscriptionId))
+    .innerJoin(customers, eq(customers.id, subscriptions.customerId))
     .where(inArray(beneficiaries.state, ["PENDING", "BLOCKED"]))
     .orderBy(asc(beneficiaries.createdAt))
     .limit(PAGE_SIZE + 1)

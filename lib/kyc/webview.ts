@@ -20,6 +20,8 @@ export interface KycWebviewModel {
   /** The reviewer's reason when the customer's previous session asked for a correction. */
   correctionReason: string | null;
   closure: ClosureCallback;
+  /** When this page's URL stops working (30 minutes after it was issued). */
+  linkExpiresAt: Date;
 }
 
 const expired = () => new DomainError("kyc.sessionExpired", { message: "This verification link has expired." });
@@ -30,12 +32,12 @@ async function sessionForToken(tx: Tx, token: string, now: Date) {
   if (!resolved) throw expired();
   const session = await lockKycSession(tx, resolved.sessionId);
   if (!session || !kycSessionMachine.can(effectiveState(session, now), "completed")) throw expired();
-  return { session, partnerId: resolved.partnerId };
+  return { session, partnerId: resolved.partnerId, linkExpiresAt: resolved.expiresAt };
 }
 
 /** Opening the hosted page moves the session to IN_PROGRESS (the customer has started). */
 export async function openKycWebview(tx: Tx, token: string, now: Date): Promise<KycWebviewModel> {
-  const { session, partnerId } = await sessionForToken(tx, token, now);
+  const { session, partnerId, linkExpiresAt } = await sessionForToken(tx, token, now);
   const step = kycSessionMachine.next(session.state, "opened");
   if (step.changed) await tx.update(kycSessions).set({ state: step.to }).where(eq(kycSessions.id, session.id));
   const [partner] = await tx.select().from(partners).where(eq(partners.id, partnerId));
@@ -47,6 +49,7 @@ export async function openKycWebview(tx: Tx, token: string, now: Date): Promise<
     submitted: session.submittedAt !== null,
     correctionReason: session.submittedAt ? null : await correctionReason(tx, session.customerId),
     closure: closureCallbackFor(partner, "kyc"),
+    linkExpiresAt,
   };
 }
 

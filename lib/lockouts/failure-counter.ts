@@ -43,6 +43,15 @@ export async function lockedForSeconds(db: Executor, scope: string, w: Window, n
   return Math.min(w.windowSeconds, Math.max(1, Math.ceil((oldest.getTime() + w.windowSeconds * 1000 - now.getTime()) / 1000)));
 }
 
+/** How many failures the scope has in the last `windowSeconds`. */
+export async function countFailures(db: Executor, scope: string, windowSeconds: number, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(failureEvents)
+    .where(and(eq(failureEvents.scope, scope), gt(failureEvents.occurredAt, addSeconds(now, -windowSeconds))));
+  return row?.n ?? 0;
+}
+
 export async function clearFailures(tx: Executor, scope: string): Promise<void> {
   await tx.delete(failureEvents).where(eq(failureEvents.scope, scope));
 }
@@ -77,6 +86,8 @@ function longestWindowSeconds(): number {
     c.OTP_SEND_ADDRESS_WINDOW_SECONDS,
     c.OTP_VERIFY_IDENTIFIER_WINDOW_SECONDS,
     c.CONSOLE_LOGIN_FAILURE_WINDOW_SECONDS,
+    // Declines are counted over a funding session's whole life (lib/transfers/funding.ts).
+    c.FUNDING_TTL_SECONDS,
   );
 }
 

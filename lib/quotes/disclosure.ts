@@ -35,7 +35,7 @@ export async function serveDisclosure(
     createdAt: input.now,
   });
   const totalFees = toWireAmount(new Decimal(quote.principalFee).plus(quote.partnerFee));
-  const content = disclosureTexts[language]({
+  const content = disclosureTexts(language, {
     originAmount: quote.originAmount,
     originCurrency: quote.originCurrency,
     destinationAmount: quote.destinationAmount,

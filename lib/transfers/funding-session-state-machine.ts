@@ -1,7 +1,9 @@
 /**
  * Funding session lifecycle (FundingSessionStatus is "not shown", spec 2.11 and 3.4). Chosen
- * values OPEN, SUCCEEDED, FAILED, EXPIRED: SUCCEEDED and FAILED are the sandbox outcomes of
- * decisions 7. A session is single use (spec 2.8): any end other than SUCCEEDED or FAILED is
+ * values OPEN, SUCCEEDED, FAILED, EXPIRED. A declined payment does not end the session: the
+ * customer tries another card or method on the same page until the session's 30 minutes are up
+ * (docs/decisions.md, "A declined payment keeps the funding session open"). FAILED is the end
+ * after FUNDING_MAX_DECLINES declines, a guard against card testing on one URL. Any other end is
  * EXPIRED (30-minute lifetime, or the transfer left funding: cancelled or timed out).
  */
 import { defineMachine, NONE } from "@/lib/state-machine/define";
@@ -9,7 +11,7 @@ import { defineMachine, NONE } from "@/lib/state-machine/define";
 export const FUNDING_SESSION_STATUSES = ["OPEN", "SUCCEEDED", "FAILED", "EXPIRED"] as const;
 export type FundingSessionStatus = (typeof FUNDING_SESSION_STATUSES)[number];
 
-export const FUNDING_SESSION_TRIGGERS = ["create", "provider.succeeded", "provider.failed", "expired"] as const;
+export const FUNDING_SESSION_TRIGGERS = ["create", "provider.succeeded", "provider.failed", "declines.exhausted", "expired"] as const;
 export type FundingSessionTrigger = (typeof FUNDING_SESSION_TRIGGERS)[number];
 
 export const fundingSessionMachine = defineMachine<FundingSessionStatus, FundingSessionTrigger>({
@@ -22,7 +24,8 @@ export const fundingSessionMachine = defineMachine<FundingSessionStatus, Funding
   transitions: [
     { from: [NONE], trigger: "create", to: "OPEN", notes: "allocated by transfer confirm" },
     { from: ["OPEN"], trigger: "provider.succeeded", to: "SUCCEEDED", notes: "transfer funding.succeeded" },
-    { from: ["OPEN"], trigger: "provider.failed", to: "FAILED", notes: "transfer funding.failed" },
+    { from: ["OPEN"], trigger: "provider.failed", to: "unchanged", notes: "a decline: the same session takes another card or method" },
+    { from: ["OPEN"], trigger: "declines.exhausted", to: "FAILED", notes: "the FUNDING_MAX_DECLINES-th decline closes the URL" },
     { from: ["OPEN"], trigger: "expired", to: "EXPIRED", notes: "transfer funding.expired when still funding" },
   ],
 });

@@ -16,6 +16,8 @@ export interface FundingWebviewModel {
   amounts: { originAmount: string; originCurrency: string; fees: string; total: string; rate: string; destinationAmount: string; destinationCurrency: string };
   recipient: { name: string; destinationMasked: string | null };
   closure: ClosureCallback;
+  /** The session's end: the customer can pay, and retry after a decline, until then. */
+  sessionExpiresAt: Date;
   /** False in production until a real funding rail exists (issue 12): the page says so and takes no payment. */
   paymentsConfigured: boolean;
 }
@@ -50,6 +52,7 @@ export async function openFundingWebview(tx: Tx, token: string, now: Date): Prom
     },
     recipient: { name: `${beneficiary.firstName} ${beneficiary.lastName}`, destinationMasked: method?.destinationIdentifierMasked ?? null },
     closure: closureCallbackFor(partner, "funding"),
+    sessionExpiresAt: session.expiresAt,
     paymentsConfigured: isSandboxProvider("funding"),
   };
 }
@@ -63,7 +66,7 @@ export const SANDBOX_CARDS: Record<string, "SUCCEEDED" | "FAILED"> = {
 
 export type FundingPayment = { method: "CARD"; cardNumber: string } | { method: "BANK_TRANSFER" };
 
-/** The hosted page's payment: single use per funding attempt (the session closes either way). */
+/** The hosted page's payment: success closes the session; a decline leaves it open for another try (funding.ts). */
 export async function payFromWebview(tx: Tx, token: string, payment: FundingPayment, now: Date) {
   // The sandbox card table below is the only funding rail: production ("none") refuses here.
   requireSandboxRail("funding");

@@ -7,6 +7,7 @@ import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import type { FundingSource } from "@/lib/ledger";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+import { countFailures, recordFailure } from "@/lib/lockouts/failure-counter";
 import { issueWebviewToken } from "@/lib/webviews/tokens";
 import { fundingSessionMachine } from "./funding-session-state-machine";
 import { lockTransfer, transitionTransfer, type TransferRow } from "./records";
@@ -45,8 +46,10 @@ export function fundingSourceOf(method: string | undefined): FundingSource {
  * The payment provider's answer for a funding session (the hosted page, the sandbox endpoint, or
  * a matched bank credit). Success funds the transfer (TRF_FUNDING_SUCCESS), records where the
  * money came from (fundedFrom, default by method; "suspense:unallocated" for a statement credit
- * already posted to suspense) for the ledger and the refund, and hands it to the payout network;
- * failure marks the session FAILED and leaves the transfer in funding.
+ * already posted to suspense) for the ledger and the refund, and hands it to the payout network.
+ * A decline leaves the transfer in funding and the session OPEN for another card or method until
+ * it expires; the FUNDING_MAX_DECLINES-th decline closes it FAILED (docs/decisions.md).
+ * `declinesLeft` is for the hosted page only.
  */
 export async function completeFunding(
   tx: Tx,
@@ -70,6 +73,14 @@ export async function completeFunding(
     return { fundingSessionId: session.id, sessionState: to, transferStatus: funded.state };
   }
   await transitionTransfer(tx, transfer, "funding.failed", now);
-  await closeFundingSession(tx, session, to, now, input.method);
-  return { fundingSessionId: session.id, sessionState: to, transferStatus: transfer.state };
+  // The session row is locked (lockFundingSession), so concurrent declines are counted one by one.
+  const scope = `funding-decline:${session.id}`;
+  await recordFailure(tx, scope, now);
+  const declinesLeft = config().FUNDING_MAX_DECLINES - (await countFailures(tx, scope, config().FUNDING_TTL_SECONDS, now));
+  if (declinesLeft > 0) return { fundingSessionId: session.id, sessionState: to, transferStatus: transfer.state, declinesLeft };
+  const failed = fundingSessionMachine.next(session.state, "declines.exhausted").to;
+  await closeFundingSession(tx, session, failed, now, input.method);
+  // Back to validated: the customer confirms again for a new session (spec 4.1 rule 11).
+  const reopened = await transitionTransfer(tx, transfer, "funding.declined", now);
+  return { fundingSessionId: session.id, sessionState: failed, transferStatus: reopened.state, declinesLeft: 0 };
 }

@@ -45,6 +45,7 @@ export const TRANSFER_TRIGGERS = [
   "confirm",
   "funding.succeeded",
   "funding.failed",
+  "funding.declined",
   "funding.expired",
   "cancel",
   "network.toPay",
@@ -90,7 +91,10 @@ export const transferMachine = defineMachine<TransferState, TransferTrigger>({
     // Confirm only from validated (decisions 7); anything else is transfer.stateInvalid.
     { from: ["validated"], trigger: "confirm", to: "funding", reasonCode: "TRF_AUTH_DEVICE_VERIFIED", notes: "fundingSession allocated" },
     { from: ["funding"], trigger: "funding.succeeded", to: "funded", reasonCode: "TRF_FUNDING_SUCCESS" },
-    { from: ["funding"], trigger: "funding.failed", to: "unchanged", notes: "funding session marked FAILED" },
+    { from: ["funding"], trigger: "funding.failed", to: "unchanged", notes: "a decline: the funding session stays OPEN for another attempt" },
+    // The session's last allowed decline closes it FAILED: back to validated, so a new confirm
+    // opens a new session at once instead of waiting for the 120-minute deadline.
+    { from: ["funding"], trigger: "funding.declined", to: "validated", reasonCode: "TRF_FUNDING_DECLINED", notes: "funding session FAILED" },
     // Reopening after the funding URL expires needs a new confirm (spec 4.1 rule 11), and confirm
     // is accepted only from validated, so an expired session returns the transfer to validated.
     {

@@ -17,7 +17,7 @@ const ADMIN = [
   ["/console/partners", "Partners"],
   ["/console/webhooks", "Webhooks"],
   ["/console/deliveries", "Failed deliveries"],
-  ["/console/refunds", "Refunds due"],
+  ["/console/refunds", "Refunds"],
   ["/console/ledger", "Ledger"],
   ["/console/audit", "Audit log"],
   ["/console/operators", "Operators"],
@@ -28,17 +28,18 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   const links = operator.role === "admin" ? [...QUEUES, ...ADMIN] : QUEUES;
   return (
     <div className="min-h-screen">
-      <header className="bg-slate-900 text-white">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
+      {/* One line from 1280 px up (issue 14): no wrapping, the operator's address truncates first. */}
+      <header className="bg-slate-900 text-white" data-testid="console-header">
+        <div className="flex items-center gap-x-3 whitespace-nowrap px-4 py-2">
           <span className="font-semibold">Remit Console</span>
-          <nav aria-label="Console" className="flex flex-wrap gap-1 text-sm">
+          <nav aria-label="Console" className="flex gap-0.5 text-sm">
             {links.map(([href, label]) => (
               <Link key={href} href={href} className="rounded px-2 py-1.5 text-slate-200 hover:bg-slate-700 focus:outline-none focus:ring-2 focus:ring-white">
                 {label}
               </Link>
             ))}
           </nav>
-          <span className="ml-auto text-sm text-slate-300" data-testid="operator">
+          <span className="ml-auto min-w-0 truncate text-sm text-slate-300" data-testid="operator" title={`${operator.email} · ${operator.role}`}>
             {operator.email} · {operator.role}
           </span>
           <SignOutButton />

@@ -294,7 +294,9 @@ test("Accept-Language fr: the page is in French (at create, or when the page is 
   const s = await openKyc(c, { "accept-language": "fr-FR,fr;q=0.9" });
   const page = await openWebview(s.webviewUrl);
   assert.ok(page.html.includes(FR_TITLE), "session created in French");
-  assert.match(page.html, /<html[^>]*lang="fr"|lang="fr"/);
+  // The document itself (issue 14), and its title.
+  assert.match(page.html, /<html[^>]*\slang="fr"/);
+  assert.match(page.html, new RegExp(`<title>${FR_TITLE}</title>`));
 
   const d = await customerWithProfile();
   const t = await openKyc(d);

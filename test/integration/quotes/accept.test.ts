@@ -6,6 +6,7 @@
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { formatDateTime, formatDecimal, formatMoney } from "@/lib/i18n/format";
 import {
   acceptQuote,
   advanceClock,
@@ -74,10 +75,20 @@ describe("disclosure", () => {
     assert.equal(Date.parse(d.expiresAt), Date.parse(q.quoteValidUntil));
     assert.equal(d.language, "en");
     assert.equal(typeof d.version, "string");
-    // The content states the facts the customer commits to.
-    for (const fact of [q.originAmount, q.destinationAmount, q.fxRate, q.totalCustomerCost, d.fees.totalFees])
-      assert.ok(d.content.includes(fact), `content lacks ${fact}`);
-    assert.match(d.content, /Amount to send/);
+    // The content states the facts the customer commits to, written for people (issue 14).
+    const facts = [
+      formatMoney(q.originAmount, "USD", "en"),
+      formatMoney(q.destinationAmount, "MXN", "en"),
+      `1 USD = ${formatDecimal(q.fxRate, "en")} MXN`,
+      formatMoney(q.totalCustomerCost, "USD", "en"),
+      formatMoney(d.fees.totalFees, "USD", "en"),
+      formatDateTime(d.expiresAt, "en"),
+    ];
+    for (const fact of facts) assert.ok(d.content.includes(fact), `content lacks ${fact}`);
+    assert.match(d.content, /Amount to send: USD\s\d[\d,]*\.\d\d\./);
+    assert.match(d.content, /guaranteed until [A-Z][a-z]+ \d{1,2}, 20\d\d at \d{1,2}:\d\d\s[AP]M UTC\./);
+    // The wire forms stay in the response fields, not in the text.
+    assert.ok(!d.content.includes(q.originAmount) && !d.content.includes(d.expiresAt), d.content);
     assert.match(res.headers.get("cache-control") ?? "", /no-store/);
     assert.equal(res.headers.get("content-language"), "en");
   });
@@ -111,8 +122,16 @@ describe("disclosure", () => {
     const q = await serviceQuote(c, ben.beneficiaryId);
     const fr = await readDisclosure(c, q.quoteId, { "accept-language": "fr" });
     assert.match(fr.body.content, /Montant envoy/);
+    // "102,99 USD" and "22 novembre 2026 à 20:42 UTC": French separators and month names.
+    const space = "[\\s\\u202f\\u00a0]";
+    assert.match(fr.body.content, new RegExp(`Total à payer : \\d[\\d${space.slice(1, -1)}]*,\\d\\d${space}USD\\.`));
+    assert.match(fr.body.content, new RegExp(`garanti jusqu’au \\d{1,2} [a-zéû]+ 20\\d\\d à \\d\\d:\\d\\d${space}UTC\\.`));
+    assert.ok(fr.body.content.includes(formatMoney(q.totalCustomerCost, "USD", "fr")));
     const es = await readDisclosure(c, q.quoteId, { "accept-language": "es" });
     assert.match(es.body.content, /Importe enviado/);
+    assert.match(es.body.content, new RegExp(`Total a pagar: \\d[\\d.]*,\\d\\d${space}USD\\.`));
+    assert.match(es.body.content, new RegExp(`garantizado hasta el \\d{1,2} de [a-z]+ de 20\\d\\d`));
+    assert.ok(es.body.content.includes(formatDateTime(q.quoteValidUntil, "es")));
   });
 
   test("no Accept-Language: the profile preference (es); the header still wins over it", async () => {

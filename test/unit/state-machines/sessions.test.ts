@@ -27,16 +27,18 @@ test("KYC session: every cell (decisions 4 states)", () => {
 test("funding session: every cell", () => {
   const cells = checkExhaustively(fundingSessionMachine, {
     states: ["OPEN", "SUCCEEDED", "FAILED", "EXPIRED"],
-    triggers: ["create", "provider.succeeded", "provider.failed", "expired"],
+    triggers: ["create", "provider.succeeded", "provider.failed", "declines.exhausted", "expired"],
     moves: [
       { from: "none", trigger: "create", to: "OPEN" },
       { from: "OPEN", trigger: "provider.succeeded", to: "SUCCEEDED" },
-      { from: "OPEN", trigger: "provider.failed", to: "FAILED" },
+      // A decline keeps the session open for another card or method (issue 14).
+      { from: "OPEN", trigger: "provider.failed", to: "OPEN" },
+      { from: "OPEN", trigger: "declines.exhausted", to: "FAILED" },
       { from: "OPEN", trigger: "expired", to: "EXPIRED" },
     ],
     refusal: (from) => (from === "EXPIRED" ? { code: "funding.sessionExpired", status: 410 } : { code: "funding.sessionStateInvalid", status: 409 }),
   });
-  assert.equal(cells, 5 * 4);
+  assert.equal(cells, 5 * 5);
 });
 
 test("refund: every cell (decisions 7 RefundStatus)", () => {

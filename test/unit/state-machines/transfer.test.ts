@@ -31,6 +31,7 @@ const TRIGGERS = [
   "confirm",
   "funding.succeeded",
   "funding.failed",
+  "funding.declined",
   "funding.expired",
   "cancel",
   "network.toPay",
@@ -62,6 +63,7 @@ const MOVES: ExpectedMove[] = [
   { from: "validated", trigger: "confirm", to: "funding", reasonCode: "TRF_AUTH_DEVICE_VERIFIED" },
   { from: "funding", trigger: "funding.succeeded", to: "funded", reasonCode: "TRF_FUNDING_SUCCESS" },
   { from: "funding", trigger: "funding.failed", to: "funding" },
+  { from: "funding", trigger: "funding.declined", to: "validated", reasonCode: "TRF_FUNDING_DECLINED" },
   { from: "funding", trigger: "funding.expired", to: "validated", reasonCode: "TRF_FUNDING_SESSION_EXPIRED" },
   ...moves(PRE, "cancel", "aborted", { reasonCode: "TRF_CANCEL_ABORTED_PRE_FUNDING", outcome: "ABORTED_PRE_FUNDING" }),
   { from: "funded", trigger: "cancel", to: "canceled", reasonCode: "TRF_CANCEL_PRE_NETWORK", outcome: "CANCELED_PRE_NETWORK" },
@@ -111,8 +113,8 @@ const contexts = (from: string) => (from === "spended" ? STATES.map((prior) => (
 
 test("transfer: every (state, trigger) cell matches spec 3.1", () => {
   const cells = checkExhaustively(transferMachine, { states: STATES, triggers: TRIGGERS, moves: MOVES, refusal: () => STATE_INVALID, contexts });
-  // (none + 12 states) x 24 triggers, plus spended x 24 triggers x 13 priors.
-  assert.equal(cells, 13 * 24 + 24 * 13);
+  // (none + 12 states) x 25 triggers, plus spended x 25 triggers x 13 priors.
+  assert.equal(cells, 13 * 25 + 25 * 13);
 });
 
 test("transfer: moves out of spended that depend on the prior need it (caller bug otherwise)", () => {

@@ -1,4 +1,5 @@
 import { Empty, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
+import { when } from "@/lib/console/format";
 import { pageParam } from "@/lib/console/page-param";
 import { PAGE_SIZE } from "@/lib/console/queries";
 import { requireOperator } from "@/lib/console/session";
@@ -40,7 +41,7 @@ export default async function Audit({ searchParams }: { searchParams: SearchPara
             <tbody>
               {rows.slice(0, PAGE_SIZE).map((r) => (
                 <tr key={r.id} className="border-b align-top">
-                  <td className="p-2 whitespace-nowrap">{r.at.toISOString()}</td>
+                  <td className="p-2 whitespace-nowrap">{when(r.at)}</td>
                   <td className="p-2">{r.operatorEmail}</td>
                   <td className="p-2 font-mono">{r.action}</td>
                   <td className="p-2 font-mono">

@@ -1,6 +1,7 @@
 import { DecisionForm } from "@/components/console/decision-form";
 import { ScreeningEvidence } from "@/components/console/screening-evidence";
-import { Badge, Card, Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
+import { Badge, Card, CustomerLabel, Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
+import { customerName } from "@/lib/console/format";
 import { pageParam } from "@/lib/console/page-param";
 import { beneficiaryQueue } from "@/lib/console/queries";
 import { ready } from "@/lib/platform/ready";
@@ -20,7 +21,7 @@ export default async function BeneficiaryQueue({ searchParams }: { searchParams:
       <PageTitle sub="Beneficiaries pending screening or blocked: decide VALID, MONITORED or BLOCKED.">Beneficiary screening</PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
       {items.length === 0 ? <Empty>No beneficiary needs a decision.</Empty> : null}
-      {items.map(({ b, subscriptionId }) => (
+      {items.map(({ b, customerId, customerProfile }) => (
         <Card
           key={b.id}
           title={
@@ -32,8 +33,8 @@ export default async function BeneficiaryQueue({ searchParams }: { searchParams:
           <p className="text-sm text-slate-700">
             Resident in {b.countryOfResidence}
             {b.nationality ? `, ${b.nationality} national` : ""}
-            {b.dateOfBirth ? `, born ${b.dateOfBirth}` : ""} · {b.relationshipToCustomer} of {subscriptionId} · screening result{" "}
-            {b.screeningResult ?? "pending"}
+            {b.dateOfBirth ? `, born ${b.dateOfBirth}` : ""} · {b.relationshipToCustomer} of{" "}
+            <CustomerLabel name={customerName(customerProfile)} id={customerId} /> · screening result {b.screeningResult ?? "pending"}
           </p>
           <div className="mt-2">
             <ScreeningEvidence screening={screenings.get(b.id)} />

@@ -1,5 +1,6 @@
 import Link from "next/link";
-import { Badge, Empty, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
+import { Badge, CustomerLabel, Empty, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
+import { customerName } from "@/lib/console/format";
 import { searchCustomers } from "@/lib/console/queries";
 import { requireOperator } from "@/lib/console/session";
 import { ready } from "@/lib/platform/ready";
@@ -23,6 +24,7 @@ export default async function Customers({ searchParams }: { searchParams: Search
           <table className="w-full border-collapse bg-white text-sm">
             <thead>
               <tr className="border-b text-left text-slate-500">
+                <th className="p-2">Customer</th>
                 <th className="p-2">Subscription</th>
                 <th className="p-2">Partner</th>
                 <th className="p-2">Status</th>
@@ -33,6 +35,9 @@ export default async function Customers({ searchParams }: { searchParams: Search
             <tbody>
               {rows.map(({ s, c }) => (
                 <tr key={s.id} className="border-b">
+                  <td className="p-2">
+                    <CustomerLabel name={customerName(c.profile)} id={c.id} href={`/console/customers/${s.id}`} />
+                  </td>
                   <td className="p-2">
                     <Link className="text-blue-700 underline" href={`/console/customers/${s.id}`}>
                       {s.id}

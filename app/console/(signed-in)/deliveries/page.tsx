@@ -1,4 +1,5 @@
 import { Empty, PageTitle } from "@/components/console/ui";
+import { when } from "@/lib/console/format";
 import { requireOperator } from "@/lib/console/session";
 import { failedOtpDeliveries } from "@/lib/notifications/failed-deliveries";
 import { ready } from "@/lib/platform/ready";
@@ -29,8 +30,8 @@ export default async function FailedDeliveries() {
           <tbody>
             {rows.map((r) => (
               <tr key={r.id} className="border-b border-slate-100">
-                <td className="px-3 py-2">{r.createdAt.toISOString()}</td>
-                <td className="px-3 py-2">{r.failedAt?.toISOString() ?? ""}</td>
+                <td className="px-3 py-2">{when(r.createdAt)}</td>
+                <td className="px-3 py-2">{when(r.failedAt)}</td>
                 <td className="px-3 py-2">
                   {r.channel} ({r.provider})
                 </td>

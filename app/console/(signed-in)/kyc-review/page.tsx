@@ -1,5 +1,6 @@
 import { DecisionForm } from "@/components/console/decision-form";
-import { Badge, Card, Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
+import { Badge, Card, CustomerLabel, Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
+import { customerName, when } from "@/lib/console/format";
 import { pageParam } from "@/lib/console/page-param";
 import { kycReviewQueue } from "@/lib/kyc/review";
 import { ready } from "@/lib/platform/ready";
@@ -34,7 +35,7 @@ export default async function KycReviewQueue({ searchParams }: { searchParams: S
               <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
                 <dt className="text-slate-500">Customer</dt>
                 <dd>
-                  {session.customerId} · {partnerId} · {customerStatus} / KYC {kycStatus}
+                  <CustomerLabel name={customerName(profile)} id={session.customerId} /> · {partnerId} · {customerStatus} / KYC {kycStatus}
                 </dd>
                 <dt className="text-slate-500">Born</dt>
                 <dd>{text(p.dateOfBirth)}</dd>
@@ -45,7 +46,7 @@ export default async function KycReviewQueue({ searchParams }: { searchParams: S
                   {text(c.documentType)} {text(c.documentNumber)}, issued by {text(c.issuingCountry)}, expires {text(c.expiryDate)}
                 </dd>
                 <dt className="text-slate-500">Submitted</dt>
-                <dd>{session.submittedAt?.toISOString()}</dd>
+                <dd>{when(session.submittedAt)}</dd>
               </dl>
               {photoType ? (
                 <a href={`/console/kyc-review/${session.id}/photo`} target="_blank" rel="noreferrer" className="block">

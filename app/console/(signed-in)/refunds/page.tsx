@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Badge, Card, danger, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
+import { money, when } from "@/lib/console/format";
 import { refundsDue } from "@/lib/console/money";
 import { pageParam } from "@/lib/console/page-param";
 import { requireOperator } from "@/lib/console/session";
@@ -36,13 +37,13 @@ export default async function RefundsDue({ searchParams }: { searchParams: Searc
               <Link className="text-blue-700 underline" href={`/console/transfers/${t.id}`}>
                 {t.id}
               </Link>
-              <Badge>{t.refund?.refundStatus}</Badge> {t.totalCustomerCost} {t.originCurrency} to{" "}
+              <Badge>{t.refund?.refundStatus}</Badge> {money(t.totalCustomerCost, t.originCurrency)} to{" "}
               {t.fundedFrom === "cash:card-clearing" ? "the card" : "the bank account"} it came from
             </span>
           }
         >
           <p className="mb-2 text-sm text-slate-600">
-            Transfer {t.state} · refund owed since {t.refund?.refundInitiatedAt}
+            Transfer {t.state} · refund owed since {t.refund ? when(new Date(t.refund.refundInitiatedAt)) : ""}
             {t.refund?.failureReason ? <> · failed: {t.refund.failureReason}</> : null}
           </p>
           {t.refund?.refundStatus === "FAILED" ? (

@@ -1,8 +1,11 @@
-import { Badge, Card, danger, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
+import Link from "next/link";
+import { Badge, Card, CustomerLabel, danger, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
+import { customerName, when } from "@/lib/console/format";
 import { pageParam } from "@/lib/console/page-param";
 import { listPartners, PAGE_SIZE } from "@/lib/console/queries";
 import { requireOperator } from "@/lib/console/session";
 import { ready } from "@/lib/platform/ready";
+import { webhookEndpointState } from "@/lib/webhooks/endpoint";
 import { deliveryLog } from "@/lib/webhooks/replay";
 import { reenableEndpointAction, replayEventAction, replayRangeAction } from "./actions";
 
@@ -18,6 +21,8 @@ export default async function Webhooks({ searchParams }: { searchParams: SearchP
   const events = partnerId ? await deliveryLog(db, partnerId, PAGE_SIZE + 1, (page - 1) * PAGE_SIZE) : [];
   const back = `/console/webhooks`;
   const partner = partners.find((p) => p.id === partnerId);
+  // Replay is offered only where a delivery can happen: a URL and a secret, not disabled (410).
+  const endpoint = partner ? webhookEndpointState(partner) : null;
   return (
     <>
       <PageTitle sub="Every event and each delivery attempt: time, status code, latency.">Webhook deliveries</PageTitle>
@@ -35,7 +40,7 @@ export default async function Webhooks({ searchParams }: { searchParams: SearchP
       {partner?.webhookDisabledAt && (
         <div role="alert" className="mb-4 flex flex-wrap items-center gap-2 rounded border border-red-200 bg-red-50 p-3 text-sm text-red-900">
           <span>
-            Endpoint disabled since {partner.webhookDisabledAt.toISOString()}: {partner.webhookDisabledReason} Nothing is sent to it until re-enabled.
+            Endpoint disabled since {when(partner.webhookDisabledAt)}: {partner.webhookDisabledReason} Nothing is sent to it until re-enabled.
           </span>
           <form action={reenableEndpointAction} className="ml-auto">
             <input type="hidden" name="partnerId" value={partner.id} />
@@ -44,7 +49,16 @@ export default async function Webhooks({ searchParams }: { searchParams: SearchP
           </form>
         </div>
       )}
-      {partnerId && (
+      {partner && endpoint === "noUrl" && (
+        <p role="status" className="mb-4 rounded border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="no-webhook-url">
+          {partner.name} has {partner.webhookUrl ? "no webhook signing secret" : "no webhook URL"}, so its events are not delivered; they are kept.{" "}
+          <Link className="font-medium underline" href={`/console/partners/${partner.id}`}>
+            {partner.webhookUrl ? "Issue a secret" : "Set a webhook URL"} in {partner.name}’s settings
+          </Link>
+          , then replay the events it missed.
+        </p>
+      )}
+      {partnerId && endpoint === "ready" && (
         <Card title="Replay a time range">
           <form action={replayRangeAction} className="flex flex-wrap items-center gap-2 text-sm">
             <input type="hidden" name="partnerId" value={partnerId} />
@@ -62,23 +76,41 @@ export default async function Webhooks({ searchParams }: { searchParams: SearchP
       {events.length === 0 ? <Empty>No events for this partner yet.</Empty> : null}
       <ul className="space-y-2">
         {events.slice(0, PAGE_SIZE).map((e) => (
-          <li key={e.id} className="rounded border border-slate-200 bg-white p-3 text-sm">
+          <li key={e.id} className="rounded border border-slate-200 bg-white p-3 text-sm" data-testid="webhook-event">
             <div className="flex flex-wrap items-center gap-2">
-              <Badge>{e.eventType}</Badge> #{e.sequence} · {e.subscriptionId} · {e.occurredAt.toISOString()} · <Badge>{e.deliveryState}</Badge>
-              <form action={replayEventAction} className="ml-auto">
-                <input type="hidden" name="eventId" value={e.id} />
-                <input type="hidden" name="back" value={back} />
-                <button className={primary}>Replay</button>
-              </form>
+              <Badge>{e.eventType}</Badge> #{e.sequence} ·{" "}
+              {e.customer.id ? <CustomerLabel name={customerName(e.customer.profile)} id={e.customer.id} /> : e.subscriptionId} · {when(e.occurredAt)}
+              {/* Without an endpoint every event is "undeliverable": the notice above says why once. */}
+              {endpoint !== "noUrl" && <Badge>{e.deliveryState}</Badge>}
+              {endpoint === "ready" && e.deliveryState !== "pending" && (
+                <form action={replayEventAction} className="ml-auto">
+                  <input type="hidden" name="eventId" value={e.id} />
+                  <input type="hidden" name="back" value={back} />
+                  <button className={primary}>Replay</button>
+                </form>
+              )}
             </div>
             {e.attempts.length > 0 && (
-              <ol className="mt-1 list-decimal pl-6 text-slate-700">
-                {e.attempts.map((a) => (
-                  <li key={a.id}>
-                    {a.attemptedAt.toISOString()} · {a.statusCode ?? "no response"} · {a.latencyMs} ms{a.error ? ` · ${a.error}` : ""}
-                  </li>
-                ))}
-              </ol>
+              <table className="mt-2 text-left text-slate-700" data-testid="webhook-attempts">
+                <thead className="text-xs text-slate-500">
+                  <tr>
+                    <th className="pr-4 font-normal">Attempted</th>
+                    <th className="pr-4 font-normal">Status</th>
+                    <th className="pr-4 font-normal">Latency</th>
+                    <th className="font-normal">Error</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {e.attempts.map((a) => (
+                    <tr key={a.id}>
+                      <td className="pr-4">{when(a.attemptedAt)}</td>
+                      <td className="pr-4">{a.statusCode ?? "no response"}</td>
+                      <td className="pr-4">{a.latencyMs} ms</td>
+                      <td>{a.error ?? ""}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
             )}
           </li>
         ))}

@@ -1,30 +1,43 @@
-import { headers } from "next/headers";
-import { FundingPayment } from "@/components/webviews/funding-payment";
+import type { Metadata } from "next";
+import { FundingPayment, type FundingDisplay } from "@/components/webviews/funding-payment";
 import { WebviewExpired } from "@/components/webviews/webview-expired";
 import { clock } from "@/lib/clock";
+import { formatDateTime, formatDecimal, formatMoney } from "@/lib/i18n/format";
 import { fundingWebviewMessages } from "@/lib/i18n/funding-webview-messages";
-import { chooseLanguage } from "@/lib/i18n/language";
+import type { Language } from "@/lib/i18n/language";
 import { unitOfWork } from "@/lib/platform/unit-of-work";
-import { openFundingWebview } from "@/lib/transfers/funding-webview";
+import { openFundingWebview, type FundingWebviewModel } from "@/lib/transfers/funding-webview";
+import { requestLanguage } from "../../request-language";
 
 export const dynamic = "force-dynamic";
-export const metadata = { title: "Payment", referrer: "no-referrer" as const };
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: fundingWebviewMessages[await requestLanguage()].title, referrer: "no-referrer" };
+}
+
+/** The amounts and the deadline as the customer reads them, formatted on the server (hydration sees the same text). */
+function display(model: FundingWebviewModel, language: Language): FundingDisplay {
+  const a = model.amounts;
+  return {
+    youSend: formatMoney(a.originAmount, a.originCurrency, language),
+    fees: formatMoney(a.fees, a.originCurrency, language),
+    total: formatMoney(a.total, a.originCurrency, language),
+    rate: `1 ${a.originCurrency} = ${formatDecimal(a.rate, language)} ${a.destinationCurrency}`,
+    recipientGets: formatMoney(a.destinationAmount, a.destinationCurrency, language),
+    until: formatDateTime(model.sessionExpiresAt, language),
+  };
+}
 
 // The hosted funding page at fundingWebviewUrl (spec 2.8).
 export default async function FundingWebviewPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const acceptLanguage = (await headers()).get("accept-language");
+  const language = await requestLanguage();
+  const all = fundingWebviewMessages[language];
   const opened = await unitOfWork((tx) => openFundingWebview(tx, token, clock.now()));
   if (!opened.ok && opened.error.code === "server.unexpected") throw opened.error;
   const model = opened.ok ? opened.value : null; // unknown, used or expired: the expired page
-  if (!model) {
-    const language = chooseLanguage(acceptLanguage);
-    const m = fundingWebviewMessages[language];
-    return <WebviewExpired title={m.expiredTitle} body={m.expiredBody} language={language} />;
-  }
-  const language = chooseLanguage(acceptLanguage, model.locale);
-  const all = fundingWebviewMessages[language];
+  if (!model) return <WebviewExpired title={all.expiredTitle} body={all.expiredBody} language={language} />;
   // Without a funding rail (production before issue 12) the sandbox wording never reaches the page.
   const messages = model.paymentsConfigured ? all : { ...all, sandboxCards: "", bankTransferNote: "" };
-  return <FundingPayment token={token} model={model} messages={messages} language={language} />;
+  return <FundingPayment token={token} model={model} display={display(model, language)} messages={messages} language={language} />;
 }

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ScreeningEvidence } from "@/components/console/screening-evidence";
 import { Badge, Card, danger, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
+import { customerName, money, when } from "@/lib/console/format";
 import { customerDetail } from "@/lib/console/queries";
 import { requireOperator } from "@/lib/console/session";
 import { OPERATOR_STATUSES } from "@/lib/customers/status-machine";
@@ -25,7 +26,9 @@ export default async function CustomerPage({ params, searchParams }: { params: P
   const back = `/console/customers/${s.id}`;
   return (
     <>
-      <PageTitle sub={`${detail.identifiers.join(", ")} · partner ${s.partnerId}`}>{s.id}</PageTitle>
+      <PageTitle sub={`${c.id} · subscription ${s.id} · ${detail.identifiers.join(", ")} · partner ${s.partnerId}`}>
+        {customerName(c.profile) ?? "No profile yet"}
+      </PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
       <Card title="Status">
         <p className="text-sm">
@@ -90,10 +93,8 @@ export default async function CustomerPage({ params, searchParams }: { params: P
                   <td className="p-1">
                     <Badge>{t.state}</Badge>
                   </td>
-                  <td className="p-1">
-                    {t.originAmount} {t.originCurrency}
-                  </td>
-                  <td className="p-1">{t.createdAt.toISOString()}</td>
+                  <td className="p-1">{money(t.originAmount, t.originCurrency)}</td>
+                  <td className="p-1">{when(t.createdAt)}</td>
                   <td className="p-1">
                     {(HOLDABLE as readonly string[]).includes(t.state) && (
                       <form action={placeHold} className="flex gap-1">

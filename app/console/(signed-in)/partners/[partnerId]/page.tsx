@@ -2,6 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Badge, Card, danger, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
 import { clock } from "@/lib/clock";
+import { when } from "@/lib/console/format";
 import { requireOperator } from "@/lib/console/session";
 import { DomainError } from "@/lib/errors";
 import { partnerDetail } from "@/lib/partners/admin";
@@ -21,13 +22,13 @@ export default async function PartnerPage({ params, searchParams }: { params: Pr
   const back = `/console/partners/${partner.id}`;
   return (
     <>
-      <PageTitle sub={`${partner.id} · created ${partner.createdAt.toISOString().slice(0, 10)}`}>{partner.name}</PageTitle>
+      <PageTitle sub={`${partner.id} · created ${when(partner.createdAt)}`}>{partner.name}</PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
       <Card title="Subscription keys">
         <ul className="mb-3 space-y-1 text-sm">
           {keys.map((k) => (
             <li key={k.id} className="flex items-center gap-2">
-              <Badge>{k.keyPrefix}…</Badge> {k.id} · {k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : "active"}
+              <Badge>{k.keyPrefix}…</Badge> {k.id} · {k.revokedAt ? `revoked ${when(k.revokedAt)}` : "active"}
               {!k.revokedAt && (
                 <form action={revokeKeyAction}>
                   <input type="hidden" name="partnerId" value={partner.id} />
@@ -80,14 +81,12 @@ export default async function PartnerPage({ params, searchParams }: { params: Pr
           partnerId={partner.id}
           hasSecret={!!partner.webhookSecret}
           previousValidUntil={
-            partner.webhookPreviousSecretExpiresAt && partner.webhookPreviousSecretExpiresAt > clock.now()
-              ? partner.webhookPreviousSecretExpiresAt.toISOString()
-              : null
+            partner.webhookPreviousSecretExpiresAt && partner.webhookPreviousSecretExpiresAt > clock.now() ? when(partner.webhookPreviousSecretExpiresAt) : null
           }
         />
         {partner.webhookDisabledAt && (
           <p role="alert" className="mt-3 rounded border border-red-200 bg-red-50 p-2 text-sm text-red-900">
-            Webhook endpoint disabled since {partner.webhookDisabledAt.toISOString()}: {partner.webhookDisabledReason} Re-enable it from the delivery log.
+            Webhook endpoint disabled since {when(partner.webhookDisabledAt)}: {partner.webhookDisabledReason} Re-enable it from the delivery log.
           </p>
         )}
         <p className="mt-3 text-sm">

@@ -1,5 +1,6 @@
 import { notFound } from "next/navigation";
 import { Badge, Card, PageTitle } from "@/components/console/ui";
+import { when } from "@/lib/console/format";
 import { transferWithHistory } from "@/lib/console/money";
 import { requireOperator } from "@/lib/console/session";
 import { fromMinor, transferEntries } from "@/lib/ledger";
@@ -47,7 +48,7 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
         <ol className="list-decimal pl-6 text-sm" data-testid="state-history">
           {history.map((h) => (
             <li key={h.id}>
-              {h.state} · {h.reasonCode} · {h.transitionedAt.toISOString()}
+              {h.state} · {h.reasonCode} · {when(h.transitionedAt)}
             </li>
           ))}
         </ol>
@@ -57,7 +58,7 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
         {entries.map((e) => (
           <section key={e.entryId} className="mb-3 border-t pt-2" data-testid="journal-entry">
             <p className="text-sm">
-              <Badge>{e.kind}</Badge> {e.memo} · {e.createdAt.toISOString()} · <span className="font-mono text-xs">{e.entryId}</span>
+              <Badge>{e.kind}</Badge> {e.memo} · {when(e.createdAt)} · <span className="font-mono text-xs">{e.entryId}</span>
             </p>
             <table className="mt-1 w-full text-sm">
               <thead>

@@ -11,6 +11,8 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
     // Another customer's session answers exactly like a missing one.
     if (!locked || locked.transfer.subscriptionId !== customer.subscriptionId)
       throw new DomainError("fundingSession.notFound", { message: "No such funding session." });
-    return { body: await completeFunding(tx, { ...locked, outcome: body.outcome, method: "SANDBOX", now }) };
+    // FAILED is a decline, as on the page: the session stays OPEN until its last allowed decline.
+    const { fundingSessionId, sessionState, transferStatus } = await completeFunding(tx, { ...locked, outcome: body.outcome, method: "SANDBOX", now });
+    return { body: { fundingSessionId, sessionState, transferStatus } };
   }),
 });

@@ -1,0 +1,86 @@
+/**
+ * Money, rates and times for people, in the reader's language, with the platform's Intl (ICU):
+ * no formatting package is needed, and Intl knows each language's separators, word order and
+ * month names ("102,99 USD", "22 novembre 2026 à 20:42 UTC"). The webviews, the disclosure text
+ * and the console all format here; the API keeps its decimal strings and ISO times.
+ *
+ * Amounts never pass through a JS number: the decimal string is rounded half-even to the
+ * currency's ISO 4217 minor unit with decimal.js (lib/money), then handed to Intl as a string,
+ * which Intl formats exactly (ECMA-402 NumberFormat v3) with exactly that many decimals.
+ */
+import { Decimal } from "@/lib/money/decimal";
+import { minorUnitExponent } from "@/lib/money/currency";
+import { roundToMinorUnit } from "@/lib/money/format";
+
+/** A BCP 47 tag: the webviews pass "en" | "fr" | "es", the console "en-GB". */
+export type Locale = string;
+
+/** Times are shown in UTC unless the customer's time zone is known. */
+export const DEFAULT_TIME_ZONE = "UTC";
+
+const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => F): F {
+  let f = cache.get(key);
+  if (!f) cache.set(key, (f = make()));
+  return f as F;
+}
+
+// Intl accepts exact decimal strings at run time (NumberFormat v3); TypeScript's lib types only numbers.
+type IntlDecimal = number & { readonly decimal?: never };
+const asIntlDecimal = (s: string) => s as unknown as IntlDecimal;
+
+/** "102,99 USD" (fr), "USD 102.99" (en), "1.234,50 MXN" (es): the ISO code, never an ambiguous "$". */
+export function formatMoney(amount: string, currency: string, locale: Locale): string {
+  const digits = minorUnitExponent(currency);
+  const exact = roundToMinorUnit(new Decimal(amount), currency).toFixed(digits);
+  const f = cached(
+    `money|${locale}|${currency}`,
+    () =>
+      new Intl.NumberFormat(locale, {
+        style: "currency",
+        currency,
+        currencyDisplay: "code",
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      }),
+  );
+  return f.format(asIntlDecimal(exact));
+}
+
+/** An exchange rate with every decimal it was computed with, trailing zeros dropped ("17,1234"). */
+export function formatDecimal(value: string, locale: Locale): string {
+  const d = new Decimal(value);
+  const places = Math.min(d.decimalPlaces(), 20);
+  const f = cached(`decimal|${locale}|${places}`, () => new Intl.NumberFormat(locale, { minimumFractionDigits: 0, maximumFractionDigits: places }));
+  return f.format(asIntlDecimal(d.toFixed(places)));
+}
+
+/** "22 novembre 2026 à 20:42 UTC", "November 22, 2026 at 8:42 PM UTC", "22 de noviembre de 2026, 20:42 UTC". */
+export function formatDateTime(at: Date | string, locale: Locale, timeZone: string = DEFAULT_TIME_ZONE): string {
+  const f = cached(
+    `datetime|${locale}|${timeZone}`,
+    () =>
+      new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" }),
+  );
+  return f.format(typeof at === "string" ? new Date(at) : at);
+}
+
+/** A compact time for tables (the console): "22 Nov 2026, 20:42:44 UTC". */
+export function formatShortDateTime(at: Date | string, locale: Locale, timeZone: string = DEFAULT_TIME_ZONE): string {
+  const f = cached(
+    `short|${locale}|${timeZone}`,
+    () =>
+      new Intl.DateTimeFormat(locale, {
+        day: "numeric",
+        month: "short",
+        year: "numeric",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+        hourCycle: "h23",
+        timeZone,
+        timeZoneName: "short",
+      }),
+  );
+  return f.format(typeof at === "string" ? new Date(at) : at);
+}
