@@ -17,7 +17,6 @@ const ADMIN = [
   ["/console/partners", "Partners"],
   ["/console/webhooks", "Webhooks"],
   ["/console/deliveries", "Failed deliveries"],
-  ["/console/refunds", "Refunds"],
   ["/console/ledger", "Ledger"],
   ["/console/audit", "Audit log"],
   ["/console/operators", "Operators"],
@@ -34,7 +33,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           <span className="font-semibold">Remit Console</span>
           <nav aria-label="Console" className="flex gap-0.5 text-sm">
             {links.map(([href, label]) => (
-              <Link key={href} href={href} className="rounded px-2 py-1.5 text-slate-200 hover:bg-slate-700 focus:outline-none focus:ring-2 focus:ring-white">
+              <Link key={href} href={href} className="rounded px-1.5 py-1.5 text-slate-200 hover:bg-slate-700 focus:outline-none focus:ring-2 focus:ring-white">
                 {label}
               </Link>
             ))}

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Badge, Card, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
+import { refundsDueCount } from "@/lib/console/money";
 import { requireOperator } from "@/lib/console/session";
 import { ACCOUNT_CODES, accountBalances, fromMinor, isAccountCode, trialBalance } from "@/lib/ledger";
 import { ready } from "@/lib/platform/ready";
@@ -16,12 +17,19 @@ export default async function LedgerPage({ searchParams }: { searchParams: Searc
   const transferId = param(sp, "transferId")?.trim() || undefined;
   const db = await ready();
   const totals = await trialBalance(db);
+  const refunds = await refundsDueCount(db);
   const balances = await accountBalances(db, { code: isAccountCode(code) ? code : undefined, currency, transferId, limit: 200 });
   return (
     <>
       <PageTitle sub="Double-entry books in each currency's minor unit: every entry balances per currency, so each currency's debits equal its credits.">
         Ledger
       </PageTitle>
+      <p className="mb-4 text-sm">
+        <Link className="text-blue-700 underline" href="/console/refunds">
+          Refunds due ({refunds})
+        </Link>{" "}
+        — refunds owed to customers, to record paid or failed.
+      </p>
       <Card title="Trial balance">
         {totals.length === 0 ? (
           <p className="text-sm text-slate-500">Nothing posted yet.</p>
