@@ -1,7 +1,13 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { guardRequest } from "@/lib/http/request-guard";
 import { WEBVIEW_LANGUAGE_HEADER } from "@/lib/webviews/language-header";
-import { CONSOLE_STATIC_HEADERS, consoleContentSecurityPolicy, WEBVIEW_STATIC_HEADERS, webviewContentSecurityPolicy } from "@/lib/webviews/security-headers";
+import {
+  CONSOLE_STATIC_HEADERS,
+  consoleContentSecurityPolicy,
+  docsContentSecurityPolicy,
+  WEBVIEW_STATIC_HEADERS,
+  webviewContentSecurityPolicy,
+} from "@/lib/webviews/security-headers";
 
 /**
  * Runs before every route: refuses requests Next would answer with a bare 500 (lib/http/
@@ -16,6 +22,10 @@ export async function proxy(request: NextRequest) {
   if (path === "/console" || path.startsWith("/console/") || path.startsWith("/api/auth/")) {
     const nonce = newNonce();
     return withPolicy(request, nonce, consoleContentSecurityPolicy(nonce), CONSOLE_STATIC_HEADERS);
+  }
+  if (path === "/docs" || path === "/docs/") {
+    const nonce = newNonce();
+    return withPolicy(request, nonce, docsContentSecurityPolicy(nonce), CONSOLE_STATIC_HEADERS);
   }
   // The webview language header is ours: a client's own copy never reaches the root layout.
   if (request.headers.has(WEBVIEW_LANGUAGE_HEADER)) {

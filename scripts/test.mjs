@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * npm test: the whole suite.
- *  0. formatting (Prettier), lint (ESLint) and import-cycle (scripts/check-import-cycles.mjs)
- *     checks: CI fails on drift or on a cycle among lib/'s modules;
+ *  0. formatting (Prettier), lint (ESLint), import-cycle (scripts/check-import-cycles.mjs) and
+ *     OpenAPI (scripts/openapi-lint.ts: redocly lint) checks: CI fails on drift, on a cycle among
+ *     lib/'s modules, or on any Redocly error or warning;
  *  1. unit tests (pure modules, and database-level tests on PGlite; on PostgreSQL too when
  *     TEST_DATABASE_URL is set);
  *  2. a production build;
@@ -134,6 +135,7 @@ async function main() {
     runCheck("format (prettier --check)", [path.join(root, "node_modules/prettier/bin/prettier.cjs"), "--check", "--log-level", "warn", "."]);
     runCheck("lint (eslint)", [path.join(root, "node_modules/eslint/bin/eslint.js"), "--max-warnings", "0", "."]);
     runCheck("import cycles in lib/", [path.join(root, "scripts/check-import-cycles.mjs")]);
+    runCheck("OpenAPI document (redocly lint, recommended)", ["--import", "tsx", path.join(root, "scripts/openapi-lint.ts")]);
   }
   if (!only || only === "unit") {
     runNodeTests("unit (PGlite)", testFiles("test/unit"), {});

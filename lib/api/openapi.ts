@@ -1,63 +1,45 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
-import { httpStatusOf, type ErrorCode } from "@/lib/errors";
 import type { Contract } from "@/lib/http/contract";
 import { allContracts } from "./contracts";
-import { ErrorEnvelopeSchema } from "./schemas";
+import { EX } from "./examples/ids";
+import { errorResponses } from "./openapi-responses";
+import { SIGNATURE_SCHEME, webhooksSection } from "./webhooks";
 
-const STATUS_TEXT: Record<number, string> = {
-  400: "Bad request",
-  401: "Unauthorised",
-  403: "Forbidden",
-  404: "Not found",
-  405: "Method not allowed",
-  409: "Conflict",
-  410: "Gone",
-  412: "Precondition failed",
-  413: "Body too large",
-  415: "Unsupported media type",
-  422: "Unprocessable",
-  429: "Too many requests",
-  500: "Server error",
-};
+/** Tags in the order of a customer's journey (the reference's navigation follows it). */
+const TAGS = [
+  { name: "Auth", description: "Registration with a one-time code, login, token refresh and logout, password reset, device keys." },
+  { name: "Profile and KYC", description: "The customer's profile (screened on submit) and the hosted KYC capture." },
+  { name: "Beneficiaries", description: "People the customer sends to, screened before first use." },
+  { name: "Quotes", description: "Signed quotes, the pre-payment disclosure and acceptance, which creates the transfer." },
+  { name: "Transfers", description: "Submit, device-bound confirmation, funding, cancellation, refunds and status." },
+  { name: "Events", description: "The customer's events, exactly as webhooks carry them, in sequence order: catch up after missed webhooks." },
+  { name: "Webhooks", description: "Events POSTed to the partner's webhook URL, signed with Standard Webhooks." },
+  { name: "Sandbox", description: "Sandbox-only helpers (404 in production): drive providers, the payout network and the clock." },
+];
 
-/** Errors every operation of an auth level can return, on top of its own. */
-function commonErrors(c: Contract): ErrorCode[] {
-  const codes: ErrorCode[] = ["server.unexpected"];
-  if (c.auth !== "none") codes.push("auth.subscriptionKeyInvalid");
-  if (c.auth === "customer") codes.push("auth.tokenInvalid", "auth.tokenExpired", "auth.tokenRevoked", "subscription.closed");
-  if (c.body) codes.push("validation.bodyMalformed", "validation.contentTypeUnsupported", "validation.bodyTooLarge");
-  if (c.body || c.query || c.params) codes.push("validation.fieldInvalid", "validation.fieldFormatInvalid", "validation.fieldMissing");
-  if (c.idempotency === "required") codes.push("idempotency.conflict", "validation.fieldMissing");
-  return codes;
-}
+const DESCRIPTION = `Auth API (/v1/auth) and Core API (/v1/core) for partner applications acting for their logged-in customers.
 
-function errorResponses(c: Contract) {
-  const byStatus = new Map<number, Set<string>>();
-  for (const code of [...c.errors, ...commonErrors(c)]) {
-    const status = httpStatusOf(code);
-    if (!byStatus.has(status)) byStatus.set(status, new Set());
-    byStatus.get(status)!.add(code);
-  }
-  return Object.fromEntries(
-    [...byStatus.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([status, codes]) => [
-        String(status),
-        {
-          description: `${STATUS_TEXT[status] ?? "Error"}: ${[...codes].sort().join(", ")}`,
-          content: { "application/json": { schema: ErrorEnvelopeSchema } },
-        },
-      ]),
-  );
-}
+Every call sends \`Ocp-Apim-Subscription-Key\`; customer calls also send \`Authorization: Bearer <accessToken>\`. Every Core API POST needs an \`Idempotency-Key\` (a UUID per business action): a retry with the same key and body answers the original response with \`Idempotent-Replayed: true\`.
+
+Errors always have the shape \`{ error: { code, message, hint, remediation, details }, correlationId }\`: branch on \`error.code\`. 503 \`internal.unavailable\` and 500 \`server.unexpected\` are temporary: retry with the same Idempotency-Key after \`Retry-After\`.
+
+Webhooks: ${SIGNATURE_SCHEME}`;
 
 function operationOf(c: Contract): ZodOpenApiOperationObject {
   const header: Record<string, z.ZodType> = {
-    "X-Correlation-Id": z.string().optional().meta({ description: "Echoed on the response; generated when absent (UUID v4 recommended)." }),
+    "X-Correlation-Id": z
+      .string()
+      .optional()
+      .meta({ description: "Echoed on the response; generated when absent (UUID v4 recommended).", example: EX.correlationId }),
   };
-  if (c.idempotency === "required") header["Idempotency-Key"] = z.uuid().meta({ description: "Required: a UUID per business action." });
+  if (c.idempotency === "required")
+    header["Idempotency-Key"] = z.uuid().meta({ description: "Required: a UUID per business action.", example: EX.idempotencyKey });
   const security = c.auth === "none" ? [] : c.auth === "partner" ? [{ subscriptionKey: [] }] : [{ subscriptionKey: [], bearer: [] }];
+  const ex = c.examples;
+  const json = (schema: z.ZodType | undefined, example: unknown) => ({
+    "application/json": { ...(schema ? { schema } : {}), ...(example !== undefined ? { example } : {}) },
+  });
   return {
     operationId: c.operationId,
     summary: c.summary,
@@ -69,15 +51,27 @@ function operationOf(c: Contract): ZodOpenApiOperationObject {
       ...(c.params ? { path: c.params as z.ZodObject } : {}),
       ...(c.query ? { query: c.query as z.ZodObject } : {}),
     },
-    ...(c.body ? { requestBody: { required: true, content: { "application/json": { schema: c.body } } } } : {}),
+    ...(c.body ? { requestBody: { required: true, content: json(c.body, ex?.request) } } : {}),
     responses: {
       [String(c.success.status)]: {
         description: c.success.description,
-        ...(c.success.schema ? { content: { "application/json": { schema: c.success.schema } } } : {}),
+        ...(c.success.schema ? { content: json(c.success.schema, ex?.response) } : {}),
       },
+      ...Object.fromEntries(
+        Object.entries(ex?.otherResponses ?? {}).map(([status, r]) => [status, { description: r.description, content: json(c.success.schema, r.example) }]),
+      ),
       ...errorResponses(c),
     },
   };
+}
+
+/** Tags in TAGS order; a tag no entry names goes before Sandbox (a new capability, told by the test). */
+function tagsOf(contracts: Contract[]) {
+  const used = new Set([...contracts.flatMap((c) => c.tags), "Webhooks"]);
+  const known = TAGS.filter((t) => used.has(t.name));
+  const extra = [...used].filter((name) => !TAGS.some((t) => t.name === name)).map((name) => ({ name, description: `${name} operations.` }));
+  const sandbox = known.findIndex((t) => t.name === "Sandbox");
+  return sandbox < 0 ? [...known, ...extra] : [...known.slice(0, sandbox), ...extra, ...known.slice(sandbox)];
 }
 
 /** The OpenAPI 3.1 document of every implemented route, built from the same contracts the pipeline enforces. */
@@ -87,18 +81,17 @@ export function buildOpenApiDocument(baseUrl: string, contracts: Contract[] = al
     const item = (paths[c.path] ??= {});
     (item as Record<string, ZodOpenApiOperationObject>)[c.method.toLowerCase()] = operationOf(c);
   }
-  const tags = [...new Set(contracts.flatMap((c) => c.tags))].map((name) => ({ name, description: `${name} operations` }));
   return createDocument({
     openapi: "3.1.0",
     info: {
       title: "Remittance Partner API",
       version: "1.0.0",
-      description: "Auth API (/v1/auth) and Core API (/v1/core) for partner applications acting for their logged-in customers.",
+      description: DESCRIPTION,
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
       contact: { name: "Partner support", email: "partners@example.com" },
     },
     servers: [{ url: baseUrl }],
-    tags,
+    tags: tagsOf(contracts),
     components: {
       securitySchemes: {
         subscriptionKey: { type: "apiKey", in: "header", name: "Ocp-Apim-Subscription-Key", description: "Partner API key issued at onboarding." },
@@ -106,5 +99,6 @@ export function buildOpenApiDocument(baseUrl: string, contracts: Contract[] = al
       },
     },
     paths,
+    webhooks: webhooksSection(),
   });
 }

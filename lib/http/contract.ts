@@ -36,6 +36,19 @@ export interface Contract<
   gate?: GateName;
   /** Only served in APP_MODE=sandbox (decisions section 1); 404 otherwise. */
   sandboxOnly?: boolean;
+  /**
+   * Examples for the API reference: the request body and the success answer (error answers'
+   * examples come from lib/api/examples/errors.ts). test/unit/api/openapi-examples.test.ts
+   * requires them and checks them against the schemas.
+   */
+  examples?: ContractExamples<B>;
+}
+
+export interface ContractExamples<B extends z.ZodType | undefined = z.ZodType | undefined> {
+  request?: B extends z.ZodType ? z.input<B> : never;
+  response?: unknown;
+  /** Other success statuses the operation answers with (e.g. 202 beside 200), with their example. */
+  otherResponses?: Record<number, { description: string; example: unknown }>;
 }
 
 export function defineContract<

@@ -15,6 +15,7 @@ import { readJsonBody } from "./body";
 import type { AuthLevel, Contract } from "./contract";
 import { correlationIdOf } from "./correlation";
 import { errorResponse, jsonResponse, unexpected } from "./envelope";
+import { isTemporarilyUnavailable, unavailable } from "./unavailable";
 import { parseOrThrow } from "./validate";
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -122,8 +123,12 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
       if (!outcome.ok && !outcome.committed) throw outcome.error;
       response = outcome.ok ? outcome.value : errorResponse(outcome.error, correlationId);
     } catch (err) {
-      const error = err instanceof DomainError ? err : unexpected();
-      if (!(err instanceof DomainError)) logger().error({ err, correlationId, route: contract.operationId }, "unexpected error");
+      const error = err instanceof DomainError ? err : isTemporarilyUnavailable(err) ? unavailable() : unexpected();
+      if (!(err instanceof DomainError))
+        logger().error(
+          { err, correlationId, route: contract.operationId },
+          error.code === "internal.unavailable" ? "database unavailable" : "unexpected error",
+        );
       response = errorResponse(error, correlationId);
       const db = key && (await ready().catch(() => undefined));
       if (db) await key!.fail(db, await answerOf(response), error);

@@ -39,6 +39,11 @@ export function consoleContentSecurityPolicy(nonce: string): string {
   return contentSecurityPolicy(nonce, []);
 }
 
+/** The API reference (/docs): the same policy, never framed; its "Try it" calls this origin only. */
+export function docsContentSecurityPolicy(nonce: string): string {
+  return contentSecurityPolicy(nonce, []);
+}
+
 export const WEBVIEW_STATIC_HEADERS: Record<string, string> = {
   "referrer-policy": "no-referrer",
   "x-content-type-options": "nosniff",

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
 import { DEVICE_STATUSES } from "@/lib/devices/status";
 import { Timestamp, TokenResponseSchema } from "../schemas";
+import { EX } from "../examples/ids";
 
 const tags = ["Auth"];
 const identifier = z.string().min(1).max(320).meta({ description: "Email address or E.164 phone number.", example: "ada@example.com" });
@@ -18,6 +19,7 @@ export const health = defineContract({
     description: "The service is up.",
     schema: z.object({ status: z.literal("ok"), service: z.string(), timestamp: Timestamp }).meta({ id: "HealthResponse" }),
   },
+  examples: { response: { status: "ok", service: "remit-core", timestamp: EX.at(0) } },
   errors: ["auth.subscriptionKeyInvalid"],
 });
 
@@ -34,6 +36,10 @@ export const registerStart = defineContract({
     status: 200,
     description: "Code sent.",
     schema: z.object({ registrationId: z.string(), nextStep: z.literal("VERIFY_OTP"), otpExpiresAt: Timestamp }).meta({ id: "RegisterStartResponse" }),
+  },
+  examples: {
+    request: { identifier: "ana.garcia@example.com" },
+    response: { registrationId: EX.registrationId, nextStep: "VERIFY_OTP", otpExpiresAt: EX.at(8) },
   },
   errors: [
     "auth.subscriptionKeyInvalid",
@@ -60,6 +66,7 @@ export const registerVerifyOtp = defineContract({
     description: "Code accepted.",
     schema: z.object({ registrationId: z.string(), nextStep: z.literal("SET_PASSWORD") }).meta({ id: "RegisterVerifyOtpResponse" }),
   },
+  examples: { request: { registrationId: EX.registrationId, otp: "482913" }, response: { registrationId: EX.registrationId, nextStep: "SET_PASSWORD" } },
   errors: [
     "auth.subscriptionKeyInvalid",
     "auth.otpInvalid",
@@ -82,6 +89,17 @@ export const registerSetPassword = defineContract({
     .strictObject({ registrationId: z.string().min(1).max(64), password: z.string().max(256).meta({ description: "At least 12 characters." }) })
     .meta({ id: "RegisterSetPasswordRequest" }),
   success: { status: 201, description: "Registered; tokens issued.", schema: TokenResponseSchema },
+  examples: {
+    request: { registrationId: EX.registrationId, password: "correct horse battery staple" },
+    response: {
+      accessToken: EX.accessToken,
+      refreshToken: EX.refreshToken,
+      tokenType: "Bearer",
+      expiresIn: 3600,
+      subscriptionId: EX.subscriptionId,
+      nextStep: "COMPLETE_PROFILE",
+    },
+  },
   errors: ["auth.subscriptionKeyInvalid", "validation.fieldInvalid", "auth.otpInvalid", "auth.sessionExpired", "registration.notFound"],
 });
 
@@ -99,6 +117,7 @@ export const loginStart = defineContract({
     description: "Password required.",
     schema: z.object({ loginAttemptId: z.string(), nextStep: z.literal("PASSWORD_REQUIRED") }).meta({ id: "LoginStartResponse" }),
   },
+  examples: { request: { identifier: "ana.garcia@example.com" }, response: { loginAttemptId: EX.loginAttemptId, nextStep: "PASSWORD_REQUIRED" } },
   errors: ["auth.subscriptionKeyInvalid", "auth.identifierInvalid", "validation.fieldMissing"],
 });
 
@@ -113,6 +132,20 @@ export const login = defineContract({
     .strictObject({ loginAttemptId: z.string().min(1).max(64), password: z.string().min(1).max(256) })
     .meta({ id: "LoginRequest", example: { loginAttemptId: "la_...", password: "correct horse battery staple" } }),
   success: { status: 200, description: "Tokens issued.", schema: TokenResponseSchema },
+  examples: {
+    request: { loginAttemptId: EX.loginAttemptId, password: "correct horse battery staple" },
+    response: {
+      ...{
+        accessToken: EX.accessToken,
+        refreshToken: EX.refreshToken,
+        tokenType: "Bearer",
+        expiresIn: 3600,
+        subscriptionId: EX.subscriptionId,
+        nextStep: "COMPLETE_PROFILE",
+      },
+      nextStep: "CONTINUE",
+    },
+  },
   errors: [
     "auth.subscriptionKeyInvalid",
     "auth.credentialMismatch",
@@ -133,6 +166,22 @@ export const refresh = defineContract({
   auth: "partner",
   body: z.strictObject({ refreshToken: z.string().min(1).max(512) }).meta({ id: "RefreshRequest" }),
   success: { status: 200, description: "New tokens.", schema: TokenResponseSchema },
+  examples: {
+    request: { refreshToken: EX.refreshToken },
+    response: {
+      ...{
+        accessToken: EX.accessToken,
+        refreshToken: EX.refreshToken,
+        tokenType: "Bearer",
+        expiresIn: 3600,
+        subscriptionId: EX.subscriptionId,
+        nextStep: "COMPLETE_PROFILE",
+      },
+      accessToken: "at_5b9e2d7f1c3a46e8b0d4f6a2c8e1b3d7",
+      refreshToken: "rt_1d4f8b2e6c9a47d3b5e0f2a7c1d9e4b6",
+      nextStep: "CONTINUE",
+    },
+  },
   errors: ["auth.subscriptionKeyInvalid", "auth.tokenInvalid", "auth.tokenRevoked", "auth.sessionExpired", "subscription.closed"],
 });
 
@@ -144,6 +193,7 @@ export const logout = defineContract({
   tags,
   auth: "customer",
   success: { status: 204, description: "Logged out." },
+  examples: {},
   errors: ["auth.subscriptionKeyInvalid", "auth.tokenInvalid", "auth.tokenExpired", "auth.tokenRevoked"],
 });
 
@@ -157,6 +207,7 @@ export const passwordResetStart = defineContract({
   auth: "partner",
   body: z.strictObject({ identifier }).meta({ id: "PasswordResetStartRequest" }),
   success: { status: 202, description: "A code was sent if the identifier has an account." },
+  examples: { request: { identifier: "ana.garcia@example.com" } },
   errors: ["auth.subscriptionKeyInvalid", "auth.identifierInvalid", "auth.rateLimited"],
 });
 
@@ -173,6 +224,10 @@ export const passwordResetComplete = defineContract({
     status: 200,
     description: "Password changed.",
     schema: z.object({ status: z.literal("PASSWORD_RESET") }).meta({ id: "PasswordResetCompleteResponse" }),
+  },
+  examples: {
+    request: { identifier: "ana.garcia@example.com", otp: "730164", newPassword: "a new long passphrase 2026" },
+    response: { status: "PASSWORD_RESET" },
   },
   errors: ["auth.subscriptionKeyInvalid", "auth.identifierInvalid", "auth.otpInvalid", "auth.otpExpired", "auth.rateLimited", "validation.fieldInvalid"],
 });
@@ -194,6 +249,7 @@ export const deviceRegistrationStart = defineContract({
     description: "Challenge to sign (5 minutes, single use).",
     schema: z.object({ deviceRegistrationId: z.string(), challenge: z.string(), expiresAt: Timestamp }).meta({ id: "DeviceRegistrationStartResponse" }),
   },
+  examples: { request: {}, response: { deviceRegistrationId: EX.deviceRegistrationId, challenge: "Zk3qN8vR2xT7mB4cW9yL1pD6", expiresAt: EX.at(5) } },
   errors: ["auth.tokenInvalid", "auth.tokenExpired"],
 });
 
@@ -220,6 +276,21 @@ export const deviceRegistrationComplete = defineContract({
       .object({ deviceId: z.string(), kid: z.string(), status: z.literal("ACTIVE"), registeredAt: Timestamp })
       .meta({ id: "DeviceRegistrationCompleteResponse" }),
   },
+  examples: {
+    request: {
+      deviceRegistrationId: EX.deviceRegistrationId,
+      publicKey: {
+        kty: "RSA",
+        kid: EX.kid,
+        n: "sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw",
+        e: "AQAB",
+      },
+      deviceName: "Ana's iPhone",
+      proof:
+        "eyJhbGciOiJSUzI1NiIsImtpZCI6ImRldi1rZXktMjAyNi0xMSIsInR5cCI6IkpXVCJ9.eyJkZXZpY2VfcmVnaXN0cmF0aW9uX2lkIjoiZHJlZ182azFtOXEzZDd4MmM4djRiNW4wcDFyNnQiLCJjaGFsbGVuZ2UiOiJaazNxTjh2UjJ4VDdtQjRjVzl5TDFwRDYiLCJpYXQiOjE3OTUyNTUyNjB9.c2lnbmF0dXJl",
+    },
+    response: { deviceId: EX.deviceId, kid: EX.kid, status: "ACTIVE", registeredAt: EX.at(1) },
+  },
   errors: ["auth.tokenInvalid", "validation.fieldInvalid", "device.assertionInvalid", "deviceRegistration.notFound"],
 });
 
@@ -231,6 +302,7 @@ export const listDevices = defineContract({
   tags,
   auth: "customer",
   success: { status: 200, description: "Devices, newest first.", schema: z.object({ items: z.array(DeviceSchema) }).meta({ id: "DeviceList" }) },
+  examples: { response: { items: [{ deviceId: EX.deviceId, kid: EX.kid, deviceName: "Ana's iPhone", status: "ACTIVE", registeredAt: EX.at(1) }] } },
   errors: ["auth.tokenInvalid", "auth.tokenExpired"],
 });
 
@@ -241,11 +313,12 @@ export const deactivateDevice = defineContract({
   summary: "Deactivate a device",
   tags,
   auth: "customer",
-  params: z.object({ deviceId: z.string().min(1).max(64) }),
+  params: z.object({ deviceId: z.string().min(1).max(64).meta({ description: "The device, from the device list.", example: EX.deviceId }) }),
   success: {
     status: 200,
     description: "Device deactivated.",
     schema: z.object({ deviceId: z.string(), status: z.literal("DEACTIVATED") }).meta({ id: "DeactivateDeviceResponse" }),
   },
+  examples: { response: { deviceId: EX.deviceId, status: "DEACTIVATED" } },
   errors: ["auth.tokenInvalid", "device.notFound"],
 });

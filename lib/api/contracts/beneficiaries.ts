@@ -3,11 +3,12 @@ import { defineContract } from "@/lib/http/contract";
 import { BENEFICIARY_STATES } from "@/lib/beneficiaries/state-machine";
 import { commaSeparated, Timestamp } from "../schemas";
 import { alpha3, isoDate } from "./profile";
+import { EX } from "../examples/ids";
 
 const tags = ["Beneficiaries"];
 
 export const RELATIONSHIPS = ["FAMILY", "SELF", "FRIEND", "BUSINESS", "OTHER"] as const;
-const BeneficiaryStateSchema = z.enum(BENEFICIARY_STATES).meta({ id: "BeneficiaryState" });
+export const BeneficiaryStateSchema = z.enum(BENEFICIARY_STATES).meta({ id: "BeneficiaryState" });
 const name = z.string().trim().min(1).max(100);
 
 export const PayoutMethodSummarySchema = z
@@ -38,7 +39,34 @@ export const BeneficiarySchema = z
   })
   .meta({ id: "Beneficiary" });
 
-const id = z.object({ beneficiaryId: z.string().min(1).max(64) });
+const id = z.object({
+  beneficiaryId: z.string().min(1).max(64).meta({ description: "The beneficiary, from its creation or the list.", example: EX.beneficiaryId }),
+});
+
+/** One beneficiary as the examples show it: verified, with the payout method of the journey's transfer. */
+const BENEFICIARY_EXAMPLE = {
+  beneficiaryId: EX.beneficiaryId,
+  firstName: "María",
+  lastName: "López",
+  dateOfBirth: "1962-07-30",
+  nationality: "MEX",
+  countryOfResidence: "MEX",
+  relationshipToCustomer: "FAMILY",
+  state: "VALID",
+  payoutMethods: [
+    {
+      payoutMethodId: EX.payoutMethodId,
+      methodType: "BANK_TRANSFER",
+      corridor: "US-MX",
+      destinationIdentifierMasked: "****7771",
+      addedAt: EX.at(9),
+      archived: false,
+    },
+  ],
+  customerActionHint: null,
+  createdAt: EX.at(3),
+  lastUsedAt: EX.at(9),
+};
 
 export const createBeneficiary = defineContract({
   operationId: "createBeneficiary",
@@ -59,8 +87,19 @@ export const createBeneficiary = defineContract({
       countryOfResidence: alpha3,
       relationshipToCustomer: z.enum(RELATIONSHIPS),
     })
-    .meta({ id: "BeneficiaryCreateRequest", example: { firstName: "María", lastName: "López", countryOfResidence: "MEX", relationshipToCustomer: "FAMILY" } }),
+    .meta({ id: "BeneficiaryCreateRequest" }),
   success: { status: 202, description: "Created in PENDING; screening runs.", schema: BeneficiarySchema },
+  examples: {
+    request: {
+      firstName: "María",
+      lastName: "López",
+      dateOfBirth: "1962-07-30",
+      nationality: "MEX",
+      countryOfResidence: "MEX",
+      relationshipToCustomer: "FAMILY",
+    },
+    response: { ...BENEFICIARY_EXAMPLE, state: "PENDING", payoutMethods: [], customerActionHint: "await_beneficiary_verification", lastUsedAt: null },
+  },
   errors: ["customer.statusBlocking", "customer.statusInsufficient"],
 });
 
@@ -76,14 +115,15 @@ export const listBeneficiaries = defineContract({
     states: commaSeparated(BENEFICIARY_STATES, "Comma-separated BeneficiaryState values.")
       .optional()
       .meta({ description: "Default VALID,MONITORED,BLOCKED,PENDING." }),
-    cursor: z.string().max(1024).optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
+    cursor: z.string().max(1024).optional().meta({ description: "Opaque: nextCursor of the previous page; omitted for the first page." }),
+    limit: z.coerce.number().int().min(1).max(200).default(50).meta({ description: "Page size, 1 to 200." }),
   }),
   success: {
     status: 200,
     description: "A page.",
     schema: z.object({ items: z.array(BeneficiarySchema), nextCursor: z.string().nullable() }).meta({ id: "BeneficiaryList" }),
   },
+  examples: { response: { items: [BENEFICIARY_EXAMPLE], nextCursor: null } },
   errors: ["validation.fieldInvalid"],
 });
 
@@ -97,6 +137,7 @@ export const readBeneficiary = defineContract({
   gate: "beneficiaryManage",
   params: id,
   success: { status: 200, description: "The beneficiary.", schema: BeneficiarySchema },
+  examples: { response: BENEFICIARY_EXAMPLE },
   errors: ["beneficiary.notFound"],
 });
 
@@ -115,6 +156,7 @@ export const archiveBeneficiary = defineContract({
     description: "Archived.",
     schema: z.object({ beneficiaryId: z.string(), state: z.literal("ARCHIVED"), archivedAt: Timestamp }).meta({ id: "BeneficiaryArchiveResponse" }),
   },
+  examples: { response: { beneficiaryId: EX.beneficiaryId, state: "ARCHIVED", archivedAt: EX.at(40) } },
   errors: ["beneficiary.notFound", "beneficiary.archived", "beneficiary.archiveBlocked"],
 });
 
@@ -129,5 +171,6 @@ export const sandboxScreening = defineContract({
   params: id,
   body: z.strictObject({ outcome: z.enum(["VALID", "MONITORED", "BLOCKED"]) }).meta({ id: "SandboxScreeningRequest" }),
   success: { status: 200, description: "The beneficiary after the decision.", schema: BeneficiarySchema },
+  examples: { request: { outcome: "VALID" }, response: { ...BENEFICIARY_EXAMPLE, payoutMethods: [], lastUsedAt: null } },
   errors: ["beneficiary.notFound", "beneficiary.stateInvalid"],
 });

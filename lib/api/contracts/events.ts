@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { BENEFICIARY_STATES } from "@/lib/beneficiaries/state-machine";
 import { CUSTOMER_STATUSES } from "@/lib/customers/status-machine";
-import { EVENT_TYPES } from "@/lib/events/emit";
+import { EVENT_TYPES, type EventType } from "@/lib/events/emit";
 import { defineContract } from "@/lib/http/contract";
 import { KYC_STATUSES } from "@/lib/kyc/statuses";
 import { TRANSFER_STATES } from "@/lib/transfers/state-machine";
 import { commaSeparated, Timestamp } from "../schemas";
+import { EX } from "../examples/ids";
 
 const tags = ["Events"];
 
@@ -56,6 +57,30 @@ export const EventSchema = z
   .discriminatedUnion("eventType", [CustomerStatusChangedEventSchema, TransferStateChangedEventSchema, BeneficiaryStateChangedEventSchema])
   .meta({ id: "Event", description: "Exactly the body a webhook delivery carries (Standard Webhooks signed)." });
 
+const base = (sequence: number, minute: number) => ({ subscriptionId: EX.subscriptionId, sequence, occurredAt: EX.at(minute) });
+
+/** One event of each type, from the journey (the webhook bodies and the events API items). */
+export const EVENT_EXAMPLES: Record<EventType, unknown> = {
+  "customer.status.changed": {
+    eventId: EX.eventId,
+    eventType: "customer.status.changed",
+    ...base(2, 0),
+    data: { status: "VALID", kycStatus: "COMPLETED", previousStatus: "PENDING", previousKycStatus: "IN_PROGRESS", remediationHint: null },
+  },
+  "beneficiary.state.changed": {
+    eventId: "evt_9c4k7m2q5d8x1v3b6n0p7r9t",
+    eventType: "beneficiary.state.changed",
+    ...base(3, 0),
+    data: { beneficiaryId: EX.beneficiaryId, state: "VALID", previousState: "PENDING" },
+  },
+  "transfer.state.changed": {
+    eventId: "evt_5m1k8q3d6x9c2v7b4n0p5r8t",
+    eventType: "transfer.state.changed",
+    ...base(9, 12),
+    data: { transferId: EX.transferId, state: "paid", previousState: "reqpay", reasonCode: "TRF_PAID" },
+  },
+};
+
 export const listEvents = defineContract({
   operationId: "listEvents",
   method: "GET",
@@ -68,7 +93,7 @@ export const listEvents = defineContract({
   auth: "customer",
   gate: "eventRead",
   query: z.object({
-    type: commaSeparated(EVENT_TYPES, "Comma-separated event types.").optional(),
+    type: commaSeparated(EVENT_TYPES, "Comma-separated event types.").optional().meta({ description: "Comma-separated event types; all types when absent." }),
     createdSince: z.iso.datetime({ offset: true }).optional().meta({ description: "Only events that occurred at or after this instant." }),
     after: z
       .string()
@@ -76,7 +101,7 @@ export const listEvents = defineContract({
       .transform(Number)
       .optional()
       .meta({ description: "Only events with a greater sequence: the last sequence processed, or the previous page's nextCursor." }),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
+    limit: z.coerce.number().int().min(1).max(200).default(50).meta({ description: "Page size, 1 to 200." }),
   }),
   success: {
     status: 200,
@@ -87,6 +112,12 @@ export const listEvents = defineContract({
         nextCursor: z.string().nullable().meta({ description: "Pass as `after` for the next page; null on the last page." }),
       })
       .meta({ id: "EventListResponse" }),
+  },
+  examples: {
+    response: {
+      items: [EVENT_EXAMPLES["customer.status.changed"], EVENT_EXAMPLES["beneficiary.state.changed"], EVENT_EXAMPLES["transfer.state.changed"]],
+      nextCursor: null,
+    },
   },
   errors: ["customer.statusBlocking"],
 });
@@ -99,7 +130,10 @@ export const readEvent = defineContract({
   tags,
   auth: "customer",
   gate: "eventRead",
-  params: z.object({ eventId: z.string().min(1).max(64) }),
+  params: z.object({
+    eventId: z.string().min(1).max(64).meta({ description: "The event: its eventId, also the webhook-id header of its delivery.", example: EX.eventId }),
+  }),
   success: { status: 200, description: "The event.", schema: EventSchema },
+  examples: { response: EVENT_EXAMPLES["customer.status.changed"] },
   errors: ["event.notFound", "customer.statusBlocking"],
 });

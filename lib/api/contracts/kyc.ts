@@ -3,6 +3,7 @@ import { defineContract } from "@/lib/http/contract";
 import { KYC_SESSION_STATES } from "@/lib/kyc/session-state-machine";
 import { KYC_OUTCOMES, KYC_SESSION_PURPOSES } from "@/lib/kyc/statuses";
 import { Timestamp } from "../schemas";
+import { EX } from "../examples/ids";
 
 const tags = ["Profile and KYC"];
 
@@ -44,6 +45,17 @@ export const createKycSession = defineContract({
       })
       .meta({ id: "KycSessionCreateResponse" }),
   },
+  examples: {
+    response: {
+      kycSessionId: EX.kycSessionId,
+      purpose: "NEW",
+      sessionState: "CREATED",
+      webviewUrl: "https://remit.example.com/webviews/kyc/wv_Q2x9mR4tV8bN1cK7pL3zY6dF",
+      expiresAt: EX.at(32),
+      sessionExpiresAt: "2026-11-22T10:02:00.000Z",
+      closureCallback: { postMessage: { type: "kyc.closed", targetOrigin: "https://app.example.com" }, deepLink: "partnerapp://remit/kyc-closed" },
+    },
+  },
   errors: ["customer.statusInsufficient", "customer.statusBlocking", "kyc.notRequired"],
 });
 
@@ -56,7 +68,7 @@ export const readKycSession = defineContract({
   tags,
   auth: "customer",
   gate: "onboarding",
-  params: z.object({ kycSessionId: z.string().min(1).max(64) }),
+  params: z.object({ kycSessionId: z.string().min(1).max(64).meta({ description: "The session, from its creation.", example: EX.kycSessionId }) }),
   success: {
     status: 200,
     description: "The session.",
@@ -71,6 +83,16 @@ export const readKycSession = defineContract({
       })
       .meta({ id: "KycSessionReadResponse" }),
   },
+  examples: {
+    response: {
+      kycSessionId: EX.kycSessionId,
+      purpose: "NEW",
+      sessionState: "COMPLETED",
+      openedAt: EX.at(2),
+      closedAt: EX.at(6),
+      expiresAt: "2026-11-22T10:02:00.000Z",
+    },
+  },
   errors: ["kycSession.notFound"],
 });
 
@@ -82,12 +104,13 @@ export const sandboxCompleteKyc = defineContract({
   tags: ["Sandbox"],
   auth: "customer",
   sandboxOnly: true,
-  params: z.object({ kycSessionId: z.string().min(1).max(64) }),
+  params: z.object({ kycSessionId: z.string().min(1).max(64).meta({ description: "The session, from its creation.", example: EX.kycSessionId }) }),
   body: z.strictObject({ outcome: z.enum(KYC_OUTCOMES) }).meta({ id: "SandboxKycCompleteRequest" }),
   success: {
     status: 200,
     description: "The session is closed and the customer's statuses moved.",
     schema: z.object({ kycSessionId: z.string(), sessionState: KycSessionStateSchema, outcome: z.string() }).meta({ id: "SandboxKycCompleteResponse" }),
   },
+  examples: { request: { outcome: "APPROVED" }, response: { kycSessionId: EX.kycSessionId, sessionState: "COMPLETED", outcome: "APPROVED" } },
   errors: ["kycSession.notFound", "kyc.sessionExpired", "kyc.sessionStateInvalid"],
 });

@@ -6,6 +6,7 @@ import { CUSTOMER_STATUSES } from "@/lib/customers/status-machine";
 import { LANGUAGES } from "@/lib/i18n/language";
 import { KYC_STATUSES } from "@/lib/kyc/statuses";
 import { NextStepSchema, Timestamp } from "../schemas";
+import { EX } from "../examples/ids";
 
 const tags = ["Profile and KYC"];
 
@@ -81,20 +82,10 @@ export const ProfileSubmitRequestSchema = z
       preferredLanguage: z.enum(LANGUAGES).optional().meta({ description: "Language for disclosures and webviews." }),
     }),
   )
-  .meta({
-    id: "ProfileSubmitRequest",
-    example: {
-      firstName: "Ana",
-      lastName: "García",
-      dateOfBirth: "1988-03-14",
-      nationality: "MEX",
-      residenceCountry: "USA",
-      residenceAddress: { addressLine1: "100 Congress Ave", city: "Austin", region: "TX", postalCode: "78701", country: "USA" },
-    },
-  });
+  .meta({ id: "ProfileSubmitRequest" });
 
-const CustomerStatusSchema = z.enum(CUSTOMER_STATUSES).meta({ id: "CustomerStatus" });
-const KycStatusSchema = z.enum(KYC_STATUSES).meta({ id: "KycStatus" });
+export const CustomerStatusSchema = z.enum(CUSTOMER_STATUSES).meta({ id: "CustomerStatus" });
+export const KycStatusSchema = z.enum(KYC_STATUSES).meta({ id: "KycStatus" });
 
 export const submitProfile = defineContract({
   operationId: "submitProfile",
@@ -111,6 +102,18 @@ export const submitProfile = defineContract({
     status: 200,
     description: "Profile accepted; screening runs asynchronously.",
     schema: z.object({ status: CustomerStatusSchema, kycRequired: z.boolean(), nextStep: NextStepSchema }).meta({ id: "ProfileSubmitResponse" }),
+  },
+  examples: {
+    request: {
+      firstName: "Ana",
+      lastName: "García",
+      dateOfBirth: "1988-03-14",
+      nationality: "MEX",
+      residenceCountry: "USA",
+      residenceAddress: { addressLine1: "100 Congress Ave", addressLine2: "Apt 4B", city: "Austin", region: "TX", postalCode: "78701", country: "USA" },
+      preferredLanguage: "es",
+    },
+    response: { status: "PENDING", kycRequired: true, nextStep: "START_KYC" },
   },
   errors: [
     "validation.fieldFormatInvalid",
@@ -149,6 +152,28 @@ export const readProfile = defineContract({
         identifiers: z.array(IdentifierSummarySchema),
       })
       .meta({ id: "ProfileReadResponse" }),
+  },
+  examples: {
+    response: {
+      subscriptionId: EX.subscriptionId,
+      status: "VALID",
+      statusOperationalHint: null,
+      kycStatus: "COMPLETED",
+      transactability: true,
+      customerActionExpected: false,
+      profile: {
+        firstName: "Ana",
+        lastName: "García",
+        dateOfBirth: "1988-03-14",
+        nationality: "MEX",
+        residenceCountry: "USA",
+        residenceAddress: { addressLine1: "100 Congress Ave", addressLine2: "Apt 4B", city: "Austin", region: "TX", postalCode: "78701", country: "USA" },
+        preferredLanguage: "es",
+      },
+      identifiers: [
+        { identifierId: "idf_2m7k4q9d1x6c3v8b5n0p2r7t", identifierType: "EMAIL", identifierMasked: "a***@example.com", verifiedAt: EX.at(0), canRemove: false },
+      ],
+    },
   },
   errors: ["customer.statusBlocking"],
 });

@@ -3,6 +3,7 @@ import { PAYOUT_METHODS } from "@/lib/corridors/payout-methods";
 import { defineContract } from "@/lib/http/contract";
 import { LANGUAGES } from "@/lib/i18n/language";
 import { Timestamp } from "../schemas";
+import { EX } from "../examples/ids";
 
 const tags = ["Quotes"];
 const SIX_DECIMALS = /^(0|[1-9]\d*)\.\d{6}$/;
@@ -30,7 +31,26 @@ export const QuoteSchema = z
   })
   .meta({ id: "QuoteResponse" });
 
-const quoteId = z.object({ quoteId: z.string().min(1).max(128) });
+const quoteId = z.object({ quoteId: z.string().min(1).max(128).meta({ description: "The quote, from its creation.", example: EX.quoteId }) });
+
+/** The journey's quote: 100 USD to MXN at 18.75, valid 60 seconds. */
+const QUOTE_EXAMPLE = {
+  quoteId: EX.quoteId,
+  originAmount: "100.000000",
+  originCurrency: "USD",
+  destinationAmount: "1875.000000",
+  destinationCurrency: "MXN",
+  fxRate: "18.750000",
+  principalFee: "2.990000",
+  partnerFee: "1.000000",
+  totalCustomerCost: "103.990000",
+  totalCustomerCostCurrency: "USD",
+  quoteValidUntil: EX.at(11),
+  corridor: { originCountry: "USA", destinationCountry: "MEX", payoutMethod: "bank_account" },
+  signedQuote:
+    "eyJhbGciOiJSUzI1NiIsImtpZCI6InNlcnZpY2UtMjAyNi0xMSIsInR5cCI6IkpXVCJ9.eyJxdW90ZV9pZCI6InF1b18xazZtM3E4ZDV4MmM3djRiOW4wcDRyMXQiLCJzZW5kX2Ftb3VudCI6IjEwMC4wMDAwMDAifQ.c2lnbmF0dXJl",
+  status: "AVAILABLE",
+};
 
 export const createQuote = defineContract({
   operationId: "createQuote",
@@ -51,8 +71,12 @@ export const createQuote = defineContract({
       payoutMethod: z.enum(PAYOUT_METHODS).optional(),
       partnerQuote: z.string().max(65536).optional(),
     })
-    .meta({ id: "QuoteCreateRequest", example: { originAmount: "100.000000", originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId: "ben_..." } }),
+    .meta({ id: "QuoteCreateRequest" }),
   success: { status: 200, description: "The signed quote.", schema: QuoteSchema },
+  examples: {
+    request: { originAmount: "100.000000", originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId: EX.beneficiaryId, payoutMethod: "bank_account" },
+    response: QUOTE_EXAMPLE,
+  },
   errors: [
     "beneficiary.notFound",
     "beneficiary.stateInsufficient",
@@ -83,6 +107,7 @@ export const readQuote = defineContract({
   gate: "quoteRead",
   params: quoteId,
   success: { status: 200, description: "The quote.", schema: QuoteSchema },
+  examples: { response: QUOTE_EXAMPLE },
   errors: ["quote.notFound", "customer.statusBlocking"],
 });
 
@@ -116,6 +141,30 @@ export const readDisclosure = defineContract({
       })
       .meta({ id: "Disclosure" }),
   },
+  examples: {
+    response: {
+      quoteId: EX.quoteId,
+      disclosureToken: "dt_Vb7Qx2Lm9Tz4Rk8Nc1Wp6Hs3Jd5F",
+      originAmount: "100.000000",
+      originCurrency: "USD",
+      destinationAmount: "1875.000000",
+      destinationCurrency: "MXN",
+      fees: { principalFee: "2.990000", partnerFee: "1.000000", totalFees: "3.990000", currency: "USD" },
+      rate: "18.750000",
+      expiresAt: EX.at(11),
+      language: "en",
+      version: "2026-11-v2",
+      content: [
+        "Amount to send: USD 100.00.",
+        "Fees: USD 3.99.",
+        "Exchange rate: 1 USD = 18.75 MXN.",
+        "Total to pay: USD 103.99.",
+        "Amount the recipient receives: MXN 1,875.00.",
+        "This price is guaranteed until November 21, 2026 at 10:11 AM UTC.",
+        "You can cancel this transfer before it is funded at no cost. After funding, you can cancel until the money is sent to the payout network; you will be refunded to your original payment method.",
+      ].join("\n"),
+    },
+  },
   errors: ["quote.notFound", "quote.expired", "quote.invalid"],
 });
 
@@ -130,13 +179,15 @@ export const acceptQuote = defineContract({
   gate: "quoteAccept",
   idempotency: "required",
   params: quoteId,
-  body: z
-    .strictObject({ disclosureToken: z.string().min(1).max(200), purposeOfTransfer: z.enum(PURPOSES) })
-    .meta({ id: "QuoteAcceptRequest", example: { disclosureToken: "dt_...", purposeOfTransfer: "FAMILY_SUPPORT" } }),
+  body: z.strictObject({ disclosureToken: z.string().min(1).max(200), purposeOfTransfer: z.enum(PURPOSES) }).meta({ id: "QuoteAcceptRequest" }),
   success: {
     status: 201,
     description: "Transfer created.",
     schema: z.object({ quoteId: z.string(), transferId: z.string(), transferStatus: z.literal("registered") }).meta({ id: "QuoteAcceptResponse" }),
+  },
+  examples: {
+    request: { disclosureToken: "dt_Vb7Qx2Lm9Tz4Rk8Nc1Wp6Hs3Jd5F", purposeOfTransfer: "FAMILY_SUPPORT" },
+    response: { quoteId: EX.quoteId, transferId: EX.transferId, transferStatus: "registered" },
   },
   errors: [
     "quote.notFound",

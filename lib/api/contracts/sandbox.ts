@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
 import { MAX_RETURN_ORIGINS } from "@/lib/partners/origins";
 import { Timestamp } from "../schemas";
+import { EX } from "../examples/ids";
 
 const tags = ["Sandbox"];
 
@@ -61,6 +62,24 @@ export const putPartner = defineContract({
       })
       .meta({ id: "SandboxPartnerSettings" }),
   },
+  examples: {
+    request: {
+      webhookUrl: "https://partner.example.com/webhooks/remit",
+      returnOrigins: ["https://app.example.com"],
+      deepLinkBase: "partnerapp://remit",
+      rotateWebhookSecret: true,
+    },
+    response: {
+      partnerId: EX.partnerId,
+      pricingMode: "SERVICE_PRICED",
+      jwks: { keys: [] },
+      webhookUrl: "https://partner.example.com/webhooks/remit",
+      webhookSecret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+      previousWebhookSecretValidUntil: "2026-11-22T10:00:00.000Z",
+      returnOrigins: ["https://app.example.com"],
+      deepLinkBase: "partnerapp://remit",
+    },
+  },
   errors: ["auth.subscriptionKeyInvalid", "validation.fieldInvalid", "validation.fieldFormatInvalid"],
 });
 
@@ -72,12 +91,15 @@ export const otpOutbox = defineContract({
   tags,
   auth: "partner",
   sandboxOnly: true,
-  query: z.object({ identifier: z.string().min(1).max(320) }),
+  query: z.object({
+    identifier: z.string().min(1).max(320).meta({ description: "The email address or phone number the code was sent to.", example: "ana.garcia@example.com" }),
+  }),
   success: {
     status: 200,
     description: "The latest message.",
     schema: z.object({ identifier: z.string(), purpose: z.string(), otp: z.string().nullable(), createdAt: Timestamp }).meta({ id: "SandboxOtpMessage" }),
   },
+  examples: { response: { identifier: "ana.garcia@example.com", purpose: "REGISTRATION", otp: "482913", createdAt: EX.at(0) } },
   errors: ["auth.subscriptionKeyInvalid", "auth.identifierInvalid", "otp.notFound"],
 });
 
@@ -100,5 +122,6 @@ export const advanceClock = defineContract({
     })
     .meta({ id: "SandboxClockRequest" }),
   success: { status: 200, description: "The new time.", schema: z.object({ now: Timestamp, offsetSeconds: z.number() }).meta({ id: "SandboxClock" }) },
+  examples: { request: { advanceSeconds: 3600 }, response: { now: "2026-11-21T11:00:00.000Z", offsetSeconds: 3600 } },
   errors: ["auth.subscriptionKeyInvalid", "route.notFound"],
 });

@@ -4,11 +4,78 @@ import { REFUND_STATUSES } from "@/lib/transfers/refund-state-machine";
 import { CUSTOMER_ACTIONS_EXPECTED, TRANSFER_STATES } from "@/lib/transfers/state-machine";
 import { commaSeparated, Timestamp } from "../schemas";
 import { PURPOSES } from "./quotes";
+import { EX } from "../examples/ids";
 
 const tags = ["Transfers"];
 const money = z.string().meta({ example: "100.000000" });
-const TransferStateSchema = z.enum(TRANSFER_STATES).meta({ id: "TransferState" });
-const transferId = z.object({ transferId: z.string().min(1).max(64) });
+export const TransferStateSchema = z.enum(TRANSFER_STATES).meta({ id: "TransferState" });
+const transferId = z.object({
+  transferId: z.string().min(1).max(64).meta({ description: "The transfer, from quote acceptance or the list.", example: EX.transferId }),
+});
+
+const PAYOUT_METHOD_EXAMPLE = {
+  payoutMethodId: EX.payoutMethodId,
+  methodType: "BANK_TRANSFER",
+  corridor: "US-MX",
+  destinationIdentifierMasked: "****7771",
+  addedAt: EX.at(10, 40),
+  archived: false,
+};
+const HISTORY = [
+  { state: "registered", transitionedAt: EX.at(10, 20), reasonCode: "TRF_INITIATION_QUOTE_ACCEPTED" },
+  { state: "validated", transitionedAt: EX.at(10, 45), reasonCode: "TRF_CHECK_PASSED" },
+  { state: "funding", transitionedAt: EX.at(11, 30), reasonCode: "TRF_AUTH_DEVICE_VERIFIED" },
+  { state: "funded", transitionedAt: EX.at(11, 50), reasonCode: "TRF_FUNDING_SUCCESS" },
+  { state: "topay", transitionedAt: EX.at(11, 55), reasonCode: "TRF_NETWORK_TO_PAY" },
+  { state: "reqpay", transitionedAt: EX.at(12, 0), reasonCode: "TRF_NETWORK_REQUEST_PAY" },
+  { state: "paid", transitionedAt: EX.at(12, 10), reasonCode: "TRF_PAID" },
+];
+const SUMMARY_EXAMPLE = {
+  transferId: EX.transferId,
+  transferStatus: "validated",
+  originAmount: "100.000000",
+  originCurrency: "USD",
+  destinationAmount: "1875.000000",
+  destinationCurrency: "MXN",
+  beneficiaryId: EX.beneficiaryId,
+  createdAt: EX.at(10, 20),
+  transferStateChangedAt: EX.at(10, 45),
+};
+/** The journey's transfer in validated, as a read shows it: a fresh confirmationChallenge. */
+const DETAIL_EXAMPLE = {
+  ...SUMMARY_EXAMPLE,
+  fxRate: "18.750000",
+  principalFee: "2.990000",
+  partnerFee: "1.000000",
+  totalCustomerCost: "103.990000",
+  totalCustomerCostCurrency: "USD",
+  payoutMethod: PAYOUT_METHOD_EXAMPLE,
+  purposeOfTransfer: "FAMILY_SUPPORT",
+  quoteId: EX.quoteId,
+  submittedAt: EX.at(10, 40),
+  confirmedAt: null,
+  transferExpiresAt: "2026-11-21T12:10:20.000Z",
+  nextStep: "CONFIRM_TRANSFER",
+  customerActionExpected: "CONFIRM",
+  confirmationChallenge: "Hq4Zp8Wn2Kx6Tb1Rm9Vc3Ly7",
+  confirmationChallengeExpiresAt: EX.at(20, 45),
+  cancellation: null,
+  refund: null,
+  stateHistory: HISTORY.slice(0, 2),
+};
+/** The same transfer paid (what the sandbox's advance to paid answers). */
+const PAID_EXAMPLE = {
+  ...DETAIL_EXAMPLE,
+  transferStatus: "paid",
+  transferStateChangedAt: EX.at(12, 10),
+  confirmedAt: EX.at(11, 30),
+  transferExpiresAt: undefined,
+  nextStep: null,
+  customerActionExpected: "NONE",
+  confirmationChallenge: undefined,
+  confirmationChallengeExpiresAt: undefined,
+  stateHistory: HISTORY,
+};
 
 export const PayoutMethodMaskedSchema = z
   .object({
@@ -89,10 +156,12 @@ export const listTransfers = defineContract({
   auth: "customer",
   gate: "transferRead",
   query: z.object({
-    states: commaSeparated(TRANSFER_STATES, "Comma-separated TransferState values.").optional(),
-    createdSince: z.iso.datetime({ offset: true }).optional(),
-    cursor: z.string().max(1024).optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
+    states: commaSeparated(TRANSFER_STATES, "Comma-separated TransferState values.")
+      .optional()
+      .meta({ description: "Comma-separated TransferState values. Default: every non-terminal state, and terminal states of the last 30 days." }),
+    createdSince: z.iso.datetime({ offset: true }).optional().meta({ description: "RFC 3339: transfers created at or after this time." }),
+    cursor: z.string().max(1024).optional().meta({ description: "Opaque: nextCursor of the previous page; omitted for the first page." }),
+    limit: z.coerce.number().int().min(1).max(200).default(50).meta({ description: "Page size, 1 to 200." }),
   }),
   success: {
     status: 200,
@@ -101,6 +170,7 @@ export const listTransfers = defineContract({
       .object({ items: z.array(z.object(SummaryFields).meta({ id: "TransferSummary" })), nextCursor: z.string().nullable() })
       .meta({ id: "TransferListResponse" }),
   },
+  examples: { response: { items: [SUMMARY_EXAMPLE], nextCursor: null } },
   errors: ["customer.statusInsufficient", "customer.statusBlocking"],
 });
 
@@ -114,6 +184,7 @@ export const readTransfer = defineContract({
   gate: "transferRead",
   params: transferId,
   success: { status: 200, description: "The transfer.", schema: TransferDetailSchema },
+  examples: { response: DETAIL_EXAMPLE },
   errors: ["transfer.notFound", "customer.statusInsufficient", "customer.statusBlocking"],
 });
 
@@ -137,14 +208,7 @@ export const submitTransfer = defineContract({
       }),
       purposeOfTransfer: z.enum(PURPOSES),
     })
-    .meta({
-      id: "TransferSubmitRequest",
-      example: {
-        beneficiaryId: "ben_...",
-        payoutMethod: { methodType: "BANK_TRANSFER", destinationIdentifier: "002010077777777771" },
-        purposeOfTransfer: "FAMILY_SUPPORT",
-      },
-    }),
+    .meta({ id: "TransferSubmitRequest" }),
   success: {
     status: 202,
     description: "Accepted; still registered.",
@@ -160,6 +224,23 @@ export const submitTransfer = defineContract({
         nextStep: z.literal("AWAIT_FAST_CHECK"),
       })
       .meta({ id: "TransferSubmitResponse" }),
+  },
+  examples: {
+    request: {
+      beneficiaryId: EX.beneficiaryId,
+      payoutMethod: { methodType: "BANK_TRANSFER", destinationIdentifier: "002010077777777771" },
+      purposeOfTransfer: "FAMILY_SUPPORT",
+    },
+    response: {
+      transferId: EX.transferId,
+      transferStatus: "registered",
+      beneficiaryId: EX.beneficiaryId,
+      payoutMethod: PAYOUT_METHOD_EXAMPLE,
+      purposeOfTransfer: "FAMILY_SUPPORT",
+      submittedAt: EX.at(10, 40),
+      fastCheckExpectedBy: EX.at(10, 45),
+      nextStep: "AWAIT_FAST_CHECK",
+    },
   },
   errors: [
     "transfer.notFound",
@@ -190,10 +271,7 @@ export const confirmTransfer = defineContract({
   gate: "transferCommit",
   idempotency: "required",
   params: transferId,
-  body: z.strictObject({ deviceAssertion: z.string().min(1).max(16384) }).meta({
-    id: "DeviceAssertion",
-    example: { deviceAssertion: "eyJhbGciOiJSUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6IkpXVCJ9.eyJ0cmFuc2Zlcl9pZCI6InRyZl8uLi4ifQ.c2ln" },
-  }),
+  body: z.strictObject({ deviceAssertion: z.string().min(1).max(16384) }).meta({ id: "DeviceAssertion" }),
   success: {
     status: 200,
     description: "Confirmed; funding.",
@@ -206,6 +284,23 @@ export const confirmTransfer = defineContract({
         fundingSession: FundingSessionSchema,
       })
       .meta({ id: "TransferConfirmResponse" }),
+  },
+  examples: {
+    request: {
+      deviceAssertion:
+        "eyJhbGciOiJSUzI1NiIsImtpZCI6ImRldi1rZXktMjAyNi0xMSIsInR5cCI6IkpXVCJ9.eyJ0cmFuc2Zlcl9pZCI6InRyZl84azJtNXE5ZDN4N2MxdjRiNm4wcDlyM3QiLCJhbW91bnQiOiIxMDAuMDAwMDAwIiwiY3VycmVuY3kiOiJVU0QiLCJiZW5lZmljaWFyeV9pZCI6ImJlbl83aDNrOWQybTVxOHcxeDRjNnYwYjJuN3AiLCJkZXZpY2VfaWQiOiJkZXZfMnE3azRtOWQxeDZjM3Y4YjBuNXAycjd3Iiwibm9uY2UiOiJuXzRmOWsybTdxIiwiY2hhbGxlbmdlIjoiSHE0WnA4V24yS3g2VGIxUm05VmMzTHk3IiwiaWF0IjoxNzk1MjU1ODg1fQ.c2lnbmF0dXJl",
+    },
+    response: {
+      transferId: EX.transferId,
+      transferStatus: "funding",
+      confirmedAt: EX.at(11, 30),
+      nextStep: "OPEN_FUNDING_WEBVIEW",
+      fundingSession: {
+        fundingSessionId: EX.fundingSessionId,
+        fundingWebviewUrl: "https://remit.example.com/webviews/funding/wv_Jt6Nc2Xq8Rb4Lm1Vz7Kp3Wd9",
+        expiresAt: EX.at(41, 30),
+      },
+    },
   },
   errors: [
     "transfer.notFound",
@@ -230,9 +325,7 @@ export const cancelTransfer = defineContract({
   gate: "transferCancel",
   idempotency: "required",
   params: transferId,
-  body: z
-    .strictObject({ cancellationReason: z.enum(["CUSTOMER_REQUEST"]) })
-    .meta({ id: "TransferCancelRequest", example: { cancellationReason: "CUSTOMER_REQUEST" } }),
+  body: z.strictObject({ cancellationReason: z.enum(["CUSTOMER_REQUEST"]) }).meta({ id: "TransferCancelRequest" }),
   success: {
     status: 200,
     description: "Cancelled (202 when a refund or a network cancellation follows).",
@@ -249,10 +342,36 @@ export const cancelTransfer = defineContract({
       })
       .meta({ id: "TransferCancelResponse" }),
   },
+  examples: {
+    request: { cancellationReason: "CUSTOMER_REQUEST" },
+    response: {
+      transferId: EX.transferId,
+      transferStatus: "aborted",
+      cancellationOutcome: "ABORTED_PRE_FUNDING",
+      canceledAt: EX.at(11, 0),
+      nextStep: null,
+      customerActionExpected: "NONE",
+      refund: null,
+    },
+    otherResponses: {
+      202: {
+        description: "Canceled after funding: the refund (or the payout network's cancellation) follows.",
+        example: {
+          transferId: EX.transferId,
+          transferStatus: "canceled",
+          cancellationOutcome: "CANCELED_PRE_NETWORK",
+          canceledAt: EX.at(12, 0),
+          nextStep: null,
+          customerActionExpected: "NONE",
+          refund: { refundStatus: "PENDING", estimatedRefundCompletionBy: "2026-11-26T10:12:00.000Z", refundMethod: "ORIGINAL_PAYMENT_METHOD" },
+        },
+      },
+    },
+  },
   errors: ["transfer.notFound", "transfer.stateInvalid", "customer.statusBlocking"],
 });
 
-const sandbox = <B extends z.ZodType>(operationId: string, path: string, summary: string, body: B) =>
+const sandbox = <B extends z.ZodType>(operationId: string, path: string, summary: string, body: B, request: z.input<B>, response: unknown = PAID_EXAMPLE) =>
   defineContract({
     operationId,
     method: "POST",
@@ -265,6 +384,8 @@ const sandbox = <B extends z.ZodType>(operationId: string, path: string, summary
     body,
     success: { status: 200, description: "The transfer after the change.", schema: TransferDetailSchema },
     errors: ["transfer.notFound", "transfer.stateInvalid"],
+    // request is checked against B at each call (its parameter type); TS cannot relate the two generics here.
+    examples: { request: request as never, response },
   });
 
 export const sandboxAdvance = sandbox(
@@ -272,30 +393,56 @@ export const sandboxAdvance = sandbox(
   "/v1/sandbox/transfers/{transferId}/advance",
   "Move a transfer along the payout network",
   z.strictObject({ to: z.enum(["topay", "reqpay", "paid"]) }),
+  { to: "paid" },
 );
 export const sandboxNetworkCancellation = sandbox(
   "sandboxNetworkCancellation",
   "/v1/sandbox/transfers/{transferId}/network-cancellation",
   "Answer a pending network cancellation",
   z.strictObject({ outcome: z.enum(["NETWORK_CANCELLATION_SUCCESS", "NETWORK_ALREADY_PAID", "NETWORK_IN_PROGRESS_RETRY_ALLOWED"]) }),
+  { outcome: "NETWORK_ALREADY_PAID" },
 );
 export const sandboxComplianceHold = sandbox(
   "sandboxComplianceHold",
   "/v1/sandbox/transfers/{transferId}/compliance-hold",
   "Put a transfer on compliance hold",
   z.strictObject({}),
+  {},
+  {
+    ...PAID_EXAMPLE,
+    transferStatus: "spended",
+    transferStateChangedAt: EX.at(12, 5),
+    nextStep: "CONTINUE",
+    customerActionExpected: "WAIT",
+    stateHistory: [...HISTORY.slice(0, 6), { state: "spended", transitionedAt: EX.at(12, 5), reasonCode: "TRF_COMPLIANCE_HOLD" }],
+  },
 );
 export const sandboxComplianceRelease = sandbox(
   "sandboxComplianceRelease",
   "/v1/sandbox/transfers/{transferId}/compliance-release",
   "Release a compliance hold",
   z.strictObject({ resolution: z.enum(["RESTORE", "REJECT"]) }),
+  { resolution: "RESTORE" },
+  {
+    ...PAID_EXAMPLE,
+    transferStatus: "reqpay",
+    transferStateChangedAt: EX.at(12, 8),
+    nextStep: "CONTINUE",
+    customerActionExpected: "WAIT",
+    stateHistory: [
+      ...HISTORY.slice(0, 6),
+      { state: "spended", transitionedAt: EX.at(12, 5), reasonCode: "TRF_COMPLIANCE_HOLD" },
+      { state: "reqpay", transitionedAt: EX.at(12, 8), reasonCode: "TRF_COMPLIANCE_RESTORED" },
+    ],
+  },
 );
 export const sandboxReview = sandbox(
   "sandboxReview",
   "/v1/sandbox/transfers/{transferId}/review",
   "Decide a transfer in onreview",
   z.strictObject({ decision: z.enum(["APPROVE", "REJECT"]) }),
+  { decision: "APPROVE" },
+  DETAIL_EXAMPLE,
 );
 
 export const sandboxCompleteFunding = defineContract({
@@ -306,7 +453,7 @@ export const sandboxCompleteFunding = defineContract({
   tags: ["Sandbox"],
   auth: "customer",
   sandboxOnly: true,
-  params: z.object({ fundingSessionId: z.string().min(1).max(64) }),
+  params: z.object({ fundingSessionId: z.string().min(1).max(64).meta({ description: "The funding session, from confirm.", example: EX.fundingSessionId }) }),
   body: z.strictObject({ outcome: z.enum(["SUCCEEDED", "FAILED"]) }).meta({ id: "SandboxFundingCompleteRequest" }),
   success: {
     status: 200,
@@ -315,5 +462,6 @@ export const sandboxCompleteFunding = defineContract({
       .object({ fundingSessionId: z.string(), sessionState: z.string(), transferStatus: TransferStateSchema })
       .meta({ id: "SandboxFundingCompleteResponse" }),
   },
+  examples: { request: { outcome: "SUCCEEDED" }, response: { fundingSessionId: EX.fundingSessionId, sessionState: "SUCCEEDED", transferStatus: "funded" } },
   errors: ["fundingSession.notFound", "funding.sessionExpired", "funding.sessionStateInvalid", "transfer.stateInvalid"],
 });

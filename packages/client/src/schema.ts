@@ -4,66 +4,6 @@
  */
 
 export interface paths {
-  "/v1/auth/devices/{deviceId}/deactivate": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Deactivate a device
-     * @description Deactivate a device
-     */
-    post: operations["deactivateDevice"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/device-registration/complete": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Register the device's RSA public key
-     * @description proof: compact JWS (RS256) signed by the key, payload {device_registration_id, challenge, iat}.
-     */
-    post: operations["deviceRegistrationComplete"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/device-registration/start": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Start registering a device key
-     * @description Start registering a device key
-     */
-    post: operations["deviceRegistrationStart"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   "/v1/auth/health": {
     parameters: {
       query?: never;
@@ -78,166 +18,6 @@ export interface paths {
     get: operations["authHealth"];
     put?: never;
     post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/devices": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List the customer's devices
-     * @description List the customer's devices
-     */
-    get: operations["listDevices"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/login": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Log in with the password
-     * @description Log in with the password
-     */
-    post: operations["login"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/start": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Start a login
-     * @description Answers the same for known and unknown identifiers.
-     */
-    post: operations["loginStart"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/logout": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Log out: revokes the access and refresh tokens
-     * @description Log out: revokes the access and refresh tokens
-     */
-    post: operations["logout"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/password-reset/complete": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Set a new password with the code
-     * @description Ends every session of the customer.
-     */
-    post: operations["passwordResetComplete"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/password-reset/start": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Start a password reset
-     * @description 202 whether or not the identifier has an account.
-     */
-    post: operations["passwordResetStart"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/refresh": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Rotate the refresh token
-     * @description Presenting an already-rotated refresh token revokes the whole session family.
-     */
-    post: operations["refreshTokens"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/auth/register/set-password": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Set the password and receive tokens
-     * @description Set the password and receive tokens
-     */
-    post: operations["registerSetPassword"];
     delete?: never;
     options?: never;
     head?: never;
@@ -278,6 +58,226 @@ export interface paths {
      * @description Verify the registration code
      */
     post: operations["registerVerifyOtp"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/register/set-password": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set the password and receive tokens
+     * @description Set the password and receive tokens
+     */
+    post: operations["registerSetPassword"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/start": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a login
+     * @description Answers the same for known and unknown identifiers.
+     */
+    post: operations["loginStart"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/login": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Log in with the password
+     * @description Log in with the password
+     */
+    post: operations["login"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/refresh": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the refresh token
+     * @description Presenting an already-rotated refresh token revokes the whole session family.
+     */
+    post: operations["refreshTokens"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/logout": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Log out: revokes the access and refresh tokens
+     * @description Log out: revokes the access and refresh tokens
+     */
+    post: operations["logout"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/password-reset/start": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a password reset
+     * @description 202 whether or not the identifier has an account.
+     */
+    post: operations["passwordResetStart"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/password-reset/complete": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set a new password with the code
+     * @description Ends every session of the customer.
+     */
+    post: operations["passwordResetComplete"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/device-registration/start": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start registering a device key
+     * @description Start registering a device key
+     */
+    post: operations["deviceRegistrationStart"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/device-registration/complete": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Register the device's RSA public key
+     * @description proof: compact JWS (RS256) signed by the key, payload {device_registration_id, challenge, iat}.
+     */
+    post: operations["deviceRegistrationComplete"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/devices": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the customer's devices
+     * @description List the customer's devices
+     */
+    get: operations["listDevices"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/devices/{deviceId}/deactivate": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deactivate a device
+     * @description Deactivate a device
+     */
+    post: operations["deactivateDevice"];
     delete?: never;
     options?: never;
     head?: never;
@@ -368,26 +368,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/core/beneficiaries/{beneficiaryId}/archive": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Archive a beneficiary (one way)
-     * @description Archive a beneficiary (one way)
-     */
-    post: operations["archiveBeneficiary"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   "/v1/core/beneficiaries": {
     parameters: {
       query?: never;
@@ -432,6 +412,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/core/beneficiaries/{beneficiaryId}/archive": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Archive a beneficiary (one way)
+     * @description Archive a beneficiary (one way)
+     */
+    post: operations["archiveBeneficiary"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/sandbox/beneficiaries/{beneficiaryId}/screening": {
     parameters: {
       query?: never;
@@ -446,26 +446,6 @@ export interface paths {
      * @description Force a beneficiary's screening result (sandbox only)
      */
     post: operations["sandboxBeneficiaryScreening"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/core/quotes/{quoteId}/accept": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Accept the quote: creates the transfer in registered
-     * @description A retry with the same Idempotency-Key answers the original 201 and transferId.
-     */
-    post: operations["acceptQuote"];
     delete?: never;
     options?: never;
     head?: never;
@@ -492,26 +472,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/core/quotes/{quoteId}/disclosure": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Pre-payment disclosure, with the single-use token acceptance needs
-     * @description Language from Accept-Language (q-values), then the profile preference, then English. Cache-Control: no-store.
-     */
-    get: operations["readDisclosure"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   "/v1/core/quotes/{quoteId}": {
     parameters: {
       query?: never;
@@ -532,7 +492,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/core/transfers/{transferId}/cancel": {
+  "/v1/core/quotes/{quoteId}/disclosure": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Pre-payment disclosure, with the single-use token acceptance needs
+     * @description Language from Accept-Language (q-values), then the profile preference, then English. Cache-Control: no-store.
+     */
+    get: operations["readDisclosure"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/core/quotes/{quoteId}/accept": {
     parameters: {
       query?: never;
       header?: never;
@@ -542,10 +522,50 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Cancel: aborted before funding (200), canceled with refund or network cancellation (202)
-     * @description Cancel: aborted before funding (200), canceled with refund or network cancellation (202)
+     * Accept the quote: creates the transfer in registered
+     * @description A retry with the same Idempotency-Key answers the original 201 and transferId.
      */
-    post: operations["cancelTransfer"];
+    post: operations["acceptQuote"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/core/transfers/{transferId}/submit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Submit recipient, destination and purpose; the fast-check runs asynchronously
+     * @description Submit recipient, destination and purpose; the fast-check runs asynchronously
+     */
+    post: operations["submitTransfer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/core/transfers/{transferId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a transfer (issues a fresh confirmationChallenge in validated)
+     * @description Read a transfer (issues a fresh confirmationChallenge in validated)
+     */
+    get: operations["readTransfer"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -592,20 +612,20 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/core/transfers/{transferId}": {
+  "/v1/core/transfers/{transferId}/cancel": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    /**
-     * Read a transfer (issues a fresh confirmationChallenge in validated)
-     * @description Read a transfer (issues a fresh confirmationChallenge in validated)
-     */
-    get: operations["readTransfer"];
+    get?: never;
     put?: never;
-    post?: never;
+    /**
+     * Cancel: aborted before funding (200), canceled with refund or network cancellation (202)
+     * @description Cancel: aborted before funding (200), canceled with refund or network cancellation (202)
+     */
+    post: operations["cancelTransfer"];
     delete?: never;
     options?: never;
     head?: never;
@@ -732,26 +752,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/core/transfers/{transferId}/submit": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Submit recipient, destination and purpose; the fast-check runs asynchronously
-     * @description Submit recipient, destination and purpose; the fast-check runs asynchronously
-     */
-    post: operations["submitTransfer"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   "/v1/core/events": {
     parameters: {
       query?: never;
@@ -853,65 +853,76 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  "customer.status.changed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Customer status or KYC status changed
+     * @description Sent when the customer's status or KYC status changes (profile screening, KYC outcome, operator decision).
+     *
+     *     Each event is POSTed as JSON to the partner's webhook URL and signed with Standard Webhooks: `webhook-id` is the eventId, `webhook-timestamp` the Unix time of signing, and `webhook-signature` one or more space-separated `v1,<base64>` values, each an HMAC-SHA256 with the secret (the bytes after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation two signatures are sent: accept the request when either verifies. Reject a timestamp more than 5 minutes from your clock. Answer 2xx to acknowledge; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), 429 and 503 honour Retry-After, 410 disables the endpoint. Delivery is at least once, in `sequence` order per subscription: deduplicate on eventId.
+     */
+    post: operations["webhook_customer_status_changed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "beneficiary.state.changed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Beneficiary state changed
+     * @description Sent when screening or an operator moves a beneficiary, and when it is archived.
+     *
+     *     Each event is POSTed as JSON to the partner's webhook URL and signed with Standard Webhooks: `webhook-id` is the eventId, `webhook-timestamp` the Unix time of signing, and `webhook-signature` one or more space-separated `v1,<base64>` values, each an HMAC-SHA256 with the secret (the bytes after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation two signatures are sent: accept the request when either verifies. Reject a timestamp more than 5 minutes from your clock. Answer 2xx to acknowledge; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), 429 and 503 honour Retry-After, 410 disables the endpoint. Delivery is at least once, in `sequence` order per subscription: deduplicate on eventId.
+     */
+    post: operations["webhook_beneficiary_state_changed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "transfer.state.changed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Transfer state changed
+     * @description Sent on every transfer state change, from registered to a terminal state, with the reason code.
+     *
+     *     Each event is POSTed as JSON to the partner's webhook URL and signed with Standard Webhooks: `webhook-id` is the eventId, `webhook-timestamp` the Unix time of signing, and `webhook-signature` one or more space-separated `v1,<base64>` values, each an HMAC-SHA256 with the secret (the bytes after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation two signatures are sent: accept the request when either verifies. Reject a timestamp more than 5 minutes from your clock. Answer 2xx to acknowledge; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), 429 and 503 honour Retry-After, 410 disables the endpoint. Delivery is at least once, in `sequence` order per subscription: deduplicate on eventId.
+     */
+    post: operations["webhook_transfer_state_changed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
-    DeviceRegistrationCompleteRequest: {
-      deviceRegistrationId: string;
-      /** @description Public RSA JWK (kty RSA, n, e), modulus ≥ 2048 bits. */
-      publicKey: {
-        [key: string]: unknown;
-      };
-      deviceName?: string;
-      proof: string;
-    };
-    DeviceRegistrationStartRequest: Record<string, never>;
-    /**
-     * @example {
-     *       "loginAttemptId": "la_...",
-     *       "password": "correct horse battery staple"
-     *     }
-     */
-    LoginRequest: {
-      loginAttemptId: string;
-      password: string;
-    };
-    /**
-     * @example {
-     *       "identifier": "+14155550123"
-     *     }
-     */
-    LoginStartRequest: {
-      /**
-       * @description Email address or E.164 phone number.
-       * @example ada@example.com
-       */
-      identifier: string;
-    };
-    PasswordResetCompleteRequest: {
-      /**
-       * @description Email address or E.164 phone number.
-       * @example ada@example.com
-       */
-      identifier: string;
-      otp: string;
-      newPassword: string;
-    };
-    PasswordResetStartRequest: {
-      /**
-       * @description Email address or E.164 phone number.
-       * @example ada@example.com
-       */
-      identifier: string;
-    };
-    RefreshRequest: {
-      refreshToken: string;
-    };
-    RegisterSetPasswordRequest: {
-      registrationId: string;
-      /** @description At least 12 characters. */
-      password: string;
-    };
     /**
      * @example {
      *       "identifier": "ada@example.com"
@@ -929,22 +940,62 @@ export interface components {
       /** @example 123456 */
       otp: string;
     };
+    RegisterSetPasswordRequest: {
+      registrationId: string;
+      /** @description At least 12 characters. */
+      password: string;
+    };
     /**
      * @example {
-     *       "firstName": "Ana",
-     *       "lastName": "García",
-     *       "dateOfBirth": "1988-03-14",
-     *       "nationality": "MEX",
-     *       "residenceCountry": "USA",
-     *       "residenceAddress": {
-     *         "addressLine1": "100 Congress Ave",
-     *         "city": "Austin",
-     *         "region": "TX",
-     *         "postalCode": "78701",
-     *         "country": "USA"
-     *       }
+     *       "identifier": "+14155550123"
      *     }
      */
+    LoginStartRequest: {
+      /**
+       * @description Email address or E.164 phone number.
+       * @example ada@example.com
+       */
+      identifier: string;
+    };
+    /**
+     * @example {
+     *       "loginAttemptId": "la_...",
+     *       "password": "correct horse battery staple"
+     *     }
+     */
+    LoginRequest: {
+      loginAttemptId: string;
+      password: string;
+    };
+    RefreshRequest: {
+      refreshToken: string;
+    };
+    PasswordResetStartRequest: {
+      /**
+       * @description Email address or E.164 phone number.
+       * @example ada@example.com
+       */
+      identifier: string;
+    };
+    PasswordResetCompleteRequest: {
+      /**
+       * @description Email address or E.164 phone number.
+       * @example ada@example.com
+       */
+      identifier: string;
+      otp: string;
+      newPassword: string;
+    };
+    DeviceRegistrationStartRequest: Record<string, never>;
+    DeviceRegistrationCompleteRequest: {
+      deviceRegistrationId: string;
+      /** @description Public RSA JWK (kty RSA, n, e), modulus ≥ 2048 bits. */
+      publicKey: {
+        [key: string]: unknown;
+      };
+      deviceName?: string;
+      proof: string;
+    };
     ProfileSubmitRequest: {
       firstName: string;
       lastName: string;
@@ -982,14 +1033,6 @@ export interface components {
       /** @enum {string} */
       outcome: "APPROVED" | "REJECTED" | "REMEDIATION_REQUIRED";
     };
-    /**
-     * @example {
-     *       "firstName": "María",
-     *       "lastName": "López",
-     *       "countryOfResidence": "MEX",
-     *       "relationshipToCustomer": "FAMILY"
-     *     }
-     */
     BeneficiaryCreateRequest: {
       firstName: string;
       lastName: string;
@@ -1006,25 +1049,6 @@ export interface components {
       /** @enum {string} */
       outcome: "VALID" | "MONITORED" | "BLOCKED";
     };
-    /**
-     * @example {
-     *       "disclosureToken": "dt_...",
-     *       "purposeOfTransfer": "FAMILY_SUPPORT"
-     *     }
-     */
-    QuoteAcceptRequest: {
-      disclosureToken: string;
-      /** @enum {string} */
-      purposeOfTransfer: "FAMILY_SUPPORT" | "RENT" | "INSURANCE" | "EDUCATION" | "MEDICAL_EXPENSES" | "GIFT" | "SAVINGS";
-    };
-    /**
-     * @example {
-     *       "originAmount": "100.000000",
-     *       "originCurrency": "USD",
-     *       "destinationCurrency": "MXN",
-     *       "beneficiaryId": "ben_..."
-     *     }
-     */
     QuoteCreateRequest: {
       originAmount: string;
       originCurrency: string;
@@ -1034,37 +1058,11 @@ export interface components {
       payoutMethod?: "bank_account" | "cash_pickup" | "wallet_transfer" | "mobile_money";
       partnerQuote?: string;
     };
-    /**
-     * @example {
-     *       "cancellationReason": "CUSTOMER_REQUEST"
-     *     }
-     */
-    TransferCancelRequest: {
+    QuoteAcceptRequest: {
+      disclosureToken: string;
       /** @enum {string} */
-      cancellationReason: "CUSTOMER_REQUEST";
+      purposeOfTransfer: "FAMILY_SUPPORT" | "RENT" | "INSURANCE" | "EDUCATION" | "MEDICAL_EXPENSES" | "GIFT" | "SAVINGS";
     };
-    /**
-     * @example {
-     *       "deviceAssertion": "eyJhbGciOiJSUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6IkpXVCJ9.eyJ0cmFuc2Zlcl9pZCI6InRyZl8uLi4ifQ.c2ln"
-     *     }
-     */
-    DeviceAssertion: {
-      deviceAssertion: string;
-    };
-    SandboxFundingCompleteRequest: {
-      /** @enum {string} */
-      outcome: "SUCCEEDED" | "FAILED";
-    };
-    /**
-     * @example {
-     *       "beneficiaryId": "ben_...",
-     *       "payoutMethod": {
-     *         "methodType": "BANK_TRANSFER",
-     *         "destinationIdentifier": "002010077777777771"
-     *       },
-     *       "purposeOfTransfer": "FAMILY_SUPPORT"
-     *     }
-     */
     TransferSubmitRequest: {
       beneficiaryId: string;
       payoutMethod: {
@@ -1075,6 +1073,17 @@ export interface components {
       };
       /** @enum {string} */
       purposeOfTransfer: "FAMILY_SUPPORT" | "RENT" | "INSURANCE" | "EDUCATION" | "MEDICAL_EXPENSES" | "GIFT" | "SAVINGS";
+    };
+    DeviceAssertion: {
+      deviceAssertion: string;
+    };
+    TransferCancelRequest: {
+      /** @enum {string} */
+      cancellationReason: "CUSTOMER_REQUEST";
+    };
+    SandboxFundingCompleteRequest: {
+      /** @enum {string} */
+      outcome: "SUCCEEDED" | "FAILED";
     };
     SandboxClockRequest: {
       advanceSeconds: number;
@@ -1101,10 +1110,128 @@ export interface components {
         [key: string]: unknown;
       }[];
     };
-    DeactivateDeviceResponse: {
-      deviceId: string;
+    /** @description The customer's status or KYC status changed. */
+    CustomerStatusChangedEvent: {
+      /** @example evt_0k2x8f3q9w1m4n7p5r6s */
+      eventId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @example sub_3f9k2m8q1w4x7n5p6r0s */
+      subscriptionId: string;
+      /**
+       * @description Increases by one with each event of the subscription: order and gaps are visible.
+       * @example 7
+       */
+      sequence: number;
       /** @constant */
-      status: "DEACTIVATED";
+      eventType: "customer.status.changed";
+      data: {
+        /** @enum {string} */
+        status: "PENDING" | "VALID" | "MONITORED" | "RESTRICTED" | "BLOCKED" | "CLOSED";
+        /** @enum {string} */
+        kycStatus: "NOT_STARTED" | "IN_PROGRESS" | "COMPLETED" | "REJECTED" | "REMEDIATION_REQUIRED";
+        /** @enum {string} */
+        previousStatus: "PENDING" | "VALID" | "MONITORED" | "RESTRICTED" | "BLOCKED" | "CLOSED";
+        /** @enum {string} */
+        previousKycStatus: "NOT_STARTED" | "IN_PROGRESS" | "COMPLETED" | "REJECTED" | "REMEDIATION_REQUIRED";
+        remediationHint: string | null;
+      };
+    };
+    /** @description A beneficiary moved to another state. */
+    BeneficiaryStateChangedEvent: {
+      /** @example evt_0k2x8f3q9w1m4n7p5r6s */
+      eventId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @example sub_3f9k2m8q1w4x7n5p6r0s */
+      subscriptionId: string;
+      /**
+       * @description Increases by one with each event of the subscription: order and gaps are visible.
+       * @example 7
+       */
+      sequence: number;
+      /** @constant */
+      eventType: "beneficiary.state.changed";
+      data: {
+        beneficiaryId: string;
+        /** @enum {string} */
+        state: "PENDING" | "VALID" | "MONITORED" | "BLOCKED" | "ARCHIVED";
+        /** @enum {string} */
+        previousState: "PENDING" | "VALID" | "MONITORED" | "BLOCKED" | "ARCHIVED";
+      };
+    };
+    /** @description A transfer moved to another state. */
+    TransferStateChangedEvent: {
+      /** @example evt_0k2x8f3q9w1m4n7p5r6s */
+      eventId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @example sub_3f9k2m8q1w4x7n5p6r0s */
+      subscriptionId: string;
+      /**
+       * @description Increases by one with each event of the subscription: order and gaps are visible.
+       * @example 7
+       */
+      sequence: number;
+      /** @constant */
+      eventType: "transfer.state.changed";
+      data: {
+        transferId: string;
+        /** @enum {string} */
+        state:
+          | "registered"
+          | "onreview"
+          | "validated"
+          | "funding"
+          | "funded"
+          | "topay"
+          | "reqpay"
+          | "spended"
+          | "paid"
+          | "aborted"
+          | "rejected"
+          | "expired"
+          | "canceled";
+        /** @description null when the transfer was created (registered). */
+        previousState:
+          | (
+              | "registered"
+              | "onreview"
+              | "validated"
+              | "funding"
+              | "funded"
+              | "topay"
+              | "reqpay"
+              | "spended"
+              | "paid"
+              | "aborted"
+              | "rejected"
+              | "expired"
+              | "canceled"
+            )
+          | null;
+        /** @example TRF_INITIATION_QUOTE_ACCEPTED */
+        reasonCode: string;
+      };
+    };
+    HealthResponse: {
+      /** @constant */
+      status: "ok";
+      service: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      timestamp: string;
     };
     /** @description Every error answer has this shape (spec section 7). */
     ErrorEnvelope: {
@@ -1125,50 +1252,20 @@ export interface components {
       };
       correlationId: string;
     };
-    DeviceRegistrationCompleteResponse: {
-      deviceId: string;
-      kid: string;
+    RegisterStartResponse: {
+      registrationId: string;
       /** @constant */
-      status: "ACTIVE";
+      nextStep: "VERIFY_OTP";
       /**
        * Format: date-time
        * @example 2026-11-21T10:00:00.000Z
        */
-      registeredAt: string;
+      otpExpiresAt: string;
     };
-    DeviceRegistrationStartResponse: {
-      deviceRegistrationId: string;
-      challenge: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      expiresAt: string;
-    };
-    HealthResponse: {
+    RegisterVerifyOtpResponse: {
+      registrationId: string;
       /** @constant */
-      status: "ok";
-      service: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      timestamp: string;
-    };
-    DeviceList: {
-      items: components["schemas"]["Device"][];
-    };
-    Device: {
-      deviceId: string;
-      kid: string;
-      deviceName: string | null;
-      /** @enum {string} */
-      status: "ACTIVE" | "DEACTIVATED";
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      registeredAt: string;
+      nextStep: "SET_PASSWORD";
     };
     TokenResponse: {
       accessToken: string;
@@ -1191,21 +1288,53 @@ export interface components {
       /** @constant */
       status: "PASSWORD_RESET";
     };
-    RegisterStartResponse: {
-      registrationId: string;
-      /** @constant */
-      nextStep: "VERIFY_OTP";
+    DeviceRegistrationStartResponse: {
+      deviceRegistrationId: string;
+      challenge: string;
       /**
        * Format: date-time
        * @example 2026-11-21T10:00:00.000Z
        */
-      otpExpiresAt: string;
+      expiresAt: string;
     };
-    RegisterVerifyOtpResponse: {
-      registrationId: string;
+    DeviceRegistrationCompleteResponse: {
+      deviceId: string;
+      kid: string;
       /** @constant */
-      nextStep: "SET_PASSWORD";
+      status: "ACTIVE";
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      registeredAt: string;
     };
+    DeviceList: {
+      items: components["schemas"]["Device"][];
+    };
+    Device: {
+      deviceId: string;
+      kid: string;
+      deviceName: string | null;
+      /** @enum {string} */
+      status: "ACTIVE" | "DEACTIVATED";
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      registeredAt: string;
+    };
+    DeactivateDeviceResponse: {
+      deviceId: string;
+      /** @constant */
+      status: "DEACTIVATED";
+    };
+    ProfileSubmitResponse: {
+      status: components["schemas"]["CustomerStatus"];
+      kycRequired: boolean;
+      nextStep: components["schemas"]["NextStep"];
+    };
+    /** @enum {string} */
+    CustomerStatus: "PENDING" | "VALID" | "MONITORED" | "RESTRICTED" | "BLOCKED" | "CLOSED";
     ProfileReadResponse: {
       subscriptionId: string;
       status: components["schemas"]["CustomerStatus"];
@@ -1219,8 +1348,6 @@ export interface components {
       identifiers: components["schemas"]["IdentifierSummary"][];
     };
     /** @enum {string} */
-    CustomerStatus: "PENDING" | "VALID" | "MONITORED" | "RESTRICTED" | "BLOCKED" | "CLOSED";
-    /** @enum {string} */
     KycStatus: "NOT_STARTED" | "IN_PROGRESS" | "COMPLETED" | "REJECTED" | "REMEDIATION_REQUIRED";
     IdentifierSummary: {
       identifierId: string;
@@ -1233,11 +1360,6 @@ export interface components {
        */
       verifiedAt: string;
       canRemove: boolean;
-    };
-    ProfileSubmitResponse: {
-      status: components["schemas"]["CustomerStatus"];
-      kycRequired: boolean;
-      nextStep: components["schemas"]["NextStep"];
     };
     KycSessionCreateResponse: {
       kycSessionId: string;
@@ -1297,16 +1419,6 @@ export interface components {
       sessionState: components["schemas"]["KycSessionState"];
       outcome: string;
     };
-    BeneficiaryArchiveResponse: {
-      beneficiaryId: string;
-      /** @constant */
-      state: "ARCHIVED";
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      archivedAt: string;
-    };
     Beneficiary: {
       beneficiaryId: string;
       firstName: string;
@@ -1348,11 +1460,15 @@ export interface components {
       items: components["schemas"]["Beneficiary"][];
       nextCursor: string | null;
     };
-    QuoteAcceptResponse: {
-      quoteId: string;
-      transferId: string;
+    BeneficiaryArchiveResponse: {
+      beneficiaryId: string;
       /** @constant */
-      transferStatus: "registered";
+      state: "ARCHIVED";
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      archivedAt: string;
     };
     QuoteResponse: {
       quoteId: string;
@@ -1416,93 +1532,44 @@ export interface components {
       version: string;
       content: string;
     };
-    TransferCancelResponse: {
-      transferId: string;
-      transferStatus: components["schemas"]["TransferState"];
-      cancellationOutcome: string;
-      canceledAt: string | null;
-      nextStep: string | null;
-      customerActionExpected: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      networkCancellationExpectedBy?: string;
-      refund: components["schemas"]["RefundDetail"] | null;
-    };
-    /** @enum {string} */
-    TransferState:
-      | "registered"
-      | "onreview"
-      | "validated"
-      | "funding"
-      | "funded"
-      | "topay"
-      | "reqpay"
-      | "spended"
-      | "paid"
-      | "aborted"
-      | "rejected"
-      | "expired"
-      | "canceled";
-    RefundDetail: {
-      /** @enum {string} */
-      refundStatus?: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      estimatedRefundCompletionBy?: string;
-      /** @constant */
-      refundMethod?: "ORIGINAL_PAYMENT_METHOD";
-    };
-    TransferConfirmResponse: {
+    QuoteAcceptResponse: {
+      quoteId: string;
       transferId: string;
       /** @constant */
-      transferStatus: "funding";
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      confirmedAt: string;
-      /** @constant */
-      nextStep: "OPEN_FUNDING_WEBVIEW";
-      fundingSession: components["schemas"]["FundingSession"];
+      transferStatus: "registered";
     };
-    /** @description fundingWebviewUrl is only returned by confirm (a one-time capability); null on reads. */
-    FundingSession: {
-      fundingSessionId: string;
-      fundingWebviewUrl: string | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      expiresAt: string;
-    };
-    TransferListResponse: {
-      items: components["schemas"]["TransferSummary"][];
-      nextCursor: string | null;
-    };
-    TransferSummary: {
+    TransferSubmitResponse: {
       transferId: string;
-      transferStatus: components["schemas"]["TransferState"];
-      /** @example 100.000000 */
-      originAmount: string;
-      originCurrency: string;
-      /** @example 100.000000 */
-      destinationAmount: string;
-      destinationCurrency: string;
+      /** @constant */
+      transferStatus: "registered";
       beneficiaryId: string;
+      payoutMethod: components["schemas"]["PayoutMethodMasked"];
+      purposeOfTransfer: string;
       /**
        * Format: date-time
        * @example 2026-11-21T10:00:00.000Z
        */
-      createdAt: string;
+      submittedAt: string;
       /**
        * Format: date-time
        * @example 2026-11-21T10:00:00.000Z
        */
-      transferStateChangedAt: string;
+      fastCheckExpectedBy: string;
+      /** @constant */
+      nextStep: "AWAIT_FAST_CHECK";
+    };
+    PayoutMethodMasked: {
+      payoutMethodId: string;
+      methodType: string;
+      corridor: string;
+      /** @description Last 4 characters (last 6 for wallets). */
+      destinationIdentifierMasked: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      addedAt: string;
+      archived: boolean;
     };
     TransferDetailResponse: {
       transferId: string;
@@ -1558,18 +1625,30 @@ export interface components {
       refund: components["schemas"]["RefundDetail"] | null;
       stateHistory: components["schemas"]["StateHistoryEntry"][];
     };
-    PayoutMethodMasked: {
-      payoutMethodId: string;
-      methodType: string;
-      corridor: string;
-      /** @description Last 4 characters (last 6 for wallets). */
-      destinationIdentifierMasked: string;
+    /** @enum {string} */
+    TransferState:
+      | "registered"
+      | "onreview"
+      | "validated"
+      | "funding"
+      | "funded"
+      | "topay"
+      | "reqpay"
+      | "spended"
+      | "paid"
+      | "aborted"
+      | "rejected"
+      | "expired"
+      | "canceled";
+    /** @description fundingWebviewUrl is only returned by confirm (a one-time capability); null on reads. */
+    FundingSession: {
+      fundingSessionId: string;
+      fundingWebviewUrl: string | null;
       /**
        * Format: date-time
        * @example 2026-11-21T10:00:00.000Z
        */
-      addedAt: string;
-      archived: boolean;
+      expiresAt: string;
     };
     CancellationDetail: {
       cancellationOutcome?: string;
@@ -1586,6 +1665,17 @@ export interface components {
        */
       networkCancellationExpectedBy?: string;
     };
+    RefundDetail: {
+      /** @enum {string} */
+      refundStatus?: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      estimatedRefundCompletionBy?: string;
+      /** @constant */
+      refundMethod?: "ORIGINAL_PAYMENT_METHOD";
+    };
     StateHistoryEntry: {
       state: components["schemas"]["TransferState"];
       /**
@@ -1595,30 +1685,62 @@ export interface components {
       transitionedAt: string;
       reasonCode: string;
     };
+    TransferConfirmResponse: {
+      transferId: string;
+      /** @constant */
+      transferStatus: "funding";
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      confirmedAt: string;
+      /** @constant */
+      nextStep: "OPEN_FUNDING_WEBVIEW";
+      fundingSession: components["schemas"]["FundingSession"];
+    };
+    TransferListResponse: {
+      items: components["schemas"]["TransferSummary"][];
+      nextCursor: string | null;
+    };
+    TransferSummary: {
+      transferId: string;
+      transferStatus: components["schemas"]["TransferState"];
+      /** @example 100.000000 */
+      originAmount: string;
+      originCurrency: string;
+      /** @example 100.000000 */
+      destinationAmount: string;
+      destinationCurrency: string;
+      beneficiaryId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      transferStateChangedAt: string;
+    };
+    TransferCancelResponse: {
+      transferId: string;
+      transferStatus: components["schemas"]["TransferState"];
+      cancellationOutcome: string;
+      canceledAt: string | null;
+      nextStep: string | null;
+      customerActionExpected: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      networkCancellationExpectedBy?: string;
+      refund: components["schemas"]["RefundDetail"] | null;
+    };
     SandboxFundingCompleteResponse: {
       fundingSessionId: string;
       sessionState: string;
       transferStatus: components["schemas"]["TransferState"];
-    };
-    TransferSubmitResponse: {
-      transferId: string;
-      /** @constant */
-      transferStatus: "registered";
-      beneficiaryId: string;
-      payoutMethod: components["schemas"]["PayoutMethodMasked"];
-      purposeOfTransfer: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      submittedAt: string;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      fastCheckExpectedBy: string;
-      /** @constant */
-      nextStep: "AWAIT_FAST_CHECK";
     };
     EventListResponse: {
       items: components["schemas"]["Event"][];
@@ -1627,11 +1749,41 @@ export interface components {
     };
     /** @description Exactly the body a webhook delivery carries (Standard Webhooks signed). */
     Event:
-      | components["schemas"]["CustomerStatusChangedEvent"]
-      | components["schemas"]["TransferStateChangedEvent"]
-      | components["schemas"]["BeneficiaryStateChangedEvent"];
+      | components["schemas"]["CustomerStatusChangedEventOutput"]
+      | components["schemas"]["TransferStateChangedEventOutput"]
+      | components["schemas"]["BeneficiaryStateChangedEventOutput"];
+    SandboxClock: {
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      now: string;
+      offsetSeconds: number;
+    };
+    SandboxOtpMessage: {
+      identifier: string;
+      purpose: string;
+      otp: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      createdAt: string;
+    };
+    SandboxPartnerSettings: {
+      partnerId: string;
+      pricingMode: string;
+      jwks: components["schemas"]["JwksOutput"];
+      webhookUrl: string | null;
+      /** @description Standard Webhooks secret (whsec_...), present when a webhook URL is set. */
+      webhookSecret: string | null;
+      /** @description After a rotation: until when deliveries are also signed with the previous secret (null when none is). */
+      previousWebhookSecretValidUntil: string | null;
+      returnOrigins: string[];
+      deepLinkBase: string | null;
+    };
     /** @description The customer's status or KYC status changed. */
-    CustomerStatusChangedEvent: {
+    CustomerStatusChangedEventOutput: {
       /** @example evt_0k2x8f3q9w1m4n7p5r6s */
       eventId: string;
       /**
@@ -1664,7 +1816,7 @@ export interface components {
       };
     };
     /** @description A transfer moved to another state. */
-    TransferStateChangedEvent: {
+    TransferStateChangedEventOutput: {
       /** @example evt_0k2x8f3q9w1m4n7p5r6s */
       eventId: string;
       /**
@@ -1724,7 +1876,7 @@ export interface components {
       };
     };
     /** @description A beneficiary moved to another state. */
-    BeneficiaryStateChangedEvent: {
+    BeneficiaryStateChangedEventOutput: {
       /** @example evt_0k2x8f3q9w1m4n7p5r6s */
       eventId: string;
       /**
@@ -1752,36 +1904,6 @@ export interface components {
         previousState: "PENDING" | "VALID" | "MONITORED" | "BLOCKED" | "ARCHIVED";
       };
     };
-    SandboxClock: {
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      now: string;
-      offsetSeconds: number;
-    };
-    SandboxOtpMessage: {
-      identifier: string;
-      purpose: string;
-      otp: string | null;
-      /**
-       * Format: date-time
-       * @example 2026-11-21T10:00:00.000Z
-       */
-      createdAt: string;
-    };
-    SandboxPartnerSettings: {
-      partnerId: string;
-      pricingMode: string;
-      jwks: components["schemas"]["JwksOutput"];
-      webhookUrl: string | null;
-      /** @description Standard Webhooks secret (whsec_...), present when a webhook URL is set. */
-      webhookSecret: string | null;
-      /** @description After a rotation: until when deliveries are also signed with the previous secret (null when none is). */
-      previousWebhookSecretValidUntil: string | null;
-      returnOrigins: string[];
-      deepLinkBase: string | null;
-    };
     JwksOutput: {
       keys: {
         [key: string]: unknown;
@@ -1796,256 +1918,6 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  deactivateDevice: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path: {
-        deviceId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Device deactivated. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["DeactivateDeviceResponse"];
-        };
-      };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: device.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  deviceRegistrationComplete: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["DeviceRegistrationCompleteRequest"];
-      };
-    };
-    responses: {
-      /** @description Device registered. */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["DeviceRegistrationCompleteResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: deviceRegistration.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unprocessable: device.assertionInvalid */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  deviceRegistrationStart: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["DeviceRegistrationStartRequest"];
-      };
-    };
-    responses: {
-      /** @description Challenge to sign (5 minutes, single use). */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["DeviceRegistrationStartResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
   authHealth: {
     parameters: {
       query?: never;
@@ -2064,10 +1936,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": "ok",
+           *       "service": "remit-core",
+           *       "timestamp": "2026-11-21T10:00:00.000Z"
+           *     }
+           */
           "application/json": components["schemas"]["HealthResponse"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2076,7 +1955,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2085,50 +1964,11 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-    };
-  };
-  listDevices: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Devices, newest first. */
-      200: {
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["DeviceList"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -2137,7 +1977,7 @@ export interface operations {
       };
     };
   };
-  login: {
+  registerStart: {
     parameters: {
       query?: never;
       header?: {
@@ -2149,20 +1989,32 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["LoginRequest"];
+        /**
+         * @example {
+         *       "identifier": "ana.garcia@example.com"
+         *     }
+         */
+        "application/json": components["schemas"]["RegisterStartRequest"];
       };
     };
     responses: {
-      /** @description Tokens issued. */
+      /** @description Code sent. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["TokenResponse"];
+          /**
+           * @example {
+           *       "registrationId": "reg_9d2k7m4q1x8c5v3b6n0p2w5z",
+           *       "nextStep": "VERIFY_OTP",
+           *       "otpExpiresAt": "2026-11-21T10:08:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["RegisterStartResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `auth.identifierInvalid`, `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2171,7 +2023,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.credentialMismatch, auth.sessionExpired, auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2180,16 +2032,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2198,7 +2041,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2207,8 +2050,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Too many requests: auth.rateLimited */
+      /** @description Too many requests: `auth.rateLimited` */
       429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
         headers: {
           [name: string]: unknown;
         };
@@ -2216,9 +2070,234 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  registerVerifyOtp: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "registrationId": "reg_9d2k7m4q1x8c5v3b6n0p2w5z",
+         *       "otp": "482913"
+         *     }
+         */
+        "application/json": components["schemas"]["RegisterVerifyOtpRequest"];
+      };
+    };
+    responses: {
+      /** @description Code accepted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "registrationId": "reg_9d2k7m4q1x8c5v3b6n0p2w5z",
+           *       "nextStep": "SET_PASSWORD"
+           *     }
+           */
+          "application/json": components["schemas"]["RegisterVerifyOtpResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.otpExpired`, `auth.otpInvalid`, `auth.sessionExpired`, `auth.subscriptionKeyInvalid` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `registration.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Too many requests: `auth.rateLimited` */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  registerSetPassword: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "registrationId": "reg_9d2k7m4q1x8c5v3b6n0p2w5z",
+         *       "password": "correct horse battery staple"
+         *     }
+         */
+        "application/json": components["schemas"]["RegisterSetPasswordRequest"];
+      };
+    };
+    responses: {
+      /** @description Registered; tokens issued. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "accessToken": "at_c2d9f7e1a4b84c6e9f3a1d7b5e2c8f40",
+           *       "refreshToken": "rt_7e3b1c9d5f2a48e6b0c4d8f1a3e7b9c2",
+           *       "tokenType": "Bearer",
+           *       "expiresIn": 3600,
+           *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+           *       "nextStep": "COMPLETE_PROFILE"
+           *     }
+           */
+          "application/json": components["schemas"]["TokenResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.otpInvalid`, `auth.sessionExpired`, `auth.subscriptionKeyInvalid` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `registration.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -2239,6 +2318,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "identifier": "ana.garcia@example.com"
+         *     }
+         */
         "application/json": components["schemas"]["LoginStartRequest"];
       };
     };
@@ -2249,10 +2333,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "loginAttemptId": "la_3m8q2k7d9x1c4v6b0n5p7r2t",
+           *       "nextStep": "PASSWORD_REQUIRED"
+           *     }
+           */
           "application/json": components["schemas"]["LoginStartResponse"];
         };
       };
-      /** @description Bad request: auth.identifierInvalid, validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `auth.identifierInvalid`, `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2261,7 +2351,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2270,7 +2360,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2279,7 +2369,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2288,9 +2378,246 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  login: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "loginAttemptId": "la_3m8q2k7d9x1c4v6b0n5p7r2t",
+         *       "password": "correct horse battery staple"
+         *     }
+         */
+        "application/json": components["schemas"]["LoginRequest"];
+      };
+    };
+    responses: {
+      /** @description Tokens issued. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "accessToken": "at_c2d9f7e1a4b84c6e9f3a1d7b5e2c8f40",
+           *       "refreshToken": "rt_7e3b1c9d5f2a48e6b0c4d8f1a3e7b9c2",
+           *       "tokenType": "Bearer",
+           *       "expiresIn": 3600,
+           *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+           *       "nextStep": "CONTINUE"
+           *     }
+           */
+          "application/json": components["schemas"]["TokenResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.credentialMismatch`, `auth.sessionExpired`, `auth.subscriptionKeyInvalid` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Too many requests: `auth.rateLimited` */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  refreshTokens: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "refreshToken": "rt_7e3b1c9d5f2a48e6b0c4d8f1a3e7b9c2"
+         *     }
+         */
+        "application/json": components["schemas"]["RefreshRequest"];
+      };
+    };
+    responses: {
+      /** @description New tokens. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "accessToken": "at_5b9e2d7f1c3a46e8b0d4f6a2c8e1b3d7",
+           *       "refreshToken": "rt_1d4f8b2e6c9a47d3b5e0f2a7c1d9e4b6",
+           *       "tokenType": "Bearer",
+           *       "expiresIn": 3600,
+           *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+           *       "nextStep": "CONTINUE"
+           *     }
+           */
+          "application/json": components["schemas"]["TokenResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.sessionExpired`, `auth.subscriptionKeyInvalid`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -2318,7 +2645,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2327,7 +2654,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
+      /** @description Forbidden: `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2336,7 +2663,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2345,81 +2672,11 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-    };
-  };
-  passwordResetComplete: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["PasswordResetCompleteRequest"];
-      };
-    };
-    responses: {
-      /** @description Password changed. */
-      200: {
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["PasswordResetCompleteResponse"];
-        };
-      };
-      /** @description Bad request: auth.identifierInvalid, validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.otpExpired, auth.otpInvalid, auth.subscriptionKeyInvalid */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Too many requests: auth.rateLimited */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -2440,6 +2697,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "identifier": "ana.garcia@example.com"
+         *     }
+         */
         "application/json": components["schemas"]["PasswordResetStartRequest"];
       };
     };
@@ -2451,7 +2713,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request: auth.identifierInvalid, validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `auth.identifierInvalid`, `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2460,7 +2722,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2469,7 +2731,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2478,7 +2740,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2487,16 +2749,18 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Too many requests: auth.rateLimited */
+      /** @description Too many requests: `auth.rateLimited` */
       429: {
         headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2505,9 +2769,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
     };
   };
-  refreshTokens: {
+  passwordResetComplete: {
     parameters: {
       query?: never;
       header?: {
@@ -2519,20 +2794,32 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["RefreshRequest"];
+        /**
+         * @example {
+         *       "identifier": "ana.garcia@example.com",
+         *       "otp": "730164",
+         *       "newPassword": "a new long passphrase 2026"
+         *     }
+         */
+        "application/json": components["schemas"]["PasswordResetCompleteRequest"];
       };
     };
     responses: {
-      /** @description New tokens. */
+      /** @description Password changed. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["TokenResponse"];
+          /**
+           * @example {
+           *       "status": "PASSWORD_RESET"
+           *     }
+           */
+          "application/json": components["schemas"]["PasswordResetCompleteResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `auth.identifierInvalid`, `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2541,7 +2828,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.sessionExpired, auth.subscriptionKeyInvalid, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.otpExpired`, `auth.otpInvalid`, `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2550,7 +2837,109 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Too many requests: `auth.rateLimited` */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  deviceRegistrationStart: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /** @example {} */
+        "application/json": components["schemas"]["DeviceRegistrationStartRequest"];
+      };
+    };
+    responses: {
+      /** @description Challenge to sign (5 minutes, single use). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "deviceRegistrationId": "dreg_6k1m9q3d7x2c8v4b5n0p1r6t",
+           *       "challenge": "Zk3qN8vR2xT7mB4cW9yL1pD6",
+           *       "expiresAt": "2026-11-21T10:05:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["DeviceRegistrationStartResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2559,7 +2948,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2568,7 +2957,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2577,7 +2966,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2586,9 +2975,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
     };
   };
-  registerSetPassword: {
+  deviceRegistrationComplete: {
     parameters: {
       query?: never;
       header?: {
@@ -2600,20 +3000,41 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["RegisterSetPasswordRequest"];
+        /**
+         * @example {
+         *       "deviceRegistrationId": "dreg_6k1m9q3d7x2c8v4b5n0p1r6t",
+         *       "publicKey": {
+         *         "kty": "RSA",
+         *         "kid": "dev-key-2026-11",
+         *         "n": "sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw",
+         *         "e": "AQAB"
+         *       },
+         *       "deviceName": "Ana's iPhone",
+         *       "proof": "eyJhbGciOiJSUzI1NiIsImtpZCI6ImRldi1rZXktMjAyNi0xMSIsInR5cCI6IkpXVCJ9.eyJkZXZpY2VfcmVnaXN0cmF0aW9uX2lkIjoiZHJlZ182azFtOXEzZDd4MmM4djRiNW4wcDFyNnQiLCJjaGFsbGVuZ2UiOiJaazNxTjh2UjJ4VDdtQjRjVzl5TDFwRDYiLCJpYXQiOjE3OTUyNTUyNjB9.c2lnbmF0dXJl"
+         *     }
+         */
+        "application/json": components["schemas"]["DeviceRegistrationCompleteRequest"];
       };
     };
     responses: {
-      /** @description Registered; tokens issued. */
+      /** @description Device registered. */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["TokenResponse"];
+          /**
+           * @example {
+           *       "deviceId": "dev_2q7k4m9d1x6c3v8b0n5p2r7w",
+           *       "kid": "dev-key-2026-11",
+           *       "status": "ACTIVE",
+           *       "registeredAt": "2026-11-21T10:01:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["DeviceRegistrationCompleteResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2622,7 +3043,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.otpInvalid, auth.sessionExpired, auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2631,7 +3052,16 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: registration.notFound */
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `deviceRegistration.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2640,7 +3070,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2649,7 +3079,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2658,7 +3088,16 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Unprocessable: `device.assertionInvalid` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2667,9 +3106,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
     };
   };
-  registerStart: {
+  listDevices: {
     parameters: {
       query?: never;
       header?: {
@@ -2679,31 +3129,31 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["RegisterStartRequest"];
-      };
-    };
+    requestBody?: never;
     responses: {
-      /** @description Code sent. */
+      /** @description Devices, newest first. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["RegisterStartResponse"];
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "deviceId": "dev_2q7k4m9d1x6c3v8b0n5p2r7w",
+           *           "kid": "dev-key-2026-11",
+           *           "deviceName": "Ana's iPhone",
+           *           "status": "ACTIVE",
+           *           "registeredAt": "2026-11-21T10:01:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["DeviceList"];
         };
       };
-      /** @description Bad request: auth.identifierInvalid, validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2712,8 +3162,8 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
+      /** @description Forbidden: `subscription.closed` */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2721,27 +3171,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Too many requests: auth.rateLimited */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -2750,32 +3193,37 @@ export interface operations {
       };
     };
   };
-  registerVerifyOtp: {
+  deactivateDevice: {
     parameters: {
       query?: never;
       header?: {
         /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
         "X-Correlation-Id"?: string;
       };
-      path?: never;
+      path: {
+        /** @description The device, from the device list. */
+        deviceId: string;
+      };
       cookie?: never;
     };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["RegisterVerifyOtpRequest"];
-      };
-    };
+    requestBody?: never;
     responses: {
-      /** @description Code accepted. */
+      /** @description Device deactivated. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["RegisterVerifyOtpResponse"];
+          /**
+           * @example {
+           *       "deviceId": "dev_2q7k4m9d1x6c3v8b0n5p2r7w",
+           *       "status": "DEACTIVATED"
+           *     }
+           */
+          "application/json": components["schemas"]["DeactivateDeviceResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2784,7 +3232,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.otpExpired, auth.otpInvalid, auth.sessionExpired, auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2793,7 +3241,16 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: registration.notFound */
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `device.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2802,36 +3259,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Too many requests: auth.rateLimited */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -2858,10 +3299,45 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+           *       "status": "VALID",
+           *       "statusOperationalHint": null,
+           *       "kycStatus": "COMPLETED",
+           *       "transactability": true,
+           *       "customerActionExpected": false,
+           *       "profile": {
+           *         "firstName": "Ana",
+           *         "lastName": "García",
+           *         "dateOfBirth": "1988-03-14",
+           *         "nationality": "MEX",
+           *         "residenceCountry": "USA",
+           *         "residenceAddress": {
+           *           "addressLine1": "100 Congress Ave",
+           *           "addressLine2": "Apt 4B",
+           *           "city": "Austin",
+           *           "region": "TX",
+           *           "postalCode": "78701",
+           *           "country": "USA"
+           *         },
+           *         "preferredLanguage": "es"
+           *       },
+           *       "identifiers": [
+           *         {
+           *           "identifierId": "idf_2m7k4q9d1x6c3v8b5n0p2r7t",
+           *           "identifierType": "EMAIL",
+           *           "identifierMasked": "a***@example.com",
+           *           "verifiedAt": "2026-11-21T10:00:00.000Z",
+           *           "canRemove": false
+           *         }
+           *       ]
+           *     }
+           */
           "application/json": components["schemas"]["ProfileReadResponse"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2870,7 +3346,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: customer.statusBlocking, subscription.closed */
+      /** @description Forbidden: `customer.statusBlocking`, `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2879,9 +3355,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -2904,6 +3391,24 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "firstName": "Ana",
+         *       "lastName": "García",
+         *       "dateOfBirth": "1988-03-14",
+         *       "nationality": "MEX",
+         *       "residenceCountry": "USA",
+         *       "residenceAddress": {
+         *         "addressLine1": "100 Congress Ave",
+         *         "addressLine2": "Apt 4B",
+         *         "city": "Austin",
+         *         "region": "TX",
+         *         "postalCode": "78701",
+         *         "country": "USA"
+         *       },
+         *       "preferredLanguage": "es"
+         *     }
+         */
         "application/json": components["schemas"]["ProfileSubmitRequest"];
       };
     };
@@ -2914,10 +3419,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": "PENDING",
+           *       "kycRequired": true,
+           *       "nextStep": "START_KYC"
+           *     }
+           */
           "application/json": components["schemas"]["ProfileSubmitResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing, validation.nationalityNotAccepted, validation.residenceCountryNotAccepted */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing`, `validation.nationalityNotAccepted`, `validation.residenceCountryNotAccepted` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2926,7 +3438,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2935,7 +3447,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: customer.statusBlocking, subscription.closed */
+      /** @description Forbidden: `customer.statusBlocking`, `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2944,7 +3456,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: customer.profileLocked, idempotency.conflict */
+      /** @description Conflict: `customer.profileLocked`, `idempotency.conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2953,7 +3465,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2962,7 +3474,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -2971,9 +3483,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -3002,10 +3525,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "kycSessionId": "kyc_8m3q6k1d4x9c2v7b5n0p3r8t",
+           *       "purpose": "NEW",
+           *       "sessionState": "CREATED",
+           *       "webviewUrl": "https://remit.example.com/webviews/kyc/wv_Q2x9mR4tV8bN1cK7pL3zY6dF",
+           *       "expiresAt": "2026-11-21T10:32:00.000Z",
+           *       "sessionExpiresAt": "2026-11-22T10:02:00.000Z",
+           *       "closureCallback": {
+           *         "postMessage": {
+           *           "type": "kyc.closed",
+           *           "targetOrigin": "https://app.example.com"
+           *         },
+           *         "deepLink": "partnerapp://remit/kyc-closed"
+           *       }
+           *     }
+           */
           "application/json": components["schemas"]["KycSessionCreateResponse"];
         };
       };
-      /** @description Bad request: validation.fieldMissing */
+      /** @description Bad request: `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3014,7 +3554,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3023,7 +3563,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: customer.statusBlocking, customer.statusInsufficient, subscription.closed */
+      /** @description Forbidden: `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3032,7 +3572,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: idempotency.conflict, kyc.notRequired */
+      /** @description Conflict: `idempotency.conflict`, `kyc.notRequired` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3041,9 +3581,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -3060,6 +3611,7 @@ export interface operations {
         "X-Correlation-Id"?: string;
       };
       path: {
+        /** @description The session, from its creation. */
         kycSessionId: string;
       };
       cookie?: never;
@@ -3072,10 +3624,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "kycSessionId": "kyc_8m3q6k1d4x9c2v7b5n0p3r8t",
+           *       "purpose": "NEW",
+           *       "sessionState": "COMPLETED",
+           *       "openedAt": "2026-11-21T10:02:00.000Z",
+           *       "closedAt": "2026-11-21T10:06:00.000Z",
+           *       "expiresAt": "2026-11-22T10:02:00.000Z"
+           *     }
+           */
           "application/json": components["schemas"]["KycSessionReadResponse"];
         };
       };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3084,7 +3646,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3093,7 +3655,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
+      /** @description Forbidden: `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3102,7 +3664,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: kycSession.notFound */
+      /** @description Not found: `kycSession.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3111,9 +3673,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -3130,12 +3703,18 @@ export interface operations {
         "X-Correlation-Id"?: string;
       };
       path: {
+        /** @description The session, from its creation. */
         kycSessionId: string;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "outcome": "APPROVED"
+         *     }
+         */
         "application/json": components["schemas"]["SandboxKycCompleteRequest"];
       };
     };
@@ -3146,10 +3725,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "kycSessionId": "kyc_8m3q6k1d4x9c2v7b5n0p3r8t",
+           *       "sessionState": "COMPLETED",
+           *       "outcome": "APPROVED"
+           *     }
+           */
           "application/json": components["schemas"]["SandboxKycCompleteResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3158,7 +3744,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3167,7 +3753,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
+      /** @description Forbidden: `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3176,7 +3762,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: kycSession.notFound */
+      /** @description Not found: `kycSession.notFound`, `route.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3185,7 +3771,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: kyc.sessionStateInvalid */
+      /** @description Conflict: `kyc.sessionStateInvalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3194,7 +3780,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Gone: kyc.sessionExpired */
+      /** @description Gone: `kyc.sessionExpired` */
       410: {
         headers: {
           [name: string]: unknown;
@@ -3203,7 +3789,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3212,7 +3798,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3221,7 +3807,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -3230,81 +3816,11 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-    };
-  };
-  archiveBeneficiary: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-        /** @description Required: a UUID per business action. */
-        "Idempotency-Key": string;
-      };
-      path: {
-        beneficiaryId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Archived. */
-      200: {
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["BeneficiaryArchiveResponse"];
-        };
-      };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: beneficiary.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: beneficiary.archiveBlocked, beneficiary.archived, idempotency.conflict */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -3318,7 +3834,9 @@ export interface operations {
       query?: {
         /** @description Default VALID,MONITORED,BLOCKED,PENDING. */
         states?: string;
+        /** @description Opaque: nextCursor of the previous page; omitted for the first page. */
         cursor?: string;
+        /** @description Page size, 1 to 200. */
         limit?: number;
       };
       header?: {
@@ -3336,10 +3854,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *           "firstName": "María",
+           *           "lastName": "López",
+           *           "dateOfBirth": "1962-07-30",
+           *           "nationality": "MEX",
+           *           "countryOfResidence": "MEX",
+           *           "relationshipToCustomer": "FAMILY",
+           *           "state": "VALID",
+           *           "payoutMethods": [
+           *             {
+           *               "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *               "methodType": "BANK_TRANSFER",
+           *               "corridor": "US-MX",
+           *               "destinationIdentifierMasked": "****7771",
+           *               "addedAt": "2026-11-21T10:09:00.000Z",
+           *               "archived": false
+           *             }
+           *           ],
+           *           "customerActionHint": null,
+           *           "createdAt": "2026-11-21T10:03:00.000Z",
+           *           "lastUsedAt": "2026-11-21T10:09:00.000Z"
+           *         }
+           *       ],
+           *       "nextCursor": null
+           *     }
+           */
           "application/json": components["schemas"]["BeneficiaryList"];
         };
       };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3348,7 +3896,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3357,7 +3905,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
+      /** @description Forbidden: `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3366,9 +3914,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -3391,6 +3950,16 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "firstName": "María",
+         *       "lastName": "López",
+         *       "dateOfBirth": "1962-07-30",
+         *       "nationality": "MEX",
+         *       "countryOfResidence": "MEX",
+         *       "relationshipToCustomer": "FAMILY"
+         *     }
+         */
         "application/json": components["schemas"]["BeneficiaryCreateRequest"];
       };
     };
@@ -3401,10 +3970,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "firstName": "María",
+           *       "lastName": "López",
+           *       "dateOfBirth": "1962-07-30",
+           *       "nationality": "MEX",
+           *       "countryOfResidence": "MEX",
+           *       "relationshipToCustomer": "FAMILY",
+           *       "state": "PENDING",
+           *       "payoutMethods": [],
+           *       "customerActionHint": "await_beneficiary_verification",
+           *       "createdAt": "2026-11-21T10:03:00.000Z",
+           *       "lastUsedAt": null
+           *     }
+           */
           "application/json": components["schemas"]["Beneficiary"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3413,7 +3998,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3422,7 +4007,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: customer.statusBlocking, customer.statusInsufficient, subscription.closed */
+      /** @description Forbidden: `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3431,7 +4016,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: idempotency.conflict */
+      /** @description Conflict: `idempotency.conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3440,7 +4025,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3449,7 +4034,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3458,9 +4043,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -3477,6 +4073,7 @@ export interface operations {
         "X-Correlation-Id"?: string;
       };
       path: {
+        /** @description The beneficiary, from its creation or the list. */
         beneficiaryId: string;
       };
       cookie?: never;
@@ -3489,10 +4086,35 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "firstName": "María",
+           *       "lastName": "López",
+           *       "dateOfBirth": "1962-07-30",
+           *       "nationality": "MEX",
+           *       "countryOfResidence": "MEX",
+           *       "relationshipToCustomer": "FAMILY",
+           *       "state": "VALID",
+           *       "payoutMethods": [
+           *         {
+           *           "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *           "methodType": "BANK_TRANSFER",
+           *           "corridor": "US-MX",
+           *           "destinationIdentifierMasked": "****7771",
+           *           "addedAt": "2026-11-21T10:09:00.000Z",
+           *           "archived": false
+           *         }
+           *       ],
+           *       "customerActionHint": null,
+           *       "createdAt": "2026-11-21T10:03:00.000Z",
+           *       "lastUsedAt": "2026-11-21T10:09:00.000Z"
+           *     }
+           */
           "application/json": components["schemas"]["Beneficiary"];
         };
       };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3501,7 +4123,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3510,7 +4132,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
+      /** @description Forbidden: `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3519,7 +4141,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: beneficiary.notFound */
+      /** @description Not found: `beneficiary.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3528,9 +4150,120 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  archiveBeneficiary: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+        /** @description Required: a UUID per business action. */
+        "Idempotency-Key": string;
+      };
+      path: {
+        /** @description The beneficiary, from its creation or the list. */
+        beneficiaryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Archived. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "state": "ARCHIVED",
+           *       "archivedAt": "2026-11-21T10:40:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["BeneficiaryArchiveResponse"];
+        };
+      };
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `beneficiary.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `beneficiary.archiveBlocked`, `beneficiary.archived`, `idempotency.conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -3547,12 +4280,18 @@ export interface operations {
         "X-Correlation-Id"?: string;
       };
       path: {
+        /** @description The beneficiary, from its creation or the list. */
         beneficiaryId: string;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "outcome": "VALID"
+         *     }
+         */
         "application/json": components["schemas"]["SandboxScreeningRequest"];
       };
     };
@@ -3563,10 +4302,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "firstName": "María",
+           *       "lastName": "López",
+           *       "dateOfBirth": "1962-07-30",
+           *       "nationality": "MEX",
+           *       "countryOfResidence": "MEX",
+           *       "relationshipToCustomer": "FAMILY",
+           *       "state": "VALID",
+           *       "payoutMethods": [],
+           *       "customerActionHint": null,
+           *       "createdAt": "2026-11-21T10:03:00.000Z",
+           *       "lastUsedAt": null
+           *     }
+           */
           "application/json": components["schemas"]["Beneficiary"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3575,7 +4330,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3584,7 +4339,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
+      /** @description Forbidden: `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3593,7 +4348,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: beneficiary.notFound */
+      /** @description Not found: `beneficiary.notFound`, `route.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3602,7 +4357,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: beneficiary.stateInvalid */
+      /** @description Conflict: `beneficiary.stateInvalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3611,7 +4366,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3620,7 +4375,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3629,7 +4384,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -3638,121 +4393,11 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-    };
-  };
-  acceptQuote: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-        /** @description Required: a UUID per business action. */
-        "Idempotency-Key": string;
-      };
-      path: {
-        quoteId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["QuoteAcceptRequest"];
-      };
-    };
-    responses: {
-      /** @description Transfer created. */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["QuoteAcceptResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: beneficiary.stateBlocking, beneficiary.stateInsufficient, customer.statusBlocking, customer.statusInsufficient, subscription.closed, subscription.spended */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: quote.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: idempotency.conflict */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unprocessable: quote.envelopeBreach, quote.expired, quote.invalid, quote.signatureInvalid */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Error: internal.unavailable */
+      /** @description Temporarily unavailable: `internal.unavailable` */
       503: {
         headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -3775,6 +4420,15 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "originAmount": "100.000000",
+         *       "originCurrency": "USD",
+         *       "destinationCurrency": "MXN",
+         *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+         *       "payoutMethod": "bank_account"
+         *     }
+         */
         "application/json": components["schemas"]["QuoteCreateRequest"];
       };
     };
@@ -3785,10 +4439,32 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "fxRate": "18.750000",
+           *       "principalFee": "2.990000",
+           *       "partnerFee": "1.000000",
+           *       "totalCustomerCost": "103.990000",
+           *       "totalCustomerCostCurrency": "USD",
+           *       "quoteValidUntil": "2026-11-21T10:11:00.000Z",
+           *       "corridor": {
+           *         "originCountry": "USA",
+           *         "destinationCountry": "MEX",
+           *         "payoutMethod": "bank_account"
+           *       },
+           *       "signedQuote": "eyJhbGciOiJSUzI1NiIsImtpZCI6InNlcnZpY2UtMjAyNi0xMSIsInR5cCI6IkpXVCJ9.eyJxdW90ZV9pZCI6InF1b18xazZtM3E4ZDV4MmM3djRiOW4wcDRyMXQiLCJzZW5kX2Ftb3VudCI6IjEwMC4wMDAwMDAifQ.c2lnbmF0dXJl",
+           *       "status": "AVAILABLE"
+           *     }
+           */
           "application/json": components["schemas"]["QuoteResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing, validation.methodNotAvailableForCorridor */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing`, `validation.methodNotAvailableForCorridor` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3797,7 +4473,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3806,7 +4482,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: beneficiary.stateBlocking, beneficiary.stateInsufficient, customer.statusBlocking, customer.statusInsufficient, subscription.closed, subscription.spended */
+      /** @description Forbidden: `beneficiary.stateBlocking`, `beneficiary.stateInsufficient`, `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed`, `subscription.spended` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3815,7 +4491,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: beneficiary.notFound */
+      /** @description Not found: `beneficiary.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3824,7 +4500,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: idempotency.conflict */
+      /** @description Conflict: `idempotency.conflict`, `quote.invalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3833,7 +4509,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3842,7 +4518,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3851,7 +4527,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unprocessable: quote.amountChanged, quote.bindingMismatch, quote.corridorUnavailable, quote.envelopeBreach, quote.expired, quote.invalid, quote.sequenceGap, quote.signatureInvalid */
+      /** @description Unprocessable: `quote.amountChanged`, `quote.bindingMismatch`, `quote.corridorUnavailable`, `quote.envelopeBreach`, `quote.expired`, `quote.invalid`, `quote.sequenceGap`, `quote.signatureInvalid` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -3860,7 +4536,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -3869,88 +4545,11 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Error: internal.unavailable */
+      /** @description Temporarily unavailable: `internal.unavailable` */
       503: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  readDisclosure: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path: {
-        quoteId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The disclosure. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Disclosure"];
-        };
-      };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: quote.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unprocessable: quote.expired, quote.invalid */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -3967,6 +4566,7 @@ export interface operations {
         "X-Correlation-Id"?: string;
       };
       path: {
+        /** @description The quote, from its creation. */
         quoteId: string;
       };
       cookie?: never;
@@ -3979,10 +4579,32 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "fxRate": "18.750000",
+           *       "principalFee": "2.990000",
+           *       "partnerFee": "1.000000",
+           *       "totalCustomerCost": "103.990000",
+           *       "totalCustomerCostCurrency": "USD",
+           *       "quoteValidUntil": "2026-11-21T10:11:00.000Z",
+           *       "corridor": {
+           *         "originCountry": "USA",
+           *         "destinationCountry": "MEX",
+           *         "payoutMethod": "bank_account"
+           *       },
+           *       "signedQuote": "eyJhbGciOiJSUzI1NiIsImtpZCI6InNlcnZpY2UtMjAyNi0xMSIsInR5cCI6IkpXVCJ9.eyJxdW90ZV9pZCI6InF1b18xazZtM3E4ZDV4MmM3djRiOW4wcDRyMXQiLCJzZW5kX2Ftb3VudCI6IjEwMC4wMDAwMDAifQ.c2lnbmF0dXJl",
+           *       "status": "AVAILABLE"
+           *     }
+           */
           "application/json": components["schemas"]["QuoteResponse"];
         };
       };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3991,7 +4613,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4000,7 +4622,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: customer.statusBlocking, subscription.closed */
+      /** @description Forbidden: `customer.statusBlocking`, `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4009,7 +4631,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: quote.notFound */
+      /** @description Not found: `quote.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4018,7 +4640,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -4027,103 +4649,11 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-    };
-  };
-  cancelTransfer: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-        /** @description Required: a UUID per business action. */
-        "Idempotency-Key": string;
-      };
-      path: {
-        transferId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["TransferCancelRequest"];
-      };
-    };
-    responses: {
-      /** @description Cancelled (202 when a refund or a network cancellation follows). */
-      200: {
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TransferCancelResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: customer.statusBlocking, subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: transfer.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: idempotency.conflict, transfer.stateInvalid */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -4132,201 +4662,7 @@ export interface operations {
       };
     };
   };
-  confirmTransfer: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-        /** @description Required: a UUID per business action. */
-        "Idempotency-Key": string;
-      };
-      path: {
-        transferId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["DeviceAssertion"];
-      };
-    };
-    responses: {
-      /** @description Confirmed; funding. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TransferConfirmResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: customer.statusBlocking, customer.statusInsufficient, subscription.closed, subscription.spended */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: transfer.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: idempotency.conflict, transfer.stateInvalid */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Precondition failed: device.deactivated, device.notRegistered */
-      412: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unprocessable: device.assertionInvalid */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Too many requests: device.assertionLockout */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  listTransfers: {
-    parameters: {
-      query?: {
-        states?: string;
-        createdSince?: string;
-        cursor?: string;
-        limit?: number;
-      };
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TransferListResponse"];
-        };
-      };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: customer.statusBlocking, customer.statusInsufficient, subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  readTransfer: {
+  readDisclosure: {
     parameters: {
       query?: never;
       header?: {
@@ -4334,22 +4670,44 @@ export interface operations {
         "X-Correlation-Id"?: string;
       };
       path: {
-        transferId: string;
+        /** @description The quote, from its creation. */
+        quoteId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description The transfer. */
+      /** @description The disclosure. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["TransferDetailResponse"];
+          /**
+           * @example {
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "disclosureToken": "dt_Vb7Qx2Lm9Tz4Rk8Nc1Wp6Hs3Jd5F",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "fees": {
+           *         "principalFee": "2.990000",
+           *         "partnerFee": "1.000000",
+           *         "totalFees": "3.990000",
+           *         "currency": "USD"
+           *       },
+           *       "rate": "18.750000",
+           *       "expiresAt": "2026-11-21T10:11:00.000Z",
+           *       "language": "en",
+           *       "version": "2026-11-v2",
+           *       "content": "Amount to send: USD 100.00.\nFees: USD 3.99.\nExchange rate: 1 USD = 18.75 MXN.\nTotal to pay: USD 103.99.\nAmount the recipient receives: MXN 1,875.00.\nThis price is guaranteed until November 21, 2026 at 10:11 AM UTC.\nYou can cancel this transfer before it is funded at no cost. After funding, you can cancel until the money is sent to the payout network; you will be refunded to your original payment method."
+           *     }
+           */
+          "application/json": components["schemas"]["Disclosure"];
         };
       };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4358,7 +4716,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4367,7 +4725,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: customer.statusBlocking, customer.statusInsufficient, subscription.closed */
+      /** @description Forbidden: `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4376,7 +4734,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: transfer.notFound */
+      /** @description Not found: `quote.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4385,84 +4743,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  sandboxAdvanceTransfer: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path: {
-        transferId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @enum {string} */
-          to: "topay" | "reqpay" | "paid";
-        };
-      };
-    };
-    responses: {
-      /** @description The transfer after the change. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TransferDetailResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: transfer.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: transfer.stateInvalid */
+      /** @description Conflict: `quote.invalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4471,108 +4752,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  sandboxCompleteFunding: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path: {
-        fundingSessionId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["SandboxFundingCompleteRequest"];
-      };
-    };
-    responses: {
-      /** @description The funding session's end. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["SandboxFundingCompleteResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: fundingSession.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: funding.sessionStateInvalid, transfer.stateInvalid */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Gone: funding.sessionExpired */
+      /** @description Gone: `quote.expired` */
       410: {
         headers: {
           [name: string]: unknown;
@@ -4581,27 +4761,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -4610,34 +4783,50 @@ export interface operations {
       };
     };
   };
-  sandboxComplianceHold: {
+  acceptQuote: {
     parameters: {
       query?: never;
-      header?: {
+      header: {
         /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
         "X-Correlation-Id"?: string;
+        /** @description Required: a UUID per business action. */
+        "Idempotency-Key": string;
       };
       path: {
-        transferId: string;
+        /** @description The quote, from its creation. */
+        quoteId: string;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
-        "application/json": Record<string, never>;
+        /**
+         * @example {
+         *       "disclosureToken": "dt_Vb7Qx2Lm9Tz4Rk8Nc1Wp6Hs3Jd5F",
+         *       "purposeOfTransfer": "FAMILY_SUPPORT"
+         *     }
+         */
+        "application/json": components["schemas"]["QuoteAcceptRequest"];
       };
     };
     responses: {
-      /** @description The transfer after the change. */
-      200: {
+      /** @description Transfer created. */
+      201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["TransferDetailResponse"];
+          /**
+           * @example {
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "registered"
+           *     }
+           */
+          "application/json": components["schemas"]["QuoteAcceptResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4646,7 +4835,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4655,7 +4844,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: subscription.closed */
+      /** @description Forbidden: `beneficiary.stateBlocking`, `beneficiary.stateInsufficient`, `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed`, `subscription.spended` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4664,7 +4853,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: transfer.notFound */
+      /** @description Not found: `quote.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4673,7 +4862,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: transfer.stateInvalid */
+      /** @description Conflict: `idempotency.conflict`, `quote.invalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4682,7 +4871,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -4691,7 +4880,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -4700,7 +4889,16 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Unprocessable: `quote.envelopeBreach`, `quote.expired`, `quote.invalid`, `quote.signatureInvalid` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -4709,312 +4907,11 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-    };
-  };
-  sandboxComplianceRelease: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path: {
-        transferId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @enum {string} */
-          resolution: "RESTORE" | "REJECT";
-        };
-      };
-    };
-    responses: {
-      /** @description The transfer after the change. */
-      200: {
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TransferDetailResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: transfer.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: transfer.stateInvalid */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  sandboxNetworkCancellation: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path: {
-        transferId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @enum {string} */
-          outcome: "NETWORK_CANCELLATION_SUCCESS" | "NETWORK_ALREADY_PAID" | "NETWORK_IN_PROGRESS_RETRY_ALLOWED";
-        };
-      };
-    };
-    responses: {
-      /** @description The transfer after the change. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TransferDetailResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: transfer.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: transfer.stateInvalid */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  sandboxReview: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
-        "X-Correlation-Id"?: string;
-      };
-      path: {
-        transferId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @enum {string} */
-          decision: "APPROVE" | "REJECT";
-        };
-      };
-    };
-    responses: {
-      /** @description The transfer after the change. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["TransferDetailResponse"];
-        };
-      };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Forbidden: subscription.closed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Not found: transfer.notFound */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Conflict: transfer.stateInvalid */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Body too large: validation.bodyTooLarge */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Server error: server.unexpected */
-      500: {
-        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -5033,12 +4930,23 @@ export interface operations {
         "Idempotency-Key": string;
       };
       path: {
+        /** @description The transfer, from quote acceptance or the list. */
         transferId: string;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+         *       "payoutMethod": {
+         *         "methodType": "BANK_TRANSFER",
+         *         "destinationIdentifier": "002010077777777771"
+         *       },
+         *       "purposeOfTransfer": "FAMILY_SUPPORT"
+         *     }
+         */
         "application/json": components["schemas"]["TransferSubmitRequest"];
       };
     };
@@ -5049,10 +4957,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "registered",
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "payoutMethod": {
+           *         "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *         "methodType": "BANK_TRANSFER",
+           *         "corridor": "US-MX",
+           *         "destinationIdentifierMasked": "****7771",
+           *         "addedAt": "2026-11-21T10:10:40.000Z",
+           *         "archived": false
+           *       },
+           *       "purposeOfTransfer": "FAMILY_SUPPORT",
+           *       "submittedAt": "2026-11-21T10:10:40.000Z",
+           *       "fastCheckExpectedBy": "2026-11-21T10:10:45.000Z",
+           *       "nextStep": "AWAIT_FAST_CHECK"
+           *     }
+           */
           "application/json": components["schemas"]["TransferSubmitResponse"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.destinationIdentifierMissing, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing, validation.methodNotAvailableForCorridor, validation.payoutMethodConflict, validation.payoutMethodTypeMismatch */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.destinationIdentifierMissing`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing`, `validation.methodNotAvailableForCorridor`, `validation.payoutMethodConflict`, `validation.payoutMethodTypeMismatch` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5061,7 +4988,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5070,7 +4997,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: beneficiary.stateBlocking, beneficiary.stateInsufficient, customer.statusBlocking, customer.statusInsufficient, subscription.closed, subscription.spended */
+      /** @description Forbidden: `beneficiary.stateBlocking`, `beneficiary.stateInsufficient`, `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed`, `subscription.spended` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5079,7 +5006,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: transfer.notFound */
+      /** @description Not found: `transfer.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5088,7 +5015,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: idempotency.conflict, transfer.stateInvalid */
+      /** @description Conflict: `idempotency.conflict`, `transfer.stateInvalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5097,7 +5024,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Gone: transfer.quoteExpired */
+      /** @description Gone: `transfer.quoteExpired` */
       410: {
         headers: {
           [name: string]: unknown;
@@ -5106,7 +5033,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -5115,7 +5042,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -5124,9 +5051,1635 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  readTransfer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path: {
+        /** @description The transfer, from quote acceptance or the list. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The transfer. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "validated",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "createdAt": "2026-11-21T10:10:20.000Z",
+           *       "transferStateChangedAt": "2026-11-21T10:10:45.000Z",
+           *       "fxRate": "18.750000",
+           *       "principalFee": "2.990000",
+           *       "partnerFee": "1.000000",
+           *       "totalCustomerCost": "103.990000",
+           *       "totalCustomerCostCurrency": "USD",
+           *       "payoutMethod": {
+           *         "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *         "methodType": "BANK_TRANSFER",
+           *         "corridor": "US-MX",
+           *         "destinationIdentifierMasked": "****7771",
+           *         "addedAt": "2026-11-21T10:10:40.000Z",
+           *         "archived": false
+           *       },
+           *       "purposeOfTransfer": "FAMILY_SUPPORT",
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "submittedAt": "2026-11-21T10:10:40.000Z",
+           *       "confirmedAt": null,
+           *       "transferExpiresAt": "2026-11-21T12:10:20.000Z",
+           *       "nextStep": "CONFIRM_TRANSFER",
+           *       "customerActionExpected": "CONFIRM",
+           *       "confirmationChallenge": "Hq4Zp8Wn2Kx6Tb1Rm9Vc3Ly7",
+           *       "confirmationChallengeExpiresAt": "2026-11-21T10:20:45.000Z",
+           *       "cancellation": null,
+           *       "refund": null,
+           *       "stateHistory": [
+           *         {
+           *           "state": "registered",
+           *           "transitionedAt": "2026-11-21T10:10:20.000Z",
+           *           "reasonCode": "TRF_INITIATION_QUOTE_ACCEPTED"
+           *         },
+           *         {
+           *           "state": "validated",
+           *           "transitionedAt": "2026-11-21T10:10:45.000Z",
+           *           "reasonCode": "TRF_CHECK_PASSED"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["TransferDetailResponse"];
+        };
+      };
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  confirmTransfer: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+        /** @description Required: a UUID per business action. */
+        "Idempotency-Key": string;
+      };
+      path: {
+        /** @description The transfer, from quote acceptance or the list. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "deviceAssertion": "eyJhbGciOiJSUzI1NiIsImtpZCI6ImRldi1rZXktMjAyNi0xMSIsInR5cCI6IkpXVCJ9.eyJ0cmFuc2Zlcl9pZCI6InRyZl84azJtNXE5ZDN4N2MxdjRiNm4wcDlyM3QiLCJhbW91bnQiOiIxMDAuMDAwMDAwIiwiY3VycmVuY3kiOiJVU0QiLCJiZW5lZmljaWFyeV9pZCI6ImJlbl83aDNrOWQybTVxOHcxeDRjNnYwYjJuN3AiLCJkZXZpY2VfaWQiOiJkZXZfMnE3azRtOWQxeDZjM3Y4YjBuNXAycjd3Iiwibm9uY2UiOiJuXzRmOWsybTdxIiwiY2hhbGxlbmdlIjoiSHE0WnA4V24yS3g2VGIxUm05VmMzTHk3IiwiaWF0IjoxNzk1MjU1ODg1fQ.c2lnbmF0dXJl"
+         *     }
+         */
+        "application/json": components["schemas"]["DeviceAssertion"];
+      };
+    };
+    responses: {
+      /** @description Confirmed; funding. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "funding",
+           *       "confirmedAt": "2026-11-21T10:11:30.000Z",
+           *       "nextStep": "OPEN_FUNDING_WEBVIEW",
+           *       "fundingSession": {
+           *         "fundingSessionId": "fs_4q9k2m6d8x3c1v7b5n0p6r4t",
+           *         "fundingWebviewUrl": "https://remit.example.com/webviews/funding/wv_Jt6Nc2Xq8Rb4Lm1Vz7Kp3Wd9",
+           *         "expiresAt": "2026-11-21T10:41:30.000Z"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["TransferConfirmResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed`, `subscription.spended` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `idempotency.conflict`, `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Precondition failed: `device.deactivated`, `device.notRegistered` */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unprocessable: `device.assertionInvalid` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Too many requests: `device.assertionLockout` */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  listTransfers: {
+    parameters: {
+      query?: {
+        /** @description Comma-separated TransferState values. Default: every non-terminal state, and terminal states of the last 30 days. */
+        states?: string;
+        /** @description RFC 3339: transfers created at or after this time. */
+        createdSince?: string;
+        /** @description Opaque: nextCursor of the previous page; omitted for the first page. */
+        cursor?: string;
+        /** @description Page size, 1 to 200. */
+        limit?: number;
+      };
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *           "transferStatus": "validated",
+           *           "originAmount": "100.000000",
+           *           "originCurrency": "USD",
+           *           "destinationAmount": "1875.000000",
+           *           "destinationCurrency": "MXN",
+           *           "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *           "createdAt": "2026-11-21T10:10:20.000Z",
+           *           "transferStateChangedAt": "2026-11-21T10:10:45.000Z"
+           *         }
+           *       ],
+           *       "nextCursor": null
+           *     }
+           */
+          "application/json": components["schemas"]["TransferListResponse"];
+        };
+      };
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  cancelTransfer: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+        /** @description Required: a UUID per business action. */
+        "Idempotency-Key": string;
+      };
+      path: {
+        /** @description The transfer, from quote acceptance or the list. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "cancellationReason": "CUSTOMER_REQUEST"
+         *     }
+         */
+        "application/json": components["schemas"]["TransferCancelRequest"];
+      };
+    };
+    responses: {
+      /** @description Cancelled (202 when a refund or a network cancellation follows). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "aborted",
+           *       "cancellationOutcome": "ABORTED_PRE_FUNDING",
+           *       "canceledAt": "2026-11-21T10:11:00.000Z",
+           *       "nextStep": null,
+           *       "customerActionExpected": "NONE",
+           *       "refund": null
+           *     }
+           */
+          "application/json": components["schemas"]["TransferCancelResponse"];
+        };
+      };
+      /** @description Canceled after funding: the refund (or the payout network's cancellation) follows. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "canceled",
+           *       "cancellationOutcome": "CANCELED_PRE_NETWORK",
+           *       "canceledAt": "2026-11-21T10:12:00.000Z",
+           *       "nextStep": null,
+           *       "customerActionExpected": "NONE",
+           *       "refund": {
+           *         "refundStatus": "PENDING",
+           *         "estimatedRefundCompletionBy": "2026-11-26T10:12:00.000Z",
+           *         "refundMethod": "ORIGINAL_PAYMENT_METHOD"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["TransferCancelResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `customer.statusBlocking`, `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `idempotency.conflict`, `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  sandboxAdvanceTransfer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path: {
+        /** @description The transfer, from quote acceptance or the list. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "to": "paid"
+         *     }
+         */
+        "application/json": {
+          /** @enum {string} */
+          to: "topay" | "reqpay" | "paid";
+        };
+      };
+    };
+    responses: {
+      /** @description The transfer after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "paid",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "createdAt": "2026-11-21T10:10:20.000Z",
+           *       "transferStateChangedAt": "2026-11-21T10:12:10.000Z",
+           *       "fxRate": "18.750000",
+           *       "principalFee": "2.990000",
+           *       "partnerFee": "1.000000",
+           *       "totalCustomerCost": "103.990000",
+           *       "totalCustomerCostCurrency": "USD",
+           *       "payoutMethod": {
+           *         "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *         "methodType": "BANK_TRANSFER",
+           *         "corridor": "US-MX",
+           *         "destinationIdentifierMasked": "****7771",
+           *         "addedAt": "2026-11-21T10:10:40.000Z",
+           *         "archived": false
+           *       },
+           *       "purposeOfTransfer": "FAMILY_SUPPORT",
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "submittedAt": "2026-11-21T10:10:40.000Z",
+           *       "confirmedAt": "2026-11-21T10:11:30.000Z",
+           *       "nextStep": null,
+           *       "customerActionExpected": "NONE",
+           *       "cancellation": null,
+           *       "refund": null,
+           *       "stateHistory": [
+           *         {
+           *           "state": "registered",
+           *           "transitionedAt": "2026-11-21T10:10:20.000Z",
+           *           "reasonCode": "TRF_INITIATION_QUOTE_ACCEPTED"
+           *         },
+           *         {
+           *           "state": "validated",
+           *           "transitionedAt": "2026-11-21T10:10:45.000Z",
+           *           "reasonCode": "TRF_CHECK_PASSED"
+           *         },
+           *         {
+           *           "state": "funding",
+           *           "transitionedAt": "2026-11-21T10:11:30.000Z",
+           *           "reasonCode": "TRF_AUTH_DEVICE_VERIFIED"
+           *         },
+           *         {
+           *           "state": "funded",
+           *           "transitionedAt": "2026-11-21T10:11:50.000Z",
+           *           "reasonCode": "TRF_FUNDING_SUCCESS"
+           *         },
+           *         {
+           *           "state": "topay",
+           *           "transitionedAt": "2026-11-21T10:11:55.000Z",
+           *           "reasonCode": "TRF_NETWORK_TO_PAY"
+           *         },
+           *         {
+           *           "state": "reqpay",
+           *           "transitionedAt": "2026-11-21T10:12:00.000Z",
+           *           "reasonCode": "TRF_NETWORK_REQUEST_PAY"
+           *         },
+           *         {
+           *           "state": "paid",
+           *           "transitionedAt": "2026-11-21T10:12:10.000Z",
+           *           "reasonCode": "TRF_PAID"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["TransferDetailResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `route.notFound`, `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  sandboxCompleteFunding: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path: {
+        /** @description The funding session, from confirm. */
+        fundingSessionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "outcome": "SUCCEEDED"
+         *     }
+         */
+        "application/json": components["schemas"]["SandboxFundingCompleteRequest"];
+      };
+    };
+    responses: {
+      /** @description The funding session's end. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "fundingSessionId": "fs_4q9k2m6d8x3c1v7b5n0p6r4t",
+           *       "sessionState": "SUCCEEDED",
+           *       "transferStatus": "funded"
+           *     }
+           */
+          "application/json": components["schemas"]["SandboxFundingCompleteResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `fundingSession.notFound`, `route.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `funding.sessionStateInvalid`, `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Gone: `funding.sessionExpired` */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  sandboxComplianceHold: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path: {
+        /** @description The transfer, from quote acceptance or the list. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /** @example {} */
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description The transfer after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "spended",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "createdAt": "2026-11-21T10:10:20.000Z",
+           *       "transferStateChangedAt": "2026-11-21T10:12:05.000Z",
+           *       "fxRate": "18.750000",
+           *       "principalFee": "2.990000",
+           *       "partnerFee": "1.000000",
+           *       "totalCustomerCost": "103.990000",
+           *       "totalCustomerCostCurrency": "USD",
+           *       "payoutMethod": {
+           *         "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *         "methodType": "BANK_TRANSFER",
+           *         "corridor": "US-MX",
+           *         "destinationIdentifierMasked": "****7771",
+           *         "addedAt": "2026-11-21T10:10:40.000Z",
+           *         "archived": false
+           *       },
+           *       "purposeOfTransfer": "FAMILY_SUPPORT",
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "submittedAt": "2026-11-21T10:10:40.000Z",
+           *       "confirmedAt": "2026-11-21T10:11:30.000Z",
+           *       "nextStep": "CONTINUE",
+           *       "customerActionExpected": "WAIT",
+           *       "cancellation": null,
+           *       "refund": null,
+           *       "stateHistory": [
+           *         {
+           *           "state": "registered",
+           *           "transitionedAt": "2026-11-21T10:10:20.000Z",
+           *           "reasonCode": "TRF_INITIATION_QUOTE_ACCEPTED"
+           *         },
+           *         {
+           *           "state": "validated",
+           *           "transitionedAt": "2026-11-21T10:10:45.000Z",
+           *           "reasonCode": "TRF_CHECK_PASSED"
+           *         },
+           *         {
+           *           "state": "funding",
+           *           "transitionedAt": "2026-11-21T10:11:30.000Z",
+           *           "reasonCode": "TRF_AUTH_DEVICE_VERIFIED"
+           *         },
+           *         {
+           *           "state": "funded",
+           *           "transitionedAt": "2026-11-21T10:11:50.000Z",
+           *           "reasonCode": "TRF_FUNDING_SUCCESS"
+           *         },
+           *         {
+           *           "state": "topay",
+           *           "transitionedAt": "2026-11-21T10:11:55.000Z",
+           *           "reasonCode": "TRF_NETWORK_TO_PAY"
+           *         },
+           *         {
+           *           "state": "reqpay",
+           *           "transitionedAt": "2026-11-21T10:12:00.000Z",
+           *           "reasonCode": "TRF_NETWORK_REQUEST_PAY"
+           *         },
+           *         {
+           *           "state": "spended",
+           *           "transitionedAt": "2026-11-21T10:12:05.000Z",
+           *           "reasonCode": "TRF_COMPLIANCE_HOLD"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["TransferDetailResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `route.notFound`, `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  sandboxComplianceRelease: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path: {
+        /** @description The transfer, from quote acceptance or the list. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "resolution": "RESTORE"
+         *     }
+         */
+        "application/json": {
+          /** @enum {string} */
+          resolution: "RESTORE" | "REJECT";
+        };
+      };
+    };
+    responses: {
+      /** @description The transfer after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "reqpay",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "createdAt": "2026-11-21T10:10:20.000Z",
+           *       "transferStateChangedAt": "2026-11-21T10:12:08.000Z",
+           *       "fxRate": "18.750000",
+           *       "principalFee": "2.990000",
+           *       "partnerFee": "1.000000",
+           *       "totalCustomerCost": "103.990000",
+           *       "totalCustomerCostCurrency": "USD",
+           *       "payoutMethod": {
+           *         "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *         "methodType": "BANK_TRANSFER",
+           *         "corridor": "US-MX",
+           *         "destinationIdentifierMasked": "****7771",
+           *         "addedAt": "2026-11-21T10:10:40.000Z",
+           *         "archived": false
+           *       },
+           *       "purposeOfTransfer": "FAMILY_SUPPORT",
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "submittedAt": "2026-11-21T10:10:40.000Z",
+           *       "confirmedAt": "2026-11-21T10:11:30.000Z",
+           *       "nextStep": "CONTINUE",
+           *       "customerActionExpected": "WAIT",
+           *       "cancellation": null,
+           *       "refund": null,
+           *       "stateHistory": [
+           *         {
+           *           "state": "registered",
+           *           "transitionedAt": "2026-11-21T10:10:20.000Z",
+           *           "reasonCode": "TRF_INITIATION_QUOTE_ACCEPTED"
+           *         },
+           *         {
+           *           "state": "validated",
+           *           "transitionedAt": "2026-11-21T10:10:45.000Z",
+           *           "reasonCode": "TRF_CHECK_PASSED"
+           *         },
+           *         {
+           *           "state": "funding",
+           *           "transitionedAt": "2026-11-21T10:11:30.000Z",
+           *           "reasonCode": "TRF_AUTH_DEVICE_VERIFIED"
+           *         },
+           *         {
+           *           "state": "funded",
+           *           "transitionedAt": "2026-11-21T10:11:50.000Z",
+           *           "reasonCode": "TRF_FUNDING_SUCCESS"
+           *         },
+           *         {
+           *           "state": "topay",
+           *           "transitionedAt": "2026-11-21T10:11:55.000Z",
+           *           "reasonCode": "TRF_NETWORK_TO_PAY"
+           *         },
+           *         {
+           *           "state": "reqpay",
+           *           "transitionedAt": "2026-11-21T10:12:00.000Z",
+           *           "reasonCode": "TRF_NETWORK_REQUEST_PAY"
+           *         },
+           *         {
+           *           "state": "spended",
+           *           "transitionedAt": "2026-11-21T10:12:05.000Z",
+           *           "reasonCode": "TRF_COMPLIANCE_HOLD"
+           *         },
+           *         {
+           *           "state": "reqpay",
+           *           "transitionedAt": "2026-11-21T10:12:08.000Z",
+           *           "reasonCode": "TRF_COMPLIANCE_RESTORED"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["TransferDetailResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `route.notFound`, `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  sandboxNetworkCancellation: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path: {
+        /** @description The transfer, from quote acceptance or the list. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "outcome": "NETWORK_ALREADY_PAID"
+         *     }
+         */
+        "application/json": {
+          /** @enum {string} */
+          outcome: "NETWORK_CANCELLATION_SUCCESS" | "NETWORK_ALREADY_PAID" | "NETWORK_IN_PROGRESS_RETRY_ALLOWED";
+        };
+      };
+    };
+    responses: {
+      /** @description The transfer after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "paid",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "createdAt": "2026-11-21T10:10:20.000Z",
+           *       "transferStateChangedAt": "2026-11-21T10:12:10.000Z",
+           *       "fxRate": "18.750000",
+           *       "principalFee": "2.990000",
+           *       "partnerFee": "1.000000",
+           *       "totalCustomerCost": "103.990000",
+           *       "totalCustomerCostCurrency": "USD",
+           *       "payoutMethod": {
+           *         "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *         "methodType": "BANK_TRANSFER",
+           *         "corridor": "US-MX",
+           *         "destinationIdentifierMasked": "****7771",
+           *         "addedAt": "2026-11-21T10:10:40.000Z",
+           *         "archived": false
+           *       },
+           *       "purposeOfTransfer": "FAMILY_SUPPORT",
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "submittedAt": "2026-11-21T10:10:40.000Z",
+           *       "confirmedAt": "2026-11-21T10:11:30.000Z",
+           *       "nextStep": null,
+           *       "customerActionExpected": "NONE",
+           *       "cancellation": null,
+           *       "refund": null,
+           *       "stateHistory": [
+           *         {
+           *           "state": "registered",
+           *           "transitionedAt": "2026-11-21T10:10:20.000Z",
+           *           "reasonCode": "TRF_INITIATION_QUOTE_ACCEPTED"
+           *         },
+           *         {
+           *           "state": "validated",
+           *           "transitionedAt": "2026-11-21T10:10:45.000Z",
+           *           "reasonCode": "TRF_CHECK_PASSED"
+           *         },
+           *         {
+           *           "state": "funding",
+           *           "transitionedAt": "2026-11-21T10:11:30.000Z",
+           *           "reasonCode": "TRF_AUTH_DEVICE_VERIFIED"
+           *         },
+           *         {
+           *           "state": "funded",
+           *           "transitionedAt": "2026-11-21T10:11:50.000Z",
+           *           "reasonCode": "TRF_FUNDING_SUCCESS"
+           *         },
+           *         {
+           *           "state": "topay",
+           *           "transitionedAt": "2026-11-21T10:11:55.000Z",
+           *           "reasonCode": "TRF_NETWORK_TO_PAY"
+           *         },
+           *         {
+           *           "state": "reqpay",
+           *           "transitionedAt": "2026-11-21T10:12:00.000Z",
+           *           "reasonCode": "TRF_NETWORK_REQUEST_PAY"
+           *         },
+           *         {
+           *           "state": "paid",
+           *           "transitionedAt": "2026-11-21T10:12:10.000Z",
+           *           "reasonCode": "TRF_PAID"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["TransferDetailResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `route.notFound`, `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  sandboxReview: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path: {
+        /** @description The transfer, from quote acceptance or the list. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "decision": "APPROVE"
+         *     }
+         */
+        "application/json": {
+          /** @enum {string} */
+          decision: "APPROVE" | "REJECT";
+        };
+      };
+    };
+    responses: {
+      /** @description The transfer after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "validated",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *       "createdAt": "2026-11-21T10:10:20.000Z",
+           *       "transferStateChangedAt": "2026-11-21T10:10:45.000Z",
+           *       "fxRate": "18.750000",
+           *       "principalFee": "2.990000",
+           *       "partnerFee": "1.000000",
+           *       "totalCustomerCost": "103.990000",
+           *       "totalCustomerCostCurrency": "USD",
+           *       "payoutMethod": {
+           *         "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *         "methodType": "BANK_TRANSFER",
+           *         "corridor": "US-MX",
+           *         "destinationIdentifierMasked": "****7771",
+           *         "addedAt": "2026-11-21T10:10:40.000Z",
+           *         "archived": false
+           *       },
+           *       "purposeOfTransfer": "FAMILY_SUPPORT",
+           *       "quoteId": "quo_1k6m3q8d5x2c7v4b9n0p4r1t",
+           *       "submittedAt": "2026-11-21T10:10:40.000Z",
+           *       "confirmedAt": null,
+           *       "transferExpiresAt": "2026-11-21T12:10:20.000Z",
+           *       "nextStep": "CONFIRM_TRANSFER",
+           *       "customerActionExpected": "CONFIRM",
+           *       "confirmationChallenge": "Hq4Zp8Wn2Kx6Tb1Rm9Vc3Ly7",
+           *       "confirmationChallengeExpiresAt": "2026-11-21T10:20:45.000Z",
+           *       "cancellation": null,
+           *       "refund": null,
+           *       "stateHistory": [
+           *         {
+           *           "state": "registered",
+           *           "transitionedAt": "2026-11-21T10:10:20.000Z",
+           *           "reasonCode": "TRF_INITIATION_QUOTE_ACCEPTED"
+           *         },
+           *         {
+           *           "state": "validated",
+           *           "transitionedAt": "2026-11-21T10:10:45.000Z",
+           *           "reasonCode": "TRF_CHECK_PASSED"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["TransferDetailResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `route.notFound`, `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -5138,11 +6691,13 @@ export interface operations {
   listEvents: {
     parameters: {
       query?: {
+        /** @description Comma-separated event types; all types when absent. */
         type?: string;
         /** @description Only events that occurred at or after this instant. */
         createdSince?: string;
         /** @description Only events with a greater sequence: the last sequence processed, or the previous page's nextCursor. */
         after?: string;
+        /** @description Page size, 1 to 200. */
         limit?: number;
       };
       header?: {
@@ -5160,10 +6715,56 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "eventId": "evt_3x7k1m8q5d2c9v4b6n0p1r5t",
+           *           "eventType": "customer.status.changed",
+           *           "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+           *           "sequence": 2,
+           *           "occurredAt": "2026-11-21T10:00:00.000Z",
+           *           "data": {
+           *             "status": "VALID",
+           *             "kycStatus": "COMPLETED",
+           *             "previousStatus": "PENDING",
+           *             "previousKycStatus": "IN_PROGRESS",
+           *             "remediationHint": null
+           *           }
+           *         },
+           *         {
+           *           "eventId": "evt_9c4k7m2q5d8x1v3b6n0p7r9t",
+           *           "eventType": "beneficiary.state.changed",
+           *           "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+           *           "sequence": 3,
+           *           "occurredAt": "2026-11-21T10:00:00.000Z",
+           *           "data": {
+           *             "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+           *             "state": "VALID",
+           *             "previousState": "PENDING"
+           *           }
+           *         },
+           *         {
+           *           "eventId": "evt_5m1k8q3d6x9c2v7b4n0p5r8t",
+           *           "eventType": "transfer.state.changed",
+           *           "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+           *           "sequence": 9,
+           *           "occurredAt": "2026-11-21T10:12:00.000Z",
+           *           "data": {
+           *             "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *             "state": "paid",
+           *             "previousState": "reqpay",
+           *             "reasonCode": "TRF_PAID"
+           *           }
+           *         }
+           *       ],
+           *       "nextCursor": null
+           *     }
+           */
           "application/json": components["schemas"]["EventListResponse"];
         };
       };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5172,7 +6773,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5181,7 +6782,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: customer.statusBlocking, subscription.closed */
+      /** @description Forbidden: `customer.statusBlocking`, `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5190,9 +6791,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -5209,6 +6821,7 @@ export interface operations {
         "X-Correlation-Id"?: string;
       };
       path: {
+        /** @description The event: its eventId, also the webhook-id header of its delivery. */
         eventId: string;
       };
       cookie?: never;
@@ -5221,10 +6834,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "eventId": "evt_3x7k1m8q5d2c9v4b6n0p1r5t",
+           *       "eventType": "customer.status.changed",
+           *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+           *       "sequence": 2,
+           *       "occurredAt": "2026-11-21T10:00:00.000Z",
+           *       "data": {
+           *         "status": "VALID",
+           *         "kycStatus": "COMPLETED",
+           *         "previousStatus": "PENDING",
+           *         "previousKycStatus": "IN_PROGRESS",
+           *         "remediationHint": null
+           *       }
+           *     }
+           */
           "application/json": components["schemas"]["Event"];
         };
       };
-      /** @description Bad request: validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5233,7 +6862,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid, auth.tokenExpired, auth.tokenInvalid, auth.tokenRevoked */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5242,7 +6871,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: customer.statusBlocking, subscription.closed */
+      /** @description Forbidden: `customer.statusBlocking`, `subscription.closed` */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5251,7 +6880,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: event.notFound */
+      /** @description Not found: `event.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5260,9 +6889,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -5283,6 +6923,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "advanceSeconds": 3600
+         *     }
+         */
         "application/json": components["schemas"]["SandboxClockRequest"];
       };
     };
@@ -5293,10 +6938,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "now": "2026-11-21T11:00:00.000Z",
+           *       "offsetSeconds": 3600
+           *     }
+           */
           "application/json": components["schemas"]["SandboxClock"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5305,7 +6956,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5314,7 +6965,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: route.notFound */
+      /** @description Not found: `route.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5323,7 +6974,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -5332,7 +6983,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -5341,9 +6992,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -5355,6 +7017,7 @@ export interface operations {
   sandboxOtpOutbox: {
     parameters: {
       query: {
+        /** @description The email address or phone number the code was sent to. */
         identifier: string;
       };
       header?: {
@@ -5372,10 +7035,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "identifier": "ana.garcia@example.com",
+           *       "purpose": "REGISTRATION",
+           *       "otp": "482913",
+           *       "createdAt": "2026-11-21T10:00:00.000Z"
+           *     }
+           */
           "application/json": components["schemas"]["SandboxOtpMessage"];
         };
       };
-      /** @description Bad request: auth.identifierInvalid, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `auth.identifierInvalid`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5384,7 +7055,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5393,7 +7064,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Not found: otp.notFound */
+      /** @description Not found: `otp.notFound`, `route.notFound` */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5402,9 +7073,20 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
@@ -5425,6 +7107,16 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "webhookUrl": "https://partner.example.com/webhooks/remit",
+         *       "returnOrigins": [
+         *         "https://app.example.com"
+         *       ],
+         *       "deepLinkBase": "partnerapp://remit",
+         *       "rotateWebhookSecret": true
+         *     }
+         */
         "application/json": components["schemas"]["SandboxPartnerRequest"];
       };
     };
@@ -5435,10 +7127,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "partnerId": "partner_demo",
+           *       "pricingMode": "SERVICE_PRICED",
+           *       "jwks": {
+           *         "keys": []
+           *       },
+           *       "webhookUrl": "https://partner.example.com/webhooks/remit",
+           *       "webhookSecret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+           *       "previousWebhookSecretValidUntil": "2026-11-22T10:00:00.000Z",
+           *       "returnOrigins": [
+           *         "https://app.example.com"
+           *       ],
+           *       "deepLinkBase": "partnerapp://remit"
+           *     }
+           */
           "application/json": components["schemas"]["SandboxPartnerSettings"];
         };
       };
-      /** @description Bad request: validation.bodyMalformed, validation.fieldFormatInvalid, validation.fieldInvalid, validation.fieldMissing */
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5447,7 +7155,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unauthorised: auth.subscriptionKeyInvalid */
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5456,7 +7164,16 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Body too large: validation.bodyTooLarge */
+      /** @description Not found: `route.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
       413: {
         headers: {
           [name: string]: unknown;
@@ -5465,7 +7182,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unsupported media type: validation.contentTypeUnsupported */
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
           [name: string]: unknown;
@@ -5474,7 +7191,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Server error: server.unexpected */
+      /** @description Server error: `server.unexpected` */
       500: {
         headers: {
           [name: string]: unknown;
@@ -5482,6 +7199,170 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  webhook_customer_status_changed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The eventId. */
+        "webhook-id": string;
+        /** @description Unix seconds of signing. */
+        "webhook-timestamp": string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures (two during a secret rotation). */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "eventId": "evt_3x7k1m8q5d2c9v4b6n0p1r5t",
+         *       "eventType": "customer.status.changed",
+         *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+         *       "sequence": 2,
+         *       "occurredAt": "2026-11-21T10:00:00.000Z",
+         *       "data": {
+         *         "status": "VALID",
+         *         "kycStatus": "COMPLETED",
+         *         "previousStatus": "PENDING",
+         *         "previousKycStatus": "IN_PROGRESS",
+         *         "remediationHint": null
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["CustomerStatusChangedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is retired; deliveries stop until an operator re-enables it. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_beneficiary_state_changed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The eventId. */
+        "webhook-id": string;
+        /** @description Unix seconds of signing. */
+        "webhook-timestamp": string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures (two during a secret rotation). */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "eventId": "evt_9c4k7m2q5d8x1v3b6n0p7r9t",
+         *       "eventType": "beneficiary.state.changed",
+         *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+         *       "sequence": 3,
+         *       "occurredAt": "2026-11-21T10:00:00.000Z",
+         *       "data": {
+         *         "beneficiaryId": "ben_7h3k9d2m5q8w1x4c6v0b2n7p",
+         *         "state": "VALID",
+         *         "previousState": "PENDING"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["BeneficiaryStateChangedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is retired; deliveries stop until an operator re-enables it. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_transfer_state_changed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The eventId. */
+        "webhook-id": string;
+        /** @description Unix seconds of signing. */
+        "webhook-timestamp": string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures (two during a secret rotation). */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "eventId": "evt_5m1k8q3d6x9c2v7b4n0p5r8t",
+         *       "eventType": "transfer.state.changed",
+         *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+         *       "sequence": 9,
+         *       "occurredAt": "2026-11-21T10:12:00.000Z",
+         *       "data": {
+         *         "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+         *         "state": "paid",
+         *         "previousState": "reqpay",
+         *         "reasonCode": "TRF_PAID"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["TransferStateChangedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is retired; deliveries stop until an operator re-enables it. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

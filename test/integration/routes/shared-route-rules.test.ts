@@ -87,6 +87,8 @@ async function owner(): Promise<Owner> {
   assert.equal(submitted.status, 202, submitted.text);
   assert.equal((await awaitFastCheck(c, transferId)).transferStatus, "validated");
   const confirmed = await confirmNow({ customer: c, device }, transferId);
+  const events = await call("GET", "/v1/core/events?limit=1", { token: c.token });
+  assert.equal(events.status, 200, events.text);
   const ids = {
     deviceId: device.deviceId,
     kycSessionId,
@@ -94,6 +96,7 @@ async function owner(): Promise<Owner> {
     quoteId: quote.quoteId,
     transferId,
     fundingSessionId: confirmed.fundingSession.fundingSessionId,
+    eventId: events.body.items[0].eventId,
   };
   return { customer: c, ids, disclosureToken: token };
 }
@@ -214,6 +217,6 @@ describe("every path: a method it does not serve is 405 route.methodNotAllowed w
 
 test("the loops above cover every contract", () => {
   assert.ok(allContracts.length >= 40, `only ${allContracts.length} contracts found`);
-  const ownerIds = new Set(["deviceId", "kycSessionId", "beneficiaryId", "quoteId", "transferId", "fundingSessionId"]);
+  const ownerIds = new Set(["deviceId", "kycSessionId", "beneficiaryId", "quoteId", "transferId", "fundingSessionId", "eventId"]);
   for (const c of withResourceId) for (const p of paramNames(c)) assert.ok(ownerIds.has(p), `${label(c)}: customer A owns no {${p}}; add one to owner()`);
 });

@@ -1,0 +1,74 @@
+import { z } from "zod";
+import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from "zod-openapi";
+import type { EventType } from "@/lib/events/emit";
+import { BeneficiaryStateChangedEventSchema, CustomerStatusChangedEventSchema, EVENT_EXAMPLES, TransferStateChangedEventSchema } from "./contracts/events";
+import { EX } from "./examples/ids";
+
+/**
+ * The webhooks section of the OpenAPI document: one entry per event type of lib/events/emit.ts,
+ * each the envelope it sends (decisions 9; the schemas the events API returns, contracts/events.ts)
+ * with an example, and the Standard Webhooks headers that sign it (lib/webhooks/deliver-job.ts).
+ */
+export const SIGNATURE_SCHEME = [
+  "Each event is POSTed as JSON to the partner's webhook URL and signed with Standard Webhooks:",
+  "`webhook-id` is the eventId, `webhook-timestamp` the Unix time of signing, and `webhook-signature`",
+  "one or more space-separated `v1,<base64>` values, each an HMAC-SHA256 with the secret (the bytes",
+  "after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret",
+  "rotation two signatures are sent: accept the request when either verifies. Reject a timestamp",
+  "more than 5 minutes from your clock. Answer 2xx to acknowledge; anything else is retried",
+  "(5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), 429 and 503 honour Retry-After, 410 disables the",
+  "endpoint. Delivery is at least once, in `sequence` order per subscription: deduplicate on eventId.",
+].join(" ");
+
+const WEBHOOKS: { type: EventType; schema: z.ZodType; summary: string; description: string }[] = [
+  {
+    type: "customer.status.changed",
+    schema: CustomerStatusChangedEventSchema,
+    summary: "Customer status or KYC status changed",
+    description: "Sent when the customer's status or KYC status changes (profile screening, KYC outcome, operator decision).",
+  },
+  {
+    type: "beneficiary.state.changed",
+    schema: BeneficiaryStateChangedEventSchema,
+    summary: "Beneficiary state changed",
+    description: "Sent when screening or an operator moves a beneficiary, and when it is archived.",
+  },
+  {
+    type: "transfer.state.changed",
+    schema: TransferStateChangedEventSchema,
+    summary: "Transfer state changed",
+    description: "Sent on every transfer state change, from registered to a terminal state, with the reason code.",
+  },
+];
+
+const headers = z.object({
+  "webhook-id": z.string().meta({ description: "The eventId.", example: EX.eventId }),
+  "webhook-timestamp": z.string().meta({ description: "Unix seconds of signing.", example: "1795255200" }),
+  "webhook-signature": z.string().meta({
+    description: "Space-separated `v1,<base64 HMAC-SHA256>` signatures (two during a secret rotation).",
+    example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
+  }),
+});
+
+export function webhooksSection(): ZodOpenApiPathsObject {
+  return Object.fromEntries(
+    WEBHOOKS.map(({ type, schema, summary, description }): [string, { post: ZodOpenApiOperationObject }] => [
+      type,
+      {
+        post: {
+          operationId: `webhook.${type}`.replace(/\./g, "_"),
+          summary,
+          description: `${description}\n\n${SIGNATURE_SCHEME}`,
+          tags: ["Webhooks"],
+          security: [],
+          requestParams: { header: headers },
+          requestBody: { required: true, content: { "application/json": { schema, example: EVENT_EXAMPLES[type] } } },
+          responses: {
+            "200": { description: "Any 2xx acknowledges the event." },
+            "410": { description: "Gone: the endpoint is retired; deliveries stop until an operator re-enables it." },
+          },
+        },
+      },
+    ]),
+  );
+}
