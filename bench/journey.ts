@@ -1,164 +1,155 @@
 /**
- * Journey benchmark (issue 5): N concurrent partner clients each run quote, disclosure, accept,
- * submit, poll to validated, confirm, funding completion and poll to funded, for a fixed time,
- * against a production build (PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set).
- * Reports journeys/s, per-call p50/p99, server RSS, and the bare anchor route in the same run.
+ * Journey benchmark (issues 5 and 13): open-loop arrivals at a fixed rate (BENCH_RATE journeys/s
+ * for BENCH_SECONDS), each journey on one of a pool of onboarded customers: quote → disclosure →
+ * accept → submit → poll to validated → confirm → funding complete → poll to funded, polling at
+ * the spec's cadence (section 8: 1 s, 2 s, 4 s, 8 s after submit). Fast-check and screening delays
+ * are 0. Reports journeys/s, per-call p50/p99, the job latency (submit → validated, funding call →
+ * funded, from the server's state history), and server RSS, plus the bare anchor of the same run.
+ * Every journey call goes through the typed client (packages/client), as a partner's would.
+ *   BENCH_DRIVER=postgres|pglite, BENCH_INSTANCES (2: two `next start` behind one port, PostgreSQL)
+ * Prints JSON on stdout (bench/run.mjs renders it).
  */
-import autocannon from "autocannon";
-// @ts-expect-error: plain ESM helper shared with bench/auth.mjs
+// @ts-expect-error: plain ESM helpers
 import { startServer } from "./server.mjs";
+// @ts-expect-error: plain ESM helpers
+import { wrk } from "./lib/wrk.mjs";
+// @ts-expect-error: plain ESM helpers
+import { pct } from "./lib/stats.mjs";
+import { createRemitClient, deviceAssertion, type RemitClient } from "@remit-core/client";
+import { KEY, onboardCustomers, quoteBody, submitBody, type Customer } from "./lib/partner";
 
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
+const driver = (process.env.BENCH_DRIVER as "postgres" | "pglite") ?? "postgres";
+const RATE = Number(process.env.BENCH_RATE ?? (driver === "pglite" ? 8 : 25));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
+const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 30);
+const CADENCE = [1000, 2000, 4000, 8000];
 
-const latencies = new Map<string, number[]>();
-function record(name: string, ms: number) {
-  if (!latencies.has(name)) latencies.set(name, []);
-  latencies.get(name)!.push(ms);
-}
-const pct = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-};
-
-export async function benchJourney(): Promise<string> {
-  const server = await startServer({ FAST_CHECK_DELAY_MS: "0", SCREENING_DELAY_MS: "0", WORKER_POLL_MS: "50" });
-  process.env.BASE_URL = server.baseUrl;
-  const demo = await import("../scripts/demo");
-  const KEY = "sandbox-demo-key";
-  async function timed(name: string, method: string, path: string, token: string, body?: unknown, expect = 200) {
-    const started = performance.now();
-    const res = await fetch(`${server.baseUrl}${path}`, {
-      method,
-      headers: {
-        "ocp-apim-subscription-key": KEY,
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-        ...(method === "POST" && path.startsWith("/v1/core") ? { "idempotency-key": crypto.randomUUID() } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = await res.json();
-    record(name, performance.now() - started);
-    if (res.status !== expect) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  }
-  try {
-    const log = console.log;
-    console.log = () => {};
-    const clients = [];
-    for (let i = 0; i < CONCURRENCY; i++) {
-      const { token } = await demo.registerAndOnboard();
-      const device = await demo.registerDevice(token);
-      const ben = await timed(
-        "setup",
-        "POST",
-        "/v1/core/beneficiaries",
-        token,
-        {
-          firstName: "Lucía",
-          lastName: "Hernández",
-          dateOfBirth: "1991-06-21",
-          nationality: "MEX",
-          countryOfResidence: "MEX",
-          relationshipToCustomer: "FAMILY",
-        },
-        202,
-      );
-      for (;;) {
-        const b = await timed("setup", "GET", `/v1/core/beneficiaries/${ben.beneficiaryId}`, token);
-        if (b.state === "VALID") break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      clients.push({ token, device, beneficiaryId: ben.beneficiaryId as string });
+export async function benchJourney() {
+  const server = await startServer({ FAST_CHECK_DELAY_MS: "0", SCREENING_DELAY_MS: "0" }, { driver, instances: INSTANCES });
+  const latencies = new Map<string, number[]>();
+  const errors = new Map<string, number>();
+  /** One typed-client call, timed; an answer other than `expect` fails the journey. */
+  const timed = async <T>(name: string, run: () => Promise<{ data?: T; error?: unknown; response: Response }>, expect = 200): Promise<T> => {
+    const t = performance.now();
+    try {
+      const { data, error, response } = await run();
+      if (response.status !== expect) throw new Error(`${name}: ${response.status} ${JSON.stringify(error ?? data)}`);
+      return data as T;
+    } catch (err) {
+      errors.set(name, (errors.get(name) ?? 0) + 1);
+      throw err;
+    } finally {
+      if (!latencies.has(name)) latencies.set(name, []);
+      latencies.get(name)!.push(performance.now() - t);
     }
-    console.log = log;
-    latencies.clear();
+  };
+  const toValidated: number[] = [];
+  const toFunded: number[] = [];
+  try {
+    const customers = await onboardCustomers(server.baseUrl, CUSTOMERS);
+    const anchor = await wrk(`${server.baseUrl}/v1/sandbox/bench-anchor`, { connections: 50, seconds: 5, warmup: 2 });
+    const rssBefore = server.rss();
 
-    const anchor = await new Promise<autocannon.Result>((resolve, reject) =>
-      autocannon({ url: `${server.baseUrl}/v1/sandbox/bench-anchor`, duration: 5, connections: 10 }, (err, res) => (err ? reject(err) : resolve(res))),
+    const clients = new Map<Customer, RemitClient>(
+      customers.map((c) => [c, createRemitClient({ baseUrl: server.baseUrl, subscriptionKey: KEY, accessToken: c.token })]),
     );
+    const waitFor = async (api: RemitClient, transferId: string, state: string) => {
+      for (let i = 0; ; i++) {
+        await new Promise((r) => setTimeout(r, CADENCE[Math.min(i, CADENCE.length - 1)]));
+        const t = await timed("GET transfer (poll)", () => api.GET("/v1/core/transfers/{transferId}", { params: { path: { transferId } } }));
+        if (t.transferStatus === state) return t;
+        if (i > 8 || ["rejected", "expired", "onreview", "cancelled"].includes(t.transferStatus)) throw new Error(`transfer ${t.transferStatus}`);
+      }
+    };
+    const at = (t: { stateHistory: { state: string; transitionedAt: string }[] }, state: string) =>
+      Date.parse(t.stateHistory.find((h) => h.state === state)?.transitionedAt ?? "");
+    const journey = async (c: Customer) => {
+      const api = clients.get(c)!;
+      const quote = await timed("POST quotes", () => api.POST("/v1/core/quotes", { body: quoteBody(c) }));
+      const quoteId = { params: { path: { quoteId: quote.quoteId } } };
+      const disclosure = await timed("GET disclosure", () => api.GET("/v1/core/quotes/{quoteId}/disclosure", quoteId));
+      const accepted = await timed(
+        "POST accept",
+        () =>
+          api.POST("/v1/core/quotes/{quoteId}/accept", {
+            ...quoteId,
+            body: { disclosureToken: disclosure.disclosureToken, purposeOfTransfer: "FAMILY_SUPPORT" },
+          }),
+        201,
+      );
+      const transferId = { params: { path: { transferId: accepted.transferId } } };
+      await timed("POST submit", () => api.POST("/v1/core/transfers/{transferId}/submit", { ...transferId, body: submitBody(c) }), 202);
+      const validated = await waitFor(api, accepted.transferId, "validated");
+      toValidated.push(at(validated, "validated") - Date.parse(validated.submittedAt ?? ""));
+      const assertion = await deviceAssertion(validated, c.device);
+      const confirmed = await timed("POST confirm", () =>
+        api.POST("/v1/core/transfers/{transferId}/confirm", { ...transferId, body: { deviceAssertion: assertion } }),
+      );
+      const sent = Date.now();
+      await timed("POST funding complete (sandbox)", () =>
+        api.POST("/v1/sandbox/funding-sessions/{fundingSessionId}/complete", {
+          params: { path: { fundingSessionId: confirmed.fundingSession!.fundingSessionId } },
+          body: { outcome: "SUCCEEDED" },
+        }),
+      );
+      const funded = await waitFor(api, accepted.transferId, "funded");
+      toFunded.push(at(funded, "funded") - sent);
+    };
 
-    let journeys = 0;
-    const until = Date.now() + SECONDS * 1000;
-    const started = performance.now();
     let peakRss = 0;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rss() ?? 0)), 1000);
-    async function poll(token: string, id: string, state: string) {
-      for (;;) {
-        const t = await timed("GET transfer (poll)", "GET", `/v1/core/transfers/${id}`, token);
-        if (t.transferStatus === state) return t;
-        if (["rejected", "expired", "onreview"].includes(t.transferStatus)) throw new Error(`transfer ${t.transferStatus}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+    const started = performance.now();
+    const running: Promise<boolean>[] = [];
+    const total = Math.round(RATE * SECONDS);
+    for (let i = 0; i < total; i++) {
+      const due = started + (i * 1000) / RATE;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      running.push(
+        journey(customers[i % customers.length]).then(
+          () => true,
+          () => false,
+        ),
+      );
     }
-    await Promise.all(
-      clients.map(async (c) => {
-        while (Date.now() < until) {
-          const quote = await timed("POST quotes", "POST", "/v1/core/quotes", c.token, {
-            originAmount: "100.000000",
-            originCurrency: "USD",
-            destinationCurrency: "MXN",
-            beneficiaryId: c.beneficiaryId,
-          });
-          const disclosure = await timed("GET disclosure", "GET", `/v1/core/quotes/${quote.quoteId}/disclosure`, c.token);
-          const accepted = await timed(
-            "POST accept",
-            "POST",
-            `/v1/core/quotes/${quote.quoteId}/accept`,
-            c.token,
-            { disclosureToken: disclosure.disclosureToken, purposeOfTransfer: "FAMILY_SUPPORT" },
-            201,
-          );
-          await timed(
-            "POST submit",
-            "POST",
-            `/v1/core/transfers/${accepted.transferId}/submit`,
-            c.token,
-            {
-              beneficiaryId: c.beneficiaryId,
-              payoutMethod: { methodType: "BANK_TRANSFER", destinationIdentifier: "002010077777777771" },
-              purposeOfTransfer: "FAMILY_SUPPORT",
-            },
-            202,
-          );
-          const validated = await poll(c.token, accepted.transferId, "validated");
-          const confirmed = await timed("POST confirm", "POST", `/v1/core/transfers/${accepted.transferId}/confirm`, c.token, {
-            deviceAssertion: await demo.deviceAssertion(c.device, validated),
-          });
-          await timed(
-            "POST funding complete (sandbox)",
-            "POST",
-            `/v1/sandbox/funding-sessions/${confirmed.fundingSession.fundingSessionId}/complete`,
-            c.token,
-            { outcome: "SUCCEEDED" },
-          );
-          await poll(c.token, accepted.transferId, "funded");
-          journeys++;
-        }
-      }),
-    );
-    clearInterval(sampler);
+    const arrivals = (performance.now() - started) / 1000;
+    const results = await Promise.all(running);
     const elapsed = (performance.now() - started) / 1000;
-    const rows = [...latencies.entries()].map(([name, v]) => `| ${name} | ${v.length} | ${pct(v, 50).toFixed(1)} | ${pct(v, 99).toFixed(1)} |`);
-    return [
-      `Journeys, ${server.database}, ${CONCURRENCY} concurrent clients for ${SECONDS} s (fast-check and screening delays 0):`,
-      "",
-      `- **${(journeys / elapsed).toFixed(1)} journeys/s** (${journeys} journeys in ${elapsed.toFixed(1)} s)`,
-      `- peak server RSS: ${peakRss} MB`,
-      `- bare anchor (route handler + one primary-key select), 10 connections: ${Math.round(anchor.requests.average)} req/s, p50 ${anchor.latency.p50} ms, p99 ${anchor.latency.p99} ms`,
-      "",
-      "| Call | Count | p50 ms | p99 ms |",
-      "|---|---|---|---|",
-      ...rows,
-    ].join("\n");
+    clearInterval(sampler);
+    // Memory after the load, once the process has settled.
+    await new Promise((r) => setTimeout(r, 2000));
+    const completed = results.filter(Boolean).length;
+    return {
+      database: server.database,
+      instances: INSTANCES,
+      rate: RATE,
+      seconds: SECONDS,
+      customers: CUSTOMERS,
+      completed,
+      failed: total - completed,
+      arrivals,
+      elapsed,
+      // Sustained = the arrival rate, when every journey completed; the achieved rate otherwise.
+      journeysPerSecond: completed / arrivals,
+      anchor,
+      calls: [...latencies.entries()].map(([name, v]) => ({ name, count: v.length, errors: errors.get(name) ?? 0, p50: pct(v, 50), p99: pct(v, 99) })),
+      jobLatency: {
+        submitToValidated: { p50: pct(toValidated, 50), p99: pct(toValidated, 99), n: toValidated.length },
+        fundingToFunded: { p50: pct(toFunded, 50), p99: pct(toFunded, 99), n: toFunded.length },
+      },
+      rss: { before: rssBefore, peak: peakRss, after: server.rss() },
+    };
   } finally {
     await server.stop();
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`)
-  benchJourney().then(console.log, (e) => {
-    console.error(e);
-    process.exit(1);
-  });
+  benchJourney().then(
+    (r) => console.log(JSON.stringify(r)),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );

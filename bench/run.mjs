@@ -1,45 +1,59 @@
 #!/usr/bin/env node
-// npm run bench: runs the benchmarks against a production build and writes docs/performance.md.
-// A measurement, not a test: run it on a quiet machine. BENCH_DATABASE_URL (or TEST_DATABASE_URL)
-// points at a PostgreSQL server where a fresh database is created for each run.
-import { execFileSync, spawnSync } from "node:child_process";
+// npm run bench: every benchmark against a production build, on PostgreSQL (BENCH_DATABASE_URL or
+// TEST_DATABASE_URL: a fresh database per run) and PGlite, then docs/performance.md. A measurement,
+// not a test: run it on a quiet machine (about 12 minutes). BENCH_ONLY=calls,journey,... limits it.
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { benchAuth } from "./auth.mjs";
+import { adminUrl, ensureBuild } from "./server.mjs";
+import { render } from "./lib/report.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
-const auth = await benchAuth();
-const journey = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "bench/journey.ts")], { cwd: root, encoding: "utf8", env: process.env });
-if (journey.status !== 0) {
-  console.error(journey.stderr);
-  process.exit(1);
+const only = process.env.BENCH_ONLY?.split(",");
+const want = (name) => !only || only.includes(name);
+if (!adminUrl()) {
+  console.error("npm run bench needs BENCH_DATABASE_URL (or TEST_DATABASE_URL): a PostgreSQL server where it may create databases.");
+  process.exit(2);
 }
-const screening = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "bench/screening.ts")], { cwd: root, encoding: "utf8", env: process.env });
-if (screening.status !== 0) {
-  console.error(screening.stderr);
-  process.exit(1);
+ensureBuild();
+
+function tsx(file, env = {}) {
+  const started = Date.now();
+  const res = spawnSync(process.execPath, ["--import", "tsx", path.join(root, file)], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+    maxBuffer: 16 << 20,
+  });
+  console.error(`${file} ${JSON.stringify(env)}: ${Math.round((Date.now() - started) / 1000)} s`);
+  if (res.status !== 0) {
+    console.error(res.stderr);
+    throw new Error(`${file} failed`);
+  }
+  const lines = res.stdout.trim().split("\n");
+  return file.endsWith("screening.ts") ? res.stdout.trim() : JSON.parse(lines[lines.length - 1]);
 }
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${execFileSync("uname", ["-sr"], { encoding: "utf8" }).trim()}`;
-const doc = `# Performance
 
-Measured by \`npm run bench\` (bench/run.mjs) against a production build (\`next start\`), load
-generated from the same machine (so client and server share the CPU). Figures are from one run on
-${new Date().toISOString().slice(0, 10)}; rerun to compare.
-
-Machine: ${machine}.
-
-## Auth API
-
-${auth}
-
-## Transfer journey
-
-${journey.stdout.trim()}
-
-## Sanctions screening
-
-${screening.stdout.trim()}
-`;
+const started = Date.now();
+const results = {};
+if (want("calls")) {
+  results.calls = [tsx("bench/calls.ts", { BENCH_DRIVER: "postgres" }), tsx("bench/calls.ts", { BENCH_DRIVER: "pglite" })];
+}
+if (want("journey")) {
+  results.journeys = [
+    tsx("bench/journey.ts", { BENCH_DRIVER: "postgres" }),
+    tsx("bench/journey.ts", { BENCH_DRIVER: "postgres", BENCH_INSTANCES: "2" }),
+    tsx("bench/journey.ts", { BENCH_DRIVER: "pglite" }),
+  ];
+}
+if (want("profile")) results.profile = tsx("bench/profile.ts", { BENCH_DRIVER: "postgres" });
+if (want("auth")) results.auth = await benchAuth();
+if (want("screening")) results.screening = tsx("bench/screening.ts");
+results.minutes = (Date.now() - started) / 60000;
+// The raw figures, for a look after the run (not committed).
+writeFileSync(path.join(tmpdir(), "remit-bench-last-run.json"), JSON.stringify(results, null, 2));
+const doc = render(results);
 writeFileSync(path.join(root, "docs/performance.md"), doc);
 console.log(doc);

@@ -1,12 +1,14 @@
 // Starts a production server for a benchmark (on a fresh PostgreSQL database when BENCH_DATABASE_URL
-// or TEST_DATABASE_URL is set, else PGlite) and samples its resident memory.
+// or TEST_DATABASE_URL is set and the caller does not ask for PGlite) and samples its resident memory.
+// With { instances: 2 } (PostgreSQL only) bench/cluster.mjs runs two Next servers behind one port.
 import { spawn, spawnSync, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const next = path.join(root, "node_modules/next/dist/bin/next");
+export const KEY = "sandbox-demo-key";
 
 export function ensureBuild() {
   if (existsSync(path.join(root, ".next", "BUILD_ID")) && !process.env.BENCH_REBUILD) return;
@@ -14,18 +16,25 @@ export function ensureBuild() {
   if (res.status !== 0) throw new Error("next build failed");
 }
 
-async function freshPostgres(adminUrl) {
+export function adminUrl() {
+  return process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+}
+
+async function freshPostgres(admin) {
   const { default: postgres } = await import("postgres");
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  const name = `remit_bench_${Date.now()}`;
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(adminUrl);
+  const sql = postgres(admin, { max: 1, onnotice: () => {} });
+  const name = `${process.env.BENCH_DB_PREFIX ?? "remit_bench"}_${Date.now()}`;
+  await sql.unsafe(`create database ${name}`);
+  const url = new URL(admin);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
+    name,
+    /** Committed transactions in the bench database so far (each autocommit statement is one). */
+    commits: async () => Number((await sql`select xact_commit from pg_stat_database where datname = ${name}`)[0]?.xact_commit ?? 0),
     drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await sql.unsafe(`drop database if exists ${name} with (force)`);
+      await sql.end();
     },
   };
 }
@@ -45,40 +54,53 @@ export function rssMb(pid) {
   }
 }
 
-export async function startServer(env = {}) {
+let nextPort = Number(process.env.BENCH_PORT ?? 3790);
+/**
+ * @param {Record<string,string>} env
+ * @param {{ driver?: "postgres" | "pglite", instances?: number, nodeArgs?: string[] }} opts
+ *   nodeArgs (e.g. --cpu-prof) run the app through bench/cluster.mjs, whose workers inherit them.
+ */
+export async function startServer(env = {}, opts = {}) {
   ensureBuild();
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  const db = adminUrl ? await freshPostgres(adminUrl) : null;
-  const port = 3400 + Math.floor(Math.random() * 500);
+  const admin = opts.driver === "pglite" ? undefined : adminUrl();
+  const db = admin ? await freshPostgres(admin) : null;
+  const pgliteDir = db ? null : mkdtempSync(path.join(tmpdir(), "remit-bench-"));
+  const port = nextPort;
+  nextPort += 3;
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [next, "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      ...process.env,
-      LOG_LEVEL: "warn",
-      PUBLIC_BASE_URL: baseUrl,
-      ...(db ? { DATABASE_URL: db.url } : { PGLITE_DIR: mkdtempSync(path.join(tmpdir(), "remit-bench-")) }),
-      ...env,
-    },
-  });
+  const instances = db ? (opts.instances ?? 1) : 1;
+  const args =
+    instances > 1 || opts.nodeArgs
+      ? [...(opts.nodeArgs ?? []), path.join(root, "bench/cluster.mjs"), String(port), String(instances)]
+      : [next, "start", "-p", String(port), "-H", "127.0.0.1"];
+  const childEnv = { ...process.env, LOG_LEVEL: "warn", PUBLIC_BASE_URL: baseUrl, ...(db ? { DATABASE_URL: db.url } : { PGLITE_DIR: pgliteDir }), ...env };
+  // PGlite: no DATABASE_URL inherited from the caller's environment.
+  if (!db) delete childEnv.DATABASE_URL;
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: childEnv });
   for (let i = 0; ; i++) {
-    const ok = await fetch(`${baseUrl}/v1/auth/health`, { headers: { "ocp-apim-subscription-key": "sandbox-demo-key" } }).then(
+    const ok = await fetch(`${baseUrl}/v1/auth/health`, { headers: { "ocp-apim-subscription-key": KEY } }).then(
       (r) => r.ok,
       () => false,
     );
     if (ok) break;
-    if (i > 120) throw new Error("server did not start");
+    if (i > 240 || child.exitCode !== null) {
+      child.kill("SIGTERM");
+      await db?.drop();
+      throw new Error("server did not start");
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   return {
     baseUrl,
     database: db ? "PostgreSQL" : "PGlite",
+    pid: child.pid,
     rss: () => rssMb(child.pid),
+    commits: db ? db.commits : async () => null,
     stop: async () => {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
       await db?.drop();
+      if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,8 +1,11 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { config } from "@/lib/config";
+import { keepPrepared } from "./prepared";
 import * as schema from "./schema";
 
 export { schema };
@@ -11,6 +14,8 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 /** Anything that runs queries: the database or an open transaction. */
 export type Executor = Db | Tx;
+/** Runs work as one unit of work (a transaction): how a read that finds a write to do does it. */
+export type InTransaction = <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
 
 const MIGRATIONS = path.join(process.cwd(), "db", "migrations");
 // Any constant: serialises migrations when several app nodes and workers start at once.
@@ -22,13 +27,31 @@ interface Handle {
   driver: "pglite" | "postgres";
 }
 
+// PGlite's memory (issue 13): its WebAssembly heap only grows, and PostgreSQL's default 128 MB of
+// shared buffers end up resident; 32 MB holds this service's working set.
+const PGLITE_CONF = ["shared_buffers=32MB"];
+
+/**
+ * A new PGlite directory is initialised (initdb) in a short-lived child process: in-process, the
+ * initdb module's memory (about 500 MB) stays resident for the server's whole life.
+ */
+async function initPglite(dir: string): Promise<void> {
+  if (dir.includes("://") || existsSync(path.join(dir, "PG_VERSION"))) return;
+  const script = `const { PGlite } = await import("@electric-sql/pglite"); const db = await PGlite.create(process.argv[1], { postgresqlconf: ${JSON.stringify(PGLITE_CONF)} }); await db.close();`;
+  await new Promise<void>((resolve) => {
+    // On failure the server initialises in-process, as before.
+    execFile(process.execPath, ["--input-type=module", "-e", script, dir], { cwd: process.cwd() }, () => resolve());
+  });
+}
+
 async function openPglite(dir: string): Promise<Handle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   await mkdir(path.dirname(path.resolve(dir)), { recursive: true });
-  const client = await PGlite.create(dir);
-  const db = drizzle({ client, schema });
+  await initPglite(dir);
+  const client = await PGlite.create(dir, { postgresqlconf: PGLITE_CONF });
+  const db = drizzle({ client, schema, logger: counting() });
   await migrate(db, { migrationsFolder: MIGRATIONS });
   return { db: db as unknown as Db, close: () => client.close(), driver: "pglite" };
 }
@@ -47,8 +70,20 @@ async function openPostgres(url: string, poolSize: number): Promise<Handle> {
     await migrator.end();
   }
   const client = postgres(url, { max: poolSize, onnotice: () => {} });
-  const db = drizzle({ client, schema });
+  const db = drizzle({ client, schema, logger: counting() });
   return { db: db as unknown as Db, close: () => client.end(), driver: "postgres" };
+}
+
+// Statements run through Drizzle, counted when DB_COUNT_STATEMENTS is set (bench/calls.ts reads the
+// count through the sandbox bench anchor: the statements per request of each route, issue 13).
+const COUNT = Symbol.for("remit.db.statements");
+type C = typeof globalThis & { [COUNT]?: number };
+const counting = () =>
+  process.env.DB_COUNT_STATEMENTS ? { logQuery: () => void ((globalThis as C)[COUNT] = ((globalThis as C)[COUNT] ?? 0) + 1) } : undefined;
+
+/** Statements run so far by this process (only counted with DB_COUNT_STATEMENTS). */
+export function statementsRun(): number | undefined {
+  return process.env.DB_COUNT_STATEMENTS ? ((globalThis as C)[COUNT] ?? 0) : undefined;
 }
 
 // One instance per process, kept on globalThis: Next bundles route handlers and instrumentation
@@ -60,7 +95,10 @@ function handle(): Promise<Handle> {
   const g = globalThis as G;
   if (!g[KEY]) {
     const c = config();
-    g[KEY] = c.DATABASE_URL ? openPostgres(c.DATABASE_URL, c.DATABASE_POOL_SIZE) : openPglite(c.PGLITE_DIR);
+    g[KEY] = (c.DATABASE_URL ? openPostgres(c.DATABASE_URL, c.DATABASE_POOL_SIZE) : openPglite(c.PGLITE_DIR)).then((h) => {
+      keepPrepared(h.db);
+      return h;
+    });
     g[KEY].catch(() => delete g[KEY]);
   }
   return g[KEY];

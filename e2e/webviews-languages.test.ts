@@ -147,5 +147,29 @@ describe("hosted pages in the customer's language (390 px)", () => {
         await page.context().close();
       },
     );
+
+    test(`funding page in ${language}: the fifth declined card closes the link and says what happens next`, { timeout: TEST_TIMEOUT * 2 }, async () => {
+      const m = fundingWebviewMessages[language];
+      const s = await fundingScenario();
+      const page = await phone(language);
+      await page.goto(s.confirmed.fundingSession.fundingWebviewUrl);
+      for (let i = 1; i <= 5; i++) {
+        await page.getByLabel(m.cardNumber).fill("4000 0000 0000 0002");
+        await page.getByLabel(m.expiry).fill("12/30");
+        await page.getByLabel(m.cvc).fill("123");
+        const answered = page.waitForResponse((r) => r.url().endsWith("/pay"));
+        await page.getByRole("button", { name: new RegExp(`^${m.pay} `) }).click();
+        await answered;
+        // After a decline the page clears the card fields for the next card: wait for that.
+        if (i < 5) await page.waitForFunction(() => (document.querySelector('input[name="cardNumber"]') as HTMLInputElement | null)?.value === "");
+      }
+      const failed = page.getByTestId("funding-failed");
+      await failed.waitFor();
+      assert.equal(await failed.textContent(), m.failed);
+      await shot(page, `funding-failed-${language}`);
+      // What the page says: the transfer is back for a new confirm.
+      assert.equal((await readTransfer(s.c, s.transferId)).body.transferStatus, "validated");
+      await page.context().close();
+    });
   }
 });

@@ -29,3 +29,4 @@ export * from "./sanctions-entries";
 export * from "./sanctions-aliases";
 export * from "./screening-results";
 export * from "./ledger";
+export * from "./payout-files";

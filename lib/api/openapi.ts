@@ -37,8 +37,9 @@ function operationOf(c: Contract): ZodOpenApiOperationObject {
     header["Idempotency-Key"] = z.uuid().meta({ description: "Required: a UUID per business action.", example: EX.idempotencyKey });
   const security = c.auth === "none" ? [] : c.auth === "partner" ? [{ subscriptionKey: [] }] : [{ subscriptionKey: [], bearer: [] }];
   const ex = c.examples;
-  const json = (schema: z.ZodType | undefined, example: unknown) => ({
-    "application/json": { ...(schema ? { schema } : {}), ...(example !== undefined ? { example } : {}) },
+  // JSON unless the contract names another media type (the sandbox file rails' XML documents).
+  const json = (schema: z.ZodType | undefined, example: unknown, media = "application/json") => ({
+    [media]: { ...(schema ? { schema } : {}), ...(example !== undefined ? { example } : {}) },
   });
   return {
     operationId: c.operationId,
@@ -51,11 +52,11 @@ function operationOf(c: Contract): ZodOpenApiOperationObject {
       ...(c.params ? { path: c.params as z.ZodObject } : {}),
       ...(c.query ? { query: c.query as z.ZodObject } : {}),
     },
-    ...(c.body ? { requestBody: { required: true, content: json(c.body, ex?.request) } } : {}),
+    ...(c.body ? { requestBody: { required: true, content: json(c.body, ex?.request, c.bodyMediaType) } } : {}),
     responses: {
       [String(c.success.status)]: {
         description: c.success.description,
-        ...(c.success.schema ? { content: json(c.success.schema, ex?.response) } : {}),
+        ...(c.success.schema ? { content: json(c.success.schema, ex?.response, c.successMediaType) } : {}),
       },
       ...Object.fromEntries(
         Object.entries(ex?.otherResponses ?? {}).map(([status, r]) => [status, { description: r.description, content: json(c.success.schema, r.example) }]),

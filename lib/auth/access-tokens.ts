@@ -5,7 +5,7 @@ import { sha256Hex } from "@/lib/crypto/hash";
 import { DomainError, type ErrorCode } from "@/lib/errors";
 import type { CustomerContext } from "./customer-context";
 
-const tokenError = (code: ErrorCode, message: string) =>
+export const tokenError = (code: ErrorCode, message: string) =>
   new DomainError(code, { message, hint: code === "auth.tokenExpired" ? "refresh_token" : "login_again" });
 
 /**
@@ -28,6 +28,21 @@ export async function resolveAccessToken(db: Executor, token: string | null, par
     .innerJoin(subscriptions, eq(subscriptions.id, sessions.subscriptionId))
     .where(eq(sessions.accessTokenHash, sha256Hex(token)))
     .limit(1);
+  return checkSession(row, partnerId, now);
+}
+
+type SessionRow = {
+  sessionId: string;
+  state: string;
+  partnerId: string;
+  accessExpiresAt: Date;
+  subscriptionId: string;
+  customerId: string;
+  subscriptionStatus: string;
+};
+
+/** The token's session checked for this partner at `now` (lib/auth/authenticate.ts reads it in the same query as the key). */
+export function checkSession(row: SessionRow | undefined, partnerId: string, now: Date): CustomerContext {
   if (!row || row.partnerId !== partnerId) throw tokenError("auth.tokenInvalid", "The access token is not valid.");
   if (row.state === "revoked") throw tokenError("auth.tokenRevoked", "The access token was revoked. Log in again.");
   if (row.accessExpiresAt.getTime() <= now.getTime()) throw tokenError("auth.tokenExpired", "The access token has expired. Refresh it and retry once.");

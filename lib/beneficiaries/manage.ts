@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import type { Db, Tx } from "@/db";
+import type { Db, Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
@@ -39,7 +39,7 @@ export async function createBeneficiary(tx: Tx, input: { subscriptionId: string;
   return beneficiaryView(tx, row);
 }
 
-export async function readBeneficiary(tx: Tx, input: { subscriptionId: string; beneficiaryId: string }) {
+export async function readBeneficiary(tx: Executor, input: { subscriptionId: string; beneficiaryId: string }) {
   return beneficiaryView(tx, await beneficiaryInScope(tx, input.subscriptionId, input.beneficiaryId));
 }
 

@@ -1,4 +1,5 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { prepared } from "@/db/prepared";
 import type { Executor, Tx } from "@/db";
 import { beneficiaries, payoutMethods } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
@@ -11,11 +12,15 @@ const notFound = () => new DomainError("beneficiary.notFound", { message: "No su
 
 /** A beneficiary of the calling subscription; another customer's answers exactly like a missing one. */
 export async function beneficiaryInScope(db: Executor, subscriptionId: string, beneficiaryId: string, lock = false): Promise<BeneficiaryRow> {
-  const q = db
-    .select()
-    .from(beneficiaries)
-    .where(and(eq(beneficiaries.id, beneficiaryId), eq(beneficiaries.subscriptionId, subscriptionId)));
-  const [row] = lock ? await q.for("update") : await q;
+  const q = (e: Executor) =>
+    e
+      .select()
+      .from(beneficiaries)
+      .where(and(eq(beneficiaries.id, sql.placeholder("beneficiaryId")), eq(beneficiaries.subscriptionId, sql.placeholder("subscriptionId"))));
+  const query = lock
+    ? q(db).for("update").prepare("beneficiary_in_scope_locked")
+    : prepared(db, "beneficiary_in_scope", (e) => q(e).prepare("beneficiary_in_scope"));
+  const [row] = await query.execute({ beneficiaryId, subscriptionId });
   if (!row) throw notFound();
   return row;
 }
@@ -69,7 +74,14 @@ export function payoutMethodView(m: typeof payoutMethods.$inferSelect) {
 
 /** Detail and list item of decisions section 5. Screening evidence never leaves the service. */
 export async function beneficiaryView(db: Executor, row: BeneficiaryRow) {
-  const methods = await db.select().from(payoutMethods).where(eq(payoutMethods.beneficiaryId, row.id)).orderBy(payoutMethods.addedAt);
+  const methods = await prepared(db, "beneficiary_payout_methods", (e) =>
+    e
+      .select()
+      .from(payoutMethods)
+      .where(eq(payoutMethods.beneficiaryId, sql.placeholder("beneficiaryId")))
+      .orderBy(payoutMethods.addedAt)
+      .prepare("beneficiary_payout_methods"),
+  ).execute({ beneficiaryId: row.id });
   return {
     beneficiaryId: row.id,
     firstName: row.firstName,

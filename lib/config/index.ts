@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { providerProblems, resolveProviders, type ResolvedProviders } from "@/lib/providers/table";
+import { payoutBanksSetting, SANDBOX_PAYOUT_BANKS, type PayoutBank } from "./payout-banks";
 
 /**
  * The one typed configuration module (decisions section 1). Every setting is read here, from the
@@ -173,6 +174,10 @@ const schema = z.object({
   FUNDING_PROVIDER: providerName,
   PAYOUT_PROVIDER: providerName,
   REFUND_PROVIDER: providerName,
+  /** Payout files (PAYOUT_PROVIDER=pain001, issue 12): the banks (lib/config/payout-banks.ts), how often files are made, where they are written. */
+  PAYOUT_BANKS: payoutBanksSetting,
+  PAYOUT_BATCH_MINUTES: z.coerce.number().positive().default(15),
+  PAYOUT_OUTBOX_DIR: z.string().trim().min(1).optional(),
   /** OTP email: smtp:// or smtps://user:password@host:port (nodemailer). */
   SMTP_URL: z
     .string()
@@ -199,7 +204,9 @@ const schema = z.object({
   SCREENING_CLOSE_MATCH_SCORE: z.coerce.number().min(0).max(1).default(0.85),
 });
 
-export type Config = Omit<z.infer<typeof schema>, "OTP_SEND_MAX_PER_ADDRESS" | "CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS"> & {
+export type Config = Omit<z.infer<typeof schema>, "OTP_SEND_MAX_PER_ADDRESS" | "CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS" | "PAYOUT_BANKS"> & {
+  /** PAYOUT_BANKS, or in sandbox the simulated bank when unset (empty in production when unset). */
+  PAYOUT_BANKS: PayoutBank[];
   OTP_SEND_MAX_PER_ADDRESS: number;
   CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS: number;
   publicBaseUrl: string;
@@ -238,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     // Per-address throttles: generous in sandbox, where a test suite registers hundreds of customers from one machine.
     OTP_SEND_MAX_PER_ADDRESS: c.OTP_SEND_MAX_PER_ADDRESS ?? (sandbox ? 10_000 : 30),
     CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS: c.CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS ?? (sandbox ? 500 : 50),
+    PAYOUT_BANKS: c.PAYOUT_BANKS ?? (sandbox ? SANDBOX_PAYOUT_BANKS : []),
     providers: resolveProviders(c, !sandbox),
     publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
     sandbox,

@@ -59,12 +59,12 @@ export interface GatedCustomer {
   hasProfile: boolean;
 }
 
-/** Checks the gate for the calling customer and returns its status row. */
-export async function enforceGate(db: Executor, gate: GateName, who: CustomerContext): Promise<GatedCustomer> {
-  const [row] = await db
-    .select({ id: customers.id, status: customers.status, kycStatus: customers.kycStatus, profile: customers.profile })
-    .from(customers)
-    .where(eq(customers.id, who.customerId));
+/**
+ * Checks the gate for the calling customer and returns its status row. The pipeline passes the
+ * row it already read with the token (lib/auth/authenticate.ts); without it, it is read here.
+ */
+export async function enforceGate(db: Executor, gate: GateName, who: CustomerContext, preloaded?: GatedCustomer): Promise<GatedCustomer> {
+  const row = preloaded ?? (await gateRowOf(db, who.customerId));
   if (!row) throw new DomainError("auth.tokenInvalid", { message: "The access token is not valid." });
   const status = row.status;
   const rule = GATES[gate];
@@ -74,6 +74,14 @@ export async function enforceGate(db: Executor, gate: GateName, who: CustomerCon
       remediation: "contact_support",
     });
   }
-  if (!(rule.permitted as readonly string[]).includes(status)) throw refusalFor(gate, status, row.profile !== null);
-  return { id: row.id, status, kycStatus: row.kycStatus, hasProfile: row.profile !== null };
+  if (!(rule.permitted as readonly string[]).includes(status)) throw refusalFor(gate, status, row.hasProfile);
+  return row;
+}
+
+async function gateRowOf(db: Executor, customerId: string): Promise<GatedCustomer | undefined> {
+  const [row] = await db
+    .select({ id: customers.id, status: customers.status, kycStatus: customers.kycStatus, profile: customers.profile })
+    .from(customers)
+    .where(eq(customers.id, customerId));
+  return row && { id: row.id, status: row.status, kycStatus: row.kycStatus, hasProfile: row.profile !== null };
 }

@@ -1,6 +1,7 @@
-import { and, eq, ne } from "drizzle-orm";
-import type { Tx } from "@/db";
-import { customers, loginIdentifiers, subscriptions } from "@/db/schema";
+import { and, eq, ne, sql } from "drizzle-orm";
+import { prepared } from "@/db/prepared";
+import type { Executor, Tx } from "@/db";
+import { customers, loginIdentifiers } from "@/db/schema";
 import { maskIdentifier } from "@/lib/auth/identifiers";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
@@ -125,12 +126,25 @@ export function customerActionExpected(status: string, kycStatus: string, hasPro
 }
 
 /** GET /v1/core/profile. */
-export async function readProfile(tx: Tx, input: { customerId: string; subscriptionId: string }) {
-  const [customer] = await tx.select().from(customers).where(eq(customers.id, input.customerId));
-  const ids = await tx.select().from(loginIdentifiers).where(eq(loginIdentifiers.subscriptionId, input.subscriptionId)).orderBy(loginIdentifiers.createdAt);
-  const [sub] = await tx.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.id, input.subscriptionId));
+export async function readProfile(tx: Executor, input: { customerId: string; subscriptionId: string }) {
+  const [customer] = await prepared(tx, "profile_customer", (e) =>
+    e
+      .select()
+      .from(customers)
+      .where(eq(customers.id, sql.placeholder("customerId")))
+      .prepare("profile_customer"),
+  ).execute({ customerId: input.customerId });
+  const ids = await prepared(tx, "profile_identifiers", (e) =>
+    e
+      .select()
+      .from(loginIdentifiers)
+      .where(eq(loginIdentifiers.subscriptionId, sql.placeholder("subscriptionId")))
+      .orderBy(loginIdentifiers.createdAt)
+      .prepare("profile_identifiers"),
+  ).execute({ subscriptionId: input.subscriptionId });
   return {
-    subscriptionId: sub.id,
+    // The caller's own subscription (resolved from the token, so it exists).
+    subscriptionId: input.subscriptionId,
     status: customer.status,
     statusOperationalHint: customer.statusOperationalHint ?? null,
     kycStatus: customer.kycStatus,

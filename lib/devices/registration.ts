@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { calculateJwkThumbprint, compactVerify, importJWK, type JWK } from "jose";
-import type { Tx } from "@/db";
+import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { deviceRegistrations, devices } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
@@ -117,7 +117,7 @@ export interface DeviceSummary {
   registeredAt: string;
 }
 
-export async function listDevices(tx: Tx, subscriptionId: string): Promise<DeviceSummary[]> {
+export async function listDevices(tx: Executor, subscriptionId: string): Promise<DeviceSummary[]> {
   const rows = await tx.select().from(devices).where(eq(devices.subscriptionId, subscriptionId)).orderBy(desc(devices.registeredAt));
   return rows.map((d) => ({ deviceId: d.id, kid: d.kid, deviceName: d.deviceName, status: d.status, registeredAt: d.registeredAt.toISOString() }));
 }

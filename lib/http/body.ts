@@ -124,3 +124,31 @@ function nestingDepth(text: string): number {
   }
   return deepest;
 }
+
+/** Largest XML document a request may carry (an ISO 20022 report or statement). */
+export const MAX_XML_BODY_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The text of an application/xml (or text/xml) body, UTF-8. Anything else is 415, an empty or
+ * non-UTF-8 body validation.bodyMalformed; the document itself is the domain's to check.
+ */
+export async function readXmlBody(req: Request): Promise<string> {
+  const [media, ...params] = (req.headers.get("content-type") ?? "").split(";").map((s) => s.trim().toLowerCase());
+  const charset = params
+    .find((p) => p.startsWith("charset="))
+    ?.slice(8)
+    .replace(/"/g, "");
+  if ((media !== "application/xml" && media !== "text/xml") || (charset && charset !== "utf-8")) {
+    throw new DomainError("validation.contentTypeUnsupported", {
+      message: "Send Content-Type: application/xml (UTF-8).",
+      details: { received: media || null },
+    });
+  }
+  const bytes = await readLimited(req, MAX_XML_BODY_BYTES);
+  if (bytes.byteLength === 0) throw bodyMalformed("The request body is empty; an XML document is expected.");
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw bodyMalformed("The request body is not valid UTF-8.");
+  }
+}

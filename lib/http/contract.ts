@@ -34,6 +34,12 @@ export interface Contract<
   idempotency?: "required" | "none";
   /** Customer-status gate of spec 3.5 (lib/customers/gating.ts); customer routes only. */
   gate?: GateName;
+  /**
+   * Media type of the request body and of the success answer when not JSON: application/xml for
+   * the ISO 20022 file rails (the body is then the document's text, its schema a z.string()).
+   */
+  bodyMediaType?: "application/xml";
+  successMediaType?: "application/xml";
   /** Only served in APP_MODE=sandbox (decisions section 1); 404 otherwise. */
   sandboxOnly?: boolean;
   /**

@@ -1,20 +1,20 @@
 import type { z } from "zod";
 import type { Tx } from "@/db";
 import type { CustomerContext } from "@/lib/auth/customer-context";
-import { resolveAccessToken } from "@/lib/auth/access-tokens";
 import { clock } from "@/lib/clock";
 import { enforceGate, type GatedCustomer } from "@/lib/customers/gating";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import { fingerprintOf, RequestKey, type Answer } from "@/lib/idempotency/request-key";
 import { logger } from "@/lib/log";
-import { partnerForApiKey, type Partner } from "@/lib/partners/authenticate";
+import type { Partner } from "@/lib/partners/authenticate";
 import { ready } from "@/lib/platform/ready";
 import { unitOfWork } from "@/lib/platform/unit-of-work";
-import { readJsonBody } from "./body";
+import { readJsonBody, readXmlBody } from "./body";
+import { callerOf, logRequest } from "./caller";
 import type { AuthLevel, Contract } from "./contract";
 import { correlationIdOf } from "./correlation";
-import { errorResponse, jsonResponse, unexpected } from "./envelope";
+import { errorResponse, jsonResponse, unexpected, xmlResponse } from "./envelope";
 import { isTemporarilyUnavailable, unavailable } from "./unavailable";
 import { parseOrThrow } from "./validate";
 
@@ -85,13 +85,13 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
       if (contract.sandboxOnly && !config().sandbox) throw new DomainError("route.notFound", { message: "No such route." });
       const db = await ready();
       const now = clock.now();
-      const partner = contract.auth === "none" ? undefined : await partnerForApiKey(db, req.headers.get("ocp-apim-subscription-key"));
+      const { partner, customer, gateRow } = await callerOf(contract.auth, req, db, now);
       partnerId = partner?.id;
-      const customer = contract.auth === "customer" ? await resolveAccessToken(db, bearerTokenOf(req), partner!.id, now) : undefined;
 
       const params = contract.params ? parseOrThrow(contract.params, await routeCtx.params, "path") : undefined;
       const query = contract.query ? parseOrThrow(contract.query, Object.fromEntries(url.searchParams), "query") : undefined;
-      const rawBody = contract.body ? await readJsonBody(req, { required: true }) : undefined;
+      const xmlBody = contract.bodyMediaType === "application/xml";
+      const rawBody = contract.body ? (xmlBody ? await readXmlBody(req) : await readJsonBody(req, { required: true })) : undefined;
 
       // A key already used answers first (replay or conflict), even for a body that no longer validates.
       if (contract.idempotency === "required") {
@@ -102,15 +102,18 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
       }
       const body = contract.body ? parseOrThrow(contract.body, rawBody) : undefined;
       // Gate before the key is claimed: validation failures and refusals are not stored against it.
-      const gated = contract.gate && customer ? await enforceGate(db, contract.gate, customer) : undefined;
+      const gated = contract.gate && customer ? await enforceGate(db, contract.gate, customer, gateRow) : undefined;
       const settled = await key?.begin(db, now);
       if (settled) return finish(replay(settled, correlationId));
 
       const outcome = await unitOfWork(
         async (tx) => {
           const reply = await handler({ req, body, query, params, partner, customer, gated, tx, now, correlationId } as HandlerContext<B, Q, P, A>);
+          const headers = { ...reply.headers, "x-correlation-id": correlationId };
+          if (contract.successMediaType === "application/xml" && typeof reply.body === "string")
+            return xmlResponse(reply.status ?? contract.success.status, reply.body, headers);
           const text = reply.body === undefined ? null : JSON.stringify(reply.body);
-          return jsonResponse(reply.status ?? contract.success.status, text, { ...reply.headers, "x-correlation-id": correlationId });
+          return jsonResponse(reply.status ?? contract.success.status, text, headers);
         },
         {
           // The answer is recorded with the work it answers (a kept error's too).
@@ -136,25 +139,16 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
     return finish(response);
 
     function finish(res: Response): Response {
-      logger().info(
-        { correlationId, method: req.method, route: contract.path, status: res.status, ms: Math.round(performance.now() - started), partnerId },
-        "request",
-      );
+      logRequest(req, { correlationId, route: contract.path, status: res.status, started, partnerId });
       return res;
     }
   };
 }
 
-async function answerOf(res: Response): Promise<Answer> {
+export async function answerOf(res: Response): Promise<Answer> {
   return { status: res.status, body: await res.clone().text() };
 }
 
-function replay(answer: Answer, correlationId: string): Response {
+export function replay(answer: Answer, correlationId: string): Response {
   return jsonResponse(answer.status, answer.body || null, { "idempotent-replayed": "true", "x-correlation-id": correlationId });
-}
-
-function bearerTokenOf(req: Request): string | null {
-  const header = req.headers.get("authorization");
-  const match = header ? /^Bearer\s+(\S+)$/i.exec(header.trim()) : null;
-  return match ? match[1] : null;
 }

@@ -26,6 +26,14 @@ export function jsonResponse(status: number, body: string | null, headers: Recor
   return new Response(status === 204 ? null : body, { status, headers: h });
 }
 
+/** A document answer (the sandbox file rails' ISO 20022 XML); errors stay JSON envelopes. */
+export function xmlResponse(status: number, body: string, headers: Record<string, string> = {}): Response {
+  const h = new Headers(headers);
+  h.set("content-type", "application/xml; charset=utf-8");
+  if (!h.has("cache-control")) h.set("cache-control", "no-store");
+  return new Response(body, { status, headers: h });
+}
+
 /**
  * The HTTP status of an error answer. The errors table gives each code its status; the one code
  * whose status depends on what failed is decided here, so the domain never names a status:

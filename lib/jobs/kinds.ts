@@ -18,6 +18,8 @@ export interface JobPayloads {
   "referenceRates.refresh": Record<string, never>;
   "sanctions.refresh": Record<string, never>;
   "notifications.otpDelivery": { deliveryId: string };
+  "payouts.generateFiles": Record<string, never>;
+  "payouts.writeFile": { payoutFileId: string };
   "sanctions.rescreen": { listVersionId: string; subjectType: "customer" | "beneficiary"; afterId: string | null };
 }
 

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db, Executor } from "@/db";
 import { jobs } from "@/db/schema";
 import { newId } from "@/db/ids";
+import { notifyJobsDue } from "./notify";
 import { clock } from "@/lib/clock";
 import type { JobKind, JobPayload } from "./kinds";
 
@@ -36,6 +37,7 @@ export async function insertJob(tx: Executor, kind: string, payload: unknown, op
       createdAt: clock.now(),
     })
     .onConflictDoNothing();
+  if (opts.runAt.getTime() <= clock.now().getTime()) await notifyJobsDue(tx);
 }
 
 /**

@@ -2,6 +2,7 @@ import { screenBeneficiary } from "@/lib/beneficiaries/screen-job";
 import { screenCustomer } from "@/lib/customers/screen-job";
 import { expireKycSession } from "@/lib/kyc/expire-job";
 import { deliverOtp } from "@/lib/notifications/otp-delivery";
+import { generatePayoutFilesJob, writePayoutFileJob } from "@/lib/payouts/jobs";
 import { purgeJob } from "@/lib/platform/purge-job";
 import { refreshReferenceRates } from "@/lib/pricing/refresh-job";
 import { refreshSanctionsList } from "@/lib/screening/refresh-job";
@@ -35,4 +36,6 @@ export const jobRegistry = {
   "sanctions.refresh": refreshSanctionsList,
   "sanctions.rescreen": rescreenSubjects,
   "notifications.otpDelivery": deliverOtp,
+  "payouts.generateFiles": generatePayoutFilesJob,
+  "payouts.writeFile": writePayoutFileJob,
 } satisfies { [K in JobKind]: JobDefinition<JobPayload<K>> & { kind: K } } satisfies JobRegistry;

@@ -5,6 +5,7 @@ import type { JobRegistry } from "./define";
 import { workerSettings, type WorkerSettings } from "./lanes";
 import { schedulePeriodicJobs } from "./periodic";
 import { JobPool } from "./pool";
+import { listenForJobs } from "./notify";
 import { wakeSignal } from "./wake";
 
 const KEY = Symbol.for("remit.jobs.loop");
@@ -25,8 +26,10 @@ export function startWorkerLoop(getDb: () => Promise<Db>, registry: JobRegistry,
   let woken = false;
   const onWake = () => (wake ? wake() : (woken = true));
   wakeSignal().on("wake", onWake);
+  let unlisten: (() => Promise<void>) | undefined;
   const done = (async () => {
     const db = await getDb();
+    unlisten = await listenForJobs(onWake).catch(() => undefined);
     const pool = new JobPool(db, registry, settings, onWake);
     await schedulePeriodicJobs(db, registry).catch((err) => logger().error({ err }, "scheduling periodic jobs failed"));
     while (running) {
@@ -48,6 +51,7 @@ export function startWorkerLoop(getDb: () => Promise<Db>, registry: JobRegistry,
       wake = undefined;
     }
     await pool.drain();
+    await unlisten?.();
   })();
   g[KEY] = {
     stop: async () => {

@@ -41,10 +41,15 @@ type G = typeof globalThis & { [KEY]?: pino.Logger };
 
 export function logger(): pino.Logger {
   const g = globalThis as G;
-  return (g[KEY] ??= pino({
-    level: config().LOG_LEVEL,
-    base: { service: "remit-core" },
-    redact: { paths: REDACT, censor: "[redacted]" },
-    timestamp: pino.stdTimeFunctions.isoTime,
-  }));
+  return (g[KEY] ??= pino(
+    {
+      level: config().LOG_LEVEL,
+      base: { service: "remit-core" },
+      redact: { paths: REDACT, censor: "[redacted]" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    // Off the request's path (issue 13): lines are written asynchronously (pino
+    // flushes the buffer when the process exits); a synchronous write per request blocked the loop.
+    pino.destination({ dest: 1, sync: false }),
+  ));
 }

@@ -6,7 +6,7 @@ import { DomainError } from "@/lib/errors";
 
 export type Partner = typeof partners.$inferSelect;
 
-const invalidKey = () =>
+export const invalidKey = () =>
   new DomainError("auth.subscriptionKeyInvalid", {
     message: "Missing or unknown Ocp-Apim-Subscription-Key.",
     hint: "check_subscription_key",

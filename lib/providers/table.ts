@@ -23,10 +23,11 @@ export interface ProviderSpec {
 }
 
 /**
- * Funding and payout have no real rail before issue 12. Their production implementation "none"
- * refuses every operation with a "not configured" error, and it is their default in production
- * (see PRODUCTION_DEFAULTS), so a production service starts and never reaches a sandbox rail;
- * setting them to "sandbox" in production is refused at start-up. Refunds are paid by an
+ * Funding has no real rail before issue 12 item 2: its production implementation "none" refuses
+ * every operation with a "not configured" error, and it is its default in production (see
+ * PRODUCTION_DEFAULTS), so a production service starts and never reaches a sandbox rail; setting
+ * it to "sandbox" in production is refused at start-up. Payout's real rail is pain001 (files to
+ * the payout banks), its production default; "none" is sandbox-only. Refunds are paid by an
  * operator in production ("operator", its production default).
  */
 export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
@@ -69,19 +70,27 @@ export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
     production: ["operator"],
   },
   funding: { setting: "FUNDING_PROVIDER", implementations: ["sandbox", "none"], defaultImplementation: "sandbox", production: ["none"] },
-  payout: { setting: "PAYOUT_PROVIDER", implementations: ["sandbox", "none"], defaultImplementation: "sandbox", production: ["none"] },
+  // pain001: ISO 20022 credit-transfer files per payout bank (lib/payouts, issue 12 item 4).
+  payout: {
+    setting: "PAYOUT_PROVIDER",
+    implementations: ["sandbox", "none", "pain001"],
+    defaultImplementation: "sandbox",
+    production: ["pain001"],
+    requires: { pain001: ["PAYOUT_BANKS"] },
+  },
   // "operator": a refund waits in the console's "Refunds due" queue until an operator records it
   // paid from the bank (with the bank reference) or failed (issue 12).
   refunds: { setting: "REFUND_PROVIDER", implementations: ["sandbox", "operator"], defaultImplementation: "sandbox", production: ["operator"] },
 };
 
-/** Funding and payout default to "none" in production until their real rails land; refunds to the operator queue. */
-const PRODUCTION_DEFAULTS: Partial<Record<ProviderKind, string>> = { funding: "none", payout: "none", refunds: "operator" };
+/** Funding without a real rail defaults to "none" in production; payout to its file rail; refunds to the operator queue. */
+const PRODUCTION_DEFAULTS: Partial<Record<ProviderKind, string>> = { funding: "none", payout: "pain001", refunds: "operator" };
 
-/** The settings, raw or parsed: only string values are read. */
+/** The settings, raw or parsed. */
 type Env = Readonly<Record<string, unknown>>;
 const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
-const present = (v: unknown) => text(v) !== "";
+// A parsed setting (PAYOUT_BANKS: a list) counts as present when it holds something.
+const present = (v: unknown) => (Array.isArray(v) ? v.length > 0 : typeof v === "string" ? text(v) !== "" : v !== undefined && v !== null);
 
 /** The implementation a kind resolves to for these settings (before any check). */
 export function resolveProvider(kind: ProviderKind, env: Env, production: boolean): string {

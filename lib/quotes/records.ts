@@ -1,4 +1,5 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { prepared } from "@/db/prepared";
 import type { Executor } from "@/db";
 import { quotes } from "@/db/schema";
 import { corridorByCode } from "@/lib/corridors/corridors";
@@ -8,11 +9,13 @@ export type QuoteRow = typeof quotes.$inferSelect;
 
 /** A quote of the calling subscription; another customer's answers like a missing one (spec 7). */
 export async function quoteInScope(db: Executor, subscriptionId: string, quoteId: string, lock = false): Promise<QuoteRow> {
-  const q = db
-    .select()
-    .from(quotes)
-    .where(and(eq(quotes.id, quoteId), eq(quotes.subscriptionId, subscriptionId)));
-  const [row] = lock ? await q.for("update") : await q;
+  const q = (e: Executor) =>
+    e
+      .select()
+      .from(quotes)
+      .where(and(eq(quotes.id, sql.placeholder("quoteId")), eq(quotes.subscriptionId, sql.placeholder("subscriptionId"))));
+  const query = lock ? q(db).for("update").prepare("quote_in_scope_locked") : prepared(db, "quote_in_scope", (e) => q(e).prepare("quote_in_scope"));
+  const [row] = await query.execute({ quoteId, subscriptionId });
   if (!row) throw new DomainError("quote.notFound", { message: "No such quote." });
   return row;
 }

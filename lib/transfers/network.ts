@@ -1,11 +1,13 @@
 import { z } from "zod";
+import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
+import { transfers } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import { defineJob } from "@/lib/jobs/define";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
-import { isSandboxProvider, requireSandboxRail } from "@/lib/providers";
+import { isSandboxProvider, providers } from "@/lib/providers";
 import { lockTransfer, transitionTransfer, type TransferRow } from "./records";
 import { startRefund } from "./refunds";
 import type { TransferTrigger } from "./state-machine";
@@ -13,8 +15,9 @@ import type { TransferTrigger } from "./state-machine";
 /**
  * The payout network. The sandbox network moves a funded transfer funded → topay → reqpay → paid,
  * one step every NETWORK_STEP_DELAY_MS (0: only POST /v1/sandbox/transfers/{id}/advance moves it),
- * and answers cancellation requests through the sandbox endpoint. A real network adapter replaces
- * these jobs with its callbacks, calling the same advanceNetwork / resolveNetworkCancellation.
+ * and answers cancellation requests through the sandbox endpoint. The file rail (lib/payouts,
+ * pain.001 out, pain.002 in) moves transfers with handToNetwork, markInProgress, confirmPaid and
+ * rejectPayout below; operators answer cancellations with resolveNetworkCancellation.
  */
 const STEP: Record<string, TransferTrigger> = { funded: "network.toPay", topay: "network.requestPay", reqpay: "network.paid" };
 const TARGET: Record<string, TransferTrigger> = { topay: "network.toPay", reqpay: "network.requestPay", paid: "network.paid" };
@@ -41,18 +44,66 @@ function paidWhileCancelling(transfer: TransferRow): boolean {
   return pending && (transfer.state === "topay" || transfer.state === "reqpay");
 }
 
-/** Hands a funded transfer to the network. */
+/** Hands a funded transfer to the network (the sandbox network schedules its steps; the file rail has its job). */
 export async function startPayout(tx: Tx, funded: TransferRow, now: Date): Promise<void> {
   await scheduleStep(tx, funded, now);
 }
 
+/**
+ * The sandbox network's stand-in for a payout bank: sandbox only (the advance endpoint is sandbox
+ * only too). In sandbox it also moves transfers that went into a file (PAYOUT_PROVIDER=pain001).
+ */
+function requireSandboxNetwork(): void {
+  if (config().sandbox && providers().payout !== "none") return;
+  throw new DomainError("internal.unavailable", {
+    message: `The sandbox payout network is not configured on this service (payout provider: ${providers().payout}).`,
+  });
+}
+
 /** One network step to `to` (topay, reqpay or paid); the transition table refuses anything else. */
 export async function advanceNetwork(tx: Tx, transfer: TransferRow, to: "topay" | "reqpay" | "paid", now: Date): Promise<TransferRow> {
-  requireSandboxRail("payout");
+  requireSandboxNetwork();
   if (to === "paid" && paidWhileCancelling(transfer)) return resolveNetworkCancellation(tx, transfer, "NETWORK_ALREADY_PAID", now);
   const moved = await transitionTransfer(tx, transfer, TARGET[to], now);
   await scheduleStep(tx, moved, now);
   return moved;
+}
+
+/** File rail: the transfer's credit transfer went into a payout file (funded → topay). */
+export async function handToNetwork(tx: Tx, funded: TransferRow, now: Date): Promise<TransferRow> {
+  return transitionTransfer(tx, funded, "network.toPay", now);
+}
+
+/** File rail: the bank accepted the payment and is processing it (topay → reqpay; later states keep theirs). */
+export async function markInProgress(tx: Tx, transfer: TransferRow, now: Date): Promise<TransferRow> {
+  return transfer.state === "topay" ? transitionTransfer(tx, transfer, "network.requestPay", now) : transfer;
+}
+
+/** File rail: the bank settled the payment. A pending customer cancellation resolves as NETWORK_ALREADY_PAID. */
+export async function confirmPaid(tx: Tx, transfer: TransferRow, now: Date): Promise<TransferRow> {
+  if (paidWhileCancelling(transfer) || (transfer.state === "spended" && pendingCancellation(transfer))) {
+    return resolveNetworkCancellation(tx, transfer, "NETWORK_ALREADY_PAID", now);
+  }
+  return transitionTransfer(tx, transfer, "network.paid", now);
+}
+
+/**
+ * File rail: the bank refused or returned the payment, nothing reached the beneficiary. The
+ * transfer is rejected with `reason` (our code for the ISO reason) and its refund starts. A
+ * pending customer cancellation is thereby answered: the money never left, so it succeeded.
+ */
+export async function rejectPayout(tx: Tx, transfer: TransferRow, reason: string, now: Date): Promise<TransferRow> {
+  if (pendingCancellation(transfer)) {
+    await tx.update(transfers).set({ rejectionReason: reason }).where(eq(transfers.id, transfer.id));
+    return resolveNetworkCancellation(tx, { ...transfer, rejectionReason: reason }, "NETWORK_CANCELLATION_SUCCESS", now);
+  }
+  const moved = await transitionTransfer(tx, transfer, "network.rejected", now, { rejectionReason: reason });
+  await startRefund(tx, moved, now);
+  return (await lockTransfer(tx, transfer.id))!;
+}
+
+function pendingCancellation(transfer: TransferRow): boolean {
+  return transfer.cancellation?.cancellationOutcome === "NETWORK_CANCELLATION_PENDING";
 }
 
 export const networkStep = defineJob({
@@ -74,17 +125,6 @@ const CANCEL_TRIGGER: Record<NetworkCancellationOutcome, TransferTrigger> = {
   NETWORK_ALREADY_PAID: "network.alreadyPaid",
   NETWORK_IN_PROGRESS_RETRY_ALLOWED: "network.retryAllowed",
 };
-
-/**
- * The payout bank refused or returned the payment (e.g. a pain.002 RJCT): nothing reached the
- * beneficiary, so the transfer is rejected with the reason, the payout is reversed in the ledger
- * and the refund starts, in one transaction. The transfer must be locked by the caller.
- */
-export async function rejectPayout(tx: Tx, transfer: TransferRow, reason: string, now: Date): Promise<TransferRow> {
-  const moved = await transitionTransfer(tx, transfer, "network.rejected", now, { rejectionReason: reason });
-  await startRefund(tx, moved, now);
-  return (await lockTransfer(tx, transfer.id))!;
-}
 
 /** The network's answer to a pending cancellation (spec 3.1: observed by polling). */
 export async function resolveNetworkCancellation(tx: Tx, transfer: TransferRow, outcome: NetworkCancellationOutcome, now: Date) {

@@ -1,21 +1,29 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, notInArray, or, type SQL } from "drizzle-orm";
-import type { Tx } from "@/db";
+import type { Executor, InTransaction, Tx } from "@/db";
 import { transfers } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { randomToken } from "@/lib/crypto/hash";
 import { decodeCursor, encodeCursor, invalidCursor } from "@/lib/pagination/cursor";
 import { serviceSecret } from "@/lib/platform/secrets";
-import { expireIfOverdue } from "./deadline";
+import { expireIfOverdue, isOverdue } from "./deadline";
 import { lockTransfer, transferInScope } from "./records";
 import { PRE_FUNDING_ACTIVE, TERMINAL, type TransferState } from "./state-machine";
 import { transferDetail, transferSummary } from "./view";
 
 /**
- * GET /v1/core/transfers/{id}. Locks the row: a read may expire an overdue transfer, and in
- * validated it issues a fresh confirmationChallenge that replaces the previous one (spec 4.1 rule 8).
+ * GET /v1/core/transfers/{id}. A read may expire an overdue transfer, and in validated it issues a
+ * fresh confirmationChallenge that replaces the previous one (spec 4.1 rule 8): those two cases
+ * lock the row and write in one unit of work; every other read is plain selects (issue 13: reads
+ * before it writes).
  */
-export async function readTransfer(tx: Tx, input: { subscriptionId: string; transferId: string; now: Date }) {
+export async function readTransfer(db: Executor, write: InTransaction, input: { subscriptionId: string; transferId: string; now: Date }) {
+  const row = await transferInScope(db, input.subscriptionId, input.transferId);
+  if (row.state !== "validated" && !isOverdue(row, input.now)) return transferDetail(db, row);
+  return write((tx) => readTransferLocked(tx, input));
+}
+
+async function readTransferLocked(tx: Tx, input: { subscriptionId: string; transferId: string; now: Date }) {
   let row = await expireIfOverdue(tx, await transferInScope(tx, input.subscriptionId, input.transferId, true), input.now);
   if (row.state === "validated") {
     [row] = await tx
@@ -38,7 +46,8 @@ interface Cursor {
  * non-terminal state plus terminal ones changed in the last 30 days.
  */
 export async function listTransfers(
-  tx: Tx,
+  tx: Executor,
+  write: InTransaction,
   input: { subscriptionId: string; states?: readonly TransferState[]; createdSince?: Date; limit: number; cursor?: string; now: Date },
 ) {
   const secret = await serviceSecret(tx, "cursor");
@@ -49,9 +58,13 @@ export async function listTransfers(
     .from(transfers)
     .where(and(eq(transfers.subscriptionId, input.subscriptionId), inArray(transfers.state, [...PRE_FUNDING_ACTIVE]), lte(transfers.expiresAt, input.now)))
     .orderBy(asc(transfers.id));
-  for (const { id } of overdue) {
-    const row = await lockTransfer(tx, id);
-    if (row) await expireIfOverdue(tx, row, input.now);
+  if (overdue.length > 0) {
+    await write(async (locked) => {
+      for (const { id } of overdue) {
+        const row = await lockTransfer(locked, id);
+        if (row) await expireIfOverdue(locked, row, input.now);
+      }
+    });
   }
   const conditions: SQL[] = [eq(transfers.subscriptionId, input.subscriptionId)];
   if (input.states) conditions.push(inArray(transfers.state, input.states));

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { prepared } from "@/db/prepared";
 import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { transfers, transferStateHistory } from "@/db/schema";
@@ -13,11 +14,13 @@ const notFound = () => new DomainError("transfer.notFound", { message: "No such 
 
 /** A transfer of the calling subscription, optionally locked; another customer's is a 404 (spec 7). */
 export async function transferInScope(db: Executor, subscriptionId: string, transferId: string, lock = false): Promise<TransferRow> {
-  const q = db
-    .select()
-    .from(transfers)
-    .where(and(eq(transfers.id, transferId), eq(transfers.subscriptionId, subscriptionId)));
-  const [row] = lock ? await q.for("update") : await q;
+  const q = (e: Executor) =>
+    e
+      .select()
+      .from(transfers)
+      .where(and(eq(transfers.id, sql.placeholder("transferId")), eq(transfers.subscriptionId, sql.placeholder("subscriptionId"))));
+  const query = lock ? q(db).for("update").prepare("transfer_in_scope_locked") : prepared(db, "transfer_in_scope", (e) => q(e).prepare("transfer_in_scope"));
+  const [row] = await query.execute({ transferId, subscriptionId });
   if (!row) throw notFound();
   return row;
 }

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { prepared } from "@/db/prepared";
 import type { Executor } from "@/db";
 import { fundingSessions, payoutMethods, transferStateHistory } from "@/db/schema";
 import { payoutMethodView } from "@/lib/beneficiaries/records";
@@ -23,7 +24,13 @@ export function transferSummary(row: TransferRow) {
 
 export async function maskedPayoutMethod(db: Executor, payoutMethodId: string | null) {
   if (!payoutMethodId) return null;
-  const [m] = await db.select().from(payoutMethods).where(eq(payoutMethods.id, payoutMethodId));
+  const [m] = await prepared(db, "payout_method", (e) =>
+    e
+      .select()
+      .from(payoutMethods)
+      .where(eq(payoutMethods.id, sql.placeholder("id")))
+      .prepare("payout_method"),
+  ).execute({ id: payoutMethodId });
   return m ? payoutMethodView(m) : null;
 }
 
@@ -34,7 +41,14 @@ export async function maskedPayoutMethod(db: Executor, payoutMethodId: string | 
  */
 export async function transferDetail(db: Executor, row: TransferRow) {
   const state = row.state;
-  const history = await db.select().from(transferStateHistory).where(eq(transferStateHistory.transferId, row.id)).orderBy(asc(transferStateHistory.seq));
+  const history = await prepared(db, "transfer_history", (e) =>
+    e
+      .select()
+      .from(transferStateHistory)
+      .where(eq(transferStateHistory.transferId, sql.placeholder("transferId")))
+      .orderBy(asc(transferStateHistory.seq))
+      .prepare("transfer_history"),
+  ).execute({ transferId: row.id });
   const [session] =
     state === "funding"
       ? await db

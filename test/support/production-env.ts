@@ -1,6 +1,6 @@
 /**
  * The smallest production configuration that starts: keys, and every provider set to a real
- * implementation (issue 11). Tests copy it and unset or change one setting at a time.
+ * implementation (issue 11; payouts by pain.001 files to one payout bank, issue 12). Tests copy it and unset or change one setting at a time.
  */
 export const productionEnv: Record<string, string> = {
   APP_MODE: "production",
@@ -17,4 +17,8 @@ export const productionEnv: Record<string, string> = {
   REFERENCE_RATES_PROVIDER: "ecb",
   REFERENCE_RATES_URL: "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml",
   KYC_DECISION_PROVIDER: "operator",
+  PAYOUT_PROVIDER: "pain001",
+  PAYOUT_BANKS: JSON.stringify([
+    { id: "bbva-mx", name: "BBVA Mexico", bic: "BCMRMXMMXXX", debtorIban: "DE89370400440532013000", debtorName: "Remit Ltd", currencies: ["MXN"] },
+  ]),
 };

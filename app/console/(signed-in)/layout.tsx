@@ -17,6 +17,7 @@ const ADMIN = [
   ["/console/partners", "Partners"],
   ["/console/webhooks", "Webhooks"],
   ["/console/deliveries", "Failed deliveries"],
+  ["/console/payout-files", "Payout files"],
   ["/console/ledger", "Ledger"],
   ["/console/audit", "Audit log"],
   ["/console/operators", "Operators"],
@@ -29,11 +30,11 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     <div className="min-h-screen">
       {/* One line from 1280 px up (issue 14): no wrapping, the operator's address truncates first. */}
       <header className="bg-slate-900 text-white" data-testid="console-header">
-        <div className="flex items-center gap-x-3 whitespace-nowrap px-4 py-2">
+        <div className="flex items-center gap-x-2 whitespace-nowrap px-4 py-2">
           <span className="font-semibold">Remit Console</span>
-          <nav aria-label="Console" className="flex gap-0.5 text-sm">
+          <nav aria-label="Console" className="flex text-sm">
             {links.map(([href, label]) => (
-              <Link key={href} href={href} className="rounded px-1.5 py-1.5 text-slate-200 hover:bg-slate-700 focus:outline-none focus:ring-2 focus:ring-white">
+              <Link key={href} href={href} className="rounded px-1 py-1.5 text-slate-200 hover:bg-slate-700 focus:outline-none focus:ring-2 focus:ring-white">
                 {label}
               </Link>
             ))}

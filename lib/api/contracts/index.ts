@@ -4,6 +4,7 @@ import * as beneficiaries from "./beneficiaries";
 import * as events from "./events";
 import * as quotes from "./quotes";
 import * as kyc from "./kyc";
+import * as payoutFiles from "./payout-files";
 import * as profile from "./profile";
 import * as sandbox from "./sandbox";
 import * as transfers from "./transfers";
@@ -54,6 +55,7 @@ export const allContracts: Contract[] = [
   ] as Contract[]),
   ...ordered(events, [events.listEvents, events.readEvent] as Contract[]),
   ...ordered(sandbox),
+  ...ordered(payoutFiles),
 ];
 
 function isContract(value: unknown): boolean {

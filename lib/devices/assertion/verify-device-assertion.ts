@@ -8,7 +8,8 @@
  * five verifications in spec order, reporting the first that fails as details.failedCheck.
  * Structural failures report "signature": such a token is not a valid RS256 JWS of the device.
  */
-import { compactVerify, importJWK, type JWK } from "jose";
+import { compactVerify, type JWK } from "jose";
+import { importRsaPublicKey } from "@/lib/crypto/public-key-cache";
 import { constantTimeEqual } from "@/lib/crypto/hash";
 import { DomainError } from "@/lib/errors";
 import { CompactJwsError, payloadObject, splitCompactJws, type CompactJwsPolicy } from "@/lib/crypto/jose-strict/compact-jws";
@@ -74,7 +75,7 @@ async function importDeviceKey(jwk: JWK) {
   if (jwk?.kty !== "RSA" || typeof jwk.n !== "string" || typeof jwk.e !== "string") {
     throw new Error("not an RSA public JWK");
   }
-  return importJWK({ kty: "RSA", n: jwk.n, e: jwk.e }, "RS256");
+  return importRsaPublicKey(jwk.n, jwk.e);
 }
 
 /**

@@ -4,7 +4,7 @@
  * The key is selected by kid here and only that entry is imported: handing jose the whole set
  * would let it try other keys when the kid is missing or duplicated.
  */
-import { importJWK } from "jose";
+import { importRsaPublicKey } from "@/lib/crypto/public-key-cache";
 import { decodeBase64urlStrict } from "@/lib/crypto/jose-strict/base64url";
 import { signatureInvalid } from "./signature-invalid";
 
@@ -71,10 +71,7 @@ export function selectPartnerKey(jwks: unknown, kid: string): RsaPublicJwk {
 /** Imports just the selected public key for RS256 verification. */
 export async function importPartnerKey(jwk: RsaPublicJwk): Promise<CryptoKey> {
   try {
-    const key = await importJWK({ kty: jwk.kty, n: jwk.n, e: jwk.e }, "RS256");
-    // importJWK returns bytes only for symmetric "oct" keys, which cannot reach this point.
-    if (key instanceof Uint8Array) throw new Error("unexpected symmetric key");
-    return key;
+    return await importRsaPublicKey(jwk.n, jwk.e);
   } catch {
     throw signatureInvalid("keyImport");
   }

@@ -852,6 +852,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/sandbox/payment-status-reports": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import a pain.002 payment status report, as an operator's upload (sandbox only)
+     * @description Each TxInfAndSts is matched by OrgnlEndToEndId (a transferId of this partner in a payout file): ACSC/ACCC moves the transfer to paid; ACCP/ACTC/ACSP/ACWC/PDNG/RCVD to reqpay (in progress); RJCT to rejected with StsRsnInf/Rsn/Cd mapped to our reason, and its refund starts. Idempotent on OrgnlEndToEndId and status: a status already imported is a duplicate and changes nothing.
+     */
+    post: operations["sandboxImportPaymentStatusReport"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/sandbox/payout-files": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Generate now the pain.001 of this partner's transfers ready for payout (sandbox only)
+     * @description Puts every transfer of the calling partner that is funded and not yet handed to a network into ISO 20022 pain.001.001.03 credit-transfer files (one payment information block per payout bank and currency) and answers them as one document. Each CdtTrfTxInf's EndToEndId is the transfer's transferId; the transfers move to topay (in flight). No transfer ready: 409 transfer.stateInvalid.
+     */
+    post: operations["sandboxGeneratePayoutFiles"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   "customer.status.changed": {
@@ -1110,6 +1150,8 @@ export interface components {
         [key: string]: unknown;
       }[];
     };
+    /** @description A pain.002 document (Document/CstmrPmtStsRpt), XML text */
+    Pain002Document: string;
     /** @description The customer's status or KYC status changed. */
     CustomerStatusChangedEvent: {
       /** @example evt_0k2x8f3q9w1m4n7p5r6s */
@@ -1782,6 +1824,14 @@ export interface components {
       returnOrigins: string[];
       deepLinkBase: string | null;
     };
+    PaymentStatusImport: {
+      transactions: number;
+      applied: number;
+      unmatched: number;
+      duplicates: number;
+    };
+    /** @description XML text */
+    Pain001Document: string;
     /** @description The customer's status or KYC status changed. */
     CustomerStatusChangedEventOutput: {
       /** @example evt_0k2x8f3q9w1m4n7p5r6s */
@@ -7184,6 +7234,168 @@ export interface operations {
       };
       /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  sandboxImportPaymentStatusReport: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/xml": components["schemas"]["Pain002Document"];
+      };
+    };
+    responses: {
+      /** @description What the report did. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PaymentStatusImport"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `route.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  sandboxGeneratePayoutFiles: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The pain.001.001.03 document (Document/CstmrCdtTrfInitn). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/xml": components["schemas"]["Pain001Document"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `route.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `transfer.stateInvalid` */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,11 +1,15 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import { exportJWK, generateKeyPair } from "jose";
 import type { Db } from "@/db";
 import { spawnServer, type SpawnedServer } from "../../support/spawned-server";
 import { productionEnv } from "../../support/production-env";
+import { pain001SchemaErrors } from "../../support/iso20022";
 
 /**
  * Issue 11 item 1, Done-when: no test can make a production server reach a sandbox provider. A
@@ -15,7 +19,9 @@ import { productionEnv } from "../../support/production-env";
  * process, with the same production configuration, on a direct connection. Then, over HTTP:
  * funding page (notice, no sandbox cards), payment (503, transfer still funding), payout (no
  * network job, /v1/sandbox 404) and refund (cancel of a funded transfer: refund stays PENDING, no
- * refund job). PostgreSQL only: PGlite allows one process per directory, and the seeding needs a
+ * refund job). Payouts go by pain.001 files (issue 12): the server's own periodic job puts a funded
+ * transfer into an XSD-valid file in PAYOUT_OUTBOX_DIR and moves it to topay, and nothing of the
+ * sandbox network ever moves it further. PostgreSQL only: PGlite allows one process per directory, and the seeding needs a
  * second connection beside the server's.
  */
 const adminUrl = process.env.TEST_DATABASE_URL ?? process.env.TEST_DB_URL;
@@ -30,7 +36,9 @@ let fundingToken = "";
 let fundingSessionId = "";
 let fundingTransferId = "";
 let fundedTransferId = "";
+let filedTransferId = "";
 let accessToken = "";
+const outbox = mkdtempSync(path.join(tmpdir(), "remit-prod-outbox-"));
 
 async function freshDatabase(url: string) {
   const { default: postgres } = await import("postgres");
@@ -49,7 +57,8 @@ async function freshDatabase(url: string) {
 async function seed() {
   // The domain modules read configuration on load: import them after process.env is production.
   const { newId } = await import("@/db/ids");
-  const { beneficiaries, partnerApiKeys, transfers } = await import("@/db/schema");
+  const { beneficiaries, partnerApiKeys, payoutMethods, transfers } = await import("@/db/schema");
+  const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
   const { clock } = await import("@/lib/clock");
   const { sha256Hex } = await import("@/lib/crypto/hash");
   const { issueTokens } = await import("@/lib/auth/tokens");
@@ -81,15 +90,35 @@ async function seed() {
     const funding = await toFunding(withBen);
     const session = await openFundingSession(tx, funding, now);
     // A funded transfer, as completeFunding leaves it (the step the sandbox rail alone may take).
+    // Paid out in PHP, which no configured payout bank serves: it stays funded (the refund test cancels it).
     const second = await insertTestTransfer(tx, owner, now);
-    const funded = await transitionTransfer(tx, await toFunding(second), "funding.succeeded", now);
+    await tx.update(transfers).set({ destinationCurrency: "PHP" }).where(eq(transfers.id, second.id));
+    const funded = await transitionTransfer(tx, await toFunding({ ...second, destinationCurrency: "PHP" }), "funding.succeeded", now);
     await startPayout(tx, funded, now);
+    // A funded MXN transfer to a beneficiary's bank account: the payout job puts it into a file.
+    const third = await insertTestTransfer(tx, owner, now);
+    const thirdBen = await beneficiary();
+    const methodId = newId("pm");
+    const identifier = "002010077777777771";
+    await tx.insert(payoutMethods).values({
+      id: methodId,
+      beneficiaryId: thirdBen,
+      methodType: "BANK_TRANSFER",
+      corridor: "US-MX",
+      destinationIdentifierEncrypted: (await destinationCipher(tx)).encrypt(identifier, methodId),
+      destinationIdentifierMasked: "****7771",
+      addedAt: now,
+    });
+    const [third2] = await tx.update(transfers).set({ beneficiaryId: thirdBen, payoutMethodId: methodId }).where(eq(transfers.id, third.id)).returning();
+    const filed = await transitionTransfer(tx, await toFunding(third2), "funding.succeeded", now);
+    await startPayout(tx, filed, now);
     const tokens = await issueTokens(tx, { subscriptionId: owner.subscriptionId, partnerId: owner.partnerId, now });
     return {
       sessionId: session.fundingSessionId,
       token: new URL(session.fundingWebviewUrl).pathname.split("/").pop()!,
       fundingId: funding.id,
       fundedId: funded.id,
+      filedId: filed.id,
       access: tokens.accessToken,
     };
   });
@@ -112,7 +141,14 @@ describe("a production server never reaches a sandbox money rail (issue 11 item 
     const url = await freshDatabase(adminUrl!);
     // productionEnv's placeholder key passes the configuration check only; a started server signs quotes with it.
     const { privateKey } = await generateKeyPair("RS256", { modulusLength: 2048, extractable: true });
-    const env = { ...productionEnv, SERVICE_SIGNING_KEYS: JSON.stringify([await exportJWK(privateKey)]), DATABASE_URL: url };
+    // Payout files every 3 s, written to a directory of this test.
+    const env = {
+      ...productionEnv,
+      SERVICE_SIGNING_KEYS: JSON.stringify([await exportJWK(privateKey)]),
+      DATABASE_URL: url,
+      PAYOUT_BATCH_MINUTES: "0.05",
+      PAYOUT_OUTBOX_DIR: outbox,
+    };
     Object.assign(process.env, env, { LOG_LEVEL: "silent" });
     server = await spawnServer({ ...env, LOG_LEVEL: "warn" });
     // Same configuration as the server (PUBLIC_BASE_URL makes the webview URL point at it).
@@ -124,6 +160,7 @@ describe("a production server never reaches a sandbox money rail (issue 11 item 
     fundingSessionId = seeded.sessionId;
     fundingTransferId = seeded.fundingId;
     fundedTransferId = seeded.fundedId;
+    filedTransferId = seeded.filedId;
     accessToken = seeded.access;
   });
 
@@ -170,6 +207,8 @@ describe("a production server never reaches a sandbox money rail (issue 11 item 
       `/v1/sandbox/transfers/${fundedTransferId}/advance`,
       `/v1/sandbox/funding-sessions/${fundingSessionId}/complete`,
       "/v1/sandbox/clock",
+      "/v1/sandbox/payout-files",
+      "/v1/sandbox/payment-status-reports",
     ]) {
       const res = await fetch(`${server.baseUrl}${path}`, {
         method: "POST",
@@ -179,6 +218,32 @@ describe("a production server never reaches a sandbox money rail (issue 11 item 
       assert.equal(res.status, 404, path);
     }
     assert.equal((await transferState(fundedTransferId)).state, "funded");
+  });
+
+  test("payout: the server's job puts the funded transfer into an XSD-valid pain.001 in the outbox; it never reaches the sandbox network", async () => {
+    const { payoutFileItems, payoutFiles } = await import("@/db/schema");
+    let file: string | undefined;
+    for (let i = 0; i < 60 && !file; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      file = readdirSync(outbox).find((f) => f.endsWith(".xml"));
+    }
+    assert.ok(file, "a payout file in PAYOUT_OUTBOX_DIR");
+    const xml = readFileSync(path.join(outbox, file), "utf8");
+    assert.deepEqual(await pain001SchemaErrors(xml), []);
+    assert.match(xml, new RegExp(`<EndToEndId>${filedTransferId}</EndToEndId>`));
+    assert.match(xml, /<BIC>BCMRMXMMXXX<\/BIC>/);
+    const [item] = await db.select().from(payoutFileItems).where(eq(payoutFileItems.transferId, filedTransferId));
+    const [stored] = await db.select().from(payoutFiles).where(eq(payoutFiles.id, item.payoutFileId));
+    assert.equal(stored.fileName, file);
+    assert.ok(stored.writtenAt);
+    assert.equal((await transferState(filedTransferId)).state, "topay");
+    // Several job periods later: still in flight, no sandbox network step was ever scheduled.
+    await new Promise((r) => setTimeout(r, 3500));
+    assert.equal((await transferState(filedTransferId)).state, "topay");
+    assert.equal((await jobsOf("transfers.networkStep", filedTransferId)).length, 0);
+    // The PHP transfer has no payout bank: it stays funded, in no file.
+    assert.equal((await transferState(fundedTransferId)).state, "funded");
+    assert.deepEqual(await db.select().from(payoutFileItems).where(eq(payoutFileItems.transferId, fundedTransferId)), []);
   });
 
   test("refund: cancelling the funded transfer leaves the refund PENDING with no sandbox refund job", async () => {

@@ -10,9 +10,10 @@ import type { TransferRow } from "@/lib/transfers/records";
 import { productionEnv } from "../../support/production-env";
 
 /**
- * Production money rails are "none" until issue 12: the funding page's pay action and the payout
- * network refuse before touching the database (a transaction that throws on any use proves it),
- * and the refund path never schedules the sandbox refund provider.
+ * Production money rails: funding and refunds are "none" (the funding page's pay action refuses
+ * before touching the database: a transaction that throws on any use proves it; the refund path
+ * never schedules the sandbox refund provider); payout is the pain.001 file rail, and the sandbox
+ * payout network refuses to move a transfer.
  */
 const KEY = Symbol.for("remit.config");
 const g = globalThis as Record<symbol, unknown>;
@@ -34,12 +35,12 @@ describe("money rails in production (issue 11 item 1)", () => {
     await assert.rejects(payFromWebview(untouchable, "any-token", { method: "CARD", cardNumber: "4242424242424242" }, new Date()), notConfigured);
   });
 
-  test("the payout network refuses to move a transfer", async () => {
+  test("the sandbox payout network refuses to move a transfer", async () => {
     await assert.rejects(advanceNetwork(untouchable, { id: "trf_x", state: "funded" } as TransferRow, "topay", new Date()), notConfigured);
   });
 
-  test("funding and payout resolve to none, refunds to operator: none is sandbox", () => {
+  test("funding resolves to none, payout to pain001, refunds to operator: none is sandbox", () => {
     assert.deepEqual([isSandboxProvider("funding"), isSandboxProvider("payout"), isSandboxProvider("refunds")], [false, false, false]);
-    assert.equal(providers().refunds, "operator");
+    assert.deepEqual([providers().payout, providers().refunds], ["pain001", "operator"]);
   });
 });

@@ -24,7 +24,7 @@ describe("providers are configuration (issue 11)", () => {
     assert.deepEqual(assertProductionProviders(c), []);
   });
 
-  test("production with every provider real starts; funding and payout default to none, refunds to operator", () => {
+  test("production with every provider real starts; funding defaults to none, payout is pain001, refunds operator", () => {
     const c = loadConfig(productionEnv);
     assert.deepEqual(c.providers, {
       otpEmail: "smtp",
@@ -33,7 +33,7 @@ describe("providers are configuration (issue 11)", () => {
       referenceRates: "ecb",
       kycDecision: "operator",
       funding: "none",
-      payout: "none",
+      payout: "pain001",
       refunds: "operator",
     });
     assert.deepEqual(assertProductionProviders(c), []);
@@ -46,7 +46,7 @@ describe("providers are configuration (issue 11)", () => {
         `${setting} is sandbox: production needs ${PROVIDERS[kind].production.join(" or ")}`,
       ]);
     });
-    // Unset: refused with one line, unless the production default is itself real (screening: ofac; funding and payout: none; refunds: operator).
+    // Unset: refused with one line, unless the production default is itself real (screening: ofac; funding: none; payout: pain001; refunds: operator).
     const env: Record<string, string> = { ...productionEnv };
     delete env[setting];
     // Unset email/SMS choices are inferred from SMTP_URL / SMS_WEBHOOK_URL; drop those too.
@@ -63,6 +63,21 @@ describe("providers are configuration (issue 11)", () => {
       });
     }
   }
+
+  test("payout files: PAYOUT_BANKS is checked at start; pain001 needs it; production refuses payout none", () => {
+    const env: Record<string, string> = { ...productionEnv };
+    assert.equal(loadConfig(env).PAYOUT_BANKS[0].id, "bbva-mx");
+    delete env.PAYOUT_BANKS;
+    assert.deepEqual(refusal(env), ["PAYOUT_PROVIDER=pain001 needs PAYOUT_BANKS"]);
+    assert.deepEqual(refusal({ ...productionEnv, PAYOUT_PROVIDER: "none" }), ["PAYOUT_PROVIDER is none: production needs pain001"]);
+    const bank = { id: "b1", name: "B", bic: "BCMRMXMMXXX", debtorIban: "DE89370400440532013000", debtorName: "Remit", currencies: ["MXN"] };
+    assert.throws(() => loadConfig({ PAYOUT_BANKS: "not json" }), /PAYOUT_BANKS: not JSON/);
+    assert.throws(() => loadConfig({ PAYOUT_BANKS: JSON.stringify([{ ...bank, debtorIban: "DE00123" }]) }), /debtorIban: not a valid IBAN/);
+    assert.throws(() => loadConfig({ PAYOUT_BANKS: JSON.stringify([{ ...bank, bic: "XX" }]) }), /bic: not a BIC/);
+    assert.throws(() => loadConfig({ PAYOUT_BANKS: JSON.stringify([bank, bank]) }), /bank ids must be unique/);
+    // Sandbox without PAYOUT_BANKS: the simulated bank pays every corridor currency.
+    assert.ok(loadConfig({}).PAYOUT_BANKS[0].currencies.includes("MXN"));
+  });
 
   test("several problems: one line each, all at once", () => {
     const env: Record<string, string> = { ...productionEnv, SCREENING_PROVIDER: "sandbox", KYC_DECISION_PROVIDER: "sandbox" };

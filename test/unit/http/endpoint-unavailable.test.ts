@@ -11,6 +11,7 @@ import { z } from "zod";
 
 let endpointOf: typeof import("@/lib/http/endpoint").endpoint;
 let defineContract: typeof import("@/lib/http/contract").defineContract;
+let readEndpointOf: typeof import("@/lib/http/read-endpoint").readEndpoint;
 
 before(async () => {
   const srv = createServer();
@@ -21,6 +22,7 @@ before(async () => {
   process.env.LOG_LEVEL = "silent";
   ({ endpoint: endpointOf } = await import("@/lib/http/endpoint"));
   ({ defineContract } = await import("@/lib/http/contract"));
+  ({ readEndpoint: readEndpointOf } = await import("@/lib/http/read-endpoint"));
 });
 
 test("a route whose database is unreachable answers 503 internal.unavailable with Retry-After", async () => {
@@ -46,4 +48,22 @@ test("a route whose database is unreachable answers 503 internal.unavailable wit
   assert.equal(body.error.code, "internal.unavailable");
   assert.equal(body.error.remediation, "retry_later");
   assert.equal(ran, false);
+});
+
+test("a read (readEndpoint, no transaction) answers a database outage the same way", async () => {
+  const contract = defineContract({
+    operationId: "probeRead",
+    method: "GET",
+    path: "/v1/probe-read",
+    summary: "probe",
+    tags: ["Auth"],
+    auth: "partner",
+    success: { status: 200, description: "ok", schema: z.object({}) },
+    errors: [],
+  });
+  const route = readEndpointOf(contract, async () => ({ body: {} }));
+  const res = await route(new Request("http://127.0.0.1/v1/probe-read", { headers: { "ocp-apim-subscription-key": "k" } }), { params: Promise.resolve({}) });
+  assert.equal(res.status, 503, await res.clone().text());
+  assert.equal(res.headers.get("retry-after"), "5");
+  assert.equal((await res.json()).error.code, "internal.unavailable");
 });

@@ -1,9 +1,9 @@
 import * as api from "@/lib/api/contracts/auth";
 import { listDevices } from "@/lib/devices/registration";
-import { endpoint } from "@/lib/http/endpoint";
+import { readEndpoint } from "@/lib/http/read-endpoint";
 import { methods } from "@/lib/http/methods";
 
 // GET /v1/auth/devices: the customer's registered devices.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: endpoint(api.listDevices, async ({ tx, customer }) => ({ body: { items: await listDevices(tx, customer.subscriptionId) } })),
+  GET: readEndpoint(api.listDevices, async ({ db, customer }) => ({ body: { items: await listDevices(db, customer.subscriptionId) } })),
 });

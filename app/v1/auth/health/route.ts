@@ -1,8 +1,8 @@
 import * as api from "@/lib/api/contracts/auth";
-import { endpoint } from "@/lib/http/endpoint";
+import { readEndpoint } from "@/lib/http/read-endpoint";
 import { methods } from "@/lib/http/methods";
 
 // GET /v1/auth/health: liveness for partners (needs the subscription key, spec 5.2).
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: endpoint(api.health, async ({ now }) => ({ body: { status: "ok", service: "remit-core", timestamp: now.toISOString() } })),
+  GET: readEndpoint(api.health, async ({ now }) => ({ body: { status: "ok", service: "remit-core", timestamp: now.toISOString() } })),
 });

@@ -1,6 +1,7 @@
 import * as api from "@/lib/api/contracts/beneficiaries";
 import { createBeneficiary, listBeneficiaries } from "@/lib/beneficiaries/manage";
 import { endpoint } from "@/lib/http/endpoint";
+import { readEndpoint } from "@/lib/http/read-endpoint";
 import { methods } from "@/lib/http/methods";
 
 // POST /v1/core/beneficiaries: create (202, PENDING). GET: list, most recently used first.
@@ -8,7 +9,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: endpoint(api.createBeneficiary, async ({ tx, body, customer, now }) => ({
     body: await createBeneficiary(tx, { subscriptionId: customer.subscriptionId, beneficiary: body, now }),
   })),
-  GET: endpoint(api.listBeneficiaries, async ({ tx, query, customer }) => ({
-    body: await listBeneficiaries(tx, { subscriptionId: customer.subscriptionId, states: query.states, limit: query.limit, cursor: query.cursor }),
+  GET: readEndpoint(api.listBeneficiaries, async ({ db, query, customer }) => ({
+    body: await listBeneficiaries(db, { subscriptionId: customer.subscriptionId, states: query.states, limit: query.limit, cursor: query.cursor }),
   })),
 });

@@ -1,6 +1,7 @@
 import * as api from "@/lib/api/contracts/profile";
 import { readProfile, submitProfile } from "@/lib/customers/profile";
 import { endpoint } from "@/lib/http/endpoint";
+import { readEndpoint } from "@/lib/http/read-endpoint";
 import { methods } from "@/lib/http/methods";
 
 // POST /v1/core/profile: submit or update (while PENDING) the profile. GET: read it.
@@ -8,7 +9,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: endpoint(api.submitProfile, async ({ tx, body, customer, now }) => ({
     body: await submitProfile(tx, { customerId: customer.customerId, profile: body, now }),
   })),
-  GET: endpoint(api.readProfile, async ({ tx, customer }) => ({
-    body: await readProfile(tx, { customerId: customer.customerId, subscriptionId: customer.subscriptionId }),
+  GET: readEndpoint(api.readProfile, async ({ db, customer }) => ({
+    body: await readProfile(db, { customerId: customer.customerId, subscriptionId: customer.subscriptionId }),
   })),
 });

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { statementsRun } from "@/db";
 import { partners } from "@/db/schema";
 import { config } from "@/lib/config";
 import { ready } from "@/lib/platform/ready";
@@ -9,5 +10,6 @@ export async function GET() {
   if (!config().sandbox) return new Response(null, { status: 404 });
   const db = await ready();
   const [row] = await db.select({ id: partners.id }).from(partners).where(eq(partners.id, "partner_demo"));
-  return Response.json({ id: row?.id ?? null });
+  // With DB_COUNT_STATEMENTS, the statements this process has run (bench/calls.ts: per request).
+  return Response.json({ id: row?.id ?? null, statements: statementsRun() });
 }

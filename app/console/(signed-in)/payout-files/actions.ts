@@ -1,0 +1,86 @@
+"use server";
+
+import { z } from "zod";
+import { consoleAction } from "@/lib/console/action";
+import { notFound } from "@/lib/errors";
+import { recordAudit } from "@/lib/operators/audit";
+import { generatePayoutFiles } from "@/lib/payouts/generate";
+import { importPaymentStatusReport } from "@/lib/payouts/status-import";
+import { resolveNetworkCancellation } from "@/lib/transfers/network";
+import { lockTransfer } from "@/lib/transfers/records";
+
+// Generate now what the periodic job would: every transfer ready for payout into files.
+export const generateNowAction = consoleAction("admin", z.object({}), async ({ tx, operator, now }) => {
+  const files = await generatePayoutFiles(tx, { now });
+  for (const f of files) {
+    await recordAudit(
+      tx,
+      operator,
+      {
+        action: "payoutFile.generate",
+        targetType: "payoutFile",
+        targetId: f.id,
+        after: { bankId: f.bank.id, currency: f.currency, transactions: f.transactionCount, controlSum: f.controlSum },
+      },
+      now,
+    );
+  }
+  return files.length === 0
+    ? "No transfer is ready for payout."
+    : `Generated ${files.length} file(s): ${files.map((f) => `${f.bank.name} ${f.currency} ×${f.transactionCount}`).join(", ")}.`;
+});
+
+// Console forms carry 1 MiB at most (next.config.mjs); a larger report goes through the CLI.
+const MAX_REPORT_BYTES = 900 * 1024;
+
+// Upload a pain.002 status report from a payout bank; read before the transaction opens.
+export const importStatusReportAction = consoleAction(
+  "admin",
+  z.object({
+    report: z
+      .instanceof(File)
+      .refine((f) => f.size > 0 && f.size <= MAX_REPORT_BYTES, "a pain.002 file of at most 900 KB (larger: npm run payment-status:import)"),
+  }),
+  {
+    prepare: (input) => input.report.text(),
+    run: async ({ tx, input, prepared, operator, now }) => {
+      const counts = await importPaymentStatusReport(tx, { xml: prepared, now });
+      await recordAudit(
+        tx,
+        operator,
+        { action: "paymentStatusReport.import", targetType: "paymentStatusReport", targetId: input.report.name, after: { ...counts } },
+        now,
+      );
+      return `Imported ${input.report.name}: ${counts.transactions} transactions, ${counts.applied} applied, ${counts.unmatched} unmatched, ${counts.duplicates} duplicates.`;
+    },
+  },
+);
+
+// The bank's answer to a customer's cancellation of a transfer already in a file (recall outcome).
+export const resolveCancellationAction = consoleAction(
+  "admin",
+  z.object({
+    transferId: z.string().min(1),
+    outcome: z.enum(["NETWORK_CANCELLATION_SUCCESS", "NETWORK_ALREADY_PAID", "NETWORK_IN_PROGRESS_RETRY_ALLOWED"]),
+    reason: z.string().trim().min(3).max(500),
+  }),
+  async ({ tx, input, operator, now }) => {
+    const row = await lockTransfer(tx, input.transferId);
+    if (!row) throw notFound("transfer");
+    const after = await resolveNetworkCancellation(tx, row, input.outcome, now);
+    await recordAudit(
+      tx,
+      operator,
+      {
+        action: "transfer.networkCancellation.resolve",
+        targetType: "transfer",
+        targetId: row.id,
+        before: { state: row.state, cancellationOutcome: row.cancellation?.cancellationOutcome ?? null },
+        after: { state: after.state, cancellationOutcome: input.outcome },
+        reason: input.reason,
+      },
+      now,
+    );
+    return `Transfer ${row.id}: ${input.outcome} (now ${after.state}).`;
+  },
+);

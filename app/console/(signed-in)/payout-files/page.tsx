@@ -1,0 +1,115 @@
+import Link from "next/link";
+import { DecisionForm } from "@/components/console/decision-form";
+import { Badge, Card, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
+import { pageParam } from "@/lib/console/page-param";
+import { requireOperator } from "@/lib/console/session";
+import { listPayoutFiles, pendingNetworkCancellations } from "@/lib/payouts/console";
+import { ready } from "@/lib/platform/ready";
+import { providers } from "@/lib/providers";
+import { generateNowAction, importStatusReportAction, resolveCancellationAction } from "./actions";
+
+export const metadata = { title: "Payout files · Console" };
+
+const BACK = "/console/payout-files";
+
+export default async function PayoutFiles({ searchParams }: { searchParams: SearchParams }) {
+  await requireOperator("admin");
+  const sp = await searchParams;
+  const page = pageParam(param(sp, "page"));
+  const db = await ready();
+  const { items, hasMore } = await listPayoutFiles(db, page);
+  const cancellations = await pendingNetworkCancellations(db);
+  return (
+    <>
+      <PageTitle sub={`pain.001 credit-transfer files to the payout banks, and their pain.002 status reports (payout provider: ${providers().payout}).`}>
+        Payout files
+      </PageTitle>
+      <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Card title="Generate now">
+          <form action={generateNowAction} className="flex items-center gap-2 text-sm">
+            <input type="hidden" name="back" value={BACK} />
+            <span className="text-slate-600">Every transfer ready for payout, one file per bank and currency.</span>
+            <button className={primary}>Generate files</button>
+          </form>
+        </Card>
+        <Card title="Import a pain.002 status report">
+          <form action={importStatusReportAction} className="flex flex-wrap items-center gap-2 text-sm">
+            <input type="hidden" name="back" value={BACK} />
+            <input type="file" name="report" accept=".xml,application/xml,text/xml" required aria-label="pain.002 file" className={input} />
+            <button className={primary}>Import</button>
+          </form>
+        </Card>
+      </div>
+      {cancellations.length > 0 && (
+        <Card title="Customer cancellations of transfers in a file">
+          <p className="mb-2 text-sm text-slate-600">Ask the bank to recall the payment, then record its answer.</p>
+          <ul className="space-y-3">
+            {cancellations.map((c) => (
+              <li key={c.transferId} className="text-sm" data-testid="network-cancellation">
+                <div className="mb-1">
+                  <Badge>{c.transferId}</Badge> {c.state} · file {c.payoutFileId} · asked {c.cancellation?.cancelRequestedAt}
+                </div>
+                <DecisionForm
+                  action={resolveCancellationAction}
+                  hidden={{ transferId: c.transferId }}
+                  back={BACK}
+                  placeholder="Recall confirmed by the bank"
+                  decisions={[
+                    { name: "outcome", value: "NETWORK_CANCELLATION_SUCCESS", label: "Recalled (cancel, refund)" },
+                    { name: "outcome", value: "NETWORK_ALREADY_PAID", label: "Already paid" },
+                    { name: "outcome", value: "NETWORK_IN_PROGRESS_RETRY_ALLOWED", label: "Not yet, retry later" },
+                  ]}
+                />
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
+      {items.length === 0 ? <Empty>No payout file yet.</Empty> : null}
+      {items.length > 0 && (
+        <table className="w-full border-collapse bg-white text-sm">
+          <thead>
+            <tr className="border-b text-left">
+              <th className="p-2">File</th>
+              <th className="p-2">Bank</th>
+              <th className="p-2">Currency</th>
+              <th className="p-2 text-right">Transfers</th>
+              <th className="p-2 text-right">Sum</th>
+              <th className="p-2">Created</th>
+              <th className="p-2">Transfer states</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((f) => (
+              <tr key={f.id} className="border-b align-top" data-testid="payout-file">
+                <td className="p-2">
+                  <Link className="text-blue-700 underline" href={`/console/payout-files/${f.id}/xml`} prefetch={false}>
+                    {f.fileName}
+                  </Link>
+                  {f.partnerId && <div className="text-xs text-slate-500">sandbox · {f.partnerId}</div>}
+                  {f.writtenAt && <div className="text-xs text-slate-500">outbox {f.writtenAt.toISOString()}</div>}
+                </td>
+                <td className="p-2">{f.bankName}</td>
+                <td className="p-2">{f.currency}</td>
+                <td className="p-2 text-right">{f.transactionCount}</td>
+                <td className="p-2 text-right font-mono">{f.controlSum}</td>
+                <td className="p-2">{f.createdAt.toISOString()}</td>
+                <td className="p-2">
+                  {Object.entries(f.states).map(([state, n]) => (
+                    <span key={state} className="mr-1">
+                      <Badge>
+                        {state} {n}
+                      </Badge>
+                    </span>
+                  ))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Pager path={BACK} page={page} hasMore={hasMore} />
+    </>
+  );
+}

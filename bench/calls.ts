@@ -1,0 +1,165 @@
+/**
+ * Per-call benchmark (issue 13): the bare anchor, then each read with wrk and each write with a
+ * closed-loop driver, all at the same concurrency (default c=50) against one server, so every
+ * route is compared with the anchor measured in the same run. It also counts the statements each
+ * request runs (DB_COUNT_STATEMENTS on the server; 100 sequential calls outside the load).
+ *   BENCH_DRIVER=pglite|postgres, BENCH_SECONDS (10), BENCH_WARMUP (4), BENCH_CONNECTIONS (50)
+ * Prints JSON on stdout (bench/run.mjs renders it).
+ */
+// @ts-expect-error: plain ESM helpers
+import { startServer } from "./server.mjs";
+// @ts-expect-error: plain ESM helpers
+import { wrk } from "./lib/wrk.mjs";
+// @ts-expect-error: plain ESM helpers
+import { pct } from "./lib/stats.mjs";
+import { caller, deviceAssertion, KEY, onboardCustomers, pooled, quoteBody, submitBody, type Customer } from "./lib/partner";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 4);
+const C = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const WRITES = Number(process.env.BENCH_WRITES ?? 300);
+
+interface Row {
+  route: string;
+  kind: "anchor" | "read" | "write";
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  statementsPerRequest: number;
+}
+
+/** A closed loop of C callers over a fixed list of prepared inputs; throughput = calls / elapsed. */
+async function closedLoop<I, O>(items: I[], work: (item: I) => Promise<O>) {
+  const times: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const out = await pooled(items, C, async (item) => {
+    const t = performance.now();
+    try {
+      return await work(item);
+    } catch {
+      errors++;
+      return undefined;
+    } finally {
+      times.push(performance.now() - t);
+    }
+  });
+  const elapsed = (performance.now() - started) / 1000;
+  return { out, rps: items.length / elapsed, p50: pct(times, 50), p99: pct(times, 99), errors };
+}
+
+export async function benchCalls(driver: "postgres" | "pglite") {
+  // Statements counted per process (db/index.ts); the worker only wakes on commits, so its polls
+  // do not blur the count.
+  const server = await startServer({ FAST_CHECK_DELAY_MS: "0", SCREENING_DELAY_MS: "0", DB_COUNT_STATEMENTS: "1", WORKER_POLL_MS: "60000" }, { driver });
+  const statements = async (): Promise<number> => (await (await fetch(`${server.baseUrl}/v1/sandbox/bench-anchor`)).json()).statements;
+  const call = caller(server.baseUrl);
+  const rows: Row[] = [];
+  try {
+    const customers = await onboardCustomers(server.baseUrl, 20);
+    const me = customers[0];
+    const quote = await call("POST", "/v1/core/quotes", me.token, quoteBody(me));
+    const disclosure = await call("GET", `/v1/core/quotes/${quote.quoteId}/disclosure`, me.token);
+    const accepted = await call(
+      "POST",
+      `/v1/core/quotes/${quote.quoteId}/accept`,
+      me.token,
+      { disclosureToken: disclosure.disclosureToken, purposeOfTransfer: "FAMILY_SUPPORT" },
+      201,
+    );
+    const auth = { "ocp-apim-subscription-key": KEY, authorization: `Bearer ${me.token}` };
+    const reads: [string, string, Record<string, string>][] = [
+      ["bare anchor (route handler, one PK select)", "/v1/sandbox/bench-anchor", {}],
+      ["GET /v1/auth/health", "/v1/auth/health", { "ocp-apim-subscription-key": KEY }],
+      ["GET /v1/core/transfers/{id} (registered)", `/v1/core/transfers/${accepted.transferId}`, auth],
+      ["GET /v1/core/transfers", "/v1/core/transfers", auth],
+      ["GET /v1/core/beneficiaries/{id}", `/v1/core/beneficiaries/${me.beneficiaryId}`, auth],
+      ["GET /v1/core/profile", "/v1/core/profile", auth],
+      ["GET /v1/core/quotes/{id}", `/v1/core/quotes/${quote.quoteId}`, auth],
+    ];
+    for (const [route, path, headers] of reads) {
+      const r = await wrk(`${server.baseUrl}${path}`, { headers, connections: C, seconds: SECONDS, warmup: WARMUP });
+      // Statements per request: 100 sequential calls outside the load (the second count's own select is 1).
+      const before = await statements();
+      for (let i = 0; i < 100; i++) await fetch(`${server.baseUrl}${path}`, { headers }).then((res) => res.arrayBuffer());
+      const after = await statements();
+      rows.push({
+        route,
+        kind: route.startsWith("bare") ? "anchor" : "read",
+        ...r,
+        errors: r.non2xx,
+        statementsPerRequest: (after - before - 1) / 100,
+      });
+    }
+
+    // Writes: each call consumes prepared state, so each runs over a fixed list of inputs.
+    const n = WRITES;
+    const who = (i: number) => customers[i % customers.length];
+    const measure = async <I, O>(route: string, items: I[], work: (item: I) => Promise<O>) => {
+      const before = await statements();
+      const r = await closedLoop(items, work);
+      const after = await statements();
+      // Includes the jobs these writes cause when they run meanwhile (submit's fast-check).
+      rows.push({ route, kind: "write", rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, statementsPerRequest: (after - before - 1) / items.length });
+      return r.out.filter((x): x is Awaited<O> => x !== undefined);
+    };
+    const quotes = await measure(
+      "POST /v1/core/quotes (RS256-signed)",
+      Array.from({ length: n }, (_, i) => who(i)),
+      async (c) => ({
+        c,
+        quote: await call("POST", "/v1/core/quotes", c.token, quoteBody(c)),
+      }),
+    );
+    const disclosed = await pooled(quotes, 10, async (q) => ({
+      ...q,
+      disclosure: await call("GET", `/v1/core/quotes/${q.quote.quoteId}/disclosure`, q.c.token),
+    }));
+    const transfers = await measure("POST /v1/core/quotes/{id}/accept", disclosed, async (q) => ({
+      c: q.c,
+      transferId: (
+        await call(
+          "POST",
+          `/v1/core/quotes/${q.quote.quoteId}/accept`,
+          q.c.token,
+          { disclosureToken: q.disclosure.disclosureToken, purposeOfTransfer: "FAMILY_SUPPORT" },
+          201,
+        )
+      ).transferId as string,
+    }));
+    const half = Math.floor(transfers.length / 2);
+    const submitted = await measure("POST /v1/core/transfers/{id}/submit", transfers.slice(0, half), async (t) => {
+      await call("POST", `/v1/core/transfers/${t.transferId}/submit`, t.c.token, submitBody(t.c), 202);
+      return t;
+    });
+    await measure("POST /v1/core/transfers/{id}/cancel", transfers.slice(half), (t) =>
+      call("POST", `/v1/core/transfers/${t.transferId}/cancel`, t.c.token, { cancellationReason: "CUSTOMER_REQUEST" }),
+    );
+    const validated = await pooled(submitted, 10, async (t) => {
+      for (;;) {
+        const detail = await call("GET", `/v1/core/transfers/${t.transferId}`, t.c.token);
+        if (detail.transferStatus === "validated") return { ...t, assertion: await deviceAssertion(t.c, detail) };
+        if (detail.transferStatus !== "registered") throw new Error(`transfer ${detail.transferStatus}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    });
+    await measure("POST /v1/core/transfers/{id}/confirm", validated, (t) =>
+      call("POST", `/v1/core/transfers/${t.transferId}/confirm`, t.c.token, { deviceAssertion: t.assertion }),
+    );
+    return { database: server.database, connections: C, seconds: SECONDS, rows, rss: server.rss() };
+  } finally {
+    await server.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchCalls((process.env.BENCH_DRIVER as "postgres" | "pglite") ?? "postgres").then(
+    (r) => console.log(JSON.stringify(r)),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}
+export type { Customer };

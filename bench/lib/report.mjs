@@ -1,0 +1,138 @@
+// Renders bench/run.mjs results as docs/performance.md: machine, commands, figures, and each
+// target of issue 13 with the measured figure and, where it is not met, what explains it.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import path from "node:path";
+import { fmt, table } from "./stats.mjs";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const pctOf = (x) => `${Math.round(x * 100)} %`;
+const verdict = (ok) => (ok ? "**met**" : "**not met**");
+
+function callsSection(run) {
+  const anchor = run.rows.find((r) => r.kind === "anchor");
+  const rows = run.rows.map((r) => [
+    r.route,
+    r.kind,
+    fmt(r.rps),
+    fmt(r.p50, 1),
+    fmt(r.p99, 1),
+    r.kind === "anchor" ? "1.00" : fmt(r.rps / anchor.rps, 2),
+    r.kind === "read" ? "≥ 0.80" : r.kind === "write" ? "≥ 0.50" : "",
+    fmt(r.statementsPerRequest, 1),
+    String(r.errors),
+  ]);
+  return [
+    `Per call, ${run.database}, ${run.connections} connections (reads: wrk ${run.seconds} s after a warm-up; writes: a closed loop of ${run.connections} callers over prepared inputs). Server RSS after: ${run.rss} MB.`,
+    "",
+    table(["Call", "kind", "req/s", "p50 ms", "p99 ms", "× anchor", "target", "statements/request", "errors"], rows),
+  ].join("\n");
+}
+
+function journeySection(j) {
+  const calls = j.calls.map((c) => [c.name, String(c.count), fmt(c.p50, 1), fmt(c.p99, 1), String(c.errors)]);
+  return [
+    `Journeys, ${j.database}${j.instances > 1 ? `, ${j.instances} \`next start\` processes behind one port (Node cluster)` : ", one `next start`"}: arrivals at ${j.rate}/s for ${j.seconds} s over ${j.customers} customers, polling at the spec's cadence:`,
+    "",
+    `- **${fmt(j.journeysPerSecond, 1)} journeys/s** completed (${j.completed} of ${j.completed + j.failed}; the last finished ${fmt(j.elapsed, 1)} s after the first arrival)`,
+    `- job latency, submit → validated: p50 ${fmt(j.jobLatency.submitToValidated.p50)} ms, p99 ${fmt(j.jobLatency.submitToValidated.p99)} ms; funding call sent → funded: p50 ${fmt(j.jobLatency.fundingToFunded.p50)} ms, p99 ${fmt(j.jobLatency.fundingToFunded.p99)} ms`,
+    `- server RSS: ${j.rss.before} MB before the load, peak ${j.rss.peak} MB, **${j.rss.after} MB after**`,
+    `- bare anchor in the same run (wrk, c=50): ${fmt(j.anchor.rps)} req/s, p50 ${fmt(j.anchor.p50, 1)} ms, p99 ${fmt(j.anchor.p99, 1)} ms`,
+    "",
+    table(["Call", "count", "p50 ms", "p99 ms", "errors"], calls),
+  ].join("\n");
+}
+
+function targets(r) {
+  const out = [];
+  for (const run of r.calls ?? []) {
+    const anchor = run.rows.find((x) => x.kind === "anchor");
+    for (const row of run.rows.filter((x) => x.kind !== "anchor")) {
+      const need = row.kind === "read" ? 0.8 : 0.5;
+      out.push([`${row.route} (${run.database})`, `≥ ${need * 100} % of anchor`, pctOf(row.rps / anchor.rps), verdict(row.rps / anchor.rps >= need)]);
+    }
+  }
+  const pg = r.journeys?.find((j) => j.database === "PostgreSQL" && j.instances === 1);
+  const lite = r.journeys?.find((j) => j.database === "PGlite");
+  if (pg) {
+    const worstP99 = Math.max(...pg.calls.map((c) => c.p99));
+    out.push(["Journeys/s, PostgreSQL", "≥ 25", fmt(pg.journeysPerSecond, 1), verdict(pg.journeysPerSecond >= 25 && pg.failed === 0)]);
+    out.push(["Per-call p99 in the journey, PostgreSQL", "< 100 ms", `${fmt(worstP99)} ms (worst call)`, verdict(worstP99 < 100)]);
+  }
+  if (pg && lite)
+    out.push([
+      "Journeys/s, PGlite",
+      "≥ 30 % of PostgreSQL",
+      pctOf(lite.journeysPerSecond / pg.journeysPerSecond),
+      verdict(lite.journeysPerSecond >= 0.3 * pg.journeysPerSecond),
+    ]);
+  for (const j of r.journeys ?? []) {
+    if (j.instances > 1) continue;
+    out.push([`Server RSS after the journey, ${j.database}`, "< 300 MB", `${j.rss.after} MB`, verdict(j.rss.after < 300)]);
+  }
+  return table(["Target", "target", "measured", ""], out);
+}
+
+function profileSection(p) {
+  if (!p) return "";
+  return [
+    `CPU profile (\`node --cpu-prof\` on the server) under wrk c=50 on GET /v1/core/transfers/{id}, ${p.database}: ${fmt(p.load.rps)} req/s. Self time by package:`,
+    "",
+    table(
+      ["Where", "share of samples"],
+      p.groups.map((g) => [g.name, pctOf(g.share)]),
+    ),
+    "",
+    "Top frames:",
+    "",
+    table(
+      ["Frame", "share"],
+      p.frames.map((f) => [f.name, pctOf(f.share)]),
+    ),
+  ].join("\n");
+}
+
+export function render(r) {
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${execFileSync("uname", ["-sr"], { encoding: "utf8" }).trim()}`;
+  const notes = readFileSync(path.join(root, "bench/notes.md"), "utf8");
+  return `# Performance
+
+Measured by \`npm run bench\` (bench/run.mjs; \`BENCH_DATABASE_URL=postgres://… npm run bench\`) against a production
+build, load generated from the same machine (client and server share the CPU), on ${new Date().toISOString().slice(0, 16)} UTC in
+${fmt(r.minutes, 1)} minutes. Load average at the end: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(", ")}. Every route is compared with the bare anchor (a route handler doing one primary-key select, no
+pipeline) measured in the same run: that ratio is the figure to read when the machine is shared.
+
+Machine: ${machine}.
+
+Commands: \`npm run build\`, then \`BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench\`;
+one part alone: \`BENCH_ONLY=calls|journey|profile|auth|screening\`; one file: \`BENCH_DRIVER=pglite node --import tsx bench/calls.ts\`.
+
+## Targets (issue 13)
+
+${r.calls || r.journeys ? targets(r) : "(not run)"}
+
+## Per call
+
+${(r.calls ?? []).map(callsSection).join("\n\n")}
+
+## Transfer journey
+
+${(r.journeys ?? []).map(journeySection).join("\n\n")}
+
+## Profile
+
+${profileSection(r.profile)}
+
+${notes}
+## Auth API
+
+${r.auth ?? "(not run)"}
+
+## Sanctions screening
+
+${r.screening ?? "(not run)"}
+`;
+}

@@ -1,0 +1,61 @@
+import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, tstz } from "./columns";
+
+/**
+ * A pain.001 credit-transfer file for one payout bank and currency (issue 12 item 4). The XML is
+ * kept encrypted (lib/crypto/destination-cipher.ts): it holds beneficiaries' full account numbers.
+ */
+export const payoutFiles = pgTable(
+  "payout_files",
+  {
+    /** Also the file's MsgId and PmtInfId. */
+    id: text("id").primaryKey(),
+    bankId: text("bank_id").notNull(),
+    currency: text("currency").notNull(),
+    /** Set when the sandbox endpoint made the file for one partner's transfers. */
+    partnerId: text("partner_id"),
+    transactionCount: integer("transaction_count").notNull(),
+    /** CtrlSum: the sum of the amounts, a decimal string in the currency's minor units. */
+    controlSum: text("control_sum").notNull(),
+    xmlEncrypted: text("xml_encrypted").notNull(),
+    fileName: text("file_name").notNull(),
+    /** When the file was written to PAYOUT_OUTBOX_DIR (null: not written, or no outbox). */
+    writtenAt: tstz("written_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("payout_files_created_idx").on(t.createdAt)],
+);
+
+/** One credit transfer of a file; a transfer is in one file at most. */
+export const payoutFileItems = pgTable(
+  "payout_file_items",
+  {
+    id: text("id").primaryKey(),
+    payoutFileId: text("payout_file_id")
+      .notNull()
+      .references(() => payoutFiles.id),
+    transferId: text("transfer_id").notNull(),
+    /** InstdAmt as written, in the currency's minor units. */
+    amount: text("amount").notNull(),
+  },
+  (t) => [uniqueIndex("payout_file_items_transfer_idx").on(t.transferId), index("payout_file_items_file_idx").on(t.payoutFileId)],
+);
+
+/** A pain.002 transaction status applied to a transfer: a status is applied once per end-to-end id. */
+export const paymentStatusRecords = pgTable(
+  "payment_status_records",
+  {
+    id: text("id").primaryKey(),
+    /** OrgnlEndToEndId: our transferId. */
+    endToEndId: text("end_to_end_id").notNull(),
+    /** TxSts (ACSC, RJCT, ...). */
+    status: text("status").notNull(),
+    /** StsRsnInf/Rsn/Cd, when given. */
+    reasonCode: text("reason_code"),
+    transferId: text("transfer_id").notNull(),
+    /** The report's GrpHdr/MsgId. */
+    reportMessageId: text("report_message_id").notNull(),
+    importedAt: tstz("imported_at").notNull(),
+  },
+  (t) => [uniqueIndex("payment_status_records_status_idx").on(t.endToEndId, t.status)],
+);

@@ -1,0 +1,31 @@
+import { sql } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { config } from "@/lib/config";
+import { logger } from "@/lib/log";
+
+/**
+ * Wake-on-commit between processes (issue 13): on PostgreSQL a transaction that enqueues a job
+ * due now also sends NOTIFY, which PostgreSQL delivers when (and only if) it commits; every worker
+ * LISTENs, so a job written by one app process is claimed by any worker within milliseconds, not
+ * at its next poll. PGlite is one process: the in-process wake (./wake.ts) is enough there.
+ */
+const CHANNEL = "remit_jobs";
+
+export async function notifyJobsDue(tx: Executor): Promise<void> {
+  if (!config().DATABASE_URL) return;
+  await tx.execute(sql`select pg_notify(${CHANNEL}, '')`);
+}
+
+/** LISTENs on a dedicated connection (postgres.js reconnects it); returns the unlisten. */
+export async function listenForJobs(onWake: () => void): Promise<() => Promise<void>> {
+  const url = config().DATABASE_URL;
+  if (!url) return async () => {};
+  const { default: postgres } = await import("postgres");
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await client.listen(CHANNEL, () => onWake());
+  } catch (err) {
+    logger().warn({ err }, "LISTEN for jobs failed: the worker falls back to polling");
+  }
+  return () => client.end({ timeout: 1 });
+}

@@ -1,0 +1,54 @@
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { payoutFileItems, payoutFiles, transfers } from "@/db/schema";
+import { bankById } from "./banks";
+
+export const PAYOUT_FILES_PAGE_SIZE = 20;
+
+/** The console's list: newest first, each with its bank's name and how many of its transfers are in each state. */
+export async function listPayoutFiles(db: Executor, page: number) {
+  const rows = await db
+    .select({
+      id: payoutFiles.id,
+      bankId: payoutFiles.bankId,
+      currency: payoutFiles.currency,
+      partnerId: payoutFiles.partnerId,
+      transactionCount: payoutFiles.transactionCount,
+      controlSum: payoutFiles.controlSum,
+      fileName: payoutFiles.fileName,
+      writtenAt: payoutFiles.writtenAt,
+      createdAt: payoutFiles.createdAt,
+    })
+    .from(payoutFiles)
+    .orderBy(desc(payoutFiles.createdAt), desc(payoutFiles.id))
+    .limit(PAYOUT_FILES_PAGE_SIZE + 1)
+    .offset((page - 1) * PAYOUT_FILES_PAGE_SIZE);
+  const ids = rows.map((r) => r.id);
+  const states = ids.length
+    ? await db
+        .select({ fileId: payoutFileItems.payoutFileId, state: transfers.state, n: count() })
+        .from(payoutFileItems)
+        .innerJoin(transfers, eq(transfers.id, payoutFileItems.transferId))
+        .where(inArray(payoutFileItems.payoutFileId, ids))
+        .groupBy(payoutFileItems.payoutFileId, transfers.state)
+    : [];
+  const items = rows.slice(0, PAYOUT_FILES_PAGE_SIZE).map((r) => ({
+    ...r,
+    bankName: bankById(r.bankId)?.name ?? r.bankId,
+    states: Object.fromEntries(states.filter((s) => s.fileId === r.id).map((s) => [s.state, Number(s.n)])) as Record<string, number>,
+  }));
+  return { items, hasMore: rows.length > PAYOUT_FILES_PAGE_SIZE };
+}
+
+/** Transfers in a payout file whose customer asked to cancel: an operator records the bank's answer. */
+export async function pendingNetworkCancellations(db: Executor) {
+  return db
+    .select({ transferId: transfers.id, state: transfers.state, payoutFileId: payoutFileItems.payoutFileId, cancellation: transfers.cancellation })
+    .from(transfers)
+    .innerJoin(payoutFileItems, eq(payoutFileItems.transferId, transfers.id))
+    .where(
+      and(sql`${transfers.cancellation}->>'cancellationOutcome' = 'NETWORK_CANCELLATION_PENDING'`, inArray(transfers.state, ["topay", "reqpay", "spended"])),
+    )
+    .orderBy(transfers.stateChangedAt)
+    .limit(50);
+}

@@ -1,0 +1,101 @@
+import { XMLBuilder } from "fast-xml-parser";
+import type { PayoutBank } from "@/lib/config/payout-banks";
+import { Decimal } from "@/lib/money/decimal";
+
+/**
+ * ISO 20022 pain.001.001.03 (CustomerCreditTransferInitiationV03, the generic version shipped in
+ * data/iso20022/): one PmtInf per payout bank and currency, debtor = our account at that bank.
+ * Built with fast-xml-parser's XMLBuilder (already our XML parser; it escapes text), element order
+ * as the schema's sequences require.
+ */
+export const PAIN001_NAMESPACE = "urn:iso:std:iso:20022:tech:xsd:pain.001.001.03";
+
+export type CreditorAccount = { iban: string } | { other: string; scheme: string };
+
+export interface CreditTransfer {
+  /** EndToEndId: the transferId. */
+  endToEndId: string;
+  /** In the currency's minor units ("1234.50" MXN, "1000" XOF). */
+  amount: string;
+  creditorName: string;
+  /** ISO 3166 alpha-2 of the beneficiary's residence, when known. */
+  creditorCountry?: string;
+  creditorAccount?: CreditorAccount;
+}
+
+export interface PaymentInformation {
+  id: string;
+  bank: PayoutBank;
+  currency: string;
+  /** ReqdExctnDt, YYYY-MM-DD. */
+  executionDate: string;
+  transfers: CreditTransfer[];
+}
+
+export interface Pain001Message {
+  messageId: string;
+  createdAt: Date;
+  initiatingParty: string;
+  payments: PaymentInformation[];
+}
+
+const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: "@_", format: true, indentBy: "  ", suppressEmptyNode: true });
+
+const max = (text: string, length: number) => text.slice(0, length);
+
+/** The sum of the amounts with as many decimals as the most precise of them (CtrlSum). */
+export function controlSum(amounts: string[]): string {
+  const places = Math.max(0, ...amounts.map((a) => a.split(".")[1]?.length ?? 0));
+  return amounts.reduce((sum, a) => sum.plus(a), new Decimal(0)).toFixed(places);
+}
+
+function account(a: CreditorAccount) {
+  return "iban" in a ? { Id: { IBAN: a.iban } } : { Id: { Othr: { Id: max(a.other, 34), SchmeNm: { Prtry: max(a.scheme, 35) } } } };
+}
+
+function transaction(t: CreditTransfer, currency: string) {
+  return {
+    PmtId: { InstrId: t.endToEndId, EndToEndId: t.endToEndId },
+    Amt: { InstdAmt: { "@_Ccy": currency, "#text": t.amount } },
+    Cdtr: { Nm: max(t.creditorName, 140), ...(t.creditorCountry ? { PstlAdr: { Ctry: t.creditorCountry } } : {}) },
+    ...(t.creditorAccount ? { CdtrAcct: account(t.creditorAccount) } : {}),
+    RmtInf: { Ustrd: `Remittance ${t.endToEndId}` },
+  };
+}
+
+function paymentInformation(p: PaymentInformation) {
+  return {
+    PmtInfId: p.id,
+    PmtMtd: "TRF",
+    NbOfTxs: String(p.transfers.length),
+    CtrlSum: controlSum(p.transfers.map((t) => t.amount)),
+    ReqdExctnDt: p.executionDate,
+    Dbtr: { Nm: max(p.bank.debtorName, 140) },
+    DbtrAcct: { Id: { IBAN: p.bank.debtorIban }, Ccy: p.currency },
+    DbtrAgt: { FinInstnId: { BIC: p.bank.bic } },
+    CdtTrfTxInf: p.transfers.map((t) => transaction(t, p.currency)),
+  };
+}
+
+/** The document's XML (UTF-8 declaration included). A message needs at least one transaction. */
+export function buildPain001(m: Pain001Message): string {
+  const all = m.payments.flatMap((p) => p.transfers.map((t) => t.amount));
+  if (all.length === 0) throw new Error("a pain.001 message needs at least one credit transfer");
+  const doc = {
+    "?xml": { "@_version": "1.0", "@_encoding": "UTF-8" },
+    Document: {
+      "@_xmlns": PAIN001_NAMESPACE,
+      CstmrCdtTrfInitn: {
+        GrpHdr: {
+          MsgId: m.messageId,
+          CreDtTm: m.createdAt.toISOString().replace(/\.\d{3}Z$/, "Z"),
+          NbOfTxs: String(all.length),
+          CtrlSum: controlSum(all),
+          InitgPty: { Nm: max(m.initiatingParty, 140) },
+        },
+        PmtInf: m.payments.map(paymentInformation),
+      },
+    },
+  };
+  return builder.build(doc) as string;
+}

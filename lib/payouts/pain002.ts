@@ -1,0 +1,72 @@
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { z } from "zod";
+import { DomainError, validationError } from "@/lib/errors";
+
+/**
+ * pain.002 (CustomerPaymentStatusReport), the payout bank's answer per transaction. No schema
+ * ships for it (data/iso20022/README.md): the parts we read are checked with zod on the parsed
+ * document, any pain.002.001.xx version. Text stays text (no number parsing), entities off.
+ */
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  removeNSPrefix: true,
+  parseTagValue: false,
+  processEntities: false,
+  trimValues: true,
+  isArray: (name) => ["OrgnlPmtInfAndSts", "TxInfAndSts", "StsRsnInf", "AddtlInf"].includes(name),
+});
+
+const code = z.string().regex(/^[A-Z0-9]{4}$/, "a four-character ISO code");
+const reasonSchema = z.object({ Rsn: z.object({ Cd: code.optional(), Prtry: z.string().optional() }).optional(), AddtlInf: z.array(z.string()).optional() });
+const transactionSchema = z.object({
+  OrgnlEndToEndId: z.string().min(1).max(35),
+  TxSts: code,
+  StsRsnInf: z.array(reasonSchema).optional(),
+});
+const reportSchema = z.object({
+  Document: z.object({
+    CstmrPmtStsRpt: z.object({
+      GrpHdr: z.object({ MsgId: z.string().min(1).max(35) }),
+      OrgnlGrpInfAndSts: z.object({ OrgnlMsgId: z.string().min(1), OrgnlMsgNmId: z.string().min(1) }),
+      OrgnlPmtInfAndSts: z.array(z.object({ TxInfAndSts: z.array(transactionSchema).optional() })).optional(),
+    }),
+  }),
+});
+
+export interface TransactionStatus {
+  endToEndId: string;
+  status: string;
+  /** StsRsnInf/Rsn/Cd (or Prtry) of the first reason, when given. */
+  reasonCode: string | null;
+}
+
+export interface PaymentStatusReport {
+  messageId: string;
+  originalMessageId: string;
+  transactions: TransactionStatus[];
+}
+
+const documentInvalid = (field: string, message: string) =>
+  validationError([{ field, code: "validation.fieldInvalid", message }], "validation.fieldInvalid", "The document is not a pain.002 payment status report.");
+
+export function parsePain002(xml: string): PaymentStatusReport {
+  if (XMLValidator.validate(xml) !== true)
+    throw new DomainError("validation.bodyMalformed", { message: "The document is not well-formed XML.", hint: "fix_request" });
+  const parsed = reportSchema.safeParse(parser.parse(xml));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw documentInvalid(issue.path.join("."), issue.message);
+  }
+  const report = parsed.data.Document.CstmrPmtStsRpt;
+  return {
+    messageId: report.GrpHdr.MsgId,
+    originalMessageId: report.OrgnlGrpInfAndSts.OrgnlMsgId,
+    transactions: (report.OrgnlPmtInfAndSts ?? []).flatMap((p) =>
+      (p.TxInfAndSts ?? []).map((t) => ({
+        endToEndId: t.OrgnlEndToEndId,
+        status: t.TxSts,
+        reasonCode: t.StsRsnInf?.[0]?.Rsn?.Cd ?? t.StsRsnInf?.[0]?.Rsn?.Prtry ?? null,
+      })),
+    ),
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * npm run payment-status:import -- FILE...: imports pain.002 payment status reports from the
+ * payout banks into the configured database, through the same domain function as the console
+ * upload and the sandbox endpoint. Importing a report again changes nothing (duplicates).
+ */
+import { readFile } from "node:fs/promises";
+import { closeDb } from "@/db";
+import { clock } from "@/lib/clock";
+import { importPaymentStatusReport } from "@/lib/payouts/status-import";
+import { unitOfWork } from "@/lib/platform/unit-of-work";
+
+async function main(files: string[]): Promise<void> {
+  if (files.length === 0) {
+    console.error("usage: npm run payment-status:import -- <pain.002 file>...");
+    process.exitCode = 2;
+    return;
+  }
+  try {
+    for (const file of files) {
+      const xml = await readFile(file, "utf8");
+      const done = await unitOfWork((tx) => importPaymentStatusReport(tx, { xml, now: clock.now() }), { context: { script: "payment-status:import", file } });
+      if (!done.ok) {
+        const issues = (done.error.details as { issues?: { field: string; message?: string }[] } | undefined)?.issues ?? [];
+        console.error(`${file}: ${done.error.message}${issues.map((i) => ` ${i.field}: ${i.message ?? ""}`).join(";")}`);
+        process.exitCode = 1;
+        continue;
+      }
+      const c = done.value;
+      console.log(`${file}: ${c.transactions} transactions, ${c.applied} applied, ${c.unmatched} unmatched, ${c.duplicates} duplicates`);
+    }
+  } catch (err) {
+    console.error(`payment-status:import failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  } finally {
+    await closeDb();
+  }
+}
+
+void main(process.argv.slice(2));

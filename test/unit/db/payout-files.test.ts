@@ -1,0 +1,199 @@
+/**
+ * Payouts by pain.001 files (issue 12 item 4) on a real database (PGlite; PostgreSQL with
+ * TEST_DB_URL): funded transfers go into XSD-valid files per bank and currency and move to topay
+ * in the same transaction; a pain.002 report moves one to paid and one to rejected with its
+ * reason and refund; importing it twice changes nothing; the outbox file is written once.
+ */
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { eq, inArray } from "drizzle-orm";
+import type { Db } from "@/db";
+import { newId } from "@/db/ids";
+import { beneficiaries, jobs, payoutFileItems, payoutFiles, payoutMethods, transfers, transferStateHistory } from "@/db/schema";
+import { clock } from "@/lib/clock";
+import { freshDb } from "../../support/db";
+import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
+import { pain001SchemaErrors, pain002 } from "../../support/iso20022";
+
+const outbox = mkdtempSync(path.join(tmpdir(), "payfiles-outbox-"));
+let db: Db;
+let close: () => Promise<void>;
+
+before(async () => {
+  process.env.PAYOUT_OUTBOX_DIR = outbox;
+  ({ db, close } = await freshDb());
+});
+after(() => close());
+
+/** A funded transfer of `owner` to a beneficiary with a payout method holding `identifier`, as funding leaves it. */
+async function fundedTransfer(owner: Owner, identifier: string, currency = "MXN", amount = "1875.000000") {
+  const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
+  const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
+  const created = await registeredTransfer(db, owner);
+  const now = clock.now();
+  return db.transaction(async (tx) => {
+    const beneficiaryId = newId("ben");
+    await tx.insert(beneficiaries).values({
+      id: beneficiaryId,
+      subscriptionId: owner.subscriptionId,
+      firstName: "Ana",
+      lastName: "Ruiz",
+      countryOfResidence: "MEX",
+      relationshipToCustomer: "FAMILY",
+      state: "VALID",
+      createdAt: now,
+      updatedAt: now,
+    });
+    const methodId = newId("pm");
+    const encrypted = (await destinationCipher(tx)).encrypt(identifier, methodId);
+    await tx.insert(payoutMethods).values({
+      id: methodId,
+      beneficiaryId,
+      methodType: "BANK_TRANSFER",
+      corridor: "US-MX",
+      destinationIdentifierEncrypted: encrypted,
+      destinationIdentifierMasked: `****${identifier.slice(-4)}`,
+      addedAt: now,
+    });
+    await tx
+      .update(transfers)
+      .set({ beneficiaryId, payoutMethodId: methodId, destinationCurrency: currency, destinationAmount: amount })
+      .where(eq(transfers.id, created.id));
+    const row = (await lockTransfer(tx, created.id))!;
+    const funding = await transitionTransfer(tx, await transitionTransfer(tx, row, "fastCheck.passed", now), "confirm", now, { confirmedAt: now });
+    return transitionTransfer(tx, funding, "funding.succeeded", now);
+  });
+}
+
+async function stateOf(id: string) {
+  const [row] = await db.select().from(transfers).where(eq(transfers.id, id));
+  return row;
+}
+
+async function generate(partnerId: string) {
+  const { generatePayoutFiles } = await import("@/lib/payouts/generate");
+  return db.transaction((tx) => generatePayoutFiles(tx, { now: clock.now(), partnerId }));
+}
+
+async function importReport(xml: string, partnerId?: string) {
+  const { importPaymentStatusReport } = await import("@/lib/payouts/status-import");
+  return db.transaction((tx) => importPaymentStatusReport(tx, { xml, now: clock.now(), partnerId }));
+}
+
+describe("payout files (pain.001) and status reports (pain.002)", () => {
+  let owner: Owner;
+  const ids: Record<string, string> = {};
+
+  before(async () => {
+    owner = await newSubscription(db);
+    ids.clabe = (await fundedTransfer(owner, "002010077777777771")).id;
+    ids.iban = (await fundedTransfer(owner, "DE89 3704 0044 0532 0130 00", "MXN", "10.515000")).id;
+    ids.php = (await fundedTransfer(owner, "1234567890", "PHP", "5000.000000")).id;
+  });
+
+  test("funded transfers go into one XSD-valid file per bank and currency and move to topay in the same transaction", async () => {
+    const files = await generate(owner.partnerId);
+    assert.deepEqual(files.map((f) => [f.currency, f.transactionCount]).sort(), [
+      ["MXN", 2],
+      ["PHP", 1],
+    ]);
+    for (const f of files) assert.deepEqual(await pain001SchemaErrors(f.xml), [], f.fileName);
+    const mxn = files.find((f) => f.currency === "MXN")!;
+    assert.equal(mxn.controlSum, "1885.52");
+    assert.match(mxn.xml, new RegExp(`<EndToEndId>${ids.clabe}</EndToEndId>`));
+    assert.match(mxn.xml, /<InstdAmt Ccy="MXN">10.52<\/InstdAmt>/, "half-even to the currency's minor unit");
+    assert.match(mxn.xml, /<IBAN>DE89370400440532013000<\/IBAN>/);
+    assert.match(mxn.xml, /<Othr>\s*<Id>002010077777777771<\/Id>/);
+    assert.match(mxn.xml, /<Nm>Ana Ruiz<\/Nm>/);
+    for (const id of Object.values(ids)) assert.equal((await stateOf(id)).state, "topay");
+    // Stored encrypted: the full account numbers are not in the row.
+    const [row] = await db.select().from(payoutFiles).where(eq(payoutFiles.id, mxn.id));
+    assert.doesNotMatch(row.xmlEncrypted, /002010077777777771|DE89370400440532013000/);
+    const items = await db.select().from(payoutFileItems).where(eq(payoutFileItems.payoutFileId, mxn.id));
+    assert.deepEqual(items.map((i) => i.transferId).sort(), [ids.clabe, ids.iban].sort());
+    // Nothing left to file.
+    assert.deepEqual(await generate(owner.partnerId), []);
+  });
+
+  test("the outbox job writes each file once, after the commit; a retry skips a file already written", async () => {
+    const { writePayoutFileJob } = await import("@/lib/payouts/jobs");
+    const queued = await db.select().from(jobs).where(eq(jobs.kind, "payouts.writeFile"));
+    assert.equal(queued.length, 2);
+    const run = (payoutFileId: string) =>
+      writePayoutFileJob.perform!(db, { payload: { payoutFileId }, jobId: "j", attempt: 1, now: clock.now(), signal: new AbortController().signal });
+    for (const j of queued) await run((j.payload as { payoutFileId: string }).payoutFileId);
+    const written = readdirSync(outbox).sort();
+    assert.equal(written.length, 2);
+    const [file] = await db.select().from(payoutFiles).where(eq(payoutFiles.currency, "PHP"));
+    assert.ok(file.writtenAt);
+    const target = path.join(outbox, file.fileName);
+    assert.deepEqual(await pain001SchemaErrors(readFileSync(target, "utf8")), []);
+    // A retry (the row not yet marked, the file there): the file is left as it is.
+    await db.update(payoutFiles).set({ writtenAt: null }).where(eq(payoutFiles.id, file.id));
+    const before = readFileSync(target, "utf8");
+    await run(file.id);
+    assert.equal(readFileSync(target, "utf8"), before);
+    assert.ok(existsSync(target) && readdirSync(outbox).length === 2);
+  });
+
+  test("a pain.002 moves one transfer to paid, one to rejected with its reason and refund, one in progress; twice changes nothing", async () => {
+    const report = pain002("REP-1", "pof_x", [
+      { endToEndId: ids.clabe, status: "ACSC" },
+      { endToEndId: ids.iban, status: "RJCT", reason: "AC04" },
+      { endToEndId: ids.php, status: "ACSP" },
+      { endToEndId: "trf_unknown", status: "ACSC" },
+    ]);
+    assert.deepEqual(await importReport(report), { transactions: 4, applied: 3, unmatched: 1, duplicates: 0 });
+    const paid = await stateOf(ids.clabe);
+    const rejected = await stateOf(ids.iban);
+    assert.equal(paid.state, "paid");
+    assert.equal(rejected.state, "rejected");
+    assert.equal(rejected.rejectionReason, "PAYOUT_ACCOUNT_CLOSED");
+    assert.equal(rejected.refund?.refundStatus, "PENDING");
+    assert.equal((await stateOf(ids.php)).state, "reqpay");
+    const history = await db
+      .select()
+      .from(transferStateHistory)
+      .where(inArray(transferStateHistory.transferId, Object.values(ids)));
+    assert.deepEqual(
+      history
+        .filter((h) => h.transferId === ids.iban)
+        .map((h) => [h.state, h.reasonCode])
+        .slice(-2),
+      [
+        ["topay", "TRF_NETWORK_TO_PAY"],
+        ["rejected", "TRF_PAYOUT_REJECTED"],
+      ],
+    );
+
+    assert.deepEqual(await importReport(report), { transactions: 4, applied: 0, unmatched: 1, duplicates: 3 });
+    const again = await db
+      .select()
+      .from(transferStateHistory)
+      .where(inArray(transferStateHistory.transferId, Object.values(ids)));
+    assert.equal(again.length, history.length);
+    assert.deepEqual((await stateOf(ids.iban)).refund, rejected.refund);
+  });
+
+  test("a partner's report reaches only its own transfers; ACSC on a pending customer cancellation resolves it NETWORK_ALREADY_PAID", async () => {
+    const other = await newSubscription(db);
+    const theirs = (await fundedTransfer(other, "002010077777777771")).id;
+    await generate(other.partnerId);
+    const report = pain002("REP-2", "pof_y", [{ endToEndId: theirs, status: "ACSC" }]);
+    assert.deepEqual(await importReport(report, owner.partnerId), { transactions: 1, applied: 0, unmatched: 1, duplicates: 0 });
+    assert.equal((await stateOf(theirs)).state, "topay");
+
+    const { cancelTransfer } = await import("@/lib/transfers/cancel");
+    const pending = await db.transaction((tx) =>
+      cancelTransfer(tx, { subscriptionId: other.subscriptionId, transferId: theirs, cancellationReason: "CUSTOMER_REQUEST", now: clock.now() }),
+    );
+    assert.equal(pending.cancellationOutcome, "NETWORK_CANCELLATION_PENDING");
+    assert.deepEqual(await importReport(report, other.partnerId), { transactions: 1, applied: 1, unmatched: 0, duplicates: 0 });
+    const row = await stateOf(theirs);
+    assert.equal(row.state, "paid");
+    assert.equal(row.cancellation?.cancellationOutcome, "NETWORK_ALREADY_PAID");
+  });
+});

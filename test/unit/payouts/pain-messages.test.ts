@@ -1,0 +1,98 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { SANDBOX_PAYOUT_BANKS } from "@/lib/config/payout-banks";
+import { DomainError } from "@/lib/errors";
+import { buildPain001 } from "@/lib/payouts/pain001";
+import { parsePain002 } from "@/lib/payouts/pain002";
+import { rejectionReasonFor } from "@/lib/payouts/reject-reasons";
+import { pain001SchemaErrors, pain002 } from "../../support/iso20022";
+
+const bank = SANDBOX_PAYOUT_BANKS[0];
+
+describe("pain.001 files (issue 12 item 4)", () => {
+  test("a file with IBAN and other accounts, and names needing escapes, is valid against the shipped XSD", async () => {
+    const xml = buildPain001({
+      messageId: "pof_test1",
+      createdAt: new Date("2026-11-23T10:00:00.123Z"),
+      initiatingParty: bank.debtorName,
+      payments: [
+        {
+          id: "pof_test1",
+          bank,
+          currency: "MXN",
+          executionDate: "2026-11-23",
+          transfers: [
+            {
+              endToEndId: "trf_a",
+              amount: "1875.00",
+              creditorName: "Ana <Ruiz> & Co",
+              creditorCountry: "MX",
+              creditorAccount: { other: "002010077777777771", scheme: "BANK_TRANSFER" },
+            },
+            { endToEndId: "trf_b", amount: "10.50", creditorName: "Bo", creditorAccount: { iban: "DE89370400440532013000" } },
+          ],
+        },
+      ],
+    });
+    assert.deepEqual(await pain001SchemaErrors(xml), []);
+    assert.match(xml, /<NbOfTxs>2<\/NbOfTxs>/);
+    assert.match(xml, /<CtrlSum>1885.50<\/CtrlSum>/);
+    assert.match(xml, /<InstdAmt Ccy="MXN">1875.00<\/InstdAmt>/);
+    assert.match(xml, /<EndToEndId>trf_a<\/EndToEndId>/);
+    assert.match(xml, /Ana &lt;Ruiz&gt; &amp; Co/);
+  });
+
+  test("the schema check is real: a file missing its debtor agent is refused", async () => {
+    const xml = buildPain001({
+      messageId: "pof_test2",
+      createdAt: new Date(),
+      initiatingParty: "X",
+      payments: [{ id: "p", bank, currency: "MXN", executionDate: "2026-11-23", transfers: [{ endToEndId: "trf_c", amount: "1.00", creditorName: "C" }] }],
+    }).replace(/<DbtrAgt>[\s\S]*?<\/DbtrAgt>/, "");
+    assert.notDeepEqual(await pain001SchemaErrors(xml), []);
+  });
+});
+
+describe("pain.002 status reports", () => {
+  test("reads each transaction's end-to-end id, status and first reason code", () => {
+    const report = parsePain002(
+      pain002("rep1", "pof_1", [
+        { endToEndId: "trf_a", status: "ACSC" },
+        { endToEndId: "trf_b", status: "RJCT", reason: "AC04" },
+      ]),
+    );
+    assert.deepEqual(report, {
+      messageId: "rep1",
+      originalMessageId: "pof_1",
+      transactions: [
+        { endToEndId: "trf_a", status: "ACSC", reasonCode: null },
+        { endToEndId: "trf_b", status: "RJCT", reasonCode: "AC04" },
+      ],
+    });
+  });
+
+  test("not XML is validation.bodyMalformed; another document is validation.fieldInvalid naming the part", () => {
+    assert.throws(
+      () => parsePain002("<Document><oops></Document>"),
+      (e) => e instanceof DomainError && e.code === "validation.bodyMalformed",
+    );
+    assert.throws(
+      () => parsePain002('<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt/></Document>'),
+      (e) => e instanceof DomainError && e.code === "validation.fieldInvalid" && JSON.stringify(e.details).includes("CstmrPmtStsRpt"),
+    );
+    const noStatus = pain002("rep2", "pof_1", [{ endToEndId: "trf_a", status: "ACSC" }]).replace(/<TxSts>ACSC<\/TxSts>/, "");
+    assert.throws(
+      () => parsePain002(noStatus),
+      (e) => e instanceof DomainError && e.code === "validation.fieldInvalid" && JSON.stringify(e.details).includes("TxSts"),
+    );
+  });
+
+  test("reason codes map to our reasons from the table; unknown codes are kept verbatim", () => {
+    assert.equal(rejectionReasonFor("AC01"), "PAYOUT_ACCOUNT_INVALID");
+    assert.equal(rejectionReasonFor("AC04"), "PAYOUT_ACCOUNT_CLOSED");
+    assert.equal(rejectionReasonFor("AM04"), "PAYOUT_INSUFFICIENT_FUNDS");
+    assert.equal(rejectionReasonFor("MD07"), "PAYOUT_BENEFICIARY_DECEASED");
+    assert.equal(rejectionReasonFor("ZZ99"), "ZZ99");
+    assert.equal(rejectionReasonFor(null), "PAYOUT_REJECTED");
+  });
+});
