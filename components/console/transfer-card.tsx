@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
 import { customerName, money, when } from "@/lib/console/format";
 import { Badge, Card, CustomerLabel } from "./ui";
@@ -36,7 +37,10 @@ export function TransferCard({ item, children }: { item: QueueTransfer; children
     <Card
       title={
         <span className="flex flex-wrap items-center gap-2">
-          <Badge>{t.id}</Badge> {money(t.originAmount, t.originCurrency)} → {money(t.destinationAmount, t.destinationCurrency)}
+          <Link className="text-blue-700 underline" href={`/console/transfers/${t.id}`}>
+            <Badge>{t.id}</Badge>
+          </Link>{" "}
+          {money(t.originAmount, t.originCurrency)} → {money(t.destinationAmount, t.destinationCurrency)}
         </span>
       }
     >

@@ -2,6 +2,7 @@
  * Every job kind and its payload. Payloads hold ids only: a job reads the current state when it
  * runs, so a late or repeated run acts on the truth, not on a stale copy.
  */
+import type { RefundStatus } from "@/lib/transfers/refund-state-machine";
 export interface JobPayloads {
   "webhooks.deliver": { eventId: string };
   "maintenance.purge": Record<string, never>;
@@ -12,7 +13,7 @@ export interface JobPayloads {
   "transfers.expire": { transferId: string };
   "transfers.fastCheck": { transferId: string };
   "transfers.networkStep": { transferId: string; from: string };
-  "transfers.refundStep": { transferId: string };
+  "transfers.refundStep": { transferId: string; from?: RefundStatus };
   "funding.expire": { fundingSessionId: string };
   "referenceRates.refresh": Record<string, never>;
   "sanctions.refresh": Record<string, never>;

@@ -23,11 +23,9 @@ export interface ProviderSpec {
 }
 
 /**
- * Refunds have no real rail yet: the production implementation "none" refuses every operation
- * with a "not configured" error, and it is the default in production (see PRODUCTION_DEFAULTS),
- * so a production service starts and never reaches a sandbox rail; setting it to "sandbox" in
- * production is refused at start-up. Funding's real rail is "bank-transfer" (collection account,
- * camt.053 statements), payout's is pain001 (files to the payout banks): their production defaults.
+ * Funding's real rail is "bank-transfer" (collection account, camt.053 statements), payout's is
+ * pain001 (files to the payout banks): their production defaults ("none" is sandbox-only for
+ * payout). Refunds are paid by an operator in production ("operator", its production default).
  */
 export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
   otpEmail: {
@@ -84,11 +82,13 @@ export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
     production: ["pain001"],
     requires: { pain001: ["PAYOUT_BANKS"] },
   },
-  refunds: { setting: "REFUND_PROVIDER", implementations: ["sandbox", "none"], defaultImplementation: "sandbox", production: ["none"] },
+  // "operator": a refund waits in the console's "Refunds due" queue until an operator records it
+  // paid from the bank (with the bank reference) or failed (issue 12).
+  refunds: { setting: "REFUND_PROVIDER", implementations: ["sandbox", "operator"], defaultImplementation: "sandbox", production: ["operator"] },
 };
 
-/** Production defaults: funding by bank transfer, payout by pain.001 files; refunds "none" until its rail exists. */
-const PRODUCTION_DEFAULTS: Partial<Record<ProviderKind, string>> = { funding: "bank-transfer", payout: "pain001", refunds: "none" };
+/** Production defaults: funding by bank transfer, payout by pain.001 files, refunds by the operator queue. */
+const PRODUCTION_DEFAULTS: Partial<Record<ProviderKind, string>> = { funding: "bank-transfer", payout: "pain001", refunds: "operator" };
 
 /** The settings, raw or parsed. */
 type Env = Readonly<Record<string, unknown>>;

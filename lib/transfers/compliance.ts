@@ -3,6 +3,7 @@ import type { Tx } from "@/db";
 import { fundingSessions } from "@/db/schema";
 import { expireOpenFundingSessions } from "./funding-session-expiry";
 import { transitionTransfer, type TransferRow } from "./records";
+import { startRefund } from "./refunds";
 
 /**
  * Compliance events on a transfer (spec 3.1 last row): a hold parks any active transfer in
@@ -35,8 +36,14 @@ export async function releaseTransfer(tx: Tx, row: TransferRow, resolution: "RES
     }
     return restored;
   }
-  return transitionTransfer(tx, row, "compliance.reject", now, { rejectionReason: "TRF_COMPLIANCE_REJECTED" });
+  const rejected = await transitionTransfer(tx, row, "compliance.reject", now, { rejectionReason: "TRF_COMPLIANCE_REJECTED" });
+  // Held after funding (funded, or with the payout bank: the payout is stopped): the customer's
+  // money is owed back, so the refund starts as on a cancel (docs/decisions.md, Ledger).
+  if (row.priorState && FUNDED_PRIORS.has(row.priorState)) await startRefund(tx, rejected, now);
+  return rejected;
 }
+
+const FUNDED_PRIORS: ReadonlySet<string> = new Set(["funded", "topay", "reqpay"]);
 
 export async function reviewTransfer(tx: Tx, row: TransferRow, decision: "APPROVE" | "REJECT", now: Date): Promise<TransferRow> {
   return decision === "APPROVE"

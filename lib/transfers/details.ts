@@ -29,4 +29,8 @@ export interface RefundRecord {
   refundInitiatedAt: string;
   estimatedRefundCompletionBy: string;
   refundCompletedAt?: string;
+  /** The operator's record of a refund paid from the bank ("operator" refunds provider). */
+  bankReference?: string;
+  /** Why the refund failed (operator's words or the provider's). */
+  failureReason?: string;
 }

@@ -5,6 +5,7 @@ import { newId } from "@/db/ids";
 import { transfers, transferStateHistory } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
 import { emitEvent } from "@/lib/events/emit";
+import { postTransition } from "./postings";
 import { transferMachine, type TransferState, type TransferTrigger } from "./state-machine";
 
 export type TransferRow = typeof transfers.$inferSelect;
@@ -29,9 +30,11 @@ export async function lockTransfer(tx: Tx, transferId: string): Promise<Transfer
   return row;
 }
 
+/** Writes the history row and the event; answers the row's id (the ledger entry's source). */
 async function recordState(tx: Tx, row: { id: string; subscriptionId: string }, from: TransferState | null, to: TransferState, reasonCode: string, now: Date) {
+  const id = newId("tsh");
   await tx.insert(transferStateHistory).values({
-    id: newId("tsh"),
+    id,
     transferId: row.id,
     seq: sql`(select coalesce(max(${transferStateHistory.seq}), 0) + 1 from ${transferStateHistory} where ${transferStateHistory.transferId} = ${row.id})`,
     state: to,
@@ -44,6 +47,7 @@ async function recordState(tx: Tx, row: { id: string; subscriptionId: string }, 
     data: { transferId: row.id, state: to, previousState: from, reasonCode },
     now,
   });
+  return id;
 }
 
 /** Creates the transfer in registered (quote acceptance, spec 3.1 first row). */
@@ -64,7 +68,8 @@ export async function insertRegisteredTransfer(
 /**
  * The one way a transfer changes state. The row must be locked (FOR UPDATE) by the caller; the
  * transition table decides (or refuses with transfer.stateInvalid); the new state, its history
- * entry and the transfer.state.changed event commit with the caller's transaction.
+ * entry, the transfer.state.changed event and the ledger entry of a money-moving change
+ * (postings.ts) commit with the caller's transaction.
  */
 export async function transitionTransfer(tx: Tx, row: TransferRow, trigger: TransferTrigger, now: Date, set: Partial<TransferRow> = {}): Promise<TransferRow> {
   const from = row.state;
@@ -81,6 +86,11 @@ export async function transitionTransfer(tx: Tx, row: TransferRow, trigger: Tran
     })
     .where(eq(transfers.id, row.id))
     .returning();
-  if (step.changed) await recordState(tx, row, from, step.to, step.reasonCode ?? trigger, now);
+  if (step.changed) {
+    const historyId = await recordState(tx, row, from, step.to, step.reasonCode ?? trigger, now);
+    // Out of spended, the money is where the prior state left it.
+    const moneyFrom = from === "spended" ? (row.priorState ?? from) : from;
+    await postTransition(tx, { transfer: updated, trigger, from: moneyFrom, to: step.to, historyId, now });
+  }
   return updated;
 }

@@ -19,6 +19,7 @@ const ADMIN = [
   ["/console/webhooks", "Webhooks"],
   ["/console/deliveries", "Failed deliveries"],
   ["/console/payout-files", "Payout files"],
+  ["/console/ledger", "Ledger"],
   ["/console/audit", "Audit log"],
   ["/console/operators", "Operators"],
 ] as const;

@@ -141,6 +141,17 @@ describe("compliance holds", () => {
     assertError(await cancel(s.c, s.transferId), 409, "transfer.stateInvalid");
   });
 
+  test("hold of a funded transfer then REJECT → rejected with its refund started (the money is owed back)", async () => {
+    const s = await fundedScenario();
+    assert.equal((await hold(s.c, s.transferId)).status, 200);
+    const rejected = await release(s.c, s.transferId, "REJECT");
+    assert.equal(rejected.status, 200, rejected.text);
+    const t = (await readTransfer(s.c, s.transferId)).body;
+    assert.equal(t.transferStatus, "rejected");
+    assert.deepEqual(states(t).slice(-3), ["funded", "spended", "rejected"]);
+    assert.equal(t.refund?.refundMethod, "ORIGINAL_PAYMENT_METHOD", JSON.stringify(t));
+  });
+
   test("hold of a terminal transfer, or release without a hold: 409 transfer.stateInvalid", async () => {
     const s = await registeredScenario();
     assert.equal((await cancel(s.c, s.transferId)).status, 200);

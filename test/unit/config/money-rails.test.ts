@@ -39,8 +39,8 @@ describe("money rails in production (issue 11 item 1)", () => {
     await assert.rejects(advanceNetwork(untouchable, { id: "trf_x", state: "funded" } as TransferRow, "topay", new Date()), notConfigured);
   });
 
-  test("funding and refunds resolve to none, payout to pain001: none is sandbox", () => {
+  test("funding resolves to none, payout to pain001, refunds to operator: none is sandbox", () => {
     assert.deepEqual([isSandboxProvider("funding"), isSandboxProvider("payout"), isSandboxProvider("refunds")], [false, false, false]);
-    assert.equal(providers().payout, "pain001");
+    assert.deepEqual([providers().payout, providers().refunds], ["pain001", "operator"]);
   });
 });

@@ -24,7 +24,7 @@ describe("providers are configuration (issue 11)", () => {
     assert.deepEqual(assertProductionProviders(c), []);
   });
 
-  test("production with every provider real starts; funding defaults to bank-transfer, payout to pain001, refunds to none", () => {
+  test("production with every provider real starts; funding defaults to bank-transfer, payout is pain001, refunds operator", () => {
     const c = loadConfig(productionEnv);
     assert.deepEqual(c.providers, {
       otpEmail: "smtp",
@@ -34,7 +34,7 @@ describe("providers are configuration (issue 11)", () => {
       kycDecision: "operator",
       funding: "bank-transfer",
       payout: "pain001",
-      refunds: "none",
+      refunds: "operator",
     });
     assert.deepEqual(assertProductionProviders(c), []);
   });
@@ -46,7 +46,7 @@ describe("providers are configuration (issue 11)", () => {
         `${setting} is sandbox: production needs ${PROVIDERS[kind].production.join(" or ")}`,
       ]);
     });
-    // Unset: refused with one line, unless the production default is itself real (screening: ofac; funding and refunds: none; payout: pain001).
+    // Unset: refused with one line, unless the production default is itself real (screening: ofac; funding: bank-transfer; payout: pain001; refunds: operator).
     const env: Record<string, string> = { ...productionEnv };
     delete env[setting];
     // Unset email/SMS choices are inferred from SMTP_URL / SMS_WEBHOOK_URL; drop those too.

@@ -44,17 +44,19 @@ test("funding session: every cell", () => {
 test("refund: every cell (decisions 7 RefundStatus)", () => {
   const cells = checkExhaustively(refundMachine, {
     states: ["PENDING", "PROCESSING", "COMPLETED", "FAILED"],
-    triggers: ["create", "provider.submitted", "provider.succeeded", "provider.failed", "operator.retry"],
+    triggers: ["create", "provider.submitted", "provider.succeeded", "provider.failed", "operator.retry", "operator.paid", "operator.failed"],
     moves: [
       { from: "none", trigger: "create", to: "PENDING" },
       { from: "PENDING", trigger: "provider.submitted", to: "PROCESSING" },
       { from: "PROCESSING", trigger: "provider.succeeded", to: "COMPLETED" },
       ...moves(["PENDING", "PROCESSING"], "provider.failed", "FAILED"),
       { from: "FAILED", trigger: "operator.retry", to: "PENDING" },
+      ...moves(["PENDING", "PROCESSING"], "operator.paid", "COMPLETED"),
+      ...moves(["PENDING", "PROCESSING"], "operator.failed", "FAILED"),
     ],
     refusal: () => ({ code: "refund.stateInvalid", status: 409 }),
   });
-  assert.equal(cells, 5 * 5);
+  assert.equal(cells, 5 * 7);
 });
 
 test("refresh token: every cell (decisions 3 rotation and reuse)", () => {

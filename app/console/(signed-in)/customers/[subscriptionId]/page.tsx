@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ScreeningEvidence } from "@/components/console/screening-evidence";
 import { Badge, Card, danger, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
@@ -84,7 +85,11 @@ export default async function CustomerPage({ params, searchParams }: { params: P
             <tbody>
               {detail.transfers.map((t) => (
                 <tr key={t.id} className="border-t">
-                  <td className="p-1 font-mono">{t.id}</td>
+                  <td className="p-1 font-mono">
+                    <Link className="text-blue-700 underline" href={`/console/transfers/${t.id}`}>
+                      {t.id}
+                    </Link>
+                  </td>
                   <td className="p-1">
                     <Badge>{t.state}</Badge>
                   </td>

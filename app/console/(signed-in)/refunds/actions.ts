@@ -1,0 +1,44 @@
+"use server";
+
+import { z } from "zod";
+import { consoleAction } from "@/lib/console/action";
+import { notFound } from "@/lib/errors";
+import { recordAudit } from "@/lib/operators/audit";
+import { lockTransfer } from "@/lib/transfers/records";
+import { moveRefund } from "@/lib/transfers/refunds";
+
+const OUTCOME = { PAID: "operator.paid", FAILED: "operator.failed", RETRY: "operator.retry" } as const;
+
+// Record a refund paid from the bank (with its reference), failed (with the reason), or put a
+// failed one back in the queue. COMPLETED posts the refund's payment to the ledger.
+export const recordRefund = consoleAction(
+  "admin",
+  z
+    .object({
+      transferId: z.string().min(1),
+      outcome: z.enum(["PAID", "FAILED", "RETRY"]),
+      bankReference: z.string().trim().max(140).optional(),
+      reason: z.string().trim().min(3).max(500),
+    })
+    .refine((v) => v.outcome !== "PAID" || !!v.bankReference, { message: "a paid refund needs the bank's reference", path: ["bankReference"] }),
+  async ({ tx, input, operator, now }) => {
+    const row = await lockTransfer(tx, input.transferId);
+    if (!row) throw notFound("transfer");
+    const details = input.outcome === "PAID" ? { bankReference: input.bankReference } : input.outcome === "FAILED" ? { failureReason: input.reason } : {};
+    const after = await moveRefund(tx, row, OUTCOME[input.outcome], now, details);
+    await recordAudit(
+      tx,
+      operator,
+      {
+        action: `transfer.refund.${input.outcome.toLowerCase()}`,
+        targetType: "transfer",
+        targetId: row.id,
+        before: { refundStatus: row.refund?.refundStatus ?? null },
+        after: { refundStatus: after.refundStatus, ...details },
+        reason: input.reason,
+      },
+      now,
+    );
+    return `Refund of ${row.id} is now ${after.refundStatus}.`;
+  },
+);

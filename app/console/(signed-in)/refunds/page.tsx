@@ -1,0 +1,76 @@
+import Link from "next/link";
+import { Badge, Card, danger, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
+import { money, when } from "@/lib/console/format";
+import { refundsDue } from "@/lib/console/money";
+import { pageParam } from "@/lib/console/page-param";
+import { requireOperator } from "@/lib/console/session";
+import { isSandboxProvider } from "@/lib/providers";
+import { ready } from "@/lib/platform/ready";
+import { recordRefund } from "./actions";
+
+export const metadata = { title: "Refunds due · Console" };
+
+export default async function RefundsDue({ searchParams }: { searchParams: SearchParams }) {
+  await requireOperator("admin");
+  const sp = await searchParams;
+  const page = pageParam(param(sp, "page"));
+  const { items, hasMore } = await refundsDue(await ready(), page);
+  const back = "/console/refunds";
+  return (
+    <>
+      <PageTitle
+        sub={
+          isSandboxProvider("refunds")
+            ? "Refunds owed to customers. The sandbox refund provider completes them by itself; an operator may still record one."
+            : "Refunds owed to customers: pay each from the bank to the account the funds came from, then record it paid with the bank's reference, or failed."
+        }
+      >
+        Refunds due
+      </PageTitle>
+      <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
+      {items.length === 0 ? <Empty>No refund is due.</Empty> : null}
+      {items.map((t) => (
+        <Card
+          key={t.id}
+          title={
+            <span className="flex flex-wrap items-center gap-2">
+              <Link className="text-blue-700 underline" href={`/console/transfers/${t.id}`}>
+                {t.id}
+              </Link>
+              <Badge>{t.refund?.refundStatus}</Badge> {money(t.totalCustomerCost, t.originCurrency)} to{" "}
+              {t.fundedFrom === "cash:card-clearing" ? "the card" : "the bank account"} it came from
+            </span>
+          }
+        >
+          <p className="mb-2 text-sm text-slate-600">
+            Transfer {t.state} · refund owed since {t.refund ? when(new Date(t.refund.refundInitiatedAt)) : ""}
+            {t.refund?.failureReason ? <> · failed: {t.refund.failureReason}</> : null}
+          </p>
+          {t.refund?.refundStatus === "FAILED" ? (
+            <form action={recordRefund} className="flex flex-wrap items-center gap-2">
+              <input type="hidden" name="transferId" value={t.id} />
+              <input type="hidden" name="back" value={back} />
+              <input type="hidden" name="outcome" value="RETRY" />
+              <input name="reason" required minLength={3} className={input} placeholder="Reason" aria-label={`Retry reason for ${t.id}`} />
+              <button className={primary}>Retry</button>
+            </form>
+          ) : (
+            <form action={recordRefund} className="flex flex-wrap items-center gap-2">
+              <input type="hidden" name="transferId" value={t.id} />
+              <input type="hidden" name="back" value={back} />
+              <input name="bankReference" className={input} placeholder="Bank reference" aria-label={`Bank reference for ${t.id}`} />
+              <input name="reason" required minLength={3} className={input} placeholder="Note" aria-label={`Note for ${t.id}`} />
+              <button className={primary} name="outcome" value="PAID">
+                Record paid
+              </button>
+              <button className={danger} name="outcome" value="FAILED">
+                Record failed
+              </button>
+            </form>
+          )}
+        </Card>
+      ))}
+      <Pager path={back} page={page} hasMore={hasMore} />
+    </>
+  );
+}

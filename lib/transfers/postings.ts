@@ -1,0 +1,205 @@
+/**
+ * Ledger postings of transfer transitions (issue 12; docs/decisions.md "Ledger: chart of accounts
+ * and postings"), as data next to the transition table. transitionTransfer (records.ts) and the
+ * refund's completion (refunds.ts) are the only callers, in the transaction of the state change,
+ * keyed by the state-history row. test/unit/ledger/postings.test.ts checks the table against
+ * the machine: every transition that moves money has exactly one rule, every rule balances.
+ */
+import type { Tx } from "@/db";
+import { postEntry, refundCashAccount, toMinor, type AccountCode, type FundingSource } from "@/lib/ledger";
+import type { transfers } from "@/db/schema";
+import type { TransferState, TransferTrigger } from "./state-machine";
+
+// The row type is spelled here rather than imported from records.ts, which calls this module.
+type TransferRow = typeof transfers.$inferSelect;
+
+/** The amounts of a transfer a line can take: total = origin + fees in the origin currency. */
+export type PostingAmount = "total" | "fees" | "origin" | "destination";
+/** A line's account: a chart code, or the transfer's funding source / its refund's cash account. */
+export type PostingAccount = AccountCode | "fundingSource" | "refundCash";
+
+export interface PostingLeg {
+  side: "debit" | "credit";
+  account: PostingAccount;
+  amount: PostingAmount;
+}
+
+export interface PostingRule {
+  kind: string;
+  memo: string;
+  trigger: TransferTrigger;
+  /** The state the money was in: for a move out of spended, the prior state. */
+  from: readonly TransferState[];
+  to: TransferState;
+  legs: readonly PostingLeg[];
+}
+
+const Dr = (account: PostingAccount, amount: PostingAmount): PostingLeg => ({ side: "debit", account, amount });
+const Cr = (account: PostingAccount, amount: PostingAmount): PostingLeg => ({ side: "credit", account, amount });
+
+const NETWORK = ["topay", "reqpay"] as const;
+
+/** Funds owed to the customer become a refund (a cancel or rejection before the network). */
+const OWED_TO_REFUND = [Dr("transfer:customer-funds", "total"), Cr("transfer:refund-due", "total")];
+/** The payout comes back: the conversion and the fee are reversed into the refund owed. */
+const PAYOUT_RETURNED = [
+  Dr("transfer:payout-in-flight", "destination"),
+  Cr("fx:conversion", "destination"),
+  Dr("fx:conversion", "origin"),
+  Dr("revenue:fees", "fees"),
+  Cr("transfer:refund-due", "total"),
+];
+const PAYOUT_CONFIRMED = [Dr("transfer:payout-in-flight", "destination"), Cr("cash:payout-bank", "destination")];
+
+export const POSTING_RULES: readonly PostingRule[] = [
+  {
+    kind: "funding.received",
+    memo: "Funds received from the customer",
+    trigger: "funding.succeeded",
+    from: ["funding"],
+    to: "funded",
+    legs: [Dr("fundingSource", "total"), Cr("transfer:customer-funds", "total")],
+  },
+  {
+    kind: "payout.sent",
+    memo: "Handed to the payout bank: fee earned, currency converted",
+    trigger: "network.toPay",
+    from: ["funded"],
+    to: "topay",
+    legs: [
+      Dr("transfer:customer-funds", "total"),
+      Cr("revenue:fees", "fees"),
+      Cr("fx:conversion", "origin"),
+      Dr("fx:conversion", "destination"),
+      Cr("transfer:payout-in-flight", "destination"),
+    ],
+  },
+  { kind: "payout.confirmed", memo: "Payout confirmed by the payout bank", trigger: "network.paid", from: NETWORK, to: "paid", legs: PAYOUT_CONFIRMED },
+  {
+    kind: "payout.confirmed",
+    memo: "Payout confirmed (the cancellation came too late)",
+    trigger: "network.alreadyPaid",
+    from: NETWORK,
+    to: "paid",
+    legs: PAYOUT_CONFIRMED,
+  },
+  {
+    kind: "payout.returned",
+    memo: "Network cancellation succeeded: payout returned, refund owed",
+    trigger: "network.cancellationSucceeded",
+    from: NETWORK,
+    to: "canceled",
+    legs: PAYOUT_RETURNED,
+  },
+  {
+    kind: "payout.returned",
+    memo: "Payout rejected by the payout bank: refund owed",
+    trigger: "network.rejected",
+    from: NETWORK,
+    to: "rejected",
+    legs: PAYOUT_RETURNED,
+  },
+  { kind: "refund.owed", memo: "Cancelled after funding: refund owed", trigger: "cancel", from: ["funded"], to: "canceled", legs: OWED_TO_REFUND },
+  {
+    kind: "refund.owed",
+    memo: "Rejected by compliance after funding: refund owed",
+    trigger: "compliance.reject",
+    from: ["funded"],
+    to: "rejected",
+    legs: OWED_TO_REFUND,
+  },
+  // Held while with the payout bank and then rejected: the payout is stopped (the operator
+  // recalls it), so it is reversed as a returned payout and refunded.
+  {
+    kind: "payout.returned",
+    memo: "Rejected by compliance while with the payout bank: payout stopped, refund owed",
+    trigger: "compliance.reject",
+    from: NETWORK,
+    to: "rejected",
+    legs: PAYOUT_RETURNED,
+  },
+];
+
+/** The refund paid back to where the funds came from (refund machine: COMPLETED). */
+export const REFUND_PAID_RULE = {
+  kind: "refund.paid",
+  memo: "Refund paid to the customer",
+  legs: [Dr("transfer:refund-due", "total"), Cr("refundCash", "total")],
+} as const;
+
+/** The rule for a state change, if it moves money. `from` is the prior state for moves out of spended. */
+export function postingRuleFor(trigger: TransferTrigger, from: TransferState, to: TransferState): PostingRule | undefined {
+  return POSTING_RULES.find((r) => r.trigger === trigger && r.from.includes(from) && r.to === to);
+}
+
+export interface TransferAmounts {
+  originCurrency: string;
+  destinationCurrency: string;
+  total: bigint;
+  fees: bigint;
+  origin: bigint;
+  destination: bigint;
+}
+
+/** The transfer's amounts in minor units; the priced terms must add up (total = origin + fees). */
+export function transferAmounts(
+  t: Pick<TransferRow, "originAmount" | "originCurrency" | "destinationAmount" | "destinationCurrency" | "principalFee" | "partnerFee" | "totalCustomerCost">,
+): TransferAmounts {
+  const oc = t.originCurrency;
+  const amounts = {
+    originCurrency: oc,
+    destinationCurrency: t.destinationCurrency,
+    total: toMinor(t.totalCustomerCost, oc),
+    fees: toMinor(t.principalFee, oc) + toMinor(t.partnerFee, oc),
+    origin: toMinor(t.originAmount, oc),
+    destination: toMinor(t.destinationAmount, t.destinationCurrency),
+  };
+  if (amounts.total !== amounts.origin + amounts.fees)
+    throw new Error(`ledger: transfer terms do not add up: ${t.totalCustomerCost} != ${t.originAmount} + fees`);
+  return amounts;
+}
+
+/** A rule's legs as ledger lines for this transfer. */
+export function linesFor(legs: readonly PostingLeg[], amounts: TransferAmounts, fundedFrom: FundingSource, transferId: string) {
+  return legs.map((leg) => {
+    const account: AccountCode = leg.account === "fundingSource" ? fundedFrom : leg.account === "refundCash" ? refundCashAccount(fundedFrom) : leg.account;
+    const currency = leg.amount === "destination" ? amounts.destinationCurrency : amounts.originCurrency;
+    const value = amounts[leg.amount];
+    return { account, currency, transferId, ...(leg.side === "debit" ? { debit: value } : { credit: value }) };
+  });
+}
+
+/**
+ * Posts the entry of a transfer's state change (history row `historyId`), if the change moves
+ * money. A transfer funded before the ledger existed (no fundedFrom) has no books to continue.
+ */
+export async function postTransition(
+  tx: Tx,
+  input: { transfer: TransferRow; trigger: TransferTrigger; from: TransferState; to: TransferState; historyId: string; now: Date },
+): Promise<void> {
+  const rule = postingRuleFor(input.trigger, input.from, input.to);
+  const { transfer } = input;
+  if (!rule || !transfer.fundedFrom) return;
+  await postEntry(tx, {
+    sourceKey: `transfer-state:${input.historyId}`,
+    kind: rule.kind,
+    memo: rule.memo,
+    transferId: transfer.id,
+    transferStateHistoryId: input.historyId,
+    lines: linesFor(rule.legs, transferAmounts(transfer), transfer.fundedFrom, transfer.id),
+    now: input.now,
+  });
+}
+
+/** Posts the refund's payment (once per transfer: a refund completes once). */
+export async function postRefundPaid(tx: Tx, transfer: TransferRow, now: Date): Promise<void> {
+  if (!transfer.fundedFrom) return;
+  await postEntry(tx, {
+    sourceKey: `refund-paid:${transfer.id}`,
+    kind: REFUND_PAID_RULE.kind,
+    memo: REFUND_PAID_RULE.memo,
+    transferId: transfer.id,
+    lines: linesFor(REFUND_PAID_RULE.legs, transferAmounts(transfer), transfer.fundedFrom, transfer.id),
+    now,
+  });
+}
