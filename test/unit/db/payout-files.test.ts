@@ -14,6 +14,7 @@ import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries, jobs, payoutFileItems, payoutFiles, payoutMethods, transfers, transferStateHistory } from "@/db/schema";
 import { clock } from "@/lib/clock";
+import { accountBalances, toMinor, transferEntries } from "@/lib/ledger";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 import { pain001SchemaErrors, pain002 } from "../../support/iso20022";
@@ -64,7 +65,8 @@ async function fundedTransfer(owner: Owner, identifier: string, currency = "MXN"
       .where(eq(transfers.id, created.id));
     const row = (await lockTransfer(tx, created.id))!;
     const funding = await transitionTransfer(tx, await transitionTransfer(tx, row, "fastCheck.passed", now), "confirm", now, { confirmedAt: now });
-    return transitionTransfer(tx, funding, "funding.succeeded", now);
+    // Funded by card, as completeFunding records it, so every later move posts to the ledger.
+    return transitionTransfer(tx, funding, "funding.succeeded", now, { fundedFrom: "cash:card-clearing" });
   });
 }
 
@@ -90,7 +92,7 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
   before(async () => {
     owner = await newSubscription(db);
     ids.clabe = (await fundedTransfer(owner, "002010077777777771")).id;
-    ids.iban = (await fundedTransfer(owner, "DE89 3704 0044 0532 0130 00", "MXN", "10.515000")).id;
+    ids.iban = (await fundedTransfer(owner, "DE89 3704 0044 0532 0130 00", "MXN", "10.520000")).id;
     ids.php = (await fundedTransfer(owner, "1234567890", "PHP", "5000.000000")).id;
   });
 
@@ -104,7 +106,7 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
     const mxn = files.find((f) => f.currency === "MXN")!;
     assert.equal(mxn.controlSum, "1885.52");
     assert.match(mxn.xml, new RegExp(`<EndToEndId>${ids.clabe}</EndToEndId>`));
-    assert.match(mxn.xml, /<InstdAmt Ccy="MXN">10.52<\/InstdAmt>/, "half-even to the currency's minor unit");
+    assert.match(mxn.xml, /<InstdAmt Ccy="MXN">10.52<\/InstdAmt>/, "in the currency's minor unit");
     assert.match(mxn.xml, /<IBAN>DE89370400440532013000<\/IBAN>/);
     assert.match(mxn.xml, /<Othr>\s*<Id>002010077777777771<\/Id>/);
     assert.match(mxn.xml, /<Nm>Ana Ruiz<\/Nm>/);
@@ -169,7 +171,28 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
       ],
     );
 
+    // The books: the paid transfer's accounts are all zero; the rejected one owes exactly its
+    // total back to the customer (refund due), its payout and fee reversed.
+    const balances = async (transferId: string) =>
+      Object.fromEntries((await accountBalances(db, { transferId })).map((a) => [`${a.code} ${a.currency}`, a.balance]));
+    const owed = await db.select().from(transfers).where(eq(transfers.id, ids.iban));
+    assert.deepEqual(await balances(ids.clabe), {
+      "transfer:customer-funds USD": 0n,
+      "transfer:payout-in-flight MXN": 0n,
+    });
+    assert.deepEqual(await balances(ids.iban), {
+      "transfer:customer-funds USD": 0n,
+      "transfer:payout-in-flight MXN": 0n,
+      "transfer:refund-due USD": -toMinor(owed[0].totalCustomerCost, "USD"),
+    });
+    const refundEntries = (await transferEntries(db, ids.iban)).map((e) => e.kind);
+    assert.equal(refundEntries.filter((k) => k === "payout.returned").length, 1, refundEntries.join());
+
     assert.deepEqual(await importReport(report), { transactions: 4, applied: 0, unmatched: 1, duplicates: 3 });
+    assert.deepEqual(
+      (await transferEntries(db, ids.iban)).map((e) => e.kind),
+      refundEntries,
+    );
     const again = await db
       .select()
       .from(transferStateHistory)
