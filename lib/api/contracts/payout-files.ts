@@ -1,8 +1,53 @@
 import { z } from "zod";
+import { SANDBOX_PAYOUT_BANKS } from "@/lib/config/payout-banks";
 import { defineContract } from "@/lib/http/contract";
+import { buildPain001 } from "@/lib/payouts/pain001";
+import { EX } from "../examples/ids";
 
 /** Sandbox file rails for payouts (issue 12 item 5): pain.001 out, pain.002 in. */
 const tags = ["Sandbox"];
+
+/** The example transfer in a file, built by the same builder as real files (so it stays XSD-valid). */
+const PAYOUT_FILE_EXAMPLE = buildPain001({
+  messageId: "POF-20261121-0001",
+  createdAt: new Date(EX.at(7)),
+  initiatingParty: "Remit Sandbox Ltd",
+  payments: [
+    {
+      id: "POF-20261121-0001-MXN",
+      bank: SANDBOX_PAYOUT_BANKS[0],
+      currency: "MXN",
+      executionDate: "2026-11-21",
+      transfers: [
+        {
+          endToEndId: EX.transferId,
+          amount: "1875.00",
+          creditorName: "Lucía Hernández",
+          creditorCountry: "MX",
+          creditorAccount: { other: "002010077777777771", scheme: "CLABE" },
+        },
+      ],
+    },
+  ],
+});
+
+/** The bank's answer to that file: the transfer settled (ACSC). */
+const STATUS_REPORT_EXAMPLE = `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.002.001.03">
+  <CstmrPmtStsRpt>
+    <GrpHdr><MsgId>STS-20261121-0001</MsgId><CreDtTm>2026-11-21T10:11:00</CreDtTm></GrpHdr>
+    <OrgnlGrpInfAndSts><OrgnlMsgId>POF-20261121-0001</OrgnlMsgId><OrgnlMsgNmId>pain.001.001.03</OrgnlMsgNmId></OrgnlGrpInfAndSts>
+    <OrgnlPmtInfAndSts>
+      <OrgnlPmtInfId>POF-20261121-0001-MXN</OrgnlPmtInfId>
+      <TxInfAndSts>
+        <StsId>${EX.transferId}-ACSC</StsId>
+        <OrgnlEndToEndId>${EX.transferId}</OrgnlEndToEndId>
+        <TxSts>ACSC</TxSts>
+      </TxInfAndSts>
+    </OrgnlPmtInfAndSts>
+  </CstmrPmtStsRpt>
+</Document>
+`;
 
 export const sandboxPayoutFiles = defineContract({
   operationId: "sandboxGeneratePayoutFiles",
@@ -20,6 +65,7 @@ export const sandboxPayoutFiles = defineContract({
     description: "The pain.001.001.03 document (Document/CstmrCdtTrfInitn).",
     schema: z.string().meta({ id: "Pain001Document", description: "XML text" }),
   },
+  examples: { response: PAYOUT_FILE_EXAMPLE },
   errors: ["auth.subscriptionKeyInvalid", "transfer.stateInvalid", "route.notFound"],
 });
 
@@ -47,5 +93,6 @@ export const sandboxPaymentStatusReports = defineContract({
       })
       .meta({ id: "PaymentStatusImport" }),
   },
+  examples: { request: STATUS_REPORT_EXAMPLE, response: { transactions: 1, applied: 1, unmatched: 0, duplicates: 0 } },
   errors: ["auth.subscriptionKeyInvalid", "validation.bodyMalformed", "validation.fieldInvalid", "route.notFound"],
 });

@@ -7347,6 +7347,23 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example <?xml version="1.0" encoding="UTF-8"?>
+         *     <Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.002.001.03">
+         *       <CstmrPmtStsRpt>
+         *         <GrpHdr><MsgId>STS-20261121-0001</MsgId><CreDtTm>2026-11-21T10:11:00</CreDtTm></GrpHdr>
+         *         <OrgnlGrpInfAndSts><OrgnlMsgId>POF-20261121-0001</OrgnlMsgId><OrgnlMsgNmId>pain.001.001.03</OrgnlMsgNmId></OrgnlGrpInfAndSts>
+         *         <OrgnlPmtInfAndSts>
+         *           <OrgnlPmtInfId>POF-20261121-0001-MXN</OrgnlPmtInfId>
+         *           <TxInfAndSts>
+         *             <StsId>trf_8k2m5q9d3x7c1v4b6n0p9r3t-ACSC</StsId>
+         *             <OrgnlEndToEndId>trf_8k2m5q9d3x7c1v4b6n0p9r3t</OrgnlEndToEndId>
+         *             <TxSts>ACSC</TxSts>
+         *           </TxInfAndSts>
+         *         </OrgnlPmtInfAndSts>
+         *       </CstmrPmtStsRpt>
+         *     </Document>
+         */
         "application/xml": components["schemas"]["Pain002Document"];
       };
     };
@@ -7357,6 +7374,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "transactions": 1,
+           *       "applied": 1,
+           *       "unmatched": 0,
+           *       "duplicates": 0
+           *     }
+           */
           "application/json": components["schemas"]["PaymentStatusImport"];
         };
       };
@@ -7445,6 +7470,71 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example <?xml version="1.0" encoding="UTF-8"?>
+           *     <Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.001.001.03">
+           *       <CstmrCdtTrfInitn>
+           *         <GrpHdr>
+           *           <MsgId>POF-20261121-0001</MsgId>
+           *           <CreDtTm>2026-11-21T10:07:00Z</CreDtTm>
+           *           <NbOfTxs>1</NbOfTxs>
+           *           <CtrlSum>1875.00</CtrlSum>
+           *           <InitgPty>
+           *             <Nm>Remit Sandbox Ltd</Nm>
+           *           </InitgPty>
+           *         </GrpHdr>
+           *         <PmtInf>
+           *           <PmtInfId>POF-20261121-0001-MXN</PmtInfId>
+           *           <PmtMtd>TRF</PmtMtd>
+           *           <NbOfTxs>1</NbOfTxs>
+           *           <CtrlSum>1875.00</CtrlSum>
+           *           <ReqdExctnDt>2026-11-21</ReqdExctnDt>
+           *           <Dbtr>
+           *             <Nm>Remit Sandbox Ltd</Nm>
+           *           </Dbtr>
+           *           <DbtrAcct>
+           *             <Id>
+           *               <IBAN>DE89370400440532013000</IBAN>
+           *             </Id>
+           *             <Ccy>MXN</Ccy>
+           *           </DbtrAcct>
+           *           <DbtrAgt>
+           *             <FinInstnId>
+           *               <BIC>SBOXDEFFXXX</BIC>
+           *             </FinInstnId>
+           *           </DbtrAgt>
+           *           <CdtTrfTxInf>
+           *             <PmtId>
+           *               <InstrId>trf_8k2m5q9d3x7c1v4b6n0p9r3t</InstrId>
+           *               <EndToEndId>trf_8k2m5q9d3x7c1v4b6n0p9r3t</EndToEndId>
+           *             </PmtId>
+           *             <Amt>
+           *               <InstdAmt Ccy="MXN">1875.00</InstdAmt>
+           *             </Amt>
+           *             <Cdtr>
+           *               <Nm>Lucía Hernández</Nm>
+           *               <PstlAdr>
+           *                 <Ctry>MX</Ctry>
+           *               </PstlAdr>
+           *             </Cdtr>
+           *             <CdtrAcct>
+           *               <Id>
+           *                 <Othr>
+           *                   <Id>002010077777777771</Id>
+           *                   <SchmeNm>
+           *                     <Prtry>CLABE</Prtry>
+           *                   </SchmeNm>
+           *                 </Othr>
+           *               </Id>
+           *             </CdtrAcct>
+           *             <RmtInf>
+           *               <Ustrd>Remittance trf_8k2m5q9d3x7c1v4b6n0p9r3t</Ustrd>
+           *             </RmtInf>
+           *           </CdtTrfTxInf>
+           *         </PmtInf>
+           *       </CstmrCdtTrfInitn>
+           *     </Document>
+           */
           "application/xml": components["schemas"]["Pain001Document"];
         };
       };

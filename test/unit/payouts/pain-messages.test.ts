@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { SANDBOX_PAYOUT_BANKS } from "@/lib/config/payout-banks";
 import { DomainError } from "@/lib/errors";
+import { sandboxPaymentStatusReports, sandboxPayoutFiles } from "@/lib/api/contracts/payout-files";
 import { buildPain001 } from "@/lib/payouts/pain001";
 import { parsePain002 } from "@/lib/payouts/pain002";
 import { rejectionReasonFor } from "@/lib/payouts/reject-reasons";
@@ -50,6 +51,14 @@ describe("pain.001 files (issue 12 item 4)", () => {
       payments: [{ id: "p", bank, currency: "MXN", executionDate: "2026-11-23", transfers: [{ endToEndId: "trf_c", amount: "1.00", creditorName: "C" }] }],
     }).replace(/<DbtrAgt>[\s\S]*?<\/DbtrAgt>/, "");
     assert.notDeepEqual(await pain001SchemaErrors(xml), []);
+  });
+});
+
+describe("the API reference's examples of the file rails", () => {
+  test("the pain.001 answer is valid against the shipped XSD and the pain.002 request parses", async () => {
+    assert.deepEqual(await pain001SchemaErrors(String(sandboxPayoutFiles.examples?.response)), []);
+    const [line] = parsePain002(String(sandboxPaymentStatusReports.examples?.request)).transactions;
+    assert.equal(line.status, "ACSC");
   });
 });
 
