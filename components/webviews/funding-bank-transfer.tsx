@@ -8,7 +8,7 @@ const grouped = (text: string) => text.replace(/(.{4})(?=.)/g, "$1 ");
  * Production funding (issue 12): where to send the money, the exact amount and the ISO 11649
  * reference. The transfer stays in funding until a bank statement shows the credit.
  */
-export function FundingBankTransfer({ model, messages: m }: { model: FundingWebviewModel; messages: FundingWebviewMessages }) {
+export function FundingBankTransfer({ model, messages: m, amount }: { model: FundingWebviewModel; messages: FundingWebviewMessages; amount?: string }) {
   const bt = model.bankTransfer;
   if (!bt) {
     return (
@@ -35,7 +35,7 @@ export function FundingBankTransfer({ model, messages: m }: { model: FundingWebv
         {row(m.accountName, bt.collectionAccount.name, "bank-account-name")}
         {row(m.iban, grouped(bt.collectionAccount.iban), "bank-iban")}
         {row(m.bic, bt.collectionAccount.bic, "bank-bic")}
-        {row(m.amountToSend, `${bt.amount} ${bt.currency}`, "bank-amount", true)}
+        {row(m.amountToSend, amount ?? `${bt.amount} ${bt.currency}`, "bank-amount", true)}
         {row(m.reference, grouped(bt.reference), "bank-reference", true)}
       </dl>
       <p className="mt-3 text-sm text-slate-700">{m.referenceNote}</p>

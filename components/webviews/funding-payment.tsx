@@ -28,6 +28,8 @@ export interface FundingDisplay {
   rate: string;
   recipientGets: string;
   until: string;
+  /** The exact sum to send by bank transfer, for people (the reference and account stay verbatim). */
+  bankAmount?: string;
 }
 
 type Result = "SUCCEEDED" | "FAILED" | "EXPIRED";
@@ -127,7 +129,7 @@ export function FundingPayment({
         </p>
       )}
       {!model.paymentsConfigured ? (
-        <FundingBankTransfer model={model} messages={m} />
+        <FundingBankTransfer model={model} messages={m} amount={d.bankAmount} />
       ) : result === null ? (
         <form onSubmit={pay} className="mt-6 space-y-4">
           <fieldset className="grid grid-cols-2 gap-2" aria-label="Payment method">

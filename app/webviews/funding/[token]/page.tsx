@@ -25,6 +25,7 @@ function display(model: FundingWebviewModel, language: Language): FundingDisplay
     rate: `1 ${a.originCurrency} = ${formatDecimal(a.rate, language)} ${a.destinationCurrency}`,
     recipientGets: formatMoney(a.destinationAmount, a.destinationCurrency, language),
     until: formatDateTime(model.sessionExpiresAt, language),
+    ...(model.bankTransfer ? { bankAmount: formatMoney(model.bankTransfer.amount, model.bankTransfer.currency, language) } : {}),
   };
 }
 
