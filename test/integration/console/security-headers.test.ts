@@ -7,12 +7,15 @@ import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { registerCustomer } from "../support/client";
 import { consoleCookie, consolePages, rawRequest, type RawResult } from "../support/console";
+import { registeredScenario } from "../transfers/support";
 
 let cookie: string;
 let subscriptionId: string;
+let transferId: string;
 
 before(async () => {
   subscriptionId = (await registerCustomer()).tokens.subscriptionId;
+  transferId = (await registeredScenario()).transferId;
   cookie = await consoleCookie();
 });
 
@@ -45,7 +48,7 @@ function assertConsolePolicy(res: RawResult, what: string): string {
 }
 
 test("every console page: CSP with a fresh nonce on each response, frame-ancestors 'none', and the nonce on every script", async () => {
-  const pages = consolePages({ subscriptionId, partnerId: "partner_demo" });
+  const pages = consolePages({ subscriptionId, partnerId: "partner_demo", transferId });
   assert.ok(pages.length >= 12, `only ${pages.length} console pages`);
   for (const page of pages) {
     const res = await rawRequest("GET", page.path, { headers: { cookie } });

@@ -200,7 +200,7 @@ describe("a production server never reaches a sandbox money rail (issue 11 item 
     assert.match(html, /Pay by bank transfer/);
     assert.match(html, /GB33 BUKB 2020 1555 5555 55/, "the collection account's IBAN");
     assert.match(html, /BUKBGB22/);
-    assert.match(html, /data-testid="bank-amount"[^>]*>USD 102\.99</, "the exact amount in minor units, for people");
+    assert.match(html, /data-testid="bank-amount"[^>]*>USD\s102\.99</, "the exact amount in minor units, for people");
     assert.match(html, /waits until your payment reaches our account/);
     const reference = /data-testid="bank-reference"[^>]*>([^<]+)</.exec(html)?.[1]?.replace(/\s+/g, "");
     assert.ok(reference && isCreditorReference(reference), `an ISO 11649 reference: ${reference}`);
