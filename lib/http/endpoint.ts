@@ -6,7 +6,6 @@ import { enforceGate, type GatedCustomer } from "@/lib/customers/gating";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import { fingerprintOf, RequestKey, type Answer } from "@/lib/idempotency/request-key";
-import { logger } from "@/lib/log";
 import type { Partner } from "@/lib/partners/authenticate";
 import { ready } from "@/lib/platform/ready";
 import { unitOfWork } from "@/lib/platform/unit-of-work";
@@ -14,8 +13,8 @@ import { readJsonBody, readXmlBody } from "./body";
 import { callerOf, logRequest } from "./caller";
 import type { AuthLevel, Contract } from "./contract";
 import { correlationIdOf } from "./correlation";
-import { errorResponse, jsonResponse, unexpected, xmlResponse } from "./envelope";
-import { isTemporarilyUnavailable, unavailable } from "./unavailable";
+import { errorResponse, jsonResponse, xmlResponse } from "./envelope";
+import { answerableError } from "./unavailable";
 import { parseOrThrow } from "./validate";
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -126,12 +125,7 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
       if (!outcome.ok && !outcome.committed) throw outcome.error;
       response = outcome.ok ? outcome.value : errorResponse(outcome.error, correlationId);
     } catch (err) {
-      const error = err instanceof DomainError ? err : isTemporarilyUnavailable(err) ? unavailable() : unexpected();
-      if (!(err instanceof DomainError))
-        logger().error(
-          { err, correlationId, route: contract.operationId },
-          error.code === "internal.unavailable" ? "database unavailable" : "unexpected error",
-        );
+      const error = answerableError(err, { correlationId, route: contract.operationId });
       response = errorResponse(error, correlationId);
       const db = key && (await ready().catch(() => undefined));
       if (db) await key!.fail(db, await answerOf(response), error);

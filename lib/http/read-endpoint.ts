@@ -5,16 +5,15 @@ import { clock } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { enforceGate, type GatedCustomer } from "@/lib/customers/gating";
 import { DomainError } from "@/lib/errors";
-import { logger } from "@/lib/log";
 import type { Partner } from "@/lib/partners/authenticate";
 import { ready } from "@/lib/platform/ready";
 import { unitOfWork } from "@/lib/platform/unit-of-work";
 import { callerOf, logRequest } from "./caller";
 import type { AuthLevel, Contract } from "./contract";
 import { correlationIdOf } from "./correlation";
-import { errorResponse, jsonResponse, unexpected } from "./envelope";
+import { errorResponse, jsonResponse } from "./envelope";
 import type { Reply } from "./endpoint";
-import { isTemporarilyUnavailable, unavailable } from "./unavailable";
+import { answerableError } from "./unavailable";
 import { parseOrThrow } from "./validate";
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -68,12 +67,7 @@ export function readEndpoint<Q extends z.ZodType | undefined, P extends z.ZodTyp
       const text = reply.body === undefined ? null : JSON.stringify(reply.body);
       response = jsonResponse(reply.status ?? contract.success.status, text, { ...reply.headers, "x-correlation-id": correlationId });
     } catch (err) {
-      const error = err instanceof DomainError ? err : isTemporarilyUnavailable(err) ? unavailable() : unexpected();
-      if (!(err instanceof DomainError))
-        logger().error(
-          { err, correlationId, route: contract.operationId },
-          error.code === "internal.unavailable" ? "database unavailable" : "unexpected error",
-        );
+      const error = answerableError(err, { correlationId, route: contract.operationId });
       response = errorResponse(error, correlationId);
     }
     logRequest(req, { correlationId, route: contract.path, status: response.status, started, partnerId });

@@ -1,4 +1,6 @@
 import { DomainError } from "@/lib/errors";
+import { logger } from "@/lib/log";
+import { unexpected } from "./envelope";
 
 /**
  * Errors that mean the database cannot be reached or is refusing work for now (connection
@@ -27,4 +29,15 @@ export function unavailable(): DomainError {
     remediation: "retry_later",
     retryAfterSeconds: 5,
   });
+}
+
+/**
+ * What a pipeline answers for an error its handler threw: a DomainError as it is, a lost
+ * database as 503 internal.unavailable, anything else as server.unexpected; the last two logged.
+ */
+export function answerableError(err: unknown, context: { correlationId: string; route: string }): DomainError {
+  if (err instanceof DomainError) return err;
+  const error = isTemporarilyUnavailable(err) ? unavailable() : unexpected();
+  logger().error({ err, ...context }, error.code === "internal.unavailable" ? "database unavailable" : "unexpected error");
+  return error;
 }
