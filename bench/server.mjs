@@ -74,7 +74,14 @@ export async function startServer(env = {}, opts = {}) {
     instances > 1 || opts.nodeArgs
       ? [...SERVER_NODE_ARGS, ...(opts.nodeArgs ?? []), path.join(root, "bench/cluster.mjs"), String(port), String(instances)]
       : [...SERVER_NODE_ARGS, next, "start", "-p", String(port), "-H", "127.0.0.1"];
-  const childEnv = { ...SERVER_ENV, ...process.env, LOG_LEVEL: "warn", PUBLIC_BASE_URL: baseUrl, ...(db ? { DATABASE_URL: db.url } : { PGLITE_DIR: pgliteDir }), ...env };
+  const childEnv = {
+    ...SERVER_ENV,
+    ...process.env,
+    LOG_LEVEL: "warn",
+    PUBLIC_BASE_URL: baseUrl,
+    ...(db ? { DATABASE_URL: db.url } : { PGLITE_DIR: pgliteDir }),
+    ...env,
+  };
   // PGlite: no DATABASE_URL inherited from the caller's environment.
   if (!db) delete childEnv.DATABASE_URL;
   const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: childEnv });
