@@ -5,7 +5,7 @@ import { spawn, spawnSync, execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { SERVER_ENV, SERVER_NODE_ARGS } from "../scripts/server-node-args.mjs";
+import { SERVER_NODE_ARGS, serverEnv } from "../scripts/server-node-args.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const next = path.join(root, "node_modules/next/dist/bin/next");
@@ -75,7 +75,7 @@ export async function startServer(env = {}, opts = {}) {
       ? [...SERVER_NODE_ARGS, ...(opts.nodeArgs ?? []), path.join(root, "bench/cluster.mjs"), String(port), String(instances)]
       : [...SERVER_NODE_ARGS, next, "start", "-p", String(port), "-H", "127.0.0.1"];
   const childEnv = {
-    ...SERVER_ENV,
+    ...serverEnv(db ? { DATABASE_URL: db.url } : {}),
     ...process.env,
     LOG_LEVEL: "warn",
     PUBLIC_BASE_URL: baseUrl,

@@ -9,8 +9,13 @@
 // fits) and costs more frequent full collections, mostly marked concurrently.
 export const SERVER_NODE_ARGS = ["--heap-growing-percent=50"];
 
-// glibc malloc keeps what it frees, in the main heap and in threads' own arenas (up to 8 per
-// core). With PGlite (PostgreSQL: 21 MB) they held about 100 MB after start and after the journey
-// bench; at most two arenas, and blocks from 128 KB mapped on their own (returned when freed; a
-// fixed threshold also stops glibc raising it), 59 MB after the journey. The environment's values win.
-export const SERVER_ENV = { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072" };
+/**
+ * glibc malloc keeps what it frees, in the main heap and in threads' own arenas (up to 8 per core).
+ * With PGlite they held about 100 MB after start and after the journey bench; at most two arenas,
+ * and (PGlite only) blocks from 128 KB mapped on their own, returned when freed, held 59 MB. On
+ * PostgreSQL malloc holds about 20 MB: no mmap threshold there, it would only cost system calls.
+ * The environment's own values win (spread it first).
+ */
+export function serverEnv(env) {
+  return env.DATABASE_URL ? { MALLOC_ARENA_MAX: "2" } : { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072" };
+}
