@@ -5,7 +5,7 @@ import { spawn, spawnSync, execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { SERVER_NODE_ARGS, serverEnv } from "../scripts/server-node-args.mjs";
+import { serverEnv, serverNodeArgs } from "../scripts/server-node-args.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const next = path.join(root, "node_modules/next/dist/bin/next");
@@ -70,10 +70,11 @@ export async function startServer(env = {}, opts = {}) {
   nextPort += 3;
   const baseUrl = `http://127.0.0.1:${port}`;
   const instances = db ? (opts.instances ?? 1) : 1;
+  const nodeArgs = serverNodeArgs(db ? { DATABASE_URL: db.url } : {});
   const args =
     instances > 1 || opts.nodeArgs
-      ? [...SERVER_NODE_ARGS, ...(opts.nodeArgs ?? []), path.join(root, "bench/cluster.mjs"), String(port), String(instances)]
-      : [...SERVER_NODE_ARGS, next, "start", "-p", String(port), "-H", "127.0.0.1"];
+      ? [...nodeArgs, ...(opts.nodeArgs ?? []), path.join(root, "bench/cluster.mjs"), String(port), String(instances)]
+      : [...nodeArgs, next, "start", "-p", String(port), "-H", "127.0.0.1"];
   const childEnv = {
     ...serverEnv(db ? { DATABASE_URL: db.url } : {}),
     ...process.env,
