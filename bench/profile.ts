@@ -7,7 +7,7 @@
  *   BENCH_DRIVER=pglite|postgres, BENCH_SECONDS (10), BENCH_WRITES (300). Prints JSON on stdout.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 // @ts-expect-error: plain ESM helpers
 import { startServer } from "./server.mjs";
@@ -91,7 +91,7 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
       requests: w.requests,
       summary: summarize(prof, locate, w, 10),
     }));
-    return { database: server.database, seconds: SECONDS, writes: WRITES, routes };
+    return { database: server.database, seconds: SECONDS, writes: WRITES, at: new Date().toISOString(), load: loadavg()[0], routes };
   } finally {
     if (!stopped) await server.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -108,7 +108,7 @@ export function profileSection(p) {
     ].join("\n"),
   );
   return [
-    `CPU profile (\`node --cpu-prof\`) of one production server on ${p.database}, loaded in turn by each call below at c=50 (reads: wrk ${p.seconds} s after a warm-up; writes: ${p.writes} calls, a closed loop of 50 callers, as in the per-call table). The samples are split by each load's time window and mapped to source file:line through the build's source maps (Turbopack writes them next to the server chunks; they are read from disk after the run, nothing is loaded into the server). Shares are of all samples in the window, idle included. Inclusive time leaves out Node's own frames (the event loop's \`runMicrotasks\` and \`processTicksAndRejections\` hold nearly all of it).`,
+    `CPU profile (\`node --cpu-prof\`) of one production server on ${p.database}, loaded in turn by each call below at c=50 (reads: wrk ${p.seconds} s after a warm-up; writes: ${p.writes} calls, a closed loop of 50 callers, as in the per-call table). The samples are split by each load's time window and mapped to source file:line through the build's source maps (Turbopack writes them next to the server chunks; they are read from disk after the run, nothing is loaded into the server). Shares are of all samples in the window, idle included. Inclusive time leaves out Node's own frames (the event loop's \`runMicrotasks\` and \`processTicksAndRejections\` hold nearly all of it).${p.at ? ` Run at ${p.at.slice(0, 16)} UTC, load average ${fmt(p.load, 1)} at the end.` : ""}`,
     "",
     "Self time by category and route:",
     "",
