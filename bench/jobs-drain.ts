@@ -1,9 +1,9 @@
 /**
  * Job drain rate (issue 13, job latency): N transfers in registered, each with its fast-check due
- * now, drained by one worker loop (lib/jobs/run-loop.ts) with nothing else running. Reports jobs/s,
- * statements per job (Drizzle's count, BEGIN/COMMIT not included) and, on PostgreSQL,
- * transactions per job (pg_stat_database). Fast-check emits events: their webhook deliveries
- * (no webhook URL: settled undeliverable) drain in the same run, on their own lane.
+ * now, drained by one worker loop (lib/jobs/run-loop.ts) with nothing else running. Reports
+ * fast-checks/s, statements per job (Drizzle's count), transactions per job (each adds BEGIN and
+ * COMMIT) and so round trips per job. Fast-check emits an event: its webhook delivery (no
+ * webhook URL: settled undeliverable) runs in the same drain, on its own lane.
  *
  *   node --import tsx bench/jobs-drain.ts                      # PGlite, N=500
  *   BENCH_DB_URL=postgres://... BENCH_JOBS=500 node --import tsx bench/jobs-drain.ts
