@@ -60,8 +60,8 @@ export async function claimBatch(db: Db, now: Date, limit: number, filter: Claim
     window,
     limit,
   });
-  const jobs = rows.map(({ seen: _, ...job }) => job as ClaimedJob);
-  return { jobs, more: rows.length > 0 && rows[0].seen >= window };
+  const claimed = rows.map(({ seen: _, ...job }) => job as ClaimedJob);
+  return { jobs: claimed, more: rows.length > 0 && rows[0].seen >= window };
 }
 
 /** A name per group expression, so each lane's claim is prepared once. */
