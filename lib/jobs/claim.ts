@@ -138,7 +138,7 @@ export function held(job: ClaimedJob) {
 }
 
 /** Records the outcome and releases the claim; false when the claim was lost (nothing written). */
-export async function finish(db: Executor, job: ClaimedJob, set: Partial<JobRow>): Promise<boolean> {
+export async function finish(db: Executor, job: ClaimedJob, set: { [K in keyof JobRow]?: JobRow[K] | SQL }): Promise<boolean> {
   const rows = await db
     .update(jobs)
     .set({ lockedUntil: null, lockedBy: null, ...set })
