@@ -30,10 +30,10 @@ export async function lockTransfer(tx: Tx, transferId: string): Promise<Transfer
   return row;
 }
 
-/** Writes the history row and the event; answers the row's id (the ledger entry's source). */
+/** Writes the history row and the event (one statement); answers the row's id (the ledger entry's source). */
 async function recordState(tx: Tx, row: { id: string; subscriptionId: string }, from: TransferState | null, to: TransferState, reasonCode: string, now: Date) {
   const id = newId("tsh");
-  await tx.insert(transferStateHistory).values({
+  const history = tx.insert(transferStateHistory).values({
     id,
     transferId: row.id,
     seq: sql`(select coalesce(max(${transferStateHistory.seq}), 0) + 1 from ${transferStateHistory} where ${transferStateHistory.transferId} = ${row.id})`,
@@ -41,12 +41,16 @@ async function recordState(tx: Tx, row: { id: string; subscriptionId: string }, 
     reasonCode,
     transitionedAt: now,
   });
-  await emitEvent(tx, {
-    subscriptionId: row.subscriptionId,
-    eventType: "transfer.state.changed",
-    data: { transferId: row.id, state: to, previousState: from, reasonCode },
-    now,
-  });
+  await emitEvent(
+    tx,
+    {
+      subscriptionId: row.subscriptionId,
+      eventType: "transfer.state.changed",
+      data: { transferId: row.id, state: to, previousState: from, reasonCode },
+      now,
+    },
+    [history],
+  );
   return id;
 }
 
