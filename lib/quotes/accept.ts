@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
+import { writeTogether } from "@/db/write-together";
 import { beneficiaries, disclosures, partners, quotes } from "@/db/schema";
 import { beneficiaryInScope } from "@/lib/beneficiaries/records";
 import { moneyMovementCheck } from "@/lib/beneficiaries/state-machine";
@@ -9,7 +10,7 @@ import { corridorByCode } from "@/lib/corridors/corridors";
 import { quoteTtlSeconds, type CorridorType } from "@/lib/corridors/payout-methods";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { DomainError } from "@/lib/errors";
-import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+import { dedupeKey, jobInsert, jobWritten } from "@/lib/jobs/queue";
 import { checkEnvelope } from "@/lib/pricing/envelope";
 import { referenceRates } from "@/lib/pricing/rate-store";
 import { insertRegisteredTransfer } from "@/lib/transfers/records";
@@ -90,9 +91,14 @@ export async function acceptQuote(
     },
     now,
   );
-  await tx.update(disclosures).set({ usedAt: now }).where(eq(disclosures.tokenHash, disclosure.tokenHash));
-  await tx.update(quotes).set({ acceptedAt: now, transferId: transfer.id }).where(eq(quotes.id, quote.id));
-  await tx.update(beneficiaries).set({ lastUsedAt: now }).where(eq(beneficiaries.id, beneficiary.id));
-  await enqueue(tx, "transfers.expire", { transferId: transfer.id }, { runAt: transfer.expiresAt, dedupeKey: dedupeKey("transfers.expire", transfer.id) });
+  // Independent writes: one statement.
+  const expiry = { runAt: transfer.expiresAt, dedupeKey: dedupeKey("transfers.expire", transfer.id) };
+  await writeTogether(tx, [
+    tx.update(disclosures).set({ usedAt: now }).where(eq(disclosures.tokenHash, disclosure.tokenHash)),
+    tx.update(quotes).set({ acceptedAt: now, transferId: transfer.id }).where(eq(quotes.id, quote.id)),
+    tx.update(beneficiaries).set({ lastUsedAt: now }).where(eq(beneficiaries.id, beneficiary.id)),
+    jobInsert(tx, "transfers.expire", { transferId: transfer.id }, expiry),
+  ]);
+  await jobWritten(tx, expiry);
   return { quoteId: quote.id, transferId: transfer.id, transferStatus: transfer.state };
 }

@@ -6,7 +6,7 @@ import { unverifiedKid } from "@/lib/crypto/jose-strict/kid";
 import { verifyDeviceAssertion } from "@/lib/devices/assertion/verify-device-assertion";
 import { deviceByKid } from "@/lib/devices/lookup";
 import { DomainError } from "@/lib/errors";
-import { lockedForSeconds, recordFailure } from "@/lib/lockouts/failure-counter";
+import { lockedForSecondsAny, recordFailure } from "@/lib/lockouts/failure-counter";
 import { expireIfOverdue } from "./deadline";
 import { openFundingSession } from "./funding";
 import { transferInScope, transitionTransfer } from "./records";
@@ -51,17 +51,16 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
   const kid = unverifiedKid(input.deviceAssertion);
   const named = kid ? await deviceByKid(tx, kid) : undefined;
   const namedDevice = named?.subscriptionId === input.subscriptionId ? named.id : null;
-  const locked = Math.max(
-    await lockedForSeconds(tx, customerScope(input.customerId), window, now),
-    namedDevice ? await lockedForSeconds(tx, deviceScope(namedDevice), window, now) : 0,
-  );
+  const scopes = [customerScope(input.customerId), ...(namedDevice ? [deviceScope(namedDevice)] : [])];
+  const locked = await lockedForSecondsAny(tx, scopes, window, now);
   if (locked > 0) throw lockout(locked);
 
   const latestChallenge = row.challenge && row.challengeExpiresAt && row.challengeExpiresAt.getTime() > now.getTime() ? row.challenge : null;
   try {
     await verifyDeviceAssertion(input.deviceAssertion, {
       findDeviceByKid: async (k) => {
-        const d = await deviceByKid(tx, k);
+        // The kid read above is the one verified: its row is not read twice.
+        const d = k === kid ? named : await deviceByKid(tx, k);
         return d ? { deviceId: d.id, customerRef: d.subscriptionId, status: d.status, publicJwk: d.publicJwk } : null;
       },
       // Single use (verification 4): spent once presented in an authentic, matching, fresh assertion.
