@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
-import { writeTogether } from "@/db/write-together";
 import { beneficiaries, disclosures, partners, quotes } from "@/db/schema";
 import { beneficiaryInScope } from "@/lib/beneficiaries/records";
 import { moneyMovementCheck } from "@/lib/beneficiaries/state-machine";
@@ -67,6 +66,8 @@ export async function acceptQuote(
     await referenceRates(tx),
   );
 
+  const expiresAt = addSeconds(now, config().TRANSFER_TTL_SECONDS);
+  const expiry = (transferId: string) => ({ runAt: expiresAt, dedupeKey: dedupeKey("transfers.expire", transferId) });
   const transfer = await insertRegisteredTransfer(
     tx,
     {
@@ -86,19 +87,18 @@ export async function acceptQuote(
       corridor: quote.corridor,
       payoutMethod: quote.payoutMethod,
       purposeOfTransfer: input.purposeOfTransfer,
-      expiresAt: addSeconds(now, config().TRANSFER_TTL_SECONDS),
+      expiresAt,
       createdAt: now,
     },
     now,
+    // Sent with the transfer's first history row and event.
+    (transferId) => [
+      tx.update(disclosures).set({ usedAt: now }).where(eq(disclosures.tokenHash, disclosure.tokenHash)),
+      tx.update(quotes).set({ acceptedAt: now, transferId }).where(eq(quotes.id, quote.id)),
+      tx.update(beneficiaries).set({ lastUsedAt: now }).where(eq(beneficiaries.id, beneficiary.id)),
+      jobInsert(tx, "transfers.expire", { transferId }, expiry(transferId)),
+    ],
   );
-  // Independent writes: one statement.
-  const expiry = { runAt: transfer.expiresAt, dedupeKey: dedupeKey("transfers.expire", transfer.id) };
-  await writeTogether(tx, [
-    tx.update(disclosures).set({ usedAt: now }).where(eq(disclosures.tokenHash, disclosure.tokenHash)),
-    tx.update(quotes).set({ acceptedAt: now, transferId: transfer.id }).where(eq(quotes.id, quote.id)),
-    tx.update(beneficiaries).set({ lastUsedAt: now }).where(eq(beneficiaries.id, beneficiary.id)),
-    jobInsert(tx, "transfers.expire", { transferId: transfer.id }, expiry),
-  ]);
-  await jobWritten(tx, expiry);
+  await jobWritten(tx, expiry(transfer.id));
   return { quoteId: quote.id, transferId: transfer.id, transferStatus: transfer.state };
 }

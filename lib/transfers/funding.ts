@@ -16,20 +16,32 @@ import { expireIfOverdue } from "./deadline";
 import { closeFundingSession, type FundingSessionRow } from "./funding-session-expiry";
 import { startPayout } from "./network";
 
-/** A new funding attempt after confirm: 30 minutes, its single-use webview URL (spec 2.8). */
-export async function openFundingSession(tx: Tx, transfer: TransferRow, now: Date) {
+/**
+ * A new funding attempt after confirm: 30 minutes, its single-use webview URL (spec 2.8). Its
+ * writes are not run here: confirm sends them with the transition to funding, then calls `written`.
+ */
+export function newFundingSession(tx: Tx, transfer: TransferRow, now: Date) {
   const id = newId("fs");
   const expiresAt = addSeconds(now, config().FUNDING_TTL_SECONDS);
   const webview = webviewTokenInsert(tx, { kind: "FUNDING", sessionId: id, partnerId: transfer.partnerId, ttlSeconds: config().FUNDING_TTL_SECONDS, now });
   const expiry = { runAt: expiresAt, dedupeKey: dedupeKey("funding.expire", id) };
-  // One statement: the session, its URL's token and its expiry job.
-  await writeTogether(tx, [
-    tx.insert(fundingSessions).values({ id, transferId: transfer.id, state: fundingSessionMachine.next("none", "create").to, expiresAt, createdAt: now }),
-    webview.insert,
-    jobInsert(tx, "funding.expire", { fundingSessionId: id }, expiry),
-  ]);
-  await jobWritten(tx, expiry);
-  return { fundingSessionId: id, fundingWebviewUrl: webview.url, expiresAt: expiresAt.toISOString() };
+  return {
+    writes: [
+      tx.insert(fundingSessions).values({ id, transferId: transfer.id, state: fundingSessionMachine.next("none", "create").to, expiresAt, createdAt: now }),
+      webview.insert,
+      jobInsert(tx, "funding.expire", { fundingSessionId: id }, expiry),
+    ],
+    written: () => jobWritten(tx, expiry),
+    view: { fundingSessionId: id, fundingWebviewUrl: webview.url, expiresAt: expiresAt.toISOString() },
+  };
+}
+
+/** newFundingSession with its writes run now (a transfer already in funding). */
+export async function openFundingSession(tx: Tx, transfer: TransferRow, now: Date) {
+  const session = newFundingSession(tx, transfer, now);
+  await writeTogether(tx, session.writes);
+  await session.written();
+  return session.view;
 }
 
 /**

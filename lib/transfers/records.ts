@@ -1,7 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQLWrapper } from "drizzle-orm";
 import { prepared } from "@/db/prepared";
 import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
+import { writeTogether } from "@/db/write-together";
 import { transfers, transferStateHistory } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
 import { emitEvent } from "@/lib/events/emit";
@@ -31,7 +32,15 @@ export async function lockTransfer(tx: Tx, transferId: string): Promise<Transfer
 }
 
 /** Writes the history row and the event (one statement); answers the row's id (the ledger entry's source). */
-async function recordState(tx: Tx, row: { id: string; subscriptionId: string }, from: TransferState | null, to: TransferState, reasonCode: string, now: Date) {
+async function recordState(
+  tx: Tx,
+  row: { id: string; subscriptionId: string },
+  from: TransferState | null,
+  to: TransferState,
+  reasonCode: string,
+  now: Date,
+  alongside: SQLWrapper[],
+) {
   const id = newId("tsh");
   const history = tx.insert(transferStateHistory).values({
     id,
@@ -49,7 +58,7 @@ async function recordState(tx: Tx, row: { id: string; subscriptionId: string }, 
       data: { transferId: row.id, state: to, previousState: from, reasonCode },
       now,
     },
-    [history],
+    [history, ...alongside],
   );
   return id;
 }
@@ -59,13 +68,14 @@ export async function insertRegisteredTransfer(
   tx: Tx,
   values: Omit<typeof transfers.$inferInsert, "id" | "state" | "stateChangedAt">,
   now: Date,
+  alongside: (transferId: string) => SQLWrapper[] = () => [],
 ): Promise<TransferRow> {
   const step = transferMachine.next("none", "quote.accepted");
   const [row] = await tx
     .insert(transfers)
     .values({ ...values, id: newId("trf"), state: step.to, stateChangedAt: now })
     .returning();
-  await recordState(tx, row, null, step.to, step.reasonCode ?? "TRF_INITIATION_QUOTE_ACCEPTED", now);
+  await recordState(tx, row, null, step.to, step.reasonCode ?? "TRF_INITIATION_QUOTE_ACCEPTED", now, alongside(row.id));
   return row;
 }
 
@@ -73,9 +83,17 @@ export async function insertRegisteredTransfer(
  * The one way a transfer changes state. The row must be locked (FOR UPDATE) by the caller; the
  * transition table decides (or refuses with transfer.stateInvalid); the new state, its history
  * entry, the transfer.state.changed event and the ledger entry of a money-moving change
- * (postings.ts) commit with the caller's transaction.
+ * (postings.ts) commit with the caller's transaction. The caller's `alongside` writes (independent
+ * of these: db/write-together.ts) are sent in the same statement as the history row and event.
  */
-export async function transitionTransfer(tx: Tx, row: TransferRow, trigger: TransferTrigger, now: Date, set: Partial<TransferRow> = {}): Promise<TransferRow> {
+export async function transitionTransfer(
+  tx: Tx,
+  row: TransferRow,
+  trigger: TransferTrigger,
+  now: Date,
+  set: Partial<TransferRow> = {},
+  alongside: SQLWrapper[] = [],
+): Promise<TransferRow> {
   const from = row.state;
   const step = transferMachine.next(from, trigger, { prior: row.priorState ?? undefined });
   const entering = step.changed && step.to === "spended";
@@ -91,10 +109,10 @@ export async function transitionTransfer(tx: Tx, row: TransferRow, trigger: Tran
     .where(eq(transfers.id, row.id))
     .returning();
   if (step.changed) {
-    const historyId = await recordState(tx, row, from, step.to, step.reasonCode ?? trigger, now);
+    const historyId = await recordState(tx, row, from, step.to, step.reasonCode ?? trigger, now, alongside);
     // Out of spended, the money is where the prior state left it.
     const moneyFrom = from === "spended" ? (row.priorState ?? from) : from;
     await postTransition(tx, { transfer: updated, trigger, from: moneyFrom, to: step.to, historyId, now });
-  }
+  } else if (alongside.length > 0) await writeTogether(tx, alongside);
   return updated;
 }
