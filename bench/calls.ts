@@ -3,6 +3,9 @@
  * closed-loop driver, all at the same concurrency (default c=50) against one server, so every
  * route is compared with the anchor measured in the same run. It also counts the statements each
  * request runs (DB_COUNT_STATEMENTS on the server; 100 sequential calls outside the load).
+ * Reads are driven by wrk, writes by a Node closed loop (each write consumes prepared state); the
+ * Node driver shares the CPU with the server, so each kind is compared with the anchor measured by
+ * its own driver, and the bare write (one transaction, one INSERT) shows the floor of any write.
  *   BENCH_DRIVER=pglite|postgres, BENCH_SECONDS (10), BENCH_WARMUP (4), BENCH_CONNECTIONS (50)
  * Prints JSON on stdout (bench/run.mjs renders it).
  */
@@ -17,11 +20,13 @@ import { caller, deviceAssertion, KEY, onboardCustomers, pooled, quoteBody, subm
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 4);
 const C = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const WRITES = Number(process.env.BENCH_WRITES ?? 300);
+const WRITES = Number(process.env.BENCH_WRITES ?? 400);
 
 interface Row {
   route: string;
-  kind: "anchor" | "read" | "write";
+  kind: "anchor" | "read" | "write" | "floor";
+  /** The load generator: a row's ratio is to the anchor measured by the same one. */
+  driver: "wrk" | "node";
   rps: number;
   p50: number;
   p99: number;
@@ -29,11 +34,14 @@ interface Row {
   statementsPerRequest: number;
 }
 
-/** A closed loop of C callers over a fixed list of prepared inputs; throughput = calls / elapsed. */
+/**
+ * A closed loop of C callers over a fixed list of prepared inputs. Throughput and latencies are
+ * taken over the steady middle (the calls ending between the 10th and 90th percentile of end
+ * times), so neither the ramp-up (cold code paths) nor the tail (fewer than C in flight) counts.
+ */
 async function closedLoop<I, O>(items: I[], work: (item: I) => Promise<O>) {
-  const times: number[] = [];
+  const calls: { end: number; ms: number }[] = [];
   let errors = 0;
-  const started = performance.now();
   const out = await pooled(items, C, async (item) => {
     const t = performance.now();
     try {
@@ -42,11 +50,17 @@ async function closedLoop<I, O>(items: I[], work: (item: I) => Promise<O>) {
       errors++;
       return undefined;
     } finally {
-      times.push(performance.now() - t);
+      const end = performance.now();
+      calls.push({ end, ms: end - t });
     }
   });
-  const elapsed = (performance.now() - started) / 1000;
-  return { out, rps: items.length / elapsed, p50: pct(times, 50), p99: pct(times, 99), errors };
+  calls.sort((a, b) => a.end - b.end);
+  const from = Math.floor(calls.length * 0.1);
+  const to = Math.max(from + 1, Math.floor(calls.length * 0.9));
+  const steady = calls.slice(from + 1, to + 1);
+  const seconds = (calls[to].end - calls[from].end) / 1000;
+  const times = steady.map((c) => c.ms);
+  return { out, rps: steady.length / seconds, p50: pct(times, 50), p99: pct(times, 99), errors };
 }
 
 export async function benchCalls(driver: "postgres" | "pglite") {
@@ -87,6 +101,7 @@ export async function benchCalls(driver: "postgres" | "pglite") {
       rows.push({
         route,
         kind: route.startsWith("bare") ? "anchor" : "read",
+        driver: "wrk",
         ...r,
         errors: r.non2xx,
         statementsPerRequest: (after - before - 1) / 100,
@@ -96,14 +111,32 @@ export async function benchCalls(driver: "postgres" | "pglite") {
     // Writes: each call consumes prepared state, so each runs over a fixed list of inputs.
     const n = WRITES;
     const who = (i: number) => customers[i % customers.length];
-    const measure = async <I, O>(route: string, items: I[], work: (item: I) => Promise<O>) => {
+    const measure = async <I, O>(route: string, items: I[], work: (item: I) => Promise<O>, kind: Row["kind"] = "write") => {
       const before = await statements();
       const r = await closedLoop(items, work);
       const after = await statements();
       // Includes the jobs these writes cause when they run meanwhile (submit's fast-check).
-      rows.push({ route, kind: "write", rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, statementsPerRequest: (after - before - 1) / items.length });
+      rows.push({
+        route,
+        kind,
+        driver: "node",
+        rps: r.rps,
+        p50: r.p50,
+        p99: r.p99,
+        errors: r.errors,
+        statementsPerRequest: (after - before - 1) / items.length,
+      });
       return r.out.filter((x): x is Awaited<O> => x !== undefined);
     };
+    // The anchors of the writes' driver: the same bare select, and the bare write.
+    const anchorCall = (method: string) => () =>
+      fetch(`${server.baseUrl}/v1/sandbox/bench-anchor`, { method }).then(async (res) => {
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`bench-anchor ${res.status}`);
+      });
+    await closedLoop(Array.from({ length: 500 }), anchorCall("GET")); // warm-up
+    await measure("bare anchor, Node closed loop (the writes' driver)", Array.from({ length: 4 * n }), anchorCall("GET"), "anchor");
+    await measure("bare write (route handler, one INSERT in a transaction)", Array.from({ length: 2 * n }), anchorCall("POST"), "floor");
     const quotes = await measure(
       "POST /v1/core/quotes (RS256-signed)",
       Array.from({ length: n }, (_, i) => who(i)),

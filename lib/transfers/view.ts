@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { prepared } from "@/db/prepared";
 import type { Executor } from "@/db";
-import { fundingSessions, payoutMethods, transferStateHistory } from "@/db/schema";
+import { payoutMethods } from "@/db/schema";
 import { payoutMethodView } from "@/lib/beneficiaries/records";
 import { customerActionExpectedFor, isPreFunding, nextStepFor } from "./state-machine";
+import { transferWithDetail, type TransferWithDetail } from "./detail-query";
 import type { TransferRow } from "./records";
 import { refundView } from "./refunds";
 
@@ -39,25 +40,8 @@ export async function maskedPayoutMethod(db: Executor, payoutMethodId: string | 
  * transferExpiresAt only before funding, confirmationChallenge only in validated, fundingSession
  * only in funding, nextStep null and customerActionExpected NONE on terminal states.
  */
-export async function transferDetail(db: Executor, row: TransferRow) {
+export function transferDetailView({ row, payoutMethod, history, session }: TransferWithDetail) {
   const state = row.state;
-  const history = await prepared(db, "transfer_history", (e) =>
-    e
-      .select()
-      .from(transferStateHistory)
-      .where(eq(transferStateHistory.transferId, sql.placeholder("transferId")))
-      .orderBy(asc(transferStateHistory.seq))
-      .prepare("transfer_history"),
-  ).execute({ transferId: row.id });
-  const [session] =
-    state === "funding"
-      ? await db
-          .select()
-          .from(fundingSessions)
-          .where(and(eq(fundingSessions.transferId, row.id), eq(fundingSessions.state, "OPEN")))
-          .orderBy(desc(fundingSessions.createdAt))
-          .limit(1)
-      : [];
   return {
     ...transferSummary(row),
     fxRate: row.fxRate,
@@ -65,7 +49,7 @@ export async function transferDetail(db: Executor, row: TransferRow) {
     partnerFee: row.partnerFee,
     totalCustomerCost: row.totalCustomerCost,
     totalCustomerCostCurrency: row.originCurrency,
-    payoutMethod: await maskedPayoutMethod(db, row.payoutMethodId),
+    payoutMethod: payoutMethod ? payoutMethodView(payoutMethod) : null,
     purposeOfTransfer: row.purposeOfTransfer,
     quoteId: row.quoteId,
     submittedAt: row.submittedAt?.toISOString() ?? null,
@@ -82,4 +66,9 @@ export async function transferDetail(db: Executor, row: TransferRow) {
     refund: refundView(row.refund),
     stateHistory: history.map((h) => ({ state: h.state, transitionedAt: h.transitionedAt.toISOString(), reasonCode: h.reasonCode })),
   };
+}
+
+/** The detail of a transfer known by its row (read again with its history in one statement). */
+export async function transferDetail(db: Executor, row: TransferRow) {
+  return transferDetailView(await transferWithDetail(db, row.subscriptionId, row.id));
 }

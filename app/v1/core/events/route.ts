@@ -1,12 +1,12 @@
 import * as api from "@/lib/api/contracts/events";
 import { listEvents } from "@/lib/events/read";
-import { endpoint } from "@/lib/http/endpoint";
+import { readEndpoint } from "@/lib/http/read-endpoint";
 import { methods } from "@/lib/http/methods";
 
 // GET /v1/core/events: the subscription's events in sequence order (type, createdSince, after, limit).
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: endpoint(api.listEvents, async ({ tx, query, customer }) => ({
-    body: await listEvents(tx, {
+  GET: readEndpoint(api.listEvents, async ({ db, query, customer }) => ({
+    body: await listEvents(db, {
       subscriptionId: customer.subscriptionId,
       types: query.type,
       createdSince: query.createdSince ? new Date(query.createdSince) : undefined,

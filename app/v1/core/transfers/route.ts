@@ -1,7 +1,7 @@
 import * as api from "@/lib/api/contracts/transfers";
 import { readEndpoint } from "@/lib/http/read-endpoint";
 import { methods } from "@/lib/http/methods";
-import { listTransfers } from "@/lib/transfers/read";
+import { listTransfers } from "@/lib/transfers/list";
 
 // GET /v1/core/transfers: summaries, states filter, default window, cursor pagination.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,0 +1,56 @@
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { prepared } from "@/db/prepared";
+import { fundingSessions, payoutMethods, transfers, transferStateHistory } from "@/db/schema";
+import { notFound } from "@/lib/errors";
+import type { TransferRow } from "./records";
+
+export interface HistoryEntry {
+  state: string;
+  transitionedAt: Date;
+  reasonCode: string;
+}
+
+export interface TransferWithDetail {
+  row: TransferRow;
+  payoutMethod: typeof payoutMethods.$inferSelect | null;
+  history: HistoryEntry[];
+  /** The open funding session, only read in funding (spec 2.7). */
+  session: { id: string; expiresAt: Date } | null;
+}
+
+type Json<T> = T | string | null;
+const parsed = <T>(value: Json<T>): T | null => (typeof value === "string" ? (JSON.parse(value) as T) : value);
+
+// JSON keeps the timestamps as ISO text with the session's offset; Date reads them back as the drivers do.
+const history = sql<Json<{ state: string; transitionedAt: string; reasonCode: string }[]>>`coalesce((
+  select json_agg(json_build_object('state', h.state, 'transitionedAt', h.transitioned_at, 'reasonCode', h.reason_code) order by h.seq)
+  from ${transferStateHistory} h where h.transfer_id = ${transfers.id}), '[]'::json)`;
+const session = sql<Json<{ id: string; expiresAt: string }>>`case when ${transfers.state} = 'funding' then (
+  select json_build_object('id', s.id, 'expiresAt', s.expires_at) from ${fundingSessions} s
+  where s.transfer_id = ${transfers.id} and s.state = 'OPEN' order by s.created_at desc limit 1) end`;
+
+const build = (e: Executor) =>
+  e
+    .select({ row: getTableColumns(transfers), payoutMethod: getTableColumns(payoutMethods), history, session })
+    .from(transfers)
+    .leftJoin(payoutMethods, eq(payoutMethods.id, transfers.payoutMethodId))
+    .where(and(eq(transfers.id, sql.placeholder("transferId")), eq(transfers.subscriptionId, sql.placeholder("subscriptionId"))))
+    .prepare("transfer_with_detail");
+
+/**
+ * The transfer, its payout method, its state history and its open funding session in ONE
+ * statement (issue 13): one snapshot, so a read outside a transaction never serves a state its
+ * history does not end with (or the reverse), and one round trip instead of three.
+ */
+export async function transferWithDetail(db: Executor, subscriptionId: string, transferId: string): Promise<TransferWithDetail> {
+  const [found] = await prepared(db, "transfer_with_detail", build).execute({ transferId, subscriptionId });
+  if (!found) throw notFound("transfer");
+  const s = parsed(found.session);
+  return {
+    row: found.row,
+    payoutMethod: found.payoutMethod,
+    history: (parsed(found.history) ?? []).map((h) => ({ ...h, transitionedAt: new Date(h.transitionedAt) })),
+    session: s ? { id: s.id, expiresAt: new Date(s.expiresAt) } : null,
+  };
+}

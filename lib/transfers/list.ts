@@ -1,0 +1,126 @@
+import { and, asc, desc, eq, exists, gte, inArray, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Executor, InTransaction } from "@/db";
+import { prepared } from "@/db/prepared";
+import { transfers } from "@/db/schema";
+import { addSeconds } from "@/lib/clock";
+import { decodeCursor, encodeCursor, invalidCursor } from "@/lib/pagination/cursor";
+import { serviceSecret } from "@/lib/platform/secrets";
+import { expireIfOverdue } from "./deadline";
+import { lockTransfer } from "./records";
+import { PRE_FUNDING_ACTIVE, TERMINAL, type TransferState } from "./state-machine";
+import { transferSummary } from "./view";
+
+interface Cursor {
+  c: number;
+  i: string;
+  s: string;
+}
+
+export interface ListTransfersInput {
+  subscriptionId: string;
+  states?: readonly TransferState[];
+  createdSince?: Date;
+  limit: number;
+  cursor?: string;
+  now: Date;
+}
+
+/** A value, or its placeholder when the query is prepared. */
+type Param = <T>(name: string, value: T) => T;
+const asPlaceholder = ((name: string) => sql.placeholder(name)) as unknown as Param;
+
+const other = alias(transfers, "overdue");
+const overdueWhere = (t: typeof transfers | typeof other, p: Param, input: ListTransfersInput) =>
+  and(eq(t.subscriptionId, p("sub", input.subscriptionId)), inArray(t.state, [...PRE_FUNDING_ACTIVE]), lte(t.expiresAt, p("now", input.now)))!;
+
+/**
+ * The page and, in the same statement, whether any transfer of the subscription is overdue (so
+ * the usual list is one round trip). Without a states filter the query is prepared, by which
+ * optional filters it has; a states filter varies in length and is built per request.
+ */
+function pageQuery(db: Executor, input: ListTransfersInput, cursor: Cursor | undefined) {
+  const shape = `transfer_list${input.createdSince ? "_since" : ""}${cursor ? "_after" : ""}`;
+  const build = (e: Executor, p: Param) => {
+    const conditions: SQL[] = [eq(transfers.subscriptionId, p("sub", input.subscriptionId))];
+    if (input.states) conditions.push(inArray(transfers.state, input.states));
+    else conditions.push(or(notInArray(transfers.state, [...TERMINAL]), gte(transfers.stateChangedAt, p("recent", addSeconds(input.now, -30 * 86400))))!);
+    if (input.createdSince) conditions.push(gte(transfers.createdAt, p("since", input.createdSince)));
+    if (cursor) {
+      const at = p("cursorAt", new Date(cursor.c));
+      conditions.push(or(lt(transfers.createdAt, at), and(eq(transfers.createdAt, at), lt(transfers.id, p("cursorId", cursor.i))))!);
+    }
+    const overdue = exists(
+      e
+        .select({ one: sql`1` })
+        .from(other)
+        .where(overdueWhere(other, p, input)),
+    );
+    return e
+      .select({ row: transfers, overdue })
+      .from(transfers)
+      .where(and(...conditions))
+      .orderBy(desc(transfers.createdAt), desc(transfers.id))
+      .limit(p("limit", input.limit + 1));
+  };
+  if (input.states) return build(db, (_, v) => v);
+  // A placeholder skips the column's encoder: timestamps go as ISO text, which PostgreSQL casts.
+  const iso = (d: Date | undefined) => d?.toISOString();
+  const values = {
+    sub: input.subscriptionId,
+    recent: iso(addSeconds(input.now, -30 * 86400)),
+    since: iso(input.createdSince),
+    cursorAt: iso(cursor && new Date(cursor.c)),
+    cursorId: cursor?.i,
+    now: iso(input.now),
+    limit: input.limit + 1,
+  };
+  return prepared(db, shape, (e) => build(e, asPlaceholder).prepare(shape)).execute(values);
+}
+
+/** Expires every overdue pre-funding transfer of the subscription, each under its row lock. */
+async function expireOverdue(db: Executor, write: InTransaction, input: ListTransfersInput) {
+  const overdue = await db
+    .select({ id: transfers.id })
+    .from(transfers)
+    .where(overdueWhere(transfers, (_, v) => v, input))
+    .orderBy(asc(transfers.id));
+  if (overdue.length === 0) return false;
+  await write(async (locked) => {
+    for (const { id } of overdue) {
+      const row = await lockTransfer(locked, id);
+      if (row) await expireIfOverdue(locked, row, input.now);
+    }
+  });
+  return true;
+}
+
+/**
+ * GET /v1/core/transfers (spec 4.1 rule 7): summaries, newest first; default states are every
+ * non-terminal state plus terminal ones changed in the last 30 days. Like the detail read
+ * (./deadline.ts), a pre-funding transfer past its 120 minutes is expired first, so neither its
+ * listed state nor the states filter depends on when the timer job runs.
+ */
+export async function listTransfers(db: Executor, write: InTransaction, input: ListTransfersInput) {
+  const secret = await serviceSecret(db, "cursor");
+  let cursor: Cursor | undefined;
+  try {
+    cursor = input.cursor ? decodeCursor<Cursor>(secret, input.cursor) : undefined;
+    if (cursor && cursor.s !== input.subscriptionId) throw invalidCursor();
+  } catch (err) {
+    // A refused cursor still expires what is overdue first, as the list always did.
+    await expireOverdue(db, write, input);
+    throw err;
+  }
+  let rows = await pageQuery(db, input, cursor);
+  // An empty page carries no flag: ask as before.
+  const overdue = rows.length > 0 ? rows[0].overdue : true;
+  if (overdue && (await expireOverdue(db, write, input))) rows = await pageQuery(db, input, cursor);
+  const page = rows.slice(0, input.limit).map((r) => r.row);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(transferSummary),
+    nextCursor:
+      rows.length > input.limit && last ? encodeCursor(secret, { c: last.createdAt.getTime(), i: last.id, s: input.subscriptionId } satisfies Cursor) : null,
+  };
+}
