@@ -16,7 +16,14 @@ const nextConfig = {
   // The proxy sees every request, so Next buffers each body for it, dropping what passes this cap.
   // Twice the API's MAX_BODY_BYTES (lib/http/body.ts): what is kept of a larger body still reads as
   // too large there (413, not a truncated "malformed" body), and no request holds 10 MB (the default).
-  experimental: { serverActions: { bodySizeLimit: "1mb" }, proxyClientMaxBodySize: 2 * 1024 * 1024 },
+  experimental: {
+    serverActions: { bodySizeLimit: "1mb" },
+    proxyClientMaxBodySize: 2 * 1024 * 1024,
+    // Route bundles load on a route's first request instead of all at start (Next's memory guide,
+    // "Preloading Entries"): each route carries its own copy of the shared code, so a process that
+    // serves a few routes (the API, not the console) holds tens of MB less (docs/memory.md).
+    preloadEntriesOnStart: false,
+  },
 };
 
 export default nextConfig;

@@ -15,7 +15,8 @@ import { startServer } from "./server.mjs";
 import { wrk } from "./lib/wrk.mjs";
 // @ts-expect-error: plain ESM helpers
 import { pct } from "./lib/stats.mjs";
-import { caller, deviceAssertion, KEY, onboardCustomers, pooled, quoteBody, submitBody, type Customer } from "./lib/partner";
+import { caller, KEY, onboardCustomers, pooled, quoteBody, type Customer } from "./lib/partner";
+import { runWrites } from "./lib/writes";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 4);
@@ -108,9 +109,8 @@ export async function benchCalls(driver: "postgres" | "pglite") {
       });
     }
 
-    // Writes: each call consumes prepared state, so each runs over a fixed list of inputs.
+    // Writes: each over its own prepared inputs (bench/lib/writes.ts).
     const n = WRITES;
-    const who = (i: number) => customers[i % customers.length];
     const measure = async <I, O>(route: string, items: I[], work: (item: I) => Promise<O>, kind: Row["kind"] = "write") => {
       const before = await statements();
       const r = await closedLoop(items, work);
@@ -137,49 +137,7 @@ export async function benchCalls(driver: "postgres" | "pglite") {
     await closedLoop(Array.from({ length: 500 }), anchorCall("GET")); // warm-up
     await measure("bare anchor, Node closed loop (the writes' driver)", Array.from({ length: 4 * n }), anchorCall("GET"), "anchor");
     await measure("bare write (route handler, one INSERT in a transaction)", Array.from({ length: 2 * n }), anchorCall("POST"), "floor");
-    const quotes = await measure(
-      "POST /v1/core/quotes (RS256-signed)",
-      Array.from({ length: n }, (_, i) => who(i)),
-      async (c) => ({
-        c,
-        quote: await call("POST", "/v1/core/quotes", c.token, quoteBody(c)),
-      }),
-    );
-    const disclosed = await pooled(quotes, 10, async (q) => ({
-      ...q,
-      disclosure: await call("GET", `/v1/core/quotes/${q.quote.quoteId}/disclosure`, q.c.token),
-    }));
-    const transfers = await measure("POST /v1/core/quotes/{id}/accept", disclosed, async (q) => ({
-      c: q.c,
-      transferId: (
-        await call(
-          "POST",
-          `/v1/core/quotes/${q.quote.quoteId}/accept`,
-          q.c.token,
-          { disclosureToken: q.disclosure.disclosureToken, purposeOfTransfer: "FAMILY_SUPPORT" },
-          201,
-        )
-      ).transferId as string,
-    }));
-    const half = Math.floor(transfers.length / 2);
-    const submitted = await measure("POST /v1/core/transfers/{id}/submit", transfers.slice(0, half), async (t) => {
-      await call("POST", `/v1/core/transfers/${t.transferId}/submit`, t.c.token, submitBody(t.c), 202);
-      return t;
-    });
-    await measure("POST /v1/core/transfers/{id}/cancel", transfers.slice(half), (t) =>
-      call("POST", `/v1/core/transfers/${t.transferId}/cancel`, t.c.token, { cancellationReason: "CUSTOMER_REQUEST" }),
-    );
-    const validated = await pooled(submitted, 10, async (t) => {
-      for (;;) {
-        const detail = await call("GET", `/v1/core/transfers/${t.transferId}`, t.c.token);
-        if (detail.transferStatus === "validated") return { ...t, assertion: await deviceAssertion(t.c, detail) };
-        if (detail.transferStatus !== "registered") throw new Error(`transfer ${detail.transferStatus}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    });
-    await measure("POST /v1/core/transfers/{id}/confirm", validated, (t) =>
-      call("POST", `/v1/core/transfers/${t.transferId}/confirm`, t.c.token, { deviceAssertion: t.assertion }),
-    );
+    await runWrites(server.baseUrl, customers, WRITES, measure);
     return { database: server.database, connections: C, seconds: SECONDS, rows, rss: server.rss() };
   } finally {
     await server.stop();

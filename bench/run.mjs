@@ -3,12 +3,12 @@
 // TEST_DATABASE_URL: a fresh database per run) and PGlite, then docs/performance.md. A measurement,
 // not a test: run it on a quiet machine (about 12 minutes). BENCH_ONLY=calls,journey,... limits it.
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { benchAuth } from "./auth.mjs";
 import { adminUrl, ensureBuild } from "./server.mjs";
-import { render } from "./lib/report.mjs";
+import { profileSection, render } from "./lib/report.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const only = process.env.BENCH_ONLY?.split(",");
@@ -54,6 +54,17 @@ if (want("screening")) results.screening = tsx("bench/screening.ts");
 results.minutes = (Date.now() - started) / 60000;
 // The raw figures, for a look after the run (not committed).
 writeFileSync(path.join(tmpdir(), "remit-bench-last-run.json"), JSON.stringify(results, null, 2));
-const doc = render(results);
-writeFileSync(path.join(root, "docs/performance.md"), doc);
+const docPath = path.join(root, "docs/performance.md");
+// BENCH_ONLY=profile replaces the Profile section only; every other run writes the whole document.
+const profileOnly = only?.length === 1 && only[0] === "profile" && existsSync(docPath);
+const doc = profileOnly ? withSection(readFileSync(docPath, "utf8"), "Profile", profileSection(results.profile)) : render(results);
+writeFileSync(docPath, doc);
 console.log(doc);
+
+function withSection(doc, title, text) {
+  const start = doc.indexOf(`\n## ${title}\n`);
+  if (start < 0) throw new Error(`docs/performance.md has no "## ${title}" section`);
+  const bodyStart = start + `\n## ${title}\n`.length;
+  const end = doc.indexOf("\n## ", bodyStart);
+  return `${doc.slice(0, bodyStart)}\n${text}\n${end < 0 ? "" : doc.slice(end)}`;
+}

@@ -5,6 +5,7 @@ import { spawn, spawnSync, execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { SERVER_NODE_ARGS, serverEnv } from "../scripts/server-node-args.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const next = path.join(root, "node_modules/next/dist/bin/next");
@@ -71,9 +72,16 @@ export async function startServer(env = {}, opts = {}) {
   const instances = db ? (opts.instances ?? 1) : 1;
   const args =
     instances > 1 || opts.nodeArgs
-      ? [...(opts.nodeArgs ?? []), path.join(root, "bench/cluster.mjs"), String(port), String(instances)]
-      : [next, "start", "-p", String(port), "-H", "127.0.0.1"];
-  const childEnv = { ...process.env, LOG_LEVEL: "warn", PUBLIC_BASE_URL: baseUrl, ...(db ? { DATABASE_URL: db.url } : { PGLITE_DIR: pgliteDir }), ...env };
+      ? [...SERVER_NODE_ARGS, ...(opts.nodeArgs ?? []), path.join(root, "bench/cluster.mjs"), String(port), String(instances)]
+      : [...SERVER_NODE_ARGS, next, "start", "-p", String(port), "-H", "127.0.0.1"];
+  const childEnv = {
+    ...serverEnv(db ? { DATABASE_URL: db.url } : {}),
+    ...process.env,
+    LOG_LEVEL: "warn",
+    PUBLIC_BASE_URL: baseUrl,
+    ...(db ? { DATABASE_URL: db.url } : { PGLITE_DIR: pgliteDir }),
+    ...env,
+  };
   // PGlite: no DATABASE_URL inherited from the caller's environment.
   if (!db) delete childEnv.DATABASE_URL;
   const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: childEnv });

@@ -4,8 +4,12 @@
  * database handle keeps them; inside a transaction the query is built for that transaction
  * (a prepared query runs on the handle it was prepared on).
  */
-const roots = new WeakSet<object>();
-const cache = new WeakMap<object, Map<string, unknown>>();
+// On globalThis, like the handle itself (db/index.ts): Next bundles each route with its own copy
+// of this module, and a module-level set would know the handle only in the bundle that opened it,
+// so every other route rebuilt its "prepared" queries on every request (seen in bench/profile.ts).
+const KEY = Symbol.for("remit.prepared");
+type G = typeof globalThis & { [KEY]?: { roots: WeakSet<object>; cache: WeakMap<object, Map<string, unknown>> } };
+const { roots, cache } = ((globalThis as G)[KEY] ??= { roots: new WeakSet(), cache: new WeakMap() });
 
 /** Called by db/index.ts for the process's database handle. */
 export function keepPrepared(db: object): void {

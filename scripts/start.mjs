@@ -3,6 +3,7 @@
 import { spawnSync, spawn } from "node:child_process";
 import { existsSync, statSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { SERVER_NODE_ARGS, serverEnv } from "./server-node-args.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const buildId = path.join(root, ".next", "BUILD_ID");
@@ -27,6 +28,10 @@ if (stale) {
 }
 
 const port = process.env.PORT ?? "3000";
-const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", port], { cwd: root, stdio: "inherit" });
+const server = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", port], {
+  cwd: root,
+  env: { ...serverEnv(process.env), ...process.env },
+  stdio: "inherit",
+});
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -28,6 +28,9 @@ export function caller(baseUrl: string) {
       method,
       headers: {
         "ocp-apim-subscription-key": KEY,
+        // Uncompressed, as wrk asks for the reads: the per-call table compares our work, not gzip's
+        // (the journey's typed client asks for gzip like a partner's would).
+        "accept-encoding": "identity",
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...(body === undefined ? {} : { "content-type": "application/json" }),
         ...(method === "POST" && path.startsWith("/v1/core") ? { "idempotency-key": randomUUID() } : {}),

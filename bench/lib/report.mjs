@@ -78,22 +78,48 @@ function targets(r) {
   return table(["Target", "target", "measured", ""], out);
 }
 
-function profileSection(p) {
-  if (!p) return "";
+const short = (route) =>
+  route.startsWith("bare")
+    ? "anchor"
+    : route.startsWith("GET")
+      ? "detail"
+      : (/\/(quotes|accept|submit|cancel|confirm)\b[^/]*$/.exec(route.split(" ")[1])?.[1] ?? route);
+
+/** The profile per route: self time by category (one column per route), then each route's top functions. */
+export function profileSection(p) {
+  if (!p?.routes) return "(not run)";
+  const cats = [...new Set(p.routes.flatMap((r) => r.summary.categories.map((c) => c.name)))];
+  const shareIn = (r, name) => r.summary.categories.find((c) => c.name === name)?.share ?? 0;
+  cats.sort((a, b) => p.routes.reduce((s, r) => s + shareIn(r, b) - shareIn(r, a), 0));
+  const perRoute = p.routes.map((r) =>
+    [
+      `**${r.route}** (${r.requests} requests, ${fmt(r.summary.ms / 1000, 1)} s of profile):`,
+      "",
+      table(
+        ["#", "self time: function (source)", "share", "inclusive time: function (source)", "share"],
+        r.summary.self.map((f, i) => [
+          String(i + 1),
+          `\`${f.name}\``,
+          pctOf(f.share),
+          r.summary.total[i] ? `\`${r.summary.total[i].name}\`` : "",
+          r.summary.total[i] ? pctOf(r.summary.total[i].share) : "",
+        ]),
+      ),
+    ].join("\n"),
+  );
   return [
-    `CPU profile (\`node --cpu-prof\` on the server) under wrk c=50 on GET /v1/core/transfers/{id}, ${p.database}: ${fmt(p.load.rps)} req/s. Self time by package:`,
+    `CPU profile (\`node --cpu-prof\`) of one production server on ${p.database}, loaded in turn by each call below at c=50 (reads: wrk ${p.seconds} s after a warm-up; writes: ${p.writes} calls, a closed loop of 50 callers, as in the per-call table). The samples are split by each load's time window and mapped to source file:line through the build's source maps (Turbopack writes them next to the server chunks; they are read from disk after the run, nothing is loaded into the server). Shares are of all samples in the window, idle included. Inclusive time leaves out Node's own frames (the event loop's \`runMicrotasks\` and \`processTicksAndRejections\` hold nearly all of it).${p.at ? ` Run at ${p.at.slice(0, 16)} UTC, load average ${fmt(p.load, 1)} at the end.` : ""}`,
+    "",
+    "Self time by category and route:",
     "",
     table(
-      ["Where", "share of samples"],
-      p.groups.map((g) => [g.name, pctOf(g.share)]),
+      ["Category", ...p.routes.map((r) => short(r.route))],
+      cats.map((c) => [c, ...p.routes.map((r) => pctOf(shareIn(r, c)))]),
     ),
     "",
-    "Top frames:",
+    "Top functions per route (self time, and inclusive time: the function and everything it called):",
     "",
-    table(
-      ["Frame", "share"],
-      p.frames.map((f) => [f.name, pctOf(f.share)]),
-    ),
+    perRoute.join("\n\n"),
   ].join("\n");
 }
 

@@ -52,6 +52,13 @@ const schema = z.object({
   JOB_CONCURRENCY: seconds(4),
   /** Of those, at most this many of one kind, so a flood of one kind leaves room for the others. */
   JOB_KIND_CONCURRENCY: seconds(2),
+  /**
+   * The transfer pipeline's short jobs (fast-check, network and refund steps, expiries) one
+   * worker runs at once, on a lane of their own, and of those at most this many of one kind: a
+   * burst of submits must not queue two at a time behind the default lane's cap (issue 13).
+   */
+  TRANSFER_JOB_CONCURRENCY: seconds(6),
+  TRANSFER_JOB_KIND_CONCURRENCY: seconds(4),
   /** Webhook deliveries one worker runs at once, on a lane of their own. */
   WEBHOOK_CONCURRENCY: seconds(8),
   /** Of those, at most this many for one partner, so one slow endpoint cannot take the lane. */

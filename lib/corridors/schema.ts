@@ -4,8 +4,7 @@
  * of mispricing a transfer.
  */
 import { z } from "zod";
-// Default import: the package is CommonJS, whose named exports native ESM cannot see.
-import countries from "i18n-iso-countries";
+import countries from "@/lib/i18n/iso-countries";
 import { BANK_ACCOUNT_FORMATS } from "@/lib/payout-identifiers/method-types";
 import { Decimal, isWireDecimal } from "@/lib/money/decimal";
 import { fitsMinorUnit } from "@/lib/money/format";

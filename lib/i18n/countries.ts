@@ -1,11 +1,7 @@
-import countries from "i18n-iso-countries";
-import en from "i18n-iso-countries/langs/en.json";
-import es from "i18n-iso-countries/langs/es.json";
-import fr from "i18n-iso-countries/langs/fr.json";
+import countries from "./iso-countries";
 import type { Language } from "./language";
 
 // The names come from i18n-iso-countries (already our ISO 3166 list for validation).
-for (const locale of [en, es, fr]) countries.registerLocale(locale);
 
 export interface CountryOption {
   /** ISO 3166-1 alpha-3, what the API stores. */

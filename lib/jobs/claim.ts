@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db, Executor } from "@/db";
+import { prepared } from "@/db/prepared";
 import { jobs } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 
@@ -20,61 +21,112 @@ export interface ClaimFilter {
   busy?: ReadonlyMap<string, number>;
 }
 
+export interface Claimed {
+  jobs: ClaimedJob[];
+  /** The window was full: due jobs beyond it may fit groups this claim filled (claim again). */
+  more: boolean;
+}
+
 /**
  * Claims up to `limit` due jobs for `leaseSeconds`. FOR UPDATE SKIP LOCKED lets several workers
  * (processes or nodes) share the table without claiming the same job. Groups already at their
  * limit are left out in SQL, so one group's backlog cannot hide another's jobs; the window locked
  * is a little larger than `limit` to fill the slots of the other groups (rows locked but not
- * picked are let go at commit).
+ * picked are let go when the statement ends).
  */
 export async function claim(db: Db, now: Date, limit: number, filter: ClaimFilter, leaseSeconds: number): Promise<ClaimedJob[]> {
-  if (limit <= 0) return [];
-  const groupOf = sql<string>`coalesce((${filter.groupBy ?? sql`${jobs.id}`})::text, '')`;
-  const perGroup = filter.perGroup ?? Number.POSITIVE_INFINITY;
-  const busy = filter.busy ?? new Map<string, number>();
-  const saturated = [...busy].filter(([, n]) => n >= perGroup).map(([group]) => group);
-  const due = and(
-    or(
-      and(eq(jobs.state, "pending"), lte(jobs.runAt, now)),
-      // A running job whose lease ran out belongs to a worker that died.
-      and(eq(jobs.state, "running"), lte(jobs.lockedUntil, now)),
-    ),
-    filter.kinds ? inArray(jobs.kind, [...filter.kinds]) : undefined,
-    filter.notKinds?.length ? notInArray(jobs.kind, [...filter.notKinds]) : undefined,
-    filter.holding?.length ? notInArray(jobs.id, [...filter.holding]) : undefined,
-    saturated.length ? notInArray(groupOf, saturated) : undefined,
-  );
-  const window = Number.isFinite(perGroup) ? limit * 4 : limit;
-  return db.transaction(async (tx) => {
-    const candidates = await tx
-      .select({ job: jobs, group: groupOf })
-      .from(jobs)
-      .where(due)
-      .orderBy(asc(jobs.runAt), asc(jobs.id))
-      .limit(window)
-      .for("update", { of: jobs, skipLocked: true });
-    const taken = new Map<string, number>();
-    const picked = candidates.filter(({ group }) => {
-      const n = (busy.get(group) ?? 0) + (taken.get(group) ?? 0);
-      if (n >= perGroup) return false;
-      taken.set(group, (taken.get(group) ?? 0) + 1);
-      return true;
-    });
-    const rows = picked.slice(0, limit);
-    if (rows.length === 0) return [];
-    const lease = addSeconds(now, leaseSeconds);
-    const token = randomUUID();
-    await tx
-      .update(jobs)
-      .set({ state: "running", lockedUntil: lease, lockedBy: token, attempts: sql`${jobs.attempts} + 1` })
-      .where(
-        inArray(
-          jobs.id,
-          rows.map((r) => r.job.id),
-        ),
-      );
-    return rows.map(({ job, group }) => ({ ...job, state: "running", lockedUntil: lease, lockedBy: token, attempts: job.attempts + 1, group }));
+  return (await claimBatch(db, now, limit, filter, leaseSeconds)).jobs;
+}
+
+/**
+ * claim(), telling whether to claim again. One prepared statement (lock, pick per group, mark
+ * running), one round trip: a claim was four (BEGIN, select, update, COMMIT), and with a job
+ * costing a dozen, claims bounded how fast a worker drained a kind (docs/performance.md).
+ */
+export async function claimBatch(db: Db, now: Date, limit: number, filter: ClaimFilter, leaseSeconds: number): Promise<Claimed> {
+  if (limit <= 0) return { jobs: [], more: false };
+  const finite = filter.perGroup !== undefined && Number.isFinite(filter.perGroup);
+  const window = finite ? limit * 4 : limit;
+  const json = (list: readonly string[] | undefined) => JSON.stringify(list ?? []);
+  const rows = await prepared(db, `jobs.claim:${groupKey(filter.groupBy)}`, (d) => buildClaim(d, filter.groupBy, groupKey(filter.groupBy))).execute({
+    now: now.toISOString(),
+    lease: addSeconds(now, leaseSeconds).toISOString(),
+    token: randomUUID(),
+    kinds: filter.kinds ? json(filter.kinds) : null,
+    notKinds: json(filter.notKinds),
+    holding: json(filter.holding),
+    busy: JSON.stringify(Object.fromEntries(filter.busy ?? [])),
+    perGroup: finite ? filter.perGroup! : 2 ** 31 - 1,
+    window,
+    limit,
   });
+  const claimed = rows.map(({ seen: _, ...job }) => job as ClaimedJob);
+  return { jobs: claimed, more: rows.length > 0 && rows[0].seen >= window };
+}
+
+/** A name per group expression, so each lane's claim is prepared once. */
+const groupKeys = new WeakMap<SQL, string>();
+function groupKey(groupBy: SQL | undefined): string {
+  if (!groupBy) return "id";
+  let key = groupKeys.get(groupBy);
+  if (!key) groupKeys.set(groupBy, (key = `g${++groupCount}`));
+  return key;
+}
+let groupCount = 0;
+
+function buildClaim(db: Db, groupBy: SQL | undefined, key: string) {
+  const p = (name: string) => sql.placeholder(name);
+  const now = sql`${p("now")}::timestamptz`;
+  const groupOf = sql<string>`coalesce((${groupBy ?? sql`${jobs.id}`})::text, '')`;
+  const busyIn = (group: SQL) => sql`coalesce((${p("busy")}::jsonb ->> ${group})::int, 0)`;
+  const candidates = db.$with("claim_candidates").as(
+    db
+      .select({ id: jobs.id, runAt: jobs.runAt, grp: groupOf.as("grp") })
+      .from(jobs)
+      .where(
+        and(
+          or(
+            and(eq(jobs.state, "pending"), lte(jobs.runAt, now)),
+            // A running job whose lease ran out belongs to a worker that died.
+            and(eq(jobs.state, "running"), lte(jobs.lockedUntil, now)),
+          ),
+          // Lists as jsonb parameters: the statement's text stays the same, so it stays prepared.
+          sql`(${p("kinds")}::jsonb is null or ${p("kinds")}::jsonb ? ${jobs.kind})`,
+          sql`not (${p("notKinds")}::jsonb ? ${jobs.kind})`,
+          sql`not (${p("holding")}::jsonb ? ${jobs.id})`,
+          sql`${busyIn(groupOf)} < ${p("perGroup")}::int`,
+        ),
+      )
+      .orderBy(asc(jobs.runAt), asc(jobs.id))
+      .limit(p("window"))
+      .for("update", { of: jobs, skipLocked: true }),
+  );
+  const ranked = db.$with("claim_ranked").as(
+    db
+      .select({
+        id: candidates.id,
+        runAt: candidates.runAt,
+        grp: candidates.grp,
+        n: sql<number>`row_number() over (partition by ${candidates.grp} order by ${candidates.runAt}, ${candidates.id})`.as("n"),
+      })
+      .from(candidates),
+  );
+  const picked = db.$with("claim_picked").as(
+    db
+      .select({ id: ranked.id, grp: ranked.grp })
+      .from(ranked)
+      .where(sql`${ranked.n} + ${busyIn(sql`${ranked.grp}`)} <= ${p("perGroup")}::int`)
+      .orderBy(asc(ranked.runAt), asc(ranked.id))
+      .limit(p("limit")),
+  );
+  return db
+    .with(candidates, ranked, picked)
+    .update(jobs)
+    .set({ state: "running", lockedUntil: sql`${p("lease")}::timestamptz`, lockedBy: sql`${p("token")}::text`, attempts: sql`${jobs.attempts} + 1` })
+    .from(picked)
+    .where(eq(jobs.id, picked.id))
+    .returning({ ...getTableColumns(jobs), group: picked.grp, seen: sql<number>`(select count(*) from ${candidates})::int` })
+    .prepare(`jobs_claim_${key}`);
 }
 
 /**
@@ -86,7 +138,7 @@ export function held(job: ClaimedJob) {
 }
 
 /** Records the outcome and releases the claim; false when the claim was lost (nothing written). */
-export async function finish(db: Executor, job: ClaimedJob, set: Partial<JobRow>): Promise<boolean> {
+export async function finish(db: Executor, job: ClaimedJob, set: { [K in keyof JobRow]?: JobRow[K] | SQL }): Promise<boolean> {
   const rows = await db
     .update(jobs)
     .set({ lockedUntil: null, lockedBy: null, ...set })

@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { events, jobs } from "@/db/schema";
 import { config } from "@/lib/config";
+import type { JobKind } from "./kinds";
 
 /**
  * A lane: a share of one worker's job slots. Lanes fill independently, so jobs of one lane
@@ -29,13 +30,20 @@ export interface WorkerSettings {
 /** A delivery's partner, from its event (the payload holds the event id only). */
 const deliveryPartner = sql`(select ${events.partnerId} from ${events} where ${events.id} = ${jobs.payload}->>'eventId')`;
 
+/** Short `run` jobs of one transfer each (rows locked, no outside I/O): milliseconds apiece. */
+const TRANSFER_KINDS: readonly JobKind[] = ["transfers.fastCheck", "transfers.networkStep", "transfers.refundStep", "transfers.expire", "funding.expire"];
+
+/** A job's kind as the group (one object, so each lane's claim is prepared once). */
+const byKind = sql`${jobs.kind}`;
+
 /** The settings of a worker process, from configuration (README, docs/decisions.md). */
 export function workerSettings(): WorkerSettings {
   const c = config();
   return {
     lanes: [
       { name: "webhooks", kinds: ["webhooks.deliver"], concurrency: c.WEBHOOK_CONCURRENCY, groupBy: deliveryPartner, perGroup: c.WEBHOOK_PARTNER_CONCURRENCY },
-      { name: "default", concurrency: c.JOB_CONCURRENCY, groupBy: sql`${jobs.kind}`, perGroup: c.JOB_KIND_CONCURRENCY },
+      { name: "transfers", kinds: TRANSFER_KINDS, concurrency: c.TRANSFER_JOB_CONCURRENCY, groupBy: byKind, perGroup: c.TRANSFER_JOB_KIND_CONCURRENCY },
+      { name: "default", concurrency: c.JOB_CONCURRENCY, groupBy: byKind, perGroup: c.JOB_KIND_CONCURRENCY },
     ],
     leaseSeconds: c.JOB_LEASE_SECONDS,
     // Three renewals per lease: one slow or lost heartbeat does not cost the job.

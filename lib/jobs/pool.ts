@@ -1,7 +1,7 @@
 import type { Db } from "@/db";
 import { clock } from "@/lib/clock";
 import { logger } from "@/lib/log";
-import { claim } from "./claim";
+import { claimBatch } from "./claim";
 import type { JobRegistry } from "./define";
 import type { Lane, WorkerSettings } from "./lanes";
 import { Heartbeat, runOne } from "./worker";
@@ -43,16 +43,16 @@ export class JobPool {
 
   private async fillLane(lane: Lane): Promise<number> {
     let started = 0;
-    // Again while slots remain: groups filled by one claim are left out of the next.
+    // Again while slots remain and the window was full: groups it filled are left out of the next.
     for (let round = 0; round < 4; round++) {
-      const claimed = await this.claimFor(lane);
-      if (claimed === 0) break;
+      const { claimed, more } = await this.claimFor(lane);
       started += claimed;
+      if (!more) break;
     }
     return started;
   }
 
-  private async claimFor(lane: Lane): Promise<number> {
+  private async claimFor(lane: Lane): Promise<{ claimed: number; more: boolean }> {
     const busy = new Map<string, number>();
     let inLane = 0;
     for (const r of this.running.values()) {
@@ -60,9 +60,9 @@ export class JobPool {
       inLane += 1;
       busy.set(r.group, (busy.get(r.group) ?? 0) + 1);
     }
-    if (inLane >= lane.concurrency) return 0;
+    if (inLane >= lane.concurrency) return { claimed: 0, more: false };
     const others = this.settings.lanes.filter((l) => l !== lane).flatMap((l) => l.kinds ?? []);
-    const claimed = await claim(
+    const { jobs: claimed, more } = await claimBatch(
       this.db,
       clock.now(),
       lane.concurrency - inLane,
@@ -80,7 +80,7 @@ export class JobPool {
         });
       this.tasks.add(task);
     }
-    return claimed.length;
+    return { claimed: claimed.length, more };
   }
 
   /** Waits for every running job to end (each bounded by its kind's timeout). */

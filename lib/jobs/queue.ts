@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db, Executor } from "@/db";
 import { jobs } from "@/db/schema";
@@ -74,10 +74,13 @@ export function periodicKey(kind: string): string {
   return `${kind}:periodic`;
 }
 
-/** Moves a waiting job forward to now (the next event of a subscription after a delivery). */
+/**
+ * Moves a waiting job forward to now (the next event of a subscription after a delivery). A
+ * running one too: it may be about to wait (RetryLater), and the worker then runs it again at once.
+ */
 export async function nudgeJob(db: Db, key: string): Promise<void> {
   await db
     .update(jobs)
     .set({ runAt: clock.now() })
-    .where(and(eq(jobs.dedupeKey, key), eq(jobs.state, "pending")));
+    .where(and(eq(jobs.dedupeKey, key), inArray(jobs.state, ["pending", "running"])));
 }

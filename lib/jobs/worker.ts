@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { Db, Executor } from "@/db";
 import { jobs } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
@@ -137,8 +138,11 @@ async function recordFailure(db: Db, def: JobDefinition<unknown>, job: ClaimedJo
     return;
   }
   if (err instanceof RetryLater) {
-    // Not a failure: give the attempt back and wait.
-    await finish(db, job, { state: "pending", attempts: job.attempts - 1, runAt: addSeconds(later, err.afterSeconds) });
+    // Not a failure: give the attempt back and wait, unless nudged while it ran (nudgeJob moved
+    // runAt): what it waited for may be over already (a delivery's earlier event just settled).
+    const wait = addSeconds(later, err.afterSeconds).toISOString();
+    const runAt = sql`case when ${jobs.runAt} > ${job.runAt.toISOString()}::timestamptz then ${jobs.runAt} else ${wait}::timestamptz end`;
+    await finish(db, job, { state: "pending", attempts: job.attempts - 1, runAt });
     return;
   }
   const message = err instanceof Error ? err.message.slice(0, 500) : "failed";

@@ -6,7 +6,7 @@
  * this is a business outcome.
  */
 import { extractIBAN, isValidIBAN } from "ibantools";
-import countries from "i18n-iso-countries";
+import countries from "@/lib/i18n/iso-countries";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { isValidClabe } from "./clabe";
 import { E164_SHAPE, IBAN_SHAPE, formatProblem } from "./format-check";

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
-import countries from "i18n-iso-countries";
+import countries from "@/lib/i18n/iso-countries";
 import { electronicFormatIBAN, isValidIBAN } from "ibantools";
 import type { Tx } from "@/db";
 import { beneficiaries, payoutFileItems, payoutMethods, transfers } from "@/db/schema";

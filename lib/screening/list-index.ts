@@ -13,8 +13,16 @@ type G = typeof globalThis & { [KEY]?: Map<string, Promise<MatchIndex>> };
 
 async function load(db: Executor, list: string, versionId: string): Promise<MatchIndex> {
   // People are matched against people only: entities, vessels and aircraft are not indexed.
+  // Only what matching and evidence read: the index lives as long as the process, and the other
+  // columns (remarks, countries) took 1.8 of its 8.9 MB.
   const entries = await db
-    .select()
+    .select({
+      entryId: sanctionsEntries.entryId,
+      name: sanctionsEntries.name,
+      programs: sanctionsEntries.programs,
+      datesOfBirth: sanctionsEntries.datesOfBirth,
+      nationalities: sanctionsEntries.nationalities,
+    })
     .from(sanctionsEntries)
     .where(and(eq(sanctionsEntries.versionId, versionId), eq(sanctionsEntries.kind, "individual")));
   const byId = new Map<string, IndexEntry>(entries.map((e) => [e.entryId, { ...e, aliases: [] }]));

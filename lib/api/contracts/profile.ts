@@ -1,4 +1,4 @@
-import countries from "i18n-iso-countries";
+import countries from "@/lib/i18n/iso-countries";
 import { z } from "zod";
 import { IDENTIFIER_TYPES } from "@/lib/auth/identifiers";
 import { defineContract } from "@/lib/http/contract";

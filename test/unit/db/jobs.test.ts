@@ -9,7 +9,7 @@ import { addSeconds, clock } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { defaultBackoff, RetryLater, type JobDefinition, type JobRegistry, type JobRun } from "@/lib/jobs/define";
 import type { JobKind } from "@/lib/jobs/kinds";
-import { enqueue, type EnqueueOptions } from "@/lib/jobs/queue";
+import { enqueue, nudgeJob, type EnqueueOptions } from "@/lib/jobs/queue";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { freshDbPair } from "../../support/db";
 
@@ -323,6 +323,24 @@ describe("jobs: running due jobs", () => {
       calls.map((c) => c.attempt),
       [1, 1, 1, 1],
     );
+  });
+
+  it("RetryLater after a nudge while the job ran: due again at once, the nudge is not lost", async () => {
+    await add("nudged", { dedupeKey: "test.perform:nudged" });
+    behaviours.set("nudged", async () => {
+      // What a delivery meets: the earlier event settles and nudges this one as it decides to wait.
+      clock.advance(5);
+      await nudgeJob(db, "test.perform:nudged");
+      throw new RetryLater(60, "an earlier event is still pending");
+    });
+    assert.equal(await runDueJobs(db, registry), 1);
+    const job = await jobTagged("nudged");
+    assert.equal(job.state, "pending");
+    assert.equal(job.attempts, 0);
+    assert.ok(job.runAt.getTime() <= clock.now().getTime(), `due now, not in 60 s: ${job.runAt.toISOString()}`);
+    behaviours.delete("nudged");
+    assert.equal(await runDueJobs(db, registry), 1);
+    assert.equal((await jobTagged("nudged")).state, "done");
   });
 
   it("an invalid payload is dead at once, without running", async () => {

@@ -1,4 +1,4 @@
-import countries from "i18n-iso-countries";
+import countries from "@/lib/i18n/iso-countries";
 
 /**
  * Facts in the Remarks column of sdn.csv ("DOB 15 Jan 1960; POB ...; nationality Syria;

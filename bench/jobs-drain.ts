@@ -1,0 +1,145 @@
+/**
+ * Job drain rate (issue 13, job latency): N transfers in registered, each with its fast-check due
+ * now, drained by one worker loop (lib/jobs/run-loop.ts) with nothing else running. Reports
+ * fast-checks/s, statements per job (Drizzle's count), transactions per job (each adds BEGIN and
+ * COMMIT) and so round trips per job. Fast-check emits an event: its webhook delivery (no
+ * webhook URL: settled undeliverable) runs in the same drain, on its own lane.
+ *
+ *   node --import tsx bench/jobs-drain.ts                      # PGlite, N=500
+ *   BENCH_DB_URL=postgres://... BENCH_JOBS=500 node --import tsx bench/jobs-drain.ts
+ */
+import { mkdtempSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import type { Db } from "@/db";
+
+async function main() {
+  const N = Number(process.env.BENCH_JOBS ?? 500);
+  if (process.env.BENCH_DB_URL) process.env.DATABASE_URL = process.env.BENCH_DB_URL;
+  else process.env.PGLITE_DIR = mkdtempSync(path.join(tmpdir(), "remit-drain-"));
+  process.env.LOG_LEVEL ??= "silent";
+  process.env.DB_COUNT_STATEMENTS = "1";
+  process.env.IN_PROCESS_WORKER = "false";
+
+  const { and, eq, inArray, sql } = await import("drizzle-orm");
+  const { getDb, closeDb, statementsRun } = await import("@/db");
+  const { ready } = await import("@/lib/platform/ready");
+  const { newId } = await import("@/db/ids");
+  const { beneficiaries, events, jobs, payoutMethods, transfers } = await import("@/db/schema");
+  const { clock } = await import("@/lib/clock");
+  const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
+  const { enqueue, dedupeKey } = await import("@/lib/jobs/queue");
+  const { jobRegistry } = await import("@/lib/jobs/registry");
+  const { startWorkerLoop } = await import("@/lib/jobs/run-loop");
+  const { insertTestTransfer, newSubscription } = await import("../test/support/fixtures");
+
+  const db = await ready();
+  await db.delete(jobs);
+  const owner = await newSubscription(db);
+  const now = clock.now();
+  const beneficiaryId = newId("ben");
+  const methodId = newId("pm");
+  await db.transaction(async (tx) => {
+    await tx.insert(beneficiaries).values({
+      id: beneficiaryId,
+      subscriptionId: owner.subscriptionId,
+      firstName: "Ana",
+      lastName: "Ruiz",
+      countryOfResidence: "MEX",
+      relationshipToCustomer: "FAMILY",
+      state: "VALID",
+      createdAt: now,
+      updatedAt: now,
+    });
+    const identifier = "002010077777777771";
+    await tx.insert(payoutMethods).values({
+      id: methodId,
+      beneficiaryId,
+      methodType: "BANK_TRANSFER",
+      corridor: "US-MX",
+      destinationIdentifierEncrypted: (await destinationCipher(tx)).encrypt(identifier, methodId),
+      destinationIdentifierMasked: `****${identifier.slice(-4)}`,
+      addedAt: now,
+    });
+  });
+  const ids: string[] = [];
+  for (let i = 0; i < N; i++) {
+    await db.transaction(async (tx) => {
+      // A subscription each, as many customers do: deliveries of one subscription wait in sequence.
+      const t = await insertTestTransfer(tx, i === 0 ? owner : await newSubscription(tx as unknown as Db), now);
+      await tx.update(transfers).set({ beneficiaryId, payoutMethodId: methodId, submittedAt: now }).where(eq(transfers.id, t.id));
+      await enqueue(tx, "transfers.fastCheck", { transferId: t.id }, { runAt: now, dedupeKey: dedupeKey("transfers.fastCheck", t.id) });
+      ids.push(t.id);
+    });
+  }
+  // The events of creation settled (no webhook URL) before the clock starts: only fast-check's own.
+  await db.update(jobs).set({ state: "done" }).where(eq(jobs.kind, "webhooks.deliver"));
+  await db.update(events).set({ deliveryState: "undeliverable" });
+
+  // Transactions the worker opens (each adds BEGIN and COMMIT round trips to the statements).
+  let transactions = 0;
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((...args: Parameters<typeof transaction>) => (transactions++, transaction(...args))) as typeof db.transaction;
+  const remaining = async () =>
+    Number(
+      (
+        await db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(jobs)
+          .where(and(sql`${jobs.state} in ('pending', 'running')`, sql`${jobs.runAt} <= now()`))
+      )[0].n,
+    );
+  const load = loadavg()[0].toFixed(2);
+  const [{ done0 }] = await db
+    .select({ done0: sql<number>`count(*)::int` })
+    .from(jobs)
+    .where(eq(jobs.state, "done"));
+  const s0 = statementsRun()!;
+  let polls = 0;
+  const t0 = performance.now();
+  // Only the kinds this drain makes: no periodic job (sanctions refresh, purge) runs meanwhile.
+  const loop = startWorkerLoop(getDb, { "transfers.fastCheck": jobRegistry["transfers.fastCheck"], "webhooks.deliver": jobRegistry["webhooks.deliver"] });
+  let fastDoneAt = 0;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 20));
+    polls += 1;
+    const [{ n }] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(jobs)
+      .where(and(eq(jobs.kind, "transfers.fastCheck"), eq(jobs.state, "done")));
+    if (!fastDoneAt && n >= N) fastDoneAt = performance.now();
+    if (fastDoneAt && (await remaining()) === 0) break;
+    if (fastDoneAt) polls += 1;
+  }
+  const t1 = performance.now();
+  await loop.stop();
+  const statements = statementsRun()! - s0 - polls - 1;
+  const [{ validated }] = await db
+    .select({ validated: sql<number>`count(*)::int` })
+    .from(transfers)
+    .where(and(eq(transfers.state, "validated"), inArray(transfers.id, ids)));
+  const [{ jobsRun }] = await db
+    .select({ jobsRun: sql<number>`count(*)::int` })
+    .from(jobs)
+    .where(eq(jobs.state, "done"));
+  const ranJobs = jobsRun - done0;
+  console.log(
+    JSON.stringify({
+      driver: process.env.BENCH_DB_URL ? "postgres" : "pglite",
+      fastChecks: N,
+      perKind: process.env.JOB_KIND_CONCURRENCY ?? "default",
+      validated,
+      jobsRun: ranJobs,
+      fastCheckDrainMs: Math.round(fastDoneAt - t0),
+      fastChecksPerSecond: Math.round((N / (fastDoneAt - t0)) * 1000),
+      allDrainMs: Math.round(t1 - t0),
+      statementsPerJob: +(statements / ranJobs).toFixed(2),
+      transactionsPerJob: +(transactions / ranJobs).toFixed(2),
+      roundTripsPerJob: +((statements + 2 * transactions) / ranJobs).toFixed(2),
+      loadAverage: load,
+    }),
+  );
+  await closeDb();
+}
+
+void main();

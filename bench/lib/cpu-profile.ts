@@ -1,0 +1,124 @@
+/**
+ * Reads a V8 .cpuprofile (node --cpu-prof) for bench/profile.ts: self and inclusive (total) time
+ * per function, and self time per category, over a time window of the profile, so one server
+ * run profiles several routes in turn (issue 13).
+ */
+export interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+  columnNumber: number;
+}
+
+export interface CpuProfile {
+  nodes: { id: number; callFrame: CallFrame; children?: number[] }[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** A function as a reader knows it: its name, source file:line, and what it belongs to. */
+export interface Located {
+  name: string;
+  where: string;
+  category: string;
+}
+
+export type Locate = (frame: CallFrame) => Located;
+
+export interface Share {
+  name: string;
+  share: number;
+}
+
+export interface Summary {
+  /** Profiled time in the window, ms. */
+  ms: number;
+  categories: Share[];
+  self: Share[];
+  total: Share[];
+}
+
+// V8's pseudo-frames: never on a reader's list of functions, each a category of its own.
+const SPECIAL = new Map([
+  ["(idle)", "idle"],
+  ["(garbage collector)", "GC"],
+  ["(program)", "V8 (program)"],
+]);
+const NODE = "node (internals, native)";
+
+/** Sample timestamps (µs, the profile's monotonic clock, which is process.hrtime's on Linux). */
+function sampleTimes(prof: CpuProfile): number[] {
+  const times: number[] = [];
+  let t = prof.startTime;
+  for (const d of prof.timeDeltas) times.push((t += d));
+  return times;
+}
+
+export function summarize(prof: CpuProfile, locate: Locate, window: { from: number; to: number } = { from: -Infinity, to: Infinity }, top = 12): Summary {
+  const times = sampleTimes(prof);
+  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  // Each sample's weight is the time to the next sample (the last one's own delta).
+  const selfUs = new Map<number, number>();
+  let all = 0;
+  prof.samples.forEach((id, i) => {
+    if (times[i] < window.from || times[i] > window.to) return;
+    const us = prof.timeDeltas[i + 1] ?? prof.timeDeltas[i] ?? 0;
+    selfUs.set(id, (selfUs.get(id) ?? 0) + us);
+    all += us;
+  });
+  const located = new Map<number, Located | null>();
+  const locateNode = (id: number): Located | null => {
+    if (!located.has(id)) {
+      const f = byId.get(id)!.callFrame;
+      located.set(id, f.functionName === "(root)" || SPECIAL.has(f.functionName) ? null : locate(f));
+    }
+    return located.get(id)!;
+  };
+  const add = (m: Map<string, number>, k: string, us: number) => m.set(k, (m.get(k) ?? 0) + us);
+  const categories = new Map<string, number>();
+  const self = new Map<string, number>();
+  const total = new Map<string, number>();
+  for (const [id, us] of selfUs) {
+    const special = SPECIAL.get(byId.get(id)!.callFrame.functionName);
+    const here = locateNode(id);
+    add(categories, special ?? here?.category ?? "other", us);
+    if (here) add(self, key(here), us);
+    // Inclusive: once per distinct function on the stack (recursion counted once). Node's own
+    // frames are left out: the event loop's (runMicrotasks, processTicksAndRejections) hold ~all.
+    const seen = new Set<string>();
+    for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
+      const at = locateNode(n);
+      if (at && at.category !== NODE) seen.add(key(at));
+    }
+    for (const k of seen) add(total, k, us);
+  }
+  const ranked = (m: Map<string, number>, k: number) =>
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, k)
+      .map(([name, us]) => ({ name, share: all ? us / all : 0 }));
+  return { ms: all / 1000, categories: ranked(categories, 20), self: ranked(self, top), total: ranked(total, top) };
+}
+
+const key = (l: Located) => `${l.name} (${l.where})`;
+
+/** The category of a (mapped) source path: our code, a library, Node, or PGlite's WebAssembly. */
+export function categoryOf(source: string): string {
+  if (source.startsWith("wasm") || /^[0-9a-f]{8}$/.test(source)) return "PGlite (WebAssembly)";
+  if (!source || source.startsWith("node:")) return NODE;
+  const pkg = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1];
+  if (pkg) {
+    if (pkg === "next" || pkg.startsWith("@next/")) return "next";
+    if (pkg === "postgres") return "postgres.js";
+    if (pkg === "@electric-sql/pglite") return "PGlite (JS)";
+    if (pkg === "drizzle-orm" || pkg === "zod") return pkg;
+    return `other packages (${pkg})`;
+  }
+  if (/^(lib|app|db)\//.test(source) || /^(proxy|instrumentation)\.ts$/.test(source)) return "our code (lib/, app/, db/)";
+  if (source.includes(".next/server/")) return "app bundle (unmapped)";
+  return "other";
+}

@@ -1,0 +1,96 @@
+/**
+ * bench/lib/cpu-profile.ts and source-maps.ts (issue 13's per-route profile): self and inclusive
+ * time per function over a window of the profile, categories, and frames of a bundled chunk
+ * mapped back to source file:line.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { categoryOf, summarize, type CallFrame, type CpuProfile } from "../../../bench/lib/cpu-profile";
+import { sourceMapLocator, sourcePath } from "../../../bench/lib/source-maps";
+
+const frame = (functionName: string, url: string): CallFrame => ({ functionName, url, lineNumber: 0, columnNumber: 0 });
+
+// (root) -> handler (lib) -> query (drizzle) -> query (recursion); handler -> write (node); (idle); (garbage collector)
+const profile: CpuProfile = {
+  nodes: [
+    { id: 1, callFrame: frame("(root)", ""), children: [2, 6, 7] },
+    { id: 2, callFrame: frame("handler", "/app/lib/h.ts"), children: [3, 5] },
+    { id: 3, callFrame: frame("query", "/app/node_modules/drizzle-orm/q.js"), children: [4] },
+    { id: 4, callFrame: frame("query", "/app/node_modules/drizzle-orm/q.js") },
+    { id: 5, callFrame: frame("write", "node:net") },
+    { id: 6, callFrame: frame("(idle)", "") },
+    { id: 7, callFrame: frame("(garbage collector)", "") },
+  ],
+  startTime: 1000,
+  endTime: 2000,
+  // One sample every 100 µs: handler, query, query (recursive), write, idle, gc, and one outside the window.
+  samples: [2, 3, 4, 5, 6, 7, 2],
+  timeDeltas: [100, 100, 100, 100, 100, 100, 100],
+};
+
+const locate = (f: CallFrame) => {
+  const where = f.url.replace("/app/", "");
+  return { name: f.functionName, where, category: categoryOf(where) };
+};
+
+describe("cpu profile summary", () => {
+  const s = summarize(profile, locate, { from: 1100, to: 1600 });
+  const share = (list: { name: string; share: number }[], name: string) => list.find((x) => x.name === name)?.share;
+
+  it("weighs only the samples in the window", () => {
+    assert.equal(s.ms, 0.6);
+  });
+
+  it("splits self time by category, V8's pseudo-frames as their own", () => {
+    assert.equal(share(s.categories, "drizzle-orm"), 2 / 6);
+    assert.equal(share(s.categories, "our code (lib/, app/, db/)"), 1 / 6);
+    assert.equal(share(s.categories, "node (internals, native)"), 1 / 6);
+    assert.equal(share(s.categories, "idle"), 1 / 6);
+    assert.equal(share(s.categories, "GC"), 1 / 6);
+  });
+
+  it("counts self time per function and inclusive time once per stack, without Node's frames", () => {
+    assert.equal(share(s.self, "query (node_modules/drizzle-orm/q.js)"), 2 / 6);
+    assert.equal(share(s.self, "handler (lib/h.ts)"), 1 / 6);
+    assert.equal(share(s.total, "handler (lib/h.ts)"), 4 / 6);
+    assert.equal(share(s.total, "query (node_modules/drizzle-orm/q.js)"), 2 / 6);
+    assert.equal(share(s.total, "write (node:net)"), undefined);
+  });
+});
+
+describe("source-mapped frames", () => {
+  it("names sources from the project root, Turbopack's virtual ones and Drizzle's too", () => {
+    const root = "/app";
+    assert.equal(sourcePath("../../../lib/http/endpoint.ts", "/app/.next/server/chunks", root), "lib/http/endpoint.ts");
+    assert.equal(sourcePath("../../../node_modules/%40scope/pkg/x.js", "/app/.next/server/chunks", root), "node_modules/@scope/pkg/x.js");
+    assert.equal(sourcePath("../../../data/v1.json.%5Bjson%5D.cjs/turbopack%3A///data/v1.json", "/app/.next/server/chunks", root), "data/v1.json");
+    assert.equal(sourcePath("../../../node_modules/src/sql/sql.ts", "/app/.next/server/chunks", root), "node_modules/drizzle-orm/src/sql/sql.ts");
+  });
+
+  it("maps a chunk's frame to its source line and original name through the chunk's map file", () => {
+    const root = mkdtempSync(path.join(tmpdir(), "remit-map-"));
+    const chunks = path.join(root, ".next/server/chunks");
+    mkdirSync(chunks, { recursive: true });
+    writeFileSync(path.join(chunks, "a.js"), "function c(){}\n//# sourceMappingURL=a.js.map\n");
+    // Generated line 0, column 9 -> source 0 (lib/x.ts), line 4, column 0, name 0 ("readTransfer").
+    writeFileSync(path.join(chunks, "a.js.map"), JSON.stringify({ version: 3, sources: ["../../../lib/x.ts"], names: ["readTransfer"], mappings: "SAIAA" }));
+    const locate = sourceMapLocator(root);
+    const mapped = locate({ functionName: "c", url: `file://${chunks}/a.js`, lineNumber: 0, columnNumber: 9 });
+    assert.deepEqual(mapped, { name: "readTransfer", where: "lib/x.ts:5", category: "our code (lib/, app/, db/)" });
+    assert.deepEqual(locate(frame("writev", "node:net")), { name: "writev", where: "node:net", category: "node (internals, native)" });
+  });
+});
+
+describe("categories", () => {
+  it("names the packages the brief asks for", () => {
+    assert.equal(categoryOf("node_modules/next/dist/server/base-server.js"), "next");
+    assert.equal(categoryOf("node_modules/postgres/src/connection.js"), "postgres.js");
+    assert.equal(categoryOf("node_modules/zod/v4/core/parse.js"), "zod");
+    assert.equal(categoryOf("app/v1/core/transfers/route.ts"), "our code (lib/, app/, db/)");
+    assert.equal(categoryOf(".next/server/chunks/x.js"), "app bundle (unmapped)");
+    assert.equal(categoryOf("wasm://wasm/0123abcd"), "PGlite (WebAssembly)");
+  });
+});
