@@ -8,7 +8,7 @@ import { beneficiaryMachine, type BeneficiaryState, type BeneficiaryTrigger } fr
 
 export type BeneficiaryRow = typeof beneficiaries.$inferSelect;
 
-const notFound = () => new DomainError("beneficiary.notFound", { message: "No such beneficiary." });
+export const beneficiaryNotFound = () => new DomainError("beneficiary.notFound", { message: "No such beneficiary." });
 
 /** A beneficiary of the calling subscription; another customer's answers exactly like a missing one. */
 export async function beneficiaryInScope(db: Executor, subscriptionId: string, beneficiaryId: string, lock = false): Promise<BeneficiaryRow> {
@@ -21,7 +21,7 @@ export async function beneficiaryInScope(db: Executor, subscriptionId: string, b
     ? q(db).for("update").prepare("beneficiary_in_scope_locked")
     : prepared(db, "beneficiary_in_scope", (e) => q(e).prepare("beneficiary_in_scope"));
   const [row] = await query.execute({ beneficiaryId, subscriptionId });
-  if (!row) throw notFound();
+  if (!row) throw beneficiaryNotFound();
   return row;
 }
 

@@ -92,16 +92,23 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
       const xmlBody = contract.bodyMediaType === "application/xml";
       const rawBody = contract.body ? (xmlBody ? await readXmlBody(req) : await readJsonBody(req, { required: true })) : undefined;
 
-      // A key already used answers first (replay or conflict), even for a body that no longer validates.
+      // A key already used answers first (replay or conflict), even for a body that no longer
+      // validates; a new one is claimed in the same statement.
       if (contract.idempotency === "required") {
         const scope = customer?.subscriptionId ?? partner?.id ?? "public";
         key = new RequestKey({ scope, key: idempotencyKeyOf(req), fingerprint: fingerprintOf(req.method, url.pathname, rawBody) });
-        const earlier = await key.earlier(db, now);
+        const earlier = await key.claimOrEarlier(db, now);
         if (earlier) return finish(replay(earlier, correlationId));
       }
-      const body = contract.body ? parseOrThrow(contract.body, rawBody) : undefined;
-      // Gate before the key is claimed: validation failures and refusals are not stored against it.
-      const gated = contract.gate && customer ? await enforceGate(db, contract.gate, customer, gateRow) : undefined;
+      let body, gated;
+      try {
+        body = contract.body ? parseOrThrow(contract.body, rawBody) : undefined;
+        gated = contract.gate && customer ? await enforceGate(db, contract.gate, customer, gateRow) : undefined;
+      } catch (err) {
+        // Validation failures and refusals are not stored against the key: its claim is freed.
+        await key?.release(db);
+        throw err;
+      }
       const settled = await key?.begin(db, now);
       if (settled) return finish(replay(settled, correlationId));
 

@@ -4,7 +4,7 @@ import type { Db, Executor } from "@/db";
 import { addSeconds, clock } from "@/lib/clock";
 import { config } from "@/lib/config";
 import type { DomainError } from "@/lib/errors";
-import { claimKey, completeKey, existingKeyOutcome, releaseKey, renewKey, type KeyRef } from "./store";
+import { claimKey, completeKey, existingKeyOutcome, releaseKey, renewKey, tryClaimKey, type KeyRef } from "./store";
 
 /** A stored answer: replayed byte for byte under its key. */
 export interface Answer {
@@ -70,15 +70,46 @@ export class RequestKey {
     return found?.kind === "replay" ? { status: found.status, body: found.body } : null;
   }
 
+  /**
+   * `earlier` for the common case of a new key in one statement (issue 13): a new key is claimed
+   * at once, and only a key already present is read. A request that then fails validation or its
+   * gate must `release` the claim, so nothing is stored against the key.
+   */
+  async claimOrEarlier(db: Db, now: Date): Promise<Answer | null> {
+    if (await tryClaimKey(db, this.ref, this.claimTiming(now))) {
+      this.claimed = true;
+      this.startHeartbeat(db);
+      return null;
+    }
+    return this.earlier(db, now);
+  }
+
+  /** Frees a claim taken before validation, for a request refused before its work. */
+  async release(db: Db): Promise<void> {
+    if (!this.claimed) return;
+    this.claimed = false;
+    this.stop();
+    await releaseKey(db, this.ref).catch(() => undefined);
+  }
+
   /** Claims the key for this request; returns the answer to replay instead when it was settled meanwhile. */
   async begin(db: Db, now: Date): Promise<Answer | null> {
-    const claim = await claimKey(db, this.ref, { now, lockSeconds: this.timing.lockSeconds, retentionSeconds: this.timing.retentionSeconds });
+    if (this.claimed) return null;
+    const claim = await claimKey(db, this.ref, this.claimTiming(now));
     if (claim.kind === "replay") return { status: claim.status, body: claim.body };
     this.claimed = true;
+    this.startHeartbeat(db);
+    return null;
+  }
+
+  private claimTiming(now: Date) {
+    return { now, lockSeconds: this.timing.lockSeconds, retentionSeconds: this.timing.retentionSeconds };
+  }
+
+  private startHeartbeat(db: Db): void {
     const renew = () => renewKey(db, this.ref, addSeconds(clock.now(), this.timing.lockSeconds)).catch(() => undefined);
     this.heartbeat = setInterval(() => void renew(), this.timing.heartbeatMs);
     this.heartbeat.unref();
-    return null;
   }
 
   /** Settles the key with the answer, in the transaction of the work it answers (or alone after a rollback). */

@@ -51,18 +51,25 @@ export async function existingKeyOutcome(db: Db, ref: KeyRef, now: Date): Promis
   return { kind: "replay", status: row.responseStatus ?? 500, body: row.responseBody ?? "" };
 }
 
+const freshKey = (ref: KeyRef, t: Timing) => ({
+  ...ref,
+  state: "running" as const,
+  lockedUntil: addSeconds(t.now, t.lockSeconds),
+  expiresAt: addSeconds(t.now, t.retentionSeconds),
+  createdAt: t.now,
+  responseStatus: null,
+  responseBody: null,
+});
+
+/** Claims a key nobody holds (one insert); false when a row for it exists, whatever its state. */
+export async function tryClaimKey(db: Db, ref: KeyRef, t: Timing): Promise<boolean> {
+  const inserted = await db.insert(idempotencyKeys).values(freshKey(ref, t)).onConflictDoNothing().returning({ key: idempotencyKeys.key });
+  return inserted.length > 0;
+}
+
 export async function claimKey(db: Db, ref: KeyRef, t: Timing): Promise<Claim> {
-  const fresh = {
-    ...ref,
-    state: "running" as const,
-    lockedUntil: addSeconds(t.now, t.lockSeconds),
-    expiresAt: addSeconds(t.now, t.retentionSeconds),
-    createdAt: t.now,
-    responseStatus: null,
-    responseBody: null,
-  };
-  const inserted = await db.insert(idempotencyKeys).values(fresh).onConflictDoNothing().returning({ key: idempotencyKeys.key });
-  if (inserted.length > 0) return { kind: "claimed" };
+  const fresh = freshKey(ref, t);
+  if (await tryClaimKey(db, ref, t)) return { kind: "claimed" };
 
   return db.transaction(async (tx) => {
     // Lock the row: two retries arriving together must not both take over a stale key.

@@ -1,4 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db, Executor } from "@/db";
 import { jobs } from "@/db/schema";
 import { newId } from "@/db/ids";
@@ -23,7 +24,16 @@ export async function enqueue<K extends JobKind>(tx: Executor, kind: K, payload:
 
 /** enqueue() for a kind known only at run time (the worker rescheduling a periodic job). */
 export async function insertJob(tx: Executor, kind: string, payload: unknown, opts: EnqueueOptions): Promise<void> {
-  await tx
+  await jobInsert(tx, kind, payload, opts);
+  await jobWritten(tx, opts);
+}
+
+/**
+ * enqueue() as a statement not yet run, for a caller that sends it with other writes
+ * (db/write-together.ts); the caller then awaits jobWritten().
+ */
+export function jobInsert(tx: Executor, kind: string, payload: unknown, opts: EnqueueOptions) {
+  return tx
     .insert(jobs)
     .values({
       id: newId("job"),
@@ -37,7 +47,18 @@ export async function insertJob(tx: Executor, kind: string, payload: unknown, op
       createdAt: clock.now(),
     })
     .onConflictDoNothing();
-  if (opts.runAt.getTime() <= clock.now().getTime()) await notifyJobsDue(tx);
+}
+
+// Transactions that already sent the wake: PostgreSQL folds identical notifications of one
+// transaction into one anyway, so a second is a round trip for nothing. (Not the database
+// handle: each of its statements is a transaction of its own.)
+const notified = new WeakSet<object>();
+
+/** After a job insert: a job due now wakes the workers when the transaction commits. */
+export async function jobWritten(tx: Executor, opts: EnqueueOptions): Promise<void> {
+  if (opts.runAt.getTime() > clock.now().getTime() || notified.has(tx)) return;
+  if (tx instanceof PgTransaction) notified.add(tx);
+  await notifyJobsDue(tx);
 }
 
 /**

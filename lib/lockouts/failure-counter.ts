@@ -1,4 +1,4 @@
-import { and, count, eq, gt, lt, min, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, lt, min, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { newId } from "@/db/ids";
 import { failureEvents } from "@/db/schema";
@@ -30,12 +30,22 @@ export async function recordFailure(tx: Executor, scope: string, now: Date): Pro
 
 /** Seconds until the scope unlocks, or 0 when it is not locked. */
 export async function lockedForSeconds(db: Executor, scope: string, w: Window, now: Date): Promise<number> {
+  return lockedForSecondsAny(db, [scope], w, now);
+}
+
+/** lockedForSeconds of the most locked of several scopes under one window, in one query. */
+export async function lockedForSecondsAny(db: Executor, scopes: string[], w: Window, now: Date): Promise<number> {
   const since = addSeconds(now, -w.windowSeconds);
-  const [row] = await db
+  const rows = await db
     .select({ n: count(), oldest: min(failureEvents.occurredAt) })
     .from(failureEvents)
-    .where(and(eq(failureEvents.scope, scope), gt(failureEvents.occurredAt, since)));
-  if (!row || row.n < w.limit || !row.oldest) return 0;
+    .where(and(scopes.length === 1 ? eq(failureEvents.scope, scopes[0]) : inArray(failureEvents.scope, scopes), gt(failureEvents.occurredAt, since)))
+    .groupBy(failureEvents.scope);
+  return Math.max(0, ...rows.map((row) => waitFor(row, w, now)));
+}
+
+function waitFor(row: { n: number; oldest: Date | string | null }, w: Window, now: Date): number {
+  if (row.n < w.limit || !row.oldest) return 0;
   // Locked until enough failures age out of the window; the oldest is the first to go.
   const oldest = row.oldest instanceof Date ? row.oldest : new Date(row.oldest);
   // Clamped to the window: a request that read the clock just before a parallel one recorded its

@@ -9,7 +9,7 @@ import { corridorByCode } from "@/lib/corridors/corridors";
 import { quoteTtlSeconds, type CorridorType } from "@/lib/corridors/payout-methods";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { DomainError } from "@/lib/errors";
-import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+import { dedupeKey, jobInsert, jobWritten } from "@/lib/jobs/queue";
 import { checkEnvelope } from "@/lib/pricing/envelope";
 import { referenceRates } from "@/lib/pricing/rate-store";
 import { insertRegisteredTransfer } from "@/lib/transfers/records";
@@ -66,6 +66,8 @@ export async function acceptQuote(
     await referenceRates(tx),
   );
 
+  const expiresAt = addSeconds(now, config().TRANSFER_TTL_SECONDS);
+  const expiry = (transferId: string) => ({ runAt: expiresAt, dedupeKey: dedupeKey("transfers.expire", transferId) });
   const transfer = await insertRegisteredTransfer(
     tx,
     {
@@ -85,14 +87,18 @@ export async function acceptQuote(
       corridor: quote.corridor,
       payoutMethod: quote.payoutMethod,
       purposeOfTransfer: input.purposeOfTransfer,
-      expiresAt: addSeconds(now, config().TRANSFER_TTL_SECONDS),
+      expiresAt,
       createdAt: now,
     },
     now,
+    // Sent with the transfer's first history row and event.
+    (transferId) => [
+      tx.update(disclosures).set({ usedAt: now }).where(eq(disclosures.tokenHash, disclosure.tokenHash)),
+      tx.update(quotes).set({ acceptedAt: now, transferId }).where(eq(quotes.id, quote.id)),
+      tx.update(beneficiaries).set({ lastUsedAt: now }).where(eq(beneficiaries.id, beneficiary.id)),
+      jobInsert(tx, "transfers.expire", { transferId }, expiry(transferId)),
+    ],
   );
-  await tx.update(disclosures).set({ usedAt: now }).where(eq(disclosures.tokenHash, disclosure.tokenHash));
-  await tx.update(quotes).set({ acceptedAt: now, transferId: transfer.id }).where(eq(quotes.id, quote.id));
-  await tx.update(beneficiaries).set({ lastUsedAt: now }).where(eq(beneficiaries.id, beneficiary.id));
-  await enqueue(tx, "transfers.expire", { transferId: transfer.id }, { runAt: transfer.expiresAt, dedupeKey: dedupeKey("transfers.expire", transfer.id) });
+  await jobWritten(tx, expiry(transfer.id));
   return { quoteId: quote.id, transferId: transfer.id, transferStatus: transfer.state };
 }

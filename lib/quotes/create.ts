@@ -1,9 +1,9 @@
-import { eq, or, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import { rowsOf, type Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { customers, partners, quotes, serviceQuoteSeq as serviceQuoteSeqTable } from "@/db/schema";
+import { beneficiaries, customers, partners, quotes, serviceQuoteSeq as serviceQuoteSeqTable } from "@/db/schema";
 import { moneyMovementCheck } from "@/lib/beneficiaries/state-machine";
-import { beneficiaryInScope } from "@/lib/beneficiaries/records";
+import { beneficiaryNotFound } from "@/lib/beneficiaries/records";
 import { config } from "@/lib/config";
 import { CORRIDOR_DATA_VERSION, findCorridor, resolvePayoutMethod, type Corridor } from "@/lib/corridors/corridors";
 import { corridorType, quoteTtlSeconds } from "@/lib/corridors/payout-methods";
@@ -36,10 +36,22 @@ const serviceQuoteSeqName = serviceQuoteSeqTable.seqName;
 const fieldInvalid = (field: string, message: string) =>
   new DomainError("validation.fieldInvalid", { message, details: { issues: [{ field, code: "validation.fieldInvalid", message }] } });
 
+/** The beneficiary (as beneficiaryInScope) and, in the same query, the customer's profile. */
+async function beneficiaryAndProfile(tx: Tx, subscriptionId: string, beneficiaryId: string, customerId: string) {
+  const [row] = await tx
+    .select({
+      beneficiary: beneficiaries,
+      profile: sql`(select ${customers.profile} from ${customers} where ${customers.id} = ${customerId})`.mapWith(customers.profile),
+    })
+    .from(beneficiaries)
+    .where(and(eq(beneficiaries.id, beneficiaryId), eq(beneficiaries.subscriptionId, subscriptionId)));
+  if (!row) throw beneficiaryNotFound();
+  return row;
+}
+
 /** The corridor from the customer's residence to the beneficiary's country (decisions section 6). */
-async function corridorFor(tx: Tx, customerId: string, beneficiaryCountry: string, req: QuoteRequest): Promise<Corridor> {
-  const [customer] = await tx.select({ profile: customers.profile }).from(customers).where(eq(customers.id, customerId));
-  const residence = (customer?.profile as { residenceCountry?: string } | null)?.residenceCountry ?? "";
+function corridorFor(profile: unknown, beneficiaryCountry: string, req: QuoteRequest): Corridor {
+  const residence = (profile as { residenceCountry?: string } | null)?.residenceCountry ?? "";
   const corridor = findCorridor(residence, beneficiaryCountry);
   if (!corridor) {
     throw new DomainError("quote.corridorUnavailable", {
@@ -167,9 +179,9 @@ export async function createQuote(tx: Tx, input: { partner: Partner; subscriptio
   if (new Decimal(input.req.originAmount).gt(config().MAX_ORIGIN_AMOUNT)) {
     throw fieldInvalid("originAmount", `The amount is above the maximum of ${config().MAX_ORIGIN_AMOUNT} per transfer.`);
   }
-  const beneficiary = await beneficiaryInScope(tx, input.subscriptionId, input.req.beneficiaryId);
+  const { beneficiary, profile } = await beneficiaryAndProfile(tx, input.subscriptionId, input.req.beneficiaryId, input.customerId);
   moneyMovementCheck(beneficiary.state, beneficiary.id);
-  const corridor = await corridorFor(tx, input.customerId, beneficiary.countryOfResidence, input.req);
+  const corridor = corridorFor(profile, beneficiary.countryOfResidence, input.req);
   const ctx = { partner: input.partner, subscriptionId: input.subscriptionId, corridor, req: input.req, now: input.now, rates: await referenceRates(tx) };
   const partnerSigned = input.partner.pricingMode === "PARTNER_SIGNED";
   if (!partnerSigned && input.req.partnerQuote) throw fieldInvalid("partnerQuote", "This partner's quotes are priced by the service; omit partnerQuote.");

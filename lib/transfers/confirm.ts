@@ -6,9 +6,9 @@ import { unverifiedKid } from "@/lib/crypto/jose-strict/kid";
 import { verifyDeviceAssertion } from "@/lib/devices/assertion/verify-device-assertion";
 import { deviceByKid } from "@/lib/devices/lookup";
 import { DomainError } from "@/lib/errors";
-import { lockedForSeconds, recordFailure } from "@/lib/lockouts/failure-counter";
+import { lockedForSecondsAny, recordFailure } from "@/lib/lockouts/failure-counter";
 import { expireIfOverdue } from "./deadline";
-import { openFundingSession } from "./funding";
+import { newFundingSession } from "./funding";
 import { transferInScope, transitionTransfer } from "./records";
 import { transferMachine } from "./state-machine";
 
@@ -37,31 +37,34 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
   const row = await expireIfOverdue(tx, await transferInScope(tx, input.subscriptionId, input.transferId, true), now);
   transferMachine.next(row.state, "confirm");
 
-  const [active] = await tx
-    .select({ id: devices.id })
-    .from(devices)
-    .where(and(eq(devices.subscriptionId, input.subscriptionId), eq(devices.status, "ACTIVE")))
-    .limit(1);
+  const kid = unverifiedKid(input.deviceAssertion);
+  const named = kid ? await deviceByKid(tx, kid) : undefined;
+  // An active device of the caller named by the assertion answers "has an active device" unread.
+  const namesActive = named?.subscriptionId === input.subscriptionId && named.status === "ACTIVE";
+  const [active] = namesActive
+    ? [named]
+    : await tx
+        .select({ id: devices.id })
+        .from(devices)
+        .where(and(eq(devices.subscriptionId, input.subscriptionId), eq(devices.status, "ACTIVE")))
+        .limit(1);
   if (!active)
     throw new DomainError("device.notRegistered", {
       message: "Register a device before confirming transfers.",
       remediation: "register_device",
     });
 
-  const kid = unverifiedKid(input.deviceAssertion);
-  const named = kid ? await deviceByKid(tx, kid) : undefined;
   const namedDevice = named?.subscriptionId === input.subscriptionId ? named.id : null;
-  const locked = Math.max(
-    await lockedForSeconds(tx, customerScope(input.customerId), window, now),
-    namedDevice ? await lockedForSeconds(tx, deviceScope(namedDevice), window, now) : 0,
-  );
+  const scopes = [customerScope(input.customerId), ...(namedDevice ? [deviceScope(namedDevice)] : [])];
+  const locked = await lockedForSecondsAny(tx, scopes, window, now);
   if (locked > 0) throw lockout(locked);
 
   const latestChallenge = row.challenge && row.challengeExpiresAt && row.challengeExpiresAt.getTime() > now.getTime() ? row.challenge : null;
   try {
     await verifyDeviceAssertion(input.deviceAssertion, {
       findDeviceByKid: async (k) => {
-        const d = await deviceByKid(tx, k);
+        // The kid read above is the one verified: its row is not read twice.
+        const d = k === kid ? named : await deviceByKid(tx, k);
         return d ? { deviceId: d.id, customerRef: d.subscriptionId, status: d.status, publicJwk: d.publicJwk } : null;
       },
       // Single use (verification 4): spent once presented in an authentic, matching, fresh assertion.
@@ -85,7 +88,8 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
     throw err;
   }
 
-  const funding = await transitionTransfer(tx, row, "confirm", now, { confirmedAt: now, challenge: null, challengeExpiresAt: null });
-  const fundingSession = await openFundingSession(tx, funding, now);
-  return { transferId: row.id, transferStatus: funding.state, confirmedAt: now.toISOString(), nextStep: "OPEN_FUNDING_WEBVIEW", fundingSession };
+  const session = newFundingSession(tx, row, now);
+  const funding = await transitionTransfer(tx, row, "confirm", now, { confirmedAt: now, challenge: null, challengeExpiresAt: null }, session.writes);
+  await session.written();
+  return { transferId: row.id, transferStatus: funding.state, confirmedAt: now.toISOString(), nextStep: "OPEN_FUNDING_WEBVIEW", fundingSession: session.view };
 }

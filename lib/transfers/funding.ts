@@ -1,28 +1,47 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
+import { writeTogether } from "@/db/write-together";
 import { newId } from "@/db/ids";
 import { fundingSessions } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import type { FundingSource } from "@/lib/ledger";
-import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+import { dedupeKey, jobInsert, jobWritten } from "@/lib/jobs/queue";
 import { countFailures, recordFailure } from "@/lib/lockouts/failure-counter";
-import { issueWebviewToken } from "@/lib/webviews/tokens";
+import { webviewTokenInsert } from "@/lib/webviews/tokens";
 import { fundingSessionMachine } from "./funding-session-state-machine";
 import { lockTransfer, transitionTransfer, type TransferRow } from "./records";
 import { expireIfOverdue } from "./deadline";
 import { closeFundingSession, type FundingSessionRow } from "./funding-session-expiry";
 import { startPayout } from "./network";
 
-/** A new funding attempt after confirm: 30 minutes, its single-use webview URL (spec 2.8). */
-export async function openFundingSession(tx: Tx, transfer: TransferRow, now: Date) {
+/**
+ * A new funding attempt after confirm: 30 minutes, its single-use webview URL (spec 2.8). Its
+ * writes are not run here: confirm sends them with the transition to funding, then calls `written`.
+ */
+export function newFundingSession(tx: Tx, transfer: TransferRow, now: Date) {
   const id = newId("fs");
   const expiresAt = addSeconds(now, config().FUNDING_TTL_SECONDS);
-  await tx.insert(fundingSessions).values({ id, transferId: transfer.id, state: fundingSessionMachine.next("none", "create").to, expiresAt, createdAt: now });
-  const webview = await issueWebviewToken(tx, { kind: "FUNDING", sessionId: id, partnerId: transfer.partnerId, ttlSeconds: config().FUNDING_TTL_SECONDS, now });
-  await enqueue(tx, "funding.expire", { fundingSessionId: id }, { runAt: expiresAt, dedupeKey: dedupeKey("funding.expire", id) });
-  return { fundingSessionId: id, fundingWebviewUrl: webview.url, expiresAt: expiresAt.toISOString() };
+  const webview = webviewTokenInsert(tx, { kind: "FUNDING", sessionId: id, partnerId: transfer.partnerId, ttlSeconds: config().FUNDING_TTL_SECONDS, now });
+  const expiry = { runAt: expiresAt, dedupeKey: dedupeKey("funding.expire", id) };
+  return {
+    writes: [
+      tx.insert(fundingSessions).values({ id, transferId: transfer.id, state: fundingSessionMachine.next("none", "create").to, expiresAt, createdAt: now }),
+      webview.insert,
+      jobInsert(tx, "funding.expire", { fundingSessionId: id }, expiry),
+    ],
+    written: () => jobWritten(tx, expiry),
+    view: { fundingSessionId: id, fundingWebviewUrl: webview.url, expiresAt: expiresAt.toISOString() },
+  };
+}
+
+/** newFundingSession with its writes run now (a transfer already in funding). */
+export async function openFundingSession(tx: Tx, transfer: TransferRow, now: Date) {
+  const session = newFundingSession(tx, transfer, now);
+  await writeTogether(tx, session.writes);
+  await session.written();
+  return session.view;
 }
 
 /**

@@ -1,8 +1,9 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, type SQLWrapper } from "drizzle-orm";
 import type { Tx } from "@/db";
+import { writeTogether } from "@/db/write-together";
 import { newId } from "@/db/ids";
 import { payoutMethods, quotes, transfers } from "@/db/schema";
-import { beneficiaryInScope } from "@/lib/beneficiaries/records";
+import { beneficiaryInScope, payoutMethodView } from "@/lib/beneficiaries/records";
 import { moneyMovementCheck } from "@/lib/beneficiaries/state-machine";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
@@ -10,14 +11,13 @@ import { corridorByCode } from "@/lib/corridors/corridors";
 import { payoutTypeToMethod } from "@/lib/corridors/payout-methods";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { DomainError, type ValidationCode } from "@/lib/errors";
-import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+import { dedupeKey, jobInsert, jobWritten } from "@/lib/jobs/queue";
 import { canonicalMethodType } from "@/lib/payout-identifiers/method-types";
 import { checkIdentifierFormat } from "@/lib/payout-identifiers/format-check";
 import { maskIdentifier } from "@/lib/payout-identifiers/mask";
 import { expireIfOverdue } from "./deadline";
 import { transferInScope, transitionTransfer, type TransferRow } from "./records";
 import { nextStepFor, transferMachine } from "./state-machine";
-import { maskedPayoutMethod } from "./view";
 
 export interface SubmitInput {
   beneficiaryId: string;
@@ -28,8 +28,13 @@ export interface SubmitInput {
 const issue = (code: ValidationCode, field: string, message: string) =>
   new DomainError(code, { message, details: { issues: [{ field, code, message }] }, hint: "fix_request" });
 
-/** The payout method for the transfer: an existing one of the beneficiary, or a new one stored encrypted. */
-async function resolvePayoutMethod(tx: Tx, row: TransferRow, input: SubmitInput, now: Date): Promise<string> {
+type PayoutMethodRow = typeof payoutMethods.$inferSelect;
+
+/**
+ * The payout method for the transfer: an existing one of the beneficiary, or a new one to store
+ * encrypted (`insert`, not yet run: the caller sends it with its other writes).
+ */
+async function resolvePayoutMethod(tx: Tx, row: TransferRow, input: SubmitInput, now: Date): Promise<{ method: PayoutMethodRow; insert?: SQLWrapper }> {
   const { destinationIdentifier, payoutMethodId } = input.payoutMethod;
   if (destinationIdentifier !== undefined && payoutMethodId !== undefined) {
     throw issue("validation.payoutMethodConflict", "payoutMethod", "Send destinationIdentifier or payoutMethodId, not both.");
@@ -41,9 +46,9 @@ async function resolvePayoutMethod(tx: Tx, row: TransferRow, input: SubmitInput,
   if (!methodType) throw issue("validation.fieldInvalid", "payoutMethod.methodType", "Unknown payout method type.");
   // A stored method is checked against the request first (spec 4.1 rule 9): its type mismatch
   // answers as such whatever the quote was priced for.
-  let existingId: string | undefined;
+  let existing: PayoutMethodRow | undefined;
   if (payoutMethodId !== undefined) {
-    const [existing] = await tx
+    [existing] = await tx
       .select()
       .from(payoutMethods)
       .where(and(eq(payoutMethods.id, payoutMethodId), eq(payoutMethods.beneficiaryId, row.beneficiaryId)));
@@ -51,7 +56,6 @@ async function resolvePayoutMethod(tx: Tx, row: TransferRow, input: SubmitInput,
       throw issue("validation.fieldInvalid", "payoutMethod.payoutMethodId", "No such active payout method for this beneficiary.");
     if (existing.methodType !== methodType)
       throw issue("validation.payoutMethodTypeMismatch", "payoutMethod.methodType", `That payout method is ${existing.methodType}.`);
-    existingId = existing.id;
   }
   const corridor = corridorByCode(row.corridor)!;
   const corridorMethod = payoutTypeToMethod(methodType);
@@ -61,20 +65,21 @@ async function resolvePayoutMethod(tx: Tx, row: TransferRow, input: SubmitInput,
   if (corridorMethod !== row.payoutMethod) {
     throw issue("validation.fieldInvalid", "payoutMethod.methodType", `The quote was priced for ${row.payoutMethod}; get a new quote for ${corridorMethod}.`);
   }
-  if (existingId !== undefined) return existingId;
+  if (existing) return { method: existing };
   const checked = checkIdentifierFormat({ methodType, destinationIdentifier: destinationIdentifier!, bankAccountFormat: corridor.bankAccount.format });
   const id = newId("pm");
   const cipher = await destinationCipher(tx);
-  await tx.insert(payoutMethods).values({
+  const method = {
     id,
     beneficiaryId: row.beneficiaryId,
     methodType: checked.methodType,
     corridor: corridor.code,
     destinationIdentifierEncrypted: cipher.encrypt(checked.identifier, id),
     destinationIdentifierMasked: maskIdentifier(checked.methodType, checked.identifier),
+    archived: false,
     addedAt: now,
-  });
-  return id;
+  };
+  return { method, insert: tx.insert(payoutMethods).values(method) };
 }
 
 /**
@@ -103,24 +108,29 @@ export async function submitTransfer(tx: Tx, input: SubmitInput & { subscription
   const beneficiary = await beneficiaryInScope(tx, input.subscriptionId, row.beneficiaryId);
   moneyMovementCheck(beneficiary.state, beneficiary.id);
 
-  const payoutMethodId = await resolvePayoutMethod(tx, row, input, now);
+  const { method, insert } = await resolvePayoutMethod(tx, row, input, now);
   const delayMs = config().FAST_CHECK_DELAY_MS;
-  [row] = await tx
-    .update(transfers)
-    .set({ payoutMethodId, purposeOfTransfer: input.purposeOfTransfer, submittedAt: now, fastCheckExpectedBy: addSeconds(now, (delayMs + 1000) / 1000) })
-    .where(eq(transfers.id, row.id))
-    .returning();
-  await enqueue(
-    tx,
-    "transfers.fastCheck",
-    { transferId: row.id },
-    { runAt: addSeconds(now, delayMs / 1000), dedupeKey: dedupeKey("transfers.fastCheck", row.id) },
-  );
+  const set = {
+    payoutMethodId: method.id,
+    purposeOfTransfer: input.purposeOfTransfer,
+    submittedAt: now,
+    fastCheckExpectedBy: addSeconds(now, (delayMs + 1000) / 1000),
+  };
+  const check = { runAt: addSeconds(now, delayMs / 1000), dedupeKey: dedupeKey("transfers.fastCheck", row.id) };
+  // One statement: the new payout method, the transfer pointing at it (its foreign key is checked
+  // at the statement's end) and the fast-check job.
+  await writeTogether(tx, [
+    ...(insert ? [insert] : []),
+    tx.update(transfers).set(set).where(eq(transfers.id, row.id)),
+    jobInsert(tx, "transfers.fastCheck", { transferId: row.id }, check),
+  ]);
+  await jobWritten(tx, check);
+  row = { ...row, ...set };
   return {
     transferId: row.id,
     transferStatus: row.state,
     beneficiaryId: row.beneficiaryId,
-    payoutMethod: await maskedPayoutMethod(tx, payoutMethodId),
+    payoutMethod: payoutMethodView(method),
     purposeOfTransfer: row.purposeOfTransfer,
     submittedAt: now.toISOString(),
     fastCheckExpectedBy: row.fastCheckExpectedBy!.toISOString(),

@@ -11,13 +11,19 @@ export type WebviewKind = "KYC" | "FUNDING";
  * Issues the capability token of a hosted webview URL: opaque, unguessable (256 bits), bound to
  * one session; only its hash is stored.
  */
-export async function issueWebviewToken(
-  tx: Tx,
-  input: { kind: WebviewKind; sessionId: string; partnerId: string; ttlSeconds: number; now: Date },
-): Promise<{ url: string; expiresAt: Date }> {
+export async function issueWebviewToken(tx: Tx, input: TokenInput): Promise<{ url: string; expiresAt: Date }> {
+  const { insert, ...issued } = webviewTokenInsert(tx, input);
+  await insert;
+  return issued;
+}
+
+type TokenInput = { kind: WebviewKind; sessionId: string; partnerId: string; ttlSeconds: number; now: Date };
+
+/** issueWebviewToken with its insert not yet run, for a caller that sends it with other writes. */
+export function webviewTokenInsert(tx: Tx, input: TokenInput) {
   const token = randomToken(32);
   const expiresAt = addSeconds(input.now, input.ttlSeconds);
-  await tx.insert(webviewTokens).values({
+  const insert = tx.insert(webviewTokens).values({
     tokenHash: sha256Hex(token),
     kind: input.kind,
     sessionId: input.sessionId,
@@ -26,7 +32,7 @@ export async function issueWebviewToken(
     createdAt: input.now,
   });
   const path = input.kind === "KYC" ? "kyc" : "funding";
-  return { url: `${config().publicBaseUrl}/webviews/${path}/${token}`, expiresAt };
+  return { insert, url: `${config().publicBaseUrl}/webviews/${path}/${token}`, expiresAt };
 }
 
 export interface ResolvedToken {

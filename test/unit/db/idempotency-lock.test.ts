@@ -97,4 +97,28 @@ describe("idempotency lock", () => {
     await b.fail(db, { status: 500, body: "fault" }, new DomainError("server.unexpected", { message: "x" }));
     assert.equal(await row(faulted), undefined, "a retry runs again");
   });
+
+  it("claimOrEarlier claims a new key in one go, answers a used one, and a refused request's claim is released", async () => {
+    const r = ref();
+    const first = new RequestKey(r, { heartbeatMs: 60_000 });
+    assert.equal(await first.claimOrEarlier(db, clock.now()), null);
+    assert.equal((await row(r)).state, "running");
+    await retryLater(new RequestKey(r).claimOrEarlier(db, clock.now()));
+    await assert.rejects(
+      new RequestKey({ ...r, fingerprint: "other" }).claimOrEarlier(db, clock.now()),
+      (err) => err instanceof DomainError && err.code === "idempotency.conflict" && !err.remediation,
+    );
+    assert.equal(await first.begin(db, clock.now()), null, "begin after a claim is a no-op");
+    await first.complete(db, { status: 201, body: "made" });
+    assert.deepEqual(await new RequestKey(r).claimOrEarlier(db, clock.now()), { status: 201, body: "made" });
+
+    // Validation or the gate refused after the claim: nothing stays against the key.
+    const refused = ref();
+    const a = new RequestKey(refused, { heartbeatMs: 60_000 });
+    assert.equal(await a.claimOrEarlier(db, clock.now()), null);
+    await a.release(db);
+    assert.equal(await row(refused), undefined);
+    await a.fail(db, { status: 422, body: "invalid" }, new DomainError("transfer.stateInvalid", { message: "no" }));
+    assert.equal(await row(refused), undefined, "a released claim is not settled afterwards");
+  });
 });
