@@ -10,7 +10,7 @@
  * Prints JSON on stdout (bench/run.mjs renders it).
  */
 // @ts-expect-error: plain ESM helpers
-import { startServer } from "./server.mjs";
+import { machineCpu, startServer } from "./server.mjs";
 // @ts-expect-error: plain ESM helpers
 import { wrk } from "./lib/wrk.mjs";
 // @ts-expect-error: plain ESM helpers
@@ -100,6 +100,8 @@ export async function benchJourney() {
     let peakRss = 0;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rss() ?? 0)), 1000);
     const started = performance.now();
+    const cpuBefore = server.cpu();
+    const machineBefore = machineCpu();
     const running: Promise<boolean>[] = [];
     const total = Math.round(RATE * SECONDS);
     for (let i = 0; i < total; i++) {
@@ -116,6 +118,8 @@ export async function benchJourney() {
     const arrivals = (performance.now() - started) / 1000;
     const results = await Promise.all(running);
     const elapsed = (performance.now() - started) / 1000;
+    const serverCpu = server.cpu() - cpuBefore;
+    const machine = machineCpu();
     clearInterval(sampler);
     // Memory after the load, once the process has settled.
     await new Promise((r) => setTimeout(r, 2000));
@@ -139,6 +143,14 @@ export async function benchJourney() {
         fundingToFunded: { p50: pct(toFunded, 50), p99: pct(toFunded, 99), n: toFunded.length },
       },
       rss: { before: rssBefore, peak: peakRss, after: server.rss() },
+      // Where the time went: the server's CPU (all its processes) per journey and as a share of
+      // one core over the load, and the whole machine's busy share (client and database included).
+      cpu: {
+        serverSeconds: serverCpu,
+        serverMsPerJourney: (serverCpu * 1000) / Math.max(1, completed),
+        serverCores: serverCpu / elapsed,
+        machineBusy: (machine.busy - machineBefore.busy) / (machine.total - machineBefore.total),
+      },
     };
   } finally {
     await server.stop();

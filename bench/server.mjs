@@ -2,7 +2,7 @@
 // or TEST_DATABASE_URL is set and the caller does not ask for PGlite) and samples its resident memory.
 // With { instances: 2 } (PostgreSQL only) bench/cluster.mjs runs two Next servers behind one port.
 import { spawn, spawnSync, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { serverEnv, serverNodeArgs } from "../scripts/server-node-args.mjs";
@@ -55,6 +55,38 @@ export function rssMb(pid) {
   }
 }
 
+const TICKS = 100; // USER_HZ: /proc's clock ticks per second on Linux
+
+/** CPU seconds used so far by a process and its children (utime + stime from /proc). */
+export function cpuSeconds(pid) {
+  const pids = [
+    pid,
+    ...execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean)
+      .map(Number),
+  ];
+  let ticks = 0;
+  for (const p of pids) {
+    try {
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+      const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks / TICKS;
+}
+
+/** The whole machine's busy and total CPU seconds so far (all cores; /proc/stat's first line). */
+export function machineCpu() {
+  const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
+  const idle = fields[3] + fields[4];
+  const total = fields.reduce((a, b) => a + b, 0);
+  return { busy: (total - idle) / TICKS, total: total / TICKS };
+}
+
 let nextPort = Number(process.env.BENCH_PORT ?? 3790);
 /**
  * @param {Record<string,string>} env
@@ -104,6 +136,7 @@ export async function startServer(env = {}, opts = {}) {
     database: db ? "PostgreSQL" : "PGlite",
     pid: child.pid,
     rss: () => rssMb(child.pid),
+    cpu: () => cpuSeconds(child.pid),
     commits: db ? db.commits : async () => null,
     stop: async () => {
       child.kill("SIGTERM");

@@ -42,6 +42,11 @@ function journeySection(j) {
     `- **${fmt(j.journeysPerSecond, 1)} journeys/s** completed (${j.completed} of ${j.completed + j.failed}; the last finished ${fmt(j.elapsed, 1)} s after the first arrival)`,
     `- job latency, submit → validated: p50 ${fmt(j.jobLatency.submitToValidated.p50)} ms, p99 ${fmt(j.jobLatency.submitToValidated.p99)} ms; funding call sent → funded: p50 ${fmt(j.jobLatency.fundingToFunded.p50)} ms, p99 ${fmt(j.jobLatency.fundingToFunded.p99)} ms`,
     `- server RSS: ${j.rss.before} MB before the load, peak ${j.rss.peak} MB, **${j.rss.after} MB after**`,
+    ...(j.cpu
+      ? [
+          `- server CPU: ${fmt(j.cpu.serverMsPerJourney, 1)} ms per journey, ${fmt(j.cpu.serverCores * 100)} % of one core over the load (a Node process runs its JavaScript on one core); the machine (${cpus().length} cores: load generator, PostgreSQL and server) was ${fmt(j.cpu.machineBusy * 100)} % busy`,
+        ]
+      : []),
     `- bare anchor in the same run (wrk, c=50): ${fmt(j.anchor.rps)} req/s, p50 ${fmt(j.anchor.p50, 1)} ms, p99 ${fmt(j.anchor.p99, 1)} ms`,
     "",
     table(["Call", "count", "p50 ms", "p99 ms", "errors"], calls),
