@@ -59,13 +59,13 @@ const TICKS = 100; // USER_HZ: /proc's clock ticks per second on Linux
 
 /** CPU seconds used so far by a process and its children (utime + stime from /proc). */
 export function cpuSeconds(pid) {
-  const pids = [
-    pid,
-    ...execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
-      .split("\n")
-      .filter(Boolean)
-      .map(Number),
-  ];
+  let children = "";
+  try {
+    children = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" });
+  } catch {
+    // ps exits 1 when the process has no children.
+  }
+  const pids = [pid, ...children.split("\n").filter(Boolean).map(Number)];
   let ticks = 0;
   for (const p of pids) {
     try {
