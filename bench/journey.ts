@@ -134,7 +134,7 @@ export async function benchJourney() {
       failed: total - completed,
       arrivals,
       elapsed,
-      // Sustained = the arrival rate, when every journey completed; the achieved rate otherwise.
+      // Completed over the arrivals; bench/lib/report.mjs judges the rate the server kept up with (sustained()).
       journeysPerSecond: completed / arrivals,
       anchor,
       calls: [...latencies.entries()].map(([name, v]) => ({ name, count: v.length, errors: errors.get(name) ?? 0, p50: pct(v, 50), p99: pct(v, 99) })),

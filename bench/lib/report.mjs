@@ -34,12 +34,19 @@ function callsSection(run) {
   ].join("\n");
 }
 
+// A journey's own length at the spec's polling cadence with no load (two poll waits of 1 s and the
+// calls between): the last arrival may finish this long after the arrivals end.
+const JOURNEY_SECONDS = 3;
+/** Journeys per second the server kept up with: all of them, over the arrivals or the time it
+ * needed to finish them (less one journey's own length), whichever is longer. */
+export const sustained = (j) => j.completed / Math.max(j.arrivals, j.elapsed - JOURNEY_SECONDS);
+
 function journeySection(j) {
   const calls = j.calls.map((c) => [c.name, String(c.count), fmt(c.p50, 1), fmt(c.p99, 1), String(c.errors)]);
   return [
     `Journeys, ${j.database}${j.instances > 1 ? `, ${j.instances} \`next start\` processes behind one port (Node cluster)` : ", one `next start`"}: arrivals at ${j.rate}/s for ${j.seconds} s over ${j.customers} customers, polling at the spec's cadence:`,
     "",
-    `- **${fmt(j.journeysPerSecond, 1)} journeys/s** completed (${j.completed} of ${j.completed + j.failed}; the last finished ${fmt(j.elapsed, 1)} s after the first arrival)`,
+    `- **${fmt(sustained(j), 1)} journeys/s sustained**: ${j.completed} of ${j.completed + j.failed} completed, the last ${fmt(j.elapsed, 1)} s after the first arrival (arrivals lasted ${fmt(j.arrivals, 1)} s; one journey takes about ${JOURNEY_SECONDS} s at the spec's cadence unloaded), so the rate kept up with is ${j.completed} / ${fmt(Math.max(j.arrivals, j.elapsed - JOURNEY_SECONDS), 1)} s`,
     `- job latency, submit → validated: p50 ${fmt(j.jobLatency.submitToValidated.p50)} ms, p99 ${fmt(j.jobLatency.submitToValidated.p99)} ms; funding call sent → funded: p50 ${fmt(j.jobLatency.fundingToFunded.p50)} ms, p99 ${fmt(j.jobLatency.fundingToFunded.p99)} ms`,
     `- server RSS: ${j.rss.before} MB before the load, peak ${j.rss.peak} MB, **${j.rss.after} MB after**`,
     ...(j.cpu
@@ -66,16 +73,11 @@ function targets(r) {
   const lite = r.journeys?.find((j) => j.database === "PGlite");
   if (pg) {
     const worstP99 = Math.max(...pg.calls.map((c) => c.p99));
-    out.push(["Journeys/s, PostgreSQL", "≥ 25", fmt(pg.journeysPerSecond, 1), verdict(pg.journeysPerSecond >= 25 && pg.failed === 0)]);
+    out.push(["Journeys/s sustained, PostgreSQL", "≥ 25", fmt(sustained(pg), 1), verdict(sustained(pg) >= 25 && pg.failed === 0)]);
     out.push(["Per-call p99 in the journey, PostgreSQL", "< 100 ms", `${fmt(worstP99)} ms (worst call)`, verdict(worstP99 < 100)]);
   }
   if (pg && lite)
-    out.push([
-      "Journeys/s, PGlite",
-      "≥ 30 % of PostgreSQL",
-      pctOf(lite.journeysPerSecond / pg.journeysPerSecond),
-      verdict(lite.journeysPerSecond >= 0.3 * pg.journeysPerSecond),
-    ]);
+    out.push(["Journeys/s, PGlite", "≥ 30 % of PostgreSQL", pctOf(sustained(lite) / sustained(pg)), verdict(sustained(lite) >= 0.3 * sustained(pg))]);
   for (const j of r.journeys ?? []) {
     if (j.instances > 1) continue;
     out.push([`Server RSS after the journey, ${j.database}`, "< 300 MB", `${j.rss.after} MB`, verdict(j.rss.after < 300)]);
