@@ -1,5 +1,5 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import type { Executor } from "./index";
+import { rowsOf, type Executor } from "./index";
 
 /** A write for writeTogether: a query not yet run, or one named so a later write can read its RETURNING. */
 export type Write = SQLWrapper | { name: string; write: SQLWrapper };
@@ -24,9 +24,4 @@ export async function writeTogether<R = unknown>(ex: Executor, writes: Write[], 
 /** The writes as the CTEs of a typed query built on the result (`withWrites(tx, writes).update(...)`). */
 export function withWrites<E extends Executor>(ex: E, writes: Write[]) {
   return ex.with(...named(writes).map((w) => ex.$with(w.name, {}).as(w.write.getSQL())));
-}
-
-/** Rows of a raw `execute` result: PGlite answers { rows }, postgres.js an array. */
-function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 }
