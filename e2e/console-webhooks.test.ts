@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
@@ -10,6 +11,8 @@ import { call, eventually, customerWithProfile, openKyc } from "../test/integrat
 
 // Issue 9 items 4 and 5 in the console: a new webhook secret is shown once, in full, with a copy
 // button; an endpoint that answered 410 is shown disabled and an admin re-enables it (audited).
+// Issue 20 item 10: a new partner key is shown once on the page, never in a URL, and a webhook
+// URL set for the first time shows the endpoint's first secret once.
 
 const e2e = setupE2eFile();
 let server: Server;
@@ -72,6 +75,51 @@ describe("console: webhook secret and endpoint", () => {
     assert.equal(await page.getByLabel("New webhook secret").count(), 0);
     assert.ok(!(await page.content()).includes(secret));
     assert.ok(!page.url().includes("whsec"), "the secret never travels in a URL");
+    await page.context().close();
+  });
+
+  test("a new partner's key is shown once, never in a URL; its first webhook URL shows the first secret once", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
+    const page = await signedInPage(e2e.browser);
+    // Every URL the browser asked for or was sent to (Location headers included).
+    const seen: string[] = [];
+    page.on("request", (r) => seen.push(r.url()));
+    page.on("response", (r) => seen.push(r.headers()["location"] ?? ""));
+    await page.goto(consoleUrl("/partners"));
+    const name = `E2E keys ${randomUUID().slice(0, 8)}`;
+    await page.getByLabel("Partner name").fill(name);
+    await page.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("link", { name }).click();
+    await page.waitForURL((u) => u.pathname.startsWith("/console/partners/partner"));
+
+    await page.getByRole("button", { name: "Issue a new key" }).click();
+    const keyField = page.getByLabel("New subscription key");
+    await keyField.waitFor();
+    const key = await keyField.inputValue();
+    assert.match(key, /^pk_[A-Za-z0-9_-]{20,}$/, "the full key");
+    await page.getByText(`${key.slice(0, 8)}…`).waitFor(); // the list shows the new key's prefix
+    const health = await call("GET", "/v1/auth/health", { key });
+    assert.equal(health.status, 200, "the key shown is the partner's key");
+
+    await page.getByLabel(/^Webhook URL/).fill(url);
+    await page.getByRole("button", { name: "Save settings" }).click();
+    const secretField = page.getByLabel("New webhook secret");
+    await secretField.waitFor();
+    const secret = await secretField.inputValue();
+    assert.match(secret, /^whsec_[A-Za-z0-9+/]{32}$/, "the full secret");
+    const stored = await call("PUT", "/v1/sandbox/partner", { key, body: {} });
+    assert.equal(stored.body.webhookSecret, secret, "the secret shown is the endpoint's secret");
+    await screenshot(page, "console-partner-key-and-first-secret");
+    // Saving again issues nothing: the secret was shown once.
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await page.getByText("Partner settings saved.").waitFor();
+    assert.equal(await page.getByLabel("New webhook secret").count(), 0);
+
+    await page.reload();
+    await page.getByRole("button", { name: "Issue a new key" }).waitFor();
+    const html = await page.content();
+    assert.ok(!html.includes(key) && !html.includes(secret), "a reload shows neither again");
+    assert.ok(seen.length > 3);
+    for (const u of seen) assert.ok(!u.includes(key) && !u.includes(secret) && !u.includes("whsec"), `never in a URL: ${u}`);
     await page.context().close();
   });
 

@@ -4,8 +4,10 @@
  * upload and the sandbox endpoint. Importing a report again changes nothing (duplicates).
  */
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { closeDb } from "@/db";
 import { clock } from "@/lib/clock";
+import { cliActor, recordAudit } from "@/lib/operators/audit";
 import { importPaymentStatusReport } from "@/lib/payouts/status-import";
 import { unitOfWork } from "@/lib/platform/unit-of-work";
 
@@ -18,7 +20,17 @@ async function main(files: string[]): Promise<void> {
   try {
     for (const file of files) {
       const xml = await readFile(file, "utf8");
-      const done = await unitOfWork((tx) => importPaymentStatusReport(tx, { xml, now: clock.now() }), { context: { script: "payment-status:import", file } });
+      const done = await unitOfWork(
+        async (tx) => {
+          const now = clock.now();
+          const counts = await importPaymentStatusReport(tx, { xml, now });
+          // Who did it (issue 20 item 10): the console upload's audit entry, actor cli:<user>.
+          const entry = { action: "paymentStatusReport.import", targetType: "paymentStatusReport", targetId: path.basename(file) };
+          await recordAudit(tx, cliActor(), { ...entry, after: { ...counts } }, now);
+          return counts;
+        },
+        { context: { script: "payment-status:import", file } },
+      );
       if (!done.ok) {
         const issues = (done.error.details as { issues?: { field: string; message?: string }[] } | undefined)?.issues ?? [];
         console.error(`${file}: ${done.error.message}${issues.map((i) => ` ${i.field}: ${i.message ?? ""}`).join(";")}`);

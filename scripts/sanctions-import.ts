@@ -8,6 +8,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { closeDb, getDb } from "@/db";
 import { clock } from "@/lib/clock";
+import { cliActor, recordAudit } from "@/lib/operators/audit";
 import { importPublication } from "@/lib/screening/list-store";
 import { LIST_FORMATS } from "@/lib/screening/sources";
 
@@ -30,6 +31,10 @@ async function main(args: string[]): Promise<void> {
     const report = await importPublication(await getDb(), sources, clock.now());
     const verb = report.created ? "stored as a new version" : "already stored (same content)";
     console.log(`${report.list}: ${report.entryCount} entries, ${report.aliasCount} aliases; ${verb} ${report.versionId}`);
+    // Who did it (issue 20 item 10), actor cli:<user>: the version commits in lib/screening's own
+    // transaction, so its entry follows in the next one (an unchanged list is recorded too).
+    const audit = { action: "sanctionsList.import", targetType: "sanctionsListVersion", targetId: report.versionId, after: { ...report, sources } };
+    await (await getDb()).transaction((tx) => recordAudit(tx, cliActor(), audit, clock.now()));
   } catch (err) {
     console.error(`sanctions:import failed: ${err instanceof Error ? err.message : String(err)}`);
     process.exitCode = 1;

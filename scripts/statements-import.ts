@@ -5,9 +5,11 @@
  * credit already imported (same AcctSvcrRef) counts as a duplicate.
  */
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { closeDb } from "@/db";
 import { clock } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
+import { cliActor, recordAudit } from "@/lib/operators/audit";
 import { unitOfWork } from "@/lib/platform/unit-of-work";
 import { readCamt053 } from "@/lib/reconciliation/camt";
 import { importStatement } from "@/lib/reconciliation/import";
@@ -21,7 +23,17 @@ function describe(err: unknown): string {
 async function importFile(file: string): Promise<boolean> {
   try {
     const statement = await readCamt053(await readFile(file, "utf8"));
-    const done = await unitOfWork((tx) => importStatement(tx, statement, clock.now()), { context: { script: "statements:import", file } });
+    const done = await unitOfWork(
+      async (tx) => {
+        const now = clock.now();
+        const report = await importStatement(tx, statement, now);
+        // Who did it (issue 20 item 10): the console upload's audit entry, actor cli:<user>.
+        const entry = { action: "bankStatement.import", targetType: "bankStatement", targetId: statement.messageId || "(no MsgId)" };
+        await recordAudit(tx, cliActor(), { ...entry, after: { ...report, file: path.basename(file) } }, now);
+        return report;
+      },
+      { context: { script: "statements:import", file } },
+    );
     if (!done.ok) throw done.error;
     const r = done.value;
     console.log(`${file}: ${r.entries} credits, ${r.matched} matched, ${r.unmatched} to the Bank credits queue, ${r.duplicates} already imported`);

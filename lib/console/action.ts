@@ -1,10 +1,11 @@
+import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import type { z } from "zod";
 import type { Tx } from "@/db";
 import { clock } from "@/lib/clock";
 import type { DomainError } from "@/lib/errors";
 import type { Operator, OperatorRole } from "@/lib/operators/records";
-import { outside, unitOfWork } from "@/lib/platform/unit-of-work";
+import { outside, unitOfWork, type Outcome } from "@/lib/platform/unit-of-work";
 import { requireOperator } from "./session";
 
 export interface ActionContext<T, P = undefined> {
@@ -16,7 +17,8 @@ export interface ActionContext<T, P = undefined> {
   now: Date;
 }
 
-type Run<T, P> = (ctx: ActionContext<T, P>) => Promise<string>;
+type Run<T, P, R = string> = (ctx: ActionContext<T, P>) => Promise<R>;
+type Action<T, P, R> = Run<T, P, R> | { prepare: (input: T) => Promise<P>; run: Run<T, P, R> };
 
 /**
  * A console server action: checks the operator and role, validates the form with zod, runs
@@ -25,26 +27,54 @@ type Run<T, P> = (ctx: ActionContext<T, P>) => Promise<string>;
  * the API), and returns to `back` with a notice or the error's message (e.g. "already decided"
  * when another operator acted first).
  */
-export function consoleAction<S extends z.ZodType, P = undefined>(
-  role: OperatorRole,
-  schema: S,
-  action: Run<z.output<S>, P> | { prepare: (input: z.output<S>) => Promise<P>; run: Run<z.output<S>, P> },
-) {
-  const { prepare, run } = typeof action === "function" ? { prepare: undefined, run: action } : action;
+export function consoleAction<S extends z.ZodType, P = undefined>(role: OperatorRole, schema: S, action: Action<z.output<S>, P, string>) {
   return async (formData: FormData): Promise<void> => {
     const operator = await requireOperator(role);
     const back = String(formData.get("back") ?? "/console");
     const safeBack = back.startsWith("/console") ? back.split("?")[0] : "/console";
     const parsed = schema.safeParse(Object.fromEntries(formData));
-    redirect(`${safeBack}?${parsed.success ? await perform(parsed.data, operator) : `error=${encodeURIComponent(formErrors(parsed.error))}`}`);
+    if (!parsed.success) redirect(`${safeBack}?error=${encodeURIComponent(formErrors(parsed.error))}`);
+    const done = await perform(parsed.data, operator, action);
+    redirect(`${safeBack}?${done.ok ? `notice=${encodeURIComponent(done.value)}` : `error=${encodeURIComponent(describe(done.error))}`}`);
   };
+}
 
-  async function perform(input: z.output<S>, operator: Operator): Promise<string> {
-    const context = { operatorId: operator.id };
-    const prepared = prepare ? await outside(() => prepare(input), context) : { ok: true as const, value: undefined as P };
-    const done = prepared.ok ? await unitOfWork((tx) => run({ tx, input, prepared: prepared.value, operator, now: clock.now() }), { context }) : prepared;
-    return done.ok ? `notice=${encodeURIComponent(done.value)}` : `error=${encodeURIComponent(describe(done.error))}`;
-  }
+/** What a console form read with useActionState gets back: a notice or an error, and with a notice what is shown once. */
+export interface FormState<V> {
+  notice?: string;
+  error?: string;
+  /** Shown once on the page that asked (a new key, a first secret): never in a URL, a redirect or a log. */
+  once?: V;
+}
+
+/**
+ * The same checks and unit of work as consoleAction, for a form whose answer must not travel in a
+ * URL (a new partner key, a first webhook secret): the result goes back to that one submission
+ * (React's useActionState), and the page's data is refreshed (revalidatePath of `back`), so a reload
+ * shows it no more. Issue 20 item 10.
+ */
+export function consoleFormAction<S extends z.ZodType, V, P = undefined>(
+  role: OperatorRole,
+  schema: S,
+  action: Action<z.output<S>, P, { notice: string; once?: V }>,
+) {
+  return async (_previous: FormState<V>, formData: FormData): Promise<FormState<V>> => {
+    const operator = await requireOperator(role);
+    const back = String(formData.get("back") ?? "/console");
+    const parsed = schema.safeParse(Object.fromEntries(formData));
+    if (!parsed.success) return { error: formErrors(parsed.error) };
+    const done = await perform(parsed.data, operator, action);
+    if (!done.ok) return { error: describe(done.error) };
+    revalidatePath(back.startsWith("/console") ? back.split("?")[0] : "/console");
+    return done.value.once === undefined ? { notice: done.value.notice } : done.value;
+  };
+}
+
+async function perform<T, P, R>(input: T, operator: Operator, action: Action<T, P, R>): Promise<Outcome<R>> {
+  const { prepare, run } = typeof action === "function" ? { prepare: undefined, run: action } : action;
+  const context = { operatorId: operator.id };
+  const prepared = prepare ? await outside(() => prepare(input), context) : { ok: true as const, value: undefined as P };
+  return prepared.ok ? unitOfWork((tx) => run({ tx, input, prepared: prepared.value, operator, now: clock.now() }), { context }) : prepared;
 }
 
 function formErrors(error: z.ZodError): string {

@@ -63,6 +63,19 @@ export async function checkWebhookUrl(url: string): Promise<void> {
  * replaces it (the partner's own rotation, decisions: webhook secret rotation).
  */
 export async function updatePartnerSettings(tx: Tx, partnerId: string, input: PartnerSettingsInput, now: Date): Promise<PartnerSettings> {
+  return (await applyPartnerSettings(tx, partnerId, input, now)).settings;
+}
+
+/**
+ * updatePartnerSettings, also saying whether this change created the partner's first webhook
+ * secret (a URL set for the first time): the console shows that secret once (issue 20 item 10).
+ */
+export async function applyPartnerSettings(
+  tx: Tx,
+  partnerId: string,
+  input: PartnerSettingsInput,
+  now: Date,
+): Promise<{ settings: PartnerSettings; firstWebhookSecret: boolean }> {
   const origins = input.returnOrigins && validReturnOrigins(input.returnOrigins, { allowLocalHttp: config().sandbox });
   const [partner] = await tx.select().from(partners).where(eq(partners.id, partnerId)).for("update");
   if (!partner) throw new DomainError("partner.notFound");
@@ -92,7 +105,7 @@ export async function updatePartnerSettings(tx: Tx, partnerId: string, input: Pa
     .returning();
   const rotated = input.rotateWebhookSecret ? await rotateWebhookSecret(tx, partnerId, now) : null;
   const validUntil = updated.webhookPreviousSecretExpiresAt;
-  return {
+  const settings = {
     partnerId: updated.id,
     pricingMode: updated.pricingMode,
     jwks: updated.jwks,
@@ -102,4 +115,5 @@ export async function updatePartnerSettings(tx: Tx, partnerId: string, input: Pa
     returnOrigins: updated.returnOrigins,
     deepLinkBase: updated.deepLinkBase,
   };
+  return { settings, firstWebhookSecret: !partner.webhookSecret && !!updated.webhookSecret };
 }

@@ -1,11 +1,11 @@
 "use server";
 
 import { z } from "zod";
-import { consoleAction } from "@/lib/console/action";
+import { consoleAction, consoleFormAction } from "@/lib/console/action";
 import { recordAudit } from "@/lib/operators/audit";
 import { createPartner, issueApiKey, revokeApiKey } from "@/lib/partners/admin";
 import { parsePartnerJwks } from "@/lib/partners/jwks";
-import { checkWebhookUrl, updatePartnerSettings } from "@/lib/partners/settings";
+import { applyPartnerSettings, checkWebhookUrl } from "@/lib/partners/settings";
 
 export const createPartnerAction = consoleAction(
   "admin",
@@ -22,11 +22,11 @@ export const createPartnerAction = consoleAction(
   },
 );
 
-// The new key is shown once, in the notice, and never stored in clear.
-export const issueKeyAction = consoleAction("admin", z.object({ partnerId: z.string().min(1) }), async ({ tx, input, operator, now }) => {
+// The new key is shown once, on the page that asked (useActionState: never in a URL), and never stored in clear.
+export const issueKeyAction = consoleFormAction("admin", z.object({ partnerId: z.string().min(1) }), async ({ tx, input, operator, now }) => {
   const { keyId, apiKey } = await issueApiKey(tx, input.partnerId, now);
   await recordAudit(tx, operator, { action: "partner.apiKey.issue", targetType: "partner", targetId: input.partnerId, after: { keyId } }, now);
-  return `New subscription key (shown once, copy it now): ${apiKey}`;
+  return { notice: `Key ${keyId} issued.`, once: { apiKey, keyId } };
 });
 
 export const revokeKeyAction = consoleAction(
@@ -39,7 +39,8 @@ export const revokeKeyAction = consoleAction(
   },
 );
 
-export const updatePartnerAction = consoleAction(
+// A webhook URL set for the first time creates the partner's secret: shown once, on this page.
+export const updatePartnerAction = consoleFormAction(
   "admin",
   z.object({
     partnerId: z.string().min(1),
@@ -58,7 +59,7 @@ export const updatePartnerAction = consoleAction(
     },
     run: async ({ tx, input, prepared: jwks, operator, now }) => {
       const origins = input.returnOrigins.split(/[\s,]+/).filter(Boolean);
-      const after = await updatePartnerSettings(
+      const { settings: after, firstWebhookSecret } = await applyPartnerSettings(
         tx,
         input.partnerId,
         { pricingMode: input.pricingMode, webhookUrl: input.webhookUrl || null, returnOrigins: origins, ...(jwks ? { jwks } : {}) },
@@ -76,11 +77,14 @@ export const updatePartnerAction = consoleAction(
             webhookUrl: after.webhookUrl,
             returnOrigins: after.returnOrigins,
             jwksKids: after.jwks.keys.map((k) => k.kid),
+            ...(firstWebhookSecret ? { webhookSecretIssued: true } : {}),
           },
         },
         now,
       );
-      return "Partner settings saved.";
+      return firstWebhookSecret && after.webhookSecret
+        ? { notice: "Partner settings saved; the endpoint's first webhook secret was issued.", once: { webhookSecret: after.webhookSecret } }
+        : { notice: "Partner settings saved." };
     },
   },
 );

@@ -1,13 +1,14 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { Badge, Card, danger, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
+import { Badge, Card, danger, Flash, PageTitle, param, type SearchParams } from "@/components/console/ui";
 import { clock } from "@/lib/clock";
 import { when } from "@/lib/console/format";
 import { requireOperator } from "@/lib/console/session";
 import { DomainError } from "@/lib/errors";
 import { partnerDetail } from "@/lib/partners/admin";
 import { ready } from "@/lib/platform/ready";
-import { issueKeyAction, revokeKeyAction, updatePartnerAction } from "../actions";
+import { revokeKeyAction } from "../actions";
+import { IssueKeyForm, SettingsForm } from "./partner-forms";
 import { SecretPanel } from "./secret-panel";
 
 export const metadata = { title: "Partner · Console" };
@@ -40,43 +41,19 @@ export default async function PartnerPage({ params, searchParams }: { params: Pr
             </li>
           ))}
         </ul>
-        <form action={issueKeyAction}>
-          <input type="hidden" name="partnerId" value={partner.id} />
-          <input type="hidden" name="back" value={back} />
-          <button className={primary}>Issue a new key</button>
-        </form>
+        <IssueKeyForm partnerId={partner.id} back={back} />
       </Card>
       <Card title="Integration settings">
-        <form action={updatePartnerAction} className="grid gap-3 text-sm">
-          <input type="hidden" name="partnerId" value={partner.id} />
-          <input type="hidden" name="back" value={back} />
-          <label>
-            Pricing mode{" "}
-            <select name="pricingMode" defaultValue={partner.pricingMode} className={input}>
-              <option>SERVICE_PRICED</option>
-              <option>PARTNER_SIGNED</option>
-            </select>
-          </label>
-          <label className="grid gap-1">
-            Webhook URL (https in production)
-            <input name="webhookUrl" defaultValue={partner.webhookUrl ?? ""} className={input} />
-          </label>
-          <label className="grid gap-1">
-            Webview origins (space or comma separated; the first receives postMessage)
-            <input name="returnOrigins" defaultValue={partner.returnOrigins.join(" ")} className={input} />
-          </label>
-          <label className="grid gap-1">
-            JWKS URL (fetched now, validated, stored)
-            <input name="jwksUrl" className={input} placeholder="https://partner.example/.well-known/jwks.json" />
-          </label>
-          <label className="grid gap-1">
-            JWKS (inline JSON; leave both empty to keep {partner.jwks.keys.length} key(s): {partner.jwks.keys.map((k) => String(k.kid)).join(", ") || "none"})
-            <textarea name="jwksJson" rows={4} className={`${input} font-mono`} />
-          </label>
-          <div>
-            <button className={primary}>Save settings</button>
-          </div>
-        </form>
+        <SettingsForm
+          partnerId={partner.id}
+          back={back}
+          values={{
+            pricingMode: partner.pricingMode,
+            webhookUrl: partner.webhookUrl ?? "",
+            returnOrigins: partner.returnOrigins.join(" "),
+            jwksSummary: `${partner.jwks.keys.length} key(s): ${partner.jwks.keys.map((k) => String(k.kid)).join(", ") || "none"}`,
+          }}
+        />
         <SecretPanel
           partnerId={partner.id}
           hasSecret={!!partner.webhookSecret}

@@ -1,7 +1,8 @@
 "use client";
 
-import { useActionState, useState } from "react";
-import { danger, input, primary } from "@/components/console/ui";
+import { useActionState } from "react";
+import { ShownOnce } from "@/components/console/shown-once";
+import { danger } from "@/components/console/ui";
 import { rotateSecretAction, type SecretState } from "../secret-actions";
 
 /**
@@ -10,7 +11,6 @@ import { rotateSecretAction, type SecretState } from "../secret-actions";
  */
 export function SecretPanel({ partnerId, hasSecret, previousValidUntil }: { partnerId: string; hasSecret: boolean; previousValidUntil: string | null }) {
   const [state, action, pending] = useActionState<SecretState, FormData>(rotateSecretAction, {});
-  const [copied, setCopied] = useState(false);
   return (
     <div className="mt-3 text-sm">
       <form action={action} className="flex flex-wrap items-center gap-2">
@@ -27,35 +27,11 @@ export function SecretPanel({ partnerId, hasSecret, previousValidUntil }: { part
         </p>
       )}
       {state.secret && (
-        <div role="status" className="mt-2 rounded border border-amber-300 bg-amber-50 p-3">
-          <p className="font-semibold">New webhook secret: copy it now, it will not be shown again.</p>
-          <div className="mt-2 flex gap-2">
-            <input
-              readOnly
-              aria-label="New webhook secret"
-              value={state.secret}
-              className={`${input} w-full font-mono`}
-              onFocus={(e) => e.currentTarget.select()}
-            />
-            <button
-              type="button"
-              className={primary}
-              onClick={() =>
-                navigator.clipboard.writeText(state.secret!).then(
-                  () => setCopied(true),
-                  () => setCopied(false),
-                )
-              }
-            >
-              {copied ? "Copied" : "Copy"}
-            </button>
-          </div>
-          <p className="mt-1 text-slate-700">
-            {state.previousValidUntil
-              ? `The previous secret keeps signing deliveries (a second signature) until ${state.previousValidUntil}: the partner can switch without losing a delivery.`
-              : "Deliveries are signed with this secret from now on."}
-          </p>
-        </div>
+        <ShownOnce label="New webhook secret" value={state.secret}>
+          {state.previousValidUntil
+            ? `The previous secret keeps signing deliveries (a second signature) until ${state.previousValidUntil}: the partner can switch without losing a delivery.`
+            : "Deliveries are signed with this secret from now on."}
+        </ShownOnce>
       )}
     </div>
   );
