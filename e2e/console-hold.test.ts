@@ -8,6 +8,7 @@ import { setupE2eFile } from "./support/setup";
 
 // Issue 6 (c): an operator puts a funded transfer on compliance hold from the customer's page,
 // then resolves the hold with REJECT in the holds queue; the customer sees the transfer rejected.
+// Issue 20 item 11: the queue and the transfer page say who held it, when and why.
 
 const e2e = setupE2eFile();
 
@@ -45,7 +46,18 @@ describe("console: compliance holds", () => {
       const card = cardFor(page, s.transferId);
       await card.waitFor();
       assert.match((await card.textContent()) ?? "", /State before hold: funded/);
+      // Who held it, when and why (issue 20 item 11), in the queue and on the transfer page.
+      const heldBy = new RegExp(
+        `^Held: by ${ADMIN.email.replace(/\./g, "\\.")} on \\d{1,2} \\w{3,4} \\d{4}, [\\d:]{8} UTC: Sanctions alert on the beneficiary's bank$`,
+      );
+      assert.match((await card.getByTestId("hold-info").textContent()) ?? "", heldBy);
       await screenshot(page, "console-hold-queue");
+      await card.getByRole("link", { name: s.transferId }).click();
+      await page.waitForURL(consoleUrl(`/transfers/${s.transferId}`));
+      assert.match((await page.getByTestId("hold-info").textContent()) ?? "", new RegExp(heldBy.source.replace("^Held: by", "^Held by")));
+      assert.match((await page.getByTestId("operator-actions").textContent()) ?? "", /transfer\.hold · Sanctions alert on the beneficiary's bank/);
+      await page.goto(consoleUrl("/holds"));
+      await card.waitFor();
       await decide(page, card, "Reject", "Confirmed sanctions match", "/holds");
       assert.equal(await notice(page).textContent(), `Transfer ${s.transferId} is now rejected.`);
       assert.equal(await cardFor(page, s.transferId).count(), 0, "the resolved hold left the queue");

@@ -117,9 +117,24 @@ describe("console: webhook secret and endpoint", () => {
     await page.reload();
     await page.getByRole("button", { name: "Issue a new key" }).waitFor();
     const html = await page.content();
+    const partnerId = new URL(page.url()).pathname.split("/").pop()!;
     assert.ok(!html.includes(key) && !html.includes(secret), "a reload shows neither again");
     assert.ok(seen.length > 3);
     for (const u of seen) assert.ok(!u.includes(key) && !u.includes(secret) && !u.includes("whsec"), `never in a URL: ${u}`);
+
+    // The audit log has the partner's entries (the settings' JSON is long) and fits 1280 px without a scrollbar (item 11).
+    await page.goto(consoleUrl(`/audit?q=${partnerId}`));
+    const table = page.getByTestId("audit-table");
+    await table.waitFor();
+    assert.deepEqual(await table.locator("tbody tr td:nth-child(3)").allTextContents(), [
+      "partner.update",
+      "partner.update",
+      "partner.apiKey.issue",
+      "partner.create",
+    ]);
+    const width = await table.evaluate((t) => ({ table: t.scrollWidth, box: t.parentElement!.clientWidth, page: document.documentElement.scrollWidth }));
+    assert.ok(width.table <= width.box && width.page <= 1280, `the audit table fits 1280 px: ${JSON.stringify(width)}`);
+    await screenshot(page, "console-audit-1280");
     await page.context().close();
   });
 

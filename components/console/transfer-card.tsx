@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { customerName, money, when } from "@/lib/console/format";
+import type { HoldInfo } from "@/lib/console/holds";
 import { Badge, Card, CustomerLabel } from "./ui";
 
 export interface QueueTransfer {
@@ -31,7 +32,7 @@ export interface QueueTransfer {
 }
 
 /** What an operator needs to decide on a transfer; never the full destination identifier. */
-export function TransferCard({ item, children }: { item: QueueTransfer; children: ReactNode }) {
+export function TransferCard({ item, hold, children }: { item: QueueTransfer; hold?: HoldInfo; children: ReactNode }) {
   const t = item.t;
   return (
     <Card
@@ -75,7 +76,17 @@ export function TransferCard({ item, children }: { item: QueueTransfer; children
             <dd className="inline">{t.priorState}</dd>
           </div>
         )}
-        {item.reasons.length > 0 && (
+        {hold && (
+          <div className="sm:col-span-2" data-testid="hold-info">
+            <dt className="inline text-slate-500">Held: </dt>
+            <dd className="inline">
+              by {hold.by ?? "a compliance event outside the console"} on {when(hold.at)}
+              {hold.reason ? <>: {hold.reason}</> : null}
+            </dd>
+          </div>
+        )}
+        {/* The review rule's reasons explain the review queue; a hold has its own who and why. */}
+        {!hold && item.reasons.length > 0 && (
           <div>
             <dt className="inline text-slate-500">Why held: </dt>
             <dd className="inline">{item.reasons.join(", ")}</dd>

@@ -8,7 +8,18 @@ const grouped = (text: string) => text.replace(/(.{4})(?=.)/g, "$1 ");
  * Production funding (issue 12): where to send the money, the exact amount and the ISO 11649
  * reference. The transfer stays in funding until a bank statement shows the credit.
  */
-export function FundingBankTransfer({ model, messages: m, amount }: { model: FundingWebviewModel; messages: FundingWebviewMessages; amount?: string }) {
+export function FundingBankTransfer({
+  model,
+  messages: m,
+  amount,
+  until,
+}: {
+  model: FundingWebviewModel;
+  messages: FundingWebviewMessages;
+  amount?: string;
+  /** The session's end, for people: a credit booked later is LATE (docs/decisions.md) and goes back to the payer. */
+  until: string;
+}) {
   const bt = model.bankTransfer;
   if (!bt) {
     return (
@@ -39,8 +50,14 @@ export function FundingBankTransfer({ model, messages: m, amount }: { model: Fun
         {row(m.reference, grouped(bt.reference), "bank-reference", true)}
       </dl>
       <p className="mt-3 text-sm text-slate-700">{m.referenceNote}</p>
+      <p className="mt-3 font-semibold" data-testid="funding-until">
+        {m.payBefore.replace("{at}", until)}
+      </p>
       <p role="status" className="mt-3 rounded-lg bg-blue-50 p-3 text-sm text-blue-900">
         {m.whatNext}
+      </p>
+      <p className="mt-3 text-sm text-slate-700" data-testid="funding-late">
+        {m.lateNote.replace("{at}", until)}
       </p>
     </section>
   );

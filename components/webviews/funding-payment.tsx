@@ -129,7 +129,7 @@ export function FundingPayment({
         </p>
       )}
       {!model.paymentsConfigured ? (
-        <FundingBankTransfer model={model} messages={m} amount={d.bankAmount} />
+        <FundingBankTransfer model={model} messages={m} amount={d.bankAmount} until={d.until} />
       ) : result === null ? (
         <form onSubmit={pay} className="mt-6 space-y-4">
           <fieldset className="grid grid-cols-2 gap-2" aria-label="Payment method">

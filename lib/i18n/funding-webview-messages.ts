@@ -30,6 +30,8 @@ export const fundingWebviewMessages = {
       "Enter the reference exactly as shown (in the structured creditor reference field if your bank has one): it is how we recognise your payment.",
     whatNext:
       "What happens next: your transfer waits until your payment reaches our account, usually within one business day. We then send it on at once; you do not need to do anything else. A different amount, or a payment after this transfer has expired, is returned to you.",
+    lateNote:
+      "A payment that reaches our account after {at} no longer pays for this transfer: we send the money back to the account it came from. Confirm the transfer again in the app to get a new reference.",
     bankTransferUnavailable: "Bank transfer is not available for payments in this currency. Go back to the app.",
     succeeded: "Payment received. Your transfer is on its way.",
     payBefore: "Pay before {at}.",
@@ -68,6 +70,8 @@ export const fundingWebviewMessages = {
       "Saisissez la référence exactement comme indiqué (dans le champ « référence structurée du créancier » si votre banque le propose) : c’est ainsi que nous reconnaissons votre paiement.",
     whatNext:
       "Et ensuite : votre transfert attend que votre paiement arrive sur notre compte, en général sous un jour ouvré. Nous l’envoyons alors aussitôt ; vous n’avez rien d’autre à faire. Un montant différent, ou un paiement arrivé après l’expiration de ce transfert, vous est remboursé.",
+    lateNote:
+      "Un paiement arrivé sur notre compte après le {at} ne paie plus ce transfert : nous renvoyons l’argent au compte d’où il vient. Confirmez à nouveau le transfert dans l’application pour obtenir une nouvelle référence.",
     bankTransferUnavailable: "Le virement bancaire n’est pas disponible pour les paiements dans cette devise. Revenez à l’application.",
     succeeded: "Paiement reçu. Votre transfert est en route.",
     payBefore: "À payer avant le {at}.",
@@ -106,6 +110,8 @@ export const fundingWebviewMessages = {
       "Escribe la referencia exactamente como aparece (en el campo de referencia estructurada del acreedor si tu banco lo tiene): así reconocemos tu pago.",
     whatNext:
       "Qué pasa después: tu transferencia espera hasta que tu pago llegue a nuestra cuenta, normalmente en un día hábil. Entonces la enviamos enseguida; no tienes que hacer nada más. Un importe distinto, o un pago que llegue después de que esta transferencia caduque, se te devuelve.",
+    lateNote:
+      "Un pago que llegue a nuestra cuenta después del {at} ya no paga esta transferencia: devolvemos el dinero a la cuenta de la que salió. Confirma de nuevo la transferencia en la aplicación para obtener una referencia nueva.",
     bankTransferUnavailable: "La transferencia bancaria no está disponible para pagos en esta moneda. Vuelve a la aplicación.",
     succeeded: "Pago recibido. Tu transferencia está en camino.",
     payBefore: "Paga antes del {at}.",

@@ -19,3 +19,8 @@ export async function failedOtpDeliveries(db: Executor, limit = 100) {
     failedAt: r.failedAt,
   }));
 }
+
+/** How many deliveries the Failed deliveries page lists (the console's Overview): the same filter. */
+export async function failedOtpDeliveryCount(db: Executor): Promise<number> {
+  return db.$count(otpDeliveries, eq(otpDeliveries.state, "FAILED"));
+}

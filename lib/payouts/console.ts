@@ -52,3 +52,13 @@ export async function pendingNetworkCancellations(db: Executor) {
     .orderBy(transfers.stateChangedAt)
     .limit(50);
 }
+
+/** Payout files still waiting for the bank: at least one of their transfers is neither paid nor rejected (topay or reqpay). */
+export async function payoutFilesWaitingCount(db: Executor): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(distinct ${payoutFileItems.payoutFileId})::int` })
+    .from(payoutFileItems)
+    .innerJoin(transfers, eq(transfers.id, payoutFileItems.transferId))
+    .where(inArray(transfers.state, ["topay", "reqpay"]));
+  return Number(row?.n ?? 0);
+}

@@ -15,3 +15,8 @@ export async function bankCreditQueue(db: Executor, page: number) {
     .offset((page - 1) * PAGE_SIZE);
   return { hasMore: rows.length > PAGE_SIZE, items: rows.slice(0, PAGE_SIZE).map((row) => ({ ...row, toReturn: amountToReturn(row) })) };
 }
+
+/** How many credits the queue lists (the console's Overview). */
+export async function bankCreditQueueCount(db: Executor): Promise<number> {
+  return db.$count(bankCredits, inArray(bankCredits.state, ["QUEUED", "EXCESS"]));
+}

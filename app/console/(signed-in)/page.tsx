@@ -1,17 +1,30 @@
 import Link from "next/link";
 import { Card, PageTitle } from "@/components/console/ui";
-import { queueCounts } from "@/lib/console/queries";
+import { overviewCounts } from "@/lib/console/overview";
+import { requireOperator } from "@/lib/console/session";
 import { ready } from "@/lib/platform/ready";
 
 export const metadata = { title: "Overview · Console" };
 
 export default async function Overview() {
-  const counts = await queueCounts(await ready());
-  const tiles = [
+  const operator = await requireOperator();
+  const counts = await overviewCounts(await ready(), operator.role === "admin");
+  // One tile per queue, each counted as its page lists it; the admin pages' tiles for admins only.
+  const tiles: [href: string, label: string, n: number][] = [
     ["/console/review", "Transfers in review", counts.review],
     ["/console/holds", "Compliance holds", counts.holds],
     ["/console/beneficiaries", "Beneficiaries to decide", counts.screening],
-  ] as const;
+    // Screening cases (branch s19-cases) takes its tile here.
+    ["/console/kyc-review", "KYC to review", counts.kycReview],
+    ["/console/bank-credits", "Bank credits to match or return", counts.bankCredits],
+    ...(counts.admin
+      ? ([
+          ["/console/refunds", "Refunds due", counts.admin.refunds],
+          ["/console/payout-files", "Payout files waiting for the bank", counts.admin.payoutFiles],
+          ["/console/deliveries", "Failed deliveries", counts.admin.deliveries],
+        ] as [string, string, number][])
+      : []),
+  ];
   return (
     <>
       <PageTitle sub="What needs an operator now.">Overview</PageTitle>

@@ -202,6 +202,26 @@ describe("a production server never reaches a sandbox money rail (issue 11 item 
     assert.match(html, /BUKBGB22/);
     assert.match(html, /data-testid="bank-amount"[^>]*>USD\s102\.99</, "the exact amount in minor units, for people");
     assert.match(html, /waits until your payment reaches our account/);
+    // Its deadline, and what a late payment becomes, in every language of the page (issue 20 item 11).
+    const until = /data-testid="funding-until"[^>]*>Pay before ([^<]+)\.</.exec(html)?.[1];
+    assert.match(until ?? "", /^[A-Z][a-z]+ \d{1,2}, \d{4} at \d{1,2}:\d{2}\s[AP]M UTC$/, "the session's end, for people");
+    assert.ok(html.includes(`A payment that reaches our account after ${until} no longer pays for this transfer`), "what a late payment becomes");
+    for (const [language, deadline, late] of [
+      [
+        "fr",
+        /data-testid="funding-until"[^>]*>À payer avant le \d{1,2} \S+ \d{4} à \d{2}:\d{2} UTC\.</,
+        /après le \d{1,2} \S+ \d{4} à \d{2}:\d{2} UTC ne paie plus ce transfert/,
+      ],
+      [
+        "es",
+        /data-testid="funding-until"[^>]*>Paga antes del \d{1,2} de \S+ de \d{4}, \d{2}:\d{2} UTC\.</,
+        /después del \d{1,2} de \S+ de \d{4}, \d{2}:\d{2} UTC ya no paga esta transferencia/,
+      ],
+    ] as const) {
+      const other = await (await fetch(`${server.baseUrl}/webviews/funding/${fundingToken}`, { headers: { "accept-language": language } })).text();
+      assert.match(other, deadline, language);
+      assert.match(other, late, language);
+    }
     const reference = /data-testid="bank-reference"[^>]*>([^<]+)</.exec(html)?.[1]?.replace(/\s+/g, "");
     assert.ok(reference && isCreditorReference(reference), `an ISO 11649 reference: ${reference}`);
     bankReference = reference;

@@ -25,11 +25,8 @@ let close: () => Promise<void>;
 
 function run(script: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) =>
-    execFile(
-      process.execPath,
-      ["--import", "tsx", `scripts/${script}`, ...args],
-      { env: { ...process.env, LOG_LEVEL: "silent" } },
-      (err, stdout, stderr) => (err ? reject(new Error(`${script}: ${err.message}\n${stdout}${stderr}`)) : resolve(stdout)),
+    execFile(process.execPath, ["--import", "tsx", `scripts/${script}`, ...args], { env: { ...process.env, LOG_LEVEL: "silent" } }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${script}: ${err.message}\n${stdout}${stderr}`)) : resolve(stdout),
     ),
   );
 }
@@ -55,7 +52,10 @@ before(async () => {
   ({ close } = await freshDb());
   await close();
   const statement = path.join(dir, "statement.xml");
-  writeFileSync(statement, camt053([{ bankReference: `CLI-${tag}`, amount: "10.00", currency: "USD", text: "no reference" }], { messageId: `CLI-STMT-${tag}` }));
+  writeFileSync(
+    statement,
+    camt053([{ bankReference: `CLI-${tag}`, amount: "10.00", currency: "USD", text: "no reference" }], { messageId: `CLI-STMT-${tag}` }),
+  );
   assert.match(await run("statements-import.ts", [statement]), /1 credits, 0 matched, 1 to the Bank credits queue/);
   const report = path.join(dir, `pain002-${tag}.xml`);
   writeFileSync(report, pain002(`CLI-PSR-${tag}`, "PAYOUT-UNKNOWN", [{ endToEndId: "trf_unknown", status: "ACSC" }]));

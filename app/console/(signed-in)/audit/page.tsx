@@ -27,7 +27,16 @@ export default async function Audit({ searchParams }: { searchParams: SearchPara
         <Empty>No audit entries match.</Empty>
       ) : (
         <div className="overflow-x-auto">
-          <table className="w-full border-collapse bg-white text-sm" data-testid="audit-table">
+          {/* Fixed columns that wrap (ids and JSON anywhere): the table fits 1280 px without a scrollbar (issue 20 item 11). */}
+          <table className="w-full table-fixed border-collapse bg-white text-sm" data-testid="audit-table">
+            <colgroup>
+              <col className="w-28" />
+              <col className="w-36" />
+              <col className="w-36" />
+              <col className="w-36" />
+              <col />
+              <col className="w-36" />
+            </colgroup>
             <thead>
               <tr className="border-b text-left text-slate-500">
                 <th className="p-2">When</th>
@@ -41,16 +50,16 @@ export default async function Audit({ searchParams }: { searchParams: SearchPara
             <tbody>
               {rows.slice(0, PAGE_SIZE).map((r) => (
                 <tr key={r.id} className="border-b align-top">
-                  <td className="p-2 whitespace-nowrap">{when(r.at)}</td>
-                  <td className="p-2">{r.operatorEmail}</td>
-                  <td className="p-2 font-mono">{r.action}</td>
-                  <td className="p-2 font-mono">
+                  <td className="p-2">{when(r.at)}</td>
+                  <td className="p-2 break-all">{r.operatorEmail}</td>
+                  <td className="p-2 font-mono text-xs break-all">{r.action}</td>
+                  <td className="p-2 font-mono text-xs break-all">
                     {r.targetType}:{r.targetId}
                   </td>
-                  <td className="p-2 font-mono text-xs">
+                  <td className="p-2 font-mono text-xs break-all">
                     {JSON.stringify(r.before)} → {JSON.stringify(r.after)}
                   </td>
-                  <td className="p-2">{r.reason}</td>
+                  <td className="p-2 break-words">{r.reason}</td>
                 </tr>
               ))}
             </tbody>

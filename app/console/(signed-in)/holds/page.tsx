@@ -1,6 +1,7 @@
 import { TransferCard } from "@/components/console/transfer-card";
 import { DecisionForm } from "@/components/console/decision-form";
 import { Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
+import { holdInfo } from "@/lib/console/holds";
 import { pageParam } from "@/lib/console/page-param";
 import { transferQueue } from "@/lib/console/queries";
 import { ready } from "@/lib/platform/ready";
@@ -11,14 +12,19 @@ export const metadata = { title: "Compliance holds · Console" };
 export default async function HoldsQueue({ searchParams }: { searchParams: SearchParams }) {
   const sp = await searchParams;
   const page = pageParam(param(sp, "page"));
-  const { items, hasMore } = await transferQueue(await ready(), "spended", page);
+  const db = await ready();
+  const { items, hasMore } = await transferQueue(db, "spended", page);
+  const holds = await holdInfo(
+    db,
+    items.map((i) => i.t.id),
+  );
   return (
     <>
       <PageTitle sub="Transfers held by a compliance event: restore the state they had, or reject.">Compliance holds</PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
       {items.length === 0 ? <Empty>No transfer is on hold.</Empty> : null}
       {items.map((item) => (
-        <TransferCard key={item.t.id} item={item}>
+        <TransferCard key={item.t.id} item={item} hold={holds.get(item.t.id)}>
           <DecisionForm
             action={resolveHold}
             hidden={{ transferId: item.t.id }}

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { ScreeningEvidence } from "@/components/console/screening-evidence";
 import { Badge, Card, danger, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
 import { customerName, money, when } from "@/lib/console/format";
+import { customerBeneficiaries } from "@/lib/console/customer-view";
 import { customerDetail } from "@/lib/console/queries";
 import { requireOperator } from "@/lib/console/session";
 import { OPERATOR_STATUSES } from "@/lib/customers/status-machine";
@@ -23,6 +24,7 @@ export default async function CustomerPage({ params, searchParams }: { params: P
   if (!detail) notFound();
   const { s, c } = detail;
   const screening = await latestScreening(db, "customer", c.id);
+  const payees = await customerBeneficiaries(db, s.id);
   const back = `/console/customers/${s.id}`;
   return (
     <>
@@ -38,7 +40,13 @@ export default async function CustomerPage({ params, searchParams }: { params: P
         <form action={setCustomerStatus} className="mt-3 flex flex-wrap items-center gap-2">
           <input type="hidden" name="subscriptionId" value={s.id} />
           <input type="hidden" name="back" value={back} />
-          <select name="status" aria-label="New status" className={input} defaultValue="MONITORED">
+          {/* Starts at the current status; one an operator cannot set (PENDING) is shown, not choosable. */}
+          <select name="status" aria-label="New status" className={input} defaultValue={c.status}>
+            {!(OPERATOR_STATUSES as readonly string[]).includes(c.status) && (
+              <option value={c.status} disabled>
+                {c.status} (current)
+              </option>
+            )}
             {OPERATOR_STATUSES.map((st) => (
               <option key={st}>{st}</option>
             ))}
@@ -67,6 +75,37 @@ export default async function CustomerPage({ params, searchParams }: { params: P
       </Card>
       <Card title="Sanctions screening">
         <ScreeningEvidence screening={screening} />
+      </Card>
+      <Card title={`Beneficiaries (${payees.length})`}>
+        {payees.length === 0 ? (
+          <p className="text-sm text-slate-500">No beneficiaries yet.</p>
+        ) : (
+          <table className="w-full text-sm" data-testid="beneficiaries">
+            <thead>
+              <tr className="text-left text-slate-500">
+                <th className="p-1">Name</th>
+                <th className="p-1">State</th>
+                <th className="p-1">Screening</th>
+                <th className="p-1">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {payees.map((b) => (
+                <tr key={b.id} className="border-t">
+                  <td className="p-1">
+                    {b.firstName} {b.lastName} <span className="font-mono text-xs text-slate-500">{b.id}</span>
+                  </td>
+                  <td className="p-1">
+                    <Badge>{b.state}</Badge>
+                    {b.archivedAt ? <> archived {when(b.archivedAt)}</> : null}
+                  </td>
+                  <td className="p-1">{b.screeningResult ? <Badge>{b.screeningResult}</Badge> : "not screened yet"}</td>
+                  <td className="p-1">{when(b.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
       </Card>
       <Card title={`Transfers (${detail.transfers.length})`}>
         {detail.transfers.length === 0 ? (

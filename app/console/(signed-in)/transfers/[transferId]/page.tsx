@@ -1,9 +1,12 @@
+import Link from "next/link";
 import { notFound } from "next/navigation";
+import { ScreeningEvidence } from "@/components/console/screening-evidence";
 import { Badge, Card, PageTitle } from "@/components/console/ui";
-import { when } from "@/lib/console/format";
-import { transferWithHistory } from "@/lib/console/money";
+import { amount, money, when } from "@/lib/console/format";
 import { requireOperator } from "@/lib/console/session";
+import { transferView } from "@/lib/console/transfer-view";
 import { fromMinor, transferEntries } from "@/lib/ledger";
+import { Decimal } from "@/lib/money/decimal";
 import { ready } from "@/lib/platform/ready";
 
 export const metadata = { title: "Transfer · Console" };
@@ -14,17 +17,21 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
   await requireOperator();
   const { transferId } = await params;
   const db = await ready();
-  const found = await transferWithHistory(db, transferId);
+  const found = await transferView(db, transferId);
   if (!found) notFound();
-  const { t, history } = found;
+  const { t, history, beneficiary: b, method, screening, credits, actions, hold } = found;
   const entries = await transferEntries(db, t.id);
   return (
     <>
       <PageTitle
         sub={
           <>
-            {t.originAmount} {t.originCurrency} → {t.destinationAmount} {t.destinationCurrency} · fees {t.principalFee} + {t.partnerFee} · total{" "}
-            {t.totalCustomerCost} · {t.corridor} · customer {t.subscriptionId}
+            {money(t.originAmount, t.originCurrency)} → {money(t.destinationAmount, t.destinationCurrency)} · fees{" "}
+            {money(new Decimal(t.principalFee).plus(t.partnerFee).toFixed(), t.originCurrency)} · total {money(t.totalCustomerCost, t.originCurrency)} ·{" "}
+            {t.corridor} · customer{" "}
+            <Link className="text-blue-700 underline" href={`/console/customers/${t.subscriptionId}`}>
+              {t.subscriptionId}
+            </Link>
           </>
         }
       >
@@ -44,6 +51,70 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
           ) : null}
         </p>
       </Card>
+      {hold && (
+        <Card title="Compliance hold">
+          <p className="text-sm" data-testid="hold-info">
+            Held {hold.by ? <>by {hold.by}</> : <>by a compliance event outside the console</>} on {when(hold.at)}
+            {hold.reason ? <>: {hold.reason}</> : null}
+          </p>
+        </Card>
+      )}
+      <Card title="Beneficiary">
+        {b ? (
+          <div className="text-sm" data-testid="beneficiary">
+            <p>
+              {b.firstName} {b.lastName} <Badge>{b.state}</Badge> · {b.countryOfResidence} · {b.relationshipToCustomer} ·{" "}
+              <span className="font-mono text-xs">{b.id}</span>
+            </p>
+            <p className="mt-1">
+              Payout {t.payoutMethod}
+              {method ? (
+                <>
+                  {" "}
+                  to {method.methodType} {method.masked}
+                </>
+              ) : null}
+            </p>
+            <div className="mt-2">
+              <ScreeningEvidence screening={screening} />
+            </div>
+          </div>
+        ) : (
+          <p className="text-sm text-slate-500">Beneficiary {t.beneficiaryId} not found.</p>
+        )}
+      </Card>
+      <Card title={`Bank credits (${credits.length})`}>
+        {credits.length === 0 ? (
+          <p className="text-sm text-slate-500">No bank transfer credit for this transfer{t.fundedFrom ? ` (funded from ${t.fundedFrom})` : ""}.</p>
+        ) : (
+          <table className="w-full text-sm" data-testid="funding-credits">
+            <thead>
+              <tr className="text-left text-slate-500">
+                <th className="p-1">Bank reference</th>
+                <th className="p-1">Payer</th>
+                <th className="p-1 text-right">Amount</th>
+                <th className="p-1">Booked</th>
+                <th className="p-1">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {credits.map((c) => (
+                <tr key={c.id} className="border-t">
+                  <td className="p-1 font-mono">{c.bankReference}</td>
+                  <td className="p-1">
+                    {c.payerName ?? "—"} <span className="font-mono text-xs">{c.payerAccount ?? ""}</span>
+                  </td>
+                  <td className={num}>{money(c.amount, c.currency)}</td>
+                  <td className="p-1">{c.bookingDate ?? ""}</td>
+                  <td className="p-1">
+                    <Badge>{c.state}</Badge> {c.reason ?? ""}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Card>
       <Card title={`State history (${history.length})`}>
         <ol className="list-decimal pl-6 text-sm" data-testid="state-history">
           {history.map((h) => (
@@ -52,6 +123,20 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
             </li>
           ))}
         </ol>
+      </Card>
+      <Card title={`Operator actions (${actions.length})`}>
+        {actions.length === 0 ? (
+          <p className="text-sm text-slate-500">No operator action on this transfer.</p>
+        ) : (
+          <ol className="list-decimal pl-6 text-sm" data-testid="operator-actions">
+            {actions.map((a) => (
+              <li key={a.id}>
+                {when(a.at)} · {a.operatorEmail} · <span className="font-mono">{a.action}</span>
+                {a.reason ? <> · {a.reason}</> : null}
+              </li>
+            ))}
+          </ol>
+        )}
       </Card>
       <Card title={`Journal entries (${entries.length})`}>
         {entries.length === 0 && <p className="text-sm text-slate-500">Nothing posted for this transfer.</p>}
@@ -74,8 +159,8 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
                   <tr key={i}>
                     <td className="p-1">{l.account}</td>
                     <td className="p-1 font-mono">{l.currency}</td>
-                    <td className={num}>{l.debit ? fromMinor(l.debit, l.currency) : ""}</td>
-                    <td className={num}>{l.credit ? fromMinor(l.credit, l.currency) : ""}</td>
+                    <td className={num}>{l.debit ? amount(fromMinor(l.debit, l.currency), l.currency) : ""}</td>
+                    <td className={num}>{l.credit ? amount(fromMinor(l.credit, l.currency), l.currency) : ""}</td>
                   </tr>
                 ))}
               </tbody>

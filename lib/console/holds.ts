@@ -1,0 +1,38 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { auditLog, transferStateHistory } from "@/db/schema";
+
+/** Who put a transfer on compliance hold, when and why (issue 20 item 11). */
+export interface HoldInfo {
+  at: Date;
+  /** The operator's email (or `cli:<user>`, `system`); null when no console action placed it. */
+  by: string | null;
+  reason: string | null;
+}
+
+/**
+ * The current hold of each transfer: its time is the latest move to `spended` in the state
+ * history; who and why come from the audit entry that moved it there at that time (every console
+ * hold writes one, with its reason). A hold without one came from outside the console (the
+ * sandbox's compliance endpoint), and says so.
+ */
+export async function holdInfo(db: Executor, transferIds: string[]): Promise<Map<string, HoldInfo>> {
+  const info = new Map<string, HoldInfo>();
+  if (transferIds.length === 0) return info;
+  const held = await db
+    .select({ transferId: transferStateHistory.transferId, at: transferStateHistory.transitionedAt })
+    .from(transferStateHistory)
+    .where(and(inArray(transferStateHistory.transferId, transferIds), eq(transferStateHistory.state, "spended")))
+    .orderBy(desc(transferStateHistory.seq));
+  const entries = await db
+    .select({ targetId: auditLog.targetId, by: auditLog.operatorEmail, reason: auditLog.reason, at: auditLog.at })
+    .from(auditLog)
+    .where(and(eq(auditLog.targetType, "transfer"), inArray(auditLog.targetId, transferIds), sql`${auditLog.after}->>'state' = 'spended'`))
+    .orderBy(desc(auditLog.at));
+  for (const h of held) {
+    if (info.has(h.transferId)) continue; // the latest hold only
+    const entry = entries.find((e) => e.targetId === h.transferId && e.at.getTime() >= h.at.getTime());
+    info.set(h.transferId, { at: h.at, by: entry?.by ?? null, reason: entry?.reason ?? null });
+  }
+  return info;
+}

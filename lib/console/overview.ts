@@ -1,0 +1,23 @@
+import type { Executor } from "@/db";
+import { countKycReview } from "@/lib/kyc/review";
+import { failedOtpDeliveryCount } from "@/lib/notifications/failed-deliveries";
+import { payoutFilesWaitingCount } from "@/lib/payouts/console";
+import { bankCreditQueueCount } from "@/lib/reconciliation/queue";
+import { refundsDueCount } from "./money";
+import { queueCounts } from "./queries";
+
+/**
+ * The Overview's counts: every queue an operator works, each counted with the filter of the page
+ * it links to (issue 20 item 11). The admin-only pages' counts are read for admins only.
+ */
+export async function overviewCounts(db: Executor, admin: boolean) {
+  const [queues, kycReview, bankCredits] = await Promise.all([queueCounts(db), countKycReview(db), bankCreditQueueCount(db)]);
+  const adminCounts = admin
+    ? await Promise.all([refundsDueCount(db), payoutFilesWaitingCount(db), failedOtpDeliveryCount(db)]).then(([refunds, payoutFiles, deliveries]) => ({
+        refunds,
+        payoutFiles,
+        deliveries,
+      }))
+    : null;
+  return { ...queues, kycReview, bankCredits, admin: adminCounts };
+}
