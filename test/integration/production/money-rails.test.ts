@@ -214,8 +214,8 @@ describe("a production server never reaches a sandbox money rail (issue 11 item 
       ],
       [
         "es",
-        /data-testid="funding-until"[^>]*>Paga antes del \d{1,2} de \S+ de \d{4}, \d{2}:\d{2} UTC\.</,
-        /después del \d{1,2} de \S+ de \d{4}, \d{2}:\d{2} UTC ya no paga esta transferencia/,
+        /data-testid="funding-until"[^>]*>Paga antes del \d{1,2} de \S+ de \d{4} a las \d{1,2}:\d{2} UTC\.</,
+        /después del \d{1,2} de \S+ de \d{4} a las \d{1,2}:\d{2} UTC ya no paga esta transferencia/,
       ],
     ] as const) {
       const other = await (await fetch(`${server.baseUrl}/webviews/funding/${fundingToken}`, { headers: { "accept-language": language } })).text();
