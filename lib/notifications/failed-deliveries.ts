@@ -3,9 +3,12 @@ import type { Executor } from "@/db";
 import { otpDeliveries } from "@/db/schema";
 import { maskIdentifier } from "@/lib/auth/identifiers";
 
+/** The deliveries the console's Failed deliveries page lists, and its Overview tile counts. */
+const listed = () => eq(otpDeliveries.state, "FAILED");
+
 /** OTP messages the delivery job gave up on, newest first, recipient masked (console). */
 export async function failedOtpDeliveries(db: Executor, limit = 100) {
-  const rows = await db.select().from(otpDeliveries).where(eq(otpDeliveries.state, "FAILED")).orderBy(desc(otpDeliveries.createdAt)).limit(limit);
+  const rows = await db.select().from(otpDeliveries).where(listed()).orderBy(desc(otpDeliveries.createdAt)).limit(limit);
   return rows.map((r) => ({
     id: r.id,
     partnerId: r.partnerId,
@@ -22,5 +25,5 @@ export async function failedOtpDeliveries(db: Executor, limit = 100) {
 
 /** How many deliveries the Failed deliveries page lists (the console's Overview): the same filter. */
 export async function failedOtpDeliveryCount(db: Executor): Promise<number> {
-  return db.$count(otpDeliveries, eq(otpDeliveries.state, "FAILED"));
+  return db.$count(otpDeliveries, listed());
 }
