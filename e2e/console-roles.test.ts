@@ -22,7 +22,7 @@ import { setupE2eFile } from "./support/setup";
 // Issue 6 (e): sign-in, roles and sign-out of the operator console. A reviewer works the queues;
 // every admin page sends them to /console/forbidden, and their navigation has no admin links.
 
-const QUEUE_LINKS = ["Overview", "Review", "Compliance holds", "Screening", "KYC review", "Bank credits"];
+const QUEUE_LINKS = ["Overview", "Review", "Compliance holds", "Screening", "Cases", "KYC review", "Bank credits"];
 const ADMIN_LINKS = ["Customers", "Partners", "Webhooks", "Failed deliveries", "Payout files", "Ledger", "Audit log", "Operators"];
 const ADMIN_PAGES = ["/customers", "/partners", "/webhooks", "/deliveries", "/payout-files", "/refunds", "/ledger", "/ledger/export", "/audit", "/operators"];
 
@@ -101,7 +101,8 @@ describe("console: roles", () => {
     await signIn(page, reviewer);
     assert.equal(await page.getByTestId("operator").textContent(), `${reviewer.email} · reviewer`);
     assert.deepEqual(await navLinks(page), QUEUE_LINKS, "no admin links for a reviewer");
-    for (const name of ["review", "holds", "beneficiaries"]) assert.match((await page.getByTestId(`count-${name}`).textContent()) ?? "", /^\d+$/);
+    for (const name of ["review", "holds", "beneficiaries", "screening-cases"])
+      assert.match((await page.getByTestId(`count-${name}`).textContent()) ?? "", /^\d+$/);
     await screenshot(page, "console-reviewer-overview");
 
     // The queues open...
@@ -109,6 +110,7 @@ describe("console: roles", () => {
       ["/review", "Review queue"],
       ["/holds", "Compliance holds"],
       ["/beneficiaries", "Beneficiary screening"],
+      ["/screening-cases", "Screening cases"],
     ]) {
       await page.goto(consoleUrl(path));
       assert.equal(await page.getByRole("heading", { level: 1 }).textContent(), title);

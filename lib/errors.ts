@@ -69,6 +69,8 @@ export const ERROR_STATUS = {
   "route.notFound": 404,
   "subscription.notFound": 404,
   "transfer.notFound": 404,
+  // 404 (ours, issue 19): console only
+  "screeningCase.notFound": 404,
   // 405 (ours): wrong method, with Allow
   "route.methodNotAllowed": 405,
   // 409
@@ -87,6 +89,8 @@ export const ERROR_STATUS = {
   "webhookEndpoint.stateInvalid": 409,
   // 409 (ours, issue 12): a bank credit already resolved; bank transfer for a currency the collection account does not take
   "bankCredit.stateInvalid": 409,
+  // 409 (ours, issue 19): console: a screening case already decided
+  "screeningCase.stateInvalid": 409,
   "funding.methodUnavailable": 409,
   // 410
   "transfer.quoteExpired": 410,

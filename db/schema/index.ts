@@ -31,3 +31,4 @@ export * from "./screening-results";
 export * from "./ledger";
 export * from "./bank-credits";
 export * from "./payout-files";
+export * from "./screening-cases";

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { beneficiaries } from "@/db/schema";
+import { beneficiaries, subscriptions } from "@/db/schema";
 import { defineJob } from "@/lib/jobs/define";
 import { screeningProvider, stronger } from "@/lib/screening/provider";
 import { recordScreening } from "@/lib/screening/results";
+import { raiseCase } from "@/lib/screening-cases/cases";
 import { transitionBeneficiary } from "./records";
 
 const TRIGGER = { CLEAR: "screening.valid", CLOSE_MATCH: "screening.monitored", HIT: "screening.blocked" } as const;
@@ -13,6 +14,10 @@ const TRIGGER = { CLEAR: "screening.valid", CLOSE_MATCH: "screening.monitored", 
  * else VALID), and its rescreening after a new list version (listVersionId): a live VALID or
  * MONITORED beneficiary moves only on a result stronger than its stored one. The evidence is
  * stored with the beneficiary (lib/screening/results.ts), never returned by the API.
+ *
+ * A close match also raises a screening case (lib/screening-cases, issue 19) for the entries not
+ * already cleared for this beneficiary, on the first screening and on every rescreen: a MONITORED
+ * beneficiary matching a new or changed entry gets a case too, and its transfers stop.
  */
 export const screenBeneficiary = defineJob({
   kind: "beneficiaries.screen",
@@ -26,6 +31,10 @@ export const screenBeneficiary = defineJob({
     if (rescreen ? row.state !== "VALID" && row.state !== "MONITORED" : row.state !== "PENDING") return;
     const outcome = await screeningProvider().screen(row, tx);
     await recordScreening(tx, "beneficiary", row.id, outcome, now);
+    if (outcome.result === "CLOSE_MATCH") {
+      const [sub] = await tx.select({ customerId: subscriptions.customerId }).from(subscriptions).where(eq(subscriptions.id, row.subscriptionId));
+      await raiseCase(tx, { subjectType: "beneficiary", subjectId: row.id, customerId: sub.customerId }, outcome, now);
+    }
     if (!rescreen) {
       await transitionBeneficiary(tx, row, TRIGGER[outcome.result], now, { set: { screeningResult: outcome.result } });
       return;

@@ -3,6 +3,7 @@ import { countKycReview } from "@/lib/kyc/review";
 import { failedOtpDeliveryCount } from "@/lib/notifications/failed-deliveries";
 import { payoutFilesWaitingCount } from "@/lib/payouts/console";
 import { bankCreditQueueCount } from "@/lib/reconciliation/queue";
+import { openCaseCount } from "@/lib/screening-cases/queries";
 import { refundsDueCount } from "./money";
 import { queueCounts } from "./queries";
 
@@ -11,7 +12,12 @@ import { queueCounts } from "./queries";
  * it links to (issue 20 item 11). The admin-only pages' counts are read for admins only.
  */
 export async function overviewCounts(db: Executor, admin: boolean) {
-  const [queues, kycReview, bankCredits] = await Promise.all([queueCounts(db), countKycReview(db), bankCreditQueueCount(db)]);
+  const [queues, kycReview, bankCredits, screeningCases] = await Promise.all([
+    queueCounts(db),
+    countKycReview(db),
+    bankCreditQueueCount(db),
+    openCaseCount(db),
+  ]);
   const adminCounts = admin
     ? await Promise.all([refundsDueCount(db), payoutFilesWaitingCount(db), failedOtpDeliveryCount(db)]).then(([refunds, payoutFiles, deliveries]) => ({
         refunds,
@@ -19,5 +25,5 @@ export async function overviewCounts(db: Executor, admin: boolean) {
         deliveries,
       }))
     : null;
-  return { ...queues, kycReview, bankCredits, admin: adminCounts };
+  return { ...queues, kycReview, bankCredits, screeningCases, admin: adminCounts };
 }

@@ -3,6 +3,7 @@ import type { Executor } from "@/db";
 import { beneficiaries, customers, loginIdentifiers, partners, payoutMethods, subscriptions, transfers, transferStateHistory } from "@/db/schema";
 import { maskIdentifier } from "@/lib/auth/identifiers";
 import { corridorByCode } from "@/lib/corridors/corridors";
+import { latestCaseStates } from "@/lib/screening-cases/queries";
 import { reviewReasons } from "@/lib/transfers/review-rule";
 
 /** Read-only views for the console (every change goes through the domain functions). */
@@ -48,11 +49,17 @@ export async function transferQueue(db: Executor, state: "onreview" | "spended",
   const history = ids.length
     ? await db.select().from(transferStateHistory).where(inArray(transferStateHistory.transferId, ids)).orderBy(asc(transferStateHistory.seq))
     : [];
+  const cases = await latestCaseStates(db, { beneficiaryIds: rows.map((r) => r.t.beneficiaryId), customerIds: rows.map((r) => r.t.customerId) });
   return {
     hasMore: rows.length > PAGE_SIZE,
     items: rows.slice(0, PAGE_SIZE).map((r) => ({
       ...r,
-      reasons: reviewReasons({ customerStatus: r.customerStatus, corridor: corridorByCode(r.t.corridor), originAmount: r.t.originAmount }),
+      reasons: reviewReasons({
+        customerStatus: r.customerStatus,
+        corridor: corridorByCode(r.t.corridor),
+        originAmount: r.t.originAmount,
+        screeningCase: cases.get(r.t.beneficiaryId) ?? cases.get(r.t.customerId) ?? null,
+      }),
       history: history.filter((h) => h.transferId === r.t.id),
     })),
   };

@@ -4,6 +4,7 @@ import { customers } from "@/db/schema";
 import { defineJob } from "@/lib/jobs/define";
 import { screeningProvider, stronger } from "@/lib/screening/provider";
 import { recordScreening } from "@/lib/screening/results";
+import { raiseCase } from "@/lib/screening-cases/cases";
 import { changeCustomer, lockCustomer } from "./status-change";
 
 /**
@@ -11,7 +12,8 @@ import { changeCustomer, lockCustomer } from "./status-change";
  * list version (listVersionId). A hit blocks; a close match monitors (for a PENDING customer it is
  * remembered and applied at KYC approval). A rescreen changes the status only on a result stronger
  * than the stored one, so an operator's decision on a known match stands. The evidence is stored
- * with the customer (lib/screening/results.ts): only the status surfaces.
+ * with the customer (lib/screening/results.ts): only the status surfaces. A close match also
+ * raises a screening case (lib/screening-cases).
  */
 export const screenCustomer = defineJob({
   kind: "customers.screen",
@@ -28,6 +30,9 @@ export const screenCustomer = defineJob({
       if (linked?.screeningResult === "HIT") result = "HIT";
     }
     await recordScreening(tx, "customer", customer.id, { ...outcome, result }, now);
+    // A close match is a case for a human (issue 19), also on a rescreen of a MONITORED customer
+    // (a new or changed entry); entries already cleared for this customer are not raised again.
+    if (result === "CLOSE_MATCH") await raiseCase(tx, { subjectType: "customer", subjectId: customer.id, customerId: customer.id }, outcome, now);
     if (payload.listVersionId && !stronger(result, customer.screeningResult)) return;
     await tx.update(customers).set({ screeningResult: result }).where(eq(customers.id, customer.id));
     if (result === "HIT") await changeCustomer(tx, customer, { triggers: ["screening.hit"] }, now);

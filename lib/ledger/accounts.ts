@@ -13,6 +13,9 @@ export const ACCOUNT_CODES = [
   "transfer:refund-due",
   // Bank credits not yet matched to a transfer (a liability to whoever sent them).
   "suspense:unallocated",
+  // Property of a listed person received for a transfer (issue 19): held, neither paid out nor
+  // refunded, until a licence or delisting releases it (the transfer id is on each entry).
+  "blocked:sanctions",
   "revenue:fees",
   // One per currency: a conversion leaves each currency balanced on its own.
   "fx:conversion",
@@ -29,6 +32,7 @@ export const ACCOUNT_TYPE: Record<AccountCode, AccountType> = {
   "transfer:payout-in-flight": "liability",
   "transfer:refund-due": "liability",
   "suspense:unallocated": "liability",
+  "blocked:sanctions": "liability",
   "revenue:fees": "revenue",
   "fx:conversion": "conversion",
 };

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { beneficiaries, disclosures, partners, quotes } from "@/db/schema";
 import { beneficiaryInScope } from "@/lib/beneficiaries/records";
-import { moneyMovementCheck } from "@/lib/beneficiaries/state-machine";
+import { paymentToBeneficiaryCheck } from "@/lib/screening-cases/flags";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { corridorByCode } from "@/lib/corridors/corridors";
@@ -42,7 +42,7 @@ export async function acceptQuote(
   }
 
   const beneficiary = await beneficiaryInScope(tx, input.subscriptionId, quote.beneficiaryId);
-  moneyMovementCheck(beneficiary.state, beneficiary.id);
+  await paymentToBeneficiaryCheck(tx, beneficiary, now);
 
   const corridor = corridorByCode(quote.corridor);
   if (!corridor) throw new DomainError("quote.corridorUnavailable", { message: "This corridor is no longer offered." });

@@ -2,7 +2,7 @@ import { and, eq, or, sql } from "drizzle-orm";
 import { rowsOf, type Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries, customers, partners, quotes, serviceQuoteSeq as serviceQuoteSeqTable } from "@/db/schema";
-import { moneyMovementCheck } from "@/lib/beneficiaries/state-machine";
+import { paymentToBeneficiaryCheck } from "@/lib/screening-cases/flags";
 import { beneficiaryNotFound } from "@/lib/beneficiaries/records";
 import { config } from "@/lib/config";
 import { CORRIDOR_DATA_VERSION, findCorridor, resolvePayoutMethod, type Corridor } from "@/lib/corridors/corridors";
@@ -180,7 +180,7 @@ export async function createQuote(tx: Tx, input: { partner: Partner; subscriptio
     throw fieldInvalid("originAmount", `The amount is above the maximum of ${config().MAX_ORIGIN_AMOUNT} per transfer.`);
   }
   const { beneficiary, profile } = await beneficiaryAndProfile(tx, input.subscriptionId, input.req.beneficiaryId, input.customerId);
-  moneyMovementCheck(beneficiary.state, beneficiary.id);
+  await paymentToBeneficiaryCheck(tx, beneficiary, input.now);
   const corridor = corridorFor(profile, beneficiary.countryOfResidence, input.req);
   const ctx = { partner: input.partner, subscriptionId: input.subscriptionId, corridor, req: input.req, now: input.now, rates: await referenceRates(tx) };
   const partnerSigned = input.partner.pricingMode === "PARTNER_SIGNED";

@@ -118,6 +118,31 @@ export const POSTING_RULES: readonly PostingRule[] = [
     to: "rejected",
     legs: PAYOUT_RETURNED,
   },
+  // A confirmed sanctions match (issue 19): the money received is blocked property of a listed
+  // person, so it moves to blocked:sanctions instead of a refund; from the payout bank the
+  // stopped payout is reversed first.
+  {
+    kind: "funds.blocked",
+    memo: "Confirmed sanctions match: funds blocked, not refunded",
+    trigger: "compliance.block",
+    from: ["funded"],
+    to: "rejected",
+    legs: [Dr("transfer:customer-funds", "total"), Cr("blocked:sanctions", "total")],
+  },
+  {
+    kind: "funds.blocked",
+    memo: "Confirmed sanctions match while with the payout bank: payout stopped, funds blocked",
+    trigger: "compliance.block",
+    from: NETWORK,
+    to: "rejected",
+    legs: [
+      Dr("transfer:payout-in-flight", "destination"),
+      Cr("fx:conversion", "destination"),
+      Dr("fx:conversion", "origin"),
+      Dr("revenue:fees", "fees"),
+      Cr("blocked:sanctions", "total"),
+    ],
+  },
 ];
 
 /** The refund paid back to where the funds came from (refund machine: COMPLETED). */

@@ -4,13 +4,23 @@ import { Decimal } from "@/lib/money/decimal";
 
 /**
  * Why a transfer that passed the fast-check goes to operator review (onreview) instead of
- * validated (decisions 7): the customer is MONITORED, or the amount is at or above the corridor's
- * review threshold. Empty when neither holds. Stated once: the fast-check decides with it and the
+ * validated (decisions 7): the customer is MONITORED, the amount is at or above the corridor's
+ * review threshold, or the beneficiary or customer has an open screening case (issue 19; a case
+ * cleared since is said so, for the reviewer who approves). Empty when none holds. Stated once: the fast-check decides with it and the
  * console's review queue shows the same reasons.
  */
-export function reviewReasons(input: { customerStatus: string; corridor: Corridor | undefined; originAmount: string }): string[] {
+export function reviewReasons(input: {
+  customerStatus: string;
+  corridor: Corridor | undefined;
+  originAmount: string;
+  openScreeningCase?: boolean;
+  /** The console's queue: the state of the subject's latest screening case, if any. */
+  screeningCase?: string | null;
+}): string[] {
   const reasons: string[] = [];
   if (input.customerStatus === "MONITORED") reasons.push("customer MONITORED");
+  if (input.openScreeningCase || input.screeningCase === "OPEN") reasons.push("open screening case");
+  else if (input.screeningCase === "FALSE_POSITIVE") reasons.push("screening case cleared as a false positive");
   const { corridor } = input;
   if (corridor && isAtOrAboveReviewThreshold(corridor, new Decimal(input.originAmount))) {
     reasons.push(`amount ≥ ${corridor.reviewThreshold.toString()} ${corridor.originCurrency}`);

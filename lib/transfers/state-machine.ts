@@ -58,6 +58,7 @@ export const TRANSFER_TRIGGERS = [
   "compliance.hold",
   "compliance.restore",
   "compliance.reject",
+  "compliance.block",
 ] as const;
 export type TransferTrigger = (typeof TRANSFER_TRIGGERS)[number];
 
@@ -175,6 +176,15 @@ export const transferMachine = defineMachine<TransferState, TransferTrigger>({
     { from: ["spended"], trigger: "compliance.hold", to: "unchanged", notes: "keep the original prior" },
     { from: ["spended"], trigger: "compliance.restore", to: "prior", targets: HOLDABLE, reasonCode: "TRF_COMPLIANCE_RESTORED" },
     { from: ["spended"], trigger: "compliance.reject", to: "rejected", reasonCode: "TRF_COMPLIANCE_REJECTED" },
+    // A confirmed sanctions match (issue 19): rejected like any compliance rejection (the partner
+    // sees the same reason code), but money received is blocked, not refunded (postings.ts).
+    {
+      from: ["spended"],
+      trigger: "compliance.block",
+      to: "rejected",
+      reasonCode: "TRF_COMPLIANCE_REJECTED",
+      notes: "true sanctions match: funds to blocked:sanctions, no refund",
+    },
   ],
 });
 

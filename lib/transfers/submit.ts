@@ -4,7 +4,7 @@ import { writeTogether } from "@/db/write-together";
 import { newId } from "@/db/ids";
 import { payoutMethods, quotes, transfers } from "@/db/schema";
 import { beneficiaryInScope, payoutMethodView } from "@/lib/beneficiaries/records";
-import { moneyMovementCheck } from "@/lib/beneficiaries/state-machine";
+import { paymentToBeneficiaryCheck } from "@/lib/screening-cases/flags";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { corridorByCode } from "@/lib/corridors/corridors";
@@ -106,7 +106,7 @@ export async function submitTransfer(tx: Tx, input: SubmitInput & { subscription
   }
   if (input.beneficiaryId !== row.beneficiaryId) throw issue("validation.fieldInvalid", "beneficiaryId", "beneficiaryId must be the quote's beneficiary.");
   const beneficiary = await beneficiaryInScope(tx, input.subscriptionId, row.beneficiaryId);
-  moneyMovementCheck(beneficiary.state, beneficiary.id);
+  await paymentToBeneficiaryCheck(tx, beneficiary, now);
 
   const { method, insert } = await resolvePayoutMethod(tx, row, input, now);
   const delayMs = config().FAST_CHECK_DELAY_MS;

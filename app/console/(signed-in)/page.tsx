@@ -14,7 +14,7 @@ export default async function Overview() {
     ["/console/review", "Transfers in review", counts.review],
     ["/console/holds", "Compliance holds", counts.holds],
     ["/console/beneficiaries", "Beneficiaries to decide", counts.screening],
-    // Screening cases (branch s19-cases) takes its tile here.
+    ["/console/screening-cases", "Open screening cases", counts.screeningCases],
     ["/console/kyc-review", "KYC to review", counts.kycReview],
     ["/console/bank-credits", "Bank credits to match or return", counts.bankCredits],
     ...(counts.admin

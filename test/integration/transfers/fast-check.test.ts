@@ -2,11 +2,26 @@
  * The asynchronous fast-check (spec 3.1, 4.1 rule 9; decisions 7): pass → validated
  * (TRF_CHECK_PASSED), a format-valid identifier failing its substantive check → rejected
  * (TRF_CHECK_FAILED), at or above the review threshold → onreview, and the sandbox review decision.
+ * A beneficiary with an open screening case (a close match, issue 19) → onreview, saying no more.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { registeredScenario } from "./support";
-import { BAD_CHECK_DIGIT_CLABE, assertError, awaitFastCheck, readTransfer, reasons, review, states, submit, submitBody } from "../support";
+import {
+  BAD_CHECK_DIGIT_CLABE,
+  acceptTransfer,
+  assertError,
+  assertNoKeyDeep,
+  awaitFastCheck,
+  mexBeneficiary,
+  readTransfer,
+  reasons,
+  review,
+  screenedBeneficiary,
+  states,
+  submit,
+  submitBody,
+} from "../support";
 
 test("a valid CLABE passes: validated, stateHistory TRF_CHECK_PASSED, CONFIRM_TRANSFER", async () => {
   const s = await registeredScenario();
@@ -77,4 +92,20 @@ test("just below the threshold (999.990000) is not reviewed; review of a non-onr
   const t = await awaitFastCheck(s.c, s.transferId);
   assert.equal(t.transferStatus, "validated", JSON.stringify(t));
   assertError(await review(s.c, s.transferId, "APPROVE"), 409, "transfer.stateInvalid");
+});
+
+test("a close-match beneficiary (open screening case) is MONITORED and its transfer goes onreview, not validated, with nothing more said", async () => {
+  const { c } = await registeredScenario();
+  // A sandbox watch-list name one letter off ("Viktor Sanctionov"): a close match.
+  const b = await screenedBeneficiary(c, mexBeneficiary({ firstName: "Viktor", lastName: "Sanctionof" }));
+  assert.equal(b.state, "MONITORED");
+  const { transferId } = await acceptTransfer(c, b.beneficiaryId);
+  assert.equal((await submit(c, transferId, submitBody(b.beneficiaryId))).status, 202);
+  const t = await awaitFastCheck(c, transferId);
+  assert.equal(t.transferStatus, "onreview", JSON.stringify(t));
+  assert.deepEqual(reasons(t), ["TRF_INITIATION_QUOTE_ACCEPTED", "TRF_CHECK_REVIEW"]);
+  assert.equal(t.nextStep, "WAIT_FOR_VALIDATION");
+  // The partner learns nothing of the case or the match.
+  for (const key of ["case", "caseId", "screeningResult", "evidence", "entryId", "matchedName", "reviewReasons"]) assertNoKeyDeep(t, key);
+  assert.doesNotMatch(JSON.stringify(t), /Sanctionov|sandbox-watchlist|screening|case_/i);
 });

@@ -72,6 +72,8 @@ const OURS: Record<string, number> = {
   "refund.stateInvalid": 409,
   "webhookEndpoint.stateInvalid": 409, // console: re-enable an endpoint that is not disabled
   "bankCredit.stateInvalid": 409, // console: a bank credit already matched or returned
+  "screeningCase.stateInvalid": 409, // console: a screening case already decided
+  "screeningCase.notFound": 404, // console: no such screening case
   "funding.methodUnavailable": 409, // bank transfer for a currency the collection account does not take
 };
 

@@ -10,10 +10,12 @@ import { checkLines, FUNDING_SOURCES, type AccountCode } from "@/lib/ledger";
 import { linesFor, POSTING_RULES, postingRuleFor, REFUND_PAID_RULE, type TransferAmounts } from "@/lib/transfers/postings";
 import { HOLDABLE, TRANSFER_STATES, TRANSFER_TRIGGERS, transferMachine, type TransferState } from "@/lib/transfers/state-machine";
 
-type Place = "none" | "customerFunds" | "inFlight" | "paidOut" | "refundDue";
+type Place = "none" | "customerFunds" | "inFlight" | "paidOut" | "refundDue" | "blocked";
 
 /** Where the customer's money is, written independently of the postings table. */
-function place(state: TransferState, movedFrom: Place): Place {
+function place(state: TransferState, movedFrom: Place, trigger?: string): Place {
+  // A confirmed sanctions match blocks the money received (a house account, not the transfer's).
+  if (trigger === "compliance.block") return movedFrom === "none" ? "none" : "blocked";
   if (state === "funded") return "customerFunds";
   if (state === "topay" || state === "reqpay") return "inFlight";
   if (state === "paid") return "paidOut";
@@ -30,6 +32,7 @@ const HOLDS: Record<Place, Partial<Record<AccountCode, bigint>>> = {
   inFlight: { "transfer:payout-in-flight": -amounts.destination },
   paidOut: {},
   refundDue: { "transfer:refund-due": -amounts.total },
+  blocked: {},
 };
 
 function transferDeltas(lines: ReturnType<typeof linesFor>) {
@@ -63,7 +66,7 @@ test("every money-moving state change has exactly one balanced rule that moves t
         const moneyState = state === "spended" ? prior! : state;
         const nextMoneyState = step.to === "spended" ? state : step.to;
         const from = place(moneyState, "none");
-        const to = place(nextMoneyState, from);
+        const to = place(nextMoneyState, from, trigger);
         const rule = postingRuleFor(trigger, moneyState, step.to);
         const label = `${state}${prior ? `(${prior})` : ""} --${trigger}--> ${step.to}`;
         if (from === to) {

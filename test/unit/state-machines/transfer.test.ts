@@ -44,6 +44,7 @@ const TRIGGERS = [
   "compliance.hold",
   "compliance.restore",
   "compliance.reject",
+  "compliance.block",
 ];
 const PRE = ["registered", "onreview", "validated", "funding"];
 const HOLDABLE = ["registered", "onreview", "validated", "funding", "funded", "topay", "reqpay"];
@@ -106,6 +107,8 @@ const MOVES: ExpectedMove[] = [
   { from: "spended", trigger: "compliance.hold", to: "spended" },
   ...HOLDABLE.map((prior) => ({ from: "spended", prior, trigger: "compliance.restore", to: prior, reasonCode: "TRF_COMPLIANCE_RESTORED" })),
   { from: "spended", trigger: "compliance.reject", to: "rejected", reasonCode: "TRF_COMPLIANCE_REJECTED" },
+  // Issue 19: a confirmed sanctions match, the same answer to the partner.
+  { from: "spended", trigger: "compliance.block", to: "rejected", reasonCode: "TRF_COMPLIANCE_REJECTED" },
 ];
 
 // From spended every prior is tried (all states, so wrong priors are refused too).
@@ -113,8 +116,8 @@ const contexts = (from: string) => (from === "spended" ? STATES.map((prior) => (
 
 test("transfer: every (state, trigger) cell matches spec 3.1", () => {
   const cells = checkExhaustively(transferMachine, { states: STATES, triggers: TRIGGERS, moves: MOVES, refusal: () => STATE_INVALID, contexts });
-  // (none + 12 states) x 25 triggers, plus spended x 25 triggers x 13 priors.
-  assert.equal(cells, 13 * 25 + 25 * 13);
+  // (none + 12 states) x 26 triggers, plus spended x 26 triggers x 13 priors.
+  assert.equal(cells, 13 * 26 + 26 * 13);
 });
 
 test("transfer: moves out of spended that depend on the prior need it (caller bug otherwise)", () => {

@@ -9,6 +9,8 @@ import { requireOperator } from "@/lib/console/session";
 import { OPERATOR_STATUSES } from "@/lib/customers/status-machine";
 import { ready } from "@/lib/platform/ready";
 import { latestScreening } from "@/lib/screening/results";
+import { CUSTOMER_FLAG_LABELS, type CustomerFlagKind } from "@/lib/screening-cases/flags";
+import { flagsOf } from "@/lib/screening-cases/queries";
 import { HOLDABLE } from "@/lib/transfers/state-machine";
 import { placeHold } from "../../holds/actions";
 import { setCustomerStatus, setRelationship } from "../actions";
@@ -25,6 +27,7 @@ export default async function CustomerPage({ params, searchParams }: { params: P
   const { s, c } = detail;
   const screening = await latestScreening(db, "customer", c.id);
   const payees = await customerBeneficiaries(db, s.id);
+  const flags = await flagsOf(db, c.id);
   const back = `/console/customers/${s.id}`;
   return (
     <>
@@ -73,6 +76,18 @@ export default async function CustomerPage({ params, searchParams }: { params: P
           <button className={primary}>Set relationship</button>
         </form>
       </Card>
+      {flags.length > 0 ? (
+        <Card title={`Flags for review (${flags.length})`}>
+          <ul className="text-sm" data-testid="customer-flags">
+            {flags.map(({ f, first, last, benState }) => (
+              <li key={f.id}>
+                {CUSTOMER_FLAG_LABELS[f.kind as CustomerFlagKind] ?? f.kind}: {first} {last}{" "}
+                <span className="font-mono text-xs text-slate-500">{f.beneficiaryId}</span> <Badge>{benState}</Badge> · {when(f.createdAt)}
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
       <Card title="Sanctions screening">
         <ScreeningEvidence screening={screening} />
       </Card>

@@ -1,0 +1,40 @@
+"use server";
+
+import { z } from "zod";
+import { consoleAction } from "@/lib/console/action";
+import { recordAudit } from "@/lib/operators/audit";
+import { decideCase } from "@/lib/screening-cases/cases";
+
+// Decide a screening case (issue 19): FALSE_POSITIVE or TRUE_MATCH, with the reason; reviewers may.
+export const decideScreeningCase = consoleAction(
+  "reviewer",
+  z.object({ caseId: z.string().min(1), decision: z.enum(["FALSE_POSITIVE", "TRUE_MATCH"]), reason: z.string().trim().min(3).max(500) }),
+  async ({ tx, input, operator, now }) => {
+    const done = await decideCase(tx, { caseId: input.caseId, decision: input.decision, operator, reason: input.reason, now });
+    const c = done.case;
+    await recordAudit(
+      tx,
+      operator,
+      {
+        action: `screeningCase.${input.decision === "FALSE_POSITIVE" ? "falsePositive" : "trueMatch"}`,
+        targetType: c.subjectType,
+        targetId: c.subjectId,
+        before: { caseId: c.id, state: "OPEN" },
+        after: {
+          caseId: c.id,
+          state: c.state,
+          entries: c.entries.map((e) => ({ list: e.list, entryId: e.entryId, listVersionId: e.listVersionId })),
+          subjectState: done.subjectState,
+          transfers: done.transfers,
+          ...(c.blockingReportDueOn ? { blockingReportDueOn: c.blockingReportDueOn } : {}),
+        },
+        reason: input.reason,
+      },
+      now,
+    );
+    const moved = Object.keys(done.transfers).length;
+    return input.decision === "FALSE_POSITIVE"
+      ? `Case ${c.id} cleared as a false positive; ${moved} held transfer(s) restored.`
+      : `Case ${c.id} confirmed: the ${c.subjectType} is ${done.subjectState}, ${moved} transfer(s) rejected; blocking report due ${c.blockingReportDueOn}.`;
+  },
+);

@@ -1,0 +1,110 @@
+import Link from "next/link";
+import { DecisionForm } from "@/components/console/decision-form";
+import { ScreeningEvidence } from "@/components/console/screening-evidence";
+import { Badge, Card, CustomerLabel, Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
+import { customerName, money, when } from "@/lib/console/format";
+import { pageParam } from "@/lib/console/page-param";
+import { ready } from "@/lib/platform/ready";
+import { caseQueue } from "@/lib/screening-cases/queries";
+import { decideScreeningCase } from "./actions";
+
+export const metadata = { title: "Screening cases · Console" };
+
+type Item = Awaited<ReturnType<typeof caseQueue>>["items"][number];
+
+/** The case's evidence in the shape of a stored screening (list, entry, version, what agreed). */
+function evidenceOf(c: Item["c"]) {
+  const listVersions = Object.fromEntries(c.entries.map((e) => [e.list, e.listVersionId ?? "unversioned"]));
+  return { id: c.id, subjectType: c.subjectType, subjectId: c.subjectId, result: "CLOSE_MATCH", listVersions, evidence: c.evidence, createdAt: c.createdAt };
+}
+
+function CaseCard({ item, open }: { item: Item; open: boolean }) {
+  const { c } = item;
+  const subject = c.subjectType === "beneficiary" ? `${item.benFirst} ${item.benLast}` : (customerName(item.customerProfile) ?? c.subjectId);
+  return (
+    <Card
+      title={
+        <span className="flex flex-wrap items-center gap-2">
+          <Badge>{c.id}</Badge> {subject} <Badge>{c.state}</Badge>
+        </span>
+      }
+    >
+      <p className="text-sm text-slate-700">
+        {c.subjectType === "beneficiary" ? (
+          <>
+            Beneficiary <span className="font-mono">{c.subjectId}</span> ({item.benState}) of{" "}
+          </>
+        ) : (
+          <>Customer ({item.customerStatus}) </>
+        )}
+        <CustomerLabel name={customerName(item.customerProfile)} id={c.customerId} /> · opened {when(c.createdAt)}
+      </p>
+      <div className="mt-2">
+        <ScreeningEvidence screening={evidenceOf(c)} />
+      </div>
+      {item.transfers.length > 0 ? (
+        <ul className="mt-2 text-sm" data-testid="case-transfers">
+          {item.transfers.map((t) => (
+            <li key={t.id}>
+              <Link className="font-mono text-blue-700 underline" href={`/console/transfers/${t.id}`}>
+                {t.id}
+              </Link>{" "}
+              <Badge>{t.state}</Badge> {money(t.originAmount, t.originCurrency)}
+              {c.heldTransferIds.includes(t.id) ? " · held by this case" : ""}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {open ? (
+        <div className="mt-3">
+          <DecisionForm
+            action={decideScreeningCase}
+            hidden={{ caseId: c.id }}
+            back="/console/screening-cases"
+            placeholder="Different date of birth and nationality"
+            decisions={[
+              { name: "decision", value: "FALSE_POSITIVE", label: "False positive" },
+              { name: "decision", value: "TRUE_MATCH", label: "True match", tone: "danger" },
+            ]}
+          />
+        </div>
+      ) : (
+        <p className="mt-2 text-sm" data-testid="case-decision">
+          Decided {c.state === "TRUE_MATCH" ? "true match" : "false positive"} by {c.decidedByEmail} on {when(c.decidedAt)}: {c.decisionReason}
+          {c.blockingReportDueOn ? <strong className="ml-1">· Blocking report due {c.blockingReportDueOn}</strong> : null}
+        </p>
+      )}
+    </Card>
+  );
+}
+
+export default async function ScreeningCases({ searchParams }: { searchParams: SearchParams }) {
+  const sp = await searchParams;
+  const page = pageParam(param(sp, "page"));
+  const decided = param(sp, "view") === "decided";
+  const { items, hasMore } = await caseQueue(await ready(), decided ? "decided" : "open", page);
+  return (
+    <>
+      <PageTitle sub="Close matches: transfers to the subject stop until you decide. A false positive restores them; a true match blocks the subject and its funds.">
+        Screening cases
+      </PageTitle>
+      <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
+      <p className="mb-4 text-sm">
+        {decided ? (
+          <Link className="text-blue-700 underline" href="/console/screening-cases">
+            Open cases
+          </Link>
+        ) : (
+          <Link className="text-blue-700 underline" href="/console/screening-cases?view=decided">
+            Decided cases
+          </Link>
+        )}
+      </p>
+      {items.length === 0 ? <Empty>{decided ? "No case decided yet." : "No open screening case."}</Empty> : null}
+      {items.map((item) => (
+        <CaseCard key={item.c.id} item={item} open={!decided} />
+      ))}
+      <Pager path="/console/screening-cases" page={page} hasMore={hasMore} params={decided ? { view: "decided" } : {}} />
+    </>
+  );
+}

@@ -1,0 +1,267 @@
+/**
+ * Screening cases (issue 19 part 3) on the database, driving the jobs and domain calls directly:
+ * a list update that makes a beneficiary a close match opens a case and holds the transfer funded
+ * before it; a false positive restores it and the same pair is not raised again until the entry
+ * changes; a true match blocks the beneficiary, rejects the transfer and moves the money received
+ * to blocked:sanctions instead of refunding it, with the blocking report due and the customer
+ * flagged.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { and, eq } from "drizzle-orm";
+import type { Db, Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { beneficiaries, customerFlags, customers, jobs, screeningCases, transfers } from "@/db/schema";
+import { createBeneficiary } from "@/lib/beneficiaries/manage";
+import { screenBeneficiary } from "@/lib/beneficiaries/screen-job";
+import { screenCustomer } from "@/lib/customers/screen-job";
+import { addSeconds, clock } from "@/lib/clock";
+import { jobRegistry } from "@/lib/jobs/registry";
+import { runDueJobs } from "@/lib/jobs/worker";
+import { accountBalances, transferEntries } from "@/lib/ledger";
+import { importPublication, shippedSources } from "@/lib/screening/list-store";
+import type { ScreeningOutcome } from "@/lib/screening/provider";
+import { addBusinessDays, decideCase, raiseCase } from "@/lib/screening-cases/cases";
+import { freshDb } from "../../support/db";
+import { newSubscription, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";
+
+let db: Db;
+let close: () => Promise<void>;
+let owner: Owner;
+const operator = { id: "op_test", email: "reviewer@example.com" };
+
+before(async () => {
+  process.env.SCREENING_DELAY_MS = "0"; // the test drives the job queue itself
+  ({ db, close } = await freshDb());
+  owner = await newSubscription(db);
+});
+after(() => close());
+
+async function drain() {
+  for (let i = 0; i < 100; i++) if ((await runDueJobs(db, jobRegistry)) === 0) return;
+  throw new Error("jobs kept running");
+}
+
+/** The shipped SDN files with one more listed individual appended (as OFAC publishes an update). */
+function listWith(row: string): string[] {
+  const dir = mkdtempSync(path.join(tmpdir(), "sdn-cases-"));
+  return shippedSources().map((source) => {
+    let bytes = readFileSync(source);
+    if (source.endsWith("sdn.csv")) bytes = Buffer.concat([bytes.subarray(0, bytes.length - 1), Buffer.from(row, "latin1"), bytes.subarray(bytes.length - 1)]);
+    const target = path.join(dir, path.basename(source));
+    writeFileSync(target, bytes);
+    return target;
+  });
+}
+
+async function newBeneficiary(firstName: string, lastName: string): Promise<string> {
+  const { beneficiaryId } = await db.transaction((tx) =>
+    createBeneficiary(tx, {
+      subscriptionId: owner.subscriptionId,
+      beneficiary: { firstName, lastName, countryOfResidence: "MEX", relationshipToCustomer: "FAMILY" },
+      now: clock.now(),
+    }),
+  );
+  await drain();
+  return beneficiaryId;
+}
+
+/** A USD 100 → MXN transfer to the beneficiary, funded by card (through the domain calls). */
+async function fundedTransfer(beneficiaryId: string): Promise<string> {
+  const { insertRegisteredTransfer, transitionTransfer } = await import("@/lib/transfers/records");
+  const { openFundingSession, lockFundingSession, completeFunding } = await import("@/lib/transfers/funding");
+  const now = clock.now();
+  return db.transaction(async (tx: Tx) => {
+    const row = await insertRegisteredTransfer(
+      tx,
+      {
+        partnerId: owner.partnerId,
+        subscriptionId: owner.subscriptionId,
+        customerId: owner.customerId,
+        quoteId: newId("quo"),
+        beneficiaryId,
+        originAmount: "100.000000",
+        originCurrency: "USD",
+        destinationAmount: "1875.000000",
+        destinationCurrency: "MXN",
+        fxRate: "18.750000",
+        principalFee: "2.990000",
+        partnerFee: "0.000000",
+        totalCustomerCost: "102.990000",
+        corridor: "US-MX",
+        payoutMethod: "bank_account",
+        purposeOfTransfer: "FAMILY_SUPPORT",
+        expiresAt: addSeconds(now, TRANSFER_TTL_SECONDS),
+        createdAt: now,
+      },
+      now,
+    );
+    const funding = await transitionTransfer(tx, await transitionTransfer(tx, row, "fastCheck.passed", now), "confirm", now);
+    const { fundingSessionId } = await openFundingSession(tx, funding, now);
+    await completeFunding(tx, { ...(await lockFundingSession(tx, fundingSessionId))!, outcome: "SUCCEEDED", method: "CARD", now });
+    return row.id;
+  });
+}
+
+const stateOf = async (transferId: string) => (await db.select().from(transfers).where(eq(transfers.id, transferId)))[0];
+const beneficiaryState = async (id: string) => (await db.select().from(beneficiaries).where(eq(beneficiaries.id, id)))[0].state;
+const casesOf = (beneficiaryId: string) =>
+  db
+    .select()
+    .from(screeningCases)
+    .where(and(eq(screeningCases.subjectType, "beneficiary"), eq(screeningCases.subjectId, beneficiaryId)));
+
+/** Rescreens one beneficiary as after a list version (the job a new version enqueues per subject). */
+async function rescreen(beneficiaryId: string, listVersionId: string) {
+  await db.transaction((tx) => screenBeneficiary.run(tx, { payload: { beneficiaryId, listVersionId }, now: clock.now() } as never));
+}
+
+test("a list update that makes a beneficiary a close match opens a case and holds the transfer funded before it; a false positive restores it", async () => {
+  await drain(); // the shipped list loads into the fresh database
+  const beneficiaryId = await newBeneficiary("Miroslava", "Zztestova");
+  assert.equal(await beneficiaryState(beneficiaryId), "VALID", "not listed yet");
+  const transferId = await fundedTransfer(beneficiaryId);
+  assert.equal((await stateOf(transferId)).state, "funded");
+
+  // OFAC lists "ZZTESTOVA, Miroslava Ivanovna": the beneficiary's name without the patronymic is close, not exact.
+  const update = await importPublication(
+    db,
+    listWith(`99999002,"ZZTESTOVA, Miroslava Ivanovna","individual","SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB 12 Mar 1971; nationality Russia."\r\n`),
+    clock.now(),
+  );
+  assert.equal(update.created, true);
+  await drain();
+
+  assert.equal(await beneficiaryState(beneficiaryId), "MONITORED", "a close match monitors, as the spec allows");
+  const [opened] = await casesOf(beneficiaryId);
+  assert.equal(opened.state, "OPEN");
+  assert.equal(opened.customerId, owner.customerId);
+  assert.deepEqual(
+    opened.entries.map((e) => [e.list, e.entryId, e.listVersionId]),
+    [["ofac-sdn", "99999002", update.versionId]],
+  );
+  assert.equal(opened.evidence[0].entryName, "ZZTESTOVA, Miroslava Ivanovna");
+  assert.deepEqual(opened.heldTransferIds, [transferId]);
+  const held = await stateOf(transferId);
+  assert.equal(held.state, "spended", "the funded transfer is on compliance hold");
+  assert.equal(held.priorState, "funded");
+
+  // The operator clears it: the held transfer is funded again (and so continues to the payout).
+  const decided = await db.transaction((tx) =>
+    decideCase(tx, { caseId: opened.id, decision: "FALSE_POSITIVE", operator, reason: "Born 1990, Mexican: not the listed person", now: clock.now() }),
+  );
+  assert.equal(decided.case.state, "FALSE_POSITIVE");
+  assert.equal(decided.case.decidedByEmail, operator.email);
+  assert.equal(decided.case.decisionReason, "Born 1990, Mexican: not the listed person");
+  assert.equal(decided.case.blockingReportDueOn, null);
+  assert.deepEqual(decided.transfers, { [transferId]: "funded" });
+  assert.equal((await stateOf(transferId)).state, "funded");
+  assert.equal(await beneficiaryState(beneficiaryId), "MONITORED");
+
+  // A later version with the same entry content does not raise the pair again...
+  await rescreen(beneficiaryId, "slv_later_same_entry");
+  assert.deepEqual(
+    (await casesOf(beneficiaryId)).map((c) => c.state),
+    ["FALSE_POSITIVE"],
+  );
+  assert.equal((await stateOf(transferId)).state, "funded");
+  // ...a second decision on the decided case is refused...
+  await assert.rejects(
+    db.transaction((tx) => decideCase(tx, { caseId: opened.id, decision: "TRUE_MATCH", operator, reason: "again", now: clock.now() })),
+    (e: unknown) => (e as { code?: string }).code === "screeningCase.stateInvalid",
+  );
+  // ...and a changed entry (here: the evidence of another publication of it) raises it again.
+  const changed: ScreeningOutcome = {
+    result: "CLOSE_MATCH",
+    evidence: [{ ...opened.evidence[0], listVersionId: null, programs: ["SDGT", "RUSSIA-EO14024"] }],
+    listVersions: {},
+  };
+  const reopened = await db.transaction((tx) =>
+    raiseCase(tx, { subjectType: "beneficiary", subjectId: beneficiaryId, customerId: owner.customerId }, changed, clock.now()),
+  );
+  assert.equal(reopened?.state, "OPEN");
+  assert.notEqual(reopened?.id, opened.id);
+  assert.deepEqual(reopened?.heldTransferIds, [transferId], "the funded transfer is held again");
+  await db.transaction((tx) =>
+    decideCase(tx, { caseId: reopened!.id, decision: "FALSE_POSITIVE", operator, reason: "Same person as before", now: clock.now() }),
+  );
+  assert.equal((await stateOf(transferId)).state, "funded");
+});
+
+test("a true match blocks the beneficiary, rejects its funded transfer and blocks the money instead of refunding it", async () => {
+  // A sandbox magic name one letter off (edit distance 1): a close match from the first screening.
+  const beneficiaryId = await newBeneficiary("Olga", "Watchlistowa");
+  assert.equal(await beneficiaryState(beneficiaryId), "MONITORED");
+  const [opened] = await casesOf(beneficiaryId);
+  assert.equal(opened.state, "OPEN");
+  assert.deepEqual(
+    opened.entries.map((e) => [e.list, e.entryId]),
+    [["sandbox-watchlist", "2"]],
+  );
+  // A transfer funded while the case is open (e.g. approved by a reviewer meanwhile).
+  const transferId = await fundedTransfer(beneficiaryId);
+
+  const monday = new Date("2026-11-23T10:00:00Z");
+  const decided = await db.transaction((tx) =>
+    decideCase(tx, { caseId: opened.id, decision: "TRUE_MATCH", operator, reason: "Same date of birth and passport", now: monday }),
+  );
+  assert.equal(decided.case.state, "TRUE_MATCH");
+  assert.equal(decided.case.blockingReportDueOn, "2026-12-07", "10 business days after Monday 23 November");
+  assert.equal(decided.subjectState, "BLOCKED");
+  assert.equal(await beneficiaryState(beneficiaryId), "BLOCKED");
+
+  const t = await stateOf(transferId);
+  assert.equal(t.state, "rejected");
+  assert.equal(t.rejectionReason, "TRF_COMPLIANCE_REJECTED");
+  assert.equal(t.refund, null, "no refund of blocked property");
+  const refundJobs = await db.select().from(jobs).where(eq(jobs.kind, "transfers.refundStep"));
+  assert.equal(refundJobs.filter((j) => JSON.stringify(j.payload).includes(transferId)).length, 0);
+  const entries = await transferEntries(db, transferId);
+  assert.deepEqual(entries.map((e) => e.kind).sort(), ["funding.received", "funds.blocked"]);
+  assert.deepEqual(
+    entries.find((e) => e.kind === "funds.blocked")!.lines.map((l) => [l.account, l.debit, l.credit]),
+    [
+      ["transfer:customer-funds", 10299n, 0n],
+      ["blocked:sanctions", 0n, 10299n],
+    ],
+  );
+  assert.deepEqual(
+    (await accountBalances(db, { transferId })).filter((b) => b.balance !== 0n),
+    [],
+    "the transfer's own accounts are empty: the money sits in blocked:sanctions",
+  );
+  const flags = await db.select().from(customerFlags).where(eq(customerFlags.customerId, owner.customerId));
+  assert.deepEqual(
+    flags.map((f) => [f.kind, f.beneficiaryId, f.caseId]),
+    [["BENEFICIARY_TRUE_MATCH", beneficiaryId, opened.id]],
+  );
+  // A BLOCKED beneficiary is not rescreened: no new case.
+  await rescreen(beneficiaryId, "slv_after_block");
+  assert.equal((await casesOf(beneficiaryId)).length, 1);
+});
+
+test("a customer's close match opens a case on the customer", async () => {
+  const now = clock.now();
+  const customerId = newId("cus");
+  const profile = { firstName: "Viktor", lastName: "Sanctionof", dateOfBirth: "1980-01-01", nationality: "MEX" };
+  await db.insert(customers).values({ id: customerId, status: "VALID", kycStatus: "COMPLETED", profile, createdAt: now, updatedAt: now });
+  await db.transaction((tx) => screenCustomer.run(tx, { payload: { customerId }, now } as never));
+  const [row] = await db.select().from(customers).where(eq(customers.id, customerId));
+  assert.equal(row.status, "MONITORED");
+  const cases = await db
+    .select()
+    .from(screeningCases)
+    .where(and(eq(screeningCases.subjectType, "customer"), eq(screeningCases.subjectId, customerId)));
+  assert.deepEqual(
+    cases.map((c) => [c.state, c.customerId, c.entries[0].entryId]),
+    [["OPEN", customerId, "1"]],
+  );
+});
+
+test("business days skip weekends", () => {
+  assert.equal(addBusinessDays(new Date("2026-11-27T23:00:00Z"), 1), "2026-11-30"); // Friday → Monday
+  assert.equal(addBusinessDays(new Date("2026-11-28T09:00:00Z"), 10), "2026-12-11"); // Saturday → two weeks on Friday
+});
