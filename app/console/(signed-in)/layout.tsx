@@ -10,7 +10,6 @@ const QUEUES = [
   ["/console/review", "Review"],
   ["/console/holds", "Compliance holds"],
   ["/console/beneficiaries", "Screening"],
-  ["/console/screening-cases", "Cases"],
   ["/console/kyc-review", "KYC review"],
   ["/console/bank-credits", "Bank credits"],
 ] as const;

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { DecisionForm } from "@/components/console/decision-form";
 import { ScreeningEvidence } from "@/components/console/screening-evidence";
 import { Badge, Card, CustomerLabel, Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
@@ -18,7 +19,19 @@ export default async function BeneficiaryQueue({ searchParams }: { searchParams:
   const screenings = new Map(await Promise.all(items.map(async ({ b }) => [b.id, await latestScreening(db, "beneficiary", b.id)] as const)));
   return (
     <>
-      <PageTitle sub="Beneficiaries pending screening or blocked: decide VALID, MONITORED or BLOCKED.">Beneficiary screening</PageTitle>
+      <PageTitle
+        sub={
+          <>
+            Beneficiaries pending screening or blocked: decide VALID, MONITORED or BLOCKED. Close matches wait in{" "}
+            <Link className="text-blue-700 underline" href="/console/screening-cases">
+              screening cases
+            </Link>
+            .
+          </>
+        }
+      >
+        Beneficiary screening
+      </PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
       {items.length === 0 ? <Empty>No beneficiary needs a decision.</Empty> : null}
       {items.map(({ b, customerId, customerProfile }) => (
