@@ -109,8 +109,8 @@ describe("console: roles", () => {
     for (const [path, title] of [
       ["/review", "Review queue"],
       ["/holds", "Compliance holds"],
-      ["/beneficiaries", "Beneficiary screening"],
       ["/screening-cases", "Screening cases"],
+      ["/beneficiaries", "Beneficiary screening"],
     ]) {
       await page.goto(consoleUrl(path));
       assert.equal(await page.getByRole("heading", { level: 1 }).textContent(), title);
