@@ -116,7 +116,7 @@ const casesOf = (beneficiaryId: string) =>
 
 /** Rescreens one beneficiary as after a list version (the job a new version enqueues per subject). */
 async function rescreen(beneficiaryId: string, listVersionId: string) {
-  await db.transaction((tx) => screenBeneficiary.run(tx, { payload: { beneficiaryId, listVersionId }, now: clock.now() } as never));
+  await db.transaction((tx) => screenBeneficiary.run!(tx, { payload: { beneficiaryId, listVersionId }, now: clock.now() } as never));
 }
 
 test("a list update that makes a beneficiary a close match opens a case and holds the transfer funded before it; a false positive restores it", async () => {
@@ -248,7 +248,7 @@ test("a customer's close match opens a case on the customer", async () => {
   const customerId = newId("cus");
   const profile = { firstName: "Viktor", lastName: "Sanctionof", dateOfBirth: "1980-01-01", nationality: "MEX" };
   await db.insert(customers).values({ id: customerId, status: "VALID", kycStatus: "COMPLETED", profile, createdAt: now, updatedAt: now });
-  await db.transaction((tx) => screenCustomer.run(tx, { payload: { customerId }, now } as never));
+  await db.transaction((tx) => screenCustomer.run!(tx, { payload: { customerId }, now } as never));
   const [row] = await db.select().from(customers).where(eq(customers.id, customerId));
   assert.equal(row.status, "MONITORED");
   const cases = await db
