@@ -243,7 +243,7 @@ test("a true match blocks the beneficiary, rejects its funded transfer and block
   assert.equal((await casesOf(beneficiaryId)).length, 1);
 });
 
-test("a customer's close match opens a case on the customer", async () => {
+test("a customer's close match opens a case on the customer; a true match blocks the customer", async () => {
   const now = clock.now();
   const customerId = newId("cus");
   const profile = { firstName: "Viktor", lastName: "Sanctionof", dateOfBirth: "1980-01-01", nationality: "MEX" };
@@ -259,6 +259,11 @@ test("a customer's close match opens a case on the customer", async () => {
     cases.map((c) => [c.state, c.customerId, c.entries[0].entryId]),
     [["OPEN", customerId, "1"]],
   );
+  const decided = await db.transaction((tx) =>
+    decideCase(tx, { caseId: cases[0].id, decision: "TRUE_MATCH", operator, reason: "Same passport", now: clock.now() }),
+  );
+  assert.equal(decided.subjectState, "BLOCKED");
+  assert.equal((await db.select().from(customers).where(eq(customers.id, customerId)))[0].status, "BLOCKED");
 });
 
 test("business days skip weekends", () => {
