@@ -39,7 +39,8 @@ function postStatement(credits: Parameters<typeof camt053>[0]) {
 describe("console pages (issue 20 item 11)", () => {
   test("the Overview counts every queue, each as its page lists it", async () => {
     const before = await page("/console");
-    for (const name of ["review", "holds", "beneficiaries", "kyc-review", "bank-credits", "refunds", "payout-files", "deliveries"]) count(before, name);
+    for (const name of ["review", "holds", "beneficiaries", "screening-cases", "kyc-review", "bank-credits", "refunds", "payout-files", "deliveries"])
+      count(before, name);
     // A credit matching nothing joins the Bank credits queue, and its tile.
     const res = await postStatement([{ bankReference: `OVERVIEW-${randomUUID().slice(0, 8)}`, amount: "12.34", currency: "USD", text: "no reference" }]);
     assert.equal(res.status, 200, res.text);
