@@ -1,20 +1,14 @@
-import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { z } from "zod";
-import { DomainError, validationError } from "@/lib/errors";
+import { validationError } from "@/lib/errors";
+import { readXml } from "@/lib/xml/read";
 
 /**
  * pain.002 (CustomerPaymentStatusReport), the payout bank's answer per transaction. No schema
  * ships for it (data/iso20022/README.md): the parts we read are checked with zod on the parsed
- * document, any pain.002.001.xx version. Text stays text (no number parsing), entities off.
+ * document, any pain.002.001.xx version. Read by lib/xml/read.ts, as camt.053 is: no DOCTYPE,
+ * at most 100 levels deep, text stays text, entities off; any of these is 400 bodyMalformed.
  */
-const parser = new XMLParser({
-  ignoreAttributes: true,
-  removeNSPrefix: true,
-  parseTagValue: false,
-  processEntities: false,
-  trimValues: true,
-  isArray: (name) => ["OrgnlPmtInfAndSts", "TxInfAndSts", "StsRsnInf", "AddtlInf"].includes(name),
-});
+const ARRAYS = ["OrgnlPmtInfAndSts", "TxInfAndSts", "StsRsnInf", "AddtlInf"];
 
 const code = z.string().regex(/^[A-Z0-9]{4}$/, "a four-character ISO code");
 const reasonSchema = z.object({ Rsn: z.object({ Cd: code.optional(), Prtry: z.string().optional() }).optional(), AddtlInf: z.array(z.string()).optional() });
@@ -50,9 +44,7 @@ const documentInvalid = (field: string, message: string) =>
   validationError([{ field, code: "validation.fieldInvalid", message }], "validation.fieldInvalid", "The document is not a pain.002 payment status report.");
 
 export function parsePain002(xml: string): PaymentStatusReport {
-  if (XMLValidator.validate(xml) !== true)
-    throw new DomainError("validation.bodyMalformed", { message: "The document is not well-formed XML.", hint: "fix_request" });
-  const parsed = reportSchema.safeParse(parser.parse(xml));
+  const parsed = reportSchema.safeParse(readXml(xml, { arrays: ARRAYS }));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw documentInvalid(issue.path.join("."), issue.message);

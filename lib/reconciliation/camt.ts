@@ -1,9 +1,9 @@
-import { XMLParser } from "fast-xml-parser";
 import { DomainError } from "@/lib/errors";
 import { isCurrencyCode } from "@/lib/money/currency";
 import { fitsMinorUnit } from "@/lib/money/format";
 import { Decimal } from "@/lib/money/decimal";
 import { findCreditorReference, isCreditorReference, electronicReference } from "./creditor-reference";
+import { checkXml, readXml } from "@/lib/xml/read";
 import { schemaProblems } from "./xsd";
 
 /** One booked credit of a statement: what the matcher needs, with the payer's account masked. */
@@ -24,6 +24,8 @@ export interface StatementCredit {
 
 export interface ParsedStatement {
   messageId: string;
+  /** The account of each Stmt (Acct/Id/IBAN in electronic format, else Acct/Id/Othr/Id), in order. */
+  accounts: string[];
   /** Booked credit entries, one per AcctSvcrRef. */
   credits: StatementCredit[];
   /** Entries that are not booked credits (debits, pending, reversals): not imported. */
@@ -31,16 +33,7 @@ export interface ParsedStatement {
 }
 
 type Node = Record<string, unknown>;
-const ARRAYS = new Set(["Stmt", "Ntry", "TxDtls", "Ustrd", "Strd", "CdtrRefInf"]);
-const parser = new XMLParser({
-  removeNSPrefix: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: "@",
-  parseTagValue: false,
-  parseAttributeValue: false,
-  processEntities: false,
-  isArray: (name) => ARRAYS.has(name),
-});
+const ARRAYS = ["Stmt", "Ntry", "TxDtls", "Ustrd", "Strd", "CdtrRefInf"];
 
 const invalid = (message: string, problems: unknown[] = []) =>
   new DomainError("validation.bodyMalformed", { message, details: { problems }, hint: "fix_request" });
@@ -65,6 +58,8 @@ export function maskAccount(iban: string | null): string | null {
  */
 export async function readCamt053(xml: string): Promise<ParsedStatement> {
   if (!xml.trim()) throw invalid("The statement is empty.");
+  // The same refusals as every uploaded document (lib/xml/read.ts) before libxml2 sees it.
+  checkXml(xml);
   const problems = await schemaProblems(xml, "camt.053.001.08");
   if (problems.length > 0) {
     const first = problems[0];
@@ -76,11 +71,14 @@ export async function readCamt053(xml: string): Promise<ParsedStatement> {
 
 /** Reads an already validated document (exported for the parser's unit tests). */
 export function parseCamt053(xml: string): ParsedStatement {
-  const doc = obj(obj(parser.parse(xml)).Document);
+  const doc = obj(obj(readXml(xml, { arrays: ARRAYS, attributes: true })).Document);
   const root = obj(doc.BkToCstmrStmt);
   const credits: StatementCredit[] = [];
+  const accounts: string[] = [];
   let ignored = 0;
   for (const stmt of list(root.Stmt)) {
+    const id = obj(obj(stmt.Acct).Id);
+    accounts.push((str(id.IBAN) ?? str(obj(id.Othr).Id) ?? "").replace(/\s+/g, "").toUpperCase());
     for (const [i, entry] of list(stmt.Ntry).entries()) {
       const booked = str(obj(entry.Sts).Cd) === "BOOK" || str(obj(entry.Sts).Prtry) === "BOOK";
       const reversal = str(entry.RvslInd) === "true";
@@ -88,7 +86,7 @@ export function parseCamt053(xml: string): ParsedStatement {
         ignored++;
         continue;
       }
-      credits.push(creditOf(entry, `${str(stmt.Id)} entry ${i + 1}`));
+      credits.push(...creditsOf(entry, `${str(stmt.Id)} entry ${i + 1}`));
     }
   }
   const seen = new Set<string>();
@@ -96,21 +94,58 @@ export function parseCamt053(xml: string): ParsedStatement {
     if (seen.has(c.bankReference)) throw invalid(`Two entries carry the same AcctSvcrRef ${c.bankReference}.`);
     seen.add(c.bankReference);
   }
-  return { messageId: str(obj(root.GrpHdr).MsgId) ?? "", credits, ignored };
+  return { messageId: str(obj(root.GrpHdr).MsgId) ?? "", accounts, credits, ignored };
 }
 
-function creditOf(entry: Node, where: string): StatementCredit {
-  const tx = list(obj(entry.NtryDtls).TxDtls)[0] ?? {};
-  const bankReference = str(entry.AcctSvcrRef) ?? str(obj(tx.Refs).AcctSvcrRef);
-  // Idempotency rests on the bank's reference: an entry without one cannot be imported safely.
-  if (!bankReference) throw invalid(`${where} is a credit without AcctSvcrRef (the bank's entry reference).`);
-  const amt = entry.Amt;
+/** An amount element (`<Amt Ccy="EUR">10.00</Amt>`) as ISO 4217 money in whole minor units, else a refusal. */
+function moneyOf(amt: unknown, where: string): { amount: string; currency: string } {
   const amount = str(amt) ?? "";
   const currency = str(obj(amt)["@Ccy"]) ?? "";
   // The schema allows five decimals and any three letters; money here is ISO 4217 in whole minor units.
   if (!isCurrencyCode(currency) || !fitsMinorUnit(new Decimal(amount), currency)) {
-    throw invalid(`${where} (${bankReference}): ${amount} ${currency} is not an amount in whole minor units of an ISO 4217 currency.`);
+    throw invalid(`${where}: ${amount} ${currency} is not an amount in whole minor units of an ISO 4217 currency.`);
   }
+  return { amount, currency };
+}
+
+/** The amount of one transaction of a batch: its Amt, else AmtDtls/TxAmt, else AmtDtls/InstdAmt. */
+const transactionAmount = (tx: Node): unknown => tx.Amt ?? obj(obj(tx.AmtDtls).TxAmt).Amt ?? obj(obj(tx.AmtDtls).InstdAmt).Amt;
+
+/**
+ * The credits of one booked entry. One transaction (or none): the entry is the credit. A batch
+ * booking (several TxDtls under one Ntry, issue 20 item 8) is one credit per TxDtls, each with its
+ * own amount and remittance information, so each customer's reference matches on its own. A
+ * batch's transactions must each state an amount, in the entry's currency, summing to the
+ * entry's; each is known by its own AcctSvcrRef when the bank gives distinct ones, else by the
+ * entry's with `/1`, `/2`... (stable across imports of the same statement).
+ */
+function creditsOf(entry: Node, where: string): StatementCredit[] {
+  const txs = list(obj(entry.NtryDtls).TxDtls);
+  const entryReference = str(entry.AcctSvcrRef) ?? (txs.length === 1 ? str(obj(txs[0].Refs).AcctSvcrRef) : null);
+  // Idempotency rests on the bank's reference: an entry without one cannot be imported safely.
+  if (!entryReference) throw invalid(`${where} is a credit without AcctSvcrRef (the bank's entry reference).`);
+  const total = moneyOf(entry.Amt, `${where} (${entryReference})`);
+  if (txs.length <= 1) return [creditOf(entry, txs[0] ?? {}, entryReference, total)];
+
+  const own = txs.map((tx) => str(obj(tx.Refs).AcctSvcrRef));
+  const distinct = own.every((r) => r !== null && r !== entryReference) && new Set(own).size === own.length;
+  let sum = new Decimal(0);
+  const credits = txs.map((tx, k) => {
+    const label = `${where} (${entryReference}) transaction ${k + 1} of ${txs.length}`;
+    const amt = transactionAmount(tx);
+    if (amt === undefined) throw invalid(`${label} states no amount (Amt or AmtDtls): a batch booking cannot be split without one.`);
+    const money = moneyOf(amt, label);
+    if (money.currency !== total.currency) throw invalid(`${label} is in ${money.currency}, the entry in ${total.currency}.`);
+    sum = sum.plus(money.amount);
+    return creditOf(entry, tx, distinct ? own[k]! : `${entryReference}/${k + 1}`, money);
+  });
+  if (!sum.eq(total.amount)) {
+    throw invalid(`${where} (${entryReference}): its ${txs.length} transactions sum to ${sum.toString()} ${total.currency}, the entry is ${total.amount}.`);
+  }
+  return credits;
+}
+
+function creditOf(entry: Node, tx: Node, bankReference: string, { amount, currency }: { amount: string; currency: string }): StatementCredit {
   const rmt = obj(tx.RmtInf);
   const structured = list(rmt.Strd)
     .flatMap((s) => list(s.CdtrRefInf))

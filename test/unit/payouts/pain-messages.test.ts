@@ -96,6 +96,29 @@ describe("pain.002 status reports", () => {
     );
   });
 
+  test("hostile documents are 400 validation.bodyMalformed, never a parser's Error (issue 20 item 5)", () => {
+    const report = pain002("rep3", "pof_1", [{ endToEndId: "trf_a", status: "RJCT", reason: "AC04" }]);
+    const deep = report.replace("<TxSts>RJCT</TxSts>", `<TxSts>RJCT</TxSts>${"<X>".repeat(150)}x${"</X>".repeat(150)}`);
+    const external = report
+      .replace('<?xml version="1.0" encoding="UTF-8"?>', '<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE Document [<!ENTITY x SYSTEM "file:///etc/passwd">]>')
+      .replace("<MsgId>rep3</MsgId>", "<MsgId>&x;</MsgId>");
+    const laughs = report.replace('<?xml version="1.0" encoding="UTF-8"?>', '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]>');
+    for (const [name, xml, message] of [
+      ["deeper than 100 elements", deep, /deeper than 100/],
+      ["an external entity", external, /DOCTYPE/],
+      ["an internal entity", laughs, /DOCTYPE/],
+    ] as const) {
+      assert.throws(
+        () => parsePain002(xml),
+        (e) => e instanceof DomainError && e.code === "validation.bodyMalformed" && message.test(e.message),
+        name,
+      );
+    }
+    // 100 levels in all still reads (the limit is the document's depth, not a smaller one).
+    const within = report.replace("<TxSts>RJCT</TxSts>", `<TxSts>RJCT</TxSts>${"<X>".repeat(90)}x${"</X>".repeat(90)}`);
+    assert.equal(parsePain002(within).transactions[0].reasonCode, "AC04");
+  });
+
   test("reason codes map to our reasons from the table; unknown codes are kept verbatim", () => {
     assert.equal(rejectionReasonFor("AC01"), "PAYOUT_ACCOUNT_INVALID");
     assert.equal(rejectionReasonFor("AC04"), "PAYOUT_ACCOUNT_CLOSED");
