@@ -126,6 +126,11 @@ const HTML_HEADERS = {
   "x-content-type-options": "nosniff",
 };
 
+/** A console route's refusal (a download's bad parameter): the same page, its status from the error. */
+export function consoleErrorResponse(err: DomainError): Response {
+  return new Response(htmlPage(err), { status: err.status, headers: HTML_HEADERS });
+}
+
 /** A self-contained page (no script, inline style only) in the console's look. */
 function htmlPage(err: DomainError): string {
   const title = err.status === 405 ? "Method not allowed" : err.status === 413 ? "Request too large" : "Bad request";

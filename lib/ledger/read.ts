@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { journalEntries, journalLines, ledgerAccounts } from "@/db/schema";
 import type { AccountCode } from "./accounts";
@@ -111,8 +111,9 @@ function linesQuery(db: Executor, where?: SQL) {
 /** Every journal line in posting order (the accountants' export), optionally within [from, to). */
 export async function journalLinesBetween(db: Executor, range: { from?: Date; to?: Date } = {}): Promise<LedgerLine[]> {
   const where: SQL[] = [];
-  if (range.from) where.push(sql`${journalEntries.createdAt} >= ${range.from}`);
-  if (range.to) where.push(sql`${journalEntries.createdAt} < ${range.to}`);
+  // Through the column's own mapping: a Date in a raw template is a 500 on postgres.js (issue 20).
+  if (range.from) where.push(gte(journalEntries.createdAt, range.from));
+  if (range.to) where.push(lt(journalEntries.createdAt, range.to));
   return linesQuery(db, where.length ? and(...where) : undefined);
 }
 

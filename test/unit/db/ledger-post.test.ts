@@ -10,7 +10,9 @@ import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { journalEntries } from "@/db/schema";
 import { clock } from "@/lib/clock";
-import { accountBalances, postEntry, transferEntries, trialBalance } from "@/lib/ledger";
+import { parseExportRange } from "@/lib/console/export-range";
+import { DomainError } from "@/lib/errors";
+import { accountBalances, journalLinesBetween, postEntry, transferEntries, trialBalance } from "@/lib/ledger";
 import { freshDb } from "../../support/db";
 
 let db: Db;
@@ -173,4 +175,49 @@ test("the trial balance sums to zero per currency and house accounts are shared"
   const suspense = await accountBalances(db, { code: "suspense:unallocated", currency: "EUR" });
   assert.equal(suspense.length, 1);
   assert.ok(suspense[0].credit >= 5000n);
+});
+
+test("the accountants' export reads a time range on either database; bad ?from=/?to= are refused, not ignored (issue 20 item 5)", async () => {
+  const transferId = newId("trf");
+  const at = [new Date("2031-03-01T10:00:00Z"), new Date("2031-03-02T10:00:00Z"), new Date("2031-03-03T10:00:00Z")];
+  for (const [i, when] of at.entries()) {
+    await db.transaction((tx) =>
+      postEntry(tx, {
+        sourceKey: newId("src"),
+        kind: `range.${i}`,
+        memo: "",
+        transferId,
+        lines: [
+          { account: "cash:card-clearing", currency: "EUR", debit: 100n },
+          { account: "transfer:customer-funds", currency: "EUR", credit: 100n },
+        ],
+        now: when,
+      }),
+    );
+  }
+  // A Date bound in a raw SQL template was a 500 on PostgreSQL (postgres.js cannot serialise it).
+  const range = parseExportRange(new URLSearchParams("from=2031-03-02&to=2031-03-03T10:00:00Z"));
+  const lines = (await journalLinesBetween(db, range)).filter((l) => l.entryTransferId === transferId);
+  assert.deepEqual(
+    lines.map((l) => l.kind),
+    ["range.1", "range.1"],
+  );
+  assert.equal(
+    (await journalLinesBetween(db, parseExportRange(new URLSearchParams("from=2031-03-03T09:00:00%2B00:00")))).filter((l) => l.entryTransferId === transferId)
+      .length,
+    2,
+  );
+  for (const [query, field] of [
+    ["from=yesterday", "from"],
+    ["to=2031-13-01", "to"],
+    ["from=2031-03-01T10:00:00", "from"], // a time without its offset is ambiguous
+    ["from=2031-03-02&to=2031-03-01", "to"],
+  ]) {
+    assert.throws(
+      () => parseExportRange(new URLSearchParams(query)),
+      (e) => e instanceof DomainError && e.status === 400 && JSON.stringify(e.details).includes(`"field":"${field}"`) && e.message.includes(field),
+      query,
+    );
+  }
+  assert.deepEqual(parseExportRange(new URLSearchParams("")), {});
 });

@@ -1,5 +1,8 @@
 import { requireOperator } from "@/lib/console/session";
 import { clock } from "@/lib/clock";
+import { parseExportRange, type ExportRange } from "@/lib/console/export-range";
+import { DomainError } from "@/lib/errors";
+import { consoleErrorResponse } from "@/lib/http/request-guard";
 import { fromMinor, journalLinesBetween } from "@/lib/ledger";
 import { ready } from "@/lib/platform/ready";
 
@@ -12,18 +15,20 @@ const HEADER = ["entry_id", "posted_at", "kind", "transfer_id", "account", "curr
 
 /**
  * GET /console/ledger/export: every journal line for accountants, in posting order, amounts as
- * decimal strings in the currency's minor unit (an empty side is 0). Optional ?from=&to= (ISO
- * times, to exclusive). Admin only, like the ledger page.
+ * decimal strings in the currency's minor unit (an empty side is 0). Optional ?from=&to= (dates
+ * or RFC 3339 times, to exclusive; anything else is a 400 page naming the parameter). Admin only,
+ * like the ledger page.
  */
 export async function GET(request: Request): Promise<Response> {
   await requireOperator("admin");
-  const url = new URL(request.url);
-  const at = (name: string) => {
-    const v = url.searchParams.get(name);
-    const d = v ? new Date(v) : undefined;
-    return d && !Number.isNaN(d.getTime()) ? d : undefined;
-  };
-  const lines = await journalLinesBetween(await ready(), { from: at("from"), to: at("to") });
+  let range: ExportRange;
+  try {
+    range = parseExportRange(new URL(request.url).searchParams);
+  } catch (err) {
+    if (err instanceof DomainError) return consoleErrorResponse(err);
+    throw err;
+  }
+  const lines = await journalLinesBetween(await ready(), range);
   const rows = lines.map((l) =>
     [
       l.entryId,

@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { validationError } from "@/lib/errors";
+
+/**
+ * `?from=&to=` of the console's ledger export (issue 20 item 5): each a date (`2026-11-01`,
+ * midnight UTC) or an RFC 3339 time with its offset (`2026-11-01T09:30:00Z`); `to` is exclusive
+ * and must come after `from`. Anything else is refused with a message naming the parameter, never
+ * ignored (before, `?from=yesterday` exported every line as if no range had been asked).
+ */
+const instant = z.union([z.iso.date().transform((d) => new Date(`${d}T00:00:00Z`)), z.iso.datetime({ offset: true }).transform((t) => new Date(t))]);
+
+export interface ExportRange {
+  from?: Date;
+  to?: Date;
+}
+
+export function parseExportRange(params: URLSearchParams): ExportRange {
+  const range: ExportRange = {};
+  const issues = [];
+  for (const name of ["from", "to"] as const) {
+    const value = params.get(name);
+    if (value === null || value === "") continue;
+    const parsed = instant.safeParse(value);
+    if (parsed.success) range[name] = parsed.data;
+    else
+      issues.push({
+        field: name,
+        code: "validation.fieldFormatInvalid" as const,
+        message: `${name}=${value.slice(0, 40)} is not a date (2026-11-01) or an RFC 3339 time (2026-11-01T09:30:00Z).`,
+      });
+  }
+  if (issues.length === 0 && range.from && range.to && range.to <= range.from)
+    issues.push({ field: "to", code: "validation.fieldInvalid" as const, message: "to must come after from (to is exclusive)." });
+  if (issues.length > 0) throw validationError(issues, issues[0].code, issues.map((i) => i.message).join(" "));
+  return range;
+}
