@@ -39,6 +39,7 @@ function commonErrors(c: Contract): ErrorCode[] {
   if (c.body) codes.push("validation.bodyMalformed", "validation.contentTypeUnsupported", "validation.bodyTooLarge");
   if (c.body || c.query || c.params) codes.push("validation.fieldInvalid", "validation.fieldFormatInvalid", "validation.fieldMissing");
   if (c.idempotency === "required") codes.push("idempotency.conflict", "validation.fieldMissing");
+  if (c.idempotency === "optional") codes.push("idempotency.conflict", "validation.fieldInvalid");
   if (c.sandboxOnly) codes.push("route.notFound");
   return codes;
 }

@@ -35,6 +35,11 @@ function operationOf(c: Contract): ZodOpenApiOperationObject {
   };
   if (c.idempotency === "required")
     header["Idempotency-Key"] = z.uuid().meta({ description: "Required: a UUID per business action.", example: EX.idempotencyKey });
+  if (c.idempotency === "optional")
+    header["Idempotency-Key"] = z
+      .uuid()
+      .optional()
+      .meta({ description: "Optional: a UUID per action; a retry with the same key and body answers the original response.", example: EX.idempotencyKey });
   const security = c.auth === "none" ? [] : c.auth === "partner" ? [{ subscriptionKey: [] }] : [{ subscriptionKey: [], bearer: [] }];
   const ex = c.examples;
   // JSON unless the contract names another media type (the sandbox file rails' XML documents).

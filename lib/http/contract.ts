@@ -30,8 +30,12 @@ export interface Contract<
   success: { status: number; description: string; schema?: z.ZodType; headers?: Record<string, string> };
   /** Error codes this operation can answer with (documented per status in OpenAPI). */
   errors: readonly ErrorCode[];
-  /** Idempotency-Key handling: required on every Core API POST (decisions section 8). */
-  idempotency?: "required" | "none";
+  /**
+   * Idempotency-Key handling: required on every Core API POST (decisions section 8); optional on
+   * the sandbox's simulation POSTs (honoured when sent, so a retry answers the original response;
+   * scripts that never retry may omit it).
+   */
+  idempotency?: "required" | "optional" | "none";
   /** Customer-status gate of spec 3.5 (lib/customers/gating.ts); customer routes only. */
   gate?: GateName;
   /**

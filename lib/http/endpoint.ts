@@ -45,6 +45,8 @@ export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+const hasIdempotencyKey = (req: Request) => req.headers.has("idempotency-key") || req.headers.has("x-idempotency-key");
+
 function idempotencyKeyOf(req: Request): string {
   const key = req.headers.get("idempotency-key") ?? req.headers.get("x-idempotency-key");
   if (!key) {
@@ -94,11 +96,12 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
 
       // A key already used answers first (replay or conflict), even for a body that no longer
       // validates; a new one is claimed in the same statement.
-      if (contract.idempotency === "required") {
+      const keyed = contract.idempotency === "required" || (contract.idempotency === "optional" && hasIdempotencyKey(req));
+      if (keyed) {
         const scope = customer?.subscriptionId ?? partner?.id ?? "public";
         key = new RequestKey({ scope, key: idempotencyKeyOf(req), fingerprint: fingerprintOf(req.method, url.pathname, rawBody) });
         const earlier = await key.claimOrEarlier(db, now);
-        if (earlier) return finish(replay(earlier, correlationId));
+        if (earlier) return finish(replay(earlier, correlationId, contract.successMediaType));
       }
       let body, gated;
       try {
@@ -110,7 +113,7 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
         throw err;
       }
       const settled = await key?.begin(db, now);
-      if (settled) return finish(replay(settled, correlationId));
+      if (settled) return finish(replay(settled, correlationId, contract.successMediaType));
 
       const outcome = await unitOfWork(
         async (tx) => {
@@ -150,6 +153,9 @@ export async function answerOf(res: Response): Promise<Answer> {
   return { status: res.status, body: await res.clone().text() };
 }
 
-export function replay(answer: Answer, correlationId: string): Response {
-  return jsonResponse(answer.status, answer.body || null, { "idempotent-replayed": "true", "x-correlation-id": correlationId });
+export function replay(answer: Answer, correlationId: string, successMediaType?: "application/xml"): Response {
+  const headers = { "idempotent-replayed": "true", "x-correlation-id": correlationId };
+  // A document answer (the sandbox's pain.001) replays as the document; errors are JSON envelopes.
+  if (successMediaType === "application/xml" && answer.status < 300) return xmlResponse(answer.status, answer.body, headers);
+  return jsonResponse(answer.status, answer.body || null, headers);
 }

@@ -41,6 +41,7 @@ export const sandboxChooseBankTransfer = defineContract({
   tags,
   auth: "customer",
   sandboxOnly: true,
+  idempotency: "optional",
   params: z.object({ fundingSessionId: z.string().min(1).max(64).meta({ description: "The funding session, from confirm.", example: EX.fundingSessionId }) }),
   success: {
     status: 200,
@@ -75,6 +76,7 @@ export const sandboxImportBankStatement = defineContract({
   tags,
   auth: "partner",
   sandboxOnly: true,
+  idempotency: "optional",
   bodyMediaType: "application/xml",
   body: z.string().meta({ id: "Camt053Document", description: "A camt.053.001.08 document (Document/BkToCstmrStmt), XML text, UTF-8." }),
   success: {

@@ -168,6 +168,7 @@ export const sandboxScreening = defineContract({
   tags: ["Sandbox"],
   auth: "customer",
   sandboxOnly: true,
+  idempotency: "optional",
   params: id,
   body: z.strictObject({ outcome: z.enum(["VALID", "MONITORED", "BLOCKED"]) }).meta({ id: "SandboxScreeningRequest" }),
   success: { status: 200, description: "The beneficiary after the decision.", schema: BeneficiarySchema },

@@ -104,6 +104,7 @@ export const sandboxCompleteKyc = defineContract({
   tags: ["Sandbox"],
   auth: "customer",
   sandboxOnly: true,
+  idempotency: "optional",
   params: z.object({ kycSessionId: z.string().min(1).max(64).meta({ description: "The session, from its creation.", example: EX.kycSessionId }) }),
   body: z.strictObject({ outcome: z.enum(KYC_OUTCOMES) }).meta({ id: "SandboxKycCompleteRequest" }),
   success: {

@@ -59,6 +59,7 @@ export const sandboxPayoutFiles = defineContract({
   tags,
   auth: "partner",
   sandboxOnly: true,
+  idempotency: "optional",
   successMediaType: "application/xml",
   success: {
     status: 200,
@@ -79,6 +80,7 @@ export const sandboxPaymentStatusReports = defineContract({
   tags,
   auth: "partner",
   sandboxOnly: true,
+  idempotency: "optional",
   bodyMediaType: "application/xml",
   body: z.string().meta({ id: "Pain002Document", description: "A pain.002 document (Document/CstmrPmtStsRpt), XML text" }),
   success: {

@@ -112,6 +112,7 @@ export const advanceClock = defineContract({
   tags,
   auth: "partner",
   sandboxOnly: true,
+  idempotency: "optional",
   body: z
     .strictObject({
       advanceSeconds: z

@@ -380,6 +380,7 @@ const sandbox = <B extends z.ZodType>(operationId: string, path: string, summary
     tags: ["Sandbox"],
     auth: "customer",
     sandboxOnly: true,
+    idempotency: "optional",
     params: transferId,
     body,
     success: { status: 200, description: "The transfer after the change.", schema: TransferDetailSchema },
@@ -453,6 +454,7 @@ export const sandboxCompleteFunding = defineContract({
   tags: ["Sandbox"],
   auth: "customer",
   sandboxOnly: true,
+  idempotency: "optional",
   params: z.object({ fundingSessionId: z.string().min(1).max(64).meta({ description: "The funding session, from confirm.", example: EX.fundingSessionId }) }),
   body: z.strictObject({ outcome: z.enum(["SUCCEEDED", "FAILED"]) }).meta({ id: "SandboxFundingCompleteRequest" }),
   success: {

@@ -6,6 +6,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { fundedScenario, fundingScenario, registeredScenario, validatedScenario } from "./support";
 import {
@@ -16,6 +17,7 @@ import {
   advanceTo,
   assertError,
   assertIssue,
+  call,
   cancel,
   completeFunding,
   confirmNow,
@@ -93,6 +95,39 @@ describe("payout network (sandbox advance)", () => {
     assert.equal(t.refund, null);
     assert.equal(t.stateHistory.at(-1).reasonCode, "TRF_CANCEL_NETWORK_ALREADY_PAID");
     assertError(await networkCancellation(s.c, s.transferId, "NETWORK_CANCELLATION_SUCCESS"), 409, "transfer.stateInvalid");
+  });
+});
+
+describe("sandbox simulation calls are idempotent (issue 20 item 6)", () => {
+  test("funding-complete, advance and network-cancellation retried with the same Idempotency-Key answer the original response", async () => {
+    const s = await fundingScenario();
+    const post = (path: string, body: unknown, key: string) => call("POST", path, { token: s.c.token, body, idempotencyKey: key });
+    const calls: [string, unknown][] = [
+      [`/v1/sandbox/funding-sessions/${s.confirmed.fundingSession.fundingSessionId}/complete`, { outcome: "SUCCEEDED" }],
+      [`/v1/sandbox/transfers/${s.transferId}/advance`, { to: "topay" }],
+    ];
+    for (const [path, body] of calls) {
+      const key = randomUUID();
+      const first = await post(path, body, key);
+      assert.equal(first.status, 200, first.text);
+      // The first answer was lost: the retry must not run the move again (409 before) but answer it.
+      const retry = await post(path, body, key);
+      assert.equal(retry.status, 200, `${path}: ${retry.text}`);
+      assert.equal(retry.text, first.text);
+      assert.equal(retry.headers.get("idempotent-replayed"), "true");
+      // Another body under the key is a conflict; without a key the call runs (and is refused now).
+      assertError(await post(path, { ...(body as object), extra: 1 }, key), 409, "idempotency.conflict");
+      assertError(await call("POST", path, { token: s.c.token, body }), 409, "transfer.stateInvalid");
+    }
+    assert.equal((await cancel(s.c, s.transferId)).status, 202);
+    const key = randomUUID();
+    const path = `/v1/sandbox/transfers/${s.transferId}/network-cancellation`;
+    const first = await post(path, { outcome: "NETWORK_CANCELLATION_SUCCESS" }, key);
+    assert.equal(first.status, 200, first.text);
+    const retry = await post(path, { outcome: "NETWORK_CANCELLATION_SUCCESS" }, key);
+    assert.equal(retry.status, 200, retry.text);
+    assert.equal(retry.text, first.text);
+    assert.equal(retry.body.transferStatus, "canceled");
   });
 });
 
