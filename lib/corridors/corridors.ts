@@ -4,7 +4,7 @@
  * and the alpha-2 codes of corridor codes.
  */
 import { z } from "zod";
-import rawCorridors from "@/data/corridors/v1.json";
+import rawCorridors from "@/data/corridors/v2.json";
 import { validationError } from "@/lib/errors";
 import type { Decimal } from "@/lib/money/decimal";
 import { corridorFileSchema, type Corridor } from "./schema";
@@ -31,7 +31,7 @@ export function loadCorridorFile(raw: unknown): { version: string; corridors: re
 
 const table = loadCorridorFile(rawCorridors);
 
-/** Version of the corridor data in force ("v1"); record it with each quote for audit. */
+/** Version of the corridor data in force ("v2"); record it with each quote for audit. */
 export const CORRIDOR_DATA_VERSION: string = table.version;
 
 export function listCorridors(): readonly Corridor[] {
@@ -72,4 +72,15 @@ export function resolvePayoutMethod(corridor: Corridor, requested?: unknown, fie
 /** Operator review applies at or above the threshold (decisions 7), in the origin currency. */
 export function isAtOrAboveReviewThreshold(corridor: Corridor, originAmount: Decimal): boolean {
   return originAmount.gte(corridor.reviewThreshold);
+}
+
+/**
+ * The smallest amount a quote may send (issue 20): below it, 400 validation.fieldInvalid at
+ * `field` naming the minimum, so a customer is never quoted a transfer the fee mostly eats.
+ */
+export function checkMinimumAmount(corridor: Corridor, originAmount: Decimal, field = "originAmount"): void {
+  if (originAmount.gte(corridor.minimumOriginAmount)) return;
+  const minimum = `${corridor.minimumOriginAmount.toFixed(2)} ${corridor.originCurrency}`;
+  const message = `The amount is below the minimum of ${minimum} for ${corridor.code}.`;
+  throw validationError([{ field, code: "validation.fieldInvalid", message }], "validation.fieldInvalid", message);
 }

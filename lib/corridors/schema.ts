@@ -36,6 +36,8 @@ const corridor = z
     destinationCurrency: currency,
     payoutMethods: z.array(z.enum(PAYOUT_METHODS)).min(1),
     principalFee: decimal,
+    /** The smallest originAmount quoted (issue 20): below it the fee would eat the transfer. */
+    minimumOriginAmount: decimal,
     partnerFeeCap: decimal,
     fxTolerance: decimal,
     reviewThreshold: decimal,
@@ -52,9 +54,12 @@ const corridor = z
     }
     if (new Set(c.payoutMethods).size !== c.payoutMethods.length) problem(["payoutMethods"], "duplicate payout method");
     // Fees and the review threshold are origin-currency money: they must be chargeable as is.
-    for (const key of ["principalFee", "partnerFeeCap", "reviewThreshold"] as const) {
+    for (const key of ["principalFee", "minimumOriginAmount", "partnerFeeCap", "reviewThreshold"] as const) {
       if (!fitsMinorUnit(c[key], c.originCurrency)) problem([key], `more decimals than ${c.originCurrency} has`);
     }
+    // The fee may not be most of what is sent; and a minimum above the review threshold would review every transfer.
+    if (c.minimumOriginAmount.lte(c.principalFee)) problem(["minimumOriginAmount"], "must exceed principalFee");
+    if (c.minimumOriginAmount.gte(c.reviewThreshold)) problem(["minimumOriginAmount"], "must be below reviewThreshold");
     if (c.fxTolerance.isZero() || c.fxTolerance.gt("0.1")) problem(["fxTolerance"], "must be in (0, 0.1]");
     if (c.referenceRate.mid.isZero()) problem(["referenceRate", "mid"], "must be positive");
     if (c.referenceRate.amplitude.gt("0.01")) problem(["referenceRate", "amplitude"], "must be at most 0.01");

@@ -5,7 +5,7 @@ import { beneficiaries, customers, partners, quotes, serviceQuoteSeq as serviceQ
 import { paymentToBeneficiaryCheck } from "@/lib/screening-cases/flags";
 import { beneficiaryNotFound } from "@/lib/beneficiaries/records";
 import { config } from "@/lib/config";
-import { CORRIDOR_DATA_VERSION, findCorridor, resolvePayoutMethod, type Corridor } from "@/lib/corridors/corridors";
+import { checkMinimumAmount, CORRIDOR_DATA_VERSION, findCorridor, resolvePayoutMethod, type Corridor } from "@/lib/corridors/corridors";
 import { corridorType, quoteTtlSeconds } from "@/lib/corridors/payout-methods";
 import { DomainError } from "@/lib/errors";
 import { parseMoneyAmount } from "@/lib/money/amount";
@@ -182,6 +182,8 @@ export async function createQuote(tx: Tx, input: { partner: Partner; subscriptio
   const { beneficiary, profile } = await beneficiaryAndProfile(tx, input.subscriptionId, input.req.beneficiaryId, input.customerId);
   await paymentToBeneficiaryCheck(tx, beneficiary, input.now);
   const corridor = corridorFor(profile, beneficiary.countryOfResidence, input.req);
+  // Service-priced and partner-signed alike (a wire-format amount: the contract checked it).
+  checkMinimumAmount(corridor, new Decimal(input.req.originAmount));
   const ctx = { partner: input.partner, subscriptionId: input.subscriptionId, corridor, req: input.req, now: input.now, rates: await referenceRates(tx) };
   const partnerSigned = input.partner.pricingMode === "PARTNER_SIGNED";
   if (!partnerSigned && input.req.partnerQuote) throw fieldInvalid("partnerQuote", "This partner's quotes are priced by the service; omit partnerQuote.");

@@ -252,6 +252,16 @@ describe("validation", () => {
     assertIssue(await createQuote(c, quoteBody(ben.beneficiaryId, { originAmount: "0.000000" })), "originAmount", "validation.fieldInvalid");
   });
 
+  test("below the corridor's minimum (0.010000, 14.990000 USD on US-MX) → 400 validation.fieldInvalid on originAmount naming it; the minimum is quoted (issue 20 item 7)", async () => {
+    for (const originAmount of ["0.010000", "14.990000"]) {
+      const res = await createQuote(c, quoteBody(ben.beneficiaryId, { originAmount }));
+      assertIssue(res, "originAmount", "validation.fieldInvalid");
+      assert.match(res.body.error.details.issues[0].message, /minimum of 15\.00 USD/, res.text);
+    }
+    const q = await serviceQuote(c, ben.beneficiaryId, { originAmount: "15.000000" });
+    assert.equal(q.originAmount, "15.000000");
+  });
+
   test("originAmount with sub-cent precision for USD (100.123456) → 400, issue fieldFormatInvalid on originAmount", async () => {
     // The summary is the issues' common code, as for schema validation.
     assertIssues(await createQuote(c, quoteBody(ben.beneficiaryId, { originAmount: "100.123456" })), "validation.fieldFormatInvalid", [

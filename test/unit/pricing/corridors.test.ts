@@ -1,12 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import rawCorridors from "@/data/corridors/v1.json";
+import rawCorridors from "@/data/corridors/v2.json";
 import { DomainError } from "@/lib/errors";
 import { Decimal } from "@/lib/money/decimal";
 import {
   CORRIDOR_DATA_VERSION,
   corridorByCode,
   findCorridor,
+  checkMinimumAmount,
   isAtOrAboveReviewThreshold,
   listCorridors,
   loadCorridorFile,
@@ -32,7 +33,7 @@ test("the five sandbox corridors of decisions 6, exactly", () => {
     c.bankAccount.format,
   ]);
   assert.deepEqual(actual, expected);
-  assert.equal(CORRIDOR_DATA_VERSION, "v1");
+  assert.equal(CORRIDOR_DATA_VERSION, "v2");
   for (const c of listCorridors()) assert.equal(c.reviewThreshold.eq(1000), true, c.code);
 });
 
@@ -113,6 +114,9 @@ test("schema rejects inconsistent corridor data", () => {
     ["alpha-2/alpha-3 disagree", variant((c) => (c.originCountry = { alpha2: "US", alpha3: "MEX" }))],
     ["code not matching countries", variant((c) => (c.code = "US-PH"))],
     ["fee below the minor unit", variant((c) => (c.principalFee = "2.999"))],
+    ["no minimum amount", variant((c) => delete c.minimumOriginAmount)],
+    ["minimum not above the fee", variant((c) => (c.minimumOriginAmount = "2.99"))],
+    ["minimum below the minor unit", variant((c) => (c.minimumOriginAmount = "15.001"))],
     ["fee as a JSON number", variant((c) => (c.principalFee = 2.99))],
     ["negative fee", variant((c) => (c.partnerFeeCap = "-1"))],
     ["unknown currency", variant((c) => (c.destinationCurrency = "MXX"))],
@@ -129,5 +133,32 @@ test("schema rejects inconsistent corridor data", () => {
   ];
   for (const [label, file] of broken) {
     assert.throws(() => loadCorridorFile(file), /Invalid corridor data/, label);
+  }
+});
+
+test("each corridor has a minimum amount with the fee at most 20% of it; below it is refused naming the minimum (issue 20 item 7)", () => {
+  assert.deepEqual(
+    listCorridors().map((c) => [c.code, c.minimumOriginAmount.toFixed(2)]),
+    [
+      ["US-MX", "15.00"],
+      ["US-PH", "15.00"],
+      ["GB-NG", "10.00"],
+      ["FR-SN", "15.00"],
+      ["ES-CO", "15.00"],
+    ],
+  );
+  for (const c of listCorridors()) assert.ok(c.principalFee.div(c.minimumOriginAmount).lte("0.2"), c.code);
+  const usMx = corridorByCode("US-MX")!;
+  assert.doesNotThrow(() => checkMinimumAmount(usMx, new Decimal("15.000000")));
+  for (const amount of ["14.99", "0.01", "3.00"]) {
+    assert.throws(
+      () => checkMinimumAmount(usMx, new Decimal(amount)),
+      (e) =>
+        e instanceof DomainError &&
+        e.code === "validation.fieldInvalid" &&
+        JSON.stringify((e.details as { issues: unknown }).issues) ===
+          JSON.stringify([{ field: "originAmount", code: "validation.fieldInvalid", message: "The amount is below the minimum of 15.00 USD for US-MX." }]),
+      amount,
+    );
   }
 });
