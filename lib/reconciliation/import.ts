@@ -2,12 +2,14 @@ import { and, eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { bankCredits, fundingSessions, transfers } from "@/db/schema";
+import { config } from "@/lib/config";
+import { validationError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { amountDue } from "@/lib/transfers/bank-transfer";
 import { expireIfOverdue } from "@/lib/transfers/deadline";
 import { lockFundingSession } from "@/lib/transfers/funding";
 import { bankCreditMachine } from "./bank-credit-state-machine";
-import type { ParsedStatement, StatementCredit } from "./camt";
+import { maskAccount, type ParsedStatement, type StatementCredit } from "./camt";
 import { fundFromBankCredit } from "./fund";
 import { decideMatch, type MatchDecision } from "./match";
 import { postCreditReceived } from "./postings";
@@ -32,6 +34,7 @@ export interface ImportScope {
  * transfer; anything else waits in the operator's "Bank credits" queue.
  */
 export async function importStatement(tx: Tx, statement: ParsedStatement, now: Date, scope: ImportScope = {}): Promise<ImportReport> {
+  refuseOtherAccounts(statement, config().collectionAccount?.iban ?? null);
   const report: ImportReport = { entries: statement.credits.length, matched: 0, unmatched: 0, duplicates: 0 };
   for (const credit of statement.credits) {
     // The sandbox is shared: a partner's entry references cannot collide with another's.
@@ -103,4 +106,23 @@ async function importCredit(
     .set({ state, reason: decision.fund ? null : decision.reason, transferId: transfer?.id ?? null })
     .where(eq(bankCredits.id, id));
   return "unmatched";
+}
+
+/**
+ * Only statements of the collection account fund transfers (issue 20 item 8): a credit on any
+ * other account (the payout bank's, a savings account) is not money customers paid us, and
+ * booking it to cash:collection would misstate the books. The whole file is refused, nothing is
+ * imported: 400 validation.fieldInvalid at Stmt.Acct.Id naming both accounts (masked).
+ */
+export function refuseOtherAccounts(statement: ParsedStatement, collectionIban: string | null): void {
+  const refuse = (message: string) => {
+    throw validationError([{ field: "Stmt.Acct.Id", code: "validation.fieldInvalid", message }], "validation.fieldInvalid", message);
+  };
+  if (!collectionIban) refuse("No collection account is configured (COLLECTION_ACCOUNT_IBAN): a bank statement cannot be imported.");
+  const other = statement.accounts.find((account) => account !== collectionIban);
+  if (other !== undefined) {
+    refuse(
+      `The statement is of account ${maskAccount(other) ?? "(none given)"}, not the collection account ${maskAccount(collectionIban)} (COLLECTION_ACCOUNT_IBAN): nothing was imported.`,
+    );
+  }
 }

@@ -259,13 +259,28 @@ describe("a production server never reaches a sandbox money rail (issue 11 item 
           { bankReference: `P-${randomUUID().slice(0, 8)}`, amount: "102.98", currency: "USD", reference: bankReference },
           { bankReference: `P-${randomUUID().slice(0, 8)}`, amount: "102.99", currency: "USD", text: "RF18539007547034" },
         ],
-        { messageId: "PROD-1" },
+        { messageId: "PROD-1", iban: productionEnv.COLLECTION_ACCOUNT_IBAN },
       ),
     );
     assert.match(short, /2 credits, 0 matched, 2 to the Bank credits queue/);
     assert.equal((await transferState(fundingTransferId)).state, "funding");
+    // The payout bank's statement (its debtor account) is refused whole, though the credit matches (issue 20 item 8).
+    const payoutBank = JSON.parse(productionEnv.PAYOUT_BANKS)[0].debtorIban as string;
+    await assert.rejects(
+      importStatement(
+        camt053([{ bankReference: `P-${randomUUID().slice(0, 8)}`, amount: "102.99", currency: "USD", reference: bankReference }], {
+          messageId: "PROD-OTHER",
+          iban: payoutBank,
+        }),
+      ),
+      /not imported: The statement is of account .*, not the collection account GB\*\*\*\*5555 \(COLLECTION_ACCOUNT_IBAN\): nothing was imported/,
+    );
+    assert.equal((await transferState(fundingTransferId)).state, "funding");
     const exact = await importStatement(
-      camt053([{ bankReference: `P-${randomUUID().slice(0, 8)}`, amount: "102.99", currency: "USD", reference: bankReference }], { messageId: "PROD-2" }),
+      camt053([{ bankReference: `P-${randomUUID().slice(0, 8)}`, amount: "102.99", currency: "USD", reference: bankReference }], {
+        messageId: "PROD-2",
+        iban: productionEnv.COLLECTION_ACCOUNT_IBAN,
+      }),
     );
     assert.match(exact, /1 credits, 1 matched/);
     // Funded; the pain.001 job may already have put it in a payout file (topay).

@@ -132,6 +132,53 @@ describe("bank transfer funding reconciled from camt.053", () => {
     assert.ok(after <= before, "suspense holds at most the credit");
   });
 
+  test("a batch booking (one Ntry, several TxDtls) is one credit per transaction, each matched by its own reference (issue 20 item 8)", async () => {
+    const a = await fundingTransfer();
+    const b = await fundingTransfer();
+    const bank = ref();
+    const report = await importCredits([
+      {
+        bankReference: bank,
+        amount: "225.98",
+        currency: "USD",
+        batch: [
+          { amount: "102.99", reference: a.reference },
+          { amount: "102.99", text: `for ${b.reference} thanks`, inDetails: true },
+          { amount: "20.00", text: "no reference" },
+        ],
+      },
+    ]);
+    assert.deepEqual(report, { entries: 3, matched: 2, unmatched: 1, duplicates: 0 });
+    assert.notEqual((await stateOf(a.transferId)).state, "funding");
+    assert.notEqual((await stateOf(b.transferId)).state, "funding", "the second customer's payment funds its transfer");
+    assert.equal((await credit(`${bank}/1`)).transferId, a.transferId);
+    assert.equal((await credit(`${bank}/2`)).transferId, b.transferId);
+    assert.equal((await credit(`${bank}/3`)).state, "QUEUED");
+    assert.deepEqual(await entryLines(`bank-credit:${bank}/2`), [
+      ["cash:collection", "USD", 10299n, 0n],
+      ["suspense:unallocated", "USD", 0n, 10299n],
+    ]);
+  });
+
+  test("a statement of another account than the collection account is refused whole, nothing imported (issue 20 item 8)", async () => {
+    const m = await mod();
+    const t = await fundingTransfer();
+    const bank = ref();
+    const credits = [{ bankReference: bank, amount: "102.99", currency: "USD", reference: t.reference }];
+    for (const account of [{ iban: "GB33BUKB20201555555555" }, { otherAccount: "002010077777777771" }]) {
+      const statement = await m.readCamt053(camt053(credits, { messageId: `STMT-${++seq}`, ...account }));
+      await assert.rejects(
+        db.transaction((tx) => m.importStatement(tx, statement, new Date())),
+        (e: { code?: string; message?: string; details?: unknown }) =>
+          e.code === "validation.fieldInvalid" &&
+          /not the collection account DE\*\*\*\*3000/.test(e.message ?? "") &&
+          JSON.stringify(e.details).includes("Stmt.Acct.Id"),
+      );
+    }
+    assert.equal(await credit(bank), undefined);
+    assert.equal((await stateOf(t.transferId)).state, "funding");
+  });
+
   test("unmatched, partial, over-paid and wrong-currency credits wait in the queue with their reason", async () => {
     const t = await fundingTransfer();
     const before = await suspense();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { DomainError } from "@/lib/errors";
-import { readCamt053 } from "@/lib/reconciliation/camt";
+import { parseCamt053, readCamt053 } from "@/lib/reconciliation/camt";
 import { schemaProblems } from "@/lib/reconciliation/xsd";
 import { camt053 } from "../../support/camt053";
 
@@ -71,10 +71,63 @@ describe("camt.053.001.08 statements", () => {
     assert.doesNotMatch(JSON.stringify(parsed), /root:/);
   });
 
+  test("a DOCTYPE or nesting deeper than 100 elements is validation.bodyMalformed (one helper with pain.002, issue 20 item 5)", async () => {
+    const xml = camt053([{ bankReference: "B1", amount: "1.00", currency: "EUR", text: "x" }]);
+    const doctype = xml.replace('<?xml version="1.0" encoding="UTF-8"?>', '<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE Document>');
+    await assert.rejects(readCamt053(doctype), (e: unknown) => malformed(e) && /DOCTYPE/.test((e as DomainError).message));
+    // Supplementary data takes any content the schema does not check: only the depth limit stops it.
+    const deep = xml.replace("</Bal>", `</Bal><SplmtryData><Envlp>${"<X>".repeat(150)}x${"</X>".repeat(150)}</Envlp></SplmtryData>`);
+    await assert.rejects(readCamt053(deep), (e: unknown) => malformed(e));
+    assert.throws(
+      () => parseCamt053(deep),
+      (e: unknown) => malformed(e) && /deeper than 100/.test((e as DomainError).message),
+    );
+  });
+
   test("an amount below the currency's minor unit, or a code that is not a currency, is refused", async () => {
     await assert.rejects(readCamt053(camt053([{ bankReference: "B1", amount: "10.001", currency: "EUR" }])), malformed);
     await assert.rejects(readCamt053(camt053([{ bankReference: "B1", amount: "10", currency: "XXX" }])), malformed);
     await assert.rejects(readCamt053(camt053([{ bankReference: "B1", amount: "10.5", currency: "JPY" }])), malformed);
+  });
+
+  test("the statement's account is read (IBAN or Othr/Id); a batch booking is one credit per TxDtls with its own amount and reference (issue 20 item 8)", async () => {
+    const single = await readCamt053(camt053([{ bankReference: "B1", amount: "1.00", currency: "EUR" }], { iban: "GB33BUKB20201555555555" }));
+    assert.deepEqual(single.accounts, ["GB33BUKB20201555555555"]);
+    const other = await readCamt053(camt053([{ bankReference: "B1", amount: "1.00", currency: "EUR" }], { otherAccount: "002010077777777771" }));
+    assert.deepEqual(other.accounts, ["002010077777777771"]);
+
+    const batch = (b: NonNullable<Parameters<typeof camt053>[0][number]["batch"]>, amount = "30.00") =>
+      camt053([{ bankReference: "BATCH1", amount, currency: "EUR", batch: b }]);
+    const read = await readCamt053(
+      batch([
+        { amount: "10.00", text: "no reference here", payer: "Ana" },
+        { amount: "20.00", text: "rent RF18 5390 0754 7034", inDetails: true, payer: "Bo" },
+      ]),
+    );
+    assert.deepEqual(
+      read.credits.map((c) => [c.bankReference, c.amount, c.currency, c.creditorReference, c.payerName]),
+      [
+        ["BATCH1/1", "10.00", "EUR", null, "Ana"],
+        ["BATCH1/2", "20.00", "EUR", "RF18539007547034", "Bo"],
+      ],
+    );
+    // The bank's own per-transaction references, when distinct, name the credits.
+    const own = await readCamt053(
+      batch([
+        { amount: "10.00", bankReference: "TX-A" },
+        { amount: "20.00", bankReference: "TX-B" },
+      ]),
+    );
+    assert.deepEqual(
+      own.credits.map((c) => c.bankReference),
+      ["TX-A", "TX-B"],
+    );
+    // A batch that cannot be split is refused: a transaction without an amount, or amounts not adding up.
+    await assert.rejects(readCamt053(batch([{ amount: "10.00" }, { text: "x" }])), (e: unknown) => malformed(e) && /no amount/.test((e as Error).message));
+    await assert.rejects(
+      readCamt053(batch([{ amount: "10.00" }, { amount: "19.99" }])),
+      (e: unknown) => malformed(e) && /sum to 29.99/.test((e as Error).message),
+    );
   });
 
   test("two entries with one AcctSvcrRef are refused", async () => {
