@@ -3,7 +3,10 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // TRACE and the like would otherwise be a bare 500 from Next (lib/http/request-guard.ts).
-  (await import("@/lib/http/request-guard")).refuseForbiddenMethodsInNode();
+  const guard = await import("@/lib/http/request-guard");
+  guard.refuseForbiddenMethodsInNode();
+  // Headers over 16 KiB would otherwise be Node's bare 431 with an empty body.
+  guard.answerOversizedHeadersInNode();
   const { config } = await import("@/lib/config");
   if (!config().IN_PROCESS_WORKER) return;
   const { ready } = await import("@/lib/platform/ready");

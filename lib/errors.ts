@@ -22,7 +22,7 @@ export type RemediationHint =
  * create and accept, 410 on reads. The alternative is chosen with DomainErrorOptions.status.
  */
 export const ERROR_STATUS = {
-  // 400: validation.* except contentTypeUnsupported (and bodyTooLarge, ours), auth.identifierInvalid
+  // 400: validation.* except contentTypeUnsupported (and bodyTooLarge, headersTooLarge, ours), auth.identifierInvalid
   "validation.fieldInvalid": 400,
   "validation.fieldMissing": 400,
   "validation.fieldUnknown": 400,
@@ -104,6 +104,8 @@ export const ERROR_STATUS = {
   "validation.bodyTooLarge": 413,
   // 415
   "validation.contentTypeUnsupported": 415,
+  // 431 (ours, issue 20): request headers over Node's 16 KiB limit, answered by lib/http/request-guard.ts
+  "validation.headersTooLarge": 431,
   // 422: quote.* at create and accept (quote.corridorUnavailable is ours), device.assertionInvalid
   "quote.invalid": [422, 409],
   "quote.expired": [422, 410],

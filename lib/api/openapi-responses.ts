@@ -15,6 +15,7 @@ const STATUS_TEXT: Record<number, string> = {
   412: "Precondition failed",
   413: "Body too large",
   415: "Unsupported media type",
+  431: "Request headers too large",
   422: "Unprocessable",
   429: "Too many requests",
   500: "Server error",

@@ -22,7 +22,7 @@ const DESCRIPTION = `Auth API (/v1/auth) and Core API (/v1/core) for partner app
 
 Every call sends \`Ocp-Apim-Subscription-Key\`; customer calls also send \`Authorization: Bearer <accessToken>\`. Every Core API POST needs an \`Idempotency-Key\` (a UUID per business action): a retry with the same key and body answers the original response with \`Idempotent-Replayed: true\`.
 
-Errors always have the shape \`{ error: { code, message, hint, remediation, details }, correlationId }\`: branch on \`error.code\`. 503 \`internal.unavailable\` and 500 \`server.unexpected\` are temporary: retry with the same Idempotency-Key after \`Retry-After\`.
+Errors always have the shape \`{ error: { code, message, hint, remediation, details }, correlationId }\`: branch on \`error.code\`. Request headers larger than 16 KiB in all are refused before any operation runs: 431 \`validation.headersTooLarge\` (\`details.maxBytes\`), and the connection is closed. 503 \`internal.unavailable\` and 500 \`server.unexpected\` are temporary: retry with the same Idempotency-Key after \`Retry-After\`.
 
 Webhooks: ${SIGNATURE_SCHEME}`;
 

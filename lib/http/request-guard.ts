@@ -104,6 +104,55 @@ export function refuseForbiddenMethodsInNode(): void {
   } as typeof proto.emit;
 }
 
+/**
+ * Request headers over Node's limit (16 KiB, `--max-http-header-size`) never become a request:
+ * Node's HTTP parser fails and, with no `clientError` listener, writes a bare `431` with an empty
+ * body. `next start` exposes no hook on its server, so, as for TRACE above, the Node server's
+ * emit is wrapped (installed once from instrumentation.ts): a header overflow is answered with
+ * 431 `validation.headersTooLarge` in the error envelope, then the connection is closed (the rest
+ * of the request cannot be read). Every other client error keeps Node's own handling.
+ */
+export function answerOversizedHeadersInNode(): void {
+  const proto = http.Server.prototype as http.Server & { [HEADERS_GUARDED]?: true };
+  if (proto[HEADERS_GUARDED]) return;
+  proto[HEADERS_GUARDED] = true;
+  const emit = proto.emit;
+  proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === "clientError") {
+      const [err, socket] = args as [NodeJS.ErrnoException, import("node:stream").Duplex];
+      if (err?.code === "HPE_HEADER_OVERFLOW" && socket.writable) {
+        socket.end(headersTooLargeResponse(randomUUID()));
+        return true;
+      }
+    }
+    return (emit as (event: string | symbol, ...args: unknown[]) => boolean).call(this, event, ...args);
+  } as typeof proto.emit;
+}
+
+/** Node's default limit, unless the process was started with another. */
+const maxHeaderBytes = () => http.maxHeaderSize;
+
+/** The raw HTTP/1.1 answer to a header overflow: the envelope as JSON, then close. */
+export function headersTooLargeResponse(correlationId: string): string {
+  const err = new DomainError("validation.headersTooLarge", {
+    message: `The request headers are larger than ${maxHeaderBytes()} bytes (cookies and tokens included); nothing was processed.`,
+    details: { maxBytes: maxHeaderBytes() },
+    hint: "fix_request",
+  });
+  const body = JSON.stringify(envelopeOf(err, correlationId));
+  return [
+    "HTTP/1.1 431 Request Header Fields Too Large",
+    "content-type: application/json; charset=utf-8",
+    `content-length: ${Buffer.byteLength(body)}`,
+    "cache-control: no-store",
+    `x-correlation-id: ${correlationId}`,
+    "connection: close",
+    "",
+    body,
+  ].join("\r\n");
+}
+
+const HEADERS_GUARDED = Symbol.for("remit.headerOverflowGuard");
 const GUARDED = Symbol.for("remit.forbiddenMethodGuard");
 const FORBIDDEN_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
 

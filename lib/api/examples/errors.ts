@@ -13,6 +13,7 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   "validation.bodyMalformed": "The body is not valid JSON.",
   "validation.contentTypeUnsupported": "Send Content-Type: application/json.",
   "validation.bodyTooLarge": "The body is larger than 1 MiB.",
+  "validation.headersTooLarge": "The request headers are larger than 16384 bytes.",
   "validation.payoutMethodConflict": "Send destinationIdentifier or payoutMethodId, not both.",
   "validation.destinationIdentifierMissing": "Send destinationIdentifier or payoutMethodId.",
   "validation.payoutMethodTypeMismatch": "The saved payout method has another methodType.",

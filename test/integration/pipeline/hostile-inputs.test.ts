@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { call, registerCustomer, uniqueEmail, type CallResult } from "../support";
+import { rawRequest } from "../support/console";
 
 // No SQL keywords in the inputs themselves, so any in a response came from the server.
 const LONG = "x".repeat(100_000);
@@ -159,3 +160,17 @@ test(
     }
   },
 );
+
+test("request headers over 16 KiB (20 KB sent raw): 431 validation.headersTooLarge in the envelope, not Node's empty answer (issue 20 item 5)", async () => {
+  for (const path of ["/v1/auth/health", "/console"]) {
+    const res = await rawRequest("GET", path, { headers: { "ocp-apim-subscription-key": "sandbox-demo-key", "x-padding": "a".repeat(20_000) } });
+    assert.equal(res.status, 431, res.text);
+    assert.match(String(res.headers["content-type"]), /^application\/json/);
+    const body = JSON.parse(res.text);
+    assert.equal(body.error.code, "validation.headersTooLarge");
+    assert.equal(body.error.details.maxBytes, 16384);
+    assert.equal(body.correlationId, res.headers["x-correlation-id"]);
+  }
+  // The server still serves the next request.
+  assert.equal((await rawRequest("GET", "/v1/auth/health", { headers: { "ocp-apim-subscription-key": "sandbox-demo-key" } })).status, 200);
+});

@@ -63,6 +63,7 @@ const TABLE: Record<number, string[]> = {
 /** Rows of our own (docs/decisions.md, "Codes we added"): codes section 8 does not name. */
 const OURS: Record<string, number> = {
   "validation.bodyTooLarge": 413, // the issue allows 413 or 400; 413 says exactly what happened
+  "validation.headersTooLarge": 431, // issue 20: Node refuses headers over 16 KiB before any route; 431 is HTTP's status for it
   "route.methodNotAllowed": 405,
   "kyc.notRequired": 409,
   "customer.statusInvalid": 409,
