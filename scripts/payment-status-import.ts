@@ -39,6 +39,8 @@ async function main(files: string[]): Promise<void> {
       }
       const c = done.value;
       console.log(`${file}: ${c.transactions} transactions, ${c.applied} applied, ${c.unmatched} unmatched, ${c.duplicates} duplicates`);
+      // Which lines did not apply and why, one per line (issue 20 item 9).
+      for (const l of c.unmatchedLines) console.log(`  unmatched ${l.endToEndId} ${l.status}: ${l.message}`);
     }
   } catch (err) {
     console.error(`payment-status:import failed: ${err instanceof Error ? err.message : String(err)}`);

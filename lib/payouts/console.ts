@@ -1,7 +1,8 @@
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { payoutFileItems, payoutFiles, transfers } from "@/db/schema";
+import { paymentStatusRecords, payoutFileItems, payoutFiles, transfers } from "@/db/schema";
 import { bankById } from "./banks";
+import { payoutRejection, type PayoutRejection } from "./reject-reasons";
 
 export const PAYOUT_FILES_PAGE_SIZE = 20;
 
@@ -61,4 +62,14 @@ export async function payoutFilesWaitingCount(db: Executor): Promise<number> {
     .innerJoin(transfers, eq(transfers.id, payoutFileItems.transferId))
     .where(inArray(transfers.state, ["topay", "reqpay"]));
   return Number(row?.n ?? 0);
+}
+
+/** The payout bank's rejection of a transfer (its pain.002 RJCT) in words, or null (issue 20 item 9: the transfer page). */
+export async function payoutRejectionOf(db: Executor, transferId: string): Promise<PayoutRejection | null> {
+  const [row] = await db
+    .select({ reasonCode: paymentStatusRecords.reasonCode })
+    .from(paymentStatusRecords)
+    .where(and(eq(paymentStatusRecords.endToEndId, transferId), eq(paymentStatusRecords.status, "RJCT")))
+    .limit(1);
+  return row ? payoutRejection(row.reasonCode) : null;
 }

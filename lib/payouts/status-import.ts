@@ -6,7 +6,7 @@ import { logger } from "@/lib/log";
 import { confirmPaid, markInProgress, rejectPayout } from "@/lib/transfers/network";
 import type { TransferRow } from "@/lib/transfers/records";
 import { parsePain002, type TransactionStatus } from "./pain002";
-import { rejectionReasonFor, STATUS_CLASS } from "./reject-reasons";
+import { payoutRejection, STATUS_CLASS } from "./reject-reasons";
 
 export interface StatusImportCounts {
   /** TxInfAndSts entries in the report. */
@@ -17,6 +17,16 @@ export interface StatusImportCounts {
   unmatched: number;
   /** The same OrgnlEndToEndId and status imported before: nothing changes. */
   duplicates: number;
+  /** Each unmatched line (issue 20 item 9): which OrgnlEndToEndId and status, and why, for the operator. */
+  unmatchedLines: UnmatchedLine[];
+}
+
+export interface UnmatchedLine {
+  endToEndId: string;
+  status: string;
+  reason: "NO_SUCH_TRANSFER" | "UNKNOWN_STATUS" | "STATE_REFUSES";
+  /** The reason in words, naming the transfer's state when it refuses the status. */
+  message: string;
 }
 
 const NETWORK_STATES = new Set(["topay", "reqpay"]);
@@ -48,7 +58,7 @@ async function apply(tx: Tx, transfer: TransferRow, s: TransactionStatus, now: D
     case "rejected":
       if (transfer.state === "rejected" || transfer.state === "canceled") return true;
       if (!inNetwork(transfer)) return false;
-      await rejectPayout(tx, transfer, rejectionReasonFor(s.reasonCode), now);
+      await rejectPayout(tx, transfer, payoutRejection(s.reasonCode), now);
       return true;
     default:
       return false;
@@ -63,11 +73,15 @@ async function apply(tx: Tx, transfer: TransferRow, s: TransactionStatus, now: D
  */
 export async function importPaymentStatusReport(tx: Tx, input: { xml: string; now: Date; partnerId?: string }): Promise<StatusImportCounts> {
   const report = parsePain002(input.xml);
-  const counts: StatusImportCounts = { transactions: report.transactions.length, applied: 0, unmatched: 0, duplicates: 0 };
+  const counts: StatusImportCounts = { transactions: report.transactions.length, applied: 0, unmatched: 0, duplicates: 0, unmatchedLines: [] };
+  const unmatched = (s: TransactionStatus, reason: UnmatchedLine["reason"], message: string) => {
+    counts.unmatched++;
+    counts.unmatchedLines.push({ endToEndId: s.endToEndId, status: s.status, reason, message });
+  };
   for (const s of report.transactions) {
     const transfer = await lockFiledTransfer(tx, s.endToEndId, input.partnerId);
     if (!transfer) {
-      counts.unmatched++;
+      unmatched(s, "NO_SUCH_TRANSFER", "no transfer in a payout file has this EndToEndId");
       continue;
     }
     const [seen] = await tx
@@ -80,7 +94,8 @@ export async function importPaymentStatusReport(tx: Tx, input: { xml: string; no
     }
     if (!(await apply(tx, transfer, s, input.now))) {
       logger().warn({ transferId: transfer.id, state: transfer.state, txStatus: s.status }, "payment status does not apply to the transfer's state");
-      counts.unmatched++;
+      if (!STATUS_CLASS[s.status]) unmatched(s, "UNKNOWN_STATUS", `${s.status} is not a status this service reads (ACSC, ACCC, ACSP, PDNG, RJCT...)`);
+      else unmatched(s, "STATE_REFUSES", `the transfer is ${transfer.state}: ${s.status} does not apply to it`);
       continue;
     }
     await tx.insert(paymentStatusRecords).values({
@@ -94,6 +109,21 @@ export async function importPaymentStatusReport(tx: Tx, input: { xml: string; no
     });
     counts.applied++;
   }
-  logger().info({ reportMessageId: report.messageId, ...counts }, "payment status report imported");
+  const { unmatchedLines: _lines, ...totals } = counts;
+  logger().info({ reportMessageId: report.messageId, ...totals }, "payment status report imported");
   return counts;
+}
+
+/**
+ * One import in words, for the console's notice (issue 20 item 9): the counts, then each
+ * unmatched line (EndToEndId, status, why), at most `maxLines` of them.
+ */
+export function statusImportSummary(name: string, counts: StatusImportCounts, maxLines = Infinity): string {
+  const shown = counts.unmatchedLines.slice(0, maxLines).map((l) => ` ${l.endToEndId} ${l.status}: ${l.message}.`);
+  const rest = counts.unmatchedLines.length - shown.length;
+  return [
+    `Imported ${name}: ${counts.transactions} transactions, ${counts.applied} applied, ${counts.unmatched} unmatched, ${counts.duplicates} duplicates.`,
+    shown.length ? ` Unmatched:${shown.join("")}` : "",
+    rest > 0 ? ` …and ${rest} more (npm run payment-status:import lists them all).` : "",
+  ].join("");
 }

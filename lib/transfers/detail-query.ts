@@ -1,7 +1,7 @@
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { prepared } from "@/db/prepared";
-import { fundingSessions, payoutMethods, transfers, transferStateHistory } from "@/db/schema";
+import { fundingSessions, paymentStatusRecords, payoutMethods, transfers, transferStateHistory } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 import type { TransferRow } from "./records";
 
@@ -17,6 +17,8 @@ export interface TransferWithDetail {
   history: HistoryEntry[];
   /** The open funding session, only read in funding (spec 2.7). */
   session: { id: string; expiresAt: Date } | null;
+  /** The payout bank's rejection (its pain.002 RJCT), only read in rejected or canceled; null when none. */
+  rejection: { isoReasonCode: string | null } | null;
 }
 
 type Json<T> = T | string | null;
@@ -30,16 +32,22 @@ const session = sql<Json<{ id: string; expiresAt: string }>>`case when ${transfe
   select json_build_object('id', s.id, 'expiresAt', s.expires_at) from ${fundingSessions} s
   where s.transfer_id = ${transfers.id} and s.state = 'OPEN' order by s.created_at desc limit 1) end`;
 
+// By OrgnlEndToEndId (= transferId) and status: the unique index of payment_status_records.
+const rejection = sql<Json<{ isoReasonCode: string | null }>>`case when ${transfers.state} in ('rejected', 'canceled') then (
+  select json_build_object('isoReasonCode', p.reason_code) from ${paymentStatusRecords} p
+  where p.end_to_end_id = ${transfers.id} and p.status = 'RJCT' limit 1) end`;
+
 const build = (e: Executor) =>
   e
-    .select({ row: getTableColumns(transfers), payoutMethod: getTableColumns(payoutMethods), history, session })
+    .select({ row: getTableColumns(transfers), payoutMethod: getTableColumns(payoutMethods), history, session, rejection })
     .from(transfers)
     .leftJoin(payoutMethods, eq(payoutMethods.id, transfers.payoutMethodId))
     .where(and(eq(transfers.id, sql.placeholder("transferId")), eq(transfers.subscriptionId, sql.placeholder("subscriptionId"))))
     .prepare("transfer_with_detail");
 
 /**
- * The transfer, its payout method, its state history and its open funding session in ONE
+ * The transfer, its payout method, its state history, its open funding session and a payout
+ * bank's rejection in ONE
  * statement (issue 13): one snapshot, so a read outside a transaction never serves a state its
  * history does not end with (or the reverse), and one round trip instead of three.
  */
@@ -52,5 +60,6 @@ export async function transferWithDetail(db: Executor, subscriptionId: string, t
     payoutMethod: found.payoutMethod,
     history: (parsed(found.history) ?? []).map((h) => ({ ...h, transitionedAt: new Date(h.transitionedAt) })),
     session: s ? { id: s.id, expiresAt: new Date(s.expiresAt) } : null,
+    rejection: parsed(found.rejection),
   };
 }

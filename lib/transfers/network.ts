@@ -7,6 +7,7 @@ import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import { defineJob } from "@/lib/jobs/define";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+import type { PayoutRejection } from "@/lib/payouts/reject-reasons";
 import { isSandboxProvider, providers } from "@/lib/providers";
 import { lockTransfer, transitionTransfer, type TransferRow } from "./records";
 import { startRefund } from "./refunds";
@@ -89,15 +90,17 @@ export async function confirmPaid(tx: Tx, transfer: TransferRow, now: Date): Pro
 
 /**
  * File rail: the bank refused or returned the payment, nothing reached the beneficiary. The
- * transfer is rejected with `reason` (our code for the ISO reason) and its refund starts. A
+ * transfer is rejected with `rejection.code` (our code for the ISO reason) and its refund starts. A
  * pending customer cancellation is thereby answered: the money never left, so it succeeded.
  */
-export async function rejectPayout(tx: Tx, transfer: TransferRow, reason: string, now: Date): Promise<TransferRow> {
+export async function rejectPayout(tx: Tx, transfer: TransferRow, rejection: PayoutRejection, now: Date): Promise<TransferRow> {
+  const reason = rejection.code;
   if (pendingCancellation(transfer)) {
     await tx.update(transfers).set({ rejectionReason: reason }).where(eq(transfers.id, transfer.id));
     return resolveNetworkCancellation(tx, { ...transfer, rejectionReason: reason }, "NETWORK_CANCELLATION_SUCCESS", now);
   }
-  const moved = await transitionTransfer(tx, transfer, "network.rejected", now, { rejectionReason: reason });
+  // The partner learns why from the webhook itself (issue 20 item 9), as from the transfer's detail.
+  const moved = await transitionTransfer(tx, transfer, "network.rejected", now, { rejectionReason: reason }, [], { rejectionReason: rejection });
   await startRefund(tx, moved, now);
   return (await lockTransfer(tx, transfer.id))!;
 }

@@ -32,7 +32,15 @@ export async function lockTransfer(tx: Tx, transferId: string): Promise<Transfer
 }
 
 /** The history row and the event of a state change, not yet run; historyId is the ledger entry's source. */
-function stateWrites(tx: Tx, row: { id: string; subscriptionId: string }, from: TransferState | null, to: TransferState, reasonCode: string, now: Date) {
+function stateWrites(
+  tx: Tx,
+  row: { id: string; subscriptionId: string },
+  from: TransferState | null,
+  to: TransferState,
+  reasonCode: string,
+  now: Date,
+  extra: Record<string, unknown> = {},
+) {
   const historyId = newId("tsh");
   const history = tx.insert(transferStateHistory).values({
     id: historyId,
@@ -45,7 +53,7 @@ function stateWrites(tx: Tx, row: { id: string; subscriptionId: string }, from: 
   const event = eventWrites(tx, {
     subscriptionId: row.subscriptionId,
     eventType: "transfer.state.changed",
-    data: { transferId: row.id, state: to, previousState: from, reasonCode },
+    data: { transferId: row.id, state: to, previousState: from, reasonCode, ...extra },
     now,
   });
   return { historyId, writes: [history, ...event.writes], written: event.written };
@@ -84,6 +92,8 @@ export async function transitionTransfer(
   now: Date,
   set: Partial<TransferRow> = {},
   alongside: Write[] = [],
+  /** Fields the transfer.state.changed event carries beyond the state (a payout rejection's reason). */
+  eventData: Record<string, unknown> = {},
 ): Promise<TransferRow> {
   const from = row.state;
   const step = transferMachine.next(from, trigger, { prior: row.priorState ?? undefined });
@@ -101,7 +111,7 @@ export async function transitionTransfer(
     return same;
   }
   // One statement: the row, its history entry, the event with its delivery, the caller's writes.
-  const state = stateWrites(tx, row, from, step.to, step.reasonCode ?? trigger, now);
+  const state = stateWrites(tx, row, from, step.to, step.reasonCode ?? trigger, now, eventData);
   const [updated] = await withWrites(tx, [...state.writes, ...alongside])
     .update(transfers)
     .set(values)

@@ -3,6 +3,7 @@ import { prepared } from "@/db/prepared";
 import type { Executor } from "@/db";
 import { payoutMethods } from "@/db/schema";
 import { payoutMethodView } from "@/lib/beneficiaries/records";
+import { payoutRejection } from "@/lib/payouts/reject-reasons";
 import { customerActionExpectedFor, isPreFunding, nextStepFor } from "./state-machine";
 import { transferWithDetail, type TransferWithDetail } from "./detail-query";
 import type { TransferRow } from "./records";
@@ -40,7 +41,7 @@ export async function maskedPayoutMethod(db: Executor, payoutMethodId: string | 
  * transferExpiresAt only before funding, confirmationChallenge only in validated, fundingSession
  * only in funding, nextStep null and customerActionExpected NONE on terminal states.
  */
-export function transferDetailView({ row, payoutMethod, history, session }: TransferWithDetail) {
+export function transferDetailView({ row, payoutMethod, history, session, rejection }: TransferWithDetail) {
   const state = row.state;
   return {
     ...transferSummary(row),
@@ -64,6 +65,8 @@ export function transferDetailView({ row, payoutMethod, history, session }: Tran
     ...(session ? { fundingSession: { fundingSessionId: session.id, fundingWebviewUrl: null, expiresAt: session.expiresAt.toISOString() } } : {}),
     cancellation: row.cancellation ?? null,
     refund: refundView(row.refund),
+    // Ours (issue 20 item 9): why the payout bank refused the payment; never a compliance reason.
+    ...(rejection ? { rejectionReason: payoutRejection(rejection.isoReasonCode) } : {}),
     stateHistory: history.map((h) => ({ state: h.state, transitionedAt: h.transitionedAt.toISOString(), reasonCode: h.reasonCode })),
   };
 }

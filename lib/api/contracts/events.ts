@@ -6,6 +6,7 @@ import { defineContract } from "@/lib/http/contract";
 import { KYC_STATUSES } from "@/lib/kyc/statuses";
 import { TRANSFER_STATES } from "@/lib/transfers/state-machine";
 import { commaSeparated, Timestamp } from "../schemas";
+import { PayoutRejectionSchema } from "./transfers";
 import { EX } from "../examples/ids";
 
 const tags = ["Events"];
@@ -41,6 +42,7 @@ export const TransferStateChangedEventSchema = z
       state: z.enum(TRANSFER_STATES),
       previousState: z.enum(TRANSFER_STATES).nullable().meta({ description: "null when the transfer was created (registered)." }),
       reasonCode: z.string().meta({ example: "TRF_INITIATION_QUOTE_ACCEPTED" }),
+      rejectionReason: PayoutRejectionSchema.optional(),
     }),
   })
   .meta({ id: "TransferStateChangedEvent", description: "A transfer moved to another state." });

@@ -92,9 +92,22 @@ export const sandboxPaymentStatusReports = defineContract({
         applied: z.number().int(),
         unmatched: z.number().int(),
         duplicates: z.number().int(),
+        unmatchedLines: z
+          .array(
+            z.object({
+              endToEndId: z.string(),
+              status: z.string(),
+              reason: z.enum(["NO_SUCH_TRANSFER", "UNKNOWN_STATUS", "STATE_REFUSES"]),
+              message: z.string(),
+            }),
+          )
+          .meta({
+            description:
+              "Each unmatched TxInfAndSts: its OrgnlEndToEndId and TxSts, and why it was not applied (nothing recorded: a later report can apply it).",
+          }),
       })
       .meta({ id: "PaymentStatusImport" }),
   },
-  examples: { request: STATUS_REPORT_EXAMPLE, response: { transactions: 1, applied: 1, unmatched: 0, duplicates: 0 } },
+  examples: { request: STATUS_REPORT_EXAMPLE, response: { transactions: 1, applied: 1, unmatched: 0, duplicates: 0, unmatchedLines: [] } },
   errors: ["auth.subscriptionKeyInvalid", "validation.bodyMalformed", "validation.fieldInvalid", "route.notFound"],
 });

@@ -110,6 +110,21 @@ const CancellationSchema = z
   })
   .meta({ id: "CancellationDetail" });
 
+export const PayoutRejectionSchema = z
+  .object({
+    code: z.string().meta({ example: "PAYOUT_ACCOUNT_CLOSED" }),
+    isoReasonCode: z
+      .string()
+      .nullable()
+      .meta({ description: "The ISO 20022 status reason code the payout bank sent (StsRsnInf/Rsn), null when none.", example: "AC04" }),
+    description: z.string().meta({ description: "The reason in words.", example: "Account closed" }),
+  })
+  .meta({
+    id: "PayoutRejection",
+    description:
+      "Extension (docs/decisions.md): why the payout bank refused the payment. Present only when it did (transferStatus rejected, or canceled when a cancellation was pending); the refund follows.",
+  });
+
 const SummaryFields = {
   transferId: z.string(),
   transferStatus: TransferStateSchema,
@@ -143,6 +158,7 @@ export const TransferDetailSchema = z
     fundingSession: FundingSessionSchema.optional(),
     cancellation: CancellationSchema.nullable(),
     refund: RefundSchema.nullable(),
+    rejectionReason: PayoutRejectionSchema.optional(),
     stateHistory: z.array(z.object({ state: TransferStateSchema, transitionedAt: Timestamp, reasonCode: z.string() }).meta({ id: "StateHistoryEntry" })),
   })
   .meta({ id: "TransferDetailResponse" });

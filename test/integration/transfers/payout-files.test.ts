@@ -39,7 +39,7 @@ describe("sandbox payout files (pain.001) and payment status reports (pain.002)"
     ]);
     const imported = await xmlPost("/v1/sandbox/payment-status-reports", report);
     assert.equal(imported.status, 200, imported.text);
-    assert.deepEqual(imported.body, { transactions: 2, applied: 2, unmatched: 0, duplicates: 0 });
+    assert.deepEqual(imported.body, { transactions: 2, applied: 2, unmatched: 0, duplicates: 0, unmatchedLines: [] });
 
     const p = (await readTransfer(paid.c, paid.transferId)).body;
     assert.equal(p.transferStatus, "paid");
@@ -48,6 +48,15 @@ describe("sandbox payout files (pain.001) and payment status reports (pain.002)"
     assert.equal(r.transferStatus, "rejected");
     assert.deepEqual(reasons(r).slice(-2), ["TRF_NETWORK_TO_PAY", "TRF_PAYOUT_REJECTED"]);
     assert.ok(r.refund, "the refund started");
+    // Issue 20 item 9: why, in the detail, its webhook event and on the console's transfer page.
+    const why = { code: "PAYOUT_ACCOUNT_INVALID", isoReasonCode: "AC01", description: "Incorrect account number" };
+    assert.deepEqual(r.rejectionReason, why);
+    assert.equal("rejectionReason" in p, false);
+    const events = (await call("GET", "/v1/core/events?limit=200", { token: rejected.c.token })).body.items as { data: Record<string, unknown> }[];
+    const event = events.find((e) => e.data.transferId === rejected.transferId && e.data.state === "rejected");
+    assert.deepEqual(event?.data.rejectionReason, why, JSON.stringify(events.at(-1)));
+    const page = await fetch(`${BASE_URL}/console/transfers/${rejected.transferId}`, { headers: { cookie: await consoleCookie() } });
+    assert.match((await page.text()).replace(/<!-- -->/g, ""), /payout rejected by the bank: Incorrect account number \(AC01\)/);
     const stored = await withServerDatabase(async (db) => {
       const { eq } = await import("drizzle-orm");
       const { transfers } = await import("@/db/schema");
@@ -58,7 +67,7 @@ describe("sandbox payout files (pain.001) and payment status reports (pain.002)"
 
     const again = await xmlPost("/v1/sandbox/payment-status-reports", report);
     assert.equal(again.status, 200, again.text);
-    assert.deepEqual(again.body, { transactions: 2, applied: 0, unmatched: 0, duplicates: 2 });
+    assert.deepEqual(again.body, { transactions: 2, applied: 0, unmatched: 0, duplicates: 2, unmatchedLines: [] });
     const r2 = (await readTransfer(rejected.c, rejected.transferId)).body;
     assert.equal(r2.stateHistory.length, r.stateHistory.length);
     assert.equal((await readTransfer(paid.c, paid.transferId)).body.stateHistory.length, p.stateHistory.length);
@@ -74,7 +83,17 @@ describe("sandbox payout files (pain.001) and payment status reports (pain.002)"
       ]),
     );
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { transactions: 2, applied: 0, unmatched: 2, duplicates: 0 });
+    assert.deepEqual(res.body, {
+      transactions: 2,
+      applied: 0,
+      unmatched: 2,
+      duplicates: 0,
+      // Issue 20 item 9: each unmatched line, which EndToEndId and why.
+      unmatchedLines: [
+        { endToEndId: funded.transferId, status: "ACSC", reason: "NO_SUCH_TRANSFER", message: "no transfer in a payout file has this EndToEndId" },
+        { endToEndId: "trf_doesnotexist", status: "RJCT", reason: "NO_SUCH_TRANSFER", message: "no transfer in a payout file has this EndToEndId" },
+      ],
+    });
     assert.equal((await readTransfer(funded.c, funded.transferId)).body.transferStatus, "funded");
     // Leave nothing funded behind for the next file of the run.
     assert.equal((await xmlPost("/v1/sandbox/payout-files")).status, 200);
@@ -108,6 +127,15 @@ describe("sandbox payout files (pain.001) and payment status reports (pain.002)"
     const res = await xmlPost("/v1/sandbox/payment-status-reports", camt);
     assertError(res, 400, "validation.fieldInvalid");
     assert.match(JSON.stringify(res.body.error.details), /CstmrPmtStsRpt/);
+    // Issue 20 item 5: hostile documents are refused as malformed (they were a 500 retry_later).
+    const report = pain002("REP-hostile", "pof_none", [{ endToEndId: "trf_x", status: "ACSC" }]);
+    const deep = report.replace("<TxSts>ACSC</TxSts>", `<TxSts>ACSC</TxSts>${"<X>".repeat(150)}x${"</X>".repeat(150)}`);
+    const external = report.replace("<Document", '<!DOCTYPE Document [<!ENTITY x SYSTEM "file:///etc/passwd">]><Document').replace("REP-hostile", "&x;");
+    for (const xml of [deep, external.replace('<?xml version="1.0" encoding="UTF-8"?>\n', "")]) {
+      const refused = await xmlPost("/v1/sandbox/payment-status-reports", xml);
+      assertError(refused, 400, "validation.bodyMalformed");
+      assert.equal(refused.body.error.hint, "fix_request");
+    }
     const noKey = await call("POST", "/v1/sandbox/payout-files", { key: null });
     assertError(noKey, 401, "auth.subscriptionKeyInvalid");
   });

@@ -9,10 +9,10 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { beneficiaries, jobs, payoutFileItems, payoutFiles, payoutMethods, transfers, transferStateHistory } from "@/db/schema";
+import { beneficiaries, events, jobs, payoutFileItems, payoutFiles, payoutMethods, transfers, transferStateHistory } from "@/db/schema";
 import { clock } from "@/lib/clock";
 import { accountBalances, toMinor, transferEntries } from "@/lib/ledger";
 import { freshDb } from "../../support/db";
@@ -148,13 +148,37 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
       { endToEndId: ids.php, status: "ACSP" },
       { endToEndId: "trf_unknown", status: "ACSC" },
     ]);
-    assert.deepEqual(await importReport(report), { transactions: 4, applied: 3, unmatched: 1, duplicates: 0 });
+    const first = await importReport(report);
+    assert.deepEqual(first, {
+      transactions: 4,
+      applied: 3,
+      unmatched: 1,
+      duplicates: 0,
+      unmatchedLines: [{ endToEndId: "trf_unknown", status: "ACSC", reason: "NO_SUCH_TRANSFER", message: "no transfer in a payout file has this EndToEndId" }],
+    });
+    // Issue 20 item 9: the console's notice itemises it.
+    const { statusImportSummary } = await import("@/lib/payouts/status-import");
+    assert.equal(
+      statusImportSummary("rep.xml", first),
+      "Imported rep.xml: 4 transactions, 3 applied, 1 unmatched, 0 duplicates. Unmatched: trf_unknown ACSC: no transfer in a payout file has this EndToEndId.",
+    );
+    assert.match(statusImportSummary("rep.xml", first, 0), /1 unmatched, 0 duplicates\. …and 1 more \(npm run payment-status:import/);
     const paid = await stateOf(ids.clabe);
     const rejected = await stateOf(ids.iban);
     assert.equal(paid.state, "paid");
     assert.equal(rejected.state, "rejected");
     assert.equal(rejected.rejectionReason, "PAYOUT_ACCOUNT_CLOSED");
     assert.equal(rejected.refund?.refundStatus, "PENDING");
+    // Issue 20 item 9: the ISO reason in words, in the transfer's detail and in its event.
+    const why = { code: "PAYOUT_ACCOUNT_CLOSED", isoReasonCode: "AC04", description: "Account closed" };
+    const { transferDetail } = await import("@/lib/transfers/view");
+    assert.deepEqual((await transferDetail(db, rejected)).rejectionReason, why);
+    assert.equal("rejectionReason" in (await transferDetail(db, paid)), false, "only a rejected payout has one");
+    const [event] = await db
+      .select()
+      .from(events)
+      .where(sql`${events.body}->'data'->>'transferId' = ${ids.iban} and ${events.body}->'data'->>'state' = 'rejected'`);
+    assert.deepEqual((event.body.data as { rejectionReason?: unknown }).rejectionReason, why);
     assert.equal((await stateOf(ids.php)).state, "reqpay");
     const history = await db
       .select()
@@ -188,7 +212,18 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
     const refundEntries = (await transferEntries(db, ids.iban)).map((e) => e.kind);
     assert.equal(refundEntries.filter((k) => k === "payout.returned").length, 1, refundEntries.join());
 
-    assert.deepEqual(await importReport(report), { transactions: 4, applied: 0, unmatched: 1, duplicates: 3 });
+    assert.deepEqual(await importReport(report), { transactions: 4, applied: 0, unmatched: 1, duplicates: 3, unmatchedLines: first.unmatchedLines });
+    // A status the transfer's state refuses, and one we do not read: itemised with why, nothing recorded.
+    const refused = await importReport(
+      pain002("REP-3", "pof_x", [
+        { endToEndId: ids.clabe, status: "RJCT", reason: "AC04" },
+        { endToEndId: ids.clabe, status: "ZZZZ" },
+      ]),
+    );
+    assert.deepEqual(refused.unmatchedLines, [
+      { endToEndId: ids.clabe, status: "RJCT", reason: "STATE_REFUSES", message: "the transfer is paid: RJCT does not apply to it" },
+      { endToEndId: ids.clabe, status: "ZZZZ", reason: "UNKNOWN_STATUS", message: "ZZZZ is not a status this service reads (ACSC, ACCC, ACSP, PDNG, RJCT...)" },
+    ]);
     assert.deepEqual(
       (await transferEntries(db, ids.iban)).map((e) => e.kind),
       refundEntries,
@@ -206,7 +241,13 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
     const theirs = (await fundedTransfer(other, "002010077777777771")).id;
     await generate(other.partnerId);
     const report = pain002("REP-2", "pof_y", [{ endToEndId: theirs, status: "ACSC" }]);
-    assert.deepEqual(await importReport(report, owner.partnerId), { transactions: 1, applied: 0, unmatched: 1, duplicates: 0 });
+    assert.deepEqual(await importReport(report, owner.partnerId), {
+      transactions: 1,
+      applied: 0,
+      unmatched: 1,
+      duplicates: 0,
+      unmatchedLines: [{ endToEndId: theirs, status: "ACSC", reason: "NO_SUCH_TRANSFER", message: "no transfer in a payout file has this EndToEndId" }],
+    });
     assert.equal((await stateOf(theirs)).state, "topay");
 
     const { cancelTransfer } = await import("@/lib/transfers/cancel");
@@ -214,7 +255,7 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
       cancelTransfer(tx, { subscriptionId: other.subscriptionId, transferId: theirs, cancellationReason: "CUSTOMER_REQUEST", now: clock.now() }),
     );
     assert.equal(pending.cancellationOutcome, "NETWORK_CANCELLATION_PENDING");
-    assert.deepEqual(await importReport(report, other.partnerId), { transactions: 1, applied: 1, unmatched: 0, duplicates: 0 });
+    assert.deepEqual(await importReport(report, other.partnerId), { transactions: 1, applied: 1, unmatched: 0, duplicates: 0, unmatchedLines: [] });
     const row = await stateOf(theirs);
     assert.equal(row.state, "paid");
     assert.equal(row.cancellation?.cancellationOutcome, "NETWORK_ALREADY_PAID");

@@ -5,7 +5,7 @@ import { consoleAction } from "@/lib/console/action";
 import { notFound } from "@/lib/errors";
 import { recordAudit } from "@/lib/operators/audit";
 import { generatePayoutFiles } from "@/lib/payouts/generate";
-import { importPaymentStatusReport } from "@/lib/payouts/status-import";
+import { importPaymentStatusReport, statusImportSummary } from "@/lib/payouts/status-import";
 import { resolveNetworkCancellation } from "@/lib/transfers/network";
 import { lockTransfer } from "@/lib/transfers/records";
 
@@ -51,7 +51,8 @@ export const importStatusReportAction = consoleAction(
         { action: "paymentStatusReport.import", targetType: "paymentStatusReport", targetId: input.report.name, after: { ...counts } },
         now,
       );
-      return `Imported ${input.report.name}: ${counts.transactions} transactions, ${counts.applied} applied, ${counts.unmatched} unmatched, ${counts.duplicates} duplicates.`;
+      // The notice travels in the page's URL: at most 10 unmatched lines, each with its reason.
+      return statusImportSummary(input.report.name, counts, 10);
     },
   },
 );

@@ -193,7 +193,9 @@ async function apply(tx: Tx, owner: Owner, transferId: string, step: Step, now: 
     case "networkCancel":
       return void (await (await import("@/lib/transfers/network")).resolveNetworkCancellation(tx, row, step.outcome, now));
     case "networkRejected":
-      return void (await (await import("@/lib/transfers/network")).rejectPayout(tx, row, "AC04", now));
+      return void (await (
+        await import("@/lib/transfers/network")
+      ).rejectPayout(tx, row, (await import("@/lib/payouts/reject-reasons")).payoutRejection("AC04"), now));
     case "hold":
       return void (await (await import("@/lib/transfers/compliance")).holdTransfer(tx, row, now));
     case "release":

@@ -7,6 +7,7 @@ import { requireOperator } from "@/lib/console/session";
 import { transferView } from "@/lib/console/transfer-view";
 import { fromMinor, transferEntries } from "@/lib/ledger";
 import { Decimal } from "@/lib/money/decimal";
+import { payoutRejectionOf } from "@/lib/payouts/console";
 import { ready } from "@/lib/platform/ready";
 
 export const metadata = { title: "Transfer · Console" };
@@ -20,7 +21,7 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
   const found = await transferView(db, transferId);
   if (!found) notFound();
   const { t, history, beneficiary: b, method, screening, credits, actions, hold } = found;
-  const entries = await transferEntries(db, t.id);
+  const [entries, rejection] = await Promise.all([transferEntries(db, t.id), payoutRejectionOf(db, t.id)]);
   return (
     <>
       <PageTitle
@@ -42,6 +43,12 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
           State <Badge>{t.state}</Badge>
           {t.priorState ? <> · before hold {t.priorState}</> : null}
           {t.fundedFrom ? <> · funded from {t.fundedFrom}</> : null}
+          {rejection ? (
+            <span data-testid="payout-rejection">
+              {" "}
+              · payout rejected by the bank: {rejection.description} ({rejection.isoReasonCode ?? "no reason code"})
+            </span>
+          ) : null}
           {t.refund ? (
             <>
               {" "}
