@@ -1305,7 +1305,23 @@ export interface components {
           | null;
         /** @example TRF_INITIATION_QUOTE_ACCEPTED */
         reasonCode: string;
+        rejectionReason?: components["schemas"]["PayoutRejection"];
       };
+    };
+    /** @description Extension (docs/decisions.md): why the payout bank refused the payment. Present only when it did (transferStatus rejected, or canceled when a cancellation was pending); the refund follows. */
+    PayoutRejection: {
+      /** @example PAYOUT_ACCOUNT_CLOSED */
+      code: string;
+      /**
+       * @description The ISO 20022 status reason code the payout bank sent (StsRsnInf/Rsn), null when none.
+       * @example AC04
+       */
+      isoReasonCode: string | null;
+      /**
+       * @description The reason in words.
+       * @example Account closed
+       */
+      description: string;
     };
     HealthResponse: {
       /** @constant */
@@ -1707,6 +1723,7 @@ export interface components {
       fundingSession?: components["schemas"]["FundingSession"];
       cancellation: components["schemas"]["CancellationDetail"] | null;
       refund: components["schemas"]["RefundDetail"] | null;
+      rejectionReason?: components["schemas"]["PayoutRejectionOutput"];
       stateHistory: components["schemas"]["StateHistoryEntry"][];
     };
     /** @enum {string} */
@@ -1871,6 +1888,14 @@ export interface components {
       applied: number;
       unmatched: number;
       duplicates: number;
+      /** @description Each unmatched TxInfAndSts: its OrgnlEndToEndId and TxSts, and why it was not applied (nothing recorded: a later report can apply it). */
+      unmatchedLines: {
+        endToEndId: string;
+        status: string;
+        /** @enum {string} */
+        reason: "NO_SUCH_TRANSFER" | "UNKNOWN_STATUS" | "STATE_REFUSES";
+        message: string;
+      }[];
     };
     /** @description XML text */
     Pain001Document: string;
@@ -1903,6 +1928,21 @@ export interface components {
       unmatched: number;
       /** @description Credits already imported (same AcctSvcrRef): unchanged. */
       duplicates: number;
+    };
+    /** @description Extension (docs/decisions.md): why the payout bank refused the payment. Present only when it did (transferStatus rejected, or canceled when a cancellation was pending); the refund follows. */
+    PayoutRejectionOutput: {
+      /** @example PAYOUT_ACCOUNT_CLOSED */
+      code: string;
+      /**
+       * @description The ISO 20022 status reason code the payout bank sent (StsRsnInf/Rsn), null when none.
+       * @example AC04
+       */
+      isoReasonCode: string | null;
+      /**
+       * @description The reason in words.
+       * @example Account closed
+       */
+      description: string;
     };
     /** @description The customer's status or KYC status changed. */
     CustomerStatusChangedEventOutput: {
@@ -1995,6 +2035,7 @@ export interface components {
           | null;
         /** @example TRF_INITIATION_QUOTE_ACCEPTED */
         reasonCode: string;
+        rejectionReason?: components["schemas"]["PayoutRejectionOutput"];
       };
     };
     /** @description A beneficiary moved to another state. */
@@ -3823,6 +3864,8 @@ export interface operations {
       header?: {
         /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
         "X-Correlation-Id"?: string;
+        /** @description Optional: a UUID per action; a retry with the same key and body answers the original response. */
+        "Idempotency-Key"?: string;
       };
       path: {
         /** @description The session, from its creation. */
@@ -3893,7 +3936,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: `kyc.sessionStateInvalid` */
+      /** @description Conflict: `idempotency.conflict`, `kyc.sessionStateInvalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4400,6 +4443,8 @@ export interface operations {
       header?: {
         /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
         "X-Correlation-Id"?: string;
+        /** @description Optional: a UUID per action; a retry with the same key and body answers the original response. */
+        "Idempotency-Key"?: string;
       };
       path: {
         /** @description The beneficiary, from its creation or the list. */
@@ -4479,7 +4524,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: `beneficiary.stateInvalid` */
+      /** @description Conflict: `beneficiary.stateInvalid`, `idempotency.conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5746,6 +5791,8 @@ export interface operations {
       header?: {
         /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
         "X-Correlation-Id"?: string;
+        /** @description Optional: a UUID per action; a retry with the same key and body answers the original response. */
+        "Idempotency-Key"?: string;
       };
       path: {
         /** @description The transfer, from quote acceptance or the list. */
@@ -5883,7 +5930,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: `transfer.stateInvalid` */
+      /** @description Conflict: `idempotency.conflict`, `transfer.stateInvalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5938,6 +5985,8 @@ export interface operations {
       header?: {
         /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
         "X-Correlation-Id"?: string;
+        /** @description Optional: a UUID per action; a retry with the same key and body answers the original response. */
+        "Idempotency-Key"?: string;
       };
       path: {
         /** @description The funding session, from confirm. */
@@ -6008,7 +6057,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: `funding.sessionStateInvalid`, `transfer.stateInvalid` */
+      /** @description Conflict: `funding.sessionStateInvalid`, `idempotency.conflict`, `transfer.stateInvalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6072,6 +6121,8 @@ export interface operations {
       header?: {
         /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
         "X-Correlation-Id"?: string;
+        /** @description Optional: a UUID per action; a retry with the same key and body answers the original response. */
+        "Idempotency-Key"?: string;
       };
       path: {
         /** @description The transfer, from quote acceptance or the list. */
@@ -6202,7 +6253,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: `transfer.stateInvalid` */
+      /** @description Conflict: `idempotency.conflict`, `transfer.stateInvalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6257,6 +6308,8 @@ export interface operations {
       header?: {
         /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
         "X-Correlation-Id"?: string;
+        /** @description Optional: a UUID per action; a retry with the same key and body answers the original response. */
+        "Idempotency-Key"?: string;
       };
       path: {
         /** @description The transfer, from quote acceptance or the list. */
@@ -6399,7 +6452,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: `transfer.stateInvalid` */
+      /** @description Conflict: `idempotency.conflict`, `transfer.stateInvalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6454,6 +6507,8 @@ export interface operations {
       header?: {
         /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
         "X-Correlation-Id"?: string;
+        /** @description Optional: a UUID per action; a retry with the same key and body answers the original response. */
+        "Idempotency-Key"?: string;
       };
       path: {
         /** @description The transfer, from quote acceptance or the list. */
@@ -6591,7 +6646,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: `transfer.stateInvalid` */
+      /** @description Conflict: `idempotency.conflict`, `transfer.stateInvalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6646,6 +6701,8 @@ export interface operations {
       header?: {
         /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
         "X-Correlation-Id"?: string;
+        /** @description Optional: a UUID per action; a retry with the same key and body answers the original response. */
+        "Idempotency-Key"?: string;
       };
       path: {
         /** @description The transfer, from quote acceptance or the list. */
@@ -6761,7 +6818,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: `transfer.stateInvalid` */
+      /** @description Conflict: `idempotency.conflict`, `transfer.stateInvalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7039,6 +7096,8 @@ export interface operations {
       header?: {
         /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
         "X-Correlation-Id"?: string;
+        /** @description Optional: a UUID per action; a retry with the same key and body answers the original response. */
+        "Idempotency-Key"?: string;
       };
       path?: never;
       cookie?: never;
@@ -7089,6 +7148,15 @@ export interface operations {
       };
       /** @description Not found: `route.notFound` */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `idempotency.conflict` */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -7341,6 +7409,8 @@ export interface operations {
       header?: {
         /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
         "X-Correlation-Id"?: string;
+        /** @description Optional: a UUID per action; a retry with the same key and body answers the original response. */
+        "Idempotency-Key"?: string;
       };
       path?: never;
       cookie?: never;
@@ -7379,7 +7449,8 @@ export interface operations {
            *       "transactions": 1,
            *       "applied": 1,
            *       "unmatched": 0,
-           *       "duplicates": 0
+           *       "duplicates": 0,
+           *       "unmatchedLines": []
            *     }
            */
           "application/json": components["schemas"]["PaymentStatusImport"];
@@ -7405,6 +7476,15 @@ export interface operations {
       };
       /** @description Not found: `route.notFound` */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `idempotency.conflict` */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -7458,6 +7538,8 @@ export interface operations {
       header?: {
         /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
         "X-Correlation-Id"?: string;
+        /** @description Optional: a UUID per action; a retry with the same key and body answers the original response. */
+        "Idempotency-Key"?: string;
       };
       path?: never;
       cookie?: never;
@@ -7538,6 +7620,15 @@ export interface operations {
           "application/xml": components["schemas"]["Pain001Document"];
         };
       };
+      /** @description Bad request: `validation.fieldInvalid` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
       /** @description Unauthorised: `auth.subscriptionKeyInvalid` */
       401: {
         headers: {
@@ -7556,7 +7647,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: `transfer.stateInvalid` */
+      /** @description Conflict: `idempotency.conflict`, `transfer.stateInvalid` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7593,6 +7684,8 @@ export interface operations {
       header?: {
         /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
         "X-Correlation-Id"?: string;
+        /** @description Optional: a UUID per action; a retry with the same key and body answers the original response. */
+        "Idempotency-Key"?: string;
       };
       path: {
         /** @description The funding session, from confirm. */
@@ -7659,7 +7752,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: `funding.methodUnavailable` */
+      /** @description Conflict: `funding.methodUnavailable`, `idempotency.conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7705,6 +7798,8 @@ export interface operations {
       header?: {
         /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
         "X-Correlation-Id"?: string;
+        /** @description Optional: a UUID per action; a retry with the same key and body answers the original response. */
+        "Idempotency-Key"?: string;
       };
       path?: never;
       cookie?: never;
@@ -7774,6 +7869,15 @@ export interface operations {
       };
       /** @description Not found: `route.notFound` */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `idempotency.conflict` */
+      409: {
         headers: {
           [name: string]: unknown;
         };

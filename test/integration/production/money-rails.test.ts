@@ -317,9 +317,10 @@ describe("a production server never reaches a sandbox money rail (issue 11 item 
   test("payout: the server's job puts the funded transfer into an XSD-valid pain.001 in the outbox; it never reaches the sandbox network", async () => {
     const { payoutFileItems, payoutFiles } = await import("@/db/schema");
     let file: string | undefined;
+    // The transfer funded by the statement above may have a file of its own by now: find the filed transfer's.
     for (let i = 0; i < 60 && !file; i++) {
       await new Promise((r) => setTimeout(r, 500));
-      file = readdirSync(outbox).find((f) => f.endsWith(".xml"));
+      file = readdirSync(outbox).find((f) => f.endsWith(".xml") && readFileSync(path.join(outbox, f), "utf8").includes(`<EndToEndId>${filedTransferId}<`));
     }
     assert.ok(file, "a payout file in PAYOUT_OUTBOX_DIR");
     const xml = readFileSync(path.join(outbox, file), "utf8");
