@@ -6,7 +6,7 @@ type Screening = typeof screeningResults.$inferSelect;
 
 /**
  * Why screening flagged a subject (lib/screening/results.ts): the matched list entries with the
- * name or alias matched, program, score and the subject's fields that agreed or differed. Console
+ * list, entry number and reference, name or alias matched, program or regime, score and the subject's fields that agreed or differed. Console
  * only: the partner API never carries any of it.
  */
 export function ScreeningEvidence({ screening }: { screening: Screening | undefined }) {
@@ -26,7 +26,7 @@ export function ScreeningEvidence({ screening }: { screening: Screening | undefi
               <th className="p-1">List</th>
               <th className="p-1">Entry</th>
               <th className="p-1">Matched name</th>
-              <th className="p-1">Program</th>
+              <th className="p-1">Program / regime</th>
               <th className="p-1">Score</th>
               <th className="p-1">Agreed</th>
               <th className="p-1">Differed</th>
@@ -35,9 +35,10 @@ export function ScreeningEvidence({ screening }: { screening: Screening | undefi
           <tbody>
             {screening.evidence.map((e) => (
               <tr key={`${e.list}:${e.entryId}`} className="border-t align-top">
-                <td className="p-1">{e.list}</td>
+                <td className="p-1">{e.listName ?? e.list}</td>
                 <td className="p-1 font-mono">
-                  {e.entryId} <Badge>{e.result}</Badge>
+                  {e.entryId}
+                  {e.reference ? ` (${e.reference})` : null} <Badge>{e.result}</Badge>
                 </td>
                 <td className="p-1">
                   {e.matchedName}

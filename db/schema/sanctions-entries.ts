@@ -8,8 +8,10 @@ export const sanctionsEntries = pgTable(
     versionId: text("version_id")
       .notNull()
       .references(() => sanctionsListVersions.id),
-    /** The entry's number in its list (OFAC ent_num). */
+    /** The entry's number in its list (OFAC ent_num, UN DATAID). */
     entryId: text("entry_id").notNull(),
+    /** The list's reference besides the number, when it has one (UN REFERENCE_NUMBER "CDi.001"). */
+    reference: text("reference"),
     name: text("name").notNull(),
     /** individual, entity, vessel or aircraft. */
     kind: text("kind").notNull(),

@@ -3,14 +3,19 @@ import { createdAt } from "./columns";
 
 /** Why a match was reported: what lib/screening stores with the subject for operators. */
 export interface ScreeningEvidence {
-  /** The list ("ofac-sdn", or "sandbox-watchlist" for the sandbox magic names). */
+  /** The list ("ofac-sdn", "ofac-consolidated", "un-consolidated", or "sandbox-watchlist" for the sandbox magic names). */
   list: string;
+  /** The list's name as an operator reads it ("OFAC SDN", "UN Security Council Consolidated List"); absent on older rows. */
+  listName?: string;
   listVersionId: string | null;
   entryId: string;
+  /** The list's reference for the entry besides its number (UN "CDi.001"), when it has one. */
+  reference?: string | null;
   /** The entry's published name, and the name or alias that matched. */
   entryName: string;
   matchedName: string;
   matchedAlias: boolean;
+  /** Programs (OFAC) or regimes (UN) the entry is listed under. */
   programs: string[];
   /** Similarity after the date-of-birth and nationality adjustments, 0..1 as a decimal string. */
   score: string;

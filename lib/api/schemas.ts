@@ -50,3 +50,29 @@ export function commaSeparated<const T extends readonly [string, ...string[]]>(v
     .transform((s) => s.split(","))
     .pipe(z.array(z.enum(values)));
 }
+
+// Spec 2.2's name rule, for every person's name the API accepts (profile, beneficiary): letters of
+// the Latin blocks (Basic Latin, Latin-1, Extended-A/B, Extended Additional), combining accents
+// only right after a letter, and the separators real names use (space, hyphen, period, and the
+// apostrophes phones type: ' ’ ʼ). Anything else is refused rather than cleaned: format and
+// control characters (zero-width space and joiners, soft hyphen, word joiner, BOM, bidi controls)
+// are invisible and would split a listed name for screening, and letters of other scripts
+// (Cyrillic "о" in "Nоriega") or compatibility forms (fullwidth "Ｎ") are lookalikes.
+const NAME_LETTER = "A-Za-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u024F\\u1E00-\\u1EFF";
+// Combining Diacritical Marks without U+034F (combining grapheme joiner: default-ignorable).
+const NAME_MARK = "\\u0300-\\u034E\\u0350-\\u036F";
+const PERSON_NAME = new RegExp(`^[${NAME_LETTER}][${NAME_MARK}]*(?:[${NAME_LETTER}][${NAME_MARK}]*|['’ʼ .-])*$`, "u");
+
+/**
+ * A person's first, middle or last name: trimmed, stored NFC (so "José" typed with a combining
+ * accent is the same text as the precomposed one), Latin script only (400
+ * validation.fieldFormatInvalid at the field's path otherwise).
+ */
+export const PersonName = z
+  .string()
+  .trim()
+  .normalize("NFC")
+  .min(1)
+  .max(100)
+  .regex(PERSON_NAME, "Use Latin letters (diacritics allowed), spaces, hyphens, apostrophes and periods.")
+  .meta({ example: "María José" });

@@ -30,6 +30,17 @@ const codeList = (fallback: string) =>
         .filter(Boolean),
     );
 
+/** Comma-separated files or URLs of one publication (the sanctions lists' source settings). */
+const urlList = z
+  .string()
+  .default("")
+  .transform((v) =>
+    v
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
 const schema = z.object({
   APP_MODE: z.enum(["sandbox", "production"]).default("sandbox"),
   DATABASE_URL: z.string().min(1).optional(),
@@ -225,17 +236,13 @@ const schema = z.object({
   /** OTP SMS: a gateway receiving a Standard Webhooks-signed JSON POST. */
   SMS_WEBHOOK_URL: z.string().url().optional(),
   SMS_WEBHOOK_SECRET: z.string().min(8).optional(),
-  /** Comma-separated files or URLs of one list publication (OFAC: sdn.csv, alt.csv, add.csv); empty: the shipped copy. */
-  SANCTIONS_SOURCE_URLS: z
-    .string()
-    .default("")
-    .transform((v) =>
-      v
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean),
-    ),
-  /** How often the refresh job fetches SANCTIONS_SOURCE_URLS. */
+  /** Comma-separated files or URLs of one OFAC SDN publication (sdn.csv, alt.csv, add.csv); empty: the shipped copy. */
+  SANCTIONS_SOURCE_URLS: urlList,
+  /** The same for the OFAC consolidated (non-SDN) list (cons_prim.csv, cons_alt.csv, cons_add.csv). */
+  SANCTIONS_OFAC_CONSOLIDATED_URLS: urlList,
+  /** The same for the UN Security Council Consolidated List (consolidated.xml). */
+  SANCTIONS_UN_URLS: urlList,
+  /** How often the refresh job fetches a list that has URLs set. */
   SANCTIONS_REFRESH_HOURS: z.coerce.number().positive().default(24),
   /** Match score (0..1) from which screening reports a HIT, and a CLOSE_MATCH (docs/screening-quality.md). */
   SCREENING_HIT_SCORE: z.coerce.number().min(0).max(1).default(0.93),

@@ -16,10 +16,12 @@ export interface JobPayloads {
   "transfers.refundStep": { transferId: string; from?: RefundStatus };
   "funding.expire": { fundingSessionId: string };
   "referenceRates.refresh": Record<string, never>;
-  "sanctions.refresh": Record<string, never>;
+  /** list: one sanctions list ("ofac-sdn", "ofac-consolidated", "un-consolidated"); absent: each. */
+  "sanctions.refresh": { list?: string };
   "notifications.otpDelivery": { deliveryId: string };
   "payouts.generateFiles": Record<string, never>;
   "payouts.writeFile": { payoutFileId: string };
+  /** listVersionId: the new list version, or "matching-form-N" for the one rescreen after a change of the matching form. */
   "sanctions.rescreen": { listVersionId: string; subjectType: "customer" | "beneficiary"; afterId: string | null };
 }
 

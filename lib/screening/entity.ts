@@ -1,6 +1,6 @@
 /**
- * The one entity model every sanctions list maps to (lib/screening/sources/<format>): the OFAC
- * SDN list today, the UN and EU consolidated lists the same way later. Stored per list version
+ * The one entity model every sanctions list maps to (lib/screening/sources/<format>): OFAC SDN,
+ * OFAC consolidated (non-SDN) and the UN Security Council Consolidated List. Stored per list version
  * (db/schema/sanctions.ts) and indexed in memory for matching (lib/screening/match-index.ts).
  */
 export type SanctionedKind = "individual" | "entity" | "vessel" | "aircraft";
@@ -11,15 +11,22 @@ export interface SanctionedAlias {
   /** aka, fka, nka (OFAC), or the list's own word. */
   aliasType: string;
   name: string;
+  /**
+   * "low": a weak alias (UN quality "Low", or a name in its original script), matched only
+   * exactly, as the UN's own guidance asks; null: a normal alias.
+   */
+  quality: "low" | null;
 }
 
 export interface SanctionedEntry {
-  /** The entry's number in its list (OFAC ent_num). */
+  /** The entry's number in its list (OFAC ent_num, UN DATAID). */
   entryId: string;
+  /** The reference an operator quotes, when the list has one besides the number (UN "CDi.001"). */
+  reference: string | null;
   /** As published (OFAC individuals: "SURNAME, Given Names"). */
   name: string;
   kind: SanctionedKind;
-  /** Sanctions programs ("SDGT", "IRAN" ...). */
+  /** Sanctions programs or regimes ("SDGT", "IRAN" ...; UN: "Al-Qaida", "DRC" ...). */
   programs: string[];
   aliases: SanctionedAlias[];
   /** "YYYY-MM-DD", "YYYY-MM", "YYYY" or a year range "YYYY/YYYY", as precise as published. */
@@ -33,7 +40,7 @@ export interface SanctionedEntry {
 
 /** One parsed publication of a list, ready to be stored as a list version. */
 export interface ParsedList {
-  /** The list's key ("ofac-sdn"). */
+  /** The list's key ("ofac-sdn", "ofac-consolidated", "un-consolidated"). */
   list: string;
   entries: SanctionedEntry[];
 }

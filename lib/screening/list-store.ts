@@ -28,12 +28,14 @@ export interface ImportReport {
   created: boolean;
   entryCount: number;
   aliasCount: number;
+  /** Entries by kind (individual, entity, vessel, aircraft), for a publication parsed by this import. */
+  kinds?: Record<string, number>;
 }
 
-/** The copy of the OFAC SDN list shipped in data/sanctions (loaded once into a fresh database). */
-export function shippedSources(): string[] {
-  const dir = path.join(process.cwd(), "data", "sanctions", "ofac-sdn");
-  return LIST_FORMATS["ofac-sdn"].files.map((f) => path.join(dir, f));
+/** The copy of a list shipped in data/sanctions/<list> (loaded once into a fresh database). */
+export function shippedSources(list: string): string[] {
+  const dir = path.join(process.cwd(), "data", "sanctions", list);
+  return LIST_FORMATS[list].files.map((f) => path.join(dir, f));
 }
 
 /** Published list files are a few megabytes (the UN and EU consolidated lists tens): far below this. */
@@ -109,6 +111,7 @@ export async function storePublication(db: Db, pub: Publication, now: Date): Pro
         chunk.map((e) => ({
           versionId,
           entryId: e.entryId,
+          reference: e.reference,
           name: e.name,
           kind: e.kind,
           programs: e.programs,
@@ -120,7 +123,7 @@ export async function storePublication(db: Db, pub: Publication, now: Date): Pro
       );
     }
     const aliases = parsed.entries.flatMap((e) =>
-      e.aliases.map((a) => ({ versionId, entryId: e.entryId, aliasId: a.aliasId, aliasType: a.aliasType, name: a.name })),
+      e.aliases.map((a) => ({ versionId, entryId: e.entryId, aliasId: a.aliasId, aliasType: a.aliasType, name: a.name, quality: a.quality })),
     );
     for (let i = 0; i < aliases.length; i += CHUNK * 2) await tx.insert(sanctionsAliases).values(aliases.slice(i, i + CHUNK * 2));
     // A new version rescreens every active subject (lib/screening/rescreen-job.ts), in batches.
@@ -132,7 +135,9 @@ export async function storePublication(db: Db, pub: Publication, now: Date): Pro
         { runAt: now, dedupeKey: `sanctions.rescreen:${versionId}:${subjectType}:start` },
       );
     }
-    return { list, versionId, created: true, entryCount: parsed.entries.length, aliasCount };
+    const kinds: Record<string, number> = {};
+    for (const e of parsed.entries) kinds[e.kind] = (kinds[e.kind] ?? 0) + 1;
+    return { list, versionId, created: true, entryCount: parsed.entries.length, aliasCount, kinds };
   });
 }
 

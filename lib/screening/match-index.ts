@@ -1,3 +1,4 @@
+import doubleMetaphone from "talisman/phonetics/double-metaphone";
 import jaroWinkler from "talisman/metrics/jaro-winkler";
 import { nameTokens, naturalOrder } from "./names";
 
@@ -6,17 +7,20 @@ import { nameTokens, naturalOrder } from "./names";
  * screening"). Token-wise, like moov-io/watchman: each query word is paired with its best word of
  * a listed name (Jaro-Winkler, talisman), the pairs' similarities weighted by word length, and the
  * listed name's words left unpaired lower the score. Candidates come from a scan of the distinct
- * listed words (a few thousand), not of every name, so one screening stays in milliseconds.
+ * listed words (a few thousand, most skipped by a letter-count bound before any Jaro-Winkler), not
+ * of every name, so one screening stays well under 5 ms. Weak aliases (UN "Low" quality, names in
+ * their original script) are not scanned: they match only exactly.
  */
 
 /** What the matcher needs of an entry (lib/screening/entity.ts SanctionedEntry, as stored). */
 export interface IndexEntry {
   entryId: string;
+  reference?: string | null;
   name: string;
   programs: string[];
   datesOfBirth: string[];
   nationalities: string[];
-  aliases: { name: string }[];
+  aliases: { name: string; quality?: "low" | null }[];
 }
 
 interface IndexedName {
@@ -35,7 +39,30 @@ export interface MatchIndex {
   vocabulary: string[];
   /** Word id → the names that contain it. */
   postings: number[][];
+  /** Word → its id. */
+  wordIds: Map<string, number>;
+  /** Word id → its letters as char codes (the letter-count bound of the scan). */
+  letters: Uint8Array[];
+  /** Word id → the set of its letters as bits (a-z, 0-9 folded in), the first and cheapest bound. */
+  masks: Int32Array;
+  /** Word length → the ids of the words of that length. */
+  byLength: Int32Array[];
+  /** Word id → its Double Metaphone code (null when too short to tell names apart). */
+  sounds: (string | null)[];
+  /** Weak aliases by their words, sorted and joined: matched only when the subject's words are the same. */
+  exact: Map<string, number[]>;
+  /**
+   * The similar listed words of the query words seen lately (subjects' words repeat: given names,
+   * common surnames), so a scan runs once per word, not once per screening. Bounded: the oldest
+   * go first.
+   */
+  seen: Map<string, Map<number, number>>;
+  /** Scratch: per name, the query words it shares (all zero between screenings). */
+  shared?: Int32Array;
 }
+
+/** Query words whose similar listed words an index keeps (a few hundred bytes each). */
+const SEEN_WORDS = 5000;
 
 export interface MatchSubject {
   firstName: string;
@@ -57,27 +84,53 @@ export interface Candidate {
 
 /** A word pairs with a listed word only from this similarity on (below, it counts as unmatched). */
 const WORD_MIN = 0.8;
+/**
+ * Two similar words (Jaro-Winkler at least WORD_MIN) that also sound the same (equal Double
+ * Metaphone code of three or more letters) are at least this similar: transliterations of one
+ * Arabic name differ in their vowels and doubled letters ("mohammed"/"muhammad" is 0.85 by
+ * Jaro-Winkler alone, "yusuf"/"youssef" 0.81), not in how they sound. Sound alone never makes a
+ * pair: "aminu"/"ayman" or "omar"/"amir" share a code but are different names.
+ */
+const SAME_SOUND = 0.9;
 /** Share of the score lost when none of a listed name's words are paired (scaled by the unpaired share). */
 const UNPAIRED_PENALTY = 0.3;
 /** Lost when the candidate's published dates of birth all differ from the subject's. */
 const DOB_PENALTY = 0.15;
 /** Lost when the candidate's published nationalities all differ from the subject's. */
 const NATIONALITY_PENALTY = 0.05;
+/** A one-letter word is an initial: it pairs with a word it begins, at this similarity. */
+const INITIAL = 0.9;
+
+/** The Double Metaphone code that stands for a word's sound, or null when too short to tell names apart. */
+function sound(word: string): string | null {
+  if (word.length < 3) return null;
+  const code = doubleMetaphone(word)[0];
+  return code.length >= 3 ? code : null;
+}
+
+const exactKey = (words: string[]) => [...words].sort().join(" ");
 
 export function buildIndex(list: string, versionId: string, entries: IndexEntry[]): MatchIndex {
-  const ids = new Map<string, number>();
+  const wordIds = new Map<string, number>();
   const vocabulary: string[] = [];
   const postings: number[][] = [];
   const names: IndexedName[] = [];
-  const add = (entry: number, published: string, alias: boolean) => {
+  const exact = new Map<string, number[]>();
+  const add = (entry: number, published: string, alias: boolean, weak: boolean) => {
     const words = nameTokens(naturalOrder(published));
     if (words.length === 0) return;
     const index = names.length;
+    if (weak) {
+      const key = exactKey(words);
+      exact.set(key, [...(exact.get(key) ?? []), index]);
+      names.push({ entry, published, alias, tokens: [] });
+      return;
+    }
     const tokens = words.map((w) => {
-      let id = ids.get(w);
+      let id = wordIds.get(w);
       if (id === undefined) {
         id = vocabulary.push(w) - 1;
-        ids.set(w, id);
+        wordIds.set(w, id);
         postings.push([]);
       }
       if (postings[id].at(-1) !== index) postings[id].push(index);
@@ -86,10 +139,16 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
     names.push({ entry, published, alias, tokens });
   };
   entries.forEach((e, i) => {
-    add(i, e.name, false);
-    for (const a of e.aliases) add(i, a.name, true);
+    add(i, e.name, false, false);
+    for (const a of e.aliases) add(i, a.name, true, a.quality === "low");
   });
-  return { list, versionId, entries, names, vocabulary, postings };
+  const letters = vocabulary.map((w) => Uint8Array.from(w, (c) => c.charCodeAt(0)));
+  const masks = Int32Array.from(vocabulary, letterMask);
+  const lengths: number[][] = [];
+  vocabulary.forEach((w, id) => (lengths[w.length] ??= []).push(id));
+  const byLength = Array.from(lengths, (ids) => Int32Array.from(ids ?? []));
+  const sounds = vocabulary.map(sound);
+  return { list, versionId, entries, names, vocabulary, postings, wordIds, letters, masks, byLength, sounds, exact, seen: new Map() };
 }
 
 /** A published date of birth ("YYYY-MM-DD", "YYYY-MM", "YYYY", "YYYY/YYYY") compatible with a full date. */
@@ -102,38 +161,124 @@ export function sameBirthDate(published: string, dateOfBirth: string): boolean {
   return dateOfBirth.startsWith(published);
 }
 
-function wordsCloseEnough(a: string, b: string): boolean {
-  return Math.abs(a.length - b.length) <= Math.max(2, Math.floor(Math.min(a.length, b.length) / 2));
+/** A word's letters as a bit set (26 letters; digits share bits: only a bound). */
+function letterMask(word: string): number {
+  let mask = 0;
+  for (let i = 0; i < word.length; i++) mask |= 1 << (word.charCodeAt(i) % 32);
+  return mask;
+}
+
+function bits(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+function similarWordsSeen(index: MatchIndex, q: string): Map<number, number> {
+  let found = index.seen.get(q);
+  if (found) return found;
+  found = similarWords(index, q);
+  if (index.seen.size >= SEEN_WORDS) index.seen.delete(index.seen.keys().next().value!);
+  index.seen.set(q, found);
+  return found;
+}
+
+// Scratch letter counts for the scan (ASCII after the matching form): one query word at a time.
+const queryCounts = new Int16Array(128);
+const usedCounts = new Int16Array(128);
+
+/**
+ * Listed words similar to one query word: word id → similarity (at least WORD_MIN). Jaro
+ * similarity is at most (m/|a| + m/|b| + 1) / 3 for m common letters, and Jaro-Winkler's prefix
+ * boost adds at most 0.4 × (1 − Jaro): a listed word whose letter count with the query word
+ * bounds it below WORD_MIN is skipped without computing it (most of the vocabulary).
+ */
+function similarWords(index: MatchIndex, q: string): Map<number, number> {
+  const found = new Map<number, number>();
+  const same = index.wordIds.get(q);
+  if (same !== undefined) found.set(same, 1);
+  const qn = q.length;
+  const code = sound(q);
+  for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127]++;
+  const { vocabulary, letters, masks, byLength } = index;
+  const qmask = letterMask(q);
+  // Only the lengths the matcher compares at all: words far longer or shorter are other names.
+  for (let wn = 1; wn < byLength.length; wn++) {
+    if (Math.abs(qn - wn) > Math.max(2, Math.floor(Math.min(qn, wn) / 2))) continue;
+    const ids = byLength[wn];
+    const ratio = (qn + wn) / (qn * wn);
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k];
+      // Each letter one word has and the other lacks leaves at least one letter of it unmatched;
+      // with the largest prefix boost, WORD_MIN needs (m / |q| + m / |w| + 1) / 3 >= 2/3.
+      const wmask = masks[id];
+      const bound = Math.min(wn - bits(wmask & ~qmask), qn - bits(qmask & ~wmask)) * ratio;
+      if (bound < 1 || id === same) continue;
+      // The Jaro-Winkler boost is 0.1 per letter of common prefix (at most 4): with a prefix of p
+      // letters, WORD_MIN needs Jaro of at least (WORD_MIN - 0.1 p) / (1 - 0.1 p).
+      const w = letters[id];
+      let p = 0;
+      while (p < 4 && p < qn && p < wn && w[p] === q.charCodeAt(p)) p++;
+      const need = (3 * (WORD_MIN - 0.1 * p)) / (1 - 0.1 * p) - 1;
+      if (bound < need) continue;
+      let common = 0;
+      for (let i = 0; i < wn; i++) {
+        const c = w[i] & 127;
+        if (usedCounts[c] < queryCounts[c]) {
+          usedCounts[c]++;
+          common++;
+        }
+      }
+      for (let i = 0; i < wn; i++) usedCounts[w[i] & 127] = 0;
+      if (common * ratio < need) continue;
+      const word = vocabulary[id];
+      const sim = jaroWinkler(q, word);
+      if (sim < WORD_MIN) continue;
+      // Same sound, unless one word only extends the other ("martin"/"martinez": another name).
+      if (code !== null && index.sounds[id] === code && !word.startsWith(q) && !q.startsWith(word)) found.set(id, Math.max(sim, SAME_SOUND));
+      // Jaro-Winkler rewards a shared prefix: words two or more letters apart in length are
+      // usually different names ("lucia"/"luciano"), not a typo, and weigh less.
+      else found.set(id, Math.abs(qn - wn) >= 2 ? sim * 0.9 : sim);
+    }
+  }
+  for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127] = 0;
+  return found;
 }
 
 /**
  * Scores every listed individual whose name shares at least two words (or the only word) with the
- * subject's, strongest first; only those at or above `minScore` are returned.
+ * subject's, strongest first; only those at or above `minScore` are returned. A weak alias counts
+ * only when its words are exactly the subject's (any order).
  */
 export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore: number): Candidate[] {
   const first = nameTokens(subject.firstName);
   const query = [...first, ...nameTokens(subject.lastName)].slice(0, 30);
   if (query.length === 0) return [];
-  // Similar listed words per query word, and which query words each listed name shares.
-  const similar = query.map((q) => {
-    const found = new Map<number, number>();
-    index.vocabulary.forEach((word, id) => {
-      if (!wordsCloseEnough(q, word)) return;
-      const sim = word === q ? 1 : jaroWinkler(q, word);
-      if (sim >= WORD_MIN) found.set(id, sim);
-    });
-    return found;
-  });
-  const shared = new Map<number, number>();
+  // Similar listed words per query word (initials find none: they only pair within a candidate),
+  // and which query words each listed name shares.
+  const similar = query.map((q) => (q.length > 1 ? similarWordsSeen(index, q) : new Map<number, number>()));
+  // Which query words each listed name shares, as bits per name (a scratch array of the index,
+  // cleared after use: a Map here was most of the time for names with common words like "al").
+  const masks = (index.shared ??= new Int32Array(index.names.length));
+  const touched: number[] = [];
   similar.forEach((found, qi) => {
-    for (const id of found.keys()) for (const n of index.postings[id]) shared.set(n, (shared.get(n) ?? 0) | (1 << qi));
+    const bit = 1 << qi;
+    for (const id of found.keys()) {
+      const names = index.postings[id];
+      for (let k = 0; k < names.length; k++) {
+        const n = names[k];
+        if (masks[n] === 0) touched.push(n);
+        masks[n] |= bit;
+      }
+    }
   });
-  const needed = Math.min(2, query.length);
+  const shared = touched.map((n) => [n, masks[n]] as const);
+  for (const n of touched) masks[n] = 0;
+  const full = query.filter((q) => q.length > 1).length;
+  const needed = Math.max(1, Math.min(2, full));
   const best = new Map<number, Candidate>();
-  for (const [n, mask] of shared) {
-    if (popcount(mask) < needed) continue;
+  const consider = (n: number, nameScore: number, pairedQuery: number[]) => {
     const name = index.names[n];
-    const { score: nameScore, pairedQuery } = scoreName(query, name.tokens, index.vocabulary, similar);
     const entry = index.entries[name.entry];
     const agreed: string[] = [];
     const differed: string[] = [];
@@ -157,12 +302,23 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
         score -= NATIONALITY_PENALTY;
       }
     }
-    if (score < minScore) continue;
+    if (score < minScore) return;
     const current = best.get(name.entry);
     if (!current || current.score < score) {
       best.set(name.entry, { entry, matchedName: name.published, matchedAlias: name.alias, nameScore, score, agreed, differed });
     }
+  };
+  for (const [n, mask] of shared) {
+    if (popcount(mask) < needed) continue;
+    const { score, pairedQuery } = scoreName(query, index.names[n].tokens, index.vocabulary, similar);
+    consider(n, score, pairedQuery);
   }
+  for (const n of index.exact.get(exactKey(query)) ?? [])
+    consider(
+      n,
+      1,
+      query.map(() => 1),
+    );
   return [...best.values()].sort((a, b) => b.score - a.score);
 }
 
@@ -179,15 +335,18 @@ function popcount(mask: number): number {
  */
 function scoreName(query: string[], tokens: number[], vocabulary: string[], similar: Map<number, number>[]) {
   const pairs: [number, number, number][] = [];
-  query.forEach((_, qi) =>
+  query.forEach((q, qi) =>
     tokens.forEach((id, ti) => {
+      const word = vocabulary[id];
+      // An initial ("Manuel A. Noriega"), on either side, pairs with a word it begins.
+      if (q.length === 1 || word.length === 1) {
+        if (q[0] === word[0]) pairs.push([qi, ti, q === word ? 1 : INITIAL]);
+        return;
+      }
       const sim = similar[qi].get(id);
       if (sim === undefined) return;
-      // Jaro-Winkler rewards a shared prefix: words two or more letters apart in length are
-      // usually different names ("lucia"/"luciano"), not a typo, and weigh less.
-      const adjusted = Math.abs(query[qi].length - vocabulary[id].length) >= 2 ? sim * 0.9 : sim;
       // Below 0.9 a pair is more likely two different words ("maria"/"mark") than a typo: it weighs less.
-      pairs.push([qi, ti, adjusted >= 0.9 ? adjusted : adjusted - 2 * (0.9 - adjusted)]);
+      pairs.push([qi, ti, sim >= 0.9 ? sim : sim - 2 * (0.9 - sim)]);
     }),
   );
   pairs.sort((a, b) => b[2] - a[2]);

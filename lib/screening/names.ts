@@ -1,11 +1,52 @@
+import anyAscii from "any-ascii";
+import unhomoglyph from "unhomoglyph";
+
 /**
- * Name normalisation for screening: case, diacritics, punctuation, honorifics and the published
- * "SURNAME, Given Names" order, so "Dr. José O'Brien-Núñez" and "OBRIEN NUNEZ, Jose" give the
- * same words. Word order itself is left to the token-wise matcher (match-index.ts).
+ * The one matching form of a name (issue 19), for subjects, listed names and aliases alike, so
+ * "Dr. José O'Brien-Núñez", "OBRIEN NUNEZ, Jose" and "Nori\u200bega" / "Nоriega" (Cyrillic о)
+ * / "NORIEGA" give the same words:
+ *
+ * 1. NFKC: compatibility forms to their plain letters (fullwidth "Ｎ", ligature "ﬁ").
+ * 2. Default-ignorable code points removed, not turned into spaces: a zero-width space, joiner,
+ *    soft hyphen, word joiner, BOM or bidi control inside a word must not split it.
+ * 3. In a word that mixes Latin letters with letters of another script, those letters to their
+ *    Latin skeleton (UTS #39 confusables.txt, through `unhomoglyph`): a Cyrillic "о" in a Latin
+ *    name is a lookalike, not a transliteration.
+ * 4. Everything else non-ASCII transliterated (`any-ascii`): accents dropped, "ß" → "ss",
+ *    "Ø" → "O", Arabic or Cyrillic list text (UN original-script names) to Latin.
+ * 5. Lower case; apostrophes dropped (O'Brien → obrien); hyphens and any other punctuation a
+ *    space, so "Caro-Quintero" is "caro quintero".
+ * Word order is left to the token-wise matcher (match-index.ts).
  */
 
-// Letters NFKD does not decompose into a base letter and a mark.
-const FOLD: Record<string, string> = { ß: "ss", æ: "ae", œ: "oe", ø: "o", đ: "d", ł: "l", ı: "i", þ: "th", ð: "d" };
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+const LATIN_LETTER = /\p{Script=Latin}/u;
+const OTHER_LETTER = /(?!\p{Script=Latin})\p{L}/gu;
+
+/** A mixed-script word's non-Latin letters as their Latin lookalikes (when UTS #39 has one). */
+function latinSkeleton(word: string): string {
+  if (!LATIN_LETTER.test(word)) return word;
+  return word.replace(OTHER_LETTER, (c) => {
+    const prototype = unhomoglyph(c);
+    return /^[A-Za-z]+$/.test(prototype) ? prototype : c;
+  });
+}
+
+/** Lower case ASCII words separated by single spaces: the matching form described above. */
+export function matchingForm(value: string): string {
+  const text = value
+    .normalize("NFKC")
+    .replace(IGNORABLE, "")
+    .replace(/[^\s]+/gu, latinSkeleton);
+  return anyAscii(text)
+    .toLowerCase()
+    .replace(/['`]/g, "")
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
+}
+
+/** The matching form (kept under its older name for the identity key of lib/customers/profile.ts). */
+export const normaliseText = matchingForm;
 
 // Titles and honorifics that precede a name on forms and lists; never part of an identity.
 const HONORIFICS = new Set([
@@ -41,21 +82,9 @@ const HONORIFICS = new Set([
   "capt",
 ]);
 
-/** Lower case ASCII words: no diacritics, apostrophes dropped (O'Brien → obrien), other punctuation a space. */
-export function normaliseText(value: string): string {
-  return value
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[ßæœøđłıþð]/g, (c) => FOLD[c] ?? c)
-    .replace(/['’`]/g, "")
-    .replace(/[^a-z0-9]+/g, " ")
-    .trim();
-}
-
-/** The words of a name, honorifics dropped. */
+/** The words of a name in the matching form, honorifics dropped. */
 export function nameTokens(value: string): string[] {
-  return normaliseText(value)
+  return matchingForm(value)
     .split(" ")
     .filter((t) => t && !HONORIFICS.has(t));
 }

@@ -4,7 +4,8 @@ import type { ScreeningEvidence } from "@/db/schema";
 import { config } from "@/lib/config";
 import { RetryLater } from "@/lib/jobs/define";
 import { listIndex } from "./list-index";
-import { matchSubject } from "./match-index";
+import { matchSubject, type MatchIndex } from "./match-index";
+import { LISTS } from "./sources";
 import { normaliseText } from "./names";
 
 export type ScreeningResult = "CLEAR" | "CLOSE_MATCH" | "HIT";
@@ -96,31 +97,51 @@ export const sandboxScreening: ScreeningProvider = {
 /** How many matches a screening keeps as evidence. */
 const EVIDENCE_LIMIT = 5;
 
+/** The lists' names as an operator reads them in the evidence. */
+export const LIST_NAMES: Record<string, string> = {
+  "ofac-sdn": "OFAC Specially Designated Nationals (SDN) List",
+  "ofac-consolidated": "OFAC Consolidated Sanctions List (non-SDN)",
+  "un-consolidated": "UN Security Council Consolidated List",
+};
+
 /**
- * The OFAC SDN list as imported into the database (lib/screening/list-store.ts), matched in
- * memory (match-index.ts). Until the list's first version is stored (a fresh database loads the
- * shipped copy as a job at start), screening waits: it never reports CLEAR against no list.
+ * The sanctions lists as imported into the database (lib/screening/list-store.ts): OFAC SDN, OFAC
+ * consolidated (non-SDN) and the UN Security Council Consolidated List, each matched in memory
+ * (match-index.ts) against its newest version. Until every list's first version is stored (a
+ * fresh database loads the shipped copies as jobs at start), screening waits: it never reports
+ * CLEAR against a list it has not read.
  */
 export const sanctionsListScreening: ScreeningProvider = {
   async screen(subject, db) {
-    const index = await listIndex(db, "ofac-sdn");
-    if (!index) throw new RetryLater(1, "the sanctions list is not loaded yet");
+    const indexes = await Promise.all(LISTS.map((list) => listIndex(db, list)));
+    const missing = LISTS.filter((_, i) => !indexes[i]);
+    if (missing.length) throw new RetryLater(1, `the sanctions lists are not loaded yet (${missing.join(", ")})`);
     const { SCREENING_HIT_SCORE: hit, SCREENING_CLOSE_MATCH_SCORE: close } = config();
-    const candidates = matchSubject(index, subject, close).slice(0, EVIDENCE_LIMIT);
-    const evidence: ScreeningEvidence[] = candidates.map((c) => ({
-      list: index.list,
-      listVersionId: index.versionId,
-      entryId: c.entry.entryId,
-      entryName: c.entry.name,
-      matchedName: c.matchedName,
-      matchedAlias: c.matchedAlias,
-      programs: c.entry.programs,
-      score: c.score.toFixed(3),
-      result: c.score >= hit ? "HIT" : "CLOSE_MATCH",
-      agreed: c.agreed,
-      differed: c.differed,
-    }));
-    return { result: evidence[0]?.result ?? "CLEAR", evidence, listVersions: { [index.list]: index.versionId } };
+    const listVersions: Record<string, string> = {};
+    const evidence: ScreeningEvidence[] = [];
+    for (const index of indexes as MatchIndex[]) {
+      listVersions[index.list] = index.versionId;
+      for (const c of matchSubject(index, subject, close)) {
+        evidence.push({
+          list: index.list,
+          listName: LIST_NAMES[index.list] ?? index.list,
+          listVersionId: index.versionId,
+          entryId: c.entry.entryId,
+          reference: c.entry.reference ?? null,
+          entryName: c.entry.name,
+          matchedName: c.matchedName,
+          matchedAlias: c.matchedAlias,
+          programs: c.entry.programs,
+          score: c.score.toFixed(3),
+          result: c.score >= hit ? "HIT" : "CLOSE_MATCH",
+          agreed: c.agreed,
+          differed: c.differed,
+        });
+      }
+    }
+    evidence.sort((a, b) => Number(b.score) - Number(a.score));
+    evidence.splice(EVIDENCE_LIMIT);
+    return { result: evidence[0]?.result ?? "CLEAR", evidence, listVersions };
   },
 };
 

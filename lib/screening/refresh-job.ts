@@ -1,34 +1,53 @@
 import { z } from "zod";
 import type { Db } from "@/db";
 import { addSeconds, clock } from "@/lib/clock";
-import { config } from "@/lib/config";
+import { config, type Config } from "@/lib/config";
 import { defineJob } from "@/lib/jobs/define";
 import { enqueue } from "@/lib/jobs/queue";
 import { logger } from "@/lib/log";
 import { importPublication, shippedSources } from "./list-store";
+import { LISTS } from "./sources";
+
+/** Each list's source setting: its URLs (or files) when set, else the copy shipped in data/sanctions. */
+const SOURCE_SETTING: Record<string, keyof Config> = {
+  "ofac-sdn": "SANCTIONS_SOURCE_URLS",
+  "ofac-consolidated": "SANCTIONS_OFAC_CONSOLIDATED_URLS",
+  "un-consolidated": "SANCTIONS_UN_URLS",
+};
+
+function sourceUrls(list: string): string[] {
+  return config()[SOURCE_SETTING[list]] as string[];
+}
 
 /**
- * Loads the sanctions list: SANCTIONS_SOURCE_URLS when set (production), else the copy shipped in
- * data/sanctions. Fetches outside any transaction, stores in one (a known content hash is a
- * no-op), and with URLs set comes back every SANCTIONS_REFRESH_HOURS.
+ * Loads one sanctions list (or, for a payload without a list, each in turn): its source setting
+ * when set (production), else the copy shipped in data/sanctions/<list>. Fetches outside any
+ * transaction, stores in one (a known content hash is a no-op), and for a list with URLs set
+ * comes back every SANCTIONS_REFRESH_HOURS. Each list has its own versions: a new version of any
+ * of them rescreens every active subject (list-store.ts).
  */
 export const refreshSanctionsList = defineJob({
   kind: "sanctions.refresh",
-  schema: z.object({}).strict() as z.ZodType<Record<string, never>>,
-  perform: async (db, { signal }) => {
-    const urls = config().SANCTIONS_SOURCE_URLS;
-    const report = await importPublication(db, urls.length ? urls : shippedSources(), clock.now(), signal);
-    if (report.created) logger().info({ ...report }, "sanctions list version stored");
-    if (urls.length) await scheduleRefresh(db, config().SANCTIONS_REFRESH_HOURS * 3600);
+  schema: z.object({ list: z.enum(LISTS as [string, ...string[]]).optional() }).strict(),
+  perform: async (db, { payload, signal }) => {
+    for (const list of payload.list ? [payload.list] : LISTS) {
+      const urls = sourceUrls(list);
+      const report = await importPublication(db, urls.length ? urls : shippedSources(list), clock.now(), signal);
+      if (report.created) logger().info({ ...report }, "sanctions list version stored");
+      if (urls.length) await scheduleRefresh(db, config().SANCTIONS_REFRESH_HOURS * 3600, list);
+    }
   },
 });
 
 /**
- * Enqueues the next refresh `afterSeconds` from now. The dedupe key names the time slot, so a
- * restart and the job's own rescheduling never stack two refreshes for one slot.
+ * Enqueues the refresh of one list (or of each, at start) `afterSeconds` from now. The dedupe key
+ * names the list and the time slot, so a restart and the job's own rescheduling never stack two
+ * refreshes of one list for one slot.
  */
-export async function scheduleRefresh(db: Db, afterSeconds = 0): Promise<void> {
+export async function scheduleRefresh(db: Db, afterSeconds = 0, list?: string): Promise<void> {
   const runAt = addSeconds(clock.now(), afterSeconds);
   const slot = afterSeconds === 0 ? "start" : String(Math.floor(runAt.getTime() / (config().SANCTIONS_REFRESH_HOURS * 3_600_000)));
-  await enqueue(db, "sanctions.refresh", {}, { runAt, dedupeKey: `sanctions.refresh:${slot}`, maxAttempts: 10 });
+  for (const l of list ? [list] : LISTS) {
+    await enqueue(db, "sanctions.refresh", { list: l }, { runAt, dedupeKey: `sanctions.refresh:${l}:${slot}`, maxAttempts: 10 });
+  }
 }

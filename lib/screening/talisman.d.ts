@@ -3,3 +3,7 @@ declare module "talisman/metrics/jaro-winkler" {
   const jaroWinkler: (a: string, b: string) => number;
   export default jaroWinkler;
 }
+declare module "talisman/phonetics/double-metaphone" {
+  const doubleMetaphone: (word: string) => [string, string];
+  export default doubleMetaphone;
+}

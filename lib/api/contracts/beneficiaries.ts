@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
 import { BENEFICIARY_STATES } from "@/lib/beneficiaries/state-machine";
-import { commaSeparated, Timestamp } from "../schemas";
+import { commaSeparated, PersonName, Timestamp } from "../schemas";
 import { alpha3, isoDate } from "./profile";
 import { EX } from "../examples/ids";
 
@@ -9,7 +9,6 @@ const tags = ["Beneficiaries"];
 
 export const RELATIONSHIPS = ["FAMILY", "SELF", "FRIEND", "BUSINESS", "OTHER"] as const;
 export const BeneficiaryStateSchema = z.enum(BENEFICIARY_STATES).meta({ id: "BeneficiaryState" });
-const name = z.string().trim().min(1).max(100);
 
 export const PayoutMethodSummarySchema = z
   .object({
@@ -80,8 +79,8 @@ export const createBeneficiary = defineContract({
   idempotency: "required",
   body: z
     .strictObject({
-      firstName: name,
-      lastName: name,
+      firstName: PersonName,
+      lastName: PersonName,
       dateOfBirth: isoDate.optional(),
       nationality: alpha3.optional(),
       countryOfResidence: alpha3,

@@ -5,15 +5,10 @@ import { defineContract } from "@/lib/http/contract";
 import { CUSTOMER_STATUSES } from "@/lib/customers/status-machine";
 import { LANGUAGES } from "@/lib/i18n/language";
 import { KYC_STATUSES } from "@/lib/kyc/statuses";
-import { NextStepSchema, Timestamp } from "../schemas";
+import { NextStepSchema, PersonName, Timestamp } from "../schemas";
 import { EX } from "../examples/ids";
 
 const tags = ["Profile and KYC"];
-
-// Latin script with diacritics (spec 2.2), plus the separators real names use.
-// Apostrophes: the ASCII one and the typographic ones phones type by default (O’Brien).
-const LATIN_NAME = /^[\p{Script=Latin}][\p{Script=Latin}\p{M}'’ʼ .-]*$/u;
-const latinName = z.string().trim().min(1).max(100).regex(LATIN_NAME, "Use Latin characters (diacritics allowed).");
 
 /** ISO 3166-1 alpha-3, checked against the real list (i18n-iso-countries). */
 export const alpha3 = z
@@ -70,9 +65,9 @@ export const ProfileSubmitRequestSchema = z
   .preprocess(
     profileAliases,
     z.strictObject({
-      firstName: latinName,
-      lastName: latinName,
-      middleNames: z.array(latinName).max(5).optional(),
+      firstName: PersonName,
+      lastName: PersonName,
+      middleNames: z.array(PersonName).max(5).optional(),
       dateOfBirth: isoDate,
       nationality: alpha3,
       residenceCountry: alpha3,

@@ -2,14 +2,30 @@
  * Screening on the official list over HTTP (issue 11): a beneficiary or a profile carrying a
  * listed name, in any variation of the labelled set (case, accents, order, a missing middle name,
  * a typo, an alias), never reaches VALID; common test names stay clear. The evidence never leaves
- * the service.
+ * the service. Issue 19: one name policy at the API (invisible characters and lookalikes refused
+ * at the field's path, names stored NFC), and the UN list screened too.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { SanctionedEntry } from "@/lib/screening/entity";
 import { awaitScreeningOf } from "../customers/helpers";
 import { listedCases, shippedEntries, VARIATIONS } from "../../unit/screening/labelled-set";
-import { assertNoKeyDeep, decideKyc, pendingCustomer, screenedBeneficiary, validCustomer, readProfile, type Customer } from "../support";
+import {
+  assertIssue,
+  assertNoKeyDeep,
+  createBeneficiary,
+  decideKyc,
+  mexBeneficiary,
+  newCustomer,
+  pendingCustomer,
+  readBeneficiary,
+  screenedBeneficiary,
+  submitProfile,
+  usaProfile,
+  validCustomer,
+  readProfile,
+  type Customer,
+} from "../support";
 
 const entries = shippedEntries();
 const byId = new Map(entries.map((e) => [e.entryId, e]));
@@ -67,4 +83,48 @@ describe("profiles", () => {
       for (const key of EVIDENCE_KEYS) assertNoKeyDeep(read, key);
     });
   }
+});
+
+// Issue 19's reproductions: OFAC SDN 1572 "NORIEGA, Manuel Antonio" with a zero-width space, a soft
+// hyphen, and a Cyrillic "о" in the surname.
+const EVASIONS = { zeroWidthSpace: "Nori\u200bega", softHyphen: "Nor\u00adiega", cyrillicO: "N\u043eriega" };
+
+describe("one name policy (issue 19)", () => {
+  let c: Customer;
+  test("setup: a VALID customer", async () => {
+    c = await validCustomer();
+  });
+  for (const [evasion, lastName] of Object.entries(EVASIONS)) {
+    test(`beneficiary: ${evasion} in the last name → 400 validation.fieldFormatInvalid on lastName`, async () => {
+      const body = {
+        firstName: "Manuel Antonio",
+        lastName,
+        dateOfBirth: "1934-02-11",
+        nationality: "MEX",
+        countryOfResidence: "MEX",
+        relationshipToCustomer: "FAMILY",
+      };
+      assertIssue(await createBeneficiary(c, body), "lastName", "validation.fieldFormatInvalid");
+    });
+    test(`profile: ${evasion} in the last name → 400 validation.fieldFormatInvalid on lastName`, async () => {
+      const fresh = await newCustomer();
+      assertIssue(await submitProfile(fresh, usaProfile({ firstName: "Manuel Antonio", lastName })), "lastName", "validation.fieldFormatInvalid");
+    });
+  }
+  test("a name typed with a combining accent is stored NFC (the precomposed letter)", async () => {
+    const res = await createBeneficiary(c, mexBeneficiary({ firstName: "Jose\u0301" }));
+    assert.equal(res.status, 202, res.text);
+    assert.equal((await readBeneficiary(c, res.body.beneficiaryId)).body.firstName, "Jos\u00e9");
+  });
+  test("a beneficiary named as a UN-listed individual (Eric Badege, born 1971) is not VALID", async () => {
+    const b = await screenedBeneficiary(c, {
+      firstName: "Eric",
+      lastName: "Badege",
+      dateOfBirth: "1971-03-10",
+      countryOfResidence: "MEX",
+      relationshipToCustomer: "FAMILY",
+    });
+    assert.ok(b.state === "BLOCKED" || b.state === "MONITORED", b.state);
+    for (const key of EVIDENCE_KEYS) assertNoKeyDeep(b, key);
+  });
 });

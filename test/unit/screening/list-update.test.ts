@@ -1,7 +1,7 @@
 /**
- * List versions in the database: the shipped list loads once into a fresh database, an import is
- * idempotent, and a list update that adds a name rescreens existing subjects through their state
- * machines, with events and stored evidence (issue 11).
+ * List versions in the database: the three shipped lists load once into a fresh database, an
+ * import is idempotent, and an update of any list that adds a name rescreens existing subjects
+ * through their state machines, with events and stored evidence (issues 11 and 19).
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -16,6 +16,7 @@ import {
   beneficiaries,
   customers,
   events,
+  jobs,
   partners,
   sanctionsAliases,
   sanctionsEntries,
@@ -25,6 +26,7 @@ import {
 } from "@/db/schema";
 import { createBeneficiary } from "@/lib/beneficiaries/manage";
 import { clock } from "@/lib/clock";
+import { enqueue } from "@/lib/jobs/queue";
 import { jobRegistry } from "@/lib/jobs/registry";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { importPublication, shippedSources } from "@/lib/screening/list-store";
@@ -58,7 +60,7 @@ const count = async (table: typeof sanctionsEntries | typeof sanctionsAliases, v
 /** The shipped files with one more listed individual (as OFAC appends a designation). */
 function listWithNewName(): string[] {
   const dir = mkdtempSync(path.join(tmpdir(), "sdn-update-"));
-  return shippedSources().map((source) => {
+  return shippedSources("ofac-sdn").map((source) => {
     let bytes = readFileSync(source);
     if (source.endsWith("sdn.csv")) {
       const row = `99999001,"ZZTESTOVA, Miroslava","individual","SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB 12 Mar 1971; nationality Russia."\r\n`;
@@ -85,18 +87,34 @@ async function subscription(): Promise<{ subscriptionId: string; customerId: str
   return { subscriptionId, customerId };
 }
 
-test("a fresh database loads the shipped list once: 8,976 entries, 11,910 aliases", async () => {
+test("a fresh database loads the three shipped lists once, each its own version", async () => {
   await drain();
   const versions = await db.select().from(sanctionsListVersions);
-  assert.equal(versions.length, 1);
-  assert.equal(versions[0].list, "ofac-sdn");
-  assert.equal(versions[0].entryCount, 8976);
-  assert.equal(versions[0].aliasCount, 11910);
-  assert.equal(await count(sanctionsEntries, versions[0].id), 8976);
-  assert.equal(await count(sanctionsAliases, versions[0].id), 11910);
-  const again = await importPublication(db, shippedSources(), clock.now());
-  assert.equal(again.created, false, "the same files are the same version");
-  assert.equal(again.versionId, versions[0].id);
+  const byList = Object.fromEntries(versions.map((v) => [v.list, v]));
+  assert.deepEqual(Object.keys(byList).sort(), ["ofac-consolidated", "ofac-sdn", "un-consolidated"]);
+  assert.equal(versions.length, 3);
+  const sdn = byList["ofac-sdn"];
+  assert.equal(sdn.entryCount, 8976);
+  assert.equal(sdn.aliasCount, 11910);
+  assert.equal(await count(sanctionsEntries, sdn.id), 8976);
+  assert.equal(await count(sanctionsAliases, sdn.id), 11910);
+  assert.equal(byList["ofac-consolidated"].entryCount, 442);
+  assert.equal(byList["un-consolidated"].entryCount, 730 + 273);
+  const [badege] = await db
+    .select()
+    .from(sanctionsEntries)
+    .where(and(eq(sanctionsEntries.versionId, byList["un-consolidated"].id), eq(sanctionsEntries.entryId, "6907993")));
+  assert.equal(badege.reference, "CDi.001");
+  const lowAliases = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(sanctionsAliases)
+    .where(and(eq(sanctionsAliases.versionId, byList["un-consolidated"].id), eq(sanctionsAliases.quality, "low")));
+  assert.equal(Number(lowAliases[0].n), 615 + 378, "UN Low aliases and original-script names are stored as exact-only");
+  for (const list of ["ofac-sdn", "ofac-consolidated", "un-consolidated"]) {
+    const again = await importPublication(db, shippedSources(list), clock.now());
+    assert.equal(again.created, false, `${list}: the same files are the same version`);
+    assert.equal(again.versionId, byList[list].id);
+  }
 });
 
 test("a list update that adds a name moves an existing VALID beneficiary and customer of that name", async () => {
@@ -174,4 +192,84 @@ test("a list update that adds a name moves an existing VALID beneficiary and cus
 
   // Importing the same update again changes nothing.
   assert.equal((await importPublication(db, listWithNewName(), clock.now())).created, false);
+});
+
+/** The shipped UN list with one more individual (as the Security Council adds a designation). */
+function unListWithNewName(): string[] {
+  const dir = mkdtempSync(path.join(tmpdir(), "un-update-"));
+  const [source] = shippedSources("un-consolidated");
+  const individual = `<INDIVIDUAL><DATAID>99999002</DATAID><VERSIONNUM>1</VERSIONNUM><FIRST_NAME>OKSANA</FIRST_NAME><SECOND_NAME>ZZTESTENKO</SECOND_NAME><UN_LIST_TYPE>DRC</UN_LIST_TYPE><REFERENCE_NUMBER>CDi.999</REFERENCE_NUMBER><LISTED_ON>2026-11-01</LISTED_ON><INDIVIDUAL_DATE_OF_BIRTH><TYPE_OF_DATE>EXACT</TYPE_OF_DATE><YEAR>1980</YEAR></INDIVIDUAL_DATE_OF_BIRTH></INDIVIDUAL>`;
+  const xml = readFileSync(source, "utf8").replace("<INDIVIDUALS>", `<INDIVIDUALS>${individual}`);
+  const target = path.join(dir, "consolidated.xml");
+  writeFileSync(target, xml);
+  return [target];
+}
+
+test("a new version of the UN list rescreens too: a VALID beneficiary named as the newly listed individual is BLOCKED, evidence names list, reference and regime", async () => {
+  await drain();
+  const { subscriptionId } = await subscription();
+  const listed = await db.transaction((tx) =>
+    createBeneficiary(tx, {
+      subscriptionId,
+      beneficiary: { firstName: "Oksana", lastName: "Zztestenko", dateOfBirth: "1980-04-02", countryOfResidence: "MEX", relationshipToCustomer: "FAMILY" },
+      now: clock.now(),
+    }),
+  );
+  await drain();
+  const stateOf = async (id: string) => (await db.select().from(beneficiaries).where(eq(beneficiaries.id, id)))[0].state;
+  assert.equal(await stateOf(listed.beneficiaryId), "VALID", "not listed yet");
+  const report = await importPublication(db, unListWithNewName(), clock.now());
+  assert.equal(report.created, true);
+  assert.deepEqual(report.kinds, { individual: 731, entity: 273 });
+  await drain();
+  assert.equal(await stateOf(listed.beneficiaryId), "BLOCKED");
+  const [latest] = await db
+    .select()
+    .from(screeningResults)
+    .where(and(eq(screeningResults.subjectType, "beneficiary"), eq(screeningResults.subjectId, listed.beneficiaryId)))
+    .orderBy(sql`${screeningResults.createdAt} desc`)
+    .limit(1);
+  const [evidence] = latest.evidence;
+  assert.equal(evidence.list, "un-consolidated");
+  assert.equal(evidence.listName, "UN Security Council Consolidated List");
+  assert.equal(evidence.entryId, "99999002");
+  assert.equal(evidence.reference, "CDi.999");
+  assert.deepEqual(evidence.programs, ["DRC"]);
+  assert.deepEqual(evidence.agreed, ["firstName", "lastName", "dateOfBirth"]);
+  // Every list's version screened against (and, in sandbox, the magic names).
+  for (const list of ["ofac-consolidated", "ofac-sdn", "un-consolidated"]) assert.ok(latest.listVersions[list], list);
+});
+
+test("rows stored before the matching form of issue 19 are rescreened once with it (the migration's jobs)", async () => {
+  await drain();
+  // The migration enqueued the one rescreen of each subject type (done by now: a fresh database).
+  const formJobs = await db
+    .select({ kind: jobs.kind, state: jobs.state })
+    .from(jobs)
+    .where(sql`${jobs.dedupeKey} like 'sanctions.rescreen:matching-form-2:%'`);
+  assert.deepEqual(
+    formJobs.map((j) => j.kind),
+    ["sanctions.rescreen", "sanctions.rescreen"],
+  );
+  // A beneficiary stored VALID under the old form with a zero-width space inside a listed surname
+  // (issue 19's reproduction), as the old API accepted it.
+  const { subscriptionId } = await subscription();
+  const stored = await db.transaction((tx) =>
+    createBeneficiary(tx, {
+      subscriptionId,
+      beneficiary: { firstName: "Emma", lastName: "Thompson", countryOfResidence: "MEX", relationshipToCustomer: "FAMILY" },
+      now: clock.now(),
+    }),
+  );
+  await drain();
+  await db.update(beneficiaries).set({ firstName: "Manuel Antonio", lastName: "Nori\u200bega" }).where(eq(beneficiaries.id, stored.beneficiaryId));
+  await enqueue(
+    db,
+    "sanctions.rescreen",
+    { listVersionId: "matching-form-2", subjectType: "beneficiary", afterId: null },
+    { runAt: clock.now(), dedupeKey: "sanctions.rescreen:matching-form-2:beneficiary:start" },
+  );
+  await drain();
+  const [row] = await db.select().from(beneficiaries).where(eq(beneficiaries.id, stored.beneficiaryId));
+  assert.equal(row.state, "BLOCKED");
 });

@@ -23,7 +23,7 @@ test("an entry carries its programs, aliases, dates of birth, nationalities and 
   const abbas = entries.find((e) => e.entryId === "2674")!;
   assert.equal(abbas.name, "ABBAS, Abu");
   assert.deepEqual(abbas.programs, ["SDGT"]);
-  assert.deepEqual(abbas.aliases, [{ aliasId: "1795", aliasType: "aka", name: "ZAYDAN, Muhammad" }]);
+  assert.deepEqual(abbas.aliases, [{ aliasId: "1795", aliasType: "aka", name: "ZAYDAN, Muhammad", quality: null }]);
   assert.deepEqual(abbas.datesOfBirth, ["1948-12-10"]);
   const noriega = entries.find((e) => e.entryId === "1572")!;
   assert.deepEqual(noriega.countries, ["PAN"]);
