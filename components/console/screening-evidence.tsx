@@ -35,7 +35,10 @@ export function ScreeningEvidence({ screening }: { screening: Screening | undefi
           <tbody>
             {screening.evidence.map((e) => (
               <tr key={`${e.list}:${e.entryId}`} className="border-t align-top">
-                <td className="p-1">{e.listName ?? e.list}</td>
+                <td className="p-1">
+                  {e.listName ?? e.list}
+                  {e.listName ? <span className="font-mono text-slate-500"> ({e.list})</span> : null}
+                </td>
                 <td className="p-1 font-mono">
                   {e.entryId}
                   {e.reference ? ` (${e.reference})` : null} <Badge>{e.result}</Badge>

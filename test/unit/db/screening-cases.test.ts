@@ -48,7 +48,7 @@ async function drain() {
 /** The shipped SDN files with one more listed individual appended (as OFAC publishes an update). */
 function listWith(row: string): string[] {
   const dir = mkdtempSync(path.join(tmpdir(), "sdn-cases-"));
-  return shippedSources().map((source) => {
+  return shippedSources("ofac-sdn").map((source) => {
     let bytes = readFileSync(source);
     if (source.endsWith("sdn.csv")) bytes = Buffer.concat([bytes.subarray(0, bytes.length - 1), Buffer.from(row, "latin1"), bytes.subarray(bytes.length - 1)]);
     const target = path.join(dir, path.basename(source));
