@@ -179,6 +179,38 @@ describe("bank transfer funding from camt.053 statements (sandbox endpoints and 
     assert.equal(noKey.status, 401, noKey.text);
   });
 
+  test("a statement of another account (the payout bank's) is refused whole with a clear reason; a batch booking funds each transfer by its own reference (issue 20 item 8)", async () => {
+    const a = await fundingScenario();
+    const b = await fundingScenario();
+    const [ia, ib] = [await chooseBankTransfer(a), await chooseBankTransfer(b)];
+    const bank = `BATCH-${uniq()}`;
+    const credits: TestCredit[] = [
+      {
+        bankReference: bank,
+        amount: "205.98",
+        currency: "USD",
+        batch: [
+          { amount: ia.amount, reference: ia.reference },
+          { amount: ib.amount, reference: ib.reference },
+        ],
+      },
+    ];
+    assert.equal(ia.amount, "102.99");
+    const other = camt053(credits, { messageId: `STMT-${uniq()}`, iban: "GB33BUKB20201555555555" });
+    const refused = assertError(await postStatement(other), 400, "validation.fieldInvalid");
+    assert.match(refused.message, /The statement is of account GB\*\*\*\*5555, not the collection account DE\*\*\*\*3000/);
+    assert.deepEqual(
+      refused.details.issues.map((i: { field: string }) => i.field),
+      ["Stmt.Acct.Id"],
+    );
+    assert.equal((await readTransfer(a.c, a.transferId)).body.transferStatus, "funding", "nothing imported");
+
+    const imported = await postStatement(await statement(credits));
+    assert.equal(imported.status, 200, imported.text);
+    assert.deepEqual(imported.body, { entries: 2, matched: 2, unmatched: 0, duplicates: 0 });
+    for (const s of [a, b]) assert.notEqual((await readTransfer(s.c, s.transferId)).body.transferStatus, "funding");
+  });
+
   test("both endpoints are in the OpenAPI document, the statement one with an application/xml body", async () => {
     const doc = (await call("GET", "/v1/openapi.json", { key: null })).body;
     const statements = doc.paths["/v1/sandbox/bank-statements"].post;
