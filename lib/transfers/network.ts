@@ -97,7 +97,7 @@ export async function rejectPayout(tx: Tx, transfer: TransferRow, rejection: Pay
   const reason = rejection.code;
   if (pendingCancellation(transfer)) {
     await tx.update(transfers).set({ rejectionReason: reason }).where(eq(transfers.id, transfer.id));
-    return resolveNetworkCancellation(tx, { ...transfer, rejectionReason: reason }, "NETWORK_CANCELLATION_SUCCESS", now);
+    return resolveNetworkCancellation(tx, { ...transfer, rejectionReason: reason }, "NETWORK_CANCELLATION_SUCCESS", now, { rejectionReason: rejection });
   }
   // The partner learns why from the webhook itself (issue 20 item 9), as from the transfer's detail.
   const moved = await transitionTransfer(tx, transfer, "network.rejected", now, { rejectionReason: reason }, [], { rejectionReason: rejection });
@@ -130,7 +130,14 @@ const CANCEL_TRIGGER: Record<NetworkCancellationOutcome, TransferTrigger> = {
 };
 
 /** The network's answer to a pending cancellation (spec 3.1: observed by polling). */
-export async function resolveNetworkCancellation(tx: Tx, transfer: TransferRow, outcome: NetworkCancellationOutcome, now: Date) {
+export async function resolveNetworkCancellation(
+  tx: Tx,
+  transfer: TransferRow,
+  outcome: NetworkCancellationOutcome,
+  now: Date,
+  /** What the event carries beyond the state: the bank's rejection when a pain.002 RJCT answered the cancellation. */
+  eventData: Record<string, unknown> = {},
+) {
   const cancellation = transfer.cancellation;
   if (cancellation?.cancellationOutcome !== "NETWORK_CANCELLATION_PENDING") {
     throw new DomainError("transfer.stateInvalid", {
@@ -139,7 +146,7 @@ export async function resolveNetworkCancellation(tx: Tx, transfer: TransferRow, 
     });
   }
   const updated = { ...cancellation, cancellationOutcome: outcome, ...(outcome === "NETWORK_CANCELLATION_SUCCESS" ? { canceledAt: now.toISOString() } : {}) };
-  const moved = await transitionTransfer(tx, transfer, CANCEL_TRIGGER[outcome], now, { cancellation: updated });
+  const moved = await transitionTransfer(tx, transfer, CANCEL_TRIGGER[outcome], now, { cancellation: updated }, [], eventData);
   if (outcome === "NETWORK_CANCELLATION_SUCCESS") await startRefund(tx, moved, now);
   return (await lockTransfer(tx, transfer.id))!;
 }

@@ -260,4 +260,26 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
     assert.equal(row.state, "paid");
     assert.equal(row.cancellation?.cancellationOutcome, "NETWORK_ALREADY_PAID");
   });
+
+  test("RJCT on a pending customer cancellation: canceled, and the bank's reason still shows in the detail and the event (issue 20 item 9)", async () => {
+    const other = await newSubscription(db);
+    const theirs = (await fundedTransfer(other, "002010077777777771")).id;
+    await generate(other.partnerId);
+    const { cancelTransfer } = await import("@/lib/transfers/cancel");
+    await db.transaction((tx) =>
+      cancelTransfer(tx, { subscriptionId: other.subscriptionId, transferId: theirs, cancellationReason: "CUSTOMER_REQUEST", now: clock.now() }),
+    );
+    const report = pain002("REP-4", "pof_z", [{ endToEndId: theirs, status: "RJCT", reason: "MD07" }]);
+    assert.equal((await importReport(report, other.partnerId)).applied, 1);
+    const row = await stateOf(theirs);
+    assert.equal(row.state, "canceled");
+    const why = { code: "PAYOUT_BENEFICIARY_DECEASED", isoReasonCode: "MD07", description: "Beneficiary deceased" };
+    const { transferDetail } = await import("@/lib/transfers/view");
+    assert.deepEqual((await transferDetail(db, row)).rejectionReason, why);
+    const [event] = await db
+      .select()
+      .from(events)
+      .where(sql`${events.body}->'data'->>'transferId' = ${theirs} and ${events.body}->'data'->>'state' = 'canceled'`);
+    assert.deepEqual((event.body.data as { rejectionReason?: unknown }).rejectionReason, why);
+  });
 });
