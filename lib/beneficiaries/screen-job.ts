@@ -31,7 +31,9 @@ export const screenBeneficiary = defineJob({
     if (rescreen ? row.state !== "VALID" && row.state !== "MONITORED" : row.state !== "PENDING") return;
     const outcome = await screeningProvider().screen(row, tx);
     await recordScreening(tx, "beneficiary", row.id, outcome, now);
-    if (outcome.result === "CLOSE_MATCH") {
+    // A HIT found by a rescreen raises a case too: transfers to the beneficiary may already be
+    // validated, confirmed or funded, and none may pay out until a human decides (issue 19).
+    if (outcome.result === "CLOSE_MATCH" || (rescreen && outcome.result === "HIT")) {
       const [sub] = await tx.select({ customerId: subscriptions.customerId }).from(subscriptions).where(eq(subscriptions.id, row.subscriptionId));
       await raiseCase(tx, { subjectType: "beneficiary", subjectId: row.id, customerId: sub.customerId }, outcome, now);
     }

@@ -32,7 +32,11 @@ export const screenCustomer = defineJob({
     await recordScreening(tx, "customer", customer.id, { ...outcome, result }, now);
     // A close match is a case for a human (issue 19), also on a rescreen of a MONITORED customer
     // (a new or changed entry); entries already cleared for this customer are not raised again.
-    if (result === "CLOSE_MATCH") await raiseCase(tx, { subjectType: "customer", subjectId: customer.id, customerId: customer.id }, outcome, now);
+    // A HIT found by a rescreen also raises one: the customer's transfers already moving are held
+    // until the match is confirmed (funds blocked) or cleared.
+    if (result === "CLOSE_MATCH" || (payload.listVersionId && result === "HIT")) {
+      await raiseCase(tx, { subjectType: "customer", subjectId: customer.id, customerId: customer.id }, { ...outcome, result }, now);
+    }
     if (payload.listVersionId && !stronger(result, customer.screeningResult)) return;
     await tx.update(customers).set({ screeningResult: result }).where(eq(customers.id, customer.id));
     if (result === "HIT") await changeCustomer(tx, customer, { triggers: ["screening.hit"] }, now);

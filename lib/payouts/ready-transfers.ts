@@ -1,8 +1,8 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, ne } from "drizzle-orm";
 import countries from "@/lib/i18n/iso-countries";
 import { electronicFormatIBAN, isValidIBAN } from "ibantools";
 import type { Tx } from "@/db";
-import { beneficiaries, payoutFileItems, payoutMethods, transfers } from "@/db/schema";
+import { beneficiaries, customers, payoutFileItems, payoutMethods, transfers } from "@/db/schema";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { Decimal } from "@/lib/money/decimal";
 import { roundToMinorUnit } from "@/lib/money/format";
@@ -20,14 +20,17 @@ export interface ReadyTransfer {
 
 /**
  * Transfers ready for payout: funded (a held transfer is spended, so not funded), in no file yet,
- * locked FOR UPDATE SKIP LOCKED so two workers never put one transfer in two files. The
- * destination account is decrypted here, only to be written into the file.
+ * locked FOR UPDATE SKIP LOCKED so two workers never put one transfer in two files. Never one whose
+ * beneficiary or customer is BLOCKED: a rescreen HIT holds their transfers (issue 19), and this is
+ * the last line should any path leave one funded. The destination account is decrypted here, only
+ * to be written into the file.
  */
 export async function lockReadyTransfers(tx: Tx, partnerId?: string): Promise<ReadyTransfer[]> {
   const rows = await tx
     .select({ transfer: transfers, beneficiary: beneficiaries, method: payoutMethods })
     .from(transfers)
-    .innerJoin(beneficiaries, eq(beneficiaries.id, transfers.beneficiaryId))
+    .innerJoin(beneficiaries, and(eq(beneficiaries.id, transfers.beneficiaryId), ne(beneficiaries.state, "BLOCKED")))
+    .innerJoin(customers, and(eq(customers.id, transfers.customerId), ne(customers.status, "BLOCKED")))
     .leftJoin(payoutMethods, eq(payoutMethods.id, transfers.payoutMethodId))
     .leftJoin(payoutFileItems, eq(payoutFileItems.transferId, transfers.id))
     .where(and(eq(transfers.state, "funded"), isNull(payoutFileItems.id), partnerId ? eq(transfers.partnerId, partnerId) : undefined))

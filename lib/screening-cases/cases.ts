@@ -32,6 +32,12 @@ export type CaseSubject = { subjectType: "beneficiary" | "customer"; subjectId: 
  * the case at their fast-check (onreview); onreview ones already wait for a reviewer.
  */
 const HOLD_ON_OPEN: readonly TransferState[] = ["validated", "funding", "funded", "topay", "reqpay"];
+/**
+ * Transfers a HIT (an exact match found by a list update: the subject is BLOCKED by then, decisions
+ * 5) puts on hold: also those waiting for a reviewer, whose approval would otherwise let them on.
+ * Registered ones are rejected by their fast-check (the subject is BLOCKED).
+ */
+const HOLD_ON_HIT: readonly TransferState[] = ["onreview", ...HOLD_ON_OPEN];
 /** Every active state: what a true match rejects. */
 const ACTIVE: readonly TransferState[] = [...HOLDABLE, "spended"];
 
@@ -94,14 +100,18 @@ async function lockSubjectTransfers(tx: Tx, subject: Pick<CaseSubject, "subjectT
 }
 
 /**
- * After a screening: a CLOSE_MATCH opens a case for the entries not already cleared for this
- * subject (same list, entry and content), or adds them to the open case, and holds the subject's
- * transfers past the fast-check. Returns the open case, or undefined when nothing is raised.
- * Called by the screening jobs in their transaction, with the subject row locked.
+ * After a screening: a CLOSE_MATCH, or a HIT found by a rescreen (the screening jobs decide when),
+ * opens a case for the entries not already cleared for this subject (same list, entry and
+ * content), or adds them to the open case, and holds the subject's transfers past the fast-check.
+ * A HIT on a list update matters most: money may already be moving to a now listed person, so its
+ * transfers are held (spended) until a human confirms the match (funds then go to
+ * blocked:sanctions) or clears it (an exact name can still be another person). Returns the open
+ * case, or undefined when nothing is raised. Called by the screening jobs in their transaction,
+ * with the subject row locked.
  */
 export async function raiseCase(tx: Tx, subject: CaseSubject, outcome: ScreeningOutcome, now: Date): Promise<ScreeningCaseRow | undefined> {
-  if (outcome.result !== "CLOSE_MATCH") return undefined;
-  const evidence = outcome.evidence.filter((e) => e.result === "CLOSE_MATCH");
+  if (outcome.result === "CLEAR") return undefined;
+  const evidence = outcome.evidence.filter((e) => e.result === outcome.result);
   const entries = await caseEntries(tx, evidence);
   const previous = await tx
     .select()
@@ -114,7 +124,7 @@ export async function raiseCase(tx: Tx, subject: CaseSubject, outcome: Screening
   if (fresh.length === 0) return open;
 
   const step = screeningCaseMachine.next(open ? open.state : "none", "screening.closeMatch");
-  const held = await holdSubjectTransfers(tx, subject, now);
+  const held = await holdSubjectTransfers(tx, subject, outcome.result === "HIT" ? HOLD_ON_HIT : HOLD_ON_OPEN, now);
   if (open) {
     const [updated] = await tx
       .update(screeningCases)
@@ -144,8 +154,8 @@ export async function raiseCase(tx: Tx, subject: CaseSubject, outcome: Screening
   return created;
 }
 
-async function holdSubjectTransfers(tx: Tx, subject: CaseSubject, now: Date): Promise<string[]> {
-  const rows = await lockSubjectTransfers(tx, subject, HOLD_ON_OPEN);
+async function holdSubjectTransfers(tx: Tx, subject: CaseSubject, states: readonly TransferState[], now: Date): Promise<string[]> {
+  const rows = await lockSubjectTransfers(tx, subject, states);
   for (const row of rows) await holdTransfer(tx, row, now);
   return rows.map((r) => r.id);
 }
@@ -167,8 +177,8 @@ export interface CaseDecisionResult {
 
 /**
  * The operator's decision on an open case (console; the caller writes the audit entry).
- * FALSE_POSITIVE: the subject stays as screening left it (MONITORED), the transfers the case held
- * are restored, onreview ones stay for a reviewer's approval. TRUE_MATCH: the subject is BLOCKED,
+ * FALSE_POSITIVE: the subject is cleared (clearSubject), the transfers the case held are restored
+ * (to where they were: onreview ones wait for a reviewer's approval). TRUE_MATCH: the subject is BLOCKED,
  * every active transfer of it rejected (TRF_COMPLIANCE_REJECTED) with the money received moved to
  * blocked:sanctions, the blocking report due in 10 business days, and (for a beneficiary) its
  * customer flagged for review.
@@ -188,7 +198,7 @@ export async function decideCase(
       if (t?.state !== "spended") continue; // resolved meanwhile (an operator, a cancel, the network)
       moved[id] = (await releaseTransfer(tx, t, "RESTORE", now)).state;
     }
-    subjectState = await currentSubjectState(tx, row);
+    subjectState = await clearSubject(tx, row, now);
   } else {
     subjectState = await blockSubject(tx, row, now);
     for (const t of await lockSubjectTransfers(tx, row, ACTIVE)) moved[t.id] = (await blockTransfer(tx, t, now)).state;
@@ -212,10 +222,24 @@ export async function decideCase(
   return { case: decided, transfers: moved, subjectState };
 }
 
-async function currentSubjectState(tx: Tx, row: ScreeningCaseRow): Promise<string> {
-  if (row.subjectType === "customer") return (await lockCustomer(tx, row.subjectId)).status;
-  const [b] = await tx.select({ state: beneficiaries.state }).from(beneficiaries).where(eq(beneficiaries.id, row.subjectId));
-  return b?.state ?? "unknown";
+/**
+ * The subject after a false positive (docs/decisions.md, Screening cases). A beneficiary BLOCKED
+ * by the HIT the case was about becomes MONITORED (its screeningResult stays HIT, so a rescreen
+ * with the same result does not block it again; a cleared MONITORED one stays MONITORED: that
+ * only ever meant "look again", and moves no transfer to review). A customer MONITORED or
+ * BLOCKED by the match gets the status it would have had without it: VALID when its KYC is
+ * COMPLETED (otherwise as it is), because a MONITORED customer sends every transfer to review.
+ */
+async function clearSubject(tx: Tx, row: ScreeningCaseRow, now: Date): Promise<string> {
+  if (row.subjectType === "customer") {
+    const customer = await lockCustomer(tx, row.subjectId);
+    if ((customer.status !== "MONITORED" && customer.status !== "BLOCKED") || customer.kycStatus !== "COMPLETED") return customer.status;
+    return (await changeCustomer(tx, customer, { triggers: ["operator.setStatus"], target: "VALID" }, now)).status;
+  }
+  const [b] = await tx.select().from(beneficiaries).where(eq(beneficiaries.id, row.subjectId)).for("update");
+  if (!b) return "unknown";
+  if (b.state !== "BLOCKED") return b.state;
+  return (await transitionBeneficiary(tx, b, "operator.decide", now, { target: "MONITORED" })).state;
 }
 
 /** The listed person's record is BLOCKED (through its state machine), and remembered as a hit. */

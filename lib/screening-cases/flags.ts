@@ -10,14 +10,16 @@ import { DomainError } from "@/lib/errors";
  * Why a customer's console record carries a flag (issue 19). Console only: the API never says.
  * - PAID_BLOCKED_BENEFICIARY: tried to quote, accept or submit to a BLOCKED beneficiary;
  * - PAID_CASED_BENEFICIARY: submitted a transfer to a beneficiary with an open screening case;
+ * - PAID_WHILE_CUSTOMER_CASED: submitted a transfer while the customer has an open case of its own;
  * - BENEFICIARY_TRUE_MATCH: a beneficiary of theirs was confirmed as a listed person.
  */
-export const CUSTOMER_FLAG_KINDS = ["PAID_BLOCKED_BENEFICIARY", "PAID_CASED_BENEFICIARY", "BENEFICIARY_TRUE_MATCH"] as const;
+export const CUSTOMER_FLAG_KINDS = ["PAID_BLOCKED_BENEFICIARY", "PAID_CASED_BENEFICIARY", "PAID_WHILE_CUSTOMER_CASED", "BENEFICIARY_TRUE_MATCH"] as const;
 export type CustomerFlagKind = (typeof CUSTOMER_FLAG_KINDS)[number];
 
 export const CUSTOMER_FLAG_LABELS: Record<CustomerFlagKind, string> = {
   PAID_BLOCKED_BENEFICIARY: "Tried to pay a BLOCKED beneficiary",
   PAID_CASED_BENEFICIARY: "Paid a beneficiary under a screening case",
+  PAID_WHILE_CUSTOMER_CASED: "Submitted a transfer while the customer's own screening case was open",
   BENEFICIARY_TRUE_MATCH: "A beneficiary was confirmed as a listed person: review the customer",
 };
 

@@ -27,19 +27,36 @@ export const fastCheck = defineJob({
     const row = await expireIfOverdue(tx, locked, now);
     if (row.state !== "registered" || !row.payoutMethodId) return;
     const corridor = corridorByCode(row.corridor)!;
-    // The three rows it checks, and the open-case test, read in one round trip (one row each, by
+    // The race this lock closes: a screening job opening a case locks the beneficiary (or
+    // customer) FOR UPDATE and holds the transfers already past the fast-check. Without a lock here,
+    // a fast-check running concurrently read "no open case" from its snapshot while the case was
+    // being written, and passed the transfer to validated after the job had collected the ones to
+    // hold: validated and unheld. Locked FOR SHARE (fast-checks do not block one another), the
+    // fast-check waits for the screening job to commit, and its next statement (a new snapshot)
+    // sees the case; or the job waits for the fast-check and then holds the validated transfer.
+    await tx
+      .select({ id: beneficiaries.id })
+      .from(beneficiaries)
+      .innerJoin(customers, eq(customers.id, row.customerId))
+      .where(eq(beneficiaries.id, row.beneficiaryId))
+      .for("share");
+    // The three rows it checks, and the open-case tests, read in one round trip (one row each, by
     // primary key; the case lookup uses the one-open-case-per-subject index).
-    const [{ method, beneficiary, customer, openScreeningCase }] = await tx
+    const caseOpen = (subjectType: "beneficiary" | "customer", subjectId: string) =>
+      sql<boolean>`exists (select 1 from ${screeningCases} where ${screeningCases.state} = 'OPEN' and ${screeningCases.subjectType} = ${subjectType} and ${screeningCases.subjectId} = ${subjectId})`;
+    const [{ method, beneficiary, customer, beneficiaryCased, customerCased }] = await tx
       .select({
         method: payoutMethods,
         beneficiary: { state: beneficiaries.state },
         customer: { status: customers.status },
-        openScreeningCase: sql<boolean>`exists (select 1 from ${screeningCases} where ${screeningCases.state} = 'OPEN' and ((${screeningCases.subjectType} = 'beneficiary' and ${screeningCases.subjectId} = ${row.beneficiaryId}) or (${screeningCases.subjectType} = 'customer' and ${screeningCases.subjectId} = ${row.customerId})))`,
+        beneficiaryCased: caseOpen("beneficiary", row.beneficiaryId),
+        customerCased: caseOpen("customer", row.customerId),
       })
       .from(payoutMethods)
       .innerJoin(beneficiaries, eq(beneficiaries.id, row.beneficiaryId))
       .innerJoin(customers, eq(customers.id, row.customerId))
       .where(eq(payoutMethods.id, row.payoutMethodId));
+    const openScreeningCase = beneficiaryCased || customerCased;
     const identifier = (await destinationCipher(tx)).decrypt(method.destinationIdentifierEncrypted, method.id);
 
     const fail = (reason: string) => transitionTransfer(tx, row, "fastCheck.failed", now, { rejectionReason: reason });
@@ -52,9 +69,8 @@ export const fastCheck = defineJob({
     if (!substance.ok) return void (await fail(substance.reasonCode));
     if (!canMoveMoney(beneficiary.state)) return void (await fail("TRF_CHECK_BENEFICIARY_STATE"));
     if (!["VALID", "MONITORED"].includes(customer.status)) return void (await fail("TRF_CHECK_CUSTOMER_STATUS"));
-    if (openScreeningCase) {
-      await flagCustomer(tx, { customerId: row.customerId, kind: "PAID_CASED_BENEFICIARY", beneficiaryId: row.beneficiaryId, now });
-    }
+    if (beneficiaryCased) await flagCustomer(tx, { customerId: row.customerId, kind: "PAID_CASED_BENEFICIARY", beneficiaryId: row.beneficiaryId, now });
+    if (customerCased) await flagCustomer(tx, { customerId: row.customerId, kind: "PAID_WHILE_CUSTOMER_CASED", beneficiaryId: row.beneficiaryId, now });
     const review = reviewReasons({ customerStatus: customer.status, corridor, originAmount: row.originAmount, openScreeningCase }).length > 0;
     await transitionTransfer(tx, row, review ? "fastCheck.review" : "fastCheck.passed", now);
   },

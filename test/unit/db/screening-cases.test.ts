@@ -14,7 +14,7 @@ import { after, before, test } from "node:test";
 import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { beneficiaries, customerFlags, customers, jobs, screeningCases, transfers } from "@/db/schema";
+import { beneficiaries, customerFlags, customers, jobs, payoutMethods, screeningCases, transfers } from "@/db/schema";
 import { createBeneficiary } from "@/lib/beneficiaries/manage";
 import { screenBeneficiary } from "@/lib/beneficiaries/screen-job";
 import { screenCustomer } from "@/lib/customers/screen-job";
@@ -25,8 +25,11 @@ import { accountBalances, transferEntries } from "@/lib/ledger";
 import { importPublication, shippedSources } from "@/lib/screening/list-store";
 import type { ScreeningOutcome } from "@/lib/screening/provider";
 import { addBusinessDays, decideCase, raiseCase } from "@/lib/screening-cases/cases";
+import { lockReadyTransfers } from "@/lib/payouts/ready-transfers";
+import { fastCheck } from "@/lib/transfers/fast-check-job";
+import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { freshDb } from "../../support/db";
-import { newSubscription, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";
+import { insertTestTransfer, newSubscription, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -70,7 +73,8 @@ async function newBeneficiary(firstName: string, lastName: string): Promise<stri
 }
 
 /** A USD 100 → MXN transfer to the beneficiary, funded by card (through the domain calls). */
-async function fundedTransfer(beneficiaryId: string): Promise<string> {
+async function fundedTransfer(beneficiaryId: string, from: Owner = owner): Promise<string> {
+  const owner = from;
   const { insertRegisteredTransfer, transitionTransfer } = await import("@/lib/transfers/records");
   const { openFundingSession, lockFundingSession, completeFunding } = await import("@/lib/transfers/funding");
   const now = clock.now();
@@ -269,4 +273,153 @@ test("a customer's close match opens a case on the customer; a true match blocks
 test("business days skip weekends", () => {
   assert.equal(addBusinessDays(new Date("2026-11-27T23:00:00Z"), 1), "2026-11-30"); // Friday → Monday
   assert.equal(addBusinessDays(new Date("2026-11-28T09:00:00Z"), 10), "2026-12-11"); // Saturday → two weeks on Friday
+});
+
+/** Funded transfers the payout run would pick now (rolled back: nothing is filed). */
+async function readyIds(): Promise<string[]> {
+  const ids: string[] = [];
+  await db
+    .transaction(async (tx) => {
+      ids.push(...(await lockReadyTransfers(tx)).map((r) => r.transfer.id));
+      throw new Error("rollback");
+    })
+    .catch(() => undefined);
+  return ids;
+}
+
+test("a list update that makes a beneficiary an exact match (HIT) blocks it and holds its funded transfer until a human decides", async () => {
+  await drain();
+  const confirmedId = await newBeneficiary("Boris", "Zzhitov");
+  const clearedId = await newBeneficiary("Vera", "Zzhitova");
+  assert.equal(await beneficiaryState(confirmedId), "VALID");
+  const confirmedTransfer = await fundedTransfer(confirmedId);
+  const clearedTransfer = await fundedTransfer(clearedId);
+
+  const update = await importPublication(
+    db,
+    listWith(
+      `99999003,"ZZHITOV, Boris","individual","SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- \r\n99999004,"ZZHITOVA, Vera","individual","SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- \r\n`,
+    ),
+    clock.now(),
+  );
+  assert.equal(update.created, true);
+  await drain();
+
+  for (const [beneficiaryId, transferId] of [
+    [confirmedId, confirmedTransfer],
+    [clearedId, clearedTransfer],
+  ]) {
+    assert.equal(await beneficiaryState(beneficiaryId), "BLOCKED", "an exact match blocks (decisions 5)");
+    const [opened] = await casesOf(beneficiaryId);
+    assert.equal(opened?.state, "OPEN", "a rescreen HIT opens a case");
+    assert.equal(opened.evidence[0].result, "HIT");
+    assert.deepEqual(opened.heldTransferIds, [transferId]);
+    const held = await stateOf(transferId);
+    assert.equal(held.state, "spended", "money already moving stops");
+    assert.equal(held.priorState, "funded");
+  }
+  const ready = await readyIds();
+  assert.ok(!ready.includes(confirmedTransfer) && !ready.includes(clearedTransfer));
+
+  // Confirmed: rejected, the money received blocked (not refunded).
+  const [confirmedCase] = await casesOf(confirmedId);
+  await db.transaction((tx) => decideCase(tx, { caseId: confirmedCase.id, decision: "TRUE_MATCH", operator, reason: "Same person", now: clock.now() }));
+  const rejected = await stateOf(confirmedTransfer);
+  assert.equal(rejected.state, "rejected");
+  assert.equal(rejected.refund, null);
+  assert.ok((await transferEntries(db, confirmedTransfer)).some((e) => e.kind === "funds.blocked"));
+
+  // Cleared: another person of the same name; MONITORED (its HIT remembered), the transfer funded again.
+  const [clearedCase] = await casesOf(clearedId);
+  const decided = await db.transaction((tx) =>
+    decideCase(tx, { caseId: clearedCase.id, decision: "FALSE_POSITIVE", operator, reason: "Other date of birth", now: clock.now() }),
+  );
+  assert.equal(decided.subjectState, "MONITORED");
+  assert.equal((await stateOf(clearedTransfer)).state, "funded");
+  await rescreen(clearedId, "slv_after_clearing");
+  assert.equal(await beneficiaryState(clearedId), "MONITORED", "the cleared pair does not block again");
+  assert.ok((await readyIds()).includes(clearedTransfer));
+});
+
+test("the payout run never picks a funded transfer whose beneficiary or customer is BLOCKED", async () => {
+  const other = await newSubscription(db);
+  const toBlocked = await fundedTransfer(await newBeneficiary("Ilse", "Plainname"));
+  const ofBlocked = await fundedTransfer(
+    (
+      await db.transaction((tx) =>
+        createBeneficiary(tx, {
+          subscriptionId: other.subscriptionId,
+          beneficiary: { firstName: "Ines", lastName: "Plainname", countryOfResidence: "MEX", relationshipToCustomer: "FAMILY" },
+          now: clock.now(),
+        }),
+      )
+    ).beneficiaryId,
+    other,
+  );
+  assert.ok((await readyIds()).includes(toBlocked));
+  const [t] = await db.select().from(transfers).where(eq(transfers.id, toBlocked));
+  // Set by hand: the states no path should leave a funded transfer in.
+  await db.update(beneficiaries).set({ state: "BLOCKED" }).where(eq(beneficiaries.id, t.beneficiaryId));
+  await db.update(customers).set({ status: "BLOCKED" }).where(eq(customers.id, other.customerId));
+  const ready = await readyIds();
+  assert.ok(!ready.includes(toBlocked), "beneficiary BLOCKED");
+  assert.ok(!ready.includes(ofBlocked), "customer BLOCKED");
+});
+
+test("a customer cleared as a false positive is VALID again, and its transfer at the fast-check flags the customer's own case", async () => {
+  const mine = await newSubscription(db);
+  await db
+    .update(customers)
+    .set({ profile: { firstName: "Viktor", lastName: "Sanctionof", dateOfBirth: "1980-01-01", nationality: "MEX" } })
+    .where(eq(customers.id, mine.customerId));
+  await db.transaction((tx) => screenCustomer.run!(tx, { payload: { customerId: mine.customerId }, now: clock.now() } as never));
+  assert.equal((await db.select().from(customers).where(eq(customers.id, mine.customerId)))[0].status, "MONITORED");
+
+  // A transfer of the cased customer (to an ordinary beneficiary, with a payout method) at its fast-check.
+  const now = clock.now();
+  const transferId = await db.transaction(async (tx) => {
+    const created = await insertTestTransfer(tx, mine, now);
+    const beneficiaryId = newId("ben");
+    await tx.insert(beneficiaries).values({
+      id: beneficiaryId,
+      subscriptionId: mine.subscriptionId,
+      firstName: "Ana",
+      lastName: "Ruiz",
+      countryOfResidence: "MEX",
+      relationshipToCustomer: "FAMILY",
+      state: "VALID",
+      createdAt: now,
+      updatedAt: now,
+    });
+    const methodId = newId("pm");
+    await tx.insert(payoutMethods).values({
+      id: methodId,
+      beneficiaryId,
+      methodType: "BANK_TRANSFER",
+      corridor: "US-MX",
+      destinationIdentifierEncrypted: (await destinationCipher(tx)).encrypt("002010077777777771", methodId),
+      destinationIdentifierMasked: "****7771",
+      addedAt: now,
+    });
+    await tx.update(transfers).set({ beneficiaryId, payoutMethodId: methodId }).where(eq(transfers.id, created.id));
+    return created.id;
+  });
+  await db.transaction((tx) => fastCheck.run!(tx, { payload: { transferId }, now: clock.now() } as never));
+  assert.equal((await stateOf(transferId)).state, "onreview");
+  const flags = await db.select().from(customerFlags).where(eq(customerFlags.customerId, mine.customerId));
+  assert.deepEqual(
+    flags.map((f) => f.kind),
+    ["PAID_WHILE_CUSTOMER_CASED"],
+    "the case is the customer's, not the beneficiary's",
+  );
+
+  const [opened] = await db
+    .select()
+    .from(screeningCases)
+    .where(and(eq(screeningCases.subjectType, "customer"), eq(screeningCases.subjectId, mine.customerId)));
+  const decided = await db.transaction((tx) =>
+    decideCase(tx, { caseId: opened.id, decision: "FALSE_POSITIVE", operator, reason: "Other passport", now: clock.now() }),
+  );
+  assert.equal(decided.subjectState, "VALID", "no longer MONITORED: later transfers are not all sent to review");
+  assert.equal((await db.select().from(customers).where(eq(customers.id, mine.customerId)))[0].status, "VALID");
 });
