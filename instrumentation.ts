@@ -1,14 +1,19 @@
-// Runs once when a Next.js server starts: the job worker runs inside the web process by default
+// Runs once when a Next.js server starts, and Next serves nothing until it returns: the start-up
+// check comes first (a refused configuration or, in production, a refused SMTP login prints its
+// lines and exits 78: issue 20 item 1), then the job worker runs inside the web process by default
 // (IN_PROCESS_WORKER=false leaves the jobs to `npm run worker`).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // `next build` may load this module to prerender: the build needs no runtime configuration.
+  if (process.env.NEXT_PHASE === "phase-production-build") return;
+  const { checkStartup } = await import("@/lib/platform/startup-check");
+  const config = await checkStartup();
   // TRACE and the like would otherwise be a bare 500 from Next (lib/http/request-guard.ts).
   const guard = await import("@/lib/http/request-guard");
   guard.refuseForbiddenMethodsInNode();
   // Headers over 16 KiB would otherwise be Node's bare 431 with an empty body.
   guard.answerOversizedHeadersInNode();
-  const { config } = await import("@/lib/config");
-  if (!config().IN_PROCESS_WORKER) return;
+  if (!config.IN_PROCESS_WORKER) return;
   const { ready } = await import("@/lib/platform/ready");
   const { startWorkerLoop } = await import("@/lib/jobs/run-loop");
   const { jobRegistry } = await import("@/lib/jobs/registry");

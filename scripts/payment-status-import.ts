@@ -3,6 +3,7 @@
  * payout banks into the configured database, through the same domain function as the console
  * upload and the sandbox endpoint. Importing a report again changes nothing (duplicates).
  */
+import "@/lib/config/exit-on-refusal"; // first: a refused configuration ends the script here (issue 20 item 1)
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { closeDb } from "@/db";

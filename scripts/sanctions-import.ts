@@ -6,6 +6,7 @@
  * stands for the list files in it, and each directory is its own publication. Importing the same
  * files again is a no-op (a version is keyed by the files' content hash).
  */
+import "@/lib/config/exit-on-refusal"; // first: a refused configuration ends the script here (issue 20 item 1)
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { closeDb, getDb } from "@/db";

@@ -4,6 +4,7 @@
  * camt.053.001.08 XSD, one transaction per file). Importing a file twice changes nothing: every
  * credit already imported (same AcctSvcrRef) counts as a duplicate.
  */
+import "@/lib/config/exit-on-refusal"; // first: a refused configuration ends the script here (issue 20 item 1)
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { closeDb } from "@/db";

@@ -1,22 +1,28 @@
 // npm run worker: runs the durable job worker as its own process (PostgreSQL only: PGlite is single-process).
 import { closeDb } from "@/db";
-import { config } from "@/lib/config";
 import { jobRegistry } from "@/lib/jobs/registry";
 import { startWorkerLoop } from "@/lib/jobs/run-loop";
 import { logger } from "@/lib/log";
 import { ready } from "@/lib/platform/ready";
+import { checkStartup } from "@/lib/platform/startup-check";
 
-if (!config().DATABASE_URL) {
-  console.error("npm run worker needs DATABASE_URL: the embedded PGlite database belongs to the web process.");
-  process.exit(2);
+async function main(): Promise<void> {
+  // The same start-up check as the web server's (issue 20 item 1): the worker is what sends OTP mail.
+  const config = await checkStartup();
+  if (!config.DATABASE_URL) {
+    console.error("npm run worker needs DATABASE_URL: the embedded PGlite database belongs to the web process.");
+    process.exit(2);
+  }
+  const loop = startWorkerLoop(ready, jobRegistry);
+  logger().info("worker started");
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, async () => {
+      logger().info({ signal }, "worker stopping");
+      await loop.stop();
+      await closeDb();
+      process.exit(0);
+    });
+  }
 }
-const loop = startWorkerLoop(ready, jobRegistry);
-logger().info("worker started");
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, async () => {
-    logger().info({ signal }, "worker stopping");
-    await loop.stop();
-    await closeDb();
-    process.exit(0);
-  });
-}
+
+void main();

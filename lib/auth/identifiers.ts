@@ -1,5 +1,6 @@
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 import { z } from "zod";
+import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 
 export const IDENTIFIER_TYPES = ["EMAIL", "PHONE"] as const;
@@ -23,6 +24,25 @@ export function parseIdentifier(raw: string): LoginIdentifier {
   }
   throw new DomainError("auth.identifierInvalid", {
     message: "The identifier must be an email address or a phone number in E.164 form (+14155550123).",
+    details: { issues: [{ field: "identifier", code: "auth.identifierInvalid" }] },
+    hint: "fix_request",
+  });
+}
+
+const ONLY = { EMAIL: "email addresses", PHONE: "phone numbers in E.164 form (+14155550123)" } as const;
+
+/**
+ * parseIdentifier, for an identifier a customer gives (register, login, password reset): its type
+ * must also be one this service accepts (LOGIN_IDENTIFIER_TYPES, issue 20 item 2), else the same
+ * auth.identifierInvalid, saying what is accepted. Nothing is looked up first, so the answer
+ * reveals nothing about who is registered.
+ */
+export function parseAcceptedIdentifier(raw: string): LoginIdentifier {
+  const identifier = parseIdentifier(raw);
+  const accepted = config().LOGIN_IDENTIFIER_TYPES;
+  if (accepted.includes(identifier.type)) return identifier;
+  throw new DomainError("auth.identifierInvalid", {
+    message: `This service accepts ${accepted.map((t) => ONLY[t]).join(" or ")} only.`,
     details: { issues: [{ field: "identifier", code: "auth.identifierInvalid" }] },
     hint: "fix_request",
   });

@@ -6,13 +6,13 @@ import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import { clearFailures, lockScope, lockedForSeconds, recordFailure } from "@/lib/lockouts/failure-counter";
-import { parseIdentifier } from "./identifiers";
+import { parseAcceptedIdentifier } from "./identifiers";
 import { verifyPassword } from "./passwords";
 import { issueTokens, type TokenResponse } from "./tokens";
 
 /** POST /v1/auth/start: the same answer for known and unknown identifiers (decisions section 3). */
 export async function startLogin(tx: Tx, input: { partnerId: string; identifier: string; now: Date }) {
-  const identifier = parseIdentifier(input.identifier);
+  const identifier = parseAcceptedIdentifier(input.identifier);
   const [owner] = await tx
     .select({ subscriptionId: loginIdentifiers.subscriptionId })
     .from(loginIdentifiers)

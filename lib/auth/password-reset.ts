@@ -3,7 +3,7 @@ import type { Tx } from "@/db";
 import { loginIdentifiers, otps, subscriptions } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
 import { clearFailures } from "@/lib/lockouts/failure-counter";
-import { parseIdentifier } from "./identifiers";
+import { parseAcceptedIdentifier } from "./identifiers";
 import { issueOtp, verifyOtp } from "./otp";
 import { admitOtpSend } from "./otp-send-limits";
 import { assertPasswordPolicy, hashPassword } from "./passwords";
@@ -24,7 +24,7 @@ export async function startPasswordReset(
   tx: Tx,
   input: { partnerId: string; identifier: string; clientAddress: string; language?: Language; now: Date },
 ): Promise<void> {
-  const identifier = parseIdentifier(input.identifier);
+  const identifier = parseAcceptedIdentifier(input.identifier);
   await admitOtpSend(tx, {
     partnerId: input.partnerId,
     identifier: identifier.value,
@@ -49,7 +49,7 @@ export async function completePasswordReset(
   input: { partnerId: string; identifier: string; otp: string; newPassword: string; now: Date },
 ): Promise<void> {
   assertPasswordPolicy(input.newPassword, "newPassword");
-  const identifier = parseIdentifier(input.identifier);
+  const identifier = parseAcceptedIdentifier(input.identifier);
   const [latest] = await tx
     .select({ id: otps.id })
     .from(otps)

@@ -6,7 +6,7 @@ import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { openSubscription } from "@/lib/customers/open-subscription";
 import { DomainError } from "@/lib/errors";
-import { parseIdentifier } from "./identifiers";
+import { parseAcceptedIdentifier, parseIdentifier } from "./identifiers";
 import { issueOtp, verifyOtp } from "./otp";
 import { admitOtpSend } from "./otp-send-limits";
 import { assertPasswordPolicy, hashPassword } from "./passwords";
@@ -19,7 +19,7 @@ import type { Language } from "@/lib/i18n/language";
  * cannot complete and nothing reveals that the account exists.
  */
 export async function startRegistration(tx: Tx, input: { partnerId: string; identifier: string; clientAddress: string; language?: Language; now: Date }) {
-  const identifier = parseIdentifier(input.identifier);
+  const identifier = parseAcceptedIdentifier(input.identifier);
   await admitOtpSend(tx, {
     partnerId: input.partnerId,
     identifier: identifier.value,

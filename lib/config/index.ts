@@ -2,6 +2,7 @@ import { electronicFormatIBAN, isValidBIC, isValidIBAN } from "ibantools";
 import { z } from "zod";
 import { isCurrencyCode } from "@/lib/money/currency";
 import { providerProblems, resolveProviders, type ResolvedProviders } from "@/lib/providers/table";
+import { fieldKeyProblems, parseSmtpUrl, signingKeyProblems, smtpProductionProblem } from "./checks";
 import { payoutBanksSetting, SANDBOX_PAYOUT_BANKS, type PayoutBank } from "./payout-banks";
 
 /**
@@ -17,6 +18,15 @@ const flag = z
 
 /** An implementation name; lib/providers/table.ts checks it against the kind's list. */
 const providerName = z.string().trim().min(1).optional();
+
+/** Each problem of a checker as one issue of the setting (one line each when refused). */
+const checkedBy = (problems: (v: string) => string[]) => (v: string, ctx: z.RefinementCtx) => {
+  for (const message of problems(v)) ctx.addIssue({ code: "custom", message });
+};
+
+/** The kinds of login identifier the Auth API may accept (lib/auth/identifiers.ts: EMAIL, PHONE). */
+export const LOGIN_IDENTIFIER_TYPES = ["EMAIL", "PHONE"] as const;
+export type LoginIdentifierType = (typeof LOGIN_IDENTIFIER_TYPES)[number];
 
 /** Comma-separated list of upper-case codes. */
 const codeList = (fallback: string) =>
@@ -144,10 +154,10 @@ const schema = z.object({
   ACCEPTED_RESIDENCE_COUNTRIES: codeList("USA,GBR,FRA,DEU,ESP,ITA,NLD,IRL,CAN,AUS"),
   SANCTIONED_NATIONALITIES: codeList("CUB,IRN,PRK,SYR"),
   REGION_REQUIRED_COUNTRIES: codeList("USA,CAN,AUS"),
-  /** Quote-signing keys: JSON array of private RSA JWKs, newest first (sandbox generates one). */
-  SERVICE_SIGNING_KEYS: z.string().min(2).optional(),
-  /** Destination-identifier encryption keys "keyId:base64,..." (sandbox generates one). */
-  FIELD_ENCRYPTION_KEYS: z.string().min(8).optional(),
+  /** Quote-signing keys: JSON array of private RSA JWKs of 2048 bits or more, newest first (sandbox generates one). */
+  SERVICE_SIGNING_KEYS: z.string().superRefine(checkedBy(signingKeyProblems)).optional(),
+  /** Field-encryption keys "keyId:base64,..." (AES-256: 32 bytes each), the first encrypts (sandbox generates one). */
+  FIELD_ENCRYPTION_KEYS: z.string().superRefine(checkedBy(fieldKeyProblems)).optional(),
   /** Console sign-in: the first admin (seeded at start when set; sandbox has defaults). */
   OPERATOR_EMAIL: z.string().email().optional(),
   OPERATOR_PASSWORD: z.string().min(12).optional(),
@@ -227,12 +237,36 @@ const schema = z.object({
   PAYOUT_BANKS: payoutBanksSetting,
   PAYOUT_BATCH_MINUTES: z.coerce.number().positive().default(15),
   PAYOUT_OUTBOX_DIR: z.string().trim().min(1).optional(),
-  /** OTP email: smtp:// or smtps://user:password@host:port (nodemailer). */
+  /**
+   * OTP email (nodemailer's URL): smtp://host:port, smtps://host:port or smtp://host:587?requireTLS=true,
+   * user:password@ when the server wants a login (a local relay does not). Production: TLS unless loopback.
+   */
   SMTP_URL: z
     .string()
-    .regex(/^smtps?:\/\/[^:@/]+:[^@/]+@[^/]+/, "smtp:// or smtps:// URL with user:password@host")
+    .superRefine(
+      checkedBy((v) => {
+        const parsed = parseSmtpUrl(v);
+        return typeof parsed === "string" ? [parsed] : [];
+      }),
+    )
     .optional(),
   OTP_EMAIL_FROM: z.string().min(3).optional(),
+  /**
+   * The login identifiers the Auth API accepts: email, phone or both (issue 20 item 2). An SMS
+   * gateway is needed only when phone numbers are accepted; the others answer auth.identifierInvalid.
+   */
+  LOGIN_IDENTIFIER_TYPES: z
+    .string()
+    .default("email,phone")
+    .transform((v, ctx) => {
+      const types = [...new Set(v.split(",").map((t) => t.trim().toUpperCase()))].filter(Boolean);
+      const unknown = types.filter((t) => !(LOGIN_IDENTIFIER_TYPES as readonly string[]).includes(t));
+      if (types.length === 0 || unknown.length > 0) {
+        ctx.addIssue({ code: "custom", message: `email, phone or email,phone (not ${v || "empty"})` });
+        return z.NEVER;
+      }
+      return types as LoginIdentifierType[];
+    }),
   /** OTP SMS: a gateway receiving a Standard Webhooks-signed JSON POST. */
   SMS_WEBHOOK_URL: z.string().url().optional(),
   SMS_WEBHOOK_SECRET: z.string().min(8).optional(),
@@ -248,6 +282,9 @@ const schema = z.object({
   SCREENING_HIT_SCORE: z.coerce.number().min(0).max(1).default(0.93),
   SCREENING_CLOSE_MATCH_SCORE: z.coerce.number().min(0).max(1).default(0.85),
 });
+
+/** Every setting lib/config reads (README's configuration table names each once: test/unit/docs/readme.test.ts). */
+export const SETTINGS: readonly string[] = Object.keys(schema.shape);
 
 export type Config = Omit<z.infer<typeof schema>, "OTP_SEND_MAX_PER_ADDRESS" | "CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS" | "PAYOUT_BANKS"> & {
   /** PAYOUT_BANKS, or in sandbox the simulated bank when unset (empty in production when unset). */
@@ -281,28 +318,55 @@ function collectionAccountOf(c: z.infer<typeof schema>, sandbox: boolean): Colle
   return iban && bic && name && currency ? { iban, bic, name, currencies: currency.split(",") } : null;
 }
 
-/** Parses and checks a configuration (exported for tests; the app uses config()). */
+/**
+ * A configuration the process refuses: one line per problem, each naming its setting. The message
+ * is "Invalid configuration:" followed by the lines; lib/platform/startup-check.ts prints them and
+ * exits before anything is served (issue 20 item 1).
+ */
+export class ConfigurationError extends Error {
+  readonly lines: string[];
+  constructor(lines: string[]) {
+    super(`Invalid configuration:\n${lines.join("\n")}`);
+    this.name = "ConfigurationError";
+    this.lines = lines;
+  }
+}
+
+/** Production's own refusals (decisions section 1), on the raw settings: they hold whatever else is wrong. */
+function productionProblems(env: Record<string, string | undefined>): string[] {
+  const lines: string[] = [];
+  if (env.SANDBOX_PARTNER_API_KEY) lines.push("APP_MODE=production refuses SANDBOX_PARTNER_API_KEY");
+  if (["true", "1"].includes(env.SANDBOX_CLOCK_CONTROL ?? "")) lines.push("APP_MODE=production refuses SANDBOX_CLOCK_CONTROL");
+  // Production keys come from configuration, never from the database (issue 4).
+  for (const name of ["NEXTAUTH_SECRET", "SERVICE_SIGNING_KEYS", "FIELD_ENCRYPTION_KEYS"] as const) {
+    if (!env[name]) lines.push(`APP_MODE=production needs ${name} (npm run keys:generate prints it)`);
+  }
+  return lines;
+}
+
+/** Parses and checks a configuration (exported for tests; the app uses config()); throws ConfigurationError. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
+  const production = env.APP_MODE === "production";
   const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new Error(`Invalid configuration: ${problems}`);
+  // Every problem at once, so one start names all of them: the checks across settings run on the
+  // raw settings when some did not parse.
+  const lines = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+  if (production) lines.push(...productionProblems(env));
+  if (parsed.success && parsed.data.SCREENING_CLOSE_MATCH_SCORE > parsed.data.SCREENING_HIT_SCORE) {
+    lines.push("SCREENING_CLOSE_MATCH_SCORE must not exceed SCREENING_HIT_SCORE");
   }
+  const smtp = env.SMTP_URL ? parseSmtpUrl(env.SMTP_URL) : null;
+  if (production && smtp && typeof smtp !== "string") {
+    const problem = smtpProductionProblem(smtp);
+    if (problem) lines.push(`SMTP_URL: ${problem}`);
+  }
+  // Issue 11: every provider set to an implementation that works (in production: a real one). The
+  // SMS gateway is needed only while phone numbers are accepted (issue 20 item 2).
+  const phones = parsed.success ? parsed.data.LOGIN_IDENTIFIER_TYPES.includes("PHONE") : !/^\s*email\s*$/i.test(env.LOGIN_IDENTIFIER_TYPES ?? "");
+  lines.push(...providerProblems(parsed.success ? parsed.data : env, production, phones ? [] : ["otpSms"]));
+  if (!parsed.success || lines.length > 0) throw new ConfigurationError(lines);
   const c = parsed.data;
-  if (c.APP_MODE === "production") {
-    // decisions section 1: production refuses to start with sandbox secrets.
-    if (env.SANDBOX_PARTNER_API_KEY) throw new Error("APP_MODE=production refuses SANDBOX_PARTNER_API_KEY");
-    if (c.SANDBOX_CLOCK_CONTROL) throw new Error("APP_MODE=production refuses SANDBOX_CLOCK_CONTROL");
-    // Production keys come from configuration, never from the database (issue 4).
-    for (const name of ["NEXTAUTH_SECRET", "SERVICE_SIGNING_KEYS", "FIELD_ENCRYPTION_KEYS"] as const) {
-      if (!c[name]) throw new Error(`APP_MODE=production needs ${name}`);
-    }
-  }
-  if (c.SCREENING_CLOSE_MATCH_SCORE > c.SCREENING_HIT_SCORE) throw new Error("SCREENING_CLOSE_MATCH_SCORE must not exceed SCREENING_HIT_SCORE");
   const sandbox = c.APP_MODE === "sandbox";
-  // Issue 11: every provider set to an implementation that works (in production: a real one).
-  const providerLines = providerProblems(c, !sandbox);
-  if (providerLines.length > 0) throw new Error(`Invalid provider configuration:\n${providerLines.join("\n")}`);
   return {
     ...c,
     // Documented sandbox defaults (README); production seeds an admin only when both are set.

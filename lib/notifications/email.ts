@@ -17,3 +17,18 @@ function smtp(): Transporter {
 export async function sendEmail(to: string, message: OtpMessageText): Promise<void> {
   await smtp().sendMail({ from: config().OTP_EMAIL_FROM, to, subject: message.subject, text: message.text, html: message.html });
 }
+
+/**
+ * Connects, says EHLO, upgrades to TLS as SMTP_URL asks and logs in (nodemailer's verify), sending
+ * nothing: null when that worked, else why not (the server's answer, e.g. "Invalid login: 535 ...";
+ * it never holds the password). The start-up check refuses to serve without it (issue 20 item 3).
+ */
+export async function verifySmtpLogin(): Promise<string | null> {
+  try {
+    await smtp().verify();
+    return null;
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    return `the SMTP server did not accept a connection and login (${reason})`;
+  }
+}

@@ -53,6 +53,17 @@ function account(a: CreditorAccount) {
   return "iban" in a ? { Id: { IBAN: a.iban } } : { Id: { Othr: { Id: max(a.other, 34), SchmeNm: { Prtry: max(a.scheme, 35) } } } };
 }
 
+/**
+ * Our account at the payout bank: its IBAN, or a national account number in Othr with the scheme
+ * (issue 20 item 2): BBAN is an ISO 20022 external code (SchmeNm/Cd), CLABE is not one (Prtry), as
+ * for creditor accounts above.
+ */
+function debtorAccount(bank: PayoutBank) {
+  if (bank.debtorIban) return { IBAN: bank.debtorIban };
+  const a = bank.debtorAccount!;
+  return { Othr: { Id: a.id, SchmeNm: a.scheme === "BBAN" ? { Cd: "BBAN" } : { Prtry: a.scheme } } };
+}
+
 function transaction(t: CreditTransfer, currency: string) {
   return {
     PmtId: { InstrId: t.endToEndId, EndToEndId: t.endToEndId },
@@ -71,7 +82,7 @@ function paymentInformation(p: PaymentInformation) {
     CtrlSum: controlSum(p.transfers.map((t) => t.amount)),
     ReqdExctnDt: p.executionDate,
     Dbtr: { Nm: max(p.bank.debtorName, 140) },
-    DbtrAcct: { Id: { IBAN: p.bank.debtorIban }, Ccy: p.currency },
+    DbtrAcct: { Id: debtorAccount(p.bank), Ccy: p.currency },
     DbtrAgt: { FinInstnId: { BIC: p.bank.bic } },
     CdtTrfTxInf: p.transfers.map((t) => transaction(t, p.currency)),
   };

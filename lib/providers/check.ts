@@ -7,5 +7,5 @@ import { providerProblems } from "./table";
  * rules while loading and refuses to start with these lines.
  */
 export function assertProductionProviders(c: Config): string[] {
-  return providerProblems(c, !c.sandbox);
+  return providerProblems(c, !c.sandbox, c.LOGIN_IDENTIFIER_TYPES.includes("PHONE") ? [] : ["otpSms"]);
 }

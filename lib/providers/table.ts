@@ -20,6 +20,8 @@ export interface ProviderSpec {
   production: readonly string[];
   /** Settings an implementation cannot work without (checked in every mode). */
   requires?: Readonly<Record<string, readonly string[]>>;
+  /** How a deployment does without this kind (production then skips it): named in its refusal line. */
+  unusedWith?: string;
 }
 
 /**
@@ -43,6 +45,8 @@ export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
     inferredFrom: { setting: "SMS_WEBHOOK_URL", implementation: "sms-webhook" },
     production: ["sms-webhook"],
     requires: { "sms-webhook": ["SMS_WEBHOOK_URL", "SMS_WEBHOOK_SECRET"] },
+    // Only phone identifiers get an SMS (issue 20 item 2).
+    unusedWith: "LOGIN_IDENTIFIER_TYPES=email",
   },
   // The sanctions lists screen in sandbox too (with the sandbox magic names on top): default ofac.
   screening: {
@@ -113,9 +117,10 @@ export function resolveProviders(env: Env, production: boolean): ResolvedProvide
 
 /**
  * One line per problem: an unknown name, an implementation missing a setting it needs, or (in
- * production) a kind not set to a real implementation. Empty: the configuration is usable.
+ * production) a kind not set to a real implementation, unless the deployment does not use that
+ * kind (`unused`: the SMS gateway when no phone number is accepted). Empty: the configuration is usable.
  */
-export function providerProblems(env: Env, production: boolean): string[] {
+export function providerProblems(env: Env, production: boolean, unused: readonly ProviderKind[] = []): string[] {
   const lines: string[] = [];
   for (const kind of PROVIDER_KINDS) {
     const spec = PROVIDERS[kind];
@@ -125,8 +130,10 @@ export function providerProblems(env: Env, production: boolean): string[] {
       continue;
     }
     if (production && !spec.production.includes(name)) {
+      if (unused.includes(kind)) continue;
       const how = present(env[spec.setting]) ? `is ${name}` : `is unset (${name})`;
-      lines.push(`${spec.setting} ${how}: production needs ${spec.production.join(" or ")}`);
+      const without = spec.unusedWith ? ` (or ${spec.unusedWith})` : "";
+      lines.push(`${spec.setting} ${how}: production needs ${spec.production.join(" or ")}${without}`);
       continue;
     }
     for (const needed of spec.requires?.[name] ?? []) {

@@ -1,3 +1,8 @@
+import { generateKeyPairSync } from "node:crypto";
+
+// A real quote-signing key: production refuses anything but a private RSA key of 2048 bits or more (issue 20 item 3).
+const signingKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" });
+
 /**
  * The smallest production configuration that starts: keys, and every provider set to a real
  * implementation (issue 11; payouts by pain.001 files to one payout bank, issue 12). Tests copy it and unset or change one setting at a time.
@@ -5,7 +10,7 @@
 export const productionEnv: Record<string, string> = {
   APP_MODE: "production",
   NEXTAUTH_SECRET: "x".repeat(40),
-  SERVICE_SIGNING_KEYS: "[{}]",
+  SERVICE_SIGNING_KEYS: JSON.stringify([signingKey]),
   FIELD_ENCRYPTION_KEYS: "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
   OTP_EMAIL_PROVIDER: "smtp",
   SMTP_URL: "smtp://remit:secret@127.0.0.1:2525",

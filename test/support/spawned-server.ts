@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -57,4 +57,26 @@ export async function spawnServer(env: Record<string, string>, ready = "/v1/auth
     await new Promise((r) => setTimeout(r, 500));
   }
   return { baseUrl, output: () => out, stop };
+}
+
+/**
+ * Runs a command that should refuse to start (issue 20 item 1) and waits for it to exit: its exit
+ * code and everything it printed. Killed after `limitMs` (then `code` is null), so a process that
+ * wrongly starts fails the test instead of hanging it.
+ */
+export async function runUntilExit(
+  args: string[],
+  env: Record<string, string>,
+  limitMs = 60_000,
+): Promise<{ code: number | null; output: string; ms: number }> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => ["PATH", "HOME", "NODE_OPTIONS", "TMPDIR"].includes(k)));
+  const started = Date.now();
+  const child: ChildProcess = spawn(process.execPath, args, { env: { ...inherited, ...env } as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  const timer = setTimeout(() => child.kill("SIGKILL"), limitMs);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, output, ms: Date.now() - started };
 }

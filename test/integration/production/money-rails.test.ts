@@ -6,6 +6,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import { exportJWK, generateKeyPair } from "jose";
+import { SMTPServer } from "smtp-server";
 import type { Db } from "@/db";
 import { spawnServer, type SpawnedServer } from "../../support/spawned-server";
 import { productionEnv } from "../../support/production-env";
@@ -32,6 +33,7 @@ const skip = adminUrl ? false : "needs PostgreSQL (TEST_DATABASE_URL or TEST_DB_
 
 const API_KEY = `prod_test_${randomUUID()}`;
 let server: SpawnedServer;
+let smtp: SMTPServer | undefined;
 let db: Db;
 let closeDb: () => Promise<void> = async () => {};
 let dropDb: () => Promise<void> = async () => {};
@@ -161,11 +163,16 @@ async function jobsOf(kind: string, transferId: string) {
 describe("a production server never reaches a sandbox money rail (issue 11 item 1)", { skip }, () => {
   before(async () => {
     const url = await freshDatabase(adminUrl!);
-    // productionEnv's placeholder key passes the configuration check only; a started server signs quotes with it.
+    // A key of this test (productionEnv has one too: any private RSA key of 2048 bits or more passes).
     const { privateKey } = await generateKeyPair("RS256", { modulusLength: 2048, extractable: true });
+    // Production logs in to its SMTP server before serving (issue 20 item 3): one that takes productionEnv's login.
+    smtp = new SMTPServer({ authOptional: false, disabledCommands: ["STARTTLS"], logger: false, onAuth: (_a, _s, cb) => cb(null, { user: "remit" }) });
+    await new Promise<void>((resolve) => smtp!.listen(0, "127.0.0.1", resolve));
+    const smtpPort = (smtp.server.address() as { port: number }).port;
     // Payout files every 3 s, written to a directory of this test.
     const env = {
       ...productionEnv,
+      SMTP_URL: `smtp://remit:secret@127.0.0.1:${smtpPort}`,
       SERVICE_SIGNING_KEYS: JSON.stringify([await exportJWK(privateKey)]),
       DATABASE_URL: url,
       PAYOUT_BATCH_MINUTES: "0.05",
@@ -189,6 +196,7 @@ describe("a production server never reaches a sandbox money rail (issue 11 item 
   after(async () => {
     await closeDb();
     await server?.stop();
+    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
     await dropDb();
   });
 

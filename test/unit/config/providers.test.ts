@@ -43,7 +43,7 @@ describe("providers are configuration (issue 11)", () => {
     const setting = PROVIDERS[kind].setting;
     test(`production refuses ${setting}=sandbox with one line naming it`, () => {
       assert.deepEqual(refusal({ ...productionEnv, [setting]: "sandbox" }), [
-        `${setting} is sandbox: production needs ${PROVIDERS[kind].production.join(" or ")}`,
+        `${setting} is sandbox: production needs ${PROVIDERS[kind].production.join(" or ")}${PROVIDERS[kind].unusedWith ? ` (or ${PROVIDERS[kind].unusedWith})` : ""}`,
       ]);
     });
     // Unset: refused with one line, unless the production default is itself real (screening: ofac; funding: bank-transfer; payout: pain001; refunds: operator).
@@ -97,10 +97,10 @@ describe("providers are configuration (issue 11)", () => {
     ]);
   });
 
-  test("sandbox with SMTP_URL sends email; SMTP_URL must be smtp(s):// with credentials", () => {
+  test("sandbox with SMTP_URL sends email; SMTP_URL must be smtp(s)://, credentials optional (issue 20 item 2)", () => {
     const c = loadConfig({ SMTP_URL: "smtp://u:p@127.0.0.1:2525", OTP_EMAIL_FROM: "a@example.com" });
     assert.equal(c.providers.otpEmail, "smtp");
-    assert.throws(() => loadConfig({ SMTP_URL: "http://u:p@host" }), /SMTP_URL/);
-    assert.throws(() => loadConfig({ SMTP_URL: "smtp://host:25" }), /SMTP_URL/);
+    assert.equal(loadConfig({ SMTP_URL: "smtp://mail.example.com:25", OTP_EMAIL_FROM: "a@example.com" }).providers.otpEmail, "smtp");
+    assert.throws(() => loadConfig({ SMTP_URL: "http://u:p@host" }), /SMTP_URL: http: is not smtp: or smtps:/);
   });
 });
