@@ -15,6 +15,7 @@ const TAGS = [
   { name: "Transfers", description: "Submit, device-bound confirmation, funding, cancellation, refunds and status." },
   { name: "Events", description: "The customer's events, exactly as webhooks carry them, in sequence order: catch up after missed webhooks." },
   { name: "Webhooks", description: "Events POSTed to the partner's webhook URL, signed with Standard Webhooks." },
+  { name: "Operations", description: "The quote-signing public keys and the service's liveness and readiness probes: no subscription key." },
   { name: "Sandbox", description: "Sandbox-only helpers (404 in production): drive providers, the payout network and the clock." },
 ];
 

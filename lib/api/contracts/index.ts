@@ -5,6 +5,7 @@ import * as beneficiaries from "./beneficiaries";
 import * as events from "./events";
 import * as quotes from "./quotes";
 import * as kyc from "./kyc";
+import * as operations from "./operations";
 import * as payoutFiles from "./payout-files";
 import * as profile from "./profile";
 import * as sandbox from "./sandbox";
@@ -55,6 +56,7 @@ export const allContracts: Contract[] = [
     transfers.cancelTransfer,
   ] as Contract[]),
   ...ordered(events, [events.listEvents, events.readEvent] as Contract[]),
+  ...ordered(operations, [operations.jwks, operations.livez, operations.readyz] as Contract[]),
   ...ordered(sandbox),
   ...ordered(payoutFiles),
   ...ordered(bankTransfer, [bankTransfer.sandboxChooseBankTransfer, bankTransfer.sandboxImportBankStatement] as Contract[]),

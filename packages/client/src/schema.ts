@@ -792,6 +792,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/.well-known/jwks.json": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Quote-signing public keys
+     * @description The public keys that verify a quote's `signedQuote` (RS256 compact JWS, spec 5.4): the current key and, during a rotation, the previous one while quotes it signed can still be valid. Cacheable for 5 minutes; fetch again on an unknown `kid`.
+     */
+    get: operations["serviceJwks"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/livez": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Liveness probe
+     * @description The process serves requests. Cheap (no database), never cached, not logged per call. For a supervisor's liveness probe.
+     */
+    get: operations["livez"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/readyz": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Readiness probe
+     * @description The service can do its work: the database answers, every migration of this build is applied, and the sanctions lists and reference rates the configured providers need are loaded (`not used` when the provider needs none). Otherwise 503 `internal.unavailable` naming what is missing, its `details.checks` as here. A few small queries, never cached, not logged per call. For a load balancer's readiness probe.
+     */
+    get: operations["readyz"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/sandbox/clock": {
     parameters: {
       query?: never;
@@ -1853,6 +1913,41 @@ export interface components {
       | components["schemas"]["CustomerStatusChangedEventOutput"]
       | components["schemas"]["TransferStateChangedEventOutput"]
       | components["schemas"]["BeneficiaryStateChangedEventOutput"];
+    JwkSet: {
+      keys: components["schemas"]["PublicJwk"][];
+    };
+    PublicJwk: {
+      /** @constant */
+      kty: "RSA";
+      /** @description Modulus, base64url (2048 bits or more). */
+      n: string;
+      /** @description Public exponent, base64url. */
+      e: string;
+      /** @description Key id: the `kid` of a signedQuote's JWS header. */
+      kid: string;
+      /** @constant */
+      use: "sig";
+      /** @constant */
+      alg: "RS256";
+    };
+    LivenessResponse: {
+      /** @constant */
+      status: "ok";
+    };
+    ReadinessResponse: {
+      /** @constant */
+      status: "ready";
+      checks: {
+        /** @enum {string} */
+        database: "ok" | "failed" | "not used";
+        /** @enum {string} */
+        migrations: "ok" | "failed" | "not used";
+        /** @enum {string} */
+        sanctionsLists: "ok" | "failed" | "not used";
+        /** @enum {string} */
+        referenceRates: "ok" | "failed" | "not used";
+      };
+    };
     SandboxClock: {
       /**
        * Format: date-time
@@ -7066,6 +7161,165 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  serviceJwks: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The JWK Set. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "keys": [
+           *         {
+           *           "kty": "RSA",
+           *           "n": "0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECP",
+           *           "e": "AQAB",
+           *           "kid": "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs",
+           *           "use": "sig",
+           *           "alg": "RS256"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["JwkSet"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  livez: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The process serves. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "ok"
+           *     }
+           */
+          "application/json": components["schemas"]["LivenessResponse"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  readyz: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Ready. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "ready",
+           *       "checks": {
+           *         "database": "ok",
+           *         "migrations": "ok",
+           *         "sanctionsLists": "ok",
+           *         "referenceRates": "not used"
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["ReadinessResponse"];
         };
       };
       /** @description Server error: `server.unexpected` */

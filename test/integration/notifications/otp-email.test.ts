@@ -46,6 +46,8 @@ before(async () => {
     LOG_LEVEL: "trace",
     SMTP_URL: `smtp://remit:s3cret-pass@127.0.0.1:${port}`,
     OTP_EMAIL_FROM: "Remit <no-reply@remit.test>",
+    // A sanctions source that cannot be read: the list never loads, so /readyz stays 503 (issue 20 item 4, below).
+    SANCTIONS_SOURCE_URLS: "/nonexistent/remit-test/sdn.csv",
   });
 });
 
@@ -119,3 +121,45 @@ describe("OTP by email over SMTP (issue 11 item 2)", () => {
     assert.deepEqual(leaking, []);
   });
 });
+
+/**
+ * Issue 20 item 4, on this server because it keeps its whole log (LOG_LEVEL=trace) and its
+ * sanctions list cannot load: /readyz answers 503 in the error envelope naming what is missing,
+ * and neither probe writes a log line, while an API request does.
+ */
+describe("probes on a server that is not ready (issue 20 item 4)", () => {
+  test("GET /readyz: 503 internal.unavailable naming the sanctions lists, with Retry-After; GET /livez: 200", async () => {
+    const ready = await fetch(`${server.baseUrl}/readyz`);
+    const body = (await ready.json()) as { error: { code: string; message: string; details: { checks: Record<string, string> } } };
+    assert.equal(ready.status, 503, JSON.stringify(body));
+    assert.equal(body.error.code, "internal.unavailable");
+    assert.equal(body.error.message, "Not ready: the sanctions lists are not loaded yet.");
+    assert.deepEqual(body.error.details.checks, { database: "ok", migrations: "ok", sanctionsLists: "failed", referenceRates: "not used" });
+    assert.equal(ready.headers.get("retry-after"), "5");
+    assert.equal((await fetch(`${server.baseUrl}/livez`)).status, 200);
+  });
+
+  test("the probes are not logged per call; an API request is", async () => {
+    const before = server.output().length;
+    for (let i = 0; i < 3; i++) {
+      await (await fetch(`${server.baseUrl}/livez`)).text();
+      await (await fetch(`${server.baseUrl}/readyz`)).text();
+    }
+    await (await fetch(`${server.baseUrl}/v1/auth/health`, { headers: { "ocp-apim-subscription-key": KEY } })).text();
+    const logged = await eventuallyLogged(before, "/v1/auth/health");
+    assert.deepEqual(
+      logged.split("\n").filter((line) => /livez|readyz/.test(line)),
+      [],
+    );
+  });
+});
+
+/** The server's output since `from`, once it holds `marker` (log lines are written asynchronously). */
+async function eventuallyLogged(from: number, marker: string): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const text = server.output().slice(from);
+    if (text.includes(marker)) return text;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail(`no log line with ${marker}:\n${server.output().slice(from)}`);
+}

@@ -59,8 +59,17 @@ function routeFiles(): RouteFile[] {
     assert.ok(methods.length > 0, `no handler found in app/v1/${rel}`);
     out.push({ file: `app/v1/${rel}`, path: urlPath, methods, viaMethodsHelper: Boolean(helper) });
   }
+  // The routes outside /v1 the document lists (issue 20 items 4 and 12): published keys and probes.
+  for (const urlPath of OPERATIONAL_ROUTES) {
+    const file = `app${urlPath}/route.ts`;
+    const text = readFileSync(path.join(ROOT, file), "utf8");
+    const methods = METHODS.filter((m) => new RegExp(`export\\s+(async\\s+function|const)\\s+${m}\\b`).test(text));
+    out.push({ file, path: urlPath, methods, viaMethodsHelper: false });
+  }
   return out.sort((a, b) => a.path.localeCompare(b.path));
 }
+
+const OPERATIONAL_ROUTES = ["/.well-known/jwks.json", "/livez", "/readyz"];
 
 /** A concrete URL for a template: every {param} filled with a dummy id. */
 const concrete = (template: string) => template.replace(/\{[^}]+\}/g, "id_openapi_probe");
@@ -96,6 +105,7 @@ describe("GET /v1/openapi.json", () => {
     assert.ok(paths.includes("/v1/auth/devices/{deviceId}/deactivate"));
     assert.ok(!paths.some((p) => p.includes("...") || p.includes("openapi.json")));
     assert.deepEqual(routes.find((r) => r.path === "/v1/auth/devices")?.methods, ["GET"]);
+    for (const p of OPERATIONAL_ROUTES) assert.deepEqual(routes.find((r) => r.path === p)?.methods, ["GET"], p);
   });
 
   it("documents every route under app/v1 with each of its methods", () => {

@@ -1,0 +1,5 @@
+import { livenessResponse } from "@/lib/http/operations";
+
+// GET /livez (issue 20 item 4): the process serves. No key, no database, not logged per call.
+export const dynamic = "force-dynamic";
+export const GET = livenessResponse;

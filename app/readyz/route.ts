@@ -1,0 +1,5 @@
+import { readinessResponse } from "@/lib/http/operations";
+
+// GET /readyz (issue 20 item 4): ready to do its work (lib/platform/readiness.ts); 503 in the error envelope otherwise.
+export const dynamic = "force-dynamic";
+export const GET = readinessResponse;
