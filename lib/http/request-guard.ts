@@ -18,7 +18,9 @@ const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTION
 /** Equal to `serverActions.bodySizeLimit` in next.config.mjs ("1mb"): one limit, answered here as 413. */
 export const CONSOLE_BODY_MAX_BYTES = 1024 * 1024;
 
-const isApi = (path: string) => path.startsWith("/v1/") || path === "/v1" || path.startsWith("/api/");
+// The keyless JSON routes outside /v1 (the published keys and the probes, issue 20) answer like the API.
+const isApi = (path: string) =>
+  path.startsWith("/v1/") || path === "/v1" || path.startsWith("/api/") || path.startsWith("/.well-known/") || /^\/(livez|readyz)(\/|$)/.test(path);
 const isConsolePost = (path: string) => path === "/console" || path.startsWith("/console/") || path.startsWith("/api/auth/");
 
 function decodable(path: string): boolean {

@@ -1,9 +1,12 @@
+import { methods } from "@/lib/http/methods";
 import { ready } from "@/lib/platform/ready";
 import { signingKeySet } from "@/lib/quotes/service-keys";
 
 // GET /.well-known/jwks.json: public keys verifying the service's signedQuote (several during rotation).
-export async function GET() {
-  await ready();
-  const keys = await signingKeySet();
-  return Response.json({ keys: keys.published }, { headers: { "cache-control": "public, max-age=300" } });
-}
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  GET: async () => {
+    await ready();
+    const keys = await signingKeySet();
+    return Response.json({ keys: keys.published }, { headers: { "cache-control": "public, max-age=300" } });
+  },
+});

@@ -20,6 +20,23 @@ interface RouteFile {
   viaMethodsHelper: boolean;
 }
 
+/** The methods a route file serves: the keys given to methods({...}) (its other methods answer 405), or its exports. */
+function methodsOf(text: string): { methods: Method[]; helper: boolean } {
+  const helper = /\bmethods\(\s*\{/.exec(text);
+  if (helper) {
+    // Keys of the object given to methods({ GET: endpoint(...), ... }).
+    const body = text.slice(helper.index);
+    return { methods: METHODS.filter((m) => new RegExp(`^\\s*${m}\\s*:|methods\\(\\{\\s*${m}\\s*:`, "m").test(body)), helper: true };
+  }
+  const methods = METHODS.filter(
+    (m) =>
+      new RegExp(`export\\s+(async\\s+)?function\\s+${m}\\b`).test(text) ||
+      new RegExp(`\\bas\\s+${m}\\b`).test(text) ||
+      new RegExp(`export\\s+const\\s+${m}\\b`).test(text),
+  );
+  return { methods, helper: false };
+}
+
 /**
  * Every route file under app/v1 as an OpenAPI path: [param] becomes {param}, route groups "(x)"
  * vanish, the catch-all and /v1/openapi.json itself are skipped.
@@ -41,30 +58,15 @@ function routeFiles(): RouteFile[] {
       .filter((s) => !/^\(.*\)$/.test(s))
       .map((s) => s.replace(/^\[(.+)\]$/, "{$1}"))
       .join("/")}`;
-    const text = readFileSync(path.join(APP_V1, rel), "utf8");
-    const helper = /\bmethods\(\s*\{/.exec(text);
-    let methods: Method[];
-    if (helper) {
-      // Keys of the object given to methods({ GET: endpoint(...), ... }).
-      const body = text.slice(helper.index);
-      methods = METHODS.filter((m) => new RegExp(`^\\s*${m}\\s*:`, "m").test(body));
-    } else {
-      methods = METHODS.filter(
-        (m) =>
-          new RegExp(`export\\s+(async\\s+)?function\\s+${m}\\b`).test(text) ||
-          new RegExp(`\\bas\\s+${m}\\b`).test(text) ||
-          new RegExp(`export\\s+const\\s+${m}\\b`).test(text),
-      );
-    }
+    const { methods, helper } = methodsOf(readFileSync(path.join(APP_V1, rel), "utf8"));
     assert.ok(methods.length > 0, `no handler found in app/v1/${rel}`);
-    out.push({ file: `app/v1/${rel}`, path: urlPath, methods, viaMethodsHelper: Boolean(helper) });
+    out.push({ file: `app/v1/${rel}`, path: urlPath, methods, viaMethodsHelper: helper });
   }
   // The routes outside /v1 the document lists (issue 20 items 4 and 12): published keys and probes.
   for (const urlPath of OPERATIONAL_ROUTES) {
     const file = `app${urlPath}/route.ts`;
-    const text = readFileSync(path.join(ROOT, file), "utf8");
-    const methods = METHODS.filter((m) => new RegExp(`export\\s+(async\\s+function|const)\\s+${m}\\b`).test(text));
-    out.push({ file, path: urlPath, methods, viaMethodsHelper: false });
+    const { methods, helper } = methodsOf(readFileSync(path.join(ROOT, file), "utf8"));
+    out.push({ file, path: urlPath, methods, viaMethodsHelper: helper });
   }
   return out.sort((a, b) => a.path.localeCompare(b.path));
 }
