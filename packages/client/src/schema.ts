@@ -1137,7 +1137,9 @@ export interface components {
       proof: string;
     };
     ProfileSubmitRequest: {
+      /** @example María José */
       firstName: string;
+      /** @example María José */
       lastName: string;
       middleNames?: string[];
       /** @example 1990-04-12 */
@@ -1174,7 +1176,9 @@ export interface components {
       outcome: "APPROVED" | "REJECTED" | "REMEDIATION_REQUIRED";
     };
     BeneficiaryCreateRequest: {
+      /** @example María José */
       firstName: string;
+      /** @example María José */
       lastName: string;
       /** @example 1990-04-12 */
       dateOfBirth?: string;
