@@ -308,8 +308,16 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
       best.set(name.entry, { entry, matchedName: name.published, matchedAlias: name.alias, nameScore, score, agreed, differed });
     }
   };
+  // A query word no listed word of a name resembles scores 0 there (an initial at most INITIAL):
+  // the shared words' share of the query's letters bounds the name's score, so a name that shares
+  // only short words ("al", "abd" of a long name) is skipped before it is scored.
+  const queryLength = query.reduce((sum, q) => sum + q.length, 0);
+  const initials = query.reduce((sum, q) => sum + (q.length === 1 ? INITIAL : 0), 0);
   for (const [n, mask] of shared) {
     if (popcount(mask) < needed) continue;
+    let bound = initials;
+    for (let qi = 0; qi < query.length; qi++) if (mask & (1 << qi)) bound += query[qi].length;
+    if (bound / queryLength < minScore) continue;
     const { score, pairedQuery } = scoreName(query, index.names[n].tokens, index.vocabulary, similar);
     consider(n, score, pairedQuery);
   }
