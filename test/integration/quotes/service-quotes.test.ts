@@ -3,6 +3,7 @@
  * service's signedQuote (JWKS, JCS payload, every claim), validation, beneficiary and customer
  * gating, corridor payout methods, reads, scope and expiry.
  */
+import { randomUUID } from "node:crypto";
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import canonicalize from "canonicalize";
@@ -351,6 +352,24 @@ describe("beneficiary state (spec 3.2)", () => {
     const error = assertError(await createQuote(c, quoteBody(b.beneficiaryId)), 403, "beneficiary.stateBlocking");
     assert.equal(error.remediation, "select_different_beneficiary");
     assert.deepEqual(error.details, { beneficiaryId: b.beneficiaryId, currentState: "BLOCKED", remediationHint: "select_different_beneficiary" });
+  });
+
+  test("the BLOCKED 403 (which flags the customer, issue 19) keeps its Idempotency-Key exactly as the ARCHIVED 403 does", async () => {
+    const blocked = await screenedBeneficiary(c, mexBeneficiary({ firstName: "Viktor", lastName: "Sanctionov" }));
+    const archived = await validBeneficiary(c);
+    assert.equal((await archiveBeneficiary(c, archived.beneficiaryId)).status, 200);
+    const ok = await validBeneficiary(c);
+    // Per beneficiary: the first answer, the same request replayed, and the key reused for another body.
+    const answers = async (beneficiaryId: string) => {
+      const key = randomUUID();
+      const first = await createQuote(c, quoteBody(beneficiaryId), { idempotencyKey: key });
+      const same = await createQuote(c, quoteBody(beneficiaryId), { idempotencyKey: key });
+      const other = await createQuote(c, quoteBody(ok.beneficiaryId), { idempotencyKey: key });
+      return [first, same, other].map((r) => [r.status, (r.body as { error?: { code?: string } })?.error?.code, r.headers.get("idempotent-replayed")]);
+    };
+    const onBlocked = await answers(blocked.beneficiaryId);
+    assert.equal(onBlocked[0][1], "beneficiary.stateBlocking");
+    assert.deepEqual(onBlocked, await answers(archived.beneficiaryId));
   });
 
   test("ARCHIVED → 403 beneficiary.stateBlocking", async () => {

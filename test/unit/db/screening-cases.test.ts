@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries, customerFlags, customers, jobs, payoutMethods, screeningCases, transfers } from "@/db/schema";
@@ -28,7 +28,7 @@ import { addBusinessDays, decideCase, raiseCase } from "@/lib/screening-cases/ca
 import { lockReadyTransfers } from "@/lib/payouts/ready-transfers";
 import { fastCheck } from "@/lib/transfers/fast-check-job";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
-import { freshDb } from "../../support/db";
+import { freshDb, secondConnection } from "../../support/db";
 import { insertTestTransfer, newSubscription, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";
 
 let db: Db;
@@ -376,13 +376,36 @@ test("a customer cleared as a false positive is VALID again, and its transfer at
   assert.equal((await db.select().from(customers).where(eq(customers.id, mine.customerId)))[0].status, "MONITORED");
 
   // A transfer of the cased customer (to an ordinary beneficiary, with a payout method) at its fast-check.
+  const { transferId } = await registeredWithMethod(mine);
+  await db.transaction((tx) => fastCheck.run!(tx, { payload: { transferId }, now: clock.now() } as never));
+  assert.equal((await stateOf(transferId)).state, "onreview");
+  const flags = await db.select().from(customerFlags).where(eq(customerFlags.customerId, mine.customerId));
+  assert.deepEqual(
+    flags.map((f) => f.kind),
+    ["PAID_WHILE_CUSTOMER_CASED"],
+    "the case is the customer's, not the beneficiary's",
+  );
+
+  const [opened] = await db
+    .select()
+    .from(screeningCases)
+    .where(and(eq(screeningCases.subjectType, "customer"), eq(screeningCases.subjectId, mine.customerId)));
+  const decided = await db.transaction((tx) =>
+    decideCase(tx, { caseId: opened.id, decision: "FALSE_POSITIVE", operator, reason: "Other passport", now: clock.now() }),
+  );
+  assert.equal(decided.subjectState, "VALID", "no longer MONITORED: later transfers are not all sent to review");
+  assert.equal((await db.select().from(customers).where(eq(customers.id, mine.customerId)))[0].status, "VALID");
+});
+
+/** A registered transfer of `who` to a new VALID beneficiary with a CLABE payout method: what the fast-check takes. */
+async function registeredWithMethod(who: Owner): Promise<{ transferId: string; beneficiaryId: string }> {
   const now = clock.now();
-  const transferId = await db.transaction(async (tx) => {
-    const created = await insertTestTransfer(tx, mine, now);
+  return db.transaction(async (tx) => {
+    const created = await insertTestTransfer(tx, who, now);
     const beneficiaryId = newId("ben");
     await tx.insert(beneficiaries).values({
       id: beneficiaryId,
-      subscriptionId: mine.subscriptionId,
+      subscriptionId: who.subscriptionId,
       firstName: "Ana",
       lastName: "Ruiz",
       countryOfResidence: "MEX",
@@ -402,24 +425,60 @@ test("a customer cleared as a false positive is VALID again, and its transfer at
       addedAt: now,
     });
     await tx.update(transfers).set({ beneficiaryId, payoutMethodId: methodId }).where(eq(transfers.id, created.id));
-    return created.id;
+    return { transferId: created.id, beneficiaryId };
   });
-  await db.transaction((tx) => fastCheck.run!(tx, { payload: { transferId }, now: clock.now() } as never));
-  assert.equal((await stateOf(transferId)).state, "onreview");
-  const flags = await db.select().from(customerFlags).where(eq(customerFlags.customerId, mine.customerId));
-  assert.deepEqual(
-    flags.map((f) => f.kind),
-    ["PAID_WHILE_CUSTOMER_CASED"],
-    "the case is the customer's, not the beneficiary's",
-  );
+}
 
-  const [opened] = await db
-    .select()
-    .from(screeningCases)
-    .where(and(eq(screeningCases.subjectType, "customer"), eq(screeningCases.subjectId, mine.customerId)));
-  const decided = await db.transaction((tx) =>
-    decideCase(tx, { caseId: opened.id, decision: "FALSE_POSITIVE", operator, reason: "Other passport", now: clock.now() }),
-  );
-  assert.equal(decided.subjectState, "VALID", "no longer MONITORED: later transfers are not all sent to review");
-  assert.equal((await db.select().from(customers).where(eq(customers.id, mine.customerId)))[0].status, "VALID");
+test("a fast-check running while a screening job opens a case waits for it: the transfer goes onreview, not validated unheld", async () => {
+  const { db: db2, close: close2 } = await secondConnection(db);
+  try {
+    const who = await newSubscription(db);
+    const { transferId, beneficiaryId } = await registeredWithMethod(who);
+    const outcome: ScreeningOutcome = {
+      result: "CLOSE_MATCH",
+      evidence: [
+        {
+          list: "sandbox-watchlist",
+          entryId: "race",
+          listVersionId: null,
+          entryName: "RUIZ, Anna",
+          programs: ["SDGT"],
+          result: "CLOSE_MATCH",
+          score: "0.9",
+        } as never,
+      ],
+      listVersions: {},
+    };
+    let raised!: () => void;
+    const caseWritten = new Promise<void>((r) => (raised = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    // The screening job: beneficiary locked FOR UPDATE, the case written (its hold finds the
+    // transfer still registered), not yet committed.
+    const job = db.transaction(async (tx) => {
+      await tx.select().from(beneficiaries).where(eq(beneficiaries.id, beneficiaryId)).for("update");
+      await raiseCase(tx, { subjectType: "beneficiary", subjectId: beneficiaryId, customerId: who.customerId }, outcome, clock.now());
+      raised();
+      await gate;
+    });
+    await caseWritten;
+    let checked = false;
+    const check = db2.transaction((tx) => fastCheck.run!(tx, { payload: { transferId }, now: clock.now() } as never)).finally(() => (checked = true));
+    if (process.env.TEST_DB_URL) {
+      // PostgreSQL: until the fast-check waits on the job's row lock (or, unlocked, has finished).
+      // PGlite has one connection: the fast-check simply runs after the job.
+      for (let i = 0; i < 400 && !checked; i++) {
+        const rows = (await db.execute(sql`select count(*)::int as waiting from pg_locks where not granted`)) as unknown as { waiting: number }[];
+        const waiting = rows[0].waiting;
+        if (waiting > 0) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    }
+    release();
+    await job;
+    await check;
+    assert.equal((await stateOf(transferId)).state, "onreview");
+  } finally {
+    await close2();
+  }
 });
