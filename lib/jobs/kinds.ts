@@ -8,6 +8,8 @@ export interface JobPayloads {
   "maintenance.purge": Record<string, never>;
   /** listVersionId: a rescreen after a new sanctions list version (only a stronger result changes the status). */
   "customers.screen": { customerId: string; listVersionId?: string };
+  /** One walk over customers in id order (afterId: the last id of the previous batch), after a change of the matching form. */
+  "customers.recomputeIdentityKeys": { afterId: string | null };
   "kyc.expireSession": { kycSessionId: string };
   "beneficiaries.screen": { beneficiaryId: string; listVersionId?: string };
   "transfers.expire": { transferId: string };

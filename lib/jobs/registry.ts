@@ -1,4 +1,5 @@
 import { screenBeneficiary } from "@/lib/beneficiaries/screen-job";
+import { recomputeIdentityKeys } from "@/lib/customers/identity-key-job";
 import { screenCustomer } from "@/lib/customers/screen-job";
 import { expireKycSession } from "@/lib/kyc/expire-job";
 import { deliverOtp } from "@/lib/notifications/otp-delivery";
@@ -25,6 +26,7 @@ export const jobRegistry = {
   "webhooks.deliver": deliverWebhook,
   "maintenance.purge": purgeJob,
   "customers.screen": screenCustomer,
+  "customers.recomputeIdentityKeys": recomputeIdentityKeys,
   "kyc.expireSession": expireKycSession,
   "beneficiaries.screen": screenBeneficiary,
   "transfers.expire": expireTransfer,
