@@ -3,7 +3,7 @@ import type { Db, Executor } from "@/db";
 import { jobs } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
 import { logger } from "@/lib/log";
-import { claim, finish, held, renewLease, type ClaimedJob } from "./claim";
+import { claim, finish, held, renewLease, type ClaimedJob, type ClaimFilter } from "./claim";
 import { defaultBackoff, RetryLater, type JobDefinition, type JobRegistry, type JobRun } from "./define";
 import { workerSettings, type WorkerSettings } from "./lanes";
 import { insertJob, periodicKey } from "./queue";
@@ -163,10 +163,17 @@ async function recordFailure(db: Db, def: JobDefinition<unknown>, job: ClaimedJo
 /**
  * Runs the jobs due now (up to `limit`, any kind of `registry`) one after another and returns how
  * many ran: for tests and one-off use. The worker loop runs them concurrently, by lane (pool.ts).
+ * `only` narrows the kinds (a test on a shared database leaves other files' jobs alone).
  */
-export async function runDueJobs(db: Db, registry: JobRegistry, limit = 20, settings: WorkerSettings = workerSettings()): Promise<number> {
+export async function runDueJobs(
+  db: Db,
+  registry: JobRegistry,
+  limit = 20,
+  settings: WorkerSettings = workerSettings(),
+  only: Pick<ClaimFilter, "kinds" | "notKinds"> = {},
+): Promise<number> {
   const heartbeat = new Heartbeat(db, settings);
-  const claimed = await claim(db, clock.now(), limit, {}, settings.leaseSeconds);
+  const claimed = await claim(db, clock.now(), limit, only, settings.leaseSeconds);
   // The whole batch is held from the start: a job waiting its turn keeps its lease too.
   for (const job of claimed) heartbeat.hold(job);
   try {
