@@ -1,18 +1,20 @@
 #!/usr/bin/env node
 /**
- * Fails when the modules under lib/ import one another in a cycle (issue 10 item 4): a cycle
- * makes load order matter and hides a missing layer. Imports are read with the TypeScript
+ * Fails when the modules under lib/, db/, app/ and components/ import one another in a cycle
+ * (issue 10 item 4, issue 21 item 8): a cycle makes load order matter and hides a missing layer.
+ * db/ is in scope so that a schema file typing a column with a type from a lib/ module that reads
+ * the database is caught (column types live in leaf modules). Imports are read with the TypeScript
  * compiler we already depend on (its pre-processor and module resolution honour tsconfig's
  * `@/` paths), rather than adding a graph tool for one check. Type-only imports count too: they
  * are still a dependency of one module's meaning on the other's.
- * Usage: node scripts/check-import-cycles.mjs [dir ...]   (default: lib)
+ * Usage: node scripts/check-import-cycles.mjs [dir ...]   (default: lib db app components)
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 
 const root = path.resolve(import.meta.dirname, "..");
-const dirs = process.argv.slice(2).length ? process.argv.slice(2) : ["lib"];
+const dirs = process.argv.slice(2).length ? process.argv.slice(2) : ["lib", "db", "app", "components"];
 
 const configFile = ts.readConfigFile(path.join(root, "tsconfig.json"), ts.sys.readFile);
 const { options } = ts.parseJsonConfigFileContent(configFile.config, ts.sys, root);
@@ -97,6 +99,7 @@ if (cycles.length === 0) {
 } else {
   for (const component of cycles) {
     console.error(`import cycle (${component.length} modules): ${loopThrough(component).map(rel).join(" -> ")}`);
+    console.error(`  members: ${component.map(rel).sort().join(", ")}`);
   }
   process.exit(1);
 }

@@ -134,7 +134,7 @@ async function main() {
   if (!only || only === "lint") {
     runCheck("format (prettier --check)", [path.join(root, "node_modules/prettier/bin/prettier.cjs"), "--check", "--log-level", "warn", "."]);
     runCheck("lint (eslint)", [path.join(root, "node_modules/eslint/bin/eslint.js"), "--max-warnings", "0", "."]);
-    runCheck("import cycles in lib/", [path.join(root, "scripts/check-import-cycles.mjs")]);
+    runCheck("import cycles in lib/, db/, app/, components/", [path.join(root, "scripts/check-import-cycles.mjs")]);
     runCheck("OpenAPI document (redocly lint, recommended)", ["--import", "tsx", path.join(root, "scripts/openapi-lint.ts")]);
   }
   if (!only || only === "unit") {

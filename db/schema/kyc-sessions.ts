@@ -5,7 +5,7 @@ import { subscriptions } from "./subscriptions";
 import type { KycSessionState } from "@/lib/kyc/session-state-machine";
 import type { KycOutcome, KycSessionPurpose } from "@/lib/kyc/statuses";
 import type { Language } from "@/lib/i18n/language";
-import type { KycCapture } from "@/lib/kyc/webview";
+import type { KycCapture } from "@/lib/kyc/capture";
 
 /** A KYC capture session (spec 2.3; states in lib/kyc/session-state-machine.ts). */
 export const kycSessions = pgTable(

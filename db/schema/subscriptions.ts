@@ -2,7 +2,7 @@ import { bigint, index, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { customers } from "./customers";
 import { partners } from "./partners";
-import type { SubscriptionStatus } from "@/lib/partners/admin";
+import type { SubscriptionStatus } from "@/lib/partners/subscription-status";
 
 /** The partner-customer relationship: the login account a partner's customer uses (spec 2.9 SubscriptionStatus). */
 export const subscriptions = pgTable(

@@ -2,14 +2,6 @@ import { z } from "zod";
 
 /** Shared wire schemas. Request bodies are strict: an unknown member is a precise 400, not silently ignored. */
 
-export const ValidationIssueSchema = z
-  .object({
-    field: z.string().meta({ example: "payoutMethod.destinationIdentifier" }),
-    code: z.string().meta({ example: "validation.fieldMissing" }),
-    message: z.string().optional(),
-  })
-  .meta({ id: "ValidationIssue" });
-
 export const ErrorEnvelopeSchema = z
   .object({
     error: z.object({

@@ -1,4 +1,4 @@
-import { asc, desc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { transfers, transferStateHistory } from "@/db/schema";
 import { PAGE_SIZE } from "./queries";
@@ -31,19 +31,4 @@ export async function transferWithHistory(db: Executor, transferId: string) {
   if (!t) return undefined;
   const history = await db.select().from(transferStateHistory).where(eq(transferStateHistory.transferId, transferId)).orderBy(asc(transferStateHistory.seq));
   return { t, history };
-}
-
-/** The latest transfers (the ledger page links them), newest first. */
-export async function recentTransfers(db: Executor, limit = 20) {
-  return db
-    .select({
-      id: transfers.id,
-      state: transfers.state,
-      originAmount: transfers.originAmount,
-      originCurrency: transfers.originCurrency,
-      createdAt: transfers.createdAt,
-    })
-    .from(transfers)
-    .orderBy(desc(transfers.createdAt))
-    .limit(limit);
 }

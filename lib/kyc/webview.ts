@@ -6,6 +6,7 @@ import { closureCallbackFor, type ClosureCallback } from "@/lib/webviews/closure
 import { resolveWebviewToken } from "@/lib/webviews/tokens";
 import { kycDecidedByOperators } from "./decision-provider";
 import { completeKycSession, lockKycSession } from "./outcome";
+import type { KycCapture } from "./capture";
 import type { KycOutcome } from "./statuses";
 import { effectiveState } from "./sessions";
 import { kycSessionMachine, type KycSessionState } from "./session-state-machine";
@@ -81,14 +82,6 @@ export async function storeKycPhoto(tx: Tx, token: string, photo: { contentType:
     .values(row)
     .onConflictDoUpdate({ target: kycPhotos.kycSessionId, set: { contentType: row.contentType, size: row.size, bytes: row.bytes, createdAt: now } });
   return { kycSessionId: session.id, size: row.size };
-}
-
-export interface KycCapture {
-  documentType: "PASSPORT" | "ID_CARD" | "DRIVING_LICENCE";
-  documentNumber: string;
-  issuingCountry: string;
-  expiryDate: string;
-  photo: { size: number; type: string };
 }
 
 /**

@@ -4,6 +4,7 @@ import { newId } from "@/db/ids";
 import { partnerApiKeys, partners, subscriptions } from "@/db/schema";
 import { randomToken, sha256Hex } from "@/lib/crypto/hash";
 import { DomainError } from "@/lib/errors";
+import type { SubscriptionStatus } from "./subscription-status";
 
 /** Partner administration for the console (issue 6): every change goes through here. */
 export async function createPartner(tx: Tx, input: { name: string; pricingMode: "SERVICE_PRICED" | "PARTNER_SIGNED"; now: Date }) {
@@ -33,10 +34,6 @@ export async function revokeApiKey(tx: Tx, partnerId: string, keyId: string, now
     .returning();
   if (!row) throw new DomainError("apiKey.notFound", { message: "No such active key." });
 }
-
-/** The partner-customer relationship status (spec 3.5). */
-export const SUBSCRIPTION_STATUSES = ["active", "spended", "closed"] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** The partner-customer relationship status (spec 3.5): suspended pauses money movement; closed ends everything. */
 export async function setSubscriptionStatus(tx: Tx, subscriptionId: string, status: SubscriptionStatus, now: Date) {

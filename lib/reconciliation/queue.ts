@@ -1,8 +1,10 @@
 import { asc, inArray } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { bankCredits } from "@/db/schema";
-import { PAGE_SIZE } from "@/lib/console/queries";
 import { amountToReturn } from "./resolve";
+
+/** Rows per page of the queue (as the other review queues: KYC, cases, payout files). */
+export const BANK_CREDIT_PAGE_SIZE = 20;
 
 /** The console's "Bank credits" queue: credits waiting for an operator, and over-payments' excess to return. */
 export async function bankCreditQueue(db: Executor, page: number) {
@@ -11,9 +13,12 @@ export async function bankCreditQueue(db: Executor, page: number) {
     .from(bankCredits)
     .where(inArray(bankCredits.state, ["QUEUED", "EXCESS"]))
     .orderBy(asc(bankCredits.createdAt), asc(bankCredits.id))
-    .limit(PAGE_SIZE + 1)
-    .offset((page - 1) * PAGE_SIZE);
-  return { hasMore: rows.length > PAGE_SIZE, items: rows.slice(0, PAGE_SIZE).map((row) => ({ ...row, toReturn: amountToReturn(row) })) };
+    .limit(BANK_CREDIT_PAGE_SIZE + 1)
+    .offset((page - 1) * BANK_CREDIT_PAGE_SIZE);
+  return {
+    hasMore: rows.length > BANK_CREDIT_PAGE_SIZE,
+    items: rows.slice(0, BANK_CREDIT_PAGE_SIZE).map((row) => ({ ...row, toReturn: amountToReturn(row) })),
+  };
 }
 
 /** How many credits the queue lists (the console's Overview). */

@@ -262,12 +262,3 @@ async function blockTransfer(tx: Tx, row: TransferRow, now: Date): Promise<Trans
   const held = row.state === "spended" ? row : await holdTransfer(tx, row, now);
   return transitionTransfer(tx, held, "compliance.block", now, { rejectionReason: "TRF_COMPLIANCE_REJECTED" });
 }
-
-/** The open case of a beneficiary or customer, if any. */
-export async function openCaseOf(db: Executor, subjectType: "beneficiary" | "customer", subjectId: string): Promise<ScreeningCaseRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(screeningCases)
-    .where(and(eq(screeningCases.subjectType, subjectType), eq(screeningCases.subjectId, subjectId), eq(screeningCases.state, "OPEN")));
-  return row;
-}
