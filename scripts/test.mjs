@@ -33,30 +33,88 @@ function testFiles(dir) {
     .sort();
 }
 
-function runNodeTests(label, files, env) {
-  console.log(`\n=== ${label}: ${files.length} files`);
-  const tap = path.join(mkdtempSync(path.join(tmpdir(), "remit-tap-")), "out.tap");
-  const res = spawnSync(
+/**
+ * Bounds on a hang (a test never settling, a file whose process does not exit): node's
+ * --test-timeout stops a file after FILE_TIMEOUT_MS (Node 20 applies it to each file, later
+ * versions to each test too), reported by scripts/test-watch.mjs with what was running; a stage
+ * still going after STAGE_TIMEOUT_MS is killed whole. Either counts as a failure.
+ */
+const FILE_TIMEOUT_MS = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 600_000);
+const STAGE_TIMEOUT_MS = Number(process.env.TEST_STAGE_TIMEOUT_MS ?? 2_700_000);
+
+/** Test processes run in process groups of their own (for the watchdog): stopped with us. */
+const groups = new Set();
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    for (const pid of groups) {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {}
+    }
+    process.exit(1);
+  });
+}
+
+/**
+ * Runs test files one after another (--test-concurrency=1) in one node --test process; output
+ * streams to ours, or, for a stage run beside another (`buffered`), is printed whole at its end.
+ */
+async function runNodeTests(label, files, env, { buffered = false } = {}) {
+  const tapDir = mkdtempSync(path.join(tmpdir(), "remit-tap-"));
+  const tap = path.join(tapDir, "out.tap");
+  const started = Date.now();
+  const child = spawn(
     process.execPath,
     [
       "--import",
       "tsx",
       "--test",
       "--test-concurrency=1",
+      `--test-timeout=${FILE_TIMEOUT_MS}`,
       "--test-reporter=spec",
+      "--test-reporter-destination=stdout",
+      `--test-reporter=${path.join(root, "scripts/test-watch.mjs")}`,
       "--test-reporter-destination=stdout",
       "--test-reporter=tap",
       `--test-reporter-destination=${tap}`,
       ...files,
     ],
-    { cwd: root, stdio: "inherit", env: { ...process.env, ...env } },
+    { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", buffered ? "pipe" : "inherit", buffered ? "pipe" : "inherit"], detached: true },
   );
-  const text = readFileSync(tap, "utf8");
-  const passed = Number(/^# pass (\d+)/m.exec(text)?.[1] ?? 0);
-  const failed = Number(/^# fail (\d+)/m.exec(text)?.[1] ?? 0) + (res.status !== 0 && !/^# fail [1-9]/m.test(text) ? 1 : 0);
+  groups.add(child.pid);
+  const output = [];
+  if (buffered) {
+    child.stdout.on("data", (chunk) => output.push(chunk));
+    child.stderr.on("data", (chunk) => output.push(chunk));
+  } else console.log(`\n=== ${label}: ${files.length} files`);
+  let killed = false;
+  const watchdog = setTimeout(() => {
+    killed = true;
+    const note = `\n=== ${label}: still running after ${STAGE_TIMEOUT_MS / 60_000} min: killed (see [watch] lines above for what ran)\n`;
+    if (buffered) output.push(Buffer.from(note));
+    else console.log(note);
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {}
+  }, STAGE_TIMEOUT_MS);
+  const status = await new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
+  clearTimeout(watchdog);
+  groups.delete(child.pid);
+  if (buffered) {
+    console.log(`\n=== ${label}: ${files.length} files (ran beside the stage above)`);
+    process.stdout.write(Buffer.concat(output));
+  }
+  const text = existsSync(tap) ? readFileSync(tap, "utf8") : "";
+  rmSync(tapDir, { recursive: true, force: true });
+  const count = (what) => Number(new RegExp(`^# ${what} (\\d+)`, "m").exec(text)?.[1] ?? 0);
+  const passed = count("pass");
+  // A file stopped by --test-timeout is "cancelled", not "fail", in node's counts: both fail here.
+  const failed = count("fail") + count("cancelled");
+  const extra = (status !== 0 || killed) && failed === 0 ? 1 : 0;
   totals.passed += passed;
-  totals.failed += failed;
-  console.log(`=== ${label}: ${passed} passed, ${failed} failed`);
+  totals.failed += failed + extra;
+  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+  console.log(`=== ${label}: ${passed} passed, ${failed + extra} failed (${minutes} min)`);
 }
 
 function freePort() {
@@ -130,6 +188,21 @@ function runCheck(label, args) {
   console.log(`=== ${label}: ${res.status === 0 ? "clean" : "FAILED"}`);
 }
 
+/**
+ * A stage and, when given, its PostgreSQL twin beside it: the two mostly wait (on PGlite's single
+ * connection, on the server, on jobs), so together they take little more than the longer one. The
+ * twin's output is printed whole when it ends. TEST_SEQUENTIAL=1 runs them one after the other.
+ */
+async function side(first, second) {
+  if (!second) return first();
+  if (process.env.TEST_SEQUENTIAL === "1") {
+    await first();
+    return second(false);
+  }
+  const results = await Promise.allSettled([first(), second(true)]);
+  for (const r of results) if (r.status === "rejected") throw r.reason;
+}
+
 async function main() {
   if (!only || only === "lint") {
     runCheck("format (prettier --check)", [path.join(root, "node_modules/prettier/bin/prettier.cjs"), "--check", "--log-level", "warn", "."]);
@@ -138,10 +211,12 @@ async function main() {
     runCheck("OpenAPI document (redocly lint, recommended)", ["--import", "tsx", path.join(root, "scripts/openapi-lint.ts")]);
   }
   if (!only || only === "unit") {
-    runNodeTests("unit (PGlite)", testFiles("test/unit"), {});
-    if (process.env.TEST_DATABASE_URL) {
-      await withFreshPostgres(async (url) => runNodeTests("database unit tests (PostgreSQL)", testFiles("test/unit/db"), { TEST_DB_URL: url }));
-    }
+    await side(
+      () => runNodeTests("unit (PGlite)", testFiles("test/unit"), {}),
+      process.env.TEST_DATABASE_URL &&
+        ((buffered) =>
+          withFreshPostgres((url) => runNodeTests("database unit tests (PostgreSQL)", testFiles("test/unit/db"), { TEST_DB_URL: url }, { buffered }))),
+    );
   }
   if (!only || only === "integration" || only === "e2e") {
     console.log("\n=== production build");
@@ -155,21 +230,23 @@ async function main() {
     const files = testFiles("test/integration");
     const dir = mkdtempSync(path.join(tmpdir(), "remit-pglite-"));
     try {
-      await withServer("PGlite", { PGLITE_DIR: dir }, (baseUrl) =>
-        runNodeTests("integration (PGlite)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "pglite" }),
+      await side(
+        () =>
+          withServer("PGlite", { PGLITE_DIR: dir }, (baseUrl) =>
+            runNodeTests("integration (PGlite)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "pglite" }),
+          ),
+        process.env.TEST_DATABASE_URL &&
+          ((buffered) =>
+            withFreshPostgres((url) =>
+              withServer("PostgreSQL", { DATABASE_URL: url }, (baseUrl) =>
+                runNodeTests("integration (PostgreSQL)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "postgres", TEST_DB_URL: url }, { buffered }),
+              ),
+            )),
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    if (process.env.TEST_DATABASE_URL) {
-      await withFreshPostgres((url) =>
-        withServer("PostgreSQL", { DATABASE_URL: url }, (baseUrl) =>
-          runNodeTests("integration (PostgreSQL)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "postgres", TEST_DB_URL: url }),
-        ),
-      );
-    } else {
-      console.log("\n(TEST_DATABASE_URL not set: PostgreSQL runs skipped)");
-    }
+    if (!process.env.TEST_DATABASE_URL) console.log("\n(TEST_DATABASE_URL not set: PostgreSQL runs skipped)");
   }
   if (!only || only === "e2e") {
     ensureChromium();
