@@ -1,16 +1,15 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Db } from "@/db";
+import { freshPgliteDir } from "./pglite-template";
 
 /**
- * A fresh, migrated database for database-level unit tests: PGlite in a temp directory, or the
- * PostgreSQL database named by TEST_DB_URL (scripts/test.mjs creates a fresh one per run).
+ * A fresh, migrated database for database-level unit tests: PGlite in a temp directory (a copy of
+ * a migrated template, ./pglite-template.ts), or the PostgreSQL database named by TEST_DB_URL
+ * (scripts/test.mjs creates a fresh one per run).
  * Must be called before anything reads the configuration.
  */
 export async function freshDb() {
   if (process.env.TEST_DB_URL) process.env.DATABASE_URL = process.env.TEST_DB_URL;
-  else process.env.PGLITE_DIR = mkdtempSync(path.join(tmpdir(), "remit-unit-"));
+  else process.env.PGLITE_DIR = freshPgliteDir();
   process.env.LOG_LEVEL ??= "silent";
   const { getDb, closeDb } = await import("@/db");
   const { ready } = await import("@/lib/platform/ready");

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { get } from "node:http";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
+import { freshPgliteDir } from "./pglite-template";
 
 /**
  * A production server of this checkout's build (`npx next build` first) for tests that need a
@@ -60,7 +60,7 @@ async function ownDatabase(followTestDriver: boolean): Promise<{ env: Record<str
       },
     };
   }
-  const dir = mkdtempSync(path.join(tmpdir(), "remit-own-"));
+  const dir = freshPgliteDir("remit-own-");
   return { env: { PGLITE_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -86,6 +86,6 @@ export async function startOwnServer(env: Record<string, string>, { followTestDr
       await stop();
       throw new Error("the test's own server did not become ready (is there a production build? npx next build)");
     }
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
+import { freshPgliteDir } from "./pglite-template";
 
 /**
  * A server process of its own for tests that need a configuration the shared test server does not
@@ -30,7 +30,7 @@ async function freePort(): Promise<number> {
 export async function spawnServer(env: Record<string, string>, ready = "/v1/auth/health"): Promise<SpawnedServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const dir = env.DATABASE_URL ? null : mkdtempSync(path.join(tmpdir(), "remit-spawned-"));
+  const dir = env.DATABASE_URL ? null : freshPgliteDir("remit-spawned-");
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => ["PATH", "HOME", "NODE_OPTIONS", "TMPDIR"].includes(k)));
   const child = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     env: { ...inherited, NODE_ENV: "production", PUBLIC_BASE_URL: baseUrl, ...(dir ? { PGLITE_DIR: dir } : {}), ...env },
@@ -54,7 +54,7 @@ export async function spawnServer(env: Record<string, string>, ready = "/v1/auth
       await stop();
       throw new Error(`server did not start:\n${out}`);
     }
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 100));
   }
   return { baseUrl, output: () => out, stop };
 }
