@@ -58,7 +58,8 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 
 /**
  * Runs test files one after another (--test-concurrency=1) in one node --test process; output
- * streams to ours, or, for a stage run beside another (`buffered`), is printed whole at its end.
+ * streams to ours, or, for a stage run beside another, is kept and printed whole once both ended
+ * (`buffered`: a promise of the other's end).
  */
 async function runNodeTests(label, files, env, { buffered = false } = {}) {
   const tapDir = mkdtempSync(path.join(tmpdir(), "remit-tap-"));
@@ -101,7 +102,9 @@ async function runNodeTests(label, files, env, { buffered = false } = {}) {
   const status = await new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
   clearTimeout(watchdog);
   groups.delete(child.pid);
+  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   if (buffered) {
+    await buffered;
     console.log(`\n=== ${label}: ${files.length} files (ran beside the stage above)`);
     process.stdout.write(Buffer.concat(output));
   }
@@ -114,7 +117,6 @@ async function runNodeTests(label, files, env, { buffered = false } = {}) {
   const extra = (status !== 0 || killed) && failed === 0 ? 1 : 0;
   totals.passed += passed;
   totals.failed += failed + extra;
-  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   console.log(`=== ${label}: ${passed} passed, ${failed + extra} failed (${minutes} min)`);
 }
 
@@ -200,7 +202,8 @@ async function side(first, second) {
     await first();
     return second(false);
   }
-  const results = await Promise.allSettled([first(), second(true)]);
+  const running = first();
+  const results = await Promise.allSettled([running, second(running.catch(() => {}))]);
   for (const r of results) if (r.status === "rejected") throw r.reason;
 }
 
