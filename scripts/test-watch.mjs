@@ -39,7 +39,7 @@ async function diagnose() {
   }
   const url = process.env.TEST_DB_URL;
   if (!url) {
-    lines.push("jobs: not readable here (PGlite belongs to the server)");
+    lines.push("jobs: not readable from here on PGlite (one process owns its directory)");
     return lines;
   }
   const { default: postgres } = await import("postgres");
