@@ -7,7 +7,17 @@ const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: ["node_modules/**", ".next/**", ".next-*/**", ".data/**", "db/migrations/**", "e2e/artifacts/**", "bench/results/**", "next-env.d.ts"],
+    ignores: [
+      "node_modules/**",
+      ".next/**",
+      ".next-*/**",
+      ".data/**",
+      "db/migrations/**",
+      "e2e/artifacts/**",
+      "bench/results/**",
+      "bench/bare-app/.next/**",
+      "next-env.d.ts",
+    ],
   },
   {
     rules: {

@@ -1,7 +1,8 @@
 // Auth API benchmark (issue 2): GET /v1/auth/health and the login pair (start + login) with
 // autocannon against a production build. Prints a Markdown table; bench/run.mjs writes it down.
 import autocannon from "autocannon";
-import { startServer } from "./server.mjs";
+import { adminUrl, startServer } from "./server.mjs";
+import { startBareApp } from "./lib/bare-app.mjs";
 
 const KEY = "sandbox-demo-key";
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -31,7 +32,8 @@ export async function benchAuth() {
     const password = "correct horse battery staple";
     const emails = Array.from({ length: 10 }, (_, i) => `bench${i}.${Date.now()}@example.com`);
     for (const email of emails) await registerCustomer(server.baseUrl, email, password);
-    const anchor = await run({ url: `${server.baseUrl}/v1/sandbox/bench-anchor` });
+    const bare = await startBareApp(adminUrl());
+    const anchor = await run({ url: bare.readUrl }).finally(() => bare.stop());
     const health = await run({ url: `${server.baseUrl}/v1/auth/health`, headers: { "ocp-apim-subscription-key": KEY } });
     let n = 0;
     const login = await run({
@@ -62,7 +64,7 @@ export async function benchAuth() {
       "",
       "| Call | Requests/s | p50 ms | p99 ms | non-2xx |",
       "|---|---|---|---|---|",
-      row("bare anchor (route handler, one PK select)", anchor),
+      row("bare app: GET /v1/db/read (bench/bare-app, one prepared PK select)", anchor),
       row("GET /v1/auth/health", health),
       row("POST /v1/auth/start + /v1/auth/login (pairs counted as 2 requests)", login),
       "",

@@ -1,16 +1,21 @@
 /**
- * Per-call benchmark (issue 13): the bare anchor, then each read with wrk and each write with a
- * closed-loop driver, all at the same concurrency (default c=50) against one server, so every
- * route is compared with the anchor measured in the same run. It also counts the statements each
- * request runs (DB_COUNT_STATEMENTS on the server; 100 sequential calls outside the load).
- * Reads are driven by wrk, writes by a Node closed loop (each write consumes prepared state); the
- * Node driver shares the CPU with the server, so each kind is compared with the anchor measured by
- * its own driver, and the bare write (one transaction, one INSERT) shows the floor of any write.
- *   BENCH_DRIVER=pglite|postgres, BENCH_SECONDS (10), BENCH_WARMUP (4), BENCH_CONNECTIONS (50)
+ * Per-call benchmark (issues 13 and 26): the bare app (bench/bare-app, a separate Next app started
+ * beside ours: one prepared primary-key select, one INSERT), then each of our reads with wrk and
+ * each write with a closed-loop driver, all at the same concurrency (default c=50), so every route
+ * is compared with the bare app measured in the same run. Reads are driven by wrk, writes by a Node
+ * closed loop (each write consumes prepared state); the Node driver shares the CPU with the
+ * servers, so the bare app is measured by both drivers and each row is compared with its own.
+ * Statements per request are counted from outside the app, on PostgreSQL only, by a second server
+ * that reaches its database through bench/lib/pg-count-proxy.mjs (sequential calls, no load).
+ *   BENCH_DRIVER=pglite|postgres, BENCH_SECONDS (8), BENCH_WARMUP (3), BENCH_CONNECTIONS (50), BENCH_WRITES (300)
  * Prints JSON on stdout (bench/run.mjs renders it).
  */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 // @ts-expect-error: plain ESM helpers
-import { startServer } from "./server.mjs";
+import { adminUrl, startServer } from "./server.mjs";
+// @ts-expect-error: plain ESM helpers
+import { startBareApp } from "./lib/bare-app.mjs";
 // @ts-expect-error: plain ESM helpers
 import { wrk } from "./lib/wrk.mjs";
 // @ts-expect-error: plain ESM helpers
@@ -18,21 +23,27 @@ import { pct } from "./lib/stats.mjs";
 import { caller, KEY, onboardCustomers, pooled, quoteBody, type Customer } from "./lib/partner";
 import { runWrites } from "./lib/writes";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 4);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const C = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const WRITES = Number(process.env.BENCH_WRITES ?? 400);
+const WRITES = Number(process.env.BENCH_WRITES ?? 300);
+/** Sequential calls per route for the statement count. */
+const COUNTED = Number(process.env.BENCH_COUNTED ?? 30);
 
 interface Row {
   route: string;
-  kind: "anchor" | "read" | "write" | "floor";
-  /** The load generator: a row's ratio is to the anchor measured by the same one. */
+  /** bare-read and bare-write: the bare app's two anchors; health: our own lightest route. */
+  kind: "bare-read" | "bare-write" | "health" | "read" | "write";
+  /** The load generator: a row's ratio is to the bare app measured by the same one. */
   driver: "wrk" | "node";
   rps: number;
   p50: number;
   p99: number;
   errors: number;
-  statementsPerRequest: number;
+  /** Statements executed per request (PostgreSQL, counted on the wire), BEGIN/COMMIT included. */
+  statementsPerRequest?: number;
+  /** Of those, transaction control (BEGIN, COMMIT, ROLLBACK, SAVEPOINT). */
+  controlPerRequest?: number;
 }
 
 /**
@@ -64,87 +75,140 @@ async function closedLoop<I, O>(items: I[], work: (item: I) => Promise<O>) {
   return { out, rps: steady.length / seconds, p50: pct(times, 50), p99: pct(times, 99), errors };
 }
 
-export async function benchCalls(driver: "postgres" | "pglite") {
-  // Statements counted per process (db/index.ts); the worker only wakes on commits, so its polls
-  // do not blur the count.
-  const server = await startServer({ FAST_CHECK_DELAY_MS: "0", SCREENING_DELAY_MS: "0", DB_COUNT_STATEMENTS: "1", WORKER_POLL_MS: "60000" }, { driver });
-  const statements = async (): Promise<number> => (await (await fetch(`${server.baseUrl}/v1/sandbox/bench-anchor`)).json()).statements;
-  const call = caller(server.baseUrl);
-  const rows: Row[] = [];
+/** The reads of the per-call table: [row name, path, headers], for one customer's data. */
+async function readsOf(baseUrl: string, me: Customer) {
+  const call = caller(baseUrl);
+  const quote = await call("POST", "/v1/core/quotes", me.token, quoteBody(me));
+  const disclosure = await call("GET", `/v1/core/quotes/${quote.quoteId}/disclosure`, me.token);
+  const accepted = await call(
+    "POST",
+    `/v1/core/quotes/${quote.quoteId}/accept`,
+    me.token,
+    { disclosureToken: disclosure.disclosureToken, purposeOfTransfer: "FAMILY_SUPPORT" },
+    201,
+  );
+  const auth = { "ocp-apim-subscription-key": KEY, authorization: `Bearer ${me.token}` };
+  const reads: [string, string, Record<string, string>, Row["kind"]][] = [
+    ["GET /v1/auth/health (ours: key check only)", "/v1/auth/health", { "ocp-apim-subscription-key": KEY }, "health"],
+    ["GET /v1/core/transfers/{id} (registered)", `/v1/core/transfers/${accepted.transferId}`, auth, "read"],
+    ["GET /v1/core/transfers", "/v1/core/transfers", auth, "read"],
+    ["GET /v1/core/beneficiaries/{id}", `/v1/core/beneficiaries/${me.beneficiaryId}`, auth, "read"],
+    ["GET /v1/core/profile", "/v1/core/profile", auth, "read"],
+    ["GET /v1/core/quotes/{id}", `/v1/core/quotes/${quote.quoteId}`, auth, "read"],
+    ["GET /v1/core/events", "/v1/core/events?limit=20", auth, "read"],
+  ];
+  return reads;
+}
+
+/**
+ * Statements per request from outside the app: a server of its own behind the counting proxy,
+ * each read called COUNTED times in sequence, each write over COUNTED inputs one at a time. A
+ * write's count includes the jobs it causes when they run meanwhile (its event's delivery,
+ * submit's fast-check); the worker only wakes on commits, so its polls do not blur the count.
+ */
+async function countStatements(): Promise<Map<string, { statements: number; control: number }>> {
+  const server = await startServer(
+    { FAST_CHECK_DELAY_MS: "0", SCREENING_DELAY_MS: "0", WORKER_POLL_MS: "60000" },
+    { driver: "postgres", countStatements: true },
+  );
+  const counts = new Map<string, { statements: number; control: number }>();
+  const counted = async <T>(route: string, n: number, work: () => Promise<T>): Promise<T> => {
+    // Let the jobs of the step before settle (a write's delivery runs just after its commit).
+    await new Promise((r) => setTimeout(r, 300));
+    const before = server.statements();
+    const out = await work();
+    await new Promise((r) => setTimeout(r, 300));
+    const after = server.statements();
+    counts.set(route, { statements: (after.statements - before.statements) / n, control: (after.control - before.control) / n });
+    return out;
+  };
   try {
-    const customers = await onboardCustomers(server.baseUrl, 20);
-    const me = customers[0];
-    const quote = await call("POST", "/v1/core/quotes", me.token, quoteBody(me));
-    const disclosure = await call("GET", `/v1/core/quotes/${quote.quoteId}/disclosure`, me.token);
-    const accepted = await call(
-      "POST",
-      `/v1/core/quotes/${quote.quoteId}/accept`,
-      me.token,
-      { disclosureToken: disclosure.disclosureToken, purposeOfTransfer: "FAMILY_SUPPORT" },
-      201,
-    );
-    const auth = { "ocp-apim-subscription-key": KEY, authorization: `Bearer ${me.token}` };
-    const reads: [string, string, Record<string, string>][] = [
-      ["bare anchor (route handler, one PK select)", "/v1/sandbox/bench-anchor", {}],
-      ["GET /v1/auth/health", "/v1/auth/health", { "ocp-apim-subscription-key": KEY }],
-      ["GET /v1/core/transfers/{id} (registered)", `/v1/core/transfers/${accepted.transferId}`, auth],
-      ["GET /v1/core/transfers", "/v1/core/transfers", auth],
-      ["GET /v1/core/beneficiaries/{id}", `/v1/core/beneficiaries/${me.beneficiaryId}`, auth],
-      ["GET /v1/core/profile", "/v1/core/profile", auth],
-      ["GET /v1/core/quotes/{id}", `/v1/core/quotes/${quote.quoteId}`, auth],
-    ];
-    for (const [route, path, headers] of reads) {
-      const r = await wrk(`${server.baseUrl}${path}`, { headers, connections: C, seconds: SECONDS, warmup: WARMUP });
-      // Statements per request: 100 sequential calls outside the load (the second count's own select is 1).
-      const before = await statements();
-      for (let i = 0; i < 100; i++) await fetch(`${server.baseUrl}${path}`, { headers }).then((res) => res.arrayBuffer());
-      const after = await statements();
-      rows.push({
-        route,
-        kind: route.startsWith("bare") ? "anchor" : "read",
-        driver: "wrk",
-        ...r,
-        errors: r.non2xx,
-        statementsPerRequest: (after - before - 1) / 100,
+    const customers = await onboardCustomers(server.baseUrl, 4);
+    for (const [route, path, headers] of await readsOf(server.baseUrl, customers[0])) {
+      await counted(route, COUNTED, async () => {
+        for (let i = 0; i < COUNTED; i++) await fetch(`${server.baseUrl}${path}`, { headers }).then((res) => res.arrayBuffer());
       });
     }
-
-    // Writes: each over its own prepared inputs (bench/lib/writes.ts).
-    const n = WRITES;
-    const measure = async <I, O>(route: string, items: I[], work: (item: I) => Promise<O>, kind: Row["kind"] = "write") => {
-      const before = await statements();
-      const r = await closedLoop(items, work);
-      const after = await statements();
-      // Includes the jobs these writes cause when they run meanwhile (submit's fast-check).
-      rows.push({
-        route,
-        kind,
-        driver: "node",
-        rps: r.rps,
-        p50: r.p50,
-        p99: r.p99,
-        errors: r.errors,
-        statementsPerRequest: (after - before - 1) / items.length,
-      });
-      return r.out.filter((x): x is Awaited<O> => x !== undefined);
-    };
-    // The anchors of the writes' driver: the same bare select, and the bare write.
-    const anchorCall = (method: string) => () =>
-      fetch(`${server.baseUrl}/v1/sandbox/bench-anchor`, { method }).then(async (res) => {
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`bench-anchor ${res.status}`);
-      });
-    await closedLoop(Array.from({ length: 500 }), anchorCall("GET")); // warm-up
-    await measure("bare anchor, Node closed loop (the writes' driver)", Array.from({ length: 4 * n }), anchorCall("GET"), "anchor");
-    await measure("bare write (route handler, one INSERT in a transaction)", Array.from({ length: 2 * n }), anchorCall("POST"), "floor");
-    await runWrites(server.baseUrl, customers, WRITES, measure);
-    return { database: server.database, connections: C, seconds: SECONDS, rows, rss: server.rss() };
+    await runWrites(server.baseUrl, customers, COUNTED, (route, items, work) =>
+      counted(route, items.length, async () => {
+        const out = await pooled(items, 1, (item) => work(item).catch(() => undefined));
+        return out.filter((x) => x !== undefined) as Awaited<ReturnType<typeof work>>[];
+      }),
+    );
+    return counts;
   } finally {
     await server.stop();
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+export async function benchCalls(driver: "postgres" | "pglite") {
+  // The bare app always runs on PostgreSQL: PGlite's rows are compared with it (issue 26).
+  const bare = await startBareApp(adminUrl(), {});
+  const server = await startServer({ FAST_CHECK_DELAY_MS: "0", SCREENING_DELAY_MS: "0", WORKER_POLL_MS: "60000" }, { driver });
+  const rows: Row[] = [];
+  let rss: number | null = null;
+  try {
+    const customers = await onboardCustomers(server.baseUrl, 20);
+    const load = async (route: string, url: string, headers: Record<string, string>, kind: Row["kind"]) => {
+      const r = await wrk(url, { headers, connections: C, seconds: SECONDS, warmup: WARMUP });
+      rows.push({ route, kind, driver: "wrk", rps: r.rps, p50: r.p50, p99: r.p99, errors: r.non2xx });
+    };
+    await load("bare app: GET /v1/db/read (one prepared PK select)", bare.readUrl, {}, "bare-read");
+    for (const [route, path, headers, kind] of await readsOf(server.baseUrl, customers[0])) await load(route, `${server.baseUrl}${path}`, headers, kind);
+
+    // Writes: each over its own prepared inputs (bench/lib/writes.ts).
+    const measure = async <I, O>(route: string, items: I[], work: (item: I) => Promise<O>, kind: Row["kind"] = "write") => {
+      const r = await closedLoop(items, work);
+      rows.push({ route, kind, driver: "node", rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors });
+      return r.out.filter((x): x is Awaited<O> => x !== undefined);
+    };
+    // The bare app through the writes' driver: its read, and its write (one INSERT).
+    const bareCall = (method: string, url: string, expect: number) => () =>
+      fetch(url, { method }).then(async (res) => {
+        await res.arrayBuffer();
+        if (res.status !== expect) throw new Error(`bare app ${res.status}`);
+      });
+    await closedLoop(Array.from({ length: 500 }), bareCall("GET", bare.readUrl, 200)); // warm-up
+    await measure(
+      "bare app: GET /v1/db/read, Node closed loop (the writes' driver)",
+      Array.from({ length: 4 * WRITES }),
+      bareCall("GET", bare.readUrl, 200),
+      "bare-read",
+    );
+    await measure("bare app: POST /v1/db/write (one INSERT)", Array.from({ length: 2 * WRITES }), bareCall("POST", bare.writeUrl, 201), "bare-write");
+    await runWrites(server.baseUrl, customers, WRITES, measure);
+    rss = server.rss();
+  } finally {
+    await server.stop();
+    await bare.stop();
+  }
+  if (driver === "postgres") {
+    // In a process of its own: scripts/demo.ts (the onboarding) reads its base URL once per process.
+    const child = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], {
+      encoding: "utf8",
+      env: { ...process.env, BENCH_MODE: "count" },
+      stdio: ["ignore", "pipe", "inherit"],
+      maxBuffer: 1 << 20,
+    });
+    if (child.status !== 0) throw new Error("the statement count failed");
+    const counts = new Map<string, { statements: number; control: number }>(JSON.parse(child.stdout.trim().split("\n").pop()!));
+    for (const row of rows) {
+      const c = counts.get(row.route);
+      if (c) Object.assign(row, { statementsPerRequest: c.statements, controlPerRequest: c.control });
+    }
+  }
+  return { database: driver === "pglite" ? "PGlite" : "PostgreSQL", connections: C, seconds: SECONDS, rows, rss };
+}
+
+if (import.meta.url === `file://${process.argv[1]}` && process.env.BENCH_MODE === "count") {
+  countStatements().then(
+    (counts) => console.log(JSON.stringify([...counts])),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   benchCalls((process.env.BENCH_DRIVER as "postgres" | "pglite") ?? "postgres").then(
     (r) => console.log(JSON.stringify(r)),
     (e) => {

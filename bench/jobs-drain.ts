@@ -1,8 +1,8 @@
 /**
  * Job drain rate (issue 13, job latency): N transfers in registered, each with its fast-check due
  * now, drained by one worker loop (lib/jobs/run-loop.ts) with nothing else running. Reports
- * fast-checks/s, statements per job (Drizzle's count), transactions per job (each adds BEGIN and
- * COMMIT) and so round trips per job. Fast-check emits an event: its webhook delivery (no
+ * fast-checks/s and, on PostgreSQL, statements per job (counted on the wire by
+ * bench/lib/pg-count-proxy.mjs, BEGIN/COMMIT apart), transactions per job and so round trips per job. Fast-check emits an event: its webhook delivery (no
  * webhook URL: settled undeliverable) runs in the same drain, on its own lane.
  *
  *   node --import tsx bench/jobs-drain.ts                      # PGlite, N=500
@@ -15,14 +15,22 @@ import type { Db } from "@/db";
 
 async function main() {
   const N = Number(process.env.BENCH_JOBS ?? 500);
-  if (process.env.BENCH_DB_URL) process.env.DATABASE_URL = process.env.BENCH_DB_URL;
-  else process.env.PGLITE_DIR = mkdtempSync(path.join(tmpdir(), "remit-drain-"));
+  // @ts-expect-error: plain ESM helper
+  const { startCountingProxy } = await import("./lib/pg-count-proxy.mjs");
+  const proxy = process.env.BENCH_DB_URL ? await startCountingProxy(new URL(process.env.BENCH_DB_URL)) : null;
+  if (proxy) {
+    const url = new URL(process.env.BENCH_DB_URL!);
+    url.hostname = "127.0.0.1";
+    url.port = String(proxy.port);
+    process.env.DATABASE_URL = url.toString();
+  } else process.env.PGLITE_DIR = mkdtempSync(path.join(tmpdir(), "remit-drain-"));
+  // Statements executed so far (PostgreSQL only: PGlite runs in this process, nothing to count on a wire).
+  const statementsRun = (): number => (proxy ? proxy.counts().statements - proxy.counts().control : NaN);
   process.env.LOG_LEVEL ??= "silent";
-  process.env.DB_COUNT_STATEMENTS = "1";
   process.env.IN_PROCESS_WORKER = "false";
 
   const { and, eq, inArray, sql } = await import("drizzle-orm");
-  const { getDb, closeDb, statementsRun } = await import("@/db");
+  const { getDb, closeDb } = await import("@/db");
   const { ready } = await import("@/lib/platform/ready");
   const { newId } = await import("@/db/ids");
   const { beneficiaries, events, jobs, payoutMethods, transfers } = await import("@/db/schema");
@@ -94,7 +102,7 @@ async function main() {
     .select({ done0: sql<number>`count(*)::int` })
     .from(jobs)
     .where(eq(jobs.state, "done"));
-  const s0 = statementsRun()!;
+  const s0 = statementsRun();
   let polls = 0;
   const t0 = performance.now();
   // Only the kinds this drain makes: no periodic job (sanctions refresh, purge) runs meanwhile.
@@ -113,7 +121,7 @@ async function main() {
   }
   const t1 = performance.now();
   await loop.stop();
-  const statements = statementsRun()! - s0 - polls - 1;
+  const statements = statementsRun() - s0 - polls - 1;
   const [{ validated }] = await db
     .select({ validated: sql<number>`count(*)::int` })
     .from(transfers)
@@ -140,6 +148,7 @@ async function main() {
     }),
   );
   await closeDb();
+  await proxy?.close();
 }
 
 void main();

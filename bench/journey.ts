@@ -4,13 +4,17 @@
  * accept → submit → poll to validated → confirm → funding complete → poll to funded, polling at
  * the spec's cadence (section 8: 1 s, 2 s, 4 s, 8 s after submit). Fast-check and screening delays
  * are 0. Reports journeys/s, per-call p50/p99, the job latency (submit → validated, funding call →
- * funded, from the server's state history), and server RSS, plus the bare anchor of the same run.
- * Every journey call goes through the typed client (packages/client), as a partner's would.
- *   BENCH_DRIVER=postgres|pglite, BENCH_INSTANCES (2: two `next start` behind one port, PostgreSQL)
+ * funded, from the server's state history), server CPU and RSS, plus the bare app (bench/bare-app)
+ * measured in the same run. Every journey call goes through the typed client (packages/client), as a
+ * partner's would.
+ *   BENCH_DRIVER=postgres|pglite, BENCH_RATE, BENCH_SECONDS, BENCH_INSTANCES (2: two `next start`
+ *   behind one port, PostgreSQL), BENCH_WORKER=process (the job worker as its own process, PostgreSQL)
  * Prints JSON on stdout (bench/run.mjs renders it).
  */
 // @ts-expect-error: plain ESM helpers
-import { machineCpu, startServer } from "./server.mjs";
+import { adminUrl, machineCpu, startServer } from "./server.mjs";
+// @ts-expect-error: plain ESM helpers
+import { startBareApp } from "./lib/bare-app.mjs";
 // @ts-expect-error: plain ESM helpers
 import { wrk } from "./lib/wrk.mjs";
 // @ts-expect-error: plain ESM helpers
@@ -23,10 +27,11 @@ const RATE = Number(process.env.BENCH_RATE ?? (driver === "pglite" ? 8 : 25));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 30);
+const SEPARATE_WORKER = process.env.BENCH_WORKER === "process";
 const CADENCE = [1000, 2000, 4000, 8000];
 
 export async function benchJourney() {
-  const server = await startServer({ FAST_CHECK_DELAY_MS: "0", SCREENING_DELAY_MS: "0" }, { driver, instances: INSTANCES });
+  const server = await startServer({ FAST_CHECK_DELAY_MS: "0", SCREENING_DELAY_MS: "0" }, { driver, instances: INSTANCES, separateWorker: SEPARATE_WORKER });
   const latencies = new Map<string, number[]>();
   const errors = new Map<string, number>();
   /** One typed-client call, timed; an answer other than `expect` fails the journey. */
@@ -48,7 +53,9 @@ export async function benchJourney() {
   const toFunded: number[] = [];
   try {
     const customers = await onboardCustomers(server.baseUrl, CUSTOMERS);
-    const anchor = await wrk(`${server.baseUrl}/v1/sandbox/bench-anchor`, { connections: 50, seconds: 5, warmup: 2 });
+    // The bare app's read in the same run, then stopped: it must not share the load's CPU.
+    const bare = await startBareApp(adminUrl());
+    const anchor = await wrk(bare.readUrl, { connections: 50, seconds: 5, warmup: 2 }).finally(() => bare.stop());
     const rssBefore = server.rss();
 
     const clients = new Map<Customer, RemitClient>(
@@ -127,6 +134,7 @@ export async function benchJourney() {
     return {
       database: server.database,
       instances: INSTANCES,
+      worker: SEPARATE_WORKER ? "process" : "in-process",
       rate: RATE,
       seconds: SECONDS,
       customers: CUSTOMERS,
@@ -142,7 +150,7 @@ export async function benchJourney() {
         submitToValidated: { p50: pct(toValidated, 50), p99: pct(toValidated, 99), n: toValidated.length },
         fundingToFunded: { p50: pct(toFunded, 50), p99: pct(toFunded, 99), n: toFunded.length },
       },
-      rss: { before: rssBefore, peak: peakRss, after: server.rss() },
+      rss: { before: rssBefore, peak: peakRss, after: server.rss(), worker: server.workerRss() },
       // Where the time went: the server's CPU (all its processes) per journey and as a share of
       // one core over the load, and the whole machine's busy share (client and database included).
       cpu: {

@@ -1,7 +1,8 @@
 /**
- * CPU profile of the server per route (issue 13): one `node --cpu-prof` server, loaded in turn by
- * the bare anchor and GET /v1/core/transfers/{id} (wrk, c=50) and each write (a closed loop of 50
- * callers over prepared inputs, bench/lib/writes.ts). The samples are split by the time window of
+ * CPU profile of the server per route (issues 13 and 26): first the bare app (bench/bare-app, its
+ * own `node --cpu-prof` process) under wrk, then one `node --cpu-prof` server of ours, loaded in
+ * turn by GET /v1/core/transfers/{id} (wrk, c=50) and each write (a closed loop of 50 callers over
+ * prepared inputs, bench/lib/writes.ts). The samples are split by the time window of
  * each load (the profile's clock is process.hrtime's), mapped to source file:line through the
  * build's source maps, and summed per function (self and inclusive time) and per category.
  *   BENCH_DRIVER=pglite|postgres, BENCH_SECONDS (10), BENCH_WRITES (300). Prints JSON on stdout.
@@ -10,7 +11,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 // @ts-expect-error: plain ESM helpers
-import { startServer } from "./server.mjs";
+import { adminUrl, startServer } from "./server.mjs";
+// @ts-expect-error: plain ESM helpers
+import { startBareApp } from "./lib/bare-app.mjs";
 // @ts-expect-error: plain ESM helpers
 import { wrk } from "./lib/wrk.mjs";
 import { summarize, type CpuProfile, type Summary } from "./lib/cpu-profile";
@@ -32,7 +35,30 @@ interface Window {
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
+/** The largest .cpuprofile in dir (the cluster primary writes a small one too). */
+function biggestProfile(dir: string): CpuProfile {
+  const [biggest] = readdirSync(dir)
+    .map((f) => path.join(dir, f))
+    .sort((a, b) => statSync(b).size - statSync(a).size);
+  return JSON.parse(readFileSync(biggest, "utf8")) as CpuProfile;
+}
+
+/** The bare app's profile under wrk: the first row, what Next itself costs per request. */
+async function profileBareApp() {
+  const dir = mkdtempSync(path.join(tmpdir(), "remit-prof-bare-"));
+  try {
+    const bare = await startBareApp(adminUrl(), { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
+    const from = nowUs();
+    const r = await wrk(bare.readUrl, { seconds: SECONDS, warmup: 2 }).finally(() => bare.stop());
+    const window = { route: "bare app: GET /v1/db/read", from, to: nowUs(), requests: r.requests as number };
+    return { route: window.route, requests: window.requests, summary: summarize(biggestProfile(dir), sourceMapLocator(root), window, 10) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") {
+  const bareRow = await profileBareApp();
   const dir = mkdtempSync(path.join(tmpdir(), "remit-prof-"));
   const server = await startServer({ FAST_CHECK_DELAY_MS: "0", SCREENING_DELAY_MS: "0" }, { driver, nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
   const windows: Window[] = [];
@@ -59,11 +85,6 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
     const auth = { "ocp-apim-subscription-key": KEY, authorization: `Bearer ${me.token}` };
     type Load = { requests: number };
     await timed(
-      "bare anchor",
-      (r: Load) => r.requests,
-      () => wrk(`${server.baseUrl}/v1/sandbox/bench-anchor`, { seconds: SECONDS, warmup: 2 }),
-    );
-    await timed(
       "GET /v1/core/transfers/{id} (registered)",
       (r: Load) => r.requests,
       () => wrk(`${server.baseUrl}/v1/core/transfers/${t.transferId}`, { headers: auth, seconds: SECONDS, warmup: 2 }),
@@ -80,17 +101,16 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
     );
     await server.stop();
     stopped = true;
-    // The largest profile is the app's (the cluster primary writes a small one too).
-    const [biggest] = readdirSync(dir)
-      .map((f) => path.join(dir, f))
-      .sort((a, b) => statSync(b).size - statSync(a).size);
-    const prof = JSON.parse(readFileSync(biggest, "utf8")) as CpuProfile;
+    const prof = biggestProfile(dir);
     const locate = sourceMapLocator(root);
-    const routes: { route: string; requests: number; summary: Summary }[] = windows.map((w) => ({
-      route: w.route,
-      requests: w.requests,
-      summary: summarize(prof, locate, w, 10),
-    }));
+    const routes: { route: string; requests: number; summary: Summary }[] = [bareRow];
+    routes.push(
+      ...windows.map((w) => ({
+        route: w.route,
+        requests: w.requests,
+        summary: summarize(prof, locate, w, 10),
+      })),
+    );
     return { database: server.database, seconds: SECONDS, writes: WRITES, at: new Date().toISOString(), load: loadavg()[0], routes };
   } finally {
     if (!stopped) await server.stop();

@@ -6,9 +6,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { serverEnv, serverNodeArgs } from "../scripts/server-node-args.mjs";
+import { startCountingProxy } from "./lib/pg-count-proxy.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const next = path.join(root, "node_modules/next/dist/bin/next");
+// BENCH_APP_DIR: serve another checkout's production build (a before/after of a lever), run by this
+// checkout's bench; that checkout builds itself.
+const appDir = () => process.env.BENCH_APP_DIR ?? root;
 export const KEY = "sandbox-demo-key";
 
 export function ensureBuild() {
@@ -90,34 +94,56 @@ export function machineCpu() {
 let nextPort = Number(process.env.BENCH_PORT ?? 3790);
 /**
  * @param {Record<string,string>} env
- * @param {{ driver?: "postgres" | "pglite", instances?: number, nodeArgs?: string[] }} opts
+ * @param {{ driver?: "postgres" | "pglite", instances?: number, nodeArgs?: string[], countStatements?: boolean }} opts
  *   nodeArgs (e.g. --cpu-prof) run the app through bench/cluster.mjs, whose workers inherit them.
+ *   countStatements (PostgreSQL): the server reaches its database through bench/lib/pg-count-proxy.mjs,
+ *   and `statements()` answers what it has executed so far; the proxy costs a hop, so no load is
+ *   measured on such a server.
+ *   separateWorker (PostgreSQL): the job worker runs as its own process (`npm run worker`'s
+ *   scripts/worker.ts, IN_PROCESS_WORKER=false in the web process); cpu() counts both.
  */
 export async function startServer(env = {}, opts = {}) {
   ensureBuild();
   const admin = opts.driver === "pglite" ? undefined : adminUrl();
   const db = admin ? await freshPostgres(admin) : null;
+  const proxy = db && opts.countStatements ? await startCountingProxy(new URL(db.url)) : null;
+  let databaseUrl = db?.url;
+  if (proxy) {
+    const u = new URL(db.url);
+    u.hostname = "127.0.0.1";
+    u.port = String(proxy.port);
+    databaseUrl = u.toString();
+  }
   const pgliteDir = db ? null : mkdtempSync(path.join(tmpdir(), "remit-bench-"));
   const port = nextPort;
   nextPort += 3;
   const baseUrl = `http://127.0.0.1:${port}`;
   const instances = db ? (opts.instances ?? 1) : 1;
-  const nodeArgs = serverNodeArgs(db ? { DATABASE_URL: db.url } : {});
+  const nodeArgs = serverNodeArgs(db ? { DATABASE_URL: databaseUrl } : {});
   const args =
     instances > 1 || opts.nodeArgs
       ? [...nodeArgs, ...(opts.nodeArgs ?? []), path.join(root, "bench/cluster.mjs"), String(port), String(instances)]
       : [...nodeArgs, next, "start", "-p", String(port), "-H", "127.0.0.1"];
   const childEnv = {
-    ...serverEnv(db ? { DATABASE_URL: db.url } : {}),
+    ...serverEnv(db ? { DATABASE_URL: databaseUrl } : {}),
     ...process.env,
     LOG_LEVEL: "warn",
     PUBLIC_BASE_URL: baseUrl,
-    ...(db ? { DATABASE_URL: db.url } : { PGLITE_DIR: pgliteDir }),
+    ...(db ? { DATABASE_URL: databaseUrl } : { PGLITE_DIR: pgliteDir }),
     ...env,
   };
   // PGlite: no DATABASE_URL inherited from the caller's environment.
   if (!db) delete childEnv.DATABASE_URL;
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: childEnv });
+  const separateWorker = Boolean(db && opts.separateWorker);
+  if (separateWorker) childEnv.IN_PROCESS_WORKER = "false";
+  const child = spawn(process.execPath, args, { cwd: appDir(), stdio: ["ignore", "ignore", "inherit"], env: childEnv });
+  const worker = separateWorker
+    ? spawn(process.execPath, [...nodeArgs, "--import", "tsx", path.join(root, "scripts/worker.ts")], {
+        cwd: root,
+        stdio: ["ignore", "ignore", "inherit"],
+        env: { ...childEnv, IN_PROCESS_WORKER: "true" },
+      })
+    : null;
   for (let i = 0; ; i++) {
     const ok = await fetch(`${baseUrl}/v1/auth/health`, { headers: { "ocp-apim-subscription-key": KEY } }).then(
       (r) => r.ok,
@@ -126,6 +152,8 @@ export async function startServer(env = {}, opts = {}) {
     if (ok) break;
     if (i > 240 || child.exitCode !== null) {
       child.kill("SIGTERM");
+      worker?.kill("SIGTERM");
+      await proxy?.close();
       await db?.drop();
       throw new Error("server did not start");
     }
@@ -136,11 +164,21 @@ export async function startServer(env = {}, opts = {}) {
     database: db ? "PostgreSQL" : "PGlite",
     pid: child.pid,
     rss: () => rssMb(child.pid),
-    cpu: () => cpuSeconds(child.pid),
+    cpu: () => cpuSeconds(child.pid) + (worker ? cpuSeconds(worker.pid) : 0),
+    workerRss: () => (worker ? rssMb(worker.pid) : null),
     commits: db ? db.commits : async () => null,
+    /** With countStatements: statements executed so far ({ statements, control }). */
+    statements: () => proxy?.counts() ?? null,
+    /** The server's database URL (not through the proxy): for a worker process beside it. */
+    databaseUrl: db?.url,
     stop: async () => {
+      if (worker && worker.exitCode === null) {
+        worker.kill("SIGTERM");
+        await new Promise((r) => worker.once("exit", r));
+      }
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
+      await proxy?.close();
       await db?.drop();
       if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
     },

@@ -53,7 +53,7 @@ async function openPglite(dir: string): Promise<Handle> {
   await mkdir(path.dirname(path.resolve(dir)), { recursive: true });
   await initPglite(dir);
   const client = await PGlite.create(dir, { postgresqlconf: PGLITE_CONF });
-  const db = drizzle({ client, schema, logger: counting() });
+  const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
   return { db: db as unknown as Db, close: () => client.close(), driver: "pglite" };
 }
@@ -72,20 +72,8 @@ async function openPostgres(url: string, poolSize: number): Promise<Handle> {
     await migrator.end();
   }
   const client = postgres(url, { max: poolSize, onnotice: () => {} });
-  const db = drizzle({ client, schema, logger: counting() });
+  const db = drizzle({ client, schema });
   return { db: db as unknown as Db, close: () => client.end(), driver: "postgres" };
-}
-
-// Statements run through Drizzle, counted when DB_COUNT_STATEMENTS is set (bench/calls.ts reads the
-// count through the sandbox bench anchor: the statements per request of each route, issue 13).
-const COUNT = Symbol.for("remit.db.statements");
-type C = typeof globalThis & { [COUNT]?: number };
-const counting = () =>
-  process.env.DB_COUNT_STATEMENTS ? { logQuery: () => void ((globalThis as C)[COUNT] = ((globalThis as C)[COUNT] ?? 0) + 1) } : undefined;
-
-/** Statements run so far by this process (only counted with DB_COUNT_STATEMENTS). */
-export function statementsRun(): number | undefined {
-  return process.env.DB_COUNT_STATEMENTS ? ((globalThis as C)[COUNT] ?? 0) : undefined;
 }
 
 // One instance per process, kept on globalThis: Next bundles route handlers and instrumentation

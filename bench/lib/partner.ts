@@ -108,7 +108,7 @@ export async function onboardCustomers(baseUrl: string, count: number): Promise<
   }
 }
 
-export const quoteBody = (c: Customer, originAmount = "10.000000") => ({
+export const quoteBody = (c: Customer, originAmount = "20.000000") => ({
   originAmount,
   originCurrency: "USD",
   destinationCurrency: "MXN",

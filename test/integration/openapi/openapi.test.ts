@@ -52,8 +52,6 @@ function routeFiles(): RouteFile[] {
       .filter((s) => s !== ".");
     if (segments.some((s) => /^\[\[?\.\.\./.test(s))) continue; // [...path] / [[...path]] catch-alls
     if (segments.join("/") === "openapi.json") continue;
-    // The benchmark's bare anchor is deliberately outside the API (no pipeline, no contract).
-    if (segments.join("/") === "sandbox/bench-anchor") continue;
     const urlPath = `/v1/${segments
       .filter((s) => !/^\(.*\)$/.test(s))
       .map((s) => s.replace(/^\[(.+)\]$/, "{$1}"))

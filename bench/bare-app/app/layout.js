@@ -1,0 +1,4 @@
+// Next wants a root layout in app/; the bare app serves no page.
+export default function RootLayout({ children }) {
+  return children;
+}

@@ -1,0 +1,77 @@
+// The benchmark's anchor (issue 26): bench/bare-app, a separate Next app with one route handler per
+// floor (GET /v1/db/read: one prepared postgres.js primary-key select; POST /v1/db/write: one
+// INSERT), built with the root node_modules' next and started with our server's flags
+// (scripts/server-node-args.mjs, `next start -p -H`), on a database of its own on the same server.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, statSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { serverEnv, serverNodeArgs } from "../../scripts/server-node-args.mjs";
+
+const root = path.resolve(import.meta.dirname, "../..");
+export const bareDir = path.join(root, "bench/bare-app");
+const next = path.join(root, "node_modules/next/dist/bin/next");
+
+const newest = (dir) =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.name !== ".next")
+    .reduce((m, e) => Math.max(m, e.isDirectory() ? newest(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).mtimeMs), 0);
+
+export function ensureBareBuild() {
+  const id = path.join(bareDir, ".next", "BUILD_ID");
+  if (existsSync(id) && statSync(id).mtimeMs > newest(bareDir) && !process.env.BENCH_REBUILD) return;
+  const res = spawnSync(process.execPath, [next, "build", bareDir], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  if (res.status !== 0) throw new Error("next build of bench/bare-app failed");
+}
+
+/**
+ * Starts the bare app on a fresh database made on `admin` (a PostgreSQL URL allowed to create
+ * databases). nodeArgs (e.g. --cpu-prof) go before Next's, as for our server.
+ */
+let nextPort = Number(process.env.BENCH_BARE_PORT ?? 3890);
+export async function startBareApp(admin, { port = nextPort++, nodeArgs = [] } = {}) {
+  ensureBareBuild();
+  const { default: postgres } = await import("postgres");
+  const sql = postgres(admin, { max: 1, onnotice: () => {} });
+  const name = `${process.env.BENCH_DB_PREFIX ?? "remit_bench"}_bare_${Date.now()}`;
+  await sql.unsafe(`create database ${name}`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  const own = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  await own.unsafe(`create table bare_rows (id bigint primary key, note text not null);
+    insert into bare_rows values (1, 'the anchor''s row');
+    create table bare_writes (id bigserial primary key, note text not null)`);
+  await own.end();
+  const env = { DATABASE_URL: url.toString() };
+  const child = spawn(process.execPath, [...serverNodeArgs(env), ...nodeArgs, next, "start", bareDir, "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...serverEnv(env), ...process.env, ...env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    const ok = await fetch(`${baseUrl}/v1/db/read`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (i > 120 || child.exitCode !== null) {
+      child.kill("SIGTERM");
+      throw new Error("the bare app did not start");
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    baseUrl,
+    readUrl: `${baseUrl}/v1/db/read`,
+    writeUrl: `${baseUrl}/v1/db/write`,
+    pid: child.pid,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await new Promise((r) => child.once("exit", r));
+      }
+      await sql.unsafe(`drop database if exists ${name} with (force)`);
+      await sql.end();
+    },
+  };
+}
