@@ -8,9 +8,9 @@ export async function register() {
   if (process.env.NEXT_PHASE === "phase-production-build") return;
   const { checkStartup } = await import("@/lib/platform/startup-check");
   const config = await checkStartup();
-  // TRACE and the like would otherwise be a bare 500 from Next (lib/http/request-guard.ts).
+  // TRACE, PROPFIND, a `%ff` path... would otherwise be a bare 500 from Next (lib/http/request-guard.ts).
   const guard = await import("@/lib/http/request-guard");
-  guard.refuseForbiddenMethodsInNode();
+  guard.guardRequestsInNode();
   // Headers over 16 KiB would otherwise be Node's bare 431 with an empty body.
   guard.answerOversizedHeadersInNode();
   if (!config.IN_PROCESS_WORKER) return;

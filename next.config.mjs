@@ -13,9 +13,9 @@ const nextConfig = {
   typedRoutes: false,
   // Console forms and actions: 1 MiB, also enforced (as a 413 page, not Next's 500) by the proxy's
   // CONSOLE_BODY_MAX_BYTES in lib/http/request-guard.ts: keep the two equal.
-  // The proxy sees every request, so Next buffers each body for it, dropping what passes this cap.
-  // Twice the API's MAX_BODY_BYTES (lib/http/body.ts): what is kept of a larger body still reads as
-  // too large there (413, not a truncated "malformed" body), and no request holds 10 MB (the default).
+  // The proxy sees every page request (proxy.ts's matcher; not the API since issue 26), so Next
+  // buffers each such body for it, dropping what passes this cap. Twice the API's MAX_BODY_BYTES
+  // (lib/http/body.ts), from when the API went through the proxy too: no request holds 10 MB (the default).
   experimental: {
     serverActions: { bodySizeLimit: "1mb" },
     proxyClientMaxBodySize: 2 * 1024 * 1024,

@@ -1,5 +1,4 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { guardRequest } from "@/lib/http/request-guard";
 import { WEBVIEW_LANGUAGE_HEADER } from "@/lib/webviews/language-header";
 import {
   CONSOLE_STATIC_HEADERS,
@@ -10,13 +9,12 @@ import {
 } from "@/lib/webviews/security-headers";
 
 /**
- * Runs before every route: refuses requests Next would answer with a bare 500 (lib/http/
- * request-guard.ts), and sets the nonce-based Content-Security-Policy of our HTML pages. Next
- * reads the nonce from the request's CSP header and applies it to its own scripts.
+ * Runs before our pages only (the matcher below): sets the nonce-based Content-Security-Policy of
+ * our HTML pages. Next reads the nonce from the request's CSP header and applies it to its own
+ * scripts. Requests Next would answer with a bare 500 are refused earlier, at the Node server
+ * (lib/http/request-guard.ts), for the API too.
  */
 export async function proxy(request: NextRequest) {
-  const refused = guardRequest(request);
-  if (refused) return refused;
   const path = request.nextUrl.pathname;
   if (WEBVIEW_PAGE.test(path)) return webviewPage(request);
   if (path === "/console" || path.startsWith("/console/") || path.startsWith("/api/auth/")) {
@@ -76,8 +74,11 @@ function withPolicy(request: NextRequest, nonce: string, csp: string, staticHead
 }
 
 export const config = {
-  // Every request but Next's static assets, and the KYC photo upload: Next copies a proxied
-  // request's body up to proxyClientMaxBodySize (2 MiB, next.config.mjs), which would cut a
-  // photo (up to 10 MiB); that route reads its body with its own limit.
-  matcher: ["/((?!_next/static|_next/image|favicon.ico|webviews/kyc/[^/]+/photo$).*)"],
+  // Pages only (console, next-auth, webviews, docs, and any other page, whose root layout must not
+  // see a client's own language header): not the API (/v1, the keyless JSON routes of
+  // request-guard.ts's isApi, the probes), which has no page and skipped this layer (issue 26), nor
+  // Next's static assets, nor the KYC photo upload: Next copies a proxied request's body up to
+  // proxyClientMaxBodySize (2 MiB, next.config.mjs), which would cut a photo (up to 10 MiB); that
+  // route reads its body with its own limit. Each excluded prefix ends at a segment boundary.
+  matcher: ["/((?!_next/static/|_next/image(?:/|$)|favicon\\.ico$|v1(?:/|$)|\\.well-known/|livez(?:/|$)|readyz(?:/|$)|webviews/kyc/[^/]+/photo$).*)"],
 };

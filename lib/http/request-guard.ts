@@ -1,12 +1,11 @@
 import { DomainError } from "@/lib/errors";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import { correlationIdOf } from "./correlation";
 import { envelopeOf } from "./envelope";
 
 /**
  * Requests Next itself would answer with a bare 500 (docs/decisions.md, "Requests refused before
- * routing"), refused by the proxy before any route runs: a method Next has no handler slot for
+ * routing"), refused at the Node server before Next routes the request (guardRequestsInNode): a method Next has no handler slot for
  * (TRACE, PROPFIND...), a path whose percent-encoding is not UTF-8 (`%ff`), and a console POST
  * (server action, next-auth form) larger than the server-action body limit. /v1 and /api answer
  * in the error envelope, pages with a small HTML page.
@@ -69,21 +68,17 @@ function refusalOf(method: string, path: string, header: (name: string) => strin
   return null;
 }
 
-/** The proxy's check: the refusal for a request no route can answer well, or null. */
-export function guardRequest(req: Request): Response | null {
-  const path = new URL(req.url).pathname;
-  const refusal = refusalOf(req.method, path, (name) => req.headers.get(name));
-  if (!refusal) return null;
-  const { status, headers, body } = render(path, refusal, correlationIdOf(req));
-  return new Response(body, { status, headers });
-}
+const SAFE_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * TRACE, TRACK and CONNECT never reach the proxy: undici's Request refuses them (fetch's
- * forbidden methods), so Next answers a bare 500 before any of our code runs. This wraps the
- * Node HTTP server's request event (installed once from instrumentation.ts) to answer them first.
+ * Runs the refusals above once per request at the Node server, before Next routes it (issue 26:
+ * not in proxy.ts, which only pages need, so API requests skip Next's proxy layer). TRACE, TRACK
+ * and CONNECT could only be refused here anyway: undici's Request refuses them (fetch's forbidden
+ * methods), so Next would answer a bare 500 before any of our code runs. `next start` exposes no
+ * hook on its server: the Node server's request event is wrapped (installed once from
+ * instrumentation.ts).
  */
-export function refuseForbiddenMethodsInNode(): void {
+export function guardRequestsInNode(): void {
   const proto = http.Server.prototype as http.Server & { [GUARDED]?: true };
   if (proto[GUARDED]) return;
   proto[GUARDED] = true;
@@ -91,13 +86,17 @@ export function refuseForbiddenMethodsInNode(): void {
   proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
     if (event === "request") {
       const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
-      if (FORBIDDEN_METHODS.has(req.method ?? "")) {
-        const path = (req.url ?? "/").split("?")[0];
-        const { status, headers, body } = render(
-          path,
-          refusalOf(req.method!, path, () => null)!,
-          randomUUID(),
-        );
+      const url = req.url ?? "/";
+      const query = url.indexOf("?");
+      const path = query < 0 ? url : url.slice(0, query);
+      const header = (name: string) => {
+        const value = req.headers[name];
+        return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+      };
+      const refusal = refusalOf(req.method ?? "GET", path, header);
+      if (refusal) {
+        const given = header("x-correlation-id");
+        const { status, headers, body } = render(path, refusal, given && SAFE_CORRELATION_ID.test(given) ? given : randomUUID());
         res.writeHead(status, headers).end(body);
         return true;
       }
@@ -155,8 +154,7 @@ export function headersTooLargeResponse(correlationId: string): string {
 }
 
 const HEADERS_GUARDED = Symbol.for("remit.headerOverflowGuard");
-const GUARDED = Symbol.for("remit.forbiddenMethodGuard");
-const FORBIDDEN_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
+const GUARDED = Symbol.for("remit.requestGuard");
 
 function render(path: string, { err, headers = {} }: Refusal, correlationId: string): { status: number; headers: Record<string, string>; body: string } {
   const page = isApi(path)
