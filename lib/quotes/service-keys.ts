@@ -1,5 +1,6 @@
+import { createPrivateKey, type JsonWebKey, type KeyObject } from "node:crypto";
 import { isNull } from "drizzle-orm";
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jose";
 import type { Db } from "@/db";
 import { signingKeys } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
@@ -7,8 +8,11 @@ import { config } from "@/lib/config";
 
 export interface SigningKey {
   kid: string;
-  privateKey: CryptoKey;
+  /** Imported once per process: signing re-parses nothing (lib/quotes/signing/sign-quote.ts). */
+  privateKey: KeyObject;
 }
+
+const importPrivate = (jwk: JWK): KeyObject => createPrivateKey({ key: jwk as JsonWebKey, format: "jwk" });
 
 interface KeySet {
   current: SigningKey;
@@ -39,7 +43,7 @@ async function fromRows(db: Db): Promise<KeySet> {
   const published = rows
     .filter((r) => r.retiredAt === null || addSeconds(r.retiredAt, maxQuoteSeconds).getTime() > now.getTime())
     .map((r) => ({ ...(r.publicJwk as JWK), kid: r.kid, use: "sig", alg: "RS256" }));
-  return { current: { kid: active.kid, privateKey: (await importJWK(active.privateJwk as JWK, "RS256")) as CryptoKey }, published };
+  return { current: { kid: active.kid, privateKey: importPrivate(active.privateJwk as JWK) }, published };
 }
 
 /** Production keys come from SERVICE_SIGNING_KEYS (JSON array of private RSA JWKs, newest first). */
@@ -50,7 +54,7 @@ async function fromConfig(raw: string): Promise<KeySet> {
   );
   const [first] = withKids;
   return {
-    current: { kid: first.kid, privateKey: (await importJWK(first.jwk, "RS256")) as CryptoKey },
+    current: { kid: first.kid, privateKey: importPrivate(first.jwk) },
     published: withKids.map(({ jwk, kid }) => ({ kty: "RSA", n: jwk.n, e: jwk.e, kid, use: "sig", alg: "RS256" })),
   };
 }
