@@ -54,18 +54,22 @@ interface Row {
 async function closedLoop<I, O>(items: I[], work: (item: I) => Promise<O>) {
   const calls: { end: number; ms: number }[] = [];
   let errors = 0;
+  let firstError: string | undefined;
   const out = await pooled(items, C, async (item) => {
     const t = performance.now();
     try {
       return await work(item);
-    } catch {
+    } catch (err) {
       errors++;
+      firstError ??= String(err).slice(0, 300);
       return undefined;
     } finally {
       const end = performance.now();
       calls.push({ end, ms: end - t });
     }
   });
+  if (firstError) console.error(`closed loop: ${errors} of ${items.length} failed, the first: ${firstError}`);
+  if (calls.length < 10) return { out, rps: NaN, p50: NaN, p99: NaN, errors };
   calls.sort((a, b) => a.end - b.end);
   const from = Math.floor(calls.length * 0.1);
   const to = Math.max(from + 1, Math.floor(calls.length * 0.9));
