@@ -20,6 +20,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { SERVER_KEEP_ALIVE_MS } from "../test/support/server-flags.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const only = process.argv[2]; // optional: "lint", "unit", "integration" or "e2e"
@@ -133,11 +134,15 @@ function freePort() {
 async function withServer(label, env, fn) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: "warn", SANDBOX_CLOCK_CONTROL: "true", PUBLIC_BASE_URL: baseUrl, ...env },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  const server = spawn(
+    process.execPath,
+    [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", String(SERVER_KEEP_ALIVE_MS)],
+    {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: "warn", SANDBOX_CLOCK_CONTROL: "true", PUBLIC_BASE_URL: baseUrl, ...env },
+      stdio: ["ignore", "inherit", "inherit"],
+    },
+  );
   try {
     for (let i = 0; i < 120; i++) {
       const ok = await fetch(`${baseUrl}/v1/auth/health`, { headers: { "ocp-apim-subscription-key": "sandbox-demo-key" } })

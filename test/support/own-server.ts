@@ -3,6 +3,7 @@ import { rmSync } from "node:fs";
 import { get } from "node:http";
 import { createServer } from "node:net";
 import path from "node:path";
+import { SERVER_KEEP_ALIVE_MS } from "./server-flags.mjs";
 import { freshPgliteDir } from "./pglite-template";
 
 /**
@@ -69,11 +70,15 @@ export async function startOwnServer(env: Record<string, string>, { followTestDr
   const baseUrl = `http://127.0.0.1:${port}`;
   const db = await ownDatabase(followTestDriver);
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  const server: ChildProcess = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: root,
-    env: { ...inherited, LOG_LEVEL: "warn", SANDBOX_CLOCK_CONTROL: "true", PUBLIC_BASE_URL: baseUrl, ...db.env, ...env },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  const server: ChildProcess = spawn(
+    process.execPath,
+    [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", String(SERVER_KEEP_ALIVE_MS)],
+    {
+      cwd: root,
+      env: { ...inherited, LOG_LEVEL: "warn", SANDBOX_CLOCK_CONTROL: "true", PUBLIC_BASE_URL: baseUrl, ...db.env, ...env },
+      stdio: ["ignore", "inherit", "inherit"],
+    },
+  );
   const exited = new Promise((r) => server.once("exit", r));
   const stop = async () => {
     if (server.exitCode === null) server.kill("SIGTERM");

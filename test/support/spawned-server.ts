@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
+import { SERVER_KEEP_ALIVE_MS } from "./server-flags.mjs";
 import { freshPgliteDir } from "./pglite-template";
 
 /**
@@ -32,10 +33,14 @@ export async function spawnServer(env: Record<string, string>, ready = "/v1/auth
   const baseUrl = `http://127.0.0.1:${port}`;
   const dir = env.DATABASE_URL ? null : freshPgliteDir("remit-spawned-");
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => ["PATH", "HOME", "NODE_OPTIONS", "TMPDIR"].includes(k)));
-  const child = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...inherited, NODE_ENV: "production", PUBLIC_BASE_URL: baseUrl, ...(dir ? { PGLITE_DIR: dir } : {}), ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", String(SERVER_KEEP_ALIVE_MS)],
+    {
+      env: { ...inherited, NODE_ENV: "production", PUBLIC_BASE_URL: baseUrl, ...(dir ? { PGLITE_DIR: dir } : {}), ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr.on("data", (d: Buffer) => (out += d.toString()));

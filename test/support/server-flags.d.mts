@@ -1,0 +1,1 @@
+export declare const SERVER_KEEP_ALIVE_MS: number;
