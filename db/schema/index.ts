@@ -32,3 +32,4 @@ export * from "./ledger";
 export * from "./bank-credits";
 export * from "./payout-files";
 export * from "./screening-cases";
+export * from "./refunds";

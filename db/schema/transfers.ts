@@ -1,7 +1,7 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, pricingColumns, tstz } from "./columns";
 import type { FundingSource } from "@/lib/ledger/accounts";
-import type { CancellationRecord, RefundRecord } from "@/lib/transfers/details";
+import type { CancellationRecord } from "@/lib/transfers/details";
 import type { FundingSessionStatus } from "@/lib/transfers/funding-session-state-machine";
 import type { TransferState } from "@/lib/transfers/state-machine";
 
@@ -32,9 +32,8 @@ export const transfers = pgTable(
     challengeExpiresAt: tstz("challenge_expires_at"),
     /** 120 minutes after registration (spec 3.1); pre-funding states expire then. */
     expiresAt: tstz("expires_at").notNull(),
-    /** Cancellation and refund details (spec 2.8), null until they happen. */
+    /** What the customer asked when cancelling (spec 2.8), null until then; refunds and network cancellations have their own tables (refunds.ts). */
     cancellation: jsonb("cancellation").$type<CancellationRecord>(),
-    refund: jsonb("refund").$type<RefundRecord>(),
     /** Where the funds came from (ledger account), set when funded: the refund pays back from there. */
     fundedFrom: text("funded_from").$type<FundingSource>(),
     /** Reason of a rejection (fast-check failure code, operator rationale code). */

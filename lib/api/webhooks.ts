@@ -1,7 +1,14 @@
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from "zod-openapi";
 import type { EventType } from "@/lib/events/emit";
-import { BeneficiaryStateChangedEventSchema, CustomerStatusChangedEventSchema, EVENT_EXAMPLES, TransferStateChangedEventSchema } from "./contracts/events";
+import {
+  BeneficiaryStateChangedEventSchema,
+  CustomerStatusChangedEventSchema,
+  EVENT_EXAMPLES,
+  RefundCompletedEventSchema,
+  RefundFailedEventSchema,
+  TransferStateChangedEventSchema,
+} from "./contracts/events";
 import { EX } from "./examples/ids";
 
 /**
@@ -38,6 +45,20 @@ const WEBHOOKS: { type: EventType; schema: z.ZodType; summary: string; descripti
     schema: TransferStateChangedEventSchema,
     summary: "Transfer state changed",
     description: "Sent on every transfer state change, from registered to a terminal state, with the reason code.",
+  },
+  {
+    type: "refund.completed",
+    schema: RefundCompletedEventSchema,
+    summary: "Refund completed",
+    description:
+      "Sent when the refund of a cancelled or rejected transfer has been paid back to the original payment method (the transfer's refund.refundStatus is then COMPLETED).",
+  },
+  {
+    type: "refund.failed",
+    schema: RefundFailedEventSchema,
+    summary: "Refund failed",
+    description:
+      "Sent when a refund attempt failed (refund.refundStatus FAILED). The money is still owed to the customer: operations retry, and refund.completed follows once paid.",
   },
 ];
 

@@ -1,17 +1,20 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { transfers, transferStateHistory } from "@/db/schema";
+import { refunds, transfers, transferStateHistory } from "@/db/schema";
 import { PAGE_SIZE } from "./queries";
 
 /** Read-only views of refunds and of one transfer for the console (changes go through the domain). */
 
 /** Transfers whose refund an operator still has to pay or decide: PENDING, PROCESSING or FAILED, oldest first. */
+const DUE = inArray(refunds.state, ["PENDING", "PROCESSING", "FAILED"]);
+
 export async function refundsDue(db: Executor, page: number) {
   const rows = await db
-    .select()
+    .select({ ...getTableColumns(transfers), refund: getTableColumns(refunds) })
     .from(transfers)
-    .where(sql`${transfers.refund}->>'refundStatus' in ('PENDING', 'PROCESSING', 'FAILED')`)
-    .orderBy(asc(sql`${transfers.refund}->>'refundInitiatedAt'`), asc(transfers.id))
+    .innerJoin(refunds, eq(refunds.transferId, transfers.id))
+    .where(DUE)
+    .orderBy(asc(refunds.initiatedAt), asc(transfers.id))
     .limit(PAGE_SIZE + 1)
     .offset((page - 1) * PAGE_SIZE);
   return { items: rows.slice(0, PAGE_SIZE), hasMore: rows.length > PAGE_SIZE };
@@ -20,15 +23,19 @@ export async function refundsDue(db: Executor, page: number) {
 export async function refundsDueCount(db: Executor): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
-    .from(transfers)
-    .where(sql`${transfers.refund}->>'refundStatus' in ('PENDING', 'PROCESSING', 'FAILED')`);
+    .from(refunds)
+    .where(DUE);
   return row?.n ?? 0;
 }
 
-/** A transfer and its state history, newest transfer ids as typed by the operator. */
+/** A transfer, its refund and its state history, newest transfer ids as typed by the operator. */
 export async function transferWithHistory(db: Executor, transferId: string) {
-  const [t] = await db.select().from(transfers).where(eq(transfers.id, transferId));
-  if (!t) return undefined;
+  const [found] = await db
+    .select({ t: getTableColumns(transfers), refund: getTableColumns(refunds) })
+    .from(transfers)
+    .leftJoin(refunds, eq(refunds.transferId, transfers.id))
+    .where(eq(transfers.id, transferId));
+  if (!found) return undefined;
   const history = await db.select().from(transferStateHistory).where(eq(transferStateHistory.transferId, transferId)).orderBy(asc(transferStateHistory.seq));
-  return { t, history };
+  return { t: found.t, refund: found.refund, history };
 }

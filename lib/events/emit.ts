@@ -6,7 +6,7 @@ import { writeTogether, type Write } from "@/db/write-together";
 import { dedupeKey, jobInsert, jobWritten } from "@/lib/jobs/queue";
 
 /** Event types of decisions section 9. */
-export const EVENT_TYPES = ["customer.status.changed", "transfer.state.changed", "beneficiary.state.changed"] as const;
+export const EVENT_TYPES = ["customer.status.changed", "transfer.state.changed", "beneficiary.state.changed", "refund.completed", "refund.failed"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface EmitInput {

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { paymentStatusRecords, payoutFileItems, payoutFiles, transfers } from "@/db/schema";
+import { networkCancellations, paymentStatusRecords, payoutFileItems, payoutFiles, transfers } from "@/db/schema";
 import { bankById } from "./banks";
 import { payoutRejection, type PayoutRejection } from "./reject-reasons";
 
@@ -44,12 +44,11 @@ export async function listPayoutFiles(db: Executor, page: number) {
 /** Transfers in a payout file whose customer asked to cancel: an operator records the bank's answer. */
 export async function pendingNetworkCancellations(db: Executor) {
   return db
-    .select({ transferId: transfers.id, state: transfers.state, payoutFileId: payoutFileItems.payoutFileId, cancellation: transfers.cancellation })
+    .select({ transferId: transfers.id, state: transfers.state, payoutFileId: payoutFileItems.payoutFileId, requestedAt: networkCancellations.requestedAt })
     .from(transfers)
     .innerJoin(payoutFileItems, eq(payoutFileItems.transferId, transfers.id))
-    .where(
-      and(sql`${transfers.cancellation}->>'cancellationOutcome' = 'NETWORK_CANCELLATION_PENDING'`, inArray(transfers.state, ["topay", "reqpay", "spended"])),
-    )
+    .innerJoin(networkCancellations, and(eq(networkCancellations.transferId, transfers.id), eq(networkCancellations.state, "PENDING")))
+    .where(inArray(transfers.state, ["topay", "reqpay", "spended"]))
     .orderBy(transfers.stateChangedAt)
     .limit(50);
 }

@@ -4,6 +4,7 @@ import { newId } from "@/db/ids";
 import { paymentStatusRecords, payoutFileItems, transfers } from "@/db/schema";
 import { logger } from "@/lib/log";
 import { confirmPaid, markInProgress, rejectPayout } from "@/lib/transfers/network";
+import { pendingNetworkCancellation } from "@/lib/transfers/network-cancellations";
 import type { TransferRow } from "@/lib/transfers/records";
 import { parsePain002, type TransactionStatus } from "./pain002";
 import { payoutRejection, STATUS_CLASS } from "./reject-reasons";
@@ -31,7 +32,7 @@ export interface UnmatchedLine {
 
 const NETWORK_STATES = new Set(["topay", "reqpay"]);
 const inNetwork = (t: TransferRow) => NETWORK_STATES.has(t.state) || (t.state === "spended" && NETWORK_STATES.has(t.priorState ?? ""));
-const cancelPending = (t: TransferRow) => t.cancellation?.cancellationOutcome === "NETWORK_CANCELLATION_PENDING";
+const cancelPending = async (tx: Tx, t: TransferRow) => (await pendingNetworkCancellation(tx, t.id)) !== undefined;
 
 async function lockFiledTransfer(tx: Tx, endToEndId: string, partnerId?: string): Promise<TransferRow | undefined> {
   const [row] = await tx
@@ -49,7 +50,7 @@ async function apply(tx: Tx, transfer: TransferRow, s: TransactionStatus, now: D
     case "settled":
       if (transfer.state === "paid") return true;
       // Held (spended) transfers wait for the release unless a cancellation is pending (its answer lands while held).
-      if (!NETWORK_STATES.has(transfer.state) && !(inNetwork(transfer) && cancelPending(transfer))) return false;
+      if (!NETWORK_STATES.has(transfer.state) && !(inNetwork(transfer) && (await cancelPending(tx, transfer)))) return false;
       await confirmPaid(tx, transfer, now);
       return true;
     case "inProgress":

@@ -1,6 +1,8 @@
 import type { Tx } from "@/db";
 import { addSeconds } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
+import type { CancellationRecord } from "./details";
+import { pendingNetworkCancellation, requestNetworkCancellation } from "./network-cancellations";
 import { expireIfOverdue } from "./deadline";
 import { expireOpenFundingSessions } from "./funding-session-expiry";
 import { transferInScope, transitionTransfer } from "./records";
@@ -18,23 +20,21 @@ const NETWORK_CANCELLATION_SECONDS = 60;
 export async function cancelTransfer(tx: Tx, input: { subscriptionId: string; transferId: string; cancellationReason: string; now: Date }) {
   const { now } = input;
   const row = await expireIfOverdue(tx, await transferInScope(tx, input.subscriptionId, input.transferId, true), now);
-  const pending = row.cancellation?.cancellationOutcome === "NETWORK_CANCELLATION_PENDING";
-  if (pending)
+  if (await pendingNetworkCancellation(tx, row.id))
     throw new DomainError("transfer.stateInvalid", {
       message: "A network cancellation is already pending; poll the transfer.",
       details: { currentState: row.state },
     });
   const resolution = resolveCancel(row.state, row.priorState ?? undefined);
-  const cancellation = {
-    cancellationOutcome: resolution.outcome,
-    cancellationReason: input.cancellationReason,
-    cancelRequestedAt: now.toISOString(),
-    canceledAt: resolution.outcome === "NETWORK_CANCELLATION_PENDING" ? null : now.toISOString(),
-    ...(resolution.outcome === "NETWORK_CANCELLATION_PENDING"
-      ? { networkCancellationExpectedBy: addSeconds(now, NETWORK_CANCELLATION_SECONDS).toISOString() }
-      : {}),
-  };
+  const outcome = resolution.outcome;
+  const toNetwork = outcome === "NETWORK_CANCELLATION_PENDING";
+  // Decided now, or asked of the network: then the request's own row (and machine) holds the outcome.
+  const asked = { cancellationReason: input.cancellationReason, cancelRequestedAt: now.toISOString() };
+  const cancellation: CancellationRecord =
+    outcome === "NETWORK_CANCELLATION_PENDING" ? asked : { ...asked, cancellationOutcome: outcome, canceledAt: now.toISOString() };
   const moved = await transitionTransfer(tx, row, "cancel", now, { cancellation });
+  const expectedBy = addSeconds(now, NETWORK_CANCELLATION_SECONDS);
+  if (toNetwork) await requestNetworkCancellation(tx, row.id, now, expectedBy);
   await expireOpenFundingSessions(tx, row.id, now);
   const refund = resolution.refundStarts ? await startRefund(tx, moved, now) : null;
   const state = moved.state;
@@ -42,10 +42,10 @@ export async function cancelTransfer(tx: Tx, input: { subscriptionId: string; tr
     transferId: moved.id,
     transferStatus: state,
     cancellationOutcome: resolution.outcome,
-    canceledAt: cancellation.canceledAt,
+    canceledAt: toNetwork ? null : now.toISOString(),
     nextStep: nextStepFor(state),
     customerActionExpected: customerActionExpectedFor(state),
-    ...(cancellation.networkCancellationExpectedBy ? { networkCancellationExpectedBy: cancellation.networkCancellationExpectedBy } : {}),
+    ...(toNetwork ? { networkCancellationExpectedBy: expectedBy.toISOString() } : {}),
     refund: refundView(refund),
   };
 }

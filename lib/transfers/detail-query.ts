@@ -1,9 +1,11 @@
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { prepared } from "@/db/prepared";
-import { fundingSessions, paymentStatusRecords, payoutMethods, transfers, transferStateHistory } from "@/db/schema";
+import { fundingSessions, networkCancellations, paymentStatusRecords, payoutMethods, refunds, transfers, transferStateHistory } from "@/db/schema";
 import { notFound } from "@/lib/errors";
+import type { NetworkCancellationView } from "./network-cancellations";
 import type { TransferRow } from "./records";
+import type { RefundStatus } from "./refund-state-machine";
 
 export interface HistoryEntry {
   state: string;
@@ -19,6 +21,10 @@ export interface TransferWithDetail {
   session: { id: string; expiresAt: Date } | null;
   /** The payout bank's rejection (its pain.002 RJCT), only read in rejected or canceled; null when none. */
   rejection: { isoReasonCode: string | null } | null;
+  /** The transfer's refund (its own row and machine), null when none. */
+  refund: { state: RefundStatus; estimatedCompletionBy: Date; refundMethod: "ORIGINAL_PAYMENT_METHOD" } | null;
+  /** The latest network cancellation request, null when none. */
+  networkCancellation: NetworkCancellationView | null;
 }
 
 type Json<T> = T | string | null;
@@ -37,17 +43,26 @@ const rejection = sql<Json<{ isoReasonCode: string | null }>>`case when ${transf
   select json_build_object('isoReasonCode', p.reason_code) from ${paymentStatusRecords} p
   where p.end_to_end_id = ${transfers.id} and p.status = 'RJCT' limit 1) end`;
 
+const refund = sql<Json<{ state: RefundStatus; estimatedCompletionBy: string; refundMethod: "ORIGINAL_PAYMENT_METHOD" }>>`(
+  select json_build_object('state', r.state, 'estimatedCompletionBy', r.estimated_completion_by, 'refundMethod', r.refund_method)
+  from ${refunds} r where r.transfer_id = ${transfers.id})`;
+const networkCancellation = sql<
+  Json<{ state: NetworkCancellationView["state"]; expectedBy: string; resolvedAt: string | null }>
+>`case when ${transfers.cancellation} is not null then (
+  select json_build_object('state', n.state, 'expectedBy', n.expected_by, 'resolvedAt', n.resolved_at) from ${networkCancellations} n
+  where n.transfer_id = ${transfers.id} order by n.created_at desc, n.id desc limit 1) end`;
+
 const build = (e: Executor) =>
   e
-    .select({ row: getTableColumns(transfers), payoutMethod: getTableColumns(payoutMethods), history, session, rejection })
+    .select({ row: getTableColumns(transfers), payoutMethod: getTableColumns(payoutMethods), history, session, rejection, refund, networkCancellation })
     .from(transfers)
     .leftJoin(payoutMethods, eq(payoutMethods.id, transfers.payoutMethodId))
     .where(and(eq(transfers.id, sql.placeholder("transferId")), eq(transfers.subscriptionId, sql.placeholder("subscriptionId"))))
     .prepare("transfer_with_detail");
 
 /**
- * The transfer, its payout method, its state history, its open funding session and a payout
- * bank's rejection in ONE
+ * The transfer, its payout method, its state history, its open funding session, a payout
+ * bank's rejection, its refund and its latest network cancellation in ONE
  * statement (issue 13): one snapshot, so a read outside a transaction never serves a state its
  * history does not end with (or the reverse), and one round trip instead of three.
  */
@@ -55,11 +70,15 @@ export async function transferWithDetail(db: Executor, subscriptionId: string, t
   const [found] = await prepared(db, "transfer_with_detail", build).execute({ transferId, subscriptionId });
   if (!found) throw notFound("transfer");
   const s = parsed(found.session);
+  const r = parsed(found.refund);
+  const n = parsed(found.networkCancellation);
   return {
     row: found.row,
     payoutMethod: found.payoutMethod,
     history: (parsed(found.history) ?? []).map((h) => ({ ...h, transitionedAt: new Date(h.transitionedAt) })),
     session: s ? { id: s.id, expiresAt: new Date(s.expiresAt) } : null,
     rejection: parsed(found.rejection),
+    refund: r ? { ...r, estimatedCompletionBy: new Date(r.estimatedCompletionBy) } : null,
+    networkCancellation: n ? { state: n.state, expectedBy: new Date(n.expectedBy), resolvedAt: n.resolvedAt ? new Date(n.resolvedAt) : null } : null,
   };
 }

@@ -1,9 +1,10 @@
 /**
- * The JSON records a transfer row carries (transfers.cancellation, transfers.refund), as the
- * domain writes them: spec 2.8's CancellationDetail and RefundDetail plus the timestamps operators
- * read. Typed once here so the column, the writers and the views agree.
+ * The cancellation record a transfer row carries (transfers.cancellation): what the customer asked
+ * and, for a cancellation decided at once, its outcome. A cancellation sent to the payout network
+ * has its outcome in its own row (network_cancellations, its machine in
+ * network-cancellation-state-machine.ts); refunds have theirs (refunds, refund-state-machine.ts).
+ * The record is written once, with the transfer's cancel transition, and never changes state.
  */
-import type { RefundStatus } from "./refund-state-machine";
 
 /** CancellationOutcome values of spec 2.9. */
 export type CancellationOutcome =
@@ -14,23 +15,13 @@ export type CancellationOutcome =
   | "NETWORK_ALREADY_PAID"
   | "NETWORK_IN_PROGRESS_RETRY_ALLOWED";
 
+/** The outcomes decided when the customer cancels (no network involved). */
+export type ImmediateCancellationOutcome = "ABORTED_PRE_FUNDING" | "CANCELED_PRE_NETWORK";
+
 export interface CancellationRecord {
-  cancellationOutcome: CancellationOutcome;
   cancellationReason: string;
   cancelRequestedAt: string;
-  /** Null while a network cancellation is pending. */
-  canceledAt: string | null;
-  networkCancellationExpectedBy?: string;
-}
-
-export interface RefundRecord {
-  refundStatus: RefundStatus;
-  refundMethod: "ORIGINAL_PAYMENT_METHOD";
-  refundInitiatedAt: string;
-  estimatedRefundCompletionBy: string;
-  refundCompletedAt?: string;
-  /** The operator's record of a refund paid from the bank ("operator" refunds provider). */
-  bankReference?: string;
-  /** Why the refund failed (operator's words or the provider's). */
-  failureReason?: string;
+  /** Absent when the cancellation went to the payout network: its network_cancellations row answers. */
+  cancellationOutcome?: ImmediateCancellationOutcome;
+  canceledAt?: string;
 }

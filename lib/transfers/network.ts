@@ -10,6 +10,8 @@ import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import type { PayoutRejection } from "@/lib/payouts/reject-reasons";
 import { isSandboxProvider, providers } from "@/lib/providers";
 import { lockTransfer, transitionTransfer, type TransferRow } from "./records";
+import { answerNetworkCancellation, pendingNetworkCancellation } from "./network-cancellations";
+import type { NetworkCancellationTrigger } from "./network-cancellation-state-machine";
 import { startRefund } from "./refunds";
 import type { TransferTrigger } from "./state-machine";
 
@@ -40,9 +42,8 @@ async function scheduleStep(tx: Tx, transfer: TransferRow, now: Date): Promise<v
  * held) answers that request: the outcome is NETWORK_ALREADY_PAID, never a paid transfer whose
  * cancellation stays NETWORK_CANCELLATION_PENDING for good.
  */
-function paidWhileCancelling(transfer: TransferRow): boolean {
-  const pending = transfer.cancellation?.cancellationOutcome === "NETWORK_CANCELLATION_PENDING";
-  return pending && (transfer.state === "topay" || transfer.state === "reqpay");
+async function paidWhileCancelling(tx: Tx, transfer: TransferRow): Promise<boolean> {
+  return (transfer.state === "topay" || transfer.state === "reqpay") && (await pendingCancellation(tx, transfer));
 }
 
 /** Hands a funded transfer to the network (the sandbox network schedules its steps; the file rail has its job). */
@@ -64,7 +65,7 @@ function requireSandboxNetwork(): void {
 /** One network step to `to` (topay, reqpay or paid); the transition table refuses anything else. */
 export async function advanceNetwork(tx: Tx, transfer: TransferRow, to: "topay" | "reqpay" | "paid", now: Date): Promise<TransferRow> {
   requireSandboxNetwork();
-  if (to === "paid" && paidWhileCancelling(transfer)) return resolveNetworkCancellation(tx, transfer, "NETWORK_ALREADY_PAID", now);
+  if (to === "paid" && (await paidWhileCancelling(tx, transfer))) return resolveNetworkCancellation(tx, transfer, "NETWORK_ALREADY_PAID", now);
   const moved = await transitionTransfer(tx, transfer, TARGET[to], now);
   await scheduleStep(tx, moved, now);
   return moved;
@@ -82,7 +83,7 @@ export async function markInProgress(tx: Tx, transfer: TransferRow, now: Date): 
 
 /** File rail: the bank settled the payment. A pending customer cancellation resolves as NETWORK_ALREADY_PAID. */
 export async function confirmPaid(tx: Tx, transfer: TransferRow, now: Date): Promise<TransferRow> {
-  if (paidWhileCancelling(transfer) || (transfer.state === "spended" && pendingCancellation(transfer))) {
+  if ((await paidWhileCancelling(tx, transfer)) || (transfer.state === "spended" && (await pendingCancellation(tx, transfer)))) {
     return resolveNetworkCancellation(tx, transfer, "NETWORK_ALREADY_PAID", now);
   }
   return transitionTransfer(tx, transfer, "network.paid", now);
@@ -95,7 +96,7 @@ export async function confirmPaid(tx: Tx, transfer: TransferRow, now: Date): Pro
  */
 export async function rejectPayout(tx: Tx, transfer: TransferRow, rejection: PayoutRejection, now: Date): Promise<TransferRow> {
   const reason = rejection.code;
-  if (pendingCancellation(transfer)) {
+  if (await pendingCancellation(tx, transfer)) {
     await tx.update(transfers).set({ rejectionReason: reason }).where(eq(transfers.id, transfer.id));
     return resolveNetworkCancellation(tx, { ...transfer, rejectionReason: reason }, "NETWORK_CANCELLATION_SUCCESS", now, { rejectionReason: rejection });
   }
@@ -105,8 +106,8 @@ export async function rejectPayout(tx: Tx, transfer: TransferRow, rejection: Pay
   return (await lockTransfer(tx, transfer.id))!;
 }
 
-function pendingCancellation(transfer: TransferRow): boolean {
-  return transfer.cancellation?.cancellationOutcome === "NETWORK_CANCELLATION_PENDING";
+async function pendingCancellation(tx: Tx, transfer: TransferRow): Promise<boolean> {
+  return (await pendingNetworkCancellation(tx, transfer.id)) !== undefined;
 }
 
 export const networkStep = defineJob({
@@ -116,17 +117,19 @@ export const networkStep = defineJob({
     const transfer = await lockTransfer(tx, payload.transferId);
     // Moved meanwhile (cancelled, held, advanced by hand): this step no longer applies.
     if (!transfer || transfer.state !== payload.from || !STEP[transfer.state] || !isSandboxProvider("payout")) return;
-    if (transfer.state === "reqpay" && paidWhileCancelling(transfer)) return void (await resolveNetworkCancellation(tx, transfer, "NETWORK_ALREADY_PAID", now));
+    if (transfer.state === "reqpay" && (await paidWhileCancelling(tx, transfer)))
+      return void (await resolveNetworkCancellation(tx, transfer, "NETWORK_ALREADY_PAID", now));
     await transitionTransfer(tx, transfer, STEP[transfer.state], now).then((moved) => scheduleStep(tx, moved, now));
   },
 });
 
 export type NetworkCancellationOutcome = "NETWORK_CANCELLATION_SUCCESS" | "NETWORK_ALREADY_PAID" | "NETWORK_IN_PROGRESS_RETRY_ALLOWED";
 
-const CANCEL_TRIGGER: Record<NetworkCancellationOutcome, TransferTrigger> = {
-  NETWORK_CANCELLATION_SUCCESS: "network.cancellationSucceeded",
-  NETWORK_ALREADY_PAID: "network.alreadyPaid",
-  NETWORK_IN_PROGRESS_RETRY_ALLOWED: "network.retryAllowed",
+/** Each answer as the transfer's trigger and the request's (network-cancellation-state-machine.ts). */
+const CANCEL_TRIGGER: Record<NetworkCancellationOutcome, { transfer: TransferTrigger; request: NetworkCancellationTrigger }> = {
+  NETWORK_CANCELLATION_SUCCESS: { transfer: "network.cancellationSucceeded", request: "network.succeeded" },
+  NETWORK_ALREADY_PAID: { transfer: "network.alreadyPaid", request: "network.alreadyPaid" },
+  NETWORK_IN_PROGRESS_RETRY_ALLOWED: { transfer: "network.retryAllowed", request: "network.retryAllowed" },
 };
 
 /** The network's answer to a pending cancellation (spec 3.1: observed by polling). */
@@ -138,15 +141,16 @@ export async function resolveNetworkCancellation(
   /** What the event carries beyond the state: the bank's rejection when a pain.002 RJCT answered the cancellation. */
   eventData: Record<string, unknown> = {},
 ) {
-  const cancellation = transfer.cancellation;
-  if (cancellation?.cancellationOutcome !== "NETWORK_CANCELLATION_PENDING") {
+  const pending = await pendingNetworkCancellation(tx, transfer.id);
+  if (!pending) {
     throw new DomainError("transfer.stateInvalid", {
       message: "No network cancellation is pending for this transfer.",
       details: { currentState: transfer.state },
     });
   }
-  const updated = { ...cancellation, cancellationOutcome: outcome, ...(outcome === "NETWORK_CANCELLATION_SUCCESS" ? { canceledAt: now.toISOString() } : {}) };
-  const moved = await transitionTransfer(tx, transfer, CANCEL_TRIGGER[outcome], now, { cancellation: updated }, [], eventData);
+  // The transfer's machine first: it refuses an answer its state cannot take before the request moves.
+  const moved = await transitionTransfer(tx, transfer, CANCEL_TRIGGER[outcome].transfer, now, {}, [], eventData);
+  await answerNetworkCancellation(tx, pending, CANCEL_TRIGGER[outcome].request, now);
   if (outcome === "NETWORK_CANCELLATION_SUCCESS") await startRefund(tx, moved, now);
   return (await lockTransfer(tx, transfer.id))!;
 }

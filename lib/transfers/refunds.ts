@@ -1,50 +1,85 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db";
-import { transfers } from "@/db/schema";
+import { newId } from "@/db/ids";
+import { refunds, refundStateHistory } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
+import { emitEvent } from "@/lib/events/emit";
 import { defineJob } from "@/lib/jobs/define";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { isSandboxProvider } from "@/lib/providers";
 import { lockTransfer, type TransferRow } from "./records";
-import type { RefundRecord } from "./details";
 import { postRefundPaid } from "./postings";
 import { REFUND_STATUSES, refundMachine, type RefundTrigger } from "./refund-state-machine";
+
+/**
+ * The one module that writes refunds.state (issue 21 item 3): every move goes through refundMachine
+ * with its history row; COMPLETED and FAILED reach the partner as refund.completed and
+ * refund.failed events (webhooks).
+ */
+
+export type RefundRow = typeof refunds.$inferSelect;
 
 /** Sandbox refund provider: each step (submitted, settled) takes this long. */
 const STEP_SECONDS = 1;
 
 /**
  * RefundDetail as responses show it (spec 2.8: refundStatus, estimatedRefundCompletionBy,
- * refundMethod). The stored record also keeps refundInitiatedAt and refundCompletedAt for
+ * refundMethod). The row also keeps initiatedAt, completedAt, bankReference and failureReason for
  * operators; they are not part of the contract.
  */
-export function refundView(refund: RefundRecord | null) {
+export function refundView(refund: Pick<RefundRow, "state" | "estimatedCompletionBy" | "refundMethod"> | null | undefined) {
   if (!refund) return null;
-  const { refundStatus, estimatedRefundCompletionBy, refundMethod } = refund;
-  return { refundStatus, estimatedRefundCompletionBy, refundMethod };
+  return { refundStatus: refund.state, estimatedRefundCompletionBy: refund.estimatedCompletionBy.toISOString(), refundMethod: refund.refundMethod };
+}
+
+async function recordHistory(tx: Tx, refund: RefundRow, trigger: RefundTrigger, now: Date): Promise<void> {
+  const h = refundStateHistory;
+  await tx.insert(h).values({
+    id: newId("rfh"),
+    refundId: refund.id,
+    seq: sql`(select coalesce(max(${h.seq}), 0) + 1 from ${h} where ${h.refundId} = ${refund.id})`,
+    state: refund.state,
+    trigger,
+    transitionedAt: now,
+  });
+}
+
+/** The transfer's refund, locked; undefined when it has none. */
+export async function lockRefund(tx: Tx, transferId: string): Promise<RefundRow | undefined> {
+  const [row] = await tx.select().from(refunds).where(eq(refunds.transferId, transferId)).for("update");
+  return row;
 }
 
 /**
  * Starts the refund of a cancelled funded transfer (spec 3.1): PENDING now, then PROCESSING and
  * COMPLETED as the provider advances, each a durable job. Original payment method only (spec 9).
  */
-export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Promise<RefundRecord> {
-  const refund: RefundRecord = {
-    refundStatus: refundMachine.next("none", "create").to,
-    refundMethod: "ORIGINAL_PAYMENT_METHOD",
-    refundInitiatedAt: now.toISOString(),
-    estimatedRefundCompletionBy: addSeconds(now, 3 * 86400).toISOString(),
-  };
-  await tx.update(transfers).set({ refund }).where(eq(transfers.id, transfer.id));
+export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Promise<RefundRow> {
+  const step = refundMachine.next("none", "create");
+  const [refund] = await tx
+    .insert(refunds)
+    .values({
+      id: newId("rfd"),
+      transferId: transfer.id,
+      subscriptionId: transfer.subscriptionId,
+      state: step.to,
+      refundMethod: "ORIGINAL_PAYMENT_METHOD",
+      initiatedAt: now,
+      estimatedCompletionBy: addSeconds(now, 3 * 86400),
+      stateChangedAt: now,
+      createdAt: now,
+    })
+    .returning();
+  await recordHistory(tx, refund, step.trigger, now);
   // The production "operator" provider: the refund waits in the console's "Refunds due" queue
   // until an operator pays it from the bank and records it (moveRefund).
   if (!isSandboxProvider("refunds")) return refund;
   await enqueue(
     tx,
     "transfers.refundStep",
-    { transferId: transfer.id, from: refund.refundStatus },
+    { transferId: transfer.id, from: refund.state },
     { runAt: addSeconds(now, STEP_SECONDS), dedupeKey: dedupeKey("transfers.refundStep", transfer.id) },
   );
   return refund;
@@ -52,23 +87,48 @@ export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Pro
 
 /**
  * The one way a refund changes status (the sandbox provider's steps, an operator's record): the
- * refund machine decides (or refuses with refund.stateInvalid), and COMPLETED posts the refund's
- * payment to the ledger in the same transaction. The transfer must be locked by the caller.
+ * refund machine decides (or refuses with refund.stateInvalid); COMPLETED posts the refund's
+ * payment to the ledger in the same transaction; COMPLETED and FAILED are events for the partner.
+ * The transfer must be locked by the caller.
  */
 export async function moveRefund(
   tx: Tx,
   transfer: TransferRow,
   trigger: RefundTrigger,
   now: Date,
-  details: Pick<RefundRecord, "bankReference" | "failureReason"> = {},
-): Promise<RefundRecord> {
-  const refund = transfer.refund;
+  details: { bankReference?: string; failureReason?: string } = {},
+): Promise<RefundRow> {
+  const refund = await lockRefund(tx, transfer.id);
   if (!refund) throw new DomainError("refund.stateInvalid", { message: "This transfer has no refund.", details: { currentState: transfer.state } });
-  const next = refundMachine.next(refund.refundStatus, trigger).to;
-  const updated: RefundRecord = { ...refund, ...details, refundStatus: next, ...(next === "COMPLETED" ? { refundCompletedAt: now.toISOString() } : {}) };
-  await tx.update(transfers).set({ refund: updated }).where(eq(transfers.id, transfer.id));
+  const next = refundMachine.next(refund.state, trigger).to;
+  const [moved] = await tx
+    .update(refunds)
+    .set({
+      state: next,
+      stateChangedAt: now,
+      ...(details.bankReference !== undefined ? { bankReference: details.bankReference } : {}),
+      ...(details.failureReason !== undefined ? { failureReason: details.failureReason } : {}),
+      ...(next === "COMPLETED" ? { completedAt: now } : {}),
+    })
+    .where(eq(refunds.id, refund.id))
+    .returning();
+  await recordHistory(tx, moved, trigger, now);
   if (next === "COMPLETED") await postRefundPaid(tx, transfer, now);
-  return updated;
+  if (next === "COMPLETED" || next === "FAILED") {
+    // The partner learns the outcome, never the reason (operators' words: docs/decisions.md).
+    await emitEvent(tx, {
+      subscriptionId: moved.subscriptionId,
+      eventType: next === "COMPLETED" ? "refund.completed" : "refund.failed",
+      data: {
+        transferId: transfer.id,
+        refundStatus: next,
+        refundMethod: moved.refundMethod,
+        ...(next === "COMPLETED" ? { refundCompletedAt: now.toISOString() } : {}),
+      },
+      now,
+    });
+  }
+  return moved;
 }
 
 export const advanceRefund = defineJob({
@@ -77,13 +137,14 @@ export const advanceRefund = defineJob({
   // (jobs enqueued before it was recorded carry none and advance whatever the status is).
   schema: z.object({ transferId: z.string(), from: z.enum(REFUND_STATUSES).optional() }),
   run: async (tx, { payload, now }) => {
+    if (!isSandboxProvider("refunds")) return;
     const transfer = await lockTransfer(tx, payload.transferId);
-    const refund = transfer?.refund;
-    if (!transfer || !refund || !isSandboxProvider("refunds")) return;
-    if (payload.from && payload.from !== refund.refundStatus) return;
-    const trigger = refund.refundStatus === "PENDING" ? "provider.submitted" : refund.refundStatus === "PROCESSING" ? "provider.succeeded" : null;
+    const refund = transfer && (await lockRefund(tx, transfer.id));
+    if (!transfer || !refund) return;
+    if (payload.from && payload.from !== refund.state) return;
+    const trigger = refund.state === "PENDING" ? "provider.submitted" : refund.state === "PROCESSING" ? "provider.succeeded" : null;
     if (!trigger) return;
-    const next = (await moveRefund(tx, transfer, trigger, now)).refundStatus;
+    const next = (await moveRefund(tx, transfer, trigger, now)).state;
     if (next !== "COMPLETED") {
       await enqueue(
         tx,

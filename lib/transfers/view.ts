@@ -6,6 +6,7 @@ import { payoutMethodView } from "@/lib/beneficiaries/records";
 import { payoutRejection } from "@/lib/payouts/reject-reasons";
 import { customerActionExpectedFor, isPreFunding, nextStepFor } from "./state-machine";
 import { transferWithDetail, type TransferWithDetail } from "./detail-query";
+import { cancellationView } from "./network-cancellations";
 import type { TransferRow } from "./records";
 import { refundView } from "./refunds";
 
@@ -41,7 +42,7 @@ export async function maskedPayoutMethod(db: Executor, payoutMethodId: string | 
  * transferExpiresAt only before funding, confirmationChallenge only in validated, fundingSession
  * only in funding, nextStep null and customerActionExpected NONE on terminal states.
  */
-export function transferDetailView({ row, payoutMethod, history, session, rejection }: TransferWithDetail) {
+export function transferDetailView({ row, payoutMethod, history, session, rejection, refund, networkCancellation }: TransferWithDetail) {
   const state = row.state;
   return {
     ...transferSummary(row),
@@ -63,8 +64,8 @@ export function transferDetailView({ row, payoutMethod, history, session, reject
       : {}),
     // The webview URL is a one-time capability: only the confirm response carries it (spec 4.1 rule 11).
     ...(session ? { fundingSession: { fundingSessionId: session.id, fundingWebviewUrl: null, expiresAt: session.expiresAt.toISOString() } } : {}),
-    cancellation: row.cancellation ?? null,
-    refund: refundView(row.refund),
+    cancellation: cancellationView(row.cancellation, networkCancellation),
+    refund: refundView(refund),
     // Ours (issue 20 item 9): why the payout bank refused the payment; never a compliance reason.
     ...(rejection ? { rejectionReason: payoutRejection(rejection.isoReasonCode) } : {}),
     stateHistory: history.map((h) => ({ state: h.state, transitionedAt: h.transitionedAt.toISOString(), reasonCode: h.reasonCode })),

@@ -55,8 +55,38 @@ export const BeneficiaryStateChangedEventSchema = z
   })
   .meta({ id: "BeneficiaryStateChangedEvent", description: "A beneficiary moved to another state." });
 
+const refundData = {
+  transferId: z.string(),
+  refundMethod: z.enum(["ORIGINAL_PAYMENT_METHOD"]),
+};
+
+export const RefundCompletedEventSchema = z
+  .object({
+    ...envelope,
+    eventType: z.literal("refund.completed"),
+    data: z.object({ ...refundData, refundStatus: z.literal("COMPLETED"), refundCompletedAt: Timestamp }),
+  })
+  .meta({ id: "RefundCompletedEvent", description: "The refund of a cancelled or rejected transfer was paid back to the customer's original payment method." });
+
+export const RefundFailedEventSchema = z
+  .object({
+    ...envelope,
+    eventType: z.literal("refund.failed"),
+    data: z.object({ ...refundData, refundStatus: z.literal("FAILED") }),
+  })
+  .meta({
+    id: "RefundFailedEvent",
+    description: "The refund of a transfer failed. The money is still owed: operations retry it, and a later refund.completed follows.",
+  });
+
 export const EventSchema = z
-  .discriminatedUnion("eventType", [CustomerStatusChangedEventSchema, TransferStateChangedEventSchema, BeneficiaryStateChangedEventSchema])
+  .discriminatedUnion("eventType", [
+    CustomerStatusChangedEventSchema,
+    TransferStateChangedEventSchema,
+    BeneficiaryStateChangedEventSchema,
+    RefundCompletedEventSchema,
+    RefundFailedEventSchema,
+  ])
   .meta({ id: "Event", description: "Exactly the body a webhook delivery carries (Standard Webhooks signed)." });
 
 const base = (sequence: number, minute: number) => ({ subscriptionId: EX.subscriptionId, sequence, occurredAt: EX.at(minute) });
@@ -80,6 +110,18 @@ export const EVENT_EXAMPLES: Record<EventType, unknown> = {
     eventType: "transfer.state.changed",
     ...base(9, 12),
     data: { transferId: EX.transferId, state: "paid", previousState: "reqpay", reasonCode: "TRF_PAID" },
+  },
+  "refund.completed": {
+    eventId: "evt_2r7k4m9q1d6x3c8v5b0n2p4t",
+    eventType: "refund.completed",
+    ...base(14, 40),
+    data: { transferId: EX.transferId, refundMethod: "ORIGINAL_PAYMENT_METHOD", refundStatus: "COMPLETED", refundCompletedAt: EX.at(40) },
+  },
+  "refund.failed": {
+    eventId: "evt_8t3k6m1q4d9x2c7v0b5n8p1r",
+    eventType: "refund.failed",
+    ...base(13, 30),
+    data: { transferId: EX.transferId, refundMethod: "ORIGINAL_PAYMENT_METHOD", refundStatus: "FAILED" },
   },
 };
 

@@ -1060,6 +1060,50 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "refund.completed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Refund completed
+     * @description Sent when the refund of a cancelled or rejected transfer has been paid back to the original payment method (the transfer's refund.refundStatus is then COMPLETED).
+     *
+     *     Each event is POSTed as JSON to the partner's webhook URL and signed with Standard Webhooks: `webhook-id` is the eventId, `webhook-timestamp` the Unix time of signing, and `webhook-signature` one or more space-separated `v1,<base64>` values, each an HMAC-SHA256 with the secret (the bytes after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation two signatures are sent: accept the request when either verifies. Reject a timestamp more than 5 minutes from your clock. Answer 2xx to acknowledge; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), 429 and 503 honour Retry-After, 410 disables the endpoint. Delivery is at least once, in `sequence` order per subscription: deduplicate on eventId.
+     */
+    post: operations["webhook_refund_completed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "refund.failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Refund failed
+     * @description Sent when a refund attempt failed (refund.refundStatus FAILED). The money is still owed to the customer: operations retry, and refund.completed follows once paid.
+     *
+     *     Each event is POSTed as JSON to the partner's webhook URL and signed with Standard Webhooks: `webhook-id` is the eventId, `webhook-timestamp` the Unix time of signing, and `webhook-signature` one or more space-separated `v1,<base64>` values, each an HMAC-SHA256 with the secret (the bytes after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation two signatures are sent: accept the request when either verifies. Reject a timestamp more than 5 minutes from your clock. Answer 2xx to acknowledge; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), 429 and 503 honour Retry-After, 410 disables the endpoint. Delivery is at least once, in `sequence` order per subscription: deduplicate on eventId.
+     */
+    post: operations["webhook_refund_failed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -1386,6 +1430,63 @@ export interface components {
        * @example Account closed
        */
       description: string;
+    };
+    /** @description The refund of a cancelled or rejected transfer was paid back to the customer's original payment method. */
+    RefundCompletedEvent: {
+      /** @example evt_0k2x8f3q9w1m4n7p5r6s */
+      eventId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @example sub_3f9k2m8q1w4x7n5p6r0s */
+      subscriptionId: string;
+      /**
+       * @description Increases by one with each event of the subscription: order and gaps are visible.
+       * @example 7
+       */
+      sequence: number;
+      /** @constant */
+      eventType: "refund.completed";
+      data: {
+        transferId: string;
+        /** @enum {string} */
+        refundMethod: "ORIGINAL_PAYMENT_METHOD";
+        /** @constant */
+        refundStatus: "COMPLETED";
+        /**
+         * Format: date-time
+         * @example 2026-11-21T10:00:00.000Z
+         */
+        refundCompletedAt: string;
+      };
+    };
+    /** @description The refund of a transfer failed. The money is still owed: operations retry it, and a later refund.completed follows. */
+    RefundFailedEvent: {
+      /** @example evt_0k2x8f3q9w1m4n7p5r6s */
+      eventId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @example sub_3f9k2m8q1w4x7n5p6r0s */
+      subscriptionId: string;
+      /**
+       * @description Increases by one with each event of the subscription: order and gaps are visible.
+       * @example 7
+       */
+      sequence: number;
+      /** @constant */
+      eventType: "refund.failed";
+      data: {
+        transferId: string;
+        /** @enum {string} */
+        refundMethod: "ORIGINAL_PAYMENT_METHOD";
+        /** @constant */
+        refundStatus: "FAILED";
+      };
     };
     HealthResponse: {
       /** @constant */
@@ -1916,7 +2017,9 @@ export interface components {
     Event:
       | components["schemas"]["CustomerStatusChangedEventOutput"]
       | components["schemas"]["TransferStateChangedEventOutput"]
-      | components["schemas"]["BeneficiaryStateChangedEventOutput"];
+      | components["schemas"]["BeneficiaryStateChangedEventOutput"]
+      | components["schemas"]["RefundCompletedEventOutput"]
+      | components["schemas"]["RefundFailedEventOutput"];
     JwkSet: {
       keys: components["schemas"]["PublicJwk"][];
     };
@@ -2164,6 +2267,69 @@ export interface components {
         state: "PENDING" | "VALID" | "MONITORED" | "BLOCKED" | "ARCHIVED";
         /** @enum {string} */
         previousState: "PENDING" | "VALID" | "MONITORED" | "BLOCKED" | "ARCHIVED";
+      };
+    };
+    /** @description The refund of a cancelled or rejected transfer was paid back to the customer's original payment method. */
+    RefundCompletedEventOutput: {
+      /** @example evt_0k2x8f3q9w1m4n7p5r6s */
+      eventId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @example sub_3f9k2m8q1w4x7n5p6r0s */
+      subscriptionId: string;
+      /**
+       * @description Increases by one with each event of the subscription: order and gaps are visible.
+       * @example 7
+       */
+      sequence: number;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      eventType: "refund.completed";
+      data: {
+        transferId: string;
+        /** @enum {string} */
+        refundMethod: "ORIGINAL_PAYMENT_METHOD";
+        /** @constant */
+        refundStatus: "COMPLETED";
+        /**
+         * Format: date-time
+         * @example 2026-11-21T10:00:00.000Z
+         */
+        refundCompletedAt: string;
+      };
+    };
+    /** @description The refund of a transfer failed. The money is still owed: operations retry it, and a later refund.completed follows. */
+    RefundFailedEventOutput: {
+      /** @example evt_0k2x8f3q9w1m4n7p5r6s */
+      eventId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @example sub_3f9k2m8q1w4x7n5p6r0s */
+      subscriptionId: string;
+      /**
+       * @description Increases by one with each event of the subscription: order and gaps are visible.
+       * @example 7
+       */
+      sequence: number;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      eventType: "refund.failed";
+      data: {
+        transferId: string;
+        /** @enum {string} */
+        refundMethod: "ORIGINAL_PAYMENT_METHOD";
+        /** @constant */
+        refundStatus: "FAILED";
       };
     };
     JwksOutput: {
@@ -8317,6 +8483,107 @@ export interface operations {
          *     }
          */
         "application/json": components["schemas"]["TransferStateChangedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is retired; deliveries stop until an operator re-enables it. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_refund_completed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The eventId. */
+        "webhook-id": string;
+        /** @description Unix seconds of signing. */
+        "webhook-timestamp": string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures (two during a secret rotation). */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "eventId": "evt_2r7k4m9q1d6x3c8v5b0n2p4t",
+         *       "eventType": "refund.completed",
+         *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+         *       "sequence": 14,
+         *       "occurredAt": "2026-11-21T10:40:00.000Z",
+         *       "data": {
+         *         "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+         *         "refundMethod": "ORIGINAL_PAYMENT_METHOD",
+         *         "refundStatus": "COMPLETED",
+         *         "refundCompletedAt": "2026-11-21T10:40:00.000Z"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["RefundCompletedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is retired; deliveries stop until an operator re-enables it. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_refund_failed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The eventId. */
+        "webhook-id": string;
+        /** @description Unix seconds of signing. */
+        "webhook-timestamp": string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures (two during a secret rotation). */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "eventId": "evt_8t3k6m1q4d9x2c7v0b5n8p1r",
+         *       "eventType": "refund.failed",
+         *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+         *       "sequence": 13,
+         *       "occurredAt": "2026-11-21T10:30:00.000Z",
+         *       "data": {
+         *         "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+         *         "refundMethod": "ORIGINAL_PAYMENT_METHOD",
+         *         "refundStatus": "FAILED"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["RefundFailedEvent"];
       };
     };
     responses: {

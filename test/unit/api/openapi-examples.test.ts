@@ -106,7 +106,13 @@ describe("OpenAPI examples", () => {
 
 describe("OpenAPI webhooks", () => {
   it("documents each event type with its payload, an example and the Standard Webhooks headers", () => {
-    assert.deepEqual(Object.keys(doc.webhooks).sort(), ["beneficiary.state.changed", "customer.status.changed", "transfer.state.changed"]);
+    assert.deepEqual(Object.keys(doc.webhooks).sort(), [
+      "beneficiary.state.changed",
+      "customer.status.changed",
+      "refund.completed",
+      "refund.failed",
+      "transfer.state.changed",
+    ]);
     for (const [type, item] of Object.entries<any>(doc.webhooks)) {
       const media = item.post.requestBody.content["application/json"];
       assert.ok(media.schema, `${type}: schema`);

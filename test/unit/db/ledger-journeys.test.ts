@@ -15,6 +15,7 @@ import { clock } from "@/lib/clock";
 import { accountBalances, trialBalance, type AccountCode } from "@/lib/ledger";
 import type { TransferState } from "@/lib/transfers/state-machine";
 import { freshDb } from "../../support/db";
+import { refundOf } from "../../support/refunds";
 import { newSubscription, type Owner } from "../../support/fixtures";
 import { newTransfer, replayJob, runStep, stepArb, termsArb, type Step, type Terms } from "./support/ledger-journey";
 
@@ -47,7 +48,7 @@ async function entriesOf(transferId: string) {
 
 async function snapshot(transferId: string) {
   const [row] = await db.select().from(transfers).where(eq(transfers.id, transferId));
-  return { state: row.state, refund: row.refund?.refundStatus ?? null, entries: (await entriesOf(transferId)).length };
+  return { state: row.state, refund: (await refundOf(db, transferId))?.state ?? null, entries: (await entriesOf(transferId)).length };
 }
 
 async function unbalancedEntries(): Promise<unknown[]> {
@@ -61,7 +62,8 @@ async function unbalancedEntries(): Promise<unknown[]> {
 }
 
 async function checkTransfer(transferId: string) {
-  const [row] = await db.select().from(transfers).where(eq(transfers.id, transferId));
+  const [found] = await db.select().from(transfers).where(eq(transfers.id, transferId));
+  const row = { ...found, refund: await refundOf(db, transferId) };
   const history = await db.select().from(transferStateHistory).where(eq(transferStateHistory.transferId, transferId)).orderBy(asc(transferStateHistory.seq));
   const entries = await entriesOf(transferId);
   // History and entries pair up one to one where the money moved, and nowhere else.
@@ -75,7 +77,7 @@ async function checkTransfer(transferId: string) {
   const byHistory = entries.filter((e) => e.transferStateHistoryId !== null);
   assert.deepEqual(byHistory.map((e) => e.transferStateHistoryId).sort(), [...moving].sort(), `history ${history.map((h) => h.state).join(">")}`);
   const others = entries.filter((e) => e.transferStateHistoryId === null);
-  const refundPaid = row.refund?.refundStatus === "COMPLETED";
+  const refundPaid = row.refund?.state === "COMPLETED";
   assert.deepEqual(
     others.map((e) => e.sourceKey),
     refundPaid ? [`refund-paid:${transferId}`] : [],
@@ -88,7 +90,7 @@ async function checkTransfer(transferId: string) {
   if (place === "inFlight") holds["transfer:payout-in-flight"] = -toMinor(row.destinationAmount, row.destinationCurrency);
   if (place === "refundDue" && !refundPaid) holds["transfer:refund-due"] = -total;
   const balances = Object.fromEntries((await accountBalances(db, { transferId })).filter((b) => b.balance !== 0n).map((b) => [b.code, b.balance]));
-  assert.deepEqual(balances, holds, `state ${row.state}, refund ${row.refund?.refundStatus}`);
+  assert.deepEqual(balances, holds, `state ${row.state}, refund ${row.refund?.state}`);
   if (TERMINAL.has(row.state) && (!row.refund || refundPaid)) assert.deepEqual(balances, {});
   // A refund exists exactly when money was owed back.
   assert.equal(row.refund !== null, place === "refundDue", `refund for ${row.state}`);
@@ -101,8 +103,9 @@ async function settleRefund(transferId: string) {
   const { lockTransfer } = await import("@/lib/transfers/records");
   await db.transaction(async (tx) => {
     let row = (await lockTransfer(tx, transferId))!;
-    if (!row.refund || row.refund.refundStatus === "COMPLETED") return;
-    if (row.refund.refundStatus === "FAILED") {
+    const refund = await refundOf(tx, transferId);
+    if (!refund || refund.state === "COMPLETED") return;
+    if (refund.state === "FAILED") {
       await moveRefund(tx, row, "operator.retry", clock.now());
       row = (await lockTransfer(tx, transferId))!;
     }

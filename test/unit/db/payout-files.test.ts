@@ -16,6 +16,7 @@ import { beneficiaries, events, jobs, payoutFileItems, payoutFiles, payoutMethod
 import { clock } from "@/lib/clock";
 import { accountBalances, toMinor, transferEntries } from "@/lib/ledger";
 import { freshDb } from "../../support/db";
+import { refundOf } from "../../support/refunds";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 import { pain001SchemaErrors, pain002 } from "../../support/iso20022";
 
@@ -72,7 +73,7 @@ async function fundedTransfer(owner: Owner, identifier: string, currency = "MXN"
 
 async function stateOf(id: string) {
   const [row] = await db.select().from(transfers).where(eq(transfers.id, id));
-  return row;
+  return { ...row, refund: await refundOf(db, id) };
 }
 
 async function generate(partnerId: string) {
@@ -168,7 +169,7 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
     assert.equal(paid.state, "paid");
     assert.equal(rejected.state, "rejected");
     assert.equal(rejected.rejectionReason, "PAYOUT_ACCOUNT_CLOSED");
-    assert.equal(rejected.refund?.refundStatus, "PENDING");
+    assert.equal(rejected.refund?.state, "PENDING");
     // Issue 20 item 9: the ISO reason in words, in the transfer's detail and in its event.
     const why = { code: "PAYOUT_ACCOUNT_CLOSED", isoReasonCode: "AC04", description: "Account closed" };
     const { transferDetail } = await import("@/lib/transfers/view");
@@ -258,7 +259,8 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
     assert.deepEqual(await importReport(report, other.partnerId), { transactions: 1, applied: 1, unmatched: 0, duplicates: 0, unmatchedLines: [] });
     const row = await stateOf(theirs);
     assert.equal(row.state, "paid");
-    assert.equal(row.cancellation?.cancellationOutcome, "NETWORK_ALREADY_PAID");
+    const { transferDetail } = await import("@/lib/transfers/view");
+    assert.equal((await transferDetail(db, row)).cancellation?.cancellationOutcome, "NETWORK_ALREADY_PAID");
   });
 
   test("RJCT on a pending customer cancellation: canceled, and the bank's reason still shows in the detail and the event (issue 20 item 9)", async () => {

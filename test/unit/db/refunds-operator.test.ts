@@ -69,7 +69,7 @@ test("the refund waits for the operator, whose 'paid' completes it and posts it 
     [["transfer:refund-due", -10299n]],
   );
   const paid = await record(id, "operator.paid", { bankReference: "NOTPROVIDED-REF-42" });
-  assert.equal(paid.refundStatus, "COMPLETED");
+  assert.equal(paid.state, "COMPLETED");
   assert.equal(paid.bankReference, "NOTPROVIDED-REF-42");
   const entries = await transferEntries(db, id);
   assert.deepEqual(entries.map((e) => e.kind).sort(), ["funding.received", "refund.owed", "refund.paid"]);
@@ -91,9 +91,9 @@ test("the refund waits for the operator, whose 'paid' completes it and posts it 
 test("'failed' records the reason and posts nothing; retry puts the refund back in the queue", async () => {
   const id = await cancelledFunded();
   const failed = await record(id, "operator.failed", { failureReason: "Card account closed" });
-  assert.deepEqual([failed.refundStatus, failed.failureReason], ["FAILED", "Card account closed"]);
+  assert.deepEqual([failed.state, failed.failureReason], ["FAILED", "Card account closed"]);
   assert.equal((await transferEntries(db, id)).length, 2);
-  assert.equal((await record(id, "operator.retry")).refundStatus, "PENDING");
+  assert.equal((await record(id, "operator.retry")).state, "PENDING");
   const { refundsDue } = await import("@/lib/console/money");
   const due = await refundsDue(db, 1);
   assert.ok(due.items.some((t) => t.id === id));

@@ -29,6 +29,7 @@ import { lockReadyTransfers } from "@/lib/payouts/ready-transfers";
 import { fastCheck } from "@/lib/transfers/fast-check-job";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { freshDb, secondConnection } from "../../support/db";
+import { refundOf } from "../../support/refunds";
 import { insertTestTransfer, newSubscription, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";
 
 let db: Db;
@@ -115,7 +116,10 @@ async function fundedTransfer(beneficiaryId: string, from: Owner = owner): Promi
   });
 }
 
-const stateOf = async (transferId: string) => (await db.select().from(transfers).where(eq(transfers.id, transferId)))[0];
+const stateOf = async (transferId: string) => ({
+  ...(await db.select().from(transfers).where(eq(transfers.id, transferId)))[0],
+  refund: await refundOf(db, transferId),
+});
 const beneficiaryState = async (id: string) => (await db.select().from(beneficiaries).where(eq(beneficiaries.id, id)))[0].state;
 const casesOf = (beneficiaryId: string) =>
   db

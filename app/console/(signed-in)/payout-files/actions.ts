@@ -76,7 +76,7 @@ export const resolveCancellationAction = consoleAction(
         action: "transfer.networkCancellation.resolve",
         targetType: "transfer",
         targetId: row.id,
-        before: { state: row.state, cancellationOutcome: row.cancellation?.cancellationOutcome ?? null },
+        before: { state: row.state, cancellationOutcome: "NETWORK_CANCELLATION_PENDING" },
         after: { state: after.state, cancellationOutcome: input.outcome },
         reason: input.reason,
       },

@@ -48,7 +48,7 @@ export default async function PayoutFiles({ searchParams }: { searchParams: Sear
             {cancellations.map((c) => (
               <li key={c.transferId} className="text-sm" data-testid="network-cancellation">
                 <div className="mb-1">
-                  <Badge>{c.transferId}</Badge> {c.state} · file {c.payoutFileId} · asked {c.cancellation?.cancelRequestedAt}
+                  <Badge>{c.transferId}</Badge> {c.state} · file {c.payoutFileId} · asked {c.requestedAt.toISOString()}
                 </div>
                 <DecisionForm
                   action={resolveCancellationAction}

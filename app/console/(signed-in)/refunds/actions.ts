@@ -5,7 +5,7 @@ import { consoleAction } from "@/lib/console/action";
 import { notFound } from "@/lib/errors";
 import { recordAudit } from "@/lib/operators/audit";
 import { lockTransfer } from "@/lib/transfers/records";
-import { moveRefund } from "@/lib/transfers/refunds";
+import { lockRefund, moveRefund } from "@/lib/transfers/refunds";
 
 const OUTCOME = { PAID: "operator.paid", FAILED: "operator.failed", RETRY: "operator.retry" } as const;
 
@@ -24,6 +24,7 @@ export const recordRefund = consoleAction(
   async ({ tx, input, operator, now }) => {
     const row = await lockTransfer(tx, input.transferId);
     if (!row) throw notFound("transfer");
+    const before = await lockRefund(tx, row.id);
     const details = input.outcome === "PAID" ? { bankReference: input.bankReference } : input.outcome === "FAILED" ? { failureReason: input.reason } : {};
     const after = await moveRefund(tx, row, OUTCOME[input.outcome], now, details);
     await recordAudit(
@@ -33,12 +34,12 @@ export const recordRefund = consoleAction(
         action: `transfer.refund.${input.outcome.toLowerCase()}`,
         targetType: "transfer",
         targetId: row.id,
-        before: { refundStatus: row.refund?.refundStatus ?? null },
-        after: { refundStatus: after.refundStatus, ...details },
+        before: { refundStatus: before?.state ?? null },
+        after: { refundStatus: after.state, ...details },
         reason: input.reason,
       },
       now,
     );
-    return `Refund of ${row.id} is now ${after.refundStatus}.`;
+    return `Refund of ${row.id} is now ${after.state}.`;
   },
 );

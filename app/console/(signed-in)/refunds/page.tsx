@@ -37,16 +37,16 @@ export default async function RefundsDue({ searchParams }: { searchParams: Searc
               <Link className="text-blue-700 underline" href={`/console/transfers/${t.id}`}>
                 {t.id}
               </Link>
-              <Badge>{t.refund?.refundStatus}</Badge> {money(t.totalCustomerCost, t.originCurrency)} to{" "}
+              <Badge>{t.refund.state}</Badge> {money(t.totalCustomerCost, t.originCurrency)} to{" "}
               {t.fundedFrom === "cash:card-clearing" ? "the card" : "the bank account"} it came from
             </span>
           }
         >
           <p className="mb-2 text-sm text-slate-600">
-            Transfer {t.state} · refund owed since {t.refund ? when(new Date(t.refund.refundInitiatedAt)) : ""}
-            {t.refund?.failureReason ? <> · failed: {t.refund.failureReason}</> : null}
+            Transfer {t.state} · refund owed since {when(t.refund.initiatedAt)}
+            {t.refund.failureReason ? <> · failed: {t.refund.failureReason}</> : null}
           </p>
-          {t.refund?.refundStatus === "FAILED" ? (
+          {t.refund.state === "FAILED" ? (
             <form action={recordRefund} className="flex flex-wrap items-center gap-2">
               <input type="hidden" name="transferId" value={t.id} />
               <input type="hidden" name="back" value={back} />

@@ -14,6 +14,7 @@ import { DomainError } from "@/lib/errors";
 import { fromMinor, postEntry } from "@/lib/ledger";
 import type { RefundStatus } from "@/lib/transfers/refund-state-machine";
 import type { Owner } from "../../../support/fixtures";
+import { refundOf } from "../../../support/refunds";
 
 export type Step =
   | { t: "fastCheck"; outcome: "passed" | "review" | "failed" }
@@ -200,8 +201,10 @@ async function apply(tx: Tx, owner: Owner, transferId: string, step: Step, now: 
       return void (await (await import("@/lib/transfers/compliance")).holdTransfer(tx, row, now));
     case "release":
       return void (await (await import("@/lib/transfers/compliance")).releaseTransfer(tx, row, step.resolution, now));
-    case "refundJob":
-      return runJob(tx, "refund", { transferId, from: row.refund?.refundStatus }, now).then(() => ({ transferId, from: row.refund?.refundStatus }));
+    case "refundJob": {
+      const from = (await refundOf(tx, transferId))?.state;
+      return runJob(tx, "refund", { transferId, from }, now).then(() => ({ transferId, from }));
+    }
     case "refundOperator":
       return void (await (await import("@/lib/transfers/refunds")).moveRefund(tx, row, step.how, now, { bankReference: "BANKREF-1" }));
     case "timeout":

@@ -20,7 +20,7 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
   const db = await ready();
   const found = await transferView(db, transferId);
   if (!found) notFound();
-  const { t, history, beneficiary: b, method, screening, credits, actions, hold } = found;
+  const { t, refund, history, beneficiary: b, method, screening, credits, actions, hold } = found;
   const [entries, rejection] = await Promise.all([transferEntries(db, t.id), payoutRejectionOf(db, t.id)]);
   return (
     <>
@@ -49,11 +49,11 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
               · payout rejected by the bank: {rejection.description} ({rejection.isoReasonCode ?? "no reason code"})
             </span>
           ) : null}
-          {t.refund ? (
+          {refund ? (
             <>
               {" "}
-              · refund <Badge>{t.refund.refundStatus}</Badge>
-              {t.refund.bankReference ? <> (bank reference {t.refund.bankReference})</> : null}
+              · refund <Badge>{refund.state}</Badge>
+              {refund.bankReference ? <> (bank reference {refund.bankReference})</> : null}
             </>
           ) : null}
         </p>

@@ -1,0 +1,85 @@
+import { sql } from "drizzle-orm";
+import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import type { NetworkCancellationState } from "@/lib/transfers/network-cancellation-state-machine";
+import type { RefundStatus } from "@/lib/transfers/refund-state-machine";
+import { createdAt, tstz } from "./columns";
+
+/**
+ * A refund of a transfer (spec 2.8 RefundDetail): at most one per transfer, created when a funded
+ * transfer is cancelled, a network cancellation succeeds or the payout bank rejects the payment.
+ * Its states and moves are lib/transfers/refund-state-machine.ts (issue 21 item 3).
+ */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: text("id").primaryKey(),
+    transferId: text("transfer_id").notNull(),
+    subscriptionId: text("subscription_id").notNull(),
+    state: text("state").$type<RefundStatus>().notNull(),
+    refundMethod: text("refund_method").$type<"ORIGINAL_PAYMENT_METHOD">().notNull(),
+    initiatedAt: tstz("initiated_at").notNull(),
+    estimatedCompletionBy: tstz("estimated_completion_by").notNull(),
+    completedAt: tstz("completed_at"),
+    /** The operator's record of a refund paid from the bank ("operator" refunds provider). */
+    bankReference: text("bank_reference"),
+    /** Why the refund failed (operator's words or the provider's); never sent to partners. */
+    failureReason: text("failure_reason"),
+    stateChangedAt: tstz("state_changed_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("refunds_transfer_idx").on(t.transferId), index("refunds_state_idx").on(t.state, t.initiatedAt)],
+);
+
+/** Every state a refund took, in order (the refund machine's moves). */
+export const refundStateHistory = pgTable(
+  "refund_state_history",
+  {
+    id: text("id").primaryKey(),
+    refundId: text("refund_id").notNull(),
+    seq: integer("seq").notNull(),
+    state: text("state").$type<RefundStatus>().notNull(),
+    trigger: text("trigger").notNull(),
+    transitionedAt: tstz("transitioned_at").notNull(),
+  },
+  (t) => [uniqueIndex("refund_state_history_seq_idx").on(t.refundId, t.seq)],
+);
+
+/**
+ * A customer's request to cancel a transfer already with the payout network (spec 3.1: topay or
+ * reqpay), and the network's answer. A transfer may have several (a new request after
+ * NETWORK_IN_PROGRESS_RETRY_ALLOWED); at most one PENDING. States and moves:
+ * lib/transfers/network-cancellation-state-machine.ts (issue 21 item 3).
+ */
+export const networkCancellations = pgTable(
+  "network_cancellations",
+  {
+    id: text("id").primaryKey(),
+    transferId: text("transfer_id").notNull(),
+    state: text("state").$type<NetworkCancellationState>().notNull(),
+    requestedAt: tstz("requested_at").notNull(),
+    /** Spec 8's hint for when the network answers. */
+    expectedBy: tstz("expected_by").notNull(),
+    resolvedAt: tstz("resolved_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("network_cancellations_transfer_idx").on(t.transferId, t.createdAt),
+    uniqueIndex("network_cancellations_pending_idx")
+      .on(t.transferId)
+      .where(sql`${t.state} = 'PENDING'`),
+  ],
+);
+
+/** Every state a network cancellation took, in order. */
+export const networkCancellationStateHistory = pgTable(
+  "network_cancellation_state_history",
+  {
+    id: text("id").primaryKey(),
+    networkCancellationId: text("network_cancellation_id").notNull(),
+    seq: integer("seq").notNull(),
+    state: text("state").$type<NetworkCancellationState>().notNull(),
+    trigger: text("trigger").notNull(),
+    transitionedAt: tstz("transitioned_at").notNull(),
+  },
+  (t) => [uniqueIndex("network_cancellation_state_history_seq_idx").on(t.networkCancellationId, t.seq)],
+);
