@@ -1,4 +1,5 @@
 import { pgTable, text } from "drizzle-orm/pg-core";
+import type { RegistrationState } from "@/lib/auth/registration-state-machine";
 import { createdAt, tstz } from "./columns";
 import { partners } from "./partners";
 
@@ -10,7 +11,7 @@ export const registrations = pgTable("registrations", {
     .references(() => partners.id),
   identifier: text("identifier").notNull(),
   identifierType: text("identifier_type").notNull(),
-  state: text("state").$type<"OTP_SENT" | "VERIFIED" | "COMPLETED">().notNull(),
+  state: text("state").$type<RegistrationState>().notNull(),
   otpId: text("otp_id").notNull(),
   expiresAt: tstz("expires_at").notNull(),
   createdAt: createdAt(),

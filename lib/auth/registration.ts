@@ -7,6 +7,7 @@ import { config } from "@/lib/config";
 import { openSubscription } from "@/lib/customers/open-subscription";
 import { DomainError } from "@/lib/errors";
 import { parseAcceptedIdentifier, parseIdentifier } from "./identifiers";
+import { registrationMachine, type RegistrationState, type RegistrationTrigger } from "./registration-state-machine";
 import { issueOtp, verifyOtp } from "./otp";
 import { admitOtpSend } from "./otp-send-limits";
 import { assertPasswordPolicy, hashPassword } from "./passwords";
@@ -45,13 +46,21 @@ export async function startRegistration(tx: Tx, input: { partnerId: string; iden
     partnerId: input.partnerId,
     identifier: identifier.value,
     identifierType: identifier.type,
-    state: "OTP_SENT",
+    state: registrationMachine.next("none", "otp.sent").to,
     otpId: otp.otpId,
     // The registration outlives its code a little, so set-password after a late verify still works.
     expiresAt: addSeconds(input.now, config().OTP_TTL_SECONDS * 3),
     createdAt: input.now,
   });
   return { registrationId, nextStep: "VERIFY_OTP" as const, otpExpiresAt: otp.expiresAt.toISOString() };
+}
+
+/** The one way a registration changes state (issue 21 item 3): its machine decides. */
+async function moveRegistration(tx: Tx, reg: { id: string; state: RegistrationState }, trigger: RegistrationTrigger): Promise<void> {
+  await tx
+    .update(registrations)
+    .set({ state: registrationMachine.next(reg.state, trigger).to })
+    .where(eq(registrations.id, reg.id));
 }
 
 async function registrationFor(tx: Tx, registrationId: string, partnerId: string, now: Date) {
@@ -64,16 +73,17 @@ async function registrationFor(tx: Tx, registrationId: string, partnerId: string
 
 export async function verifyRegistrationOtp(tx: Tx, input: { partnerId: string; registrationId: string; otp: string; now: Date }) {
   const reg = await registrationFor(tx, input.registrationId, input.partnerId, input.now);
-  if (reg.state !== "OTP_SENT") throw new DomainError("auth.otpInvalid", { message: "This registration is already verified.", hint: "restart_flow" });
+  if (!registrationMachine.can(reg.state, "otp.verified"))
+    throw new DomainError("auth.otpInvalid", { message: "This registration is already verified.", hint: "restart_flow" });
   await verifyOtp(tx, reg.otpId, input.otp, input.now);
-  await tx.update(registrations).set({ state: "VERIFIED" }).where(eq(registrations.id, reg.id));
+  await moveRegistration(tx, reg, "otp.verified");
   return { registrationId: reg.id, nextStep: "SET_PASSWORD" as const };
 }
 
 export async function completeRegistration(tx: Tx, input: { partnerId: string; registrationId: string; password: string; now: Date }): Promise<TokenResponse> {
   assertPasswordPolicy(input.password);
   const reg = await registrationFor(tx, input.registrationId, input.partnerId, input.now);
-  if (reg.state !== "VERIFIED") {
+  if (!registrationMachine.can(reg.state, "password.set")) {
     throw new DomainError("auth.otpInvalid", { message: "Verify the code before setting a password.", hint: "verify_otp" });
   }
   const identifier = parseIdentifier(reg.identifier);
@@ -93,6 +103,6 @@ export async function completeRegistration(tx: Tx, input: { partnerId: string; r
     passwordHash: await hashPassword(input.password),
     now: input.now,
   });
-  await tx.update(registrations).set({ state: "COMPLETED" }).where(eq(registrations.id, reg.id));
+  await moveRegistration(tx, reg, "password.set");
   return issueTokens(tx, { subscriptionId, partnerId: input.partnerId, now: input.now, nextStep: "COMPLETE_PROFILE" });
 }

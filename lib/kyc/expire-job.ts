@@ -1,9 +1,7 @@
-import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { kycSessions } from "@/db/schema";
 import { defineJob } from "@/lib/jobs/define";
 import { retireSessionTokens } from "@/lib/webviews/tokens";
-import { lockKycSession } from "./outcome";
+import { lockKycSession, moveKycSession } from "./outcome";
 import { kycSessionMachine } from "./session-state-machine";
 
 /** Closes a KYC session at the end of its 24 hours (reads already treat it as expired). */
@@ -15,7 +13,7 @@ export const expireKycSession = defineJob({
     if (!session || !kycSessionMachine.can(session.state, "expired")) return;
     if (session.expiresAt.getTime() > now.getTime()) return;
     if (session.submittedAt) return; // waiting for an operator's decision (effectiveState)
-    await tx.update(kycSessions).set({ state: "EXPIRED", closedAt: now }).where(eq(kycSessions.id, session.id));
+    await moveKycSession(tx, session, "expired", { closedAt: now });
     await retireSessionTokens(tx, session.id, now);
   },
 });

@@ -6,7 +6,7 @@ import { customerStatusMachine, type CustomerTrigger } from "@/lib/customers/sta
 import { DomainError } from "@/lib/errors";
 import { retireSessionTokens } from "@/lib/webviews/tokens";
 import { effectiveState, type KycSessionRow } from "./sessions";
-import { kycSessionMachine } from "./session-state-machine";
+import { kycSessionMachine, type KycSessionState, type KycSessionTrigger } from "./session-state-machine";
 import type { KycOutcome, KycStatus } from "./statuses";
 
 const EFFECT: Record<KycOutcome, { kycStatus: KycStatus; trigger: CustomerTrigger }> = {
@@ -21,6 +21,26 @@ export async function lockKycSession(tx: Tx, kycSessionId: string): Promise<KycS
 }
 
 /**
+ * The one way a KYC session changes state (issue 21 item 3): the machine decides (or refuses),
+ * the new state is written with the caller's columns; an accepted move that keeps the state writes
+ * nothing. The session must be locked (lockKycSession).
+ */
+export async function moveKycSession(
+  tx: Tx,
+  session: KycSessionRow,
+  trigger: KycSessionTrigger,
+  set: Partial<Pick<KycSessionRow, "outcome" | "closedAt">> = {},
+): Promise<KycSessionState> {
+  const step = kycSessionMachine.next(session.state, trigger);
+  if (step.changed)
+    await tx
+      .update(kycSessions)
+      .set({ ...set, state: step.to })
+      .where(eq(kycSessions.id, session.id));
+  return step.to;
+}
+
+/**
  * A KYC verdict (decisions section 4): closes the session, kills its webview URLs and moves the
  * customer: APPROVED → COMPLETED/VALID (MONITORED after a screening close match), REJECTED →
  * REJECTED/BLOCKED, REMEDIATION_REQUIRED → REMEDIATION_REQUIRED/RESTRICTED. A status the table
@@ -30,8 +50,7 @@ export async function completeKycSession(tx: Tx, input: { session: KycSessionRow
   const { session, outcome, now } = input;
   const state = effectiveState(session, now);
   if (state === "EXPIRED") throw new DomainError("kyc.sessionExpired", { message: "The KYC session has expired. Start a new one." });
-  const next = kycSessionMachine.next(state, "completed");
-  await tx.update(kycSessions).set({ state: next.to, outcome, closedAt: now }).where(eq(kycSessions.id, session.id));
+  const to = await moveKycSession(tx, { ...session, state }, "completed", { outcome, closedAt: now });
   await retireSessionTokens(tx, session.id, now);
 
   const customer = await lockCustomer(tx, session.customerId);
@@ -46,5 +65,5 @@ export async function completeKycSession(tx: Tx, input: { session: KycSessionRow
   apply(effect.trigger);
   if (outcome === "APPROVED" && customer.screeningResult === "CLOSE_MATCH") apply("screening.closeMatch");
   await changeCustomer(tx, customer, { triggers, kycStatus: effect.kycStatus }, now);
-  return { kycSessionId: session.id, sessionState: next.to, outcome };
+  return { kycSessionId: session.id, sessionState: to, outcome };
 }

@@ -5,7 +5,7 @@ import { DomainError, validationError } from "@/lib/errors";
 import { closureCallbackFor, type ClosureCallback } from "@/lib/webviews/closure";
 import { resolveWebviewToken } from "@/lib/webviews/tokens";
 import { kycDecidedByOperators } from "./decision-provider";
-import { completeKycSession, lockKycSession } from "./outcome";
+import { completeKycSession, lockKycSession, moveKycSession } from "./outcome";
 import type { KycCapture } from "./capture";
 import type { KycOutcome } from "./statuses";
 import { effectiveState } from "./sessions";
@@ -39,13 +39,12 @@ async function sessionForToken(tx: Tx, token: string, now: Date) {
 /** Opening the hosted page moves the session to IN_PROGRESS (the customer has started). */
 export async function openKycWebview(tx: Tx, token: string, now: Date): Promise<KycWebviewModel> {
   const { session, partnerId, linkExpiresAt } = await sessionForToken(tx, token, now);
-  const step = kycSessionMachine.next(session.state, "opened");
-  if (step.changed) await tx.update(kycSessions).set({ state: step.to }).where(eq(kycSessions.id, session.id));
+  const sessionState = await moveKycSession(tx, session, "opened");
   const [partner] = await tx.select().from(partners).where(eq(partners.id, partnerId));
   return {
     kycSessionId: session.id,
     locale: session.locale,
-    sessionState: step.to,
+    sessionState,
     captured: session.capture !== null,
     submitted: session.submittedAt !== null,
     correctionReason: session.submittedAt ? null : await correctionReason(tx, session.customerId),

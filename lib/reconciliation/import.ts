@@ -60,7 +60,9 @@ async function importCredit(
       id,
       ...credit,
       statementId,
-      state: "QUEUED",
+      // Recorded first (the bank reference dedupes a re-import); the decision below, in the same
+      // transaction, replaces this with the machine's state for a credit new to us.
+      state: bankCreditMachine.next("none", "import.queued").to,
       createdAt: now,
     })
     .onConflictDoNothing({ target: bankCredits.bankReference })
