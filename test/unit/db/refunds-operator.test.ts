@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db";
-import { fundingSessions, jobs } from "@/db/schema";
+import { events, fundingSessions, jobs, refunds, refundStateHistory } from "@/db/schema";
 import { clock } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
 import { accountBalances, transferEntries } from "@/lib/ledger";
@@ -98,4 +98,51 @@ test("'failed' records the reason and posts nothing; retry puts the refund back 
   const due = await refundsDue(db, 1);
   assert.ok(due.items.some((t) => t.id === id));
   assert.equal((await db.select().from(fundingSessions).where(eq(fundingSessions.transferId, id)))[0].method, "CARD");
+});
+
+/** The refund events of a transfer (issue 21 item 3), oldest first, with their webhook delivery jobs. */
+async function refundEvents(transferId: string) {
+  const rows = await db.select().from(events).where(eq(events.subscriptionId, owner.subscriptionId)).orderBy(asc(events.sequence));
+  const mine = rows.filter((e) => e.eventType.startsWith("refund.") && (e.body as { data: { transferId: string } }).data.transferId === transferId);
+  const deliveries = await db.select().from(jobs).where(eq(jobs.kind, "webhooks.deliver"));
+  return mine.map((e) => ({
+    eventType: e.eventType,
+    data: (e.body as { data: unknown }).data,
+    delivery: deliveries.filter((j) => (j.payload as { eventId: string }).eventId === e.id).length,
+  }));
+}
+
+async function refundHistory(transferId: string) {
+  const rows = await db
+    .select({ state: refundStateHistory.state, trigger: refundStateHistory.trigger, seq: refundStateHistory.seq })
+    .from(refundStateHistory)
+    .innerJoin(refunds, eq(refunds.id, refundStateHistory.refundId))
+    .where(eq(refunds.transferId, transferId))
+    .orderBy(asc(refundStateHistory.seq));
+  return rows.map((r) => [r.seq, r.state, r.trigger]);
+}
+
+test("refund events and history (issue 21): failed is refund.failed, paid is refund.completed, each with its webhook; every move in the history", async () => {
+  const id = await cancelledFunded();
+  assert.deepEqual(await refundEvents(id), [], "PENDING is no event");
+  await record(id, "operator.failed", { failureReason: "Card account closed" });
+  assert.deepEqual(await refundEvents(id), [
+    { eventType: "refund.failed", data: { transferId: id, refundStatus: "FAILED", refundMethod: "ORIGINAL_PAYMENT_METHOD" }, delivery: 1 },
+  ]);
+  await record(id, "operator.retry");
+  const paid = await record(id, "operator.paid", { bankReference: "REF-9" });
+  const emitted = await refundEvents(id);
+  assert.equal(emitted.length, 2, "retry is no event");
+  assert.deepEqual(emitted[1], {
+    eventType: "refund.completed",
+    data: { transferId: id, refundStatus: "COMPLETED", refundMethod: "ORIGINAL_PAYMENT_METHOD", refundCompletedAt: paid.completedAt!.toISOString() },
+    delivery: 1,
+  });
+  assert.ok(!JSON.stringify(emitted).includes("Card account closed"), "the operator's reason never reaches the partner");
+  assert.deepEqual(await refundHistory(id), [
+    [1, "PENDING", "create"],
+    [2, "FAILED", "operator.failed"],
+    [3, "PENDING", "operator.retry"],
+    [4, "COMPLETED", "operator.paid"],
+  ]);
 });
