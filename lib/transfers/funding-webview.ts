@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { beneficiaries, customers, partners } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
-import { isSandboxProvider, providers, requireSandboxRail } from "@/lib/providers";
+import { fundingProvider, type FundingPayment } from "@/lib/providers/funding";
 import { Decimal } from "@/lib/money/decimal";
 import { toWireAmount } from "@/lib/money/format";
 import { closureCallbackFor, type ClosureCallback } from "@/lib/webviews/closure";
@@ -44,7 +44,7 @@ export async function openFundingWebview(tx: Tx, token: string, now: Date): Prom
   const locked = await liveSession(tx, token, now);
   const { session, transfer, partnerId } = locked;
   // Production's only method is bank transfer: opening the page is choosing it (the reference is bound once).
-  const bankTransfer = providers().funding === "bank-transfer" ? await bankTransferOrNull(tx, locked, now) : null;
+  const bankTransfer = fundingProvider().bankTransferOnOpen ? await bankTransferOrNull(tx, locked, now) : null;
   const [beneficiary] = await tx.select().from(beneficiaries).where(eq(beneficiaries.id, transfer.beneficiaryId));
   const [customer] = await tx.select({ preferredLanguage: customers.preferredLanguage }).from(customers).where(eq(customers.id, transfer.customerId));
   const [partner] = await tx.select().from(partners).where(eq(partners.id, partnerId));
@@ -64,7 +64,7 @@ export async function openFundingWebview(tx: Tx, token: string, now: Date): Prom
     recipient: { name: `${beneficiary.firstName} ${beneficiary.lastName}`, destinationMasked: method?.destinationIdentifierMasked ?? null },
     closure: closureCallbackFor(partner, "funding"),
     sessionExpiresAt: session.expiresAt,
-    paymentsConfigured: isSandboxProvider("funding"),
+    paymentsConfigured: fundingProvider().takesPayments,
     bankTransfer,
     bankTransferCurrency: transfer.originCurrency,
   };
@@ -79,20 +79,12 @@ async function bankTransferOrNull(tx: Tx, locked: Parameters<typeof chooseBankTr
   }
 }
 
-/** Sandbox card outcomes: the well-known test numbers succeed, the named decline number fails. */
-export const SANDBOX_CARDS: Record<string, "SUCCEEDED" | "FAILED"> = {
-  "4242424242424242": "SUCCEEDED",
-  "5555555555554444": "SUCCEEDED",
-  "4000000000000002": "FAILED",
-};
-
-export type FundingPayment = { method: "CARD"; cardNumber: string } | { method: "BANK_TRANSFER" };
+export type { FundingPayment };
 
 /** The hosted page's payment: success closes the session; a decline leaves it open for another try (funding.ts). */
 export async function payFromWebview(tx: Tx, token: string, payment: FundingPayment, now: Date) {
-  // The sandbox card table below is the only funding rail: production ("none") refuses here.
-  requireSandboxRail("funding");
+  // The provider decides the outcome; one that takes no payment on the page refuses here (503).
+  const outcome = fundingProvider().pay(payment);
   const locked = await liveSession(tx, token, now);
-  const outcome = payment.method === "BANK_TRANSFER" ? "SUCCEEDED" : (SANDBOX_CARDS[payment.cardNumber.replace(/\s+/g, "")] ?? "FAILED");
   return completeFunding(tx, { session: locked.session, transfer: locked.transfer, outcome, method: payment.method, now });
 }

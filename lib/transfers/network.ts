@@ -3,12 +3,11 @@ import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { transfers } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
-import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import { defineJob } from "@/lib/jobs/define";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import type { PayoutRejection } from "@/lib/payouts/reject-reasons";
-import { isSandboxProvider, providers } from "@/lib/providers";
+import { payoutProvider } from "@/lib/providers/payout";
 import { lockTransfer, transitionTransfer, type TransferRow } from "./records";
 import { answerNetworkCancellation, pendingNetworkCancellation } from "./network-cancellations";
 import type { NetworkCancellationTrigger } from "./network-cancellation-state-machine";
@@ -26,9 +25,9 @@ const STEP: Record<string, TransferTrigger> = { funded: "network.toPay", topay: 
 const TARGET: Record<string, TransferTrigger> = { topay: "network.toPay", reqpay: "network.requestPay", paid: "network.paid" };
 
 async function scheduleStep(tx: Tx, transfer: TransferRow, now: Date): Promise<void> {
-  const delay = config().NETWORK_STEP_DELAY_MS;
-  // Only the sandbox network moves by itself; production ("none", until issue 12) never schedules it.
-  if (delay <= 0 || !STEP[transfer.state] || !isSandboxProvider("payout")) return;
+  // Only a network that moves by itself (the sandbox one) is scheduled; the file rail has its own job.
+  const delay = payoutProvider().selfStepMs();
+  if (delay === null || !STEP[transfer.state]) return;
   await enqueue(
     tx,
     "transfers.networkStep",
@@ -56,9 +55,10 @@ export async function startPayout(tx: Tx, funded: TransferRow, now: Date): Promi
  * only too). In sandbox it also moves transfers that went into a file (PAYOUT_PROVIDER=pain001).
  */
 function requireSandboxNetwork(): void {
-  if (config().sandbox && providers().payout !== "none") return;
+  const provider = payoutProvider();
+  if (provider.sandboxControls) return;
   throw new DomainError("internal.unavailable", {
-    message: `The sandbox payout network is not configured on this service (payout provider: ${providers().payout}).`,
+    message: `The sandbox payout network is not configured on this service (payout provider: ${provider.name}).`,
   });
 }
 
@@ -116,7 +116,7 @@ export const networkStep = defineJob({
   run: async (tx, { payload, now }) => {
     const transfer = await lockTransfer(tx, payload.transferId);
     // Moved meanwhile (cancelled, held, advanced by hand): this step no longer applies.
-    if (!transfer || transfer.state !== payload.from || !STEP[transfer.state] || !isSandboxProvider("payout")) return;
+    if (!transfer || transfer.state !== payload.from || !STEP[transfer.state] || payoutProvider().selfStepMs() === null) return;
     if (transfer.state === "reqpay" && (await paidWhileCancelling(tx, transfer)))
       return void (await resolveNetworkCancellation(tx, transfer, "NETWORK_ALREADY_PAID", now));
     await transitionTransfer(tx, transfer, STEP[transfer.state], now).then((moved) => scheduleStep(tx, moved, now));

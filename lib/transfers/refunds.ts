@@ -8,7 +8,7 @@ import { DomainError } from "@/lib/errors";
 import { emitEvent } from "@/lib/events/emit";
 import { defineJob } from "@/lib/jobs/define";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
-import { isSandboxProvider } from "@/lib/providers";
+import { refundProvider } from "@/lib/providers/refunds";
 import { lockTransfer, type TransferRow } from "./records";
 import { postRefundPaid } from "./postings";
 import { REFUND_STATUSES, refundMachine, type RefundTrigger } from "./refund-state-machine";
@@ -20,9 +20,6 @@ import { REFUND_STATUSES, refundMachine, type RefundTrigger } from "./refund-sta
  */
 
 export type RefundRow = typeof refunds.$inferSelect;
-
-/** Sandbox refund provider: each step (submitted, settled) takes this long. */
-const STEP_SECONDS = 1;
 
 /**
  * RefundDetail as responses show it (spec 2.8: refundStatus, estimatedRefundCompletionBy,
@@ -73,15 +70,17 @@ export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Pro
     })
     .returning();
   await recordHistory(tx, refund, step.trigger, now);
-  // The production "operator" provider: the refund waits in the console's "Refunds due" queue
-  // until an operator pays it from the bank and records it (moveRefund).
-  if (!isSandboxProvider("refunds")) return refund;
-  await enqueue(
-    tx,
-    "transfers.refundStep",
-    { transferId: transfer.id, from: refund.state },
-    { runAt: addSeconds(now, STEP_SECONDS), dedupeKey: dedupeKey("transfers.refundStep", transfer.id) },
-  );
+  // A provider that moves by itself gets its step scheduled; otherwise the refund waits in the
+  // console's "Refunds due" queue until an operator pays it from the bank and records it (moveRefund).
+  const providerStep = refundProvider().nextStep(refund.state);
+  if (providerStep) {
+    await enqueue(
+      tx,
+      "transfers.refundStep",
+      { transferId: transfer.id, from: refund.state },
+      { runAt: addSeconds(now, providerStep.afterSeconds), dedupeKey: dedupeKey("transfers.refundStep", transfer.id) },
+    );
+  }
   return refund;
 }
 
@@ -137,20 +136,21 @@ export const advanceRefund = defineJob({
   // (jobs enqueued before it was recorded carry none and advance whatever the status is).
   schema: z.object({ transferId: z.string(), from: z.enum(REFUND_STATUSES).optional() }),
   run: async (tx, { payload, now }) => {
-    if (!isSandboxProvider("refunds")) return;
     const transfer = await lockTransfer(tx, payload.transferId);
     const refund = transfer && (await lockRefund(tx, transfer.id));
     if (!transfer || !refund) return;
     if (payload.from && payload.from !== refund.state) return;
-    const trigger = refund.state === "PENDING" ? "provider.submitted" : refund.state === "PROCESSING" ? "provider.succeeded" : null;
-    if (!trigger) return;
-    const next = (await moveRefund(tx, transfer, trigger, now)).state;
-    if (next !== "COMPLETED") {
+    // The provider's step from here (none: an operator's provider, or a status it does not move).
+    const step = refundProvider().nextStep(refund.state);
+    if (!step) return;
+    const next = (await moveRefund(tx, transfer, step.trigger, now)).state;
+    const following = refundProvider().nextStep(next);
+    if (following) {
       await enqueue(
         tx,
         "transfers.refundStep",
         { transferId: transfer.id, from: next },
-        { runAt: addSeconds(now, STEP_SECONDS), dedupeKey: dedupeKey("transfers.refundStep", transfer.id, next) },
+        { runAt: addSeconds(now, following.afterSeconds), dedupeKey: dedupeKey("transfers.refundStep", transfer.id, next) },
       );
     }
   },
