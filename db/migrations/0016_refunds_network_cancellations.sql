@@ -59,7 +59,8 @@ SELECT 'rfd_' || substr(md5(t."id"), 1, 24), t."id", t."subscription_id", t."ref
 FROM "transfers" t WHERE t."refund" IS NOT NULL;
 --> statement-breakpoint
 INSERT INTO "refund_state_history" ("id", "refund_id", "seq", "state", "trigger", "transitioned_at")
-SELECT 'rfh_' || substr(md5(r."id"), 1, 24), r."id", 1, r."state", 'migrated', r."state_changed_at" FROM "refunds" r;
+SELECT 'rfh_' || substr(md5(r."id"), 1, 24), r."id", 1, r."state", 'migrated', r."state_changed_at" FROM "refunds" r
+WHERE NOT EXISTS (SELECT 1 FROM "refund_state_history" h WHERE h."refund_id" = r."id");
 --> statement-breakpoint
 INSERT INTO "network_cancellations" ("id", "transfer_id", "state", "requested_at", "expected_by", "resolved_at", "created_at")
 SELECT 'ncx_' || substr(md5(t."id"), 1, 24), t."id", m."state", (t."cancellation"->>'cancelRequestedAt')::timestamptz,
@@ -71,7 +72,8 @@ JOIN (VALUES ('NETWORK_CANCELLATION_PENDING', 'PENDING'), ('NETWORK_CANCELLATION
   ('NETWORK_IN_PROGRESS_RETRY_ALLOWED', 'RETRY_ALLOWED')) AS m("outcome", "state") ON m."outcome" = t."cancellation"->>'cancellationOutcome';
 --> statement-breakpoint
 INSERT INTO "network_cancellation_state_history" ("id", "network_cancellation_id", "seq", "state", "trigger", "transitioned_at")
-SELECT 'nch_' || substr(md5(n."id"), 1, 24), n."id", 1, n."state", 'migrated', coalesce(n."resolved_at", n."requested_at") FROM "network_cancellations" n;
+SELECT 'nch_' || substr(md5(n."id"), 1, 24), n."id", 1, n."state", 'migrated', coalesce(n."resolved_at", n."requested_at") FROM "network_cancellations" n
+WHERE NOT EXISTS (SELECT 1 FROM "network_cancellation_state_history" h WHERE h."network_cancellation_id" = n."id");
 --> statement-breakpoint
 -- The transfer keeps what the customer asked; the network's answer is the request row's state.
 UPDATE "transfers" SET "cancellation" = "cancellation" - 'cancellationOutcome' - 'canceledAt' - 'networkCancellationExpectedBy'

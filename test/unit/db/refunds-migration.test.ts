@@ -2,13 +2,14 @@
  * Migration 0016 (issue 21 item 3): refunds and network cancellations held in the transfer's jsonb
  * move to their own rows with one history row each, and the jsonb keeps only what the customer
  * asked. The test puts the old column back, writes rows as the old code did, and runs the
- * migration's data statements (read from the file itself) on either database.
+ * migration's data statements (read from the file itself) on either database, next to the rows
+ * other tests wrote (the shared PostgreSQL database): those keep their single history.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { networkCancellations, networkCancellationStateHistory, refunds, refundStateHistory, transfers } from "@/db/schema";
 import { clock } from "@/lib/clock";
@@ -85,12 +86,16 @@ test("0016 moves jsonb refunds and network cancellations into their tables, with
       sql`update transfers set cancellation = ${JSON.stringify(v.cancellation)}::jsonb, refund = ${v.refund ? JSON.stringify(v.refund) : null}::jsonb where id = ${id}`,
     );
   }
+  const historyCount = async () => (await db.select({ id: refundStateHistory.id }).from(refundStateHistory)).length;
+  const othersBefore = await historyCount();
   for (const statement of dataStatements()) await db.execute(sql.raw(statement));
+  assert.equal(await historyCount(), othersBefore + 2, "only the two copied refunds got a history row");
 
   const columns = await db.execute(sql`select column_name from information_schema.columns where table_name = 'transfers' and column_name = 'refund'`);
   assert.equal((Array.isArray(columns) ? columns : (columns as { rows: unknown[] }).rows).length, 0, "the jsonb column is gone");
 
-  const refundRows = await db.select().from(refunds);
+  const mine = Object.values(ids);
+  const refundRows = await db.select().from(refunds).where(inArray(refunds.transferId, mine));
   assert.deepEqual(
     refundRows.map((r) => [r.transferId, r.state, r.bankReference, r.completedAt?.toISOString() ?? null, r.estimatedCompletionBy.toISOString()]).sort(),
     [
@@ -98,10 +103,18 @@ test("0016 moves jsonb refunds and network cancellations into their tables, with
       [ids.succeeded, "PENDING", null, null, "2026-11-24T10:00:30.000Z"],
     ].sort(),
   );
-  const refundHistory = await db.select().from(refundStateHistory);
+  const refundHistory = await db
+    .select()
+    .from(refundStateHistory)
+    .where(
+      inArray(
+        refundStateHistory.refundId,
+        refundRows.map((r) => r.id),
+      ),
+    );
   assert.deepEqual(refundHistory.map((h) => [h.refundId, h.state, h.trigger, h.seq]).sort(), refundRows.map((r) => [r.id, r.state, "migrated", 1]).sort());
 
-  const requests = await db.select().from(networkCancellations);
+  const requests = await db.select().from(networkCancellations).where(inArray(networkCancellations.transferId, mine));
   assert.deepEqual(
     requests.map((n) => [n.transferId, n.state, n.expectedBy.toISOString(), n.resolvedAt?.toISOString() ?? null]).sort(),
     [
@@ -109,7 +122,16 @@ test("0016 moves jsonb refunds and network cancellations into their tables, with
       [ids.succeeded, "SUCCEEDED", "2026-11-21T10:01:00.000Z", "2026-11-21T10:00:30.000Z"],
     ].sort(),
   );
-  assert.equal((await db.select().from(networkCancellationStateHistory)).length, 2);
+  const requestHistory = await db
+    .select()
+    .from(networkCancellationStateHistory)
+    .where(
+      inArray(
+        networkCancellationStateHistory.networkCancellationId,
+        requests.map((n) => n.id),
+      ),
+    );
+  assert.deepEqual(requestHistory.map((h) => [h.state, h.trigger, h.seq]).sort(), requests.map((n) => [n.state, "migrated", 1]).sort());
 
   const cancellationOf = async (id: string) => (await db.select({ c: transfers.cancellation }).from(transfers).where(eq(transfers.id, id)))[0].c;
   assert.deepEqual(await cancellationOf(ids.pending), asked, "the network's answer left the jsonb");
