@@ -214,3 +214,22 @@ export function validationError(
 export function notFound(resource: NotFoundResource, message = `No such ${resource}.`): DomainError {
   return new DomainError(`${resource}.notFound`, { message });
 }
+
+/** Anything that is not a DomainError becomes server.unexpected: no stack, no SQL, no message. */
+export function unexpected(): DomainError {
+  return new DomainError("server.unexpected", {
+    message: "Something went wrong on our side. Retry with the same Idempotency-Key.",
+    hint: "retry_later",
+    remediation: "retry_later",
+  });
+}
+
+/** The database cannot be reached or refuses work for now: 503 with Retry-After, a temporary problem the client retries (spec 7). */
+export function unavailable(): DomainError {
+  return new DomainError("internal.unavailable", {
+    message: "The service is temporarily unavailable. Retry later.",
+    hint: "retry_later",
+    remediation: "retry_later",
+    retryAfterSeconds: 5,
+  });
+}

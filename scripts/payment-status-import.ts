@@ -7,10 +7,10 @@ import "@/lib/config/exit-on-refusal"; // first: a refused configuration ends th
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { closeDb } from "@/db";
-import { clock } from "@/lib/clock";
-import { cliActor, recordAudit } from "@/lib/operators/audit";
+import { cliActor } from "@/lib/operators/audit";
 import { importPaymentStatusReport } from "@/lib/payouts/status-import";
-import { unitOfWork } from "@/lib/platform/unit-of-work";
+import { ready } from "@/lib/platform/ready";
+import { runUnit } from "@/lib/platform/unit-of-work";
 
 async function main(files: string[]): Promise<void> {
   if (files.length === 0) {
@@ -21,16 +21,15 @@ async function main(files: string[]): Promise<void> {
   try {
     for (const file of files) {
       const xml = await readFile(file, "utf8");
-      const done = await unitOfWork(
-        async (tx) => {
-          const now = clock.now();
+      const done = await runUnit(
+        async ({ tx, now, audit }) => {
           const counts = await importPaymentStatusReport(tx, { xml, now });
           // Who did it (issue 20 item 10): the console upload's audit entry, actor cli:<user>.
           const entry = { action: "paymentStatusReport.import", targetType: "paymentStatusReport", targetId: path.basename(file) };
-          await recordAudit(tx, cliActor(), { ...entry, after: { ...counts } }, now);
+          audit.record({ ...entry, after: { ...counts } });
           return counts;
         },
-        { context: { script: "payment-status:import", file } },
+        { context: { script: "payment-status:import", file }, actor: { kind: "system", operator: cliActor() }, db: ready },
       );
       if (!done.ok) {
         const issues = (done.error.details as { issues?: { field: string; message?: string }[] } | undefined)?.issues ?? [];

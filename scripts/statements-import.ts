@@ -8,10 +8,10 @@ import "@/lib/config/exit-on-refusal"; // first: a refused configuration ends th
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { closeDb } from "@/db";
-import { clock } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
-import { cliActor, recordAudit } from "@/lib/operators/audit";
-import { unitOfWork } from "@/lib/platform/unit-of-work";
+import { cliActor } from "@/lib/operators/audit";
+import { ready } from "@/lib/platform/ready";
+import { runUnit } from "@/lib/platform/unit-of-work";
 import { readCamt053 } from "@/lib/reconciliation/camt";
 import { importStatement } from "@/lib/reconciliation/import";
 
@@ -24,16 +24,15 @@ function describe(err: unknown): string {
 async function importFile(file: string): Promise<boolean> {
   try {
     const statement = await readCamt053(await readFile(file, "utf8"));
-    const done = await unitOfWork(
-      async (tx) => {
-        const now = clock.now();
+    const done = await runUnit(
+      async ({ tx, now, audit }) => {
         const report = await importStatement(tx, statement, now);
         // Who did it (issue 20 item 10): the console upload's audit entry, actor cli:<user>.
         const entry = { action: "bankStatement.import", targetType: "bankStatement", targetId: statement.messageId || "(no MsgId)" };
-        await recordAudit(tx, cliActor(), { ...entry, after: { ...report, file: path.basename(file) } }, now);
+        audit.record({ ...entry, after: { ...report, file: path.basename(file) } });
         return report;
       },
-      { context: { script: "statements:import", file } },
+      { context: { script: "statements:import", file }, actor: { kind: "system", operator: cliActor() }, db: ready },
     );
     if (!done.ok) throw done.error;
     const r = done.value;

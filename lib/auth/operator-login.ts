@@ -1,5 +1,6 @@
 import type { Db } from "@/db";
 import { config } from "@/lib/config";
+import { inUnit } from "@/lib/platform/unit-of-work";
 import { clearFailures, lockScope, lockedForSeconds, recordFailure, type ScopedWindow } from "@/lib/lockouts/failure-counter";
 import { recordAudit } from "@/lib/operators/audit";
 import { verifyOperator, type Operator } from "@/lib/operators/records";
@@ -36,34 +37,37 @@ export async function signInOperator(db: Db, input: { email: string; password: s
       targetId: input.clientAddress,
     },
   ];
-  return db.transaction(async (tx) => {
-    for (const w of windows) await lockScope(tx, w.scope);
-    let wait = 0;
-    for (const w of windows) wait = Math.max(wait, await lockedForSeconds(tx, w.scope, w, input.now));
-    if (wait > 0) return { kind: "locked", retryAfterSeconds: wait };
-    const operator = await verifyOperator(tx, email, input.password);
-    if (operator) {
-      // Only the operator's own count: signing in to another account must not clear an address.
-      await clearFailures(tx, windows[0].scope);
-      return { kind: "ok", operator };
-    }
-    for (const w of windows) {
-      await recordFailure(tx, w.scope, input.now);
-      const lockedFor = await lockedForSeconds(tx, w.scope, w, input.now);
-      if (lockedFor > 0) {
-        await recordAudit(
-          tx,
-          SERVICE_ACTOR,
-          {
-            action: "operator.signIn.locked",
-            targetType: w.targetType,
-            targetId: w.targetId,
-            after: { failures: w.limit, windowSeconds: w.windowSeconds, lockedForSeconds: lockedFor, clientAddress: input.clientAddress },
-          },
-          input.now,
-        );
+  return inUnit(
+    async ({ tx }) => {
+      for (const w of windows) await lockScope(tx, w.scope);
+      let wait = 0;
+      for (const w of windows) wait = Math.max(wait, await lockedForSeconds(tx, w.scope, w, input.now));
+      if (wait > 0) return { kind: "locked", retryAfterSeconds: wait };
+      const operator = await verifyOperator(tx, email, input.password);
+      if (operator) {
+        // Only the operator's own count: signing in to another account must not clear an address.
+        await clearFailures(tx, windows[0].scope);
+        return { kind: "ok", operator };
       }
-    }
-    return { kind: "wrong" };
-  });
+      for (const w of windows) {
+        await recordFailure(tx, w.scope, input.now);
+        const lockedFor = await lockedForSeconds(tx, w.scope, w, input.now);
+        if (lockedFor > 0) {
+          await recordAudit(
+            tx,
+            SERVICE_ACTOR,
+            {
+              action: "operator.signIn.locked",
+              targetType: w.targetType,
+              targetId: w.targetId,
+              after: { failures: w.limit, windowSeconds: w.windowSeconds, lockedForSeconds: lockedFor, clientAddress: input.clientAddress },
+            },
+            input.now,
+          );
+        }
+      }
+      return { kind: "wrong" };
+    },
+    { db, wake: false },
+  );
 }

@@ -1,20 +1,17 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import type { z } from "zod";
-import type { Tx } from "@/db";
-import { clock } from "@/lib/clock";
 import type { DomainError } from "@/lib/errors";
 import type { Operator, OperatorRole } from "@/lib/operators/records";
-import { outside, unitOfWork, type Outcome } from "@/lib/platform/unit-of-work";
+import { ready } from "@/lib/platform/ready";
+import { outside, runUnit, type Outcome, type UnitContext } from "@/lib/platform/unit-of-work";
 import { requireOperator } from "./session";
 
-export interface ActionContext<T, P = undefined> {
-  tx: Tx;
+export interface ActionContext<T, P = undefined> extends UnitContext {
   input: T;
   /** What `prepare` fetched before the transaction opened. */
   prepared: P;
   operator: Operator;
-  now: Date;
 }
 
 type Run<T, P, R = string> = (ctx: ActionContext<T, P>) => Promise<R>;
@@ -74,7 +71,8 @@ async function perform<T, P, R>(input: T, operator: Operator, action: Action<T, 
   const { prepare, run } = typeof action === "function" ? { prepare: undefined, run: action } : action;
   const context = { operatorId: operator.id };
   const prepared = prepare ? await outside(() => prepare(input), context) : { ok: true as const, value: undefined as P };
-  return prepared.ok ? unitOfWork((tx) => run({ tx, input, prepared: prepared.value, operator, now: clock.now() }), { context }) : prepared;
+  const actor = { kind: "operator" as const, operator };
+  return prepared.ok ? runUnit((unit) => run({ ...unit, input, prepared: prepared.value, operator }), { context, actor, db: ready }) : prepared;
 }
 
 function formErrors(error: z.ZodError): string {

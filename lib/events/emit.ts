@@ -62,3 +62,14 @@ export function eventWrites(tx: Tx, input: EmitInput) {
   ];
   return { eventId, writes, written: () => jobWritten(tx, delivery) };
 }
+
+/**
+ * Raises a subscription's event counter by `count` (one UPDATE: concurrent emitters of one
+ * subscription wait on its row, so sequence numbers follow commit order); answers `sequence`
+ * (the new value) and `partner_id`. For the unit of work's flush (lib/platform/unit-of-work.ts).
+ */
+export function subscriptionCounter(subscriptionId: string, count: number) {
+  const c = (col: { name: string }) => sql.identifier(col.name);
+  return sql`update ${subscriptions} set ${c(subscriptions.eventSequence)} = ${c(subscriptions.eventSequence)} + ${count}
+    where ${c(subscriptions.id)} = ${subscriptionId} returning ${c(subscriptions.eventSequence)} as sequence, ${c(subscriptions.partnerId)} as partner_id`;
+}

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Tx } from "@/db";
+import type { Executor, InTransaction, Tx } from "@/db";
 import type { CustomerContext } from "@/lib/auth/customer-context";
 import { clock } from "@/lib/clock";
 import { enforceGate, type GatedCustomer } from "@/lib/customers/gating";
@@ -8,18 +8,17 @@ import { DomainError } from "@/lib/errors";
 import { fingerprintOf, RequestKey, type Answer } from "@/lib/idempotency/request-key";
 import type { Partner } from "@/lib/partners/authenticate";
 import { ready } from "@/lib/platform/ready";
-import { unitOfWork } from "@/lib/platform/unit-of-work";
+import { inUnit, runUnit, toDomainError, type Actor, type Effects } from "@/lib/platform/unit-of-work";
 import { readJsonBody, readXmlBody } from "./body";
 import { callerOf, logRequest } from "./caller";
 import type { AuthLevel, Contract } from "./contract";
 import { correlationIdOf } from "./correlation";
 import { errorResponse, jsonResponse, xmlResponse } from "./envelope";
-import { answerableError } from "./unavailable";
 import { parseOrThrow } from "./validate";
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface HandlerContext<B, Q, P, A extends AuthLevel> {
+export interface HandlerContext<B, Q, P, A extends AuthLevel> extends Effects {
   req: Request;
   body: Out<B>;
   query: Out<Q>;
@@ -30,6 +29,25 @@ export interface HandlerContext<B, Q, P, A extends AuthLevel> {
   gated: GatedCustomer | undefined;
   /** The request's transaction: state changes, the jobs they cause and their events commit together. */
   tx: Tx;
+  now: Date;
+  /** Who the request acts for (the customer, else the partner). */
+  actor: Actor;
+  correlationId: string;
+}
+
+/** Runs a write found on the way of a read (an overdue expiry, a fresh challenge) as one unit of work. */
+export type Writer = InTransaction;
+
+export interface ReadContext<Q, P, A extends AuthLevel> {
+  req: Request;
+  query: Out<Q>;
+  params: Out<P>;
+  partner: A extends "none" ? undefined : Partner;
+  customer: A extends "customer" ? CustomerContext : undefined;
+  gated: GatedCustomer | undefined;
+  /** The database outside any transaction: a read is plain selects, no BEGIN/COMMIT. */
+  db: Executor;
+  write: Writer;
   now: Date;
   correlationId: string;
 }
@@ -115,9 +133,10 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
       const settled = await key?.begin(db, now);
       if (settled) return finish(replay(settled, correlationId, contract.successMediaType));
 
-      const outcome = await unitOfWork(
-        async (tx) => {
-          const reply = await handler({ req, body, query, params, partner, customer, gated, tx, now, correlationId } as HandlerContext<B, Q, P, A>);
+      const actor = actorOf(partner, customer);
+      const outcome = await runUnit(
+        async (unit) => {
+          const reply = await handler({ req, body, query, params, partner, customer, gated, correlationId, ...unit } as HandlerContext<B, Q, P, A>);
           const headers = { ...reply.headers, "x-correlation-id": correlationId };
           if (contract.successMediaType === "application/xml" && typeof reply.body === "string")
             return xmlResponse(reply.status ?? contract.success.status, reply.body, headers);
@@ -130,12 +149,15 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
             key?.complete(tx, await answerOf(done.ok ? done.value : errorResponse(done.error, correlationId)), done.ok ? undefined : done.error),
           context: { correlationId, route: contract.operationId },
           wake: req.method !== "GET",
+          actor,
+          now,
+          db,
         },
       );
       if (!outcome.ok && !outcome.committed) throw outcome.error;
       response = outcome.ok ? outcome.value : errorResponse(outcome.error, correlationId);
     } catch (err) {
-      const error = answerableError(err, { correlationId, route: contract.operationId });
+      const error = toDomainError(err, { correlationId, route: contract.operationId });
       response = errorResponse(error, correlationId);
       const db = key && (await ready().catch(() => undefined));
       if (db) await key!.fail(db, await answerOf(response), error);
@@ -147,6 +169,48 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
       return res;
     }
   };
+}
+
+/**
+ * The pipeline of a GET that only reads (issue 13): the same keys, token, gate, validation and
+ * envelope as endpoint(), but no transaction and no Idempotency-Key work. A read that finds a write
+ * to do (reads before it writes) runs it through `write`, one unit of work with row locks as before.
+ */
+export function readEndpoint<Q extends z.ZodType | undefined, P extends z.ZodType | undefined, A extends AuthLevel>(
+  contract: Contract<undefined, Q, P, A>,
+  handler: (ctx: ReadContext<Q, P, A>) => Promise<Reply>,
+): RouteHandler {
+  if (contract.method !== "GET") throw new Error(`readEndpoint: ${contract.operationId} is a ${contract.method}: it writes (use endpoint)`);
+  return async (req, routeCtx) => {
+    const started = performance.now();
+    const correlationId = correlationIdOf(req);
+    let partnerId: string | undefined;
+    let response: Response;
+    try {
+      if (contract.sandboxOnly && !config().sandbox) throw new DomainError("route.notFound", { message: "No such route." });
+      const db = await ready();
+      const now = clock.now();
+      const { partner, customer, gateRow } = await callerOf(contract.auth, req, db, now);
+      partnerId = partner?.id;
+      const params = contract.params ? parseOrThrow(contract.params, await routeCtx.params, "path") : undefined;
+      const query = contract.query ? parseOrThrow(contract.query, Object.fromEntries(new URL(req.url).searchParams), "query") : undefined;
+      const gated = contract.gate && customer ? await enforceGate(db, contract.gate, customer, gateRow) : undefined;
+      const context = { correlationId, route: contract.operationId };
+      const write: Writer = (work) => inUnit((unit) => work(unit.tx), { context, actor: actorOf(partner, customer), db });
+      const reply = await handler({ req, query, params, partner, customer, gated, db, write, now, correlationId } as ReadContext<Q, P, A>);
+      const text = reply.body === undefined ? null : JSON.stringify(reply.body);
+      response = jsonResponse(reply.status ?? contract.success.status, text, { ...reply.headers, "x-correlation-id": correlationId });
+    } catch (err) {
+      response = errorResponse(toDomainError(err, { correlationId, route: contract.operationId }), correlationId);
+    }
+    logRequest(req, { correlationId, route: contract.path, status: response.status, started, partnerId });
+    return response;
+  };
+}
+
+function actorOf(partner: Partner | undefined, customer: CustomerContext | undefined): Actor {
+  if (customer) return { kind: "customer", id: customer.customerId, partnerId: customer.partnerId };
+  return partner ? { kind: "partner", id: partner.id } : { kind: "system" };
 }
 
 export async function answerOf(res: Response): Promise<Answer> {

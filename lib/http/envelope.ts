@@ -53,11 +53,4 @@ export function errorResponse(err: DomainError, correlationId: string): Response
   return jsonResponse(statusOf(err), JSON.stringify(envelopeOf(err, correlationId)), headers);
 }
 
-/** Anything that is not a DomainError becomes server.unexpected: no stack, no SQL, no message. */
-export function unexpected(): DomainError {
-  return new DomainError("server.unexpected", {
-    message: "Something went wrong on our side. Retry with the same Idempotency-Key.",
-    hint: "retry_later",
-    remediation: "retry_later",
-  });
-}
+export { unexpected } from "@/lib/errors";

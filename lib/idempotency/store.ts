@@ -3,6 +3,7 @@ import type { Db, Executor, Tx } from "@/db";
 import { idempotencyKeys } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
+import { inUnit } from "@/lib/platform/unit-of-work";
 
 /**
  * The Idempotency-Key store of decisions section 8. A key is claimed (committed as "running")
@@ -71,34 +72,37 @@ export async function claimKey(db: Db, ref: KeyRef, t: Timing): Promise<Claim> {
   const fresh = freshKey(ref, t);
   if (await tryClaimKey(db, ref, t)) return { kind: "claimed" };
 
-  return db.transaction(async (tx) => {
-    // Lock the row: two retries arriving together must not both take over a stale key.
-    const [row] = await tx
-      .select()
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key)))
-      .for("update");
-    if (!row) throw conflict("The Idempotency-Key is being released; retry.", "retry_later");
-    const takeOver = async (): Promise<Claim> => {
-      await tx
-        .update(idempotencyKeys)
-        .set(fresh)
-        .where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key)));
-      return { kind: "claimed" };
-    };
-    if (row.expiresAt.getTime() <= t.now.getTime()) return takeOver();
-    if (row.fingerprint !== ref.fingerprint) {
-      throw conflict("This Idempotency-Key was used for a different request. Use a new key for a new request.");
-    }
-    if (row.state === "running") {
-      // The first request is still working (or died; after lockedUntil the key may be taken over).
-      if (row.lockedUntil.getTime() > t.now.getTime()) {
-        throw conflict("A request with this Idempotency-Key is still in progress.", "retry_later");
+  return inUnit(
+    async ({ tx }) => {
+      // Lock the row: two retries arriving together must not both take over a stale key.
+      const [row] = await tx
+        .select()
+        .from(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key)))
+        .for("update");
+      if (!row) throw conflict("The Idempotency-Key is being released; retry.", "retry_later");
+      const takeOver = async (): Promise<Claim> => {
+        await tx
+          .update(idempotencyKeys)
+          .set(fresh)
+          .where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key)));
+        return { kind: "claimed" };
+      };
+      if (row.expiresAt.getTime() <= t.now.getTime()) return takeOver();
+      if (row.fingerprint !== ref.fingerprint) {
+        throw conflict("This Idempotency-Key was used for a different request. Use a new key for a new request.");
       }
-      return takeOver();
-    }
-    return { kind: "replay", status: row.responseStatus ?? 500, body: row.responseBody ?? "" };
-  });
+      if (row.state === "running") {
+        // The first request is still working (or died; after lockedUntil the key may be taken over).
+        if (row.lockedUntil.getTime() > t.now.getTime()) {
+          throw conflict("A request with this Idempotency-Key is still in progress.", "retry_later");
+        }
+        return takeOver();
+      }
+      return { kind: "replay", status: row.responseStatus ?? 500, body: row.responseBody ?? "" };
+    },
+    { db, wake: false },
+  );
 }
 
 /** Records the response in the transaction that did the work. */

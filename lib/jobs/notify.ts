@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { config } from "@/lib/config";
 import { logger } from "@/lib/log";
@@ -14,6 +14,11 @@ const CHANNEL = "remit_jobs";
 export async function notifyJobsDue(tx: Executor): Promise<void> {
   if (!config().DATABASE_URL) return;
   await tx.execute(sql`select pg_notify(${CHANNEL}, '')`);
+}
+
+/** The NOTIFY as a column of another statement's final select (undefined on PGlite). */
+export function notifyJobsDueSql(): SQL | undefined {
+  return config().DATABASE_URL ? sql`pg_notify(${CHANNEL}, '') as notified` : undefined;
 }
 
 /** LISTENs on a dedicated connection (postgres.js reconnects it); returns the unlisten. */

@@ -7,6 +7,8 @@ import { claim, finish, held, renewLease, type ClaimedJob, type ClaimFilter } fr
 import { defaultBackoff, RetryLater, type JobDefinition, type JobRegistry, type JobRun } from "./define";
 import { workerSettings, type WorkerSettings } from "./lanes";
 import { insertJob, periodicKey } from "./queue";
+import { DomainError } from "@/lib/errors";
+import { withinUnit } from "@/lib/platform/unit-of-work";
 
 class LeaseLost extends Error {
   constructor() {
@@ -105,18 +107,27 @@ export async function runOne(db: Db, registry: JobRegistry, job: ClaimedJob, set
   const run = { payload: parsed.data, jobId: job.id, attempt: job.attempts, now, signal: controller.signal };
   try {
     const work = def.run
-      ? db.transaction(async (tx) => {
-          await def.run!(tx, run);
-          // Timed out or taken over meanwhile: roll this run's writes back.
-          if (controller.signal.aborted) throw controller.signal.reason;
-          const done = await tx
-            .update(jobs)
-            .set({ state: "done", lockedUntil: null, lockedBy: null, finishedAt: clock.now() })
-            .where(held(job))
-            .returning({ id: jobs.id });
-          // Another worker owns the job now: roll this run's writes back, the owner's run counts.
-          if (done.length === 0) throw new LeaseLost();
-          await reschedule(tx, def, job, clock.now());
+      ? withinUnit(
+          async ({ tx }) => {
+            // A job's failure rolls its run back, a kept error's writes too: its retry starts afresh.
+            await def.run!(tx, run).catch((err) => {
+              throw err instanceof DomainError && err.keepChanges ? new Error(err.message, { cause: err }) : err;
+            });
+            // Timed out or taken over meanwhile: roll this run's writes back.
+            if (controller.signal.aborted) throw controller.signal.reason;
+            const done = await tx
+              .update(jobs)
+              .set({ state: "done", lockedUntil: null, lockedBy: null, finishedAt: clock.now() })
+              .where(held(job))
+              .returning({ id: jobs.id });
+            // Another worker owns the job now: roll this run's writes back, the owner's run counts.
+            if (done.length === 0) throw new LeaseLost();
+            await reschedule(tx, def, job, clock.now());
+          },
+          { db, now, actor: { kind: "job", id: job.id, jobKind: job.kind }, wake: false },
+        ).then((o) => {
+          // A DomainError thrown by the run is its failure (recorded as any other).
+          if (!o.ok) throw o.error;
         })
       : def.perform!(db, run);
     // A run given up on (timeout) may still end later: its outcome no longer matters.

@@ -1,14 +1,58 @@
-import type { Tx } from "@/db";
-import { DomainError } from "@/lib/errors";
-import { unexpected } from "@/lib/http/envelope";
+import { sql, type SQL } from "drizzle-orm";
+import type { Db, Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { auditLog, events } from "@/db/schema";
+import { writeTogether, type Write } from "@/db/write-together";
+import { clock } from "@/lib/clock";
+import { DomainError, unavailable, unexpected } from "@/lib/errors";
+import type { EmitInput } from "@/lib/events/emit";
+import { subscriptionCounter } from "@/lib/events/emit";
+import type { JobKind, JobPayload } from "@/lib/jobs/kinds";
+import { notifyJobsDueSql } from "@/lib/jobs/notify";
+import { dedupeKey, jobInsert, type EnqueueOptions } from "@/lib/jobs/queue";
 import { wakeWorker } from "@/lib/jobs/wake";
+import { postEntry, type PostEntryInput } from "@/lib/ledger/post";
 import { logger } from "@/lib/log";
-import { ready } from "./ready";
+import type { AuditEntry } from "@/lib/operators/audit";
+import type { Operator } from "@/lib/operators/records";
+import { isTemporarilyUnavailable } from "./unavailable";
+
+/** Who a unit of work acts for: logged with an unexpected error, and the author of its audit entries. */
+export type Actor =
+  | { kind: "partner"; id: string }
+  | { kind: "customer"; id: string; partnerId: string }
+  | { kind: "operator"; operator: Operator }
+  | { kind: "webview" }
+  | { kind: "job"; id: string; jobKind: string }
+  | { kind: "system"; operator?: Operator };
+
+/** The effects of a unit of work: collected while it runs, written together when it commits, dropped when it rolls back. */
+export interface Effects {
+  events: { emit(input: Omit<EmitInput, "now"> & { now?: Date }): void };
+  jobs: { enqueue<K extends JobKind>(kind: K, payload: JobPayload<K>, opts: EnqueueOptions): void };
+  audit: { record(entry: AuditEntry, by?: Operator): void };
+  ledger: { post(input: PostEntryInput): void };
+}
+
+/** One unit of work: its transaction, its instant, who it acts for, and its effects. */
+export interface UnitContext extends Effects {
+  tx: Tx;
+  now: Date;
+  actor: Actor;
+}
 
 /** How a unit of work ended: its value, or the error it answers with (and whether its writes stand). */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: DomainError; committed: boolean };
 
-export interface UnitOfWorkOptions<T> {
+export interface UnitOptions<T> {
+  actor?: Actor;
+  /** The unit's instant (an endpoint's, read before the unit opens); now by default. */
+  now?: Date;
+  /**
+   * The database, or how to get it (lib/platform/ready.ts's ready: adapters pass the function, so a
+   * database lost before the transaction opens is mapped like one lost inside it).
+   */
+  db: Db | (() => Promise<Db>);
   /**
    * Runs in the same transaction once the outcome is known and the writes are to commit (success,
    * or a keepChanges error): e.g. the Idempotency-Key records the answer with the work it answers.
@@ -16,8 +60,20 @@ export interface UnitOfWorkOptions<T> {
   seal?: (tx: Tx, outcome: Outcome<T>) => Promise<void>;
   /** Fields logged with an unexpected error (route, operator, correlation id). */
   context?: Record<string, unknown>;
-  /** Whether a commit wakes the job worker (default true; reads pass false). */
+  /** Whether a commit wakes the job worker even without a job enqueued through ctx.jobs (default true; reads pass false). */
   wake?: boolean;
+}
+
+/**
+ * The one mapping of a failure to its answer: a DomainError as it is; a lost database (before
+ * or after the transaction opened) 503 internal.unavailable; anything else 500 server.unexpected.
+ * The last two are logged with `context`.
+ */
+export function toDomainError(err: unknown, context: Record<string, unknown> = {}): DomainError {
+  if (err instanceof DomainError) return err;
+  const error = isTemporarilyUnavailable(err) ? unavailable() : unexpected();
+  logger().error({ err, ...context }, error.code === "internal.unavailable" ? "database unavailable" : "unexpected error");
+  return error;
 }
 
 /** Thrown inside the transaction to roll it back while keeping the error as the outcome. */
@@ -27,49 +83,163 @@ class Rollback extends Error {
   }
 }
 
+type Pending = {
+  events: EmitInput[];
+  jobs: { kind: string; payload: unknown; opts: EnqueueOptions }[];
+  audit: { entry: AuditEntry; by: Operator }[];
+  ledger: PostEntryInput[];
+};
+
+function operatorOf(actor: Actor): Operator | undefined {
+  return actor.kind === "operator" ? actor.operator : actor.kind === "system" ? actor.operator : undefined;
+}
+
+function collector(now: Date, actor: Actor): { pending: Pending; effects: Effects } {
+  const pending: Pending = { events: [], jobs: [], audit: [], ledger: [] };
+  const effects: Effects = {
+    events: { emit: (input) => void pending.events.push({ ...input, now: input.now ?? now }) },
+    jobs: { enqueue: (kind, payload, opts) => void pending.jobs.push({ kind, payload, opts }) },
+    audit: {
+      record: (entry, by = operatorOf(actor)) => {
+        if (!by) throw new Error("audit.record: the unit acts for no operator");
+        pending.audit.push({ entry, by });
+      },
+    },
+    ledger: { post: (input) => void pending.ledger.push(input) },
+  };
+  return { pending, effects };
+}
+
+/**
+ * The effects written at commit, in the unit's transaction: postings (each checked and balanced,
+ * lib/ledger/post.ts), then one statement for the events (each subscription's counter row raised
+ * once by its count: sequence numbers follow commit order), their deliveries, the jobs, the audit
+ * entries and, on PostgreSQL, the NOTIFY that wakes other processes' workers for a job due now.
+ * Returns whether a job was written.
+ */
+async function flush(tx: Tx, pending: Pending, now: Date): Promise<boolean> {
+  for (const entry of pending.ledger) await postEntry(tx, entry);
+  const writes: Write[] = [];
+  const eventRows: SQL[] = [];
+  const jobs = [...pending.jobs];
+  const bySubscription = new Map<string, EmitInput[]>();
+  for (const e of pending.events) bySubscription.set(e.subscriptionId, [...(bySubscription.get(e.subscriptionId) ?? []), e]);
+  [...bySubscription.entries()].forEach(([subscriptionId, list], s) => {
+    const counter = `event_counter_${s}`;
+    writes.push({ name: counter, write: subscriptionCounter(subscriptionId, list.length) });
+    list.forEach((input, i) => {
+      const eventId = newId("evt");
+      const name = `event_${s}_${i}`;
+      writes.push({ name, write: eventInsert(counter, list.length - 1 - i, eventId, input) });
+      eventRows.push(sql`select 1 from ${sql.identifier(name)}`);
+      // 8 attempts: the Standard Webhooks schedule of lib/webhooks/deliver-job.ts (about 28 hours).
+      jobs.push({
+        kind: "webhooks.deliver",
+        payload: { eventId },
+        opts: { runAt: input.now, dedupeKey: dedupeKey("webhooks.deliver", eventId), maxAttempts: 8 },
+      });
+    });
+  });
+  for (const job of jobs) writes.push(jobInsert(tx, job.kind, job.payload, job.opts));
+  for (const { entry, by } of pending.audit) {
+    writes.push(
+      tx.insert(auditLog).values({
+        id: newId("aud"),
+        operatorId: by.id,
+        operatorEmail: by.email,
+        action: entry.action,
+        targetType: entry.targetType,
+        targetId: entry.targetId,
+        before: entry.before ?? null,
+        after: entry.after ?? null,
+        reason: entry.reason ?? null,
+        at: now,
+      }),
+    );
+  }
+  if (writes.length === 0) return false;
+  const notify = jobs.some((j) => j.opts.runAt.getTime() <= clock.now().getTime()) ? notifyJobsDueSql() : undefined;
+  const eventCount = eventRows.length > 0 ? sql`(select count(*) from (${sql.join(eventRows, sql` union all `)}) e)` : sql`0`;
+  const [row] = await writeTogether<{ written: number | string }>(tx, writes, sql`select ${eventCount} as written${notify ? sql`, ${notify}` : sql``}`);
+  if (Number(row?.written ?? 0) !== eventRows.length) throw new Error("unit of work: an event names an unknown subscription");
+  return jobs.length > 0;
+}
+
+/** An event numbered from its subscription's counter row (raised by the count, so `back` steps below its new value). */
+function eventInsert(counter: string, back: number, eventId: string, input: EmitInput): SQL {
+  const c = (col: { name: string }) => sql.identifier(col.name);
+  const cols = [events.id, events.partnerId, events.subscriptionId, events.sequence, events.eventType, events.body, events.occurredAt, events.createdAt];
+  // The body as delivered; jsonb keeps no key order, so the sequence is added in the statement.
+  const body = { eventId, eventType: input.eventType, occurredAt: input.now.toISOString(), subscriptionId: input.subscriptionId, data: input.data };
+  const seq = sql`(${sql.identifier(counter)}.sequence - ${back})`;
+  return sql`insert into ${events} (${sql.join(cols.map(c), sql`, `)})
+    select ${eventId}, ${sql.identifier(counter)}.partner_id, ${input.subscriptionId}, ${seq}, ${input.eventType},
+      ${JSON.stringify(body)}::jsonb || jsonb_build_object('sequence', ${seq}),
+      ${sql.param(input.now, events.occurredAt)}, ${sql.param(input.now, events.createdAt)}
+    from ${sql.identifier(counter)} returning 1`;
+}
+
 /**
  * The one way a state change runs, whoever asks (API endpoint, webview action, console action,
- * page): the domain call in one transaction, so its rows, jobs, events and postings commit
- * together. A DomainError is the answer; with `keepChanges` (a counted failure, an expiry found on
- * the way) its writes commit with it, any other error rolls everything back. Anything that is not
- * a DomainError is logged and becomes `server.unexpected`. Jobs written by a commit wake the worker.
+ * job, page): the work in one transaction, its effects written together at commit, the worker
+ * woken after it. A DomainError is the answer; with `keepChanges` (a counted failure, an expiry
+ * found on the way) its writes and effects commit with it; any other error rolls everything back
+ * and drops the effects. Throws what the work threw (a job runner records it as it is); runUnit
+ * maps it.
  */
-export async function unitOfWork<T>(work: (tx: Tx) => Promise<T>, options: UnitOfWorkOptions<T> = {}): Promise<Outcome<T>> {
+export async function withinUnit<T>(work: (unit: UnitContext) => Promise<T>, options: UnitOptions<T>): Promise<Outcome<T>> {
+  const db = typeof options.db === "function" ? await options.db() : options.db;
+  const now = options.now ?? clock.now();
+  const actor = options.actor ?? { kind: "system" };
+  let wroteJobs = false;
+  let outcome: Outcome<T>;
   try {
-    const db = await ready();
-    const outcome = await db.transaction(async (tx): Promise<Outcome<T>> => {
+    outcome = await db.transaction(async (tx): Promise<Outcome<T>> => {
+      const { pending, effects } = collector(now, actor);
       let settled: Outcome<T>;
       try {
-        settled = { ok: true, value: await work(tx) };
+        settled = { ok: true, value: await work({ tx, now, actor, ...effects }) };
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
         if (!err.keepChanges) throw new Rollback(err);
         settled = { ok: false, error: err, committed: true };
       }
+      wroteJobs = await flush(tx, pending, now);
       await options.seal?.(tx, settled);
       return settled;
     });
-    if (options.wake !== false) wakeWorker();
-    return outcome;
   } catch (err) {
     if (err instanceof Rollback) return { ok: false, error: err.error, committed: false };
-    if (err instanceof DomainError) return { ok: false, error: err, committed: false };
-    logger().error({ err, ...options.context }, "unexpected error");
-    return { ok: false, error: unexpected(), committed: false };
+    throw err;
   }
+  if (wroteJobs || options.wake !== false) wakeWorker();
+  return outcome;
+}
+
+/** withinUnit with every failure mapped (toDomainError): what the adapters answer with. */
+export async function runUnit<T>(work: (unit: UnitContext) => Promise<T>, options: UnitOptions<T>): Promise<Outcome<T>> {
+  try {
+    return await withinUnit(work, options);
+  } catch (err) {
+    return { ok: false, error: toDomainError(err, options.context), committed: false };
+  }
+}
+
+/** withinUnit for a caller that wants the value, or what failed thrown as it is (its own caller maps it). */
+export async function inUnit<T>(work: (unit: UnitContext) => Promise<T>, options: UnitOptions<T>): Promise<T> {
+  const outcome = await withinUnit(work, options);
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
 }
 
 /**
  * Work done before a unit of work opens (a remote fetch: no network call inside a transaction),
- * with the same error mapping: a DomainError is the outcome, anything else is logged and becomes
- * `server.unexpected`.
+ * with the same error mapping.
  */
 export async function outside<T>(work: () => Promise<T>, context: Record<string, unknown> = {}): Promise<Outcome<T>> {
   try {
     return { ok: true, value: await work() };
   } catch (err) {
-    if (err instanceof DomainError) return { ok: false, error: err, committed: false };
-    logger().error({ err, ...context }, "unexpected error");
-    return { ok: false, error: unexpected(), committed: false };
+    return { ok: false, error: toDomainError(err, context), committed: false };
   }
 }

@@ -3,6 +3,7 @@ import { config } from "@/lib/config";
 import { defineJob } from "@/lib/jobs/define";
 import { logger } from "@/lib/log";
 import { fetchDocument } from "@/lib/platform/fetch-document";
+import { inUnit } from "@/lib/platform/unit-of-work";
 import { providers } from "@/lib/providers";
 import { parseEcbDaily, parseSecondary, type RateSet } from "./rate-feeds";
 import { storeRateSets } from "./rate-store";
@@ -44,7 +45,7 @@ export const refreshReferenceRates = defineJob({
         failures.push((err as Error).message);
       }
     }
-    if (sets.length > 0) await db.transaction((tx) => storeRateSets(tx, sets, now));
+    if (sets.length > 0) await inUnit(({ tx }) => storeRateSets(tx, sets, now), { db, now, wake: false });
     for (const set of sets)
       logger().info({ source: set.source, publishedAt: set.publishedAt, currencies: Object.keys(set.rates).length }, "reference rates fetched");
     if (failures.length > 0) throw new Error(`reference rates refresh failed: ${failures.join("; ")}`);

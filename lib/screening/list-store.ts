@@ -7,6 +7,7 @@ import { newId } from "@/db/ids";
 import { sanctionsAliases, sanctionsEntries, sanctionsListVersions } from "@/db/schema";
 import { enqueue } from "@/lib/jobs/queue";
 import { fetchDocument } from "@/lib/platform/fetch-document";
+import { inUnit } from "@/lib/platform/unit-of-work";
 import type { ListFormat } from "./entity";
 import { LIST_FORMATS } from "./sources";
 
@@ -93,52 +94,55 @@ export async function storePublication(db: Db, pub: Publication, now: Date): Pro
   // Parsing takes seconds: before the transaction, and only for a publication not stored yet.
   const parsed = pub.format.parse(pub.files);
   const aliasCount = parsed.entries.reduce((n, e) => n + e.aliases.length, 0);
-  return db.transaction(async (tx) => {
-    const versionId = newId("slv");
-    const [inserted] = await tx
-      .insert(sanctionsListVersions)
-      .values({ id: versionId, list, contentHash: pub.contentHash, source: pub.source, entryCount: parsed.entries.length, aliasCount, createdAt: now })
-      .onConflictDoNothing()
-      .returning();
-    if (!inserted) {
-      // Another process stored the same publication meanwhile.
-      const other = (await known(tx))!;
-      return { list, versionId: other.id, created: false, entryCount: other.entryCount, aliasCount: other.aliasCount };
-    }
-    for (let i = 0; i < parsed.entries.length; i += CHUNK) {
-      const chunk = parsed.entries.slice(i, i + CHUNK);
-      await tx.insert(sanctionsEntries).values(
-        chunk.map((e) => ({
-          versionId,
-          entryId: e.entryId,
-          reference: e.reference,
-          name: e.name,
-          kind: e.kind,
-          programs: e.programs,
-          datesOfBirth: e.datesOfBirth,
-          nationalities: e.nationalities,
-          countries: e.countries,
-          remarks: e.remarks,
-        })),
+  return inUnit(
+    async ({ tx }) => {
+      const versionId = newId("slv");
+      const [inserted] = await tx
+        .insert(sanctionsListVersions)
+        .values({ id: versionId, list, contentHash: pub.contentHash, source: pub.source, entryCount: parsed.entries.length, aliasCount, createdAt: now })
+        .onConflictDoNothing()
+        .returning();
+      if (!inserted) {
+        // Another process stored the same publication meanwhile.
+        const other = (await known(tx))!;
+        return { list, versionId: other.id, created: false, entryCount: other.entryCount, aliasCount: other.aliasCount };
+      }
+      for (let i = 0; i < parsed.entries.length; i += CHUNK) {
+        const chunk = parsed.entries.slice(i, i + CHUNK);
+        await tx.insert(sanctionsEntries).values(
+          chunk.map((e) => ({
+            versionId,
+            entryId: e.entryId,
+            reference: e.reference,
+            name: e.name,
+            kind: e.kind,
+            programs: e.programs,
+            datesOfBirth: e.datesOfBirth,
+            nationalities: e.nationalities,
+            countries: e.countries,
+            remarks: e.remarks,
+          })),
+        );
+      }
+      const aliases = parsed.entries.flatMap((e) =>
+        e.aliases.map((a) => ({ versionId, entryId: e.entryId, aliasId: a.aliasId, aliasType: a.aliasType, name: a.name, quality: a.quality })),
       );
-    }
-    const aliases = parsed.entries.flatMap((e) =>
-      e.aliases.map((a) => ({ versionId, entryId: e.entryId, aliasId: a.aliasId, aliasType: a.aliasType, name: a.name, quality: a.quality })),
-    );
-    for (let i = 0; i < aliases.length; i += CHUNK * 2) await tx.insert(sanctionsAliases).values(aliases.slice(i, i + CHUNK * 2));
-    // A new version rescreens every active subject (lib/screening/rescreen-job.ts), in batches.
-    for (const subjectType of ["customer", "beneficiary"] as const) {
-      await enqueue(
-        tx,
-        "sanctions.rescreen",
-        { listVersionId: versionId, subjectType, afterId: null },
-        { runAt: now, dedupeKey: `sanctions.rescreen:${versionId}:${subjectType}:start` },
-      );
-    }
-    const kinds: Record<string, number> = {};
-    for (const e of parsed.entries) kinds[e.kind] = (kinds[e.kind] ?? 0) + 1;
-    return { list, versionId, created: true, entryCount: parsed.entries.length, aliasCount, kinds };
-  });
+      for (let i = 0; i < aliases.length; i += CHUNK * 2) await tx.insert(sanctionsAliases).values(aliases.slice(i, i + CHUNK * 2));
+      // A new version rescreens every active subject (lib/screening/rescreen-job.ts), in batches.
+      for (const subjectType of ["customer", "beneficiary"] as const) {
+        await enqueue(
+          tx,
+          "sanctions.rescreen",
+          { listVersionId: versionId, subjectType, afterId: null },
+          { runAt: now, dedupeKey: `sanctions.rescreen:${versionId}:${subjectType}:start` },
+        );
+      }
+      const kinds: Record<string, number> = {};
+      for (const e of parsed.entries) kinds[e.kind] = (kinds[e.kind] ?? 0) + 1;
+      return { list, versionId, created: true, entryCount: parsed.entries.length, aliasCount, kinds };
+    },
+    { db, now },
+  );
 }
 
 /** Reads, then stores, one publication: the import script and the refresh job. */

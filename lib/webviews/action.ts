@@ -1,13 +1,10 @@
 import type { z } from "zod";
-import type { Tx } from "@/db";
-import { clock } from "@/lib/clock";
-import { DomainError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/body";
 import { correlationIdOf } from "@/lib/http/correlation";
-import { errorResponse, jsonResponse, unexpected } from "@/lib/http/envelope";
+import { errorResponse, jsonResponse } from "@/lib/http/envelope";
 import { parseOrThrow } from "@/lib/http/validate";
-import { logger } from "@/lib/log";
-import { unitOfWork } from "@/lib/platform/unit-of-work";
+import { ready } from "@/lib/platform/ready";
+import { runUnit, toDomainError, type Outcome, type UnitContext } from "@/lib/platform/unit-of-work";
 
 type Ctx = { params: Promise<Record<string, string | string[]>> };
 
@@ -17,19 +14,23 @@ type Ctx = { params: Promise<Record<string, string | string[]>> };
  * validated and the handler runs in the unit of work (a kept error's writes commit, as on the API),
  * with the API's error envelope.
  */
-export function webviewAction<S extends z.ZodType>(schema: S, handler: (ctx: { tx: Tx; token: string; body: z.output<S>; now: Date }) => Promise<unknown>) {
+export function webviewAction<S extends z.ZodType>(schema: S, handler: (ctx: UnitContext & { token: string; body: z.output<S> }) => Promise<unknown>) {
   return async (req: Request, routeCtx: Ctx): Promise<Response> => {
     const correlationId = correlationIdOf(req);
     const headers = { "x-correlation-id": correlationId, "referrer-policy": "no-referrer" };
     try {
       const { token } = (await routeCtx.params) as { token: string };
       const body = parseOrThrow(schema, await readJsonBody(req, { required: true }));
-      const outcome = await unitOfWork((tx) => handler({ tx, token, body, now: clock.now() }), { context: { correlationId, route: "webview" } });
+      const outcome = await webviewUnit((unit) => handler({ ...unit, token, body }), correlationId);
       if (!outcome.ok) return errorResponse(outcome.error, correlationId);
       return jsonResponse(200, JSON.stringify(outcome.value), headers);
     } catch (err) {
-      if (!(err instanceof DomainError)) logger().error({ err, correlationId }, "webview action failed");
-      return errorResponse(err instanceof DomainError ? err : unexpected(), correlationId);
+      return errorResponse(toDomainError(err, { correlationId, route: "webview" }), correlationId);
     }
   };
+}
+
+/** A hosted page's or upload's unit of work (the webview acts for the customer holding its token). */
+export function webviewUnit<T>(work: (unit: UnitContext) => Promise<T>, correlationId?: string): Promise<Outcome<T>> {
+  return runUnit(work, { context: { correlationId, route: "webview" }, actor: { kind: "webview" }, db: ready });
 }

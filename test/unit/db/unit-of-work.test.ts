@@ -1,17 +1,20 @@
 /**
  * The one unit of work (lib/platform/unit-of-work.ts): success and keepChanges errors commit,
- * every other error rolls back; and the hosted funding page's pay action, which runs through it,
+ * every other error rolls back; one mapping of failures (DomainError, lost database 503 before or
+ * after the transaction opens, anything else 500); effects collected and written at commit,
+ * dropped on rollback, the worker woken after a commit only; and the hosted funding page's pay action, which runs through it,
  * now commits the expiry it finds (it used to roll it back). PGlite, or PostgreSQL with TEST_DB_URL.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { eq } from "drizzle-orm";
-import type { Db } from "@/db";
+import { eq, sql } from "drizzle-orm";
+import type { Db, Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { fundingSessions, partners, transfers } from "@/db/schema";
+import { auditLog, events, fundingSessions, jobs, journalEntries, partners, subscriptions, transfers } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
-import { unitOfWork } from "@/lib/platform/unit-of-work";
+import { wakeSignal } from "@/lib/jobs/wake";
+import { runUnit, toDomainError, type UnitContext } from "@/lib/platform/unit-of-work";
 import { freshDb } from "../../support/db";
 import { insertTestTransfer, newSubscription } from "../../support/fixtures";
 
@@ -23,7 +26,7 @@ before(async () => {
 after(() => close());
 
 /** A write the test can look for afterwards: a partner row with a fresh id. */
-async function writePartner(tx: Parameters<Parameters<typeof unitOfWork>[0]>[0], id: string) {
+async function writePartner(tx: Tx, id: string) {
   const now = clock.now();
   await tx.insert(partners).values({ id, name: `Test ${id}`, webhookUrl: null, webhookSecret: null, createdAt: now, updatedAt: now });
 }
@@ -32,16 +35,32 @@ async function partnerExists(id: string): Promise<boolean> {
   return (await db.select().from(partners).where(eq(partners.id, id))).length === 1;
 }
 
-describe("unit of work", () => {
+/** Counts the in-process wake-ups while `work` runs. */
+async function wakesDuring(work: () => Promise<unknown>): Promise<number> {
+  let wakes = 0;
+  const onWake = () => void wakes++;
+  wakeSignal().on("wake", onWake);
+  try {
+    await work();
+  } finally {
+    wakeSignal().off("wake", onWake);
+  }
+  return wakes;
+}
+
+const lostConnection = () => Object.assign(new Error("write CONNECTION_CLOSED 127.0.0.1:5432"), { code: "CONNECTION_CLOSED" });
+const operator = { id: "op_uow", email: "uow@example.test", name: "UoW", role: "admin" as const };
+
+describe("unit of work: outcomes and error mapping", () => {
   it("success commits the writes and returns the value; the seal runs in the same transaction", async () => {
     const id = newId("partner_uow");
     const sealed = newId("partner_uow");
-    const outcome = await unitOfWork(
-      async (tx) => {
+    const outcome = await runUnit(
+      async ({ tx }) => {
         await writePartner(tx, id);
         return 42;
       },
-      { seal: (tx, done) => (done.ok ? writePartner(tx, sealed) : Promise.resolve()) },
+      { db, seal: (tx, done) => (done.ok ? writePartner(tx, sealed) : Promise.resolve()) },
     );
     assert.deepEqual(outcome, { ok: true, value: 42 });
     assert.equal(await partnerExists(id), true);
@@ -51,12 +70,12 @@ describe("unit of work", () => {
   it("a keepChanges DomainError commits the writes made before it, and is the outcome", async () => {
     const id = newId("partner_uow");
     const sealed = newId("partner_uow");
-    const outcome = await unitOfWork(
-      async (tx) => {
+    const outcome = await runUnit(
+      async ({ tx }) => {
         await writePartner(tx, id);
         throw new DomainError("funding.sessionExpired", { message: "expired", keepChanges: true });
       },
-      { seal: (tx, done) => (done.ok ? Promise.resolve() : writePartner(tx, sealed)) },
+      { db, seal: (tx, done) => (done.ok ? Promise.resolve() : writePartner(tx, sealed)) },
     );
     assert.equal(outcome.ok, false);
     assert.ok(!outcome.ok && outcome.committed && outcome.error.code === "funding.sessionExpired");
@@ -67,12 +86,13 @@ describe("unit of work", () => {
   it("any other DomainError rolls everything back (the seal does not run)", async () => {
     const id = newId("partner_uow");
     let sealed = false;
-    const outcome = await unitOfWork(
-      async (tx) => {
+    const outcome = await runUnit(
+      async ({ tx }) => {
         await writePartner(tx, id);
         throw new DomainError("transfer.stateInvalid", { message: "no" });
       },
       {
+        db,
         seal: async () => {
           sealed = true;
         },
@@ -83,16 +103,203 @@ describe("unit of work", () => {
     assert.equal(sealed, false);
   });
 
-  it("an unexpected error rolls back and becomes server.unexpected (no message leaked)", async () => {
+  it("an unexpected error rolls back and becomes 500 server.unexpected (no message leaked)", async () => {
     const id = newId("partner_uow");
-    const outcome = await unitOfWork(async (tx) => {
-      await writePartner(tx, id);
-      throw new Error("SELECT secret FROM somewhere");
-    });
+    const outcome = await runUnit(
+      async ({ tx }) => {
+        await writePartner(tx, id);
+        throw new Error("SELECT secret FROM somewhere");
+      },
+      { db },
+    );
     assert.ok(!outcome.ok && !outcome.committed);
     assert.equal(outcome.error.code, "server.unexpected");
+    assert.equal(outcome.error.status, 500);
     assert.ok(!outcome.error.message.includes("secret"));
     assert.equal(await partnerExists(id), false);
+  });
+
+  it("a database lost before the transaction opens is 503 internal.unavailable", async () => {
+    let ran = false;
+    const outcome = await runUnit(
+      async () => {
+        ran = true;
+      },
+      { db: () => Promise.reject(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" })) },
+    );
+    assert.ok(!outcome.ok && !outcome.committed);
+    assert.equal(outcome.error.code, "internal.unavailable");
+    assert.equal(outcome.error.status, 503);
+    assert.equal(outcome.error.retryAfterSeconds, 5);
+    assert.equal(ran, false);
+  });
+
+  it("a database lost after the transaction opened is the same 503, and nothing commits", async () => {
+    const id = newId("partner_uow");
+    const outcome = await runUnit(
+      async ({ tx }) => {
+        await writePartner(tx, id);
+        throw new Error("Failed query", { cause: lostConnection() });
+      },
+      { db },
+    );
+    assert.ok(!outcome.ok && !outcome.committed);
+    assert.equal(outcome.error.code, "internal.unavailable");
+    assert.equal(outcome.error.status, 503);
+    assert.equal(await partnerExists(id), false);
+  });
+
+  it("toDomainError: the one mapping (DomainError as it is, lost database 503, anything else 500)", () => {
+    const known = new DomainError("transfer.notFound");
+    assert.equal(toDomainError(known), known);
+    assert.equal(toDomainError(lostConnection()).code, "internal.unavailable");
+    assert.equal(toDomainError({ code: "57P01" }).code, "internal.unavailable");
+    assert.equal(toDomainError(new TypeError("x is undefined")).code, "server.unexpected");
+    assert.equal(toDomainError("a string").code, "server.unexpected");
+  });
+});
+
+describe("unit of work: effects", () => {
+  async function effectsOf(marker: string, ex: Db | Tx = db) {
+    const ev = await ex
+      .select()
+      .from(events)
+      .where(sql`${events.body}->'data'->>'marker' = ${marker}`);
+    const jb = await ex
+      .select()
+      .from(jobs)
+      .where(sql`${jobs.payload}->>'marker' = ${marker}`);
+    const au = await ex.select().from(auditLog).where(eq(auditLog.targetId, marker));
+    const je = await ex.select().from(journalEntries).where(eq(journalEntries.sourceKey, marker));
+    return { events: ev, jobs: jb, audit: au, entries: je };
+  }
+
+  function emitAll(unit: UnitContext, owner: { subscriptionId: string }, marker: string) {
+    unit.events.emit({ subscriptionId: owner.subscriptionId, eventType: "customer.status.changed", data: { marker, n: 1 } });
+    unit.events.emit({ subscriptionId: owner.subscriptionId, eventType: "customer.status.changed", data: { marker, n: 2 } });
+    // A test kind's payload: never run here (the test drains nothing).
+    unit.jobs.enqueue("transfers.expire", { transferId: `trf_${marker}`, marker } as never, { runAt: unit.now, dedupeKey: `uow:${marker}` });
+    unit.audit.record({ action: "uow.test", targetType: "test", targetId: marker });
+    unit.ledger.post({
+      sourceKey: marker,
+      kind: "test",
+      memo: "unit of work test",
+      lines: [
+        { account: "cash:collection", currency: "USD", debit: 100n },
+        { account: "suspense:unallocated", currency: "USD", credit: 100n },
+      ],
+      now: unit.now,
+    });
+  }
+
+  it("are written at commit, together: events numbered in order with their deliveries, jobs, audit, postings; the worker woken after", async () => {
+    const owner = await newSubscription(db);
+    const marker = newId("uow");
+    let inside: Awaited<ReturnType<typeof effectsOf>> | undefined;
+    const wakes = await wakesDuring(async () => {
+      const outcome = await runUnit(
+        async (unit) => {
+          emitAll(unit, owner, marker);
+          // Collected, not yet written.
+          inside = await effectsOf(marker, unit.tx);
+        },
+        { db, actor: { kind: "operator", operator }, wake: false },
+      );
+      assert.equal(outcome.ok, true);
+    });
+    assert.deepEqual([inside!.events.length, inside!.jobs.length, inside!.audit.length, inside!.entries.length], [0, 0, 0, 0]);
+    const after = await effectsOf(marker);
+    assert.deepEqual(
+      after.events.map((e) => [e.sequence, (e.body as { data: { n: number } }).data.n, (e.body as { sequence: number }).sequence]),
+      [
+        [1, 1, 1],
+        [2, 2, 2],
+      ],
+    );
+    assert.equal(after.jobs.length, 1);
+    const deliveries = await db
+      .select()
+      .from(jobs)
+      .where(
+        sql`${jobs.kind} = 'webhooks.deliver' and ${jobs.payload}->>'eventId' in (${sql.join(
+          after.events.map((e) => sql`${e.id}`),
+          sql`, `,
+        )})`,
+      );
+    assert.equal(deliveries.length, 2, "each event has its delivery job");
+    assert.equal(after.audit.length, 1);
+    assert.equal(after.audit[0].operatorId, operator.id);
+    assert.equal(after.entries.length, 1);
+    const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.id, owner.subscriptionId));
+    assert.equal(Number(sub.eventSequence), 2, "the counter row raised once by the count");
+    assert.equal(wakes, 1, "jobs written: the worker is woken after the commit");
+  });
+
+  it("a later unit continues the subscription's sequence", async () => {
+    const owner = await newSubscription(db);
+    for (const n of [1, 2]) {
+      const outcome = await runUnit(
+        async (unit) => unit.events.emit({ subscriptionId: owner.subscriptionId, eventType: "customer.status.changed", data: { n } }),
+        { db },
+      );
+      assert.equal(outcome.ok, true);
+    }
+    const rows = await db.select().from(events).where(eq(events.subscriptionId, owner.subscriptionId));
+    assert.deepEqual(rows.map((r) => Number(r.sequence)).sort(), [1, 2]);
+  });
+
+  it("are dropped when the unit rolls back (DomainError, unexpected error); the worker is not woken", async () => {
+    const owner = await newSubscription(db);
+    for (const failure of [new DomainError("transfer.stateInvalid"), new Error("boom")]) {
+      const marker = newId("uow");
+      const wakes = await wakesDuring(() =>
+        runUnit(
+          async (unit) => {
+            emitAll(unit, owner, marker);
+            throw failure;
+          },
+          { db, actor: { kind: "operator", operator } },
+        ),
+      );
+      const after = await effectsOf(marker);
+      assert.deepEqual([after.events.length, after.jobs.length, after.audit.length, after.entries.length], [0, 0, 0, 0], String(failure));
+      assert.equal(wakes, 0, "no commit, no wake");
+    }
+    const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.id, owner.subscriptionId));
+    assert.equal(Number(sub.eventSequence), 0, "no number was used");
+  });
+
+  it("commit with a keepChanges error: the effects are written too", async () => {
+    const owner = await newSubscription(db);
+    const marker = newId("uow");
+    const outcome = await runUnit(
+      async (unit) => {
+        emitAll(unit, owner, marker);
+        throw new DomainError("funding.sessionExpired", { keepChanges: true });
+      },
+      { db, actor: { kind: "operator", operator } },
+    );
+    assert.ok(!outcome.ok && outcome.committed);
+    const after = await effectsOf(marker);
+    assert.deepEqual([after.events.length, after.jobs.length, after.audit.length, after.entries.length], [2, 1, 1, 1]);
+  });
+
+  it("an event for an unknown subscription fails the unit (nothing commits)", async () => {
+    const id = newId("partner_uow");
+    const outcome = await runUnit(
+      async (unit) => {
+        await writePartner(unit.tx, id);
+        unit.events.emit({ subscriptionId: "sub_missing", eventType: "customer.status.changed", data: {} });
+      },
+      { db },
+    );
+    assert.ok(!outcome.ok && outcome.error.code === "server.unexpected");
+    assert.equal(await partnerExists(id), false);
+  });
+
+  it("an audit entry needs an operator to act for", async () => {
+    const outcome = await runUnit(async (unit) => unit.audit.record({ action: "x", targetType: "x", targetId: "x" }), { db });
+    assert.ok(!outcome.ok && outcome.error.code === "server.unexpected");
   });
 });
 

@@ -11,7 +11,7 @@ import { z } from "zod";
 
 let endpointOf: typeof import("@/lib/http/endpoint").endpoint;
 let defineContract: typeof import("@/lib/http/contract").defineContract;
-let readEndpointOf: typeof import("@/lib/http/read-endpoint").readEndpoint;
+let readEndpointOf: typeof import("@/lib/http/endpoint").readEndpoint;
 
 before(async () => {
   const srv = createServer();
@@ -22,7 +22,7 @@ before(async () => {
   process.env.LOG_LEVEL = "silent";
   ({ endpoint: endpointOf } = await import("@/lib/http/endpoint"));
   ({ defineContract } = await import("@/lib/http/contract"));
-  ({ readEndpoint: readEndpointOf } = await import("@/lib/http/read-endpoint"));
+  ({ readEndpoint: readEndpointOf } = await import("@/lib/http/endpoint"));
 });
 
 test("a route whose database is unreachable answers 503 internal.unavailable with Retry-After", async () => {

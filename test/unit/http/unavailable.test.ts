@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { test } from "node:test";
 import postgres from "postgres";
 import { errorResponse } from "@/lib/http/envelope";
-import { isTemporarilyUnavailable, unavailable } from "@/lib/http/unavailable";
+import { isTemporarilyUnavailable, unavailable } from "@/lib/platform/unavailable";
 
 /** A port nothing listens on: bound, then released. */
 async function closedPort(): Promise<number> {

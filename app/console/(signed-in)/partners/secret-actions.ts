@@ -2,13 +2,10 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { clock } from "@/lib/clock";
 import { requireOperator } from "@/lib/console/session";
-import { DomainError } from "@/lib/errors";
-import { logger } from "@/lib/log";
-import { recordAudit } from "@/lib/operators/audit";
 import { rotateWebhookSecret } from "@/lib/partners/webhook-secret";
 import { ready } from "@/lib/platform/ready";
+import { runUnit } from "@/lib/platform/unit-of-work";
 
 export interface SecretState {
   /** The new secret, in full: returned to this one form submission only, never put in a URL. */
@@ -26,29 +23,20 @@ export async function rotateSecretAction(_prev: SecretState, formData: FormData)
   const parsed = z.object({ partnerId: z.string().min(1).max(100) }).safeParse({ partnerId: formData.get("partnerId") });
   if (!parsed.success) return { error: "Unknown partner." };
   const { partnerId } = parsed.data;
-  try {
-    const db = await ready();
-    const rotated = await db.transaction(async (tx) => {
-      const now = clock.now();
+  const rotated = await runUnit(
+    async ({ tx, now, audit }) => {
       const result = await rotateWebhookSecret(tx, partnerId, now);
-      await recordAudit(
-        tx,
-        operator,
-        {
-          action: "partner.webhookSecret.rotate",
-          targetType: "partner",
-          targetId: partnerId,
-          after: { previousValidUntil: result.previousValidUntil?.toISOString() ?? null },
-        },
-        now,
-      );
+      audit.record({
+        action: "partner.webhookSecret.rotate",
+        targetType: "partner",
+        targetId: partnerId,
+        after: { previousValidUntil: result.previousValidUntil?.toISOString() ?? null },
+      });
       return result;
-    });
-    revalidatePath(`/console/partners/${partnerId}`);
-    return { secret: rotated.webhookSecret, previousValidUntil: rotated.previousValidUntil?.toISOString() ?? null };
-  } catch (err) {
-    if (err instanceof DomainError) return { error: err.message };
-    logger().error({ err, operatorId: operator.id }, "webhook secret rotation failed");
-    return { error: "Something went wrong; nothing was changed." };
-  }
+    },
+    { actor: { kind: "operator", operator }, context: { operatorId: operator.id }, db: ready },
+  );
+  if (!rotated.ok) return { error: rotated.error.code === "server.unexpected" ? "Something went wrong; nothing was changed." : rotated.error.message };
+  revalidatePath(`/console/partners/${partnerId}`);
+  return { secret: rotated.value.webhookSecret, previousValidUntil: rotated.value.previousValidUntil?.toISOString() ?? null };
 }

@@ -1,6 +1,6 @@
 import * as api from "@/lib/api/contracts/auth";
 import { listDevices } from "@/lib/devices/registration";
-import { readEndpoint } from "@/lib/http/read-endpoint";
+import { readEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
 
 // GET /v1/auth/devices: the customer's registered devices.

@@ -1,5 +1,5 @@
 import * as api from "@/lib/api/contracts/auth";
-import { readEndpoint } from "@/lib/http/read-endpoint";
+import { readEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
 
 // GET /v1/auth/health: liveness for partners (needs the subscription key, spec 5.2).

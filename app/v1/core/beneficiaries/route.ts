@@ -1,7 +1,6 @@
 import * as api from "@/lib/api/contracts/beneficiaries";
 import { createBeneficiary, listBeneficiaries } from "@/lib/beneficiaries/manage";
-import { endpoint } from "@/lib/http/endpoint";
-import { readEndpoint } from "@/lib/http/read-endpoint";
+import { endpoint, readEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
 
 // POST /v1/core/beneficiaries: create (202, PENDING). GET: list, most recently used first.

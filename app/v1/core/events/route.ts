@@ -1,6 +1,6 @@
 import * as api from "@/lib/api/contracts/events";
 import { listEvents } from "@/lib/events/read";
-import { readEndpoint } from "@/lib/http/read-endpoint";
+import { readEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
 
 // GET /v1/core/events: the subscription's events in sequence order (type, createdSince, after, limit).

@@ -1,7 +1,6 @@
 import * as api from "@/lib/api/contracts/profile";
 import { readProfile, submitProfile } from "@/lib/customers/profile";
-import { endpoint } from "@/lib/http/endpoint";
-import { readEndpoint } from "@/lib/http/read-endpoint";
+import { endpoint, readEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
 
 // POST /v1/core/profile: submit or update (while PENDING) the profile. GET: read it.

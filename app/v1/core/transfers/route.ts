@@ -1,5 +1,5 @@
 import * as api from "@/lib/api/contracts/transfers";
-import { readEndpoint } from "@/lib/http/read-endpoint";
+import { readEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
 import { listTransfers } from "@/lib/transfers/list";
 

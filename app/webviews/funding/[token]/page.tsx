@@ -1,11 +1,10 @@
 import type { Metadata } from "next";
 import { FundingPayment, type FundingDisplay } from "@/components/webviews/funding-payment";
 import { WebviewExpired } from "@/components/webviews/webview-expired";
-import { clock } from "@/lib/clock";
 import { formatDateTime, formatDecimal, formatMoney } from "@/lib/i18n/format";
 import { fundingWebviewMessages } from "@/lib/i18n/funding-webview-messages";
 import type { Language } from "@/lib/i18n/language";
-import { unitOfWork } from "@/lib/platform/unit-of-work";
+import { webviewUnit } from "@/lib/webviews/action";
 import { openFundingWebview, type FundingWebviewModel } from "@/lib/transfers/funding-webview";
 import { requestLanguage } from "../../request-language";
 
@@ -34,8 +33,8 @@ export default async function FundingWebviewPage({ params }: { params: Promise<{
   const { token } = await params;
   const language = await requestLanguage();
   const all = fundingWebviewMessages[language];
-  const opened = await unitOfWork((tx) => openFundingWebview(tx, token, clock.now()));
-  if (!opened.ok && opened.error.code === "server.unexpected") throw opened.error;
+  const opened = await webviewUnit(({ tx, now }) => openFundingWebview(tx, token, now));
+  if (!opened.ok && opened.error.status >= 500) throw opened.error;
   const model = opened.ok ? opened.value : null; // unknown, used or expired: the expired page
   if (!model) return <WebviewExpired title={all.expiredTitle} body={all.expiredBody} language={language} />;
   // Without a funding rail (production before issue 12) the sandbox wording never reaches the page.

@@ -1,13 +1,12 @@
 import type { Metadata } from "next";
 import { KycCapture } from "@/components/webviews/kyc-capture";
 import { WebviewExpired } from "@/components/webviews/webview-expired";
-import { clock } from "@/lib/clock";
 import { countryOptions } from "@/lib/i18n/countries";
 import { formatDateTime } from "@/lib/i18n/format";
 import { kycWebviewMessages } from "@/lib/i18n/kyc-webview-messages";
 import { kycSandboxButtons } from "@/lib/kyc/decision-provider";
 import { openKycWebview } from "@/lib/kyc/webview";
-import { unitOfWork } from "@/lib/platform/unit-of-work";
+import { webviewUnit } from "@/lib/webviews/action";
 import { requestLanguage } from "../../request-language";
 
 export const dynamic = "force-dynamic";
@@ -21,8 +20,8 @@ export default async function KycWebviewPage({ params }: { params: Promise<{ tok
   const { token } = await params;
   const language = await requestLanguage();
   const m = kycWebviewMessages[language];
-  const opened = await unitOfWork((tx) => openKycWebview(tx, token, clock.now()));
-  if (!opened.ok && opened.error.code === "server.unexpected") throw opened.error;
+  const opened = await webviewUnit(({ tx, now }) => openKycWebview(tx, token, now));
+  if (!opened.ok && opened.error.status >= 500) throw opened.error;
   const model = opened.ok ? opened.value : null; // unknown, completed or expired: the expired page
   if (!model) return <WebviewExpired title={m.expiredTitle} body={m.expiredBody} language={language} />;
   // Formatted here, on the server: the browser's ICU could write it differently and break hydration.

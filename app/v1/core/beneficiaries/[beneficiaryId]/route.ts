@@ -1,6 +1,6 @@
 import * as api from "@/lib/api/contracts/beneficiaries";
 import { readBeneficiary } from "@/lib/beneficiaries/manage";
-import { readEndpoint } from "@/lib/http/read-endpoint";
+import { readEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
 
 // GET /v1/core/beneficiaries/{beneficiaryId}: detail with masked payout methods.

@@ -1,6 +1,6 @@
 import * as api from "@/lib/api/contracts/events";
 import { readEvent } from "@/lib/events/read";
-import { readEndpoint } from "@/lib/http/read-endpoint";
+import { readEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
 
 // GET /v1/core/events/{eventId}: one event of the subscription, as its webhook carried it.

@@ -1,5 +1,5 @@
 import * as api from "@/lib/api/contracts/quotes";
-import { readEndpoint } from "@/lib/http/read-endpoint";
+import { readEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
 import { quoteInScope, quoteView } from "@/lib/quotes/records";
 

@@ -1,12 +1,11 @@
-import { clock } from "@/lib/clock";
 import { DomainError, validationError } from "@/lib/errors";
 import { readLimited } from "@/lib/http/body";
 import { correlationIdOf } from "@/lib/http/correlation";
-import { errorResponse, jsonResponse, unexpected } from "@/lib/http/envelope";
+import { errorResponse, jsonResponse } from "@/lib/http/envelope";
 import { kycDecidedByOperators } from "@/lib/kyc/decision-provider";
 import { KYC_PHOTO_MAX_BYTES, KYC_PHOTO_TYPES, storeKycPhoto } from "@/lib/kyc/webview";
-import { logger } from "@/lib/log";
-import { unitOfWork } from "@/lib/platform/unit-of-work";
+import { toDomainError } from "@/lib/platform/unit-of-work";
+import { webviewUnit } from "@/lib/webviews/action";
 
 // POST /webviews/kyc/{token}/photo: the document photo as the raw body (operator mode only: the
 // reviewer looks at it; the sandbox buttons never need it). Raw bytes rather than JSON: a phone
@@ -22,11 +21,10 @@ export async function POST(req: Request, ctx: { params: Promise<{ token: string 
     }
     const bytes = Buffer.from(await readLimited(req, KYC_PHOTO_MAX_BYTES));
     if (bytes.byteLength === 0) throw validationError([{ field: "photo", code: "validation.fieldMissing", message: "The photo is empty." }]);
-    const stored = await unitOfWork((tx) => storeKycPhoto(tx, token, { contentType, bytes }, clock.now()), { context: { correlationId, route: "webview" } });
+    const stored = await webviewUnit(({ tx, now }) => storeKycPhoto(tx, token, { contentType, bytes }, now), correlationId);
     if (!stored.ok) return errorResponse(stored.error, correlationId);
     return jsonResponse(200, JSON.stringify(stored.value), { "x-correlation-id": correlationId, "referrer-policy": "no-referrer" });
   } catch (err) {
-    if (!(err instanceof DomainError)) logger().error({ err, correlationId }, "KYC photo upload failed");
-    return errorResponse(err instanceof DomainError ? err : unexpected(), correlationId);
+    return errorResponse(toDomainError(err, { correlationId, route: "webview" }), correlationId);
   }
 }
