@@ -3,7 +3,7 @@ import { prepared } from "@/db/prepared";
 import type { Executor, Tx } from "@/db";
 import { beneficiaries, payoutMethods } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
-import { emitEvent } from "@/lib/events/emit";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 import { beneficiaryMachine, type BeneficiaryState, type BeneficiaryTrigger } from "./state-machine";
 
 export type BeneficiaryRow = typeof beneficiaries.$inferSelect;
@@ -43,7 +43,7 @@ export async function transitionBeneficiary(
     .where(eq(beneficiaries.id, row.id))
     .returning();
   if (step.to !== row.state) {
-    await emitEvent(tx, {
+    await effectsOf(tx).events.emit({
       subscriptionId: row.subscriptionId,
       eventType: "beneficiary.state.changed",
       data: { beneficiaryId: row.id, state: step.to, previousState: row.state },

@@ -3,7 +3,7 @@ import type { Tx } from "@/db";
 import { customers, subscriptions } from "@/db/schema";
 import type { RemediationHint } from "@/lib/errors";
 import type { KycStatus } from "@/lib/kyc/statuses";
-import { emitEvent } from "@/lib/events/emit";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 import { customerStatusMachine, type CustomerStatus, type CustomerTrigger } from "./status-machine";
 
 export type CustomerRow = typeof customers.$inferSelect;
@@ -57,7 +57,7 @@ export async function changeCustomer(tx: Tx, customer: CustomerRow, change: Cust
   if (status !== customer.status || kycStatus !== customer.kycStatus) {
     const subs = await tx.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.customerId, customer.id));
     for (const sub of subs) {
-      await emitEvent(tx, {
+      await effectsOf(tx).events.emit({
         subscriptionId: sub.id,
         eventType: "customer.status.changed",
         data: { status, kycStatus, previousStatus: customer.status, previousKycStatus: customer.kycStatus, remediationHint },

@@ -144,9 +144,12 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
           return jsonResponse(reply.status ?? contract.success.status, text, headers);
         },
         {
-          // The answer is recorded with the work it answers (a kept error's too).
-          seal: async (tx, done) =>
-            key?.complete(tx, await answerOf(done.ok ? done.value : errorResponse(done.error, correlationId)), done.ok ? undefined : done.error),
+          // The answer is recorded with the work it answers (a kept error's too), in its effects' statement.
+          seal: async (unit, done) => {
+            const answer = await answerOf(done.ok ? done.value : errorResponse(done.error, correlationId));
+            const write = key?.completion(unit.tx, answer, done.ok ? undefined : done.error);
+            if (write) await unit.atCommit(write);
+          },
           context: { correlationId, route: contract.operationId },
           wake: req.method !== "GET",
           actor,

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
+import type { SQLWrapper } from "drizzle-orm";
 import type { Db, Executor } from "@/db";
 import { addSeconds, clock } from "@/lib/clock";
 import { config } from "@/lib/config";
 import type { DomainError } from "@/lib/errors";
-import { claimKey, completeKey, existingKeyOutcome, releaseKey, renewKey, tryClaimKey, type KeyRef } from "./store";
+import { claimKey, completeKey, completeKeyWrite, existingKeyOutcome, releaseKey, releaseKeyWrite, renewKey, tryClaimKey, type KeyRef } from "./store";
 
 /** A stored answer: replayed byte for byte under its key. */
 export interface Answer {
@@ -118,6 +119,13 @@ export class RequestKey {
     this.stop();
     if (error && !isOutcome(error)) await releaseKey(executor, this.ref);
     else await completeKey(executor, this.ref, answer.status, answer.body);
+  }
+
+  /** complete() as a statement not yet run, for a unit of work to send with its effects (undefined: nothing to write). */
+  completion(tx: Executor, answer: Answer, error?: DomainError): SQLWrapper | undefined {
+    if (!this.claimed) return undefined;
+    this.stop();
+    return error && !isOutcome(error) ? releaseKeyWrite(tx, this.ref) : completeKeyWrite(tx, this.ref, answer.status, answer.body);
   }
 
   /** The work did not commit: a business refusal is kept as the key's answer; anything else frees the key. */

@@ -107,7 +107,12 @@ export async function claimKey(db: Db, ref: KeyRef, t: Timing): Promise<Claim> {
 
 /** Records the response in the transaction that did the work. */
 export async function completeKey(tx: Executor, ref: KeyRef, status: number, body: string): Promise<void> {
-  await tx
+  await completeKeyWrite(tx, ref, status, body);
+}
+
+/** completeKey's statement, not yet run (sent with a unit's effects). */
+export function completeKeyWrite(tx: Executor, ref: KeyRef, status: number, body: string) {
+  return tx
     .update(idempotencyKeys)
     .set({ state: "done", responseStatus: status, responseBody: body })
     .where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key)));
@@ -123,7 +128,12 @@ export async function renewKey(db: Db, ref: KeyRef, lockedUntil: Date): Promise<
 
 /** Frees a key whose request failed in a retryable way (5xx, 429), so a retry runs again. */
 export async function releaseKey(db: Executor, ref: KeyRef): Promise<void> {
-  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key), eq(idempotencyKeys.state, "running")));
+  await releaseKeyWrite(db, ref);
+}
+
+/** releaseKey's statement, not yet run (sent with a unit's effects). */
+export function releaseKeyWrite(db: Executor, ref: KeyRef) {
+  return db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, ref.scope), eq(idempotencyKeys.key, ref.key), eq(idempotencyKeys.state, "running")));
 }
 
 /** Housekeeping: keys past their retention (run by a periodic job). */

@@ -25,13 +25,10 @@ export async function enqueue<K extends JobKind>(tx: Executor, kind: K, payload:
 /** enqueue() for a kind known only at run time (the worker rescheduling a periodic job). */
 export async function insertJob(tx: Executor, kind: string, payload: unknown, opts: EnqueueOptions): Promise<void> {
   await jobInsert(tx, kind, payload, opts);
-  await jobWritten(tx, opts);
+  await notifyIfDue(tx, opts);
 }
 
-/**
- * enqueue() as a statement not yet run, for a caller that sends it with other writes
- * (db/write-together.ts); the caller then awaits jobWritten().
- */
+/** enqueue() as a statement not yet run: the unit of work sends its jobs with its other effects. */
 export function jobInsert(tx: Executor, kind: string, payload: unknown, opts: EnqueueOptions) {
   return tx
     .insert(jobs)
@@ -55,7 +52,7 @@ export function jobInsert(tx: Executor, kind: string, payload: unknown, opts: En
 const notified = new WeakSet<object>();
 
 /** After a job insert: a job due now wakes the workers when the transaction commits. */
-export async function jobWritten(tx: Executor, opts: EnqueueOptions): Promise<void> {
+async function notifyIfDue(tx: Executor, opts: EnqueueOptions): Promise<void> {
   if (opts.runAt.getTime() > clock.now().getTime() || notified.has(tx)) return;
   if (tx instanceof PgTransaction) notified.add(tx);
   await notifyJobsDue(tx);

@@ -1,12 +1,11 @@
-import { sql, type SQL } from "drizzle-orm";
-import type { Db, Tx } from "@/db";
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { Db, Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { auditLog, events } from "@/db/schema";
+import { auditLog, events, subscriptions } from "@/db/schema";
 import { writeTogether, type Write } from "@/db/write-together";
 import { clock } from "@/lib/clock";
 import { DomainError, unavailable, unexpected } from "@/lib/errors";
-import type { EmitInput } from "@/lib/events/emit";
-import { subscriptionCounter } from "@/lib/events/emit";
+import type { EmitInput } from "@/lib/events/types";
 import type { JobKind, JobPayload } from "@/lib/jobs/kinds";
 import { notifyJobsDueSql } from "@/lib/jobs/notify";
 import { dedupeKey, jobInsert, type EnqueueOptions } from "@/lib/jobs/queue";
@@ -26,12 +25,20 @@ export type Actor =
   | { kind: "job"; id: string; jobKind: string }
   | { kind: "system"; operator?: Operator };
 
-/** The effects of a unit of work: collected while it runs, written together when it commits, dropped when it rolls back. */
+/**
+ * The effects of a unit of work: collected while it runs, written together when it commits,
+ * dropped when it rolls back (the promises resolve at once: nothing waits on the database).
+ */
 export interface Effects {
-  events: { emit(input: Omit<EmitInput, "now"> & { now?: Date }): void };
-  jobs: { enqueue<K extends JobKind>(kind: K, payload: JobPayload<K>, opts: EnqueueOptions): void };
-  audit: { record(entry: AuditEntry, by?: Operator): void };
-  ledger: { post(input: PostEntryInput): void };
+  events: { emit(input: Omit<EmitInput, "now"> & { now?: Date }): Promise<{ eventId: string }> };
+  jobs: { enqueue<K extends JobKind>(kind: K, payload: JobPayload<K>, opts: EnqueueOptions): Promise<void> };
+  audit: { record(entry: AuditEntry, by?: Operator): Promise<void> };
+  ledger: { post(input: PostEntryInput): Promise<void> };
+  /**
+   * Writes of the unit that nothing in it reads back (a row marked used, the insert of a row only
+   * the answer names): sent at commit with the effects. One row is written once per unit this way.
+   */
+  atCommit(...writes: SQLWrapper[]): Promise<void>;
 }
 
 /** One unit of work: its transaction, its instant, who it acts for, and its effects. */
@@ -54,10 +61,11 @@ export interface UnitOptions<T> {
    */
   db: Db | (() => Promise<Db>);
   /**
-   * Runs in the same transaction once the outcome is known and the writes are to commit (success,
-   * or a keepChanges error): e.g. the Idempotency-Key records the answer with the work it answers.
+   * Runs in the same unit once the outcome is known and the writes are to commit (success, or a
+   * keepChanges error), before the effects are written: e.g. the Idempotency-Key records the answer
+   * with the work it answers (through atCommit: in the effects' statement).
    */
-  seal?: (tx: Tx, outcome: Outcome<T>) => Promise<void>;
+  seal?: (unit: UnitContext, outcome: Outcome<T>) => Promise<void>;
   /** Fields logged with an unexpected error (route, operator, correlation id). */
   context?: Record<string, unknown>;
   /** Whether a commit wakes the job worker even without a job enqueued through ctx.jobs (default true; reads pass false). */
@@ -84,30 +92,65 @@ class Rollback extends Error {
 }
 
 type Pending = {
-  events: EmitInput[];
+  events: (EmitInput & { eventId: string })[];
   jobs: { kind: string; payload: unknown; opts: EnqueueOptions }[];
   audit: { entry: AuditEntry; by: Operator }[];
   ledger: PostEntryInput[];
+  writes: SQLWrapper[];
 };
 
 function operatorOf(actor: Actor): Operator | undefined {
   return actor.kind === "operator" ? actor.operator : actor.kind === "system" ? actor.operator : undefined;
 }
 
-function collector(now: Date, actor: Actor): { pending: Pending; effects: Effects } {
-  const pending: Pending = { events: [], jobs: [], audit: [], ledger: [] };
+/** Collects effects into `pending`; `then` runs after each one (nothing in a unit; a flush outside one). */
+function collector(now: Date, actor: Actor, then: (pending: Pending) => Promise<void> = async () => {}): { pending: Pending; effects: Effects } {
+  const pending: Pending = { events: [], jobs: [], audit: [], ledger: [], writes: [] };
+  const add = (put: () => void) => {
+    put();
+    return then(pending);
+  };
   const effects: Effects = {
-    events: { emit: (input) => void pending.events.push({ ...input, now: input.now ?? now }) },
-    jobs: { enqueue: (kind, payload, opts) => void pending.jobs.push({ kind, payload, opts }) },
+    events: {
+      emit: async (input) => {
+        const eventId = newId("evt");
+        await add(() => pending.events.push({ ...input, now: input.now ?? now, eventId }));
+        return { eventId };
+      },
+    },
+    jobs: { enqueue: (kind, payload, opts) => add(() => pending.jobs.push({ kind, payload, opts })) },
     audit: {
       record: (entry, by = operatorOf(actor)) => {
         if (!by) throw new Error("audit.record: the unit acts for no operator");
-        pending.audit.push({ entry, by });
+        return add(() => pending.audit.push({ entry, by }));
       },
     },
-    ledger: { post: (input) => void pending.ledger.push(input) },
+    ledger: { post: (input) => add(() => pending.ledger.push(input)) },
+    atCommit: (...writes) => add(() => pending.writes.push(...writes)),
   };
   return { pending, effects };
+}
+
+// The unit each open transaction belongs to: how domain code handed only `tx` reaches its effects.
+const units = new WeakMap<object, Effects>();
+
+/**
+ * The effects of the unit of work `tx` runs in. Outside one (a test's own transaction, a job's
+ * autocommit database) each effect is written at once, as one statement.
+ */
+export function effectsOf(tx: Executor, actor: Actor = { kind: "system" }): Effects {
+  const unit = units.get(tx);
+  if (unit) return unit;
+  return collector(clock.now(), actor, async (pending) => {
+    const taken: Pending = {
+      events: pending.events.splice(0),
+      jobs: pending.jobs.splice(0),
+      audit: pending.audit.splice(0),
+      ledger: pending.ledger.splice(0),
+      writes: pending.writes.splice(0),
+    };
+    if (await flush(tx as Tx, taken, clock.now())) wakeWorker();
+  }).effects;
 }
 
 /**
@@ -119,16 +162,15 @@ function collector(now: Date, actor: Actor): { pending: Pending; effects: Effect
  */
 async function flush(tx: Tx, pending: Pending, now: Date): Promise<boolean> {
   for (const entry of pending.ledger) await postEntry(tx, entry);
-  const writes: Write[] = [];
+  const writes: Write[] = [...pending.writes];
   const eventRows: SQL[] = [];
   const jobs = [...pending.jobs];
-  const bySubscription = new Map<string, EmitInput[]>();
+  const bySubscription = new Map<string, Pending["events"]>();
   for (const e of pending.events) bySubscription.set(e.subscriptionId, [...(bySubscription.get(e.subscriptionId) ?? []), e]);
   [...bySubscription.entries()].forEach(([subscriptionId, list], s) => {
     const counter = `event_counter_${s}`;
     writes.push({ name: counter, write: subscriptionCounter(subscriptionId, list.length) });
-    list.forEach((input, i) => {
-      const eventId = newId("evt");
+    list.forEach(({ eventId, ...input }, i) => {
       const name = `event_${s}_${i}`;
       writes.push({ name, write: eventInsert(counter, list.length - 1 - i, eventId, input) });
       eventRows.push(sql`select 1 from ${sql.identifier(name)}`);
@@ -165,6 +207,17 @@ async function flush(tx: Tx, pending: Pending, now: Date): Promise<boolean> {
   return jobs.length > 0;
 }
 
+/**
+ * Raises a subscription's event counter by `count` (one UPDATE: concurrent units emitting for one
+ * subscription wait on its row, so sequence numbers follow commit order); answers `sequence` (the
+ * new value) and `partner_id`.
+ */
+function subscriptionCounter(subscriptionId: string, count: number): SQL {
+  const c = (col: { name: string }) => sql.identifier(col.name);
+  return sql`update ${subscriptions} set ${c(subscriptions.eventSequence)} = ${c(subscriptions.eventSequence)} + ${count}
+    where ${c(subscriptions.id)} = ${subscriptionId} returning ${c(subscriptions.eventSequence)} as sequence, ${c(subscriptions.partnerId)} as partner_id`;
+}
+
 /** An event numbered from its subscription's counter row (raised by the count, so `back` steps below its new value). */
 function eventInsert(counter: string, back: number, eventId: string, input: EmitInput): SQL {
   const c = (col: { name: string }) => sql.identifier(col.name);
@@ -196,16 +249,18 @@ export async function withinUnit<T>(work: (unit: UnitContext) => Promise<T>, opt
   try {
     outcome = await db.transaction(async (tx): Promise<Outcome<T>> => {
       const { pending, effects } = collector(now, actor);
+      units.set(tx, effects);
+      const unit = { tx, now, actor, ...effects };
       let settled: Outcome<T>;
       try {
-        settled = { ok: true, value: await work({ tx, now, actor, ...effects }) };
+        settled = { ok: true, value: await work(unit) };
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
         if (!err.keepChanges) throw new Rollback(err);
         settled = { ok: false, error: err, committed: true };
       }
+      await options.seal?.(unit, settled);
       wroteJobs = await flush(tx, pending, now);
-      await options.seal?.(tx, settled);
       return settled;
     });
   } catch (err) {

@@ -9,7 +9,8 @@ import { corridorByCode } from "@/lib/corridors/corridors";
 import { quoteTtlSeconds, type CorridorType } from "@/lib/corridors/payout-methods";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { DomainError } from "@/lib/errors";
-import { dedupeKey, jobInsert, jobWritten } from "@/lib/jobs/queue";
+import { dedupeKey } from "@/lib/jobs/queue";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 import { checkEnvelope } from "@/lib/pricing/envelope";
 import { referenceRates } from "@/lib/pricing/rate-store";
 import { insertRegisteredTransfer } from "@/lib/transfers/records";
@@ -67,7 +68,6 @@ export async function acceptQuote(
   );
 
   const expiresAt = addSeconds(now, config().TRANSFER_TTL_SECONDS);
-  const expiry = (transferId: string) => ({ runAt: expiresAt, dedupeKey: dedupeKey("transfers.expire", transferId) });
   const transfer = await insertRegisteredTransfer(
     tx,
     {
@@ -91,14 +91,13 @@ export async function acceptQuote(
       createdAt: now,
     },
     now,
-    // Sent with the transfer's first history row and event.
-    (transferId) => [
-      tx.update(disclosures).set({ usedAt: now }).where(eq(disclosures.tokenHash, disclosure.tokenHash)),
-      tx.update(quotes).set({ acceptedAt: now, transferId }).where(eq(quotes.id, quote.id)),
-      tx.update(beneficiaries).set({ lastUsedAt: now }).where(eq(beneficiaries.id, beneficiary.id)),
-      jobInsert(tx, "transfers.expire", { transferId }, expiry(transferId)),
-    ],
   );
-  await jobWritten(tx, expiry(transfer.id));
+  const effects = effectsOf(tx);
+  await effects.atCommit(
+    tx.update(disclosures).set({ usedAt: now }).where(eq(disclosures.tokenHash, disclosure.tokenHash)),
+    tx.update(quotes).set({ acceptedAt: now, transferId: transfer.id }).where(eq(quotes.id, quote.id)),
+    tx.update(beneficiaries).set({ lastUsedAt: now }).where(eq(beneficiaries.id, beneficiary.id)),
+  );
+  await effects.jobs.enqueue("transfers.expire", { transferId: transfer.id }, { runAt: expiresAt, dedupeKey: dedupeKey("transfers.expire", transfer.id) });
   return { quoteId: quote.id, transferId: transfer.id, transferStatus: transfer.state };
 }

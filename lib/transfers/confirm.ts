@@ -8,7 +8,7 @@ import { deviceByKid } from "@/lib/devices/lookup";
 import { DomainError } from "@/lib/errors";
 import { lockedForSecondsAny, recordFailure } from "@/lib/lockouts/failure-counter";
 import { expireIfOverdue } from "./deadline";
-import { newFundingSession } from "./funding";
+import { openFundingSession } from "./funding";
 import { transferInScope, transitionTransfer } from "./records";
 import { transferMachine } from "./state-machine";
 
@@ -88,8 +88,7 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
     throw err;
   }
 
-  const session = newFundingSession(tx, row, now);
-  const funding = await transitionTransfer(tx, row, "confirm", now, { confirmedAt: now, challenge: null, challengeExpiresAt: null }, session.writes);
-  await session.written();
-  return { transferId: row.id, transferStatus: funding.state, confirmedAt: now.toISOString(), nextStep: "OPEN_FUNDING_WEBVIEW", fundingSession: session.view };
+  const funding = await transitionTransfer(tx, row, "confirm", now, { confirmedAt: now, challenge: null, challengeExpiresAt: null });
+  const fundingSession = await openFundingSession(tx, funding, now);
+  return { transferId: row.id, transferStatus: funding.state, confirmedAt: now.toISOString(), nextStep: "OPEN_FUNDING_WEBVIEW", fundingSession };
 }

@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
-import { writeTogether } from "@/db/write-together";
 import { newId } from "@/db/ids";
 import { fundingSessions } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import type { FundingSource } from "@/lib/ledger";
-import { dedupeKey, jobInsert, jobWritten } from "@/lib/jobs/queue";
+import { dedupeKey } from "@/lib/jobs/queue";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 import { countFailures, recordFailure } from "@/lib/lockouts/failure-counter";
 import { webviewTokenInsert } from "@/lib/webviews/tokens";
 import { fundingSessionMachine } from "./funding-session-state-machine";
@@ -17,31 +17,21 @@ import { closeFundingSession, type FundingSessionRow } from "./funding-session-e
 import { startPayout } from "./network";
 
 /**
- * A new funding attempt after confirm: 30 minutes, its single-use webview URL (spec 2.8). Its
- * writes are not run here: confirm sends them with the transition to funding, then calls `written`.
+ * A new funding attempt after confirm: 30 minutes, its single-use webview URL (spec 2.8). The
+ * session and its token are written at commit (nothing in the unit reads them back), with the
+ * job that expires it.
  */
-export function newFundingSession(tx: Tx, transfer: TransferRow, now: Date) {
+export async function openFundingSession(tx: Tx, transfer: TransferRow, now: Date) {
   const id = newId("fs");
   const expiresAt = addSeconds(now, config().FUNDING_TTL_SECONDS);
   const webview = webviewTokenInsert(tx, { kind: "FUNDING", sessionId: id, partnerId: transfer.partnerId, ttlSeconds: config().FUNDING_TTL_SECONDS, now });
-  const expiry = { runAt: expiresAt, dedupeKey: dedupeKey("funding.expire", id) };
-  return {
-    writes: [
-      tx.insert(fundingSessions).values({ id, transferId: transfer.id, state: fundingSessionMachine.next("none", "create").to, expiresAt, createdAt: now }),
-      webview.insert,
-      jobInsert(tx, "funding.expire", { fundingSessionId: id }, expiry),
-    ],
-    written: () => jobWritten(tx, expiry),
-    view: { fundingSessionId: id, fundingWebviewUrl: webview.url, expiresAt: expiresAt.toISOString() },
-  };
-}
-
-/** newFundingSession with its writes run now (a transfer already in funding). */
-export async function openFundingSession(tx: Tx, transfer: TransferRow, now: Date) {
-  const session = newFundingSession(tx, transfer, now);
-  await writeTogether(tx, session.writes);
-  await session.written();
-  return session.view;
+  const effects = effectsOf(tx);
+  await effects.atCommit(
+    tx.insert(fundingSessions).values({ id, transferId: transfer.id, state: fundingSessionMachine.next("none", "create").to, expiresAt, createdAt: now }),
+    webview.insert,
+  );
+  await effects.jobs.enqueue("funding.expire", { fundingSessionId: id }, { runAt: expiresAt, dedupeKey: dedupeKey("funding.expire", id) });
+  return { fundingSessionId: id, fundingWebviewUrl: webview.url, expiresAt: expiresAt.toISOString() };
 }
 
 /**

@@ -1,11 +1,10 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQLWrapper } from "drizzle-orm";
 import { prepared } from "@/db/prepared";
 import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { withWrites, writeTogether, type Write } from "@/db/write-together";
 import { transfers, transferStateHistory } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
-import { EVENT_ROW, eventWrites } from "@/lib/events/emit";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 import { postTransition } from "./postings";
 import { transferMachine, type TransferState, type TransferTrigger } from "./state-machine";
 
@@ -31,8 +30,24 @@ export async function lockTransfer(tx: Tx, transferId: string): Promise<Transfer
   return row;
 }
 
-/** The history row and the event of a state change, not yet run; historyId is the ledger entry's source. */
-function stateWrites(
+/** The history row of a state change, not yet run; historyId is the ledger entry's source. */
+function historyInsert(tx: Tx, transferId: string, to: TransferState, reasonCode: string, now: Date, seq?: number) {
+  const historyId = newId("tsh");
+  const insert = tx.insert(transferStateHistory).values({
+    id: historyId,
+    transferId,
+    seq:
+      seq ??
+      sql`(select coalesce(max(${transferStateHistory.seq}), 0) + 1 from ${transferStateHistory} where ${transferStateHistory.transferId} = ${transferId})`,
+    state: to,
+    reasonCode,
+    transitionedAt: now,
+  });
+  return { historyId, insert };
+}
+
+/** The transfer.state.changed event of a state change (written with the unit's other effects). */
+function emitStateChanged(
   tx: Tx,
   row: { id: string; subscriptionId: string },
   from: TransferState | null,
@@ -41,49 +56,37 @@ function stateWrites(
   now: Date,
   extra: Record<string, unknown> = {},
 ) {
-  const historyId = newId("tsh");
-  const history = tx.insert(transferStateHistory).values({
-    id: historyId,
-    transferId: row.id,
-    seq: sql`(select coalesce(max(${transferStateHistory.seq}), 0) + 1 from ${transferStateHistory} where ${transferStateHistory.transferId} = ${row.id})`,
-    state: to,
-    reasonCode,
-    transitionedAt: now,
-  });
-  const event = eventWrites(tx, {
+  return effectsOf(tx).events.emit({
     subscriptionId: row.subscriptionId,
     eventType: "transfer.state.changed",
     data: { transferId: row.id, state: to, previousState: from, reasonCode, ...extra },
     now,
   });
-  return { historyId, writes: [history, ...event.writes], written: event.written };
 }
 
-/** Creates the transfer in registered (quote acceptance, spec 3.1 first row). */
+/** Creates the transfer in registered (quote acceptance, spec 3.1 first row); its first history row is written at commit. */
 export async function insertRegisteredTransfer(
   tx: Tx,
   values: Omit<typeof transfers.$inferInsert, "id" | "state" | "stateChangedAt">,
   now: Date,
-  alongside: (transferId: string) => Write[] = () => [],
 ): Promise<TransferRow> {
   const step = transferMachine.next("none", "quote.accepted");
   const [row] = await tx
     .insert(transfers)
     .values({ ...values, id: newId("trf"), state: step.to, stateChangedAt: now })
     .returning();
-  const state = stateWrites(tx, row, null, step.to, step.reasonCode ?? "TRF_INITIATION_QUOTE_ACCEPTED", now);
-  const [event] = await writeTogether(tx, [...state.writes, ...alongside(row.id)], sql`select 1 from ${sql.identifier(EVENT_ROW)}`);
-  if (!event) throw new Error(`unknown subscription ${row.subscriptionId}`);
-  await state.written();
+  const reasonCode = step.reasonCode ?? "TRF_INITIATION_QUOTE_ACCEPTED";
+  await effectsOf(tx).atCommit(historyInsert(tx, row.id, step.to, reasonCode, now, 1).insert);
+  await emitStateChanged(tx, row, null, step.to, reasonCode, now);
   return row;
 }
 
 /**
  * The one way a transfer changes state. The row must be locked (FOR UPDATE) by the caller; the
- * transition table decides (or refuses with transfer.stateInvalid); the new state, its history
- * entry, the transfer.state.changed event and the ledger entry of a money-moving change
- * (postings.ts) commit with the caller's transaction. The caller's `alongside` writes (independent
- * of these: db/write-together.ts) are sent in the same statement as the history row and event.
+ * transition table decides (or refuses with transfer.stateInvalid); the new state and its history
+ * entry (one statement), the transfer.state.changed event and the ledger entry of a money-moving
+ * change (postings.ts) commit with the caller's unit of work. `atCommit` writes are the caller's,
+ * sent with the unit's effects.
  */
 export async function transitionTransfer(
   tx: Tx,
@@ -91,7 +94,7 @@ export async function transitionTransfer(
   trigger: TransferTrigger,
   now: Date,
   set: Partial<TransferRow> = {},
-  alongside: Write[] = [],
+  atCommit: SQLWrapper[] = [],
   /** Fields the transfer.state.changed event carries beyond the state (a payout rejection's reason). */
   eventData: Record<string, unknown> = {},
 ): Promise<TransferRow> {
@@ -105,22 +108,24 @@ export async function transitionTransfer(
     ...(step.changed ? { stateChangedAt: now } : {}),
     ...(entering ? { priorState: from } : leaving ? { priorState: null } : {}),
   };
+  if (atCommit.length > 0) await effectsOf(tx).atCommit(...atCommit);
   if (!step.changed) {
     const [same] = await tx.update(transfers).set(values).where(eq(transfers.id, row.id)).returning();
-    if (alongside.length > 0) await writeTogether(tx, alongside);
     return same;
   }
-  // One statement: the row, its history entry, the event with its delivery, the caller's writes.
-  const state = stateWrites(tx, row, from, step.to, step.reasonCode ?? trigger, now, eventData);
-  const [updated] = await withWrites(tx, [...state.writes, ...alongside])
+  // One statement: the row and its history entry (the machine's own write).
+  const reasonCode = step.reasonCode ?? trigger;
+  const history = historyInsert(tx, row.id, step.to, reasonCode, now);
+  const [updated] = await tx
+    .with(tx.$with("history", {}).as(history.insert.getSQL()))
     .update(transfers)
     .set(values)
-    .where(and(eq(transfers.id, row.id), sql`exists (select 1 from ${sql.identifier(EVENT_ROW)})`))
+    .where(eq(transfers.id, row.id))
     .returning();
-  if (!updated) throw new Error(`transitionTransfer: transfer ${row.id} or its subscription not found`);
-  await state.written();
+  if (!updated) throw new Error(`transitionTransfer: transfer ${row.id} not found`);
+  await emitStateChanged(tx, row, from, step.to, reasonCode, now, eventData);
   // Out of spended, the money is where the prior state left it.
   const moneyFrom = from === "spended" ? (row.priorState ?? from) : from;
-  await postTransition(tx, { transfer: updated, trigger, from: moneyFrom, to: step.to, historyId: state.historyId, now });
+  await postTransition(tx, { transfer: updated, trigger, from: moneyFrom, to: step.to, historyId: history.historyId, now });
   return updated;
 }

@@ -5,7 +5,7 @@ import { newId } from "@/db/ids";
 import { refunds, refundStateHistory } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
-import { emitEvent } from "@/lib/events/emit";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 import { defineJob } from "@/lib/jobs/define";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { refundProvider } from "@/lib/providers/refunds";
@@ -115,7 +115,7 @@ export async function moveRefund(
   if (next === "COMPLETED") await postRefundPaid(tx, transfer, now);
   if (next === "COMPLETED" || next === "FAILED") {
     // The partner learns the outcome, never the reason (operators' words: docs/decisions.md).
-    await emitEvent(tx, {
+    await effectsOf(tx).events.emit({
       subscriptionId: moved.subscriptionId,
       eventType: next === "COMPLETED" ? "refund.completed" : "refund.failed",
       data: {

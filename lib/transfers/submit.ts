@@ -1,6 +1,5 @@
 import { and, eq, type SQLWrapper } from "drizzle-orm";
 import type { Tx } from "@/db";
-import { writeTogether } from "@/db/write-together";
 import { newId } from "@/db/ids";
 import { payoutMethods, quotes, transfers } from "@/db/schema";
 import { beneficiaryInScope, payoutMethodView } from "@/lib/beneficiaries/records";
@@ -11,7 +10,8 @@ import { corridorByCode } from "@/lib/corridors/corridors";
 import { payoutTypeToMethod } from "@/lib/corridors/payout-methods";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { DomainError, type ValidationCode } from "@/lib/errors";
-import { dedupeKey, jobInsert, jobWritten } from "@/lib/jobs/queue";
+import { dedupeKey } from "@/lib/jobs/queue";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 import { canonicalMethodType } from "@/lib/payout-identifiers/method-types";
 import { checkIdentifierFormat } from "@/lib/payout-identifiers/format-check";
 import { maskIdentifier } from "@/lib/payout-identifiers/mask";
@@ -117,14 +117,10 @@ export async function submitTransfer(tx: Tx, input: SubmitInput & { subscription
     fastCheckExpectedBy: addSeconds(now, (delayMs + 1000) / 1000),
   };
   const check = { runAt: addSeconds(now, delayMs / 1000), dedupeKey: dedupeKey("transfers.fastCheck", row.id) };
-  // One statement: the new payout method, the transfer pointing at it (its foreign key is checked
-  // at the statement's end) and the fast-check job.
-  await writeTogether(tx, [
-    ...(insert ? [insert] : []),
-    tx.update(transfers).set(set).where(eq(transfers.id, row.id)),
-    jobInsert(tx, "transfers.fastCheck", { transferId: row.id }, check),
-  ]);
-  await jobWritten(tx, check);
+  // Written at commit: the new payout method, the transfer pointing at it, and the fast-check job.
+  const effects = effectsOf(tx);
+  await effects.atCommit(...(insert ? [insert] : []), tx.update(transfers).set(set).where(eq(transfers.id, row.id)));
+  await effects.jobs.enqueue("transfers.fastCheck", { transferId: row.id }, check);
   row = { ...row, ...set };
   return {
     transferId: row.id,

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { checkAgainstContract } from "./contract-check";
 
 /** HTTP client for integration tests: talks to the real app started by scripts/test.mjs. */
 export const BASE_URL = process.env.TEST_BASE_URL ?? "http://127.0.0.1:3000";
@@ -43,6 +44,8 @@ export async function call<T = any>(method: string, path: string, opts: CallOpti
   } catch {
     parsed = null;
   }
+  // Every answer is what its contract says (support/contract-check.ts), or the test fails here.
+  checkAgainstContract(method, path, res.status, parsed, res.headers.get("content-type"));
   return { status: res.status, headers: res.headers, text, body: parsed as T };
 }
 

@@ -60,7 +60,7 @@ describe("unit of work: outcomes and error mapping", () => {
         await writePartner(tx, id);
         return 42;
       },
-      { db, seal: (tx, done) => (done.ok ? writePartner(tx, sealed) : Promise.resolve()) },
+      { db, seal: (unit, done) => (done.ok ? writePartner(unit.tx, sealed) : Promise.resolve()) },
     );
     assert.deepEqual(outcome, { ok: true, value: 42 });
     assert.equal(await partnerExists(id), true);
@@ -75,7 +75,7 @@ describe("unit of work: outcomes and error mapping", () => {
         await writePartner(tx, id);
         throw new DomainError("funding.sessionExpired", { message: "expired", keepChanges: true });
       },
-      { db, seal: (tx, done) => (done.ok ? Promise.resolve() : writePartner(tx, sealed)) },
+      { db, seal: (unit, done) => (done.ok ? Promise.resolve() : writePartner(unit.tx, sealed)) },
     );
     assert.equal(outcome.ok, false);
     assert.ok(!outcome.ok && outcome.committed && outcome.error.code === "funding.sessionExpired");
