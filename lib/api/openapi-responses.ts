@@ -30,7 +30,7 @@ const RetryAfter = z.object({
 /**
  * Errors every operation can answer with, from the pipeline (lib/http/endpoint.ts), on top of its
  * contract's own: 500 for the unexpected, 503 while the database cannot be reached
- * (lib/http/unavailable.ts), the key and token checks, body and parameter validation, the
+ * (lib/platform/unavailable.ts, mapped by toDomainError), the key and token checks, body and parameter validation, the
  * Idempotency-Key. 429 only where the contract lists it: the throttled Auth routes and confirm.
  */
 function commonErrors(c: Contract): ErrorCode[] {

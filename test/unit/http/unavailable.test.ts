@@ -1,4 +1,4 @@
-/** lib/http/unavailable.ts: a database that cannot be reached is 503 internal.unavailable, not 500. */
+/** lib/platform/unavailable.ts: a database that cannot be reached is 503 internal.unavailable, not 500. */
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { test } from "node:test";
