@@ -1,6 +1,7 @@
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import type { BankCreditState, QueueReason } from "@/lib/reconciliation/bank-credit-state-machine";
 import { createdAt, tstz } from "./columns";
+import { transfers } from "./transfers";
 
 /**
  * One credit entry of an imported bank statement (issue 12, lib/reconciliation). Unique on the
@@ -23,7 +24,7 @@ export const bankCredits = pgTable(
     state: text("state").$type<BankCreditState>().notNull(),
     /** Why it waited for an operator (null when it matched at import). */
     reason: text("reason").$type<QueueReason>(),
-    transferId: text("transfer_id"),
+    transferId: text("transfer_id").references(() => transfers.id),
     /** What funded the transfer (the transfer's total); the rest of an over-payment is to return. */
     appliedAmount: text("applied_amount"),
     returnedAmount: text("returned_amount"),

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, pgTable, text, unique } from "drizzle-orm/pg-core";
+import { bigint, check, foreignKey, index, integer, pgTable, text, unique } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
+import { transfers, transferStateHistory } from "./transfers";
 import type { AccountCode } from "@/lib/ledger/accounts";
 
 /**
@@ -15,7 +16,7 @@ export const ledgerAccounts = pgTable(
     code: text("code").$type<AccountCode>().notNull(),
     currency: text("currency").notNull(),
     /** Set for the per-transfer accounts (transfer:*); null for the house accounts. */
-    transferId: text("transfer_id"),
+    transferId: text("transfer_id").references(() => transfers.id),
     createdAt: createdAt(),
   },
   // NULLS NOT DISTINCT: one house account per code and currency, too.
@@ -30,7 +31,7 @@ export const journalEntries = pgTable(
     sourceKey: text("source_key").notNull(),
     kind: text("kind").notNull(),
     memo: text("memo").notNull(),
-    transferId: text("transfer_id"),
+    transferId: text("transfer_id").references(() => transfers.id),
     transferStateHistoryId: text("transfer_state_history_id"),
     createdAt: createdAt(),
   },
@@ -38,6 +39,8 @@ export const journalEntries = pgTable(
     unique("journal_entries_source_key").on(t.sourceKey),
     index("journal_entries_transfer_idx").on(t.transferId),
     index("journal_entries_created_idx").on(t.createdAt),
+    // Named here: the generated name would pass PostgreSQL's 63-character limit and be cut.
+    foreignKey({ name: "journal_entries_history_fk", columns: [t.transferStateHistoryId], foreignColumns: [transferStateHistory.id] }),
   ],
 );
 
@@ -45,10 +48,14 @@ export const journalLines = pgTable(
   "journal_lines",
   {
     id: text("id").primaryKey(),
-    entryId: text("entry_id").notNull(),
+    entryId: text("entry_id")
+      .notNull()
+      .references(() => journalEntries.id),
     /** Order within the entry, as posted. */
     lineNo: integer("line_no").notNull(),
-    accountId: text("account_id").notNull(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => ledgerAccounts.id),
     debitMinor: bigint("debit_minor", { mode: "bigint" }).notNull(),
     creditMinor: bigint("credit_minor", { mode: "bigint" }).notNull(),
   },

@@ -1,5 +1,6 @@
 import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
+import { transfers } from "./transfers";
 
 /**
  * A pain.001 credit-transfer file for one payout bank and currency (issue 12 item 4). The XML is
@@ -34,7 +35,9 @@ export const payoutFileItems = pgTable(
     payoutFileId: text("payout_file_id")
       .notNull()
       .references(() => payoutFiles.id),
-    transferId: text("transfer_id").notNull(),
+    transferId: text("transfer_id")
+      .notNull()
+      .references(() => transfers.id),
     /** InstdAmt as written, in the currency's minor units. */
     amount: text("amount").notNull(),
   },
@@ -52,7 +55,9 @@ export const paymentStatusRecords = pgTable(
     status: text("status").notNull(),
     /** StsRsnInf/Rsn/Cd, when given. */
     reasonCode: text("reason_code"),
-    transferId: text("transfer_id").notNull(),
+    transferId: text("transfer_id")
+      .notNull()
+      .references(() => transfers.id),
     /** The report's GrpHdr/MsgId. */
     reportMessageId: text("report_message_id").notNull(),
     importedAt: tstz("imported_at").notNull(),

@@ -1,5 +1,8 @@
 import { bigint, index, pgSequence, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { beneficiaries } from "./beneficiaries";
 import { createdAt, pricingColumns, tstz } from "./columns";
+import { partners } from "./partners";
+import { subscriptions } from "./subscriptions";
 import type { Language } from "@/lib/i18n/language";
 
 /** partner_quote_seq of the quotes the service signs itself (strictly increasing, never reused). */
@@ -11,9 +14,15 @@ export const quotes = pgTable(
   {
     /** quote_id of the signed claims (partner-allocated for PARTNER_SIGNED quotes). */
     id: text("id").primaryKey(),
-    partnerId: text("partner_id").notNull(),
-    subscriptionId: text("subscription_id").notNull(),
-    beneficiaryId: text("beneficiary_id").notNull(),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id),
+    subscriptionId: text("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id),
+    beneficiaryId: text("beneficiary_id")
+      .notNull()
+      .references(() => beneficiaries.id),
     /** SERVICE_PRICED or PARTNER_SIGNED. */
     pricingMode: text("pricing_mode").notNull(),
     jti: text("jti").notNull(),

@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { foreignKey, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import type { NetworkCancellationState } from "@/lib/transfers/network-cancellation-state-machine";
 import type { RefundStatus } from "@/lib/transfers/refund-state-machine";
 import { createdAt, tstz } from "./columns";
+import { subscriptions } from "./subscriptions";
+import { transfers } from "./transfers";
 
 /**
  * A refund of a transfer (spec 2.8 RefundDetail): at most one per transfer, created when a funded
@@ -13,8 +15,12 @@ export const refunds = pgTable(
   "refunds",
   {
     id: text("id").primaryKey(),
-    transferId: text("transfer_id").notNull(),
-    subscriptionId: text("subscription_id").notNull(),
+    transferId: text("transfer_id")
+      .notNull()
+      .references(() => transfers.id),
+    subscriptionId: text("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id),
     state: text("state").$type<RefundStatus>().notNull(),
     refundMethod: text("refund_method").$type<"ORIGINAL_PAYMENT_METHOD">().notNull(),
     initiatedAt: tstz("initiated_at").notNull(),
@@ -35,7 +41,9 @@ export const refundStateHistory = pgTable(
   "refund_state_history",
   {
     id: text("id").primaryKey(),
-    refundId: text("refund_id").notNull(),
+    refundId: text("refund_id")
+      .notNull()
+      .references(() => refunds.id),
     seq: integer("seq").notNull(),
     state: text("state").$type<RefundStatus>().notNull(),
     trigger: text("trigger").notNull(),
@@ -54,7 +62,9 @@ export const networkCancellations = pgTable(
   "network_cancellations",
   {
     id: text("id").primaryKey(),
-    transferId: text("transfer_id").notNull(),
+    transferId: text("transfer_id")
+      .notNull()
+      .references(() => transfers.id),
     state: text("state").$type<NetworkCancellationState>().notNull(),
     requestedAt: tstz("requested_at").notNull(),
     /** Spec 8's hint for when the network answers. */
@@ -81,5 +91,9 @@ export const networkCancellationStateHistory = pgTable(
     trigger: text("trigger").notNull(),
     transitionedAt: tstz("transitioned_at").notNull(),
   },
-  (t) => [uniqueIndex("network_cancellation_state_history_seq_idx").on(t.networkCancellationId, t.seq)],
+  (t) => [
+    uniqueIndex("network_cancellation_state_history_seq_idx").on(t.networkCancellationId, t.seq),
+    // Named here: the generated name would pass PostgreSQL's 63-character limit and be cut.
+    foreignKey({ name: "network_cancellation_state_history_fk", columns: [t.networkCancellationId], foreignColumns: [networkCancellations.id] }),
+  ],
 );

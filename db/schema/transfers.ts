@@ -1,5 +1,10 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { beneficiaries, payoutMethods } from "./beneficiaries";
 import { createdAt, pricingColumns, tstz } from "./columns";
+import { customers } from "./customers";
+import { partners } from "./partners";
+import { quotes } from "./quotes";
+import { subscriptions } from "./subscriptions";
 import type { FundingSource } from "@/lib/ledger/accounts";
 import type { CancellationRecord } from "@/lib/transfers/details";
 import type { FundingSessionStatus } from "@/lib/transfers/funding-session-state-machine";
@@ -10,11 +15,21 @@ export const transfers = pgTable(
   "transfers",
   {
     id: text("id").primaryKey(),
-    partnerId: text("partner_id").notNull(),
-    subscriptionId: text("subscription_id").notNull(),
-    customerId: text("customer_id").notNull(),
-    quoteId: text("quote_id").notNull(),
-    beneficiaryId: text("beneficiary_id").notNull(),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id),
+    subscriptionId: text("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => customers.id),
+    quoteId: text("quote_id")
+      .notNull()
+      .references(() => quotes.id),
+    beneficiaryId: text("beneficiary_id")
+      .notNull()
+      .references(() => beneficiaries.id),
     state: text("state").$type<TransferState>().notNull(),
     /** The state before a compliance hold (spended), restored on release. */
     priorState: text("prior_state").$type<TransferState>(),
@@ -23,7 +38,7 @@ export const transfers = pgTable(
     corridor: text("corridor").notNull(),
     payoutMethod: text("payout_method").notNull(),
     purposeOfTransfer: text("purpose_of_transfer").notNull(),
-    payoutMethodId: text("payout_method_id"),
+    payoutMethodId: text("payout_method_id").references(() => payoutMethods.id),
     submittedAt: tstz("submitted_at"),
     fastCheckExpectedBy: tstz("fast_check_expected_by"),
     confirmedAt: tstz("confirmed_at"),
@@ -53,7 +68,9 @@ export const transferStateHistory = pgTable(
   "transfer_state_history",
   {
     id: text("id").primaryKey(),
-    transferId: text("transfer_id").notNull(),
+    transferId: text("transfer_id")
+      .notNull()
+      .references(() => transfers.id),
     seq: integer("seq").notNull(),
     state: text("state").$type<TransferState>().notNull(),
     reasonCode: text("reason_code").notNull(),
@@ -67,7 +84,9 @@ export const fundingSessions = pgTable(
   "funding_sessions",
   {
     id: text("id").primaryKey(),
-    transferId: text("transfer_id").notNull(),
+    transferId: text("transfer_id")
+      .notNull()
+      .references(() => transfers.id),
     state: text("state").$type<FundingSessionStatus>().notNull(),
     /** CARD or BANK_TRANSFER, once the customer paid. */
     method: text("method"),

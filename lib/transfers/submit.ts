@@ -117,7 +117,8 @@ export async function submitTransfer(tx: Tx, input: SubmitInput & { subscription
     fastCheckExpectedBy: addSeconds(now, (delayMs + 1000) / 1000),
   };
   const check = { runAt: addSeconds(now, delayMs / 1000), dedupeKey: dedupeKey("transfers.fastCheck", row.id) };
-  // Written at commit: the new payout method, the transfer pointing at it, and the fast-check job.
+  // Written at commit: the new payout method, then the transfer pointing at it (the foreign key
+  // transfers.payout_method_id, migration 0017), and the fast-check job.
   const effects = effectsOf(tx);
   await effects.atCommit(...(insert ? [insert] : []), tx.update(transfers).set(set).where(eq(transfers.id, row.id)));
   await effects.jobs.enqueue("transfers.fastCheck", { transferId: row.id }, check);

@@ -1,13 +1,15 @@
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { customers, partners, subscriptions } from "@/db/schema";
+import { beneficiaries, customers, partners, quotes, subscriptions } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
+import type { PricedColumns } from "@/lib/pricing/priced-columns";
 import type { insertRegisteredTransfer } from "@/lib/transfers/records";
 
 /**
  * Rows the database unit tests build by hand rather than through the API: a partner with no webhook
  * URL (its events are undeliverable at once), a customer and its subscription, and a transfer in
- * registered as quote acceptance creates it (history entry and event included).
+ * registered as quote acceptance creates it (history entry and event included), with the
+ * beneficiary and quote rows its foreign keys name (issue 21).
  */
 export interface Owner {
   partnerId: string;
@@ -32,26 +34,78 @@ export async function newSubscription(db: Db): Promise<Owner> {
   return { partnerId, customerId, subscriptionId };
 }
 
+const PRICED = {
+  originAmount: "100.000000",
+  originCurrency: "USD",
+  destinationAmount: "1875.000000",
+  destinationCurrency: "MXN",
+  fxRate: "18.750000",
+  principalFee: "2.990000",
+  partnerFee: "0.000000",
+  totalCustomerCost: "102.990000",
+};
+
+/**
+ * An accepted quote of `owner` with these priced terms, to `existingBeneficiaryId` or to a new
+ * VALID beneficiary: the rows a transfer's foreign keys name (issue 21), for tests that insert a
+ * transfer by hand.
+ */
+export async function insertQuoteRows(
+  tx: Tx,
+  owner: Owner,
+  priced: PricedColumns,
+  now: Date,
+  existingBeneficiaryId?: string,
+): Promise<{ quoteId: string; beneficiaryId: string }> {
+  const beneficiaryId = existingBeneficiaryId ?? newId("ben");
+  const quoteId = newId("quo");
+  if (!existingBeneficiaryId)
+    await tx.insert(beneficiaries).values({
+      id: beneficiaryId,
+      subscriptionId: owner.subscriptionId,
+      firstName: "Ana",
+      lastName: "Lopez",
+      countryOfResidence: "MX",
+      relationshipToCustomer: "FAMILY",
+      state: "VALID",
+      createdAt: now,
+      updatedAt: now,
+    });
+  await tx.insert(quotes).values({
+    id: quoteId,
+    partnerId: owner.partnerId,
+    subscriptionId: owner.subscriptionId,
+    beneficiaryId,
+    pricingMode: "SERVICE_PRICED",
+    jti: newId("jti"),
+    quoteSeq: 1,
+    corridor: `${priced.originCurrency.slice(0, 2)}-${priced.destinationCurrency.slice(0, 2)}`,
+    corridorDataVersion: "test",
+    payoutMethod: "bank_account",
+    corridorType: "bank_account",
+    ...priced,
+    signedQuote: "test",
+    validUntil: addSeconds(now, TRANSFER_TTL_SECONDS),
+    acceptedAt: now,
+    createdAt: now,
+  });
+  return { quoteId, beneficiaryId };
+}
+
 /** A USD 100 to MXN transfer in registered for `owner`, inside the caller's transaction. */
 export async function insertTestTransfer(tx: Tx, owner: Owner, now: Date) {
   // Imported when first used, like the tests did: the domain modules read configuration on load.
   const { insertRegisteredTransfer } = await import("@/lib/transfers/records");
+  const { quoteId, beneficiaryId } = await insertQuoteRows(tx, owner, PRICED, now);
   return insertRegisteredTransfer(
     tx,
     {
       partnerId: owner.partnerId,
       subscriptionId: owner.subscriptionId,
       customerId: owner.customerId,
-      quoteId: newId("quo"),
-      beneficiaryId: newId("ben"),
-      originAmount: "100.000000",
-      originCurrency: "USD",
-      destinationAmount: "1875.000000",
-      destinationCurrency: "MXN",
-      fxRate: "18.750000",
-      principalFee: "2.990000",
-      partnerFee: "0.000000",
-      totalCustomerCost: "102.990000",
+      quoteId,
+      beneficiaryId,
+      ...PRICED,
       corridor: "US-MX",
       payoutMethod: "bank_account",
       purposeOfTransfer: "FAMILY_SUPPORT",

@@ -14,6 +14,7 @@ import { parseExportRange } from "@/lib/console/export-range";
 import { DomainError } from "@/lib/errors";
 import { accountBalances, journalLinesBetween, postEntry, transferEntries, trialBalance } from "@/lib/ledger";
 import { freshDb } from "../../support/db";
+import { registeredTransfer } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -26,7 +27,8 @@ after(async () => close());
 const now = () => clock.now();
 
 test("a balanced entry posts its lines; the same source key again posts nothing", async () => {
-  const transferId = newId("trf");
+  // A real transfer: journal entries and transfer accounts name it by foreign key (issue 21).
+  const transferId = (await registeredTransfer(db)).id;
   const sourceKey = newId("src");
   const entry = {
     sourceKey,
@@ -58,7 +60,8 @@ test("a balanced entry posts its lines; the same source key again posts nothing"
 });
 
 test("each currency balances on its own: a conversion passes through fx:conversion per currency", async () => {
-  const transferId = newId("trf");
+  // A real transfer: journal entries and transfer accounts name it by foreign key (issue 21).
+  const transferId = (await registeredTransfer(db)).id;
   const ok = await db.transaction((tx) =>
     postEntry(tx, {
       sourceKey: newId("src"),
@@ -178,7 +181,8 @@ test("the trial balance sums to zero per currency and house accounts are shared"
 });
 
 test("the accountants' export reads a time range on either database; bad ?from=/?to= are refused, not ignored (issue 20 item 5)", async () => {
-  const transferId = newId("trf");
+  // A real transfer: journal entries and transfer accounts name it by foreign key (issue 21).
+  const transferId = (await registeredTransfer(db)).id;
   const at = [new Date("2031-03-01T10:00:00Z"), new Date("2031-03-02T10:00:00Z"), new Date("2031-03-03T10:00:00Z")];
   for (const [i, when] of at.entries()) {
     await db.transaction((tx) =>

@@ -30,7 +30,7 @@ import { fastCheck } from "@/lib/transfers/fast-check-job";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { freshDb, secondConnection } from "../../support/db";
 import { refundOf } from "../../support/refunds";
-import { insertTestTransfer, newSubscription, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";
+import { insertQuoteRows, insertTestTransfer, newSubscription, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -85,22 +85,26 @@ async function fundedTransfer(beneficiaryId: string, from: Owner = owner): Promi
   const { openFundingSession, lockFundingSession, completeFunding } = await import("@/lib/transfers/funding");
   const now = clock.now();
   return db.transaction(async (tx: Tx) => {
+    const priced = {
+      originAmount: "100.000000",
+      originCurrency: "USD",
+      destinationAmount: "1875.000000",
+      destinationCurrency: "MXN",
+      fxRate: "18.750000",
+      principalFee: "2.990000",
+      partnerFee: "0.000000",
+      totalCustomerCost: "102.990000",
+    };
+    const { quoteId } = await insertQuoteRows(tx, owner, priced, now, beneficiaryId);
     const row = await insertRegisteredTransfer(
       tx,
       {
         partnerId: owner.partnerId,
         subscriptionId: owner.subscriptionId,
         customerId: owner.customerId,
-        quoteId: newId("quo"),
+        quoteId,
         beneficiaryId,
-        originAmount: "100.000000",
-        originCurrency: "USD",
-        destinationAmount: "1875.000000",
-        destinationCurrency: "MXN",
-        fxRate: "18.750000",
-        principalFee: "2.990000",
-        partnerFee: "0.000000",
-        totalCustomerCost: "102.990000",
+        ...priced,
         corridor: "US-MX",
         payoutMethod: "bank_account",
         purposeOfTransfer: "FAMILY_SUPPORT",

@@ -13,7 +13,7 @@ import { addSeconds } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
 import { fromMinor, postEntry } from "@/lib/ledger";
 import type { RefundStatus } from "@/lib/transfers/refund-state-machine";
-import type { Owner } from "../../../support/fixtures";
+import { insertQuoteRows, type Owner } from "../../../support/fixtures";
 import { refundOf } from "../../../support/refunds";
 
 export type Step =
@@ -105,23 +105,27 @@ function wire(minor: bigint, currency: string): string {
 export async function newTransfer(db: Db, owner: Owner, terms: Terms, now: Date) {
   const { insertRegisteredTransfer } = await import("@/lib/transfers/records");
   const [oc, dc] = terms.pair;
-  return db.transaction((tx) =>
-    insertRegisteredTransfer(
+  const priced = {
+    originAmount: wire(terms.origin, oc),
+    originCurrency: oc,
+    destinationAmount: wire(terms.destination, dc),
+    destinationCurrency: dc,
+    fxRate: "1.000000",
+    principalFee: wire(terms.principalFee, oc),
+    partnerFee: wire(terms.partnerFee, oc),
+    totalCustomerCost: wire(terms.origin + terms.principalFee + terms.partnerFee, oc),
+  };
+  return db.transaction(async (tx) => {
+    const { quoteId, beneficiaryId } = await insertQuoteRows(tx, owner, priced, now);
+    return insertRegisteredTransfer(
       tx,
       {
         partnerId: owner.partnerId,
         subscriptionId: owner.subscriptionId,
         customerId: owner.customerId,
-        quoteId: newId("quo"),
-        beneficiaryId: newId("ben"),
-        originAmount: wire(terms.origin, oc),
-        originCurrency: oc,
-        destinationAmount: wire(terms.destination, dc),
-        destinationCurrency: dc,
-        fxRate: "1.000000",
-        principalFee: wire(terms.principalFee, oc),
-        partnerFee: wire(terms.partnerFee, oc),
-        totalCustomerCost: wire(terms.origin + terms.principalFee + terms.partnerFee, oc),
+        quoteId,
+        beneficiaryId,
+        ...priced,
         corridor: `${oc}-${dc}`,
         payoutMethod: "bank_account",
         purposeOfTransfer: "FAMILY_SUPPORT",
@@ -129,8 +133,8 @@ export async function newTransfer(db: Db, owner: Owner, terms: Terms, now: Date)
         createdAt: now,
       },
       now,
-    ),
-  );
+    );
+  });
 }
 
 class Crash extends Error {}
