@@ -19,7 +19,9 @@ export type RemediationHint =
 /**
  * Every code and its status. A pair is [default, alternative] for the two codes decisions 8 gives
  * two statuses: quote.invalid is 422 at create and accept, 409 on reuse; quote.expired is 422 at
- * create and accept, 410 on reads. The alternative is chosen with DomainErrorOptions.status.
+ * create and accept, 410 on reads. The alternative is chosen here, when the error is made, and
+ * nowhere else (defaultStatusOf below, or DomainErrorOptions.status): the HTTP layer answers
+ * err.status as it is.
  */
 export const ERROR_STATUS = {
   // 400: validation.* except contentTypeUnsupported (and bodyTooLarge, headersTooLarge, ours), auth.identifierInvalid
@@ -146,6 +148,17 @@ export function statusesOf(code: ErrorCode): readonly number[] {
   return typeof status === "number" ? [status] : status;
 }
 
+/**
+ * quote.invalid is 409 when the quote (or its quote_id / jti) was already used (decisions 8:
+ * "quote.invalid (reuse)"): the failed check says so, so no caller has to pick the status.
+ */
+const REUSE_CHECKS = new Set(["reuse", "alreadyAccepted"]);
+
+function defaultStatusOf(code: ErrorCode, details: Record<string, unknown> | undefined): number {
+  if (code === "quote.invalid" && REUSE_CHECKS.has(String(details?.failedCheck))) return 409;
+  return httpStatusOf(code);
+}
+
 export interface DomainErrorOptions<C extends ErrorCode = ErrorCode> {
   /** Safe, human-readable explanation; never contains secrets or internal detail. */
   message?: string;
@@ -178,7 +191,7 @@ export class DomainError<C extends ErrorCode = ErrorCode> extends Error {
     super(options.message ?? code);
     this.name = "DomainError";
     this.code = code;
-    this.status = (options.status as number | undefined) ?? httpStatusOf(code);
+    this.status = (options.status as number | undefined) ?? defaultStatusOf(code, options.details);
     // Spec 7's details shapes carry the remediation hint too (RemediationHintDetails and kin).
     this.details = options.remediation ? { ...options.details, remediationHint: options.remediation } : options.details;
     this.hint = options.hint;

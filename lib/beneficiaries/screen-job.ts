@@ -6,6 +6,7 @@ import { screeningProvider, stronger } from "@/lib/screening/provider";
 import { recordScreening } from "@/lib/screening/results";
 import { raiseCase } from "@/lib/screening-cases/cases";
 import { transitionBeneficiary } from "./records";
+import { beneficiaryMayMoveMoney } from "./state-machine";
 
 const TRIGGER = { CLEAR: "screening.valid", CLOSE_MATCH: "screening.monitored", HIT: "screening.blocked" } as const;
 
@@ -28,7 +29,7 @@ export const screenBeneficiary = defineJob({
     if (!row) return;
     // First screening: decided meanwhile (sandbox force, operator, archive), it no longer applies.
     // Rescreen: only live records that can still tighten.
-    if (rescreen ? row.state !== "VALID" && row.state !== "MONITORED" : row.state !== "PENDING") return;
+    if (rescreen ? !beneficiaryMayMoveMoney(row.state) : row.state !== "PENDING") return;
     const outcome = await screeningProvider().screen(row, tx);
     await recordScreening(tx, "beneficiary", row.id, outcome, now);
     // A HIT found by a rescreen raises a case too: transfers to the beneficiary may already be

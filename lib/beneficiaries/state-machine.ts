@@ -54,7 +54,7 @@ export const beneficiaryMachine = defineMachine<BeneficiaryState, BeneficiaryTri
  * beneficiary.stateBlocking. Details follow BeneficiaryStateDetails (spec 7).
  */
 export function moneyMovementCheck(state: BeneficiaryState, beneficiaryId?: string): void {
-  if (canMoveMoney(state)) return;
+  if (beneficiaryMayMoveMoney(state)) return;
   const pending = state === "PENDING";
   const remediationHint = pending ? "await_beneficiary_verification" : "select_different_beneficiary";
   throw new DomainError(pending ? "beneficiary.stateInsufficient" : "beneficiary.stateBlocking", {
@@ -65,6 +65,13 @@ export function moneyMovementCheck(state: BeneficiaryState, beneficiaryId?: stri
   });
 }
 
-export function canMoveMoney(state: BeneficiaryState): boolean {
-  return state === "VALID" || state === "MONITORED";
+/**
+ * The beneficiaries money may be sent to (spec 3.2): the one rule for "may this beneficiary
+ * receive money", used by quote, accept and submit (moneyMovementCheck), the fast-check, and the
+ * rescreen, which walks exactly these (a stronger result can only tighten them).
+ */
+export const MONEY_MOVING_STATES = ["VALID", "MONITORED"] as const satisfies readonly BeneficiaryState[];
+
+export function beneficiaryMayMoveMoney(state: BeneficiaryState): boolean {
+  return (MONEY_MOVING_STATES as readonly BeneficiaryState[]).includes(state);
 }

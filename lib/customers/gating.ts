@@ -3,7 +3,7 @@ import type { Executor } from "@/db";
 import { customers } from "@/db/schema";
 import type { CustomerContext } from "@/lib/auth/customer-context";
 import { DomainError, type ErrorCode, type RemediationHint } from "@/lib/errors";
-import type { CustomerStatus } from "./status-machine";
+import { MONEY_MOVING_STATUSES, type CustomerStatus } from "./status-machine";
 
 /**
  * Customer-status gating per endpoint (spec 3.5), in one declarative table that every Core route
@@ -17,7 +17,7 @@ export const GATES = {
   /** GET quotes/{id}: PENDING may fetch a quote already surfaced. */
   quoteRead: { permitted: ["PENDING", "VALID", "MONITORED", "RESTRICTED"], moneyMovement: false },
   /** POST quotes, POST quotes/{id}/accept. */
-  quoteAccept: { permitted: ["VALID", "MONITORED"], moneyMovement: true },
+  quoteAccept: { permitted: MONEY_MOVING_STATUSES, moneyMovement: true },
   /** POST transfers/{id}/submit and confirm: VALID only. */
   transferCommit: { permitted: ["VALID"], moneyMovement: true },
   /** GET transfers, GET transfers/{id}. */

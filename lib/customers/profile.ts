@@ -11,7 +11,7 @@ import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { normaliseName } from "@/lib/screening/provider";
 import { nextStepForCustomer } from "./next-step";
 import { lockCustomer } from "./status-change";
-import { customerStatusMachine } from "./status-machine";
+import { customerMayMoveMoney, customerStatusMachine, type CustomerStatus } from "./status-machine";
 
 /** A postal address as the domain keeps it (alpha-3 country). */
 export interface Address {
@@ -114,9 +114,13 @@ export async function submitProfile(tx: Tx, input: { customerId: string; profile
   return { status: updated.status, kycRequired: updated.kycStatus !== "COMPLETED", nextStep: nextStepForCustomer(updated) };
 }
 
-/** transactability and customerActionExpected are derived, never stored (spec 2.2). */
-export function transactable(status: string, kycStatus: string): boolean {
-  return ["VALID", "MONITORED", "RESTRICTED"].includes(status) && kycStatus === "COMPLETED";
+/**
+ * transactability and customerActionExpected are derived, never stored (spec 2.2). Spec 2.2's
+ * transactability counts RESTRICTED too (a remediation the customer can finish), beyond the
+ * customers who may move money now (customerMayMoveMoney).
+ */
+export function transactable(status: CustomerStatus, kycStatus: string): boolean {
+  return (customerMayMoveMoney(status) || status === "RESTRICTED") && kycStatus === "COMPLETED";
 }
 
 /** Nothing the customer can do moves a BLOCKED or CLOSED customer (KYC is refused): no prompts. */

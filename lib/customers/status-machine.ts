@@ -20,6 +20,18 @@ export const CUSTOMER_TRIGGERS = [
 ] as const;
 export type CustomerTrigger = (typeof CUSTOMER_TRIGGERS)[number];
 
+/**
+ * The customers who may move money (spec 3.5): create and accept quotes, and pass a transfer's
+ * fast-check. The one rule for "may this customer move money"; submit and confirm are stricter
+ * still (VALID only, lib/customers/gating.ts), and the profile's transactability is spec 2.2's own
+ * wording (RESTRICTED included, lib/customers/profile.ts).
+ */
+export const MONEY_MOVING_STATUSES = ["VALID", "MONITORED"] as const satisfies readonly CustomerStatus[];
+
+export function customerMayMoveMoney(status: CustomerStatus): boolean {
+  return (MONEY_MOVING_STATUSES as readonly CustomerStatus[]).includes(status);
+}
+
 /** Statuses an operator may set (ctx.target of operator.setStatus). */
 export const OPERATOR_STATUSES = ["VALID", "MONITORED", "RESTRICTED", "BLOCKED", "CLOSED"] as const satisfies readonly CustomerStatus[];
 

@@ -34,23 +34,11 @@ export function xmlResponse(status: number, body: string, headers: Record<string
   return new Response(body, { status, headers: h });
 }
 
-/**
- * The HTTP status of an error answer. The errors table gives each code its status; the one code
- * whose status depends on what failed is decided here, so the domain never names a status:
- * quote.invalid is 422, but 409 when the quote (or its quote_id / jti) was already used
- * (decisions 8: "quote.invalid (reuse)").
- */
-const REUSE_CHECKS = new Set(["reuse", "alreadyAccepted"]);
-
-export function statusOf(err: DomainError): number {
-  if (err.code === "quote.invalid" && REUSE_CHECKS.has(String(err.details?.failedCheck))) return 409;
-  return err.status;
-}
-
 export function errorResponse(err: DomainError, correlationId: string): Response {
   const headers: Record<string, string> = { "x-correlation-id": correlationId };
   if (err.retryAfterSeconds !== undefined) headers["retry-after"] = String(Math.max(1, Math.ceil(err.retryAfterSeconds)));
-  return jsonResponse(statusOf(err), JSON.stringify(envelopeOf(err, correlationId)), headers);
+  // err.status already holds the code's alternative status where it has one (lib/errors.ts).
+  return jsonResponse(err.status, JSON.stringify(envelopeOf(err, correlationId)), headers);
 }
 
 export { unexpected } from "@/lib/errors";

@@ -3,7 +3,7 @@ import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { customerFlags, subscriptions } from "@/db/schema";
 import type { BeneficiaryRow } from "@/lib/beneficiaries/records";
-import { canMoveMoney, moneyMovementCheck } from "@/lib/beneficiaries/state-machine";
+import { beneficiaryMayMoveMoney, moneyMovementCheck } from "@/lib/beneficiaries/state-machine";
 import { DomainError } from "@/lib/errors";
 
 /**
@@ -47,7 +47,7 @@ export async function flagCustomer(
  * committed (a kept error). Costs nothing on the allowed path.
  */
 export async function paymentToBeneficiaryCheck(tx: Tx, beneficiary: BeneficiaryRow, now: Date): Promise<void> {
-  if (canMoveMoney(beneficiary.state)) return;
+  if (beneficiaryMayMoveMoney(beneficiary.state)) return;
   try {
     moneyMovementCheck(beneficiary.state, beneficiary.id);
   } catch (err) {

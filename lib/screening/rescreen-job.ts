@@ -1,6 +1,7 @@
 import { and, asc, gt, inArray, isNotNull, ne } from "drizzle-orm";
 import { z } from "zod";
 import { beneficiaries, customers } from "@/db/schema";
+import { MONEY_MOVING_STATES } from "@/lib/beneficiaries/state-machine";
 import { defineJob } from "@/lib/jobs/define";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 
@@ -39,7 +40,7 @@ export const rescreenSubjects = defineJob({
       const rows = await tx
         .select({ id: beneficiaries.id })
         .from(beneficiaries)
-        .where(and(inArray(beneficiaries.state, ["VALID", "MONITORED"]), afterId ? gt(beneficiaries.id, afterId) : undefined))
+        .where(and(inArray(beneficiaries.state, [...MONEY_MOVING_STATES]), afterId ? gt(beneficiaries.id, afterId) : undefined))
         .orderBy(asc(beneficiaries.id))
         .limit(BATCH);
       ids = rows.map((r) => r.id);

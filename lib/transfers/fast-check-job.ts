@@ -1,8 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { beneficiaries, customers, payoutMethods, screeningCases } from "@/db/schema";
-import { canMoveMoney } from "@/lib/beneficiaries/state-machine";
+import { beneficiaryMayMoveMoney } from "@/lib/beneficiaries/state-machine";
 import { corridorByCode } from "@/lib/corridors/corridors";
+import { customerMayMoveMoney } from "@/lib/customers/status-machine";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { defineJob } from "@/lib/jobs/define";
 import { checkIdentifierSubstance } from "@/lib/payout-identifiers/substantive-check";
@@ -67,8 +68,8 @@ export const fastCheck = defineJob({
       bankAccountFormat: corridor.bankAccount.format,
     });
     if (!substance.ok) return void (await fail(substance.reasonCode));
-    if (!canMoveMoney(beneficiary.state)) return void (await fail("TRF_CHECK_BENEFICIARY_STATE"));
-    if (!["VALID", "MONITORED"].includes(customer.status)) return void (await fail("TRF_CHECK_CUSTOMER_STATUS"));
+    if (!beneficiaryMayMoveMoney(beneficiary.state)) return void (await fail("TRF_CHECK_BENEFICIARY_STATE"));
+    if (!customerMayMoveMoney(customer.status)) return void (await fail("TRF_CHECK_CUSTOMER_STATUS"));
     if (beneficiaryCased) await flagCustomer(tx, { customerId: row.customerId, kind: "PAID_CASED_BENEFICIARY", beneficiaryId: row.beneficiaryId, now });
     if (customerCased) await flagCustomer(tx, { customerId: row.customerId, kind: "PAID_WHILE_CUSTOMER_CASED", beneficiaryId: row.beneficiaryId, now });
     const review = reviewReasons({ customerStatus: customer.status, corridor, originAmount: row.originAmount, openScreeningCase }).length > 0;

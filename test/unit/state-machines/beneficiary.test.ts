@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DomainError } from "@/lib/errors";
-import { beneficiaryMachine, moneyMovementCheck, canMoveMoney, type BeneficiaryState } from "@/lib/beneficiaries/state-machine";
+import { beneficiaryMachine, moneyMovementCheck, beneficiaryMayMoveMoney, type BeneficiaryState } from "@/lib/beneficiaries/state-machine";
 import { checkExhaustively, moves, type ExpectedMove } from "./exhaustive";
 
 const STATES = ["PENDING", "VALID", "MONITORED", "BLOCKED", "ARCHIVED"];
@@ -53,7 +53,7 @@ test("beneficiary: money movement per state (spec 3.2, 7)", () => {
     ["ARCHIVED", "beneficiary.stateBlocking", "select_different_beneficiary"],
   ];
   for (const [state, code, hint] of cases) {
-    assert.equal(canMoveMoney(state), code === null, state);
+    assert.equal(beneficiaryMayMoveMoney(state), code === null, state);
     if (code === null) {
       assert.doesNotThrow(() => moneyMovementCheck(state, "ben_1"));
       continue;
