@@ -9,6 +9,7 @@ import { roundRate, roundToMinorUnit, toWireAmount, formatRate } from "@/lib/mon
 import { resolvePayoutMethod, type Corridor } from "@/lib/corridors/corridors";
 import { corridorType, type CorridorType, type PayoutMethod } from "@/lib/corridors/payout-methods";
 import { checkEnvelope, type EnvelopeTerms } from "./envelope";
+import { envelopeTermsOfColumns } from "./priced-columns";
 import type { ReferenceRateProvider } from "./reference-rate";
 
 export interface PriceQuoteInput {
@@ -73,14 +74,5 @@ export function priceQuote(input: PriceQuoteInput): PricedQuote {
 
 /** The priced terms under their spec 5.4 claim names, for signing and for the envelope. */
 export function envelopeTermsOf(quote: PricedQuote): EnvelopeTerms {
-  return {
-    send_amount: quote.originAmount,
-    send_currency: quote.currencies.origin,
-    receive_amount: quote.destinationAmount,
-    receive_currency: quote.currencies.destination,
-    fx_rate: quote.fxRate,
-    principal_fee: quote.principalFee,
-    partner_fee: quote.partnerFee,
-    total_consumer_cost: quote.totalCustomerCost,
-  };
+  return envelopeTermsOfColumns({ ...quote, originCurrency: quote.currencies.origin, destinationCurrency: quote.currencies.destination });
 }

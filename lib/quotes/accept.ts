@@ -12,6 +12,7 @@ import { DomainError } from "@/lib/errors";
 import { dedupeKey } from "@/lib/jobs/queue";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { checkEnvelope } from "@/lib/pricing/envelope";
+import { envelopeTermsOfColumns, pricedColumnsOf } from "@/lib/pricing/priced-columns";
 import { referenceRates } from "@/lib/pricing/rate-store";
 import { insertRegisteredTransfer } from "@/lib/transfers/records";
 import { quoteExpired, quoteInScope } from "./records";
@@ -51,21 +52,7 @@ export async function acceptQuote(
     const [partner] = await tx.select({ jwks: partners.jwks }).from(partners).where(eq(partners.id, input.partnerId));
     await verifyPartnerQuote(quote.signedQuote, { jwks: partner.jwks, now, maxTtlSeconds: quoteTtlSeconds(quote.corridorType as CorridorType, config()) });
   }
-  checkEnvelope(
-    {
-      send_amount: quote.originAmount,
-      send_currency: quote.originCurrency,
-      receive_amount: quote.destinationAmount,
-      receive_currency: quote.destinationCurrency,
-      fx_rate: quote.fxRate,
-      principal_fee: quote.principalFee,
-      partner_fee: quote.partnerFee,
-      total_consumer_cost: quote.totalCustomerCost,
-    },
-    corridor,
-    now,
-    await referenceRates(tx),
-  );
+  checkEnvelope(envelopeTermsOfColumns(quote), corridor, now, await referenceRates(tx));
 
   const expiresAt = addSeconds(now, config().TRANSFER_TTL_SECONDS);
   const transfer = await insertRegisteredTransfer(
@@ -76,14 +63,7 @@ export async function acceptQuote(
       customerId: input.customerId,
       quoteId: quote.id,
       beneficiaryId: beneficiary.id,
-      originAmount: quote.originAmount,
-      originCurrency: quote.originCurrency,
-      destinationAmount: quote.destinationAmount,
-      destinationCurrency: quote.destinationCurrency,
-      fxRate: quote.fxRate,
-      principalFee: quote.principalFee,
-      partnerFee: quote.partnerFee,
-      totalCustomerCost: quote.totalCustomerCost,
+      ...pricedColumnsOf(quote),
       corridor: quote.corridor,
       payoutMethod: quote.payoutMethod,
       purposeOfTransfer: input.purposeOfTransfer,
