@@ -103,8 +103,5 @@ describe("BLOCKED", () => {
   });
 });
 
-describe("not testable through the API yet", () => {
-  test.skip("CLOSED customer: every onboarding route → 403 customer.statusBlocking (no API or sandbox hook closes a customer yet)");
-  test.skip("suspended subscription (spended): onboarding routes are not money-moving and stay open (no API or sandbox hook suspends a subscription yet)");
-  test.skip("closed subscription: every route → 403 subscription.closed (no API or sandbox hook closes a subscription yet)");
-});
+// A CLOSED customer and a suspended or closed relationship have no API or sandbox hook yet: their
+// gates are checked for every route in test/unit/customers/gates.test.ts.
