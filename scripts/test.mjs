@@ -216,6 +216,9 @@ async function main() {
   if (!only || only === "lint") {
     runCheck("format (prettier --check)", [path.join(root, "node_modules/prettier/bin/prettier.cjs"), "--check", "--log-level", "warn", "."]);
     runCheck("lint (eslint)", [path.join(root, "node_modules/eslint/bin/eslint.js"), "--max-warnings", "0", "."]);
+    // The whole tree, tests included (the build checks app/, lib/ and db/ only): a handler's reply
+    // typed by its contract (test/unit/http/reply-typing.test.ts) and every test's own types.
+    runCheck("typecheck (tsc --noEmit)", [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", path.join(root, "tsconfig.json")]);
     runCheck("import cycles in lib/, db/, app/, components/", [path.join(root, "scripts/check-import-cycles.mjs")]);
     runCheck("OpenAPI document (redocly lint, recommended)", ["--import", "tsx", path.join(root, "scripts/openapi-lint.ts")]);
   }

@@ -1,6 +1,7 @@
 import { boolean, index, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
+import type { Relationship } from "@/lib/beneficiaries/relationships";
 import type { BeneficiaryState } from "@/lib/beneficiaries/state-machine";
 
 /** A person the customer sends money to (spec 2.4); states in lib/beneficiaries/state-machine.ts. */
@@ -16,7 +17,7 @@ export const beneficiaries = pgTable(
     dateOfBirth: text("date_of_birth"),
     nationality: text("nationality"),
     countryOfResidence: text("country_of_residence").notNull(),
-    relationshipToCustomer: text("relationship_to_customer").notNull(),
+    relationshipToCustomer: text("relationship_to_customer").$type<Relationship>().notNull(),
     state: text("state").$type<BeneficiaryState>().notNull(),
     /** Internal screening evidence summary (CLEAR, CLOSE_MATCH, HIT); never returned by the API. */
     screeningResult: text("screening_result"),

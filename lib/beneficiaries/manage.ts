@@ -9,6 +9,8 @@ import { decodeCursor, encodeCursor, invalidCursor } from "@/lib/pagination/curs
 import { serviceSecret } from "@/lib/platform/secrets";
 import { beneficiaryInScope, beneficiaryView, transitionBeneficiary } from "./records";
 import { beneficiaryMachine, type BeneficiaryState } from "./state-machine";
+import { expectState } from "@/lib/state-machine/define";
+import type { Relationship } from "./relationships";
 
 export interface BeneficiaryInput {
   firstName: string;
@@ -16,7 +18,7 @@ export interface BeneficiaryInput {
   dateOfBirth?: string;
   nationality?: string;
   countryOfResidence: string;
-  relationshipToCustomer: string;
+  relationshipToCustomer: Relationship;
 }
 
 /** POST /v1/core/beneficiaries: 202 PENDING, screening asynchronous, no de-duplication (spec 2.4). */
@@ -47,7 +49,7 @@ export async function readBeneficiary(tx: Executor, input: { subscriptionId: str
 export async function archiveBeneficiary(tx: Tx, input: { subscriptionId: string; beneficiaryId: string; now: Date }) {
   const row = await beneficiaryInScope(tx, input.subscriptionId, input.beneficiaryId, true);
   const archived = await transitionBeneficiary(tx, row, "archive", input.now, { set: { archivedAt: input.now } });
-  return { beneficiaryId: archived.id, state: archived.state, archivedAt: input.now.toISOString() };
+  return { beneficiaryId: archived.id, state: expectState(archived, "ARCHIVED").state, archivedAt: input.now.toISOString() };
 }
 
 interface Cursor {

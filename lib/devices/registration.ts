@@ -10,6 +10,7 @@ import { decodeBase64urlStrict } from "@/lib/crypto/jose-strict/base64url";
 import { payloadObject, splitCompactJws, type CompactJwsPolicy } from "@/lib/crypto/jose-strict/compact-jws";
 import { DEVICE_ASSERTION_JWS_POLICY } from "@/lib/devices/assertion/verify-device-assertion";
 import { DomainError } from "@/lib/errors";
+import type { DeviceStatus } from "./status";
 
 /** Device registration (decisions section 3): a challenge, then the public key with a proof signed by it. */
 export async function startDeviceRegistration(tx: Tx, input: { subscriptionId: string; now: Date }) {
@@ -113,7 +114,7 @@ export interface DeviceSummary {
   deviceId: string;
   kid: string;
   deviceName: string | null;
-  status: string;
+  status: DeviceStatus;
   registeredAt: string;
 }
 

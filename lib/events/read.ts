@@ -4,7 +4,10 @@ import { events } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 import type { EventType } from "./emit";
 
-/** The envelope exactly as the webhook carried it (decisions section 9). */
+/**
+ * The envelope exactly as the webhook carried it (decisions section 9). Stored as jsonb, which
+ * keeps no type: the reader names the wire type it was written as (the events contract's schema).
+ */
 export type EventEnvelope = Record<string, unknown>;
 
 export interface ListEventsInput {
@@ -21,7 +24,7 @@ export interface ListEventsInput {
  * that missed webhooks replays them in the order they happened. The cursor is the sequence
  * itself: a partner resumes from the last one it processed, whether it came by webhook or here.
  */
-export async function listEvents(db: Executor, input: ListEventsInput): Promise<{ items: EventEnvelope[]; nextCursor: string | null }> {
+export async function listEvents<E = EventEnvelope>(db: Executor, input: ListEventsInput): Promise<{ items: E[]; nextCursor: string | null }> {
   const conditions: SQL[] = [eq(events.subscriptionId, input.subscriptionId)];
   if (input.types) conditions.push(inArray(events.eventType, [...input.types]));
   if (input.createdSince) conditions.push(gte(events.occurredAt, input.createdSince));
@@ -34,15 +37,15 @@ export async function listEvents(db: Executor, input: ListEventsInput): Promise<
     .limit(input.limit + 1);
   const page = rows.slice(0, input.limit);
   const last = page[page.length - 1];
-  return { items: page.map((r) => r.body), nextCursor: rows.length > input.limit && last ? String(last.sequence) : null };
+  return { items: page.map((r) => r.body as E), nextCursor: rows.length > input.limit && last ? String(last.sequence) : null };
 }
 
 /** GET /v1/core/events/{eventId}; another subscription's event is event.notFound (404). */
-export async function readEvent(db: Executor, input: { subscriptionId: string; eventId: string }): Promise<EventEnvelope> {
+export async function readEvent<E = EventEnvelope>(db: Executor, input: { subscriptionId: string; eventId: string }): Promise<E> {
   const [row] = await db
     .select({ body: events.body })
     .from(events)
     .where(and(eq(events.id, input.eventId), eq(events.subscriptionId, input.subscriptionId)));
   if (!row) throw notFound("event");
-  return row.body;
+  return row.body as E;
 }

@@ -15,6 +15,7 @@ export interface Contract<
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   P extends z.ZodType | undefined = z.ZodType | undefined,
   A extends AuthLevel = AuthLevel,
+  S extends z.ZodType | undefined = z.ZodType | undefined,
 > {
   operationId: string;
   method: HttpMethod;
@@ -27,7 +28,8 @@ export interface Contract<
   body?: B;
   query?: Q;
   params?: P;
-  success: { status: number; description: string; schema?: z.ZodType; headers?: Record<string, string> };
+  /** The success answer; its schema also types the handler's reply (lib/http/endpoint.ts Reply). */
+  success: { status: number; description: string; schema?: S; headers?: Record<string, string> };
   /** Error codes this operation can answer with (documented per status in OpenAPI). */
   errors: readonly ErrorCode[];
   /**
@@ -66,6 +68,7 @@ export function defineContract<
   Q extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
   A extends AuthLevel = AuthLevel,
->(c: Contract<B, Q, P, A>): Contract<B, Q, P, A> {
+  S extends z.ZodType | undefined = undefined,
+>(c: Contract<B, Q, P, A, S>): Contract<B, Q, P, A, S> {
   return c;
 }

@@ -52,9 +52,14 @@ export interface ReadContext<Q, P, A extends AuthLevel> {
   correlationId: string;
 }
 
-export interface Reply {
+/**
+ * A handler's answer. Its body is what the contract's success schema accepts, so a view cannot
+ * drift from the contract unseen (the typed client is generated from the same schemas). A
+ * document answer (XML) is its text.
+ */
+export interface Reply<S extends z.ZodType | undefined = undefined> {
   status?: number;
-  body?: unknown;
+  body?: S extends z.ZodType ? z.input<S> : unknown;
   headers?: Record<string, string>;
 }
 
@@ -89,10 +94,13 @@ function idempotencyKeyOf(req: Request): string {
  * query and body validation, Idempotency-Key, the handler in the unit of work, the error envelope.
  * A route handler is left with its business rule.
  */
-export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, P extends z.ZodType | undefined, A extends AuthLevel>(
-  contract: Contract<B, Q, P, A>,
-  handler: (ctx: HandlerContext<B, Q, P, A>) => Promise<Reply>,
-): RouteHandler {
+export function endpoint<
+  B extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  P extends z.ZodType | undefined,
+  A extends AuthLevel,
+  S extends z.ZodType | undefined,
+>(contract: Contract<B, Q, P, A, S>, handler: (ctx: HandlerContext<B, Q, P, A>) => Promise<Reply<NoInfer<S>>>): RouteHandler {
   return async (req, routeCtx) => {
     const started = performance.now();
     const correlationId = correlationIdOf(req);
@@ -179,9 +187,9 @@ export function endpoint<B extends z.ZodType | undefined, Q extends z.ZodType | 
  * envelope as endpoint(), but no transaction and no Idempotency-Key work. A read that finds a write
  * to do (reads before it writes) runs it through `write`, one unit of work with row locks as before.
  */
-export function readEndpoint<Q extends z.ZodType | undefined, P extends z.ZodType | undefined, A extends AuthLevel>(
-  contract: Contract<undefined, Q, P, A>,
-  handler: (ctx: ReadContext<Q, P, A>) => Promise<Reply>,
+export function readEndpoint<Q extends z.ZodType | undefined, P extends z.ZodType | undefined, A extends AuthLevel, S extends z.ZodType | undefined>(
+  contract: Contract<undefined, Q, P, A, S>,
+  handler: (ctx: ReadContext<Q, P, A>) => Promise<Reply<NoInfer<S>>>,
 ): RouteHandler {
   if (contract.method !== "GET") throw new Error(`readEndpoint: ${contract.operationId} is a ${contract.method}: it writes (use endpoint)`);
   return async (req, routeCtx) => {

@@ -17,6 +17,7 @@ import { referenceRates } from "@/lib/pricing/rate-store";
 import { insertRegisteredTransfer } from "@/lib/transfers/records";
 import { quoteExpired, quoteInScope } from "./records";
 import { verifyPartnerQuote } from "./signing/verify-partner-quote";
+import { expectState } from "@/lib/state-machine/define";
 
 const invalid = (failedCheck: string, message: string) => new DomainError("quote.invalid", { message, details: { failedCheck } });
 
@@ -79,5 +80,5 @@ export async function acceptQuote(
     tx.update(beneficiaries).set({ lastUsedAt: now }).where(eq(beneficiaries.id, beneficiary.id)),
   );
   await effects.jobs.enqueue("transfers.expire", { transferId: transfer.id }, { runAt: expiresAt, dedupeKey: dedupeKey("transfers.expire", transfer.id) });
-  return { quoteId: quote.id, transferId: transfer.id, transferStatus: transfer.state };
+  return { quoteId: quote.id, transferId: transfer.id, transferStatus: expectState(transfer, "registered").state };
 }

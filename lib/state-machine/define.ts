@@ -211,3 +211,13 @@ export function toMarkdown<S extends string, T extends string>(m: Machine<S, T>)
   ];
   return lines.join("\n");
 }
+
+/**
+ * The row after a move, known to be in `state`: what the contract answers after that move (accept
+ * answers `registered`, confirm `funding`). A machine that ended elsewhere is a bug, refused as one
+ * rather than answered off-contract; the answer's type then names the one state.
+ */
+export function expectState<R extends { state: string }, S extends R["state"]>(row: R, state: S): R & { state: S } {
+  if (row.state !== state) throw new Error(`expected state ${state} after this move, found ${row.state}`);
+  return row as R & { state: S };
+}

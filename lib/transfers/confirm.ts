@@ -11,6 +11,7 @@ import { expireIfOverdue } from "./deadline";
 import { openFundingSession } from "./funding";
 import { transferInScope, transitionTransfer } from "./records";
 import { transferMachine } from "./state-machine";
+import { expectState } from "@/lib/state-machine/define";
 
 const customerScope = (id: string) => `assertion:customer:${id}`;
 const deviceScope = (id: string) => `assertion:device:${id}`;
@@ -90,5 +91,11 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
 
   const funding = await transitionTransfer(tx, row, "confirm", now, { confirmedAt: now, challenge: null, challengeExpiresAt: null });
   const fundingSession = await openFundingSession(tx, funding, now);
-  return { transferId: row.id, transferStatus: funding.state, confirmedAt: now.toISOString(), nextStep: "OPEN_FUNDING_WEBVIEW", fundingSession };
+  return {
+    transferId: row.id,
+    transferStatus: expectState(funding, "funding").state,
+    confirmedAt: now.toISOString(),
+    nextStep: "OPEN_FUNDING_WEBVIEW" as const,
+    fundingSession,
+  };
 }

@@ -6,9 +6,10 @@ import { notFound } from "@/lib/errors";
 import type { NetworkCancellationView } from "./network-cancellations";
 import type { TransferRow } from "./records";
 import type { RefundStatus } from "./refund-state-machine";
+import type { TransferState } from "./state-machine";
 
 export interface HistoryEntry {
-  state: string;
+  state: TransferState;
   transitionedAt: Date;
   reasonCode: string;
 }
@@ -31,7 +32,7 @@ type Json<T> = T | string | null;
 const parsed = <T>(value: Json<T>): T | null => (typeof value === "string" ? (JSON.parse(value) as T) : value);
 
 // JSON keeps the timestamps as ISO text with the session's offset; Date reads them back as the drivers do.
-const history = sql<Json<{ state: string; transitionedAt: string; reasonCode: string }[]>>`coalesce((
+const history = sql<Json<{ state: TransferState; transitionedAt: string; reasonCode: string }[]>>`coalesce((
   select json_agg(json_build_object('state', h.state, 'transitionedAt', h.transitioned_at, 'reasonCode', h.reason_code) order by h.seq)
   from ${transferStateHistory} h where h.transfer_id = ${transfers.id}), '[]'::json)`;
 const session = sql<Json<{ id: string; expiresAt: string }>>`case when ${transfers.state} = 'funding' then (

@@ -239,7 +239,7 @@ export type TransferNextStep = "AWAIT_FAST_CHECK" | "WAIT_FOR_VALIDATION" | "CON
 export const CUSTOMER_ACTIONS_EXPECTED = ["NONE", "CONFIRM", "FUND", "WAIT"] as const;
 export type CustomerActionExpected = (typeof CUSTOMER_ACTIONS_EXPECTED)[number];
 
-const NEXT_STEP: Record<TransferState, TransferNextStep | null> = {
+const NEXT_STEP = {
   registered: "AWAIT_FAST_CHECK",
   onreview: "WAIT_FOR_VALIDATION",
   validated: "CONFIRM_TRANSFER",
@@ -253,7 +253,7 @@ const NEXT_STEP: Record<TransferState, TransferNextStep | null> = {
   rejected: null,
   expired: null,
   canceled: null,
-};
+} as const satisfies Record<TransferState, TransferNextStep | null>;
 
 const CUSTOMER_ACTION: Record<TransferState, CustomerActionExpected> = {
   registered: "WAIT",
@@ -271,7 +271,8 @@ const CUSTOMER_ACTION: Record<TransferState, CustomerActionExpected> = {
   canceled: "NONE",
 };
 
-export function nextStepFor(state: TransferState): TransferNextStep | null {
+/** The next step in `state`; typed per state, so an answer known to be in one state names its step. */
+export function nextStepFor<S extends TransferState>(state: S): (typeof NEXT_STEP)[S] {
   return NEXT_STEP[state];
 }
 

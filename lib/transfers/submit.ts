@@ -18,6 +18,7 @@ import { maskIdentifier } from "@/lib/payout-identifiers/mask";
 import { expireIfOverdue } from "./deadline";
 import { transferInScope, transitionTransfer, type TransferRow } from "./records";
 import { nextStepFor, transferMachine } from "./state-machine";
+import { expectState } from "@/lib/state-machine/define";
 
 export interface SubmitInput {
   beneficiaryId: string;
@@ -125,7 +126,7 @@ export async function submitTransfer(tx: Tx, input: SubmitInput & { subscription
   row = { ...row, ...set };
   return {
     transferId: row.id,
-    transferStatus: row.state,
+    transferStatus: expectState(row, "registered").state,
     beneficiaryId: row.beneficiaryId,
     payoutMethod: payoutMethodView(method),
     purposeOfTransfer: row.purposeOfTransfer,

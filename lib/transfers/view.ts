@@ -60,7 +60,7 @@ export function transferDetailView({ row, payoutMethod, history, session, reject
     nextStep: nextStepFor(state),
     customerActionExpected: customerActionExpectedFor(state),
     ...(state === "validated" && row.challenge
-      ? { confirmationChallenge: row.challenge, confirmationChallengeExpiresAt: row.challengeExpiresAt?.toISOString() ?? null }
+      ? { confirmationChallenge: row.challenge, confirmationChallengeExpiresAt: row.challengeExpiresAt?.toISOString() }
       : {}),
     // The webview URL is a one-time capability: only the confirm response carries it (spec 4.1 rule 11).
     ...(session ? { fundingSession: { fundingSessionId: session.id, fundingWebviewUrl: null, expiresAt: session.expiresAt.toISOString() } } : {}),

@@ -4,10 +4,10 @@ import { BENEFICIARY_STATES } from "@/lib/beneficiaries/state-machine";
 import { commaSeparated, PersonName, Timestamp } from "../schemas";
 import { alpha3, isoDate } from "./profile";
 import { EX } from "../examples/ids";
+import { RELATIONSHIPS } from "@/lib/beneficiaries/relationships";
 
 const tags = ["Beneficiaries"];
 
-export const RELATIONSHIPS = ["FAMILY", "SELF", "FRIEND", "BUSINESS", "OTHER"] as const;
 export const BeneficiaryStateSchema = z.enum(BENEFICIARY_STATES).meta({ id: "BeneficiaryState" });
 
 export const PayoutMethodSummarySchema = z

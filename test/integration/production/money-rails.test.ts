@@ -81,7 +81,14 @@ async function seed() {
   return db.transaction(async (tx) => {
     const beneficiary = async () => {
       const id = newId("ben");
-      const row = { id, subscriptionId: owner.subscriptionId, firstName: "Ana", lastName: "Ruiz", countryOfResidence: "MEX", relationshipToCustomer: "FAMILY" };
+      const row = {
+        id,
+        subscriptionId: owner.subscriptionId,
+        firstName: "Ana",
+        lastName: "Ruiz",
+        countryOfResidence: "MEX",
+        relationshipToCustomer: "FAMILY" as const,
+      };
       await tx.insert(beneficiaries).values({ ...row, state: "VALID", createdAt: now, updatedAt: now });
       return id;
     };

@@ -4,5 +4,5 @@ import { methods } from "@/lib/http/methods";
 
 // GET /v1/auth/health: liveness for partners (needs the subscription key, spec 5.2).
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: readEndpoint(api.health, async ({ now }) => ({ body: { status: "ok", service: "remit-core", timestamp: now.toISOString() } })),
+  GET: readEndpoint(api.health, async ({ now }) => ({ body: { status: "ok" as const, service: "remit-core", timestamp: now.toISOString() } })),
 });

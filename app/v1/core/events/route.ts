@@ -1,12 +1,16 @@
+import type { z } from "zod";
 import * as api from "@/lib/api/contracts/events";
 import { listEvents } from "@/lib/events/read";
 import { readEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
 
+/** An event as emit wrote it and the webhook carried it. */
+type WireEvent = z.input<typeof api.EventSchema>;
+
 // GET /v1/core/events: the subscription's events in sequence order (type, createdSince, after, limit).
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: readEndpoint(api.listEvents, async ({ db, query, customer }) => ({
-    body: await listEvents(db, {
+    body: await listEvents<WireEvent>(db, {
       subscriptionId: customer.subscriptionId,
       types: query.type,
       createdSince: query.createdSince ? new Date(query.createdSince) : undefined,

@@ -7,6 +7,6 @@ import { methods } from "@/lib/http/methods";
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: endpoint(api.passwordResetComplete, async ({ tx, body, partner, now }) => {
     await completePasswordReset(tx, { partnerId: partner.id, ...body, now });
-    return { body: { status: "PASSWORD_RESET" } };
+    return { body: { status: "PASSWORD_RESET" as const } };
   }),
 });

@@ -1,11 +1,15 @@
+import type { z } from "zod";
 import * as api from "@/lib/api/contracts/events";
 import { readEvent } from "@/lib/events/read";
 import { readEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
 
+/** An event as emit wrote it and the webhook carried it. */
+type WireEvent = z.input<typeof api.EventSchema>;
+
 // GET /v1/core/events/{eventId}: one event of the subscription, as its webhook carried it.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: readEndpoint(api.readEvent, async ({ db, params, customer }) => ({
-    body: await readEvent(db, { subscriptionId: customer.subscriptionId, eventId: params.eventId }),
+    body: await readEvent<WireEvent>(db, { subscriptionId: customer.subscriptionId, eventId: params.eventId }),
   })),
 });
