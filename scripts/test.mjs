@@ -154,8 +154,12 @@ async function withServer(label, env, fn) {
     }
     await fn(baseUrl);
   } finally {
+    const exited = new Promise((r) => (server.exitCode !== null || server.signalCode !== null ? r() : server.once("exit", r)));
     server.kill("SIGTERM");
-    await new Promise((r) => server.once("exit", r));
+    // A shutdown that hangs must not hang the suite: killed after 10 s.
+    const kill = setTimeout(() => server.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(kill);
   }
 }
 

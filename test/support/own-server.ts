@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { SERVER_KEEP_ALIVE_MS } from "./server-flags.mjs";
 import { freshPgliteDir } from "./pglite-template";
+import { stopProcess, waitUntilReady } from "./server-process";
 
 /**
  * A production server of this checkout's build (`npx next build` first) for tests that need a
@@ -81,16 +82,10 @@ export async function startOwnServer(env: Record<string, string>, { followTestDr
   );
   const exited = new Promise((r) => server.once("exit", r));
   const stop = async () => {
-    if (server.exitCode === null) server.kill("SIGTERM");
-    await exited;
+    await stopProcess(server, exited);
     await db.drop();
   };
-  for (let i = 0; ; i++) {
-    if (await healthy(baseUrl)) return { baseUrl, stop };
-    if (i === 120 || server.exitCode !== null) {
-      await stop();
-      throw new Error("the test's own server did not become ready (is there a production build? npx next build)");
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  if (await waitUntilReady(server, () => healthy(baseUrl))) return { baseUrl, stop };
+  await stop();
+  throw new Error("the test's own server did not become ready (is there a production build? npx next build)");
 }

@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { SERVER_KEEP_ALIVE_MS } from "./server-flags.mjs";
 import { freshPgliteDir } from "./pglite-template";
+import { stopProcess, waitUntilReady } from "./server-process";
 
 /**
  * A server process of its own for tests that need a configuration the shared test server does not
@@ -46,20 +47,18 @@ export async function spawnServer(env: Record<string, string>, ready = "/v1/auth
   child.stderr.on("data", (d: Buffer) => (out += d.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const stop = async () => {
-    if (child.exitCode === null) child.kill("SIGTERM");
-    await exited;
+    await stopProcess(child, exited);
     if (dir) rmSync(dir, { recursive: true, force: true });
   };
-  for (let i = 0; ; i++) {
+  const answers = async () => {
     const status = await fetch(`${baseUrl}${ready}`)
       .then((r) => r.status)
       .catch(() => 0);
-    if (status !== 0 && status < 500) break;
-    if (child.exitCode !== null || i === 120) {
-      await stop();
-      throw new Error(`server did not start:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+    return status !== 0 && status < 500;
+  };
+  if (!(await waitUntilReady(child, answers))) {
+    await stop();
+    throw new Error(`server did not start:\n${out}`);
   }
   return { baseUrl, output: () => out, stop };
 }
