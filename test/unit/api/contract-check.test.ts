@@ -32,6 +32,34 @@ test("a deliberately wrong field fails: renamed, mistyped, or a value outside th
   }
 });
 
+test("a field the contract does not declare fails, at any depth; so does a success status it does not answer", () => {
+  assert.throws(
+    () => checkAgainstContract("POST", "/v1/core/quotes/q_1/accept", 201, { ...accepted, riskScore: 87 }, JSON_TYPE),
+    (err: unknown) => err instanceof ContractMismatch && /riskScore/.test(err.message),
+  );
+  const list = {
+    items: [
+      {
+        eventId: "evt_1",
+        eventType: "transfer.state.changed",
+        occurredAt: "2026-11-25T10:00:00.000Z",
+        subscriptionId: "sub_1",
+        sequence: 1,
+        data: { transferId: "trf_1", state: "onreview", previousState: "registered", reasonCode: "TRF_CHECK_REVIEW" },
+      },
+    ],
+    nextCursor: null,
+  };
+  checkAgainstContract("GET", "/v1/core/events", 200, list, JSON_TYPE);
+  const leaked = structuredClone(list);
+  (leaked.items[0].data as Record<string, unknown>).caseId = "case_1";
+  assert.throws(
+    () => checkAgainstContract("GET", "/v1/core/events", 200, leaked, JSON_TYPE),
+    (err: unknown) => err instanceof ContractMismatch && /items\[0\]\.data\.caseId/.test(err.message),
+  );
+  assert.throws(() => checkAgainstContract("POST", "/v1/core/quotes/q_1/accept", 200, accepted, JSON_TYPE), ContractMismatch);
+});
+
 test("an error answer must be the envelope", () => {
   const envelope = { error: { code: "quote.notFound", message: "No such quote.", hint: null, remediation: null, details: null }, correlationId: "c" };
   checkAgainstContract("POST", "/v1/core/quotes/q_1/accept", 404, envelope, JSON_TYPE);
