@@ -11,7 +11,8 @@ import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { closeDb, getDb } from "@/db";
 import { clock } from "@/lib/clock";
-import { cliActor, recordAudit } from "@/lib/operators/audit";
+import { cliActor } from "@/lib/operators/audit";
+import { inUnit } from "@/lib/platform/unit-of-work";
 import { importPublication, type ImportReport } from "@/lib/screening/list-store";
 import { LIST_FORMATS } from "@/lib/screening/sources";
 
@@ -60,7 +61,11 @@ async function main(args: string[]): Promise<void> {
       // Who did it (issue 20 item 10), actor cli:<user>: the version commits in lib/screening's own
       // transaction, so its entry follows in the next one (an unchanged list is recorded too).
       const audit = { action: "sanctionsList.import", targetType: "sanctionsListVersion", targetId: report.versionId, after: { ...report, sources } };
-      await db.transaction((tx) => recordAudit(tx, cliActor(), audit, clock.now()));
+      await inUnit(async (unit) => unit.audit.record(audit), {
+        db,
+        actor: { kind: "system", operator: cliActor() },
+        context: { script: "sanctions:import" },
+      });
     }
   } catch (err) {
     console.error(`sanctions:import failed: ${err instanceof Error ? err.message : String(err)}`);
