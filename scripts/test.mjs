@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * npm test: the whole suite.
- *  0. formatting (Prettier), lint (ESLint), import-cycle (scripts/check-import-cycles.mjs) and
- *     OpenAPI (scripts/openapi-lint.ts: redocly lint) checks: CI fails on drift, on a cycle among
- *     lib/'s modules, or on any Redocly error or warning;
+ *  0. formatting (Prettier), lint (ESLint), typecheck (tsc over the whole tree), import-cycle
+ *     (scripts/check-import-cycles.mjs) and OpenAPI (scripts/openapi-lint.ts: redocly lint) checks:
+ *     CI fails on drift, on a type error, on a cycle among lib/, db/, app/ and components/, or on any
+ *     Redocly error or warning;
  *  1. unit tests (pure modules, and database-level tests on PGlite; on PostgreSQL too when
  *     TEST_DATABASE_URL is set);
  *  2. a production build;
