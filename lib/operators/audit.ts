@@ -16,7 +16,12 @@ export interface AuditEntry {
 
 /** Records an operator action in the transaction that performs it: no action without its entry. */
 export async function recordAudit(tx: Tx, operator: Operator, entry: AuditEntry, now: Date): Promise<void> {
-  await tx.insert(auditLog).values({
+  await tx.insert(auditLog).values(auditRow(operator, entry, now));
+}
+
+/** The audit-log row of an entry (written at once above, or with the unit of work's effects at commit). */
+export function auditRow(operator: Operator, entry: AuditEntry, now: Date): typeof auditLog.$inferInsert {
+  return {
     id: newId("aud"),
     operatorId: operator.id,
     operatorEmail: operator.email,
@@ -27,7 +32,7 @@ export async function recordAudit(tx: Tx, operator: Operator, entry: AuditEntry,
     after: entry.after ?? null,
     reason: entry.reason ?? null,
     at: now,
-  });
+  };
 }
 
 /**

@@ -12,7 +12,7 @@ import { dedupeKey, jobInsert, type EnqueueOptions } from "@/lib/jobs/queue";
 import { wakeWorker } from "@/lib/jobs/wake";
 import { postEntry, type PostEntryInput } from "@/lib/ledger/post";
 import { logger } from "@/lib/log";
-import type { AuditEntry } from "@/lib/operators/audit";
+import { auditRow, type AuditEntry } from "@/lib/operators/audit";
 import type { Operator } from "@/lib/operators/records";
 import { isTemporarilyUnavailable } from "./unavailable";
 
@@ -184,20 +184,7 @@ async function flush(tx: Tx, pending: Pending, now: Date): Promise<boolean> {
   });
   for (const job of jobs) writes.push(jobInsert(tx, job.kind, job.payload, job.opts));
   for (const { entry, by } of pending.audit) {
-    writes.push(
-      tx.insert(auditLog).values({
-        id: newId("aud"),
-        operatorId: by.id,
-        operatorEmail: by.email,
-        action: entry.action,
-        targetType: entry.targetType,
-        targetId: entry.targetId,
-        before: entry.before ?? null,
-        after: entry.after ?? null,
-        reason: entry.reason ?? null,
-        at: now,
-      }),
-    );
+    writes.push(tx.insert(auditLog).values(auditRow(by, entry, now)));
   }
   if (writes.length === 0) return false;
   const notify = jobs.some((j) => j.opts.runAt.getTime() <= clock.now().getTime()) ? notifyJobsDueSql() : undefined;
