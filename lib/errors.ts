@@ -73,6 +73,9 @@ export const ERROR_STATUS = {
   "transfer.notFound": 404,
   // 404 (ours, issue 19): console only
   "screeningCase.notFound": 404,
+  // 404 (ours, issue 22): console only
+  "complianceCase.notFound": 404,
+  "suspiciousActivityReport.notFound": 404,
   // 405 (ours): wrong method, with Allow
   "route.methodNotAllowed": 405,
   // 409
@@ -93,6 +96,9 @@ export const ERROR_STATUS = {
   "bankCredit.stateInvalid": 409,
   // 409 (ours, issue 19): console: a screening case already decided
   "screeningCase.stateInvalid": 409,
+  // 409 (ours, issue 22): console: a compliance case or a suspicious-activity report already moved on
+  "complianceCase.stateInvalid": 409,
+  "suspiciousActivityReport.stateInvalid": 409,
   "funding.methodUnavailable": 409,
   // 410
   "transfer.quoteExpired": 410,

@@ -33,3 +33,4 @@ export * from "./bank-credits";
 export * from "./payout-files";
 export * from "./screening-cases";
 export * from "./refunds";
+export * from "./compliance-cases";

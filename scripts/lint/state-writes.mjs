@@ -21,6 +21,7 @@ export const STATE_COLUMNS = {
   registrations: { column: "state", modules: ["lib/auth/registration.ts"] },
   bankCredits: { column: "state", modules: ["lib/reconciliation/import.ts", "lib/reconciliation/resolve.ts"] },
   screeningCases: { column: "state", modules: ["lib/screening-cases/cases.ts"] },
+  complianceCases: { column: "state", modules: ["lib/cases/cases.ts"] },
 };
 
 const WRITE = { set: "update", values: "insert" };

@@ -75,6 +75,10 @@ const OURS: Record<string, number> = {
   "bankCredit.stateInvalid": 409, // console: a bank credit already matched or returned
   "screeningCase.stateInvalid": 409, // console: a screening case already decided
   "screeningCase.notFound": 404, // console: no such screening case
+  "complianceCase.stateInvalid": 409, // console (issue 22): a compliance case already moved on
+  "complianceCase.notFound": 404, // console: no such compliance case
+  "suspiciousActivityReport.stateInvalid": 409, // console: a report already filed
+  "suspiciousActivityReport.notFound": 404, // console: no such report
   "funding.methodUnavailable": 409, // bank transfer for a currency the collection account does not take
 };
 

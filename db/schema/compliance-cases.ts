@@ -1,0 +1,177 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import type { AlertKind, CaseOutcome, ComplianceCaseState, RiskFlag } from "@/lib/cases/state-machine";
+import type { ReportStatus } from "@/lib/cases/report-state-machine";
+import { beneficiaries } from "./beneficiaries";
+import { createdAt, tstz } from "./columns";
+import { customers } from "./customers";
+import { operators } from "./operators";
+import { screeningCases } from "./screening-cases";
+import { transfers } from "./transfers";
+
+/**
+ * A compliance case (issue 22 item 6): every alert on a customer (a review outcome, a screening
+ * case, a list hit, a compliance hold) opens one or joins the customer's open one. States in
+ * lib/cases/state-machine.ts. Console only: never read by the partner API, webhooks or webviews.
+ */
+export const complianceCases = pgTable(
+  "compliance_cases",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => customers.id),
+    state: text("state").$type<ComplianceCaseState>().notNull(),
+    /** Set when CLOSED, by the machine's row. */
+    outcome: text("outcome").$type<CaseOutcome>(),
+    assigneeId: text("assignee_id").references(() => operators.id),
+    assigneeEmail: text("assignee_email"),
+    /** When the first alert of the case was raised: the report's clock starts here. */
+    detectedAt: tstz("detected_at").notNull(),
+    /** The decision's due date (YYYY-MM-DD, UTC): detection + 30 days (docs/decisions.md). */
+    dueOn: text("due_on").notNull(),
+    /** The analyst's closing narrative. */
+    narrative: text("narrative"),
+    closedAt: tstz("closed_at"),
+    closedBy: text("closed_by"),
+    closedByEmail: text("closed_by_email"),
+    createdAt: createdAt(),
+    updatedAt: tstz("updated_at").notNull(),
+  },
+  (t) => [
+    // One case not yet closed per customer: a later alert joins it (lib/cases/cases.ts raiseAlert).
+    uniqueIndex("compliance_cases_open_customer")
+      .on(t.customerId)
+      .where(sql`${t.state} <> 'CLOSED'`),
+    index("compliance_cases_customer_idx").on(t.customerId, t.createdAt),
+    index("compliance_cases_state_due_idx").on(t.state, t.dueOn),
+    index("compliance_cases_assignee_idx").on(t.assigneeId, t.state),
+  ],
+);
+
+/**
+ * What a case is about: one alert (its kind, what raised it) or an analyst's link, naming the
+ * transfer, beneficiary, screening case or monitoring evaluation concerned. A shadow alert
+ * (monitoring in shadow mode) joins the customer's open case if there is one, else stands alone
+ * (case_id null): it never opens a case.
+ */
+export const complianceAlerts = pgTable(
+  "compliance_alerts",
+  {
+    id: text("id").primaryKey(),
+    caseId: text("case_id").references(() => complianceCases.id),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => customers.id),
+    kind: text("kind").$type<AlertKind>().notNull(),
+    shadow: boolean("shadow").notNull().default(false),
+    transferId: text("transfer_id").references(() => transfers.id),
+    beneficiaryId: text("beneficiary_id").references(() => beneficiaries.id),
+    screeningCaseId: text("screening_case_id").references(() => screeningCases.id),
+    /** A monitoring evaluation's id (its table belongs to lib/monitoring). */
+    evaluationId: text("evaluation_id"),
+    summary: text("summary").notNull(),
+    /** "system", or the operator's email for a hold or a link made in the console. */
+    raisedBy: text("raised_by").notNull(),
+    raisedAt: tstz("raised_at").notNull(),
+  },
+  (t) => [
+    index("compliance_alerts_case_idx").on(t.caseId, t.raisedAt),
+    index("compliance_alerts_customer_idx").on(t.customerId, t.raisedAt),
+    index("compliance_alerts_transfer_idx").on(t.transferId),
+  ],
+);
+
+/** An analyst's note on a case: append-only (a trigger refuses UPDATE and DELETE). */
+export const complianceCaseNotes = pgTable(
+  "compliance_case_notes",
+  {
+    id: text("id").primaryKey(),
+    caseId: text("case_id")
+      .notNull()
+      .references(() => complianceCases.id),
+    authorId: text("author_id").notNull(),
+    authorEmail: text("author_email").notNull(),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("compliance_case_notes_case_idx").on(t.caseId, t.createdAt)],
+);
+
+/** A risk flag on a customer's console record, set by an analyst or by a case closed as risk confirmed. */
+export const customerRiskFlags = pgTable(
+  "customer_risk_flags",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => customers.id),
+    flag: text("flag").$type<RiskFlag>().notNull(),
+    caseId: text("case_id").references(() => complianceCases.id),
+    setByEmail: text("set_by_email").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("customer_risk_flags_key").on(t.customerId, t.flag)],
+);
+
+/** The report's subject as drafted: who the customer was when the case closed. */
+export interface ReportSubject {
+  customerId: string;
+  partnerId: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  dateOfBirth: string | null;
+  nationality: string | null;
+  residenceCountry: string | null;
+  address: string | null;
+}
+
+/** One currency's total over the case's linked transfers (decimal strings, never floats). */
+export interface ReportAmount {
+  currency: string;
+  total: string;
+  transfers: number;
+}
+
+/**
+ * A suspicious-activity report (issue 22 item 7), drafted when a case closes as RISK_CONFIRMED
+ * and filed with the authority's reference. Statuses in lib/cases/report-state-machine.ts. Kept
+ * at least five years: no code path deletes one, and a trigger refuses DELETE and any change to a
+ * FILED report.
+ */
+export const suspiciousActivityReports = pgTable(
+  "suspicious_activity_reports",
+  {
+    id: text("id").primaryKey(),
+    caseId: text("case_id")
+      .notNull()
+      .references(() => complianceCases.id),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => customers.id),
+    status: text("status").$type<ReportStatus>().notNull(),
+    subject: jsonb("subject").$type<ReportSubject>().notNull(),
+    amounts: jsonb("amounts").$type<ReportAmount[]>().notNull(),
+    transferIds: jsonb("transfer_ids").$type<string[]>().notNull(),
+    /** The first and last activity of the linked transfers (or the alerts when none). */
+    activityFrom: tstz("activity_from").notNull(),
+    activityTo: tstz("activity_to").notNull(),
+    /** The alert kinds (and monitoring typologies when known) that led to it. */
+    typologies: jsonb("typologies").$type<string[]>().notNull(),
+    narrative: text("narrative").notNull(),
+    detectedAt: tstz("detected_at").notNull(),
+    /** YYYY-MM-DD: 30 days after detection. */
+    dueOn: text("due_on").notNull(),
+    authorityReference: text("authority_reference"),
+    filedAt: tstz("filed_at"),
+    filedByEmail: text("filed_by_email"),
+    draftedByEmail: text("drafted_by_email").notNull(),
+    createdAt: createdAt(),
+    updatedAt: tstz("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("suspicious_activity_reports_case_idx").on(t.caseId),
+    index("suspicious_activity_reports_status_due_idx").on(t.status, t.dueOn),
+    index("suspicious_activity_reports_customer_idx").on(t.customerId),
+  ],
+);

@@ -1,0 +1,179 @@
+/**
+ * Compliance cases (issue 22 item 6): one case per customer gathers every alert about them.
+ *
+ * The entry point for every source of alerts (the fast-check's review rules and monitoring, the
+ * screening jobs, compliance holds) is
+ *
+ *   raiseAlert(tx, { customerId, kind, transferId?, beneficiaryId?, screeningCaseId?, evaluationId?,
+ *                    summary, shadow?, now?, by? }): Promise<RaisedAlert>
+ *
+ * called inside the caller's transaction (its unit of work): it locks the customer's case not yet
+ * closed (FOR UPDATE), joins it or opens a new one (OPEN, due 30 days after detection), records the
+ * alert with what it links (transfer, beneficiary, screening case, monitoring evaluation), and
+ * writes an audit entry through the unit's effects (effectsOf(tx)), by `by` or the system. A shadow
+ * alert (monitoring in shadow mode; `shadow: true` or kind SHADOW_ALERT) changes nothing: it joins
+ * the open case if there is one, else is recorded on the customer alone, and never opens a case.
+ * The same alert twice (kind and links) on one case is recorded once. Nothing here reaches the
+ * partner API, webhooks, the events API or a webview (no tipping off): no event is emitted.
+ *
+ * The analyst's moves (take, assign, investigate, close with an outcome, notes, links) follow; the
+ * machine is ./state-machine.ts, the report drafted on RISK_CONFIRMED ./reports.ts.
+ */
+import { and, eq, isNull, ne } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { complianceAlerts, complianceCases } from "@/db/schema";
+import { clock } from "@/lib/clock";
+import { notFound } from "@/lib/errors";
+import type { Operator } from "@/lib/operators/records";
+import { effectsOf } from "@/lib/platform/unit-of-work";
+import { complianceCaseMachine, type AlertKind } from "./state-machine";
+
+export type ComplianceCaseRow = typeof complianceCases.$inferSelect;
+export type ComplianceAlertRow = typeof complianceAlerts.$inferSelect;
+
+/** Days from detection to the case's decision (and the report's filing): docs/decisions.md. */
+export const CASE_DUE_DAYS = 30;
+
+/** The author of the audit entries of alerts raised by jobs (no operator acts there). */
+export const SYSTEM_ACTOR: Operator = { id: "system:compliance", email: "system:compliance", name: "Compliance alerts", role: "reviewer" };
+
+/** `days` calendar days after `from`, as YYYY-MM-DD (UTC). */
+export function dueDate(from: Date, days: number = CASE_DUE_DAYS): string {
+  return new Date(from.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+export interface RaiseAlertInput {
+  customerId: string;
+  kind: AlertKind;
+  transferId?: string | null;
+  beneficiaryId?: string | null;
+  screeningCaseId?: string | null;
+  /** A monitoring evaluation's id (lib/monitoring). */
+  evaluationId?: string | null;
+  /** One line for the analyst: what happened (console only). */
+  summary: string;
+  /** Monitoring in shadow mode: recorded, changes nothing, never opens a case. */
+  shadow?: boolean;
+  /** The unit's instant (default: the clock). */
+  now?: Date;
+  /** The operator acting (a console hold, a link); default the system. */
+  by?: Operator;
+}
+
+export interface RaisedAlert {
+  /** The case the alert joined or opened; undefined for a shadow alert on a customer with no open case. */
+  case: ComplianceCaseRow | undefined;
+  alert: ComplianceAlertRow;
+  /** Whether this alert opened the case. */
+  opened: boolean;
+}
+
+/** The customer's case not yet closed, locked (FOR UPDATE), if any. */
+export async function lockOpenCaseOf(tx: Tx, customerId: string): Promise<ComplianceCaseRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(complianceCases)
+    .where(and(eq(complianceCases.customerId, customerId), ne(complianceCases.state, "CLOSED")))
+    .for("update");
+  return row;
+}
+
+/** A case, locked for an analyst's move. */
+export async function lockComplianceCase(tx: Tx, caseId: string): Promise<ComplianceCaseRow> {
+  const [row] = await tx.select().from(complianceCases).where(eq(complianceCases.id, caseId)).for("update");
+  if (!row) throw notFound("complianceCase", "No such compliance case.");
+  return row;
+}
+
+/** Opens or joins the customer's case with one alert (see the file's header). */
+export async function raiseAlert(tx: Tx, input: RaiseAlertInput): Promise<RaisedAlert> {
+  const now = input.now ?? clock.now();
+  const shadow = input.shadow === true || input.kind === "SHADOW_ALERT";
+  let open = await lockOpenCaseOf(tx, input.customerId);
+  let opened = false;
+  if (!open && !shadow) {
+    const step = complianceCaseMachine.next("none", "alert.raised");
+    // A concurrent alert for the same customer may insert first: the one-open-case index makes this
+    // insert do nothing, and the select below (a new snapshot, after that insert committed) finds it.
+    const [created] = await tx
+      .insert(complianceCases)
+      .values({
+        id: newId("ccase"),
+        customerId: input.customerId,
+        state: step.to,
+        detectedAt: now,
+        dueOn: dueDate(now),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    opened = created !== undefined;
+    open = created ?? (await lockOpenCaseOf(tx, input.customerId));
+  } else if (open && !shadow) {
+    complianceCaseMachine.next(open.state, "alert.raised"); // accepted, state unchanged
+  }
+
+  const links = {
+    transferId: input.transferId ?? null,
+    beneficiaryId: input.beneficiaryId ?? null,
+    screeningCaseId: input.screeningCaseId ?? null,
+    evaluationId: input.evaluationId ?? null,
+  };
+  if (open && !opened) {
+    const [same] = await tx
+      .select()
+      .from(complianceAlerts)
+      .where(
+        and(
+          eq(complianceAlerts.caseId, open.id),
+          eq(complianceAlerts.kind, input.kind),
+          eq(complianceAlerts.shadow, shadow),
+          ...Object.entries(links).map(([k, v]) => {
+            const column = complianceAlerts[k as keyof typeof links];
+            return v === null ? isNull(column) : eq(column, v);
+          }),
+        ),
+      )
+      .limit(1);
+    if (same) return { case: open, alert: same, opened: false };
+  }
+
+  const by = input.by ?? SYSTEM_ACTOR;
+  const [alert] = await tx
+    .insert(complianceAlerts)
+    .values({
+      id: newId("calert"),
+      caseId: open?.id ?? null,
+      customerId: input.customerId,
+      kind: input.kind,
+      shadow,
+      ...links,
+      summary: input.summary,
+      raisedBy: input.by ? input.by.email : "system",
+      raisedAt: now,
+    })
+    .returning();
+  if (open && !opened) {
+    await tx.update(complianceCases).set({ updatedAt: now }).where(eq(complianceCases.id, open.id));
+  }
+  await effectsOf(tx).audit.record(
+    {
+      action: opened ? "complianceCase.opened" : shadow ? "complianceCase.shadowAlert" : "complianceCase.alert",
+      targetType: open ? "complianceCase" : "customer",
+      targetId: open?.id ?? input.customerId,
+      before: open && !opened ? { caseId: open.id, state: open.state } : null,
+      after: {
+        ...(open ? { caseId: open.id, state: open.state, dueOn: open.dueOn } : {}),
+        alertId: alert.id,
+        kind: input.kind,
+        shadow,
+        ...Object.fromEntries(Object.entries(links).filter(([, v]) => v !== null)),
+      },
+      reason: input.summary,
+    },
+    by,
+  );
+  return { case: open, alert, opened };
+}
