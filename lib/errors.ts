@@ -76,6 +76,8 @@ export const ERROR_STATUS = {
   // 404 (ours, issue 22): console only
   "complianceCase.notFound": 404,
   "suspiciousActivityReport.notFound": 404,
+  // 404 (ours, issue 23): console only
+  "proposal.notFound": 404,
   // 405 (ours): wrong method, with Allow
   "route.methodNotAllowed": 405,
   // 409
@@ -99,6 +101,12 @@ export const ERROR_STATUS = {
   // 409 (ours, issue 22): console: a compliance case or a suspicious-activity report already moved on
   "complianceCase.stateInvalid": 409,
   "suspiciousActivityReport.stateInvalid": 409,
+  // 409 (ours, issue 23): console: a proposal already decided or lapsed, one already open for the
+  // same action and subject; 403: its author (or an operator without the action's role) approving it
+  "proposal.stateInvalid": 409,
+  "proposal.duplicate": 409,
+  "proposal.selfApproval": 403,
+  "proposal.roleInsufficient": 403,
   "funding.methodUnavailable": 409,
   // 410
   "transfer.quoteExpired": 410,

@@ -34,3 +34,4 @@ export * from "./payout-files";
 export * from "./screening-cases";
 export * from "./refunds";
 export * from "./compliance-cases";
+export * from "./proposals";

@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 
 /** People who run the console. reviewer: queues; admin: also customers, partners, operators. */
@@ -13,8 +13,45 @@ export const operators = pgTable(
     passwordHash: text("password_hash").notNull(),
     disabledAt: tstz("disabled_at"),
     createdAt: createdAt(),
+    /**
+     * Issue 23 item 6. The TOTP secret (RFC 6238), encrypted like other fields at rest; null until
+     * enrolled. Set with totpEnrolledAt once the operator has entered a first code.
+     */
+    totpSecret: text("totp_secret"),
+    totpEnrolledAt: tstz("totp_enrolled_at"),
+    /** sha256 of each unused recovery code (shown once at enrolment). */
+    recoveryCodes: jsonb("recovery_codes").$type<string[]>().notNull().default([]),
+    lastSignInAt: tstz("last_sign_in_at"),
+    passwordChangedAt: tstz("password_changed_at"),
+    /**
+     * Raised when the operator is disabled or their password or second factor is reset: a console
+     * session carries the value it was signed in with and ends when it differs.
+     */
+    sessionEpoch: integer("session_epoch").notNull().default(0),
   },
   (t) => [uniqueIndex("operators_email_idx").on(t.email)],
+);
+
+/**
+ * A one-time link an admin made for another operator (issue 23 item 6): set a new password, or
+ * enrol a new second factor. Shown once in the console, never e-mailed; only its sha256 is kept.
+ */
+export const operatorResetLinks = pgTable(
+  "operator_reset_links",
+  {
+    id: text("id").primaryKey(),
+    operatorId: text("operator_id")
+      .notNull()
+      .references(() => operators.id),
+    /** password or totp. */
+    kind: text("kind").$type<"password" | "totp">().notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdBy: text("created_by").notNull(),
+    expiresAt: tstz("expires_at").notNull(),
+    usedAt: tstz("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("operator_reset_links_token_idx").on(t.tokenHash), index("operator_reset_links_operator_idx").on(t.operatorId)],
 );
 
 /**

@@ -1,5 +1,6 @@
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from "ibantools";
 import { z } from "zod";
+import { CONTROLLED_ACTIONS, isControlledAction } from "@/lib/dual-control/kinds";
 import { isCurrencyCode } from "@/lib/money/currency";
 import { providerProblems, resolveProviders, type ResolvedProviders } from "@/lib/providers/table";
 import { fieldKeyProblems, parseSmtpUrl, signingKeyProblems, smtpProductionProblem } from "./checks";
@@ -158,6 +159,30 @@ const schema = z.object({
   SERVICE_SIGNING_KEYS: z.string().superRefine(checkedBy(signingKeyProblems)).optional(),
   /** Field-encryption keys "keyId:base64,..." (AES-256: 32 bytes each), the first encrypts (sandbox generates one). */
   FIELD_ENCRYPTION_KEYS: z.string().superRefine(checkedBy(fieldKeyProblems)).optional(),
+  /**
+   * Dual control (issue 23 item 5, docs/decisions.md "Dual control"): every action of
+   * lib/dual-control/kinds.ts waits for a second operator unless named here (comma-separated).
+   * A transfer is released by one operator below the threshold (in the currency, converted at the
+   * reference rate), unless a screening case holds it.
+   */
+  DUAL_CONTROL_OFF: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine((v) => v.every(isControlledAction), `action names from: ${CONTROLLED_ACTIONS.join(", ")}`),
+  DUAL_CONTROL_TRANSFER_THRESHOLD: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .default("3000"),
+  DUAL_CONTROL_CURRENCY: z
+    .string()
+    .default("USD")
+    .refine((v) => isCurrencyCode(v), "an ISO 4217 currency code"),
   /** Console sign-in: the first admin (seeded at start when set; sandbox has defaults). */
   OPERATOR_EMAIL: z.string().email().optional(),
   OPERATOR_PASSWORD: z.string().min(12).optional(),

@@ -1,4 +1,6 @@
 import type { Executor } from "@/db";
+import { clock } from "@/lib/clock";
+import { queuedProposalCount } from "@/lib/dual-control/queries";
 import { countKycReview } from "@/lib/kyc/review";
 import { failedOtpDeliveryCount } from "@/lib/notifications/failed-deliveries";
 import { payoutFilesWaitingCount } from "@/lib/payouts/console";
@@ -12,11 +14,12 @@ import { queueCounts } from "./queries";
  * it links to (issue 20 item 11). The admin-only pages' counts are read for admins only.
  */
 export async function overviewCounts(db: Executor, admin: boolean) {
-  const [queues, kycReview, bankCredits, screeningCases] = await Promise.all([
+  const [queues, kycReview, bankCredits, screeningCases, approvals] = await Promise.all([
     queueCounts(db),
     countKycReview(db),
     bankCreditQueueCount(db),
     openCaseCount(db),
+    queuedProposalCount(db, clock.now()),
   ]);
   const adminCounts = admin
     ? await Promise.all([refundsDueCount(db), payoutFilesWaitingCount(db), failedOtpDeliveryCount(db)]).then(([refunds, payoutFiles, deliveries]) => ({
@@ -25,5 +28,5 @@ export async function overviewCounts(db: Executor, admin: boolean) {
         deliveries,
       }))
     : null;
-  return { ...queues, kycReview, bankCredits, screeningCases, admin: adminCounts };
+  return { ...queues, kycReview, bankCredits, screeningCases, approvals, admin: adminCounts };
 }

@@ -22,6 +22,7 @@ export const STATE_COLUMNS = {
   bankCredits: { column: "state", modules: ["lib/reconciliation/import.ts", "lib/reconciliation/resolve.ts"] },
   screeningCases: { column: "state", modules: ["lib/screening-cases/cases.ts"] },
   complianceCases: { column: "state", modules: ["lib/cases/cases.ts"] },
+  proposals: { column: "state", modules: ["lib/dual-control/proposals.ts"] },
 };
 
 const WRITE = { set: "update", values: "insert" };

@@ -11,6 +11,7 @@ export default async function Overview() {
   const counts = await overviewCounts(await ready(), operator.role === "admin");
   // One tile per queue, each counted as its page lists it; the admin pages' tiles for admins only.
   const tiles: [href: string, label: string, n: number][] = [
+    ["/console/approvals", "Proposals to approve", counts.approvals],
     ["/console/review", "Transfers in review", counts.review],
     ["/console/holds", "Compliance holds", counts.holds],
     ["/console/beneficiaries", "Beneficiaries to decide", counts.screening],

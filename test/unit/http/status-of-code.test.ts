@@ -79,6 +79,11 @@ const OURS: Record<string, number> = {
   "complianceCase.notFound": 404, // console: no such compliance case
   "suspiciousActivityReport.stateInvalid": 409, // console: a report already filed
   "suspiciousActivityReport.notFound": 404, // console: no such report
+  "proposal.stateInvalid": 409, // console: a dual-control proposal already decided or lapsed
+  "proposal.duplicate": 409, // console: a proposal already open for the same action and subject
+  "proposal.selfApproval": 403, // console: the proposer approving their own proposal
+  "proposal.roleInsufficient": 403, // console: an approver without the action's role
+  "proposal.notFound": 404, // console: no such proposal
   "funding.methodUnavailable": 409, // bank transfer for a currency the collection account does not take
 };
 

@@ -2,16 +2,21 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
+import { act, actedNotice } from "@/lib/dual-control/proposals";
 import { notFound } from "@/lib/errors";
 import { recordAudit } from "@/lib/operators/audit";
 import { holdTransfer, releaseTransfer } from "@/lib/transfers/compliance";
 import { lockTransfer } from "@/lib/transfers/records";
 
-// Resolve a compliance hold: restore the prior state, or reject the transfer.
+// Resolve a compliance hold: restore the prior state, or reject the transfer. A release at or
+// above the dual-control threshold, or inside a screening case, is proposed for a second operator.
 export const resolveHold = consoleAction(
   "reviewer",
   z.object({ transferId: z.string().min(1), resolution: z.enum(["RESTORE", "REJECT"]), reason: z.string().trim().min(3).max(500) }),
   async ({ tx, input, operator, now }) => {
+    if (input.resolution === "RESTORE") {
+      return actedNotice(await act(tx, "transfer.hold.restore", { transferId: input.transferId }, { operator, reason: input.reason, now }));
+    }
     const row = await lockTransfer(tx, input.transferId);
     if (!row) throw notFound("transfer"); // an error, not a success notice
     const after = await releaseTransfer(tx, row, input.resolution, now);

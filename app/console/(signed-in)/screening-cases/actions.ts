@@ -2,21 +2,26 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
+import { act, actedNotice } from "@/lib/dual-control/proposals";
 import { recordAudit } from "@/lib/operators/audit";
 import { decideCase } from "@/lib/screening-cases/cases";
 
 // Decide a screening case (issue 19): FALSE_POSITIVE or TRUE_MATCH, with the reason; reviewers may.
+// A false positive that releases held transfers is proposed for a second operator (lib/dual-control).
 export const decideScreeningCase = consoleAction(
   "reviewer",
   z.object({ caseId: z.string().min(1), decision: z.enum(["FALSE_POSITIVE", "TRUE_MATCH"]), reason: z.string().trim().min(3).max(500) }),
   async ({ tx, input, operator, now }) => {
+    if (input.decision === "FALSE_POSITIVE") {
+      return actedNotice(await act(tx, "screeningCase.falsePositive", { caseId: input.caseId }, { operator, reason: input.reason, now }));
+    }
     const done = await decideCase(tx, { caseId: input.caseId, decision: input.decision, operator, reason: input.reason, now });
     const c = done.case;
     await recordAudit(
       tx,
       operator,
       {
-        action: `screeningCase.${input.decision === "FALSE_POSITIVE" ? "falsePositive" : "trueMatch"}`,
+        action: "screeningCase.trueMatch",
         targetType: c.subjectType,
         targetId: c.subjectId,
         before: { caseId: c.id, state: "OPEN" },
@@ -33,8 +38,6 @@ export const decideScreeningCase = consoleAction(
       now,
     );
     const moved = Object.keys(done.transfers).length;
-    return input.decision === "FALSE_POSITIVE"
-      ? `Case ${c.id} cleared as a false positive; ${moved} held transfer(s) restored.`
-      : `Case ${c.id} confirmed: the ${c.subjectType} is ${done.subjectState}, ${moved} transfer(s) rejected; blocking report due ${c.blockingReportDueOn}.`;
+    return `Case ${c.id} confirmed: the ${c.subjectType} is ${done.subjectState}, ${moved} transfer(s) rejected; blocking report due ${c.blockingReportDueOn}.`;
   },
 );

@@ -1,0 +1,46 @@
+import { sql } from "drizzle-orm";
+import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, tstz } from "./columns";
+import type { ProposalState } from "@/lib/dual-control/state-machine";
+
+/**
+ * An operator action waiting for a second operator (issue 23 item 5, dual control): states in
+ * lib/dual-control/state-machine.ts, actions in lib/dual-control/actions.ts. Console only: never
+ * read by the partner API. The row keeps what the audit log needs: proposer, approver or decliner,
+ * the reason of each, and the subject's state before and after.
+ */
+export const proposals = pgTable(
+  "proposals",
+  {
+    id: text("id").primaryKey(),
+    /** The action kind (lib/dual-control/actions.ts), e.g. transfer.hold.restore. */
+    action: text("action").notNull(),
+    subjectType: text("subject_type").notNull(),
+    subjectId: text("subject_id").notNull(),
+    /** The action's input, as validated by its schema at proposal (and again at approval). */
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    /** One line for the queue, e.g. "Restore transfer trf_... (5,000.00 USD) from hold". */
+    summary: text("summary").notNull(),
+    reason: text("reason").notNull(),
+    state: text("state").$type<ProposalState>().notNull(),
+    proposedBy: text("proposed_by").notNull(),
+    proposedByEmail: text("proposed_by_email").notNull(),
+    /** After this instant an undecided proposal lapses (30 days). */
+    lapsesAt: tstz("lapses_at").notNull(),
+    decidedBy: text("decided_by"),
+    decidedByEmail: text("decided_by_email"),
+    decidedAt: tstz("decided_at"),
+    decisionReason: text("decision_reason"),
+    /** The subject as the proposer saw it, and as the approved action left it. */
+    before: jsonb("before").$type<Record<string, unknown>>(),
+    after: jsonb("after").$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // One open proposal per action and subject: a second operator proposing the same is told so.
+    uniqueIndex("proposals_open_subject")
+      .on(t.action, t.subjectType, t.subjectId)
+      .where(sql`${t.state} = 'PROPOSED'`),
+    index("proposals_state_idx").on(t.state, t.createdAt),
+  ],
+);

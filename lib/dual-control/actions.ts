@@ -1,0 +1,347 @@
+/**
+ * What each action under dual control does (issue 23 item 5): its input, who may propose and
+ * approve it, when an instance needs a second operator, the line the queue shows, and the domain
+ * call run (by the proposer at once, or by the approver on approval). The console's server actions
+ * hand their input here through `act` (./proposals.ts); nothing here knows of HTTP or forms.
+ *
+ * To put another action under dual control: add its name to ./kinds.ts and an entry below (the
+ * type checks that every kind has one).
+ */
+import { and, eq, or, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Tx } from "@/db";
+import { bankCredits, partners, screeningCases, transfers } from "@/db/schema";
+import { config } from "@/lib/config";
+import { money } from "@/lib/console/format";
+import { DomainError, notFound } from "@/lib/errors";
+import { Decimal } from "@/lib/money/decimal";
+import type { Operator, OperatorRole } from "@/lib/operators/records";
+import { issueApiKey, revokeApiKey } from "@/lib/partners/admin";
+import { applyPartnerSettings } from "@/lib/partners/settings";
+import { referenceRates } from "@/lib/pricing/rate-store";
+import { matchBankCredit, returnBankCredit } from "@/lib/reconciliation/resolve";
+import { decideCase, lockCase } from "@/lib/screening-cases/cases";
+import { releaseTransfer, reviewTransfer } from "@/lib/transfers/compliance";
+import { lockTransfer, type TransferRow } from "@/lib/transfers/records";
+import { lockRefund, moveRefund } from "@/lib/transfers/refunds";
+import { transferMachine } from "@/lib/transfers/state-machine";
+import type { ControlledActionKind } from "./kinds";
+
+/** What an action did: its audit entry's target and before/after, the operator's notice, and what is shown once. */
+export interface Performed {
+  targetType: string;
+  targetId: string;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  notice: string;
+  /** A credential the action created (a partner key): shown once to whoever ran it, never stored in the proposal. */
+  once?: Record<string, string>;
+}
+
+export interface By {
+  operator: Operator;
+  reason: string;
+  now: Date;
+}
+
+export interface ControlledAction<P> {
+  /** The role needed to propose and to approve. */
+  role: OperatorRole;
+  input: z.ZodType<P>;
+  subject(p: P): { type: string; id: string };
+  /** Whether this instance waits for a second operator when the action is under dual control (default: always). */
+  needsSecondOperator?(tx: Tx, p: P, now: Date): Promise<boolean>;
+  /** The queue's line and the subject as the proposer saw it; refuses what could not be approved anyway. */
+  describe(tx: Tx, p: P): Promise<{ summary: string; before: Record<string, unknown> }>;
+  /** The action (its caller records the audit entry, with the proposal when there is one). */
+  perform(tx: Tx, p: P, by: By): Promise<Performed>;
+}
+
+const define = <P>(a: ControlledAction<P>) => a as ControlledAction<unknown>;
+
+const transferInput = z.object({ transferId: z.string().min(1) });
+const creditInput = z.object({ creditId: z.string().min(1) });
+
+async function transferOf(tx: Tx, transferId: string): Promise<TransferRow> {
+  const [row] = await tx.select().from(transfers).where(eq(transfers.id, transferId));
+  if (!row) throw notFound("transfer");
+  return row;
+}
+
+/**
+ * A transfer's origin amount in the dual-control currency at today's reference rate, or null
+ * when no rate converts it (then a second operator is asked: the safe side).
+ */
+async function inControlCurrency(tx: Tx, row: TransferRow, now: Date): Promise<Decimal | null> {
+  const to = config().DUAL_CONTROL_CURRENCY;
+  const amount = new Decimal(row.originAmount);
+  if (row.originCurrency === to) return amount;
+  const rates = await referenceRates(tx);
+  try {
+    return amount.times(rates.rate({ from: row.originCurrency, to }, now));
+  } catch {
+    try {
+      return amount.dividedBy(rates.rate({ from: to, to: row.originCurrency }, now));
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** An open screening case on the transfer's customer or beneficiary: its release is never one operator's. */
+async function inScreeningCase(tx: Tx, row: TransferRow): Promise<boolean> {
+  const [open] = await tx
+    .select({ id: screeningCases.id })
+    .from(screeningCases)
+    .where(
+      and(
+        eq(screeningCases.state, "OPEN"),
+        or(
+          and(eq(screeningCases.subjectType, "customer"), eq(screeningCases.subjectId, row.customerId)),
+          and(eq(screeningCases.subjectType, "beneficiary"), eq(screeningCases.subjectId, row.beneficiaryId)),
+          sql`${screeningCases.heldTransferIds} @> ${JSON.stringify([row.id])}::jsonb`,
+        ),
+      ),
+    )
+    .limit(1);
+  return !!open;
+}
+
+/** A release at or above the threshold, or inside a screening case, waits for a second operator. */
+async function releaseNeedsSecond(tx: Tx, p: { transferId: string }, now: Date): Promise<boolean> {
+  const row = await transferOf(tx, p.transferId);
+  if (await inScreeningCase(tx, row)) return true;
+  const amount = await inControlCurrency(tx, row, now);
+  return amount === null || amount.gte(config().DUAL_CONTROL_TRANSFER_THRESHOLD);
+}
+
+/** The transfer, refused now (as the machine refuses it) rather than at approval when it cannot take the move. */
+async function transferFor(tx: Tx, transferId: string, trigger: "review.approved" | "compliance.restore") {
+  const row = await transferOf(tx, transferId);
+  if (!transferMachine.can(row.state, trigger)) transferMachine.next(row.state, trigger, { prior: row.priorState ?? undefined });
+  return row;
+}
+
+async function lockedTransfer(tx: Tx, transferId: string): Promise<TransferRow> {
+  const row = await lockTransfer(tx, transferId);
+  if (!row) throw notFound("transfer");
+  return row;
+}
+
+export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = {
+  "transfer.review.approve": define({
+    role: "reviewer",
+    input: transferInput,
+    subject: (p) => ({ type: "transfer", id: p.transferId }),
+    needsSecondOperator: releaseNeedsSecond,
+    describe: async (tx, p) => {
+      const row = await transferFor(tx, p.transferId, "review.approved");
+      return { summary: `Approve transfer ${row.id} (${money(row.originAmount, row.originCurrency)}) out of review`, before: { state: row.state } };
+    },
+    perform: async (tx, p, { now }) => {
+      const row = await lockedTransfer(tx, p.transferId);
+      const after = await reviewTransfer(tx, row, "APPROVE", now);
+      return {
+        targetType: "transfer",
+        targetId: row.id,
+        before: { state: row.state },
+        after: { state: after.state },
+        notice: `Transfer ${row.id} is now ${after.state}.`,
+      };
+    },
+  }),
+  "transfer.hold.restore": define({
+    role: "reviewer",
+    input: transferInput,
+    subject: (p) => ({ type: "transfer", id: p.transferId }),
+    needsSecondOperator: releaseNeedsSecond,
+    describe: async (tx, p) => {
+      const row = await transferFor(tx, p.transferId, "compliance.restore");
+      return {
+        summary: `Release transfer ${row.id} (${money(row.originAmount, row.originCurrency)}) from hold back to ${row.priorState}`,
+        before: { state: row.state, priorState: row.priorState },
+      };
+    },
+    perform: async (tx, p, { now }) => {
+      const row = await lockedTransfer(tx, p.transferId);
+      const after = await releaseTransfer(tx, row, "RESTORE", now);
+      return {
+        targetType: "transfer",
+        targetId: row.id,
+        before: { state: row.state, priorState: row.priorState },
+        after: { state: after.state },
+        notice: `Transfer ${row.id} is now ${after.state}.`,
+      };
+    },
+  }),
+  "screeningCase.falsePositive": define({
+    role: "reviewer",
+    input: z.object({ caseId: z.string().min(1) }),
+    subject: (p) => ({ type: "screeningCase", id: p.caseId }),
+    // A case that held no transfer releases no money: one operator clears it.
+    needsSecondOperator: async (tx, p) => (await lockCase(tx, p.caseId)).heldTransferIds.length > 0,
+    describe: async (tx, p) => {
+      const c = await lockCase(tx, p.caseId);
+      if (c.state !== "OPEN") throw new DomainError("screeningCase.stateInvalid", { details: { currentState: c.state } });
+      return {
+        summary: `Clear screening case ${c.id} (${c.subjectType} ${c.subjectId}) as a false positive, releasing ${c.heldTransferIds.length} held transfer(s)`,
+        before: { state: c.state, heldTransferIds: c.heldTransferIds },
+      };
+    },
+    perform: async (tx, p, { operator, reason, now }) => {
+      const done = await decideCase(tx, { caseId: p.caseId, decision: "FALSE_POSITIVE", operator, reason, now });
+      const c = done.case;
+      return {
+        targetType: c.subjectType,
+        targetId: c.subjectId,
+        before: { caseId: c.id, state: "OPEN" },
+        after: {
+          caseId: c.id,
+          state: c.state,
+          entries: c.entries.map((e) => ({ list: e.list, entryId: e.entryId, listVersionId: e.listVersionId })),
+          subjectState: done.subjectState,
+          transfers: done.transfers,
+        },
+        notice: `Case ${c.id} cleared as a false positive; ${Object.keys(done.transfers).length} held transfer(s) restored.`,
+      };
+    },
+  }),
+  "bankCredit.match": define({
+    role: "reviewer",
+    input: creditInput.extend({ transferId: z.string().trim().min(1).max(64) }),
+    subject: (p) => ({ type: "bankCredit", id: p.creditId }),
+    describe: async (tx, p) => {
+      const credit = await creditOf(tx, p.creditId);
+      return {
+        summary: `Match bank credit ${credit.bankReference} (${money(credit.amount, credit.currency)}) to transfer ${p.transferId}`,
+        before: { state: credit.state, reason: credit.reason },
+      };
+    },
+    perform: async (tx, p, { operator, now }) => {
+      const done = await matchBankCredit(tx, { creditId: p.creditId, transferId: p.transferId, operatorId: operator.id }, now);
+      const excess = done.after.state === "EXCESS" ? ` ${done.excess} ${done.after.currency} over-paid stays to return.` : "";
+      return {
+        targetType: "bankCredit",
+        targetId: p.creditId,
+        before: { state: done.before.state, reason: done.before.reason },
+        after: { state: done.after.state, transferId: p.transferId, transferStatus: done.transferStatus, excess: done.excess },
+        notice: `Credit ${done.after.bankReference} funded transfer ${p.transferId} (now ${done.transferStatus}).${excess}`,
+      };
+    },
+  }),
+  "bankCredit.return": define({
+    role: "reviewer",
+    input: creditInput,
+    subject: (p) => ({ type: "bankCredit", id: p.creditId }),
+    describe: async (tx, p) => {
+      const credit = await creditOf(tx, p.creditId);
+      return { summary: `Return bank credit ${credit.bankReference} (${money(credit.amount, credit.currency)}) to the payer`, before: { state: credit.state } };
+    },
+    perform: async (tx, p, { operator, now }) => {
+      const done = await returnBankCredit(tx, { creditId: p.creditId, operatorId: operator.id }, now);
+      return {
+        targetType: "bankCredit",
+        targetId: p.creditId,
+        before: { state: done.before.state, reason: done.before.reason },
+        after: { state: done.after.state, returned: done.returned },
+        notice: `Credit ${done.after.bankReference}: ${done.returned} ${done.after.currency} to return to the payer.`,
+      };
+    },
+  }),
+  "transfer.refund.paid": define({
+    role: "admin",
+    input: transferInput.extend({ bankReference: z.string().trim().min(1).max(140) }),
+    subject: (p) => ({ type: "transfer", id: p.transferId }),
+    describe: async (tx, p) => {
+      const row = await transferOf(tx, p.transferId);
+      const refund = await lockRefund(tx, row.id);
+      if (!refund) throw new DomainError("refund.stateInvalid", { message: "This transfer has no refund.", details: { currentState: row.state } });
+      return {
+        summary: `Record the refund of transfer ${row.id} (${money(row.totalCustomerCost, row.originCurrency)}) as paid, bank reference ${p.bankReference}`,
+        before: { refundStatus: refund.state },
+      };
+    },
+    perform: async (tx, p, { now }) => {
+      const row = await lockedTransfer(tx, p.transferId);
+      const before = await lockRefund(tx, row.id);
+      const after = await moveRefund(tx, row, "operator.paid", now, { bankReference: p.bankReference });
+      return {
+        targetType: "transfer",
+        targetId: row.id,
+        before: { refundStatus: before?.state ?? null },
+        after: { refundStatus: after.state, bankReference: p.bankReference },
+        notice: `Refund of ${row.id} is now ${after.state}.`,
+      };
+    },
+  }),
+  "partner.update": define({
+    role: "admin",
+    input: z.object({
+      partnerId: z.string().min(1),
+      pricingMode: z.enum(["SERVICE_PRICED", "PARTNER_SIGNED"]),
+      webhookUrl: z.string().nullable(),
+      returnOrigins: z.array(z.string()),
+      jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).optional(),
+    }),
+    subject: (p) => ({ type: "partner", id: p.partnerId }),
+    describe: async (tx, p) => {
+      const partner = await partnerOf(tx, p.partnerId);
+      const before = partnerSettingsView(partner);
+      const changed = Object.keys(before).filter((k) => k !== "jwksKids" || p.jwks);
+      return { summary: `Change the settings of partner ${partner.name} (${changed.join(", ")})`, before };
+    },
+    perform: async (tx, p, { now }) => {
+      const before = partnerSettingsView(await partnerOf(tx, p.partnerId));
+      const { settings: after, firstWebhookSecret } = await applyPartnerSettings(
+        tx,
+        p.partnerId,
+        { pricingMode: p.pricingMode, webhookUrl: p.webhookUrl, returnOrigins: p.returnOrigins, ...(p.jwks ? { jwks: p.jwks } : {}) },
+        now,
+      );
+      return {
+        targetType: "partner",
+        targetId: p.partnerId,
+        before,
+        after: { ...partnerSettingsView(after), ...(firstWebhookSecret ? { webhookSecretIssued: true } : {}) },
+        notice: firstWebhookSecret ? "Partner settings saved; the endpoint's first webhook secret was issued." : "Partner settings saved.",
+        ...(firstWebhookSecret && after.webhookSecret ? { once: { webhookSecret: after.webhookSecret } } : {}),
+      };
+    },
+  }),
+  "partner.apiKey.issue": define({
+    role: "admin",
+    input: z.object({ partnerId: z.string().min(1) }),
+    subject: (p) => ({ type: "partner", id: p.partnerId }),
+    describe: async (tx, p) => ({ summary: `Issue a new API key to partner ${(await partnerOf(tx, p.partnerId)).name}`, before: {} }),
+    perform: async (tx, p, { now }) => {
+      const { keyId, apiKey } = await issueApiKey(tx, p.partnerId, now);
+      return { targetType: "partner", targetId: p.partnerId, before: {}, after: { keyId }, notice: `Key ${keyId} issued.`, once: { apiKey, keyId } };
+    },
+  }),
+  "partner.apiKey.revoke": define({
+    role: "admin",
+    input: z.object({ partnerId: z.string().min(1), keyId: z.string().min(1) }),
+    subject: (p) => ({ type: "partnerApiKey", id: p.keyId }),
+    describe: async (tx, p) => ({ summary: `Revoke API key ${p.keyId} of partner ${(await partnerOf(tx, p.partnerId)).name}`, before: { keyId: p.keyId } }),
+    perform: async (tx, p, { now }) => {
+      await revokeApiKey(tx, p.partnerId, p.keyId, now);
+      return { targetType: "partner", targetId: p.partnerId, before: { keyId: p.keyId }, after: { revoked: p.keyId }, notice: `Key ${p.keyId} revoked.` };
+    },
+  }),
+};
+
+async function creditOf(tx: Tx, creditId: string) {
+  const [credit] = await tx.select().from(bankCredits).where(eq(bankCredits.id, creditId));
+  if (!credit) throw notFound("bankCredit");
+  return credit;
+}
+
+async function partnerOf(tx: Tx, partnerId: string) {
+  const [partner] = await tx.select().from(partners).where(eq(partners.id, partnerId));
+  if (!partner) throw notFound("partner");
+  return partner;
+}
+
+function partnerSettingsView(s: { pricingMode: string; webhookUrl: string | null; returnOrigins: string[]; jwks: { keys: Record<string, unknown>[] } }) {
+  return { pricingMode: s.pricingMode, webhookUrl: s.webhookUrl, returnOrigins: s.returnOrigins, jwksKids: s.jwks.keys.map((k) => k.kid) };
+}

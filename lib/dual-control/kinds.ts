@@ -1,0 +1,19 @@
+/**
+ * The actions that may be put under dual control (issue 23 item 5), by the name their audit
+ * entries carry. Kept free of imports so the configuration (DUAL_CONTROL_OFF) can name them;
+ * what each one does is in ./actions.ts.
+ */
+export const CONTROLLED_ACTIONS = [
+  "transfer.review.approve",
+  "transfer.hold.restore",
+  "screeningCase.falsePositive",
+  "bankCredit.match",
+  "bankCredit.return",
+  "transfer.refund.paid",
+  "partner.update",
+  "partner.apiKey.issue",
+  "partner.apiKey.revoke",
+] as const;
+export type ControlledActionKind = (typeof CONTROLLED_ACTIONS)[number];
+
+export const isControlledAction = (v: string): v is ControlledActionKind => (CONTROLLED_ACTIONS as readonly string[]).includes(v);

@@ -1,0 +1,235 @@
+/**
+ * Dual control, maker-checker (issue 23 item 5; docs/decisions.md "Dual control").
+ *
+ * API (every function runs in the caller's unit of work, lib/platform/unit-of-work.ts):
+ * - `act(tx, kind, input, by)`: what a console action calls. When the action is under dual control
+ *   (./kinds.ts, config DUAL_CONTROL_OFF) and this instance needs it (a threshold: ./actions.ts),
+ *   a proposal is made; otherwise the action runs at once, as before, with its audit entry.
+ * - `propose(tx, kind, input, by)`: a PROPOSED row (one open per action and subject), audited
+ *   `proposal.create`; lapses 30 days later.
+ * - `approve(tx, proposalId, by)`: a different operator, with the action's role, approves: the
+ *   action runs here, in the approver's transaction, and its audit entry (action name = kind)
+ *   names the proposer, the approver, both reasons and the before/after. The proposer is refused
+ *   (403 proposal.selfApproval); a lapsed one is marked LAPSED and refused (409).
+ * - `decline(tx, proposalId, by)`: nothing runs; audited `proposal.decline`. The proposer may
+ *   decline (withdraw) their own proposal.
+ * - `lapseDue(tx, now)`: marks every proposal past its 30 days LAPSED (the queue hides them anyway).
+ * Each kind's input is checked by its schema when proposed and again when approved.
+ */
+import { and, eq, lte } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { proposals } from "@/db/schema";
+import { addSeconds } from "@/lib/clock";
+import { config } from "@/lib/config";
+import { DomainError, notFound, validationError } from "@/lib/errors";
+import type { Operator } from "@/lib/operators/records";
+import { effectsOf } from "@/lib/platform/unit-of-work";
+import { ACTIONS, type By, type ControlledAction, type Performed } from "./actions";
+import type { ControlledActionKind } from "./kinds";
+import { proposalMachine } from "./state-machine";
+
+export type ProposalRow = typeof proposals.$inferSelect;
+
+/** An undecided proposal lapses after this (issue 23: 30 days). */
+export const PROPOSAL_LAPSE_DAYS = 30;
+
+export type Acted = { kind: "performed"; performed: Performed } | { kind: "proposed"; proposal: ProposalRow };
+
+const RANK = { reviewer: 0, admin: 1 } as const;
+
+/** The action's definition with its input checked (a bad payload is a 400 like a bad form). */
+function parsed(kind: string, input: unknown): { action: ControlledAction<unknown>; input: Record<string, unknown> } {
+  const action = (ACTIONS as Record<string, ControlledAction<unknown>>)[kind];
+  if (!action) throw validationError([{ field: "action", code: "validation.fieldInvalid", message: `unknown action ${kind}` }]);
+  const result = action.input.safeParse(input);
+  if (!result.success) {
+    throw validationError(
+      result.error.issues.map((i) => ({ field: i.path.join(".") || "input", code: "validation.fieldInvalid" as const, message: i.message })),
+    );
+  }
+  return { action, input: result.data as Record<string, unknown> };
+}
+
+function requireRole(action: ControlledAction<unknown>, operator: Operator): void {
+  if (RANK[operator.role] < RANK[action.role]) {
+    throw new DomainError("proposal.roleInsufficient", { message: `This action needs the ${action.role} role.`, details: { role: action.role } });
+  }
+}
+
+/** Whether `kind` is under dual control by configuration (on by default). */
+export function underDualControl(kind: ControlledActionKind): boolean {
+  return !config().DUAL_CONTROL_OFF.includes(kind);
+}
+
+/** Runs the action at once, or proposes it when it needs a second operator. */
+export async function act(tx: Tx, kind: ControlledActionKind, input: unknown, by: By): Promise<Acted> {
+  const { action, input: p } = parsed(kind, input);
+  requireRole(action, by.operator);
+  const needs = underDualControl(kind) && (action.needsSecondOperator ? await action.needsSecondOperator(tx, p, by.now) : true);
+  if (needs) return { kind: "proposed", proposal: await propose(tx, kind, p, by) };
+  const performed = await action.perform(tx, p, by);
+  await effectsOf(tx).audit.record(auditOf(kind, performed, by.reason), by.operator);
+  return { kind: "performed", performed };
+}
+
+/** The notice a console action shows for what `act` did. */
+export function actedNotice(acted: Acted): string {
+  return acted.kind === "performed"
+    ? acted.performed.notice
+    : `Proposed for a second operator's approval (${acted.proposal.id}): ${acted.proposal.summary}. Nothing changes until another operator approves it on the Approvals page.`;
+}
+
+export async function propose(tx: Tx, kind: ControlledActionKind, input: unknown, by: By): Promise<ProposalRow> {
+  const { action, input: p } = parsed(kind, input);
+  requireRole(action, by.operator);
+  const subject = action.subject(p);
+  const [open] = await tx
+    .select()
+    .from(proposals)
+    .where(and(eq(proposals.action, kind), eq(proposals.subjectType, subject.type), eq(proposals.subjectId, subject.id), eq(proposals.state, "PROPOSED")))
+    .for("update");
+  // One past its 30 days no longer stands in the way: it lapses now.
+  if (open && open.lapsesAt.getTime() <= by.now.getTime()) await move(tx, open, "clock.lapse", {});
+  else if (open) {
+    throw new DomainError("proposal.duplicate", {
+      message: `Proposal ${open.id} for this already waits for approval: approve or decline it on the Approvals page.`,
+      details: { proposalId: open.id },
+    });
+  }
+  const { summary, before } = await action.describe(tx, p);
+  const step = proposalMachine.next("none", "operator.propose");
+  const [row] = await tx
+    .insert(proposals)
+    .values({
+      id: newId("prop"),
+      action: kind,
+      subjectType: subject.type,
+      subjectId: subject.id,
+      payload: p,
+      summary,
+      reason: by.reason,
+      state: step.to,
+      proposedBy: by.operator.id,
+      proposedByEmail: by.operator.email,
+      lapsesAt: addSeconds(by.now, PROPOSAL_LAPSE_DAYS * 86_400),
+      before,
+      createdAt: by.now,
+    })
+    .returning();
+  await effectsOf(tx).audit.record(
+    {
+      action: "proposal.create",
+      targetType: subject.type,
+      targetId: subject.id,
+      after: { proposalId: row.id, action: kind, payload: p, before },
+      reason: by.reason,
+    },
+    by.operator,
+  );
+  return row;
+}
+
+/** A proposal, locked; one past its lapse instant is refused (the caller's writes commit: it is marked LAPSED). */
+async function lockOpen(tx: Tx, proposalId: string, trigger: "operator.approve" | "operator.decline", now: Date): Promise<ProposalRow> {
+  const [row] = await tx.select().from(proposals).where(eq(proposals.id, proposalId)).for("update");
+  if (!row) throw notFound("proposal");
+  if (row.state === "PROPOSED" && row.lapsesAt.getTime() <= now.getTime()) {
+    await move(tx, row, "clock.lapse", {});
+    throw new DomainError("proposal.stateInvalid", {
+      message: `Proposal ${row.id} lapsed on ${row.lapsesAt.toISOString().slice(0, 10)}, after ${PROPOSAL_LAPSE_DAYS} days: propose it again.`,
+      details: { currentState: "LAPSED", trigger },
+      keepChanges: true,
+    });
+  }
+  proposalMachine.next(row.state, trigger);
+  return row;
+}
+
+async function move(tx: Tx, row: ProposalRow, trigger: "operator.approve" | "operator.decline" | "clock.lapse", set: Partial<ProposalRow>) {
+  const step = proposalMachine.next(row.state, trigger);
+  const [moved] = await tx
+    .update(proposals)
+    .set({ ...set, state: step.to })
+    .where(eq(proposals.id, row.id))
+    .returning();
+  return moved;
+}
+
+/** The approver runs the proposed action (see the module comment). */
+export async function approve(tx: Tx, proposalId: string, by: By): Promise<{ proposal: ProposalRow; performed: Performed }> {
+  const row = await lockOpen(tx, proposalId, "operator.approve", by.now);
+  if (row.proposedBy === by.operator.id) {
+    throw new DomainError("proposal.selfApproval", {
+      message: "You proposed this: a different operator must approve it.",
+      details: { proposalId: row.id, proposedBy: row.proposedByEmail },
+    });
+  }
+  const { action, input } = parsed(row.action, row.payload);
+  requireRole(action, by.operator);
+  // The proposer's reason is the action's; the approver's is kept beside it.
+  const performed = await action.perform(tx, input, { ...by, reason: row.reason });
+  const proposal = await move(tx, row, "operator.approve", {
+    decidedBy: by.operator.id,
+    decidedByEmail: by.operator.email,
+    decidedAt: by.now,
+    decisionReason: by.reason,
+    after: performed.after,
+  });
+  const entry = auditOf(row.action, performed, row.reason);
+  await effectsOf(tx).audit.record(
+    {
+      ...entry,
+      after: {
+        ...entry.after,
+        proposalId: row.id,
+        proposedBy: row.proposedByEmail,
+        proposedAt: row.createdAt.toISOString(),
+        approvedBy: by.operator.email,
+        approvalReason: by.reason,
+      },
+    },
+    by.operator,
+  );
+  return { proposal, performed };
+}
+
+/** A different operator (or the proposer, withdrawing it) declines: nothing runs. */
+export async function decline(tx: Tx, proposalId: string, by: By): Promise<ProposalRow> {
+  const row = await lockOpen(tx, proposalId, "operator.decline", by.now);
+  const { action } = parsed(row.action, row.payload);
+  if (row.proposedBy !== by.operator.id) requireRole(action, by.operator);
+  const declined = await move(tx, row, "operator.decline", {
+    decidedBy: by.operator.id,
+    decidedByEmail: by.operator.email,
+    decidedAt: by.now,
+    decisionReason: by.reason,
+  });
+  await effectsOf(tx).audit.record(
+    {
+      action: "proposal.decline",
+      targetType: row.subjectType,
+      targetId: row.subjectId,
+      before: { proposalId: row.id, action: row.action, state: row.state, proposedBy: row.proposedByEmail },
+      after: { proposalId: row.id, state: declined.state },
+      reason: by.reason,
+    },
+    by.operator,
+  );
+  return declined;
+}
+
+/** Marks every undecided proposal past its 30 days LAPSED; returns how many. */
+export async function lapseDue(tx: Tx, now: Date): Promise<number> {
+  const due = await tx
+    .select()
+    .from(proposals)
+    .where(and(eq(proposals.state, "PROPOSED"), lte(proposals.lapsesAt, now)))
+    .for("update");
+  for (const row of due) await move(tx, row, "clock.lapse", {});
+  return due.length;
+}
+
+function auditOf(kind: string, performed: Performed, reason: string) {
+  return { action: kind, targetType: performed.targetType, targetId: performed.targetId, before: performed.before, after: performed.after, reason };
+}
