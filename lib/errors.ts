@@ -54,6 +54,8 @@ export const ERROR_STATUS = {
   "subscription.closed": 403,
   "beneficiary.stateInsufficient": 403,
   "beneficiary.stateBlocking": 403,
+  // 403 (ours, issue 22): console: the author of a rule set may not activate it (a second operator does)
+  "ruleSet.authorMayNotActivate": 403,
   // 404: *.notFound (also for another customer's resource)
   "apiKey.notFound": 404,
   "bankCredit.notFound": 404,
@@ -78,6 +80,7 @@ export const ERROR_STATUS = {
   "suspiciousActivityReport.notFound": 404,
   // 404 (ours, issue 23): console only
   "proposal.notFound": 404,
+  "ruleSet.notFound": 404,
   // 405 (ours): wrong method, with Allow
   "route.methodNotAllowed": 405,
   // 409
@@ -107,6 +110,8 @@ export const ERROR_STATUS = {
   "proposal.duplicate": 409,
   "proposal.selfApproval": 403,
   "proposal.roleInsufficient": 403,
+  // 409 (ours, issue 22): console: a rule set moved out of the state the action needs
+  "ruleSet.stateInvalid": 409,
   "funding.methodUnavailable": 409,
   // 410
   "transfer.quoteExpired": 410,

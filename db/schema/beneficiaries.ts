@@ -28,7 +28,8 @@ export const beneficiaries = pgTable(
     updatedAt: tstz("updated_at").notNull(),
   },
   // The list: a subscription's beneficiaries, most recently used first, then newest.
-  (t) => [index("beneficiaries_list_idx").on(t.subscriptionId, t.lastUsedAt, t.createdAt)],
+  // Monitoring (issue 22): beneficiaries a sender created in a window.
+  (t) => [index("beneficiaries_list_idx").on(t.subscriptionId, t.lastUsedAt, t.createdAt), index("beneficiaries_created_idx").on(t.subscriptionId, t.createdAt)],
 );
 
 /** A destination of a beneficiary, added at transfer submit; the identifier is stored encrypted. */
@@ -44,8 +45,13 @@ export const payoutMethods = pgTable(
     /** AES-256-GCM (lib/crypto/field-encryption.ts); only the masked form is ever returned. */
     destinationIdentifierEncrypted: text("destination_identifier_encrypted").notNull(),
     destinationIdentifierMasked: text("destination_identifier_masked").notNull(),
+    /**
+     * HMAC of the method type and normalised identifier (lib/monitoring/destination-key.ts): lets
+     * monitoring count the customers paying one destination without decrypting. Null before issue 22.
+     */
+    destinationKey: text("destination_key"),
     archived: boolean("archived").notNull().default(false),
     addedAt: tstz("added_at").notNull(),
   },
-  (t) => [index("payout_methods_beneficiary_idx").on(t.beneficiaryId)],
+  (t) => [index("payout_methods_beneficiary_idx").on(t.beneficiaryId), index("payout_methods_destination_key_idx").on(t.destinationKey)],
 );

@@ -35,3 +35,4 @@ export * from "./screening-cases";
 export * from "./refunds";
 export * from "./compliance-cases";
 export * from "./proposals";
+export * from "./monitoring";

@@ -25,5 +25,7 @@ export const loginIdentifiers = pgTable(
     // Login start resolves an identifier within the partner; one owner per identifier.
     uniqueIndex("login_identifiers_partner_value_idx").on(t.partnerId, t.value),
     index("login_identifiers_subscription_idx").on(t.subscriptionId),
+    // Monitoring (issue 22): customers sharing a phone number, across partners.
+    index("login_identifiers_value_idx").on(t.value),
   ],
 );

@@ -1,6 +1,7 @@
 import { bigint, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import type { JWK } from "jose";
+import type { MonitoringMode } from "@/lib/monitoring/types";
 
 /** A partner fintech integrating the APIs (decisions section 2). */
 export const partners = pgTable("partners", {
@@ -30,6 +31,10 @@ export const partners = pgTable("partners", {
   deepLinkBase: text("deep_link_base"),
   /** Highest partner_quote_seq accepted so far (spec 5.4: strictly increasing). */
   highestQuoteSeq: bigint("highest_quote_seq", { mode: "number" }).notNull().default(0),
+  /** Transaction monitoring (issue 22): enforce or shadow; null follows MONITORING_DEFAULT_MODE. */
+  monitoringMode: text("monitoring_mode").$type<MonitoringMode>(),
+  /** This partner's values for the active rule set's parameters (names checked against the set). */
+  monitoringParameters: jsonb("monitoring_parameters").$type<Record<string, string>>().notNull().default({}),
   createdAt: createdAt(),
   updatedAt: tstz("updated_at").notNull(),
 });

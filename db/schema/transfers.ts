@@ -60,6 +60,10 @@ export const transfers = pgTable(
     uniqueIndex("transfers_quote_idx").on(t.quoteId),
     index("transfers_subscription_idx").on(t.subscriptionId, t.createdAt),
     index("transfers_state_idx").on(t.state),
+    // Monitoring's windowed aggregates (issue 22): per sender, per beneficiary, per destination.
+    index("transfers_customer_submitted_idx").on(t.customerId, t.submittedAt),
+    index("transfers_beneficiary_submitted_idx").on(t.beneficiaryId, t.submittedAt),
+    index("transfers_payout_method_submitted_idx").on(t.payoutMethodId, t.submittedAt),
   ],
 );
 

@@ -2,6 +2,7 @@ import { electronicFormatIBAN, isValidBIC, isValidIBAN } from "ibantools";
 import { z } from "zod";
 import { CONTROLLED_ACTIONS, isControlledAction } from "@/lib/dual-control/kinds";
 import { isCurrencyCode } from "@/lib/money/currency";
+import { MONITORING_MODES, type MonitoringMode } from "@/lib/monitoring/types";
 import { providerProblems, resolveProviders, type ResolvedProviders } from "@/lib/providers/table";
 import { fieldKeyProblems, parseSmtpUrl, signingKeyProblems, smtpProductionProblem } from "./checks";
 import { payoutBanksSetting, SANDBOX_PAYOUT_BANKS, type PayoutBank } from "./payout-banks";
@@ -253,6 +254,11 @@ const schema = z.object({
   OTP_EMAIL_PROVIDER: providerName,
   OTP_SMS_PROVIDER: providerName,
   SCREENING_PROVIDER: providerName,
+  /**
+   * Transaction monitoring (issue 22) for partners without a mode of their own: enforce (a review or
+   * block outcome acts) or shadow (recorded only). Default: enforce in production, shadow in sandbox.
+   */
+  MONITORING_DEFAULT_MODE: z.enum(MONITORING_MODES).optional(),
   REFERENCE_RATES_PROVIDER: providerName,
   KYC_DECISION_PROVIDER: providerName,
   FUNDING_PROVIDER: providerName,
@@ -311,7 +317,8 @@ const schema = z.object({
 /** Every setting lib/config reads (README's configuration table names each once: test/unit/docs/readme.test.ts). */
 export const SETTINGS: readonly string[] = Object.keys(schema.shape);
 
-export type Config = Omit<z.infer<typeof schema>, "OTP_SEND_MAX_PER_ADDRESS" | "CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS" | "PAYOUT_BANKS"> & {
+export type Config = Omit<z.infer<typeof schema>, "OTP_SEND_MAX_PER_ADDRESS" | "CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS" | "PAYOUT_BANKS" | "MONITORING_DEFAULT_MODE"> & {
+  MONITORING_DEFAULT_MODE: MonitoringMode;
   /** PAYOUT_BANKS, or in sandbox the simulated bank when unset (empty in production when unset). */
   PAYOUT_BANKS: PayoutBank[];
   OTP_SEND_MAX_PER_ADDRESS: number;
@@ -401,6 +408,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     OTP_SEND_MAX_PER_ADDRESS: c.OTP_SEND_MAX_PER_ADDRESS ?? (sandbox ? 10_000 : 30),
     CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS: c.CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS ?? (sandbox ? 500 : 50),
     PAYOUT_BANKS: c.PAYOUT_BANKS ?? (sandbox ? SANDBOX_PAYOUT_BANKS : []),
+    // Sandbox partners' integration tests stay deterministic; production acts (issue 22 item 4).
+    MONITORING_DEFAULT_MODE: c.MONITORING_DEFAULT_MODE ?? (sandbox ? "shadow" : "enforce"),
     providers: resolveProviders(c, !sandbox),
     collectionAccount: collectionAccountOf(c, sandbox),
     publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),

@@ -1,6 +1,7 @@
 import { getDb, type Db } from "@/db";
 import { config } from "@/lib/config";
 import { refuseSandboxData, seedSandbox } from "@/lib/partners/sandbox-seed";
+import { installDefaultPack } from "@/lib/monitoring/rule-sets";
 import { seedOperator } from "@/lib/operators/records";
 import { loadSigningKeys } from "@/lib/quotes/service-keys";
 import { scheduleRefresh } from "@/lib/screening/refresh-job";
@@ -18,6 +19,8 @@ export function ready(): Promise<Db> {
       else await refuseSandboxData(db);
       await loadSigningKeys(db);
       await seedOperator(db);
+      // A fresh database gets the shipped monitoring pack as its live rule set (issue 22).
+      await installDefaultPack(db);
       // Loads the sanctions list as a job (a fresh database: the shipped copy), not before start.
       await scheduleRefresh(db);
       return db;

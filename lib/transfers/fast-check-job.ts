@@ -7,6 +7,7 @@ import { customerMayMoveMoney } from "@/lib/customers/status-machine";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { defineJob } from "@/lib/jobs/define";
 import { checkIdentifierSubstance } from "@/lib/payout-identifiers/substantive-check";
+import { monitorTransfer } from "@/lib/monitoring/evaluate";
 import { flagCustomer } from "@/lib/screening-cases/flags";
 import { expireIfOverdue } from "./deadline";
 import { lockTransfer, transitionTransfer } from "./records";
@@ -16,8 +17,9 @@ import { reviewReasons } from "./review-rule";
  * The fast-check (decisions section 7): the substantive checks submit did not do: the destination
  * identifier for real (IBAN mod-97, CLABE check digit, phone validity, wallet checksum), the
  * beneficiary's and the customer's current status, and whether either has an open screening case
- * (issue 19: a close match stops the money until a human clears it). Pass → validated; review →
- * onreview (TRF_CHECK_REVIEW, nothing more said to the partner); fail → rejected with the reason code.
+ * (issue 19: a close match stops the money until a human clears it), and transaction monitoring
+ * (issue 22: lib/monitoring). Pass → validated; review → onreview (TRF_CHECK_REVIEW, nothing more
+ * said to the partner); fail or a monitoring block → rejected with the reason code (TRF_CHECK_FAILED).
  */
 export const fastCheck = defineJob({
   kind: "transfers.fastCheck",
@@ -48,7 +50,7 @@ export const fastCheck = defineJob({
     const [{ method, beneficiary, customer, beneficiaryCased, customerCased }] = await tx
       .select({
         method: payoutMethods,
-        beneficiary: { state: beneficiaries.state },
+        beneficiary: { state: beneficiaries.state, createdAt: beneficiaries.createdAt },
         customer: { status: customers.status },
         beneficiaryCased: caseOpen("beneficiary", row.beneficiaryId),
         customerCased: caseOpen("customer", row.customerId),
@@ -72,7 +74,16 @@ export const fastCheck = defineJob({
     if (!customerMayMoveMoney(customer.status)) return void (await fail("TRF_CHECK_CUSTOMER_STATUS"));
     if (beneficiaryCased) await flagCustomer(tx, { customerId: row.customerId, kind: "PAID_CASED_BENEFICIARY", beneficiaryId: row.beneficiaryId, now });
     if (customerCased) await flagCustomer(tx, { customerId: row.customerId, kind: "PAID_WHILE_CUSTOMER_CASED", beneficiaryId: row.beneficiaryId, now });
-    const review = reviewReasons({ customerStatus: customer.status, corridor, originAmount: row.originAmount, openScreeningCase }).length > 0;
+    // Transaction monitoring (issue 22): recorded in every mode; acts only in enforce. A block
+    // outranks the decisions-7 review; those rules act in any mode.
+    const monitoring = await monitorTransfer(
+      tx,
+      { ...row, corridor, customerStatus: customer.status, beneficiaryCreatedAt: beneficiary.createdAt, destinationKey: method.destinationKey },
+      now,
+    );
+    const acted = monitoring.mode === "enforce" ? monitoring.outcome : "pass";
+    if (acted === "block") return void (await fail("TRF_CHECK_FAILED"));
+    const review = acted === "review" || reviewReasons({ customerStatus: customer.status, corridor, originAmount: row.originAmount, openScreeningCase }).length > 0;
     await transitionTransfer(tx, row, review ? "fastCheck.review" : "fastCheck.passed", now);
   },
 });

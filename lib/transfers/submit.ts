@@ -2,6 +2,7 @@ import { and, eq, type SQLWrapper } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { payoutMethods, quotes, transfers } from "@/db/schema";
+import { destinationKey } from "@/lib/monitoring/destination-key";
 import { beneficiaryInScope, payoutMethodView } from "@/lib/beneficiaries/records";
 import { paymentToBeneficiaryCheck } from "@/lib/screening-cases/flags";
 import { addSeconds } from "@/lib/clock";
@@ -77,6 +78,7 @@ async function resolvePayoutMethod(tx: Tx, row: TransferRow, input: SubmitInput,
     corridor: corridor.code,
     destinationIdentifierEncrypted: cipher.encrypt(checked.identifier, id),
     destinationIdentifierMasked: maskIdentifier(checked.methodType, checked.identifier),
+    destinationKey: await destinationKey(tx, checked.methodType, checked.identifier),
     archived: false,
     addedAt: now,
   };

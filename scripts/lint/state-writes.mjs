@@ -23,6 +23,7 @@ export const STATE_COLUMNS = {
   screeningCases: { column: "state", modules: ["lib/screening-cases/cases.ts"] },
   complianceCases: { column: "state", modules: ["lib/cases/cases.ts"] },
   proposals: { column: "state", modules: ["lib/dual-control/proposals.ts"] },
+  monitoringRuleSets: { column: "state", modules: ["lib/monitoring/rule-sets.ts"] },
 };
 
 const WRITE = { set: "update", values: "insert" };

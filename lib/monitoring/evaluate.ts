@@ -1,0 +1,190 @@
+/**
+ * The evaluation of a transfer at its fast-check (issue 22 items 1, 3, 4): the live rule set, and
+ * any set shadow-running beside it, read the aggregates they need (one statement), score their
+ * rules and typologies, and each evaluation is recorded (written at commit). The live outcome acts
+ * only when the partner's mode is enforce; the caller (lib/transfers/fast-check-job.ts) moves the
+ * transfer. Nothing here is ever returned to a partner.
+ */
+import { eq, inArray, sql } from "drizzle-orm";
+import { rowsOf, type Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { monitoringEvaluations, monitoringRuleSets, monitoringSuppressions, partners } from "@/db/schema";
+import { config } from "@/lib/config";
+import type { Corridor } from "@/lib/corridors/schema";
+import { Decimal } from "@/lib/money/decimal";
+import { effectsOf } from "@/lib/platform/unit-of-work";
+import { AGGREGATES, type AggregateSubject } from "./aggregates";
+import { aggregatesOf, holds, type AggregateRequest, type ConditionContext } from "./conditions";
+import type { Field, RuleSetDocument } from "./rule-set";
+import type { FiredRule, MonitoringMode, MonitoringOutcome, TypologyScore } from "./types";
+
+export type RuleSetRow = typeof monitoringRuleSets.$inferSelect;
+export type EvaluationRow = typeof monitoringEvaluations.$inferSelect;
+
+/** The transfer as monitoring sees it. */
+export interface MonitoredTransfer {
+  id: string;
+  partnerId: string;
+  customerId: string;
+  beneficiaryId: string;
+  originAmount: string;
+  originCurrency: string;
+  corridor: Pick<Corridor, "reviewThreshold" | "destinationCountry">;
+  customerStatus: string;
+  beneficiaryCreatedAt: Date;
+  destinationKey: string | null;
+}
+
+export interface Scored {
+  outcome: MonitoringOutcome;
+  fired: FiredRule[];
+  typologies: TypologyScore[];
+  suppressed: string[];
+}
+
+const RANK: Record<MonitoringOutcome, number> = { pass: 0, review: 1, block: 2 };
+const worst = (a: MonitoringOutcome, b: MonitoringOutcome) => (RANK[b] > RANK[a] ? b : a);
+
+/** A partner's mode: its own, or MONITORING_DEFAULT_MODE. */
+export function modeOf(partner: { monitoringMode: MonitoringMode | null }): MonitoringMode {
+  return partner.monitoringMode ?? config().MONITORING_DEFAULT_MODE;
+}
+
+/** The set's parameters with the partner's values for those it names (others are ignored). */
+export function parametersFor(document: RuleSetDocument, overrides: Record<string, string>): Record<string, string> {
+  const out = { ...document.parameters };
+  for (const [name, value] of Object.entries(overrides)) if (name in out) out[name] = value;
+  return out;
+}
+
+export function fieldsOf(t: MonitoredTransfer, asOf: Date): Record<Field, Decimal | string> {
+  return {
+    "transfer.originAmount": new Decimal(t.originAmount),
+    "corridor.reviewThreshold": new Decimal(t.corridor.reviewThreshold.toString()),
+    "destination.country": t.corridor.destinationCountry.alpha2,
+    "beneficiary.ageHours": new Decimal(asOf.getTime() - t.beneficiaryCreatedAt.getTime()).div(3_600_000),
+    "customer.status": t.customerStatus,
+  };
+}
+
+/** Rules, then typologies: pure, given every aggregate the set needs (ctx.aggregates). */
+export function scoreRuleSet(document: RuleSetDocument, ctx: ConditionContext, suppressedRules: ReadonlySet<string>): Scored {
+  const fired: FiredRule[] = [];
+  const suppressed: string[] = [];
+  for (const rule of document.rules) {
+    if (!holds(rule.when, ctx)) continue;
+    if (suppressedRules.has(rule.id)) suppressed.push(rule.id);
+    else fired.push({ rule: rule.id, score: rule.score });
+  }
+  const scoreOf = new Map(fired.map((f) => [f.rule, f.score]));
+  let outcome: MonitoringOutcome = "pass";
+  const typologies: TypologyScore[] = [];
+  for (const t of document.typologies) {
+    const score = Object.entries(t.rules).reduce((sum, [rule, weight]) => sum + weight * (scoreOf.get(rule) ?? 0), 0);
+    if (score === 0) continue;
+    const o: MonitoringOutcome = t.block !== undefined && score >= t.block ? "block" : score >= t.review ? "review" : "pass";
+    typologies.push({ typology: t.id, score, outcome: o });
+    outcome = worst(outcome, o);
+  }
+  return { outcome, fired, typologies, suppressed };
+}
+
+/**
+ * Reads, in one statement, every aggregate the requests name and the rules snoozed for the
+ * customer at `asOf` (values as decimal strings).
+ */
+export async function readAggregates(
+  tx: Tx,
+  subject: AggregateSubject,
+  requests: readonly AggregateRequest[],
+): Promise<{ values: Record<string, string>; suppressed: Set<string> }> {
+  const columns = requests.map((r, i) => sql`(${AGGREGATES[r.name](subject, r.args)})::text as ${sql.identifier(`a${i}`)}`);
+  const snoozed = sql`array(select ${monitoringSuppressions.ruleId} from ${monitoringSuppressions}
+    where ${monitoringSuppressions.customerId} = ${subject.customerId} and ${monitoringSuppressions.expiresAt} > ${subject.asOf.toISOString()}::timestamptz) as snoozed`;
+  const [row] = rowsOf<Record<string, string | string[]>>(await tx.execute(sql`select ${sql.join([...columns, snoozed], sql`, `)}`));
+  const values: Record<string, string> = {};
+  requests.forEach((r, i) => (values[r.key] = String(row[`a${i}`])));
+  const list = row.snoozed;
+  return { values, suppressed: new Set(Array.isArray(list) ? list : parsePgArray(String(list ?? "{}"))) };
+}
+
+/** A text[] sent back as its literal ("{a,b}") by a driver that does not parse it. */
+function parsePgArray(literal: string): string[] {
+  const inner = literal.replace(/^\{|\}$/g, "");
+  return inner ? inner.split(",").map((s) => s.replace(/^"|"$/g, "")) : [];
+}
+
+/** Evaluates a transfer against several rule sets with one read of the aggregates they need together. */
+export async function evaluateAgainst(
+  tx: Tx,
+  t: MonitoredTransfer,
+  sets: readonly { document: RuleSetDocument }[],
+  overrides: Record<string, string>,
+  asOf: Date,
+): Promise<{ results: Scored[]; aggregates: Record<string, string>[] }> {
+  const fields = fieldsOf(t, asOf);
+  const contexts = sets.map((s) => ({ fields, parameters: parametersFor(s.document, overrides), lists: s.document.lists }) satisfies ConditionContext);
+  const needed = new Map<string, AggregateRequest>();
+  const perSet = sets.map((s, i) => {
+    const mine = new Map<string, AggregateRequest>();
+    for (const rule of s.document.rules) aggregatesOf(rule.when, contexts[i], mine);
+    for (const [k, r] of mine) needed.set(k, r);
+    return [...mine.keys()];
+  });
+  const subject: AggregateSubject = {
+    transferId: t.id,
+    customerId: t.customerId,
+    beneficiaryId: t.beneficiaryId,
+    destinationKey: t.destinationKey,
+    originCurrency: t.originCurrency,
+    asOf,
+  };
+  const { values, suppressed } = await readAggregates(tx, subject, [...needed.values()]);
+  const results = sets.map((s, i) => scoreRuleSet(s.document, { ...contexts[i], aggregates: values }, suppressed));
+  const aggregates = perSet.map((keys) => Object.fromEntries(keys.map((k) => [k, values[k]])));
+  return { results, aggregates };
+}
+
+/** What the fast-check acts on: the live set's outcome, the partner's mode, and the evaluation recorded. */
+export interface Monitoring {
+  outcome: MonitoringOutcome;
+  mode: MonitoringMode;
+  evaluationId: string;
+  /** The live evaluation (for alerts: the typologies that reached review or block). */
+  evaluation: EvaluationRow;
+}
+
+/**
+ * Evaluates the transfer at its fast-check: the active rule set (live) and every set in shadowing
+ * (candidate, never acts), with the partner's parameter values; records each evaluation at commit.
+ */
+export async function monitorTransfer(tx: Tx, t: MonitoredTransfer, now: Date): Promise<Monitoring> {
+  const sets = await tx.select().from(monitoringRuleSets).where(inArray(monitoringRuleSets.state, ["active", "shadowing"]));
+  const live = sets.find((s) => s.state === "active");
+  if (!live) throw new Error("monitoring: no active rule set (the default pack is activated at start)");
+  const ordered = [live, ...sets.filter((s) => s !== live)];
+  const [partner] = await tx
+    .select({ monitoringMode: partners.monitoringMode, monitoringParameters: partners.monitoringParameters })
+    .from(partners)
+    .where(eq(partners.id, t.partnerId));
+  const mode = modeOf(partner);
+  const { results, aggregates } = await evaluateAgainst(tx, t, ordered, partner.monitoringParameters, now);
+  const rows: EvaluationRow[] = ordered.map((set, i) => ({
+    id: newId("mev"),
+    transferId: t.id,
+    customerId: t.customerId,
+    partnerId: t.partnerId,
+    ruleSetId: set.id,
+    ruleSetVersion: set.version,
+    mode: i === 0 ? mode : "shadow",
+    run: i === 0 ? "live" : "candidate",
+    outcome: results[i].outcome,
+    fired: results[i].fired,
+    typologies: results[i].typologies,
+    aggregates: aggregates[i],
+    suppressed: results[i].suppressed,
+    createdAt: now,
+  }));
+  await effectsOf(tx).atCommit(tx.insert(monitoringEvaluations).values(rows));
+  return { outcome: results[0].outcome, mode, evaluationId: rows[0].id, evaluation: rows[0] };
+}
