@@ -29,7 +29,10 @@ export const beneficiaries = pgTable(
   },
   // The list: a subscription's beneficiaries, most recently used first, then newest.
   // Monitoring (issue 22): beneficiaries a sender created in a window.
-  (t) => [index("beneficiaries_list_idx").on(t.subscriptionId, t.lastUsedAt, t.createdAt), index("beneficiaries_created_idx").on(t.subscriptionId, t.createdAt)],
+  (t) => [
+    index("beneficiaries_list_idx").on(t.subscriptionId, t.lastUsedAt, t.createdAt),
+    index("beneficiaries_created_idx").on(t.subscriptionId, t.createdAt),
+  ],
 );
 
 /** A destination of a beneficiary, added at transfer submit; the identifier is stored encrypted. */

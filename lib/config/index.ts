@@ -317,7 +317,10 @@ const schema = z.object({
 /** Every setting lib/config reads (README's configuration table names each once: test/unit/docs/readme.test.ts). */
 export const SETTINGS: readonly string[] = Object.keys(schema.shape);
 
-export type Config = Omit<z.infer<typeof schema>, "OTP_SEND_MAX_PER_ADDRESS" | "CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS" | "PAYOUT_BANKS" | "MONITORING_DEFAULT_MODE"> & {
+export type Config = Omit<
+  z.infer<typeof schema>,
+  "OTP_SEND_MAX_PER_ADDRESS" | "CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS" | "PAYOUT_BANKS" | "MONITORING_DEFAULT_MODE"
+> & {
   MONITORING_DEFAULT_MODE: MonitoringMode;
   /** PAYOUT_BANKS, or in sandbox the simulated bank when unset (empty in production when unset). */
   PAYOUT_BANKS: PayoutBank[];

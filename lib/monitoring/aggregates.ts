@@ -10,8 +10,17 @@
  * submitted): "more than 5 in 24 h" holds the sixth.
  */
 import { sql, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
-import { beneficiaries, CUSTOMER_ADDRESS_LINE, CUSTOMER_POSTAL_CODE, customers, devices, loginIdentifiers, payoutMethods, subscriptions, transfers } from "@/db/schema";
+import {
+  beneficiaries,
+  CUSTOMER_ADDRESS_LINE,
+  CUSTOMER_POSTAL_CODE,
+  customers,
+  devices,
+  loginIdentifiers,
+  payoutMethods,
+  subscriptions,
+  transfers,
+} from "@/db/schema";
 import type { Decimal } from "@/lib/money/decimal";
 import { WINDOW_SECONDS, type AggregateName, type Window } from "./aggregate-names";
 
@@ -44,14 +53,6 @@ const sameCurrency = (s: AggregateSubject) => sql`${transfers.originCurrency} = 
 const amount = sql`${transfers.originAmount}::numeric`;
 const inBand = (a: AggregateArgs) => sql`${amount} >= ${a.lower?.toString() ?? "0"}::numeric and ${amount} < ${a.upper?.toString() ?? "0"}::numeric`;
 
-const d1 = alias(devices, "d1");
-const d2 = alias(devices, "d2");
-const s1 = alias(subscriptions, "s1");
-const s2 = alias(subscriptions, "s2");
-const l1 = alias(loginIdentifiers, "l1");
-const l2 = alias(loginIdentifiers, "l2");
-const me = alias(customers, "me");
-
 export const AGGREGATES: Record<AggregateName, AggregateFn> = {
   /** Transfers the sender submitted in the window (any corridor). */
   senderTransferCount: (s, a) => sql`(select count(*) from ${transfers} where ${senderWindow(s, a)})`,
@@ -74,18 +75,18 @@ export const AGGREGATES: Record<AggregateName, AggregateFn> = {
   senderNewBeneficiariesPaid: (s, a) =>
     sql`(select count(distinct ${transfers.beneficiaryId}) from ${transfers} join ${beneficiaries} on ${beneficiaries.id} = ${transfers.beneficiaryId}
       where ${senderWindow(s, a)} and ${beneficiaries.createdAt} > ${from(s, a)})`,
-  /** Customers (the sender included) with a device holding one of the sender's device keys. */
+  /** Customers (the sender included) with a device holding one of the sender's device keys (any status). */
   customersSharingDevice: (s) =>
-    sql`(select count(distinct ${s2.customerId}) from ${s1} join ${d1} on ${d1.subscriptionId} = ${s1.id}
-      join ${d2} on ${d2.kid} = ${d1.kid} join ${s2} on ${s2.id} = ${d2.subscriptionId} where ${s1.customerId} = ${s.customerId})`,
-  /** Customers (the sender included) logging in with one of the sender's phone numbers. */
+    sql`(select count(distinct s2.customer_id) from ${subscriptions} s1 join ${devices} d1 on d1.subscription_id = s1.id
+      join ${devices} d2 on d2.kid = d1.kid join ${subscriptions} s2 on s2.id = d2.subscription_id where s1.customer_id = ${s.customerId})`,
+  /** Customers (the sender included) logging in with one of the sender's phone numbers, at any partner. */
   customersSharingPhone: (s) =>
-    sql`(select count(distinct ${s2.customerId}) from ${s1} join ${l1} on ${l1.subscriptionId} = ${s1.id} and ${l1.type} = 'PHONE'
-      join ${l2} on ${l2.value} = ${l1.value} join ${s2} on ${s2.id} = ${l2.subscriptionId} where ${s1.customerId} = ${s.customerId})`,
-  /** Customers (the sender included) whose residence address line 1 and postal code are the sender's. */
+    sql`(select count(distinct s2.customer_id) from ${subscriptions} s1 join ${loginIdentifiers} l1 on l1.subscription_id = s1.id and l1.type = 'PHONE'
+      join ${loginIdentifiers} l2 on l2.value = l1.value join ${subscriptions} s2 on s2.id = l2.subscription_id where s1.customer_id = ${s.customerId})`,
+  /** Customers (the sender included) whose residence address line 1 and postal code are the sender's (customers_address_idx). */
   customersSharingAddress: (s) =>
     sql`(select count(*) from ${customers} where (${CUSTOMER_ADDRESS_LINE}, ${CUSTOMER_POSTAL_CODE}) =
-      (select lower(btrim(${me.profile}->'residenceAddress'->>'addressLine1')), upper(replace(${me.profile}->'residenceAddress'->>'postalCode', ' ', '')) from ${me} where ${me.id} = ${s.customerId}))`,
+      (select ${CUSTOMER_ADDRESS_LINE}, ${CUSTOMER_POSTAL_CODE} from ${customers} where id = ${s.customerId}))`,
   /** The sender's transfers of the window that were funded and then cancelled (refunded). */
   senderFundedThenCancelled: (s, a) =>
     sql`(select count(*) from ${transfers} where ${senderWindow(s, a)} and ${transfers.fundedFrom} is not null and ${transfers.cancellation} is not null)`,

@@ -159,7 +159,10 @@ export interface Monitoring {
  * (candidate, never acts), with the partner's parameter values; records each evaluation at commit.
  */
 export async function monitorTransfer(tx: Tx, t: MonitoredTransfer, now: Date): Promise<Monitoring> {
-  const sets = await tx.select().from(monitoringRuleSets).where(inArray(monitoringRuleSets.state, ["active", "shadowing"]));
+  const sets = await tx
+    .select()
+    .from(monitoringRuleSets)
+    .where(inArray(monitoringRuleSets.state, ["active", "shadowing"]));
   const live = sets.find((s) => s.state === "active");
   if (!live) throw new Error("monitoring: no active rule set (the default pack is activated at start)");
   const ordered = [live, ...sets.filter((s) => s !== live)];

@@ -39,11 +39,7 @@ export type Value =
   | { mul: [Value, Value] };
 
 export type Condition =
-  | { all: Condition[] }
-  | { any: Condition[] }
-  | { not: Condition }
-  | { cmp: Comparator; left: Value; right: Value }
-  | { in: Value; list: string };
+  { all: Condition[] } | { any: Condition[] } | { not: Condition } | { cmp: Comparator; left: Value; right: Value } | { in: Value; list: string };
 
 const Literal = z.union([z.number().int().nonnegative(), z.string().max(100)]);
 
@@ -67,7 +63,10 @@ export const ConditionSchema: z.ZodType<Condition> = z.lazy(() =>
   ]),
 );
 
-const Id = z.string().regex(/^[a-z][a-z0-9_]*$/, "lower-case letters, digits and _").max(64);
+const Id = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]*$/, "lower-case letters, digits and _")
+  .max(64);
 const Score = z.number().int().min(0).max(10_000);
 
 export const RuleSetDocumentSchema = z
@@ -126,10 +125,11 @@ export type Rule = RuleSetDocument["rules"][number];
 
 /** Parameter or list names a condition refers to. */
 export function referenced(c: Condition, kind: "param" | "list"): string[] {
-  const out: string[] = [];
+  const params: string[] = [];
+  const lists: string[] = [];
   const value = (v: Value): void => {
     if (typeof v !== "object") return;
-    if ("param" in v) out.push(v.param);
+    if ("param" in v) params.push(v.param);
     else if ("mul" in v) v.mul.forEach(value);
     else if ("aggregate" in v) [v.lower, v.upper].forEach((x) => x !== undefined && value(x));
   };
@@ -140,11 +140,11 @@ export function referenced(c: Condition, kind: "param" | "list"): string[] {
     else if ("cmp" in x) [x.left, x.right].forEach(value);
     else {
       value(x.in);
-      if (kind === "list") out.push(x.list);
+      lists.push(x.list);
     }
   };
   walk(c);
-  return out;
+  return kind === "param" ? params : lists;
 }
 
 /** A rule set document from JSON text or a value: the parsed document, or the problems as lines. */

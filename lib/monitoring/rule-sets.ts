@@ -146,6 +146,9 @@ export async function listRuleSets(db: Db | Tx): Promise<RuleSetRow[]> {
 }
 
 export async function ruleSetById(db: Db | Tx, id: string): Promise<RuleSetRow | undefined> {
-  const [row] = await db.select().from(monitoringRuleSets).where(and(eq(monitoringRuleSets.id, id)));
+  const [row] = await db
+    .select()
+    .from(monitoringRuleSets)
+    .where(and(eq(monitoringRuleSets.id, id)));
   return row;
 }

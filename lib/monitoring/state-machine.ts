@@ -10,7 +10,16 @@ import { defineMachine, NONE } from "@/lib/state-machine/define";
 export const RULE_SET_STATES = ["draft", "proposed", "shadowing", "active", "retired"] as const;
 export type RuleSetState = (typeof RULE_SET_STATES)[number];
 
-export const RULE_SET_TRIGGERS = ["operator.draft", "system.install", "operator.edit", "operator.propose", "operator.shadow", "operator.activate", "superseded", "operator.withdraw"] as const;
+export const RULE_SET_TRIGGERS = [
+  "operator.draft",
+  "system.install",
+  "operator.edit",
+  "operator.propose",
+  "operator.shadow",
+  "operator.activate",
+  "superseded",
+  "operator.withdraw",
+] as const;
 export type RuleSetTrigger = (typeof RULE_SET_TRIGGERS)[number];
 
 export const ruleSetMachine = defineMachine<RuleSetState, RuleSetTrigger>({

@@ -83,7 +83,8 @@ export const fastCheck = defineJob({
     );
     const acted = monitoring.mode === "enforce" ? monitoring.outcome : "pass";
     if (acted === "block") return void (await fail("TRF_CHECK_FAILED"));
-    const review = acted === "review" || reviewReasons({ customerStatus: customer.status, corridor, originAmount: row.originAmount, openScreeningCase }).length > 0;
+    const review =
+      acted === "review" || reviewReasons({ customerStatus: customer.status, corridor, originAmount: row.originAmount, openScreeningCase }).length > 0;
     await transitionTransfer(tx, row, review ? "fastCheck.review" : "fastCheck.passed", now);
   },
 });
