@@ -7,6 +7,7 @@ import { customerMayMoveMoney } from "@/lib/customers/status-machine";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { defineJob } from "@/lib/jobs/define";
 import { checkIdentifierSubstance } from "@/lib/payout-identifiers/substantive-check";
+import { alertOnOutcome } from "@/lib/monitoring/alerts";
 import { monitorTransfer } from "@/lib/monitoring/evaluate";
 import { flagCustomer } from "@/lib/screening-cases/flags";
 import { expireIfOverdue } from "./deadline";
@@ -81,6 +82,7 @@ export const fastCheck = defineJob({
       { ...row, corridor, customerStatus: customer.status, beneficiaryCreatedAt: beneficiary.createdAt, destinationKey: method.destinationKey },
       now,
     );
+    await alertOnOutcome(tx, row, monitoring, now);
     const acted = monitoring.mode === "enforce" ? monitoring.outcome : "pass";
     if (acted === "block") return void (await fail("TRF_CHECK_FAILED"));
     const review =

@@ -10,6 +10,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import {
+  complianceAlerts,
   customers,
   devices,
   loginIdentifiers,
@@ -127,7 +128,8 @@ async function fastCheck(transferId: string) {
     .select()
     .from(monitoringEvaluations)
     .where(and(eq(monitoringEvaluations.transferId, transferId), eq(monitoringEvaluations.run, "live")));
-  return { state: t.state, rejectionReason: t.rejectionReason, evaluation, fired: evaluation.fired.map((f) => f.rule) };
+  const alerts = await db.select().from(complianceAlerts).where(eq(complianceAlerts.transferId, transferId));
+  return { state: t.state, rejectionReason: t.rejectionReason, evaluation, fired: evaluation.fired.map((f) => f.rule), alerts };
 }
 
 async function expectHeld(transferId: string, rule: string) {
@@ -136,6 +138,11 @@ async function expectHeld(transferId: string, rule: string) {
   assert.ok(r.fired.includes(rule), `${rule} fired: ${JSON.stringify(r.evaluation)}`);
   assert.equal(r.evaluation.outcome, "review");
   assert.equal(r.evaluation.mode, "enforce");
+  assert.deepEqual(
+    r.alerts.map((a) => [a.kind, a.shadow, a.evaluationId]),
+    [["MONITORING_REVIEW", false, r.evaluation.id]],
+    "the customer's case has the alert",
+  );
   return r;
 }
 
@@ -365,6 +372,10 @@ test("shadow: the evaluation is recorded (review, mode shadow) and the transfer 
   assert.equal(r.evaluation.outcome, "review");
   assert.deepEqual(r.fired, ["structuring"]);
   assert.equal(r.evaluation.aggregates["senderBandCount(24h, 900, 1000)"], "2");
+  assert.deepEqual(
+    r.alerts.map((a) => [a.kind, a.shadow]),
+    [["SHADOW_ALERT", true]],
+  );
 });
 
 test("a rule snoozed for the customer does not count until its expiry", async () => {

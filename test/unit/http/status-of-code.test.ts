@@ -84,6 +84,9 @@ const OURS: Record<string, number> = {
   "proposal.selfApproval": 403, // console: the proposer approving their own proposal
   "proposal.roleInsufficient": 403, // console: an approver without the action's role
   "proposal.notFound": 404, // console: no such proposal
+  "ruleSet.stateInvalid": 409, // console (issue 22): a monitoring rule set moved on
+  "ruleSet.notFound": 404, // console: no such rule set
+  "ruleSet.authorMayNotActivate": 403, // console: four eyes, the author of a rule set does not activate it
   "funding.methodUnavailable": 409, // bank transfer for a currency the collection account does not take
 };
 
