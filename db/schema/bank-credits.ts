@@ -28,6 +28,8 @@ export const bankCredits = pgTable(
     /** What funded the transfer (the transfer's total); the rest of an over-payment is to return. */
     appliedAmount: text("applied_amount"),
     returnedAmount: text("returned_amount"),
+    /** A shortfall within the tolerance (BANK_CREDIT_SHORTFALL_TOLERANCE), written off when it funded. */
+    writtenOffAmount: text("written_off_amount"),
     resolvedBy: text("resolved_by"),
     resolvedAt: tstz("resolved_at"),
     createdAt: createdAt(),

@@ -1,4 +1,5 @@
 import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import type { PayoutAttemptState } from "@/lib/payouts/payout-attempt-state-machine";
 import { createdAt, tstz } from "./columns";
 import { transfers } from "./transfers";
 
@@ -27,7 +28,10 @@ export const payoutFiles = pgTable(
   (t) => [index("payout_files_created_idx").on(t.createdAt)],
 );
 
-/** One credit transfer of a file; a transfer is in one file at most. */
+/**
+ * One credit transfer of a file: a payout attempt (issue 24 item 8). A transfer is in one file per
+ * attempt: the first (attempt 1), and after a repaired rejection the resend (attempt 2, ...).
+ */
 export const payoutFileItems = pgTable(
   "payout_file_items",
   {
@@ -40,8 +44,15 @@ export const payoutFileItems = pgTable(
       .references(() => transfers.id),
     /** InstdAmt as written, in the currency's minor units. */
     amount: text("amount").notNull(),
+    /** 1 for the first file, then one more per resend after a repair. */
+    attempt: integer("attempt").notNull().default(1),
+    /** The payout attempt machine's state (lib/payouts/payout-attempt-state-machine.ts). */
+    state: text("state").$type<PayoutAttemptState>().notNull().default("SENT"),
+    /** The payout bank's reason code (StsRsnInf) of a rejection or a return. */
+    reasonCode: text("reason_code"),
+    stateChangedAt: tstz("state_changed_at"),
   },
-  (t) => [uniqueIndex("payout_file_items_transfer_idx").on(t.transferId), index("payout_file_items_file_idx").on(t.payoutFileId)],
+  (t) => [uniqueIndex("payout_file_items_transfer_attempt_idx").on(t.transferId, t.attempt), index("payout_file_items_file_idx").on(t.payoutFileId)],
 );
 
 /** A pain.002 transaction status applied to a transfer: a status is applied once per end-to-end id. */
@@ -61,6 +72,8 @@ export const paymentStatusRecords = pgTable(
     /** The report's GrpHdr/MsgId. */
     reportMessageId: text("report_message_id").notNull(),
     importedAt: tstz("imported_at").notNull(),
+    /** The payout attempt the status answers (a resend's statuses are its own). */
+    attempt: integer("attempt").notNull().default(1),
   },
-  (t) => [uniqueIndex("payment_status_records_status_idx").on(t.endToEndId, t.status)],
+  (t) => [uniqueIndex("payment_status_records_status_attempt_idx").on(t.endToEndId, t.status, t.attempt)],
 );

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { CONTROLLED_ACTIONS, isControlledAction } from "@/lib/dual-control/kinds";
 import { isCurrencyCode } from "@/lib/money/currency";
 import { MONITORING_MODES, type MonitoringMode } from "@/lib/monitoring/types";
+import { Decimal } from "@/lib/money/decimal";
+import { fitsMinorUnit } from "@/lib/money/format";
 import { providerProblems, resolveProviders, type ResolvedProviders } from "@/lib/providers/table";
 import { fieldKeyProblems, parseSmtpUrl, signingKeyProblems, smtpProductionProblem } from "./checks";
 import { payoutBanksSetting, SANDBOX_PAYOUT_BANKS, type PayoutBank } from "./payout-banks";
@@ -249,6 +251,30 @@ const schema = z.object({
     )
     .refine((v) => v !== "" && v.split(",").every(isCurrencyCode), "ISO 4217 currency codes, comma-separated")
     .optional(),
+
+  /**
+   * How short a bank credit may be and still fund its transfer (issue 24 item 7), per currency:
+   * "EUR=0.05,GBP=0.05" (amounts in the currency, whole minor units). The shortfall is written off
+   * (expense:write-offs). A currency not listed has none: only the exact sum (or more) funds.
+   */
+  BANK_CREDIT_SHORTFALL_TOLERANCE: z
+    .string()
+    .default("")
+    .transform((v, ctx) => {
+      const out: Record<string, string> = {};
+      for (const part of v
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const [currency, amount] = part.split("=").map((x) => x.trim().toUpperCase());
+        if (!currency || !isCurrencyCode(currency) || !amount || !/^\d+(\.\d+)?$/.test(amount) || !fitsMinorUnit(new Decimal(amount), currency)) {
+          ctx.addIssue({ code: "custom", message: `"${part}" is not CURRENCY=amount (ISO 4217 code, amount in whole minor units, e.g. EUR=0.05)` });
+          return z.NEVER;
+        }
+        out[currency] = amount;
+      }
+      return out;
+    }),
 
   /** Provider choices (lib/providers/table.ts names each setting's implementations and checks them). */
   OTP_EMAIL_PROVIDER: providerName,

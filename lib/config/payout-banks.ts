@@ -23,6 +23,9 @@ const debtorAccountSchema = z
     if (a.scheme === "CLABE" && !isValidClabe(a.id)) ctx.addIssue({ code: "custom", path: ["id"], message: "not a valid CLABE (18 digits, check digit)" });
   });
 
+/** ISO 20022 ChargeBearerType1Code. */
+export const CHARGE_BEARERS = ["DEBT", "CRED", "SHAR", "SLEV"] as const;
+
 /**
  * The payout banks of the pain.001 file rail (issue 12 item 4): our account at each bank (the
  * debtor of every credit transfer in its files: `debtorIban`, or `debtorAccount` {scheme, id} for
@@ -47,6 +50,13 @@ export const payoutBankSchema = z
     debtorAccount: debtorAccountSchema.optional(),
     debtorName: z.string().trim().min(1).max(70),
     currencies: z.array(z.string().regex(/^[A-Z]{3}$/, "ISO 4217 code")).min(1),
+    /** pain.001 ChrgBr (issue 24 item 8): who pays the banks' charges; unset: DEBT (we do). */
+    chargeBearer: z.enum(CHARGE_BEARERS).optional(),
+    /** pain.001 Purp/Cd: the ISO 20022 external purpose code the bank asks for (e.g. FAMI, SUPP), if any. */
+    purposeCode: z
+      .string()
+      .regex(/^[A-Z0-9]{1,4}$/, "an ISO 20022 purpose code (up to 4 letters or digits)")
+      .optional(),
   })
   .superRefine((b, ctx) => {
     if ((b.debtorIban === undefined) === (b.debtorAccount === undefined)) {
@@ -64,6 +74,7 @@ export const SANDBOX_PAYOUT_BANKS: PayoutBank[] = [
     debtorIban: "DE89370400440532013000",
     debtorName: "Remit Sandbox Ltd",
     currencies: ["MXN", "PHP", "NGN", "XOF", "COP", "EUR", "USD", "GBP"],
+    chargeBearer: "DEBT",
   },
 ];
 

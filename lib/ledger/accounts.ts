@@ -17,12 +17,15 @@ export const ACCOUNT_CODES = [
   // refunded, until a licence or delisting releases it (the transfer id is on each entry).
   "blocked:sanctions",
   "revenue:fees",
+  // Losses we accept (issue 24 item 7): a bank credit short by at most the tolerance funds its
+  // transfer and the shortfall is written off here.
+  "expense:write-offs",
   // One per currency: a conversion leaves each currency balanced on its own.
   "fx:conversion",
 ] as const;
 export type AccountCode = (typeof ACCOUNT_CODES)[number];
 
-export type AccountType = "asset" | "liability" | "revenue" | "conversion";
+export type AccountType = "asset" | "liability" | "revenue" | "expense" | "conversion";
 
 export const ACCOUNT_TYPE: Record<AccountCode, AccountType> = {
   "cash:card-clearing": "asset",
@@ -34,6 +37,7 @@ export const ACCOUNT_TYPE: Record<AccountCode, AccountType> = {
   "suspense:unallocated": "liability",
   "blocked:sanctions": "liability",
   "revenue:fees": "revenue",
+  "expense:write-offs": "expense",
   "fx:conversion": "conversion",
 };
 

@@ -7,7 +7,9 @@ import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { enqueue } from "@/lib/jobs/queue";
 import { logger } from "@/lib/log";
 import { handToNetwork } from "@/lib/transfers/network";
+import { lockLatestAttempt, moveAttempt } from "./attempts";
 import { bankForCurrency, type PayoutBank } from "./banks";
+import { payoutAttemptMachine } from "./payout-attempt-state-machine";
 import { buildPain001, controlSum, type PaymentInformation } from "./pain001";
 import { lockReadyTransfers, type ReadyTransfer } from "./ready-transfers";
 
@@ -41,8 +43,8 @@ function groups(ready: ReadyTransfer[]): Map<string, { bank: PayoutBank; currenc
 
 /**
  * Puts every transfer ready for payout (optionally one partner's: the sandbox endpoint) into
- * pain.001 files, one per payout bank and currency, and moves them funded → topay, all in the
- * caller's transaction. Writing to PAYOUT_OUTBOX_DIR is a job that runs after the commit.
+ * pain.001 files, one per payout bank and currency, and moves them funded → topay (a repaired
+ * resend is already topay/reqpay and stays), all in the caller's transaction. Writing to PAYOUT_OUTBOX_DIR is a job that runs after the commit.
  */
 export async function generatePayoutFiles(tx: Tx, input: { now: Date; partnerId?: string }): Promise<GeneratedFile[]> {
   const { now } = input;
@@ -76,8 +78,23 @@ export async function generatePayoutFiles(tx: Tx, input: { now: Date; partnerId?
       fileName: file.fileName,
       createdAt: now,
     });
-    await tx.insert(payoutFileItems).values(items.map((i) => ({ id: newId("pfi"), payoutFileId: id, transferId: i.transfer.id, amount: i.credit.amount })));
-    for (const i of items) await handToNetwork(tx, i.transfer, now);
+    // A resend (issue 24 item 8): its repaired attempt is RESENT, and the transfer already with the network stays there.
+    for (const i of items.filter((r) => r.repairedItemId)) await moveAttempt(tx, (await lockLatestAttempt(tx, i.transfer.id))!, "file.resent", now);
+    const sent = payoutAttemptMachine.next("none", "file.generated").to;
+    await tx
+      .insert(payoutFileItems)
+      .values(
+        items.map((i) => ({
+          id: newId("pfi"),
+          payoutFileId: id,
+          transferId: i.transfer.id,
+          amount: i.credit.amount,
+          attempt: i.attempt,
+          state: sent,
+          stateChangedAt: now,
+        })),
+      );
+    for (const i of items.filter((r) => !r.repairedItemId)) await handToNetwork(tx, i.transfer, now);
     if (config().PAYOUT_OUTBOX_DIR) await enqueue(tx, "payouts.writeFile", { payoutFileId: id }, { runAt: now });
     logger().info({ payoutFileId: id, bankId: bank.id, currency, transactions: file.transactionCount }, "payout file generated");
     files.push(file);

@@ -10,7 +10,34 @@ import { Decimal } from "@/lib/money/decimal";
  */
 export const PAIN001_NAMESPACE = "urn:iso:std:iso:20022:tech:xsd:pain.001.001.03";
 
+/**
+ * The beneficiary's account: an IBAN, or another identifier with its account scheme (issue 24
+ * item 8: CLABE, NUBAN, BBAN, MSISDN, WALLET; never the payout method). BBAN is an ISO 20022
+ * external code (SchmeNm/Cd); the others are proprietary (SchmeNm/Prtry).
+ */
 export type CreditorAccount = { iban: string } | { other: string; scheme: string };
+
+/** ISO 3166 alpha-2 postal address as PostalAddress6 takes it. */
+export interface PartyAddress {
+  lines: string[];
+  town?: string;
+  postCode?: string;
+  region?: string;
+  country: string;
+}
+
+/**
+ * The originator travelling with the payment (FATF Recommendation 16, EU Transfer of Funds
+ * Regulation): our customer, as the ultimate debtor of each credit transfer (we are the debtor).
+ */
+export interface UltimateDebtor {
+  name: string;
+  address?: PartyAddress;
+  /** DtAndPlcOfBirth: the schema needs date, city and country together. */
+  birth?: { date: string; city: string; country: string };
+  /** Our customer number (PrvtId/Othr, scheme CUST). */
+  customerId: string;
+}
 
 export interface CreditTransfer {
   /** EndToEndId: the transferId. */
@@ -21,6 +48,11 @@ export interface CreditTransfer {
   /** ISO 3166 alpha-2 of the beneficiary's residence, when known. */
   creditorCountry?: string;
   creditorAccount?: CreditorAccount;
+  ultimateDebtor?: UltimateDebtor;
+  /** CdtrAgt/FinInstnId/BIC, when the beneficiary's bank is known by its BIC. */
+  creditorAgentBic?: string;
+  /** InstrId: the EndToEndId on the first attempt, `<EndToEndId>/<attempt>` on a resend after a repair. */
+  instructionId?: string;
 }
 
 export interface PaymentInformation {
@@ -50,7 +82,31 @@ export function controlSum(amounts: string[]): string {
 }
 
 function account(a: CreditorAccount) {
-  return "iban" in a ? { Id: { IBAN: a.iban } } : { Id: { Othr: { Id: max(a.other, 34), SchmeNm: { Prtry: max(a.scheme, 35) } } } };
+  if ("iban" in a) return { Id: { IBAN: a.iban } };
+  return { Id: { Othr: { Id: max(a.other, 34), SchmeNm: a.scheme === "BBAN" ? { Cd: "BBAN" } : { Prtry: max(a.scheme, 35) } } } };
+}
+
+function postalAddress(a: PartyAddress) {
+  return {
+    ...(a.postCode ? { PstCd: max(a.postCode, 16) } : {}),
+    ...(a.town ? { TwnNm: max(a.town, 35) } : {}),
+    ...(a.region ? { CtrySubDvsn: max(a.region, 35) } : {}),
+    Ctry: a.country,
+    ...(a.lines.length > 0 ? { AdrLine: a.lines.slice(0, 7).map((l) => max(l, 70)) } : {}),
+  };
+}
+
+function ultimateDebtor(d: UltimateDebtor) {
+  return {
+    Nm: max(d.name, 140),
+    ...(d.address ? { PstlAdr: postalAddress(d.address) } : {}),
+    Id: {
+      PrvtId: {
+        ...(d.birth ? { DtAndPlcOfBirth: { BirthDt: d.birth.date, CityOfBirth: max(d.birth.city, 35), CtryOfBirth: d.birth.country } } : {}),
+        Othr: { Id: max(d.customerId, 35), SchmeNm: { Cd: "CUST" } },
+      },
+    },
+  };
 }
 
 /**
@@ -64,12 +120,16 @@ function debtorAccount(bank: PayoutBank) {
   return { Othr: { Id: a.id, SchmeNm: a.scheme === "BBAN" ? { Cd: "BBAN" } : { Prtry: a.scheme } } };
 }
 
-function transaction(t: CreditTransfer, currency: string) {
+/** Element order as CreditTransferTransactionInformation10's sequence requires. */
+function transaction(t: CreditTransfer, p: PaymentInformation) {
   return {
-    PmtId: { InstrId: t.endToEndId, EndToEndId: t.endToEndId },
-    Amt: { InstdAmt: { "@_Ccy": currency, "#text": t.amount } },
+    PmtId: { InstrId: max(t.instructionId ?? t.endToEndId, 35), EndToEndId: t.endToEndId },
+    Amt: { InstdAmt: { "@_Ccy": p.currency, "#text": t.amount } },
+    ...(t.ultimateDebtor ? { UltmtDbtr: ultimateDebtor(t.ultimateDebtor) } : {}),
+    ...(t.creditorAgentBic ? { CdtrAgt: { FinInstnId: { BIC: t.creditorAgentBic } } } : {}),
     Cdtr: { Nm: max(t.creditorName, 140), ...(t.creditorCountry ? { PstlAdr: { Ctry: t.creditorCountry } } : {}) },
     ...(t.creditorAccount ? { CdtrAcct: account(t.creditorAccount) } : {}),
+    ...(p.bank.purposeCode ? { Purp: { Cd: p.bank.purposeCode } } : {}),
     RmtInf: { Ustrd: `Remittance ${t.endToEndId}` },
   };
 }
@@ -84,7 +144,9 @@ function paymentInformation(p: PaymentInformation) {
     Dbtr: { Nm: max(p.bank.debtorName, 140) },
     DbtrAcct: { Id: debtorAccount(p.bank), Ccy: p.currency },
     DbtrAgt: { FinInstnId: { BIC: p.bank.bic } },
-    CdtTrfTxInf: p.transfers.map((t) => transaction(t, p.currency)),
+    // Who bears the banks' charges, per payout bank (unset: DEBT, we do: the beneficiary gets the amount quoted).
+    ChrgBr: p.bank.chargeBearer ?? "DEBT",
+    CdtTrfTxInf: p.transfers.map((t) => transaction(t, p)),
   };
 }
 

@@ -21,16 +21,46 @@ const reportSchema = z.object({
   Document: z.object({
     CstmrPmtStsRpt: z.object({
       GrpHdr: z.object({ MsgId: z.string().min(1).max(35) }),
-      OrgnlGrpInfAndSts: z.object({ OrgnlMsgId: z.string().min(1), OrgnlMsgNmId: z.string().min(1) }),
-      OrgnlPmtInfAndSts: z.array(z.object({ TxInfAndSts: z.array(transactionSchema).optional() })).optional(),
+      OrgnlGrpInfAndSts: z.object({
+        OrgnlMsgId: z.string().min(1),
+        OrgnlMsgNmId: z.string().min(1),
+        GrpSts: code.optional(),
+        StsRsnInf: z.array(reasonSchema).optional(),
+      }),
+      OrgnlPmtInfAndSts: z
+        .array(
+          z.object({
+            OrgnlPmtInfId: z.string().min(1).optional(),
+            PmtInfSts: code.optional(),
+            StsRsnInf: z.array(reasonSchema).optional(),
+            TxInfAndSts: z.array(transactionSchema).optional(),
+          }),
+        )
+        .optional(),
     }),
   }),
 });
+
+type Reasons = z.infer<typeof reasonSchema>[] | undefined;
+const firstReason = (r: Reasons) => r?.[0]?.Rsn?.Cd ?? r?.[0]?.Rsn?.Prtry ?? null;
 
 export interface TransactionStatus {
   endToEndId: string;
   status: string;
   /** StsRsnInf/Rsn/Cd (or Prtry) of the first reason, when given. */
+  reasonCode: string | null;
+  /** Set on a line a file's rejection stands for: the attempt that file carried. */
+  attempt?: number;
+}
+
+/**
+ * A status for a whole file or payment block (GrpSts, PmtInfSts: issue 24 item 8): a rejection
+ * there rejects every transaction of it that the report does not list on its own.
+ */
+export interface BlockStatus {
+  /** OrgnlMsgId (the group) or OrgnlPmtInfId (a block): our payout file's id either way. */
+  payoutFileId: string;
+  status: string;
   reasonCode: string | null;
 }
 
@@ -38,6 +68,7 @@ export interface PaymentStatusReport {
   messageId: string;
   originalMessageId: string;
   transactions: TransactionStatus[];
+  blocks: BlockStatus[];
 }
 
 const documentInvalid = (field: string, message: string) =>
@@ -50,15 +81,18 @@ export function parsePain002(xml: string): PaymentStatusReport {
     throw documentInvalid(issue.path.join("."), issue.message);
   }
   const report = parsed.data.Document.CstmrPmtStsRpt;
+  const group = report.OrgnlGrpInfAndSts;
+  const blocks: BlockStatus[] = [];
+  if (group.GrpSts) blocks.push({ payoutFileId: group.OrgnlMsgId, status: group.GrpSts, reasonCode: firstReason(group.StsRsnInf) });
+  for (const p of report.OrgnlPmtInfAndSts ?? []) {
+    if (p.PmtInfSts && p.OrgnlPmtInfId) blocks.push({ payoutFileId: p.OrgnlPmtInfId, status: p.PmtInfSts, reasonCode: firstReason(p.StsRsnInf) });
+  }
   return {
     messageId: report.GrpHdr.MsgId,
-    originalMessageId: report.OrgnlGrpInfAndSts.OrgnlMsgId,
+    originalMessageId: group.OrgnlMsgId,
     transactions: (report.OrgnlPmtInfAndSts ?? []).flatMap((p) =>
-      (p.TxInfAndSts ?? []).map((t) => ({
-        endToEndId: t.OrgnlEndToEndId,
-        status: t.TxSts,
-        reasonCode: t.StsRsnInf?.[0]?.Rsn?.Cd ?? t.StsRsnInf?.[0]?.Rsn?.Prtry ?? null,
-      })),
+      (p.TxInfAndSts ?? []).map((t) => ({ endToEndId: t.OrgnlEndToEndId, status: t.TxSts, reasonCode: firstReason(t.StsRsnInf) })),
     ),
+    blocks,
   };
 }

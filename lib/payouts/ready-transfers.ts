@@ -1,14 +1,16 @@
-import { and, asc, eq, isNull, ne } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import countries from "@/lib/i18n/iso-countries";
 import { electronicFormatIBAN, isValidIBAN } from "ibantools";
 import type { Tx } from "@/db";
 import { beneficiaries, customers, payoutFileItems, payoutMethods, transfers } from "@/db/schema";
+import { corridorByCode } from "@/lib/corridors/corridors";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
+import type { ProfileInput } from "@/lib/customers/profile";
 import { Decimal } from "@/lib/money/decimal";
 import { roundToMinorUnit } from "@/lib/money/format";
 import { minorUnitExponent } from "@/lib/money/currency";
 import type { TransferRow } from "@/lib/transfers/records";
-import type { CreditorAccount, CreditTransfer } from "./pain001";
+import type { CreditorAccount, CreditTransfer, UltimateDebtor } from "./pain001";
 
 /** At most this many transfers go into the files of one run; the next run takes the rest. */
 export const MAX_TRANSFERS_PER_RUN = 500;
@@ -16,38 +18,69 @@ export const MAX_TRANSFERS_PER_RUN = 500;
 export interface ReadyTransfer {
   transfer: TransferRow;
   credit: CreditTransfer;
+  /** 1 for a funded transfer's first file; n+1 for a resend after attempt n was repaired. */
+  attempt: number;
+  /** The repaired attempt a resend replaces (it moves to RESENT), null on a first file. */
+  repairedItemId: string | null;
 }
 
 /**
  * Transfers ready for payout: funded (a held transfer is spended, so not funded), in no file yet,
  * locked FOR UPDATE SKIP LOCKED so two workers never put one transfer in two files. Never one whose
  * beneficiary or customer is BLOCKED: a rescreen HIT holds their transfers (issue 19), and this is
- * the last line should any path leave one funded. The destination account is decrypted here, only
- * to be written into the file.
+ * the last line should any path leave one funded. A transfer whose rejected payout was repaired
+ * (issue 24 item 8: still topay/reqpay, its latest attempt REPAIRED) is ready again for a resend.
+ * The destination account is decrypted here, only to be written into the file.
  */
 export async function lockReadyTransfers(tx: Tx, partnerId?: string): Promise<ReadyTransfer[]> {
+  const items = payoutFileItems;
+  const filed = sql`exists (select 1 from ${items} where ${items.transferId} = ${transfers.id})`;
+  const repaired = sql`exists (select 1 from ${items} where ${items.transferId} = ${transfers.id} and ${items.state} = 'REPAIRED')`;
   const rows = await tx
-    .select({ transfer: transfers, beneficiary: beneficiaries, method: payoutMethods })
+    .select({ transfer: transfers, beneficiary: beneficiaries, method: payoutMethods, profile: customers.profile })
     .from(transfers)
     .innerJoin(beneficiaries, and(eq(beneficiaries.id, transfers.beneficiaryId), ne(beneficiaries.state, "BLOCKED")))
     .innerJoin(customers, and(eq(customers.id, transfers.customerId), ne(customers.status, "BLOCKED")))
     .leftJoin(payoutMethods, eq(payoutMethods.id, transfers.payoutMethodId))
-    .leftJoin(payoutFileItems, eq(payoutFileItems.transferId, transfers.id))
-    .where(and(eq(transfers.state, "funded"), isNull(payoutFileItems.id), partnerId ? eq(transfers.partnerId, partnerId) : undefined))
+    .where(
+      and(
+        or(and(eq(transfers.state, "funded"), sql`not ${filed}`), and(inArray(transfers.state, ["topay", "reqpay"]), repaired)),
+        partnerId ? eq(transfers.partnerId, partnerId) : undefined,
+      ),
+    )
     .orderBy(asc(transfers.stateChangedAt), asc(transfers.id))
     .limit(MAX_TRANSFERS_PER_RUN)
     .for("update", { of: transfers, skipLocked: true });
   if (rows.length === 0) return [];
   const cipher = await destinationCipher(tx);
-  return rows.map(({ transfer, beneficiary, method }) => {
+  const resends = await tx
+    .select({ id: items.id, transferId: items.transferId, attempt: items.attempt })
+    .from(items)
+    .where(
+      and(
+        inArray(
+          items.transferId,
+          rows.map((r) => r.transfer.id),
+        ),
+        eq(items.state, "REPAIRED"),
+      ),
+    );
+  return rows.map(({ transfer, beneficiary, method, profile }) => {
     const currency = transfer.destinationCurrency;
     const exponent = minorUnitExponent(currency);
-    const account = method ? creditorAccount(cipher.decrypt(method.destinationIdentifierEncrypted, method.id), method.methodType) : undefined;
+    const account = method ? creditorAccount(cipher.decrypt(method.destinationIdentifierEncrypted, method.id), method.methodType, method.corridor) : undefined;
     const country = countries.alpha3ToAlpha2(beneficiary.countryOfResidence);
+    const resend = resends.find((r) => r.transferId === transfer.id);
+    const attempt = resend ? resend.attempt + 1 : 1;
+    const originator = profile ? ultimateDebtor(transfer.customerId, profile as unknown as ProfileInput) : undefined;
     return {
       transfer,
+      attempt,
+      repairedItemId: resend?.id ?? null,
       credit: {
         endToEndId: transfer.id,
+        instructionId: attempt === 1 ? transfer.id : `${transfer.id}/${attempt}`,
+        ...(originator ? { ultimateDebtor: originator } : {}),
         amount: roundToMinorUnit(new Decimal(transfer.destinationAmount), currency).toFixed(exponent),
         creditorName: `${beneficiary.firstName} ${beneficiary.lastName}`.trim(),
         ...(country ? { creditorCountry: country } : {}),
@@ -57,9 +90,34 @@ export async function lockReadyTransfers(tx: Tx, partnerId?: string): Promise<Re
   });
 }
 
-/** An IBAN goes in CdtrAcct/Id/IBAN; any other identifier (CLABE, NUBAN, wallet) in Othr with its method type. */
-function creditorAccount(identifier: string, methodType: string): CreditorAccount {
+/**
+ * An IBAN goes in CdtrAcct/Id/IBAN; any other identifier in Othr with its account scheme (issue
+ * 24 item 8), never the payout method: the corridor's bank-account format (CLABE, NUBAN; other
+ * national numbers are BBAN), a phone number MSISDN (mobile money, cash pickup), a wallet WALLET.
+ */
+function creditorAccount(identifier: string, methodType: string, corridor: string): CreditorAccount {
   const iban = electronicFormatIBAN(identifier);
   if (iban && isValidIBAN(iban)) return { iban };
-  return { other: identifier.replace(/\s+/g, ""), scheme: methodType };
+  const other = identifier.replace(/\s+/g, "");
+  if (methodType === "MOBILE_MONEY" || methodType === "CASH_PICKUP") return { other, scheme: "MSISDN" };
+  if (methodType === "WALLET_TRANSFER") return { other, scheme: "WALLET" };
+  const format = corridorByCode(corridor)?.bankAccount.format;
+  return { other, scheme: format === "CLABE" || format === "NUBAN" ? format : "BBAN" };
+}
+
+/** The customer as the payment's originator: name, residence address, date and place of birth (alpha-2 countries). */
+function ultimateDebtor(customerId: string, p: ProfileInput): UltimateDebtor {
+  const a = p.residenceAddress;
+  const country = a && countries.alpha3ToAlpha2(a.country);
+  const birthCountry = p.placeOfBirth && countries.alpha3ToAlpha2(p.placeOfBirth.country);
+  return {
+    name: [p.firstName, ...(p.middleNames ?? []), p.lastName].filter(Boolean).join(" "),
+    customerId,
+    ...(country
+      ? {
+          address: { lines: [a.addressLine1, a.addressLine2].filter((l): l is string => !!l), town: a.city, postCode: a.postalCode, region: a.region, country },
+        }
+      : {}),
+    ...(p.dateOfBirth && p.placeOfBirth && birthCountry ? { birth: { date: p.dateOfBirth, city: p.placeOfBirth.city, country: birthCountry } } : {}),
+  };
 }

@@ -1,16 +1,17 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { paymentStatusRecords, payoutFileItems, transfers } from "@/db/schema";
 import { logger } from "@/lib/log";
-import { confirmPaid, markInProgress, rejectPayout } from "@/lib/transfers/network";
+import { confirmPaid, markInProgress } from "@/lib/transfers/network";
 import { pendingNetworkCancellation } from "@/lib/transfers/network-cancellations";
 import type { TransferRow } from "@/lib/transfers/records";
-import { parsePain002, type TransactionStatus } from "./pain002";
-import { payoutRejection, STATUS_CLASS } from "./reject-reasons";
+import { lockLatestAttempt, rejectAttempt, returnAfterPaid, type PayoutAttemptRow } from "./attempts";
+import { parsePain002, type PaymentStatusReport, type TransactionStatus } from "./pain002";
+import { STATUS_CLASS } from "./reject-reasons";
 
 export interface StatusImportCounts {
-  /** TxInfAndSts entries in the report. */
+  /** TxInfAndSts entries in the report, and the transactions of files it rejects whole. */
   transactions: number;
   /** Recorded against their transfer (moved, or already in the state the status says). */
   applied: number;
@@ -35,31 +36,61 @@ const inNetwork = (t: TransferRow) => NETWORK_STATES.has(t.state) || (t.state ==
 const cancelPending = async (tx: Tx, t: TransferRow) => (await pendingNetworkCancellation(tx, t.id)) !== undefined;
 
 async function lockFiledTransfer(tx: Tx, endToEndId: string, partnerId?: string): Promise<TransferRow | undefined> {
+  const filed = sql`exists (select 1 from ${payoutFileItems} where ${payoutFileItems.transferId} = ${transfers.id})`;
   const [row] = await tx
-    .select({ transfer: transfers })
+    .select()
     .from(transfers)
-    .innerJoin(payoutFileItems, eq(payoutFileItems.transferId, transfers.id))
-    .where(and(eq(transfers.id, endToEndId), partnerId ? eq(transfers.partnerId, partnerId) : undefined))
-    .for("update", { of: transfers });
-  return row?.transfer;
+    .where(and(eq(transfers.id, endToEndId), filed, partnerId ? eq(transfers.partnerId, partnerId) : undefined))
+    .for("update");
+  return row;
+}
+
+/**
+ * A group or payment-block rejection (GrpSts or PmtInfSts RJCT, issue 24 item 8) rejects every
+ * transaction of that file the report does not list on its own, with the block's reason.
+ */
+async function withBlockRejections(tx: Tx, report: PaymentStatusReport): Promise<TransactionStatus[]> {
+  const listed = new Set(report.transactions.map((t) => t.endToEndId));
+  const out = [...report.transactions];
+  for (const block of report.blocks.filter((b) => STATUS_CLASS[b.status] === "rejected")) {
+    const items = await tx
+      .select({ transferId: payoutFileItems.transferId, attempt: payoutFileItems.attempt })
+      .from(payoutFileItems)
+      .where(eq(payoutFileItems.payoutFileId, block.payoutFileId))
+      .orderBy(payoutFileItems.transferId);
+    for (const i of items.filter((i) => !listed.has(i.transferId))) {
+      listed.add(i.transferId);
+      out.push({ endToEndId: i.transferId, status: block.status, reasonCode: block.reasonCode, attempt: i.attempt });
+    }
+  }
+  return out;
 }
 
 /** Moves the transfer as the status says; false when its state refuses the status (nothing recorded). */
-async function apply(tx: Tx, transfer: TransferRow, s: TransactionStatus, now: Date): Promise<boolean> {
+async function apply(tx: Tx, transfer: TransferRow, item: PayoutAttemptRow, s: TransactionStatus, now: Date): Promise<boolean> {
+  const sent = item.state === "SENT";
   switch (STATUS_CLASS[s.status]) {
     case "settled":
       if (transfer.state === "paid") return true;
+      // A settlement of an attempt the bank rejected contradicts it: the operator looks.
+      if (!sent) return false;
       // Held (spended) transfers wait for the release unless a cancellation is pending (its answer lands while held).
       if (!NETWORK_STATES.has(transfer.state) && !(inNetwork(transfer) && (await cancelPending(tx, transfer)))) return false;
       await confirmPaid(tx, transfer, now);
       return true;
     case "inProgress":
+      if (!sent) return false;
       await markInProgress(tx, transfer, now);
       return true;
     case "rejected":
       if (transfer.state === "rejected" || transfer.state === "canceled") return true;
-      if (!inNetwork(transfer)) return false;
-      await rejectPayout(tx, transfer, payoutRejection(s.reasonCode), now);
+      // Returned after it was paid (issue 24 item 8): the transfer stays paid and its refund is owed.
+      if (transfer.state === "paid" && sent) {
+        await returnAfterPaid(tx, { transfer, item, reasonCode: s.reasonCode }, now);
+        return true;
+      }
+      if (!inNetwork(transfer) || !sent) return false;
+      await rejectAttempt(tx, { transfer, item, reasonCode: s.reasonCode, cancellationPending: await cancelPending(tx, transfer) }, now);
       return true;
     default:
       return false;
@@ -69,8 +100,9 @@ async function apply(tx: Tx, transfer: TransferRow, s: TransactionStatus, now: D
 /**
  * Imports a pain.002 status report (console upload, CLI, sandbox endpoint: this one function).
  * Each TxInfAndSts is matched by OrgnlEndToEndId (our transferId, in a payout file; with
- * `partnerId`, that partner's only) and applied once per (OrgnlEndToEndId, TxSts): a report
- * imported twice changes nothing. One transaction: the report applies whole or not at all.
+ * `partnerId`, that partner's only) and applied once per (OrgnlEndToEndId, TxSts, attempt): a
+ * report imported twice changes nothing. A RJCT of the destination waits for a repair
+ * (attempts.ts); a RJCT after paid is a return; a file rejected whole rejects each of its lines. One transaction: the report applies whole or not at all.
  */
 export async function importPaymentStatusReport(tx: Tx, input: { xml: string; now: Date; partnerId?: string }): Promise<StatusImportCounts> {
   const report = parsePain002(input.xml);
@@ -79,21 +111,26 @@ export async function importPaymentStatusReport(tx: Tx, input: { xml: string; no
     counts.unmatched++;
     counts.unmatchedLines.push({ endToEndId: s.endToEndId, status: s.status, reason, message });
   };
-  for (const s of report.transactions) {
+  const statuses = await withBlockRejections(tx, report);
+  counts.transactions = statuses.length;
+  for (const s of statuses) {
     const transfer = await lockFiledTransfer(tx, s.endToEndId, input.partnerId);
     if (!transfer) {
       unmatched(s, "NO_SUCH_TRANSFER", "no transfer in a payout file has this EndToEndId");
       continue;
     }
+    // A status answers the transfer's latest attempt (a resend's statuses are its own); a file
+    // rejection naming an earlier attempt's file changes nothing.
+    const item = (await lockLatestAttempt(tx, transfer.id))!;
     const [seen] = await tx
       .select({ id: paymentStatusRecords.id })
       .from(paymentStatusRecords)
-      .where(and(eq(paymentStatusRecords.endToEndId, s.endToEndId), eq(paymentStatusRecords.status, s.status)));
-    if (seen) {
+      .where(and(eq(paymentStatusRecords.endToEndId, s.endToEndId), eq(paymentStatusRecords.status, s.status), eq(paymentStatusRecords.attempt, item.attempt)));
+    if (seen || (s.attempt !== undefined && s.attempt !== item.attempt)) {
       counts.duplicates++;
       continue;
     }
-    if (!(await apply(tx, transfer, s, input.now))) {
+    if (!(await apply(tx, transfer, item, s, input.now))) {
       logger().warn({ transferId: transfer.id, state: transfer.state, txStatus: s.status }, "payment status does not apply to the transfer's state");
       if (!STATUS_CLASS[s.status]) unmatched(s, "UNKNOWN_STATUS", `${s.status} is not a status this service reads (ACSC, ACCC, ACSP, PDNG, RJCT...)`);
       else unmatched(s, "STATE_REFUSES", `the transfer is ${transfer.state}: ${s.status} does not apply to it`);
@@ -107,6 +144,7 @@ export async function importPaymentStatusReport(tx: Tx, input: { xml: string; no
       transferId: transfer.id,
       reportMessageId: report.messageId,
       importedAt: input.now,
+      attempt: item.attempt,
     });
     counts.applied++;
   }

@@ -2,14 +2,23 @@
  * A bank credit read from a statement (issue 12). A full match funds its transfer at import
  * (MATCHED); anything else waits for an operator (QUEUED), who matches it to a transfer in
  * funding (MATCHED, or EXCESS when it paid more than due: the excess stays to return) or returns
- * it (RETURNED). Returning an EXCESS returns the excess alone.
+ * it (RETURNED). Returning an EXCESS returns the excess alone. A credit short by at most the
+ * tolerance matches (the shortfall written off); a PARTIAL credit is MATCHED when a later credit
+ * with the same reference brings the sum due (issue 24 item 7).
  */
 import { defineMachine, NONE } from "@/lib/state-machine/define";
 
 export const BANK_CREDIT_STATES = ["QUEUED", "MATCHED", "EXCESS", "RETURNED"] as const;
 export type BankCreditState = (typeof BANK_CREDIT_STATES)[number];
 
-export const BANK_CREDIT_TRIGGERS = ["import.matched", "import.queued", "operator.matched", "operator.matchedOverpaid", "operator.returned"] as const;
+export const BANK_CREDIT_TRIGGERS = [
+  "import.matched",
+  "import.queued",
+  "import.toppedUp",
+  "operator.matched",
+  "operator.matchedOverpaid",
+  "operator.returned",
+] as const;
 export type BankCreditTrigger = (typeof BANK_CREDIT_TRIGGERS)[number];
 
 /** Why a credit waits for an operator. */
@@ -24,6 +33,8 @@ export const bankCreditMachine = defineMachine<BankCreditState, BankCreditTrigge
   transitions: [
     { from: [NONE], trigger: "import.matched", to: "MATCHED", notes: "reference, amount and currency match a transfer in funding" },
     { from: [NONE], trigger: "import.queued", to: "QUEUED", notes: "unmatched, partial, over-paid, wrong currency or late" },
+    // Issue 24 item 7: a partial credit topped up by a later credit with the same reference, together enough.
+    { from: ["QUEUED"], trigger: "import.toppedUp", to: "MATCHED", notes: "a later credit with the same reference completed the sum due" },
     { from: ["QUEUED"], trigger: "operator.matched", to: "MATCHED", notes: "exact amount: funds the transfer" },
     { from: ["QUEUED"], trigger: "operator.matchedOverpaid", to: "EXCESS", notes: "funds the transfer; the excess stays to return" },
     { from: ["QUEUED", "EXCESS"], trigger: "operator.returned", to: "RETURNED", notes: "sent back to the payer (the whole credit, or the excess)" },

@@ -1,18 +1,20 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { bankCredits, fundingSessions, transfers } from "@/db/schema";
 import { config } from "@/lib/config";
 import { validationError } from "@/lib/errors";
 import { logger } from "@/lib/log";
+import { minorUnitExponent } from "@/lib/money/currency";
+import { Decimal } from "@/lib/money/decimal";
 import { amountDue } from "@/lib/transfers/bank-transfer";
 import { expireIfOverdue } from "@/lib/transfers/deadline";
 import { lockFundingSession } from "@/lib/transfers/funding";
 import { bankCreditMachine } from "./bank-credit-state-machine";
 import { maskAccount, type ParsedStatement, type StatementCredit } from "./camt";
 import { fundFromBankCredit } from "./fund";
-import { decideMatch, type MatchDecision } from "./match";
-import { postCreditReceived } from "./postings";
+import { decideMatch, shortfallTolerance, type MatchDecision } from "./match";
+import { postCreditReceived, postShortfallWrittenOff } from "./postings";
 
 /** The counts of one import (the sandbox endpoint's answer): credit entries only. */
 export interface ImportReport {
@@ -80,8 +82,25 @@ async function importCredit(
   const locked = named && (await lockFundingSession(tx, named.id));
   // The 120-minute guard applies here as at every write: an overdue transfer expires now.
   const transfer = locked && (await expireIfOverdue(tx, locked.transfer, now));
+  // Earlier credits with the same reference, queued as partial: this one may top them up (issue 24 item 7).
+  const earlier = transfer
+    ? await tx
+        .select()
+        .from(bankCredits)
+        .where(
+          and(
+            eq(bankCredits.transferId, transfer.id),
+            eq(bankCredits.state, "QUEUED"),
+            eq(bankCredits.reason, "PARTIAL"),
+            eq(bankCredits.currency, credit.currency),
+          ),
+        )
+        .orderBy(asc(bankCredits.createdAt), asc(bankCredits.id))
+        .for("update")
+    : [];
+  const paid = earlier.reduce((sum, c) => sum.plus(c.amount), new Decimal(credit.amount)).toFixed(minorUnitExponent(credit.currency));
   const decision: MatchDecision = decideMatch(
-    credit,
+    { amount: paid, currency: credit.currency },
     locked && transfer
       ? {
           transferState: transfer.state,
@@ -92,13 +111,27 @@ async function importCredit(
           currency: transfer.originCurrency,
         }
       : null,
+    shortfallTolerance(config().BANK_CREDIT_SHORTFALL_TOLERANCE, credit.currency),
   );
   if (decision.fund && locked && transfer) {
     await fundFromBankCredit(tx, { session: locked.session, transfer }, now);
+    if (decision.shortfall) {
+      await postShortfallWrittenOff(
+        tx,
+        { bankReference: credit.bankReference, transferId: transfer.id, shortfall: decision.shortfall, currency: credit.currency },
+        now,
+      );
+    }
+    for (const e of earlier) {
+      const toppedUp = bankCreditMachine.next(e.state, "import.toppedUp").to;
+      await tx.update(bankCredits).set({ state: toppedUp, appliedAmount: e.amount, reason: null, resolvedAt: now }).where(eq(bankCredits.id, e.id));
+    }
     const state = bankCreditMachine.next("none", "import.matched").to;
+    // What this credit applied: the sum due less what earlier credits paid, less what was written off.
+    const applied = earlier.length > 0 || decision.shortfall ? credit.amount : amountDue(transfer);
     await tx
       .update(bankCredits)
-      .set({ state, transferId: transfer.id, appliedAmount: amountDue(transfer), resolvedAt: now })
+      .set({ state, transferId: transfer.id, appliedAmount: applied, writtenOffAmount: decision.shortfall, resolvedAt: now })
       .where(eq(bankCredits.id, id));
     return "matched";
   }

@@ -1,3 +1,4 @@
+import { minorUnitExponent } from "@/lib/money/currency";
 import { Decimal } from "@/lib/money/decimal";
 import type { QueueReason } from "./bank-credit-state-machine";
 
@@ -13,21 +14,29 @@ export interface MatchTarget {
   currency: string;
 }
 
-export type MatchDecision = { fund: true } | { fund: false; reason: QueueReason };
+/** `shortfall`: what the credit lacks of the sum due, within the tolerance (written off), else null. */
+export type MatchDecision = { fund: true; shortfall: string | null } | { fund: false; reason: QueueReason };
 
 /**
  * The matching rule (docs/decisions.md "Bank transfer funding"): the RF reference names the
  * funding session; a session whose transfer is no longer waiting for money is LATE; then the
- * currency, then the amount must be exactly the sum due. Anything but a full match waits for an
- * operator. Amounts are compared as decimals ("102.9" equals "102.90").
+ * currency, then the amount must be the sum due, or short of it by at most `tolerance` (the
+ * currency's BANK_CREDIT_SHORTFALL_TOLERANCE, issue 24 item 7: the shortfall is written off).
+ * Anything else waits for an operator. Amounts are compared as decimals ("102.9" equals "102.90").
  */
-export function decideMatch(credit: { amount: string; currency: string }, target: MatchTarget | null): MatchDecision {
+export function decideMatch(credit: { amount: string; currency: string }, target: MatchTarget | null, tolerance = "0"): MatchDecision {
   if (!target) return { fund: false, reason: "UNMATCHED" };
   const open = target.transferState === "funding" && !target.transferExpired && target.sessionState === "OPEN" && !target.sessionExpired;
   if (!open) return { fund: false, reason: "LATE" };
   if (credit.currency !== target.currency) return { fund: false, reason: "WRONG_CURRENCY" };
-  const cmp = new Decimal(credit.amount).comparedTo(new Decimal(target.due));
-  if (cmp < 0) return { fund: false, reason: "PARTIAL" };
-  if (cmp > 0) return { fund: false, reason: "OVERPAID" };
-  return { fund: true };
+  const short = new Decimal(target.due).minus(credit.amount);
+  if (short.isNeg()) return { fund: false, reason: "OVERPAID" };
+  if (short.isZero()) return { fund: true, shortfall: null };
+  if (short.lte(tolerance)) return { fund: true, shortfall: short.toFixed(minorUnitExponent(credit.currency)) };
+  return { fund: false, reason: "PARTIAL" };
+}
+
+/** The currency's shortfall tolerance (config BANK_CREDIT_SHORTFALL_TOLERANCE), "0" when none is set. */
+export function shortfallTolerance(tolerances: Readonly<Record<string, string>>, currency: string): string {
+  return tolerances[currency] ?? "0";
 }

@@ -6,7 +6,9 @@ import { postEntry, toMinor } from "@/lib/ledger";
  * cash at the collection account that belongs to no transfer yet (Dr cash:collection /
  * Cr suspense:unallocated); funding a transfer from it moves it out of suspense (the
  * funding.succeeded posting, fundedFrom "suspense:unallocated"); a return sends it back
- * (Dr suspense:unallocated / Cr cash:collection). Source keys make each posting once only.
+ * (Dr suspense:unallocated / Cr cash:collection). A credit short by at most the tolerance funds
+ * the whole sum due out of suspense, and the shortfall is written off (Dr expense:write-offs /
+ * Cr suspense:unallocated), leaving suspense at zero. Source keys make each posting once only.
  */
 export interface CreditPostingInput {
   bankReference: string;
@@ -37,6 +39,22 @@ export async function postCreditReturned(tx: Tx, credit: CreditPostingInput, now
     lines: [
       { account: "suspense:unallocated", currency: credit.currency, debit: minor },
       { account: "cash:collection", currency: credit.currency, credit: minor },
+    ],
+    now,
+  });
+}
+
+/** The shortfall of a credit (or of credits topped up under one reference) that funded its transfer within the tolerance. */
+export async function postShortfallWrittenOff(tx: Tx, input: { bankReference: string; transferId: string; shortfall: string; currency: string }, now: Date) {
+  const minor = toMinor(input.shortfall, input.currency);
+  await postEntry(tx, {
+    sourceKey: `bank-credit-write-off:${input.bankReference}`,
+    kind: "bank.credit.shortfallWrittenOff",
+    transferId: input.transferId,
+    memo: `Shortfall of bank credit ${input.bankReference} written off (within tolerance)`,
+    lines: [
+      { account: "expense:write-offs", currency: input.currency, debit: minor },
+      { account: "suspense:unallocated", currency: input.currency, credit: minor },
     ],
     now,
   });

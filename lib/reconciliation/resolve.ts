@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { bankCredits, fundingSessions } from "@/db/schema";
+import { config } from "@/lib/config";
 import { DomainError, notFound, validationError } from "@/lib/errors";
 import { minorUnitExponent } from "@/lib/money/currency";
 import { Decimal } from "@/lib/money/decimal";
@@ -10,7 +11,8 @@ import { lockFundingSession } from "@/lib/transfers/funding";
 import { lockTransfer } from "@/lib/transfers/records";
 import { bankCreditMachine } from "./bank-credit-state-machine";
 import { fundFromBankCredit } from "./fund";
-import { postCreditReturned } from "./postings";
+import { shortfallTolerance } from "./match";
+import { postCreditReturned, postShortfallWrittenOff } from "./postings";
 
 export type BankCreditRow = typeof bankCredits.$inferSelect;
 
@@ -24,8 +26,9 @@ const refuse = (message: string) => validationError([{ field: "transferId", code
 
 /**
  * An operator matches a queued credit to a transfer in funding: the credit must be in the
- * transfer's currency and cover the sum due; it funds the transfer through the one funding path.
- * An over-payment's excess stays in suspense until returned (state EXCESS).
+ * transfer's currency and cover the sum due, or fall short of it by at most the currency's
+ * tolerance (the shortfall written off, issue 24 item 7); it funds the transfer through the one
+ * funding path. An over-payment's excess stays in suspense until returned (state EXCESS).
  */
 export async function matchBankCredit(tx: Tx, input: { creditId: string; transferId: string; operatorId: string }, now: Date) {
   const credit = await lockCredit(tx, input.creditId);
@@ -50,16 +53,37 @@ export async function matchBankCredit(tx: Tx, input: { creditId: string; transfe
   if (credit.currency !== transfer.originCurrency)
     throw refuse(`The credit is in ${credit.currency}; transfer ${transfer.id} is paid in ${transfer.originCurrency}.`);
   const due = amountDue(transfer);
+  const places = minorUnitExponent(credit.currency);
   const excess = new Decimal(credit.amount).minus(due);
-  if (excess.isNeg()) throw refuse(`The credit (${credit.amount} ${credit.currency}) is less than the ${due} ${credit.currency} due: return it instead.`);
+  const tolerance = shortfallTolerance(config().BANK_CREDIT_SHORTFALL_TOLERANCE, credit.currency);
+  if (excess.isNeg() && excess.negated().gt(tolerance)) {
+    throw refuse(
+      `The credit (${credit.amount} ${credit.currency}) is less than the ${due} ${credit.currency} due, by more than the ${tolerance} ${credit.currency} tolerance: return it instead.`,
+    );
+  }
   const funded = await fundFromBankCredit(tx, { session: locked.session, transfer }, now);
-  const to = bankCreditMachine.next(credit.state, excess.isZero() ? "operator.matched" : "operator.matchedOverpaid").to;
+  const shortfall = excess.isNeg() ? excess.negated().toFixed(places) : null;
+  if (shortfall) await postShortfallWrittenOff(tx, { bankReference: credit.bankReference, transferId: transfer.id, shortfall, currency: credit.currency }, now);
+  const to = bankCreditMachine.next(credit.state, excess.gt(0) ? "operator.matchedOverpaid" : "operator.matched").to;
   const [after] = await tx
     .update(bankCredits)
-    .set({ state: to, transferId: transfer.id, appliedAmount: due, resolvedBy: input.operatorId, resolvedAt: to === "MATCHED" ? now : null })
+    .set({
+      state: to,
+      transferId: transfer.id,
+      appliedAmount: shortfall ? credit.amount : due,
+      writtenOffAmount: shortfall,
+      resolvedBy: input.operatorId,
+      resolvedAt: to === "MATCHED" ? now : null,
+    })
     .where(eq(bankCredits.id, credit.id))
     .returning();
-  return { before: credit, after, transferStatus: funded.transferStatus, excess: excess.toFixed(minorUnitExponent(credit.currency)) };
+  return {
+    before: credit,
+    after,
+    transferStatus: funded.transferStatus,
+    excess: (excess.isNeg() ? new Decimal(0) : excess).toFixed(places),
+    writtenOff: shortfall,
+  };
 }
 
 /** What a return sends back: the whole credit, or an over-payment's excess. */

@@ -152,6 +152,17 @@ export const REFUND_PAID_RULE = {
   legs: [Dr("transfer:refund-due", "total"), Cr("refundCash", "total")],
 } as const;
 
+/**
+ * A payout the bank returns after it was paid (issue 24 item 8): no transfer state changes (paid is
+ * terminal), the money is back in our payout-bank account, the conversion and the fee are
+ * reversed, and the total is owed to the customer as a refund (then REFUND_PAID_RULE).
+ */
+export const RETURNED_AFTER_PAID_RULE = {
+  kind: "payout.returnedAfterPaid",
+  memo: "Payout returned by the payout bank after it was paid: refund owed",
+  legs: [Dr("cash:payout-bank", "destination"), ...PAYOUT_RETURNED.slice(1)],
+} as const;
+
 /** The rule for a state change, if it moves money. `from` is the prior state for moves out of spended. */
 export function postingRuleFor(trigger: TransferTrigger, from: TransferState, to: TransferState): PostingRule | undefined {
   return POSTING_RULES.find((r) => r.trigger === trigger && r.from.includes(from) && r.to === to);
@@ -225,6 +236,19 @@ export async function postRefundPaid(tx: Tx, transfer: TransferRow, now: Date): 
     memo: REFUND_PAID_RULE.memo,
     transferId: transfer.id,
     lines: linesFor(REFUND_PAID_RULE.legs, transferAmounts(transfer), transfer.fundedFrom, transfer.id),
+    now,
+  });
+}
+
+/** Posts a paid payout's return (once per payout attempt). */
+export async function postPayoutReturnedAfterPaid(tx: Tx, transfer: TransferRow, attemptId: string, now: Date): Promise<void> {
+  if (!transfer.fundedFrom) return;
+  await postEntry(tx, {
+    sourceKey: `payout-returned:${attemptId}`,
+    kind: RETURNED_AFTER_PAID_RULE.kind,
+    memo: RETURNED_AFTER_PAID_RULE.memo,
+    transferId: transfer.id,
+    lines: linesFor(RETURNED_AFTER_PAID_RULE.legs, transferAmounts(transfer), transfer.fundedFrom, transfer.id),
     now,
   });
 }

@@ -24,6 +24,7 @@ export const STATE_COLUMNS = {
   complianceCases: { column: "state", modules: ["lib/cases/cases.ts"] },
   proposals: { column: "state", modules: ["lib/dual-control/proposals.ts"] },
   monitoringRuleSets: { column: "state", modules: ["lib/monitoring/rule-sets.ts"] },
+  payoutFileItems: { column: "state", modules: ["lib/payouts/attempts.ts", "lib/payouts/generate.ts"] },
 };
 
 const WRITE = { set: "update", values: "insert" };

@@ -145,7 +145,7 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
   test("a pain.002 moves one transfer to paid, one to rejected with its reason and refund, one in progress; twice changes nothing", async () => {
     const report = pain002("REP-1", "pof_x", [
       { endToEndId: ids.clabe, status: "ACSC" },
-      { endToEndId: ids.iban, status: "RJCT", reason: "AC04" },
+      { endToEndId: ids.iban, status: "RJCT", reason: "MS03" },
       { endToEndId: ids.php, status: "ACSP" },
       { endToEndId: "trf_unknown", status: "ACSC" },
     ]);
@@ -168,10 +168,11 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
     const rejected = await stateOf(ids.iban);
     assert.equal(paid.state, "paid");
     assert.equal(rejected.state, "rejected");
-    assert.equal(rejected.rejectionReason, "PAYOUT_ACCOUNT_CLOSED");
+    assert.equal(rejected.rejectionReason, "PAYOUT_REFUSED_BY_BANK");
     assert.equal(rejected.refund?.state, "PENDING");
     // Issue 20 item 9: the ISO reason in words, in the transfer's detail and in its event.
-    const why = { code: "PAYOUT_ACCOUNT_CLOSED", isoReasonCode: "AC04", description: "Account closed" };
+    // A reason no new destination fixes (issue 24: an account's reason waits for a repair, payout-repair.test.ts).
+    const why = { code: "PAYOUT_REFUSED_BY_BANK", isoReasonCode: "MS03", description: "Refused by the bank (reason not given)" };
     const { transferDetail } = await import("@/lib/transfers/view");
     assert.deepEqual((await transferDetail(db, rejected)).rejectionReason, why);
     assert.equal("rejectionReason" in (await transferDetail(db, paid)), false, "only a rejected payout has one");
@@ -217,12 +218,12 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
     // A status the transfer's state refuses, and one we do not read: itemised with why, nothing recorded.
     const refused = await importReport(
       pain002("REP-3", "pof_x", [
-        { endToEndId: ids.clabe, status: "RJCT", reason: "AC04" },
+        { endToEndId: ids.iban, status: "ACSC" },
         { endToEndId: ids.clabe, status: "ZZZZ" },
       ]),
     );
     assert.deepEqual(refused.unmatchedLines, [
-      { endToEndId: ids.clabe, status: "RJCT", reason: "STATE_REFUSES", message: "the transfer is paid: RJCT does not apply to it" },
+      { endToEndId: ids.iban, status: "ACSC", reason: "STATE_REFUSES", message: "the transfer is rejected: ACSC does not apply to it" },
       { endToEndId: ids.clabe, status: "ZZZZ", reason: "UNKNOWN_STATUS", message: "ZZZZ is not a status this service reads (ACSC, ACCC, ACSP, PDNG, RJCT...)" },
     ]);
     assert.deepEqual(

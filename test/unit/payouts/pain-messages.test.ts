@@ -28,7 +28,7 @@ describe("pain.001 files (issue 12 item 4)", () => {
               amount: "1875.00",
               creditorName: "Ana <Ruiz> & Co",
               creditorCountry: "MX",
-              creditorAccount: { other: "002010077777777771", scheme: "BANK_TRANSFER" },
+              creditorAccount: { other: "002010077777777771", scheme: "CLABE" },
             },
             { endToEndId: "trf_b", amount: "10.50", creditorName: "Bo", creditorAccount: { iban: "DE89370400440532013000" } },
           ],
@@ -41,6 +41,50 @@ describe("pain.001 files (issue 12 item 4)", () => {
     assert.match(xml, /<InstdAmt Ccy="MXN">1875.00<\/InstdAmt>/);
     assert.match(xml, /<EndToEndId>trf_a<\/EndToEndId>/);
     assert.match(xml, /Ana &lt;Ruiz&gt; &amp; Co/);
+  });
+
+  test("issue 24: the customer as ultimate debtor, creditor agent, charge bearer, purpose and account scheme are XSD-valid and in place", async () => {
+    const xml = buildPain001({
+      messageId: "pof_test2",
+      createdAt: new Date("2026-11-23T10:00:00Z"),
+      initiatingParty: bank.debtorName,
+      payments: [
+        {
+          id: "pof_test2",
+          bank: { ...bank, chargeBearer: "SHAR", purposeCode: "FAMI" },
+          currency: "MXN",
+          executionDate: "2026-11-23",
+          transfers: [
+            {
+              endToEndId: "trf_a",
+              instructionId: "trf_a/2",
+              amount: "1875.00",
+              creditorName: "Ana Ruiz",
+              creditorAccount: { other: "002010077777777771", scheme: "CLABE" },
+              creditorAgentBic: "BNMXMXMMXXX",
+              ultimateDebtor: {
+                name: "John Q Public",
+                customerId: "cus_1",
+                address: { lines: ["1 Main Street", "Apt 2"], town: "Springfield", postCode: "12345", region: "IL", country: "US" },
+                birth: { date: "1980-02-29", city: "Chicago", country: "US" },
+              },
+            },
+            { endToEndId: "trf_b", amount: "10.50", creditorName: "Bo", creditorAccount: { other: "1234567890", scheme: "BBAN" } },
+          ],
+        },
+      ],
+    });
+    assert.deepEqual(await pain001SchemaErrors(xml), []);
+    assert.match(xml, /<ChrgBr>SHAR<\/ChrgBr>/);
+    assert.match(xml, /<InstrId>trf_a\/2<\/InstrId>/);
+    assert.match(xml, /<UltmtDbtr>\s*<Nm>John Q Public<\/Nm>\s*<PstlAdr>\s*<PstCd>12345<\/PstCd>\s*<TwnNm>Springfield<\/TwnNm>/);
+    assert.match(xml, /<DtAndPlcOfBirth>\s*<BirthDt>1980-02-29<\/BirthDt>\s*<CityOfBirth>Chicago<\/CityOfBirth>\s*<CtryOfBirth>US<\/CtryOfBirth>/);
+    assert.match(xml, /<Othr>\s*<Id>cus_1<\/Id>\s*<SchmeNm>\s*<Cd>CUST<\/Cd>/);
+    assert.match(xml, /<CdtrAgt>\s*<FinInstnId>\s*<BIC>BNMXMXMMXXX<\/BIC>/);
+    assert.match(xml, /<Prtry>CLABE<\/Prtry>/);
+    assert.match(xml, /<Id>1234567890<\/Id>\s*<SchmeNm>\s*<Cd>BBAN<\/Cd>/);
+    assert.match(xml, /<Purp>\s*<Cd>FAMI<\/Cd>\s*<\/Purp>/);
+    assert.doesNotMatch(xml, /BANK_TRANSFER/, "the account scheme, not the payout method");
   });
 
   test("the schema check is real: a file missing its debtor agent is refused", async () => {
@@ -77,7 +121,21 @@ describe("pain.002 status reports", () => {
         { endToEndId: "trf_a", status: "ACSC", reasonCode: null },
         { endToEndId: "trf_b", status: "RJCT", reasonCode: "AC04" },
       ],
+      blocks: [],
     });
+  });
+
+  test("issue 24: a group status and a payment block's status are read with their reasons", () => {
+    const xml = pain002("rep2", "pof_1", [])
+      .replace(
+        "<OrgnlMsgNmId>pain.001.001.03</OrgnlMsgNmId>",
+        "<OrgnlMsgNmId>pain.001.001.03</OrgnlMsgNmId><GrpSts>RJCT</GrpSts><StsRsnInf><Rsn><Cd>FF01</Cd></Rsn></StsRsnInf>",
+      )
+      .replace("<OrgnlPmtInfId>pof_1</OrgnlPmtInfId>", "<OrgnlPmtInfId>pof_2</OrgnlPmtInfId><PmtInfSts>RJCT</PmtInfSts>");
+    assert.deepEqual(parsePain002(xml).blocks, [
+      { payoutFileId: "pof_1", status: "RJCT", reasonCode: "FF01" },
+      { payoutFileId: "pof_2", status: "RJCT", reasonCode: null },
+    ]);
   });
 
   test("not XML is validation.bodyMalformed; another document is validation.fieldInvalid naming the part", () => {

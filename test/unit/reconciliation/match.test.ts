@@ -7,8 +7,15 @@ const eur = (amount: string) => ({ amount, currency: "EUR" });
 
 describe("matching a bank credit to its funding session", () => {
   test("the exact sum in the right currency funds, however it is written", () => {
-    assert.deepEqual(decideMatch(eur("102.99"), open), { fund: true });
-    assert.deepEqual(decideMatch(eur("102.990"), open), { fund: true });
+    assert.deepEqual(decideMatch(eur("102.99"), open), { fund: true, shortfall: null });
+    assert.deepEqual(decideMatch(eur("102.990"), open), { fund: true, shortfall: null });
+  });
+
+  test("issue 24: short by at most the tolerance funds with the shortfall; by more it is PARTIAL; more is never tolerated", () => {
+    assert.deepEqual(decideMatch(eur("102.98"), open, "0.05"), { fund: true, shortfall: "0.01" });
+    assert.deepEqual(decideMatch(eur("102.94"), open, "0.05"), { fund: true, shortfall: "0.05" });
+    assert.deepEqual(decideMatch(eur("102.93"), open, "0.05"), { fund: false, reason: "PARTIAL" });
+    assert.deepEqual(decideMatch(eur("103.00"), open, "0.05"), { fund: false, reason: "OVERPAID" });
   });
 
   test("no session for the reference: UNMATCHED", () => {

@@ -7,15 +7,16 @@ import { checkExhaustively, moves } from "./exhaustive";
 test("bank credit: every (state, trigger) cell", () => {
   const cells = checkExhaustively(bankCreditMachine, {
     states: ["QUEUED", "MATCHED", "EXCESS", "RETURNED"],
-    triggers: ["import.matched", "import.queued", "operator.matched", "operator.matchedOverpaid", "operator.returned"],
+    triggers: ["import.matched", "import.queued", "import.toppedUp", "operator.matched", "operator.matchedOverpaid", "operator.returned"],
     moves: [
       { from: "none", trigger: "import.matched", to: "MATCHED" },
       { from: "none", trigger: "import.queued", to: "QUEUED" },
+      { from: "QUEUED", trigger: "import.toppedUp", to: "MATCHED" },
       { from: "QUEUED", trigger: "operator.matched", to: "MATCHED" },
       { from: "QUEUED", trigger: "operator.matchedOverpaid", to: "EXCESS" },
       ...moves(["QUEUED", "EXCESS"], "operator.returned", "RETURNED"),
     ],
     refusal: () => ({ code: "bankCredit.stateInvalid", status: 409 }),
   });
-  assert.equal(cells, 5 * 5);
+  assert.equal(cells, 5 * 6);
 });

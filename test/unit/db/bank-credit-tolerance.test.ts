@@ -1,0 +1,142 @@
+/**
+ * Bank money as it really arrives (issue 24 item 7) on a real database (PGlite; PostgreSQL with
+ * TEST_DB_URL), with BANK_CREDIT_SHORTFALL_TOLERANCE USD=0.05: a credit short within the tolerance
+ * funds its transfer and the shortfall is written off (balanced, suspense back to zero); a credit
+ * short by more waits, and a second credit with the same reference tops it up; an operator's
+ * match of a short credit within tolerance writes off too, beyond it is refused.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db";
+import { freshDb } from "../../support/db";
+import { camt053, type TestCredit } from "../../support/camt053";
+import { newSubscription, insertTestTransfer, type Owner } from "../../support/fixtures";
+
+let db: Db;
+let close: () => Promise<void>;
+let owner: Owner;
+let seq = 0;
+
+before(async () => {
+  process.env.BANK_CREDIT_SHORTFALL_TOLERANCE = "USD=0.05, EUR=0.02";
+  ({ db, close } = await freshDb());
+  owner = await newSubscription(db);
+});
+after(() => close());
+
+const mod = async () => ({
+  ...(await import("@/lib/reconciliation/camt")),
+  ...(await import("@/lib/reconciliation/import")),
+  ...(await import("@/lib/reconciliation/resolve")),
+  ...(await import("@/lib/transfers/bank-transfer")),
+  ...(await import("@/lib/transfers/funding")),
+  ...(await import("@/lib/transfers/records")),
+  ...(await import("@/lib/ledger")),
+  schema: await import("@/db/schema"),
+});
+
+async function fundingTransfer(now = new Date()) {
+  const m = await mod();
+  return db.transaction(async (tx) => {
+    const row = await insertTestTransfer(tx, owner, now);
+    const funding = await m.transitionTransfer(tx, await m.transitionTransfer(tx, row, "fastCheck.passed", now), "confirm", now, { confirmedAt: now });
+    const { fundingSessionId } = await m.openFundingSession(tx, funding, now);
+    const instructions = await m.chooseBankTransfer(tx, (await m.lockFundingSession(tx, fundingSessionId))!, now);
+    return { transferId: funding.id, fundingSessionId, ...instructions };
+  });
+}
+
+async function importCredits(credits: TestCredit[], now = new Date()) {
+  const m = await mod();
+  const statement = await m.readCamt053(camt053(credits, { messageId: `STMT-T-${++seq}` }));
+  return db.transaction((tx) => m.importStatement(tx, statement, now));
+}
+
+const stateOf = async (transferId: string) => {
+  const { schema } = await mod();
+  return (await db.select().from(schema.transfers).where(eq(schema.transfers.id, transferId)))[0];
+};
+const credit = async (bankReference: string) => {
+  const { schema } = await mod();
+  return (await db.select().from(schema.bankCredits).where(eq(schema.bankCredits.bankReference, bankReference)))[0];
+};
+const balanceOf = async (code: "suspense:unallocated" | "expense:write-offs", currency = "USD") => {
+  const m = await mod();
+  const [acct] = await m.accountBalances(db, { code, currency });
+  return acct?.balance ?? 0n;
+};
+const ref = () => `TOL-${process.pid}-${++seq}`;
+
+describe("bank credits short within the tolerance (issue 24 item 7)", () => {
+  test("the tolerance is read per currency; a bad value stops the process", async () => {
+    const { loadConfig } = await import("@/lib/config");
+    assert.deepEqual(loadConfig({ BANK_CREDIT_SHORTFALL_TOLERANCE: "usd=0.05,EUR=0.02" }).BANK_CREDIT_SHORTFALL_TOLERANCE, { USD: "0.05", EUR: "0.02" });
+    assert.deepEqual(loadConfig({}).BANK_CREDIT_SHORTFALL_TOLERANCE, {});
+    for (const bad of ["USD", "USD=0.001", "XXY=1", "USD=-1", "JPY=0.5"]) {
+      assert.throws(() => loadConfig({ BANK_CREDIT_SHORTFALL_TOLERANCE: bad }), /BANK_CREDIT_SHORTFALL_TOLERANCE/, bad);
+    }
+  });
+
+  test("a credit one cent short funds the transfer; the cent is written off and suspense nets to zero", async () => {
+    const m = await mod();
+    const t = await fundingTransfer();
+    const [suspenseBefore, writeOffsBefore] = [await balanceOf("suspense:unallocated"), await balanceOf("expense:write-offs")];
+    const bank = ref();
+    assert.deepEqual(await importCredits([{ bankReference: bank, amount: "102.98", currency: "USD", reference: t.reference }]), {
+      entries: 1,
+      matched: 1,
+      unmatched: 0,
+      duplicates: 0,
+    });
+    assert.notEqual((await stateOf(t.transferId)).state, "funding");
+    const c = await credit(bank);
+    assert.deepEqual([c.state, c.appliedAmount, c.writtenOffAmount], ["MATCHED", "102.98", "0.01"]);
+    assert.equal(await balanceOf("suspense:unallocated"), suspenseBefore);
+    assert.equal(await balanceOf("expense:write-offs"), writeOffsBefore + 1n);
+    const kinds = (await m.transferEntries(db, t.transferId)).map((e) => e.kind);
+    assert.ok(kinds.includes("bank.credit.shortfallWrittenOff"), kinds.join());
+    const [customerFunds] = await m.accountBalances(db, { code: "transfer:customer-funds", transferId: t.transferId });
+    assert.equal(customerFunds.balance, -10299n, "the customer's funds are the whole sum due");
+  });
+
+  test("short by more than the tolerance waits; a second credit with the same reference tops it up before the session ends", async () => {
+    const t = await fundingTransfer();
+    const first = ref();
+    const second = ref();
+    const suspenseBefore = await balanceOf("suspense:unallocated");
+    assert.equal((await importCredits([{ bankReference: first, amount: "100.00", currency: "USD", reference: t.reference }])).unmatched, 1);
+    assert.deepEqual([(await credit(first)).state, (await credit(first)).reason], ["QUEUED", "PARTIAL"]);
+    assert.equal((await stateOf(t.transferId)).state, "funding");
+    // 100.00 + 2.97 = 102.97: two cents short, within the tolerance.
+    assert.equal((await importCredits([{ bankReference: second, amount: "2.97", currency: "USD", reference: t.reference }])).matched, 1);
+    assert.notEqual((await stateOf(t.transferId)).state, "funding");
+    const [a, b] = [await credit(first), await credit(second)];
+    assert.deepEqual([a.state, a.appliedAmount, a.reason], ["MATCHED", "100.00", null]);
+    assert.deepEqual([b.state, b.appliedAmount, b.writtenOffAmount], ["MATCHED", "2.97", "0.02"]);
+    assert.equal(await balanceOf("suspense:unallocated"), suspenseBefore);
+  });
+
+  test("an operator matches a queued short credit within tolerance (written off); beyond it is refused", async () => {
+    const m = await mod();
+    const t = await fundingTransfer();
+    const u = await fundingTransfer();
+    const near = ref();
+    const far = ref();
+    await importCredits([
+      { bankReference: near, amount: "102.95", currency: "USD" },
+      { bankReference: far, amount: "102.90", currency: "USD" },
+    ]);
+    const nearCredit = await credit(near);
+    const result = await db.transaction((tx) => m.matchBankCredit(tx, { creditId: nearCredit.id, transferId: t.transferId, operatorId: "op_1" }, new Date()));
+    assert.equal(result.writtenOff, "0.04");
+    assert.equal(result.excess, "0.00");
+    assert.deepEqual([(await credit(near)).state, (await credit(near)).writtenOffAmount], ["MATCHED", "0.04"]);
+    const farId = (await credit(far)).id;
+    await assert.rejects(
+      db.transaction((tx) => m.matchBankCredit(tx, { creditId: farId, transferId: u.transferId, operatorId: "op_1" }, new Date())),
+      (e: Error & { code?: string }) => e.code === "validation.fieldInvalid" && /by more than the 0.05 USD tolerance/.test(e.message),
+    );
+    assert.equal((await stateOf(u.transferId)).state, "funding");
+  });
+});

@@ -1,0 +1,259 @@
+/**
+ * Payouts that can be repaired (issue 24 item 8) on a real database (PGlite; PostgreSQL with
+ * TEST_DB_URL): generated files carry the customer as ultimate debtor and validate against the
+ * shipped XSD; a pain.002 RJCT of the account waits for a repair, the repaired payout goes into
+ * the next file and ends paid with balanced books; a return after paid owes the refund; a file
+ * rejected whole rejects each of its lines.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db";
+import { newId } from "@/db/ids";
+import { beneficiaries, customers, payoutFileItems, payoutMethods, transfers } from "@/db/schema";
+import { clock } from "@/lib/clock";
+import { accountBalances, toMinor, transferEntries } from "@/lib/ledger";
+import { freshDb } from "../../support/db";
+import { refundOf } from "../../support/refunds";
+import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
+import { pain001SchemaErrors, pain002 } from "../../support/iso20022";
+
+let db: Db;
+let close: () => Promise<void>;
+
+before(async () => {
+  // One payout bank with its charge bearer and purpose code (issue 24 item 8).
+  process.env.PAYOUT_BANKS = JSON.stringify([
+    {
+      id: "mxbank",
+      name: "MX Payout Bank",
+      bic: "BNMXMXMMXXX",
+      debtorAccount: { scheme: "CLABE", id: "002010077777777771" },
+      debtorName: "Remit Ltd",
+      currencies: ["MXN"],
+      chargeBearer: "SHAR",
+      purposeCode: "FAMI",
+    },
+  ]);
+  ({ db, close } = await freshDb());
+});
+after(() => close());
+
+const PROFILE = {
+  firstName: "John",
+  lastName: "Public",
+  dateOfBirth: "1980-02-29",
+  nationality: "USA",
+  residenceCountry: "USA",
+  residenceAddress: { addressLine1: "1 Main Street", city: "Springfield", postalCode: "12345", region: "IL", country: "USA" },
+  placeOfBirth: { city: "Chicago", country: "USA" },
+};
+
+async function addMethod(beneficiaryId: string, identifier: string) {
+  const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
+  const id = newId("pm");
+  await db.insert(payoutMethods).values({
+    id,
+    beneficiaryId,
+    methodType: "BANK_TRANSFER",
+    corridor: "US-MX",
+    destinationIdentifierEncrypted: (await destinationCipher(db)).encrypt(identifier, id),
+    destinationIdentifierMasked: `****${identifier.slice(-4)}`,
+    addedAt: clock.now(),
+  });
+  return id;
+}
+
+/** A funded (by card) MXN transfer of `owner`'s customer (with a profile) to a beneficiary paid at `identifier`. */
+async function fundedTransfer(owner: Owner, identifier: string) {
+  const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
+  const created = await registeredTransfer(db, owner);
+  const now = clock.now();
+  await db.update(customers).set({ profile: PROFILE }).where(eq(customers.id, owner.customerId));
+  const beneficiaryId = newId("ben");
+  await db.insert(beneficiaries).values({
+    id: beneficiaryId,
+    subscriptionId: owner.subscriptionId,
+    firstName: "Ana",
+    lastName: "Ruiz",
+    countryOfResidence: "MEX",
+    relationshipToCustomer: "FAMILY",
+    state: "VALID",
+    createdAt: now,
+    updatedAt: now,
+  });
+  const methodId = await addMethod(beneficiaryId, identifier);
+  await db.update(transfers).set({ beneficiaryId, payoutMethodId: methodId }).where(eq(transfers.id, created.id));
+  return db.transaction(async (tx) => {
+    const row = (await lockTransfer(tx, created.id))!;
+    const funding = await transitionTransfer(tx, await transitionTransfer(tx, row, "fastCheck.passed", now), "confirm", now, { confirmedAt: now });
+    return transitionTransfer(tx, funding, "funding.succeeded", now, { fundedFrom: "cash:card-clearing" });
+  });
+}
+
+const generate = async (partnerId: string) => {
+  const { generatePayoutFiles } = await import("@/lib/payouts/generate");
+  return db.transaction((tx) => generatePayoutFiles(tx, { now: clock.now(), partnerId }));
+};
+const importReport = async (xml: string) => {
+  const { importPaymentStatusReport } = await import("@/lib/payouts/status-import");
+  return db.transaction((tx) => importPaymentStatusReport(tx, { xml, now: clock.now() }));
+};
+const stateOf = async (id: string) => (await db.select().from(transfers).where(eq(transfers.id, id)))[0];
+const attemptsOf = (id: string) => db.select().from(payoutFileItems).where(eq(payoutFileItems.transferId, id)).orderBy(payoutFileItems.attempt);
+const balances = async (transferId: string) =>
+  Object.fromEntries((await accountBalances(db, { transferId })).map((a) => [`${a.code} ${a.currency}`, a.balance]));
+/** Every entry of the transfer balances in each currency. */
+async function assertBalanced(transferId: string) {
+  for (const e of await transferEntries(db, transferId)) {
+    const sums = new Map<string, bigint>();
+    for (const l of e.lines) sums.set(l.currency, (sums.get(l.currency) ?? 0n) + l.debit - l.credit);
+    for (const [currency, sum] of sums) assert.equal(sum, 0n, `${e.kind} ${currency}`);
+  }
+}
+
+describe("payouts that can be repaired (issue 24 item 8)", () => {
+  let owner: Owner;
+  const ids: Record<string, string> = {};
+
+  before(async () => {
+    owner = await newSubscription(db);
+    ids.repaired = (await fundedTransfer(owner, "002010077777777771")).id;
+    ids.returned = (await fundedTransfer(owner, "002010077777777771")).id;
+  });
+
+  test("the file carries the customer as ultimate debtor, the bank's charge bearer and purpose, the CLABE scheme; XSD-valid", async () => {
+    const [file] = await generate(owner.partnerId);
+    assert.equal(file.transactionCount, 2);
+    assert.deepEqual(await pain001SchemaErrors(file.xml), []);
+    assert.match(file.xml, /<ChrgBr>SHAR<\/ChrgBr>/);
+    assert.match(
+      file.xml,
+      /<UltmtDbtr>\s*<Nm>John Public<\/Nm>\s*<PstlAdr>\s*<PstCd>12345<\/PstCd>\s*<TwnNm>Springfield<\/TwnNm>\s*<CtrySubDvsn>IL<\/CtrySubDvsn>\s*<Ctry>US<\/Ctry>/,
+    );
+    assert.match(file.xml, /<DtAndPlcOfBirth>\s*<BirthDt>1980-02-29<\/BirthDt>\s*<CityOfBirth>Chicago<\/CityOfBirth>\s*<CtryOfBirth>US<\/CtryOfBirth>/);
+    assert.match(file.xml, new RegExp(`<Id>${owner.customerId}</Id>\\s*<SchmeNm>\\s*<Cd>CUST</Cd>`));
+    assert.match(file.xml, /<Id>002010077777777771<\/Id>\s*<SchmeNm>\s*<Prtry>CLABE<\/Prtry>/);
+    assert.match(file.xml, /<Purp>\s*<Cd>FAMI<\/Cd>/);
+    assert.doesNotMatch(file.xml, /BANK_TRANSFER/);
+  });
+
+  test("RJCT of the account waits for a repair; the repaired payout goes into the next file and ends paid with balanced books", async () => {
+    const first = await importReport(
+      pain002("REP-R1", "pof_1", [
+        { endToEndId: ids.repaired, status: "RJCT", reason: "AC04" },
+        { endToEndId: ids.returned, status: "ACSC" },
+      ]),
+    );
+    assert.equal(first.applied, 2);
+    // Still with the network (the spec's machine has no repairing state); the attempt says why.
+    let t = await stateOf(ids.repaired);
+    assert.equal(t.state, "topay");
+    assert.equal(t.rejectionReason, "PAYOUT_ACCOUNT_CLOSED");
+    assert.equal(await refundOf(db, ids.repaired), null, "no refund while it can be repaired");
+    assert.deepEqual(
+      (await attemptsOf(ids.repaired)).map((a) => [a.attempt, a.state, a.reasonCode]),
+      [[1, "REJECTED", "AC04"]],
+    );
+    const { payoutsAwaitingRepair } = await import("@/lib/payouts/attempts");
+    assert.ok((await payoutsAwaitingRepair(db)).some((r) => r.transferId === ids.repaired));
+    // Nothing to resend before the repair.
+    assert.deepEqual(await generate(owner.partnerId), []);
+
+    const { repairPayout } = await import("@/lib/payouts/attempts");
+    const { lockTransfer } = await import("@/lib/transfers/records");
+    const newMethod = await addMethod(t.beneficiaryId, "012180001234567897");
+    await db.transaction(async (tx) => repairPayout(tx, { transfer: (await lockTransfer(tx, ids.repaired))!, payoutMethodId: newMethod }, clock.now()));
+    const [resend] = await generate(owner.partnerId);
+    assert.equal(resend.transactionCount, 1);
+    assert.deepEqual(await pain001SchemaErrors(resend.xml), []);
+    assert.match(resend.xml, new RegExp(`<InstrId>${ids.repaired}/2</InstrId>\\s*<EndToEndId>${ids.repaired}</EndToEndId>`));
+    assert.match(resend.xml, /<Id>012180001234567897<\/Id>/);
+    assert.deepEqual(
+      (await attemptsOf(ids.repaired)).map((a) => [a.attempt, a.state]),
+      [
+        [1, "RESENT"],
+        [2, "SENT"],
+      ],
+    );
+    t = await stateOf(ids.repaired);
+    assert.equal(t.state, "topay");
+    assert.equal(t.payoutMethodId, newMethod);
+
+    // The same RJCT report again changes nothing (it answered attempt 1); the resend's ACSC pays.
+    const second = await importReport(pain002("REP-R2", resend.id, [{ endToEndId: ids.repaired, status: "ACSC" }]));
+    assert.equal(second.applied, 1);
+    assert.equal((await stateOf(ids.repaired)).state, "paid");
+    assert.deepEqual(await balances(ids.repaired), { "transfer:customer-funds USD": 0n, "transfer:payout-in-flight MXN": 0n });
+    const kinds = (await transferEntries(db, ids.repaired)).map((e) => e.kind);
+    assert.deepEqual(kinds, ["funding.received", "payout.sent", "payout.confirmed"], "sent once, paid once: no second conversion");
+    await assertBalanced(ids.repaired);
+  });
+
+  test("a return after paid (pain.002 RJCT of a paid payout) moves the funds back and owes the refund", async () => {
+    const paid = await stateOf(ids.returned);
+    assert.equal(paid.state, "paid");
+    const payoutBank = async () => (await accountBalances(db, { code: "cash:payout-bank", currency: "MXN" }))[0].balance;
+    const bankBefore = await payoutBank();
+    const report = pain002("REP-R3", "pof_1", [{ endToEndId: ids.returned, status: "RJCT", reason: "AC04" }]);
+    assert.equal((await importReport(report)).applied, 1);
+    const t = await stateOf(ids.returned);
+    assert.equal(t.state, "paid", "paid is terminal: the refund carries the return");
+    assert.equal((await refundOf(db, ids.returned))?.state, "PENDING");
+    assert.equal((await attemptsOf(ids.returned))[0].state, "RETURNED");
+    const total = toMinor(t.totalCustomerCost, "USD");
+    assert.deepEqual(await balances(ids.returned), {
+      "transfer:customer-funds USD": 0n,
+      "transfer:payout-in-flight MXN": 0n,
+      "transfer:refund-due USD": -total,
+    });
+    assert.equal(await payoutBank(), bankBefore + toMinor(t.destinationAmount, "MXN"), "the money is back at the payout bank");
+    // Again: nothing more.
+    assert.equal((await importReport(report)).duplicates, 1);
+
+    const { moveRefund } = await import("@/lib/transfers/refunds");
+    const { lockTransfer } = await import("@/lib/transfers/records");
+    await db.transaction(async (tx) => moveRefund(tx, (await lockTransfer(tx, ids.returned))!, "operator.paid", clock.now(), { bankReference: "RET-1" }));
+    assert.equal((await balances(ids.returned))["transfer:refund-due USD"], 0n);
+    await assertBalanced(ids.returned);
+  });
+
+  test("a file rejected whole (GrpSts RJCT) rejects every line; a reason no repair fixes refunds at once", async () => {
+    const other = await newSubscription(db);
+    const a = (await fundedTransfer(other, "002010077777777771")).id;
+    const b = (await fundedTransfer(other, "002010077777777771")).id;
+    const [file] = await generate(other.partnerId);
+    const whole = pain002("REP-G1", file.id, []).replace(
+      "<OrgnlMsgNmId>pain.001.001.03</OrgnlMsgNmId>",
+      "<OrgnlMsgNmId>pain.001.001.03</OrgnlMsgNmId><GrpSts>RJCT</GrpSts><StsRsnInf><Rsn><Cd>FF01</Cd></Rsn></StsRsnInf>",
+    );
+    const counts = await importReport(whole);
+    assert.deepEqual([counts.transactions, counts.applied], [2, 2]);
+    for (const id of [a, b]) {
+      const t = await stateOf(id);
+      assert.equal(t.state, "rejected");
+      assert.equal(t.rejectionReason, "PAYOUT_FILE_INVALID");
+      assert.equal((await refundOf(db, id))?.state, "PENDING");
+      assert.equal((await attemptsOf(id))[0].state, "ABANDONED");
+      await assertBalanced(id);
+    }
+    assert.equal((await importReport(whole)).duplicates, 2);
+  });
+
+  test("the operator refunds a rejected payout instead of repairing it", async () => {
+    const other = await newSubscription(db);
+    const id = (await fundedTransfer(other, "002010077777777771")).id;
+    const [file] = await generate(other.partnerId);
+    await importReport(pain002("REP-O1", file.id, [{ endToEndId: id, status: "RJCT", reason: "AC01" }]));
+    assert.equal((await stateOf(id)).state, "topay");
+    const { refundRejectedPayout } = await import("@/lib/payouts/attempts");
+    const { lockTransfer } = await import("@/lib/transfers/records");
+    await db.transaction(async (tx) => refundRejectedPayout(tx, (await lockTransfer(tx, id))!, clock.now()));
+    const t = await stateOf(id);
+    assert.equal(t.state, "rejected");
+    assert.equal(t.rejectionReason, "PAYOUT_ACCOUNT_INVALID");
+    assert.equal((await refundOf(db, id))?.state, "PENDING");
+    assert.equal((await attemptsOf(id))[0].state, "ABANDONED");
+    assert.deepEqual(await generate(other.partnerId), [], "not resent");
+  });
+});
