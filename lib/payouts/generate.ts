@@ -81,19 +81,17 @@ export async function generatePayoutFiles(tx: Tx, input: { now: Date; partnerId?
     // A resend (issue 24 item 8): its repaired attempt is RESENT, and the transfer already with the network stays there.
     for (const i of items.filter((r) => r.repairedItemId)) await moveAttempt(tx, (await lockLatestAttempt(tx, i.transfer.id))!, "file.resent", now);
     const sent = payoutAttemptMachine.next("none", "file.generated").to;
-    await tx
-      .insert(payoutFileItems)
-      .values(
-        items.map((i) => ({
-          id: newId("pfi"),
-          payoutFileId: id,
-          transferId: i.transfer.id,
-          amount: i.credit.amount,
-          attempt: i.attempt,
-          state: sent,
-          stateChangedAt: now,
-        })),
-      );
+    await tx.insert(payoutFileItems).values(
+      items.map((i) => ({
+        id: newId("pfi"),
+        payoutFileId: id,
+        transferId: i.transfer.id,
+        amount: i.credit.amount,
+        attempt: i.attempt,
+        state: sent,
+        stateChangedAt: now,
+      })),
+    );
     for (const i of items.filter((r) => !r.repairedItemId)) await handToNetwork(tx, i.transfer, now);
     if (config().PAYOUT_OUTBOX_DIR) await enqueue(tx, "payouts.writeFile", { payoutFileId: id }, { runAt: now });
     logger().info({ payoutFileId: id, bankId: bank.id, currency, transactions: file.transactionCount }, "payout file generated");
