@@ -1,6 +1,6 @@
 import { desc, eq } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
-import { payoutFileItems, transfers } from "@/db/schema";
+import { payoutFileItems, payoutMethods, transfers } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
 import { rejectPayout } from "@/lib/transfers/network";
 import { postPayoutReturnedAfterPaid } from "@/lib/transfers/postings";
@@ -123,8 +123,10 @@ export async function refundRejectedPayout(tx: Tx, transfer: TransferRow, now: D
 export async function payoutsAwaitingRepair(db: Executor, limit = 50) {
   const i = payoutFileItems;
   return db
-    .select({ transferId: i.transferId, attempt: i.attempt, reasonCode: i.reasonCode, since: i.stateChangedAt })
+    .select({ transferId: i.transferId, attempt: i.attempt, reasonCode: i.reasonCode, since: i.stateChangedAt, methodType: payoutMethods.methodType })
     .from(i)
+    .innerJoin(transfers, eq(transfers.id, i.transferId))
+    .leftJoin(payoutMethods, eq(payoutMethods.id, transfers.payoutMethodId))
     .where(eq(i.state, "REJECTED"))
     .orderBy(payoutFileItems.stateChangedAt)
     .limit(limit);

@@ -34,9 +34,15 @@ type PayoutMethodRow = typeof payoutMethods.$inferSelect;
 
 /**
  * The payout method for the transfer: an existing one of the beneficiary, or a new one to store
- * encrypted (`insert`, not yet run: the caller sends it with its other writes).
+ * encrypted (`insert`, not yet run: the caller sends it with its other writes). Also the rules of
+ * a payout repair's new destination (lib/payouts/repair.ts, issue 24 item 8).
  */
-async function resolvePayoutMethod(tx: Tx, row: TransferRow, input: SubmitInput, now: Date): Promise<{ method: PayoutMethodRow; insert?: SQLWrapper }> {
+export async function resolvePayoutMethod(
+  tx: Tx,
+  row: TransferRow,
+  input: Pick<SubmitInput, "payoutMethod">,
+  now: Date,
+): Promise<{ method: PayoutMethodRow; insert?: SQLWrapper }> {
   const { destinationIdentifier, payoutMethodId } = input.payoutMethod;
   if (destinationIdentifier !== undefined && payoutMethodId !== undefined) {
     throw issue("validation.payoutMethodConflict", "payoutMethod", "Send destinationIdentifier or payoutMethodId, not both.");

@@ -387,6 +387,67 @@ export const cancelTransfer = defineContract({
   errors: ["transfer.notFound", "transfer.stateInvalid", "customer.statusBlocking"],
 });
 
+/** PayoutMethodRequest (spec 2.9): the same request submit takes, reused for a payout repair. */
+const PayoutMethodRequestSchema = z
+  .strictObject({
+    methodType: z.string().min(1).max(40).meta({ example: "BANK_TRANSFER" }),
+    destinationIdentifier: z.string().min(1).max(64).optional(),
+    payoutMethodId: z.string().min(1).max(64).optional(),
+  })
+  .meta({ id: "PayoutMethodRequest" });
+
+export const repairPayout = defineContract({
+  operationId: "repairPayout",
+  method: "POST",
+  path: "/v1/core/transfers/{transferId}/payout-repair",
+  summary: "Give a new destination for a payout the payout bank rejected; it is resent in the next payout file",
+  description:
+    "Extension (docs/decisions.md, issue 24): when the payout bank rejects the beneficiary's account (the transfer stays topay or reqpay), the customer supplies another destination: an existing payout method of the same beneficiary, or a new identifier (format-checked as at submit). 409 transfer.stateInvalid when no rejected payout waits for a repair.",
+  tags,
+  auth: "customer",
+  gate: "transferCommit",
+  idempotency: "required",
+  params: transferId,
+  body: z.strictObject({ payoutMethod: PayoutMethodRequestSchema }).meta({ id: "PayoutRepairRequest" }),
+  success: {
+    status: 202,
+    description: "Accepted: the payout goes out again in the next payout file.",
+    schema: z
+      .object({
+        transferId: z.string(),
+        transferStatus: TransferStateSchema,
+        payoutMethod: PayoutMethodMaskedSchema,
+        payoutRepairedAt: Timestamp,
+        nextStep: z.string().nullable(),
+        customerActionExpected: z.string(),
+      })
+      .meta({ id: "PayoutRepairResponse" }),
+  },
+  examples: {
+    request: { payoutMethod: { methodType: "BANK_TRANSFER", destinationIdentifier: "012180001234567897" } },
+    response: {
+      transferId: EX.transferId,
+      transferStatus: "topay",
+      payoutMethod: { ...PAYOUT_METHOD_EXAMPLE, destinationIdentifierMasked: "****7897" },
+      payoutRepairedAt: EX.at(13, 0),
+      nextStep: "CONTINUE",
+      customerActionExpected: "WAIT",
+    },
+  },
+  errors: [
+    "transfer.notFound",
+    "transfer.stateInvalid",
+    "validation.payoutMethodConflict",
+    "validation.destinationIdentifierMissing",
+    "validation.payoutMethodTypeMismatch",
+    "validation.methodNotAvailableForCorridor",
+    "validation.fieldFormatInvalid",
+    "customer.statusInsufficient",
+    "customer.statusBlocking",
+    "subscription.spended",
+  ],
+});
+
 const sandbox = <B extends z.ZodType>(operationId: string, path: string, summary: string, body: B, request: z.input<B>, response: unknown = PAID_EXAMPLE) =>
   defineContract({
     operationId,

@@ -632,6 +632,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/core/transfers/{transferId}/payout-repair": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Give a new destination for a payout the payout bank rejected; it is resent in the next payout file
+     * @description Extension (docs/decisions.md, issue 24): when the payout bank rejects the beneficiary's account (the transfer stays topay or reqpay), the customer supplies another destination: an existing payout method of the same beneficiary, or a new identifier (format-checked as at submit). 409 transfer.stateInvalid when no rejected payout waits for a repair.
+     */
+    post: operations["repairPayout"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/sandbox/transfers/{transferId}/advance": {
     parameters: {
       query?: never;
@@ -1268,6 +1288,15 @@ export interface components {
     TransferCancelRequest: {
       /** @enum {string} */
       cancellationReason: "CUSTOMER_REQUEST";
+    };
+    PayoutRepairRequest: {
+      payoutMethod: components["schemas"]["PayoutMethodRequest"];
+    };
+    PayoutMethodRequest: {
+      /** @example BANK_TRANSFER */
+      methodType: string;
+      destinationIdentifier?: string;
+      payoutMethodId?: string;
     };
     SandboxFundingCompleteRequest: {
       /** @enum {string} */
@@ -2002,6 +2031,18 @@ export interface components {
        */
       networkCancellationExpectedBy?: string;
       refund: components["schemas"]["RefundDetail"] | null;
+    };
+    PayoutRepairResponse: {
+      transferId: string;
+      transferStatus: components["schemas"]["TransferState"];
+      payoutMethod: components["schemas"]["PayoutMethodMasked"];
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      payoutRepairedAt: string;
+      nextStep: string | null;
+      customerActionExpected: string;
     };
     SandboxFundingCompleteResponse: {
       fundingSessionId: string;
@@ -6050,6 +6091,146 @@ export interface operations {
       };
     };
   };
+  repairPayout: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+        /** @description Required: a UUID per business action. */
+        "Idempotency-Key": string;
+      };
+      path: {
+        /** @description The transfer, from quote acceptance or the list. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "payoutMethod": {
+         *         "methodType": "BANK_TRANSFER",
+         *         "destinationIdentifier": "012180001234567897"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["PayoutRepairRequest"];
+      };
+    };
+    responses: {
+      /** @description Accepted: the payout goes out again in the next payout file. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "topay",
+           *       "payoutMethod": {
+           *         "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+           *         "methodType": "BANK_TRANSFER",
+           *         "corridor": "US-MX",
+           *         "destinationIdentifierMasked": "****7897",
+           *         "addedAt": "2026-11-21T10:10:40.000Z",
+           *         "archived": false
+           *       },
+           *       "payoutRepairedAt": "2026-11-21T10:13:00.000Z",
+           *       "nextStep": "CONTINUE",
+           *       "customerActionExpected": "WAIT"
+           *     }
+           */
+          "application/json": components["schemas"]["PayoutRepairResponse"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.destinationIdentifierMissing`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing`, `validation.methodNotAvailableForCorridor`, `validation.payoutMethodConflict`, `validation.payoutMethodTypeMismatch` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed`, `subscription.spended` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `idempotency.conflict`, `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
   sandboxAdvanceTransfer: {
     parameters: {
       query?: never;
@@ -8009,6 +8190,7 @@ export interface operations {
            *               <BIC>SBOXDEFFXXX</BIC>
            *             </FinInstnId>
            *           </DbtrAgt>
+           *           <ChrgBr>DEBT</ChrgBr>
            *           <CdtTrfTxInf>
            *             <PmtId>
            *               <InstrId>trf_8k2m5q9d3x7c1v4b6n0p9r3t</InstrId>

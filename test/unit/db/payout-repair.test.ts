@@ -240,6 +240,29 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
     assert.equal((await importReport(whole)).duplicates, 2);
   });
 
+  test("the customer's app supplies the new destination (POST payout-repair's domain): format-checked, only while a rejection waits", async () => {
+    const other = await newSubscription(db);
+    const id = (await fundedTransfer(other, "002010077777777771")).id;
+    const { repairPayoutForCustomer } = await import("@/lib/payouts/repair");
+    const repair = (payoutMethod: { methodType: string; destinationIdentifier?: string; payoutMethodId?: string }, subscriptionId = other.subscriptionId) =>
+      db.transaction((tx) => repairPayoutForCustomer(tx, { subscriptionId, transferId: id, payoutMethod, now: clock.now() }));
+    const code = (c: string) => (e: Error & { code?: string }) => e.code === c;
+    // Nothing rejected yet: 409.
+    await assert.rejects(repair({ methodType: "BANK_TRANSFER", destinationIdentifier: "012180001234567897" }), code("transfer.stateInvalid"));
+    const [file] = await generate(other.partnerId);
+    await importReport(pain002("REP-C1", file.id, [{ endToEndId: id, status: "RJCT", reason: "AC03" }]));
+    await assert.rejects(repair({ methodType: "BANK_TRANSFER", destinationIdentifier: "12" }), code("validation.fieldFormatInvalid"));
+    await assert.rejects(repair({ methodType: "BANK_TRANSFER" }), code("validation.destinationIdentifierMissing"));
+    await assert.rejects(repair({ methodType: "BANK_TRANSFER", destinationIdentifier: "012180001234567897" }, owner.subscriptionId), code("transfer.notFound"));
+    const answer = await repair({ methodType: "BANK_TRANSFER", destinationIdentifier: "012180001234567897" });
+    assert.equal(answer.transferStatus, "topay");
+    assert.equal(answer.payoutMethod.destinationIdentifierMasked, "****7897");
+    assert.equal((await attemptsOf(id))[0].state, "REPAIRED");
+    const [resend] = await generate(other.partnerId);
+    assert.match(resend.xml, /<Id>012180001234567897<\/Id>/);
+    assert.deepEqual(await pain001SchemaErrors(resend.xml), []);
+  });
+
   test("the operator refunds a rejected payout instead of repairing it", async () => {
     const other = await newSubscription(db);
     const id = (await fundedTransfer(other, "002010077777777771")).id;

@@ -4,7 +4,9 @@ import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
 import { notFound } from "@/lib/errors";
 import { recordAudit } from "@/lib/operators/audit";
+import { refundRejectedPayout } from "@/lib/payouts/attempts";
 import { generatePayoutFiles } from "@/lib/payouts/generate";
+import { repairPayoutByOperator } from "@/lib/payouts/repair";
 import { importPaymentStatusReport, statusImportSummary } from "@/lib/payouts/status-import";
 import { resolveNetworkCancellation } from "@/lib/transfers/network";
 import { lockTransfer } from "@/lib/transfers/records";
@@ -83,5 +85,63 @@ export const resolveCancellationAction = consoleAction(
       now,
     );
     return `Transfer ${row.id}: ${input.outcome} (now ${after.state}).`;
+  },
+);
+
+// A payout the bank rejected for its account (issue 24 item 8): the operator records the new
+// destination the beneficiary gave (same format checks as at submit); it goes into the next file.
+export const repairPayoutAction = consoleAction(
+  "admin",
+  z.object({
+    transferId: z.string().min(1),
+    methodType: z.string().min(1).max(40),
+    destinationIdentifier: z.string().trim().min(1).max(64),
+    reason: z.string().trim().min(3).max(500),
+  }),
+  async ({ tx, input, operator, now }) => {
+    const repaired = await repairPayoutByOperator(tx, {
+      transferId: input.transferId,
+      payoutMethod: { methodType: input.methodType, destinationIdentifier: input.destinationIdentifier },
+      now,
+    });
+    await recordAudit(
+      tx,
+      operator,
+      {
+        action: "transfer.payout.repair",
+        targetType: "transfer",
+        targetId: input.transferId,
+        // The new destination masked only: the full identifier stays encrypted.
+        after: { payoutMethodId: repaired.payoutMethod.payoutMethodId, destinationIdentifierMasked: repaired.payoutMethod.destinationIdentifierMasked },
+        reason: input.reason,
+      },
+      now,
+    );
+    return `Transfer ${input.transferId}: new destination ${repaired.payoutMethod.destinationIdentifierMasked}; it goes into the next payout file.`;
+  },
+);
+
+// Or the operator gives up on the payout: the transfer is rejected with the bank's reason and refunded.
+export const refundRejectedPayoutAction = consoleAction(
+  "admin",
+  z.object({ transferId: z.string().min(1), reason: z.string().trim().min(3).max(500) }),
+  async ({ tx, input, operator, now }) => {
+    const row = await lockTransfer(tx, input.transferId);
+    if (!row) throw notFound("transfer");
+    const after = await refundRejectedPayout(tx, row, now);
+    await recordAudit(
+      tx,
+      operator,
+      {
+        action: "transfer.payout.refund",
+        targetType: "transfer",
+        targetId: row.id,
+        before: { state: row.state },
+        after: { state: after.state, rejectionReason: after.rejectionReason },
+        reason: input.reason,
+      },
+      now,
+    );
+    return `Transfer ${row.id}: rejected, refund owed.`;
   },
 );

@@ -1,12 +1,14 @@
 import Link from "next/link";
 import { DecisionForm } from "@/components/console/decision-form";
-import { Badge, Card, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
+import { Badge, Card, danger, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
 import { pageParam } from "@/lib/console/page-param";
 import { requireOperator } from "@/lib/console/session";
+import { payoutsAwaitingRepair } from "@/lib/payouts/attempts";
 import { listPayoutFiles, pendingNetworkCancellations } from "@/lib/payouts/console";
+import { payoutRejection } from "@/lib/payouts/reject-reasons";
 import { ready } from "@/lib/platform/ready";
 import { providers } from "@/lib/providers";
-import { generateNowAction, importStatusReportAction, resolveCancellationAction } from "./actions";
+import { generateNowAction, importStatusReportAction, refundRejectedPayoutAction, repairPayoutAction, resolveCancellationAction } from "./actions";
 
 export const metadata = { title: "Payout files · Console" };
 
@@ -19,6 +21,7 @@ export default async function PayoutFiles({ searchParams }: { searchParams: Sear
   const db = await ready();
   const { items, hasMore } = await listPayoutFiles(db, page);
   const cancellations = await pendingNetworkCancellations(db);
+  const rejected = await payoutsAwaitingRepair(db);
   return (
     <>
       <PageTitle sub={`pain.001 credit-transfer files to the payout banks, and their pain.002 status reports (payout provider: ${providers().payout}).`}>
@@ -61,6 +64,46 @@ export default async function PayoutFiles({ searchParams }: { searchParams: Sear
                     { name: "outcome", value: "NETWORK_IN_PROGRESS_RETRY_ALLOWED", label: "Not yet, retry later" },
                   ]}
                 />
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
+      {rejected.length > 0 && (
+        <Card title="Payouts rejected by the bank: repair or refund">
+          <p className="mb-2 text-sm text-slate-600">
+            The bank refused the beneficiary&apos;s account. Record the new destination the beneficiary gave (it goes into the next file), or refund the
+            customer. The customer&apos;s app can also supply one (POST /v1/core/transfers/&#123;transferId&#125;/payout-repair).
+          </p>
+          <ul className="space-y-3">
+            {rejected.map((r) => (
+              <li key={r.transferId} className="text-sm" data-testid="payout-repair">
+                <div className="mb-1">
+                  <Link className="text-blue-700 underline" href={`/console/transfers/${r.transferId}`}>
+                    {r.transferId}
+                  </Link>{" "}
+                  · attempt {r.attempt} · {payoutRejection(r.reasonCode).description} ({r.reasonCode ?? "no code"}) · since {r.since?.toISOString()}
+                </div>
+                <form action={repairPayoutAction} className="mb-1 flex flex-wrap items-center gap-2">
+                  <input type="hidden" name="transferId" value={r.transferId} />
+                  <input type="hidden" name="back" value={BACK} />
+                  <input type="hidden" name="methodType" value={r.methodType ?? "BANK_TRANSFER"} />
+                  <label>
+                    New account <input name="destinationIdentifier" required className={input} aria-label="New destination" />
+                  </label>
+                  <label>
+                    Reason <input name="reason" required minLength={3} className={input} placeholder="Beneficiary gave a new account" />
+                  </label>
+                  <button className={primary}>Repair and resend</button>
+                </form>
+                <form action={refundRejectedPayoutAction} className="flex flex-wrap items-center gap-2">
+                  <input type="hidden" name="transferId" value={r.transferId} />
+                  <input type="hidden" name="back" value={BACK} />
+                  <label>
+                    Reason <input name="reason" required minLength={3} className={input} placeholder="No valid account" />
+                  </label>
+                  <button className={danger}>Refund instead</button>
+                </form>
               </li>
             ))}
           </ul>
