@@ -59,6 +59,9 @@ export const ERROR_STATUS = {
   // 404: *.notFound (also for another customer's resource)
   "apiKey.notFound": 404,
   "bankCredit.notFound": 404,
+  // 404 (ours, issue 24): console: no such manual journal or statement balance
+  "journal.notFound": 404,
+  "statementBalance.notFound": 404,
   "beneficiary.notFound": 404,
   "customer.notFound": 404,
   "device.notFound": 404,
@@ -112,6 +115,13 @@ export const ERROR_STATUS = {
   "proposal.roleInsufficient": 403,
   // 409 (ours, issue 22): console: a rule set moved out of the state the action needs
   "ruleSet.stateInvalid": 409,
+  // 409 (ours, issue 24): console: a posting dated in a closed month; a period, manual journal or
+  // statement difference already moved; a journal posted by the operator who proposed it
+  "ledger.periodClosed": 409,
+  "ledgerPeriod.stateInvalid": 409,
+  "journal.stateInvalid": 409,
+  "journal.sameOperator": 409,
+  "reconciliation.stateInvalid": 409,
   "funding.methodUnavailable": 409,
   // 410
   "transfer.quoteExpired": 410,

@@ -36,3 +36,4 @@ export * from "./refunds";
 export * from "./compliance-cases";
 export * from "./proposals";
 export * from "./monitoring";
+export * from "./books";

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, foreignKey, index, integer, pgTable, text, unique } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
+import { partners } from "./partners";
 import { transfers, transferStateHistory } from "./transfers";
 import type { AccountCode } from "@/lib/ledger/accounts";
 
@@ -17,10 +18,15 @@ export const ledgerAccounts = pgTable(
     currency: text("currency").notNull(),
     /** Set for the per-transfer accounts (transfer:*); null for the house accounts. */
     transferId: text("transfer_id").references(() => transfers.id),
+    /** Set for the per-partner accounts (payable:partner-fees); null otherwise. */
+    partnerId: text("partner_id").references(() => partners.id),
     createdAt: createdAt(),
   },
   // NULLS NOT DISTINCT: one house account per code and currency, too.
-  (t) => [unique("ledger_accounts_key").on(t.code, t.currency, t.transferId).nullsNotDistinct(), index("ledger_accounts_transfer_idx").on(t.transferId)],
+  (t) => [
+    unique("ledger_accounts_key").on(t.code, t.currency, t.transferId, t.partnerId).nullsNotDistinct(),
+    index("ledger_accounts_transfer_idx").on(t.transferId),
+  ],
 );
 
 export const journalEntries = pgTable(
@@ -33,6 +39,9 @@ export const journalEntries = pgTable(
     memo: text("memo").notNull(),
     transferId: text("transfer_id").references(() => transfers.id),
     transferStateHistoryId: text("transfer_state_history_id"),
+    /** The bank's reference of the money movement (a statement entry, a refund or payment paid), for the export. */
+    reference: text("reference"),
+    /** The entry's date: a posting dated in a closed period is refused (lib/books/periods.ts, and a trigger). */
     createdAt: createdAt(),
   },
   (t) => [

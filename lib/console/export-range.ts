@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { validationError } from "@/lib/errors";
+import { isPeriod, periodBounds } from "@/lib/ledger";
 
 /**
  * `?from=&to=` of the console's ledger export (issue 20 item 5): each a date (`2026-11-01`,
@@ -14,9 +15,21 @@ export interface ExportRange {
   to?: Date;
 }
 
+/**
+ * `?period=2026-10` (issue 24 item 6) is the month, from its first day to the next month's
+ * (UTC); it cannot be combined with from/to.
+ */
 export function parseExportRange(params: URLSearchParams): ExportRange {
   const range: ExportRange = {};
   const issues = [];
+  const period = params.get("period");
+  if (period !== null && period !== "") {
+    if (!isPeriod(period))
+      issues.push({ field: "period", code: "validation.fieldFormatInvalid" as const, message: `period=${period.slice(0, 40)} is not a month (2026-10).` });
+    else if (params.get("from") || params.get("to"))
+      issues.push({ field: "period", code: "validation.fieldInvalid" as const, message: "period cannot be combined with from or to." });
+    else return periodBounds(period);
+  }
   for (const name of ["from", "to"] as const) {
     const value = params.get(name);
     if (value === null || value === "") continue;

@@ -16,16 +16,25 @@ export const ACCOUNT_CODES = [
   // Property of a listed person received for a transfer (issue 19): held, neither paid out nor
   // refunded, until a licence or delisting releases it (the transfer id is on each entry).
   "blocked:sanctions",
+  // Our own fee (the quote's principal fee) only: a partner's fee is not our revenue.
   "revenue:fees",
-  // Losses we accept (issue 24 item 7): a bank credit short by at most the tolerance funds its
-  // transfer and the shortfall is written off here.
-  "expense:write-offs",
+  // A partner-signed quote's partner_fee, owed to the partner (one account per partner and
+  // currency: the account carries the partner id), settled by a recorded payment (issue 24).
+  "payable:partner-fees",
   // One per currency: a conversion leaves each currency balanced on its own.
   "fx:conversion",
+  // Manual journals (issue 24): the house's own money (prefunding the payout bank comes from
+  // here) and what the banks charge.
+  "cash:operating",
+  "equity:capital",
+  "expense:bank-charges",
+  // Losses we accept (issue 24 item 7): a bank credit short by at most the tolerance funds its
+  // transfer and the shortfall is written off here; manual write-offs too.
+  "expense:write-offs",
 ] as const;
 export type AccountCode = (typeof ACCOUNT_CODES)[number];
 
-export type AccountType = "asset" | "liability" | "revenue" | "expense" | "conversion";
+export type AccountType = "asset" | "liability" | "equity" | "revenue" | "expense" | "conversion";
 
 export const ACCOUNT_TYPE: Record<AccountCode, AccountType> = {
   "cash:card-clearing": "asset",
@@ -37,9 +46,23 @@ export const ACCOUNT_TYPE: Record<AccountCode, AccountType> = {
   "suspense:unallocated": "liability",
   "blocked:sanctions": "liability",
   "revenue:fees": "revenue",
-  "expense:write-offs": "expense",
+  "payable:partner-fees": "liability",
   "fx:conversion": "conversion",
+  "cash:operating": "asset",
+  "equity:capital": "equity",
+  "expense:bank-charges": "expense",
+  "expense:write-offs": "expense",
 };
+
+/** The family of an account (its code up to the colon: cash, transfer, revenue...): the trial balance subtotals per family. */
+export function accountFamily(code: AccountCode): string {
+  return code.slice(0, code.indexOf(":"));
+}
+
+/** Accounts that exist once per partner (and only with a partner id). */
+export function isPartnerAccount(code: AccountCode): boolean {
+  return code === "payable:partner-fees";
+}
 
 /** Accounts that exist once per transfer (and only with a transfer id). */
 export function isTransferAccount(code: AccountCode): boolean {

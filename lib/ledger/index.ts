@@ -2,9 +2,10 @@
  * The double-entry ledger (issue 12): the one way to post money (postEntry) and the reads the
  * console and the tests use. Amounts are bigint minor units; see docs/decisions.md.
  */
-export { ACCOUNT_CODES, ACCOUNT_TYPE, FUNDING_SOURCES, isAccountCode, isTransferAccount, refundCashAccount } from "./accounts";
+export { ACCOUNT_CODES, ACCOUNT_TYPE, FUNDING_SOURCES, accountFamily, isAccountCode, isPartnerAccount, isTransferAccount, refundCashAccount } from "./accounts";
 export type { AccountCode, AccountType, FundingSource } from "./accounts";
 export { fromMinor, toMinor } from "./minor";
+export { isPeriod, isPeriodClosed, periodBounds, periodOf } from "./periods";
 export { checkLines, postEntry } from "./post";
 export type { PostEntryInput, PostingLine } from "./post";
 export { accountBalances, journalLinesBetween, transferEntries, trialBalance } from "./read";

@@ -2,14 +2,18 @@ import { and, eq, isNull, or } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { journalEntries, journalLines, ledgerAccounts } from "@/db/schema";
+import { DomainError } from "@/lib/errors";
 import { minorUnitExponent } from "@/lib/money/currency";
-import { isTransferAccount, type AccountCode } from "./accounts";
+import { isPartnerAccount, isTransferAccount, type AccountCode } from "./accounts";
+import { isPeriodClosed, periodOf } from "./periods";
 
 export interface PostingLine {
   account: AccountCode;
   currency: string;
   /** The transfer of a transfer:* account (default: the entry's transferId); ignored for house accounts. */
   transferId?: string | null;
+  /** The partner of a per-partner account (payable:partner-fees); ignored for the others. */
+  partnerId?: string | null;
   /** Exactly one of debit and credit, in minor units (a zero line is dropped). */
   debit?: bigint;
   credit?: bigint;
@@ -23,6 +27,8 @@ export interface PostEntryInput {
   transferId?: string | null;
   /** The transfer_state_history row the entry belongs to (transfer transitions). */
   transferStateHistoryId?: string | null;
+  /** The bank's reference of the money movement, when there is one (the GL export's column). */
+  reference?: string | null;
   lines: readonly PostingLine[];
   now: Date;
 }
@@ -31,6 +37,7 @@ interface CheckedLine {
   account: AccountCode;
   currency: string;
   transferId: string | null;
+  partnerId: string | null;
   debit: bigint;
   credit: bigint;
 }
@@ -51,8 +58,10 @@ export function checkLines(input: Pick<PostEntryInput, "lines" | "transferId" | 
     if (debit === 0n && credit === 0n) continue;
     const transferId = isTransferAccount(line.account) ? (line.transferId ?? input.transferId ?? null) : null;
     if (isTransferAccount(line.account) && !transferId) throw new Error(`ledger: ${input.sourceKey}: ${line.account} needs a transfer id`);
+    const partnerId = isPartnerAccount(line.account) ? (line.partnerId ?? null) : null;
+    if (isPartnerAccount(line.account) && !partnerId) throw new Error(`ledger: ${input.sourceKey}: ${line.account} needs a partner id`);
     sums.set(line.currency, (sums.get(line.currency) ?? 0n) + debit - credit);
-    out.push({ account: line.account, currency: line.currency, transferId, debit, credit });
+    out.push({ account: line.account, currency: line.currency, transferId, partnerId, debit, credit });
   }
   if (out.length < 2) throw new Error(`ledger: ${input.sourceKey}: an entry needs two non-zero lines`);
   for (const [currency, sum] of sums) {
@@ -61,14 +70,24 @@ export function checkLines(input: Pick<PostEntryInput, "lines" | "transferId" | 
   return out;
 }
 
-const keyOf = (a: { code: string; currency: string; transferId: string | null }) => `${a.code}|${a.currency}|${a.transferId ?? ""}`;
+const keyOf = (a: { code: string; currency: string; transferId: string | null; partnerId: string | null }) =>
+  `${a.code}|${a.currency}|${a.transferId ?? ""}|${a.partnerId ?? ""}`;
 
 /** The accounts of these lines, created on first use (concurrent creators wait on the unique key). */
 async function accountIds(tx: Tx, lines: CheckedLine[], now: Date): Promise<Map<string, string>> {
-  const wanted = new Map(lines.map((l) => [keyOf({ code: l.account, currency: l.currency, transferId: l.transferId }), l]));
+  const wanted = new Map(lines.map((l) => [keyOf({ code: l.account, currency: l.currency, transferId: l.transferId, partnerId: l.partnerId }), l]));
   await tx
     .insert(ledgerAccounts)
-    .values([...wanted.values()].map((l) => ({ id: newId("la"), code: l.account, currency: l.currency, transferId: l.transferId, createdAt: now })))
+    .values(
+      [...wanted.values()].map((l) => ({
+        id: newId("la"),
+        code: l.account,
+        currency: l.currency,
+        transferId: l.transferId,
+        partnerId: l.partnerId,
+        createdAt: now,
+      })),
+    )
     .onConflictDoNothing();
   const rows = await tx
     .select()
@@ -80,6 +99,7 @@ async function accountIds(tx: Tx, lines: CheckedLine[], now: Date): Promise<Map<
             eq(ledgerAccounts.code, l.account),
             eq(ledgerAccounts.currency, l.currency),
             l.transferId ? eq(ledgerAccounts.transferId, l.transferId) : isNull(ledgerAccounts.transferId),
+            l.partnerId ? eq(ledgerAccounts.partnerId, l.partnerId) : isNull(ledgerAccounts.partnerId),
           ),
         ),
       ),
@@ -89,10 +109,14 @@ async function accountIds(tx: Tx, lines: CheckedLine[], now: Date): Promise<Map<
 
 /**
  * Posts one balanced journal entry in the caller's transaction. A sourceKey already posted
- * answers { posted: false } and writes nothing (a replayed job, a re-imported statement).
+ * answers { posted: false } and writes nothing (a replayed job, a re-imported statement). An
+ * entry dated in a closed month is refused (ledger.periodClosed; a trigger refuses it too).
  */
 export async function postEntry(tx: Tx, input: PostEntryInput): Promise<{ posted: boolean; entryId?: string }> {
   const lines = checkLines(input);
+  if (await isPeriodClosed(tx, input.now)) {
+    throw new DomainError("ledger.periodClosed", { message: `The month ${periodOf(input.now)} is closed: post the correction in the open month.` });
+  }
   const id = newId("je");
   const inserted = await tx
     .insert(journalEntries)
@@ -103,6 +127,7 @@ export async function postEntry(tx: Tx, input: PostEntryInput): Promise<{ posted
       memo: input.memo,
       transferId: input.transferId ?? null,
       transferStateHistoryId: input.transferStateHistoryId ?? null,
+      reference: input.reference ?? null,
       createdAt: input.now,
     })
     .onConflictDoNothing({ target: journalEntries.sourceKey })
@@ -114,7 +139,7 @@ export async function postEntry(tx: Tx, input: PostEntryInput): Promise<{ posted
       id: newId("jl"),
       entryId: id,
       lineNo: i + 1,
-      accountId: ids.get(keyOf({ code: l.account, currency: l.currency, transferId: l.transferId }))!,
+      accountId: ids.get(keyOf({ code: l.account, currency: l.currency, transferId: l.transferId, partnerId: l.partnerId }))!,
       debitMinor: l.debit,
       creditMinor: l.credit,
     })),

@@ -1,6 +1,6 @@
-import { and, asc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { journalEntries, journalLines, ledgerAccounts } from "@/db/schema";
+import { journalEntries, journalLines, ledgerAccounts, transfers } from "@/db/schema";
 import type { AccountCode } from "./accounts";
 
 /** sum() of a bigint column is numeric: read as text, then exactly as bigint. */
@@ -27,6 +27,7 @@ export interface AccountBalance extends CurrencyTotals {
   accountId: string;
   code: AccountCode;
   transferId: string | null;
+  partnerId: string | null;
   /** debit - credit: positive for assets that hold money, negative for liabilities owed. */
   balance: bigint;
 }
@@ -35,6 +36,10 @@ export interface AccountFilters {
   code?: AccountCode;
   transferId?: string;
   currency?: string;
+  /** Only the per-transfer accounts (true) or only the others (false). */
+  perTransfer?: boolean;
+  /** Lines of entries dated before this instant only (the balance as of then). */
+  asOf?: Date;
   limit?: number;
 }
 
@@ -44,17 +49,23 @@ export async function accountBalances(db: Executor, filters: AccountFilters = {}
   if (filters.code) where.push(eq(ledgerAccounts.code, filters.code));
   if (filters.transferId) where.push(eq(ledgerAccounts.transferId, filters.transferId));
   if (filters.currency) where.push(eq(ledgerAccounts.currency, filters.currency));
+  if (filters.perTransfer !== undefined) where.push(filters.perTransfer ? isNotNull(ledgerAccounts.transferId) : isNull(ledgerAccounts.transferId));
+  // The as-of bound sits in the join: an account with no line before then still answers zero.
+  // Through the column's own mapping (lt): a Date in a raw template is a 500 on postgres.js.
+  const dated = filters.asOf ? lt(journalEntries.createdAt, filters.asOf) : undefined;
   const rows = await db
     .select({
       accountId: ledgerAccounts.id,
       code: ledgerAccounts.code,
       currency: ledgerAccounts.currency,
       transferId: ledgerAccounts.transferId,
-      debit: total(journalLines.debitMinor),
-      credit: total(journalLines.creditMinor),
+      partnerId: ledgerAccounts.partnerId,
+      debit: sql<string>`coalesce(sum(${journalLines.debitMinor}) filter (where ${journalEntries.id} is not null), 0)::text`,
+      credit: sql<string>`coalesce(sum(${journalLines.creditMinor}) filter (where ${journalEntries.id} is not null), 0)::text`,
     })
     .from(ledgerAccounts)
     .leftJoin(journalLines, eq(journalLines.accountId, ledgerAccounts.id))
+    .leftJoin(journalEntries, and(eq(journalEntries.id, journalLines.entryId), dated))
     .where(where.length ? and(...where) : undefined)
     .groupBy(ledgerAccounts.id)
     .orderBy(sql`${ledgerAccounts.transferId} nulls first`, asc(ledgerAccounts.code), asc(ledgerAccounts.currency))
@@ -74,10 +85,15 @@ export interface LedgerLine {
   sourceKey: string;
   entryTransferId: string | null;
   transferStateHistoryId: string | null;
+  reference: string | null;
   lineNo: number;
   account: AccountCode;
   currency: string;
   accountTransferId: string | null;
+  accountPartnerId: string | null;
+  /** The customer and partner of the entry's (or the account's) transfer, else the account's partner. */
+  customerId: string | null;
+  partnerId: string | null;
   debit: bigint;
   credit: bigint;
 }
@@ -90,10 +106,14 @@ const lineColumns = {
   sourceKey: journalEntries.sourceKey,
   entryTransferId: journalEntries.transferId,
   transferStateHistoryId: journalEntries.transferStateHistoryId,
+  reference: journalEntries.reference,
   lineNo: journalLines.lineNo,
   account: ledgerAccounts.code,
   currency: ledgerAccounts.currency,
   accountTransferId: ledgerAccounts.transferId,
+  accountPartnerId: ledgerAccounts.partnerId,
+  customerId: transfers.customerId,
+  partnerId: sql<string | null>`coalesce(${transfers.partnerId}, ${ledgerAccounts.partnerId})`,
   debit: journalLines.debitMinor,
   credit: journalLines.creditMinor,
 };
@@ -104,6 +124,7 @@ function linesQuery(db: Executor, where?: SQL) {
     .from(journalLines)
     .innerJoin(journalEntries, eq(journalEntries.id, journalLines.entryId))
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, journalLines.accountId))
+    .leftJoin(transfers, eq(transfers.id, sql`coalesce(${journalEntries.transferId}, ${ledgerAccounts.transferId})`))
     .where(where)
     .orderBy(asc(journalEntries.createdAt), asc(journalEntries.id), asc(journalLines.lineNo));
 }

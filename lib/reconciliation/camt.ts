@@ -30,10 +30,21 @@ export interface ParsedStatement {
   credits: StatementCredit[];
   /** Entries that are not booked credits (debits, pending, reversals): not imported. */
   ignored: number;
+  /** Each Stmt's closing booked balance (CLBD), for the daily reconciliation (issue 24 item 5). */
+  closingBalances: ClosingBalance[];
+}
+
+export interface ClosingBalance {
+  account: string;
+  /** Signed decimal: a debit balance (CdtDbtInd DBIT) is negative. */
+  amount: string;
+  currency: string;
+  /** YYYY-MM-DD (Dt, or the date of DtTm). */
+  date: string;
 }
 
 type Node = Record<string, unknown>;
-const ARRAYS = ["Stmt", "Ntry", "TxDtls", "Ustrd", "Strd", "CdtrRefInf"];
+const ARRAYS = ["Stmt", "Ntry", "TxDtls", "Ustrd", "Strd", "CdtrRefInf", "Bal"];
 
 const invalid = (message: string, problems: unknown[] = []) =>
   new DomainError("validation.bodyMalformed", { message, details: { problems }, hint: "fix_request" });
@@ -75,10 +86,18 @@ export function parseCamt053(xml: string): ParsedStatement {
   const root = obj(doc.BkToCstmrStmt);
   const credits: StatementCredit[] = [];
   const accounts: string[] = [];
+  const closingBalances: ClosingBalance[] = [];
   let ignored = 0;
   for (const stmt of list(root.Stmt)) {
     const id = obj(obj(stmt.Acct).Id);
-    accounts.push((str(id.IBAN) ?? str(obj(id.Othr).Id) ?? "").replace(/\s+/g, "").toUpperCase());
+    const account = (str(id.IBAN) ?? str(obj(id.Othr).Id) ?? "").replace(/\s+/g, "").toUpperCase();
+    accounts.push(account);
+    for (const bal of list(stmt.Bal)) {
+      if (str(obj(obj(bal.Tp).CdOrPrtry).Cd) !== "CLBD") continue;
+      const { amount, currency } = moneyOf(bal.Amt, `${str(stmt.Id)} closing balance`);
+      const date = (str(obj(bal.Dt).Dt) ?? str(obj(bal.Dt).DtTm) ?? "").slice(0, 10);
+      closingBalances.push({ account, amount: str(bal.CdtDbtInd) === "DBIT" ? `-${amount}` : amount, currency, date });
+    }
     for (const [i, entry] of list(stmt.Ntry).entries()) {
       const booked = str(obj(entry.Sts).Cd) === "BOOK" || str(obj(entry.Sts).Prtry) === "BOOK";
       const reversal = str(entry.RvslInd) === "true";
@@ -94,7 +113,7 @@ export function parseCamt053(xml: string): ParsedStatement {
     if (seen.has(c.bankReference)) throw invalid(`Two entries carry the same AcctSvcrRef ${c.bankReference}.`);
     seen.add(c.bankReference);
   }
-  return { messageId: str(obj(root.GrpHdr).MsgId) ?? "", accounts, credits, ignored };
+  return { messageId: str(obj(root.GrpHdr).MsgId) ?? "", accounts, credits, ignored, closingBalances };
 }
 
 /** An amount element (`<Amt Ccy="EUR">10.00</Amt>`) as ISO 4217 money in whole minor units, else a refusal. */

@@ -2,6 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { bankCredits, fundingSessions, transfers } from "@/db/schema";
+import { recordClosingBalances } from "@/lib/books/bank-reconciliation";
 import { config } from "@/lib/config";
 import { validationError } from "@/lib/errors";
 import { logger } from "@/lib/log";
@@ -38,6 +39,8 @@ export interface ImportScope {
 export async function importStatement(tx: Tx, statement: ParsedStatement, now: Date, scope: ImportScope = {}): Promise<ImportReport> {
   refuseOtherAccounts(statement, config().collectionAccount?.iban ?? null);
   const report: ImportReport = { entries: statement.credits.length, matched: 0, unmatched: 0, duplicates: 0 };
+  // The sandbox's statements are partners' play money: only ours are reconciled with the ledger.
+  if (!scope.partnerId) await recordClosingBalances(tx, statement.messageId, statement.closingBalances, "cash:collection", now);
   for (const credit of statement.credits) {
     // The sandbox is shared: a partner's entry references cannot collide with another's.
     const scoped = scope.partnerId ? { ...credit, bankReference: `sandbox:${scope.partnerId}:${credit.bankReference}` } : credit;

@@ -22,6 +22,7 @@ export async function postCreditReceived(tx: Tx, credit: CreditPostingInput, now
     sourceKey: `bank-credit:${credit.bankReference}`,
     kind: "bank.credit.received",
     memo: `Bank credit ${credit.bankReference}`,
+    reference: credit.bankReference,
     lines: [
       { account: "cash:collection", currency: credit.currency, debit: minor },
       { account: "suspense:unallocated", currency: credit.currency, credit: minor },
@@ -36,6 +37,7 @@ export async function postCreditReturned(tx: Tx, credit: CreditPostingInput, now
     sourceKey: `bank-credit-return:${credit.bankReference}`,
     kind: "bank.credit.returned",
     memo: `Return of bank credit ${credit.bankReference}`,
+    reference: credit.bankReference,
     lines: [
       { account: "suspense:unallocated", currency: credit.currency, debit: minor },
       { account: "cash:collection", currency: credit.currency, credit: minor },

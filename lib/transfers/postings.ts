@@ -13,8 +13,12 @@ import type { TransferState, TransferTrigger } from "./state-machine";
 // The row type is spelled here rather than imported from records.ts, which calls this module.
 type TransferRow = typeof transfers.$inferSelect;
 
-/** The amounts of a transfer a line can take: total = origin + fees in the origin currency. */
-export type PostingAmount = "total" | "fees" | "origin" | "destination";
+/**
+ * The amounts of a transfer a line can take: total = origin + principalFee + partnerFee in the
+ * origin currency. The principal fee is ours (revenue:fees); the partner fee of a partner-signed
+ * quote is the partner's (payable:partner-fees, issue 24), zero for a service-priced quote.
+ */
+export type PostingAmount = "total" | "principalFee" | "partnerFee" | "origin" | "destination";
 /** A line's account: a chart code, or the transfer's funding source / its refund's cash account. */
 export type PostingAccount = AccountCode | "fundingSource" | "refundCash";
 
@@ -41,12 +45,13 @@ const NETWORK = ["topay", "reqpay"] as const;
 
 /** Funds owed to the customer become a refund (a cancel or rejection before the network). */
 const OWED_TO_REFUND = [Dr("transfer:customer-funds", "total"), Cr("transfer:refund-due", "total")];
-/** The payout comes back: the conversion and the fee are reversed into the refund owed. */
+/** The payout comes back: the conversion and both fees are reversed into the refund owed. */
 const PAYOUT_RETURNED = [
   Dr("transfer:payout-in-flight", "destination"),
   Cr("fx:conversion", "destination"),
   Dr("fx:conversion", "origin"),
-  Dr("revenue:fees", "fees"),
+  Dr("revenue:fees", "principalFee"),
+  Dr("payable:partner-fees", "partnerFee"),
   Cr("transfer:refund-due", "total"),
 ];
 const PAYOUT_CONFIRMED = [Dr("transfer:payout-in-flight", "destination"), Cr("cash:payout-bank", "destination")];
@@ -62,13 +67,14 @@ export const POSTING_RULES: readonly PostingRule[] = [
   },
   {
     kind: "payout.sent",
-    memo: "Handed to the payout bank: fee earned, currency converted",
+    memo: "Handed to the payout bank: fee earned, partner's fee owed, currency converted",
     trigger: "network.toPay",
     from: ["funded"],
     to: "topay",
     legs: [
       Dr("transfer:customer-funds", "total"),
-      Cr("revenue:fees", "fees"),
+      Cr("revenue:fees", "principalFee"),
+      Cr("payable:partner-fees", "partnerFee"),
       Cr("fx:conversion", "origin"),
       Dr("fx:conversion", "destination"),
       Cr("transfer:payout-in-flight", "destination"),
@@ -139,7 +145,8 @@ export const POSTING_RULES: readonly PostingRule[] = [
       Dr("transfer:payout-in-flight", "destination"),
       Cr("fx:conversion", "destination"),
       Dr("fx:conversion", "origin"),
-      Dr("revenue:fees", "fees"),
+      Dr("revenue:fees", "principalFee"),
+      Dr("payable:partner-fees", "partnerFee"),
       Cr("blocked:sanctions", "total"),
     ],
   },
@@ -172,7 +179,8 @@ export interface TransferAmounts {
   originCurrency: string;
   destinationCurrency: string;
   total: bigint;
-  fees: bigint;
+  principalFee: bigint;
+  partnerFee: bigint;
   origin: bigint;
   destination: bigint;
 }
@@ -186,22 +194,23 @@ export function transferAmounts(
     originCurrency: oc,
     destinationCurrency: t.destinationCurrency,
     total: toMinor(t.totalCustomerCost, oc),
-    fees: toMinor(t.principalFee, oc) + toMinor(t.partnerFee, oc),
+    principalFee: toMinor(t.principalFee, oc),
+    partnerFee: toMinor(t.partnerFee, oc),
     origin: toMinor(t.originAmount, oc),
     destination: toMinor(t.destinationAmount, t.destinationCurrency),
   };
-  if (amounts.total !== amounts.origin + amounts.fees)
+  if (amounts.total !== amounts.origin + amounts.principalFee + amounts.partnerFee)
     throw new Error(`ledger: transfer terms do not add up: ${t.totalCustomerCost} != ${t.originAmount} + fees`);
   return amounts;
 }
 
-/** A rule's legs as ledger lines for this transfer. */
-export function linesFor(legs: readonly PostingLeg[], amounts: TransferAmounts, fundedFrom: FundingSource, transferId: string) {
+/** A rule's legs as ledger lines for this transfer (of `partnerId`, whose fee it owes). */
+export function linesFor(legs: readonly PostingLeg[], amounts: TransferAmounts, fundedFrom: FundingSource, transferId: string, partnerId: string) {
   return legs.map((leg) => {
     const account: AccountCode = leg.account === "fundingSource" ? fundedFrom : leg.account === "refundCash" ? refundCashAccount(fundedFrom) : leg.account;
     const currency = leg.amount === "destination" ? amounts.destinationCurrency : amounts.originCurrency;
     const value = amounts[leg.amount];
-    return { account, currency, transferId, ...(leg.side === "debit" ? { debit: value } : { credit: value }) };
+    return { account, currency, transferId, partnerId, ...(leg.side === "debit" ? { debit: value } : { credit: value }) };
   });
 }
 
@@ -222,20 +231,21 @@ export async function postTransition(
     memo: rule.memo,
     transferId: transfer.id,
     transferStateHistoryId: input.historyId,
-    lines: linesFor(rule.legs, transferAmounts(transfer), transfer.fundedFrom, transfer.id),
+    lines: linesFor(rule.legs, transferAmounts(transfer), transfer.fundedFrom, transfer.id, transfer.partnerId),
     now: input.now,
   });
 }
 
-/** Posts the refund's payment (once per transfer: a refund completes once). */
-export async function postRefundPaid(tx: Tx, transfer: TransferRow, now: Date): Promise<void> {
+/** Posts the refund's payment (once per transfer: a refund completes once), with the bank's reference when recorded. */
+export async function postRefundPaid(tx: Tx, transfer: TransferRow, now: Date, bankReference?: string | null): Promise<void> {
   if (!transfer.fundedFrom) return;
   await postEntry(tx, {
     sourceKey: `refund-paid:${transfer.id}`,
     kind: REFUND_PAID_RULE.kind,
     memo: REFUND_PAID_RULE.memo,
     transferId: transfer.id,
-    lines: linesFor(REFUND_PAID_RULE.legs, transferAmounts(transfer), transfer.fundedFrom, transfer.id),
+    reference: bankReference ?? null,
+    lines: linesFor(REFUND_PAID_RULE.legs, transferAmounts(transfer), transfer.fundedFrom, transfer.id, transfer.partnerId),
     now,
   });
 }

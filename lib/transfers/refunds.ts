@@ -112,7 +112,7 @@ export async function moveRefund(
     .where(eq(refunds.id, refund.id))
     .returning();
   await recordHistory(tx, moved, trigger, now);
-  if (next === "COMPLETED") await postRefundPaid(tx, transfer, now);
+  if (next === "COMPLETED") await postRefundPaid(tx, transfer, now, moved.bankReference);
   if (next === "COMPLETED" || next === "FAILED") {
     // The partner learns the outcome, never the reason (operators' words: docs/decisions.md).
     await effectsOf(tx).events.emit({

@@ -25,6 +25,9 @@ export const STATE_COLUMNS = {
   proposals: { column: "state", modules: ["lib/dual-control/proposals.ts"] },
   monitoringRuleSets: { column: "state", modules: ["lib/monitoring/rule-sets.ts"] },
   payoutFileItems: { column: "state", modules: ["lib/payouts/attempts.ts", "lib/payouts/generate.ts"] },
+  ledgerPeriods: { column: "state", modules: ["lib/books/periods.ts"] },
+  manualJournals: { column: "state", modules: ["lib/books/journals.ts"] },
+  statementBalances: { column: "state", modules: ["lib/books/bank-reconciliation.ts"] },
 };
 
 const WRITE = { set: "update", values: "insert" };

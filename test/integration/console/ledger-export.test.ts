@@ -19,11 +19,21 @@ test("?from=&to= export the lines in the range; an invalid value is a 400 page s
   assert.match(ranged.headers.get("content-type") ?? "", /^text\/csv/);
   assert.equal(await ranged.text(), await all.text(), "every line falls in the range");
   const empty = await exportOf("?from=2999-01-01", cookie);
-  assert.equal((await empty.text()).trim(), "entry_id,posted_at,kind,transfer_id,account,currency,debit,credit");
+  assert.equal(
+    (await empty.text()).trim(),
+    "JournalNumber,Date,AccountCode,Debit,Credit,Currency,Description,BankReference,Transfer,Customer,Partner,Kind,PostedAt",
+  );
+  // A month (issue 24 item 6): the same lines as its from/to.
+  const month = await exportOf("?period=2999-01", cookie);
+  assert.equal(month.status, 200);
+  assert.equal((await month.text()).trim().split("\r\n").length, 1, "nothing dated in 2999");
   for (const [query, name] of [
     ["?from=yesterday", "from"],
     ["?to=2026-02-30", "to"],
     ["?from=2026-03-02&to=2026-03-01", "to"],
+    ["?period=2026-13", "period"],
+    ["?period=october", "period"],
+    ["?period=2026-10&from=2026-10-01", "period"],
   ]) {
     const res = await exportOf(query, cookie);
     assert.equal(res.status, 400, query);

@@ -87,6 +87,13 @@ const OURS: Record<string, number> = {
   "ruleSet.stateInvalid": 409, // console (issue 22): a monitoring rule set moved on
   "ruleSet.notFound": 404, // console: no such rule set
   "ruleSet.authorMayNotActivate": 403, // console: four eyes, the author of a rule set does not activate it
+  "ledger.periodClosed": 409, // console: a posting dated in a closed month (issue 24)
+  "ledgerPeriod.stateInvalid": 409, // console: a month already closed, or reopened while open
+  "journal.stateInvalid": 409, // console: a manual journal already posted or discarded
+  "journal.sameOperator": 409, // console: the proposer of a manual journal cannot post it
+  "reconciliation.stateInvalid": 409, // console: a statement difference already explained
+  "journal.notFound": 404, // console: no such manual journal
+  "statementBalance.notFound": 404, // console: no such statement balance
   "funding.methodUnavailable": 409, // bank transfer for a currency the collection account does not take
 };
 

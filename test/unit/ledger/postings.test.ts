@@ -23,7 +23,15 @@ function place(state: TransferState, movedFrom: Place, trigger?: string): Place 
   return "none"; // before funding, aborted, expired
 }
 
-const amounts: TransferAmounts = { originCurrency: "EUR", destinationCurrency: "MXN", total: 10299n, fees: 299n, origin: 10000n, destination: 187550n };
+const amounts: TransferAmounts = {
+  originCurrency: "EUR",
+  destinationCurrency: "MXN",
+  total: 10399n,
+  principalFee: 299n,
+  partnerFee: 100n,
+  origin: 10000n,
+  destination: 187550n,
+};
 
 /** The balances (debit - credit) of the transfer's own accounts at each place. */
 const HOLDS: Record<Place, Partial<Record<AccountCode, bigint>>> = {
@@ -78,7 +86,7 @@ test("every money-moving state change has exactly one balanced rule that moves t
         assert.equal(POSTING_RULES.filter((r) => r.trigger === trigger && r.from.includes(moneyState) && r.to === step.to).length, 1, label);
         used.add(rule);
         for (const source of FUNDING_SOURCES) {
-          const lines = linesFor(rule.legs, amounts, source, "trf_1");
+          const lines = linesFor(rule.legs, amounts, source, "trf_1", "ptn_1");
           checkLines({ lines, sourceKey: label }); // throws when unbalanced in a currency
           assert.deepEqual(transferDeltas(lines), expectedDelta(from, to), label);
         }
@@ -93,11 +101,31 @@ test("a funding entry debits its funding source; the refund pays back from the c
   const rule = postingRuleFor("funding.succeeded", "funding", "funded")!;
   const expectations = { "cash:card-clearing": "cash:card-clearing", "cash:collection": "cash:collection", "suspense:unallocated": "cash:collection" } as const;
   for (const source of FUNDING_SOURCES) {
-    const funded = linesFor(rule.legs, amounts, source, "trf_1");
-    assert.deepEqual(funded[0], { account: source, currency: "EUR", transferId: "trf_1", debit: 10299n });
-    const refund = linesFor(REFUND_PAID_RULE.legs, amounts, source, "trf_1");
+    const funded = linesFor(rule.legs, amounts, source, "trf_1", "ptn_1");
+    assert.deepEqual(funded[0], { account: source, currency: "EUR", transferId: "trf_1", partnerId: "ptn_1", debit: 10399n });
+    const refund = linesFor(REFUND_PAID_RULE.legs, amounts, source, "trf_1", "ptn_1");
     checkLines({ lines: refund, sourceKey: "refund" });
     assert.deepEqual(transferDeltas(refund), expectedDelta("refundDue", "none"));
-    assert.deepEqual(refund[1], { account: expectations[source], currency: "EUR", transferId: "trf_1", credit: 10299n });
+    assert.deepEqual(refund[1], { account: expectations[source], currency: "EUR", transferId: "trf_1", partnerId: "ptn_1", credit: 10399n });
   }
+});
+
+test("handing to the payout bank earns our own fee and owes the partner its fee (issue 24); a returned payout reverses both", () => {
+  const sent = linesFor(postingRuleFor("network.toPay", "funded", "topay")!.legs, amounts, "cash:card-clearing", "trf_1", "ptn_1");
+  assert.deepEqual(
+    sent.filter((l) => l.account === "revenue:fees" || l.account === "payable:partner-fees"),
+    [
+      { account: "revenue:fees", currency: "EUR", transferId: "trf_1", partnerId: "ptn_1", credit: 299n },
+      { account: "payable:partner-fees", currency: "EUR", transferId: "trf_1", partnerId: "ptn_1", credit: 100n },
+    ],
+  );
+  const returned = linesFor(postingRuleFor("network.rejected", "topay", "rejected")!.legs, amounts, "cash:card-clearing", "trf_1", "ptn_1");
+  const fees = returned.filter((l) => l.account === "revenue:fees" || l.account === "payable:partner-fees");
+  assert.deepEqual(
+    fees.map((l) => [l.account, "debit" in l ? l.debit : undefined]),
+    [
+      ["revenue:fees", 299n],
+      ["payable:partner-fees", 100n],
+    ],
+  );
 });

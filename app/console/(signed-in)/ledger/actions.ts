@@ -1,0 +1,94 @@
+"use server";
+
+import { z } from "zod";
+import { explainDifference } from "@/lib/books/bank-reconciliation";
+import { decideJournal, proposeJournal, recordPartnerFeePayment } from "@/lib/books/journals";
+import type { ManualJournalLine } from "@/lib/books/journal-state-machine";
+import { changePeriod } from "@/lib/books/periods";
+import { consoleAction } from "@/lib/console/action";
+import { JOURNAL_FORM_LINES } from "./journal-form";
+
+// The accountant's console actions (issue 24): admin only like the ledger pages; each domain
+// call records its own audit entry through the unit of work.
+
+export const changeLedgerPeriod = consoleAction(
+  "admin",
+  z.object({ period: z.string().trim(), trigger: z.enum(["close", "reopen"]), reason: z.string().trim().min(3).max(500) }),
+  async ({ tx, input, operator, now }) => {
+    const row = await changePeriod(tx, { ...input, operator, now });
+    return `${row.period} is now ${row.state}.`;
+  },
+);
+
+/** The form's numbered line fields (account0, currency0, partnerId0, debit0, credit0, ...) as lines; empty rows dropped. */
+const amount = z
+  .string()
+  .trim()
+  .regex(/^(\d+(\.\d+)?)?$/, "an amount is a plain decimal (1500.00)");
+const lineFields = Object.fromEntries(
+  Array.from({ length: JOURNAL_FORM_LINES }, (_, i) => [
+    [`account${i}`, z.string().optional()],
+    [`currency${i}`, z.string().trim().toUpperCase().optional()],
+    [`partnerId${i}`, z.string().trim().optional()],
+    [`debit${i}`, amount.optional()],
+    [`credit${i}`, amount.optional()],
+  ]).flat(),
+) as Record<string, z.ZodOptional<z.ZodString>>;
+
+export const proposeManualJournal = consoleAction(
+  "admin",
+  z.object({ memo: z.string().trim().min(3).max(500), reference: z.string().trim().max(140).optional(), ...lineFields }),
+  async ({ tx, input, operator, now }) => {
+    const fields = input as Record<string, string | undefined>;
+    const lines: ManualJournalLine[] = [];
+    for (let i = 0; i < JOURNAL_FORM_LINES; i++) {
+      const account = fields[`account${i}`] ?? "";
+      if (!account && !fields[`debit${i}`] && !fields[`credit${i}`]) continue;
+      lines.push({
+        // proposeJournal refuses anything but a house account, with the line named.
+        account: account as ManualJournalLine["account"],
+        currency: fields[`currency${i}`] ?? "",
+        partnerId: fields[`partnerId${i}`] || null,
+        debit: fields[`debit${i}`] ?? "",
+        credit: fields[`credit${i}`] ?? "",
+      });
+    }
+    const row = await proposeJournal(tx, { memo: input.memo, reference: input.reference, lines, operator, now });
+    return `Journal ${row.id} proposed: a second operator posts it.`;
+  },
+);
+
+export const decideManualJournal = consoleAction(
+  "admin",
+  z.object({ id: z.string().min(1), decision: z.enum(["post", "discard"]) }),
+  async ({ tx, input, operator, now }) => {
+    const row = await decideJournal(tx, { ...input, operator, now });
+    return `Journal ${row.id} is now ${row.state}.`;
+  },
+);
+
+export const payPartnerFees = consoleAction(
+  "admin",
+  z.object({
+    partnerId: z.string().trim().min(1),
+    currency: z.string().trim().toUpperCase().length(3),
+    amount: z
+      .string()
+      .trim()
+      .regex(/^\d+(\.\d+)?$/, "a plain decimal (25.00)"),
+    bankReference: z.string().trim().min(1).max(140),
+  }),
+  async ({ tx, input, operator, now }) => {
+    await recordPartnerFeePayment(tx, { ...input, operator, now });
+    return `Payment of ${input.amount} ${input.currency} to ${input.partnerId} recorded.`;
+  },
+);
+
+export const explainStatementDifference = consoleAction(
+  "admin",
+  z.object({ id: z.string().min(1), explanation: z.string().trim().min(3).max(500) }),
+  async ({ tx, input, operator, now }) => {
+    await explainDifference(tx, { ...input, operator, now });
+    return "Difference explained.";
+  },
+);

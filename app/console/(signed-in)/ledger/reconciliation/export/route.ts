@@ -1,0 +1,37 @@
+import { dailyReconciliation } from "@/lib/books/bank-reconciliation";
+import { csv } from "@/lib/books/gl-export";
+import { clock } from "@/lib/clock";
+import { requireOperator } from "@/lib/console/session";
+import { fromMinor } from "@/lib/ledger";
+import { ready } from "@/lib/platform/ready";
+
+const HEADER = ["date", "account", "ledger_account", "currency", "statement_balance", "ledger_balance", "difference", "status", "age_days", "explanation"];
+
+/** GET /console/ledger/reconciliation/export: the daily bank reconciliation report as CSV. Admin only. */
+export async function GET(): Promise<Response> {
+  await requireOperator("admin");
+  const now = clock.now();
+  const lines = await dailyReconciliation(await ready(), now, 5000);
+  const body = csv(
+    HEADER,
+    lines.map((l) => [
+      l.date,
+      l.account,
+      l.ledgerAccount,
+      l.currency,
+      fromMinor(l.statementMinor, l.currency),
+      fromMinor(l.ledgerMinor, l.currency),
+      fromMinor(l.differenceMinor, l.currency),
+      l.status,
+      l.ageDays === null ? "" : String(l.ageDays),
+      l.explanation ?? "",
+    ]),
+  );
+  return new Response(body, {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="bank-reconciliation-${now.toISOString().slice(0, 10)}.csv"`,
+      "cache-control": "no-store",
+    },
+  });
+}

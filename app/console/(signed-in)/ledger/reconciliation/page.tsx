@@ -1,0 +1,87 @@
+import Link from "next/link";
+import { Badge, Card, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
+import { dailyReconciliation } from "@/lib/books/bank-reconciliation";
+import { clock } from "@/lib/clock";
+import { requireOperator } from "@/lib/console/session";
+import { fromMinor } from "@/lib/ledger";
+import { ready } from "@/lib/platform/ready";
+import { explainStatementDifference } from "../actions";
+
+export const metadata = { title: "Bank reconciliation · Ledger · Console" };
+
+const num = "p-1 text-right font-mono tabular-nums";
+
+export default async function ReconciliationPage({ searchParams }: { searchParams: SearchParams }) {
+  await requireOperator("admin");
+  const sp = await searchParams;
+  const lines = await dailyReconciliation(await ready(), clock.now());
+  const open = lines.filter((l) => l.status === "DIFFERENCE");
+  const back = "/console/ledger/reconciliation";
+  return (
+    <>
+      <PageTitle sub="Each imported statement's closing booked balance against the ledger's cash account at that date (with the statement's own credits, posted at its import).">
+        Daily bank reconciliation
+      </PageTitle>
+      <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
+      <p className="mb-4 flex gap-4 text-sm">
+        <Link className="text-blue-700 underline" href="/console/ledger">
+          Back to the ledger
+        </Link>
+        <a className="text-blue-700 underline" href="/console/ledger/reconciliation/export" download>
+          Daily report (CSV)
+        </a>
+      </p>
+      <p className="mb-2 text-sm" data-testid="open-differences">
+        {open.length} open difference{open.length === 1 ? "" : "s"}
+      </p>
+      <Card>
+        <table className="w-full text-sm" data-testid="reconciliation">
+          <thead>
+            <tr className="text-left text-slate-500">
+              <th className="p-1">Date</th>
+              <th className="p-1">Account</th>
+              <th className="p-1">Currency</th>
+              <th className="p-1 text-right">Statement</th>
+              <th className="p-1 text-right">Ledger</th>
+              <th className="p-1 text-right">Difference</th>
+              <th className="p-1">Status</th>
+              <th className="p-1 text-right">Age (days)</th>
+              <th className="p-1">Explanation</th>
+            </tr>
+          </thead>
+          <tbody>
+            {lines.map((l) => (
+              <tr key={l.id} className="border-t" data-status={l.status}>
+                <td className="p-1 font-mono">{l.date}</td>
+                <td className="p-1 font-mono">
+                  {l.account} <Badge>{l.ledgerAccount}</Badge>
+                </td>
+                <td className="p-1 font-mono">{l.currency}</td>
+                <td className={num}>{fromMinor(l.statementMinor, l.currency)}</td>
+                <td className={num}>{fromMinor(l.ledgerMinor, l.currency)}</td>
+                <td className={num}>{fromMinor(l.differenceMinor, l.currency)}</td>
+                <td className="p-1">
+                  <Badge>{l.status}</Badge>
+                </td>
+                <td className={num}>{l.ageDays ?? ""}</td>
+                <td className="p-1">
+                  {l.status === "DIFFERENCE" ? (
+                    <form action={explainStatementDifference} className="flex gap-1">
+                      <input type="hidden" name="back" value={back} />
+                      <input type="hidden" name="id" value={l.id} />
+                      <input name="explanation" required minLength={3} className={input} placeholder="Explanation" aria-label={`Explanation for ${l.date}`} />
+                      <button className={primary}>Explain</button>
+                    </form>
+                  ) : (
+                    (l.explanation ?? "")
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {lines.length === 0 && <p className="text-sm text-slate-500">No statement imported yet.</p>}
+      </Card>
+    </>
+  );
+}

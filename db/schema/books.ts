@@ -1,0 +1,69 @@
+import { bigint, index, jsonb, pgTable, text, unique } from "drizzle-orm/pg-core";
+import type { ManualJournalLine, ManualJournalState } from "@/lib/books/journal-state-machine";
+import type { PeriodState } from "@/lib/books/period-state-machine";
+import type { StatementBalanceState } from "@/lib/books/statement-balance-state-machine";
+import type { AccountCode } from "@/lib/ledger/accounts";
+import { createdAt, tstz } from "./columns";
+import { operators } from "./operators";
+
+/**
+ * Accounting periods (issue 24, lib/books/periods.ts): a calendar month (UTC), `2026-10`, with a
+ * row once it was first closed. A trigger (migration) refuses a journal entry dated in a CLOSED one.
+ */
+export const ledgerPeriods = pgTable("ledger_periods", {
+  period: text("period").primaryKey(),
+  state: text("state").$type<PeriodState>().notNull(),
+  changedBy: text("changed_by").references(() => operators.id),
+  changedAt: tstz("changed_at").notNull(),
+});
+
+/**
+ * A manual journal (issue 24, lib/books/journals.ts): proposed by one operator, posted by a
+ * second (or discarded). Lines are decimal strings until posted; the posted entry's source key
+ * is `manual-journal:<id>`.
+ */
+export const manualJournals = pgTable(
+  "manual_journals",
+  {
+    id: text("id").primaryKey(),
+    state: text("state").$type<ManualJournalState>().notNull(),
+    memo: text("memo").notNull(),
+    reference: text("reference"),
+    lines: jsonb("lines").$type<ManualJournalLine[]>().notNull(),
+    proposedBy: text("proposed_by")
+      .notNull()
+      .references(() => operators.id),
+    decidedBy: text("decided_by").references(() => operators.id),
+    decidedAt: tstz("decided_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("manual_journals_state_idx").on(t.state, t.createdAt)],
+);
+
+/**
+ * The closing booked balance (CLBD) of each imported camt.053 statement, per bank account,
+ * currency and date (issue 24 item 5): the daily reconciliation compares it with the ledger's
+ * cash account. The first import of a day's balance stands; a difference stays UNEXPLAINED
+ * (listed with its age) until an operator explains it.
+ */
+export const statementBalances = pgTable(
+  "statement_balances",
+  {
+    id: text("id").primaryKey(),
+    statementId: text("statement_id").notNull(),
+    /** Our bank account (IBAN) the statement is of. */
+    account: text("account").notNull(),
+    ledgerAccount: text("ledger_account").$type<AccountCode>().notNull(),
+    currency: text("currency").notNull(),
+    /** The balance's date (YYYY-MM-DD) as the bank wrote it. */
+    balanceDate: text("balance_date").notNull(),
+    /** Signed minor units (a debit balance is negative). */
+    closingMinor: bigint("closing_minor", { mode: "bigint" }).notNull(),
+    state: text("state").$type<StatementBalanceState>().notNull(),
+    explanation: text("explanation"),
+    explainedBy: text("explained_by").references(() => operators.id),
+    explainedAt: tstz("explained_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [unique("statement_balances_day").on(t.account, t.currency, t.balanceDate)],
+);

@@ -1,0 +1,162 @@
+/**
+ * Manual journal entries (issue 24 item 3: prefunding the payout bank, bank charges, write-offs,
+ * corrections) under dual control: one operator proposes, a second posts (or either discards).
+ * And the payment of partner fees owed (item 2), a posting of its own. Both audited.
+ */
+import { asc, desc, eq } from "drizzle-orm";
+import type { Executor, Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { manualJournals, partners } from "@/db/schema";
+import { DomainError, notFound, validationError, type ValidationIssue } from "@/lib/errors";
+import { checkLines, isAccountCode, isPartnerAccount, isTransferAccount, toMinor, type PostingLine } from "@/lib/ledger";
+import { isCurrencyCode } from "@/lib/money/currency";
+import type { Operator } from "@/lib/operators/records";
+import { effectsOf } from "@/lib/platform/unit-of-work";
+import { NONE } from "@/lib/state-machine/define";
+import { manualJournalMachine, type ManualJournalLine } from "./journal-state-machine";
+
+export type ManualJournalRow = typeof manualJournals.$inferSelect;
+
+const bad = (issues: ValidationIssue[]) => validationError(issues, issues[0].code, issues.map((i) => i.message).join(" "));
+
+/** The proposed lines as ledger lines: house or partner accounts, whole minor units, balanced per currency. */
+async function ledgerLines(db: Executor, lines: readonly ManualJournalLine[], { balanced = true } = {}): Promise<PostingLine[]> {
+  const issues: ValidationIssue[] = [];
+  const out: PostingLine[] = [];
+  for (const [i, l] of lines.entries()) {
+    const field = `lines[${i}]`;
+    if (!isAccountCode(l.account) || isTransferAccount(l.account)) {
+      issues.push({
+        field,
+        code: "validation.fieldInvalid",
+        message: `${field}: ${l.account} is not a house account (a transfer's accounts move with the transfer only).`,
+      });
+      continue;
+    }
+    if (!isCurrencyCode(l.currency)) {
+      issues.push({ field, code: "validation.fieldInvalid", message: `${field}: ${l.currency} is not an ISO 4217 currency.` });
+      continue;
+    }
+    if (isPartnerAccount(l.account)) {
+      const [partner] = l.partnerId ? await db.select({ id: partners.id }).from(partners).where(eq(partners.id, l.partnerId)) : [];
+      if (!partner) issues.push({ field, code: "validation.fieldInvalid", message: `${field}: ${l.account} needs the partner it is owed to.` });
+    }
+    try {
+      const debit = toMinor(l.debit || "0", l.currency);
+      const credit = toMinor(l.credit || "0", l.currency);
+      if ((debit === 0n) === (credit === 0n)) throw new RangeError("one side");
+      out.push({ account: l.account, currency: l.currency, partnerId: l.partnerId ?? null, debit, credit });
+    } catch {
+      issues.push({ field, code: "validation.fieldInvalid", message: `${field}: give a debit or a credit (not both), in whole minor units of ${l.currency}.` });
+    }
+  }
+  if (issues.length === 0 && balanced) {
+    try {
+      checkLines({ lines: out, sourceKey: "manual journal" });
+    } catch {
+      issues.push({
+        field: "lines",
+        code: "validation.fieldInvalid",
+        message: "The lines must balance in each currency (debits = credits), with at least two lines.",
+      });
+    }
+  }
+  if (issues.length > 0) throw bad(issues);
+  return out;
+}
+
+export async function proposeJournal(
+  tx: Tx,
+  input: { memo: string; reference?: string | null; lines: readonly ManualJournalLine[]; operator: Operator; now: Date },
+): Promise<ManualJournalRow> {
+  await ledgerLines(tx, input.lines);
+  const [row] = await tx
+    .insert(manualJournals)
+    .values({
+      id: newId("mj"),
+      state: manualJournalMachine.next(NONE, "propose").to,
+      memo: input.memo,
+      reference: input.reference || null,
+      lines: [...input.lines],
+      proposedBy: input.operator.id,
+      createdAt: input.now,
+    })
+    .returning();
+  await effectsOf(tx).audit.record(
+    { action: "ledger.journal.propose", targetType: "manual_journal", targetId: row.id, after: { state: row.state, lines: row.lines }, reason: input.memo },
+    input.operator,
+  );
+  return row;
+}
+
+/** A second operator posts (one ledger entry, dated now: in the open month) or discards a proposed journal. */
+export async function decideJournal(tx: Tx, input: { id: string; decision: "post" | "discard"; operator: Operator; now: Date }): Promise<ManualJournalRow> {
+  const [row] = await tx.select().from(manualJournals).where(eq(manualJournals.id, input.id)).for("update");
+  if (!row) throw notFound("journal");
+  const next = manualJournalMachine.next(row.state, input.decision).to;
+  if (input.decision === "post" && row.proposedBy === input.operator.id)
+    throw new DomainError("journal.sameOperator", { message: "A second operator posts a manual journal: you proposed this one." });
+  if (input.decision === "post") {
+    await effectsOf(tx).ledger.post({
+      sourceKey: `manual-journal:${row.id}`,
+      kind: "manual.journal",
+      memo: row.memo,
+      reference: row.reference,
+      lines: await ledgerLines(tx, row.lines),
+      now: input.now,
+    });
+  }
+  const [moved] = await tx
+    .update(manualJournals)
+    .set({ state: next, decidedBy: input.operator.id, decidedAt: input.now })
+    .where(eq(manualJournals.id, row.id))
+    .returning();
+  await effectsOf(tx).audit.record(
+    { action: `ledger.journal.${input.decision}`, targetType: "manual_journal", targetId: row.id, before: { state: row.state }, after: { state: next } },
+    input.operator,
+  );
+  return moved;
+}
+
+export async function listJournals(db: Executor, limit = 100): Promise<ManualJournalRow[]> {
+  return db.select().from(manualJournals).orderBy(asc(manualJournals.state), desc(manualJournals.createdAt)).limit(limit);
+}
+
+/**
+ * A payment of partner fees owed (issue 24 item 2), from the collection account where the
+ * customers paid them: Dr payable:partner-fees (the partner) / Cr cash:collection. Once per bank
+ * reference.
+ */
+export async function recordPartnerFeePayment(
+  tx: Tx,
+  input: { partnerId: string; currency: string; amount: string; bankReference: string; operator: Operator; now: Date },
+): Promise<void> {
+  const [owed] = await ledgerLines(
+    tx,
+    [{ account: "payable:partner-fees", currency: input.currency, partnerId: input.partnerId, debit: input.amount, credit: "" }],
+    {
+      balanced: false,
+    },
+  );
+  const minor = owed.debit!;
+  await effectsOf(tx).ledger.post({
+    sourceKey: `partner-fee-payment:${input.bankReference}`,
+    kind: "partner.fees.paid",
+    memo: `Partner fees paid to ${input.partnerId}`,
+    reference: input.bankReference,
+    lines: [
+      { account: "payable:partner-fees", currency: input.currency, partnerId: input.partnerId, debit: minor },
+      { account: "cash:collection", currency: input.currency, credit: minor },
+    ],
+    now: input.now,
+  });
+  await effectsOf(tx).audit.record(
+    {
+      action: "ledger.partnerFees.paid",
+      targetType: "partner",
+      targetId: input.partnerId,
+      after: { currency: input.currency, amount: input.amount, bankReference: input.bankReference },
+    },
+    input.operator,
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * Period close (issue 24 item 4): an accountant closes a month once it has ended; postings dated
+ * in a closed month are refused (lib/ledger/post.ts, and a trigger), so a correction posts in the
+ * open month. Closing and reopening are audited.
+ */
+import { desc, eq } from "drizzle-orm";
+import type { Executor, Tx } from "@/db";
+import { ledgerPeriods } from "@/db/schema";
+import { DomainError, validationError } from "@/lib/errors";
+import { isPeriod, periodBounds } from "@/lib/ledger";
+import type { Operator } from "@/lib/operators/records";
+import { effectsOf } from "@/lib/platform/unit-of-work";
+import { NONE } from "@/lib/state-machine/define";
+import { periodMachine, type PeriodTrigger } from "./period-state-machine";
+
+export type PeriodRow = typeof ledgerPeriods.$inferSelect;
+
+export function checkPeriod(period: string): string {
+  if (!isPeriod(period)) {
+    const message = `period=${period.slice(0, 20)} is not a month (YYYY-MM, e.g. 2026-10).`;
+    throw validationError([{ field: "period", code: "validation.fieldFormatInvalid", message }], "validation.fieldFormatInvalid", message);
+  }
+  return period;
+}
+
+/** Closes (`close`) or reopens (`reopen`) a month, as `operator`, with the reason audited. */
+export async function changePeriod(
+  tx: Tx,
+  input: { period: string; trigger: PeriodTrigger; reason: string; operator: Operator; now: Date },
+): Promise<PeriodRow> {
+  const period = checkPeriod(input.period);
+  if (input.trigger === "close" && periodBounds(period).to > input.now)
+    throw new DomainError("ledgerPeriod.stateInvalid", { message: `${period} has not ended: a month is closed once it is over.` });
+  const [current] = await tx.select().from(ledgerPeriods).where(eq(ledgerPeriods.period, period)).for("update");
+  const next = periodMachine.next(current?.state ?? NONE, input.trigger).to;
+  const values = { period, state: next, changedBy: input.operator.id, changedAt: input.now };
+  const [row] = current
+    ? await tx.update(ledgerPeriods).set(values).where(eq(ledgerPeriods.period, period)).returning()
+    : await tx.insert(ledgerPeriods).values(values).returning();
+  await effectsOf(tx).audit.record(
+    {
+      action: `ledger.period.${input.trigger}`,
+      targetType: "ledger_period",
+      targetId: period,
+      before: { state: current?.state ?? "OPEN" },
+      after: { state: next },
+      reason: input.reason,
+    },
+    input.operator,
+  );
+  return row;
+}
+
+/** The months that were ever closed (and their state now), newest first. */
+export async function listPeriods(db: Executor): Promise<PeriodRow[]> {
+  return db.select().from(ledgerPeriods).orderBy(desc(ledgerPeriods.period));
+}

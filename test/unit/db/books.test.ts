@@ -1,0 +1,319 @@
+/**
+ * Issue 24 (the books): on a real database (PGlite, or PostgreSQL with TEST_DB_URL). Balances as
+ * of a past instant equal the sum of their lines up to then; a posting dated in a closed month is
+ * refused (by postEntry and by the trigger); the P&L of a month with a partner-signed and a
+ * service-priced transfer shows fee revenue, partner fees owed and an FX result that add up to the
+ * ledger; manual journals need a second operator; a statement whose closing balance differs from
+ * the ledger shows the difference in the daily report.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { and, eq, lt, sql } from "drizzle-orm";
+import { rowsOf, type Db } from "@/db";
+import { auditLog, journalEntries, journalLines, ledgerAccounts, transfers } from "@/db/schema";
+import { dailyReconciliation, explainDifference, recordClosingBalances } from "@/lib/books/bank-reconciliation";
+import { decideJournal, proposeJournal, recordPartnerFeePayment } from "@/lib/books/journals";
+import { changePeriod } from "@/lib/books/periods";
+import { profitAndLoss, safeguarding, trialBalanceAsOf } from "@/lib/books/reports";
+import { DomainError } from "@/lib/errors";
+import { accountBalances, postEntry, toMinor } from "@/lib/ledger";
+import { Decimal } from "@/lib/money/decimal";
+import type { Operator } from "@/lib/operators/records";
+import { constantReferenceRates } from "@/lib/pricing/reference-rate";
+import { inUnit, runUnit, type UnitContext } from "@/lib/platform/unit-of-work";
+import { freshDb } from "../../support/db";
+import { newSubscription, type Owner } from "../../support/fixtures";
+import { newTransfer, runStep, type Step, type Terms } from "./support/ledger-journey";
+
+let db: Db;
+let close: () => Promise<void>;
+let owner: Owner;
+let accountant: Operator;
+let second: Operator;
+
+const at = (iso: string) => new Date(iso);
+const USD_MXN = "18.500000";
+const rates = constantReferenceRates({ "USD/MXN": USD_MXN });
+
+/** A transfer paid out at `when`: registered, validated, funded by card, handed to the payout bank, paid. */
+async function paidTransfer(terms: Terms, when: Date, until: "paid" | "funded" = "paid"): Promise<string> {
+  const row = await newTransfer(db, owner, terms, when);
+  const steps: Step[] = [{ t: "fastCheck", outcome: "passed" }, { t: "confirm" }, { t: "fund", how: "CARD" }];
+  if (until === "paid") steps.push({ t: "network", to: "topay" }, { t: "network", to: "paid" });
+  for (const step of steps) assert.equal((await runStep(db, owner, row.id, step, false, when)).outcome, "done", JSON.stringify(step));
+  return row.id;
+}
+
+const unit = <T>(now: Date, work: (u: UnitContext) => Promise<T>) => inUnit(work, { db, now });
+
+let serviceId: string;
+let partnerSignedId: string;
+
+before(async () => {
+  ({ db, close } = await freshDb());
+  owner = await newSubscription(db);
+  const { createOperator } = await import("@/lib/operators/records");
+  [accountant, second] = await db.transaction(async (tx) => [
+    await createOperator(tx, {
+      email: "books-a@example.com",
+      name: "Accountant",
+      role: "admin",
+      password: "correct horse battery",
+      now: at("2026-10-01T00:00:00Z"),
+    }),
+    await createOperator(tx, {
+      email: "books-b@example.com",
+      name: "Controller",
+      role: "admin",
+      password: "correct horse battery",
+      now: at("2026-10-01T00:00:00Z"),
+    }),
+  ]);
+  // October: a service-priced transfer (no partner fee) and a partner-signed one (partner fee 1.00).
+  serviceId = await paidTransfer(
+    { pair: ["USD", "MXN"], origin: 10000n, principalFee: 299n, partnerFee: 0n, destination: 184_000n },
+    at("2026-10-10T12:00:00Z"),
+  );
+  partnerSignedId = await paidTransfer(
+    { pair: ["USD", "MXN"], origin: 20000n, principalFee: 299n, partnerFee: 100n, destination: 368_500n },
+    at("2026-10-20T12:00:00Z"),
+  );
+  // November: one funded, not yet paid out.
+  await paidTransfer({ pair: ["USD", "MXN"], origin: 5000n, principalFee: 299n, partnerFee: 100n, destination: 92_000n }, at("2026-11-05T12:00:00Z"), "funded");
+});
+after(() => close());
+
+describe("books", () => {
+  test("the balance of every account as of a past instant is the sum of its lines up to then", async () => {
+    for (const asOf of ["2026-10-01T00:00:00Z", "2026-10-15T00:00:00Z", "2026-11-01T00:00:00Z", "2026-11-05T12:00:00.001Z", "2027-01-01T00:00:00Z"].map(at)) {
+      const expected = rowsOf<{ code: string; currency: string; partner_id: string | null; balance: string }>(
+        await db.execute(sql`
+          select a.code, a.currency, a.partner_id, sum(l.debit_minor - l.credit_minor)::text as balance
+          from journal_lines l join journal_entries e on e.id = l.entry_id join ledger_accounts a on a.id = l.account_id
+          where e.created_at < ${asOf.toISOString()}::timestamptz group by a.code, a.currency, a.partner_id`),
+      );
+      const trial = await trialBalanceAsOf(db, asOf);
+      const got = new Map(trial.rows.map((r) => [`${r.code}|${r.currency}|${r.partnerId ?? ""}`, r.balance]));
+      assert.equal(trial.rows.length, expected.length, asOf.toISOString());
+      for (const e of expected)
+        assert.equal(got.get(`${e.code}|${e.currency}|${e.partner_id ?? ""}`), BigInt(e.balance), `${e.code} ${e.currency} at ${asOf.toISOString()}`);
+      for (const t of trial.totals) assert.equal(t.debit, t.credit, `${t.currency} balances at ${asOf.toISOString()}`);
+      // The per-account read agrees, account by account (the transfer's own accounts included).
+      for (const b of await accountBalances(db, { asOf, limit: 1000 })) {
+        const [sum] = await db
+          .select({ balance: sql<string>`coalesce(sum(${journalLines.debitMinor} - ${journalLines.creditMinor}), 0)::text` })
+          .from(journalLines)
+          .innerJoin(journalEntries, eq(journalEntries.id, journalLines.entryId))
+          .where(and(eq(journalLines.accountId, b.accountId), lt(journalEntries.createdAt, asOf)));
+        assert.equal(b.balance, BigInt(sum.balance), `${b.code} ${b.transferId ?? ""} at ${asOf.toISOString()}`);
+      }
+    }
+    // Before anything was posted, nothing; mid-October, only the first transfer's money.
+    assert.equal((await trialBalanceAsOf(db, at("2026-10-01T00:00:00Z"))).rows.length, 0);
+    const mid = await trialBalanceAsOf(db, at("2026-10-15T00:00:00Z"));
+    assert.equal(mid.rows.find((r) => r.code === "revenue:fees")?.balance, -299n);
+    assert.equal(
+      mid.subtotals.find((s) => s.family === "cash" && s.currency === "USD")?.balance,
+      10299n,
+      "card clearing holds the first total, the second not yet posted",
+    );
+  });
+
+  test("P&L for October: our fee, the partner's fee owed, and the FX result add up to the ledger", async () => {
+    const pnl = await profitAndLoss(db, { from: at("2026-10-01T00:00:00Z"), to: at("2026-11-01T00:00:00Z") }, rates);
+    assert.deepEqual(pnl.feeRevenue, [{ currency: "USD", amount: 598n }], "two principal fees of 2.99; the partner fee is not revenue");
+    assert.deepEqual(pnl.partnerFeesOwed, [{ partnerId: owner.partnerId, currency: "USD", amount: 100n }], "the partner-signed transfer's 1.00 only");
+    assert.deepEqual(
+      pnl.fxByCurrency.sort((a, b) => a.currency.localeCompare(b.currency)),
+      [
+        { currency: "MXN", amount: -(184_000n + 368_500n) },
+        { currency: "USD", amount: 30000n },
+      ],
+    );
+    // Every dollar the customers paid is accounted for: our fee + the partner's fee + what was converted.
+    const [paid] = await db
+      .select({ total: sql<string>`sum(${transfers.totalCustomerCost}::numeric)::text` })
+      .from(transfers)
+      .where(sql`${transfers.id} in (${serviceId}, ${partnerSignedId})`);
+    const fees = pnl.feeRevenue[0].amount + pnl.partnerFeesOwed[0].amount + pnl.fxByCurrency.find((f) => f.currency === "USD")!.amount;
+    assert.equal(fees, toMinor(new Decimal(paid.total).toFixed(2), "USD"));
+    // FX result at the reference rate (18.5 MXN per USD): 300.00 in, 5525.00 MXN out = 298.65 USD.
+    const [pair] = pnl.fxPairs;
+    assert.deepEqual(pair, {
+      originCurrency: "USD",
+      destinationCurrency: "MXN",
+      originMinor: 30000n,
+      destinationMinor: 552_500n,
+      resultMinor: 30000n - 29865n,
+    });
+    // November's funded transfer is not in October's P&L.
+    const november = await profitAndLoss(db, { from: at("2026-11-01T00:00:00Z"), to: at("2026-12-01T00:00:00Z") }, rates);
+    assert.deepEqual([november.feeRevenue, november.partnerFeesOwed, november.fxPairs], [[], [], []]);
+  });
+
+  test("safeguarding: collection cash against obligations per currency", async () => {
+    const lines = await safeguarding(db, at("2026-11-06T00:00:00Z"));
+    const usd = lines.find((l) => l.currency === "USD")!;
+    // November's transfer (53.99) is owed to its customer and held at the card clearing account.
+    assert.equal(usd.obligations, 5399n);
+    assert.equal(usd.surplus, usd.held - usd.obligations);
+    const mxn = lines.find((l) => l.currency === "MXN")!;
+    assert.equal(mxn.held, -552_500n, "the payout bank paid out without a recorded prefunding");
+    assert.ok(mxn.surplus < 0n);
+  });
+
+  test("a posting into a closed month is refused; corrections post in the open month; close and reopen are audited", async () => {
+    const lines = [
+      { account: "cash:operating" as const, currency: "USD", debit: 100n },
+      { account: "equity:capital" as const, currency: "USD", credit: 100n },
+    ];
+    // November has not ended on 2 November: it cannot be closed.
+    await assert.rejects(
+      unit(at("2026-11-02T09:00:00Z"), (u) =>
+        changePeriod(u.tx, { period: "2026-11", trigger: "close", reason: "too early", operator: accountant, now: u.now }),
+      ),
+      (e: unknown) => e instanceof DomainError && e.code === "ledgerPeriod.stateInvalid",
+    );
+    await unit(at("2026-11-02T09:00:00Z"), (u) =>
+      changePeriod(u.tx, { period: "2026-10", trigger: "close", reason: "October reviewed", operator: accountant, now: u.now }),
+    );
+    await assert.rejects(
+      db.transaction((tx) => postEntry(tx, { sourceKey: "late-october", kind: "test", memo: "dated in October", lines, now: at("2026-10-31T23:00:00Z") })),
+      (e: unknown) => e instanceof DomainError && e.code === "ledger.periodClosed",
+    );
+    // The trigger refuses a row written around postEntry, too.
+    await assert.rejects(
+      db.insert(journalEntries).values({ id: "je_raw", sourceKey: "raw", kind: "test", memo: "raw", createdAt: at("2026-10-31T23:00:00Z") }),
+      (e: unknown) => /ledger period 2026-10 is closed/.test(String((e as { cause?: unknown }).cause ?? e)),
+    );
+    const posted = await db.transaction((tx) =>
+      postEntry(tx, { sourceKey: "november-fix", kind: "test", memo: "correction", lines, now: at("2026-11-02T10:00:00Z") }),
+    );
+    assert.equal(posted.posted, true);
+    await assert.rejects(
+      unit(at("2026-11-02T11:00:00Z"), (u) => changePeriod(u.tx, { period: "2026-10", trigger: "close", reason: "again", operator: accountant, now: u.now })),
+      (e: unknown) => e instanceof DomainError && e.code === "ledgerPeriod.stateInvalid",
+    );
+    await unit(at("2026-11-02T12:00:00Z"), (u) =>
+      changePeriod(u.tx, { period: "2026-10", trigger: "reopen", reason: "late invoice", operator: second, now: u.now }),
+    );
+    const reopened = await db.transaction((tx) =>
+      postEntry(tx, { sourceKey: "late-october", kind: "test", memo: "dated in October", lines, now: at("2026-10-31T23:00:00Z") }),
+    );
+    assert.equal(reopened.posted, true);
+    const audits = await db.select().from(auditLog).where(eq(auditLog.targetId, "2026-10"));
+    assert.deepEqual(audits.map((a) => a.action).sort(), ["ledger.period.close", "ledger.period.reopen"]);
+  });
+
+  test("a manual journal is balanced, proposed by one operator and posted by another; partner fees are paid by a recorded payment", async () => {
+    const now = at("2026-11-03T09:00:00Z");
+    const prefund = [
+      { account: "cash:payout-bank" as const, currency: "MXN", debit: "10000.00", credit: "" },
+      { account: "cash:operating" as const, currency: "MXN", debit: "", credit: "10000.00" },
+    ];
+    await assert.rejects(
+      unit(now, (u) => proposeJournal(u.tx, { memo: "unbalanced", lines: [prefund[0], { ...prefund[1], credit: "9999.99" }], operator: accountant, now })),
+      (e: unknown) => e instanceof DomainError && e.status === 400,
+    );
+    await assert.rejects(
+      unit(now, (u) =>
+        proposeJournal(u.tx, {
+          memo: "a transfer account",
+          lines: [{ ...prefund[0], account: "transfer:refund-due" as never }, prefund[1]],
+          operator: accountant,
+          now,
+        }),
+      ),
+      (e: unknown) => e instanceof DomainError && e.status === 400,
+    );
+    const proposed = await unit(now, (u) =>
+      proposeJournal(u.tx, { memo: "Prefund the MXN payout bank", reference: "WIRE-77", lines: prefund, operator: accountant, now }),
+    );
+    const before = (await trialBalanceAsOf(db, at("2027-01-01T00:00:00Z"))).rows.find((r) => r.code === "cash:payout-bank" && r.currency === "MXN")!.balance;
+    const self = await runUnit((u) => decideJournal(u.tx, { id: proposed.id, decision: "post", operator: accountant, now: u.now }), { db, now });
+    assert.equal(self.ok ? "posted" : self.error.code, "journal.sameOperator");
+    const done = await unit(now, (u) => decideJournal(u.tx, { id: proposed.id, decision: "post", operator: second, now: u.now }));
+    assert.equal(done.state, "POSTED");
+    const afterPost = (await trialBalanceAsOf(db, at("2027-01-01T00:00:00Z"))).rows.find((r) => r.code === "cash:payout-bank" && r.currency === "MXN")!.balance;
+    assert.equal(afterPost - before, 1_000_000n);
+    const [entry] = await db
+      .select()
+      .from(journalEntries)
+      .where(eq(journalEntries.sourceKey, `manual-journal:${proposed.id}`));
+    assert.equal(entry.reference, "WIRE-77");
+
+    await unit(now, (u) =>
+      recordPartnerFeePayment(u.tx, { partnerId: owner.partnerId, currency: "USD", amount: "1.00", bankReference: "PAY-1", operator: accountant, now }),
+    );
+    const owed = (await trialBalanceAsOf(db, at("2027-01-01T00:00:00Z"))).rows.find((r) => r.code === "payable:partner-fees")!;
+    assert.equal(owed.balance, 0n, "October's 1.00 accrued (November's transfer is not yet handed over) and paid");
+  });
+
+  test("a statement whose closing balance differs from the ledger shows the difference in the daily report, with its age, until explained", async () => {
+    const ledgerAt = async (date: string) => {
+      const [row] = await db
+        .select({ b: sql<string>`coalesce(sum(${journalLines.debitMinor} - ${journalLines.creditMinor}), 0)::text` })
+        .from(journalLines)
+        .innerJoin(journalEntries, eq(journalEntries.id, journalLines.entryId))
+        .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, journalLines.accountId))
+        .where(and(eq(ledgerAccounts.code, "cash:collection"), eq(ledgerAccounts.currency, "EUR"), lt(journalEntries.createdAt, at(`${date}T23:59:59.999Z`))));
+      return BigInt(row.b);
+    };
+    const importedAt = at("2026-11-04T08:00:00Z");
+    // A credit of 50.00 EUR on 3 November, posted at the import.
+    await db.transaction(async (tx) => {
+      await postEntry(tx, {
+        sourceKey: "bank-credit:REF-3NOV",
+        kind: "bank.credit.received",
+        memo: "credit",
+        reference: "REF-3NOV",
+        lines: [
+          { account: "cash:collection", currency: "EUR", debit: 5000n },
+          { account: "suspense:unallocated", currency: "EUR", credit: 5000n },
+        ],
+        now: importedAt,
+      });
+      await recordClosingBalances(
+        tx,
+        "STMT-3NOV",
+        [{ account: "DE89370400440532013000", amount: "50.00", currency: "EUR", date: "2026-11-03" }],
+        "cash:collection",
+        importedAt,
+      );
+      // The next day's statement says 42.50: the bank took 7.50 the ledger does not know of.
+      await recordClosingBalances(
+        tx,
+        "STMT-4NOV",
+        [{ account: "DE89370400440532013000", amount: "42.50", currency: "EUR", date: "2026-11-04" }],
+        "cash:collection",
+        at("2026-11-05T08:00:00Z"),
+      );
+      // A re-import of the same day changes nothing.
+      await recordClosingBalances(
+        tx,
+        "STMT-4NOV-again",
+        [{ account: "DE89370400440532013000", amount: "1.00", currency: "EUR", date: "2026-11-04" }],
+        "cash:collection",
+        at("2026-11-05T09:00:00Z"),
+      );
+    });
+    assert.equal(await ledgerAt("2026-11-04"), 5000n);
+    const report = await dailyReconciliation(db, at("2026-11-09T10:00:00Z"));
+    const byDate = new Map(report.map((l) => [l.date, l]));
+    assert.equal(report.length, 2);
+    assert.deepEqual(
+      { status: byDate.get("2026-11-03")!.status, difference: byDate.get("2026-11-03")!.differenceMinor, age: byDate.get("2026-11-03")!.ageDays },
+      { status: "MATCHED", difference: 0n, age: null },
+    );
+    const open = byDate.get("2026-11-04")!;
+    assert.deepEqual(
+      { status: open.status, statement: open.statementMinor, ledger: open.ledgerMinor, difference: open.differenceMinor, age: open.ageDays },
+      { status: "DIFFERENCE", statement: 4250n, ledger: 5000n, difference: -750n, age: 5 },
+    );
+    await unit(at("2026-11-09T11:00:00Z"), (u) =>
+      explainDifference(u.tx, { id: open.id, explanation: "Bank charge, journal to follow", operator: accountant, now: u.now }),
+    );
+    const explained = (await dailyReconciliation(db, at("2026-11-09T12:00:00Z"))).find((l) => l.id === open.id)!;
+    assert.deepEqual([explained.status, explained.ageDays, explained.explanation], ["EXPLAINED", null, "Bank charge, journal to follow"]);
+  });
+});
