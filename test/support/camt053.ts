@@ -77,8 +77,14 @@ function entry(c: TestCredit): string {
       </Ntry>`;
 }
 
-/** `iban` is the statement's account (the sandbox collection account by default); `otherAccount` names it as Othr/Id instead. */
-export function camt053(credits: TestCredit[], { messageId = "STMT-1", iban = "DE89370400440532013000", otherAccount = "" } = {}): string {
+/**
+ * `iban` is the statement's account (the sandbox collection account by default); `otherAccount` names it as Othr/Id instead;
+ * `closingBalance` is the CLBD amount (EUR), `balanceDate` its date.
+ */
+export function camt053(
+  credits: TestCredit[],
+  { messageId = "STMT-1", iban = "DE89370400440532013000", otherAccount = "", closingBalance = "1000.00", balanceDate = "2026-11-20" } = {},
+): string {
   const account = otherAccount ? `<Othr><Id>${esc(otherAccount)}</Id></Othr>` : `<IBAN>${iban}</IBAN>`;
   return `<?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">
@@ -88,7 +94,7 @@ export function camt053(credits: TestCredit[], { messageId = "STMT-1", iban = "D
       <Id>${esc(messageId)}-1</Id>
       <CreDtTm>2026-11-20T18:00:00Z</CreDtTm>
       <Acct><Id>${account}</Id><Ccy>EUR</Ccy></Acct>
-      <Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">1000.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2026-11-20</Dt></Dt></Bal>${credits.map(entry).join("")}
+      <Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">${closingBalance}</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>${balanceDate}</Dt></Dt></Bal>${credits.map(entry).join("")}
     </Stmt>
   </BkToCstmrStmt>
 </Document>
