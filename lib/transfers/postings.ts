@@ -258,7 +258,7 @@ export async function postPayoutReturnedAfterPaid(tx: Tx, transfer: TransferRow,
     kind: RETURNED_AFTER_PAID_RULE.kind,
     memo: RETURNED_AFTER_PAID_RULE.memo,
     transferId: transfer.id,
-    lines: linesFor(RETURNED_AFTER_PAID_RULE.legs, transferAmounts(transfer), transfer.fundedFrom, transfer.id),
+    lines: linesFor(RETURNED_AFTER_PAID_RULE.legs, transferAmounts(transfer), transfer.fundedFrom, transfer.id, transfer.partnerId),
     now,
   });
 }
