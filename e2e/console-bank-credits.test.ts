@@ -45,6 +45,13 @@ describe("console: bank credits", () => {
     await back.getByRole("button", { name: "Return 5.00 USD" }).click();
     await page.waitForURL((url) => url.pathname === "/console/bank-credits" && url.searchParams.get("notice")?.includes("to return to the payer") === true);
     assert.match((await notice(page).textContent()) ?? "", /5\.00 USD to return to the payer/);
+    // Issue 24 item 7: listed until the bank executed the return, then recorded with its reference.
+    const requested = cardFor(page, `sandbox:partner_demo:${bankRef}`);
+    const executed = requested.locator("form").filter({ has: page.getByRole("button", { name: "Record 5.00 USD returned" }) });
+    await executed.getByLabel("Bank reference").fill("RET-E2E-1");
+    await executed.getByLabel("Reason").fill("Sent from the bank");
+    await executed.getByRole("button", { name: "Record 5.00 USD returned" }).click();
+    await page.waitForURL((url) => url.pathname === "/console/bank-credits" && url.searchParams.get("notice")?.includes("RET-E2E-1") === true);
     assert.equal(await cardFor(page, `sandbox:partner_demo:${bankRef}`).count(), 0, "resolved: it left the queue");
     await screenshot(page, "console-bank-credits-resolved");
     await page.context().close();

@@ -28,6 +28,9 @@ export const bankCredits = pgTable(
     /** What funded the transfer (the transfer's total); the rest of an over-payment is to return. */
     appliedAmount: text("applied_amount"),
     returnedAmount: text("returned_amount"),
+    /** The bank's reference of the executed return (issue 24 item 7), and when it was recorded. */
+    returnBankReference: text("return_bank_reference"),
+    returnExecutedAt: tstz("return_executed_at"),
     /** A shortfall within the tolerance (BANK_CREDIT_SHORTFALL_TOLERANCE), written off when it funded. */
     writtenOffAmount: text("written_off_amount"),
     resolvedBy: text("resolved_by"),

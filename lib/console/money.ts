@@ -1,4 +1,4 @@
-import { asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { asc, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { refunds, transfers, transferStateHistory } from "@/db/schema";
 import { PAGE_SIZE } from "./queries";
@@ -26,6 +26,23 @@ export async function refundsDueCount(db: Executor): Promise<number> {
     .from(refunds)
     .where(DUE);
   return row?.n ?? 0;
+}
+
+/** Completed refunds, newest first (issue 24 item 7: their history), with the bank reference recorded. */
+export async function refundsCompleted(db: Executor, limit = 50) {
+  return db
+    .select({
+      transferId: transfers.id,
+      amount: transfers.totalCustomerCost,
+      currency: transfers.originCurrency,
+      completedAt: refunds.completedAt,
+      bankReference: refunds.bankReference,
+    })
+    .from(refunds)
+    .innerJoin(transfers, eq(transfers.id, refunds.transferId))
+    .where(eq(refunds.state, "COMPLETED"))
+    .orderBy(desc(refunds.completedAt), desc(refunds.id))
+    .limit(limit);
 }
 
 /** A transfer, its refund and its state history, newest transfer ids as typed by the operator. */

@@ -2,13 +2,14 @@
  * A bank credit read from a statement (issue 12). A full match funds its transfer at import
  * (MATCHED); anything else waits for an operator (QUEUED), who matches it to a transfer in
  * funding (MATCHED, or EXCESS when it paid more than due: the excess stays to return) or returns
- * it (RETURNED). Returning an EXCESS returns the excess alone. A credit short by at most the
+ * it: requested (RETURN_REQUESTED), then executed at the bank with its reference (RETURNED).
+ * Returning an EXCESS returns the excess alone. A credit short by at most the
  * tolerance matches (the shortfall written off); a PARTIAL credit is MATCHED when a later credit
  * with the same reference brings the sum due (issue 24 item 7).
  */
 import { defineMachine, NONE } from "@/lib/state-machine/define";
 
-export const BANK_CREDIT_STATES = ["QUEUED", "MATCHED", "EXCESS", "RETURNED"] as const;
+export const BANK_CREDIT_STATES = ["QUEUED", "MATCHED", "EXCESS", "RETURN_REQUESTED", "RETURNED"] as const;
 export type BankCreditState = (typeof BANK_CREDIT_STATES)[number];
 
 export const BANK_CREDIT_TRIGGERS = [
@@ -18,6 +19,7 @@ export const BANK_CREDIT_TRIGGERS = [
   "operator.matched",
   "operator.matchedOverpaid",
   "operator.returned",
+  "operator.returnExecuted",
 ] as const;
 export type BankCreditTrigger = (typeof BANK_CREDIT_TRIGGERS)[number];
 
@@ -37,6 +39,8 @@ export const bankCreditMachine = defineMachine<BankCreditState, BankCreditTrigge
     { from: ["QUEUED"], trigger: "import.toppedUp", to: "MATCHED", notes: "a later credit with the same reference completed the sum due" },
     { from: ["QUEUED"], trigger: "operator.matched", to: "MATCHED", notes: "exact amount: funds the transfer" },
     { from: ["QUEUED"], trigger: "operator.matchedOverpaid", to: "EXCESS", notes: "funds the transfer; the excess stays to return" },
-    { from: ["QUEUED", "EXCESS"], trigger: "operator.returned", to: "RETURNED", notes: "sent back to the payer (the whole credit, or the excess)" },
+    // Issue 24 item 7: a return is two steps, listed until the bank has executed it.
+    { from: ["QUEUED", "EXCESS"], trigger: "operator.returned", to: "RETURN_REQUESTED", notes: "to send back to the payer (the whole credit, or the excess)" },
+    { from: ["RETURN_REQUESTED"], trigger: "operator.returnExecuted", to: "RETURNED", notes: "sent by the bank (its reference recorded); posts the return" },
   ],
 });

@@ -3,6 +3,9 @@ import type { Executor } from "@/db";
 import { bankCredits } from "@/db/schema";
 import { amountToReturn } from "./resolve";
 
+/** Credits an operator still has to act on: to match or return, an excess to return, a return to execute (issue 24). */
+const WAITING = ["QUEUED", "EXCESS", "RETURN_REQUESTED"] as const;
+
 /** Rows per page of the queue (as the other review queues: KYC, cases, payout files). */
 export const BANK_CREDIT_PAGE_SIZE = 20;
 
@@ -11,7 +14,7 @@ export async function bankCreditQueue(db: Executor, page: number) {
   const rows = await db
     .select()
     .from(bankCredits)
-    .where(inArray(bankCredits.state, ["QUEUED", "EXCESS"]))
+    .where(inArray(bankCredits.state, WAITING))
     .orderBy(asc(bankCredits.createdAt), asc(bankCredits.id))
     .limit(BANK_CREDIT_PAGE_SIZE + 1)
     .offset((page - 1) * BANK_CREDIT_PAGE_SIZE);
@@ -23,5 +26,5 @@ export async function bankCreditQueue(db: Executor, page: number) {
 
 /** How many credits the queue lists (the console's Overview). */
 export async function bankCreditQueueCount(db: Executor): Promise<number> {
-  return db.$count(bankCredits, inArray(bankCredits.state, ["QUEUED", "EXCESS"]));
+  return db.$count(bankCredits, inArray(bankCredits.state, WAITING));
 }

@@ -86,26 +86,45 @@ export async function matchBankCredit(tx: Tx, input: { creditId: string; transfe
   };
 }
 
-/** What a return sends back: the whole credit, or an over-payment's excess. */
+/** What a return sends back: the whole credit, or an over-payment's excess; once requested, the amount recorded then. */
 export function amountToReturn(credit: BankCreditRow): string {
+  if (credit.state === "RETURN_REQUESTED" && credit.returnedAmount) return credit.returnedAmount;
   const amount = new Decimal(credit.amount);
   const places = minorUnitExponent(credit.currency);
   return (credit.state === "EXCESS" && credit.appliedAmount ? amount.minus(credit.appliedAmount) : amount).toFixed(places);
 }
 
 /**
- * An operator returns a queued credit (or an over-payment's excess) to the payer: posted to the
- * ledger (out of suspense, out of the collection account); the bank transfer back is made from
- * the bank's own interface, with the payer's details from the statement.
+ * An operator returns a queued credit (or an over-payment's excess) to the payer: the first of
+ * two steps (issue 24 item 7). The return is requested (RETURN_REQUESTED, the amount fixed) and
+ * listed until it is executed from the bank's own interface, with the payer's details from the
+ * statement; executeBankCreditReturn then records the bank's reference and posts it.
  */
-export async function returnBankCredit(tx: Tx, input: { creditId: string; operatorId: string }, now: Date) {
+// `_now`: kept for callers (the console, dual control); the request writes no time of its own.
+export async function returnBankCredit(tx: Tx, input: { creditId: string; operatorId: string }, _now: Date) {
   const credit = await lockCredit(tx, input.creditId);
   const to = bankCreditMachine.next(credit.state, "operator.returned").to;
+  const returned = amountToReturn(credit);
+  const [after] = await tx
+    .update(bankCredits)
+    .set({ state: to, returnedAmount: returned, resolvedBy: input.operatorId, resolvedAt: null })
+    .where(eq(bankCredits.id, credit.id))
+    .returning();
+  return { before: credit, after, returned };
+}
+
+/**
+ * The return was executed at the bank: its reference is recorded and the money leaves the books
+ * (out of suspense, out of the collection account) in the same transaction.
+ */
+export async function executeBankCreditReturn(tx: Tx, input: { creditId: string; bankReference: string; operatorId: string }, now: Date) {
+  const credit = await lockCredit(tx, input.creditId);
+  const to = bankCreditMachine.next(credit.state, "operator.returnExecuted").to;
   const returned = amountToReturn(credit);
   await postCreditReturned(tx, { bankReference: credit.bankReference, amount: returned, currency: credit.currency }, now);
   const [after] = await tx
     .update(bankCredits)
-    .set({ state: to, returnedAmount: returned, resolvedBy: input.operatorId, resolvedAt: now })
+    .set({ state: to, returnBankReference: input.bankReference, returnExecutedAt: now, resolvedBy: input.operatorId, resolvedAt: now })
     .where(eq(bankCredits.id, credit.id))
     .returning();
   return { before: credit, after, returned };

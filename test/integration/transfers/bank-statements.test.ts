@@ -155,6 +155,17 @@ describe("bank transfer funding from camt.053 statements (sandbox endpoints and 
     const excess = await consoleForm(cookie, overRef, "Return 5.00 USD");
     const sentBack = await submitForm(cookie, { ...excess, reason: "Return the excess" });
     assert.match(sentBack.notice ?? "", /5\.00 USD to return/, JSON.stringify(sentBack));
+    // Issue 24 item 7: a return is listed until the bank has executed it, then recorded with its reference.
+    const listed = await queuePage(cookie);
+    assert.ok(listed.includes(strayRef) && listed.includes(overRef), "requested returns stay listed");
+    for (const [r, amount] of [
+      [strayRef, "12.34 USD"],
+      [overRef, "5.00 USD"],
+    ]) {
+      const form = await consoleForm(cookie, r, `Record ${amount} returned`);
+      const done = await submitForm(cookie, { ...form, bankReference: `RET-${r}`, reason: "Sent from the bank" });
+      assert.match(done.notice ?? "", new RegExp(`returned \\(bank reference RET-${r}\\)`), JSON.stringify(done));
+    }
     const finalPage = await queuePage(cookie);
     assert.ok(!finalPage.includes(strayRef) && !finalPage.includes(overRef), "both resolved");
 
@@ -163,6 +174,7 @@ describe("bank transfer funding from camt.053 statements (sandbox endpoints and 
       ["bankCredit.match", over.creditId],
       ["bankCredit.return", stray.creditId],
       ["bankCredit.return", over.creditId],
+      ["bankCredit.returnExecuted", stray.creditId],
     ]) {
       const audit = await (await fetch(`${BASE_URL}/console/audit?action=${action}&q=${target}`, { headers: { cookie } })).text();
       assert.ok(!audit.includes("No audit entries match."), `an audit entry ${action} for ${target}`);

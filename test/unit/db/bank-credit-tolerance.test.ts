@@ -139,4 +139,24 @@ describe("bank credits short within the tolerance (issue 24 item 7)", () => {
     );
     assert.equal((await stateOf(u.transferId)).state, "funding");
   });
+
+  test("search finds credits in every state by amount (as a decimal), payer, reference and booking date", async () => {
+    const { searchBankCredits, creditSearchOf } = await import("@/lib/reconciliation/search");
+    const t = await fundingTransfer();
+    const [matched, stray] = [ref(), ref()];
+    await importCredits([
+      { bankReference: matched, amount: "102.99", currency: "USD", reference: t.reference },
+      { bankReference: stray, amount: "33.3", currency: "USD", text: "rent november" },
+    ]);
+    const find = async (raw: Record<string, string>) => (await searchBankCredits(db, creditSearchOf(raw))).items.map((c) => c.bankReference);
+    assert.ok((await find({ amount: "33.30" })).includes(stray), "33.3 found as 33.30");
+    assert.ok(!(await find({ amount: "33.31" })).includes(stray));
+    assert.ok((await find({ payer: "maria" })).includes(stray), "payer name, any case");
+    assert.ok((await find({ reference: "RENT Nov" })).includes(stray), "remittance text");
+    assert.ok((await find({ reference: t.reference.slice(0, 12) })).includes(matched), "part of the RF reference");
+    assert.ok((await find({ reference: matched })).includes(matched), "the bank's entry reference");
+    assert.ok((await find({ from: "2026-11-20", to: "2026-11-20", state: "MATCHED" })).includes(matched), "matched credits are history too");
+    assert.ok(!(await find({ from: "2026-11-21" })).includes(matched));
+    assert.ok(!(await find({ state: "QUEUED", reference: matched })).includes(matched));
+  });
 });

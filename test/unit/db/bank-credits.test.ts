@@ -222,9 +222,29 @@ describe("bank transfer funding reconciled from camt.053", () => {
     assert.equal((await stateOf(t.transferId)).fundedFrom, "suspense:unallocated");
     const back = await db.transaction((tx) => m.returnBankCredit(tx, { creditId: overId, operatorId: "op" }, new Date()));
     assert.equal(back.returned, "7.01");
-    assert.equal((await credit(over)).state, "RETURNED");
+    // Issue 24 item 7: two steps. Requested: still listed, nothing posted until the bank executes it.
+    assert.equal((await credit(over)).state, "RETURN_REQUESTED");
+    assert.deepEqual(await entryLines(`bank-credit-return:${over}`), []);
     const strayBack = await db.transaction((tx) => m.returnBankCredit(tx, { creditId: strayId, operatorId: "op" }, new Date()));
     assert.equal(strayBack.returned, "20.00");
+    const { bankCreditQueue } = await import("@/lib/reconciliation/queue");
+    const listed = (await bankCreditQueue(db, 1)).items.filter((c) => c.id === overId || c.id === strayId);
+    assert.deepEqual(listed.map((c) => [c.state, c.toReturn]).sort(), [
+      ["RETURN_REQUESTED", "20.00"],
+      ["RETURN_REQUESTED", "7.01"],
+    ]);
+    // Executed with the bank's reference: posted, no longer listed.
+    for (const [id, bankRef] of [
+      [overId, "RET-OVER"],
+      [strayId, "RET-STRAY"],
+    ]) {
+      const done = await db.transaction((tx) => m.executeBankCreditReturn(tx, { creditId: id, bankReference: bankRef, operatorId: "op" }, new Date()));
+      assert.deepEqual([done.after.state, done.after.returnBankReference], ["RETURNED", bankRef]);
+    }
+    assert.deepEqual(
+      (await bankCreditQueue(db, 1)).items.filter((c) => c.id === overId || c.id === strayId),
+      [],
+    );
     assert.deepEqual(await entryLines(`bank-credit-return:${over}`), [
       ["cash:collection", "USD", 0n, 701n],
       ["suspense:unallocated", "USD", 701n, 0n],
@@ -233,9 +253,13 @@ describe("bank transfer funding reconciled from camt.053", () => {
       ["cash:collection", "USD", 0n, 2000n],
       ["suspense:unallocated", "USD", 2000n, 0n],
     ]);
-    // Decided once: a second return is refused.
+    // Decided once: a second return, or a second execution, is refused.
     await assert.rejects(
       db.transaction((tx) => m.returnBankCredit(tx, { creditId: overId, operatorId: "op" }, new Date())),
+      (e: unknown) => (e as { code?: string }).code === "bankCredit.stateInvalid",
+    );
+    await assert.rejects(
+      db.transaction((tx) => m.executeBankCreditReturn(tx, { creditId: overId, bankReference: "AGAIN", operatorId: "op" }, new Date())),
       (e: unknown) => (e as { code?: string }).code === "bankCredit.stateInvalid",
     );
   });

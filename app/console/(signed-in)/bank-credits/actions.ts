@@ -5,7 +5,7 @@ import { consoleAction } from "@/lib/console/action";
 import { recordAudit } from "@/lib/operators/audit";
 import { readCamt053 } from "@/lib/reconciliation/camt";
 import { importStatement } from "@/lib/reconciliation/import";
-import { matchBankCredit, returnBankCredit } from "@/lib/reconciliation/resolve";
+import { executeBankCreditReturn, matchBankCredit, returnBankCredit } from "@/lib/reconciliation/resolve";
 
 const reason = z.string().trim().min(3).max(500);
 
@@ -66,3 +66,26 @@ export const returnCredit = consoleAction("reviewer", z.object({ creditId: z.str
   );
   return `Credit ${done.after.bankReference}: ${done.returned} ${done.after.currency} to return to the payer.`;
 });
+
+// The second step of a return (issue 24 item 7): the bank executed it; its reference is recorded and the return posted.
+export const executeCreditReturn = consoleAction(
+  "reviewer",
+  z.object({ creditId: z.string().min(1), bankReference: z.string().trim().min(1).max(140), reason }),
+  async ({ tx, input, operator, now }) => {
+    const done = await executeBankCreditReturn(tx, { creditId: input.creditId, bankReference: input.bankReference, operatorId: operator.id }, now);
+    await recordAudit(
+      tx,
+      operator,
+      {
+        action: "bankCredit.returnExecuted",
+        targetType: "bankCredit",
+        targetId: input.creditId,
+        before: { state: done.before.state },
+        after: { state: done.after.state, returned: done.returned, returnBankReference: input.bankReference },
+        reason: input.reason,
+      },
+      now,
+    );
+    return `Credit ${done.after.bankReference}: ${done.returned} ${done.after.currency} returned (bank reference ${input.bankReference}).`;
+  },
+);

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge, Card, danger, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
 import { money, when } from "@/lib/console/format";
-import { refundsDue } from "@/lib/console/money";
+import { refundsCompleted, refundsDue } from "@/lib/console/money";
 import { pageParam } from "@/lib/console/page-param";
 import { requireOperator } from "@/lib/console/session";
 import { isSandboxProvider } from "@/lib/providers";
@@ -14,7 +14,9 @@ export default async function RefundsDue({ searchParams }: { searchParams: Searc
   await requireOperator("admin");
   const sp = await searchParams;
   const page = pageParam(param(sp, "page"));
-  const { items, hasMore } = await refundsDue(await ready(), page);
+  const db = await ready();
+  const { items, hasMore } = await refundsDue(db, page);
+  const completed = await refundsCompleted(db);
   const back = "/console/refunds";
   return (
     <>
@@ -71,6 +73,36 @@ export default async function RefundsDue({ searchParams }: { searchParams: Searc
         </Card>
       ))}
       <Pager path={back} page={page} hasMore={hasMore} />
+      <Card title="Completed refunds (latest 50)">
+        {completed.length === 0 ? (
+          <p className="text-sm text-slate-600">No refund completed yet.</p>
+        ) : (
+          <table className="w-full border-collapse text-sm" data-testid="refunds-completed">
+            <thead>
+              <tr className="border-b text-left">
+                <th className="p-2">Transfer</th>
+                <th className="p-2 text-right">Amount</th>
+                <th className="p-2">Bank reference</th>
+                <th className="p-2">Completed</th>
+              </tr>
+            </thead>
+            <tbody>
+              {completed.map((r) => (
+                <tr key={r.transferId} className="border-b">
+                  <td className="p-2">
+                    <Link className="text-blue-700 underline" href={`/console/transfers/${r.transferId}`}>
+                      {r.transferId}
+                    </Link>
+                  </td>
+                  <td className="p-2 text-right">{money(r.amount, r.currency)}</td>
+                  <td className="p-2 font-mono">{r.bankReference ?? "—"}</td>
+                  <td className="p-2">{r.completedAt?.toISOString() ?? ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Card>
     </>
   );
 }
