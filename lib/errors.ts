@@ -116,11 +116,10 @@ export const ERROR_STATUS = {
   // 409 (ours, issue 22): console: a rule set moved out of the state the action needs
   "ruleSet.stateInvalid": 409,
   // 409 (ours, issue 24): console: a posting dated in a closed month; a period, manual journal or
-  // statement difference already moved; a journal posted by the operator who proposed it
+  // statement difference already moved
   "ledger.periodClosed": 409,
   "ledgerPeriod.stateInvalid": 409,
   "journal.stateInvalid": 409,
-  "journal.sameOperator": 409,
   "reconciliation.stateInvalid": 409,
   "funding.methodUnavailable": 409,
   // 410

@@ -1,6 +1,6 @@
 /**
- * A manual journal (issue 24 item 3): proposed by one operator, then posted to the ledger or
- * discarded by a second (dual control: lib/books/journals.ts refuses the proposer).
+ * A manual journal (issue 24 item 3): proposed by one operator, then posted to the ledger when a
+ * second approves its dual-control proposal (lib/dual-control), or discarded.
  */
 import type { AccountCode } from "@/lib/ledger/accounts";
 import { defineMachine, NONE } from "@/lib/state-machine/define";
@@ -27,7 +27,7 @@ export const manualJournalMachine = defineMachine<ManualJournalState, ManualJour
   refusedCode: "journal.stateInvalid",
   transitions: [
     { from: [NONE], trigger: "propose", to: "PROPOSED", notes: "balanced per currency, waiting for a second operator" },
-    { from: ["PROPOSED"], trigger: "post", to: "POSTED", notes: "a second operator posts it: one ledger entry" },
-    { from: ["PROPOSED"], trigger: "discard", to: "DISCARDED", notes: "a second operator (or the proposer) withdraws it" },
+    { from: ["PROPOSED"], trigger: "post", to: "POSTED", notes: "a second operator approves it: one ledger entry" },
+    { from: ["PROPOSED"], trigger: "discard", to: "DISCARDED", notes: "an admin (the proposer too) withdraws it" },
   ],
 });

@@ -1,13 +1,15 @@
 /**
  * Manual journal entries (issue 24 item 3: prefunding the payout bank, bank charges, write-offs,
- * corrections) under dual control: one operator proposes, a second posts (or either discards).
+ * corrections) under dual control: one operator proposes (a journal row and a dual-control
+ * proposal `ledger.journal.post`), a second approves it on the Approvals page, which posts it;
+ * an admin may discard a proposed journal instead.
  * And the payment of partner fees owed (item 2), a posting of its own. Both audited.
  */
 import { asc, desc, eq } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { manualJournals, partners } from "@/db/schema";
-import { DomainError, notFound, validationError, type ValidationIssue } from "@/lib/errors";
+import { notFound, validationError, type ValidationIssue } from "@/lib/errors";
 import { checkLines, isAccountCode, isPartnerAccount, isTransferAccount, toMinor, type PostingLine } from "@/lib/ledger";
 import { isCurrencyCode } from "@/lib/money/currency";
 import type { Operator } from "@/lib/operators/records";
@@ -89,33 +91,60 @@ export async function proposeJournal(
   return row;
 }
 
-/** A second operator posts (one ledger entry, dated now: in the open month) or discards a proposed journal. */
-export async function decideJournal(tx: Tx, input: { id: string; decision: "post" | "discard"; operator: Operator; now: Date }): Promise<ManualJournalRow> {
+/** A journal that can still be posted (PROPOSED), locked; refused otherwise as its machine refuses. */
+export async function lockProposedJournal(tx: Tx, id: string): Promise<ManualJournalRow> {
+  const [row] = await tx.select().from(manualJournals).where(eq(manualJournals.id, id)).for("update");
+  if (!row) throw notFound("journal");
+  manualJournalMachine.next(row.state, "post");
+  return row;
+}
+
+/**
+ * Posts a proposed journal: one ledger entry, dated now (in the open month). Called by the dual
+ * control action `ledger.journal.post` (lib/dual-control/actions.ts) when a second operator
+ * approves it: the separation of duties and the audit entry (proposer and approver) are its.
+ */
+export async function postJournal(tx: Tx, input: { id: string; operator: Operator; now: Date }): Promise<ManualJournalRow> {
+  const row = await lockProposedJournal(tx, input.id);
+  const next = manualJournalMachine.next(row.state, "post").to;
+  await effectsOf(tx).ledger.post({
+    sourceKey: `manual-journal:${row.id}`,
+    kind: "manual.journal",
+    memo: row.memo,
+    reference: row.reference,
+    lines: await ledgerLines(tx, row.lines),
+    now: input.now,
+  });
+  const [moved] = await tx
+    .update(manualJournals)
+    .set({ state: next, decidedBy: input.operator.id, decidedAt: input.now })
+    .where(eq(manualJournals.id, row.id))
+    .returning();
+  return moved;
+}
+
+/** Withdraws a proposed journal (any admin, the proposer included): nothing is posted; audited. */
+export async function discardJournal(tx: Tx, input: { id: string; operator: Operator; now: Date }): Promise<ManualJournalRow> {
   const [row] = await tx.select().from(manualJournals).where(eq(manualJournals.id, input.id)).for("update");
   if (!row) throw notFound("journal");
-  const next = manualJournalMachine.next(row.state, input.decision).to;
-  if (input.decision === "post" && row.proposedBy === input.operator.id)
-    throw new DomainError("journal.sameOperator", { message: "A second operator posts a manual journal: you proposed this one." });
-  if (input.decision === "post") {
-    await effectsOf(tx).ledger.post({
-      sourceKey: `manual-journal:${row.id}`,
-      kind: "manual.journal",
-      memo: row.memo,
-      reference: row.reference,
-      lines: await ledgerLines(tx, row.lines),
-      now: input.now,
-    });
-  }
+  const next = manualJournalMachine.next(row.state, "discard").to;
   const [moved] = await tx
     .update(manualJournals)
     .set({ state: next, decidedBy: input.operator.id, decidedAt: input.now })
     .where(eq(manualJournals.id, row.id))
     .returning();
   await effectsOf(tx).audit.record(
-    { action: `ledger.journal.${input.decision}`, targetType: "manual_journal", targetId: row.id, before: { state: row.state }, after: { state: next } },
+    { action: "ledger.journal.discard", targetType: "manual_journal", targetId: row.id, before: { state: row.state }, after: { state: next } },
     input.operator,
   );
   return moved;
+}
+
+/** The journal's lines in one line of text (the Approvals queue's summary). */
+export function journalSummary(row: Pick<ManualJournalRow, "lines">): string {
+  return row.lines
+    .map((l) => `${l.debit ? "Dr" : "Cr"} ${l.partnerId ? `${l.account}:${l.partnerId}` : l.account} ${l.debit || l.credit} ${l.currency}`)
+    .join("; ");
 }
 
 export async function listJournals(db: Executor, limit = 100): Promise<ManualJournalRow[]> {

@@ -11,6 +11,7 @@ import { and, eq, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db";
 import { bankCredits, partners, screeningCases, transfers } from "@/db/schema";
+import { journalSummary, lockProposedJournal, postJournal } from "@/lib/books/journals";
 import { config } from "@/lib/config";
 import { money } from "@/lib/console/format";
 import { DomainError, notFound } from "@/lib/errors";
@@ -245,6 +246,26 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
         before: { state: done.before.state, reason: done.before.reason },
         after: { state: done.after.state, returned: done.returned },
         notice: `Credit ${done.after.bankReference}: ${done.returned} ${done.after.currency} to return to the payer.`,
+      };
+    },
+  }),
+  // Issue 24 item 3: a manual journal is posted by a second operator (the proposer made the journal row).
+  "ledger.journal.post": define({
+    role: "admin",
+    input: z.object({ journalId: z.string().min(1) }),
+    subject: (p) => ({ type: "manualJournal", id: p.journalId }),
+    describe: async (tx, p) => {
+      const journal = await lockProposedJournal(tx, p.journalId);
+      return { summary: `Post manual journal ${journal.id}, "${journal.memo}": ${journalSummary(journal)}`, before: { state: journal.state } };
+    },
+    perform: async (tx, p, { operator, now }) => {
+      const posted = await postJournal(tx, { id: p.journalId, operator, now });
+      return {
+        targetType: "manualJournal",
+        targetId: posted.id,
+        before: { state: "PROPOSED" },
+        after: { state: posted.state, lines: posted.lines, reference: posted.reference },
+        notice: `Journal ${posted.id} posted to the ledger.`,
       };
     },
   }),

@@ -13,6 +13,7 @@ export const CONTROLLED_ACTIONS = [
   "partner.update",
   "partner.apiKey.issue",
   "partner.apiKey.revoke",
+  "ledger.journal.post",
 ] as const;
 export type ControlledActionKind = (typeof CONTROLLED_ACTIONS)[number];
 

@@ -12,7 +12,8 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db";
 import { auditLog, journalEntries, journalLines, ledgerAccounts, transfers } from "@/db/schema";
 import { dailyReconciliation, explainDifference, recordClosingBalances } from "@/lib/books/bank-reconciliation";
-import { decideJournal, proposeJournal, recordPartnerFeePayment } from "@/lib/books/journals";
+import { discardJournal, proposeJournal, recordPartnerFeePayment } from "@/lib/books/journals";
+import { act, approve } from "@/lib/dual-control/proposals";
 import { changePeriod } from "@/lib/books/periods";
 import { profitAndLoss, safeguarding, trialBalanceAsOf } from "@/lib/books/reports";
 import { DomainError } from "@/lib/errors";
@@ -205,7 +206,7 @@ describe("books", () => {
     assert.deepEqual(audits.map((a) => a.action).sort(), ["ledger.period.close", "ledger.period.reopen"]);
   });
 
-  test("a manual journal is balanced, proposed by one operator and posted by another; partner fees are paid by a recorded payment", async () => {
+  test("a manual journal is balanced, proposed by one operator and posted when another approves it (dual control); partner fees are paid by a recorded payment", async () => {
     const now = at("2026-11-03T09:00:00Z");
     const prefund = [
       { account: "cash:payout-bank" as const, currency: "MXN", debit: "10000.00", credit: "" },
@@ -230,10 +231,15 @@ describe("books", () => {
       proposeJournal(u.tx, { memo: "Prefund the MXN payout bank", reference: "WIRE-77", lines: prefund, operator: accountant, now }),
     );
     const before = (await trialBalanceAsOf(db, at("2027-01-01T00:00:00Z"))).rows.find((r) => r.code === "cash:payout-bank" && r.currency === "MXN")!.balance;
-    const self = await runUnit((u) => decideJournal(u.tx, { id: proposed.id, decision: "post", operator: accountant, now: u.now }), { db, now });
-    assert.equal(self.ok ? "posted" : self.error.code, "journal.sameOperator");
-    const done = await unit(now, (u) => decideJournal(u.tx, { id: proposed.id, decision: "post", operator: second, now: u.now }));
-    assert.equal(done.state, "POSTED");
+    // Posting is under dual control: the proposer's act makes a proposal, which they cannot approve.
+    const acted = await unit(now, (u) => act(u.tx, "ledger.journal.post", { journalId: proposed.id }, { operator: accountant, reason: "prefund", now }));
+    assert.equal(acted.kind, "proposed");
+    const proposalId = acted.kind === "proposed" ? acted.proposal.id : "";
+    assert.match(acted.kind === "proposed" ? acted.proposal.summary : "", /Dr cash:payout-bank 10000\.00 MXN; Cr cash:operating 10000\.00 MXN/);
+    const self = await runUnit((u) => approve(u.tx, proposalId, { operator: accountant, reason: "mine", now }), { db, now });
+    assert.equal(self.ok ? "posted" : self.error.code, "proposal.selfApproval");
+    const done = await unit(now, (u) => approve(u.tx, proposalId, { operator: second, reason: "wire seen at the bank", now }));
+    assert.deepEqual(done.performed.after.state, "POSTED");
     const afterPost = (await trialBalanceAsOf(db, at("2027-01-01T00:00:00Z"))).rows.find((r) => r.code === "cash:payout-bank" && r.currency === "MXN")!.balance;
     assert.equal(afterPost - before, 1_000_000n);
     const [entry] = await db
@@ -241,6 +247,17 @@ describe("books", () => {
       .from(journalEntries)
       .where(eq(journalEntries.sourceKey, `manual-journal:${proposed.id}`));
     assert.equal(entry.reference, "WIRE-77");
+    // A posted journal cannot be discarded; a discarded one is never posted.
+    await assert.rejects(
+      unit(now, (u) => discardJournal(u.tx, { id: proposed.id, operator: accountant, now })),
+      (e: unknown) => e instanceof DomainError && e.code === "journal.stateInvalid",
+    );
+    const withdrawn = await unit(now, (u) => proposeJournal(u.tx, { memo: "Bank charges", lines: prefund, operator: accountant, now }));
+    assert.equal((await unit(now, (u) => discardJournal(u.tx, { id: withdrawn.id, operator: accountant, now }))).state, "DISCARDED");
+    await assert.rejects(
+      unit(now, (u) => act(u.tx, "ledger.journal.post", { journalId: withdrawn.id }, { operator: accountant, reason: "late", now })),
+      (e: unknown) => e instanceof DomainError && e.code === "journal.stateInvalid",
+    );
 
     await unit(now, (u) =>
       recordPartnerFeePayment(u.tx, { partnerId: owner.partnerId, currency: "USD", amount: "1.00", bankReference: "PAY-1", operator: accountant, now }),

@@ -2,10 +2,11 @@
 
 import { z } from "zod";
 import { explainDifference } from "@/lib/books/bank-reconciliation";
-import { decideJournal, proposeJournal, recordPartnerFeePayment } from "@/lib/books/journals";
+import { discardJournal, proposeJournal, recordPartnerFeePayment } from "@/lib/books/journals";
 import type { ManualJournalLine } from "@/lib/books/journal-state-machine";
 import { changePeriod } from "@/lib/books/periods";
 import { consoleAction } from "@/lib/console/action";
+import { act, actedNotice } from "@/lib/dual-control/proposals";
 import { JOURNAL_FORM_LINES } from "./journal-form";
 
 // The accountant's console actions (issue 24): admin only like the ledger pages; each domain
@@ -54,18 +55,16 @@ export const proposeManualJournal = consoleAction(
       });
     }
     const row = await proposeJournal(tx, { memo: input.memo, reference: input.reference, lines, operator, now });
-    return `Journal ${row.id} proposed: a second operator posts it.`;
+    // Posting is under dual control: a proposal a second admin approves on the Approvals page.
+    const acted = await act(tx, "ledger.journal.post", { journalId: row.id }, { operator, reason: input.memo, now });
+    return `Journal ${row.id}: ${actedNotice(acted)}`;
   },
 );
 
-export const decideManualJournal = consoleAction(
-  "admin",
-  z.object({ id: z.string().min(1), decision: z.enum(["post", "discard"]) }),
-  async ({ tx, input, operator, now }) => {
-    const row = await decideJournal(tx, { ...input, operator, now });
-    return `Journal ${row.id} is now ${row.state}.`;
-  },
-);
+export const discardManualJournal = consoleAction("admin", z.object({ id: z.string().min(1) }), async ({ tx, input, operator, now }) => {
+  const row = await discardJournal(tx, { ...input, operator, now });
+  return `Journal ${row.id} is now ${row.state}.`;
+});
 
 export const payPartnerFees = consoleAction(
   "admin",

@@ -5,7 +5,7 @@ import { when } from "@/lib/console/format";
 import { requireOperator } from "@/lib/console/session";
 import { ACCOUNT_CODES, isTransferAccount } from "@/lib/ledger";
 import { ready } from "@/lib/platform/ready";
-import { decideManualJournal, proposeManualJournal } from "../actions";
+import { discardManualJournal, proposeManualJournal } from "../actions";
 import { JOURNAL_FORM_LINES } from "../journal-form";
 
 export const metadata = { title: "Manual journals · Ledger · Console" };
@@ -13,13 +13,13 @@ export const metadata = { title: "Manual journals · Ledger · Console" };
 const HOUSE_ACCOUNTS = ACCOUNT_CODES.filter((c) => !isTransferAccount(c));
 
 export default async function JournalsPage({ searchParams }: { searchParams: SearchParams }) {
-  const operator = await requireOperator("admin");
+  await requireOperator("admin");
   const sp = await searchParams;
   const journals = await listJournals(await ready());
   const back = "/console/ledger/journals";
   return (
     <>
-      <PageTitle sub="Prefunding a payout bank, bank charges, write-offs, corrections: proposed by one operator, posted by a second, dated when posted (in the open month).">
+      <PageTitle sub="Prefunding a payout bank, bank charges, write-offs, corrections: proposed by one operator, posted when a second approves it on the Approvals page, dated then (in the open month).">
         Manual journals
       </PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
@@ -88,21 +88,17 @@ export default async function JournalsPage({ searchParams }: { searchParams: Sea
             </tbody>
           </table>
           {j.state === "PROPOSED" ? (
-            <div className="flex gap-2">
-              {j.proposedBy !== operator.id ? (
-                <form action={decideManualJournal}>
-                  <input type="hidden" name="back" value={back} />
-                  <input type="hidden" name="id" value={j.id} />
-                  <input type="hidden" name="decision" value="post" />
-                  <button className={primary}>Post</button>
-                </form>
-              ) : (
-                <p className="text-sm text-slate-500">A second operator posts it.</p>
-              )}
-              <form action={decideManualJournal}>
+            <div className="flex items-center gap-2">
+              <p className="text-sm text-slate-600">
+                Waiting for a second operator on the{" "}
+                <Link className="text-blue-700 underline" href="/console/approvals">
+                  Approvals
+                </Link>{" "}
+                page.
+              </p>
+              <form action={discardManualJournal}>
                 <input type="hidden" name="back" value={back} />
                 <input type="hidden" name="id" value={j.id} />
-                <input type="hidden" name="decision" value="discard" />
                 <button className={danger}>Discard</button>
               </form>
             </div>
