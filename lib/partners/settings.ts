@@ -3,6 +3,8 @@ import type { Tx } from "@/db";
 import { partners } from "@/db/schema";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
+import { modeOf } from "@/lib/monitoring/evaluate";
+import type { MonitoringMode } from "@/lib/monitoring/types";
 import { assertDeliverableUrl, assertDeliverableUrlShape } from "@/lib/webhooks/url-policy";
 import { validReturnOrigins } from "./origins";
 import { newWebhookSecret, rotateWebhookSecret } from "./webhook-secret";
@@ -15,6 +17,8 @@ export interface PartnerSettingsInput {
   deepLinkBase?: string | null;
   /** Replace the webhook secret (the previous one stays valid for the rotation window). */
   rotateWebhookSecret?: boolean;
+  /** Transaction monitoring mode (issue 22): enforce or shadow. */
+  monitoring?: MonitoringMode;
 }
 
 export interface PartnerSettings {
@@ -27,6 +31,7 @@ export interface PartnerSettings {
   previousWebhookSecretValidUntil: string | null;
   returnOrigins: string[];
   deepLinkBase: string | null;
+  monitoring: MonitoringMode;
 }
 
 const privateAllowed = () => config().sandbox || config().WEBHOOK_ALLOW_PRIVATE;
@@ -99,6 +104,7 @@ export async function applyPartnerSettings(
       webhookSecret: webhookUrl ? (partner.webhookSecret ?? newWebhookSecret()) : partner.webhookSecret,
       returnOrigins: origins ?? partner.returnOrigins,
       deepLinkBase: input.deepLinkBase === undefined ? partner.deepLinkBase : input.deepLinkBase,
+      monitoringMode: input.monitoring ?? partner.monitoringMode,
       updatedAt: now,
     })
     .where(eq(partners.id, partnerId))
@@ -114,6 +120,7 @@ export async function applyPartnerSettings(
     previousWebhookSecretValidUntil: (rotated ? rotated.previousValidUntil : validUntil && validUntil > now ? validUntil : null)?.toISOString() ?? null,
     returnOrigins: updated.returnOrigins,
     deepLinkBase: updated.deepLinkBase,
+    monitoring: modeOf(updated),
   };
   return { settings, firstWebhookSecret: !partner.webhookSecret && !!updated.webhookSecret };
 }

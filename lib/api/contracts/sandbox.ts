@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
+import { MONITORING_MODES } from "@/lib/monitoring/types";
 import { MAX_RETURN_ORIGINS } from "@/lib/partners/origins";
 import { Timestamp } from "../schemas";
 import { EX } from "../examples/ids";
@@ -38,6 +39,11 @@ export const putPartner = defineContract({
         .nullable()
         .optional()
         .meta({ example: "partnerapp://remit" }),
+      monitoring: z.enum(MONITORING_MODES).optional().meta({
+        description:
+          "Transaction monitoring for this partner's transfers: `shadow` (the sandbox default: evaluated and recorded, never changes a transfer, so integration tests stay deterministic) or `enforce` (as in production: a transfer the rules hold goes `onreview` with reason TRF_CHECK_REVIEW, or `rejected` with TRF_CHECK_FAILED). The review rules of decisions section 7 act in both.",
+        example: "enforce",
+      }),
       rotateWebhookSecret: z.boolean().optional().meta({
         description:
           "true replaces the webhook secret; the new one is returned in webhookSecret. The previous secret keeps signing deliveries (a second `v1,` signature) until previousWebhookSecretValidUntil (24 h by default), so receivers can switch without losing a delivery. Needs a webhook URL.",
@@ -59,6 +65,7 @@ export const putPartner = defineContract({
         }),
         returnOrigins: z.array(z.string()),
         deepLinkBase: z.string().nullable(),
+        monitoring: z.enum(MONITORING_MODES).meta({ description: "The partner's transaction-monitoring mode (its own, or the service's default)." }),
       })
       .meta({ id: "SandboxPartnerSettings" }),
   },
@@ -67,6 +74,7 @@ export const putPartner = defineContract({
       webhookUrl: "https://partner.example.com/webhooks/remit",
       returnOrigins: ["https://app.example.com"],
       deepLinkBase: "partnerapp://remit",
+      monitoring: "enforce",
       rotateWebhookSecret: true,
     },
     response: {
@@ -78,6 +86,7 @@ export const putPartner = defineContract({
       previousWebhookSecretValidUntil: "2026-11-22T10:00:00.000Z",
       returnOrigins: ["https://app.example.com"],
       deepLinkBase: "partnerapp://remit",
+      monitoring: "enforce",
     },
   },
   errors: ["auth.subscriptionKeyInvalid", "validation.fieldInvalid", "validation.fieldFormatInvalid"],

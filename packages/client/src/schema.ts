@@ -1319,6 +1319,12 @@ export interface components {
       returnOrigins?: string[];
       /** @example partnerapp://remit */
       deepLinkBase?: string | null;
+      /**
+       * @description Transaction monitoring for this partner's transfers: `shadow` (the sandbox default: evaluated and recorded, never changes a transfer, so integration tests stay deterministic) or `enforce` (as in production: a transfer the rules hold goes `onreview` with reason TRF_CHECK_REVIEW, or `rejected` with TRF_CHECK_FAILED). The review rules of decisions section 7 act in both.
+       * @example enforce
+       * @enum {string}
+       */
+      monitoring?: "enforce" | "shadow";
       /** @description true replaces the webhook secret; the new one is returned in webhookSecret. The previous secret keeps signing deliveries (a second `v1,` signature) until previousWebhookSecretValidUntil (24 h by default), so receivers can switch without losing a delivery. Needs a webhook URL. */
       rotateWebhookSecret?: boolean;
     };
@@ -2125,6 +2131,11 @@ export interface components {
       previousWebhookSecretValidUntil: string | null;
       returnOrigins: string[];
       deepLinkBase: string | null;
+      /**
+       * @description The partner's transaction-monitoring mode (its own, or the service's default).
+       * @enum {string}
+       */
+      monitoring: "enforce" | "shadow";
     };
     PaymentStatusImport: {
       transactions: number;
@@ -7909,6 +7920,7 @@ export interface operations {
          *         "https://app.example.com"
          *       ],
          *       "deepLinkBase": "partnerapp://remit",
+         *       "monitoring": "enforce",
          *       "rotateWebhookSecret": true
          *     }
          */
@@ -7935,7 +7947,8 @@ export interface operations {
            *       "returnOrigins": [
            *         "https://app.example.com"
            *       ],
-           *       "deepLinkBase": "partnerapp://remit"
+           *       "deepLinkBase": "partnerapp://remit",
+           *       "monitoring": "enforce"
            *     }
            */
           "application/json": components["schemas"]["SandboxPartnerSettings"];
