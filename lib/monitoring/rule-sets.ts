@@ -13,6 +13,7 @@ import type { Operator } from "@/lib/operators/records";
 import type { RuleSetRow } from "./evaluate";
 import { defaultPack, parseRuleSet, type RuleSetDocument } from "./rule-set";
 import { ruleSetMachine, type RuleSetTrigger } from "./state-machine";
+import type { BacktestSummary } from "./types";
 
 export const SYSTEM_AUTHOR = { id: "system", email: "system (shipped default pack)" };
 
@@ -151,4 +152,11 @@ export async function ruleSetById(db: Db | Tx, id: string): Promise<RuleSetRow |
     .from(monitoringRuleSets)
     .where(and(eq(monitoringRuleSets.id, id)));
   return row;
+}
+
+/** Keeps a backtest's summary on the set (not a state change). */
+export async function saveBacktest(tx: Tx, id: string, backtest: BacktestSummary, now: Date): Promise<RuleSetRow> {
+  const row = await lockRuleSet(tx, id);
+  const [updated] = await tx.update(monitoringRuleSets).set({ backtest, updatedAt: now }).where(eq(monitoringRuleSets.id, row.id)).returning();
+  return updated;
 }

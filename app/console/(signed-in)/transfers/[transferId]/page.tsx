@@ -7,6 +7,7 @@ import { requireOperator } from "@/lib/console/session";
 import { transferView } from "@/lib/console/transfer-view";
 import { fromMinor, transferEntries } from "@/lib/ledger";
 import { Decimal } from "@/lib/money/decimal";
+import { evaluationsOf } from "@/lib/monitoring/queries";
 import { payoutRejectionOf } from "@/lib/payouts/console";
 import { ready } from "@/lib/platform/ready";
 
@@ -21,7 +22,7 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
   const found = await transferView(db, transferId);
   if (!found) notFound();
   const { t, refund, history, beneficiary: b, method, screening, credits, actions, hold } = found;
-  const [entries, rejection] = await Promise.all([transferEntries(db, t.id), payoutRejectionOf(db, t.id)]);
+  const [entries, rejection, evaluations] = await Promise.all([transferEntries(db, t.id), payoutRejectionOf(db, t.id), evaluationsOf(db, t.id)]);
   return (
     <>
       <PageTitle
@@ -121,6 +122,23 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
             </tbody>
           </table>
         )}
+      </Card>
+      <Card title={`Monitoring (${evaluations.length})`}>
+        <ul className="text-sm" data-testid="monitoring-evaluations">
+          {evaluations.map((e) => (
+            <li key={e.id} className="mb-2">
+              Rule set v{e.ruleSetVersion} ({e.run === "live" ? "live" : "shadow run"}) · <Badge>{e.outcome}</Badge> · mode {e.mode} · {when(e.createdAt)}
+              <div>Fired: {e.fired.length ? e.fired.map((f) => `${f.rule} (${f.score})`).join(", ") : "none"}</div>
+              {e.typologies.length ? <div>Typologies: {e.typologies.map((ty) => `${ty.typology} ${ty.score} → ${ty.outcome}`).join(", ")}</div> : null}
+              {e.suppressed.length ? <div>Snoozed: {e.suppressed.join(", ")}</div> : null}
+              <div className="font-mono text-xs text-slate-600">
+                {Object.entries(e.aggregates)
+                  .map(([k, v]) => `${k} = ${v}`)
+                  .join(" · ")}
+              </div>
+            </li>
+          ))}
+        </ul>
       </Card>
       <Card title={`State history (${history.length})`}>
         <ol className="list-decimal pl-6 text-sm" data-testid="state-history">
