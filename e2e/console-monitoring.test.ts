@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { screenshot } from "./support/browser";
+import { ADMIN, CONSOLE_TEST_TIMEOUT, consoleUrl, createOperatorInConsole, flashError, notice, signedInPage } from "./support/console";
+import { setupE2eFile } from "./support/setup";
+
+// Issue 22 item 5 (safe change): an admin drafts a rule set version from the live one, backtests
+// and proposes it; their own attempt to activate it is refused (four eyes); a second admin
+// activates it, and the version live until then is retired.
+
+const e2e = setupE2eFile();
+
+const ruleSetCard = (page: Page, version: number) => page.locator("main section").filter({ has: page.getByTestId(`rule-set-${version}`) });
+
+async function press(page: Page, version: number, button: string): Promise<void> {
+  await ruleSetCard(page, version).getByRole("button", { name: button, exact: true }).click();
+  await page.waitForURL((url) => url.pathname === "/console/monitoring" && (url.searchParams.has("notice") || url.searchParams.has("error")));
+}
+
+test("a second operator activates a rule set the first one drafted; the author's own attempt is refused", { timeout: CONSOLE_TEST_TIMEOUT * 2 }, async () => {
+  const admin = await signedInPage(e2e.browser, ADMIN);
+  const authorCredentials = await createOperatorInConsole(admin, "admin", "Rule Author");
+  const author = await signedInPage(e2e.browser, authorCredentials);
+
+  await author.goto(consoleUrl("/monitoring"));
+  await author.getByLabel("Note", { exact: true }).first().fill("Same rules, reviewed for the quarterly check");
+  await author.getByRole("button", { name: "Save as draft" }).click();
+  await author.waitForURL((url) => url.searchParams.has("notice"));
+  const saved = (await notice(author).textContent()) ?? "";
+  const version = Number(/Draft version (\d+) saved/.exec(saved)?.[1]);
+  assert.ok(version > 1, saved);
+  const live = Number((await author.locator("[data-testid^=rule-set-]").filter({ hasText: "active" }).first().getAttribute("data-testid"))?.replace("rule-set-", ""));
+
+  await press(author, version, "Backtest (30 days)");
+  assert.match((await notice(author).textContent()) ?? "", new RegExp(`Backtest of version ${version}: \\d+ of \\d+ transfers would be held`));
+  await ruleSetCard(author, version).getByTestId("backtest").waitFor();
+  await press(author, version, "Propose");
+  assert.match((await notice(author).textContent()) ?? "", /proposed: another operator may activate it/);
+
+  await press(author, version, "Activate");
+  assert.match((await flashError(author).textContent()) ?? "", new RegExp(`You drafted rule set version ${version}: another operator must activate it`));
+  await ruleSetCard(author, version).getByText("proposed", { exact: true }).waitFor();
+  await screenshot(author, "console-monitoring-author-refused");
+
+  await admin.goto(consoleUrl("/monitoring"));
+  await press(admin, version, "Activate");
+  assert.match((await notice(admin).textContent()) ?? "", new RegExp(`Version ${version} is live; version ${live} retired`));
+  await ruleSetCard(admin, version).getByText("active", { exact: true }).waitFor();
+  await ruleSetCard(admin, live).getByText("retired", { exact: true }).waitFor();
+  assert.match((await ruleSetCard(admin, version).textContent()) ?? "", new RegExp(`activated by ${ADMIN.email}`));
+  await screenshot(admin, "console-monitoring-activated");
+  await author.context().close();
+  await admin.context().close();
+});
