@@ -63,6 +63,8 @@ if (want("journey")) {
 if (want("profile")) results.profile = tsx("bench/profile.ts", { BENCH_DRIVER: "postgres" });
 if (want("auth")) results.auth = await benchAuth();
 if (want("screening")) results.screening = tsx("bench/screening.ts");
+// Issue 22: what monitoring adds to the fast-check, with 100,000 transfers in the windows (PostgreSQL).
+if (want("monitoring")) results.monitoring = tsx("bench/monitoring.ts");
 results.minutes = (Date.now() - started) / 60000;
 // The raw figures, for a look after the run (not committed).
 writeFileSync(path.join(tmpdir(), "remit-bench-last-run.json"), JSON.stringify(results, null, 2));

@@ -30,7 +30,9 @@ test("a second operator activates a rule set the first one drafted; the author's
   const saved = (await notice(author).textContent()) ?? "";
   const version = Number(/Draft version (\d+) saved/.exec(saved)?.[1]);
   assert.ok(version > 1, saved);
-  const live = Number((await author.locator("[data-testid^=rule-set-]").filter({ hasText: "active" }).first().getAttribute("data-testid"))?.replace("rule-set-", ""));
+  const live = Number(
+    (await author.locator("[data-testid^=rule-set-]").filter({ hasText: "active" }).first().getAttribute("data-testid"))?.replace("rule-set-", ""),
+  );
 
   await press(author, version, "Backtest (30 days)");
   assert.match((await notice(author).textContent()) ?? "", new RegExp(`Backtest of version ${version}: \\d+ of \\d+ transfers would be held`));

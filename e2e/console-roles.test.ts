@@ -24,7 +24,19 @@ import { setupE2eFile } from "./support/setup";
 
 const QUEUE_LINKS = ["Overview", "Review", "Compliance holds", "Screening", "KYC review", "Bank credits"];
 const ADMIN_LINKS = ["Customers", "Partners", "Webhooks", "Failed deliveries", "Payout files", "Ledger", "Monitoring", "Audit log", "Operators"];
-const ADMIN_PAGES = ["/customers", "/partners", "/webhooks", "/deliveries", "/payout-files", "/refunds", "/ledger", "/ledger/export", "/monitoring", "/audit", "/operators"];
+const ADMIN_PAGES = [
+  "/customers",
+  "/partners",
+  "/webhooks",
+  "/deliveries",
+  "/payout-files",
+  "/refunds",
+  "/ledger",
+  "/ledger/export",
+  "/monitoring",
+  "/audit",
+  "/operators",
+];
 
 const e2e = setupE2eFile();
 
