@@ -23,7 +23,7 @@ import { setupE2eFile } from "./support/setup";
 // every admin page sends them to /console/forbidden, and their navigation has no admin links.
 
 const QUEUE_LINKS = ["Overview", "Review", "Compliance holds", "Screening", "KYC review", "Bank credits"];
-const ADMIN_LINKS = ["Customers", "Partners", "Webhooks", "Failed deliveries", "Payout files", "Ledger", "Monitoring", "Audit log", "Operators"];
+const ADMIN_LINKS = ["Customers", "Partners", "Webhooks", "Failed deliveries", "Payout files", "Ledger", "Audit log", "Operators"];
 const ADMIN_PAGES = [
   "/customers",
   "/partners",

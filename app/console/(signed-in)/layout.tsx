@@ -20,7 +20,6 @@ const ADMIN = [
   ["/console/deliveries", "Failed deliveries"],
   ["/console/payout-files", "Payout files"],
   ["/console/ledger", "Ledger"],
-  ["/console/monitoring", "Monitoring"],
   ["/console/audit", "Audit log"],
   ["/console/operators", "Operators"],
 ] as const;

@@ -13,7 +13,19 @@ export default async function Partners({ searchParams }: { searchParams: SearchP
   const partners = await listPartners(await ready());
   return (
     <>
-      <PageTitle sub="Partners integrating the APIs.">Partners</PageTitle>
+      <PageTitle
+        sub={
+          <>
+            Partners integrating the APIs. Transaction monitoring (each partner&apos;s mode and parameters, rule sets):{" "}
+            <Link className="text-blue-700 underline" href="/console/monitoring">
+              Monitoring
+            </Link>
+            .
+          </>
+        }
+      >
+        Partners
+      </PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
       <Card title="New partner">
         <form action={createPartnerAction} className="flex flex-wrap items-center gap-2">

@@ -124,6 +124,11 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
         )}
       </Card>
       <Card title={`Monitoring (${evaluations.length})`}>
+        <p className="mb-2 text-sm">
+          <Link className="text-blue-700 underline" href="/console/monitoring">
+            Rule sets, modes and snoozes
+          </Link>
+        </p>
         <ul className="text-sm" data-testid="monitoring-evaluations">
           {evaluations.map((e) => (
             <li key={e.id} className="mb-2">
