@@ -13,9 +13,13 @@ const e2e = setupE2eFile();
 
 const ruleSetCard = (page: Page, version: number) => page.locator("main section").filter({ has: page.getByTestId(`rule-set-${version}`) });
 
+/** Presses a rule set's button and waits for the page it returns to (a new notice or error in the URL). */
 async function press(page: Page, version: number, button: string): Promise<void> {
+  const before = page.url();
   await ruleSetCard(page, version).getByRole("button", { name: button, exact: true }).click();
-  await page.waitForURL((url) => url.pathname === "/console/monitoring" && (url.searchParams.has("notice") || url.searchParams.has("error")));
+  await page.waitForURL(
+    (url) => url.href !== before && url.pathname === "/console/monitoring" && (url.searchParams.has("notice") || url.searchParams.has("error")),
+  );
 }
 
 test("a second operator activates a rule set the first one drafted; the author's own attempt is refused", { timeout: CONSOLE_TEST_TIMEOUT * 2 }, async () => {
