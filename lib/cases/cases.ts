@@ -22,12 +22,13 @@
 import { and, eq, isNull, ne } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { complianceAlerts, complianceCases } from "@/db/schema";
+import { beneficiaries, complianceAlerts, complianceCaseNotes, complianceCases, customerRiskFlags, subscriptions, transfers } from "@/db/schema";
 import { clock } from "@/lib/clock";
-import { notFound } from "@/lib/errors";
+import { DomainError, notFound } from "@/lib/errors";
 import type { Operator } from "@/lib/operators/records";
 import { effectsOf } from "@/lib/platform/unit-of-work";
-import { complianceCaseMachine, type AlertKind } from "./state-machine";
+import { draftReport, type ReportRow } from "./reports";
+import { CLOSE_TRIGGERS, complianceCaseMachine, type AlertKind, type CaseOutcome, type RiskFlag } from "./state-machine";
 
 export type ComplianceCaseRow = typeof complianceCases.$inferSelect;
 export type ComplianceAlertRow = typeof complianceAlerts.$inferSelect;
@@ -176,4 +177,123 @@ export async function raiseAlert(tx: Tx, input: RaiseAlertInput): Promise<Raised
     by,
   );
   return { case: open, alert, opened };
+}
+
+/** "Take": the case is assigned to the operator acting; "assign": to another (reviewers and admins). */
+export async function assignCase(tx: Tx, input: { caseId: string; assignee: { id: string; email: string }; now: Date }): Promise<ComplianceCaseRow> {
+  const row = await lockComplianceCase(tx, input.caseId);
+  if (row.state === "CLOSED") {
+    throw new DomainError("complianceCase.stateInvalid", { message: "A closed case is not assigned.", details: { currentState: row.state } });
+  }
+  const [updated] = await tx
+    .update(complianceCases)
+    .set({ assigneeId: input.assignee.id, assigneeEmail: input.assignee.email, updatedAt: input.now })
+    .where(eq(complianceCases.id, row.id))
+    .returning();
+  return updated;
+}
+
+/** OPEN → INVESTIGATING; an unassigned case is taken by the operator who starts it. */
+export async function investigateCase(tx: Tx, input: { caseId: string; operator: { id: string; email: string }; now: Date }): Promise<ComplianceCaseRow> {
+  const row = await lockComplianceCase(tx, input.caseId);
+  const step = complianceCaseMachine.next(row.state, "operator.investigate");
+  const [updated] = await tx
+    .update(complianceCases)
+    .set({
+      state: step.to,
+      ...(row.assigneeId ? {} : { assigneeId: input.operator.id, assigneeEmail: input.operator.email }),
+      updatedAt: input.now,
+    })
+    .where(eq(complianceCases.id, row.id))
+    .returning();
+  return updated;
+}
+
+export interface CloseCaseResult {
+  case: ComplianceCaseRow;
+  /** RISK_CONFIRMED: the suspicious-activity report drafted. */
+  report?: ReportRow;
+}
+
+/**
+ * INVESTIGATING → CLOSED with the analyst's outcome and narrative. RISK_CONFIRMED drafts the
+ * suspicious-activity report (./reports.ts) and flags the customer RISK_CONFIRMED. Transfers the
+ * case links are not moved here: each is resolved on its own by the existing review and hold
+ * actions (the transfer machine's triggers).
+ */
+export async function closeCase(
+  tx: Tx,
+  input: { caseId: string; outcome: CaseOutcome; narrative: string; operator: { id: string; email: string }; now: Date },
+): Promise<CloseCaseResult> {
+  const row = await lockComplianceCase(tx, input.caseId);
+  const step = complianceCaseMachine.next(row.state, CLOSE_TRIGGERS[input.outcome]);
+  const [closed] = await tx
+    .update(complianceCases)
+    .set({
+      state: step.to,
+      outcome: step.outcome as CaseOutcome,
+      narrative: input.narrative,
+      closedAt: input.now,
+      closedBy: input.operator.id,
+      closedByEmail: input.operator.email,
+      updatedAt: input.now,
+    })
+    .where(eq(complianceCases.id, row.id))
+    .returning();
+  if (input.outcome !== "RISK_CONFIRMED") return { case: closed };
+  await setRiskFlag(tx, { customerId: closed.customerId, flag: "RISK_CONFIRMED", caseId: closed.id, by: input.operator.email, now: input.now });
+  const report = await draftReport(tx, closed, input.operator.email, input.now);
+  return { case: closed, report };
+}
+
+/** An analyst's note (append-only: the table refuses changes); any state, closed included. */
+export async function addNote(tx: Tx, input: { caseId: string; body: string; operator: { id: string; email: string }; now: Date }) {
+  const row = await lockComplianceCase(tx, input.caseId);
+  const [note] = await tx
+    .insert(complianceCaseNotes)
+    .values({ id: newId("cnote"), caseId: row.id, authorId: input.operator.id, authorEmail: input.operator.email, body: input.body, createdAt: input.now })
+    .returning();
+  await tx.update(complianceCases).set({ updatedAt: input.now }).where(eq(complianceCases.id, row.id));
+  return note;
+}
+
+/**
+ * An analyst links a transfer or a beneficiary of the case's customer to a case not yet closed (an
+ * ANALYST_LINK alert). Another customer's transfer or beneficiary is not found.
+ */
+export async function linkToCase(
+  tx: Tx,
+  input: { caseId: string; transferId?: string; beneficiaryId?: string; summary: string; operator: Operator; now: Date },
+): Promise<RaisedAlert> {
+  const row = await lockComplianceCase(tx, input.caseId);
+  complianceCaseMachine.next(row.state, "alert.raised");
+  if (input.transferId) {
+    const [t] = await tx.select({ customerId: transfers.customerId }).from(transfers).where(eq(transfers.id, input.transferId));
+    if (t?.customerId !== row.customerId) throw notFound("transfer");
+  }
+  if (input.beneficiaryId) {
+    const [b] = await tx
+      .select({ customerId: subscriptions.customerId })
+      .from(beneficiaries)
+      .innerJoin(subscriptions, eq(subscriptions.id, beneficiaries.subscriptionId))
+      .where(eq(beneficiaries.id, input.beneficiaryId));
+    if (b?.customerId !== row.customerId) throw notFound("beneficiary");
+  }
+  return raiseAlert(tx, {
+    customerId: row.customerId,
+    kind: "ANALYST_LINK",
+    transferId: input.transferId,
+    beneficiaryId: input.beneficiaryId,
+    summary: input.summary,
+    now: input.now,
+    by: input.operator,
+  });
+}
+
+/** A risk flag on the customer's console record (once per flag). */
+export async function setRiskFlag(tx: Tx, input: { customerId: string; flag: RiskFlag; caseId?: string | null; by: string; now: Date }): Promise<void> {
+  await tx
+    .insert(customerRiskFlags)
+    .values({ id: newId("rflag"), customerId: input.customerId, flag: input.flag, caseId: input.caseId ?? null, setByEmail: input.by, createdAt: input.now })
+    .onConflictDoNothing();
 }

@@ -16,6 +16,7 @@ import { newId } from "@/db/ids";
 import { beneficiaries, sanctionsAliases, sanctionsEntries, screeningCases, transfers, type CaseEntry, type ScreeningEvidence } from "@/db/schema";
 import { transitionBeneficiary } from "@/lib/beneficiaries/records";
 import { changeCustomer, lockCustomer } from "@/lib/customers/status-change";
+import { raiseAlert } from "@/lib/cases/cases";
 import { notFound } from "@/lib/errors";
 import type { ScreeningOutcome } from "@/lib/screening/provider";
 import { holdTransfer, releaseTransfer } from "@/lib/transfers/compliance";
@@ -136,6 +137,7 @@ export async function raiseCase(tx: Tx, subject: CaseSubject, outcome: Screening
       })
       .where(eq(screeningCases.id, open.id))
       .returning();
+    await alertOfCase(tx, updated, outcome, now);
     return updated;
   }
   const [created] = await tx
@@ -151,7 +153,21 @@ export async function raiseCase(tx: Tx, subject: CaseSubject, outcome: Screening
       updatedAt: now,
     })
     .returning();
+  await alertOfCase(tx, created, outcome, now);
   return created;
+}
+
+/** The customer's compliance case hears of it (issue 22): a rescreen's exact match is a LIST_HIT. */
+async function alertOfCase(tx: Tx, row: ScreeningCaseRow, outcome: ScreeningOutcome, now: Date): Promise<void> {
+  const names = [...new Set(row.evidence.map((e) => e.entryName))].join("; ");
+  await raiseAlert(tx, {
+    customerId: row.customerId,
+    kind: outcome.result === "HIT" ? "LIST_HIT" : "SCREENING_CASE",
+    screeningCaseId: row.id,
+    beneficiaryId: row.subjectType === "beneficiary" ? row.subjectId : null,
+    summary: `${outcome.result === "HIT" ? "Exact" : "Close"} match of the ${row.subjectType}: ${names}`,
+    now,
+  });
 }
 
 async function holdSubjectTransfers(tx: Tx, subject: CaseSubject, states: readonly TransferState[], now: Date): Promise<string[]> {

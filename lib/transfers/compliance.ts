@@ -1,6 +1,7 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { fundingSessions } from "@/db/schema";
+import { raiseAlert } from "@/lib/cases/cases";
 import { expireOpenFundingSessions } from "./funding-session-expiry";
 import { transitionTransfer, type TransferRow } from "./records";
 import { startRefund } from "./refunds";
@@ -13,6 +14,8 @@ import { startRefund } from "./refunds";
 export async function holdTransfer(tx: Tx, row: TransferRow, now: Date): Promise<TransferRow> {
   const held = await transitionTransfer(tx, row, "compliance.hold", now);
   if (row.state === "funding") await expireOpenFundingSessions(tx, row.id, now);
+  // Every compliance hold is an alert in the customer's case (issue 22): console only.
+  await raiseAlert(tx, { customerId: row.customerId, kind: "COMPLIANCE_HOLD", transferId: row.id, summary: `Held from ${row.state}`, now });
   return held;
 }
 

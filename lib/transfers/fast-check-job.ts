@@ -12,7 +12,7 @@ import { monitorTransfer } from "@/lib/monitoring/evaluate";
 import { flagCustomer } from "@/lib/screening-cases/flags";
 import { expireIfOverdue } from "./deadline";
 import { lockTransfer, transitionTransfer } from "./records";
-import { reviewReasons } from "./review-rule";
+import { raiseReviewAlert, reviewReasons } from "./review-rule";
 
 /**
  * The fast-check (decisions section 7): the substantive checks submit did not do: the destination
@@ -85,8 +85,8 @@ export const fastCheck = defineJob({
     await alertOnOutcome(tx, row, monitoring, now);
     const acted = monitoring.mode === "enforce" ? monitoring.outcome : "pass";
     if (acted === "block") return void (await fail("TRF_CHECK_FAILED"));
-    const review =
-      acted === "review" || reviewReasons({ customerStatus: customer.status, corridor, originAmount: row.originAmount, openScreeningCase }).length > 0;
-    await transitionTransfer(tx, row, review ? "fastCheck.review" : "fastCheck.passed", now);
+    const reasons = reviewReasons({ customerStatus: customer.status, corridor, originAmount: row.originAmount, openScreeningCase });
+    await transitionTransfer(tx, row, acted === "review" || reasons.length > 0 ? "fastCheck.review" : "fastCheck.passed", now);
+    if (reasons.length > 0) await raiseReviewAlert(tx, row, reasons, now);
   },
 });

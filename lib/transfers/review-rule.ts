@@ -1,3 +1,5 @@
+import type { Tx } from "@/db";
+import { raiseAlert } from "@/lib/cases/cases";
 import { isAtOrAboveReviewThreshold } from "@/lib/corridors/corridors";
 import type { Corridor } from "@/lib/corridors/schema";
 import { Decimal } from "@/lib/money/decimal";
@@ -26,4 +28,16 @@ export function reviewReasons(input: {
     reasons.push(`amount ≥ ${corridor.reviewThreshold.toString()} ${corridor.originCurrency}`);
   }
   return reasons;
+}
+
+/** A transfer sent to onreview by these rules is an alert in its customer's case (issue 22; console only). */
+export async function raiseReviewAlert(tx: Tx, row: { id: string; customerId: string; beneficiaryId: string }, reasons: string[], now: Date) {
+  await raiseAlert(tx, {
+    customerId: row.customerId,
+    kind: "REVIEW_RULE",
+    transferId: row.id,
+    beneficiaryId: row.beneficiaryId,
+    summary: reasons.join("; "),
+    now,
+  });
 }

@@ -28,6 +28,7 @@ export const STATE_COLUMNS = {
   ledgerPeriods: { column: "state", modules: ["lib/books/periods.ts"] },
   manualJournals: { column: "state", modules: ["lib/books/journals.ts"] },
   statementBalances: { column: "state", modules: ["lib/books/bank-reconciliation.ts"] },
+  suspiciousActivityReports: { column: "status", modules: ["lib/cases/reports.ts"] },
 };
 
 const WRITE = { set: "update", values: "insert" };

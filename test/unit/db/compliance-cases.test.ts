@@ -8,18 +8,35 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db";
-import { auditLog, complianceAlerts, complianceCases } from "@/db/schema";
-import { raiseAlert } from "@/lib/cases/cases";
+import {
+  auditLog,
+  complianceAlerts,
+  complianceCaseNotes,
+  complianceCases,
+  customerRiskFlags,
+  customers,
+  operators,
+  suspiciousActivityReports,
+  transfers,
+} from "@/db/schema";
+import { addNote, assignCase, closeCase, investigateCase, linkToCase, raiseAlert } from "@/lib/cases/cases";
+import { editReport, fileReport, overdueReports, reportCsv, reportJson } from "@/lib/cases/reports";
 import { clock } from "@/lib/clock";
 import { inUnit } from "@/lib/platform/unit-of-work";
 import { freshDb, secondConnection } from "../../support/db";
-import { insertTestTransfer, newSubscription } from "../../support/fixtures";
+import { insertTestTransfer, newSubscription, registeredTransfer } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
 
 before(async () => {
   ({ db, close } = await freshDb());
+  // The console's operators (a case's assignee is one); the PostgreSQL database is shared by the files of a run.
+  for (const [id, email] of [
+    ["op_analyst", "cases-analyst@example.com"],
+    ["op_other", "cases-other@example.com"],
+  ])
+    await db.insert(operators).values({ id, email, name: id, role: "reviewer", passwordHash: "-", createdAt: clock.now() }).onConflictDoNothing();
 });
 after(() => close());
 
@@ -175,4 +192,132 @@ test("two alerts racing for a customer with no case make one case with both aler
   } finally {
     await close2();
   }
+});
+
+const analyst = { id: "op_analyst", email: "cases-analyst@example.com", name: "Analyst", role: "reviewer" as const };
+/** The database's refusal of a statement (drizzle wraps it), or "accepted". */
+async function refusal(query: Promise<unknown>): Promise<string> {
+  try {
+    await query;
+  } catch (err) {
+    return String((err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message);
+  }
+  return "accepted";
+}
+const rejects = (p: Promise<unknown>, code: string) => assert.rejects(p, (e: unknown) => (e as { code?: string }).code === code);
+
+test("a compliance hold raises an alert in the customer's case", async () => {
+  const owner = await newSubscription(db);
+  const { transitionTransfer, lockTransfer } = await import("@/lib/transfers/records");
+  const { holdTransfer } = await import("@/lib/transfers/compliance");
+  const created = await db.transaction((tx) => insertTestTransfer(tx, owner, clock.now()));
+  await db.transaction(async (tx) => {
+    const validated = await transitionTransfer(tx, (await lockTransfer(tx, created.id))!, "fastCheck.passed", clock.now());
+    await holdTransfer(tx, validated, clock.now());
+  });
+  const [alert] = await alertsOf(owner.customerId);
+  assert.deepEqual([alert.kind, alert.transferId, alert.summary], ["COMPLIANCE_HOLD", created.id, "Held from validated"]);
+  assert.equal((await casesOf(owner.customerId))[0].id, alert.caseId);
+});
+
+test("an analyst takes, investigates, notes, links and closes a case as risk confirmed: the report is drafted, edited, filed and kept", async () => {
+  const owner = await newSubscription(db);
+  const profile = {
+    firstName: "Rosa",
+    lastName: "Mendez",
+    dateOfBirth: "1985-04-02",
+    nationality: "MEX",
+    residenceCountry: "USA",
+    residenceAddress: { addressLine1: "1 Main St", city: "Austin", postalCode: "78701", country: "USA" },
+  };
+  await db.update(customers).set({ profile }).where(eq(customers.id, owner.customerId));
+  const detected = new Date("2026-10-01T08:00:00Z");
+  const t1 = await db.transaction((tx) => insertTestTransfer(tx, owner, detected));
+  const t2 = await db.transaction((tx) => insertTestTransfer(tx, owner, new Date("2026-10-02T08:00:00Z")));
+  const { case: opened } = await db.transaction((tx) =>
+    raiseAlert(tx, {
+      customerId: owner.customerId,
+      kind: "MONITORING_REVIEW",
+      transferId: t1.id,
+      evaluationId: "mev_x",
+      summary: "structuring",
+      now: detected,
+    }),
+  );
+  const caseId = opened!.id;
+  const now = new Date("2026-10-03T08:00:00Z");
+
+  await rejects(
+    db.transaction((tx) => closeCase(tx, { caseId, outcome: "FALSE_POSITIVE", narrative: "n", operator: analyst, now })),
+    "complianceCase.stateInvalid",
+  );
+  await db.transaction((tx) => assignCase(tx, { caseId, assignee: analyst, now }));
+  const investigating = await db.transaction((tx) => investigateCase(tx, { caseId, operator: { id: "op_other", email: "cases-other@example.com" }, now }));
+  assert.equal(investigating.state, "INVESTIGATING");
+  assert.equal(investigating.assigneeEmail, analyst.email, "a taken case keeps its assignee");
+  await db.transaction((tx) => addNote(tx, { caseId, body: "Two transfers just under the threshold", operator: analyst, now }));
+  await db.transaction((tx) => linkToCase(tx, { caseId, transferId: t2.id, summary: "second of the pair", operator: analyst, now }));
+  const stranger = await registeredTransfer(db);
+  await rejects(
+    db.transaction((tx) => linkToCase(tx, { caseId, transferId: stranger.id, summary: "not theirs", operator: analyst, now })),
+    "transfer.notFound",
+  );
+
+  const closed = await db.transaction((tx) =>
+    closeCase(tx, { caseId, outcome: "RISK_CONFIRMED", narrative: "Structuring below the reporting threshold.", operator: analyst, now }),
+  );
+  assert.equal(closed.case.state, "CLOSED");
+  assert.equal(closed.case.outcome, "RISK_CONFIRMED");
+  assert.equal(closed.case.closedByEmail, analyst.email);
+  const report = closed.report!;
+  assert.equal(report.status, "DRAFTED");
+  assert.equal(report.dueOn, "2026-10-31", "30 days after detection");
+  assert.deepEqual(report.transferIds, [t1.id, t2.id]);
+  assert.deepEqual(report.amounts, [{ currency: "USD", total: "200", transfers: 2 }]);
+  assert.equal(report.activityFrom.toISOString(), "2026-10-01T08:00:00.000Z");
+  assert.equal(report.activityTo.toISOString(), "2026-10-02T08:00:00.000Z");
+  assert.deepEqual(report.typologies, ["MONITORING_REVIEW", "ANALYST_LINK"]);
+  assert.equal(report.narrative, "Structuring below the reporting threshold.");
+  assert.deepEqual(
+    [report.subject.firstName, report.subject.lastName, report.subject.partnerId, report.subject.address],
+    ["Rosa", "Mendez", owner.partnerId, "1 Main St, 78701, Austin, USA"],
+  );
+  assert.deepEqual(
+    (await db.select().from(customerRiskFlags).where(eq(customerRiskFlags.customerId, owner.customerId))).map((f) => [f.flag, f.caseId]),
+    [["RISK_CONFIRMED", caseId]],
+  );
+  assert.deepEqual((await overdueReports(db, "2026-11-01")).filter((r) => r.id === report.id).length, 1, "overdue after its due date");
+  assert.deepEqual((await overdueReports(db, "2026-10-31")).filter((r) => r.id === report.id).length, 0, "not on its due date");
+
+  // A closed case is final; the next alert opens a new case.
+  await rejects(
+    db.transaction((tx) => investigateCase(tx, { caseId, operator: analyst, now })),
+    "complianceCase.stateInvalid",
+  );
+  const next = await db.transaction((tx) => raiseAlert(tx, { customerId: owner.customerId, kind: "REVIEW_RULE", summary: "again", now }));
+  assert.equal(next.opened, true);
+  assert.notEqual(next.case?.id, caseId);
+
+  const edited = await db.transaction((tx) =>
+    editReport(tx, { reportId: report.id, narrative: "Structuring: two transfers of 95% of the threshold in a day.", now }),
+  );
+  assert.equal(edited.narrative, "Structuring: two transfers of 95% of the threshold in a day.");
+  const filed = await db.transaction((tx) => fileReport(tx, { reportId: report.id, authorityReference: "BSA-31000123456789", operator: analyst, now }));
+  assert.equal(filed.status, "FILED");
+  assert.equal(filed.authorityReference, "BSA-31000123456789");
+  await rejects(
+    db.transaction((tx) => fileReport(tx, { reportId: report.id, authorityReference: "again", operator: analyst, now })),
+    "suspiciousActivityReport.stateInvalid",
+  );
+  assert.equal(reportJson(filed).authorityReference, "BSA-31000123456789");
+  const csv = reportCsv(filed).split("\r\n");
+  assert.match(csv[0], /^report_id,case_id,status,customer_id,/);
+  assert.match(csv[1], new RegExp(`^${report.id},${caseId},FILED,${owner.customerId},`));
+  assert.match(csv[1], /200 USD \(2\)/);
+
+  // Kept: the database refuses a delete, a change to a filed report, and a change to a note.
+  assert.match(await refusal(db.delete(suspiciousActivityReports).where(eq(suspiciousActivityReports.id, report.id))), /kept: no delete/);
+  assert.match(await refusal(db.update(suspiciousActivityReports).set({ narrative: "x" }).where(eq(suspiciousActivityReports.id, report.id))), /filed report/);
+  assert.match(await refusal(db.update(complianceCaseNotes).set({ body: "x" }).where(eq(complianceCaseNotes.caseId, caseId))), /append-only/);
+  assert.equal((await db.select().from(transfers).where(eq(transfers.id, t1.id)))[0].state, "registered", "closing moves no transfer");
 });
