@@ -29,6 +29,8 @@ export interface QueueTransfer {
   methodType: string | null;
   reasons: string[];
   history: { seq: number; state: string; reasonCode: string; transitionedAt: Date }[];
+  /** The customer's compliance case (issue 22): the queue is a view of cases. */
+  complianceCase?: { id: string; state: string };
 }
 
 /** What an operator needs to decide on a transfer; never the full destination identifier. */
@@ -70,6 +72,17 @@ export function TransferCard({ item, hold, children }: { item: QueueTransfer; ho
             {item.methodType ?? "—"} {item.masked ?? ""}
           </dd>
         </div>
+        {item.complianceCase && (
+          <div data-testid="transfer-case">
+            <dt className="inline text-slate-500">Case: </dt>
+            <dd className="inline">
+              <Link className="font-mono text-blue-700 underline" href={`/console/cases/${item.complianceCase.id}`}>
+                {item.complianceCase.id}
+              </Link>{" "}
+              ({item.complianceCase.state})
+            </dd>
+          </div>
+        )}
         {t.priorState && (
           <div>
             <dt className="inline text-slate-500">State before hold: </dt>

@@ -65,7 +65,8 @@ export async function draftReport(tx: Tx, closed: CaseRow, byEmail: string, now:
   }
   const amounts: ReportAmount[] = [...totals.entries()].map(([currency, s]) => ({ currency, total: s.total.toFixed(), transfers: s.transfers }));
   const times = linked.length ? linked.map((t) => t.createdAt) : alerts.map((a) => a.raisedAt);
-  const at = (pick: (a: number, b: number) => number) => new Date((times.length ? times : [closed.detectedAt]).map((d) => d.getTime()).reduce((a, b) => pick(a, b)));
+  const at = (pick: (a: number, b: number) => number) =>
+    new Date((times.length ? times : [closed.detectedAt]).map((d) => d.getTime()).reduce((a, b) => pick(a, b)));
   const [row] = await tx
     .insert(suspiciousActivityReports)
     .values({

@@ -1,4 +1,6 @@
 import type { Executor } from "@/db";
+import { caseCounts } from "@/lib/cases/queries";
+import { overdueReports } from "@/lib/cases/reports";
 import { clock } from "@/lib/clock";
 import { queuedProposalCount } from "@/lib/dual-control/queries";
 import { countKycReview } from "@/lib/kyc/review";
@@ -14,12 +16,15 @@ import { queueCounts } from "./queries";
  * it links to (issue 20 item 11). The admin-only pages' counts are read for admins only.
  */
 export async function overviewCounts(db: Executor, admin: boolean) {
-  const [queues, kycReview, bankCredits, screeningCases, approvals] = await Promise.all([
+  const now = clock.now();
+  const [queues, kycReview, bankCredits, screeningCases, approvals, cases, reportsOverdue] = await Promise.all([
     queueCounts(db),
     countKycReview(db),
     bankCreditQueueCount(db),
     openCaseCount(db),
-    queuedProposalCount(db, clock.now()),
+    queuedProposalCount(db, now),
+    caseCounts(db, now),
+    overdueReports(db, now.toISOString().slice(0, 10)),
   ]);
   const adminCounts = admin
     ? await Promise.all([refundsDueCount(db), payoutFilesWaitingCount(db), failedOtpDeliveryCount(db)]).then(([refunds, payoutFiles, deliveries]) => ({
@@ -28,5 +33,5 @@ export async function overviewCounts(db: Executor, admin: boolean) {
         deliveries,
       }))
     : null;
-  return { ...queues, kycReview, bankCredits, screeningCases, approvals, admin: adminCounts };
+  return { ...queues, kycReview, bankCredits, screeningCases, approvals, ...cases, reportsOverdue, admin: adminCounts };
 }

@@ -5,6 +5,7 @@ import { maskIdentifier } from "@/lib/auth/identifiers";
 import { corridorByCode } from "@/lib/corridors/corridors";
 import { latestCaseStates } from "@/lib/screening-cases/queries";
 import { reviewReasons } from "@/lib/transfers/review-rule";
+import { caseOfCustomers } from "@/lib/cases/queries";
 
 /** Read-only views for the console (every change goes through the domain functions). */
 export const PAGE_SIZE = 20;
@@ -50,6 +51,11 @@ export async function transferQueue(db: Executor, state: "onreview" | "spended",
     ? await db.select().from(transferStateHistory).where(inArray(transferStateHistory.transferId, ids)).orderBy(asc(transferStateHistory.seq))
     : [];
   const cases = await latestCaseStates(db, { beneficiaryIds: rows.map((r) => r.t.beneficiaryId), customerIds: rows.map((r) => r.t.customerId) });
+  // Each row is a view of its customer's compliance case (issue 22): the row links to it.
+  const complianceCases = await caseOfCustomers(
+    db,
+    rows.map((r) => r.t.customerId),
+  );
   return {
     hasMore: rows.length > PAGE_SIZE,
     items: rows.slice(0, PAGE_SIZE).map((r) => ({
@@ -61,6 +67,7 @@ export async function transferQueue(db: Executor, state: "onreview" | "spended",
         screeningCase: cases.get(r.t.beneficiaryId) ?? cases.get(r.t.customerId) ?? null,
       }),
       history: history.filter((h) => h.transferId === r.t.id),
+      complianceCase: complianceCases.get(r.t.customerId),
     })),
   };
 }

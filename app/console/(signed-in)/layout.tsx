@@ -7,6 +7,7 @@ export const dynamic = "force-dynamic";
 
 const QUEUES = [
   ["/console", "Overview"],
+  ["/console/cases", "Cases"],
   ["/console/review", "Review"],
   ["/console/holds", "Compliance holds"],
   ["/console/beneficiaries", "Screening"],

@@ -6,6 +6,7 @@ import { customerName, money, when } from "@/lib/console/format";
 import { pageParam } from "@/lib/console/page-param";
 import { ready } from "@/lib/platform/ready";
 import { caseQueue } from "@/lib/screening-cases/queries";
+import { caseOfCustomers } from "@/lib/cases/queries";
 import { decideScreeningCase } from "./actions";
 
 export const metadata = { title: "Screening cases · Console" };
@@ -18,7 +19,7 @@ function evidenceOf(c: Item["c"]) {
   return { id: c.id, subjectType: c.subjectType, subjectId: c.subjectId, result: "CLOSE_MATCH", listVersions, evidence: c.evidence, createdAt: c.createdAt };
 }
 
-function CaseCard({ item, open }: { item: Item; open: boolean }) {
+function CaseCard({ item, open, complianceCase }: { item: Item; open: boolean; complianceCase?: { id: string; state: string } }) {
   const { c } = item;
   const subject = c.subjectType === "beneficiary" ? `${item.benFirst} ${item.benLast}` : (customerName(item.customerProfile) ?? c.subjectId);
   return (
@@ -38,6 +39,16 @@ function CaseCard({ item, open }: { item: Item; open: boolean }) {
           <>Customer ({item.customerStatus}) </>
         )}
         <CustomerLabel name={customerName(item.customerProfile)} id={c.customerId} /> · opened {when(c.createdAt)}
+        {complianceCase ? (
+          <>
+            {" "}
+            · case{" "}
+            <Link className="font-mono text-blue-700 underline" href={`/console/cases/${complianceCase.id}`} data-testid="screening-compliance-case">
+              {complianceCase.id}
+            </Link>{" "}
+            ({complianceCase.state})
+          </>
+        ) : null}
       </p>
       <div className="mt-2">
         <ScreeningEvidence screening={evidenceOf(c)} />
@@ -82,7 +93,12 @@ export default async function ScreeningCases({ searchParams }: { searchParams: S
   const sp = await searchParams;
   const page = pageParam(param(sp, "page"));
   const decided = param(sp, "view") === "decided";
-  const { items, hasMore } = await caseQueue(await ready(), decided ? "decided" : "open", page);
+  const db = await ready();
+  const { items, hasMore } = await caseQueue(db, decided ? "decided" : "open", page);
+  const complianceCases = await caseOfCustomers(
+    db,
+    items.map((i) => i.c.customerId),
+  );
   return (
     <>
       <PageTitle sub="Close matches: transfers to the subject stop until you decide. A false positive restores them; a true match blocks the subject and its funds.">
@@ -102,7 +118,7 @@ export default async function ScreeningCases({ searchParams }: { searchParams: S
       </p>
       {items.length === 0 ? <Empty>{decided ? "No case decided yet." : "No open screening case."}</Empty> : null}
       {items.map((item) => (
-        <CaseCard key={item.c.id} item={item} open={!decided} />
+        <CaseCard key={item.c.id} item={item} open={!decided} complianceCase={complianceCases.get(item.c.customerId)} />
       ))}
       <Pager path="/console/screening-cases" page={page} hasMore={hasMore} params={decided ? { view: "decided" } : {}} />
     </>

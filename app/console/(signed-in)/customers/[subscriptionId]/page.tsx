@@ -11,6 +11,7 @@ import { ready } from "@/lib/platform/ready";
 import { latestScreening } from "@/lib/screening/results";
 import { CUSTOMER_FLAG_LABELS, type CustomerFlagKind } from "@/lib/screening-cases/flags";
 import { flagsOf } from "@/lib/screening-cases/queries";
+import { complianceOfCustomer } from "@/lib/cases/queries";
 import { HOLDABLE } from "@/lib/transfers/state-machine";
 import { placeHold } from "../../holds/actions";
 import { setCustomerStatus, setRelationship } from "../actions";
@@ -28,6 +29,7 @@ export default async function CustomerPage({ params, searchParams }: { params: P
   const screening = await latestScreening(db, "customer", c.id);
   const payees = await customerBeneficiaries(db, s.id);
   const flags = await flagsOf(db, c.id);
+  const compliance = await complianceOfCustomer(db, c.id);
   const back = `/console/customers/${s.id}`;
   return (
     <>
@@ -88,6 +90,31 @@ export default async function CustomerPage({ params, searchParams }: { params: P
           </ul>
         </Card>
       ) : null}
+      <Card title={`Compliance cases (${compliance.cases.length})`}>
+        <p className="text-sm" data-testid="customer-risk-flags">
+          Risk flags:{" "}
+          {compliance.flags.length === 0
+            ? "none"
+            : compliance.flags.map((f) => (
+                <span key={f.id} className="mr-2">
+                  <Badge>{f.flag}</Badge> {f.setByEmail} · {when(f.createdAt)}
+                </span>
+              ))}
+        </p>
+        <ul className="mt-2 text-sm" data-testid="customer-cases">
+          {compliance.cases.map((k) => (
+            <li key={k.id}>
+              <Link className="font-mono text-blue-700 underline" href={`/console/cases/${k.id}`}>
+                {k.id}
+              </Link>{" "}
+              <Badge>{k.state}</Badge> {k.outcome ? <Badge>{k.outcome}</Badge> : null} opened {when(k.createdAt)} · due {k.dueOn}
+            </li>
+          ))}
+        </ul>
+        {compliance.shadow.length > 0 ? (
+          <p className="mt-2 text-sm text-slate-600">Shadow alerts outside a case: {compliance.shadow.map((a) => a.summary).join("; ")}</p>
+        ) : null}
+      </Card>
       <Card title="Sanctions screening">
         <ScreeningEvidence screening={screening} />
       </Card>

@@ -1,0 +1,27 @@
+import { eq } from "drizzle-orm";
+import { suspiciousActivityReports } from "@/db/schema";
+import { reportCsv, reportJson } from "@/lib/cases/reports";
+import { requireOperator } from "@/lib/console/session";
+import { ready } from "@/lib/platform/ready";
+
+/**
+ * GET /console/cases/<caseId>/report?format=json|csv: the case's suspicious-activity report for
+ * filing (issue 22 item 7), as one JSON document or one CSV row with its header. Reviewers and
+ * admins, like the case page.
+ */
+export async function GET(request: Request, { params }: { params: Promise<{ caseId: string }> }): Promise<Response> {
+  await requireOperator("reviewer");
+  const { caseId } = await params;
+  const format = new URL(request.url).searchParams.get("format") ?? "json";
+  if (format !== "json" && format !== "csv") return new Response("format must be json or csv\n", { status: 400, headers: { "content-type": "text/plain" } });
+  const [report] = await (await ready()).select().from(suspiciousActivityReports).where(eq(suspiciousActivityReports.caseId, caseId));
+  if (!report) return new Response("No report for this case\n", { status: 404, headers: { "content-type": "text/plain" } });
+  const body = format === "json" ? JSON.stringify(reportJson(report), null, 2) + "\n" : reportCsv(report);
+  return new Response(body, {
+    headers: {
+      "content-type": format === "json" ? "application/json; charset=utf-8" : "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="${report.id}.${format}"`,
+      "cache-control": "no-store",
+    },
+  });
+}
