@@ -1,0 +1,119 @@
+/**
+ * No tipping off (issue 22 item 8): a customer with an open compliance case (a transfer sent to
+ * review by the review rules, another put on compliance hold) reads nothing of it. Every
+ * partner-visible body (the transfers, their list, the profile, the beneficiaries, every event,
+ * which are the webhook bodies) is walked, keys and values, and no word of cases, reports,
+ * typologies, rules, scores, alerts or flags appears; the held transfer reads onreview with
+ * TRF_CHECK_REVIEW and nothing else. On PostgreSQL the case is checked to exist.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { and, eq } from "drizzle-orm";
+import { complianceAlerts, complianceCases, transfers } from "@/db/schema";
+import { acceptTransfer, awaitFastCheck, call, hold, submit, submitBody, validBeneficiaryId, validCustomer, type Customer } from "../support";
+import { withServerDatabase } from "../support/database";
+
+const FORBIDDEN = new Set([
+  "case",
+  "cases",
+  "report",
+  "reports",
+  "typology",
+  "typologies",
+  "rule",
+  "rules",
+  "score",
+  "scores",
+  "alert",
+  "alerts",
+  "flag",
+  "flags",
+  "flagged",
+]);
+
+/** The words of a key or a value: split on anything not a letter and at camelCase humps. */
+const words = (s: string) =>
+  s
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean);
+
+function forbiddenIn(value: unknown, at: string, found: string[]): void {
+  if (typeof value === "string") {
+    for (const w of words(value)) if (FORBIDDEN.has(w)) found.push(`${at}: "${value}"`);
+  } else if (Array.isArray(value)) value.forEach((v, i) => forbiddenIn(v, `${at}[${i}]`, found));
+  else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      for (const w of words(k)) if (FORBIDDEN.has(w)) found.push(`${at}.${k} (key)`);
+      forbiddenIn(v, `${at}.${k}`, found);
+    }
+  }
+}
+
+async function allEvents(c: Customer): Promise<unknown[]> {
+  const out: unknown[] = [];
+  let after: string | null = null;
+  for (let page = 0; page < 50; page++) {
+    const res: { status: number; text: string; body: any } = await call("GET", `/v1/core/events?limit=100${after ? `&after=${after}` : ""}`, {
+      token: c.token,
+    });
+    assert.equal(res.status, 200, res.text);
+    out.push(...res.body.items);
+    if (!res.body.hasMore) return out;
+    after = String(res.body.items.at(-1).sequence);
+  }
+  throw new Error("too many events");
+}
+
+test("a customer with an open case and a held transfer reads no word of cases, reports, typologies, rules, scores, alerts or flags", async () => {
+  const c = await validCustomer();
+  const beneficiaryId = await validBeneficiaryId(c);
+  // One transfer the review rules send to onreview (amount at the threshold)...
+  const reviewed = await acceptTransfer(c, beneficiaryId, { originAmount: "1000.000000" });
+  assert.equal((await submit(c, reviewed.transferId, submitBody(beneficiaryId))).status, 202);
+  const onreview = await awaitFastCheck(c, reviewed.transferId);
+  assert.equal(onreview.transferStatus, "onreview");
+  // ...and one validated, then put on compliance hold.
+  const held = await acceptTransfer(c, beneficiaryId);
+  assert.equal((await submit(c, held.transferId, submitBody(beneficiaryId))).status, 202);
+  assert.equal((await awaitFastCheck(c, held.transferId)).transferStatus, "validated");
+  const holdRes = await hold(c, held.transferId);
+  assert.ok(holdRes.status < 300, holdRes.text);
+
+  const kinds = await withServerDatabase(async (db) => {
+    const [t] = await db.select({ customerId: transfers.customerId }).from(transfers).where(eq(transfers.id, reviewed.transferId));
+    const [open] = await db
+      .select()
+      .from(complianceCases)
+      .where(and(eq(complianceCases.customerId, t.customerId), eq(complianceCases.state, "OPEN")));
+    if (!open) return [];
+    return (await db.select().from(complianceAlerts).where(eq(complianceAlerts.caseId, open.id))).map((a) => a.kind).sort();
+  });
+  if (kinds !== null) assert.deepEqual(kinds, ["COMPLIANCE_HOLD", "REVIEW_RULE"], "the customer has an open case with both alerts");
+
+  const bodies: [string, unknown][] = [];
+  for (const path of [
+    `/v1/core/transfers/${reviewed.transferId}`,
+    `/v1/core/transfers/${held.transferId}`,
+    "/v1/core/transfers",
+    "/v1/core/profile",
+    "/v1/core/beneficiaries",
+    `/v1/core/beneficiaries/${beneficiaryId}`,
+  ]) {
+    const res = await call("GET", path, { token: c.token });
+    assert.equal(res.status, 200, `${path}: ${res.text}`);
+    bodies.push([path, res.body]);
+  }
+  const events = await allEvents(c);
+  assert.ok(events.length > 0);
+  bodies.push(["/v1/core/events (the webhook bodies)", events]);
+
+  const found: string[] = [];
+  for (const [where, body] of bodies) forbiddenIn(body, where, found);
+  assert.deepEqual(found, []);
+
+  const [, reviewedBody] = bodies[0] as [string, { transferStatus: string; stateHistory: { reasonCode: string }[] }];
+  assert.equal(reviewedBody.transferStatus, "onreview");
+  assert.equal(reviewedBody.stateHistory.at(-1)?.reasonCode, "TRF_CHECK_REVIEW");
+});
