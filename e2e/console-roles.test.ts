@@ -22,7 +22,7 @@ import { setupE2eFile } from "./support/setup";
 // Issue 6 (e): sign-in, roles and sign-out of the operator console. A reviewer works the queues;
 // every admin page sends them to /console/forbidden, and their navigation has no admin links.
 
-const QUEUE_LINKS = ["Overview", "Review", "Compliance holds", "Screening", "KYC review", "Bank credits"];
+const QUEUE_LINKS = ["Overview", "Cases", "Review", "Holds", "Screening", "KYC review", "Bank credits"];
 const ADMIN_LINKS = ["Customers", "Partners", "Webhooks", "Failed deliveries", "Payout files", "Ledger", "Audit log", "Operators"];
 const ADMIN_PAGES = [
   "/customers",

@@ -9,7 +9,7 @@ const QUEUES = [
   ["/console", "Overview"],
   ["/console/cases", "Cases"],
   ["/console/review", "Review"],
-  ["/console/holds", "Compliance holds"],
+  ["/console/holds", "Holds"],
   ["/console/beneficiaries", "Screening"],
   ["/console/kyc-review", "KYC review"],
   ["/console/bank-credits", "Bank credits"],
