@@ -38,9 +38,11 @@ describe("console: compliance cases", () => {
       await screenshot(page, "console-case-opened");
 
       // Take it (the inbox's "mine" lists it), investigate, write a note, link the second transfer.
+      // Each action comes back to the case with its own notice (a URL unlike the one before it).
       const act = async (button: string) => {
+        const before = page.url();
         await page.getByRole("button", { name: button, exact: true }).click();
-        await page.waitForURL((url) => url.pathname === `/console/cases/${caseId}` && url.searchParams.has("notice"));
+        await page.waitForURL((url) => url.href !== before && url.pathname === `/console/cases/${caseId}` && url.searchParams.has("notice"));
       };
       await act("Take");
       assert.equal(await page.getByTestId("case-assignee").textContent(), `assigned to ${ADMIN.email}`);
@@ -60,8 +62,7 @@ describe("console: compliance cases", () => {
 
       // The transfer in review is resolved here with the Review page's own action.
       await page.getByTestId("case-transfers").getByLabel("Reason").fill("No source of funds");
-      await page.getByTestId("case-transfers").getByRole("button", { name: "Reject", exact: true }).click();
-      await page.waitForURL((url) => url.pathname === `/console/cases/${caseId}` && url.searchParams.has("notice"));
+      await act("Reject");
       assert.equal(await notice(page).textContent(), `Transfer ${s.transferId} is now rejected.`);
       assert.equal((await readTransfer(c, s.transferId)).body.transferStatus, "rejected");
 
