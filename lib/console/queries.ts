@@ -3,6 +3,7 @@ import type { Executor } from "@/db";
 import { beneficiaries, customers, loginIdentifiers, partners, payoutMethods, subscriptions, transfers, transferStateHistory } from "@/db/schema";
 import { maskIdentifier } from "@/lib/auth/identifiers";
 import { corridorByCode } from "@/lib/corridors/corridors";
+import { monitoringReasons } from "@/lib/monitoring/queries";
 import { latestCaseStates } from "@/lib/screening-cases/queries";
 import { reviewReasons } from "@/lib/transfers/review-rule";
 import { caseOfCustomers } from "@/lib/cases/queries";
@@ -56,16 +57,20 @@ export async function transferQueue(db: Executor, state: "onreview" | "spended",
     db,
     rows.map((r) => r.t.customerId),
   );
+  const monitored = await monitoringReasons(db, ids);
   return {
     hasMore: rows.length > PAGE_SIZE,
     items: rows.slice(0, PAGE_SIZE).map((r) => ({
       ...r,
-      reasons: reviewReasons({
-        customerStatus: r.customerStatus,
-        corridor: corridorByCode(r.t.corridor),
-        originAmount: r.t.originAmount,
-        screeningCase: cases.get(r.t.beneficiaryId) ?? cases.get(r.t.customerId) ?? null,
-      }),
+      reasons: [
+        ...reviewReasons({
+          customerStatus: r.customerStatus,
+          corridor: corridorByCode(r.t.corridor),
+          originAmount: r.t.originAmount,
+          screeningCase: cases.get(r.t.beneficiaryId) ?? cases.get(r.t.customerId) ?? null,
+        }),
+        ...(monitored.get(r.t.id) ?? []),
+      ],
       history: history.filter((h) => h.transferId === r.t.id),
       complianceCase: complianceCases.get(r.t.customerId),
     })),

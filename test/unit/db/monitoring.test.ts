@@ -181,7 +181,10 @@ describe("structuring: each transfer in [90%, 100%) of the threshold within 24 h
   test("the second 950 within 24 h is held", async () => {
     const s = await sender();
     await transfer(s, { amount: "950.000000", at: ago(23) });
-    await expectHeld((await transfer(s, { amount: "950.000000" })).transferId, "structuring");
+    const { transferId } = await transfer(s, { amount: "950.000000" });
+    await expectHeld(transferId, "structuring");
+    const { monitoringReasons } = await import("@/lib/monitoring/queries");
+    assert.deepEqual((await monitoringReasons(db, [transferId])).get(transferId), ["monitoring: structuring (review)"], "the review queue says why");
   });
   test("not when the first was 24 h and more ago, nor when it was just under 90%", async () => {
     const s = await sender();
