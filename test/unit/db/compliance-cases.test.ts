@@ -321,3 +321,25 @@ test("an analyst takes, investigates, notes, links and closes a case as risk con
   assert.match(await refusal(db.update(complianceCaseNotes).set({ body: "x" }).where(eq(complianceCaseNotes.caseId, caseId))), /append-only/);
   assert.equal((await db.select().from(transfers).where(eq(transfers.id, t1.id)))[0].state, "registered", "closing moves no transfer");
 });
+
+test("a screening case opening raises SCREENING_CASE, and a rescreen's exact match LIST_HIT, in the customer's case", async () => {
+  const owner = await newSubscription(db);
+  const { raiseCase } = await import("@/lib/screening-cases/cases");
+  const subject = { subjectType: "customer" as const, subjectId: owner.customerId, customerId: owner.customerId };
+  const outcome = (entryId: string, result: "CLOSE_MATCH" | "HIT") =>
+    ({
+      result,
+      evidence: [{ list: "sandbox-watchlist", entryId, listVersionId: null, entryName: "RUIZ, Anna", programs: ["SDGT"], result, score: "0.9" }],
+      listVersions: {},
+    }) as never;
+  const opened = await db.transaction((tx) => raiseCase(tx, subject, outcome("e1", "CLOSE_MATCH"), clock.now()));
+  await db.transaction((tx) => raiseCase(tx, subject, outcome("e2", "HIT"), clock.now()));
+  const [complianceCase] = await casesOf(owner.customerId);
+  assert.deepEqual(
+    (await alertsOf(owner.customerId)).map((a) => [a.kind, a.screeningCaseId, a.caseId, a.summary]),
+    [
+      ["SCREENING_CASE", opened!.id, complianceCase.id, "Close match of the customer: RUIZ, Anna"],
+      ["LIST_HIT", opened!.id, complianceCase.id, "Exact match of the customer: RUIZ, Anna"],
+    ],
+  );
+});
