@@ -2,14 +2,25 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { describe, test } from "node:test";
 import { screenshot } from "./support/browser";
-import { ADMIN, cardFor, CONSOLE_TEST_TIMEOUT, consoleUrl, notice, signedInPage } from "./support/console";
+import {
+  ADMIN,
+  approveProposal,
+  cardFor,
+  CONSOLE_TEST_TIMEOUT,
+  consoleUrl,
+  createOperatorInConsole,
+  notice,
+  proposalIn,
+  signedInPage,
+} from "./support/console";
 import { fundingScenario } from "../test/integration/transfers/support";
 import { call, readTransfer } from "../test/integration/support";
 import { camt053 } from "../test/support/camt053";
 import { setupE2eFile } from "./support/setup";
 
 // Issue 12 item 3: an over-paid bank credit waits in the console's "Bank credits" queue; an
-// operator matches it to the transfer (which is funded) and then returns the excess.
+// operator matches it to the transfer (which is funded) and then returns the excess. Both are
+// under dual control (issue 23 item 5): the first operator proposes, a second one approves.
 
 const e2e = setupE2eFile();
 
@@ -36,15 +47,21 @@ describe("console: bank credits", () => {
     await match.getByLabel("Reason").fill("The customer paid a little more");
     await match.getByRole("button", { name: "Match", exact: true }).click();
     await page.waitForURL((url) => url.pathname === "/console/bank-credits" && url.searchParams.has("notice"));
-    assert.match((await notice(page).textContent()) ?? "", new RegExp(`funded transfer ${s.transferId}.*5\\.00 USD over-paid stays to return`));
+    const matchProposal = proposalIn(await notice(page).textContent());
+    assert.equal((await readTransfer(s.c, s.transferId)).body.transferStatus, "funding", "nothing moves until a second operator approves");
+
+    const checker = await signedInPage(e2e.browser, await createOperatorInConsole(page, "reviewer", "Bank Checker"));
+    assert.match(await approveProposal(checker, matchProposal), new RegExp(`funded transfer ${s.transferId}.*5\\.00 USD over-paid stays to return`));
     assert.notEqual((await readTransfer(s.c, s.transferId)).body.transferStatus, "funding");
 
+    await page.goto(consoleUrl("/bank-credits"));
     const excess = cardFor(page, `sandbox:partner_demo:${bankRef}`);
     const back = excess.locator("form").filter({ has: page.getByRole("button", { name: "Return 5.00 USD" }) });
     await back.getByLabel("Reason").fill("Excess sent back to the payer");
     await back.getByRole("button", { name: "Return 5.00 USD" }).click();
-    await page.waitForURL((url) => url.pathname === "/console/bank-credits" && url.searchParams.get("notice")?.includes("to return to the payer") === true);
-    assert.match((await notice(page).textContent()) ?? "", /5\.00 USD to return to the payer/);
+    await page.waitForURL((url) => url.pathname === "/console/bank-credits" && url.searchParams.has("notice"));
+    assert.match(await approveProposal(checker, proposalIn(await notice(page).textContent())), /5\.00 USD to return to the payer/);
+    await page.goto(consoleUrl("/bank-credits"));
     // Issue 24 item 7: listed until the bank executed the return, then recorded with its reference.
     const requested = cardFor(page, `sandbox:partner_demo:${bankRef}`);
     const executed = requested.locator("form").filter({ has: page.getByRole("button", { name: "Record 5.00 USD returned" }) });
@@ -53,6 +70,7 @@ describe("console: bank credits", () => {
     await executed.getByRole("button", { name: "Record 5.00 USD returned" }).click();
     await page.waitForURL((url) => url.pathname === "/console/bank-credits" && url.searchParams.get("notice")?.includes("RET-E2E-1") === true);
     assert.equal(await cardFor(page, `sandbox:partner_demo:${bankRef}`).count(), 0, "resolved: it left the queue");
+    await checker.context().close();
     await screenshot(page, "console-bank-credits-resolved");
     await page.context().close();
   });

@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import { Webhook } from "standardwebhooks";
 import { screenshot } from "./support/browser";
 import { setupE2eFile } from "./support/setup";
-import { CONSOLE_TEST_TIMEOUT, consoleUrl, notice, signedInPage } from "./support/console";
+import { approveProposal, CONSOLE_TEST_TIMEOUT, consoleUrl, createOperatorInConsole, notice, proposalIn, signedInPage } from "./support/console";
 import { call, eventually, customerWithProfile, openKyc } from "../test/integration/support";
 
 // Issue 9 items 4 and 5 in the console: a new webhook secret is shown once, in full, with a copy
@@ -91,11 +91,23 @@ describe("console: webhook secret and endpoint", () => {
     await page.getByRole("link", { name }).click();
     await page.waitForURL((u) => u.pathname.startsWith("/console/partners/partner"));
 
+    const partnerPath = new URL(page.url()).pathname;
+
+    // A new key is under dual control (issue 23 item 5): proposed here, issued when a second admin
+    // approves, and shown once to that admin.
     await page.getByRole("button", { name: "Issue a new key" }).click();
-    const keyField = page.getByLabel("New subscription key");
+    const proposed = page.getByRole("status").filter({ hasText: "Proposed for a second operator" });
+    await proposed.waitFor();
+    const proposalId = proposalIn(await proposed.textContent());
+    const checker = await signedInPage(e2e.browser, await createOperatorInConsole(page, "admin", "Key Checker"));
+    checker.on("request", (r) => seen.push(r.url()));
+    checker.on("response", (r) => seen.push(r.headers()["location"] ?? ""));
+    await approveProposal(checker, proposalId, "Partner asked for a second key");
+    const keyField = checker.getByLabel("New subscription key");
     await keyField.waitFor();
     const key = await keyField.inputValue();
     assert.match(key, /^pk_[A-Za-z0-9_-]{20,}$/, "the full key");
+    await page.goto(`${new URL(consoleUrl()).origin}${partnerPath}`);
     await page.getByText(`${key.slice(0, 8)}…`).waitFor(); // the list shows the new key's prefix
     const health = await call("GET", "/v1/auth/health", { key });
     assert.equal(health.status, 200, "the key shown is the partner's key");
@@ -119,6 +131,9 @@ describe("console: webhook secret and endpoint", () => {
     const html = await page.content();
     const partnerId = new URL(page.url()).pathname.split("/").pop()!;
     assert.ok(!html.includes(key) && !html.includes(secret), "a reload shows neither again");
+    await checker.reload();
+    assert.ok(!(await checker.content()).includes(key), "nor does the approver's page");
+    await checker.context().close();
     assert.ok(seen.length > 3);
     for (const u of seen) assert.ok(!u.includes(key) && !u.includes(secret) && !u.includes("whsec"), `never in a URL: ${u}`);
 
@@ -130,6 +145,7 @@ describe("console: webhook secret and endpoint", () => {
       "partner.update",
       "partner.update",
       "partner.apiKey.issue",
+      "proposal.create",
       "partner.create",
     ]);
     const width = await table.evaluate((t) => ({ table: t.scrollWidth, box: t.parentElement!.clientWidth, page: document.documentElement.scrollWidth }));

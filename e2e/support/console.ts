@@ -96,3 +96,23 @@ export async function createOperatorInConsole(page: Page, role: "reviewer" | "ad
   assert.equal(await notice(page).textContent(), `Operator ${who.email} (${role}) created.`);
   return who;
 }
+
+/** The proposal a console notice names after an action under dual control was proposed. */
+export function proposalIn(text: string | null): string {
+  const id = /Proposed for a second operator's approval \((prop_[a-z0-9]+)\)/.exec(text ?? "")?.[1];
+  assert.ok(id, `a proposal, not: ${text}`);
+  return id;
+}
+
+/** On the proposal's page (/console/approvals/<id>), `page`'s operator approves it; the approval's notice. */
+export async function approveProposal(page: Page, proposalId: string, reason = "Second pair of eyes: agreed"): Promise<string> {
+  await page.goto(consoleUrl(`/approvals/${proposalId}`));
+  await page.getByLabel("Reason").fill(reason);
+  await page.getByRole("button", { name: "Approve", exact: true }).click();
+  const done = page
+    .locator("main")
+    .getByRole("status")
+    .filter({ hasText: `Approved ${proposalId}` });
+  await done.waitFor();
+  return (await done.textContent()) ?? "";
+}

@@ -305,11 +305,16 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
       jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).optional(),
     }),
     subject: (p) => ({ type: "partner", id: p.partnerId }),
+    // Pricing and keys need a second operator; the webhook URL and the webview origins do not.
+    needsSecondOperator: async (tx, p) => {
+      const partner = await partnerOf(tx, p.partnerId);
+      return p.pricingMode !== partner.pricingMode || (!!p.jwks && JSON.stringify(p.jwks) !== JSON.stringify(partner.jwks));
+    },
     describe: async (tx, p) => {
       const partner = await partnerOf(tx, p.partnerId);
       const before = partnerSettingsView(partner);
-      const changed = Object.keys(before).filter((k) => k !== "jwksKids" || p.jwks);
-      return { summary: `Change the settings of partner ${partner.name} (${changed.join(", ")})`, before };
+      const changed = [p.pricingMode !== partner.pricingMode ? `pricing mode to ${p.pricingMode}` : "", p.jwks ? "its JWKS" : ""].filter(Boolean);
+      return { summary: `Change the settings of partner ${partner.name} (${changed.join(", ") || "webhook, origins"})`, before };
     },
     perform: async (tx, p, { now }) => {
       const before = partnerSettingsView(await partnerOf(tx, p.partnerId));

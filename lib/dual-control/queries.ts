@@ -24,3 +24,8 @@ export async function proposalQueue(db: Executor, view: "waiting" | "decided", p
     .offset((page - 1) * PROPOSAL_PAGE_SIZE);
   return { items: rows.slice(0, PROPOSAL_PAGE_SIZE), hasMore: rows.length > PROPOSAL_PAGE_SIZE };
 }
+
+export async function proposalById(db: Executor, id: string) {
+  const [row] = await db.select().from(proposals).where(eq(proposals.id, id));
+  return row;
+}

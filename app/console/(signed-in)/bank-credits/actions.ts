@@ -2,10 +2,11 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
+import { act, actedNotice } from "@/lib/dual-control/proposals";
 import { recordAudit } from "@/lib/operators/audit";
 import { readCamt053 } from "@/lib/reconciliation/camt";
 import { importStatement } from "@/lib/reconciliation/import";
-import { executeBankCreditReturn, matchBankCredit, returnBankCredit } from "@/lib/reconciliation/resolve";
+import { executeBankCreditReturn } from "@/lib/reconciliation/resolve";
 
 const reason = z.string().trim().min(3).max(500);
 
@@ -24,48 +25,19 @@ export const uploadStatement = consoleAction("reviewer", z.object({ statement: z
   },
 });
 
-// Match a queued credit to a transfer in funding (an over-payment's excess stays to return).
+// Match a queued credit to a transfer in funding (an over-payment's excess stays to return):
+// under dual control, proposed for a second operator (lib/dual-control).
 export const matchCredit = consoleAction(
   "reviewer",
   z.object({ creditId: z.string().min(1), transferId: z.string().trim().min(1).max(64), reason }),
-  async ({ tx, input, operator, now }) => {
-    const done = await matchBankCredit(tx, { creditId: input.creditId, transferId: input.transferId, operatorId: operator.id }, now);
-    await recordAudit(
-      tx,
-      operator,
-      {
-        action: "bankCredit.match",
-        targetType: "bankCredit",
-        targetId: input.creditId,
-        before: { state: done.before.state, reason: done.before.reason },
-        after: { state: done.after.state, transferId: input.transferId, transferStatus: done.transferStatus, excess: done.excess },
-        reason: input.reason,
-      },
-      now,
-    );
-    const excess = done.after.state === "EXCESS" ? ` ${done.excess} ${done.after.currency} over-paid stays to return.` : "";
-    return `Credit ${done.after.bankReference} funded transfer ${input.transferId} (now ${done.transferStatus}).${excess}`;
-  },
+  async ({ tx, input, operator, now }) =>
+    actedNotice(await act(tx, "bankCredit.match", { creditId: input.creditId, transferId: input.transferId }, { operator, reason: input.reason, now })),
 );
 
-// Return a queued credit, or an over-payment's excess, to the payer.
-export const returnCredit = consoleAction("reviewer", z.object({ creditId: z.string().min(1), reason }), async ({ tx, input, operator, now }) => {
-  const done = await returnBankCredit(tx, { creditId: input.creditId, operatorId: operator.id }, now);
-  await recordAudit(
-    tx,
-    operator,
-    {
-      action: "bankCredit.return",
-      targetType: "bankCredit",
-      targetId: input.creditId,
-      before: { state: done.before.state, reason: done.before.reason },
-      after: { state: done.after.state, returned: done.returned },
-      reason: input.reason,
-    },
-    now,
-  );
-  return `Credit ${done.after.bankReference}: ${done.returned} ${done.after.currency} to return to the payer.`;
-});
+// Return a queued credit, or an over-payment's excess, to the payer (under dual control too).
+export const returnCredit = consoleAction("reviewer", z.object({ creditId: z.string().min(1), reason }), async ({ tx, input, operator, now }) =>
+  actedNotice(await act(tx, "bankCredit.return", { creditId: input.creditId }, { operator, reason: input.reason, now })),
+);
 
 // The second step of a return (issue 24 item 7): the bank executed it; its reference is recorded and the return posted.
 export const executeCreditReturn = consoleAction(

@@ -3,9 +3,10 @@
 import { z } from "zod";
 import { consoleAction, consoleFormAction } from "@/lib/console/action";
 import { recordAudit } from "@/lib/operators/audit";
-import { createPartner, issueApiKey, revokeApiKey } from "@/lib/partners/admin";
+import { act, actedNotice, type Acted } from "@/lib/dual-control/proposals";
+import { createPartner } from "@/lib/partners/admin";
 import { parsePartnerJwks } from "@/lib/partners/jwks";
-import { applyPartnerSettings, checkWebhookUrl } from "@/lib/partners/settings";
+import { checkWebhookUrl } from "@/lib/partners/settings";
 
 export const createPartnerAction = consoleAction(
   "admin",
@@ -22,24 +23,26 @@ export const createPartnerAction = consoleAction(
   },
 );
 
-// The new key is shown once, on the page that asked (useActionState: never in a URL), and never stored in clear.
-export const issueKeyAction = consoleFormAction("admin", z.object({ partnerId: z.string().min(1) }), async ({ tx, input, operator, now }) => {
-  const { keyId, apiKey } = await issueApiKey(tx, input.partnerId, now);
-  await recordAudit(tx, operator, { action: "partner.apiKey.issue", targetType: "partner", targetId: input.partnerId, after: { keyId } }, now);
-  return { notice: `Key ${keyId} issued.`, once: { apiKey, keyId } };
-});
+/** A controlled action's answer to a form read with useActionState: the notice, and what it shows once. */
+function formAnswer(acted: Acted) {
+  return acted.kind === "performed" && acted.performed.once ? { notice: acted.performed.notice, once: acted.performed.once } : { notice: actedNotice(acted) };
+}
+
+// The new key is shown once, on the page that asked (useActionState: never in a URL), and never
+// stored in clear. Under dual control it is issued when a second operator approves, to them.
+export const issueKeyAction = consoleFormAction("admin", z.object({ partnerId: z.string().min(1) }), async ({ tx, input, operator, now }) =>
+  formAnswer(await act(tx, "partner.apiKey.issue", { partnerId: input.partnerId }, { operator, reason: "Issue a new API key", now })),
+);
 
 export const revokeKeyAction = consoleAction(
   "admin",
   z.object({ partnerId: z.string().min(1), keyId: z.string().min(1) }),
-  async ({ tx, input, operator, now }) => {
-    await revokeApiKey(tx, input.partnerId, input.keyId, now);
-    await recordAudit(tx, operator, { action: "partner.apiKey.revoke", targetType: "partner", targetId: input.partnerId, before: { keyId: input.keyId } }, now);
-    return `Key ${input.keyId} revoked.`;
-  },
+  async ({ tx, input, operator, now }) =>
+    actedNotice(await act(tx, "partner.apiKey.revoke", { partnerId: input.partnerId, keyId: input.keyId }, { operator, reason: "Revoke an API key", now })),
 );
 
-// A webhook URL set for the first time creates the partner's secret: shown once, on this page.
+// A webhook URL set for the first time creates the partner's secret: shown once, to whoever runs
+// the change (the approver under dual control).
 export const updatePartnerAction = consoleFormAction(
   "admin",
   z.object({
@@ -52,39 +55,20 @@ export const updatePartnerAction = consoleFormAction(
   }),
   {
     // Network work before the transaction opens: the webhook URL's name is resolved and the JWKS
-    // (fetched from its URL when given) is read.
+    // (fetched from its URL when given) is read; a proposal keeps the JWKS as read.
     prepare: async (input) => {
       if (input.webhookUrl) await checkWebhookUrl(input.webhookUrl);
       return input.jwksUrl ? parsePartnerJwks({ url: input.jwksUrl }) : input.jwksJson ? parsePartnerJwks({ json: input.jwksJson }) : undefined;
     },
     run: async ({ tx, input, prepared: jwks, operator, now }) => {
-      const origins = input.returnOrigins.split(/[\s,]+/).filter(Boolean);
-      const { settings: after, firstWebhookSecret } = await applyPartnerSettings(
-        tx,
-        input.partnerId,
-        { pricingMode: input.pricingMode, webhookUrl: input.webhookUrl || null, returnOrigins: origins, ...(jwks ? { jwks } : {}) },
-        now,
-      );
-      await recordAudit(
-        tx,
-        operator,
-        {
-          action: "partner.update",
-          targetType: "partner",
-          targetId: input.partnerId,
-          after: {
-            pricingMode: after.pricingMode,
-            webhookUrl: after.webhookUrl,
-            returnOrigins: after.returnOrigins,
-            jwksKids: after.jwks.keys.map((k) => k.kid),
-            ...(firstWebhookSecret ? { webhookSecretIssued: true } : {}),
-          },
-        },
-        now,
-      );
-      return firstWebhookSecret && after.webhookSecret
-        ? { notice: "Partner settings saved; the endpoint's first webhook secret was issued.", once: { webhookSecret: after.webhookSecret } }
-        : { notice: "Partner settings saved." };
+      const settings = {
+        partnerId: input.partnerId,
+        pricingMode: input.pricingMode,
+        webhookUrl: input.webhookUrl || null,
+        returnOrigins: input.returnOrigins.split(/[\s,]+/).filter(Boolean),
+        ...(jwks ? { jwks } : {}),
+      };
+      return formAnswer(await act(tx, "partner.update", settings, { operator, reason: "Change the partner's settings", now }));
     },
   },
 );

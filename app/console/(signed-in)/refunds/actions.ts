@@ -2,15 +2,17 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
+import { act, actedNotice } from "@/lib/dual-control/proposals";
 import { notFound } from "@/lib/errors";
 import { recordAudit } from "@/lib/operators/audit";
 import { lockTransfer } from "@/lib/transfers/records";
 import { lockRefund, moveRefund } from "@/lib/transfers/refunds";
 
-const OUTCOME = { PAID: "operator.paid", FAILED: "operator.failed", RETRY: "operator.retry" } as const;
+const OUTCOME = { FAILED: "operator.failed", RETRY: "operator.retry" } as const;
 
 // Record a refund paid from the bank (with its reference), failed (with the reason), or put a
-// failed one back in the queue. COMPLETED posts the refund's payment to the ledger.
+// failed one back in the queue. COMPLETED posts the refund's payment to the ledger; recording it
+// paid is under dual control (lib/dual-control).
 export const recordRefund = consoleAction(
   "admin",
   z
@@ -22,10 +24,14 @@ export const recordRefund = consoleAction(
     })
     .refine((v) => v.outcome !== "PAID" || !!v.bankReference, { message: "a paid refund needs the bank's reference", path: ["bankReference"] }),
   async ({ tx, input, operator, now }) => {
+    if (input.outcome === "PAID") {
+      const paid = { transferId: input.transferId, bankReference: input.bankReference };
+      return actedNotice(await act(tx, "transfer.refund.paid", paid, { operator, reason: input.reason, now }));
+    }
     const row = await lockTransfer(tx, input.transferId);
     if (!row) throw notFound("transfer");
     const before = await lockRefund(tx, row.id);
-    const details = input.outcome === "PAID" ? { bankReference: input.bankReference } : input.outcome === "FAILED" ? { failureReason: input.reason } : {};
+    const details = input.outcome === "FAILED" ? { failureReason: input.reason } : {};
     const after = await moveRefund(tx, row, OUTCOME[input.outcome], now, details);
     await recordAudit(
       tx,

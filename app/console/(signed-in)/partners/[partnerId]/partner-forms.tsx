@@ -11,7 +11,7 @@ import { issueKeyAction, updatePartnerAction } from "../actions";
  * a redirect or a log, and the list above refreshes with its prefix (issue 20 item 10).
  */
 export function IssueKeyForm({ partnerId, back }: { partnerId: string; back: string }) {
-  const [state, action, pending] = useActionState<FormState<{ apiKey: string; keyId: string }>, FormData>(issueKeyAction, {});
+  const [state, action, pending] = useActionState<FormState<Record<string, string>>, FormData>(issueKeyAction, {});
   return (
     <div>
       <form action={action}>
@@ -40,7 +40,7 @@ export interface SettingsValues {
 
 /** The integration settings; a webhook URL set for the first time shows the endpoint's first secret once. */
 export function SettingsForm({ partnerId, back, values: v }: { partnerId: string; back: string; values: SettingsValues }) {
-  const [state, action, pending] = useActionState<FormState<{ webhookSecret: string }>, FormData>(updatePartnerAction, {});
+  const [state, action, pending] = useActionState<FormState<Record<string, string>>, FormData>(updatePartnerAction, {});
   return (
     <>
       <form action={action} className="grid gap-3 text-sm">

@@ -1,0 +1,46 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Flash, PageTitle, param, type SearchParams } from "@/components/console/ui";
+import { clock } from "@/lib/clock";
+import { requireOperator } from "@/lib/console/session";
+import { proposalById } from "@/lib/dual-control/queries";
+import { ready } from "@/lib/platform/ready";
+import { DecideProposalForm } from "../approve-form";
+import { ProposalCard } from "../proposal-card";
+
+export const metadata = { title: "Proposal · Console" };
+
+/**
+ * One proposal and its decision. The form stays mounted after the decision (it only loses its
+ * fields), so what an approval shows once (a new partner key) survives the page's refresh.
+ */
+export default async function Proposal({ params, searchParams }: { params: Promise<{ proposalId: string }>; searchParams: SearchParams }) {
+  const operator = await requireOperator();
+  const { proposalId } = await params;
+  const sp = await searchParams;
+  const p = await proposalById(await ready(), proposalId);
+  if (!p) notFound();
+  const waiting = p.state === "PROPOSED" && p.lapsesAt.getTime() > clock.now().getTime();
+  return (
+    <>
+      <PageTitle
+        sub={
+          <Link className="text-blue-700 underline" href="/console/approvals">
+            All proposals
+          </Link>
+        }
+      >
+        Proposal {p.id}
+      </PageTitle>
+      <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
+      <ProposalCard p={p} waiting={waiting}>
+        <div className="mt-3">
+          {waiting && p.proposedBy === operator.id ? (
+            <p className="mb-2 text-sm text-slate-600">You proposed this: another operator approves it. You may decline (withdraw) it.</p>
+          ) : null}
+          <DecideProposalForm proposalId={p.id} back={`/console/approvals/${p.id}`} open={waiting} />
+        </div>
+      </ProposalCard>
+    </>
+  );
+}
