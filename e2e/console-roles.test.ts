@@ -98,7 +98,8 @@ describe("console: roles", () => {
     assert.deepEqual(await navLinks(admin), [...QUEUE_LINKS, ...ADMIN_LINKS]);
     reviewer = await createOperatorInConsole(admin, "reviewer", "Rita Reviewer");
     const listed = admin.locator("main li").filter({ hasText: reviewer.email });
-    assert.equal(await listed.textContent(), `${reviewer.email} · Rita Reviewer · reviewer`);
+    assert.equal(await listed.locator("p").first().textContent(), `${reviewer.email} · Rita Reviewer · reviewer`);
+    assert.match((await listed.textContent()) ?? "", /Last sign-in: never · Two-factor: off/);
     await screenshot(admin, "console-operators-created");
     await admin.context().close();
   });

@@ -3,7 +3,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, useSyncExternalStore, type FormEvent } from "react";
-import { signInErrorMessage } from "@/lib/console/sign-in-errors";
+import { SECOND_FACTOR_REQUIRED, signInErrorMessage } from "@/lib/console/sign-in-errors";
 
 const noSubscription = () => () => {};
 /** False in the server render and until hydration, true once React handles events on the page. */
@@ -21,11 +21,15 @@ const useHydrated = () =>
  */
 const csrfRejected = (url: string | null | undefined) => !!url && new URL(url, window.location.href).searchParams.has("csrf");
 
-/** Console sign-in: next-auth's credentials flow (it fetches and sends the CSRF token). */
+/**
+ * Console sign-in: next-auth's credentials flow (it fetches and sends the CSRF token). An operator
+ * with a second factor is asked for the code after the right password (issue 23 item 6).
+ */
 export function LoginForm({ initialError = null }: { initialError?: string | null }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(initialError);
   const [busy, setBusy] = useState(false);
+  const [needCode, setNeedCode] = useState(false);
   // Before hydration a submit would be the browser's native GET: the password in the URL.
   const hydrated = useHydrated();
 
@@ -34,13 +38,18 @@ export function LoginForm({ initialError = null }: { initialError?: string | nul
     const form = new FormData(e.currentTarget);
     setBusy(true);
     setError(null);
-    const attempt = () => signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
+    const code = form.get("code") ?? "";
+    const attempt = () => signIn("credentials", { email: form.get("email"), password: form.get("password"), code, redirect: false });
     let res = await attempt();
     // The cookie has settled by now: one retry gets a matching token.
     if (res?.ok && !res.error && csrfRejected(res.url)) res = await attempt();
     setBusy(false);
     // ok alone is not success: next-auth reports some refusals as ok with an error or a sign-in URL.
     if (res?.ok && !res.error && res.url && !csrfRejected(res.url)) router.push("/console");
+    else if (res?.error === SECOND_FACTOR_REQUIRED) {
+      setNeedCode(true);
+      setError(signInErrorMessage(res.error));
+    }
     // A lockout comes back as error "RateLimited:<seconds>": the message says how long to wait.
     else setError(res?.ok && !res.error ? "Sign-in could not be completed. Please try again." : signInErrorMessage(res?.error ?? "CredentialsSignin"));
   }
@@ -61,6 +70,12 @@ export function LoginForm({ initialError = null }: { initialError?: string | nul
         Password
         <input name="password" type="password" autoComplete="current-password" required className={field} />
       </label>
+      {needCode && (
+        <label className="block text-sm font-medium">
+          Authentication code
+          <input name="code" autoComplete="one-time-code" inputMode="numeric" required autoFocus className={field} />
+        </label>
+      )}
       <button
         disabled={busy || !hydrated}
         className="w-full rounded bg-slate-900 px-4 py-2 font-semibold text-white hover:bg-slate-700 focus:outline-none focus:ring-4 focus:ring-slate-300 disabled:opacity-60"

@@ -19,6 +19,8 @@ export const operators = pgTable(
      */
     totpSecret: text("totp_secret"),
     totpEnrolledAt: tstz("totp_enrolled_at"),
+    /** The last 30-second step a code was accepted for: a code is good once (RFC 6238 section 5.2). */
+    totpLastStep: integer("totp_last_step"),
     /** sha256 of each unused recovery code (shown once at enrolment). */
     recoveryCodes: jsonb("recovery_codes").$type<string[]>().notNull().default([]),
     lastSignInAt: tstz("last_sign_in_at"),

@@ -12,9 +12,9 @@ import { acceptTransfer, awaitFastCheck, submit, submitBody, type Customer } fro
 /** The review threshold of US-MX (decisions 7): at or above it the fast-check sends to onreview. */
 export const REVIEW_AMOUNT = "1000.000000";
 
-/** A transfer at the review threshold, submitted and sent to onreview by the fast-check. */
-export async function onreviewTransfer(s: { c: Customer; beneficiaryId: string }): Promise<Scenario> {
-  const { transferId, quoteId } = await acceptTransfer(s.c, s.beneficiaryId, { originAmount: REVIEW_AMOUNT });
+/** A transfer at the review threshold (or `originAmount` above it), submitted and sent to onreview by the fast-check. */
+export async function onreviewTransfer(s: { c: Customer; beneficiaryId: string }, originAmount = REVIEW_AMOUNT): Promise<Scenario> {
+  const { transferId, quoteId } = await acceptTransfer(s.c, s.beneficiaryId, { originAmount });
   const res = await submit(s.c, transferId, submitBody(s.beneficiaryId));
   assert.equal(res.status, 202, res.text);
   const t = await awaitFastCheck(s.c, transferId);

@@ -3,9 +3,11 @@ import { config } from "@/lib/config";
 import { inUnit } from "@/lib/platform/unit-of-work";
 import { clearFailures, lockScope, lockedForSeconds, recordFailure, type ScopedWindow } from "@/lib/lockouts/failure-counter";
 import { recordAudit } from "@/lib/operators/audit";
+import { checkSecondFactor, lockOperatorRow, recordSignIn } from "@/lib/operators/accounts";
 import { verifyOperator, type Operator } from "@/lib/operators/records";
 
-export type OperatorSignIn = { kind: "ok"; operator: Operator } | { kind: "wrong" } | { kind: "locked"; retryAfterSeconds: number };
+export type OperatorSignIn =
+  { kind: "ok"; operator: Operator; sessionEpoch: number } | { kind: "wrong" } | { kind: "codeRequired" } | { kind: "locked"; retryAfterSeconds: number };
 
 /** Who the audit log names for a lockout: no operator acted, the service did. */
 const SERVICE_ACTOR: Operator = { id: "system", email: "system", name: "Remit Core", role: "admin" };
@@ -16,8 +18,14 @@ const SERVICE_ACTOR: Operator = { id: "system", email: "system", name: "Remit Co
  * customer login. The check, the password verification and the count run under both scopes' locks
  * in one transaction, so parallel guesses are counted exactly. While locked even the right
  * password is refused. The failure that locks a scope writes an audit entry.
+ * An operator with a second factor (issue 23 item 6) also gives a TOTP or recovery code: the right
+ * password without one answers codeRequired (nothing counted: the form then asks the code); a
+ * wrong code counts as a wrong password.
  */
-export async function signInOperator(db: Db, input: { email: string; password: string; clientAddress: string; now: Date }): Promise<OperatorSignIn> {
+export async function signInOperator(
+  db: Db,
+  input: { email: string; password: string; code?: string; clientAddress: string; now: Date },
+): Promise<OperatorSignIn> {
   const c = config();
   const email = input.email.trim().toLowerCase();
   const windows: (ScopedWindow & { targetType: string; targetId: string })[] = [
@@ -44,10 +52,13 @@ export async function signInOperator(db: Db, input: { email: string; password: s
       for (const w of windows) wait = Math.max(wait, await lockedForSeconds(tx, w.scope, w, input.now));
       if (wait > 0) return { kind: "locked", retryAfterSeconds: wait };
       const operator = await verifyOperator(tx, email, input.password);
-      if (operator) {
+      const row = operator && (await lockOperatorRow(tx, operator.id));
+      if (operator && row?.totpEnrolledAt && !input.code) return { kind: "codeRequired" };
+      if (operator && row && (!row.totpEnrolledAt || (await checkSecondFactor(tx, operator.id, input.code ?? "", input.now)))) {
         // Only the operator's own count: signing in to another account must not clear an address.
         await clearFailures(tx, windows[0].scope);
-        return { kind: "ok", operator };
+        await recordSignIn(tx, operator.id, input.now);
+        return { kind: "ok", operator, sessionEpoch: row.sessionEpoch };
       }
       for (const w of windows) {
         await recordFailure(tx, w.scope, input.now);

@@ -189,6 +189,11 @@ const schema = z.object({
   /** Console sign-in: the first admin (seeded at start when set; sandbox has defaults). */
   OPERATOR_EMAIL: z.string().email().optional(),
   OPERATOR_PASSWORD: z.string().min(12).optional(),
+  /**
+   * Console second factor (issue 23 item 6): production asks every operator for a TOTP code; in
+   * sandbox only when this is set (the seeded sandbox operator is never asked outside production).
+   */
+  CONSOLE_TOTP_REQUIRED: flag,
   /** Signs console sessions (next-auth); required in production, generated and stored in sandbox. */
   NEXTAUTH_SECRET: z.string().min(32).optional(),
   /** Production refuses http and private addresses for webhook URLs; tests may allow loopback. */

@@ -14,6 +14,10 @@ export interface ActionContext<T, P = undefined> extends UnitContext {
   operator: Operator;
 }
 
+/** The role an action needs; `enrolling`: also for an operator still to set up their second factor (the set-up's own actions). */
+type Who = OperatorRole | { role: OperatorRole; enrolling: true };
+const check = (who: Who) => (typeof who === "string" ? requireOperator(who) : requireOperator(who.role, { enrolling: who.enrolling }));
+
 type Run<T, P, R = string> = (ctx: ActionContext<T, P>) => Promise<R>;
 type Action<T, P, R> = Run<T, P, R> | { prepare: (input: T) => Promise<P>; run: Run<T, P, R> };
 
@@ -24,9 +28,9 @@ type Action<T, P, R> = Run<T, P, R> | { prepare: (input: T) => Promise<P>; run: 
  * the API), and returns to `back` with a notice or the error's message (e.g. "already decided"
  * when another operator acted first).
  */
-export function consoleAction<S extends z.ZodType, P = undefined>(role: OperatorRole, schema: S, action: Action<z.output<S>, P, string>) {
+export function consoleAction<S extends z.ZodType, P = undefined>(who: Who, schema: S, action: Action<z.output<S>, P, string>) {
   return async (formData: FormData): Promise<void> => {
-    const operator = await requireOperator(role);
+    const operator = await check(who);
     const back = String(formData.get("back") ?? "/console");
     const safeBack = back.startsWith("/console") ? back.split("?")[0] : "/console";
     const parsed = schema.safeParse(Object.fromEntries(formData));
@@ -50,13 +54,9 @@ export interface FormState<V> {
  * (React's useActionState), and the page's data is refreshed (revalidatePath of `back`), so a reload
  * shows it no more. Issue 20 item 10.
  */
-export function consoleFormAction<S extends z.ZodType, V, P = undefined>(
-  role: OperatorRole,
-  schema: S,
-  action: Action<z.output<S>, P, { notice: string; once?: V }>,
-) {
+export function consoleFormAction<S extends z.ZodType, V, P = undefined>(who: Who, schema: S, action: Action<z.output<S>, P, { notice: string; once?: V }>) {
   return async (_previous: FormState<V>, formData: FormData): Promise<FormState<V>> => {
-    const operator = await requireOperator(role);
+    const operator = await check(who);
     const back = String(formData.get("back") ?? "/console");
     const parsed = schema.safeParse(Object.fromEntries(formData));
     if (!parsed.success) return { error: formErrors(parsed.error) };

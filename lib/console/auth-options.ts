@@ -7,7 +7,7 @@ import { clientAddressOf } from "@/lib/lockouts/client-address";
 import type { OperatorRole } from "@/lib/operators/records";
 import { ready } from "@/lib/platform/ready";
 import { serviceSecret } from "@/lib/platform/secrets";
-import { signInLockedError } from "./sign-in-errors";
+import { SECOND_FACTOR_REQUIRED, signInLockedError } from "./sign-in-errors";
 
 /**
  * Console sign-in (next-auth, credentials against the operators table). Sessions are signed JWT
@@ -26,21 +26,24 @@ export async function authOptions(): Promise<NextAuthOptions> {
     providers: [
       CredentialsProvider({
         name: "Operator",
-        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" }, code: { label: "Code", type: "text" } },
         authorize: async (credentials, req) => {
           if (!credentials?.email || !credentials.password) return null;
           const forwardedFor = (req.headers as Record<string, string | undefined> | undefined)?.["x-forwarded-for"];
           const result = await signInOperator(db, {
             email: credentials.email,
             password: credentials.password,
+            code: credentials.code || undefined,
             clientAddress: clientAddressOf(forwardedFor),
             now: clock.now(),
           });
           // next-auth turns a thrown error into ?error=<message> on the sign-in page, which shows the wait.
           if (result.kind === "locked") throw new Error(signInLockedError(result.retryAfterSeconds));
+          // The right password of an operator with a second factor: the form asks the code.
+          if (result.kind === "codeRequired") throw new Error(SECOND_FACTOR_REQUIRED);
           if (result.kind === "wrong") return null;
-          const { operator } = result;
-          return { id: operator.id, email: operator.email, name: operator.name, role: operator.role };
+          const { operator, sessionEpoch } = result;
+          return { id: operator.id, email: operator.email, name: operator.name, role: operator.role, sessionEpoch };
         },
       }),
     ],
@@ -49,10 +52,15 @@ export async function authOptions(): Promise<NextAuthOptions> {
         if (user) {
           token.operatorId = user.id;
           token.role = (user as { role?: OperatorRole }).role;
+          // Compared with the operator row on every request: a disable or a reset ends the session.
+          token.sessionEpoch = (user as { sessionEpoch?: number }).sessionEpoch ?? 0;
         }
         return token;
       },
-      session: async ({ session, token }) => ({ ...session, operator: { id: token.operatorId, email: token.email, name: token.name, role: token.role } }),
+      session: async ({ session, token }) => ({
+        ...session,
+        operator: { id: token.operatorId, email: token.email, name: token.name, role: token.role, sessionEpoch: token.sessionEpoch ?? 0 },
+      }),
     },
   };
 }

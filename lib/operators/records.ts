@@ -63,6 +63,8 @@ export async function listOperators(db: Executor) {
       role: operators.role,
       createdAt: operators.createdAt,
       disabledAt: operators.disabledAt,
+      lastSignInAt: operators.lastSignInAt,
+      totpEnrolledAt: operators.totpEnrolledAt,
     })
     .from(operators)
     .orderBy(operators.createdAt);

@@ -41,9 +41,15 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
               </Link>
             ))}
           </nav>
-          <span className="ml-auto min-w-0 truncate text-sm text-slate-300" data-testid="operator" title={`${operator.email} · ${operator.role}`}>
+          {/* The operator's own account (password, second factor): behind their name, the header has no room for another link. */}
+          <Link
+            href="/console/account"
+            className="ml-auto min-w-0 truncate text-sm text-slate-300 hover:underline"
+            data-testid="operator"
+            title={`${operator.email} · ${operator.role}: your account`}
+          >
             {operator.email} · {operator.role}
-          </span>
+          </Link>
           <SignOutButton />
         </div>
       </header>

@@ -1,7 +1,9 @@
 "use server";
 
 import { z } from "zod";
-import { consoleAction } from "@/lib/console/action";
+import { config } from "@/lib/config";
+import { consoleAction, consoleFormAction } from "@/lib/console/action";
+import { createResetLink, setOperatorEnabled } from "@/lib/operators/accounts";
 import { recordAudit } from "@/lib/operators/audit";
 import { createOperator } from "@/lib/operators/records";
 
@@ -17,5 +19,29 @@ export const createOperatorAction = consoleAction(
       now,
     );
     return `Operator ${created.email} (${created.role}) created.`;
+  },
+);
+
+// Disable (their sessions end at once) or enable another operator (issue 23 item 6).
+export const setOperatorEnabledAction = consoleAction(
+  "admin",
+  z.object({ operatorId: z.string().min(1), enabled: z.enum(["true", "false"]) }),
+  async ({ tx, input, operator, now }) => {
+    const row = await setOperatorEnabled(tx, operator, input.operatorId, input.enabled === "true", now);
+    return `Operator ${row.email} is ${row.disabledAt ? "disabled: their sessions have ended" : "enabled"}.`;
+  },
+);
+
+// A one-time link for another operator: a new password, or a lost second factor replaced. The link
+// comes back to this submission only (useActionState), once: it is never e-mailed nor stored in clear.
+export const resetLinkAction = consoleFormAction(
+  "admin",
+  z.object({ operatorId: z.string().min(1), kind: z.enum(["password", "totp"]) }),
+  async ({ tx, input, operator, now }) => {
+    const { token, expiresAt } = await createResetLink(tx, operator, input.operatorId, input.kind, now);
+    return {
+      notice: `Reset link made; it works once until ${expiresAt.toISOString().slice(0, 16).replace("T", " ")} UTC. Give it to the operator in person.`,
+      once: { link: `${config().publicBaseUrl}/console/reset/${token}` },
+    };
   },
 );

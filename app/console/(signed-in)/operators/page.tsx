@@ -1,13 +1,15 @@
-import { Badge, Card, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
+import { Badge, Card, danger, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
+import { when } from "@/lib/console/format";
 import { requireOperator } from "@/lib/console/session";
 import { listOperators } from "@/lib/operators/records";
 import { ready } from "@/lib/platform/ready";
-import { createOperatorAction } from "./actions";
+import { createOperatorAction, setOperatorEnabledAction } from "./actions";
+import { ResetLinkForm } from "./operator-forms";
 
 export const metadata = { title: "Operators · Console" };
 
 export default async function Operators({ searchParams }: { searchParams: SearchParams }) {
-  await requireOperator("admin");
+  const me = await requireOperator("admin");
   const sp = await searchParams;
   const rows = await listOperators(await ready());
   return (
@@ -27,11 +29,27 @@ export default async function Operators({ searchParams }: { searchParams: Search
           <button className={primary}>Create</button>
         </form>
       </Card>
-      <ul className="space-y-1 text-sm">
+      <ul className="space-y-2 text-sm">
         {rows.map((o) => (
-          <li key={o.id}>
-            {o.email} · {o.name} · <Badge>{o.role}</Badge>
-            {o.disabledAt ? " · disabled" : ""}
+          <li key={o.id} data-testid="operator-row" className="rounded border border-slate-200 p-2">
+            <p>
+              {o.email} · {o.name} · <Badge>{o.role}</Badge>
+              {o.disabledAt ? " · disabled" : ""}
+            </p>
+            <p className="text-slate-600">
+              Last sign-in: {o.lastSignInAt ? when(o.lastSignInAt) : "never"} · Two-factor: {o.totpEnrolledAt ? "on" : "off"}
+            </p>
+            {o.id !== me.id ? (
+              <div className="mt-1 flex flex-wrap items-start gap-2">
+                <form action={setOperatorEnabledAction}>
+                  <input type="hidden" name="operatorId" value={o.id} />
+                  <input type="hidden" name="enabled" value={o.disabledAt ? "true" : "false"} />
+                  <input type="hidden" name="back" value="/console/operators" />
+                  <button className={o.disabledAt ? primary : danger}>{o.disabledAt ? `Enable ${o.email}` : `Disable ${o.email}`}</button>
+                </form>
+                <ResetLinkForm operatorId={o.id} email={o.email} />
+              </div>
+            ) : null}
           </li>
         ))}
       </ul>

@@ -1,0 +1,23 @@
+"use server";
+
+import { z } from "zod";
+import { consoleAction, consoleFormAction } from "@/lib/console/action";
+import { beginEnrolment, confirmEnrolment } from "@/lib/operators/accounts";
+
+// The operator's own second factor (issue 23 item 6): reachable before it is set up.
+const enrolling = { role: "reviewer", enrolling: true } as const;
+
+export const beginEnrolmentAction = consoleAction(enrolling, z.object({}), async ({ tx, operator }) => {
+  await beginEnrolment(tx, operator.id);
+  return "Scan the code with your authenticator app, then enter the 6-digit code it shows.";
+});
+
+// The recovery codes come back to this submission only (useActionState), never in a URL.
+export const confirmEnrolmentAction = consoleFormAction(
+  enrolling,
+  z.object({ code: z.string().trim().min(6).max(12) }),
+  async ({ tx, input, operator, now }) => {
+    const codes = await confirmEnrolment(tx, operator, input.code, now);
+    return { notice: "Two-factor authentication is on.", once: { recoveryCodes: codes.join(" ") } };
+  },
+);
