@@ -45,8 +45,10 @@ export async function lockOperatorRow(tx: Tx, operatorId: string): Promise<Opera
  * in sandbox when CONSOLE_TOTP_REQUIRED is set, the seeded sandbox operator excepted (so a fresh
  * sandbox stays one password away).
  */
-export function secondFactorRequired(row: Pick<OperatorRow, "email">): boolean {
-  const c = config();
+export function secondFactorRequired(
+  row: Pick<OperatorRow, "email">,
+  c: Pick<ReturnType<typeof config>, "sandbox" | "CONSOLE_TOTP_REQUIRED" | "OPERATOR_EMAIL"> = config(),
+): boolean {
   if (!c.sandbox) return true;
   return c.CONSOLE_TOTP_REQUIRED && row.email !== c.OPERATOR_EMAIL?.toLowerCase();
 }

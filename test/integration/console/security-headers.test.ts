@@ -48,7 +48,8 @@ function assertConsolePolicy(res: RawResult, what: string): string {
 }
 
 test("every console page: CSP with a fresh nonce on each response, frame-ancestors 'none', and the nonce on every script", async () => {
-  const pages = consolePages({ subscriptionId, partnerId: "partner_demo", transferId });
+  // No proposal or reset link exists here: those pages say so, with the same headers.
+  const pages = consolePages({ subscriptionId, partnerId: "partner_demo", transferId, proposalId: "prop_none", token: "no-such-link" });
   assert.ok(pages.length >= 12, `only ${pages.length} console pages`);
   for (const page of pages) {
     const res = await rawRequest("GET", page.path, { headers: { cookie } });

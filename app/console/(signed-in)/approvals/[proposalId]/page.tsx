@@ -1,6 +1,5 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { Flash, PageTitle, param, type SearchParams } from "@/components/console/ui";
+import { Empty, Flash, PageTitle, param, type SearchParams } from "@/components/console/ui";
 import { clock } from "@/lib/clock";
 import { requireOperator } from "@/lib/console/session";
 import { proposalById } from "@/lib/dual-control/queries";
@@ -19,7 +18,8 @@ export default async function Proposal({ params, searchParams }: { params: Promi
   const { proposalId } = await params;
   const sp = await searchParams;
   const p = await proposalById(await ready(), proposalId);
-  if (!p) notFound();
+  // Like a used reset link: a page that says so (proposals are never deleted: a mistyped id).
+  if (!p) return <Empty>No such proposal.</Empty>;
   const waiting = p.state === "PROPOSED" && p.lapsesAt.getTime() > clock.now().getTime();
   return (
     <>
