@@ -121,6 +121,8 @@ export const ERROR_STATUS = {
   "ledgerPeriod.stateInvalid": 409,
   "journal.stateInvalid": 409,
   "reconciliation.stateInvalid": 409,
+  // 409 (ours, issue 24 review): a partner-fee payment above what the partner is owed in that currency
+  "ledger.partnerFeesExceeded": 409,
   "funding.methodUnavailable": 409,
   // 410
   "transfer.quoteExpired": 410,

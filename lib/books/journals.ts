@@ -5,12 +5,12 @@
  * an admin may discard a proposed journal instead.
  * And the payment of partner fees owed (item 2), a posting of its own. Both audited.
  */
-import { asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { manualJournals, partners } from "@/db/schema";
-import { notFound, validationError, type ValidationIssue } from "@/lib/errors";
-import { checkLines, isAccountCode, isPartnerAccount, isTransferAccount, toMinor, type PostingLine } from "@/lib/ledger";
+import { journalLines, ledgerAccounts, manualJournals, partners } from "@/db/schema";
+import { DomainError, notFound, validationError, type ValidationIssue } from "@/lib/errors";
+import { checkLines, fromMinor, isAccountCode, isPartnerAccount, isTransferAccount, toMinor, type PostingLine } from "@/lib/ledger";
 import { isCurrencyCode } from "@/lib/money/currency";
 import type { Operator } from "@/lib/operators/records";
 import { effectsOf } from "@/lib/platform/unit-of-work";
@@ -91,10 +91,15 @@ export async function proposeJournal(
   return row;
 }
 
-/** A journal that can still be posted (PROPOSED), locked; refused otherwise as its machine refuses. */
-export async function lockProposedJournal(tx: Tx, id: string): Promise<ManualJournalRow> {
+export async function lockJournal(tx: Tx, id: string): Promise<ManualJournalRow> {
   const [row] = await tx.select().from(manualJournals).where(eq(manualJournals.id, id)).for("update");
   if (!row) throw notFound("journal");
+  return row;
+}
+
+/** A journal that can still be posted (PROPOSED), locked; refused otherwise as its machine refuses. */
+export async function lockProposedJournal(tx: Tx, id: string): Promise<ManualJournalRow> {
+  const row = await lockJournal(tx, id);
   manualJournalMachine.next(row.state, "post");
   return row;
 }
@@ -123,10 +128,13 @@ export async function postJournal(tx: Tx, input: { id: string; operator: Operato
   return moved;
 }
 
-/** Withdraws a proposed journal (any admin, the proposer included): nothing is posted; audited. */
+/**
+ * Withdraws a proposed journal: nothing is posted; audited. Called when its `ledger.journal.post`
+ * proposal is declined; the console's discard goes through ./journal-control.ts, which declines
+ * the proposal too.
+ */
 export async function discardJournal(tx: Tx, input: { id: string; operator: Operator; now: Date }): Promise<ManualJournalRow> {
-  const [row] = await tx.select().from(manualJournals).where(eq(manualJournals.id, input.id)).for("update");
-  if (!row) throw notFound("journal");
+  const row = await lockJournal(tx, input.id);
   const next = manualJournalMachine.next(row.state, "discard").to;
   const [moved] = await tx
     .update(manualJournals)
@@ -151,23 +159,56 @@ export async function listJournals(db: Executor, limit = 100): Promise<ManualJou
   return db.select().from(manualJournals).orderBy(asc(manualJournals.state), desc(manualJournals.createdAt)).limit(limit);
 }
 
+/** What a partner is owed in a currency: the credit balance of its payable:partner-fees account (minor units). */
+export async function partnerFeesOwed(tx: Tx, partnerId: string, currency: string, { lock = false } = {}): Promise<bigint> {
+  const account = tx
+    .select({ id: ledgerAccounts.id })
+    .from(ledgerAccounts)
+    .where(and(eq(ledgerAccounts.code, "payable:partner-fees"), eq(ledgerAccounts.currency, currency), eq(ledgerAccounts.partnerId, partnerId)));
+  // The account row locked: two approvals of payments to the same partner run one after the other.
+  const [row] = lock ? await account.for("update") : await account;
+  if (!row) return 0n;
+  const [sum] = await tx
+    .select({ owed: sql<string>`coalesce(sum(${journalLines.creditMinor} - ${journalLines.debitMinor}), 0)::text` })
+    .from(journalLines)
+    .where(eq(journalLines.accountId, row.id));
+  return BigInt(sum?.owed ?? "0");
+}
+
+export interface PartnerFeePayment {
+  partnerId: string;
+  currency: string;
+  amount: string;
+  bankReference: string;
+}
+
+/** The payment in minor units, refused (409 ledger.partnerFeesExceeded) above what the partner is owed in that currency. */
+export async function checkPartnerFeePayment(tx: Tx, input: PartnerFeePayment, { lock = false } = {}): Promise<{ minor: bigint; owed: bigint }> {
+  const [line] = await ledgerLines(
+    tx,
+    [{ account: "payable:partner-fees", currency: input.currency, partnerId: input.partnerId, debit: input.amount, credit: "" }],
+    { balanced: false },
+  );
+  const minor = line.debit!;
+  const owed = await partnerFeesOwed(tx, input.partnerId, input.currency, { lock });
+  if (minor > owed) {
+    throw new DomainError("ledger.partnerFeesExceeded", {
+      message: `${input.amount} ${input.currency} is more than the ${fromMinor(owed > 0n ? owed : 0n, input.currency)} ${input.currency} owed to ${input.partnerId}.`,
+      details: { owedMinor: owed.toString(), currency: input.currency },
+    });
+  }
+  return { minor, owed };
+}
+
 /**
  * A payment of partner fees owed (issue 24 item 2), from the collection account where the
  * customers paid them: Dr payable:partner-fees (the partner) / Cr cash:collection. Once per bank
- * reference.
+ * reference. Under dual control (`ledger.partnerFees.pay`, lib/dual-control/actions.ts): this
+ * runs when a second admin approves, which records the audit entry; never above what is owed,
+ * checked here with the partner's account locked.
  */
-export async function recordPartnerFeePayment(
-  tx: Tx,
-  input: { partnerId: string; currency: string; amount: string; bankReference: string; operator: Operator; now: Date },
-): Promise<void> {
-  const [owed] = await ledgerLines(
-    tx,
-    [{ account: "payable:partner-fees", currency: input.currency, partnerId: input.partnerId, debit: input.amount, credit: "" }],
-    {
-      balanced: false,
-    },
-  );
-  const minor = owed.debit!;
+export async function recordPartnerFeePayment(tx: Tx, input: PartnerFeePayment & { now: Date }): Promise<{ owedBefore: bigint; paid: bigint }> {
+  const { minor, owed } = await checkPartnerFeePayment(tx, input, { lock: true });
   await effectsOf(tx).ledger.post({
     sourceKey: `partner-fee-payment:${input.bankReference}`,
     kind: "partner.fees.paid",
@@ -179,13 +220,5 @@ export async function recordPartnerFeePayment(
     ],
     now: input.now,
   });
-  await effectsOf(tx).audit.record(
-    {
-      action: "ledger.partnerFees.paid",
-      targetType: "partner",
-      targetId: input.partnerId,
-      after: { currency: input.currency, amount: input.amount, bankReference: input.bankReference },
-    },
-    input.operator,
-  );
+  return { owedBefore: owed, paid: minor };
 }

@@ -11,7 +11,15 @@ import { and, eq, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db";
 import { bankCredits, partners, screeningCases, transfers } from "@/db/schema";
-import { journalSummary, lockProposedJournal, postJournal } from "@/lib/books/journals";
+import {
+  checkPartnerFeePayment,
+  discardJournal,
+  journalSummary,
+  lockJournal,
+  lockProposedJournal,
+  postJournal,
+  recordPartnerFeePayment,
+} from "@/lib/books/journals";
 import { config } from "@/lib/config";
 import { money } from "@/lib/console/format";
 import { DomainError, notFound } from "@/lib/errors";
@@ -56,6 +64,8 @@ export interface ControlledAction<P> {
   describe(tx: Tx, p: P): Promise<{ summary: string; before: Record<string, unknown> }>;
   /** The action (its caller records the audit entry, with the proposal when there is one). */
   perform(tx: Tx, p: P, by: By): Promise<Performed>;
+  /** What a declined (or withdrawn) proposal undoes in its subject, in the same transaction (default: nothing). */
+  onDecline?(tx: Tx, p: P, by: By): Promise<void>;
 }
 
 const define = <P>(a: ControlledAction<P>) => a as ControlledAction<unknown>;
@@ -266,6 +276,44 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
         before: { state: "PROPOSED" },
         after: { state: posted.state, lines: posted.lines, reference: posted.reference },
         notice: `Journal ${posted.id} posted to the ledger.`,
+      };
+    },
+    // A journal whose posting was declined is never posted: it is discarded with its proposal.
+    onDecline: async (tx, p, { operator, now }) => {
+      const journal = await lockJournal(tx, p.journalId);
+      if (journal.state === "PROPOSED") await discardJournal(tx, { id: journal.id, operator, now });
+    },
+  }),
+  // Issue 24 item 2 (review): cash leaves the collection account only with a second admin, and
+  // never above what the partner is owed in that currency (checked when proposed and again, with
+  // the partner's account locked, when approved).
+  "ledger.partnerFees.pay": define({
+    role: "admin",
+    input: z.object({
+      partnerId: z.string().trim().min(1),
+      currency: z.string().trim().toUpperCase().length(3),
+      amount: z
+        .string()
+        .trim()
+        .regex(/^\d+(\.\d+)?$/, "a plain decimal (25.00)"),
+      bankReference: z.string().trim().min(1).max(140),
+    }),
+    subject: (p) => ({ type: "partner", id: p.partnerId }),
+    describe: async (tx, p) => {
+      const { owed } = await checkPartnerFeePayment(tx, p);
+      return {
+        summary: `Pay ${money(p.amount, p.currency)} of partner fees to ${(await partnerOf(tx, p.partnerId)).name} from the collection account, bank reference ${p.bankReference}`,
+        before: { owedMinor: owed.toString(), currency: p.currency },
+      };
+    },
+    perform: async (tx, p, { now }) => {
+      const done = await recordPartnerFeePayment(tx, { ...p, now });
+      return {
+        targetType: "partner",
+        targetId: p.partnerId,
+        before: { owedMinor: done.owedBefore.toString(), currency: p.currency },
+        after: { owedMinor: (done.owedBefore - done.paid).toString(), currency: p.currency, amount: p.amount, bankReference: p.bankReference },
+        notice: `Payment of ${p.amount} ${p.currency} to ${p.partnerId} recorded.`,
       };
     },
   }),

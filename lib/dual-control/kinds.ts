@@ -14,6 +14,7 @@ export const CONTROLLED_ACTIONS = [
   "partner.apiKey.issue",
   "partner.apiKey.revoke",
   "ledger.journal.post",
+  "ledger.partnerFees.pay",
 ] as const;
 export type ControlledActionKind = (typeof CONTROLLED_ACTIONS)[number];
 

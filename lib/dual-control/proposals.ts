@@ -11,8 +11,9 @@
  *   action runs here, in the approver's transaction, and its audit entry (action name = kind)
  *   names the proposer, the approver, both reasons and the before/after. The proposer is refused
  *   (403 proposal.selfApproval); a lapsed one is marked LAPSED and refused (409).
- * - `decline(tx, proposalId, by)`: nothing runs; audited `proposal.decline`. The proposer may
- *   decline (withdraw) their own proposal.
+ * - `decline(tx, proposalId, by)`: nothing runs (the action's `onDecline` hook undoes what its
+ *   subject holds for it); audited `proposal.decline`. The proposer may decline (withdraw) their
+ *   own proposal. `declineOpenFor(tx, kind, subject, by)` declines the one waiting on a subject.
  * - `lapseDue(tx, now)`: marks every proposal past its 30 days LAPSED (the queue hides them anyway).
  * Each kind's input is checked by its schema when proposed and again when approved.
  */
@@ -199,6 +200,8 @@ export async function decline(tx: Tx, proposalId: string, by: By): Promise<Propo
   const row = await lockOpen(tx, proposalId, "operator.decline", by.now);
   const { action } = parsed(row.action, row.payload);
   if (row.proposedBy !== by.operator.id) requireRole(action, by.operator);
+  // What the action undoes in its subject (a manual journal is discarded) in the same transaction.
+  await action.onDecline?.(tx, parsed(row.action, row.payload).input, by);
   const declined = await move(tx, row, "operator.decline", {
     decidedBy: by.operator.id,
     decidedByEmail: by.operator.email,
@@ -217,6 +220,25 @@ export async function decline(tx: Tx, proposalId: string, by: By): Promise<Propo
     by.operator,
   );
   return declined;
+}
+
+/**
+ * Declines the proposal waiting for `kind` on `subject`, if there is one (its subject was withdrawn
+ * by other means, e.g. a manual journal discarded): as `decline`, hook included. One past its 30
+ * days is marked LAPSED instead. Returns the proposal declined, or null.
+ */
+export async function declineOpenFor(tx: Tx, kind: ControlledActionKind, subject: { type: string; id: string }, by: By): Promise<ProposalRow | null> {
+  const [open] = await tx
+    .select()
+    .from(proposals)
+    .where(and(eq(proposals.action, kind), eq(proposals.subjectType, subject.type), eq(proposals.subjectId, subject.id), eq(proposals.state, "PROPOSED")))
+    .for("update");
+  if (!open) return null;
+  if (open.lapsesAt.getTime() <= by.now.getTime()) {
+    await move(tx, open, "clock.lapse", {});
+    return null;
+  }
+  return decline(tx, open.id, by);
 }
 
 /** Marks every undecided proposal past its 30 days LAPSED; returns how many. */

@@ -10,10 +10,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db";
-import { auditLog, journalEntries, journalLines, ledgerAccounts, transfers } from "@/db/schema";
+import { auditLog, journalEntries, journalLines, ledgerAccounts, manualJournals, proposals, transfers } from "@/db/schema";
 import { dailyReconciliation, explainDifference, recordClosingBalances } from "@/lib/books/bank-reconciliation";
-import { discardJournal, proposeJournal, recordPartnerFeePayment } from "@/lib/books/journals";
-import { act, approve } from "@/lib/dual-control/proposals";
+import { withdrawJournal } from "@/lib/books/journal-control";
+import { discardJournal, proposeJournal } from "@/lib/books/journals";
+import { act, approve, decline } from "@/lib/dual-control/proposals";
 import { changePeriod } from "@/lib/books/periods";
 import { profitAndLoss, safeguarding, trialBalanceAsOf } from "@/lib/books/reports";
 import { DomainError } from "@/lib/errors";
@@ -206,7 +207,7 @@ describe("books", () => {
     assert.deepEqual(audits.map((a) => a.action).sort(), ["ledger.period.close", "ledger.period.reopen"]);
   });
 
-  test("a manual journal is balanced, proposed by one operator and posted when another approves it (dual control); partner fees are paid by a recorded payment", async () => {
+  test("a manual journal is balanced, proposed by one operator and posted when another approves it (dual control)", async () => {
     const now = at("2026-11-03T09:00:00Z");
     const prefund = [
       { account: "cash:payout-bank" as const, currency: "MXN", debit: "10000.00", credit: "" },
@@ -258,12 +259,84 @@ describe("books", () => {
       unit(now, (u) => act(u.tx, "ledger.journal.post", { journalId: withdrawn.id }, { operator: accountant, reason: "late", now })),
       (e: unknown) => e instanceof DomainError && e.code === "journal.stateInvalid",
     );
+  });
 
-    await unit(now, (u) =>
-      recordPartnerFeePayment(u.tx, { partnerId: owner.partnerId, currency: "USD", amount: "1.00", bankReference: "PAY-1", operator: accountant, now }),
+  test("discarding a journal declines its proposal; declining the proposal discards the journal", async () => {
+    const now = at("2026-11-03T10:00:00Z");
+    const lines = [
+      { account: "expense:bank-charges" as const, currency: "USD", debit: "5.00", credit: "" },
+      { account: "cash:operating" as const, currency: "USD", debit: "", credit: "5.00" },
+    ];
+    const proposeBoth = async (memo: string) => {
+      const journal = await unit(now, (u) => proposeJournal(u.tx, { memo, lines, operator: accountant, now }));
+      const acted = await unit(now, (u) => act(u.tx, "ledger.journal.post", { journalId: journal.id }, { operator: accountant, reason: memo, now }));
+      assert.equal(acted.kind, "proposed");
+      return { journalId: journal.id, proposalId: acted.kind === "proposed" ? acted.proposal.id : "" };
+    };
+    const stateOf = async (ids: { journalId: string; proposalId: string }) => {
+      const [j] = await db.select().from(manualJournals).where(eq(manualJournals.id, ids.journalId));
+      const [p] = await db.select().from(proposals).where(eq(proposals.id, ids.proposalId));
+      return [j.state, p.state];
+    };
+    const discarded = await proposeBoth("Bank charges, entered twice");
+    await unit(now, (u) => withdrawJournal(u.tx, { id: discarded.journalId, operator: second, now }));
+    assert.deepEqual(await stateOf(discarded), ["DISCARDED", "DECLINED"]);
+    const declined = await proposeBoth("Bank charges, wrong amount");
+    await unit(now, (u) => decline(u.tx, declined.proposalId, { operator: second, reason: "wrong amount", now }));
+    assert.deepEqual(await stateOf(declined), ["DISCARDED", "DECLINED"]);
+    await assert.rejects(
+      unit(now, (u) => withdrawJournal(u.tx, { id: declined.journalId, operator: accountant, now })),
+      (e: unknown) => e instanceof DomainError && e.code === "journal.stateInvalid",
     );
-    const owed = (await trialBalanceAsOf(db, at("2027-01-01T00:00:00Z"))).rows.find((r) => r.code === "payable:partner-fees")!;
-    assert.equal(owed.balance, 0n, "October's 1.00 accrued (November's transfer is not yet handed over) and paid");
+  });
+
+  test("partner fees are paid under dual control, never above what the partner is owed in that currency", async () => {
+    const now = at("2026-11-03T11:00:00Z");
+    const pay = (amount: string, bankReference: string) => ({ partnerId: owner.partnerId, currency: "USD", amount, bankReference });
+    const owed = async () =>
+      (await trialBalanceAsOf(db, at("2027-01-01T00:00:00Z"))).rows.find((r) => r.code === "payable:partner-fees" && r.partnerId === owner.partnerId)!.balance;
+    assert.equal(await owed(), -100n, "October's 1.00 accrued (November's transfer is not yet handed over)");
+    const exceeded = (e: unknown) => e instanceof DomainError && e.code === "ledger.partnerFeesExceeded" && e.status === 409;
+    // More than is owed is refused when proposed (and in a currency nothing is owed in).
+    await assert.rejects(
+      unit(now, (u) => act(u.tx, "ledger.partnerFees.pay", pay("1.01", "PAY-0"), { operator: accountant, reason: "pay", now })),
+      exceeded,
+    );
+    await assert.rejects(
+      unit(now, (u) => act(u.tx, "ledger.partnerFees.pay", { ...pay("1.00", "PAY-0"), currency: "MXN" }, { operator: accountant, reason: "pay", now })),
+      exceeded,
+    );
+    // One admin only proposes: nothing leaves the collection account until a second approves.
+    const acted = await unit(now, (u) => act(u.tx, "ledger.partnerFees.pay", pay("0.60", "PAY-1"), { operator: accountant, reason: "pay", now }));
+    assert.equal(acted.kind, "proposed");
+    assert.equal(await owed(), -100n);
+    const first = acted.kind === "proposed" ? acted.proposal.id : "";
+    const self = await runUnit((u) => approve(u.tx, first, { operator: accountant, reason: "mine", now }), { db, now });
+    assert.equal(self.ok ? "paid" : self.error.code, "proposal.selfApproval");
+    await unit(now, (u) => approve(u.tx, first, { operator: second, reason: "seen at the bank", now }));
+    assert.equal(await owed(), -40n);
+    // Checked again at approval: a proposal made while 0.40 was owed is refused once less is owed.
+    const next = await unit(now, (u) => act(u.tx, "ledger.partnerFees.pay", pay("0.40", "PAY-2"), { operator: accountant, reason: "pay", now }));
+    await db.transaction((tx) =>
+      postEntry(tx, {
+        sourceKey: "test:partner-fee-correction",
+        kind: "test",
+        memo: "a correction paid 0.10 meanwhile",
+        lines: [
+          { account: "payable:partner-fees", currency: "USD", partnerId: owner.partnerId, debit: 10n },
+          { account: "cash:collection", currency: "USD", credit: 10n },
+        ],
+        now,
+      }),
+    );
+    await assert.rejects(
+      unit(now, (u) => approve(u.tx, next.kind === "proposed" ? next.proposal.id : "", { operator: second, reason: "ok", now })),
+      exceeded,
+    );
+    assert.equal(await owed(), -30n, "the payable never goes into debit");
+    const audits = await db.select().from(auditLog).where(eq(auditLog.action, "ledger.partnerFees.pay"));
+    assert.equal(audits.length, 1);
+    assert.deepEqual([audits[0].operatorId, (audits[0].after as Record<string, unknown>).proposedBy], [second.id, accountant.email]);
   });
 
   test("a statement whose closing balance differs from the ledger shows the difference in the daily report, with its age, until explained", async () => {

@@ -2,7 +2,8 @@
 
 import { z } from "zod";
 import { explainDifference } from "@/lib/books/bank-reconciliation";
-import { discardJournal, proposeJournal, recordPartnerFeePayment } from "@/lib/books/journals";
+import { withdrawJournal } from "@/lib/books/journal-control";
+import { proposeJournal } from "@/lib/books/journals";
 import type { ManualJournalLine } from "@/lib/books/journal-state-machine";
 import { changePeriod } from "@/lib/books/periods";
 import { consoleAction } from "@/lib/console/action";
@@ -62,7 +63,7 @@ export const proposeManualJournal = consoleAction(
 );
 
 export const discardManualJournal = consoleAction("admin", z.object({ id: z.string().min(1) }), async ({ tx, input, operator, now }) => {
-  const row = await discardJournal(tx, { ...input, operator, now });
+  const row = await withdrawJournal(tx, { ...input, operator, now });
   return `Journal ${row.id} is now ${row.state}.`;
 });
 
@@ -78,8 +79,9 @@ export const payPartnerFees = consoleAction(
     bankReference: z.string().trim().min(1).max(140),
   }),
   async ({ tx, input, operator, now }) => {
-    await recordPartnerFeePayment(tx, { ...input, operator, now });
-    return `Payment of ${input.amount} ${input.currency} to ${input.partnerId} recorded.`;
+    // Cash out of the collection account: under dual control, never above what is owed.
+    const acted = await act(tx, "ledger.partnerFees.pay", input, { operator, reason: `Partner fees paid, bank reference ${input.bankReference}`, now });
+    return actedNotice(acted);
   },
 );
 
