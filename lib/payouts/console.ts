@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { networkCancellations, paymentStatusRecords, payoutFileItems, payoutFiles, transfers } from "@/db/schema";
 import { bankById } from "./banks";
@@ -43,14 +43,17 @@ export async function listPayoutFiles(db: Executor, page: number) {
 
 /** Transfers in a payout file whose customer asked to cancel: an operator records the bank's answer. */
 export async function pendingNetworkCancellations(db: Executor) {
-  return db
-    .select({ transferId: transfers.id, state: transfers.state, payoutFileId: payoutFileItems.payoutFileId, requestedAt: networkCancellations.requestedAt })
-    .from(transfers)
-    .innerJoin(payoutFileItems, eq(payoutFileItems.transferId, transfers.id))
-    .innerJoin(networkCancellations, and(eq(networkCancellations.transferId, transfers.id), eq(networkCancellations.state, "PENDING")))
-    .where(inArray(transfers.state, ["topay", "reqpay", "spended"]))
-    .orderBy(transfers.stateChangedAt)
-    .limit(50);
+  return (
+    db
+      .select({ transferId: transfers.id, state: transfers.state, payoutFileId: payoutFileItems.payoutFileId, requestedAt: networkCancellations.requestedAt })
+      .from(transfers)
+      // The latest attempt's file only: a resent payout's earlier attempt is RESENT (issue 24).
+      .innerJoin(payoutFileItems, and(eq(payoutFileItems.transferId, transfers.id), ne(payoutFileItems.state, "RESENT")))
+      .innerJoin(networkCancellations, and(eq(networkCancellations.transferId, transfers.id), eq(networkCancellations.state, "PENDING")))
+      .where(inArray(transfers.state, ["topay", "reqpay", "spended"]))
+      .orderBy(transfers.stateChangedAt)
+      .limit(50)
+  );
 }
 
 /** Payout files still waiting for the bank: at least one of their transfers is neither paid nor rejected (topay or reqpay). */

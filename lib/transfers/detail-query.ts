@@ -1,7 +1,16 @@
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { prepared } from "@/db/prepared";
-import { fundingSessions, networkCancellations, paymentStatusRecords, payoutMethods, refunds, transfers, transferStateHistory } from "@/db/schema";
+import {
+  fundingSessions,
+  networkCancellations,
+  paymentStatusRecords,
+  payoutFileItems,
+  payoutMethods,
+  refunds,
+  transfers,
+  transferStateHistory,
+} from "@/db/schema";
 import { notFound } from "@/lib/errors";
 import type { NetworkCancellationView } from "./network-cancellations";
 import type { TransferRow } from "./records";
@@ -26,6 +35,8 @@ export interface TransferWithDetail {
   refund: { state: RefundStatus; estimatedCompletionBy: Date; refundMethod: "ORIGINAL_PAYMENT_METHOD" } | null;
   /** The latest network cancellation request, null when none. */
   networkCancellation: NetworkCancellationView | null;
+  /** A payout the bank rejected that waits for a new destination (issue 24), only read with the network; null when none. */
+  payoutRepair?: { isoReasonCode: string | null; rejectedAt: Date } | null;
 }
 
 type Json<T> = T | string | null;
@@ -42,7 +53,12 @@ const session = sql<Json<{ id: string; expiresAt: string }>>`case when ${transfe
 // By OrgnlEndToEndId (= transferId) and status: the unique index of payment_status_records.
 const rejection = sql<Json<{ isoReasonCode: string | null }>>`case when ${transfers.state} in ('rejected', 'canceled') then (
   select json_build_object('isoReasonCode', p.reason_code) from ${paymentStatusRecords} p
-  where p.end_to_end_id = ${transfers.id} and p.status = 'RJCT' limit 1) end`;
+  where p.end_to_end_id = ${transfers.id} and p.status = 'RJCT' order by p.attempt desc limit 1) end`;
+
+// The latest payout attempt, when the bank rejected it and it waits for a repair (issue 24).
+const payoutRepair = sql<Json<{ isoReasonCode: string | null; rejectedAt: string }>>`case when ${transfers.state} in ('topay', 'reqpay', 'spended') then (
+  select json_build_object('isoReasonCode', i.reason_code, 'rejectedAt', i.state_changed_at) from ${payoutFileItems} i
+  where i.transfer_id = ${transfers.id} and i.state = 'REJECTED' order by i.attempt desc limit 1) end`;
 
 const refund = sql<Json<{ state: RefundStatus; estimatedCompletionBy: string; refundMethod: "ORIGINAL_PAYMENT_METHOD" }>>`(
   select json_build_object('state', r.state, 'estimatedCompletionBy', r.estimated_completion_by, 'refundMethod', r.refund_method)
@@ -55,7 +71,16 @@ const networkCancellation = sql<
 
 const build = (e: Executor) =>
   e
-    .select({ row: getTableColumns(transfers), payoutMethod: getTableColumns(payoutMethods), history, session, rejection, refund, networkCancellation })
+    .select({
+      row: getTableColumns(transfers),
+      payoutMethod: getTableColumns(payoutMethods),
+      history,
+      session,
+      rejection,
+      refund,
+      networkCancellation,
+      payoutRepair,
+    })
     .from(transfers)
     .leftJoin(payoutMethods, eq(payoutMethods.id, transfers.payoutMethodId))
     .where(and(eq(transfers.id, sql.placeholder("transferId")), eq(transfers.subscriptionId, sql.placeholder("subscriptionId"))))
@@ -73,6 +98,7 @@ export async function transferWithDetail(db: Executor, subscriptionId: string, t
   const s = parsed(found.session);
   const r = parsed(found.refund);
   const n = parsed(found.networkCancellation);
+  const p = parsed(found.payoutRepair);
   return {
     row: found.row,
     payoutMethod: found.payoutMethod,
@@ -81,5 +107,6 @@ export async function transferWithDetail(db: Executor, subscriptionId: string, t
     rejection: parsed(found.rejection),
     refund: r ? { ...r, estimatedCompletionBy: new Date(r.estimatedCompletionBy) } : null,
     networkCancellation: n ? { state: n.state, expectedBy: new Date(n.expectedBy), resolvedAt: n.resolvedAt ? new Date(n.resolvedAt) : null } : null,
+    payoutRepair: p ? { isoReasonCode: p.isoReasonCode, rejectedAt: new Date(p.rejectedAt) } : null,
   };
 }

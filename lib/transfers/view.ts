@@ -42,7 +42,7 @@ export async function maskedPayoutMethod(db: Executor, payoutMethodId: string | 
  * transferExpiresAt only before funding, confirmationChallenge only in validated, fundingSession
  * only in funding, nextStep null and customerActionExpected NONE on terminal states.
  */
-export function transferDetailView({ row, payoutMethod, history, session, rejection, refund, networkCancellation }: TransferWithDetail) {
+export function transferDetailView({ row, payoutMethod, history, session, rejection, refund, networkCancellation, payoutRepair }: TransferWithDetail) {
   const state = row.state;
   return {
     ...transferSummary(row),
@@ -68,6 +68,10 @@ export function transferDetailView({ row, payoutMethod, history, session, reject
     refund: refundView(refund),
     // Ours (issue 20 item 9): why the payout bank refused the payment; never a compliance reason.
     ...(rejection ? { rejectionReason: payoutRejection(rejection.isoReasonCode) } : {}),
+    // Issue 24: the bank rejected the account; the app may give a new destination (payout-repair).
+    ...(payoutRepair
+      ? { payoutRepair: { rejectionReason: payoutRejection(payoutRepair.isoReasonCode), rejectedAt: payoutRepair.rejectedAt.toISOString() } }
+      : {}),
     stateHistory: history.map((h) => ({ state: h.state, transitionedAt: h.transitionedAt.toISOString(), reasonCode: h.reasonCode })),
   };
 }

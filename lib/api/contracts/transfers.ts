@@ -125,6 +125,17 @@ export const PayoutRejectionSchema = z
       "Extension (docs/decisions.md): why the payout bank refused the payment. Present only when it did (transferStatus rejected, or canceled when a cancellation was pending); the refund follows.",
   });
 
+const PayoutRepairSchema = z
+  .object({
+    rejectionReason: PayoutRejectionSchema,
+    rejectedAt: Timestamp,
+  })
+  .meta({
+    id: "PayoutRepairRequired",
+    description:
+      "Extension (docs/decisions.md, issue 24): the payout bank rejected the beneficiary's account and the payout waits for a new destination (POST /v1/core/transfers/{transferId}/payout-repair) or the operator's refund. Present only then (transferStatus topay, reqpay or spended).",
+  });
+
 const SummaryFields = {
   transferId: z.string(),
   transferStatus: TransferStateSchema,
@@ -159,6 +170,7 @@ export const TransferDetailSchema = z
     cancellation: CancellationSchema.nullable(),
     refund: RefundSchema.nullable(),
     rejectionReason: PayoutRejectionSchema.optional(),
+    payoutRepair: PayoutRepairSchema.optional(),
     stateHistory: z.array(z.object({ state: TransferStateSchema, transitionedAt: Timestamp, reasonCode: z.string() }).meta({ id: "StateHistoryEntry" })),
   })
   .meta({ id: "TransferDetailResponse" });

@@ -1924,6 +1924,7 @@ export interface components {
       cancellation: components["schemas"]["CancellationDetail"] | null;
       refund: components["schemas"]["RefundDetail"] | null;
       rejectionReason?: components["schemas"]["PayoutRejectionOutput"];
+      payoutRepair?: components["schemas"]["PayoutRepairRequired"];
       stateHistory: components["schemas"]["StateHistoryEntry"][];
     };
     /** @enum {string} */
@@ -1976,6 +1977,15 @@ export interface components {
       estimatedRefundCompletionBy?: string;
       /** @constant */
       refundMethod?: "ORIGINAL_PAYMENT_METHOD";
+    };
+    /** @description Extension (docs/decisions.md, issue 24): the payout bank rejected the beneficiary's account and the payout waits for a new destination (POST /v1/core/transfers/{transferId}/payout-repair) or the operator's refund. Present only then (transferStatus topay, reqpay or spended). */
+    PayoutRepairRequired: {
+      rejectionReason: components["schemas"]["PayoutRejectionOutput"];
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      rejectedAt: string;
     };
     StateHistoryEntry: {
       state: components["schemas"]["TransferState"];

@@ -155,6 +155,12 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
       (await attemptsOf(ids.repaired)).map((a) => [a.attempt, a.state, a.reasonCode]),
       [[1, "REJECTED", "AC04"]],
     );
+    // The app learns it from the transfer's detail (and gives a new destination: payout-repair).
+    const { transferDetail } = await import("@/lib/transfers/view");
+    const detail = await transferDetail(db, t);
+    assert.deepEqual(detail.payoutRepair?.rejectionReason, { code: "PAYOUT_ACCOUNT_CLOSED", isoReasonCode: "AC04", description: "Account closed" });
+    assert.equal(detail.customerActionExpected, "WAIT");
+    assert.equal("rejectionReason" in detail, false, "not rejected: the transfer's own rejection reason is for rejected transfers");
     const { payoutsAwaitingRepair } = await import("@/lib/payouts/attempts");
     assert.ok((await payoutsAwaitingRepair(db)).some((r) => r.transferId === ids.repaired));
     // Nothing to resend before the repair.
@@ -179,6 +185,7 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
     t = await stateOf(ids.repaired);
     assert.equal(t.state, "topay");
     assert.equal(t.payoutMethodId, newMethod);
+    assert.equal("payoutRepair" in (await transferDetail(db, t)), false, "repaired: nothing more asked");
 
     // The same RJCT report again changes nothing (it answered attempt 1); the resend's ACSC pays.
     const second = await importReport(pain002("REP-R2", resend.id, [{ endToEndId: ids.repaired, status: "ACSC" }]));
