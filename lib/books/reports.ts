@@ -4,7 +4,7 @@
  * partner fees owed, FX result at reference rates, expenses) and the safeguarding view. Reads
  * only: amounts are bigint minor units, never floats.
  */
-import { and, asc, eq, gte, isNotNull, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNotNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { journalEntries, journalLines, ledgerAccounts, transfers } from "@/db/schema";
 import { accountFamily, ACCOUNT_TYPE, type AccountCode, type AccountType } from "@/lib/ledger";
@@ -134,7 +134,7 @@ async function fxPairs(db: Executor, range: { from: Date; to: Date }, rates: Ref
   const lines = await db
     .select({
       entryId: journalEntries.id,
-      at: journalEntries.createdAt,
+      transferId: journalEntries.transferId,
       originCurrency: transfers.originCurrency,
       destinationCurrency: transfers.destinationCurrency,
       currency: ledgerAccounts.currency,
@@ -154,6 +154,21 @@ async function fxPairs(db: Executor, range: { from: Date; to: Date }, rates: Ref
       ),
     )
     .orderBy(asc(journalEntries.createdAt), asc(journalEntries.id));
+  // Each transfer's conversion is valued at the rate of its first conversion entry (payout.sent),
+  // wherever that falls: a return's reversal undoes it at the same rate, so a conversion the ledger
+  // nets to zero shows no FX result (valuing the reversal at its own, later rate would).
+  const transferIds = [...new Set(lines.map((l) => l.transferId!))];
+  const firstAt = new Map<string, Date>();
+  if (transferIds.length > 0) {
+    const firsts = await db
+      .select({ transferId: journalEntries.transferId, at: sql<Date>`min(${journalEntries.createdAt})`.mapWith(journalEntries.createdAt) })
+      .from(journalLines)
+      .innerJoin(journalEntries, eq(journalEntries.id, journalLines.entryId))
+      .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, journalLines.accountId))
+      .where(and(eq(ledgerAccounts.code, "fx:conversion"), inArray(journalEntries.transferId, transferIds)))
+      .groupBy(journalEntries.transferId);
+    for (const f of firsts) firstAt.set(f.transferId!, f.at);
+  }
   const pairs = new Map<string, FxPair & { value: Decimal | null }>();
   const perEntry = new Map<string, { at: Date; pair: string; origin: bigint; destination: bigint }>();
   for (const l of lines) {
@@ -167,7 +182,7 @@ async function fxPairs(db: Executor, range: { from: Date; to: Date }, rates: Ref
         resultMinor: null,
         value: new Decimal(0),
       });
-    const e = perEntry.get(l.entryId) ?? { at: l.at, pair, origin: 0n, destination: 0n };
+    const e = perEntry.get(l.entryId) ?? { at: firstAt.get(l.transferId!)!, pair, origin: 0n, destination: 0n };
     if (l.currency === l.originCurrency) e.origin += l.credit - l.debit;
     else e.destination += l.debit - l.credit;
     perEntry.set(l.entryId, e);

@@ -409,4 +409,27 @@ describe("books", () => {
     const explained = (await dailyReconciliation(db, at("2026-11-09T12:00:00Z"))).find((l) => l.id === open.id)!;
     assert.deepEqual([explained.status, explained.ageDays, explained.explanation], ["EXPLAINED", null, "Bank charge, journal to follow"]);
   });
+
+  test("a conversion sent then returned, with a rate change between, shows no FX result", async () => {
+    const sent = at("2026-12-05T12:00:00Z");
+    const returned = at("2026-12-20T12:00:00Z");
+    const id = (await newTransfer(db, owner, { pair: ["USD", "MXN"], origin: 10000n, principalFee: 299n, partnerFee: 0n, destination: 185_000n }, sent)).id;
+    const steps: [Step, Date][] = [
+      [{ t: "fastCheck", outcome: "passed" }, sent],
+      [{ t: "confirm" }, sent],
+      [{ t: "fund", how: "CARD" }, sent],
+      [{ t: "network", to: "topay" }, sent],
+      [{ t: "networkRejected" }, returned],
+    ];
+    for (const [step, when] of steps) assert.equal((await runStep(db, owner, id, step, false, when)).outcome, "done", JSON.stringify(step));
+    // 18.5 MXN per USD when it was sent, 20 when it came back.
+    const moving = { rate: (_: unknown, now: Date) => new Decimal(now.getTime() < at("2026-12-15T00:00:00Z").getTime() ? "18.5" : "20") };
+    const december = await profitAndLoss(db, { from: at("2026-12-01T00:00:00Z"), to: at("2027-01-01T00:00:00Z") }, moving);
+    assert.deepEqual(december.fxPairs, [{ originCurrency: "USD", destinationCurrency: "MXN", originMinor: 0n, destinationMinor: 0n, resultMinor: 0n }]);
+    // The return alone (December's second half) undoes the conversion at the rate it was made at.
+    const secondHalf = await profitAndLoss(db, { from: at("2026-12-15T00:00:00Z"), to: at("2027-01-01T00:00:00Z") }, moving);
+    assert.deepEqual(secondHalf.fxPairs, [
+      { originCurrency: "USD", destinationCurrency: "MXN", originMinor: -10000n, destinationMinor: -185_000n, resultMinor: 0n },
+    ]);
+  });
 });
