@@ -48,12 +48,13 @@ function assertConsolePolicy(res: RawResult, what: string): string {
 }
 
 test("every console page: CSP with a fresh nonce on each response, frame-ancestors 'none', and the nonce on every script", async () => {
-  // No proposal or reset link exists here: those pages say so, with the same headers.
-  const pages = consolePages({ subscriptionId, partnerId: "partner_demo", transferId, proposalId: "prop_none", token: "no-such-link" });
+  // No proposal, reset link or compliance case exists here: the first two pages say so, the case page
+  // answers the console's 404 page; all with the same headers.
+  const pages = consolePages({ subscriptionId, partnerId: "partner_demo", transferId, proposalId: "prop_none", token: "no-such-link", caseId: "case_none" });
   assert.ok(pages.length >= 12, `only ${pages.length} console pages`);
   for (const page of pages) {
     const res = await rawRequest("GET", page.path, { headers: { cookie } });
-    assert.equal(res.status, 200, `${page.path}: ${res.text.slice(0, 200)}`);
+    assert.equal(res.status, page.path === "/console/cases/case_none" ? 404 : 200, `${page.path}: ${res.text.slice(0, 200)}`);
     const nonce = assertConsolePolicy(res, page.path);
     const scripts = res.text.match(/<script\b[^>]*>/g) ?? [];
     assert.ok(scripts.length > 0, `${page.path}: no script`);

@@ -106,7 +106,14 @@ describe("API routes (every contract)", () => {
 describe("console pages (every app/console page)", () => {
   // TRACE and oversized posts are refused before any page reads its id: a missing transfer will do.
   const pages = () =>
-    consolePages({ subscriptionId, partnerId: "partner_demo", transferId: "trf_x_missing", proposalId: "prop_x_missing", token: "x_missing" });
+    consolePages({
+      subscriptionId,
+      partnerId: "partner_demo",
+      transferId: "trf_x_missing",
+      proposalId: "prop_x_missing",
+      token: "x_missing",
+      caseId: "case_x_missing",
+    });
 
   test("bad ?page= values on every console list: the console's 404 page; a good one still renders", async () => {
     const lists = pages().filter((p) => p.list);
