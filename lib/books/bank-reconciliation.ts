@@ -1,14 +1,15 @@
 /**
  * Daily bank reconciliation (issue 24 item 5; docs/decisions.md "Daily bank reconciliation"):
  * each imported statement's closing booked balance, per account, currency and date, against the
- * ledger's cash account. The statement's own credits are posted when it is imported, so the
- * ledger is read as of the later of the day's end and the import. A difference is listed, with
- * its age in days, until an operator explains it (audited).
+ * ledger's cash account as of the day's end, plus the statement's own credits (booked by that
+ * day) posted after it: they are posted when the statement is imported, often days later, and
+ * nothing else posted in between may count. A difference is listed, with its age in days, until an
+ * operator explains it (audited).
  */
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { journalEntries, journalLines, ledgerAccounts, statementBalances } from "@/db/schema";
+import { bankCredits, journalEntries, journalLines, ledgerAccounts, statementBalances } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 import { toMinor, type AccountCode } from "@/lib/ledger";
 import type { Operator } from "@/lib/operators/records";
@@ -58,6 +59,37 @@ export async function ledgerBalance(db: Executor, code: AccountCode, currency: s
   return BigInt(row?.balance ?? "0");
 }
 
+/**
+ * The statement's own credits, booked on or before its balance date, whose postings
+ * (`bank-credit:<AcctSvcrRef>`, lib/reconciliation/postings.ts) are dated at or after the day's
+ * end because the statement was imported later: the closing balance includes them.
+ */
+async function ownCreditsPostedLater(
+  db: Executor,
+  statementId: string,
+  code: AccountCode,
+  currency: string,
+  balanceDate: string,
+  dayEnd: Date,
+): Promise<bigint> {
+  const [row] = await db
+    .select({ sum: sql<string>`coalesce(sum(${journalLines.debitMinor} - ${journalLines.creditMinor}), 0)::text` })
+    .from(journalLines)
+    .innerJoin(journalEntries, eq(journalEntries.id, journalLines.entryId))
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, journalLines.accountId))
+    .innerJoin(bankCredits, eq(journalEntries.sourceKey, sql`'bank-credit:' || ${bankCredits.bankReference}`))
+    .where(
+      and(
+        eq(bankCredits.statementId, statementId),
+        or(isNull(bankCredits.bookingDate), lte(bankCredits.bookingDate, balanceDate)),
+        eq(ledgerAccounts.code, code),
+        eq(ledgerAccounts.currency, currency),
+        gte(journalEntries.createdAt, dayEnd),
+      ),
+    );
+  return BigInt(row?.sum ?? "0");
+}
+
 export type ReconciliationStatus = "MATCHED" | "DIFFERENCE" | "EXPLAINED";
 
 export interface ReconciliationLine {
@@ -83,9 +115,9 @@ export async function dailyReconciliation(db: Executor, now: Date, limit = 200):
   const out: ReconciliationLine[] = [];
   for (const r of rows) {
     const dayEnd = new Date(Date.parse(`${r.balanceDate}T00:00:00Z`) + DAY_MS);
-    // The import's own postings are dated at its instant: the bound is just after it.
-    const asOf = new Date(Math.max(dayEnd.getTime(), r.createdAt.getTime() + 1));
-    const ledgerMinor = await ledgerBalance(db, r.ledgerAccount, r.currency, asOf);
+    const ledgerMinor =
+      (await ledgerBalance(db, r.ledgerAccount, r.currency, dayEnd)) +
+      (await ownCreditsPostedLater(db, r.statementId, r.ledgerAccount, r.currency, r.balanceDate, dayEnd));
     const differenceMinor = r.closingMinor - ledgerMinor;
     const status: ReconciliationStatus = differenceMinor === 0n ? "MATCHED" : r.state === "EXPLAINED" ? "EXPLAINED" : "DIFFERENCE";
     out.push({

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db";
-import { auditLog, journalEntries, journalLines, ledgerAccounts, manualJournals, proposals, transfers } from "@/db/schema";
+import { auditLog, bankCredits, journalEntries, journalLines, ledgerAccounts, manualJournals, proposals, transfers } from "@/db/schema";
 import { dailyReconciliation, explainDifference, recordClosingBalances } from "@/lib/books/bank-reconciliation";
 import { withdrawJournal } from "@/lib/books/journal-control";
 import { discardJournal, proposeJournal } from "@/lib/books/journals";
@@ -350,8 +350,19 @@ describe("books", () => {
       return BigInt(row.b);
     };
     const importedAt = at("2026-11-04T08:00:00Z");
-    // A credit of 50.00 EUR on 3 November, posted at the import.
+    // A credit of 50.00 EUR on 3 November, posted at the import (a day later), as an import does.
     await db.transaction(async (tx) => {
+      await tx.insert(bankCredits).values({
+        id: "bcr_3nov",
+        bankReference: "REF-3NOV",
+        amount: "50.00",
+        currency: "EUR",
+        bookingDate: "2026-11-03",
+        statementId: "STMT-3NOV",
+        state: "QUEUED",
+        reason: "UNMATCHED",
+        createdAt: importedAt,
+      });
       await postEntry(tx, {
         sourceKey: "bank-credit:REF-3NOV",
         kind: "bank.credit.received",
@@ -370,6 +381,18 @@ describe("books", () => {
         "cash:collection",
         importedAt,
       );
+      // Early on 5 November, before the 4 November statement is imported, a credit of the 5th is
+      // posted: it is not in the 4th's closing balance, and must not count against it.
+      await postEntry(tx, {
+        sourceKey: "test:5nov-credit",
+        kind: "test",
+        memo: "a credit of the 5th",
+        lines: [
+          { account: "cash:collection", currency: "EUR", debit: 1000n },
+          { account: "suspense:unallocated", currency: "EUR", credit: 1000n },
+        ],
+        now: at("2026-11-05T06:00:00Z"),
+      });
       // The next day's statement says 42.50: the bank took 7.50 the ledger does not know of.
       await recordClosingBalances(
         tx,
