@@ -6,7 +6,7 @@
  * nothing else posted in between may count. A difference is listed, with its age in days, until an
  * operator explains it (audited).
  */
-import { and, desc, eq, gte, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, isNull, lt, or, sql } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { bankCredits, journalEntries, journalLines, ledgerAccounts, statementBalances } from "@/db/schema";
@@ -81,7 +81,8 @@ async function ownCreditsPostedLater(
     .where(
       and(
         eq(bankCredits.statementId, statementId),
-        or(isNull(bankCredits.bookingDate), lte(bankCredits.bookingDate, balanceDate)),
+        // A date or a date-time (BookgDt/DtTm): "~" sorts after any time of the day.
+        or(isNull(bankCredits.bookingDate), lt(bankCredits.bookingDate, `${balanceDate}~`)),
         eq(ledgerAccounts.code, code),
         eq(ledgerAccounts.currency, currency),
         gte(journalEntries.createdAt, dayEnd),
