@@ -35,7 +35,7 @@ export async function proxy(request: NextRequest) {
 }
 
 // Hosted webview pages (/webviews/{kind}/{token}), not their POST actions or sub-pages.
-const WEBVIEW_PAGE = /^\/webviews\/(kyc|funding)\/[^/]+$/;
+const WEBVIEW_PAGE = /^\/webviews\/(kyc|funding|receipt)\/[^/]+$/;
 
 const newNonce = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
 

@@ -84,6 +84,8 @@ export const ERROR_STATUS = {
   // 404 (ours, issue 23): console only
   "proposal.notFound": 404,
   "ruleSet.notFound": 404,
+  // 404 (ours, issue 25): an error claim of another transfer, or none such (console)
+  "claim.notFound": 404,
   // 405 (ours): wrong method, with Allow
   "route.methodNotAllowed": 405,
   // 409
@@ -124,6 +126,8 @@ export const ERROR_STATUS = {
   // 409 (ours, issue 24 review): a partner-fee payment above what the partner is owed in that currency
   "ledger.partnerFeesExceeded": 409,
   "funding.methodUnavailable": 409,
+  // 409 (ours, issue 25): console: a claim already resolved
+  "claim.stateInvalid": 409,
   // 410
   "transfer.quoteExpired": 410,
   "kyc.sessionExpired": 410,
@@ -148,6 +152,8 @@ export const ERROR_STATUS = {
   "quote.amountChanged": 422,
   "quote.corridorUnavailable": 422,
   "device.assertionInvalid": 422,
+  // 422 (ours, issue 25): an error claim more than 180 days after the date available
+  "claim.windowClosed": 422,
   // 429
   "auth.rateLimited": 429,
   "device.assertionLockout": 429,

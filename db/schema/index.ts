@@ -37,3 +37,4 @@ export * from "./compliance-cases";
 export * from "./proposals";
 export * from "./monitoring";
 export * from "./books";
+export * from "./claims";

@@ -3,6 +3,14 @@ import { createdAt, tstz } from "./columns";
 import type { JWK } from "jose";
 import type { MonitoringMode } from "@/lib/monitoring/types";
 
+/** Name, phone, website and regulator, each shown as written. */
+export interface ProviderContact {
+  name: string;
+  phone: string;
+  website: string;
+  regulator: string;
+}
+
 /** A partner fintech integrating the APIs (decisions section 2). */
 export const partners = pgTable("partners", {
   id: text("id").primaryKey(),
@@ -35,6 +43,11 @@ export const partners = pgTable("partners", {
   monitoringMode: text("monitoring_mode").$type<MonitoringMode>(),
   /** This partner's values for the active rule set's parameters (names checked against the set). */
   monitoringParameters: jsonb("monitoring_parameters").$type<Record<string, string>>().notNull().default({}),
+  /**
+   * The provider's contact the disclosure and the receipt state (issue 25; Regulation E
+   * 1005.31(b)(2)(vi)): who the customer calls, and the regulator they may complain to.
+   */
+  providerContact: jsonb("provider_contact").$type<ProviderContact>(),
   createdAt: createdAt(),
   updatedAt: tstz("updated_at").notNull(),
 });

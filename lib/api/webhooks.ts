@@ -3,6 +3,7 @@ import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from "zod-opena
 import type { EventType } from "@/lib/events/emit";
 import {
   BeneficiaryStateChangedEventSchema,
+  ClaimStatusChangedEventSchema,
   CustomerStatusChangedEventSchema,
   EVENT_EXAMPLES,
   RefundCompletedEventSchema,
@@ -59,6 +60,13 @@ const WEBHOOKS: { type: EventType; schema: z.ZodType; summary: string; descripti
     summary: "Refund failed",
     description:
       "Sent when a refund attempt failed (refund.refundStatus FAILED). The money is still owed to the customer: operations retry, and refund.completed follows once paid.",
+  },
+  {
+    type: "claim.status.changed",
+    schema: ClaimStatusChangedEventSchema,
+    summary: "Error claim status changed",
+    description:
+      "Sent when a customer's error claim is opened (POST .../claims), taken into investigation, and resolved with its outcome (NO_ERROR, REFUND with the amount, RESEND), each by an operator.",
   },
 ];
 

@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, ne } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { otpOutbox } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
@@ -10,7 +10,8 @@ export async function latestOtpMessage(db: Executor, partnerId: string, rawIdent
   const [row] = await db
     .select()
     .from(otpOutbox)
-    .where(and(eq(otpOutbox.partnerId, partnerId), eq(otpOutbox.identifier, identifier.value)))
+    // Receipts (issue 25) share the sandbox mailbox but carry no code: this reads codes only.
+    .where(and(eq(otpOutbox.partnerId, partnerId), eq(otpOutbox.identifier, identifier.value), ne(otpOutbox.purpose, "RECEIPT")))
     .orderBy(desc(otpOutbox.createdAt))
     .limit(1);
   if (!row) throw new DomainError("otp.notFound", { message: "No message was sent to this identifier." });

@@ -1,6 +1,7 @@
 import type { Executor } from "@/db";
 import { caseCounts } from "@/lib/cases/queries";
 import { overdueReports } from "@/lib/cases/reports";
+import { overdueClaimCount } from "@/lib/claims/claims";
 import { clock } from "@/lib/clock";
 import { queuedProposalCount } from "@/lib/dual-control/queries";
 import { countKycReview } from "@/lib/kyc/review";
@@ -17,7 +18,7 @@ import { queueCounts } from "./queries";
  */
 export async function overviewCounts(db: Executor, admin: boolean) {
   const now = clock.now();
-  const [queues, kycReview, bankCredits, screeningCases, approvals, cases, reportsOverdue] = await Promise.all([
+  const [queues, kycReview, bankCredits, screeningCases, approvals, cases, reportsOverdue, overdueClaims] = await Promise.all([
     queueCounts(db),
     countKycReview(db),
     bankCreditQueueCount(db),
@@ -25,6 +26,7 @@ export async function overviewCounts(db: Executor, admin: boolean) {
     queuedProposalCount(db, now),
     caseCounts(db, now),
     overdueReports(db, now.toISOString().slice(0, 10)),
+    overdueClaimCount(db, now),
   ]);
   const adminCounts = admin
     ? await Promise.all([refundsDueCount(db), payoutFilesWaitingCount(db), failedOtpDeliveryCount(db)]).then(([refunds, payoutFiles, deliveries]) => ({
@@ -33,5 +35,5 @@ export async function overviewCounts(db: Executor, admin: boolean) {
         deliveries,
       }))
     : null;
-  return { ...queues, kycReview, bankCredits, screeningCases, approvals, ...cases, reportsOverdue, admin: adminCounts };
+  return { ...queues, kycReview, bankCredits, screeningCases, approvals, ...cases, reportsOverdue, overdueClaims, admin: adminCounts };
 }

@@ -1,5 +1,12 @@
 /** Event types of decisions section 9. */
-export const EVENT_TYPES = ["customer.status.changed", "transfer.state.changed", "beneficiary.state.changed", "refund.completed", "refund.failed"] as const;
+export const EVENT_TYPES = [
+  "customer.status.changed",
+  "transfer.state.changed",
+  "beneficiary.state.changed",
+  "refund.completed",
+  "refund.failed",
+  "claim.status.changed",
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface EmitInput {

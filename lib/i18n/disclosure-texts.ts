@@ -1,11 +1,15 @@
+import { cancellationRight, errorResolutionRight, providerContactLine, type ProviderContactText } from "./consumer-rights";
 import { formatDateTime, formatDecimal, formatMoney } from "./format";
 import type { Language } from "./language";
 
 /**
  * Version of the disclosure wording; a disclosureToken binds to it (spec 2.6). v2: amounts, the
  * rate and the guarantee's end are written for people in the disclosure's language (issue 14).
+ * v3 (issue 25, Regulation E 1005.31): the recipient, the date available, the cancellation and
+ * error-resolution rights, the provider's contact, and with an EEA origin the conversion charge
+ * over the ECB reference rate.
  */
-export const DISCLOSURE_VERSION = "2026-11-v2";
+export const DISCLOSURE_VERSION = "2026-11-v3";
 
 export interface DisclosureFacts {
   originAmount: string;
@@ -18,6 +22,12 @@ export interface DisclosureFacts {
   expiresAt: string;
   /** The customer's IANA time zone when known; UTC otherwise. */
   timeZone?: string;
+  recipientName: string;
+  /** When the money is available if funded now; absent for a corridor without estimates. */
+  dateAvailable?: string;
+  provider: ProviderContactText;
+  /** EEA origin: the rate's mark-up over the ECB reference rate, in percent, and that rate. */
+  conversionCharge?: { percentage: string; referenceRate: string };
 }
 
 /** The facts as the customer reads them in `language`: "102,99 USD", "22 novembre 2026 à 20:42 UTC". */
@@ -29,6 +39,15 @@ function readable(f: DisclosureFacts, language: Language) {
     total: formatMoney(f.total, f.originCurrency, language),
     receive: formatMoney(f.destinationAmount, f.destinationCurrency, language),
     until: formatDateTime(f.expiresAt, language, f.timeZone),
+    recipient: f.recipientName,
+    available: f.dateAvailable ? formatDateTime(f.dateAvailable, language, f.timeZone) : null,
+    charge: f.conversionCharge
+      ? {
+          percentage: formatDecimal(f.conversionCharge.percentage, language),
+          rate: `1 ${f.originCurrency} = ${formatDecimal(f.conversionCharge.referenceRate, language)} ${f.destinationCurrency}`,
+        }
+      : null,
+    rights: [cancellationRight(language, null), errorResolutionRight(language), providerContactLine(language, f.provider)],
   };
 }
 
@@ -39,33 +58,44 @@ function readable(f: DisclosureFacts, language: Language) {
 const wording: Record<Language, (r: ReturnType<typeof readable>) => string> = {
   en: (r) =>
     [
+      `Recipient: ${r.recipient}.`,
       `Amount to send: ${r.send}.`,
       `Fees: ${r.fees}.`,
       `Exchange rate: ${r.rate}.`,
+      ...(r.charge ? [`Currency conversion charge: ${r.charge.percentage} % above the ECB euro reference rate (${r.charge.rate}).`] : []),
       `Total to pay: ${r.total}.`,
       `Amount the recipient receives: ${r.receive}.`,
+      ...(r.available ? [`Date available: the money will be available to the recipient by ${r.available} if you pay now.`] : []),
       `This price is guaranteed until ${r.until}.`,
-      "You can cancel this transfer before it is funded at no cost. After funding, you can cancel until the money is sent to the payout network; you will be refunded to your original payment method.",
+      ...r.rights,
     ].join("\n"),
   fr: (r) =>
     [
+      `Bénéficiaire : ${r.recipient}.`,
       `Montant envoyé : ${r.send}.`,
       `Frais : ${r.fees}.`,
       `Taux de change : ${r.rate}.`,
+      ...(r.charge ? [`Frais de conversion monétaire : ${r.charge.percentage} % au-dessus du taux de référence de l’euro de la BCE (${r.charge.rate}).`] : []),
       `Total à payer : ${r.total}.`,
       `Montant reçu par le bénéficiaire : ${r.receive}.`,
+      ...(r.available
+        ? [`Date de mise à disposition : les fonds seront disponibles pour le bénéficiaire au plus tard le ${r.available} si vous payez maintenant.`]
+        : []),
       `Ce prix est garanti jusqu’au ${r.until}.`,
-      "Vous pouvez annuler ce transfert sans frais avant son financement. Après le financement, vous pouvez l’annuler tant que les fonds ne sont pas transmis au réseau de paiement ; vous serez remboursé sur votre moyen de paiement d’origine.",
+      ...r.rights,
     ].join("\n"),
   es: (r) =>
     [
+      `Beneficiario: ${r.recipient}.`,
       `Importe enviado: ${r.send}.`,
       `Comisiones: ${r.fees}.`,
       `Tipo de cambio: ${r.rate}.`,
+      ...(r.charge ? [`Cargo por conversión de divisa: ${r.charge.percentage} % sobre el tipo de referencia del euro del BCE (${r.charge.rate}).`] : []),
       `Total a pagar: ${r.total}.`,
       `Importe que recibe el beneficiario: ${r.receive}.`,
+      ...(r.available ? [`Fecha de disponibilidad: el dinero estará disponible para el beneficiario a más tardar el ${r.available} si pagas ahora.`] : []),
       `Este precio está garantizado hasta el ${r.until}.`,
-      "Puedes cancelar esta transferencia sin coste antes de pagarla. Después del pago, puedes cancelarla mientras el dinero no se haya enviado a la red de pago; se te reembolsará en tu medio de pago original.",
+      ...r.rights,
     ].join("\n"),
 };
 

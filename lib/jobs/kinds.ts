@@ -21,6 +21,7 @@ export interface JobPayloads {
   /** list: one sanctions list ("ofac-sdn", "ofac-consolidated", "un-consolidated"); absent: each. */
   "sanctions.refresh": { list?: string };
   "notifications.otpDelivery": { deliveryId: string };
+  "receipts.email": { transferId: string };
   "payouts.generateFiles": Record<string, never>;
   "payouts.writeFile": { payoutFileId: string };
   /** listVersionId: the new list version, or "matching-form-N" for the one rescreen after a change of the matching form. */

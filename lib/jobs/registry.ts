@@ -4,6 +4,7 @@ import { screenCustomer } from "@/lib/customers/screen-job";
 import { expireKycSession } from "@/lib/kyc/expire-job";
 import { deliverOtp } from "@/lib/notifications/otp-delivery";
 import { generatePayoutFilesJob, writePayoutFileJob } from "@/lib/payouts/jobs";
+import { emailReceipt } from "@/lib/receipts/email-job";
 import { purgeJob } from "@/lib/platform/purge-job";
 import { refreshReferenceRates } from "@/lib/pricing/refresh-job";
 import { refreshSanctionsList } from "@/lib/screening/refresh-job";
@@ -38,6 +39,7 @@ export const jobRegistry = {
   "sanctions.refresh": refreshSanctionsList,
   "sanctions.rescreen": rescreenSubjects,
   "notifications.otpDelivery": deliverOtp,
+  "receipts.email": emailReceipt,
   "payouts.generateFiles": generatePayoutFilesJob,
   "payouts.writeFile": writePayoutFileJob,
 } satisfies { [K in JobKind]: JobDefinition<JobPayload<K>> & { kind: K } } satisfies JobRegistry;

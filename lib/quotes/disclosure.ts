@@ -6,8 +6,52 @@ import { DomainError } from "@/lib/errors";
 import { DISCLOSURE_VERSION, disclosureTexts } from "@/lib/i18n/disclosure-texts";
 import { chooseLanguage } from "@/lib/i18n/language";
 import { Decimal } from "@/lib/money/decimal";
-import { toWireAmount } from "@/lib/money/format";
+import { formatRate, toWireAmount } from "@/lib/money/format";
+import { corridorByCode } from "@/lib/corridors/corridors";
+import { EEA_COUNTRIES } from "@/lib/delivery/eea";
+import { estimateDeliveryBy } from "@/lib/delivery/estimates";
+import { referenceRates } from "@/lib/pricing/rate-store";
+import { providers } from "@/lib/providers";
+import { providerOf, recipientNameOf } from "@/lib/receipts/receipt";
 import { quoteExpired, quoteInScope, quoteStatus } from "./records";
+
+type QuoteRow = Awaited<ReturnType<typeof quoteInScope>>;
+
+/**
+ * What disclosure v3 adds (issue 25): the recipient, the date available if paid now, the
+ * provider's contact, and with an EEA origin the rate's mark-up over the reference rate (the ECB's
+ * in production, percent with two decimals; omitted when no reference rate quotes the pair).
+ */
+async function consumerFacts(tx: Tx, quote: QuoteRow, now: Date) {
+  const corridor = corridorByCode(quote.corridor);
+  const estimatedDeliveryBy = estimateDeliveryBy(quote.corridor, quote.payoutMethod, now)?.toISOString();
+  let conversionChargeOverEcbRate: { percentage: string; referenceRate: string; referenceRateSource: string } | undefined;
+  if (corridor && EEA_COUNTRIES.has(corridor.originCountry.alpha2)) {
+    const reference = await referenceRateOf(tx, quote.originCurrency, quote.destinationCurrency, now);
+    if (reference && !reference.isZero()) {
+      const markUp = reference.minus(quote.fxRate).dividedBy(reference).times(100);
+      conversionChargeOverEcbRate = {
+        percentage: markUp.toFixed(2),
+        referenceRate: formatRate(reference),
+        referenceRateSource: providers().referenceRates === "ecb" ? "ECB" : "sandbox",
+      };
+    }
+  }
+  return {
+    recipientName: await recipientNameOf(tx, quote.beneficiaryId),
+    provider: await providerOf(tx, quote.partnerId),
+    estimatedDeliveryBy,
+    conversionChargeOverEcbRate,
+  };
+}
+
+async function referenceRateOf(tx: Tx, from: string, to: string, now: Date): Promise<Decimal | null> {
+  try {
+    return (await referenceRates(tx)).rate({ from, to }, now);
+  } catch {
+    return null; // no published rate for the pair: nothing to compare with, the line is left out
+  }
+}
 
 /**
  * GET /v1/core/quotes/{id}/disclosure (spec 4.1 rule 4). Each read serves a new single-use token
@@ -35,7 +79,12 @@ export async function serveDisclosure(
     createdAt: input.now,
   });
   const totalFees = toWireAmount(new Decimal(quote.principalFee).plus(quote.partnerFee));
+  const consumer = await consumerFacts(tx, quote, input.now);
   const content = disclosureTexts(language, {
+    recipientName: consumer.recipientName,
+    dateAvailable: consumer.estimatedDeliveryBy,
+    provider: consumer.provider,
+    conversionCharge: consumer.conversionChargeOverEcbRate,
     originAmount: quote.originAmount,
     originCurrency: quote.originCurrency,
     destinationAmount: quote.destinationAmount,
@@ -57,6 +106,10 @@ export async function serveDisclosure(
       fees: { principalFee: quote.principalFee, partnerFee: quote.partnerFee, totalFees, currency: quote.originCurrency },
       rate: quote.fxRate,
       expiresAt: quote.validUntil.toISOString(),
+      ...(consumer.estimatedDeliveryBy ? { estimatedDeliveryBy: consumer.estimatedDeliveryBy } : {}),
+      recipientName: consumer.recipientName,
+      provider: consumer.provider,
+      ...(consumer.conversionChargeOverEcbRate ? { conversionChargeOverEcbRate: consumer.conversionChargeOverEcbRate } : {}),
       language,
       version: DISCLOSURE_VERSION,
       content,

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { prepared } from "@/db/prepared";
 import type { Executor } from "@/db";
 import { quotes } from "@/db/schema";
+import { estimateDeliveryBy } from "@/lib/delivery/estimates";
 import { corridorByCode } from "@/lib/corridors/corridors";
 import { DomainError, type StatusOf } from "@/lib/errors";
 
@@ -26,6 +27,11 @@ export function quoteStatus(row: QuoteRow, now: Date): "AVAILABLE" | "ACCEPTED" 
   return row.validUntil.getTime() <= now.getTime() ? "EXPIRED" : "AVAILABLE";
 }
 
+function deliveryIfFundedNow(row: Pick<QuoteRow, "corridor" | "payoutMethod">, now: Date): { estimatedDeliveryBy?: string } {
+  const by = estimateDeliveryBy(row.corridor, row.payoutMethod, now);
+  return by ? { estimatedDeliveryBy: by.toISOString() } : {};
+}
+
 /** QuoteResponse (spec 2.5 + decisions section 6). */
 export function quoteView(row: QuoteRow, now: Date) {
   const corridor = corridorByCode(row.corridor);
@@ -41,6 +47,8 @@ export function quoteView(row: QuoteRow, now: Date) {
     totalCustomerCost: row.totalCustomerCost,
     totalCustomerCostCurrency: row.originCurrency,
     quoteValidUntil: row.validUntil.toISOString(),
+    // Ours (issue 25): when the money would be available if the transfer were funded now.
+    ...deliveryIfFundedNow(row, now),
     corridor: {
       originCountry: corridor?.originCountry.alpha3 ?? row.corridor.slice(0, 2),
       destinationCountry: corridor?.destinationCountry.alpha3 ?? row.corridor.slice(3),

@@ -46,6 +46,6 @@ export async function cancelTransfer(tx: Tx, input: { subscriptionId: string; tr
     nextStep: nextStepFor(state),
     customerActionExpected: customerActionExpectedFor(state),
     ...(toNetwork ? { networkCancellationExpectedBy: expectedBy.toISOString() } : {}),
-    refund: refundView(refund),
+    refund: refundView(refund, moved),
   };
 }

@@ -15,6 +15,7 @@ import { lockTransfer, transitionTransfer, type TransferRow } from "./records";
 import { expireIfOverdue } from "./deadline";
 import { closeFundingSession, type FundingSessionRow } from "./funding-session-expiry";
 import { startPayout } from "./network";
+import { queueReceiptEmail } from "@/lib/receipts/email-job";
 
 /**
  * A new funding attempt after confirm: 30 minutes, its single-use webview URL (spec 2.8). The
@@ -79,6 +80,8 @@ export async function completeFunding(
     const funded = await transitionTransfer(tx, transfer, "funding.succeeded", now, { fundedFrom });
     await closeFundingSession(tx, session, to, now, input.method);
     await startPayout(tx, funded, now);
+    // The receipt goes out by e-mail once this commits (issue 25 item 3; a job: no mail in the transaction).
+    await queueReceiptEmail(tx, funded.id, now);
     return { fundingSessionId: session.id, sessionState: to, transferStatus: funded.state };
   }
   await transitionTransfer(tx, transfer, "funding.failed", now);

@@ -17,7 +17,7 @@ import { transferDetailView } from "./view";
  */
 export async function readTransfer(db: Executor, write: InTransaction, input: { subscriptionId: string; transferId: string; now: Date }) {
   const found = await transferWithDetail(db, input.subscriptionId, input.transferId);
-  if (found.row.state !== "validated" && !isOverdue(found.row, input.now)) return transferDetailView(found);
+  if (found.row.state !== "validated" && !isOverdue(found.row, input.now)) return transferDetailView(found, input.now);
   return write((tx) => readTransferLocked(tx, input));
 }
 
@@ -29,5 +29,5 @@ async function readTransferLocked(tx: Tx, input: { subscriptionId: string; trans
       .set({ challenge: randomToken(24), challengeExpiresAt: addSeconds(input.now, config().CHALLENGE_TTL_SECONDS) })
       .where(eq(transfers.id, row.id));
   }
-  return transferDetailView(await transferWithDetail(tx, input.subscriptionId, input.transferId));
+  return transferDetailView(await transferWithDetail(tx, input.subscriptionId, input.transferId), input.now);
 }

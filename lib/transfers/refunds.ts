@@ -9,6 +9,7 @@ import { effectsOf } from "@/lib/platform/unit-of-work";
 import { defineJob } from "@/lib/jobs/define";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { refundProvider } from "@/lib/providers/refunds";
+import { businessDaysAfter } from "@/lib/delivery/estimates";
 import { lockTransfer, type TransferRow } from "./records";
 import { postRefundPaid } from "./postings";
 import { REFUND_STATUSES, refundMachine, type RefundTrigger } from "./refund-state-machine";
@@ -21,14 +22,27 @@ import { REFUND_STATUSES, refundMachine, type RefundTrigger } from "./refund-sta
 
 export type RefundRow = typeof refunds.$inferSelect;
 
+/** The latest a refund completes, in business days of the origin country (issue 25 item 4). */
+export const REFUND_BUSINESS_DAYS = 3;
+
 /**
  * RefundDetail as responses show it (spec 2.8: refundStatus, estimatedRefundCompletionBy,
  * refundMethod). The row also keeps initiatedAt, completedAt, bankReference and failureReason for
  * operators; they are not part of the contract.
  */
-export function refundView(refund: Pick<RefundRow, "state" | "estimatedCompletionBy" | "refundMethod"> | null | undefined) {
+export function refundView(
+  refund: Pick<RefundRow, "state" | "estimatedCompletionBy" | "refundMethod"> | null | undefined,
+  transfer: Pick<TransferRow, "totalCustomerCost" | "originCurrency">,
+) {
   if (!refund) return null;
-  return { refundStatus: refund.state, estimatedRefundCompletionBy: refund.estimatedCompletionBy.toISOString(), refundMethod: refund.refundMethod };
+  return {
+    refundStatus: refund.state,
+    estimatedRefundCompletionBy: refund.estimatedCompletionBy.toISOString(),
+    refundMethod: refund.refundMethod,
+    // Ours (issue 25 item 4): every refund gives back everything the customer paid, fees included.
+    refundAmount: transfer.totalCustomerCost,
+    refundCurrency: transfer.originCurrency,
+  };
 }
 
 async function recordHistory(tx: Tx, refund: RefundRow, trigger: RefundTrigger, now: Date): Promise<void> {
@@ -64,7 +78,8 @@ export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Pro
       state: step.to,
       refundMethod: "ORIGINAL_PAYMENT_METHOD",
       initiatedAt: now,
-      estimatedCompletionBy: addSeconds(now, 3 * 86400),
+      // Regulation E 1005.34(b): a cancelled transfer is refunded within 3 business days.
+      estimatedCompletionBy: businessDaysAfter(transfer.corridor, now, REFUND_BUSINESS_DAYS),
       stateChangedAt: now,
       createdAt: now,
     })

@@ -36,5 +36,5 @@ export async function applySandboxAction(tx: Tx, input: { subscriptionId: string
       after = await reviewTransfer(tx, row, action.decision, now);
       break;
   }
-  return transferDetail(tx, after);
+  return transferDetail(tx, after, now);
 }

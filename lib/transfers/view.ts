@@ -3,6 +3,8 @@ import { prepared } from "@/db/prepared";
 import type { Executor } from "@/db";
 import { payoutMethods } from "@/db/schema";
 import { payoutMethodView } from "@/lib/beneficiaries/records";
+import { clock } from "@/lib/clock";
+import { transferDelivery } from "@/lib/delivery/transfer-delivery";
 import { payoutRejection } from "@/lib/payouts/reject-reasons";
 import { customerActionExpectedFor, isPreFunding, nextStepFor } from "./state-machine";
 import { transferWithDetail, type TransferWithDetail } from "./detail-query";
@@ -42,8 +44,12 @@ export async function maskedPayoutMethod(db: Executor, payoutMethodId: string | 
  * transferExpiresAt only before funding, confirmationChallenge only in validated, fundingSession
  * only in funding, nextStep null and customerActionExpected NONE on terminal states.
  */
-export function transferDetailView({ row, payoutMethod, history, session, rejection, refund, networkCancellation, payoutRepair }: TransferWithDetail) {
+export function transferDetailView(
+  { row, payoutMethod, history, session, rejection, refund, networkCancellation, payoutRepair }: TransferWithDetail,
+  now: Date,
+) {
   const state = row.state;
+  const delivery = transferDelivery(row, history, now);
   return {
     ...transferSummary(row),
     fxRate: row.fxRate,
@@ -57,6 +63,8 @@ export function transferDetailView({ row, payoutMethod, history, session, reject
     submittedAt: row.submittedAt?.toISOString() ?? null,
     confirmedAt: row.confirmedAt?.toISOString() ?? null,
     ...(isPreFunding(state) ? { transferExpiresAt: row.expiresAt.toISOString() } : {}),
+    // Ours (issue 25): when the money is available to the recipient, and what that is counted from.
+    ...(delivery ? { estimatedDeliveryBy: delivery.estimatedDeliveryBy.toISOString(), estimatedDeliveryBasis: delivery.basis } : {}),
     nextStep: nextStepFor(state),
     customerActionExpected: customerActionExpectedFor(state),
     ...(state === "validated" && row.challenge
@@ -65,7 +73,7 @@ export function transferDetailView({ row, payoutMethod, history, session, reject
     // The webview URL is a one-time capability: only the confirm response carries it (spec 4.1 rule 11).
     ...(session ? { fundingSession: { fundingSessionId: session.id, fundingWebviewUrl: null, expiresAt: session.expiresAt.toISOString() } } : {}),
     cancellation: cancellationView(row.cancellation, networkCancellation),
-    refund: refundView(refund),
+    refund: refundView(refund, row),
     // Ours (issue 20 item 9): why the payout bank refused the payment; never a compliance reason.
     ...(rejection ? { rejectionReason: payoutRejection(rejection.isoReasonCode) } : {}),
     // Issue 24: the bank rejected the account; the app may give a new destination (payout-repair).
@@ -77,6 +85,6 @@ export function transferDetailView({ row, payoutMethod, history, session, reject
 }
 
 /** The detail of a transfer known by its row (read again with its history in one statement). */
-export async function transferDetail(db: Executor, row: TransferRow) {
-  return transferDetailView(await transferWithDetail(db, row.subscriptionId, row.id));
+export async function transferDetail(db: Executor, row: TransferRow, now: Date = clock.now()) {
+  return transferDetailView(await transferWithDetail(db, row.subscriptionId, row.id), now);
 }

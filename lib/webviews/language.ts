@@ -24,6 +24,14 @@ async function preferenceOfToken(db: Executor, token: string): Promise<string | 
     const [s] = await db.select({ locale: kycSessions.locale }).from(kycSessions).where(eq(kycSessions.id, row.sessionId));
     return s?.locale ?? null;
   }
+  if (row.kind === "RECEIPT") {
+    const [t] = await db
+      .select({ preferred: customers.preferredLanguage })
+      .from(transfers)
+      .innerJoin(customers, eq(customers.id, transfers.customerId))
+      .where(eq(transfers.id, row.sessionId));
+    return t?.preferred ?? null;
+  }
   const [c] = await db
     .select({ preferred: customers.preferredLanguage })
     .from(fundingSessions)

@@ -5,7 +5,7 @@ import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { randomToken, sha256Hex } from "@/lib/crypto/hash";
 
-export type WebviewKind = "KYC" | "FUNDING";
+export type WebviewKind = "KYC" | "FUNDING" | "RECEIPT";
 
 /**
  * Issues the capability token of a hosted webview URL: opaque, unguessable (256 bits), bound to
@@ -31,7 +31,7 @@ export function webviewTokenInsert(tx: Tx, input: TokenInput) {
     expiresAt,
     createdAt: input.now,
   });
-  const path = input.kind === "KYC" ? "kyc" : "funding";
+  const path = { KYC: "kyc", FUNDING: "funding", RECEIPT: "receipt" }[input.kind];
   return { insert, url: `${config().publicBaseUrl}/webviews/${path}/${token}`, expiresAt };
 }
 

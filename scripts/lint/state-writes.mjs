@@ -29,6 +29,7 @@ export const STATE_COLUMNS = {
   manualJournals: { column: "state", modules: ["lib/books/journals.ts"] },
   statementBalances: { column: "state", modules: ["lib/books/bank-reconciliation.ts"] },
   suspiciousActivityReports: { column: "status", modules: ["lib/cases/reports.ts"] },
+  claims: { column: "state", modules: ["lib/claims/claims.ts"] },
 };
 
 const WRITE = { set: "update", values: "insert" };

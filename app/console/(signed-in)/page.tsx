@@ -20,6 +20,7 @@ export default async function Overview() {
     ["/console/screening-cases", "Open screening cases", counts.screeningCases],
     ["/console/kyc-review", "KYC to review", counts.kycReview],
     ["/console/bank-credits", "Bank credits to match or return", counts.bankCredits],
+    ["/console/claims", "Claims overdue", counts.overdueClaims],
     ...(counts.admin
       ? ([
           ["/console/refunds", "Refunds due", counts.admin.refunds],

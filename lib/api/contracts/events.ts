@@ -2,6 +2,7 @@ import { z } from "zod";
 import { BENEFICIARY_STATES } from "@/lib/beneficiaries/state-machine";
 import { CUSTOMER_STATUSES } from "@/lib/customers/status-machine";
 import { EVENT_TYPES, type EventType } from "@/lib/events/emit";
+import { CLAIM_OUTCOMES, CLAIM_STATUSES, CLAIM_TYPES } from "@/lib/claims/state-machine";
 import { defineContract } from "@/lib/http/contract";
 import { KYC_STATUSES } from "@/lib/kyc/statuses";
 import { TRANSFER_STATES } from "@/lib/transfers/state-machine";
@@ -79,6 +80,24 @@ export const RefundFailedEventSchema = z
     description: "The refund of a transfer failed. The money is still owed: operations retry it, and a later refund.completed follows.",
   });
 
+export const ClaimStatusChangedEventSchema = z
+  .object({
+    ...envelope,
+    eventType: z.literal("claim.status.changed"),
+    data: z.object({
+      claimId: z.string(),
+      transferId: z.string(),
+      type: z.enum(CLAIM_TYPES),
+      status: z.enum(CLAIM_STATUSES),
+      previousStatus: z.enum(CLAIM_STATUSES).nullable().meta({ description: "null when the claim was opened." }),
+      dueBy: Timestamp,
+      outcome: z.enum(CLAIM_OUTCOMES).optional().meta({ description: "When RESOLVED." }),
+      resolutionAmount: z.string().nullable().optional().meta({ description: "When RESOLVED with REFUND: the amount given back." }),
+      resolutionCurrency: z.string().nullable().optional(),
+    }),
+  })
+  .meta({ id: "ClaimStatusChangedEvent", description: "An error claim was opened, is being investigated, or was resolved (issue 25)." });
+
 export const EventSchema = z
   .discriminatedUnion("eventType", [
     CustomerStatusChangedEventSchema,
@@ -86,6 +105,7 @@ export const EventSchema = z
     BeneficiaryStateChangedEventSchema,
     RefundCompletedEventSchema,
     RefundFailedEventSchema,
+    ClaimStatusChangedEventSchema,
   ])
   .meta({ id: "Event", description: "Exactly the body a webhook delivery carries (Standard Webhooks signed)." });
 
@@ -122,6 +142,22 @@ export const EVENT_EXAMPLES: Record<EventType, unknown> = {
     eventType: "refund.failed",
     ...base(13, 30),
     data: { transferId: EX.transferId, refundMethod: "ORIGINAL_PAYMENT_METHOD", refundStatus: "FAILED" },
+  },
+  "claim.status.changed": {
+    eventId: "evt_6c1k9m4q2d7x5v8b3n0p6r1t",
+    eventType: "claim.status.changed",
+    ...base(15, 50),
+    data: {
+      claimId: "clm_4k8m2q7x1c5v3b6n0p9r2t7w",
+      transferId: EX.transferId,
+      type: "NOT_RECEIVED",
+      status: "RESOLVED",
+      previousStatus: "INVESTIGATING",
+      dueBy: "2027-02-19T10:30:00.000Z",
+      outcome: "REFUND",
+      resolutionAmount: "103.990000",
+      resolutionCurrency: "USD",
+    },
   },
 };
 

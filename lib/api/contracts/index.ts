@@ -2,8 +2,10 @@ import type { Contract } from "@/lib/http/contract";
 import * as auth from "./auth";
 import * as bankTransfer from "./bank-transfer";
 import * as beneficiaries from "./beneficiaries";
+import * as claims from "./claims";
 import * as events from "./events";
 import * as quotes from "./quotes";
+import * as receipts from "./receipts";
 import * as kyc from "./kyc";
 import * as operations from "./operations";
 import * as payoutFiles from "./payout-files";
@@ -55,6 +57,8 @@ export const allContracts: Contract[] = [
     transfers.listTransfers,
     transfers.cancelTransfer,
   ] as Contract[]),
+  ...ordered(receipts),
+  ...ordered(claims, [claims.createClaim, claims.listClaims] as Contract[]),
   ...ordered(events, [events.listEvents, events.readEvent] as Contract[]),
   ...ordered(operations, [operations.jwks, operations.livez, operations.readyz] as Contract[]),
   ...ordered(sandbox),

@@ -12,6 +12,11 @@ const money = z.string().meta({ example: "100.000000" });
 
 export const PURPOSES = ["FAMILY_SUPPORT", "RENT", "INSURANCE", "EDUCATION", "MEDICAL_EXPENSES", "GIFT", "SAVINGS"] as const;
 
+const ESTIMATED_DELIVERY_BY = Timestamp.optional().meta({
+  description:
+    "Extension (issue 25): when the money is available to the recipient if the transfer is funded now (the corridor and payout method's business days, cut-off and both countries' public holidays).",
+});
+
 export const QuoteSchema = z
   .object({
     quoteId: z.string(),
@@ -25,6 +30,7 @@ export const QuoteSchema = z
     totalCustomerCost: money,
     totalCustomerCostCurrency: z.string(),
     quoteValidUntil: Timestamp,
+    estimatedDeliveryBy: ESTIMATED_DELIVERY_BY,
     corridor: z.object({ originCountry: z.string(), destinationCountry: z.string(), payoutMethod: z.string() }).meta({ id: "Corridor" }),
     signedQuote: z.string().meta({ description: "Compact JWS (RS256) over the JCS-canonical spec 5.4 claims; keys at /.well-known/jwks.json." }),
     status: z.enum(["AVAILABLE", "ACCEPTED", "EXPIRED"]),
@@ -46,6 +52,7 @@ const QUOTE_EXAMPLE = {
   totalCustomerCost: "103.990000",
   totalCustomerCostCurrency: "USD",
   quoteValidUntil: EX.at(11),
+  estimatedDeliveryBy: "2026-11-23T23:00:00.000Z",
   corridor: { originCountry: "USA", destinationCountry: "MEX", payoutMethod: "bank_account" },
   signedQuote:
     "eyJhbGciOiJSUzI1NiIsImtpZCI6InNlcnZpY2UtMjAyNi0xMSIsInR5cCI6IkpXVCJ9.eyJxdW90ZV9pZCI6InF1b18xazZtM3E4ZDV4MmM3djRiOW4wcDRyMXQiLCJzZW5kX2Ftb3VudCI6IjEwMC4wMDAwMDAifQ.c2lnbmF0dXJl",
@@ -135,6 +142,22 @@ export const readDisclosure = defineContract({
         fees: z.object({ principalFee: money, partnerFee: money, totalFees: money, currency: z.string() }),
         rate: z.string(),
         expiresAt: Timestamp,
+        estimatedDeliveryBy: ESTIMATED_DELIVERY_BY,
+        recipientName: z.string().meta({ description: "Extension (issue 25): the recipient, as the beneficiary is named." }),
+        provider: z
+          .object({ name: z.string().nullable(), phone: z.string().nullable(), website: z.string().nullable(), regulator: z.string().nullable() })
+          .meta({ description: "Extension (issue 25): the provider's contact and regulator (per partner)." }),
+        conversionChargeOverEcbRate: z
+          .object({
+            percentage: z.string().meta({ description: "The rate's mark-up over the reference rate, in percent (two decimals)." }),
+            referenceRate: z.string(),
+            referenceRateSource: z.string().meta({ description: "ECB when the rates come from the ECB feed; sandbox otherwise." }),
+          })
+          .optional()
+          .meta({
+            description:
+              "Extension (issue 25, EU Cross-border Payments Regulation): with an EEA origin, the currency conversion charge over the ECB euro reference rate.",
+          }),
         language: z.enum(LANGUAGES),
         version: z.string(),
         content: z.string(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
+import { DELIVERY_BASES } from "@/lib/delivery/estimates";
 import { REFUND_STATUSES } from "@/lib/transfers/refund-state-machine";
 import { CUSTOMER_ACTIONS_EXPECTED, TRANSFER_STATES } from "@/lib/transfers/state-machine";
 import { commaSeparated, Timestamp } from "../schemas";
@@ -55,6 +56,8 @@ const DETAIL_EXAMPLE = {
   submittedAt: EX.at(10, 40),
   confirmedAt: null,
   transferExpiresAt: "2026-11-21T12:10:20.000Z",
+  estimatedDeliveryBy: "2026-11-20T23:00:00.000Z",
+  estimatedDeliveryBasis: "IF_FUNDED_NOW",
   nextStep: "CONFIRM_TRANSFER",
   customerActionExpected: "CONFIRM",
   confirmationChallenge: "Hq4Zp8Wn2Kx6Tb1Rm9Vc3Ly7",
@@ -70,6 +73,8 @@ const PAID_EXAMPLE = {
   transferStateChangedAt: EX.at(12, 10),
   confirmedAt: EX.at(11, 30),
   transferExpiresAt: undefined,
+  estimatedDeliveryBy: undefined,
+  estimatedDeliveryBasis: undefined,
   nextStep: null,
   customerActionExpected: "NONE",
   confirmationChallenge: undefined,
@@ -97,6 +102,10 @@ const RefundSchema = z
     refundStatus: z.enum(REFUND_STATUSES).optional(),
     estimatedRefundCompletionBy: Timestamp.optional(),
     refundMethod: z.literal("ORIGINAL_PAYMENT_METHOD").optional(),
+    refundAmount: money.optional().meta({
+      description: 'Extension (issue 25): what is refunded, always the total the customer paid, fees included (docs/decisions.md, "Consumer protection").',
+    }),
+    refundCurrency: z.string().optional().meta({ description: "Extension (issue 25): the currency of refundAmount (the origin currency)." }),
   })
   .meta({ id: "RefundDetail" });
 
@@ -162,6 +171,14 @@ export const TransferDetailSchema = z
     submittedAt: Timestamp.nullable(),
     confirmedAt: Timestamp.nullable(),
     transferExpiresAt: Timestamp.optional().meta({ description: "Only in registered, onreview, validated, funding." }),
+    estimatedDeliveryBy: Timestamp.optional().meta({
+      description:
+        "Extension (issue 25): when the money is available to the recipient (business days, cut-off and both countries' public holidays of the corridor and payout method). Absent once the transfer has ended.",
+    }),
+    estimatedDeliveryBasis: z.enum(DELIVERY_BASES).optional().meta({
+      description:
+        "What estimatedDeliveryBy counts from: FUNDED (the funding), IF_FUNDED_NOW (not yet funded: if funded now), ON_HOLD (held for review or compliance: if released now, later otherwise).",
+    }),
     nextStep: z.string().nullable(),
     customerActionExpected: z.enum(CUSTOMER_ACTIONS_EXPECTED),
     confirmationChallenge: z.string().optional().meta({ description: "Only in validated; every read issues a new one." }),
@@ -391,7 +408,13 @@ export const cancelTransfer = defineContract({
           canceledAt: EX.at(12, 0),
           nextStep: null,
           customerActionExpected: "NONE",
-          refund: { refundStatus: "PENDING", estimatedRefundCompletionBy: "2026-11-26T10:12:00.000Z", refundMethod: "ORIGINAL_PAYMENT_METHOD" },
+          refund: {
+            refundStatus: "PENDING",
+            estimatedRefundCompletionBy: "2026-11-26T10:12:00.000Z",
+            refundMethod: "ORIGINAL_PAYMENT_METHOD",
+            refundAmount: "103.990000",
+            refundCurrency: "USD",
+          },
         },
       },
     },

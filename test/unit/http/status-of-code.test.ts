@@ -93,6 +93,9 @@ const OURS: Record<string, number> = {
   "reconciliation.stateInvalid": 409, // console: a statement difference already explained
   "journal.notFound": 404, // console: no such manual journal
   "statementBalance.notFound": 404, // console: no such statement balance
+  "claim.notFound": 404, // issue 25: no such error claim
+  "claim.stateInvalid": 409, // issue 25: console: a claim already resolved
+  "claim.windowClosed": 422, // issue 25: an error claim more than 180 days after the date available
   "funding.methodUnavailable": 409, // bank transfer for a currency the collection account does not take
 };
 

@@ -7,6 +7,7 @@ import { act, actedNotice, type Acted } from "@/lib/dual-control/proposals";
 import { createPartner } from "@/lib/partners/admin";
 import { parsePartnerJwks } from "@/lib/partners/jwks";
 import { checkWebhookUrl } from "@/lib/partners/settings";
+import { setProviderContact } from "@/lib/partners/provider-contact";
 
 export const createPartnerAction = consoleAction(
   "admin",
@@ -70,5 +71,28 @@ export const updatePartnerAction = consoleFormAction(
       };
       return formAnswer(await act(tx, "partner.update", settings, { operator, reason: "Change the partner's settings", now }));
     },
+  },
+);
+
+// The provider contact shown on disclosures and receipts (issue 25).
+export const updateProviderContactAction = consoleAction(
+  "admin",
+  z.object({
+    partnerId: z.string().min(1),
+    name: z.string().trim().min(2).max(200),
+    phone: z.string().trim().min(3).max(60),
+    website: z.string().trim().url().max(500),
+    regulator: z.string().trim().min(3).max(300),
+  }),
+  async ({ tx, input, operator, now }) => {
+    const { partnerId, ...contact } = input;
+    const { before } = await setProviderContact(tx, partnerId, contact, now);
+    await recordAudit(
+      tx,
+      operator,
+      { action: "partner.providerContact.update", targetType: "partner", targetId: partnerId, before: before ? { ...before } : null, after: contact },
+      now,
+    );
+    return "Provider contact saved.";
   },
 );

@@ -1,13 +1,13 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { Badge, Card, danger, Flash, PageTitle, param, type SearchParams } from "@/components/console/ui";
+import { Badge, Card, danger, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
 import { clock } from "@/lib/clock";
 import { when } from "@/lib/console/format";
 import { requireOperator } from "@/lib/console/session";
 import { DomainError } from "@/lib/errors";
 import { partnerDetail } from "@/lib/partners/admin";
 import { ready } from "@/lib/platform/ready";
-import { revokeKeyAction } from "../actions";
+import { revokeKeyAction, updateProviderContactAction } from "../actions";
 import { IssueKeyForm, SettingsForm } from "./partner-forms";
 import { SecretPanel } from "./secret-panel";
 
@@ -21,6 +21,7 @@ export default async function PartnerPage({ params, searchParams }: { params: Pr
   if (!detail) notFound();
   const { partner, keys } = detail;
   const back = `/console/partners/${partner.id}`;
+  const contact = partner.providerContact;
   return (
     <>
       <PageTitle sub={`${partner.id} · created ${when(partner.createdAt)}`}>{partner.name}</PageTitle>
@@ -71,6 +72,28 @@ export default async function PartnerPage({ params, searchParams }: { params: Pr
             Webhook delivery log →
           </Link>
         </p>
+      </Card>
+      <Card title="Provider contact (disclosures and receipts)">
+        <form action={updateProviderContactAction} className="grid gap-2 sm:grid-cols-2">
+          <input type="hidden" name="partnerId" value={partner.id} />
+          <input type="hidden" name="back" value={back} />
+          {(
+            [
+              ["name", "Name", contact?.name],
+              ["phone", "Phone", contact?.phone],
+              ["website", "Website", contact?.website],
+              ["regulator", "Regulator", contact?.regulator],
+            ] as const
+          ).map(([name, label, value]) => (
+            <label key={name} className="text-sm">
+              {label}
+              <input name={name} required defaultValue={value ?? ""} className={`${input} block w-full`} />
+            </label>
+          ))}
+          <div>
+            <button className={primary}>Save contact</button>
+          </div>
+        </form>
       </Card>
     </>
   );

@@ -1,0 +1,54 @@
+import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import type { ClaimOutcome, ClaimStatus, ClaimType } from "@/lib/claims/state-machine";
+import { createdAt, tstz } from "./columns";
+import { subscriptions } from "./subscriptions";
+import { transfers } from "./transfers";
+
+/**
+ * A customer's error claim on a transfer (issue 25 item 5): states in lib/claims/state-machine.ts.
+ * Not compliance data: the customer and the partner see it (API, events).
+ */
+export const claims = pgTable(
+  "claims",
+  {
+    id: text("id").primaryKey(),
+    transferId: text("transfer_id")
+      .notNull()
+      .references(() => transfers.id),
+    subscriptionId: text("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id),
+    type: text("type").$type<ClaimType>().notNull(),
+    description: text("description").notNull(),
+    state: text("state").$type<ClaimStatus>().notNull(),
+    /** 90 days after the report (Regulation E 1005.33(c)). */
+    dueBy: tstz("due_by").notNull(),
+    outcome: text("outcome").$type<ClaimOutcome>(),
+    /** REFUND: what the customer gets back, a decimal string in resolutionCurrency. */
+    resolutionAmount: text("resolution_amount"),
+    resolutionCurrency: text("resolution_currency"),
+    /** The notice sent to the customer with the outcome (the operator's words, shown to the customer). */
+    resolutionNotice: text("resolution_notice"),
+    resolvedAt: tstz("resolved_at"),
+    resolvedByEmail: text("resolved_by_email"),
+    stateChangedAt: tstz("state_changed_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("claims_transfer_idx").on(t.transferId, t.createdAt), index("claims_state_idx").on(t.state, t.dueBy)],
+);
+
+/** Every state a claim took, in order. */
+export const claimStateHistory = pgTable(
+  "claim_state_history",
+  {
+    id: text("id").primaryKey(),
+    claimId: text("claim_id")
+      .notNull()
+      .references(() => claims.id),
+    seq: integer("seq").notNull(),
+    state: text("state").$type<ClaimStatus>().notNull(),
+    trigger: text("trigger").notNull(),
+    transitionedAt: tstz("transitioned_at").notNull(),
+  },
+  (t) => [uniqueIndex("claim_state_history_seq_idx").on(t.claimId, t.seq)],
+);

@@ -1,0 +1,92 @@
+/**
+ * Business days of a country (issue 25): weekends and the public and bank holidays of the
+ * date-holidays package, the maintained worldwide holiday table (rules, not a list we would have
+ * to keep up to date each year). Local wall-clock time of an IANA zone is read with Intl, so no
+ * time-zone library is needed.
+ */
+import Holidays from "date-holidays";
+
+/** A calendar day in some zone: "2026-11-26". */
+export type LocalDate = string;
+
+const HOLIDAY_TYPES = new Set(["public", "bank"]);
+const holidaysByCountryYear = new Map<string, Set<LocalDate>>();
+
+/** The country's public and bank holidays of a year, as local dates. */
+function holidays(alpha2: string, year: number): Set<LocalDate> {
+  const key = `${alpha2}:${year}`;
+  let days = holidaysByCountryYear.get(key);
+  if (!days) {
+    const calendar = new Holidays(alpha2);
+    days = new Set((calendar.getHolidays(year) || []).filter((h) => HOLIDAY_TYPES.has(h.type)).map((h) => h.date.slice(0, 10)));
+    holidaysByCountryYear.set(key, days);
+  }
+  return days;
+}
+
+const weekdayOf = (day: LocalDate): number => new Date(`${day}T00:00:00Z`).getUTCDay();
+
+export function isBusinessDay(alpha2: string, day: LocalDate): boolean {
+  const weekday = weekdayOf(day);
+  if (weekday === 0 || weekday === 6) return false;
+  return !holidays(alpha2, Number(day.slice(0, 4))).has(day);
+}
+
+export function nextDay(day: LocalDate): LocalDate {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The first business day on or after `day`. */
+export function businessDayFrom(alpha2: string, day: LocalDate): LocalDate {
+  let d = day;
+  while (!isBusinessDay(alpha2, d)) d = nextDay(d);
+  return d;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** The wall clock of `timeZone` at `instant`: its local date and "HH:MM". */
+export function localTime(instant: Date, timeZone: string): { day: LocalDate; time: string } {
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
+  );
+  return { day: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+/** The offset of `timeZone` from UTC at `instant`, in milliseconds. */
+function offsetMs(instant: Date, timeZone: string): number {
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
+  );
+  const asUtc = Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second);
+  return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
+}
+
+/** The instant at which `timeZone` shows `day` `time` (twice corrected for a DST change in between). */
+export function zonedInstant(day: LocalDate, time: string, timeZone: string): Date {
+  const wall = Date.parse(`${day}T${time}:00Z`);
+  let guess = wall - offsetMs(new Date(wall), timeZone);
+  guess = wall - offsetMs(new Date(guess), timeZone);
+  return new Date(guess);
+}

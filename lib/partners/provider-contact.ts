@@ -1,0 +1,15 @@
+import { eq } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { partners, type ProviderContact } from "@/db/schema";
+import { notFound } from "@/lib/errors";
+
+/**
+ * The contact disclosures and receipts state for a partner's customers (issue 25): who to call,
+ * where to read more, and the regulator to complain to. Set by an admin in the console.
+ */
+export async function setProviderContact(tx: Tx, partnerId: string, contact: ProviderContact, now: Date): Promise<{ before: ProviderContact | null }> {
+  const [row] = await tx.select({ contact: partners.providerContact }).from(partners).where(eq(partners.id, partnerId)).for("update");
+  if (!row) throw notFound("partner");
+  await tx.update(partners).set({ providerContact: contact, updatedAt: now }).where(eq(partners.id, partnerId));
+  return { before: row.contact };
+}
