@@ -43,7 +43,8 @@ function readable(f: DisclosureFacts, language: Language) {
     available: f.dateAvailable ? formatDateTime(f.dateAvailable, language, f.timeZone) : null,
     charge: f.conversionCharge
       ? {
-          percentage: formatDecimal(f.conversionCharge.percentage, language),
+          // Two decimals always ("0,00 %"), the decimal comma in French and Spanish.
+          percentage: language === "en" ? f.conversionCharge.percentage : f.conversionCharge.percentage.replace(".", ","),
           rate: `1 ${f.originCurrency} = ${formatDecimal(f.conversionCharge.referenceRate, language)} ${f.destinationCurrency}`,
         }
       : null,

@@ -49,13 +49,16 @@ describe("disclosure", () => {
       "destinationAmount",
       "destinationCurrency",
       "disclosureToken",
+      "estimatedDeliveryBy",
       "expiresAt",
       "fees",
       "language",
       "originAmount",
       "originCurrency",
+      "provider",
       "quoteId",
       "rate",
+      "recipientName",
       "version",
     ]);
     assert.equal(d.quoteId, q.quoteId);

@@ -42,6 +42,7 @@ const QUOTE_KEYS = [
   "corridor",
   "destinationAmount",
   "destinationCurrency",
+  "estimatedDeliveryBy",
   "fxRate",
   "originAmount",
   "originCurrency",

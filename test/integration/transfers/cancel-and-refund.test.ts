@@ -36,7 +36,11 @@ const CANCEL_KEYS = ["canceledAt", "cancellationOutcome", "customerActionExpecte
 
 function assertRefundStarted(refund: any, now: Date) {
   assert.ok(refund, "refund missing");
-  assert.deepEqual(Object.keys(refund).sort(), ["estimatedRefundCompletionBy", "refundMethod", "refundStatus"], JSON.stringify(refund));
+  assert.deepEqual(
+    Object.keys(refund).sort(),
+    ["estimatedRefundCompletionBy", "refundAmount", "refundCurrency", "refundMethod", "refundStatus"],
+    JSON.stringify(refund),
+  );
   assert.equal(refund.refundStatus, "PENDING");
   assert.equal(refund.refundMethod, "ORIGINAL_PAYMENT_METHOD");
   assert.ok(Date.parse(refund.estimatedRefundCompletionBy) > now.getTime() - 5_000, JSON.stringify(refund));
@@ -59,7 +63,11 @@ async function awaitRefundCompleted(c: any, transferId: string) {
   const order = ["PENDING", "PROCESSING", "COMPLETED"];
   assert.deepEqual(seen, order.slice(order.indexOf(seen[0])), `refund statuses out of order: ${seen}`);
   assert.ok(seen.includes("PROCESSING"), `PROCESSING was never observed: ${seen}`);
-  assert.deepEqual(Object.keys(t.refund).sort(), ["estimatedRefundCompletionBy", "refundMethod", "refundStatus"], JSON.stringify(t.refund));
+  assert.deepEqual(
+    Object.keys(t.refund).sort(),
+    ["estimatedRefundCompletionBy", "refundAmount", "refundCurrency", "refundMethod", "refundStatus"],
+    JSON.stringify(t.refund),
+  );
   return t;
 }
 

@@ -74,7 +74,7 @@ describe("detail: fields per state", () => {
     const res = await readTransfer(s.c, s.transferId);
     assert.equal(res.status, 200, res.text);
     const t = res.body;
-    assertKeys(t, ["transferExpiresAt"]);
+    assertKeys(t, ["transferExpiresAt", "estimatedDeliveryBy", "estimatedDeliveryBasis"]);
     assert.equal(t.transferStatus, "registered");
     assert.equal(Date.parse(t.transferExpiresAt) - Date.parse(t.createdAt), TWO_HOURS_MS);
     assert.equal(t.nextStep, "AWAIT_FAST_CHECK");
@@ -103,7 +103,7 @@ describe("detail: fields per state", () => {
     assert.equal(first.status, 200, first.text);
     assert.equal(second.status, 200, second.text);
     for (const t of [first.body, second.body]) {
-      assertKeys(t, ["transferExpiresAt", "confirmationChallenge", "confirmationChallengeExpiresAt"]);
+      assertKeys(t, ["transferExpiresAt", "confirmationChallenge", "confirmationChallengeExpiresAt", "estimatedDeliveryBy", "estimatedDeliveryBasis"]);
       assert.equal(t.transferStatus, "validated");
       assert.equal(t.nextStep, "CONFIRM_TRANSFER");
       assert.equal(t.customerActionExpected, "CONFIRM");
@@ -125,7 +125,7 @@ describe("detail: fields per state", () => {
     const res = await readTransfer(s.c, s.transferId);
     assert.equal(res.status, 200, res.text);
     const t = res.body;
-    assertKeys(t, ["transferExpiresAt", "fundingSession"]);
+    assertKeys(t, ["transferExpiresAt", "fundingSession", "estimatedDeliveryBy", "estimatedDeliveryBasis"]);
     assert.equal(t.transferStatus, "funding");
     assert.equal(t.nextStep, "COMPLETE_FUNDING");
     assert.equal(t.customerActionExpected, "FUND");
@@ -142,7 +142,10 @@ describe("detail: fields per state", () => {
     const done = await completeFunding(s.c, t.fundingSession.fundingSessionId);
     assert.equal(done.status, 200, done.text);
     const funded = (await readTransfer(s.c, s.transferId)).body;
-    assertKeys(funded, []);
+    // Issue 25: the delivery estimate, counted from the funding once funded.
+    assertKeys(funded, ["estimatedDeliveryBy", "estimatedDeliveryBasis"]);
+    assert.equal(funded.estimatedDeliveryBasis, "FUNDED");
+    assert.ok(Date.parse(funded.estimatedDeliveryBy) >= Date.parse(funded.stateHistory.at(-1).transitionedAt), funded.estimatedDeliveryBy);
     assert.equal(funded.transferStatus, "funded");
     assert.equal(funded.nextStep, "CONTINUE");
     assert.equal(funded.customerActionExpected, "WAIT");

@@ -108,6 +108,7 @@ describe("OpenAPI webhooks", () => {
   it("documents each event type with its payload, an example and the Standard Webhooks headers", () => {
     assert.deepEqual(Object.keys(doc.webhooks).sort(), [
       "beneficiary.state.changed",
+      "claim.status.changed",
       "customer.status.changed",
       "refund.completed",
       "refund.failed",

@@ -28,7 +28,7 @@ export default async function Claims({ searchParams }: { searchParams: SearchPar
           key={c.id}
           title={
             <span className="flex flex-wrap items-center gap-2" data-testid={`claim-${c.id}`}>
-              {c.id} <Badge>{c.state}</Badge> <Badge>{c.type}</Badge>
+              <span>{c.id}</span> <Badge>{c.state}</Badge> <Badge>{c.type}</Badge>
               {c.dueBy.getTime() < now.getTime() ? <Badge>OVERDUE</Badge> : null}
               <span className="text-sm text-slate-600">due {when(c.dueBy)}</span>
             </span>
