@@ -772,6 +772,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/core/transfers/{transferId}/receipt": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The transfer's receipt (from funded on)
+     * @description 409 transfer.stateInvalid before the transfer is funded. Also e-mailed to the customer at funding when their login identifier is an e-mail address.
+     */
+    get: operations["readReceipt"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/core/transfers/{transferId}/claims": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the error claims of a transfer, oldest first
+     * @description List the error claims of a transfer, oldest first
+     */
+    get: operations["listClaims"];
+    put?: never;
+    /**
+     * Report an error on a funded transfer (until 180 days after the date available)
+     * @description Accepted from funding on until 180 days after the date the money was available (the receipt's dateAvailable); after that 422 claim.windowClosed. The provider resolves it by dueBy (90 days); each change is a claim.status.changed event (webhook).
+     */
+    post: operations["createClaim"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/core/events": {
     parameters: {
       query?: never;
@@ -1124,6 +1168,28 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "claim.status.changed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Error claim status changed
+     * @description Sent when a customer's error claim is opened (POST .../claims), taken into investigation, and resolved with its outcome (NO_ERROR, REFUND with the amount, RESEND), each by an operator.
+     *
+     *     Each event is POSTed as JSON to the partner's webhook URL and signed with Standard Webhooks: `webhook-id` is the eventId, `webhook-timestamp` the Unix time of signing, and `webhook-signature` one or more space-separated `v1,<base64>` values, each an HMAC-SHA256 with the secret (the bytes after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation two signatures are sent: accept the request when either verifies. Reject a timestamp more than 5 minutes from your clock. Answer 2xx to acknowledge; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), 429 and 503 honour Retry-After, 410 disables the endpoint. Delivery is at least once, in `sequence` order per subscription: deduplicate on eventId.
+     */
+    post: operations["webhook_claim_status_changed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -1301,6 +1367,15 @@ export interface components {
     SandboxFundingCompleteRequest: {
       /** @enum {string} */
       outcome: "SUCCEEDED" | "FAILED";
+    };
+    ClaimCreateRequest: {
+      /**
+       * @description NOT_RECEIVED, WRONG_AMOUNT, LATE or OTHER.
+       * @enum {string}
+       */
+      type: "NOT_RECEIVED" | "WRONG_AMOUNT" | "LATE" | "OTHER";
+      /** @description What went wrong, in the customer's words. */
+      description: string;
     };
     SandboxClockRequest: {
       advanceSeconds: number;
@@ -1521,6 +1596,48 @@ export interface components {
         refundMethod: "ORIGINAL_PAYMENT_METHOD";
         /** @constant */
         refundStatus: "FAILED";
+      };
+    };
+    /** @description An error claim was opened, is being investigated, or was resolved (issue 25). */
+    ClaimStatusChangedEvent: {
+      /** @example evt_0k2x8f3q9w1m4n7p5r6s */
+      eventId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @example sub_3f9k2m8q1w4x7n5p6r0s */
+      subscriptionId: string;
+      /**
+       * @description Increases by one with each event of the subscription: order and gaps are visible.
+       * @example 7
+       */
+      sequence: number;
+      /** @constant */
+      eventType: "claim.status.changed";
+      data: {
+        claimId: string;
+        transferId: string;
+        /** @enum {string} */
+        type: "NOT_RECEIVED" | "WRONG_AMOUNT" | "LATE" | "OTHER";
+        /** @enum {string} */
+        status: "OPEN" | "INVESTIGATING" | "RESOLVED";
+        /** @description null when the claim was opened. */
+        previousStatus: ("OPEN" | "INVESTIGATING" | "RESOLVED") | null;
+        /**
+         * Format: date-time
+         * @example 2026-11-21T10:00:00.000Z
+         */
+        dueBy: string;
+        /**
+         * @description When RESOLVED.
+         * @enum {string}
+         */
+        outcome?: "NO_ERROR" | "REFUND" | "RESEND";
+        /** @description When RESOLVED with REFUND: the amount given back. */
+        resolutionAmount?: string | null;
+        resolutionCurrency?: string | null;
       };
     };
     HealthResponse: {
@@ -1792,6 +1909,12 @@ export interface components {
        * @example 2026-11-21T10:00:00.000Z
        */
       quoteValidUntil: string;
+      /**
+       * Format: date-time
+       * @description Extension (issue 25): when the money is available to the recipient if the transfer is funded now (the corridor and payout method's business days, cut-off and both countries' public holidays).
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      estimatedDeliveryBy?: string;
       corridor: components["schemas"]["Corridor"];
       /** @description Compact JWS (RS256) over the JCS-canonical spec 5.4 claims; keys at /.well-known/jwks.json. */
       signedQuote: string;
@@ -1827,6 +1950,29 @@ export interface components {
        * @example 2026-11-21T10:00:00.000Z
        */
       expiresAt: string;
+      /**
+       * Format: date-time
+       * @description Extension (issue 25): when the money is available to the recipient if the transfer is funded now (the corridor and payout method's business days, cut-off and both countries' public holidays).
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      estimatedDeliveryBy?: string;
+      /** @description Extension (issue 25): the recipient, as the beneficiary is named. */
+      recipientName: string;
+      /** @description Extension (issue 25): the provider's contact and regulator (per partner). */
+      provider: {
+        name: string | null;
+        phone: string | null;
+        website: string | null;
+        regulator: string | null;
+      };
+      /** @description Extension (issue 25, EU Cross-border Payments Regulation): with an EEA origin, the currency conversion charge over the ECB euro reference rate. */
+      conversionChargeOverEcbRate?: {
+        /** @description The rate's mark-up over the reference rate, in percent (two decimals). */
+        percentage: string;
+        referenceRate: string;
+        /** @description ECB when the rates come from the ECB feed; sandbox otherwise. */
+        referenceRateSource: string;
+      };
       /** @enum {string} */
       language: "en" | "fr" | "es";
       version: string;
@@ -1910,6 +2056,17 @@ export interface components {
        * @example 2026-11-21T10:00:00.000Z
        */
       transferExpiresAt?: string;
+      /**
+       * Format: date-time
+       * @description Extension (issue 25): when the money is available to the recipient (business days, cut-off and both countries' public holidays of the corridor and payout method). Absent once the transfer has ended.
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      estimatedDeliveryBy?: string;
+      /**
+       * @description What estimatedDeliveryBy counts from: FUNDED (the funding), IF_FUNDED_NOW (not yet funded: if funded now), ON_HOLD (held for review or compliance: if released now, later otherwise).
+       * @enum {string}
+       */
+      estimatedDeliveryBasis?: "IF_FUNDED_NOW" | "FUNDED" | "ON_HOLD";
       nextStep: string | null;
       /** @enum {string} */
       customerActionExpected: "NONE" | "CONFIRM" | "FUND" | "WAIT";
@@ -1977,6 +2134,13 @@ export interface components {
       estimatedRefundCompletionBy?: string;
       /** @constant */
       refundMethod?: "ORIGINAL_PAYMENT_METHOD";
+      /**
+       * @description Extension (issue 25): what is refunded, always the total the customer paid, fees included (docs/decisions.md, "Consumer protection").
+       * @example 100.000000
+       */
+      refundAmount?: string;
+      /** @description Extension (issue 25): the currency of refundAmount (the origin currency). */
+      refundCurrency?: string;
     };
     /** @description Extension (docs/decisions.md, issue 24): the payout bank rejected the beneficiary's account and the payout waits for a new destination (POST /v1/core/transfers/{transferId}/payout-repair) or the operator's refund. Present only then (transferStatus topay, reqpay or spended). */
     PayoutRepairRequired: {
@@ -2065,6 +2229,98 @@ export interface components {
       sessionState: string;
       transferStatus: components["schemas"]["TransferState"];
     };
+    /** @description Every field of a remittance receipt (12 CFR 1005.31(b)(2)); from funded on. */
+    Receipt: {
+      transferId: string;
+      transferStatus: components["schemas"]["TransferState"];
+      /**
+       * Format: date-time
+       * @description When the payment was received: the receipt's date.
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      fundedAt: string;
+      /** @example 100.000000 */
+      originAmount: string;
+      originCurrency: string;
+      /** @example 100.000000 */
+      principalFee: string;
+      /** @example 100.000000 */
+      partnerFee: string;
+      /**
+       * @description Taxes collected by the provider: none (0).
+       * @example 100.000000
+       */
+      taxes: string;
+      /** @example 100.000000 */
+      totalCustomerCost: string;
+      totalCustomerCostCurrency: string;
+      fxRate: string;
+      /** @example 100.000000 */
+      destinationAmount: string;
+      destinationCurrency: string;
+      /**
+       * Format: date-time
+       * @description When the money is available to the recipient (no earlier than funding).
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      dateAvailable: string;
+      recipientName: string;
+      /**
+       * @description The language of rightsStatement (Accept-Language, then the customer's preference, as the disclosure).
+       * @enum {string}
+       */
+      language: "en" | "fr" | "es";
+      /** @description The cancellation and error-resolution rights and whom to contact, in `language`. */
+      rightsStatement: string;
+      provider: components["schemas"]["ProviderContact"];
+      /**
+       * Format: date-time
+       * @description Funding + 30 minutes: until then a cancellation refunds everything, fees included.
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      cancellableUntil: string;
+      /** @description A hosted, printable receipt in the customer's language: a capability link (30 days), new at each read. */
+      receiptUrl: string;
+    };
+    /** @description The provider's contact and its regulator (set per partner in the console). */
+    ProviderContact: {
+      name: string | null;
+      phone: string | null;
+      website: string | null;
+      regulator: string | null;
+    };
+    /** @description An error claim on a transfer (Regulation E 1005.33): OPEN, INVESTIGATING, RESOLVED. */
+    Claim: {
+      claimId: string;
+      transferId: string;
+      /** @enum {string} */
+      type: "NOT_RECEIVED" | "WRONG_AMOUNT" | "LATE" | "OTHER";
+      description: string;
+      /** @enum {string} */
+      status: "OPEN" | "INVESTIGATING" | "RESOLVED";
+      /**
+       * Format: date-time
+       * @description When the provider will have resolved the claim: 90 days after it was made.
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      dueBy: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      createdAt: string;
+      /** @description Set when RESOLVED: NO_ERROR, REFUND (resolutionAmount given back) or RESEND. */
+      outcome: ("NO_ERROR" | "REFUND" | "RESEND") | null;
+      /** @description REFUND: the amount given back to the customer (decimal string). */
+      resolutionAmount: string | null;
+      resolutionCurrency: string | null;
+      /** @description The provider's notice to the customer, with the outcome and its reasons. */
+      resolutionNotice: string | null;
+      resolvedAt: string | null;
+    };
+    ClaimListResponse: {
+      items: components["schemas"]["Claim"][];
+    };
     EventListResponse: {
       items: components["schemas"]["Event"][];
       /** @description Pass as `after` for the next page; null on the last page. */
@@ -2076,7 +2332,8 @@ export interface components {
       | components["schemas"]["TransferStateChangedEventOutput"]
       | components["schemas"]["BeneficiaryStateChangedEventOutput"]
       | components["schemas"]["RefundCompletedEventOutput"]
-      | components["schemas"]["RefundFailedEventOutput"];
+      | components["schemas"]["RefundFailedEventOutput"]
+      | components["schemas"]["ClaimStatusChangedEventOutput"];
     JwkSet: {
       keys: components["schemas"]["PublicJwk"][];
     };
@@ -2392,6 +2649,51 @@ export interface components {
         refundMethod: "ORIGINAL_PAYMENT_METHOD";
         /** @constant */
         refundStatus: "FAILED";
+      };
+    };
+    /** @description An error claim was opened, is being investigated, or was resolved (issue 25). */
+    ClaimStatusChangedEventOutput: {
+      /** @example evt_0k2x8f3q9w1m4n7p5r6s */
+      eventId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @example sub_3f9k2m8q1w4x7n5p6r0s */
+      subscriptionId: string;
+      /**
+       * @description Increases by one with each event of the subscription: order and gaps are visible.
+       * @example 7
+       */
+      sequence: number;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      eventType: "claim.status.changed";
+      data: {
+        claimId: string;
+        transferId: string;
+        /** @enum {string} */
+        type: "NOT_RECEIVED" | "WRONG_AMOUNT" | "LATE" | "OTHER";
+        /** @enum {string} */
+        status: "OPEN" | "INVESTIGATING" | "RESOLVED";
+        /** @description null when the claim was opened. */
+        previousStatus: ("OPEN" | "INVESTIGATING" | "RESOLVED") | null;
+        /**
+         * Format: date-time
+         * @example 2026-11-21T10:00:00.000Z
+         */
+        dueBy: string;
+        /**
+         * @description When RESOLVED.
+         * @enum {string}
+         */
+        outcome?: "NO_ERROR" | "REFUND" | "RESEND";
+        /** @description When RESOLVED with REFUND: the amount given back. */
+        resolutionAmount?: string | null;
+        resolutionCurrency?: string | null;
       };
     };
     JwksOutput: {
@@ -4946,6 +5248,7 @@ export interface operations {
            *       "totalCustomerCost": "103.990000",
            *       "totalCustomerCostCurrency": "USD",
            *       "quoteValidUntil": "2026-11-21T10:11:00.000Z",
+           *       "estimatedDeliveryBy": "2026-11-23T23:00:00.000Z",
            *       "corridor": {
            *         "originCountry": "USA",
            *         "destinationCountry": "MEX",
@@ -5086,6 +5389,7 @@ export interface operations {
            *       "totalCustomerCost": "103.990000",
            *       "totalCustomerCostCurrency": "USD",
            *       "quoteValidUntil": "2026-11-21T10:11:00.000Z",
+           *       "estimatedDeliveryBy": "2026-11-23T23:00:00.000Z",
            *       "corridor": {
            *         "originCountry": "USA",
            *         "destinationCountry": "MEX",
@@ -5617,6 +5921,8 @@ export interface operations {
            *       "submittedAt": "2026-11-21T10:10:40.000Z",
            *       "confirmedAt": null,
            *       "transferExpiresAt": "2026-11-21T12:10:20.000Z",
+           *       "estimatedDeliveryBy": "2026-11-20T23:00:00.000Z",
+           *       "estimatedDeliveryBasis": "IF_FUNDED_NOW",
            *       "nextStep": "CONFIRM_TRANSFER",
            *       "customerActionExpected": "CONFIRM",
            *       "confirmationChallenge": "Hq4Zp8Wn2Kx6Tb1Rm9Vc3Ly7",
@@ -6020,7 +6326,9 @@ export interface operations {
            *       "refund": {
            *         "refundStatus": "PENDING",
            *         "estimatedRefundCompletionBy": "2026-11-26T10:12:00.000Z",
-           *         "refundMethod": "ORIGINAL_PAYMENT_METHOD"
+           *         "refundMethod": "ORIGINAL_PAYMENT_METHOD",
+           *         "refundAmount": "103.990000",
+           *         "refundCurrency": "USD"
            *       }
            *     }
            */
@@ -7226,6 +7534,8 @@ export interface operations {
            *       "submittedAt": "2026-11-21T10:10:40.000Z",
            *       "confirmedAt": null,
            *       "transferExpiresAt": "2026-11-21T12:10:20.000Z",
+           *       "estimatedDeliveryBy": "2026-11-20T23:00:00.000Z",
+           *       "estimatedDeliveryBasis": "IF_FUNDED_NOW",
            *       "nextStep": "CONFIRM_TRANSFER",
            *       "customerActionExpected": "CONFIRM",
            *       "confirmationChallenge": "Hq4Zp8Wn2Kx6Tb1Rm9Vc3Ly7",
@@ -7305,6 +7615,374 @@ export interface operations {
       };
       /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  readReceipt: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path: {
+        /** @description The transfer. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The receipt. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "transferStatus": "funded",
+           *       "fundedAt": "2026-11-21T10:11:50.000Z",
+           *       "originAmount": "100.000000",
+           *       "originCurrency": "USD",
+           *       "principalFee": "2.990000",
+           *       "partnerFee": "1.000000",
+           *       "taxes": "0.000000",
+           *       "totalCustomerCost": "103.990000",
+           *       "totalCustomerCostCurrency": "USD",
+           *       "fxRate": "18.750000",
+           *       "destinationAmount": "1875.000000",
+           *       "destinationCurrency": "MXN",
+           *       "dateAvailable": "2026-11-23T23:00:00.000Z",
+           *       "recipientName": "María López",
+           *       "language": "en",
+           *       "rightsStatement": "You can cancel this transfer until 21 November 2026 at 10:41 UTC (30 minutes after payment) for a full refund, fees included. ...",
+           *       "provider": {
+           *         "name": "Demo Partner Remittances",
+           *         "phone": "+1 800 555 0100",
+           *         "website": "https://demo-partner.example.com/help",
+           *         "regulator": "Consumer Financial Protection Bureau, consumerfinance.gov, 855-411-2372"
+           *       },
+           *       "cancellableUntil": "2026-11-21T10:41:50.000Z",
+           *       "receiptUrl": "https://remit.example.com/webviews/receipt/wv_Jt6Nc2Xq8Rb4Lm1Vz7Kp3Wd9"
+           *     }
+           */
+          "application/json": components["schemas"]["Receipt"];
+        };
+      };
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  listClaims: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path: {
+        /** @description The transfer the claim is about. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The claims. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "claimId": "clm_4k8m2q7x1c5v3b6n0p9r2t7w",
+           *           "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *           "type": "NOT_RECEIVED",
+           *           "description": "My mother says the money has not arrived.",
+           *           "status": "OPEN",
+           *           "dueBy": "2027-02-19T10:30:00.000Z",
+           *           "createdAt": "2026-11-21T10:30:00.000Z",
+           *           "outcome": null,
+           *           "resolutionAmount": null,
+           *           "resolutionCurrency": null,
+           *           "resolutionNotice": null,
+           *           "resolvedAt": null
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["ClaimListResponse"];
+        };
+      };
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  createClaim: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+        /** @description Required: a UUID per business action. */
+        "Idempotency-Key": string;
+      };
+      path: {
+        /** @description The transfer the claim is about. */
+        transferId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "NOT_RECEIVED",
+         *       "description": "My mother says the money has not arrived."
+         *     }
+         */
+        "application/json": components["schemas"]["ClaimCreateRequest"];
+      };
+    };
+    responses: {
+      /** @description Claim opened. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "claimId": "clm_4k8m2q7x1c5v3b6n0p9r2t7w",
+           *       "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+           *       "type": "NOT_RECEIVED",
+           *       "description": "My mother says the money has not arrived.",
+           *       "status": "OPEN",
+           *       "dueBy": "2027-02-19T10:30:00.000Z",
+           *       "createdAt": "2026-11-21T10:30:00.000Z",
+           *       "outcome": null,
+           *       "resolutionAmount": null,
+           *       "resolutionCurrency": null,
+           *       "resolutionNotice": null,
+           *       "resolvedAt": null
+           *     }
+           */
+          "application/json": components["schemas"]["Claim"];
+        };
+      };
+      /** @description Bad request: `validation.bodyMalformed`, `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `customer.statusBlocking`, `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Not found: `transfer.notFound` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Conflict: `idempotency.conflict`, `transfer.stateInvalid` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Body too large: `validation.bodyTooLarge` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unsupported media type: `validation.contentTypeUnsupported` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unprocessable: `claim.windowClosed` */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -8789,6 +9467,62 @@ export interface operations {
          *     }
          */
         "application/json": components["schemas"]["RefundFailedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is retired; deliveries stop until an operator re-enables it. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_claim_status_changed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The eventId. */
+        "webhook-id": string;
+        /** @description Unix seconds of signing. */
+        "webhook-timestamp": string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures (two during a secret rotation). */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "eventId": "evt_6c1k9m4q2d7x5v8b3n0p6r1t",
+         *       "eventType": "claim.status.changed",
+         *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+         *       "sequence": 15,
+         *       "occurredAt": "2026-11-21T10:50:00.000Z",
+         *       "data": {
+         *         "claimId": "clm_4k8m2q7x1c5v3b6n0p9r2t7w",
+         *         "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+         *         "type": "NOT_RECEIVED",
+         *         "status": "RESOLVED",
+         *         "previousStatus": "INVESTIGATING",
+         *         "dueBy": "2027-02-19T10:30:00.000Z",
+         *         "outcome": "REFUND",
+         *         "resolutionAmount": "103.990000",
+         *         "resolutionCurrency": "USD"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["ClaimStatusChangedEvent"];
       };
     };
     responses: {
