@@ -115,7 +115,7 @@ describe("console: roles", () => {
     assert.equal(await page.getByTestId("operator").textContent(), `${reviewer.email} · reviewer`);
     assert.deepEqual(await navLinks(page), QUEUE_LINKS, "no admin links for a reviewer");
     // Every queue a reviewer works is counted; the admin pages' tiles are not shown (issue 20 item 11).
-    for (const name of ["review", "holds", "beneficiaries", "screening-cases", "kyc-review", "bank-credits"]) {
+    for (const name of ["review", "holds", "beneficiaries", "screening-cases", "kyc-review", "bank-credits", "claims"]) {
       assert.match((await page.getByTestId(`count-${name}`).textContent()) ?? "", /^\d+$/);
     }
     for (const name of ["refunds", "payout-files", "deliveries"]) assert.equal(await page.getByTestId(`count-${name}`).count(), 0, name);

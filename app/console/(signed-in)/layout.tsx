@@ -13,7 +13,6 @@ const QUEUES = [
   ["/console/beneficiaries", "Screening"],
   ["/console/kyc-review", "KYC review"],
   ["/console/bank-credits", "Bank credits"],
-  ["/console/claims", "Claims"],
 ] as const;
 const ADMIN = [
   ["/console/customers", "Customers"],
