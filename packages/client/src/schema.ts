@@ -5497,9 +5497,17 @@ export interface operations {
            *       },
            *       "rate": "18.750000",
            *       "expiresAt": "2026-11-21T10:11:00.000Z",
+           *       "estimatedDeliveryBy": "2026-11-23T23:00:00.000Z",
+           *       "recipientName": "Lucia Hernandez",
+           *       "provider": {
+           *         "name": "Demo Partner Remittances",
+           *         "phone": "+1 800 555 0100",
+           *         "website": "https://demo-partner.example.com/help",
+           *         "regulator": "Consumer Financial Protection Bureau, consumerfinance.gov, 855-411-2372"
+           *       },
            *       "language": "en",
-           *       "version": "2026-11-v2",
-           *       "content": "Amount to send: USD 100.00.\nFees: USD 3.99.\nExchange rate: 1 USD = 18.75 MXN.\nTotal to pay: USD 103.99.\nAmount the recipient receives: MXN 1,875.00.\nThis price is guaranteed until November 21, 2026 at 10:11 AM UTC.\nYou can cancel this transfer before it is funded at no cost. After funding, you can cancel until the money is sent to the payout network; you will be refunded to your original payment method."
+           *       "version": "2026-11-v3",
+           *       "content": "Recipient: Lucia Hernandez.\nAmount to send: USD 100.00.\nFees: USD 3.99.\nExchange rate: 1 USD = 18.75 MXN.\nTotal to pay: USD 103.99.\nAmount the recipient receives: MXN 1,875.00.\nDate available: the money will be available to the recipient by November 23, 2026 at 11:00 PM UTC if you pay now.\nThis price is guaranteed until November 21, 2026 at 10:11 AM UTC.\nYou can cancel this transfer within 30 minutes of payment for a full refund, fees included. After that, you can cancel it for the same full refund until the money is sent to the payout network. Refunds go to your original payment method within 3 business days.\nIf you think there has been an error, tell us within 180 days of the date the money was available. We will investigate and answer within 90 days; if we made an error, we will refund you or send the transfer again at no cost.\nContact us: Demo Partner Remittances, +1 800 555 0100, https://demo-partner.example.com/help. You can also complain to: Consumer Financial Protection Bureau, consumerfinance.gov, 855-411-2372."
            *     }
            */
           "application/json": components["schemas"]["Disclosure"];
