@@ -59,7 +59,8 @@ describe("consumer protection", () => {
     await again.getByLabel(`Notice for ${claimId}`).fill("We found a wrong fee: 2.50 USD is refunded to your card.");
     await screenshot(page, "console-claim-resolve");
     await again.getByRole("button", { name: "Resolve" }).click();
-    await page.waitForURL((url) => url.pathname === "/console/claims" && url.searchParams.has("notice"));
+    // The URL already carries the investigation's notice: wait for the resolution's.
+    await page.waitForURL((url) => url.pathname === "/console/claims" && (url.searchParams.get("notice") ?? "").includes("resolved"));
     assert.equal(await notice(page).textContent(), `Claim ${claimId} resolved: REFUND.`);
     assert.equal(await cardFor(page, claimId).count(), 0, "a resolved claim left the queue");
     assert.match((await page.getByTestId(`resolved-${claimId}`).textContent()) ?? "", /REFUND USD 2\.50/);
