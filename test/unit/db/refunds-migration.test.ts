@@ -142,9 +142,13 @@ test("0016 moves jsonb refunds and network cancellations into their tables, with
   const row = async (id: string) => (await db.select().from(transfers).where(eq(transfers.id, id)))[0];
   assert.deepEqual((await transferDetail(db, await row(ids.succeeded))).cancellation, old[ids.succeeded].cancellation);
   assert.deepEqual((await transferDetail(db, await row(ids.pending))).cancellation, old[ids.pending].cancellation);
-  assert.deepEqual((await transferDetail(db, await row(ids.refunded))).refund, {
+  const refunded = await row(ids.refunded);
+  assert.deepEqual((await transferDetail(db, refunded)).refund, {
     refundStatus: "COMPLETED",
     estimatedRefundCompletionBy: "2026-11-24T10:00:00.000Z",
     refundMethod: "ORIGINAL_PAYMENT_METHOD",
+    // Issue 25: what is refunded, always the total paid (fees included).
+    refundAmount: refunded.totalCustomerCost,
+    refundCurrency: refunded.originCurrency,
   });
 });
