@@ -63,7 +63,7 @@ describe("consumer protection", () => {
     await page.waitForURL((url) => url.pathname === "/console/claims" && (url.searchParams.get("notice") ?? "").includes("resolved"));
     assert.equal(await notice(page).textContent(), `Claim ${claimId} resolved: REFUND.`);
     assert.equal(await cardFor(page, claimId).count(), 0, "a resolved claim left the queue");
-    assert.match((await page.getByTestId(`resolved-${claimId}`).textContent()) ?? "", /REFUND USD 2\.50/);
+    assert.match((await page.getByTestId(`resolved-${claimId}`).textContent()) ?? "", /REFUND USD\s2\.50/);
 
     // The customer's view and the partner's events.
     const listed = await call("GET", `/v1/core/transfers/${s.transferId}/claims`, { token: s.c.token });
