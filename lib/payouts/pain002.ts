@@ -13,6 +13,7 @@ const ARRAYS = ["OrgnlPmtInfAndSts", "TxInfAndSts", "StsRsnInf", "AddtlInf"];
 const code = z.string().regex(/^[A-Z0-9]{4}$/, "a four-character ISO code");
 const reasonSchema = z.object({ Rsn: z.object({ Cd: code.optional(), Prtry: z.string().optional() }).optional(), AddtlInf: z.array(z.string()).optional() });
 const transactionSchema = z.object({
+  OrgnlInstrId: z.string().min(1).max(35).optional(),
   OrgnlEndToEndId: z.string().min(1).max(35),
   TxSts: code,
   StsRsnInf: z.array(reasonSchema).optional(),
@@ -51,6 +52,10 @@ export interface TransactionStatus {
   reasonCode: string | null;
   /** Set on a line a file's rejection stands for: the attempt that file carried. */
   attempt?: number;
+  /** OrgnlInstrId when the bank echoes it: `<EndToEndId>/<attempt>` on a resend (pain001.ts). */
+  instructionId?: string;
+  /** The payout file the line answers: its block's OrgnlPmtInfId, else the group's OrgnlMsgId. */
+  payoutFileId?: string;
 }
 
 /**
@@ -91,7 +96,13 @@ export function parsePain002(xml: string): PaymentStatusReport {
     messageId: report.GrpHdr.MsgId,
     originalMessageId: group.OrgnlMsgId,
     transactions: (report.OrgnlPmtInfAndSts ?? []).flatMap((p) =>
-      (p.TxInfAndSts ?? []).map((t) => ({ endToEndId: t.OrgnlEndToEndId, status: t.TxSts, reasonCode: firstReason(t.StsRsnInf) })),
+      (p.TxInfAndSts ?? []).map((t) => ({
+        endToEndId: t.OrgnlEndToEndId,
+        status: t.TxSts,
+        reasonCode: firstReason(t.StsRsnInf),
+        instructionId: t.OrgnlInstrId,
+        payoutFileId: p.OrgnlPmtInfId ?? group.OrgnlMsgId,
+      })),
     ),
     blocks,
   };

@@ -15,7 +15,7 @@ export interface StatusImportCounts {
   transactions: number;
   /** Recorded against their transfer (moved, or already in the state the status says). */
   applied: number;
-  /** No transfer of ours in a payout file, an unknown status, or a status its transfer's state refuses (paid then RJCT, held). */
+  /** No transfer of ours in a payout file, an unknown status, a status its transfer's state refuses (paid then RJCT, held), or a status of an earlier attempt (stale). */
   unmatched: number;
   /** The same OrgnlEndToEndId and status imported before: nothing changes. */
   duplicates: number;
@@ -26,7 +26,7 @@ export interface StatusImportCounts {
 export interface UnmatchedLine {
   endToEndId: string;
   status: string;
-  reason: "NO_SUCH_TRANSFER" | "UNKNOWN_STATUS" | "STATE_REFUSES";
+  reason: "NO_SUCH_TRANSFER" | "UNKNOWN_STATUS" | "STATE_REFUSES" | "STALE_ATTEMPT";
   /** The reason in words, naming the transfer's state when it refuses the status. */
   message: string;
 }
@@ -64,6 +64,24 @@ async function withBlockRejections(tx: Tx, report: PaymentStatusReport): Promise
     }
   }
   return out;
+}
+
+/**
+ * The attempt a line answers: the file rejection's own, the OrgnlInstrId's `/<n>` (the first
+ * attempt's InstrId is the EndToEndId), or the attempt the named payout file carried. Undefined
+ * when the bank names neither (a report not echoing our ids).
+ */
+async function attemptAnswered(tx: Tx, transferId: string, s: TransactionStatus): Promise<number | undefined> {
+  if (s.attempt !== undefined) return s.attempt;
+  if (s.instructionId === transferId) return 1;
+  const resend = s.instructionId?.startsWith(`${transferId}/`) ? Number(s.instructionId.slice(transferId.length + 1)) : NaN;
+  if (Number.isSafeInteger(resend) && resend > 0) return resend;
+  if (!s.payoutFileId) return undefined;
+  const [item] = await tx
+    .select({ attempt: payoutFileItems.attempt })
+    .from(payoutFileItems)
+    .where(and(eq(payoutFileItems.payoutFileId, s.payoutFileId), eq(payoutFileItems.transferId, transferId)));
+  return item?.attempt;
 }
 
 /** Moves the transfer as the status says; false when its state refuses the status (nothing recorded). */
@@ -119,15 +137,27 @@ export async function importPaymentStatusReport(tx: Tx, input: { xml: string; no
       unmatched(s, "NO_SUCH_TRANSFER", "no transfer in a payout file has this EndToEndId");
       continue;
     }
-    // A status answers the transfer's latest attempt (a resend's statuses are its own); a file
-    // rejection naming an earlier attempt's file changes nothing.
+    // A status applies to the attempt it answers, and only while that is the latest: a late or
+    // re-imported status of an earlier attempt (a resend followed) must not move the resend. A
+    // report naming no file of ours is read as the latest attempt's only while there is one.
     const item = (await lockLatestAttempt(tx, transfer.id))!;
-    const [seen] = await tx
-      .select({ id: paymentStatusRecords.id })
-      .from(paymentStatusRecords)
-      .where(and(eq(paymentStatusRecords.endToEndId, s.endToEndId), eq(paymentStatusRecords.status, s.status), eq(paymentStatusRecords.attempt, item.attempt)));
-    if (seen || (s.attempt !== undefined && s.attempt !== item.attempt)) {
+    const attempt = (await attemptAnswered(tx, transfer.id, s)) ?? (item.attempt === 1 ? 1 : undefined);
+    const [seen] =
+      attempt === undefined
+        ? []
+        : await tx
+            .select({ id: paymentStatusRecords.id })
+            .from(paymentStatusRecords)
+            .where(
+              and(eq(paymentStatusRecords.endToEndId, s.endToEndId), eq(paymentStatusRecords.status, s.status), eq(paymentStatusRecords.attempt, attempt)),
+            );
+    if (seen) {
       counts.duplicates++;
+      continue;
+    }
+    if (attempt !== item.attempt) {
+      const which = attempt === undefined ? "names no payout file of its attempts" : `answers attempt ${attempt}`;
+      unmatched(s, "STALE_ATTEMPT", `the status ${which}; the transfer's latest attempt is ${item.attempt}: nothing changes`);
       continue;
     }
     if (!(await apply(tx, transfer, item, s, input.now))) {

@@ -97,7 +97,7 @@ export const sandboxPaymentStatusReports = defineContract({
             z.object({
               endToEndId: z.string(),
               status: z.string(),
-              reason: z.enum(["NO_SUCH_TRANSFER", "UNKNOWN_STATUS", "STATE_REFUSES"]),
+              reason: z.enum(["NO_SUCH_TRANSFER", "UNKNOWN_STATUS", "STATE_REFUSES", "STALE_ATTEMPT"]),
               message: z.string(),
             }),
           )

@@ -2414,7 +2414,7 @@ export interface components {
         endToEndId: string;
         status: string;
         /** @enum {string} */
-        reason: "NO_SUCH_TRANSFER" | "UNKNOWN_STATUS" | "STATE_REFUSES";
+        reason: "NO_SUCH_TRANSFER" | "UNKNOWN_STATUS" | "STATE_REFUSES" | "STALE_ATTEMPT";
         message: string;
       }[];
     };

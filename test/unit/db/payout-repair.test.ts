@@ -124,6 +124,7 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
 
   test("the file carries the customer as ultimate debtor, the bank's charge bearer and purpose, the CLABE scheme; XSD-valid", async () => {
     const [file] = await generate(owner.partnerId);
+    ids.firstFile = file.id;
     assert.equal(file.transactionCount, 2);
     assert.deepEqual(await pain001SchemaErrors(file.xml), []);
     assert.match(file.xml, /<ChrgBr>SHAR<\/ChrgBr>/);
@@ -187,8 +188,34 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
     assert.equal(t.payoutMethodId, newMethod);
     assert.equal("payoutRepair" in (await transferDetail(db, t)), false, "repaired: nothing more asked");
 
-    // The same RJCT report again changes nothing (it answered attempt 1); the resend's ACSC pays.
-    const second = await importReport(pain002("REP-R2", resend.id, [{ endToEndId: ids.repaired, status: "ACSC" }]));
+    // Statuses of attempt 1 after the resend (the first report re-imported, a late answer naming
+    // the first file or the first InstrId) are stale: the resend stays SENT, nothing is refunded.
+    const withInstrId = (xml: string, instrId: string) => xml.replace("<OrgnlEndToEndId>", `<OrgnlInstrId>${instrId}</OrgnlInstrId><OrgnlEndToEndId>`);
+    const late: [string, "stale" | "duplicate"][] = [
+      [pain002("REP-R1", "pof_1", [{ endToEndId: ids.repaired, status: "RJCT", reason: "AC04" }]), "stale"],
+      [pain002("REP-L1", ids.firstFile, [{ endToEndId: ids.repaired, status: "RJCT", reason: "MS03" }]), "duplicate"],
+      [pain002("REP-L2", ids.firstFile, [{ endToEndId: ids.repaired, status: "ACSC" }]), "stale"],
+      [withInstrId(pain002("REP-L3", "pof_unknown", [{ endToEndId: ids.repaired, status: "ACSP" }]), ids.repaired), "stale"],
+    ];
+    for (const [xml, expected] of late) {
+      const counts = await importReport(xml);
+      assert.deepEqual(
+        [counts.applied, counts.duplicates, counts.unmatchedLines.map((l) => l.reason)],
+        expected === "stale" ? [0, 0, ["STALE_ATTEMPT"]] : [0, 1, []],
+        xml.match(/<MsgId>(.*?)<\/MsgId>/)![1],
+      );
+    }
+    assert.deepEqual(
+      (await attemptsOf(ids.repaired)).map((a) => [a.attempt, a.state]),
+      [
+        [1, "RESENT"],
+        [2, "SENT"],
+      ],
+    );
+    assert.equal((await stateOf(ids.repaired)).state, "topay");
+    assert.equal(await refundOf(db, ids.repaired), null);
+    // The resend's ACSC (its InstrId `<id>/2`) pays.
+    const second = await importReport(withInstrId(pain002("REP-R2", resend.id, [{ endToEndId: ids.repaired, status: "ACSC" }]), `${ids.repaired}/2`));
     assert.equal(second.applied, 1);
     assert.equal((await stateOf(ids.repaired)).state, "paid");
     assert.deepEqual(await balances(ids.repaired), { "transfer:customer-funds USD": 0n, "transfer:payout-in-flight MXN": 0n });
