@@ -90,6 +90,7 @@ const OURS: Record<string, number> = {
   "ledger.periodClosed": 409, // console: a posting dated in a closed month (issue 24)
   "ledgerPeriod.stateInvalid": 409, // console: a month already closed, or reopened while open
   "journal.stateInvalid": 409, // console: a manual journal already posted or discarded
+  "ledger.partnerFeesExceeded": 409, // console: a partner-fee payment above what the partner is owed (issue 24 review)
   "reconciliation.stateInvalid": 409, // console: a statement difference already explained
   "journal.notFound": 404, // console: no such manual journal
   "statementBalance.notFound": 404, // console: no such statement balance
