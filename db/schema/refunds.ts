@@ -28,6 +28,11 @@ export const refunds = pgTable(
     completedAt: tstz("completed_at"),
     /** The operator's record of a refund paid from the bank ("operator" refunds provider). */
     bankReference: text("bank_reference"),
+    /**
+     * What is given back, in the transfer's origin currency: the total the customer paid, less a
+     * bank-credit shortfall written off when it funded (issue 24). Null on refunds before this column: the total.
+     */
+    amount: text("amount"),
     /** Why the refund failed (operator's words or the provider's); never sent to partners. */
     failureReason: text("failure_reason"),
     stateChangedAt: tstz("state_changed_at").notNull(),

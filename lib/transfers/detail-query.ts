@@ -32,7 +32,7 @@ export interface TransferWithDetail {
   /** The payout bank's rejection (its pain.002 RJCT), only read in rejected or canceled; null when none. */
   rejection: { isoReasonCode: string | null } | null;
   /** The transfer's refund (its own row and machine), null when none. */
-  refund: { state: RefundStatus; estimatedCompletionBy: Date; refundMethod: "ORIGINAL_PAYMENT_METHOD" } | null;
+  refund: { state: RefundStatus; estimatedCompletionBy: Date; refundMethod: "ORIGINAL_PAYMENT_METHOD"; amount: string | null } | null;
   /** The latest network cancellation request, null when none. */
   networkCancellation: NetworkCancellationView | null;
   /** A payout the bank rejected that waits for a new destination (issue 24), only read with the network; null when none. */
@@ -60,8 +60,8 @@ const payoutRepair = sql<Json<{ isoReasonCode: string | null; rejectedAt: string
   select json_build_object('isoReasonCode', i.reason_code, 'rejectedAt', i.state_changed_at) from ${payoutFileItems} i
   where i.transfer_id = ${transfers.id} and i.state = 'REJECTED' order by i.attempt desc limit 1) end`;
 
-const refund = sql<Json<{ state: RefundStatus; estimatedCompletionBy: string; refundMethod: "ORIGINAL_PAYMENT_METHOD" }>>`(
-  select json_build_object('state', r.state, 'estimatedCompletionBy', r.estimated_completion_by, 'refundMethod', r.refund_method)
+const refund = sql<Json<{ state: RefundStatus; estimatedCompletionBy: string; refundMethod: "ORIGINAL_PAYMENT_METHOD"; amount: string | null }>>`(
+  select json_build_object('state', r.state, 'estimatedCompletionBy', r.estimated_completion_by, 'refundMethod', r.refund_method, 'amount', r.amount)
   from ${refunds} r where r.transfer_id = ${transfers.id})`;
 const networkCancellation = sql<
   Json<{ state: NetworkCancellationView["state"]; expectedBy: string; resolvedAt: string | null }>

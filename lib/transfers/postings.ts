@@ -5,9 +5,10 @@
  * keyed by the state-history row. test/unit/ledger/postings.test.ts checks the table against
  * the machine: every transition that moves money has exactly one rule, every rule balances.
  */
+import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { postEntry, refundCashAccount, toMinor, type AccountCode, type FundingSource } from "@/lib/ledger";
-import type { transfers } from "@/db/schema";
+import { journalEntries, journalLines, ledgerAccounts, type transfers } from "@/db/schema";
 import type { TransferState, TransferTrigger } from "./state-machine";
 
 // The row type is spelled here rather than imported from records.ts, which calls this module.
@@ -236,16 +237,64 @@ export async function postTransition(
   });
 }
 
-/** Posts the refund's payment (once per transfer: a refund completes once), with the bank's reference when recorded. */
-export async function postRefundPaid(tx: Tx, transfer: TransferRow, now: Date, bankReference?: string | null): Promise<void> {
+/**
+ * The bank-credit shortfall written off when the transfer was funded within the tolerance
+ * (lib/reconciliation/postings.ts), in minor units of its origin currency; 0n for most transfers.
+ */
+export async function writtenOffShortfall(tx: Tx, transfer: Pick<TransferRow, "id" | "originCurrency">): Promise<bigint> {
+  const [row] = await tx
+    .select({ minor: sql<string>`coalesce(sum(${journalLines.debitMinor} - ${journalLines.creditMinor}), 0)` })
+    .from(journalLines)
+    .innerJoin(journalEntries, eq(journalEntries.id, journalLines.entryId))
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, journalLines.accountId))
+    .where(
+      and(
+        eq(journalEntries.transferId, transfer.id),
+        eq(journalEntries.kind, "bank.credit.shortfallWrittenOff"),
+        eq(ledgerAccounts.code, "expense:write-offs"),
+        eq(ledgerAccounts.currency, transfer.originCurrency),
+      ),
+    );
+  return BigInt(row?.minor ?? 0);
+}
+
+/**
+ * A refund of a transfer funded short (issue 24): the customer gets back what they paid, not the
+ * total, so the shortfall owed as part of the total is taken back out of the refund due and the
+ * write-off reversed (Dr transfer:refund-due / Cr expense:write-offs). Once per transfer.
+ */
+export async function postWriteOffReversed(tx: Tx, transfer: TransferRow, shortfall: bigint, now: Date): Promise<void> {
+  if (!transfer.fundedFrom || shortfall <= 0n) return;
+  const line = { currency: transfer.originCurrency, transferId: transfer.id, partnerId: transfer.partnerId };
+  await postEntry(tx, {
+    sourceKey: `write-off-reversed:${transfer.id}`,
+    kind: "refund.writeOffReversed",
+    memo: "Refund of a transfer funded short: the shortfall written off is not given back",
+    transferId: transfer.id,
+    lines: [
+      { account: "transfer:refund-due", ...line, debit: shortfall },
+      { account: "expense:write-offs", ...line, credit: shortfall },
+    ],
+    now,
+  });
+}
+
+/**
+ * Posts the refund's payment (once per transfer: a refund completes once), with the bank's
+ * reference when recorded: the refund's amount (the total less a shortfall written off; the total
+ * for refunds recorded before refunds.amount).
+ */
+export async function postRefundPaid(tx: Tx, transfer: TransferRow, refundAmount: string | null, now: Date, bankReference?: string | null): Promise<void> {
   if (!transfer.fundedFrom) return;
+  const amounts = transferAmounts(transfer);
+  const total = refundAmount === null ? amounts.total : toMinor(refundAmount, transfer.originCurrency);
   await postEntry(tx, {
     sourceKey: `refund-paid:${transfer.id}`,
     kind: REFUND_PAID_RULE.kind,
     memo: REFUND_PAID_RULE.memo,
     transferId: transfer.id,
     reference: bankReference ?? null,
-    lines: linesFor(REFUND_PAID_RULE.legs, transferAmounts(transfer), transfer.fundedFrom, transfer.id, transfer.partnerId),
+    lines: linesFor(REFUND_PAID_RULE.legs, { ...amounts, total }, transfer.fundedFrom, transfer.id, transfer.partnerId),
     now,
   });
 }

@@ -11,7 +11,8 @@ import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { refundProvider } from "@/lib/providers/refunds";
 import { businessDaysAfter } from "@/lib/delivery/estimates";
 import { lockTransfer, type TransferRow } from "./records";
-import { postRefundPaid } from "./postings";
+import { fromMinor, toMinor } from "@/lib/ledger";
+import { postRefundPaid, postWriteOffReversed, writtenOffShortfall } from "./postings";
 import { REFUND_STATUSES, refundMachine, type RefundTrigger } from "./refund-state-machine";
 
 /**
@@ -31,7 +32,7 @@ export const REFUND_BUSINESS_DAYS = 3;
  * operators; they are not part of the contract.
  */
 export function refundView(
-  refund: Pick<RefundRow, "state" | "estimatedCompletionBy" | "refundMethod"> | null | undefined,
+  refund: Pick<RefundRow, "state" | "estimatedCompletionBy" | "refundMethod" | "amount"> | null | undefined,
   transfer: Pick<TransferRow, "totalCustomerCost" | "originCurrency">,
 ) {
   if (!refund) return null;
@@ -39,8 +40,9 @@ export function refundView(
     refundStatus: refund.state,
     estimatedRefundCompletionBy: refund.estimatedCompletionBy.toISOString(),
     refundMethod: refund.refundMethod,
-    // Ours (issue 25 item 4): every refund gives back everything the customer paid, fees included.
-    refundAmount: transfer.totalCustomerCost,
+    // Ours (issue 25 item 4): every refund gives back everything the customer paid, fees included
+    // (a shortfall written off when it funded was never paid: refunds.amount leaves it out).
+    refundAmount: refund.amount ?? transfer.totalCustomerCost,
     refundCurrency: transfer.originCurrency,
   };
 }
@@ -69,6 +71,11 @@ export async function lockRefund(tx: Tx, transferId: string): Promise<RefundRow 
  */
 export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Promise<RefundRow> {
   const step = refundMachine.next("none", "create");
+  // Funded short within the tolerance: the customer gets back what they paid (not the total) and
+  // the write-off is reversed, in the same transaction as the refund.
+  const shortfall = await writtenOffShortfall(tx, transfer);
+  await postWriteOffReversed(tx, transfer, shortfall, now);
+  const amount = fromMinor(toMinor(transfer.totalCustomerCost, transfer.originCurrency) - shortfall, transfer.originCurrency);
   const [refund] = await tx
     .insert(refunds)
     .values({
@@ -77,6 +84,7 @@ export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Pro
       subscriptionId: transfer.subscriptionId,
       state: step.to,
       refundMethod: "ORIGINAL_PAYMENT_METHOD",
+      amount,
       initiatedAt: now,
       // Regulation E 1005.34(b): a cancelled transfer is refunded within 3 business days.
       estimatedCompletionBy: businessDaysAfter(transfer.corridor, now, REFUND_BUSINESS_DAYS),
@@ -127,7 +135,7 @@ export async function moveRefund(
     .where(eq(refunds.id, refund.id))
     .returning();
   await recordHistory(tx, moved, trigger, now);
-  if (next === "COMPLETED") await postRefundPaid(tx, transfer, now, moved.bankReference);
+  if (next === "COMPLETED") await postRefundPaid(tx, transfer, moved.amount, now, moved.bankReference);
   if (next === "COMPLETED" || next === "FAILED") {
     // The partner learns the outcome, never the reason (operators' words: docs/decisions.md).
     await effectsOf(tx).events.emit({

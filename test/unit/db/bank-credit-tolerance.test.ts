@@ -100,6 +100,37 @@ describe("bank credits short within the tolerance (issue 24 item 7)", () => {
     assert.equal(customerFunds.balance, -10299n, "the customer's funds are the whole sum due");
   });
 
+  test("a transfer funded short and then cancelled refunds what the customer paid and reverses the write-off (balanced)", async () => {
+    const m = await mod();
+    const { cancelTransfer } = await import("@/lib/transfers/cancel");
+    const { moveRefund } = await import("@/lib/transfers/refunds");
+    const t = await fundingTransfer();
+    const writeOffsBefore = await balanceOf("expense:write-offs");
+    assert.equal((await importCredits([{ bankReference: ref(), amount: "102.98", currency: "USD", reference: t.reference }])).matched, 1);
+    assert.equal(await balanceOf("expense:write-offs"), writeOffsBefore + 1n);
+    const cancelled = await db.transaction((tx) =>
+      cancelTransfer(tx, { subscriptionId: owner.subscriptionId, transferId: t.transferId, cancellationReason: "CUSTOMER_REQUEST", now: new Date() }),
+    );
+    assert.equal(cancelled.refund?.refundAmount, "102.98", "what the customer paid, not the 102.99 due");
+    const refundDue = async () => (await m.accountBalances(db, { code: "transfer:refund-due", transferId: t.transferId }))[0]?.balance ?? 0n;
+    assert.equal(await refundDue(), -10298n);
+    assert.equal(await balanceOf("expense:write-offs"), writeOffsBefore, "the write-off is reversed");
+    await db.transaction(async (tx) => moveRefund(tx, (await m.lockTransfer(tx, t.transferId))!, "operator.paid", new Date(), { bankReference: "RFD-T-1" }));
+    assert.equal(await refundDue(), 0n);
+    const entries = await m.transferEntries(db, t.transferId);
+    const paid = entries.find((e) => e.kind === "refund.paid")!;
+    assert.equal(
+      paid.lines.reduce((sum, l) => sum + l.credit, 0n),
+      10298n,
+      "the refund paid is 102.98",
+    );
+    for (const e of entries) {
+      const sums = new Map<string, bigint>();
+      for (const l of e.lines) sums.set(l.currency, (sums.get(l.currency) ?? 0n) + l.debit - l.credit);
+      for (const [currency, sum] of sums) assert.equal(sum, 0n, `${e.kind} ${currency}`);
+    }
+  });
+
   test("short by more than the tolerance waits; a second credit with the same reference tops it up before the session ends", async () => {
     const t = await fundingTransfer();
     const first = ref();
