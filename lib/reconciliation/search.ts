@@ -1,8 +1,7 @@
-import { and, desc, eq, gte, ilike, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { bankCredits } from "@/db/schema";
 import { validationError } from "@/lib/errors";
-import { Decimal } from "@/lib/money/decimal";
 import { BANK_CREDIT_STATES, type BankCreditState } from "./bank-credit-state-machine";
 
 /**
@@ -68,15 +67,15 @@ export async function searchBankCredits(db: Executor, search: CreditSearch, page
   if (search.from) where.push(gte(bankCredits.bookingDate, search.from));
   if (search.to) where.push(lt(bankCredits.bookingDate, `${search.to}~`));
   if (search.state) where.push(eq(bankCredits.state, search.state));
-  const rows = await db
+  // Amounts are stored as the statement wrote them ("102.9" or "102.90"): compared as decimals in
+  // SQL, so the page (and its limit) is of the matching credits, however old.
+  if (search.amount) where.push(sql`${bankCredits.amount}::numeric = ${search.amount}::numeric`);
+  const pageRows = await db
     .select()
     .from(bankCredits)
     .where(and(...where))
     .orderBy(desc(bankCredits.createdAt), desc(bankCredits.id))
-    // The amount is compared as a decimal after the query (stored as written: "102.9" or "102.90"); other filters narrow first.
-    .limit(search.amount ? 1000 : CREDIT_SEARCH_PAGE_SIZE + 1)
-    .offset(search.amount ? 0 : (page - 1) * CREDIT_SEARCH_PAGE_SIZE);
-  const matching = search.amount ? rows.filter((r) => new Decimal(r.amount).eq(search.amount!)) : rows;
-  const pageRows = search.amount ? matching.slice((page - 1) * CREDIT_SEARCH_PAGE_SIZE, page * CREDIT_SEARCH_PAGE_SIZE + 1) : matching;
+    .limit(CREDIT_SEARCH_PAGE_SIZE + 1)
+    .offset((page - 1) * CREDIT_SEARCH_PAGE_SIZE);
   return { items: pageRows.slice(0, CREDIT_SEARCH_PAGE_SIZE), hasMore: pageRows.length > CREDIT_SEARCH_PAGE_SIZE };
 }

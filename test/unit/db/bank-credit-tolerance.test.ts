@@ -190,4 +190,22 @@ describe("bank credits short within the tolerance (issue 24 item 7)", () => {
     assert.ok(!(await find({ from: "2026-11-21" })).includes(matched));
     assert.ok(!(await find({ state: "QUEUED", reference: matched })).includes(matched));
   });
+
+  test("search by amount finds a credit older than the newest thousand", async () => {
+    const { searchBankCredits, creditSearchOf } = await import("@/lib/reconciliation/search");
+    const { schema } = await mod();
+    const old = ref();
+    await importCredits([{ bankReference: old, amount: "44.4", currency: "USD", text: "old stray" }], new Date("2026-01-02T00:00:00Z"));
+    const row = await credit(old);
+    const later = new Date(Date.now() + 60_000);
+    await db
+      .insert(schema.bankCredits)
+      .values(Array.from({ length: 1001 }, (_, i) => ({ ...row, id: `${row.id}-n${i}`, bankReference: `${old}-N${i}`, amount: "44.41", createdAt: later })));
+    const found = await searchBankCredits(db, creditSearchOf({ amount: "44.40" }));
+    assert.deepEqual(
+      found.items.map((c) => c.bankReference),
+      [old],
+    );
+    assert.equal(found.hasMore, false);
+  });
 });
