@@ -92,14 +92,20 @@ export type RepairOutcome = { transferId: string; attempt: number; payoutMethodI
  * customer's app supplied): the transfer points at the new payout method and its attempt is
  * REPAIRED, to go into the next file. The caller resolves the payout method (new or existing).
  */
-export async function repairPayout(tx: Tx, input: { transfer: TransferRow; payoutMethodId: string }, now: Date): Promise<RepairOutcome> {
-  const item = await lockLatestAttempt(tx, input.transfer.id);
+/** The latest attempt, locked, when it waits for a repair (or was repaired and not resent yet); else 409 transfer.stateInvalid. */
+export async function lockRepairableAttempt(tx: Tx, transfer: TransferRow): Promise<PayoutAttemptRow> {
+  const item = await lockLatestAttempt(tx, transfer.id);
   if (!item || (item.state !== "REJECTED" && item.state !== "REPAIRED")) {
     throw new DomainError("transfer.stateInvalid", {
       message: "This transfer has no payout rejected by the bank to repair.",
-      details: { currentState: input.transfer.state },
+      details: { currentState: transfer.state },
     });
   }
+  return item;
+}
+
+export async function repairPayout(tx: Tx, input: { transfer: TransferRow; payoutMethodId: string }, now: Date): Promise<RepairOutcome> {
+  const item = await lockRepairableAttempt(tx, input.transfer);
   await moveAttempt(tx, item, "destination.repaired", now);
   await tx.update(transfers).set({ payoutMethodId: input.payoutMethodId, rejectionReason: null }).where(eq(transfers.id, input.transfer.id));
   return { transferId: input.transfer.id, attempt: item.attempt, payoutMethodId: input.payoutMethodId };

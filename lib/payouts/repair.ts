@@ -1,11 +1,16 @@
+import { and, eq, or } from "drizzle-orm";
 import type { Tx } from "@/db";
-import { payoutMethods } from "@/db/schema";
-import { payoutMethodView } from "@/lib/beneficiaries/records";
-import { notFound } from "@/lib/errors";
+import { payoutMethods, screeningCases } from "@/db/schema";
+import { beneficiaryInScope, payoutMethodView } from "@/lib/beneficiaries/records";
+import { corridorByCode } from "@/lib/corridors/corridors";
+import { destinationCipher } from "@/lib/crypto/destination-cipher";
+import { DomainError, notFound, validationError } from "@/lib/errors";
+import { checkIdentifierSubstance } from "@/lib/payout-identifiers/substantive-check";
+import { paymentToBeneficiaryCheck } from "@/lib/screening-cases/flags";
 import { lockTransfer, transferInScope, type TransferRow } from "@/lib/transfers/records";
 import { customerActionExpectedFor, nextStepFor } from "@/lib/transfers/state-machine";
 import { resolvePayoutMethod, type SubmitInput } from "@/lib/transfers/submit";
-import { repairPayout } from "./attempts";
+import { lockRepairableAttempt, repairPayout } from "./attempts";
 
 /**
  * A new destination for a payout the bank rejected (issue 24 item 8), from the customer's app
@@ -14,8 +19,44 @@ import { repairPayout } from "./attempts";
  * checked for its format and stored encrypted), then the attempt is REPAIRED and the payout goes
  * into the next file.
  */
+/**
+ * The checks submit and the fast-check run on a destination, run again on the new one (a repair
+ * does not pass the fast-check again): the beneficiary may receive money (a blocked one flags the
+ * customer, as at submit), no open screening case on the beneficiary or the customer, and the
+ * identifier's substance (check digits, the number plan of the destination country).
+ */
+async function checkNewDestination(tx: Tx, transfer: TransferRow, method: typeof payoutMethods.$inferSelect, now: Date) {
+  await paymentToBeneficiaryCheck(tx, await beneficiaryInScope(tx, transfer.subscriptionId, transfer.beneficiaryId), now);
+  const subject = (type: "beneficiary" | "customer", id: string) => and(eq(screeningCases.subjectType, type), eq(screeningCases.subjectId, id));
+  const [cased] = await tx
+    .select({ id: screeningCases.id })
+    .from(screeningCases)
+    .where(and(eq(screeningCases.state, "OPEN"), or(subject("beneficiary", transfer.beneficiaryId), subject("customer", transfer.customerId))))
+    .limit(1);
+  if (cased)
+    throw new DomainError("beneficiary.stateInsufficient", {
+      message: "The payout cannot be redirected while a compliance review is open; try again later.",
+      details: { beneficiaryId: transfer.beneficiaryId },
+    });
+  const corridor = corridorByCode(transfer.corridor)!;
+  const substance = checkIdentifierSubstance({
+    methodType: method.methodType,
+    identifier: (await destinationCipher(tx)).decrypt(method.destinationIdentifierEncrypted, method.id),
+    destinationCountry: corridor.destinationCountry.alpha2,
+    bankAccountFormat: corridor.bankAccount.format,
+  });
+  if (!substance.ok)
+    throw validationError(
+      [{ field: "payoutMethod.destinationIdentifier", code: "validation.fieldInvalid", message: `The destination fails its check (${substance.reasonCode}).` }],
+      "validation.fieldInvalid",
+      "The new destination is not a valid account for this corridor.",
+    );
+}
+
 async function repairWith(tx: Tx, transfer: TransferRow, payoutMethod: SubmitInput["payoutMethod"], now: Date) {
+  await lockRepairableAttempt(tx, transfer);
   const { method, insert } = await resolvePayoutMethod(tx, transfer, { payoutMethod }, now);
+  await checkNewDestination(tx, transfer, method, now);
   if (insert) await tx.insert(payoutMethods).values(method);
   await repairPayout(tx, { transfer, payoutMethodId: method.id }, now);
   return {

@@ -6501,7 +6501,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Forbidden: `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed`, `subscription.spended` */
+      /** @description Forbidden: `beneficiary.stateBlocking`, `beneficiary.stateInsufficient`, `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed`, `subscription.spended` */
       403: {
         headers: {
           [name: string]: unknown;

@@ -10,7 +10,7 @@ import { after, before, describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { beneficiaries, customers, payoutFileItems, payoutMethods, transfers } from "@/db/schema";
+import { beneficiaries, customers, payoutFileItems, payoutMethods, screeningCases, transfers } from "@/db/schema";
 import { clock } from "@/lib/clock";
 import { accountBalances, toMinor, transferEntries } from "@/lib/ledger";
 import { freshDb } from "../../support/db";
@@ -282,18 +282,42 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
       db.transaction((tx) => repairPayoutForCustomer(tx, { subscriptionId, transferId: id, payoutMethod, now: clock.now() }));
     const code = (c: string) => (e: Error & { code?: string }) => e.code === c;
     // Nothing rejected yet: 409.
-    await assert.rejects(repair({ methodType: "BANK_TRANSFER", destinationIdentifier: "012180001234567897" }), code("transfer.stateInvalid"));
+    await assert.rejects(repair({ methodType: "BANK_TRANSFER", destinationIdentifier: "012180001234567899" }), code("transfer.stateInvalid"));
     const [file] = await generate(other.partnerId);
     await importReport(pain002("REP-C1", file.id, [{ endToEndId: id, status: "RJCT", reason: "AC03" }]));
     await assert.rejects(repair({ methodType: "BANK_TRANSFER", destinationIdentifier: "12" }), code("validation.fieldFormatInvalid"));
     await assert.rejects(repair({ methodType: "BANK_TRANSFER" }), code("validation.destinationIdentifierMissing"));
-    await assert.rejects(repair({ methodType: "BANK_TRANSFER", destinationIdentifier: "012180001234567897" }, owner.subscriptionId), code("transfer.notFound"));
-    const answer = await repair({ methodType: "BANK_TRANSFER", destinationIdentifier: "012180001234567897" });
+    await assert.rejects(repair({ methodType: "BANK_TRANSFER", destinationIdentifier: "012180001234567899" }, owner.subscriptionId), code("transfer.notFound"));
+    // The checks submit runs on a destination: the substance (a CLABE's check digit), the beneficiary
+    // may receive money, no open screening case.
+    await assert.rejects(repair({ methodType: "BANK_TRANSFER", destinationIdentifier: "012180001234567890" }), code("validation.fieldInvalid"));
+    const { beneficiaryId, customerId } = await stateOf(id);
+    await db.update(beneficiaries).set({ state: "BLOCKED" }).where(eq(beneficiaries.id, beneficiaryId));
+    await assert.rejects(repair({ methodType: "BANK_TRANSFER", destinationIdentifier: "012180001234567899" }), code("beneficiary.stateBlocking"));
+    await db.update(beneficiaries).set({ state: "VALID" }).where(eq(beneficiaries.id, beneficiaryId));
+    const caseId = newId("scase");
+    const now = clock.now();
+    await db.insert(screeningCases).values({
+      id: caseId,
+      subjectType: "beneficiary",
+      subjectId: beneficiaryId,
+      customerId,
+      state: "OPEN",
+      entries: [],
+      evidence: [],
+      heldTransferIds: [],
+      createdAt: now,
+      updatedAt: now,
+    });
+    await assert.rejects(repair({ methodType: "BANK_TRANSFER", destinationIdentifier: "012180001234567899" }), code("beneficiary.stateInsufficient"));
+    await db.delete(screeningCases).where(eq(screeningCases.id, caseId));
+    assert.equal((await attemptsOf(id))[0].state, "REJECTED", "nothing repaired by a refused destination");
+    const answer = await repair({ methodType: "BANK_TRANSFER", destinationIdentifier: "012180001234567899" });
     assert.equal(answer.transferStatus, "topay");
-    assert.equal(answer.payoutMethod.destinationIdentifierMasked, "****7897");
+    assert.equal(answer.payoutMethod.destinationIdentifierMasked, "****7899");
     assert.equal((await attemptsOf(id))[0].state, "REPAIRED");
     const [resend] = await generate(other.partnerId);
-    assert.match(resend.xml, /<Id>012180001234567897<\/Id>/);
+    assert.match(resend.xml, /<Id>012180001234567899<\/Id>/);
     assert.deepEqual(await pain001SchemaErrors(resend.xml), []);
   });
 
