@@ -10,7 +10,7 @@
 import { and, eq, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db";
-import { bankCredits, partners, screeningCases, transfers } from "@/db/schema";
+import { bankCredits, partners, payoutMethods, screeningCases, transfers } from "@/db/schema";
 import {
   checkPartnerFeePayment,
   discardJournal,
@@ -27,6 +27,7 @@ import { Decimal } from "@/lib/money/decimal";
 import type { Operator, OperatorRole } from "@/lib/operators/records";
 import { issueApiKey, revokeApiKey } from "@/lib/partners/admin";
 import { applyPartnerSettings } from "@/lib/partners/settings";
+import { repairPayoutByOperator } from "@/lib/payouts/repair";
 import { referenceRates } from "@/lib/pricing/rate-store";
 import { matchBankCredit, returnBankCredit } from "@/lib/reconciliation/resolve";
 import { decideCase, lockCase } from "@/lib/screening-cases/cases";
@@ -314,6 +315,37 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
         before: { owedMinor: done.owedBefore.toString(), currency: p.currency },
         after: { owedMinor: (done.owedBefore - done.paid).toString(), currency: p.currency, amount: p.amount, bankReference: p.bankReference },
         notice: `Payment of ${p.amount} ${p.currency} to ${p.partnerId} recorded.`,
+      };
+    },
+  }),
+  // Issue 24 item 8 (review): a new payout destination is never one operator's; the proposer
+  // staged it as an encrypted payout method (lib/payouts/repair.ts), so no identifier sits here.
+  "transfer.payout.repair": define({
+    role: "admin",
+    input: transferInput.extend({ payoutMethodId: z.string().min(1) }),
+    subject: (p) => ({ type: "transfer", id: p.transferId }),
+    describe: async (tx, p) => {
+      const row = await transferOf(tx, p.transferId);
+      const [method] = await tx
+        .select({ masked: payoutMethods.destinationIdentifierMasked })
+        .from(payoutMethods)
+        .where(and(eq(payoutMethods.id, p.payoutMethodId), eq(payoutMethods.beneficiaryId, row.beneficiaryId)));
+      if (!method) throw notFound("transfer");
+      return {
+        summary: `Pay transfer ${row.id} to a new destination ${method.masked} (the bank rejected the previous one)`,
+        before: { payoutMethodId: row.payoutMethodId },
+      };
+    },
+    perform: async (tx, p, { now }) => {
+      const before = await transferOf(tx, p.transferId);
+      const repaired = await repairPayoutByOperator(tx, { transferId: p.transferId, payoutMethodId: p.payoutMethodId, now });
+      return {
+        targetType: "transfer",
+        targetId: p.transferId,
+        before: { payoutMethodId: before.payoutMethodId },
+        // The new destination masked only: the full identifier stays encrypted.
+        after: { payoutMethodId: repaired.payoutMethod.payoutMethodId, destinationIdentifierMasked: repaired.payoutMethod.destinationIdentifierMasked },
+        notice: `Transfer ${p.transferId}: new destination ${repaired.payoutMethod.destinationIdentifierMasked}; it goes into the next payout file.`,
       };
     },
   }),

@@ -15,6 +15,7 @@ export const CONTROLLED_ACTIONS = [
   "partner.apiKey.revoke",
   "ledger.journal.post",
   "ledger.partnerFees.pay",
+  "transfer.payout.repair",
 ] as const;
 export type ControlledActionKind = (typeof CONTROLLED_ACTIONS)[number];
 

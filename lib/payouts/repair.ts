@@ -77,8 +77,26 @@ export async function repairPayoutForCustomer(
   return repairWith(tx, transfer, input.payoutMethod, input.now);
 }
 
-export async function repairPayoutByOperator(tx: Tx, input: { transferId: string; payoutMethod: SubmitInput["payoutMethod"]; now: Date }) {
+/**
+ * The operator's first step (console): the new destination the beneficiary gave, checked as above
+ * and stored encrypted as a payout method of the beneficiary. The repair itself is the
+ * dual-controlled `transfer.payout.repair` (lib/dual-control): a second operator approves it.
+ */
+export async function stageOperatorRepair(tx: Tx, input: { transferId: string; payoutMethod: SubmitInput["payoutMethod"]; now: Date }) {
   const transfer = await lockTransfer(tx, input.transferId);
   if (!transfer) throw notFound("transfer");
-  return repairWith(tx, transfer, input.payoutMethod, input.now);
+  await lockRepairableAttempt(tx, transfer);
+  const { method, insert } = await resolvePayoutMethod(tx, transfer, { payoutMethod: input.payoutMethod }, input.now);
+  await checkNewDestination(tx, transfer, method, input.now);
+  if (insert) await tx.insert(payoutMethods).values(method);
+  return method;
+}
+
+/** The approved repair: the transfer is paid to the staged payout method (checked again, as the world may have moved). */
+export async function repairPayoutByOperator(tx: Tx, input: { transferId: string; payoutMethodId: string; now: Date }) {
+  const transfer = await lockTransfer(tx, input.transferId);
+  if (!transfer) throw notFound("transfer");
+  const [method] = await tx.select({ methodType: payoutMethods.methodType }).from(payoutMethods).where(eq(payoutMethods.id, input.payoutMethodId));
+  if (!method) throw notFound("transfer");
+  return repairWith(tx, transfer, { methodType: method.methodType, payoutMethodId: input.payoutMethodId }, input.now);
 }

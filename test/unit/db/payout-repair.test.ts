@@ -321,6 +321,49 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
     assert.deepEqual(await pain001SchemaErrors(resend.xml), []);
   });
 
+  test("an operator's repair is staged (checked, encrypted) and proposed; a second operator's approval repairs it", async () => {
+    const other = await newSubscription(db);
+    const id = (await fundedTransfer(other, "002010077777777771")).id;
+    const [file] = await generate(other.partnerId);
+    await importReport(pain002("REP-D1", file.id, [{ endToEndId: id, status: "RJCT", reason: "AC04" }]));
+    const { stageOperatorRepair } = await import("@/lib/payouts/repair");
+    const { act, approve } = await import("@/lib/dual-control/proposals");
+    const { inUnit } = await import("@/lib/platform/unit-of-work");
+    const maker = { id: "op_rep_maker", email: "rep-maker@example.com", name: "Maker", role: "admin" as const };
+    const checker = { id: "op_rep_checker", email: "rep-checker@example.com", name: "Checker", role: "admin" as const };
+    const now = clock.now();
+    const acted = await inUnit(
+      async ({ tx }) => {
+        const method = await stageOperatorRepair(tx, {
+          transferId: id,
+          payoutMethod: { methodType: "BANK_TRANSFER", destinationIdentifier: "012180001234567899" },
+          now,
+        });
+        return act(
+          tx,
+          "transfer.payout.repair",
+          { transferId: id, payoutMethodId: method.id },
+          { operator: maker, reason: "Beneficiary called with a new CLABE", now },
+        );
+      },
+      { db },
+    );
+    assert.equal(acted.kind, "proposed");
+    assert.equal((await attemptsOf(id))[0].state, "REJECTED", "one operator redirects nothing");
+    assert.doesNotMatch(JSON.stringify(acted.kind === "proposed" ? acted.proposal : {}), /012180001234567899/, "no identifier in clear in the proposal");
+    await assert.rejects(
+      inUnit(({ tx }) => approve(tx, acted.kind === "proposed" ? acted.proposal.id : "", { operator: maker, reason: "mine", now }), { db }),
+      (e: Error & { code?: string }) => typeof e.code === "string" && e.code.startsWith("proposal."),
+    );
+    await inUnit(
+      ({ tx }) => approve(tx, acted.kind === "proposed" ? acted.proposal.id : "", { operator: checker, reason: "Confirmed with the beneficiary", now }),
+      { db },
+    );
+    assert.equal((await attemptsOf(id))[0].state, "REPAIRED");
+    const [resend] = await generate(other.partnerId);
+    assert.match(resend.xml, /<Id>012180001234567899<\/Id>/);
+  });
+
   test("the operator refunds a rejected payout instead of repairing it", async () => {
     const other = await newSubscription(db);
     const id = (await fundedTransfer(other, "002010077777777771")).id;

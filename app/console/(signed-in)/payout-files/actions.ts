@@ -2,11 +2,12 @@
 
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
+import { act, actedNotice } from "@/lib/dual-control/proposals";
 import { notFound } from "@/lib/errors";
 import { recordAudit } from "@/lib/operators/audit";
 import { refundRejectedPayout } from "@/lib/payouts/attempts";
 import { generatePayoutFiles } from "@/lib/payouts/generate";
-import { repairPayoutByOperator } from "@/lib/payouts/repair";
+import { stageOperatorRepair } from "@/lib/payouts/repair";
 import { importPaymentStatusReport, statusImportSummary } from "@/lib/payouts/status-import";
 import { resolveNetworkCancellation } from "@/lib/transfers/network";
 import { lockTransfer } from "@/lib/transfers/records";
@@ -89,7 +90,8 @@ export const resolveCancellationAction = consoleAction(
 );
 
 // A payout the bank rejected for its account (issue 24 item 8): the operator records the new
-// destination the beneficiary gave (same format checks as at submit); it goes into the next file.
+// destination the beneficiary gave (the checks submit runs); a second operator approves the
+// repair (dual control, transfer.payout.repair), then it goes into the next file.
 export const repairPayoutAction = consoleAction(
   "admin",
   z.object({
@@ -99,25 +101,14 @@ export const repairPayoutAction = consoleAction(
     reason: z.string().trim().min(3).max(500),
   }),
   async ({ tx, input, operator, now }) => {
-    const repaired = await repairPayoutByOperator(tx, {
+    const method = await stageOperatorRepair(tx, {
       transferId: input.transferId,
       payoutMethod: { methodType: input.methodType, destinationIdentifier: input.destinationIdentifier },
       now,
     });
-    await recordAudit(
-      tx,
-      operator,
-      {
-        action: "transfer.payout.repair",
-        targetType: "transfer",
-        targetId: input.transferId,
-        // The new destination masked only: the full identifier stays encrypted.
-        after: { payoutMethodId: repaired.payoutMethod.payoutMethodId, destinationIdentifierMasked: repaired.payoutMethod.destinationIdentifierMasked },
-        reason: input.reason,
-      },
-      now,
+    return actedNotice(
+      await act(tx, "transfer.payout.repair", { transferId: input.transferId, payoutMethodId: method.id }, { operator, reason: input.reason, now }),
     );
-    return `Transfer ${input.transferId}: new destination ${repaired.payoutMethod.destinationIdentifierMasked}; it goes into the next payout file.`;
   },
 );
 
