@@ -140,4 +140,50 @@ describe("KYC decided by operators", () => {
     await screenshot(c.page, "kyc-correction-shown");
     for (const p of [c.page, op]) await p.context().close();
   });
+
+  // Issue 23: the step-up. A customer at tier 1 opens KYC again (purpose ENHANCED), the hosted page
+  // asks for the source of funds, an income band and a supporting document, and an operator's
+  // approval in KYC review moves the customer to tier 2 (GET /v1/core/limits).
+  test("a customer steps up through the hosted KYC page and an operator's approval moves them to tier 2", { timeout: TIMEOUT * 12 }, async () => {
+    const c = await submittedCapture("P2468101");
+    const op = await consoleUi.signedInPage(browser);
+    await op.goto(consoleUi.consoleUrl("/kyc-review"));
+    await consoleUi.decide(op, consoleUi.cardFor(op, c.session.kycSessionId), "Approve", "Passport matches the profile", "/kyc-review");
+    const limits = async () => {
+      const res = await client.call("GET", "/v1/core/limits", { token: c.accessToken });
+      assert.equal(res.status, 200, res.text);
+      return res.body as { tier: number; nextTier: { tier: number; requires: string[] } | null };
+    };
+    const before = await limits();
+    assert.deepEqual([before.tier, before.nextTier], [1, { tier: 2, requires: ["SOURCE_OF_FUNDS"] }]);
+
+    const stepUp = await customer.createKycSession(c.accessToken);
+    assert.equal(stepUp.purpose, "ENHANCED");
+    const page = await newPage(browser, PHONE);
+    await page.goto(stepUp.webviewUrl);
+    await page.getByRole("heading", { name: EN.evidenceTitle }).waitFor();
+    assert.equal(await page.getByLabel(EN.documentNumber).count(), 0, "no identity document is asked again");
+    await page.getByLabel(EN.sourceOfFunds).selectOption("EMPLOYMENT");
+    await page.getByLabel(EN.incomeBand).selectOption("50K_100K");
+    // Its label is also part of the photo's ("Photo of the supporting document"): picked by its field name.
+    await page.locator('select[name="supportingDocumentType"]').selectOption("PAYSLIP");
+    await page.getByLabel(EN.supportingDocumentPhoto).setInputFiles({ name: "payslip.png", mimeType: "image/png", buffer: PNG });
+    await screenshot(page, "kyc-step-up-capture");
+    await page.getByRole("button", { name: EN.submit }).click();
+    await page.getByTestId("kyc-submitted").waitFor();
+
+    await op.goto(consoleUi.consoleUrl("/kyc-review"));
+    const card = consoleUi.cardFor(op, stepUp.kycSessionId);
+    await card.waitFor();
+    assert.equal(await card.getByTestId("kyc-source-of-funds").textContent(), "EMPLOYMENT, annual income 50K_100K");
+    assert.equal(await card.getByTestId("kyc-document").textContent(), "PAYSLIP");
+    await screenshot(op, "kyc-review-step-up");
+    await consoleUi.decide(op, card, "Approve", "Payslip supports the declared income", "/kyc-review");
+    assert.match((await consoleUi.notice(op).textContent()) ?? "", /approved: customer VALID, KYC COMPLETED/);
+
+    const raised = await limits();
+    assert.equal(raised.tier, 2);
+    assert.equal(raised.nextTier, null);
+    for (const p of [c.page, page, op]) await p.context().close();
+  });
 });

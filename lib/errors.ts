@@ -14,7 +14,9 @@ export type RemediationHint =
   | "contact_support"
   | "register_device"
   | "select_different_beneficiary"
-  | "await_beneficiary_verification";
+  | "await_beneficiary_verification"
+  /** Ours (issue 23): a rolling limit was reached; source-of-funds evidence (ENHANCED KYC) raises it. */
+  | "provide_source_of_funds";
 
 /**
  * Every code and its status. A pair is [default, alternative] for the two codes decisions 8 gives
@@ -154,6 +156,8 @@ export const ERROR_STATUS = {
   "device.assertionInvalid": 422,
   // 422 (ours, issue 25): an error claim more than 180 days after the date available
   "claim.windowClosed": 422,
+  // 422 (ours, issue 23): the accept would take the customer over a rolling limit of their tier
+  "customer.limitExceeded": 422,
   // 429
   "auth.rateLimited": 429,
   "device.assertionLockout": 429,

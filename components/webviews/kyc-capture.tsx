@@ -3,6 +3,7 @@
 import { useState, useSyncExternalStore, type FormEvent } from "react";
 import type { CountryOption } from "@/lib/i18n/countries";
 import type { KycWebviewMessages } from "@/lib/i18n/kyc-webview-messages";
+import { ANNUAL_INCOME_BANDS, SOURCES_OF_FUNDS, SUPPORTING_DOCUMENT_TYPES } from "@/lib/kyc/capture";
 import type { KycWebviewModel } from "@/lib/kyc/webview";
 import { signalClosure } from "./closure";
 
@@ -33,6 +34,69 @@ const field =
 const label = "block text-sm font-medium text-slate-700";
 const button = "w-full rounded-lg px-4 py-3 text-base font-semibold focus:outline-none focus:ring-4 disabled:opacity-60";
 
+/** The step-up's fields (purpose ENHANCED, issue 23): source of funds, income band, supporting document type. */
+function EvidenceFields({ m }: { m: KycWebviewMessages }) {
+  const choice = (name: string, title: string, values: readonly string[], prefix: string) => (
+    <label className={label}>
+      {title}
+      <select name={name} required defaultValue="" className={field}>
+        <option value="" disabled>
+          {m.choose}
+        </option>
+        {values.map((v) => (
+          <option key={v} value={v}>
+            {m[`${prefix}_${v}` as keyof KycWebviewMessages]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  return (
+    <>
+      {choice("sourceOfFunds", m.sourceOfFunds, SOURCES_OF_FUNDS, "source")}
+      {choice("annualIncomeBand", m.incomeBand, ANNUAL_INCOME_BANDS, "band")}
+      {choice("supportingDocumentType", m.supportingDocumentType, SUPPORTING_DOCUMENT_TYPES, "doc")}
+    </>
+  );
+}
+
+/** The identity document's fields (purposes NEW, RESUME, RESUBMISSION). */
+function DocumentFields({ m, countries }: { m: KycWebviewMessages; countries: CountryOption[] }) {
+  return (
+    <>
+      <label className={label}>
+        {m.documentType}
+        <select name="documentType" className={field} defaultValue="PASSPORT">
+          <option value="PASSPORT">{m.passport}</option>
+          <option value="ID_CARD">{m.idCard}</option>
+          <option value="DRIVING_LICENCE">{m.drivingLicence}</option>
+        </select>
+      </label>
+      <label className={label}>
+        {m.documentNumber}
+        <input name="documentNumber" required minLength={4} maxLength={30} autoComplete="off" className={field} />
+      </label>
+      <label className={label}>
+        {m.issuingCountry}
+        <select name="issuingCountry" required defaultValue="" className={field}>
+          <option value="" disabled>
+            {m.chooseCountry}
+          </option>
+          {countries.map((c) => (
+            <option key={c.code} value={c.code}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className={label}>
+        {m.expiryDate}
+        <input name="expiryDate" type="date" required className={field} />
+      </label>
+    </>
+  );
+}
+
 /**
  * Mobile-first document capture of the hosted KYC page: with the sandbox outcome buttons, or (when
  * operators decide) sent to the console's review queue, showing a reviewer's correction request.
@@ -59,6 +123,7 @@ export function KycCapture({
   // Before hydration a submit would be the browser's native GET: the document number in the URL.
   const hydrated = useHydrated();
   const base = `/webviews/kyc/${token}`;
+  const enhanced = model.purpose === "ENHANCED";
 
   async function submitCapture(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -72,13 +137,24 @@ export function KycCapture({
     try {
       // Operators decide: the reviewer needs the photo itself, sent as raw bytes before the fields.
       if (!sandbox) await upload(`${base}/photo`, photo);
-      const result = await post(`${base}/capture`, {
-        documentType: form.get("documentType"),
-        documentNumber: String(form.get("documentNumber") ?? ""),
-        issuingCountry: String(form.get("issuingCountry") ?? ""),
-        expiryDate: form.get("expiryDate"),
-        photo: { size: photo.size, type: photo.type || "image/jpeg" },
-      });
+      const photoFacts = { size: photo.size, type: photo.type || "image/jpeg" };
+      const result = await post(
+        `${base}/capture`,
+        enhanced
+          ? {
+              sourceOfFunds: form.get("sourceOfFunds"),
+              annualIncomeBand: form.get("annualIncomeBand"),
+              supportingDocumentType: form.get("supportingDocumentType"),
+              photo: photoFacts,
+            }
+          : {
+              documentType: form.get("documentType"),
+              documentNumber: String(form.get("documentNumber") ?? ""),
+              issuingCountry: String(form.get("issuingCountry") ?? ""),
+              expiryDate: form.get("expiryDate"),
+              photo: photoFacts,
+            },
+      );
       if (sandbox) setStep("decide");
       else {
         setStep("submitted");
@@ -107,8 +183,8 @@ export function KycCapture({
 
   return (
     <main lang={language} className="mx-auto min-h-screen max-w-md p-4 sm:p-6">
-      <h1 className="text-2xl font-semibold">{m.title}</h1>
-      <p className="mt-2 text-slate-600">{m.intro}</p>
+      <h1 className="text-2xl font-semibold">{enhanced ? m.evidenceTitle : m.title}</h1>
+      <p className="mt-2 text-slate-600">{enhanced ? m.evidenceIntro : m.intro}</p>
       {(step === "capture" || step === "decide") && (
         <p className="mt-1 text-sm text-slate-500" data-testid="kyc-valid-until">
           {model.validUntil}
@@ -129,37 +205,9 @@ export function KycCapture({
       )}
       {step === "capture" && (
         <form onSubmit={submitCapture} className="mt-6 space-y-4" noValidate>
+          {enhanced ? <EvidenceFields m={m} /> : <DocumentFields m={m} countries={countries} />}
           <label className={label}>
-            {m.documentType}
-            <select name="documentType" className={field} defaultValue="PASSPORT">
-              <option value="PASSPORT">{m.passport}</option>
-              <option value="ID_CARD">{m.idCard}</option>
-              <option value="DRIVING_LICENCE">{m.drivingLicence}</option>
-            </select>
-          </label>
-          <label className={label}>
-            {m.documentNumber}
-            <input name="documentNumber" required minLength={4} maxLength={30} autoComplete="off" className={field} />
-          </label>
-          <label className={label}>
-            {m.issuingCountry}
-            <select name="issuingCountry" required defaultValue="" className={field}>
-              <option value="" disabled>
-                {m.chooseCountry}
-              </option>
-              {countries.map((c) => (
-                <option key={c.code} value={c.code}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className={label}>
-            {m.expiryDate}
-            <input name="expiryDate" type="date" required className={field} />
-          </label>
-          <label className={label}>
-            {m.photo}
+            {enhanced ? m.supportingDocumentPhoto : m.photo}
             <input
               name="photo"
               type="file"

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import type { CustomerStatus } from "@/lib/customers/status-machine";
 import type { Language } from "@/lib/i18n/language";
 import type { KycStatus } from "@/lib/kyc/statuses";
+import type { VerificationTier } from "@/lib/limits/tiers";
 
 /** The residence address's first line and postal code as monitoring compares them (and indexes them). */
 export const CUSTOMER_ADDRESS_LINE = sql`lower(btrim(profile->'residenceAddress'->>'addressLine1'))`;
@@ -16,6 +17,8 @@ export const customers = pgTable(
     id: text("id").primaryKey(),
     status: text("status").$type<CustomerStatus>().notNull().default("PENDING"),
     kycStatus: text("kyc_status").$type<KycStatus>().notNull().default("NOT_STARTED"),
+    /** Verification tier (issue 23): 1 with KYC, 2 once source-of-funds evidence was approved (ENHANCED KYC). */
+    verificationTier: integer("verification_tier").$type<VerificationTier>().notNull().default(1),
     /** Free-text hint shown as statusOperationalHint; null when none. */
     statusOperationalHint: text("status_operational_hint"),
     remediationHint: text("remediation_hint"),

@@ -2,6 +2,7 @@ import { bigint, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import type { JWK } from "jose";
 import type { MonitoringMode } from "@/lib/monitoring/types";
+import type { TierLimits } from "@/lib/limits/tiers";
 
 /** Name, phone, website and regulator, each shown as written. */
 export interface ProviderContact {
@@ -48,6 +49,10 @@ export const partners = pgTable("partners", {
    * 1005.31(b)(2)(vi)): who the customer calls, and the regulator they may complain to.
    */
   providerContact: jsonb("provider_contact").$type<ProviderContact>(),
+  /** Currency the rolling limits are kept in (issue 23); transfers count converted into it. */
+  limitCurrency: text("limit_currency").notNull().default("USD"),
+  /** The partner's limits per tier and window; null means the shipped defaults (lib/limits/tiers.ts). */
+  tierLimits: jsonb("tier_limits").$type<TierLimits>(),
   createdAt: createdAt(),
   updatedAt: tstz("updated_at").notNull(),
 });

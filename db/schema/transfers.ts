@@ -53,6 +53,14 @@ export const transfers = pgTable(
     fundedFrom: text("funded_from").$type<FundingSource>(),
     /** Reason of a rejection (fast-check failure code, operator rationale code). */
     rejectionReason: text("rejection_reason"),
+    /**
+     * What the transfer counts against the customer's rolling limits (issue 23): its origin amount
+     * converted into the partner's limit currency at the reference rate of its acceptance. It
+     * counts from createdAt (the acceptance) while the transfer is not aborted, expired, rejected or
+     * canceled. Null on transfers accepted before limits existed.
+     */
+    limitAmount: text("limit_amount"),
+    limitCurrency: text("limit_currency"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -23,6 +23,7 @@ export function validProfile() {
 
 export interface KycSession {
   kycSessionId: string;
+  purpose: string;
   sessionState: string;
   webviewUrl: string;
   expiresAt: string;

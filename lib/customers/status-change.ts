@@ -3,6 +3,7 @@ import type { Tx } from "@/db";
 import { customers, subscriptions } from "@/db/schema";
 import type { RemediationHint } from "@/lib/errors";
 import type { KycStatus } from "@/lib/kyc/statuses";
+import type { VerificationTier } from "@/lib/limits/tiers";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { customerStatusMachine, type CustomerStatus, type CustomerTrigger } from "./status-machine";
 
@@ -22,6 +23,8 @@ export interface CustomerChange {
   kycStatus?: KycStatus;
   remediationHint?: RemediationHint | null;
   statusOperationalHint?: string | null;
+  /** Verification tier (issue 23): raised when an ENHANCED KYC session is approved. */
+  tier?: VerificationTier;
 }
 
 /** What the remediation hint should say for a status (spec 7 values). */
@@ -33,7 +36,7 @@ function defaultRemediation(status: CustomerStatus, kycStatus: KycStatus): Remed
 }
 
 /**
- * The one way a customer's status or KYC status changes: the transition table decides, the row
+ * The one way a customer's status, KYC status or verification tier changes: the transition table decides, the row
  * (already locked by the caller) is updated, and customer.status.changed is emitted to each of the
  * customer's subscriptions in the same transaction, once per actual change.
  */
@@ -41,26 +44,37 @@ export async function changeCustomer(tx: Tx, customer: CustomerRow, change: Cust
   let status = customer.status;
   for (const trigger of change.triggers ?? []) status = customerStatusMachine.next(status, trigger, { target: change.target }).to;
   const kycStatus = change.kycStatus ?? customer.kycStatus;
-  if (status === customer.status && kycStatus === customer.kycStatus && change.statusOperationalHint === undefined) return customer;
+  const tier = change.tier ?? customer.verificationTier;
+  const changed = status !== customer.status || kycStatus !== customer.kycStatus || tier !== customer.verificationTier;
+  if (!changed && change.statusOperationalHint === undefined) return customer;
   const remediationHint = change.remediationHint !== undefined ? change.remediationHint : defaultRemediation(status, kycStatus);
   const [updated] = await tx
     .update(customers)
     .set({
       status,
       kycStatus,
+      verificationTier: tier,
       remediationHint,
       statusOperationalHint: change.statusOperationalHint !== undefined ? change.statusOperationalHint : customer.statusOperationalHint,
       updatedAt: now,
     })
     .where(eq(customers.id, customer.id))
     .returning();
-  if (status !== customer.status || kycStatus !== customer.kycStatus) {
+  if (changed) {
     const subs = await tx.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.customerId, customer.id));
     for (const sub of subs) {
       await effectsOf(tx).events.emit({
         subscriptionId: sub.id,
         eventType: "customer.status.changed",
-        data: { status, kycStatus, previousStatus: customer.status, previousKycStatus: customer.kycStatus, remediationHint },
+        data: {
+          status,
+          kycStatus,
+          previousStatus: customer.status,
+          previousKycStatus: customer.kycStatus,
+          remediationHint,
+          tier,
+          previousTier: customer.verificationTier,
+        },
         now,
       });
     }

@@ -20,11 +20,14 @@ import {
   postJournal,
   recordPartnerFeePayment,
 } from "@/lib/books/journals";
+import { clock } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { money } from "@/lib/console/format";
 import { DomainError, notFound } from "@/lib/errors";
 import { Decimal } from "@/lib/money/decimal";
 import type { Operator, OperatorRole } from "@/lib/operators/records";
+import { checkPartnerLimits, PartnerLimitsChange, setPartnerLimits } from "@/lib/limits/partner-limits";
+import { LIMIT_WINDOWS, tierLimitsOf, VERIFICATION_TIERS } from "@/lib/limits/tiers";
 import { issueApiKey, revokeApiKey } from "@/lib/partners/admin";
 import { applyPartnerSettings } from "@/lib/partners/settings";
 import { repairPayoutByOperator } from "@/lib/payouts/repair";
@@ -432,6 +435,32 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
     perform: async (tx, p, { now }) => {
       await revokeApiKey(tx, p.partnerId, p.keyId, now);
       return { targetType: "partner", targetId: p.partnerId, before: { keyId: p.keyId }, after: { revoked: p.keyId }, notice: `Key ${p.keyId} revoked.` };
+    },
+  }),
+  // Issue 23 item 1: a partner's limits by verification tier (lib/limits/partner-limits.ts checks them).
+  "partner.limits.update": define({
+    role: "admin",
+    input: PartnerLimitsChange.extend({ partnerId: z.string().min(1) }),
+    subject: (p) => ({ type: "partner", id: p.partnerId }),
+    describe: async (tx, p) => {
+      const partner = await partnerOf(tx, p.partnerId);
+      checkPartnerLimits(p, { rates: await referenceRates(tx), now: clock.now() });
+      const line = (l: Record<string, Record<string, string>>) =>
+        VERIFICATION_TIERS.map((t) => `tier ${t} ${LIMIT_WINDOWS.map((w) => l[`${t}`][w]).join("/")}`).join(", ");
+      return {
+        summary: `Change the limits of partner ${partner.name} to ${p.currency} ${line(p.limits)}`,
+        before: { currency: partner.limitCurrency, limits: tierLimitsOf(partner) },
+      };
+    },
+    perform: async (tx, p, { now }) => {
+      const { before, after } = await setPartnerLimits(tx, p.partnerId, { currency: p.currency, limits: p.limits }, { rates: await referenceRates(tx), now });
+      return {
+        targetType: "partner",
+        targetId: p.partnerId,
+        before: { ...before },
+        after: { ...after },
+        notice: `Limits of ${p.partnerId} saved (${after.currency}).`,
+      };
     },
   }),
 };

@@ -16,6 +16,7 @@ export const CONTROLLED_ACTIONS = [
   "ledger.journal.post",
   "ledger.partnerFees.pay",
   "transfer.payout.repair",
+  "partner.limits.update",
 ] as const;
 export type ControlledActionKind = (typeof CONTROLLED_ACTIONS)[number];
 

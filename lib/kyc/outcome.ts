@@ -4,6 +4,7 @@ import { kycSessions } from "@/db/schema";
 import { changeCustomer, lockCustomer } from "@/lib/customers/status-change";
 import { customerStatusMachine, type CustomerTrigger } from "@/lib/customers/status-machine";
 import { DomainError } from "@/lib/errors";
+import { TOP_TIER } from "@/lib/limits/tiers";
 import { retireSessionTokens } from "@/lib/webviews/tokens";
 import { effectiveState, type KycSessionRow } from "./sessions";
 import { kycSessionMachine, type KycSessionState, type KycSessionTrigger } from "./session-state-machine";
@@ -44,7 +45,8 @@ export async function moveKycSession(
  * A KYC verdict (decisions section 4): closes the session, kills its webview URLs and moves the
  * customer: APPROVED → COMPLETED/VALID (MONITORED after a screening close match), REJECTED →
  * REJECTED/BLOCKED, REMEDIATION_REQUIRED → REMEDIATION_REQUIRED/RESTRICTED. A status the table
- * does not allow to move (a customer blocked by screening meanwhile) keeps its status.
+ * does not allow to move (a customer blocked by screening meanwhile) keeps its status. An ENHANCED
+ * session (step-up, issue 23) approved moves the customer to tier 2 and changes nothing else.
  */
 export async function completeKycSession(tx: Tx, input: { session: KycSessionRow; outcome: KycOutcome; now: Date }) {
   const { session, outcome, now } = input;
@@ -54,6 +56,11 @@ export async function completeKycSession(tx: Tx, input: { session: KycSessionRow
   await retireSessionTokens(tx, session.id, now);
 
   const customer = await lockCustomer(tx, session.customerId);
+  // A step-up (ENHANCED) decides the tier only: a refusal leaves the completed KYC as it was.
+  if (session.purpose === "ENHANCED") {
+    if (outcome === "APPROVED") await changeCustomer(tx, customer, { tier: TOP_TIER }, now);
+    return { kycSessionId: session.id, sessionState: to, outcome };
+  }
   const effect = EFFECT[outcome];
   const triggers: CustomerTrigger[] = [];
   let status = customer.status;

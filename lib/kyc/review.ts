@@ -73,10 +73,11 @@ export async function decideKycReview(tx: Tx, operator: Operator, input: { kycSe
     });
   }
   const outcome = KYC_REVIEW_DECISIONS[input.decision];
-  const [before] = await tx.select({ status: customers.status, kycStatus: customers.kycStatus }).from(customers).where(eq(customers.id, session.customerId));
+  const standing = { status: customers.status, kycStatus: customers.kycStatus, tier: customers.verificationTier };
+  const [before] = await tx.select(standing).from(customers).where(eq(customers.id, session.customerId));
   await tx.update(kycSessions).set({ decisionReason: input.reason }).where(eq(kycSessions.id, session.id));
   const result = await completeKycSession(tx, { session, outcome, now });
-  const [after] = await tx.select({ status: customers.status, kycStatus: customers.kycStatus }).from(customers).where(eq(customers.id, session.customerId));
+  const [after] = await tx.select(standing).from(customers).where(eq(customers.id, session.customerId));
   await recordAudit(
     tx,
     operator,
@@ -90,5 +91,5 @@ export async function decideKycReview(tx: Tx, operator: Operator, input: { kycSe
     },
     now,
   );
-  return { ...result, customerStatus: after.status, kycStatus: after.kycStatus };
+  return { ...result, customerStatus: after.status, kycStatus: after.kycStatus, tier: after.tier };
 }

@@ -11,14 +11,17 @@ import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import type { Partner } from "@/lib/partners/authenticate";
 import { closureCallbackFor } from "@/lib/webviews/closure";
 import { issueWebviewToken } from "@/lib/webviews/tokens";
+import { TOP_TIER } from "@/lib/limits/tiers";
 import { kycSessionMachine, type KycSessionState } from "./session-state-machine";
+import type { KycSessionPurpose } from "./statuses";
 
 export type KycSessionRow = typeof kycSessions.$inferSelect;
 
 const OPEN_STATES: KycSessionState[] = ["CREATED", "IN_PROGRESS"];
 
-/** Purpose from the KYC state (spec 2.3): never supplied by the caller. */
-function purposeFor(kycStatus: string): "NEW" | "RESUME" | "RESUBMISSION" {
+/** Purpose from the KYC state (spec 2.3): never supplied by the caller. A completed KYC asks for more only as a step-up (ENHANCED). */
+function purposeFor(kycStatus: string): KycSessionPurpose {
+  if (kycStatus === "COMPLETED") return "ENHANCED";
   if (kycStatus === "IN_PROGRESS") return "RESUME";
   if (kycStatus === "REMEDIATION_REQUIRED") return "RESUBMISSION";
   return "NEW";
@@ -44,9 +47,12 @@ export async function createKycSession(tx: Tx, input: { customerId: string; subs
       details: { currentStatus: customer.status },
     });
   }
-  if (customer.kycStatus === "COMPLETED" || customer.kycStatus === "REJECTED") {
+  // A completed KYC at tier 1 steps up (ENHANCED: source of funds, issue 23); at the top tier, or
+  // after a rejection, there is nothing to capture.
+  const topTier = customer.kycStatus === "COMPLETED" && customer.verificationTier >= TOP_TIER;
+  if (topTier || customer.kycStatus === "REJECTED") {
     throw new DomainError("kyc.notRequired", {
-      message: `KYC is already ${customer.kycStatus.toLowerCase()}; no session is needed.`,
+      message: topTier ? "The customer is at the top verification tier; no session is needed." : "KYC is already rejected; no session is needed.",
       details: { kycStatus: customer.kycStatus },
     });
   }

@@ -11,6 +11,10 @@ export type KycStatus = (typeof KYC_STATUSES)[number];
 export const KYC_OUTCOMES = ["APPROVED", "REJECTED", "REMEDIATION_REQUIRED"] as const;
 export type KycOutcome = (typeof KYC_OUTCOMES)[number];
 
-/** Why a KYC session was opened: chosen by the service from the KYC status (spec 2.3). */
-export const KYC_SESSION_PURPOSES = ["NEW", "RESUME", "RESUBMISSION"] as const;
+/**
+ * Why a KYC session was opened: chosen by the service from the KYC status (spec 2.3). ENHANCED
+ * (ours, issue 23) is the step-up of a tier-1 customer whose KYC is COMPLETED: source-of-funds
+ * evidence, whose approval moves the customer to tier 2.
+ */
+export const KYC_SESSION_PURPOSES = ["NEW", "RESUME", "RESUBMISSION", "ENHANCED"] as const;
 export type KycSessionPurpose = (typeof KYC_SESSION_PURPOSES)[number];

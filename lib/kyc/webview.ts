@@ -6,13 +6,15 @@ import { closureCallbackFor, type ClosureCallback } from "@/lib/webviews/closure
 import { resolveWebviewToken } from "@/lib/webviews/tokens";
 import { kycDecidedByOperators } from "./decision-provider";
 import { completeKycSession, lockKycSession, moveKycSession } from "./outcome";
-import type { KycCapture } from "./capture";
-import type { KycOutcome } from "./statuses";
+import { isEvidence, type KycCapture } from "./capture";
+import type { KycOutcome, KycSessionPurpose } from "./statuses";
 import { effectiveState } from "./sessions";
 import { kycSessionMachine, type KycSessionState } from "./session-state-machine";
 
 export interface KycWebviewModel {
   kycSessionId: string;
+  /** ENHANCED asks for source-of-funds evidence instead of an identity document (issue 23). */
+  purpose: KycSessionPurpose;
   locale: string;
   sessionState: KycSessionState;
   captured: boolean;
@@ -43,6 +45,7 @@ export async function openKycWebview(tx: Tx, token: string, now: Date): Promise<
   const [partner] = await tx.select().from(partners).where(eq(partners.id, partnerId));
   return {
     kycSessionId: session.id,
+    purpose: session.purpose,
     locale: session.locale,
     sessionState,
     captured: session.capture !== null,
@@ -87,20 +90,25 @@ export async function storeKycPhoto(tx: Tx, token: string, photo: { contentType:
  * Stores what the customer entered. The sandbox accepts the photo without inspecting it and keeps
  * the document number masked. With operators deciding, the reviewer compares the number with the
  * photo, so it is kept whole, the photo must have been uploaded, and the session is submitted to
- * the console's KYC review queue.
+ * the console's KYC review queue. A step-up session (ENHANCED) takes source-of-funds evidence, the
+ * others an identity document: the other kind is refused.
  */
 export async function captureKycDocuments(tx: Tx, token: string, capture: KycCapture, now: Date) {
   const { session } = await sessionForToken(tx, token, now);
   const review = kycDecidedByOperators();
   if (session.submittedAt) throw submittedAlready();
+  if (isEvidence(capture) !== (session.purpose === "ENHANCED")) {
+    const field = session.purpose === "ENHANCED" ? "sourceOfFunds" : "documentType";
+    throw validationError([{ field, code: "validation.fieldMissing", message: "This verification asks for other information." }]);
+  }
   if (review) {
     const [photo] = await tx.select({ size: kycPhotos.size }).from(kycPhotos).where(eq(kycPhotos.kycSessionId, session.id));
     if (!photo) throw validationError([{ field: "photo", code: "validation.fieldMissing", message: "Upload the document photo first." }]);
   }
-  const documentNumber = review ? capture.documentNumber : `****${capture.documentNumber.slice(-3)}`;
+  const kept = isEvidence(capture) || review ? capture : { ...capture, documentNumber: `****${capture.documentNumber.slice(-3)}` };
   await tx
     .update(kycSessions)
-    .set({ capture: { ...capture, documentNumber, capturedAt: now.toISOString() }, submittedAt: review ? now : null })
+    .set({ capture: { ...kept, capturedAt: now.toISOString() }, submittedAt: review ? now : null })
     .where(eq(kycSessions.id, session.id));
   return { kycSessionId: session.id, sessionState: session.state };
 }

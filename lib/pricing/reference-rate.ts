@@ -83,15 +83,30 @@ export function createSandboxReferenceRates(pairs: readonly SandboxPair[]): Refe
   };
 }
 
-/** The sandbox provider over the corridor table's reference rates. */
-export const sandboxReferenceRates: ReferenceRateProvider = createSandboxReferenceRates(
-  listCorridors().map((c) => ({
+/**
+ * Cross rates between the corridors' origin currencies, both ways, for counting a transfer against
+ * a partner's limits in its limit currency (issue 23); fixed (no wobble): nothing is priced with them.
+ */
+const SANDBOX_CROSS_MIDS: readonly [string, string, string][] = [
+  ["EUR", "USD", "1.08"],
+  ["GBP", "USD", "1.27"],
+  ["GBP", "EUR", "1.175"],
+];
+const sandboxCrossPairs: SandboxPair[] = SANDBOX_CROSS_MIDS.flatMap(([from, to, mid]) => [
+  { from, to, mid: new Decimal(mid), amplitude: new Decimal(0) },
+  { from: to, to: from, mid: roundRate(new Decimal(1).div(mid)), amplitude: new Decimal(0) },
+]);
+
+/** The sandbox provider over the corridor table's reference rates (and the cross rates above). */
+export const sandboxReferenceRates: ReferenceRateProvider = createSandboxReferenceRates([
+  ...listCorridors().map((c) => ({
     from: c.originCurrency,
     to: c.destinationCurrency,
     mid: c.referenceRate.mid,
     amplitude: c.referenceRate.amplitude,
   })),
-);
+  ...sandboxCrossPairs,
+]);
 
 /** A provider with fixed rates ("USD/MXN" -> "18.75"), for tests and local tools. */
 export function constantReferenceRates(rates: Readonly<Record<string, string>>): ReferenceRateProvider {

@@ -14,6 +14,7 @@ import { effectsOf } from "@/lib/platform/unit-of-work";
 import { checkEnvelope } from "@/lib/pricing/envelope";
 import { envelopeTermsOfColumns, pricedColumnsOf } from "@/lib/pricing/priced-columns";
 import { referenceRates } from "@/lib/pricing/rate-store";
+import { reserveWithinLimits } from "@/lib/limits/usage";
 import { insertRegisteredTransfer } from "@/lib/transfers/records";
 import { quoteExpired, quoteInScope } from "./records";
 import { verifyPartnerQuote } from "./signing/verify-partner-quote";
@@ -25,6 +26,7 @@ const invalid = (failedCheck: string, message: string) => new DomainError("quote
  * POST /v1/core/quotes/{id}/accept (spec 4.1 rule 5): needs a served disclosure, re-checks the
  * pricing envelope (and a partner's signature), and creates the transfer in registered with its
  * 120-minute timer. The quote row is locked: two accepts racing with different keys make one transfer.
+ * The amount counts against the customer's rolling limits from here (lib/limits/usage.ts).
  */
 export async function acceptQuote(
   tx: Tx,
@@ -53,7 +55,16 @@ export async function acceptQuote(
     const [partner] = await tx.select({ jwks: partners.jwks }).from(partners).where(eq(partners.id, input.partnerId));
     await verifyPartnerQuote(quote.signedQuote, { jwks: partner.jwks, now, maxTtlSeconds: quoteTtlSeconds(quote.corridorType as CorridorType, config()) });
   }
-  checkEnvelope(envelopeTermsOfColumns(quote), corridor, now, await referenceRates(tx));
+  const rates = await referenceRates(tx);
+  checkEnvelope(envelopeTermsOfColumns(quote), corridor, now, rates);
+  // Last, after every other check: it locks the customer's subscription until commit.
+  const counted = await reserveWithinLimits(tx, {
+    subscriptionId: input.subscriptionId,
+    originAmount: quote.originAmount,
+    originCurrency: quote.originCurrency,
+    rates,
+    now,
+  });
 
   const expiresAt = addSeconds(now, config().TRANSFER_TTL_SECONDS);
   const transfer = await insertRegisteredTransfer(
@@ -69,6 +80,7 @@ export async function acceptQuote(
       payoutMethod: quote.payoutMethod,
       purposeOfTransfer: input.purposeOfTransfer,
       expiresAt,
+      ...counted,
       createdAt: now,
     },
     now,

@@ -5,6 +5,7 @@ import { EVENT_TYPES, type EventType } from "@/lib/events/emit";
 import { CLAIM_OUTCOMES, CLAIM_STATUSES, CLAIM_TYPES } from "@/lib/claims/state-machine";
 import { defineContract } from "@/lib/http/contract";
 import { KYC_STATUSES } from "@/lib/kyc/statuses";
+import { VERIFICATION_TIERS } from "@/lib/limits/tiers";
 import { TRANSFER_STATES } from "@/lib/transfers/state-machine";
 import { commaSeparated, Timestamp } from "../schemas";
 import { PayoutRejectionSchema } from "./transfers";
@@ -30,9 +31,13 @@ export const CustomerStatusChangedEventSchema = z
       previousStatus: z.enum(CUSTOMER_STATUSES),
       previousKycStatus: z.enum(KYC_STATUSES),
       remediationHint: z.string().nullable(),
+      tier: z
+        .union(VERIFICATION_TIERS.map((t) => z.literal(t)))
+        .meta({ description: "Verification tier (GET /v1/core/limits): 2 once source-of-funds evidence was approved." }),
+      previousTier: z.union(VERIFICATION_TIERS.map((t) => z.literal(t))),
     }),
   })
-  .meta({ id: "CustomerStatusChangedEvent", description: "The customer's status or KYC status changed." });
+  .meta({ id: "CustomerStatusChangedEvent", description: "The customer's status, KYC status or verification tier changed." });
 
 export const TransferStateChangedEventSchema = z
   .object({
@@ -117,7 +122,15 @@ export const EVENT_EXAMPLES: Record<EventType, unknown> = {
     eventId: EX.eventId,
     eventType: "customer.status.changed",
     ...base(2, 0),
-    data: { status: "VALID", kycStatus: "COMPLETED", previousStatus: "PENDING", previousKycStatus: "IN_PROGRESS", remediationHint: null },
+    data: {
+      status: "VALID",
+      kycStatus: "COMPLETED",
+      previousStatus: "PENDING",
+      previousKycStatus: "IN_PROGRESS",
+      remediationHint: null,
+      tier: 1,
+      previousTier: 1,
+    },
   },
   "beneficiary.state.changed": {
     eventId: "evt_9c4k7m2q5d8x1v3b6n0p7r9t",

@@ -7,6 +7,7 @@ import * as events from "./events";
 import * as quotes from "./quotes";
 import * as receipts from "./receipts";
 import * as kyc from "./kyc";
+import * as limits from "./limits";
 import * as operations from "./operations";
 import * as payoutFiles from "./payout-files";
 import * as profile from "./profile";
@@ -59,6 +60,7 @@ export const allContracts: Contract[] = [
   ] as Contract[]),
   ...ordered(receipts),
   ...ordered(claims, [claims.createClaim, claims.listClaims] as Contract[]),
+  ...ordered(limits, [limits.readLimits] as Contract[]),
   ...ordered(events, [events.listEvents, events.readEvent] as Contract[]),
   ...ordered(operations, [operations.jwks, operations.livez, operations.readyz] as Contract[]),
   ...ordered(sandbox),

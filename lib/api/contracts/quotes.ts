@@ -208,7 +208,12 @@ export const acceptQuote = defineContract({
   method: "POST",
   path: "/v1/core/quotes/{quoteId}/accept",
   summary: "Accept the quote: creates the transfer in registered",
-  description: "A retry with the same Idempotency-Key answers the original 201 and transferId.",
+  description: [
+    "A retry with the same Idempotency-Key answers the original 201 and transferId.",
+    "",
+    "The origin amount, converted into the partner's limit currency at the reference rate of this moment, counts against the customer's rolling limits (`GET /v1/core/limits`) from here until the transfer is aborted, expired, rejected or canceled.",
+    "Over a limit the answer is 422 `customer.limitExceeded` (details: `window`, `limit`, `remaining`, `currency`, `remediationHint`: `provide_source_of_funds` below the top tier, else `contact_support`) and no transfer is created.",
+  ].join("\n"),
   tags,
   auth: "customer",
   gate: "quoteAccept",
@@ -235,6 +240,7 @@ export const acceptQuote = defineContract({
     "subscription.spended",
     "beneficiary.stateInsufficient",
     "beneficiary.stateBlocking",
+    "customer.limitExceeded",
     "internal.unavailable",
   ],
 });

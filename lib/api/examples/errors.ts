@@ -51,6 +51,7 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   "quote.sequenceGap": "partner_quote_seq is not above the last one used.",
   "quote.amountChanged": "The partner quote's amounts differ from the request.",
   "quote.corridorUnavailable": "No corridor serves this currency pair and payout method.",
+  "customer.limitExceeded": "This transfer is over the customer's P1D limit. Providing proof of the source of funds raises the limits.",
   "transfer.stateInvalid": "The transfer is not in a state that allows this.",
   "transfer.quoteExpired": "The quote expired before submission; the transfer is expired.",
   "device.notRegistered": "Register a device key first.",
@@ -94,6 +95,11 @@ function extrasOf(code: ErrorCode, field: string): Extras {
       return { remediation: "retry_later", details: { retryAfterSeconds: 900, remediationHint: "retry_later" } };
     case "auth.rateLimited":
       return { hint: "retry_later", remediation: "retry_later", details: { retryAfterSeconds: 1800 } };
+    case "customer.limitExceeded":
+      return {
+        remediation: "provide_source_of_funds",
+        details: { window: "P1D", limit: "2999.000000", remaining: "99.000000", currency: "USD", remediationHint: "provide_source_of_funds" },
+      };
     case "device.notRegistered":
       return { remediation: "register_device", details: { remediationHint: "register_device" } };
     case "server.unexpected":

@@ -58,7 +58,7 @@ function assertSignedEvent(d: Delivery, subscriptionId: string) {
   assert.equal(d.body.subscriptionId, subscriptionId);
   assert.ok(Number.isInteger(d.body.sequence), String(d.body.sequence));
   assert.ok(!Number.isNaN(Date.parse(d.body.occurredAt)), d.body.occurredAt);
-  assert.deepEqual(Object.keys(d.body.data).sort(), ["kycStatus", "previousKycStatus", "previousStatus", "remediationHint", "status"]);
+  assert.deepEqual(Object.keys(d.body.data).sort(), ["kycStatus", "previousKycStatus", "previousStatus", "previousTier", "remediationHint", "status", "tier"]);
 }
 
 function assertOrderedAndUnique(list: Delivery[]) {
@@ -85,6 +85,8 @@ test("KYC start and approval: exactly one signed customer.status.changed per cha
     previousStatus: "PENDING",
     previousKycStatus: "NOT_STARTED",
     remediationHint: "complete_kyc",
+    tier: 1,
+    previousTier: 1,
   });
   assert.deepEqual(list[1].body.data, {
     status: "VALID",
@@ -92,6 +94,8 @@ test("KYC start and approval: exactly one signed customer.status.changed per cha
     previousStatus: "PENDING",
     previousKycStatus: "IN_PROGRESS",
     remediationHint: null,
+    tier: 1,
+    previousTier: 1,
   });
 });
 
@@ -106,6 +110,8 @@ test("a sanctions hit surfaces as one event PENDING → BLOCKED with remediation
     previousStatus: "PENDING",
     previousKycStatus: "NOT_STARTED",
     remediationHint: "contact_support",
+    tier: 1,
+    previousTier: 1,
   });
 });
 

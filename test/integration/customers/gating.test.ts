@@ -58,22 +58,26 @@ describe("PENDING", () => {
 });
 
 describe("VALID", () => {
-  test("reads profile and session (200); POST profile → 409 customer.profileLocked; KYC → 409 kyc.notRequired", async () => {
+  test("reads profile and session (200); POST profile → 409 customer.profileLocked; KYC is the step-up (ENHANCED, issue 23)", async () => {
     const { c, sessionId } = await inStatus("VALID");
     assert.equal((await readProfile(c)).status, 200);
     assert.equal((await readKyc(c, sessionId!)).status, 200);
     assertError(await submitProfile(c, usaProfile()), 409, "customer.profileLocked");
-    assertError(await createKyc(c), 409, "kyc.notRequired");
+    const stepUp = await createKyc(c);
+    assert.equal(stepUp.status, 200, stepUp.text);
+    assert.equal(stepUp.body.purpose, "ENHANCED");
   });
 });
 
 describe("MONITORED", () => {
-  test("reads profile and session (200); POST profile → 409 customer.profileLocked; KYC → 409 kyc.notRequired", async () => {
+  test("reads profile and session (200); POST profile → 409 customer.profileLocked; KYC is the step-up (ENHANCED, issue 23)", async () => {
     const { c, sessionId } = await inStatus("MONITORED");
     assert.equal((await readProfile(c)).status, 200);
     assert.equal((await readKyc(c, sessionId!)).status, 200);
     assertError(await submitProfile(c, usaProfile()), 409, "customer.profileLocked");
-    assertError(await createKyc(c), 409, "kyc.notRequired");
+    const stepUp = await createKyc(c);
+    assert.equal(stepUp.status, 200, stepUp.text);
+    assert.equal(stepUp.body.purpose, "ENHANCED");
   });
 });
 

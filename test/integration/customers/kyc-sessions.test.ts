@@ -131,7 +131,7 @@ test("opening the webview: IN_PROGRESS; security headers: CSP frame-ancestors = 
   assert.equal(read.body.closedAt, null);
 });
 
-test("APPROVED: VALID/COMPLETED, session COMPLETED with closedAt, the URL is dead, a new create → 409 kyc.notRequired", async () => {
+test("APPROVED: VALID/COMPLETED, session COMPLETED with closedAt, the URL is dead, a new create is the step-up (ENHANCED)", async () => {
   const c = await customerWithProfile();
   const s = await openKyc(c);
   await openWebview(s.webviewUrl);
@@ -153,8 +153,11 @@ test("APPROVED: VALID/COMPLETED, session COMPLETED with closedAt, the URL is dea
   const page = await openWebview(s.webviewUrl);
   assert.ok(page.html.includes(EXPIRED_PAGE), "a completed session's URL shows the expired page");
 
-  const error = assertError(await createKyc(c), 409, "kyc.notRequired");
-  assert.equal(error.details.kycStatus, "COMPLETED");
+  // Issue 23: at tier 1 a completed KYC opens a step-up session (source of funds), never a new KYC.
+  const stepUp = await createKyc(c);
+  assert.equal(stepUp.status, 200, stepUp.text);
+  assert.equal(stepUp.body.purpose, "ENHANCED");
+  assert.notEqual(stepUp.body.kycSessionId, s.kycSessionId);
   // A second verdict on a closed session is refused.
   assertError(await completeKyc(c, s.kycSessionId, "REJECTED"), 409, "kyc.sessionStateInvalid");
   assert.equal((await readProfile(c)).body.status, "VALID");

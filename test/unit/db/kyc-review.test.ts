@@ -112,7 +112,7 @@ describe("KYC review by operators", () => {
     const { kycReviewQueue, readKycPhoto } = await review();
     const queued = (await kycReviewQueue(db, 1)).items.find((i) => i.session.id === s.kycSessionId);
     assert.ok(queued, "the session is in the queue");
-    assert.equal(queued.session.capture?.documentNumber, "P9876543"); // whole: the reviewer compares it with the photo
+    assert.equal((queued.session.capture as { documentNumber?: string } | null)?.documentNumber, "P9876543"); // whole: the reviewer compares it with the photo
     assert.equal(queued.photoType, "image/png");
     assert.deepEqual((await readKycPhoto(db, s.kycSessionId))?.bytes, PNG);
     // The customer cannot submit twice nor decide with the sandbox buttons.
@@ -156,7 +156,7 @@ describe("KYC review by operators", () => {
       [audit[0].action, audit[0].operatorEmail, audit[0].reason, audit[0].targetType],
       ["kyc.review.approve", reviewer.email, "Passport matches the profile", "kycSession"],
     );
-    assert.deepEqual(audit[0].after, { sessionState: "COMPLETED", outcome: "APPROVED", status: "VALID", kycStatus: "COMPLETED" });
+    assert.deepEqual(audit[0].after, { sessionState: "COMPLETED", outcome: "APPROVED", status: "VALID", kycStatus: "COMPLETED", tier: 1 });
     assert.deepEqual(
       (await statusEvents(owner.subscriptionId)).map((e) => [e.status, e.kycStatus]),
       [
@@ -239,5 +239,63 @@ describe("KYC review by operators", () => {
     );
     assert.equal(again.kycSessionId, s.kycSessionId);
     assert.ok(new Date(again.expiresAt).getTime() > later.getTime(), `the webview URL expires at ${again.expiresAt}, before ${later.toISOString()}`);
+  });
+
+  test("step-up (issue 23): at tier 1 the next session is ENHANCED, takes source-of-funds evidence (not a document), and approval moves the customer to tier 2 with the event and the audit", async () => {
+    const owner = await newCustomer();
+    const first = await submit(owner);
+    await decide(reviewer, first.kycSessionId, "APPROVE", "Passport matches the profile");
+    const { openKycWebview, storeKycPhoto, captureKycDocuments } = await kyc();
+    const s = await startSession(owner);
+    assert.equal(s.purpose, "ENHANCED");
+    const model = await db.transaction((tx) => openKycWebview(tx, s.token, clock.now()));
+    assert.equal(model.purpose, "ENHANCED");
+    await db.transaction((tx) => storeKycPhoto(tx, s.token, { contentType: "image/png", bytes: PNG }, clock.now()));
+    await assert.rejects(
+      db.transaction((tx) => captureKycDocuments(tx, s.token, CAPTURE, clock.now())),
+      (e: { code?: string; details?: { issues?: { field: string }[] } }) =>
+        e.code === "validation.fieldMissing" && e.details?.issues?.[0]?.field === "sourceOfFunds",
+    );
+    const evidence = {
+      sourceOfFunds: "EMPLOYMENT",
+      annualIncomeBand: "50K_100K",
+      supportingDocumentType: "PAYSLIP",
+      photo: { size: PNG.length, type: "image/png" },
+    } as const;
+    await db.transaction((tx) => captureKycDocuments(tx, s.token, evidence, clock.now()));
+    const { kycReviewQueue } = await review();
+    const queued = (await kycReviewQueue(db, 1)).items.find((i) => i.session.id === s.kycSessionId);
+    assert.equal(queued?.session.purpose, "ENHANCED");
+    assert.deepEqual({ ...queued?.session.capture, capturedAt: undefined }, { ...evidence, capturedAt: undefined });
+
+    const done = await decide(reviewer, s.kycSessionId, "APPROVE", "Payslip supports the income");
+    assert.deepEqual([done.outcome, done.customerStatus, done.kycStatus, done.tier], ["APPROVED", "VALID", "COMPLETED", 2]);
+    assert.equal((await customer(owner.customerId)).verificationTier, 2);
+    const last = (await statusEvents(owner.subscriptionId)).at(-1) as unknown as Record<string, unknown>;
+    assert.deepEqual([last.status, last.kycStatus, last.tier, last.previousTier], ["VALID", "COMPLETED", 2, 1]);
+    const audit = await auditOf(s.kycSessionId);
+    assert.deepEqual([audit[0].action, (audit[0].before as { tier: number }).tier, (audit[0].after as { tier: number }).tier], ["kyc.review.approve", 1, 2]);
+    // At the top tier there is nothing more to capture.
+    await assert.rejects(startSession(owner), /top verification tier/);
+  });
+
+  test("step-up refused: the customer stays VALID, COMPLETED, tier 1, and may try again (ENHANCED)", async () => {
+    const owner = await newCustomer();
+    const first = await submit(owner);
+    await decide(reviewer, first.kycSessionId, "APPROVE", "Passport matches the profile");
+    const { openKycWebview, storeKycPhoto, captureKycDocuments } = await kyc();
+    const s = await startSession(owner);
+    await db.transaction((tx) => openKycWebview(tx, s.token, clock.now()));
+    await db.transaction((tx) => storeKycPhoto(tx, s.token, { contentType: "image/png", bytes: PNG }, clock.now()));
+    const evidence = {
+      sourceOfFunds: "SAVINGS",
+      annualIncomeBand: "UNDER_25K",
+      supportingDocumentType: "BANK_STATEMENT",
+      photo: { size: 1, type: "image/png" },
+    } as const;
+    await db.transaction((tx) => captureKycDocuments(tx, s.token, evidence, clock.now()));
+    const done = await decide(reviewer, s.kycSessionId, "REFUSE", "Statement unreadable");
+    assert.deepEqual([done.customerStatus, done.kycStatus, done.tier], ["VALID", "COMPLETED", 1]);
+    assert.equal((await startSession(owner)).purpose, "ENHANCED");
   });
 });

@@ -98,6 +98,7 @@ const OURS: Record<string, number> = {
   "claim.stateInvalid": 409, // issue 25: console: a claim already resolved
   "claim.windowClosed": 422, // issue 25: an error claim more than 180 days after the date available
   "funding.methodUnavailable": 409, // bank transfer for a currency the collection account does not take
+  "customer.limitExceeded": 422, // issue 23: the accept would take the customer over a rolling limit of their tier
 };
 
 /** Entries whose status depends on the endpoint: the default row, then the one the caller picks. */

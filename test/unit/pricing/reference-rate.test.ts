@@ -71,3 +71,13 @@ test("constant provider for tests parses strictly", () => {
   assert.throws(() => constantReferenceRates({ "USD/MXN": "1e3" }), RangeError);
   assert.throws(() => constantReferenceRates({ "USD/MXN": "0" }), RangeError);
 });
+
+test("the sandbox carries fixed cross rates between the origin currencies, both ways, for limits in another currency (issue 23)", () => {
+  for (let minute = 0; minute < 60; minute += 13) {
+    const at = new Date(Date.UTC(2026, 0, 1, 0, minute));
+    assert.equal(sandboxReferenceRates.rate({ from: "GBP", to: "USD" }, at).toFixed(), "1.27");
+    assert.equal(sandboxReferenceRates.rate({ from: "USD", to: "GBP" }, at).toFixed(), "0.78740157");
+    assert.equal(sandboxReferenceRates.rate({ from: "EUR", to: "USD" }, at).toFixed(), "1.08");
+    assert.equal(sandboxReferenceRates.rate({ from: "USD", to: "EUR" }, at).toFixed(), "0.92592593");
+  }
+});

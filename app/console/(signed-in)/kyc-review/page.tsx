@@ -2,6 +2,7 @@ import { DecisionForm } from "@/components/console/decision-form";
 import { Badge, Card, CustomerLabel, Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
 import { customerName, when } from "@/lib/console/format";
 import { pageParam } from "@/lib/console/page-param";
+import type { KycDocumentCapture, KycEvidenceCapture } from "@/lib/kyc/capture";
 import { kycReviewQueue } from "@/lib/kyc/review";
 import { ready } from "@/lib/platform/ready";
 import { decideKyc } from "./actions";
@@ -21,7 +22,9 @@ export default async function KycReviewQueue({ searchParams }: { searchParams: S
       {items.length === 0 ? <Empty>No KYC session is waiting for review.</Empty> : null}
       {items.map(({ session, profile, customerStatus, kycStatus, partnerId, photoType, photoSize }) => {
         const p = profile ?? {};
-        const c: Partial<NonNullable<typeof session.capture>> = session.capture ?? {};
+        // Either kind of capture: an identity document, or source-of-funds evidence (ENHANCED, issue 23).
+        const c: Partial<KycDocumentCapture & KycEvidenceCapture> = session.capture ?? {};
+        const enhanced = session.purpose === "ENHANCED";
         return (
           <Card
             key={session.id}
@@ -41,10 +44,25 @@ export default async function KycReviewQueue({ searchParams }: { searchParams: S
                 <dd>{text(p.dateOfBirth)}</dd>
                 <dt className="text-slate-500">Nationality</dt>
                 <dd>{text(p.nationality)}</dd>
-                <dt className="text-slate-500">Document</dt>
-                <dd data-testid="kyc-document">
-                  {text(c.documentType)} {text(c.documentNumber)}, issued by {text(c.issuingCountry)}, expires {text(c.expiryDate)}
-                </dd>
+                {enhanced ? (
+                  <>
+                    <dt className="text-slate-500">Step-up</dt>
+                    <dd>Source-of-funds evidence: approval moves the customer to tier 2 (higher limits).</dd>
+                    <dt className="text-slate-500">Source of funds</dt>
+                    <dd data-testid="kyc-source-of-funds">
+                      {text(c.sourceOfFunds)}, annual income {text(c.annualIncomeBand)}
+                    </dd>
+                    <dt className="text-slate-500">Supporting document</dt>
+                    <dd data-testid="kyc-document">{text(c.supportingDocumentType)}</dd>
+                  </>
+                ) : (
+                  <>
+                    <dt className="text-slate-500">Document</dt>
+                    <dd data-testid="kyc-document">
+                      {text(c.documentType)} {text(c.documentNumber)}, issued by {text(c.issuingCountry)}, expires {text(c.expiryDate)}
+                    </dd>
+                  </>
+                )}
                 <dt className="text-slate-500">Submitted</dt>
                 <dd>{when(session.submittedAt)}</dd>
               </dl>
@@ -66,7 +84,7 @@ export default async function KycReviewQueue({ searchParams }: { searchParams: S
                 action={decideKyc}
                 hidden={{ kycSessionId: session.id }}
                 back="/console/kyc-review"
-                placeholder="Document matches the profile"
+                placeholder={enhanced ? "Payslip supports the declared income" : "Document matches the profile"}
                 decisions={[
                   { name: "decision", value: "APPROVE", label: "Approve" },
                   { name: "decision", value: "CORRECTION", label: "Ask for correction" },

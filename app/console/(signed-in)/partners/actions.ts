@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { consoleAction, consoleFormAction } from "@/lib/console/action";
+import { LIMIT_WINDOWS, VERIFICATION_TIERS, type TierLimits } from "@/lib/limits/tiers";
 import { recordAudit } from "@/lib/operators/audit";
 import { act, actedNotice, type Acted } from "@/lib/dual-control/proposals";
 import { createPartner } from "@/lib/partners/admin";
@@ -94,5 +95,26 @@ export const updateProviderContactAction = consoleAction(
       now,
     );
     return "Provider contact saved.";
+  },
+);
+
+// A partner's rolling limits per tier and window, in its limit currency (issue 23), with a reason:
+// under dual control (partner.limits.update) it is proposed for a second admin's approval.
+const limitField = z.string().trim().max(24);
+export const setPartnerLimitsAction = consoleAction(
+  "admin",
+  z.object({
+    partnerId: z.string().min(1),
+    currency: z.string().trim().toUpperCase(),
+    reason: z.string().trim().min(3).max(500),
+    ...Object.fromEntries(VERIFICATION_TIERS.flatMap((t) => LIMIT_WINDOWS.map((w) => [`tier${t}_${w}`, limitField]))),
+  }),
+  async ({ tx, input, operator, now }) => {
+    const fields = input as Record<string, string>;
+    const limits = Object.fromEntries(
+      VERIFICATION_TIERS.map((t) => [`${t}`, Object.fromEntries(LIMIT_WINDOWS.map((w) => [w, fields[`tier${t}_${w}`] ?? ""]))]),
+    ) as TierLimits;
+    const change = { partnerId: input.partnerId, currency: input.currency, limits };
+    return actedNotice(await act(tx, "partner.limits.update", change, { operator, reason: input.reason, now }));
   },
 );

@@ -7,7 +7,8 @@ import { requireOperator } from "@/lib/console/session";
 import { DomainError } from "@/lib/errors";
 import { partnerDetail } from "@/lib/partners/admin";
 import { ready } from "@/lib/platform/ready";
-import { revokeKeyAction, updateProviderContactAction } from "../actions";
+import { LIMIT_WINDOWS, VERIFICATION_TIERS, tierLimitsOf } from "@/lib/limits/tiers";
+import { revokeKeyAction, setPartnerLimitsAction, updateProviderContactAction } from "../actions";
 import { IssueKeyForm, SettingsForm } from "./partner-forms";
 import { SecretPanel } from "./secret-panel";
 
@@ -93,6 +94,54 @@ export default async function PartnerPage({ params, searchParams }: { params: Pr
           <div>
             <button className={primary}>Save contact</button>
           </div>
+        </form>
+      </Card>
+      <Card title="Limits by verification tier">
+        <p className="mb-2 text-sm text-slate-600">
+          Rolling windows (1, 30, 180 days) a customer may send within, counted at acceptance in the limit currency. Tier 1: KYC completed; tier 2: source of
+          funds approved.{partner.tierLimits ? "" : " These are the shipped defaults."}
+        </p>
+        <form action={setPartnerLimitsAction} className="grid gap-3 text-sm" data-testid="partner-limits">
+          <input type="hidden" name="partnerId" value={partner.id} />
+          <input type="hidden" name="back" value={back} />
+          <label>
+            Limit currency <input name="currency" defaultValue={partner.limitCurrency} maxLength={3} className={`${input} w-20`} />
+          </label>
+          <table className="w-fit">
+            <thead>
+              <tr>
+                <th className="pr-3 text-left">Tier</th>
+                {LIMIT_WINDOWS.map((w) => (
+                  <th key={w} className="pr-3 text-left">
+                    {w}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {VERIFICATION_TIERS.map((t) => (
+                <tr key={t}>
+                  <td className="pr-3">{t}</td>
+                  {LIMIT_WINDOWS.map((w) => (
+                    <td key={w} className="pr-3">
+                      <input
+                        name={`tier${t}_${w}`}
+                        aria-label={`Tier ${t} ${w}`}
+                        defaultValue={tierLimitsOf(partner)[`${t}`][w]}
+                        inputMode="decimal"
+                        className={`${input} w-28`}
+                      />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <label className="grid gap-1">
+            Reason (kept in the audit log; a second admin approves the change)
+            <input name="reason" required minLength={3} maxLength={500} className={input} />
+          </label>
+          <button className={`${primary} w-fit`}>Save limits</button>
         </form>
       </Card>
     </>

@@ -1,8 +1,19 @@
 import { z } from "zod";
+import { ANNUAL_INCOME_BANDS, SOURCES_OF_FUNDS, SUPPORTING_DOCUMENT_TYPES } from "@/lib/kyc/capture";
 import { captureKycDocuments } from "@/lib/kyc/webview";
 import { webviewAction } from "@/lib/webviews/action";
 
-const Capture = z.strictObject({
+// The sandbox accepts the photo without inspecting it: the page sends its size and type only.
+const Photo = z.strictObject({
+  size: z
+    .number()
+    .int()
+    .positive()
+    .max(10 * 1024 * 1024),
+  type: z.string().regex(/^image\//),
+});
+
+const DocumentCapture = z.strictObject({
   documentType: z.enum(["PASSPORT", "ID_CARD", "DRIVING_LICENCE"]),
   documentNumber: z
     .string()
@@ -12,16 +23,18 @@ const Capture = z.strictObject({
     .regex(/^[A-Za-z0-9-]+$/),
   issuingCountry: z.string().regex(/^[A-Z]{3}$/),
   expiryDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  // The sandbox accepts the photo without inspecting it: the page sends its size and type only.
-  photo: z.strictObject({
-    size: z
-      .number()
-      .int()
-      .positive()
-      .max(10 * 1024 * 1024),
-    type: z.string().regex(/^image\//),
-  }),
+  photo: Photo,
 });
+
+// The step-up (purpose ENHANCED, issue 23): source of funds, income band and a supporting document.
+const EvidenceCapture = z.strictObject({
+  sourceOfFunds: z.enum(SOURCES_OF_FUNDS),
+  annualIncomeBand: z.enum(ANNUAL_INCOME_BANDS),
+  supportingDocumentType: z.enum(SUPPORTING_DOCUMENT_TYPES),
+  photo: Photo,
+});
+
+const Capture = z.union([DocumentCapture, EvidenceCapture]);
 
 // POST /webviews/kyc/{token}/capture: the hosted page's document capture.
 export const POST = webviewAction(Capture, ({ tx, token, body, now }) => captureKycDocuments(tx, token, body, now));

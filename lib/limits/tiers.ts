@@ -1,0 +1,42 @@
+/**
+ * Verification tiers and their rolling limits (issue 23). A leaf module: the partners and
+ * customers tables type their columns with it, so it must not import the database.
+ *
+ * Tier 1 is a customer whose KYC is COMPLETED; tier 2 one whose source-of-funds evidence (an
+ * ENHANCED KYC session) an operator approved. Each tier has a limit per rolling window; a partner
+ * may replace the shipped defaults (console, Partners page), in its limit currency.
+ */
+
+export const VERIFICATION_TIERS = [1, 2] as const;
+export type VerificationTier = (typeof VERIFICATION_TIERS)[number];
+export const TOP_TIER: VerificationTier = 2;
+
+/** Rolling windows as ISO 8601 durations, shortest first, with their length in days. */
+export const LIMIT_WINDOWS = ["P1D", "P30D", "P180D"] as const;
+export type LimitWindow = (typeof LIMIT_WINDOWS)[number];
+export const WINDOW_DAYS: Record<LimitWindow, number> = { P1D: 1, P30D: 30, P180D: 180 };
+
+/** A limit per window, as a decimal string in the partner's limit currency. */
+export type WindowLimits = Record<LimitWindow, string>;
+/** The limits of every tier (the partners.tier_limits column). */
+export type TierLimits = Record<`${VerificationTier}`, WindowLimits>;
+
+/** Shipped defaults (Remitly's first tier; a second one after source-of-funds evidence). */
+export const DEFAULT_TIER_LIMITS: TierLimits = {
+  "1": { P1D: "2999", P30D: "10000", P180D: "18000" },
+  "2": { P1D: "10000", P30D: "25000", P180D: "60000" },
+};
+export const DEFAULT_LIMIT_CURRENCY = "USD";
+
+/** What moves a customer to the next tier (GET /v1/core/limits nextTier.requires). */
+export const TIER_REQUIREMENTS = ["SOURCE_OF_FUNDS"] as const;
+export type TierRequirement = (typeof TIER_REQUIREMENTS)[number];
+
+export function nextTierOf(tier: VerificationTier): { tier: VerificationTier; requires: TierRequirement[] } | null {
+  return tier === 1 ? { tier: 2, requires: ["SOURCE_OF_FUNDS"] } : null;
+}
+
+/** The partner's limits, or the defaults when it has none of its own. */
+export function tierLimitsOf(partner: { tierLimits: TierLimits | null }): TierLimits {
+  return partner.tierLimits ?? DEFAULT_TIER_LIMITS;
+}

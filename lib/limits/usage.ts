@@ -1,0 +1,148 @@
+/**
+ * Rolling-limit usage and the reservation made at quote acceptance (issue 23 items 1-3).
+ *
+ * A transfer counts from its acceptance (transfers.created_at) with its limit_amount, the origin
+ * amount converted into the partner's limit currency at the reference rate of that moment, for as
+ * long as it is not aborted, expired, rejected or canceled. So the release is the transfer's own
+ * state change, in the transition's transaction: nothing else to keep in step. Usage is one
+ * indexed query over the subscription's transfers of the last 180 days
+ * (transfers_subscription_idx: subscription_id, created_at).
+ *
+ * Scope: the customer at one partner (the subscription). Limits are the partner's, in its
+ * currency; a customer of two partners has each partner's limits (docs/decisions.md).
+ */
+import { and, eq, gt, isNotNull, notInArray, sql } from "drizzle-orm";
+import type { Executor, Tx } from "@/db";
+import { customers, partners, subscriptions, transfers } from "@/db/schema";
+import { DomainError } from "@/lib/errors";
+import { Decimal } from "@/lib/money/decimal";
+import { roundToMinorUnit, toWireAmount } from "@/lib/money/format";
+import type { ReferenceRateProvider } from "@/lib/pricing/reference-rate";
+import type { TransferState } from "@/lib/transfers/state-machine";
+import { LIMIT_WINDOWS, TOP_TIER, WINDOW_DAYS, nextTierOf, tierLimitsOf, type LimitWindow, type TierLimits, type VerificationTier } from "./tiers";
+
+/** Ended states whose amount no longer counts (the issue's "released"). `paid` keeps counting. */
+export const RELEASED_STATES = ["aborted", "expired", "rejected", "canceled"] as const satisfies readonly TransferState[];
+
+const DAY_MS = 86_400_000;
+const LONGEST_DAYS = Math.max(...LIMIT_WINDOWS.map((w) => WINDOW_DAYS[w]));
+
+export interface LimitContext {
+  tier: VerificationTier;
+  currency: string;
+  limits: TierLimits;
+}
+
+/** The amount in the limit currency: converted at the reference rate of `now`, rounded to its minor unit. */
+export function limitAmountOf(amount: Decimal, from: string, to: string, rates: ReferenceRateProvider, now: Date): Decimal {
+  if (from === to) return amount;
+  return roundToMinorUnit(amount.times(rates.rate({ from, to }, now)), to);
+}
+
+/** The customer's tier and the partner's limits and currency, for a subscription. */
+async function contextOf(ex: Executor, subscriptionId: string, lock: boolean): Promise<LimitContext> {
+  const query = ex
+    .select({ tier: customers.verificationTier, currency: partners.limitCurrency, tierLimits: partners.tierLimits })
+    .from(subscriptions)
+    .innerJoin(customers, eq(customers.id, subscriptions.customerId))
+    .innerJoin(partners, eq(partners.id, subscriptions.partnerId))
+    .where(eq(subscriptions.id, subscriptionId));
+  // The subscription row is the per-customer lock: two accepts of one customer are serialised here,
+  // so the second sees the first's transfer (50 parallel accepts never overshoot a window).
+  const [row] = lock ? await query.for("update", { of: subscriptions }) : await query;
+  if (!row) throw new Error(`subscription ${subscriptionId} not found`);
+  return { tier: row.tier, currency: row.currency, limits: tierLimitsOf(row) };
+}
+
+/** What counts in each window now, in `currency` (transfers counted in another one are converted at today's rate). */
+export async function usageOf(
+  ex: Executor,
+  subscriptionId: string,
+  currency: string,
+  rates: ReferenceRateProvider,
+  now: Date,
+): Promise<Record<LimitWindow, Decimal>> {
+  const since = (days: number) => new Date(now.getTime() - days * DAY_MS);
+  const sumSince = (w: LimitWindow) =>
+    sql<string>`coalesce(sum(case when ${transfers.createdAt} > ${since(WINDOW_DAYS[w]).toISOString()}::timestamptz then ${transfers.limitAmount}::numeric end), 0)::text`;
+  const sums = { P1D: sumSince("P1D"), P30D: sumSince("P30D"), P180D: sumSince("P180D") } satisfies Record<LimitWindow, unknown>;
+  const rows = await ex
+    .select({ currency: transfers.limitCurrency, ...sums })
+    .from(transfers)
+    .where(
+      and(
+        eq(transfers.subscriptionId, subscriptionId),
+        gt(transfers.createdAt, since(LONGEST_DAYS)),
+        isNotNull(transfers.limitAmount),
+        notInArray(transfers.state, [...RELEASED_STATES]),
+      ),
+    )
+    .groupBy(transfers.limitCurrency);
+  const used = Object.fromEntries(LIMIT_WINDOWS.map((w) => [w, new Decimal(0)])) as Record<LimitWindow, Decimal>;
+  for (const row of rows) {
+    for (const w of LIMIT_WINDOWS) used[w] = used[w].plus(limitAmountOf(new Decimal(row[w]), row.currency!, currency, rates, now));
+  }
+  return used;
+}
+
+export interface WindowStanding {
+  window: LimitWindow;
+  limit: Decimal;
+  used: Decimal;
+  remaining: Decimal;
+}
+
+/** Each window's limit, use and what remains (never below zero: a lowered limit may sit under the use). */
+export async function standingOf(ex: Executor, subscriptionId: string, rates: ReferenceRateProvider, now: Date, lock = false) {
+  const ctx = await contextOf(ex, subscriptionId, lock);
+  const used = await usageOf(ex, subscriptionId, ctx.currency, rates, now);
+  const limits = ctx.limits[`${ctx.tier}`];
+  const windows: WindowStanding[] = LIMIT_WINDOWS.map((window) => {
+    const limit = new Decimal(limits[window]);
+    return { window, limit, used: used[window], remaining: Decimal.max(limit.minus(used[window]), 0) };
+  });
+  return { ...ctx, windows };
+}
+
+/**
+ * At quote acceptance, inside its transaction: locks the customer's subscription, checks the
+ * amount against every window of their tier and returns what the new transfer counts. A breach is
+ * 422 customer.limitExceeded naming the window with the least remaining, and nothing is created.
+ */
+export async function reserveWithinLimits(
+  tx: Tx,
+  input: { subscriptionId: string; originAmount: string; originCurrency: string; rates: ReferenceRateProvider; now: Date },
+): Promise<{ limitAmount: string; limitCurrency: string }> {
+  const standing = await standingOf(tx, input.subscriptionId, input.rates, input.now, true);
+  const amount = limitAmountOf(new Decimal(input.originAmount), input.originCurrency, standing.currency, input.rates, input.now);
+  const breached = standing.windows.filter((w) => amount.gt(w.remaining)).sort((a, b) => a.remaining.comparedTo(b.remaining));
+  if (breached.length > 0) throw limitExceeded(breached[0]!, standing.currency, standing.tier);
+  return { limitAmount: toWireAmount(amount), limitCurrency: standing.currency };
+}
+
+function limitExceeded(w: WindowStanding, currency: string, tier: VerificationTier) {
+  const topTier = tier >= TOP_TIER;
+  return new DomainError("customer.limitExceeded", {
+    message: topTier
+      ? `This transfer is over the customer's ${w.window} limit; contact support.`
+      : `This transfer is over the customer's ${w.window} limit. Providing proof of the source of funds raises the limits.`,
+    remediation: topTier ? "contact_support" : "provide_source_of_funds",
+    details: { window: w.window, limit: toWireAmount(w.limit), remaining: toWireAmount(w.remaining), currency },
+  });
+}
+
+/** GET /v1/core/limits: the tier, each window's limit, use and remainder, and what the next tier needs. */
+export async function readLimits(ex: Executor, input: { subscriptionId: string; rates: ReferenceRateProvider; now: Date }) {
+  const standing = await standingOf(ex, input.subscriptionId, input.rates, input.now);
+  return {
+    tier: standing.tier,
+    currency: standing.currency,
+    windows: standing.windows.map((w) => ({
+      window: w.window,
+      limit: toWireAmount(w.limit),
+      used: toWireAmount(w.used),
+      remaining: toWireAmount(w.remaining),
+    })),
+    nextTier: nextTierOf(standing.tier),
+  };
+}
