@@ -524,6 +524,9 @@ export interface paths {
     /**
      * Accept the quote: creates the transfer in registered
      * @description A retry with the same Idempotency-Key answers the original 201 and transferId.
+     *
+     *     The origin amount, converted into the partner's limit currency at the reference rate of this moment, counts against the customer's rolling limits (`GET /v1/core/limits`) from here until the transfer is aborted, expired, rejected or canceled.
+     *     Over a limit the answer is 422 `customer.limitExceeded` (details: `window`, `limit`, `remaining`, `currency`, `remediationHint`: `provide_source_of_funds` below the top tier, else `contact_support`) and no transfer is created.
      */
     post: operations["acceptQuote"];
     delete?: never;
@@ -810,6 +813,27 @@ export interface paths {
      * @description Accepted from funding on until 180 days after the date the money was available (the receipt's dateAvailable); after that 422 claim.windowClosed. The provider resolves it by dueBy (90 days); each change is a claim.status.changed event (webhook).
      */
     post: operations["createClaim"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/core/limits": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The customer's tier and rolling limits: limit, used and remaining per window
+     * @description Rolling windows of 1, 30 and 180 days (`P1D`, `P30D`, `P180D`) up to now. A transfer counts from its acceptance, at its origin amount converted into the partner's limit currency at the reference rate of that moment, until it is aborted, expired, rejected or canceled.
+     *     Tier 1 is a customer whose KYC is completed; tier 2 needs source-of-funds evidence: a KYC session opened at tier 1 has purpose `ENHANCED`, and its approval moves the customer to tier 2 (`customer.status.changed` carries the tier).
+     */
+    get: operations["readLimits"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1412,7 +1436,7 @@ export interface components {
     Pain002Document: string;
     /** @description A camt.053.001.08 document (Document/BkToCstmrStmt), XML text, UTF-8. */
     Camt053Document: string;
-    /** @description The customer's status or KYC status changed. */
+    /** @description The customer's status, KYC status or verification tier changed. */
     CustomerStatusChangedEvent: {
       /** @example evt_0k2x8f3q9w1m4n7p5r6s */
       eventId: string;
@@ -1440,6 +1464,9 @@ export interface components {
         /** @enum {string} */
         previousKycStatus: "NOT_STARTED" | "IN_PROGRESS" | "COMPLETED" | "REJECTED" | "REMEDIATION_REQUIRED";
         remediationHint: string | null;
+        /** @description Verification tier (GET /v1/core/limits): 2 once source-of-funds evidence was approved. */
+        tier: 1 | 2;
+        previousTier: 1 | 2;
       };
     };
     /** @description A beneficiary moved to another state. */
@@ -1802,7 +1829,7 @@ export interface components {
      * @description Chosen by the service from the KYC state.
      * @enum {string}
      */
-    KycSessionPurpose: "NEW" | "RESUME" | "RESUBMISSION";
+    KycSessionPurpose: "NEW" | "RESUME" | "RESUBMISSION" | "ENHANCED";
     /** @enum {string} */
     KycSessionState: "CREATED" | "IN_PROGRESS" | "COMPLETED" | "EXPIRED" | "FAILED";
     ClosureCallback: {
@@ -2321,6 +2348,41 @@ export interface components {
     ClaimListResponse: {
       items: components["schemas"]["Claim"][];
     };
+    LimitsResponse: {
+      tier: components["schemas"]["VerificationTier"];
+      /**
+       * @description The partner's limit currency (ISO 4217).
+       * @example USD
+       */
+      currency: string;
+      windows: components["schemas"]["LimitWindow"][];
+      /** @description What raises the limits; null at the top tier. */
+      nextTier: {
+        tier: components["schemas"]["VerificationTier"];
+        requires: "SOURCE_OF_FUNDS"[];
+      } | null;
+    };
+    /** @description 1: KYC completed; 2: source of funds approved. */
+    VerificationTier: 1 | 2;
+    LimitWindow: {
+      /** @enum {string} */
+      window: "P1D" | "P30D" | "P180D";
+      /**
+       * @description Decimal string in the limit currency.
+       * @example 2999.000000
+       */
+      limit: string;
+      /**
+       * @description Decimal string in the limit currency.
+       * @example 2900.000000
+       */
+      used: string;
+      /**
+       * @description Decimal string in the limit currency.
+       * @example 99.000000
+       */
+      remaining: string;
+    };
     EventListResponse: {
       items: components["schemas"]["Event"][];
       /** @description Pass as `after` for the next page; null on the last page. */
@@ -2465,7 +2527,7 @@ export interface components {
        */
       description: string;
     };
-    /** @description The customer's status or KYC status changed. */
+    /** @description The customer's status, KYC status or verification tier changed. */
     CustomerStatusChangedEventOutput: {
       /** @example evt_0k2x8f3q9w1m4n7p5r6s */
       eventId: string;
@@ -2496,6 +2558,9 @@ export interface components {
         /** @enum {string} */
         previousKycStatus: "NOT_STARTED" | "IN_PROGRESS" | "COMPLETED" | "REJECTED" | "REMEDIATION_REQUIRED";
         remediationHint: string | null;
+        /** @description Verification tier (GET /v1/core/limits): 2 once source-of-funds evidence was approved. */
+        tier: 1 | 2;
+        previousTier: 1 | 2;
       };
     };
     /** @description A transfer moved to another state. */
@@ -5695,7 +5760,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Unprocessable: `quote.envelopeBreach`, `quote.expired`, `quote.invalid`, `quote.signatureInvalid` */
+      /** @description Unprocessable: `customer.limitExceeded`, `quote.envelopeBreach`, `quote.expired`, `quote.invalid`, `quote.signatureInvalid` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -8020,6 +8085,99 @@ export interface operations {
       };
     };
   };
+  readLimits: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The customer's standing. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "tier": 1,
+           *       "currency": "USD",
+           *       "windows": [
+           *         {
+           *           "window": "P1D",
+           *           "limit": "2999.000000",
+           *           "used": "2900.000000",
+           *           "remaining": "99.000000"
+           *         },
+           *         {
+           *           "window": "P30D",
+           *           "limit": "10000.000000",
+           *           "used": "2900.000000",
+           *           "remaining": "7100.000000"
+           *         },
+           *         {
+           *           "window": "P180D",
+           *           "limit": "18000.000000",
+           *           "used": "2900.000000",
+           *           "remaining": "15100.000000"
+           *         }
+           *       ],
+           *       "nextTier": {
+           *         "tier": 2,
+           *         "requires": [
+           *           "SOURCE_OF_FUNDS"
+           *         ]
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["LimitsResponse"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `customer.statusBlocking`, `customer.statusInsufficient`, `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
   listEvents: {
     parameters: {
       query?: {
@@ -8061,7 +8219,9 @@ export interface operations {
            *             "kycStatus": "COMPLETED",
            *             "previousStatus": "PENDING",
            *             "previousKycStatus": "IN_PROGRESS",
-           *             "remediationHint": null
+           *             "remediationHint": null,
+           *             "tier": 1,
+           *             "previousTier": 1
            *           }
            *         },
            *         {
@@ -8178,7 +8338,9 @@ export interface operations {
            *         "kycStatus": "COMPLETED",
            *         "previousStatus": "PENDING",
            *         "previousKycStatus": "IN_PROGRESS",
-           *         "remediationHint": null
+           *         "remediationHint": null,
+           *         "tier": 1,
+           *         "previousTier": 1
            *       }
            *     }
            */
@@ -9268,7 +9430,9 @@ export interface operations {
          *         "kycStatus": "COMPLETED",
          *         "previousStatus": "PENDING",
          *         "previousKycStatus": "IN_PROGRESS",
-         *         "remediationHint": null
+         *         "remediationHint": null,
+         *         "tier": 1,
+         *         "previousTier": 1
          *       }
          *     }
          */
