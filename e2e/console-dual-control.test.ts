@@ -14,7 +14,7 @@ import {
   signedInPage,
 } from "./support/console";
 import { onreviewTransfer } from "./support/journey";
-import { onboardedCustomer, readTransfer, validBeneficiaryId } from "../test/integration/support";
+import { readTransfer, tierTwoCustomer, validBeneficiaryId } from "../test/integration/support";
 import { setupE2eFile } from "./support/setup";
 
 // Issue 23 item 5 (Done when): an operator's proposal to release a 5,000 USD transfer from review
@@ -24,7 +24,8 @@ const e2e = setupE2eFile();
 
 describe("console: dual control", () => {
   test("releasing a 5,000 USD transfer: proposed by one reviewer, refused to them, approved by another", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
-    const c = await onboardedCustomer();
+    // 5,000 USD is above tier 1's daily limit (issue 23): the customer has stepped up.
+    const c = await tierTwoCustomer();
     const s = await onreviewTransfer({ c, beneficiaryId: await validBeneficiaryId(c) }, "5000.000000");
     const admin = await signedInPage(e2e.browser, ADMIN);
     const makerCredentials = await createOperatorInConsole(admin, "reviewer", "Mia Maker");

@@ -143,6 +143,16 @@ export async function onboardedCustomer(profile: Partial<ProfileBody> = {}, stat
   return c;
 }
 
+/** An onboarded customer stepped up to tier 2 (an ENHANCED KYC session approved: issue 23), for transfers above tier 1's 2,999 USD a day. */
+export async function tierTwoCustomer(): Promise<Customer> {
+  const c = await onboardedCustomer();
+  const session = await openKyc(c);
+  assert.equal(session.purpose, "ENHANCED");
+  const done = await completeKyc(c, session.kycSessionId, "APPROVED");
+  assert.equal(done.status, 200, done.text);
+  return c;
+}
+
 /** A VALID customer: USA profile (optional overrides, e.g. preferredLanguage), KYC approved. */
 export const validCustomer = (profile: Partial<ProfileBody> = {}) => onboardedCustomer(profile);
 
