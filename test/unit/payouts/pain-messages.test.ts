@@ -118,8 +118,9 @@ describe("pain.002 status reports", () => {
       messageId: "rep1",
       originalMessageId: "pof_1",
       transactions: [
-        { endToEndId: "trf_a", status: "ACSC", reasonCode: null },
-        { endToEndId: "trf_b", status: "RJCT", reasonCode: "AC04" },
+        // No OrgnlInstrId in this report: the line is matched to its attempt by the payout file it names.
+        { endToEndId: "trf_a", instructionId: undefined, payoutFileId: "pof_1", status: "ACSC", reasonCode: null },
+        { endToEndId: "trf_b", instructionId: undefined, payoutFileId: "pof_1", status: "RJCT", reasonCode: "AC04" },
       ],
       blocks: [],
     });
