@@ -1,4 +1,5 @@
 import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import type { ClaimRefundStatus } from "@/lib/claims/refund-state-machine";
 import type { ClaimOutcome, ClaimStatus, ClaimType } from "@/lib/claims/state-machine";
 import { createdAt, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
@@ -51,4 +52,31 @@ export const claimStateHistory = pgTable(
     transitionedAt: tstz("transitioned_at").notNull(),
   },
   (t) => [uniqueIndex("claim_state_history_seq_idx").on(t.claimId, t.seq)],
+);
+
+/**
+ * What a claim resolved with REFUND owes the customer (docs/decisions.md "Claim refunds"): one per
+ * claim, OWED until an operator records it paid (lib/claims/refund-state-machine.ts).
+ */
+export const claimRefunds = pgTable(
+  "claim_refunds",
+  {
+    id: text("id").primaryKey(),
+    claimId: text("claim_id")
+      .notNull()
+      .references(() => claims.id),
+    transferId: text("transfer_id")
+      .notNull()
+      .references(() => transfers.id),
+    state: text("state").$type<ClaimRefundStatus>().notNull(),
+    /** A decimal string in the transfer's origin currency (at most what the customer paid). */
+    amount: text("amount").notNull(),
+    currency: text("currency").notNull(),
+    /** The operator's record of the payment from the bank. */
+    bankReference: text("bank_reference"),
+    paidAt: tstz("paid_at"),
+    stateChangedAt: tstz("state_changed_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("claim_refunds_claim_idx").on(t.claimId), index("claim_refunds_state_idx").on(t.state, t.createdAt)],
 );

@@ -11,11 +11,14 @@ import { claims, claimStateHistory } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { dateAvailable } from "@/lib/delivery/transfer-delivery";
 import { DomainError, notFound, validationError } from "@/lib/errors";
+import { fromMinor, toMinor } from "@/lib/ledger";
 import { parseMoneyAmount } from "@/lib/money/amount";
 import { toWireAmount } from "@/lib/money/format";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { fundedAtOf } from "@/lib/transfers/funded-at";
+import { writtenOffShortfall } from "@/lib/transfers/postings";
 import { lockTransfer, transferInScope } from "@/lib/transfers/records";
+import { oweClaimRefund } from "./claim-refunds";
 import { claimMachine, type ClaimOutcome, type ClaimStatus, type ClaimTrigger, type ClaimType } from "./state-machine";
 
 export type ClaimRow = typeof claims.$inferSelect;
@@ -135,8 +138,8 @@ export async function investigateClaim(tx: Tx, input: { claimId: string; now: Da
 
 /**
  * Console: the outcome, with the notice the customer is sent. REFUND names the amount given back
- * (at most what the customer paid); the refund's payment is made by operations from the bank
- * (docs/decisions.md, "Consumer protection").
+ * (at most what the customer paid), owed to the customer and posted at once; operations pay it
+ * from the bank and record it on the Refunds page (./claim-refunds.ts; docs/decisions.md, "Claim refunds").
  */
 export async function resolveClaim(
   tx: Tx,
@@ -147,12 +150,14 @@ export async function resolveClaim(
   let amount: string | null = null;
   if (input.outcome === "REFUND") {
     const value = parseMoneyAmount(input.amount ?? "", transfer.originCurrency, { field: "amount" });
-    if (value.gt(transfer.totalCustomerCost))
+    // What the customer paid: the total, less a bank-credit shortfall written off when it funded.
+    const paid = fromMinor(toMinor(transfer.totalCustomerCost, transfer.originCurrency) - (await writtenOffShortfall(tx, transfer)), transfer.originCurrency);
+    if (value.gt(paid))
       throw validationError([
         {
           field: "amount",
           code: "validation.fieldInvalid",
-          message: `At most what the customer paid: ${transfer.totalCustomerCost} ${transfer.originCurrency}.`,
+          message: `At most what the customer paid: ${paid} ${transfer.originCurrency}.`,
         },
       ]);
     amount = toWireAmount(value);
@@ -171,6 +176,7 @@ export async function resolveClaim(
     })
     .where(eq(claims.id, claim.id))
     .returning();
+  if (amount) await oweClaimRefund(tx, { claimId: moved.id, transfer, amount, now: input.now });
   await recordMove(tx, moved, step.trigger, claim.state, input.now);
   return moved;
 }

@@ -20,6 +20,7 @@ import {
   postJournal,
   recordPartnerFeePayment,
 } from "@/lib/books/journals";
+import { lockClaimRefund, payClaimRefund } from "@/lib/claims/claim-refunds";
 import { clock } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { money } from "@/lib/console/format";
@@ -352,12 +353,22 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
       };
     },
   }),
+  // The transfer's refund, or (claimRefundId) a claim refund of the transfer (lib/claims/claim-refunds.ts).
   "transfer.refund.paid": define({
     role: "admin",
-    input: transferInput.extend({ bankReference: z.string().trim().min(1).max(140) }),
+    input: transferInput.extend({ bankReference: z.string().trim().min(1).max(140), claimRefundId: z.string().min(1).optional() }),
     subject: (p) => ({ type: "transfer", id: p.transferId }),
     describe: async (tx, p) => {
       const row = await transferOf(tx, p.transferId);
+      if (p.claimRefundId) {
+        const owed = await lockClaimRefund(tx, p.claimRefundId);
+        if (!owed || owed.transferId !== row.id)
+          throw new DomainError("refund.stateInvalid", { message: "This transfer has no such claim refund.", details: { claimRefundId: p.claimRefundId } });
+        return {
+          summary: `Record the claim refund ${owed.id} of transfer ${row.id} (${money(owed.amount, owed.currency)}) as paid, bank reference ${p.bankReference}`,
+          before: { claimRefundStatus: owed.state },
+        };
+      }
       const refund = await lockRefund(tx, row.id);
       if (!refund) throw new DomainError("refund.stateInvalid", { message: "This transfer has no refund.", details: { currentState: row.state } });
       return {
@@ -367,6 +378,16 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
     },
     perform: async (tx, p, { now }) => {
       const row = await lockedTransfer(tx, p.transferId);
+      if (p.claimRefundId) {
+        const paid = await payClaimRefund(tx, { transfer: row, claimRefundId: p.claimRefundId, bankReference: p.bankReference, now });
+        return {
+          targetType: "transfer",
+          targetId: row.id,
+          before: { claimRefundId: paid.id, claimRefundStatus: "OWED" },
+          after: { claimRefundId: paid.id, claimRefundStatus: paid.state, bankReference: p.bankReference },
+          notice: `Claim refund ${paid.id} of ${row.id} is now ${paid.state}.`,
+        };
+      }
       const before = await lockRefund(tx, row.id);
       const after = await moveRefund(tx, row, "operator.paid", now, { bankReference: p.bankReference });
       return {

@@ -31,6 +31,8 @@ export const ACCOUNT_CODES = [
   // Losses we accept (issue 24 item 7): a bank credit short by at most the tolerance funds its
   // transfer and the shortfall is written off here; manual write-offs too.
   "expense:write-offs",
+  // What we give back on a customer's error claim resolved with REFUND (issue 25 item 5): our cost.
+  "expense:claims",
 ] as const;
 export type AccountCode = (typeof ACCOUNT_CODES)[number];
 
@@ -52,6 +54,7 @@ export const ACCOUNT_TYPE: Record<AccountCode, AccountType> = {
   "equity:capital": "equity",
   "expense:bank-charges": "expense",
   "expense:write-offs": "expense",
+  "expense:claims": "expense",
 };
 
 /** The family of an account (its code up to the colon: cash, transfer, revenue...): the trial balance subtotals per family. */

@@ -30,6 +30,7 @@ export const STATE_COLUMNS = {
   statementBalances: { column: "state", modules: ["lib/books/bank-reconciliation.ts"] },
   suspiciousActivityReports: { column: "status", modules: ["lib/cases/reports.ts"] },
   claims: { column: "state", modules: ["lib/claims/claims.ts"] },
+  claimRefunds: { column: "state", modules: ["lib/claims/claim-refunds.ts"] },
 };
 
 const WRITE = { set: "update", values: "insert" };

@@ -18,14 +18,17 @@ export const recordRefund = consoleAction(
   z
     .object({
       transferId: z.string().min(1),
+      // A claim refund of the transfer (lib/claims/claim-refunds.ts): recorded paid only.
+      claimRefundId: z.string().min(1).optional(),
       outcome: z.enum(["PAID", "FAILED", "RETRY"]),
       bankReference: z.string().trim().max(140).optional(),
       reason: z.string().trim().min(3).max(500),
     })
-    .refine((v) => v.outcome !== "PAID" || !!v.bankReference, { message: "a paid refund needs the bank's reference", path: ["bankReference"] }),
+    .refine((v) => v.outcome !== "PAID" || !!v.bankReference, { message: "a paid refund needs the bank's reference", path: ["bankReference"] })
+    .refine((v) => !v.claimRefundId || v.outcome === "PAID", { message: "a claim refund is only recorded paid", path: ["outcome"] }),
   async ({ tx, input, operator, now }) => {
     if (input.outcome === "PAID") {
-      const paid = { transferId: input.transferId, bankReference: input.bankReference };
+      const paid = { transferId: input.transferId, bankReference: input.bankReference, ...(input.claimRefundId ? { claimRefundId: input.claimRefundId } : {}) };
       return actedNotice(await act(tx, "transfer.refund.paid", paid, { operator, reason: input.reason, now }));
     }
     const row = await lockTransfer(tx, input.transferId);

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Badge, Card, danger, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
+import { claimRefundsOwed } from "@/lib/claims/claim-refunds";
 import { money, when } from "@/lib/console/format";
 import { refundsCompleted, refundsDue } from "@/lib/console/money";
 import { pageParam } from "@/lib/console/page-param";
@@ -17,6 +18,7 @@ export default async function RefundsDue({ searchParams }: { searchParams: Searc
   const db = await ready();
   const { items, hasMore } = await refundsDue(db, page);
   const completed = await refundsCompleted(db);
+  const claimRefunds = await claimRefundsOwed(db);
   const back = "/console/refunds";
   return (
     <>
@@ -73,6 +75,26 @@ export default async function RefundsDue({ searchParams }: { searchParams: Searc
         </Card>
       ))}
       <Pager path={back} page={page} hasMore={hasMore} />
+      <Card title="Claim refunds owed">
+        {claimRefunds.length === 0 ? <p className="text-sm text-slate-600">No claim refund is owed.</p> : null}
+        {claimRefunds.map(({ refund: r, fundedFrom }) => (
+          <form key={r.id} action={recordRefund} className="mb-2 flex flex-wrap items-center gap-2" data-testid="claim-refund-owed">
+            <Link className="text-blue-700 underline" href={`/console/transfers/${r.transferId}`}>
+              {r.transferId}
+            </Link>
+            <Badge>{r.state}</Badge> {money(r.amount, r.currency)} to {fundedFrom === "cash:card-clearing" ? "the card" : "the bank account"} it came from
+            (claim resolved {when(r.createdAt)})
+            <input type="hidden" name="transferId" value={r.transferId} />
+            <input type="hidden" name="claimRefundId" value={r.id} />
+            <input type="hidden" name="back" value={back} />
+            <input name="bankReference" className={input} placeholder="Bank reference" aria-label={`Bank reference for claim refund ${r.id}`} />
+            <input name="reason" required minLength={3} className={input} placeholder="Note" aria-label={`Note for claim refund ${r.id}`} />
+            <button className={primary} name="outcome" value="PAID">
+              Record paid
+            </button>
+          </form>
+        ))}
+      </Card>
       <Card title="Completed refunds (latest 50)">
         {completed.length === 0 ? (
           <p className="text-sm text-slate-600">No refund completed yet.</p>
