@@ -357,7 +357,8 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
   "transfer.refund.paid": define({
     role: "admin",
     input: transferInput.extend({ bankReference: z.string().trim().min(1).max(140), claimRefundId: z.string().min(1).optional() }),
-    subject: (p) => ({ type: "transfer", id: p.transferId }),
+    // A claim refund is its own subject: it may wait for approval beside the transfer's refund.
+    subject: (p) => (p.claimRefundId ? { type: "claimRefund", id: p.claimRefundId } : { type: "transfer", id: p.transferId }),
     describe: async (tx, p) => {
       const row = await transferOf(tx, p.transferId);
       if (p.claimRefundId) {
