@@ -7,14 +7,40 @@ import { freshPgliteDir } from "./pglite-template";
  * (scripts/test.mjs creates a fresh one per run).
  * Must be called before anything reads the configuration.
  */
-export async function freshDb() {
-  if (process.env.TEST_DB_URL) process.env.DATABASE_URL = process.env.TEST_DB_URL;
-  else process.env.PGLITE_DIR = freshPgliteDir();
+export async function freshDb(opts: { ownDatabase?: boolean } = {}) {
+  let dropOwn: (() => Promise<void>) | undefined;
+  if (process.env.TEST_DB_URL) {
+    process.env.DATABASE_URL = opts.ownDatabase ? await ownPostgresDatabase(process.env.TEST_DB_URL, (drop) => (dropOwn = drop)) : process.env.TEST_DB_URL;
+  } else process.env.PGLITE_DIR = freshPgliteDir();
   process.env.LOG_LEVEL ??= "silent";
   const { getDb, closeDb } = await import("@/db");
   const { ready } = await import("@/lib/platform/ready");
   const db = await ready();
-  return { db, getDb, close: closeDb };
+  const close = async () => {
+    await closeDb();
+    await dropOwn?.();
+  };
+  return { db, getDb, close };
+}
+
+/**
+ * On PostgreSQL the run's database is shared by every database test file; a file whose assertions
+ * read a whole table (the books' trial balance reads every ledger line) asks for a database of its
+ * own (`freshDb({ ownDatabase: true })`): created beside the run's, migrated by ready(), dropped on close.
+ */
+async function ownPostgresDatabase(runUrl: string, onDrop: (drop: () => Promise<void>) => void): Promise<string> {
+  const { default: postgres } = await import("postgres");
+  const url = new URL(runUrl);
+  const name = `${url.pathname.slice(1)}_own_${process.pid}`;
+  const admin = postgres(runUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists "${name}"`);
+  await admin.unsafe(`create database "${name}"`);
+  onDrop(async () => {
+    await admin.unsafe(`drop database if exists "${name}" with (force)`);
+    await admin.end();
+  });
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 /** A drizzle connection of its own to the PostgreSQL database at `url` (schema attached). */

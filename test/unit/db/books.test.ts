@@ -52,7 +52,8 @@ let serviceId: string;
 let partnerSignedId: string;
 
 before(async () => {
-  ({ db, close } = await freshDb());
+  // The reports read the whole ledger: on PostgreSQL this file needs a database of its own.
+  ({ db, close } = await freshDb({ ownDatabase: true }));
   owner = await newSubscription(db);
   const { createOperator } = await import("@/lib/operators/records");
   [accountant, second] = await db.transaction(async (tx) => [
