@@ -101,9 +101,7 @@ async function importCredit(
         .orderBy(asc(bankCredits.createdAt), asc(bankCredits.id))
         .for("update")
     : [];
-  const paid = earlier.reduce((sum, c) => sum.plus(c.amount), new Decimal(credit.amount)).toFixed(minorUnitExponent(credit.currency));
-  const decision: MatchDecision = decideMatch(
-    { amount: paid, currency: credit.currency },
+  const target =
     locked && transfer
       ? {
           transferState: transfer.state,
@@ -113,9 +111,26 @@ async function importCredit(
           due: amountDue(transfer),
           currency: transfer.originCurrency,
         }
-      : null,
-    shortfallTolerance(config().BANK_CREDIT_SHORTFALL_TOLERANCE, credit.currency),
-  );
+      : null;
+  const tolerance = shortfallTolerance(config().BANK_CREDIT_SHORTFALL_TOLERANCE, credit.currency);
+  const decide = (parts: { amount: string }[]): MatchDecision =>
+    decideMatch(
+      {
+        amount: parts.reduce((sum, c) => sum.plus(c.amount), new Decimal(credit.amount)).toFixed(minorUnitExponent(credit.currency)),
+        currency: credit.currency,
+      },
+      target,
+      tolerance,
+    );
+  // With the partial credits before it, this one tops them up; when together they pay too much but
+  // this credit alone pays what is due (the customer paid again in full), it funds alone and the
+  // partial credits stay in the queue, to be returned.
+  let toppedUp = earlier;
+  let decision = decide(toppedUp);
+  if (!decision.fund && decision.reason === "OVERPAID" && earlier.length > 0) {
+    const alone = decide([]);
+    if (alone.fund) [decision, toppedUp] = [alone, []];
+  }
   if (decision.fund && locked && transfer) {
     await fundFromBankCredit(tx, { session: locked.session, transfer }, now);
     if (decision.shortfall) {
@@ -125,13 +140,13 @@ async function importCredit(
         now,
       );
     }
-    for (const e of earlier) {
-      const toppedUp = bankCreditMachine.next(e.state, "import.toppedUp").to;
-      await tx.update(bankCredits).set({ state: toppedUp, appliedAmount: e.amount, reason: null, resolvedAt: now }).where(eq(bankCredits.id, e.id));
+    for (const e of toppedUp) {
+      const to = bankCreditMachine.next(e.state, "import.toppedUp").to;
+      await tx.update(bankCredits).set({ state: to, appliedAmount: e.amount, reason: null, resolvedAt: now }).where(eq(bankCredits.id, e.id));
     }
     const state = bankCreditMachine.next("none", "import.matched").to;
     // What this credit applied: the sum due less what earlier credits paid, less what was written off.
-    const applied = earlier.length > 0 || decision.shortfall ? credit.amount : amountDue(transfer);
+    const applied = toppedUp.length > 0 || decision.shortfall ? credit.amount : amountDue(transfer);
     await tx
       .update(bankCredits)
       .set({ state, transferId: transfer.id, appliedAmount: applied, writtenOffAmount: decision.shortfall, resolvedAt: now })

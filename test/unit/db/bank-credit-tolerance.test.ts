@@ -148,6 +148,17 @@ describe("bank credits short within the tolerance (issue 24 item 7)", () => {
     assert.equal(await balanceOf("suspense:unallocated"), suspenseBefore);
   });
 
+  test("a short credit, then the full amount paid again: the full one funds alone; the short one waits in the queue to be returned", async () => {
+    const t = await fundingTransfer();
+    const [short, full] = [ref(), ref()];
+    assert.equal((await importCredits([{ bankReference: short, amount: "100.00", currency: "USD", reference: t.reference }])).unmatched, 1);
+    assert.equal((await importCredits([{ bankReference: full, amount: "102.99", currency: "USD", reference: t.reference }])).matched, 1);
+    assert.notEqual((await stateOf(t.transferId)).state, "funding");
+    const [a, b] = [await credit(short), await credit(full)];
+    assert.deepEqual([a.state, a.reason], ["QUEUED", "PARTIAL"]);
+    assert.deepEqual([b.state, b.appliedAmount, b.writtenOffAmount], ["MATCHED", "102.99", null]);
+  });
+
   test("an operator matches a queued short credit within tolerance (written off); beyond it is refused", async () => {
     const m = await mod();
     const t = await fundingTransfer();
