@@ -14,6 +14,8 @@ import { lockTransfer, type TransferRow } from "./records";
 import { fromMinor, toMinor } from "@/lib/ledger";
 import { postRefundPaid, postWriteOffReversed, writtenOffShortfall } from "./postings";
 import { REFUND_STATUSES, refundMachine, type RefundTrigger } from "./refund-state-machine";
+import { Decimal } from "@/lib/money/decimal";
+import { toWireAmount } from "@/lib/money/format";
 
 /**
  * The one module that writes refunds.state (issue 21 item 3): every move goes through refundMachine
@@ -42,7 +44,7 @@ export function refundView(
     refundMethod: refund.refundMethod,
     // Ours (issue 25 item 4): every refund gives back everything the customer paid, fees included
     // (a shortfall written off when it funded was never paid: refunds.amount leaves it out).
-    refundAmount: refund.amount ?? transfer.totalCustomerCost,
+    refundAmount: refund.amount === null ? transfer.totalCustomerCost : toWireAmount(new Decimal(refund.amount)),
     refundCurrency: transfer.originCurrency,
   };
 }

@@ -60,6 +60,8 @@ function bodyFor(c: Contract, a: Owner): unknown {
     sandboxComplianceRelease: { resolution: "RESTORE" },
     sandboxNetworkCancellation: { outcome: "NETWORK_CANCELLATION_SUCCESS" },
     sandboxReview: { decision: "APPROVE" },
+    repairPayout: { payoutMethod: submitBody(a.ids.beneficiaryId).payoutMethod },
+    createClaim: { type: "NOT_RECEIVED", description: "The money has not arrived." },
   };
   if (!c.body) return undefined;
   assert.ok(c.operationId in bodies, `${c.operationId} takes a body: add a valid one to bodyFor`);

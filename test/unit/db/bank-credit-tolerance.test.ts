@@ -111,7 +111,7 @@ describe("bank credits short within the tolerance (issue 24 item 7)", () => {
     const cancelled = await db.transaction((tx) =>
       cancelTransfer(tx, { subscriptionId: owner.subscriptionId, transferId: t.transferId, cancellationReason: "CUSTOMER_REQUEST", now: new Date() }),
     );
-    assert.equal(cancelled.refund?.refundAmount, "102.98", "what the customer paid, not the 102.99 due");
+    assert.equal(cancelled.refund?.refundAmount, "102.980000", "what the customer paid, not the 102.99 due (wire form)");
     const refundDue = async () => (await m.accountBalances(db, { code: "transfer:refund-due", transferId: t.transferId }))[0]?.balance ?? 0n;
     assert.equal(await refundDue(), -10298n);
     assert.equal(await balanceOf("expense:write-offs"), writeOffsBefore, "the write-off is reversed");
