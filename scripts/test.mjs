@@ -245,17 +245,23 @@ async function main() {
   }
   if (!only || only === "integration") {
     const files = testFiles("test/integration");
+    // The HTTP tests of the bank-credit queue (test/integration/transfers/bank-statements.test.ts)
+    // drive its forms without a browser, as one operator: its two actions run at once here
+    // (DUAL_CONTROL_OFF, a documented setting). Their proposal and a second operator's approval
+    // are tested in the browser (e2e/console-bank-credits.test.ts, default settings) and in
+    // test/unit/db/dual-control.test.ts.
+    const integrationEnv = { DUAL_CONTROL_OFF: "bankCredit.match,bankCredit.return" };
     const dir = mkdtempSync(path.join(tmpdir(), "remit-pglite-"));
     try {
       await side(
         () =>
-          withServer("PGlite", { PGLITE_DIR: dir }, (baseUrl) =>
+          withServer("PGlite", { PGLITE_DIR: dir, ...integrationEnv }, (baseUrl) =>
             runNodeTests("integration (PGlite)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "pglite" }),
           ),
         process.env.TEST_DATABASE_URL &&
           ((buffered) =>
             withFreshPostgres((url) =>
-              withServer("PostgreSQL", { DATABASE_URL: url }, (baseUrl) =>
+              withServer("PostgreSQL", { DATABASE_URL: url, ...integrationEnv }, (baseUrl) =>
                 runNodeTests("integration (PostgreSQL)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "postgres", TEST_DB_URL: url }, { buffered }),
               ),
             )),
