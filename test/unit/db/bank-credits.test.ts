@@ -10,7 +10,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { freshDb } from "../../support/db";
 import { camt053, type TestCredit } from "../../support/camt053";
-import { newSubscription, insertTestTransfer, type Owner } from "../../support/fixtures";
+import { bankCreditModules, fundingTransferIn, importCreditsIn } from "./support/bank-credits";
+import { newSubscription, type Owner } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -23,34 +24,9 @@ before(async () => {
 });
 after(() => close());
 
-const mod = async () => ({
-  ...(await import("@/lib/reconciliation/camt")),
-  ...(await import("@/lib/reconciliation/import")),
-  ...(await import("@/lib/reconciliation/resolve")),
-  ...(await import("@/lib/transfers/bank-transfer")),
-  ...(await import("@/lib/transfers/funding")),
-  ...(await import("@/lib/transfers/records")),
-  ...(await import("@/lib/ledger")),
-  schema: await import("@/db/schema"),
-});
-
-/** A transfer in funding with its open session and bank-transfer reference (as the page or the sandbox endpoint binds it). */
-async function fundingTransfer(now = new Date()) {
-  const m = await mod();
-  return db.transaction(async (tx) => {
-    const row = await insertTestTransfer(tx, owner, now);
-    const funding = await m.transitionTransfer(tx, await m.transitionTransfer(tx, row, "fastCheck.passed", now), "confirm", now, { confirmedAt: now });
-    const { fundingSessionId } = await m.openFundingSession(tx, funding, now);
-    const instructions = await m.chooseBankTransfer(tx, (await m.lockFundingSession(tx, fundingSessionId))!, now);
-    return { transferId: funding.id, fundingSessionId, ...instructions };
-  });
-}
-
-async function importCredits(credits: TestCredit[], now = new Date()) {
-  const m = await mod();
-  const statement = await m.readCamt053(camt053(credits, { messageId: `STMT-${++seq}` }));
-  return db.transaction((tx) => m.importStatement(tx, statement, now));
-}
+const mod = bankCreditModules;
+const fundingTransfer = (now = new Date()) => fundingTransferIn(db, owner, now);
+const importCredits = (credits: TestCredit[], now = new Date()) => importCreditsIn(db, credits, `STMT-${++seq}`, now);
 
 async function stateOf(transferId: string) {
   const { schema } = await mod();
