@@ -66,7 +66,9 @@ export const transfers = pgTable(
   (t) => [
     // One transfer per quote: two concurrent accepts of one quote cannot both insert.
     uniqueIndex("transfers_quote_idx").on(t.quoteId),
-    index("transfers_subscription_idx").on(t.subscriptionId, t.createdAt),
+    // The list by subscription, and the limits' usage (lib/limits/usage.ts) read from the index
+    // alone: the columns it sums and filters on are in the key (drizzle-kit has no INCLUDE).
+    index("transfers_subscription_idx").on(t.subscriptionId, t.createdAt, t.limitCurrency, t.state, t.limitAmount),
     index("transfers_state_idx").on(t.state),
     // Monitoring's windowed aggregates (issue 22): per sender, per beneficiary, per destination.
     index("transfers_customer_submitted_idx").on(t.customerId, t.submittedAt),

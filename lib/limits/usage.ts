@@ -5,8 +5,8 @@
  * amount converted into the partner's limit currency at the reference rate of that moment, for as
  * long as it is not aborted, expired, rejected or canceled. So the release is the transfer's own
  * state change, in the transition's transaction: nothing else to keep in step. Usage is one
- * indexed query over the subscription's transfers of the last 180 days
- * (transfers_subscription_idx: subscription_id, created_at).
+ * index-only query over the subscription's transfers of the last 180 days
+ * (transfers_subscription_idx), sent with the subscription's lock in one round trip (issue 26).
  *
  * Scope: the customer at one partner (the subscription). Limits are the partner's, in its
  * currency; a customer of two partners has each partner's limits (docs/decisions.md).
@@ -25,7 +25,7 @@ import { LIMIT_WINDOWS, TOP_TIER, WINDOW_DAYS, nextTierOf, tierLimitsOf, type Li
 export const RELEASED_STATES = ["aborted", "expired", "rejected", "canceled"] as const satisfies readonly TransferState[];
 
 const DAY_MS = 86_400_000;
-const LONGEST_DAYS = Math.max(...LIMIT_WINDOWS.map((w) => WINDOW_DAYS[w]));
+const LONGEST = LIMIT_WINDOWS[LIMIT_WINDOWS.length - 1];
 
 export interface LimitContext {
   tier: VerificationTier;
@@ -40,7 +40,7 @@ export function limitAmountOf(amount: Decimal, from: string, to: string, rates: 
 }
 
 /** The customer's tier and the partner's limits and currency, for a subscription. */
-async function contextOf(ex: Executor, subscriptionId: string, lock: boolean): Promise<LimitContext> {
+function contextSelect(ex: Executor, subscriptionId: string, lock: boolean) {
   const query = ex
     .select({ tier: customers.verificationTier, currency: partners.limitCurrency, tierLimits: partners.tierLimits })
     .from(subscriptions)
@@ -49,40 +49,54 @@ async function contextOf(ex: Executor, subscriptionId: string, lock: boolean): P
     .where(eq(subscriptions.id, subscriptionId));
   // The subscription row is the per-customer lock: two accepts of one customer are serialised here,
   // so the second sees the first's transfer (50 parallel accepts never overshoot a window).
-  const [row] = lock ? await query.for("update", { of: subscriptions }) : await query;
-  if (!row) throw new Error(`subscription ${subscriptionId} not found`);
-  return { tier: row.tier, currency: row.currency, limits: tierLimitsOf(row) };
+  return lock ? query.for("update", { of: subscriptions }).prepare("limits_context_locked") : query.prepare("limits_context");
 }
 
-/** What counts in each window now, in `currency` (transfers counted in another one are converted at today's rate). */
-export async function usageOf(
-  ex: Executor,
-  subscriptionId: string,
-  currency: string,
-  rates: ReferenceRateProvider,
-  now: Date,
-): Promise<Record<LimitWindow, Decimal>> {
-  const since = (days: number) => new Date(now.getTime() - days * DAY_MS);
+/**
+ * Per limit currency, what counts in each window. Served from transfers_subscription_idx alone
+ * (its key carries created_at, limit_currency, state and limit_amount): old transfers are read from
+ * the index, not the table. Exported for bench/limits.ts, which reads its plan.
+ */
+export function usageSelect(ex: Executor, subscriptionId: string, now: Date) {
+  const since = (w: LimitWindow) => new Date(now.getTime() - WINDOW_DAYS[w] * DAY_MS);
   const sumSince = (w: LimitWindow) =>
-    sql<string>`coalesce(sum(case when ${transfers.createdAt} > ${since(WINDOW_DAYS[w]).toISOString()}::timestamptz then ${transfers.limitAmount}::numeric end), 0)::text`;
+    sql<string>`coalesce(sum(${transfers.limitAmount}::numeric) filter (where ${transfers.createdAt} > ${since(w).toISOString()}::timestamptz), 0)::text`;
   const sums = { P1D: sumSince("P1D"), P30D: sumSince("P30D"), P180D: sumSince("P180D") } satisfies Record<LimitWindow, unknown>;
-  const rows = await ex
+  return ex
     .select({ currency: transfers.limitCurrency, ...sums })
     .from(transfers)
     .where(
       and(
         eq(transfers.subscriptionId, subscriptionId),
-        gt(transfers.createdAt, since(LONGEST_DAYS)),
+        gt(transfers.createdAt, since(LONGEST)),
         isNotNull(transfers.limitAmount),
         notInArray(transfers.state, [...RELEASED_STATES]),
       ),
     )
     .groupBy(transfers.limitCurrency);
+}
+
+/**
+ * The context (locked when `lock`) and what counts in each window, in the limit currency (amounts
+ * counted in another currency converted at today's rate). Two statements sent together: in a
+ * transaction, one round trip. They are named, so postgres.js keeps them prepared on its
+ * connection and sends the second behind the first; an unnamed statement with parameters waits
+ * for a describe round trip first. Two, not one: under READ COMMITTED a statement reads the
+ * snapshot taken when it starts, so sums in the locking statement would miss the transfer that the
+ * accept it waited for has just committed; the second statement starts once the lock is held.
+ */
+async function contextAndUsage(ex: Executor, subscriptionId: string, rates: ReferenceRateProvider, now: Date, lock: boolean) {
+  const [[row], rows] = await Promise.all([
+    contextSelect(ex, subscriptionId, lock).execute(),
+    usageSelect(ex, subscriptionId, now).prepare("limits_usage").execute(),
+  ]);
+  if (!row) throw new Error(`subscription ${subscriptionId} not found`);
+  const ctx: LimitContext = { tier: row.tier, currency: row.currency, limits: tierLimitsOf(row) };
   const used = Object.fromEntries(LIMIT_WINDOWS.map((w) => [w, new Decimal(0)])) as Record<LimitWindow, Decimal>;
-  for (const row of rows) {
-    for (const w of LIMIT_WINDOWS) used[w] = used[w].plus(limitAmountOf(new Decimal(row[w]), row.currency!, currency, rates, now));
+  for (const r of rows) {
+    for (const w of LIMIT_WINDOWS) used[w] = used[w].plus(limitAmountOf(new Decimal(r[w]), r.currency!, ctx.currency, rates, now));
   }
-  return used;
+  return { ctx, used };
 }
 
 export interface WindowStanding {
@@ -94,8 +108,7 @@ export interface WindowStanding {
 
 /** Each window's limit, use and what remains (never below zero: a lowered limit may sit under the use). */
 export async function standingOf(ex: Executor, subscriptionId: string, rates: ReferenceRateProvider, now: Date, lock = false) {
-  const ctx = await contextOf(ex, subscriptionId, lock);
-  const used = await usageOf(ex, subscriptionId, ctx.currency, rates, now);
+  const { ctx, used } = await contextAndUsage(ex, subscriptionId, rates, now, lock);
   const limits = ctx.limits[`${ctx.tier}`];
   const windows: WindowStanding[] = LIMIT_WINDOWS.map((window) => {
     const limit = new Decimal(limits[window]);

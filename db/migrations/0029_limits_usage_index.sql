@@ -1,0 +1,2 @@
+DROP INDEX "transfers_subscription_idx";--> statement-breakpoint
+CREATE INDEX "transfers_subscription_idx" ON "transfers" USING btree ("subscription_id","created_at","limit_currency","state","limit_amount");
