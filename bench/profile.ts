@@ -5,7 +5,7 @@
  * prepared inputs, bench/lib/writes.ts). The samples are split by the time window of
  * each load (the profile's clock is process.hrtime's), mapped to source file:line through the
  * build's source maps, and summed per function (self and inclusive time) and per category.
- *   BENCH_DRIVER=pglite|postgres, BENCH_SECONDS (10), BENCH_WRITES (300). Prints JSON on stdout.
+ *   BENCH_DRIVER=pglite|postgres, BENCH_SECONDS (10), BENCH_WRITES (300; 0: the read only). Prints JSON on stdout.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -48,9 +48,16 @@ async function profileBareApp() {
   const dir = mkdtempSync(path.join(tmpdir(), "remit-prof-bare-"));
   try {
     const bare = await startBareApp(adminUrl(), { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
-    const from = nowUs();
-    const r = await wrk(bare.readUrl, { seconds: SECONDS, warmup: 2 }).finally(() => bare.stop());
-    const window = { route: "bare app: GET /v1/db/read", from, to: nowUs(), requests: r.requests as number };
+    let window: Window;
+    try {
+      // The warm-up outside the window: a window's samples are then those of its counted requests.
+      await wrk(bare.readUrl, { seconds: 2, warmup: 0 });
+      const from = nowUs();
+      const r = await wrk(bare.readUrl, { seconds: SECONDS, warmup: 0 });
+      window = { route: "bare app: GET /v1/db/read", from, to: nowUs(), requests: r.requests as number };
+    } finally {
+      await bare.stop();
+    }
     return { route: window.route, requests: window.requests, summary: summarize(biggestProfile(dir), sourceMapLocator(root), window, 10) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -84,21 +91,24 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
     );
     const auth = { "ocp-apim-subscription-key": KEY, authorization: `Bearer ${me.token}` };
     type Load = { requests: number };
+    const detail = `${server.baseUrl}/v1/core/transfers/${t.transferId}`;
+    await wrk(detail, { headers: auth, seconds: 2, warmup: 0 });
     await timed(
       "GET /v1/core/transfers/{id} (registered)",
       (r: Load) => r.requests,
-      () => wrk(`${server.baseUrl}/v1/core/transfers/${t.transferId}`, { headers: auth, seconds: SECONDS, warmup: 2 }),
+      () => wrk(detail, { headers: auth, seconds: SECONDS, warmup: 0 }),
     );
-    await runWrites(server.baseUrl, customers, WRITES, (route, items, work) =>
-      timed(
-        route,
-        () => items.length,
-        async () => {
-          const out = await pooled(items, C, (item) => work(item).catch(() => undefined));
-          return out.filter((x) => x !== undefined) as Awaited<ReturnType<typeof work>>[];
-        },
-      ),
-    );
+    if (WRITES > 0)
+      await runWrites(server.baseUrl, customers, WRITES, (route, items, work) =>
+        timed(
+          route,
+          () => items.length,
+          async () => {
+            const out = await pooled(items, C, (item) => work(item).catch(() => undefined));
+            return out.filter((x) => x !== undefined) as Awaited<ReturnType<typeof work>>[];
+          },
+        ),
+      );
     await server.stop();
     stopped = true;
     const prof = biggestProfile(dir);

@@ -2,7 +2,8 @@
 // npm run bench: every benchmark against a production build, on PostgreSQL (BENCH_DATABASE_URL or
 // TEST_DATABASE_URL: a fresh database per run) and PGlite, each beside the bare app (bench/bare-app,
 // built here too), then docs/performance.md. A measurement, not a test: run it on a quiet machine
-// (at most 12 minutes). BENCH_ONLY=calls,journey,... limits it.
+// (at most 13 minutes). BENCH_ONLY=calls,journey,... limits it; the parts that start no server
+// (screening, monitoring, limits) need no build.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +11,7 @@ import path from "node:path";
 import { benchAuth } from "./auth.mjs";
 import { adminUrl, ensureBuild } from "./server.mjs";
 import { ensureBareBuild } from "./lib/bare-app.mjs";
-import { profileSection, render, sustained } from "./lib/report.mjs";
+import { profilesSection, render, sustained } from "./lib/report.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const only = process.env.BENCH_ONLY?.split(",");
@@ -19,8 +20,10 @@ if (!adminUrl()) {
   console.error("npm run bench needs BENCH_DATABASE_URL (or TEST_DATABASE_URL): a PostgreSQL server where it may create databases.");
   process.exit(2);
 }
-ensureBuild();
-ensureBareBuild();
+if (["calls", "journey", "profile", "auth"].some(want)) {
+  ensureBuild();
+  ensureBareBuild();
+}
 
 function tsx(file, env = {}) {
   const started = Date.now();
@@ -60,18 +63,24 @@ if (want("journey")) {
     journey("pglite", { BENCH_DRIVER: "pglite" }),
   ];
 }
-if (want("profile")) results.profile = tsx("bench/profile.ts", { BENCH_DRIVER: "postgres" });
+if (want("profile")) {
+  results.profile = tsx("bench/profile.ts", { BENCH_DRIVER: "postgres" });
+  // PGlite's share of a read (its target's remainder): the detail read only, no writes.
+  results.profilePglite = tsx("bench/profile.ts", { BENCH_DRIVER: "pglite", BENCH_WRITES: "0" });
+}
 if (want("auth")) results.auth = await benchAuth();
 if (want("screening")) results.screening = tsx("bench/screening.ts");
 // Issue 22: what monitoring adds to the fast-check, with 100,000 transfers in the windows (PostgreSQL).
 if (want("monitoring")) results.monitoring = tsx("bench/monitoring.ts");
+// Issue 26: what the limit reservation adds to a quote accept (PostgreSQL, its own database).
+if (want("limits")) results.limits = tsx("bench/limits.ts");
 results.minutes = (Date.now() - started) / 60000;
 // The raw figures, for a look after the run (not committed).
 writeFileSync(path.join(tmpdir(), "remit-bench-last-run.json"), JSON.stringify(results, null, 2));
 const docPath = path.join(root, "docs/performance.md");
 // BENCH_ONLY=profile replaces the Profile section only; every other run writes the whole document.
 const profileOnly = only?.length === 1 && only[0] === "profile" && existsSync(docPath);
-const doc = profileOnly ? withSection(readFileSync(docPath, "utf8"), "Profile", profileSection(results.profile)) : render(results);
+const doc = profileOnly ? withSection(readFileSync(docPath, "utf8"), "Profile", profilesSection(results)) : render(results);
 writeFileSync(docPath, doc);
 console.log(doc);
 

@@ -1,0 +1,171 @@
+/**
+ * bench/lib/report.mjs and remainders.mjs (issue 26): each target of a fixed run is met or not by
+ * its own figures, and a target not met is explained by sentences computed from that run (the
+ * route's profile against the bare app's, statements per request, CPU per call, step times).
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+// @ts-expect-error: plain ESM helpers
+import { render, targetRows } from "../../../bench/lib/report.mjs";
+
+const DETAIL = "GET /v1/core/transfers/{id} (registered)";
+const QUOTE = "POST /v1/core/quotes (RS256-signed)";
+
+/** A profile window: `ms` of samples over `requests`, with these category shares. */
+const window = (route: string, requests: number, ms: number, shares: Record<string, number>) => ({
+  route,
+  requests,
+  summary: { ms, categories: Object.entries(shares).map(([name, share]) => ({ name, share })), self: [], total: [] },
+});
+
+const calls = (database: string, detailRps: number, statements?: { statementsPerRequest: number; controlPerRequest: number }) => ({
+  database,
+  connections: 50,
+  seconds: 8,
+  rss: 250,
+  rows: [
+    { route: "bare app: GET /v1/db/read", kind: "bare-read", driver: "wrk", rps: 1000, p50: 1, p99: 2, errors: 0 },
+    { route: DETAIL, kind: "read", driver: "wrk", rps: detailRps, p50: 1, p99: 2, errors: 0, ...statements },
+    { route: "bare app: GET /v1/db/read, Node closed loop", kind: "bare-read", driver: "node", rps: 600, p50: 1, p99: 2, errors: 0 },
+    { route: "bare app: POST /v1/db/write", kind: "bare-write", driver: "node", rps: 500, p50: 1, p99: 2, errors: 0 },
+    { route: QUOTE, kind: "write", driver: "node", rps: 400, p50: 1, p99: 2, errors: 0, statementsPerRequest: 11, controlPerRequest: 2 },
+  ],
+});
+
+const journey = {
+  role: "saturation",
+  database: "PostgreSQL",
+  rate: 32,
+  seconds: 15,
+  customers: 30,
+  completed: 100,
+  failed: 0,
+  elapsed: 10,
+  arrivals: 5,
+  instances: 1,
+  jobLatency: { submitToValidated: { p50: 10, p99: 40 }, fundingToFunded: { p50: 3, p99: 9 } },
+  rss: { before: 200, peak: 260, after: 250 },
+  cpu: { serverMsPerJourney: 50, serverCores: 0.8, machineBusy: 0.9 },
+  anchor: { rps: 1000, p50: 1, p99: 2 },
+  calls: [
+    { name: "POST quotes", count: 100, p50: 10, p99: 20, errors: 0 },
+    { name: "GET transfer (poll)", count: 200, p50: 5, p99: 10, errors: 0 },
+    { name: "GET disclosure", count: 100, p50: 5, p99: 10, errors: 0 },
+  ],
+};
+
+const results = {
+  calls: [calls("PostgreSQL", 500, { statementsPerRequest: 2, controlPerRequest: 0 }), calls("PGlite", 300)],
+  journeys: [journey],
+  profile: {
+    database: "PostgreSQL",
+    routes: [
+      // 1000 ms, 10 % idle, over 1000 requests: 0.90 ms each.
+      window("bare app: GET /v1/db/read", 1000, 1000, { next: 0.31, "node (internals, native)": 0.48, idle: 0.1 }),
+      // 2000 ms, none idle, over 1000 requests: 2 ms each.
+      window(DETAIL, 1000, 2000, { next: 0.29, "drizzle-orm": 0.03, "our code (lib/, app/, db/)": 0.07 }),
+      // 1200 ms, 25 % idle, over 300 requests: 3 ms each.
+      window(QUOTE, 300, 1200, { "drizzle-orm": 0.15, idle: 0.25 }),
+    ],
+  },
+  profilePglite: {
+    database: "PGlite",
+    // 3000 ms, none idle, over 1000 requests: 3 ms each.
+    routes: [window(DETAIL, 1000, 3000, { "PGlite (WebAssembly)": 0.4, "PGlite (JS)": 0.05, next: 0.2 })],
+  },
+  monitoring: { transfers: 100_000, customers: 1000, samples: 1000, heldShare: 0.1, p50: 2, p99: 8, max: 20, roundTripP50: 0.5, roundTripP99: 2 },
+  limits: {
+    history: 200,
+    transfers: 20_200,
+    runs: 500,
+    reservation: { p50: 0.9, p99: 2.5, max: 4 },
+    processCpu: { p50: 0.4, p99: 0.7, max: 1 },
+    roundTrip: { p50: 0.3, p99: 1.2, max: 2 },
+    usageStatement: { runs: 50, p50: 0.2, p99: 0.3, max: 0.4, scan: "Index Only Scan", index: "transfers_subscription_idx", heapFetches: 0, buffers: 5 },
+  },
+  minutes: 1,
+};
+
+type Row = { name: string; measured: string; met: boolean; why?: string };
+const rowOf = (rows: Row[], start: string) => {
+  const row = rows.find((r) => r.name.startsWith(start));
+  assert.ok(row, `no target row ${start}`);
+  return row;
+};
+
+describe("bench report: targets and what explains each one not met", () => {
+  const rows: Row[] = targetRows(results);
+
+  it("a read under 80 % of the bare read: its profile against the bare app's, its CPU and statements per request", () => {
+    const read = rowOf(rows, `${DETAIL} (PostgreSQL)`);
+    assert.equal(read.measured, "50 %");
+    assert.equal(read.met, false);
+    assert.match(
+      read.why!,
+      /Next 29 % \(31 %\), Node internals 0 % \(48 %\), GC 0 % \(0 %\), Drizzle 3 % \(0 %\), postgres\.js 0 % \(0 %\), our code 7 % \(0 %\)/,
+    );
+    assert.match(read.why!, /Main-thread CPU per request: 2\.00 ms \(0\.90 ms\)/);
+    assert.match(read.why!, /2\.0 statements per request, 0\.0 of them BEGIN\/COMMIT/);
+  });
+
+  it("a write is met at ≥ 50 % of the bare read and ≥ 70 % of the bare write: nothing to explain", () => {
+    const write = rowOf(rows, `${QUOTE} (PostgreSQL)`);
+    assert.equal(write.measured, "67 % and 80 %");
+    assert.equal(write.met, true);
+    assert.equal(write.why, undefined);
+  });
+
+  it("CPU per journey: each profiled call's main-thread CPU times its calls per journey, and the rest named", () => {
+    const cpu = rowOf(rows, "Server CPU per journey");
+    assert.equal(cpu.met, false);
+    assert.match(cpu.why!, /POST quotes 1\.0 × 3\.00 ms = 3\.0 ms, 11\.0 statements \(2\.0 BEGIN\/COMMIT\) each/);
+    assert.match(cpu.why!, /GET transfer \(poll\) 2\.0 × 2\.00 ms = 4\.0 ms, 2\.0 statements \(0\.0 BEGIN\/COMMIT\) each/);
+    assert.match(cpu.why!, /together 7\.0 ms\. The other 43\.0 ms: the calls not profiled \(GET disclosure\)/);
+  });
+
+  it("the sustained rate: what the CPU per journey allows on one core", () => {
+    const rate = rowOf(rows, "Journeys/s one process sustains");
+    assert.equal(rate.measured, "14.3");
+    assert.match(rate.why!, /one core serves at most 20\.0 journeys\/s; the server used 80 % of one core/);
+  });
+
+  it("PGlite: PGlite's share of the read's profile, and its CPU against the same read on PostgreSQL", () => {
+    const lite = rowOf(rows, "PGlite reads");
+    assert.equal(lite.measured, "30 %–30 %");
+    assert.match(lite.why!, /PGlite takes 45 % of the samples \(WebAssembly 40 %, its JavaScript 5 %\)/);
+    assert.match(lite.why!, /Main-thread CPU per request: 3\.00 ms \(on PostgreSQL: 2\.00 ms\)/);
+  });
+
+  it("monitoring not met: its times against one round trip; limits met: not explained", () => {
+    const monitoring = rowOf(rows, "Monitoring evaluation p99");
+    assert.equal(monitoring.met, false);
+    assert.match(monitoring.why!, /p50 is 4\.0 round trips, its p99 4\.0 × the round trip's p99/);
+    const limits = rowOf(rows, "Limit reservation p99");
+    assert.deepEqual([limits.measured, limits.met, limits.why], ["2.5 ms", true, undefined]);
+  });
+
+  it("limits not met: the reservation, one round trip and the usage statement's plan", () => {
+    const slow = { ...results, limits: { ...results.limits, reservation: { p50: 2, p99: 6.5, max: 9 } } };
+    const limits = rowOf(targetRows(slow), "Limit reservation p99");
+    assert.equal(limits.met, false);
+    assert.match(
+      limits.why!,
+      /p99 6\.5 ms.*CPU in the call p50 0\.4 ms, p99 0\.7 ms.*round trip.*p99 1\.2 ms.*Index Only Scan on transfers_subscription_idx, 0 heap fetches, 5 buffers/,
+    );
+  });
+
+  it("the document lists each target not met with its explanation, and the limit reservation's section", () => {
+    const doc: string = render(results);
+    const remainder = doc.slice(doc.indexOf("## What explains the remainder, per target"), doc.indexOf("## Per call"));
+    assert.match(
+      remainder,
+      new RegExp(`- \\*\\*${DETAIL.replace(/[{}()]/g, "\\$&")} \\(PostgreSQL\\)\\*\\* \\(50 %; target ≥ 80 % of the bare read\\): Share`),
+    );
+    assert.doesNotMatch(remainder, /Limit reservation|POST \/v1\/core\/quotes/);
+    assert.match(doc, /## Limit reservation\n\nbench\/limits\.ts/);
+    assert.match(
+      doc,
+      /\| 0\.9 ms \| 2\.5 ms \| 4 ms \| 0\.4 \/ 0\.7 ms \| 0\.3 \/ 1\.2 ms \| 0\.2 \/ 0\.3 ms \| Index Only Scan on transfers_subscription_idx, 0 heap fetches, 5 buffers \|/,
+    );
+  });
+});
