@@ -14,6 +14,7 @@ const CATEGORIES = [
   ["drizzle-orm", "Drizzle"],
   ["postgres.js", "postgres.js"],
   ["our code (lib/, app/, db/)", "our code"],
+  ["idle", "idle"],
 ];
 const PGLITE = ["PGlite (WebAssembly)", "PGlite (JS)"];
 

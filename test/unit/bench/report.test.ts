@@ -102,7 +102,7 @@ describe("bench report: targets and what explains each one not met", () => {
     assert.equal(read.met, false);
     assert.match(
       read.why!,
-      /Next 29 % \(31 %\), Node internals 0 % \(48 %\), GC 0 % \(0 %\), Drizzle 3 % \(0 %\), postgres\.js 0 % \(0 %\), our code 7 % \(0 %\)/,
+      /Next 29 % \(31 %\), Node internals 0 % \(48 %\), GC 0 % \(0 %\), Drizzle 3 % \(0 %\), postgres\.js 0 % \(0 %\), our code 7 % \(0 %\), idle 0 % \(10 %\)/,
     );
     assert.match(read.why!, /Main-thread CPU per request: 2\.00 ms \(0\.90 ms\)/);
     assert.match(read.why!, /2\.0 statements per request, 0\.0 of them BEGIN\/COMMIT/);
