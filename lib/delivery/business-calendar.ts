@@ -55,32 +55,53 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
       day: "2-digit",
       hour: "2-digit",
       minute: "2-digit",
-      second: "2-digit",
     });
     formatters.set(timeZone, f);
   }
   return f;
 }
 
+interface WallClock {
+  day: LocalDate;
+  time: string;
+  /** The zone's offset from UTC, in milliseconds. */
+  offset: number;
+}
+
+// Every offset in use is a whole number of minutes and changes on a minute boundary, so the wall
+// clock to the minute is a function of the instant's UTC minute. Intl's formatting was most of an
+// estimate's cost, and every read in the same minute asks the same few (zone, minute) pairs: the
+// estimates counted from now and the openings and closes they land on (issue 26).
+const wallClocks = new Map<string, WallClock>();
+const WALL_CLOCKS_KEPT = 4096;
+
+function wallClock(instant: Date, timeZone: string): WallClock {
+  const minute = Math.floor(instant.getTime() / 60_000);
+  const key = `${timeZone} ${minute}`;
+  let wall = wallClocks.get(key);
+  if (!wall) {
+    const parts = Object.fromEntries(
+      formatter(timeZone)
+        .formatToParts(new Date(minute * 60_000))
+        .map((p) => [p.type, p.value]),
+    );
+    const asUtc = Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute);
+    wall = { day: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}`, offset: asUtc - minute * 60_000 };
+    if (wallClocks.size >= WALL_CLOCKS_KEPT) wallClocks.clear();
+    wallClocks.set(key, wall);
+  }
+  return wall;
+}
+
 /** The wall clock of `timeZone` at `instant`: its local date and "HH:MM". */
 export function localTime(instant: Date, timeZone: string): { day: LocalDate; time: string } {
-  const parts = Object.fromEntries(
-    formatter(timeZone)
-      .formatToParts(instant)
-      .map((p) => [p.type, p.value]),
-  );
-  return { day: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+  const { day, time } = wallClock(instant, timeZone);
+  return { day, time };
 }
 
 /** The offset of `timeZone` from UTC at `instant`, in milliseconds. */
 function offsetMs(instant: Date, timeZone: string): number {
-  const parts = Object.fromEntries(
-    formatter(timeZone)
-      .formatToParts(instant)
-      .map((p) => [p.type, p.value]),
-  );
-  const asUtc = Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second);
-  return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
+  return wallClock(instant, timeZone).offset;
 }
 
 /** The instant at which `timeZone` shows `day` `time` (twice corrected for a DST change in between). */

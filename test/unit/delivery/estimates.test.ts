@@ -3,6 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import rawEstimates from "@/data/delivery-estimates/v1.json";
 import { businessDaysAfter, estimateDeliveryBy, loadEstimateFile } from "@/lib/delivery/estimates";
+import { localTime, zonedInstant } from "@/lib/delivery/business-calendar";
 import { transferDelivery } from "@/lib/delivery/transfer-delivery";
 
 const at = (iso: string) => new Date(iso);
@@ -69,4 +70,32 @@ test("the data file covers every corridor and payout method; a missing method st
   const broken = structuredClone(rawEstimates) as { corridors: { code: string; methods: Record<string, unknown> }[] };
   delete broken.corridors.find((c) => c.code === "US-MX")!.methods.cash_pickup;
   assert.throws(() => loadEstimateFile(broken), /US-MX cash_pickup: no delivery estimate/);
+});
+
+test("the wall clock is memoised per minute: across DST changes and odd offsets, the same answer as Intl's, first and second time", () => {
+  const intl = (instant: Date, timeZone: string) => {
+    const p = Object.fromEntries(
+      new Intl.DateTimeFormat("en-CA", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" })
+        .formatToParts(instant)
+        .map((x) => [x.type, x.value]),
+    );
+    return { day: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` };
+  };
+  const cases: [string, string[]][] = [
+    // New York: back to EST at 06:00Z on 1 Nov 2026, to EDT at 07:00Z on 8 Mar 2026.
+    [
+      "America/New_York",
+      ["2026-11-01T05:59:59.999Z", "2026-11-01T06:00:00.000Z", "2026-11-01T06:00:30.500Z", "2026-03-08T06:59:00.000Z", "2026-03-08T07:00:00.000Z"],
+    ],
+    ["Asia/Kathmandu", ["2026-11-24T18:14:59.000Z", "2026-11-24T18:15:00.000Z"]],
+    // Lord Howe moves half an hour: to +11 at 15:30Z on 3 Oct 2026.
+    ["Australia/Lord_Howe", ["2026-10-03T15:29:59.000Z", "2026-10-03T15:30:00.000Z"]],
+  ];
+  for (const [zone, instants] of cases)
+    for (const iso of instants)
+      for (let round = 0; round < 2; round++) assert.deepEqual(localTime(at(iso), zone), intl(at(iso), zone), `${zone} ${iso} (round ${round + 1})`);
+  // Noon on either side of New York's change to EST.
+  assert.equal(zonedInstant("2026-10-31", "12:00", "America/New_York").toISOString(), "2026-10-31T16:00:00.000Z");
+  assert.equal(zonedInstant("2026-11-01", "12:00", "America/New_York").toISOString(), "2026-11-01T17:00:00.000Z");
+  assert.equal(zonedInstant("2026-10-04", "12:00", "Australia/Lord_Howe").toISOString(), "2026-10-04T01:00:00.000Z");
 });
