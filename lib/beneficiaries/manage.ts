@@ -7,7 +7,7 @@ import { config } from "@/lib/config";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { decodeCursor, encodeCursor, invalidCursor } from "@/lib/pagination/cursor";
 import { serviceSecret } from "@/lib/platform/secrets";
-import { beneficiaryInScope, beneficiaryView, transitionBeneficiary } from "./records";
+import { beneficiaryDetail, beneficiaryInScope, beneficiaryView, transitionBeneficiary } from "./records";
 import { beneficiaryMachine, type BeneficiaryState } from "./state-machine";
 import { expectState } from "@/lib/state-machine/define";
 import type { Relationship } from "./relationships";
@@ -41,8 +41,8 @@ export async function createBeneficiary(tx: Tx, input: { subscriptionId: string;
   return beneficiaryView(tx, row);
 }
 
-export async function readBeneficiary(tx: Executor, input: { subscriptionId: string; beneficiaryId: string }) {
-  return beneficiaryView(tx, await beneficiaryInScope(tx, input.subscriptionId, input.beneficiaryId));
+export async function readBeneficiary(db: Executor, input: { subscriptionId: string; beneficiaryId: string }) {
+  return beneficiaryDetail(db, input.subscriptionId, input.beneficiaryId);
 }
 
 /** POST /v1/core/beneficiaries/{id}/archive: one way; BLOCKED refuses (beneficiary.archiveBlocked). */

@@ -82,6 +82,32 @@ export async function beneficiaryView(db: Executor, row: BeneficiaryRow) {
       .orderBy(payoutMethods.addedAt)
       .prepare("beneficiary_payout_methods"),
   ).execute({ beneficiaryId: row.id });
+  return beneficiaryBody(row, methods);
+}
+
+/**
+ * The detail of a beneficiary of the calling subscription: the row and its payout methods in one
+ * statement (a row per method), so a read outside a transaction serves one snapshot in one round
+ * trip (issue 26). Another customer's answers exactly like a missing one.
+ */
+export async function beneficiaryDetail(db: Executor, subscriptionId: string, beneficiaryId: string) {
+  const rows = await prepared(db, "beneficiary_with_methods", (e) =>
+    e
+      .select({ beneficiary: beneficiaries, method: payoutMethods })
+      .from(beneficiaries)
+      .leftJoin(payoutMethods, eq(payoutMethods.beneficiaryId, beneficiaries.id))
+      .where(and(eq(beneficiaries.id, sql.placeholder("beneficiaryId")), eq(beneficiaries.subscriptionId, sql.placeholder("subscriptionId"))))
+      .orderBy(payoutMethods.addedAt)
+      .prepare("beneficiary_with_methods"),
+  ).execute({ beneficiaryId, subscriptionId });
+  if (!rows.length) throw beneficiaryNotFound();
+  return beneficiaryBody(
+    rows[0].beneficiary,
+    rows.flatMap((r) => (r.method ? [r.method] : [])),
+  );
+}
+
+function beneficiaryBody(row: BeneficiaryRow, methods: (typeof payoutMethods.$inferSelect)[]) {
   return {
     beneficiaryId: row.id,
     firstName: row.firstName,

@@ -131,21 +131,19 @@ export function customerActionExpected(status: string, kycStatus: string, hasPro
 
 /** GET /v1/core/profile. */
 export async function readProfile(tx: Executor, input: { customerId: string; subscriptionId: string }) {
-  const [customer] = await prepared(tx, "profile_customer", (e) =>
+  // The customer and its login identifiers in one statement (a row per identifier): one round
+  // trip, and one snapshot outside a transaction (issue 26).
+  const rows = await prepared(tx, "profile_with_identifiers", (e) =>
     e
-      .select()
+      .select({ customer: customers, identifier: loginIdentifiers })
       .from(customers)
+      .leftJoin(loginIdentifiers, eq(loginIdentifiers.subscriptionId, sql.placeholder("subscriptionId")))
       .where(eq(customers.id, sql.placeholder("customerId")))
-      .prepare("profile_customer"),
-  ).execute({ customerId: input.customerId });
-  const ids = await prepared(tx, "profile_identifiers", (e) =>
-    e
-      .select()
-      .from(loginIdentifiers)
-      .where(eq(loginIdentifiers.subscriptionId, sql.placeholder("subscriptionId")))
       .orderBy(loginIdentifiers.createdAt)
-      .prepare("profile_identifiers"),
-  ).execute({ subscriptionId: input.subscriptionId });
+      .prepare("profile_with_identifiers"),
+  ).execute({ customerId: input.customerId, subscriptionId: input.subscriptionId });
+  const customer = rows[0].customer;
+  const ids = rows.flatMap((r) => (r.identifier ? [r.identifier] : []));
   return {
     // The caller's own subscription (resolved from the token, so it exists).
     subscriptionId: input.subscriptionId,
