@@ -1,5 +1,6 @@
-import { and, asc, eq, gt, gte, inArray, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
+import { prepared } from "@/db/prepared";
 import { events } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 import type { EventType } from "./emit";
@@ -25,19 +26,39 @@ export interface ListEventsInput {
  * itself: a partner resumes from the last one it processed, whether it came by webhook or here.
  */
 export async function listEvents<E = EventEnvelope>(db: Executor, input: ListEventsInput): Promise<{ items: E[]; nextCursor: string | null }> {
-  const conditions: SQL[] = [eq(events.subscriptionId, input.subscriptionId)];
-  if (input.types) conditions.push(inArray(events.eventType, [...input.types]));
-  if (input.createdSince) conditions.push(gte(events.occurredAt, input.createdSince));
-  if (input.after !== undefined) conditions.push(gt(events.sequence, input.after));
-  const rows = await db
-    .select({ body: events.body, sequence: events.sequence })
-    .from(events)
-    .where(and(...conditions))
-    .orderBy(asc(events.sequence))
-    .limit(input.limit + 1);
+  const rows = await pageQuery(db, input);
   const page = rows.slice(0, input.limit);
   const last = page[page.length - 1];
   return { items: page.map((r) => r.body as E), nextCursor: rows.length > input.limit && last ? String(last.sequence) : null };
+}
+
+/** A value, or its placeholder when the query is prepared. */
+type Param = <T>(name: string, value: T) => T;
+const asPlaceholder = ((name: string) => sql.placeholder(name)) as unknown as Param;
+
+/**
+ * The page, limit + 1 rows. Without a type filter the query is prepared once per process, by which
+ * optional filters it has (issue 26: Drizzle built it on every request); a type filter varies in
+ * length and is built per request, as transfer_list does with states.
+ */
+function pageQuery(db: Executor, input: ListEventsInput) {
+  const build = (e: Executor, p: Param) => {
+    const conditions: SQL[] = [eq(events.subscriptionId, p("sub", input.subscriptionId))];
+    if (input.types) conditions.push(inArray(events.eventType, [...input.types]));
+    if (input.createdSince) conditions.push(gte(events.occurredAt, p("since", input.createdSince)));
+    if (input.after !== undefined) conditions.push(gt(events.sequence, p("after", input.after)));
+    return e
+      .select({ body: events.body, sequence: events.sequence })
+      .from(events)
+      .where(and(...conditions))
+      .orderBy(asc(events.sequence))
+      .limit(p("limit", input.limit + 1));
+  };
+  if (input.types) return build(db, (_, v) => v);
+  const shape = `event_list${input.createdSince ? "_since" : ""}${input.after !== undefined ? "_after" : ""}`;
+  // A placeholder skips the column's encoder: the timestamp goes as ISO text, which PostgreSQL casts.
+  const values = { sub: input.subscriptionId, since: input.createdSince?.toISOString(), after: input.after, limit: input.limit + 1 };
+  return prepared(db, shape, (e) => build(e, asPlaceholder).prepare(shape)).execute(values);
 }
 
 /** GET /v1/core/events/{eventId}; another subscription's event is event.notFound (404). */
