@@ -27,11 +27,6 @@ export function quoteStatus(row: QuoteRow, now: Date): "AVAILABLE" | "ACCEPTED" 
   return row.validUntil.getTime() <= now.getTime() ? "EXPIRED" : "AVAILABLE";
 }
 
-function deliveryIfFundedNow(row: Pick<QuoteRow, "corridor" | "payoutMethod">, now: Date): { estimatedDeliveryBy?: string } {
-  const by = estimateDeliveryBy(row.corridor, row.payoutMethod, now);
-  return by ? { estimatedDeliveryBy: by.toISOString() } : {};
-}
-
 /** QuoteResponse (spec 2.5 + decisions section 6). */
 export function quoteView(row: QuoteRow, now: Date) {
   const corridor = corridorByCode(row.corridor);
@@ -47,8 +42,9 @@ export function quoteView(row: QuoteRow, now: Date) {
     totalCustomerCost: row.totalCustomerCost,
     totalCustomerCostCurrency: row.originCurrency,
     quoteValidUntil: row.validUntil.toISOString(),
-    // Ours (issue 25): when the money would be available if the transfer were funded now.
-    ...deliveryIfFundedNow(row, now),
+    // Ours (issue 25): when the money would be available if the transfer were funded now. Absent
+    // (undefined, which JSON leaves out) for a pair without data; no spread (issue 26).
+    estimatedDeliveryBy: estimateDeliveryBy(row.corridor, row.payoutMethod, now)?.toISOString(),
     corridor: {
       originCountry: corridor?.originCountry.alpha3 ?? row.corridor.slice(0, 2),
       destinationCountry: corridor?.destinationCountry.alpha3 ?? row.corridor.slice(3),
