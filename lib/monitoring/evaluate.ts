@@ -5,7 +5,7 @@
  * only when the partner's mode is enforce; the caller (lib/transfers/fast-check-job.ts) moves the
  * transfer. Nothing here is ever returned to a partner.
  */
-import { eq, inArray, sql } from "drizzle-orm";
+import { inArray, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { monitoringEvaluations, monitoringRuleSets, monitoringSuppressions, partners } from "@/db/schema";
@@ -13,7 +13,8 @@ import { config } from "@/lib/config";
 import type { Corridor } from "@/lib/corridors/schema";
 import { Decimal } from "@/lib/money/decimal";
 import { effectsOf } from "@/lib/platform/unit-of-work";
-import { AGGREGATES, type AggregateSubject } from "./aggregates";
+import { WINDOW_SECONDS, type Window } from "./aggregate-names";
+import { AGGREGATES, senderPass, type AggregateSubject } from "./aggregates";
 import { aggregatesOf, holds, type AggregateRequest, type ConditionContext } from "./conditions";
 import type { Field, RuleSetDocument } from "./rule-set";
 import type { FiredRule, MonitoringMode, MonitoringOutcome, TypologyScore } from "./types";
@@ -90,22 +91,39 @@ export function scoreRuleSet(document: RuleSetDocument, ctx: ConditionContext, s
 }
 
 /**
- * Reads, in one statement, every aggregate the requests name and the rules snoozed for the
- * customer at `asOf` (values as decimal strings).
+ * Reads, in one statement, every aggregate the requests name, the rules snoozed for the customer at
+ * `asOf` and the `also` columns (values as decimal strings; `also` as the driver reads them).
  */
 export async function readAggregates(
   tx: Tx,
   subject: AggregateSubject,
   requests: readonly AggregateRequest[],
-): Promise<{ values: Record<string, string>; suppressed: Set<string> }> {
-  const columns = requests.map((r, i) => sql`(${AGGREGATES[r.name](subject, r.args)})::text as ${sql.identifier(`a${i}`)}`);
-  const snoozed = sql`array(select ${monitoringSuppressions.ruleId} from ${monitoringSuppressions}
-    where ${monitoringSuppressions.customerId} = ${subject.customerId} and ${monitoringSuppressions.expiresAt} > ${subject.asOf.toISOString()}::timestamptz) as snoozed`;
-  const [row] = rowsOf<Record<string, string | string[]>>(await tx.execute(sql`select ${sql.join([...columns, snoozed], sql`, `)}`));
+  also: Record<string, SQL> = {},
+): Promise<{ values: Record<string, string>; suppressed: Set<string>; also: Record<string, unknown> }> {
+  const columns: SQL[] = [];
+  const passColumns: SQL[] = [];
+  let passWindow: Window | undefined;
+  requests.forEach((r, i) => {
+    const name = sql.identifier(`a${i}`);
+    const read = AGGREGATES[r.name](subject, r.args);
+    if ("subquery" in read) return columns.push(sql`(${read.subquery})::text as ${name}`);
+    passColumns.push(sql`(${read.overSenderPass})::text as ${name}`);
+    columns.push(sql`${name}`);
+    if (passWindow === undefined || WINDOW_SECONDS[read.window] > WINDOW_SECONDS[passWindow]) passWindow = read.window;
+  });
+  columns.push(sql`array(select ${monitoringSuppressions.ruleId} from ${monitoringSuppressions}
+    where ${monitoringSuppressions.customerId} = ${subject.customerId} and ${monitoringSuppressions.expiresAt} > ${subject.asOf.toISOString()}::timestamptz) as snoozed`);
+  for (const [name, column] of Object.entries(also)) columns.push(sql`${column} as ${sql.identifier(name)}`);
+  const pass = passWindow === undefined ? sql`` : sql` from ${senderPass(subject, passWindow, passColumns)} as sender`;
+  const [row] = rowsOf<Record<string, unknown>>(await tx.execute(sql`select ${sql.join(columns, sql`, `)}${pass}`));
   const values: Record<string, string> = {};
   requests.forEach((r, i) => (values[r.key] = String(row[`a${i}`])));
   const list = row.snoozed;
-  return { values, suppressed: new Set(Array.isArray(list) ? list : parsePgArray(String(list ?? "{}"))) };
+  return {
+    values,
+    suppressed: new Set(Array.isArray(list) ? list : parsePgArray(String(list ?? "{}"))),
+    also: Object.fromEntries(Object.keys(also).map((name) => [name, row[name]])),
+  };
 }
 
 /** A text[] sent back as its literal ("{a,b}") by a driver that does not parse it. */
@@ -121,7 +139,8 @@ export async function evaluateAgainst(
   sets: readonly { document: RuleSetDocument }[],
   overrides: Record<string, string>,
   asOf: Date,
-): Promise<{ results: Scored[]; aggregates: Record<string, string>[] }> {
+  also: Record<string, SQL> = {},
+): Promise<{ results: Scored[]; aggregates: Record<string, string>[]; also: Record<string, unknown> }> {
   const fields = fieldsOf(t, asOf);
   const contexts = sets.map((s) => ({ fields, parameters: parametersFor(s.document, overrides), lists: s.document.lists }) satisfies ConditionContext);
   const needed = new Map<string, AggregateRequest>();
@@ -139,10 +158,10 @@ export async function evaluateAgainst(
     originCurrency: t.originCurrency,
     asOf,
   };
-  const { values, suppressed } = await readAggregates(tx, subject, [...needed.values()]);
+  const { values, suppressed, also: read } = await readAggregates(tx, subject, [...needed.values()], also);
   const results = sets.map((s, i) => scoreRuleSet(s.document, { ...contexts[i], aggregates: values }, suppressed));
   const aggregates = perSet.map((keys) => Object.fromEntries(keys.map((k) => [k, values[k]])));
-  return { results, aggregates };
+  return { results, aggregates, also: read };
 }
 
 /** What the fast-check acts on: the live set's outcome, the partner's mode, and the evaluation recorded. */
@@ -155,10 +174,27 @@ export interface Monitoring {
 }
 
 /**
- * Evaluates the transfer at its fast-check: the active rule set (live) and every set in shadowing
- * (candidate, never acts), with the partner's parameter values; records each evaluation at commit.
+ * The sets in force as this process last read them, and each partner's parameter values last seen.
+ * A set's document is frozen from its proposal on (./state-machine.ts), so only which sets are
+ * active or shadowing, and a partner's values, can change: the evaluation's own statement reads
+ * both (IN_FORCE, the partner's row) and the evaluation is redone with them when they differ.
+ * Another process activating a set is seen by the next evaluation here, as a set read first in the
+ * transaction always was. This saves two statements per fast-check (docs/performance.md).
  */
-export async function monitorTransfer(tx: Tx, t: MonitoredTransfer, now: Date): Promise<Monitoring> {
+let inForce: RuleSetRow[] | undefined;
+const partnerParameters = new Map<string, Record<string, string>>();
+
+/** The sets as IN_FORCE names them, in a fixed order. */
+const keyOf = (sets: readonly RuleSetRow[]) =>
+  sets
+    .map((s) => `${s.id}:${s.state}`)
+    .sort()
+    .join(",");
+
+const IN_FORCE = sql`(select string_agg(${monitoringRuleSets.id} || ':' || ${monitoringRuleSets.state}, ',') from ${monitoringRuleSets}
+  where ${monitoringRuleSets.state} in ('active', 'shadowing'))`;
+
+async function setsInForce(tx: Tx): Promise<RuleSetRow[]> {
   const sets = await tx
     .select()
     .from(monitoringRuleSets)
@@ -166,13 +202,39 @@ export async function monitorTransfer(tx: Tx, t: MonitoredTransfer, now: Date): 
   const live = sets.find((s) => s.state === "active");
   if (!live) throw new Error("monitoring: no active rule set (the default pack is activated at start)");
   const ordered = [live, ...sets.filter((s) => s !== live)];
-  const [partner] = await tx
-    .select({ monitoringMode: partners.monitoringMode, monitoringParameters: partners.monitoringParameters })
-    .from(partners)
-    .where(eq(partners.id, t.partnerId));
-  const mode = modeOf(partner);
-  const { results, aggregates } = await evaluateAgainst(tx, t, ordered, partner.monitoringParameters, now);
-  const rows: EvaluationRow[] = ordered.map((set, i) => ({
+  return (inForce = ordered);
+}
+
+const sameParameters = (a: Record<string, string>, b: Record<string, string>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([name, value]) => b[name] === value);
+
+/**
+ * Evaluates the transfer at its fast-check: the active rule set (live) and every set in shadowing
+ * (candidate, never acts), with the partner's parameter values; records each evaluation at commit.
+ * One statement when the sets and the partner's values are those of the last evaluation.
+ */
+export async function monitorTransfer(tx: Tx, t: MonitoredTransfer, now: Date): Promise<Monitoring> {
+  const partner = sql`(select json_build_array(${partners.monitoringMode}, ${partners.monitoringParameters})::text from ${partners} where ${partners.id} = ${t.partnerId})`;
+  const evaluate = async (sets: RuleSetRow[], overrides: Record<string, string>) => {
+    const run = await evaluateAgainst(tx, t, sets, overrides, now, { in_force: IN_FORCE, partner });
+    if (run.also.partner === null || run.also.partner === undefined) throw new Error(`monitoring: no partner ${t.partnerId}`);
+    const [mode, parameters] = JSON.parse(String(run.also.partner)) as [MonitoringMode | null, Record<string, string>];
+    partnerParameters.set(t.partnerId, parameters);
+    const inForceNow = String(run.also.in_force ?? "")
+      .split(",")
+      .sort()
+      .join(",");
+    return { ...run, mode: modeOf({ monitoringMode: mode }), parameters, current: inForceNow === keyOf(sets) && sameParameters(overrides, parameters) };
+  };
+  let sets = inForce ?? (await setsInForce(tx));
+  let run = await evaluate(sets, partnerParameters.get(t.partnerId) ?? {});
+  if (!run.current) {
+    // The sets or the partner's values changed since the last evaluation here: read, then use them.
+    sets = await setsInForce(tx);
+    run = await evaluate(sets, run.parameters);
+  }
+  const { results, aggregates, mode } = run;
+  const rows: EvaluationRow[] = sets.map((set, i) => ({
     id: newId("mev"),
     transferId: t.id,
     customerId: t.customerId,

@@ -402,3 +402,39 @@ test("a rule snoozed for the customer does not count until its expiry", async ()
     .where(eq(monitoringSuppressions.customerId, s.customerId));
   await expectHeld((await transfer(s, { amount: "950.000000" })).transferId, "structuring");
 });
+
+test("an evaluation uses what changed since the last one in this process: the partner's values, the live set, a set shadow-running", async () => {
+  const { defaultPack } = await import("@/lib/monitoring/rule-set");
+  const { activateRuleSet, draftRuleSet, proposeRuleSet, shadowRuleSet, withdrawRuleSet } = await import("@/lib/monitoring/rule-sets");
+  const s = await sender();
+  const first = await expectPassed((await transfer(s)).transferId, "velocity_count_24h");
+  await db
+    .update(partners)
+    .set({ monitoringParameters: { velocityMaxCount24h: "1" } })
+    .where(eq(partners.id, s.partnerId));
+  await expectHeld((await transfer(s)).transferId, "velocity_count_24h");
+
+  const author = { id: "op_author", email: "author@example.com" } as never;
+  const approver = { id: "op_approver", email: "approver@example.com" } as never;
+  const [live, shadow] = await db.transaction(async (tx) => {
+    const document = JSON.stringify(defaultPack());
+    const next = await draftRuleSet(tx, author, { document, note: "the next live set" }, clock.now());
+    await proposeRuleSet(tx, next.id, clock.now());
+    const { activated } = await activateRuleSet(tx, approver, next.id, clock.now());
+    const candidate = await draftRuleSet(tx, author, { document, note: "a candidate" }, clock.now());
+    await proposeRuleSet(tx, candidate.id, clock.now());
+    return [activated, await shadowRuleSet(tx, candidate.id, clock.now())];
+  });
+  const third = await expectHeld((await transfer(s)).transferId, "velocity_count_24h");
+  assert.notEqual(first.evaluation.ruleSetId, live.id);
+  assert.deepEqual([third.evaluation.ruleSetId, third.evaluation.ruleSetVersion], [live.id, live.version]);
+  const runs = await db.select().from(monitoringEvaluations).where(eq(monitoringEvaluations.transferId, third.evaluation.transferId));
+  assert.deepEqual(
+    runs.map((e) => [e.run, e.ruleSetId]).sort(),
+    [
+      ["candidate", shadow.id],
+      ["live", live.id],
+    ].sort(),
+  );
+  await db.transaction((tx) => withdrawRuleSet(tx, shadow.id, clock.now()));
+});
