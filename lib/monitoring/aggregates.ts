@@ -9,7 +9,7 @@
  * reads what the live evaluation could have read. The transfer being evaluated counts (it is
  * submitted): "more than 5 in 24 h" holds the sixth.
  */
-import { sql, type SQL } from "drizzle-orm";
+import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import {
   beneficiaries,
   CUSTOMER_ADDRESS_LINE,
@@ -22,7 +22,7 @@ import {
   transfers,
 } from "@/db/schema";
 import type { Decimal } from "@/lib/money/decimal";
-import { WINDOW_SECONDS, type AggregateName, type Window } from "./aggregate-names";
+import { WINDOW_SECONDS, WINDOWS, type AggregateName, type Window } from "./aggregate-names";
 
 /** What the aggregates are about: the transfer under evaluation. */
 export interface AggregateSubject {
@@ -48,15 +48,49 @@ export interface AggregateArgs {
  * "Monitoring"). The others are scalar subqueries of their own.
  */
 export type AggregateRead = { overSenderPass: SQL; window: Window } | { subquery: SQL };
-type AggregateFn = (s: AggregateSubject, a: AggregateArgs) => AggregateRead;
 
-const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
-const windowStart = (s: AggregateSubject, w: Window) => at(new Date(s.asOf.getTime() - WINDOW_SECONDS[w] * 1000));
-const from = (s: AggregateSubject, a: AggregateArgs) => windowStart(s, a.window ?? "24h");
+/**
+ * The subject as a statement names it: placeholders, filled from subjectValues, so that a statement
+ * is built and compiled once per shape (the aggregates it reads) and only its values change
+ * (./evaluate.ts). Without a destination key, destinationDistinctSenders reads no subquery.
+ */
+export interface BoundSubject {
+  transferId: Placeholder;
+  customerId: Placeholder;
+  beneficiaryId: Placeholder;
+  destinationKey: Placeholder | null;
+  originCurrency: Placeholder;
+  asOf: SQL;
+  /** Where each window starts (asOf less its length). */
+  from: Record<Window, SQL>;
+}
+
+export function boundSubject(hasDestination: boolean): BoundSubject {
+  const at = (name: string) => sql`${sql.placeholder(name)}::timestamptz`;
+  return {
+    transferId: sql.placeholder("transferId"),
+    customerId: sql.placeholder("customerId"),
+    beneficiaryId: sql.placeholder("beneficiaryId"),
+    destinationKey: hasDestination ? sql.placeholder("destinationKey") : null,
+    originCurrency: sql.placeholder("originCurrency"),
+    asOf: at("asOf"),
+    from: Object.fromEntries(WINDOWS.map((w) => [w, at(`from${w}`)])) as Record<Window, SQL>,
+  };
+}
+
+export function subjectValues(s: AggregateSubject): Record<string, string | null> {
+  const values: Record<string, string | null> = { ...s, asOf: s.asOf.toISOString() };
+  for (const w of WINDOWS) values[`from${w}`] = new Date(s.asOf.getTime() - WINDOW_SECONDS[w] * 1000).toISOString();
+  return values;
+}
+
+type AggregateFn = (s: BoundSubject, a: AggregateArgs) => AggregateRead;
+
+const from = (s: BoundSubject, a: AggregateArgs) => s.from[a.window ?? "24h"];
 
 /** A row of the sender pass inside this aggregate's window (the pass ends at asOf). */
-const inWindow = (s: AggregateSubject, a: AggregateArgs) => sql`${transfers.submittedAt} > ${from(s, a)}`;
-const sameCurrency = (s: AggregateSubject) => sql`${transfers.originCurrency} = ${s.originCurrency}`;
+const inWindow = (s: BoundSubject, a: AggregateArgs) => sql`${transfers.submittedAt} > ${from(s, a)}`;
+const sameCurrency = (s: BoundSubject) => sql`${transfers.originCurrency} = ${s.originCurrency}`;
 const amount = sql`${transfers.originAmount}::numeric`;
 const inBand = (a: AggregateArgs) => sql`${amount} >= ${a.lower?.toString() ?? "0"}::numeric and ${amount} < ${a.upper?.toString() ?? "0"}::numeric`;
 const overSenderPass = (a: AggregateArgs, expression: SQL): AggregateRead => ({ overSenderPass: expression, window: a.window ?? "24h" });
@@ -75,12 +109,12 @@ export const AGGREGATES: Record<AggregateName, AggregateFn> = {
       s.destinationKey === null
         ? sql`1`
         : sql`(select count(distinct ${transfers.customerId}) from ${payoutMethods} join ${transfers} on ${transfers.payoutMethodId} = ${payoutMethods.id}
-          where ${payoutMethods.destinationKey} = ${s.destinationKey} and ${transfers.submittedAt} > ${from(s, a)} and ${transfers.submittedAt} <= ${at(s.asOf)})`,
+          where ${payoutMethods.destinationKey} = ${s.destinationKey} and ${transfers.submittedAt} > ${from(s, a)} and ${transfers.submittedAt} <= ${s.asOf})`,
   }),
   /** Beneficiaries the sender created in the window, through any of their partners. */
   senderBeneficiariesCreated: (s, a) => ({
     subquery: sql`(select count(*) from ${beneficiaries} join ${subscriptions} on ${subscriptions.id} = ${beneficiaries.subscriptionId}
-      where ${subscriptions.customerId} = ${s.customerId} and ${beneficiaries.createdAt} > ${from(s, a)} and ${beneficiaries.createdAt} <= ${at(s.asOf)})`,
+      where ${subscriptions.customerId} = ${s.customerId} and ${beneficiaries.createdAt} > ${from(s, a)} and ${beneficiaries.createdAt} <= ${s.asOf})`,
   }),
   /** Of those, how many the sender paid in the window. */
   senderNewBeneficiariesPaid: (s, a) =>
@@ -109,7 +143,7 @@ export const AGGREGATES: Record<AggregateName, AggregateFn> = {
     overSenderPass(a, sql`count(*) filter (where ${inWindow(s, a)} and ${transfers.fundedFrom} is not null and ${transfers.cancellation} is not null)`),
   /** Transfers to this beneficiary submitted before this one (0: this is the first). */
   beneficiaryPriorTransfers: (s) => ({
-    subquery: sql`(select count(*) from ${transfers} where ${transfers.beneficiaryId} = ${s.beneficiaryId} and ${transfers.id} <> ${s.transferId} and ${transfers.submittedAt} <= ${at(s.asOf)})`,
+    subquery: sql`(select count(*) from ${transfers} where ${transfers.beneficiaryId} = ${s.beneficiaryId} and ${transfers.id} <> ${s.transferId} and ${transfers.submittedAt} <= ${s.asOf})`,
   }),
 };
 
@@ -117,9 +151,9 @@ export const AGGREGATES: Record<AggregateName, AggregateFn> = {
  * The sender pass: the sender's transfers submitted in the window (transfers_customer_submitted_idx),
  * read once for the named expressions, as a one-row FROM item (an aggregate without GROUP BY).
  */
-export function senderPass(s: AggregateSubject, window: Window, columns: SQL[]): SQL {
+export function senderPass(s: BoundSubject, window: Window, columns: SQL[]): SQL {
   return sql`(select ${sql.join(columns, sql`, `)} from ${transfers}
-    where ${transfers.customerId} = ${s.customerId} and ${transfers.submittedAt} > ${windowStart(s, window)} and ${transfers.submittedAt} <= ${at(s.asOf)})`;
+    where ${transfers.customerId} = ${s.customerId} and ${transfers.submittedAt} > ${s.from[window]} and ${transfers.submittedAt} <= ${s.asOf})`;
 }
 
 /** How an aggregate read is named in the evaluation record: `senderBandCount(24h, 900, 1000)`. */

@@ -5,7 +5,8 @@
  * only when the partner's mode is enforce; the caller (lib/transfers/fast-check-job.ts) moves the
  * transfer. Nothing here is ever returned to a partner.
  */
-import { inArray, sql, type SQL } from "drizzle-orm";
+import { inArray, sql, type Query, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { rowsOf, type Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { monitoringEvaluations, monitoringRuleSets, monitoringSuppressions, partners } from "@/db/schema";
@@ -14,7 +15,7 @@ import type { Corridor } from "@/lib/corridors/schema";
 import { Decimal } from "@/lib/money/decimal";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { WINDOW_SECONDS, type Window } from "./aggregate-names";
-import { AGGREGATES, senderPass, type AggregateSubject } from "./aggregates";
+import { AGGREGATES, boundSubject, senderPass, subjectValues, type AggregateSubject } from "./aggregates";
 import { aggregatesOf, holds, type AggregateRequest, type ConditionContext } from "./conditions";
 import type { Field, RuleSetDocument } from "./rule-set";
 import type { FiredRule, MonitoringMode, MonitoringOutcome, TypologyScore } from "./types";
@@ -90,6 +91,34 @@ export function scoreRuleSet(document: RuleSetDocument, ctx: ConditionContext, s
   return { outcome, fired, typologies, suppressed };
 }
 
+/** Columns read beside the aggregates: their SQL names only placeholders, filled from `values`. */
+export interface AlsoRead {
+  columns: Record<string, SQL>;
+  values: Record<string, unknown>;
+}
+
+/**
+ * Statements by shape (the aggregates read, with their arguments; whether the transfer has a
+ * destination key; the columns read beside them), compiled once and run as prepared statements:
+ * building a statement of a dozen subqueries with Drizzle took more client time, and parsing and
+ * planning it more database time, than running it (docs/performance.md). Only the values change
+ * between transfers. A bound on the shapes kept (the sets in force, partners' values, corridors'
+ * thresholds, backtests of drafts); each keeps its own statement name.
+ */
+const compiled = new Map<string, { name: string; query: Query }>();
+const COMPILED_MAX = 200;
+let statements = 0;
+const dialect = new PgDialect();
+
+function statementOf(key: string, build: () => SQL) {
+  let statement = compiled.get(key);
+  if (!statement) {
+    if (compiled.size >= COMPILED_MAX) compiled.clear();
+    compiled.set(key, (statement = { name: `monitoring_aggregates_${++statements}`, query: dialect.sqlToQuery(build()) }));
+  }
+  return statement;
+}
+
 /**
  * Reads, in one statement, every aggregate the requests name, the rules snoozed for the customer at
  * `asOf` and the `also` columns (values as decimal strings; `also` as the driver reads them).
@@ -98,31 +127,37 @@ export async function readAggregates(
   tx: Tx,
   subject: AggregateSubject,
   requests: readonly AggregateRequest[],
-  also: Record<string, SQL> = {},
+  also: AlsoRead = { columns: {}, values: {} },
 ): Promise<{ values: Record<string, string>; suppressed: Set<string>; also: Record<string, unknown> }> {
-  const columns: SQL[] = [];
-  const passColumns: SQL[] = [];
-  let passWindow: Window | undefined;
-  requests.forEach((r, i) => {
-    const name = sql.identifier(`a${i}`);
-    const read = AGGREGATES[r.name](subject, r.args);
-    if ("subquery" in read) return columns.push(sql`(${read.subquery})::text as ${name}`);
-    passColumns.push(sql`(${read.overSenderPass})::text as ${name}`);
-    columns.push(sql`${name}`);
-    if (passWindow === undefined || WINDOW_SECONDS[read.window] > WINDOW_SECONDS[passWindow]) passWindow = read.window;
+  const key = [...requests.map((r) => r.key), `destination:${subject.destinationKey !== null}`, ...Object.keys(also.columns)].join("|");
+  const { name, query } = statementOf(key, () => {
+    const s = boundSubject(subject.destinationKey !== null);
+    const columns: SQL[] = [];
+    const passColumns: SQL[] = [];
+    let passWindow: Window | undefined;
+    requests.forEach((r, i) => {
+      const name = sql.identifier(`a${i}`);
+      const read = AGGREGATES[r.name](s, r.args);
+      if ("subquery" in read) return columns.push(sql`(${read.subquery})::text as ${name}`);
+      passColumns.push(sql`(${read.overSenderPass})::text as ${name}`);
+      columns.push(sql`${name}`);
+      if (passWindow === undefined || WINDOW_SECONDS[read.window] > WINDOW_SECONDS[passWindow]) passWindow = read.window;
+    });
+    columns.push(sql`array(select ${monitoringSuppressions.ruleId} from ${monitoringSuppressions}
+      where ${monitoringSuppressions.customerId} = ${s.customerId} and ${monitoringSuppressions.expiresAt} > ${s.asOf}) as snoozed`);
+    for (const [name, column] of Object.entries(also.columns)) columns.push(sql`${column} as ${sql.identifier(name)}`);
+    const pass = passWindow === undefined ? sql`` : sql` from ${senderPass(s, passWindow, passColumns)} as sender`;
+    return sql`select ${sql.join(columns, sql`, `)}${pass}`;
   });
-  columns.push(sql`array(select ${monitoringSuppressions.ruleId} from ${monitoringSuppressions}
-    where ${monitoringSuppressions.customerId} = ${subject.customerId} and ${monitoringSuppressions.expiresAt} > ${subject.asOf.toISOString()}::timestamptz) as snoozed`);
-  for (const [name, column] of Object.entries(also)) columns.push(sql`${column} as ${sql.identifier(name)}`);
-  const pass = passWindow === undefined ? sql`` : sql` from ${senderPass(subject, passWindow, passColumns)} as sender`;
-  const [row] = rowsOf<Record<string, unknown>>(await tx.execute(sql`select ${sql.join(columns, sql`, `)}${pass}`));
-  const values: Record<string, string> = {};
-  requests.forEach((r, i) => (values[r.key] = String(row[`a${i}`])));
+  const prepared = tx._.session.prepareQuery(query, undefined, name, false);
+  const [row] = rowsOf<Record<string, unknown>>(await prepared.execute({ ...subjectValues(subject), ...also.values }));
+  const read: Record<string, string> = {};
+  requests.forEach((r, i) => (read[r.key] = String(row[`a${i}`])));
   const list = row.snoozed;
   return {
-    values,
+    values: read,
     suppressed: new Set(Array.isArray(list) ? list : parsePgArray(String(list ?? "{}"))),
-    also: Object.fromEntries(Object.keys(also).map((name) => [name, row[name]])),
+    also: Object.fromEntries(Object.keys(also.columns).map((name) => [name, row[name]])),
   };
 }
 
@@ -139,7 +174,7 @@ export async function evaluateAgainst(
   sets: readonly { document: RuleSetDocument }[],
   overrides: Record<string, string>,
   asOf: Date,
-  also: Record<string, SQL> = {},
+  also?: AlsoRead,
 ): Promise<{ results: Scored[]; aggregates: Record<string, string>[]; also: Record<string, unknown> }> {
   const fields = fieldsOf(t, asOf);
   const contexts = sets.map((s) => ({ fields, parameters: parametersFor(s.document, overrides), lists: s.document.lists }) satisfies ConditionContext);
@@ -194,6 +229,9 @@ const keyOf = (sets: readonly RuleSetRow[]) =>
 const IN_FORCE = sql`(select string_agg(${monitoringRuleSets.id} || ':' || ${monitoringRuleSets.state}, ',') from ${monitoringRuleSets}
   where ${monitoringRuleSets.state} in ('active', 'shadowing'))`;
 
+const PARTNER = sql`(select json_build_array(${partners.monitoringMode}, ${partners.monitoringParameters})::text from ${partners}
+  where ${partners.id} = ${sql.placeholder("partnerId")})`;
+
 async function setsInForce(tx: Tx): Promise<RuleSetRow[]> {
   const sets = await tx
     .select()
@@ -214,9 +252,8 @@ const sameParameters = (a: Record<string, string>, b: Record<string, string>) =>
  * One statement when the sets and the partner's values are those of the last evaluation.
  */
 export async function monitorTransfer(tx: Tx, t: MonitoredTransfer, now: Date): Promise<Monitoring> {
-  const partner = sql`(select json_build_array(${partners.monitoringMode}, ${partners.monitoringParameters})::text from ${partners} where ${partners.id} = ${t.partnerId})`;
   const evaluate = async (sets: RuleSetRow[], overrides: Record<string, string>) => {
-    const run = await evaluateAgainst(tx, t, sets, overrides, now, { in_force: IN_FORCE, partner });
+    const run = await evaluateAgainst(tx, t, sets, overrides, now, { columns: { in_force: IN_FORCE, partner: PARTNER }, values: { partnerId: t.partnerId } });
     if (run.also.partner === null || run.also.partner === undefined) throw new Error(`monitoring: no partner ${t.partnerId}`);
     const [mode, parameters] = JSON.parse(String(run.also.partner)) as [MonitoringMode | null, Record<string, string>];
     partnerParameters.set(t.partnerId, parameters);
