@@ -37,7 +37,8 @@ async function main() {
     const db = await ready();
     const seedStarted = performance.now();
     const seed = postgres(url.toString(), { max: 1, onnotice: () => {} });
-    // Customers, one partner and subscription each, a beneficiary and payout method per transfer.
+    // Customers, one partner and subscription each, a beneficiary and payout method per transfer;
+    // transfers i and i + 1 are different customers', so 20 consecutive ones share a destination key.
     await seed.unsafe(`
       insert into partners (id, name, monitoring_mode, created_at, updated_at) values ('bench_partner', 'Bench', 'enforce', now(), now());
       insert into customers (id, status, kyc_status, profile, created_at, updated_at)
@@ -49,7 +50,7 @@ async function main() {
         select 'bben_' || i, 'bsub_' || (i % ${CUSTOMERS} + 1), 'Ana', 'Lopez', 'MX', 'FAMILY', 'VALID', now() - (i % 20) * interval '1 day', now()
         from generate_series(1, ${TOTAL}) i;
       insert into payout_methods (id, beneficiary_id, method_type, corridor, destination_identifier_encrypted, destination_identifier_masked, destination_key, added_at)
-        select 'bpm_' || i, 'bben_' || i, 'BANK_TRANSFER', 'US-MX', 'x', '****', 'bkey_' || (i % ${Math.max(1, Math.floor(TOTAL / 20))}), now() from generate_series(1, ${TOTAL}) i;
+        select 'bpm_' || i, 'bben_' || i, 'BANK_TRANSFER', 'US-MX', 'x', '****', 'bkey_' || (i / 20), now() from generate_series(1, ${TOTAL}) i;
       insert into quotes (id, partner_id, subscription_id, beneficiary_id, pricing_mode, jti, quote_seq, corridor, corridor_data_version, payout_method, corridor_type,
           origin_amount, origin_currency, destination_amount, destination_currency, fx_rate, principal_fee, partner_fee, total_customer_cost, signed_quote, valid_until, accepted_at, created_at)
         select 'bquo_' || i, 'bench_partner', 'bsub_' || (i % ${CUSTOMERS} + 1), 'bben_' || i, 'SERVICE_PRICED', 'bjti_' || i, i, 'US-MX', 'bench', 'bank_account', 'bank_account',
