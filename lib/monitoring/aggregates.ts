@@ -44,8 +44,8 @@ export interface AggregateArgs {
 /**
  * How an aggregate is read. The sender's windowed aggregates are expressions over one pass of the
  * sender's transfers in the widest window any of them asks (each keeps to its own window with a
- * FILTER): one index range read once, where a subquery each read it five times (docs/performance.md,
- * "Monitoring"). The others are scalar subqueries of their own.
+ * FILTER): one index range read once, where a subquery each read it five times (docs/decisions.md,
+ * "Transaction monitoring"). The others are scalar subqueries of their own.
  */
 export type AggregateRead = { overSenderPass: SQL; window: Window } | { subquery: SQL };
 

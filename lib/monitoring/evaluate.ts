@@ -101,9 +101,9 @@ export interface AlsoRead {
  * Statements by shape (the aggregates read, with their arguments; whether the transfer has a
  * destination key; the columns read beside them), compiled once and run as prepared statements:
  * building a statement of a dozen subqueries with Drizzle took more client time, and parsing and
- * planning it more database time, than running it (docs/performance.md). Only the values change
- * between transfers. A bound on the shapes kept (the sets in force, partners' values, corridors'
- * thresholds, backtests of drafts); each keeps its own statement name.
+ * planning it more database time, than running it (docs/decisions.md, "Transaction monitoring").
+ * Only the values change between transfers. A bound on the shapes kept (the sets in force,
+ * partners' values, corridors' thresholds, backtests of drafts); each keeps its own statement name.
  */
 const compiled = new Map<string, { name: string; query: Query }>();
 const COMPILED_MAX = 200;
@@ -214,7 +214,7 @@ export interface Monitoring {
  * active or shadowing, and a partner's values, can change: the evaluation's own statement reads
  * both (IN_FORCE, the partner's row) and the evaluation is redone with them when they differ.
  * Another process activating a set is seen by the next evaluation here, as a set read first in the
- * transaction always was. This saves two statements per fast-check (docs/performance.md).
+ * transaction always was. This saves two statements per fast-check (docs/decisions.md).
  */
 let inForce: RuleSetRow[] | undefined;
 const partnerParameters = new Map<string, Record<string, string>>();
