@@ -1,8 +1,10 @@
 /**
  * Transaction monitoring (issue 22, "Done when"): per typology of the default pack, the fast-check
  * of a partner in enforce sends the transfer to onreview just past the typology's boundary and
- * passes it just before; shadow records and does not act; a snoozed rule does not count; the
- * default pack loads from data/monitoring. On PGlite, and on PostgreSQL with TEST_DB_URL.
+ * passes it just before; shadow records and does not act; a snoozed rule does not count until its
+ * expiry at the server's clock; a typology's block threshold reached rejects the transfer in
+ * enforce (TRF_CHECK_FAILED, nothing more said) and only records in shadow; the default pack loads
+ * from data/monitoring. On PGlite, and on PostgreSQL with TEST_DB_URL.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -13,6 +15,7 @@ import {
   complianceAlerts,
   customers,
   devices,
+  events,
   loginIdentifiers,
   monitoringEvaluations,
   monitoringRuleSets,
@@ -30,11 +33,15 @@ let db: Db;
 let close: () => Promise<void>;
 
 before(async () => {
-  ({ db, close } = await freshDb());
+  // A database of its own: the last tests activate a rule set made for them, which must not judge
+  // the other files' transfers (the PostgreSQL database is otherwise shared by a run's files).
+  ({ db, close } = await freshDb({ ownDatabase: true }));
 });
 after(() => close());
 
 const HOUR = 3_600_000;
+const ANALYST = { id: "op_monitoring_analyst", email: "monitoring-analyst@example.com", name: "Analyst", role: "admin" as const };
+const APPROVER = { id: "op_monitoring_approver", email: "monitoring-approver@example.com", name: "Approver", role: "admin" as const };
 const ago = (hours: number) => new Date(clock.now().getTime() - hours * HOUR);
 
 /** A sender whose partner is in `mode`. */
@@ -437,4 +444,80 @@ test("an evaluation uses what changed since the last one in this process: the pa
     ].sort(),
   );
   await db.transaction((tx) => withdrawRuleSet(tx, shadow.id, clock.now()));
+});
+
+test("a snooze counts until its expiry at the server's clock: the Monitoring page lists it until then, and the fast-check ignores the rule until then", async () => {
+  const { snoozeRule, activeSnoozes } = await import("@/lib/monitoring/settings");
+  const s = await sender();
+  const snooze = await db.transaction((tx) =>
+    snoozeRule(tx, ANALYST, { customerId: s.customerId, ruleId: "structuring", reason: "Rent paid in two halves", days: 1 }, clock.now()),
+  );
+  const listed = async () => (await activeSnoozes(db)).some((x) => x.id === snooze.id);
+  assert.equal(await listed(), true);
+  await transfer(s, { amount: "950.000000", at: ago(2) });
+  await expectPassed((await transfer(s, { amount: "950.000000" })).transferId, "structuring");
+
+  // The server's clock moves a day and a minute (the machine's does not): the snooze has expired.
+  clock.advance(24 * HOUR + 60_000);
+  assert.equal(await listed(), false, "not listed once expired at the server's clock");
+  await transfer(s, { amount: "950.000000", at: ago(2) });
+  await expectHeld((await transfer(s, { amount: "950.000000" })).transferId, "structuring");
+  await assert.rejects(
+    db.transaction((tx) => snoozeRule(tx, ANALYST, { customerId: "cus_nobody", ruleId: "structuring", reason: "typo", days: 1 }, clock.now())),
+    (e: { code?: string }) => e.code === "customer.notFound",
+  );
+});
+
+describe("block: a typology's block threshold reached (a rule set made for the test, activated by a second operator)", () => {
+  before(async () => {
+    const { defaultPack } = await import("@/lib/monitoring/rule-set");
+    const { activateRuleSet, draftRuleSet, proposeRuleSet } = await import("@/lib/monitoring/rule-sets");
+    const pack = defaultPack();
+    const document = { ...pack, typologies: pack.typologies.map((t) => (t.id === "structuring" ? { ...t, block: 100 } : t)) };
+    const draft = await db.transaction((tx) =>
+      draftRuleSet(tx, ANALYST, { document: JSON.stringify(document), note: "Structuring blocks (test)" }, clock.now()),
+    );
+    await db.transaction((tx) => proposeRuleSet(tx, draft.id, clock.now()));
+    const { activated } = await db.transaction((tx) => activateRuleSet(tx, APPROVER, draft.id, clock.now()));
+    assert.equal(activated.state, "active");
+  });
+
+  test("in enforce the transfer is rejected with TRF_CHECK_FAILED (all the partner reads), and the block alert opens the customer's case", async () => {
+    const s = await sender("enforce");
+    await transfer(s, { amount: "950.000000", at: ago(2) });
+    const { transferId } = await transfer(s, { amount: "950.000000" });
+    const r = await fastCheck(transferId);
+    assert.equal(r.state, "rejected");
+    assert.equal(r.rejectionReason, "TRF_CHECK_FAILED");
+    assert.deepEqual([r.evaluation.outcome, r.evaluation.mode, r.fired], ["block", "enforce", ["structuring"]]);
+    assert.deepEqual(r.evaluation.typologies, [{ typology: "structuring", score: 100, outcome: "block" }]);
+    assert.deepEqual(
+      r.alerts.map((a) => [a.kind, a.shadow, a.evaluationId, a.caseId !== null]),
+      [["MONITORING_BLOCK", false, r.evaluation.id, true]],
+    );
+
+    // What the partner reads of it (the transfer's detail, its events): rejected, TRF_CHECK_FAILED, nothing more.
+    const { transferDetail } = await import("@/lib/transfers/view");
+    const [row] = await db.select().from(transfers).where(eq(transfers.id, transferId));
+    const detail = await transferDetail(db, row);
+    assert.equal(detail.transferStatus, "rejected");
+    assert.equal(detail.stateHistory.at(-1)?.reasonCode, "TRF_CHECK_FAILED");
+    const partnerEvents = await db.select({ body: events.body }).from(events).where(eq(events.subscriptionId, s.subscriptionId));
+    assert.ok(JSON.stringify(partnerEvents).includes("TRF_CHECK_FAILED"), JSON.stringify(partnerEvents));
+    for (const body of [detail, partnerEvents]) {
+      assert.doesNotMatch(JSON.stringify(body), /structuring|typolog|monitoring|block|rule|score|alert|case/i);
+    }
+  });
+
+  test("in shadow the evaluation records block and the transfer passes; the alert is a shadow one, opening no case", async () => {
+    const s = await sender("shadow");
+    await transfer(s, { amount: "950.000000", at: ago(2) });
+    const r = await fastCheck((await transfer(s, { amount: "950.000000" })).transferId);
+    assert.equal(r.state, "validated");
+    assert.deepEqual([r.evaluation.outcome, r.evaluation.mode], ["block", "shadow"]);
+    assert.deepEqual(
+      r.alerts.map((a) => [a.kind, a.shadow, a.caseId]),
+      [["SHADOW_ALERT", true, null]],
+    );
+  });
 });
