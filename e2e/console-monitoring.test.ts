@@ -4,10 +4,12 @@ import type { Page } from "playwright-core";
 import { screenshot } from "./support/browser";
 import { ADMIN, CONSOLE_TEST_TIMEOUT, consoleUrl, createOperatorInConsole, flashError, notice, signedInPage } from "./support/console";
 import { setupE2eFile } from "./support/setup";
+import { advanceClock, newCustomer } from "../test/integration/support";
 
 // Issue 22 item 5 (safe change): an admin drafts a rule set version from the live one, backtests
 // and proposes it; their own attempt to activate it is refused (four eyes); a second admin
-// activates it, and the version live until then is retired.
+// activates it, and the version live until then is retired. A rule snoozed for one customer is
+// listed until its expiry at the server's clock (moved by the sandbox clock, not the machine's).
 
 const e2e = setupE2eFile();
 
@@ -58,4 +60,30 @@ test("a second operator activates a rule set the first one drafted; the author's
   await screenshot(admin, "console-monitoring-activated");
   await author.context().close();
   await admin.context().close();
+});
+
+test("a snooze is listed until it expires at the server's clock", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
+  const c = await newCustomer();
+  const admin = await signedInPage(e2e.browser, ADMIN);
+  await admin.goto(consoleUrl(`/customers/${c.subscriptionId}`));
+  const customerId = /cus_[a-z0-9]{24}/.exec((await admin.locator("main").textContent()) ?? "")?.[0];
+  assert.ok(customerId, "the customer page names the customer's id");
+
+  await admin.goto(consoleUrl("/monitoring"));
+  await admin.getByLabel("Customer", { exact: true }).fill(customerId);
+  await admin.getByLabel("Rule", { exact: true }).selectOption("structuring");
+  await admin.getByLabel("Days", { exact: true }).fill("1");
+  await admin.getByLabel("Reason", { exact: true }).fill("Rent paid in two halves, documented");
+  await admin.getByRole("button", { name: "Snooze", exact: true }).click();
+  await admin.waitForURL((url) => url.searchParams.has("notice"));
+  assert.match((await notice(admin).textContent()) ?? "", new RegExp(`Rule structuring snoozed for ${customerId}`));
+  assert.match((await admin.getByTestId("snoozes").textContent()) ?? "", new RegExp(`${customerId} · structuring until`));
+
+  // A day and a minute later at the server's clock (the machine's has not moved): expired, not listed.
+  await advanceClock(24 * 3600 + 60);
+  await admin.context().close();
+  const later = await signedInPage(e2e.browser, ADMIN);
+  await later.goto(consoleUrl("/monitoring"));
+  assert.doesNotMatch((await later.getByTestId("snoozes").textContent()) ?? "", new RegExp(customerId));
+  await later.context().close();
 });

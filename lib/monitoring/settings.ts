@@ -3,11 +3,12 @@
  * shadow, or the default) and the partner's values for the live set's parameters. Per-customer
  * snoozes of one rule, with expiry and reason.
  */
-import { and, desc, eq, gt } from "drizzle-orm";
+import { desc, eq, gt } from "drizzle-orm";
 import type { Db, Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { monitoringSuppressions, partners } from "@/db/schema";
-import { DomainError } from "@/lib/errors";
+import { customers, monitoringSuppressions, partners } from "@/db/schema";
+import { clock } from "@/lib/clock";
+import { DomainError, notFound } from "@/lib/errors";
 import { isWireDecimal } from "@/lib/money/decimal";
 import type { Operator } from "@/lib/operators/records";
 import { activeRuleSet } from "./rule-sets";
@@ -51,6 +52,8 @@ export async function setPartnerMonitoring(
 export async function snoozeRule(tx: Tx, by: Operator, input: { customerId: string; ruleId: string; reason: string; days: number }, now: Date) {
   const live = await activeRuleSet(tx);
   if (!live?.document.rules.some((r) => r.id === input.ruleId)) throw bad(`"${input.ruleId}" is not a rule of the live rule set.`);
+  const [customer] = await tx.select({ id: customers.id }).from(customers).where(eq(customers.id, input.customerId));
+  if (!customer) throw notFound("customer", `No customer ${input.customerId}.`);
   const row = {
     id: newId("msup"),
     customerId: input.customerId,
@@ -65,12 +68,15 @@ export async function snoozeRule(tx: Tx, by: Operator, input: { customerId: stri
   return row;
 }
 
-/** Snoozes not yet expired, newest first. */
-export async function activeSnoozes(db: Db, now: Date) {
+/**
+ * Snoozes not yet expired at the server's clock (the one the fast-check reads them at, so the page
+ * lists exactly those that count), newest first.
+ */
+export async function activeSnoozes(db: Db) {
   return db
     .select()
     .from(monitoringSuppressions)
-    .where(and(gt(monitoringSuppressions.expiresAt, now)))
+    .where(gt(monitoringSuppressions.expiresAt, clock.now()))
     .orderBy(desc(monitoringSuppressions.createdAt))
     .limit(100);
 }

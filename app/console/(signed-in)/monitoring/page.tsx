@@ -139,7 +139,6 @@ export default async function Monitoring({ searchParams }: { searchParams: Searc
   const operator = await requireOperator("admin");
   const sp = await searchParams;
   const db = await ready();
-  const now = new Date();
   const [sets, partnerRows, snoozes] = await Promise.all([
     listRuleSets(db),
     db
@@ -147,7 +146,7 @@ export default async function Monitoring({ searchParams }: { searchParams: Searc
       .from(partners)
       .orderBy(asc(partners.name))
       .limit(200),
-    activeSnoozes(db, now),
+    activeSnoozes(db),
   ]);
   const live = sets.find((s) => s.state === "active");
   return (
@@ -236,7 +235,7 @@ export default async function Monitoring({ searchParams }: { searchParams: Searc
             Snooze
           </button>
         </form>
-        <ul className="text-sm">
+        <ul className="text-sm" data-testid="snoozes">
           {snoozes.map((s) => (
             <li key={s.id}>
               <span className="font-mono">{s.customerId}</span> · {s.ruleId} until {when(s.expiresAt)} · {s.reason} ({s.createdByEmail})
