@@ -83,6 +83,7 @@ export const ERROR_STATUS = {
   // 404 (ours, issue 22): console only
   "complianceCase.notFound": 404,
   "suspiciousActivityReport.notFound": 404,
+  "riskFlag.notFound": 404,
   // 404 (ours, issue 23): console only
   "proposal.notFound": 404,
   "ruleSet.notFound": 404,
@@ -108,9 +109,11 @@ export const ERROR_STATUS = {
   "bankCredit.stateInvalid": 409,
   // 409 (ours, issue 19): console: a screening case already decided
   "screeningCase.stateInvalid": 409,
-  // 409 (ours, issue 22): console: a compliance case or a suspicious-activity report already moved on
+  // 409 (ours, issue 22): console: a compliance case or a suspicious-activity report already moved on,
+  // a risk flag already cleared
   "complianceCase.stateInvalid": 409,
   "suspiciousActivityReport.stateInvalid": 409,
+  "riskFlag.stateInvalid": 409,
   // 409 (ours, issue 23): console: a proposal already decided or lapsed, one already open for the
   // same action and subject; 403: its author (or an operator without the action's role) approving it
   "proposal.stateInvalid": 409,

@@ -98,7 +98,11 @@ export const complianceCaseNotes = pgTable(
   (t) => [index("compliance_case_notes_case_idx").on(t.caseId, t.createdAt)],
 );
 
-/** A risk flag on a customer's console record, set by an analyst or by a case closed as risk confirmed. */
+/**
+ * A risk flag on a customer's console record, set by an analyst or by a case closed as risk
+ * confirmed, and cleared by an analyst with a reason. A cleared flag stays as history (a trigger
+ * refuses DELETE and any change to a cleared flag); setting the flag again adds a new row.
+ */
 export const customerRiskFlags = pgTable(
   "customer_risk_flags",
   {
@@ -110,8 +114,18 @@ export const customerRiskFlags = pgTable(
     caseId: text("case_id").references(() => complianceCases.id),
     setByEmail: text("set_by_email").notNull(),
     createdAt: createdAt(),
+    clearedAt: tstz("cleared_at"),
+    clearedById: text("cleared_by_id"),
+    clearedByEmail: text("cleared_by_email"),
+    clearReason: text("clear_reason"),
   },
-  (t) => [uniqueIndex("customer_risk_flags_key").on(t.customerId, t.flag)],
+  // One standing flag of a kind per customer; cleared ones are history beside it.
+  (t) => [
+    uniqueIndex("customer_risk_flags_standing")
+      .on(t.customerId, t.flag)
+      .where(sql`${t.clearedAt} is null`),
+    index("customer_risk_flags_customer_idx").on(t.customerId, t.createdAt),
+  ],
 );
 
 /** The report's subject as drafted: who the customer was when the case closed. */
@@ -156,7 +170,7 @@ export const suspiciousActivityReports = pgTable(
     /** The first and last activity of the linked transfers (or the alerts when none). */
     activityFrom: tstz("activity_from").notNull(),
     activityTo: tstz("activity_to").notNull(),
-    /** The alert kinds (and monitoring typologies when known) that led to it. */
+    /** The typologies that reached review or block in monitoring, then the kinds of the other alerts (lib/cases/reports.ts). */
     typologies: jsonb("typologies").$type<string[]>().notNull(),
     narrative: text("narrative").notNull(),
     detectedAt: tstz("detected_at").notNull(),

@@ -290,10 +290,41 @@ export async function linkToCase(
   });
 }
 
-/** A risk flag on the customer's console record (once per flag). */
+/** A risk flag on the customer's console record (once while it stands: setting it again does nothing). */
 export async function setRiskFlag(tx: Tx, input: { customerId: string; flag: RiskFlag; caseId?: string | null; by: string; now: Date }): Promise<void> {
   await tx
     .insert(customerRiskFlags)
     .values({ id: newId("rflag"), customerId: input.customerId, flag: input.flag, caseId: input.caseId ?? null, setByEmail: input.by, createdAt: input.now })
     .onConflictDoNothing();
+}
+
+export type RiskFlagRow = typeof customerRiskFlags.$inferSelect;
+
+/**
+ * An analyst clears a standing risk flag of the customer, with a reason. The row is kept (the
+ * table refuses DELETE and any change to a cleared flag): the customer's page shows who set it, who
+ * cleared it, when and why; the flag may be set again later (a new row).
+ */
+export async function clearRiskFlag(
+  tx: Tx,
+  input: { customerId: string; flagId: string; reason: string; operator: Operator; now: Date },
+): Promise<RiskFlagRow> {
+  const [row] = await tx
+    .select()
+    .from(customerRiskFlags)
+    .where(and(eq(customerRiskFlags.id, input.flagId), eq(customerRiskFlags.customerId, input.customerId)))
+    .for("update");
+  if (!row) throw notFound("riskFlag", "No such risk flag on this customer.");
+  if (row.clearedAt) {
+    throw new DomainError("riskFlag.stateInvalid", {
+      message: `This ${row.flag} flag was already cleared by ${row.clearedByEmail}.`,
+      details: { currentState: "CLEARED" },
+    });
+  }
+  const [cleared] = await tx
+    .update(customerRiskFlags)
+    .set({ clearedAt: input.now, clearedById: input.operator.id, clearedByEmail: input.operator.email, clearReason: input.reason })
+    .where(eq(customerRiskFlags.id, row.id))
+    .returning();
+  return cleared;
 }

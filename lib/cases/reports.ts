@@ -1,7 +1,7 @@
 /**
  * Suspicious-activity reports (issue 22 item 7): closing a case as RISK_CONFIRMED drafts one from
- * the case (subject, the linked transfers' amounts and dates, the alert kinds as typologies, the
- * analyst's narrative), due 30 days after detection; the analyst may rewrite the narrative while
+ * the case (subject, the linked transfers' amounts and dates, the typologies, the analyst's
+ * narrative), due 30 days after detection; the analyst may rewrite the narrative while
  * it is DRAFTED, then records it FILED with the authority's reference. Exported as JSON and CSV for
  * filing. Never deleted (kept at least five years): no code path here deletes, and the database
  * refuses a DELETE and any change to a FILED report. Console only.
@@ -10,10 +10,20 @@ import { and, asc, eq, inArray, lt } from "drizzle-orm";
 import { stringify } from "csv-stringify/sync";
 import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { complianceAlerts, customers, subscriptions, suspiciousActivityReports, transfers, type ReportAmount, type ReportSubject } from "@/db/schema";
+import {
+  complianceAlerts,
+  customers,
+  monitoringEvaluations,
+  subscriptions,
+  suspiciousActivityReports,
+  transfers,
+  type ReportAmount,
+  type ReportSubject,
+} from "@/db/schema";
 import { notFound } from "@/lib/errors";
 import { Decimal } from "@/lib/money/decimal";
 import { reportMachine } from "./report-state-machine";
+import type { AlertKind } from "./state-machine";
 
 export type ReportRow = typeof suspiciousActivityReports.$inferSelect;
 type CaseRow = { id: string; customerId: string; detectedAt: Date; narrative: string | null };
@@ -48,6 +58,40 @@ async function subjectOf(tx: Executor, customerId: string): Promise<ReportSubjec
   };
 }
 
+/**
+ * Alert kinds that name no typology of their own: monitoring's (the evaluation names them) and an
+ * analyst's link (a transfer in the case, not a reason for it).
+ */
+const NOT_A_TYPOLOGY: ReadonlySet<AlertKind> = new Set(["MONITORING_REVIEW", "MONITORING_BLOCK", "SHADOW_ALERT", "ANALYST_LINK"]);
+
+/**
+ * The report's typologies: those that reached review or block in the live monitoring evaluations
+ * of the case's linked transfers (in the partner's mode at the time: a typology detected in shadow
+ * was still detected), oldest first, then the kinds of the case's other alerts (a screening case,
+ * a list hit, a compliance hold, the decisions-7 review rules). A candidate set's evaluations
+ * (a draft shadow-running) are not the live judgment and are left out.
+ */
+async function typologiesOf(tx: Executor, alerts: { kind: AlertKind }[], linked: { id: string }[]): Promise<string[]> {
+  const evaluations = linked.length
+    ? await tx
+        .select({ typologies: monitoringEvaluations.typologies })
+        .from(monitoringEvaluations)
+        .where(
+          and(
+            inArray(
+              monitoringEvaluations.transferId,
+              linked.map((t) => t.id),
+            ),
+            eq(monitoringEvaluations.run, "live"),
+          ),
+        )
+        .orderBy(asc(monitoringEvaluations.createdAt))
+    : [];
+  const reached = evaluations.flatMap((e) => e.typologies.filter((t) => t.outcome !== "pass").map((t) => t.typology));
+  const kinds = alerts.map((a) => a.kind).filter((k) => !NOT_A_TYPOLOGY.has(k));
+  return [...new Set([...reached, ...kinds])];
+}
+
 /** Drafts the report of a case just closed as RISK_CONFIRMED (called by closeCase, in its transaction). */
 export async function draftReport(tx: Tx, closed: CaseRow, byEmail: string, now: Date): Promise<ReportRow> {
   const step = reportMachine.next("none", "case.riskConfirmed");
@@ -79,7 +123,7 @@ export async function draftReport(tx: Tx, closed: CaseRow, byEmail: string, now:
       transferIds: linked.map((t) => t.id),
       activityFrom: at(Math.min),
       activityTo: at(Math.max),
-      typologies: [...new Set(alerts.map((a) => a.kind))],
+      typologies: await typologiesOf(tx, alerts, linked),
       narrative: closed.narrative ?? "",
       detectedAt: closed.detectedAt,
       dueOn: dayAfter(closed.detectedAt, REPORT_DUE_DAYS),

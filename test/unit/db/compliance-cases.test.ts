@@ -2,7 +2,9 @@
  * Compliance cases (issue 22 item 6) on the database: raiseAlert opens a case per customer or
  * joins the one not yet closed, records what the alert links, writes its audit entry through the
  * unit of work, records the same alert once, keeps shadow alerts from opening anything, and two
- * alerts racing for a customer with no case make one case (PostgreSQL: two connections).
+ * alerts racing for a customer with no case make one case (PostgreSQL: two connections); a case
+ * closed as risk confirmed drafts its report (typologies from monitoring and the other alerts); a
+ * risk flag is cleared with a reason and its history kept.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -15,11 +17,12 @@ import {
   complianceCases,
   customerRiskFlags,
   customers,
+  monitoringEvaluations,
   operators,
   suspiciousActivityReports,
   transfers,
 } from "@/db/schema";
-import { addNote, assignCase, closeCase, investigateCase, linkToCase, raiseAlert } from "@/lib/cases/cases";
+import { addNote, assignCase, clearRiskFlag, closeCase, investigateCase, linkToCase, raiseAlert, setRiskFlag } from "@/lib/cases/cases";
 import { editReport, fileReport, overdueReports, reportCsv, reportJson } from "@/lib/cases/reports";
 import { clock } from "@/lib/clock";
 import { inUnit } from "@/lib/platform/unit-of-work";
@@ -234,12 +237,37 @@ test("an analyst takes, investigates, notes, links and closes a case as risk con
   const detected = new Date("2026-10-01T08:00:00Z");
   const t1 = await db.transaction((tx) => insertTestTransfer(tx, owner, detected));
   const t2 = await db.transaction((tx) => insertTestTransfer(tx, owner, new Date("2026-10-02T08:00:00Z")));
+  // t1's evaluations at its fast-check: the live set's (structuring reached review; velocity scored
+  // below its threshold) and a candidate set's shadow run (not the live judgment).
+  const evaluation = (id: string, run: "live" | "candidate", typologies: { typology: string; score: number; outcome: "pass" | "review" | "block" }[]) => ({
+    id,
+    transferId: t1.id,
+    customerId: owner.customerId,
+    partnerId: owner.partnerId,
+    ruleSetId: "rset_x",
+    ruleSetVersion: 1,
+    mode: "enforce" as const,
+    run,
+    outcome: "review" as const,
+    fired: [],
+    typologies,
+    aggregates: {},
+    suppressed: [],
+    createdAt: detected,
+  });
+  await db.insert(monitoringEvaluations).values([
+    evaluation(`mev_live_${t1.id}`, "live", [
+      { typology: "structuring", score: 100, outcome: "review" },
+      { typology: "sender_velocity", score: 40, outcome: "pass" },
+    ]),
+    evaluation(`mev_cand_${t1.id}`, "candidate", [{ typology: "fund_then_cancel", score: 100, outcome: "block" }]),
+  ]);
   const { case: opened } = await db.transaction((tx) =>
     raiseAlert(tx, {
       customerId: owner.customerId,
       kind: "MONITORING_REVIEW",
       transferId: t1.id,
-      evaluationId: "mev_x",
+      evaluationId: `mev_live_${t1.id}`,
       summary: "structuring",
       now: detected,
     }),
@@ -257,6 +285,7 @@ test("an analyst takes, investigates, notes, links and closes a case as risk con
   assert.equal(investigating.assigneeEmail, analyst.email, "a taken case keeps its assignee");
   await db.transaction((tx) => addNote(tx, { caseId, body: "Two transfers just under the threshold", operator: analyst, now }));
   await db.transaction((tx) => linkToCase(tx, { caseId, transferId: t2.id, summary: "second of the pair", operator: analyst, now }));
+  await db.transaction((tx) => raiseAlert(tx, { customerId: owner.customerId, kind: "COMPLIANCE_HOLD", transferId: t2.id, summary: "held", now }));
   const stranger = await registeredTransfer(db);
   await rejects(
     db.transaction((tx) => linkToCase(tx, { caseId, transferId: stranger.id, summary: "not theirs", operator: analyst, now })),
@@ -276,7 +305,9 @@ test("an analyst takes, investigates, notes, links and closes a case as risk con
   assert.deepEqual(report.amounts, [{ currency: "USD", total: "200", transfers: 2 }]);
   assert.equal(report.activityFrom.toISOString(), "2026-10-01T08:00:00.000Z");
   assert.equal(report.activityTo.toISOString(), "2026-10-02T08:00:00.000Z");
-  assert.deepEqual(report.typologies, ["MONITORING_REVIEW", "ANALYST_LINK"]);
+  // The typologies monitoring found on the linked transfers, then the other alerts' kinds (an
+  // analyst's link is none; the candidate set's block is not the live judgment).
+  assert.deepEqual(report.typologies, ["structuring", "COMPLIANCE_HOLD"]);
   assert.equal(report.narrative, "Structuring below the reporting threshold.");
   assert.deepEqual(
     [report.subject.firstName, report.subject.lastName, report.subject.partnerId, report.subject.address],
@@ -342,4 +373,51 @@ test("a screening case opening raises SCREENING_CASE, and a rescreen's exact mat
       ["LIST_HIT", opened!.id, complianceCase.id, "Exact match of the customer: RUIZ, Anna"],
     ],
   );
+});
+
+test("an analyst clears a customer's risk flag with a reason: the flag's history is kept, and it may be set again", async () => {
+  const owner = await newSubscription(db);
+  const flagsOf = () => db.select().from(customerRiskFlags).where(eq(customerRiskFlags.customerId, owner.customerId)).orderBy(asc(customerRiskFlags.createdAt));
+  const setAt = new Date("2026-11-01T08:00:00Z");
+  await db.transaction((tx) => setRiskFlag(tx, { customerId: owner.customerId, flag: "HIGH_RISK", by: "cases-other@example.com", now: setAt }));
+  await db.transaction((tx) => setRiskFlag(tx, { customerId: owner.customerId, flag: "HIGH_RISK", by: "cases-other@example.com", now: setAt }));
+  const [standing] = await flagsOf();
+  assert.equal((await flagsOf()).length, 1, "set once while it stands");
+
+  const other = await newSubscription(db);
+  await rejects(
+    db.transaction((tx) => clearRiskFlag(tx, { customerId: other.customerId, flagId: standing.id, reason: "not theirs", operator: analyst, now: setAt })),
+    "riskFlag.notFound",
+  );
+  const clearedAt = new Date("2026-11-02T09:00:00Z");
+  const cleared = await db.transaction((tx) =>
+    clearRiskFlag(tx, { customerId: owner.customerId, flagId: standing.id, reason: "Adverse media was about a namesake", operator: analyst, now: clearedAt }),
+  );
+  assert.deepEqual(
+    [cleared.clearedAt?.toISOString(), cleared.clearedById, cleared.clearedByEmail, cleared.clearReason],
+    [clearedAt.toISOString(), analyst.id, analyst.email, "Adverse media was about a namesake"],
+  );
+  await rejects(
+    db.transaction((tx) => clearRiskFlag(tx, { customerId: owner.customerId, flagId: standing.id, reason: "again", operator: analyst, now: clearedAt })),
+    "riskFlag.stateInvalid",
+  );
+
+  // Set again later: a new standing flag beside the cleared one, which is kept.
+  const again = new Date("2026-11-10T08:00:00Z");
+  await db.transaction((tx) => setRiskFlag(tx, { customerId: owner.customerId, flag: "HIGH_RISK", by: "cases-other@example.com", now: again }));
+  assert.deepEqual(
+    (await flagsOf()).map((f) => [f.flag, f.createdAt.toISOString(), f.clearedByEmail]),
+    [
+      ["HIGH_RISK", setAt.toISOString(), analyst.email],
+      ["HIGH_RISK", again.toISOString(), null],
+    ],
+  );
+  const { complianceOfCustomer } = await import("@/lib/cases/queries");
+  assert.equal((await complianceOfCustomer(db, owner.customerId)).flags.length, 2, "the customer's page reads the history");
+
+  // The history is kept: the database refuses a delete and any change to a cleared flag.
+  assert.match(await refusal(db.delete(customerRiskFlags).where(eq(customerRiskFlags.id, standing.id))), /kept: no delete/);
+  assert.match(await refusal(db.update(customerRiskFlags).set({ clearReason: "rewritten" }).where(eq(customerRiskFlags.id, standing.id))), /cleared flag/);
+  const [live] = (await flagsOf()).filter((f) => !f.clearedAt);
+  assert.match(await refusal(db.update(customerRiskFlags).set({ flag: "PEP" }).where(eq(customerRiskFlags.id, live.id))), /only clearing/);
 });

@@ -79,6 +79,8 @@ const OURS: Record<string, number> = {
   "complianceCase.notFound": 404, // console: no such compliance case
   "suspiciousActivityReport.stateInvalid": 409, // console: a report already filed
   "suspiciousActivityReport.notFound": 404, // console: no such report
+  "riskFlag.stateInvalid": 409, // console: a customer's risk flag already cleared
+  "riskFlag.notFound": 404, // console: no such risk flag on the customer
   "proposal.stateInvalid": 409, // console: a dual-control proposal already decided or lapsed
   "proposal.duplicate": 409, // console: a proposal already open for the same action and subject
   "proposal.selfApproval": 403, // console: the proposer approving their own proposal

@@ -3,6 +3,7 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { subscriptions } from "@/db/schema";
+import { clearRiskFlag } from "@/lib/cases/cases";
 import { consoleAction } from "@/lib/console/action";
 import { notFound } from "@/lib/errors";
 import { changeCustomer, lockCustomer } from "@/lib/customers/status-change";
@@ -67,5 +68,31 @@ export const setRelationship = consoleAction(
       now,
     );
     return `Relationship is now ${input.status}.`;
+  },
+);
+
+// Clear a compliance risk flag (issue 22): reviewers (analysts) and admins, with a reason. The flag
+// stays on the record as history (who set it, who cleared it, when, why) and in the audit log.
+export const clearCustomerRiskFlag = consoleAction(
+  "reviewer",
+  z.object({ subscriptionId: z.string().min(1), flagId: z.string().min(1), reason: z.string().trim().min(3).max(500) }),
+  async ({ tx, input, operator, now }) => {
+    const [sub] = await tx.select({ customerId: subscriptions.customerId }).from(subscriptions).where(eq(subscriptions.id, input.subscriptionId));
+    if (!sub) throw notFound("customer");
+    const cleared = await clearRiskFlag(tx, { customerId: sub.customerId, flagId: input.flagId, reason: input.reason, operator, now });
+    await recordAudit(
+      tx,
+      operator,
+      {
+        action: "customer.riskFlag.clear",
+        targetType: "customer",
+        targetId: sub.customerId,
+        before: { flagId: cleared.id, flag: cleared.flag, setBy: cleared.setByEmail, setAt: cleared.createdAt.toISOString() },
+        after: { flagId: cleared.id, clearedAt: now.toISOString() },
+        reason: input.reason,
+      },
+      now,
+    );
+    return `Risk flag ${cleared.flag} cleared.`;
   },
 );

@@ -14,7 +14,7 @@ import { flagsOf } from "@/lib/screening-cases/queries";
 import { complianceOfCustomer } from "@/lib/cases/queries";
 import { HOLDABLE } from "@/lib/transfers/state-machine";
 import { placeHold } from "../../holds/actions";
-import { setCustomerStatus, setRelationship } from "../actions";
+import { clearCustomerRiskFlag, setCustomerStatus, setRelationship } from "../actions";
 
 export const metadata = { title: "Customer · Console" };
 
@@ -30,6 +30,8 @@ export default async function CustomerPage({ params, searchParams }: { params: P
   const payees = await customerBeneficiaries(db, s.id);
   const flags = await flagsOf(db, c.id);
   const compliance = await complianceOfCustomer(db, c.id);
+  const standing = compliance.flags.filter((f) => !f.clearedAt);
+  const cleared = compliance.flags.filter((f) => f.clearedAt);
   const back = `/console/customers/${s.id}`;
   return (
     <>
@@ -91,16 +93,30 @@ export default async function CustomerPage({ params, searchParams }: { params: P
         </Card>
       ) : null}
       <Card title={`Compliance cases (${compliance.cases.length})`}>
-        <p className="text-sm" data-testid="customer-risk-flags">
+        <div className="text-sm" data-testid="customer-risk-flags">
           Risk flags:{" "}
-          {compliance.flags.length === 0
+          {standing.length === 0
             ? "none"
-            : compliance.flags.map((f) => (
-                <span key={f.id} className="mr-2">
-                  <Badge>{f.flag}</Badge> {f.setByEmail} · {when(f.createdAt)}
-                </span>
+            : standing.map((f) => (
+                <form key={f.id} action={clearCustomerRiskFlag} className="mt-1 flex flex-wrap items-center gap-2">
+                  <input type="hidden" name="subscriptionId" value={s.id} />
+                  <input type="hidden" name="flagId" value={f.id} />
+                  <input type="hidden" name="back" value={back} />
+                  <Badge>{f.flag}</Badge> set by {f.setByEmail} · {when(f.createdAt)}
+                  <input name="reason" required minLength={3} className={input} placeholder="Reason" aria-label={`Reason to clear ${f.flag}`} />
+                  <button className={danger}>Clear {f.flag}</button>
+                </form>
               ))}
-        </p>
+        </div>
+        {cleared.length > 0 ? (
+          <ul className="mt-2 text-sm text-slate-600" data-testid="customer-risk-flag-history">
+            {cleared.map((f) => (
+              <li key={f.id}>
+                <Badge>{f.flag}</Badge> set by {f.setByEmail} · {when(f.createdAt)}; cleared by {f.clearedByEmail} · {when(f.clearedAt)}: {f.clearReason}
+              </li>
+            ))}
+          </ul>
+        ) : null}
         <ul className="mt-2 text-sm" data-testid="customer-cases">
           {compliance.cases.map((k) => (
             <li key={k.id}>
