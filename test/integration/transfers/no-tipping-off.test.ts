@@ -4,13 +4,32 @@
  * partner-visible body (the transfers, their list, the profile, the beneficiaries, every event,
  * which are the webhook bodies) is walked, keys and values, and no word of cases, reports,
  * typologies, rules, scores, alerts or flags appears; the held transfer reads onreview with
- * TRF_CHECK_REVIEW and nothing else. On PostgreSQL the case is checked to exist.
+ * TRF_CHECK_REVIEW and nothing else. On PostgreSQL the case is checked to exist. The hosted
+ * webview pages such a customer can open (KYC capture, funding, the receipt of a transfer then put
+ * on hold) say none of it either: their text and the data sent with them.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { and, eq } from "drizzle-orm";
 import { complianceAlerts, complianceCases, transfers } from "@/db/schema";
-import { acceptTransfer, awaitFastCheck, call, hold, submit, submitBody, validBeneficiaryId, validCustomer, type Customer } from "../support";
+import {
+  acceptTransfer,
+  awaitFastCheck,
+  awaitStatus,
+  call,
+  completeFunding,
+  completeKyc,
+  confirmNow,
+  hold,
+  openKyc,
+  pendingCustomer,
+  registerDevice,
+  submit,
+  submitBody,
+  validBeneficiaryId,
+  validCustomer,
+  type Customer,
+} from "../support";
 import { withServerDatabase } from "../support/database";
 
 const FORBIDDEN = new Set([
@@ -119,4 +138,79 @@ test("a customer with an open case and a held transfer reads no word of cases, r
   const [, reviewedBody] = bodies[0] as [string, { transferStatus: string; stateHistory: { reasonCode: string }[] }];
   assert.equal(reviewedBody.transferStatus, "onreview");
   assert.equal(reviewedBody.stateHistory.at(-1)?.reasonCode, "TRF_CHECK_REVIEW");
+});
+
+/**
+ * What a hosted page gives the customer's browser: its text, the attribute values a person can
+ * read (titles, labels, placeholders, values) and the inline scripts' data (the props sent to its
+ * client components); not the framework's own script files.
+ */
+function pageWords(html: string): string {
+  const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+  const attributes = [...html.matchAll(/\b(?:title|alt|aria-label|placeholder|value|content)="([^"]*)"/g)].map((m) => m[1]);
+  const text = html
+    .replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/g, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&[a-z#0-9]+;/gi, " ");
+  return [text, ...attributes, ...inline].join(" ");
+}
+
+/** A hosted page as the customer's browser opens it: where (token hidden), its words, whether it is the expired page. */
+async function openPage(url: string): Promise<{ where: string; text: string; expired: boolean }> {
+  const res = await fetch(url);
+  assert.equal(res.status, 200, url);
+  const html = await res.text();
+  return { where: new URL(url).pathname.replace(/[^/]{20,}$/, "<token>"), text: pageWords(html), expired: html.includes("webview-expired") };
+}
+
+test("the hosted webview pages a customer with an open case and a held transfer can open say no word of it either", async () => {
+  const c = await pendingCustomer();
+  const onboarding = await openKyc(c);
+  assert.equal((await completeKyc(c, onboarding.kycSessionId, "APPROVED")).status, 200);
+  await awaitStatus(c, "VALID");
+  const beneficiaryId = await validBeneficiaryId(c);
+  // The review rules hold one transfer: the customer's case opens.
+  const reviewed = await acceptTransfer(c, beneficiaryId, { originAmount: "1000.000000" });
+  assert.equal((await submit(c, reviewed.transferId, submitBody(beneficiaryId))).status, 202);
+  assert.equal((await awaitFastCheck(c, reviewed.transferId)).transferStatus, "onreview");
+
+  // Another is confirmed (its funding page opened while the case is open), funded, its receipt
+  // issued, then put on compliance hold.
+  const held = await acceptTransfer(c, beneficiaryId);
+  assert.equal((await submit(c, held.transferId, submitBody(beneficiaryId))).status, 202);
+  assert.equal((await awaitFastCheck(c, held.transferId)).transferStatus, "validated");
+  const confirmed = await confirmNow({ customer: c, device: await registerDevice(c) }, held.transferId);
+  const fundingUrl: string = confirmed.fundingSession.fundingWebviewUrl;
+  const pages = [await openPage(fundingUrl)];
+  assert.equal((await completeFunding(c, confirmed.fundingSession.fundingSessionId)).status, 200);
+  const receipt = await call("GET", `/v1/core/transfers/${held.transferId}/receipt`, { token: c.token });
+  assert.equal(receipt.status, 200, receipt.text);
+  const holdRes = await hold(c, held.transferId);
+  assert.ok(holdRes.status < 300, holdRes.text);
+
+  // With the case open and the transfer held: the receipt, the funding page again, the onboarding
+  // KYC page, and a new (enhanced) KYC capture page.
+  pages.push(await openPage(receipt.body.receiptUrl), await openPage(fundingUrl), await openPage(onboarding.webviewUrl));
+  const enhanced = await openKyc(c);
+  pages.push(await openPage(enhanced.webviewUrl));
+
+  // The live pages were opened, not the expired one: the funding page, the receipt, the new KYC capture.
+  assert.deepEqual(
+    pages.map((p) => [p.where, p.expired]),
+    [
+      ["/webviews/funding/<token>", false],
+      ["/webviews/receipt/<token>", false],
+      ["/webviews/funding/<token>", true],
+      ["/webviews/kyc/<token>", true],
+      ["/webviews/kyc/<token>", false],
+    ],
+  );
+  assert.ok(pages[1].text.includes(receipt.body.recipientName), "the receipt names the recipient");
+  const found: string[] = [];
+  for (const { where, text } of pages) {
+    for (const m of text.matchAll(/\S+/g)) {
+      if (words(m[0]).some((w) => FORBIDDEN.has(w))) found.push(`${where}: …${text.slice(Math.max(0, m.index - 40), m.index + 40)}…`);
+    }
+  }
+  assert.deepEqual(found, []);
 });
