@@ -5,6 +5,7 @@ import path from "node:path";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { config } from "@/lib/config";
+import { namingEveryStatement } from "./named-statements";
 import { keepPrepared } from "./prepared";
 import * as schema from "./schema";
 
@@ -72,7 +73,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Handle> {
     await migrator.end();
   }
   const client = postgres(url, { max: poolSize, onnotice: () => {} });
-  const db = drizzle({ client, schema });
+  const db = drizzle({ client: namingEveryStatement(client), schema });
   return { db: db as unknown as Db, close: () => client.end(), driver: "postgres" };
 }
 
