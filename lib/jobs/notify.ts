@@ -16,9 +16,9 @@ export async function notifyJobsDue(tx: Executor): Promise<void> {
   await tx.execute(sql`select pg_notify(${CHANNEL}, '')`);
 }
 
-/** The NOTIFY as a column of another statement's final select (undefined on PGlite). */
-export function notifyJobsDueSql(): SQL | undefined {
-  return config().DATABASE_URL ? sql`pg_notify(${CHANNEL}, '') as notified` : undefined;
+/** The NOTIFY, sent when `when` holds, as a column of another statement's final select (undefined on PGlite). */
+export function notifyJobsDueSql(when: SQL = sql`true`): SQL | undefined {
+  return config().DATABASE_URL ? sql`(select pg_notify(${CHANNEL}, '') where ${when}) as notified` : undefined;
 }
 
 /** LISTENs on a dedicated connection (postgres.js reconnects it); returns the unlisten. */

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db, Executor } from "@/db";
 import { jobs } from "@/db/schema";
@@ -44,6 +44,19 @@ export function jobInsert(tx: Executor, kind: string, payload: unknown, opts: En
       createdAt: clock.now(),
     })
     .onConflictDoNothing();
+}
+
+/**
+ * jobInsert() as a data-modifying CTE written only when `when` holds over the row of `from`
+ * (another CTE of the same statement, e.g. `event_counter_0`): answers one row per job written.
+ */
+export function jobInsertWhen(kind: string, payload: unknown, opts: EnqueueOptions, from: string, when: SQL): SQL {
+  const c = (col: { name: string }) => sql.identifier(col.name);
+  const cols = [jobs.id, jobs.kind, jobs.payload, jobs.state, jobs.runAt, jobs.dedupeKey, jobs.maxAttempts, jobs.createdAt];
+  return sql`insert into ${jobs} (${sql.join(cols.map(c), sql`, `)})
+    select ${newId("job")}, ${kind}, ${JSON.stringify(payload)}::jsonb, 'pending', ${sql.param(opts.runAt, jobs.runAt)}, ${opts.dedupeKey ?? null},
+      ${opts.maxAttempts ?? 25}, ${sql.param(clock.now(), jobs.createdAt)}
+    from ${sql.identifier(from)} where ${when} on conflict do nothing returning 1`;
 }
 
 // Transactions that already sent the wake: PostgreSQL folds identical notifications of one

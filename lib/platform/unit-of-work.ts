@@ -8,11 +8,12 @@ import { DomainError, unavailable, unexpected } from "@/lib/errors";
 import type { EmitInput } from "@/lib/events/types";
 import type { JobKind, JobPayload } from "@/lib/jobs/kinds";
 import { notifyJobsDueSql } from "@/lib/jobs/notify";
-import { dedupeKey, jobInsert, type EnqueueOptions } from "@/lib/jobs/queue";
+import { dedupeKey, jobInsert, jobInsertWhen, type EnqueueOptions } from "@/lib/jobs/queue";
 import { wakeWorker } from "@/lib/jobs/wake";
 import { postEntry, type PostEntryInput } from "@/lib/ledger/post";
 import { logger } from "@/lib/log";
 import { auditRow, type AuditEntry } from "@/lib/operators/audit";
+import { endpointReadySql } from "@/lib/webhooks/endpoint";
 import type { Operator } from "@/lib/operators/records";
 import { isTemporarilyUnavailable } from "./unavailable";
 
@@ -156,7 +157,8 @@ export function effectsOf(tx: Executor, actor: Actor = { kind: "system" }): Effe
 /**
  * The effects written at commit, in the unit's transaction: postings (each checked and balanced,
  * lib/ledger/post.ts), then one statement for the events (each subscription's counter row raised
- * once by its count: sequence numbers follow commit order), their deliveries, the jobs, the audit
+ * once by its count: sequence numbers follow commit order), their deliveries (a job only where the
+ * partner's endpoint is ready; otherwise the event is written undeliverable), the jobs, the audit
  * entries and, on PostgreSQL, the NOTIFY that wakes other processes' workers for a job due now.
  * Returns whether a job was written.
  */
@@ -164,6 +166,7 @@ async function flush(tx: Tx, pending: Pending, now: Date): Promise<boolean> {
   for (const entry of pending.ledger) await postEntry(tx, entry);
   const writes: Write[] = [...pending.writes];
   const eventRows: SQL[] = [];
+  const deliveryRows: SQL[] = [];
   const jobs = [...pending.jobs];
   const bySubscription = new Map<string, Pending["events"]>();
   for (const e of pending.events) bySubscription.set(e.subscriptionId, [...(bySubscription.get(e.subscriptionId) ?? []), e]);
@@ -175,11 +178,10 @@ async function flush(tx: Tx, pending: Pending, now: Date): Promise<boolean> {
       writes.push({ name, write: eventInsert(counter, list.length - 1 - i, eventId, input) });
       eventRows.push(sql`select 1 from ${sql.identifier(name)}`);
       // 8 attempts: the Standard Webhooks schedule of lib/webhooks/deliver-job.ts (about 28 hours).
-      jobs.push({
-        kind: "webhooks.deliver",
-        payload: { eventId },
-        opts: { runAt: input.now, dedupeKey: dedupeKey("webhooks.deliver", eventId), maxAttempts: 8 },
-      });
+      const opts = { runAt: input.now, dedupeKey: dedupeKey("webhooks.deliver", eventId), maxAttempts: 8 };
+      const delivery = `delivery_${s}_${i}`;
+      writes.push({ name: delivery, write: jobInsertWhen("webhooks.deliver", { eventId }, opts, counter, sql`deliverable`) });
+      deliveryRows.push(sql`select 1 from ${sql.identifier(delivery)}`);
     });
   });
   for (const job of jobs) writes.push(jobInsert(tx, job.kind, job.payload, job.opts));
@@ -187,35 +189,54 @@ async function flush(tx: Tx, pending: Pending, now: Date): Promise<boolean> {
     writes.push(tx.insert(auditLog).values(auditRow(by, entry, now)));
   }
   if (writes.length === 0) return false;
-  const notify = jobs.some((j) => j.opts.runAt.getTime() <= clock.now().getTime()) ? notifyJobsDueSql() : undefined;
-  const eventCount = eventRows.length > 0 ? sql`(select count(*) from (${sql.join(eventRows, sql` union all `)}) e)` : sql`0`;
-  const [row] = await writeTogether<{ written: number | string }>(tx, writes, sql`select ${eventCount} as written${notify ? sql`, ${notify}` : sql``}`);
+  const count = (rows: SQL[]) => (rows.length > 0 ? sql`(select count(*) from (${sql.join(rows, sql` union all `)}) e)` : sql`0`);
+  const deliveries = count(deliveryRows);
+  // A delivery is due now, but written only where the endpoint is ready: wake the workers for it then.
+  const due = jobs.some((j) => j.opts.runAt.getTime() <= clock.now().getTime()) ? sql`true` : sql`${deliveries} > 0`;
+  const notify = notifyJobsDueSql(due);
+  const [row] = await writeTogether<{ written: number | string; deliveries: number | string }>(
+    tx,
+    writes,
+    sql`select ${count(eventRows)} as written, ${deliveries} as deliveries${notify ? sql`, ${notify}` : sql``}`,
+  );
   if (Number(row?.written ?? 0) !== eventRows.length) throw new Error("unit of work: an event names an unknown subscription");
-  return jobs.length > 0;
+  return jobs.length > 0 || Number(row?.deliveries ?? 0) > 0;
 }
 
 /**
  * Raises a subscription's event counter by `count` (one UPDATE: concurrent units emitting for one
  * subscription wait on its row, so sequence numbers follow commit order); answers `sequence` (the
- * new value) and `partner_id`.
+ * new value), `partner_id` and `deliverable` (the partner's webhook endpoint is ready).
  */
 function subscriptionCounter(subscriptionId: string, count: number): SQL {
   const c = (col: { name: string }) => sql.identifier(col.name);
   return sql`update ${subscriptions} set ${c(subscriptions.eventSequence)} = ${c(subscriptions.eventSequence)} + ${count}
-    where ${c(subscriptions.id)} = ${subscriptionId} returning ${c(subscriptions.eventSequence)} as sequence, ${c(subscriptions.partnerId)} as partner_id`;
+    where ${c(subscriptions.id)} = ${subscriptionId} returning ${c(subscriptions.eventSequence)} as sequence, ${c(subscriptions.partnerId)} as partner_id,
+      ${endpointReadySql(sql`${subscriptions.partnerId}`)} as deliverable`;
 }
 
 /** An event numbered from its subscription's counter row (raised by the count, so `back` steps below its new value). */
 function eventInsert(counter: string, back: number, eventId: string, input: EmitInput): SQL {
   const c = (col: { name: string }) => sql.identifier(col.name);
-  const cols = [events.id, events.partnerId, events.subscriptionId, events.sequence, events.eventType, events.body, events.occurredAt, events.createdAt];
+  const cols = [
+    events.id,
+    events.partnerId,
+    events.subscriptionId,
+    events.sequence,
+    events.eventType,
+    events.body,
+    events.occurredAt,
+    events.createdAt,
+    events.deliveryState,
+  ];
   // The body as delivered; jsonb keeps no key order, so the sequence is added in the statement.
   const body = { eventId, eventType: input.eventType, occurredAt: input.now.toISOString(), subscriptionId: input.subscriptionId, data: input.data };
   const seq = sql`(${sql.identifier(counter)}.sequence - ${back})`;
   return sql`insert into ${events} (${sql.join(cols.map(c), sql`, `)})
     select ${eventId}, ${sql.identifier(counter)}.partner_id, ${input.subscriptionId}, ${seq}, ${input.eventType},
       ${JSON.stringify(body)}::jsonb || jsonb_build_object('sequence', ${seq}),
-      ${sql.param(input.now, events.occurredAt)}, ${sql.param(input.now, events.createdAt)}
+      ${sql.param(input.now, events.occurredAt)}, ${sql.param(input.now, events.createdAt)},
+      case when ${sql.identifier(counter)}.deliverable then 'pending' else 'undeliverable' end
     from ${sql.identifier(counter)} returning 1`;
 }
 

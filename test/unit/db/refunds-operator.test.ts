@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db";
-import { events, fundingSessions, jobs, refunds, refundStateHistory } from "@/db/schema";
+import { events, fundingSessions, jobs, partners, refunds, refundStateHistory } from "@/db/schema";
 import { clock } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
 import { accountBalances, transferEntries } from "@/lib/ledger";
@@ -24,6 +24,8 @@ let owner: Owner;
 before(async () => {
   ({ db, close } = await freshDb());
   owner = await newSubscription(db);
+  // An endpoint ready, so each event has its delivery job (none is run here).
+  await db.update(partners).set({ webhookUrl: "https://partner.example/hooks", webhookSecret: "whsec_dGVzdA==" }).where(eq(partners.id, owner.partnerId));
 });
 after(() => close());
 

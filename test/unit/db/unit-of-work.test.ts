@@ -192,8 +192,28 @@ describe("unit of work: effects", () => {
     });
   }
 
-  it("are written at commit, together: events numbered in order with their deliveries, jobs, audit, postings; the worker woken after", async () => {
+  /** A subscription whose partner has a webhook endpoint ready (a URL and a secret). */
+  async function withEndpoint() {
     const owner = await newSubscription(db);
+    await db.update(partners).set({ webhookUrl: "https://partner.example/hooks", webhookSecret: "whsec_dGVzdA==" }).where(eq(partners.id, owner.partnerId));
+    return owner;
+  }
+
+  /** The delivery jobs of these events. */
+  async function deliveriesOf(list: { id: string }[]) {
+    return db
+      .select()
+      .from(jobs)
+      .where(
+        sql`${jobs.kind} = 'webhooks.deliver' and ${jobs.payload}->>'eventId' in (${sql.join(
+          list.map((e) => sql`${e.id}`),
+          sql`, `,
+        )})`,
+      );
+  }
+
+  it("are written at commit, together: events numbered in order with their deliveries, jobs, audit, postings; the worker woken after", async () => {
+    const owner = await withEndpoint();
     const marker = newId("uow");
     let inside: Awaited<ReturnType<typeof effectsOf>> | undefined;
     const wakes = await wakesDuring(async () => {
@@ -217,22 +237,39 @@ describe("unit of work: effects", () => {
       ],
     );
     assert.equal(after.jobs.length, 1);
-    const deliveries = await db
-      .select()
-      .from(jobs)
-      .where(
-        sql`${jobs.kind} = 'webhooks.deliver' and ${jobs.payload}->>'eventId' in (${sql.join(
-          after.events.map((e) => sql`${e.id}`),
-          sql`, `,
-        )})`,
-      );
-    assert.equal(deliveries.length, 2, "each event has its delivery job");
+    assert.deepEqual(
+      after.events.map((e) => e.deliveryState),
+      ["pending", "pending"],
+    );
+    assert.equal((await deliveriesOf(after.events)).length, 2, "each event has its delivery job");
     assert.equal(after.audit.length, 1);
     assert.equal(after.audit[0].operatorId, operator.id);
     assert.equal(after.entries.length, 1);
     const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.id, owner.subscriptionId));
     assert.equal(Number(sub.eventSequence), 2, "the counter row raised once by the count");
     assert.equal(wakes, 1, "jobs written: the worker is woken after the commit");
+  });
+
+  it("an event of a partner with no endpoint ready is written undeliverable, with no delivery job (and no wake for it)", async () => {
+    const noUrl = await newSubscription(db);
+    const disabled = await withEndpoint();
+    await db.update(partners).set({ webhookDisabledAt: clock.now() }).where(eq(partners.id, disabled.partnerId));
+    const noSecret = await newSubscription(db);
+    await db.update(partners).set({ webhookUrl: "https://partner.example/hooks" }).where(eq(partners.id, noSecret.partnerId));
+    for (const owner of [noUrl, disabled, noSecret]) {
+      const marker = newId("uow");
+      const wakes = await wakesDuring(() =>
+        runUnit(async (unit) => unit.events.emit({ subscriptionId: owner.subscriptionId, eventType: "customer.status.changed", data: { marker } }), {
+          db,
+          wake: false,
+        }),
+      );
+      const [event] = (await effectsOf(marker)).events;
+      assert.equal(event.deliveryState, "undeliverable");
+      assert.equal(event.deliveredAt, null);
+      assert.deepEqual(await deliveriesOf([event]), []);
+      assert.equal(wakes, 0, "no job written: nothing to wake the worker for");
+    }
   });
 
   it("a later unit continues the subscription's sequence", async () => {
