@@ -25,6 +25,8 @@ export interface Claimed {
   jobs: ClaimedJob[];
   /** The window was full: due jobs beyond it may fit groups this claim filled (claim again). */
   more: boolean;
+  /** Due jobs were left behind: seen in the window but not picked (their group filled up, or no slot). */
+  left: boolean;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function claim(db: Db, now: Date, limit: number, filter: ClaimFilte
  * costing a dozen, claims bounded how fast a worker drained a kind (docs/performance.md).
  */
 export async function claimBatch(db: Db, now: Date, limit: number, filter: ClaimFilter, leaseSeconds: number): Promise<Claimed> {
-  if (limit <= 0) return { jobs: [], more: false };
+  if (limit <= 0) return { jobs: [], more: false, left: false };
   const finite = filter.perGroup !== undefined && Number.isFinite(filter.perGroup);
   const window = finite ? limit * 4 : limit;
   const json = (list: readonly string[] | undefined) => JSON.stringify(list ?? []);
@@ -61,7 +63,9 @@ export async function claimBatch(db: Db, now: Date, limit: number, filter: Claim
     limit,
   });
   const claimed = rows.map(({ seen: _, ...job }) => job as ClaimedJob);
-  return { jobs: claimed, more: rows.length > 0 && rows[0].seen >= window };
+  // No row: the window was empty (a due job of a group with room is always picked).
+  const seen = rows.length > 0 ? rows[0].seen : 0;
+  return { jobs: claimed, more: seen >= window, left: seen > claimed.length };
 }
 
 /** A name per group expression, so each lane's claim is prepared once. */

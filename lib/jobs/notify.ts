@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { config } from "@/lib/config";
@@ -11,14 +12,21 @@ import { logger } from "@/lib/log";
  */
 const CHANNEL = "remit_jobs";
 
+/**
+ * This process, as the payload of its NOTIFYs: a commit here wakes this process's worker in-process
+ * already (the unit of work, lib/jobs/queue.ts), so its own NOTIFY coming back is ignored; without
+ * that, every commit with a job made the worker claim in every lane twice.
+ */
+const SENDER = randomUUID();
+
 export async function notifyJobsDue(tx: Executor): Promise<void> {
   if (!config().DATABASE_URL) return;
-  await tx.execute(sql`select pg_notify(${CHANNEL}, '')`);
+  await tx.execute(sql`select pg_notify(${CHANNEL}, ${SENDER})`);
 }
 
 /** The NOTIFY, sent when `when` holds, as a column of another statement's final select (undefined on PGlite). */
 export function notifyJobsDueSql(when: SQL = sql`true`): SQL | undefined {
-  return config().DATABASE_URL ? sql`(select pg_notify(${CHANNEL}, '') where ${when}) as notified` : undefined;
+  return config().DATABASE_URL ? sql`(select pg_notify(${CHANNEL}, ${SENDER}) where ${when}) as notified` : undefined;
 }
 
 /** LISTENs on a dedicated connection (postgres.js reconnects it); returns the unlisten. */
@@ -28,7 +36,9 @@ export async function listenForJobs(onWake: () => void): Promise<() => Promise<v
   const { default: postgres } = await import("postgres");
   const client = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    await client.listen(CHANNEL, () => onWake());
+    await client.listen(CHANNEL, (sender) => {
+      if (sender !== SENDER) onWake();
+    });
   } catch (err) {
     logger().warn({ err }, "LISTEN for jobs failed: the worker falls back to polling");
   }

@@ -20,11 +20,13 @@ export class JobPool {
   private readonly running = new Map<string, Running>();
   private readonly tasks = new Set<Promise<void>>();
   private readonly heartbeat: Heartbeat;
+  /** Lanes whose last claim may have left due jobs behind (its slots or one of its groups full). */
+  private readonly backlog = new Set<string>();
   constructor(
     private readonly db: Db,
     private readonly registry: JobRegistry,
     private readonly settings: WorkerSettings,
-    /** Called when a running job ends: its slot is free for the next due job. */
+    /** Called when a running job ends: its slot is free for the next due job (refill()). */
     private readonly onFreed: () => void = () => {},
   ) {
     this.heartbeat = new Heartbeat(db, settings);
@@ -34,10 +36,21 @@ export class JobPool {
     return this.running.size;
   }
 
-  /** Claims due jobs into every lane's free slots and starts them; returns how many started. */
+  /** Claims due jobs into every lane's free slots and starts them (a wake-up, a poll); returns how many started. */
   async fill(): Promise<number> {
     let started = 0;
     for (const lane of this.settings.lanes) started += await this.fillLane(lane);
+    return started;
+  }
+
+  /**
+   * After jobs ended: claims again only in the lanes that left due jobs behind. A lane's other due
+   * jobs are new ones, and each wakes the worker (fill()): a commit that writes one, a nudge; a
+   * delayed one comes due at a poll. A claim per lane per job ended was most of a job's cost.
+   */
+  async refill(): Promise<number> {
+    let started = 0;
+    for (const lane of this.settings.lanes) if (this.backlog.has(lane.name)) started += await this.fillLane(lane);
     return started;
   }
 
@@ -60,15 +73,26 @@ export class JobPool {
       inLane += 1;
       busy.set(r.group, (busy.get(r.group) ?? 0) + 1);
     }
-    if (inLane >= lane.concurrency) return { claimed: 0, more: false };
+    if (inLane >= lane.concurrency) {
+      this.backlog.add(lane.name);
+      return { claimed: 0, more: false };
+    }
     const others = this.settings.lanes.filter((l) => l !== lane).flatMap((l) => l.kinds ?? []);
-    const { jobs: claimed, more } = await claimBatch(
+    // A group already at its limit is left out of the claim: its due jobs, if any, are unseen.
+    const groupFull = [...busy.values()].some((n) => n >= lane.perGroup);
+    const {
+      jobs: claimed,
+      more,
+      left,
+    } = await claimBatch(
       this.db,
       clock.now(),
       lane.concurrency - inLane,
       { kinds: lane.kinds, notKinds: lane.kinds ? undefined : others, holding: [...this.running.keys()], groupBy: lane.groupBy, perGroup: lane.perGroup, busy },
       this.settings.leaseSeconds,
     );
+    if (more || left || groupFull || claimed.length >= lane.concurrency - inLane) this.backlog.add(lane.name);
+    else this.backlog.delete(lane.name);
     for (const job of claimed) {
       this.running.set(job.id, { lane: lane.name, group: job.group });
       const task = runOne(this.db, this.registry, job, this.settings, this.heartbeat)

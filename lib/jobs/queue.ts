@@ -4,6 +4,7 @@ import type { Db, Executor } from "@/db";
 import { jobs } from "@/db/schema";
 import { newId } from "@/db/ids";
 import { notifyJobsDue } from "./notify";
+import { wakeWorker } from "./wake";
 import { clock } from "@/lib/clock";
 import type { JobKind, JobPayload } from "./kinds";
 
@@ -64,11 +65,22 @@ export function jobInsertWhen(kind: string, payload: unknown, opts: EnqueueOptio
 // handle: each of its statements is a transaction of its own.)
 const notified = new WeakSet<object>();
 
-/** After a job insert: a job due now wakes the workers when the transaction commits. */
+/**
+ * After a job insert: a job due now wakes the workers when the transaction commits (other
+ * processes' by NOTIFY; this process's by the unit of work, which asks jobDueIn(tx) after its
+ * commit), or at once when the insert was a transaction of its own (the database handle).
+ */
 async function notifyIfDue(tx: Executor, opts: EnqueueOptions): Promise<void> {
   if (opts.runAt.getTime() > clock.now().getTime() || notified.has(tx)) return;
-  if (tx instanceof PgTransaction) notified.add(tx);
+  const inTransaction = tx instanceof PgTransaction;
+  if (inTransaction) notified.add(tx);
   await notifyJobsDue(tx);
+  if (!inTransaction) wakeWorker();
+}
+
+/** Whether a job due now was enqueued in this transaction (by enqueue(), not the unit's effects). */
+export function jobDueIn(tx: object): boolean {
+  return notified.has(tx);
 }
 
 /**
@@ -93,4 +105,6 @@ export async function nudgeJob(db: Db, key: string): Promise<void> {
     .update(jobs)
     .set({ runAt: clock.now() })
     .where(and(eq(jobs.dedupeKey, key), inArray(jobs.state, ["pending", "running"])));
+  // Due now: this process's worker claims it (a job ending no longer claims in every lane).
+  wakeWorker();
 }

@@ -22,27 +22,41 @@ export function startWorkerLoop(getDb: () => Promise<Db>, registry: JobRegistry,
   if (g[KEY]) return g[KEY];
   let running = true;
   let wake: (() => void) | undefined;
-  // A wake-up while the loop is busy (not sleeping) is kept, so it does not wait a whole poll.
-  let woken = false;
-  const onWake = () => (wake ? wake() : (woken = true));
+  // What the next pass claims: in every lane after a wake-up or a poll (new jobs may be due in
+  // any), only where due jobs were left behind after a job ended (pool.refill()). Set while the
+  // loop is busy (not sleeping), they are kept, so nothing waits a whole poll.
+  let everyLane = true;
+  let freed = false;
+  const onWake = () => {
+    everyLane = true;
+    wake?.();
+  };
+  const onFreed = () => {
+    freed = true;
+    wake?.();
+  };
   wakeSignal().on("wake", onWake);
   let unlisten: (() => Promise<void>) | undefined;
   const done = (async () => {
     const db = await getDb();
     unlisten = await listenForJobs(onWake).catch(() => undefined);
-    const pool = new JobPool(db, registry, settings, onWake);
+    const pool = new JobPool(db, registry, settings, onFreed);
     await schedulePeriodicJobs(db, registry).catch((err) => logger().error({ err }, "scheduling periodic jobs failed"));
     while (running) {
-      woken = false;
+      const all = everyLane;
+      everyLane = freed = false;
       try {
-        await pool.fill();
+        await (all ? pool.fill() : pool.refill());
       } catch (err) {
         logger().error({ err }, "worker loop error");
       }
       if (!running) break;
-      if (woken) continue;
+      if (everyLane || freed) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, config().WORKER_POLL_MS);
+        const timer = setTimeout(() => {
+          everyLane = true;
+          resolve();
+        }, config().WORKER_POLL_MS);
         wake = () => {
           clearTimeout(timer);
           resolve();

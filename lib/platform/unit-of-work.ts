@@ -8,7 +8,7 @@ import { DomainError, unavailable, unexpected } from "@/lib/errors";
 import type { EmitInput } from "@/lib/events/types";
 import type { JobKind, JobPayload } from "@/lib/jobs/kinds";
 import { notifyJobsDueSql } from "@/lib/jobs/notify";
-import { dedupeKey, jobInsert, jobInsertWhen, type EnqueueOptions } from "@/lib/jobs/queue";
+import { dedupeKey, jobDueIn, jobInsert, jobInsertWhen, type EnqueueOptions } from "@/lib/jobs/queue";
 import { wakeWorker } from "@/lib/jobs/wake";
 import { postEntry, type PostEntryInput } from "@/lib/ledger/post";
 import { logger } from "@/lib/log";
@@ -268,7 +268,8 @@ export async function withinUnit<T>(work: (unit: UnitContext) => Promise<T>, opt
         settled = { ok: false, error: err, committed: true };
       }
       await options.seal?.(unit, settled);
-      wroteJobs = await flush(tx, pending, now);
+      // A job due now enqueued by enqueue() (not the effects) wakes this process's worker too.
+      wroteJobs = (await flush(tx, pending, now)) || jobDueIn(tx);
       return settled;
     });
   } catch (err) {

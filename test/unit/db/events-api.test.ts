@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import { eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { events, webhookAttempts } from "@/db/schema";
+import { events, partners, webhookAttempts } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { emitEvent } from "@/lib/events/emit";
 import { freshDbPair } from "../../support/db";
@@ -82,6 +82,8 @@ describe("events API domain", () => {
 describe("event retention (maintenance.purge)", () => {
   it("drops settled events older than 30 days with their attempts; keeps younger ones and pending ones", async () => {
     const owner = await newSubscription(db);
+    // An endpoint ready: its events are written pending delivery (none is run here).
+    await db.update(partners).set({ webhookUrl: "https://partner.example/hooks", webhookSecret: "whsec_dGVzdA==" }).where(eq(partners.id, owner.partnerId));
     const now = new Date();
     const old = await emit(db, owner, 1, addSeconds(now, -31 * 86400));
     const oldPending = await emit(db, owner, 2, addSeconds(now, -31 * 86400));

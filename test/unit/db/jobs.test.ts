@@ -10,6 +10,8 @@ import { config } from "@/lib/config";
 import { defaultBackoff, RetryLater, type JobDefinition, type JobRegistry, type JobRun } from "@/lib/jobs/define";
 import type { JobKind } from "@/lib/jobs/kinds";
 import { enqueue, nudgeJob, type EnqueueOptions } from "@/lib/jobs/queue";
+import type { WorkerSettings } from "@/lib/jobs/lanes";
+import { JobPool } from "@/lib/jobs/pool";
 import { runDueJobs } from "@/lib/jobs/worker";
 import { freshDbPair } from "../../support/db";
 
@@ -511,5 +513,43 @@ describe("jobs: several workers", () => {
       calls.map((c) => c.attempt),
       [2],
     );
+  });
+});
+
+describe("jobs: the pool claims again after a job ends only where it left due jobs", () => {
+  const settings = (concurrency: number): WorkerSettings => ({
+    lanes: [{ name: "test", kinds: ["test.perform"], concurrency, groupBy: sql`${jobs.kind}`, perGroup: concurrency }],
+    leaseSeconds: 30,
+    heartbeatMs: 10_000,
+    timeoutMs: () => 5_000,
+  });
+
+  it("a lane whose slots were full claims the jobs it left behind as each job ends, without a wake-up or a poll", async () => {
+    for (const tag of ["a", "b", "c"]) await add(tag);
+    const refills: Promise<number>[] = [];
+    const pool: JobPool = new JobPool(db, registry, settings(1), () => refills.push(pool.refill()));
+    assert.equal(await pool.fill(), 1);
+    await until(() => calls.length === 3, "the jobs left behind to run");
+    await pool.drain();
+    await Promise.all(refills);
+    assert.deepEqual(tagsCalled().sort(), ["a", "b", "c"]);
+  });
+
+  it("a lane whose claim took every due job does not claim when a job ends: a job added meanwhile waits for a wake-up (fill)", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    behaviours.set("first", () => held);
+    await add("first");
+    const refills: Promise<number>[] = [];
+    const pool: JobPool = new JobPool(db, registry, settings(2), () => refills.push(pool.refill()));
+    assert.equal(await pool.fill(), 1);
+    await add("later");
+    release();
+    await pool.drain();
+    assert.deepEqual(await Promise.all(refills), [0]);
+    assert.deepEqual(tagsCalled(), ["first"]);
+    assert.equal(await pool.fill(), 1);
+    await pool.drain();
+    assert.deepEqual(tagsCalled(), ["first", "later"]);
   });
 });
