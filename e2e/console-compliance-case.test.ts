@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { screenshot } from "./support/browser";
-import { ADMIN, cardFor, CONSOLE_TEST_TIMEOUT, consoleUrl, notice, signedInPage } from "./support/console";
+import { ADMIN, cardFor, CONSOLE_TEST_TIMEOUT, consoleUrl, createOperatorInConsole, notice, signedInPage } from "./support/console";
 import { onreviewTransfer } from "./support/journey";
 import { acceptTransfer, onboardedCustomer, readTransfer, validBeneficiaryId } from "../test/integration/support";
 import { setupE2eFile } from "./support/setup";
@@ -123,6 +123,14 @@ describe("console: compliance cases", () => {
       await page.goto(consoleUrl("/audit?action=customer.riskFlag.clear"));
       const audit = (await page.getByTestId("audit-table").textContent())!;
       assert.ok(audit.includes(ADMIN.email) && audit.includes("Source of funds documented after the report"), audit);
+
+      // An analyst with the reviewer role reads the same record; the admin forms are not there.
+      const analyst = await signedInPage(e2e.browser, await createOperatorInConsole(page, "reviewer", "Ana Analyst"));
+      await analyst.goto(customerPage);
+      await analyst.getByTestId("customer-cases").getByRole("link", { name: caseId }).waitFor();
+      assert.match((await analyst.getByTestId("customer-risk-flag-history").textContent())!, /cleared by admin@example\.com/);
+      assert.equal(await analyst.getByRole("button", { name: "Set status" }).count(), 0);
+      await analyst.context().close();
       await page.context().close();
     },
   );

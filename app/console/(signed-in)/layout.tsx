@@ -13,9 +13,9 @@ const QUEUES = [
   ["/console/beneficiaries", "Screening"],
   ["/console/kyc-review", "KYC review"],
   ["/console/bank-credits", "Bank credits"],
+  ["/console/customers", "Customers"],
 ] as const;
 const ADMIN = [
-  ["/console/customers", "Customers"],
   ["/console/partners", "Partners"],
   ["/console/webhooks", "Webhooks"],
   ["/console/deliveries", "Failed deliveries"],

@@ -8,7 +8,8 @@ import { ready } from "@/lib/platform/ready";
 export const metadata = { title: "Customers · Console" };
 
 export default async function Customers({ searchParams }: { searchParams: SearchParams }) {
-  await requireOperator("admin");
+  // Analysts (reviewers) find the customer a case is about; what changes a customer is admin-only.
+  await requireOperator("reviewer");
   const q = param(await searchParams, "q") ?? "";
   const rows = q ? await searchCustomers(await ready(), q) : [];
   return (

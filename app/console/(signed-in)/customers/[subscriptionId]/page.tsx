@@ -19,7 +19,10 @@ import { clearCustomerRiskFlag, setCustomerStatus, setRelationship } from "../ac
 export const metadata = { title: "Customer · Console" };
 
 export default async function CustomerPage({ params, searchParams }: { params: Promise<{ subscriptionId: string }>; searchParams: SearchParams }) {
-  await requireOperator("admin");
+  // Analysts (reviewers) read the customer their cases are about; the status, relationship and
+  // hold forms are admin actions (the actions check the role again).
+  const operator = await requireOperator("reviewer");
+  const admin = operator.role === "admin";
   const { subscriptionId } = await params;
   const sp = await searchParams;
   const db = await ready();
@@ -44,41 +47,45 @@ export default async function CustomerPage({ params, searchParams }: { params: P
           Customer <Badge>{c.status}</Badge> · KYC <Badge>{c.kycStatus}</Badge> · relationship <Badge>{s.status}</Badge>
           {c.linkedCustomerId ? <> · linked to {c.linkedCustomerId}</> : null}
         </p>
-        <form action={setCustomerStatus} className="mt-3 flex flex-wrap items-center gap-2">
-          <input type="hidden" name="subscriptionId" value={s.id} />
-          <input type="hidden" name="back" value={back} />
-          {/* Starts at the current status; one an operator cannot set (PENDING) is shown, not choosable. */}
-          <select name="status" aria-label="New status" className={input} defaultValue={c.status}>
-            {!(OPERATOR_STATUSES as readonly string[]).includes(c.status) && (
-              <option value={c.status} disabled>
-                {c.status} (current)
-              </option>
-            )}
-            {OPERATOR_STATUSES.map((st) => (
-              <option key={st}>{st}</option>
-            ))}
-          </select>
-          <select name="remediation" aria-label="Remediation" className={input} defaultValue="">
-            <option value="">default remediation</option>
-            <option value="complete_kyc">complete_kyc</option>
-            <option value="submit_profile_attributes">submit_profile_attributes</option>
-            <option value="contact_support">contact_support</option>
-          </select>
-          <input name="hint" className={input} placeholder="Operational hint (shown to the partner)" aria-label="Operational hint" />
-          <input name="reason" required minLength={3} className={input} placeholder="Reason" aria-label="Reason" />
-          <button className={primary}>Set status</button>
-        </form>
-        <form action={setRelationship} className="mt-3 flex flex-wrap items-center gap-2">
-          <input type="hidden" name="subscriptionId" value={s.id} />
-          <input type="hidden" name="back" value={back} />
-          <select name="status" aria-label="Relationship" className={input} defaultValue={s.status}>
-            <option value="active">active</option>
-            <option value="spended">suspended</option>
-            <option value="closed">closed</option>
-          </select>
-          <input name="reason" required minLength={3} className={input} placeholder="Reason" aria-label="Relationship reason" />
-          <button className={primary}>Set relationship</button>
-        </form>
+        {admin ? (
+          <>
+            <form action={setCustomerStatus} className="mt-3 flex flex-wrap items-center gap-2">
+              <input type="hidden" name="subscriptionId" value={s.id} />
+              <input type="hidden" name="back" value={back} />
+              {/* Starts at the current status; one an operator cannot set (PENDING) is shown, not choosable. */}
+              <select name="status" aria-label="New status" className={input} defaultValue={c.status}>
+                {!(OPERATOR_STATUSES as readonly string[]).includes(c.status) && (
+                  <option value={c.status} disabled>
+                    {c.status} (current)
+                  </option>
+                )}
+                {OPERATOR_STATUSES.map((st) => (
+                  <option key={st}>{st}</option>
+                ))}
+              </select>
+              <select name="remediation" aria-label="Remediation" className={input} defaultValue="">
+                <option value="">default remediation</option>
+                <option value="complete_kyc">complete_kyc</option>
+                <option value="submit_profile_attributes">submit_profile_attributes</option>
+                <option value="contact_support">contact_support</option>
+              </select>
+              <input name="hint" className={input} placeholder="Operational hint (shown to the partner)" aria-label="Operational hint" />
+              <input name="reason" required minLength={3} className={input} placeholder="Reason" aria-label="Reason" />
+              <button className={primary}>Set status</button>
+            </form>
+            <form action={setRelationship} className="mt-3 flex flex-wrap items-center gap-2">
+              <input type="hidden" name="subscriptionId" value={s.id} />
+              <input type="hidden" name="back" value={back} />
+              <select name="status" aria-label="Relationship" className={input} defaultValue={s.status}>
+                <option value="active">active</option>
+                <option value="spended">suspended</option>
+                <option value="closed">closed</option>
+              </select>
+              <input name="reason" required minLength={3} className={input} placeholder="Reason" aria-label="Relationship reason" />
+              <button className={primary}>Set relationship</button>
+            </form>
+          </>
+        ) : null}
       </Card>
       {flags.length > 0 ? (
         <Card title={`Flags for review (${flags.length})`}>
@@ -193,7 +200,7 @@ export default async function CustomerPage({ params, searchParams }: { params: P
                   <td className="p-1">{money(t.originAmount, t.originCurrency)}</td>
                   <td className="p-1">{when(t.createdAt)}</td>
                   <td className="p-1">
-                    {(HOLDABLE as readonly string[]).includes(t.state) && (
+                    {admin && (HOLDABLE as readonly string[]).includes(t.state) && (
                       <form action={placeHold} className="flex gap-1">
                         <input type="hidden" name="transferId" value={t.id} />
                         <input type="hidden" name="back" value={back} />
