@@ -51,11 +51,14 @@ async function openPglite(dir: string): Promise<Handle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
+  const { preparingClient } = await import("./pglite-client");
   await mkdir(path.dirname(path.resolve(dir)), { recursive: true });
   await initPglite(dir);
   const client = await PGlite.create(dir, { postgresqlconf: PGLITE_CONF });
-  const db = drizzle({ client, schema });
-  await migrate(db, { migrationsFolder: MIGRATIONS });
+  // Migrations through PGlite's own query (each statement once); the service's queries through
+  // one that parses and plans each statement text once (db/pglite-client.ts).
+  await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS });
+  const db = drizzle({ client: preparingClient(client) as unknown as typeof client, schema });
   return { db: db as unknown as Db, close: () => client.close(), driver: "pglite" };
 }
 
