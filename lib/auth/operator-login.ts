@@ -79,6 +79,6 @@ export async function signInOperator(
       }
       return { kind: "wrong" };
     },
-    { db, wake: false },
+    { db },
   );
 }

@@ -159,7 +159,6 @@ export function endpoint<
             if (write) await unit.atCommit(write);
           },
           context: { correlationId, route: contract.operationId },
-          wake: req.method !== "GET",
           actor,
           now,
           db,

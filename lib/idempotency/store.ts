@@ -101,7 +101,7 @@ export async function claimKey(db: Db, ref: KeyRef, t: Timing): Promise<Claim> {
       }
       return { kind: "replay", status: row.responseStatus ?? 500, body: row.responseBody ?? "" };
     },
-    { db, wake: false },
+    { db },
   );
 }
 

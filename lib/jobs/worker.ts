@@ -124,7 +124,7 @@ export async function runOne(db: Db, registry: JobRegistry, job: ClaimedJob, set
             if (done.length === 0) throw new LeaseLost();
             await reschedule(tx, def, job, clock.now());
           },
-          { db, now, actor: { kind: "job", id: job.id, jobKind: job.kind }, wake: false },
+          { db, now, actor: { kind: "job", id: job.id, jobKind: job.kind } },
         ).then((o) => {
           // A DomainError thrown by the run is its failure (recorded as any other).
           if (!o.ok) throw o.error;

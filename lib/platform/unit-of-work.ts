@@ -69,8 +69,6 @@ export interface UnitOptions<T> {
   seal?: (unit: UnitContext, outcome: Outcome<T>) => Promise<void>;
   /** Fields logged with an unexpected error (route, operator, correlation id). */
   context?: Record<string, unknown>;
-  /** Whether a commit wakes the job worker even without a job enqueued through ctx.jobs (default true; reads pass false). */
-  wake?: boolean;
 }
 
 /**
@@ -276,7 +274,9 @@ export async function withinUnit<T>(work: (unit: UnitContext) => Promise<T>, opt
     if (err instanceof Rollback) return { ok: false, error: err.error, committed: false };
     throw err;
   }
-  if (wroteJobs || options.wake !== false) wakeWorker();
+  // Only a commit that wrote a job due now wakes this process's worker: a wake is a claim in every
+  // lane, and a write without a job (a quote, an accept) has nothing for it.
+  if (wroteJobs) wakeWorker();
   return outcome;
 }
 

@@ -45,7 +45,7 @@ export const refreshReferenceRates = defineJob({
         failures.push((err as Error).message);
       }
     }
-    if (sets.length > 0) await inUnit(({ tx }) => storeRateSets(tx, sets, now), { db, now, wake: false });
+    if (sets.length > 0) await inUnit(({ tx }) => storeRateSets(tx, sets, now), { db, now });
     for (const set of sets)
       logger().info({ source: set.source, publishedAt: set.publishedAt, currencies: Object.keys(set.rates).length }, "reference rates fetched");
     if (failures.length > 0) throw new Error(`reference rates refresh failed: ${failures.join("; ")}`);

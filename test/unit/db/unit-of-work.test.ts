@@ -223,7 +223,7 @@ describe("unit of work: effects", () => {
           // Collected, not yet written.
           inside = await effectsOf(marker, unit.tx);
         },
-        { db, actor: { kind: "operator", operator }, wake: false },
+        { db, actor: { kind: "operator", operator } },
       );
       assert.equal(outcome.ok, true);
     });
@@ -261,7 +261,6 @@ describe("unit of work: effects", () => {
       const wakes = await wakesDuring(() =>
         runUnit(async (unit) => unit.events.emit({ subscriptionId: owner.subscriptionId, eventType: "customer.status.changed", data: { marker } }), {
           db,
-          wake: false,
         }),
       );
       const [event] = (await effectsOf(marker)).events;
