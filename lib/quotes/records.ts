@@ -9,17 +9,19 @@ import { DomainError, type StatusOf } from "@/lib/errors";
 export type QuoteRow = typeof quotes.$inferSelect;
 
 /** A quote of the calling subscription; another customer's answers like a missing one (spec 7). */
-export async function quoteInScope(db: Executor, subscriptionId: string, quoteId: string, lock = false): Promise<QuoteRow> {
+export async function quoteInScope(db: Executor, subscriptionId: string, quoteId: string): Promise<QuoteRow> {
   const q = (e: Executor) =>
     e
       .select()
       .from(quotes)
       .where(and(eq(quotes.id, sql.placeholder("quoteId")), eq(quotes.subscriptionId, sql.placeholder("subscriptionId"))));
-  const query = lock ? q(db).for("update").prepare("quote_in_scope_locked") : prepared(db, "quote_in_scope", (e) => q(e).prepare("quote_in_scope"));
+  const query = prepared(db, "quote_in_scope", (e) => q(e).prepare("quote_in_scope"));
   const [row] = await query.execute({ quoteId, subscriptionId });
-  if (!row) throw new DomainError("quote.notFound", { message: "No such quote." });
+  if (!row) throw quoteNotFound();
   return row;
 }
+
+export const quoteNotFound = () => new DomainError("quote.notFound", { message: "No such quote." });
 
 /** Lifecycle status (decisions section 6): derived from the clock, never stale. */
 export function quoteStatus(row: QuoteRow, now: Date): "AVAILABLE" | "ACCEPTED" | "EXPIRED" {
