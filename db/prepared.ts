@@ -4,6 +4,7 @@
  * database handle keeps them; inside a transaction the query is built for that transaction
  * (a prepared query runs on the handle it was prepared on).
  */
+import { sql, type Placeholder, type SQL } from "drizzle-orm";
 // On globalThis, like the handle itself (db/index.ts): Next bundles each route with its own copy
 // of this module, and a module-level set would know the handle only in the bundle that opened it,
 // so every other route rebuilt its "prepared" queries on every request (seen in bench/profile.ts).
@@ -48,4 +49,20 @@ export function preparedOn<E extends object, T extends object>(executor: E, name
   if (!template) byName.set(name, (template = build(executor)));
   if (!("client" in template)) throw new Error(`preparedOn(${name}): not a Drizzle prepared query`);
   return Object.assign(Object.create(Object.getPrototypeOf(template) as object) as T, template, { client: session.client });
+}
+
+/**
+ * The values of an insert or update as placeholders named by their keys, for preparedOn: `shape`
+ * names the prepared statement (the keys given, and which are null: a null is written as such,
+ * since Drizzle maps a placeholder's value through its column without a null check). Undefined
+ * keys are left out, as Drizzle does.
+ */
+export function placeholdersFor(values: Record<string, unknown>): { shape: string; set: Record<string, SQL | Placeholder> } {
+  const keys = Object.keys(values)
+    .filter((k) => values[k] !== undefined)
+    .sort();
+  return {
+    shape: keys.map((k) => (values[k] === null ? `${k}=null` : k)).join(","),
+    set: Object.fromEntries(keys.map((k) => [k, values[k] === null ? sql`null` : sql.placeholder(k)])),
+  };
 }

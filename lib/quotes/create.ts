@@ -1,5 +1,6 @@
 import { and, eq, or, sql } from "drizzle-orm";
-import { rowsOf, type Tx } from "@/db";
+import type { Tx } from "@/db";
+import { placeholdersFor, preparedOn } from "@/db/prepared";
 import { newId } from "@/db/ids";
 import { beneficiaries, customers, partners, quotes, serviceQuoteSeq as serviceQuoteSeqTable } from "@/db/schema";
 import { paymentToBeneficiaryCheck } from "@/lib/screening-cases/flags";
@@ -38,13 +39,16 @@ const fieldInvalid = (field: string, message: string) =>
 
 /** The beneficiary (as beneficiaryInScope) and, in the same query, the customer's profile. */
 async function beneficiaryAndProfile(tx: Tx, subscriptionId: string, beneficiaryId: string, customerId: string) {
-  const [row] = await tx
-    .select({
-      beneficiary: beneficiaries,
-      profile: sql`(select ${customers.profile} from ${customers} where ${customers.id} = ${customerId})`.mapWith(customers.profile),
-    })
-    .from(beneficiaries)
-    .where(and(eq(beneficiaries.id, beneficiaryId), eq(beneficiaries.subscriptionId, subscriptionId)));
+  const [row] = await preparedOn(tx, "quote_beneficiary_and_profile", (e) =>
+    e
+      .select({
+        beneficiary: beneficiaries,
+        profile: sql`(select ${customers.profile} from ${customers} where ${customers.id} = ${sql.placeholder("customerId")})`.mapWith(customers.profile),
+      })
+      .from(beneficiaries)
+      .where(and(eq(beneficiaries.id, sql.placeholder("beneficiaryId")), eq(beneficiaries.subscriptionId, sql.placeholder("subscriptionId"))))
+      .prepare("quote_beneficiary_and_profile"),
+  ).execute({ subscriptionId, beneficiaryId, customerId });
   if (!row) throw beneficiaryNotFound();
   return row;
 }
@@ -67,7 +71,12 @@ function corridorFor(profile: unknown, beneficiaryCountry: string, req: QuoteReq
 
 /** The service's own quote sequence (claims' partner_quote_seq for quotes it signs). */
 async function serviceQuoteSeq(tx: Tx): Promise<number> {
-  const [row] = rowsOf<{ seq: string }>(await tx.execute(sql`select nextval(${serviceQuoteSeqName}) as seq`));
+  const [row] = await preparedOn(tx, "service_quote_seq", (e) =>
+    e
+      .select({ seq: sql<string>`nextval(${serviceQuoteSeqName})` })
+      .from(sql`(values (1)) as one`)
+      .prepare("service_quote_seq"),
+  ).execute();
   return Number(row.seq);
 }
 
@@ -174,6 +183,22 @@ async function partnerSignedClaims(tx: Tx, input: QuoteContext) {
   return { claims, signedQuote: req.partnerQuote, payoutMethod };
 }
 
+type NewQuote = Required<Omit<typeof quotes.$inferInsert, "acceptedAt" | "transferId">>;
+
+/** The new quote row, answered: prepared once per process (issue 26), every column a placeholder. */
+async function insertQuote(tx: Tx, values: NewQuote) {
+  const { shape, set } = placeholdersFor(values);
+  const name = `quote_insert:${shape}`;
+  const [row] = await preparedOn(tx, name, (e) =>
+    e
+      .insert(quotes)
+      .values(set as unknown as NewQuote)
+      .returning()
+      .prepare(name),
+  ).execute(values);
+  return row;
+}
+
 /** POST /v1/core/quotes. */
 export async function createQuote(tx: Tx, input: { partner: Partner; subscriptionId: string; customerId: string; req: QuoteRequest; now: Date }) {
   if (new Decimal(input.req.originAmount).gt(config().MAX_ORIGIN_AMOUNT)) {
@@ -189,32 +214,29 @@ export async function createQuote(tx: Tx, input: { partner: Partner; subscriptio
   if (!partnerSigned && input.req.partnerQuote) throw fieldInvalid("partnerQuote", "This partner's quotes are priced by the service; omit partnerQuote.");
   const signed = partnerSigned ? await partnerSignedClaims(tx, ctx) : await servicePricedClaims(tx, ctx);
   const c = signed.claims;
-  const [row] = await tx
-    .insert(quotes)
-    .values({
-      id: c.quote_id,
-      partnerId: input.partner.id,
-      subscriptionId: input.subscriptionId,
-      beneficiaryId: beneficiary.id,
-      pricingMode: input.partner.pricingMode,
-      jti: c.jti,
-      quoteSeq: c.partner_quote_seq,
-      corridor: corridor.code,
-      corridorDataVersion: CORRIDOR_DATA_VERSION,
-      payoutMethod: signed.payoutMethod,
-      corridorType: c.corridor_type,
-      originAmount: toWireAmount(new Decimal(c.send_amount)),
-      originCurrency: c.send_currency,
-      destinationAmount: toWireAmount(new Decimal(c.receive_amount)),
-      destinationCurrency: c.receive_currency,
-      fxRate: c.fx_rate,
-      principalFee: toWireAmount(new Decimal(c.principal_fee)),
-      partnerFee: toWireAmount(new Decimal(c.partner_fee)),
-      totalCustomerCost: toWireAmount(new Decimal(c.total_consumer_cost)),
-      signedQuote: signed.signedQuote,
-      validUntil: new Date(c.exp * 1000),
-      createdAt: input.now,
-    })
-    .returning();
+  const row = await insertQuote(tx, {
+    id: c.quote_id,
+    partnerId: input.partner.id,
+    subscriptionId: input.subscriptionId,
+    beneficiaryId: beneficiary.id,
+    pricingMode: input.partner.pricingMode,
+    jti: c.jti,
+    quoteSeq: c.partner_quote_seq,
+    corridor: corridor.code,
+    corridorDataVersion: CORRIDOR_DATA_VERSION,
+    payoutMethod: signed.payoutMethod,
+    corridorType: c.corridor_type,
+    originAmount: toWireAmount(new Decimal(c.send_amount)),
+    originCurrency: c.send_currency,
+    destinationAmount: toWireAmount(new Decimal(c.receive_amount)),
+    destinationCurrency: c.receive_currency,
+    fxRate: c.fx_rate,
+    principalFee: toWireAmount(new Decimal(c.principal_fee)),
+    partnerFee: toWireAmount(new Decimal(c.partner_fee)),
+    totalCustomerCost: toWireAmount(new Decimal(c.total_consumer_cost)),
+    signedQuote: signed.signedQuote,
+    validUntil: new Date(c.exp * 1000),
+    createdAt: input.now,
+  });
   return quoteView(row, input.now);
 }

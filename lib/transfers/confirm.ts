@@ -1,4 +1,5 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { preparedOn } from "@/db/prepared";
 import type { Tx } from "@/db";
 import { customers, deviceNonces, devices } from "@/db/schema";
 import { config } from "@/lib/config";
@@ -34,7 +35,14 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
   const { now } = input;
   const c = config();
   const window = { limit: 5, windowSeconds: c.LOCKOUT_SECONDS };
-  await tx.select({ id: customers.id }).from(customers).where(eq(customers.id, input.customerId)).for("update");
+  await preparedOn(tx, "confirm_customer_locked", (e) =>
+    e
+      .select({ id: customers.id })
+      .from(customers)
+      .where(eq(customers.id, sql.placeholder("customerId")))
+      .for("update")
+      .prepare("confirm_customer_locked"),
+  ).execute({ customerId: input.customerId });
   const row = await expireIfOverdue(tx, await transferInScope(tx, input.subscriptionId, input.transferId, true), now);
   transferMachine.next(row.state, "confirm");
 

@@ -1,4 +1,5 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { preparedOn } from "@/db/prepared";
 import type { Tx } from "@/db";
 import { fundingSessions } from "@/db/schema";
 import { retireSessionTokens } from "@/lib/webviews/tokens";
@@ -21,9 +22,12 @@ export async function closeFundingSession(tx: Tx, session: FundingSessionRow, to
 
 /** Ends the open sessions of a transfer that left funding (cancelled, expired, held). */
 export async function expireOpenFundingSessions(tx: Tx, transferId: string, now: Date): Promise<void> {
-  const open = await tx
-    .select()
-    .from(fundingSessions)
-    .where(and(eq(fundingSessions.transferId, transferId), eq(fundingSessions.state, "OPEN")));
+  const open = await preparedOn(tx, "funding_sessions_open", (e) =>
+    e
+      .select()
+      .from(fundingSessions)
+      .where(and(eq(fundingSessions.transferId, sql.placeholder("transferId")), eq(fundingSessions.state, "OPEN")))
+      .prepare("funding_sessions_open"),
+  ).execute({ transferId });
   for (const session of open) await closeFundingSession(tx, session, fundingSessionMachine.next("OPEN", "expired").to, now);
 }

@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
+import { preparedOn } from "@/db/prepared";
 import { newId } from "@/db/ids";
 import { networkCancellations, networkCancellationStateHistory } from "@/db/schema";
 import { NETWORK_CANCELLATION_OUTCOME, networkCancellationMachine, type NetworkCancellationTrigger } from "./network-cancellation-state-machine";
@@ -38,11 +39,14 @@ export async function requestNetworkCancellation(tx: Tx, transferId: string, now
 
 /** The transfer's pending request, locked; undefined when none is pending. */
 export async function pendingNetworkCancellation(tx: Tx, transferId: string): Promise<NetworkCancellationRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(networkCancellations)
-    .where(and(eq(networkCancellations.transferId, transferId), eq(networkCancellations.state, "PENDING")))
-    .for("update");
+  const [row] = await preparedOn(tx, "network_cancellation_pending_locked", (e) =>
+    e
+      .select()
+      .from(networkCancellations)
+      .where(and(eq(networkCancellations.transferId, sql.placeholder("transferId")), eq(networkCancellations.state, "PENDING")))
+      .for("update")
+      .prepare("network_cancellation_pending_locked"),
+  ).execute({ transferId });
   return row;
 }
 

@@ -1,5 +1,5 @@
 import { and, eq, sql, type SQLWrapper } from "drizzle-orm";
-import { prepared } from "@/db/prepared";
+import { placeholdersFor, prepared, preparedOn } from "@/db/prepared";
 import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { transfers, transferStateHistory } from "@/db/schema";
@@ -19,31 +19,24 @@ export async function transferInScope(db: Executor, subscriptionId: string, tran
       .select()
       .from(transfers)
       .where(and(eq(transfers.id, sql.placeholder("transferId")), eq(transfers.subscriptionId, sql.placeholder("subscriptionId"))));
-  const query = lock ? q(db).for("update").prepare("transfer_in_scope_locked") : prepared(db, "transfer_in_scope", (e) => q(e).prepare("transfer_in_scope"));
+  const query = lock
+    ? preparedOn(db, "transfer_in_scope_locked", (e) => q(e).for("update").prepare("transfer_in_scope_locked"))
+    : prepared(db, "transfer_in_scope", (e) => q(e).prepare("transfer_in_scope"));
   const [row] = await query.execute({ transferId, subscriptionId });
   if (!row) throw notFound();
   return row;
 }
 
 export async function lockTransfer(tx: Tx, transferId: string): Promise<TransferRow | undefined> {
-  const [row] = await tx.select().from(transfers).where(eq(transfers.id, transferId)).for("update");
+  const [row] = await preparedOn(tx, "transfer_locked", (e) =>
+    e
+      .select()
+      .from(transfers)
+      .where(eq(transfers.id, sql.placeholder("transferId")))
+      .for("update")
+      .prepare("transfer_locked"),
+  ).execute({ transferId });
   return row;
-}
-
-/** The history row of a state change, not yet run; historyId is the ledger entry's source. */
-function historyInsert(tx: Tx, transferId: string, to: TransferState, reasonCode: string, now: Date, seq?: number) {
-  const historyId = newId("tsh");
-  const insert = tx.insert(transferStateHistory).values({
-    id: historyId,
-    transferId,
-    seq:
-      seq ??
-      sql`(select coalesce(max(${transferStateHistory.seq}), 0) + 1 from ${transferStateHistory} where ${transferStateHistory.transferId} = ${transferId})`,
-    state: to,
-    reasonCode,
-    transitionedAt: now,
-  });
-  return { historyId, insert };
 }
 
 /** The transfer.state.changed event of a state change (written with the unit's other effects). */
@@ -64,6 +57,57 @@ function emitStateChanged(
   });
 }
 
+/**
+ * A new transfer row, answered. Prepared per process for each set of columns given (issue 26):
+ * the insert of a 40-column row was rebuilt by Drizzle on every accept.
+ */
+async function insertTransfer(tx: Tx, values: typeof transfers.$inferInsert): Promise<TransferRow> {
+  const { shape, set } = placeholdersFor(values);
+  const name = `transfer_insert:${shape}`;
+  const [row] = await preparedOn(tx, name, (e) =>
+    e
+      .insert(transfers)
+      .values(set as unknown as typeof transfers.$inferInsert)
+      .returning()
+      .prepare(name),
+  ).execute(values);
+  return row;
+}
+
+/**
+ * The machine's write: the transfer's new columns and, in the same statement, its history entry
+ * numbered after the last. Prepared per process for each set of columns changed (issue 26).
+ */
+async function updateWithHistory(
+  tx: Tx,
+  transferId: string,
+  values: Partial<TransferRow>,
+  history: { historyId: string; state: TransferState; reasonCode: string; now: Date },
+): Promise<TransferRow | undefined> {
+  const { shape, set } = placeholdersFor(values);
+  const name = `transfer_transition:${shape}`;
+  const [row] = await preparedOn(tx, name, (e) => {
+    const id = sql.placeholder("history.transferId");
+    const insert = e.insert(transferStateHistory).values({
+      id: sql.placeholder("history.id"),
+      transferId: id,
+      seq: sql`(select coalesce(max(${transferStateHistory.seq}), 0) + 1 from ${transferStateHistory} where ${transferStateHistory.transferId} = ${id})`,
+      state: sql.placeholder("history.state"),
+      reasonCode: sql.placeholder("history.reasonCode"),
+      transitionedAt: sql.placeholder("history.transitionedAt"),
+    });
+    return e.with(e.$with("history", {}).as(insert.getSQL())).update(transfers).set(set).where(eq(transfers.id, id)).returning().prepare(name);
+  }).execute({
+    ...values,
+    "history.id": history.historyId,
+    "history.transferId": transferId,
+    "history.state": history.state,
+    "history.reasonCode": history.reasonCode,
+    "history.transitionedAt": history.now,
+  });
+  return row;
+}
+
 /** Creates the transfer in registered (quote acceptance, spec 3.1 first row); its first history row is written at commit. */
 export async function insertRegisteredTransfer(
   tx: Tx,
@@ -71,12 +115,12 @@ export async function insertRegisteredTransfer(
   now: Date,
 ): Promise<TransferRow> {
   const step = transferMachine.next("none", "quote.accepted");
-  const [row] = await tx
-    .insert(transfers)
-    .values({ ...values, id: newId("trf"), state: step.to, stateChangedAt: now })
-    .returning();
+  const row = await insertTransfer(tx, { ...values, id: newId("trf"), state: step.to, stateChangedAt: now });
   const reasonCode = step.reasonCode ?? "TRF_INITIATION_QUOTE_ACCEPTED";
-  await effectsOf(tx).atCommit(historyInsert(tx, row.id, step.to, reasonCode, now, 1).insert);
+  // Its first history entry (seq 1), written at commit.
+  await effectsOf(tx).atCommit(
+    tx.insert(transferStateHistory).values({ id: newId("tsh"), transferId: row.id, seq: 1, state: step.to, reasonCode, transitionedAt: now }),
+  );
   await emitStateChanged(tx, row, null, step.to, reasonCode, now);
   return row;
 }
@@ -115,17 +159,12 @@ export async function transitionTransfer(
   }
   // One statement: the row and its history entry (the machine's own write).
   const reasonCode = step.reasonCode ?? trigger;
-  const history = historyInsert(tx, row.id, step.to, reasonCode, now);
-  const [updated] = await tx
-    .with(tx.$with("history", {}).as(history.insert.getSQL()))
-    .update(transfers)
-    .set(values)
-    .where(eq(transfers.id, row.id))
-    .returning();
+  const historyId = newId("tsh");
+  const updated = await updateWithHistory(tx, row.id, values, { historyId, state: step.to, reasonCode, now });
   if (!updated) throw new Error(`transitionTransfer: transfer ${row.id} not found`);
   await emitStateChanged(tx, row, from, step.to, reasonCode, now, eventData);
   // Out of spended, the money is where the prior state left it.
   const moneyFrom = from === "spended" ? (row.priorState ?? from) : from;
-  await postTransition(tx, { transfer: updated, trigger, from: moneyFrom, to: step.to, historyId: history.historyId, now });
+  await postTransition(tx, { transfer: updated, trigger, from: moneyFrom, to: step.to, historyId, now });
   return updated;
 }

@@ -1,4 +1,5 @@
-import { and, eq, type SQLWrapper } from "drizzle-orm";
+import { and, eq, sql, type SQLWrapper } from "drizzle-orm";
+import { preparedOn } from "@/db/prepared";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { payoutMethods, quotes, transfers } from "@/db/schema";
@@ -104,7 +105,13 @@ export async function submitTransfer(tx: Tx, input: SubmitInput & { subscription
       message: "This transfer was already submitted.",
       details: { currentState: row.state, failedCheck: "alreadySubmitted" },
     });
-  const [quote] = await tx.select({ validUntil: quotes.validUntil }).from(quotes).where(eq(quotes.id, row.quoteId));
+  const [quote] = await preparedOn(tx, "submit_quote_valid_until", (e) =>
+    e
+      .select({ validUntil: quotes.validUntil })
+      .from(quotes)
+      .where(eq(quotes.id, sql.placeholder("quoteId")))
+      .prepare("submit_quote_valid_until"),
+  ).execute({ quoteId: row.quoteId });
   if (quote.validUntil.getTime() < now.getTime()) {
     await transitionTransfer(tx, row, "submit.quoteExpired", now);
     throw new DomainError("transfer.quoteExpired", {

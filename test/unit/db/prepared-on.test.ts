@@ -8,7 +8,7 @@ import { after, before, it } from "node:test";
 import { eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { preparedOn } from "@/db/prepared";
+import { placeholdersFor, preparedOn } from "@/db/prepared";
 import { partners } from "@/db/schema";
 import { clock } from "@/lib/clock";
 import { freshDb } from "../../support/db";
@@ -56,4 +56,24 @@ it("runs on each transaction's own connection, built once", async () => {
     assert.deepEqual(await partnerById(tx).execute({ id: first }), [], "the rolled-back row is gone");
   });
   assert.equal(builds, 1, "the query was built once for three transactions");
+});
+
+it("placeholdersFor: a null is written as null (its own shape), a value through its column", async () => {
+  const id = newId("ptn");
+  await db.transaction((tx) => insertPartner(tx, id));
+  const update = (tx: Tx, values: { webhookPreviousSecretExpiresAt: Date | null; name: string }) => {
+    const { shape, set } = placeholdersFor(values);
+    const name = `test_partner_update:${shape}`;
+    return preparedOn(tx, name, (e) =>
+      e
+        .update(partners)
+        .set(set)
+        .where(eq(partners.id, sql.placeholder("id")))
+        .returning({ expires: partners.webhookPreviousSecretExpiresAt })
+        .prepare(name),
+    ).execute({ ...values, id });
+  };
+  const at = new Date("2026-01-02T03:04:05.000Z");
+  assert.deepEqual(await db.transaction((tx) => update(tx, { webhookPreviousSecretExpiresAt: at, name: "a" })), [{ expires: at }]);
+  assert.deepEqual(await db.transaction((tx) => update(tx, { webhookPreviousSecretExpiresAt: null, name: "b" })), [{ expires: null }]);
 });
