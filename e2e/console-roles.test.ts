@@ -22,21 +22,9 @@ import { setupE2eFile } from "./support/setup";
 // Issue 6 (e): sign-in, roles and sign-out of the operator console. A reviewer works the queues;
 // every admin page sends them to /console/forbidden, and their navigation has no admin links.
 
-const QUEUE_LINKS = ["Overview", "Cases", "Review", "Holds", "Screening", "KYC review", "Bank credits"];
-const ADMIN_LINKS = ["Customers", "Partners", "Webhooks", "Failed deliveries", "Payout files", "Ledger", "Audit log", "Operators"];
-const ADMIN_PAGES = [
-  "/customers",
-  "/partners",
-  "/webhooks",
-  "/deliveries",
-  "/payout-files",
-  "/refunds",
-  "/ledger",
-  "/ledger/export",
-  "/monitoring",
-  "/audit",
-  "/operators",
-];
+const QUEUE_LINKS = ["Overview", "Cases", "Review", "Holds", "Screening", "KYC review", "Bank credits", "Customers"];
+const ADMIN_LINKS = ["Partners", "Webhooks", "Failed deliveries", "Payout files", "Ledger", "Audit log", "Operators"];
+const ADMIN_PAGES = ["/partners", "/webhooks", "/deliveries", "/payout-files", "/refunds", "/ledger", "/ledger/export", "/monitoring", "/audit", "/operators"];
 
 const e2e = setupE2eFile();
 
@@ -138,7 +126,11 @@ describe("console: roles", () => {
     assert.equal((await readBeneficiary(c, beneficiaryId)).body.state, "MONITORED");
 
     // Admin pages, including the detail pages, land on the forbidden page.
-    for (const path of [...ADMIN_PAGES, `/customers/${c.subscriptionId}`, "/partners/partner_demo"]) {
+    // The customer a case is about is an analyst's to read; changing it is an admin's.
+    await page.goto(consoleUrl(`/customers/${c.subscriptionId}`));
+    await page.getByTestId("customer-risk-flags").waitFor();
+    assert.equal(await page.getByRole("button", { name: "Set status" }).count(), 0, "no status form for a reviewer");
+    for (const path of [...ADMIN_PAGES, "/partners/partner_demo"]) {
       await page.goto(consoleUrl(path));
       await page.getByTestId("console-forbidden").waitFor();
       assert.equal(new URL(page.url()).pathname, "/console/forbidden", `${path} as a reviewer`);
