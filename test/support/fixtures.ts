@@ -45,6 +45,23 @@ const PRICED = {
   totalCustomerCost: "102.990000",
 };
 
+/** A VALID beneficiary of `owner` (Ana Lopez, resident in MX), created at `now`; its id. */
+export async function insertBeneficiary(ex: Db | Tx, owner: Owner, now: Date): Promise<string> {
+  const id = newId("ben");
+  await ex.insert(beneficiaries).values({
+    id,
+    subscriptionId: owner.subscriptionId,
+    firstName: "Ana",
+    lastName: "Lopez",
+    countryOfResidence: "MX",
+    relationshipToCustomer: "FAMILY",
+    state: "VALID",
+    createdAt: now,
+    updatedAt: now,
+  });
+  return id;
+}
+
 /**
  * An accepted quote of `owner` with these priced terms, to `existingBeneficiaryId` or to a new
  * VALID beneficiary: the rows a transfer's foreign keys name (issue 21), for tests that insert a
@@ -57,20 +74,8 @@ export async function insertQuoteRows(
   now: Date,
   existingBeneficiaryId?: string,
 ): Promise<{ quoteId: string; beneficiaryId: string }> {
-  const beneficiaryId = existingBeneficiaryId ?? newId("ben");
+  const beneficiaryId = existingBeneficiaryId ?? (await insertBeneficiary(tx, owner, now));
   const quoteId = newId("quo");
-  if (!existingBeneficiaryId)
-    await tx.insert(beneficiaries).values({
-      id: beneficiaryId,
-      subscriptionId: owner.subscriptionId,
-      firstName: "Ana",
-      lastName: "Lopez",
-      countryOfResidence: "MX",
-      relationshipToCustomer: "FAMILY",
-      state: "VALID",
-      createdAt: now,
-      updatedAt: now,
-    });
   await tx.insert(quotes).values({
     id: quoteId,
     partnerId: owner.partnerId,

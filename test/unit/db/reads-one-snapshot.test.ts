@@ -13,7 +13,7 @@ import { newId } from "@/db/ids";
 import { beneficiaries, customers, loginIdentifiers, payoutMethods } from "@/db/schema";
 import { clock } from "@/lib/clock";
 import { freshDbPair } from "../../support/db";
-import { newSubscription, type Owner } from "../../support/fixtures";
+import { insertBeneficiary, newSubscription, type Owner } from "../../support/fixtures";
 
 let db: Db;
 let db2: Db;
@@ -54,24 +54,7 @@ describe("reads of a row and its list outside a transaction", () => {
   it("a beneficiary's detail: its lastUsedAt and its payout methods from the same instant", async () => {
     const { readBeneficiary } = await import("@/lib/beneficiaries/manage");
     const owner = await newSubscription(db);
-    const ids = await Promise.all(
-      Array.from({ length: 20 }, async () => {
-        const id = newId("ben");
-        const now = clock.now();
-        await db.insert(beneficiaries).values({
-          id,
-          subscriptionId: owner.subscriptionId,
-          firstName: "Ana",
-          lastName: "Lopez",
-          countryOfResidence: "MX",
-          relationshipToCustomer: "FAMILY",
-          state: "VALID",
-          createdAt: now,
-          updatedAt: now,
-        });
-        return id;
-      }),
-    );
+    const ids = await Promise.all(Array.from({ length: 20 }, () => insertBeneficiary(db, owner, clock.now())));
     await db2.execute(sql`select 1`);
     // First use: the beneficiary's lastUsedAt and its first payout method, committed together.
     const use = (id: string) =>
@@ -107,19 +90,8 @@ describe("reads of a row and its list outside a transaction", () => {
   it("a beneficiary's payout methods in the order they were added; none is an empty list", async () => {
     const { readBeneficiary } = await import("@/lib/beneficiaries/manage");
     const owner = await newSubscription(db);
-    const id = newId("ben");
     const now = clock.now();
-    await db.insert(beneficiaries).values({
-      id,
-      subscriptionId: owner.subscriptionId,
-      firstName: "Ana",
-      lastName: "Lopez",
-      countryOfResidence: "MX",
-      relationshipToCustomer: "FAMILY",
-      state: "VALID",
-      createdAt: now,
-      updatedAt: now,
-    });
+    const id = await insertBeneficiary(db, owner, now);
     assert.deepEqual((await readBeneficiary(db, { subscriptionId: owner.subscriptionId, beneficiaryId: id })).payoutMethods, []);
     const method = (masked: string, seconds: number) => ({
       id: newId("pm"),
