@@ -22,6 +22,7 @@
  */
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
+import { inOwnDatabase } from "./lib/own-database";
 
 const HISTORY = Number(process.env.BENCH_LIMITS_HISTORY ?? 200);
 const RUNS = Number(process.env.BENCH_LIMITS_RUNS ?? 500);
@@ -53,17 +54,9 @@ function scanOf(node: PlanNode): PlanNode {
 }
 
 async function main() {
-  const admin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (!admin) throw new Error("BENCH_DATABASE_URL (or TEST_DATABASE_URL) is needed");
-  const name = `remit_bench_limits_${Date.now()}`;
-  const root = postgres(admin, { max: 1, onnotice: () => {} });
-  await root.unsafe(`create database ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  process.env.DATABASE_URL = url.toString();
-  process.env.DATABASE_POOL_SIZE = "1";
-  process.env.LOG_LEVEL ??= "silent";
-  try {
+  await inOwnDatabase("limits", async (url) => {
+    process.env.DATABASE_POOL_SIZE = "1";
+    process.env.LOG_LEVEL ??= "silent";
     const { eq, sql } = await import("drizzle-orm");
     const { ready } = await import("@/lib/platform/ready");
     const { closeDb, rowsOf } = await import("@/db");
@@ -126,7 +119,7 @@ async function main() {
     }
 
     const explained: { ms: number; scan: PlanNode }[] = [];
-    const plain = postgres(url.toString(), { max: 1, onnotice: () => {} });
+    const plain = postgres(url, { max: 1, onnotice: () => {} });
     for (let i = 0; i < EXPLAINS; i++) {
       const usage = usageSelect(db, owner.subscriptionId, clock.now()).toSQL();
       const [row] = await plain.unsafe(`explain (analyze, buffers, format json) ${usage.sql}`, usage.params as string[]);
@@ -154,11 +147,7 @@ async function main() {
       }),
     );
     await closeDb();
-  } finally {
-    if (process.env.BENCH_KEEP) console.error(`kept ${name}`);
-    else await root.unsafe(`drop database if exists ${name} with (force)`);
-    await root.end();
-  }
+  });
 }
 
 main().catch((err) => {

@@ -9,6 +9,7 @@
  */
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
+import { inOwnDatabase } from "./lib/own-database";
 
 const TOTAL = Number(process.env.BENCH_MONITORING_TRANSFERS ?? 100_000);
 const SAMPLES = Number(process.env.BENCH_MONITORING_SAMPLES ?? 1_000);
@@ -19,16 +20,8 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main() {
-  const admin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (!admin) throw new Error("BENCH_DATABASE_URL (or TEST_DATABASE_URL) is needed");
-  const name = `remit_bench_monitoring_${Date.now()}`;
-  const root = postgres(admin, { max: 1, onnotice: () => {} });
-  await root.unsafe(`create database ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  process.env.DATABASE_URL = url.toString();
-  process.env.LOG_LEVEL ??= "silent";
-  try {
+  await inOwnDatabase("monitoring", async (url) => {
+    process.env.LOG_LEVEL ??= "silent";
     const { ready } = await import("@/lib/platform/ready");
     const { closeDb } = await import("@/db");
     const { withinUnit } = await import("@/lib/platform/unit-of-work");
@@ -36,7 +29,7 @@ async function main() {
     const { corridorByCode } = await import("@/lib/corridors/corridors");
     const db = await ready();
     const seedStarted = performance.now();
-    const seed = postgres(url.toString(), { max: 1, onnotice: () => {} });
+    const seed = postgres(url, { max: 1, onnotice: () => {} });
     // Customers, one partner and subscription each, a beneficiary and payout method per transfer;
     // transfers i and i + 1 are different customers', so 20 consecutive ones share a destination key.
     await seed.unsafe(`
@@ -136,11 +129,7 @@ async function main() {
       }),
     );
     await closeDb();
-  } finally {
-    if (process.env.BENCH_KEEP) console.error(`kept ${name}`);
-    else await root.unsafe(`drop database if exists ${name} with (force)`);
-    await root.end();
-  }
+  });
 }
 
 main().catch((err) => {
