@@ -80,7 +80,7 @@ async function closedLoop<I, O>(items: I[], work: (item: I) => Promise<O>) {
 }
 
 /** The reads of the per-call table: [row name, path, headers], for one customer's data. */
-async function readsOf(baseUrl: string, me: Customer) {
+export async function readsOf(baseUrl: string, me: Customer) {
   const call = caller(baseUrl);
   const quote = await call("POST", "/v1/core/quotes", me.token, quoteBody(me));
   const disclosure = await call("GET", `/v1/core/quotes/${quote.quoteId}/disclosure`, me.token);

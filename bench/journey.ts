@@ -30,8 +30,23 @@ const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 30);
 const SEPARATE_WORKER = process.env.BENCH_WORKER === "process";
 const CADENCE = [1000, 2000, 4000, 8000];
 
-export async function benchJourney() {
-  const server = await startServer({ FAST_CHECK_DELAY_MS: "0", SCREENING_DELAY_MS: "0" }, { driver, instances: INSTANCES, separateWorker: SEPARATE_WORKER });
+/** What one load of journeys did (runJourneys): its calls' latencies, the job latencies, its times. */
+export interface JourneyLoad {
+  total: number;
+  completed: number;
+  arrivals: number;
+  elapsed: number;
+  calls: { name: string; count: number; errors: number; p50: number; p99: number }[];
+  toValidated: number[];
+  toFunded: number[];
+}
+
+/**
+ * Open-loop arrivals at `rate` journeys/s for `seconds` on a running server, each journey on one of
+ * `customers` in turn; answers when every journey has ended. bench/profile.ts runs the same load in
+ * a profiled window.
+ */
+export async function runJourneys(baseUrl: string, customers: Customer[], rate: number, seconds: number): Promise<JourneyLoad> {
   const latencies = new Map<string, number[]>();
   const errors = new Map<string, number>();
   /** One typed-client call, timed; an answer other than `expect` fails the journey. */
@@ -51,6 +66,82 @@ export async function benchJourney() {
   };
   const toValidated: number[] = [];
   const toFunded: number[] = [];
+  const clients = new Map<Customer, RemitClient>(customers.map((c) => [c, createRemitClient({ baseUrl, subscriptionKey: KEY, accessToken: c.token })]));
+  const waitFor = async (api: RemitClient, transferId: string, state: string) => {
+    for (let i = 0; ; i++) {
+      await new Promise((r) => setTimeout(r, CADENCE[Math.min(i, CADENCE.length - 1)]));
+      const t = await timed("GET transfer (poll)", () => api.GET("/v1/core/transfers/{transferId}", { params: { path: { transferId } } }));
+      if (t.transferStatus === state) return t;
+      if (i > 8 || ["rejected", "expired", "onreview", "cancelled"].includes(t.transferStatus)) throw new Error(`transfer ${t.transferStatus}`);
+    }
+  };
+  const at = (t: { stateHistory: { state: string; transitionedAt: string }[] }, state: string) =>
+    Date.parse(t.stateHistory.find((h) => h.state === state)?.transitionedAt ?? "");
+  const journey = async (c: Customer) => {
+    const api = clients.get(c)!;
+    const quote = await timed("POST quotes", () => api.POST("/v1/core/quotes", { body: quoteBody(c) }));
+    const quoteId = { params: { path: { quoteId: quote.quoteId } } };
+    const disclosure = await timed("GET disclosure", () => api.GET("/v1/core/quotes/{quoteId}/disclosure", quoteId));
+    const accepted = await timed(
+      "POST accept",
+      () =>
+        api.POST("/v1/core/quotes/{quoteId}/accept", {
+          ...quoteId,
+          body: { disclosureToken: disclosure.disclosureToken, purposeOfTransfer: "FAMILY_SUPPORT" },
+        }),
+      201,
+    );
+    const transferId = { params: { path: { transferId: accepted.transferId } } };
+    await timed("POST submit", () => api.POST("/v1/core/transfers/{transferId}/submit", { ...transferId, body: submitBody(c) }), 202);
+    const validated = await waitFor(api, accepted.transferId, "validated");
+    toValidated.push(at(validated, "validated") - Date.parse(validated.submittedAt ?? ""));
+    const assertion = await deviceAssertion(validated, c.device);
+    const confirmed = await timed("POST confirm", () =>
+      api.POST("/v1/core/transfers/{transferId}/confirm", { ...transferId, body: { deviceAssertion: assertion } }),
+    );
+    const sent = Date.now();
+    await timed("POST funding complete (sandbox)", () =>
+      api.POST("/v1/sandbox/funding-sessions/{fundingSessionId}/complete", {
+        params: { path: { fundingSessionId: confirmed.fundingSession!.fundingSessionId } },
+        body: { outcome: "SUCCEEDED" },
+      }),
+    );
+    const funded = await waitFor(api, accepted.transferId, "funded");
+    toFunded.push(at(funded, "funded") - sent);
+  };
+
+  const started = performance.now();
+  const running: Promise<boolean>[] = [];
+  const total = Math.round(rate * seconds);
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    running.push(
+      journey(customers[i % customers.length]).then(
+        () => true,
+        () => false,
+      ),
+    );
+  }
+  const arrivals = (performance.now() - started) / 1000;
+  const results = await Promise.all(running);
+  return {
+    total,
+    completed: results.filter(Boolean).length,
+    arrivals,
+    elapsed: (performance.now() - started) / 1000,
+    calls: [...latencies.entries()].map(([name, v]) => ({ name, count: v.length, errors: errors.get(name) ?? 0, p50: pct(v, 50), p99: pct(v, 99) })),
+    toValidated,
+    toFunded,
+  };
+}
+
+export async function benchJourney() {
+  const server = await startServer(
+    { FAST_CHECK_DELAY_MS: "0", SCREENING_DELAY_MS: "0" },
+    { driver, instances: INSTANCES, separateWorker: SEPARATE_WORKER, probe: INSTANCES === 1 },
+  );
   try {
     const customers = await onboardCustomers(server.baseUrl, CUSTOMERS);
     // The bare app's read in the same run, then stopped: it must not share the load's CPU.
@@ -58,79 +149,21 @@ export async function benchJourney() {
     const anchor = await wrk(bare.readUrl, { connections: 50, seconds: 5, warmup: 2 }).finally(() => bare.stop());
     const rssBefore = server.rss();
 
-    const clients = new Map<Customer, RemitClient>(
-      customers.map((c) => [c, createRemitClient({ baseUrl: server.baseUrl, subscriptionKey: KEY, accessToken: c.token })]),
-    );
-    const waitFor = async (api: RemitClient, transferId: string, state: string) => {
-      for (let i = 0; ; i++) {
-        await new Promise((r) => setTimeout(r, CADENCE[Math.min(i, CADENCE.length - 1)]));
-        const t = await timed("GET transfer (poll)", () => api.GET("/v1/core/transfers/{transferId}", { params: { path: { transferId } } }));
-        if (t.transferStatus === state) return t;
-        if (i > 8 || ["rejected", "expired", "onreview", "cancelled"].includes(t.transferStatus)) throw new Error(`transfer ${t.transferStatus}`);
-      }
-    };
-    const at = (t: { stateHistory: { state: string; transitionedAt: string }[] }, state: string) =>
-      Date.parse(t.stateHistory.find((h) => h.state === state)?.transitionedAt ?? "");
-    const journey = async (c: Customer) => {
-      const api = clients.get(c)!;
-      const quote = await timed("POST quotes", () => api.POST("/v1/core/quotes", { body: quoteBody(c) }));
-      const quoteId = { params: { path: { quoteId: quote.quoteId } } };
-      const disclosure = await timed("GET disclosure", () => api.GET("/v1/core/quotes/{quoteId}/disclosure", quoteId));
-      const accepted = await timed(
-        "POST accept",
-        () =>
-          api.POST("/v1/core/quotes/{quoteId}/accept", {
-            ...quoteId,
-            body: { disclosureToken: disclosure.disclosureToken, purposeOfTransfer: "FAMILY_SUPPORT" },
-          }),
-        201,
-      );
-      const transferId = { params: { path: { transferId: accepted.transferId } } };
-      await timed("POST submit", () => api.POST("/v1/core/transfers/{transferId}/submit", { ...transferId, body: submitBody(c) }), 202);
-      const validated = await waitFor(api, accepted.transferId, "validated");
-      toValidated.push(at(validated, "validated") - Date.parse(validated.submittedAt ?? ""));
-      const assertion = await deviceAssertion(validated, c.device);
-      const confirmed = await timed("POST confirm", () =>
-        api.POST("/v1/core/transfers/{transferId}/confirm", { ...transferId, body: { deviceAssertion: assertion } }),
-      );
-      const sent = Date.now();
-      await timed("POST funding complete (sandbox)", () =>
-        api.POST("/v1/sandbox/funding-sessions/{fundingSessionId}/complete", {
-          params: { path: { fundingSessionId: confirmed.fundingSession!.fundingSessionId } },
-          body: { outcome: "SUCCEEDED" },
-        }),
-      );
-      const funded = await waitFor(api, accepted.transferId, "funded");
-      toFunded.push(at(funded, "funded") - sent);
-    };
-
     let peakRss = 0;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rss() ?? 0)), 1000);
-    const started = performance.now();
+    // The event loop's delay counted from here (bench/lib/probe.mjs starts afresh at each call).
+    await server.probe();
     const cpuBefore = server.cpu();
     const machineBefore = machineCpu();
-    const running: Promise<boolean>[] = [];
-    const total = Math.round(RATE * SECONDS);
-    for (let i = 0; i < total; i++) {
-      const due = started + (i * 1000) / RATE;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      running.push(
-        journey(customers[i % customers.length]).then(
-          () => true,
-          () => false,
-        ),
-      );
-    }
-    const arrivals = (performance.now() - started) / 1000;
-    const results = await Promise.all(running);
-    const elapsed = (performance.now() - started) / 1000;
+    const load = await runJourneys(server.baseUrl, customers, RATE, SECONDS);
     const serverCpu = server.cpu() - cpuBefore;
     const machine = machineCpu();
+    const duringLoad = await server.probe();
     clearInterval(sampler);
     // Memory after the load, once the process has settled.
     await new Promise((r) => setTimeout(r, 2000));
-    const completed = results.filter(Boolean).length;
+    const { completed, elapsed } = load;
+    const settled = await server.probe();
     return {
       database: server.database,
       instances: INSTANCES,
@@ -139,18 +172,23 @@ export async function benchJourney() {
       seconds: SECONDS,
       customers: CUSTOMERS,
       completed,
-      failed: total - completed,
-      arrivals,
+      failed: load.total - completed,
+      arrivals: load.arrivals,
       elapsed,
       // Completed over the arrivals; bench/lib/report.mjs judges the rate the server kept up with (sustained()).
-      journeysPerSecond: completed / arrivals,
+      journeysPerSecond: completed / load.arrivals,
       anchor,
-      calls: [...latencies.entries()].map(([name, v]) => ({ name, count: v.length, errors: errors.get(name) ?? 0, p50: pct(v, 50), p99: pct(v, 99) })),
+      calls: load.calls,
       jobLatency: {
-        submitToValidated: { p50: pct(toValidated, 50), p99: pct(toValidated, 99), n: toValidated.length },
-        fundingToFunded: { p50: pct(toFunded, 50), p99: pct(toFunded, 99), n: toFunded.length },
+        submitToValidated: { p50: pct(load.toValidated, 50), p99: pct(load.toValidated, 99), n: load.toValidated.length },
+        fundingToFunded: { p50: pct(load.toFunded, 50), p99: pct(load.toFunded, 99), n: load.toFunded.length },
       },
       rss: { before: rssBefore, peak: peakRss, after: server.rss(), worker: server.workerRss() },
+      // What the RSS after is made of (the web process): V8's heap, the memory V8 knows of outside
+      // it (ArrayBuffers among it), and, by /proc, anonymous against file-backed pages.
+      memory: settled ? { ...settled.memory, resident: server.resident() } : null,
+      // The server's event loop over the load: how late its 10 ms timer ran (bench/lib/probe.mjs).
+      eventLoopDelay: duringLoad?.eventLoopDelay ?? null,
       // Where the time went: the server's CPU (all its processes) per journey and as a share of
       // one core over the load, and the whole machine's busy share (client and database included).
       cpu: {

@@ -1,11 +1,16 @@
 /**
  * CPU profile of the server per route (issues 13 and 26): first the bare app (bench/bare-app, its
  * own `node --cpu-prof` process) under wrk, then one `node --cpu-prof` server of ours, loaded in
- * turn by GET /v1/core/transfers/{id} (wrk, c=50) and each write (a closed loop of 50 callers over
- * prepared inputs, bench/lib/writes.ts). The samples are split by the time window of
+ * turn by each read of the per-call table (wrk, c=50, each in its own window), each write and the
+ * journey's calls between them (a closed loop of 50 callers over prepared inputs,
+ * bench/lib/writes.ts), and last by the transfer journey itself (bench/journey.ts's open-loop
+ * arrivals at the spec's polling cadence), whose calls and jobs interleave: its samples are split
+ * by what is on their stack (bench/lib/owners.ts). The samples are split by the time window of
  * each load (the profile's clock is process.hrtime's), mapped to source file:line through the
- * build's source maps, and summed per function (self and inclusive time) and per category.
- *   BENCH_DRIVER=pglite|postgres, BENCH_SECONDS (10), BENCH_WRITES (300; 0: the read only). Prints JSON on stdout.
+ * build's source maps, and summed per function (self and inclusive time), per category and per owner.
+ *   BENCH_DRIVER=pglite|postgres, BENCH_SECONDS (5, per read), BENCH_READS (all; detail: the
+ *   transfer detail only), BENCH_WRITES (300; 0: the reads only), BENCH_PROFILE_JOURNEY_RATE (8
+ *   journeys/s; 0: no journey window) for BENCH_PROFILE_JOURNEY_SECONDS (10). Prints JSON on stdout.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -17,14 +22,21 @@ import { startBareApp } from "./lib/bare-app.mjs";
 // @ts-expect-error: plain ESM helpers
 import { wrk } from "./lib/wrk.mjs";
 import { summarize, type CpuProfile, type Summary } from "./lib/cpu-profile";
-import { caller, KEY, onboardCustomers, pooled, quoteBody } from "./lib/partner";
+import { onboardCustomers, pooled } from "./lib/partner";
+import { jobFiles, ownerOf } from "./lib/owners";
 import { sourceMapLocator } from "./lib/source-maps";
 import { runWrites } from "./lib/writes";
+import { readsOf } from "./calls";
+import { runJourneys } from "./journey";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WRITES = Number(process.env.BENCH_WRITES ?? 300);
+const ALL_READS = process.env.BENCH_READS !== "detail";
+const JOURNEY_RATE = Number(process.env.BENCH_PROFILE_JOURNEY_RATE ?? 8);
+const JOURNEY_SECONDS = Number(process.env.BENCH_PROFILE_JOURNEY_SECONDS ?? 10);
 const C = 50;
-const root = path.resolve(import.meta.dirname, "..");
+// The profiled app's checkout (BENCH_APP_DIR serves another one's build): its source maps and its job files.
+const appRoot = process.env.BENCH_APP_DIR ?? path.resolve(import.meta.dirname, "..");
 
 interface Window {
   route: string;
@@ -58,7 +70,7 @@ async function profileBareApp() {
     } finally {
       await bare.stop();
     }
-    return { route: window.route, requests: window.requests, summary: summarize(biggestProfile(dir), sourceMapLocator(root), window, 10) };
+    return { route: window.route, requests: window.requests, summary: summarize(biggestProfile(dir), sourceMapLocator(appRoot), window, 10) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -75,53 +87,75 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
     windows.push({ route, from, to: nowUs(), requests: requests(out) });
     return out;
   };
+  const closedLoop = <I, O>(route: string, items: I[], work: (item: I) => Promise<O>) =>
+    timed(
+      route,
+      (out: Awaited<O>[]) => out.length,
+      async () => {
+        const out = await pooled(items, C, (item) => work(item).catch(() => undefined));
+        return out.filter((x) => x !== undefined) as Awaited<O>[];
+      },
+    );
   let stopped = false;
   try {
     const customers = await onboardCustomers(server.baseUrl, 20);
-    const me = customers[0];
-    const call = caller(server.baseUrl);
-    const quote = await call("POST", "/v1/core/quotes", me.token, quoteBody(me));
-    const d = await call("GET", `/v1/core/quotes/${quote.quoteId}/disclosure`, me.token);
-    const t = await call(
-      "POST",
-      `/v1/core/quotes/${quote.quoteId}/accept`,
-      me.token,
-      { disclosureToken: d.disclosureToken, purposeOfTransfer: "FAMILY_SUPPORT" },
-      201,
+    const reads = (await readsOf(server.baseUrl, customers[0])).filter(
+      ([route, , , kind]) => kind === "read" && (ALL_READS || route.includes("{id} (registered)")),
     );
-    const auth = { "ocp-apim-subscription-key": KEY, authorization: `Bearer ${me.token}` };
-    type Load = { requests: number };
-    const detail = `${server.baseUrl}/v1/core/transfers/${t.transferId}`;
-    await wrk(detail, { headers: auth, seconds: 2, warmup: 0 });
-    await timed(
-      "GET /v1/core/transfers/{id} (registered)",
-      (r: Load) => r.requests,
-      () => wrk(detail, { headers: auth, seconds: SECONDS, warmup: 0 }),
-    );
-    if (WRITES > 0)
-      await runWrites(server.baseUrl, customers, WRITES, (route, items, work) =>
-        timed(
-          route,
-          () => items.length,
-          async () => {
-            const out = await pooled(items, C, (item) => work(item).catch(() => undefined));
-            return out.filter((x) => x !== undefined) as Awaited<ReturnType<typeof work>>[];
-          },
-        ),
+    for (const [route, urlPath, headers] of reads) {
+      const url = `${server.baseUrl}${urlPath}`;
+      // The warm-up outside the window: a window's samples are then those of its counted requests.
+      await wrk(url, { headers, seconds: 1, warmup: 0 });
+      await timed(
+        route,
+        (r: { requests: number }) => r.requests,
+        () => wrk(url, { headers, seconds: SECONDS, warmup: 0 }),
       );
+    }
+    if (WRITES > 0) await runWrites(server.baseUrl, customers, WRITES, closedLoop, closedLoop);
+    // The journey: its calls and the jobs they cause interleave, so one window for all of it, its
+    // server CPU from /proc beside the profile's main thread. The writes' jobs end first.
+    let journey;
+    if (JOURNEY_RATE > 0) {
+      await new Promise((r) => setTimeout(r, 2000));
+      const cpuBefore = server.cpu();
+      const from = nowUs();
+      const load = await runJourneys(server.baseUrl, customers, JOURNEY_RATE, JOURNEY_SECONDS);
+      const to = nowUs();
+      journey = {
+        route: `journeys (${load.completed} of ${load.total} at ${JOURNEY_RATE}/s)`,
+        rate: JOURNEY_RATE,
+        seconds: JOURNEY_SECONDS,
+        window: { from, to },
+        requests: load.completed,
+        failed: load.total - load.completed,
+        calls: load.calls.map(({ name, count }) => ({ name, count })),
+        // All the server's threads (and the idle cluster primary bench/cluster.mjs adds), ms.
+        procMs: (server.cpu() - cpuBefore) * 1000,
+      };
+    }
     await server.stop();
     stopped = true;
     const prof = biggestProfile(dir);
-    const locate = sourceMapLocator(root);
+    const locate = sourceMapLocator(appRoot);
+    const owner = ownerOf(jobFiles(appRoot));
     const routes: { route: string; requests: number; summary: Summary }[] = [bareRow];
     routes.push(
       ...windows.map((w) => ({
         route: w.route,
         requests: w.requests,
-        summary: summarize(prof, locate, w, 10),
+        summary: summarize(prof, locate, w, 10, owner),
       })),
     );
-    return { database: server.database, seconds: SECONDS, writes: WRITES, at: new Date().toISOString(), load: loadavg()[0], routes };
+    return {
+      database: server.database,
+      seconds: SECONDS,
+      writes: WRITES,
+      at: new Date().toISOString(),
+      load: loadavg()[0],
+      routes,
+      journey: journey && { ...journey, window: undefined, summary: summarize(prof, locate, journey.window, 10, owner) },
+    };
   } finally {
     if (!stopped) await server.stop();
     rmSync(dir, { recursive: true, force: true });

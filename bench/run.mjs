@@ -65,8 +65,8 @@ if (want("journey")) {
 }
 if (want("profile")) {
   results.profile = tsx("bench/profile.ts", { BENCH_DRIVER: "postgres" });
-  // PGlite's share of a read (its target's remainder): the detail read only, no writes.
-  results.profilePglite = tsx("bench/profile.ts", { BENCH_DRIVER: "pglite", BENCH_WRITES: "0" });
+  // PGlite's share of a read (its target's remainder): the detail read only, no writes, no journey.
+  results.profilePglite = tsx("bench/profile.ts", { BENCH_DRIVER: "pglite", BENCH_WRITES: "0", BENCH_READS: "detail", BENCH_PROFILE_JOURNEY_RATE: "0" });
 }
 if (want("auth")) results.auth = await benchAuth();
 if (want("screening")) results.screening = tsx("bench/screening.ts");

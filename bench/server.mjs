@@ -5,6 +5,7 @@ import { spawn, spawnSync, execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { serverEnv, serverNodeArgs } from "../scripts/server-node-args.mjs";
 import { startCountingProxy } from "./lib/pg-count-proxy.mjs";
 
@@ -83,6 +84,21 @@ export function cpuSeconds(pid) {
   return ticks / TICKS;
 }
 
+/**
+ * A process's resident memory by kind, MB (/proc/PID/status): anonymous (heaps, WebAssembly
+ * memory, malloc's arenas, stacks), file-backed (the node binary and the libraries mapped from
+ * disk) and shared memory.
+ */
+export function residentMb(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+    return { anon: Math.round(kb("RssAnon") / 1024), file: Math.round(kb("RssFile") / 1024), shmem: Math.round(kb("RssShmem") / 1024) };
+  } catch {
+    return null;
+  }
+}
+
 /** The whole machine's busy and total CPU seconds so far (all cores; /proc/stat's first line). */
 export function machineCpu() {
   const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
@@ -94,13 +110,15 @@ export function machineCpu() {
 let nextPort = Number(process.env.BENCH_PORT ?? 3790);
 /**
  * @param {Record<string,string>} env
- * @param {{ driver?: "postgres" | "pglite", instances?: number, nodeArgs?: string[], countStatements?: boolean }} opts
+ * @param {{ driver?: "postgres" | "pglite", instances?: number, nodeArgs?: string[], countStatements?: boolean, separateWorker?: boolean, probe?: boolean }} opts
  *   nodeArgs (e.g. --cpu-prof) run the app through bench/cluster.mjs, whose workers inherit them.
  *   countStatements (PostgreSQL): the server reaches its database through bench/lib/pg-count-proxy.mjs,
  *   and `statements()` answers what it has executed so far; the proxy costs a hop, so no load is
  *   measured on such a server.
  *   separateWorker (PostgreSQL): the job worker runs as its own process (`npm run worker`'s
  *   scripts/worker.ts, IN_PROCESS_WORKER=false in the web process); cpu() counts both.
+ *   probe: bench/lib/probe.mjs runs in the server process; `probe()` answers its memory and
+ *   event-loop delay.
  */
 export async function startServer(env = {}, opts = {}) {
   ensureBuild();
@@ -134,6 +152,12 @@ export async function startServer(env = {}, opts = {}) {
   };
   // PGlite: no DATABASE_URL inherited from the caller's environment.
   if (!db) delete childEnv.DATABASE_URL;
+  // probe: bench/lib/probe.mjs in the server process (NODE_OPTIONS, so `next start` stays as it is).
+  const probeDir = opts.probe ? mkdtempSync(path.join(tmpdir(), "remit-probe-")) : null;
+  if (probeDir) {
+    childEnv.NODE_OPTIONS = `${childEnv.NODE_OPTIONS ?? ""} --import=${pathToFileURL(path.join(root, "bench/lib/probe.mjs"))}`.trim();
+    childEnv.BENCH_PROBE_DIR = probeDir;
+  }
   const separateWorker = Boolean(db && opts.separateWorker);
   if (separateWorker) childEnv.IN_PROCESS_WORKER = "false";
   const child = spawn(process.execPath, args, { cwd: appDir(), stdio: ["ignore", "ignore", "inherit"], env: childEnv });
@@ -171,6 +195,24 @@ export async function startServer(env = {}, opts = {}) {
     statements: () => proxy?.counts() ?? null,
     /** The server's database URL (not through the proxy): for a worker process beside it. */
     databaseUrl: db?.url,
+    /** Resident memory by kind (residentMb) of the server process alone. */
+    resident: () => residentMb(child.pid),
+    /**
+     * With probe: the server's memory and its event loop's delay since the previous call (or its
+     * start), from bench/lib/probe.mjs; null when it does not answer within 5 s.
+     */
+    probe: async () => {
+      if (!probeDir) return null;
+      const file = path.join(probeDir, `${child.pid}.json`);
+      const seqOf = () => (existsSync(file) ? JSON.parse(readFileSync(file, "utf8")).seq : 0);
+      const before = seqOf();
+      child.kill("SIGUSR2");
+      for (let i = 0; i < 100; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        if (seqOf() > before) return JSON.parse(readFileSync(file, "utf8"));
+      }
+      return null;
+    },
     stop: async () => {
       if (worker && worker.exitCode === null) {
         worker.kill("SIGTERM");
@@ -181,6 +223,7 @@ export async function startServer(env = {}, opts = {}) {
       await proxy?.close();
       await db?.drop();
       if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
+      if (probeDir) rmSync(probeDir, { recursive: true, force: true });
     },
   };
 }

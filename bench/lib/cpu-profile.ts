@@ -38,7 +38,15 @@ export interface Summary {
   categories: Share[];
   self: Share[];
   total: Share[];
+  /**
+   * With an Owner: every sample's time by what owns it (bench/lib/owners.ts: the job or route
+   * whose handler is on its stack); a sample with no owner by its own category, "unowned: …".
+   */
+  owners?: Share[];
 }
+
+/** What a sample's stack (leaf first) belongs to, if anything on it says so. */
+export type Owner = (stack: Located[]) => string | undefined;
 
 // V8's pseudo-frames: never on a reader's list of functions, each a category of its own.
 const SPECIAL = new Map([
@@ -56,7 +64,13 @@ function sampleTimes(prof: CpuProfile): number[] {
   return times;
 }
 
-export function summarize(prof: CpuProfile, locate: Locate, window: { from: number; to: number } = { from: -Infinity, to: Infinity }, top = 12): Summary {
+export function summarize(
+  prof: CpuProfile,
+  locate: Locate,
+  window: { from: number; to: number } = { from: -Infinity, to: Infinity },
+  top = 12,
+  owner?: Owner,
+): Summary {
   const times = sampleTimes(prof);
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -82,26 +96,33 @@ export function summarize(prof: CpuProfile, locate: Locate, window: { from: numb
   const categories = new Map<string, number>();
   const self = new Map<string, number>();
   const total = new Map<string, number>();
+  const owners = new Map<string, number>();
   for (const [id, us] of selfUs) {
     const special = SPECIAL.get(byId.get(id)!.callFrame.functionName);
     const here = locateNode(id);
-    add(categories, special ?? here?.category ?? "other", us);
+    const category = special ?? here?.category ?? "other";
+    add(categories, category, us);
     if (here) add(self, key(here), us);
     // Inclusive: once per distinct function on the stack (recursion counted once). Node's own
     // frames are left out: the event loop's (runMicrotasks, processTicksAndRejections) hold ~all.
     const seen = new Set<string>();
+    const stack: Located[] = [];
     for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
       const at = locateNode(n);
+      if (at) stack.push(at);
       if (at && at.category !== NODE) seen.add(key(at));
     }
     for (const k of seen) add(total, k, us);
+    if (owner) add(owners, (special ? undefined : owner(stack)) ?? (special === "idle" || special === "GC" ? special : `unowned: ${category}`), us);
   }
   const ranked = (m: Map<string, number>, k: number) =>
     [...m.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, k)
       .map(([name, us]) => ({ name, share: all ? us / all : 0 }));
-  return { ms: all / 1000, categories: ranked(categories, 20), self: ranked(self, top), total: ranked(total, top) };
+  const summary: Summary = { ms: all / 1000, categories: ranked(categories, 20), self: ranked(self, top), total: ranked(total, top) };
+  if (owner) summary.owners = ranked(owners, Infinity);
+  return summary;
 }
 
 const key = (l: Located) => `${l.name} (${l.where})`;

@@ -29,63 +29,135 @@ function statementsOf(row) {
   return `${fmt(row.statementsPerRequest, 1)} statements per request, ${fmt(row.controlPerRequest, 1)} of them BEGIN/COMMIT (the bare read: 1, none).`;
 }
 
+/** An owner's time (bench/lib/owners.ts) in a profile window, ms per request (per journey in the journey's window). */
+const ownerMs = (route, name) => ((route.summary.owners?.find((o) => o.name === name)?.share ?? 0) * route.summary.ms) / route.requests;
+const ownersOf = (route, test) => (route.summary.owners ?? []).filter((o) => test(o.name)).map((o) => ({ name: o.name, ms: ownerMs(route, o.name) }));
+/** The jobs whose handler was on the stack in a window, ms per request. */
+const jobsIn = (route) => ownersOf(route, (name) => name.startsWith("job "));
+const sum = (list) => list.reduce((a, x) => a + x.ms, 0);
+const listed = (list, digits = 2) => list.map((x) => `${x.name.replace(/^job /, "")} ${fmt(x.ms, digits)} ms`).join(", ");
+
 /** A read or a write of the per-call table: its profile against the bare app's, and its statements. */
 export function callRemainder(profile, row) {
   const route = profiled(profile, row.route);
   const bare = bareOf(profile);
   if (!route || !bare) return ["Not profiled in this run.", statementsOf(row)].filter(Boolean).join(" ");
   const shares = CATEGORIES.map(([category, label]) => `${label} ${pct(shareOf(route, category))} (${pct(shareOf(bare, category))})`);
+  const jobs = jobsIn(route).filter((j) => j.ms >= 0.005);
   return [
     `Share of its profile's samples (the bare app's in brackets): ${shares.join(", ")}.`,
-    `Main-thread CPU per request: ${fmt(cpuPerRequest(route), 2)} ms (${fmt(cpuPerRequest(bare), 2)} ms).`,
+    `Main-thread CPU per request: ${fmt(cpuPerRequest(route), 2)} ms (${fmt(cpuPerRequest(bare), 2)} ms)${jobs.length ? `, of it the jobs it caused, run in its window with their handler on the stack: ${listed(jobs)}` : ""}.`,
     statementsOf(row),
   ]
     .filter(Boolean)
     .join(" ");
 }
 
-// The journey's calls (bench/journey.ts names) that the profile measures, by the profile's route.
+// The journey's calls (bench/journey.ts names) by the profile's window of each.
 const JOURNEY_CALLS = [
   ["POST quotes", "POST /v1/core/quotes (RS256-signed)"],
+  ["GET disclosure", "GET /v1/core/quotes/{id}/disclosure"],
   ["POST accept", "POST /v1/core/quotes/{id}/accept"],
   ["POST submit", "POST /v1/core/transfers/{id}/submit"],
   ["GET transfer (poll)", "GET /v1/core/transfers/{id} (registered)"],
   ["POST confirm", "POST /v1/core/transfers/{id}/confirm"],
+  ["POST funding complete (sandbox)", "POST /v1/sandbox/funding-sessions/{id}/complete"],
 ];
 
-/** Server CPU per journey: the main-thread CPU of each profiled call times its calls per journey. */
+// The labels of the owners of a sample no handler owns, by category (bench/lib/cpu-profile.ts).
+const unownedLabel = (name) => CATEGORIES.find(([category]) => name === `unowned: ${category}`)?.[1] ?? name.replace(/^unowned: /, "");
+
+/** The profiled journey window (bench/profile.ts): all threads and the main thread per journey, and the main thread by owner. */
+function journeyWindow(j) {
+  const main = cpuPerRequest(j);
+  const all = j.procMs / j.requests;
+  const jobs = jobsIn(j);
+  const worker = ownerMs(j, "the worker (lib/jobs)");
+  const routes = sum(ownersOf(j, (name) => name.startsWith("route ")));
+  const pipeline = ownerMs(j, "the request pipeline (lib/http)");
+  const gc = ownerMs(j, "GC");
+  const unowned = ownersOf(j, (name) => name.startsWith("unowned: ")).filter((o) => o.ms >= 0.05);
+  return { main, all, threads: all - main, jobs, worker, routes, pipeline, gc, unowned };
+}
+
+/**
+ * Server CPU per journey: each call's main-thread CPU from its own profile window (less the jobs
+ * run in that window) times its calls per journey; the jobs and the worker from the profiled
+ * journey window, by the handler on each sample's stack; Node's other threads from that window's
+ * /proc time less its main thread; and what is left of the run's figure.
+ */
 export function journeyCpuRemainder(journey, profile, calls) {
   const started = Math.max(1, journey.completed + journey.failed);
   const parts = [];
-  let profiledMs = 0;
+  let callsMs = 0;
   for (const [name, routeName] of JOURNEY_CALLS) {
     const call = journey.calls.find((c) => c.name === name);
     const route = profiled(profile, routeName);
     if (!call || !route) continue;
     const perJourney = call.count / started;
-    const ms = perJourney * cpuPerRequest(route);
-    profiledMs += ms;
+    const own = cpuPerRequest(route) - sum(jobsIn(route));
+    const ms = perJourney * own;
+    callsMs += ms;
     const row = calls?.rows.find((r) => r.route === routeName);
     const statements =
       row?.statementsPerRequest === undefined ? "" : `, ${fmt(row.statementsPerRequest, 1)} statements (${fmt(row.controlPerRequest, 1)} BEGIN/COMMIT) each`;
-    parts.push(`${name} ${fmt(perJourney, 1)} × ${fmt(cpuPerRequest(route), 2)} ms = ${fmt(ms, 1)} ms${statements}`);
+    parts.push(`${name} ${fmt(perJourney, 1)} × ${fmt(own, 2)} ms = ${fmt(ms, 1)} ms${statements}`);
   }
   const total = journey.cpu.serverMsPerJourney;
   if (parts.length === 0) return `${fmt(total, 1)} ms of server CPU per journey; none of its calls is in this run's profile.`;
-  const others = journey.calls.filter((c) => !JOURNEY_CALLS.some(([name]) => name === c.name)).map((c) => c.name);
-  return `${fmt(total, 1)} ms of server CPU per journey (all threads). Main-thread CPU of the profiled calls, per journey: ${parts.join("; ")}; together ${fmt(profiledMs, 1)} ms. The other ${fmt(total - profiledMs, 1)} ms: the calls not profiled (${others.join(", ")}), the jobs the worker runs, and Node's threads besides the main one.`;
+  const others = journey.calls.filter((c) => !parts.some((p) => p.startsWith(`${c.name} `))).map((c) => c.name);
+  const text = [
+    `${fmt(total, 1)} ms of server CPU per journey (all threads).`,
+    `The calls, each by its own profile window's main-thread CPU per request less the jobs run in that window, times its calls per journey: ${parts.join("; ")}; together ${fmt(callsMs, 1)} ms${others.length ? ` (not profiled: ${others.join(", ")})` : ""}.`,
+  ];
+  const j = profile?.journey;
+  if (!j) {
+    text.push(
+      `The other ${fmt(total - callsMs, 1)} ms: the jobs the worker runs and Node's threads besides the main one (no journey window in this run's profile).`,
+    );
+    return text.join(" ");
+  }
+  const w = journeyWindow(j);
+  const jobsMs = sum(w.jobs);
+  text.push(
+    `The profiled journey window (${j.requests} journeys at ${fmt(j.rate, 1)}/s on the profile's server): ${fmt(w.all, 1)} ms per journey on all threads (/proc), ${fmt(w.main, 1)} ms of it on the main thread, so ${fmt(w.threads, 1)} ms on Node's other threads (GC's helpers, libuv's pool: gzip, crypto) and the cluster primary the profile runs the server under.`,
+    `Its main thread per journey, by the handler on each sample's stack: the jobs ${fmt(jobsMs, 1)} ms (${listed(w.jobs, 1)}); the worker's own code (lib/jobs: claims, the run loop) ${fmt(w.worker, 1)} ms; the routes' handlers ${fmt(w.routes, 1)} ms and the request pipeline (lib/http) ${fmt(w.pipeline, 1)} ms; GC ${fmt(w.gc, 1)} ms; no handler on the stack ${fmt(sum(w.unowned), 1)} ms (${w.unowned.map((o) => `${unownedLabel(o.name)} ${fmt(o.ms, 1)}`).join(", ")}): Next's routing and response writing, postgres.js reading replies, and awaited continuations, whose callers a stack does not show.`,
+    `So, of the ${fmt(total, 1)} ms: the calls ${fmt(callsMs, 1)} ms, the jobs ${fmt(jobsMs, 1)} ms and the worker ${fmt(w.worker, 1)} ms on the main thread, Node's other threads ${fmt(w.threads, 1)} ms; left ${fmt(total - callsMs - jobsMs - w.worker - w.threads, 1)} ms: main-thread work of the journey that neither a call's window nor a handler's frame claims (in the journey window ${fmt(w.main - callsMs - jobsMs - w.worker, 1)} ms of its ${fmt(w.main, 1)}), and the difference between this run's load and the profile's.`,
+  );
+  return text.join(" ");
 }
 
-/** Journeys/s one process sustains: what its CPU per journey allows on one core, and what it used. */
-export function sustainedRemainder(journey, rate) {
+const eventLoopOf = (journey) => {
+  const d = journey.eventLoopDelay;
+  return d ? `the server's event loop ran its 10 ms timer late by p50 ${fmt(d.p50, 1)} ms, p99 ${fmt(d.p99, 1)} ms, max ${fmt(d.max, 1)} ms over the load` : "";
+};
+
+/** Journeys/s one process sustains: what its CPU per journey allows, on one core and on the main thread alone. */
+export function sustainedRemainder(journey, rate, profile) {
   const ms = journey.cpu.serverMsPerJourney;
-  return `At ${fmt(ms, 1)} ms of server CPU per journey, one core serves at most ${fmt(1000 / ms, 1)} journeys/s; the server used ${pct(journey.cpu.serverCores)} of one core (the machine ${pct(journey.cpu.machineBusy)} busy) and kept up with ${fmt(rate, 1)}/s, ${journey.completed} of ${journey.completed + journey.failed} journeys completed.`;
+  const text = [
+    `At ${fmt(ms, 1)} ms of server CPU per journey, one core serves at most ${fmt(1000 / ms, 1)} journeys/s; the server used ${pct(journey.cpu.serverCores)} of one core (the machine ${pct(journey.cpu.machineBusy)} busy) and kept up with ${fmt(rate, 1)}/s, ${journey.completed} of ${journey.completed + journey.failed} journeys completed.`,
+  ];
+  const j = profile?.journey;
+  if (j) {
+    const w = journeyWindow(j);
+    const mainMs = ms * (w.main / w.all);
+    text.push(
+      `The JavaScript runs on one thread: at the profiled journey window's share of it (${pct(w.main / w.all)} of the server's CPU), ${fmt(mainMs, 1)} ms per journey on the main thread allows at most ${fmt(1000 / mainMs, 1)} journeys/s.`,
+    );
+  }
+  const loop = eventLoopOf(journey);
+  if (loop) text.push(`${loop[0].toUpperCase()}${loop.slice(1)}.`);
+  return text.join(" ");
 }
 
-/** The per-call p99 at 80 % of the sustained rate: the worst call and the server's load then. */
-export function p99Remainder(journey) {
+/** The per-call p99 at 80 % of the sustained rate: the worst call, its own CPU, and the server's event loop then. */
+export function p99Remainder(journey, profile) {
   const worst = journey.calls.reduce((w, c) => (c.p99 > w.p99 ? c : w));
-  return `Worst: ${worst.name}, p50 ${fmt(worst.p50, 1)} ms, p99 ${fmt(worst.p99, 1)} ms over ${worst.count} calls. At ${fmt(journey.rate, 1)} arrivals/s the server used ${pct(journey.cpu.serverCores)} of one core, ${fmt(journey.cpu.serverMsPerJourney, 1)} ms per journey; the machine was ${pct(journey.cpu.machineBusy)} busy.`;
+  const route = profiled(profile, JOURNEY_CALLS.find(([name]) => name === worst.name)?.[1]);
+  const own = route ? ` Its own main-thread CPU is ${fmt(cpuPerRequest(route), 2)} ms per call (its profile window): the rest of its p99 is waiting.` : "";
+  const loop = eventLoopOf(journey);
+  return `Worst: ${worst.name}, p50 ${fmt(worst.p50, 1)} ms, p99 ${fmt(worst.p99, 1)} ms over ${worst.count} calls.${own} At ${fmt(journey.rate, 1)} arrivals/s the server used ${pct(journey.cpu.serverCores)} of one core, ${fmt(journey.cpu.serverMsPerJourney, 1)} ms per journey; the machine was ${pct(journey.cpu.machineBusy)} busy${loop ? `; ${loop}: a request arriving while the loop is busy waits up to that long before any of its code runs` : ""}.`;
 }
 
 export function jobLatencyRemainder(journey) {
@@ -117,6 +189,16 @@ export function limitsRemainder(l) {
   return `Over ${l.runs} reservations: p50 ${l.reservation.p50} ms, p99 ${l.reservation.p99} ms, max ${l.reservation.max} ms; the bench process's CPU in the call p50 ${l.processCpu.p50} ms, p99 ${l.processCpu.p99} ms. One round trip before it in the same transaction: p50 ${l.roundTrip.p50} ms, p99 ${l.roundTrip.p99} ms. The usage statement inside PostgreSQL (EXPLAIN ANALYZE, ${u.runs} runs): p50 ${u.p50} ms, p99 ${u.p99} ms, ${u.scan}${u.index ? ` on ${u.index}` : ""}, ${u.heapFetches ?? 0} heap fetches, ${u.buffers} buffers.`;
 }
 
+const mb = (bytes) => Math.round(bytes / 2 ** 20);
+
+/** RSS after the journey, and what it is made of (bench/lib/probe.mjs and /proc, the web process). */
 export function memoryRemainder(journey) {
-  return `RSS ${journey.rss.before} MB before the load, peak ${journey.rss.peak} MB, ${journey.rss.after} MB after.`;
+  const rss = `RSS ${journey.rss.before} MB before the load, peak ${journey.rss.peak} MB, ${journey.rss.after} MB after.`;
+  const m = journey.memory;
+  if (!m) return rss;
+  const rest = m.rss - m.heapTotal - m.external;
+  const resident = m.resident
+    ? ` By /proc: ${m.resident.anon} MB anonymous, ${m.resident.file} MB file-backed (the node binary and libraries mapped from disk), ${m.resident.shmem} MB shared.`
+    : "";
+  return `${rss} After, in the web process (process.memoryUsage): RSS ${mb(m.rss)} MB = V8's heap ${mb(m.heapTotal)} MB (${mb(m.heapUsed)} MB of it in use) + memory V8 counts outside its heap ${mb(m.external)} MB (ArrayBuffers ${mb(m.arrayBuffers)} MB of it) + ${mb(rest)} MB it does not count (compiled code, WebAssembly memory, malloc's arenas, thread stacks, the binary's pages).${resident}`;
 }

@@ -135,13 +135,13 @@ export function targetRows(r) {
     add("Server CPU per journey, PostgreSQL", "≤ 30 ms", `${fmt(ms, 1)} ms`, ms <= 30, () => journeyCpuRemainder(pg, r.profile, pgCalls));
     const rate = sustained(pg);
     add("Journeys/s one process sustains, PostgreSQL, spec-cadence polling", "≥ 30", fmt(rate, 1), rate >= 30 && pg.failed === 0, () =>
-      sustainedRemainder(pg, rate),
+      sustainedRemainder(pg, rate, r.profile),
     );
   }
   if (at80) {
     const worst = at80.calls.reduce((w, c) => (c.p99 > w.p99 ? c : w));
     add(`Per-call p99 at 80 % of that rate (${fmt(at80.rate, 1)}/s)`, "< 100 ms", `${fmt(worst.p99)} ms (worst: ${worst.name})`, worst.p99 < 100, () =>
-      p99Remainder(at80),
+      p99Remainder(at80, r.profile),
     );
     const v = at80.jobLatency.submitToValidated.p99;
     const f = at80.jobLatency.fundingToFunded.p99;
@@ -195,7 +195,7 @@ function remainderSection(rows) {
   const unmet = rows.filter((t) => !t.met);
   if (unmet.length === 0) return "Every target measured in this run is met.";
   return [
-    "Computed from this run's figures (bench/lib/remainders.mjs): per call, the route's CPU profile against the bare app's (the Profile section) and its statements counted on the wire; per journey, the main-thread CPU of the calls it makes; for monitoring and limits, their steps.",
+    "Computed from this run's figures (bench/lib/remainders.mjs): per call, the route's CPU profile against the bare app's (the Profile section) and its statements counted on the wire; per journey, the main-thread CPU of the calls it makes, and the profiled journey window split by the job or route on each sample's stack; for the rate and p99, the server's event loop during the load; for memory, the process's own account of it; for monitoring and limits, their steps.",
     "",
     ...unmet.map((t) => `- **${t.name}** (${t.measured}; target ${t.goal}): ${t.why}`),
   ].join("\n");
@@ -204,45 +204,62 @@ function remainderSection(rows) {
 const short = (route) =>
   route.startsWith("bare")
     ? "bare app"
-    : route.startsWith("GET")
-      ? "detail"
-      : (/\/(quotes|accept|submit|cancel|confirm)\b[^/]*$/.exec(route.split(" ")[1])?.[1] ?? route);
+    : route.startsWith("journeys")
+      ? "journey"
+      : route.startsWith("GET")
+        ? route.replace(/^GET \/v1\/core\//, "").replace(/ \(registered\)$/, "")
+        : (/\/(quotes|accept|submit|cancel|confirm|complete)\b[^/]*$/.exec(route.split(" ")[1])?.[1] ?? route);
 
-/** The profile per route: self time by category (one column per route), then each route's top functions. */
-export function profileSection(p) {
-  if (!p?.routes) return "(not run)";
-  const cats = [...new Set(p.routes.flatMap((r) => r.summary.categories.map((c) => c.name)))];
-  const shareIn = (r, name) => r.summary.categories.find((c) => c.name === name)?.share ?? 0;
-  cats.sort((a, b) => p.routes.reduce((s, r) => s + shareIn(r, b) - shareIn(r, a), 0));
-  const perRoute = p.routes.map((r) =>
-    [
-      `**${r.route}** (${r.requests} requests, ${fmt(r.summary.ms / 1000, 1)} s of profile):`,
-      "",
-      table(
-        ["#", "self time: function (source)", "share", "inclusive time: function (source)", "share"],
-        r.summary.self.map((f, i) => [
-          String(i + 1),
-          `\`${f.name}\``,
-          pctOf(f.share),
-          r.summary.total[i] ? `\`${r.summary.total[i].name}\`` : "",
-          r.summary.total[i] ? pctOf(r.summary.total[i].share) : "",
-        ]),
-      ),
-    ].join("\n"),
-  );
+/** A profile window's top functions: self time and inclusive time side by side. */
+function topFunctions(r, unit = "requests") {
   return [
-    `CPU profile (\`node --cpu-prof\`): first the bare app (bench/bare-app, its own process, under wrk), then one production server of ours on ${p.database}, loaded in turn by each call below at c=50 (reads: wrk ${p.seconds} s after a warm-up; writes: ${p.writes} calls, a closed loop of 50 callers, as in the per-call table). The samples are split by each load's time window and mapped to source file:line through the build's source maps (Turbopack writes them next to the server chunks; they are read from disk after the run, nothing is loaded into the server). Shares are of all samples in the window, idle included. Inclusive time leaves out Node's own frames (the event loop's \`runMicrotasks\` and \`processTicksAndRejections\` hold nearly all of it).${p.at ? ` Run at ${p.at.slice(0, 16)} UTC, load average ${fmt(p.load, 1)} at the end.` : ""}`,
-    "",
-    "Self time by category and route:",
+    `**${r.route}** (${r.requests} ${unit}, ${fmt(r.summary.ms / 1000, 1)} s of profile):`,
     "",
     table(
-      ["Category", ...p.routes.map((r) => short(r.route))],
-      cats.map((c) => [c, ...p.routes.map((r) => pctOf(shareIn(r, c)))]),
+      ["#", "self time: function (source)", "share", "inclusive time: function (source)", "share"],
+      r.summary.self.map((f, i) => [
+        String(i + 1),
+        `\`${f.name}\``,
+        pctOf(f.share),
+        r.summary.total[i] ? `\`${r.summary.total[i].name}\`` : "",
+        r.summary.total[i] ? pctOf(r.summary.total[i].share) : "",
+      ]),
+    ),
+  ].join("\n");
+}
+
+/** The journey window's main thread by owner (bench/lib/owners.ts), ms per journey. */
+function journeyOwners(j) {
+  const rows = j.summary.owners.filter((o) => o.share >= 0.001).map((o) => [o.name, fmt((o.share * j.summary.ms) / j.requests, 2), pctOf(o.share)]);
+  return [
+    `The journey window by owner: the job whose handler (a \`defineJob\` file in lib/) is on a sample's stack, else the route whose app/…/route.ts is, else the worker's own code (lib/jobs) or the request pipeline (lib/http); a sample with none of them by its category ("unowned"). A stack shows only what runs synchronously: an awaited continuation has the awaiting function on top and none of its callers, and postgres.js reading a reply has nothing of ours on it, so an owner's figure is a floor. Server CPU over the window by /proc (all threads, and the cluster primary bench/cluster.mjs runs the profiled server under): ${fmt(j.procMs / j.requests, 1)} ms per journey.`,
+    "",
+    table(["Owner", "ms per journey", "share of the window"], rows),
+  ].join("\n");
+}
+
+/** The profile per route: self time by category (one column per window), then each window's top functions. */
+export function profileSection(p) {
+  if (!p?.routes) return "(not run)";
+  const windows = p.journey ? [...p.routes, p.journey] : p.routes;
+  const cats = [...new Set(windows.flatMap((r) => r.summary.categories.map((c) => c.name)))];
+  const shareIn = (r, name) => r.summary.categories.find((c) => c.name === name)?.share ?? 0;
+  cats.sort((a, b) => windows.reduce((s, r) => s + shareIn(r, b) - shareIn(r, a), 0));
+  const perRoute = p.routes.map((r) => topFunctions(r));
+  const journey = p.journey ? `\n\n${journeyOwners(p.journey)}\n\n${topFunctions(p.journey, "journeys")}` : "";
+  return [
+    `CPU profile (\`node --cpu-prof\`): first the bare app (bench/bare-app, its own process, under wrk), then one production server of ours on ${p.database}, loaded in turn by each call below at c=50 (reads: wrk ${p.seconds} s each after a 1 s warm-up; writes and the journey's calls between them: ${p.writes} calls, a closed loop of 50 callers, as in the per-call table)${p.journey ? `, then by the transfer journey itself (bench/journey.ts's arrivals, ${fmt(p.journey.rate, 1)}/s for ${p.journey.seconds} s at the spec's polling cadence)` : ""}. The samples are split by each load's time window and mapped to source file:line through the build's source maps (Turbopack writes them next to the server chunks; they are read from disk after the run, nothing is loaded into the server). Shares are of all samples in the window, idle included. Inclusive time leaves out Node's own frames (the event loop's \`runMicrotasks\` and \`processTicksAndRejections\` hold nearly all of it).${p.at ? ` Run at ${p.at.slice(0, 16)} UTC, load average ${fmt(p.load, 1)} at the end.` : ""}`,
+    "",
+    "Self time by category and window:",
+    "",
+    table(
+      ["Category", ...windows.map((r) => short(r.route))],
+      cats.map((c) => [c, ...windows.map((r) => pctOf(shareIn(r, c)))]),
     ),
     "",
-    "Top functions per route (self time, and inclusive time: the function and everything it called):",
+    "Top functions per window (self time, and inclusive time: the function and everything it called):",
     "",
-    perRoute.join("\n\n"),
+    perRoute.join("\n\n") + journey,
   ].join("\n");
 }
 

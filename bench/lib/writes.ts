@@ -8,7 +8,12 @@ import { caller, deviceAssertion, pooled, quoteBody, submitBody, type Customer }
 /** Runs `work` over `items` as one measured step named `route`; answers the outputs that succeeded. */
 export type Measure = <I, O>(route: string, items: I[], work: (item: I) => Promise<O>) => Promise<Awaited<O>[]>;
 
-export async function runWrites(baseUrl: string, customers: Customer[], n: number, measure: Measure): Promise<void> {
+/**
+ * `between` measures the journey's calls between the writes too (bench/profile.ts): the disclosure
+ * read before each accept, and the sandbox's funding completion after each confirm; without it the
+ * disclosures are fetched unmeasured and no funding is completed (bench/calls.ts).
+ */
+export async function runWrites(baseUrl: string, customers: Customer[], n: number, measure: Measure, between?: Measure): Promise<void> {
   const call = caller(baseUrl);
   const who = (i: number) => customers[i % customers.length];
   const quotes = await measure(
@@ -16,10 +21,11 @@ export async function runWrites(baseUrl: string, customers: Customer[], n: numbe
     Array.from({ length: n }, (_, i) => who(i)),
     async (c) => ({ c, quote: await call("POST", "/v1/core/quotes", c.token, quoteBody(c)) }),
   );
-  const disclosed = await pooled(quotes, 10, async (q) => ({
+  const disclose = async (q: (typeof quotes)[number]) => ({
     ...q,
     disclosure: await call("GET", `/v1/core/quotes/${q.quote.quoteId}/disclosure`, q.c.token),
-  }));
+  });
+  const disclosed = between ? await between("GET /v1/core/quotes/{id}/disclosure", quotes, disclose) : await pooled(quotes, 10, disclose);
   const transfers = await measure("POST /v1/core/quotes/{id}/accept", disclosed, async (q) => ({
     c: q.c,
     transferId: (
@@ -48,7 +54,13 @@ export async function runWrites(baseUrl: string, customers: Customer[], n: numbe
       await new Promise((r) => setTimeout(r, 100));
     }
   });
-  await measure("POST /v1/core/transfers/{id}/confirm", validated, (t) =>
-    call("POST", `/v1/core/transfers/${t.transferId}/confirm`, t.c.token, { deviceAssertion: t.assertion }),
-  );
+  const confirmed = await measure("POST /v1/core/transfers/{id}/confirm", validated, async (t) => ({
+    ...t,
+    fundingSessionId: (await call("POST", `/v1/core/transfers/${t.transferId}/confirm`, t.c.token, { deviceAssertion: t.assertion })).fundingSession
+      ?.fundingSessionId as string,
+  }));
+  if (between)
+    await between("POST /v1/sandbox/funding-sessions/{id}/complete", confirmed, (t) =>
+      call("POST", `/v1/sandbox/funding-sessions/${t.fundingSessionId}/complete`, t.c.token, { outcome: "SUCCEEDED" }),
+    );
 }

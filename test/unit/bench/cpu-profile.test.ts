@@ -8,7 +8,8 @@ import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { categoryOf, summarize, type CallFrame, type CpuProfile } from "../../../bench/lib/cpu-profile";
+import { categoryOf, summarize, type CallFrame, type CpuProfile, type Located } from "../../../bench/lib/cpu-profile";
+import { jobFiles, ownerOf } from "../../../bench/lib/owners";
 import { sourceMapLocator, sourcePath } from "../../../bench/lib/source-maps";
 
 const frame = (functionName: string, url: string): CallFrame => ({ functionName, url, lineNumber: 0, columnNumber: 0 });
@@ -92,5 +93,53 @@ describe("categories", () => {
     assert.equal(categoryOf("app/v1/core/transfers/route.ts"), "our code (lib/, app/, db/)");
     assert.equal(categoryOf(".next/server/chunks/x.js"), "app bundle (unmapped)");
     assert.equal(categoryOf("wasm://wasm/0123abcd"), "PGlite (WebAssembly)");
+  });
+});
+
+describe("owners of the samples", () => {
+  const root = path.resolve(import.meta.dirname, "../../..");
+  const jobs = jobFiles(root);
+  const owner = ownerOf(jobs);
+  const at = (name: string, where: string): Located => ({ name, where, category: categoryOf(where) });
+
+  it("finds each job kind's file by its defineJob", () => {
+    assert.equal(jobs.get("lib/transfers/fast-check-job.ts"), "transfers.fastCheck");
+    assert.equal(jobs.get("lib/webhooks/deliver-job.ts"), "webhooks.deliver");
+    assert.equal(jobs.get("lib/payouts/jobs.ts"), "payouts.generateFiles, payouts.writeFile");
+  });
+
+  it("a job's handler over the worker that runs it and the queue it calls; a route over the pipeline; else none", () => {
+    const claim = at("claim", "lib/jobs/claim.ts:10");
+    const handler = at("run", "lib/transfers/fast-check-job.ts:27");
+    // Leaf first: the job enqueues (lib/jobs) from its handler, which the run loop (lib/jobs) called.
+    assert.equal(owner([at("enqueue", "lib/jobs/queue.ts:5"), handler, at("runOne", "lib/jobs/run-loop.ts:40")]), "job transfers.fastCheck");
+    assert.equal(owner([claim, at("tick", "lib/jobs/run-loop.ts:20")]), "the worker (lib/jobs)");
+    assert.equal(
+      owner([at("select", "node_modules/drizzle-orm/x.js:1"), at("handler", "app/v1/core/quotes/route.ts:12"), at("endpoint", "lib/http/endpoint.ts:80")]),
+      "route /v1/core/quotes",
+    );
+    assert.equal(owner([at("authenticate", "lib/http/auth.ts:3"), at("endpoint", "lib/http/endpoint.ts:80")]), "the request pipeline (lib/http)");
+    assert.equal(owner([at("parse", "node_modules/postgres/src/connection.js:400")]), undefined);
+  });
+
+  it("summarize splits a window by owner, an unowned sample by its category, idle and GC as their own", () => {
+    const s = summarize(profile, locate, { from: 1100, to: 1600 }, 12, (stack) => (stack.some((l) => l.where === "lib/h.ts") ? "handler's" : undefined));
+    const share = (name: string) => s.owners?.find((x) => x.name === name)?.share;
+    // handler, query, query, write are under the handler; idle and GC are not.
+    assert.equal(share("handler's"), 4 / 6);
+    assert.equal(share("idle"), 1 / 6);
+    assert.equal(share("GC"), 1 / 6);
+    const byQuery = summarize(profile, locate, { from: 1100, to: 1600 }, 12, (stack) => (stack[0].category === "drizzle-orm" ? "query's" : undefined));
+    assert.deepEqual(
+      byQuery.owners?.map((o) => [o.name, o.share * 6]),
+      [
+        ["query's", 2],
+        ["unowned: our code (lib/, app/, db/)", 1],
+        ["unowned: node (internals, native)", 1],
+        ["idle", 1],
+        ["GC", 1],
+      ],
+    );
+    assert.equal(summarize(profile, locate).owners, undefined);
   });
 });

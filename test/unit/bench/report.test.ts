@@ -1,7 +1,8 @@
 /**
  * bench/lib/report.mjs and remainders.mjs (issue 26): each target of a fixed run is met or not by
  * its own figures, and a target not met is explained by sentences computed from that run (the
- * route's profile against the bare app's, statements per request, CPU per call, step times).
+ * route's profile against the bare app's, statements per request, CPU per call, the profiled
+ * journey window by owner, the event loop's delay, the memory's parts, step times).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -11,11 +12,12 @@ import { render, targetRows } from "../../../bench/lib/report.mjs";
 const DETAIL = "GET /v1/core/transfers/{id} (registered)";
 const QUOTE = "POST /v1/core/quotes (RS256-signed)";
 
-/** A profile window: `ms` of samples over `requests`, with these category shares. */
-const window = (route: string, requests: number, ms: number, shares: Record<string, number>) => ({
+const shares = (of: Record<string, number>) => Object.entries(of).map(([name, share]) => ({ name, share }));
+/** A profile window: `ms` of samples over `requests`, with these category shares (and owners' shares). */
+const window = (route: string, requests: number, ms: number, categories: Record<string, number>, owners?: Record<string, number>) => ({
   route,
   requests,
-  summary: { ms, categories: Object.entries(shares).map(([name, share]) => ({ name, share })), self: [], total: [] },
+  summary: { ms, categories: shares(categories), self: [], total: [], ...(owners ? { owners: shares(owners) } : {}) },
 });
 
 const calls = (database: string, detailRps: number, statements?: { statementsPerRequest: number; controlPerRequest: number }) => ({
@@ -45,6 +47,7 @@ const journey = {
   instances: 1,
   jobLatency: { submitToValidated: { p50: 10, p99: 40 }, fundingToFunded: { p50: 3, p99: 9 } },
   rss: { before: 200, peak: 260, after: 250 },
+  eventLoopDelay: { p50: 1.2, p99: 45.5, max: 80, samples: 1000 },
   cpu: { serverMsPerJourney: 50, serverCores: 0.8, machineBusy: 0.9 },
   anchor: { rps: 1000, p50: 1, p99: 2 },
   calls: [
@@ -54,19 +57,55 @@ const journey = {
   ],
 };
 
+const MB = 2 ** 20;
+// At 80 %: the quote's p99 over the target; PGlite: its RSS over the target, with its parts.
+const at80 = { ...journey, role: "at-80", rate: 12, calls: [{ name: "POST quotes", count: 100, p50: 30, p99: 150, errors: 0 }, ...journey.calls.slice(1)] };
+const pgliteJourney = {
+  ...journey,
+  role: "pglite",
+  database: "PGlite",
+  rss: { before: 280, peak: 330, after: 319 },
+  memory: { rss: 319 * MB, heapTotal: 120 * MB, heapUsed: 90 * MB, external: 40 * MB, arrayBuffers: 30 * MB, resident: { anon: 280, file: 39, shmem: 0 } },
+};
+
 const results = {
   calls: [calls("PostgreSQL", 500, { statementsPerRequest: 2, controlPerRequest: 0 }), calls("PGlite", 300)],
-  journeys: [journey],
+  journeys: [journey, at80, pgliteJourney],
   profile: {
     database: "PostgreSQL",
     routes: [
       // 1000 ms, 10 % idle, over 1000 requests: 0.90 ms each.
       window("bare app: GET /v1/db/read", 1000, 1000, { next: 0.31, "node (internals, native)": 0.48, idle: 0.1 }),
-      // 2000 ms, none idle, over 1000 requests: 2 ms each.
-      window(DETAIL, 1000, 2000, { next: 0.29, "drizzle-orm": 0.03, "our code (lib/, app/, db/)": 0.07 }),
-      // 1200 ms, 25 % idle, over 300 requests: 3 ms each.
-      window(QUOTE, 300, 1200, { "drizzle-orm": 0.15, idle: 0.25 }),
+      // 2000 ms, none idle, over 1000 requests: 2 ms each, 0.02 ms of it a delivery job's.
+      window(DETAIL, 1000, 2000, { next: 0.29, "drizzle-orm": 0.03, "our code (lib/, app/, db/)": 0.07 }, { "job webhooks.deliver": 0.01 }),
+      // 1200 ms, 25 % idle, over 300 requests: 3 ms each, 0.2 ms of it fast-checks'.
+      window(QUOTE, 300, 1200, { "drizzle-orm": 0.15, idle: 0.25 }, { "job transfers.fastCheck": 0.05 }),
     ],
+    // 10 journeys: 300 ms of samples, half idle: 15 ms per journey on the main thread; 25 ms on all threads.
+    journey: {
+      ...window(
+        "journeys (10 of 10 at 8/s)",
+        10,
+        300,
+        { idle: 0.5 },
+        {
+          idle: 0.5,
+          "job transfers.fastCheck": 0.1,
+          "job webhooks.deliver": 0.02,
+          "the worker (lib/jobs)": 0.03,
+          "route /v1/core/quotes": 0.05,
+          "the request pipeline (lib/http)": 0.05,
+          GC: 0.05,
+          "unowned: next": 0.1,
+          "unowned: postgres.js": 0.1,
+        },
+      ),
+      rate: 8,
+      seconds: 10,
+      failed: 0,
+      procMs: 250,
+      calls: [],
+    },
   },
   profilePglite: {
     database: "PGlite",
@@ -104,7 +143,10 @@ describe("bench report: targets and what explains each one not met", () => {
       read.why!,
       /Next 29 % \(31 %\), Node internals 0 % \(48 %\), GC 0 % \(0 %\), Drizzle 3 % \(0 %\), postgres\.js 0 % \(0 %\), our code 7 % \(0 %\), idle 0 % \(10 %\)/,
     );
-    assert.match(read.why!, /Main-thread CPU per request: 2\.00 ms \(0\.90 ms\)/);
+    assert.match(
+      read.why!,
+      /Main-thread CPU per request: 2\.00 ms \(0\.90 ms\), of it the jobs it caused, run in its window with their handler on the stack: webhooks\.deliver 0\.02 ms\./,
+    );
     assert.match(read.why!, /2\.0 statements per request, 0\.0 of them BEGIN\/COMMIT/);
   });
 
@@ -115,18 +157,49 @@ describe("bench report: targets and what explains each one not met", () => {
     assert.equal(write.why, undefined);
   });
 
-  it("CPU per journey: each profiled call's main-thread CPU times its calls per journey, and the rest named", () => {
+  it("CPU per journey: each call's own CPU (less its window's jobs) times its calls, the journey window's jobs, worker and threads, and what is left", () => {
     const cpu = rowOf(rows, "Server CPU per journey");
     assert.equal(cpu.met, false);
-    assert.match(cpu.why!, /POST quotes 1\.0 × 3\.00 ms = 3\.0 ms, 11\.0 statements \(2\.0 BEGIN\/COMMIT\) each/);
-    assert.match(cpu.why!, /GET transfer \(poll\) 2\.0 × 2\.00 ms = 4\.0 ms, 2\.0 statements \(0\.0 BEGIN\/COMMIT\) each/);
-    assert.match(cpu.why!, /together 7\.0 ms\. The other 43\.0 ms: the calls not profiled \(GET disclosure\)/);
+    assert.match(cpu.why!, /POST quotes 1\.0 × 2\.80 ms = 2\.8 ms, 11\.0 statements \(2\.0 BEGIN\/COMMIT\) each/);
+    assert.match(cpu.why!, /GET transfer \(poll\) 2\.0 × 1\.98 ms = 4\.0 ms, 2\.0 statements \(0\.0 BEGIN\/COMMIT\) each/);
+    assert.match(cpu.why!, /together 6\.8 ms \(not profiled: GET disclosure\)/);
+    assert.match(
+      cpu.why!,
+      /10 journeys at 8\.0\/s .*: 25\.0 ms per journey on all threads \(\/proc\), 15\.0 ms of it on the main thread, so 10\.0 ms on Node's other threads/,
+    );
+    assert.match(
+      cpu.why!,
+      /the jobs 3\.6 ms \(transfers\.fastCheck 3\.0 ms, webhooks\.deliver 0\.6 ms\); the worker's own code \(lib\/jobs: claims, the run loop\) 0\.9 ms; the routes' handlers 1\.5 ms and the request pipeline \(lib\/http\) 1\.5 ms; GC 1\.5 ms; no handler on the stack 6\.0 ms \(Next 3\.0, postgres\.js 3\.0\)/,
+    );
+    assert.match(
+      cpu.why!,
+      /the calls 6\.8 ms, the jobs 3\.6 ms and the worker 0\.9 ms on the main thread, Node's other threads 10\.0 ms; left 28\.7 ms: .*\(in the journey window 3\.7 ms of its 15\.0\)/,
+    );
   });
 
-  it("the sustained rate: what the CPU per journey allows on one core", () => {
+  it("the sustained rate: what the CPU per journey allows on one core and on the main thread, and the event loop's delay", () => {
     const rate = rowOf(rows, "Journeys/s one process sustains");
     assert.equal(rate.measured, "14.3");
     assert.match(rate.why!, /one core serves at most 20\.0 journeys\/s; the server used 80 % of one core/);
+    assert.match(rate.why!, /\(60 % of the server's CPU\), 30\.0 ms per journey on the main thread allows at most 33\.3 journeys\/s/);
+    assert.match(rate.why!, /late by p50 1\.2 ms, p99 45\.5 ms, max 80\.0 ms over the load/);
+  });
+
+  it("the p99 at 80 %: the worst call, its own CPU from its window, and the event loop then", () => {
+    const p99 = rowOf(rows, "Per-call p99 at 80 %");
+    assert.equal(p99.met, false);
+    assert.match(p99.why!, /Worst: POST quotes, p50 30\.0 ms, p99 150\.0 ms over 100 calls\. Its own main-thread CPU is 3\.00 ms per call/);
+    assert.match(p99.why!, /p99 45\.5 ms, max 80\.0 ms over the load: a request arriving while the loop is busy waits up to that long/);
+  });
+
+  it("RSS over the target: the heap, what V8 counts outside it, the rest, and /proc's anonymous and file-backed pages", () => {
+    const rss = rowOf(rows, "Server RSS after the journey, PGlite");
+    assert.equal(rss.met, false);
+    assert.match(
+      rss.why!,
+      /RSS 319 MB = V8's heap 120 MB \(90 MB of it in use\) \+ memory V8 counts outside its heap 40 MB \(ArrayBuffers 30 MB of it\) \+ 159 MB it does not count/,
+    );
+    assert.match(rss.why!, /280 MB anonymous, 39 MB file-backed/);
   });
 
   it("PGlite: PGlite's share of the read's profile, and its CPU against the same read on PostgreSQL", () => {
@@ -161,7 +234,9 @@ describe("bench report: targets and what explains each one not met", () => {
       remainder,
       new RegExp(`- \\*\\*${DETAIL.replace(/[{}()]/g, "\\$&")} \\(PostgreSQL\\)\\*\\* \\(50 %; target ≥ 80 % of the bare read\\): Share`),
     );
-    assert.doesNotMatch(remainder, /Limit reservation|POST \/v1\/core\/quotes/);
+    assert.doesNotMatch(remainder, /Limit reservation|POST \/v1\/core\/quotes \(RS256/);
+    // The journey window in the Profile section: its owners in ms per journey.
+    assert.match(doc, /\| job transfers\.fastCheck \| 3\.00 \| 10 % \|/);
     assert.match(doc, /## Limit reservation\n\nbench\/limits\.ts/);
     assert.match(
       doc,
