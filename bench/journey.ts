@@ -4,7 +4,9 @@
  * accept → submit → poll to validated → confirm → funding complete → poll to funded, polling at
  * the spec's cadence (section 8: 1 s, 2 s, 4 s, 8 s after submit). Fast-check and screening delays
  * are 0. Reports journeys/s, per-call p50/p99, the job latency (submit → validated, funding call →
- * funded, from the server's state history), server CPU and RSS, plus the bare app (bench/bare-app)
+ * funded, from the server's state history), server CPU and RSS (after the load, its parts: V8's heap,
+ * external memory, /proc's anonymous and file-backed pages), the event loop's delay over the load
+ * (bench/lib/probe.mjs in the server), plus the bare app (bench/bare-app)
  * measured in the same run. Every journey call goes through the typed client (packages/client), as a
  * partner's would.
  *   BENCH_DRIVER=postgres|pglite, BENCH_RATE, BENCH_SECONDS, BENCH_INSTANCES (2: two `next start`

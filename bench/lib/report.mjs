@@ -91,6 +91,11 @@ function journeySection(j) {
     `- **${fmt(sustained(j), 1)} journeys/s sustained**: ${j.completed} of ${j.completed + j.failed} completed, the last ${fmt(j.elapsed, 1)} s after the first arrival (arrivals lasted ${fmt(j.arrivals, 1)} s; one journey takes about ${JOURNEY_SECONDS} s at the spec's cadence unloaded), so the rate kept up with is ${j.completed} / ${fmt(Math.max(j.arrivals, j.elapsed - JOURNEY_SECONDS), 1)} s`,
     `- job latency, submit → validated: p50 ${fmt(j.jobLatency.submitToValidated.p50)} ms, p99 ${fmt(j.jobLatency.submitToValidated.p99)} ms; funding call sent → funded: p50 ${fmt(j.jobLatency.fundingToFunded.p50)} ms, p99 ${fmt(j.jobLatency.fundingToFunded.p99)} ms`,
     `- server RSS: ${j.rss.before} MB before the load, peak ${j.rss.peak} MB, **${j.rss.after} MB after**${j.rss.worker ? ` (the worker process: ${j.rss.worker} MB)` : ""}`,
+    ...(j.eventLoopDelay
+      ? [
+          `- the server's event loop over the load (bench/lib/probe.mjs: how late its 10 ms timer ran): p50 ${fmt(j.eventLoopDelay.p50, 1)} ms, p99 ${fmt(j.eventLoopDelay.p99, 1)} ms, max ${fmt(j.eventLoopDelay.max, 1)} ms`,
+        ]
+      : []),
     ...(j.cpu
       ? [
           `- server CPU: **${fmt(j.cpu.serverMsPerJourney, 1)} ms per journey**${j.worker === "process" ? " (web and worker processes together)" : ""}, ${fmt(j.cpu.serverCores * 100)} % of one core over the load (a Node process runs its JavaScript on one core); the machine (${cpus().length} cores: load generator, PostgreSQL and server) was ${fmt(j.cpu.machineBusy * 100)} % busy`,
