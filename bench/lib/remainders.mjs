@@ -200,5 +200,5 @@ export function memoryRemainder(journey) {
   const resident = m.resident
     ? ` By /proc: ${m.resident.anon} MB anonymous, ${m.resident.file} MB file-backed (the node binary and libraries mapped from disk), ${m.resident.shmem} MB shared.`
     : "";
-  return `${rss} After, in the web process (process.memoryUsage): RSS ${mb(m.rss)} MB = V8's heap ${mb(m.heapTotal)} MB (${mb(m.heapUsed)} MB of it in use) + memory V8 counts outside its heap ${mb(m.external)} MB (ArrayBuffers ${mb(m.arrayBuffers)} MB of it) + ${mb(rest)} MB it does not count (compiled code, WebAssembly memory, malloc's arenas, thread stacks, the binary's pages).${resident}`;
+  return `${rss} After, in the web process (process.memoryUsage): RSS ${mb(m.rss)} MB; V8's heap ${mb(m.heapTotal)} MB (${mb(m.heapUsed)} MB of it in use); memory V8 counts outside its heap ${mb(m.external)} MB: ArrayBuffers ${mb(m.arrayBuffers)} MB, the rest of it (WebAssembly memory: on PGlite, its PostgreSQL) ${mb(m.external - m.arrayBuffers)} MB; heap and external are sizes allocated, not all of them resident, so RSS less both, ${mb(rest)} MB, is at least what V8 does not count (compiled code, malloc's arenas, thread stacks, the binary's pages).${resident}`;
 }
