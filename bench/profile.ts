@@ -5,7 +5,9 @@
  * journey's calls between them (a closed loop of 50 callers over prepared inputs,
  * bench/lib/writes.ts), and last by the transfer journey itself (bench/journey.ts's open-loop
  * arrivals at the spec's polling cadence), whose calls and jobs interleave: its samples are split
- * by what is on their stack (bench/lib/owners.ts). The samples are split by the time window of
+ * by what is on their stack (bench/lib/owners.ts). On PostgreSQL the job worker runs in a second
+ * profiled process, so each window also says what the jobs its calls caused cost. The samples are
+ * split by the time window of
  * each load (the profile's clock is process.hrtime's), mapped to source file:line through the
  * build's source maps, and summed per function (self and inclusive time), per category and per owner.
  *   BENCH_DRIVER=pglite|postgres, BENCH_SECONDS (5, per read), BENCH_READS (all; detail: the
@@ -79,7 +81,19 @@ async function profileBareApp() {
 export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") {
   const bareRow = await profileBareApp();
   const dir = mkdtempSync(path.join(tmpdir(), "remit-prof-"));
-  const server = await startServer({ FAST_CHECK_DELAY_MS: "0", SCREENING_DELAY_MS: "0" }, { driver, nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
+  // On PostgreSQL the job worker runs in a profiled process of its own: its samples in a window are
+  // the jobs the window's calls caused, whole, which a stack in the web process could not tell
+  // from the calls (an awaited continuation shows no caller). PGlite runs its jobs in the web process.
+  const workerDir = driver === "postgres" ? mkdtempSync(path.join(tmpdir(), "remit-prof-worker-")) : null;
+  const server = await startServer(
+    { FAST_CHECK_DELAY_MS: "0", SCREENING_DELAY_MS: "0" },
+    {
+      driver,
+      nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`],
+      separateWorker: Boolean(workerDir),
+      workerNodeArgs: workerDir ? ["--cpu-prof", `--cpu-prof-dir=${workerDir}`] : [],
+    },
+  );
   const windows: Window[] = [];
   const timed = async <T>(route: string, requests: (out: T) => number, load: () => Promise<T>) => {
     const from = nowUs();
@@ -105,7 +119,7 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
     for (const [route, urlPath, headers] of reads) {
       const url = `${server.baseUrl}${urlPath}`;
       // The warm-up outside the window: a window's samples are then those of its counted requests.
-      await wrk(url, { headers, seconds: 1, warmup: 0 });
+      await wrk(url, { headers, seconds: 2, warmup: 0 });
       await timed(
         route,
         (r: { requests: number }) => r.requests,
@@ -119,6 +133,7 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
     if (JOURNEY_RATE > 0) {
       await new Promise((r) => setTimeout(r, 2000));
       const cpuBefore = server.cpu();
+      const workerBefore = server.workerCpu();
       const from = nowUs();
       const load = await runJourneys(server.baseUrl, customers, JOURNEY_RATE, JOURNEY_SECONDS);
       const to = nowUs();
@@ -130,8 +145,9 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
         requests: load.completed,
         failed: load.total - load.completed,
         calls: load.calls.map(({ name, count }) => ({ name, count })),
-        // All the server's threads (and the idle cluster primary bench/cluster.mjs adds), ms.
+        // All the server's threads and processes (the worker's, and the cluster primary bench/cluster.mjs adds), ms.
         procMs: (server.cpu() - cpuBefore) * 1000,
+        workerProcMs: (server.workerCpu() - workerBefore) * 1000,
       };
     }
     await server.stop();
@@ -139,12 +155,16 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
     const prof = biggestProfile(dir);
     const locate = sourceMapLocator(appRoot);
     const owner = ownerOf(jobFiles(appRoot));
-    const routes: { route: string; requests: number; summary: Summary }[] = [bareRow];
+    const workerProf = workerDir ? biggestProfile(workerDir) : null;
+    // The worker's samples in a window: the jobs run meanwhile, by the handler on their stacks.
+    const jobsIn = (w: { from: number; to: number }) => (workerProf ? summarize(workerProf, locate, w, 10, owner) : undefined);
+    const routes: { route: string; requests: number; summary: Summary; worker?: Summary }[] = [bareRow];
     routes.push(
       ...windows.map((w) => ({
         route: w.route,
         requests: w.requests,
         summary: summarize(prof, locate, w, 10, owner),
+        worker: jobsIn(w),
       })),
     );
     return {
@@ -154,11 +174,12 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
       at: new Date().toISOString(),
       load: loadavg()[0],
       routes,
-      journey: journey && { ...journey, window: undefined, summary: summarize(prof, locate, journey.window, 10, owner) },
+      journey: journey && { ...journey, window: undefined, summary: summarize(prof, locate, journey.window, 10, owner), worker: jobsIn(journey.window) },
     };
   } finally {
     if (!stopped) await server.stop();
     rmSync(dir, { recursive: true, force: true });
+    if (workerDir) rmSync(workerDir, { recursive: true, force: true });
   }
 }
 

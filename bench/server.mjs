@@ -110,13 +110,14 @@ export function machineCpu() {
 let nextPort = Number(process.env.BENCH_PORT ?? 3790);
 /**
  * @param {Record<string,string>} env
- * @param {{ driver?: "postgres" | "pglite", instances?: number, nodeArgs?: string[], countStatements?: boolean, separateWorker?: boolean, probe?: boolean }} opts
+ * @param {{ driver?: "postgres" | "pglite", instances?: number, nodeArgs?: string[], countStatements?: boolean, separateWorker?: boolean, workerNodeArgs?: string[], probe?: boolean }} opts
  *   nodeArgs (e.g. --cpu-prof) run the app through bench/cluster.mjs, whose workers inherit them.
  *   countStatements (PostgreSQL): the server reaches its database through bench/lib/pg-count-proxy.mjs,
  *   and `statements()` answers what it has executed so far; the proxy costs a hop, so no load is
  *   measured on such a server.
  *   separateWorker (PostgreSQL): the job worker runs as its own process (`npm run worker`'s
- *   scripts/worker.ts, IN_PROCESS_WORKER=false in the web process); cpu() counts both.
+ *   scripts/worker.ts, IN_PROCESS_WORKER=false in the web process); cpu() counts both;
+ *   workerNodeArgs (e.g. --cpu-prof) go to the worker process alone.
  *   probe: bench/lib/probe.mjs runs in the server process; `probe()` answers its memory and
  *   event-loop delay.
  */
@@ -162,7 +163,7 @@ export async function startServer(env = {}, opts = {}) {
   if (separateWorker) childEnv.IN_PROCESS_WORKER = "false";
   const child = spawn(process.execPath, args, { cwd: appDir(), stdio: ["ignore", "ignore", "inherit"], env: childEnv });
   const worker = separateWorker
-    ? spawn(process.execPath, [...nodeArgs, "--import", "tsx", path.join(root, "scripts/worker.ts")], {
+    ? spawn(process.execPath, [...nodeArgs, ...(opts.workerNodeArgs ?? []), "--import", "tsx", path.join(root, "scripts/worker.ts")], {
         cwd: root,
         stdio: ["ignore", "ignore", "inherit"],
         env: { ...childEnv, IN_PROCESS_WORKER: "true" },
@@ -189,6 +190,8 @@ export async function startServer(env = {}, opts = {}) {
     pid: child.pid,
     rss: () => rssMb(child.pid),
     cpu: () => cpuSeconds(child.pid) + (worker ? cpuSeconds(worker.pid) : 0),
+    /** With separateWorker: the worker process's CPU seconds so far (in cpu() too). */
+    workerCpu: () => (worker ? cpuSeconds(worker.pid) : 0),
     workerRss: () => (worker ? rssMb(worker.pid) : null),
     commits: db ? db.commits : async () => null,
     /** With countStatements: statements executed so far ({ statements, control }). */

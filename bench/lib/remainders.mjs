@@ -29,13 +29,37 @@ function statementsOf(row) {
   return `${fmt(row.statementsPerRequest, 1)} statements per request, ${fmt(row.controlPerRequest, 1)} of them BEGIN/COMMIT (the bare read: 1, none).`;
 }
 
-/** An owner's time (bench/lib/owners.ts) in a profile window, ms per request (per journey in the journey's window). */
-const ownerMs = (route, name) => ((route.summary.owners?.find((o) => o.name === name)?.share ?? 0) * route.summary.ms) / route.requests;
-const ownersOf = (route, test) => (route.summary.owners ?? []).filter((o) => test(o.name)).map((o) => ({ name: o.name, ms: ownerMs(route, o.name) }));
-/** The jobs whose handler was on the stack in a window, ms per request. */
-const jobsIn = (route) => ownersOf(route, (name) => name.startsWith("job "));
+/** An owner's time (bench/lib/owners.ts) in a profile summary, ms per request (per journey in the journey's window). */
+const ownerMs = (summary, requests, name) => ((summary.owners?.find((o) => o.name === name)?.share ?? 0) * summary.ms) / requests;
+const ownersOf = (summary, requests, test) =>
+  (summary.owners ?? []).filter((o) => test(o.name)).map((o) => ({ name: o.name, ms: ownerMs(summary, requests, o.name) }));
+/** The jobs whose handler was on the stack, ms per request. */
+const jobsOnStack = (summary, requests) => ownersOf(summary, requests, (name) => name.startsWith("job "));
 const sum = (list) => list.reduce((a, x) => a + x.ms, 0);
 const listed = (list, digits = 2) => list.map((x) => `${x.name.replace(/^job /, "")} ${fmt(x.ms, digits)} ms`).join(", ");
+const busyMs = (summary, requests) => (summary.ms * (1 - (summary.categories.find((c) => c.name === "idle")?.share ?? 0))) / requests;
+
+/**
+ * The jobs a window's calls caused, ms per request: with the worker in a profiled process of its
+ * own (bench/profile.ts on PostgreSQL), all its busy samples in the window, named by the handlers
+ * on their stacks; else the samples of the web process with a job's handler on the stack (a floor).
+ */
+function jobsOf(route) {
+  if (route.worker) return { ms: busyMs(route.worker, route.requests), kinds: jobsOnStack(route.worker, route.requests), inWorker: true };
+  const kinds = jobsOnStack(route.summary, route.requests);
+  return { ms: sum(kinds), kinds, inWorker: false };
+}
+/** A call's own main-thread CPU per request: the web process's, less the jobs when they ran there too. */
+const ownCpu = (route) => cpuPerRequest(route) - (route.worker ? 0 : jobsOf(route).ms);
+
+function jobsSentence(route) {
+  const jobs = jobsOf(route);
+  if (jobs.ms < 0.005) return "";
+  const kinds = jobs.kinds.filter((k) => k.ms >= 0.005);
+  return jobs.inWorker
+    ? `The jobs it caused, in the worker's process meanwhile: ${fmt(jobs.ms, 2)} ms per request${kinds.length ? ` (with their handler on the stack: ${listed(kinds)})` : ""}.`
+    : `Of it, the jobs it caused, run in its window with their handler on the stack: ${listed(kinds)}.`;
+}
 
 /** A read or a write of the per-call table: its profile against the bare app's, and its statements. */
 export function callRemainder(profile, row) {
@@ -43,10 +67,10 @@ export function callRemainder(profile, row) {
   const bare = bareOf(profile);
   if (!route || !bare) return ["Not profiled in this run.", statementsOf(row)].filter(Boolean).join(" ");
   const shares = CATEGORIES.map(([category, label]) => `${label} ${pct(shareOf(route, category))} (${pct(shareOf(bare, category))})`);
-  const jobs = jobsIn(route).filter((j) => j.ms >= 0.005);
   return [
     `Share of its profile's samples (the bare app's in brackets): ${shares.join(", ")}.`,
-    `Main-thread CPU per request: ${fmt(cpuPerRequest(route), 2)} ms (${fmt(cpuPerRequest(bare), 2)} ms)${jobs.length ? `, of it the jobs it caused, run in its window with their handler on the stack: ${listed(jobs)}` : ""}.`,
+    `Main-thread CPU per request: ${fmt(cpuPerRequest(route), 2)} ms (${fmt(cpuPerRequest(bare), 2)} ms).`,
+    jobsSentence(route),
     statementsOf(row),
   ]
     .filter(Boolean)
@@ -66,63 +90,79 @@ const JOURNEY_CALLS = [
 
 // The labels of the owners of a sample no handler owns, by category (bench/lib/cpu-profile.ts).
 const unownedLabel = (name) => CATEGORIES.find(([category]) => name === `unowned: ${category}`)?.[1] ?? name.replace(/^unowned: /, "");
+const unownedOf = (summary, requests) => ownersOf(summary, requests, (name) => name.startsWith("unowned: ")).filter((o) => o.ms >= 0.05);
+const unownedList = (list) => list.map((o) => `${unownedLabel(o.name)} ${fmt(o.ms, 1)}`).join(", ");
 
-/** The profiled journey window (bench/profile.ts): all threads and the main thread per journey, and the main thread by owner. */
+/** The profiled journey window (bench/profile.ts): all threads and each process's main thread per journey, each by owner. */
 function journeyWindow(j) {
-  const main = cpuPerRequest(j);
-  const all = j.procMs / j.requests;
-  const jobs = jobsIn(j);
-  const worker = ownerMs(j, "the worker (lib/jobs)");
-  const routes = sum(ownersOf(j, (name) => name.startsWith("route ")));
-  const pipeline = ownerMs(j, "the request pipeline (lib/http)");
-  const gc = ownerMs(j, "GC");
-  const unowned = ownersOf(j, (name) => name.startsWith("unowned: ")).filter((o) => o.ms >= 0.05);
-  return { main, all, threads: all - main, jobs, worker, routes, pipeline, gc, unowned };
+  const n = j.requests;
+  const web = cpuPerRequest(j);
+  const worker = j.worker ? busyMs(j.worker, n) : 0;
+  const all = j.procMs / n;
+  const jobsSummary = j.worker ?? j.summary;
+  return {
+    web,
+    worker,
+    main: web + worker,
+    all,
+    threads: all - web - worker,
+    jobs: jobsOnStack(jobsSummary, n),
+    loop: ownerMs(jobsSummary, n, "the worker (lib/jobs)"),
+    routes: sum(ownersOf(j.summary, n, (name) => name.startsWith("route "))),
+    pipeline: ownerMs(j.summary, n, "the request pipeline (lib/http)"),
+    gc: ownerMs(j.summary, n, "GC") + (j.worker ? ownerMs(j.worker, n, "GC") : 0),
+    unowned: unownedOf(j.summary, n),
+    workerUnowned: j.worker ? unownedOf(j.worker, n) : [],
+  };
 }
 
 /**
- * Server CPU per journey: each call's main-thread CPU from its own profile window (less the jobs
- * run in that window) times its calls per journey; the jobs and the worker from the profiled
- * journey window, by the handler on each sample's stack; Node's other threads from that window's
- * /proc time less its main thread; and what is left of the run's figure.
+ * Server CPU per journey: each call's main-thread CPU from its own profile window, and the jobs it
+ * caused there (the worker's process), times its calls per journey; Node's other threads from the
+ * profiled journey window's /proc time less its main threads, that window split by the job or
+ * route on each sample's stack; and what is left of the run's figure.
  */
 export function journeyCpuRemainder(journey, profile, calls) {
   const started = Math.max(1, journey.completed + journey.failed);
   const parts = [];
   let callsMs = 0;
+  let jobsMs = 0;
   for (const [name, routeName] of JOURNEY_CALLS) {
     const call = journey.calls.find((c) => c.name === name);
     const route = profiled(profile, routeName);
     if (!call || !route) continue;
     const perJourney = call.count / started;
-    const own = cpuPerRequest(route) - sum(jobsIn(route));
-    const ms = perJourney * own;
-    callsMs += ms;
+    const own = ownCpu(route);
+    const jobs = jobsOf(route);
+    callsMs += perJourney * own;
+    jobsMs += perJourney * jobs.ms;
     const row = calls?.rows.find((r) => r.route === routeName);
     const statements =
       row?.statementsPerRequest === undefined ? "" : `, ${fmt(row.statementsPerRequest, 1)} statements (${fmt(row.controlPerRequest, 1)} BEGIN/COMMIT) each`;
-    parts.push(`${name} ${fmt(perJourney, 1)} × ${fmt(own, 2)} ms = ${fmt(ms, 1)} ms${statements}`);
+    const kinds = jobs.kinds.filter((k) => k.ms >= 0.005).map((k) => k.name.replace(/^job /, ""));
+    const caused = jobs.ms >= 0.005 ? ` + its jobs ${fmt(perJourney * jobs.ms, 1)} ms${kinds.length ? ` (${kinds.join(", ")})` : ""}` : "";
+    parts.push(`${name} ${fmt(perJourney, 1)} × ${fmt(own, 2)} ms = ${fmt(perJourney * own, 1)} ms${caused}${statements}`);
   }
   const total = journey.cpu.serverMsPerJourney;
   if (parts.length === 0) return `${fmt(total, 1)} ms of server CPU per journey; none of its calls is in this run's profile.`;
   const others = journey.calls.filter((c) => !parts.some((p) => p.startsWith(`${c.name} `))).map((c) => c.name);
+  const inWorker = JOURNEY_CALLS.some(([, routeName]) => profiled(profile, routeName)?.worker);
   const text = [
     `${fmt(total, 1)} ms of server CPU per journey (all threads).`,
-    `The calls, each by its own profile window's main-thread CPU per request less the jobs run in that window, times its calls per journey: ${parts.join("; ")}; together ${fmt(callsMs, 1)} ms${others.length ? ` (not profiled: ${others.join(", ")})` : ""}.`,
+    `Each call by its own profile window: its main-thread CPU per request times its calls per journey, and the jobs it caused (${inWorker ? "the worker's process in that window" : "their handlers' samples in that window, a floor"}): ${parts.join("; ")}; the calls together ${fmt(callsMs, 1)} ms, their jobs ${fmt(jobsMs, 1)} ms${others.length ? ` (not profiled: ${others.join(", ")})` : ""}.`,
   ];
   const j = profile?.journey;
   if (!j) {
     text.push(
-      `The other ${fmt(total - callsMs, 1)} ms: the jobs the worker runs and Node's threads besides the main one (no journey window in this run's profile).`,
+      `The other ${fmt(total - callsMs - jobsMs, 1)} ms: Node's threads besides the main one and whatever the windows miss (no journey window in this run's profile).`,
     );
     return text.join(" ");
   }
   const w = journeyWindow(j);
-  const jobsMs = sum(w.jobs);
   text.push(
-    `The profiled journey window (${j.requests} journeys at ${fmt(j.rate, 1)}/s on the profile's server): ${fmt(w.all, 1)} ms per journey on all threads (/proc), ${fmt(w.main, 1)} ms of it on the main thread, so ${fmt(w.threads, 1)} ms on Node's other threads (GC's helpers, libuv's pool: gzip, crypto) and the cluster primary the profile runs the server under.`,
-    `Its main thread per journey, by the handler on each sample's stack: the jobs ${fmt(jobsMs, 1)} ms (${listed(w.jobs, 1)}); the worker's own code (lib/jobs: claims, the run loop) ${fmt(w.worker, 1)} ms; the routes' handlers ${fmt(w.routes, 1)} ms and the request pipeline (lib/http) ${fmt(w.pipeline, 1)} ms; GC ${fmt(w.gc, 1)} ms; no handler on the stack ${fmt(sum(w.unowned), 1)} ms (${w.unowned.map((o) => `${unownedLabel(o.name)} ${fmt(o.ms, 1)}`).join(", ")}): Next's routing and response writing, postgres.js reading replies, and awaited continuations, whose callers a stack does not show.`,
-    `So, of the ${fmt(total, 1)} ms: the calls ${fmt(callsMs, 1)} ms, the jobs ${fmt(jobsMs, 1)} ms and the worker ${fmt(w.worker, 1)} ms on the main thread, Node's other threads ${fmt(w.threads, 1)} ms; left ${fmt(total - callsMs - jobsMs - w.worker - w.threads, 1)} ms: main-thread work of the journey that neither a call's window nor a handler's frame claims (in the journey window ${fmt(w.main - callsMs - jobsMs - w.worker, 1)} ms of its ${fmt(w.main, 1)}), and the difference between this run's load and the profile's.`,
+    `The profiled journey window (${j.requests} journeys at ${fmt(j.rate, 1)}/s): ${fmt(w.all, 1)} ms per journey on all threads (/proc), ${fmt(w.web, 1)} ms on the web process's main thread${j.worker ? ` and ${fmt(w.worker, 1)} ms on the worker process's` : ""}, so ${fmt(w.threads, 1)} ms on Node's other threads (GC's helpers, libuv's pool: gzip, crypto) and the cluster primary the profile runs the server under.`,
+    `${j.worker ? "The worker's main thread" : "Its main thread"}, by the handler on each sample's stack: the jobs ${fmt(sum(w.jobs), 1)} ms (${listed(w.jobs, 1)}), the worker's own code (lib/jobs: claims, the run loop) ${fmt(w.loop, 1)} ms${j.worker ? `, no handler on the stack ${fmt(sum(w.workerUnowned), 1)} ms (${unownedList(w.workerUnowned)})` : ""}. The web process's: the routes' handlers ${fmt(w.routes, 1)} ms, the request pipeline (lib/http) ${fmt(w.pipeline, 1)} ms, no handler on the stack ${fmt(sum(w.unowned), 1)} ms (${unownedList(w.unowned)}): Next's routing and response writing, postgres.js reading replies, and awaited continuations, whose callers a stack does not show. GC ${fmt(w.gc, 1)} ms in all.`,
+    `So, of the ${fmt(total, 1)} ms: the calls ${fmt(callsMs, 1)} ms and their jobs ${fmt(jobsMs, 1)} ms on the main thread, Node's other threads ${fmt(w.threads, 1)} ms; left ${fmt(total - callsMs - jobsMs - w.threads, 1)} ms: what the journey's main threads do that the calls' windows do not (in the journey window ${fmt(w.main - callsMs - jobsMs, 1)} ms of its ${fmt(w.main, 1)}), and the difference between this run's load and the profile's.`,
   );
   return text.join(" ");
 }

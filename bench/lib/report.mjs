@@ -233,13 +233,14 @@ function topFunctions(r, unit = "requests") {
   ].join("\n");
 }
 
-/** The journey window's main thread by owner (bench/lib/owners.ts), ms per journey. */
+/** The journey window's main threads by owner (bench/lib/owners.ts), ms per journey. */
 function journeyOwners(j) {
-  const rows = j.summary.owners.filter((o) => o.share >= 0.001).map((o) => [o.name, fmt((o.share * j.summary.ms) / j.requests, 2), pctOf(o.share)]);
+  const rows = (process, summary) =>
+    summary.owners.filter((o) => o.share >= 0.001).map((o) => [process, o.name, fmt((o.share * summary.ms) / j.requests, 2), pctOf(o.share)]);
   return [
-    `The journey window by owner: the job whose handler (a \`defineJob\` file in lib/) is on a sample's stack, else the route whose app/…/route.ts is, else the worker's own code (lib/jobs) or the request pipeline (lib/http); a sample with none of them by its category ("unowned"). A stack shows only what runs synchronously: an awaited continuation has the awaiting function on top and none of its callers, and postgres.js reading a reply has nothing of ours on it, so an owner's figure is a floor. Server CPU over the window by /proc (all threads, and the cluster primary bench/cluster.mjs runs the profiled server under): ${fmt(j.procMs / j.requests, 1)} ms per journey.`,
+    `The journey window by owner: the job whose handler (a \`defineJob\` file in lib/) is on a sample's stack, else the route whose app/…/route.ts is, else the worker's own code (lib/jobs) or the request pipeline (lib/http); a sample with none of them by its category ("unowned"). A stack shows only what runs synchronously: an awaited continuation has the awaiting function on top and none of its callers, and postgres.js reading a reply has nothing of ours on it, so an owner's figure is a floor.${j.worker ? " The job worker runs in a profiled process of its own here (`npm run worker`'s scripts/worker.ts): all its busy samples are jobs and the worker's loop." : ""} Server CPU over the window by /proc (all threads${j.worker ? ", both processes" : ""}, and the cluster primary bench/cluster.mjs runs the profiled server under): ${fmt(j.procMs / j.requests, 1)} ms per journey.`,
     "",
-    table(["Owner", "ms per journey", "share of the window"], rows),
+    table(["Process", "Owner", "ms per journey", "share of the window"], [...rows("web", j.summary), ...(j.worker ? rows("worker", j.worker) : [])]),
   ].join("\n");
 }
 
