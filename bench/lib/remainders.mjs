@@ -160,9 +160,11 @@ export function journeyCpuRemainder(journey, profile, calls) {
   }
   const w = journeyWindow(j);
   text.push(
-    `The profiled journey window (${j.requests} journeys at ${fmt(j.rate, 1)}/s): ${fmt(w.all, 1)} ms per journey on all threads (/proc), ${fmt(w.web, 1)} ms on the web process's main thread${j.worker ? ` and ${fmt(w.worker, 1)} ms on the worker process's` : ""}, so ${fmt(w.threads, 1)} ms on Node's other threads (GC's helpers, libuv's pool: gzip, crypto) and the cluster primary the profile runs the server under.`,
+    `The profiled journey window (${j.requests} journeys at ${fmt(j.rate, 1)}/s): ${fmt(w.all, 1)} ms per journey on all threads (/proc), ${fmt(w.web, 1)} ms on the web process's main thread${j.worker ? ` and ${fmt(w.worker, 1)} ms on the worker process's` : ""}, ${w.threads >= 0 ? `so ${fmt(w.threads, 1)} ms on Node's other threads (GC's helpers, libuv's pool: gzip, crypto) and the cluster primary the profile runs the server under.` : `more than /proc counted: the profile weighs each sample by the time to the next, which a busy machine stretches while the process waits for a core, so this run cannot tell Node's other threads apart (its profile figures are high by as much).`}`,
     `${j.worker ? "The worker's main thread" : "Its main thread"}, by the handler on each sample's stack: the jobs ${fmt(sum(w.jobs), 1)} ms (${listed(w.jobs, 1)}), the worker's own code (lib/jobs: claims, the run loop) ${fmt(w.loop, 1)} ms${j.worker ? `, no handler on the stack ${fmt(sum(w.workerUnowned), 1)} ms (${unownedList(w.workerUnowned)})` : ""}. The web process's: the routes' handlers ${fmt(w.routes, 1)} ms, the request pipeline (lib/http) ${fmt(w.pipeline, 1)} ms, no handler on the stack ${fmt(sum(w.unowned), 1)} ms (${unownedList(w.unowned)}): Next's routing and response writing, postgres.js reading replies, and awaited continuations, whose callers a stack does not show. GC ${fmt(w.gc, 1)} ms in all.`,
-    `So, of the ${fmt(total, 1)} ms: the calls ${fmt(callsMs, 1)} ms and their jobs ${fmt(jobsMs, 1)} ms on the main thread, Node's other threads ${fmt(w.threads, 1)} ms; left ${fmt(total - callsMs - jobsMs - w.threads, 1)} ms: what the journey's main threads do that the calls' windows do not (in the journey window ${fmt(w.main - callsMs - jobsMs, 1)} ms of its ${fmt(w.main, 1)}), and the difference between this run's load and the profile's.`,
+    w.threads >= 0
+      ? `So, of the ${fmt(total, 1)} ms: the calls ${fmt(callsMs, 1)} ms and their jobs ${fmt(jobsMs, 1)} ms on the main thread, Node's other threads ${fmt(w.threads, 1)} ms; left ${fmt(total - callsMs - jobsMs - w.threads, 1)} ms: what the journey's main threads do that the calls' windows do not (in the journey window ${fmt(w.main - callsMs - jobsMs, 1)} ms of its ${fmt(w.main, 1)}), and the difference between this run's load and the profile's.`
+      : `So, of the ${fmt(total, 1)} ms: the calls ${fmt(callsMs, 1)} ms and their jobs ${fmt(jobsMs, 1)} ms by their windows' profiles, which this machine's load stretched too.`,
   );
   return text.join(" ");
 }
@@ -179,7 +181,8 @@ export function sustainedRemainder(journey, rate, profile) {
     `At ${fmt(ms, 1)} ms of server CPU per journey, one core serves at most ${fmt(1000 / ms, 1)} journeys/s; the server used ${pct(journey.cpu.serverCores)} of one core (the machine ${pct(journey.cpu.machineBusy)} busy) and kept up with ${fmt(rate, 1)}/s, ${journey.completed} of ${journey.completed + journey.failed} journeys completed.`,
   ];
   const j = profile?.journey;
-  if (j) {
+  // A profile stretched by a busy machine (more main-thread time than /proc's) gives no share.
+  if (j && journeyWindow(j).threads >= 0) {
     const w = journeyWindow(j);
     const mainMs = ms * (w.main / w.all);
     text.push(

@@ -197,6 +197,21 @@ describe("bench report: targets and what explains each one not met", () => {
     );
   });
 
+  it("a profile stretched by a busy machine (more main-thread time than /proc's): says so, and no thread split or main-thread bound from it", () => {
+    const stretched = { ...results, profile: { ...results.profile, journey: { ...results.profile.journey, procMs: 150 } } };
+    const cpu = rowOf(targetRows(stretched), "Server CPU per journey");
+    assert.match(
+      cpu.why!,
+      /15\.0 ms per journey on all threads \(\/proc\), 15\.0 ms on the web process's main thread and 6\.0 ms on the worker process's, more than \/proc counted/,
+    );
+    assert.match(
+      cpu.why!,
+      /So, of the 50\.0 ms: the calls 7\.0 ms and their jobs 1\.0 ms by their windows' profiles, which this machine's load stretched too\.$/,
+    );
+    const rate = rowOf(targetRows(stretched), "Journeys/s one process sustains");
+    assert.doesNotMatch(rate.why!, /on the main thread allows/);
+  });
+
   it("the sustained rate: what the CPU per journey allows on one core and on the main thread, and the event loop's delay", () => {
     const rate = rowOf(rows, "Journeys/s one process sustains");
     assert.equal(rate.measured, "14.3");
