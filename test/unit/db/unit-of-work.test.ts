@@ -15,6 +15,7 @@ import { addSeconds, clock } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
 import { wakeSignal } from "@/lib/jobs/wake";
 import { runUnit, toDomainError, type UnitContext } from "@/lib/platform/unit-of-work";
+import { shapes } from "@/db/statement-shapes";
 import { freshDb } from "../../support/db";
 import { insertTestTransfer, newSubscription } from "../../support/fixtures";
 
@@ -191,6 +192,30 @@ describe("unit of work: effects", () => {
       now: unit.now,
     });
   }
+
+  it("are one statement whose text is built once per shape: a second unit with the same effects only binds its values", async () => {
+    const owner = await withEndpoint();
+    const markers = [newId("uow"), newId("uow")];
+    const counts: { hits: number; renders: number }[] = [];
+    for (const marker of markers) {
+      const outcome = await runUnit(async (unit) => emitAll(unit, owner, marker), { db, actor: { kind: "operator", operator } });
+      assert.equal(outcome.ok, true);
+      counts.push({ hits: shapes.hits, renders: shapes.renders });
+    }
+    // The second unit's statement (events, deliveries, job, audit) came from the kept text.
+    assert.deepEqual({ hits: counts[1].hits - counts[0].hits, renders: counts[1].renders - counts[0].renders }, { hits: 1, renders: 0 });
+    for (const marker of markers) {
+      const written = await effectsOf(marker);
+      assert.deepEqual([written.events.length, written.jobs.length, written.audit.length, written.entries.length], [2, 1, 1, 1]);
+      assert.deepEqual(
+        written.events.map((e) => (e.body as { data: { marker: string; n: number } }).data).sort((a, b) => a.n - b.n),
+        [
+          { marker, n: 1 },
+          { marker, n: 2 },
+        ],
+      );
+    }
+  });
 
   /** A subscription whose partner has a webhook endpoint ready (a URL and a secret). */
   async function withEndpoint() {
