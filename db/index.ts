@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import { config } from "@/lib/config";
 import { namingEveryStatement } from "./named-statements";
 import { keepPrepared } from "./prepared";
+import { renderOncePerShape } from "./statement-shapes";
 import * as schema from "./schema";
 
 export { schema };
@@ -91,6 +92,8 @@ function handle(): Promise<Handle> {
     const c = config();
     g[KEY] = (c.DATABASE_URL ? openPostgres(c.DATABASE_URL, c.DATABASE_POOL_SIZE) : openPglite(c.PGLITE_DIR)).then((h) => {
       keepPrepared(h.db);
+      // Each statement's text rendered once per shape (issue 26): a request only binds its values.
+      renderOncePerShape(h.db);
       return h;
     });
     g[KEY].catch(() => delete g[KEY]);

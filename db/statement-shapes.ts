@@ -7,7 +7,8 @@
  * tables, columns, where a parameter goes) and its parameters as Drizzle would bind them; the text
  * is Drizzle's own, rendered the first time a shape is seen and kept (bounded, least recently used
  * first out). The driver then runs it as a named statement of that text (db/named-statements.ts,
- * db/pglite-client.ts), so a request only binds values.
+ * db/pglite-client.ts), so a request only binds values. Installed on the process's database handle
+ * (db/index.ts), so every statement Drizzle renders per request is built this way.
  *
  * Why it cannot write something else: the text is Drizzle's rendering of a tree of that shape, and
  * on the first sight of a shape Drizzle's parameters are compared with this walk's; if they differ
@@ -16,7 +17,6 @@
  * parameters) leaves the statement to Drizzle as before.
  */
 import { is, Param, Placeholder, SQL, StringChunk, Name, Table, Column, View, Subquery, type Query } from "drizzle-orm";
-import type { Executor } from "./index";
 
 export interface Shape {
   /** Determines the statement's text: two trees with one key render the same text. */
@@ -96,7 +96,9 @@ function walk(chunks: readonly unknown[], key: string[], params: unknown[]): voi
         break;
       case "column": {
         const column = chunk as Column;
-        key.push(`\u0000C${tableKey(column.table as unknown as Record<symbol, unknown>)}.${column.name}${column.keyAsName ? "!" : ""}`);
+        // A column named by its key is cased by the dialect from the table's original name: not in the key.
+        if (column.keyAsName) throw new Unshaped();
+        key.push(`\u0000C${tableKey(column.table as unknown as Record<symbol, unknown>)}.${column.name}`);
         break;
       }
       case "param": {
@@ -145,8 +147,11 @@ export function shapeOf(query: SQL): Shape | undefined {
   return { key: key.join(""), params };
 }
 
-/** Most shapes kept: a few per write route (which effects a request has); the rest re-rendered. */
-const CAPACITY = 256;
+/**
+ * Most shapes kept: the service has a few hundred statement texts (as db/pglite-client.ts counts
+ * them); a key is about as long as its text, so this holds well under a megabyte.
+ */
+const CAPACITY = 500;
 
 /** Texts by shape key; null: a shape whose parameters Drizzle binds otherwise (rendered by Drizzle every time). */
 export class ShapeCache {
@@ -198,25 +203,24 @@ const KEY = Symbol.for("remit.statement-shapes");
 type G = typeof globalThis & { [KEY]?: ShapeCache };
 export const shapes = ((globalThis as G)[KEY] ??= new ShapeCache());
 
-interface Session {
-  dialect: { sqlToQuery(query: SQL): Query };
-  prepareQuery(query: Query, fields: undefined, name: undefined, arrayMode: false): { execute(): Promise<unknown> };
+interface Dialect {
+  sqlToQuery(query: SQL, invokeSource?: string): Query;
 }
 
 /**
- * `ex.execute(query)` with the text built once per shape: what Drizzle's execute does (prepare the
- * rendered query on the executor's session, run it), minus the rendering. Answers the driver's result.
+ * Makes the Drizzle database `db` (and its transactions: they share its dialect) render each
+ * statement's text once per shape, whoever builds it: the unit of work's commit statement, and the
+ * locking selects and updates built per request on the write path. Statements with placeholders
+ * (db/prepared.ts) are rendered once anyway and are left to Drizzle, as are the migrator's
+ * (`invokeSource`). The typings Drizzle adds to a query are read by neither driver used here
+ * (postgres.js, PGlite), so a kept text carries none.
  */
-export function executeShaped(ex: Executor, query: SQL, cache: ShapeCache = shapes): Promise<unknown> {
-  const session = (ex as unknown as { session?: Session }).session;
-  const shape = session && shapeOf(query);
-  if (!session || !shape) return ex.execute(query);
-  return session
-    .prepareQuery(
-      cache.query(shape, () => session.dialect.sqlToQuery(query)),
-      undefined,
-      undefined,
-      false,
-    )
-    .execute();
+export function renderOncePerShape(db: object, cache: ShapeCache = shapes): void {
+  const dialect = (db as { dialect?: Dialect }).dialect;
+  if (!dialect) throw new Error("renderOncePerShape: not a Drizzle database");
+  const render = dialect.sqlToQuery.bind(dialect);
+  dialect.sqlToQuery = (query, invokeSource) => {
+    const shape = invokeSource === undefined ? shapeOf(query) : undefined;
+    return shape ? cache.query(shape, () => render(query)) : render(query, invokeSource);
+  };
 }

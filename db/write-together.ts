@@ -1,6 +1,5 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { rowsOf, type Executor } from "./index";
-import { executeShaped } from "./statement-shapes";
 
 /** A write for writeTogether: a query not yet run, or one named so a later write can read its RETURNING. */
 export type Write = SQLWrapper | { name: string; write: SQLWrapper };
@@ -19,8 +18,8 @@ export async function writeTogether<R = unknown>(ex: Executor, writes: Write[], 
     named(writes).map((w) => sql`${sql.identifier(w.name)} as (${w.write.getSQL()})`),
     sql`, `,
   );
-  // Its text built once per shape (which writes, which columns, how many rows): db/statement-shapes.ts.
-  return rowsOf<R>(await executeShaped(ex, sql`with ${ctes} ${then}`));
+  // Its text is rendered once per shape (which writes, which columns, how many rows): db/statement-shapes.ts.
+  return rowsOf<R>(await ex.execute(sql`with ${ctes} ${then}`));
 }
 
 /** The writes as the CTEs of a typed query built on the result (`withWrites(tx, writes).update(...)`). */

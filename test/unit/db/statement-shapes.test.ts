@@ -11,7 +11,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { auditLog, jobs } from "@/db/schema";
-import { executeShaped, shapeOf, ShapeCache } from "@/db/statement-shapes";
+import { shapeOf, ShapeCache, shapes } from "@/db/statement-shapes";
 import { writeTogether } from "@/db/write-together";
 import { freshDb } from "../../support/db";
 
@@ -175,36 +175,33 @@ describe("statement shapes: the cache", () => {
 });
 
 describe("statement shapes: on the database", () => {
-  it("writes each request's own values through the kept text", async () => {
-    const cache = new ShapeCache();
-    const ids = [newId("job"), newId("job")];
+  it("every statement of the process's handle is rendered once per shape: each request's own values written through the kept text", async () => {
+    const ids = [newId("job"), newId("job"), newId("job")];
     const write = (id: string, n: number, when: Date) =>
       db.transaction((tx) =>
-        executeShaped(
-          tx,
-          statement(
-            tx
-              .insert(jobs)
-              .values(jobRow(id, { n, when }, `shape:${id}`, when))
-              .onConflictDoNothing(),
-          ),
-          cache,
-        ),
+        tx
+          .insert(jobs)
+          .values(jobRow(id, { n, when }, `shape:${id}`, when))
+          .onConflictDoNothing(),
       );
     await write(ids[0], 1, at);
+    const before = { hits: shapes.hits, renders: shapes.renders };
     await write(ids[1], 2, later);
-    assert.equal(cache.size, 1);
-    const rows = await db.select().from(jobs).where(inArray(jobs.id, ids)).orderBy(jobs.createdAt);
+    await write(ids[2], 3, later);
+    assert.deepEqual({ hits: shapes.hits - before.hits, renders: shapes.renders - before.renders }, { hits: 2, renders: 0 });
+    const rows = await db.select().from(jobs).where(inArray(jobs.id, ids));
+    rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
     assert.deepEqual(
       rows.map((r) => [r.id, r.payload, r.dedupeKey, r.runAt.toISOString(), r.createdAt.toISOString()]),
       [
         [ids[0], { n: 1, when: at.toISOString() }, `shape:${ids[0]}`, at.toISOString(), at.toISOString()],
         [ids[1], { n: 2, when: later.toISOString() }, `shape:${ids[1]}`, later.toISOString(), later.toISOString()],
+        [ids[2], { n: 3, when: later.toISOString() }, `shape:${ids[2]}`, later.toISOString(), later.toISOString()],
       ],
     );
   });
 
-  it("writeTogether answers its final query's rows through the shared cache", async () => {
+  it("writeTogether answers its final query's rows", async () => {
     const id = newId("job");
     const [row] = await db.transaction((tx) =>
       writeTogether<{ n: number | string }>(tx, [tx.insert(jobs).values(jobRow(id, {}, null, at))], sql`select count(*) as n from ${jobs} where false`),

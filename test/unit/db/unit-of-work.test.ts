@@ -193,7 +193,7 @@ describe("unit of work: effects", () => {
     });
   }
 
-  it("are one statement whose text is built once per shape: a second unit with the same effects only binds its values", async () => {
+  it("are statements whose text is built once per shape: a second unit with the same effects only binds its values", async () => {
     const owner = await withEndpoint();
     const markers = [newId("uow"), newId("uow")];
     const counts: { hits: number; renders: number }[] = [];
@@ -202,8 +202,10 @@ describe("unit of work: effects", () => {
       assert.equal(outcome.ok, true);
       counts.push({ hits: shapes.hits, renders: shapes.renders });
     }
-    // The second unit's statement (events, deliveries, job, audit) came from the kept text.
-    assert.deepEqual({ hits: counts[1].hits - counts[0].hits, renders: counts[1].renders - counts[0].renders }, { hits: 1, renders: 0 });
+    // Every statement of the second unit (the postings' and the one of events, deliveries, job and
+    // audit) came from a kept text: nothing rendered.
+    assert.equal(counts[1].renders - counts[0].renders, 0);
+    assert.ok(counts[1].hits - counts[0].hits >= 1);
     for (const marker of markers) {
       const written = await effectsOf(marker);
       assert.deepEqual([written.events.length, written.jobs.length, written.audit.length, written.entries.length], [2, 1, 1, 1]);
