@@ -160,6 +160,12 @@ export class ShapeCache {
   /** Statements sent with a kept text, and those Drizzle rendered (what a test or a bench can count). */
   hits = 0;
   renders = 0;
+  /**
+   * Also render every kept shape with Drizzle and refuse a difference (the test suite runs so:
+   * STATEMENT_SHAPES_CHECK=1, set by scripts/test.mjs), so every statement the suite sends proves
+   * this walk against Drizzle's rendering, not only the shapes of this module's own tests.
+   */
+  check = false;
   constructor(readonly capacity = CAPACITY) {}
 
   get size(): number {
@@ -180,6 +186,7 @@ export class ShapeCache {
         return render();
       }
       this.hits++;
+      if (this.check) checkAgainstDrizzle(shape, kept, render());
       return { sql: kept, params: shape.params };
     }
     this.renders++;
@@ -188,6 +195,11 @@ export class ShapeCache {
     this.texts.set(shape.key, sameParams(built.params, shape.params) ? built.sql : null);
     return built;
   }
+}
+
+function checkAgainstDrizzle(shape: Shape, kept: string, drizzle: Query): void {
+  if (drizzle.sql !== kept || !sameParams(drizzle.params, shape.params))
+    throw new Error(`statement-shapes: a kept text differs from Drizzle's rendering of the same shape.\nkept:    ${kept}\ndrizzle: ${drizzle.sql}`);
 }
 
 function sameParams(a: readonly unknown[], b: readonly unknown[]): boolean {
@@ -202,6 +214,7 @@ function sameParams(a: readonly unknown[], b: readonly unknown[]): boolean {
 const KEY = Symbol.for("remit.statement-shapes");
 type G = typeof globalThis & { [KEY]?: ShapeCache };
 export const shapes = ((globalThis as G)[KEY] ??= new ShapeCache());
+shapes.check = process.env.STATEMENT_SHAPES_CHECK === "1";
 
 interface Dialect {
   sqlToQuery(query: SQL, invokeSource?: string): Query;

@@ -24,6 +24,9 @@ import path from "node:path";
 import { SERVER_KEEP_ALIVE_MS } from "../test/support/server-flags.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
+// Every statement the suite sends is also rendered by Drizzle and compared with its kept text
+// (db/statement-shapes.ts): the test processes and the servers they start inherit it.
+process.env.STATEMENT_SHAPES_CHECK ??= "1";
 const only = process.argv[2]; // optional: "lint", "unit", "integration" or "e2e"
 const totals = { passed: 0, failed: 0 };
 

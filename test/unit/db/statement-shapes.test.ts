@@ -172,6 +172,21 @@ describe("statement shapes: the cache", () => {
     assert.equal(cache.query(shapeOf(q)!, other).sql, "rendered 1");
     assert.equal(cache.query(shapeOf(q)!, other).sql, "rendered 2");
   });
+
+  it("in check mode (the test suite's), a kept text that differs from Drizzle's rendering is refused", () => {
+    const cache = new ShapeCache();
+    cache.check = true;
+    const q = statement(db.update(jobs).set({ attempts: 1 }).where(eq(jobs.id, "job_f")));
+    const drizzle = () => dialect.sqlToQuery(q);
+    cache.query(shapeOf(q)!, drizzle);
+    // The same shape again, agreeing with Drizzle: answered from the kept text.
+    assert.deepEqual(sent(cache.query(shapeOf(q)!, drizzle)), sent(drizzle()));
+    // Drizzle now renders this shape otherwise (as a walk that missed a text-making chunk would see it).
+    assert.throws(
+      () => cache.query(shapeOf(q)!, () => ({ sql: drizzle().sql.replace("update", "update only"), params: drizzle().params })),
+      /differs from Drizzle/,
+    );
+  });
 });
 
 describe("statement shapes: on the database", () => {
