@@ -41,6 +41,14 @@ export async function lockedForSecondsAny(db: Executor, scopes: string[], w: Win
     .from(failureEvents)
     .where(and(scopes.length === 1 ? eq(failureEvents.scope, scopes[0]) : inArray(failureEvents.scope, scopes), gt(failureEvents.occurredAt, since)))
     .groupBy(failureEvents.scope);
+  return lockedForSecondsOf(rows, w, now);
+}
+
+/**
+ * lockedForSecondsAny of counts already read (a caller that reads them in its own statement):
+ * each scope's failures in the window and the oldest of them.
+ */
+export function lockedForSecondsOf(rows: { n: number; oldest: Date | string | null }[], w: Window, now: Date): number {
   return Math.max(0, ...rows.map((row) => waitFor(row, w, now)));
 }
 

@@ -1,21 +1,76 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, min, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { preparedOn } from "@/db/prepared";
 import type { Tx } from "@/db";
-import { customers, deviceNonces, devices } from "@/db/schema";
+import { customers, deviceNonces, devices, failureEvents, transfers } from "@/db/schema";
+import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { unverifiedKid } from "@/lib/crypto/jose-strict/kid";
 import { verifyDeviceAssertion } from "@/lib/devices/assertion/verify-device-assertion";
 import { deviceByKid } from "@/lib/devices/lookup";
 import { DomainError } from "@/lib/errors";
-import { lockedForSecondsAny, recordFailure } from "@/lib/lockouts/failure-counter";
+import { lockedForSecondsOf, recordFailure } from "@/lib/lockouts/failure-counter";
 import { expireIfOverdue } from "./deadline";
 import { openFundingSession } from "./funding";
-import { transferInScope, transitionTransfer } from "./records";
+import { transferNotFound, transitionTransfer } from "./records";
 import { transferMachine } from "./state-machine";
 import { expectState } from "@/lib/state-machine/define";
 
+const DEVICE_SCOPE = "assertion:device:";
 const customerScope = (id: string) => `assertion:customer:${id}`;
-const deviceScope = (id: string) => `assertion:device:${id}`;
+const deviceScope = (id: string) => `${DEVICE_SCOPE}${id}`;
+
+/** The device the assertion names, joined to the transfer by deviceByKid's choice of id. */
+const kidDevice = alias(devices, "kid_device");
+
+/**
+ * After the customer's lock, one prepared statement (issue 26; four or five round trips before):
+ * the transfer (locked), the device the assertion's kid names (deviceByKid's choice), whether the
+ * subscription has an active device, and the failures counted in the lockout window under the
+ * customer's scope and the named device's (when it is the caller's). The counts are read after the
+ * customer's lock is held, as before: this statement's snapshot sees every failure counted by the
+ * confirmations before it, and no other can count one for these scopes until this one commits.
+ */
+const confirmRows = (tx: Tx) =>
+  preparedOn(tx, "confirm_rows", (e) => {
+    const subscriptionId = sql.placeholder("subscriptionId");
+    const since = sql.placeholder("since");
+    const namedId = e
+      .select({ id: devices.id })
+      .from(devices)
+      .where(eq(devices.kid, sql.placeholder("kid")))
+      .orderBy(sql`case when ${devices.status} = 'ACTIVE' then 0 else 1 end`, desc(devices.registeredAt), desc(devices.id))
+      .limit(1);
+    const activeDevice = e
+      .select({ one: sql`1` })
+      .from(devices)
+      .where(and(eq(devices.subscriptionId, subscriptionId), eq(devices.status, "ACTIVE")));
+    const inWindow = (scope: SQL) => and(eq(failureEvents.scope, scope), gt(failureEvents.occurredAt, since));
+    const failures = (scope: SQL) => sql`(${e.select({ n: count() }).from(failureEvents).where(inWindow(scope))})`.mapWith(Number);
+    const oldest = (scope: SQL) =>
+      sql`(${e
+        .select({ oldest: min(failureEvents.occurredAt) })
+        .from(failureEvents)
+        .where(inWindow(scope))})`.mapWith(failureEvents.occurredAt);
+    const customer = sql`${sql.placeholder("customerScope")}::text`;
+    // The named device's scope counts only when the device is the caller's (namedDevice below).
+    const device = sql`case when ${kidDevice.subscriptionId} = ${subscriptionId} then ${DEVICE_SCOPE}::text || ${kidDevice.id} end`;
+    return e
+      .select({
+        transfer: transfers,
+        named: kidDevice,
+        hasActiveDevice: sql<boolean>`exists(${activeDevice})`.mapWith(Boolean),
+        customerFailures: failures(customer),
+        customerOldest: oldest(customer),
+        deviceFailures: failures(device),
+        deviceOldest: oldest(device),
+      })
+      .from(transfers)
+      .leftJoin(kidDevice, eq(kidDevice.id, sql`(${namedId})`))
+      .where(and(eq(transfers.id, sql.placeholder("transferId")), eq(transfers.subscriptionId, subscriptionId)))
+      .for("update", { of: transfers })
+      .prepare("confirm_rows");
+  });
 
 function lockout(seconds: number): DomainError {
   return new DomainError("device.assertionLockout", {
@@ -43,29 +98,34 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
       .for("update")
       .prepare("confirm_customer_locked"),
   ).execute({ customerId: input.customerId });
-  const row = await expireIfOverdue(tx, await transferInScope(tx, input.subscriptionId, input.transferId, true), now);
+  const kid = unverifiedKid(input.deviceAssertion);
+  const [found] = await confirmRows(tx).execute({
+    transferId: input.transferId,
+    subscriptionId: input.subscriptionId,
+    kid: kid ?? null,
+    customerScope: customerScope(input.customerId),
+    // As text: a placeholder in a subquery of the select list is bound without its column's encoder.
+    since: addSeconds(now, -window.windowSeconds).toISOString(),
+  });
+  if (!found) throw transferNotFound();
+  const row = await expireIfOverdue(tx, found.transfer, now);
   transferMachine.next(row.state, "confirm");
 
-  const kid = unverifiedKid(input.deviceAssertion);
-  const named = kid ? await deviceByKid(tx, kid) : undefined;
+  const named = kid ? (found.named ?? undefined) : undefined;
   // An active device of the caller named by the assertion answers "has an active device" unread.
   const namesActive = named?.subscriptionId === input.subscriptionId && named.status === "ACTIVE";
-  const [active] = namesActive
-    ? [named]
-    : await tx
-        .select({ id: devices.id })
-        .from(devices)
-        .where(and(eq(devices.subscriptionId, input.subscriptionId), eq(devices.status, "ACTIVE")))
-        .limit(1);
-  if (!active)
+  if (!namesActive && !found.hasActiveDevice)
     throw new DomainError("device.notRegistered", {
       message: "Register a device before confirming transfers.",
       remediation: "register_device",
     });
 
   const namedDevice = named?.subscriptionId === input.subscriptionId ? named.id : null;
-  const scopes = [customerScope(input.customerId), ...(namedDevice ? [deviceScope(namedDevice)] : [])];
-  const locked = await lockedForSecondsAny(tx, scopes, window, now);
+  const counted = [
+    { n: found.customerFailures, oldest: found.customerOldest },
+    ...(namedDevice ? [{ n: found.deviceFailures, oldest: found.deviceOldest }] : []),
+  ];
+  const locked = lockedForSecondsOf(counted, window, now);
   if (locked > 0) throw lockout(locked);
 
   const latestChallenge = row.challenge && row.challengeExpiresAt && row.challengeExpiresAt.getTime() > now.getTime() ? row.challenge : null;

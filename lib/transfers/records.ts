@@ -10,7 +10,7 @@ import { transferMachine, type TransferState, type TransferTrigger } from "./sta
 
 export type TransferRow = typeof transfers.$inferSelect;
 
-const notFound = () => new DomainError("transfer.notFound", { message: "No such transfer." });
+export const transferNotFound = () => new DomainError("transfer.notFound", { message: "No such transfer." });
 
 /** A transfer of the calling subscription, optionally locked; another customer's is a 404 (spec 7). */
 export async function transferInScope(db: Executor, subscriptionId: string, transferId: string, lock = false): Promise<TransferRow> {
@@ -23,7 +23,7 @@ export async function transferInScope(db: Executor, subscriptionId: string, tran
     ? preparedOn(db, "transfer_in_scope_locked", (e) => q(e).for("update").prepare("transfer_in_scope_locked"))
     : prepared(db, "transfer_in_scope", (e) => q(e).prepare("transfer_in_scope"));
   const [row] = await query.execute({ transferId, subscriptionId });
-  if (!row) throw notFound();
+  if (!row) throw transferNotFound();
   return row;
 }
 

@@ -2,9 +2,9 @@ import { and, eq, sql, type SQLWrapper } from "drizzle-orm";
 import { preparedOn } from "@/db/prepared";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { payoutMethods, quotes, transfers } from "@/db/schema";
+import { beneficiaries, payoutMethods, quotes, transfers } from "@/db/schema";
 import { destinationKey } from "@/lib/monitoring/destination-key";
-import { beneficiaryInScope, payoutMethodView } from "@/lib/beneficiaries/records";
+import { beneficiaryNotFound, payoutMethodView } from "@/lib/beneficiaries/records";
 import { paymentToBeneficiaryCheck } from "@/lib/screening-cases/flags";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
@@ -18,7 +18,7 @@ import { canonicalMethodType } from "@/lib/payout-identifiers/method-types";
 import { checkIdentifierFormat } from "@/lib/payout-identifiers/format-check";
 import { maskIdentifier } from "@/lib/payout-identifiers/mask";
 import { expireIfOverdue } from "./deadline";
-import { transferInScope, transitionTransfer, type TransferRow } from "./records";
+import { transferNotFound, transitionTransfer, type TransferRow } from "./records";
 import { nextStepFor, transferMachine } from "./state-machine";
 import { expectState } from "@/lib/state-machine/define";
 
@@ -36,13 +36,16 @@ type PayoutMethodRow = typeof payoutMethods.$inferSelect;
 /**
  * The payout method for the transfer: an existing one of the beneficiary, or a new one to store
  * encrypted (`insert`, not yet run: the caller sends it with its other writes). Also the rules of
- * a payout repair's new destination (lib/payouts/repair.ts, issue 24 item 8).
+ * a payout repair's new destination (lib/payouts/repair.ts, issue 24 item 8). `stored`: the
+ * method payoutMethodId names among the beneficiary's, when the caller has read it already (null:
+ * there is none); otherwise it is read here.
  */
 export async function resolvePayoutMethod(
   tx: Tx,
   row: TransferRow,
   input: Pick<SubmitInput, "payoutMethod">,
   now: Date,
+  stored?: PayoutMethodRow | null,
 ): Promise<{ method: PayoutMethodRow; insert?: SQLWrapper }> {
   const { destinationIdentifier, payoutMethodId } = input.payoutMethod;
   if (destinationIdentifier !== undefined && payoutMethodId !== undefined) {
@@ -57,10 +60,13 @@ export async function resolvePayoutMethod(
   // answers as such whatever the quote was priced for.
   let existing: PayoutMethodRow | undefined;
   if (payoutMethodId !== undefined) {
-    [existing] = await tx
-      .select()
-      .from(payoutMethods)
-      .where(and(eq(payoutMethods.id, payoutMethodId), eq(payoutMethods.beneficiaryId, row.beneficiaryId)));
+    [existing] =
+      stored !== undefined
+        ? [stored ?? undefined]
+        : await tx
+            .select()
+            .from(payoutMethods)
+            .where(and(eq(payoutMethods.id, payoutMethodId), eq(payoutMethods.beneficiaryId, row.beneficiaryId)));
     if (!existing || existing.archived)
       throw issue("validation.fieldInvalid", "payoutMethod.payoutMethodId", "No such active payout method for this beneficiary.");
     if (existing.methodType !== methodType)
@@ -93,38 +99,61 @@ export async function resolvePayoutMethod(
 }
 
 /**
+ * The transfer (locked), its quote's validity, its beneficiary (as beneficiaryInScope) and the
+ * payout method payoutMethodId names among the beneficiary's, in one prepared statement (issue 26):
+ * four round trips before. Only the transfer is locked, as before; the rows read beside it are
+ * ones its lock never guarded (a quote's validity does not change; a beneficiary's state or a
+ * method's archiving may land a moment before or after, as it could between four statements).
+ */
+const submitRows = (tx: Tx) =>
+  preparedOn(tx, "submit_rows", (e) =>
+    e
+      .select({ transfer: transfers, quoteValidUntil: quotes.validUntil, beneficiary: beneficiaries, storedMethod: payoutMethods })
+      .from(transfers)
+      .leftJoin(quotes, eq(quotes.id, transfers.quoteId))
+      .leftJoin(beneficiaries, and(eq(beneficiaries.id, transfers.beneficiaryId), eq(beneficiaries.subscriptionId, transfers.subscriptionId)))
+      .leftJoin(payoutMethods, and(eq(payoutMethods.id, sql.placeholder("payoutMethodId")), eq(payoutMethods.beneficiaryId, transfers.beneficiaryId)))
+      .where(and(eq(transfers.id, sql.placeholder("transferId")), eq(transfers.subscriptionId, sql.placeholder("subscriptionId"))))
+      .for("update", { of: transfers })
+      .prepare("submit_rows"),
+  );
+
+/**
  * POST /v1/core/transfers/{id}/submit (spec 4.1 rule 9): format-level checks only, 202 with the
  * transfer still registered; the substantive checks run in the asynchronous fast-check.
  */
 export async function submitTransfer(tx: Tx, input: SubmitInput & { subscriptionId: string; transferId: string; now: Date }) {
   const { now } = input;
-  let row = await expireIfOverdue(tx, await transferInScope(tx, input.subscriptionId, input.transferId, true), now);
+  const payoutMethodId = input.payoutMethod.payoutMethodId;
+  const [found] = await submitRows(tx).execute({
+    transferId: input.transferId,
+    subscriptionId: input.subscriptionId,
+    payoutMethodId: payoutMethodId ?? null,
+  });
+  if (!found) throw transferNotFound();
+  let row = await expireIfOverdue(tx, found.transfer, now);
   transferMachine.next(row.state, "submit");
   if (row.submittedAt)
     throw new DomainError("transfer.stateInvalid", {
       message: "This transfer was already submitted.",
       details: { currentState: row.state, failedCheck: "alreadySubmitted" },
     });
-  const [quote] = await preparedOn(tx, "submit_quote_valid_until", (e) =>
-    e
-      .select({ validUntil: quotes.validUntil })
-      .from(quotes)
-      .where(eq(quotes.id, sql.placeholder("quoteId")))
-      .prepare("submit_quote_valid_until"),
-  ).execute({ quoteId: row.quoteId });
-  if (quote.validUntil.getTime() < now.getTime()) {
+  // The transfer's quote always exists (a foreign key): its validity is never null.
+  const quoteValidUntil = found.quoteValidUntil!;
+  if (quoteValidUntil.getTime() < now.getTime()) {
     await transitionTransfer(tx, row, "submit.quoteExpired", now);
     throw new DomainError("transfer.quoteExpired", {
       message: "The quote expired before submission; the transfer is expired. Start again with a new quote.",
-      details: { quoteId: row.quoteId, quoteExpiredAt: quote.validUntil.toISOString() },
+      details: { quoteId: row.quoteId, quoteExpiredAt: quoteValidUntil.toISOString() },
       keepChanges: true,
     });
   }
   if (input.beneficiaryId !== row.beneficiaryId) throw issue("validation.fieldInvalid", "beneficiaryId", "beneficiaryId must be the quote's beneficiary.");
-  const beneficiary = await beneficiaryInScope(tx, input.subscriptionId, row.beneficiaryId);
+  const beneficiary = found.beneficiary;
+  if (!beneficiary) throw beneficiaryNotFound();
   await paymentToBeneficiaryCheck(tx, beneficiary, now);
 
-  const { method, insert } = await resolvePayoutMethod(tx, row, input, now);
+  const { method, insert } = await resolvePayoutMethod(tx, row, input, now, found.storedMethod);
   const delayMs = config().FAST_CHECK_DELAY_MS;
   const set = {
     payoutMethodId: method.id,

@@ -97,19 +97,18 @@ export async function insertQuoteRows(
   return { quoteId, beneficiaryId };
 }
 
-/** A USD 100 to MXN transfer in registered for `owner`, inside the caller's transaction. */
-export async function insertTestTransfer(tx: Tx, owner: Owner, now: Date) {
+/** A USD 100 to MXN transfer in registered for `owner`, inside the caller's transaction (to a new beneficiary unless one is given). */
+export async function insertTestTransfer(tx: Tx, owner: Owner, now: Date, beneficiaryId?: string) {
   // Imported when first used, like the tests did: the domain modules read configuration on load.
   const { insertRegisteredTransfer } = await import("@/lib/transfers/records");
-  const { quoteId, beneficiaryId } = await insertQuoteRows(tx, owner, PRICED, now);
+  const quoteRows = await insertQuoteRows(tx, owner, PRICED, now, beneficiaryId);
   return insertRegisteredTransfer(
     tx,
     {
       partnerId: owner.partnerId,
       subscriptionId: owner.subscriptionId,
       customerId: owner.customerId,
-      quoteId,
-      beneficiaryId,
+      ...quoteRows,
       ...PRICED,
       corridor: "US-MX",
       payoutMethod: "bank_account",
@@ -121,9 +120,12 @@ export async function insertTestTransfer(tx: Tx, owner: Owner, now: Date) {
   );
 }
 
-/** A transfer in registered in a transaction of its own; a new partner, customer and subscription unless `owner` is given. */
-export async function registeredTransfer(db: Db, owner?: Owner) {
+/**
+ * A transfer in registered in a transaction of its own; a new partner, customer and subscription
+ * unless `owner` is given, a new beneficiary unless `beneficiaryId` is given.
+ */
+export async function registeredTransfer(db: Db, owner?: Owner, beneficiaryId?: string) {
   const o = owner ?? (await newSubscription(db));
   const now = clock.now();
-  return db.transaction((tx) => insertTestTransfer(tx, o, now));
+  return db.transaction((tx) => insertTestTransfer(tx, o, now, beneficiaryId));
 }

@@ -1,0 +1,181 @@
+/**
+ * Statements per write (issue 26): submit and confirm read what they check in the statement that
+ * locks the transfer. Counted on the driver: every statement the unit of work sends on its
+ * transaction's connection, its effects' statement at commit included (BEGIN and COMMIT apart).
+ * Before: submit 4 (5 naming a stored payout method), confirm 7. PGlite, or PostgreSQL with TEST_DB_URL.
+ */
+import assert from "node:assert/strict";
+import { createHash, generateKeyPairSync, randomUUID } from "node:crypto";
+import { after, before, describe, it } from "node:test";
+import type { Db, Tx } from "@/db";
+import { newId } from "@/db/ids";
+import { devices } from "@/db/schema";
+import { clock } from "@/lib/clock";
+import { signCompact } from "../../support/jws";
+import { freshDb } from "../../support/db";
+import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
+
+let db: Db;
+let close: () => Promise<void>;
+
+before(async () => {
+  ({ db, close } = await freshDb());
+});
+
+after(() => close());
+
+/**
+ * Runs `work` as a unit of work whose transaction's connection counts the statements sent on it:
+ * Drizzle runs every query of a transaction through its session's client (postgres.js `unsafe`,
+ * PGlite `query`), the prepared ones of db/prepared.ts too (bound to that client when used).
+ */
+async function counted<T>(work: (tx: Tx) => Promise<T>): Promise<{ value: T; statements: number }> {
+  const { inUnit } = await import("@/lib/platform/unit-of-work");
+  let statements = 0;
+  const value = await inUnit(
+    async ({ tx }) => {
+      const session = (tx as unknown as { session: { client: object } }).session;
+      session.client = new Proxy(session.client, {
+        get(target, property, receiver) {
+          const value = Reflect.get(target, property, receiver) as unknown;
+          if ((property === "unsafe" || property === "query") && typeof value === "function") {
+            return (...args: unknown[]) => {
+              statements++;
+              return (value as (...a: unknown[]) => unknown).apply(target, args);
+            };
+          }
+          return typeof value === "function" ? (value as () => unknown).bind(target) : value;
+        },
+      });
+      return work(tx);
+    },
+    { db },
+  );
+  return { value, statements };
+}
+
+const CLABES = ["002010077777777771", "032180000118359719", "014027000005555558"];
+
+async function submit(owner: Owner, transferId: string, payoutMethod: { destinationIdentifier?: string; payoutMethodId?: string }, beneficiaryId: string) {
+  const { submitTransfer } = await import("@/lib/transfers/submit");
+  return counted((tx) =>
+    submitTransfer(tx, {
+      subscriptionId: owner.subscriptionId,
+      transferId,
+      beneficiaryId,
+      payoutMethod: { methodType: "BANK_TRANSFER", ...payoutMethod },
+      purposeOfTransfer: "FAMILY_SUPPORT",
+      now: clock.now(),
+    }),
+  );
+}
+
+describe("statements per write", () => {
+  it("submit: the transfer, its quote's validity, its beneficiary and the named payout method in the locking statement, then the commit's", async () => {
+    const owner = await newSubscription(db);
+    // The first submit of the process reads the service secrets (cached afterwards): not counted.
+    const warm = await registeredTransfer(db, owner);
+    const first = await submit(owner, warm.id, { destinationIdentifier: CLABES[0] }, warm.beneficiaryId);
+
+    const fresh = await registeredTransfer(db, owner);
+    const withIdentifier = await submit(owner, fresh.id, { destinationIdentifier: CLABES[1] }, fresh.beneficiaryId);
+    assert.equal(withIdentifier.value.transferStatus, "registered");
+    assert.equal(withIdentifier.value.payoutMethod.destinationIdentifierMasked.slice(-4), CLABES[1].slice(-4));
+    assert.equal(withIdentifier.statements, 2, "one locking read, one statement of effects at commit");
+
+    // A stored payout method of the same beneficiary, named by its id.
+    const again = (await registeredTransfer(db, owner, warm.beneficiaryId)).id;
+    const stored = await submit(owner, again, { payoutMethodId: first.value.payoutMethod.payoutMethodId }, warm.beneficiaryId);
+    assert.equal(stored.value.payoutMethod.payoutMethodId, first.value.payoutMethod.payoutMethodId);
+    assert.equal(stored.statements, 2, "the stored payout method is read by the locking statement");
+
+    // The same errors: another subscription's transfer, a method of another beneficiary.
+    const other = await newSubscription(db);
+    await assert.rejects(submit(other, again, { destinationIdentifier: CLABES[2] }, warm.beneficiaryId), { code: "transfer.notFound" });
+    const unstored = await registeredTransfer(db, owner);
+    await assert.rejects(submit(owner, unstored.id, { payoutMethodId: first.value.payoutMethod.payoutMethodId }, unstored.beneficiaryId), {
+      code: "validation.fieldInvalid",
+    });
+  });
+
+  it("confirm: the customer's lock, then the transfer with the named device and the lockout counts, the nonce, the move, the commit's", async () => {
+    const owner = await newSubscription(db);
+    const transfer = await registeredTransfer(db, owner);
+    const device = await insertDevice(owner);
+    const challenge = `chl_${randomUUID()}`;
+    const { transitionTransfer } = await import("@/lib/transfers/records");
+    const { addSeconds } = await import("@/lib/clock");
+    await db.transaction(async (tx) => {
+      await transitionTransfer(tx, transfer, "fastCheck.passed", clock.now(), { challenge, challengeExpiresAt: addSeconds(clock.now(), 300) });
+    });
+    const { confirmTransfer } = await import("@/lib/transfers/confirm");
+    const confirm = (assertion: string) =>
+      counted((tx) =>
+        confirmTransfer(tx, {
+          subscriptionId: owner.subscriptionId,
+          customerId: owner.customerId,
+          transferId: transfer.id,
+          deviceAssertion: assertion,
+          now: clock.now(),
+        }),
+      );
+    const claims = {
+      transfer_id: transfer.id,
+      amount: transfer.originAmount,
+      currency: transfer.originCurrency,
+      beneficiary_id: transfer.beneficiaryId,
+      device_id: device.id,
+      nonce: randomUUID(),
+      challenge,
+      iat: Math.floor(clock.now().getTime() / 1000),
+    };
+    const sign = (c: object) => signCompact(JSON.stringify({ alg: "RS256", kid: device.kid, typ: "JWT" }), JSON.stringify(c), device.privateKey);
+
+    // A wrong challenge fails verification and is counted against the customer and the device.
+    await assert.rejects(confirm(sign({ ...claims, nonce: randomUUID(), challenge: "chl_other" })), { code: "device.assertionInvalid" });
+    const done = await confirm(sign(claims));
+    assert.equal(done.value.transferStatus, "funding");
+    assert.equal(done.statements, 5, "customer lock, locking read, nonce, transition, effects at commit");
+  });
+
+  it("confirm: five failures lock the customer out before the assertion is verified", async () => {
+    const owner = await newSubscription(db);
+    const transfer = await registeredTransfer(db, owner);
+    const device = await insertDevice(owner);
+    const { transitionTransfer } = await import("@/lib/transfers/records");
+    await db.transaction((tx) => transitionTransfer(tx, transfer, "fastCheck.passed", clock.now()));
+    const { confirmTransfer } = await import("@/lib/transfers/confirm");
+    const bad = () =>
+      signCompact(JSON.stringify({ alg: "RS256", kid: device.kid, typ: "JWT" }), JSON.stringify({ transfer_id: "trf_other" }), device.privateKey);
+    const confirm = () =>
+      counted((tx) =>
+        confirmTransfer(tx, {
+          subscriptionId: owner.subscriptionId,
+          customerId: owner.customerId,
+          transferId: transfer.id,
+          deviceAssertion: bad(),
+          now: clock.now(),
+        }),
+      );
+    for (let i = 0; i < 5; i++) await assert.rejects(confirm(), { code: "device.assertionInvalid" });
+    await assert.rejects(confirm(), (err: { code: string; retryAfterSeconds?: number }) => {
+      assert.equal(err.code, "device.assertionLockout");
+      assert.ok((err.retryAfterSeconds ?? 0) > 0);
+      return true;
+    });
+  });
+});
+
+/** An ACTIVE device of `owner` with a new RSA key; kid is the key's RFC 7638 thumbprint. */
+async function insertDevice(owner: Owner) {
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const jwk = publicKey.export({ format: "jwk" }) as { kty: string; n: string; e: string };
+  const publicJwk = { kty: jwk.kty, n: jwk.n, e: jwk.e };
+  const kid = createHash("sha256")
+    .update(JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n }))
+    .digest("base64url");
+  const id = newId("dev");
+  const now = clock.now();
+  await db.insert(devices).values({ id, subscriptionId: owner.subscriptionId, kid, publicJwk, status: "ACTIVE", registeredAt: now, createdAt: now });
+  return { id, kid, privateKey };
+}
