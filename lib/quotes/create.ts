@@ -37,18 +37,24 @@ const serviceQuoteSeqName = serviceQuoteSeqTable.seqName;
 const fieldInvalid = (field: string, message: string) =>
   new DomainError("validation.fieldInvalid", { message, details: { issues: [{ field, code: "validation.fieldInvalid", message }] } });
 
-/** The beneficiary (as beneficiaryInScope) and, in the same query, the customer's profile. */
-async function beneficiaryAndProfile(tx: Tx, subscriptionId: string, beneficiaryId: string, customerId: string) {
+/**
+ * The beneficiary (as beneficiaryInScope) and, in the same query, the customer's profile and, for
+ * a quote the service signs, the next number of its quote sequence (claims' partner_quote_seq):
+ * one round trip where there were two (issue 26). The number is taken before the request's other
+ * checks; one they refuse leaves a gap, as a rolled-back quote always did (only its order counts).
+ */
+async function beneficiaryAndProfile(tx: Tx, input: { subscriptionId: string; beneficiaryId: string; customerId: string; serviceSigned: boolean }) {
   const [row] = await preparedOn(tx, "quote_beneficiary_and_profile", (e) =>
     e
       .select({
         beneficiary: beneficiaries,
         profile: sql`(select ${customers.profile} from ${customers} where ${customers.id} = ${sql.placeholder("customerId")})`.mapWith(customers.profile),
+        serviceQuoteSeq: sql<string | null>`case when ${sql.placeholder("serviceSigned")}::boolean then nextval(${serviceQuoteSeqName}) end`,
       })
       .from(beneficiaries)
       .where(and(eq(beneficiaries.id, sql.placeholder("beneficiaryId")), eq(beneficiaries.subscriptionId, sql.placeholder("subscriptionId"))))
       .prepare("quote_beneficiary_and_profile"),
-  ).execute({ subscriptionId, beneficiaryId, customerId });
+  ).execute(input);
   if (!row) throw beneficiaryNotFound();
   return row;
 }
@@ -69,17 +75,6 @@ function corridorFor(profile: unknown, beneficiaryCountry: string, req: QuoteReq
   return corridor;
 }
 
-/** The service's own quote sequence (claims' partner_quote_seq for quotes it signs). */
-async function serviceQuoteSeq(tx: Tx): Promise<number> {
-  const [row] = await preparedOn(tx, "service_quote_seq", (e) =>
-    e
-      .select({ seq: sql<string>`nextval(${serviceQuoteSeqName})` })
-      .from(sql`(values (1)) as one`)
-      .prepare("service_quote_seq"),
-  ).execute();
-  return Number(row.seq);
-}
-
 interface QuoteContext {
   partner: Partner;
   subscriptionId: string;
@@ -91,8 +86,8 @@ interface QuoteContext {
 
 const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
 
-/** The service prices and signs the quote (SERVICE_PRICED partners). */
-async function servicePricedClaims(tx: Tx, input: QuoteContext) {
+/** The service prices and signs the quote (SERVICE_PRICED partners); `seq` is the next of its quote sequence. */
+async function servicePricedClaims(input: QuoteContext, seq: number) {
   const priced = priceQuote({
     corridor: input.corridor,
     payoutMethod: input.req.payoutMethod,
@@ -108,7 +103,7 @@ async function servicePricedClaims(tx: Tx, input: QuoteContext) {
     quote_id: newId("quo"),
     jti: crypto.randomUUID(),
     partner_id: input.partner.id,
-    partner_quote_seq: await serviceQuoteSeq(tx),
+    partner_quote_seq: seq,
     subscription_id: input.subscriptionId,
     ...terms,
     beneficiary_country: input.corridor.destinationCountry.alpha2,
@@ -204,15 +199,20 @@ export async function createQuote(tx: Tx, input: { partner: Partner; subscriptio
   if (new Decimal(input.req.originAmount).gt(config().MAX_ORIGIN_AMOUNT)) {
     throw fieldInvalid("originAmount", `The amount is above the maximum of ${config().MAX_ORIGIN_AMOUNT} per transfer.`);
   }
-  const { beneficiary, profile } = await beneficiaryAndProfile(tx, input.subscriptionId, input.req.beneficiaryId, input.customerId);
+  const partnerSigned = input.partner.pricingMode === "PARTNER_SIGNED";
+  const { beneficiary, profile, serviceQuoteSeq } = await beneficiaryAndProfile(tx, {
+    subscriptionId: input.subscriptionId,
+    beneficiaryId: input.req.beneficiaryId,
+    customerId: input.customerId,
+    serviceSigned: !partnerSigned,
+  });
   await paymentToBeneficiaryCheck(tx, beneficiary, input.now);
   const corridor = corridorFor(profile, beneficiary.countryOfResidence, input.req);
   // Service-priced and partner-signed alike (a wire-format amount: the contract checked it).
   checkMinimumAmount(corridor, new Decimal(input.req.originAmount));
   const ctx = { partner: input.partner, subscriptionId: input.subscriptionId, corridor, req: input.req, now: input.now, rates: await referenceRates(tx) };
-  const partnerSigned = input.partner.pricingMode === "PARTNER_SIGNED";
   if (!partnerSigned && input.req.partnerQuote) throw fieldInvalid("partnerQuote", "This partner's quotes are priced by the service; omit partnerQuote.");
-  const signed = partnerSigned ? await partnerSignedClaims(tx, ctx) : await servicePricedClaims(tx, ctx);
+  const signed = partnerSigned ? await partnerSignedClaims(tx, ctx) : await servicePricedClaims(ctx, Number(serviceQuoteSeq));
   const c = signed.claims;
   const row = await insertQuote(tx, {
     id: c.quote_id,

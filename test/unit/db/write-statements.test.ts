@@ -2,14 +2,16 @@
  * Statements per write (issue 26): submit and confirm read what they check in the statement that
  * locks the transfer. Counted on the driver: every statement the unit of work sends on its
  * transaction's connection, its effects' statement at commit included (BEGIN and COMMIT apart).
- * Before: submit 4 (5 naming a stored payout method), confirm 7. PGlite, or PostgreSQL with TEST_DB_URL.
+ * Before: submit 4 (5 naming a stored payout method), confirm 7, quote create 3. PGlite, or
+ * PostgreSQL with TEST_DB_URL.
  */
 import assert from "node:assert/strict";
 import { createHash, generateKeyPairSync, randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import type { Db, Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { devices } from "@/db/schema";
+import { eq } from "drizzle-orm";
+import { customers, devices, partners } from "@/db/schema";
 import { clock } from "@/lib/clock";
 import { signCompact } from "../../support/jws";
 import { freshDb } from "../../support/db";
@@ -96,6 +98,34 @@ describe("statements per write", () => {
     await assert.rejects(submit(owner, unstored.id, { payoutMethodId: first.value.payoutMethod.payoutMethodId }, unstored.beneficiaryId), {
       code: "validation.fieldInvalid",
     });
+  });
+
+  it("quote create: the beneficiary, the customer's profile and the service's quote number in one statement, then the insert", async () => {
+    const owner = await newSubscription(db);
+    await db
+      .update(customers)
+      .set({ profile: { residenceCountry: "USA" } })
+      .where(eq(customers.id, owner.customerId));
+    const [partner] = await db.select().from(partners).where(eq(partners.id, owner.partnerId));
+    const beneficiaryId = (await registeredTransfer(db, owner)).beneficiaryId;
+    const { createQuote } = await import("@/lib/quotes/create");
+    const quote = (originAmount: string) =>
+      counted((tx) =>
+        createQuote(tx, {
+          partner,
+          subscriptionId: owner.subscriptionId,
+          customerId: owner.customerId,
+          req: { originAmount, originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId },
+          now: clock.now(),
+        }),
+      );
+    const first = await quote("100.00");
+    const second = await quote("120.00");
+    assert.equal(second.statements, 2, "one read (with the sequence number), one insert");
+    assert.equal(Number(second.value.originAmount), 120);
+    const seq = (q: { signedQuote: string }) =>
+      (JSON.parse(Buffer.from(q.signedQuote.split(".")[1], "base64url").toString()) as { partner_quote_seq: number }).partner_quote_seq;
+    assert.ok(seq(second.value) > seq(first.value), "each quote the service signs has a higher partner_quote_seq");
   });
 
   it("confirm: the customer's lock, then the transfer with the named device and the lockout counts, the nonce, the move, the commit's", async () => {
