@@ -35,7 +35,9 @@ export async function cancelTransfer(tx: Tx, input: { subscriptionId: string; tr
   const moved = await transitionTransfer(tx, row, "cancel", now, { cancellation });
   const expectedBy = addSeconds(now, NETWORK_CANCELLATION_SECONDS);
   if (toNetwork) await requestNetworkCancellation(tx, row.id, now, expectedBy);
-  await expireOpenFundingSessions(tx, row.id, now);
+  // Only a transfer in funding has an open session (one leaving funding ends its own, as the
+  // deadline guard and a hold rely on too): no read for the others (issue 26).
+  if (row.state === "funding") await expireOpenFundingSessions(tx, row.id, now);
   const refund = resolution.refundStarts ? await startRefund(tx, moved, now) : null;
   const state = moved.state;
   return {

@@ -2,8 +2,8 @@
  * Statements per write (issue 26): submit and confirm read what they check in the statement that
  * locks the transfer. Counted on the driver: every statement the unit of work sends on its
  * transaction's connection, its effects' statement at commit included (BEGIN and COMMIT apart).
- * Before: submit 4 (5 naming a stored payout method), confirm 7, quote create 3. PGlite, or
- * PostgreSQL with TEST_DB_URL.
+ * Before: submit 4 (5 naming a stored payout method), confirm 7, quote create 3, cancel before
+ * funding 5. PGlite, or PostgreSQL with TEST_DB_URL.
  */
 import assert from "node:assert/strict";
 import { createHash, generateKeyPairSync, randomUUID } from "node:crypto";
@@ -126,6 +126,17 @@ describe("statements per write", () => {
     const seq = (q: { signedQuote: string }) =>
       (JSON.parse(Buffer.from(q.signedQuote.split(".")[1], "base64url").toString()) as { partner_quote_seq: number }).partner_quote_seq;
     assert.ok(seq(second.value) > seq(first.value), "each quote the service signs has a higher partner_quote_seq");
+  });
+
+  it("cancel before funding: the lock, the pending network cancellation, the move, the commit's; no funding sessions read", async () => {
+    const owner = await newSubscription(db);
+    const transfer = await registeredTransfer(db, owner);
+    const { cancelTransfer } = await import("@/lib/transfers/cancel");
+    const canceled = await counted((tx) =>
+      cancelTransfer(tx, { subscriptionId: owner.subscriptionId, transferId: transfer.id, cancellationReason: "CUSTOMER_REQUEST", now: clock.now() }),
+    );
+    assert.equal(canceled.value.transferStatus, "aborted");
+    assert.equal(canceled.statements, 4);
   });
 
   it("confirm: the customer's lock, then the transfer with the named device and the lockout counts, the nonce, the move, the commit's", async () => {
