@@ -1,5 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import type { PgSelect, SelectedFields } from "drizzle-orm/pg-core";
 import type { Db } from "@/db";
+import { prepared as preparedOnce } from "@/db/prepared";
 import { customers, partnerApiKeys, partners, sessions, subscriptions } from "@/db/schema";
 import { sha256Hex } from "@/lib/crypto/hash";
 import type { GatedCustomer } from "@/lib/customers/gating";
@@ -24,30 +26,60 @@ function partnerQuery(db: Db) {
     .prepare("auth_partner");
 }
 
-function customerQuery(db: Db) {
+// The caller's columns: the key's partner, the token's session and subscription, the customer's gate fields.
+const callerFields = {
+  partner: partners,
+  sessionId: sessions.id,
+  state: sessions.state,
+  sessionPartnerId: sessions.partnerId,
+  accessExpiresAt: sessions.accessExpiresAt,
+  subscriptionId: subscriptions.id,
+  customerId: subscriptions.customerId,
+  subscriptionStatus: subscriptions.status,
+  gateId: customers.id,
+  status: customers.status,
+  kycStatus: customers.kycStatus,
+  hasProfile: sql<boolean>`${customers.profile} is not null`,
+};
+
+/** The caller's join; with a read, that read's columns and joins too (one row at most without one). */
+function callerSelect(db: Db, readFields: SelectedFields = {}) {
+  // Typed as the caller's columns: a read's own are the read's to map (ReadWithCaller.answer).
   return db
-    .select({
-      partner: partners,
-      sessionId: sessions.id,
-      state: sessions.state,
-      sessionPartnerId: sessions.partnerId,
-      accessExpiresAt: sessions.accessExpiresAt,
-      subscriptionId: subscriptions.id,
-      customerId: subscriptions.customerId,
-      subscriptionStatus: subscriptions.status,
-      gateId: customers.id,
-      status: customers.status,
-      kycStatus: customers.kycStatus,
-      hasProfile: sql<boolean>`${customers.profile} is not null`,
-    })
+    .select({ ...callerFields, ...readFields } as typeof callerFields)
     .from(partnerApiKeys)
     .innerJoin(partners, eq(partners.id, partnerApiKeys.partnerId))
     .leftJoin(sessions, eq(sessions.accessTokenHash, sql.placeholder("tokenHash")))
     .leftJoin(subscriptions, eq(subscriptions.id, sessions.subscriptionId))
     .leftJoin(customers, eq(customers.id, subscriptions.customerId))
     .where(and(eq(partnerApiKeys.keyHash, sql.placeholder("keyHash")), isNull(partnerApiKeys.revokedAt)))
-    .limit(1)
-    .prepare("auth_customer");
+    .$dynamic();
+}
+
+function customerQuery(db: Db) {
+  return callerSelect(db).limit(1).prepare("auth_customer");
+}
+
+/**
+ * A customer read run in its caller's statement (issue 26): its columns are added to the caller's
+ * and its tables joined to the caller's subscription and customer (`scope`), so the read costs no
+ * second round trip. The key's partner and the token's session (both unique) give one row at most,
+ * so a page joined this way (its conditions in the ON clause, its order and limit on the
+ * statement) answers the page's rows, or one row of nulls when the page is empty.
+ * The join is made whatever the token is worth: its columns are only looked at once the caller,
+ * then the gate, have been accepted, exactly as when the read was a statement of its own.
+ */
+export interface ReadWithCaller<I, R> {
+  /** Names the prepared statement (one per process): auth_customer_<name>. */
+  name: string;
+  /** The read's columns, none named like the caller's. */
+  fields: SelectedFields;
+  /** Joins the read's tables (LEFT JOIN, so a missing resource keeps the caller's row) and sets order and limit. */
+  join: (query: PgSelect, scope: { subscriptionId: typeof subscriptions.id; customerId: typeof subscriptions.customerId }) => PgSelect;
+  /** The read's placeholder values, or undefined when this request cannot be joined (it is read after the caller). */
+  values: (input: I) => Record<string, unknown> | undefined;
+  /** The read's answer from the statement's rows (the caller's columns are in them too); throws its not-found. */
+  answer: (rows: Record<string, unknown>[]) => R;
 }
 
 // Prepared once per database handle (one per process).
@@ -78,6 +110,37 @@ export async function authenticateCustomer(
     throw tokenError("auth.tokenInvalid", "A Bearer access token is required.");
   }
   const [row] = await statements(db).customer.execute({ keyHash: sha256Hex(apiKey), tokenHash: sha256Hex(token) });
+  return callerOfRow(row, now);
+}
+
+/**
+ * authenticateCustomer and a read in one statement (ReadWithCaller): the same answers and errors
+ * in the same order, and the read's rows for the pipeline to answer once the gate has passed.
+ */
+export async function authenticateCustomerWith<I, R>(
+  db: Db,
+  apiKey: string | null,
+  token: string | null,
+  now: Date,
+  read: ReadWithCaller<I, R>,
+  values: Record<string, unknown>,
+): Promise<{ partner: Partner; customer: CustomerContext; gateRow: GatedCustomer | undefined; rows: Record<string, unknown>[] }> {
+  if (!apiKey || apiKey.length > 256 || !token || token.length > 512) return { ...(await authenticateCustomer(db, apiKey, token, now)), rows: [] };
+  const name = `auth_customer_${read.name}`;
+  const query = preparedOnce(db, name, (e) => readQuery(e, read).prepare(name));
+  const rows = (await query.execute({ ...values, keyHash: sha256Hex(apiKey), tokenHash: sha256Hex(token) })) as Record<string, unknown>[];
+  return { ...callerOfRow(rows[0] as CallerRow | undefined, now), rows };
+}
+
+function readQuery<I, R>(db: Db, read: ReadWithCaller<I, R>) {
+  const clash = Object.keys(read.fields).find((k) => k in callerFields);
+  if (clash) throw new Error(`ReadWithCaller ${read.name}: its column ${clash} is named like the caller's`);
+  return read.join(callerSelect(db, read.fields) as unknown as PgSelect, { subscriptionId: subscriptions.id, customerId: subscriptions.customerId });
+}
+
+type CallerRow = Awaited<ReturnType<ReturnType<typeof customerQuery>["execute"]>>[number];
+
+function callerOfRow(row: CallerRow | undefined, now: Date): { partner: Partner; customer: CustomerContext; gateRow: GatedCustomer | undefined } {
   if (!row) throw invalidKey();
   const found =
     row.sessionId && row.subscriptionId && row.customerId && row.sessionPartnerId && row.state && row.accessExpiresAt && row.subscriptionStatus

@@ -19,7 +19,7 @@ export async function callerOf(
   return authenticateCustomer(db, apiKey, bearerTokenOf(req), now);
 }
 
-function bearerTokenOf(req: Request): string | null {
+export function bearerTokenOf(req: Request): string | null {
   const header = req.headers.get("authorization");
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header.trim()) : null;
   return match ? match[1] : null;

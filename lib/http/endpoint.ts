@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Executor, InTransaction, Tx } from "@/db";
+import { authenticateCustomerWith, type ReadWithCaller } from "@/lib/auth/authenticate";
 import type { CustomerContext } from "@/lib/auth/customer-context";
 import { clock } from "@/lib/clock";
 import { enforceGate, type GatedCustomer } from "@/lib/customers/gating";
@@ -10,7 +11,7 @@ import type { Partner } from "@/lib/partners/authenticate";
 import { ready } from "@/lib/platform/ready";
 import { inUnit, runUnit, toDomainError, type Actor, type Effects } from "@/lib/platform/unit-of-work";
 import { readJsonBody, readXmlBody } from "./body";
-import { callerOf, logRequest } from "./caller";
+import { bearerTokenOf, callerOf, logRequest } from "./caller";
 import type { AuthLevel, Contract } from "./contract";
 import { correlationIdOf } from "./correlation";
 import { errorResponse, jsonResponse, xmlResponse } from "./envelope";
@@ -38,8 +39,13 @@ export interface HandlerContext<B, Q, P, A extends AuthLevel> extends Effects {
 /** Runs a write found on the way of a read (an overdue expiry, a fresh challenge) as one unit of work. */
 export type Writer = InTransaction;
 
-export interface ReadContext<Q, P, A extends AuthLevel> {
+export interface ReadContext<Q, P, A extends AuthLevel, R = undefined> {
   req: Request;
+  /**
+   * The route's read, made in the caller's statement (readEndpoint's withCaller), already past
+   * its not-found; undefined when the request could not be joined: the handler reads it itself.
+   */
+  found: R | undefined;
   query: Out<Q>;
   params: Out<P>;
   partner: A extends "none" ? undefined : Partner;
@@ -186,11 +192,19 @@ export function endpoint<
  * envelope as endpoint(), but no transaction and no Idempotency-Key work. A read that finds a write
  * to do (reads before it writes) runs it through `write`, one unit of work with row locks as before.
  */
-export function readEndpoint<Q extends z.ZodType | undefined, P extends z.ZodType | undefined, A extends AuthLevel, S extends z.ZodType | undefined>(
+export function readEndpoint<
+  Q extends z.ZodType | undefined,
+  P extends z.ZodType | undefined,
+  A extends AuthLevel,
+  S extends z.ZodType | undefined,
+  R = undefined,
+>(
   contract: Contract<undefined, Q, P, A, S>,
-  handler: (ctx: ReadContext<Q, P, A>) => Promise<Reply<NoInfer<S>>>,
+  handler: (ctx: ReadContext<Q, P, A, R>) => Promise<Reply<NoInfer<S>>>,
+  options: { withCaller?: A extends "customer" ? ReadWithCaller<ReadInput<Q, P>, R> : never } = {},
 ): RouteHandler {
   if (contract.method !== "GET") throw new Error(`readEndpoint: ${contract.operationId} is a ${contract.method}: it writes (use endpoint)`);
+  const { withCaller } = options;
   return async (req, routeCtx) => {
     const started = performance.now();
     const correlationId = correlationIdOf(req);
@@ -200,14 +214,24 @@ export function readEndpoint<Q extends z.ZodType | undefined, P extends z.ZodTyp
       if (contract.sandboxOnly && !config().sandbox) throw new DomainError("route.notFound", { message: "No such route." });
       const db = await ready();
       const now = clock.now();
-      const { partner, customer, gateRow } = await callerOf(contract.auth, req, db, now);
+      const rawParams = contract.params ? await routeCtx.params : undefined;
+      const rawQuery = contract.query ? Object.fromEntries(new URL(req.url).searchParams) : undefined;
+      // The read joins the caller's statement (one round trip) when its input is valid; an invalid
+      // one is refused as before: after the caller (its key and token errors come first).
+      const input = withCaller ? validInput(contract, rawParams, rawQuery, now) : undefined;
+      const values = input && withCaller!.values(input);
+      const { partner, customer, gateRow, rows } = values
+        ? await authenticateCustomerWith(db, req.headers.get("ocp-apim-subscription-key"), bearerTokenOf(req), now, withCaller!, values)
+        : { ...(await callerOf(contract.auth, req, db, now)), rows: undefined };
       partnerId = partner?.id;
-      const params = contract.params ? parseOrThrow(contract.params, await routeCtx.params, "path") : undefined;
-      const query = contract.query ? parseOrThrow(contract.query, Object.fromEntries(new URL(req.url).searchParams), "query") : undefined;
+      const params = input ? input.params : contract.params ? parseOrThrow(contract.params, rawParams, "path") : undefined;
+      const query = input ? input.query : contract.query ? parseOrThrow(contract.query, rawQuery, "query") : undefined;
       const gated = contract.gate && customer ? await enforceGate(db, contract.gate, customer, gateRow) : undefined;
+      // Its not-found after the caller's and the gate's refusals, as when it was read after them.
+      const found = rows && withCaller!.answer(rows);
       const context = { correlationId, route: contract.operationId };
       const write: Writer = (work) => inUnit((unit) => work(unit.tx), { context, actor: actorOf(partner, customer), db });
-      const reply = await handler({ req, query, params, partner, customer, gated, db, write, now, correlationId } as ReadContext<Q, P, A>);
+      const reply = await handler({ req, query, params, partner, customer, gated, db, write, now, correlationId, found } as ReadContext<Q, P, A, R>);
       const text = reply.body === undefined ? null : JSON.stringify(reply.body);
       response = jsonResponse(reply.status ?? contract.success.status, text, { ...reply.headers, "x-correlation-id": correlationId });
     } catch (err) {
@@ -216,6 +240,28 @@ export function readEndpoint<Q extends z.ZodType | undefined, P extends z.ZodTyp
     logRequest(req, { correlationId, route: contract.path, status: response.status, started, partnerId });
     return response;
   };
+}
+
+/** What a read joined to its caller is keyed by: the request's valid path and query, and the time. */
+export interface ReadInput<Q, P> {
+  params: Out<P>;
+  query: Out<Q>;
+  now: Date;
+}
+
+function validInput<Q extends z.ZodType | undefined, P extends z.ZodType | undefined>(
+  contract: Contract<undefined, Q, P>,
+  rawParams: unknown,
+  rawQuery: unknown,
+  now: Date,
+): ReadInput<Q, P> | undefined {
+  try {
+    const params = contract.params ? parseOrThrow(contract.params, rawParams, "path") : undefined;
+    const query = contract.query ? parseOrThrow(contract.query, rawQuery, "query") : undefined;
+    return { params: params as Out<P>, query: query as Out<Q>, now };
+  } catch {
+    return undefined;
+  }
 }
 
 function actorOf(partner: Partner | undefined, customer: CustomerContext | undefined): Actor {

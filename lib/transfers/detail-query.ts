@@ -11,6 +11,7 @@ import {
   transfers,
   transferStateHistory,
 } from "@/db/schema";
+import type { ReadWithCaller } from "@/lib/auth/authenticate";
 import { notFound } from "@/lib/errors";
 import type { NetworkCancellationView } from "./network-cancellations";
 import type { TransferRow } from "./records";
@@ -69,22 +70,27 @@ const networkCancellation = sql<
   select json_build_object('state', n.state, 'expectedBy', n.expected_by, 'resolvedAt', n.resolved_at) from ${networkCancellations} n
   where n.transfer_id = ${transfers.id} order by n.created_at desc, n.id desc limit 1) end`;
 
+// The read's columns, also joined to its caller's statement (transferDetailWithCaller).
+const detailFields = {
+  row: getTableColumns(transfers),
+  payoutMethod: getTableColumns(payoutMethods),
+  history,
+  session,
+  rejection,
+  refund,
+  networkCancellation,
+  payoutRepair,
+};
+
 const build = (e: Executor) =>
   e
-    .select({
-      row: getTableColumns(transfers),
-      payoutMethod: getTableColumns(payoutMethods),
-      history,
-      session,
-      rejection,
-      refund,
-      networkCancellation,
-      payoutRepair,
-    })
+    .select(detailFields)
     .from(transfers)
     .leftJoin(payoutMethods, eq(payoutMethods.id, transfers.payoutMethodId))
     .where(and(eq(transfers.id, sql.placeholder("transferId")), eq(transfers.subscriptionId, sql.placeholder("subscriptionId"))))
     .prepare("transfer_with_detail");
+
+type Found = Awaited<ReturnType<ReturnType<typeof build>["execute"]>>[number];
 
 /**
  * The transfer, its payout method, its state history, its open funding session, a payout
@@ -94,6 +100,27 @@ const build = (e: Executor) =>
  */
 export async function transferWithDetail(db: Executor, subscriptionId: string, transferId: string): Promise<TransferWithDetail> {
   const [found] = await prepared(db, "transfer_with_detail", build).execute({ transferId, subscriptionId });
+  return detailOf(found);
+}
+
+/**
+ * The same read in its caller's statement (issue 26): the transfer keyed by the path's id AND the
+ * token's subscription, so another customer's transfer is not found, as above.
+ */
+export const transferDetailWithCaller: ReadWithCaller<{ params: { transferId: string } }, TransferWithDetail> = {
+  name: "transfer_with_detail",
+  fields: detailFields,
+  join: (query, caller) =>
+    query
+      .leftJoin(transfers, and(eq(transfers.id, sql.placeholder("transferId")), eq(transfers.subscriptionId, caller.subscriptionId)))
+      .leftJoin(payoutMethods, eq(payoutMethods.id, transfers.payoutMethodId))
+      .limit(1),
+  values: ({ params }) => ({ transferId: params.transferId }),
+  // Without a transfer its nullable join answers row: null.
+  answer: ([found]) => detailOf(found?.row ? (found as unknown as Found) : undefined),
+};
+
+function detailOf(found: Found | undefined): TransferWithDetail {
   if (!found) throw notFound("transfer");
   const s = parsed(found.session);
   const r = parsed(found.refund);

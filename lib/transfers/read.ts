@@ -6,7 +6,7 @@ import { config } from "@/lib/config";
 import { randomToken } from "@/lib/crypto/hash";
 import { expireIfOverdue, isOverdue } from "./deadline";
 import { transferInScope } from "./records";
-import { transferWithDetail } from "./detail-query";
+import { transferWithDetail, type TransferWithDetail } from "./detail-query";
 import { transferDetailView } from "./view";
 
 /**
@@ -15,8 +15,14 @@ import { transferDetailView } from "./view";
  * lock the row and write in one unit of work; every other read is plain selects (issue 13: reads
  * before it writes).
  */
-export async function readTransfer(db: Executor, write: InTransaction, input: { subscriptionId: string; transferId: string; now: Date }) {
-  const found = await transferWithDetail(db, input.subscriptionId, input.transferId);
+export async function readTransfer(
+  db: Executor,
+  write: InTransaction,
+  input: { subscriptionId: string; transferId: string; now: Date },
+  // Already read with the caller (detail-query.ts transferDetailWithCaller), when it was.
+  read?: TransferWithDetail,
+) {
+  const found = read ?? (await transferWithDetail(db, input.subscriptionId, input.transferId));
   if (found.row.state !== "validated" && !isOverdue(found.row, input.now)) return transferDetailView(found, input.now);
   return write((tx) => readTransferLocked(tx, input));
 }

@@ -1,11 +1,16 @@
 import * as api from "@/lib/api/contracts/transfers";
 import { readEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
+import { transferDetailWithCaller } from "@/lib/transfers/detail-query";
 import { readTransfer } from "@/lib/transfers/read";
 
 // GET /v1/core/transfers/{transferId}: the detail; in validated, a fresh confirmationChallenge.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: readEndpoint(api.readTransfer, async ({ db, write, params, customer, now }) => ({
-    body: await readTransfer(db, write, { subscriptionId: customer.subscriptionId, transferId: params.transferId, now }),
-  })),
+  GET: readEndpoint(
+    api.readTransfer,
+    async ({ db, write, params, customer, now, found }) => ({
+      body: await readTransfer(db, write, { subscriptionId: customer.subscriptionId, transferId: params.transferId, now }, found),
+    }),
+    { withCaller: transferDetailWithCaller },
+  ),
 });
