@@ -41,8 +41,13 @@ export async function createBeneficiary(tx: Tx, input: { subscriptionId: string;
   return beneficiaryView(tx, row);
 }
 
-export async function readBeneficiary(db: Executor, input: { subscriptionId: string; beneficiaryId: string }) {
-  return beneficiaryDetail(db, input.subscriptionId, input.beneficiaryId);
+export async function readBeneficiary(
+  db: Executor,
+  input: { subscriptionId: string; beneficiaryId: string },
+  // Already read with the caller (records.ts beneficiaryDetailWithCaller), when it was.
+  read?: Awaited<ReturnType<typeof beneficiaryDetail>>,
+) {
+  return read ?? beneficiaryDetail(db, input.subscriptionId, input.beneficiaryId);
 }
 
 /** POST /v1/core/beneficiaries/{id}/archive: one way; BLOCKED refuses (beneficiary.archiveBlocked). */

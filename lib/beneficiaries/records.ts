@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { prepared } from "@/db/prepared";
 import type { Executor, Tx } from "@/db";
 import { beneficiaries, payoutMethods } from "@/db/schema";
+import type { ReadWithCaller } from "@/lib/auth/authenticate";
 import { DomainError } from "@/lib/errors";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { beneficiaryMachine, type BeneficiaryState, type BeneficiaryTrigger } from "./state-machine";
@@ -93,13 +94,37 @@ export async function beneficiaryView(db: Executor, row: BeneficiaryRow) {
 export async function beneficiaryDetail(db: Executor, subscriptionId: string, beneficiaryId: string) {
   const rows = await prepared(db, "beneficiary_with_methods", (e) =>
     e
-      .select({ beneficiary: beneficiaries, method: payoutMethods })
+      .select(detailFields)
       .from(beneficiaries)
       .leftJoin(payoutMethods, eq(payoutMethods.beneficiaryId, beneficiaries.id))
       .where(and(eq(beneficiaries.id, sql.placeholder("beneficiaryId")), eq(beneficiaries.subscriptionId, sql.placeholder("subscriptionId"))))
       .orderBy(payoutMethods.addedAt)
       .prepare("beneficiary_with_methods"),
   ).execute({ beneficiaryId, subscriptionId });
+  return detailOf(rows);
+}
+
+const detailFields = { beneficiary: beneficiaries, method: payoutMethods };
+type DetailRow = { beneficiary: BeneficiaryRow; method: typeof payoutMethods.$inferSelect | null };
+
+/**
+ * The same read in its caller's statement (issue 26): the beneficiary keyed by the path's id AND
+ * the token's subscription, a row per payout method; another customer's is not found, as above.
+ */
+export const beneficiaryDetailWithCaller: ReadWithCaller<{ params: { beneficiaryId: string } }, ReturnType<typeof beneficiaryBody>> = {
+  name: "beneficiary_with_methods",
+  fields: detailFields,
+  join: (query, caller) =>
+    query
+      .leftJoin(beneficiaries, and(eq(beneficiaries.id, sql.placeholder("beneficiaryId")), eq(beneficiaries.subscriptionId, caller.subscriptionId)))
+      .leftJoin(payoutMethods, eq(payoutMethods.beneficiaryId, beneficiaries.id))
+      .orderBy(payoutMethods.addedAt),
+  values: ({ params }) => ({ beneficiaryId: params.beneficiaryId }),
+  // Without a beneficiary its nullable join answers one row with beneficiary: null.
+  answer: (rows) => detailOf(rows[0]?.beneficiary ? (rows as unknown as DetailRow[]) : []),
+};
+
+function detailOf(rows: DetailRow[]) {
   if (!rows.length) throw beneficiaryNotFound();
   return beneficiaryBody(
     rows[0].beneficiary,

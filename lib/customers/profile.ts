@@ -2,6 +2,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import { prepared } from "@/db/prepared";
 import type { Executor, Tx } from "@/db";
 import { customers, loginIdentifiers } from "@/db/schema";
+import type { ReadWithCaller } from "@/lib/auth/authenticate";
 import { maskIdentifier } from "@/lib/auth/identifiers";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
@@ -142,11 +143,31 @@ export async function readProfile(tx: Executor, input: { customerId: string; sub
       .orderBy(loginIdentifiers.createdAt)
       .prepare("profile_with_identifiers"),
   ).execute({ customerId: input.customerId, subscriptionId: input.subscriptionId });
+  return profileOf(rows, input.subscriptionId);
+}
+
+type ProfileRow = { customer: typeof customers.$inferSelect; identifier: typeof loginIdentifiers.$inferSelect | null };
+
+/**
+ * readProfile in its caller's statement (issue 26): the caller's statement already joins the
+ * token's customer (its gate fields), so the read adds the customer's columns and the
+ * subscription's login identifiers, a row per identifier.
+ */
+export const profileWithCaller: ReadWithCaller<unknown, ReturnType<typeof profileOf>> = {
+  name: "profile_with_identifiers",
+  fields: { customer: customers, identifier: loginIdentifiers },
+  join: (query, caller) => query.leftJoin(loginIdentifiers, eq(loginIdentifiers.subscriptionId, caller.subscriptionId)).orderBy(loginIdentifiers.createdAt),
+  values: () => ({}),
+  // The caller was accepted, so its customer and subscription exist.
+  answer: (rows) => profileOf(rows as unknown as ProfileRow[], rows[0].subscriptionId as string),
+};
+
+function profileOf(rows: ProfileRow[], subscriptionId: string) {
   const customer = rows[0].customer;
   const ids = rows.flatMap((r) => (r.identifier ? [r.identifier] : []));
   return {
     // The caller's own subscription (resolved from the token, so it exists).
-    subscriptionId: input.subscriptionId,
+    subscriptionId,
     status: customer.status,
     statusOperationalHint: customer.statusOperationalHint ?? null,
     kycStatus: customer.kycStatus,

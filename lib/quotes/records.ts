@@ -4,6 +4,7 @@ import type { Executor } from "@/db";
 import { quotes } from "@/db/schema";
 import { estimateDeliveryBy } from "@/lib/delivery/estimates";
 import { corridorByCode } from "@/lib/corridors/corridors";
+import type { ReadWithCaller } from "@/lib/auth/authenticate";
 import { DomainError, type StatusOf } from "@/lib/errors";
 
 export type QuoteRow = typeof quotes.$inferSelect;
@@ -20,6 +21,22 @@ export async function quoteInScope(db: Executor, subscriptionId: string, quoteId
   if (!row) throw quoteNotFound();
   return row;
 }
+
+/**
+ * quoteInScope in its caller's statement (issue 26): the quote keyed by the path's id AND the
+ * token's subscription; another customer's is not found, as above.
+ */
+export const quoteWithCaller: ReadWithCaller<{ params: { quoteId: string } }, QuoteRow> = {
+  name: "quote_in_scope",
+  fields: { quote: quotes },
+  join: (query, caller) =>
+    query.leftJoin(quotes, and(eq(quotes.id, sql.placeholder("quoteId")), eq(quotes.subscriptionId, caller.subscriptionId))).limit(1),
+  values: ({ params }) => ({ quoteId: params.quoteId }),
+  answer: ([row]) => {
+    if (!row?.quote) throw quoteNotFound();
+    return row.quote as QuoteRow;
+  },
+};
 
 export const quoteNotFound = () => new DomainError("quote.notFound", { message: "No such quote." });
 

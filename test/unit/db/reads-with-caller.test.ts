@@ -10,8 +10,8 @@ import { after, before, describe, it } from "node:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { customers, partnerApiKeys } from "@/db/schema";
-import { clock } from "@/lib/clock";
+import { customers, loginIdentifiers, partnerApiKeys, payoutMethods } from "@/db/schema";
+import { addSeconds, clock } from "@/lib/clock";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
@@ -128,5 +128,97 @@ describe("GET /v1/core/transfers/{id} in one statement with its caller", () => {
     assert.equal(codeOf(badKey.text), "auth.subscriptionKeyInvalid");
     const invalid = await call(route, `/v1/core/transfers/${long}`, { transferId: long }, auth(caller));
     assert.equal(invalid.status, 400, invalid.text);
+  });
+});
+
+/**
+ * The other single-resource reads: one statement, the same bytes as the read on its own, another
+ * customer's resource not found, and the gate before not-found.
+ */
+describe("the other customer reads in one statement with their caller", () => {
+  /** A caller with a transfer (its quote and beneficiary), two payout methods and two login identifiers. */
+  async function furnished() {
+    const caller = await newCaller();
+    const t = await registeredTransfer(db, caller);
+    const now = clock.now();
+    for (const [i, at] of [addSeconds(now, 2), now].entries()) {
+      await db.insert(payoutMethods).values({
+        id: newId("pm"),
+        beneficiaryId: t.beneficiaryId,
+        methodType: "bank_account",
+        corridor: "US-MX",
+        destinationIdentifierEncrypted: "x",
+        destinationIdentifierMasked: `****${i}`,
+        addedAt: at,
+      });
+      await db.insert(loginIdentifiers).values({
+        id: newId("lid"),
+        partnerId: caller.partnerId,
+        subscriptionId: caller.subscriptionId,
+        type: "email",
+        value: `${newId("u")}@example.com`,
+        verifiedAt: now,
+        createdAt: addSeconds(now, -i),
+      });
+    }
+    return { caller, t };
+  }
+
+  it("GET /v1/core/beneficiaries/{id}", async () => {
+    const route = (await import("@/app/v1/core/beneficiaries/[beneficiaryId]/route")).GET as Route;
+    const { beneficiaryDetail } = await import("@/lib/beneficiaries/records");
+    const { caller, t } = await furnished();
+    const res = await call(route, `/v1/core/beneficiaries/${t.beneficiaryId}`, { beneficiaryId: t.beneficiaryId }, auth(caller));
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.statements, 1);
+    assert.equal(res.text, JSON.stringify(await beneficiaryDetail(db, caller.subscriptionId, t.beneficiaryId)));
+    assert.equal((JSON.parse(res.text) as { payoutMethods: unknown[] }).payoutMethods.length, 2);
+    const stranger = await newCaller();
+    const theirs = await call(route, `/v1/core/beneficiaries/${t.beneficiaryId}`, { beneficiaryId: t.beneficiaryId }, auth(stranger));
+    assert.equal(codeOf(theirs.text), "beneficiary.notFound");
+    assert.equal(theirs.statements, 1);
+    await db.update(customers).set({ status: "PENDING" }).where(eq(customers.id, stranger.customerId));
+    const gated = await call(route, `/v1/core/beneficiaries/${t.beneficiaryId}`, { beneficiaryId: t.beneficiaryId }, auth(stranger));
+    assert.equal(codeOf(gated.text), "customer.statusInsufficient");
+  });
+
+  it("GET /v1/core/quotes/{id}", async () => {
+    const route = (await import("@/app/v1/core/quotes/[quoteId]/route")).GET as Route;
+    const { quoteInScope, quoteView } = await import("@/lib/quotes/records");
+    const { caller, t } = await furnished();
+    const res = await call(route, `/v1/core/quotes/${t.quoteId}`, { quoteId: t.quoteId }, auth(caller));
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.statements, 1);
+    // The same view but for its delivery estimate, which moves with the clock.
+    const { estimatedDeliveryBy: _served, ...served } = JSON.parse(res.text) as Record<string, unknown>;
+    const { estimatedDeliveryBy: _alone, ...alone } = JSON.parse(JSON.stringify(quoteView(await quoteInScope(db, caller.subscriptionId, t.quoteId), clock.now())));
+    assert.equal(served.quoteId, t.quoteId);
+    assert.deepEqual(served, alone);
+    const stranger = await newCaller();
+    const theirs = await call(route, `/v1/core/quotes/${t.quoteId}`, { quoteId: t.quoteId }, auth(stranger));
+    assert.equal(codeOf(theirs.text), "quote.notFound");
+    assert.equal(theirs.statements, 1);
+    await db.update(customers).set({ status: "CLOSED" }).where(eq(customers.id, stranger.customerId));
+    const gated = await call(route, `/v1/core/quotes/${t.quoteId}`, { quoteId: t.quoteId }, auth(stranger));
+    assert.equal(codeOf(gated.text), "customer.statusBlocking");
+  });
+
+  it("GET /v1/core/profile", async () => {
+    const route = (await import("@/app/v1/core/profile/route")).GET as Route;
+    const { readProfile } = await import("@/lib/customers/profile");
+    const { caller } = await furnished();
+    const res = await call(route, "/v1/core/profile", {}, auth(caller));
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.statements, 1);
+    assert.equal(res.text, JSON.stringify(await readProfile(db, { customerId: caller.customerId, subscriptionId: caller.subscriptionId })));
+    assert.equal((JSON.parse(res.text) as { identifiers: unknown[] }).identifiers.length, 2);
+    // A customer with no identifier yet: its row still comes (the identifiers' join is a LEFT JOIN).
+    const bare = await newCaller();
+    const alone = await call(route, "/v1/core/profile", {}, auth(bare));
+    assert.equal(alone.status, 200, alone.text);
+    assert.equal(alone.text, JSON.stringify(await readProfile(db, { customerId: bare.customerId, subscriptionId: bare.subscriptionId })));
+    await db.update(customers).set({ status: "CLOSED" }).where(eq(customers.id, bare.customerId));
+    const gated = await call(route, "/v1/core/profile", {}, auth(bare));
+    assert.equal(codeOf(gated.text), "customer.statusBlocking");
   });
 });

@@ -1,5 +1,5 @@
 import * as api from "@/lib/api/contracts/profile";
-import { readProfile, submitProfile } from "@/lib/customers/profile";
+import { profileWithCaller, readProfile, submitProfile } from "@/lib/customers/profile";
 import { endpoint, readEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
 
@@ -8,7 +8,11 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: endpoint(api.submitProfile, async ({ tx, body, customer, now }) => ({
     body: await submitProfile(tx, { customerId: customer.customerId, profile: body, now }),
   })),
-  GET: readEndpoint(api.readProfile, async ({ db, customer }) => ({
-    body: await readProfile(db, { customerId: customer.customerId, subscriptionId: customer.subscriptionId }),
-  })),
+  GET: readEndpoint(
+    api.readProfile,
+    async ({ db, customer, found }) => ({
+      body: found ?? (await readProfile(db, { customerId: customer.customerId, subscriptionId: customer.subscriptionId })),
+    }),
+    { withCaller: profileWithCaller },
+  ),
 });

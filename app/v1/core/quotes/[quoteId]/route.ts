@@ -1,11 +1,15 @@
 import * as api from "@/lib/api/contracts/quotes";
 import { readEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
-import { quoteInScope, quoteView } from "@/lib/quotes/records";
+import { quoteInScope, quoteView, quoteWithCaller } from "@/lib/quotes/records";
 
 // GET /v1/core/quotes/{quoteId}: the quote and its lifecycle status.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: readEndpoint(api.readQuote, async ({ db, params, customer, now }) => ({
-    body: quoteView(await quoteInScope(db, customer.subscriptionId, params.quoteId), now),
-  })),
+  GET: readEndpoint(
+    api.readQuote,
+    async ({ db, params, customer, now, found }) => ({
+      body: quoteView(found ?? (await quoteInScope(db, customer.subscriptionId, params.quoteId)), now),
+    }),
+    { withCaller: quoteWithCaller },
+  ),
 });
