@@ -29,8 +29,7 @@ export async function quoteInScope(db: Executor, subscriptionId: string, quoteId
 export const quoteWithCaller: ReadWithCaller<{ params: { quoteId: string } }, QuoteRow> = {
   name: "quote_in_scope",
   fields: { quote: quotes },
-  join: (query, caller) =>
-    query.leftJoin(quotes, and(eq(quotes.id, sql.placeholder("quoteId")), eq(quotes.subscriptionId, caller.subscriptionId))).limit(1),
+  join: (query, caller) => query.leftJoin(quotes, and(eq(quotes.id, sql.placeholder("quoteId")), eq(quotes.subscriptionId, caller.subscriptionId))).limit(1),
   values: ({ params }) => ({ quoteId: params.quoteId }),
   answer: ([row]) => {
     if (!row?.quote) throw quoteNotFound();

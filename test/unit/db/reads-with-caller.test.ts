@@ -36,8 +36,12 @@ async function newCaller(): Promise<Caller> {
   const owner = await newSubscription(db);
   const apiKey = `key_${newId("k")}`;
   const now = clock.now();
-  await db.insert(partnerApiKeys).values({ id: newId("pak"), partnerId: owner.partnerId, keyHash: sha256Hex(apiKey), keyPrefix: apiKey.slice(0, 8), createdAt: now });
-  const { accessToken } = await db.transaction((tx) => issueTokens(tx, { subscriptionId: owner.subscriptionId, partnerId: owner.partnerId, now, nextStep: "NONE" }));
+  await db
+    .insert(partnerApiKeys)
+    .values({ id: newId("pak"), partnerId: owner.partnerId, keyHash: sha256Hex(apiKey), keyPrefix: apiKey.slice(0, 8), createdAt: now });
+  const { accessToken } = await db.transaction((tx) =>
+    issueTokens(tx, { subscriptionId: owner.subscriptionId, partnerId: owner.partnerId, now, nextStep: "NONE" }),
+  );
   return { ...owner, apiKey, token: accessToken };
 }
 
@@ -191,7 +195,9 @@ describe("the other customer reads in one statement with their caller", () => {
     assert.equal(res.statements, 1);
     // The same view but for its delivery estimate, which moves with the clock.
     const { estimatedDeliveryBy: _served, ...served } = JSON.parse(res.text) as Record<string, unknown>;
-    const { estimatedDeliveryBy: _alone, ...alone } = JSON.parse(JSON.stringify(quoteView(await quoteInScope(db, caller.subscriptionId, t.quoteId), clock.now())));
+    const { estimatedDeliveryBy: _alone, ...alone } = JSON.parse(
+      JSON.stringify(quoteView(await quoteInScope(db, caller.subscriptionId, t.quoteId), clock.now())),
+    );
     assert.equal(served.quoteId, t.quoteId);
     assert.deepEqual(served, alone);
     const stranger = await newCaller();
