@@ -70,16 +70,21 @@ function customerQuery(db: Db) {
  * then the gate, have been accepted, exactly as when the read was a statement of its own.
  */
 export interface ReadWithCaller<I, R> {
-  /** Names the prepared statement (one per process): auth_customer_<name>. */
+  /** Names the prepared statement (one per process and shape): auth_customer_<name><shape>. */
   name: string;
+  /** Which optional parts (filters) this input's statement has; each shape is its own prepared statement. */
+  shape?: (input: I) => string;
   /** The read's columns, none named like the caller's. */
   fields: SelectedFields;
-  /** Joins the read's tables (LEFT JOIN, so a missing resource keeps the caller's row) and sets order and limit. */
-  join: (query: PgSelect, scope: { subscriptionId: typeof subscriptions.id; customerId: typeof subscriptions.customerId }) => PgSelect;
+  /**
+   * Joins the read's tables (LEFT JOIN, so a missing resource keeps the caller's row) and sets
+   * order and limit; built once per shape, with placeholders for the values below.
+   */
+  join: (query: PgSelect, scope: { subscriptionId: typeof subscriptions.id; customerId: typeof subscriptions.customerId }, input: I) => PgSelect;
   /** The read's placeholder values, or undefined when this request cannot be joined (it is read after the caller). */
   values: (input: I) => Record<string, unknown> | undefined;
   /** The read's answer from the statement's rows (the caller's columns are in them too); throws its not-found. */
-  answer: (rows: Record<string, unknown>[]) => R;
+  answer: (rows: Record<string, unknown>[], input: I) => R;
 }
 
 // Prepared once per database handle (one per process).
@@ -123,19 +128,20 @@ export async function authenticateCustomerWith<I, R>(
   token: string | null,
   now: Date,
   read: ReadWithCaller<I, R>,
+  input: I,
   values: Record<string, unknown>,
 ): Promise<{ partner: Partner; customer: CustomerContext; gateRow: GatedCustomer | undefined; rows: Record<string, unknown>[] }> {
   if (!apiKey || apiKey.length > 256 || !token || token.length > 512) return { ...(await authenticateCustomer(db, apiKey, token, now)), rows: [] };
-  const name = `auth_customer_${read.name}`;
-  const query = preparedOnce(db, name, (e) => readQuery(e, read).prepare(name));
+  const name = `auth_customer_${read.name}${read.shape?.(input) ?? ""}`;
+  const query = preparedOnce(db, name, (e) => readQuery(e, read, input).prepare(name));
   const rows = (await query.execute({ ...values, keyHash: sha256Hex(apiKey), tokenHash: sha256Hex(token) })) as Record<string, unknown>[];
   return { ...callerOfRow(rows[0] as CallerRow | undefined, now), rows };
 }
 
-function readQuery<I, R>(db: Db, read: ReadWithCaller<I, R>) {
+function readQuery<I, R>(db: Db, read: ReadWithCaller<I, R>, input: I) {
   const clash = Object.keys(read.fields).find((k) => k in callerFields);
   if (clash) throw new Error(`ReadWithCaller ${read.name}: its column ${clash} is named like the caller's`);
-  return read.join(callerSelect(db, read.fields) as unknown as PgSelect, { subscriptionId: subscriptions.id, customerId: subscriptions.customerId });
+  return read.join(callerSelect(db, read.fields) as unknown as PgSelect, { subscriptionId: subscriptions.id, customerId: subscriptions.customerId }, input);
 }
 
 type CallerRow = Awaited<ReturnType<ReturnType<typeof customerQuery>["execute"]>>[number];

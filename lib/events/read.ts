@@ -1,7 +1,9 @@
 import { and, asc, eq, gt, gte, inArray, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db";
 import { prepared } from "@/db/prepared";
 import { events } from "@/db/schema";
+import type { ReadWithCaller } from "@/lib/auth/authenticate";
 import { notFound } from "@/lib/errors";
 import type { EventType } from "./emit";
 
@@ -26,10 +28,13 @@ export interface ListEventsInput {
  * itself: a partner resumes from the last one it processed, whether it came by webhook or here.
  */
 export async function listEvents<E = EventEnvelope>(db: Executor, input: ListEventsInput): Promise<{ items: E[]; nextCursor: string | null }> {
-  const rows = await pageQuery(db, input);
-  const page = rows.slice(0, input.limit);
+  return pageOf<E>(await pageQuery(db, input), input.limit);
+}
+
+function pageOf<E>(rows: { body: unknown; sequence: number }[], limit: number): { items: E[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { items: page.map((r) => r.body as E), nextCursor: rows.length > input.limit && last ? String(last.sequence) : null };
+  return { items: page.map((r) => r.body as E), nextCursor: rows.length > limit && last ? String(last.sequence) : null };
 }
 
 /** A value, or its placeholder when the query is prepared. */
@@ -42,24 +47,69 @@ const asPlaceholder = ((name: string) => sql.placeholder(name)) as unknown as Pa
  * length and is built per request, as transfer_list does with states.
  */
 function pageQuery(db: Executor, input: ListEventsInput) {
-  const build = (e: Executor, p: Param) => {
-    const conditions: SQL[] = [eq(events.subscriptionId, p("sub", input.subscriptionId))];
-    if (input.types) conditions.push(inArray(events.eventType, [...input.types]));
-    if (input.createdSince) conditions.push(gte(events.occurredAt, p("since", input.createdSince)));
-    if (input.after !== undefined) conditions.push(gt(events.sequence, p("after", input.after)));
-    return e
+  const build = (e: Executor, p: Param) =>
+    e
       .select({ body: events.body, sequence: events.sequence })
       .from(events)
-      .where(and(...conditions))
+      .where(pageWhere(p, input, p("sub", input.subscriptionId)))
       .orderBy(asc(events.sequence))
       .limit(p("limit", input.limit + 1));
-  };
   if (input.types) return build(db, (_, v) => v);
-  const shape = `event_list${input.createdSince ? "_since" : ""}${input.after !== undefined ? "_after" : ""}`;
-  // A placeholder skips the column's encoder: the timestamp goes as ISO text, which PostgreSQL casts.
-  const values = { sub: input.subscriptionId, since: input.createdSince?.toISOString(), after: input.after, limit: input.limit + 1 };
-  return prepared(db, shape, (e) => build(e, asPlaceholder).prepare(shape)).execute(values);
+  const shape = `event_list${shapeOf(input)}`;
+  return prepared(db, shape, (e) => build(e, asPlaceholder).prepare(shape)).execute(valuesOf(input));
 }
+
+const pageWhere = (p: Param, input: Omit<ListEventsInput, "subscriptionId">, subscription: SQL | AnyPgColumn | string) => {
+  const conditions: SQL[] = [eq(events.subscriptionId, subscription)];
+  if (input.types) conditions.push(inArray(events.eventType, [...input.types]));
+  if (input.createdSince) conditions.push(gte(events.occurredAt, p("since", input.createdSince)));
+  if (input.after !== undefined) conditions.push(gt(events.sequence, p("after", input.after)));
+  return and(...conditions)!;
+};
+const shapeOf = (input: Omit<ListEventsInput, "subscriptionId">) => `${input.createdSince ? "_since" : ""}${input.after !== undefined ? "_after" : ""}`;
+// A placeholder skips the column's encoder: the timestamp goes as ISO text, which PostgreSQL casts.
+const valuesOf = (input: Omit<ListEventsInput, "subscriptionId"> & { subscriptionId?: string }) => ({
+  sub: input.subscriptionId,
+  since: input.createdSince?.toISOString(),
+  after: input.after,
+  limit: input.limit + 1,
+});
+
+/** The list's query string, as the pipeline validated it. */
+export interface EventsQuery {
+  type?: readonly EventType[];
+  createdSince?: string;
+  after?: number;
+  limit: number;
+}
+const inputOf = (query: EventsQuery) => ({
+  types: query.type,
+  createdSince: query.createdSince ? new Date(query.createdSince) : undefined,
+  after: query.after,
+  limit: query.limit,
+});
+
+/**
+ * The page in its caller's statement (issue 26): the events joined to the token's subscription,
+ * their filters in the ON clause, so an empty page is the caller's row with no event. A type
+ * filter varies in length (built per request above): such a request is read after its caller.
+ */
+const eventPage: ReadWithCaller<{ query: EventsQuery }, { items: EventEnvelope[]; nextCursor: string | null }> = {
+  name: "event_list",
+  shape: ({ query }) => shapeOf(inputOf(query)),
+  fields: { event: { body: events.body, sequence: events.sequence } },
+  join: (q, caller, { query }) =>
+    q
+      .leftJoin(events, pageWhere(asPlaceholder, inputOf(query), caller.subscriptionId))
+      .orderBy(asc(events.sequence))
+      .limit(sql.placeholder("limit")),
+  values: ({ query }) => (query.type ? undefined : valuesOf(inputOf(query))),
+  answer: (rows, { query }) =>
+    pageOf(
+      rows.flatMap((r) => (r.event ? [r.event as { body: unknown; sequence: number }] : [])),
+      query.limit,
+    ),
+};
 
 /** GET /v1/core/events/{eventId}; another subscription's event is event.notFound (404). */
 export async function readEvent<E = EventEnvelope>(db: Executor, input: { subscriptionId: string; eventId: string }): Promise<E> {
@@ -70,3 +120,6 @@ export async function readEvent<E = EventEnvelope>(db: Executor, input: { subscr
   if (!row) throw notFound("event");
   return row.body as E;
 }
+
+/** eventPage as the wire type the route names (as listEvents<E>: jsonb keeps no type). */
+export const eventsWithCaller = <E = EventEnvelope>() => eventPage as ReadWithCaller<{ query: EventsQuery }, { items: E[]; nextCursor: string | null }>;

@@ -221,14 +221,14 @@ export function readEndpoint<
       const input = withCaller ? validInput(contract, rawParams, rawQuery, now) : undefined;
       const values = input && withCaller!.values(input);
       const { partner, customer, gateRow, rows } = values
-        ? await authenticateCustomerWith(db, req.headers.get("ocp-apim-subscription-key"), bearerTokenOf(req), now, withCaller!, values)
+        ? await authenticateCustomerWith(db, req.headers.get("ocp-apim-subscription-key"), bearerTokenOf(req), now, withCaller!, input!, values)
         : { ...(await callerOf(contract.auth, req, db, now)), rows: undefined };
       partnerId = partner?.id;
       const params = input ? input.params : contract.params ? parseOrThrow(contract.params, rawParams, "path") : undefined;
       const query = input ? input.query : contract.query ? parseOrThrow(contract.query, rawQuery, "query") : undefined;
       const gated = contract.gate && customer ? await enforceGate(db, contract.gate, customer, gateRow) : undefined;
       // Its not-found after the caller's and the gate's refusals, as when it was read after them.
-      const found = rows && withCaller!.answer(rows);
+      const found = rows && withCaller!.answer(rows, input!);
       const context = { correlationId, route: contract.operationId };
       const write: Writer = (work) => inUnit((unit) => work(unit.tx), { context, actor: actorOf(partner, customer), db });
       const reply = await handler({ req, query, params, partner, customer, gated, db, write, now, correlationId, found } as ReadContext<Q, P, A, R>);

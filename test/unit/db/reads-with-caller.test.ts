@@ -159,7 +159,7 @@ describe("the other customer reads in one statement with their caller", () => {
         id: newId("lid"),
         partnerId: caller.partnerId,
         subscriptionId: caller.subscriptionId,
-        type: "email",
+        type: "EMAIL",
         value: `${newId("u")}@example.com`,
         verifiedAt: now,
         createdAt: addSeconds(now, -i),
@@ -226,5 +226,35 @@ describe("the other customer reads in one statement with their caller", () => {
     await db.update(customers).set({ status: "CLOSED" }).where(eq(customers.id, bare.customerId));
     const gated = await call(route, "/v1/core/profile", {}, auth(bare));
     assert.equal(codeOf(gated.text), "customer.statusBlocking");
+  });
+});
+
+describe("GET /v1/core/events in one statement with its caller", () => {
+  it("answers each page, its filters and an empty page with one statement, the same bytes as listEvents", async () => {
+    const route = (await import("@/app/v1/core/events/route")).GET as Route;
+    const { listEvents } = await import("@/lib/events/read");
+    const caller = await newCaller();
+    for (let i = 0; i < 3; i++) await registeredTransfer(db, caller);
+    const since = addSeconds(clock.now(), -60);
+    const alone = (q: { after?: number; createdSince?: Date; types?: ["transfer.state.changed"] }) =>
+      listEvents(db, { subscriptionId: caller.subscriptionId, limit: 2, ...q }).then((page) => JSON.stringify(page));
+    const first = await call(route, "/v1/core/events?limit=2", {}, auth(caller));
+    assert.equal(first.status, 200, first.text);
+    assert.equal(first.statements, 1);
+    assert.equal(first.text, await alone({}));
+    const { items, nextCursor } = JSON.parse(first.text) as { items: unknown[]; nextCursor: string };
+    assert.equal(items.length, 2);
+    assert.ok(nextCursor);
+    const next = await call(route, `/v1/core/events?limit=2&after=${nextCursor}&createdSince=${since.toISOString()}`, {}, auth(caller));
+    assert.equal(next.statements, 1);
+    assert.equal(next.text, await alone({ after: Number(nextCursor), createdSince: since }));
+    // A type filter varies in length: read after its caller, with the same answer.
+    const typed = await call(route, "/v1/core/events?limit=2&type=transfer.state.changed", {}, auth(caller));
+    assert.equal(typed.status, 200, typed.text);
+    assert.equal(typed.statements, 2);
+    assert.equal(typed.text, await alone({ types: ["transfer.state.changed"] }));
+    const none = await call(route, "/v1/core/events?limit=2", {}, auth(await newCaller()));
+    assert.equal(none.text, JSON.stringify({ items: [], nextCursor: null }));
+    assert.equal(none.statements, 1);
   });
 });

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import * as api from "@/lib/api/contracts/events";
-import { listEvents } from "@/lib/events/read";
+import { eventsWithCaller, listEvents } from "@/lib/events/read";
 import { readEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
 
@@ -9,13 +9,19 @@ type WireEvent = z.input<typeof api.EventSchema>;
 
 // GET /v1/core/events: the subscription's events in sequence order (type, createdSince, after, limit).
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: readEndpoint(api.listEvents, async ({ db, query, customer }) => ({
-    body: await listEvents<WireEvent>(db, {
-      subscriptionId: customer.subscriptionId,
-      types: query.type,
-      createdSince: query.createdSince ? new Date(query.createdSince) : undefined,
-      after: query.after,
-      limit: query.limit,
+  GET: readEndpoint(
+    api.listEvents,
+    async ({ db, query, customer, found }) => ({
+      body:
+        found ??
+        (await listEvents<WireEvent>(db, {
+          subscriptionId: customer.subscriptionId,
+          types: query.type,
+          createdSince: query.createdSince ? new Date(query.createdSince) : undefined,
+          after: query.after,
+          limit: query.limit,
+        })),
     }),
-  })),
+    { withCaller: eventsWithCaller<WireEvent>() },
+  ),
 });
