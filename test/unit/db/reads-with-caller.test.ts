@@ -14,7 +14,7 @@ import { customers, loginIdentifiers, partnerApiKeys, payoutMethods } from "@/db
 import { addSeconds, clock } from "@/lib/clock";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { freshDb } from "../../support/db";
-import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
+import { newSubscription, registeredTransfer, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -32,17 +32,21 @@ interface Caller extends Owner {
 
 /** A customer with a subscription key of its partner and an access token. */
 async function newCaller(): Promise<Caller> {
-  const { issueTokens } = await import("@/lib/auth/tokens");
   const owner = await newSubscription(db);
   const apiKey = `key_${newId("k")}`;
   const now = clock.now();
   await db
     .insert(partnerApiKeys)
     .values({ id: newId("pak"), partnerId: owner.partnerId, keyHash: sha256Hex(apiKey), keyPrefix: apiKey.slice(0, 8), createdAt: now });
-  const { accessToken } = await db.transaction((tx) =>
-    issueTokens(tx, { subscriptionId: owner.subscriptionId, partnerId: owner.partnerId, now, nextStep: "NONE" }),
-  );
-  return { ...owner, apiKey, token: accessToken };
+  return { ...owner, apiKey, token: await tokenFor(owner) };
+}
+
+/** A new access token of `owner`'s subscription, issued now. */
+async function tokenFor(owner: Owner): Promise<string> {
+  const { issueTokens } = await import("@/lib/auth/tokens");
+  const now = clock.now();
+  const issued = await db.transaction((tx) => issueTokens(tx, { subscriptionId: owner.subscriptionId, partnerId: owner.partnerId, now, nextStep: "NONE" }));
+  return issued.accessToken;
 }
 
 /** Statements sent by the process's database client while `work` runs (postgres.js unsafe, PGlite query). */
@@ -256,5 +260,60 @@ describe("GET /v1/core/events in one statement with its caller", () => {
     const none = await call(route, "/v1/core/events?limit=2", {}, auth(await newCaller()));
     assert.equal(none.text, JSON.stringify({ items: [], nextCursor: null }));
     assert.equal(none.statements, 1);
+  });
+});
+
+describe("GET /v1/core/transfers in one statement with its caller", () => {
+  const write = <T>(work: Parameters<Db["transaction"]>[0]) => db.transaction(work) as Promise<T>;
+
+  it("answers the first page, with createdSince, and an empty page with one statement, the same bytes as listTransfers", async () => {
+    const route = (await import("@/app/v1/core/transfers/route")).GET as Route;
+    const { listTransfers } = await import("@/lib/transfers/list");
+    const { serviceSecret } = await import("@/lib/platform/secrets");
+    // The cursor secret is read once per process (then kept): read it before counting.
+    await serviceSecret(db, "cursor");
+    const caller = await newCaller();
+    for (let i = 0; i < 3; i++) await registeredTransfer(db, caller);
+    const alone = (q: { createdSince?: Date; cursor?: string; states?: ["registered"] }) =>
+      listTransfers(db, write, { subscriptionId: caller.subscriptionId, limit: 2, now: clock.now(), ...q }).then((page) => JSON.stringify(page));
+    const first = await call(route, "/v1/core/transfers?limit=2", {}, auth(caller));
+    assert.equal(first.status, 200, first.text);
+    assert.equal(first.statements, 1);
+    assert.equal(first.text, await alone({}));
+    const { items, nextCursor } = JSON.parse(first.text) as { items: unknown[]; nextCursor: string };
+    assert.equal(items.length, 2);
+    const since = addSeconds(clock.now(), -60);
+    const filtered = await call(route, `/v1/core/transfers?limit=2&createdSince=${since.toISOString()}`, {}, auth(caller));
+    assert.equal(filtered.statements, 1);
+    assert.equal(filtered.text, await alone({ createdSince: since }));
+    // A cursor (checked against the subscription) and a states filter (its length varies) are read after the caller.
+    const second = await call(route, `/v1/core/transfers?limit=2&cursor=${encodeURIComponent(nextCursor)}`, {}, auth(caller));
+    assert.equal(second.status, 200, second.text);
+    assert.equal(second.text, await alone({ cursor: nextCursor }));
+    assert.equal(second.statements, 2);
+    const states = await call(route, "/v1/core/transfers?limit=2&states=registered", {}, auth(caller));
+    assert.equal(states.text, await alone({ states: ["registered"] }));
+    const none = await call(route, "/v1/core/transfers?limit=2", {}, auth(await newCaller()));
+    assert.equal(none.text, JSON.stringify({ items: [], nextCursor: null }));
+    assert.equal(none.statements, 1);
+  });
+
+  it("still expires an overdue transfer before listing it (the caller's row carries the flag)", async () => {
+    const route = (await import("@/app/v1/core/transfers/route")).GET as Route;
+    const caller = await newCaller();
+    const t = await registeredTransfer(db, caller);
+    clock.advance((TRANSFER_TTL_SECONDS + 60) * 1000);
+    try {
+      const res = await call(route, "/v1/core/transfers", {}, auth({ ...caller, token: await tokenFor(caller) }));
+      assert.equal(res.status, 200, res.text);
+      const { items } = JSON.parse(res.text) as { items: { transferId: string; transferStatus: string }[] };
+      assert.deepEqual(
+        items.map((i) => [i.transferId, i.transferStatus]),
+        [[t.id, "expired"]],
+      );
+      assert.ok(res.statements > 1, "the expiry is written");
+    } finally {
+      clock.reset();
+    }
   });
 });

@@ -1,18 +1,27 @@
 import * as api from "@/lib/api/contracts/transfers";
 import { readEndpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
-import { listTransfers } from "@/lib/transfers/list";
+import { listTransfers, transferPageWithCaller } from "@/lib/transfers/list";
 
 // GET /v1/core/transfers: summaries, states filter, default window, cursor pagination.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: readEndpoint(api.listTransfers, async ({ db, write, query, customer, now }) => ({
-    body: await listTransfers(db, write, {
-      subscriptionId: customer.subscriptionId,
-      states: query.states,
-      createdSince: query.createdSince ? new Date(query.createdSince) : undefined,
-      limit: query.limit,
-      cursor: query.cursor,
-      now,
+  GET: readEndpoint(
+    api.listTransfers,
+    async ({ db, write, query, customer, now, found }) => ({
+      body: await listTransfers(
+        db,
+        write,
+        {
+          subscriptionId: customer.subscriptionId,
+          states: query.states,
+          createdSince: query.createdSince ? new Date(query.createdSince) : undefined,
+          limit: query.limit,
+          cursor: query.cursor,
+          now,
+        },
+        found,
+      ),
     }),
-  })),
+    { withCaller: transferPageWithCaller },
+  ),
 });
