@@ -2,7 +2,8 @@
  * db/pglite-client.ts (issue 26): PGlite's queries with each statement text parsed once. Answers
  * exactly as PGlite's own query does; PostgreSQL re-plans a kept statement after DDL; errors,
  * rollbacks and the cache's bound leave every statement usable; the locks keep a query outside a
- * transaction out of it; and db/index.ts serves through it. PGlite-specific, so on PGlite whatever
+ * transaction out of it; and db/index.ts serves through it. Its own decoder of PostgreSQL's answer
+ * gives every type, error and notice as PGlite's does, whatever the size of the answer. PGlite-specific, so on PGlite whatever
  * TEST_DB_URL says (a copy of the migrated test template).
  */
 import assert from "node:assert/strict";
@@ -60,6 +61,96 @@ describe("answers", () => {
     for (let i = 0; i < 7; i++) assert.equal((await client.query<{ n: number }>(text, [`x${i}`])).rows[0].n, 1);
     assert.equal(client.statements(), 1);
     assert.equal((await named()).length, before + 1);
+  });
+});
+
+describe("decoded as PGlite decodes", () => {
+  // One value of each type the service reads, and a null of each: dates, numerics as strings, json,
+  // bytea, arrays, multi-byte text.
+  const everyType = `select $1::bool as b, 7::int2 as i2, 2147483647::int4 as i4, $2::int8 as small8, 9007199254740993::int8 as big8,
+      1.5::float8 as f8, $3::numeric(20,6) as amount, 'Lucía 😀 \\ "q"'::text as t, 'x'::varchar as v, 'ab'::char(3) as c,
+      '\\x00ff10'::bytea as raw, '2026-01-02'::date as d, '2026-01-02 03:04:05.678'::timestamp as ts,
+      $4::timestamptz as tstz, '1 day 02:00'::interval as iv, '{"k":[1,"x"]}'::json as j, $5::jsonb as jb,
+      '0b6c7f1e-2f39-4d0c-9a53-5c7b1f0e9a11'::uuid as id, array['a', 'b,c', null, 'd"e']::text[] as tags,
+      array[1, 2]::int4[] as ints, array[1.50, 2]::numeric[] as amounts, array['2026-01-02T03:04:05Z']::timestamptz[] as times,
+      null::text as n_text, null::int4 as n_int, null::numeric as n_num, null::jsonb as n_json, null::bytea as n_raw,
+      null::timestamptz as n_tstz, null::text[] as n_tags`;
+  const at = new Date("2026-01-02T03:04:05.678Z");
+  const params = [true, 42, "12.500000", at, { a: { b: [null, true] } }];
+
+  it("every type and null, in both row modes, PGlite's parsers and Drizzle's", async () => {
+    const client = preparingClient(pg);
+    const drizzleObjects: QueryOptions = { ...drizzleArrays, rowMode: "object" };
+    for (const options of [undefined, drizzleArrays, drizzleObjects]) {
+      for (let run = 0; run < 2; run++) {
+        const ours = await client.query(everyType, params, options);
+        const theirs = await pg.query(everyType, params, options);
+        assert.deepEqual(ours.rows, theirs.rows);
+        assert.deepEqual(ours.fields, theirs.fields);
+        assert.equal(ours.rowCount, 1);
+      }
+    }
+    const [row] = (await client.query<Record<string, unknown>>(everyType, params)).rows;
+    assert.equal(row.amount, "12.500000", "a numeric is its text, never a float");
+    assert.deepEqual(row.raw, new Uint8Array([0, 255, 16]));
+    assert.ok(row.tstz instanceof Date && row.tstz.getTime() === at.getTime());
+    assert.equal(row.big8, 9007199254740993n);
+    assert.equal(row.small8, 42);
+    assert.equal(row.t, 'Lucía 😀 \\ "q"');
+    assert.deepEqual(row.tags, ["a", "b,c", null, 'd"e']);
+    assert.deepEqual(row.jb, { a: { b: [null, true] } });
+    assert.equal(row.n_text, null);
+    assert.equal(row.n_tags, null);
+    const [asDrizzle] = (await client.query<unknown[]>(everyType, params, drizzleArrays)).rows;
+    assert.equal(typeof asDrizzle[13], "string", "Drizzle's own parser wins: a timestamptz left as text");
+  });
+
+  it("an answer larger than PostgreSQL's output buffer, its messages cut across chunks", async () => {
+    const client = preparingClient(pg);
+    const text = `select g, repeat('é', g % 97) as s, g::numeric / 7 as q from generate_series(1, $1::int) g`;
+    const ours = await client.query<{ g: number; s: string }>(text, [20000]);
+    const theirs = await pg.query(text, [20000]);
+    assert.equal(ours.rows.length, 20000);
+    assert.deepEqual(ours.rows, theirs.rows);
+    assert.equal(ours.rows[19999].s, "é".repeat(20000 % 97));
+  });
+
+  it("an error reads as PGlite's own: message, code, constraint, detail, table", async () => {
+    const client = preparingClient(pg);
+    const id = "9a1c2d3e-4f50-4a6b-8c7d-0e1f2a3b4c5d";
+    await client.query(`insert into kept (id, name) values ($1, $2)`, [id, "once"]);
+    const insert = `insert into kept (id, name) values ($1, $2)`;
+    const ours = await client.query(insert, [id, "twice"]).catch((e: Record<string, unknown>) => e);
+    const theirs = await pg.query(insert, [id, "twice"]).catch((e: Record<string, unknown>) => e);
+    const fields = ["name", "message", "severity", "code", "detail", "constraint", "table", "schema"];
+    assert.deepEqual(
+      Object.fromEntries(fields.map((f) => [f, (ours as Record<string, unknown>)[f]])),
+      Object.fromEntries(fields.map((f) => [f, (theirs as Record<string, unknown>)[f]])),
+    );
+    assert.equal((ours as { code?: string }).code, "23505");
+    assert.equal((await client.query(`select name from kept where id = $1`, [id])).rows.length, 1, "the next run reads");
+  });
+
+  it("a notice reaches the caller's onNotice; a write's count is its affected rows", async () => {
+    const client = preparingClient(pg);
+    const notices: string[] = [];
+    await pg.exec(`create or replace function noisy(n int) returns int language plpgsql as $$ begin raise notice 'saw %', n; return n; end $$`);
+    const r = await client.query<{ n: number }>(`select noisy($1) as n`, [3], { onNotice: (m) => notices.push(m.message ?? "") });
+    assert.deepEqual(r.rows, [{ n: 3 }]);
+    assert.deepEqual(notices, ["saw 3"]);
+    const deleted = await client.query(`delete from kept where name = $1`, ["nobody"]);
+    assert.deepEqual([deleted.affectedRows, deleted.rowCount, deleted.command], [0, 0, "DELETE"]);
+  });
+
+  it("a column renamed under a kept statement: the rows carry the new name", async () => {
+    const client = preparingClient(pg);
+    await pg.exec(`create table renamed (a int); insert into renamed values (1)`);
+    const text = `select * from renamed where $1::int > 0`;
+    assert.deepEqual((await client.query(text, [1])).rows, [{ a: 1 }]);
+    await pg.exec(`alter table renamed rename column a to b`);
+    // PostgreSQL refuses the kept statement once (0A000: its result columns changed), as for a new column.
+    await assert.rejects(client.query(text, [1]), (e: { code?: string }) => e.code === "0A000");
+    assert.deepEqual((await client.query(text, [1])).rows, [{ b: 1 }]);
   });
 });
 
