@@ -29,11 +29,11 @@ interface Handle {
   driver: "pglite" | "postgres";
 }
 
-// PGlite's memory (issue 13): its WebAssembly heap only grows, and all of PostgreSQL's shared buffers
-// end up resident (the default 128 MB, then 32 MB: 56 MB of WebAssembly memory after the journey
-// bench); 16 MB (38 MB resident) holds this service's working set, and a miss reads the data
-// directory's file through the operating system's page cache (docs/memory.md).
-const PGLITE_CONF = ["shared_buffers=16MB"];
+// PGlite's memory (issues 13 and 26): its WebAssembly heap only grows, and all of PostgreSQL's shared
+// buffers end up resident (the default 128 MB, then 32 MB: 56 MB of WebAssembly memory after the
+// journey bench; 16 MB: 38). 8 MB (1,024 pages) still holds this service's working set, and a miss
+// reads the data directory's file through the operating system's page cache (docs/memory.md).
+const PGLITE_CONF = ["shared_buffers=8MB"];
 
 /**
  * A new PGlite directory is initialised (initdb) in a short-lived child process: in-process, the
