@@ -21,6 +21,11 @@ export interface ClaimFilter {
   busy?: ReadonlyMap<string, number>;
 }
 
+/** One lane's part of a claim (lanes.ts): its filter, and how many jobs it takes (0: none this time). */
+export interface LaneClaim extends Omit<ClaimFilter, "holding"> {
+  limit: number;
+}
+
 export interface Claimed {
   jobs: ClaimedJob[];
   /** The window was full: due jobs beyond it may fit groups this claim filled (claim again). */
@@ -29,46 +34,57 @@ export interface Claimed {
   left: boolean;
 }
 
-/**
- * Claims up to `limit` due jobs for `leaseSeconds`. FOR UPDATE SKIP LOCKED lets several workers
- * (processes or nodes) share the table without claiming the same job. Groups already at their
- * limit are left out in SQL, so one group's backlog cannot hide another's jobs; the window locked
- * is a little larger than `limit` to fill the slots of the other groups (rows locked but not
- * picked are let go when the statement ends).
- */
+/** Claims up to `limit` due jobs for `leaseSeconds` (claimLanes with one lane). */
 export async function claim(db: Db, now: Date, limit: number, filter: ClaimFilter, leaseSeconds: number): Promise<ClaimedJob[]> {
-  return (await claimBatch(db, now, limit, filter, leaseSeconds)).jobs;
+  const [claimed] = await claimLanes(db, now, [{ ...filter, limit }], filter.holding ?? [], leaseSeconds);
+  return claimed.jobs;
 }
 
 /**
- * claim(), telling whether to claim again. One prepared statement (lock, pick per group, mark
- * running), one round trip: a claim was four (BEGIN, select, update, COMMIT), and with a job
- * costing a dozen, claims bounded how fast a worker drained a kind (docs/performance.md).
+ * Claims due jobs for several lanes at once, in ONE prepared statement, one round trip (issue 26:
+ * a wake-up claimed lane by lane, three statements, most of them empty). FOR UPDATE SKIP LOCKED
+ * lets several workers (processes or nodes) share the table without claiming the same job. Each
+ * lane looks at a window of its own (its kinds, ordered by run_at), so one lane's backlog cannot
+ * hide another's jobs; groups already at their limit are left out in SQL, so one group's backlog
+ * cannot hide another's either. A window is a little larger than the lane's `limit` to fill the
+ * slots of its other groups (rows locked but not picked are let go when the statement ends).
+ * Answers each lane's claim, in the order given. Lanes must not share kinds.
  */
-export async function claimBatch(db: Db, now: Date, limit: number, filter: ClaimFilter, leaseSeconds: number): Promise<Claimed> {
-  if (limit <= 0) return { jobs: [], more: false, left: false };
-  const finite = filter.perGroup !== undefined && Number.isFinite(filter.perGroup);
-  const window = finite ? limit * 4 : limit;
-  const json = (list: readonly string[] | undefined) => JSON.stringify(list ?? []);
-  const rows = await prepared(db, `jobs.claim:${groupKey(filter.groupBy)}`, (d) => buildClaim(d, filter.groupBy, groupKey(filter.groupBy))).execute({
+export async function claimLanes(db: Db, now: Date, lanes: readonly LaneClaim[], holding: readonly string[], leaseSeconds: number): Promise<Claimed[]> {
+  if (lanes.every((l) => l.limit <= 0)) return lanes.map(() => ({ jobs: [], more: false, left: false }));
+  const json = (value: unknown) => JSON.stringify(value);
+  const finite = (l: LaneClaim) => l.perGroup !== undefined && Number.isFinite(l.perGroup);
+  const windows = lanes.map((l) => (l.limit <= 0 ? 0 : finite(l) ? l.limit * 4 : l.limit));
+  const values: Record<string, unknown> = {
     now: now.toISOString(),
     lease: addSeconds(now, leaseSeconds).toISOString(),
     token: randomUUID(),
-    kinds: filter.kinds ? json(filter.kinds) : null,
-    notKinds: json(filter.notKinds),
-    holding: json(filter.holding),
-    busy: JSON.stringify(Object.fromEntries(filter.busy ?? [])),
-    perGroup: finite ? filter.perGroup! : 2 ** 31 - 1,
-    window,
-    limit,
+    holding: json(holding),
+  };
+  lanes.forEach((l, i) => {
+    Object.assign(values, {
+      [`kinds${i}`]: l.kinds ? json(l.kinds) : null,
+      [`notKinds${i}`]: json(l.notKinds ?? []),
+      [`busy${i}`]: json(Object.fromEntries(l.busy ?? [])),
+      [`perGroup${i}`]: finite(l) ? l.perGroup! : 2 ** 31 - 1,
+      [`window${i}`]: windows[i],
+      [`limit${i}`]: Math.max(0, l.limit),
+    });
   });
-  const claimed = rows.map(({ seen: _, ...job }) => job as ClaimedJob);
-  // No row: the window was empty (a due job of a group with room is always picked).
-  const seen = rows.length > 0 ? rows[0].seen : 0;
-  return { jobs: claimed, more: seen >= window, left: seen > claimed.length };
+  const key = lanes.map((l) => groupKey(l.groupBy)).join("_");
+  const groupBys = lanes.map((l) => l.groupBy);
+  const rows = await prepared(db, `jobs.claim:${key}`, (d) => buildClaim(d, groupBys, key)).execute(values);
+  const claimed: Claimed[] = lanes.map(() => ({ jobs: [], more: false, left: false }));
+  const seen = lanes.map(() => 0);
+  for (const { seen: laneSeen, lane, ...job } of rows) {
+    claimed[lane].jobs.push(job as ClaimedJob);
+    seen[lane] = laneSeen;
+  }
+  // A lane with no row saw an empty window (a due job of a group with room is always picked).
+  return claimed.map((c, i) => ({ jobs: c.jobs, more: windows[i] > 0 && seen[i] >= windows[i], left: seen[i] > c.jobs.length }));
 }
 
-/** A name per group expression, so each lane's claim is prepared once. */
+/** A name per group expression, so each set of lanes' claim is prepared once. */
 const groupKeys = new WeakMap<SQL, string>();
 function groupKey(groupBy: SQL | undefined): string {
   if (!groupBy) return "id";
@@ -78,58 +94,79 @@ function groupKey(groupBy: SQL | undefined): string {
 }
 let groupCount = 0;
 
-function buildClaim(db: Db, groupBy: SQL | undefined, key: string) {
+function buildClaim(db: Db, groupBys: readonly (SQL | undefined)[], key: string) {
   const p = (name: string) => sql.placeholder(name);
   const now = sql`${p("now")}::timestamptz`;
-  const groupOf = sql<string>`coalesce((${groupBy ?? sql`${jobs.id}`})::text, '')`;
-  const busyIn = (group: SQL) => sql`coalesce((${p("busy")}::jsonb ->> ${group})::int, 0)`;
-  const candidates = db.$with("claim_candidates").as(
-    db
-      .select({ id: jobs.id, runAt: jobs.runAt, grp: groupOf.as("grp") })
-      .from(jobs)
-      .where(
-        and(
-          or(
-            and(eq(jobs.state, "pending"), lte(jobs.runAt, now)),
-            // A running job whose lease ran out belongs to a worker that died.
-            and(eq(jobs.state, "running"), lte(jobs.lockedUntil, now)),
+  // A lane's index is written into the statement (an integer of ours, never a value from outside).
+  const busyIn = (lane: number, group: SQL) => sql`coalesce((${p(`busy${lane}`)}::jsonb ->> ${group})::int, 0)`;
+  const windows = groupBys.map((groupBy, i) => {
+    const groupOf = sql<string>`coalesce((${groupBy ?? sql`${jobs.id}`})::text, '')`;
+    return db.$with(`claim_lane_${i}`).as(
+      db
+        .select({ id: jobs.id, runAt: jobs.runAt, grp: groupOf.as("grp"), lane: sql<number>`${sql.raw(String(i))}::int`.as("lane") })
+        .from(jobs)
+        .where(
+          and(
+            or(
+              and(eq(jobs.state, "pending"), lte(jobs.runAt, now)),
+              // A running job whose lease ran out belongs to a worker that died.
+              and(eq(jobs.state, "running"), lte(jobs.lockedUntil, now)),
+            ),
+            // Lists as jsonb parameters: the statement's text stays the same, so it stays prepared.
+            sql`(${p(`kinds${i}`)}::jsonb is null or ${p(`kinds${i}`)}::jsonb ? ${jobs.kind})`,
+            sql`not (${p(`notKinds${i}`)}::jsonb ? ${jobs.kind})`,
+            sql`not (${p("holding")}::jsonb ? ${jobs.id})`,
+            sql`${busyIn(i, groupOf)} < ${p(`perGroup${i}`)}::int`,
           ),
-          // Lists as jsonb parameters: the statement's text stays the same, so it stays prepared.
-          sql`(${p("kinds")}::jsonb is null or ${p("kinds")}::jsonb ? ${jobs.kind})`,
-          sql`not (${p("notKinds")}::jsonb ? ${jobs.kind})`,
-          sql`not (${p("holding")}::jsonb ? ${jobs.id})`,
-          sql`${busyIn(groupOf)} < ${p("perGroup")}::int`,
-        ),
-      )
-      .orderBy(asc(jobs.runAt), asc(jobs.id))
-      .limit(p("window"))
-      .for("update", { of: jobs, skipLocked: true }),
-  );
+        )
+        .orderBy(asc(jobs.runAt), asc(jobs.id))
+        .limit(p(`window${i}`))
+        .for("update", { of: jobs, skipLocked: true }),
+    );
+  });
+  const [first, ...rest] = windows.map((w) => db.select({ id: w.id, runAt: w.runAt, grp: w.grp, lane: w.lane }).from(w));
+  const candidates = db.$with("claim_candidates").as(rest.reduce<typeof first>((all, next) => all.unionAll(next) as unknown as typeof first, first));
+  // What a lane's own parameter is, for a row of that lane.
+  const perLane = (lane: SQL, of: (i: number) => SQL) => sql`(case ${lane} ${sql.join(groupBys.map((_, i) => sql`when ${sql.raw(String(i))} then ${of(i)}`), sql` `)} end)`;
   const ranked = db.$with("claim_ranked").as(
     db
       .select({
         id: candidates.id,
         runAt: candidates.runAt,
         grp: candidates.grp,
-        n: sql<number>`row_number() over (partition by ${candidates.grp} order by ${candidates.runAt}, ${candidates.id})`.as("n"),
+        lane: candidates.lane,
+        n: sql<number>`row_number() over (partition by ${candidates.lane}, ${candidates.grp} order by ${candidates.runAt}, ${candidates.id})`.as("n"),
       })
       .from(candidates),
   );
+  // The jobs that fit their group, numbered within their lane: the first `limit` of each are taken.
+  const fitting = db.$with("claim_fitting").as(
+    db
+      .select({
+        id: ranked.id,
+        grp: ranked.grp,
+        lane: ranked.lane,
+        k: sql<number>`row_number() over (partition by ${ranked.lane} order by ${ranked.runAt}, ${ranked.id})`.as("k"),
+      })
+      .from(ranked)
+      .where(
+        sql`${ranked.n} + ${perLane(sql`${ranked.lane}`, (i) => busyIn(i, sql`${ranked.grp}`))} <= ${perLane(sql`${ranked.lane}`, (i) => sql`${p(`perGroup${i}`)}::int`)}`,
+      ),
+  );
   const picked = db.$with("claim_picked").as(
     db
-      .select({ id: ranked.id, grp: ranked.grp })
-      .from(ranked)
-      .where(sql`${ranked.n} + ${busyIn(sql`${ranked.grp}`)} <= ${p("perGroup")}::int`)
-      .orderBy(asc(ranked.runAt), asc(ranked.id))
-      .limit(p("limit")),
+      .select({ id: fitting.id, grp: fitting.grp, lane: fitting.lane })
+      .from(fitting)
+      .where(sql`${fitting.k} <= ${perLane(sql`${fitting.lane}`, (i) => sql`${p(`limit${i}`)}::int`)}`),
   );
+  const seen = perLane(sql`${picked.lane}`, (i) => sql`(select count(*) from ${windows[i]})::int`);
   return db
-    .with(candidates, ranked, picked)
+    .with(...windows, candidates, ranked, fitting, picked)
     .update(jobs)
     .set({ state: "running", lockedUntil: sql`${p("lease")}::timestamptz`, lockedBy: sql`${p("token")}::text`, attempts: sql`${jobs.attempts} + 1` })
     .from(picked)
     .where(eq(jobs.id, picked.id))
-    .returning({ ...getTableColumns(jobs), group: picked.grp, seen: sql<number>`(select count(*) from ${candidates})::int` })
+    .returning({ ...getTableColumns(jobs), group: picked.grp, lane: picked.lane, seen: sql<number>`${seen}` })
     .prepare(`jobs_claim_${key}`);
 }
 
