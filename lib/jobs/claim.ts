@@ -127,7 +127,11 @@ function buildClaim(db: Db, groupBys: readonly (SQL | undefined)[], key: string)
   const [first, ...rest] = windows.map((w) => db.select({ id: w.id, runAt: w.runAt, grp: w.grp, lane: w.lane }).from(w));
   const candidates = db.$with("claim_candidates").as(rest.reduce<typeof first>((all, next) => all.unionAll(next) as unknown as typeof first, first));
   // What a lane's own parameter is, for a row of that lane.
-  const perLane = (lane: SQL, of: (i: number) => SQL) => sql`(case ${lane} ${sql.join(groupBys.map((_, i) => sql`when ${sql.raw(String(i))} then ${of(i)}`), sql` `)} end)`;
+  const perLane = (lane: SQL, of: (i: number) => SQL) =>
+    sql`(case ${lane} ${sql.join(
+      groupBys.map((_, i) => sql`when ${sql.raw(String(i))} then ${of(i)}`),
+      sql` `,
+    )} end)`;
   const ranked = db.$with("claim_ranked").as(
     db
       .select({
