@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
-import type { Executor } from "@/db";
 import { config } from "@/lib/config";
 import { logger } from "@/lib/log";
 
@@ -18,11 +17,6 @@ const CHANNEL = "remit_jobs";
  * that, every commit with a job made the worker claim in every lane twice.
  */
 const SENDER = randomUUID();
-
-export async function notifyJobsDue(tx: Executor): Promise<void> {
-  if (!config().DATABASE_URL) return;
-  await tx.execute(sql`select pg_notify(${CHANNEL}, ${SENDER})`);
-}
 
 /** The NOTIFY, sent when `when` holds, as a column of another statement's final select (undefined on PGlite). */
 export function notifyJobsDueSql(when: SQL = sql`true`): SQL | undefined {

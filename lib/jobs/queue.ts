@@ -3,7 +3,8 @@ import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db, Executor } from "@/db";
 import { jobs } from "@/db/schema";
 import { newId } from "@/db/ids";
-import { notifyJobsDue } from "./notify";
+import { notifyJobsDueSql } from "./notify";
+import { writeTogether } from "@/db/write-together";
 import { wakeWorker } from "./wake";
 import { clock } from "@/lib/clock";
 import type { JobKind, JobPayload } from "./kinds";
@@ -23,10 +24,23 @@ export async function enqueue<K extends JobKind>(tx: Executor, kind: K, payload:
   await insertJob(tx, kind, payload, opts);
 }
 
-/** enqueue() for a kind known only at run time (the worker rescheduling a periodic job). */
+/**
+ * enqueue() for a kind known only at run time (the worker rescheduling a periodic job). A job due
+ * now wakes the workers when the transaction commits (other processes' by NOTIFY, sent by the
+ * insert's own statement on PostgreSQL; this process's by the unit of work, which asks jobDueIn(tx)
+ * after its commit), or at once when the insert was a transaction of its own (the database handle).
+ */
 export async function insertJob(tx: Executor, kind: string, payload: unknown, opts: EnqueueOptions): Promise<void> {
-  await jobInsert(tx, kind, payload, opts);
-  await notifyIfDue(tx, opts);
+  // A transaction that already sent the wake sends none again (PostgreSQL would fold it anyway).
+  const due = opts.runAt.getTime() <= clock.now().getTime() && !notified.has(tx);
+  const notify = due ? notifyJobsDueSql() : undefined;
+  // One statement, one round trip (issue 26): the insert as a CTE, the NOTIFY as its final select.
+  if (notify) await writeTogether(tx, [{ name: "job_written", write: jobInsert(tx, kind, payload, opts) }], sql`select ${notify}`);
+  else await jobInsert(tx, kind, payload, opts);
+  if (!due) return;
+  const inTransaction = tx instanceof PgTransaction;
+  if (inTransaction) notified.add(tx);
+  else wakeWorker();
 }
 
 /** enqueue() as a statement not yet run: the unit of work sends its jobs with its other effects. */
@@ -60,23 +74,9 @@ export function jobInsertWhen(kind: string, payload: unknown, opts: EnqueueOptio
     from ${sql.identifier(from)} where ${when} on conflict do nothing returning 1`;
 }
 
-// Transactions that already sent the wake: PostgreSQL folds identical notifications of one
-// transaction into one anyway, so a second is a round trip for nothing. (Not the database
-// handle: each of its statements is a transaction of its own.)
+// Transactions that already sent the wake. (Not the database handle: each of its statements is
+// a transaction of its own.)
 const notified = new WeakSet<object>();
-
-/**
- * After a job insert: a job due now wakes the workers when the transaction commits (other
- * processes' by NOTIFY; this process's by the unit of work, which asks jobDueIn(tx) after its
- * commit), or at once when the insert was a transaction of its own (the database handle).
- */
-async function notifyIfDue(tx: Executor, opts: EnqueueOptions): Promise<void> {
-  if (opts.runAt.getTime() > clock.now().getTime() || notified.has(tx)) return;
-  const inTransaction = tx instanceof PgTransaction;
-  if (inTransaction) notified.add(tx);
-  await notifyJobsDue(tx);
-  if (!inTransaction) wakeWorker();
-}
 
 /** Whether a job due now was enqueued in this transaction (by enqueue(), not the unit's effects). */
 export function jobDueIn(tx: object): boolean {

@@ -192,4 +192,29 @@ if (process.env.TEST_DB_URL) {
       assert.equal(after.state, "pending", "the locked job is left for its holder");
     });
   });
+
+  describe("jobs: the enqueue's NOTIFY, sent by the insert's own statement (PostgreSQL)", () => {
+    it("a job due now wakes a listener once its transaction commits; a rolled-back one does not", async () => {
+      const { default: postgres } = await import("postgres");
+      const listener = postgres(process.env.TEST_DB_URL!, { max: 1, onnotice: () => {} });
+      let heard = 0;
+      await listener.listen("remit_jobs", () => void (heard += 1));
+      try {
+        await db
+          .transaction(async (tx) => {
+            await enqueue(tx, "test.a" as JobKind, { tag: "rolled-back" } as never, { runAt: clock.now() });
+            throw new Error("roll back");
+          })
+          .catch(() => {});
+        await db.transaction((tx) => enqueue(tx, "test.a" as JobKind, { tag: "committed" } as never, { runAt: clock.now() }));
+        for (let i = 0; i < 200 && heard === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        // A notification of the rolled-back transaction would have arrived before the committed one's.
+        assert.equal(heard, 1);
+        const written = await db.select({ tag: sql<string>`${jobs.payload}->>'tag'` }).from(jobs);
+        assert.deepEqual(written, [{ tag: "committed" }]);
+      } finally {
+        await listener.end({ timeout: 1 });
+      }
+    });
+  });
 }
