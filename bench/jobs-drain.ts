@@ -104,6 +104,8 @@ async function main() {
     .where(eq(jobs.state, "done"));
   const s0 = statementsRun();
   let polls = 0;
+  // This process's CPU over the drain: the worker's (and, on PGlite, the database's) cost per job.
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   // Only the kinds this drain makes: no periodic job (sanctions refresh, purge) runs meanwhile.
   const loop = startWorkerLoop(getDb, { "transfers.fastCheck": jobRegistry["transfers.fastCheck"], "webhooks.deliver": jobRegistry["webhooks.deliver"] });
@@ -120,6 +122,7 @@ async function main() {
     if (fastDoneAt) polls += 1;
   }
   const t1 = performance.now();
+  const cpu = process.cpuUsage(cpu0);
   await loop.stop();
   const statements = statementsRun() - s0 - polls - 1;
   const [{ validated }] = await db
@@ -142,6 +145,7 @@ async function main() {
       fastChecksPerSecond: Math.round((N / (fastDoneAt - t0)) * 1000),
       allDrainMs: Math.round(t1 - t0),
       statementsPerJob: +(statements / ranJobs).toFixed(2),
+      cpuMsPerJob: +((cpu.user + cpu.system) / 1000 / ranJobs).toFixed(2),
       transactionsPerJob: +(transactions / ranJobs).toFixed(2),
       roundTripsPerJob: +((statements + 2 * transactions) / ranJobs).toFixed(2),
       loadAverage: load,
