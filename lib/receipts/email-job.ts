@@ -12,18 +12,17 @@ import { customers, loginIdentifiers, otpOutbox, transfers } from "@/db/schema";
 import { receiptLines, receiptMessages } from "@/lib/i18n/receipt-messages";
 import type { Language } from "@/lib/i18n/language";
 import { defineJob } from "@/lib/jobs/define";
-import { enqueue } from "@/lib/jobs/queue";
 import { sendEmail } from "@/lib/notifications/email";
-import { inUnit } from "@/lib/platform/unit-of-work";
+import { effectsOf, inUnit } from "@/lib/platform/unit-of-work";
 import { providers } from "@/lib/providers";
 import { backoffWithJitter } from "@/lib/webhooks/retry";
 import { issueReceiptUrl, receiptFacts } from "./receipt";
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** Called in the funding's transaction. */
+/** Called in the funding's transaction: the job is written with the unit's other effects, in their statement (issue 26). */
 export async function queueReceiptEmail(tx: Tx, transferId: string, now: Date): Promise<void> {
-  await enqueue(tx, "receipts.email", { transferId }, { runAt: now, maxAttempts: 6 });
+  await effectsOf(tx).jobs.enqueue("receipts.email", { transferId }, { runAt: now, maxAttempts: 6 });
 }
 
 export const emailReceipt = defineJob({
