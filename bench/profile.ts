@@ -14,7 +14,7 @@
  *   transfer detail only), BENCH_WRITES (300; 0: the reads only), BENCH_PROFILE_JOURNEY_RATE (8
  *   journeys/s; 0: no journey window) for BENCH_PROFILE_JOURNEY_SECONDS (10). Prints JSON on stdout.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 // @ts-expect-error: plain ESM helpers
@@ -49,12 +49,18 @@ interface Window {
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
-/** The largest .cpuprofile in dir (the cluster primary writes a small one too). */
+/**
+ * The busiest .cpuprofile in dir: the most samples outside "(idle)". The cluster primary
+ * (bench/cluster.mjs) writes one too; on a loaded machine its file, mostly idle samples, can be the
+ * largest, so size does not tell them apart.
+ */
 function biggestProfile(dir: string): CpuProfile {
-  const [biggest] = readdirSync(dir)
-    .map((f) => path.join(dir, f))
-    .sort((a, b) => statSync(b).size - statSync(a).size);
-  return JSON.parse(readFileSync(biggest, "utf8")) as CpuProfile;
+  const busy = (p: CpuProfile) => {
+    const idle = new Set(p.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
+    return p.samples.filter((id) => !idle.has(id)).length;
+  };
+  const profiles = readdirSync(dir).map((f) => JSON.parse(readFileSync(path.join(dir, f), "utf8")) as CpuProfile);
+  return profiles.reduce((a, b) => (busy(b) > busy(a) ? b : a));
 }
 
 /** The bare app's profile under wrk: the first row, what Next itself costs per request. */
