@@ -13,10 +13,15 @@ export async function callerOf(
   db: Db,
   now: Date,
 ): Promise<{ partner?: Partner; customer?: CustomerContext; gateRow?: GatedCustomer }> {
-  const apiKey = req.headers.get("ocp-apim-subscription-key");
+  const apiKey = apiKeyOf(req);
   if (auth === "none") return {};
   if (auth === "partner") return { partner: await authenticatePartner(db, apiKey) };
   return authenticateCustomer(db, apiKey, bearerTokenOf(req), now);
+}
+
+/** The partner's subscription key (spec: the Ocp-Apim-Subscription-Key header). */
+export function apiKeyOf(req: Request): string | null {
+  return req.headers.get("ocp-apim-subscription-key");
 }
 
 export function bearerTokenOf(req: Request): string | null {

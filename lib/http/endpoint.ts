@@ -11,7 +11,7 @@ import type { Partner } from "@/lib/partners/authenticate";
 import { ready } from "@/lib/platform/ready";
 import { inUnit, runUnit, toDomainError, type Actor, type Effects } from "@/lib/platform/unit-of-work";
 import { readJsonBody, readXmlBody } from "./body";
-import { bearerTokenOf, callerOf, logRequest } from "./caller";
+import { apiKeyOf, bearerTokenOf, callerOf, logRequest } from "./caller";
 import type { AuthLevel, Contract } from "./contract";
 import { correlationIdOf } from "./correlation";
 import { errorResponse, jsonResponse, xmlResponse } from "./envelope";
@@ -221,7 +221,7 @@ export function readEndpoint<
       const input = withCaller ? validInput(contract, rawParams, rawQuery, now) : undefined;
       const values = input && withCaller!.values(input);
       const { partner, customer, gateRow, rows } = values
-        ? await authenticateCustomerWith(db, req.headers.get("ocp-apim-subscription-key"), bearerTokenOf(req), now, withCaller!, input!, values)
+        ? await authenticateCustomerWith(db, apiKeyOf(req), bearerTokenOf(req), now, withCaller!, input!, values)
         : { ...(await callerOf(contract.auth, req, db, now)), rows: undefined };
       partnerId = partner?.id;
       const params = input ? input.params : contract.params ? parseOrThrow(contract.params, rawParams, "path") : undefined;
