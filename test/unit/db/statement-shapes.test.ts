@@ -43,6 +43,20 @@ function statement(...writes: { getSQL(): SQL }[]): SQL {
 const at = new Date("2026-03-01T10:00:00.000Z");
 const later = new Date("2026-03-02T11:30:00.000Z");
 
+/** An update of n jobs by id: a list of n values, so a shape per n. */
+const updateOfN = (n: number) =>
+  statement(
+    db
+      .update(jobs)
+      .set({ runAt: at })
+      .where(
+        inArray(
+          jobs.id,
+          Array.from({ length: n }, (_, i) => `job_${i}`),
+        ),
+      ),
+  );
+
 describe("statement shapes: the key", () => {
   it("is the same for the same writes with other values, and the values are Drizzle's, in its order", () => {
     const a = statement(
@@ -85,20 +99,7 @@ describe("statement shapes: the key", () => {
     const keys = others.map((q) => shapeOf(q)!.key);
     assert.equal(new Set([base, ...keys]).size, keys.length + 1);
     // A list of n values is a text per n.
-    const list = (n: number) =>
-      shapeOf(
-        statement(
-          db
-            .update(jobs)
-            .set({ runAt: at })
-            .where(
-              inArray(
-                jobs.id,
-                Array.from({ length: n }, (_, i) => `job_${i}`),
-              ),
-            ),
-        ),
-      )!.key;
+    const list = (n: number) => shapeOf(updateOfN(n))!.key;
     assert.notEqual(list(2), list(3));
     assert.equal(list(3), list(3));
   });
@@ -133,17 +134,7 @@ describe("statement shapes: the cache", () => {
     const cache = new ShapeCache(2);
     let renders = 0;
     const send = (n: number) => {
-      const q = statement(
-        db
-          .update(jobs)
-          .set({ runAt: at })
-          .where(
-            inArray(
-              jobs.id,
-              Array.from({ length: n }, (_, i) => `job_${i}`),
-            ),
-          ),
-      );
+      const q = updateOfN(n);
       return cache.query(shapeOf(q)!, () => {
         renders++;
         return dialect.sqlToQuery(q);
