@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
-import type { Db, Executor } from "@/db";
+import type { Executor } from "@/db";
 import { jobs } from "@/db/schema";
 import { newId } from "@/db/ids";
 import { notifyJobsDueSql } from "./notify";
@@ -97,14 +97,15 @@ export function periodicKey(kind: string): string {
 }
 
 /**
- * Moves a waiting job forward to now (the next event of a subscription after a delivery). A
- * running one too: it may be about to wait (RetryLater), and the worker then runs it again at once.
+ * Moves a waiting job forward to now (the next event of a subscription after a delivery), as a
+ * statement not yet run: the caller sends it with its other writes, and wakes this process's
+ * worker (wakeWorker) when it moved one. A running one too: it may be about to wait (RetryLater),
+ * and the worker then runs it again at once. `key`: the dedupe key, or a scalar subquery of it.
  */
-export async function nudgeJob(db: Db, key: string): Promise<void> {
-  await db
+export function nudgeJobStatement(db: Executor, key: string | SQL, now: Date) {
+  return db
     .update(jobs)
-    .set({ runAt: clock.now() })
-    .where(and(eq(jobs.dedupeKey, key), inArray(jobs.state, ["pending", "running"])));
-  // Due now: this process's worker claims it (a job ending no longer claims in every lane).
-  wakeWorker();
+    .set({ runAt: now })
+    .where(and(eq(jobs.dedupeKey, key), inArray(jobs.state, ["pending", "running"])))
+    .returning({ id: jobs.id });
 }

@@ -1,13 +1,13 @@
-import { and, eq, inArray, isNull, ne, sql, type SQLWrapper } from "drizzle-orm";
+import { and, eq, isNull, ne, sql, type SQLWrapper } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { events, jobs, partners, webhookAttempts } from "@/db/schema";
+import { events, partners, webhookAttempts } from "@/db/schema";
 import { writeTogether } from "@/db/write-together";
 import { clock } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { defineJob, RetryLater } from "@/lib/jobs/define";
-import { dedupeKey } from "@/lib/jobs/queue";
+import { dedupeKey, nudgeJobStatement } from "@/lib/jobs/queue";
 import { wakeWorker } from "@/lib/jobs/wake";
 import { logger } from "@/lib/log";
 import { postWebhook } from "./http-post";
@@ -102,17 +102,13 @@ async function settle(db: Db, eventId: string, subscriptionId: string, state: "d
     .where(and(eq(events.subscriptionId, subscriptionId), eq(events.deliveryState, "pending"), ne(events.id, eventId)))
     .orderBy(events.sequence)
     .limit(1);
-  const nudged = db
-    .update(jobs)
-    .set({ runAt: now })
-    .where(and(sql`${jobs.dedupeKey} = (${next})`, inArray(jobs.state, ["pending", "running"])))
-    .returning({ id: jobs.id });
+  const nudged = nudgeJobStatement(db, sql`(${next})`, now);
   const [row] = await writeTogether<{ nudged: number }>(
     db,
     [...(attempt ? [attempt] : []), settled, { name: "nudged", write: nudged }],
     sql`select count(*)::int as nudged from ${sql.identifier("nudged")}`,
   );
-  // Due now: this process's worker claims it (as nudgeJob does).
+  // Due now: this process's worker claims it.
   if (row && row.nudged > 0) wakeWorker();
 }
 

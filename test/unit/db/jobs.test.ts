@@ -9,7 +9,7 @@ import { addSeconds, clock } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { defaultBackoff, RetryLater, type JobDefinition, type JobRegistry, type JobRun } from "@/lib/jobs/define";
 import type { JobKind } from "@/lib/jobs/kinds";
-import { enqueue, nudgeJob, type EnqueueOptions } from "@/lib/jobs/queue";
+import { enqueue, nudgeJobStatement, type EnqueueOptions } from "@/lib/jobs/queue";
 import type { WorkerSettings } from "@/lib/jobs/lanes";
 import { JobPool } from "@/lib/jobs/pool";
 import { runDueJobs } from "@/lib/jobs/worker";
@@ -332,7 +332,7 @@ describe("jobs: running due jobs", () => {
     behaviours.set("nudged", async () => {
       // What a delivery meets: the earlier event settles and nudges this one as it decides to wait.
       clock.advance(5);
-      await nudgeJob(db, "test.perform:nudged");
+      await nudgeJobStatement(db, "test.perform:nudged", clock.now());
       throw new RetryLater(60, "an earlier event is still pending");
     });
     assert.equal(await runDueJobs(db, registry), 1);
