@@ -33,6 +33,11 @@ export interface ReceiptProvider {
 /** The partner's contact as set in the console; its name alone when none was set. */
 export async function providerOf(db: Executor, partnerId: string): Promise<ReceiptProvider> {
   const [p] = await db.select({ name: partners.name, contact: partners.providerContact }).from(partners).where(eq(partners.id, partnerId));
+  return providerFrom(p);
+}
+
+/** providerOf from the partner's row as read (undefined: no such partner). */
+export function providerFrom(p: { name: string; contact: ProviderContact | null } | null | undefined): ReceiptProvider {
   const c: Partial<ProviderContact> = p?.contact ?? {};
   return { name: c.name || p?.name || null, phone: c.phone || null, website: c.website || null, regulator: c.regulator || null };
 }
@@ -45,12 +50,20 @@ export async function recipientNameOf(db: Executor, beneficiaryId: string): Prom
 /** The receipt's facts (without its URL); 409 transfer.stateInvalid before funding. */
 export async function receiptFacts(db: Executor, transfer: TransferRow, language: Language) {
   const funded = await fundedAtOf(db, transfer.id);
-  if (!funded)
-    throw new DomainError("transfer.stateInvalid", {
-      message: "The receipt is issued once the transfer is funded.",
-      details: { currentState: transfer.state },
-    });
+  if (!funded) throw notYetFunded(transfer);
   const provider = await providerOf(db, transfer.partnerId);
+  return receiptFactsOf(transfer, language, { funded, provider, recipientName: await recipientNameOf(db, transfer.beneficiaryId) });
+}
+
+export const notYetFunded = (transfer: Pick<TransferRow, "state">) =>
+  new DomainError("transfer.stateInvalid", {
+    message: "The receipt is issued once the transfer is funded.",
+    details: { currentState: transfer.state },
+  });
+
+/** The receipt's facts from what was read of them: when it was funded, the provider, the recipient's name. */
+export function receiptFactsOf(transfer: TransferRow, language: Language, read: { funded: Date; provider: ReceiptProvider; recipientName: string }) {
+  const { funded, provider } = read;
   const cancellableUntil = addSeconds(funded, CANCELLATION_RIGHT_SECONDS);
   return {
     transferId: transfer.id,
@@ -67,7 +80,7 @@ export async function receiptFacts(db: Executor, transfer: TransferRow, language
     destinationAmount: transfer.destinationAmount,
     destinationCurrency: transfer.destinationCurrency,
     dateAvailable: dateAvailable(transfer, funded).toISOString(),
-    recipientName: await recipientNameOf(db, transfer.beneficiaryId),
+    recipientName: read.recipientName,
     language,
     rightsStatement: rightsStatement(language, cancellableUntil, provider),
     provider,
@@ -75,7 +88,7 @@ export async function receiptFacts(db: Executor, transfer: TransferRow, language
   };
 }
 
-export type ReceiptFacts = Awaited<ReturnType<typeof receiptFacts>>;
+export type ReceiptFacts = ReturnType<typeof receiptFactsOf>;
 
 /** A fresh link to the hosted receipt page (a webview token bound to the transfer). */
 export async function issueReceiptUrl(tx: Tx, transfer: Pick<TransferRow, "id" | "partnerId">, now: Date): Promise<string> {

@@ -20,7 +20,7 @@ export async function issueWebviewToken(tx: Tx, input: TokenInput): Promise<{ ur
 type TokenInput = { kind: WebviewKind; sessionId: string; partnerId: string; ttlSeconds: number; now: Date };
 
 /** issueWebviewToken with its insert not yet run, for a caller that sends it with other writes. */
-export function webviewTokenInsert(tx: Tx, input: TokenInput) {
+export function webviewTokenInsert(tx: Executor, input: TokenInput) {
   const token = randomToken(32);
   const expiresAt = addSeconds(input.now, input.ttlSeconds);
   const insert = tx.insert(webviewTokens).values({
