@@ -1,6 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { beneficiaries, customers, payoutMethods, screeningCases } from "@/db/schema";
+import type { Tx } from "@/db";
+import { preparedOn } from "@/db/prepared";
+import { beneficiaries, customers, payoutMethods, screeningCases, transfers } from "@/db/schema";
 import { beneficiaryMayMoveMoney } from "@/lib/beneficiaries/state-machine";
 import { corridorByCode } from "@/lib/corridors/corridors";
 import { customerMayMoveMoney } from "@/lib/customers/status-machine";
@@ -11,7 +13,7 @@ import { alertOnOutcome } from "@/lib/monitoring/alerts";
 import { monitorTransfer } from "@/lib/monitoring/evaluate";
 import { flagCustomer } from "@/lib/screening-cases/flags";
 import { expireIfOverdue } from "./deadline";
-import { lockTransfer, transitionTransfer } from "./records";
+import { transitionTransfer, type TransferRow } from "./records";
 import { raiseReviewAlert, reviewReasons } from "./review-rule";
 
 /**
@@ -26,40 +28,19 @@ export const fastCheck = defineJob({
   kind: "transfers.fastCheck",
   schema: z.object({ transferId: z.string() }),
   run: async (tx, { payload, now }) => {
-    const locked = await lockTransfer(tx, payload.transferId);
+    const locked = await lockForCheck(tx, payload.transferId);
     if (!locked) return;
     const row = await expireIfOverdue(tx, locked, now);
     if (row.state !== "registered" || !row.payoutMethodId) return;
     const corridor = corridorByCode(row.corridor)!;
-    // The race this lock closes: a screening job opening a case locks the beneficiary (or
-    // customer) FOR UPDATE and holds the transfers already past the fast-check. Without a lock here,
-    // a fast-check running concurrently read "no open case" from its snapshot while the case was
-    // being written, and passed the transfer to validated after the job had collected the ones to
-    // hold: validated and unheld. Locked FOR SHARE (fast-checks do not block one another), the
-    // fast-check waits for the screening job to commit, and its next statement (a new snapshot)
-    // sees the case; or the job waits for the fast-check and then holds the validated transfer.
-    await tx
-      .select({ id: beneficiaries.id })
-      .from(beneficiaries)
-      .innerJoin(customers, eq(customers.id, row.customerId))
-      .where(eq(beneficiaries.id, row.beneficiaryId))
-      .for("share");
     // The three rows it checks, and the open-case tests, read in one round trip (one row each, by
-    // primary key; the case lookup uses the one-open-case-per-subject index).
-    const caseOpen = (subjectType: "beneficiary" | "customer", subjectId: string) =>
-      sql<boolean>`exists (select 1 from ${screeningCases} where ${screeningCases.state} = 'OPEN' and ${screeningCases.subjectType} = ${subjectType} and ${screeningCases.subjectId} = ${subjectId})`;
-    const [{ method, beneficiary, customer, beneficiaryCased, customerCased }] = await tx
-      .select({
-        method: payoutMethods,
-        beneficiary: { state: beneficiaries.state, createdAt: beneficiaries.createdAt },
-        customer: { status: customers.status },
-        beneficiaryCased: caseOpen("beneficiary", row.beneficiaryId),
-        customerCased: caseOpen("customer", row.customerId),
-      })
-      .from(payoutMethods)
-      .innerJoin(beneficiaries, eq(beneficiaries.id, row.beneficiaryId))
-      .innerJoin(customers, eq(customers.id, row.customerId))
-      .where(eq(payoutMethods.id, row.payoutMethodId));
+    // primary key; the case lookup uses the one-open-case-per-subject index), in a statement after
+    // the locks: its snapshot sees a case committed by a screening job the lock waited for.
+    const [{ method, beneficiary, customer, beneficiaryCased, customerCased }] = await checkedRows(tx).execute({
+      payoutMethodId: row.payoutMethodId,
+      beneficiaryId: row.beneficiaryId,
+      customerId: row.customerId,
+    });
     const openScreeningCase = beneficiaryCased || customerCased;
     const identifier = (await destinationCipher(tx)).decrypt(method.destinationIdentifierEncrypted, method.id);
 
@@ -90,3 +71,57 @@ export const fastCheck = defineJob({
     if (reasons.length > 0) await raiseReviewAlert(tx, row, reasons, now);
   },
 });
+
+/**
+ * The transfer locked FOR UPDATE (as lockTransfer does) and, in the same statement, its
+ * beneficiary and customer FOR SHARE. The race the shared locks close: a screening job opening a
+ * case locks the beneficiary (or customer) FOR UPDATE and holds the transfers already past the
+ * fast-check. Without them, a fast-check running concurrently read "no open case" from its
+ * snapshot while the case was being written, and passed the transfer to validated after the job
+ * had collected the ones to hold: validated and unheld. FOR SHARE (fast-checks do not block one
+ * another): the fast-check waits for the screening job to commit, and its next statement (a new
+ * snapshot) sees the case; or the job waits for the fast-check and then holds the validated
+ * transfer. The transfer is locked first (the CTE), then the others, the order of the two
+ * statements this was (issue 26: one round trip less).
+ */
+async function lockForCheck(tx: Tx, transferId: string): Promise<TransferRow | undefined> {
+  const [row] = await preparedOn(tx, "fast_check_locked", (e) => {
+    const locked = e.$with("locked").as(
+      e
+        .select()
+        .from(transfers)
+        .where(eq(transfers.id, sql.placeholder("transferId")))
+        .for("update"),
+    );
+    return e
+      .with(locked)
+      .select(locked._.selectedFields)
+      .from(locked)
+      .innerJoin(beneficiaries, eq(beneficiaries.id, locked.beneficiaryId))
+      .innerJoin(customers, eq(customers.id, locked.customerId))
+      .for("share", { of: [beneficiaries, customers] })
+      .prepare("fast_check_locked");
+  }).execute({ transferId });
+  return row as TransferRow | undefined;
+}
+
+const caseOpen = (subjectType: "beneficiary" | "customer", subjectId: "beneficiaryId" | "customerId") =>
+  sql<boolean>`exists (select 1 from ${screeningCases} where ${screeningCases.state} = 'OPEN' and ${screeningCases.subjectType} = ${subjectType} and ${screeningCases.subjectId} = ${sql.placeholder(subjectId)})`;
+
+/** The payout method, the beneficiary's state and age, the customer's status and both open-case tests: one prepared statement. */
+const checkedRows = (tx: Tx) =>
+  preparedOn(tx, "fast_check_rows", (e) =>
+    e
+      .select({
+        method: payoutMethods,
+        beneficiary: { state: beneficiaries.state, createdAt: beneficiaries.createdAt },
+        customer: { status: customers.status },
+        beneficiaryCased: caseOpen("beneficiary", "beneficiaryId"),
+        customerCased: caseOpen("customer", "customerId"),
+      })
+      .from(payoutMethods)
+      .innerJoin(beneficiaries, eq(beneficiaries.id, sql.placeholder("beneficiaryId")))
+      .innerJoin(customers, eq(customers.id, sql.placeholder("customerId")))
+      .where(eq(payoutMethods.id, sql.placeholder("payoutMethodId")))
+      .prepare("fast_check_rows"),
+  );

@@ -1,0 +1,71 @@
+/**
+ * Statements per fast-check (issue 26), as the worker runs it (a unit of work): the transfer
+ * locked with its beneficiary and customer shared in one statement, the rows it checks, the
+ * monitoring evaluation's aggregates, the state change, then the unit's effects (the evaluation
+ * record, the event). Before: 6 (the transfer's lock and the shared locks were two statements).
+ * Counted on the transaction's connection (BEGIN and COMMIT apart: ./support/counted.ts).
+ * PGlite, or PostgreSQL with TEST_DB_URL.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db";
+import { newId } from "@/db/ids";
+import { monitoringEvaluations, payoutMethods, transfers } from "@/db/schema";
+import { clock } from "@/lib/clock";
+import { freshDb } from "../../support/db";
+import { insertBeneficiary, insertTestTransfer, newSubscription } from "../../support/fixtures";
+import { countedUnit } from "./support/counted";
+
+let db: Db;
+let close: () => Promise<void>;
+
+before(async () => {
+  ({ db, close } = await freshDb());
+});
+
+after(() => close());
+
+/** A submitted transfer (registered, with a stored CLABE payout method) whose fast-check is due. */
+async function submitted(): Promise<string> {
+  const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
+  const owner = await newSubscription(db);
+  const now = clock.now();
+  return db.transaction(async (tx) => {
+    const beneficiaryId = await insertBeneficiary(tx, owner, now);
+    const methodId = newId("pm");
+    const identifier = "002010077777777771";
+    await tx.insert(payoutMethods).values({
+      id: methodId,
+      beneficiaryId,
+      methodType: "BANK_TRANSFER",
+      corridor: "US-MX",
+      destinationIdentifierEncrypted: (await destinationCipher(tx)).encrypt(identifier, methodId),
+      destinationIdentifierMasked: `****${identifier.slice(-4)}`,
+      destinationKey: newId("dk"),
+      addedAt: now,
+    });
+    const t = await insertTestTransfer(tx, owner, now, beneficiaryId);
+    await tx.update(transfers).set({ payoutMethodId: methodId, submittedAt: now }).where(eq(transfers.id, t.id));
+    return t.id;
+  });
+}
+
+describe("statements per fast-check", () => {
+  it("a passing fast-check: the locks in one statement, its rows, the aggregates, the state change, the commit's", async () => {
+    const { fastCheck } = await import("@/lib/transfers/fast-check-job");
+    const run = async (transferId: string) =>
+      (await countedUnit(db, (tx) => fastCheck.run!(tx, { payload: { transferId }, now: clock.now() } as never))).statements;
+    // The process's first fast-check reads the sets in force and the service secrets (kept afterwards): not counted.
+    await run(await submitted());
+    const transferId = await submitted();
+    assert.equal(await run(transferId), 5);
+    const [t] = await db.select().from(transfers).where(eq(transfers.id, transferId));
+    assert.equal(t.state, "validated");
+    const evaluations = await db.select().from(monitoringEvaluations).where(eq(monitoringEvaluations.transferId, transferId));
+    assert.deepEqual(
+      evaluations.map((e) => [e.run, e.outcome]),
+      [["live", "pass"]],
+    );
+  });
+});
