@@ -1,8 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import { preparedOn } from "@/db/prepared";
+import { writeTogether } from "@/db/write-together";
 import type { Tx } from "@/db";
 import { fundingSessions } from "@/db/schema";
-import { retireSessionTokens } from "@/lib/webviews/tokens";
+import { retireSessionTokensStatement } from "@/lib/webviews/tokens";
 import { fundingSessionMachine, type FundingSessionStatus } from "./funding-session-state-machine";
 
 /**
@@ -11,13 +12,15 @@ import { fundingSessionMachine, type FundingSessionStatus } from "./funding-sess
  */
 export type FundingSessionRow = typeof fundingSessions.$inferSelect;
 
-/** Moves a session to a final state and retires its webview URL. */
+/** Moves a session to a final state and retires its webview URL, in one statement (issue 26). */
 export async function closeFundingSession(tx: Tx, session: FundingSessionRow, to: FundingSessionStatus, now: Date, method?: string): Promise<void> {
-  await tx
-    .update(fundingSessions)
-    .set({ state: to, completedAt: now, method: method ?? session.method })
-    .where(eq(fundingSessions.id, session.id));
-  await retireSessionTokens(tx, session.id, now);
+  await writeTogether(tx, [
+    tx
+      .update(fundingSessions)
+      .set({ state: to, completedAt: now, method: method ?? session.method })
+      .where(eq(fundingSessions.id, session.id)),
+    retireSessionTokensStatement(tx, session.id, now),
+  ]);
 }
 
 /** Ends the open sessions of a transfer that left funding (cancelled, expired, held). */

@@ -1,7 +1,8 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { preparedOn } from "@/db/prepared";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { fundingSessions } from "@/db/schema";
+import { fundingSessions, transfers } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
@@ -11,7 +12,7 @@ import { effectsOf } from "@/lib/platform/unit-of-work";
 import { countFailures, recordFailure } from "@/lib/lockouts/failure-counter";
 import { webviewTokenInsert } from "@/lib/webviews/tokens";
 import { fundingSessionMachine } from "./funding-session-state-machine";
-import { lockTransfer, transitionTransfer, type TransferRow } from "./records";
+import { transitionTransfer, type TransferRow } from "./records";
 import { expireIfOverdue } from "./deadline";
 import { closeFundingSession, type FundingSessionRow } from "./funding-session-expiry";
 import { startPayout } from "./network";
@@ -37,14 +38,29 @@ export async function openFundingSession(tx: Tx, transfer: TransferRow, now: Dat
 
 /**
  * A funding session and its transfer, locked in the order every path uses (transfer, then
- * session), so a cancel racing a payment never deadlocks: one waits for the other.
+ * session), so a cancel racing a payment never deadlocks: one waits for the other. One prepared
+ * statement (issue 26; three before): the transfer named by the session locked in a CTE, then the
+ * session; each row as it is once locked (a row changed while waiting is read again).
  */
 export async function lockFundingSession(tx: Tx, fundingSessionId: string): Promise<{ session: FundingSessionRow; transfer: TransferRow } | undefined> {
-  const [peek] = await tx.select({ transferId: fundingSessions.transferId }).from(fundingSessions).where(eq(fundingSessions.id, fundingSessionId));
-  const transfer = peek && (await lockTransfer(tx, peek.transferId));
-  if (!transfer) return undefined;
-  const [session] = await tx.select().from(fundingSessions).where(eq(fundingSessions.id, fundingSessionId)).for("update");
-  return { session, transfer };
+  const [row] = await preparedOn(tx, "funding_session_locked", (e) => {
+    const id = sql.placeholder("fundingSessionId");
+    const transfer = e.$with("transfer").as(
+      e
+        .select()
+        .from(transfers)
+        .where(eq(transfers.id, sql`(select ${fundingSessions.transferId} from ${fundingSessions} where ${fundingSessions.id} = ${id})`))
+        .for("update"),
+    );
+    return e
+      .with(transfer)
+      .select({ transfer: transfer._.selectedFields, session: fundingSessions })
+      .from(transfer)
+      .innerJoin(fundingSessions, eq(fundingSessions.id, id))
+      .for("update", { of: fundingSessions })
+      .prepare("funding_session_locked");
+  }).execute({ fundingSessionId });
+  return row && { session: row.session, transfer: row.transfer as TransferRow };
 }
 
 /** Where a payment by this method lands: bank transfers in the collection account, the rest via the card PSP. */

@@ -5,7 +5,8 @@ import { transfers } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
 import { defineJob } from "@/lib/jobs/define";
-import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+import { dedupeKey } from "@/lib/jobs/queue";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 import type { PayoutRejection } from "@/lib/payouts/reject-reasons";
 import { payoutProvider } from "@/lib/providers/payout";
 import { lockTransfer, transitionTransfer, type TransferRow } from "./records";
@@ -28,8 +29,8 @@ async function scheduleStep(tx: Tx, transfer: TransferRow, now: Date): Promise<v
   // Only a network that moves by itself (the sandbox one) is scheduled; the file rail has its own job.
   const delay = payoutProvider().selfStepMs();
   if (delay === null || !STEP[transfer.state]) return;
-  await enqueue(
-    tx,
+  // With the unit's other effects, in their statement at commit (issue 26).
+  await effectsOf(tx).jobs.enqueue(
     "transfers.networkStep",
     { transferId: transfer.id, from: transfer.state },
     { runAt: addSeconds(now, delay / 1000), dedupeKey: dedupeKey("transfers.networkStep", transfer.id, transfer.state) },

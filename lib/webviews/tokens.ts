@@ -54,7 +54,12 @@ export async function resolveWebviewToken(db: Executor, kind: WebviewKind, token
 
 /** Kills every token of a session (on completion: the URL is dead afterwards). */
 export async function retireSessionTokens(tx: Tx, sessionId: string, now: Date): Promise<void> {
-  await tx.update(webviewTokens).set({ usedAt: now }).where(eq(webviewTokens.sessionId, sessionId));
+  await retireSessionTokensStatement(tx, sessionId, now);
+}
+
+/** retireSessionTokens as a statement not yet run, for a caller that sends it with other writes. */
+export function retireSessionTokensStatement(tx: Executor, sessionId: string, now: Date) {
+  return tx.update(webviewTokens).set({ usedAt: now }).where(eq(webviewTokens.sessionId, sessionId));
 }
 
 /** The partner whose origins may frame a webview (for the CSP frame-ancestors of proxy.ts). */
