@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { ledgerPeriods } from "@/db/schema";
 
@@ -29,4 +29,9 @@ export async function isPeriodClosed(db: Executor, at: Date): Promise<boolean> {
     .from(ledgerPeriods)
     .where(and(eq(ledgerPeriods.period, periodOf(at)), eq(ledgerPeriods.state, "CLOSED")));
   return row !== undefined;
+}
+
+/** isPeriodClosed as a boolean expression, for a statement that asks it beside its writes. */
+export function closedSql(at: Date): SQL {
+  return sql`exists (select 1 from ${ledgerPeriods} where ${and(eq(ledgerPeriods.period, periodOf(at)), eq(ledgerPeriods.state, "CLOSED"))})`;
 }

@@ -1,11 +1,12 @@
-import { and, eq, isNull, or } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
+import { writeTogether } from "@/db/write-together";
 import { journalEntries, journalLines, ledgerAccounts } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
 import { minorUnitExponent } from "@/lib/money/currency";
 import { isPartnerAccount, isTransferAccount, type AccountCode } from "./accounts";
-import { isPeriodClosed, periodOf } from "./periods";
+import { closedSql, periodOf } from "./periods";
 
 export interface PostingLine {
   account: AccountCode;
@@ -73,10 +74,10 @@ export function checkLines(input: Pick<PostEntryInput, "lines" | "transferId" | 
 const keyOf = (a: { code: string; currency: string; transferId: string | null; partnerId: string | null }) =>
   `${a.code}|${a.currency}|${a.transferId ?? ""}|${a.partnerId ?? ""}`;
 
-/** The accounts of these lines, created on first use (concurrent creators wait on the unique key). */
-async function accountIds(tx: Tx, lines: CheckedLine[], now: Date): Promise<Map<string, string>> {
+/** The accounts of these lines created on first use (concurrent creators wait on the unique key), as a statement not yet run. */
+function accountsInsert(tx: Tx, lines: CheckedLine[], now: Date) {
   const wanted = new Map(lines.map((l) => [keyOf({ code: l.account, currency: l.currency, transferId: l.transferId, partnerId: l.partnerId }), l]));
-  await tx
+  return tx
     .insert(ledgerAccounts)
     .values(
       [...wanted.values()].map((l) => ({
@@ -89,22 +90,16 @@ async function accountIds(tx: Tx, lines: CheckedLine[], now: Date): Promise<Map<
       })),
     )
     .onConflictDoNothing();
-  const rows = await tx
-    .select()
-    .from(ledgerAccounts)
-    .where(
-      or(
-        ...[...wanted.values()].map((l) =>
-          and(
-            eq(ledgerAccounts.code, l.account),
-            eq(ledgerAccounts.currency, l.currency),
-            l.transferId ? eq(ledgerAccounts.transferId, l.transferId) : isNull(ledgerAccounts.transferId),
-            l.partnerId ? eq(ledgerAccounts.partnerId, l.partnerId) : isNull(ledgerAccounts.partnerId),
-          ),
-        ),
-      ),
-    );
-  return new Map(rows.map((r) => [keyOf(r), r.id]));
+}
+
+/** A line's account id, by its key (the unique ledger_accounts_key), as a scalar subquery. */
+function accountOf(l: CheckedLine): SQL {
+  return sql`(select ${ledgerAccounts.id} from ${ledgerAccounts} where ${and(
+    eq(ledgerAccounts.code, l.account),
+    eq(ledgerAccounts.currency, l.currency),
+    l.transferId ? eq(ledgerAccounts.transferId, l.transferId) : isNull(ledgerAccounts.transferId),
+    l.partnerId ? eq(ledgerAccounts.partnerId, l.partnerId) : isNull(ledgerAccounts.partnerId),
+  )})`;
 }
 
 /**
@@ -114,11 +109,21 @@ async function accountIds(tx: Tx, lines: CheckedLine[], now: Date): Promise<Map<
  */
 export async function postEntry(tx: Tx, input: PostEntryInput): Promise<{ posted: boolean; entryId?: string }> {
   const lines = checkLines(input);
-  if (await isPeriodClosed(tx, input.now)) {
+  // Two statements (issue 26; five before). The accounts, and whether the month is closed: a
+  // refused entry rolls its unit back, its accounts with it.
+  const [{ closed }] = await writeTogether<{ closed: number | string }>(
+    tx,
+    [accountsInsert(tx, lines, input.now)],
+    sql`select (${closedSql(input.now)})::int as closed`,
+  );
+  if (Number(closed) === 1) {
     throw new DomainError("ledger.periodClosed", { message: `The month ${periodOf(input.now)} is closed: post the correction in the open month.` });
   }
+  // The entry and its lines, written only when the entry is (a sourceKey already posted writes
+  // nothing). The accounts are read by a later statement than the one that created them: one a
+  // concurrent creator committed while that statement waited on the key is seen here.
   const id = newId("je");
-  const inserted = await tx
+  const entry = tx
     .insert(journalEntries)
     .values({
       id,
@@ -132,17 +137,19 @@ export async function postEntry(tx: Tx, input: PostEntryInput): Promise<{ posted
     })
     .onConflictDoNothing({ target: journalEntries.sourceKey })
     .returning({ id: journalEntries.id });
-  if (inserted.length === 0) return { posted: false };
-  const ids = await accountIds(tx, lines, input.now);
-  await tx.insert(journalLines).values(
-    lines.map((l, i) => ({
-      id: newId("jl"),
-      entryId: id,
-      lineNo: i + 1,
-      accountId: ids.get(keyOf({ code: l.account, currency: l.currency, transferId: l.transferId, partnerId: l.partnerId }))!,
-      debitMinor: l.debit,
-      creditMinor: l.credit,
-    })),
+  const c = (col: { name: string }) => sql.identifier(col.name);
+  const columns = [journalLines.id, journalLines.entryId, journalLines.lineNo, journalLines.accountId, journalLines.debitMinor, journalLines.creditMinor];
+  const rows = lines.map(
+    (l, i) =>
+      // Typed: the branches of a UNION would otherwise read their parameters as text.
+      sql`select ${newId("jl")}::text, entry.id, ${sql.param(i + 1, journalLines.lineNo)}::integer, ${accountOf(l)},
+        ${sql.param(l.debit, journalLines.debitMinor)}::bigint, ${sql.param(l.credit, journalLines.creditMinor)}::bigint from entry`,
   );
+  const written = await writeTogether(
+    tx,
+    [{ name: "entry", write: entry }],
+    sql`insert into ${journalLines} (${sql.join(columns.map(c), sql`, `)}) ${sql.join(rows, sql` union all `)} returning 1`,
+  );
+  if (written.length === 0) return { posted: false };
   return { posted: true, entryId: id };
 }
