@@ -22,7 +22,8 @@ if (cluster.isPrimary) {
   process.on("SIGINT", stop);
 } else {
   const { default: next } = await import("next");
-  const app = next({ dev: false, dir: path.resolve(import.meta.dirname, ".."), hostname: "127.0.0.1", port: Number(port) });
+  // The app: BENCH_APP_DIR (another checkout's build, a before/after: bench/server.mjs) or this one.
+  const app = next({ dev: false, dir: process.env.BENCH_APP_DIR ?? path.resolve(import.meta.dirname, ".."), hostname: "127.0.0.1", port: Number(port) });
   await app.prepare();
   const handle = app.getRequestHandler();
   http.createServer((req, res) => handle(req, res)).listen(Number(port), "127.0.0.1");

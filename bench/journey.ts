@@ -11,6 +11,9 @@
  * partner's would.
  *   BENCH_DRIVER=postgres|pglite, BENCH_RATE, BENCH_SECONDS, BENCH_INSTANCES (2: two `next start`
  *   behind one port, PostgreSQL), BENCH_WORKER=process (the job worker as its own process, PostgreSQL)
+ * A before/after of a lever (bench/notes.md): build the old commit in a checkout of its own, then run
+ * this file with BENCH_APP_DIR=<that checkout> and without, in turns; the web process and the worker
+ * process then both run that checkout's build and code (bench/server.mjs).
  * Prints JSON on stdout (bench/run.mjs renders it).
  */
 // @ts-expect-error: plain ESM helpers

@@ -8,17 +8,20 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { serverEnv, serverNodeArgs } from "../scripts/server-node-args.mjs";
 import { startCountingProxy } from "./lib/pg-count-proxy.mjs";
+import { portsFrom } from "./lib/ports.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
-const next = path.join(root, "node_modules/next/dist/bin/next");
-// BENCH_APP_DIR: serve another checkout's production build (a before/after of a lever), run by this
-// checkout's bench; that checkout builds itself.
+// BENCH_APP_DIR: serve another checkout's production build (a before/after of a lever, e.g. the
+// journey: `BENCH_APP_DIR=/work/old node --import tsx bench/journey.ts`), run by this checkout's
+// bench; that checkout builds itself. Its web process (`next start`, or bench/cluster.mjs, which
+// reads BENCH_APP_DIR too) and its job worker process (its scripts/worker.ts) both run its code.
 const appDir = () => process.env.BENCH_APP_DIR ?? root;
+const next = () => path.join(appDir(), "node_modules/next/dist/bin/next");
 export const KEY = "sandbox-demo-key";
 
 export function ensureBuild() {
-  if (existsSync(path.join(root, ".next", "BUILD_ID")) && !process.env.BENCH_REBUILD) return;
-  const res = spawnSync(process.execPath, [next, "build"], { cwd: root, stdio: "inherit" });
+  if (process.env.BENCH_APP_DIR || (existsSync(path.join(root, ".next", "BUILD_ID")) && !process.env.BENCH_REBUILD)) return;
+  const res = spawnSync(process.execPath, [next(), "build"], { cwd: root, stdio: "inherit" });
   if (res.status !== 0) throw new Error("next build failed");
 }
 
@@ -107,7 +110,8 @@ export function machineCpu() {
   return { busy: (total - idle) / TICKS, total: total / TICKS };
 }
 
-let nextPort = Number(process.env.BENCH_PORT ?? 3790);
+// BENCH_PORT pins our servers' ports (3 apart, as before); unset, each takes a free one.
+const nextPort = portsFrom(process.env.BENCH_PORT, 3);
 /**
  * @param {Record<string,string>} env
  * @param {{ driver?: "postgres" | "pglite", instances?: number, nodeArgs?: string[], countStatements?: boolean, separateWorker?: boolean, workerNodeArgs?: string[], probe?: boolean }} opts
@@ -134,15 +138,14 @@ export async function startServer(env = {}, opts = {}) {
     databaseUrl = u.toString();
   }
   const pgliteDir = db ? null : mkdtempSync(path.join(tmpdir(), "remit-bench-"));
-  const port = nextPort;
-  nextPort += 3;
+  const port = await nextPort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const instances = db ? (opts.instances ?? 1) : 1;
   const nodeArgs = serverNodeArgs(db ? { DATABASE_URL: databaseUrl } : {});
   const args =
     instances > 1 || opts.nodeArgs
       ? [...nodeArgs, ...(opts.nodeArgs ?? []), path.join(root, "bench/cluster.mjs"), String(port), String(instances)]
-      : [...nodeArgs, next, "start", "-p", String(port), "-H", "127.0.0.1"];
+      : [...nodeArgs, next(), "start", "-p", String(port), "-H", "127.0.0.1"];
   const childEnv = {
     ...serverEnv(db ? { DATABASE_URL: databaseUrl } : {}),
     ...process.env,
@@ -163,8 +166,8 @@ export async function startServer(env = {}, opts = {}) {
   if (separateWorker) childEnv.IN_PROCESS_WORKER = "false";
   const child = spawn(process.execPath, args, { cwd: appDir(), stdio: ["ignore", "ignore", "inherit"], env: childEnv });
   const worker = separateWorker
-    ? spawn(process.execPath, [...nodeArgs, ...(opts.workerNodeArgs ?? []), "--import", "tsx", path.join(root, "scripts/worker.ts")], {
-        cwd: root,
+    ? spawn(process.execPath, [...nodeArgs, ...(opts.workerNodeArgs ?? []), "--import", "tsx", path.join(appDir(), "scripts/worker.ts")], {
+        cwd: appDir(),
         stdio: ["ignore", "ignore", "inherit"],
         env: { ...childEnv, IN_PROCESS_WORKER: "true" },
       })
