@@ -24,6 +24,8 @@ import { startBareApp } from "./lib/bare-app.mjs";
 import { wrk } from "./lib/wrk.mjs";
 // @ts-expect-error: plain ESM helpers
 import { pct } from "./lib/stats.mjs";
+// @ts-expect-error: plain ESM helpers
+import { cpuBetween } from "./lib/proc-cpu.mjs";
 import { createRemitClient, deviceAssertion, type RemitClient } from "@remit-core/client";
 import { KEY, onboardCustomers, quoteBody, submitBody, type Customer } from "./lib/partner";
 
@@ -159,9 +161,11 @@ export async function benchJourney() {
     // The event loop's delay counted from here (bench/lib/probe.mjs starts afresh at each call).
     await server.probe();
     const cpuBefore = server.cpu();
+    const splitBefore = server.cpuSplit();
     const machineBefore = machineCpu();
     const load = await runJourneys(server.baseUrl, customers, RATE, SECONDS);
     const serverCpu = server.cpu() - cpuBefore;
+    const splitAfter = server.cpuSplit();
     const machine = machineCpu();
     const duringLoad = await server.probe();
     clearInterval(sampler);
@@ -201,6 +205,10 @@ export async function benchJourney() {
         serverMsPerJourney: (serverCpu * 1000) / Math.max(1, completed),
         serverCores: serverCpu / elapsed,
         machineBusy: (machine.busy - machineBefore.busy) / (machine.total - machineBefore.total),
+        // The web process's and the worker process's (BENCH_WORKER=process) CPU over the load, ms:
+        // all threads and the main thread, which runs the JavaScript (bench/lib/proc-cpu.mjs).
+        web: cpuBetween(splitBefore.web, splitAfter.web),
+        worker: cpuBetween(splitBefore.worker, splitAfter.worker),
       },
     };
   } finally {

@@ -6,10 +6,11 @@
  * bench/lib/writes.ts), and last by the transfer journey itself (bench/journey.ts's open-loop
  * arrivals at the spec's polling cadence), whose calls and jobs interleave: its samples are split
  * by what is on their stack (bench/lib/owners.ts). On PostgreSQL the job worker runs in a second
- * profiled process, so each window also says what the jobs its calls caused cost. The samples are
- * split by the time window of
- * each load (the profile's clock is process.hrtime's), mapped to source file:line through the
- * build's source maps, and summed per function (self and inclusive time), per category and per owner.
+ * profiled process, so each window also says what the jobs its calls caused cost. Each window's
+ * CPU is read from /proc (each process's threads together and its main thread, bench/lib/proc-cpu.mjs);
+ * its samples (the profile's clock is process.hrtime's) are mapped to source file:line through the
+ * build's source maps and only divide that CPU: shares of the busy samples per function (self and
+ * inclusive), per category and per owner.
  *   BENCH_DRIVER=pglite|postgres, BENCH_SECONDS (5, per read), BENCH_READS (all; detail: the
  *   transfer detail only), BENCH_WRITES (300; 0: the reads only), BENCH_PROFILE_JOURNEY_RATE (8
  *   journeys/s; 0: no journey window) for BENCH_PROFILE_JOURNEY_SECONDS (10). Prints JSON on stdout.
@@ -23,6 +24,8 @@ import { adminUrl, startServer } from "./server.mjs";
 import { startBareApp } from "./lib/bare-app.mjs";
 // @ts-expect-error: plain ESM helpers
 import { wrk } from "./lib/wrk.mjs";
+// @ts-expect-error: plain ESM helpers
+import { cpuBetween, processCpu } from "./lib/proc-cpu.mjs";
 import { summarize, type CpuProfile, type Summary } from "./lib/cpu-profile";
 import { onboardCustomers, pooled } from "./lib/partner";
 import { jobFiles, ownerOf } from "./lib/owners";
@@ -40,12 +43,38 @@ const C = 50;
 // The profiled app's checkout (BENCH_APP_DIR serves another one's build): its source maps and its job files.
 const appRoot = process.env.BENCH_APP_DIR ?? path.resolve(import.meta.dirname, "..");
 
+/** A process's CPU over a window, ms (bench/lib/proc-cpu.mjs cpuBetween). */
+interface CpuUsed {
+  all: number;
+  main: number;
+  otherThreads: number;
+}
+
+/**
+ * The CPU a window used, from /proc: the serving process's (all threads, the main thread), the
+ * worker process's when it runs apart, and `all` the server's processes together (the cluster
+ * primary bench/cluster.mjs runs the profiled server under among them), ms.
+ */
+interface WindowCpu {
+  web: CpuUsed | null;
+  worker: CpuUsed | null;
+  all: number;
+}
+
 interface Window {
   route: string;
   from: number;
   to: number;
   requests: number;
+  cpu: WindowCpu;
 }
+
+type Split = { web: unknown; worker: unknown; all: number };
+const cpuOver = (before: Split, after: Split): WindowCpu => ({
+  web: cpuBetween(before.web, after.web),
+  worker: cpuBetween(before.worker, after.worker),
+  all: (after.all - before.all) * 1000,
+});
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
@@ -73,12 +102,15 @@ async function profileBareApp() {
       // The warm-up outside the window: a window's samples are then those of its counted requests.
       await wrk(bare.readUrl, { seconds: 2, warmup: 0 });
       const from = nowUs();
+      const before = processCpu(bare.pid);
       const r = await wrk(bare.readUrl, { seconds: SECONDS, warmup: 0 });
-      window = { route: "bare app: GET /v1/db/read", from, to: nowUs(), requests: r.requests as number };
+      const web = cpuBetween(before, processCpu(bare.pid));
+      window = { route: "bare app: GET /v1/db/read", from, to: nowUs(), requests: r.requests as number, cpu: { web, worker: null, all: web?.all ?? NaN } };
     } finally {
       await bare.stop();
     }
-    return { route: window.route, requests: window.requests, summary: summarize(biggestProfile(dir), sourceMapLocator(appRoot), window, 10) };
+    const { route, requests, cpu } = window;
+    return { route, requests, cpu, summary: summarize(biggestProfile(dir), sourceMapLocator(appRoot), window, 10) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -113,9 +145,10 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
   };
   const timed = async <T>(route: string, requests: (out: T) => number, load: () => Promise<T>) => {
     const from = nowUs();
+    const before = server.cpuSplit();
     const out = await load();
     await jobsDone();
-    windows.push({ route, from, to: nowUs(), requests: requests(out) });
+    windows.push({ route, from, to: nowUs(), requests: requests(out), cpu: cpuOver(before, server.cpuSplit()) });
     return out;
   };
   const closedLoop = <I, O>(route: string, items: I[], work: (item: I) => Promise<O>) =>
@@ -137,8 +170,8 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
       const url = `${server.baseUrl}${urlPath}`;
       // The warm-up outside the window: a window's samples are then those of its counted requests.
       await wrk(url, { headers, seconds: 2, warmup: 0 });
-      // And the jobs run before it (the onboarding's, at the first read) out of it too: a profile's
-      // samples are weighted by wall time, so a busy worker beside the window inflates its CPU.
+      // And the jobs run before it (the onboarding's, at the first read) out of it too: their CPU
+      // is not the read's.
       await jobsDone();
       await timed(
         route,
@@ -147,13 +180,12 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
       );
     }
     if (WRITES > 0) await runWrites(server.baseUrl, customers, WRITES, closedLoop, closedLoop);
-    // The journey: its calls and the jobs they cause interleave, so one window for all of it, its
-    // server CPU from /proc beside the profile's main thread. The writes' jobs end first.
+    // The journey: its calls and the jobs they cause interleave, so one window for all of it. The
+    // writes' jobs end first.
     let journey;
     if (JOURNEY_RATE > 0) {
       await new Promise((r) => setTimeout(r, 2000));
-      const cpuBefore = server.cpu();
-      const workerBefore = server.workerCpu();
+      const before = server.cpuSplit();
       const from = nowUs();
       const load = await runJourneys(server.baseUrl, customers, JOURNEY_RATE, JOURNEY_SECONDS);
       await jobsDone();
@@ -166,9 +198,7 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
         requests: load.completed,
         failed: load.total - load.completed,
         calls: load.calls.map(({ name, count }) => ({ name, count })),
-        // All the server's threads and processes (the worker's, and the cluster primary bench/cluster.mjs adds), ms.
-        procMs: (server.cpu() - cpuBefore) * 1000,
-        workerProcMs: (server.workerCpu() - workerBefore) * 1000,
+        cpu: cpuOver(before, server.cpuSplit()),
       };
     }
     await server.stop();
@@ -179,11 +209,12 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
     const workerProf = workerDir ? biggestProfile(workerDir) : null;
     // The worker's samples in a window: the jobs run meanwhile, by the handler on their stacks.
     const jobsIn = (w: { from: number; to: number }) => (workerProf ? summarize(workerProf, locate, w, 10, owner) : undefined);
-    const routes: { route: string; requests: number; summary: Summary; worker?: Summary }[] = [bareRow];
+    const routes: { route: string; requests: number; cpu: WindowCpu; summary: Summary; worker?: Summary }[] = [bareRow];
     routes.push(
       ...windows.map((w) => ({
         route: w.route,
         requests: w.requests,
+        cpu: w.cpu,
         summary: summarize(prof, locate, w, 10, owner),
         worker: jobsIn(w),
       })),

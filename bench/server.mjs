@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import { serverEnv, serverNodeArgs } from "../scripts/server-node-args.mjs";
 import { startCountingProxy } from "./lib/pg-count-proxy.mjs";
 import { portsFrom } from "./lib/ports.mjs";
+import { processCpu, statSeconds } from "./lib/proc-cpu.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 // BENCH_APP_DIR: serve another checkout's production build (a before/after of a lever, e.g. the
@@ -63,28 +64,30 @@ export function rssMb(pid) {
   }
 }
 
-const TICKS = 100; // USER_HZ: /proc's clock ticks per second on Linux
-
 /** CPU seconds used so far by a process and its children (utime + stime from /proc). */
 export function cpuSeconds(pid) {
-  let children = "";
-  try {
-    children = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" });
-  } catch {
-    // ps exits 1 when the process has no children.
-  }
-  const pids = [pid, ...children.split("\n").filter(Boolean).map(Number)];
-  let ticks = 0;
+  const pids = [pid, ...childPids(pid)];
+  let seconds = 0;
   for (const p of pids) {
     try {
-      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-      const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1].split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
+      seconds += statSeconds(readFileSync(`/proc/${p}/stat`, "utf8"));
     } catch {
       // The process ended meanwhile.
     }
   }
-  return ticks / TICKS;
+  return seconds;
+}
+
+/** The node processes `pid` started (ps; none: []). */
+function childPids(pid) {
+  try {
+    return execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return []; // ps exits 1 when the process has no children.
+  }
 }
 
 /**
@@ -101,6 +104,8 @@ export function residentMb(pid) {
     return null;
   }
 }
+
+const TICKS = 100; // USER_HZ: /proc's clock ticks per second on Linux
 
 /** The whole machine's busy and total CPU seconds so far (all cores; /proc/stat's first line). */
 export function machineCpu() {
@@ -187,15 +192,28 @@ export async function startServer(env = {}, opts = {}) {
     }
     await new Promise((r) => setTimeout(r, 500));
   }
+  const cpu = () => cpuSeconds(child.pid) + (worker ? cpuSeconds(worker.pid) : 0);
+  // The serving process: bench/cluster.mjs's forked child when it runs one instance, else `next start` itself.
+  let served;
+  const webPid = () => {
+    if (served === undefined) served = args.includes(path.join(root, "bench/cluster.mjs")) && instances === 1 ? childPids(child.pid)[0] : child.pid;
+    return served;
+  };
   return {
     baseUrl,
     database: db ? "PostgreSQL" : "PGlite",
     pid: child.pid,
     rss: () => rssMb(child.pid),
-    cpu: () => cpuSeconds(child.pid) + (worker ? cpuSeconds(worker.pid) : 0),
+    cpu,
     /** With separateWorker: the worker process's CPU seconds so far (in cpu() too). */
     workerCpu: () => (worker ? cpuSeconds(worker.pid) : 0),
     workerRss: () => (worker ? rssMb(worker.pid) : null),
+    /**
+     * CPU seconds so far (bench/lib/proc-cpu.mjs processCpu: all threads and the main thread) of
+     * the process that serves the requests (under bench/cluster.mjs its forked child, not the
+     * primary) and of the worker process (separateWorker; else null); `all`: cpu().
+     */
+    cpuSplit: () => ({ web: processCpu(webPid()), worker: worker ? processCpu(worker.pid) : null, all: cpu() }),
     commits: db ? db.commits : async () => null,
     /** With countStatements: statements executed so far ({ statements, control }). */
     statements: () => proxy?.counts() ?? null,

@@ -1,7 +1,9 @@
 /**
- * Reads a V8 .cpuprofile (node --cpu-prof) for bench/profile.ts: self and inclusive (total) time
- * per function, and self time per category, over a time window of the profile, so one server
- * run profiles several routes in turn (issue 13).
+ * Reads a V8 .cpuprofile (node --cpu-prof) for bench/profile.ts: shares of self and inclusive
+ * (total) samples per function, and of self samples per category, over a time window of the
+ * profile, so one server run profiles several routes in turn (issue 13). Shares only: the CPU a
+ * window used comes from /proc (bench/lib/proc-cpu.mjs), and a share of it is a share of the
+ * window's busy samples (issue 26).
  */
 export interface CallFrame {
   functionName: string;
@@ -33,13 +35,18 @@ export interface Share {
 }
 
 export interface Summary {
-  /** Profiled time in the window, ms. */
+  /** The window's length in the profile, ms of wall time (not CPU). */
   ms: number;
+  /** Samples in the window. */
+  samples: number;
+  /** The share of them idle (the thread waiting in the event loop): no CPU. */
+  idle: number;
+  /** Shares of the busy (not idle) samples, each sample counted once: by category, self and inclusive per function. */
   categories: Share[];
   self: Share[];
   total: Share[];
   /**
-   * With an Owner: every sample's time by what owns it (bench/lib/owners.ts: the job or route
+   * With an Owner: the busy samples by what owns them (bench/lib/owners.ts: the job or route
    * whose handler is on its stack); a sample with no owner by its own category, "unowned: …".
    */
   owners?: Share[];
@@ -48,9 +55,9 @@ export interface Summary {
 /** What a sample's stack (leaf first) belongs to, if anything on it says so. */
 export type Owner = (stack: Located[]) => string | undefined;
 
-// V8's pseudo-frames: never on a reader's list of functions, each a category of its own.
+// V8's pseudo-frames: never on a reader's list of functions, each a category of its own ("(idle)"
+// is no CPU: left out of the shares).
 const SPECIAL = new Map([
-  ["(idle)", "idle"],
   ["(garbage collector)", "GC"],
   ["(program)", "V8 (program)"],
 ]);
@@ -75,15 +82,21 @@ export function summarize(
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  // Each sample's weight is the time to the next sample (the last one's own delta).
-  const selfUs = new Map<number, number>();
-  let all = 0;
+  // Each sample counts once. V8 samples the thread about once per interval while it runs or idles;
+  // when a busy machine keeps it waiting for a core the gap to the next sample stretches, so
+  // weighing a sample by that gap would charge the wait to whatever was on its stack (issue 26).
+  const count = new Map<number, number>();
+  let samples = 0;
+  let idleSamples = 0;
+  let wallUs = 0;
   prof.samples.forEach((id, i) => {
     if (times[i] < window.from || times[i] > window.to) return;
-    const us = prof.timeDeltas[i + 1] ?? prof.timeDeltas[i] ?? 0;
-    selfUs.set(id, (selfUs.get(id) ?? 0) + us);
-    all += us;
+    samples++;
+    wallUs += prof.timeDeltas[i + 1] ?? prof.timeDeltas[i] ?? 0;
+    if (byId.get(id)!.callFrame.functionName === "(idle)") idleSamples++;
+    else count.set(id, (count.get(id) ?? 0) + 1);
   });
+  const all = samples - idleSamples;
   const located = new Map<number, Located | null>();
   const locateNode = (id: number): Located | null => {
     if (!located.has(id)) {
@@ -92,35 +105,42 @@ export function summarize(
     }
     return located.get(id)!;
   };
-  const add = (m: Map<string, number>, k: string, us: number) => m.set(k, (m.get(k) ?? 0) + us);
+  const add = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k) ?? 0) + n);
   const categories = new Map<string, number>();
   const self = new Map<string, number>();
   const total = new Map<string, number>();
   const owners = new Map<string, number>();
-  for (const [id, us] of selfUs) {
+  for (const [id, n] of count) {
     const special = SPECIAL.get(byId.get(id)!.callFrame.functionName);
     const here = locateNode(id);
     const category = special ?? here?.category ?? "other";
-    add(categories, category, us);
-    if (here) add(self, key(here), us);
+    add(categories, category, n);
+    if (here) add(self, key(here), n);
     // Inclusive: once per distinct function on the stack (recursion counted once). Node's own
     // frames are left out: the event loop's (runMicrotasks, processTicksAndRejections) hold ~all.
     const seen = new Set<string>();
     const stack: Located[] = [];
-    for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
-      const at = locateNode(n);
+    for (let node: number | undefined = id; node !== undefined; node = parent.get(node)) {
+      const at = locateNode(node);
       if (at) stack.push(at);
       if (at && at.category !== NODE) seen.add(key(at));
     }
-    for (const k of seen) add(total, k, us);
-    if (owner) add(owners, (special ? undefined : owner(stack)) ?? (special === "idle" || special === "GC" ? special : `unowned: ${category}`), us);
+    for (const k of seen) add(total, k, n);
+    if (owner) add(owners, (special ? undefined : owner(stack)) ?? (special === "GC" ? special : `unowned: ${category}`), n);
   }
   const ranked = (m: Map<string, number>, k: number) =>
     [...m.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, k)
-      .map(([name, us]) => ({ name, share: all ? us / all : 0 }));
-  const summary: Summary = { ms: all / 1000, categories: ranked(categories, 20), self: ranked(self, top), total: ranked(total, top) };
+      .map(([name, n]) => ({ name, share: all ? n / all : 0 }));
+  const summary: Summary = {
+    ms: wallUs / 1000,
+    samples,
+    idle: samples ? idleSamples / samples : 0,
+    categories: ranked(categories, 20),
+    self: ranked(self, top),
+    total: ranked(total, top),
+  };
   if (owner) summary.owners = ranked(owners, Infinity);
   return summary;
 }

@@ -1,12 +1,14 @@
 // What explains the remainder of each target a run did not meet (issue 26), computed from that
-// run's own figures (the results object of bench/run.mjs): which share of a route's profile goes
-// where against the bare app's, statements per request, CPU per call, step times. Sentences of
-// figures only; bench/lib/report.mjs decides which targets are met and lists these beside them.
-import { fmt } from "./stats.mjs";
+// run's own figures (the results object of bench/run.mjs). Every CPU figure is a process's or a
+// thread's CPU from /proc over a window (bench/lib/proc-cpu.mjs); a profile's busy samples only
+// divide it (Next, Node internals, our code, Drizzle, postgres.js, GC, ...). A small table per
+// target; bench/lib/report.mjs decides which targets are met and lists these beside them.
+import { fmt, table } from "./stats.mjs";
 
 const pct = (x) => `${Math.round(x * 100)} %`;
 
-// The profile's categories (bench/lib/cpu-profile.ts) named in a comparison, in this order.
+// The profile's categories (bench/lib/cpu-profile.ts) named in a split, in this order; the others
+// are summed as "the rest".
 const CATEGORIES = [
   ["next", "Next"],
   ["node (internals, native)", "Node internals"],
@@ -14,67 +16,60 @@ const CATEGORIES = [
   ["drizzle-orm", "Drizzle"],
   ["postgres.js", "postgres.js"],
   ["our code (lib/, app/, db/)", "our code"],
-  ["idle", "idle"],
 ];
 const PGLITE = ["PGlite (WebAssembly)", "PGlite (JS)"];
 
-export const shareOf = (route, category) => route.summary.categories.find((c) => c.name === category)?.share ?? 0;
-/** Main-thread CPU per request in a profile's window: its samples less the idle ones, over its requests. */
-export const cpuPerRequest = (route) => (route.summary.ms * (1 - shareOf(route, "idle"))) / route.requests;
+export const shareOf = (summary, category) => summary.categories.find((c) => c.name === category)?.share ?? 0;
+/** A window's CPU per request (per journey in the journey window), ms, from /proc: the web process's main thread. */
+export const cpuPerRequest = (route) => (route.cpu?.web ? route.cpu.web.main / route.requests : NaN);
+/** The web process's other threads (all its threads less the main one) per request, ms. */
+const otherThreadsPerRequest = (route) => (route.cpu?.web ? route.cpu.web.otherThreads / route.requests : NaN);
+/** The worker process's main thread per request (PostgreSQL: the jobs the window's calls caused), ms; 0 with no worker apart. */
+const workerPerRequest = (route) => (route.cpu?.worker ? route.cpu.worker.main / route.requests : 0);
 const profiled = (profile, name) => profile?.routes.find((r) => r.route === name);
 const bareOf = (profile) => profile?.routes.find((r) => r.route.startsWith("bare"));
+
+/** A main thread's CPU (ms) divided by its profile's category shares: [label, ms] per category, then the rest. */
+function byCategory(summary, ms) {
+  const named = CATEGORIES.map(([category, label]) => [label, shareOf(summary, category) * ms]);
+  const rest = ms - named.reduce((a, [, x]) => a + x, 0);
+  return [...named, ["the rest (other packages, V8, unmapped)", rest]];
+}
+
+/** An owner's share (bench/lib/owners.ts) of a summary's busy samples. */
+const ownerShare = (summary, name) => summary.owners?.find((o) => o.name === name)?.share ?? 0;
+const ownersWhere = (summary, test) => (summary.owners ?? []).filter((o) => test(o.name));
 
 function statementsOf(row) {
   if (row?.statementsPerRequest === undefined) return "";
   return `${fmt(row.statementsPerRequest, 1)} statements per request, ${fmt(row.controlPerRequest, 1)} of them BEGIN/COMMIT (the bare read: 1, none).`;
 }
 
-/** An owner's time (bench/lib/owners.ts) in a profile summary, ms per request (per journey in the journey's window). */
-const ownerMs = (summary, requests, name) => ((summary.owners?.find((o) => o.name === name)?.share ?? 0) * summary.ms) / requests;
-const ownersOf = (summary, requests, test) =>
-  (summary.owners ?? []).filter((o) => test(o.name)).map((o) => ({ name: o.name, ms: ownerMs(summary, requests, o.name) }));
-/** The jobs whose handler was on the stack, ms per request. */
-const jobsOnStack = (summary, requests) => ownersOf(summary, requests, (name) => name.startsWith("job "));
-const sum = (list) => list.reduce((a, x) => a + x.ms, 0);
-const listed = (list, digits = 2) => list.map((x) => `${x.name.replace(/^job /, "")} ${fmt(x.ms, digits)} ms`).join(", ");
-const busyMs = (summary, requests) => (summary.ms * (1 - (summary.categories.find((c) => c.name === "idle")?.share ?? 0))) / requests;
-
 /**
- * The jobs a window's calls caused, ms per request: with the worker in a profiled process of its
- * own (bench/profile.ts on PostgreSQL), all its busy samples in the window, named by the handlers
- * on their stacks; else the samples of the web process with a job's handler on the stack (a floor).
+ * A read or a write of the per-call table: its CPU per request against the bare app's, each from
+ * its profile window (/proc), the main thread divided by the profile's shares, and its statements.
  */
-function jobsOf(route) {
-  if (route.worker) return { ms: busyMs(route.worker, route.requests), kinds: jobsOnStack(route.worker, route.requests), inWorker: true };
-  const kinds = jobsOnStack(route.summary, route.requests);
-  return { ms: sum(kinds), kinds, inWorker: false };
-}
-/** A call's own main-thread CPU per request: the web process's, less the jobs when they ran there too. */
-const ownCpu = (route) => cpuPerRequest(route) - (route.worker ? 0 : jobsOf(route).ms);
-
-function jobsSentence(route) {
-  const jobs = jobsOf(route);
-  if (jobs.ms < 0.005) return "";
-  const kinds = jobs.kinds.filter((k) => k.ms >= 0.005);
-  return jobs.inWorker
-    ? `The jobs it caused, in the worker's process meanwhile: ${fmt(jobs.ms, 2)} ms per request${kinds.length ? ` (with their handler on the stack: ${listed(kinds)})` : ""}.`
-    : `Of it, the jobs it caused, run in its window with their handler on the stack: ${listed(kinds)}.`;
-}
-
-/** A read or a write of the per-call table: its profile against the bare app's, and its statements. */
 export function callRemainder(profile, row) {
   const route = profiled(profile, row.route);
   const bare = bareOf(profile);
   if (!route || !bare) return ["Not profiled in this run.", statementsOf(row)].filter(Boolean).join(" ");
-  const shares = CATEGORIES.map(([category, label]) => `${label} ${pct(shareOf(route, category))} (${pct(shareOf(bare, category))})`);
+  const ms = (x) => fmt(x, 2);
+  const mine = cpuPerRequest(route);
+  const anchor = cpuPerRequest(bare);
+  const ours = byCategory(route.summary, mine);
+  const theirs = new Map(byCategory(bare.summary, anchor));
+  const rows = [
+    ["all threads of the web process (/proc)", ms(mine + otherThreadsPerRequest(route)), ms(anchor + otherThreadsPerRequest(bare))],
+    ["main thread (/proc)", ms(mine), ms(anchor)],
+    ...ours.map(([label, x]) => [`– ${label}`, ms(x), ms(theirs.get(label))]),
+    ["other threads (all less main)", ms(otherThreadsPerRequest(route)), ms(otherThreadsPerRequest(bare))],
+  ];
+  if (route.cpu?.worker) rows.push(["the jobs it caused: the worker process's main thread", ms(workerPerRequest(route)), "–"]);
   return [
-    `Share of its profile's samples (the bare app's in brackets): ${shares.join(", ")}.`,
-    `Main-thread CPU per request: ${fmt(cpuPerRequest(route), 2)} ms (${fmt(cpuPerRequest(bare), 2)} ms).`,
-    jobsSentence(route),
-    statementsOf(row),
-  ]
-    .filter(Boolean)
-    .join(" ");
+    `CPU per request in its profile window and the bare app's, ms; the main thread divided by the shares of its busy profile samples (idle: ${pct(route.summary.idle)} of its samples, the bare app's ${pct(bare.summary.idle)}). Main thread, the bare app's over this call's: ${fmt(anchor / mine, 2)}. ${statementsOf(row)}`.trim(),
+    "",
+    table(["CPU per request", "this call", "bare app"], rows),
+  ].join("\n");
 }
 
 // The journey's calls (bench/journey.ts names) by the profile's window of each.
@@ -88,85 +83,96 @@ const JOURNEY_CALLS = [
   ["POST funding complete (sandbox)", "POST /v1/sandbox/funding-sessions/{id}/complete"],
 ];
 
-// The labels of the owners of a sample no handler owns, by category (bench/lib/cpu-profile.ts).
-const unownedLabel = (name) => CATEGORIES.find(([category]) => name === `unowned: ${category}`)?.[1] ?? name.replace(/^unowned: /, "");
-const unownedOf = (summary, requests) => ownersOf(summary, requests, (name) => name.startsWith("unowned: ")).filter((o) => o.ms >= 0.05);
-const unownedList = (list) => list.map((o) => `${unownedLabel(o.name)} ${fmt(o.ms, 1)}`).join(", ");
-
-/** The profiled journey window (bench/profile.ts): all threads and each process's main thread per journey, each by owner. */
-function journeyWindow(j) {
-  const n = j.requests;
-  const web = cpuPerRequest(j);
-  const worker = j.worker ? busyMs(j.worker, n) : 0;
-  const all = j.procMs / n;
-  const jobsSummary = j.worker ?? j.summary;
-  return {
-    web,
-    worker,
-    main: web + worker,
-    all,
-    threads: all - web - worker,
-    jobs: jobsOnStack(jobsSummary, n),
-    loop: ownerMs(jobsSummary, n, "the worker (lib/jobs)"),
-    routes: sum(ownersOf(j.summary, n, (name) => name.startsWith("route "))),
-    pipeline: ownerMs(j.summary, n, "the request pipeline (lib/http)"),
-    gc: ownerMs(j.summary, n, "GC") + (j.worker ? ownerMs(j.worker, n, "GC") : 0),
-    unowned: unownedOf(j.summary, n),
-    workerUnowned: j.worker ? unownedOf(j.worker, n) : [],
-  };
+/** A run's main threads and the rest of its CPU per journey, ms (bench/journey.ts `cpu`: web, worker from /proc). */
+function runThreads(journey) {
+  const n = Math.max(1, journey.completed);
+  const total = journey.cpu.serverMsPerJourney;
+  const { web, worker } = journey.cpu;
+  if (!web) return { total, main: NaN, other: NaN };
+  const main = (web.main + (worker?.main ?? 0)) / n;
+  return { total, main, other: total - main };
 }
 
 /**
- * Server CPU per journey: each call's main-thread CPU from its own profile window, and the jobs it
- * caused there (the worker's process), times its calls per journey; Node's other threads from the
- * profiled journey window's /proc time less its main threads, that window split by the job or
- * route on each sample's stack; and what is left of the run's figure.
+ * The jobs per journey, by job kind: the worker process's main thread in the profiled journey window
+ * (/proc) divided by the owner of its busy samples (the job whose handler is on the stack, the
+ * worker's loop, GC, none of them); without that window, each call's window's worker time times
+ * the call's count.
+ */
+function jobsPerJourney(profile, perCall) {
+  const j = profile?.journey;
+  if (j?.worker && j.cpu?.worker) {
+    const ms = j.cpu.worker.main / j.requests;
+    const kinds = ownersWhere(j.worker, (name) => name.startsWith("job ")).map((o) => [o.name.replace(/^job /, ""), o.share * ms]);
+    const loop = ownerShare(j.worker, "the worker (lib/jobs)") * ms;
+    const gc = ownerShare(j.worker, "GC") * ms;
+    const none = ms - kinds.reduce((a, [, x]) => a + x, 0) - loop - gc;
+    const parts = [...kinds, ["the worker's loop (lib/jobs)", loop], ["GC", gc], ["no handler on the stack", none]];
+    return {
+      ms,
+      how: `the worker process's main thread in the profiled journey window (${j.requests} journeys at ${fmt(j.rate, 1)}/s, /proc), by the handler on its samples' stacks: ${parts.map(([k, x]) => `${k} ${fmt(x, 1)}`).join(", ")}`,
+    };
+  }
+  const ms = perCall.reduce((a, c) => a + c.perJourney * c.jobs, 0);
+  if (perCall.every((c) => c.jobs === 0)) return { ms: 0, how: "no worker process profiled in this run: in the calls' own CPU" };
+  return { ms, how: "each call's window: the worker process's main thread per call times its calls per journey" };
+}
+
+/**
+ * Server CPU per journey in the run, split into parts that are each measured and add up: each
+ * call's CPU (its calls per journey × its window's main-thread CPU per call), the jobs (the worker's
+ * main thread per journey, by job kind), Node's other threads (the run's CPU less its main threads,
+ * from /proc), and the residual: what the run's main threads spent beyond the calls and jobs as
+ * measured in their windows, with its sign explained.
  */
 export function journeyCpuRemainder(journey, profile, calls) {
-  const started = Math.max(1, journey.completed + journey.failed);
-  const parts = [];
-  let callsMs = 0;
-  let jobsMs = 0;
+  const n = Math.max(1, journey.completed);
+  const run = runThreads(journey);
+  const perCall = [];
   for (const [name, routeName] of JOURNEY_CALLS) {
     const call = journey.calls.find((c) => c.name === name);
     const route = profiled(profile, routeName);
     if (!call || !route) continue;
-    const perJourney = call.count / started;
-    const own = ownCpu(route);
-    const jobs = jobsOf(route);
-    callsMs += perJourney * own;
-    jobsMs += perJourney * jobs.ms;
     const row = calls?.rows.find((r) => r.route === routeName);
-    const statements =
-      row?.statementsPerRequest === undefined ? "" : `, ${fmt(row.statementsPerRequest, 1)} statements (${fmt(row.controlPerRequest, 1)} BEGIN/COMMIT) each`;
-    const kinds = jobs.kinds.filter((k) => k.ms >= 0.005).map((k) => k.name.replace(/^job /, ""));
-    const caused = jobs.ms >= 0.005 ? ` + its jobs ${fmt(perJourney * jobs.ms, 1)} ms${kinds.length ? ` (${kinds.join(", ")})` : ""}` : "";
-    parts.push(`${name} ${fmt(perJourney, 1)} × ${fmt(own, 2)} ms = ${fmt(perJourney * own, 1)} ms${caused}${statements}`);
+    perCall.push({ name, perJourney: call.count / n, cpu: cpuPerRequest(route), jobs: workerPerRequest(route), statements: row?.statementsPerRequest });
   }
-  const total = journey.cpu.serverMsPerJourney;
-  if (parts.length === 0) return `${fmt(total, 1)} ms of server CPU per journey; none of its calls is in this run's profile.`;
-  const others = journey.calls.filter((c) => !parts.some((p) => p.startsWith(`${c.name} `))).map((c) => c.name);
-  const inWorker = JOURNEY_CALLS.some(([, routeName]) => profiled(profile, routeName)?.worker);
+  if (perCall.length === 0) return `${fmt(run.total, 1)} ms of server CPU per journey; none of its calls is in this run's profile.`;
+  const missing = journey.calls.filter((c) => !perCall.some((p) => p.name === c.name)).map((c) => c.name);
+  const callsMs = perCall.reduce((a, c) => a + c.perJourney * c.cpu, 0);
+  const jobs = jobsPerJourney(profile, perCall);
+  const residual = run.main - callsMs - jobs.ms;
+  const rows = [
+    ...perCall.map((c) => [
+      c.name,
+      `${fmt(c.perJourney, 1)} calls × ${fmt(c.cpu, 2)} ms (its window's main thread)${c.statements === undefined ? "" : `; ${fmt(c.statements, 1)} statements each`}`,
+      fmt(c.perJourney * c.cpu, 1),
+    ]),
+    ["The jobs", jobs.how, fmt(jobs.ms, 1)],
+    ["Node's other threads", "the run's CPU (/proc, all threads) less its main threads: GC's helpers, libuv's pool (gzip, crypto)", fmt(run.other, 1)],
+    ["Residual", "the run's main threads less the calls and the jobs above", `${residual >= 0 ? "+" : ""}${fmt(residual, 1)}`],
+    [`**Total**`, `the run (${journey.completed} journeys at ${fmt(journey.rate, 1)}/s), /proc`, `**${fmt(run.total, 1)}**`],
+  ];
+  const sign =
+    residual >= 0
+      ? `The residual is positive: the run's main threads spent ${fmt(residual, 1)} ms per journey more than its calls and jobs cost measured apart${missing.length ? ` (in it, the calls not profiled: ${missing.join(", ")})` : ""}. The run differs from the windows by its load: its calls interleaved at ${fmt(journey.rate, 1)} arrivals/s${journey.worker === "process" ? "" : " with the jobs and the worker's claims on the web process's event loop"}, against one call at a time in a closed loop of 50 callers; which of these costs it is not measured apart.`
+      : `The residual is negative: the parts measured apart cost ${fmt(-residual, 1)} ms per journey more than the run's main threads spent. Those windows ran under the profiler (\`--cpu-prof\`: its sampling costs CPU in the profiled processes only) and at another load (one call at a time in a closed loop of 50 callers, the worker in a process of its own): either makes a call or a job cost more there than in the run; which one is not measured apart.`;
   const text = [
-    `${fmt(total, 1)} ms of server CPU per journey (all threads).`,
-    `Each call by its own profile window: its main-thread CPU per request times its calls per journey, and the jobs it caused (${inWorker ? "the worker's process in that window" : "their handlers' samples in that window, a floor"}): ${parts.join("; ")}; the calls together ${fmt(callsMs, 1)} ms, their jobs ${fmt(jobsMs, 1)} ms${others.length ? ` (not profiled: ${others.join(", ")})` : ""}.`,
+    `Server CPU per journey in the run, ${fmt(run.total, 1)} ms (${fmt(run.main, 1)} of it on the main threads, /proc), in parts each measured (ms per journey):`,
+    "",
+    table(["Part", "measured as", "ms"], rows),
+    "",
+    sign,
   ];
   const j = profile?.journey;
-  if (!j) {
+  if (j?.cpu?.web) {
+    const web = cpuPerRequest(j);
+    const gap = web - callsMs;
     text.push(
-      `The other ${fmt(total - callsMs - jobsMs, 1)} ms: Node's threads besides the main one and whatever the windows miss (no journey window in this run's profile).`,
+      "",
+      `In the profiled journey window itself (the same profiler, the worker apart), the web process's main thread spent ${fmt(web, 1)} ms per journey against its calls' ${fmt(callsMs, 1)} ms measured in their windows: ${gap >= 0 ? "+" : ""}${fmt(gap, 1)} ms, ${gap >= 0 ? "what the journey's calls cost beyond the same calls in a closed loop" : "the closed loops cost more per call than the journey's calls"}.`,
     );
-    return text.join(" ");
   }
-  const w = journeyWindow(j);
-  text.push(
-    `The profiled journey window (${j.requests} journeys at ${fmt(j.rate, 1)}/s): ${fmt(w.all, 1)} ms per journey on all threads (/proc), ${fmt(w.web, 1)} ms on the web process's main thread${j.worker ? ` and ${fmt(w.worker, 1)} ms on the worker process's` : ""}, ${w.threads >= 0 ? `so ${fmt(w.threads, 1)} ms on Node's other threads (GC's helpers, libuv's pool: gzip, crypto) and the cluster primary the profile runs the server under.` : `more than /proc counted: the profile weighs each sample by the time to the next, which a busy machine stretches while the process waits for a core, so this run cannot tell Node's other threads apart (its profile figures are high by as much).`}`,
-    `${j.worker ? "The worker's main thread" : "Its main thread"}, by the handler on each sample's stack: the jobs ${fmt(sum(w.jobs), 1)} ms (${listed(w.jobs, 1)}), the worker's own code (lib/jobs: claims, the run loop) ${fmt(w.loop, 1)} ms${j.worker ? `, no handler on the stack ${fmt(sum(w.workerUnowned), 1)} ms (${unownedList(w.workerUnowned)})` : ""}. The web process's: the routes' handlers ${fmt(w.routes, 1)} ms, the request pipeline (lib/http) ${fmt(w.pipeline, 1)} ms, no handler on the stack ${fmt(sum(w.unowned), 1)} ms (${unownedList(w.unowned)}): Next's routing and response writing, postgres.js reading replies, and awaited continuations, whose callers a stack does not show. GC ${fmt(w.gc, 1)} ms in all.`,
-    w.threads >= 0
-      ? `So, of the ${fmt(total, 1)} ms: the calls ${fmt(callsMs, 1)} ms and their jobs ${fmt(jobsMs, 1)} ms on the main thread, Node's other threads ${fmt(w.threads, 1)} ms; left ${fmt(total - callsMs - jobsMs - w.threads, 1)} ms: what the journey's main threads do that the calls' windows do not (in the journey window ${fmt(w.main - callsMs - jobsMs, 1)} ms of its ${fmt(w.main, 1)}), and the difference between this run's load and the profile's.`
-      : `So, of the ${fmt(total, 1)} ms: the calls ${fmt(callsMs, 1)} ms and their jobs ${fmt(jobsMs, 1)} ms by their windows' profiles, which this machine's load stretched too.`,
-  );
-  return text.join(" ");
+  return text.join("\n");
 }
 
 const eventLoopOf = (journey) => {
@@ -175,18 +181,15 @@ const eventLoopOf = (journey) => {
 };
 
 /** Journeys/s one process sustains: what its CPU per journey allows, on one core and on the main thread alone. */
-export function sustainedRemainder(journey, rate, profile) {
+export function sustainedRemainder(journey, rate) {
   const ms = journey.cpu.serverMsPerJourney;
   const text = [
     `At ${fmt(ms, 1)} ms of server CPU per journey, one core serves at most ${fmt(1000 / ms, 1)} journeys/s; the server used ${pct(journey.cpu.serverCores)} of one core (the machine ${pct(journey.cpu.machineBusy)} busy) and kept up with ${fmt(rate, 1)}/s, ${journey.completed} of ${journey.completed + journey.failed} journeys completed.`,
   ];
-  const j = profile?.journey;
-  // A profile stretched by a busy machine (more main-thread time than /proc's) gives no share.
-  if (j && journeyWindow(j).threads >= 0) {
-    const w = journeyWindow(j);
-    const mainMs = ms * (w.main / w.all);
+  const { main } = runThreads(journey);
+  if (Number.isFinite(main)) {
     text.push(
-      `The JavaScript runs on one thread: at the profiled journey window's share of it (${pct(w.main / w.all)} of the server's CPU), ${fmt(mainMs, 1)} ms per journey on the main thread allows at most ${fmt(1000 / mainMs, 1)} journeys/s.`,
+      `The JavaScript runs on one thread: ${fmt(main, 1)} ms per journey on the main thread${journey.worker === "process" ? "s" : ""} (/proc, ${pct(main / ms)} of the server's CPU) allows at most ${fmt(1000 / main, 1)} journeys/s.`,
     );
   }
   const loop = eventLoopOf(journey);
@@ -198,7 +201,9 @@ export function sustainedRemainder(journey, rate, profile) {
 export function p99Remainder(journey, profile) {
   const worst = journey.calls.reduce((w, c) => (c.p99 > w.p99 ? c : w));
   const route = profiled(profile, JOURNEY_CALLS.find(([name]) => name === worst.name)?.[1]);
-  const own = route ? ` Its own main-thread CPU is ${fmt(cpuPerRequest(route), 2)} ms per call (its profile window): the rest of its p99 is waiting.` : "";
+  const own = route
+    ? ` Its own main-thread CPU is ${fmt(cpuPerRequest(route), 2)} ms per call (its profile window, /proc): the rest of its p99 is waiting.`
+    : "";
   const loop = eventLoopOf(journey);
   return `Worst: ${worst.name}, p50 ${fmt(worst.p50, 1)} ms, p99 ${fmt(worst.p99, 1)} ms over ${worst.count} calls.${own} At ${fmt(journey.rate, 1)} arrivals/s the server used ${pct(journey.cpu.serverCores)} of one core, ${fmt(journey.cpu.serverMsPerJourney, 1)} ms per journey; the machine was ${pct(journey.cpu.machineBusy)} busy${loop ? `; ${loop}: a request arriving while the loop is busy waits up to that long before any of its code runs` : ""}.`;
 }
@@ -209,16 +214,19 @@ export function jobLatencyRemainder(journey) {
   return `submit → validated p50 ${fmt(v.p50)} ms, p99 ${fmt(v.p99)} ms; funding → funded p50 ${fmt(f.p50)} ms, p99 ${fmt(f.p99)} ms; the worker runs in ${where}, which used ${pct(journey.cpu.serverCores)} of one core.`;
 }
 
-/** PGlite's reads: PGlite's share of the detail read's profile on PGlite, against the same read on PostgreSQL. */
+/** PGlite's reads: PGlite's part of the detail read's main-thread CPU on PGlite, against the same read on PostgreSQL. */
 export function pgliteRemainder(pgliteProfile, postgresProfile) {
   const name = "GET /v1/core/transfers/{id} (registered)";
   const route = profiled(pgliteProfile, name);
   if (!route) return "No PGlite profile in this run.";
   const onPostgres = profiled(postgresProfile, name);
-  const [wasm, js] = PGLITE.map((c) => shareOf(route, c));
-  const others = CATEGORIES.map(([category, label]) => `${label} ${pct(shareOf(route, category))}`).join(", ");
-  const against = onPostgres ? ` (on PostgreSQL: ${fmt(cpuPerRequest(onPostgres), 2)} ms)` : "";
-  return `In the PGlite profile of the transfer detail (${route.requests} requests), PGlite takes ${pct(wasm + js)} of the samples (WebAssembly ${pct(wasm)}, its JavaScript ${pct(js)}); ${others}. Main-thread CPU per request: ${fmt(cpuPerRequest(route), 2)} ms${against}. PGlite runs in the server's process, on its main thread.`;
+  const main = cpuPerRequest(route);
+  const [wasm, js] = PGLITE.map((c) => shareOf(route.summary, c) * main);
+  const others = byCategory(route.summary, main)
+    .map(([label, ms]) => `${label} ${fmt(ms, 2)}`)
+    .join(", ");
+  const against = onPostgres ? ` (the same read on PostgreSQL: ${fmt(cpuPerRequest(onPostgres), 2)} ms)` : "";
+  return `The transfer detail on PGlite (${route.requests} requests in its profile window): ${fmt(main, 2)} ms of main-thread CPU per request (/proc)${against}, of it PGlite ${fmt(wasm + js, 2)} ms (WebAssembly ${fmt(wasm, 2)}, its JavaScript ${fmt(js, 2)}), by the shares of its busy samples; the others: ${others}, PGlite among the rest. PGlite runs in the server's process, on its main thread.`;
 }
 
 /** Monitoring (bench/monitoring.ts): the evaluation's times against one round trip on its connection. */

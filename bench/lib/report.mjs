@@ -140,7 +140,7 @@ export function targetRows(r) {
     add("Server CPU per journey, PostgreSQL", "≤ 30 ms", `${fmt(ms, 1)} ms`, ms <= 30, () => journeyCpuRemainder(pg, r.profile, pgCalls));
     const rate = sustained(pg);
     add("Journeys/s one process sustains, PostgreSQL, spec-cadence polling", "≥ 30", fmt(rate, 1), rate >= 30 && pg.failed === 0, () =>
-      sustainedRemainder(pg, rate, r.profile),
+      sustainedRemainder(pg, rate),
     );
   }
   if (at80) {
@@ -200,9 +200,8 @@ function remainderSection(rows) {
   const unmet = rows.filter((t) => !t.met);
   if (unmet.length === 0) return "Every target measured in this run is met.";
   return [
-    "Computed from this run's figures (bench/lib/remainders.mjs): per call, the route's CPU profile against the bare app's (the Profile section) and its statements counted on the wire; per journey, the main-thread CPU of the calls it makes, and the profiled journey window split by the job or route on each sample's stack; for the rate and p99, the server's event loop during the load; for memory, the process's own account of it; for monitoring and limits, their steps.",
-    "",
-    ...unmet.map((t) => `- **${t.name}** (${t.measured}; target ${t.goal}): ${t.why}`),
+    "Computed from this run's figures (bench/lib/remainders.mjs). Every CPU figure is a process's or a thread's CPU over a window, from /proc; a CPU profile's busy samples only divide it (the Profile section). Per call: its CPU per request against the bare app's, and its statements counted on the wire; per journey: the run's CPU in parts each measured (its calls, its jobs, Node's other threads) and what is left; for the rate and p99, the server's event loop during the load; for memory, the process's own account of it; for monitoring and limits, their steps.",
+    ...unmet.flatMap((t) => ["", `**${t.name}** (${t.measured}; target ${t.goal}): ${t.why}`]),
   ].join("\n");
 }
 
@@ -218,7 +217,7 @@ const short = (route) =>
 /** A profile window's top functions: self time and inclusive time side by side. */
 function topFunctions(r, unit = "requests") {
   return [
-    `**${r.route}** (${r.requests} ${unit}, ${fmt(r.summary.ms / 1000, 1)} s of profile):`,
+    `**${r.route}** (${r.requests} ${unit}, ${fmt(r.summary.ms / 1000, 1)} s of profile, ${r.summary.samples} samples, ${pctOf(r.summary.idle)} of them idle):`,
     "",
     table(
       ["#", "self time: function (source)", "share", "inclusive time: function (source)", "share"],
@@ -233,14 +232,17 @@ function topFunctions(r, unit = "requests") {
   ].join("\n");
 }
 
-/** The journey window's main threads by owner (bench/lib/owners.ts), ms per journey. */
+/** The journey window's main threads by owner (bench/lib/owners.ts), ms per journey: each one's /proc CPU by its busy samples' shares. */
 function journeyOwners(j) {
-  const rows = (process, summary) =>
-    summary.owners.filter((o) => o.share >= 0.001).map((o) => [process, o.name, fmt((o.share * summary.ms) / j.requests, 2), pctOf(o.share)]);
+  const rows = (process, summary, cpu) =>
+    summary.owners.filter((o) => o.share >= 0.001).map((o) => [process, o.name, fmt((o.share * (cpu?.main ?? NaN)) / j.requests, 2), pctOf(o.share)]);
   return [
-    `The journey window by owner: the job whose handler (a \`defineJob\` file in lib/) is on a sample's stack, else the route whose app/…/route.ts is, else the worker's own code (lib/jobs) or the request pipeline (lib/http); a sample with none of them by its category ("unowned"). A stack shows only what runs synchronously: an awaited continuation has the awaiting function on top and none of its callers, and postgres.js reading a reply has nothing of ours on it, so an owner's figure is a floor.${j.worker ? " The job worker runs in a profiled process of its own here (`npm run worker`'s scripts/worker.ts): all its busy samples are jobs and the worker's loop." : ""} Server CPU over the window by /proc (all threads${j.worker ? ", both processes" : ""}, and the cluster primary bench/cluster.mjs runs the profiled server under): ${fmt(j.procMs / j.requests, 1)} ms per journey.`,
+    `The journey window by owner: the job whose handler (a \`defineJob\` file in lib/) is on a sample's stack, else the route whose app/…/route.ts is, else the worker's own code (lib/jobs) or the request pipeline (lib/http); a sample with none of them by its category ("unowned"). A stack shows only what runs synchronously: an awaited continuation has the awaiting function on top and none of its callers, and postgres.js reading a reply has nothing of ours on it, so an owner's figure is a floor.${j.worker ? " The job worker runs in a profiled process of its own here (`npm run worker`'s scripts/worker.ts): all its busy samples are jobs and the worker's loop." : ""} Each process's main-thread CPU over the window (/proc) divided by the shares of its busy samples. Server CPU over the window by /proc: ${fmt(j.cpu.all / j.requests, 1)} ms per journey in all (all threads${j.worker ? ", both processes" : ""}, and the cluster primary bench/cluster.mjs runs the profiled server under), of it the web process's main thread ${fmt(j.cpu.web?.main / j.requests, 1)} ms${j.cpu.worker ? ` and the worker's ${fmt(j.cpu.worker.main / j.requests, 1)} ms` : ""}.`,
     "",
-    table(["Process", "Owner", "ms per journey", "share of the window"], [...rows("web", j.summary), ...(j.worker ? rows("worker", j.worker) : [])]),
+    table(
+      ["Process", "Owner", "ms per journey", "share of its busy samples"],
+      [...rows("web", j.summary, j.cpu.web), ...(j.worker ? rows("worker", j.worker, j.cpu.worker) : [])],
+    ),
   ].join("\n");
 }
 
@@ -252,15 +254,23 @@ export function profileSection(p) {
   const shareIn = (r, name) => r.summary.categories.find((c) => c.name === name)?.share ?? 0;
   cats.sort((a, b) => windows.reduce((s, r) => s + shareIn(r, b) - shareIn(r, a), 0));
   const perRoute = p.routes.map((r) => topFunctions(r));
+  // Per request (per journey in the journey window), ms, from /proc over each window.
+  const perRequest = (label, of) => [label, ...windows.map((r) => fmt(of(r) / r.requests, 2))];
   const journey = p.journey ? `\n\n${journeyOwners(p.journey)}\n\n${topFunctions(p.journey, "journeys")}` : "";
   return [
-    `CPU profile (\`node --cpu-prof\`): first the bare app (bench/bare-app, its own process, under wrk), then one production server of ours on ${p.database}, loaded in turn by each call below at c=50 (reads: wrk ${p.seconds} s each after a 1 s warm-up; writes and the journey's calls between them: ${p.writes} calls, a closed loop of 50 callers, as in the per-call table)${p.journey ? `, then by the transfer journey itself (bench/journey.ts's arrivals, ${fmt(p.journey.rate, 1)}/s for ${p.journey.seconds} s at the spec's polling cadence)` : ""}. The samples are split by each load's time window and mapped to source file:line through the build's source maps (Turbopack writes them next to the server chunks; they are read from disk after the run, nothing is loaded into the server). Shares are of all samples in the window, idle included. Inclusive time leaves out Node's own frames (the event loop's \`runMicrotasks\` and \`processTicksAndRejections\` hold nearly all of it).${p.at ? ` Run at ${p.at.slice(0, 16)} UTC, load average ${fmt(p.load, 1)} at the end.` : ""}`,
+    `CPU profile (\`node --cpu-prof\`): first the bare app (bench/bare-app, its own process, under wrk), then one production server of ours on ${p.database}, loaded in turn by each call below at c=50 (reads: wrk ${p.seconds} s each after a 1 s warm-up; writes and the journey's calls between them: ${p.writes} calls, a closed loop of 50 callers, as in the per-call table)${p.journey ? `, then by the transfer journey itself (bench/journey.ts's arrivals, ${fmt(p.journey.rate, 1)}/s for ${p.journey.seconds} s at the spec's polling cadence)` : ""}. Each window's CPU is read from /proc (each process's threads together and its main thread, which runs the JavaScript); the samples only divide it: they are split by each load's time window and mapped to source file:line through the build's source maps (Turbopack writes them next to the server chunks; they are read from disk after the run, nothing is loaded into the server). Shares are of the busy samples in the window, each sample counted once (a sample's wall-time gap to the next also holds any wait for a core); idle samples are no CPU. Inclusive time leaves out Node's own frames (the event loop's \`runMicrotasks\` and \`processTicksAndRejections\` hold nearly all of it).${p.at ? ` Run at ${p.at.slice(0, 16)} UTC, load average ${fmt(p.load, 1)} at the end.` : ""}`,
     "",
-    "Self time by category and window:",
+    "CPU per request by window, ms (/proc; the journey's per journey), then the main thread's busy samples by category (self time), each a share of them:",
     "",
     table(
-      ["Category", ...windows.map((r) => short(r.route))],
-      cats.map((c) => [c, ...windows.map((r) => pctOf(shareIn(r, c)))]),
+      ["", ...windows.map((r) => short(r.route))],
+      [
+        perRequest("main thread, ms", (r) => r.cpu?.web?.main ?? NaN),
+        perRequest("other threads, ms", (r) => r.cpu?.web?.otherThreads ?? NaN),
+        perRequest("worker process's main thread, ms", (r) => r.cpu?.worker?.main ?? NaN),
+        ["idle samples (no CPU)", ...windows.map((r) => pctOf(r.summary.idle))],
+        ...cats.map((c) => [c, ...windows.map((r) => pctOf(shareIn(r, c)))]),
+      ],
     ),
     "",
     "Top functions per window (self time, and inclusive time: the function and everything it called):",

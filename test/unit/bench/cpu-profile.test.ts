@@ -1,7 +1,8 @@
 /**
- * bench/lib/cpu-profile.ts and source-maps.ts (issue 13's per-route profile): self and inclusive
- * time per function over a window of the profile, categories, and frames of a bundled chunk
- * mapped back to source file:line.
+ * bench/lib/cpu-profile.ts and source-maps.ts (issue 13's per-route profile): shares of the busy
+ * samples per function (self and inclusive) over a window of the profile, categories, and frames
+ * of a bundled chunk mapped back to source file:line; bench/lib/proc-cpu.mjs: the CPU a window
+ * used, from /proc, which those shares divide (issue 26).
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
@@ -11,6 +12,8 @@ import { describe, it } from "node:test";
 import { categoryOf, summarize, type CallFrame, type CpuProfile, type Located } from "../../../bench/lib/cpu-profile";
 import { jobFiles, ownerOf } from "../../../bench/lib/owners";
 import { sourceMapLocator, sourcePath } from "../../../bench/lib/source-maps";
+// @ts-expect-error: plain ESM helpers
+import { cpuBetween, processCpu, statSeconds } from "../../../bench/lib/proc-cpu.mjs";
 
 const frame = (functionName: string, url: string): CallFrame => ({ functionName, url, lineNumber: 0, columnNumber: 0 });
 
@@ -41,24 +44,64 @@ describe("cpu profile summary", () => {
   const s = summarize(profile, locate, { from: 1100, to: 1600 });
   const share = (list: { name: string; share: number }[], name: string) => list.find((x) => x.name === name)?.share;
 
-  it("weighs only the samples in the window", () => {
+  it("counts only the samples in the window, and the idle ones apart", () => {
     assert.equal(s.ms, 0.6);
+    assert.equal(s.samples, 6);
+    assert.equal(s.idle, 1 / 6);
   });
 
-  it("splits self time by category, V8's pseudo-frames as their own", () => {
-    assert.equal(share(s.categories, "drizzle-orm"), 2 / 6);
-    assert.equal(share(s.categories, "our code (lib/, app/, db/)"), 1 / 6);
-    assert.equal(share(s.categories, "node (internals, native)"), 1 / 6);
-    assert.equal(share(s.categories, "idle"), 1 / 6);
-    assert.equal(share(s.categories, "GC"), 1 / 6);
+  it("splits the busy samples by category, GC as its own; idle is no CPU and no category", () => {
+    assert.equal(share(s.categories, "drizzle-orm"), 2 / 5);
+    assert.equal(share(s.categories, "our code (lib/, app/, db/)"), 1 / 5);
+    assert.equal(share(s.categories, "node (internals, native)"), 1 / 5);
+    assert.equal(share(s.categories, "GC"), 1 / 5);
+    assert.equal(share(s.categories, "idle"), undefined);
   });
 
-  it("counts self time per function and inclusive time once per stack, without Node's frames", () => {
-    assert.equal(share(s.self, "query (node_modules/drizzle-orm/q.js)"), 2 / 6);
-    assert.equal(share(s.self, "handler (lib/h.ts)"), 1 / 6);
-    assert.equal(share(s.total, "handler (lib/h.ts)"), 4 / 6);
-    assert.equal(share(s.total, "query (node_modules/drizzle-orm/q.js)"), 2 / 6);
+  it("counts self samples per function and inclusive ones once per stack, without Node's frames", () => {
+    assert.equal(share(s.self, "query (node_modules/drizzle-orm/q.js)"), 2 / 5);
+    assert.equal(share(s.self, "handler (lib/h.ts)"), 1 / 5);
+    assert.equal(share(s.total, "handler (lib/h.ts)"), 4 / 5);
+    assert.equal(share(s.total, "query (node_modules/drizzle-orm/q.js)"), 2 / 5);
     assert.equal(share(s.total, "write (node:net)"), undefined);
+  });
+
+  it("counts each sample once: a gap stretched by a wait for a core weighs nothing more", () => {
+    // The first query sample is followed by a 10 ms gap (the thread waiting for a core), the others by 100 µs.
+    const stretched = { ...profile, timeDeltas: [100, 100, 10_000, 100, 100, 100, 100] };
+    const t = summarize(stretched, locate);
+    assert.equal(share(t.categories, "our code (lib/, app/, db/)"), 2 / 6);
+    assert.equal(share(t.categories, "drizzle-orm"), 2 / 6);
+  });
+});
+
+describe("CPU from /proc", () => {
+  // utime 250 + stime 50 ticks for the process (all threads), 200 + 40 for its main thread; the
+  // command holds a space and a parenthesis, as Next's process title can.
+  const stat = (utime: number, stime: number) => `4242 (next-server (v16)) S 1 4242 4242 0 -1 4194560 100 0 0 0 ${utime} ${stime} 0 0 20 0 11 0 100 0`;
+  const fakeProc = (files: Record<string, string>) => (file: string) => {
+    if (!(file in files)) throw new Error(`ENOENT ${file}`);
+    return files[file];
+  };
+
+  it("reads a process's threads together and its main thread from a stat line's utime and stime", () => {
+    assert.equal(statSeconds(stat(250, 50)), 3);
+    const read = fakeProc({ "/proc/4242/stat": stat(250, 50), "/proc/4242/task/4242/stat": stat(200, 40) });
+    assert.deepEqual(processCpu(4242, read), { all: 3, main: 2.4 });
+    assert.equal(processCpu(4243, read), null);
+  });
+
+  it("a window's CPU is the difference of two readings, ms: all threads, the main one, the others", () => {
+    const before = processCpu(4242, fakeProc({ "/proc/4242/stat": stat(250, 50), "/proc/4242/task/4242/stat": stat(200, 40) }));
+    const after = processCpu(4242, fakeProc({ "/proc/4242/stat": stat(400, 70), "/proc/4242/task/4242/stat": stat(310, 60) }));
+    const used = cpuBetween(before, after);
+    assert.deepEqual(Object.fromEntries(Object.entries(used).map(([k, v]) => [k, Math.round(v as number)])), { all: 1700, main: 1300, otherThreads: 400 });
+    assert.equal(cpuBetween(before, null), null);
+  });
+
+  it("reads this process's own /proc", () => {
+    const cpu = processCpu(process.pid);
+    assert.ok(cpu && cpu.all >= cpu.main && cpu.main > 0);
   });
 });
 
@@ -122,21 +165,20 @@ describe("owners of the samples", () => {
     assert.equal(owner([at("parse", "node_modules/postgres/src/connection.js:400")]), undefined);
   });
 
-  it("summarize splits a window by owner, an unowned sample by its category, idle and GC as their own", () => {
+  it("summarize splits a window's busy samples by owner, an unowned sample by its category, GC as its own", () => {
     const s = summarize(profile, locate, { from: 1100, to: 1600 }, 12, (stack) => (stack.some((l) => l.where === "lib/h.ts") ? "handler's" : undefined));
     const share = (name: string) => s.owners?.find((x) => x.name === name)?.share;
-    // handler, query, query, write are under the handler; idle and GC are not.
-    assert.equal(share("handler's"), 4 / 6);
-    assert.equal(share("idle"), 1 / 6);
-    assert.equal(share("GC"), 1 / 6);
+    // handler, query, query, write are under the handler; GC is not; idle is no one's.
+    assert.equal(share("handler's"), 4 / 5);
+    assert.equal(share("GC"), 1 / 5);
+    assert.equal(share("idle"), undefined);
     const byQuery = summarize(profile, locate, { from: 1100, to: 1600 }, 12, (stack) => (stack[0].category === "drizzle-orm" ? "query's" : undefined));
     assert.deepEqual(
-      byQuery.owners?.map((o) => [o.name, o.share * 6]),
+      byQuery.owners?.map((o) => [o.name, Math.round(o.share * 5)]),
       [
         ["query's", 2],
         ["unowned: our code (lib/, app/, db/)", 1],
         ["unowned: node (internals, native)", 1],
-        ["idle", 1],
         ["GC", 1],
       ],
     );

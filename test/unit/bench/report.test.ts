@@ -1,8 +1,9 @@
 /**
  * bench/lib/report.mjs and remainders.mjs (issue 26): each target of a fixed run is met or not by
  * its own figures, and a target not met is explained by sentences computed from that run (the
- * route's profile against the bare app's, statements per request, CPU per call, the profiled
- * journey window by owner, the event loop's delay, the memory's parts, step times).
+ * route's CPU per request from /proc against the bare app's, divided by its profile's shares,
+ * statements per request, the journey's CPU in parts that add up, the profiled journey window by
+ * owner, the event loop's delay, the memory's parts, step times).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -13,11 +14,31 @@ const DETAIL = "GET /v1/core/transfers/{id} (registered)";
 const QUOTE = "POST /v1/core/quotes (RS256-signed)";
 
 const shares = (of: Record<string, number>) => Object.entries(of).map(([name, share]) => ({ name, share }));
-/** A profile window: `ms` of samples over `requests`, with these category shares (and owners' shares). */
-const window = (route: string, requests: number, ms: number, categories: Record<string, number>, owners?: Record<string, number>) => ({
+/** A profile summary: `idle` of its samples idle, the busy ones by these category shares (and owners' shares). */
+const summary = (idle: number, categories: Record<string, number>, owners?: Record<string, number>) => ({
+  ms: 5000,
+  samples: 5000,
+  idle,
+  categories: shares(categories),
+  self: [],
+  total: [],
+  ...(owners ? { owners: shares(owners) } : {}),
+});
+/** A process's CPU over a window from /proc, ms: all threads and the main one. */
+const used = (all: number, main: number) => ({ all, main, otherThreads: all - main });
+/** A profile window over `requests`: the web process's CPU (and the worker's), and the web process's profile. */
+const window = (
+  route: string,
+  requests: number,
+  web: { all: number; main: number },
+  profile: ReturnType<typeof summary>,
+  worker?: { cpu: { all: number; main: number }; profile: ReturnType<typeof summary> },
+) => ({
   route,
   requests,
-  summary: { ms, categories: shares(categories), self: [], total: [], ...(owners ? { owners: shares(owners) } : {}) },
+  cpu: { web: used(web.all, web.main), worker: worker ? used(worker.cpu.all, worker.cpu.main) : null, all: web.all + (worker?.cpu.all ?? 0) },
+  summary: profile,
+  ...(worker ? { worker: worker.profile } : {}),
 });
 
 const calls = (database: string, detailRps: number, statements?: { statementsPerRequest: number; controlPerRequest: number }) => ({
@@ -48,7 +69,8 @@ const journey = {
   jobLatency: { submitToValidated: { p50: 10, p99: 40 }, fundingToFunded: { p50: 3, p99: 9 } },
   rss: { before: 200, peak: 260, after: 250 },
   eventLoopDelay: { p50: 1.2, p99: 45.5, max: 80, samples: 1000 },
-  cpu: { serverMsPerJourney: 50, serverCores: 0.8, machineBusy: 0.9 },
+  // 5000 ms over 100 journeys: 42 ms per journey on the main thread, 8 on the others.
+  cpu: { serverMsPerJourney: 50, serverCores: 0.8, machineBusy: 0.9, web: used(5000, 4200), worker: null },
   anchor: { rps: 1000, p50: 1, p99: 2 },
   calls: [
     { name: "POST quotes", count: 100, p50: 10, p99: 20, errors: 0 },
@@ -74,59 +96,62 @@ const results = {
   profile: {
     database: "PostgreSQL",
     routes: [
-      // 1000 ms, 10 % idle, over 1000 requests: 0.90 ms each.
-      window("bare app: GET /v1/db/read", 1000, 1000, { next: 0.31, "node (internals, native)": 0.48, idle: 0.1 }),
-      // 2000 ms, none idle, over 1000 requests: 2 ms each, 0.02 ms of it a delivery job's.
-      window(DETAIL, 1000, 2000, { next: 0.29, "drizzle-orm": 0.03, "our code (lib/, app/, db/)": 0.07 }, { "job webhooks.deliver": 0.01 }),
-      // 1200 ms, 25 % idle, over 300 requests: 3 ms each; the worker's process meanwhile 600 ms, half
-      // idle: 1 ms per request, 0.4 ms of it under the fast-check's handler.
-      {
-        ...window(QUOTE, 300, 1200, { "drizzle-orm": 0.15, idle: 0.25 }),
-        worker: window(QUOTE, 300, 600, { idle: 0.5 }, { idle: 0.5, "job transfers.fastCheck": 0.2 }).summary,
-      },
+      // 1000 requests, the main thread 900 ms: 0.90 ms each, 0.36 of it Next; 0.20 ms on other threads.
+      window("bare app: GET /v1/db/read", 1000, { all: 1100, main: 900 }, summary(0.1, { next: 0.4, "node (internals, native)": 0.5 })),
+      // 1000 requests, the main thread 2000 ms: 2 ms each; the worker process's main thread 20 ms: 0.02 ms each.
+      window(DETAIL, 1000, { all: 2400, main: 2000 }, summary(0, { next: 0.3, "drizzle-orm": 0.05, "our code (lib/, app/, db/)": 0.1 }), {
+        cpu: { all: 30, main: 20 },
+        profile: summary(0.9, {}, { "job webhooks.deliver": 1 }),
+      }),
+      // 300 requests: 3 ms each on the main thread; the worker's 1 ms each.
+      window(QUOTE, 300, { all: 1000, main: 900 }, summary(0.25, { "drizzle-orm": 0.2 }), {
+        cpu: { all: 400, main: 300 },
+        profile: summary(0.5, {}, { "job transfers.fastCheck": 0.4 }),
+      }),
     ],
-    // 10 journeys: 300 ms of samples, half idle: 15 ms per journey on the web process's main thread,
-    // 6 on the worker's (100 ms, 40 % idle), 25 ms on all threads.
+    // 10 journeys: the web process's main thread 15 ms per journey, the worker's 6 ms (a third of it
+    // under the fast-check's handler: 2 ms).
     journey: {
       ...window(
         "journeys (10 of 10 at 8/s)",
         10,
-        300,
-        { idle: 0.5 },
+        { all: 190, main: 150 },
+        summary(
+          0.5,
+          {},
+          {
+            "route /v1/core/quotes": 0.1,
+            "the request pipeline (lib/http)": 0.1,
+            GC: 0.1,
+            "unowned: next": 0.2,
+            "unowned: postgres.js": 0.2,
+            "unowned: node (internals, native)": 0.3,
+          },
+        ),
         {
-          idle: 0.5,
-          "route /v1/core/quotes": 0.05,
-          "the request pipeline (lib/http)": 0.05,
-          GC: 0.05,
-          "unowned: next": 0.1,
-          "unowned: postgres.js": 0.1,
-          "unowned: node (internals, native)": 0.15,
+          cpu: { all: 70, main: 60 },
+          profile: summary(
+            0.4,
+            {},
+            {
+              "job transfers.fastCheck": 1 / 3,
+              "job receipts.email": 1 / 6,
+              "the worker (lib/jobs)": 1 / 6,
+              "unowned: postgres.js": 1 / 3,
+            },
+          ),
         },
       ),
-      worker: window(
-        "journeys",
-        10,
-        100,
-        { idle: 0.4 },
-        {
-          idle: 0.4,
-          "job transfers.fastCheck": 0.2,
-          "job receipts.email": 0.1,
-          "the worker (lib/jobs)": 0.1,
-          "unowned: postgres.js": 0.2,
-        },
-      ).summary,
       rate: 8,
       seconds: 10,
       failed: 0,
-      procMs: 250,
       calls: [],
     },
   },
   profilePglite: {
     database: "PGlite",
-    // 3000 ms, none idle, over 1000 requests: 3 ms each.
-    routes: [window(DETAIL, 1000, 3000, { "PGlite (WebAssembly)": 0.4, "PGlite (JS)": 0.05, next: 0.2 })],
+    // 1000 requests, the main thread 3000 ms: 3 ms each, 1.35 of it PGlite's.
+    routes: [window(DETAIL, 1000, { all: 3300, main: 3000 }, summary(0, { "PGlite (WebAssembly)": 0.4, "PGlite (JS)": 0.05, next: 0.2 }))],
   },
   monitoring: { transfers: 100_000, customers: 1000, samples: 1000, heldShare: 0.1, p50: 2, p99: 8, max: 20, roundTripP50: 0.5, roundTripP99: 2 },
   limits: {
@@ -151,19 +176,31 @@ const rowOf = (rows: Row[], start: string) => {
 describe("bench report: targets and what explains each one not met", () => {
   const rows: Row[] = targetRows(results);
 
-  it("a read under 80 % of the bare read: its profile against the bare app's, its CPU and statements per request", () => {
+  it("a read under 80 % of the bare read: its CPU per request from /proc against the bare app's, the main thread divided by its busy samples' shares, and its statements", () => {
     const read = rowOf(rows, `${DETAIL} (PostgreSQL)`);
     assert.equal(read.measured, "50 %");
     assert.equal(read.met, false);
     assert.match(
       read.why!,
-      /Next 29 % \(31 %\), Node internals 0 % \(48 %\), GC 0 % \(0 %\), Drizzle 3 % \(0 %\), postgres\.js 0 % \(0 %\), our code 7 % \(0 %\), idle 0 % \(10 %\)/,
+      /idle: 0 % of its samples, the bare app's 10 %\)\. Main thread, the bare app's over this call's: 0\.45\. 2\.0 statements per request/,
     );
     assert.match(
       read.why!,
-      /Main-thread CPU per request: 2\.00 ms \(0\.90 ms\)\. Of it, the jobs it caused, run in its window with their handler on the stack: webhooks\.deliver 0\.02 ms\./,
+      /\| all threads of the web process \(\/proc\) \| 2\.40 \| 1\.10 \|\n\| main thread \(\/proc\) \| 2\.00 \| 0\.90 \|\n\| – Next \| 0\.60 \| 0\.36 \|\n\| – Node internals \| 0\.00 \| 0\.45 \|/,
     );
-    assert.match(read.why!, /2\.0 statements per request, 0\.0 of them BEGIN\/COMMIT/);
+    assert.match(read.why!, /\| – Drizzle \| 0\.10 \| 0\.00 \|/);
+    assert.match(
+      read.why!,
+      /\| – our code \| 0\.20 \| 0\.00 \|\n\| – the rest \(other packages, V8, unmapped\) \| 1\.10 \| 0\.09 \|\n\| other threads \(all less main\) \| 0\.40 \| 0\.20 \|/,
+    );
+    assert.match(read.why!, /\| the jobs it caused: the worker process's main thread \| 0\.02 \| – \|/);
+  });
+
+  it("the CPU per request is /proc's, not the profile's wall time: a window whose samples span more time than its CPU still reads its /proc figure", () => {
+    // The bare app's profile: 5000 ms of wall time over 1000 requests (5 ms each), 10 % idle; /proc: 0.9 ms.
+    const read = rowOf(rows, `${DETAIL} (PostgreSQL)`);
+    assert.match(read.why!, /\| main thread \(\/proc\) \| 2\.00 \| 0\.90 \|/);
+    assert.doesNotMatch(read.why!, /4\.50/);
   });
 
   it("a write is met at ≥ 50 % of the bare read and ≥ 70 % of the bare write: nothing to explain", () => {
@@ -173,57 +210,51 @@ describe("bench report: targets and what explains each one not met", () => {
     assert.equal(write.why, undefined);
   });
 
-  it("CPU per journey: each call's own CPU and its jobs' (the worker's process, or a floor from the stack) times its calls, the journey window by process and owner, and what is left", () => {
+  it("CPU per journey: parts each measured that add up to the run's figure (calls × their window's CPU, the jobs by kind, Node's other threads, a residual with its sign)", () => {
     const cpu = rowOf(rows, "Server CPU per journey");
     assert.equal(cpu.met, false);
-    assert.match(cpu.why!, /POST quotes 1\.0 × 3\.00 ms = 3\.0 ms \+ its jobs 1\.0 ms \(transfers\.fastCheck\), 11\.0 statements \(2\.0 BEGIN\/COMMIT\) each/);
+    assert.match(cpu.why!, /Server CPU per journey in the run, 50\.0 ms \(42\.0 of it on the main threads, \/proc\)/);
+    assert.match(cpu.why!, /\| POST quotes \| 1\.0 calls × 3\.00 ms \(its window's main thread\); 11\.0 statements each \| 3\.0 \|/);
+    assert.match(cpu.why!, /\| GET transfer \(poll\) \| 2\.0 calls × 2\.00 ms \(its window's main thread\); 2\.0 statements each \| 4\.0 \|/);
     assert.match(
       cpu.why!,
-      /GET transfer \(poll\) 2\.0 × 1\.98 ms = 4\.0 ms \+ its jobs 0\.0 ms \(webhooks\.deliver\), 2\.0 statements \(0\.0 BEGIN\/COMMIT\) each/,
+      /\| The jobs \| the worker process's main thread in the profiled journey window \(10 journeys at 8\.0\/s, \/proc\), by the handler on its samples' stacks: transfers\.fastCheck 2\.0, receipts\.email 1\.0, the worker's loop \(lib\/jobs\) 1\.0, GC 0\.0, no handler on the stack 2\.0 \| 6\.0 \|/,
     );
-    assert.match(cpu.why!, /the calls together 7\.0 ms, their jobs 1\.0 ms \(not profiled: GET disclosure\)/);
-    assert.match(
-      cpu.why!,
-      /10 journeys at 8\.0\/s\): 25\.0 ms per journey on all threads \(\/proc\), 15\.0 ms on the web process's main thread and 6\.0 ms on the worker process's, so 4\.0 ms on Node's other threads/,
-    );
-    assert.match(
-      cpu.why!,
-      /The worker's main thread, by the handler on each sample's stack: the jobs 3\.0 ms \(transfers\.fastCheck 2\.0 ms, receipts\.email 1\.0 ms\), the worker's own code \(lib\/jobs: claims, the run loop\) 1\.0 ms, no handler on the stack 2\.0 ms \(postgres\.js 2\.0\)\. The web process's: the routes' handlers 1\.5 ms, the request pipeline \(lib\/http\) 1\.5 ms, no handler on the stack 10\.5 ms \(Next 3\.0, postgres\.js 3\.0, Node internals 4\.5\)/,
-    );
-    assert.match(cpu.why!, /GC 1\.5 ms in all\./);
-    assert.match(
-      cpu.why!,
-      /the calls 7\.0 ms and their jobs 1\.0 ms on the main thread, Node's other threads 4\.0 ms; left 38\.0 ms: .*\(in the journey window 13\.0 ms of its 21\.0\)/,
-    );
+    assert.match(cpu.why!, /\| Node's other threads \| the run's CPU \(\/proc, all threads\) less its main threads[^|]*\| 8\.0 \|/);
+    // 42 on the main threads less the calls' 7 and the jobs' 6.
+    assert.match(cpu.why!, /\| Residual \| the run's main threads less the calls and the jobs above \| \+29\.0 \|/);
+    assert.match(cpu.why!, /\| \*\*Total\*\* \| the run \(100 journeys at 32\.0\/s\), \/proc \| \*\*50\.0\*\* \|/);
+    assert.match(cpu.why!, /The residual is positive: .* \(in it, the calls not profiled: GET disclosure\)/);
+    assert.match(cpu.why!, /the web process's main thread spent 15\.0 ms per journey against its calls' 7\.0 ms measured in their windows: \+8\.0 ms/);
   });
 
-  it("a profile stretched by a busy machine (more main-thread time than /proc's): says so, and no thread split or main-thread bound from it", () => {
-    const stretched = { ...results, profile: { ...results.profile, journey: { ...results.profile.journey, procMs: 150 } } };
-    const cpu = rowOf(targetRows(stretched), "Server CPU per journey");
+  it("a residual that would be negative is shown as such, with its reason", () => {
+    // The run's main thread: 10 ms per journey, less than the 13 ms its parts measured apart.
+    const lighter = { ...journey, cpu: { ...journey.cpu, web: used(5000, 1000) } };
+    const cpu = rowOf(targetRows({ ...results, journeys: [lighter] }), "Server CPU per journey");
+    assert.match(cpu.why!, /\| Node's other threads \|[^|]*\| 40\.0 \|/);
+    assert.match(cpu.why!, /\| Residual \|[^|]*\| -3\.0 \|/);
     assert.match(
       cpu.why!,
-      /15\.0 ms per journey on all threads \(\/proc\), 15\.0 ms on the web process's main thread and 6\.0 ms on the worker process's, more than \/proc counted/,
+      /The residual is negative: the parts measured apart cost 3\.0 ms per journey more than the run's main threads spent\. Those windows ran under the profiler/,
     );
-    assert.match(
-      cpu.why!,
-      /So, of the 50\.0 ms: the calls 7\.0 ms and their jobs 1\.0 ms by their windows' profiles, which this machine's load stretched too\.$/,
-    );
-    const rate = rowOf(targetRows(stretched), "Journeys/s one process sustains");
-    assert.doesNotMatch(rate.why!, /on the main thread allows/);
   });
 
   it("the sustained rate: what the CPU per journey allows on one core and on the main thread, and the event loop's delay", () => {
     const rate = rowOf(rows, "Journeys/s one process sustains");
     assert.equal(rate.measured, "14.3");
     assert.match(rate.why!, /one core serves at most 20\.0 journeys\/s; the server used 80 % of one core/);
-    assert.match(rate.why!, /\(84 % of the server's CPU\), 42\.0 ms per journey on the main thread allows at most 23\.8 journeys\/s/);
+    assert.match(rate.why!, /42\.0 ms per journey on the main thread \(\/proc, 84 % of the server's CPU\) allows at most 23\.8 journeys\/s/);
     assert.match(rate.why!, /late by p50 1\.2 ms, p99 45\.5 ms, max 80\.0 ms over the load/);
   });
 
   it("the p99 at 80 %: the worst call, its own CPU from its window, and the event loop then", () => {
     const p99 = rowOf(rows, "Per-call p99 at 80 %");
     assert.equal(p99.met, false);
-    assert.match(p99.why!, /Worst: POST quotes, p50 30\.0 ms, p99 150\.0 ms over 100 calls\. Its own main-thread CPU is 3\.00 ms per call/);
+    assert.match(
+      p99.why!,
+      /Worst: POST quotes, p50 30\.0 ms, p99 150\.0 ms over 100 calls\. Its own main-thread CPU is 3\.00 ms per call \(its profile window, \/proc\)/,
+    );
     assert.match(p99.why!, /p99 45\.5 ms, max 80\.0 ms over the load: a request arriving while the loop is busy waits up to that long/);
   });
 
@@ -240,8 +271,10 @@ describe("bench report: targets and what explains each one not met", () => {
   it("PGlite: PGlite's share of the read's profile, and its CPU against the same read on PostgreSQL", () => {
     const lite = rowOf(rows, "PGlite reads");
     assert.equal(lite.measured, "30 %–30 %");
-    assert.match(lite.why!, /PGlite takes 45 % of the samples \(WebAssembly 40 %, its JavaScript 5 %\)/);
-    assert.match(lite.why!, /Main-thread CPU per request: 3\.00 ms \(on PostgreSQL: 2\.00 ms\)/);
+    assert.match(
+      lite.why!,
+      /3\.00 ms of main-thread CPU per request \(\/proc\) \(the same read on PostgreSQL: 2\.00 ms\), of it PGlite 1\.35 ms \(WebAssembly 1\.20, its JavaScript 0\.15\)/,
+    );
   });
 
   it("monitoring not met: its times against one round trip; limits met: not explained", () => {
@@ -267,11 +300,14 @@ describe("bench report: targets and what explains each one not met", () => {
     const remainder = doc.slice(doc.indexOf("## What explains the remainder, per target"), doc.indexOf("## Per call"));
     assert.match(
       remainder,
-      new RegExp(`- \\*\\*${DETAIL.replace(/[{}()]/g, "\\$&")} \\(PostgreSQL\\)\\*\\* \\(50 %; target ≥ 80 % of the bare read\\): Share`),
+      new RegExp(`\\n\\*\\*${DETAIL.replace(/[{}()]/g, "\\$&")} \\(PostgreSQL\\)\\*\\* \\(50 %; target ≥ 80 % of the bare read\\): CPU per request`),
     );
     assert.doesNotMatch(remainder, /Limit reservation|POST \/v1\/core\/quotes \(RS256/);
     // The journey window in the Profile section: its owners in ms per journey.
-    assert.match(doc, /\| web \| route \/v1\/core\/quotes \| 1\.50 \| 5 % \|\n[^]*\| worker \| job transfers\.fastCheck \| 2\.00 \| 20 % \|/);
+    assert.match(doc, /\| web \| route \/v1\/core\/quotes \| 1\.50 \| 10 % \|\n[^]*\| worker \| job transfers\.fastCheck \| 2\.00 \| 33 % \|/);
+    // The Profile section: CPU per request by window from /proc, then the busy samples' shares.
+    assert.match(doc, /\| main thread, ms \| 0\.90 \| 2\.00 \| 3\.00 \| 15\.00 \|\n\| other threads, ms \| 0\.20 \| 0\.40 \| 0\.33 \| 4\.00 \|/);
+    assert.match(doc, /\| idle samples \(no CPU\) \| 10 % \| 0 % \| 25 % \| 50 % \|/);
     assert.match(
       doc,
       /- the server's event loop over the load \(bench\/lib\/probe\.mjs: how late its 10 ms timer ran\): p50 1\.2 ms, p99 45\.5 ms, max 80\.0 ms/,
