@@ -169,7 +169,7 @@ export function journeyCpuRemainder(journey, profile, calls) {
     const gap = web - callsMs;
     text.push(
       "",
-      `In the profiled journey window itself (the same profiler, the worker apart), the web process's main thread spent ${fmt(web, 1)} ms per journey against its calls' ${fmt(callsMs, 1)} ms measured in their windows: ${gap >= 0 ? "+" : ""}${fmt(gap, 1)} ms, ${gap >= 0 ? "what the journey's calls cost beyond the same calls in a closed loop" : "the closed loops cost more per call than the journey's calls"}.`,
+      `In the profiled journey window itself, the web process's main thread spent ${fmt(web, 1)} ms per journey against its calls' ${fmt(callsMs, 1)} ms measured in their windows: ${gap >= 0 ? "+" : ""}${fmt(gap, 1)} ms: ${gap >= 0 ? "the journey's calls cost more there than the same calls in closed loops" : "the same calls cost more in closed loops than in the journey"}, with the profiler and the worker process alike in both.`,
     );
   }
   return text.join("\n");
