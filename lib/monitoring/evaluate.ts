@@ -252,8 +252,26 @@ const sameParameters = (a: Record<string, string>, b: Record<string, string>) =>
  * One statement when the sets and the partner's values are those of the last evaluation.
  */
 export async function monitorTransfer(tx: Tx, t: MonitoredTransfer, now: Date): Promise<Monitoring> {
+  const evaluated = await evaluateTransfer(tx, t, now);
+  await recordEvaluations(tx, evaluated.rows);
+  return evaluated.monitoring;
+}
+
+/**
+ * monitorTransfer without the record (recordEvaluations writes it, once the caller knows the
+ * transfer reached monitoring), reading the caller's `also` columns in the same statement.
+ */
+export async function evaluateTransfer(
+  tx: Tx,
+  t: MonitoredTransfer,
+  now: Date,
+  also: AlsoRead = { columns: {}, values: {} },
+): Promise<{ monitoring: Monitoring; rows: EvaluationRow[]; also: Record<string, unknown> }> {
   const evaluate = async (sets: RuleSetRow[], overrides: Record<string, string>) => {
-    const run = await evaluateAgainst(tx, t, sets, overrides, now, { columns: { in_force: IN_FORCE, partner: PARTNER }, values: { partnerId: t.partnerId } });
+    const run = await evaluateAgainst(tx, t, sets, overrides, now, {
+      columns: { ...also.columns, in_force: IN_FORCE, partner: PARTNER },
+      values: { ...also.values, partnerId: t.partnerId },
+    });
     if (run.also.partner === null || run.also.partner === undefined) throw new Error(`monitoring: no partner ${t.partnerId}`);
     const [mode, parameters] = JSON.parse(String(run.also.partner)) as [MonitoringMode | null, Record<string, string>];
     partnerParameters.set(t.partnerId, parameters);
@@ -287,6 +305,11 @@ export async function monitorTransfer(tx: Tx, t: MonitoredTransfer, now: Date): 
     suppressed: results[i].suppressed,
     createdAt: now,
   }));
+  const monitoring = { outcome: results[0].outcome, mode, evaluationId: rows[0].id, evaluation: rows[0] };
+  return { monitoring, rows, also: Object.fromEntries(Object.keys(also.columns).map((name) => [name, run.also[name]])) };
+}
+
+/** The evaluations of evaluateTransfer, written at commit. */
+export async function recordEvaluations(tx: Tx, rows: EvaluationRow[]): Promise<void> {
   await effectsOf(tx).atCommit(tx.insert(monitoringEvaluations).values(rows));
-  return { outcome: results[0].outcome, mode, evaluationId: rows[0].id, evaluation: rows[0] };
 }

@@ -10,7 +10,7 @@ import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { defineJob } from "@/lib/jobs/define";
 import { checkIdentifierSubstance } from "@/lib/payout-identifiers/substantive-check";
 import { alertOnOutcome } from "@/lib/monitoring/alerts";
-import { monitorTransfer } from "@/lib/monitoring/evaluate";
+import { evaluateTransfer, recordEvaluations } from "@/lib/monitoring/evaluate";
 import { flagCustomer } from "@/lib/screening-cases/flags";
 import { expireIfOverdue } from "./deadline";
 import { transitionTransfer, type TransferRow } from "./records";
@@ -30,17 +30,25 @@ export const fastCheck = defineJob({
   run: async (tx, { payload, now }) => {
     const locked = await lockForCheck(tx, payload.transferId);
     if (!locked) return;
-    const row = await expireIfOverdue(tx, locked, now);
-    if (row.state !== "registered" || !row.payoutMethodId) return;
+    const row = await expireIfOverdue(tx, locked.transfer, now);
+    if (row.state !== "registered" || !row.payoutMethodId || !locked.method) return;
+    const { method, beneficiary, customer } = locked;
     const corridor = corridorByCode(row.corridor)!;
-    // The three rows it checks, and the open-case tests, read in one round trip (one row each, by
-    // primary key; the case lookup uses the one-open-case-per-subject index), in a statement after
-    // the locks: its snapshot sees a case committed by a screening job the lock waited for.
-    const [{ method, beneficiary, customer, beneficiaryCased, customerCased }] = await checkedRows(tx).execute({
-      payoutMethodId: row.payoutMethodId,
-      beneficiaryId: row.beneficiaryId,
-      customerId: row.customerId,
-    });
+    // Transaction monitoring's read (issue 22), with the open-case tests beside it: a statement
+    // after the locks, whose snapshot sees a case committed by a screening job the lock waited for
+    // (the case lookups use the one-open-case-per-subject index). Recorded below only if the
+    // transfer reaches monitoring, as before.
+    const evaluated = await evaluateTransfer(
+      tx,
+      { ...row, corridor, customerStatus: customer.status, beneficiaryCreatedAt: beneficiary.createdAt, destinationKey: method.destinationKey },
+      now,
+      {
+        columns: { beneficiary_cased: caseOpen("beneficiary", "casedBeneficiaryId"), customer_cased: caseOpen("customer", "casedCustomerId") },
+        values: { casedBeneficiaryId: row.beneficiaryId, casedCustomerId: row.customerId },
+      },
+    );
+    const beneficiaryCased = Number(evaluated.also.beneficiary_cased) === 1;
+    const customerCased = Number(evaluated.also.customer_cased) === 1;
     const openScreeningCase = beneficiaryCased || customerCased;
     const identifier = (await destinationCipher(tx)).decrypt(method.destinationIdentifierEncrypted, method.id);
 
@@ -58,11 +66,8 @@ export const fastCheck = defineJob({
     if (customerCased) await flagCustomer(tx, { customerId: row.customerId, kind: "PAID_WHILE_CUSTOMER_CASED", beneficiaryId: row.beneficiaryId, now });
     // Transaction monitoring (issue 22): recorded in every mode; acts only in enforce. A block
     // outranks the decisions-7 review; those rules act in any mode.
-    const monitoring = await monitorTransfer(
-      tx,
-      { ...row, corridor, customerStatus: customer.status, beneficiaryCreatedAt: beneficiary.createdAt, destinationKey: method.destinationKey },
-      now,
-    );
+    await recordEvaluations(tx, evaluated.rows);
+    const { monitoring } = evaluated;
     await alertOnOutcome(tx, row, monitoring, now);
     const acted = monitoring.mode === "enforce" ? monitoring.outcome : "pass";
     if (acted === "block") return void (await fail("TRF_CHECK_FAILED"));
@@ -74,17 +79,19 @@ export const fastCheck = defineJob({
 
 /**
  * The transfer locked FOR UPDATE (as lockTransfer does) and, in the same statement, its
- * beneficiary and customer FOR SHARE. The race the shared locks close: a screening job opening a
- * case locks the beneficiary (or customer) FOR UPDATE and holds the transfers already past the
- * fast-check. Without them, a fast-check running concurrently read "no open case" from its
- * snapshot while the case was being written, and passed the transfer to validated after the job
- * had collected the ones to hold: validated and unheld. FOR SHARE (fast-checks do not block one
- * another): the fast-check waits for the screening job to commit, and its next statement (a new
- * snapshot) sees the case; or the job waits for the fast-check and then holds the validated
- * transfer. The transfer is locked first (the CTE), then the others, the order of the two
- * statements this was (issue 26: one round trip less).
+ * beneficiary and customer FOR SHARE, read with its payout method (never changed once stored).
+ * The race the shared locks close: a screening job opening a case locks the beneficiary (or
+ * customer) FOR UPDATE and holds the transfers already past the fast-check. Without them, a
+ * fast-check running concurrently read "no open case" from its snapshot while the case was being
+ * written, and passed the transfer to validated after the job had collected the ones to hold:
+ * validated and unheld. FOR SHARE (fast-checks do not block one another): the fast-check waits
+ * for the screening job to commit, and its next statement (a new snapshot) sees the case; or the
+ * job waits for the fast-check and then holds the validated transfer. A locked row is answered as
+ * it is once locked (one changed while the lock waited is read again), so the beneficiary's state
+ * and the customer's status are current. The transfer is locked first (the CTE), then the others,
+ * the order of the two statements this was (issue 26).
  */
-async function lockForCheck(tx: Tx, transferId: string): Promise<TransferRow | undefined> {
+async function lockForCheck(tx: Tx, transferId: string) {
   const [row] = await preparedOn(tx, "fast_check_locked", (e) => {
     const locked = e.$with("locked").as(
       e
@@ -95,33 +102,22 @@ async function lockForCheck(tx: Tx, transferId: string): Promise<TransferRow | u
     );
     return e
       .with(locked)
-      .select(locked._.selectedFields)
-      .from(locked)
-      .innerJoin(beneficiaries, eq(beneficiaries.id, locked.beneficiaryId))
-      .innerJoin(customers, eq(customers.id, locked.customerId))
-      .for("share", { of: [beneficiaries, customers] })
-      .prepare("fast_check_locked");
-  }).execute({ transferId });
-  return row as TransferRow | undefined;
-}
-
-const caseOpen = (subjectType: "beneficiary" | "customer", subjectId: "beneficiaryId" | "customerId") =>
-  sql<boolean>`exists (select 1 from ${screeningCases} where ${screeningCases.state} = 'OPEN' and ${screeningCases.subjectType} = ${subjectType} and ${screeningCases.subjectId} = ${sql.placeholder(subjectId)})`;
-
-/** The payout method, the beneficiary's state and age, the customer's status and both open-case tests: one prepared statement. */
-const checkedRows = (tx: Tx) =>
-  preparedOn(tx, "fast_check_rows", (e) =>
-    e
       .select({
+        transfer: locked._.selectedFields,
         method: payoutMethods,
         beneficiary: { state: beneficiaries.state, createdAt: beneficiaries.createdAt },
         customer: { status: customers.status },
-        beneficiaryCased: caseOpen("beneficiary", "beneficiaryId"),
-        customerCased: caseOpen("customer", "customerId"),
       })
-      .from(payoutMethods)
-      .innerJoin(beneficiaries, eq(beneficiaries.id, sql.placeholder("beneficiaryId")))
-      .innerJoin(customers, eq(customers.id, sql.placeholder("customerId")))
-      .where(eq(payoutMethods.id, sql.placeholder("payoutMethodId")))
-      .prepare("fast_check_rows"),
-  );
+      .from(locked)
+      .innerJoin(beneficiaries, eq(beneficiaries.id, locked.beneficiaryId))
+      .innerJoin(customers, eq(customers.id, locked.customerId))
+      .leftJoin(payoutMethods, eq(payoutMethods.id, locked.payoutMethodId))
+      .for("share", { of: [beneficiaries, customers] })
+      .prepare("fast_check_locked");
+  }).execute({ transferId });
+  return row && { ...row, transfer: row.transfer as TransferRow };
+}
+
+/** Whether the subject has an open screening case, as 1 or 0 (read beside monitoring's aggregates, whose driver values are raw). */
+const caseOpen = (subjectType: "beneficiary" | "customer", subjectId: "casedBeneficiaryId" | "casedCustomerId") =>
+  sql`(exists (select 1 from ${screeningCases} where ${screeningCases.state} = 'OPEN' and ${screeningCases.subjectType} = ${subjectType} and ${screeningCases.subjectId} = ${sql.placeholder(subjectId)}))::int`;
