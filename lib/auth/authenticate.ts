@@ -42,11 +42,21 @@ const callerFields = {
   hasProfile: sql<boolean>`${customers.profile} is not null`,
 };
 
+/**
+ * A read's caller knows its partner by id only (issue 26): no read uses more of it, and the whole
+ * partner row (21 columns, four of them jsonb) was sent, parsed and mapped with every row of the
+ * read (each event of a page, each payout method of a beneficiary).
+ */
+const readCallerFields = { ...callerFields, partner: { id: partners.id } };
+
+/** The partner of a read's caller (ReadWithCaller): its id. */
+export type PartnerRef = Pick<Partner, "id">;
+
 /** The caller's join; with a read, that read's columns and joins too (one row at most without one). */
-function callerSelect(db: Db, readFields: SelectedFields = {}) {
+function callerSelect(db: Db, readFields?: SelectedFields) {
   // Typed as the caller's columns: a read's own are the read's to map (ReadWithCaller.answer).
   return db
-    .select({ ...callerFields, ...readFields } as typeof callerFields)
+    .select((readFields ? { ...readCallerFields, ...readFields } : callerFields) as typeof callerFields)
     .from(partnerApiKeys)
     .innerJoin(partners, eq(partners.id, partnerApiKeys.partnerId))
     .leftJoin(sessions, eq(sessions.accessTokenHash, sql.placeholder("tokenHash")))
@@ -130,23 +140,27 @@ export async function authenticateCustomerWith<I, R>(
   read: ReadWithCaller<I, R>,
   input: I,
   values: Record<string, unknown>,
-): Promise<{ partner: Partner; customer: CustomerContext; gateRow: GatedCustomer | undefined; rows: Record<string, unknown>[] }> {
+): Promise<{ partner: PartnerRef; customer: CustomerContext; gateRow: GatedCustomer | undefined; rows: Record<string, unknown>[] }> {
   if (!apiKey || apiKey.length > 256 || !token || token.length > 512) return { ...(await authenticateCustomer(db, apiKey, token, now)), rows: [] };
   const name = `auth_customer_${read.name}${read.shape?.(input) ?? ""}`;
   const query = preparedOnce(db, name, (e) => readQuery(e, read, input).prepare(name));
   const rows = (await query.execute({ ...values, keyHash: sha256Hex(apiKey), tokenHash: sha256Hex(token) })) as Record<string, unknown>[];
-  return { ...callerOfRow(rows[0] as CallerRow | undefined, now), rows };
+  return { ...callerOfRow(rows[0] as ReadCallerRow | undefined, now), rows };
 }
 
 function readQuery<I, R>(db: Db, read: ReadWithCaller<I, R>, input: I) {
-  const clash = Object.keys(read.fields).find((k) => k in callerFields);
+  const clash = Object.keys(read.fields).find((k) => k in readCallerFields);
   if (clash) throw new Error(`ReadWithCaller ${read.name}: its column ${clash} is named like the caller's`);
   return read.join(callerSelect(db, read.fields) as unknown as PgSelect, { subscriptionId: subscriptions.id, customerId: subscriptions.customerId }, input);
 }
 
 type CallerRow = Awaited<ReturnType<ReturnType<typeof customerQuery>["execute"]>>[number];
+type ReadCallerRow = Omit<CallerRow, "partner"> & { partner: PartnerRef };
 
-function callerOfRow(row: CallerRow | undefined, now: Date): { partner: Partner; customer: CustomerContext; gateRow: GatedCustomer | undefined } {
+function callerOfRow<R extends ReadCallerRow>(
+  row: R | undefined,
+  now: Date,
+): { partner: R["partner"]; customer: CustomerContext; gateRow: GatedCustomer | undefined } {
   if (!row) throw invalidKey();
   const found =
     row.sessionId && row.subscriptionId && row.customerId && row.sessionPartnerId && row.state && row.accessExpiresAt && row.subscriptionStatus

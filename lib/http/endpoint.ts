@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Executor, InTransaction, Tx } from "@/db";
-import { authenticateCustomerWith, type ReadWithCaller } from "@/lib/auth/authenticate";
+import { authenticateCustomerWith, type PartnerRef, type ReadWithCaller } from "@/lib/auth/authenticate";
 import type { CustomerContext } from "@/lib/auth/customer-context";
 import { clock } from "@/lib/clock";
 import { enforceGate, type GatedCustomer } from "@/lib/customers/gating";
@@ -48,7 +48,8 @@ export interface ReadContext<Q, P, A extends AuthLevel, R = undefined> {
   found: R | undefined;
   query: Out<Q>;
   params: Out<P>;
-  partner: A extends "none" ? undefined : Partner;
+  /** A read knows its caller's partner by id (lib/auth/authenticate.ts PartnerRef). */
+  partner: A extends "none" ? undefined : PartnerRef;
   customer: A extends "customer" ? CustomerContext : undefined;
   gated: GatedCustomer | undefined;
   /** The database outside any transaction: a read is plain selects, no BEGIN/COMMIT. */
@@ -264,7 +265,7 @@ function validInput<Q extends z.ZodType | undefined, P extends z.ZodType | undef
   }
 }
 
-function actorOf(partner: Partner | undefined, customer: CustomerContext | undefined): Actor {
+function actorOf(partner: PartnerRef | undefined, customer: CustomerContext | undefined): Actor {
   if (customer) return { kind: "customer", id: customer.customerId, partnerId: customer.partnerId };
   return partner ? { kind: "partner", id: partner.id } : { kind: "system" };
 }

@@ -50,18 +50,20 @@ async function tokenFor(owner: Owner): Promise<string> {
 }
 
 /** Statements sent by the process's database client while `work` runs (postgres.js unsafe, PGlite query). */
-async function counted<T>(work: () => Promise<T>): Promise<{ value: T; statements: number }> {
+async function counted<T>(work: () => Promise<T>): Promise<{ value: T; statements: number; texts: string[] }> {
   const client = (db as unknown as { $client: Record<string, (...args: unknown[]) => unknown> }).$client;
   const method = typeof client.unsafe === "function" ? "unsafe" : "query";
   // The client's own method (postgres.js's is behind db/named-statements.ts's Proxy, whose get answers a wrapper calling it).
   const original = Object.getOwnPropertyDescriptor(client, method)!.value as (...args: unknown[]) => unknown;
   let statements = 0;
+  const texts: string[] = [];
   client[method] = function (this: unknown, ...args: unknown[]) {
     statements++;
+    texts.push(String(args[0]));
     return original.apply(this, args);
   };
   try {
-    return { value: await work(), statements };
+    return { value: await work(), statements, texts };
   } finally {
     client[method] = original;
   }
@@ -70,8 +72,12 @@ async function counted<T>(work: () => Promise<T>): Promise<{ value: T; statement
 type Route = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 async function call(route: Route, path: string, params: Record<string, string>, headers: Record<string, string>) {
-  const { value: res, statements } = await counted(() => route(new Request(`http://127.0.0.1${path}`, { headers }), { params: Promise.resolve(params) }));
-  return { status: res.status, text: await res.text(), statements };
+  const {
+    value: res,
+    statements,
+    texts,
+  } = await counted(() => route(new Request(`http://127.0.0.1${path}`, { headers }), { params: Promise.resolve(params) }));
+  return { status: res.status, text: await res.text(), statements, texts };
 }
 
 const auth = (c: Caller) => ({ "ocp-apim-subscription-key": c.apiKey, authorization: `Bearer ${c.token}` });
@@ -314,6 +320,39 @@ describe("GET /v1/core/transfers in one statement with its caller", () => {
       assert.ok(res.statements > 1, "the expiry is written");
     } finally {
       clock.reset();
+    }
+  });
+});
+
+/**
+ * A read's caller brings its partner's id only (issue 26): no read uses more of the partner, whose
+ * whole row (four jsonb columns among 21) was sent and mapped with every row of the read.
+ */
+describe("a read's statement selects no partner column but its id", () => {
+  it("for each of the six reads joined to their caller", async () => {
+    const caller = await newCaller();
+    const t = await registeredTransfer(db, caller);
+    const reads: [string, string, Record<string, string>][] = [
+      ["@/app/v1/core/transfers/[transferId]/route", `/v1/core/transfers/${t.id}`, { transferId: t.id }],
+      ["@/app/v1/core/transfers/route", "/v1/core/transfers", {}],
+      ["@/app/v1/core/beneficiaries/[beneficiaryId]/route", `/v1/core/beneficiaries/${t.beneficiaryId}`, { beneficiaryId: t.beneficiaryId }],
+      ["@/app/v1/core/quotes/[quoteId]/route", `/v1/core/quotes/${t.quoteId}`, { quoteId: t.quoteId }],
+      ["@/app/v1/core/profile/route", "/v1/core/profile", {}],
+      ["@/app/v1/core/events/route", "/v1/core/events?limit=20", {}],
+    ];
+    for (const [module, path, params] of reads) {
+      const route = ((await import(module)) as { GET: Route }).GET;
+      const res = await call(route, path, params, auth(caller));
+      assert.equal(res.status, 200, `${path}: ${res.text}`);
+      const read = res.texts.find((text) => text.includes('"partner_api_keys"."key_hash"'));
+      assert.ok(read, `${path}: its caller's statement`);
+      const partnerColumns = [...read.matchAll(/"partners"\."(\w+)"/g)].map((m) => m[1]);
+      assert.ok(partnerColumns.includes("id"), path);
+      assert.deepEqual(
+        partnerColumns.filter((c) => c !== "id"),
+        [],
+        `${path} selects partner columns it does not use`,
+      );
     }
   });
 });
