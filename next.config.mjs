@@ -3,7 +3,10 @@ const nextConfig = {
   // Loaded with Node's require, not bundled: PGlite ships WASM and data files, argon2 a native addon,
   // pino worker-thread transports.
   // xmllint-wasm loads its .wasm file from its own directory.
-  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "pino", "postgres", "xmllint-wasm"],
+  // date-holidays: its parser brings moment-timezone (every zone's history, 0.7 MB of JSON) and moment
+  // with every locale (a bundler cannot tell which its dynamic require needs); bundled, two chunks
+  // each held a copy of its 1.4 MB source as two-byte strings (docs/memory.md).
+  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "date-holidays", "pino", "postgres", "xmllint-wasm"],
   poweredByHeader: false,
   // Lets several servers (parallel test runs, benchmarks) build side by side in one checkout.
   distDir: process.env.NEXT_DIST_DIR || ".next",
