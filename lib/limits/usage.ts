@@ -39,10 +39,17 @@ export function limitAmountOf(amount: Decimal, from: string, to: string, rates: 
   return roundToMinorUnit(amount.times(rates.rate({ from, to }, now)), to);
 }
 
+/**
+ * The customer's tier and the partner's limits and currency, as columns of a statement that joins
+ * the subscription to its customer and its partner (here, and quote acceptance's locking read).
+ */
+export const limitContextColumns = { tier: customers.verificationTier, currency: partners.limitCurrency, tierLimits: partners.tierLimits };
+export type LimitContextRow = { tier: VerificationTier; currency: string; tierLimits: TierLimits | null };
+
 /** The customer's tier and the partner's limits and currency, for a subscription. */
 function contextSelect(ex: Executor, subscriptionId: string, lock: boolean) {
   const query = ex
-    .select({ tier: customers.verificationTier, currency: partners.limitCurrency, tierLimits: partners.tierLimits })
+    .select(limitContextColumns)
     .from(subscriptions)
     .innerJoin(customers, eq(customers.id, subscriptions.customerId))
     .innerJoin(partners, eq(partners.id, subscriptions.partnerId))
@@ -77,27 +84,35 @@ export function usageSelect(ex: Executor, subscriptionId: string, now: Date) {
 }
 
 /**
- * The context (locked when `lock`) and what counts in each window, in the limit currency (amounts
- * counted in another currency converted at today's rate). Two statements sent together: in a
- * transaction, one round trip. They are named, so postgres.js keeps them prepared on its
- * connection and sends the second behind the first; an unnamed statement with parameters waits
- * for a describe round trip first. Two, not one: under READ COMMITTED a statement reads the
- * snapshot taken when it starts, so sums in the locking statement would miss the transfer that the
- * accept it waited for has just committed; the second statement starts once the lock is held.
+ * What counts in each window per limit currency, as one named statement: a caller that holds the
+ * subscription's lock sends it behind its locking statement (postgres.js keeps a named statement
+ * prepared on its connection and pipelines it; an unnamed one with parameters waits for a describe
+ * round trip first). It must be a statement of its own, sent after the lock's: under READ
+ * COMMITTED a statement reads the snapshot taken when it starts, so sums in the locking statement
+ * would miss the transfer that the accept it waited for has just committed; a statement behind it
+ * starts once the lock is held.
  */
-async function contextAndUsage(ex: Executor, subscriptionId: string, rates: ReferenceRateProvider, now: Date, lock: boolean) {
-  const [[row], rows] = await Promise.all([
-    contextSelect(ex, subscriptionId, lock).execute(),
-    usageSelect(ex, subscriptionId, now).prepare("limits_usage").execute(),
-  ]);
-  if (!row) throw new Error(`subscription ${subscriptionId} not found`);
+export function usageRows(ex: Executor, subscriptionId: string, now: Date) {
+  return usageSelect(ex, subscriptionId, now).prepare("limits_usage").execute();
+}
+export type UsageRow = Awaited<ReturnType<typeof usageRows>>[number];
+
+/** Each window's limit, use and what remains (never below zero: a lowered limit may sit under the use). */
+export function standingFrom(row: LimitContextRow, rows: UsageRow[], rates: ReferenceRateProvider, now: Date) {
   const ctx: LimitContext = { tier: row.tier, currency: row.currency, limits: tierLimitsOf(row) };
+  // Amounts counted in another currency are converted at today's rate.
   const used = Object.fromEntries(LIMIT_WINDOWS.map((w) => [w, new Decimal(0)])) as Record<LimitWindow, Decimal>;
   for (const r of rows) {
     for (const w of LIMIT_WINDOWS) used[w] = used[w].plus(limitAmountOf(new Decimal(r[w]), r.currency!, ctx.currency, rates, now));
   }
-  return { ctx, used };
+  const limits = ctx.limits[`${ctx.tier}`];
+  const windows: WindowStanding[] = LIMIT_WINDOWS.map((window) => {
+    const limit = new Decimal(limits[window]);
+    return { window, limit, used: used[window], remaining: Decimal.max(limit.minus(used[window]), 0) };
+  });
+  return { ...ctx, windows };
 }
+export type Standing = ReturnType<typeof standingFrom>;
 
 export interface WindowStanding {
   window: LimitWindow;
@@ -106,15 +121,14 @@ export interface WindowStanding {
   remaining: Decimal;
 }
 
-/** Each window's limit, use and what remains (never below zero: a lowered limit may sit under the use). */
-export async function standingOf(ex: Executor, subscriptionId: string, rates: ReferenceRateProvider, now: Date, lock = false) {
-  const { ctx, used } = await contextAndUsage(ex, subscriptionId, rates, now, lock);
-  const limits = ctx.limits[`${ctx.tier}`];
-  const windows: WindowStanding[] = LIMIT_WINDOWS.map((window) => {
-    const limit = new Decimal(limits[window]);
-    return { window, limit, used: used[window], remaining: Decimal.max(limit.minus(used[window]), 0) };
-  });
-  return { ...ctx, windows };
+/**
+ * The context (the subscription locked when `lock`) and its standing: the two statements sent
+ * together, in a transaction one round trip (see usageRows).
+ */
+export async function standingOf(ex: Executor, subscriptionId: string, rates: ReferenceRateProvider, now: Date, lock = false): Promise<Standing> {
+  const [[row], rows] = await Promise.all([contextSelect(ex, subscriptionId, lock).execute(), usageRows(ex, subscriptionId, now)]);
+  if (!row) throw new Error(`subscription ${subscriptionId} not found`);
+  return standingFrom(row, rows, rates, now);
 }
 
 /**
@@ -126,7 +140,17 @@ export async function reserveWithinLimits(
   tx: Tx,
   input: { subscriptionId: string; originAmount: string; originCurrency: string; rates: ReferenceRateProvider; now: Date },
 ): Promise<{ limitAmount: string; limitCurrency: string }> {
-  const standing = await standingOf(tx, input.subscriptionId, input.rates, input.now, true);
+  return reservationWithin(await standingOf(tx, input.subscriptionId, input.rates, input.now, true), input);
+}
+
+/**
+ * What the amount counts against a standing read under the subscription's lock (reserveWithinLimits,
+ * or quote acceptance's own locking read): a breach is customer.limitExceeded.
+ */
+export function reservationWithin(
+  standing: Standing,
+  input: { originAmount: string; originCurrency: string; rates: ReferenceRateProvider; now: Date },
+): { limitAmount: string; limitCurrency: string } {
   const amount = limitAmountOf(new Decimal(input.originAmount), input.originCurrency, standing.currency, input.rates, input.now);
   const breached = standing.windows.filter((w) => amount.gt(w.remaining)).sort((a, b) => a.remaining.comparedTo(b.remaining));
   if (breached.length > 0) throw limitExceeded(breached[0]!, standing.currency, standing.tier);

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { preparedOn } from "@/db/prepared";
 import type { Tx } from "@/db";
-import { beneficiaries, disclosures, partners, quotes } from "@/db/schema";
+import { beneficiaries, customers, disclosures, partners, quotes, subscriptions } from "@/db/schema";
 import { beneficiaryNotFound } from "@/lib/beneficiaries/records";
 import { paymentToBeneficiaryCheck } from "@/lib/screening-cases/flags";
 import { addSeconds } from "@/lib/clock";
@@ -15,7 +15,7 @@ import { effectsOf } from "@/lib/platform/unit-of-work";
 import { checkEnvelope } from "@/lib/pricing/envelope";
 import { envelopeTermsOfColumns, pricedColumnsOf } from "@/lib/pricing/priced-columns";
 import { referenceRates } from "@/lib/pricing/rate-store";
-import { reserveWithinLimits } from "@/lib/limits/usage";
+import { limitContextColumns, reservationWithin, standingFrom, usageRows } from "@/lib/limits/usage";
 import { insertRegisteredTransfer } from "@/lib/transfers/records";
 import { quoteExpired, quoteNotFound } from "./records";
 import { verifyPartnerQuote } from "./signing/verify-partner-quote";
@@ -24,9 +24,12 @@ import { expectState } from "@/lib/state-machine/define";
 const invalid = (failedCheck: string, message: string) => new DomainError("quote.invalid", { message, details: { failedCheck } });
 
 /**
- * The quote (locked), the disclosure its token names (locked) and the quote's beneficiary, in one
- * prepared statement (issue 26): three round trips were three statements rebuilt per request.
- * The disclosure is locked in its subquery, so a missing one still answers the quote's own checks first.
+ * The quote (locked), the disclosure its token names (locked), the quote's beneficiary and the
+ * customer's limit context with its subscription locked (the per-customer lock of the limits), in
+ * one prepared statement (issue 26). The disclosure is locked in its subquery, so a missing one
+ * still answers the quote's own checks first. The subscription's lock is taken here rather than
+ * after the checks: one statement less, and the usage sums sent behind this statement start once
+ * it holds the lock (lib/limits/usage.ts usageRows). A refused accept rolls back at once.
  */
 const acceptRows = (tx: Tx) =>
   preparedOn(tx, "accept_rows", (e) => {
@@ -37,12 +40,20 @@ const acceptRows = (tx: Tx) =>
       .for("update")
       .as("disclosure");
     return e
-      .select()
+      .select({
+        quote: quotes,
+        disclosure: { tokenHash: disclosure.tokenHash, quoteId: disclosure.quoteId, subscriptionId: disclosure.subscriptionId, usedAt: disclosure.usedAt },
+        beneficiary: beneficiaries,
+        ...limitContextColumns,
+      })
       .from(quotes)
+      .innerJoin(subscriptions, eq(subscriptions.id, quotes.subscriptionId))
+      .innerJoin(customers, eq(customers.id, subscriptions.customerId))
+      .innerJoin(partners, eq(partners.id, subscriptions.partnerId))
       .leftJoin(disclosure, sql`true`)
       .leftJoin(beneficiaries, and(eq(beneficiaries.id, quotes.beneficiaryId), eq(beneficiaries.subscriptionId, quotes.subscriptionId)))
       .where(and(eq(quotes.id, sql.placeholder("quoteId")), eq(quotes.subscriptionId, sql.placeholder("subscriptionId"))))
-      .for("update", { of: quotes })
+      .for("update", { of: [quotes, subscriptions] })
       .prepare("accept_rows");
   });
 
@@ -57,9 +68,13 @@ export async function acceptQuote(
   input: { subscriptionId: string; customerId: string; partnerId: string; quoteId: string; disclosureToken: string; purposeOfTransfer: string; now: Date },
 ) {
   const { now } = input;
-  const [found] = await acceptRows(tx).execute({ quoteId: input.quoteId, subscriptionId: input.subscriptionId, tokenHash: sha256Hex(input.disclosureToken) });
+  // One round trip: the locking read, then the usage sums on a snapshot taken once it holds the lock.
+  const [[found], usage] = await Promise.all([
+    acceptRows(tx).execute({ quoteId: input.quoteId, subscriptionId: input.subscriptionId, tokenHash: sha256Hex(input.disclosureToken) }),
+    usageRows(tx, input.subscriptionId, now),
+  ]);
   if (!found) throw quoteNotFound();
-  const { quotes: quote, disclosure, beneficiaries: beneficiary } = found;
+  const { quote, disclosure, beneficiary } = found;
   if (quote.acceptedAt) throw invalid("alreadyAccepted", "This quote was already accepted.");
   if (quote.validUntil.getTime() <= now.getTime()) throw quoteExpired(quote, 422);
   if (!disclosure || disclosure.quoteId !== quote.id || disclosure.subscriptionId !== input.subscriptionId || disclosure.usedAt) {
@@ -76,9 +91,8 @@ export async function acceptQuote(
   }
   const rates = await referenceRates(tx);
   checkEnvelope(envelopeTermsOfColumns(quote), corridor, now, rates);
-  // Last, after every other check: it locks the customer's subscription until commit.
-  const counted = await reserveWithinLimits(tx, {
-    subscriptionId: input.subscriptionId,
+  // Last, after every other check: what the transfer counts against the customer's windows.
+  const counted = reservationWithin(standingFrom(found, usage, rates, now), {
     originAmount: quote.originAmount,
     originCurrency: quote.originCurrency,
     rates,

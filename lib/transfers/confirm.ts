@@ -90,23 +90,27 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
   const { now } = input;
   const c = config();
   const window = { limit: 5, windowSeconds: c.LOCKOUT_SECONDS };
-  await preparedOn(tx, "confirm_customer_locked", (e) =>
-    e
-      .select({ id: customers.id })
-      .from(customers)
-      .where(eq(customers.id, sql.placeholder("customerId")))
-      .for("update")
-      .prepare("confirm_customer_locked"),
-  ).execute({ customerId: input.customerId });
   const kid = unverifiedKid(input.deviceAssertion);
-  const [found] = await confirmRows(tx).execute({
-    transferId: input.transferId,
-    subscriptionId: input.subscriptionId,
-    kid: kid ?? null,
-    customerScope: customerScope(input.customerId),
-    // As text: a placeholder in a subquery of the select list is bound without its column's encoder.
-    since: addSeconds(now, -window.windowSeconds).toISOString(),
-  });
+  // One round trip: the customer's lock, then the locking read sent behind it, whose snapshot
+  // PostgreSQL takes when it starts, once the lock is held (as when it was sent after).
+  const [, [found]] = await Promise.all([
+    preparedOn(tx, "confirm_customer_locked", (e) =>
+      e
+        .select({ id: customers.id })
+        .from(customers)
+        .where(eq(customers.id, sql.placeholder("customerId")))
+        .for("update")
+        .prepare("confirm_customer_locked"),
+    ).execute({ customerId: input.customerId }),
+    confirmRows(tx).execute({
+      transferId: input.transferId,
+      subscriptionId: input.subscriptionId,
+      kid: kid ?? null,
+      customerScope: customerScope(input.customerId),
+      // As text: a placeholder in a subquery of the select list is bound without its column's encoder.
+      since: addSeconds(now, -window.windowSeconds).toISOString(),
+    }),
+  ]);
   if (!found) throw transferNotFound();
   const row = await expireIfOverdue(tx, found.transfer, now);
   transferMachine.next(row.state, "confirm");

@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQLWrapper } from "drizzle-orm";
+import { and, eq, getTableColumns, sql, type SQLWrapper } from "drizzle-orm";
 import { placeholdersFor, prepared, preparedOn } from "@/db/prepared";
 import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
@@ -58,23 +58,6 @@ function emitStateChanged(
 }
 
 /**
- * A new transfer row, answered. Prepared per process for each set of columns given (issue 26):
- * the insert of a 40-column row was rebuilt by Drizzle on every accept.
- */
-async function insertTransfer(tx: Tx, values: typeof transfers.$inferInsert): Promise<TransferRow> {
-  const { shape, set } = placeholdersFor(values);
-  const name = `transfer_insert:${shape}`;
-  const [row] = await preparedOn(tx, name, (e) =>
-    e
-      .insert(transfers)
-      .values(set as unknown as typeof transfers.$inferInsert)
-      .returning()
-      .prepare(name),
-  ).execute(values);
-  return row;
-}
-
-/**
  * The machine's write: the transfer's new columns and, in the same statement, its history entry
  * numbered after the last. Prepared per process for each set of columns changed (issue 26).
  */
@@ -108,17 +91,29 @@ async function updateWithHistory(
   return row;
 }
 
-/** Creates the transfer in registered (quote acceptance, spec 3.1 first row); its first history row is written at commit. */
+// Every column of a transfer, null: what a new row holds where its insert gives no value (no
+// column of transfers has a database default, so the row is known without reading it back).
+const NO_VALUES = Object.fromEntries(Object.keys(getTableColumns(transfers)).map((key) => [key, null]));
+
+/**
+ * Creates the transfer in registered (quote acceptance, spec 3.1 first row) and answers its row.
+ * The insert and its first history entry are written at commit (issue 26: nothing in the unit
+ * reads the row back, so it costs no statement of its own); outside a unit, at once.
+ */
 export async function insertRegisteredTransfer(
   tx: Tx,
   values: Omit<typeof transfers.$inferInsert, "id" | "state" | "stateChangedAt">,
   now: Date,
 ): Promise<TransferRow> {
   const step = transferMachine.next("none", "quote.accepted");
-  const row = await insertTransfer(tx, { ...values, id: newId("trf"), state: step.to, stateChangedAt: now });
+  const inserted = { ...values, id: newId("trf"), state: step.to, stateChangedAt: now };
+  const given = Object.entries(inserted).filter(([, value]) => value !== undefined);
+  const row = { ...NO_VALUES, ...Object.fromEntries(given) } as TransferRow;
   const reasonCode = step.reasonCode ?? "TRF_INITIATION_QUOTE_ACCEPTED";
-  // Its first history entry (seq 1), written at commit.
+  // The row and its first history entry (seq 1): the history's foreign key is checked at the end
+  // of the statement they share.
   await effectsOf(tx).atCommit(
+    tx.insert(transfers).values(inserted),
     tx.insert(transferStateHistory).values({ id: newId("tsh"), transferId: row.id, seq: 1, state: step.to, reasonCode, transitionedAt: now }),
   );
   await emitStateChanged(tx, row, null, step.to, reasonCode, now);

@@ -3,7 +3,8 @@
  * locks the transfer. Counted on the driver: every statement the unit of work sends on its
  * transaction's connection, its effects' statement at commit included (BEGIN and COMMIT apart).
  * Before: submit 4 (5 naming a stored payout method), confirm 7, quote create 3, cancel before
- * funding 5. PGlite, or PostgreSQL with TEST_DB_URL.
+ * funding 5, accept 5 (its locking read, the subscription's lock and the usage sums, the transfer's
+ * insert, the commit's). PGlite, or PostgreSQL with TEST_DB_URL.
  */
 import assert from "node:assert/strict";
 import { createHash, generateKeyPairSync, randomUUID } from "node:crypto";
@@ -126,6 +127,85 @@ describe("statements per write", () => {
     const seq = (q: { signedQuote: string }) =>
       (JSON.parse(Buffer.from(q.signedQuote.split(".")[1], "base64url").toString()) as { partner_quote_seq: number }).partner_quote_seq;
     assert.ok(seq(second.value) > seq(first.value), "each quote the service signs has a higher partner_quote_seq");
+  });
+
+  it("accept: the quote, its disclosure, its beneficiary and the limit context under the subscription's lock, the usage sums, then the commit's (the transfer's insert in it)", async () => {
+    const owner = await newSubscription(db);
+    await db
+      .update(customers)
+      .set({ profile: { residenceCountry: "USA" } })
+      .where(eq(customers.id, owner.customerId));
+    const [partner] = await db.select().from(partners).where(eq(partners.id, owner.partnerId));
+    const beneficiaryId = (await registeredTransfer(db, owner)).beneficiaryId;
+    const { inUnit } = await import("@/lib/platform/unit-of-work");
+    const { createQuote } = await import("@/lib/quotes/create");
+    const { serveDisclosure } = await import("@/lib/quotes/disclosure");
+    const { acceptQuote } = await import("@/lib/quotes/accept");
+    const disclosed = async () => {
+      const quote = await inUnit(
+        ({ tx }) =>
+          createQuote(tx, {
+            partner,
+            subscriptionId: owner.subscriptionId,
+            customerId: owner.customerId,
+            req: { originAmount: "100.00", originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId },
+            now: clock.now(),
+          }),
+        { db },
+      );
+      const disclosure = await inUnit(
+        ({ tx }) =>
+          serveDisclosure(tx, {
+            subscriptionId: owner.subscriptionId,
+            customerId: owner.customerId,
+            quoteId: quote.quoteId,
+            acceptLanguage: null,
+            now: clock.now(),
+          }),
+        { db },
+      );
+      return { quoteId: quote.quoteId, disclosureToken: disclosure.body.disclosureToken };
+    };
+    const accept = (q: { quoteId: string; disclosureToken: string }) =>
+      counted((tx) =>
+        acceptQuote(tx, {
+          subscriptionId: owner.subscriptionId,
+          customerId: owner.customerId,
+          partnerId: owner.partnerId,
+          ...q,
+          purposeOfTransfer: "FAMILY_SUPPORT",
+          now: clock.now(),
+        }),
+      );
+    await accept(await disclosed());
+
+    const q = await disclosed();
+    const accepted = await accept(q);
+    assert.equal(accepted.value.transferStatus, "registered");
+    assert.equal(accepted.statements, 3, "one locking read, the usage sums behind it, one statement of effects at commit");
+    // The transfer, its first history entry and the quote's link were written by the commit's statement.
+    const { transfers, transferStateHistory, quotes } = await import("@/db/schema");
+    const [transfer] = await db.select().from(transfers).where(eq(transfers.id, accepted.value.transferId));
+    assert.equal(transfer.state, "registered");
+    assert.equal(transfer.quoteId, q.quoteId);
+    assert.equal(transfer.limitAmount, "100.000000");
+    const history = await db.select().from(transferStateHistory).where(eq(transferStateHistory.transferId, transfer.id));
+    assert.deepEqual(
+      history.map((h) => [h.seq, h.state]),
+      [[1, "registered"]],
+    );
+    const [quote] = await db.select().from(quotes).where(eq(quotes.id, q.quoteId));
+    assert.equal(quote.transferId, transfer.id);
+    // The same refusals: the quote already accepted, an unknown disclosure token.
+    await assert.rejects(
+      accept(q),
+      (err: { code: string; details?: { failedCheck?: string } }) => err.code === "quote.invalid" && err.details?.failedCheck === "alreadyAccepted",
+    );
+    const other = await disclosed();
+    await assert.rejects(
+      accept({ ...other, disclosureToken: "dt_unknown" }),
+      (err: { code: string; details?: { failedCheck?: string } }) => err.details?.failedCheck === "disclosureToken",
+    );
   });
 
   it("cancel before funding: the lock, the pending network cancellation, the move, the commit's; no funding sessions read", async () => {
