@@ -13,6 +13,8 @@
  *  4. browser end-to-end tests (e2e/, Chromium via playwright-core) against the production build,
  *     on a fresh PostgreSQL database when TEST_DATABASE_URL is set, else on PGlite. Chromium is
  *     installed with apt-get when it is missing and we are root.
+ * Stages 0-2 run in two lanes: the unit tests on PGlite in one; the PostgreSQL unit tests, then the
+ * checks, then the build in the other (side()). 3 and 4 follow, one after the other.
  * `node scripts/test.mjs lint|unit|integration|e2e` runs one stage (the last two build first).
  * Prints "N passed, N failed" at the end and exits non-zero on any failure.
  */
@@ -62,16 +64,64 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 }
 
 /**
- * Runs test files one after another (--test-concurrency=1) in one node --test process; output
- * streams to ours, or, for a stage run beside another, is kept and printed whole once both ended
- * (`buffered`: a promise of the other's end).
+ * Where a step's output goes: `null` streams it to ours; a lane run beside another (side()) passes
+ * an array that keeps it, printed whole once both lanes ended.
  */
-async function runNodeTests(label, files, env, { buffered = false } = {}) {
+function say(out, text) {
+  if (out) out.push(Buffer.from(`${text}\n`));
+  else console.log(text);
+}
+
+/**
+ * Runs a child process to its end, its output streamed to ours or kept in `out`; resolves with
+ * its exit code (or signal). A process group of its own, stopped with us.
+ */
+async function run(args, { env, out = null, label, timeoutMs } = {}) {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", out ? "pipe" : "inherit", out ? "pipe" : "inherit"],
+    detached: true,
+  });
+  groups.add(child.pid);
+  if (out) {
+    child.stdout.on("data", (chunk) => out.push(chunk));
+    child.stderr.on("data", (chunk) => out.push(chunk));
+  }
+  let killed = false;
+  const watchdog =
+    timeoutMs &&
+    setTimeout(() => {
+      killed = true;
+      say(out, `\n=== ${label}: still running after ${timeoutMs / 60_000} min: killed (see [watch] lines above for what ran)\n`);
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+    }, timeoutMs);
+  const closed = new Promise((resolve) => child.once("close", resolve));
+  const status = await new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
+  clearTimeout(watchdog);
+  // What the child wrote last may still be in its pipes when it exits: read until they close, but
+  // not forever (a process it left behind may hold them open).
+  if (out) {
+    let timer;
+    await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, 5_000)))]);
+    clearTimeout(timer);
+  }
+  groups.delete(child.pid);
+  return { status, killed };
+}
+
+/**
+ * Runs test files one after another (--test-concurrency=1) in one node --test process, its output
+ * streamed to ours or kept in `out` (a lane run beside another: see say()).
+ */
+async function runNodeTests(label, files, env, out = null) {
   const tapDir = mkdtempSync(path.join(tmpdir(), "remit-tap-"));
   const tap = path.join(tapDir, "out.tap");
   const started = Date.now();
-  const child = spawn(
-    process.execPath,
+  say(out, `\n=== ${label}: ${files.length} files${out ? " (ran beside the stage above)" : ""}`);
+  const { status, killed } = await run(
     [
       "--import",
       "tsx",
@@ -86,33 +136,9 @@ async function runNodeTests(label, files, env, { buffered = false } = {}) {
       `--test-reporter-destination=${tap}`,
       ...files,
     ],
-    { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", buffered ? "pipe" : "inherit", buffered ? "pipe" : "inherit"], detached: true },
+    { env, out, label, timeoutMs: STAGE_TIMEOUT_MS },
   );
-  groups.add(child.pid);
-  const output = [];
-  if (buffered) {
-    child.stdout.on("data", (chunk) => output.push(chunk));
-    child.stderr.on("data", (chunk) => output.push(chunk));
-  } else console.log(`\n=== ${label}: ${files.length} files`);
-  let killed = false;
-  const watchdog = setTimeout(() => {
-    killed = true;
-    const note = `\n=== ${label}: still running after ${STAGE_TIMEOUT_MS / 60_000} min: killed (see [watch] lines above for what ran)\n`;
-    if (buffered) output.push(Buffer.from(note));
-    else console.log(note);
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {}
-  }, STAGE_TIMEOUT_MS);
-  const status = await new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
-  clearTimeout(watchdog);
-  groups.delete(child.pid);
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-  if (buffered) {
-    await buffered;
-    console.log(`\n=== ${label}: ${files.length} files (ran beside the stage above)`);
-    process.stdout.write(Buffer.concat(output));
-  }
   const text = existsSync(tap) ? readFileSync(tap, "utf8") : "";
   rmSync(tapDir, { recursive: true, force: true });
   const count = (what) => Number(new RegExp(`^# ${what} (\\d+)`, "m").exec(text)?.[1] ?? 0);
@@ -122,7 +148,7 @@ async function runNodeTests(label, files, env, { buffered = false } = {}) {
   const extra = (status !== 0 || killed) && failed === 0 ? 1 : 0;
   totals.passed += passed;
   totals.failed += failed + extra;
-  console.log(`=== ${label}: ${passed} passed, ${failed + extra} failed (${minutes} min)`);
+  say(out, `=== ${label}: ${passed} passed, ${failed + extra} failed (${minutes} min)`);
 }
 
 function freePort() {
@@ -196,55 +222,77 @@ function ensureChromium() {
 }
 
 /** A check that passes or fails as a whole (formatter, linter): one test in the totals. */
-function runCheck(label, args) {
-  console.log(`\n=== ${label}`);
-  const res = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" });
-  if (res.status === 0) totals.passed += 1;
+async function runCheck(label, args, out = null) {
+  say(out, `\n=== ${label}`);
+  const { status } = await run(args, { out });
+  if (status === 0) totals.passed += 1;
   else totals.failed += 1;
-  console.log(`=== ${label}: ${res.status === 0 ? "clean" : "FAILED"}`);
+  say(out, `=== ${label}: ${status === 0 ? "clean" : "FAILED"}`);
 }
 
 /**
- * A stage and, when given, its PostgreSQL twin beside it: the two mostly wait (on PGlite's single
- * connection, on the server, on jobs), so together they take little more than the longer one. The
- * twin's output is printed whole when it ends. TEST_SEQUENTIAL=1 runs them one after the other.
+ * Stage 0, one check after another. They read the tree as checked out: they end before the build
+ * starts (tsc reads .next/types and next-env.d.ts, which the build writes), and the unit tests
+ * write nothing inside it.
+ */
+async function lintChecks(out = null) {
+  await runCheck("format (prettier --check)", [path.join(root, "node_modules/prettier/bin/prettier.cjs"), "--check", "--log-level", "warn", "."], out);
+  await runCheck("lint (eslint)", [path.join(root, "node_modules/eslint/bin/eslint.js"), "--max-warnings", "0", "."], out);
+  // The whole tree, tests included (the build checks app/, lib/ and db/ only): a handler's reply
+  // typed by its contract (test/unit/http/reply-typing.test.ts) and every test's own types.
+  await runCheck("typecheck (tsc --noEmit)", [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", path.join(root, "tsconfig.json")], out);
+  await runCheck("import cycles in lib/, db/, app/, components/", [path.join(root, "scripts/check-import-cycles.mjs")], out);
+  await runCheck("OpenAPI document (redocly lint, recommended)", ["--import", "tsx", path.join(root, "scripts/openapi-lint.ts")], out);
+}
+
+/** Stage 2: the production build the integration and e2e stages start their servers from. */
+async function productionBuild(out = null) {
+  const started = Date.now();
+  say(out, `\n=== production build${out ? " (ran beside the stage above)" : ""}`);
+  const { status } = await run([path.join(root, "node_modules/next/dist/bin/next"), "build"], { out });
+  say(out, `=== production build: ${status === 0 ? "done" : "FAILED"} (${((Date.now() - started) / 60_000).toFixed(1)} min)`);
+  if (status !== 0) {
+    totals.failed += 1;
+    throw new Error("next build failed");
+  }
+}
+
+/**
+ * Two lanes at once: `first` streams its output, `second`'s is kept and printed whole once both
+ * ended. They mostly wait (on PGlite's single connection, on the server, on jobs), so together
+ * they take little more than the longer one. TEST_SEQUENTIAL=1 runs them one after the other,
+ * both streamed.
  */
 async function side(first, second) {
-  if (!second) return first();
+  if (!second) return first(null);
   if (process.env.TEST_SEQUENTIAL === "1") {
-    await first();
-    return second(false);
+    await first(null);
+    return second(null);
   }
-  const running = first();
-  const results = await Promise.allSettled([running, second(running.catch(() => {}))]);
+  const out = [];
+  const results = await Promise.allSettled([first(null), second(out)]);
+  process.stdout.write(Buffer.concat(out));
   for (const r of results) if (r.status === "rejected") throw r.reason;
 }
 
 async function main() {
-  if (!only || only === "lint") {
-    runCheck("format (prettier --check)", [path.join(root, "node_modules/prettier/bin/prettier.cjs"), "--check", "--log-level", "warn", "."]);
-    runCheck("lint (eslint)", [path.join(root, "node_modules/eslint/bin/eslint.js"), "--max-warnings", "0", "."]);
-    // The whole tree, tests included (the build checks app/, lib/ and db/ only): a handler's reply
-    // typed by its contract (test/unit/http/reply-typing.test.ts) and every test's own types.
-    runCheck("typecheck (tsc --noEmit)", [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", path.join(root, "tsconfig.json")]);
-    runCheck("import cycles in lib/, db/, app/, components/", [path.join(root, "scripts/check-import-cycles.mjs")]);
-    runCheck("OpenAPI document (redocly lint, recommended)", ["--import", "tsx", path.join(root, "scripts/openapi-lint.ts")]);
-  }
-  if (!only || only === "unit") {
+  const pgUnit =
+    process.env.TEST_DATABASE_URL &&
+    ((out) => withFreshPostgres((url) => runNodeTests("database unit tests (PostgreSQL)", testFiles("test/unit/db"), { TEST_DB_URL: url }, out)));
+  if (only === "lint") await lintChecks();
+  else if (only === "unit") await side((out) => runNodeTests("unit (PGlite)", testFiles("test/unit"), {}, out), pgUnit);
+  else if (only === "integration" || only === "e2e") await productionBuild();
+  else {
+    // The whole suite: the unit tests on PGlite take longest of stages 0-2 and mostly use one core,
+    // so the other lane runs the PostgreSQL unit tests, then the checks, then the build.
     await side(
-      () => runNodeTests("unit (PGlite)", testFiles("test/unit"), {}),
-      process.env.TEST_DATABASE_URL &&
-        ((buffered) =>
-          withFreshPostgres((url) => runNodeTests("database unit tests (PostgreSQL)", testFiles("test/unit/db"), { TEST_DB_URL: url }, { buffered }))),
+      (out) => runNodeTests("unit (PGlite)", testFiles("test/unit"), {}, out),
+      async (out) => {
+        if (pgUnit) await pgUnit(out);
+        await lintChecks(out);
+        await productionBuild(out);
+      },
     );
-  }
-  if (!only || only === "integration" || only === "e2e") {
-    console.log("\n=== production build");
-    const build = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit" });
-    if (build.status !== 0) {
-      totals.failed += 1;
-      throw new Error("next build failed");
-    }
   }
   if (!only || only === "integration") {
     const files = testFiles("test/integration");
@@ -257,15 +305,15 @@ async function main() {
     const dir = mkdtempSync(path.join(tmpdir(), "remit-pglite-"));
     try {
       await side(
-        () =>
+        (out) =>
           withServer("PGlite", { PGLITE_DIR: dir, ...integrationEnv }, (baseUrl) =>
-            runNodeTests("integration (PGlite)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "pglite" }),
+            runNodeTests("integration (PGlite)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "pglite" }, out),
           ),
         process.env.TEST_DATABASE_URL &&
-          ((buffered) =>
+          ((out) =>
             withFreshPostgres((url) =>
               withServer("PostgreSQL", { DATABASE_URL: url, ...integrationEnv }, (baseUrl) =>
-                runNodeTests("integration (PostgreSQL)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "postgres", TEST_DB_URL: url }, { buffered }),
+                runNodeTests("integration (PostgreSQL)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "postgres", TEST_DB_URL: url }, out),
               ),
             )),
       );
