@@ -116,12 +116,18 @@ export const AGGREGATES: Record<AggregateName, AggregateFn> = {
     subquery: sql`(select count(*) from ${beneficiaries} join ${subscriptions} on ${subscriptions.id} = ${beneficiaries.subscriptionId}
       where ${subscriptions.customerId} = ${s.customerId} and ${beneficiaries.createdAt} > ${from(s, a)} and ${beneficiaries.createdAt} <= ${s.asOf})`,
   }),
-  /** Of those, how many the sender paid in the window. */
+  /**
+   * Of those, how many the sender paid in the window. The sender's beneficiaries created in the
+   * window are read once (beneficiaries_created_idx, an uncorrelated hashed subplan), not looked up
+   * by id for each transfer of the pass: a transfer's beneficiary is always of its subscription, so
+   * of the sender.
+   */
   senderNewBeneficiariesPaid: (s, a) =>
     overSenderPass(
       a,
       sql`count(distinct ${transfers.beneficiaryId}) filter (where ${inWindow(s, a)}
-        and exists (select from ${beneficiaries} where ${beneficiaries.id} = ${transfers.beneficiaryId} and ${beneficiaries.createdAt} > ${from(s, a)}))`,
+        and ${transfers.beneficiaryId} in (select ${beneficiaries.id} from ${beneficiaries} join ${subscriptions} on ${subscriptions.id} = ${beneficiaries.subscriptionId}
+          where ${subscriptions.customerId} = ${s.customerId} and ${beneficiaries.createdAt} > ${from(s, a)}))`,
     ),
   /** Customers (the sender included) with a device holding one of the sender's device keys (any status). */
   customersSharingDevice: (s) => ({
