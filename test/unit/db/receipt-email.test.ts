@@ -14,6 +14,7 @@ import { customers, loginIdentifiers, otpOutbox, partners, webviewTokens } from 
 import { clock } from "@/lib/clock";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
+import { countStatements } from "./support/counted";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -22,19 +23,7 @@ let statements = 0;
 before(async () => {
   ({ db, close } = await freshDb());
   // Every statement sent on the handle from here on is counted (prepared queries capture the client when built).
-  const session = (db as unknown as { session: { client: object } }).session;
-  session.client = new Proxy(session.client, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
-      if ((property === "unsafe" || property === "query") && typeof value === "function") {
-        return (...args: unknown[]) => {
-          statements++;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      }
-      return typeof value === "function" ? (value as () => unknown).bind(target) : value;
-    },
-  });
+  countStatements(db, () => statements++);
 });
 
 after(() => close());

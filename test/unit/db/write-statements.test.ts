@@ -17,6 +17,7 @@ import { clock } from "@/lib/clock";
 import { signCompact } from "../../support/jws";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
+import { countedUnit } from "./support/counted";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -27,35 +28,8 @@ before(async () => {
 
 after(() => close());
 
-/**
- * Runs `work` as a unit of work whose transaction's connection counts the statements sent on it:
- * Drizzle runs every query of a transaction through its session's client (postgres.js `unsafe`,
- * PGlite `query`), the prepared ones of db/prepared.ts too (bound to that client when used).
- */
-async function counted<T>(work: (tx: Tx) => Promise<T>): Promise<{ value: T; statements: number }> {
-  const { inUnit } = await import("@/lib/platform/unit-of-work");
-  let statements = 0;
-  const value = await inUnit(
-    async ({ tx }) => {
-      const session = (tx as unknown as { session: { client: object } }).session;
-      session.client = new Proxy(session.client, {
-        get(target, property, receiver) {
-          const value = Reflect.get(target, property, receiver) as unknown;
-          if ((property === "unsafe" || property === "query") && typeof value === "function") {
-            return (...args: unknown[]) => {
-              statements++;
-              return (value as (...a: unknown[]) => unknown).apply(target, args);
-            };
-          }
-          return typeof value === "function" ? (value as () => unknown).bind(target) : value;
-        },
-      });
-      return work(tx);
-    },
-    { db },
-  );
-  return { value, statements };
-}
+/** Runs `work` as a unit of work, counting the statements its transaction sends (support/counted.ts). */
+const counted = <T>(work: (tx: Tx) => Promise<T>) => countedUnit(db, work);
 
 const CLABES = ["002010077777777771", "032180000118359719", "014027000005555558"];
 
