@@ -97,11 +97,18 @@ export async function insertQuoteRows(
   return { quoteId, beneficiaryId };
 }
 
+/** What a test transfer may change: its priced terms (USD 100 to MXN by default), its expiry (its creation plus the quote TTL). */
+export interface TestTransferTerms {
+  priced?: PricedColumns;
+  expiresAt?: Date;
+}
+
 /** A USD 100 to MXN transfer in registered for `owner`, inside the caller's transaction (to a new beneficiary unless one is given). */
-export async function insertTestTransfer(tx: Tx, owner: Owner, now: Date, beneficiaryId?: string) {
+export async function insertTestTransfer(tx: Tx, owner: Owner, now: Date, beneficiaryId?: string, terms: TestTransferTerms = {}) {
   // Imported when first used, like the tests did: the domain modules read configuration on load.
   const { insertRegisteredTransfer } = await import("@/lib/transfers/records");
-  const quoteRows = await insertQuoteRows(tx, owner, PRICED, now, beneficiaryId);
+  const priced = terms.priced ?? PRICED;
+  const quoteRows = await insertQuoteRows(tx, owner, priced, now, beneficiaryId);
   return insertRegisteredTransfer(
     tx,
     {
@@ -109,11 +116,11 @@ export async function insertTestTransfer(tx: Tx, owner: Owner, now: Date, benefi
       subscriptionId: owner.subscriptionId,
       customerId: owner.customerId,
       ...quoteRows,
-      ...PRICED,
+      ...priced,
       corridor: "US-MX",
       payoutMethod: "bank_account",
       purposeOfTransfer: "FAMILY_SUPPORT",
-      expiresAt: addSeconds(now, TRANSFER_TTL_SECONDS),
+      expiresAt: terms.expiresAt ?? addSeconds(now, TRANSFER_TTL_SECONDS),
       createdAt: now,
     },
     now,

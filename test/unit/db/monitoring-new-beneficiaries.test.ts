@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { beneficiaries, transfers } from "@/db/schema";
 import { freshDb } from "../../support/db";
-import { insertQuoteRows, newSubscription, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";
+import { insertTestTransfer, newSubscription, type Owner } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -27,7 +27,6 @@ const at = (ms: number) => new Date(asOf.getTime() + ms);
 
 /** A submitted transfer of `owner` at `submittedAt` to a beneficiary (a new one created at `createdAt` unless given). */
 async function paid(owner: Owner, submittedAt: Date, to: { createdAt: Date } | { beneficiaryId: string }, cancelled = false) {
-  const { insertRegisteredTransfer } = await import("@/lib/transfers/records");
   const priced = {
     originAmount: "100.000000",
     originCurrency: "USD",
@@ -40,23 +39,9 @@ async function paid(owner: Owner, submittedAt: Date, to: { createdAt: Date } | {
   };
   return db.transaction(async (tx) => {
     const existing = "beneficiaryId" in to ? to.beneficiaryId : undefined;
-    const { quoteId, beneficiaryId } = await insertQuoteRows(tx, owner, priced, submittedAt, existing);
+    const row = await insertTestTransfer(tx, owner, submittedAt, existing, { priced });
+    const { beneficiaryId } = row;
     if ("createdAt" in to) await tx.update(beneficiaries).set({ createdAt: to.createdAt }).where(eq(beneficiaries.id, beneficiaryId));
-    const row = await insertRegisteredTransfer(
-      tx,
-      {
-        ...owner,
-        quoteId,
-        beneficiaryId,
-        ...priced,
-        corridor: "US-MX",
-        payoutMethod: "bank_account",
-        purposeOfTransfer: "FAMILY_SUPPORT",
-        expiresAt: new Date(submittedAt.getTime() + TRANSFER_TTL_SECONDS * 1000),
-        createdAt: submittedAt,
-      },
-      submittedAt,
-    );
     const cancellation = cancelled ? { cancellation: { cancellationReason: "CUSTOMER_REQUEST", cancelRequestedAt: submittedAt.toISOString() } as never } : {};
     await tx
       .update(transfers)

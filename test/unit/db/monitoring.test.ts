@@ -27,7 +27,7 @@ import {
 import { clock } from "@/lib/clock";
 import { freshDb } from "../../support/db";
 import { freshClabe } from "../../support/clabe";
-import { insertQuoteRows, newSubscription, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";
+import { insertTestTransfer, newSubscription, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -64,7 +64,6 @@ interface TransferSpec {
 
 /** A registered, submitted US-MX transfer of `owner` with a CLABE payout method (its destination key as submit computes it). */
 async function transfer(owner: Owner, spec: TransferSpec = {}): Promise<{ transferId: string; beneficiaryId: string }> {
-  const { insertRegisteredTransfer } = await import("@/lib/transfers/records");
   const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
   const { destinationKey } = await import("@/lib/monitoring/destination-key");
   const amount = spec.amount ?? "100.000000";
@@ -80,7 +79,9 @@ async function transfer(owner: Owner, spec: TransferSpec = {}): Promise<{ transf
     totalCustomerCost: amount,
   };
   return db.transaction(async (tx) => {
-    const { quoteId, beneficiaryId } = await insertQuoteRows(tx, owner, priced, at, spec.beneficiaryId);
+    const expiresAt = new Date(clock.now().getTime() + TRANSFER_TTL_SECONDS * 1000);
+    const row = await insertTestTransfer(tx, owner, at, spec.beneficiaryId, { priced, expiresAt });
+    const { beneficiaryId } = row;
     if (!spec.beneficiaryId) {
       const { beneficiaries } = await import("@/db/schema");
       await tx
@@ -88,21 +89,6 @@ async function transfer(owner: Owner, spec: TransferSpec = {}): Promise<{ transf
         .set({ createdAt: spec.beneficiaryCreatedAt ?? ago(30 * 24) })
         .where(eq(beneficiaries.id, beneficiaryId));
     }
-    const row = await insertRegisteredTransfer(
-      tx,
-      {
-        ...owner,
-        quoteId,
-        beneficiaryId,
-        ...priced,
-        corridor: "US-MX",
-        payoutMethod: "bank_account",
-        purposeOfTransfer: "FAMILY_SUPPORT",
-        expiresAt: new Date(clock.now().getTime() + TRANSFER_TTL_SECONDS * 1000),
-        createdAt: at,
-      },
-      at,
-    );
     const clabe = spec.clabe ?? freshClabe();
     const methodId = newId("pm");
     await tx.insert(payoutMethods).values({
