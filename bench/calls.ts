@@ -20,7 +20,9 @@ import { startBareApp } from "./lib/bare-app.mjs";
 import { wrk } from "./lib/wrk.mjs";
 // @ts-expect-error: plain ESM helpers
 import { pct } from "./lib/stats.mjs";
-import { caller, KEY, onboardCustomers, pooled, quoteBody, type Customer } from "./lib/partner";
+// @ts-expect-error: plain ESM helpers
+import { bodyOf, fetchedBody } from "./lib/body-bytes.mjs";
+import { ApiError, caller, KEY, onboardCustomers, pooled, quoteBody, type Customer } from "./lib/partner";
 import { runWrites } from "./lib/writes";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -39,7 +41,18 @@ interface Row {
   rps: number;
   p50: number;
   p99: number;
-  errors: number;
+  /**
+   * Errors by kind. wrk: `non2xx` answers and its socket errors `connect`, `read`, `write` and
+   * `timeout` (no answer in 2 s; left out of wrk's latencies). The Node driver: `non2xx` (an
+   * answer other than the one expected) and `failed` (no answer: the connection failed).
+   */
+  errors: Record<string, number>;
+  /** The answer's body, bytes, from one request alone outside the load with the load's headers (bench/lib/body-bytes.mjs). */
+  bodyBytes?: number;
+  /** Its Content-Encoding, "" when none. */
+  contentEncoding?: string;
+  /** The items it lists (a page's events), when it is a list (bench/lib/body-bytes.mjs itemsOf). */
+  bodyItems?: number;
   /** Statements executed per request (PostgreSQL, counted on the wire), BEGIN/COMMIT included. */
   statementsPerRequest?: number;
   /** Of those, transaction control (BEGIN, COMMIT, ROLLBACK, SAVEPOINT). */
@@ -53,14 +66,14 @@ interface Row {
  */
 async function closedLoop<I, O>(items: I[], work: (item: I) => Promise<O>) {
   const calls: { end: number; ms: number }[] = [];
-  let errors = 0;
+  const errors = { non2xx: 0, failed: 0 };
   let firstError: string | undefined;
   const out = await pooled(items, C, async (item) => {
     const t = performance.now();
     try {
       return await work(item);
     } catch (err) {
-      errors++;
+      errors[err instanceof ApiError ? "non2xx" : "failed"]++;
       firstError ??= String(err).slice(0, 300);
       return undefined;
     } finally {
@@ -68,7 +81,7 @@ async function closedLoop<I, O>(items: I[], work: (item: I) => Promise<O>) {
       calls.push({ end, ms: end - t });
     }
   });
-  if (firstError) console.error(`closed loop: ${errors} of ${items.length} failed, the first: ${firstError}`);
+  if (firstError) console.error(`closed loop: ${errors.non2xx + errors.failed} of ${items.length} failed, the first: ${firstError}`);
   if (calls.length < 10) return { out, rps: NaN, p50: NaN, p99: NaN, errors };
   calls.sort((a, b) => a.end - b.end);
   const from = Math.floor(calls.length * 0.1);
@@ -154,23 +167,40 @@ export async function benchCalls(driver: "postgres" | "pglite") {
   try {
     const customers = await onboardCustomers(server.baseUrl, 20);
     const load = async (route: string, url: string, headers: Record<string, string>, kind: Row["kind"]) => {
+      // The body's size: one request alone, before the load, with wrk's headers.
+      const body = await bodyOf(url, { headers });
       const r = await wrk(url, { headers, connections: C, seconds: SECONDS, warmup: WARMUP });
-      rows.push({ route, kind, driver: "wrk", rps: r.rps, p50: r.p50, p99: r.p99, errors: r.non2xx });
+      rows.push({
+        route,
+        kind,
+        driver: "wrk",
+        rps: r.rps,
+        p50: r.p50,
+        p99: r.p99,
+        errors: r.errors,
+        bodyBytes: body.bytes,
+        contentEncoding: body.encoding,
+        bodyItems: body.items,
+      });
     };
     await load("bare app: GET /v1/db/read (one prepared PK select)", bare.readUrl, {}, "bare-read");
     for (const [route, path, headers, kind] of await readsOf(server.baseUrl, customers[0])) await load(route, `${server.baseUrl}${path}`, headers, kind);
 
     // Writes: each over its own prepared inputs (bench/lib/writes.ts).
+    // The first input alone, before the loop: its answer's body size with the driver's headers.
     const measure = async <I, O>(route: string, items: I[], work: (item: I) => Promise<O>, kind: Row["kind"] = "write") => {
-      const r = await closedLoop(items, work);
-      rows.push({ route, kind, driver: "node", rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors });
-      return r.out.filter((x): x is Awaited<O> => x !== undefined);
+      const [first, ...rest] = items;
+      const once = await fetchedBody(() => work(first));
+      const r = await closedLoop(rest, work);
+      rows.push({ route, kind, driver: "node", rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, bodyBytes: once.bytes, contentEncoding: once.encoding });
+      return [once.output, ...r.out].filter((x): x is Awaited<O> => x !== undefined);
     };
-    // The bare app through the writes' driver: its read, and its write (one INSERT).
+    // The bare app through the writes' driver: its read, and its write (one INSERT), asking for
+    // no compression as the writes do (bench/lib/partner.ts caller; fetch asks gzip, deflate unless told).
     const bareCall = (method: string, url: string, expect: number) => () =>
-      fetch(url, { method }).then(async (res) => {
+      fetch(url, { method, headers: { "accept-encoding": "identity" } }).then(async (res) => {
         await res.arrayBuffer();
-        if (res.status !== expect) throw new Error(`bare app ${res.status}`);
+        if (res.status !== expect) throw new ApiError(`bare app ${res.status}`, res.status);
       });
     await closedLoop(Array.from({ length: 500 }), bareCall("GET", bare.readUrl, 200)); // warm-up
     await measure(

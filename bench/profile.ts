@@ -40,6 +40,8 @@ const ALL_READS = process.env.BENCH_READS !== "detail";
 const JOURNEY_RATE = Number(process.env.BENCH_PROFILE_JOURNEY_RATE ?? 8);
 const JOURNEY_SECONDS = Number(process.env.BENCH_PROFILE_JOURNEY_SECONDS ?? 10);
 const C = 50;
+/** wrk's warm-up before each read's window, s (outside the window). */
+const WARMUP = 2;
 // The profiled app's checkout (BENCH_APP_DIR serves another one's build): its source maps and its job files.
 const appRoot = process.env.BENCH_APP_DIR ?? path.resolve(import.meta.dirname, "..");
 
@@ -100,7 +102,7 @@ async function profileBareApp() {
     let window: Window;
     try {
       // The warm-up outside the window: a window's samples are then those of its counted requests.
-      await wrk(bare.readUrl, { seconds: 2, warmup: 0 });
+      await wrk(bare.readUrl, { seconds: WARMUP, warmup: 0 });
       const from = nowUs();
       const before = processCpu(bare.pid);
       const r = await wrk(bare.readUrl, { seconds: SECONDS, warmup: 0 });
@@ -169,7 +171,7 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
     for (const [route, urlPath, headers] of reads) {
       const url = `${server.baseUrl}${urlPath}`;
       // The warm-up outside the window: a window's samples are then those of its counted requests.
-      await wrk(url, { headers, seconds: 2, warmup: 0 });
+      await wrk(url, { headers, seconds: WARMUP, warmup: 0 });
       // And the jobs run before it (the onboarding's, at the first read) out of it too: their CPU
       // is not the read's.
       await jobsDone();
@@ -222,6 +224,7 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
     return {
       database: server.database,
       seconds: SECONDS,
+      warmup: WARMUP,
       writes: WRITES,
       at: new Date().toISOString(),
       load: loadavg()[0],

@@ -7,6 +7,14 @@ import { fmt, table } from "./stats.mjs";
 
 const pct = (x) => `${Math.round(x * 100)} %`;
 
+// Issue 26's per-call targets, as rates against the bare app's read on the same machine.
+export const READ_TARGET = 0.8;
+export const WRITE_OF_READ = 0.5;
+export const WRITE_OF_WRITE = 0.7;
+export const PGLITE_READ_TARGET = 0.5;
+/** Issue 26's server CPU per journey, ms. */
+export const JOURNEY_CPU_TARGET = 30;
+
 // The profile's categories (bench/lib/cpu-profile.ts) named in a split, in this order; the others
 // are summed as "the rest".
 const CATEGORIES = [
@@ -46,29 +54,41 @@ function statementsOf(row) {
 }
 
 /**
+ * The answer's body against its anchor's (the bare read for a read, the bare write for a write),
+ * each from one request alone with its load's headers (bench/calls.ts).
+ */
+export function bodyOf(row, anchor) {
+  if (row?.bodyBytes === undefined || anchor?.bodyBytes === undefined) return "";
+  const enc = (r) => (r.contentEncoding ? `, ${r.contentEncoding}` : "");
+  const what = anchor.kind === "bare-write" ? "the bare write's" : "the bare read's";
+  const items = row.bodyItems === undefined ? "" : `, ${row.bodyItems} item${row.bodyItems === 1 ? "" : "s"}`;
+  return `Its answer's body: ${fmt(row.bodyBytes)} bytes${enc(row)}${items} against ${what} ${fmt(anchor.bodyBytes)}${enc(anchor)} (${fmt(row.bodyBytes / anchor.bodyBytes, 1)} ×).`;
+}
+
+/**
  * A read or a write of the per-call table: its CPU per request against the bare app's, each from
  * its profile window (/proc), the main thread divided by the profile's shares, and its statements.
  */
-export function callRemainder(profile, row) {
+export function callRemainder(profile, row, anchor) {
   const route = profiled(profile, row.route);
   const bare = bareOf(profile);
-  if (!route || !bare) return ["Not profiled in this run.", statementsOf(row)].filter(Boolean).join(" ");
+  if (!route || !bare) return ["Not profiled in this run.", statementsOf(row), bodyOf(row, anchor)].filter(Boolean).join(" ");
   const ms = (x) => fmt(x, 2);
   const mine = cpuPerRequest(route);
-  const anchor = cpuPerRequest(bare);
+  const bareMain = cpuPerRequest(bare);
   const ours = byCategory(route.summary, mine);
-  const theirs = new Map(byCategory(bare.summary, anchor));
+  const theirs = new Map(byCategory(bare.summary, bareMain));
   const rows = [
-    ["all threads of the web process (/proc)", ms(mine + otherThreadsPerRequest(route)), ms(anchor + otherThreadsPerRequest(bare))],
-    ["main thread (/proc)", ms(mine), ms(anchor)],
+    ["all threads of the web process (/proc)", ms(mine + otherThreadsPerRequest(route)), ms(bareMain + otherThreadsPerRequest(bare))],
+    ["main thread (/proc)", ms(mine), ms(bareMain)],
     ...ours.map(([label, x]) => [`– ${label}`, ms(x), ms(theirs.get(label))]),
     ["other threads (all less main)", ms(otherThreadsPerRequest(route)), ms(otherThreadsPerRequest(bare))],
   ];
   if (route.cpu?.worker) rows.push(["the jobs it caused: the worker process's main thread", ms(workerPerRequest(route)), "–"]);
   return [
-    `CPU per request in its profile window and the bare app's, ms; the main thread divided by the shares of its busy profile samples (idle: ${pct(route.summary.idle)} of its samples, the bare app's ${pct(bare.summary.idle)}). Main thread, the bare app's over this call's: ${fmt(anchor / mine, 2)}. ${statementsOf(row)}`.trim(),
+    `CPU per request in its profile window and the bare app's read in its own (wrk), ms; the main thread divided by the shares of its busy profile samples (idle: ${pct(route.summary.idle)} of its samples, the bare app's ${pct(bare.summary.idle)}). Main thread, the bare app's over this call's: ${fmt(bareMain / mine, 2)}. ${statementsOf(row)} ${bodyOf(row, anchor)}`.trim(),
     "",
-    table(["CPU per request", "this call", "bare app"], rows),
+    table(["CPU per request", "this call", "bare app's read"], rows),
   ].join("\n");
 }
 
@@ -119,6 +139,56 @@ function jobsPerJourney(profile, perCall) {
 }
 
 /**
+ * The journey's floor on this framework (issue 26): the run's calls per journey (every call it made,
+ * failed ones included, over its completed journeys) at the bare app's CPU per request (all threads
+ * of its process, /proc, its profile window), and the same calls each exactly at its per-call target
+ * plus the jobs as measured. A ratio is a rate against the bare read on the same machine, so a call
+ * at ratio r costs the bare app's CPU per request / r: a read at 0.8, a write at 0.5 (of the bare
+ * read). The jobs: the worker process's CPU (all threads, /proc) per journey in the profiled journey
+ * window; null without the bare app's window.
+ */
+export function journeyFloor(journey, profile) {
+  const bare = bareOf(profile);
+  if (!bare?.cpu?.web || !(bare.requests > 0)) return null;
+  const n = Math.max(1, journey.completed);
+  const perCall = bare.cpu.web.all / bare.requests;
+  const count = (test) => journey.calls.filter((c) => test(c.name)).reduce((a, c) => a + c.count, 0) / n;
+  const reads = count((name) => name.startsWith("GET"));
+  const writes = count((name) => !name.startsWith("GET"));
+  const j = profile.journey;
+  const jobs = j?.cpu?.worker
+    ? {
+        ms: j.cpu.worker.all / j.requests,
+        how: `the worker process's CPU in the profiled journey window (${j.requests} journeys at ${fmt(j.rate, 1)}/s), all threads, /proc`,
+      }
+    : { ms: 0, how: "no worker process profiled in this run: not counted" };
+  const read = perCall / READ_TARGET;
+  const write = perCall / WRITE_OF_READ;
+  const floor = (reads + writes) * perCall;
+  const atTarget = reads * read + writes * write + jobs.ms;
+  return { n, perCall, bareRequests: bare.requests, bareMs: bare.cpu.web.all, reads, writes, read, write, floor, jobs, atTarget };
+}
+
+/** The floor as a table and a sentence for the CPU per journey's remainder (journeyFloor). */
+function floorText(journey, f) {
+  const ms = (x) => fmt(x, 1);
+  const rows = [
+    ["every call at the bare app's CPU per request", `${fmt(f.reads + f.writes, 2)}`, fmt(f.perCall, 2), ms(f.floor)],
+    [`at target: the reads at ${fmt(READ_TARGET, 1)} of the bare read`, fmt(f.reads, 2), fmt(f.read, 2), ms(f.reads * f.read)],
+    [`at target: the writes at ${fmt(WRITE_OF_READ, 1)} of the bare read`, fmt(f.writes, 2), fmt(f.write, 2), ms(f.writes * f.write)],
+    [`at target: the jobs as measured (${f.jobs.how})`, "", "", ms(f.jobs.ms)],
+    ["**at target: total**", "", "", `**${ms(f.atTarget)}**`],
+  ];
+  return [
+    `The floor, from the run's calls (${fmt(f.reads + f.writes, 2)} per journey: every call it made over its ${f.n} completed journeys; the reads are its GETs, ${fmt(f.reads, 2)}, the writes its POSTs, ${fmt(f.writes, 2)}) and the bare app's CPU per request, ${fmt(f.perCall, 2)} ms (all threads of its process over its profile window, /proc: ${fmt(f.bareMs)} ms over ${f.bareRequests} requests). A call at ratio r of the bare read costs the bare app's CPU per request / r (the ratios are rates on the same machine):`,
+    "",
+    table(["", "calls per journey", "ms per call", "ms per journey"], rows),
+    "",
+    `Target ${JOURNEY_CPU_TARGET} ms per journey; the bare app's CPU for the same calls ${ms(f.floor)} ms (${pct(f.floor / JOURNEY_CPU_TARGET)} of the target); every call at its per-call target and the jobs as measured ${ms(f.atTarget)} ms (${pct(f.atTarget / JOURNEY_CPU_TARGET)} of it); the run ${ms(journey.cpu.serverMsPerJourney)} ms.`,
+  ].join("\n");
+}
+
+/**
  * Server CPU per journey in the run, split into parts that are each measured and add up: each
  * call's CPU (its calls per journey × its window's main-thread CPU per call), the jobs (the worker's
  * main thread per journey, by job kind), Node's other threads (the run's CPU less its main threads,
@@ -150,7 +220,11 @@ export function journeyCpuRemainder(journey, profile, calls) {
     ["The jobs", jobs.how, fmt(jobs.ms, 1)],
     ["Node's other threads", "the run's CPU (/proc, all threads) less its main threads: GC's helpers, libuv's pool (gzip, crypto)", fmt(run.other, 1)],
     ["Residual", "the run's main threads less the calls and the jobs above", `${residual >= 0 ? "+" : ""}${fmt(residual, 1)}`],
-    [`**Total**`, `the run (${journey.completed} journeys at ${fmt(journey.rate, 1)}/s), /proc`, `**${fmt(run.total, 1)}**`],
+    [
+      `**Total**`,
+      `the run (${journey.completed} journeys completed of ${journey.completed + journey.failed}, arrivals at ${fmt(journey.rate, 1)}/s), /proc`,
+      `**${fmt(run.total, 1)}**`,
+    ],
   ];
   const sign =
     residual >= 0
@@ -163,6 +237,8 @@ export function journeyCpuRemainder(journey, profile, calls) {
     "",
     sign,
   ];
+  const floor = journeyFloor(journey, profile);
+  if (floor) text.push("", floorText(journey, floor));
   const j = profile?.journey;
   if (j?.cpu?.web) {
     const web = cpuPerRequest(j);
@@ -181,7 +257,7 @@ const eventLoopOf = (journey) => {
 };
 
 /** Journeys/s one process sustains: what its CPU per journey allows, on one core and on the main thread alone. */
-export function sustainedRemainder(journey, rate) {
+export function sustainedRemainder(journey, rate, profile) {
   const ms = journey.cpu.serverMsPerJourney;
   const text = [
     `At ${fmt(ms, 1)} ms of server CPU per journey, one core serves at most ${fmt(1000 / ms, 1)} journeys/s; the server used ${pct(journey.cpu.serverCores)} of one core (the machine ${pct(journey.cpu.machineBusy)} busy) and kept up with ${fmt(rate, 1)}/s, ${journey.completed} of ${journey.completed + journey.failed} journeys completed.`,
@@ -194,6 +270,12 @@ export function sustainedRemainder(journey, rate) {
   }
   const loop = eventLoopOf(journey);
   if (loop) text.push(`${loop[0].toUpperCase()}${loop.slice(1)}.`);
+  const f = journeyFloor(journey, profile);
+  if (f) {
+    text.push(
+      `On the bare app's CPU per request (${fmt(f.perCall, 2)} ms, all threads, its profile window) the run's ${fmt(f.reads + f.writes, 2)} calls per journey cost ${fmt(f.floor, 1)} ms: one core serves at most ${fmt(1000 / f.floor, 1)} journeys/s; with every call at its per-call target and the jobs as measured, ${fmt(f.atTarget, 1)} ms: at most ${fmt(1000 / f.atTarget, 1)} journeys/s.`,
+    );
+  }
   return text.join(" ");
 }
 

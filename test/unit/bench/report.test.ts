@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 // @ts-expect-error: plain ESM helpers
-import { render, targetRows } from "../../../bench/lib/report.mjs";
+import { errorsText, profileSection, render, targetRows } from "../../../bench/lib/report.mjs";
 
 const DETAIL = "GET /v1/core/transfers/{id} (registered)";
 const QUOTE = "POST /v1/core/quotes (RS256-signed)";
@@ -41,17 +41,57 @@ const window = (
   ...(worker ? { worker: worker.profile } : {}),
 });
 
-const calls = (database: string, detailRps: number, statements?: { statementsPerRequest: number; controlPerRequest: number }) => ({
+const WRK_NONE = { non2xx: 0, connect: 0, read: 0, write: 0, timeout: 0 };
+const NODE_NONE = { non2xx: 0, failed: 0 };
+// Bodies: the bare read 36 bytes, the detail 959, the bare write 10, the quote 1811 (bench/calls.ts, one request each).
+const calls = (
+  database: string,
+  detailRps: number,
+  statements?: { statementsPerRequest: number; controlPerRequest: number },
+  detailErrors: Record<string, number> = WRK_NONE,
+) => ({
   database,
   connections: 50,
   seconds: 8,
   rss: 250,
   rows: [
-    { route: "bare app: GET /v1/db/read", kind: "bare-read", driver: "wrk", rps: 1000, p50: 1, p99: 2, errors: 0 },
-    { route: DETAIL, kind: "read", driver: "wrk", rps: detailRps, p50: 1, p99: 2, errors: 0, ...statements },
-    { route: "bare app: GET /v1/db/read, Node closed loop", kind: "bare-read", driver: "node", rps: 600, p50: 1, p99: 2, errors: 0 },
-    { route: "bare app: POST /v1/db/write", kind: "bare-write", driver: "node", rps: 500, p50: 1, p99: 2, errors: 0 },
-    { route: QUOTE, kind: "write", driver: "node", rps: 400, p50: 1, p99: 2, errors: 0, statementsPerRequest: 11, controlPerRequest: 2 },
+    { route: "bare app: GET /v1/db/read", kind: "bare-read", driver: "wrk", rps: 1000, p50: 1, p99: 2, errors: WRK_NONE, bodyBytes: 36, contentEncoding: "" },
+    { route: DETAIL, kind: "read", driver: "wrk", rps: detailRps, p50: 1, p99: 2, errors: detailErrors, bodyBytes: 959, contentEncoding: "", ...statements },
+    {
+      route: "bare app: GET /v1/db/read, Node closed loop",
+      kind: "bare-read",
+      driver: "node",
+      rps: 600,
+      p50: 1,
+      p99: 2,
+      errors: NODE_NONE,
+      bodyBytes: 36,
+      contentEncoding: "",
+    },
+    {
+      route: "bare app: POST /v1/db/write",
+      kind: "bare-write",
+      driver: "node",
+      rps: 500,
+      p50: 1,
+      p99: 2,
+      errors: NODE_NONE,
+      bodyBytes: 10,
+      contentEncoding: "",
+    },
+    {
+      route: QUOTE,
+      kind: "write",
+      driver: "node",
+      rps: 400,
+      p50: 1,
+      p99: 2,
+      errors: { non2xx: 2, failed: 0 },
+      bodyBytes: 1811,
+      contentEncoding: "",
+      statementsPerRequest: 11,
+      controlPerRequest: 2,
+    },
   ],
 });
 
@@ -91,7 +131,7 @@ const pgliteJourney = {
 };
 
 const results = {
-  calls: [calls("PostgreSQL", 500, { statementsPerRequest: 2, controlPerRequest: 0 }), calls("PGlite", 300)],
+  calls: [calls("PostgreSQL", 500, { statementsPerRequest: 2, controlPerRequest: 0 }), calls("PGlite", 300, undefined, { ...WRK_NONE, timeout: 23 })],
   journeys: [journey, at80, pgliteJourney],
   profile: {
     database: "PostgreSQL",
@@ -223,7 +263,7 @@ describe("bench report: targets and what explains each one not met", () => {
     assert.match(cpu.why!, /\| Node's other threads \| the run's CPU \(\/proc, all threads\) less its main threads[^|]*\| 8\.0 \|/);
     // 42 on the main threads less the calls' 7 and the jobs' 6.
     assert.match(cpu.why!, /\| Residual \| the run's main threads less the calls and the jobs above \| \+29\.0 \|/);
-    assert.match(cpu.why!, /\| \*\*Total\*\* \| the run \(100 journeys at 32\.0\/s\), \/proc \| \*\*50\.0\*\* \|/);
+    assert.match(cpu.why!, /\| \*\*Total\*\* \| the run \(100 journeys completed of 100, arrivals at 32\.0\/s\), \/proc \| \*\*50\.0\*\* \|/);
     assert.match(cpu.why!, /The residual is positive: .* \(in it, the calls not profiled: GET disclosure\)/);
     assert.match(
       cpu.why!,
@@ -296,6 +336,81 @@ describe("bench report: targets and what explains each one not met", () => {
       limits.why!,
       /p99 6\.5 ms.*CPU in the call p50 0\.4 ms, p99 0\.7 ms.*round trip.*p99 1\.2 ms.*Index Only Scan on transfers_subscription_idx, 0 heap fetches, 5 buffers/,
     );
+  });
+
+  it("a read's remainder gives its answer's body against the bare read's, each from one request with the load's headers", () => {
+    const read = rowOf(rows, `${DETAIL} (PostgreSQL)`);
+    assert.match(read.why!, /Its answer's body: 959 bytes against the bare read's 36 \(26\.6 ×\)\./);
+    assert.match(read.why!, /\| CPU per request \| this call \| bare app's read \|/);
+  });
+
+  it("a list read's remainder says how many items its answer holds", () => {
+    const pg = results.calls[0];
+    const listed = { ...pg, rows: pg.rows.map((r) => (r.route === DETAIL ? { ...r, bodyItems: 4 } : r)) };
+    const read = rowOf(targetRows({ ...results, calls: [listed] }), `${DETAIL} (PostgreSQL)`);
+    assert.match(read.why!, /Its answer's body: 959 bytes, 4 items against the bare read's 36 \(26\.6 ×\)\./);
+  });
+
+  it("the journey's floor: the run's calls per journey at the bare app's CPU per request (all threads), and at the per-call targets plus the jobs", () => {
+    const cpu = rowOf(rows, "Server CPU per journey");
+    // 400 calls over 100 journeys: 3 GETs and 1 POST each; the bare app's window: 1100 ms over 1000 requests.
+    assert.match(
+      cpu.why!,
+      /The floor, from the run's calls \(4\.00 per journey: every call it made over its 100 completed journeys; the reads are its GETs, 3\.00, the writes its POSTs, 1\.00\) and the bare app's CPU per request, 1\.10 ms \(all threads of its process over its profile window, \/proc: 1100 ms over 1000 requests\)/,
+    );
+    assert.match(cpu.why!, /\| every call at the bare app's CPU per request \| 4\.00 \| 1\.10 \| 4\.4 \|/);
+    // A read at 0.8: 1.1 / 0.8 = 1.375 ms; a write at 0.5: 2.2 ms.
+    assert.match(cpu.why!, /\| at target: the reads at 0\.8 of the bare read \| 3\.00 \| 1\.38 \| 4\.1 \|/);
+    assert.match(cpu.why!, /\| at target: the writes at 0\.5 of the bare read \| 1\.00 \| 2\.20 \| 2\.2 \|/);
+    // The jobs: the worker's 70 ms (all threads) over the profiled window's 10 journeys.
+    assert.match(
+      cpu.why!,
+      /\| at target: the jobs as measured \(the worker process's CPU in the profiled journey window \(10 journeys at 8\.0\/s\), all threads, \/proc\) \| {2}\| {2}\| 7\.0 \|/,
+    );
+    // 4.125 + 2.2 + 7 = 13.325.
+    assert.match(cpu.why!, /\| \*\*at target: total\*\* \| {2}\| {2}\| \*\*13\.3\*\* \|/);
+    assert.match(
+      cpu.why!,
+      /Target 30 ms per journey; the bare app's CPU for the same calls 4\.4 ms \(15 % of the target\); every call at its per-call target and the jobs as measured 13\.3 ms \(44 % of it\); the run 50\.0 ms\./,
+    );
+  });
+
+  it("the sustained rate's remainder gives what the floor and the targets allow on one core", () => {
+    const rate = rowOf(rows, "Journeys/s one process sustains");
+    assert.match(
+      rate.why!,
+      /On the bare app's CPU per request \(1\.10 ms, all threads, its profile window\) the run's 4\.00 calls per journey cost 4\.4 ms: one core serves at most 227\.3 journeys\/s; with every call at its per-call target and the jobs as measured, 13\.3 ms: at most 75\.0 journeys\/s\./,
+    );
+  });
+
+  it("errors by kind: a timeout is told from a failure; none is 0", () => {
+    assert.equal(errorsText(WRK_NONE), "0");
+    assert.equal(errorsText({ ...WRK_NONE, timeout: 23 }), "timeouts 23");
+    assert.equal(errorsText({ non2xx: 1, connect: 0, read: 4, write: 0, timeout: 2 }), "timeouts 2, read errors 4, non-2xx 1");
+    assert.equal(errorsText({ non2xx: 0, failed: 3 }), "failed 3");
+    // An older run's single count, as it was.
+    assert.equal(errorsText(17), "17");
+  });
+
+  it("the per-call tables: body bytes and errors by kind per row, wrk's timeouts said to be out of its latencies, no write target on PGlite", () => {
+    const doc: string = render(results);
+    const lite = doc.slice(doc.indexOf("Per call, PGlite"), doc.indexOf("## Transfer journey"));
+    const pg = doc.slice(doc.indexOf("Per call, PostgreSQL"), doc.indexOf("Per call, PGlite"));
+    assert.match(pg, /\| target \| statements\/request \(BEGIN\/COMMIT\) \| body bytes \| errors \|/);
+    assert.match(pg, /\| bare app: GET \/v1\/db\/read \| bare-read \| wrk \|[^\n]*\| 36 \| 0 \|/);
+    assert.match(
+      pg,
+      /\| POST \/v1\/core\/quotes \(RS256-signed\) \| write \| node \|[^\n]*\| ≥ 0\.50 of read, ≥ 0\.70 of write \| 11\.0 \(2\.0\) \| 1811 \| non-2xx 2 \|/,
+    );
+    assert.doesNotMatch(pg, /had timeouts/);
+    assert.match(lite, /\| GET \/v1\/core\/transfers\/\{id\} \(registered\) \| read \|[^\n]*\| 959 \| timeouts 23 \|/);
+    assert.match(lite, /1 of the wrk rows had timeouts \(no answer within wrk's 2 s\): wrk leaves those requests out of its latencies/);
+    assert.match(lite, /\| POST \/v1\/core\/quotes \(RS256-signed\) \| write \| node \|[^\n]*\| none \(issue 26: PGlite's reads only\) \|/);
+  });
+
+  it("the Profile section says the warm-up the run used, and a run without writes as such", () => {
+    const text: string = profileSection({ ...results.profilePglite, seconds: 5, warmup: 2, writes: 0 });
+    assert.match(text, /\(reads: wrk 5 s each after a 2 s warm-up; no writes\)/);
   });
 
   it("the document lists each target not met with its explanation, and the limit reservation's section", () => {
