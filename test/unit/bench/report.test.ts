@@ -411,6 +411,8 @@ describe("bench report: targets and what explains each one not met", () => {
   it("the Profile section says the warm-up the run used, and a run without writes as such", () => {
     const text: string = profileSection({ ...results.profilePglite, seconds: 5, warmup: 2, writes: 0 });
     assert.match(text, /\(reads: wrk 5 s each after a 2 s warm-up; no writes\)/);
+    const withWrites: string = profileSection({ ...results.profilePglite, seconds: 5, warmup: 2, writes: 300 });
+    assert.match(withWrites, /over 300 quotes, each disclosed and accepted, then half of them submitted, confirmed and funded and the other half cancelled/);
   });
 
   it("the document lists each target not met with its explanation, and the limit reservation's section", () => {
