@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/pg-core";
 import { prepared } from "@/db/prepared";
 import type { Executor, Tx } from "@/db";
 import { beneficiaries, payoutMethods } from "@/db/schema";
@@ -108,15 +109,29 @@ const detailFields = { beneficiary: beneficiaries, method: payoutMethods };
 type DetailRow = { beneficiary: BeneficiaryRow; method: typeof payoutMethods.$inferSelect | null };
 
 /**
- * The same read in its caller's statement (issue 26): the beneficiary keyed by the path's id AND
- * the token's subscription, a row per payout method; another customer's is not found, as above.
+ * The beneficiary the path names, by its primary key alone, for a join to the caller: planned on
+ * its own (its LIMIT keeps it out of the join), a probe of beneficiaries_pkey, never a walk of the
+ * customer's beneficiaries by one of their subscription indexes (lib/transfers/detail-query.ts
+ * transferById says why). Named like the table, so detailFields' columns are this subquery's.
+ */
+const beneficiaryById = new QueryBuilder()
+  .select()
+  .from(beneficiaries)
+  .where(eq(beneficiaries.id, sql.placeholder("beneficiaryId")))
+  .limit(1)
+  .as("beneficiaries");
+
+/**
+ * The same read in its caller's statement (issue 26): the beneficiary keyed by the path's id, then
+ * checked against the token's subscription, a row per payout method; another customer's is not
+ * found, as above.
  */
 export const beneficiaryDetailWithCaller: ReadWithCaller<{ params: { beneficiaryId: string } }, ReturnType<typeof beneficiaryBody>> = {
   name: "beneficiary_with_methods",
   fields: detailFields,
   join: (query, caller) =>
     query
-      .leftJoin(beneficiaries, and(eq(beneficiaries.id, sql.placeholder("beneficiaryId")), eq(beneficiaries.subscriptionId, caller.subscriptionId)))
+      .leftJoin(beneficiaryById, eq(beneficiaryById.subscriptionId, caller.subscriptionId))
       .leftJoin(payoutMethods, eq(payoutMethods.beneficiaryId, beneficiaries.id))
       .orderBy(payoutMethods.addedAt),
   values: ({ params }) => ({ beneficiaryId: params.beneficiaryId }),

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/pg-core";
 import { prepared } from "@/db/prepared";
 import type { Executor } from "@/db";
 import { quotes } from "@/db/schema";
@@ -23,13 +24,25 @@ export async function quoteInScope(db: Executor, subscriptionId: string, quoteId
 }
 
 /**
- * quoteInScope in its caller's statement (issue 26): the quote keyed by the path's id AND the
- * token's subscription; another customer's is not found, as above.
+ * The quote the path names, by its primary key alone, for a join to the caller: planned on its own
+ * (its LIMIT keeps it out of the join), a probe of quotes_pkey, never a walk of the customer's
+ * quotes by quotes_subscription_idx (lib/transfers/detail-query.ts transferById says why).
+ */
+const quoteById = new QueryBuilder()
+  .select()
+  .from(quotes)
+  .where(eq(quotes.id, sql.placeholder("quoteId")))
+  .limit(1)
+  .as("quotes");
+
+/**
+ * quoteInScope in its caller's statement (issue 26): the quote keyed by the path's id, then
+ * checked against the token's subscription; another customer's is not found, as above.
  */
 export const quoteWithCaller: ReadWithCaller<{ params: { quoteId: string } }, QuoteRow> = {
   name: "quote_in_scope",
   fields: { quote: quotes },
-  join: (query, caller) => query.leftJoin(quotes, and(eq(quotes.id, sql.placeholder("quoteId")), eq(quotes.subscriptionId, caller.subscriptionId))).limit(1),
+  join: (query, caller) => query.leftJoin(quoteById, eq(quoteById.subscriptionId, caller.subscriptionId)).limit(1),
   values: ({ params }) => ({ quoteId: params.quoteId }),
   answer: ([row]) => {
     if (!row?.quote) throw quoteNotFound();
