@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, gte, inArray, sql, type SQL } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { QueryBuilder, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db";
 import { prepared } from "@/db/prepared";
 import { events } from "@/db/schema";
@@ -90,19 +90,31 @@ const inputOf = (query: EventsQuery) => ({
 });
 
 /**
- * The page in its caller's statement (issue 26): the events joined to the token's subscription,
- * their filters in the ON clause, so an empty page is the caller's row with no event. A type
- * filter varies in length (built per request above): such a request is read after its caller.
+ * The page in its caller's statement (issue 26): the token's subscription's events, filtered,
+ * ordered and limited in a LATERAL subquery (named like the table, so the read's columns are its
+ * own) left-joined to the caller, so an empty page is the caller's row with no event. In the
+ * subquery the page is read in order from events_subscription_sequence_idx and stops at its limit;
+ * joined directly, the order and limit applied to the join's output, and PostgreSQL read and sorted
+ * every event of the subscription before keeping the page. A type filter varies in length (built
+ * per request above): such a request is read after its caller.
  */
 const eventPage: ReadWithCaller<{ query: EventsQuery }, { items: EventEnvelope[]; nextCursor: string | null }> = {
   name: "event_list",
   shape: ({ query }) => shapeOf(inputOf(query)),
   fields: { event: { body: events.body, sequence: events.sequence } },
-  join: (q, caller, { query }) =>
-    q
-      .leftJoin(events, pageWhere(asPlaceholder, inputOf(query), caller.subscriptionId))
+  join: (q, caller, { query }) => {
+    const page = new QueryBuilder()
+      .select({ body: events.body, sequence: events.sequence })
+      .from(events)
+      .where(pageWhere(asPlaceholder, inputOf(query), caller.subscriptionId))
       .orderBy(asc(events.sequence))
-      .limit(sql.placeholder("limit")),
+      .limit(sql.placeholder("limit"))
+      .as("events");
+    return q
+      .leftJoinLateral(page, sql`true`)
+      .orderBy(asc(page.sequence))
+      .limit(sql.placeholder("limit"));
+  },
   values: ({ query }) => (query.type ? undefined : valuesOf(inputOf(query))),
   answer: (rows, { query }) =>
     pageOf(

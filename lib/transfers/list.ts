@@ -106,29 +106,47 @@ const inputOf = (query: ListQuery, now: Date) => ({
 });
 
 /**
- * The first page in its caller's statement (issue 26): the transfers joined to the token's
- * subscription, their conditions in the ON clause (an empty page is the caller's row with no
- * transfer), and the overdue flag on the caller's row, so even an empty page carries it. A states
- * filter (its length varies) or a cursor (checked against the subscription before the page is
- * read) is read after the caller, as before.
+ * One overdue transfer of the caller's subscription, if any, as a LATERAL subquery joined once to
+ * the caller's row: as a correlated EXISTS in the select list it was evaluated again for each
+ * row of the page (each time reading every pre-funding transfer of the subscription when none is
+ * overdue).
+ */
+const overdueOne = new QueryBuilder()
+  .select({ one: sql<number>`1`.as("one") })
+  .from(other)
+  .where(overdueWhere(other, asPlaceholder, { limit: 0, now: new Date(0) }, subscriptions.id))
+  .limit(1)
+  .as("overdue_one");
+
+/**
+ * The first page in its caller's statement (issue 26): the token's subscription's transfers,
+ * filtered, ordered and limited in a LATERAL subquery (named like the table, so the read's columns
+ * are its own) left-joined to the caller (an empty page is the caller's row with no transfer), and
+ * the overdue flag on the caller's row, so even an empty page carries it. In the subquery the page
+ * can be read newest first from transfers_subscription_idx up to its limit (or, as the statistics
+ * choose, the customer's transfers kept to the newest by a top-N sort); joined directly, the order
+ * and limit applied to the join's output, and PostgreSQL read and sorted every transfer of the
+ * subscription. A states filter (its length varies) or a cursor (checked against the subscription
+ * before the page is read) is read after the caller, as before.
  */
 export const transferPageWithCaller: ReadWithCaller<{ query: ListQuery; now: Date }, JoinedPage> = {
   name: "transfer_list",
   shape: ({ query }) => (query.createdSince ? "_since" : ""),
-  fields: {
-    transfer: transfers,
-    overdue: exists(
-      new QueryBuilder()
-        .select({ one: sql`1` })
-        .from(other)
-        .where(overdueWhere(other, asPlaceholder, { limit: 0, now: new Date(0) }, subscriptions.id)),
-    ),
-  },
-  join: (query, caller, { query: q, now }) =>
-    query
-      .leftJoin(transfers, pageWhere(asPlaceholder, inputOf(q, now), undefined, caller.subscriptionId))
+  fields: { transfer: transfers, overdue: sql<boolean>`${overdueOne.one} is not null` },
+  join: (query, caller, { query: q, now }) => {
+    const page = new QueryBuilder()
+      .select()
+      .from(transfers)
+      .where(pageWhere(asPlaceholder, inputOf(q, now), undefined, caller.subscriptionId))
       .orderBy(desc(transfers.createdAt), desc(transfers.id))
-      .limit(sql.placeholder("limit")),
+      .limit(sql.placeholder("limit"))
+      .as("transfers");
+    return query
+      .leftJoinLateral(overdueOne, sql`true`)
+      .leftJoinLateral(page, sql`true`)
+      .orderBy(desc(page.createdAt), desc(page.id))
+      .limit(sql.placeholder("limit"));
+  },
   values: ({ query, now }) => (query.states || query.cursor ? undefined : valuesOf(inputOf(query, now), undefined)),
   answer: (rows) => ({
     rows: rows.flatMap((r) => (r.transfer ? [{ row: r.transfer as TransferRow, overdue: r.overdue as boolean }] : [])),
