@@ -2,7 +2,7 @@ import type { Tx } from "@/db";
 import { addSeconds } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
 import type { CancellationRecord } from "./details";
-import { pendingNetworkCancellation, requestNetworkCancellation } from "./network-cancellations";
+import { pendingNetworkCancellationInScope, requestNetworkCancellation } from "./network-cancellations";
 import { expireIfOverdue } from "./deadline";
 import { expireOpenFundingSessions } from "./funding-session-expiry";
 import { transferInScope, transitionTransfer } from "./records";
@@ -19,8 +19,15 @@ const NETWORK_CANCELLATION_SECONDS = 60;
  */
 export async function cancelTransfer(tx: Tx, input: { subscriptionId: string; transferId: string; cancellationReason: string; now: Date }) {
   const { now } = input;
-  const row = await expireIfOverdue(tx, await transferInScope(tx, input.subscriptionId, input.transferId, true), now);
-  if (await pendingNetworkCancellation(tx, row.id))
+  // One round trip (issue 26): the transfer's lock, then the pending request read behind it, which
+  // PostgreSQL starts once the lock is held (as when it was sent after). The expiry guard cannot
+  // touch a request: only a transfer before funding expires, and none of those has one.
+  const [found, pending] = await Promise.all([
+    transferInScope(tx, input.subscriptionId, input.transferId, true),
+    pendingNetworkCancellationInScope(tx, input.subscriptionId, input.transferId),
+  ]);
+  const row = await expireIfOverdue(tx, found, now);
+  if (pending)
     throw new DomainError("transfer.stateInvalid", {
       message: "A network cancellation is already pending; poll the transfer.",
       details: { currentState: row.state },

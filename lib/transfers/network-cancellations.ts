@@ -1,8 +1,8 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, exists, sql } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { preparedOn } from "@/db/prepared";
 import { newId } from "@/db/ids";
-import { networkCancellations, networkCancellationStateHistory } from "@/db/schema";
+import { networkCancellations, networkCancellationStateHistory, transfers } from "@/db/schema";
 import { NETWORK_CANCELLATION_OUTCOME, networkCancellationMachine, type NetworkCancellationTrigger } from "./network-cancellation-state-machine";
 import type { CancellationRecord } from "./details";
 
@@ -47,6 +47,28 @@ export async function pendingNetworkCancellation(tx: Tx, transferId: string): Pr
       .for("update")
       .prepare("network_cancellation_pending_locked"),
   ).execute({ transferId });
+  return row;
+}
+
+/**
+ * pendingNetworkCancellation for a transfer of `subscriptionId` only (none for another's), so a
+ * caller can send it behind the statement that locks the transfer, in the same round trip
+ * (cancel): it starts once that lock is held, and locks nothing of a transfer out of scope.
+ */
+export async function pendingNetworkCancellationInScope(tx: Tx, subscriptionId: string, transferId: string): Promise<NetworkCancellationRow | undefined> {
+  const [row] = await preparedOn(tx, "network_cancellation_pending_in_scope_locked", (e) => {
+    const id = sql.placeholder("transferId");
+    const inScope = e
+      .select({ one: sql`1` })
+      .from(transfers)
+      .where(and(eq(transfers.id, id), eq(transfers.subscriptionId, sql.placeholder("subscriptionId"))));
+    return e
+      .select()
+      .from(networkCancellations)
+      .where(and(eq(networkCancellations.transferId, id), eq(networkCancellations.state, "PENDING"), exists(inScope)))
+      .for("update")
+      .prepare("network_cancellation_pending_in_scope_locked");
+  }).execute({ transferId, subscriptionId });
   return row;
 }
 

@@ -182,7 +182,7 @@ describe("statements per write", () => {
     );
   });
 
-  it("cancel before funding: the lock, the pending network cancellation, the move, the commit's; no funding sessions read", async () => {
+  it("cancel before funding: the lock and the pending network cancellation in one round trip, the move, the commit's; no funding sessions read", async () => {
     const owner = await newSubscription(db);
     const transfer = await registeredTransfer(db, owner);
     const { cancelTransfer } = await import("@/lib/transfers/cancel");
@@ -191,6 +191,7 @@ describe("statements per write", () => {
     );
     assert.equal(canceled.value.transferStatus, "aborted");
     assert.equal(canceled.statements, 4);
+    assert.equal(canceled.roundTrips, 3, "the lock and the pending cancellation's read sent together");
   });
 
   it("confirm: the customer's lock, then the transfer with the named device and the lockout counts, the nonce, the move, the commit's", async () => {

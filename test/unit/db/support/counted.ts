@@ -6,16 +6,27 @@
  */
 import type { Db, Tx } from "@/db";
 
-/** Calls `count` for each statement sent through `handle` (a Drizzle database or transaction) from now on. */
-export function countStatements(handle: Db | Tx, count: () => void): void {
+/**
+ * Calls `count` for each statement sent through `handle` (a Drizzle database or transaction) from
+ * now on, and `roundTrip` for each sent while none of them is awaiting its answer (statements sent
+ * together, as Promise.all pipelines them on one connection, are one round trip).
+ */
+export function countStatements(handle: Db | Tx, count: () => void, roundTrip: () => void = () => {}): void {
   const session = (handle as unknown as { session: { client: object } }).session;
+  let awaiting = 0;
+  const answered = () => void awaiting--;
   session.client = new Proxy(session.client, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;
       if ((property === "unsafe" || property === "query") && typeof value === "function") {
         return (...args: unknown[]) => {
           count();
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
+          if (awaiting++ === 0) roundTrip();
+          const sent = (value as (...a: unknown[]) => unknown).apply(target, args) as PromiseLike<unknown>;
+          // postgres.js sends a query once it is awaited, a microtask later: the driver's own
+          // chained calls (`.values()`) still apply.
+          sent.then(answered, answered);
+          return sent;
         };
       }
       return typeof value === "function" ? (value as () => unknown).bind(target) : value;
@@ -24,15 +35,20 @@ export function countStatements(handle: Db | Tx, count: () => void): void {
 }
 
 /** Runs `work` as a unit of work on `db`, counting the statements its transaction sends. */
-export async function countedUnit<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<{ value: T; statements: number }> {
+export async function countedUnit<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<{ value: T; statements: number; roundTrips: number }> {
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   let statements = 0;
+  let roundTrips = 0;
   const value = await inUnit(
     async ({ tx }) => {
-      countStatements(tx, () => statements++);
+      countStatements(
+        tx,
+        () => statements++,
+        () => roundTrips++,
+      );
       return work(tx);
     },
     { db },
   );
-  return { value, statements };
+  return { value, statements, roundTrips };
 }
