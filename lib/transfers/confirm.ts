@@ -6,7 +6,9 @@ import { customers, deviceNonces, devices, failureEvents, transfers } from "@/db
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { unverifiedKid } from "@/lib/crypto/jose-strict/kid";
-import { verifyDeviceAssertion } from "@/lib/devices/assertion/verify-device-assertion";
+import { DEVICE_ASSERTION_JWS_POLICY, verifyDeviceAssertion } from "@/lib/devices/assertion/verify-device-assertion";
+import { payloadObject, splitCompactJws } from "@/lib/crypto/jose-strict/compact-jws";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 import { deviceByKid } from "@/lib/devices/lookup";
 import { DomainError } from "@/lib/errors";
 import { lockedForSecondsOf, recordFailure } from "@/lib/lockouts/failure-counter";
@@ -30,6 +32,9 @@ const kidDevice = alias(devices, "kid_device");
  * customer's scope and the named device's (when it is the caller's). The counts are read after the
  * customer's lock is held, as before: this statement's snapshot sees every failure counted by the
  * confirmations before it, and no other can count one for these scopes until this one commits.
+ * The same holds for whether the named device has used the assertion's (unverified) nonce: a nonce
+ * is spent only by a confirmation that verified the device as the subscription's, so under this
+ * customer's lock (see consumeNonce below).
  */
 const confirmRows = (tx: Tx) =>
   preparedOn(tx, "confirm_rows", (e) => {
@@ -52,6 +57,10 @@ const confirmRows = (tx: Tx) =>
         .select({ oldest: min(failureEvents.occurredAt) })
         .from(failureEvents)
         .where(inWindow(scope))})`.mapWith(failureEvents.occurredAt);
+    const nonceUsed = e
+      .select({ one: sql`1` })
+      .from(deviceNonces)
+      .where(and(eq(deviceNonces.deviceId, kidDevice.id), sql`${deviceNonces.nonce} = ${sql.placeholder("nonce")}::text`));
     const customer = sql`${sql.placeholder("customerScope")}::text`;
     // The named device's scope counts only when the device is the caller's (namedDevice below).
     const device = sql`case when ${kidDevice.subscriptionId} = ${subscriptionId} then ${DEVICE_SCOPE}::text || ${kidDevice.id} end`;
@@ -64,6 +73,7 @@ const confirmRows = (tx: Tx) =>
         customerOldest: oldest(customer),
         deviceFailures: failures(device),
         deviceOldest: oldest(device),
+        nonceUsed: sql<boolean>`exists(${nonceUsed})`.mapWith(Boolean),
       })
       .from(transfers)
       .leftJoin(kidDevice, eq(kidDevice.id, sql`(${namedId})`))
@@ -71,6 +81,16 @@ const confirmRows = (tx: Tx) =>
       .for("update", { of: transfers })
       .prepare("confirm_rows");
   });
+
+/** The nonce of the assertion's payload, unverified (as the verification will parse it), or null. */
+function unverifiedNonce(token: string): string | null {
+  try {
+    const nonce = payloadObject(splitCompactJws(token, DEVICE_ASSERTION_JWS_POLICY))?.nonce;
+    return typeof nonce === "string" ? nonce : null;
+  } catch {
+    return null;
+  }
+}
 
 function lockout(seconds: number): DomainError {
   return new DomainError("device.assertionLockout", {
@@ -91,6 +111,7 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
   const c = config();
   const window = { limit: 5, windowSeconds: c.LOCKOUT_SECONDS };
   const kid = unverifiedKid(input.deviceAssertion);
+  const presentedNonce = unverifiedNonce(input.deviceAssertion);
   // One round trip: the customer's lock, then the locking read sent behind it, whose snapshot
   // PostgreSQL takes when it starts, once the lock is held (as when it was sent after).
   const [, [found]] = await Promise.all([
@@ -109,6 +130,7 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
       customerScope: customerScope(input.customerId),
       // As text: a placeholder in a subquery of the select list is bound without its column's encoder.
       since: addSeconds(now, -window.windowSeconds).toISOString(),
+      nonce: presentedNonce,
     }),
   ]);
   if (!found) throw transferNotFound();
@@ -142,6 +164,16 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
       },
       // Single use (verification 4): spent once presented in an authentic, matching, fresh assertion.
       consumeNonce: async (deviceId, nonce) => {
+        // The nonce read above with the named device (issue 26: its insert was a statement of its
+        // own). Every confirmation that spends a nonce of this device holds this customer's lock
+        // (the device is the subscription's: verification 2), so the read is current and no other
+        // can spend it before this unit commits; the insert goes with the effects at commit, the
+        // failure path's too (keepingChanges). Its unique index still refuses a repeat there.
+        if (named && deviceId === named.id && nonce === presentedNonce) {
+          if (found.nonceUsed) return false;
+          await effectsOf(tx).atCommit(tx.insert(deviceNonces).values({ deviceId, nonce, usedAt: now }));
+          return true;
+        }
         const [fresh] = await tx.insert(deviceNonces).values({ deviceId, nonce, usedAt: now }).onConflictDoNothing().returning();
         return fresh !== undefined;
       },

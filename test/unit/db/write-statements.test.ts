@@ -4,7 +4,8 @@
  * transaction's connection, its effects' statement at commit included (BEGIN and COMMIT apart).
  * Before: submit 4 (5 naming a stored payout method), confirm 7, quote create 3, cancel before
  * funding 5, accept 5 (its locking read, the subscription's lock and the usage sums, the transfer's
- * insert, the commit's). PGlite, or PostgreSQL with TEST_DB_URL.
+ * insert, the commit's); then confirm 5 (the device nonce's insert a statement of its own, now sent
+ * with the effects at commit). PGlite, or PostgreSQL with TEST_DB_URL.
  */
 import assert from "node:assert/strict";
 import { createHash, generateKeyPairSync, randomUUID } from "node:crypto";
@@ -157,6 +158,7 @@ describe("statements per write", () => {
     const accepted = await accept(q);
     assert.equal(accepted.value.transferStatus, "registered");
     assert.equal(accepted.statements, 3, "one locking read, the usage sums behind it, one statement of effects at commit");
+    assert.equal(accepted.roundTrips, 2, "the usage sums sent behind the locking read");
     // The transfer, its first history entry and the quote's link were written by the commit's statement.
     const { transfers, transferStateHistory, quotes } = await import("@/db/schema");
     const [transfer] = await db.select().from(transfers).where(eq(transfers.id, accepted.value.transferId));
@@ -228,10 +230,18 @@ describe("statements per write", () => {
     const sign = (c: object) => signCompact(JSON.stringify({ alg: "RS256", kid: device.kid, typ: "JWT" }), JSON.stringify(c), device.privateKey);
 
     // A wrong challenge fails verification and is counted against the customer and the device.
-    await assert.rejects(confirm(sign({ ...claims, nonce: randomUUID(), challenge: "chl_other" })), { code: "device.assertionInvalid" });
+    const spent = randomUUID();
+    await assert.rejects(confirm(sign({ ...claims, nonce: spent, challenge: "chl_other" })), { code: "device.assertionInvalid" });
+    // Its nonce was spent all the same (written at that failure's commit): a replay is refused as such.
+    await assert.rejects(confirm(sign({ ...claims, nonce: spent })), (err: { code: string; details?: { failedCheck?: string } }) => {
+      assert.equal(err.code, "device.assertionInvalid");
+      assert.equal(err.details?.failedCheck, "freshness");
+      return true;
+    });
     const done = await confirm(sign(claims));
     assert.equal(done.value.transferStatus, "funding");
-    assert.equal(done.statements, 5, "customer lock, locking read, nonce, transition, effects at commit");
+    assert.equal(done.statements, 4, "customer lock, locking read (the nonce's use with it), transition, effects at commit (the nonce's insert in it)");
+    assert.equal(done.roundTrips, 3, "the customer's lock and the locking read sent together");
   });
 
   it("confirm: five failures lock the customer out before the assertion is verified", async () => {
