@@ -11,7 +11,8 @@
  * Scope: the customer at one partner (the subscription). Limits are the partner's, in its
  * currency; a customer of two partners has each partner's limits (docs/decisions.md).
  */
-import { and, eq, gt, isNotNull, notInArray, sql } from "drizzle-orm";
+import { and, eq, isNotNull, notInArray, sql } from "drizzle-orm";
+import { preparedOn } from "@/db/prepared";
 import type { Executor, Tx } from "@/db";
 import { customers, partners, subscriptions, transfers } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
@@ -59,28 +60,39 @@ function contextSelect(ex: Executor, subscriptionId: string, lock: boolean) {
   return lock ? query.for("update", { of: subscriptions }).prepare("limits_context_locked") : query.prepare("limits_context");
 }
 
+/** Each window's start, as text (bound to a ::timestamptz cast: a placeholder in the select list has no column encoder). */
+function windowStarts(now: Date): Record<LimitWindow, string> {
+  const since = (w: LimitWindow) => new Date(now.getTime() - WINDOW_DAYS[w] * DAY_MS).toISOString();
+  return { P1D: since("P1D"), P30D: since("P30D"), P180D: since("P180D") };
+}
+
 /**
- * Per limit currency, what counts in each window. Served from transfers_subscription_idx alone
- * (its key carries created_at, limit_currency, state and limit_amount): old transfers are read from
- * the index, not the table. Exported for bench/limits.ts, which reads its plan.
+ * Per limit currency, what counts in each window, for a subscription and window starts given as
+ * values or placeholders. Served from transfers_subscription_idx alone (its key carries
+ * created_at, limit_currency, state and limit_amount): old transfers are read from the index, not
+ * the table.
  */
-export function usageSelect(ex: Executor, subscriptionId: string, now: Date) {
-  const since = (w: LimitWindow) => new Date(now.getTime() - WINDOW_DAYS[w] * DAY_MS);
+function usageOver(ex: Executor, subscriptionId: unknown, since: Record<LimitWindow, unknown>) {
   const sumSince = (w: LimitWindow) =>
-    sql<string>`coalesce(sum(${transfers.limitAmount}::numeric) filter (where ${transfers.createdAt} > ${since(w).toISOString()}::timestamptz), 0)::text`;
+    sql<string>`coalesce(sum(${transfers.limitAmount}::numeric) filter (where ${transfers.createdAt} > ${since[w]}::timestamptz), 0)::text`;
   const sums = { P1D: sumSince("P1D"), P30D: sumSince("P30D"), P180D: sumSince("P180D") } satisfies Record<LimitWindow, unknown>;
   return ex
     .select({ currency: transfers.limitCurrency, ...sums })
     .from(transfers)
     .where(
       and(
-        eq(transfers.subscriptionId, subscriptionId),
-        gt(transfers.createdAt, since(LONGEST)),
+        sql`${transfers.subscriptionId} = ${subscriptionId}`,
+        sql`${transfers.createdAt} > ${since[LONGEST]}::timestamptz`,
         isNotNull(transfers.limitAmount),
         notInArray(transfers.state, [...RELEASED_STATES]),
       ),
     )
     .groupBy(transfers.limitCurrency);
+}
+
+/** usageRows' statement with its values, for bench/limits.ts, which reads its plan. */
+export function usageSelect(ex: Executor, subscriptionId: string, now: Date) {
+  return usageOver(ex, subscriptionId, windowStarts(now));
 }
 
 /**
@@ -90,10 +102,17 @@ export function usageSelect(ex: Executor, subscriptionId: string, now: Date) {
  * round trip first). It must be a statement of its own, sent after the lock's: under READ
  * COMMITTED a statement reads the snapshot taken when it starts, so sums in the locking statement
  * would miss the transfer that the accept it waited for has just committed; a statement behind it
- * starts once the lock is held.
+ * starts once the lock is held. Built once per process with placeholders (issue 26: Drizzle built
+ * it on every accept).
  */
 export function usageRows(ex: Executor, subscriptionId: string, now: Date) {
-  return usageSelect(ex, subscriptionId, now).prepare("limits_usage").execute();
+  return preparedOn(ex, "limits_usage", (e) =>
+    usageOver(
+      e,
+      sql.placeholder("subscriptionId"),
+      Object.fromEntries(LIMIT_WINDOWS.map((w) => [w, sql.placeholder(w)])) as Record<LimitWindow, unknown>,
+    ).prepare("limits_usage"),
+  ).execute({ subscriptionId, ...windowStarts(now) });
 }
 export type UsageRow = Awaited<ReturnType<typeof usageRows>>[number];
 
