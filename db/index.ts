@@ -12,8 +12,10 @@ import * as schema from "./schema";
 
 export { schema };
 export type Schema = typeof schema;
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+// No relational query API (`db.query.<table>`): nothing uses it, and with the schema attached
+// Drizzle builds one query builder per table (67) for every transaction (issue 26).
+export type Db = PgDatabase<PgQueryResultHKT>;
+export type Tx = PgTransaction<PgQueryResultHKT, Record<string, never>, ExtractTablesWithRelations<Record<string, never>>>;
 /** Anything that runs queries: the database or an open transaction. */
 export type Executor = Db | Tx;
 /** Runs work as one unit of work (a transaction): how a read that finds a write to do does it. */
@@ -59,7 +61,7 @@ async function openPglite(dir: string): Promise<Handle> {
   // Migrations through PGlite's own query (each statement once); the service's queries through
   // one that parses and plans each statement text once (db/pglite-client.ts).
   await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS });
-  const db = drizzle({ client: preparingClient(client) as unknown as typeof client, schema });
+  const db = drizzle({ client: preparingClient(client) as unknown as typeof client });
   return { db: db as unknown as Db, close: () => client.close(), driver: "pglite" };
 }
 
@@ -77,7 +79,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Handle> {
     await migrator.end();
   }
   const client = postgres(url, { max: poolSize, onnotice: () => {} });
-  const db = drizzle({ client: namingEveryStatement(client), schema });
+  const db = drizzle({ client: namingEveryStatement(client) });
   return { db: db as unknown as Db, close: () => client.end(), driver: "postgres" };
 }
 

@@ -43,13 +43,12 @@ async function ownPostgresDatabase(runUrl: string, onDrop: (drop: () => Promise<
   return url.toString();
 }
 
-/** A drizzle connection of its own to the PostgreSQL database at `url` (schema attached). */
+/** A drizzle connection of its own to the PostgreSQL database at `url` (as db/index.ts opens one: no schema attached). */
 export async function connectPostgres(url: string): Promise<{ db: Db; close: () => Promise<void> }> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
-  const schema = await import("@/db/schema");
   const client = postgres(url, { max: 4, onnotice: () => {} });
-  return { db: drizzle({ client, schema }) as unknown as Db, close: () => client.end() };
+  return { db: drizzle({ client }) as unknown as Db, close: () => client.end() };
 }
 
 /**
