@@ -14,15 +14,27 @@ const NOT_TRANSACTIONAL = new Set(["XAG", "XAU", "XBA", "XBB", "XBC", "XBD", "XD
 
 const SHAPE = /^[A-Z]{3}$/;
 
+/**
+ * Each code's minor-unit digits, null for no currency, kept once looked up: `currency-codes`
+ * scans its whole list per lookup, several times per priced quote (issue 26). Only codes of
+ * SHAPE are kept (at most 26³).
+ */
+const digitsByCode = new Map<string, number | null>();
+
+function digitsOf(value: string): number | null {
+  let digits = digitsByCode.get(value);
+  if (digits === undefined) digitsByCode.set(value, (digits = NOT_TRANSACTIONAL.has(value) ? null : (lookupCurrency(value)?.digits ?? null)));
+  return digits;
+}
+
 /** True for an active ISO 4217 code with a defined minor unit (upper case only, as on the wire). */
 export function isCurrencyCode(value: unknown): value is string {
-  if (typeof value !== "string" || !SHAPE.test(value) || NOT_TRANSACTIONAL.has(value)) return false;
-  return lookupCurrency(value) !== undefined;
+  return typeof value === "string" && SHAPE.test(value) && digitsOf(value) !== null;
 }
 
 /** Decimal places of the currency's minor unit; throws for a code that is not a currency. */
 export function minorUnitExponent(currency: string): number {
-  if (!isCurrencyCode(currency)) throw new RangeError(`Not an ISO 4217 currency with a minor unit: ${currency}`);
-  // isCurrencyCode has just proved the record exists.
-  return lookupCurrency(currency)!.digits;
+  const digits = typeof currency === "string" && SHAPE.test(currency) ? digitsOf(currency) : null;
+  if (digits === null) throw new RangeError(`Not an ISO 4217 currency with a minor unit: ${currency}`);
+  return digits;
 }
