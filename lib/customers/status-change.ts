@@ -10,7 +10,9 @@ import { customerStatusMachine, type CustomerStatus, type CustomerTrigger } from
 export type CustomerRow = typeof customers.$inferSelect;
 
 export async function lockCustomer(tx: Tx, customerId: string): Promise<CustomerRow> {
-  const [row] = await tx.select().from(customers).where(eq(customers.id, customerId)).for("update");
+  // NO KEY UPDATE: a customer's id never changes, and foreign key checks of rows naming the
+  // customer (a transfer's insert) must not wait on it (lib/transfers/confirm.ts says why).
+  const [row] = await tx.select().from(customers).where(eq(customers.id, customerId)).for("no key update");
   if (!row) throw new Error(`customer ${customerId} not found`);
   return row;
 }

@@ -138,8 +138,10 @@ async function partnerSignedClaims(tx: Tx, input: QuoteContext) {
   parseMoneyAmount(req.originAmount, corridor.originCurrency, { field: "originAmount" });
   const payoutMethod = resolvePayoutMethod(corridor, req.payoutMethod);
   const type = corridorType(payoutMethod);
-  // Lock the partner row: sequence numbers are checked and advanced one quote at a time.
-  const [partner] = await tx.select().from(partners).where(eq(partners.id, input.partner.id)).for("update");
+  // Lock the partner row: sequence numbers are checked and advanced one quote at a time. NO KEY
+  // UPDATE: every transfer insert of the partner checks its foreign key with KEY SHARE, which
+  // UPDATE would make wait for this quote.
+  const [partner] = await tx.select().from(partners).where(eq(partners.id, input.partner.id)).for("no key update");
   const claims = await verifyPartnerQuote(req.partnerQuote, { jwks: partner.jwks, now, maxTtlSeconds: quoteTtlSeconds(type, config()) });
   // quote_id becomes the quoteId of every later call's path: one that cannot be a path segment
   // (too long for the routes, "..", "/") would make a quote nobody can read, disclose or accept.

@@ -120,7 +120,11 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
         .select({ id: customers.id })
         .from(customers)
         .where(eq(customers.id, sql.placeholder("customerId")))
-        .for("update")
+        // NO KEY UPDATE, not UPDATE: it serialises confirmations as before, but leaves the KEY SHARE
+        // that a foreign key check takes (an accept inserting this customer's transfer while it
+        // holds the subscription's lock) unblocked: with UPDATE the two deadlocked when the
+        // confirmation then counted its event on that subscription (issue 26's journey at 32/s).
+        .for("no key update")
         .prepare("confirm_customer_locked"),
     ).execute({ customerId: input.customerId }),
     confirmRows(tx).execute({

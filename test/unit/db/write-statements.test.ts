@@ -5,7 +5,9 @@
  * Before: submit 4 (5 naming a stored payout method), confirm 7, quote create 3, cancel before
  * funding 5, accept 5 (its locking read, the subscription's lock and the usage sums, the transfer's
  * insert, the commit's); then confirm 5 (the device nonce's insert a statement of its own, now sent
- * with the effects at commit). PGlite, or PostgreSQL with TEST_DB_URL.
+ * with the effects at commit). Accept is 4 since its beneficiary is locked first, in its own
+ * statement sent with the others (test/unit/db/lock-order.test.ts says why). PGlite, or PostgreSQL
+ * with TEST_DB_URL.
  */
 import assert from "node:assert/strict";
 import { createHash, generateKeyPairSync, randomUUID } from "node:crypto";
@@ -157,8 +159,8 @@ describe("statements per write", () => {
     const q = await disclosed();
     const accepted = await accept(q);
     assert.equal(accepted.value.transferStatus, "registered");
-    assert.equal(accepted.statements, 3, "one locking read, the usage sums behind it, one statement of effects at commit");
-    assert.equal(accepted.roundTrips, 2, "the usage sums sent behind the locking read");
+    assert.equal(accepted.statements, 4, "the beneficiary's lock, the locking read, the usage sums, one statement of effects at commit");
+    assert.equal(accepted.roundTrips, 2, "the locking read and the usage sums sent behind the beneficiary's lock");
     // The transfer, its first history entry and the quote's link were written by the commit's statement.
     const { transfers, transferStateHistory, quotes } = await import("@/db/schema");
     const [transfer] = await db.select().from(transfers).where(eq(transfers.id, accepted.value.transferId));
