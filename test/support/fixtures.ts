@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries, customers, partners, quotes, subscriptions } from "@/db/schema";
@@ -135,4 +136,39 @@ export async function registeredTransfer(db: Db, owner?: Owner, beneficiaryId?: 
   const o = owner ?? (await newSubscription(db));
   const now = clock.now();
   return db.transaction((tx) => insertTestTransfer(tx, o, now, beneficiaryId));
+}
+
+/**
+ * A quote of `owner` (USD 100 to MXN, service-priced) to `beneficiaryId`, disclosed: what an accept
+ * needs. Each step a unit of work of its own, as the routes run them; the customer needs a profile
+ * with its residence country.
+ */
+export async function disclosedQuote(db: Db, owner: Owner, beneficiaryId: string): Promise<{ quoteId: string; disclosureToken: string }> {
+  const { inUnit } = await import("@/lib/platform/unit-of-work");
+  const { createQuote } = await import("@/lib/quotes/create");
+  const { serveDisclosure } = await import("@/lib/quotes/disclosure");
+  const [partner] = await db.select().from(partners).where(eq(partners.id, owner.partnerId));
+  const quote = await inUnit(
+    ({ tx }) =>
+      createQuote(tx, {
+        partner,
+        subscriptionId: owner.subscriptionId,
+        customerId: owner.customerId,
+        req: { originAmount: "100.00", originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId },
+        now: clock.now(),
+      }),
+    { db },
+  );
+  const disclosure = await inUnit(
+    ({ tx }) =>
+      serveDisclosure(tx, {
+        subscriptionId: owner.subscriptionId,
+        customerId: owner.customerId,
+        quoteId: quote.quoteId,
+        acceptLanguage: null,
+        now: clock.now(),
+      }),
+    { db },
+  );
+  return { quoteId: quote.quoteId, disclosureToken: disclosure.body.disclosureToken };
 }

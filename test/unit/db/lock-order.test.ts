@@ -14,10 +14,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db";
-import { beneficiaries, customers, partners, subscriptions } from "@/db/schema";
+import { beneficiaries, customers, subscriptions } from "@/db/schema";
 import { clock } from "@/lib/clock";
 import { freshDbPair } from "../../support/db";
-import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
+import { disclosedQuote, newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 
 let db: Db;
 let db2: Db;
@@ -26,37 +26,6 @@ let close: () => Promise<void>;
 /** How long the second transaction keeps its lock before its next step: well past the accept's own work. */
 const HOLD_MS = 700;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A quote of `owner` to `beneficiaryId`, disclosed: what an accept needs. */
-async function disclosedQuote(owner: Owner, beneficiaryId: string) {
-  const { inUnit } = await import("@/lib/platform/unit-of-work");
-  const { createQuote } = await import("@/lib/quotes/create");
-  const { serveDisclosure } = await import("@/lib/quotes/disclosure");
-  const [partner] = await db.select().from(partners).where(eq(partners.id, owner.partnerId));
-  const quote = await inUnit(
-    ({ tx }) =>
-      createQuote(tx, {
-        partner,
-        subscriptionId: owner.subscriptionId,
-        customerId: owner.customerId,
-        req: { originAmount: "100.00", originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId },
-        now: clock.now(),
-      }),
-    { db },
-  );
-  const disclosure = await inUnit(
-    ({ tx }) =>
-      serveDisclosure(tx, {
-        subscriptionId: owner.subscriptionId,
-        customerId: owner.customerId,
-        quoteId: quote.quoteId,
-        acceptLanguage: null,
-        now: clock.now(),
-      }),
-    { db },
-  );
-  return { quoteId: quote.quoteId, disclosureToken: disclosure.body.disclosureToken };
-}
 
 /** The accept as the route runs it: one unit of work, its effects written by the commit's statement. */
 async function accept(owner: Owner, q: { quoteId: string; disclosureToken: string }) {
@@ -84,7 +53,7 @@ async function readyToAccept() {
     .set({ profile: { residenceCountry: "USA" } })
     .where(eq(customers.id, owner.customerId));
   const { beneficiaryId } = await registeredTransfer(db, owner);
-  return { owner, beneficiaryId, quote: await disclosedQuote(owner, beneficiaryId) };
+  return { owner, beneficiaryId, quote: await disclosedQuote(db, owner, beneficiaryId) };
 }
 
 /** The subscription's event counter moved as an event's statement moves it (lib/events/emit.ts). */

@@ -19,7 +19,7 @@ import { customers, devices, partners } from "@/db/schema";
 import { clock } from "@/lib/clock";
 import { signCompact } from "../../support/jws";
 import { freshDb } from "../../support/db";
-import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
+import { disclosedQuote, newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 import { countedUnit } from "./support/counted";
 
 let db: Db;
@@ -112,37 +112,9 @@ describe("statements per write", () => {
       .update(customers)
       .set({ profile: { residenceCountry: "USA" } })
       .where(eq(customers.id, owner.customerId));
-    const [partner] = await db.select().from(partners).where(eq(partners.id, owner.partnerId));
     const beneficiaryId = (await registeredTransfer(db, owner)).beneficiaryId;
-    const { inUnit } = await import("@/lib/platform/unit-of-work");
-    const { createQuote } = await import("@/lib/quotes/create");
-    const { serveDisclosure } = await import("@/lib/quotes/disclosure");
     const { acceptQuote } = await import("@/lib/quotes/accept");
-    const disclosed = async () => {
-      const quote = await inUnit(
-        ({ tx }) =>
-          createQuote(tx, {
-            partner,
-            subscriptionId: owner.subscriptionId,
-            customerId: owner.customerId,
-            req: { originAmount: "100.00", originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId },
-            now: clock.now(),
-          }),
-        { db },
-      );
-      const disclosure = await inUnit(
-        ({ tx }) =>
-          serveDisclosure(tx, {
-            subscriptionId: owner.subscriptionId,
-            customerId: owner.customerId,
-            quoteId: quote.quoteId,
-            acceptLanguage: null,
-            now: clock.now(),
-          }),
-        { db },
-      );
-      return { quoteId: quote.quoteId, disclosureToken: disclosure.body.disclosureToken };
-    };
+    const disclosed = () => disclosedQuote(db, owner, beneficiaryId);
     const accept = (q: { quoteId: string; disclosureToken: string }) =>
       counted((tx) =>
         acceptQuote(tx, {
