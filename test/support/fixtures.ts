@@ -172,3 +172,15 @@ export async function disclosedQuote(db: Db, owner: Owner, beneficiaryId: string
   );
   return { quoteId: quote.quoteId, disclosureToken: disclosure.body.disclosureToken };
 }
+
+/** What acceptQuote is given for `owner`'s disclosed quote `q` (the route's input, a family-support purpose, now). */
+export function acceptInput(owner: Owner, q: { quoteId: string; disclosureToken: string }) {
+  return {
+    subscriptionId: owner.subscriptionId,
+    customerId: owner.customerId,
+    partnerId: owner.partnerId,
+    ...q,
+    purposeOfTransfer: "FAMILY_SUPPORT",
+    now: clock.now(),
+  };
+}

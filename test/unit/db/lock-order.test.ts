@@ -17,7 +17,7 @@ import type { Db, Tx } from "@/db";
 import { beneficiaries, customers, subscriptions } from "@/db/schema";
 import { clock } from "@/lib/clock";
 import { freshDbPair } from "../../support/db";
-import { disclosedQuote, newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
+import { acceptInput, disclosedQuote, newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 
 let db: Db;
 let db2: Db;
@@ -31,18 +31,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function accept(owner: Owner, q: { quoteId: string; disclosureToken: string }) {
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   const { acceptQuote } = await import("@/lib/quotes/accept");
-  return inUnit(
-    ({ tx }) =>
-      acceptQuote(tx, {
-        subscriptionId: owner.subscriptionId,
-        customerId: owner.customerId,
-        partnerId: owner.partnerId,
-        ...q,
-        purposeOfTransfer: "FAMILY_SUPPORT",
-        now: clock.now(),
-      }),
-    { db },
-  );
+  return inUnit(({ tx }) => acceptQuote(tx, acceptInput(owner, q)), { db });
 }
 
 /** A customer with a profile, a beneficiary (of a first transfer) and a disclosed quote to it. */

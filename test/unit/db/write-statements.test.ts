@@ -19,7 +19,7 @@ import { customers, devices, partners } from "@/db/schema";
 import { clock } from "@/lib/clock";
 import { signCompact } from "../../support/jws";
 import { freshDb } from "../../support/db";
-import { disclosedQuote, newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
+import { acceptInput, disclosedQuote, newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 import { countedUnit } from "./support/counted";
 
 let db: Db;
@@ -115,17 +115,7 @@ describe("statements per write", () => {
     const beneficiaryId = (await registeredTransfer(db, owner)).beneficiaryId;
     const { acceptQuote } = await import("@/lib/quotes/accept");
     const disclosed = () => disclosedQuote(db, owner, beneficiaryId);
-    const accept = (q: { quoteId: string; disclosureToken: string }) =>
-      counted((tx) =>
-        acceptQuote(tx, {
-          subscriptionId: owner.subscriptionId,
-          customerId: owner.customerId,
-          partnerId: owner.partnerId,
-          ...q,
-          purposeOfTransfer: "FAMILY_SUPPORT",
-          now: clock.now(),
-        }),
-      );
+    const accept = (q: { quoteId: string; disclosureToken: string }) => counted((tx) => acceptQuote(tx, acceptInput(owner, q)));
     await accept(await disclosed());
 
     const q = await disclosed();
