@@ -109,6 +109,10 @@ export const ERROR_STATUS = {
   "bankCredit.stateInvalid": 409,
   // 409 (ours, issue 19): console: a screening case already decided
   "screeningCase.stateInvalid": 409,
+  // 409 (ours, issue 35): console: a hold a screening case owns resolved outside it; a release
+  // under licence of a transfer with no money in blocked:sanctions (or of a case not confirmed)
+  "screeningCase.holdsTransfer": 409,
+  "screeningCase.nothingBlocked": 409,
   // 409 (ours, issue 22): console: a compliance case or a suspicious-activity report already moved on,
   // a risk flag already cleared
   "complianceCase.stateInvalid": 409,

@@ -35,6 +35,16 @@ async function ledgerLines(db: Executor, lines: readonly ManualJournalLine[], { 
       });
       continue;
     }
+    // Issue 35: a listed person's property leaves blocked:sanctions only by a release under
+    // licence on its screening case (lib/screening-cases/blocked-money.ts), never by a journal.
+    if (l.account === "blocked:sanctions") {
+      issues.push({
+        field,
+        code: "validation.fieldInvalid",
+        message: `${field}: blocked:sanctions holds a listed person's blocked property: it moves only by a release under licence on its screening case, never by a manual journal.`,
+      });
+      continue;
+    }
     if (!isCurrencyCode(l.currency)) {
       issues.push({ field, code: "validation.fieldInvalid", message: `${field}: ${l.currency} is not an ISO 4217 currency.` });
       continue;

@@ -25,6 +25,7 @@ import { clock } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { money } from "@/lib/console/format";
 import { DomainError, notFound } from "@/lib/errors";
+import { fromMinor } from "@/lib/ledger";
 import { Decimal } from "@/lib/money/decimal";
 import type { Operator, OperatorRole } from "@/lib/operators/records";
 import { checkPartnerLimits, PartnerLimitsChange, setPartnerLimits } from "@/lib/limits/partner-limits";
@@ -35,6 +36,7 @@ import { repairPayoutByOperator } from "@/lib/payouts/repair";
 import { referenceRates } from "@/lib/pricing/rate-store";
 import { matchBankCredit, returnBankCredit } from "@/lib/reconciliation/resolve";
 import { decideCase, lockCase } from "@/lib/screening-cases/cases";
+import { checkRelease, refuseIfHeldForScreening, releaseUnderLicence } from "@/lib/screening-cases/blocked-money";
 import { releaseTransfer, reviewTransfer } from "@/lib/transfers/compliance";
 import { lockTransfer, type TransferRow } from "@/lib/transfers/records";
 import { lockRefund, moveRefund } from "@/lib/transfers/refunds";
@@ -173,6 +175,8 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
     needsSecondOperator: releaseNeedsSecond,
     describe: async (tx, p) => {
       const row = await transferFor(tx, p.transferId, "compliance.restore");
+      // A hold a screening case owns is resolved by the case's decision only (issue 35).
+      await refuseIfHeldForScreening(tx, row);
       return {
         summary: `Release transfer ${row.id} (${money(row.originAmount, row.originCurrency)}) from hold back to ${row.priorState}`,
         before: { state: row.state, priorState: row.priorState },
@@ -180,6 +184,7 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
     },
     perform: async (tx, p, { now }) => {
       const row = await lockedTransfer(tx, p.transferId);
+      await refuseIfHeldForScreening(tx, row); // a case opened since it was proposed
       const after = await releaseTransfer(tx, row, "RESTORE", now);
       return {
         targetType: "transfer",
@@ -219,6 +224,35 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
           transfers: done.transfers,
         },
         notice: `Case ${c.id} cleared as a false positive; ${Object.keys(done.transfers).length} held transfer(s) restored.`,
+      };
+    },
+  }),
+  // Issue 35: money leaves blocked:sanctions only here, under a licence or authority reference,
+  // always with a second operator (ALWAYS_CONTROLLED), back to the payer as the transfer's refund.
+  "screeningCase.releaseUnderLicence": define({
+    role: "reviewer",
+    input: z.object({
+      caseId: z.string().min(1),
+      transferId: z.string().min(1),
+      licenceReference: z.string().trim().min(3, "a licence or authority reference (e.g. an OFAC specific licence number)").max(140),
+    }),
+    subject: (p) => ({ type: "transfer", id: p.transferId }),
+    describe: async (tx, p) => {
+      const c = await lockCase(tx, p.caseId);
+      const blocked = await checkRelease(tx, c, await transferOf(tx, p.transferId).catch(() => undefined));
+      return {
+        summary: `Release ${money(fromMinor(blocked.blockedMinor, blocked.currency), blocked.currency)} of transfer ${p.transferId} blocked under screening case ${c.id} under licence ${p.licenceReference}, refunding the payer`,
+        before: { caseId: c.id, blockedMinor: blocked.blockedMinor.toString(), currency: blocked.currency },
+      };
+    },
+    perform: async (tx, p, { now }) => {
+      const done = await releaseUnderLicence(tx, { ...p, now });
+      return {
+        targetType: "transfer",
+        targetId: p.transferId,
+        before: { caseId: done.case.id, blocked: done.released, currency: done.currency },
+        after: { caseId: done.case.id, blocked: "0", released: done.released, licenceReference: p.licenceReference, refundStatus: done.refund.state },
+        notice: `Released ${done.released} ${done.currency} of ${p.transferId} under licence ${p.licenceReference}: its refund is ${done.refund.state}.`,
       };
     },
   }),

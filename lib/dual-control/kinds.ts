@@ -7,6 +7,7 @@ export const CONTROLLED_ACTIONS = [
   "transfer.review.approve",
   "transfer.hold.restore",
   "screeningCase.falsePositive",
+  "screeningCase.releaseUnderLicence",
   "bankCredit.match",
   "bankCredit.return",
   "transfer.refund.paid",
@@ -19,5 +20,11 @@ export const CONTROLLED_ACTIONS = [
   "partner.limits.update",
 ] as const;
 export type ControlledActionKind = (typeof CONTROLLED_ACTIONS)[number];
+
+/**
+ * Actions never taken out of dual control (DUAL_CONTROL_OFF naming one stops the process): money
+ * leaving blocked:sanctions is always proposed by one operator and approved by another (issue 35).
+ */
+export const ALWAYS_CONTROLLED: readonly ControlledActionKind[] = ["screeningCase.releaseUnderLicence"];
 
 export const isControlledAction = (v: string): v is ControlledActionKind => (CONTROLLED_ACTIONS as readonly string[]).includes(v);

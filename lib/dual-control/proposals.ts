@@ -27,7 +27,7 @@ import { DomainError, notFound, validationError } from "@/lib/errors";
 import type { Operator } from "@/lib/operators/records";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { ACTIONS, type By, type ControlledAction, type Performed } from "./actions";
-import type { ControlledActionKind } from "./kinds";
+import { ALWAYS_CONTROLLED, type ControlledActionKind } from "./kinds";
 import { proposalMachine } from "./state-machine";
 
 export type ProposalRow = typeof proposals.$inferSelect;
@@ -58,9 +58,9 @@ function requireRole(action: ControlledAction<unknown>, operator: Operator): voi
   }
 }
 
-/** Whether `kind` is under dual control by configuration (on by default). */
+/** Whether `kind` is under dual control by configuration (on by default; always for ALWAYS_CONTROLLED). */
 export function underDualControl(kind: ControlledActionKind): boolean {
-  return !config().DUAL_CONTROL_OFF.includes(kind);
+  return ALWAYS_CONTROLLED.includes(kind) || !config().DUAL_CONTROL_OFF.includes(kind);
 }
 
 /** Runs the action at once, or proposes it when it needs a second operator. */

@@ -10,8 +10,11 @@ export async function openCaseCount(db: Executor): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** Open cases oldest first (or the latest decided ones), with the subject, its customer and its active transfers. */
-export async function caseQueue(db: Executor, view: "open" | "decided", page: number) {
+/**
+ * Open cases oldest first (or the latest decided ones, or the one case a link names), with the
+ * subject, its customer and its transfers.
+ */
+export async function caseQueue(db: Executor, view: "open" | "decided" | { caseId: string }, page: number) {
   const rows = await db
     .select({
       c: screeningCases,
@@ -24,7 +27,9 @@ export async function caseQueue(db: Executor, view: "open" | "decided", page: nu
     .from(screeningCases)
     .innerJoin(customers, eq(customers.id, screeningCases.customerId))
     .leftJoin(beneficiaries, and(eq(screeningCases.subjectType, "beneficiary"), eq(beneficiaries.id, screeningCases.subjectId)))
-    .where(view === "open" ? eq(screeningCases.state, "OPEN") : ne(screeningCases.state, "OPEN"))
+    .where(
+      typeof view === "object" ? eq(screeningCases.id, view.caseId) : view === "open" ? eq(screeningCases.state, "OPEN") : ne(screeningCases.state, "OPEN"),
+    )
     .orderBy(view === "open" ? asc(screeningCases.createdAt) : desc(screeningCases.decidedAt))
     .limit(CASE_PAGE_SIZE + 1)
     .offset((page - 1) * CASE_PAGE_SIZE);

@@ -37,6 +37,9 @@ describe("configuration (decisions section 1)", () => {
   test("a bad value names the variable", () => {
     assert.throws(() => loadConfig({ PORT: "zero" }), /PORT/);
     assert.throws(() => loadConfig({ APP_MODE: "staging" }), /APP_MODE/);
+    // Issue 35: money leaving blocked:sanctions always needs a second operator.
+    assert.throws(() => loadConfig({ DUAL_CONTROL_OFF: "screeningCase.releaseUnderLicence" }), /never off: screeningCase\.releaseUnderLicence/);
+    assert.deepEqual(loadConfig({ DUAL_CONTROL_OFF: "bankCredit.match" }).DUAL_CONTROL_OFF, ["bankCredit.match"]);
   });
 
   test("production starts with its keys configured, and has no default operator", () => {

@@ -262,6 +262,48 @@ describe("books", () => {
     );
   });
 
+  test("a manual journal touching blocked:sanctions is refused, when proposed and when approved (issue 35)", async () => {
+    const now = at("2026-11-03T09:30:00Z");
+    const outOfBlocked = [
+      { account: "blocked:sanctions" as const, currency: "USD", debit: "102.99", credit: "" },
+      { account: "cash:operating" as const, currency: "USD", debit: "", credit: "102.99" },
+    ];
+    const refused = (e: unknown) =>
+      e instanceof DomainError && e.status === 400 && /blocked:sanctions .* moves only by a release under licence on its screening case/.test(e.message);
+    await assert.rejects(
+      unit(now, (u) => proposeJournal(u.tx, { memo: "Return to the payer", lines: outOfBlocked, operator: accountant, now })),
+      refused,
+    );
+    const reversed = outOfBlocked.map((l) => ({ ...l, debit: l.credit, credit: l.debit }));
+    await assert.rejects(
+      unit(now, (u) => proposeJournal(u.tx, { memo: "Into blocked", lines: reversed, operator: accountant, now })),
+      refused,
+    );
+    assert.equal((await db.select().from(manualJournals).where(eq(manualJournals.memo, "Return to the payer"))).length, 0);
+
+    // A journal proposed before the rule (written as the old code did) is refused at approval: nothing posts.
+    const [old] = await db
+      .insert(manualJournals)
+      .values({ id: "mj_blocked_before_rule", state: "PROPOSED", memo: "Old proposal", lines: outOfBlocked, proposedBy: accountant.id, createdAt: now })
+      .returning();
+    const acted = await unit(now, (u) => act(u.tx, "ledger.journal.post", { journalId: old.id }, { operator: accountant, reason: "old", now }));
+    assert.equal(acted.kind, "proposed");
+    const proposalId = acted.kind === "proposed" ? acted.proposal.id : "";
+    await assert.rejects(
+      unit(now, (u) => approve(u.tx, proposalId, { operator: second, reason: "looks right", now })),
+      refused,
+    );
+    assert.equal(
+      (
+        await db
+          .select()
+          .from(journalEntries)
+          .where(eq(journalEntries.sourceKey, `manual-journal:${old.id}`))
+      ).length,
+      0,
+    );
+  });
+
   test("discarding a journal declines its proposal; declining the proposal discards the journal", async () => {
     const now = at("2026-11-03T10:00:00Z");
     const lines = [

@@ -495,3 +495,154 @@ test("a fast-check running while a screening job opens a case waits for it: the 
     await close2();
   }
 });
+
+// Issue 35 item 4: blocked money moves only through its case.
+
+const maker = { id: "op_release_maker", email: "maker@example.com", name: "Maker", role: "reviewer" as const };
+const checker = { id: "op_release_checker", email: "checker@example.com", name: "Checker", role: "reviewer" as const };
+
+const refusedWith = (code: string) => (e: unknown) => (e as { code?: string }).code === code;
+
+/** A close match raised on the beneficiary by a rescreen (as the screening job does): its funded transfer is held by the case. */
+async function caseHoldingFunded(firstName: string, lastName: string) {
+  const beneficiaryId = await newBeneficiary(firstName, lastName);
+  const transferId = await fundedTransfer(beneficiaryId);
+  const outcome: ScreeningOutcome = {
+    result: "CLOSE_MATCH",
+    evidence: [
+      {
+        list: "sandbox-watchlist",
+        entryId: `held-${lastName}`,
+        listVersionId: null,
+        entryName: `${lastName.toUpperCase()}, ${firstName}`,
+        programs: ["SDGT"],
+        result: "CLOSE_MATCH",
+        score: "0.9",
+      } as never,
+    ],
+    listVersions: {},
+  };
+  const opened = await db.transaction((tx) =>
+    raiseCase(tx, { subjectType: "beneficiary", subjectId: beneficiaryId, customerId: owner.customerId }, outcome, clock.now()),
+  );
+  assert.deepEqual(opened?.heldTransferIds, [transferId]);
+  assert.equal((await stateOf(transferId)).state, "spended");
+  return { beneficiaryId, transferId, caseId: opened!.id };
+}
+
+test("a transfer held for screening is neither rejected (refunded) nor restored from the Holds queue; a hold without a case still is", async () => {
+  const { rejectHold } = await import("@/lib/screening-cases/blocked-money");
+  const { act } = await import("@/lib/dual-control/proposals");
+  const { inUnit } = await import("@/lib/platform/unit-of-work");
+  const { lockTransfer } = await import("@/lib/transfers/records");
+  const { holdTransfer } = await import("@/lib/transfers/compliance");
+  const { transferId, caseId } = await caseHoldingFunded("Tomasz", "Heldbycase");
+
+  await assert.rejects(
+    inUnit(async ({ tx, now }) => rejectHold(tx, (await lockTransfer(tx, transferId))!, now), { db }),
+    (e: unknown) => refusedWith("screeningCase.holdsTransfer")(e) && (e as { details: { caseId: string } }).details.caseId === caseId,
+  );
+  await assert.rejects(
+    inUnit(({ tx, now }) => act(tx, "transfer.hold.restore", { transferId }, { operator: maker, reason: "looks fine", now }), { db }),
+    refusedWith("screeningCase.holdsTransfer"),
+  );
+  const held = await stateOf(transferId);
+  assert.equal(held.state, "spended", "still held");
+  assert.equal(held.refund, null, "no refund");
+  assert.deepEqual(
+    (await transferEntries(db, transferId)).map((e) => e.kind),
+    ["funding.received"],
+  );
+
+  // An operator's own hold (no screening case on the transfer, its customer or beneficiary) is rejected and refunded as before.
+  const plain = await fundedTransfer(await newBeneficiary("Ilse", "Holdwithoutcase"));
+  await db.transaction(async (tx) => holdTransfer(tx, (await lockTransfer(tx, plain))!, clock.now()));
+  await inUnit(async ({ tx, now }) => rejectHold(tx, (await lockTransfer(tx, plain))!, now), { db });
+  const rejected = await stateOf(plain);
+  assert.equal(rejected.state, "rejected");
+  assert.equal(rejected.refund?.state, "PENDING");
+});
+
+test("blocked money leaves blocked:sanctions only by a release under licence on its confirmed case: licence required, two operators, audited, balanced", async () => {
+  const { act, approve } = await import("@/lib/dual-control/proposals");
+  const { inUnit, runUnit } = await import("@/lib/platform/unit-of-work");
+  const { auditLog, journalEntries } = await import("@/db/schema");
+  const { trialBalance } = await import("@/lib/ledger");
+  const { transferId, caseId } = await caseHoldingFunded("Boris", "Releaseunderlicence");
+  const release = (licenceReference: string) => ({ caseId, transferId, licenceReference });
+
+  // Nothing is blocked while the case is open.
+  await assert.rejects(
+    inUnit(({ tx, now }) => act(tx, "screeningCase.releaseUnderLicence", release("OFAC-SDGT-2026-0001"), { operator: maker, reason: "licence", now }), { db }),
+    refusedWith("screeningCase.nothingBlocked"),
+  );
+  await db.transaction((tx) => decideCase(tx, { caseId, decision: "TRUE_MATCH", operator, reason: "Same passport", now: clock.now() }));
+  assert.equal((await stateOf(transferId)).state, "rejected");
+  const blockedBalance = async () => {
+    const lines = (await transferEntries(db, transferId)).flatMap((e) => e.lines).filter((l) => l.account === "blocked:sanctions");
+    return lines.reduce((sum, l) => sum + l.credit - l.debit, 0n);
+  };
+  assert.equal(await blockedBalance(), 10299n);
+
+  // A licence or authority reference is required.
+  for (const missing of ["", "  "]) {
+    await assert.rejects(
+      inUnit(({ tx, now }) => act(tx, "screeningCase.releaseUnderLicence", release(missing), { operator: maker, reason: "licence", now }), { db }),
+      refusedWith("validation.fieldInvalid"),
+    );
+  }
+  // One operator only proposes (even an admin); nothing moves.
+  const acted = await inUnit(
+    ({ tx, now }) =>
+      act(tx, "screeningCase.releaseUnderLicence", release("OFAC-SDGT-2026-0001"), {
+        operator: maker,
+        reason: "Specific licence authorises return to the remitter",
+        now,
+      }),
+    { db },
+  );
+  assert.equal(acted.kind, "proposed");
+  const proposalId = acted.kind === "proposed" ? acted.proposal.id : "";
+  assert.match(acted.kind === "proposed" ? acted.proposal.summary : "", /Release .*102\.99.* under licence OFAC-SDGT-2026-0001/);
+  assert.equal(await blockedBalance(), 10299n);
+  assert.equal((await stateOf(transferId)).refund, null);
+  const self = await runUnit(({ tx, now }) => approve(tx, proposalId, { operator: maker, reason: "mine", now }), { db });
+  assert.equal(self.ok ? "released" : self.error.code, "proposal.selfApproval");
+
+  // The second operator's approval releases it: blocked:sanctions → the refund owed, in one balanced entry with the refund.
+  const done = await inUnit(({ tx, now }) => approve(tx, proposalId, { operator: checker, reason: "Licence checked with OFAC", now }), { db });
+  assert.equal(done.performed.after.refundStatus, "PENDING");
+  assert.equal(await blockedBalance(), 0n);
+  const t = await stateOf(transferId);
+  assert.equal(t.state, "rejected", "the transfer stays rejected");
+  assert.equal(t.refund?.state, "PENDING");
+  assert.equal(t.refund?.amount, "102.99", "everything the payer paid");
+  const released = (await transferEntries(db, transferId)).find((e) => e.kind === "funds.releasedUnderLicence")!;
+  assert.deepEqual(
+    released.lines.map((l) => [l.account, l.debit, l.credit]),
+    [
+      ["blocked:sanctions", 10299n, 0n],
+      ["transfer:refund-due", 0n, 10299n],
+    ],
+  );
+  const [entry] = await db.select().from(journalEntries).where(eq(journalEntries.id, released.entryId));
+  assert.equal(entry.reference, "OFAC-SDGT-2026-0001");
+  for (const { debit, credit } of await trialBalance(db)) assert.equal(debit, credit);
+  const [audited] = await db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, "screeningCase.releaseUnderLicence"), eq(auditLog.targetId, transferId)));
+  assert.equal(audited.operatorId, checker.id);
+  assert.equal(audited.reason, "Specific licence authorises return to the remitter");
+  const after = audited.after as Record<string, unknown>;
+  assert.equal(after.licenceReference, "OFAC-SDGT-2026-0001");
+  assert.equal(after.proposedBy, maker.email);
+  assert.equal(after.approvedBy, checker.email);
+  assert.equal(after.released, "102.99");
+
+  // Released once: a second release finds nothing blocked.
+  await assert.rejects(
+    inUnit(({ tx, now }) => act(tx, "screeningCase.releaseUnderLicence", release("OFAC-SDGT-2026-0002"), { operator: maker, reason: "again", now }), { db }),
+    refusedWith("screeningCase.nothingBlocked"),
+  );
+});

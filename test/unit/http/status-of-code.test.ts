@@ -75,6 +75,8 @@ const OURS: Record<string, number> = {
   "bankCredit.stateInvalid": 409, // console: a bank credit already matched or returned
   "screeningCase.stateInvalid": 409, // console: a screening case already decided
   "screeningCase.notFound": 404, // console: no such screening case
+  "screeningCase.holdsTransfer": 409, // console (issue 35): a hold a screening case owns, resolved outside it
+  "screeningCase.nothingBlocked": 409, // console (issue 35): a release under licence with nothing blocked
   "complianceCase.stateInvalid": 409, // console (issue 22): a compliance case already moved on
   "complianceCase.notFound": 404, // console: no such compliance case
   "suspiciousActivityReport.stateInvalid": 409, // console: a report already filed

@@ -5,11 +5,13 @@ import { consoleAction } from "@/lib/console/action";
 import { act, actedNotice } from "@/lib/dual-control/proposals";
 import { notFound } from "@/lib/errors";
 import { recordAudit } from "@/lib/operators/audit";
-import { holdTransfer, releaseTransfer } from "@/lib/transfers/compliance";
+import { rejectHold } from "@/lib/screening-cases/blocked-money";
+import { holdTransfer } from "@/lib/transfers/compliance";
 import { lockTransfer } from "@/lib/transfers/records";
 
 // Resolve a compliance hold: restore the prior state, or reject the transfer. A release at or
-// above the dual-control threshold, or inside a screening case, is proposed for a second operator.
+// above the dual-control threshold is proposed for a second operator. A hold a screening case owns
+// is refused either way (issue 35): its money moves only through the case.
 export const resolveHold = consoleAction(
   "reviewer",
   z.object({ transferId: z.string().min(1), resolution: z.enum(["RESTORE", "REJECT"]), reason: z.string().trim().min(3).max(500) }),
@@ -19,12 +21,12 @@ export const resolveHold = consoleAction(
     }
     const row = await lockTransfer(tx, input.transferId);
     if (!row) throw notFound("transfer"); // an error, not a success notice
-    const after = await releaseTransfer(tx, row, input.resolution, now);
+    const after = await rejectHold(tx, row, now);
     await recordAudit(
       tx,
       operator,
       {
-        action: `transfer.hold.${input.resolution.toLowerCase()}`,
+        action: "transfer.hold.reject",
         targetType: "transfer",
         targetId: row.id,
         before: { state: row.state, priorState: row.priorState },

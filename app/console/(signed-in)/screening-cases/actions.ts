@@ -41,3 +41,24 @@ export const decideScreeningCase = consoleAction(
     return `Case ${c.id} confirmed: the ${c.subjectType} is ${done.subjectState}, ${moved} transfer(s) rejected; blocking report due ${c.blockingReportDueOn}.`;
   },
 );
+
+// Release a transfer's blocked money under a licence (issue 35): always proposed for a second
+// operator (lib/dual-control), who releases it on approval: the payer is refunded.
+export const releaseBlockedUnderLicence = consoleAction(
+  "reviewer",
+  z.object({
+    caseId: z.string().min(1),
+    transferId: z.string().min(1),
+    licenceReference: z.string().trim().min(3).max(140),
+    reason: z.string().trim().min(3).max(500),
+  }),
+  async ({ tx, input, operator, now }) =>
+    actedNotice(
+      await act(
+        tx,
+        "screeningCase.releaseUnderLicence",
+        { caseId: input.caseId, transferId: input.transferId, licenceReference: input.licenceReference },
+        { operator, reason: input.reason, now },
+      ),
+    ),
+);
