@@ -1,14 +1,30 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { screenshot } from "./support/browser";
-import { ADMIN, cardFor, CONSOLE_TEST_TIMEOUT, consoleUrl, decide, notice, signedInPage } from "./support/console";
-import { fundedScenario } from "../test/integration/transfers/support";
-import { readTransfer, states } from "../test/integration/support";
+import { ADMIN, cardFor, CONSOLE_TEST_TIMEOUT, consoleUrl, decide, flashError, notice, signedInPage } from "./support/console";
+import { fundedScenario, validatedScenario } from "../test/integration/transfers/support";
+import {
+  acceptTransfer,
+  awaitFastCheck,
+  completeFunding,
+  confirmNow,
+  hold,
+  mexBeneficiary,
+  onboardedCustomer,
+  readTransfer,
+  registerDevice,
+  review,
+  screenedBeneficiary,
+  states,
+  submit,
+  submitBody,
+} from "../test/integration/support";
 import { setupE2eFile } from "./support/setup";
 
 // Issue 6 (c): an operator puts a funded transfer on compliance hold from the customer's page,
 // then resolves the hold with REJECT in the holds queue; the customer sees the transfer rejected.
 // Issue 20 item 11: the queue and the transfer page say who held it, when and why.
+// Issue 35 item 4: a transfer held for screening is decided on its screening case, never here.
 
 const e2e = setupE2eFile();
 
@@ -80,6 +96,64 @@ describe("console: compliance holds", () => {
         ["transfer.hold.reject", "Confirmed sanctions match"],
         ["transfer.hold", "Sanctions alert on the beneficiary's bank"],
       ]);
+      await page.context().close();
+    },
+  );
+
+  test(
+    "a funded transfer held for screening offers no Restore or Reject, links to its case, and a forged reject or restore is refused",
+    { timeout: CONSOLE_TEST_TIMEOUT },
+    async () => {
+      // A close-match beneficiary (one letter off a sandbox watch-list name): MONITORED, with an open case.
+      const c = await onboardedCustomer();
+      const b = await screenedBeneficiary(c, mexBeneficiary({ firstName: "Olga", lastName: "Watchlistowa" }));
+      assert.equal(b.state, "MONITORED");
+      const { transferId } = await acceptTransfer(c, b.beneficiaryId);
+      assert.equal((await submit(c, transferId, submitBody(b.beneficiaryId))).status, 202);
+      assert.equal((await awaitFastCheck(c, transferId)).transferStatus, "onreview");
+      // The sandbox's reviewer lets it on and the customer pays; then it is held: funded money under a case.
+      const approved = await review(c, transferId, "APPROVE");
+      assert.equal(approved.status, 200, approved.text);
+      const confirmed = await confirmNow({ customer: c, device: await registerDevice(c) }, transferId);
+      const funded = await completeFunding(c, confirmed.fundingSession.fundingSessionId);
+      assert.equal(funded.body.transferStatus, "funded", funded.text);
+      assert.equal((await hold(c, transferId)).status, 200);
+      // A hold no case concerns, whose form the forged posts reuse.
+      const plain = await validatedScenario();
+      assert.equal((await hold(plain.c, plain.transferId)).status, 200);
+
+      const page = await signedInPage(e2e.browser, ADMIN);
+      await page.goto(consoleUrl("/holds"));
+      const card = cardFor(page, transferId);
+      await card.waitFor();
+      assert.equal(await card.getByRole("button", { name: "Reject" }).count(), 0, "no Reject on a screening hold");
+      assert.equal(await card.getByRole("button", { name: "Restore" }).count(), 0, "no Restore on a screening hold");
+      const held = card.getByTestId("held-by-screening-case");
+      assert.match((await held.textContent()) ?? "", /^Held for sanctions screening: .*screening case case_[a-z0-9]+/);
+      const caseId = (await held.getByRole("link").textContent())!;
+      await screenshot(page, "console-hold-screening");
+
+      // Forged: the other card's form with this transfer's id. The server refuses both, naming the case.
+      for (const button of ["Reject", "Restore"]) {
+        const other = cardFor(page, plain.transferId);
+        await other.waitFor();
+        await other.locator('input[name="transferId"]').evaluate((el, id) => ((el as HTMLInputElement).value = id), transferId);
+        await decide(page, other, button, "Forged from another card", "/holds");
+        assert.equal(
+          await flashError(page).textContent(),
+          `Screening case ${caseId} holds transfer ${transferId}: its money moves only through that case (decide it on the Screening cases page).`,
+        );
+      }
+      const t = await readTransfer(c, transferId);
+      assert.equal(t.body.transferStatus, "spended", t.text);
+      assert.equal(t.body.refund ?? null, null, "nothing refunded");
+      assert.equal((await readTransfer(plain.c, plain.transferId)).body.transferStatus, "spended", "the other hold is untouched");
+
+      // The link leads to the case.
+      await cardFor(page, transferId).getByRole("link", { name: caseId }).click();
+      await page.waitForURL((url) => url.pathname === "/console/screening-cases" && url.searchParams.get("case") === caseId);
+      const caseText = (await page.locator("main section").filter({ hasText: b.beneficiaryId }).textContent()) ?? "";
+      assert.ok(caseText.includes(caseId) && caseText.includes("OPEN") && caseText.includes(transferId), caseText);
       await page.context().close();
     },
   );
