@@ -154,7 +154,7 @@ export default async function ScreeningCases({ searchParams }: { searchParams: S
   const back = "/console/screening-cases"; // a form's answer returns to the queue (consoleAction keeps no query)
   return (
     <>
-      <PageTitle sub="Close matches: transfers to the subject stop until you decide. A false positive restores them; a true match blocks the subject and its funds.">
+      <PageTitle sub="Close matches: transfers to the subject stop until you decide. A false positive restores them; a true match blocks the subject and its funds, which leave only by a release under licence approved by a second operator.">
         Screening cases
       </PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
