@@ -1,7 +1,19 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { screenshot } from "./support/browser";
-import { ADMIN, cardFor, CONSOLE_TEST_TIMEOUT, consoleUrl, decide, flashError, notice, signedInPage } from "./support/console";
+import {
+  ADMIN,
+  approveProposal,
+  cardFor,
+  CONSOLE_TEST_TIMEOUT,
+  consoleUrl,
+  createOperatorInConsole,
+  decide,
+  flashError,
+  notice,
+  proposalIn,
+  signedInPage,
+} from "./support/console";
 import { fundedScenario, validatedScenario } from "../test/integration/transfers/support";
 import {
   acceptTransfer,
@@ -101,7 +113,7 @@ describe("console: compliance holds", () => {
   );
 
   test(
-    "a funded transfer held for screening offers no Restore or Reject, links to its case, and a forged reject or restore is refused",
+    "a funded transfer held for screening offers no Restore or Reject, links to its case, and a forged reject or restore is refused; confirmed, its money is released under licence by two operators",
     { timeout: CONSOLE_TEST_TIMEOUT },
     async () => {
       // A close-match beneficiary (one letter off a sandbox watch-list name): MONITORED, with an open case.
@@ -152,9 +164,33 @@ describe("console: compliance holds", () => {
       // The link leads to the case.
       await cardFor(page, transferId).getByRole("link", { name: caseId }).click();
       await page.waitForURL((url) => url.pathname === "/console/screening-cases" && url.searchParams.get("case") === caseId);
-      const caseText = (await page.locator("main section").filter({ hasText: b.beneficiaryId }).textContent()) ?? "";
+      const caseCard = page.locator("main section").filter({ hasText: b.beneficiaryId });
+      const caseText = (await caseCard.textContent()) ?? "";
       assert.ok(caseText.includes(caseId) && caseText.includes("OPEN") && caseText.includes(transferId), caseText);
-      await page.context().close();
+
+      // Confirmed: the money is blocked, and leaves only by a release under licence that a second operator approves.
+      await decide(page, caseCard, "True match", "Same date of birth and passport number", "/screening-cases");
+      assert.match((await notice(page).textContent()) ?? "", /1 transfer\(s\) rejected/);
+      await page.goto(consoleUrl(`/screening-cases?case=${caseId}`));
+      const blocked = page.getByTestId("blocked-money");
+      await blocked.waitFor();
+      assert.match((await blocked.textContent()) ?? "", /^Blocked: /);
+      await blocked.getByLabel("Licence or authority reference").fill("OFAC-SDGT-2026-4711");
+      await blocked.getByLabel("Reason").fill("Licence authorises return to the remitter");
+      await blocked.getByRole("button", { name: "Release under licence" }).click();
+      await page.waitForURL((url) => url.pathname === "/console/screening-cases" && url.searchParams.has("notice"));
+      const proposalId = proposalIn(await notice(page).textContent());
+      assert.equal((await readTransfer(c, transferId)).body.refund, null, "a proposal moves nothing");
+      const checker = await signedInPage(e2e.browser, await createOperatorInConsole(page, "reviewer", "Rita Release"));
+      assert.match(await approveProposal(checker, proposalId, "Licence verified with OFAC"), /under licence OFAC-SDGT-2026-4711: its refund is PENDING/);
+      const released = await readTransfer(c, transferId);
+      assert.equal(released.body.transferStatus, "rejected", released.text);
+      // The sandbox's refund provider moves on by itself within seconds.
+      assert.ok(["PENDING", "PROCESSING", "COMPLETED"].includes(released.body.refund?.refundStatus), released.text);
+      await page.goto(consoleUrl(`/screening-cases?case=${caseId}`));
+      assert.match((await page.getByTestId("blocked-money").textContent()) ?? "", /^Nothing blocked now · released under licence OFAC-SDGT-2026-4711 on /);
+      await screenshot(page, "console-screening-case-released");
+      for (const p of [page, checker]) await p.context().close();
     },
   );
 });
