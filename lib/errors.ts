@@ -130,6 +130,8 @@ export const ERROR_STATUS = {
   // statement difference already moved
   "ledger.periodClosed": 409,
   "ledgerPeriod.stateInvalid": 409,
+  // 409 (ours, issue 36): console: closing the running month (one that has not ended)
+  "ledgerPeriod.notEnded": 409,
   "journal.stateInvalid": 409,
   "reconciliation.stateInvalid": 409,
   // 409 (ours, issue 24 review): a partner-fee payment above what the partner is owed in that currency

@@ -11,6 +11,7 @@ import { isPeriod, periodBounds } from "@/lib/ledger";
 import type { Operator } from "@/lib/operators/records";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { NONE } from "@/lib/state-machine/define";
+import { lastMonth } from "./dates";
 import { periodMachine, type PeriodTrigger } from "./period-state-machine";
 
 export type PeriodRow = typeof ledgerPeriods.$inferSelect;
@@ -29,8 +30,7 @@ export async function changePeriod(
   input: { period: string; trigger: PeriodTrigger; reason: string; operator: Operator; now: Date },
 ): Promise<PeriodRow> {
   const period = checkPeriod(input.period);
-  if (input.trigger === "close" && periodBounds(period).to > input.now)
-    throw new DomainError("ledgerPeriod.stateInvalid", { message: `${period} has not ended: a month is closed once it is over.` });
+  if (input.trigger === "close") refuseUnended(period, input.now);
   const [current] = await tx.select().from(ledgerPeriods).where(eq(ledgerPeriods.period, period)).for("update");
   const next = periodMachine.next(current?.state ?? NONE, input.trigger).to;
   const values = { period, state: next, changedBy: input.operator.id, changedAt: input.now };
@@ -49,6 +49,21 @@ export async function changePeriod(
     input.operator,
   );
   return row;
+}
+
+/**
+ * A month is closed once it is over (issue 36 item 14): the running month, or one to come, is
+ * refused with its own code, so the console says why instead of "already decided".
+ */
+function refuseUnended(period: string, now: Date): void {
+  const { from, to } = periodBounds(period);
+  if (to <= now) return;
+  const last = new Date(to.getTime() - 86_400_000).toISOString().slice(0, 10);
+  const when = from <= now ? `is the running month (it ends with ${last}, UTC)` : `has not begun`;
+  throw new DomainError("ledgerPeriod.notEnded", {
+    message: `${period} ${when}: a month is closed once it is over. The last month that ended is ${lastMonth(now)}.`,
+    details: { period, endsAt: to.toISOString() },
+  });
 }
 
 /** The months that were ever closed (and their state now), newest first. */

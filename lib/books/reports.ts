@@ -110,6 +110,12 @@ export interface ProfitAndLoss {
   fxPairs: FxPair[];
   /** Expense accounts (debit - credit) per code and currency. */
   expenses: { code: AccountCode; currency: string; amount: bigint }[];
+  /**
+   * The month's result per currency (issue 36 item 14): fee revenue, plus the FX result of the
+   * pairs converted from that currency (at reference rates), less expenses; null when a pair from
+   * it has no reference rate (the result is then unknown, not smaller).
+   */
+  netResult: { currency: string; amount: bigint | null }[];
 }
 
 /**
@@ -126,7 +132,26 @@ export async function profitAndLoss(db: Executor, range: { from: Date; to: Date 
     .map((r) => ({ partnerId: r.partnerId!, currency: r.currency, amount: r.credit - r.debit }));
   const fxByCurrency = rows.filter((r) => r.code === "fx:conversion").map((r) => ({ currency: r.currency, amount: r.credit - r.debit }));
   const expenses = rows.filter((r) => r.type === "expense").map((r) => ({ code: r.code, currency: r.currency, amount: r.debit - r.credit }));
-  return { from: range.from, to: range.to, feeRevenue, partnerFeesOwed, fxByCurrency, fxPairs: await fxPairs(db, range, rates), expenses };
+  const pairs = await fxPairs(db, range, rates);
+  const netResult = netResultOf(feeRevenue, pairs, expenses);
+  return { from: range.from, to: range.to, feeRevenue, partnerFeesOwed, fxByCurrency, fxPairs: pairs, expenses, netResult };
+}
+
+/** Per currency: revenue + FX result - expenses; a currency of the P&L with nothing in a part counts it as zero. */
+function netResultOf(
+  feeRevenue: readonly { currency: string; amount: bigint }[],
+  pairs: readonly FxPair[],
+  expenses: readonly { currency: string; amount: bigint }[],
+): { currency: string; amount: bigint | null }[] {
+  const net = new Map<string, bigint | null>();
+  const add = (currency: string, amount: bigint | null) => {
+    const sum = net.has(currency) ? net.get(currency)! : 0n;
+    net.set(currency, sum === null || amount === null ? null : sum + amount);
+  };
+  for (const r of feeRevenue) add(r.currency, r.amount);
+  for (const p of pairs) add(p.originCurrency, p.resultMinor);
+  for (const e of expenses) add(e.currency, -e.amount);
+  return [...net].map(([currency, amount]) => ({ currency, amount })).sort((a, b) => a.currency.localeCompare(b.currency));
 }
 
 /** The conversion lines of the transfers' entries in the range, valued pair by pair. */

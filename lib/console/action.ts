@@ -32,12 +32,23 @@ export function consoleAction<S extends z.ZodType, P = undefined>(who: Who, sche
   return async (formData: FormData): Promise<void> => {
     const operator = await check(who);
     const back = String(formData.get("back") ?? "/console");
-    const safeBack = back.startsWith("/console") ? back.split("?")[0] : "/console";
     const parsed = schema.safeParse(Object.fromEntries(formData));
-    if (!parsed.success) redirect(`${safeBack}?error=${encodeURIComponent(formErrors(parsed.error))}`);
+    if (!parsed.success) redirect(backWith(back, "error", formErrors(parsed.error)));
     const done = await perform(parsed.data, operator, action);
-    redirect(`${safeBack}?${done.ok ? `notice=${encodeURIComponent(done.value)}` : `error=${encodeURIComponent(describe(done.error))}`}`);
+    redirect(done.ok ? backWith(back, "notice", done.value) : backWith(back, "error", describe(done.error)));
   };
+}
+
+/**
+ * `back` with the outcome: a console path only (anything else is the Overview), its own query
+ * kept (the month a form was about, issue 36 item 14), an earlier notice or error replaced.
+ */
+function backWith(back: string, key: "notice" | "error", message: string): string {
+  const url = new URL(back, "http://console.invalid");
+  if (!back.startsWith("/") || url.origin !== "http://console.invalid" || !/^\/console(\/|$)/.test(url.pathname))
+    return `/console?${key}=${encodeURIComponent(message)}`;
+  const kept = [...url.searchParams].filter(([k]) => k !== "notice" && k !== "error").map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}&`);
+  return `${url.pathname}?${kept.join("")}${key}=${encodeURIComponent(message)}`;
 }
 
 /** What a console form read with useActionState gets back: a notice or an error, and with a notice what is shown once. */

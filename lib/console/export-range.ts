@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { validationError } from "@/lib/errors";
-import { isPeriod, periodBounds } from "@/lib/ledger";
+import { isPeriod, periodBounds, periodOf } from "@/lib/ledger";
 
 /**
  * `?from=&to=` of the console's ledger export (issue 20 item 5): each a date (`2026-11-01`,
@@ -46,4 +46,25 @@ export function parseExportRange(params: URLSearchParams): ExportRange {
     issues.push({ field: "to", code: "validation.fieldInvalid" as const, message: "to must come after from (to is exclusive)." });
   if (issues.length > 0) throw validationError(issues, issues[0].code, issues.map((i) => i.message).join(" "));
   return range;
+}
+
+const day = (at: Date) => at.toISOString().slice(0, 10);
+
+/**
+ * The name of an export file for the time it covers, not the day it was made (issue 36 item 14):
+ * `gl-2026-10.csv` for a calendar month, `gl-2026-10-01_2026-10-14.csv` for days (`to` is
+ * exclusive: the last day named is the one before), `gl-2026-10-05.csv` for one day, and
+ * `gl-until-2026-11-28.csv` for everything up to `now`.
+ */
+export function exportFileName(prefix: string, range: ExportRange, now: Date, extension = "csv"): string {
+  const { from, to } = range;
+  if (from && to) {
+    const month = periodOf(from);
+    const bounds = periodBounds(month);
+    if (bounds.from.getTime() === from.getTime() && bounds.to.getTime() === to.getTime()) return `${prefix}-${month}.${extension}`;
+  }
+  const last = day(to ? new Date(to.getTime() - 1) : now);
+  if (!from) return `${prefix}-until-${last}.${extension}`;
+  const first = day(from);
+  return first >= last ? `${prefix}-${first}.${extension}` : `${prefix}-${first}_${last}.${extension}`;
 }

@@ -149,9 +149,40 @@ describe("books", () => {
       destinationMinor: 552_500n,
       resultMinor: 30000n - 29865n,
     });
+    // Issue 36 item 14: the net result, per currency: our fees 5.98 + the FX result 1.35 (no expense in October).
+    assert.deepEqual(pnl.netResult, [{ currency: "USD", amount: 598n + 135n }]);
+    // Without a reference rate the FX result, and so the net result, is unknown (not the fees alone).
+    const noRates = await profitAndLoss(db, { from: at("2026-10-01T00:00:00Z"), to: at("2026-11-01T00:00:00Z") }, constantReferenceRates({}));
+    assert.deepEqual(noRates.netResult, [{ currency: "USD", amount: null }]);
     // A month with nothing dated in it has nothing to show.
     const september = await profitAndLoss(db, { from: at("2026-09-01T00:00:00Z"), to: at("2026-10-01T00:00:00Z") }, rates);
-    assert.deepEqual([september.feeRevenue, september.partnerFeesOwed, september.fxPairs], [[], [], []]);
+    assert.deepEqual([september.feeRevenue, september.partnerFeesOwed, september.fxPairs, september.netResult], [[], [], [], []]);
+  });
+
+  test("the net result subtracts the month's expenses, per currency (issue 36 item 14)", async () => {
+    // March 2027: a bank charge of 7.50 USD and a write-off of 12.00 EUR, nothing earned.
+    for (const [key, account, currency, amount] of [
+      ["bank-charge", "expense:bank-charges", "USD", 750n],
+      ["write-off", "expense:write-offs", "EUR", 1200n],
+    ] as const) {
+      await db.transaction((tx) =>
+        postEntry(tx, {
+          sourceKey: `test:net-result:${key}`,
+          kind: "test",
+          memo: key,
+          lines: [
+            { account, currency, debit: amount },
+            { account: "cash:operating", currency, credit: amount },
+          ],
+          now: at("2027-03-10T12:00:00Z"),
+        }),
+      );
+    }
+    const march = await profitAndLoss(db, { from: at("2027-03-01T00:00:00Z"), to: at("2027-04-01T00:00:00Z") }, rates);
+    assert.deepEqual(march.netResult, [
+      { currency: "EUR", amount: -1200n },
+      { currency: "USD", amount: -750n },
+    ]);
   });
 
   test("safeguarding: collection cash against obligations per currency", async () => {
@@ -170,13 +201,25 @@ describe("books", () => {
       { account: "cash:operating" as const, currency: "USD", debit: 100n },
       { account: "equity:capital" as const, currency: "USD", credit: 100n },
     ];
-    // November has not ended on 2 November: it cannot be closed.
+    // November has not ended on 2 November: it cannot be closed, and the refusal says why (issue 36
+    // item 14: it was ledgerPeriod.stateInvalid, which the console shows as "Already decided by someone else").
     await assert.rejects(
       unit(at("2026-11-02T09:00:00Z"), (u) =>
         changePeriod(u.tx, { period: "2026-11", trigger: "close", reason: "too early", operator: accountant, now: u.now }),
       ),
-      (e: unknown) => e instanceof DomainError && e.code === "ledgerPeriod.stateInvalid",
+      (e: unknown) =>
+        e instanceof DomainError &&
+        e.code === "ledgerPeriod.notEnded" &&
+        e.status === 409 &&
+        e.message === "2026-11 is the running month (it ends with 2026-11-30, UTC): a month is closed once it is over. The last month that ended is 2026-10.",
     );
+    await assert.rejects(
+      unit(at("2026-11-02T09:00:00Z"), (u) =>
+        changePeriod(u.tx, { period: "2027-01", trigger: "close", reason: "far too early", operator: accountant, now: u.now }),
+      ),
+      (e: unknown) => e instanceof DomainError && e.code === "ledgerPeriod.notEnded" && e.message.startsWith("2027-01 has not begun"),
+    );
+    assert.deepEqual(await db.select().from(auditLog).where(eq(auditLog.targetId, "2026-11")), [], "nothing recorded for a refused close");
     await unit(at("2026-11-02T09:00:00Z"), (u) =>
       changePeriod(u.tx, { period: "2026-10", trigger: "close", reason: "October reviewed", operator: accountant, now: u.now }),
     );

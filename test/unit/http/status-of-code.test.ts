@@ -93,6 +93,7 @@ const OURS: Record<string, number> = {
   "ruleSet.authorMayNotActivate": 403, // console: four eyes, the author of a rule set does not activate it
   "ledger.periodClosed": 409, // console: a posting dated in a closed month (issue 24)
   "ledgerPeriod.stateInvalid": 409, // console: a month already closed, or reopened while open
+  "ledgerPeriod.notEnded": 409, // console (issue 36): closing the running month
   "journal.stateInvalid": 409, // console: a manual journal already posted or discarded
   "ledger.partnerFeesExceeded": 409, // console: a partner-fee payment above what the partner is owed (issue 24 review)
   "reconciliation.stateInvalid": 409, // console: a statement difference already explained

@@ -1,6 +1,6 @@
 import { generalLedgerCsv } from "@/lib/books/gl-export";
 import { clock } from "@/lib/clock";
-import { parseExportRange, type ExportRange } from "@/lib/console/export-range";
+import { exportFileName, parseExportRange, type ExportRange } from "@/lib/console/export-range";
 import { requireOperator } from "@/lib/console/session";
 import { DomainError } from "@/lib/errors";
 import { consoleErrorResponse } from "@/lib/http/request-guard";
@@ -21,11 +21,12 @@ export async function GET(request: Request): Promise<Response> {
     throw err;
   }
   const body = await generalLedgerCsv(await ready(), range);
-  const stamp = clock.now().toISOString().slice(0, 10);
+  // Named for the period it covers (gl-2026-10.csv), not the day it was exported.
+  const name = exportFileName("gl", range, clock.now());
   return new Response(body, {
     headers: {
       "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="general-ledger-${stamp}.csv"`,
+      "content-disposition": `attachment; filename="${name}"`,
       "cache-control": "no-store",
     },
   });

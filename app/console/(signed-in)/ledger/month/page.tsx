@@ -26,7 +26,8 @@ export default async function MonthEndPage({ searchParams }: { searchParams: Sea
   const periods = await listPeriods(db);
   const state = periods.find((p) => p.period === period);
   const closed = state?.state === "CLOSED";
-  const back = "/console/ledger/month";
+  // Back to this month after closing or reopening it (not to the default one).
+  const back = `/console/ledger/month?period=${period}`;
   return (
     <>
       <PageTitle sub="Profit and loss of a month (entries dated in it, UTC), its close, and its general ledger.">Month end {period}</PageTitle>
@@ -82,7 +83,17 @@ export default async function MonthEndPage({ searchParams }: { searchParams: Sea
               </tr>
             ))}
           </tbody>
+          <tfoot>
+            {pnl.netResult.map((n) => (
+              <tr key={`net-${n.currency}`} className="border-t-2 border-slate-400 font-semibold" data-testid={`pnl-net-result-${n.currency}`}>
+                <td className="p-1">Net result (fee revenue + FX result − expenses)</td>
+                <td className="p-1 font-mono">{n.currency}</td>
+                <td className={num}>{n.amount === null ? "unknown: no reference rate" : fromMinor(n.amount, n.currency)}</td>
+              </tr>
+            ))}
+          </tfoot>
         </table>
+        {pnl.netResult.length === 0 && <p className="text-sm text-slate-500">Nothing earned or spent in {period}.</p>}
         <h3 className="mb-1 mt-4 text-sm font-semibold">Partner fees owed (not our revenue)</h3>
         <table className="w-full text-sm" data-testid="partner-fees-owed">
           <tbody>

@@ -1,6 +1,7 @@
 import { dailyReconciliation } from "@/lib/books/bank-reconciliation";
 import { csv } from "@/lib/books/gl-export";
 import { clock } from "@/lib/clock";
+import { exportFileName } from "@/lib/console/export-range";
 import { requireOperator } from "@/lib/console/session";
 import { fromMinor } from "@/lib/ledger";
 import { ready } from "@/lib/platform/ready";
@@ -27,10 +28,13 @@ export async function GET(): Promise<Response> {
       l.explanation ?? "",
     ]),
   );
+  // Named for the statement days it covers (oldest to newest), not the day it was exported.
+  const dates = lines.map((l) => l.date).sort();
+  const range = dates.length ? { from: new Date(`${dates[0]}T00:00:00Z`), to: new Date(Date.parse(`${dates.at(-1)}T00:00:00Z`) + 86_400_000) } : {};
   return new Response(body, {
     headers: {
       "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="bank-reconciliation-${now.toISOString().slice(0, 10)}.csv"`,
+      "content-disposition": `attachment; filename="${exportFileName("bank-reconciliation", range, now)}"`,
       "cache-control": "no-store",
     },
   });
