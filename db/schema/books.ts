@@ -43,8 +43,10 @@ export const manualJournals = pgTable(
 /**
  * The closing booked balance (CLBD) of each imported camt.053 statement, per bank account,
  * currency and date (issue 24 item 5): the daily reconciliation compares it with the ledger's
- * cash account. The first import of a day's balance stands; a difference stays UNEXPLAINED
- * (listed with its age) until an operator explains it.
+ * cash account. Every statement of a day is kept (a re-import of the same one changes nothing);
+ * the day's last (by the bank's creation time, then by arrival) is the one reconciled, the
+ * earlier ones shown as superseded (issue 36 item 15). A difference stays UNEXPLAINED (listed
+ * with its age) until an operator explains it.
  */
 export const statementBalances = pgTable(
   "statement_balances",
@@ -63,7 +65,12 @@ export const statementBalances = pgTable(
     explanation: text("explanation"),
     explainedBy: text("explained_by").references(() => operators.id),
     explainedAt: tstz("explained_at"),
+    /** When the bank created the statement (Stmt/CreDtTm, else GrpHdr/CreDtTm): orders a day's statements. */
+    statementCreatedAt: tstz("statement_created_at"),
     createdAt: createdAt(),
   },
-  (t) => [unique("statement_balances_day").on(t.account, t.currency, t.balanceDate)],
+  (t) => [
+    unique("statement_balances_statement_day").on(t.statementId, t.account, t.currency, t.balanceDate),
+    index("statement_balances_day_idx").on(t.account, t.currency, t.balanceDate),
+  ],
 );

@@ -19,11 +19,26 @@ import { statementBalanceMachine } from "./statement-balance-state-machine";
 
 const DAY_MS = 86_400_000;
 
-/** Records each closing balance once per account, currency and day (a re-import changes nothing). */
+/**
+ * A statement's creation time as the bank wrote it (ISO 8601; camt's ISODateTime may omit the
+ * offset: read as UTC, the same for every statement of one bank, so their order holds); null if none.
+ */
+export function statementInstant(text: string | null | undefined): Date | null {
+  if (!text) return null;
+  const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(text) ? text : `${text}Z`;
+  const at = new Date(zoned);
+  return Number.isNaN(at.getTime()) ? null : at;
+}
+
+/**
+ * Records each closing balance of a statement, per account, currency and day: every statement of
+ * a day is kept (issue 36 item 15: a later one used to be dropped); the same statement imported
+ * again changes nothing.
+ */
 export async function recordClosingBalances(
   tx: Tx,
   statementId: string,
-  balances: readonly { account: string; amount: string; currency: string; date: string }[],
+  balances: readonly { account: string; amount: string; currency: string; date: string; statementCreatedAt?: string | null }[],
   ledgerAccount: AccountCode,
   now: Date,
 ): Promise<void> {
@@ -42,6 +57,7 @@ export async function recordClosingBalances(
         balanceDate: b.date,
         closingMinor: negative ? -magnitude : magnitude,
         state: statementBalanceMachine.next(NONE, "import").to,
+        statementCreatedAt: statementInstant(b.statementCreatedAt),
         createdAt: now,
       })
       .onConflictDoNothing();
@@ -91,7 +107,8 @@ async function ownCreditsPostedLater(
   return BigInt(row?.sum ?? "0");
 }
 
-export type ReconciliationStatus = "MATCHED" | "DIFFERENCE" | "EXPLAINED";
+/** SUPERSEDED: an earlier statement of a day that has a later one (shown, not reconciled). */
+export type ReconciliationStatus = "MATCHED" | "DIFFERENCE" | "EXPLAINED" | "SUPERSEDED";
 
 export interface ReconciliationLine {
   id: string;
@@ -100,6 +117,11 @@ export interface ReconciliationLine {
   ledgerAccount: AccountCode;
   currency: string;
   date: string;
+  /** When the bank created the statement (null when it did not say), and when we imported it. */
+  statementCreatedAt: Date | null;
+  importedAt: Date;
+  /** The statement of the same account and day that replaces this one, for a SUPERSEDED line. */
+  supersededBy: string | null;
   statementMinor: bigint;
   ledgerMinor: bigint;
   /** statement - ledger. */
@@ -110,17 +132,42 @@ export interface ReconciliationLine {
   explanation: string | null;
 }
 
-/** The daily report: every recorded closing balance (newest first) against the ledger. */
+/**
+ * The daily report: every recorded closing balance (newest day first) against the ledger. A
+ * day's statements of one account and currency are listed latest first: the latest (by the bank's
+ * creation time, then by arrival) is reconciled, the others are SUPERSEDED (issue 36 item 15).
+ */
 export async function dailyReconciliation(db: Executor, now: Date, limit = 200): Promise<ReconciliationLine[]> {
-  const rows = await db.select().from(statementBalances).orderBy(desc(statementBalances.balanceDate), statementBalances.account).limit(limit);
+  const rows = await db
+    .select()
+    .from(statementBalances)
+    .orderBy(
+      desc(statementBalances.balanceDate),
+      statementBalances.account,
+      statementBalances.currency,
+      sql`coalesce(${statementBalances.statementCreatedAt}, ${statementBalances.createdAt}) desc`,
+      desc(statementBalances.createdAt),
+      desc(statementBalances.id),
+    )
+    .limit(limit);
   const out: ReconciliationLine[] = [];
+  const latest = new Map<string, string>();
   for (const r of rows) {
+    const day = `${r.account}|${r.currency}|${r.balanceDate}`;
+    const supersededBy = latest.get(day) ?? null;
+    if (!supersededBy) latest.set(day, r.statementId);
     const dayEnd = new Date(Date.parse(`${r.balanceDate}T00:00:00Z`) + DAY_MS);
     const ledgerMinor =
       (await ledgerBalance(db, r.ledgerAccount, r.currency, dayEnd)) +
       (await ownCreditsPostedLater(db, r.statementId, r.ledgerAccount, r.currency, r.balanceDate, dayEnd));
     const differenceMinor = r.closingMinor - ledgerMinor;
-    const status: ReconciliationStatus = differenceMinor === 0n ? "MATCHED" : r.state === "EXPLAINED" ? "EXPLAINED" : "DIFFERENCE";
+    const status: ReconciliationStatus = supersededBy
+      ? "SUPERSEDED"
+      : differenceMinor === 0n
+        ? "MATCHED"
+        : r.state === "EXPLAINED"
+          ? "EXPLAINED"
+          : "DIFFERENCE";
     out.push({
       id: r.id,
       statementId: r.statementId,
@@ -128,6 +175,9 @@ export async function dailyReconciliation(db: Executor, now: Date, limit = 200):
       ledgerAccount: r.ledgerAccount,
       currency: r.currency,
       date: r.balanceDate,
+      statementCreatedAt: r.statementCreatedAt,
+      importedAt: r.createdAt,
+      supersededBy,
       statementMinor: r.closingMinor,
       ledgerMinor,
       differenceMinor,

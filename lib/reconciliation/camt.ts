@@ -41,6 +41,8 @@ export interface ClosingBalance {
   currency: string;
   /** YYYY-MM-DD (Dt, or the date of DtTm). */
   date: string;
+  /** When the bank created the statement (Stmt/CreDtTm, else GrpHdr/CreDtTm) as written: a day's last statement is the one reconciled. */
+  statementCreatedAt: string | null;
 }
 
 type Node = Record<string, unknown>;
@@ -92,11 +94,12 @@ export function parseCamt053(xml: string): ParsedStatement {
     const id = obj(obj(stmt.Acct).Id);
     const account = (str(id.IBAN) ?? str(obj(id.Othr).Id) ?? "").replace(/\s+/g, "").toUpperCase();
     accounts.push(account);
+    const statementCreatedAt = str(stmt.CreDtTm) ?? str(obj(root.GrpHdr).CreDtTm);
     for (const bal of list(stmt.Bal)) {
       if (str(obj(obj(bal.Tp).CdOrPrtry).Cd) !== "CLBD") continue;
       const { amount, currency } = moneyOf(bal.Amt, `${str(stmt.Id)} closing balance`);
       const date = (str(obj(bal.Dt).Dt) ?? str(obj(bal.Dt).DtTm) ?? "").slice(0, 10);
-      closingBalances.push({ account, amount: str(bal.CdtDbtInd) === "DBIT" ? `-${amount}` : amount, currency, date });
+      closingBalances.push({ account, amount: str(bal.CdtDbtInd) === "DBIT" ? `-${amount}` : amount, currency, date, statementCreatedAt });
     }
     for (const [i, entry] of list(stmt.Ntry).entries()) {
       const booked = str(obj(entry.Sts).Cd) === "BOOK" || str(obj(entry.Sts).Prtry) === "BOOK";

@@ -11,14 +11,14 @@ import { after, before, describe, test } from "node:test";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db";
 import { auditLog, bankCredits, journalEntries, journalLines, ledgerAccounts, manualJournals, proposals, transfers } from "@/db/schema";
-import { dailyReconciliation, explainDifference, recordClosingBalances } from "@/lib/books/bank-reconciliation";
+import { dailyReconciliation, explainDifference, ledgerBalance, recordClosingBalances } from "@/lib/books/bank-reconciliation";
 import { withdrawJournal } from "@/lib/books/journal-control";
 import { discardJournal, proposeJournal } from "@/lib/books/journals";
 import { act, approve, decline } from "@/lib/dual-control/proposals";
 import { changePeriod } from "@/lib/books/periods";
 import { profitAndLoss, safeguarding, trialBalanceAsOf } from "@/lib/books/reports";
 import { DomainError } from "@/lib/errors";
-import { accountBalances, postEntry, toMinor } from "@/lib/ledger";
+import { accountBalances, fromMinor, postEntry, toMinor } from "@/lib/ledger";
 import { Decimal } from "@/lib/money/decimal";
 import type { Operator } from "@/lib/operators/records";
 import { constantReferenceRates } from "@/lib/pricing/reference-rate";
@@ -487,10 +487,10 @@ describe("books", () => {
         "cash:collection",
         at("2026-11-05T08:00:00Z"),
       );
-      // A re-import of the same day changes nothing.
+      // A re-import of the same statement changes nothing.
       await recordClosingBalances(
         tx,
-        "STMT-4NOV-again",
+        "STMT-4NOV",
         [{ account: "DE89370400440532013000", amount: "1.00", currency: "EUR", date: "2026-11-04" }],
         "cash:collection",
         at("2026-11-05T09:00:00Z"),
@@ -517,6 +517,46 @@ describe("books", () => {
     );
     const explained = (await dailyReconciliation(db, at("2026-11-09T12:00:00Z"))).find((l) => l.id === open.id)!;
     assert.deepEqual([explained.status, explained.ageDays, explained.explanation], ["EXPLAINED", null, "Bank charge, journal to follow"]);
+  });
+
+  test("a day with several statements is reconciled on its last one; each is shown (issue 36 item 15)", async () => {
+    const account = "DE89370400440532013000";
+    const dayEnd = at("2026-11-13T00:00:00Z");
+    const ledger = await ledgerBalance(db, "cash:collection", "EUR", dayEnd);
+    const balance = (minor: bigint) => fromMinor(minor, "EUR");
+    // The bank's intraday statement (18:00) says 5.00 less; its end-of-day one (22:00) agrees with
+    // the ledger; a 20:00 statement arriving last, out of order, is not the day's last.
+    const statements: [string, string, bigint, string][] = [
+      ["STMT36-1800", "2026-11-12T18:00:00Z", ledger - 500n, "2026-11-13T07:00:00Z"],
+      ["STMT36-2200", "2026-11-12T22:00:00+00:00", ledger, "2026-11-13T08:00:00Z"],
+      ["STMT36-2000", "2026-11-12T20:00:00", ledger - 200n, "2026-11-13T09:00:00Z"],
+      // The first one again: nothing changes.
+      ["STMT36-1800", "2026-11-12T18:00:00Z", ledger - 900n, "2026-11-13T10:00:00Z"],
+    ];
+    for (const [id, createdAt, closing, importedAt] of statements)
+      await db.transaction((tx) =>
+        recordClosingBalances(
+          tx,
+          id,
+          [{ account, amount: balance(closing), currency: "EUR", date: "2026-11-12", statementCreatedAt: createdAt }],
+          "cash:collection",
+          at(importedAt),
+        ),
+      );
+    const report = (await dailyReconciliation(db, at("2026-11-14T10:00:00Z"))).filter((l) => l.statementId.startsWith("STMT36-"));
+    assert.deepEqual(
+      report.map((l) => [l.statementId, l.status, l.supersededBy, l.statementMinor - ledger, l.statementCreatedAt?.toISOString()]),
+      [
+        ["STMT36-2200", "MATCHED", null, 0n, "2026-11-12T22:00:00.000Z"],
+        ["STMT36-2000", "SUPERSEDED", "STMT36-2200", -200n, "2026-11-12T20:00:00.000Z"],
+        ["STMT36-1800", "SUPERSEDED", "STMT36-2200", -500n, "2026-11-12T18:00:00.000Z"],
+      ],
+    );
+    assert.deepEqual(
+      report.map((l) => l.ageDays),
+      [null, null, null],
+      "no open difference: the day's last statement agrees",
+    );
   });
 
   test("a conversion sent then returned, with a rate change between, shows no FX result", async () => {

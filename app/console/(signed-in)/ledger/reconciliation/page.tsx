@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Badge, Card, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
 import { dailyReconciliation } from "@/lib/books/bank-reconciliation";
 import { clock } from "@/lib/clock";
+import { when } from "@/lib/console/format";
 import { requireOperator } from "@/lib/console/session";
 import { fromMinor } from "@/lib/ledger";
 import { ready } from "@/lib/platform/ready";
@@ -19,7 +20,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
   const back = "/console/ledger/reconciliation";
   return (
     <>
-      <PageTitle sub="Each imported statement's closing booked balance against the ledger's cash account at that date (with the statement's own credits, posted at its import).">
+      <PageTitle sub="Each imported statement's closing booked balance against the ledger's cash account at that date (with the statement's own credits, posted at its import). A day with several statements is reconciled on its last (the bank's creation time); the earlier ones are listed as superseded.">
         Daily bank reconciliation
       </PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
@@ -41,7 +42,8 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
               <th className="p-1">Date</th>
               <th className="p-1">Account</th>
               <th className="p-1">Currency</th>
-              <th className="p-1 text-right">Statement</th>
+              <th className="p-1">Statement received</th>
+              <th className="p-1 text-right">Closing balance</th>
               <th className="p-1 text-right">Ledger</th>
               <th className="p-1 text-right">Difference</th>
               <th className="p-1">Status</th>
@@ -51,17 +53,24 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
           </thead>
           <tbody>
             {lines.map((l) => (
-              <tr key={l.id} className="border-t" data-status={l.status}>
+              <tr key={l.id} className={l.status === "SUPERSEDED" ? "text-slate-500" : "border-t"} data-status={l.status} data-statement={l.statementId}>
                 <td className="p-1 font-mono">{l.date}</td>
                 <td className="p-1 font-mono">
                   {l.account} <Badge>{l.ledgerAccount}</Badge>
                 </td>
                 <td className="p-1 font-mono">{l.currency}</td>
+                <td className="p-1">
+                  <span className="font-mono">{l.statementId}</span>
+                  <div className="text-xs text-slate-500">
+                    created {l.statementCreatedAt ? when(l.statementCreatedAt) : "(not given)"} · imported {when(l.importedAt)}
+                  </div>
+                </td>
                 <td className={num}>{fromMinor(l.statementMinor, l.currency)}</td>
                 <td className={num}>{fromMinor(l.ledgerMinor, l.currency)}</td>
                 <td className={num}>{fromMinor(l.differenceMinor, l.currency)}</td>
                 <td className="p-1">
                   <Badge>{l.status}</Badge>
+                  {l.supersededBy ? <div className="text-xs">by {l.supersededBy}</div> : null}
                 </td>
                 <td className={num}>{l.ageDays ?? ""}</td>
                 <td className="p-1">

@@ -6,7 +6,21 @@ import { requireOperator } from "@/lib/console/session";
 import { fromMinor } from "@/lib/ledger";
 import { ready } from "@/lib/platform/ready";
 
-const HEADER = ["date", "account", "ledger_account", "currency", "statement_balance", "ledger_balance", "difference", "status", "age_days", "explanation"];
+const HEADER = [
+  "date",
+  "account",
+  "ledger_account",
+  "currency",
+  "statement",
+  "statement_created_at",
+  "statement_balance",
+  "ledger_balance",
+  "difference",
+  "status",
+  "superseded_by",
+  "age_days",
+  "explanation",
+];
 
 /** GET /console/ledger/reconciliation/export: the daily bank reconciliation report as CSV. Admin only. */
 export async function GET(): Promise<Response> {
@@ -20,10 +34,13 @@ export async function GET(): Promise<Response> {
       l.account,
       l.ledgerAccount,
       l.currency,
+      l.statementId,
+      l.statementCreatedAt?.toISOString() ?? "",
       fromMinor(l.statementMinor, l.currency),
       fromMinor(l.ledgerMinor, l.currency),
       fromMinor(l.differenceMinor, l.currency),
       l.status,
+      l.supersededBy ?? "",
       l.ageDays === null ? "" : String(l.ageDays),
       l.explanation ?? "",
     ]),
