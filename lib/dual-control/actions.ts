@@ -26,6 +26,7 @@ import { config } from "@/lib/config";
 import { money } from "@/lib/console/format";
 import { DomainError, notFound } from "@/lib/errors";
 import { fromMinor } from "@/lib/ledger";
+import { minorUnitExponent } from "@/lib/money/currency";
 import { Decimal } from "@/lib/money/decimal";
 import type { Operator, OperatorRole } from "@/lib/operators/records";
 import { checkPartnerLimits, PartnerLimitsChange, setPartnerLimits } from "@/lib/limits/partner-limits";
@@ -34,7 +35,7 @@ import { issueApiKey, revokeApiKey } from "@/lib/partners/admin";
 import { applyPartnerSettings } from "@/lib/partners/settings";
 import { repairPayoutByOperator } from "@/lib/payouts/repair";
 import { referenceRates } from "@/lib/pricing/rate-store";
-import { matchBankCredit, returnBankCredit } from "@/lib/reconciliation/resolve";
+import { amountToReturn, matchBankCredit, returnBankCredit } from "@/lib/reconciliation/resolve";
 import { decideCase, lockCase } from "@/lib/screening-cases/cases";
 import { checkRelease, refuseIfHeldForScreening, releaseUnderLicence } from "@/lib/screening-cases/blocked-money";
 import { releaseTransfer, reviewTransfer } from "@/lib/transfers/compliance";
@@ -285,7 +286,16 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
     subject: (p) => ({ type: "bankCredit", id: p.creditId }),
     describe: async (tx, p) => {
       const credit = await creditOf(tx, p.creditId);
-      return { summary: `Return bank credit ${credit.bankReference} (${money(credit.amount, credit.currency)}) to the payer`, before: { state: credit.state } };
+      // What goes back (an over-payment's excess, not the whole credit: issue 36 item 15), as the return will record it.
+      const returned = amountToReturn(credit);
+      const whole = returned === new Decimal(credit.amount).toFixed(minorUnitExponent(credit.currency));
+      const what = whole
+        ? `bank credit ${credit.bankReference}`
+        : `the excess of bank credit ${credit.bankReference} (${money(credit.amount, credit.currency)})`;
+      return {
+        summary: `Return ${money(returned, credit.currency)} to the payer: ${what}`,
+        before: { state: credit.state, amount: credit.amount, toReturn: returned },
+      };
     },
     perform: async (tx, p, { operator, now }) => {
       const done = await returnBankCredit(tx, { creditId: p.creditId, operatorId: operator.id }, now);

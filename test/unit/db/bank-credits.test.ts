@@ -240,6 +240,35 @@ describe("bank transfer funding reconciled from camt.053", () => {
     );
   });
 
+  test("an over-payment's return proposal names the excess returned, not the whole credit (issue 36 item 15)", async () => {
+    const m = await mod();
+    const { act } = await import("@/lib/dual-control/proposals");
+    const { inUnit } = await import("@/lib/platform/unit-of-work");
+    const maker = { id: "op_maker36", email: "maker36@example.com", name: "Maker", role: "reviewer" as const };
+    const t = await fundingTransfer();
+    const [over, stray] = [ref(), ref()];
+    // 104.00 paid for the 102.99 due: 1.01 over.
+    await importCredits([
+      { bankReference: over, amount: "104.00", currency: "USD", reference: t.reference },
+      { bankReference: stray, amount: "20.00", currency: "USD", text: "?" },
+    ]);
+    const overId = (await credit(over)).id;
+    await db.transaction((tx) => m.matchBankCredit(tx, { creditId: overId, transferId: t.transferId, operatorId: "op" }, new Date()));
+    assert.equal((await credit(over)).state, "EXCESS");
+    const propose = (creditId: string) =>
+      inUnit(({ tx, now }) => act(tx, "bankCredit.return", { creditId }, { operator: maker, reason: "Sent back to the payer", now }), { db });
+    const excess = await propose(overId);
+    assert.equal(excess.kind, "proposed");
+    const proposal = excess.kind === "proposed" ? excess.proposal : undefined;
+    // Money is formatted with a no-break space between the currency and the amount.
+    const text = (summary?: string) => summary?.replace(/\u00a0/g, " ");
+    assert.equal(text(proposal?.summary), `Return USD 1.01 to the payer: the excess of bank credit ${over} (USD 104.00)`);
+    assert.deepEqual(proposal?.before, { state: "EXCESS", amount: "104.00", toReturn: "1.01" });
+    // A credit returned whole names its whole amount.
+    const whole = await propose((await credit(stray)).id);
+    assert.equal(text(whole.kind === "proposed" ? whole.proposal.summary : ""), `Return USD 20.00 to the payer: bank credit ${stray}`);
+  });
+
   test("a credit after the transfer's deadline is LATE: the transfer expires, nothing funds", async () => {
     const longAgo = new Date(Date.now() - 3 * 3600_000);
     const t = await fundingTransfer(longAgo);
