@@ -1,7 +1,8 @@
-import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { networkCancellations, paymentStatusRecords, payoutFileItems, payoutFiles, transfers } from "@/db/schema";
 import { bankById } from "./banks";
+import type { PayoutAttemptState } from "./payout-attempt-state-machine";
 import { payoutRejection, type PayoutRejection } from "./reject-reasons";
 
 export const PAYOUT_FILES_PAGE_SIZE = 20;
@@ -66,12 +67,72 @@ export async function payoutFilesWaitingCount(db: Executor): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** The payout bank's rejection of a transfer (its pain.002 RJCT) in words, or null (issue 20 item 9: the transfer page). */
+/**
+ * The payout bank's rejection of the transfer's latest payout attempt (its pain.002 RJCT) in
+ * words, or null (issue 20 item 9: the transfer page). An earlier attempt's rejection, repaired
+ * and resent, is no longer the transfer's (issue 36 item 15): it shows in the attempts list.
+ */
 export async function payoutRejectionOf(db: Executor, transferId: string): Promise<PayoutRejection | null> {
+  const latest = sql`(select max(${payoutFileItems.attempt}) from ${payoutFileItems} where ${payoutFileItems.transferId} = ${transferId})`;
   const [row] = await db
     .select({ reasonCode: paymentStatusRecords.reasonCode })
     .from(paymentStatusRecords)
-    .where(and(eq(paymentStatusRecords.endToEndId, transferId), eq(paymentStatusRecords.status, "RJCT")))
+    .where(and(eq(paymentStatusRecords.endToEndId, transferId), eq(paymentStatusRecords.status, "RJCT"), sql`${paymentStatusRecords.attempt} = ${latest}`))
     .limit(1);
   return row ? payoutRejection(row.reasonCode) : null;
+}
+
+export interface PayoutAttemptView {
+  attempt: number;
+  state: PayoutAttemptState;
+  /** The bank's reason code of a rejection or return, in words too; null without one. */
+  reasonCode: string | null;
+  reason: PayoutRejection | null;
+  amount: string;
+  currency: string;
+  payoutFileId: string;
+  fileName: string;
+  /** When the file carrying it was made, and when the attempt last changed state (null: still as sent). */
+  sentAt: Date;
+  stateChangedAt: Date | null;
+  /** The pain.002 statuses the bank sent for this attempt, oldest first. */
+  statuses: { status: string; reasonCode: string | null; reportMessageId: string; importedAt: Date }[];
+}
+
+/** Every payout attempt of a transfer, first first, with its file and the bank's statuses (issue 36 item 15: the transfer page). */
+export async function payoutAttemptsOf(db: Executor, transferId: string): Promise<PayoutAttemptView[]> {
+  const [items, statuses] = await Promise.all([
+    db
+      .select({
+        attempt: payoutFileItems.attempt,
+        state: payoutFileItems.state,
+        reasonCode: payoutFileItems.reasonCode,
+        amount: payoutFileItems.amount,
+        currency: payoutFiles.currency,
+        payoutFileId: payoutFiles.id,
+        fileName: payoutFiles.fileName,
+        sentAt: payoutFiles.createdAt,
+        stateChangedAt: payoutFileItems.stateChangedAt,
+      })
+      .from(payoutFileItems)
+      .innerJoin(payoutFiles, eq(payoutFiles.id, payoutFileItems.payoutFileId))
+      .where(eq(payoutFileItems.transferId, transferId))
+      .orderBy(asc(payoutFileItems.attempt)),
+    db
+      .select({
+        attempt: paymentStatusRecords.attempt,
+        status: paymentStatusRecords.status,
+        reasonCode: paymentStatusRecords.reasonCode,
+        reportMessageId: paymentStatusRecords.reportMessageId,
+        importedAt: paymentStatusRecords.importedAt,
+      })
+      .from(paymentStatusRecords)
+      .where(eq(paymentStatusRecords.transferId, transferId))
+      .orderBy(asc(paymentStatusRecords.importedAt), asc(paymentStatusRecords.id)),
+  ]);
+  return items.map((i) => ({
+    ...i,
+    reason: i.reasonCode ? payoutRejection(i.reasonCode) : null,
+    statuses: statuses.filter((s) => s.attempt === i.attempt).map(({ attempt: _, ...s }) => s),
+  }));
 }

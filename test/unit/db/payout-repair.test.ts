@@ -173,6 +173,7 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
     const newMethod = await addMethod(t.beneficiaryId, "012180001234567897");
     await db.transaction(async (tx) => repairPayout(tx, { transfer: (await lockTransfer(tx, ids.repaired))!, payoutMethodId: newMethod }, clock.now()));
     const [resend] = await generate(owner.partnerId);
+    ids.resendFile = resend.id;
     assert.equal(resend.transactionCount, 1);
     assert.deepEqual(await pain001SchemaErrors(resend.xml), []);
     assert.match(resend.xml, new RegExp(`<InstrId>${ids.repaired}/2</InstrId>\\s*<EndToEndId>${ids.repaired}</EndToEndId>`));
@@ -251,6 +252,29 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
     await db.transaction(async (tx) => moveRefund(tx, (await lockTransfer(tx, ids.returned))!, "operator.paid", clock.now(), { bankReference: "RET-1" }));
     assert.equal((await balances(ids.returned))["transfer:refund-due USD"], 0n);
     await assertBalanced(ids.returned);
+  });
+
+  test("the transfer page's payouts: a payout paid on its resend no longer shows the first rejection; every attempt is listed (issue 36 item 15)", async () => {
+    const { payoutAttemptsOf, payoutRejectionOf } = await import("@/lib/payouts/console");
+    assert.equal(await payoutRejectionOf(db, ids.repaired), null, "rejected (AC04), repaired, resent, paid");
+    const attempts = await payoutAttemptsOf(db, ids.repaired);
+    assert.deepEqual(
+      attempts.map((a) => [a.attempt, a.state, a.reasonCode, a.reason?.description ?? null, a.payoutFileId, a.statuses.map((s) => [s.status, s.reasonCode])]),
+      [
+        [1, "RESENT", "AC04", "Account closed", ids.firstFile, [["RJCT", "AC04"]]],
+        [2, "SENT", null, null, ids.resendFile, [["ACSC", null]]],
+      ],
+    );
+    for (const a of attempts) {
+      assert.match(a.fileName, /\.xml$/);
+      assert.deepEqual(
+        [a.currency, typeof a.amount, a.sentAt instanceof Date, a.stateChangedAt === null || a.stateChangedAt instanceof Date],
+        ["MXN", "string", true, true],
+      );
+    }
+    assert.ok(attempts[0].stateChangedAt! >= attempts[0].sentAt, "rejected, then resent, after it was sent");
+    // A payment returned after it was paid (its only attempt's RJCT) still says why.
+    assert.equal((await payoutRejectionOf(db, ids.returned))?.isoReasonCode, "AC04");
   });
 
   test("a file rejected whole (GrpSts RJCT) rejects every line; a reason no repair fixes refunds at once", async () => {

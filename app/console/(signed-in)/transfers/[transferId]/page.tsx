@@ -8,7 +8,7 @@ import { transferView } from "@/lib/console/transfer-view";
 import { fromMinor, transferEntries } from "@/lib/ledger";
 import { Decimal } from "@/lib/money/decimal";
 import { evaluationsOf } from "@/lib/monitoring/queries";
-import { payoutRejectionOf } from "@/lib/payouts/console";
+import { payoutAttemptsOf, payoutRejectionOf } from "@/lib/payouts/console";
 import { ready } from "@/lib/platform/ready";
 
 export const metadata = { title: "Transfer · Console" };
@@ -22,7 +22,12 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
   const found = await transferView(db, transferId);
   if (!found) notFound();
   const { t, refund, history, beneficiary: b, method, screening, credits, actions, hold } = found;
-  const [entries, rejection, evaluations] = await Promise.all([transferEntries(db, t.id), payoutRejectionOf(db, t.id), evaluationsOf(db, t.id)]);
+  const [entries, rejection, evaluations, attempts] = await Promise.all([
+    transferEntries(db, t.id),
+    payoutRejectionOf(db, t.id),
+    evaluationsOf(db, t.id),
+    payoutAttemptsOf(db, t.id),
+  ]);
   return (
     <>
       <PageTitle
@@ -116,6 +121,49 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
                   <td className="p-1">{c.bookingDate ?? ""}</td>
                   <td className="p-1">
                     <Badge>{c.state}</Badge> {c.reason ?? ""}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Card>
+      <Card title={`Payout attempts (${attempts.length})`}>
+        {attempts.length === 0 ? (
+          <p className="text-sm text-slate-500">Not in a payout file yet.</p>
+        ) : (
+          <table className="w-full text-sm" data-testid="payout-attempts">
+            <thead>
+              <tr className="text-left text-slate-500">
+                <th className="p-1">Attempt</th>
+                <th className="p-1">File</th>
+                <th className="p-1 text-right">Amount</th>
+                <th className="p-1">Status</th>
+                <th className="p-1">Reason</th>
+                <th className="p-1">Times</th>
+              </tr>
+            </thead>
+            <tbody>
+              {attempts.map((a) => (
+                <tr key={a.attempt} className="border-t align-top" data-testid={`payout-attempt-${a.attempt}`}>
+                  <td className="p-1">{a.attempt}</td>
+                  <td className="p-1">
+                    <span className="font-mono text-xs">{a.fileName}</span>
+                  </td>
+                  <td className={num}>{money(a.amount, a.currency)}</td>
+                  <td className="p-1">
+                    <Badge>{a.state}</Badge>
+                    {a.statuses.map((st) => (
+                      <div key={`${st.reportMessageId}-${st.status}`} className="text-xs">
+                        {st.status}
+                        {st.reasonCode ? ` ${st.reasonCode}` : ""} · {when(st.importedAt)}
+                      </div>
+                    ))}
+                  </td>
+                  <td className="p-1">{a.reason ? `${a.reason.description} (${a.reasonCode})` : ""}</td>
+                  <td className="p-1 text-xs">
+                    sent {when(a.sentAt)}
+                    {a.stateChangedAt ? <div>changed {when(a.stateChangedAt)}</div> : null}
                   </td>
                 </tr>
               ))}
