@@ -79,20 +79,27 @@ function entry(c: TestCredit): string {
 
 /**
  * `iban` is the statement's account (the sandbox collection account by default); `otherAccount` names it as Othr/Id instead;
- * `closingBalance` is the CLBD amount (EUR), `balanceDate` its date.
+ * `closingBalance` is the CLBD amount (EUR), `balanceDate` its date; `createdAt` the statement's creation time (CreDtTm).
  */
 export function camt053(
   credits: TestCredit[],
-  { messageId = "STMT-1", iban = "DE89370400440532013000", otherAccount = "", closingBalance = "1000.00", balanceDate = "2026-11-20" } = {},
+  {
+    messageId = "STMT-1",
+    iban = "DE89370400440532013000",
+    otherAccount = "",
+    closingBalance = "1000.00",
+    balanceDate = "2026-11-20",
+    createdAt = "2026-11-20T18:00:00Z",
+  } = {},
 ): string {
   const account = otherAccount ? `<Othr><Id>${esc(otherAccount)}</Id></Othr>` : `<IBAN>${iban}</IBAN>`;
   return `<?xml version="1.0" encoding="UTF-8"?>
 <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">
   <BkToCstmrStmt>
-    <GrpHdr><MsgId>${esc(messageId)}</MsgId><CreDtTm>2026-11-20T18:00:00Z</CreDtTm></GrpHdr>
+    <GrpHdr><MsgId>${esc(messageId)}</MsgId><CreDtTm>${createdAt}</CreDtTm></GrpHdr>
     <Stmt>
       <Id>${esc(messageId)}-1</Id>
-      <CreDtTm>2026-11-20T18:00:00Z</CreDtTm>
+      <CreDtTm>${createdAt}</CreDtTm>
       <Acct><Id>${account}</Id><Ccy>EUR</Ccy></Acct>
       <Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">${closingBalance}</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>${balanceDate}</Dt></Dt></Bal>${credits.map(entry).join("")}
     </Stmt>

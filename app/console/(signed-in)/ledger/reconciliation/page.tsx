@@ -42,11 +42,11 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
               <th className="p-1">Date</th>
               <th className="p-1">Account</th>
               <th className="p-1">Currency</th>
-              <th className="p-1">Statement received</th>
               <th className="p-1 text-right">Closing balance</th>
               <th className="p-1 text-right">Ledger</th>
               <th className="p-1 text-right">Difference</th>
               <th className="p-1">Status</th>
+              <th className="p-1">Statement received</th>
               <th className="p-1 text-right">Age (days)</th>
               <th className="p-1">Explanation</th>
             </tr>
@@ -59,18 +59,18 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                   {l.account} <Badge>{l.ledgerAccount}</Badge>
                 </td>
                 <td className="p-1 font-mono">{l.currency}</td>
-                <td className="p-1">
-                  <span className="font-mono">{l.statementId}</span>
-                  <div className="text-xs text-slate-500">
-                    created {l.statementCreatedAt ? when(l.statementCreatedAt) : "(not given)"} · imported {when(l.importedAt)}
-                  </div>
-                </td>
                 <td className={num}>{fromMinor(l.statementMinor, l.currency)}</td>
                 <td className={num}>{fromMinor(l.ledgerMinor, l.currency)}</td>
                 <td className={num}>{fromMinor(l.differenceMinor, l.currency)}</td>
                 <td className="p-1">
                   <Badge>{l.status}</Badge>
                   {l.supersededBy ? <div className="text-xs">by {l.supersededBy}</div> : null}
+                </td>
+                <td className="p-1">
+                  <span className="font-mono">{l.statementId}</span>
+                  <div className="text-xs text-slate-500">
+                    created {l.statementCreatedAt ? when(l.statementCreatedAt) : "(not given)"} · imported {when(l.importedAt)}
+                  </div>
                 </td>
                 <td className={num}>{l.ageDays ?? ""}</td>
                 <td className="p-1">
