@@ -160,8 +160,9 @@ describe("console: books (issue 36)", () => {
     await match.getByLabel("Reason").fill("Paid 1.01 more");
     await match.getByRole("button", { name: "Match", exact: true }).click();
     await page.waitForURL((url) => url.pathname === "/console/bank-credits" && url.searchParams.has("notice"));
+    const matchProposal = proposalIn(await notice(page).textContent());
     const checker = await signedInPage(e2e.browser, await createOperatorInConsole(page, "reviewer", "Books Checker"));
-    await approveProposal(checker, proposalIn(await notice(page).textContent()));
+    await approveProposal(checker, matchProposal);
 
     await page.goto(consoleUrl("/bank-credits"));
     const back = cardFor(page, credit)
