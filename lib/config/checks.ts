@@ -117,3 +117,40 @@ export function smtpProductionProblem(endpoint: SmtpEndpoint): string | null {
   if (endpoint.implicitTls || endpoint.requireTls) return null;
   return `host ${endpoint.host} without TLS: production needs smtps://, or smtp://...?requireTLS=true (STARTTLS), for a host other than loopback`;
 }
+
+/**
+ * The schemes each URL setting accepts (issue 36 item 4). `new URL` alone takes any scheme, so
+ * REFERENCE_RATES_URL=ftp://... used to start and leave /readyz at "no reference rates" forever;
+ * now a scheme no code path of the setting can use stops the process with the setting's name.
+ * Checked at start by lib/config (SMTP_URL by parseSmtpUrl above).
+ */
+export const URL_SCHEMES = {
+  DATABASE_URL: ["postgres", "postgresql"],
+  PUBLIC_BASE_URL: ["http", "https"],
+  REFERENCE_RATES_URL: ["http", "https"],
+  REFERENCE_RATES_SECONDARY_URL: ["http", "https"],
+  SMS_WEBHOOK_URL: ["http", "https"],
+} as const satisfies Record<string, readonly string[]>;
+
+/** The problem with a URL setting's value, or null: not a URL, or a scheme outside `schemes`. */
+export function urlSchemeProblem(raw: string, schemes: readonly string[]): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return `not a URL (${schemes.map((s) => `${s}://`).join(" or ")}...)`;
+  }
+  const scheme = url.protocol.slice(0, -1).toLowerCase();
+  return schemes.includes(scheme) ? null : `scheme ${scheme}: is not allowed: ${schemes.map((s) => `${s}:`).join(" or ")}`;
+}
+
+/**
+ * A sanctions source (SANCTIONS_*_URLS): a file path, or an http(s) URL (lib/screening/list-store.ts
+ * reads anything else as a file, so ftp://host/sdn.csv would fail at every refresh, not at start).
+ */
+export function sourceSchemeProblem(raw: string): string | null {
+  // A scheme is letters then "://" (a relative or absolute file path has none).
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1]?.toLowerCase();
+  if (scheme === undefined) return null;
+  return scheme === "http" || scheme === "https" ? null : `${raw}: scheme ${scheme}: is not allowed: http: or https: (or a file path)`;
+}

@@ -6,7 +6,7 @@ import { MONITORING_MODES, type MonitoringMode } from "@/lib/monitoring/types";
 import { Decimal } from "@/lib/money/decimal";
 import { fitsMinorUnit } from "@/lib/money/format";
 import { providerProblems, resolveProviders, type ResolvedProviders } from "@/lib/providers/table";
-import { fieldKeyProblems, parseSmtpUrl, signingKeyProblems, smtpProductionProblem } from "./checks";
+import { fieldKeyProblems, parseSmtpUrl, signingKeyProblems, smtpProductionProblem, sourceSchemeProblem, URL_SCHEMES, urlSchemeProblem } from "./checks";
 import { payoutBanksSetting, SANDBOX_PAYOUT_BANKS, type PayoutBank } from "./payout-banks";
 
 /**
@@ -44,7 +44,16 @@ const codeList = (fallback: string) =>
         .filter(Boolean),
     );
 
-/** Comma-separated files or URLs of one publication (the sanctions lists' source settings). */
+/** A URL setting: a URL with one of the setting's schemes (lib/config/checks.ts URL_SCHEMES), issue 36 item 4. */
+const url = (schemes: readonly string[]) =>
+  z.string().superRefine(
+    checkedBy((v) => {
+      const problem = urlSchemeProblem(v, schemes);
+      return problem ? [problem] : [];
+    }),
+  );
+
+/** Comma-separated files or http(s) URLs of one publication (the sanctions lists' source settings). */
 const urlList = z
   .string()
   .default("")
@@ -53,15 +62,21 @@ const urlList = z
       .split(",")
       .map((s) => s.trim())
       .filter(Boolean),
-  );
+  )
+  .superRefine((sources, ctx) => {
+    for (const source of sources) {
+      const problem = sourceSchemeProblem(source);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }
+  });
 
 const schema = z.object({
   APP_MODE: z.enum(["sandbox", "production"]).default("sandbox"),
-  DATABASE_URL: z.string().min(1).optional(),
+  DATABASE_URL: url(URL_SCHEMES.DATABASE_URL).optional(),
   PGLITE_DIR: z.string().min(1).default("./.data/pglite"),
   DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
   PORT: z.coerce.number().int().positive().default(3000),
-  PUBLIC_BASE_URL: z.string().url().optional(),
+  PUBLIC_BASE_URL: url(URL_SCHEMES.PUBLIC_BASE_URL).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 
   SANDBOX_PARTNER_API_KEY: z.string().min(8).default("sandbox-demo-key"),
@@ -204,8 +219,8 @@ const schema = z.object({
    * (an ECB eurofxref-daily.xml) set, quotes are priced from the published feed; unset, the sandbox's
    * deterministic rates. The secondary source (JSON, rates against one base) fills what the ECB lacks.
    */
-  REFERENCE_RATES_URL: z.string().url().optional(),
-  REFERENCE_RATES_SECONDARY_URL: z.string().url().optional(),
+  REFERENCE_RATES_URL: url(URL_SCHEMES.REFERENCE_RATES_URL).optional(),
+  REFERENCE_RATES_SECONDARY_URL: url(URL_SCHEMES.REFERENCE_RATES_SECONDARY_URL).optional(),
   REFERENCE_RATES_REFRESH_MINUTES: seconds(60),
   /** Rates published longer ago than this refuse new quotes (503 internal.unavailable); 96 h spans a long weekend. */
   REFERENCE_RATE_MAX_AGE_HOURS: seconds(96),
@@ -331,7 +346,7 @@ const schema = z.object({
       return types as LoginIdentifierType[];
     }),
   /** OTP SMS: a gateway receiving a Standard Webhooks-signed JSON POST. */
-  SMS_WEBHOOK_URL: z.string().url().optional(),
+  SMS_WEBHOOK_URL: url(URL_SCHEMES.SMS_WEBHOOK_URL).optional(),
   SMS_WEBHOOK_SECRET: z.string().min(8).optional(),
   /** Comma-separated files or URLs of one OFAC SDN publication (sdn.csv, alt.csv, add.csv); empty: the shipped copy. */
   SANCTIONS_SOURCE_URLS: urlList,
@@ -402,6 +417,8 @@ export class ConfigurationError extends Error {
 /** Production's own refusals (decisions section 1), on the raw settings: they hold whatever else is wrong. */
 function productionProblems(env: Record<string, string | undefined>): string[] {
   const lines: string[] = [];
+  // The embedded PGlite database is for sandbox and tests: one process, fsync off (issue 36 item 4).
+  if (!env.DATABASE_URL) lines.push("APP_MODE=production needs DATABASE_URL (postgres://user:password@host:5432/database): the embedded database is for sandbox only");
   if (env.SANDBOX_PARTNER_API_KEY) lines.push("APP_MODE=production refuses SANDBOX_PARTNER_API_KEY");
   if (["true", "1"].includes(env.SANDBOX_CLOCK_CONTROL ?? "")) lines.push("APP_MODE=production refuses SANDBOX_CLOCK_CONTROL");
   // Production keys come from configuration, never from the database (issue 4).

@@ -9,6 +9,9 @@ const signingKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKe
  */
 export const productionEnv: Record<string, string> = {
   APP_MODE: "production",
+  // Production refuses the embedded database (issue 36 item 4); nothing here connects to it (a
+  // test that starts a server gives a real one; .invalid never resolves, RFC 6761).
+  DATABASE_URL: "postgres://remit@db.invalid:5432/remit",
   NEXTAUTH_SECRET: "x".repeat(40),
   SERVICE_SIGNING_KEYS: JSON.stringify([signingKey]),
   FIELD_ENCRYPTION_KEYS: "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",

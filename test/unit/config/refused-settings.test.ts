@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { describe, test } from "node:test";
 import { parseEnv } from "node:util";
-import { ConfigurationError, loadConfig } from "@/lib/config";
+import { ConfigurationError, loadConfig, SETTINGS } from "@/lib/config";
 import { buildPain001 } from "@/lib/payouts/pain001";
 import { productionEnv } from "../../support/production-env";
 import { pain001SchemaErrors } from "../../support/iso20022";
@@ -180,6 +180,53 @@ describe("keys (issue 20 item 3)", () => {
     assert.equal(c.SERVICE_SIGNING_KEYS, secrets.SERVICE_SIGNING_KEYS);
     assert.equal(c.FIELD_ENCRYPTION_KEYS, secrets.FIELD_ENCRYPTION_KEYS);
     assert.equal(c.NEXTAUTH_SECRET, secrets.NEXTAUTH_SECRET);
+  });
+});
+
+describe("the database and every URL setting (issue 36 item 4)", () => {
+  test("production without DATABASE_URL is refused with one line naming it (not started on the embedded database)", () => {
+    assert.deepEqual(refusal(production({ DATABASE_URL: undefined })), [
+      "APP_MODE=production needs DATABASE_URL (postgres://user:password@host:5432/database): the embedded database is for sandbox only",
+    ]);
+    assert.equal(loadConfig({}).DATABASE_URL, undefined, "the sandbox keeps its embedded database");
+  });
+
+  // Every setting whose name says it holds URLs, so a URL setting added later is covered too.
+  const urlSettings = SETTINGS.filter((s) => /_URLS?$/.test(s));
+
+  test("a URL setting with a scheme its code cannot use stops the start, naming the setting and the allowed schemes", () => {
+    assert.ok(urlSettings.length >= 9, urlSettings.join(", "));
+    for (const name of urlSettings) {
+      // In sandbox SMTP_URL needs OTP_EMAIL_FROM and SMS_WEBHOOK_URL its secret: given, so the scheme is the one problem.
+      const sandbox = { [name]: "ftp://files.example.com/feed", OTP_EMAIL_FROM: "a@example.com", SMS_WEBHOOK_SECRET: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=" };
+      for (const env of [production({ [name]: "ftp://files.example.com/feed" }), sandbox]) {
+        const lines = refusal(env);
+        assert.equal(lines.length, 1, `${name}: ${lines.join(" | ")}`);
+        assert.match(lines[0], new RegExp(`^${name}: .*ftp:.* (https?|postgres|smtp):`), lines[0]);
+      }
+    }
+    assert.deepEqual(refusal(production({ REFERENCE_RATES_URL: "ftp://ftp.ecb.example/eurofxref-daily.xml" })), [
+      "REFERENCE_RATES_URL: scheme ftp: is not allowed: http: or https:",
+    ]);
+    assert.deepEqual(refusal(production({ DATABASE_URL: "mysql://db.example.com/remit" })), ["DATABASE_URL: scheme mysql: is not allowed: postgres: or postgresql:"]);
+    assert.deepEqual(refusal({ PUBLIC_BASE_URL: "remit.example.com" }), ["PUBLIC_BASE_URL: not a URL (http:// or https://...)"]);
+    assert.deepEqual(refusal({ SANCTIONS_UN_URLS: "data/consolidated.xml,file:///srv/consolidated.xml" }), [
+      "SANCTIONS_UN_URLS: file:///srv/consolidated.xml: scheme file: is not allowed: http: or https: (or a file path)",
+    ]);
+  });
+
+  test("the schemes each setting's code uses are accepted", () => {
+    const c = loadConfig(
+      production({
+        DATABASE_URL: "postgresql://remit:pw@10.0.0.5:5432/remit",
+        PUBLIC_BASE_URL: "https://remit.example.com",
+        REFERENCE_RATES_SECONDARY_URL: "http://rates.internal/latest.json",
+        SANCTIONS_SOURCE_URLS: "https://example.com/sdn.csv,/srv/lists/alt.csv,data/add.csv",
+      }),
+    );
+    assert.equal(c.DATABASE_URL, "postgresql://remit:pw@10.0.0.5:5432/remit");
+    assert.deepEqual(c.SANCTIONS_SOURCE_URLS, ["https://example.com/sdn.csv", "/srv/lists/alt.csv", "data/add.csv"]);
+    assert.equal(loadConfig(production({ DATABASE_URL: "postgres://remit@db/remit" })).sandbox, false);
   });
 });
 

@@ -51,6 +51,25 @@ describe("a refused configuration exits before anything starts (issue 20 item 1)
     await assertRefused(["--import", "tsx", "scripts/worker.ts"]);
   });
 
+  test("production without DATABASE_URL, and a rate feed on ftp://: npm start exits 78 naming both (issue 36 item 4)", async () => {
+    const { DATABASE_URL: _db, ...withoutDatabase } = productionEnv;
+    const { code, output } = await runUntilExit(["scripts/start.mjs"], {
+      ...withoutDatabase,
+      REFERENCE_RATES_URL: "ftp://ftp.example.com/eurofxref-daily.xml",
+      NEXT_DIST_DIR: ".next-refused-start-test",
+      PORT: "1",
+    });
+    assert.equal(code, 78, output);
+    assert.deepEqual(
+      output.split("\n").filter((l) => l.startsWith("refused configuration: ")),
+      [
+        "refused configuration: REFERENCE_RATES_URL: scheme ftp: is not allowed: http: or https:",
+        "refused configuration: APP_MODE=production needs DATABASE_URL (postgres://user:password@host:5432/database): the embedded database is for sandbox only",
+      ],
+      output,
+    );
+  });
+
   test("the import scripts: the same lines, exit 78, before reading their files", async () => {
     await assertRefused(["--import", "tsx", "scripts/statements-import.ts", "/nonexistent/statement.xml"]);
   });
