@@ -1,7 +1,8 @@
 // Runs once when a Next.js server starts, and Next serves nothing until it returns: the start-up
 // check comes first (a refused configuration or, in production, a refused SMTP login prints its
 // lines and exits 78: issue 20 item 1), then the job worker runs inside the web process by default
-// (IN_PROCESS_WORKER=false leaves the jobs to `npm run worker`).
+// (IN_PROCESS_WORKER=false leaves the jobs to `npm run worker`), and SIGTERM drains the server
+// (lib/platform/shutdown.ts).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // `next build` may load this module to prerender: the build needs no runtime configuration.
@@ -13,9 +14,13 @@ export async function register() {
   guard.guardRequestsInNode();
   // Headers over 16 KiB would otherwise be Node's bare 431 with an empty body.
   guard.answerOversizedHeadersInNode();
-  if (!config.IN_PROCESS_WORKER) return;
+  // SIGTERM: /readyz 503 at once, kept-alive connections closed, exit within SHUTDOWN_TIMEOUT_SECONDS (issue 36 item 5).
+  const { drainOnSigterm } = await import("@/lib/platform/shutdown");
+  if (!config.IN_PROCESS_WORKER) return drainOnSigterm(config.SHUTDOWN_TIMEOUT_SECONDS);
   const { ready } = await import("@/lib/platform/ready");
   const { startWorkerLoop } = await import("@/lib/jobs/run-loop");
   const { jobRegistry } = await import("@/lib/jobs/registry");
-  startWorkerLoop(ready, jobRegistry);
+  const loop = startWorkerLoop(ready, jobRegistry);
+  // The worker stops claiming jobs; one still running when the process exits reruns after its lease.
+  drainOnSigterm(config.SHUTDOWN_TIMEOUT_SECONDS, () => void loop.stop());
 }

@@ -88,6 +88,11 @@ const schema = z.object({
     .default("true")
     .transform((v) => v === "true" || v === "1"),
   WORKER_POLL_MS: millis(250),
+  /**
+   * After SIGTERM the web process answers /readyz 503, closes kept-alive connections after their
+   * response, and exits within this many seconds whatever is still open (issue 36 item 5).
+   */
+  SHUTDOWN_TIMEOUT_SECONDS: seconds(10),
   /** Jobs one worker runs at once, other than webhook deliveries (decisions: job isolation). */
   JOB_CONCURRENCY: seconds(4),
   /** Of those, at most this many of one kind, so a flood of one kind leaves room for the others. */

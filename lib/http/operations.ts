@@ -2,6 +2,7 @@ import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import { ready } from "@/lib/platform/ready";
 import { readiness, type ReadinessCheck } from "@/lib/platform/readiness";
+import { isShuttingDown } from "@/lib/platform/shutdown";
 import { correlationIdOf } from "./correlation";
 import { errorResponse, jsonResponse } from "./envelope";
 
@@ -31,6 +32,8 @@ export async function readinessResponse(req: Request): Promise<Response> {
   const correlationId = correlationIdOf(req);
   const unavailable = (message: string, details?: Record<string, unknown>) =>
     errorResponse(new DomainError("internal.unavailable", { message, details, hint: "retry_later", retryAfterSeconds: 5 }), correlationId);
+  // SIGTERM: a load balancer must stop sending here at once (issue 36 item 5).
+  if (isShuttingDown()) return unavailable("Not ready: the service is shutting down.");
   let timer: NodeJS.Timeout | undefined;
   const started = await Promise.race([
     ready().then(

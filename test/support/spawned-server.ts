@@ -15,6 +15,10 @@ export interface SpawnedServer {
   baseUrl: string;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
+  /** Sends a signal to the server process (SIGTERM: the drain of issue 36 item 5). */
+  kill(signal: NodeJS.Signals): void;
+  /** Settles when the process exits: its exit code, or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(): Promise<void>;
 }
 
@@ -45,7 +49,7 @@ export async function spawnServer(env: Record<string, string>, ready = "/v1/auth
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   const stop = async () => {
     await stopProcess(child, exited);
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -60,7 +64,7 @@ export async function spawnServer(env: Record<string, string>, ready = "/v1/auth
     await stop();
     throw new Error(`server did not start:\n${out}`);
   }
-  return { baseUrl, output: () => out, stop };
+  return { baseUrl, output: () => out, kill: (signal) => child.kill(signal), exited, stop };
 }
 
 /**
