@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { loginIdentifiers, registrations } from "@/db/schema";
+import { loginIdentifiers, registrations, subscriptions } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { openSubscription } from "@/lib/customers/open-subscription";
@@ -10,7 +10,9 @@ import { parseAcceptedIdentifier, parseIdentifier } from "./identifiers";
 import { registrationMachine, type RegistrationState, type RegistrationTrigger } from "./registration-state-machine";
 import { issueOtp, verifyOtp } from "./otp";
 import { admitOtpSend } from "./otp-send-limits";
-import { assertPasswordPolicy, hashPassword } from "./passwords";
+import { clearFailures, lockScope, lockedForSeconds, recordFailure } from "@/lib/lockouts/failure-counter";
+import { loginScope } from "./login";
+import { assertPasswordPolicy, hashPassword, verifyPassword } from "./passwords";
 import { issueTokens, type TokenResponse } from "./tokens";
 import type { Language } from "@/lib/i18n/language";
 
@@ -83,6 +85,7 @@ export async function verifyRegistrationOtp(tx: Tx, input: { partnerId: string; 
 export async function completeRegistration(tx: Tx, input: { partnerId: string; registrationId: string; password: string; now: Date }): Promise<TokenResponse> {
   assertPasswordPolicy(input.password);
   const reg = await registrationFor(tx, input.registrationId, input.partnerId, input.now);
+  if (reg.state === "COMPLETED") return answerCompletedAgain(tx, reg, input);
   if (!registrationMachine.can(reg.state, "password.set")) {
     throw new DomainError("auth.otpInvalid", { message: "Verify the code before setting a password.", hint: "verify_otp" });
   }
@@ -105,4 +108,53 @@ export async function completeRegistration(tx: Tx, input: { partnerId: string; r
   });
   await moveRegistration(tx, reg, "password.set");
   return issueTokens(tx, { subscriptionId, partnerId: input.partnerId, now: input.now, nextStep: "COMPLETE_PROFILE" });
+}
+
+/**
+ * set-password retried after it completed (issue 36 item 6): the first answer was lost (the
+ * process died after the commit, the connection dropped), and the client asks again. The
+ * registration id alone proves too little (it passes through logs and proxies): the password must
+ * be the one this registration set, checked like a login, with wrong ones counted towards the
+ * identifier's login lockout; and only while the registration lives (registrationFor refuses it
+ * after expiresAt). Then it answers as the first success did: 201, a token response for the
+ * subscription the registration opened. The pair is new (only hashes are stored, so the first
+ * cannot be given again); the first pair was never seen and expires unused.
+ */
+async function answerCompletedAgain(
+  tx: Tx,
+  reg: { partnerId: string; identifier: string },
+  input: { password: string; now: Date },
+): Promise<TokenResponse> {
+  const c = config();
+  const scope = loginScope(reg.partnerId, reg.identifier);
+  await lockScope(tx, scope);
+  const locked = await lockedForSeconds(tx, scope, { limit: c.LOGIN_MAX_FAILURES, windowSeconds: c.LOGIN_FAILURE_WINDOW_SECONDS }, input.now);
+  if (locked > 0) {
+    throw new DomainError("auth.rateLimited", {
+      message: "Too many failed attempts. Try again later or reset the password.",
+      retryAfterSeconds: locked,
+      details: { retryAfterSeconds: locked },
+      remediation: "retry_later",
+    });
+  }
+  // The identifier's login identifier is the one this registration opened: once a registration
+  // completes no other can (completeRegistration refuses a taken identifier), and nothing changes
+  // or removes a login identifier.
+  const [owner] = await tx
+    .select({ subscriptionId: subscriptions.id, passwordHash: subscriptions.passwordHash, status: subscriptions.status })
+    .from(loginIdentifiers)
+    .innerJoin(subscriptions, eq(subscriptions.id, loginIdentifiers.subscriptionId))
+    .where(and(eq(loginIdentifiers.partnerId, reg.partnerId), eq(loginIdentifiers.value, reg.identifier)));
+  if (!owner || !(await verifyPassword(owner.passwordHash, input.password))) {
+    await recordFailure(tx, scope, input.now);
+    throw new DomainError("auth.otpInvalid", {
+      message: "This registration is already complete: retry with the password it set, or log in.",
+      hint: "restart_flow",
+      keepChanges: true,
+    });
+  }
+  if (owner.status === "closed")
+    throw new DomainError("subscription.closed", { message: "This customer relationship is closed.", remediation: "contact_support" });
+  await clearFailures(tx, scope);
+  return issueTokens(tx, { subscriptionId: owner.subscriptionId, partnerId: reg.partnerId, now: input.now });
 }

@@ -83,6 +83,8 @@ export const registerSetPassword = defineContract({
   method: "POST",
   path: "/v1/auth/register/set-password",
   summary: "Set the password and receive tokens",
+  description:
+    "Retried after it completed (its answer was lost), the same registration with the same password answers 201 again: a new token pair for the same subscription. Another password is 401 auth.otpInvalid and counts towards the identifier's login lockout (then 429 auth.rateLimited).",
   tags,
   auth: "partner",
   body: z
@@ -100,7 +102,15 @@ export const registerSetPassword = defineContract({
       nextStep: "COMPLETE_PROFILE",
     },
   },
-  errors: ["auth.subscriptionKeyInvalid", "validation.fieldInvalid", "auth.otpInvalid", "auth.sessionExpired", "registration.notFound"],
+  errors: [
+    "auth.subscriptionKeyInvalid",
+    "validation.fieldInvalid",
+    "auth.otpInvalid",
+    "auth.sessionExpired",
+    "registration.notFound",
+    "auth.rateLimited",
+    "subscription.closed",
+  ],
 });
 
 export const loginStart = defineContract({

@@ -75,7 +75,7 @@ export interface paths {
     put?: never;
     /**
      * Set the password and receive tokens
-     * @description Set the password and receive tokens
+     * @description Retried after it completed (its answer was lost), the same registration with the same password answers 201 again: a new token pair for the same subscription. Another password is 401 auth.otpInvalid and counts towards the identifier's login lockout (then 429 auth.rateLimited).
      */
     post: operations["registerSetPassword"];
     delete?: never;
@@ -3114,6 +3114,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
       /** @description Not found: `registration.notFound` */
       404: {
         headers: {
@@ -3135,6 +3144,17 @@ export interface operations {
       /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Too many requests: `auth.rateLimited` */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
           [name: string]: unknown;
         };
         content: {
