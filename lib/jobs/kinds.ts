@@ -5,6 +5,8 @@
 import type { RefundStatus } from "@/lib/transfers/refund-state-machine";
 export interface JobPayloads {
   "webhooks.deliver": { eventId: string };
+  /** since: the failure that started the probing (its schedule counts from it), issue 36 item 7. */
+  "webhooks.probe": { partnerId: string; since: string };
   "maintenance.purge": Record<string, never>;
   /** listVersionId: a rescreen after a new sanctions list version (only a stronger result changes the status). */
   "customers.screen": { customerId: string; listVersionId?: string };

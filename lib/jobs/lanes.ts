@@ -27,8 +27,8 @@ export interface WorkerSettings {
   timeoutMs: (kind: string) => number;
 }
 
-/** A delivery's partner, from its event (the payload holds the event id only). */
-const deliveryPartner = sql`(select ${events.partnerId} from ${events} where ${events.id} = ${jobs.payload}->>'eventId')`;
+/** A delivery's partner, from its event (the payload holds the event id only), or a probe's (its payload names it). */
+const deliveryPartner = sql`coalesce((select ${events.partnerId} from ${events} where ${events.id} = ${jobs.payload}->>'eventId'), ${jobs.payload}->>'partnerId')`;
 
 /** Short `run` jobs of one transfer each (rows locked, no outside I/O): milliseconds apiece. */
 const TRANSFER_KINDS: readonly JobKind[] = ["transfers.fastCheck", "transfers.networkStep", "transfers.refundStep", "transfers.expire", "funding.expire"];
@@ -41,13 +41,13 @@ export function workerSettings(): WorkerSettings {
   const c = config();
   return {
     lanes: [
-      { name: "webhooks", kinds: ["webhooks.deliver"], concurrency: c.WEBHOOK_CONCURRENCY, groupBy: deliveryPartner, perGroup: c.WEBHOOK_PARTNER_CONCURRENCY },
+      { name: "webhooks", kinds: ["webhooks.deliver", "webhooks.probe"], concurrency: c.WEBHOOK_CONCURRENCY, groupBy: deliveryPartner, perGroup: c.WEBHOOK_PARTNER_CONCURRENCY },
       { name: "transfers", kinds: TRANSFER_KINDS, concurrency: c.TRANSFER_JOB_CONCURRENCY, groupBy: byKind, perGroup: c.TRANSFER_JOB_KIND_CONCURRENCY },
       { name: "default", concurrency: c.JOB_CONCURRENCY, groupBy: byKind, perGroup: c.JOB_KIND_CONCURRENCY },
     ],
     leaseSeconds: c.JOB_LEASE_SECONDS,
     // Three renewals per lease: one slow or lost heartbeat does not cost the job.
     heartbeatMs: Math.floor((c.JOB_LEASE_SECONDS * 1000) / 3),
-    timeoutMs: (kind) => (kind === "webhooks.deliver" ? c.WEBHOOK_JOB_TIMEOUT_MS : c.JOB_TIMEOUT_MS),
+    timeoutMs: (kind) => (kind === "webhooks.deliver" || kind === "webhooks.probe" ? c.WEBHOOK_JOB_TIMEOUT_MS : c.JOB_TIMEOUT_MS),
   };
 }

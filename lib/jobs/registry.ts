@@ -15,6 +15,7 @@ import { expireFundingSession } from "@/lib/transfers/funding-expire-job";
 import { networkStep } from "@/lib/transfers/network";
 import { advanceRefund } from "@/lib/transfers/refunds";
 import { deliverWebhook } from "@/lib/webhooks/deliver-job";
+import { probeWebhookEndpoint } from "@/lib/webhooks/probe-job";
 import type { JobDefinition, JobRegistry } from "./define";
 import type { JobKind, JobPayload } from "./kinds";
 
@@ -25,6 +26,7 @@ import type { JobKind, JobPayload } from "./kinds";
  */
 export const jobRegistry = {
   "webhooks.deliver": deliverWebhook,
+  "webhooks.probe": probeWebhookEndpoint,
   "maintenance.purge": purgeJob,
   "customers.screen": screenCustomer,
   "customers.recomputeIdentityKeys": recomputeIdentityKeys,

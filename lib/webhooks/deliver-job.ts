@@ -4,14 +4,14 @@ import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { events, partners, webhookAttempts } from "@/db/schema";
 import { writeTogether } from "@/db/write-together";
-import { clock } from "@/lib/clock";
+import { addSeconds, clock } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { defineJob, RetryLater } from "@/lib/jobs/define";
-import { dedupeKey, nudgeJobStatement } from "@/lib/jobs/queue";
+import { dedupeKey, enqueue, nudgeJobStatement } from "@/lib/jobs/queue";
 import { wakeWorker } from "@/lib/jobs/wake";
 import { logger } from "@/lib/log";
 import { postWebhook } from "./http-post";
-import { backoffWithJitter, retryAfterSeconds } from "./retry";
+import { backoffWithJitter, PROBE_SCHEDULE, retryAfterSeconds } from "./retry";
 import { signingSecrets, signWebhook } from "./signing";
 import { assertDeliverableUrlShape } from "./url-policy";
 
@@ -49,7 +49,7 @@ export const deliverWebhook = defineJob({
       throw new RetryLater(Math.ceil((partner.webhookNotBefore.getTime() - now.getTime()) / 1000), "the endpoint asked us to retry later");
     }
     const url = partner.webhookUrl;
-    const outcome = await post(url, signingSecrets(partner, now), event.id, JSON.stringify(event.body), signal);
+    const outcome = await postEvent(url, signingSecrets(partner, now), event.id, JSON.stringify(event.body), signal);
     const attempt = db.insert(webhookAttempts).values({
       id: newId("wha"),
       eventId: event.id,
@@ -75,6 +75,14 @@ export const deliverWebhook = defineJob({
         .set({ webhookNotBefore: new Date(outcome.at.getTime() + outcome.retryAfter * 1000) })
         .where(eq(partners.id, partner.id));
     }
+    // The endpoint is failing: probe it on the short schedule (lib/webhooks/probe-job.ts), one
+    // probe per partner (a probe already waiting keeps its start).
+    await enqueue(
+      db,
+      "webhooks.probe",
+      { partnerId: partner.id, since: outcome.at.toISOString() },
+      { runAt: addSeconds(outcome.at, PROBE_SCHEDULE[0]), dedupeKey: dedupeKey("webhooks.probe", partner.id) },
+    );
     throw new Error(outcome.error ?? `endpoint answered ${outcome.status}`);
   },
   // Retries exhausted: the event is failed (replayable from the console) and must stop holding
@@ -90,7 +98,7 @@ export const deliverWebhook = defineJob({
  * attempt that settled it (if any), in one statement (issue 26: four before). The statement reads
  * one snapshot, where this event is still pending: the next is another.
  */
-async function settle(db: Db, eventId: string, subscriptionId: string, state: "delivered" | "undeliverable" | "failed", attempt?: SQLWrapper): Promise<void> {
+export async function settle(db: Db, eventId: string, subscriptionId: string, state: "delivered" | "undeliverable" | "failed", attempt?: SQLWrapper): Promise<void> {
   const now = clock.now();
   const settled = db
     .update(events)
@@ -117,7 +125,7 @@ async function settle(db: Db, eventId: string, subscriptionId: string, state: "d
  * partner is undeliverable) until an operator re-enables it. Only the URL that answered is
  * disabled: a partner who meanwhile set a new URL keeps it.
  */
-async function disableEndpoint(db: Db, partnerId: string, url: string, at: Date): Promise<void> {
+export async function disableEndpoint(db: Db, partnerId: string, url: string, at: Date): Promise<void> {
   const disabled = await db
     .update(partners)
     .set({ webhookDisabledAt: at, webhookDisabledReason: "The endpoint answered 410 Gone." })
@@ -126,7 +134,7 @@ async function disableEndpoint(db: Db, partnerId: string, url: string, at: Date)
   if (disabled.length) logger().warn({ partnerId }, "webhook endpoint answered 410 Gone: disabled until an operator re-enables it");
 }
 
-interface Outcome {
+export interface Outcome {
   at: Date;
   status: number | null;
   latencyMs: number;
@@ -135,7 +143,8 @@ interface Outcome {
   retryAfter: number | null;
 }
 
-async function post(url: string, secrets: string[], eventId: string, body: string, jobSignal: AbortSignal): Promise<Outcome> {
+/** One signed POST of an event to the endpoint (a delivery, or a probe of lib/webhooks/probe-job.ts). */
+export async function postEvent(url: string, secrets: string[], eventId: string, body: string, jobSignal: AbortSignal): Promise<Outcome> {
   const at = clock.now();
   // The signed timestamp is wall time, not clock.now(): the receiver checks it against its own
   // clock (Standard Webhooks allows 5 minutes), and a sandbox clock moved forward for testing

@@ -17,6 +17,26 @@ export function backoffWithJitter(failures: number, random: () => number = Math.
 }
 
 /**
+ * The probe of a failing endpoint (issue 36 item 7, lib/webhooks/probe-job.ts): after the first
+ * failure it tries again 5, 10, 15 and 30 s apart (seconds: most outages are a restart), then
+ * every PROBE_EVERY_SECONDS while the partner has events pending. 50 s, not 60: a probe's POST may
+ * take WEBHOOK_TIMEOUT_MS (5 s) and the worker picks a due job up within WORKER_POLL_MS, so a
+ * recovered endpoint hears from us within a minute of being back.
+ */
+export const PROBE_SCHEDULE = [5, 10, 15, 30];
+export const PROBE_EVERY_SECONDS = 50;
+
+/** Seconds until the next probe of an endpoint failing for `failingSeconds` (since its first failure). */
+export function probeDelaySeconds(failingSeconds: number): number {
+  let end = 0;
+  for (const delay of PROBE_SCHEDULE) {
+    end += delay;
+    if (failingSeconds < end) return delay;
+  }
+  return PROBE_EVERY_SECONDS;
+}
+
+/**
  * The seconds an endpoint asked us to wait (RFC 9110 Retry-After: delay-seconds or an HTTP date),
  * capped at `max`; null when absent or unreadable.
  */

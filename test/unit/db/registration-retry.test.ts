@@ -33,6 +33,7 @@ async function verifiedRegistration(): Promise<{ registrationId: string; identif
   const identifier = `retry-${randomUUID()}@example.com`;
   const started = await inUnit((u) => startRegistration(u.tx, { partnerId, identifier, clientAddress: "192.0.2.10", now: u.now }), { db });
   const { otp } = await latestOtpMessage(db, partnerId, identifier);
+  assert.ok(otp, "the sandbox outbox holds the code");
   await inUnit((u) => verifyRegistrationOtp(u.tx, { partnerId, registrationId: started.registrationId, otp, now: u.now }), { db });
   return { registrationId: started.registrationId, identifier };
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { backoffWithJitter, JITTER, retryAfterSeconds, SCHEDULE } from "@/lib/webhooks/retry";
+import { backoffWithJitter, JITTER, PROBE_EVERY_SECONDS, probeDelaySeconds, retryAfterSeconds, SCHEDULE } from "@/lib/webhooks/retry";
 
 describe("webhook backoff with jitter", () => {
   it("stays within [scheduled, scheduled + 20 %] and is not the same for every endpoint", () => {
@@ -24,6 +24,16 @@ describe("webhook backoff with jitter", () => {
       SCHEDULE.reduce((a, b) => a + b, 0),
     );
     assert.ok(total(() => 0.999999) <= Math.ceil(SCHEDULE.reduce((a, b) => a + b, 0) * (1 + JITTER)) + SCHEDULE.length);
+  });
+});
+
+describe("the probe of a failing endpoint (issue 36 item 7)", () => {
+  it("comes 5, 10, 15 and 30 s apart after the first failure, then every 50 s: never more than a minute", () => {
+    const times: number[] = [];
+    for (let t = 5; t < 3600; t += probeDelaySeconds(t)) times.push(t);
+    assert.deepEqual(times.slice(0, 6), [5, 15, 30, 60, 110, 160]);
+    assert.ok(times.slice(1).every((t, i) => t - times[i] <= 60));
+    assert.equal(probeDelaySeconds(7200), PROBE_EVERY_SECONDS);
   });
 });
 
