@@ -120,11 +120,7 @@ export async function completeRegistration(tx: Tx, input: { partnerId: string; r
  * subscription the registration opened. The pair is new (only hashes are stored, so the first
  * cannot be given again); the first pair was never seen and expires unused.
  */
-async function answerCompletedAgain(
-  tx: Tx,
-  reg: { partnerId: string; identifier: string },
-  input: { password: string; now: Date },
-): Promise<TokenResponse> {
+async function answerCompletedAgain(tx: Tx, reg: { partnerId: string; identifier: string }, input: { password: string; now: Date }): Promise<TokenResponse> {
   const c = config();
   const scope = loginScope(reg.partnerId, reg.identifier);
   await lockScope(tx, scope);

@@ -423,7 +423,8 @@ export class ConfigurationError extends Error {
 function productionProblems(env: Record<string, string | undefined>): string[] {
   const lines: string[] = [];
   // The embedded PGlite database is for sandbox and tests: one process, fsync off (issue 36 item 4).
-  if (!env.DATABASE_URL) lines.push("APP_MODE=production needs DATABASE_URL (postgres://user:password@host:5432/database): the embedded database is for sandbox only");
+  if (!env.DATABASE_URL)
+    lines.push("APP_MODE=production needs DATABASE_URL (postgres://user:password@host:5432/database): the embedded database is for sandbox only");
   if (env.SANDBOX_PARTNER_API_KEY) lines.push("APP_MODE=production refuses SANDBOX_PARTNER_API_KEY");
   if (["true", "1"].includes(env.SANDBOX_CLOCK_CONTROL ?? "")) lines.push("APP_MODE=production refuses SANDBOX_CLOCK_CONTROL");
   // Production keys come from configuration, never from the database (issue 4).

@@ -41,7 +41,13 @@ export function workerSettings(): WorkerSettings {
   const c = config();
   return {
     lanes: [
-      { name: "webhooks", kinds: ["webhooks.deliver", "webhooks.probe"], concurrency: c.WEBHOOK_CONCURRENCY, groupBy: deliveryPartner, perGroup: c.WEBHOOK_PARTNER_CONCURRENCY },
+      {
+        name: "webhooks",
+        kinds: ["webhooks.deliver", "webhooks.probe"],
+        concurrency: c.WEBHOOK_CONCURRENCY,
+        groupBy: deliveryPartner,
+        perGroup: c.WEBHOOK_PARTNER_CONCURRENCY,
+      },
       { name: "transfers", kinds: TRANSFER_KINDS, concurrency: c.TRANSFER_JOB_CONCURRENCY, groupBy: byKind, perGroup: c.TRANSFER_JOB_KIND_CONCURRENCY },
       { name: "default", concurrency: c.JOB_CONCURRENCY, groupBy: byKind, perGroup: c.JOB_KIND_CONCURRENCY },
     ],

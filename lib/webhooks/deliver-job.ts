@@ -98,7 +98,13 @@ export const deliverWebhook = defineJob({
  * attempt that settled it (if any), in one statement (issue 26: four before). The statement reads
  * one snapshot, where this event is still pending: the next is another.
  */
-export async function settle(db: Db, eventId: string, subscriptionId: string, state: "delivered" | "undeliverable" | "failed", attempt?: SQLWrapper): Promise<void> {
+export async function settle(
+  db: Db,
+  eventId: string,
+  subscriptionId: string,
+  state: "delivered" | "undeliverable" | "failed",
+  attempt?: SQLWrapper,
+): Promise<void> {
   const now = clock.now();
   const settled = db
     .update(events)

@@ -49,7 +49,9 @@ export async function spawnServer(env: Record<string, string>, ready = "/v1/auth
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   const stop = async () => {
     await stopProcess(child, exited);
     if (dir) rmSync(dir, { recursive: true, force: true });

@@ -69,7 +69,10 @@ test("SIGTERM: the request in flight finishes with Connection: close, its kept-a
   const inFlight = request(agent, "POST", "/v1/auth/register/start", { text: JSON.stringify({ identifier: "sigterm@example.com" }), release: released });
   // Another client that never finishes its request: the bound must hold regardless.
   const stuck = new http.Agent({ keepAlive: true });
-  const never = request(stuck, "POST", "/v1/auth/register/start", { text: JSON.stringify({ identifier: "never@example.com" }), release: new Promise(() => {}) });
+  const never = request(stuck, "POST", "/v1/auth/register/start", {
+    text: JSON.stringify({ identifier: "never@example.com" }),
+    release: new Promise(() => {}),
+  });
   never.catch(() => {});
   await new Promise((r) => setTimeout(r, 500));
 

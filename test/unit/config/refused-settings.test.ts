@@ -208,7 +208,9 @@ describe("the database and every URL setting (issue 36 item 4)", () => {
     assert.deepEqual(refusal(production({ REFERENCE_RATES_URL: "ftp://ftp.ecb.example/eurofxref-daily.xml" })), [
       "REFERENCE_RATES_URL: scheme ftp: is not allowed: http: or https:",
     ]);
-    assert.deepEqual(refusal(production({ DATABASE_URL: "mysql://db.example.com/remit" })), ["DATABASE_URL: scheme mysql: is not allowed: postgres: or postgresql:"]);
+    assert.deepEqual(refusal(production({ DATABASE_URL: "mysql://db.example.com/remit" })), [
+      "DATABASE_URL: scheme mysql: is not allowed: postgres: or postgresql:",
+    ]);
     assert.deepEqual(refusal({ PUBLIC_BASE_URL: "remit.example.com" }), ["PUBLIC_BASE_URL: not a URL (http:// or https://...)"]);
     assert.deepEqual(refusal({ SANCTIONS_UN_URLS: "data/consolidated.xml,file:///srv/consolidated.xml" }), [
       "SANCTIONS_UN_URLS: file:///srv/consolidated.xml: scheme file: is not allowed: http: or https: (or a file path)",

@@ -62,7 +62,9 @@ beforeEach(async () => {
 async function newPartner(subscriptionCount: number) {
   const id = newId("partner_t");
   const now = clock.now();
-  await db.insert(partners).values({ id, name: id, webhookUrl: `${baseUrl}/${id}`, webhookSecret: `whsec_${randomBytes(24).toString("base64")}`, createdAt: now, updatedAt: now });
+  await db
+    .insert(partners)
+    .values({ id, name: id, webhookUrl: `${baseUrl}/${id}`, webhookSecret: `whsec_${randomBytes(24).toString("base64")}`, createdAt: now, updatedAt: now });
   const subs: string[] = [];
   for (let i = 0; i < subscriptionCount; i++) {
     const customerId = newId("cus");
