@@ -209,6 +209,22 @@ test("a registration completes once: second verify and second set-password refus
   assertTokenResponse(await loginCustomer(identifier, PASSWORD), 200);
 });
 
+test("set-password retried after it completed answers as the first success did: 201, the same subscription, tokens that work (issue 36 item 6)", async () => {
+  const identifier = uniqueEmail("retry");
+  const started = await start(identifier);
+  assert.equal((await verify(started.body.registrationId, (await latestOtp(identifier))!)).status, 200);
+  const first = await setPassword(started.body.registrationId, PASSWORD);
+  assertTokenResponse(first, 201, "COMPLETE_PROFILE");
+  // The first answer was lost: the client sends the same request again.
+  const again = await setPassword(started.body.registrationId, PASSWORD);
+  assertTokenResponse(again, 201, "COMPLETE_PROFILE");
+  assert.equal(again.body.subscriptionId, first.body.subscriptionId);
+  const devices = await call("GET", "/v1/auth/devices", { token: again.body.accessToken });
+  assert.equal(devices.status, 200, devices.text);
+  // Only with the password it set.
+  assertError(await setPassword(started.body.registrationId, "not the password it set"), 401, "auth.otpInvalid");
+});
+
 test("two registrations of one new identifier: the second cannot complete, and it is not a 500", async () => {
   const identifier = uniqueEmail("race");
   const a = await start(identifier);
