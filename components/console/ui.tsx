@@ -91,3 +91,13 @@ export function CustomerLabel({ name, id, href }: { name: string | null; id: str
     </span>
   );
 }
+
+/** A partner as operators know it: the name, the `partner_…` id beside it. */
+export function PartnerLabel({ name, id }: { name: string | null | undefined; id: string }) {
+  return (
+    <span className="inline-flex flex-wrap items-baseline gap-x-1.5" data-testid="partner-label">
+      <span className="font-medium">{name ?? "Unknown partner"}</span>
+      <span className="font-mono text-xs text-slate-500">{id}</span>
+    </span>
+  );
+}

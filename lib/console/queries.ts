@@ -131,3 +131,9 @@ export async function customerDetail(db: Executor, subscriptionId: string) {
 export async function listPartners(db: Executor) {
   return db.select().from(partners).orderBy(asc(partners.createdAt));
 }
+
+/** Every partner's name by id: the console shows a partner as its name beside its `partner_…` id (issue 36 item 11). */
+export async function partnerNames(db: Executor): Promise<Map<string, string>> {
+  const rows = await db.select({ id: partners.id, name: partners.name }).from(partners);
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

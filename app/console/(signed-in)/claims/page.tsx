@@ -1,9 +1,10 @@
 import Link from "next/link";
-import { Badge, Card, Empty, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
+import { Badge, Card, CustomerLabel, Empty, Flash, input, PageTitle, param, PartnerLabel, primary, type SearchParams } from "@/components/console/ui";
 import { claimsQueue } from "@/lib/claims/claims";
 import { clock } from "@/lib/clock";
-import { money, when } from "@/lib/console/format";
+import { customerName, money, when } from "@/lib/console/format";
 import { requireOperator } from "@/lib/console/session";
+import { transferEssentials } from "@/lib/console/transfer-search";
 import { ready } from "@/lib/platform/ready";
 import { resolve, startInvestigation } from "./actions";
 
@@ -13,7 +14,12 @@ export const metadata = { title: "Claims · Console" };
 export default async function Claims({ searchParams }: { searchParams: SearchParams }) {
   await requireOperator("reviewer");
   const sp = await searchParams;
-  const { open, resolved } = await claimsQueue(await ready());
+  const db = await ready();
+  const { open, resolved } = await claimsQueue(db);
+  const transfersOf = await transferEssentials(
+    db,
+    open.map((c) => c.transferId),
+  );
   const now = clock.now();
   const back = "/console/claims";
   return (
@@ -23,45 +29,56 @@ export default async function Claims({ searchParams }: { searchParams: SearchPar
       </PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
       {open.length === 0 ? <Empty>No claim is waiting.</Empty> : null}
-      {open.map((c) => (
-        <Card
-          key={c.id}
-          title={
-            <span className="flex flex-wrap items-center gap-2" data-testid={`claim-${c.id}`}>
-              <span>{c.id}</span> <Badge>{c.state}</Badge> <Badge>{c.type}</Badge>
-              {c.dueBy.getTime() < now.getTime() ? <Badge>OVERDUE</Badge> : null}
-              <span className="text-sm text-slate-600">due {when(c.dueBy)}</span>
-            </span>
-          }
-        >
-          <p className="mb-2 text-sm text-slate-600">
-            Transfer{" "}
-            <Link className="text-blue-700 underline" href={`/console/transfers/${c.transferId}`}>
-              {c.transferId}
-            </Link>{" "}
-            · reported {when(c.createdAt)} · “{c.description}”
-          </p>
-          {c.state === "OPEN" ? (
-            <form action={startInvestigation} className="mb-2">
+      {open.map((c) => {
+        const t = transfersOf.get(c.transferId);
+        return (
+          <Card
+            key={c.id}
+            title={
+              <span className="flex flex-wrap items-center gap-2" data-testid={`claim-${c.id}`}>
+                <span>{c.id}</span> <Badge>{c.state}</Badge> <Badge>{c.type}</Badge>
+                {c.dueBy.getTime() < now.getTime() ? <Badge>OVERDUE</Badge> : null}
+                <span className="text-sm text-slate-600">due {when(c.dueBy)}</span>
+              </span>
+            }
+          >
+            <p className="mb-2 text-sm text-slate-600">
+              Transfer{" "}
+              <Link className="text-blue-700 underline" href={`/console/transfers/${c.transferId}`}>
+                {c.transferId}
+              </Link>{" "}
+              · reported {when(c.createdAt)} · “{c.description}”
+            </p>
+            {t ? (
+              <p className="mb-2 text-sm" data-testid={`claim-transfer-${c.id}`}>
+                <Badge>{t.state}</Badge> {money(t.originAmount, t.originCurrency)} → {money(t.destinationAmount, t.destinationCurrency)} · total paid{" "}
+                {money(t.totalCustomerCost, t.originCurrency)} · sent {when(t.createdAt)} · customer{" "}
+                <CustomerLabel name={customerName(t.customerProfile)} id={t.subscriptionId} href={`/console/customers/${t.subscriptionId}`} /> · to{" "}
+                {t.beneficiaryFirst} {t.beneficiaryLast} · partner <PartnerLabel name={t.partnerName} id={t.partnerId} />
+              </p>
+            ) : null}
+            {c.state === "OPEN" ? (
+              <form action={startInvestigation} className="mb-2">
+                <input type="hidden" name="claimId" value={c.id} />
+                <input type="hidden" name="back" value={back} />
+                <button className={primary}>Start investigation</button>
+              </form>
+            ) : null}
+            <form action={resolve} className="flex flex-wrap items-center gap-2">
               <input type="hidden" name="claimId" value={c.id} />
               <input type="hidden" name="back" value={back} />
-              <button className={primary}>Start investigation</button>
+              <select name="outcome" className={input} aria-label={`Outcome for ${c.id}`}>
+                <option value="NO_ERROR">No error found</option>
+                <option value="REFUND">Refund</option>
+                <option value="RESEND">Resend</option>
+              </select>
+              <input name="amount" className={input} placeholder="Refund amount" aria-label={`Refund amount for ${c.id}`} />
+              <input name="notice" required minLength={3} className={input} placeholder="Notice to the customer" aria-label={`Notice for ${c.id}`} />
+              <button className={primary}>Resolve</button>
             </form>
-          ) : null}
-          <form action={resolve} className="flex flex-wrap items-center gap-2">
-            <input type="hidden" name="claimId" value={c.id} />
-            <input type="hidden" name="back" value={back} />
-            <select name="outcome" className={input} aria-label={`Outcome for ${c.id}`}>
-              <option value="NO_ERROR">No error found</option>
-              <option value="REFUND">Refund</option>
-              <option value="RESEND">Resend</option>
-            </select>
-            <input name="amount" className={input} placeholder="Refund amount" aria-label={`Refund amount for ${c.id}`} />
-            <input name="notice" required minLength={3} className={input} placeholder="Notice to the customer" aria-label={`Notice for ${c.id}`} />
-            <button className={primary}>Resolve</button>
-          </form>
-        </Card>
-      ))}
+          </Card>
+        );
+      })}
       {resolved.length > 0 ? <h2 className="mt-6 font-semibold">Recently resolved</h2> : null}
       {resolved.map((c) => (
         <Card key={c.id}>

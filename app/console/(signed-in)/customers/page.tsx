@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { Badge, CustomerLabel, Empty, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
+import { Badge, CustomerLabel, Empty, input, PageTitle, param, PartnerLabel, primary, type SearchParams } from "@/components/console/ui";
 import { customerName } from "@/lib/console/format";
-import { searchCustomers } from "@/lib/console/queries";
+import { partnerNames, searchCustomers } from "@/lib/console/queries";
 import { requireOperator } from "@/lib/console/session";
 import { ready } from "@/lib/platform/ready";
 
@@ -11,7 +11,8 @@ export default async function Customers({ searchParams }: { searchParams: Search
   // Analysts (reviewers) find the customer a case is about; what changes a customer is admin-only.
   await requireOperator("reviewer");
   const q = param(await searchParams, "q") ?? "";
-  const rows = q ? await searchCustomers(await ready(), q) : [];
+  const db = await ready();
+  const [rows, partnerName] = await Promise.all([q ? searchCustomers(db, q) : [], partnerNames(db)]);
   return (
     <>
       <PageTitle sub="Search by subscriptionId, customer id, email or phone.">Customers</PageTitle>
@@ -44,7 +45,9 @@ export default async function Customers({ searchParams }: { searchParams: Search
                       {s.id}
                     </Link>
                   </td>
-                  <td className="p-2">{s.partnerId}</td>
+                  <td className="p-2">
+                    <PartnerLabel name={partnerName.get(s.partnerId)} id={s.partnerId} />
+                  </td>
                   <td className="p-2">
                     <Badge>{c.status}</Badge>
                   </td>

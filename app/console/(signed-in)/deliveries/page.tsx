@@ -1,5 +1,6 @@
-import { Empty, PageTitle } from "@/components/console/ui";
+import { Empty, PageTitle, PartnerLabel } from "@/components/console/ui";
 import { when } from "@/lib/console/format";
+import { partnerNames } from "@/lib/console/queries";
 import { requireOperator } from "@/lib/console/session";
 import { failedOtpDeliveries, retryingOtpDeliveries } from "@/lib/notifications/failed-deliveries";
 import { ready } from "@/lib/platform/ready";
@@ -9,7 +10,7 @@ export const metadata = { title: "Failed deliveries · Console" };
 export default async function FailedDeliveries() {
   await requireOperator("admin");
   const db = await ready();
-  const [retrying, rows] = [await retryingOtpDeliveries(db), await failedOtpDeliveries(db)];
+  const [retrying, rows, partnerName] = [await retryingOtpDeliveries(db), await failedOtpDeliveries(db), await partnerNames(db)];
   return (
     <>
       <PageTitle sub="One-time codes the email or SMS provider has not accepted: still being retried, then given up after every retry. The customer has to ask for a new code.">
@@ -40,7 +41,9 @@ export default async function FailedDeliveries() {
                 </td>
                 <td className="px-3 py-2 font-mono">{r.recipient}</td>
                 <td className="px-3 py-2">{r.purpose}</td>
-                <td className="px-3 py-2 font-mono">{r.partnerId}</td>
+                <td className="px-3 py-2">
+                  <PartnerLabel name={partnerName.get(r.partnerId)} id={r.partnerId} />
+                </td>
                 <td className="px-3 py-2">{r.attempts}</td>
                 <td className="px-3 py-2 text-red-800">{r.lastError}</td>
               </tr>
@@ -72,7 +75,9 @@ export default async function FailedDeliveries() {
                 </td>
                 <td className="px-3 py-2 font-mono">{r.recipient}</td>
                 <td className="px-3 py-2">{r.purpose}</td>
-                <td className="px-3 py-2 font-mono">{r.partnerId}</td>
+                <td className="px-3 py-2">
+                  <PartnerLabel name={partnerName.get(r.partnerId)} id={r.partnerId} />
+                </td>
                 <td className="px-3 py-2">{r.attempts}</td>
                 <td className="px-3 py-2 text-red-800">{r.lastError}</td>
               </tr>

@@ -1,7 +1,8 @@
 import { DecisionForm } from "@/components/console/decision-form";
-import { Badge, Card, CustomerLabel, Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
+import { Badge, Card, CustomerLabel, Empty, Flash, PageTitle, Pager, param, PartnerLabel, type SearchParams } from "@/components/console/ui";
 import { customerName, when } from "@/lib/console/format";
 import { pageParam } from "@/lib/console/page-param";
+import { partnerNames } from "@/lib/console/queries";
 import type { KycDocumentCapture, KycEvidenceCapture } from "@/lib/kyc/capture";
 import { kycReviewQueue } from "@/lib/kyc/review";
 import { ready } from "@/lib/platform/ready";
@@ -14,7 +15,8 @@ const text = (v: unknown) => (typeof v === "string" && v ? v : "—");
 export default async function KycReviewQueue({ searchParams }: { searchParams: SearchParams }) {
   const sp = await searchParams;
   const page = pageParam(param(sp, "page"));
-  const { items, hasMore } = await kycReviewQueue(await ready(), page);
+  const db = await ready();
+  const [{ items, hasMore }, partnerName] = await Promise.all([kycReviewQueue(db, page), partnerNames(db)]);
   return (
     <>
       <PageTitle sub="Identity documents customers submitted: approve, ask for a correction (the customer sees your reason) or refuse.">KYC review</PageTitle>
@@ -38,7 +40,8 @@ export default async function KycReviewQueue({ searchParams }: { searchParams: S
               <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
                 <dt className="text-slate-500">Customer</dt>
                 <dd>
-                  <CustomerLabel name={customerName(profile)} id={session.customerId} /> · {partnerId} · {customerStatus} / KYC {kycStatus}
+                  <CustomerLabel name={customerName(profile)} id={session.customerId} /> · <PartnerLabel name={partnerName.get(partnerId)} id={partnerId} /> ·{" "}
+                  {customerStatus} / KYC {kycStatus}
                 </dd>
                 <dt className="text-slate-500">Born</dt>
                 <dd>{text(p.dateOfBirth)}</dd>

@@ -1,10 +1,10 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ScreeningEvidence } from "@/components/console/screening-evidence";
-import { Badge, Card, danger, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
+import { Badge, Card, danger, Flash, input, PageTitle, param, PartnerLabel, primary, type SearchParams } from "@/components/console/ui";
 import { customerName, money, when } from "@/lib/console/format";
 import { customerBeneficiaries } from "@/lib/console/customer-view";
-import { customerDetail } from "@/lib/console/queries";
+import { customerDetail, partnerNames } from "@/lib/console/queries";
 import { requireOperator } from "@/lib/console/session";
 import { OPERATOR_STATUSES } from "@/lib/customers/status-machine";
 import { ready } from "@/lib/platform/ready";
@@ -33,12 +33,19 @@ export default async function CustomerPage({ params, searchParams }: { params: P
   const payees = await customerBeneficiaries(db, s.id);
   const flags = await flagsOf(db, c.id);
   const compliance = await complianceOfCustomer(db, c.id);
+  const partnerName = (await partnerNames(db)).get(s.partnerId);
   const standing = compliance.flags.filter((f) => !f.clearedAt);
   const cleared = compliance.flags.filter((f) => f.clearedAt);
   const back = `/console/customers/${s.id}`;
   return (
     <>
-      <PageTitle sub={`${c.id} · subscription ${s.id} · ${detail.identifiers.join(", ")} · partner ${s.partnerId}`}>
+      <PageTitle
+        sub={
+          <>
+            {c.id} · subscription {s.id} · {detail.identifiers.join(", ")} · partner <PartnerLabel name={partnerName} id={s.partnerId} />
+          </>
+        }
+      >
         {customerName(c.profile) ?? "No profile yet"}
       </PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />

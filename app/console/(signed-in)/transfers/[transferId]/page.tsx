@@ -1,9 +1,10 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ScreeningEvidence } from "@/components/console/screening-evidence";
-import { Badge, Card, PageTitle } from "@/components/console/ui";
-import { amount, money, when } from "@/lib/console/format";
+import { Badge, Card, CustomerLabel, PageTitle, PartnerLabel } from "@/components/console/ui";
+import { amount, customerName, money, when } from "@/lib/console/format";
 import { requireOperator } from "@/lib/console/session";
+import { transferParties } from "@/lib/console/transfer-search";
 import { transferView } from "@/lib/console/transfer-view";
 import { fromMinor, transferEntries } from "@/lib/ledger";
 import { Decimal } from "@/lib/money/decimal";
@@ -22,11 +23,12 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
   const found = await transferView(db, transferId);
   if (!found) notFound();
   const { t, refund, history, beneficiary: b, method, screening, credits, actions, hold } = found;
-  const [entries, rejection, evaluations, attempts] = await Promise.all([
+  const [entries, rejection, evaluations, attempts, parties] = await Promise.all([
     transferEntries(db, t.id),
     payoutRejectionOf(db, t.id),
     evaluationsOf(db, t.id),
     payoutAttemptsOf(db, t.id),
+    transferParties(db, t.id),
   ]);
   return (
     <>
@@ -36,9 +38,8 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
             {money(t.originAmount, t.originCurrency)} → {money(t.destinationAmount, t.destinationCurrency)} · fees{" "}
             {money(new Decimal(t.principalFee).plus(t.partnerFee).toFixed(), t.originCurrency)} · total {money(t.totalCustomerCost, t.originCurrency)} ·{" "}
             {t.corridor} · customer{" "}
-            <Link className="text-blue-700 underline" href={`/console/customers/${t.subscriptionId}`}>
-              {t.subscriptionId}
-            </Link>
+            <CustomerLabel name={customerName(parties?.customerProfile)} id={t.subscriptionId} href={`/console/customers/${t.subscriptionId}`} /> · partner{" "}
+            <PartnerLabel name={parties?.partnerName} id={t.partnerId} />
           </>
         }
       >
