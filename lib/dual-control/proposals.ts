@@ -6,7 +6,7 @@
  *   (./kinds.ts, config DUAL_CONTROL_OFF) and this instance needs it (a threshold: ./actions.ts),
  *   a proposal is made; otherwise the action runs at once, as before, with its audit entry.
  * - `propose(tx, kind, input, by)`: a PROPOSED row (one open per action and subject), audited
- *   `proposal.create`; lapses 30 days later.
+ *   `proposal.create`; lapses 30 days later. Every operator who may approve it is e-mailed (./notify.ts).
  * - `approve(tx, proposalId, by)`: a different operator, with the action's role, approves: the
  *   action runs here, in the approver's transaction, and its audit entry (action name = kind)
  *   names the proposer, the approver, both reasons and the before/after. The proposer is refused
@@ -28,6 +28,7 @@ import type { Operator } from "@/lib/operators/records";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { ACTIONS, type By, type ControlledAction, type Performed } from "./actions";
 import { ALWAYS_CONTROLLED, type ControlledActionKind } from "./kinds";
+import { queueApproverNotices } from "./notify";
 import { proposalMachine } from "./state-machine";
 
 export type ProposalRow = typeof proposals.$inferSelect;
@@ -128,6 +129,7 @@ export async function propose(tx: Tx, kind: ControlledActionKind, input: unknown
     },
     by.operator,
   );
+  await queueApproverNotices(tx, row, action.role, by.now);
   return row;
 }
 

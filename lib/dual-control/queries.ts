@@ -1,6 +1,8 @@
 import { and, asc, count, desc, eq, gt, ne, or, lte } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { proposals } from "@/db/schema";
+import type { OperatorRole } from "@/lib/operators/records";
+import { ACTIONS } from "./actions";
 
 /** Read-only views of dual-control proposals for the console (issue 23 item 5). */
 export const PROPOSAL_PAGE_SIZE = 20;
@@ -28,4 +30,18 @@ export async function proposalQueue(db: Executor, view: "waiting" | "decided", p
 export async function proposalById(db: Executor, id: string) {
   const [row] = await db.select().from(proposals).where(eq(proposals.id, id));
   return row;
+}
+
+/**
+ * Waiting proposals `operator` may approve (the header's Approvals badge, issue 36 item 12): not
+ * their own, and of an action their role may approve.
+ */
+export async function approvableProposalCount(db: Executor, operator: { id: string; role: OperatorRole }, now: Date): Promise<number> {
+  const rows = await db
+    .select({ action: proposals.action, n: count() })
+    .from(proposals)
+    .where(and(waiting(now), ne(proposals.proposedBy, operator.id)))
+    .groupBy(proposals.action);
+  const adminOnly = (action: string) => (ACTIONS as Record<string, { role: OperatorRole } | undefined>)[action]?.role !== "reviewer";
+  return rows.filter((r) => operator.role === "admin" || !adminOnly(r.action)).reduce((sum, r) => sum + Number(r.n), 0);
 }

@@ -24,6 +24,8 @@ export interface JobPayloads {
   "sanctions.refresh": { list?: string };
   "notifications.otpDelivery": { deliveryId: string };
   "receipts.email": { transferId: string };
+  /** An e-mail to one operator who may approve a waiting proposal (issue 36 item 12). */
+  "proposals.notifyApprover": { proposalId: string; operatorId: string };
   "payouts.generateFiles": Record<string, never>;
   "payouts.writeFile": { payoutFileId: string };
   /** listVersionId: the new list version, or "matching-form-N" for the one rescreen after a change of the matching form. */

@@ -2,6 +2,7 @@ import { screenBeneficiary } from "@/lib/beneficiaries/screen-job";
 import { recomputeIdentityKeys } from "@/lib/customers/identity-key-job";
 import { screenCustomer } from "@/lib/customers/screen-job";
 import { expireKycSession } from "@/lib/kyc/expire-job";
+import { notifyApprover } from "@/lib/dual-control/notify";
 import { deliverOtp } from "@/lib/notifications/otp-delivery";
 import { generatePayoutFilesJob, writePayoutFileJob } from "@/lib/payouts/jobs";
 import { emailReceipt } from "@/lib/receipts/email-job";
@@ -42,6 +43,7 @@ export const jobRegistry = {
   "sanctions.rescreen": rescreenSubjects,
   "notifications.otpDelivery": deliverOtp,
   "receipts.email": emailReceipt,
+  "proposals.notifyApprover": notifyApprover,
   "payouts.generateFiles": generatePayoutFilesJob,
   "payouts.writeFile": writePayoutFileJob,
 } satisfies { [K in JobKind]: JobDefinition<JobPayload<K>> & { kind: K } } satisfies JobRegistry;

@@ -1,47 +1,26 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { ConsoleNav } from "@/components/console/nav";
 import { SignOutButton } from "@/components/console/sign-out";
+import { clock } from "@/lib/clock";
+import { navigationFor } from "@/lib/console/navigation";
 import { requireOperator } from "@/lib/console/session";
+import { approvableProposalCount } from "@/lib/dual-control/queries";
+import { ready } from "@/lib/platform/ready";
 
 export const dynamic = "force-dynamic";
 
-const QUEUES = [
-  ["/console", "Overview"],
-  ["/console/cases", "Cases"],
-  ["/console/review", "Review"],
-  ["/console/holds", "Holds"],
-  ["/console/beneficiaries", "Screening"],
-  ["/console/kyc-review", "KYC review"],
-  ["/console/bank-credits", "Bank credits"],
-  ["/console/customers", "Customers"],
-] as const;
-const ADMIN = [
-  ["/console/partners", "Partners"],
-  ["/console/webhooks", "Webhooks"],
-  ["/console/deliveries", "Failed deliveries"],
-  ["/console/payout-files", "Payout files"],
-  ["/console/ledger", "Ledger"],
-  ["/console/audit", "Audit log"],
-  ["/console/operators", "Operators"],
-] as const;
-
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const operator = await requireOperator();
-  const links = operator.role === "admin" ? [...QUEUES, ...ADMIN] : QUEUES;
+  const approvals = await approvableProposalCount(await ready(), operator, clock.now());
   return (
     <div className="min-h-screen">
       {/* One line from 1280 px up (issue 14): no wrapping, the operator's address truncates first. */}
       <header className="bg-slate-900 text-white" data-testid="console-header">
         <div className="flex items-center gap-x-2 whitespace-nowrap px-4 py-2">
           <span className="font-semibold">Remit Console</span>
-          <nav aria-label="Console" className="flex text-[13px]">
-            {links.map(([href, label]) => (
-              <Link key={href} href={href} className="rounded px-1 py-1.5 text-slate-200 hover:bg-slate-700 focus:outline-none focus:ring-2 focus:ring-white">
-                {label}
-              </Link>
-            ))}
-          </nav>
-          {/* The operator's own account (password, second factor): behind their name, the header has no room for another link. */}
+          <ConsoleNav groups={navigationFor(operator.role)} approvals={approvals} />
+          {/* The operator's own account (password, second factor): behind their name too. */}
           <Link
             href="/console/account"
             className="ml-auto min-w-0 truncate text-sm text-slate-300 hover:underline"
