@@ -48,3 +48,27 @@ export function FormFlash({ notice, error }: { notice?: string; error?: string }
     );
   return null;
 }
+
+/**
+ * The credentials an action created, each with how it is kept (issue 36 item 13: say it truly).
+ * A partner API key is stored as its hash only; a webhook secret is stored as issued, in the
+ * partner's settings, because the platform signs every delivery with it: it cannot be a hash.
+ */
+export function OnceSecrets({ once }: { once: Record<string, string> | undefined }) {
+  if (!once) return null;
+  return (
+    <>
+      {once.apiKey ? (
+        <ShownOnce label="New subscription key" value={once.apiKey}>
+          {once.keyId ? `Key ${once.keyId}: ` : ""}the partner sends it as Ocp-Apim-Subscription-Key. Only its hash is stored: it cannot be shown again.
+        </ShownOnce>
+      ) : null}
+      {once.webhookSecret ? (
+        <ShownOnce label="New webhook secret" value={once.webhookSecret}>
+          Deliveries are signed with it from now on. It is stored as issued in the partner&apos;s settings (the platform needs it to sign each delivery, so it
+          cannot be a hash); the console does not show it again: rotate it for a new one.
+        </ShownOnce>
+      ) : null}
+    </>
+  );
+}

@@ -34,6 +34,17 @@ export const proposals = pgTable(
     /** The subject as the proposer saw it, and as the approved action left it. */
     before: jsonb("before").$type<Record<string, unknown>>(),
     after: jsonb("after").$type<Record<string, unknown>>(),
+    /**
+     * What the proposal would make of the subject (issue 36 item 13: JWKS kids, URLs, limits...),
+     * written when proposed so the approver sees before and after before deciding.
+     */
+    proposed: jsonb("proposed").$type<Record<string, unknown>>(),
+    /**
+     * A credential the approved action created (a partner API key, a first webhook secret), for the
+     * proposer (the operator onboarding the partner) to reveal once: field-encrypted JSON bound to
+     * the proposal's id, cleared when revealed. Never shown to the approver.
+     */
+    secretForProposer: text("secret_for_proposer"),
     createdAt: createdAt(),
   },
   (t) => [

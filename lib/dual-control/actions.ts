@@ -51,7 +51,11 @@ export interface Performed {
   before: Record<string, unknown>;
   after: Record<string, unknown>;
   notice: string;
-  /** A credential the action created (a partner key): shown once to whoever ran it, never stored in the proposal. */
+  /**
+   * A credential the action created (a partner key, a first webhook secret): shown once to the
+   * operator who asked for it: whoever ran it at once, or the proposer after approval (kept
+   * encrypted on the proposal until they reveal it, never shown to the approver).
+   */
   once?: Record<string, string>;
 }
 
@@ -68,8 +72,11 @@ export interface ControlledAction<P> {
   subject(p: P): { type: string; id: string };
   /** Whether this instance waits for a second operator when the action is under dual control (default: always). */
   needsSecondOperator?(tx: Tx, p: P, now: Date): Promise<boolean>;
-  /** The queue's line and the subject as the proposer saw it; refuses what could not be approved anyway. */
-  describe(tx: Tx, p: P): Promise<{ summary: string; before: Record<string, unknown> }>;
+  /**
+   * The queue's line, the subject as the proposer saw it and what the action would make of it (the
+   * approver sees both before deciding, issue 36 item 13); refuses what could not be approved anyway.
+   */
+  describe(tx: Tx, p: P): Promise<{ summary: string; before: Record<string, unknown>; after: Record<string, unknown> }>;
   /** The action (its caller records the audit entry, with the proposal when there is one). */
   perform(tx: Tx, p: P, by: By): Promise<Performed>;
   /** What a declined (or withdrawn) proposal undoes in its subject, in the same transaction (default: nothing). */
@@ -155,7 +162,11 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
     needsSecondOperator: releaseNeedsSecond,
     describe: async (tx, p) => {
       const row = await transferFor(tx, p.transferId, "review.approved");
-      return { summary: `Approve transfer ${row.id} (${money(row.originAmount, row.originCurrency)}) out of review`, before: { state: row.state } };
+      return {
+        summary: `Approve transfer ${row.id} (${money(row.originAmount, row.originCurrency)}) out of review`,
+        before: { state: row.state },
+        after: { state: transferMachine.next(row.state, "review.approved").to },
+      };
     },
     perform: async (tx, p, { now }) => {
       const row = await lockedTransfer(tx, p.transferId);
@@ -181,6 +192,7 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
       return {
         summary: `Release transfer ${row.id} (${money(row.originAmount, row.originCurrency)}) from hold back to ${row.priorState}`,
         before: { state: row.state, priorState: row.priorState },
+        after: { state: row.priorState },
       };
     },
     perform: async (tx, p, { now }) => {
@@ -208,6 +220,7 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
       return {
         summary: `Clear screening case ${c.id} (${c.subjectType} ${c.subjectId}) as a false positive, releasing ${c.heldTransferIds.length} held transfer(s)`,
         before: { state: c.state, heldTransferIds: c.heldTransferIds },
+        after: { decision: "FALSE_POSITIVE", releasedTransferIds: c.heldTransferIds },
       };
     },
     perform: async (tx, p, { operator, reason, now }) => {
@@ -266,6 +279,7 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
       return {
         summary: `Match bank credit ${credit.bankReference} (${money(credit.amount, credit.currency)}) to transfer ${p.transferId}`,
         before: { state: credit.state, reason: credit.reason },
+        after: { transferId: p.transferId, funds: money(credit.amount, credit.currency) },
       };
     },
     perform: async (tx, p, { operator, now }) => {
@@ -295,6 +309,7 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
       return {
         summary: `Return ${money(returned, credit.currency)} to the payer: ${what}`,
         before: { state: credit.state, amount: credit.amount, toReturn: returned },
+        after: { state: "RETURN_REQUESTED", returned },
       };
     },
     perform: async (tx, p, { operator, now }) => {
@@ -315,7 +330,11 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
     subject: (p) => ({ type: "manualJournal", id: p.journalId }),
     describe: async (tx, p) => {
       const journal = await lockProposedJournal(tx, p.journalId);
-      return { summary: `Post manual journal ${journal.id}, "${journal.memo}": ${journalSummary(journal)}`, before: { state: journal.state } };
+      return {
+        summary: `Post manual journal ${journal.id}, "${journal.memo}": ${journalSummary(journal)}`,
+        before: { state: journal.state },
+        after: { state: "POSTED", lines: journal.lines },
+      };
     },
     perform: async (tx, p, { operator, now }) => {
       const posted = await postJournal(tx, { id: p.journalId, operator, now });
@@ -353,6 +372,7 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
       return {
         summary: `Pay ${money(p.amount, p.currency)} of partner fees to ${(await partnerOf(tx, p.partnerId)).name} from the collection account, bank reference ${p.bankReference}`,
         before: { owedMinor: owed.toString(), currency: p.currency },
+        after: { paid: money(p.amount, p.currency), bankReference: p.bankReference },
       };
     },
     perform: async (tx, p, { now }) => {
@@ -382,6 +402,7 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
       return {
         summary: `Pay transfer ${row.id} to a new destination ${method.masked} (the bank rejected the previous one)`,
         before: { payoutMethodId: row.payoutMethodId },
+        after: { payoutMethodId: p.payoutMethodId, destinationIdentifierMasked: method.masked },
       };
     },
     perform: async (tx, p, { now }) => {
@@ -412,6 +433,7 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
         return {
           summary: `Record the claim refund ${owed.id} of transfer ${row.id} (${money(owed.amount, owed.currency)}) as paid, bank reference ${p.bankReference}`,
           before: { claimRefundStatus: owed.state },
+          after: { claimRefundStatus: "PAID", bankReference: p.bankReference },
         };
       }
       const refund = await lockRefund(tx, row.id);
@@ -419,6 +441,7 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
       return {
         summary: `Record the refund of transfer ${row.id} (${money(row.totalCustomerCost, row.originCurrency)}) as paid, bank reference ${p.bankReference}`,
         before: { refundStatus: refund.state },
+        after: { refundStatus: "PAID", bankReference: p.bankReference },
       };
     },
     perform: async (tx, p, { now }) => {
@@ -463,7 +486,9 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
       const partner = await partnerOf(tx, p.partnerId);
       const before = partnerSettingsView(partner);
       const changed = [p.pricingMode !== partner.pricingMode ? `pricing mode to ${p.pricingMode}` : "", p.jwks ? "its JWKS" : ""].filter(Boolean);
-      return { summary: `Change the settings of partner ${partner.name} (${changed.join(", ") || "webhook, origins"})`, before };
+      // What the approver compares: the JWKS's key ids, the webhook URL and the origins, as they would be.
+      const after = partnerSettingsView({ pricingMode: p.pricingMode, webhookUrl: p.webhookUrl, returnOrigins: p.returnOrigins, jwks: p.jwks ?? partner.jwks });
+      return { summary: `Change the settings of partner ${partner.name} (${changed.join(", ") || "webhook, origins"})`, before, after };
     },
     perform: async (tx, p, { now }) => {
       const before = partnerSettingsView(await partnerOf(tx, p.partnerId));
@@ -487,7 +512,11 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
     role: "admin",
     input: z.object({ partnerId: z.string().min(1) }),
     subject: (p) => ({ type: "partner", id: p.partnerId }),
-    describe: async (tx, p) => ({ summary: `Issue a new API key to partner ${(await partnerOf(tx, p.partnerId)).name}`, before: {} }),
+    describe: async (tx, p) => ({
+      summary: `Issue a new API key to partner ${(await partnerOf(tx, p.partnerId)).name}`,
+      before: {},
+      after: { apiKey: "a new key, revealed once to the proposer after approval" },
+    }),
     perform: async (tx, p, { now }) => {
       const { keyId, apiKey } = await issueApiKey(tx, p.partnerId, now);
       return { targetType: "partner", targetId: p.partnerId, before: {}, after: { keyId }, notice: `Key ${keyId} issued.`, once: { apiKey, keyId } };
@@ -497,7 +526,11 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
     role: "admin",
     input: z.object({ partnerId: z.string().min(1), keyId: z.string().min(1) }),
     subject: (p) => ({ type: "partnerApiKey", id: p.keyId }),
-    describe: async (tx, p) => ({ summary: `Revoke API key ${p.keyId} of partner ${(await partnerOf(tx, p.partnerId)).name}`, before: { keyId: p.keyId } }),
+    describe: async (tx, p) => ({
+      summary: `Revoke API key ${p.keyId} of partner ${(await partnerOf(tx, p.partnerId)).name}`,
+      before: { keyId: p.keyId },
+      after: { revoked: p.keyId },
+    }),
     perform: async (tx, p, { now }) => {
       await revokeApiKey(tx, p.partnerId, p.keyId, now);
       return { targetType: "partner", targetId: p.partnerId, before: { keyId: p.keyId }, after: { revoked: p.keyId }, notice: `Key ${p.keyId} revoked.` };
@@ -516,6 +549,7 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
       return {
         summary: `Change the limits of partner ${partner.name} to ${p.currency} ${line(p.limits)}`,
         before: { currency: partner.limitCurrency, limits: tierLimitsOf(partner) },
+        after: { currency: p.currency, limits: p.limits },
       };
     },
     perform: async (tx, p, { now }) => {

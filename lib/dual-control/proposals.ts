@@ -10,7 +10,9 @@
  * - `approve(tx, proposalId, by)`: a different operator, with the action's role, approves: the
  *   action runs here, in the approver's transaction, and its audit entry (action name = kind)
  *   names the proposer, the approver, both reasons and the before/after. The proposer is refused
- *   (403 proposal.selfApproval); a lapsed one is marked LAPSED and refused (409).
+ *   (403 proposal.selfApproval); a lapsed one is marked LAPSED and refused (409). A credential the
+ *   action created is not the approver's to see: it is kept encrypted on the proposal until
+ *   `revealSecret(tx, proposalId, by)` hands it, once, to the proposer (issue 36 item 13).
  * - `decline(tx, proposalId, by)`: nothing runs (the action's `onDecline` hook undoes what its
  *   subject holds for it); audited `proposal.decline`. The proposer may decline (withdraw) their
  *   own proposal. `declineOpenFor(tx, kind, subject, by)` declines the one waiting on a subject.
@@ -23,6 +25,7 @@ import { newId } from "@/db/ids";
 import { proposals } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
+import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { DomainError, notFound, validationError } from "@/lib/errors";
 import type { Operator } from "@/lib/operators/records";
 import { effectsOf } from "@/lib/platform/unit-of-work";
@@ -99,7 +102,7 @@ export async function propose(tx: Tx, kind: ControlledActionKind, input: unknown
       details: { proposalId: open.id },
     });
   }
-  const { summary, before } = await action.describe(tx, p);
+  const { summary, before, after: proposed } = await action.describe(tx, p);
   const step = proposalMachine.next("none", "operator.propose");
   const [row] = await tx
     .insert(proposals)
@@ -116,6 +119,7 @@ export async function propose(tx: Tx, kind: ControlledActionKind, input: unknown
       proposedByEmail: by.operator.email,
       lapsesAt: addSeconds(by.now, PROPOSAL_LAPSE_DAYS * 86_400),
       before,
+      proposed,
       createdAt: by.now,
     })
     .returning();
@@ -124,7 +128,7 @@ export async function propose(tx: Tx, kind: ControlledActionKind, input: unknown
       action: "proposal.create",
       targetType: subject.type,
       targetId: subject.id,
-      after: { proposalId: row.id, action: kind, payload: p, before },
+      after: { proposalId: row.id, action: kind, payload: p, before, proposed },
       reason: by.reason,
     },
     by.operator,
@@ -159,8 +163,14 @@ async function move(tx: Tx, row: ProposalRow, trigger: "operator.approve" | "ope
   return moved;
 }
 
-/** The approver runs the proposed action (see the module comment). */
-export async function approve(tx: Tx, proposalId: string, by: By): Promise<{ proposal: ProposalRow; performed: Performed }> {
+/** The context a proposal's kept secret is encrypted under: it decrypts on its own row only. */
+const secretContext = (proposalId: string) => `proposal-secret:${proposalId}`;
+
+/**
+ * The approver runs the proposed action (see the module comment). What it shows once is not in the
+ * answer: it is kept for the proposer (`secretKept`).
+ */
+export async function approve(tx: Tx, proposalId: string, by: By): Promise<{ proposal: ProposalRow; performed: Omit<Performed, "once">; secretKept: boolean }> {
   const row = await lockOpen(tx, proposalId, "operator.approve", by.now);
   if (row.proposedBy === by.operator.id) {
     throw new DomainError("proposal.selfApproval", {
@@ -171,13 +181,15 @@ export async function approve(tx: Tx, proposalId: string, by: By): Promise<{ pro
   const { action, input } = parsed(row.action, row.payload);
   requireRole(action, by.operator);
   // The proposer's reason is the action's; the approver's is kept beside it.
-  const performed = await action.perform(tx, input, { ...by, reason: row.reason });
+  const { once, ...performed } = await action.perform(tx, input, { ...by, reason: row.reason });
+  const cipher = once ? await destinationCipher(tx) : null;
   const proposal = await move(tx, row, "operator.approve", {
     decidedBy: by.operator.id,
     decidedByEmail: by.operator.email,
     decidedAt: by.now,
     decisionReason: by.reason,
     after: performed.after,
+    secretForProposer: once && cipher ? cipher.encrypt(JSON.stringify(once), secretContext(row.id)) : null,
   });
   const entry = auditOf(row.action, performed, row.reason);
   await effectsOf(tx).audit.record(
@@ -194,7 +206,30 @@ export async function approve(tx: Tx, proposalId: string, by: By): Promise<{ pro
     },
     by.operator,
   );
-  return { proposal, performed };
+  return { proposal, performed, secretKept: !!once };
+}
+
+/**
+ * The proposer reveals what their approved proposal created (a partner key, a first webhook
+ * secret), once: the encrypted copy is cleared in the same transaction, so a second reveal (or a
+ * second tab) finds nothing. Only the proposer may; audited without the secret.
+ */
+export async function revealSecret(tx: Tx, proposalId: string, by: By): Promise<Record<string, string>> {
+  const [row] = await tx.select().from(proposals).where(eq(proposals.id, proposalId)).for("update");
+  if (!row) throw notFound("proposal");
+  if (row.proposedBy !== by.operator.id) {
+    throw new DomainError("proposal.roleInsufficient", { message: "Only the operator who proposed this may reveal what it created." });
+  }
+  // Revealed already (or nothing was created): a lost one is replaced by rotating or issuing anew.
+  if (!row.secretForProposer)
+    throw notFound("proposal", "Nothing to reveal: it was revealed once already. Rotate the secret or issue a new key if it was lost.");
+  const once = JSON.parse((await destinationCipher(tx)).decrypt(row.secretForProposer, secretContext(row.id))) as Record<string, string>;
+  await tx.update(proposals).set({ secretForProposer: null }).where(eq(proposals.id, row.id));
+  await effectsOf(tx).audit.record(
+    { action: "proposal.secret.reveal", targetType: row.subjectType, targetId: row.subjectId, after: { proposalId: row.id, revealed: Object.keys(once) } },
+    by.operator,
+  );
+  return once;
 }
 
 /** A different operator (or the proposer, withdrawing it) declines: nothing runs. */

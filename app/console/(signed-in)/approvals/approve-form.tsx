@@ -1,21 +1,18 @@
 "use client";
 
 import { useActionState } from "react";
-import { FormFlash, ShownOnce } from "@/components/console/shown-once";
+import { FormFlash, OnceSecrets } from "@/components/console/shown-once";
 import { danger, input, primary } from "@/components/console/ui";
 import type { FormState } from "@/lib/console/action";
-import { approveProposal, declineProposal } from "./actions";
-
-/** What an approved action may show once, by its name in the action's answer. */
-const ONCE_LABELS: Record<string, string> = { apiKey: "New subscription key", webhookSecret: "New webhook secret" };
+import { approveProposal, declineProposal, revealProposalSecret } from "./actions";
 
 /**
- * Approve or decline a proposal, with a reason. Approval answers this submission only
- * (useActionState): what the action shows once (a partner key, a first webhook secret) is never in
- * a URL; the queue refreshes.
+ * Approve or decline a proposal, with a reason; the queue refreshes. What the approved action
+ * created to show once (a partner key, a first webhook secret) is never shown here: it waits for
+ * the proposer (RevealSecretForm).
  */
 export function DecideProposalForm({ proposalId, back, open }: { proposalId: string; back: string; open: boolean }) {
-  const [state, approveAction, pending] = useActionState<FormState<Record<string, string>>, FormData>(approveProposal, {});
+  const [state, approveAction, pending] = useActionState<FormState<unknown>, FormData>(approveProposal, {});
   return (
     <div>
       {open ? (
@@ -34,15 +31,30 @@ export function DecideProposalForm({ proposalId, back, open }: { proposalId: str
         </form>
       ) : null}
       <FormFlash notice={state.notice} error={state.error} />
-      {state.once
-        ? Object.entries(ONCE_LABELS).map(([key, label]) =>
-            state.once?.[key] ? (
-              <ShownOnce key={key} label={label} value={state.once[key]}>
-                Shown to you once: only its hash is stored.
-              </ShownOnce>
-            ) : null,
-          )
-        : null}
+    </div>
+  );
+}
+
+/**
+ * The proposer's one look at what their approved proposal created: the answer to this submission
+ * only (useActionState), never in a URL; the encrypted copy is gone once revealed.
+ */
+export function RevealSecretForm({ proposalId, back, available }: { proposalId: string; back: string; available: boolean }) {
+  const [state, action, pending] = useActionState<FormState<Record<string, string>>, FormData>(revealProposalSecret, {});
+  return (
+    <div data-testid="reveal-secret">
+      {state.once || !available ? null : (
+        <form action={action} className="flex flex-wrap items-center gap-2">
+          <input type="hidden" name="proposalId" value={proposalId} />
+          <input type="hidden" name="back" value={back} />
+          <p className="text-sm">Your proposal was approved and created a credential for the partner: you may see it once.</p>
+          <button className={primary} disabled={pending}>
+            Reveal once
+          </button>
+        </form>
+      )}
+      <FormFlash notice={state.once ? undefined : state.notice} error={state.error} />
+      <OnceSecrets once={state.once} />
     </div>
   );
 }

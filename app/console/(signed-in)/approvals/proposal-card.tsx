@@ -6,8 +6,41 @@ import type { ProposalRow } from "@/lib/dual-control/proposals";
 
 type Item = ProposalRow;
 
-/** The before/after an operator decides on, as compact JSON. */
-const json = (v: unknown) => (v && Object.keys(v).length ? JSON.stringify(v) : "—");
+/** One value of the before/after table: text as is, anything else as compact JSON. */
+const shown = (v: unknown) => (v === undefined ? "—" : typeof v === "string" ? v : JSON.stringify(v));
+
+/**
+ * What the proposal changes, key by key: the subject before, and after (as proposed while it
+ * waits, as the approved action left it once approved). Issue 36 item 13: the approver sees both
+ * before deciding (JWKS key ids, URLs, limits...).
+ */
+function Change({ before, after, afterLabel }: { before: Record<string, unknown>; after: Record<string, unknown>; afterLabel: string }) {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  if (keys.length === 0) return null;
+  return (
+    <table className="mt-2 w-full text-sm" data-testid="proposal-change">
+      <thead>
+        <tr className="text-left text-slate-500">
+          <th className="p-1">Field</th>
+          <th className="p-1">Before</th>
+          <th className="p-1">{afterLabel}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {keys.map((k) => {
+          const changed = shown(before[k]) !== shown(after[k]);
+          return (
+            <tr key={k} className="border-t align-top" data-testid={`change-${k}`}>
+              <td className="p-1 font-mono text-xs">{k}</td>
+              <td className="break-all p-1 font-mono text-xs">{shown(before[k])}</td>
+              <td className={`break-all p-1 font-mono text-xs ${changed ? "bg-amber-50 font-semibold" : ""}`}>{shown(after[k])}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
 
 /** A proposal as the queue and its own page show it (one still PROPOSED past its 30 days reads LAPSED). */
 export function ProposalCard({ p, waiting, children }: { p: Item; waiting: boolean; children?: ReactNode }) {
@@ -37,16 +70,6 @@ export function ProposalCard({ p, waiting, children }: { p: Item; waiting: boole
           <dt className="inline text-slate-600">Reason: </dt>
           <dd className="inline">{p.reason}</dd>
         </div>
-        <div className="sm:col-span-2">
-          <dt className="inline text-slate-600">Before: </dt>
-          <dd className="inline break-all font-mono text-xs">{json(p.before)}</dd>
-        </div>
-        {p.after ? (
-          <div className="sm:col-span-2">
-            <dt className="inline text-slate-600">After: </dt>
-            <dd className="inline break-all font-mono text-xs">{json(p.after)}</dd>
-          </div>
-        ) : null}
         {waiting ? (
           <div>
             <dt className="inline text-slate-600">Lapses: </dt>
@@ -61,6 +84,11 @@ export function ProposalCard({ p, waiting, children }: { p: Item; waiting: boole
           </div>
         ) : null}
       </dl>
+      <Change
+        before={p.before ?? {}}
+        after={(p.state === "APPROVED" ? p.after : p.proposed) ?? {}}
+        afterLabel={p.state === "APPROVED" ? "After (as approved)" : "After (as proposed)"}
+      />
       {children}
     </Card>
   );

@@ -25,13 +25,20 @@ export const createPartnerAction = consoleAction(
   },
 );
 
-/** A controlled action's answer to a form read with useActionState: the notice, and what it shows once. */
+/**
+ * A controlled action's answer to a form read with useActionState: the notice, and what it shows
+ * once; a proposal says where what it may create will be revealed (to this operator, once).
+ */
 function formAnswer(acted: Acted) {
-  return acted.kind === "performed" && acted.performed.once ? { notice: acted.performed.notice, once: acted.performed.once } : { notice: actedNotice(acted) };
+  if (acted.kind === "performed") return acted.performed.once ? { notice: acted.performed.notice, once: acted.performed.once } : { notice: actedNotice(acted) };
+  return {
+    notice: `${actedNotice(acted)} Anything it creates to hand to the partner (a key, a first webhook secret) is then revealed to you once on the proposal's page.`,
+  };
 }
 
 // The new key is shown once, on the page that asked (useActionState: never in a URL), and never
-// stored in clear. Under dual control it is issued when a second operator approves, to them.
+// stored in clear. Under dual control it is issued when a second operator approves, and revealed
+// once to the proposer (issue 36 item 13), never to the approver.
 export const issueKeyAction = consoleFormAction("admin", z.object({ partnerId: z.string().min(1) }), async ({ tx, input, operator, now }) =>
   formAnswer(await act(tx, "partner.apiKey.issue", { partnerId: input.partnerId }, { operator, reason: "Issue a new API key", now })),
 );
@@ -43,8 +50,8 @@ export const revokeKeyAction = consoleAction(
     actedNotice(await act(tx, "partner.apiKey.revoke", { partnerId: input.partnerId, keyId: input.keyId }, { operator, reason: "Revoke an API key", now })),
 );
 
-// A webhook URL set for the first time creates the partner's secret: shown once, to whoever runs
-// the change (the approver under dual control).
+// A webhook URL set for the first time creates the partner's secret: shown once, to the operator
+// who asked for the change (under dual control: revealed to the proposer after approval).
 export const updatePartnerAction = consoleFormAction(
   "admin",
   z.object({

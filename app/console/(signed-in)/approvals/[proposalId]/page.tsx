@@ -4,14 +4,15 @@ import { clock } from "@/lib/clock";
 import { requireOperator } from "@/lib/console/session";
 import { proposalById } from "@/lib/dual-control/queries";
 import { ready } from "@/lib/platform/ready";
-import { DecideProposalForm } from "../approve-form";
+import { DecideProposalForm, RevealSecretForm } from "../approve-form";
 import { ProposalCard } from "../proposal-card";
 
 export const metadata = { title: "Proposal · Console" };
 
 /**
  * One proposal and its decision. The form stays mounted after the decision (it only loses its
- * fields), so what an approval shows once (a new partner key) survives the page's refresh.
+ * fields), so its notice survives the page's refresh. Once approved, its proposer may reveal what
+ * it created (a new partner key, a first webhook secret) once, here.
  */
 export default async function Proposal({ params, searchParams }: { params: Promise<{ proposalId: string }>; searchParams: SearchParams }) {
   const operator = await requireOperator();
@@ -39,6 +40,11 @@ export default async function Proposal({ params, searchParams }: { params: Promi
             <p className="mb-2 text-sm text-slate-600">You proposed this: another operator approves it. You may decline (withdraw) it.</p>
           ) : null}
           <DecideProposalForm proposalId={p.id} back={`/console/approvals/${p.id}`} open={waiting} />
+          {/* Issue 36 item 13: what the approved action created is the proposer's, once. */}
+          {/* Mounted whether or not something is left to reveal, so the revealed value survives the refresh that follows. */}
+          {p.state === "APPROVED" && p.proposedBy === operator.id ? (
+            <RevealSecretForm proposalId={p.id} back={`/console/approvals/${p.id}`} available={!!p.secretForProposer} />
+          ) : null}
         </div>
       </ProposalCard>
     </>

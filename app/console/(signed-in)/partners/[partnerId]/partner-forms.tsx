@@ -1,14 +1,16 @@
 "use client";
 
 import { useActionState } from "react";
-import { FormFlash, ShownOnce } from "@/components/console/shown-once";
+import { FormFlash, OnceSecrets } from "@/components/console/shown-once";
 import { input, primary } from "@/components/console/ui";
 import type { FormState } from "@/lib/console/action";
 import { issueKeyAction, updatePartnerAction } from "../actions";
 
 /**
  * "Issue a new key": the key comes back to this submission only (useActionState), never in a URL,
- * a redirect or a log, and the list above refreshes with its prefix (issue 20 item 10).
+ * a redirect or a log, and the list above refreshes with its prefix (issue 20 item 10). Under dual
+ * control it is issued on approval and revealed once to this operator, the proposer, on the
+ * proposal's page (issue 36 item 13).
  */
 export function IssueKeyForm({ partnerId, back }: { partnerId: string; back: string }) {
   const [state, action, pending] = useActionState<FormState<Record<string, string>>, FormData>(issueKeyAction, {});
@@ -22,11 +24,7 @@ export function IssueKeyForm({ partnerId, back }: { partnerId: string; back: str
         </button>
       </form>
       <FormFlash notice={state.once ? undefined : state.notice} error={state.error} />
-      {state.once && (
-        <ShownOnce label="New subscription key" value={state.once.apiKey}>
-          Key {state.once.keyId}: the partner sends it as Ocp-Apim-Subscription-Key. Only its hash is stored.
-        </ShownOnce>
-      )}
+      <OnceSecrets once={state.once} />
     </div>
   );
 }
@@ -76,11 +74,7 @@ export function SettingsForm({ partnerId, back, values: v }: { partnerId: string
         </div>
       </form>
       <FormFlash notice={state.notice} error={state.error} />
-      {state.once && (
-        <ShownOnce label="New webhook secret" value={state.once.webhookSecret}>
-          The endpoint&apos;s first secret: deliveries are signed with it from now on.
-        </ShownOnce>
-      )}
+      <OnceSecrets once={state.once} />
     </>
   );
 }
