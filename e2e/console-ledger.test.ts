@@ -21,7 +21,9 @@ describe("console: ledger", () => {
       await advanceTo(s.c, s.transferId, "topay", "reqpay", "paid");
       const page = await signedInPage(e2e.browser, ADMIN);
 
-      await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Ledger" }).click();
+      const nav = page.getByRole("navigation", { name: "Console" });
+      await nav.getByRole("button", { name: "Books" }).click();
+      await nav.getByRole("link", { name: "Ledger", exact: true }).click();
       await page.waitForURL(consoleUrl("/ledger"));
       const table = page.getByTestId("trial-balance");
       await table.waitFor();

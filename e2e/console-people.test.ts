@@ -46,7 +46,12 @@ async function headerLine(page: Page) {
   const header = page.getByTestId("console-header");
   const box = (await header.boundingBox())!;
   const centers = await header.evaluate((el) =>
-    [el.querySelector("span"), ...el.querySelectorAll("nav a"), el.querySelector('[data-testid="operator"]'), el.querySelector("button")].map((n) => {
+    [
+      el.querySelector("span"),
+      ...el.querySelectorAll("nav [data-nav-top]"),
+      el.querySelector('[data-testid="operator"]'),
+      el.querySelector("button:not([data-nav-top])"),
+    ].map((n) => {
       const r = n!.getBoundingClientRect();
       return Math.round(r.top + r.height / 2);
     }),

@@ -94,7 +94,8 @@ describe("console: webhook secret and endpoint", () => {
     const partnerPath = new URL(page.url()).pathname;
 
     // A new key is under dual control (issue 23 item 5): proposed here, issued when a second admin
-    // approves, and shown once to that admin.
+    // approves, and revealed once to its proposer, the operator onboarding the partner, never to the
+    // approver (issue 36 item 13).
     await page.getByRole("button", { name: "Issue a new key" }).click();
     const proposed = page.getByRole("status").filter({ hasText: "Proposed for a second operator" });
     await proposed.waitFor();
@@ -102,11 +103,25 @@ describe("console: webhook secret and endpoint", () => {
     const checker = await signedInPage(e2e.browser, await createOperatorInConsole(page, "admin", "Key Checker"));
     checker.on("request", (r) => seen.push(r.url()));
     checker.on("response", (r) => seen.push(r.headers()["location"] ?? ""));
-    await approveProposal(checker, proposalId, "Partner asked for a second key");
-    const keyField = checker.getByLabel("New subscription key");
+    const approved = await approveProposal(checker, proposalId, "Partner asked for a second key");
+    assert.match(approved, /revealed once to admin@example\.com, the proposer/);
+    assert.equal(await checker.getByLabel("New subscription key").count(), 0, "the approver is not shown the key");
+    assert.ok(!(await checker.content()).includes("pk_"), "nor is it anywhere on the approver's page");
+    await checker.reload();
+    assert.equal(await checker.getByRole("button", { name: "Reveal once" }).count(), 0, "nor may the approver reveal it");
+
+    await page.goto(consoleUrl(`/approvals/${proposalId}`));
+    await page.getByRole("button", { name: "Reveal once" }).click();
+    const keyField = page.getByLabel("New subscription key");
     await keyField.waitFor();
     const key = await keyField.inputValue();
     assert.match(key, /^pk_[A-Za-z0-9_-]{20,}$/, "the full key");
+    assert.match((await page.getByTestId("reveal-secret").textContent()) ?? "", /Only its hash is stored/);
+    await screenshot(page, "console-proposal-key-revealed-to-proposer");
+    await page.reload();
+    await page.getByTestId("proposal").waitFor();
+    assert.equal(await page.getByRole("button", { name: "Reveal once" }).count(), 0, "revealed once: nothing left to reveal");
+    assert.ok(!(await page.content()).includes(key));
     await page.goto(`${new URL(consoleUrl()).origin}${partnerPath}`);
     await page.getByText(`${key.slice(0, 8)}…`).waitFor(); // the list shows the new key's prefix
     const health = await call("GET", "/v1/auth/health", { key });
@@ -118,6 +133,10 @@ describe("console: webhook secret and endpoint", () => {
     await secretField.waitFor();
     const secret = await secretField.inputValue();
     assert.match(secret, /^whsec_[A-Za-z0-9+/]{32}$/, "the full secret");
+    // How it is kept, truly (issue 36 item 13): a webhook secret signs deliveries, so it cannot be a hash.
+    const secretBox = page.getByRole("status").filter({ has: page.getByLabel("New webhook secret") });
+    assert.match((await secretBox.textContent()) ?? "", /stored as issued/);
+    assert.doesNotMatch((await secretBox.textContent()) ?? "", /hash is stored/);
     const stored = await call("PUT", "/v1/sandbox/partner", { key, body: {} });
     assert.equal(stored.body.webhookSecret, secret, "the secret shown is the endpoint's secret");
     await screenshot(page, "console-partner-key-and-first-secret");

@@ -33,9 +33,9 @@ const only = process.argv[2]; // optional: "lint", "unit", "integration" or "e2e
 const totals = { passed: 0, failed: 0 };
 
 /**
- * A stage's test files. TEST_FILTER (a substring of the path) narrows every stage to the files
- * that name it: `TEST_FILTER=claims node scripts/test.mjs integration` builds, starts the servers
- * and runs only those, for a developer working on one area.
+ * A stage's test files. TEST_FILTER (a substring of the path, or several separated by commas)
+ * narrows every stage to the files that name one: `TEST_FILTER=claims node scripts/test.mjs
+ * integration` builds, starts the servers and runs only those, for a developer working on one area.
  */
 function testFiles(dir) {
   const abs = path.join(root, dir);
@@ -43,7 +43,7 @@ function testFiles(dir) {
   return readdirSync(abs, { recursive: true })
     .filter((f) => f.endsWith(".test.ts"))
     .map((f) => path.join(dir, f))
-    .filter((f) => !filter || f.includes(filter))
+    .filter((f) => !filter || filter.split(",").some((part) => f.includes(part)))
     .sort();
 }
 

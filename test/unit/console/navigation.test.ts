@@ -30,7 +30,14 @@ test("every console page without an id in its path is in the header", () => {
   assert.ok(standalone.length >= 25, `found ${standalone.length} pages`);
   const missing = standalone.filter((p) => !reachable.has(p.url)).map((p) => p.url);
   assert.deepEqual(missing, [], "pages no header link reaches");
-  for (const name of ["/console/approvals", "/console/claims", "/console/refunds", "/console/monitoring", "/console/screening-cases", "/console/ledger/month"]) {
+  for (const name of [
+    "/console/approvals",
+    "/console/claims",
+    "/console/refunds",
+    "/console/monitoring",
+    "/console/screening-cases",
+    "/console/ledger/month",
+  ]) {
     assert.ok(reachable.has(name), name);
   }
 });

@@ -121,13 +121,22 @@ test("a partner change shows its after before approval: the JWKS's key ids and t
       act(
         tx,
         "partner.update",
-        { partnerId: partner, pricingMode: "PARTNER_SIGNED", webhookUrl: "https://hooks.partner.example/remit", returnOrigins: ["https://app.partner.example"], jwks },
+        {
+          partnerId: partner,
+          pricingMode: "PARTNER_SIGNED",
+          webhookUrl: "https://hooks.partner.example/remit",
+          returnOrigins: ["https://app.partner.example"],
+          jwks,
+        },
         { operator: onboarder, reason: "Onboarding", now },
       ),
     { db },
   );
   assert.equal(acted.kind, "proposed");
-  const [row] = await db.select().from(proposals).where(eq(proposals.id, acted.kind === "proposed" ? acted.proposal.id : ""));
+  const [row] = await db
+    .select()
+    .from(proposals)
+    .where(eq(proposals.id, acted.kind === "proposed" ? acted.proposal.id : ""));
   assert.deepEqual(row.before, { pricingMode: "SERVICE_PRICED", webhookUrl: null, returnOrigins: [], jwksKids: [] });
   assert.deepEqual(row.proposed, {
     pricingMode: "PARTNER_SIGNED",

@@ -31,17 +31,15 @@ before(async () => {
     .where(eq(customers.id, owner.customerId));
   paid = (await registeredTransfer(db, owner)).id;
   await db.update(transfers).set({ originAmount: "52.990000", totalCustomerCost: "55.980000" }).where(eq(transfers.id, paid));
-  await db
-    .insert(fundingSessions)
-    .values({
-      id: newId("fs"),
-      transferId: paid,
-      state: "SUCCEEDED",
-      method: "BANK_TRANSFER",
-      creditorReference: REFERENCE,
-      expiresAt: addSeconds(now, 1800),
-      createdAt: now,
-    });
+  await db.insert(fundingSessions).values({
+    id: newId("fs"),
+    transferId: paid,
+    state: "SUCCEEDED",
+    method: "BANK_TRANSFER",
+    creditorReference: REFERENCE,
+    expiresAt: addSeconds(now, 1800),
+    createdAt: now,
+  });
   await db.insert(bankCredits).values({
     id: newId("bcr"),
     bankReference: `SEARCH-${paid}`,
