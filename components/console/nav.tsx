@@ -19,16 +19,18 @@ const top = "rounded px-1.5 py-1.5 text-slate-200 hover:bg-slate-700 focus:outli
  */
 export function ConsoleNav({ groups, approvals }: { groups: NavGroup[]; approvals: number }) {
   const pathname = usePathname();
-  const [open, setOpen] = useState<string | null>(null);
+  // The menu open and the page it was opened on: a page change closes it without an effect.
+  const [opened, setOpened] = useState<{ group: string; on: string } | null>(null);
+  const open = opened?.on === pathname ? opened.group : null;
+  const setOpen = (group: string | null) => setOpened(group ? { group, on: pathname } : null);
   const ref = useRef<HTMLElement>(null);
-  useEffect(() => setOpen(null), [pathname]);
   useEffect(() => {
     if (!open) return;
     const outside = (e: MouseEvent) => {
-      if (!ref.current?.contains(e.target as Node)) setOpen(null);
+      if (!ref.current?.contains(e.target as Node)) setOpened(null);
     };
     const escape = (e: KeyboardEvent) => {
-      if (e.key === "Escape") setOpen(null);
+      if (e.key === "Escape") setOpened(null);
     };
     document.addEventListener("mousedown", outside);
     document.addEventListener("keydown", escape);
