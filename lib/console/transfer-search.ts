@@ -13,7 +13,12 @@ import { PAGE_SIZE } from "./queries";
  * beneficiary's. The state and a date range (the transfer's creation, UTC days) narrow it.
  */
 export const TransferSearch = z.object({
-  q: z.string().trim().max(140).default(""),
+  // Longer than any id, reference or name: cut, never refused (a page cannot answer 400).
+  q: z
+    .string()
+    .trim()
+    .default("")
+    .transform((q) => q.slice(0, 140)),
   state: z.enum(TRANSFER_STATES).optional().catch(undefined),
   from: z.iso.date().optional().catch(undefined),
   to: z.iso.date().optional().catch(undefined),
