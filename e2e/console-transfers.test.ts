@@ -16,6 +16,7 @@ import {
 import { setupE2eFile } from "./support/setup";
 import { fundingScenario } from "../test/integration/transfers/support";
 import { call } from "../test/integration/support";
+import { camt053 } from "../test/support/camt053";
 
 // Issue 36 items 11-13: the console's transfers list and search, names beside ids, claims with
 // their transfer; the grouped navigation reaching every page, the Overview's new tiles and the
@@ -59,6 +60,13 @@ describe("console: transfers, navigation and approvals", () => {
       const s = await fundingScenario({ fresh: true });
       const bt = await call("POST", `/v1/sandbox/funding-sessions/${s.confirmed.fundingSession.fundingSessionId}/bank-transfer`, { token: s.c.token });
       assert.equal(bt.status, 200, bt.text);
+      // Paid by bank transfer with its RF reference (a claim needs a funded transfer).
+      const bankRef = `E2E-${randomUUID().slice(0, 8).toUpperCase()}`;
+      const xml = camt053([{ bankReference: bankRef, amount: bt.body.amount, currency: bt.body.currency, reference: bt.body.reference }], {
+        messageId: `E2E-${bankRef}`,
+      });
+      const imported = await call("POST", "/v1/sandbox/bank-statements", { rawBody: xml, headers: { "content-type": "application/xml" } });
+      assert.equal(imported.body.matched, 1, imported.text);
       const profile = (await call("GET", "/v1/core/profile", { token: s.c.token })).body;
       const name = `${profile.firstName} ${profile.lastName}`;
       const claim = await call("POST", `/v1/core/transfers/${s.transferId}/claims`, {
@@ -84,9 +92,9 @@ describe("console: transfers, navigation and approvals", () => {
       await row.waitFor();
       await search(page, { q: s.transferId });
       assert.equal(await page.getByTestId("transfers-table").locator("tbody tr").count(), 1);
-      await search(page, { q: bt.body.amount, state: "funding" });
+      await search(page, { q: bt.body.amount, state: "funded" });
       await row.waitFor();
-      await search(page, { q: bt.body.amount, state: "paid" });
+      await search(page, { q: bt.body.amount, state: "canceled" });
       assert.equal(await row.count(), 0, "the state narrows");
 
       // Its page: the customer and the partner by name beside their ids.
@@ -102,7 +110,7 @@ describe("console: transfers, navigation and approvals", () => {
       const essentials = page.getByTestId(`claim-transfer-${claim.body.claimId}`);
       await essentials.waitFor();
       const claimText = (await essentials.textContent()) ?? "";
-      assert.ok(claimText.includes(name) && claimText.includes(s.c.subscriptionId) && claimText.includes("funding"), claimText);
+      assert.ok(claimText.includes(name) && claimText.includes(s.c.subscriptionId) && /funded|topay|reqpay|paid/.test(claimText), claimText);
       assert.match(claimText, /partner_demo/);
       await screenshot(page, "console-claims-with-transfer");
       await page.context().close();
@@ -114,6 +122,8 @@ describe("console: transfers, navigation and approvals", () => {
     { timeout: CONSOLE_TEST_TIMEOUT },
     async () => {
       const page = await signedInPage(e2e.browser, ADMIN);
+      proposer = await createOperatorInConsole(page, "admin", "Olga Onboarder");
+      approver = await createOperatorInConsole(page, "admin", "Abe Approver");
       const nav = page.getByRole("navigation", { name: "Console" });
       const hrefs: string[] = [];
       for (const group of ["Money", "Compliance", "Books", "Partners", "Settings"]) {
@@ -138,8 +148,6 @@ describe("console: transfers, navigation and approvals", () => {
         assert.match((await page.getByTestId(`count-${tile}`).textContent()) ?? "", /^\d+$/, tile);
       }
       await screenshot(page, "console-overview-tiles");
-      proposer = await createOperatorInConsole(page, "admin", "Olga Onboarder");
-      approver = await createOperatorInConsole(page, "admin", "Abe Approver");
       await page.context().close();
     },
   );
@@ -148,6 +156,7 @@ describe("console: transfers, navigation and approvals", () => {
     "a partner change shows before and after to its approver, whose badge counts it; the first webhook secret is revealed to the proposer",
     { timeout: CONSOLE_TEST_TIMEOUT },
     async () => {
+      assert.ok(proposer && approver, "the previous test created both operators");
       const olga = await signedInPage(e2e.browser, proposer);
       const abe = await signedInPage(e2e.browser, approver);
       const before = { olga: await badge(olga), abe: await badge(abe) };
