@@ -163,6 +163,7 @@ describe("console: webhook secret and endpoint", () => {
     assert.deepEqual(await table.locator("tbody tr td:nth-child(3)").allTextContents(), [
       "partner.update",
       "partner.update",
+      "proposal.secret.reveal",
       "partner.apiKey.issue",
       "proposal.create",
       "partner.create",

@@ -6,8 +6,8 @@ import type { ProposalRow } from "@/lib/dual-control/proposals";
 
 type Item = ProposalRow;
 
-/** One value of the before/after table: text as is, anything else as compact JSON. */
-const shown = (v: unknown) => (v === undefined ? "—" : typeof v === "string" ? v : JSON.stringify(v));
+/** One value of the before/after table: none as a dash, text as is, anything else as compact JSON. */
+const shown = (v: unknown) => (v === undefined || v === null ? "—" : typeof v === "string" ? v : JSON.stringify(v));
 
 /**
  * What the proposal changes, key by key: the subject before, and after (as proposed while it
