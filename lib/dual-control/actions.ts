@@ -257,6 +257,7 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
       return {
         summary: `Release ${money(fromMinor(blocked.blockedMinor, blocked.currency), blocked.currency)} of transfer ${p.transferId} blocked under screening case ${c.id} under licence ${p.licenceReference}, refunding the payer`,
         before: { caseId: c.id, blockedMinor: blocked.blockedMinor.toString(), currency: blocked.currency },
+        after: { caseId: c.id, blockedMinor: "0", licenceReference: p.licenceReference, refund: "to the payer" },
       };
     },
     perform: async (tx, p, { now }) => {
