@@ -139,6 +139,8 @@ export const ERROR_STATUS = {
   "funding.methodUnavailable": 409,
   // 409 (ours, issue 25): console: a claim already resolved
   "claim.stateInvalid": 409,
+  // 409 (ours, issue 36): a claim of that type already unresolved on the transfer
+  "claim.alreadyOpen": 409,
   // 410
   "transfer.quoteExpired": 410,
   "kyc.sessionExpired": 410,

@@ -11,13 +11,13 @@ import { claims, claimStateHistory } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { dateAvailable } from "@/lib/delivery/transfer-delivery";
 import { DomainError, notFound, validationError } from "@/lib/errors";
-import { fromMinor, toMinor } from "@/lib/ledger";
+import { toMinor } from "@/lib/ledger";
 import { parseMoneyAmount } from "@/lib/money/amount";
 import { toWireAmount } from "@/lib/money/format";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { fundedAtOf } from "@/lib/transfers/funded-at";
-import { writtenOffShortfall } from "@/lib/transfers/postings";
 import { lockTransfer, transferInScope } from "@/lib/transfers/records";
+import { refundableOf, refundableWords } from "@/lib/transfers/refundable";
 import { oweClaimRefund } from "./claim-refunds";
 import { claimMachine, type ClaimOutcome, type ClaimStatus, type ClaimTrigger, type ClaimType } from "./state-machine";
 
@@ -28,6 +28,9 @@ const DAY = 86_400;
 export const CLAIM_WINDOW_DAYS = 180;
 /** Regulation E 1005.33(c): the provider resolves within 90 days of the notice. */
 export const CLAIM_DUE_DAYS = 90;
+
+/** A claim still to be answered: at most one per transfer and type. */
+export const UNRESOLVED: ClaimStatus[] = ["OPEN", "INVESTIGATING"];
 
 /** A claim as the customer and the partner see it (API and events). */
 export function claimView(c: ClaimRow) {
@@ -91,6 +94,18 @@ export async function reportClaim(tx: Tx, input: { subscriptionId: string; trans
       message: `Errors can be reported until ${CLAIM_WINDOW_DAYS} days after the date the money was available.`,
       details: { dateAvailable: available.toISOString(), claimWindowEndedAt: windowEnds.toISOString() },
     });
+  // One unresolved claim per transfer and type (issue 36 item 1): the transfer's lock above
+  // serialises reports (no unique index: databases from before may hold several, docs/decisions.md).
+  const [open] = await tx
+    .select({ id: claims.id, state: claims.state })
+    .from(claims)
+    .where(and(eq(claims.transferId, transfer.id), eq(claims.type, input.type), inArray(claims.state, UNRESOLVED)))
+    .limit(1);
+  if (open)
+    throw new DomainError("claim.alreadyOpen", {
+      message: "A claim of this type is already open on this transfer; it will be answered by its dueBy.",
+      details: { claimId: open.id, status: open.state },
+    });
   const step = claimMachine.next("none", "customer.report");
   const [claim] = await tx
     .insert(claims)
@@ -138,7 +153,7 @@ export async function investigateClaim(tx: Tx, input: { claimId: string; now: Da
 
 /**
  * Console: the outcome, with the notice the customer is sent. REFUND names the amount given back
- * (at most what the customer paid), owed to the customer and posted at once; operations pay it
+ * (at most what the customer paid less what is already owed or refunded: lib/transfers/refundable.ts), owed to the customer and posted at once; operations pay it
  * from the bank and record it on the Refunds page (./claim-refunds.ts; docs/decisions.md, "Claim refunds").
  */
 export async function resolveClaim(
@@ -150,16 +165,22 @@ export async function resolveClaim(
   let amount: string | null = null;
   if (input.outcome === "REFUND") {
     const value = parseMoneyAmount(input.amount ?? "", transfer.originCurrency, { field: "amount" });
-    // What the customer paid: the total, less a bank-credit shortfall written off when it funded.
-    const paid = fromMinor(toMinor(transfer.totalCustomerCost, transfer.originCurrency) - (await writtenOffShortfall(tx, transfer)), transfer.originCurrency);
-    if (value.gt(paid))
+    // What the customer paid less what the transfer's refund and claim refunds owe or gave back
+    // already (issue 36 item 1): refused above it, never capped silently.
+    const refundable = await refundableOf(tx, transfer);
+    if (toMinor(value.toFixed(), transfer.originCurrency) > refundable.left) {
+      const w = refundableWords(refundable);
       throw validationError([
         {
           field: "amount",
           code: "validation.fieldInvalid",
-          message: `At most what the customer paid: ${paid} ${transfer.originCurrency}.`,
+          message:
+            refundable.left === 0n
+              ? `Nothing more can be refunded: the customer paid ${w.paid} ${w.currency} and ${w.alreadyOwedOrRefunded} ${w.currency} is already owed or refunded.`
+              : `At most ${w.left} ${w.currency}: the customer paid ${w.paid} ${w.currency} and ${w.alreadyOwedOrRefunded} ${w.currency} is already owed or refunded.`,
         },
       ]);
+    }
     amount = toWireAmount(value);
   }
   const [moved] = await tx
@@ -180,8 +201,6 @@ export async function resolveClaim(
   await recordMove(tx, moved, step.trigger, claim.state, input.now);
   return moved;
 }
-
-const UNRESOLVED: ClaimStatus[] = ["OPEN", "INVESTIGATING"];
 
 /** Console queue: unresolved claims, the most urgent first, then the latest resolved. */
 export async function claimsQueue(db: Executor) {

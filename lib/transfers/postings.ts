@@ -280,6 +280,28 @@ export async function postWriteOffReversed(tx: Tx, transfer: TransferRow, shortf
 }
 
 /**
+ * A refund of a transfer whose claims were already refunded (issue 36 item 1): the transition
+ * owed back all the customer paid, but claim refunds gave (or owe) part of it already at our cost,
+ * so that part is taken back out of the refund due and the claims' cost recovered
+ * (Dr transfer:refund-due / Cr expense:claims). Once per transfer, as its refund.
+ */
+export async function postClaimRefundsDeducted(tx: Tx, transfer: TransferRow, deducted: bigint, now: Date): Promise<void> {
+  if (!transfer.fundedFrom || deducted <= 0n) return;
+  const line = { currency: transfer.originCurrency, transferId: transfer.id, partnerId: transfer.partnerId };
+  await postEntry(tx, {
+    sourceKey: `claim-refunds-deducted:${transfer.id}`,
+    kind: "refund.claimRefundsDeducted",
+    memo: "Refund less what the transfer's claim refunds already gave back: their cost recovered",
+    transferId: transfer.id,
+    lines: [
+      { account: "transfer:refund-due", ...line, debit: deducted },
+      { account: "expense:claims", ...line, credit: deducted },
+    ],
+    now,
+  });
+}
+
+/**
  * Posts the refund's payment (once per transfer: a refund completes once), with the bank's
  * reference when recorded: the refund's amount (the total less a shortfall written off; the total
  * for refunds recorded before refunds.amount).

@@ -11,8 +11,9 @@ import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { refundProvider } from "@/lib/providers/refunds";
 import { businessDaysAfter } from "@/lib/delivery/estimates";
 import { lockTransfer, type TransferRow } from "./records";
-import { fromMinor, toMinor } from "@/lib/ledger";
-import { postRefundPaid, postWriteOffReversed, writtenOffShortfall } from "./postings";
+import { fromMinor } from "@/lib/ledger";
+import { postClaimRefundsDeducted, postRefundPaid, postWriteOffReversed, writtenOffShortfall } from "./postings";
+import { refundableOf } from "./refundable";
 import { REFUND_STATUSES, refundMachine, type RefundTrigger } from "./refund-state-machine";
 import { Decimal } from "@/lib/money/decimal";
 import { toWireAmount } from "@/lib/money/format";
@@ -70,14 +71,21 @@ export async function lockRefund(tx: Tx, transferId: string): Promise<RefundRow 
 /**
  * Starts the refund of a cancelled funded transfer (spec 3.1): PENDING now, then PROCESSING and
  * COMPLETED as the provider advances, each a durable job. Original payment method only (spec 9).
+ * It gives back what the customer paid less what claim refunds already owe or paid
+ * (./refundable.ts, issue 36 item 1); null when that is nothing.
  */
-export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Promise<RefundRow> {
+export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Promise<RefundRow | null> {
   const step = refundMachine.next("none", "create");
   // Funded short within the tolerance: the customer gets back what they paid (not the total) and
   // the write-off is reversed, in the same transaction as the refund.
   const shortfall = await writtenOffShortfall(tx, transfer);
   await postWriteOffReversed(tx, transfer, shortfall, now);
-  const amount = fromMinor(toMinor(transfer.totalCustomerCost, transfer.originCurrency) - shortfall, transfer.originCurrency);
+  const refundable = await refundableOf(tx, transfer);
+  // The transition owed the whole of what was paid; what claim refunds gave already is taken back
+  // out of the refund due (their cost recovered), so refund-due ends at what is still to pay.
+  await postClaimRefundsDeducted(tx, transfer, refundable.paid - refundable.left, now);
+  if (refundable.left === 0n) return null;
+  const amount = fromMinor(refundable.left, transfer.originCurrency);
   const [refund] = await tx
     .insert(refunds)
     .values({

@@ -48,6 +48,7 @@ export const createClaim = defineContract({
   summary: "Report an error on a funded transfer (until 180 days after the date available)",
   description:
     "Accepted from funding on until 180 days after the date the money was available (the receipt's dateAvailable); after that 422 claim.windowClosed. " +
+    "One unresolved claim per transfer and type: another while one is OPEN or INVESTIGATING is 409 claim.alreadyOpen (details.claimId names it). " +
     "The provider resolves it by dueBy (90 days); each change is a claim.status.changed event (webhook).",
   tags,
   auth: "customer",
@@ -62,7 +63,7 @@ export const createClaim = defineContract({
     .meta({ id: "ClaimCreateRequest" }),
   success: { status: 201, description: "Claim opened.", schema: ClaimSchema },
   examples: { request: { type: "NOT_RECEIVED", description: CLAIM_EXAMPLE.description }, response: CLAIM_EXAMPLE },
-  errors: ["transfer.notFound", "transfer.stateInvalid", "claim.windowClosed", "customer.statusBlocking"],
+  errors: ["transfer.notFound", "transfer.stateInvalid", "claim.alreadyOpen", "claim.windowClosed", "customer.statusBlocking"],
 });
 
 export const listClaims = defineContract({

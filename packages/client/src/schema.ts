@@ -810,7 +810,7 @@ export interface paths {
     put?: never;
     /**
      * Report an error on a funded transfer (until 180 days after the date available)
-     * @description Accepted from funding on until 180 days after the date the money was available (the receipt's dateAvailable); after that 422 claim.windowClosed. The provider resolves it by dueBy (90 days); each change is a claim.status.changed event (webhook).
+     * @description Accepted from funding on until 180 days after the date the money was available (the receipt's dateAvailable); after that 422 claim.windowClosed. One unresolved claim per transfer and type: another while one is OPEN or INVESTIGATING is 409 claim.alreadyOpen (details.claimId names it). The provider resolves it by dueBy (90 days); each change is a claim.status.changed event (webhook).
      */
     post: operations["createClaim"];
     delete?: never;
@@ -8047,7 +8047,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
-      /** @description Conflict: `idempotency.conflict`, `transfer.stateInvalid` */
+      /** @description Conflict: `claim.alreadyOpen`, `idempotency.conflict`, `transfer.stateInvalid` */
       409: {
         headers: {
           [name: string]: unknown;

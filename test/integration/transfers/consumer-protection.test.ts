@@ -235,6 +235,29 @@ describe("error claims", () => {
     );
   });
 
+  test("100 parallel reports of one type (each its own Idempotency-Key): one OPEN claim, 99 answered 409 claim.alreadyOpen (issue 36)", async () => {
+    const s = await fundedScenario();
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => reportClaim(s.c, s.transferId, { type: "NOT_RECEIVED", description: `Not arrived (${i})` })),
+    );
+    const created = answers.filter((a) => a.status === 201);
+    assert.equal(created.length, 1, answers.map((a) => a.status).join(","));
+    for (const a of answers.filter((x) => x.status !== 201)) {
+      const error = assertError(a, 409, "claim.alreadyOpen");
+      assert.equal(error.details.claimId, created[0].body.claimId);
+    }
+    // Another type is its own claim.
+    assert.equal((await reportClaim(s.c, s.transferId, { type: "WRONG_AMOUNT", description: "Less arrived" })).status, 201);
+    const listed = await listClaims(s.c, s.transferId);
+    assert.deepEqual(
+      listed.body.items.map((c: { type: string; status: string }) => [c.type, c.status]),
+      [
+        ["NOT_RECEIVED", "OPEN"],
+        ["WRONG_AMOUNT", "OPEN"],
+      ],
+    );
+  });
+
   // Last: moves the shared clock 190 days (tests after this file create their own customers and tokens).
   test("more than 180 days after the date available: 422 claim.windowClosed", async () => {
     const s = await fundedScenario({ fresh: true });

@@ -101,6 +101,7 @@ const OURS: Record<string, number> = {
   "statementBalance.notFound": 404, // console: no such statement balance
   "claim.notFound": 404, // issue 25: no such error claim
   "claim.stateInvalid": 409, // issue 25: console: a claim already resolved
+  "claim.alreadyOpen": 409, // issue 36: a claim of that type already unresolved on the transfer
   "claim.windowClosed": 422, // issue 25: an error claim more than 180 days after the date available
   "funding.methodUnavailable": 409, // bank transfer for a currency the collection account does not take
   "customer.limitExceeded": 422, // issue 23: the accept would take the customer over a rolling limit of their tier
