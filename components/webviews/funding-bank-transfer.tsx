@@ -54,7 +54,7 @@ export function FundingBankTransfer({
         {m.payBefore.replace("{at}", until)}
       </p>
       <p role="status" className="mt-3 rounded-lg bg-blue-50 p-3 text-sm text-blue-900">
-        {m.whatNext}
+        {m.whatNext.replace("{at}", until)}
       </p>
       <p className="mt-3 text-sm text-slate-700" data-testid="funding-late">
         {m.lateNote.replace("{at}", until)}

@@ -122,6 +122,11 @@ const schema = z.object({
   ASSERTION_MAX_AGE_SECONDS: seconds(60),
   LOCKOUT_SECONDS: seconds(900),
   FUNDING_TTL_SECONDS: seconds(1800),
+  /**
+   * How long a customer who chose bank transfer has to pay (issue 36 item 2): business days of the
+   * collection account's calendar (its IBAN's country, COLLECTION_ACCOUNT_TIME_ZONE), not minutes.
+   */
+  BANK_TRANSFER_FUNDING_BUSINESS_DAYS: z.coerce.number().int().min(1).max(10).default(2),
   /** Declined payments one funding session takes before it closes FAILED (card testing on one URL). */
   FUNDING_MAX_DECLINES: seconds(5),
   KYC_WEBVIEW_TTL_SECONDS: seconds(1800),
@@ -266,6 +271,19 @@ const schema = z.object({
     .refine((v) => isValidBIC(v), "not a valid BIC")
     .optional(),
   COLLECTION_ACCOUNT_NAME: z.string().trim().min(1).max(70).optional(),
+  /** The collection account's bank's time zone (IANA): its business days start and end there. */
+  COLLECTION_ACCOUNT_TIME_ZONE: z
+    .string()
+    .trim()
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat("en", { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, "an IANA time zone (Europe/Berlin)")
+    .default("UTC"),
   COLLECTION_ACCOUNT_CURRENCY: z
     .string()
     .transform((v) =>
@@ -391,6 +409,9 @@ export interface CollectionAccount {
   bic: string;
   name: string;
   currencies: string[];
+  /** Its calendar: the IBAN's country (holidays) and the bank's time zone. */
+  country: string;
+  timeZone: string;
 }
 
 /** The sandbox's collection account: the ISO 13616 example IBAN, a test BIC. */
@@ -402,7 +423,9 @@ function collectionAccountOf(c: z.infer<typeof schema>, sandbox: boolean): Colle
   const bic = c.COLLECTION_ACCOUNT_BIC ?? fallback?.bic;
   const name = c.COLLECTION_ACCOUNT_NAME ?? fallback?.name;
   const currency = c.COLLECTION_ACCOUNT_CURRENCY ?? fallback?.currency;
-  return iban && bic && name && currency ? { iban, bic, name, currencies: currency.split(",") } : null;
+  return iban && bic && name && currency
+    ? { iban, bic, name, currencies: currency.split(","), country: iban.slice(0, 2), timeZone: c.COLLECTION_ACCOUNT_TIME_ZONE }
+    : null;
 }
 
 /**

@@ -29,7 +29,7 @@ export const fundingWebviewMessages = {
     referenceNote:
       "Enter the reference exactly as shown (in the structured creditor reference field if your bank has one): it is how we recognise your payment.",
     whatNext:
-      "What happens next: your transfer waits until your payment reaches our account, usually within one business day. We then send it on at once; you do not need to do anything else. A different amount, or a payment after this transfer has expired, is returned to you.",
+      "What happens next: your transfer waits until your payment reaches our account, usually within one business day and at the latest by {at}. We then send it on at once; you do not need to do anything else. A different amount, or a payment after this transfer has expired, is returned to you.",
     lateNote:
       "A payment that reaches our account after {at} no longer pays for this transfer: we send the money back to the account it came from. Confirm the transfer again in the app to get a new reference.",
     bankTransferUnavailable: "Bank transfer is not available for payments in this currency. Go back to the app.",
@@ -39,7 +39,7 @@ export const fundingWebviewMessages = {
     failed:
       "This payment link is closed after several declined payments; nothing was charged. Go back to the app and confirm the transfer again to get a new link.",
     expiredTitle: "This payment link has expired",
-    expiredBody: "Payment links work once and for 30 minutes. Go back to the app and confirm the transfer again.",
+    expiredBody: "Payment links work once and until the deadline they show (30 minutes for a card). Go back to the app and confirm the transfer again.",
     error: "Something went wrong. Please try again.",
   },
   fr: {
@@ -69,7 +69,7 @@ export const fundingWebviewMessages = {
     referenceNote:
       "Saisissez la référence exactement comme indiqué (dans le champ « référence structurée du créancier » si votre banque le propose) : c’est ainsi que nous reconnaissons votre paiement.",
     whatNext:
-      "Et ensuite : votre transfert attend que votre paiement arrive sur notre compte, en général sous un jour ouvré. Nous l’envoyons alors aussitôt ; vous n’avez rien d’autre à faire. Un montant différent, ou un paiement arrivé après l’expiration de ce transfert, vous est remboursé.",
+      "Et ensuite : votre transfert attend que votre paiement arrive sur notre compte, en général sous un jour ouvré et au plus tard le {at}. Nous l’envoyons alors aussitôt ; vous n’avez rien d’autre à faire. Un montant différent, ou un paiement arrivé après l’expiration de ce transfert, vous est remboursé.",
     lateNote:
       "Un paiement arrivé sur notre compte après le {at} ne paie plus ce transfert : nous renvoyons l’argent au compte d’où il vient. Confirmez à nouveau le transfert dans l’application pour obtenir une nouvelle référence.",
     bankTransferUnavailable: "Le virement bancaire n’est pas disponible pour les paiements dans cette devise. Revenez à l’application.",
@@ -79,7 +79,8 @@ export const fundingWebviewMessages = {
     failed:
       "Ce lien de paiement est fermé après plusieurs paiements refusés ; rien n’a été débité. Revenez à l’application et confirmez à nouveau le transfert pour obtenir un nouveau lien.",
     expiredTitle: "Ce lien de paiement a expiré",
-    expiredBody: "Les liens de paiement ne servent qu’une fois et 30 minutes. Revenez à l’application et confirmez à nouveau le transfert.",
+    expiredBody:
+      "Les liens de paiement ne servent qu’une fois et jusqu’à l’échéance affichée (30 minutes pour une carte). Revenez à l’application et confirmez à nouveau le transfert.",
     error: "Une erreur s’est produite. Veuillez réessayer.",
   },
   es: {
@@ -109,7 +110,7 @@ export const fundingWebviewMessages = {
     referenceNote:
       "Escribe la referencia exactamente como aparece (en el campo de referencia estructurada del acreedor si tu banco lo tiene): así reconocemos tu pago.",
     whatNext:
-      "Qué pasa después: tu transferencia espera hasta que tu pago llegue a nuestra cuenta, normalmente en un día hábil. Entonces la enviamos enseguida; no tienes que hacer nada más. Un importe distinto, o un pago que llegue después de que esta transferencia caduque, se te devuelve.",
+      "Qué pasa después: tu transferencia espera hasta que tu pago llegue a nuestra cuenta, normalmente en un día hábil y a más tardar el {at}. Entonces la enviamos enseguida; no tienes que hacer nada más. Un importe distinto, o un pago que llegue después de que esta transferencia caduque, se te devuelve.",
     lateNote:
       "Un pago que llegue a nuestra cuenta después del {at} ya no paga esta transferencia: devolvemos el dinero a la cuenta de la que salió. Confirma de nuevo la transferencia en la aplicación para obtener una referencia nueva.",
     bankTransferUnavailable: "La transferencia bancaria no está disponible para pagos en esta moneda. Vuelve a la aplicación.",
@@ -119,7 +120,8 @@ export const fundingWebviewMessages = {
     failed:
       "Este enlace de pago se ha cerrado tras varios pagos rechazados; no se ha cobrado nada. Vuelve a la aplicación y confirma de nuevo la transferencia para obtener un enlace nuevo.",
     expiredTitle: "Este enlace de pago ha caducado",
-    expiredBody: "Los enlaces de pago sirven una vez y durante 30 minutos. Vuelve a la aplicación y confirma de nuevo la transferencia.",
+    expiredBody:
+      "Los enlaces de pago sirven una vez y hasta el plazo que muestran (30 minutos para una tarjeta). Vuelve a la aplicación y confirma de nuevo la transferencia.",
     error: "Algo salió mal. Inténtalo de nuevo.",
   },
 } satisfies Record<Language, Record<string, string>>;

@@ -1,13 +1,16 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Tx } from "@/db";
-import { fundingSessions } from "@/db/schema";
-import { config } from "@/lib/config";
+import { fundingSessions, transfers, webviewTokens } from "@/db/schema";
+import { config, type CollectionAccount } from "@/lib/config";
+import { dedupeKey } from "@/lib/jobs/queue";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 import { DomainError } from "@/lib/errors";
 import { minorUnitExponent } from "@/lib/money/currency";
 import { Decimal } from "@/lib/money/decimal";
 import { newCreditorReference } from "@/lib/reconciliation/creditor-reference";
 import { expireIfOverdue } from "./deadline";
 import type { FundingSessionRow } from "./funding-session-expiry";
+import { bankTransferDeadline, fundingDeadline } from "./funding-window";
 import type { TransferRow } from "./records";
 
 /** What the customer needs to pay by bank transfer (spec of issue 12 item 5: the sandbox endpoint's body). */
@@ -17,6 +20,8 @@ export interface BankTransferInstructions {
   amount: string;
   currency: string;
   collectionAccount: { iban: string; bic: string; name: string };
+  /** The deadline: a credit imported after it no longer funds the transfer (./funding-window.ts). */
+  payBy: string;
 }
 
 /** The transfer's total in its currency's minor units: what a matching credit must carry. */
@@ -47,16 +52,45 @@ export async function chooseBankTransfer(tx: Tx, locked: { session: FundingSessi
     });
   }
   let reference = session.creditorReference;
+  let payBy = fundingDeadline(session, transfer);
   if (!reference) {
     reference = await unusedReference(tx);
-    await tx.update(fundingSessions).set({ creditorReference: reference }).where(eq(fundingSessions.id, session.id));
+    payBy = await giveBankTransferWindow(tx, { session, transfer, reference }, account, now);
   }
   return {
     reference,
     amount: amountDue(transfer),
     currency: transfer.originCurrency,
     collectionAccount: { iban: account.iban, bic: account.bic, name: account.name },
+    payBy: payBy.toISOString(),
   };
+}
+
+/**
+ * Choosing bank transfer (the reference bound once) gives the session its method's window, and
+ * the transfer's expiry follows it (issue 36 item 2, ./funding-window.ts): business days of the
+ * collection account's calendar instead of minutes. The page's URL lives as long; the expiry jobs
+ * already scheduled find nothing due (they check the rows) and new ones run at the new end.
+ */
+async function giveBankTransferWindow(
+  tx: Tx,
+  input: { session: FundingSessionRow; transfer: TransferRow; reference: string },
+  account: CollectionAccount,
+  now: Date,
+): Promise<Date> {
+  const { session, transfer } = input;
+  const windowEnd = bankTransferDeadline(account, now, config().BANK_TRANSFER_FUNDING_BUSINESS_DAYS);
+  const transferEnd = windowEnd.getTime() > transfer.expiresAt.getTime() ? windowEnd : transfer.expiresAt;
+  await tx.update(fundingSessions).set({ creditorReference: input.reference, expiresAt: windowEnd }).where(eq(fundingSessions.id, session.id));
+  await tx.update(transfers).set({ expiresAt: transferEnd }).where(eq(transfers.id, transfer.id));
+  await tx
+    .update(webviewTokens)
+    .set({ expiresAt: windowEnd })
+    .where(and(eq(webviewTokens.sessionId, session.id), isNull(webviewTokens.usedAt)));
+  const { jobs } = effectsOf(tx);
+  await jobs.enqueue("funding.expire", { fundingSessionId: session.id }, { runAt: windowEnd, dedupeKey: dedupeKey("funding.expire", session.id, "bank") });
+  await jobs.enqueue("transfers.expire", { transferId: transfer.id }, { runAt: transferEnd, dedupeKey: dedupeKey("transfers.expire", transfer.id, "bank") });
+  return fundingDeadline({ expiresAt: windowEnd }, { expiresAt: transferEnd });
 }
 
 /** 10^18 random bodies: a clash is checked first (the unique index is the last word). */

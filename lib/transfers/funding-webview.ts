@@ -9,6 +9,7 @@ import { closureCallbackFor, type ClosureCallback } from "@/lib/webviews/closure
 import { resolveWebviewToken } from "@/lib/webviews/tokens";
 import { chooseBankTransfer, type BankTransferInstructions } from "./bank-transfer";
 import { completeFunding, lockFundingSession } from "./funding";
+import { fundingDeadline } from "./funding-window";
 import { maskedPayoutMethod } from "./view";
 
 export interface FundingWebviewModel {
@@ -17,8 +18,11 @@ export interface FundingWebviewModel {
   amounts: { originAmount: string; originCurrency: string; fees: string; total: string; rate: string; destinationAmount: string; destinationCurrency: string };
   recipient: { name: string; destinationMasked: string | null };
   closure: ClosureCallback;
-  /** The session's end: the customer can pay, and retry after a decline, until then. */
-  sessionExpiresAt: Date;
+  /**
+   * The deadline (issue 36 item 2): the earlier of the session's end and the transfer's, or the
+   * bank-transfer window once that is chosen. The customer can pay, and retry after a decline, until then.
+   */
+  payBy: Date;
   /** The sandbox's instant card and bank buttons (never in production). */
   paymentsConfigured: boolean;
   /**
@@ -63,7 +67,7 @@ export async function openFundingWebview(tx: Tx, token: string, now: Date): Prom
     },
     recipient: { name: `${beneficiary.firstName} ${beneficiary.lastName}`, destinationMasked: method?.destinationIdentifierMasked ?? null },
     closure: closureCallbackFor(partner, "funding"),
-    sessionExpiresAt: session.expiresAt,
+    payBy: bankTransfer ? new Date(bankTransfer.payBy) : fundingDeadline(session, transfer),
     paymentsConfigured: fundingProvider().takesPayments,
     bankTransfer,
     bankTransferCurrency: transfer.originCurrency,

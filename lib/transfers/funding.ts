@@ -3,7 +3,6 @@ import { preparedOn } from "@/db/prepared";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { fundingSessions, transfers } from "@/db/schema";
-import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import type { FundingSource } from "@/lib/ledger";
@@ -15,18 +14,21 @@ import { fundingSessionMachine } from "./funding-session-state-machine";
 import { transitionTransfer, type TransferRow } from "./records";
 import { expireIfOverdue } from "./deadline";
 import { closeFundingSession, type FundingSessionRow } from "./funding-session-expiry";
+import { newSessionExpiry } from "./funding-window";
 import { startPayout } from "./network";
 import { queueReceiptEmail } from "@/lib/receipts/email-job";
 
 /**
- * A new funding attempt after confirm: 30 minutes, its single-use webview URL (spec 2.8). The
- * session and its token are written at commit (nothing in the unit reads them back), with the
- * job that expires it.
+ * A new funding attempt after confirm: 30 minutes, its single-use webview URL (spec 2.8), but
+ * never past the transfer's own deadline (issue 36 item 2: ./funding-window.ts). The session and
+ * its token are written at commit (nothing in the unit reads them back), with the job that
+ * expires it.
  */
 export async function openFundingSession(tx: Tx, transfer: TransferRow, now: Date) {
   const id = newId("fs");
-  const expiresAt = addSeconds(now, config().FUNDING_TTL_SECONDS);
-  const webview = webviewTokenInsert(tx, { kind: "FUNDING", sessionId: id, partnerId: transfer.partnerId, ttlSeconds: config().FUNDING_TTL_SECONDS, now });
+  const expiresAt = newSessionExpiry(transfer, now);
+  const ttlSeconds = Math.max(1, Math.ceil((expiresAt.getTime() - now.getTime()) / 1000));
+  const webview = webviewTokenInsert(tx, { kind: "FUNDING", sessionId: id, partnerId: transfer.partnerId, ttlSeconds, now });
   const effects = effectsOf(tx);
   await effects.atCommit(
     tx.insert(fundingSessions).values({ id, transferId: transfer.id, state: fundingSessionMachine.next("none", "create").to, expiresAt, createdAt: now }),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
 import { EX } from "../examples/ids";
+import { Timestamp } from "../schemas";
 
 /**
  * Sandbox file rails of issue 12 item 5: bank transfer funding and camt.053 statements, so a
@@ -52,6 +53,10 @@ export const sandboxChooseBankTransfer = defineContract({
         amount: z.string().meta({ description: "The exact sum due, in the currency's minor units.", example: "102.99" }),
         currency: z.string().meta({ example: "EUR" }),
         collectionAccount: z.object({ iban: z.string(), bic: z.string(), name: z.string() }).meta({ id: "CollectionAccount" }),
+        payBy: Timestamp.meta({
+          description:
+            "The deadline: the end of the bank-transfer window (BANK_TRANSFER_FUNDING_BUSINESS_DAYS business days of the collection account's calendar), which the transfer's expiry follows. A credit imported after it does not fund the transfer.",
+        }),
       })
       .meta({ id: "SandboxBankTransferInstructions" }),
   },
@@ -61,6 +66,7 @@ export const sandboxChooseBankTransfer = defineContract({
       amount: "102.99",
       currency: "USD",
       collectionAccount: { iban: "DE89370400440532013000", bic: "COBADEFFXXX", name: "Remit Sandbox Collections" },
+      payBy: "2026-11-24T00:00:00.000Z",
     },
   },
   errors: ["fundingSession.notFound", "funding.sessionExpired", "funding.methodUnavailable"],

@@ -2496,6 +2496,12 @@ export interface components {
       /** @example EUR */
       currency: string;
       collectionAccount: components["schemas"]["CollectionAccount"];
+      /**
+       * Format: date-time
+       * @description The deadline: the end of the bank-transfer window (BANK_TRANSFER_FUNDING_BUSINESS_DAYS business days of the collection account's calendar), which the transfer's expiry follows. A credit imported after it does not fund the transfer.
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      payBy: string;
     };
     CollectionAccount: {
       iban: string;
@@ -9207,7 +9213,8 @@ export interface operations {
            *         "iban": "DE89370400440532013000",
            *         "bic": "COBADEFFXXX",
            *         "name": "Remit Sandbox Collections"
-           *       }
+           *       },
+           *       "payBy": "2026-11-24T00:00:00.000Z"
            *     }
            */
           "application/json": components["schemas"]["SandboxBankTransferInstructions"];

@@ -13,6 +13,9 @@ describe("collection account settings", () => {
       bic: "BUKBGB22",
       name: "Remit Ltd Client Money",
       currencies: ["USD", "EUR", "GBP"],
+      // Its calendar (issue 36 item 2): the IBAN's country, the bank's zone (UTC unless set).
+      country: "GB",
+      timeZone: "UTC",
     });
   });
 
@@ -36,6 +39,10 @@ describe("collection account settings", () => {
       bic: "COBADEFFXXX",
       name: "Remit Sandbox Collections",
       currencies: ["EUR", "GBP", "USD"],
+      country: "DE",
+      timeZone: "UTC",
     });
+    assert.equal(loadConfig({ COLLECTION_ACCOUNT_TIME_ZONE: "Europe/Berlin" }).collectionAccount?.timeZone, "Europe/Berlin");
+    assert.throws(() => loadConfig({ COLLECTION_ACCOUNT_TIME_ZONE: "Mars/Olympus" }), /COLLECTION_ACCOUNT_TIME_ZONE/);
   });
 });
