@@ -20,6 +20,11 @@ export const bankCredits = pgTable(
     remittance: text("remittance"),
     payerName: text("payer_name"),
     payerAccount: text("payer_account"),
+    /**
+     * The payer's whole IBAN (issue 36 item 3), encrypted (lib/crypto/destination-cipher.ts, the
+     * credit's id as associated data): where a refund of the transfer it funded is paid.
+     */
+    payerAccountEncrypted: text("payer_account_encrypted"),
     statementId: text("statement_id").notNull(),
     state: text("state").$type<BankCreditState>().notNull(),
     /** Why it waited for an operator (null when it matched at import). */

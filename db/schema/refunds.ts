@@ -7,6 +7,23 @@ import { subscriptions } from "./subscriptions";
 import { transfers } from "./transfers";
 
 /**
+ * A pain.001 refund file (issue 36 item 3): refunds of transfers funded by bank transfer, paid from
+ * the collection account to the account the money came from (the payer's IBAN of the camt.053
+ * credit). One per currency; the XML is kept encrypted like the payout files (it holds payers'
+ * whole IBANs). Built by lib/payouts/refund-file.ts with the payouts' pain.001 builder.
+ */
+export const refundFiles = pgTable("refund_files", {
+  /** Also the file's MsgId and PmtInfId. */
+  id: text("id").primaryKey(),
+  currency: text("currency").notNull(),
+  transactionCount: integer("transaction_count").notNull(),
+  controlSum: text("control_sum").notNull(),
+  xmlEncrypted: text("xml_encrypted").notNull(),
+  fileName: text("file_name").notNull(),
+  createdAt: createdAt(),
+});
+
+/**
  * A refund of a transfer (spec 2.8 RefundDetail): at most one per transfer, created when a funded
  * transfer is cancelled, a network cancellation succeeds or the payout bank rejects the payment.
  * Its states and moves are lib/transfers/refund-state-machine.ts (issue 21 item 3).
@@ -33,6 +50,8 @@ export const refunds = pgTable(
      * bank-credit shortfall written off when it funded (issue 24). Null on refunds before this column: the total.
      */
     amount: text("amount"),
+    /** The pain.001 refund file that pays it to the payer's account (issue 36 item 3), once it is in one. */
+    refundFileId: text("refund_file_id").references(() => refundFiles.id),
     /** Why the refund failed (operator's words or the provider's); never sent to partners. */
     failureReason: text("failure_reason"),
     stateChangedAt: tstz("state_changed_at").notNull(),

@@ -33,7 +33,8 @@ export async function refundsCompleted(db: Executor, limit = 50) {
   return db
     .select({
       transferId: transfers.id,
-      amount: transfers.totalCustomerCost,
+      // What the refund gave back (less a shortfall or claim refunds, issue 36); the total before refunds.amount.
+      amount: sql<string>`coalesce(${refunds.amount}, ${transfers.totalCustomerCost})`,
       currency: transfers.originCurrency,
       completedAt: refunds.completedAt,
       bankReference: refunds.bankReference,

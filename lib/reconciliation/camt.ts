@@ -18,8 +18,13 @@ export interface StatementCredit {
   /** The remittance information as sent (structured reference or free text), for the operator. */
   remittance: string | null;
   payerName: string | null;
-  /** Country and last four characters only: no payer IBAN is stored or logged whole. */
+  /** Country and last four characters only: what is shown, searched and logged. */
   payerAccount: string | null;
+  /**
+   * The payer's whole IBAN (electronic form), in memory only: the import stores it encrypted
+   * (bank_credits.payer_account_encrypted) to pay a refund back to it (issue 36 item 3).
+   */
+  payerIban: string | null;
 }
 
 export interface ParsedStatement {
@@ -179,6 +184,10 @@ function creditOf(entry: Node, tx: Node, bankReference: string, { amount, curren
     .join(" ");
   const rf = structured.map(electronicReference).find(isCreditorReference) ?? (free ? findCreditorReference(free) : null);
   const parties = obj(tx.RltdPties);
+  const payerIban =
+    str(obj(obj(parties.DbtrAcct).Id).IBAN)
+      ?.replace(/\s+/g, "")
+      .toUpperCase() ?? null;
   return {
     bankReference,
     amount,
@@ -187,6 +196,7 @@ function creditOf(entry: Node, tx: Node, bankReference: string, { amount, curren
     creditorReference: rf,
     remittance: (structured.join(" ") || free || "").slice(0, 140) || null,
     payerName: str(obj(obj(parties.Dbtr).Pty).Nm),
-    payerAccount: maskAccount(str(obj(obj(parties.DbtrAcct).Id).IBAN)),
+    payerAccount: maskAccount(payerIban),
+    payerIban,
   };
 }

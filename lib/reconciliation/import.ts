@@ -4,6 +4,7 @@ import { newId } from "@/db/ids";
 import { bankCredits, fundingSessions, transfers } from "@/db/schema";
 import { recordClosingBalances } from "@/lib/books/bank-reconciliation";
 import { config } from "@/lib/config";
+import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { validationError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { minorUnitExponent } from "@/lib/money/currency";
@@ -59,11 +60,14 @@ async function importCredit(
   scope: ImportScope,
 ): Promise<"matched" | "unmatched" | "duplicates"> {
   const id = newId("bcr");
+  const { payerIban, ...shown } = credit;
   const inserted = await tx
     .insert(bankCredits)
     .values({
       id,
-      ...credit,
+      ...shown,
+      // Kept whole, encrypted, to pay a refund back to it (issue 36 item 3: lib/payouts/refund-file.ts).
+      payerAccountEncrypted: payerIban ? (await destinationCipher(tx)).encrypt(payerIban, id) : null,
       statementId,
       // Recorded first (the bank reference dedupes a re-import); the decision below, in the same
       // transaction, replaces this with the machine's state for a credit new to us.

@@ -5,6 +5,7 @@ import { consoleAction } from "@/lib/console/action";
 import { act, actedNotice } from "@/lib/dual-control/proposals";
 import { notFound } from "@/lib/errors";
 import { recordAudit } from "@/lib/operators/audit";
+import { generateRefundFiles } from "@/lib/payouts/refund-file";
 import { lockTransfer } from "@/lib/transfers/records";
 import { lockRefund, moveRefund } from "@/lib/transfers/refunds";
 
@@ -52,3 +53,27 @@ export const recordRefund = consoleAction(
     return `Refund of ${row.id} is now ${after.state}.`;
   },
 );
+
+// Refunds of transfers funded by bank transfer, to the payer's account (issue 36 item 3): one
+// pain.001 refund file per currency, downloaded from the page and sent to the collection
+// account's bank; each refund in it is PROCESSING until recorded paid.
+export const makeRefundFiles = consoleAction("admin", z.object({}), async ({ tx, operator, now }) => {
+  const files = await generateRefundFiles(tx, { now });
+  if (files.length === 0) return "No refund to put in a file: none pending of a transfer paid by bank transfer with the payer's account known.";
+  for (const f of files) {
+    await recordAudit(
+      tx,
+      operator,
+      {
+        action: "refund.fileGenerated",
+        targetType: "refundFile",
+        targetId: f.id,
+        before: null,
+        after: { currency: f.currency, transactionCount: f.transactionCount, controlSum: f.controlSum, transferIds: f.transferIds },
+        reason: "Refund file generated",
+      },
+      now,
+    );
+  }
+  return files.map((f) => `Refund file ${f.id}: ${f.transactionCount} refund(s), ${f.controlSum} ${f.currency}.`).join(" ");
+});

@@ -7,7 +7,8 @@ import { pageParam } from "@/lib/console/page-param";
 import { requireOperator } from "@/lib/console/session";
 import { isSandboxProvider } from "@/lib/providers";
 import { ready } from "@/lib/platform/ready";
-import { recordRefund } from "./actions";
+import { recentRefundFiles } from "@/lib/payouts/refund-file";
+import { makeRefundFiles, recordRefund } from "./actions";
 
 export const metadata = { title: "Refunds due · Console" };
 
@@ -19,6 +20,7 @@ export default async function RefundsDue({ searchParams }: { searchParams: Searc
   const { items, hasMore } = await refundsDue(db, page);
   const completed = await refundsCompleted(db);
   const claimRefunds = await claimRefundsOwed(db);
+  const refundFiles = await recentRefundFiles(db);
   const back = "/console/refunds";
   return (
     <>
@@ -41,7 +43,7 @@ export default async function RefundsDue({ searchParams }: { searchParams: Searc
               <Link className="text-blue-700 underline" href={`/console/transfers/${t.id}`}>
                 {t.id}
               </Link>
-              <Badge>{t.refund.state}</Badge> {money(t.totalCustomerCost, t.originCurrency)} to{" "}
+              <Badge>{t.refund.state}</Badge> {money(t.refund.amount ?? t.totalCustomerCost, t.originCurrency)} to{" "}
               {t.fundedFrom === "cash:card-clearing" ? "the card" : "the bank account"} it came from
             </span>
           }
@@ -75,6 +77,26 @@ export default async function RefundsDue({ searchParams }: { searchParams: Searc
         </Card>
       ))}
       <Pager path={back} page={page} hasMore={hasMore} />
+      <Card title="Refund files (pain.001)">
+        <p className="mb-2 text-sm text-slate-600">
+          Pending refunds of transfers paid by bank transfer go back to the payer&apos;s account from the bank statement, in a pain.001 file for the collection
+          account&apos;s bank. Each is PROCESSING until you record it paid.
+        </p>
+        <form action={makeRefundFiles} className="mb-2">
+          <input type="hidden" name="back" value={back} />
+          <button className={primary}>Generate refund file</button>
+        </form>
+        <ul className="text-sm" data-testid="refund-files">
+          {refundFiles.map((f) => (
+            <li key={f.id}>
+              <a className="text-blue-700 underline" href={`/console/refund-files/${f.id}/xml`}>
+                {f.id}
+              </a>{" "}
+              · {f.transactionCount} refund(s) · {money(f.controlSum, f.currency)} · {when(f.createdAt)}
+            </li>
+          ))}
+        </ul>
+      </Card>
       <Card title="Claim refunds owed">
         {claimRefunds.length === 0 ? <p className="text-sm text-slate-600">No claim refund is owed.</p> : null}
         {claimRefunds.map(({ refund: r, fundedFrom }) => (
