@@ -266,8 +266,8 @@ export const ACTIONS: Record<ControlledActionKind, ControlledAction<unknown>> = 
         targetType: "transfer",
         targetId: p.transferId,
         before: { caseId: done.case.id, blocked: done.released, currency: done.currency },
-        after: { caseId: done.case.id, blocked: "0", released: done.released, licenceReference: p.licenceReference, refundStatus: done.refund.state },
-        notice: `Released ${done.released} ${done.currency} of ${p.transferId} under licence ${p.licenceReference}: its refund is ${done.refund.state}.`,
+        after: { caseId: done.case.id, blocked: "0", released: done.released, licenceReference: p.licenceReference, refundStatus: done.refund?.state ?? null },
+        notice: `Released ${done.released} ${done.currency} of ${p.transferId} under licence ${p.licenceReference}: ${done.refund ? `its refund is ${done.refund.state}` : "nothing is left to refund (claim refunds gave it back already)"}.`,
       };
     },
   }),

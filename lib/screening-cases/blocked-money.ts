@@ -146,7 +146,7 @@ export async function checkRelease(db: Executor, c: ScreeningCaseRow, transfer: 
 export async function releaseUnderLicence(
   tx: Tx,
   input: { caseId: string; transferId: string; licenceReference: string; now: Date },
-): Promise<{ case: ScreeningCaseRow; transfer: TransferRow; released: string; currency: string; refund: RefundRow }> {
+): Promise<{ case: ScreeningCaseRow; transfer: TransferRow; released: string; currency: string; refund: RefundRow | null }> {
   const { now } = input;
   // The case, then the transfer: the order a case decision locks them in.
   const c = await lockCase(tx, input.caseId);
@@ -165,6 +165,7 @@ export async function releaseUnderLicence(
     ],
     now,
   });
+  // Null when claim refunds already gave back all the customer paid (lib/transfers/refundable.ts).
   const refund = await startRefund(tx, transfer, now);
   return { case: c, transfer, released: fromMinor(blocked.blockedMinor, blocked.currency), currency: blocked.currency, refund };
 }
