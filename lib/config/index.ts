@@ -379,9 +379,15 @@ const schema = z.object({
   SANCTIONS_UN_URLS: urlList,
   /** How often the refresh job fetches a list that has URLs set. */
   SANCTIONS_REFRESH_HOURS: z.coerce.number().positive().default(24),
-  /** Match score (0..1) from which screening reports a HIT, and a CLOSE_MATCH (docs/screening-quality.md). */
+  /**
+   * Name scores (0..1) for screening's results (lib/screening/match-index.ts verdict,
+   * docs/screening-quality.md): a HIT needs this name score AND the same date of birth; a
+   * CLOSE_MATCH this name score whatever the date of birth; or this lower one with a compatible
+   * date of birth (a date of birth may raise, never clear).
+   */
   SCREENING_HIT_SCORE: z.coerce.number().min(0).max(1).default(0.93),
   SCREENING_CLOSE_MATCH_SCORE: z.coerce.number().min(0).max(1).default(0.85),
+  SCREENING_BIRTH_DATE_MATCH_SCORE: z.coerce.number().min(0).max(1).default(0.7),
 });
 
 /** Every setting lib/config reads (README's configuration table names each once: test/unit/docs/readme.test.ts). */
@@ -467,6 +473,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (production) lines.push(...productionProblems(env));
   if (parsed.success && parsed.data.SCREENING_CLOSE_MATCH_SCORE > parsed.data.SCREENING_HIT_SCORE) {
     lines.push("SCREENING_CLOSE_MATCH_SCORE must not exceed SCREENING_HIT_SCORE");
+  }
+  if (parsed.success && parsed.data.SCREENING_BIRTH_DATE_MATCH_SCORE > parsed.data.SCREENING_CLOSE_MATCH_SCORE) {
+    lines.push("SCREENING_BIRTH_DATE_MATCH_SCORE must not exceed SCREENING_CLOSE_MATCH_SCORE");
   }
   const smtp = env.SMTP_URL ? parseSmtpUrl(env.SMTP_URL) : null;
   if (production && smtp && typeof smtp !== "string") {

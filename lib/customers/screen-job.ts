@@ -20,7 +20,7 @@ export const screenCustomer = defineJob({
   schema: z.object({ customerId: z.string(), listVersionId: z.string().optional() }),
   run: async (tx, { payload, now }) => {
     const customer = await lockCustomer(tx, payload.customerId);
-    const profile = customer.profile as { firstName: string; lastName: string; dateOfBirth: string; nationality: string } | null;
+    const profile = customer.profile as { firstName: string; middleNames?: string[]; lastName: string; dateOfBirth: string; nationality: string } | null;
     if (!profile || customer.status === "CLOSED") return;
     const outcome = await screeningProvider().screen(profile, tx);
     let result = outcome.result;

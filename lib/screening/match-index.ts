@@ -1,15 +1,27 @@
 import doubleMetaphone from "talisman/phonetics/double-metaphone";
 import jaroWinkler from "talisman/metrics/jaro-winkler";
-import { nameTokens, naturalOrder } from "./names";
+import { nameTokens, naturalOrder, skeleton, surnameWords } from "./names";
 
 /**
  * In-memory matcher over one list version's individuals (docs/decisions.md, "Sanctions
- * screening"). Token-wise, like moov-io/watchman: each query word is paired with its best word of
- * a listed name (Jaro-Winkler, talisman), the pairs' similarities weighted by word length, and the
- * listed name's words left unpaired lower the score. Candidates come from a scan of the distinct
- * listed words (a few thousand, most skipped by a letter-count bound before any Jaro-Winkler), not
- * of every name, so one screening stays well under 5 ms. Weak aliases (UN "Low" quality, names in
- * their original script) are not scanned: they match only exactly.
+ * screening"), built to hold against an evader's edits (issue 35), not only a careless typist's:
+ *
+ * - Words are compared by Jaro-Winkler (talisman), by edit distance (one edit in a word of 6+
+ *   letters, two in 8+), by sound (Double Metaphone) and by transliteration skeleton
+ *   (data/screening/transliteration.json: Prigojine/Prigozhin, Haniyeh/Haniya, Hassan/Hasan).
+ * - Spacing and punctuation: two neighbouring words are also one word, on both sides, so
+ *   "Guz.man", "Guz man", "GuzmanLoera" and "CaroQuintero" meet "GUZMAN LOERA" and "CARO QUINTERO";
+ *   a name's letters with every separator removed are looked up whole as well.
+ * - Order and fields: words pair wherever they stand, whatever field they were typed in.
+ * - Extra words: a name that carries all of an entry's surname words and one of its given names
+ *   (or its initial) matches it whatever else it carries (titles, ranks, nicknames, more given
+ *   names); where the list does not say which words are the surname, all of the entry's words.
+ *
+ * Candidates come from a scan of the distinct listed words (most skipped by a letter-count bound
+ * before any Jaro-Winkler), cached per query word, not of every name. Weak aliases (UN "Low"
+ * quality, names in their original script) are not scanned: they match only exactly.
+ *
+ * The matcher scores names only; what a score and a date of birth decide is `verdict` below.
  */
 
 /** What the matcher needs of an entry (lib/screening/entity.ts SanctionedEntry, as stored). */
@@ -23,12 +35,24 @@ export interface IndexEntry {
   aliases: { name: string; quality?: "low" | null }[];
 }
 
+/** A run of a listed name's words: one word, or two neighbours written as one. */
+interface Unit {
+  word: number;
+  /** The name's word positions it covers, as bits. */
+  mask: number;
+}
+
 interface IndexedName {
   entry: number;
   /** The name as published (primary or alias). */
   published: string;
   alias: boolean;
+  /** Word ids in natural order (given names first). */
   tokens: number[];
+  /** Each word, then each pair of neighbours joined. */
+  units: Unit[];
+  /** Positions of the surname's words as bits; 0 where the list does not say ("SURNAME, Given"). */
+  surname: number;
 }
 
 export interface MatchIndex {
@@ -37,7 +61,7 @@ export interface MatchIndex {
   entries: IndexEntry[];
   names: IndexedName[];
   vocabulary: string[];
-  /** Word id → the names that contain it. */
+  /** Word id → the names that contain it (as a word or as two joined neighbours). */
   postings: number[][];
   /** Word → its id. */
   wordIds: Map<string, number>;
@@ -49,6 +73,10 @@ export interface MatchIndex {
   byLength: Int32Array[];
   /** Word id → its Double Metaphone code (null when too short to tell names apart). */
   sounds: (string | null)[];
+  /** Transliteration skeleton → the words that have it. */
+  skeletons: Map<string, number[]>;
+  /** A name's letters with no separators, in natural and in published order → the names. */
+  joined: Map<string, number[]>;
   /** Weak aliases by their words, sorted and joined: matched only when the subject's words are the same. */
   exact: Map<string, number[]>;
   /**
@@ -57,27 +85,33 @@ export interface MatchIndex {
    * go first.
    */
   seen: Map<string, Map<number, number>>;
-  /** Scratch: per name, the query words it shares (all zero between screenings). */
+  /** Scratch: per name, the query positions it shares (all zero between screenings). */
   shared?: Int32Array;
 }
 
 /** Query words whose similar listed words an index keeps (a few hundred bytes each). */
 const SEEN_WORDS = 5000;
+/** A subject's words beyond this many are not matched (bit masks of positions). */
+const MAX_WORDS = 24;
 
 export interface MatchSubject {
   firstName: string;
+  middleNames?: string[] | null;
   lastName: string;
   dateOfBirth?: string | null;
   nationality?: string | null;
 }
 
+/** How the subject's date of birth compares with the entry's published ones. */
+export type BirthDateAgreement = "exact" | "partial" | "differs" | "unknown";
+
 export interface Candidate {
   entry: IndexEntry;
   matchedName: string;
   matchedAlias: boolean;
-  /** Name similarity before the date-of-birth and nationality adjustments. */
+  /** Name similarity, 0..1. */
   nameScore: number;
-  score: number;
+  birthDate: BirthDateAgreement;
   agreed: string[];
   differed: string[];
 }
@@ -86,26 +120,60 @@ export interface Candidate {
 const WORD_MIN = 0.8;
 /**
  * Two similar words (Jaro-Winkler at least WORD_MIN) that also sound the same (equal Double
- * Metaphone code of three or more letters) are at least this similar: transliterations of one
- * Arabic name differ in their vowels and doubled letters ("mohammed"/"muhammad" is 0.85 by
- * Jaro-Winkler alone, "yusuf"/"youssef" 0.81), not in how they sound. Sound alone never makes a
+ * Metaphone code of three or more letters) are at least this similar. Sound alone never makes a
  * pair: "aminu"/"ayman" or "omar"/"amir" share a code but are different names.
  */
 const SAME_SOUND = 0.9;
+/** Two spellings of one name (same transliteration skeleton). */
+const SAME_SKELETON = 0.95;
+/** Words within the edit budget of each other (one edit from 4 letters, two from 8). */
+const WITHIN_EDITS = 0.9;
 /** Share of the score lost when none of a listed name's words are paired (scaled by the unpaired share). */
 const UNPAIRED_PENALTY = 0.3;
-/** Lost when the candidate's published dates of birth all differ from the subject's. */
-const DOB_PENALTY = 0.15;
-/** Lost when the candidate's published nationalities all differ from the subject's. */
-const NATIONALITY_PENALTY = 0.05;
 /** A one-letter word is an initial: it pairs with a word it begins, at this similarity. */
 const INITIAL = 0.9;
+/** A listed word counts as present in a subject's name from this similarity on (the rule of contained names). */
+const PRESENT = 0.9;
+/** Two neighbouring words written as one pair only as that word's spelling (same word or skeleton). */
+const JOINED_MIN = SAME_SKELETON;
 
 /** The Double Metaphone code that stands for a word's sound, or null when too short to tell names apart. */
 function sound(word: string): string | null {
   if (word.length < 3) return null;
   const code = doubleMetaphone(word)[0];
   return code.length >= 3 ? code : null;
+}
+
+/**
+ * Edits that keep two words one name: one from 6 letters, two from 8 (the shorter word decides).
+ * In shorter words one edit is often another name ("mary"/"mark", "omar"/"amar"): Jaro-Winkler
+ * alone judges them.
+ */
+function editBudget(a: number, b: number): number {
+  const n = Math.min(a, b);
+  return n >= 8 ? 2 : n >= 6 ? 1 : 0;
+}
+
+/** Optimal string alignment distance (Damerau-Levenshtein without repeated edits of a substring), stopping past `max`. */
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
+      row.push(d);
+      if (d < best) best = d;
+    }
+    if (best > max) return max + 1;
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length];
 }
 
 const exactKey = (words: string[]) => [...words].sort().join(" ");
@@ -116,27 +184,39 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
   const postings: number[][] = [];
   const names: IndexedName[] = [];
   const exact = new Map<string, number[]>();
+  const joined = new Map<string, number[]>();
+  const push = <K>(map: Map<K, number[]>, key: K, value: number) => {
+    const values = map.get(key);
+    if (!values) map.set(key, [value]);
+    else if (values.at(-1) !== value) values.push(value);
+  };
+  const wordId = (w: string, name: number) => {
+    let id = wordIds.get(w);
+    if (id === undefined) {
+      id = vocabulary.push(w) - 1;
+      wordIds.set(w, id);
+      postings.push([]);
+    }
+    if (postings[id].at(-1) !== name) postings[id].push(name);
+    return id;
+  };
   const add = (entry: number, published: string, alias: boolean, weak: boolean) => {
-    const words = nameTokens(naturalOrder(published));
+    const words = nameTokens(naturalOrder(published)).slice(0, MAX_WORDS);
     if (words.length === 0) return;
     const index = names.length;
     if (weak) {
-      const key = exactKey(words);
-      exact.set(key, [...(exact.get(key) ?? []), index]);
-      names.push({ entry, published, alias, tokens: [] });
+      push(exact, exactKey(words), index);
+      names.push({ entry, published, alias, tokens: [], units: [], surname: 0 });
       return;
     }
-    const tokens = words.map((w) => {
-      let id = wordIds.get(w);
-      if (id === undefined) {
-        id = vocabulary.push(w) - 1;
-        wordIds.set(w, id);
-        postings.push([]);
-      }
-      if (postings[id].at(-1) !== index) postings[id].push(index);
-      return id;
-    });
-    names.push({ entry, published, alias, tokens });
+    const tokens = words.map((w) => wordId(w, index));
+    const units: Unit[] = tokens.map((word, i) => ({ word, mask: 1 << i }));
+    for (let i = 0; i + 1 < words.length; i++) units.push({ word: wordId(words[i] + words[i + 1], index), mask: 3 << i });
+    const surnameCount = surnameWords(published) ?? 0;
+    const surname = surnameCount > 0 && surnameCount < words.length ? ((1 << surnameCount) - 1) << (words.length - surnameCount) : 0;
+    names.push({ entry, published, alias, tokens, units, surname });
+    push(joined, words.join(""), index);
+    if (surname) push(joined, [...words.slice(words.length - surnameCount), ...words.slice(0, words.length - surnameCount)].join(""), index);
   };
   entries.forEach((e, i) => {
     add(i, e.name, false, false);
@@ -148,7 +228,9 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
   vocabulary.forEach((w, id) => (lengths[w.length] ??= []).push(id));
   const byLength = Array.from(lengths, (ids) => Int32Array.from(ids ?? []));
   const sounds = vocabulary.map(sound);
-  return { list, versionId, entries, names, vocabulary, postings, wordIds, letters, masks, byLength, sounds, exact, seen: new Map() };
+  const skeletons = new Map<string, number[]>();
+  vocabulary.forEach((w, id) => w.length > 1 && push(skeletons, skeleton(w), id));
+  return { list, versionId, entries, names, vocabulary, postings, wordIds, letters, masks, byLength, sounds, skeletons, joined, exact, seen: new Map() };
 }
 
 /** A published date of birth ("YYYY-MM-DD", "YYYY-MM", "YYYY", "YYYY/YYYY") compatible with a full date. */
@@ -159,6 +241,13 @@ export function sameBirthDate(published: string, dateOfBirth: string): boolean {
     return year >= Number(range[1]) && year <= Number(range[2]);
   }
   return dateOfBirth.startsWith(published);
+}
+
+/** How a subject's date of birth compares with an entry's: the same day, a compatible year or month, another, or nothing to compare. */
+export function birthDateAgreement(published: string[], dateOfBirth: string | null | undefined): BirthDateAgreement {
+  if (!dateOfBirth || published.length === 0) return "unknown";
+  if (published.includes(dateOfBirth)) return "exact";
+  return published.some((d) => sameBirthDate(d, dateOfBirth)) ? "partial" : "differs";
 }
 
 /** A word's letters as a bit set (26 letters; digits share bits: only a bound). */
@@ -188,25 +277,28 @@ const queryCounts = new Int16Array(128);
 const usedCounts = new Int16Array(128);
 
 /**
- * Listed words similar to one query word: word id → similarity (at least WORD_MIN). Jaro
- * similarity is at most (m/|a| + m/|b| + 1) / 3 for m common letters, and Jaro-Winkler's prefix
- * boost adds at most 0.4 × (1 − Jaro): a listed word whose letter count with the query word
- * bounds it below WORD_MIN is skipped without computing it (most of the vocabulary).
+ * Listed words similar to one query word: word id → similarity. Jaro similarity is at most
+ * (m/|a| + m/|b| + 1) / 3 for m common letters, and Jaro-Winkler's prefix boost adds at most
+ * 0.4 × (1 − Jaro): a listed word whose letter count with the query word bounds it below
+ * WORD_MIN is skipped without computing it (most of the vocabulary). Words within the edit budget
+ * have enough letters in common to pass that bound; spellings with the same skeleton are looked up.
  */
 function similarWords(index: MatchIndex, q: string): Map<number, number> {
   const found = new Map<number, number>();
   const same = index.wordIds.get(q);
   if (same !== undefined) found.set(same, 1);
+  for (const id of index.skeletons.get(skeleton(q)) ?? []) if (id !== same) found.set(id, SAME_SKELETON);
   const qn = q.length;
   const code = sound(q);
   for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127]++;
   const { vocabulary, letters, masks, byLength } = index;
   const qmask = letterMask(q);
   // Only the lengths the matcher compares at all: words far longer or shorter are other names.
-  for (let wn = 1; wn < byLength.length; wn++) {
+  for (let wn = 2; wn < byLength.length; wn++) {
     if (Math.abs(qn - wn) > Math.max(2, Math.floor(Math.min(qn, wn) / 2))) continue;
     const ids = byLength[wn];
     const ratio = (qn + wn) / (qn * wn);
+    const budget = editBudget(qn, wn);
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k];
       // Each letter one word has and the other lacks leaves at least one letter of it unmatched;
@@ -232,144 +324,203 @@ function similarWords(index: MatchIndex, q: string): Map<number, number> {
       for (let i = 0; i < wn; i++) usedCounts[w[i] & 127] = 0;
       if (common * ratio < need) continue;
       const word = vocabulary[id];
-      const sim = jaroWinkler(q, word);
+      let sim = jaroWinkler(q, word);
       if (sim < WORD_MIN) continue;
       // Same sound, unless one word only extends the other ("martin"/"martinez": another name).
-      if (code !== null && index.sounds[id] === code && !word.startsWith(q) && !q.startsWith(word)) found.set(id, Math.max(sim, SAME_SOUND));
+      if (code !== null && index.sounds[id] === code && !word.startsWith(q) && !q.startsWith(word)) sim = Math.max(sim, SAME_SOUND);
       // Jaro-Winkler rewards a shared prefix: words two or more letters apart in length are
       // usually different names ("lucia"/"luciano"), not a typo, and weigh less.
-      else found.set(id, Math.abs(qn - wn) >= 2 ? sim * 0.9 : sim);
+      else if (Math.abs(qn - wn) >= 2) sim *= 0.9;
+      if (sim < WITHIN_EDITS && budget > 0 && editDistance(q, word, budget) <= budget) sim = WITHIN_EDITS;
+      if (sim > (found.get(id) ?? 0)) found.set(id, sim);
     }
   }
   for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127] = 0;
   return found;
 }
 
+/** A run of the subject's words: one word, or two neighbours written as one. */
+interface QueryUnit {
+  text: string;
+  mask: number;
+  similar: Map<number, number>;
+}
+
 /**
  * Scores every listed individual whose name shares at least two words (or the only word) with the
- * subject's, strongest first; only those at or above `minScore` are returned. A weak alias counts
- * only when its words are exactly the subject's (any order).
+ * subject's, strongest first; only those scoring at least `minScore` by name are returned. A weak
+ * alias counts only when its words are exactly the subject's (any order).
  */
 export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore: number): Candidate[] {
-  const first = nameTokens(subject.firstName);
-  const query = [...first, ...nameTokens(subject.lastName)].slice(0, 30);
+  const fields = [nameTokens(subject.firstName), (subject.middleNames ?? []).flatMap(nameTokens), nameTokens(subject.lastName)];
+  const query = fields.flat().slice(0, MAX_WORDS);
   if (query.length === 0) return [];
-  // Similar listed words per query word (initials find none: they only pair within a candidate),
-  // and which query words each listed name shares.
-  const similar = query.map((q) => (q.length > 1 ? similarWordsSeen(index, q) : new Map<number, number>()));
-  // Which query words each listed name shares, as bits per name (a scratch array of the index,
-  // cleared after use: a Map here was most of the time for names with common words like "al").
+  const units: QueryUnit[] = [];
+  query.forEach((q, i) => units.push({ text: q, mask: 1 << i, similar: q.length > 1 ? similarWordsSeen(index, q) : new Map() }));
+  // Two words joined stand for one word split by a space or a period ("Guz man"): only as that
+  // word's spelling, never as a near neighbour of another.
+  for (let i = 0; i + 1 < query.length; i++) {
+    const text = query[i] + query[i + 1];
+    if (text.length < 4) continue;
+    const similar = new Map([...similarWordsSeen(index, text)].filter(([, sim]) => sim >= JOINED_MIN));
+    if (similar.size) units.push({ text, mask: 3 << i, similar });
+  }
+  // Which query positions each listed name shares, as bits per name (a scratch array of the
+  // index, cleared after use).
   const masks = (index.shared ??= new Int32Array(index.names.length));
   const touched: number[] = [];
-  similar.forEach((found, qi) => {
-    const bit = 1 << qi;
-    for (const id of found.keys()) {
+  for (const unit of units) {
+    for (const id of unit.similar.keys()) {
       const names = index.postings[id];
       for (let k = 0; k < names.length; k++) {
         const n = names[k];
         if (masks[n] === 0) touched.push(n);
-        masks[n] |= bit;
+        masks[n] |= unit.mask;
       }
     }
-  });
+  }
   const shared = touched.map((n) => [n, masks[n]] as const);
   for (const n of touched) masks[n] = 0;
   const full = query.filter((q) => q.length > 1).length;
   const needed = Math.max(1, Math.min(2, full));
   const best = new Map<number, Candidate>();
   const consider = (n: number, nameScore: number, pairedQuery: number[]) => {
+    if (nameScore < minScore) return;
     const name = index.names[n];
+    const current = best.get(name.entry);
+    if (current && current.nameScore >= nameScore) return;
     const entry = index.entries[name.entry];
     const agreed: string[] = [];
     const differed: string[] = [];
     // The subject's name parts: agreed when every word found a close listed word.
-    const firstAgrees = first.every((_, i) => pairedQuery[i] >= 0.9);
-    const lastAgrees = query.slice(first.length).every((_, i) => pairedQuery[first.length + i] >= 0.9);
-    (firstAgrees ? agreed : differed).push("firstName");
-    (lastAgrees ? agreed : differed).push("lastName");
-    let score = nameScore;
-    if (subject.dateOfBirth && entry.datesOfBirth.length > 0) {
-      if (entry.datesOfBirth.some((d) => sameBirthDate(d, subject.dateOfBirth!))) agreed.push("dateOfBirth");
-      else {
-        differed.push("dateOfBirth");
-        score -= DOB_PENALTY;
-      }
-    }
+    let at = 0;
+    (["firstName", "middleNames", "lastName"] as const).forEach((field, f) => {
+      const words = fields[f].length;
+      if (words === 0) return;
+      const agrees = pairedQuery.slice(at, at + words).every((s) => s >= 0.9);
+      (agrees ? agreed : differed).push(field);
+      at += words;
+    });
+    const birthDate = birthDateAgreement(entry.datesOfBirth, subject.dateOfBirth);
+    if (birthDate === "exact" || birthDate === "partial") agreed.push("dateOfBirth");
+    if (birthDate === "differs") differed.push("dateOfBirth");
     if (subject.nationality && entry.nationalities.length > 0) {
-      if (entry.nationalities.includes(subject.nationality.toUpperCase())) agreed.push("nationality");
-      else {
-        differed.push("nationality");
-        score -= NATIONALITY_PENALTY;
-      }
+      (entry.nationalities.includes(subject.nationality.toUpperCase()) ? agreed : differed).push("nationality");
     }
-    if (score < minScore) return;
-    const current = best.get(name.entry);
-    if (!current || current.score < score) {
-      best.set(name.entry, { entry, matchedName: name.published, matchedAlias: name.alias, nameScore, score, agreed, differed });
-    }
+    best.set(name.entry, { entry, matchedName: name.published, matchedAlias: name.alias, nameScore, birthDate, agreed, differed });
   };
-  // A query word no listed word of a name resembles scores 0 there (an initial at most INITIAL):
-  // the shared words' share of the query's letters bounds the name's score, so a name that shares
-  // only short words ("al", "abd" of a long name) is skipped before it is scored.
-  const queryLength = query.reduce((sum, q) => sum + q.length, 0);
-  const initials = query.reduce((sum, q) => sum + (q.length === 1 ? INITIAL : 0), 0);
   for (const [n, mask] of shared) {
-    if (popcount(mask) < needed) continue;
-    let bound = initials;
-    for (let qi = 0; qi < query.length; qi++) if (mask & (1 << qi)) bound += query[qi].length;
-    if (bound / queryLength < minScore) continue;
-    const { score, pairedQuery } = scoreName(query, index.names[n].tokens, index.vocabulary, similar);
+    if (bits(mask) < needed) continue;
+    const { score, pairedQuery } = scoreName(query, units, index.names[n], index.vocabulary);
     consider(n, score, pairedQuery);
   }
-  for (const n of index.exact.get(exactKey(query)) ?? [])
-    consider(
-      n,
-      1,
-      query.map(() => 1),
-    );
-  return [...best.values()].sort((a, b) => b.score - a.score);
-}
-
-function popcount(mask: number): number {
-  let n = 0;
-  for (let m = mask; m; m &= m - 1) n++;
-  return n;
+  // The letters of the whole name, separators removed, in the order typed and surname first.
+  const allOnes = query.map(() => 1);
+  const typed = query.join("");
+  const surnameFirst = [...fields[2], ...fields[0], ...fields[1]].join("");
+  for (const key of new Set([typed, surnameFirst])) for (const n of index.joined.get(key) ?? []) consider(n, 1, allOnes);
+  for (const n of index.exact.get(exactKey(query)) ?? []) consider(n, 1, allOnes);
+  return [...best.values()].sort((a, b) => b.nameScore - a.nameScore);
 }
 
 /**
- * Pairs query words with listed words greedily, best similarity first, each word used once.
- * Score: length-weighted mean similarity of the query words (unpaired count 0), lowered by the
- * share of the listed name's letters left unpaired.
+ * Pairs the subject's words (and joined neighbours) with a listed name's words (and joined
+ * neighbours) greedily, best similarity first, each word used once. Two scores, the higher wins:
+ * - the query's: length-weighted mean similarity of the subject's words (unpaired count 0),
+ *   lowered by the share of the listed name's letters left unpaired (a surname's twice);
+ * - the listed name's, when it is contained in the subject's: every surname word present and at
+ *   least one given name (or its initial), or every word where the list names no surname; then
+ *   the length-weighted mean similarity of the listed words paired, whatever else the subject
+ *   carries.
  */
-function scoreName(query: string[], tokens: number[], vocabulary: string[], similar: Map<number, number>[]) {
-  const pairs: [number, number, number][] = [];
-  query.forEach((q, qi) =>
-    tokens.forEach((id, ti) => {
-      const word = vocabulary[id];
-      // An initial ("Manuel A. Noriega"), on either side, pairs with a word it begins.
-      if (q.length === 1 || word.length === 1) {
-        if (q[0] === word[0]) pairs.push([qi, ti, q === word ? 1 : INITIAL]);
-        return;
+function scoreName(query: string[], units: QueryUnit[], name: IndexedName, vocabulary: string[]) {
+  const pairs: [qmask: number, tmask: number, sim: number][] = [];
+  for (const u of units) {
+    const single = bits(u.mask) === 1;
+    for (const t of name.units) {
+      const word = vocabulary[t.word];
+      const listedSingle = bits(t.mask) === 1;
+      // An initial ("Manuel A. Noriega"), on either side, pairs with a single word it begins.
+      if (u.text.length === 1 || word.length === 1) {
+        if (single && listedSingle && u.text[0] === word[0]) pairs.push([u.mask, t.mask, u.text === word ? 1 : INITIAL]);
+        continue;
       }
-      const sim = similar[qi].get(id);
-      if (sim === undefined) return;
+      const sim = u.similar.get(t.word);
+      if (sim === undefined || (sim < JOINED_MIN && !(single && listedSingle))) continue;
       // Below 0.9 a pair is more likely two different words ("maria"/"mark") than a typo: it weighs less.
-      pairs.push([qi, ti, sim >= 0.9 ? sim : sim - 2 * (0.9 - sim)]);
-    }),
-  );
-  pairs.sort((a, b) => b[2] - a[2]);
-  const pairedQuery = query.map(() => 0);
-  const pairedToken = tokens.map(() => false);
-  const usedQuery = query.map(() => false);
-  for (const [qi, ti, sim] of pairs) {
-    if (usedQuery[qi] || pairedToken[ti]) continue;
-    usedQuery[qi] = true;
-    pairedToken[ti] = true;
-    pairedQuery[qi] = sim;
+      pairs.push([u.mask, t.mask, sim >= 0.9 ? sim : sim - 2 * (0.9 - sim)]);
+    }
   }
+  // Best first; among equals, the pair covering more words (a joined pair over its halves).
+  pairs.sort((a, b) => b[2] - a[2] || bits(b[0]) + bits(b[1]) - bits(a[0]) - bits(a[1]));
+  const pairedQuery = query.map(() => 0);
+  const pairedToken = name.tokens.map(() => 0);
+  let usedQuery = 0;
+  let usedToken = 0;
+  for (const [qmask, tmask, sim] of pairs) {
+    if (sim <= 0 || usedQuery & qmask || usedToken & tmask) continue;
+    usedQuery |= qmask;
+    usedToken |= tmask;
+    for (let i = 0; i < query.length; i++) if (qmask & (1 << i)) pairedQuery[i] = sim;
+    for (let i = 0; i < name.tokens.length; i++) if (tmask & (1 << i)) pairedToken[i] = sim;
+  }
+  const length = (i: number) => vocabulary[name.tokens[i]].length;
   const queryLength = query.reduce((s, q) => s + q.length, 0);
-  const queryScore = query.reduce((s, q, qi) => s + pairedQuery[qi] * q.length, 0) / queryLength;
-  const listedLength = tokens.reduce((s, id) => s + vocabulary[id].length, 0);
-  const unpaired = tokens.reduce((s, id, ti) => s + (pairedToken[ti] ? 0 : vocabulary[id].length), 0) / listedLength;
-  return { score: queryScore * (1 - UNPAIRED_PENALTY * unpaired), pairedQuery };
+  const queryScore = query.reduce((s, q, i) => s + pairedQuery[i] * q.length, 0) / queryLength;
+  let listedLength = 0;
+  let unpairedLength = 0;
+  let pairedLength = 0;
+  let pairedSum = 0;
+  let unpairedSurname = 0;
+  for (let i = 0; i < name.tokens.length; i++) {
+    listedLength += length(i);
+    if (pairedToken[i] > 0) {
+      pairedLength += length(i);
+      pairedSum += pairedToken[i] * length(i);
+    } else {
+      unpairedLength += length(i);
+      // A surname word missing says more than a given name missing (people drop given names).
+      if (name.surname & (1 << i)) unpairedSurname += length(i);
+    }
+  }
+  let score = queryScore * (1 - (UNPAIRED_PENALTY * unpairedLength + UNPAIRED_PENALTY * unpairedSurname) / listedLength);
+  if (name.tokens.length >= 2 && pairedLength > 0) {
+    const all = (mask: number) => name.tokens.every((_, i) => !(mask & (1 << i)) || pairedToken[i] >= PRESENT);
+    const given = ((1 << name.tokens.length) - 1) & ~name.surname;
+    const contained = name.surname ? all(name.surname) && name.tokens.some((_, i) => given & (1 << i) && pairedToken[i] >= PRESENT) : all(given);
+    if (contained) score = Math.max(score, pairedSum / pairedLength);
+  }
+  return { score, pairedQuery };
+}
+
+/** The thresholds that turn a name score and a date of birth into a result (lib/config). */
+export interface Thresholds {
+  /** From this name score, with the same date of birth, a HIT. */
+  hit: number;
+  /** From this name score, whatever the date of birth, a CLOSE_MATCH. */
+  close: number;
+  /** From this name score, with a compatible date of birth, a CLOSE_MATCH. */
+  closeWithBirthDate: number;
+}
+
+/**
+ * What a candidate decides (issue 35). A listed name (a name score of `hit` or more: the entry's
+ * name, or all its surname words and a given name, spelled as its variants are) is a case whatever
+ * date of birth the subject declared, since nobody verifies it: a date of birth never clears it.
+ * An automatic HIT (BLOCKED) needs that name AND the same day of birth; a name alone, or a list
+ * that gives only a year, is a case for a human, never a silent block. A partial name (`close` or
+ * more: a word missing or unlike) is a case unless the subject's date of birth differs from every
+ * published one; a weaker name is a case when the date of birth agrees (it raises).
+ */
+export function verdict(c: Pick<Candidate, "nameScore" | "birthDate">, t: Thresholds): "HIT" | "CLOSE_MATCH" | null {
+  if (c.nameScore >= t.hit) return c.birthDate === "exact" ? "HIT" : "CLOSE_MATCH";
+  if (c.birthDate === "differs") return null;
+  if (c.nameScore >= t.close) return "CLOSE_MATCH";
+  if (c.birthDate !== "unknown" && c.nameScore >= t.closeWithBirthDate) return "CLOSE_MATCH";
+  return null;
+}
+
+/** The lowest name score any verdict needs for this subject: the matcher's cut-off. */
+export function lowestScore(subject: MatchSubject, t: Thresholds): number {
+  return subject.dateOfBirth ? Math.min(t.close, t.closeWithBirthDate) : t.close;
 }

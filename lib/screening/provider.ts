@@ -4,7 +4,7 @@ import type { ScreeningEvidence } from "@/db/schema";
 import { config } from "@/lib/config";
 import { RetryLater } from "@/lib/jobs/define";
 import { listIndex } from "./list-index";
-import { matchSubject, type MatchIndex } from "./match-index";
+import { lowestScore, matchSubject, verdict, type MatchIndex, type Thresholds } from "./match-index";
 import { LISTS } from "./sources";
 import { normaliseText } from "./names";
 
@@ -13,6 +13,8 @@ export type { ScreeningEvidence };
 
 export interface ScreeningSubject {
   firstName: string;
+  /** A customer's middle names (a profile has them; a beneficiary does not). */
+  middleNames?: string[] | null;
   lastName: string;
   dateOfBirth?: string | null;
   nationality?: string | null;
@@ -104,6 +106,21 @@ export const LIST_NAMES: Record<string, string> = {
   "un-consolidated": "UN Security Council Consolidated List",
 };
 
+/** The configured thresholds of `verdict` (lib/screening/match-index.ts). */
+export function screeningThresholds(): Thresholds {
+  const c = config();
+  return { hit: c.SCREENING_HIT_SCORE, close: c.SCREENING_CLOSE_MATCH_SCORE, closeWithBirthDate: c.SCREENING_BIRTH_DATE_MATCH_SCORE };
+}
+
+/**
+ * The ways a subject's name is screened: as typed, and, with middle names, also without them
+ * (given name and surname alone), so a middle name added to a listed person's name never lowers
+ * the match. The strongest of each entry counts.
+ */
+function nameForms(subject: ScreeningSubject): ScreeningSubject[] {
+  return subject.middleNames?.length ? [subject, { ...subject, middleNames: [] }] : [subject];
+}
+
 /**
  * The sanctions lists as imported into the database (lib/screening/list-store.ts): OFAC SDN, OFAC
  * consolidated (non-SDN) and the UN Security Council Consolidated List, each matched in memory
@@ -116,13 +133,23 @@ export const sanctionsListScreening: ScreeningProvider = {
     const indexes = await Promise.all(LISTS.map((list) => listIndex(db, list)));
     const missing = LISTS.filter((_, i) => !indexes[i]);
     if (missing.length) throw new RetryLater(1, `the sanctions lists are not loaded yet (${missing.join(", ")})`);
-    const { SCREENING_HIT_SCORE: hit, SCREENING_CLOSE_MATCH_SCORE: close } = config();
-    const listVersions: Record<string, string> = {};
-    const evidence: ScreeningEvidence[] = [];
-    for (const index of indexes as MatchIndex[]) {
-      listVersions[index.list] = index.versionId;
-      for (const c of matchSubject(index, subject, close)) {
-        evidence.push({
+    return screenAgainst(indexes as MatchIndex[], subject, screeningThresholds());
+  },
+};
+
+/** One screening against loaded indexes: the evidence of every entry a verdict flags, strongest first. */
+export function screenAgainst(indexes: MatchIndex[], subject: ScreeningSubject, thresholds: Thresholds): ScreeningOutcome {
+  const listVersions: Record<string, string> = {};
+  const evidence: ScreeningEvidence[] = [];
+  const minScore = lowestScore(subject, thresholds);
+  for (const index of indexes) {
+    listVersions[index.list] = index.versionId;
+    const strongestOfEntry = new Map<string, ScreeningEvidence>();
+    for (const form of nameForms(subject)) {
+      for (const c of matchSubject(index, form, minScore)) {
+        const result = verdict(c, thresholds);
+        if (!result) continue;
+        const found: ScreeningEvidence = {
           list: index.list,
           listName: LIST_NAMES[index.list] ?? index.list,
           listVersionId: index.versionId,
@@ -132,18 +159,23 @@ export const sanctionsListScreening: ScreeningProvider = {
           matchedName: c.matchedName,
           matchedAlias: c.matchedAlias,
           programs: c.entry.programs,
-          score: c.score.toFixed(3),
-          result: c.score >= hit ? "HIT" : "CLOSE_MATCH",
+          score: c.nameScore.toFixed(3),
+          result,
           agreed: c.agreed,
           differed: c.differed,
-        });
+        };
+        const earlier = strongestOfEntry.get(c.entry.entryId);
+        if (!earlier || RANK[result] > RANK[earlier.result] || (result === earlier.result && Number(found.score) > Number(earlier.score))) {
+          strongestOfEntry.set(c.entry.entryId, found);
+        }
       }
     }
-    evidence.sort((a, b) => Number(b.score) - Number(a.score));
-    evidence.splice(EVIDENCE_LIMIT);
-    return { result: evidence[0]?.result ?? "CLEAR", evidence, listVersions };
-  },
-};
+    evidence.push(...strongestOfEntry.values());
+  }
+  evidence.sort((a, b) => RANK[b.result] - RANK[a.result] || Number(b.score) - Number(a.score));
+  evidence.splice(EVIDENCE_LIMIT);
+  return { result: evidence[0]?.result ?? "CLEAR", evidence, listVersions };
+}
 
 /** Several providers at once: the strongest result wins, all evidence is kept. */
 export function combinedScreening(...providers: ScreeningProvider[]): ScreeningProvider {

@@ -2,9 +2,9 @@
  * The labelled set of issue 19 (test/fixtures/screening/labelled-set.json, docs/screening-quality.md)
  * against the three shipped lists, as the provider screens: every variant of a listed individual
  * that the API accepts as a name is flagged on its own entry (at least CLOSE_MATCH, so never
- * VALID), and common names of the corridors' countries are flagged no more often than the matcher
- * of main did on the OFAC SDN list alone (measured before issue 19: 4 of 1,080 with a date of birth,
- * 61 of 1,080 without).
+ * VALID), and common names of the corridors' countries stay within issue 35's false-positive
+ * targets (at most 1% flagged with a date of birth, 5% without, none BLOCKED). The evader's set of
+ * issue 35 is test/fixtures/screening/adversarial.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -12,7 +12,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { PersonName } from "@/lib/api/schemas";
 import { loadConfig } from "@/lib/config";
-import { buildIndex, matchSubject, type MatchIndex, type MatchSubject } from "@/lib/screening/match-index";
+import { buildIndex, lowestScore, matchSubject, verdict, type MatchIndex, type MatchSubject } from "@/lib/screening/match-index";
 import { LIST_FORMATS } from "@/lib/screening/sources";
 import type { CommonName, ListedIndividual } from "../../fixtures/screening/build-labelled-set";
 
@@ -29,14 +29,17 @@ const indexes: MatchIndex[] = Object.values(LIST_FORMATS).map((format) => {
     entries.filter((e) => e.kind === "individual"),
   );
 });
-const { SCREENING_HIT_SCORE: HIT, SCREENING_CLOSE_MATCH_SCORE: CLOSE } = loadConfig({});
+const config = loadConfig({});
+const thresholds = { hit: config.SCREENING_HIT_SCORE, close: config.SCREENING_CLOSE_MATCH_SCORE, closeWithBirthDate: config.SCREENING_BIRTH_DATE_MATCH_SCORE };
 
-/** The provider's verdict on the subject, and on the given list entry alone. */
+/** The provider's verdict on the subject (lib/screening/provider.ts screenAgainst), or on the given list entry alone. */
 function screen(subject: MatchSubject, own?: { list: string; entryId: string }) {
-  const found = indexes.flatMap((index) => matchSubject(index, subject, CLOSE).map((c) => ({ list: index.list, ...c })));
-  const mine = own ? found.filter((c) => c.list === own.list && c.entry.entryId === own.entryId) : found;
-  const top = Math.max(-1, ...mine.map((c) => c.score));
-  return top < 0 ? "CLEAR" : top >= HIT ? "HIT" : "CLOSE_MATCH";
+  const verdicts = indexes.flatMap((index) =>
+    matchSubject(index, subject, lowestScore(subject, thresholds))
+      .filter((c) => !own || (index.list === own.list && c.entry.entryId === own.entryId))
+      .map((c) => verdict(c, thresholds)),
+  );
+  return verdicts.includes("HIT") ? "HIT" : verdicts.includes("CLOSE_MATCH") ? "CLOSE_MATCH" : "CLEAR";
 }
 
 const accepted = (name: string) => PersonName.safeParse(name).success;
@@ -79,29 +82,32 @@ test("recall: no variant the API accepts stays CLEAR against its own entry (it n
   }
   t.diagnostic(`all: ${n} variants of ${set.listed.length} individuals, flagged ${pct(n - missed.length, n)}, HIT ${pct(hits, n)}`);
   assert.deepEqual(missed, []);
-  // As published, in any case or accent, a listed name is a HIT, not merely a close match.
-  for (const kind of ["published", "accentsAdded", "accentsDropped", "wordOrder", "hyphenSpace"]) {
-    const r = byKind.get(kind);
-    if (r) assert.equal(r.hit, r.n, kind);
-  }
+  // As published, in any case or accent, a listed name with the listed day of birth is a HIT
+  // (BLOCKED), not merely a close match; without that day it is a case for a human (issue 35).
+  for (const l of set.listed.filter((l) => l.dateOfBirth && /^\d{4}-\d{2}-\d{2}$/.test(l.dateOfBirth)))
+    for (const v of l.variants.filter((v) => ["published", "accentsAdded", "accentsDropped", "wordOrder", "hyphenSpace"].includes(v.kind)))
+      assert.equal(screen({ firstName: v.firstName, lastName: v.lastName, dateOfBirth: l.dateOfBirth, nationality: l.nationality }, l), "HIT", `${v.firstName} ${v.lastName}`);
 });
 
 test("the evasions of issue 19 are refused by the API and would be caught by the matcher anyway", () => {
   for (const lastName of ["Nori\u200bega", "Nor\u00adiega", "N\u043eriega", "Nori\u2060ega", "Nori\ufeffega", "Nori\u202eega", "Nori\u200dega"]) {
     assert.equal(accepted(lastName), false, JSON.stringify(lastName));
+    // The list publishes no date of birth for NORIEGA: the name alone is a case, never a silent block.
     assert.equal(
       screen({ firstName: "Manuel Antonio", lastName, dateOfBirth: "1934-02-11", nationality: "MEX" }, { list: "ofac-sdn", entryId: "1572" }),
-      "HIT",
+      "CLOSE_MATCH",
     );
   }
   assert.equal(
     screen({ firstName: "Rafael", lastName: "Caro-Quintero", dateOfBirth: "1980-01-01", nationality: "MEX" }, { list: "ofac-sdn", entryId: "6707" }),
     "CLOSE_MATCH",
   );
-  assert.equal(screen({ firstName: "Eric", lastName: "Badege", dateOfBirth: "1971-05-01" }, { list: "un-consolidated", entryId: "6907993" }), "HIT");
+  // The UN list gives BADEGE's year of birth only: a year agreeing raises, but only the same day blocks.
+  assert.equal(screen({ firstName: "Eric", lastName: "Badege", dateOfBirth: "1971-05-01" }, { list: "un-consolidated", entryId: "6907993" }), "CLOSE_MATCH");
+  assert.equal(screen({ firstName: "Eric", lastName: "Badege" }, { list: "un-consolidated", entryId: "6907993" }), "CLOSE_MATCH");
 });
 
-test("false positives: common names of the corridors' countries, no more than on main before issue 19", (t) => {
+test("false positives: common names of the corridors' countries, within issue 35's targets", (t) => {
   const withDob = set.common.map((c) => screen(c));
   const withoutDob = set.common.map((c) => screen({ ...c, dateOfBirth: null }));
   const flagged = (v: string[]) => v.filter((x) => x !== "CLEAR").length;
@@ -109,7 +115,10 @@ test("false positives: common names of the corridors' countries, no more than on
   const n = set.common.length;
   t.diagnostic(`with date of birth (profiles): flagged ${flagged(withDob)} of ${n} (${pct(flagged(withDob), n)}), HIT ${hits(withDob)}`);
   t.diagnostic(`without date of birth (beneficiaries): flagged ${flagged(withoutDob)} of ${n} (${pct(flagged(withoutDob), n)}), HIT ${hits(withoutDob)}`);
-  assert.ok(flagged(withDob) <= 4, "profiles: no more than main's 4 of 1,080");
-  assert.ok(flagged(withoutDob) <= 61, "beneficiaries: no more than main's 61 of 1,080");
-  assert.ok(hits(withoutDob) / n <= 0.01, "at most 1% HIT");
+  // Issue 35's targets: with a date of birth at most 1% open a case, without at most 5%; none is
+  // BLOCKED (a HIT needs the same day of birth as a listed person's).
+  assert.ok(flagged(withDob) / n <= 0.01, "profiles: at most 1% flagged");
+  assert.ok(flagged(withoutDob) / n <= 0.05, "beneficiaries: at most 5% flagged");
+  assert.equal(hits(withDob), 0);
+  assert.equal(hits(withoutDob), 0);
 });

@@ -21,6 +21,7 @@ import {
   sanctionsAliases,
   sanctionsEntries,
   sanctionsListVersions,
+  screeningCases,
   screeningResults,
   subscriptions,
 } from "@/db/schema";
@@ -123,6 +124,14 @@ test("a list update that adds a name moves an existing VALID beneficiary and cus
   const listed = await db.transaction((tx) =>
     createBeneficiary(tx, {
       subscriptionId,
+      beneficiary: { firstName: "Miroslava", lastName: "Zztestova", dateOfBirth: "1971-03-12", countryOfResidence: "MEX", relationshipToCustomer: "FAMILY" },
+      now: clock.now(),
+    }),
+  );
+  // The same name without a date of birth: a case for a human, not a silent block (issue 35).
+  const nameOnly = await db.transaction((tx) =>
+    createBeneficiary(tx, {
+      subscriptionId,
       beneficiary: { firstName: "Miroslava", lastName: "Zztestova", countryOfResidence: "MEX", relationshipToCustomer: "FAMILY" },
       now: clock.now(),
     }),
@@ -144,6 +153,9 @@ test("a list update that adds a name moves an existing VALID beneficiary and cus
   await drain();
 
   assert.equal(await stateOf(listed.beneficiaryId), "BLOCKED");
+  assert.equal(await stateOf(nameOnly.beneficiaryId), "MONITORED");
+  const [nameOnlyCase] = await db.select().from(screeningCases).where(eq(screeningCases.subjectId, nameOnly.beneficiaryId));
+  assert.equal(nameOnlyCase.state, "OPEN");
   assert.equal(await stateOf(other.beneficiaryId), "VALID");
   const changes = await db
     .select()
@@ -181,7 +193,7 @@ test("a list update that adds a name moves an existing VALID beneficiary and cus
   assert.equal(evidence.matchedName, "ZZTESTOVA, Miroslava");
   assert.deepEqual(evidence.programs, ["SDGT"]);
   assert.ok(Number(evidence.score) >= 0.93);
-  assert.deepEqual(evidence.agreed, ["firstName", "lastName"]);
+  assert.deepEqual(evidence.agreed, ["firstName", "lastName", "dateOfBirth"]);
   const [customerEvidence] = (
     await db
       .select()
@@ -205,7 +217,7 @@ function unListWithNewName(): string[] {
   return [target];
 }
 
-test("a new version of the UN list rescreens too: a VALID beneficiary named as the newly listed individual is BLOCKED, evidence names list, reference and regime", async () => {
+test("a new version of the UN list rescreens too: a VALID beneficiary named as the newly listed individual, born in the listed year, is MONITORED with a case (a year is not the day: no silent block), evidence names list, reference and regime", async () => {
   await drain();
   const { subscriptionId } = await subscription();
   const listed = await db.transaction((tx) =>
@@ -222,7 +234,9 @@ test("a new version of the UN list rescreens too: a VALID beneficiary named as t
   assert.equal(report.created, true);
   assert.deepEqual(report.kinds, { individual: 731, entity: 273 });
   await drain();
-  assert.equal(await stateOf(listed.beneficiaryId), "BLOCKED");
+  assert.equal(await stateOf(listed.beneficiaryId), "MONITORED");
+  const [raised] = await db.select().from(screeningCases).where(eq(screeningCases.subjectId, listed.beneficiaryId));
+  assert.equal(raised.state, "OPEN");
   const [latest] = await db
     .select()
     .from(screeningResults)
@@ -270,6 +284,7 @@ test("rows stored before the matching form of issue 19 are rescreened once with 
     { runAt: clock.now(), dedupeKey: "sanctions.rescreen:matching-form-2:beneficiary:start" },
   );
   await drain();
+  // NORIEGA's entry publishes no date of birth: the name is a case for a human (issue 35).
   const [row] = await db.select().from(beneficiaries).where(eq(beneficiaries.id, stored.beneficiaryId));
-  assert.equal(row.state, "BLOCKED");
+  assert.equal(row.state, "MONITORED");
 });
