@@ -66,11 +66,11 @@ function listWith(row: string): string[] {
   });
 }
 
-async function newBeneficiary(firstName: string, lastName: string): Promise<string> {
+async function newBeneficiary(firstName: string, lastName: string, dateOfBirth?: string): Promise<string> {
   const { beneficiaryId } = await db.transaction((tx) =>
     createBeneficiary(tx, {
       subscriptionId: owner.subscriptionId,
-      beneficiary: { firstName, lastName, countryOfResidence: "MEX", relationshipToCustomer: "FAMILY" },
+      beneficiary: { firstName, lastName, dateOfBirth, countryOfResidence: "MEX", relationshipToCustomer: "FAMILY" },
       now: clock.now(),
     }),
   );
@@ -302,8 +302,9 @@ async function readyIds(): Promise<string[]> {
 
 test("a list update that makes a beneficiary an exact match (HIT) blocks it and holds its funded transfer until a human decides", async () => {
   await drain();
-  const confirmedId = await newBeneficiary("Boris", "Zzhitov");
-  const clearedId = await newBeneficiary("Vera", "Zzhitova");
+  // The same day of birth as listed: name AND date of birth agree, so the match blocks (issue 35).
+  const confirmedId = await newBeneficiary("Boris", "Zzhitov", "1970-05-01");
+  const clearedId = await newBeneficiary("Vera", "Zzhitova", "1975-06-02");
   assert.equal(await beneficiaryState(confirmedId), "VALID");
   const confirmedTransfer = await fundedTransfer(confirmedId);
   const clearedTransfer = await fundedTransfer(clearedId);
@@ -311,7 +312,7 @@ test("a list update that makes a beneficiary an exact match (HIT) blocks it and 
   const update = await importPublication(
     db,
     listWith(
-      `99999003,"ZZHITOV, Boris","individual","SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- \r\n99999004,"ZZHITOVA, Vera","individual","SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- \r\n`,
+      `99999003,"ZZHITOV, Boris","individual","SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB 01 May 1970." \r\n99999004,"ZZHITOVA, Vera","individual","SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB 02 Jun 1975." \r\n`,
     ),
     clock.now(),
   );
