@@ -47,7 +47,8 @@ interface Example {
   dateOfBirth: string | null;
   /** True when dateOfBirth is not the listed one (self-declared). */
   otherDateOfBirth?: boolean;
-  nationality: string;
+  /** The listed nationality, or one the person may declare; null: none given (a beneficiary). */
+  nationality: string | null;
   expect: Expect;
 }
 
@@ -57,7 +58,7 @@ interface Example {
 // 1962); HANIYA, Ismail Abdul Salah (OFAC consolidated 9639, 1962); PRIGOZHIN, Yevgeniy Viktorovich
 // (21171, 01 Jun 1961); ROTENBERG, Arkady (16669, 15 Dec 1951); ROTENBERG, Boris (16671, 03 Jan
 // 1957); AL-RAYS, Hassan (21947, 03 Nov 1963, Syria); UTHMAN, Omar Mahmoud (6950, 30 Dec 1960,
-// Jordan); OMAIRI, Farouk (10048).
+// Jordan); USMAN, Bachrumsyah Mennor (21385, 23 Jul 1984, Indonesia); OMAIRI, Farouk (10048).
 const GUZMAN = { list: "ofac-sdn", entryId: "6861", dateOfBirth: "1954-12-25", nationality: "MEX" };
 const MADURO = { list: "ofac-sdn", entryId: "22790", dateOfBirth: "1962-11-23", nationality: "VEN" };
 const CARO = { list: "ofac-sdn", entryId: "6707", dateOfBirth: "1952-12-12", nationality: "MEX" };
@@ -69,6 +70,7 @@ const ARKADY = { list: "ofac-sdn", entryId: "16669", dateOfBirth: "1951-12-15", 
 const BORIS = { list: "ofac-sdn", entryId: "16671", dateOfBirth: "1957-01-03", nationality: "RUS" };
 const AL_RAYS = { list: "ofac-sdn", entryId: "21947", dateOfBirth: "1963-11-03", nationality: "SYR" };
 const UTHMAN = { list: "ofac-sdn", entryId: "6950", dateOfBirth: "1960-12-30", nationality: "JOR" };
+const USMAN = { list: "ofac-sdn", entryId: "21385", dateOfBirth: "1984-07-23", nationality: "IDN" };
 
 const EXAMPLES: Example[] = [
   { example: "a period inside a surname word", ...GUZMAN, firstName: "Joaquin", lastName: "Guz.man Loera", expect: "stopped" },
@@ -96,6 +98,7 @@ const EXAMPLES: Example[] = [
   { example: "Prigojine (French transliteration)", ...PRIGOZHIN, firstName: "Yevgeniy Viktorovich", lastName: "Prigojine", expect: "stopped" },
   { example: "Haniyeh for HANIYA", ...HANIYA, firstName: "Ismail Abdul Salah", lastName: "Haniyeh", expect: "stopped" },
   { example: "Othman for UTHMAN", ...UTHMAN, firstName: "Omar Mahmoud", lastName: "Othman", expect: "stopped" },
+  { example: "Othman for USMAN", ...USMAN, firstName: "Bachrumsyah Mennor", lastName: "Othman", expect: "stopped" },
   { example: "a dropped letter", ...ARKADY, firstName: "Arkady", lastName: "Rotenbrg", expect: "stopped" },
   { example: "ŀ for l (Marteŀly)", ...MARTELLY, firstName: "Michel Joseph", lastName: "Marte\u0140ly", expect: "stopped" },
   { example: "ƅ for b (Rotenƅerg)", ...ARKADY, firstName: "Arkady", lastName: "Roten\u0185erg", expect: "stopped" },
@@ -119,14 +122,15 @@ const EXAMPLES: Example[] = [
     lastName: "Maduro Moros",
     expect: "case",
   },
-  // An ordinary name on OMAIRI, Farouk: no date of birth on a beneficiary (a profile always has one: its own).
+  // An ordinary name on OMAIRI, Farouk: no date of birth or nationality on a beneficiary (a profile
+  // always has them: its own).
   {
     example: "Omar Farouk, an ordinary name",
     list: "ofac-sdn",
     entryId: "10048",
     dateOfBirth: null,
     otherDateOfBirth: true,
-    nationality: "EGY",
+    nationality: null,
     firstName: "Omar",
     lastName: "Farouk",
     expect: "noSilentBlock",
@@ -203,7 +207,7 @@ describe("beneficiaries: created, then screened by their job", () => {
             firstName: e.firstName,
             lastName: e.lastName,
             ...(e.dateOfBirth ? { dateOfBirth: e.dateOfBirth } : {}),
-            nationality: e.nationality,
+            ...(e.nationality ? { nationality: e.nationality } : {}),
             countryOfResidence: "MEX",
             relationshipToCustomer: "FAMILY",
           },
@@ -246,7 +250,7 @@ describe("profiles: submitted, screened by their job, then KYC approved where st
             ...(e.middleNames ? { middleNames: e.middleNames } : {}),
             lastName: e.lastName,
             dateOfBirth: profileExample.dateOfBirth,
-            nationality: PROFILE_REFUSED_NATIONALITIES.has(e.nationality) ? "TUR" : e.nationality,
+            nationality: e.nationality === null ? "USA" : PROFILE_REFUSED_NATIONALITIES.has(e.nationality) ? "TUR" : e.nationality,
             residenceCountry: "USA",
             residenceAddress: { addressLine1: "100 Congress Ave", city: "Austin", region: "TX", postalCode: "78701", country: "USA" },
           },
