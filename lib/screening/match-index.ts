@@ -1,6 +1,6 @@
 import doubleMetaphone from "talisman/phonetics/double-metaphone";
 import jaroWinkler from "talisman/metrics/jaro-winkler";
-import { nameTokens, naturalOrder, skeleton, surnameWords } from "./names";
+import { isTitle, nameWords, naturalOrder, skeleton, surnameWords } from "./names";
 
 /**
  * In-memory matcher over one list version's individuals (docs/decisions.md, "Sanctions
@@ -53,6 +53,8 @@ interface IndexedName {
   units: Unit[];
   /** Positions of the surname's words as bits; 0 where the list does not say ("SURNAME, Given"). */
   surname: number;
+  /** Positions of titles and honorifics ("Shaykh"): never needed, paired only when written joined to a word. */
+  optional: number;
 }
 
 export interface MatchIndex {
@@ -134,8 +136,16 @@ const UNPAIRED_PENALTY = 0.3;
 const INITIAL = 0.9;
 /** A listed word counts as present in a subject's name from this similarity on (the rule of contained names). */
 const PRESENT = 0.9;
-/** Two neighbouring words written as one pair only as that word's spelling (same word or skeleton). */
+/**
+ * Two neighbouring words written as one pair only as that word's spelling: the same word or
+ * skeleton, or within the edit budget ("uzmanlora" for "guzmanloera"), never merely a near
+ * neighbour by Jaro-Winkler ("linda" is not "lin dwe").
+ */
 const JOINED_MIN = SAME_SKELETON;
+/** Two short words one letter apart after the first ("lai"/"lei"). */
+const SHORT_WORD = 0.8;
+/** A word this long that is not listed is tried as two listed words of 4+ letters written as one ("abdeljuma"). */
+const SPLIT_FROM = 8;
 
 /** The Double Metaphone code that stands for a word's sound, or null when too short to tell names apart. */
 function sound(word: string): string | null {
@@ -201,22 +211,29 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
     return id;
   };
   const add = (entry: number, published: string, alias: boolean, weak: boolean) => {
-    const words = nameTokens(naturalOrder(published)).slice(0, MAX_WORDS);
-    if (words.length === 0) return;
+    const words = nameWords(naturalOrder(published)).slice(0, MAX_WORDS);
+    const required = words.filter((w) => !isTitle(w));
+    if (required.length === 0) return;
     const index = names.length;
     if (weak) {
-      push(exact, exactKey(words), index);
-      names.push({ entry, published, alias, tokens: [], units: [], surname: 0 });
+      push(exact, exactKey(required), index);
+      names.push({ entry, published, alias, tokens: [], units: [], surname: 0, optional: 0 });
       return;
     }
     const tokens = words.map((w) => wordId(w, index));
-    const units: Unit[] = tokens.map((word, i) => ({ word, mask: 1 << i }));
+    let optional = 0;
+    const units: Unit[] = [];
+    tokens.forEach((word, i) => (isTitle(words[i]) ? (optional |= 1 << i) : units.push({ word, mask: 1 << i })));
     for (let i = 0; i + 1 < words.length; i++) units.push({ word: wordId(words[i] + words[i + 1], index), mask: 3 << i });
     const surnameCount = surnameWords(published) ?? 0;
     const surname = surnameCount > 0 && surnameCount < words.length ? ((1 << surnameCount) - 1) << (words.length - surnameCount) : 0;
-    names.push({ entry, published, alias, tokens, units, surname });
-    push(joined, words.join(""), index);
-    if (surname) push(joined, [...words.slice(words.length - surnameCount), ...words.slice(0, words.length - surnameCount)].join(""), index);
+    names.push({ entry, published, alias, tokens, units, surname, optional });
+    const surnameFirst = surname ? [...words.slice(words.length - surnameCount), ...words.slice(0, words.length - surnameCount)] : [];
+    for (const order of [words, surnameFirst]) {
+      if (order.length === 0) continue;
+      push(joined, order.join(""), index);
+      push(joined, order.filter((w) => !isTitle(w)).join(""), index);
+    }
   };
   entries.forEach((e, i) => {
     add(i, e.name, false, false);
@@ -325,7 +342,12 @@ function similarWords(index: MatchIndex, q: string): Map<number, number> {
       if (common * ratio < need) continue;
       const word = vocabulary[id];
       let sim = jaroWinkler(q, word);
-      if (sim < WORD_MIN) continue;
+      if (sim < WORD_MIN) {
+        // Words of two or three letters ("lai"/"lei", "soe"/"sue"): one letter after the first
+        // changed is a transliteration often enough to count, weakly.
+        if (qn === wn && qn <= 3 && q[0] === word[0] && editDistance(q, word, 1) === 1) found.set(id, SHORT_WORD);
+        continue;
+      }
       // Same sound, unless one word only extends the other ("martin"/"martinez": another name).
       if (code !== null && index.sounds[id] === code && !word.startsWith(q) && !q.startsWith(word)) sim = Math.max(sim, SAME_SOUND);
       // Jaro-Winkler rewards a shared prefix: words two or more letters apart in length are
@@ -337,6 +359,24 @@ function similarWords(index: MatchIndex, q: string): Map<number, number> {
   }
   for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127] = 0;
   return found;
+}
+
+/** A long word no list has, as the two listed words it joins ("abdeljuma" → "abdel juma"), or as it is. */
+function splitJoined(index: MatchIndex, word: string): string[] {
+  if (word.length < SPLIT_FROM || index.wordIds.has(word) || isTitle(word)) return [word];
+  for (let k = 4; k <= word.length - 4; k++) {
+    const head = word.slice(0, k);
+    const tail = word.slice(k);
+    if (index.wordIds.has(head) && index.wordIds.has(tail) && !isTitle(head) && !isTitle(tail)) return [head, tail];
+  }
+  return [word];
+}
+
+/** Whether two words, one or both of them two joined, are one word's spellings (JOINED_MIN). */
+function joinedPair(a: string, b: string, sim: number): boolean {
+  if (sim >= JOINED_MIN) return true;
+  const budget = editBudget(a.length, b.length);
+  return budget > 0 && editDistance(a, b, budget) <= budget;
 }
 
 /** A run of the subject's words: one word, or two neighbours written as one. */
@@ -352,17 +392,22 @@ interface QueryUnit {
  * alias counts only when its words are exactly the subject's (any order).
  */
 export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore: number): Candidate[] {
-  const fields = [nameTokens(subject.firstName), (subject.middleNames ?? []).flatMap(nameTokens), nameTokens(subject.lastName)];
+  const split = (words: string[]) => words.flatMap((w) => splitJoined(index, w));
+  const fields = [split(nameWords(subject.firstName)), split((subject.middleNames ?? []).flatMap(nameWords)), split(nameWords(subject.lastName))];
   const query = fields.flat().slice(0, MAX_WORDS);
-  if (query.length === 0) return [];
+  let optional = 0;
+  query.forEach((q, i) => isTitle(q) && (optional |= 1 << i));
+  if (query.every((q) => isTitle(q))) return [];
   const units: QueryUnit[] = [];
-  query.forEach((q, i) => units.push({ text: q, mask: 1 << i, similar: q.length > 1 ? similarWordsSeen(index, q) : new Map() }));
-  // Two words joined stand for one word split by a space or a period ("Guz man"): only as that
-  // word's spelling, never as a near neighbour of another.
+  query.forEach((q, i) => {
+    if (!(optional & (1 << i))) units.push({ text: q, mask: 1 << i, similar: q.length > 1 ? similarWordsSeen(index, q) : new Map() });
+  });
+  // Two words joined stand for one word split by a space or a period ("Guz man", "Car. Dona"):
+  // only as that word's spelling, never as a near neighbour of another.
   for (let i = 0; i + 1 < query.length; i++) {
     const text = query[i] + query[i + 1];
-    if (text.length < 4) continue;
-    const similar = new Map([...similarWordsSeen(index, text)].filter(([, sim]) => sim >= JOINED_MIN));
+    if (text.length < 3) continue;
+    const similar = new Map([...similarWordsSeen(index, text)].filter(([id, sim]) => joinedPair(text, index.vocabulary[id], sim)));
     if (similar.size) units.push({ text, mask: 3 << i, similar });
   }
   // Which query positions each listed name shares, as bits per name (a scratch array of the
@@ -381,7 +426,7 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
   }
   const shared = touched.map((n) => [n, masks[n]] as const);
   for (const n of touched) masks[n] = 0;
-  const full = query.filter((q) => q.length > 1).length;
+  const full = query.filter((q, i) => q.length > 1 && !(optional & (1 << i))).length;
   const needed = Math.max(1, Math.min(2, full));
   const best = new Map<number, Candidate>();
   const consider = (n: number, nameScore: number, pairedQuery: number[]) => {
@@ -396,10 +441,9 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
     let at = 0;
     (["firstName", "middleNames", "lastName"] as const).forEach((field, f) => {
       const words = fields[f].length;
-      if (words === 0) return;
-      const agrees = pairedQuery.slice(at, at + words).every((s) => s >= 0.9);
-      (agrees ? agreed : differed).push(field);
+      const paired = pairedQuery.slice(at, at + words).filter((_, i) => !(optional & (1 << (at + i))));
       at += words;
+      if (paired.length) (paired.every((s) => s >= 0.9) ? agreed : differed).push(field);
     });
     const birthDate = birthDateAgreement(entry.datesOfBirth, subject.dateOfBirth);
     if (birthDate === "exact" || birthDate === "partial") agreed.push("dateOfBirth");
@@ -410,16 +454,19 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
     best.set(name.entry, { entry, matchedName: name.published, matchedAlias: name.alias, nameScore, birthDate, agreed, differed });
   };
   for (const [n, mask] of shared) {
-    if (bits(mask) < needed) continue;
-    const { score, pairedQuery } = scoreName(query, units, index.names[n], index.vocabulary);
+    if (bits(mask & ~optional) < needed) continue;
+    const { score, pairedQuery } = scoreName(query, optional, units, index.names[n], index.vocabulary);
     consider(n, score, pairedQuery);
   }
-  // The letters of the whole name, separators removed, in the order typed and surname first.
+  // The letters of the whole name, separators removed, in the order typed and surname first,
+  // with and without titles.
   const allOnes = query.map(() => 1);
-  const typed = query.join("");
-  const surnameFirst = [...fields[2], ...fields[0], ...fields[1]].join("");
-  for (const key of new Set([typed, surnameFirst])) for (const n of index.joined.get(key) ?? []) consider(n, 1, allOnes);
-  for (const n of index.exact.get(exactKey(query)) ?? []) consider(n, 1, allOnes);
+  const required = (words: string[]) => words.filter((w) => !isTitle(w));
+  const typed = fields.flat();
+  const surnameFirst = [...fields[2], ...fields[0], ...fields[1]];
+  const keys = new Set([typed, surnameFirst, required(typed), required(surnameFirst)].map((words) => words.join("")));
+  for (const key of keys) for (const n of index.joined.get(key) ?? []) consider(n, 1, allOnes);
+  for (const n of index.exact.get(exactKey(required(query))) ?? []) consider(n, 1, allOnes);
   return [...best.values()].sort((a, b) => b.nameScore - a.nameScore);
 }
 
@@ -433,7 +480,7 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
  *   the length-weighted mean similarity of the listed words paired, whatever else the subject
  *   carries.
  */
-function scoreName(query: string[], units: QueryUnit[], name: IndexedName, vocabulary: string[]) {
+function scoreName(query: string[], optionalQuery: number, units: QueryUnit[], name: IndexedName, vocabulary: string[]) {
   const pairs: [qmask: number, tmask: number, sim: number][] = [];
   for (const u of units) {
     const single = bits(u.mask) === 1;
@@ -446,7 +493,7 @@ function scoreName(query: string[], units: QueryUnit[], name: IndexedName, vocab
         continue;
       }
       const sim = u.similar.get(t.word);
-      if (sim === undefined || (sim < JOINED_MIN && !(single && listedSingle))) continue;
+      if (sim === undefined || (!(single && listedSingle) && !joinedPair(u.text, word, sim))) continue;
       // Below 0.9 a pair is more likely two different words ("maria"/"mark") than a typo: it weighs less.
       pairs.push([u.mask, t.mask, sim >= 0.9 ? sim : sim - 2 * (0.9 - sim)]);
     }
@@ -464,29 +511,38 @@ function scoreName(query: string[], units: QueryUnit[], name: IndexedName, vocab
     for (let i = 0; i < query.length; i++) if (qmask & (1 << i)) pairedQuery[i] = sim;
     for (let i = 0; i < name.tokens.length; i++) if (tmask & (1 << i)) pairedToken[i] = sim;
   }
-  const length = (i: number) => vocabulary[name.tokens[i]].length;
-  const queryLength = query.reduce((s, q) => s + q.length, 0);
-  const queryScore = query.reduce((s, q, i) => s + pairedQuery[i] * q.length, 0) / queryLength;
+  // A title counts only where it was paired (written joined to a word); else it is not there.
+  let queryLength = 0;
+  let querySum = 0;
+  query.forEach((q, i) => {
+    if (optionalQuery & (1 << i) && pairedQuery[i] === 0) return;
+    queryLength += q.length;
+    querySum += pairedQuery[i] * q.length;
+  });
+  const queryScore = querySum / queryLength;
   let listedLength = 0;
   let unpairedLength = 0;
   let pairedLength = 0;
   let pairedSum = 0;
   let unpairedSurname = 0;
   for (let i = 0; i < name.tokens.length; i++) {
-    listedLength += length(i);
+    const length = vocabulary[name.tokens[i]].length;
     if (pairedToken[i] > 0) {
-      pairedLength += length(i);
-      pairedSum += pairedToken[i] * length(i);
-    } else {
-      unpairedLength += length(i);
+      listedLength += length;
+      pairedLength += length;
+      pairedSum += pairedToken[i] * length;
+    } else if (!(name.optional & (1 << i))) {
+      listedLength += length;
+      unpairedLength += length;
       // A surname word missing says more than a given name missing (people drop given names).
-      if (name.surname & (1 << i)) unpairedSurname += length(i);
+      if (name.surname & (1 << i)) unpairedSurname += length;
     }
   }
-  let score = queryScore * (1 - (UNPAIRED_PENALTY * unpairedLength + UNPAIRED_PENALTY * unpairedSurname) / listedLength);
-  if (name.tokens.length >= 2 && pairedLength > 0) {
-    const all = (mask: number) => name.tokens.every((_, i) => !(mask & (1 << i)) || pairedToken[i] >= PRESENT);
-    const given = ((1 << name.tokens.length) - 1) & ~name.surname;
+  let score = queryScore * (1 - (UNPAIRED_PENALTY * (unpairedLength + unpairedSurname)) / listedLength);
+  const required = ((1 << name.tokens.length) - 1) & ~name.optional;
+  if (bits(required) >= 2 && pairedLength > 0) {
+    const all = (mask: number) => name.tokens.every((_, i) => !(mask & required & (1 << i)) || pairedToken[i] >= PRESENT);
+    const given = required & ~name.surname;
     const contained = name.surname ? all(name.surname) && name.tokens.some((_, i) => given & (1 << i) && pairedToken[i] >= PRESENT) : all(given);
     if (contained) score = Math.max(score, pairedSum / pairedLength);
   }

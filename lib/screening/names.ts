@@ -62,11 +62,20 @@ export const normaliseText = matchingForm;
 // Titles, ranks and honorifics (data/screening/titles.json): never part of an identity.
 const TITLES = new Set(titles.words);
 
+/** A title, rank or honorific (data/screening/titles.json). */
+export function isTitle(word: string): boolean {
+  return TITLES.has(word);
+}
+
+/** Every word of a name in the matching form, titles included ("Car. Dona" is one word split: the matcher joins them). */
+export function nameWords(value: string): string[] {
+  const form = matchingForm(value);
+  return form ? form.split(" ") : [];
+}
+
 /** The words of a name in the matching form, titles and honorifics dropped. */
 export function nameTokens(value: string): string[] {
-  return matchingForm(value)
-    .split(" ")
-    .filter((t) => t && !TITLES.has(t));
+  return nameWords(value).filter((t) => !TITLES.has(t));
 }
 
 /** A published "SURNAME, Given Names" as "Given Names SURNAME" (other names unchanged). */
@@ -76,11 +85,11 @@ export function naturalOrder(published: string): string {
   return `${published.slice(comma + 1).trim()} ${published.slice(0, comma).trim()}`.trim();
 }
 
-/** How many words of a published "SURNAME, Given Names" are the surname (null: the list does not say). */
+/** How many words (titles included) of a published "SURNAME, Given Names" are the surname (null: the list does not say). */
 export function surnameWords(published: string): number | null {
   const comma = published.indexOf(",");
   if (comma < 0) return null;
-  return nameTokens(published.slice(0, comma)).length;
+  return nameWords(published.slice(0, comma)).length;
 }
 
 // Spellings of one name (data/screening/transliteration.json): the rules, then a class's skeleton.
