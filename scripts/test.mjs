@@ -124,10 +124,13 @@ async function run(args, { env, out = null, label, timeoutMs } = {}) {
  * streamed to ours or kept in `out` (a lane run beside another: see say()).
  */
 async function runNodeTests(label, files, env, out = null) {
+  say(out, `\n=== ${label}: ${files.length} files${out ? " (ran beside the stage above)" : ""}`);
+  // node --test given no file looks for tests itself (and finds this script): a filter that
+  // matched none of a stage's files runs nothing.
+  if (files.length === 0) return;
   const tapDir = mkdtempSync(path.join(tmpdir(), "remit-tap-"));
   const tap = path.join(tapDir, "out.tap");
   const started = Date.now();
-  say(out, `\n=== ${label}: ${files.length} files${out ? " (ran beside the stage above)" : ""}`);
   const { status, killed } = await run(
     [
       "--import",

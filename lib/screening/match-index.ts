@@ -113,6 +113,12 @@ export interface Candidate {
   matchedAlias: boolean;
   /** Name similarity, 0..1. */
   nameScore: number;
+  /**
+   * The listed name is there as listed: every word of both names paired with a like word (0.9 or
+   * more), or the listed name contained in the subject's (see scoreName). Only such a name is a
+   * listed name whatever the date of birth; otherwise it is a partial name.
+   */
+  whole: boolean;
   birthDate: BirthDateAgreement;
   agreed: string[];
   differed: string[];
@@ -142,6 +148,8 @@ const PRESENT = 0.9;
  * neighbour by Jaro-Winkler ("linda" is not "lin dwe").
  */
 const JOINED_MIN = SAME_SKELETON;
+/** A word that only extends another ("abbasi"/"abbas"): below 0.9, so weak. */
+const EXTENDED = 0.88;
 /** Two short words one letter apart after the first ("lai"/"lei"). */
 const SHORT_WORD = 0.8;
 /** A word this long that is not listed is tried as two listed words of 4+ letters written as one ("abdeljuma"). */
@@ -348,8 +356,11 @@ function similarWords(index: MatchIndex, q: string): Map<number, number> {
         if (qn === wn && qn <= 3 && q[0] === word[0] && editDistance(q, word, 1) === 1) found.set(id, SHORT_WORD);
         continue;
       }
-      // Same sound, unless one word only extends the other ("martin"/"martinez": another name).
-      if (code !== null && index.sounds[id] === code && !word.startsWith(q) && !q.startsWith(word)) sim = Math.max(sim, SAME_SOUND);
+      // One word only extending the other is usually another name ("abbas"/"abbasi",
+      // "daniel"/"daniela", "martin"/"martinez"): never the same sound, and weak.
+      const extends_ = word.startsWith(q) || q.startsWith(word);
+      if (extends_) sim = Math.min(sim, EXTENDED);
+      else if (code !== null && index.sounds[id] === code) sim = Math.max(sim, SAME_SOUND);
       // Jaro-Winkler rewards a shared prefix: words two or more letters apart in length are
       // usually different names ("lucia"/"luciano"), not a typo, and weigh less.
       else if (Math.abs(qn - wn) >= 2) sim *= 0.9;
@@ -429,11 +440,11 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
   const full = query.filter((q, i) => q.length > 1 && !(optional & (1 << i))).length;
   const needed = Math.max(1, Math.min(2, full));
   const best = new Map<number, Candidate>();
-  const consider = (n: number, nameScore: number, pairedQuery: number[]) => {
+  const consider = (n: number, nameScore: number, whole: boolean, pairedQuery: number[]) => {
     if (nameScore < minScore) return;
     const name = index.names[n];
     const current = best.get(name.entry);
-    if (current && current.nameScore >= nameScore) return;
+    if (current && (current.whole > whole || (current.whole === whole && current.nameScore >= nameScore))) return;
     const entry = index.entries[name.entry];
     const agreed: string[] = [];
     const differed: string[] = [];
@@ -451,12 +462,12 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
     if (subject.nationality && entry.nationalities.length > 0) {
       (entry.nationalities.includes(subject.nationality.toUpperCase()) ? agreed : differed).push("nationality");
     }
-    best.set(name.entry, { entry, matchedName: name.published, matchedAlias: name.alias, nameScore, birthDate, agreed, differed });
+    best.set(name.entry, { entry, matchedName: name.published, matchedAlias: name.alias, nameScore, whole, birthDate, agreed, differed });
   };
   for (const [n, mask] of shared) {
     if (bits(mask & ~optional) < needed) continue;
-    const { score, pairedQuery } = scoreName(query, optional, units, index.names[n], index.vocabulary);
-    consider(n, score, pairedQuery);
+    const { score, whole, pairedQuery } = scoreName(query, optional, units, index.names[n], index.vocabulary);
+    consider(n, score, whole, pairedQuery);
   }
   // The letters of the whole name, separators removed, in the order typed and surname first,
   // with and without titles.
@@ -465,8 +476,8 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
   const typed = fields.flat();
   const surnameFirst = [...fields[2], ...fields[0], ...fields[1]];
   const keys = new Set([typed, surnameFirst, required(typed), required(surnameFirst)].map((words) => words.join("")));
-  for (const key of keys) for (const n of index.joined.get(key) ?? []) consider(n, 1, allOnes);
-  for (const n of index.exact.get(exactKey(required(query))) ?? []) consider(n, 1, allOnes);
+  for (const key of keys) for (const n of index.joined.get(key) ?? []) consider(n, 1, true, allOnes);
+  for (const n of index.exact.get(exactKey(required(query))) ?? []) consider(n, 1, true, allOnes);
   return [...best.values()].sort((a, b) => b.nameScore - a.nameScore);
 }
 
@@ -540,13 +551,17 @@ function scoreName(query: string[], optionalQuery: number, units: QueryUnit[], n
   }
   let score = queryScore * (1 - (UNPAIRED_PENALTY * (unpairedLength + unpairedSurname)) / listedLength);
   const required = ((1 << name.tokens.length) - 1) & ~name.optional;
+  const all = (mask: number) => name.tokens.every((_, i) => !(mask & required & (1 << i)) || pairedToken[i] >= PRESENT);
+  let whole = all(required) && query.every((_, i) => optionalQuery & (1 << i) || pairedQuery[i] >= PRESENT);
   if (bits(required) >= 2 && pairedLength > 0) {
-    const all = (mask: number) => name.tokens.every((_, i) => !(mask & required & (1 << i)) || pairedToken[i] >= PRESENT);
     const given = required & ~name.surname;
     const contained = name.surname ? all(name.surname) && name.tokens.some((_, i) => given & (1 << i) && pairedToken[i] >= PRESENT) : all(given);
-    if (contained) score = Math.max(score, pairedSum / pairedLength);
+    if (contained) {
+      score = Math.max(score, pairedSum / pairedLength);
+      whole = true;
+    }
   }
-  return { score, pairedQuery };
+  return { score, whole, pairedQuery };
 }
 
 /** The thresholds that turn a name score and a date of birth into a result (lib/config). */
@@ -560,16 +575,16 @@ export interface Thresholds {
 }
 
 /**
- * What a candidate decides (issue 35). A listed name (a name score of `hit` or more: the entry's
- * name, or all its surname words and a given name, spelled as its variants are) is a case whatever
+ * What a candidate decides (issue 35). A listed name (a whole name scoring `hit` or more: the
+ * entry's name, or all its surname words and a given name, spelled as its variants are) is a case whatever
  * date of birth the subject declared, since nobody verifies it: a date of birth never clears it.
  * An automatic HIT (BLOCKED) needs that name AND the same day of birth; a name alone, or a list
  * that gives only a year, is a case for a human, never a silent block. A partial name (`close` or
  * more: a word missing or unlike) is a case unless the subject's date of birth differs from every
  * published one; a weaker name is a case when the date of birth agrees (it raises).
  */
-export function verdict(c: Pick<Candidate, "nameScore" | "birthDate">, t: Thresholds): "HIT" | "CLOSE_MATCH" | null {
-  if (c.nameScore >= t.hit) return c.birthDate === "exact" ? "HIT" : "CLOSE_MATCH";
+export function verdict(c: Pick<Candidate, "nameScore" | "whole" | "birthDate">, t: Thresholds): "HIT" | "CLOSE_MATCH" | null {
+  if (c.whole && c.nameScore >= t.hit) return c.birthDate === "exact" ? "HIT" : "CLOSE_MATCH";
   if (c.birthDate === "differs") return null;
   if (c.nameScore >= t.close) return "CLOSE_MATCH";
   if (c.birthDate !== "unknown" && c.nameScore >= t.closeWithBirthDate) return "CLOSE_MATCH";
