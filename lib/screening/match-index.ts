@@ -390,6 +390,57 @@ function joinedPair(a: string, b: string, sim: number): boolean {
   return budget > 0 && editDistance(a, b, budget) <= budget;
 }
 
+/**
+ * Listed words that two joined subject words spell (JOINED_MIN): the same word or skeleton, or
+ * within the edit budget. Cheaper than similarWords' scan: only the lengths the budget allows, and
+ * only words with all but `budget` of the letters in common.
+ */
+function joinedWords(index: MatchIndex, q: string): Map<number, number> {
+  const found = new Map<number, number>();
+  const same = index.wordIds.get(q);
+  if (same !== undefined) found.set(same, 1);
+  for (const id of index.skeletons.get(skeleton(q)) ?? []) if (!found.has(id)) found.set(id, SAME_SKELETON);
+  const qn = q.length;
+  const budget = editBudget(qn, qn);
+  if (budget === 0) return found;
+  for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127]++;
+  const qmask = letterMask(q);
+  for (let wn = Math.max(2, qn - budget); wn <= qn + budget && wn < index.byLength.length; wn++) {
+    if (editBudget(qn, wn) === 0) continue;
+    const need = Math.max(qn, wn) - editBudget(qn, wn);
+    const ids = index.byLength[wn];
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k];
+      if (found.has(id) || bits(index.masks[id] & ~qmask) > budget) continue;
+      const w = index.letters[id];
+      let common = 0;
+      for (let i = 0; i < wn; i++) {
+        const c = w[i] & 127;
+        if (usedCounts[c] < queryCounts[c]) {
+          usedCounts[c]++;
+          common++;
+        }
+      }
+      for (let i = 0; i < wn; i++) usedCounts[w[i] & 127] = 0;
+      if (common < need) continue;
+      const word = index.vocabulary[id];
+      if (editDistance(q, word, editBudget(qn, wn)) <= editBudget(qn, wn)) found.set(id, Math.max(WITHIN_EDITS, jaroWinkler(q, word)));
+    }
+  }
+  for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127] = 0;
+  return found;
+}
+
+function joinedWordsSeen(index: MatchIndex, q: string): Map<number, number> {
+  const key = `+${q}`;
+  let found = index.seen.get(key);
+  if (found) return found;
+  found = joinedWords(index, q);
+  if (index.seen.size >= SEEN_WORDS) index.seen.delete(index.seen.keys().next().value!);
+  index.seen.set(key, found);
+  return found;
+}
+
 /** A run of the subject's words: one word, or two neighbours written as one. */
 interface QueryUnit {
   text: string;
@@ -418,7 +469,7 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
   for (let i = 0; i + 1 < query.length; i++) {
     const text = query[i] + query[i + 1];
     if (text.length < 3) continue;
-    const similar = new Map([...similarWordsSeen(index, text)].filter(([id, sim]) => joinedPair(text, index.vocabulary[id], sim)));
+    const similar = joinedWordsSeen(index, text);
     if (similar.size) units.push({ text, mask: 3 << i, similar });
   }
   // Which query positions each listed name shares, as bits per name (a scratch array of the
