@@ -64,12 +64,22 @@ async function main() {
       l.variants.map((v) => ({ firstName: v.firstName, lastName: v.lastName, dateOfBirth: l.dateOfBirth, nationality: l.nationality })),
     ),
     ...set.common,
-    ...adversarial.variants.map(({ firstName, middleNames, lastName, dateOfBirth, nationality }) => ({ firstName, middleNames, lastName, dateOfBirth, nationality })),
+    ...adversarial.variants.map(({ firstName, middleNames, lastName, dateOfBirth, nationality }) => ({
+      firstName,
+      middleNames,
+      lastName,
+      dateOfBirth,
+      nationality,
+    })),
     ...adversarial.common.map(({ firstName, lastName, dateOfBirth, nationality }) => ({ firstName, lastName, dateOfBirth, nationality })),
   ];
   // As the provider screens (lib/screening/provider.ts screenAgainst), without the database reads.
   const config = loadConfig({});
-  const thresholds = { hit: config.SCREENING_HIT_SCORE, close: config.SCREENING_CLOSE_MATCH_SCORE, closeWithBirthDate: config.SCREENING_BIRTH_DATE_MATCH_SCORE };
+  const thresholds = {
+    hit: config.SCREENING_HIT_SCORE,
+    close: config.SCREENING_CLOSE_MATCH_SCORE,
+    closeWithBirthDate: config.SCREENING_BIRTH_DATE_MATCH_SCORE,
+  };
   const screen = (s: MatchSubject) => screenAgainst(indexes, s, thresholds);
 
   // Warm-up (JIT) on names outside the set (the set's surnames as given names and the reverse),

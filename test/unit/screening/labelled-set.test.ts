@@ -86,7 +86,11 @@ test("recall: no variant the API accepts stays CLEAR against its own entry (it n
   // (BLOCKED), not merely a close match; without that day it is a case for a human (issue 35).
   for (const l of set.listed.filter((l) => l.dateOfBirth && /^\d{4}-\d{2}-\d{2}$/.test(l.dateOfBirth)))
     for (const v of l.variants.filter((v) => ["published", "accentsAdded", "accentsDropped", "wordOrder", "hyphenSpace"].includes(v.kind)))
-      assert.equal(screen({ firstName: v.firstName, lastName: v.lastName, dateOfBirth: l.dateOfBirth, nationality: l.nationality }, l), "HIT", `${v.firstName} ${v.lastName}`);
+      assert.equal(
+        screen({ firstName: v.firstName, lastName: v.lastName, dateOfBirth: l.dateOfBirth, nationality: l.nationality }, l),
+        "HIT",
+        `${v.firstName} ${v.lastName}`,
+      );
 });
 
 test("the evasions of issue 19 are refused by the API and would be caught by the matcher anyway", () => {

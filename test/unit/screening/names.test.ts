@@ -61,7 +61,8 @@ test("spellings of one name share a skeleton; different names do not", () => {
 });
 
 test("titles, ranks and honorifics in several languages are data and never part of a name's words", () => {
-  for (const t of ["general", "comandante", "presidente", "haji", "professor", "licenciado", "chef", "mister", "sheikh", "colonel", "imam"]) assert.ok(isTitle(t), t);
+  for (const t of ["general", "comandante", "presidente", "haji", "professor", "licenciado", "chef", "mister", "sheikh", "colonel", "imam"])
+    assert.ok(isTitle(t), t);
   assert.deepEqual(nameTokens("General Joaquín"), ["joaquin"]);
   assert.deepEqual(nameTokens("Licenciado Nicolás"), ["nicolas"]);
   // Given names that are also words of rank or office are kept.
