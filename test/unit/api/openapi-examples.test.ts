@@ -74,7 +74,15 @@ describe("OpenAPI examples", () => {
   });
 
   it("every operation documents 503 internal.unavailable and 500; 429 exactly where throttled, with Retry-After", () => {
-    const throttled = new Set(["registerStart", "registerVerifyOtp", "registerSetPassword", "login", "passwordResetStart", "passwordResetComplete", "confirmTransfer"]);
+    const throttled = new Set([
+      "registerStart",
+      "registerVerifyOtp",
+      "registerSetPassword",
+      "login",
+      "passwordResetStart",
+      "passwordResetComplete",
+      "confirmTransfer",
+    ]);
     for (const { id, op } of operations) {
       assert.ok(op.responses["503"]?.content["application/json"].examples["internal.unavailable"], `${id}: 503`);
       assert.ok(op.responses["503"].headers?.["Retry-After"], `${id}: 503 Retry-After`);
