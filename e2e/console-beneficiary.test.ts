@@ -76,9 +76,10 @@ describe("console: beneficiary screening", () => {
     "the queue card and the customer page show why screening matched (list, entry, alias, program, score, fields)",
     { timeout: CONSOLE_TEST_TIMEOUT },
     async () => {
-      // An alias of OFAC SDN entry 2674 (ABBAS, Abu; SDGT), given as a beneficiary and as a profile.
+      // An alias of OFAC SDN entry 2674 (ABBAS, Abu; SDGT) with its listed day of birth: name and
+      // date of birth agree, so it blocks (issue 35: a name alone is a case for a human).
       const c = await onboardedCustomer();
-      const { beneficiaryId, state } = await screenedBeneficiary(c, mexBeneficiary({ firstName: "Muhammad", lastName: "Zaydan" }));
+      const { beneficiaryId, state } = await screenedBeneficiary(c, mexBeneficiary({ firstName: "Muhammad", lastName: "Zaydan", dateOfBirth: "1948-12-10" }));
       assert.equal(state, "BLOCKED");
       const page = await signedInPage(e2e.browser, ADMIN);
       await page.goto(consoleUrl("/beneficiaries"));
