@@ -2,8 +2,11 @@
  * ESLint rule "remit/state-writes" (issue 21 item 3): a state column is written only by the module
  * that moves it through its machine (lib/state-machine). STATE_COLUMNS lists, per drizzle table
  * (its variable in db/schema), the state column and the modules allowed to write it. The rule
- * reports, anywhere else, `.update(table).set({...})` and `.insert(table).values({...})` that name
- * the column, and any such write whose columns it cannot see (a variable or a spread).
+ * reports, anywhere else, `.update(table).set({...})`, `.insert(table).values({...})`, an upsert's
+ * `.onConflictDoUpdate({ set })` and a raw sql`update T set ...` / sql`insert into T (...)` that
+ * name the column, and any such write whose columns it cannot see (a variable, a spread, a built
+ * column list). The platform's rows (jobs, events' delivery, request keys) are listed too: only the
+ * worker, the webhook delivery and the idempotency store move them.
  * An ESLint rule rather than a script: it runs in the lint stage and in editors with no new
  * stage, and ESLint's Linter lets a test feed it a snippet (test/unit/lint/state-writes.test.ts).
  */
@@ -31,7 +34,22 @@ export const STATE_COLUMNS = {
   suspiciousActivityReports: { column: "status", modules: ["lib/cases/reports.ts"] },
   claims: { column: "state", modules: ["lib/claims/claims.ts"] },
   claimRefunds: { column: "state", modules: ["lib/claims/claim-refunds.ts"] },
+  subscriptions: { column: "status", modules: ["lib/customers/open-subscription.ts", "lib/partners/admin.ts"] },
+  devices: { column: "status", modules: ["lib/devices/registration.ts"] },
+  otpDeliveries: { column: "state", modules: ["lib/notifications/otp-delivery.ts"] },
+  // The platform's own rows: a job's run, an event's delivery and a request key's claim are moved
+  // by the worker, the webhook delivery and the idempotency store, never by a domain module.
+  jobs: { column: "state", modules: ["lib/jobs/", "lib/platform/"] },
+  events: { column: "deliveryState", modules: ["lib/webhooks/deliver-job.ts", "lib/webhooks/replay.ts", "lib/platform/"] },
+  idempotencyKeys: { column: "state", modules: ["lib/idempotency/store.ts"] },
 };
+
+/** A listed module is a file, or every file under a folder (a path ending in "/"). */
+const allowed = (modules, file) => modules.some((m) => (m.endsWith("/") ? file.startsWith(m) : file === m));
+
+/** `deliveryState` → `delivery_state`, `bankCredits` → `bank_credits`: the schema's naming. */
+const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const BY_SQL_NAME = new Map(Object.keys(STATE_COLUMNS).map((table) => [snake(table), table]));
 
 const WRITE = { set: "update", values: "insert" };
 
@@ -70,6 +88,50 @@ function columnIn(node, column, scope) {
   return result;
 }
 
+/** The table of `x.insert(table)` at the start of a `.values(...)` chain. */
+function insertedTable(node) {
+  for (let n = node; n?.type === "CallExpression" && n.callee.type === "MemberExpression"; n = n.callee.object) {
+    if (n.callee.property.type === "Identifier" && n.callee.property.name === "insert") return tableName(n.arguments[0]);
+  }
+  return undefined;
+}
+
+/**
+ * A raw `update T set ...` or `insert into T (...)` in a sql`` template: the table (an interpolated
+ * schema variable or its SQL name) and the columns written, `undefined` when an interpolation
+ * builds them (not visible). A rough reading of SQL, enough for how this code writes it.
+ */
+function rawWrite(quasi) {
+  const parts = quasi.quasis.map((q) => q.value.cooked ?? q.value.raw);
+  const text = parts.map((p, i) => (i < quasi.expressions.length ? `${p}\u0000${i}\u0000` : p)).join("");
+  const m = /\b(update|insert\s+into)\s+(?:\u0000(\d+)\u0000|"?([a-z_]+)"?)\s*([\s\S]*)/i.exec(text);
+  if (!m) return undefined;
+  const table = m[2] !== undefined ? tableName(quasi.expressions[Number(m[2])]) : BY_SQL_NAME.get(m[3]);
+  if (!table || !Object.hasOwn(STATE_COLUMNS, table)) return undefined;
+  const rest = m[4];
+  // The written columns: an update's assignment targets (left of each `=`), an insert's list.
+  const targets =
+    m[1].toLowerCase() === "update"
+      ? (/^set\b([\s\S]*?)(\bwhere\b|\breturning\b|\bfrom\b|$)/i.exec(rest)?.[1] ?? "").split(",").map((a) => a.split("=")[0])
+      : (/^\(([^)]*)\)/.exec(rest)?.[1] ?? "").split(",");
+  const names = targets.map((t) => {
+    const hole = /\u0000(\d+)\u0000/.exec(t);
+    return hole ? columnOf(quasi.expressions[Number(hole[1])]) : t.trim().replace(/"/g, "");
+  });
+  return { table, columns: names.includes(undefined) ? undefined : names.filter(Boolean) };
+}
+
+/** The column an interpolation names: `t.col`, `t.col.name`, `c(t.col)`, `sql.identifier(t.col.name)`; else undefined. */
+function columnOf(node) {
+  if (node?.type === "CallExpression" && node.arguments.length === 1) return columnOf(node.arguments[0]);
+  if (node?.type !== "MemberExpression" || node.computed || node.property.type !== "Identifier") return undefined;
+  if (node.property.name === "name" && node.object.type === "MemberExpression") return columnOf(node.object);
+  return node.property.name;
+}
+
+/** Whether raw SQL's written columns name the state column (its schema or SQL name). */
+const columnNamed = (names, column) => (names.some((n) => n === column || n === snake(column)) ? "named" : "absent");
+
 export const stateWritesRule = {
   meta: {
     type: "problem",
@@ -84,6 +146,8 @@ export const stateWritesRule = {
     const file = context.filename.replace(/\\/g, "/");
     const cwd = context.cwd.replace(/\\/g, "/");
     const relative = file.startsWith(cwd + "/") ? file.slice(cwd.length + 1) : file;
+    const report = (node, messageId, table) =>
+      context.report({ node, messageId, data: { table, column: STATE_COLUMNS[table].column, modules: STATE_COLUMNS[table].modules.join(" or ") } });
     return {
       CallExpression(node) {
         const callee = node.callee;
@@ -94,10 +158,30 @@ export const stateWritesRule = {
         if (target.callee.property.type !== "Identifier" || target.callee.property.name !== verb) return;
         const table = tableName(target.arguments[0]);
         const entry = table && Object.hasOwn(STATE_COLUMNS, table) ? STATE_COLUMNS[table] : undefined;
-        if (!entry || entry.modules.includes(relative)) return;
+        if (!entry || allowed(entry.modules, relative)) return;
         const found = columnIn(node.arguments[0], entry.column, context.sourceCode.getScope(node));
         if (found === "absent") return;
-        context.report({ node, messageId: found, data: { table, column: entry.column, modules: entry.modules.join(" or ") } });
+        report(node, found, table);
+      },
+      // insert(table).values(...).onConflictDoUpdate({ set: {...} }): an upsert moves the state too.
+      "CallExpression[callee.property.name='onConflictDoUpdate']"(node) {
+        const table = insertedTable(node.callee.object);
+        const entry = table && Object.hasOwn(STATE_COLUMNS, table) ? STATE_COLUMNS[table] : undefined;
+        if (!entry || allowed(entry.modules, relative)) return;
+        const options = node.arguments[0];
+        const set =
+          options?.type === "ObjectExpression" ? options.properties.find((p) => p.type === "Property" && !p.computed && p.key.name === "set") : undefined;
+        const found = set ? columnIn(set.value, entry.column, context.sourceCode.getScope(node)) : options ? "unknown" : "absent";
+        if (found !== "absent") report(node, found, table);
+      },
+      // sql`update ${table} set state = ...` and sql`insert into ${table} (...)`: raw SQL is seen too.
+      TaggedTemplateExpression(node) {
+        if (node.tag.type !== "Identifier" || node.tag.name !== "sql") return;
+        const write = rawWrite(node.quasi);
+        const entry = write && STATE_COLUMNS[write.table];
+        if (!entry || allowed(entry.modules, relative)) return;
+        const found = write.columns === undefined ? "unknown" : columnNamed(write.columns, entry.column);
+        if (found !== "absent") report(node, found, write.table);
       },
     };
   },

@@ -53,15 +53,41 @@ test("inserts, status columns, a const object and a spread are seen; other colum
     [`tx.insert(registrations).values([{ id: "a" }, { id: "b", state: "VERIFIED" }]);`, 1],
     [`tx.update(transfers).set({ rejectionReason: "X" });`, 0],
     [`const set = { submittedAt: now }; tx.update(transfers).set(set);`, 0],
-    [`tx.update(jobs).set({ state: "done" });`, 0],
+    [`tx.update(jobs).set({ state: "done" });`, 1],
+    [`tx.update(subscriptions).set({ status: "closed" });`, 1],
+    [`tx.update(devices).set({ status: "REVOKED" });`, 1],
+    [`tx.update(otpDeliveries).set({ state: "sent" });`, 1],
+    [`tx.update(events).set({ deliveryState: "delivered" });`, 1],
+    [`tx.update(idempotencyKeys).set({ state: "done" });`, 1],
   ];
   for (const [code, errors] of cases) assert.equal(lint(code, "lib/somewhere/else.ts").length, errors, code);
+});
+
+test("an upsert's set and raw SQL updates and inserts are seen", () => {
+  const cases: [string, number][] = [
+    [`tx.insert(transfers).values({ id }).onConflictDoUpdate({ target: transfers.id, set: { state: "PAID" } });`, 1],
+    [`tx.insert(transfers).values({ id }).onConflictDoUpdate({ target: transfers.id, set: changes });`, 1],
+    [`tx.insert(transfers).values({ id }).onConflictDoUpdate({ target: transfers.id, set: { updatedAt: now } });`, 0],
+    ["tx.execute(sql`update ${transfers} set state = 'PAID' where id = ${id}`);", 1],
+    ['tx.execute(sql`update transfers set "state" = ${to}, updated_at = now()`);', 1],
+    ["tx.execute(sql`update ${transfers} set ${c(transfers.state)} = ${to}`);", 1],
+    ["tx.execute(sql`update ${transfers} set ${columns} = ${to}`);", 1],
+    ["tx.execute(sql`update ${events} set delivery_state = 'delivered'`);", 1],
+    ["tx.execute(sql`insert into ${claims} (id, state) values (${id}, 'OPEN')`);", 1],
+    ["tx.execute(sql`insert into ${claims} (${sql.join(cols, sql`, `)}) values (${id})`);", 1],
+    ["tx.execute(sql`update ${transfers} set updated_at = ${now} where state = ${from}`);", 0],
+    ["tx.execute(sql`update ${subscriptions} set ${c(subscriptions.eventSequence)} = ${c(subscriptions.eventSequence)} + ${count}`);", 0],
+    ["tx.execute(sql`insert into ${claims} (id, kind) values (${id}, ${kind})`);", 0],
+    ["tx.execute(sql`select state from ${transfers}`);", 0],
+  ];
+  for (const [code, errors] of cases) assert.equal(lint(code, "lib/somewhere/else.ts").length, errors, code);
+  assert.deepEqual(lint("tx.execute(sql`update ${jobs} set state = 'done'`);", "lib/jobs/worker.ts"), []);
 });
 
 test("every listed module exists, and the repository's ESLint configuration applies the rule to lib/", async () => {
   const { existsSync } = await import("node:fs");
   for (const { modules } of Object.values(STATE_COLUMNS) as { modules: string[] }[]) {
-    for (const m of modules) assert.ok(existsSync(path.join(cwd, m)), m);
+    for (const m of modules) assert.ok(existsSync(path.join(cwd, m)), m); // a folder ("lib/jobs/") too
   }
   const eslint = new ESLint({ cwd });
   const config = await eslint.calculateConfigForFile(path.join(cwd, "lib/transfers/network.ts"));
