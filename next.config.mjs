@@ -6,7 +6,8 @@ const nextConfig = {
   // date-holidays: its parser brings moment-timezone (every zone's history, 0.7 MB of JSON) and moment
   // with every locale (a bundler cannot tell which its dynamic require needs); bundled, two chunks
   // each held a copy of its 1.4 MB source as two-byte strings (docs/memory.md).
-  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "date-holidays", "pino", "postgres", "xmllint-wasm"],
+  // prom-client: one copy of its registry per process, not one per route bundle.
+  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "date-holidays", "pino", "postgres", "prom-client", "xmllint-wasm"],
   poweredByHeader: false,
   // Lets several servers (parallel test runs, benchmarks) build side by side in one checkout.
   distDir: process.env.NEXT_DIST_DIR || ".next",

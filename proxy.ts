@@ -80,5 +80,7 @@ export const config = {
   // Next's static assets, nor the KYC photo upload: Next copies a proxied request's body up to
   // proxyClientMaxBodySize (2 MiB, next.config.mjs), which would cut a photo (up to 10 MiB); that
   // route reads its body with its own limit. Each excluded prefix ends at a segment boundary.
-  matcher: ["/((?!_next/static/|_next/image(?:/|$)|favicon\\.ico$|v1(?:/|$)|\\.well-known/|livez(?:/|$)|readyz(?:/|$)|webviews/kyc/[^/]+/photo$).*)"],
+  matcher: [
+    "/((?!_next/static/|_next/image(?:/|$)|favicon\\.ico$|v1(?:/|$)|\\.well-known/|livez(?:/|$)|readyz(?:/|$)|metrics(?:/|$)|webviews/kyc/[^/]+/photo$).*)",
+  ],
 };

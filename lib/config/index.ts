@@ -78,6 +78,11 @@ const schema = z.object({
   PORT: z.coerce.number().int().positive().default(3000),
   PUBLIC_BASE_URL: url(URL_SCHEMES.PUBLIC_BASE_URL).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /**
+   * The bearer token Prometheus sends to GET /metrics. Unset: the metrics are open in sandbox and
+   * not served in production (404), so a production deployment exposes nothing until it chooses one.
+   */
+  METRICS_TOKEN: z.string().trim().min(16, "at least 16 characters (a random token: openssl rand -base64 32)").optional(),
 
   SANDBOX_PARTNER_API_KEY: z.string().min(8).default("sandbox-demo-key"),
   /** Lets tests move the server's clock (POST /v1/sandbox/clock); sandbox only, off by default. */

@@ -8,6 +8,7 @@ import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 import { fingerprintOf, RequestKey, type Answer } from "@/lib/idempotency/request-key";
 import type { Partner } from "@/lib/partners/authenticate";
+import { observeRequest } from "@/lib/operations/metrics";
 import { ready } from "@/lib/platform/ready";
 import { inUnit, runUnit, toDomainError, type Actor, type Effects } from "@/lib/platform/unit-of-work";
 import { readJsonBody, readXmlBody } from "./body";
@@ -182,7 +183,7 @@ export function endpoint<
     return finish(response);
 
     function finish(res: Response): Response {
-      logRequest(req, { correlationId, route: contract.path, status: res.status, started, partnerId });
+      answered(req, { correlationId, route: contract.path, status: res.status, started, partnerId });
       return res;
     }
   };
@@ -238,9 +239,15 @@ export function readEndpoint<
     } catch (err) {
       response = errorResponse(toDomainError(err, { correlationId, route: contract.operationId }), correlationId);
     }
-    logRequest(req, { correlationId, route: contract.path, status: response.status, started, partnerId });
+    answered(req, { correlationId, route: contract.path, status: response.status, started, partnerId });
     return response;
   };
+}
+
+/** Every answer of both pipelines: its access log line, and its count and latency by the contract's route template (GET /metrics). */
+function answered(req: Request, fields: Parameters<typeof logRequest>[1]): void {
+  logRequest(req, fields);
+  observeRequest({ method: req.method, route: fields.route, status: fields.status, seconds: (performance.now() - fields.started) / 1000 });
 }
 
 /** What a read joined to its caller is keyed by: the request's valid path and query, and the time. */
