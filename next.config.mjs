@@ -7,7 +7,19 @@ const nextConfig = {
   // with every locale (a bundler cannot tell which its dynamic require needs); bundled, two chunks
   // each held a copy of its 1.4 MB source as two-byte strings (docs/memory.md).
   // prom-client: one copy of its registry per process, not one per route bundle.
-  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "date-holidays", "pino", "postgres", "prom-client", "xmllint-wasm"],
+  // city-timezones (1.9 MB of JSON) and countries-and-timezones: the tables behind the customer's time
+  // zone, read by the API, the pages and the worker; one copy in Node's module cache, not one per route.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "@node-rs/argon2",
+    "city-timezones",
+    "countries-and-timezones",
+    "date-holidays",
+    "pino",
+    "postgres",
+    "prom-client",
+    "xmllint-wasm",
+  ],
   poweredByHeader: false,
   // Lets several servers (parallel test runs, benchmarks) build side by side in one checkout.
   distDir: process.env.NEXT_DIST_DIR || ".next",

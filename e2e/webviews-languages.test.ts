@@ -25,12 +25,15 @@ const e2e = setupE2eFile();
 const LOCALES: Record<Language, string> = { en: "en-US", fr: "fr-FR", es: "es-ES" };
 const LANGUAGES = Object.keys(LOCALES) as Language[];
 
-// "22 novembre 2026 à 20:42 UTC", "22 de noviembre de 2026, 20:42 UTC", "November 22, 2026 at 8:42 PM UTC".
+// In the customer's time zone with its offset (the KYC customer lives in Paris, the funding one in
+// Austin): "November 22, 2026 at 9:42 PM UTC+01:00", "22 novembre 2026 à 14:42 UTC−06:00",
+// "22 de noviembre de 2026, 21:42 CET (UTC+01:00)", "November 22, 2026 at 2:42 PM CST (UTC−06:00)".
 const S = "[\\s\\u00a0\\u202f]";
+const ZONE = `${S}(UTC[+−]\\d\\d:\\d\\d|[A-Z]{3,4}${S}\\(UTC[+−]\\d\\d:\\d\\d\\))`;
 const DATE: Record<Language, RegExp> = {
-  en: new RegExp(`[A-Z][a-z]+ \\d{1,2}, 20\\d\\d at \\d{1,2}:\\d\\d${S}[AP]M UTC`),
-  fr: new RegExp(`\\d{1,2} [a-zéû]+ 20\\d\\d à \\d\\d:\\d\\d UTC`),
-  es: new RegExp(`\\d{1,2} de [a-z]+ de 20\\d\\d,? (a las )?\\d{1,2}:\\d\\d UTC`),
+  en: new RegExp(`[A-Z][a-z]+ \\d{1,2}, 20\\d\\d at \\d{1,2}:\\d\\d${S}[AP]M${ZONE}`),
+  fr: new RegExp(`\\d{1,2} [a-zéû]+ 20\\d\\d à \\d\\d:\\d\\d${ZONE}`),
+  es: new RegExp(`\\d{1,2} de [a-z]+ de 20\\d\\d,? (a las )?\\d{1,2}:\\d\\d${ZONE}`),
 };
 // "USD 1,250.00" / "1 250,00 USD" / "1250,00 USD" (es groups from five digits).
 const USD: Record<Language, RegExp> = {

@@ -14,9 +14,9 @@ export interface ProviderContactText {
   regulator: string | null;
 }
 
-/** `until`: the end of the 30 minutes when known (receipt), else null (disclosure: "after payment"). */
-export function cancellationRight(language: Language, until: Date | null): string {
-  const at = until && formatDateTime(until, language);
+/** `until`: the end of the 30 minutes when known (receipt), else null (disclosure: "after payment"); in the customer's `timeZone`. */
+export function cancellationRight(language: Language, until: Date | null, timeZone?: string): string {
+  const at = until && formatDateTime(until, language, timeZone);
   switch (language) {
     case "fr":
       return (
@@ -66,7 +66,7 @@ export function providerContactLine(language: Language, p: ProviderContactText):
   }
 }
 
-/** The receipt's rightsStatement: both rights and who to call. */
-export function rightsStatement(language: Language, cancellableUntil: Date | null, provider: ProviderContactText): string {
-  return [cancellationRight(language, cancellableUntil), errorResolutionRight(language), providerContactLine(language, provider)].join("\n");
+/** The receipt's rightsStatement: both rights and who to call, times in the customer's `timeZone`. */
+export function rightsStatement(language: Language, cancellableUntil: Date | null, provider: ProviderContactText, timeZone?: string): string {
+  return [cancellationRight(language, cancellableUntil, timeZone), errorResolutionRight(language), providerContactLine(language, provider)].join("\n");
 }

@@ -55,14 +55,38 @@ export function formatDecimal(value: string, locale: Locale): string {
   return f.format(asIntlDecimal(d.toFixed(places)));
 }
 
-/** "22 novembre 2026 à 20:42 UTC", "November 22, 2026 at 8:42 PM UTC", "22 de noviembre de 2026, 20:42 UTC". */
+/**
+ * A time for the customer in their zone (lib/customers/time-zone.ts), with its offset from UTC:
+ * "November 28, 2026 at 5:00 PM CST (UTC−06:00)", "28 novembre 2026 à 17:00 UTC−06:00" (French
+ * names the zone by its offset already), "22 de noviembre de 2026, 20:42 UTC" when the zone is
+ * UTC. Intl writes every part; only its "GMT" offsets are named "UTC" like the French ones.
+ */
 export function formatDateTime(at: Date | string, locale: Locale, timeZone: string = DEFAULT_TIME_ZONE): string {
+  const instant = typeof at === "string" ? new Date(at) : at;
   const f = cached(
     `datetime|${locale}|${timeZone}`,
     () =>
       new Intl.DateTimeFormat(locale, { day: "numeric", month: "long", year: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" }),
   );
-  return f.format(typeof at === "string" ? new Date(at) : at);
+  if (isUtc(timeZone)) return f.format(instant);
+  const offset = utcOffset(instant, timeZone);
+  return f
+    .formatToParts(instant)
+    .map((p) => (p.type !== "timeZoneName" ? p.value : OFFSET_NAME.test(p.value) ? offset : `${p.value} (${offset})`))
+    .join("");
+}
+
+const isUtc = (timeZone: string) => ["UTC", "ETC/UTC", "ETC/GMT", "GMT", "ETC/UCT", "UCT", "ETC/ZULU", "ZULU"].includes(timeZone.toUpperCase());
+
+/** A zone name that is only an offset ("GMT-6", "UTC−6", "GMT+5:30"): the full offset replaces it. */
+const OFFSET_NAME = /^(GMT|UTC)([+\-−]|$)/;
+
+/** "UTC−06:00", "UTC+05:30", "UTC+00:00": Intl's long offset, its sign the minus sign. */
+function utcOffset(instant: Date, timeZone: string): string {
+  const f = cached(`offset|${timeZone}`, () => new Intl.DateTimeFormat("en", { timeZone, timeZoneName: "longOffset" }));
+  const name = f.formatToParts(instant).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
+  const sign = name.slice(3) || "+00:00"; // "GMT" alone is the zero offset
+  return `UTC${sign.replace("-", "−")}`;
 }
 
 /** A compact time for tables (the console): "22 Nov 2026, 20:42:44 UTC". */

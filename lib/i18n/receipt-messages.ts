@@ -84,13 +84,13 @@ export interface ReceiptLineFacts {
   dateAvailable: string;
 }
 
-/** The receipt's rows, label and value, as the customer reads them in `language`. */
-export function receiptLines(r: ReceiptLineFacts, language: Language): [string, string][] {
+/** The receipt's rows, label and value, as the customer reads them in `language` and their `timeZone`. */
+export function receiptLines(r: ReceiptLineFacts, language: Language, timeZone: string): [string, string][] {
   const m = receiptMessages[language];
   const money = (amount: string, currency: string) => formatMoney(amount, currency, language);
   return [
     [m.transfer, r.transferId],
-    [m.date, formatDateTime(r.fundedAt, language)],
+    [m.date, formatDateTime(r.fundedAt, language, timeZone)],
     [m.recipient, r.recipientName],
     [m.youSent, money(r.originAmount, r.originCurrency)],
     [m.principalFee, money(r.principalFee, r.originCurrency)],
@@ -99,6 +99,6 @@ export function receiptLines(r: ReceiptLineFacts, language: Language): [string, 
     [m.total, money(r.totalCustomerCost, r.originCurrency)],
     [m.rate, `1 ${r.originCurrency} = ${formatDecimal(r.fxRate, language)} ${r.destinationCurrency}`],
     [m.recipientGets, money(r.destinationAmount, r.destinationCurrency)],
-    [m.dateAvailable, formatDateTime(r.dateAvailable, language)],
+    [m.dateAvailable, formatDateTime(r.dateAvailable, language, timeZone)],
   ];
 }

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { kycPhotos, kycSessions, partners } from "@/db/schema";
+import { customerTimeZone } from "@/lib/customers/time-zone";
 import { DomainError, validationError } from "@/lib/errors";
 import { closureCallbackFor, type ClosureCallback } from "@/lib/webviews/closure";
 import { resolveWebviewToken } from "@/lib/webviews/tokens";
@@ -25,6 +26,8 @@ export interface KycWebviewModel {
   closure: ClosureCallback;
   /** When this page's URL stops working (30 minutes after it was issued). */
   linkExpiresAt: Date;
+  /** The customer's time zone (from the residence address), the one the page writes times in. */
+  timeZone: string;
 }
 
 const expired = () => new DomainError("kyc.sessionExpired", { message: "This verification link has expired." });
@@ -53,6 +56,7 @@ export async function openKycWebview(tx: Tx, token: string, now: Date): Promise<
     correctionReason: session.submittedAt ? null : await correctionReason(tx, session.customerId),
     closure: closureCallbackFor(partner, "kyc"),
     linkExpiresAt,
+    timeZone: await customerTimeZone(tx, session.customerId),
   };
 }
 

@@ -13,6 +13,7 @@ import { estimateDeliveryBy } from "@/lib/delivery/estimates";
 import { referenceRates } from "@/lib/pricing/rate-store";
 import { providers } from "@/lib/providers";
 import { providerOf, recipientNameOf } from "@/lib/receipts/receipt";
+import { residenceAddressOf, timeZoneOfAddress } from "@/lib/customers/time-zone";
 import { quoteExpired, quoteInScope, quoteStatus } from "./records";
 
 type QuoteRow = Awaited<ReturnType<typeof quoteInScope>>;
@@ -66,7 +67,10 @@ export async function serveDisclosure(
   if (status === "EXPIRED") throw quoteExpired(quote);
   if (status === "ACCEPTED")
     throw new DomainError("quote.invalid", { message: "This quote was already accepted.", details: { failedCheck: "alreadyAccepted" } });
-  const [customer] = await tx.select({ preferredLanguage: customers.preferredLanguage }).from(customers).where(eq(customers.id, input.customerId));
+  const [customer] = await tx
+    .select({ preferredLanguage: customers.preferredLanguage, profile: customers.profile })
+    .from(customers)
+    .where(eq(customers.id, input.customerId));
   const language = chooseLanguage(input.acceptLanguage, customer?.preferredLanguage);
   const token = `dt_${randomToken(24)}`;
   await tx.insert(disclosures).values({
@@ -93,6 +97,7 @@ export async function serveDisclosure(
     rate: quote.fxRate,
     total: quote.totalCustomerCost,
     expiresAt: quote.validUntil.toISOString(),
+    timeZone: timeZoneOfAddress(residenceAddressOf(customer?.profile)),
   });
   return {
     language,

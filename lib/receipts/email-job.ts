@@ -10,6 +10,7 @@ import type { Db, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { prepared } from "@/db/prepared";
 import { beneficiaries, customers, loginIdentifiers, otpOutbox, partners, transfers, transferStateHistory } from "@/db/schema";
+import { residenceAddressOf, timeZoneOfAddress } from "@/lib/customers/time-zone";
 import { receiptLines, receiptMessages } from "@/lib/i18n/receipt-messages";
 import type { Language } from "@/lib/i18n/language";
 import { defineJob } from "@/lib/jobs/define";
@@ -40,7 +41,8 @@ export const emailReceipt = defineJob({
     const language = (read.preferred ?? "en") as Language;
     if (!read.fundedAt) throw notYetFunded(transfer);
     const recipientName = read.beneficiary ? `${read.beneficiary.first} ${read.beneficiary.last}` : "";
-    const facts = receiptFactsOf(transfer, language, { funded: read.fundedAt, provider: providerFrom(read.partner), recipientName });
+    const timeZone = timeZoneOfAddress(residenceAddressOf(read.profile));
+    const facts = receiptFactsOf(transfer, language, { funded: read.fundedAt, provider: providerFrom(read.partner), recipientName, timeZone });
     // The receipt's link: its token written before the message leaves (with it, in sandbox).
     const token = webviewTokenInsert(db, {
       kind: "RECEIPT",
@@ -51,7 +53,7 @@ export const emailReceipt = defineJob({
     });
     const url = token.url;
     const m = receiptMessages[language];
-    const lines = receiptLines(facts, language);
+    const lines = receiptLines(facts, language, timeZone);
     const text = [m.title, "", ...lines.map(([k, v]) => `${k}: ${v}`), "", facts.rightsStatement, "", `${m.link}: ${url}`].join("\n");
     const html =
       `<h1>${escapeHtml(m.title)}</h1><table>${lines.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join("")}</table>` +
@@ -71,7 +73,8 @@ export const emailReceipt = defineJob({
 });
 
 /**
- * The transfer, the customer's e-mail login identifier and preferred language, when it was (last)
+ * The transfer, the customer's e-mail login identifier, preferred language and profile (its
+ * residence address gives the time zone), when it was (last)
  * funded (lib/transfers/funded-at.ts), the partner's contact and the beneficiary's name, by the
  * transfer's id: what receiptFacts reads in four statements and the job read in two more.
  */
@@ -83,6 +86,7 @@ const receiptEmailRead = (db: Db) =>
         email: sql<string | null>`(select ${loginIdentifiers.value} from ${loginIdentifiers}
           where ${loginIdentifiers.subscriptionId} = ${transfers.subscriptionId} and ${loginIdentifiers.type} = 'EMAIL' limit 1)`,
         preferred: customers.preferredLanguage,
+        profile: customers.profile,
         fundedAt: sql<Date | null>`(${e
           .select({ at: transferStateHistory.transitionedAt })
           .from(transferStateHistory)

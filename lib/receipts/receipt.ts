@@ -8,6 +8,7 @@ import { eq } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { beneficiaries, customers, partners, transfers, type ProviderContact } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
+import { customerTimeZone, residenceAddressOf, timeZoneOfAddress } from "@/lib/customers/time-zone";
 import { dateAvailable } from "@/lib/delivery/transfer-delivery";
 import { DomainError } from "@/lib/errors";
 import { rightsStatement } from "@/lib/i18n/consumer-rights";
@@ -47,12 +48,12 @@ export async function recipientNameOf(db: Executor, beneficiaryId: string): Prom
   return b ? `${b.first} ${b.last}` : "";
 }
 
-/** The receipt's facts (without its URL); 409 transfer.stateInvalid before funding. */
-export async function receiptFacts(db: Executor, transfer: TransferRow, language: Language) {
+/** The receipt's facts (without its URL), its times written in `timeZone`; 409 transfer.stateInvalid before funding. */
+export async function receiptFacts(db: Executor, transfer: TransferRow, language: Language, timeZone: string) {
   const funded = await fundedAtOf(db, transfer.id);
   if (!funded) throw notYetFunded(transfer);
   const provider = await providerOf(db, transfer.partnerId);
-  return receiptFactsOf(transfer, language, { funded, provider, recipientName: await recipientNameOf(db, transfer.beneficiaryId) });
+  return receiptFactsOf(transfer, language, { funded, provider, recipientName: await recipientNameOf(db, transfer.beneficiaryId), timeZone });
 }
 
 export const notYetFunded = (transfer: Pick<TransferRow, "state">) =>
@@ -61,8 +62,15 @@ export const notYetFunded = (transfer: Pick<TransferRow, "state">) =>
     details: { currentState: transfer.state },
   });
 
-/** The receipt's facts from what was read of them: when it was funded, the provider, the recipient's name. */
-export function receiptFactsOf(transfer: TransferRow, language: Language, read: { funded: Date; provider: ReceiptProvider; recipientName: string }) {
+/**
+ * The receipt's facts from what was read of them: when it was funded, the provider, the
+ * recipient's name, the customer's time zone (its text's times; the fields stay UTC).
+ */
+export function receiptFactsOf(
+  transfer: TransferRow,
+  language: Language,
+  read: { funded: Date; provider: ReceiptProvider; recipientName: string; timeZone: string },
+) {
   const { funded, provider } = read;
   const cancellableUntil = addSeconds(funded, CANCELLATION_RIGHT_SECONDS);
   return {
@@ -82,7 +90,7 @@ export function receiptFactsOf(transfer: TransferRow, language: Language, read: 
     dateAvailable: dateAvailable(transfer, funded).toISOString(),
     recipientName: read.recipientName,
     language,
-    rightsStatement: rightsStatement(language, cancellableUntil, provider),
+    rightsStatement: rightsStatement(language, cancellableUntil, provider, read.timeZone),
     provider,
     cancellableUntil: cancellableUntil.toISOString(),
   };
@@ -110,17 +118,27 @@ export async function readReceipt(
   input: { subscriptionId: string; transferId: string; acceptLanguage: string | null; now: Date },
 ) {
   const transfer = await transferInScope(db, input.subscriptionId, input.transferId);
-  const [customer] = await db.select({ preferred: customers.preferredLanguage }).from(customers).where(eq(customers.id, transfer.customerId));
+  const [customer] = await db
+    .select({ preferred: customers.preferredLanguage, profile: customers.profile })
+    .from(customers)
+    .where(eq(customers.id, transfer.customerId));
   const language = chooseLanguage(input.acceptLanguage, customer?.preferred);
-  const facts = await receiptFacts(db, transfer, language);
+  const facts = await receiptFacts(db, transfer, language, timeZoneOfAddress(residenceAddressOf(customer?.profile)));
   const receiptUrl = await write((tx) => issueReceiptUrl(tx, transfer, input.now));
   return { language, body: { ...facts, receiptUrl } };
 }
 
-/** The hosted receipt page's model: the receipt behind a live token, or null (unknown or expired link). */
-export async function openReceiptWebview(db: Executor, token: string, language: Language, now: Date): Promise<ReceiptFacts | null> {
+/** The hosted receipt page's model: the receipt behind a live token and the zone its times are in, or null (unknown or expired link). */
+export async function openReceiptWebview(
+  db: Executor,
+  token: string,
+  language: Language,
+  now: Date,
+): Promise<{ receipt: ReceiptFacts; timeZone: string } | null> {
   const resolved = await resolveWebviewToken(db, "RECEIPT", token, now);
   if (!resolved) return null;
   const [transfer] = await db.select().from(transfers).where(eq(transfers.id, resolved.sessionId));
-  return transfer ? receiptFacts(db, transfer, language) : null;
+  if (!transfer) return null;
+  const timeZone = await customerTimeZone(db, transfer.customerId);
+  return { receipt: await receiptFacts(db, transfer, language, timeZone), timeZone };
 }

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { beneficiaries, customers, partners } from "@/db/schema";
+import { residenceAddressOf, timeZoneOfAddress } from "@/lib/customers/time-zone";
 import { DomainError } from "@/lib/errors";
 import { fundingProvider, type FundingPayment } from "@/lib/providers/funding";
 import { Decimal } from "@/lib/money/decimal";
@@ -23,6 +24,8 @@ export interface FundingWebviewModel {
    * bank-transfer window once that is chosen. The customer can pay, and retry after a decline, until then.
    */
   payBy: Date;
+  /** The customer's time zone (from the residence address), the one the page writes `payBy` in. */
+  timeZone: string;
   /** The sandbox's instant card and bank buttons (never in production). */
   paymentsConfigured: boolean;
   /**
@@ -50,7 +53,10 @@ export async function openFundingWebview(tx: Tx, token: string, now: Date): Prom
   // Production's only method is bank transfer: opening the page is choosing it (the reference is bound once).
   const bankTransfer = fundingProvider().bankTransferOnOpen ? await bankTransferOrNull(tx, locked, now) : null;
   const [beneficiary] = await tx.select().from(beneficiaries).where(eq(beneficiaries.id, transfer.beneficiaryId));
-  const [customer] = await tx.select({ preferredLanguage: customers.preferredLanguage }).from(customers).where(eq(customers.id, transfer.customerId));
+  const [customer] = await tx
+    .select({ preferredLanguage: customers.preferredLanguage, profile: customers.profile })
+    .from(customers)
+    .where(eq(customers.id, transfer.customerId));
   const [partner] = await tx.select().from(partners).where(eq(partners.id, partnerId));
   const method = await maskedPayoutMethod(tx, transfer.payoutMethodId);
   return {
@@ -68,6 +74,7 @@ export async function openFundingWebview(tx: Tx, token: string, now: Date): Prom
     recipient: { name: `${beneficiary.firstName} ${beneficiary.lastName}`, destinationMasked: method?.destinationIdentifierMasked ?? null },
     closure: closureCallbackFor(partner, "funding"),
     payBy: bankTransfer ? new Date(bankTransfer.payBy) : fundingDeadline(session, transfer),
+    timeZone: timeZoneOfAddress(residenceAddressOf(customer?.profile)),
     paymentsConfigured: fundingProvider().takesPayments,
     bankTransfer,
     bankTransferCurrency: transfer.originCurrency,

@@ -2,6 +2,7 @@
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { formatDateTime } from "@/lib/i18n/format";
 import { EXPIRED_PAGE, openWebview } from "./helpers";
 import {
   BASE_URL,
@@ -90,8 +91,14 @@ test("create: session, 30-minute webview URL, 24-hour session, closureCallback; 
   assert.equal(read.body.closedAt, null);
   assert.equal(read.body.expiresAt, s.sessionExpiresAt);
   assert.equal(seconds(read.body.expiresAt, read.body.openedAt), 86400, "expiresAt is 24 hours after openedAt");
-  // Both URLs are live.
-  assert.ok(!(await openWebview(s.webviewUrl)).html.includes(EXPIRED_PAGE));
+  // Both URLs are live. The page writes its link's end in the customer's time (Austin, Texas:
+  // Central), with the offset; the API's expiresAt stays UTC.
+  const first = (await openWebview(s.webviewUrl, { "accept-language": "en" })).html;
+  assert.ok(!first.includes(EXPIRED_PAGE));
+  assert.match(s.expiresAt, /Z$/);
+  const until = formatDateTime(s.expiresAt, "en", "America/Chicago");
+  assert.match(until, / C[SD]T \(UTC−0[56]:00\)$/);
+  assert.ok(first.includes(until), `the page lacks ${until}`);
   assert.ok(!(await openWebview(again.body.webviewUrl)).html.includes(EXPIRED_PAGE));
 });
 

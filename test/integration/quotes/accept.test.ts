@@ -85,11 +85,12 @@ describe("disclosure", () => {
       `1 USD = ${formatDecimal(q.fxRate, "en")} MXN`,
       formatMoney(q.totalCustomerCost, "USD", "en"),
       formatMoney(d.fees.totalFees, "USD", "en"),
-      formatDateTime(d.expiresAt, "en"),
+      // In the customer's time zone (Austin, Texas: Central time), with the offset.
+      formatDateTime(d.expiresAt, "en", "America/Chicago"),
     ];
     for (const fact of facts) assert.ok(d.content.includes(fact), `content lacks ${fact}`);
     assert.match(d.content, /Amount to send: USD\s\d[\d,]*\.\d\d\./);
-    assert.match(d.content, /guaranteed until [A-Z][a-z]+ \d{1,2}, 20\d\d at \d{1,2}:\d\d\s[AP]M UTC\./);
+    assert.match(d.content, /guaranteed until [A-Z][a-z]+ \d{1,2}, 20\d\d at \d{1,2}:\d\d\s[AP]M C[SD]T \(UTC−0[56]:00\)\./);
     // The wire forms stay in the response fields, not in the text.
     assert.ok(!d.content.includes(q.originAmount) && !d.content.includes(d.expiresAt), d.content);
     assert.match(res.headers.get("cache-control") ?? "", /no-store/);
@@ -125,16 +126,16 @@ describe("disclosure", () => {
     const q = await serviceQuote(c, ben.beneficiaryId);
     const fr = await readDisclosure(c, q.quoteId, { "accept-language": "fr" });
     assert.match(fr.body.content, /Montant envoy/);
-    // "102,99 USD" and "22 novembre 2026 à 20:42 UTC": French separators and month names.
+    // "102,99 USD" and "22 novembre 2026 à 14:42 UTC−06:00": French separators and month names.
     const space = "[\\s\\u202f\\u00a0]";
     assert.match(fr.body.content, new RegExp(`Total à payer : \\d[\\d${space.slice(1, -1)}]*,\\d\\d${space}USD\\.`));
-    assert.match(fr.body.content, new RegExp(`garanti jusqu’au \\d{1,2} [a-zéû]+ 20\\d\\d à \\d\\d:\\d\\d${space}UTC\\.`));
+    assert.match(fr.body.content, new RegExp(`garanti jusqu’au \\d{1,2} [a-zéû]+ 20\\d\\d à \\d\\d:\\d\\d${space}UTC−0[56]:00\\.`));
     assert.ok(fr.body.content.includes(formatMoney(q.totalCustomerCost, "USD", "fr")));
     const es = await readDisclosure(c, q.quoteId, { "accept-language": "es" });
     assert.match(es.body.content, /Importe enviado/);
     assert.match(es.body.content, new RegExp(`Total a pagar: \\d[\\d.]*,\\d\\d${space}USD\\.`));
     assert.match(es.body.content, new RegExp(`garantizado hasta el \\d{1,2} de [a-z]+ de 20\\d\\d`));
-    assert.ok(es.body.content.includes(formatDateTime(q.quoteValidUntil, "es")));
+    assert.ok(es.body.content.includes(formatDateTime(q.quoteValidUntil, "es", "America/Chicago")));
   });
 
   test("no Accept-Language: the profile preference (es); the header still wins over it", async () => {

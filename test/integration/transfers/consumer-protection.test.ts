@@ -10,6 +10,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
+import { formatDateTime } from "@/lib/i18n/format";
 import { fundedScenario, registeredScenario } from "./support";
 import {
   advanceClock,
@@ -105,6 +106,11 @@ describe("receipt", () => {
     assert.match(r.rightsStatement, /cancel this transfer until .* \(30 minutes after payment\) for a full refund, fees included/);
     assert.match(r.rightsStatement, /within 180 days/);
     assert.ok(r.rightsStatement.includes(r.provider.phone), r.rightsStatement);
+    // Times for people in the customer's zone (Austin, Texas: Central), with the offset; the fields stay UTC.
+    for (const at of [r.fundedAt, r.dateAvailable, r.cancellableUntil]) assert.match(at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const until = formatDateTime(r.cancellableUntil, "en", "America/Chicago");
+    assert.match(until, / C[SD]T \(UTC−0[56]:00\)$/);
+    assert.ok(r.rightsStatement.includes(`cancel this transfer until ${until} (30 minutes`), r.rightsStatement);
     // The hosted page, bound to its token: printable, in the customer's language.
     assert.match(r.receiptUrl, /\/webviews\/receipt\/[A-Za-z0-9_-]{20,}$/);
     const page = await fetch(r.receiptUrl, { headers: { "accept-language": "fr" } });
@@ -112,6 +118,11 @@ describe("receipt", () => {
     const html = await page.text();
     assert.match(html, /Reçu de transfert/);
     assert.ok(html.includes(r.recipientName));
+    for (const at of [r.fundedAt, r.dateAvailable, r.cancellableUntil]) {
+      const local = formatDateTime(at, "fr", "America/Chicago");
+      assert.match(local, / UTC−0[56]:00$/);
+      assert.ok(html.includes(local), `the page lacks ${local}`);
+    }
     const forged = await fetch(r.receiptUrl.replace(/[A-Za-z0-9_-]{6}$/, "AAAAAA"));
     assert.match(await forged.text(), /webview-expired/);
     // French and Spanish rights statements, chosen like the disclosure's language.
@@ -188,6 +199,10 @@ describe("disclosure v3", () => {
     assert.match(res.body.content, /Frais de conversion monétaire : -?\d+,\d\d % au-dessus du taux de référence de l’euro de la BCE/);
     const en = await readDisclosure(c, q.quoteId);
     assert.match(en.body.content, /Currency conversion charge: -?\d+\.\d\d % above the ECB euro reference rate/);
+    // A Paris customer reads Paris time, with the offset.
+    const until = formatDateTime(en.body.expiresAt, "en", "Europe/Paris");
+    assert.match(until, / UTC\+0[12]:00$/);
+    assert.ok(en.body.content.includes(`This price is guaranteed until ${until}.`), en.body.content);
   });
 });
 

@@ -5,9 +5,11 @@
  * ended, the page dead. The clock is moved with POST /v1/sandbox/clock. (That an expiry found on
  * the way is committed with the refusal is proven without a worker in
  * test/unit/db/unit-of-work.test.ts; a session can no longer be open past its transfer's deadline.)
+ * The page writes that deadline in the customer's time zone, with its offset.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { formatDateTime } from "@/lib/i18n/format";
 import { fundingScenario } from "./support";
 import { call, advanceClock, assertError, awaitTransfer, confirmNow, readTransfer, relogin, serverNow } from "../support";
 
@@ -26,6 +28,12 @@ test("a payment on the hosted page after the transfer's deadline answers 410 fun
 
   // The new session ends with the transfer, not 30 minutes after confirming.
   assert.equal(Date.parse(again.fundingSession.expiresAt), deadline, "the session ends at the transfer's deadline");
+  // The page says so in the customer's time (Austin, Texas: Central), with the offset; the API in UTC.
+  assert.match(again.fundingSession.expiresAt, /Z$/);
+  const until = formatDateTime(again.fundingSession.expiresAt, "en", "America/Chicago");
+  assert.match(until, / C[SD]T \(UTC−0[56]:00\)$/);
+  const open = await (await fetch(url, { headers: { accept: "text/html", "accept-language": "en" } })).text();
+  assert.ok(open.includes(`Pay before ${until}.`), `the page lacks "Pay before ${until}."`);
   // Past the transfer's deadline: the customer pays anyway.
   await advanceClock(121);
   const token = new URL(url).pathname.split("/").at(-1)!;

@@ -12,6 +12,7 @@ import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { customers, loginIdentifiers, otpOutbox, partners, webviewTokens } from "@/db/schema";
 import { clock } from "@/lib/clock";
+import { formatDateTime } from "@/lib/i18n/format";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 import { countStatements } from "./support/counted";
@@ -58,7 +59,9 @@ describe("the receipt e-mail job", () => {
     const { lockTransfer } = await import("@/lib/transfers/records");
     const owner = await newSubscription(db);
     const now = clock.now();
-    await db.update(customers).set({ preferredLanguage: "es" }).where(eq(customers.id, owner.customerId));
+    // A Texas customer: the message's times are Central, with the offset (the fields stay UTC).
+    const residenceAddress = { addressLine1: "100 Congress Ave", city: "Austin", region: "TX", postalCode: "78701", country: "USA" };
+    await db.update(customers).set({ preferredLanguage: "es", profile: { residenceAddress } }).where(eq(customers.id, owner.customerId));
     await db
       .update(partners)
       .set({ providerContact: { name: "Remesas Uno", phone: "+15550100", website: "https://uno.example", regulator: "" } })
@@ -88,10 +91,15 @@ describe("the receipt e-mail job", () => {
       .where(eq(webviewTokens.tokenHash, sha256Hex(url[1])));
     assert.deepEqual([token.kind, token.sessionId, token.partnerId], ["RECEIPT", transferId, owner.partnerId]);
     const transfer = (await db.transaction((tx) => lockTransfer(tx, transferId)))!;
-    const facts = await receiptFacts(db, transfer, "es");
+    const facts = await receiptFacts(db, transfer, "es", "America/Chicago");
     assert.equal(facts.provider.name, "Remesas Uno");
     const m = receiptMessages.es;
-    const lines = receiptLines(facts, "es");
+    const lines = receiptLines(facts, "es", "America/Chicago");
+    const paidOn = lines.find(([k]) => k === m.date)![1];
+    assert.equal(paidOn, formatDateTime(facts.fundedAt, "es", "America/Chicago"));
+    assert.match(paidOn, /\d{1,2}:\d\d (UTC−0[56]:00|C[SD]T \(UTC−0[56]:00\))$/);
+    assert.match(facts.rightsStatement, /hasta el .+ UTC−0[56]:00/);
+    assert.match(facts.fundedAt, /Z$/);
     assert.equal(sent.message, [m.title, "", ...lines.map(([k, v]) => `${k}: ${v}`), "", facts.rightsStatement, "", `${m.link}: ${url[0]}`].join("\n"));
   });
 

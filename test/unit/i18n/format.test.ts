@@ -50,10 +50,27 @@ test("date and time: the issue's French example, en and es, in UTC by default", 
   assert.equal(plain(formatDateTime("2026-11-22T20:42:44.000Z", "fr")), "22 novembre 2026 à 20:42 UTC");
 });
 
-test("date and time: in the customer's time zone when known", () => {
-  const at = new Date("2026-11-22T20:42:44.000Z");
-  assert.match(plain(formatDateTime(at, "fr", "Europe/Paris")), /^22 novembre 2026 à 21:42 UTC\+1$/);
-  assert.match(plain(formatDateTime(at, "es", "America/Mexico_City")), /^22 de noviembre de 2026,? (a las )?14:42 (GMT-6|CST|UTC-6)$/);
+test("date and time: in the customer's time zone when known, with its offset from UTC", () => {
+  const at = new Date("2026-11-28T23:00:00.000Z");
+  // The Texas customer: 11:00 PM UTC is 5:00 PM Central.
+  assert.equal(plain(formatDateTime(at, "en", "America/Chicago")), "November 28, 2026 at 5:00 PM CST (UTC−06:00)");
+  // French and Spanish name this zone by its offset: the full offset replaces it, once.
+  assert.equal(plain(formatDateTime(at, "fr", "America/Chicago")), "28 novembre 2026 à 17:00 UTC−06:00");
+  assert.match(plain(formatDateTime(at, "es", "America/Mexico_City")), /^28 de noviembre de 2026,? (a las )?17:00 UTC−06:00$/);
+  assert.match(plain(formatDateTime(at, "es", "Europe/Madrid")), /^29 de noviembre de 2026,? (a las )?0:00 CET \(UTC\+01:00\)$/);
+  assert.equal(plain(formatDateTime(at, "en", "Asia/Kolkata")), "November 29, 2026 at 4:30 AM UTC+05:30");
+  assert.equal(plain(formatDateTime(at, "fr", "Europe/Paris")), "29 novembre 2026 à 00:00 UTC+01:00");
+  // A zone at offset zero still says so; UTC itself is written as before.
+  assert.equal(plain(formatDateTime(at, "en", "Europe/London")), "November 28, 2026 at 11:00 PM UTC+00:00");
+  assert.equal(plain(formatDateTime(at, "en", "UTC")), "November 28, 2026 at 11:00 PM UTC");
+});
+
+test("date and time: across a DST change the offset follows the instant (Chicago, 8 March 2026)", () => {
+  assert.equal(plain(formatDateTime("2026-03-08T07:59:00.000Z", "en", "America/Chicago")), "March 8, 2026 at 1:59 AM CST (UTC−06:00)");
+  assert.equal(plain(formatDateTime("2026-03-08T08:00:00.000Z", "en", "America/Chicago")), "March 8, 2026 at 3:00 AM CDT (UTC−05:00)");
+  // And back on 1 November 2026: 1:30 AM happens twice, told apart by the offset.
+  assert.equal(plain(formatDateTime("2026-11-01T06:30:00.000Z", "en", "America/Chicago")), "November 1, 2026 at 1:30 AM CDT (UTC−05:00)");
+  assert.equal(plain(formatDateTime("2026-11-01T07:30:00.000Z", "en", "America/Chicago")), "November 1, 2026 at 1:30 AM CST (UTC−06:00)");
 });
 
 test("console times: compact, 24-hour, with seconds and the zone", () => {

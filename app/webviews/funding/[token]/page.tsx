@@ -23,7 +23,7 @@ function display(model: FundingWebviewModel, language: Language): FundingDisplay
     total: formatMoney(a.total, a.originCurrency, language),
     rate: `1 ${a.originCurrency} = ${formatDecimal(a.rate, language)} ${a.destinationCurrency}`,
     recipientGets: formatMoney(a.destinationAmount, a.destinationCurrency, language),
-    until: formatDateTime(model.payBy, language),
+    until: formatDateTime(model.payBy, language, model.timeZone),
     ...(model.bankTransfer ? { bankAmount: formatMoney(model.bankTransfer.amount, model.bankTransfer.currency, language) } : {}),
   };
 }

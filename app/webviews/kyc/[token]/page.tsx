@@ -25,7 +25,7 @@ export default async function KycWebviewPage({ params }: { params: Promise<{ tok
   const model = opened.ok ? opened.value : null; // unknown, completed or expired: the expired page
   if (!model) return <WebviewExpired title={m.expiredTitle} body={m.expiredBody} language={language} />;
   // Formatted here, on the server: the browser's ICU could write it differently and break hydration.
-  const validUntil = m.linkValidUntil.replace("{at}", formatDateTime(model.linkExpiresAt, language));
+  const validUntil = m.linkValidUntil.replace("{at}", formatDateTime(model.linkExpiresAt, language, model.timeZone));
   return (
     <KycCapture
       token={token}

@@ -19,8 +19,9 @@ export default async function ReceiptWebviewPage({ params }: { params: Promise<{
   const m = receiptMessages[language];
   const opened = await webviewUnit(({ tx, now }) => openReceiptWebview(tx, token, language, now));
   if (!opened.ok && opened.error.status >= 500) throw opened.error;
-  const receipt = opened.ok ? opened.value : null;
-  if (!receipt) return <WebviewExpired title={m.expiredTitle} body={m.expiredBody} language={language} />;
+  const model = opened.ok ? opened.value : null;
+  if (!model) return <WebviewExpired title={m.expiredTitle} body={m.expiredBody} language={language} />;
+  const { receipt, timeZone } = model;
   const provider = receipt.provider;
   return (
     <main lang={language} className="mx-auto max-w-2xl p-6" data-testid="receipt">
@@ -30,7 +31,7 @@ export default async function ReceiptWebviewPage({ params }: { params: Promise<{
           <PrintButton label={m.print} />
         </div>
         <dl className="mt-4 grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
-          {receiptLines(receipt, language).map(([label, value]) => (
+          {receiptLines(receipt, language, timeZone).map(([label, value]) => (
             <div key={label} className="contents">
               <dt className="text-slate-600">{label}</dt>
               <dd className="font-medium">{value}</dd>
