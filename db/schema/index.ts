@@ -38,3 +38,4 @@ export * from "./proposals";
 export * from "./monitoring";
 export * from "./books";
 export * from "./claims";
+export * from "./operations-incidents";

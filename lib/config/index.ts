@@ -83,6 +83,22 @@ const schema = z.object({
    * not served in production (404), so a production deployment exposes nothing until it chooses one.
    */
   METRICS_TOKEN: z.string().trim().min(16, "at least 16 characters (a random token: openssl rand -base64 32)").optional(),
+  /**
+   * Operations alerts (lib/operations/alerts.ts): each incident's opening and resolution are POSTed
+   * as JSON to this URL and/or e-mailed to these addresses (comma-separated, over SMTP_URL from
+   * OTP_EMAIL_FROM). Neither set: incidents are only listed on the console's Overview.
+   */
+  OPERATIONS_ALERT_WEBHOOK_URL: url(URL_SCHEMES.OPERATIONS_ALERT_WEBHOOK_URL).optional(),
+  OPERATIONS_ALERT_EMAIL: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((a) => a.trim())
+        .filter(Boolean),
+    )
+    .refine((v) => v.every((a) => z.string().email().safeParse(a).success), "e-mail addresses, comma-separated"),
 
   SANDBOX_PARTNER_API_KEY: z.string().min(8).default("sandbox-demo-key"),
   /** Lets tests move the server's clock (POST /v1/sandbox/clock); sandbox only, off by default. */

@@ -9,6 +9,7 @@ import { clock } from "@/lib/clock";
 import { queuedProposalCount } from "@/lib/dual-control/queries";
 import { countKycReview } from "@/lib/kyc/review";
 import { failedOtpDeliveryCount } from "@/lib/notifications/failed-deliveries";
+import { recentIncidents } from "@/lib/operations/alerts";
 import { payoutFilesWaitingCount } from "@/lib/payouts/console";
 import { bankCreditQueueCount } from "@/lib/reconciliation/queue";
 import { openCaseCount } from "@/lib/screening-cases/queries";
@@ -68,6 +69,7 @@ export async function overviewCounts(db: Executor, admin: boolean) {
     claimsNew,
     fundedAwaitingFile,
     returnsRequested,
+    incidents,
   ] = await Promise.all([
     queueCounts(db),
     countKycReview(db),
@@ -80,6 +82,7 @@ export async function overviewCounts(db: Executor, admin: boolean) {
     newClaims(db),
     fundedAwaitingFileCount(db),
     returnsRequestedCount(db),
+    recentIncidents(db, now),
   ]);
   const adminCounts = admin
     ? await Promise.all([
@@ -108,6 +111,8 @@ export async function overviewCounts(db: Executor, admin: boolean) {
     newClaims: claimsNew,
     fundedAwaitingFile,
     returnsRequested,
+    /** Operations alerts' incidents (lib/operations/alerts.ts): the open ones and the last week's resolved ones. */
+    incidents,
     admin: adminCounts,
   };
 }

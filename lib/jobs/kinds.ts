@@ -27,6 +27,8 @@ export interface JobPayloads {
   /** An e-mail to one operator who may approve a waiting proposal (issue 36 item 12). */
   "proposals.notifyApprover": { proposalId: string; operatorId: string };
   "payouts.generateFiles": Record<string, never>;
+  /** The operations alert conditions judged on the database (lib/operations/alerts.ts). */
+  "operations.alerts": Record<string, never>;
   "payouts.writeFile": { payoutFileId: string };
   /** listVersionId: the new list version, or "matching-form-N" for the one rescreen after a change of the matching form. */
   "sanctions.rescreen": { listVersionId: string; subjectType: "customer" | "beneficiary"; afterId: string | null };

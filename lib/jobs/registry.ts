@@ -6,6 +6,7 @@ import { notifyApprover } from "@/lib/dual-control/notify";
 import { deliverOtp } from "@/lib/notifications/otp-delivery";
 import { generatePayoutFilesJob, writePayoutFileJob } from "@/lib/payouts/jobs";
 import { emailReceipt } from "@/lib/receipts/email-job";
+import { evaluateOperationsAlerts } from "@/lib/operations/alerts";
 import { purgeJob } from "@/lib/platform/purge-job";
 import { refreshReferenceRates } from "@/lib/pricing/refresh-job";
 import { refreshSanctionsList } from "@/lib/screening/refresh-job";
@@ -46,4 +47,5 @@ export const jobRegistry = {
   "proposals.notifyApprover": notifyApprover,
   "payouts.generateFiles": generatePayoutFilesJob,
   "payouts.writeFile": writePayoutFileJob,
+  "operations.alerts": evaluateOperationsAlerts,
 } satisfies { [K in JobKind]: JobDefinition<JobPayload<K>> & { kind: K } } satisfies JobRegistry;

@@ -174,7 +174,8 @@ async function databaseReadings(db: Executor): Promise<OperationsReadings["datab
 }
 
 async function reconciliationReadings(db: Executor, now: Date) {
-  const differences = (await dailyReconciliation(db, now)).filter((l) => l.status === "DIFFERENCE");
+  // The newest 60 closing balances (weeks of daily statements): each costs two ledger sums, at every scrape.
+  const differences = (await dailyReconciliation(db, now, 60)).filter((l) => l.status === "DIFFERENCE");
   const ages = differences.map((l) => l.ageDays ?? 0);
   return { differences: differences.length, oldestDays: ages.length ? Math.max(...ages) : null };
 }

@@ -80,6 +80,21 @@ export default async function Overview() {
           </Link>
         ))}
       </div>
+      <h2 className="mb-2 mt-6 text-lg font-semibold">Operations incidents ({counts.incidents.filter((i) => !i.resolvedAt).length} open)</h2>
+      {counts.incidents.length === 0 ? (
+        <p className="text-sm text-slate-600">No alert in the last week.</p>
+      ) : (
+        <ul className="text-sm" data-testid="incidents">
+          {counts.incidents.map((i) => (
+            <li key={i.id} data-testid={`incident-${i.condition}`}>
+              <span className={i.resolvedAt ? "text-slate-600" : "font-semibold text-red-700"}>{i.resolvedAt ? "Resolved" : "Open"}</span> ·{" "}
+              <span className="font-mono">{i.condition}</span>
+              {i.subject ? ` (${i.subject})` : ""} · {i.summary} · opened {when(i.openedAt)}
+              {i.resolvedAt ? `, resolved ${when(i.resolvedAt)}` : ""}
+            </li>
+          ))}
+        </ul>
+      )}
       <h2 className="mb-2 mt-6 text-lg font-semibold">Suspicious-activity reports overdue ({counts.overdueReports})</h2>
       {counts.reportsOverdue.length === 0 ? (
         <p className="text-sm text-slate-600">No report is past its due date.</p>
