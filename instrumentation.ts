@@ -2,13 +2,15 @@
 // check comes first (a refused configuration or, in production, a refused SMTP login prints its
 // lines and exits 78: issue 20 item 1), then the job worker runs inside the web process by default
 // (IN_PROCESS_WORKER=false leaves the jobs to `npm run worker`), and SIGTERM drains the server
-// (lib/platform/shutdown.ts).
+// (lib/platform/shutdown.ts). Tracing starts first when OTEL_* asks for it (lib/platform/tracing.ts).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // `next build` may load this module to prerender: the build needs no runtime configuration.
   if (process.env.NEXT_PHASE === "phase-production-build") return;
   const { checkStartup } = await import("@/lib/platform/startup-check");
   const config = await checkStartup();
+  // OpenTelemetry only when the OTEL_* variables ask for it: otherwise the SDK is never loaded.
+  if (config.tracing) (await import("@/lib/platform/tracing")).startTracing();
   // TRACE, PROPFIND, a `%ff` path... would otherwise be a bare 500 from Next (lib/http/request-guard.ts).
   const guard = await import("@/lib/http/request-guard");
   guard.guardRequestsInNode();

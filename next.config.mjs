@@ -6,12 +6,14 @@ const nextConfig = {
   // date-holidays: its parser brings moment-timezone (every zone's history, 0.7 MB of JSON) and moment
   // with every locale (a bundler cannot tell which its dynamic require needs); bundled, two chunks
   // each held a copy of its 1.4 MB source as two-byte strings (docs/memory.md).
-  // prom-client: one copy of its registry per process, not one per route bundle.
+  // prom-client: one copy of its registry per process, not one per route bundle. The OpenTelemetry
+  // SDK loads its exporters (gRPC among them) with Node's require, loaded only when tracing is on.
   // city-timezones (1.9 MB of JSON) and countries-and-timezones: the tables behind the customer's time
   // zone, read by the API, the pages and the worker; one copy in Node's module cache, not one per route.
   serverExternalPackages: [
     "@electric-sql/pglite",
     "@node-rs/argon2",
+    "@opentelemetry/sdk-node",
     "city-timezones",
     "countries-and-timezones",
     "date-holidays",

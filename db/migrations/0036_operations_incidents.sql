@@ -12,5 +12,6 @@ CREATE TABLE "operations_incidents" (
 	"created_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "jobs" ADD COLUMN "correlation_id" text;--> statement-breakpoint
 CREATE UNIQUE INDEX "operations_incidents_open_idx" ON "operations_incidents" USING btree ("condition","subject") WHERE "operations_incidents"."resolved_at" is null;--> statement-breakpoint
 CREATE INDEX "operations_incidents_opened_idx" ON "operations_incidents" USING btree ("opened_at");

@@ -32,6 +32,8 @@ export const jobs = pgTable(
     dedupeKey: text("dedupe_key"),
     createdAt: createdAt(),
     finishedAt: tstz("finished_at"),
+    /** The correlation id of the request or job that enqueued it: its run logs under it (lib/log/correlation.ts). */
+    correlationId: text("correlation_id"),
   },
   // The claim query: due pending jobs in run_at order (and running ones whose lease ran out).
   (t) => [

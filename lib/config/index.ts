@@ -429,7 +429,24 @@ export type Config = Omit<
   providers: ResolvedProviders;
   /** Where customers send bank transfers (set, or the sandbox's defaults). */
   collectionAccount: CollectionAccount | null;
+  /** OpenTelemetry tracing asked for by the standard OTEL_* variables (tracingWanted); off by default. */
+  tracing: boolean;
 };
+
+/**
+ * Whether the standard OpenTelemetry variables ask for traces: an exporter (OTEL_TRACES_EXPORTER
+ * other than none) or an OTLP endpoint is named, and OTEL_SDK_DISABLED is not true. The SDK reads
+ * the variables themselves (lib/platform/tracing.ts); this only decides whether to load it.
+ */
+export function tracingWanted(env: Record<string, string | undefined>): boolean {
+  if ((env.OTEL_SDK_DISABLED ?? "").trim().toLowerCase() === "true") return false;
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? "")
+    .split(",")
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
+  if (exporters.length > 0) return exporters.some((e) => e !== "none");
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+}
 
 export interface CollectionAccount {
   iban: string;
@@ -525,6 +542,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     collectionAccount: collectionAccountOf(c, sandbox),
     publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
     sandbox,
+    tracing: tracingWanted(env),
   };
 }
 

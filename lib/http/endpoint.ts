@@ -14,6 +14,7 @@ import { inUnit, runUnit, toDomainError, type Actor, type Effects } from "@/lib/
 import { readJsonBody, readXmlBody } from "./body";
 import { apiKeyOf, bearerTokenOf, callerOf, logRequest } from "./caller";
 import type { AuthLevel, Contract } from "./contract";
+import { withCorrelation } from "@/lib/log/correlation";
 import { correlationIdOf } from "./correlation";
 import { errorResponse, jsonResponse, xmlResponse } from "./envelope";
 import { parseOrThrow } from "./validate";
@@ -109,9 +110,8 @@ export function endpoint<
   A extends AuthLevel,
   S extends z.ZodType | undefined,
 >(contract: Contract<B, Q, P, A, S>, handler: (ctx: HandlerContext<B, Q, P, A>) => Promise<Reply<NoInfer<S>>>): RouteHandler {
-  return async (req, routeCtx) => {
+  return correlated(async (req, routeCtx, correlationId) => {
     const started = performance.now();
-    const correlationId = correlationIdOf(req);
     const url = new URL(req.url);
     let partnerId: string | undefined;
     let key: RequestKey | undefined;
@@ -186,7 +186,7 @@ export function endpoint<
       answered(req, { correlationId, route: contract.path, status: res.status, started, partnerId });
       return res;
     }
-  };
+  });
 }
 
 /**
@@ -207,9 +207,8 @@ export function readEndpoint<
 ): RouteHandler {
   if (contract.method !== "GET") throw new Error(`readEndpoint: ${contract.operationId} is a ${contract.method}: it writes (use endpoint)`);
   const { withCaller } = options;
-  return async (req, routeCtx) => {
+  return correlated(async (req, routeCtx, correlationId) => {
     const started = performance.now();
-    const correlationId = correlationIdOf(req);
     let partnerId: string | undefined;
     let response: Response;
     try {
@@ -241,6 +240,17 @@ export function readEndpoint<
     }
     answered(req, { correlationId, route: contract.path, status: response.status, started, partnerId });
     return response;
+  });
+}
+
+/**
+ * A pipeline run with its request's correlation id current (lib/log/correlation.ts): its log lines
+ * carry it, and the jobs it enqueues keep it for their own runs (request → jobs → webhooks).
+ */
+function correlated(pipeline: (req: Request, routeCtx: RouteContext, correlationId: string) => Promise<Response>): RouteHandler {
+  return (req, routeCtx) => {
+    const correlationId = correlationIdOf(req);
+    return withCorrelation(correlationId, () => pipeline(req, routeCtx, correlationId));
   };
 }
 

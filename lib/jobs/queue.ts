@@ -8,6 +8,7 @@ import { writeTogether } from "@/db/write-together";
 import { wakeWorker } from "./wake";
 import { clock } from "@/lib/clock";
 import type { JobKind, JobPayload } from "./kinds";
+import { currentCorrelationId } from "@/lib/log/correlation";
 
 export interface EnqueueOptions {
   runAt: Date;
@@ -57,6 +58,7 @@ export function jobInsert(tx: Executor, kind: string, payload: unknown, opts: En
       maxAttempts: opts.maxAttempts ?? 25,
       // When it was enqueued, not when it is due (a delayed job's runAt is in the future).
       createdAt: clock.now(),
+      correlationId: currentCorrelationId() ?? null,
     })
     .onConflictDoNothing();
 }
@@ -67,10 +69,10 @@ export function jobInsert(tx: Executor, kind: string, payload: unknown, opts: En
  */
 export function jobInsertWhen(kind: string, payload: unknown, opts: EnqueueOptions, from: string, when: SQL): SQL {
   const c = (col: { name: string }) => sql.identifier(col.name);
-  const cols = [jobs.id, jobs.kind, jobs.payload, jobs.state, jobs.runAt, jobs.dedupeKey, jobs.maxAttempts, jobs.createdAt];
+  const cols = [jobs.id, jobs.kind, jobs.payload, jobs.state, jobs.runAt, jobs.dedupeKey, jobs.maxAttempts, jobs.createdAt, jobs.correlationId];
   return sql`insert into ${jobs} (${sql.join(cols.map(c), sql`, `)})
     select ${newId("job")}, ${kind}, ${JSON.stringify(payload)}::jsonb, 'pending', ${sql.param(opts.runAt, jobs.runAt)}, ${opts.dedupeKey ?? null},
-      ${opts.maxAttempts ?? 25}, ${sql.param(clock.now(), jobs.createdAt)}
+      ${opts.maxAttempts ?? 25}, ${sql.param(clock.now(), jobs.createdAt)}, ${currentCorrelationId() ?? null}
     from ${sql.identifier(from)} where ${when} on conflict do nothing returning 1`;
 }
 

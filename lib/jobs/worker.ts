@@ -3,6 +3,7 @@ import type { Db, Executor } from "@/db";
 import { jobs } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
 import { logger } from "@/lib/log";
+import { withCorrelation } from "@/lib/log/correlation";
 import { claim, finish, held, renewLease, type ClaimedJob, type ClaimFilter } from "./claim";
 import { defaultBackoff, RetryLater, type JobDefinition, type JobRegistry, type JobRun } from "./define";
 import { workerSettings, type WorkerSettings } from "./lanes";
@@ -87,6 +88,11 @@ async function reschedule(db: Executor, def: JobDefinition<unknown>, job: Claime
  * records the outcome: done, retry with backoff (a timeout is a failed attempt), or dead.
  */
 export async function runOne(db: Db, registry: JobRegistry, job: ClaimedJob, settings: WorkerSettings, heartbeat: Heartbeat): Promise<void> {
+  // Under the correlation id of what enqueued it (a request, another job), else its own id.
+  return withCorrelation(job.correlationId ?? job.id, () => runClaimed(db, registry, job, settings, heartbeat));
+}
+
+async function runClaimed(db: Db, registry: JobRegistry, job: ClaimedJob, settings: WorkerSettings, heartbeat: Heartbeat): Promise<void> {
   const def = Object.hasOwn(registry, job.kind) ? registry[job.kind] : undefined;
   const now = clock.now();
   // Claimed in a batch whose earlier jobs outlasted the lease: another worker may own it by now.

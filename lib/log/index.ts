@@ -1,5 +1,6 @@
 import pino from "pino";
 import { config } from "@/lib/config";
+import { correlationMixin } from "./correlation";
 
 /**
  * Structured JSON logs. Redaction is a second line of defence: code never passes secrets, tokens,
@@ -45,6 +46,8 @@ export function logger(): pino.Logger {
     {
       level: config().LOG_LEVEL,
       base: { service: "remit-core" },
+      // The correlation id of the request or job in progress on every line (lib/log/correlation.ts).
+      mixin: correlationMixin,
       redact: { paths: REDACT, censor: "[redacted]" },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
