@@ -93,8 +93,11 @@ function readingsRegistry(r: OperationsReadings): Registry {
   gauge(reg, "remit_compliance_cases_overdue", "Compliance cases not closed past their due date.").set(r.complianceCasesOverdue);
   gauge(reg, "remit_claims_overdue", "Unresolved claims past their due date.").set(r.claimsOverdue);
   gauge(reg, "remit_reconciliation_differences", "Bank closing balances differing from the ledger and not explained.").set(r.reconciliation.differences);
-  const diffAge = gauge(reg, "remit_reconciliation_oldest_difference_days", "Days since the balance date of the oldest unexplained difference.");
-  if (r.reconciliation.oldestDays !== null) diffAge.set(r.reconciliation.oldestDays);
+  // Only while there is one: an unlabelled gauge never set would read 0 days.
+  if (r.reconciliation.oldestDays !== null)
+    gauge(reg, "remit_reconciliation_oldest_difference_days", "Days since the balance date of the oldest unexplained difference.").set(
+      r.reconciliation.oldestDays,
+    );
   gauge(reg, "remit_db_pool_max", "Connections this process's pool may open (1: the embedded database).").set(r.database.poolMax);
   const conns = gauge(reg, "remit_db_connections", "Connections to the database from every node, by state (PostgreSQL only).", ["state"]);
   for (const c of r.database.connections) conns.set({ state: c.state }, c.n);
