@@ -5,7 +5,7 @@ import type { ProposalState } from "@/lib/dual-control/state-machine";
 
 /**
  * An operator action waiting for a second operator (issue 23 item 5, dual control): states in
- * lib/dual-control/state-machine.ts, actions in lib/dual-control/actions.ts. Console only: never
+ * lib/dual-control/state-machine.ts, the commands they run in lib/commands. Console only: never
  * read by the partner API. The row keeps what the audit log needs: proposer, approver or decliner,
  * the reason of each, and the subject's state before and after.
  */
@@ -13,7 +13,7 @@ export const proposals = pgTable(
   "proposals",
   {
     id: text("id").primaryKey(),
-    /** The action kind (lib/dual-control/actions.ts), e.g. transfer.hold.restore. */
+    /** The command's name (lib/commands), e.g. transfer.hold.restore. */
     action: text("action").notNull(),
     subjectType: text("subject_type").notNull(),
     subjectId: text("subject_id").notNull(),

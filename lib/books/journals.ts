@@ -116,7 +116,7 @@ export async function lockProposedJournal(tx: Tx, id: string): Promise<ManualJou
 
 /**
  * Posts a proposed journal: one ledger entry, dated now (in the open month). Called by the dual
- * control action `ledger.journal.post` (lib/dual-control/actions.ts) when a second operator
+ * control action `ledger.journal.post` (lib/commands/finance.ts) when a second operator
  * approves it: the separation of duties and the audit entry (proposer and approver) are its.
  */
 export async function postJournal(tx: Tx, input: { id: string; operator: Operator; now: Date }): Promise<ManualJournalRow> {
@@ -213,7 +213,7 @@ export async function checkPartnerFeePayment(tx: Tx, input: PartnerFeePayment, {
 /**
  * A payment of partner fees owed (issue 24 item 2), from the collection account where the
  * customers paid them: Dr payable:partner-fees (the partner) / Cr cash:collection. Once per bank
- * reference. Under dual control (`ledger.partnerFees.pay`, lib/dual-control/actions.ts): this
+ * reference. Under dual control (`ledger.partnerFees.pay`, lib/commands/finance.ts): this
  * runs when a second admin approves, which records the audit entry; never above what is owed,
  * checked here with the partner's account locked.
  */

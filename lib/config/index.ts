@@ -1,6 +1,6 @@
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from "ibantools";
 import { z } from "zod";
-import { ALWAYS_CONTROLLED, CONTROLLED_ACTIONS, isControlledAction } from "@/lib/dual-control/kinds";
+import { ALWAYS_CONTROLLED, CONTROLLED_ACTIONS, isControlledAction, RENAMED } from "@/lib/dual-control/kinds";
 import { isCurrencyCode } from "@/lib/money/currency";
 import { MONITORING_MODES, type MonitoringMode } from "@/lib/monitoring/types";
 import { Decimal } from "@/lib/money/decimal";
@@ -221,7 +221,8 @@ const schema = z.object({
       v
         .split(",")
         .map((s) => s.trim())
-        .filter(Boolean),
+        .filter(Boolean)
+        .map((s) => RENAMED[s]?.to ?? s),
     )
     .refine((v) => v.every(isControlledAction), `action names from: ${CONTROLLED_ACTIONS.join(", ")}`)
     .refine((v) => !v.some((a) => (ALWAYS_CONTROLLED as readonly string[]).includes(a)), `never off: ${ALWAYS_CONTROLLED.join(", ")}`),

@@ -1,6 +1,8 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import type { z } from "zod";
+import type { Command } from "@/lib/commands/command";
+import { actedNotice, runCommand, type Acted } from "@/lib/commands/run";
 import type { DomainError } from "@/lib/errors";
 import type { Operator, OperatorRole } from "@/lib/operators/records";
 import { ready } from "@/lib/platform/ready";
@@ -76,6 +78,68 @@ export function consoleFormAction<S extends z.ZodType, V, P = undefined>(who: Wh
     revalidatePath(back.startsWith("/console") ? back.split("?")[0] : "/console");
     return done.value.once === undefined ? { notice: done.value.notice } : done.value;
   };
+}
+
+/** What a console form asks for: a command, its input, and the operator's reason (for the audit entry and a proposal). */
+export interface Asked {
+  // The registry holds commands of every input; the command checks `input` with its own schema.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  command: Command<any, any>;
+  input: unknown;
+  reason?: string;
+}
+
+type Ask<T, P> = ((form: T) => Asked) | { prepare: (form: T) => Promise<P>; ask: (form: T, prepared: P) => Asked };
+
+/**
+ * A console form that asks for a command (lib/commands): checks the operator and role, validates
+ * the form, runs `prepare` (anything remote) before any transaction, then hands the command and its
+ * input to the runner (unit of work, dual control, locks, audit), and returns to `back` with the
+ * notice (done, or proposed for a second operator) or the error's message.
+ */
+export function consoleCommand<S extends z.ZodType, P = undefined>(who: Who, form: S, ask: Ask<z.output<S>, P>) {
+  return async (formData: FormData): Promise<void> => {
+    const operator = await check(who);
+    const back = String(formData.get("back") ?? "/console");
+    const parsed = form.safeParse(Object.fromEntries(formData));
+    if (!parsed.success) redirect(backWith(back, "error", formErrors(parsed.error)));
+    const done = await askFor(parsed.data, operator, ask);
+    redirect(done.ok ? backWith(back, "notice", actedNotice(done.value)) : backWith(back, "error", describe(done.error)));
+  };
+}
+
+/**
+ * consoleCommand for a form read with useActionState whose command may create something shown
+ * once (a partner key, a first webhook secret): `answer` turns what was done into the form's state.
+ */
+export function consoleFormCommand<S extends z.ZodType, V, P = undefined>(
+  who: Who,
+  form: S,
+  ask: Ask<z.output<S>, P>,
+  answer: (acted: Acted) => { notice: string; once?: V },
+) {
+  return async (_previous: FormState<V>, formData: FormData): Promise<FormState<V>> => {
+    const operator = await check(who);
+    const back = String(formData.get("back") ?? "/console");
+    const parsed = form.safeParse(Object.fromEntries(formData));
+    if (!parsed.success) return { error: formErrors(parsed.error) };
+    const done = await askFor(parsed.data, operator, ask);
+    if (!done.ok) return { error: describe(done.error) };
+    revalidatePath(back.startsWith("/console") ? back.split("?")[0] : "/console");
+    const value = answer(done.value);
+    return value.once === undefined ? { notice: value.notice } : value;
+  };
+}
+
+async function askFor<T, P>(form: T, operator: Operator, ask: Ask<T, P>): Promise<Outcome<Acted>> {
+  const context = { operatorId: operator.id };
+  if (typeof ask === "function") return runAsked(ask(form), operator, context);
+  const prepared = await outside(() => ask.prepare(form), context);
+  return prepared.ok ? runAsked(ask.ask(form, prepared.value), operator, context) : prepared;
+}
+
+function runAsked(asked: Asked, operator: Operator, context: Record<string, unknown>): Promise<Outcome<Acted>> {
+  return runCommand(asked.command, asked.input, { operator, reason: asked.reason }, { context });
 }
 
 async function perform<T, P, R>(input: T, operator: Operator, action: Action<T, P, R>): Promise<Outcome<R>> {

@@ -1,6 +1,17 @@
 import { asc, count, desc, eq, ilike, inArray, or } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { beneficiaries, customers, loginIdentifiers, partners, payoutMethods, subscriptions, transfers, transferStateHistory } from "@/db/schema";
+import {
+  beneficiaries,
+  customers,
+  loginIdentifiers,
+  operators,
+  partners,
+  payoutMethods,
+  subscriptions,
+  suspiciousActivityReports,
+  transfers,
+  transferStateHistory,
+} from "@/db/schema";
 import { maskIdentifier } from "@/lib/auth/identifiers";
 import { corridorByCode } from "@/lib/corridors/corridors";
 import { monitoringReasons } from "@/lib/monitoring/queries";
@@ -136,4 +147,25 @@ export async function listPartners(db: Executor) {
 export async function partnerNames(db: Executor): Promise<Map<string, string>> {
   const rows = await db.select({ id: partners.id, name: partners.name }).from(partners);
   return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** An operator's own row (their account page, their second-factor enrolment). */
+export async function operatorRow(db: Executor, operatorId: string) {
+  const [row] = await db.select().from(operators).where(eq(operators.id, operatorId));
+  return row;
+}
+
+/** The partners' monitoring modes and parameters, by name (the Monitoring page: the first 200). */
+export async function partnersMonitoring(db: Executor) {
+  return db
+    .select({ id: partners.id, name: partners.name, mode: partners.monitoringMode, parameters: partners.monitoringParameters })
+    .from(partners)
+    .orderBy(asc(partners.name))
+    .limit(200);
+}
+
+/** A compliance case's suspicious-activity report (its download), or undefined. */
+export async function reportOfCase(db: Executor, caseId: string) {
+  const [report] = await db.select().from(suspiciousActivityReports).where(eq(suspiciousActivityReports.caseId, caseId));
+  return report;
 }

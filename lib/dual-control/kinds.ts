@@ -1,12 +1,12 @@
 /**
- * The actions that may be put under dual control (issue 23 item 5), by the name their audit
- * entries carry. Kept free of imports so the configuration (DUAL_CONTROL_OFF) can name them;
- * what each one does is in ./actions.ts.
+ * The commands that may be put under dual control, by their name (the one their proposals and
+ * audit entries carry). Kept free of imports so the configuration (DUAL_CONTROL_OFF) can name them;
+ * what each one does is in lib/commands (its `needsSecondOperator` says which instances wait).
  */
 export const CONTROLLED_ACTIONS = [
   "transfer.review.approve",
   "transfer.hold.restore",
-  "screeningCase.falsePositive",
+  "screeningCase.decide",
   "screeningCase.releaseUnderLicence",
   "bankCredit.match",
   "bankCredit.return",
@@ -28,3 +28,12 @@ export type ControlledActionKind = (typeof CONTROLLED_ACTIONS)[number];
 export const ALWAYS_CONTROLLED: readonly ControlledActionKind[] = ["screeningCase.releaseUnderLicence"];
 
 export const isControlledAction = (v: string): v is ControlledActionKind => (CONTROLLED_ACTIONS as readonly string[]).includes(v);
+
+/**
+ * Names a proposal or DUAL_CONTROL_OFF may still carry from before a use case became one command:
+ * the command they are now, and what their input implied. A false positive was its own action; it
+ * is now the decision FALSE_POSITIVE of screeningCase.decide (a true match never waits).
+ */
+export const RENAMED: Readonly<Record<string, { to: ControlledActionKind; input: Record<string, unknown> }>> = {
+  "screeningCase.falsePositive": { to: "screeningCase.decide", input: { decision: "FALSE_POSITIVE" } },
+};

@@ -1,23 +1,24 @@
 /**
- * Dual control, maker-checker (issue 23 item 5; docs/decisions.md "Dual control").
+ * Dual control, maker-checker (docs/decisions.md "Dual control"): the proposals of commands that
+ * need a second operator (lib/commands: a command declares whether it does; the proposal stores the
+ * command's name and its input).
  *
  * API (every function runs in the caller's unit of work, lib/platform/unit-of-work.ts):
- * - `act(tx, kind, input, by)`: what a console action calls. When the action is under dual control
- *   (./kinds.ts, config DUAL_CONTROL_OFF) and this instance needs it (a threshold: ./actions.ts),
- *   a proposal is made; otherwise the action runs at once, as before, with its audit entry.
- * - `propose(tx, kind, input, by)`: a PROPOSED row (one open per action and subject), audited
- *   `proposal.create`; lapses 30 days later. Every operator who may approve it is e-mailed (./notify.ts).
- * - `approve(tx, proposalId, by)`: a different operator, with the action's role, approves: the
- *   action runs here, in the approver's transaction, and its audit entry (action name = kind)
- *   names the proposer, the approver, both reasons and the before/after. The proposer is refused
- *   (403 proposal.selfApproval); a lapsed one is marked LAPSED and refused (409). A credential the
- *   action created is not the approver's to see: it is kept encrypted on the proposal until
- *   `revealSecret(tx, proposalId, by)` hands it, once, to the proposer (issue 36 item 13).
- * - `decline(tx, proposalId, by)`: nothing runs (the action's `onDecline` hook undoes what its
+ * - `propose(tx, name, input, by)`: what the command runner (lib/commands/run.ts) calls when the
+ *   command is under dual control (./kinds.ts, config DUAL_CONTROL_OFF) and this instance needs it:
+ *   a PROPOSED row (one open per command and subject), audited `proposal.create`; lapses 30 days
+ *   later. Every operator who may approve it is e-mailed (./notify.ts).
+ * - `approve(tx, proposalId, by)`: a different operator, with the command's role, approves: the
+ *   command runs here, in the approver's transaction, and its audit entry names the proposer, the
+ *   approver, both reasons and the before/after. The proposer is refused (403
+ *   proposal.selfApproval); a lapsed one is marked LAPSED and refused (409). A credential the
+ *   command created is not the approver's to see: it is kept encrypted on the proposal until
+ *   `revealSecret(tx, proposalId, by)` hands it, once, to the proposer.
+ * - `decline(tx, proposalId, by)`: nothing runs (the command's `onDecline` hook undoes what its
  *   subject holds for it); audited `proposal.decline`. The proposer may decline (withdraw) their
- *   own proposal. `declineOpenFor(tx, kind, subject, by)` declines the one waiting on a subject.
+ *   own proposal. `declineOpenFor(tx, name, subject, by)` declines the one waiting on a subject.
  * - `lapseDue(tx, now)`: marks every proposal past its 30 days LAPSED (the queue hides them anyway).
- * Each kind's input is checked by its schema when proposed and again when approved.
+ * Each command's input is checked by its schema when proposed and again when approved.
  */
 import { and, eq, lte } from "drizzle-orm";
 import type { Tx } from "@/db";
@@ -26,11 +27,12 @@ import { proposals } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
-import { DomainError, notFound, validationError } from "@/lib/errors";
-import type { Operator } from "@/lib/operators/records";
+import { DomainError, notFound } from "@/lib/errors";
 import { effectsOf } from "@/lib/platform/unit-of-work";
-import { ACTIONS, type By, type ControlledAction, type Performed } from "./actions";
-import { ALWAYS_CONTROLLED, type ControlledActionKind } from "./kinds";
+import { auditEntries, type By, type Command, type Performed } from "@/lib/commands/command";
+import { parseInput, perform, requireRole } from "@/lib/commands/perform";
+import { commandNamed } from "@/lib/commands/registry";
+import { ALWAYS_CONTROLLED, isControlledAction, RENAMED } from "./kinds";
 import { queueApproverNotices } from "./notify";
 import { proposalMachine } from "./state-machine";
 
@@ -39,55 +41,27 @@ export type ProposalRow = typeof proposals.$inferSelect;
 /** An undecided proposal lapses after this (issue 23: 30 days). */
 export const PROPOSAL_LAPSE_DAYS = 30;
 
-export type Acted = { kind: "performed"; performed: Performed } | { kind: "proposed"; proposal: ProposalRow };
-
-const RANK = { reviewer: 0, admin: 1 } as const;
-
-/** The action's definition with its input checked (a bad payload is a 400 like a bad form). */
-function parsed(kind: string, input: unknown): { action: ControlledAction<unknown>; input: Record<string, unknown> } {
-  const action = (ACTIONS as Record<string, ControlledAction<unknown>>)[kind];
-  if (!action) throw validationError([{ field: "action", code: "validation.fieldInvalid", message: `unknown action ${kind}` }]);
-  const result = action.input.safeParse(input);
-  if (!result.success) {
-    throw validationError(
-      result.error.issues.map((i) => ({ field: i.path.join(".") || "input", code: "validation.fieldInvalid" as const, message: i.message })),
-    );
-  }
-  return { action, input: result.data as Record<string, unknown> };
+/**
+ * The command a proposal names, with its input checked: one proposed under a name since changed
+ * (./kinds.ts RENAMED) runs as the command it became.
+ */
+function parsed(name: string, input: unknown): { command: Command; input: Record<string, unknown> } {
+  const renamed = RENAMED[name];
+  const command = commandNamed(renamed?.to ?? name);
+  const p = parseInput(command, renamed ? { ...(input as Record<string, unknown>), ...renamed.input } : input);
+  return { command, input: p as Record<string, unknown> };
 }
 
-function requireRole(action: ControlledAction<unknown>, operator: Operator): void {
-  if (RANK[operator.role] < RANK[action.role]) {
-    throw new DomainError("proposal.roleInsufficient", { message: `This action needs the ${action.role} role.`, details: { role: action.role } });
-  }
+/** Whether the command `name` is under dual control by configuration (on by default; always for ALWAYS_CONTROLLED). */
+export function underDualControl(name: string): boolean {
+  if (!isControlledAction(name)) return false;
+  return ALWAYS_CONTROLLED.includes(name) || !config().DUAL_CONTROL_OFF.includes(name);
 }
 
-/** Whether `kind` is under dual control by configuration (on by default; always for ALWAYS_CONTROLLED). */
-export function underDualControl(kind: ControlledActionKind): boolean {
-  return ALWAYS_CONTROLLED.includes(kind) || !config().DUAL_CONTROL_OFF.includes(kind);
-}
-
-/** Runs the action at once, or proposes it when it needs a second operator. */
-export async function act(tx: Tx, kind: ControlledActionKind, input: unknown, by: By): Promise<Acted> {
-  const { action, input: p } = parsed(kind, input);
+export async function propose(tx: Tx, kind: string, input: unknown, by: By): Promise<ProposalRow> {
+  const { command: action, input: p } = parsed(kind, input);
   requireRole(action, by.operator);
-  const needs = underDualControl(kind) && (action.needsSecondOperator ? await action.needsSecondOperator(tx, p, by.now) : true);
-  if (needs) return { kind: "proposed", proposal: await propose(tx, kind, p, by) };
-  const performed = await action.perform(tx, p, by);
-  await effectsOf(tx).audit.record(auditOf(kind, performed, by.reason), by.operator);
-  return { kind: "performed", performed };
-}
-
-/** The notice a console action shows for what `act` did. */
-export function actedNotice(acted: Acted): string {
-  return acted.kind === "performed"
-    ? acted.performed.notice
-    : `Proposed for a second operator's approval (${acted.proposal.id}): ${acted.proposal.summary}. Nothing changes until another operator approves it on the Approvals page.`;
-}
-
-export async function propose(tx: Tx, kind: ControlledActionKind, input: unknown, by: By): Promise<ProposalRow> {
-  const { action, input: p } = parsed(kind, input);
-  requireRole(action, by.operator);
+  if (!action.describe || !action.subject) throw new Error(`${kind} is not a command under dual control`);
   const subject = action.subject(p);
   const [open] = await tx
     .select()
@@ -113,7 +87,7 @@ export async function propose(tx: Tx, kind: ControlledActionKind, input: unknown
       subjectId: subject.id,
       payload: p,
       summary,
-      reason: by.reason,
+      reason: by.reason ?? "",
       state: step.to,
       proposedBy: by.operator.id,
       proposedByEmail: by.operator.email,
@@ -170,7 +144,11 @@ const secretContext = (proposalId: string) => `proposal-secret:${proposalId}`;
  * The approver runs the proposed action (see the module comment). What it shows once is not in the
  * answer: it is kept for the proposer (`secretKept`).
  */
-export async function approve(tx: Tx, proposalId: string, by: By): Promise<{ proposal: ProposalRow; performed: Omit<Performed, "once">; secretKept: boolean }> {
+export async function approve(
+  tx: Tx,
+  proposalId: string,
+  by: By,
+): Promise<{ proposal: ProposalRow; performed: { notice: string; after: Record<string, unknown> }; secretKept: boolean }> {
   const row = await lockOpen(tx, proposalId, "operator.approve", by.now);
   if (row.proposedBy === by.operator.id) {
     throw new DomainError("proposal.selfApproval", {
@@ -178,35 +156,38 @@ export async function approve(tx: Tx, proposalId: string, by: By): Promise<{ pro
       details: { proposalId: row.id, proposedBy: row.proposedByEmail },
     });
   }
-  const { action, input } = parsed(row.action, row.payload);
-  requireRole(action, by.operator);
-  // The proposer's reason is the action's; the approver's is kept beside it.
-  const { once, ...performed } = await action.perform(tx, input, { ...by, reason: row.reason });
+  const { command, input } = parsed(row.action, row.payload);
+  requireRole(command, by.operator);
+  // The proposer's reason is the command's; the approver's is kept beside it.
+  const { once, ...performed } = await perform(tx, command, input, { ...by, reason: row.reason });
+  const entries = auditEntries(command.name, performed as Performed, row.reason);
+  const after = entries[0]?.after ?? {};
   const cipher = once ? await destinationCipher(tx) : null;
   const proposal = await move(tx, row, "operator.approve", {
     decidedBy: by.operator.id,
     decidedByEmail: by.operator.email,
     decidedAt: by.now,
     decisionReason: by.reason,
-    after: performed.after,
+    after,
     secretForProposer: once && cipher ? cipher.encrypt(JSON.stringify(once), secretContext(row.id)) : null,
   });
-  const entry = auditOf(row.action, performed, row.reason);
-  await effectsOf(tx).audit.record(
-    {
-      ...entry,
-      after: {
-        ...entry.after,
-        proposalId: row.id,
-        proposedBy: row.proposedByEmail,
-        proposedAt: row.createdAt.toISOString(),
-        approvedBy: by.operator.email,
-        approvalReason: by.reason,
+  for (const entry of entries) {
+    await effectsOf(tx).audit.record(
+      {
+        ...entry,
+        after: {
+          ...entry.after,
+          proposalId: row.id,
+          proposedBy: row.proposedByEmail,
+          proposedAt: row.createdAt.toISOString(),
+          approvedBy: by.operator.email,
+          approvalReason: by.reason,
+        },
       },
-    },
-    by.operator,
-  );
-  return { proposal, performed, secretKept: !!once };
+      by.operator,
+    );
+  }
+  return { proposal, performed: { notice: performed.notice, after }, secretKept: !!once };
 }
 
 /**
@@ -235,10 +216,10 @@ export async function revealSecret(tx: Tx, proposalId: string, by: By): Promise<
 /** A different operator (or the proposer, withdrawing it) declines: nothing runs. */
 export async function decline(tx: Tx, proposalId: string, by: By): Promise<ProposalRow> {
   const row = await lockOpen(tx, proposalId, "operator.decline", by.now);
-  const { action } = parsed(row.action, row.payload);
-  if (row.proposedBy !== by.operator.id) requireRole(action, by.operator);
-  // What the action undoes in its subject (a manual journal is discarded) in the same transaction.
-  await action.onDecline?.(tx, parsed(row.action, row.payload).input, by);
+  const { command, input } = parsed(row.action, row.payload);
+  if (row.proposedBy !== by.operator.id) requireRole(command, by.operator);
+  // What the command undoes in its subject (a manual journal is discarded) in the same transaction.
+  await command.onDecline?.(tx, input, by);
   const declined = await move(tx, row, "operator.decline", {
     decidedBy: by.operator.id,
     decidedByEmail: by.operator.email,
@@ -264,7 +245,7 @@ export async function decline(tx: Tx, proposalId: string, by: By): Promise<Propo
  * by other means, e.g. a manual journal discarded): as `decline`, hook included. One past its 30
  * days is marked LAPSED instead. Returns the proposal declined, or null.
  */
-export async function declineOpenFor(tx: Tx, kind: ControlledActionKind, subject: { type: string; id: string }, by: By): Promise<ProposalRow | null> {
+export async function declineOpenFor(tx: Tx, kind: string, subject: { type: string; id: string }, by: By): Promise<ProposalRow | null> {
   const [open] = await tx
     .select()
     .from(proposals)
@@ -287,8 +268,4 @@ export async function lapseDue(tx: Tx, now: Date): Promise<number> {
     .for("update");
   for (const row of due) await move(tx, row, "clock.lapse", {});
   return due.length;
-}
-
-function auditOf(kind: string, performed: Performed, reason: string) {
-  return { action: kind, targetType: performed.targetType, targetId: performed.targetId, before: performed.before, after: performed.after, reason };
 }

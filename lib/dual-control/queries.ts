@@ -2,7 +2,8 @@ import { and, asc, count, desc, eq, gt, ne, or, lte } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { proposals } from "@/db/schema";
 import type { OperatorRole } from "@/lib/operators/records";
-import { ACTIONS } from "./actions";
+import { roleOf } from "@/lib/commands/registry";
+import { RENAMED } from "./kinds";
 
 /** Read-only views of dual-control proposals for the console (issue 23 item 5). */
 export const PROPOSAL_PAGE_SIZE = 20;
@@ -42,6 +43,6 @@ export async function approvableProposalCount(db: Executor, operator: { id: stri
     .from(proposals)
     .where(and(waiting(now), ne(proposals.proposedBy, operator.id)))
     .groupBy(proposals.action);
-  const adminOnly = (action: string) => (ACTIONS as Record<string, { role: OperatorRole } | undefined>)[action]?.role !== "reviewer";
+  const adminOnly = (action: string) => roleOf(RENAMED[action]?.to ?? action) !== "reviewer";
   return rows.filter((r) => operator.role === "admin" || !adminOnly(r.action)).reduce((sum, r) => sum + Number(r.n), 0);
 }

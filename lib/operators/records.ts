@@ -69,3 +69,9 @@ export async function listOperators(db: Executor) {
     .from(operators)
     .orderBy(operators.createdAt);
 }
+
+/** The operator with this e-mail (a compliance case is assigned by it), or undefined. */
+export async function operatorByEmail(db: Executor, email: string) {
+  const [row] = await db.select().from(operators).where(eq(operators.email, email.toLowerCase()));
+  return row;
+}

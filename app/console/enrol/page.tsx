@@ -1,8 +1,7 @@
 import Link from "next/link";
-import { eq } from "drizzle-orm";
 import { toDataURL } from "qrcode";
-import { operators } from "@/db/schema";
 import { Card, Flash, param, primary, type SearchParams } from "@/components/console/ui";
+import { operatorRow } from "@/lib/console/queries";
 import { requireOperator } from "@/lib/console/session";
 import { pendingEnrolment, secondFactorRequired } from "@/lib/operators/accounts";
 import { ready } from "@/lib/platform/ready";
@@ -21,7 +20,7 @@ export default async function Enrol({ searchParams }: { searchParams: SearchPara
   const operator = await requireOperator("reviewer", { enrolling: true });
   const sp = await searchParams;
   const db = await ready();
-  const [row] = await db.select().from(operators).where(eq(operators.id, operator.id));
+  const row = await operatorRow(db, operator.id);
   const pending = await pendingEnrolment(db, row);
   const qr = pending ? await toDataURL(pending.uri, { margin: 1, width: 200 }) : null;
   return (

@@ -40,6 +40,8 @@ describe("configuration (decisions section 1)", () => {
     // Issue 35: money leaving blocked:sanctions always needs a second operator.
     assert.throws(() => loadConfig({ DUAL_CONTROL_OFF: "screeningCase.releaseUnderLicence" }), /never off: screeningCase\.releaseUnderLicence/);
     assert.deepEqual(loadConfig({ DUAL_CONTROL_OFF: "bankCredit.match" }).DUAL_CONTROL_OFF, ["bankCredit.match"]);
+    // A false positive is now a decision of the command screeningCase.decide: the old name still takes it out.
+    assert.deepEqual(loadConfig({ DUAL_CONTROL_OFF: "screeningCase.falsePositive" }).DUAL_CONTROL_OFF, ["screeningCase.decide"]);
   });
 
   test("production starts with its keys configured, and has no default operator", () => {

@@ -242,7 +242,7 @@ describe("bank transfer funding reconciled from camt.053", () => {
 
   test("an over-payment's return proposal names the excess returned, not the whole credit (issue 36 item 15)", async () => {
     const m = await mod();
-    const { act } = await import("@/lib/dual-control/proposals");
+    const { act } = await import("@/lib/commands/run");
     const { inUnit } = await import("@/lib/platform/unit-of-work");
     const maker = { id: "op_maker36", email: "maker36@example.com", name: "Maker", role: "reviewer" as const };
     const t = await fundingTransfer();

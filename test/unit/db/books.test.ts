@@ -14,7 +14,8 @@ import { auditLog, bankCredits, journalEntries, journalLines, ledgerAccounts, ma
 import { dailyReconciliation, explainDifference, ledgerBalance, recordClosingBalances } from "@/lib/books/bank-reconciliation";
 import { withdrawJournal } from "@/lib/books/journal-control";
 import { discardJournal, proposeJournal } from "@/lib/books/journals";
-import { act, approve, decline } from "@/lib/dual-control/proposals";
+import { act } from "@/lib/commands/run";
+import { approve, decline } from "@/lib/dual-control/proposals";
 import { changePeriod } from "@/lib/books/periods";
 import { profitAndLoss, safeguarding, trialBalanceAsOf } from "@/lib/books/reports";
 import { DomainError } from "@/lib/errors";

@@ -76,7 +76,8 @@ test("REFUND owes the amount, posted balanced in the resolution; the operator's 
   );
   assert.equal(await refundDue(transferId), -2550n);
 
-  const { act, approve } = await import("@/lib/dual-control/proposals");
+  const { approve } = await import("@/lib/dual-control/proposals");
+  const { act } = await import("@/lib/commands/run");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   const now = clock.now();
   const input = { transferId, bankReference: "CLAIM-REF-7", claimRefundId: owed.id };

@@ -30,8 +30,9 @@ after(() => close());
 
 async function lib() {
   const dc = await import("@/lib/dual-control/proposals");
+  const { act } = await import("@/lib/commands/run");
   const { inUnit, withinUnit } = await import("@/lib/platform/unit-of-work");
-  return { ...dc, inUnit, withinUnit };
+  return { ...dc, act, inUnit, withinUnit };
 }
 
 /** A transfer waiting in review for `amount` USD. */

@@ -80,7 +80,8 @@ test("an accept in GBP counts converted at the reference rate; over the window i
 });
 
 test("a partner's limits change is proposed, approved by a second admin, and then counts; bad limits are refused when proposed", async () => {
-  const { act, approve } = await import("@/lib/dual-control/proposals");
+  const { approve } = await import("@/lib/dual-control/proposals");
+  const { act } = await import("@/lib/commands/run");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   const owner = await newSubscription(db);
   const now = clock.now();

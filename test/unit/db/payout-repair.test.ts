@@ -352,7 +352,8 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
     const [file] = await generate(other.partnerId);
     await importReport(pain002("REP-D1", file.id, [{ endToEndId: id, status: "RJCT", reason: "AC04" }]));
     const { stageOperatorRepair } = await import("@/lib/payouts/repair");
-    const { act, approve } = await import("@/lib/dual-control/proposals");
+    const { approve } = await import("@/lib/dual-control/proposals");
+    const { act } = await import("@/lib/commands/run");
     const { inUnit } = await import("@/lib/platform/unit-of-work");
     const maker = { id: "op_rep_maker", email: "rep-maker@example.com", name: "Maker", role: "admin" as const };
     const checker = { id: "op_rep_checker", email: "rep-checker@example.com", name: "Checker", role: "admin" as const };

@@ -38,10 +38,11 @@ after(() => close());
 
 async function lib() {
   const dc = await import("@/lib/dual-control/proposals");
+  const { act } = await import("@/lib/commands/run");
   const { approvableProposalCount } = await import("@/lib/dual-control/queries");
   const { notifyApprover } = await import("@/lib/dual-control/notify");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
-  return { ...dc, approvableProposalCount, notifyApprover, inUnit };
+  return { ...dc, act, approvableProposalCount, notifyApprover, inUnit };
 }
 
 /** A 5,000 USD transfer in review: its release waits for a second operator. */

@@ -533,7 +533,7 @@ async function caseHoldingFunded(firstName: string, lastName: string) {
 
 test("a transfer held for screening is neither rejected (refunded) nor restored from the Holds queue; a hold without a case still is", async () => {
   const { rejectHold } = await import("@/lib/screening-cases/blocked-money");
-  const { act } = await import("@/lib/dual-control/proposals");
+  const { act } = await import("@/lib/commands/run");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   const { lockTransfer } = await import("@/lib/transfers/records");
   const { holdTransfer } = await import("@/lib/transfers/compliance");
@@ -565,7 +565,8 @@ test("a transfer held for screening is neither rejected (refunded) nor restored 
 });
 
 test("blocked money leaves blocked:sanctions only by a release under licence on its confirmed case: licence required, two operators, audited, balanced", async () => {
-  const { act, approve } = await import("@/lib/dual-control/proposals");
+  const { approve } = await import("@/lib/dual-control/proposals");
+  const { act } = await import("@/lib/commands/run");
   const { inUnit, runUnit } = await import("@/lib/platform/unit-of-work");
   const { auditLog, journalEntries } = await import("@/db/schema");
   const { trialBalance } = await import("@/lib/ledger");

@@ -1,8 +1,7 @@
 import Link from "next/link";
-import { eq } from "drizzle-orm";
-import { operators } from "@/db/schema";
 import { Card, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
 import { when } from "@/lib/console/format";
+import { operatorRow } from "@/lib/console/queries";
 import { requireOperator } from "@/lib/console/session";
 import { ready } from "@/lib/platform/ready";
 import { changePasswordAction } from "./actions";
@@ -13,7 +12,7 @@ export const metadata = { title: "Account · Console" };
 export default async function Account({ searchParams }: { searchParams: SearchParams }) {
   const operator = await requireOperator();
   const sp = await searchParams;
-  const [row] = await (await ready()).select().from(operators).where(eq(operators.id, operator.id));
+  const row = await operatorRow(await ready(), operator.id);
   return (
     <>
       <PageTitle sub={`${row.email} · ${row.role}`}>Account</PageTitle>

@@ -6,8 +6,9 @@ import { withdrawJournal } from "@/lib/books/journal-control";
 import { proposeJournal } from "@/lib/books/journals";
 import type { ManualJournalLine } from "@/lib/books/journal-state-machine";
 import { changePeriod } from "@/lib/books/periods";
-import { consoleAction } from "@/lib/console/action";
-import { act, actedNotice } from "@/lib/dual-control/proposals";
+import { payPartnerFees as pay, postManualJournal } from "@/lib/commands/finance";
+import { actedNotice, execute } from "@/lib/commands/run";
+import { consoleAction, consoleCommand } from "@/lib/console/action";
 import { JOURNAL_FORM_LINES } from "./journal-form";
 
 // The accountant's console actions (issue 24): admin only like the ledger pages; each domain
@@ -57,7 +58,7 @@ export const proposeManualJournal = consoleAction(
     }
     const row = await proposeJournal(tx, { memo: input.memo, reference: input.reference, lines, operator, now });
     // Posting is under dual control: a proposal a second admin approves on the Approvals page.
-    const acted = await act(tx, "ledger.journal.post", { journalId: row.id }, { operator, reason: input.memo, now });
+    const acted = await execute(tx, postManualJournal, { journalId: row.id }, { operator, reason: input.memo, now });
     return `Journal ${row.id}: ${actedNotice(acted)}`;
   },
 );
@@ -67,7 +68,8 @@ export const discardManualJournal = consoleAction("admin", z.object({ id: z.stri
   return `Journal ${row.id} is now ${row.state}.`;
 });
 
-export const payPartnerFees = consoleAction(
+// Cash out of the collection account: under dual control, never above what is owed.
+export const payPartnerFees = consoleCommand(
   "admin",
   z.object({
     partnerId: z.string().trim().min(1),
@@ -78,11 +80,7 @@ export const payPartnerFees = consoleAction(
       .regex(/^\d+(\.\d+)?$/, "a plain decimal (25.00)"),
     bankReference: z.string().trim().min(1).max(140),
   }),
-  async ({ tx, input, operator, now }) => {
-    // Cash out of the collection account: under dual control, never above what is owed.
-    const acted = await act(tx, "ledger.partnerFees.pay", input, { operator, reason: `Partner fees paid, bank reference ${input.bankReference}`, now });
-    return actedNotice(acted);
-  },
+  (input) => ({ command: pay, input, reason: `Partner fees paid, bank reference ${input.bankReference}` }),
 );
 
 export const explainStatementDifference = consoleAction(

@@ -1,8 +1,7 @@
-import { asc } from "drizzle-orm";
 import type { ReactNode } from "react";
 import { Badge, Card, Flash, PageTitle, danger, input, param, primary, type SearchParams } from "@/components/console/ui";
-import { partners } from "@/db/schema";
 import { when } from "@/lib/console/format";
+import { partnersMonitoring } from "@/lib/console/queries";
 import { requireOperator } from "@/lib/console/session";
 import { config } from "@/lib/config";
 import type { RuleSetRow } from "@/lib/monitoring/evaluate";
@@ -139,15 +138,7 @@ export default async function Monitoring({ searchParams }: { searchParams: Searc
   const operator = await requireOperator("admin");
   const sp = await searchParams;
   const db = await ready();
-  const [sets, partnerRows, snoozes] = await Promise.all([
-    listRuleSets(db),
-    db
-      .select({ id: partners.id, name: partners.name, mode: partners.monitoringMode, parameters: partners.monitoringParameters })
-      .from(partners)
-      .orderBy(asc(partners.name))
-      .limit(200),
-    activeSnoozes(db),
-  ]);
+  const [sets, partnerRows, snoozes] = await Promise.all([listRuleSets(db), partnersMonitoring(db), activeSnoozes(db)]);
   const live = sets.find((s) => s.state === "active");
   return (
     <>

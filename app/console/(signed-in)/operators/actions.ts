@@ -2,24 +2,14 @@
 
 import { z } from "zod";
 import { config } from "@/lib/config";
-import { consoleAction, consoleFormAction } from "@/lib/console/action";
+import { createOperator } from "@/lib/commands/operations";
+import { consoleAction, consoleCommand, consoleFormAction } from "@/lib/console/action";
 import { createResetLink, setOperatorEnabled } from "@/lib/operators/accounts";
-import { recordAudit } from "@/lib/operators/audit";
-import { createOperator } from "@/lib/operators/records";
 
-export const createOperatorAction = consoleAction(
+export const createOperatorAction = consoleCommand(
   "admin",
   z.object({ email: z.string().email(), name: z.string().trim().min(2).max(100), role: z.enum(["reviewer", "admin"]), password: z.string().min(12).max(256) }),
-  async ({ tx, input, operator, now }) => {
-    const created = await createOperator(tx, { ...input, now });
-    await recordAudit(
-      tx,
-      operator,
-      { action: "operator.create", targetType: "operator", targetId: created.id, after: { email: created.email, role: created.role } },
-      now,
-    );
-    return `Operator ${created.email} (${created.role}) created.`;
-  },
+  (input) => ({ command: createOperator, input }),
 );
 
 // Disable (their sessions end at once) or enable another operator (issue 23 item 6).

@@ -1,28 +1,17 @@
 "use server";
 
 import { z } from "zod";
-import { consoleAction, consoleFormAction } from "@/lib/console/action";
+import { createPartner, issueApiKey, revokeApiKey, setPartnerLimits, updatePartner, updateProviderContact } from "@/lib/commands/partners";
+import { actedNotice, type Acted } from "@/lib/commands/run";
+import { consoleCommand, consoleFormCommand } from "@/lib/console/action";
 import { LIMIT_WINDOWS, VERIFICATION_TIERS, type TierLimits } from "@/lib/limits/tiers";
-import { recordAudit } from "@/lib/operators/audit";
-import { act, actedNotice, type Acted } from "@/lib/dual-control/proposals";
-import { createPartner } from "@/lib/partners/admin";
 import { parsePartnerJwks } from "@/lib/partners/jwks";
 import { checkWebhookUrl } from "@/lib/partners/settings";
-import { setProviderContact } from "@/lib/partners/provider-contact";
 
-export const createPartnerAction = consoleAction(
+export const createPartnerAction = consoleCommand(
   "admin",
   z.object({ name: z.string().trim().min(2).max(100), pricingMode: z.enum(["SERVICE_PRICED", "PARTNER_SIGNED"]) }),
-  async ({ tx, input, operator, now }) => {
-    const partner = await createPartner(tx, { ...input, now });
-    await recordAudit(
-      tx,
-      operator,
-      { action: "partner.create", targetType: "partner", targetId: partner.id, after: { name: partner.name, pricingMode: partner.pricingMode } },
-      now,
-    );
-    return `Partner ${partner.name} created (${partner.id}).`;
-  },
+  (input) => ({ command: createPartner, input }),
 );
 
 /**
@@ -39,20 +28,22 @@ function formAnswer(acted: Acted) {
 // The new key is shown once, on the page that asked (useActionState: never in a URL), and never
 // stored in clear. Under dual control it is issued when a second operator approves, and revealed
 // once to the proposer (issue 36 item 13), never to the approver.
-export const issueKeyAction = consoleFormAction("admin", z.object({ partnerId: z.string().min(1) }), async ({ tx, input, operator, now }) =>
-  formAnswer(await act(tx, "partner.apiKey.issue", { partnerId: input.partnerId }, { operator, reason: "Issue a new API key", now })),
+export const issueKeyAction = consoleFormCommand(
+  "admin",
+  z.object({ partnerId: z.string().min(1) }),
+  ({ partnerId }) => ({ command: issueApiKey, input: { partnerId }, reason: "Issue a new API key" }),
+  formAnswer,
 );
 
-export const revokeKeyAction = consoleAction(
-  "admin",
-  z.object({ partnerId: z.string().min(1), keyId: z.string().min(1) }),
-  async ({ tx, input, operator, now }) =>
-    actedNotice(await act(tx, "partner.apiKey.revoke", { partnerId: input.partnerId, keyId: input.keyId }, { operator, reason: "Revoke an API key", now })),
-);
+export const revokeKeyAction = consoleCommand("admin", z.object({ partnerId: z.string().min(1), keyId: z.string().min(1) }), (input) => ({
+  command: revokeApiKey,
+  input,
+  reason: "Revoke an API key",
+}));
 
 // A webhook URL set for the first time creates the partner's secret: shown once, to the operator
 // who asked for the change (under dual control: revealed to the proposer after approval).
-export const updatePartnerAction = consoleFormAction(
+export const updatePartnerAction = consoleFormCommand(
   "admin",
   z.object({
     partnerId: z.string().min(1),
@@ -69,7 +60,7 @@ export const updatePartnerAction = consoleFormAction(
       if (input.webhookUrl) await checkWebhookUrl(input.webhookUrl);
       return input.jwksUrl ? parsePartnerJwks({ url: input.jwksUrl }) : input.jwksJson ? parsePartnerJwks({ json: input.jwksJson }) : undefined;
     },
-    run: async ({ tx, input, prepared: jwks, operator, now }) => {
+    ask: (input, jwks) => {
       const settings = {
         partnerId: input.partnerId,
         pricingMode: input.pricingMode,
@@ -77,13 +68,14 @@ export const updatePartnerAction = consoleFormAction(
         returnOrigins: input.returnOrigins.split(/[\s,]+/).filter(Boolean),
         ...(jwks ? { jwks } : {}),
       };
-      return formAnswer(await act(tx, "partner.update", settings, { operator, reason: "Change the partner's settings", now }));
+      return { command: updatePartner, input: settings, reason: "Change the partner's settings" };
     },
   },
+  formAnswer,
 );
 
 // The provider contact shown on disclosures and receipts (issue 25).
-export const updateProviderContactAction = consoleAction(
+export const updateProviderContactAction = consoleCommand(
   "admin",
   z.object({
     partnerId: z.string().min(1),
@@ -92,23 +84,13 @@ export const updateProviderContactAction = consoleAction(
     website: z.string().trim().url().max(500),
     regulator: z.string().trim().min(3).max(300),
   }),
-  async ({ tx, input, operator, now }) => {
-    const { partnerId, ...contact } = input;
-    const { before } = await setProviderContact(tx, partnerId, contact, now);
-    await recordAudit(
-      tx,
-      operator,
-      { action: "partner.providerContact.update", targetType: "partner", targetId: partnerId, before: before ? { ...before } : null, after: contact },
-      now,
-    );
-    return "Provider contact saved.";
-  },
+  (input) => ({ command: updateProviderContact, input }),
 );
 
 // A partner's rolling limits per tier and window, in its limit currency (issue 23), with a reason:
 // under dual control (partner.limits.update) it is proposed for a second admin's approval.
 const limitField = z.string().trim().max(24);
-export const setPartnerLimitsAction = consoleAction(
+export const setPartnerLimitsAction = consoleCommand(
   "admin",
   z.object({
     partnerId: z.string().min(1),
@@ -116,12 +98,12 @@ export const setPartnerLimitsAction = consoleAction(
     reason: z.string().trim().min(3).max(500),
     ...Object.fromEntries(VERIFICATION_TIERS.flatMap((t) => LIMIT_WINDOWS.map((w) => [`tier${t}_${w}`, limitField]))),
   }),
-  async ({ tx, input, operator, now }) => {
+  (input) => {
     const fields = input as Record<string, string>;
     const limits = Object.fromEntries(
       VERIFICATION_TIERS.map((t) => [`${t}`, Object.fromEntries(LIMIT_WINDOWS.map((w) => [w, fields[`tier${t}_${w}`] ?? ""]))]),
     ) as TierLimits;
     const change = { partnerId: input.partnerId, currency: input.currency, limits };
-    return actedNotice(await act(tx, "partner.limits.update", change, { operator, reason: input.reason, now }));
+    return { command: setPartnerLimits, input: change, reason: input.reason };
   },
 );

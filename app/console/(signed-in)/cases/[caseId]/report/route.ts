@@ -1,6 +1,5 @@
-import { eq } from "drizzle-orm";
-import { suspiciousActivityReports } from "@/db/schema";
 import { reportCsv, reportJson } from "@/lib/cases/reports";
+import { reportOfCase } from "@/lib/console/queries";
 import { requireOperator } from "@/lib/console/session";
 import { ready } from "@/lib/platform/ready";
 
@@ -14,7 +13,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ case
   const { caseId } = await params;
   const format = new URL(request.url).searchParams.get("format") ?? "json";
   if (format !== "json" && format !== "csv") return new Response("format must be json or csv\n", { status: 400, headers: { "content-type": "text/plain" } });
-  const [report] = await (await ready()).select().from(suspiciousActivityReports).where(eq(suspiciousActivityReports.caseId, caseId));
+  const report = await reportOfCase(await ready(), caseId);
   if (!report) return new Response("No report for this case\n", { status: 404, headers: { "content-type": "text/plain" } });
   const body = format === "json" ? JSON.stringify(reportJson(report), null, 2) + "\n" : reportCsv(report);
   return new Response(body, {

@@ -1,0 +1,70 @@
+/**
+ * Commands an admin runs on the service itself: webhook deliveries replayed, a disabled endpoint
+ * re-enabled, an operator account created.
+ */
+import { z } from "zod";
+import { createOperator as create } from "@/lib/operators/records";
+import { reenableEndpoint } from "@/lib/webhooks/endpoint";
+import { replayEvent, replayRange } from "@/lib/webhooks/replay";
+import { command } from "./command";
+
+export const replayWebhookEvent = command({
+  name: "webhook.replay",
+  role: "admin",
+  input: z.object({ eventId: z.string().min(1) }),
+  run: async ({ tx, now }, p) => {
+    await replayEvent(tx, p.eventId, now);
+    return { targetType: "event", targetId: p.eventId, notice: `Event ${p.eventId} queued for delivery again.` };
+  },
+});
+
+export const replayWebhookRange = command({
+  name: "webhook.replayRange",
+  role: "admin",
+  input: z.object({ partnerId: z.string().min(1), from: z.coerce.date(), to: z.coerce.date() }),
+  run: async ({ tx, now }, p) => {
+    const n = await replayRange(tx, p.partnerId, p.from, p.to, now);
+    return {
+      targetType: "partner",
+      targetId: p.partnerId,
+      after: { from: p.from.toISOString(), to: p.to.toISOString(), events: n },
+      notice: `${n} event(s) queued for delivery again.`,
+    };
+  },
+});
+
+/** Events settled while the endpoint was disabled are not resent by themselves: the notice says to replay their range. */
+export const reenableWebhookEndpoint = command({
+  name: "webhook.endpoint.reenable",
+  role: "admin",
+  input: z.object({ partnerId: z.string().min(1) }),
+  run: async ({ tx, now }, p) => {
+    const before = await reenableEndpoint(tx, p.partnerId, now);
+    return {
+      targetType: "partner",
+      targetId: p.partnerId,
+      before,
+      notice: "Webhook endpoint re-enabled. Events settled while it was disabled are not resent by themselves: replay their time range.",
+    };
+  },
+});
+
+export const createOperator = command({
+  name: "operator.create",
+  role: "admin",
+  input: z.object({
+    email: z.string().email(),
+    name: z.string().trim().min(2).max(100),
+    role: z.enum(["reviewer", "admin"]),
+    password: z.string().min(12).max(256),
+  }),
+  run: async ({ tx, now }, p) => {
+    const created = await create(tx, { ...p, now });
+    return {
+      targetType: "operator",
+      targetId: created.id,
+      after: { email: created.email, role: created.role },
+      notice: `Operator ${created.email} (${created.role}) created.`,
+    };
+  },
+});
