@@ -82,9 +82,8 @@ export function consoleFormAction<S extends z.ZodType, V, P = undefined>(who: Wh
 
 /** What a console form asks for: a command, its input, and the operator's reason (for the audit entry and a proposal). */
 export interface Asked {
-  // The registry holds commands of every input; the command checks `input` with its own schema.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  command: Command<any, any>;
+  /** Any command: it checks `input` with its own schema. */
+  command: Command;
   input: unknown;
   reason?: string;
 }
