@@ -17,6 +17,10 @@ import { isTitle, nameWords, naturalOrder, skeleton, surnameWords } from "./name
  *   (or its initial) matches it whatever else it carries (titles, ranks, nicknames, more given
  *   names); where the list does not say which words are the surname, all of the entry's words.
  *
+ * - A date of birth that agrees with an entry's (the same day, or the published month, year or
+ *   range) lets a looser likeness make a case (matchWithBirthDate): two moves at once, a typo in a
+ *   split or transliterated word, short names a vowel apart. Never a HIT; never without the date.
+ *
  * Candidates come from a scan of the distinct listed words (most skipped by a letter-count bound
  * before any Jaro-Winkler), cached per query word, not of every name. Weak aliases (UN "Low"
  * quality, names in their original script) are not scanned: they match only exactly.
@@ -67,8 +71,13 @@ export interface MatchIndex {
   postings: number[][];
   /** Word → its id. */
   wordIds: Map<string, number>;
-  /** Word id → its letters as char codes (the letter-count bound of the scan). */
-  letters: Uint8Array[];
+  /**
+   * Every word's letters as char codes, one array, words of one length together (the scan of one
+   * length reads it in order), and word id → where its letters start: the letter-count bound of
+   * the scan without an array per word.
+   */
+  text: Uint8Array;
+  offsets: Int32Array;
   /** Word id → the set of its letters as bits (a-z, 0-9 folded in), the first and cheapest bound. */
   masks: Int32Array;
   /** Word length → the ids of the words of that length. */
@@ -89,6 +98,16 @@ export interface MatchIndex {
   seen: Map<string, Map<number, number>>;
   /** Scratch: per name, the query positions it shares (all zero between screenings). */
   shared?: Int32Array;
+  /** Word id → its transliteration skeleton (the looser comparison of names whose date of birth agrees). */
+  wordSkeletons: string[];
+  /** Entry → its first name's position in `names`: an entry's names (primary, aliases) are those up to the next entry's. */
+  firstNames: Int32Array;
+  /**
+   * A published date of birth as a key → the entries with it: "YYYY-MM-DD", "YYYY-MM", and "YYYY"
+   * for a year or each year of a range. A subject's date looks up its day (exact), month and year
+   * (partial), as birthDateAgreement compares them.
+   */
+  births: Map<string, number[]>;
 }
 
 /** Query words whose similar listed words an index keeps (a few hundred bytes each). */
@@ -243,19 +262,56 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
       push(joined, order.filter((w) => !isTitle(w)).join(""), index);
     }
   };
+  const firstNames = new Int32Array(entries.length + 1);
+  const births = new Map<string, number[]>();
   entries.forEach((e, i) => {
+    firstNames[i] = names.length;
     add(i, e.name, false, false);
     for (const a of e.aliases) add(i, a.name, true, a.quality === "low");
+    firstNames[i + 1] = names.length;
+    for (const published of e.datesOfBirth) {
+      const range = /^(\d{4})\/(\d{4})$/.exec(published);
+      if (!range) push(births, published, i);
+      else for (let y = Number(range[1]); y <= Number(range[2]) && y - Number(range[1]) < 20; y++) push(births, String(y), i);
+    }
   });
-  const letters = vocabulary.map((w) => Uint8Array.from(w, (c) => c.charCodeAt(0)));
   const masks = Int32Array.from(vocabulary, letterMask);
   const lengths: number[][] = [];
   vocabulary.forEach((w, id) => (lengths[w.length] ??= []).push(id));
   const byLength = Array.from(lengths, (ids) => Int32Array.from(ids ?? []));
+  const text = new Uint8Array(vocabulary.reduce((n, w) => n + w.length, 0));
+  const offsets = new Int32Array(vocabulary.length);
+  let at = 0;
+  for (const ids of byLength)
+    for (const id of ids) {
+      offsets[id] = at;
+      for (let i = 0; i < vocabulary[id].length; i++) text[at++] = vocabulary[id].charCodeAt(i);
+    }
   const sounds = vocabulary.map(sound);
   const skeletons = new Map<string, number[]>();
-  vocabulary.forEach((w, id) => w.length > 1 && push(skeletons, skeleton(w), id));
-  return { list, versionId, entries, names, vocabulary, postings, wordIds, letters, masks, byLength, sounds, skeletons, joined, exact, seen: new Map() };
+  const wordSkeletons = vocabulary.map(skeleton);
+  vocabulary.forEach((w, id) => w.length > 1 && push(skeletons, wordSkeletons[id], id));
+  return {
+    list,
+    versionId,
+    entries,
+    names,
+    vocabulary,
+    postings,
+    wordIds,
+    text,
+    offsets,
+    masks,
+    byLength,
+    sounds,
+    skeletons,
+    joined,
+    exact,
+    seen: new Map(),
+    wordSkeletons,
+    firstNames,
+    births,
+  };
 }
 
 /** A published date of birth ("YYYY-MM-DD", "YYYY-MM", "YYYY", "YYYY/YYYY") compatible with a full date. */
@@ -316,7 +372,7 @@ function similarWords(index: MatchIndex, q: string): Map<number, number> {
   const qn = q.length;
   const code = sound(q);
   for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127]++;
-  const { vocabulary, letters, masks, byLength } = index;
+  const { vocabulary, text, offsets, masks, byLength } = index;
   const qmask = letterMask(q);
   // Only the lengths the matcher compares at all: words far longer or shorter are other names.
   for (let wn = 2; wn < byLength.length; wn++) {
@@ -333,20 +389,20 @@ function similarWords(index: MatchIndex, q: string): Map<number, number> {
       if (bound < 1 || id === same) continue;
       // The Jaro-Winkler boost is 0.1 per letter of common prefix (at most 4): with a prefix of p
       // letters, WORD_MIN needs Jaro of at least (WORD_MIN - 0.1 p) / (1 - 0.1 p).
-      const w = letters[id];
+      const o = offsets[id];
       let p = 0;
-      while (p < 4 && p < qn && p < wn && w[p] === q.charCodeAt(p)) p++;
+      while (p < 4 && p < qn && p < wn && text[o + p] === q.charCodeAt(p)) p++;
       const need = (3 * (WORD_MIN - 0.1 * p)) / (1 - 0.1 * p) - 1;
       if (bound < need) continue;
       let common = 0;
-      for (let i = 0; i < wn; i++) {
-        const c = w[i] & 127;
+      for (let i = o; i < o + wn; i++) {
+        const c = text[i] & 127;
         if (usedCounts[c] < queryCounts[c]) {
           usedCounts[c]++;
           common++;
         }
       }
-      for (let i = 0; i < wn; i++) usedCounts[w[i] & 127] = 0;
+      for (let i = o; i < o + wn; i++) usedCounts[text[i] & 127] = 0;
       if (common * ratio < need) continue;
       const word = vocabulary[id];
       let sim = jaroWinkler(q, word);
@@ -412,16 +468,16 @@ function joinedWords(index: MatchIndex, q: string): Map<number, number> {
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k];
       if (found.has(id) || bits(index.masks[id] & ~qmask) > budget) continue;
-      const w = index.letters[id];
+      const o = index.offsets[id];
       let common = 0;
-      for (let i = 0; i < wn; i++) {
-        const c = w[i] & 127;
+      for (let i = o; i < o + wn; i++) {
+        const c = index.text[i] & 127;
         if (usedCounts[c] < queryCounts[c]) {
           usedCounts[c]++;
           common++;
         }
       }
-      for (let i = 0; i < wn; i++) usedCounts[w[i] & 127] = 0;
+      for (let i = o; i < o + wn; i++) usedCounts[index.text[i] & 127] = 0;
       if (common < need) continue;
       const word = index.vocabulary[id];
       if (editDistance(q, word, editBudget(qn, wn)) <= editBudget(qn, wn)) found.set(id, Math.max(WITHIN_EDITS, jaroWinkler(q, word)));
@@ -529,7 +585,155 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
   const keys = new Set([typed, surnameFirst, required(typed), required(surnameFirst)].map((words) => words.join("")));
   for (const key of keys) for (const n of index.joined.get(key) ?? []) consider(n, 1, true, allOnes);
   for (const n of index.exact.get(exactKey(required(query))) ?? []) consider(n, 1, true, allOnes);
+  if (subject.dateOfBirth) matchWithBirthDate(index, query, optional, subject.dateOfBirth, consider);
   return [...best.values()].sort((a, b) => b.nameScore - a.nameScore);
+}
+
+/**
+ * A name whose date of birth agrees is a case from a looser likeness than a name alone needs: an
+ * evader who types the listed date of birth also combines moves (a typo inside a split word, a
+ * typo in a transliteration, a dropped surname word with an added one), and the date of birth
+ * makes the few entries compared unlikely to be someone else. Compared with the entries whose
+ * published date has the subject's day (exact) or whose published month, year or range holds it
+ * (partial): at least two of the listed name's words, and at least half of them, are in the
+ * subject's name, and at least two of the subject's words are in the listed name (more than half
+ * of them where only the year or month agrees). "In" allows the edits of `looseBudget` (spelling
+ * and transliteration skeleton), a word written as two, and two words written as one. Never a
+ * HIT: not a whole name (verdict).
+ */
+function matchWithBirthDate(
+  index: MatchIndex,
+  query: string[],
+  optional: number,
+  dateOfBirth: string,
+  consider: (n: number, nameScore: number, whole: boolean, pairedQuery: number[]) => void,
+) {
+  const exact = index.births.get(dateOfBirth) ?? [];
+  const partial = [...(index.births.get(dateOfBirth.slice(0, 7)) ?? []), ...(index.births.get(dateOfBirth.slice(0, 4)) ?? [])];
+  if (exact.length === 0 && partial.length === 0) return;
+  const required = ((1 << query.length) - 1) & ~optional;
+  if (bits(required) < 2) return;
+  // The subject's words and neighbours joined, titles left out (a title joined to a word stays).
+  const subjectUnits: { text: string; mask: number }[] = [];
+  query.forEach((q, i) => required & (1 << i) && subjectUnits.push({ text: q, mask: 1 << i }));
+  for (let i = 0; i + 1 < query.length; i++) subjectUnits.push({ text: query[i] + query[i + 1], mask: 3 << i });
+  const subject = looseForm(
+    subjectUnits.map((u) => u.text),
+    subjectUnits.map((u) => skeleton(u.text)),
+    subjectUnits.map((u) => u.mask),
+    query.filter((_, i) => required & (1 << i)).join(""),
+  );
+  const tried = new Set<number>();
+  const tryEntries = (entries: number[], sameDay: boolean) => {
+    for (const e of entries) {
+      if (tried.has(e)) continue;
+      tried.add(e);
+      for (let n = index.firstNames[e]; n < index.firstNames[e + 1]; n++) {
+        const name = index.names[n];
+        const listedRequired = ((1 << name.tokens.length) - 1) & ~name.optional;
+        const wanted = bits(listedRequired);
+        if (wanted < 2) continue;
+        const listed = looseForm(
+          name.units.map((u) => index.vocabulary[u.word]),
+          name.units.map((u) => index.wordSkeletons[u.word]),
+          name.units.map((u) => u.mask),
+          name.tokens
+            .filter((_, i) => listedRequired & (1 << i))
+            .map((id) => index.vocabulary[id])
+            .join(""),
+        );
+        const inSubject = bits(presentIn(listed, subject, sameDay) & listedRequired);
+        if (inSubject < 2 || 2 * inSubject < wanted) continue;
+        const inListedMask = presentIn(subject, listed, sameDay) & required;
+        const inListed = bits(inListedMask);
+        if (inListed < 2 || (!sameDay && 2 * inListed < bits(required))) continue;
+        consider(
+          n,
+          LOOSE,
+          false,
+          query.map((_, i) => (inListedMask & (1 << i) ? LOOSE : 0)),
+        );
+      }
+    }
+  };
+  tryEntries(exact, true);
+  tryEntries(partial, false);
+}
+
+/** A name's words for the looser comparison: each word and each two neighbours joined, as written and as skeletons; all its letters. */
+interface LooseForm {
+  units: string[];
+  skeletons: string[];
+  /** The name's word positions each unit covers, as bits. */
+  positions: number[];
+  letters: string;
+  /** Letter masks (letterMask) of the units, of their skeletons and of all the letters. */
+  masks: number[];
+  skeletonMasks: number[];
+  lettersMask: number;
+}
+
+function looseForm(units: string[], skeletons: string[], positions: number[], letters: string): LooseForm {
+  return { units, skeletons, positions, letters, masks: units.map(letterMask), skeletonMasks: skeletons.map(letterMask), lettersMask: letterMask(letters) };
+}
+
+/** The positions of `from`'s words that are in `to` (looselyIn), alone or as a unit of two. */
+function presentIn(from: LooseForm, to: LooseForm, sameDay: boolean): number {
+  let found = 0;
+  for (let k = 0; k < from.units.length; k++) {
+    if ((found & from.positions[k]) === from.positions[k]) continue;
+    if (looselyIn(from.units[k], from.skeletons[k], bits(from.positions[k]) === 1, to, sameDay)) found |= from.positions[k];
+  }
+  return found;
+}
+
+/**
+ * Edits allowed in the looser comparison: where the day of birth agrees, one up to 5 letters, two
+ * up to 8, three from 9; where only the month or year does, one up to 7, two from 8.
+ */
+function looseBudget(length: number, sameDay: boolean): number {
+  if (sameDay) return length <= 5 ? 1 : length <= 8 ? 2 : 3;
+  return length <= 7 ? 1 : 2;
+}
+
+/** The score of a name found by the looser comparison: above the default SCREENING_BIRTH_DATE_MATCH_SCORE (0.7). */
+const LOOSE = 0.75;
+
+/** Whether a word (or two joined) is in a name: a word or two joined within the edit budget, as written or as skeletons; or, a single word of 7+ letters (5+ with the same day), anywhere in its letters. */
+function looselyIn(word: string, ws: string, single: boolean, name: LooseForm, sameDay: boolean): boolean {
+  // A letter one word has and the other lacks takes an edit: most pairs fail this bound unmeasured.
+  const wordMask = letterMask(word);
+  const skeletonMask = letterMask(ws);
+  for (let k = 0; k < name.units.length; k++) {
+    // Two words joined stand for one word written as two: they are compared with single words only.
+    if (!single && bits(name.positions[k]) !== 1) continue;
+    const unit = name.units[k];
+    const shorter = Math.min(word.length, unit.length);
+    // Words of three letters or fewer differ in length only where the day of birth agrees.
+    if (shorter <= 3 && word.length !== unit.length && !sameDay) continue;
+    const budget = looseBudget(shorter, sameDay);
+    if (bits(wordMask & ~name.masks[k]) <= budget && editDistance(word, unit, budget) <= budget) return true;
+    if (bits(skeletonMask & ~name.skeletonMasks[k]) <= budget && editDistance(ws, name.skeletons[k], budget) <= budget) return true;
+  }
+  const budget = looseBudget(word.length, sameDay);
+  return single && word.length >= (sameDay ? 5 : 7) && bits(wordMask & ~name.lettersMask) <= budget && infixDistance(word, name.letters, budget) <= budget;
+}
+
+/** The fewest edits that make `word` a run of `text`'s letters, stopping past `max`. */
+function infixDistance(word: string, text: string, max: number): number {
+  let prev = new Array<number>(text.length + 1).fill(0);
+  for (let i = 1; i <= word.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= text.length; j++) {
+      const d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (word[i - 1] === text[j - 1] ? 0 : 1));
+      row.push(d);
+      if (d < best) best = d;
+    }
+    if (best > max) return max + 1;
+    prev = row;
+  }
+  return Math.min(...prev);
 }
 
 /**

@@ -66,20 +66,7 @@ test("the sample: every family alone and in every pair, each list, with the list
       assert.equal(PersonName.safeParse(field).data, field, `the API accepts ${JSON.stringify(field)}`);
 });
 
-/**
- * Issue 35's target is no variant VALID. These of the sample still are (measured at the commit
- * that wrote this list; the whole set's figures are in docs/screening-quality.md): misspelt and
- * transliterated at once, or a surname word dropped with a word added. The issue stays open for
- * them; any other variant screened CLEAR fails here.
- */
-const KNOWN_MISSES = new Set([
-  'c+e un-consolidated 6908598: "Shri Faed / Zaal" 1989-02-18 (FARED SAAL)',
-  'c+h ofac-consolidated 9696: "Naser David / Jawad" 1965-07-10 (ABDUL JAWAD, Naser)',
-  'e+f un-consolidated 6908994: "Ahhmed Mahmod / asen" 1997-07-21 (AHMAD MAHMOOD HASSAN)',
-  'e+f un-consolidated 6908505: "Yag Yogn / Son" 1957-02-20 (JANG YONG SON)',
-]);
-
-test("no variant given with the listed date of birth is CLEAR (none would become VALID) but the known misses", async (t) => {
+test("no variant given with the listed date of birth is CLEAR (none would become VALID)", async (t) => {
   const listed = sample.variants.filter((v) => v.dobMode === "listed");
   const results = new Map<string, ScreeningResult[]>();
   const missed: string[] = [];
@@ -93,10 +80,7 @@ test("no variant given with the listed date of birth is CLEAR (none would become
       `${key}: ${rs.length}, VALID ${rs.filter((r) => r === "CLEAR").length}, CLOSE_MATCH ${rs.filter((r) => r === "CLOSE_MATCH").length}, HIT ${rs.filter((r) => r === "HIT").length}`,
     );
   t.diagnostic(`all: ${listed.length} variants, ${missed.length} VALID (${pct(missed.length, listed.length)})`);
-  assert.deepEqual(
-    missed.filter((m) => !KNOWN_MISSES.has(m)),
-    [],
-  );
+  assert.deepEqual(missed, []);
 });
 
 test("the exact listed name with a self-declared other date of birth, or none, is a case for a human: CLOSE_MATCH", async (t) => {
@@ -114,7 +98,7 @@ test("the exact listed name with a self-declared other date of birth, or none, i
   assert.deepEqual(wrong, []);
 });
 
-test("common names of the corridors: none BLOCKED, at most 5% a case without a date of birth, and with one no more than measured (target 1%)", async (t) => {
+test("common names of the corridors: none BLOCKED, and no more cases than measured with their date of birth (target 1%) and without (target 5%)", async (t) => {
   const n = sample.common.length;
   const withDob: string[] = [];
   const withoutDob: string[] = [];
@@ -131,9 +115,10 @@ test("common names of the corridors: none BLOCKED, at most 5% a case without a d
   t.diagnostic(`with their date of birth: ${withDob.length} of ${n} (${pct(withDob.length, n)}) ${JSON.stringify(withDob)}`);
   t.diagnostic(`without: ${withoutDob.length} of ${n} (${pct(withoutDob.length, n)}) ${JSON.stringify(withoutDob)}`);
   assert.deepEqual(blocked, [], "none BLOCKED");
-  // Issue 35's target is 1% (3 of these 330); measured: 4 (Jorge Castaño on CASTRO, Jorge; Ibrahima
-  // Sarr on KASKAR, Dawood Ibrahim; Ali Saleem on ALI, Salem; Muhammad Hussain on HUSAIN, Zain
-  // Al-Abidin Muhammad): names the lists carry, spelt alike. The whole set's 2,200 are at 1.05%.
-  assert.ok(withDob.length <= 4, `with their date of birth no more than measured (4): ${withDob.length} of ${n}`);
-  assert.ok(withoutDob.length <= n / 20, `without a date of birth at most 5% a case: ${withoutDob.length} of ${n}`);
+  // Measured: 3 with their date of birth (Jorge Castaño on CASTRO, Jorge; Ali Saleem on ALI, Salem;
+  // Muhammad Hussain on HUSAIN, Zain Al-Abidin Muhammad: names the lists carry, spelt alike) and 6
+  // without. The whole set's 2,200 are at 1.0% and 2.0% (docs/screening-quality.md). The bounds are
+  // the measured figures, so a looser matcher fails here.
+  assert.ok(withDob.length <= 3, `with their date of birth no more than measured (3): ${withDob.length} of ${n}`);
+  assert.ok(withoutDob.length <= 6, `without a date of birth no more than measured (6): ${withoutDob.length} of ${n}`);
 });

@@ -1,0 +1,58 @@
+/**
+ * The looser comparison of a name whose date of birth agrees (lib/screening/match-index.ts
+ * matchWithBirthDate): an evader who types the listed date of birth and combines two moves (a typo
+ * inside a split word, a typo in a transliteration, a short name's vowel) still opens a case; the
+ * same name with another date of birth, or none, is judged by the name alone; one word in common
+ * is never enough; and such a match is never a HIT (BLOCKED).
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { loadConfig } from "@/lib/config";
+import { buildIndex, lowestScore, matchSubject, verdict, type IndexEntry, type MatchSubject } from "@/lib/screening/match-index";
+
+const entry = (entryId: string, name: string, datesOfBirth: string[], aliases: string[] = []): IndexEntry => ({
+  entryId,
+  name,
+  programs: ["SDGT"],
+  datesOfBirth,
+  nationalities: [],
+  aliases: aliases.map((a) => ({ name: a })),
+});
+const index = buildIndex("test", "v1", [
+  entry("1", "RADWAN, Jalal", ["1971-03-14"]),
+  entry("2", "TUN, Soe", ["1966-09-02"]),
+  entry("3", "HAMDAN, Yusuf", ["1958"]),
+  entry("4", "OKONJO, Tunde", ["1980-05-05"]),
+]);
+const config = loadConfig({});
+const thresholds = { hit: config.SCREENING_HIT_SCORE, close: config.SCREENING_CLOSE_MATCH_SCORE, closeWithBirthDate: config.SCREENING_BIRTH_DATE_MATCH_SCORE };
+
+function result(subject: MatchSubject): string {
+  const verdicts = matchSubject(index, subject, lowestScore(subject, thresholds)).map((c) => verdict(c, thresholds));
+  return verdicts.includes("HIT") ? "HIT" : verdicts.includes("CLOSE_MATCH") ? "CLOSE_MATCH" : "CLEAR";
+}
+
+test("a typo and a split surname with the listed day of birth is a case, never a block; with another day or none, the name alone decides", () => {
+  const name = { firstName: "Jalla", lastName: "Ra. dwn" };
+  assert.equal(result({ ...name, dateOfBirth: "1971-03-14" }), "CLOSE_MATCH");
+  assert.equal(result({ ...name, dateOfBirth: "1958-01-01" }), "CLEAR");
+  assert.equal(result({ ...name, dateOfBirth: null }), "CLEAR");
+});
+
+test("a short name's vowels with the listed day of birth", () => {
+  assert.equal(result({ firstName: "Sue", lastName: "Toon", dateOfBirth: "1966-09-02" }), "CLOSE_MATCH");
+  assert.equal(result({ firstName: "Sue", lastName: "Toon", dateOfBirth: "1967-09-02" }), "CLEAR");
+  assert.equal(result({ firstName: "Sue", lastName: "Toon", dateOfBirth: null }), "CLEAR");
+});
+
+test("only the year published: the same year with a misspelt, split name is a case; another year is not", () => {
+  assert.equal(result({ firstName: "Yusf", lastName: "Ha. mdn", dateOfBirth: "1958-06-20" }), "CLOSE_MATCH");
+  assert.equal(result({ firstName: "Yusf", lastName: "Ha. mdn", dateOfBirth: "1959-06-20" }), "CLEAR");
+  // Three-letter words of another length are in a name only where the day agrees.
+  assert.equal(result({ firstName: "Yus", lastName: "Ham", dateOfBirth: "1958-01-01" }), "CLEAR");
+});
+
+test("one word in common with the listed day of birth is not a case", () => {
+  assert.equal(result({ firstName: "Tunde", lastName: "Adeyemi", dateOfBirth: "1980-05-05" }), "CLEAR");
+  assert.equal(result({ firstName: "Ada", lastName: "Okonjo", dateOfBirth: "1980-05-05" }), "CLEAR");
+});
