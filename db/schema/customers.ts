@@ -1,14 +1,9 @@
-import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import type { CustomerStatus } from "@/lib/customers/status-machine";
 import type { Language } from "@/lib/i18n/language";
 import type { KycStatus } from "@/lib/kyc/statuses";
 import type { VerificationTier } from "@/lib/limits/tiers";
-
-/** The residence address's first line and postal code as monitoring compares them (and indexes them). */
-export const CUSTOMER_ADDRESS_LINE = sql`lower(btrim(profile->'residenceAddress'->>'addressLine1'))`;
-export const CUSTOMER_POSTAL_CODE = sql`upper(replace(profile->'residenceAddress'->>'postalCode', ' ', ''))`;
 
 /** The person, shared across partners (spec 2.2); statuses of spec 2.9. */
 export const customers = pgTable(
@@ -34,10 +29,12 @@ export const customers = pgTable(
      * identity. A link, never a merge: see docs/decisions.md.
      */
     linkedCustomerId: text("linked_customer_id"),
+    /** The residence address in its normal form (lib/identifiers/normal-form.ts addressKey): how addresses are compared. */
+    addressKey: text("address_key"),
     createdAt: createdAt(),
     updatedAt: tstz("updated_at").notNull(),
   },
   // Identity resolution looks a submitted profile up by its key.
-  // Monitoring (issue 22): customers sharing an address (line 1 and postal code, lower-cased).
-  (t) => [index("customers_identity_key_idx").on(t.identityKey), index("customers_address_idx").on(CUSTOMER_ADDRESS_LINE, CUSTOMER_POSTAL_CODE)],
+  // Monitoring: customers sharing an address (its normal form).
+  (t) => [index("customers_identity_key_idx").on(t.identityKey), index("customers_address_key_idx").on(t.addressKey)],
 );

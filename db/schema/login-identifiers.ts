@@ -18,6 +18,8 @@ export const loginIdentifiers = pgTable(
     type: text("type").$type<IdentifierType>().notNull(),
     /** Normalised: lower-case email or E.164 phone. */
     value: text("value").notNull(),
+    /** The identifier as a mailbox or number (lib/identifiers/normal-form.ts identifierMatchKey): how identifiers are compared. */
+    matchKey: text("match_key"),
     verifiedAt: tstz("verified_at").notNull(),
     createdAt: createdAt(),
   },
@@ -25,7 +27,7 @@ export const loginIdentifiers = pgTable(
     // Login start resolves an identifier within the partner; one owner per identifier.
     uniqueIndex("login_identifiers_partner_value_idx").on(t.partnerId, t.value),
     index("login_identifiers_subscription_idx").on(t.subscriptionId),
-    // Monitoring (issue 22): customers sharing a phone number, across partners.
-    index("login_identifiers_value_idx").on(t.value),
+    // Monitoring: customers sharing a phone number or mailbox, across partners.
+    index("login_identifiers_match_key_idx").on(t.matchKey),
   ],
 );

@@ -13,6 +13,7 @@ import {
   transferStateHistory,
 } from "@/db/schema";
 import { maskIdentifier } from "@/lib/auth/identifiers";
+import { searchMatchKey } from "@/lib/identifiers/normal-form";
 import { corridorByCode } from "@/lib/corridors/corridors";
 import { monitoringReasons } from "@/lib/monitoring/queries";
 import { latestCaseStates } from "@/lib/screening-cases/queries";
@@ -107,15 +108,27 @@ export async function beneficiaryQueue(db: Executor, page: number) {
   return { hasMore: rows.length > PAGE_SIZE, items: rows.slice(0, PAGE_SIZE) };
 }
 
-/** Customers by subscriptionId, customer id or login identifier (email or phone, partial). */
+/**
+ * Customers by subscriptionId, customer id or login identifier: a whole e-mail address or phone
+ * number in its normal form (lib/identifiers/normal-form.ts: "Jane.Doe+x@gmail.com" finds
+ * janedoe@gmail.com, "+1 (415) 555-0123" finds +14155550123), or part of one as stored.
+ */
 export async function searchCustomers(db: Executor, q: string) {
   const term = q.trim();
   if (!term) return [];
+  const key = searchMatchKey(term);
   const matches = await db
     .select({ subscriptionId: subscriptions.id })
     .from(subscriptions)
     .leftJoin(loginIdentifiers, eq(loginIdentifiers.subscriptionId, subscriptions.id))
-    .where(or(eq(subscriptions.id, term), eq(subscriptions.customerId, term), ilike(loginIdentifiers.value, `%${term.toLowerCase()}%`)))
+    .where(
+      or(
+        eq(subscriptions.id, term),
+        eq(subscriptions.customerId, term),
+        ilike(loginIdentifiers.value, `%${term.toLowerCase()}%`),
+        key ? eq(loginIdentifiers.matchKey, key) : undefined,
+      ),
+    )
     .limit(50);
   const ids = [...new Set(matches.map((m) => m.subscriptionId))];
   if (!ids.length) return [];

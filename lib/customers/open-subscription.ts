@@ -2,6 +2,7 @@ import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { customers, loginIdentifiers, subscriptions } from "@/db/schema";
 import type { LoginIdentifier } from "@/lib/auth/identifiers";
+import { identifierMatchKey } from "@/lib/identifiers/normal-form";
 
 /**
  * A new partner-customer relationship for a verified identifier: a subscription and a PENDING
@@ -30,6 +31,7 @@ export async function openSubscription(
     subscriptionId,
     type: input.identifier.type,
     value: input.identifier.value,
+    matchKey: identifierMatchKey(input.identifier),
     verifiedAt: input.now,
     createdAt: input.now,
   });

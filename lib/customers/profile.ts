@@ -9,6 +9,7 @@ import { config } from "@/lib/config";
 import { DomainError, type ValidationCode } from "@/lib/errors";
 import type { Language } from "@/lib/i18n/language";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+import { customerAddressKey } from "@/lib/identifiers/normal-form";
 import { normaliseName } from "@/lib/screening/provider";
 import { nextStepForCustomer } from "./next-step";
 import { lockCustomer } from "./status-change";
@@ -96,6 +97,7 @@ export async function submitProfile(tx: Tx, input: { customerId: string; profile
     .set({
       profile,
       identityKey,
+      addressKey: customerAddressKey(profile),
       linkedCustomerId: match?.id ?? null,
       preferredLanguage: preferredLanguage ?? customer.preferredLanguage,
       updatedAt: input.now,

@@ -12,6 +12,8 @@ export interface JobPayloads {
   "customers.screen": { customerId: string; listVersionId?: string };
   /** One walk over customers in id order (afterId: the last id of the previous batch), after a change of the matching form. */
   "customers.recomputeIdentityKeys": { afterId: string | null };
+  /** One walk filling the stored normal forms (customers' address keys, then login identifiers' match keys), in id order. */
+  "identifiers.backfillNormalForms": { table: "customers" | "login_identifiers"; afterId: string | null };
   "kyc.expireSession": { kycSessionId: string };
   "beneficiaries.screen": { beneficiaryId: string; listVersionId?: string };
   "transfers.expire": { transferId: string };

@@ -1,6 +1,7 @@
 import { screenBeneficiary } from "@/lib/beneficiaries/screen-job";
 import { recomputeIdentityKeys } from "@/lib/customers/identity-key-job";
 import { screenCustomer } from "@/lib/customers/screen-job";
+import { backfillNormalForms } from "@/lib/identifiers/backfill-job";
 import { expireKycSession } from "@/lib/kyc/expire-job";
 import { notifyApprover } from "@/lib/dual-control/notify";
 import { deliverOtp } from "@/lib/notifications/otp-delivery";
@@ -32,6 +33,7 @@ export const jobRegistry = {
   "maintenance.purge": purgeJob,
   "customers.screen": screenCustomer,
   "customers.recomputeIdentityKeys": recomputeIdentityKeys,
+  "identifiers.backfillNormalForms": backfillNormalForms,
   "kyc.expireSession": expireKycSession,
   "beneficiaries.screen": screenBeneficiary,
   "transfers.expire": expireTransfer,

@@ -2,7 +2,7 @@
  * The windowed aggregates a rule may read (issue 22 item 1), one named function each. Each reads
  * over an index added for it (db/schema: transfers by customer, beneficiary and payout method with
  * submitted_at; beneficiaries by subscription and created_at; payout methods by destination key;
- * devices by kid; login identifiers by value; customers by address): never a scan. The evaluation
+ * devices by kid; login identifiers and customers' addresses by their normal forms): never a scan. The evaluation
  * sends every aggregate a rule set needs in one statement (./evaluate.ts).
  *
  * Windows end at `asOf` (the fast-check's now; a backtest's transfer's submit time), so a backtest
@@ -10,17 +10,8 @@
  * submitted): "more than 5 in 24 h" holds the sixth.
  */
 import { sql, type Placeholder, type SQL } from "drizzle-orm";
-import {
-  beneficiaries,
-  CUSTOMER_ADDRESS_LINE,
-  CUSTOMER_POSTAL_CODE,
-  customers,
-  devices,
-  loginIdentifiers,
-  payoutMethods,
-  subscriptions,
-  transfers,
-} from "@/db/schema";
+import { beneficiaries, customers, devices, loginIdentifiers, payoutMethods, subscriptions, transfers } from "@/db/schema";
+import { sharingCustomers } from "@/lib/identifiers/shared";
 import type { Decimal } from "@/lib/money/decimal";
 import { WINDOW_SECONDS, WINDOWS, type AggregateName, type Window } from "./aggregate-names";
 
@@ -42,12 +33,14 @@ export interface AggregateArgs {
 }
 
 /**
- * How an aggregate is read. The sender's windowed aggregates are expressions over one pass of the
- * sender's transfers in the widest window any of them asks (each keeps to its own window with a
+ * How an aggregate is read. The windowed aggregates of the sender's transfers are expressions over
+ * one pass of them in the widest window any of them asks (each keeps to its own window with a
  * FILTER): one index range read once, where a subquery each read it five times (docs/decisions.md,
- * "Transaction monitoring"). The others are scalar subqueries of their own.
+ * "Transaction monitoring"). Those of the transfers of the sender and of every customer sharing an
+ * identifier with it are over a second pass, "linked". The others are scalar subqueries of their own.
  */
-export type AggregateRead = { overSenderPass: SQL; window: Window } | { subquery: SQL };
+export type Pass = "sender" | "linked";
+export type AggregateRead = { overPass: SQL; pass: Pass; window: Window } | { subquery: SQL };
 
 /**
  * The subject as a statement names it: placeholders, filled from subjectValues, so that a statement
@@ -93,7 +86,8 @@ const inWindow = (s: BoundSubject, a: AggregateArgs) => sql`${transfers.submitte
 const sameCurrency = (s: BoundSubject) => sql`${transfers.originCurrency} = ${s.originCurrency}`;
 const amount = sql`${transfers.originAmount}::numeric`;
 const inBand = (a: AggregateArgs) => sql`${amount} >= ${a.lower?.toString() ?? "0"}::numeric and ${amount} < ${a.upper?.toString() ?? "0"}::numeric`;
-const overSenderPass = (a: AggregateArgs, expression: SQL): AggregateRead => ({ overSenderPass: expression, window: a.window ?? "24h" });
+const overSenderPass = (a: AggregateArgs, expression: SQL): AggregateRead => ({ overPass: expression, pass: "sender", window: a.window ?? "24h" });
+const overLinkedPass = (a: AggregateArgs, expression: SQL): AggregateRead => ({ overPass: expression, pass: "linked", window: a.window ?? "24h" });
 
 export const AGGREGATES: Record<AggregateName, AggregateFn> = {
   /** Transfers the sender submitted in the window (any corridor). */
@@ -103,6 +97,23 @@ export const AGGREGATES: Record<AggregateName, AggregateFn> = {
   /** Transfers in the window with an amount in [lower, upper) (structuring's band). */
   senderBandCount: (s, a) => overSenderPass(a, sql`count(*) filter (where ${inWindow(s, a)} and ${sameCurrency(s)} and ${inBand(a)})`),
   senderBandSum: (s, a) => overSenderPass(a, sql`coalesce(sum(${amount}) filter (where ${inWindow(s, a)} and ${sameCurrency(s)} and ${inBand(a)}), 0)`),
+  /**
+   * The band aggregates over the transfers of the sender and of every customer sharing an
+   * identifier with it (address, phone number or mailbox in normal form, device key): one person
+   * under several customers, or several people acting together, split an amount between them.
+   */
+  linkedBandCount: (s, a) => overLinkedPass(a, sql`count(*) filter (where ${inWindow(s, a)} and ${sameCurrency(s)} and ${inBand(a)})`),
+  linkedBandSum: (s, a) => overLinkedPass(a, sql`coalesce(sum(${amount}) filter (where ${inWindow(s, a)} and ${sameCurrency(s)} and ${inBand(a)}), 0)`),
+  /**
+   * What the sender sent to this beneficiary in the window (this transfer included), in its origin
+   * currency. With the beneficiary younger than the window, all it was sent in its first days: a
+   * small test payment first does not make the large one after it a second transfer.
+   */
+  beneficiaryTransferSum: (s, a) =>
+    overSenderPass(
+      a,
+      sql`coalesce(sum(${amount}) filter (where ${inWindow(s, a)} and ${sameCurrency(s)} and ${transfers.beneficiaryId} = ${s.beneficiaryId}), 0)`,
+    ),
   /** Distinct customers (any partner) whose transfers in the window paid this destination identifier. */
   destinationDistinctSenders: (s, a) => ({
     subquery:
@@ -134,15 +145,19 @@ export const AGGREGATES: Record<AggregateName, AggregateFn> = {
     subquery: sql`(select count(distinct s2.customer_id) from ${subscriptions} s1 join ${devices} d1 on d1.subscription_id = s1.id
       join ${devices} d2 on d2.kid = d1.kid join ${subscriptions} s2 on s2.id = d2.subscription_id where s1.customer_id = ${s.customerId})`,
   }),
-  /** Customers (the sender included) logging in with one of the sender's phone numbers, at any partner. */
+  /** Customers (the sender included) logging in with one of the sender's phone numbers (E.164), at any partner. */
   customersSharingPhone: (s) => ({
     subquery: sql`(select count(distinct s2.customer_id) from ${subscriptions} s1 join ${loginIdentifiers} l1 on l1.subscription_id = s1.id and l1.type = 'PHONE'
-      join ${loginIdentifiers} l2 on l2.value = l1.value join ${subscriptions} s2 on s2.id = l2.subscription_id where s1.customer_id = ${s.customerId})`,
+      join ${loginIdentifiers} l2 on l2.match_key = l1.match_key join ${subscriptions} s2 on s2.id = l2.subscription_id where s1.customer_id = ${s.customerId})`,
   }),
-  /** Customers (the sender included) whose residence address line 1 and postal code are the sender's (customers_address_idx). */
+  /** Customers (the sender included) logging in with one of the sender's mailboxes (normal form: gmail's dots and plus tags folded), at any partner. */
+  customersSharingEmail: (s) => ({
+    subquery: sql`(select count(distinct s2.customer_id) from ${subscriptions} s1 join ${loginIdentifiers} l1 on l1.subscription_id = s1.id and l1.type = 'EMAIL'
+      join ${loginIdentifiers} l2 on l2.match_key = l1.match_key join ${subscriptions} s2 on s2.id = l2.subscription_id where s1.customer_id = ${s.customerId})`,
+  }),
+  /** Customers (the sender included) whose residence address is the sender's in normal form (customers_address_key_idx). */
   customersSharingAddress: (s) => ({
-    subquery: sql`(select count(*) from ${customers} where (${CUSTOMER_ADDRESS_LINE}, ${CUSTOMER_POSTAL_CODE}) =
-      (select ${CUSTOMER_ADDRESS_LINE}, ${CUSTOMER_POSTAL_CODE} from ${customers} where id = ${s.customerId}))`,
+    subquery: sql`(select count(*) from ${customers} where ${customers.addressKey} = (select ${customers.addressKey} from ${customers} where id = ${s.customerId}))`,
   }),
   /** The sender's transfers of the window that were funded and then cancelled (refunded). */
   senderFundedThenCancelled: (s, a) =>
@@ -154,12 +169,17 @@ export const AGGREGATES: Record<AggregateName, AggregateFn> = {
 };
 
 /**
- * The sender pass: the sender's transfers submitted in the window (transfers_customer_submitted_idx),
- * read once for the named expressions, as a one-row FROM item (an aggregate without GROUP BY).
+ * A pass: the sender's transfers (or, "linked", those of the customers sharing an identifier with
+ * it) submitted in the window (transfers_customer_submitted_idx), read once for the named
+ * expressions, as a one-row FROM item (an aggregate without GROUP BY).
  */
-export function senderPass(s: BoundSubject, window: Window, columns: SQL[]): SQL {
+export function pass(s: BoundSubject, which: Pass, window: Window, columns: SQL[]): SQL {
+  const whose =
+    which === "sender"
+      ? sql`${transfers.customerId} = ${s.customerId}`
+      : sql`${transfers.customerId} in (select ${s.customerId}::text union select customer_id from (${sharingCustomers(sql`${s.customerId}`)}) shared)`;
   return sql`(select ${sql.join(columns, sql`, `)} from ${transfers}
-    where ${transfers.customerId} = ${s.customerId} and ${transfers.submittedAt} > ${s.from[window]} and ${transfers.submittedAt} <= ${s.asOf})`;
+    where ${whose} and ${transfers.submittedAt} > ${s.from[window]} and ${transfers.submittedAt} <= ${s.asOf})`;
 }
 
 /** How an aggregate read is named in the evaluation record: `senderBandCount(24h, 900, 1000)`. */

@@ -1,9 +1,9 @@
 /**
  * Transaction monitoring through the API (issue 22, "Done when"), the demo partner switched to
  * enforce with PUT /v1/sandbox/partner {"monitoring": "enforce"} (and back to shadow after, so the
- * other files stay deterministic): two transfers of 95% of the threshold within 24 h → the second
- * goes onreview; a third distinct customer paying a destination identifier two others paid this
- * week → onreview; and nothing about rules, typologies, cases, reports or scores in any body a
+ * other files stay deterministic): two transfers each under the threshold that reach it within
+ * 24 h → the second goes onreview; a third distinct customer paying a destination identifier two
+ * others paid this week → onreview; and nothing about rules, typologies, cases, reports or scores in any body a
  * partner can read of a held transfer and its customer (no tipping off).
  */
 import assert from "node:assert/strict";
@@ -36,14 +36,13 @@ async function send(c: Customer, beneficiaryId: string, amount: string, clabe: s
 
 let held: { c: Customer; transferId: string; beneficiaryId: string } | undefined;
 
-test("structuring: two transfers of 95% of the review threshold (950 of 1000 USD) within 24 h: the first validated, the second onreview", async () => {
+test("structuring: 400 then 600 USD within 24 h (each under the 1,000 review threshold, together at it): the first validated, the second onreview", async () => {
   const c = await customer();
   const beneficiaryId = await validBeneficiaryId(c);
   const clabe = freshClabe();
-  // A small first payment: a large first one to a beneficiary created today is a typology of its own.
-  assert.equal((await send(c, beneficiaryId, "100.000000", clabe)).transfer.transferStatus, "validated");
-  assert.equal((await send(c, beneficiaryId, "950.000000", clabe)).transfer.transferStatus, "validated");
-  const second = await send(c, beneficiaryId, "950.000000", clabe);
+  // The beneficiary is new: what it is sent in its first week (1,000 here) is a typology too.
+  assert.equal((await send(c, beneficiaryId, "400.000000", clabe)).transfer.transferStatus, "validated");
+  const second = await send(c, beneficiaryId, "600.000000", clabe);
   assert.equal(second.transfer.transferStatus, "onreview", JSON.stringify(second.transfer));
   assert.deepEqual(
     second.transfer.stateHistory.map((h: { reasonCode: string }) => h.reasonCode),

@@ -8,26 +8,15 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import {
-  complianceAlerts,
-  customers,
-  devices,
-  events,
-  loginIdentifiers,
-  monitoringEvaluations,
-  monitoringRuleSets,
-  monitoringSuppressions,
-  partners,
-  payoutMethods,
-  transfers,
-} from "@/db/schema";
+import { devices, events, monitoringEvaluations, monitoringRuleSets, monitoringSuppressions, partners, transfers } from "@/db/schema";
 import { clock } from "@/lib/clock";
 import { freshDb } from "../../support/db";
 import { freshClabe } from "../../support/clabe";
-import { insertTestTransfer, newSubscription, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";
+import type { Owner } from "../../support/fixtures";
+import { ago, HOUR, monitoringHelpers } from "../../support/monitoring";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -39,112 +28,9 @@ before(async () => {
 });
 after(() => close());
 
-const HOUR = 3_600_000;
 const ANALYST = { id: "op_monitoring_analyst", email: "monitoring-analyst@example.com", name: "Analyst", role: "admin" as const };
 const APPROVER = { id: "op_monitoring_approver", email: "monitoring-approver@example.com", name: "Approver", role: "admin" as const };
-const ago = (hours: number) => new Date(clock.now().getTime() - hours * HOUR);
-
-/** A sender whose partner is in `mode`. */
-async function sender(mode: "enforce" | "shadow" = "enforce"): Promise<Owner> {
-  const owner = await newSubscription(db);
-  await db.update(partners).set({ monitoringMode: mode }).where(eq(partners.id, owner.partnerId));
-  return owner;
-}
-
-interface TransferSpec {
-  amount?: string;
-  /** When it was submitted (default now). */
-  at?: Date;
-  beneficiaryId?: string;
-  /** A new beneficiary created then (default 30 days ago: not new). */
-  beneficiaryCreatedAt?: Date;
-  clabe?: string;
-  fundedThenCancelled?: boolean;
-}
-
-/** A registered, submitted US-MX transfer of `owner` with a CLABE payout method (its destination key as submit computes it). */
-async function transfer(owner: Owner, spec: TransferSpec = {}): Promise<{ transferId: string; beneficiaryId: string }> {
-  const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
-  const { destinationKey } = await import("@/lib/monitoring/destination-key");
-  const amount = spec.amount ?? "100.000000";
-  const at = spec.at ?? clock.now();
-  const priced = {
-    originAmount: amount,
-    originCurrency: "USD",
-    destinationAmount: "1.000000",
-    destinationCurrency: "MXN",
-    fxRate: "18.750000",
-    principalFee: "2.990000",
-    partnerFee: "0.000000",
-    totalCustomerCost: amount,
-  };
-  return db.transaction(async (tx) => {
-    const expiresAt = new Date(clock.now().getTime() + TRANSFER_TTL_SECONDS * 1000);
-    const row = await insertTestTransfer(tx, owner, at, spec.beneficiaryId, { priced, expiresAt });
-    const { beneficiaryId } = row;
-    if (!spec.beneficiaryId) {
-      const { beneficiaries } = await import("@/db/schema");
-      await tx
-        .update(beneficiaries)
-        .set({ createdAt: spec.beneficiaryCreatedAt ?? ago(30 * 24) })
-        .where(eq(beneficiaries.id, beneficiaryId));
-    }
-    const clabe = spec.clabe ?? freshClabe();
-    const methodId = newId("pm");
-    await tx.insert(payoutMethods).values({
-      id: methodId,
-      beneficiaryId,
-      methodType: "BANK_TRANSFER",
-      corridor: "US-MX",
-      destinationIdentifierEncrypted: (await destinationCipher(tx)).encrypt(clabe, methodId),
-      destinationIdentifierMasked: `****${clabe.slice(-4)}`,
-      destinationKey: await destinationKey(tx, "BANK_TRANSFER", clabe),
-      addedAt: at,
-    });
-    const funded = spec.fundedThenCancelled
-      ? { fundedFrom: "customerFunds" as never, cancellation: { cancellationReason: "CUSTOMER_REQUEST", cancelRequestedAt: at.toISOString() } }
-      : {};
-    await tx
-      .update(transfers)
-      .set({ payoutMethodId: methodId, submittedAt: at, ...funded })
-      .where(eq(transfers.id, row.id));
-    return { transferId: row.id, beneficiaryId };
-  });
-}
-
-/** Runs the fast-check on the transfer; its state after, and the live evaluation recorded. */
-async function fastCheck(transferId: string) {
-  const { fastCheck } = await import("@/lib/transfers/fast-check-job");
-  await db.transaction((tx) => fastCheck.run!(tx, { payload: { transferId }, now: clock.now() } as never));
-  const [t] = await db.select().from(transfers).where(eq(transfers.id, transferId));
-  const [evaluation] = await db
-    .select()
-    .from(monitoringEvaluations)
-    .where(and(eq(monitoringEvaluations.transferId, transferId), eq(monitoringEvaluations.run, "live")));
-  const alerts = await db.select().from(complianceAlerts).where(eq(complianceAlerts.transferId, transferId));
-  return { state: t.state, rejectionReason: t.rejectionReason, evaluation, fired: evaluation.fired.map((f) => f.rule), alerts };
-}
-
-async function expectHeld(transferId: string, rule: string) {
-  const r = await fastCheck(transferId);
-  assert.equal(r.state, "onreview", `${rule}: ${JSON.stringify(r.evaluation)}`);
-  assert.ok(r.fired.includes(rule), `${rule} fired: ${JSON.stringify(r.evaluation)}`);
-  assert.equal(r.evaluation.outcome, "review");
-  assert.equal(r.evaluation.mode, "enforce");
-  assert.deepEqual(
-    r.alerts.map((a) => [a.kind, a.shadow, a.evaluationId]),
-    [["MONITORING_REVIEW", false, r.evaluation.id]],
-    "the customer's case has the alert",
-  );
-  return r;
-}
-
-async function expectPassed(transferId: string, rule: string) {
-  const r = await fastCheck(transferId);
-  assert.equal(r.state, "validated", `${rule}: ${JSON.stringify(r.evaluation)}`);
-  assert.equal(r.fired.includes(rule), false, `${rule} did not fire: ${JSON.stringify(r.evaluation)}`);
-  return r;
-}
+const { sender, registeredSender, transfer, fastCheck, expectHeld, expectPassed } = monitoringHelpers(() => db);
 
 test("the default pack loads from data/monitoring: version 1 active, the FATF lists with their plenary date", async () => {
   const { defaultPack, readHighRiskFile } = await import("@/lib/monitoring/rule-set");
@@ -170,22 +56,32 @@ test("the default pack loads from data/monitoring: version 1 active, the FATF li
   );
 });
 
-describe("structuring: each transfer in [90%, 100%) of the threshold within 24 h, together at or above it", () => {
-  test("the second 950 within 24 h is held", async () => {
+describe("structuring: transfers each under the threshold, whatever their amounts, together reaching it (24 h) or 3 times it (7 days)", () => {
+  test("500 then 500 within 24 h: the second is held; 500 then 499.99 is not", async () => {
     const s = await sender();
-    await transfer(s, { amount: "950.000000", at: ago(23) });
-    const { transferId } = await transfer(s, { amount: "950.000000" });
+    await transfer(s, { amount: "500.000000", at: ago(23) });
+    const { transferId } = await transfer(s, { amount: "500.000000" });
     await expectHeld(transferId, "structuring");
     const { monitoringReasons } = await import("@/lib/monitoring/queries");
     assert.deepEqual((await monitoringReasons(db, [transferId])).get(transferId), ["monitoring: structuring (review)"], "the review queue says why");
+    const t = await sender();
+    await transfer(t, { amount: "500.000000", at: ago(1) });
+    await expectPassed((await transfer(t, { amount: "499.990000" })).transferId, "structuring");
   });
-  test("not when the first was 24 h and more ago, nor when it was just under 90%", async () => {
+  test("not when the first was 24 h and more ago (1,900 in 7 days is under 3 times the threshold)", async () => {
     const s = await sender();
     await transfer(s, { amount: "950.000000", at: ago(24.01) });
     await expectPassed((await transfer(s, { amount: "950.000000" })).transferId, "structuring");
-    const t = await sender();
-    await transfer(t, { amount: "899.990000", at: ago(1) });
-    await expectPassed((await transfer(t, { amount: "950.000000" })).transferId, "structuring");
+  });
+  test("7 days, a day and more apart: the fourth of 750 (3,000) is held; 749.99 (2,999.99) is not, nor a fourth 750 when the first was 7 days ago", async () => {
+    const spaced = async (first = 90) => {
+      const s = await sender();
+      for (const hours of [first, 60, 30]) await transfer(s, { amount: "750.000000", at: ago(hours) });
+      return s;
+    };
+    await expectHeld((await transfer(await spaced(), { amount: "750.000000" })).transferId, "structuring");
+    await expectPassed((await transfer(await spaced(), { amount: "749.990000" })).transferId, "structuring");
+    await expectPassed((await transfer(await spaced(7 * 24), { amount: "750.000000" })).transferId, "structuring");
   });
 });
 
@@ -197,10 +93,14 @@ describe("sender velocity", () => {
     await expectHeld((await transfer(s)).transferId, "velocity_count_24h");
   });
   test("a sum above 3 × the threshold in 24 h is held; exactly 3 × is not", async () => {
+    // Amounts under the threshold that reach it are structuring too: its sums are raised here.
+    const quiet = { structuringSumMultiple24h: "10", structuringSumMultiple7d: "10" };
     const s = await sender();
+    await db.update(partners).set({ monitoringParameters: quiet }).where(eq(partners.id, s.partnerId));
     for (let i = 0; i < 3; i++) await transfer(s, { amount: "800.000000", at: ago(10 - i) });
     await expectPassed((await transfer(s, { amount: "600.000000" })).transferId, "velocity_sum_24h");
     const t = await sender();
+    await db.update(partners).set({ monitoringParameters: quiet }).where(eq(partners.id, t.partnerId));
     for (let i = 0; i < 3; i++) await transfer(t, { amount: "800.000000", at: ago(10 - i) });
     await expectHeld((await transfer(t, { amount: "600.010000" })).transferId, "velocity_sum_24h");
   });
@@ -247,42 +147,22 @@ describe("one sender, many new beneficiaries: 4 or more created in 7 days, trans
 });
 
 describe("shared identifiers: a device key, phone number or address across 3 or more customers", () => {
-  const withAddress = async (owner: Owner, line: string, postal: string) =>
-    db
-      .update(customers)
-      .set({ profile: { residenceAddress: { addressLine1: line, postalCode: postal, city: "Austin", country: "USA" } } })
-      .where(eq(customers.id, owner.customerId));
-
   test("address: held at the third customer, not at the second", async () => {
-    const line = `${newId("street")} Main St`;
-    const a = await sender();
-    await withAddress(a, line, "78701");
-    const b = await sender();
-    await withAddress(b, ` ${line.toUpperCase()}`, "78 701");
+    const line = `${newId("street").slice(-8)} Main Street`;
+    await registeredSender({ identifier: `${newId("a")}@example.com`, address: { addressLine1: line, postalCode: "78701" } });
+    const b = await registeredSender({ identifier: `${newId("b")}@example.com`, address: { addressLine1: line, postalCode: "78701" } });
     await expectPassed((await transfer(b)).transferId, "shared_address");
-    const c = await sender();
-    await withAddress(c, line, "78701");
+    const c = await registeredSender({ identifier: `${newId("c")}@example.com`, address: { addressLine1: line, postalCode: "78701" } });
     await expectHeld((await transfer(c)).transferId, "shared_address");
   });
 
   test("phone: held at the third customer logging in with one number, not at the second", async () => {
-    const phone = `+1555${String(Date.now()).slice(-7)}`;
-    const owners = [await sender(), await sender(), await sender()];
-    const login = (o: Owner) =>
-      db.insert(loginIdentifiers).values({
-        id: newId("lid"),
-        partnerId: o.partnerId,
-        subscriptionId: o.subscriptionId,
-        type: "PHONE",
-        value: phone,
-        verifiedAt: clock.now(),
-        createdAt: clock.now(),
-      });
-    await login(owners[0]);
-    await login(owners[1]);
-    await expectPassed((await transfer(owners[1])).transferId, "shared_phone");
-    await login(owners[2]);
-    await expectHeld((await transfer(owners[2])).transferId, "shared_phone");
+    const phone = `+1415555${String(Date.now()).slice(-4)}`;
+    await registeredSender({ identifier: phone });
+    const b = await registeredSender({ identifier: phone });
+    await expectPassed((await transfer(b)).transferId, "shared_phone");
+    const c = await registeredSender({ identifier: phone });
+    await expectHeld((await transfer(c)).transferId, "shared_phone");
   });
 
   test("device key: held at the third customer registering one key, not at the second", async () => {
@@ -346,16 +226,22 @@ describe("fund-then-cancel churn: 2 or more transfers funded and then cancelled 
   });
 });
 
-describe("new beneficiary, large amount: the first transfer to a beneficiary created less than 24 h ago, at 50% of the threshold or more", () => {
-  test("500 to a beneficiary created 23 h ago is held; 499.99 is not, nor 500 to one created 25 h ago", async () => {
-    await expectHeld((await transfer(await sender(), { amount: "500.000000", beneficiaryCreatedAt: ago(23) })).transferId, "new_beneficiary_large_amount");
-    await expectPassed((await transfer(await sender(), { amount: "499.990000", beneficiaryCreatedAt: ago(23) })).transferId, "new_beneficiary_large_amount");
-    await expectPassed((await transfer(await sender(), { amount: "500.000000", beneficiaryCreatedAt: ago(25) })).transferId, "new_beneficiary_large_amount");
+describe("new beneficiary: what the sender sends a beneficiary in its first 7 days, summed, at 50% of the threshold or more", () => {
+  test("500 to a beneficiary created 167 h ago is held; 499.99 is not, nor 500 to one created 169 h ago", async () => {
+    await expectHeld((await transfer(await sender(), { amount: "500.000000", beneficiaryCreatedAt: ago(167) })).transferId, "new_beneficiary_large_amount");
+    await expectPassed((await transfer(await sender(), { amount: "499.990000", beneficiaryCreatedAt: ago(167) })).transferId, "new_beneficiary_large_amount");
+    await expectPassed((await transfer(await sender(), { amount: "500.000000", beneficiaryCreatedAt: ago(169) })).transferId, "new_beneficiary_large_amount");
   });
-  test("not the second transfer to that beneficiary", async () => {
-    const s = await sender();
-    const first = await transfer(s, { amount: "100.000000", beneficiaryCreatedAt: ago(2), at: ago(1) });
-    await expectPassed((await transfer(s, { amount: "500.000000", beneficiaryId: first.beneficiaryId })).transferId, "new_beneficiary_large_amount");
+  test("summed: 100 then 400 to one new beneficiary is held at the second; 100 then 399.99 is not", async () => {
+    for (const [second, held] of [
+      ["400.000000", true],
+      ["399.990000", false],
+    ] as const) {
+      const s = await sender();
+      const first = await transfer(s, { amount: "100.000000", beneficiaryCreatedAt: ago(50), at: ago(49) });
+      const { transferId } = await transfer(s, { amount: second, beneficiaryId: first.beneficiaryId });
+      await (held ? expectHeld : expectPassed)(transferId, "new_beneficiary_large_amount");
+    }
   });
 });
 
@@ -367,7 +253,7 @@ test("shadow: the evaluation is recorded (review, mode shadow) and the transfer 
   assert.equal(r.evaluation.mode, "shadow");
   assert.equal(r.evaluation.outcome, "review");
   assert.deepEqual(r.fired, ["structuring"]);
-  assert.equal(r.evaluation.aggregates["senderBandCount(24h, 900, 1000)"], "2");
+  assert.equal(r.evaluation.aggregates["senderBandCount(24h, 0, 1000)"], "2");
   assert.deepEqual(
     r.alerts.map((a) => [a.kind, a.shadow]),
     [["SHADOW_ALERT", true]],

@@ -12,6 +12,7 @@ import { latestScreening } from "@/lib/screening/results";
 import { CUSTOMER_FLAG_LABELS, type CustomerFlagKind } from "@/lib/screening-cases/flags";
 import { flagsOf } from "@/lib/screening-cases/queries";
 import { complianceOfCustomer } from "@/lib/cases/queries";
+import { customersSharingIdentifiers } from "@/lib/identifiers/shared";
 import { HOLDABLE } from "@/lib/transfers/state-machine";
 import { placeHold } from "../../holds/actions";
 import { clearCustomerRiskFlag, setCustomerStatus, setRelationship } from "../actions";
@@ -34,6 +35,7 @@ export default async function CustomerPage({ params, searchParams }: { params: P
   const flags = await flagsOf(db, c.id);
   const compliance = await complianceOfCustomer(db, c.id);
   const partnerName = (await partnerNames(db)).get(s.partnerId);
+  const sharing = await customersSharingIdentifiers(db, c.id);
   const standing = compliance.flags.filter((f) => !f.clearedAt);
   const cleared = compliance.flags.filter((f) => f.clearedAt);
   const back = `/console/customers/${s.id}`;
@@ -94,6 +96,18 @@ export default async function CustomerPage({ params, searchParams }: { params: P
           </>
         ) : null}
       </Card>
+      {sharing.length > 0 ? (
+        // Compared in normal form (lib/identifiers/normal-form.ts): "12 Harbour Rd." is 12 Harbour Road.
+        <Card title={`Customers sharing an identifier (${sharing.length})`}>
+          <ul className="text-sm" data-testid="customers-sharing">
+            {sharing.map((x) => (
+              <li key={x.customerId}>
+                {x.subscriptionId ? <Link href={`/console/customers/${x.subscriptionId}`}>{x.customerId}</Link> : x.customerId} · {x.shared.join(", ")}
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
       {flags.length > 0 ? (
         <Card title={`Flags for review (${flags.length})`}>
           <ul className="text-sm" data-testid="customer-flags">
