@@ -2,8 +2,9 @@
  * Part of npm run bench (BENCH_ONLY=monitoring): what transaction monitoring adds to the fast-check
  * (issue 22: at most 5 ms to its p99 on PostgreSQL with 100,000 transfers in the windows). A fresh
  * PostgreSQL database is seeded in SQL with BENCH_MONITORING_TRANSFERS transfers (default 100,000)
- * submitted over the last 7 days by 1,000 customers (about 14 each in any 24 h), to destinations
- * shared by 20 customers each; then monitorTransfer (every aggregate of the live default pack and
+ * submitted over the last 7 days by 1,000 customers (about 14 each in any 24 h; each with an address
+ * and an e-mail login of its own, so the lookups of customers sharing an identifier run), to
+ * destinations shared by 20 customers each; then monitorTransfer (every aggregate of the live default pack and
  * its record) runs for BENCH_MONITORING_SAMPLES transfers, each in its own transaction, timed
  * around the call. Prints one JSON line: the figures for docs/performance.md.
  */
@@ -34,11 +35,14 @@ async function main() {
     // transfers i and i + 1 are different customers', so 20 consecutive ones share a destination key.
     await seed.unsafe(`
       insert into partners (id, name, monitoring_mode, created_at, updated_at) values ('bench_partner', 'Bench', 'enforce', now(), now());
-      insert into customers (id, status, kyc_status, profile, created_at, updated_at)
-        select 'bcus_' || c, 'VALID', 'COMPLETED', jsonb_build_object('residenceAddress', jsonb_build_object('addressLine1', c || ' Main St', 'postalCode', '787' || (c % 100))), now() - interval '60 days', now()
+      insert into customers (id, status, kyc_status, profile, address_key, created_at, updated_at)
+        select 'bcus_' || c, 'VALID', 'COMPLETED', jsonb_build_object('residenceAddress', jsonb_build_object('addressLine1', c || ' Main St', 'postalCode', '787' || (c % 100))),
+          'USA|787' || (c % 100) || '|' || c || ' MAIN ST', now() - interval '60 days', now()
         from generate_series(1, ${CUSTOMERS}) c;
       insert into subscriptions (id, partner_id, customer_id, created_at, updated_at)
         select 'bsub_' || c, 'bench_partner', 'bcus_' || c, now() - interval '60 days', now() from generate_series(1, ${CUSTOMERS}) c;
+      insert into login_identifiers (id, partner_id, subscription_id, type, value, match_key, verified_at, created_at)
+        select 'blid_' || c, 'bench_partner', 'bsub_' || c, 'EMAIL', 'c' || c || '@example.com', 'c' || c || '@example.com', now(), now() from generate_series(1, ${CUSTOMERS}) c;
       insert into beneficiaries (id, subscription_id, first_name, last_name, country_of_residence, relationship_to_customer, state, created_at, updated_at)
         select 'bben_' || i, 'bsub_' || (i % ${CUSTOMERS} + 1), 'Ana', 'Lopez', 'MX', 'FAMILY', 'VALID', now() - (i % 20) * interval '1 day', now()
         from generate_series(1, ${TOTAL}) i;
