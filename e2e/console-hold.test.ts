@@ -145,6 +145,16 @@ describe("console: compliance holds", () => {
       const caseId = (await held.getByRole("link").textContent())!;
       await screenshot(page, "console-hold-screening");
 
+      // The compliance case that the review opened lists the transfer the same way: no Restore or Reject, the screening case's link.
+      const complianceCaseId = (await card.getByTestId("transfer-case").getByRole("link").textContent())!;
+      await page.goto(consoleUrl(`/cases/${complianceCaseId}`));
+      const linked = page.getByTestId("case-transfers").locator("li").filter({ hasText: transferId });
+      await linked.waitFor();
+      assert.equal(await linked.getByRole("button", { name: "Reject" }).count(), 0, "no Reject on the compliance case for a screening hold");
+      assert.equal(await linked.getByRole("button", { name: "Restore" }).count(), 0, "no Restore on the compliance case for a screening hold");
+      assert.equal(await linked.getByTestId("held-by-screening-case").getByRole("link", { name: caseId }).count(), 1);
+      await page.goto(consoleUrl("/holds"));
+
       // Forged: the other card's form with this transfer's id. The server refuses both, naming the case.
       for (const button of ["Reject", "Restore"]) {
         const other = cardFor(page, plain.transferId);

@@ -6,6 +6,7 @@ import { caseDetail } from "@/lib/cases/queries";
 import { ALERT_KIND_LABELS, RISK_FLAGS } from "@/lib/cases/state-machine";
 import { customerName, money, when } from "@/lib/console/format";
 import { ready } from "@/lib/platform/ready";
+import { openCasesHolding } from "@/lib/screening-cases/blocked-money";
 import { resolveHold } from "../../holds/actions";
 import { decideReview } from "../../review/actions";
 import {
@@ -31,9 +32,16 @@ export const metadata = { title: "Case · Console" };
 export default async function CasePage({ params, searchParams }: { params: Promise<{ caseId: string }>; searchParams: SearchParams }) {
   const { caseId } = await params;
   const sp = await searchParams;
-  const d = await caseDetail(await ready(), caseId);
+  const db = await ready();
+  const d = await caseDetail(db, caseId);
   if (!d) notFound();
   const { c, report } = d;
+  // A transfer held for sanctions screening is decided on its screening case (the server refuses
+  // Restore and Reject for it): the page links to that case instead.
+  const heldByScreening = await openCasesHolding(
+    db,
+    d.linkedTransfers.filter((t) => t.state === "spended"),
+  );
   const back = `/console/cases/${c.id}`;
   const hidden = (extra: Record<string, string> = {}) => (
     <>
@@ -142,7 +150,16 @@ export default async function CasePage({ params, searchParams }: { params: Promi
                   />
                 </div>
               ) : null}
-              {t.state === "spended" ? (
+              {t.state === "spended" && heldByScreening.has(t.id) ? (
+                <p className="mt-1" data-testid="held-by-screening-case">
+                  Held for sanctions screening: decided on screening case{" "}
+                  <Link className="font-mono text-blue-700 underline" href={`/console/screening-cases?case=${heldByScreening.get(t.id)}`}>
+                    {heldByScreening.get(t.id)}
+                  </Link>
+                  . Its money moves only through the case.
+                </p>
+              ) : null}
+              {t.state === "spended" && !heldByScreening.has(t.id) ? (
                 <div className="mt-1">
                   <DecisionForm
                     action={resolveHold}
