@@ -1,6 +1,7 @@
-import { boolean, index, pgTable, text } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
+import type { BeneficiaryAddress } from "@/lib/beneficiaries/address";
 import type { Relationship } from "@/lib/beneficiaries/relationships";
 import type { BeneficiaryState } from "@/lib/beneficiaries/state-machine";
 
@@ -18,6 +19,8 @@ export const beneficiaries = pgTable(
     nationality: text("nationality"),
     countryOfResidence: text("country_of_residence").notNull(),
     relationshipToCustomer: text("relationship_to_customer").$type<Relationship>().notNull(),
+    /** The residence address when the customer gave it (optional): the payout file's structured creditor address. */
+    address: jsonb("address").$type<BeneficiaryAddress>(),
     state: text("state").$type<BeneficiaryState>().notNull(),
     /** Internal screening evidence summary (CLEAR, CLOSE_MATCH, HIT); never returned by the API. */
     screeningResult: text("screening_result"),

@@ -4,12 +4,14 @@ import { newId } from "@/db/ids";
 import { beneficiaries } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
+import { validationError } from "@/lib/errors";
 import { dedupeKey, enqueue } from "@/lib/jobs/queue";
 import { decodeCursor, encodeCursor, invalidCursor } from "@/lib/pagination/cursor";
 import { serviceSecret } from "@/lib/platform/secrets";
 import { beneficiaryDetail, beneficiaryInScope, beneficiaryView, transitionBeneficiary } from "./records";
 import { beneficiaryMachine, type BeneficiaryState } from "./state-machine";
 import { expectState } from "@/lib/state-machine/define";
+import type { BeneficiaryAddress } from "./address";
 import type { Relationship } from "./relationships";
 
 export interface BeneficiaryInput {
@@ -19,10 +21,16 @@ export interface BeneficiaryInput {
   nationality?: string;
   countryOfResidence: string;
   relationshipToCustomer: Relationship;
+  address?: BeneficiaryAddress;
 }
 
 /** POST /v1/core/beneficiaries: 202 PENDING, screening asynchronous, no de-duplication (spec 2.4). */
 export async function createBeneficiary(tx: Tx, input: { subscriptionId: string; beneficiary: BeneficiaryInput; now: Date }) {
+  const { address, countryOfResidence } = input.beneficiary;
+  if (address && address.country !== countryOfResidence) {
+    const message = "address.country must equal countryOfResidence.";
+    throw validationError([{ field: "address.country", code: "validation.fieldInvalid", message }], "validation.fieldInvalid", message);
+  }
   const id = newId("ben");
   const state = beneficiaryMachine.next("none", "create").to;
   const [row] = await tx

@@ -52,6 +52,22 @@ export const payoutBankSchema = z
     currencies: z.array(z.string().regex(/^[A-Z]{3}$/, "ISO 4217 code")).min(1),
     /** pain.001 ChrgBr (issue 24 item 8): who pays the banks' charges; unset: DEBT (we do). */
     chargeBearer: z.enum(CHARGE_BEARERS).optional(),
+    /**
+     * The bank's IANA time zone: its business days (ReqdExctnDt) start and end there, with the
+     * holidays of its BIC's country. Unset: COLLECTION_ACCOUNT_TIME_ZONE.
+     */
+    timeZone: z
+      .string()
+      .trim()
+      .refine((tz) => {
+        try {
+          new Intl.DateTimeFormat("en", { timeZone: tz });
+          return true;
+        } catch {
+          return false;
+        }
+      }, "an IANA time zone (Europe/Berlin)")
+      .optional(),
     /** pain.001 Purp/Cd: the ISO 20022 external purpose code the bank asks for (e.g. FAMI, SUPP), if any. */
     purposeCode: z
       .string()

@@ -43,6 +43,22 @@ export function businessDayFrom(alpha2: string, day: LocalDate): LocalDate {
   return d;
 }
 
+/** An account's calendar: its country's weekends and holidays, in its bank's time zone. */
+export interface AccountCalendar {
+  /** ISO 3166 alpha-2. */
+  country: string;
+  /** IANA zone. */
+  timeZone: string;
+}
+
+/**
+ * The first business day of the account's calendar on or after the local day of `instant`: the
+ * execution date a bank accepts for a payment file made then (a Saturday's file executes Monday).
+ */
+export function businessDayAt(calendar: AccountCalendar, instant: Date): LocalDate {
+  return businessDayFrom(calendar.country, localTime(instant, calendar.timeZone).day);
+}
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);

@@ -1,5 +1,6 @@
 import { config } from "@/lib/config";
 import type { PayoutBank } from "@/lib/config/payout-banks";
+import type { AccountCalendar } from "@/lib/delivery/business-calendar";
 
 export type { PayoutBank } from "@/lib/config/payout-banks";
 
@@ -10,4 +11,13 @@ export function bankForCurrency(currency: string): PayoutBank | undefined {
 
 export function bankById(id: string): PayoutBank | undefined {
   return config().PAYOUT_BANKS.find((b) => b.id === id);
+}
+
+/**
+ * Our account's calendar at a payout bank, for its files' execution date: the holidays of the
+ * bank's country (the BIC's, where the account is held) in its time zone (or the collection
+ * account's when the bank names none).
+ */
+export function bankCalendar(bank: PayoutBank): AccountCalendar {
+  return { country: bank.bic.slice(4, 6), timeZone: bank.timeZone ?? config().COLLECTION_ACCOUNT_TIME_ZONE };
 }

@@ -3,12 +3,13 @@ import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { payoutFileItems, payoutFiles } from "@/db/schema";
 import { config } from "@/lib/config";
+import { businessDayAt } from "@/lib/delivery/business-calendar";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { enqueue } from "@/lib/jobs/queue";
 import { logger } from "@/lib/log";
 import { handToNetwork } from "@/lib/transfers/network";
 import { lockLatestAttempt, moveAttempt } from "./attempts";
-import { bankForCurrency, type PayoutBank } from "./banks";
+import { bankCalendar, bankForCurrency, type PayoutBank } from "./banks";
 import { payoutAttemptMachine } from "./payout-attempt-state-machine";
 import { buildPain001, controlSum, type PaymentInformation } from "./pain001";
 import { lockReadyTransfers, type ReadyTransfer } from "./ready-transfers";
@@ -55,7 +56,8 @@ export async function generatePayoutFiles(tx: Tx, input: { now: Date; partnerId?
   for (const { bank, currency, items } of groups(ready).values()) {
     const id = newId("pof");
     const transfers = items.map((i) => i.credit);
-    const payment: PaymentInformation = { id, bank, currency, executionDate: now.toISOString().slice(0, 10), transfers };
+    // ReqdExctnDt: the bank executes on its business days only, so a weekend's or a holiday's file asks for the next one.
+    const payment: PaymentInformation = { id, bank, currency, executionDate: businessDayAt(bankCalendar(bank), now), transfers };
     const xml = buildPain001({ messageId: id, createdAt: now, initiatingParty: bank.debtorName, payments: [payment] });
     const file = {
       id,

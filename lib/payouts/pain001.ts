@@ -19,6 +19,11 @@ export type CreditorAccount = { iban: string } | { other: string; scheme: string
 
 /** ISO 3166 alpha-2 postal address as PostalAddress6 takes it. */
 export interface PartyAddress {
+  /** StrtNm: the street (with its number, as written) when the address is structured. */
+  street?: string;
+  /** BldgNb, when known apart from the street. */
+  buildingNumber?: string;
+  /** AdrLine: what has no structured element (a second line; an unstructured address's lines). */
   lines: string[];
   town?: string;
   postCode?: string;
@@ -47,6 +52,8 @@ export interface CreditTransfer {
   creditorName: string;
   /** ISO 3166 alpha-2 of the beneficiary's residence, when known. */
   creditorCountry?: string;
+  /** Cdtr/PstlAdr in full when the beneficiary's address is known (its country is then the address's). */
+  creditorAddress?: PartyAddress;
   creditorAccount?: CreditorAccount;
   ultimateDebtor?: UltimateDebtor;
   /** CdtrAgt/FinInstnId/BIC, when the beneficiary's bank is known by its BIC. */
@@ -88,6 +95,8 @@ function account(a: CreditorAccount) {
 
 function postalAddress(a: PartyAddress) {
   return {
+    ...(a.street ? { StrtNm: max(a.street, 70) } : {}),
+    ...(a.buildingNumber ? { BldgNb: max(a.buildingNumber, 16) } : {}),
     ...(a.postCode ? { PstCd: max(a.postCode, 16) } : {}),
     ...(a.town ? { TwnNm: max(a.town, 35) } : {}),
     ...(a.region ? { CtrySubDvsn: max(a.region, 35) } : {}),
@@ -120,6 +129,11 @@ function debtorAccount(bank: PayoutBank) {
   return { Othr: { Id: a.id, SchmeNm: a.scheme === "BBAN" ? { Cd: "BBAN" } : { Prtry: a.scheme } } };
 }
 
+function creditorAddress(t: CreditTransfer) {
+  if (t.creditorAddress) return { PstlAdr: postalAddress(t.creditorAddress) };
+  return t.creditorCountry ? { PstlAdr: { Ctry: t.creditorCountry } } : {};
+}
+
 /** Element order as CreditTransferTransactionInformation10's sequence requires. */
 function transaction(t: CreditTransfer, p: PaymentInformation) {
   return {
@@ -127,7 +141,7 @@ function transaction(t: CreditTransfer, p: PaymentInformation) {
     Amt: { InstdAmt: { "@_Ccy": p.currency, "#text": t.amount } },
     ...(t.ultimateDebtor ? { UltmtDbtr: ultimateDebtor(t.ultimateDebtor) } : {}),
     ...(t.creditorAgentBic ? { CdtrAgt: { FinInstnId: { BIC: t.creditorAgentBic } } } : {}),
-    Cdtr: { Nm: max(t.creditorName, 140), ...(t.creditorCountry ? { PstlAdr: { Ctry: t.creditorCountry } } : {}) },
+    Cdtr: { Nm: max(t.creditorName, 140), ...creditorAddress(t) },
     ...(t.creditorAccount ? { CdtrAcct: account(t.creditorAccount) } : {}),
     ...(p.bank.purposeCode ? { Purp: { Cd: p.bank.purposeCode } } : {}),
     RmtInf: { Ustrd: `Remittance ${t.endToEndId}` },

@@ -10,7 +10,8 @@ import { Decimal } from "@/lib/money/decimal";
 import { roundToMinorUnit } from "@/lib/money/format";
 import { minorUnitExponent } from "@/lib/money/currency";
 import type { TransferRow } from "@/lib/transfers/records";
-import type { CreditorAccount, CreditTransfer, UltimateDebtor } from "./pain001";
+import type { BeneficiaryAddress } from "@/lib/beneficiaries/address";
+import type { CreditorAccount, CreditTransfer, PartyAddress, UltimateDebtor } from "./pain001";
 
 /** At most this many transfers go into the files of one run; the next run takes the rest. */
 export const MAX_TRANSFERS_PER_RUN = 500;
@@ -84,6 +85,7 @@ export async function lockReadyTransfers(tx: Tx, partnerId?: string): Promise<Re
         amount: roundToMinorUnit(new Decimal(transfer.destinationAmount), currency).toFixed(exponent),
         creditorName: `${beneficiary.firstName} ${beneficiary.lastName}`.trim(),
         ...(country ? { creditorCountry: country } : {}),
+        ...(beneficiary.address ? { creditorAddress: creditorAddress(beneficiary.address) } : {}),
         ...(account ? { creditorAccount: account } : {}),
       },
     };
@@ -103,6 +105,17 @@ function creditorAccount(identifier: string, methodType: string, corridor: strin
   if (methodType === "WALLET_TRANSFER") return { other, scheme: "WALLET" };
   const format = corridorByCode(corridor)?.bankAccount.format;
   return { other, scheme: format === "CLABE" || format === "NUBAN" ? format : "BBAN" };
+}
+
+/**
+ * The beneficiary's address as Cdtr/PstlAdr: structured (StrtNm, PstCd, TwnNm, CtrySubDvsn, Ctry),
+ * line 2 as an AdrLine. The spec's StructuredAddress has no building number apart from the
+ * street, so the first line goes whole into StrtNm rather than guessed apart.
+ */
+function creditorAddress(a: BeneficiaryAddress): PartyAddress | undefined {
+  const country = countries.alpha3ToAlpha2(a.country);
+  if (!country) return undefined;
+  return { street: a.addressLine1, lines: a.addressLine2 ? [a.addressLine2] : [], town: a.city, postCode: a.postalCode, region: a.region, country };
 }
 
 /** The customer as the payment's originator: name, residence address, date and place of birth (alpha-2 countries). */

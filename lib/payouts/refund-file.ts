@@ -15,7 +15,8 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { bankCredits, refundFiles, refunds, transfers } from "@/db/schema";
-import { config } from "@/lib/config";
+import { config, type CollectionAccount } from "@/lib/config";
+import { businessDayAt } from "@/lib/delivery/business-calendar";
 import type { PayoutBank } from "@/lib/config/payout-banks";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import { DomainError } from "@/lib/errors";
@@ -55,10 +56,14 @@ async function payerOf(tx: Executor, transferId: string): Promise<{ name: string
 }
 
 /** The collection account as the builder's debtor: we pay the refunds from it, and bear the charges (DEBT). */
-function collectionDebtor(): PayoutBank {
+function collectionAccount() {
   const account = config().collectionAccount;
   if (!account)
     throw new DomainError("internal.unavailable", { message: "No collection account is configured (COLLECTION_ACCOUNT_IBAN): no refund file can be made." });
+  return account;
+}
+
+function collectionDebtor(account: CollectionAccount): PayoutBank {
   return {
     id: "collection",
     name: account.name,
@@ -104,13 +109,16 @@ export async function generateRefundFiles(tx: Tx, input: { now: Date }): Promise
     byCurrency.set(currency, [...(byCurrency.get(currency) ?? []), { transfer, credit }]);
   }
   if (byCurrency.size === 0) return [];
-  const debtor = collectionDebtor();
+  const account = collectionAccount();
+  const debtor = collectionDebtor(account);
+  // The collection account's business day, as for payout files: a refund file made on a weekend or a holiday executes on the next one.
+  const executionDate = businessDayAt(account, now);
   const cipher = await destinationCipher(tx);
   const files: GeneratedRefundFile[] = [];
   for (const [currency, items] of byCurrency) {
     const id = newId("rff");
     const credits = items.map((i) => i.credit);
-    const payment: PaymentInformation = { id, bank: debtor, currency, executionDate: now.toISOString().slice(0, 10), transfers: credits };
+    const payment: PaymentInformation = { id, bank: debtor, currency, executionDate, transfers: credits };
     const xml = buildPain001({ messageId: id, createdAt: now, initiatingParty: debtor.debtorName, payments: [payment] });
     const file = {
       id,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
 import { BENEFICIARY_STATES } from "@/lib/beneficiaries/state-machine";
 import { commaSeparated, PersonName, Timestamp } from "../schemas";
-import { alpha3, isoDate } from "./profile";
+import { alpha3, isoDate, StructuredAddressSchema } from "./profile";
 import { EX } from "../examples/ids";
 import { RELATIONSHIPS } from "@/lib/beneficiaries/relationships";
 
@@ -85,6 +85,10 @@ export const createBeneficiary = defineContract({
       nationality: alpha3.optional(),
       countryOfResidence: alpha3,
       relationshipToCustomer: z.enum(RELATIONSHIPS),
+      address: StructuredAddressSchema.optional().meta({
+        description:
+          "The beneficiary's residence address (optional; its country must be countryOfResidence): the payout to the beneficiary carries it, as payout banks may require. Not echoed in the detail, whose members decisions 5 fixes.",
+      }),
     })
     .meta({ id: "BeneficiaryCreateRequest" }),
   success: { status: 202, description: "Created in PENDING; screening runs.", schema: BeneficiarySchema },
@@ -96,10 +100,11 @@ export const createBeneficiary = defineContract({
       nationality: "MEX",
       countryOfResidence: "MEX",
       relationshipToCustomer: "FAMILY",
+      address: { addressLine1: "Calle Hidalgo 45", city: "Guadalajara", region: "JAL", postalCode: "44100", country: "MEX" },
     },
     response: { ...BENEFICIARY_EXAMPLE, state: "PENDING", payoutMethods: [], customerActionHint: "await_beneficiary_verification", lastUsedAt: null },
   },
-  errors: ["customer.statusBlocking", "customer.statusInsufficient"],
+  errors: ["validation.fieldInvalid", "customer.statusBlocking", "customer.statusInsufficient"],
 });
 
 export const listBeneficiaries = defineContract({

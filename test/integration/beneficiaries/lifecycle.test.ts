@@ -81,6 +81,15 @@ describe("create", () => {
     assert.equal(same.length, 2);
   });
 
+  test("an optional residence address is taken (the payout file carries it) without changing the detail's members; its country must be countryOfResidence", async () => {
+    const address = { addressLine1: "Calle Hidalgo 45", city: "Guadalajara", region: "JAL", postalCode: "44100", country: "MEX" };
+    const res = await createBeneficiary(c, mexBeneficiary({ address }));
+    assert.equal(res.status, 202, res.text);
+    assert.deepEqual(Object.keys(res.body).sort(), BENEFICIARY_KEYS, "decisions 5's members, no more");
+    assertIssue(await createBeneficiary(c, mexBeneficiary({ address: { ...address, country: "PHL" } })), "address.country", "validation.fieldInvalid");
+    assertIssue(await createBeneficiary(c, mexBeneficiary({ address: { ...address, city: undefined } })), "address.city", "validation.fieldMissing");
+  });
+
   test("a PENDING customer (no KYC) cannot create beneficiaries: 403 customer.statusInsufficient", async () => {
     const p = await pendingCustomer();
     const error = assertError(await createBeneficiary(p, mexBeneficiary()), 403, "customer.statusInsufficient");

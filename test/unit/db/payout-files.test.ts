@@ -18,6 +18,7 @@ import { accountBalances, toMinor, transferEntries } from "@/lib/ledger";
 import { freshDb } from "../../support/db";
 import { refundOf } from "../../support/refunds";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
+import type { BeneficiaryAddress } from "@/lib/beneficiaries/address";
 import { pain001SchemaErrors, pain002 } from "../../support/iso20022";
 
 const outbox = mkdtempSync(path.join(tmpdir(), "payfiles-outbox-"));
@@ -31,7 +32,7 @@ before(async () => {
 after(() => close());
 
 /** A funded transfer of `owner` to a beneficiary with a payout method holding `identifier`, as funding leaves it. */
-async function fundedTransfer(owner: Owner, identifier: string, currency = "MXN", amount = "1875.000000") {
+async function fundedTransfer(owner: Owner, identifier: string, currency = "MXN", amount = "1875.000000", address?: BeneficiaryAddress) {
   const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
   const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
   const created = await registeredTransfer(db, owner);
@@ -45,6 +46,7 @@ async function fundedTransfer(owner: Owner, identifier: string, currency = "MXN"
       lastName: "Ruiz",
       countryOfResidence: "MEX",
       relationshipToCustomer: "FAMILY",
+      address,
       state: "VALID",
       createdAt: now,
       updatedAt: now,
@@ -76,9 +78,9 @@ async function stateOf(id: string) {
   return { ...row, refund: await refundOf(db, id) };
 }
 
-async function generate(partnerId: string) {
+async function generate(partnerId: string, now = clock.now()) {
   const { generatePayoutFiles } = await import("@/lib/payouts/generate");
-  return db.transaction((tx) => generatePayoutFiles(tx, { now: clock.now(), partnerId }));
+  return db.transaction((tx) => generatePayoutFiles(tx, { now, partnerId }));
 }
 
 async function importReport(xml: string, partnerId?: string) {
@@ -285,5 +287,45 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
       .from(events)
       .where(sql`${events.body}->'data'->>'transferId' = ${theirs} and ${events.body}->'data'->>'state' = 'canceled'`);
     assert.deepEqual((event.body.data as { rejectionReason?: unknown }).rejectionReason, why);
+  });
+});
+
+describe("a payout file's execution date and creditor address", () => {
+  const executionDate = (xml: string) => xml.match(/<ReqdExctnDt>([^<]+)<\/ReqdExctnDt>/)?.[1];
+
+  test("ReqdExctnDt is the payout bank's next business day: a Saturday's file executes Monday, Christmas Eve's after Christmas", async () => {
+    // The sandbox bank's BIC is German (SBOXDEFFXXX): its calendar is Germany's, in UTC (COLLECTION_ACCOUNT_TIME_ZONE unset).
+    const cases = [
+      ["2026-11-28T10:00:00Z", "2026-11-30"], // Saturday
+      ["2026-11-29T23:59:00Z", "2026-11-30"], // Sunday night
+      ["2026-12-23T15:00:00Z", "2026-12-23"], // a business day stays
+      ["2026-12-24T09:00:00Z", "2026-12-28"], // Christmas Eve (German banks closed), Christmas Day, Boxing Day on Saturday, Sunday
+    ] as const;
+    for (const [at, expected] of cases) {
+      const owner = await newSubscription(db);
+      await fundedTransfer(owner, "002010077777777771");
+      const [file] = await generate(owner.partnerId, new Date(at));
+      assert.equal(executionDate(file.xml), expected, at);
+      assert.equal(file.payment.executionDate, expected);
+      assert.deepEqual(await pain001SchemaErrors(file.xml), []);
+    }
+  });
+
+  test("Cdtr/PstlAdr carries the beneficiary's structured address when it is known, and only the country when not", async () => {
+    const owner = await newSubscription(db);
+    const address = { addressLine1: "Calle Hidalgo 45", addressLine2: "Interior 3", city: "Guadalajara", region: "JAL", postalCode: "44100", country: "MEX" };
+    const known = await fundedTransfer(owner, "002010077777777771", "MXN", "100.000000", address);
+    const unknown = await fundedTransfer(owner, "DE89 3704 0044 0532 0130 00", "MXN", "10.000000");
+    const [file] = await generate(owner.partnerId);
+    assert.deepEqual(await pain001SchemaErrors(file.xml), [], "valid against the shipped pain.001.001.03 schema");
+    const creditor = (id: string) => {
+      const tx = file.xml.split("<CdtTrfTxInf>").find((t) => t.includes(`<EndToEndId>${id}</EndToEndId>`))!;
+      return tx.match(/<Cdtr>([\s\S]*?)<\/Cdtr>/)![1].replace(/\s+/g, "");
+    };
+    assert.equal(
+      creditor(known.id),
+      "<Nm>AnaRuiz</Nm><PstlAdr><StrtNm>CalleHidalgo45</StrtNm><PstCd>44100</PstCd><TwnNm>Guadalajara</TwnNm><CtrySubDvsn>JAL</CtrySubDvsn><Ctry>MX</Ctry><AdrLine>Interior3</AdrLine></PstlAdr>",
+    );
+    assert.equal(creditor(unknown.id), "<Nm>AnaRuiz</Nm><PstlAdr><Ctry>MX</Ctry></PstlAdr>");
   });
 });

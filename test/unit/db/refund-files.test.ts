@@ -35,9 +35,9 @@ async function cancel(transferId: string) {
   });
 }
 
-const generate = async () => {
+const generate = async (now = new Date()) => {
   const { generateRefundFiles } = await import("@/lib/payouts/refund-file");
-  return db.transaction((tx) => generateRefundFiles(tx, { now: new Date() }));
+  return db.transaction((tx) => generateRefundFiles(tx, { now }));
 };
 const refundOf = async (transferId: string) => (await db.select().from(refunds).where(eq(refunds.transferId, transferId)))[0];
 
@@ -98,4 +98,16 @@ test("the payer's IBAN of the funding credit is kept encrypted; the refund is pa
   const { moveRefund } = await import("@/lib/transfers/refunds");
   await db.transaction(async (tx) => moveRefund(tx, (await lockTransfer(tx, t.transferId))!, "operator.paid", new Date(), { bankReference: "RFND-1" }));
   assert.equal((await refundOf(t.transferId)).state, "COMPLETED");
+});
+
+test("a refund file made on a weekend asks for the collection account's next business day (ReqdExctnDt)", async () => {
+  const t = await fundingTransferIn(db, owner);
+  const bank = `RF-${Date.now()}-weekend`;
+  await importCreditsIn(db, [{ bankReference: bank, amount: "102.99", currency: "USD", reference: t.reference }], `STMT-${bank}`);
+  await cancel(t.transferId);
+  // Saturday 2026-11-28 in the sandbox collection account's calendar (a German IBAN, UTC).
+  const [file] = await generate(new Date("2026-11-28T10:00:00Z"));
+  assert.deepEqual(file.transferIds, [t.transferId]);
+  assert.match(file.xml, /<ReqdExctnDt>2026-11-30<\/ReqdExctnDt>/);
+  assert.deepEqual(await pain001SchemaErrors(file.xml), []);
 });
