@@ -1342,6 +1342,8 @@ export interface components {
       countryOfResidence: string;
       /** @enum {string} */
       relationshipToCustomer: "FAMILY" | "SELF" | "FRIEND" | "BUSINESS" | "OTHER";
+      /** @description The beneficiary's residence address (optional; its country must be countryOfResidence): the payout to the beneficiary carries it, as payout banks may require. Not echoed in the detail, whose members decisions 5 fixes. */
+      address?: components["schemas"]["StructuredAddress"];
     };
     SandboxScreeningRequest: {
       /** @enum {string} */
@@ -4842,7 +4844,14 @@ export interface operations {
          *       "dateOfBirth": "1962-07-30",
          *       "nationality": "MEX",
          *       "countryOfResidence": "MEX",
-         *       "relationshipToCustomer": "FAMILY"
+         *       "relationshipToCustomer": "FAMILY",
+         *       "address": {
+         *         "addressLine1": "Calle Hidalgo 45",
+         *         "city": "Guadalajara",
+         *         "region": "JAL",
+         *         "postalCode": "44100",
+         *         "country": "MEX"
+         *       }
          *     }
          */
         "application/json": components["schemas"]["BeneficiaryCreateRequest"];

@@ -111,6 +111,14 @@ describe("collection and payout bank accounts (issue 20 items 1 and 2)", () => {
     ]);
   });
 
+  test("a payout bank's time zone (its files' business days) must be an IANA zone", () => {
+    const banks = (b: object) => production({ PAYOUT_BANKS: JSON.stringify([{ ...bank, ...b }]) });
+    assert.deepEqual(refusal(banks({ debtorIban: "DE89370400440532013000", timeZone: "Mars/Olympus" })), [
+      "PAYOUT_BANKS: 0.timeZone: an IANA time zone (Europe/Berlin)",
+    ]);
+    assert.equal(loadConfig(banks({ debtorIban: "DE89370400440532013000", timeZone: "America/Mexico_City" })).PAYOUT_BANKS[0].timeZone, "America/Mexico_City");
+  });
+
   test("pain.001: a national debtor account is DbtrAcct/Id/Othr with its scheme (CLABE proprietary, BBAN a code), valid against the XSD", async () => {
     const transfers = [{ endToEndId: "trf_a", amount: "10.00", creditorName: "Ana", creditorAccount: { other: CLABE, scheme: "BANK_TRANSFER" } }];
     const file = (b: object) =>
