@@ -6,6 +6,8 @@ import {
   ClaimStatusChangedEventSchema,
   CustomerStatusChangedEventSchema,
   EVENT_EXAMPLES,
+  PayoutRepairedEventSchema,
+  PayoutRepairRequiredEventSchema,
   RefundCompletedEventSchema,
   RefundFailedEventSchema,
   TransferStateChangedEventSchema,
@@ -67,6 +69,19 @@ const WEBHOOKS: { type: EventType; schema: z.ZodType; summary: string; descripti
     summary: "Error claim status changed",
     description:
       "Sent when a customer's error claim is opened (POST .../claims), taken into investigation, and resolved with its outcome (NO_ERROR, REFUND with the amount, RESEND), each by an operator.",
+  },
+  {
+    type: "payout.repair.required",
+    schema: PayoutRepairRequiredEventSchema,
+    summary: "Payout needs a new destination",
+    description:
+      "Sent when the payout bank rejects the beneficiary's account (a pain.002 rejection a new destination can fix). The transfer keeps its state; its customerActionExpected is REPAIR_PAYOUT until POST /v1/core/transfers/{transferId}/payout-repair (or an operator) gives a new destination.",
+  },
+  {
+    type: "payout.repaired",
+    schema: PayoutRepairedEventSchema,
+    summary: "Payout repaired",
+    description: "Sent when a rejected payout was given a new destination (by the customer's app or an operator); the next payout file resends it.",
   },
 ];
 

@@ -6,6 +6,8 @@ export const EVENT_TYPES = [
   "refund.completed",
   "refund.failed",
   "claim.status.changed",
+  "payout.repair.required",
+  "payout.repaired",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

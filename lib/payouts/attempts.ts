@@ -2,6 +2,7 @@ import { desc, eq } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { payoutFileItems, payoutMethods, transfers } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 import { rejectPayout } from "@/lib/transfers/network";
 import { postPayoutReturnedAfterPaid } from "@/lib/transfers/postings";
 import type { TransferRow } from "@/lib/transfers/records";
@@ -59,10 +60,15 @@ export async function rejectAttempt(
   const { transfer, item, reasonCode } = input;
   if (reasonCode && REPAIRABLE_REASONS.has(reasonCode) && !input.cancellationPending) {
     await moveAttempt(tx, item, "bank.rejected", now, reasonCode);
-    await tx
-      .update(transfers)
-      .set({ rejectionReason: payoutRejection(reasonCode).code })
-      .where(eq(transfers.id, transfer.id));
+    const rejection = payoutRejection(reasonCode);
+    await tx.update(transfers).set({ rejectionReason: rejection.code }).where(eq(transfers.id, transfer.id));
+    // The transfer's state does not change, so no transfer.state.changed tells the partner: this does.
+    await effectsOf(tx).events.emit({
+      subscriptionId: transfer.subscriptionId,
+      eventType: "payout.repair.required",
+      data: { transferId: transfer.id, attempt: item.attempt, rejectionReason: rejection, customerActionExpected: "REPAIR_PAYOUT" },
+      now,
+    });
     return;
   }
   await moveAttempt(tx, item, "bank.rejected", now, reasonCode);
@@ -108,6 +114,15 @@ export async function repairPayout(tx: Tx, input: { transfer: TransferRow; payou
   const item = await lockRepairableAttempt(tx, input.transfer);
   await moveAttempt(tx, item, "destination.repaired", now);
   await tx.update(transfers).set({ payoutMethodId: input.payoutMethodId, rejectionReason: null }).where(eq(transfers.id, input.transfer.id));
+  // Once per rejection: a second correction before the next file changes the destination only.
+  if (item.state === "REJECTED") {
+    await effectsOf(tx).events.emit({
+      subscriptionId: input.transfer.subscriptionId,
+      eventType: "payout.repaired",
+      data: { transferId: input.transfer.id, attempt: item.attempt, payoutMethodId: input.payoutMethodId, customerActionExpected: "WAIT" },
+      now,
+    });
+  }
   return { transferId: input.transfer.id, attempt: item.attempt, payoutMethodId: input.payoutMethodId };
 }
 

@@ -228,7 +228,10 @@ export type TransferNextStep = "AWAIT_FAST_CHECK" | "WAIT_FOR_VALIDATION" | "CON
  * - CONFIRM: validated, the customer must confirm with the device (commitment moment 3);
  * - FUND: funding, the customer must complete the funding webview;
  * - WAIT: everything else (registered, onreview, funded, topay, reqpay, spended): nothing to do
- *   but poll at the cadence of spec 8.
+ *   but poll at the cadence of spec 8;
+ * - REPAIR_PAYOUT: not a state's but a payout's (issue 36 item 10): the payout bank rejected the
+ *   destination and the transfer waits with the network for a new one (POST .../payout-repair),
+ *   announced by the payout.repair.required event; WAIT again once repaired (payout.repaired).
  *
  * NextStep on transfers: registered AWAIT_FAST_CHECK (also before submit, where the app is about
  * to submit); onreview WAIT_FOR_VALIDATION; validated CONFIRM_TRANSFER; funding COMPLETE_FUNDING;
@@ -236,7 +239,7 @@ export type TransferNextStep = "AWAIT_FAST_CHECK" | "WAIT_FOR_VALIDATION" | "CON
  * null only on terminal states (a NETWORK_CANCELLATION_PENDING cancel response is non-terminal);
  * terminal null.
  */
-export const CUSTOMER_ACTIONS_EXPECTED = ["NONE", "CONFIRM", "FUND", "WAIT"] as const;
+export const CUSTOMER_ACTIONS_EXPECTED = ["NONE", "CONFIRM", "FUND", "WAIT", "REPAIR_PAYOUT"] as const;
 export type CustomerActionExpected = (typeof CUSTOMER_ACTIONS_EXPECTED)[number];
 
 const NEXT_STEP = {
@@ -276,6 +279,7 @@ export function nextStepFor<S extends TransferState>(state: S): (typeof NEXT_STE
   return NEXT_STEP[state];
 }
 
-export function customerActionExpectedFor(state: TransferState): CustomerActionExpected {
-  return CUSTOMER_ACTION[state];
+/** What the customer is expected to do: the state's, or REPAIR_PAYOUT while a rejected payout waits for a new destination. */
+export function customerActionExpectedFor(state: TransferState, payoutRepairWanted = false): CustomerActionExpected {
+  return payoutRepairWanted ? "REPAIR_PAYOUT" : CUSTOMER_ACTION[state];
 }

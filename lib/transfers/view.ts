@@ -78,7 +78,8 @@ export function transferDetailView(
     estimatedDeliveryBy: delivery?.estimatedDeliveryBy.toISOString(),
     estimatedDeliveryBasis: delivery?.basis,
     nextStep: nextStepFor(state),
-    customerActionExpected: customerActionExpectedFor(state),
+    // A held transfer (spended) waits for compliance first, whatever its payout.
+    customerActionExpected: customerActionExpectedFor(state, payoutRepair != null && state !== "spended"),
     confirmationChallenge: challenge,
     confirmationChallengeExpiresAt: challenge ? row.challengeExpiresAt?.toISOString() : undefined,
     // The webview URL is a one-time capability: only the confirm response carries it (spec 4.1 rule 11).

@@ -103,6 +103,36 @@ export const ClaimStatusChangedEventSchema = z
   })
   .meta({ id: "ClaimStatusChangedEvent", description: "An error claim was opened, is being investigated, or was resolved (issue 25)." });
 
+export const PayoutRepairRequiredEventSchema = z
+  .object({
+    ...envelope,
+    eventType: z.literal("payout.repair.required"),
+    data: z.object({
+      transferId: z.string(),
+      attempt: z.number().int().min(1).meta({ description: "The payout attempt the bank rejected (1 for the first file, n+1 after n repairs)." }),
+      rejectionReason: PayoutRejectionSchema,
+      customerActionExpected: z.literal("REPAIR_PAYOUT").meta({ description: "As the transfer's detail now says until the repair." }),
+    }),
+  })
+  .meta({
+    id: "PayoutRepairRequiredEvent",
+    description:
+      "The payout bank rejected the beneficiary's account (AC01, AC04, BE01...): the transfer stays with the network (its state does not change) and waits for a new destination, POST /v1/core/transfers/{transferId}/payout-repair, or an operator's refund.",
+  });
+
+export const PayoutRepairedEventSchema = z
+  .object({
+    ...envelope,
+    eventType: z.literal("payout.repaired"),
+    data: z.object({
+      transferId: z.string(),
+      attempt: z.number().int().min(1).meta({ description: "The rejected attempt now repaired; the next payout file carries attempt + 1." }),
+      payoutMethodId: z.string().meta({ description: "The new destination (the customer's or an operator's)." }),
+      customerActionExpected: z.literal("WAIT"),
+    }),
+  })
+  .meta({ id: "PayoutRepairedEvent", description: "A rejected payout was given a new destination: nothing more is expected of the customer." });
+
 export const EventSchema = z
   .discriminatedUnion("eventType", [
     CustomerStatusChangedEventSchema,
@@ -111,6 +141,8 @@ export const EventSchema = z
     RefundCompletedEventSchema,
     RefundFailedEventSchema,
     ClaimStatusChangedEventSchema,
+    PayoutRepairRequiredEventSchema,
+    PayoutRepairedEventSchema,
   ])
   .meta({ id: "Event", description: "Exactly the body a webhook delivery carries (Standard Webhooks signed)." });
 
@@ -171,6 +203,23 @@ export const EVENT_EXAMPLES: Record<EventType, unknown> = {
       resolutionAmount: "103.990000",
       resolutionCurrency: "USD",
     },
+  },
+  "payout.repair.required": {
+    eventId: "evt_1p9k3m6q8d2x4c7v5b0n3r6t",
+    eventType: "payout.repair.required",
+    ...base(10, 60),
+    data: {
+      transferId: EX.transferId,
+      attempt: 1,
+      rejectionReason: { code: "PAYOUT_ACCOUNT_CLOSED", isoReasonCode: "AC04", description: "Account closed" },
+      customerActionExpected: "REPAIR_PAYOUT",
+    },
+  },
+  "payout.repaired": {
+    eventId: "evt_7w2k5m8q1d4x6c9v3b0n5r8t",
+    eventType: "payout.repaired",
+    ...base(11, 75),
+    data: { transferId: EX.transferId, attempt: 1, payoutMethodId: EX.payoutMethodId, customerActionExpected: "WAIT" },
   },
 };
 

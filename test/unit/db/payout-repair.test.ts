@@ -7,10 +7,10 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { beneficiaries, customers, payoutFileItems, payoutMethods, screeningCases, transfers } from "@/db/schema";
+import { beneficiaries, customers, events, payoutFileItems, payoutMethods, screeningCases, transfers } from "@/db/schema";
 import { clock } from "@/lib/clock";
 import { accountBalances, toMinor, transferEntries } from "@/lib/ledger";
 import { freshDb } from "../../support/db";
@@ -112,6 +112,15 @@ async function assertBalanced(transferId: string) {
   }
 }
 
+/** The data of the transfer's events of a type, oldest first. */
+const eventsOf = async (transferId: string, eventType: string) =>
+  (
+    await db
+      .select()
+      .from(events)
+      .where(and(sql`${events.body}->'data'->>'transferId' = ${transferId}`, sql`${events.body}->>'eventType' = ${eventType}`))
+      .orderBy(events.sequence)
+  ).map((e) => e.body.data);
 describe("payouts that can be repaired (issue 24 item 8)", () => {
   let owner: Owner;
   const ids: Record<string, string> = {};
@@ -160,7 +169,16 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
     const { transferDetail } = await import("@/lib/transfers/view");
     const detail = await transferDetail(db, t);
     assert.deepEqual(detail.payoutRepair?.rejectionReason, { code: "PAYOUT_ACCOUNT_CLOSED", isoReasonCode: "AC04", description: "Account closed" });
-    assert.equal(detail.customerActionExpected, "WAIT");
+    // Named, and announced (issue 36 item 10): the partner need not poll to learn a repair is wanted.
+    assert.equal(detail.customerActionExpected, "REPAIR_PAYOUT");
+    assert.deepEqual(await eventsOf(ids.repaired, "payout.repair.required"), [
+      {
+        transferId: ids.repaired,
+        attempt: 1,
+        rejectionReason: { code: "PAYOUT_ACCOUNT_CLOSED", isoReasonCode: "AC04", description: "Account closed" },
+        customerActionExpected: "REPAIR_PAYOUT",
+      },
+    ]);
     // As answered (JSON): an absent field is undefined in the view and not sent.
     assert.equal("rejectionReason" in JSON.parse(JSON.stringify(detail)), false, "not rejected: the transfer's own rejection reason is for rejected transfers");
     const { payoutsAwaitingRepair } = await import("@/lib/payouts/attempts");
@@ -172,6 +190,11 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
     const { lockTransfer } = await import("@/lib/transfers/records");
     const newMethod = await addMethod(t.beneficiaryId, "012180001234567897");
     await db.transaction(async (tx) => repairPayout(tx, { transfer: (await lockTransfer(tx, ids.repaired))!, payoutMethodId: newMethod }, clock.now()));
+    // The flag clears with the repair, and the partner is told.
+    assert.equal((await transferDetail(db, await stateOf(ids.repaired))).customerActionExpected, "WAIT");
+    assert.deepEqual(await eventsOf(ids.repaired, "payout.repaired"), [
+      { transferId: ids.repaired, attempt: 1, payoutMethodId: newMethod, customerActionExpected: "WAIT" },
+    ]);
     const [resend] = await generate(owner.partnerId);
     ids.resendFile = resend.id;
     assert.equal(resend.transactionCount, 1);
