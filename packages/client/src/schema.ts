@@ -1214,6 +1214,50 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "payout.repair.required": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Payout needs a new destination
+     * @description Sent when the payout bank rejects the beneficiary's account (a pain.002 rejection a new destination can fix). The transfer keeps its state; its customerActionExpected is REPAIR_PAYOUT until POST /v1/core/transfers/{transferId}/payout-repair (or an operator) gives a new destination.
+     *
+     *     Each event is POSTed as JSON to the partner's webhook URL and signed with Standard Webhooks: `webhook-id` is the eventId, `webhook-timestamp` the Unix time of signing, and `webhook-signature` one or more space-separated `v1,<base64>` values, each an HMAC-SHA256 with the secret (the bytes after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation two signatures are sent: accept the request when either verifies. Reject a timestamp more than 5 minutes from your clock. Answer 2xx to acknowledge; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), 429 and 503 honour Retry-After, 410 disables the endpoint. Delivery is at least once, in `sequence` order per subscription: deduplicate on eventId.
+     */
+    post: operations["webhook_payout_repair_required"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "payout.repaired": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Payout repaired
+     * @description Sent when a rejected payout was given a new destination (by the customer's app or an operator); the next payout file resends it.
+     *
+     *     Each event is POSTed as JSON to the partner's webhook URL and signed with Standard Webhooks: `webhook-id` is the eventId, `webhook-timestamp` the Unix time of signing, and `webhook-signature` one or more space-separated `v1,<base64>` values, each an HMAC-SHA256 with the secret (the bytes after `whsec_`, base64-decoded) of `{webhook-id}.{webhook-timestamp}.{raw body}`. During a secret rotation two signatures are sent: accept the request when either verifies. Reject a timestamp more than 5 minutes from your clock. Answer 2xx to acknowledge; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), 429 and 503 honour Retry-After, 410 disables the endpoint. Delivery is at least once, in `sequence` order per subscription: deduplicate on eventId.
+     */
+    post: operations["webhook_payout_repaired"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -1669,6 +1713,64 @@ export interface components {
         resolutionCurrency?: string | null;
       };
     };
+    /** @description The payout bank rejected the beneficiary's account (AC01, AC04, BE01...): the transfer stays with the network (its state does not change) and waits for a new destination, POST /v1/core/transfers/{transferId}/payout-repair, or an operator's refund. */
+    PayoutRepairRequiredEvent: {
+      /** @example evt_0k2x8f3q9w1m4n7p5r6s */
+      eventId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @example sub_3f9k2m8q1w4x7n5p6r0s */
+      subscriptionId: string;
+      /**
+       * @description Increases by one with each event of the subscription: order and gaps are visible.
+       * @example 7
+       */
+      sequence: number;
+      /** @constant */
+      eventType: "payout.repair.required";
+      data: {
+        transferId: string;
+        /** @description The payout attempt the bank rejected (1 for the first file, n+1 after n repairs). */
+        attempt: number;
+        rejectionReason: components["schemas"]["PayoutRejection"];
+        /**
+         * @description As the transfer's detail now says until the repair.
+         * @constant
+         */
+        customerActionExpected: "REPAIR_PAYOUT";
+      };
+    };
+    /** @description A rejected payout was given a new destination: nothing more is expected of the customer. */
+    PayoutRepairedEvent: {
+      /** @example evt_0k2x8f3q9w1m4n7p5r6s */
+      eventId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @example sub_3f9k2m8q1w4x7n5p6r0s */
+      subscriptionId: string;
+      /**
+       * @description Increases by one with each event of the subscription: order and gaps are visible.
+       * @example 7
+       */
+      sequence: number;
+      /** @constant */
+      eventType: "payout.repaired";
+      data: {
+        transferId: string;
+        /** @description The rejected attempt now repaired; the next payout file carries attempt + 1. */
+        attempt: number;
+        /** @description The new destination (the customer's or an operator's). */
+        payoutMethodId: string;
+        /** @constant */
+        customerActionExpected: "WAIT";
+      };
+    };
     HealthResponse: {
       /** @constant */
       status: "ok";
@@ -2098,7 +2200,7 @@ export interface components {
       estimatedDeliveryBasis?: "IF_FUNDED_NOW" | "FUNDED" | "ON_HOLD";
       nextStep: string | null;
       /** @enum {string} */
-      customerActionExpected: "NONE" | "CONFIRM" | "FUND" | "WAIT";
+      customerActionExpected: "NONE" | "CONFIRM" | "FUND" | "WAIT" | "REPAIR_PAYOUT";
       /** @description Only in validated; every read issues a new one. */
       confirmationChallenge?: string;
       /**
@@ -2397,7 +2499,9 @@ export interface components {
       | components["schemas"]["BeneficiaryStateChangedEventOutput"]
       | components["schemas"]["RefundCompletedEventOutput"]
       | components["schemas"]["RefundFailedEventOutput"]
-      | components["schemas"]["ClaimStatusChangedEventOutput"];
+      | components["schemas"]["ClaimStatusChangedEventOutput"]
+      | components["schemas"]["PayoutRepairRequiredEventOutput"]
+      | components["schemas"]["PayoutRepairedEventOutput"];
     JwkSet: {
       keys: components["schemas"]["PublicJwk"][];
     };
@@ -2767,6 +2871,70 @@ export interface components {
         /** @description When RESOLVED with REFUND: the amount given back. */
         resolutionAmount?: string | null;
         resolutionCurrency?: string | null;
+      };
+    };
+    /** @description The payout bank rejected the beneficiary's account (AC01, AC04, BE01...): the transfer stays with the network (its state does not change) and waits for a new destination, POST /v1/core/transfers/{transferId}/payout-repair, or an operator's refund. */
+    PayoutRepairRequiredEventOutput: {
+      /** @example evt_0k2x8f3q9w1m4n7p5r6s */
+      eventId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @example sub_3f9k2m8q1w4x7n5p6r0s */
+      subscriptionId: string;
+      /**
+       * @description Increases by one with each event of the subscription: order and gaps are visible.
+       * @example 7
+       */
+      sequence: number;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      eventType: "payout.repair.required";
+      data: {
+        transferId: string;
+        /** @description The payout attempt the bank rejected (1 for the first file, n+1 after n repairs). */
+        attempt: number;
+        rejectionReason: components["schemas"]["PayoutRejectionOutput"];
+        /**
+         * @description As the transfer's detail now says until the repair.
+         * @constant
+         */
+        customerActionExpected: "REPAIR_PAYOUT";
+      };
+    };
+    /** @description A rejected payout was given a new destination: nothing more is expected of the customer. */
+    PayoutRepairedEventOutput: {
+      /** @example evt_0k2x8f3q9w1m4n7p5r6s */
+      eventId: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      occurredAt: string;
+      /** @example sub_3f9k2m8q1w4x7n5p6r0s */
+      subscriptionId: string;
+      /**
+       * @description Increases by one with each event of the subscription: order and gaps are visible.
+       * @example 7
+       */
+      sequence: number;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      eventType: "payout.repaired";
+      data: {
+        transferId: string;
+        /** @description The rejected attempt now repaired; the next payout file carries attempt + 1. */
+        attempt: number;
+        /** @description The new destination (the customer's or an operator's). */
+        payoutMethodId: string;
+        /** @constant */
+        customerActionExpected: "WAIT";
       };
     };
     JwksOutput: {
@@ -9731,6 +9899,112 @@ export interface operations {
          *     }
          */
         "application/json": components["schemas"]["ClaimStatusChangedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is retired; deliveries stop until an operator re-enables it. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_payout_repair_required: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The eventId. */
+        "webhook-id": string;
+        /** @description Unix seconds of signing. */
+        "webhook-timestamp": string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures (two during a secret rotation). */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "eventId": "evt_1p9k3m6q8d2x4c7v5b0n3r6t",
+         *       "eventType": "payout.repair.required",
+         *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+         *       "sequence": 10,
+         *       "occurredAt": "2026-11-21T10:60:00.000Z",
+         *       "data": {
+         *         "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+         *         "attempt": 1,
+         *         "rejectionReason": {
+         *           "code": "PAYOUT_ACCOUNT_CLOSED",
+         *           "isoReasonCode": "AC04",
+         *           "description": "Account closed"
+         *         },
+         *         "customerActionExpected": "REPAIR_PAYOUT"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["PayoutRepairRequiredEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the endpoint is retired; deliveries stop until an operator re-enables it. */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_payout_repaired: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The eventId. */
+        "webhook-id": string;
+        /** @description Unix seconds of signing. */
+        "webhook-timestamp": string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures (two during a secret rotation). */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "eventId": "evt_7w2k5m8q1d4x6c9v3b0n5r8t",
+         *       "eventType": "payout.repaired",
+         *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
+         *       "sequence": 11,
+         *       "occurredAt": "2026-11-21T10:75:00.000Z",
+         *       "data": {
+         *         "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
+         *         "attempt": 1,
+         *         "payoutMethodId": "pm_5d8k2m7q4x1c9v3b6n0p8r2t",
+         *         "customerActionExpected": "WAIT"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["PayoutRepairedEvent"];
       };
     };
     responses: {

@@ -118,6 +118,8 @@ describe("OpenAPI webhooks", () => {
       "beneficiary.state.changed",
       "claim.status.changed",
       "customer.status.changed",
+      "payout.repair.required",
+      "payout.repaired",
       "refund.completed",
       "refund.failed",
       "transfer.state.changed",
