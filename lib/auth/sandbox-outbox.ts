@@ -1,8 +1,10 @@
-import { and, desc, eq, ne } from "drizzle-orm";
+import { and, desc, eq, notInArray } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { otpOutbox } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
 import { parseIdentifier } from "./identifiers";
+
+const CODELESS_PURPOSES = ["RECEIPT", "CLAIM_RESOLUTION"];
 
 /** GET /v1/sandbox/otp: the latest message sent to an identifier (decisions section 3). */
 export async function latestOtpMessage(db: Executor, partnerId: string, rawIdentifier: string) {
@@ -10,8 +12,8 @@ export async function latestOtpMessage(db: Executor, partnerId: string, rawIdent
   const [row] = await db
     .select()
     .from(otpOutbox)
-    // Receipts (issue 25) share the sandbox mailbox but carry no code: this reads codes only.
-    .where(and(eq(otpOutbox.partnerId, partnerId), eq(otpOutbox.identifier, identifier.value), ne(otpOutbox.purpose, "RECEIPT")))
+    // Receipts (issue 25) and claim resolutions share the sandbox mailbox but carry no code: this reads codes only.
+    .where(and(eq(otpOutbox.partnerId, partnerId), eq(otpOutbox.identifier, identifier.value), notInArray(otpOutbox.purpose, CODELESS_PURPOSES)))
     .orderBy(desc(otpOutbox.createdAt))
     .limit(1);
   if (!row) throw new DomainError("otp.notFound", { message: "No message was sent to this identifier." });

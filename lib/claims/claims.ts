@@ -19,6 +19,7 @@ import { fundedAtOf } from "@/lib/transfers/funded-at";
 import { lockTransfer, transferInScope } from "@/lib/transfers/records";
 import { refundableOf, refundableWords } from "@/lib/transfers/refundable";
 import { oweClaimRefund } from "./claim-refunds";
+import { queueClaimResolutionEmail } from "./resolution-email-job";
 import { claimMachine, type ClaimOutcome, type ClaimStatus, type ClaimTrigger, type ClaimType } from "./state-machine";
 
 export type ClaimRow = typeof claims.$inferSelect;
@@ -199,6 +200,8 @@ export async function resolveClaim(
     .returning();
   if (amount) await oweClaimRefund(tx, { claimId: moved.id, transfer, amount, now: input.now });
   await recordMove(tx, moved, step.trigger, claim.state, input.now);
+  // The customer is told the result in their language (the partner by the event above).
+  await queueClaimResolutionEmail(tx, moved.id, input.now);
   return moved;
 }
 

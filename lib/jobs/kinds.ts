@@ -26,6 +26,8 @@ export interface JobPayloads {
   "sanctions.refresh": { list?: string };
   "notifications.otpDelivery": { deliveryId: string };
   "receipts.email": { transferId: string };
+  /** A resolved claim's notice to its customer (issue 36 item 10). */
+  "claims.emailResolution": { claimId: string };
   /** An e-mail to one operator who may approve a waiting proposal (issue 36 item 12). */
   "proposals.notifyApprover": { proposalId: string; operatorId: string };
   "payouts.generateFiles": Record<string, never>;

@@ -1,4 +1,5 @@
 import { screenBeneficiary } from "@/lib/beneficiaries/screen-job";
+import { emailClaimResolution } from "@/lib/claims/resolution-email-job";
 import { recomputeIdentityKeys } from "@/lib/customers/identity-key-job";
 import { screenCustomer } from "@/lib/customers/screen-job";
 import { backfillNormalForms } from "@/lib/identifiers/backfill-job";
@@ -46,6 +47,7 @@ export const jobRegistry = {
   "sanctions.rescreen": rescreenSubjects,
   "notifications.otpDelivery": deliverOtp,
   "receipts.email": emailReceipt,
+  "claims.emailResolution": emailClaimResolution,
   "proposals.notifyApprover": notifyApprover,
   "payouts.generateFiles": generatePayoutFilesJob,
   "payouts.writeFile": writePayoutFileJob,
