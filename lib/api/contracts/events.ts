@@ -207,7 +207,7 @@ export const EVENT_EXAMPLES: Record<EventType, unknown> = {
   "payout.repair.required": {
     eventId: "evt_1p9k3m6q8d2x4c7v5b0n3r6t",
     eventType: "payout.repair.required",
-    ...base(10, 60),
+    ...base(10, 55),
     data: {
       transferId: EX.transferId,
       attempt: 1,
@@ -218,7 +218,7 @@ export const EVENT_EXAMPLES: Record<EventType, unknown> = {
   "payout.repaired": {
     eventId: "evt_7w2k5m8q1d4x6c9v3b0n5r8t",
     eventType: "payout.repaired",
-    ...base(11, 75),
+    ...base(11, 58),
     data: { transferId: EX.transferId, attempt: 1, payoutMethodId: EX.payoutMethodId, customerActionExpected: "WAIT" },
   },
 };

@@ -9940,7 +9940,7 @@ export interface operations {
          *       "eventType": "payout.repair.required",
          *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
          *       "sequence": 10,
-         *       "occurredAt": "2026-11-21T10:60:00.000Z",
+         *       "occurredAt": "2026-11-21T10:55:00.000Z",
          *       "data": {
          *         "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
          *         "attempt": 1,
@@ -9995,7 +9995,7 @@ export interface operations {
          *       "eventType": "payout.repaired",
          *       "subscriptionId": "sub_4f8k2m9q7x1c5v3b6n0p2r8t",
          *       "sequence": 11,
-         *       "occurredAt": "2026-11-21T10:75:00.000Z",
+         *       "occurredAt": "2026-11-21T10:58:00.000Z",
          *       "data": {
          *         "transferId": "trf_8k2m5q9d3x7c1v4b6n0p9r3t",
          *         "attempt": 1,

@@ -33,18 +33,10 @@ async function claimOf(language?: "en" | "fr" | "es", withEmail = true) {
   const now = clock.now();
   if (language) await db.update(customers).set({ preferredLanguage: language }).where(eq(customers.id, owner.customerId));
   const email = `${newId("eva")}@example.com`.toLowerCase();
-  if (withEmail)
-    await db
-      .insert(loginIdentifiers)
-      .values({
-        id: newId("lid"),
-        partnerId: owner.partnerId,
-        subscriptionId: owner.subscriptionId,
-        type: "EMAIL",
-        value: email,
-        verifiedAt: now,
-        createdAt: now,
-      });
+  if (withEmail) {
+    const login = { id: newId("lid"), partnerId: owner.partnerId, subscriptionId: owner.subscriptionId, type: "EMAIL" as const, value: email };
+    await db.insert(loginIdentifiers).values({ ...login, verifiedAt: now, createdAt: now });
+  }
   const t = await registeredTransfer(db, owner);
   await db.transaction(async (tx) => {
     const row = (await lockTransfer(tx, t.id))!;
