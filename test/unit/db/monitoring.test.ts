@@ -85,6 +85,18 @@ describe("structuring: transfers each under the threshold, whatever their amount
   });
 });
 
+test("structuring across two customers at one address: 600 then 400 is held at the second; 600 then 399.99 is not", async () => {
+  for (const [second, held] of [
+    ["400.000000", true],
+    ["399.990000", false],
+  ] as const) {
+    const line = `${newId("street").slice(-8)} Main Street`;
+    const at = () => registeredSender({ identifier: `${newId("s")}@example.com`, address: { addressLine1: line, postalCode: "78701" } });
+    await transfer(await at(), { amount: "600.000000", at: ago(2) });
+    await (held ? expectHeld : expectPassed)((await transfer(await at(), { amount: second })).transferId, "structuring_shared_identifier");
+  }
+});
+
 describe("sender velocity", () => {
   test("the sixth transfer in 24 h is held, the fifth is not", async () => {
     const s = await sender();
