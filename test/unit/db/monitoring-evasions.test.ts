@@ -97,11 +97,16 @@ describe("shared identifiers written differently", () => {
   });
 });
 
-test("an ordinary customer's day: 300 EUR, then 200 EUR, to a beneficiary of a month's standing: neither is flagged", async () => {
-  const s = await sender();
-  const paid = await transfer(s, { amount: "300.00", currency: "EUR", at: ago(6) });
-  const first = await expectPassed(paid.transferId, "structuring");
-  const second = await expectPassed((await transfer(s, { amount: "200.00", currency: "EUR", beneficiaryId: paid.beneficiaryId })).transferId, "structuring");
-  assert.deepEqual([first.fired, second.fired], [[], []]);
-  assert.deepEqual([first.evaluation.outcome, second.evaluation.outcome], ["pass", "pass"]);
-});
+for (const [standing, createdHoursAgo] of [
+  ["of a month's standing", 24 * 30],
+  ["added an hour before", 1],
+] as const) {
+  test(`an ordinary customer's day: 300 EUR, then 200 EUR, to a beneficiary ${standing}: neither is flagged`, async () => {
+    const s = await sender();
+    const paid = await transfer(s, { amount: "300.00", currency: "EUR", beneficiaryCreatedAt: ago(createdHoursAgo), at: ago(0.5) });
+    const first = await expectPassed(paid.transferId, "structuring");
+    const second = await expectPassed((await transfer(s, { amount: "200.00", currency: "EUR", beneficiaryId: paid.beneficiaryId })).transferId, "structuring");
+    assert.deepEqual([first.fired, second.fired], [[], []]);
+    assert.deepEqual([first.evaluation.outcome, second.evaluation.outcome], ["pass", "pass"]);
+  });
+}

@@ -238,20 +238,21 @@ describe("fund-then-cancel churn: 2 or more transfers funded and then cancelled 
   });
 });
 
-describe("new beneficiary: what the sender sends a beneficiary in its first 7 days, summed, at 50% of the threshold or more", () => {
+describe("new beneficiary: in its first 7 days, one transfer of 50% of the threshold or more, or the sender's transfers to it summed at the threshold", () => {
   test("500 to a beneficiary created 167 h ago is held; 499.99 is not, nor 500 to one created 169 h ago", async () => {
     await expectHeld((await transfer(await sender(), { amount: "500.000000", beneficiaryCreatedAt: ago(167) })).transferId, "new_beneficiary_large_amount");
     await expectPassed((await transfer(await sender(), { amount: "499.990000", beneficiaryCreatedAt: ago(167) })).transferId, "new_beneficiary_large_amount");
     await expectPassed((await transfer(await sender(), { amount: "500.000000", beneficiaryCreatedAt: ago(169) })).transferId, "new_beneficiary_large_amount");
   });
-  test("summed: 100 then 400 to one new beneficiary is held at the second; 100 then 399.99 is not", async () => {
-    for (const [second, held] of [
-      ["400.000000", true],
-      ["399.990000", false],
+  test("summed: 400 on day one, 400 on day three, then 200 on day six is held at the third; 199.99 is not", async () => {
+    for (const [third, held] of [
+      ["200.000000", true],
+      ["199.990000", false],
     ] as const) {
       const s = await sender();
-      const first = await transfer(s, { amount: "100.000000", beneficiaryCreatedAt: ago(50), at: ago(49) });
-      const { transferId } = await transfer(s, { amount: second, beneficiaryId: first.beneficiaryId });
+      const first = await transfer(s, { amount: "400.000000", beneficiaryCreatedAt: ago(150), at: ago(149) });
+      await transfer(s, { amount: "400.000000", beneficiaryId: first.beneficiaryId, at: ago(100) });
+      const { transferId } = await transfer(s, { amount: third, beneficiaryId: first.beneficiaryId });
       await (held ? expectHeld : expectPassed)(transferId, "new_beneficiary_large_amount");
     }
   });
