@@ -13,7 +13,6 @@ import { bankCredits, journalEntries, journalLines, ledgerAccounts, statementBal
 import { notFound } from "@/lib/errors";
 import { toMinor, type AccountCode } from "@/lib/ledger";
 import type { Operator } from "@/lib/operators/records";
-import { effectsOf } from "@/lib/platform/unit-of-work";
 import { NONE } from "@/lib/state-machine/define";
 import { statementBalanceMachine } from "./statement-balance-state-machine";
 
@@ -189,8 +188,11 @@ export async function dailyReconciliation(db: Executor, now: Date, limit = 200):
   return out;
 }
 
-/** An operator explains a difference (a timing difference, a bank error being chased...): audited. */
-export async function explainDifference(tx: Tx, input: { id: string; explanation: string; operator: Operator; now: Date }): Promise<void> {
+/** An operator explains a difference (a timing difference, a bank error being chased...): the command audits it (lib/commands/finance.ts). */
+export async function explainDifference(
+  tx: Tx,
+  input: { id: string; explanation: string; operator: Operator; now: Date },
+): Promise<{ id: string; before: string; after: string }> {
   const [row] = await tx.select().from(statementBalances).where(eq(statementBalances.id, input.id)).for("update");
   if (!row) throw notFound("statementBalance");
   const state = statementBalanceMachine.next(row.state, "explain").to;
@@ -198,15 +200,5 @@ export async function explainDifference(tx: Tx, input: { id: string; explanation
     .update(statementBalances)
     .set({ state, explanation: input.explanation, explainedBy: input.operator.id, explainedAt: input.now })
     .where(eq(statementBalances.id, row.id));
-  await effectsOf(tx).audit.record(
-    {
-      action: "ledger.reconciliation.explain",
-      targetType: "statement_balance",
-      targetId: row.id,
-      before: { state: row.state },
-      after: { state },
-      reason: input.explanation,
-    },
-    input.operator,
-  );
+  return { id: row.id, before: row.state, after: state };
 }

@@ -9,7 +9,6 @@ import { ledgerPeriods } from "@/db/schema";
 import { DomainError, validationError } from "@/lib/errors";
 import { isPeriod, periodBounds } from "@/lib/ledger";
 import type { Operator } from "@/lib/operators/records";
-import { effectsOf } from "@/lib/platform/unit-of-work";
 import { NONE } from "@/lib/state-machine/define";
 import { lastMonth } from "./dates";
 import { periodMachine, type PeriodTrigger } from "./period-state-machine";
@@ -24,11 +23,11 @@ export function checkPeriod(period: string): string {
   return period;
 }
 
-/** Closes (`close`) or reopens (`reopen`) a month, as `operator`, with the reason audited. */
+/** Closes (`close`) or reopens (`reopen`) a month, as `operator` (the command audits it with the reason: lib/commands/finance.ts). */
 export async function changePeriod(
   tx: Tx,
-  input: { period: string; trigger: PeriodTrigger; reason: string; operator: Operator; now: Date },
-): Promise<PeriodRow> {
+  input: { period: string; trigger: PeriodTrigger; operator: Operator; now: Date },
+): Promise<{ row: PeriodRow; before: string }> {
   const period = checkPeriod(input.period);
   if (input.trigger === "close") refuseUnended(period, input.now);
   const [current] = await tx.select().from(ledgerPeriods).where(eq(ledgerPeriods.period, period)).for("update");
@@ -37,18 +36,7 @@ export async function changePeriod(
   const [row] = current
     ? await tx.update(ledgerPeriods).set(values).where(eq(ledgerPeriods.period, period)).returning()
     : await tx.insert(ledgerPeriods).values(values).returning();
-  await effectsOf(tx).audit.record(
-    {
-      action: `ledger.period.${input.trigger}`,
-      targetType: "ledger_period",
-      targetId: period,
-      before: { state: current?.state ?? "OPEN" },
-      after: { state: next },
-      reason: input.reason,
-    },
-    input.operator,
-  );
-  return row;
+  return { row, before: current?.state ?? "OPEN" };
 }
 
 /**

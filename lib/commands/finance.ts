@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db";
 import { bankCredits } from "@/db/schema";
+import { explainDifference } from "@/lib/books/bank-reconciliation";
 import {
   checkPartnerFeePayment,
   discardJournal,
@@ -15,6 +16,7 @@ import {
   postJournal,
   recordPartnerFeePayment,
 } from "@/lib/books/journals";
+import { changePeriod } from "@/lib/books/periods";
 import { money } from "@/lib/console/format";
 import { notFound } from "@/lib/errors";
 import { minorUnitExponent } from "@/lib/money/currency";
@@ -192,6 +194,41 @@ export const executeBankCreditReturn = command({
       before: { state: done.before.state },
       after: { state: done.after.state, returned: done.returned, returnBankReference: p.bankReference },
       notice: `Credit ${done.after.bankReference}: ${done.returned} ${done.after.currency} returned (bank reference ${p.bankReference}).`,
+    };
+  },
+});
+
+/** A month closed (once it is over) or reopened, with the reason; a closed month takes no posting. */
+export const changeLedgerPeriod = command({
+  name: "ledger.period.change",
+  role: "admin",
+  input: z.object({ period: z.string().trim(), trigger: z.enum(["close", "reopen"]) }),
+  run: async ({ tx, operator, now }, p) => {
+    const { row, before } = await changePeriod(tx, { period: p.period, trigger: p.trigger, operator, now });
+    return {
+      action: `ledger.period.${p.trigger}`,
+      targetType: "ledger_period",
+      targetId: row.period,
+      before: { state: before },
+      after: { state: row.state },
+      notice: `${row.period} is now ${row.state}.`,
+    };
+  },
+});
+
+/** A difference between the bank's statement and the ledger explained (a timing difference, a bank error being chased...). */
+export const explainStatementDifference = command({
+  name: "ledger.reconciliation.explain",
+  role: "admin",
+  input: z.object({ id: z.string().min(1), explanation: z.string() }),
+  run: async ({ tx, operator, now }, p) => {
+    const done = await explainDifference(tx, { id: p.id, explanation: p.explanation, operator, now });
+    return {
+      targetType: "statement_balance",
+      targetId: done.id,
+      before: { state: done.before },
+      after: { state: done.after },
+      notice: "Difference explained.",
     };
   },
 });

@@ -1,8 +1,10 @@
 /**
  * Commands an admin runs on the service itself: webhook deliveries replayed, a disabled endpoint
- * re-enabled, an operator account created.
+ * re-enabled, operator accounts created, disabled or enabled, and reset links made for them.
  */
 import { z } from "zod";
+import { config } from "@/lib/config";
+import { createResetLink, setOperatorEnabled as setEnabled } from "@/lib/operators/accounts";
 import { createOperator as create } from "@/lib/operators/records";
 import { reenableEndpoint } from "@/lib/webhooks/endpoint";
 import { replayEvent, replayRange } from "@/lib/webhooks/replay";
@@ -65,6 +67,45 @@ export const createOperator = command({
       targetId: created.id,
       after: { email: created.email, role: created.role },
       notice: `Operator ${created.email} (${created.role}) created.`,
+    };
+  },
+});
+
+/** Another operator disabled (their sessions end at once) or enabled; nobody disables themselves. */
+export const setOperatorEnabled = command({
+  name: "operator.setEnabled",
+  role: "admin",
+  input: z.object({ operatorId: z.string().min(1), enabled: z.boolean() }),
+  run: async ({ tx, operator, now }, p) => {
+    const { before, after } = await setEnabled(tx, operator, p.operatorId, p.enabled, now);
+    return {
+      action: p.enabled ? "operator.enable" : "operator.disable",
+      targetType: "operator",
+      targetId: before.id,
+      before: { email: before.email, disabled: !!before.disabledAt },
+      after: { disabled: !p.enabled },
+      notice: `Operator ${after.email} is ${after.disabledAt ? "disabled: their sessions have ended" : "enabled"}.`,
+    };
+  },
+});
+
+/**
+ * A one-time link for another operator: a new password, or a lost second factor replaced. The link
+ * is shown once to the admin who asked (never e-mailed nor stored in clear, nor audited).
+ */
+export const makeResetLink = command({
+  name: "operator.reset",
+  role: "admin",
+  input: z.object({ operatorId: z.string().min(1), kind: z.enum(["password", "totp"]) }),
+  run: async ({ tx, operator, now }, p) => {
+    const { token, expiresAt, operator: row } = await createResetLink(tx, operator, p.operatorId, p.kind, now);
+    return {
+      action: `operator.reset.${p.kind}`,
+      targetType: "operator",
+      targetId: row.id,
+      after: { email: row.email, expiresAt: expiresAt.toISOString() },
+      notice: `Reset link made; it works once until ${expiresAt.toISOString().slice(0, 16).replace("T", " ")} UTC. Give it to the operator in person.`,
+      once: { link: `${config().publicBaseUrl}/console/reset/${token}` },
     };
   },
 });

@@ -158,7 +158,13 @@ export async function changePassword(tx: Tx, operator: Operator, input: { curren
  * raised) and they can no longer sign in; an admin cannot disable themselves (nor the last admin
  * be locked out by their own hand).
  */
-export async function setOperatorEnabled(tx: Tx, by: Operator, operatorId: string, enabled: boolean, now: Date): Promise<OperatorRow> {
+export async function setOperatorEnabled(
+  tx: Tx,
+  by: Operator,
+  operatorId: string,
+  enabled: boolean,
+  now: Date,
+): Promise<{ before: OperatorRow; after: OperatorRow }> {
   if (operatorId === by.id) throw fieldError("operatorId", "You cannot disable or enable yourself.");
   const row = await lockOperatorRow(tx, operatorId);
   const [updated] = await tx
@@ -166,17 +172,7 @@ export async function setOperatorEnabled(tx: Tx, by: Operator, operatorId: strin
     .set(enabled ? { disabledAt: null } : { disabledAt: row.disabledAt ?? now, sessionEpoch: sql`${operators.sessionEpoch} + 1` })
     .where(eq(operators.id, row.id))
     .returning();
-  await effectsOf(tx).audit.record(
-    {
-      action: enabled ? "operator.enable" : "operator.disable",
-      targetType: "operator",
-      targetId: row.id,
-      before: { email: row.email, disabled: !!row.disabledAt },
-      after: { disabled: !enabled },
-    },
-    by,
-  );
-  return updated;
+  return { before: row, after: updated };
 }
 
 export type ResetKind = "password" | "totp";
@@ -186,7 +182,13 @@ export type ResetKind = "password" | "totp";
  * second factor. The token is answered once (the console shows it once, never e-mails it); its
  * sha256 is kept. The operator's sessions end now, and earlier unused links of the kind lapse.
  */
-export async function createResetLink(tx: Tx, by: Operator, operatorId: string, kind: ResetKind, now: Date): Promise<{ token: string; expiresAt: Date }> {
+export async function createResetLink(
+  tx: Tx,
+  by: Operator,
+  operatorId: string,
+  kind: ResetKind,
+  now: Date,
+): Promise<{ token: string; expiresAt: Date; operator: OperatorRow }> {
   if (operatorId === by.id) throw fieldError("operatorId", "Reset your own account from the Account page.");
   const row = await lockOperatorRow(tx, operatorId);
   await tx
@@ -202,11 +204,7 @@ export async function createResetLink(tx: Tx, by: Operator, operatorId: string, 
     .update(operators)
     .set({ sessionEpoch: sql`${operators.sessionEpoch} + 1` })
     .where(eq(operators.id, row.id));
-  await effectsOf(tx).audit.record(
-    { action: `operator.reset.${kind}`, targetType: "operator", targetId: row.id, after: { email: row.email, expiresAt: expiresAt.toISOString() } },
-    by,
-  );
-  return { token, expiresAt };
+  return { token, expiresAt, operator: row };
 }
 
 /** The unused, unexpired link a token names (read only: for the reset page), or null. */

@@ -14,9 +14,9 @@ import { auditLog, bankCredits, journalEntries, journalLines, ledgerAccounts, ma
 import { dailyReconciliation, explainDifference, ledgerBalance, recordClosingBalances } from "@/lib/books/bank-reconciliation";
 import { withdrawJournal } from "@/lib/books/journal-control";
 import { discardJournal, proposeJournal } from "@/lib/books/journals";
-import { act } from "@/lib/commands/run";
+import { changeLedgerPeriod } from "@/lib/commands/finance";
+import { act, execute } from "@/lib/commands/run";
 import { approve, decline } from "@/lib/dual-control/proposals";
-import { changePeriod } from "@/lib/books/periods";
 import { profitAndLoss, safeguarding, trialBalanceAsOf } from "@/lib/books/reports";
 import { DomainError } from "@/lib/errors";
 import { accountBalances, fromMinor, postEntry, toMinor } from "@/lib/ledger";
@@ -206,7 +206,7 @@ describe("books", () => {
     // item 14: it was ledgerPeriod.stateInvalid, which the console shows as "Already decided by someone else").
     await assert.rejects(
       unit(at("2026-11-02T09:00:00Z"), (u) =>
-        changePeriod(u.tx, { period: "2026-11", trigger: "close", reason: "too early", operator: accountant, now: u.now }),
+        execute(u.tx, changeLedgerPeriod, { period: "2026-11", trigger: "close" }, { reason: "too early", operator: accountant, now: u.now }),
       ),
       (e: unknown) =>
         e instanceof DomainError &&
@@ -216,13 +216,13 @@ describe("books", () => {
     );
     await assert.rejects(
       unit(at("2026-11-02T09:00:00Z"), (u) =>
-        changePeriod(u.tx, { period: "2027-01", trigger: "close", reason: "far too early", operator: accountant, now: u.now }),
+        execute(u.tx, changeLedgerPeriod, { period: "2027-01", trigger: "close" }, { reason: "far too early", operator: accountant, now: u.now }),
       ),
       (e: unknown) => e instanceof DomainError && e.code === "ledgerPeriod.notEnded" && e.message.startsWith("2027-01 has not begun"),
     );
     assert.deepEqual(await db.select().from(auditLog).where(eq(auditLog.targetId, "2026-11")), [], "nothing recorded for a refused close");
     await unit(at("2026-11-02T09:00:00Z"), (u) =>
-      changePeriod(u.tx, { period: "2026-10", trigger: "close", reason: "October reviewed", operator: accountant, now: u.now }),
+      execute(u.tx, changeLedgerPeriod, { period: "2026-10", trigger: "close" }, { reason: "October reviewed", operator: accountant, now: u.now }),
     );
     await assert.rejects(
       db.transaction((tx) => postEntry(tx, { sourceKey: "late-october", kind: "test", memo: "dated in October", lines, now: at("2026-10-31T23:00:00Z") })),
@@ -238,11 +238,13 @@ describe("books", () => {
     );
     assert.equal(posted.posted, true);
     await assert.rejects(
-      unit(at("2026-11-02T11:00:00Z"), (u) => changePeriod(u.tx, { period: "2026-10", trigger: "close", reason: "again", operator: accountant, now: u.now })),
+      unit(at("2026-11-02T11:00:00Z"), (u) =>
+        execute(u.tx, changeLedgerPeriod, { period: "2026-10", trigger: "close" }, { reason: "again", operator: accountant, now: u.now }),
+      ),
       (e: unknown) => e instanceof DomainError && e.code === "ledgerPeriod.stateInvalid",
     );
     await unit(at("2026-11-02T12:00:00Z"), (u) =>
-      changePeriod(u.tx, { period: "2026-10", trigger: "reopen", reason: "late invoice", operator: second, now: u.now }),
+      execute(u.tx, changeLedgerPeriod, { period: "2026-10", trigger: "reopen" }, { reason: "late invoice", operator: second, now: u.now }),
     );
     const reopened = await db.transaction((tx) =>
       postEntry(tx, { sourceKey: "late-october", kind: "test", memo: "dated in October", lines, now: at("2026-10-31T23:00:00Z") }),

@@ -28,7 +28,10 @@ async function lib() {
   const { createOperator } = await import("@/lib/operators/records");
   const { signInOperator } = await import("@/lib/auth/operator-login");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
-  return { ...accounts, createOperator, signInOperator, inUnit };
+  const { execute } = await import("@/lib/commands/run");
+  // Disabling and enabling is a command (audited by the runner); the domain call alone audits nothing.
+  const { setOperatorEnabled } = await import("@/lib/commands/operations");
+  return { ...accounts, setOperatorEnabled, execute, createOperator, signInOperator, inUnit };
 }
 
 const PASSWORD = "correct horse battery";
@@ -82,19 +85,21 @@ test("TOTP: enrolment confirmed by a code; recovery codes once and hashed; sign-
 });
 
 test("disable: the session epoch rises and sign-in is refused; enable restores sign-in; nobody disables themselves", async () => {
-  const { setOperatorEnabled, signInOperator, inUnit } = await lib();
+  const { execute, setOperatorEnabled, signInOperator, inUnit } = await lib();
   const admin = await newOperator();
   const op = await newOperator();
   const before = (await rowOf(op.id)).sessionEpoch;
-  await inUnit(({ tx, now }) => setOperatorEnabled(tx, { ...admin, role: "admin" }, op.id, false, now), { db });
+  await inUnit(({ tx, now }) => execute(tx, setOperatorEnabled, { operatorId: op.id, enabled: false }, { operator: { ...admin, role: "admin" }, now }), { db });
   const disabled = await rowOf(op.id);
   assert.ok(disabled.disabledAt);
   assert.equal(disabled.sessionEpoch, before + 1, "open sessions end");
   const signIn = () => signInOperator(db, { email: op.email, password: PASSWORD, clientAddress: "203.0.113.10", now: clock.now() });
   assert.equal((await signIn()).kind, "wrong");
-  await inUnit(({ tx, now }) => setOperatorEnabled(tx, { ...admin, role: "admin" }, op.id, true, now), { db });
+  await inUnit(({ tx, now }) => execute(tx, setOperatorEnabled, { operatorId: op.id, enabled: true }, { operator: { ...admin, role: "admin" }, now }), { db });
   assert.equal((await signIn()).kind, "ok");
-  await assert.rejects(inUnit(({ tx, now }) => setOperatorEnabled(tx, { ...admin, role: "admin" }, admin.id, false, now), { db }));
+  await assert.rejects(
+    inUnit(({ tx, now }) => execute(tx, setOperatorEnabled, { operatorId: admin.id, enabled: false }, { operator: { ...admin, role: "admin" }, now }), { db }),
+  );
   const actions = (await db.select().from(auditLog).where(eq(auditLog.targetId, op.id))).map((a) => a.action).sort();
   assert.deepEqual(actions, ["operator.disable", "operator.enable"]);
 });

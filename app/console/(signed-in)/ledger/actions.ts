@@ -1,12 +1,10 @@
 "use server";
 
 import { z } from "zod";
-import { explainDifference } from "@/lib/books/bank-reconciliation";
 import { withdrawJournal } from "@/lib/books/journal-control";
 import { proposeJournal } from "@/lib/books/journals";
 import type { ManualJournalLine } from "@/lib/books/journal-state-machine";
-import { changePeriod } from "@/lib/books/periods";
-import { payPartnerFees as pay, postManualJournal } from "@/lib/commands/finance";
+import { changeLedgerPeriod as changePeriod, explainStatementDifference as explain, payPartnerFees as pay, postManualJournal } from "@/lib/commands/finance";
 import { actedNotice, execute } from "@/lib/commands/run";
 import { consoleAction, consoleCommand } from "@/lib/console/action";
 import { JOURNAL_FORM_LINES } from "./journal-form";
@@ -14,13 +12,10 @@ import { JOURNAL_FORM_LINES } from "./journal-form";
 // The accountant's console actions (issue 24): admin only like the ledger pages; each domain
 // call records its own audit entry through the unit of work.
 
-export const changeLedgerPeriod = consoleAction(
+export const changeLedgerPeriod = consoleCommand(
   "admin",
   z.object({ period: z.string().trim(), trigger: z.enum(["close", "reopen"]), reason: z.string().trim().min(3).max(500) }),
-  async ({ tx, input, operator, now }) => {
-    const row = await changePeriod(tx, { ...input, operator, now });
-    return `${row.period} is now ${row.state}.`;
-  },
+  ({ reason, ...input }) => ({ command: changePeriod, input, reason }),
 );
 
 /** The form's numbered line fields (account0, currency0, partnerId0, debit0, credit0, ...) as lines; empty rows dropped. */
@@ -83,11 +78,8 @@ export const payPartnerFees = consoleCommand(
   (input) => ({ command: pay, input, reason: `Partner fees paid, bank reference ${input.bankReference}` }),
 );
 
-export const explainStatementDifference = consoleAction(
+export const explainStatementDifference = consoleCommand(
   "admin",
   z.object({ id: z.string().min(1), explanation: z.string().trim().min(3).max(500) }),
-  async ({ tx, input, operator, now }) => {
-    await explainDifference(tx, { ...input, operator, now });
-    return "Difference explained.";
-  },
+  (input) => ({ command: explain, input, reason: input.explanation }),
 );

@@ -1,10 +1,9 @@
 "use server";
 
 import { z } from "zod";
-import { config } from "@/lib/config";
-import { createOperator } from "@/lib/commands/operations";
-import { consoleAction, consoleCommand, consoleFormAction } from "@/lib/console/action";
-import { createResetLink, setOperatorEnabled } from "@/lib/operators/accounts";
+import { createOperator, makeResetLink, setOperatorEnabled } from "@/lib/commands/operations";
+import { actedNotice } from "@/lib/commands/run";
+import { consoleCommand, consoleFormCommand } from "@/lib/console/action";
 
 export const createOperatorAction = consoleCommand(
   "admin",
@@ -12,26 +11,18 @@ export const createOperatorAction = consoleCommand(
   (input) => ({ command: createOperator, input }),
 );
 
-// Disable (their sessions end at once) or enable another operator (issue 23 item 6).
-export const setOperatorEnabledAction = consoleAction(
+// Disable (their sessions end at once) or enable another operator.
+export const setOperatorEnabledAction = consoleCommand(
   "admin",
   z.object({ operatorId: z.string().min(1), enabled: z.enum(["true", "false"]) }),
-  async ({ tx, input, operator, now }) => {
-    const row = await setOperatorEnabled(tx, operator, input.operatorId, input.enabled === "true", now);
-    return `Operator ${row.email} is ${row.disabledAt ? "disabled: their sessions have ended" : "enabled"}.`;
-  },
+  ({ operatorId, enabled }) => ({ command: setOperatorEnabled, input: { operatorId, enabled: enabled === "true" } }),
 );
 
 // A one-time link for another operator: a new password, or a lost second factor replaced. The link
 // comes back to this submission only (useActionState), once: it is never e-mailed nor stored in clear.
-export const resetLinkAction = consoleFormAction(
+export const resetLinkAction = consoleFormCommand(
   "admin",
   z.object({ operatorId: z.string().min(1), kind: z.enum(["password", "totp"]) }),
-  async ({ tx, input, operator, now }) => {
-    const { token, expiresAt } = await createResetLink(tx, operator, input.operatorId, input.kind, now);
-    return {
-      notice: `Reset link made; it works once until ${expiresAt.toISOString().slice(0, 16).replace("T", " ")} UTC. Give it to the operator in person.`,
-      once: { link: `${config().publicBaseUrl}/console/reset/${token}` },
-    };
-  },
+  (input) => ({ command: makeResetLink, input }),
+  (acted) => ({ notice: actedNotice(acted), ...(acted.kind === "performed" && acted.performed.once ? { once: { link: acted.performed.once.link } } : {}) }),
 );
