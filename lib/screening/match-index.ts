@@ -82,6 +82,8 @@ export interface MatchIndex {
   masks: Int32Array;
   /** Word length → the ids of the words of that length. */
   byLength: Int32Array[];
+  /** Word length → the ids of the words that are only ever two listed words joined ("caroquintero"): compared by spelling only. */
+  joinedByLength: Int32Array[];
   /** Word id → its Double Metaphone code (null when too short to tell names apart). */
   sounds: (string | null)[];
   /** Transliteration skeleton → the words that have it. */
@@ -276,13 +278,20 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
     }
   });
   const masks = Int32Array.from(vocabulary, letterMask);
+  // Words only ever two listed words joined pair only as a spelling of them (joinedPair): the scan
+  // by Jaro-Winkler skips them, the cheaper scan by edit budget finds them.
+  const single = new Uint8Array(vocabulary.length);
+  for (const name of names) for (const u of name.units) if (bits(u.mask) === 1) single[u.word] = 1;
+  for (const name of names) name.tokens.forEach((id) => (single[id] = 1));
   const lengths: number[][] = [];
-  vocabulary.forEach((w, id) => (lengths[w.length] ??= []).push(id));
+  const joinedLengths: number[][] = [];
+  vocabulary.forEach((w, id) => ((single[id] ? lengths : joinedLengths)[w.length] ??= []).push(id));
   const byLength = Array.from(lengths, (ids) => Int32Array.from(ids ?? []));
+  const joinedByLength = Array.from(joinedLengths, (ids) => Int32Array.from(ids ?? []));
   const text = new Uint8Array(vocabulary.reduce((n, w) => n + w.length, 0));
   const offsets = new Int32Array(vocabulary.length);
   let at = 0;
-  for (const ids of byLength)
+  for (const ids of [...byLength, ...joinedByLength])
     for (const id of ids) {
       offsets[id] = at;
       for (let i = 0; i < vocabulary[id].length; i++) text[at++] = vocabulary[id].charCodeAt(i);
@@ -303,6 +312,7 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
     offsets,
     masks,
     byLength,
+    joinedByLength,
     sounds,
     skeletons,
     joined,
@@ -424,6 +434,7 @@ function similarWords(index: MatchIndex, q: string): Map<number, number> {
       if (sim > (found.get(id) ?? 0)) found.set(id, sim);
     }
   }
+  withinBudget(index, q, qmask, index.joinedByLength, found);
   for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127] = 0;
   return found;
 }
@@ -457,14 +468,29 @@ function joinedWords(index: MatchIndex, q: string): Map<number, number> {
   if (same !== undefined) found.set(same, 1);
   for (const id of index.skeletons.get(skeleton(q)) ?? []) if (!found.has(id)) found.set(id, SAME_SKELETON);
   const qn = q.length;
-  const budget = editBudget(qn, qn);
-  if (budget === 0) return found;
+  if (editBudget(qn, qn) === 0) return found;
   for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127]++;
   const qmask = letterMask(q);
-  for (let wn = Math.max(2, qn - budget); wn <= qn + budget && wn < index.byLength.length; wn++) {
-    if (editBudget(qn, wn) === 0) continue;
-    const need = Math.max(qn, wn) - editBudget(qn, wn);
-    const ids = index.byLength[wn];
+  withinBudget(index, q, qmask, index.byLength, found);
+  withinBudget(index, q, qmask, index.joinedByLength, found);
+  for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127] = 0;
+  return found;
+}
+
+/**
+ * The words of `buckets` within the edit budget of `q` (queryCounts holding q's letters), at least
+ * WITHIN_EDITS: only the lengths the budget allows, and only words with all but `budget` of the
+ * letters in common.
+ */
+function withinBudget(index: MatchIndex, q: string, qmask: number, buckets: Int32Array[], found: Map<number, number>) {
+  const qn = q.length;
+  const budget = editBudget(qn, qn);
+  if (budget === 0) return;
+  for (let wn = Math.max(2, qn - budget); wn <= qn + budget && wn < buckets.length; wn++) {
+    const allowed = editBudget(qn, wn);
+    if (allowed === 0) continue;
+    const need = Math.max(qn, wn) - allowed;
+    const ids = buckets[wn];
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k];
       if (found.has(id) || bits(index.masks[id] & ~qmask) > budget) continue;
@@ -480,11 +506,9 @@ function joinedWords(index: MatchIndex, q: string): Map<number, number> {
       for (let i = o; i < o + wn; i++) usedCounts[index.text[i] & 127] = 0;
       if (common < need) continue;
       const word = index.vocabulary[id];
-      if (editDistance(q, word, editBudget(qn, wn)) <= editBudget(qn, wn)) found.set(id, Math.max(WITHIN_EDITS, jaroWinkler(q, word)));
+      if (editDistance(q, word, allowed) <= allowed) found.set(id, Math.max(WITHIN_EDITS, jaroWinkler(q, word)));
     }
   }
-  for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127] = 0;
-  return found;
 }
 
 function joinedWordsSeen(index: MatchIndex, q: string): Map<number, number> {
