@@ -2,7 +2,11 @@
 // typescript-eslint), with the few project choices below.
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import { effectsThroughUnitRule } from "./scripts/lint/effects-through-unit.mjs";
 import { remitPlugin } from "./scripts/lint/state-writes.mjs";
+
+// The project's own rules, under one plugin name (a name is defined once per configuration).
+const remit = { rules: { ...remitPlugin.rules, "effects-through-unit": effectsThroughUnitRule } };
 
 const config = [
   ...nextVitals,
@@ -29,8 +33,15 @@ const config = [
   {
     // Every state column is written by its machine's module (issue 21): scripts/lint/state-writes.mjs.
     files: ["lib/**/*.ts", "app/**/*.ts", "app/**/*.tsx", "components/**/*.tsx", "db/**/*.ts"],
-    plugins: { remit: remitPlugin },
+    plugins: { remit },
     rules: { "remit/state-writes": "error" },
+  },
+  {
+    // Jobs, events, postings and batched writes only through the unit's effects: the machinery is
+    // the platform's (scripts/lint/effects-through-unit.mjs; the rule itself skips the platform).
+    files: ["lib/**/*.ts", "app/**/*.ts", "app/**/*.tsx", "components/**/*.tsx", "scripts/**/*.ts", "bench/**/*.ts", "*.ts"],
+    plugins: { remit },
+    rules: { "remit/effects-through-unit": "error" },
   },
   {
     // Tests, benchmarks and the demo read untyped JSON responses and assert their shape.

@@ -36,7 +36,8 @@ async function main() {
   const { beneficiaries, events, jobs, payoutMethods, transfers } = await import("@/db/schema");
   const { clock } = await import("@/lib/clock");
   const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
-  const { enqueue, dedupeKey } = await import("@/lib/jobs/queue");
+  const { dedupeKey } = await import("@/lib/jobs/queue");
+  const { effectsOf } = await import("@/lib/platform/unit-of-work");
   const { jobRegistry } = await import("@/lib/jobs/registry");
   const { startWorkerLoop } = await import("@/lib/jobs/run-loop");
   const { insertTestTransfer, newSubscription } = await import("../test/support/fixtures");
@@ -76,7 +77,7 @@ async function main() {
       // A subscription each, as many customers do: deliveries of one subscription wait in sequence.
       const t = await insertTestTransfer(tx, i === 0 ? owner : await newSubscription(tx as unknown as Db), now);
       await tx.update(transfers).set({ beneficiaryId, payoutMethodId: methodId, submittedAt: now }).where(eq(transfers.id, t.id));
-      await enqueue(tx, "transfers.fastCheck", { transferId: t.id }, { runAt: now, dedupeKey: dedupeKey("transfers.fastCheck", t.id) });
+      await effectsOf(tx).jobs.enqueue("transfers.fastCheck", { transferId: t.id }, { runAt: now, dedupeKey: dedupeKey("transfers.fastCheck", t.id) });
       ids.push(t.id);
     });
   }

@@ -5,7 +5,7 @@ import { beneficiaries } from "@/db/schema";
 import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { validationError } from "@/lib/errors";
-import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+import { dedupeKey } from "@/lib/jobs/queue";
 import { decodeCursor, encodeCursor, invalidCursor } from "@/lib/pagination/cursor";
 import { serviceSecret } from "@/lib/platform/secrets";
 import { beneficiaryDetail, beneficiaryInScope, beneficiaryView, transitionBeneficiary } from "./records";
@@ -13,6 +13,7 @@ import { beneficiaryMachine, type BeneficiaryState } from "./state-machine";
 import { expectState } from "@/lib/state-machine/define";
 import type { BeneficiaryAddress } from "./address";
 import type { Relationship } from "./relationships";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 
 export interface BeneficiaryInput {
   firstName: string;
@@ -37,8 +38,7 @@ export async function createBeneficiary(tx: Tx, input: { subscriptionId: string;
     .insert(beneficiaries)
     .values({ id, subscriptionId: input.subscriptionId, ...input.beneficiary, state, createdAt: input.now, updatedAt: input.now })
     .returning();
-  await enqueue(
-    tx,
+  await effectsOf(tx).jobs.enqueue(
     "beneficiaries.screen",
     { beneficiaryId: id },
     {

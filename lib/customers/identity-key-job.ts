@@ -2,8 +2,8 @@ import { and, asc, eq, gt, isNotNull } from "drizzle-orm";
 import { z } from "zod";
 import { customers } from "@/db/schema";
 import { defineJob } from "@/lib/jobs/define";
-import { enqueue } from "@/lib/jobs/queue";
 import { identityKeyOf } from "./profile";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 
 /** Customers per run: one batch is locked and rewritten, then the next batch is enqueued. */
 const BATCH = 200;
@@ -35,7 +35,11 @@ export const recomputeIdentityKeys = defineJob({
     }
     if (rows.length === BATCH) {
       const last = rows[rows.length - 1].id;
-      await enqueue(tx, "customers.recomputeIdentityKeys", { afterId: last }, { runAt: now, dedupeKey: `customers.recomputeIdentityKeys:${last}` });
+      await effectsOf(tx).jobs.enqueue(
+        "customers.recomputeIdentityKeys",
+        { afterId: last },
+        { runAt: now, dedupeKey: `customers.recomputeIdentityKeys:${last}` },
+      );
     }
   },
 });

@@ -8,12 +8,13 @@ import { addSeconds } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { DomainError, type ValidationCode } from "@/lib/errors";
 import type { Language } from "@/lib/i18n/language";
-import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+import { dedupeKey } from "@/lib/jobs/queue";
 import { customerAddressKey } from "@/lib/identifiers/normal-form";
 import { normaliseName } from "@/lib/screening/provider";
 import { nextStepForCustomer } from "./next-step";
 import { lockCustomer } from "./status-change";
 import { customerMayMoveMoney, customerStatusMachine, type CustomerStatus } from "./status-machine";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 
 /** A postal address as the domain keeps it (alpha-3 country). */
 export interface Address {
@@ -105,8 +106,7 @@ export async function submitProfile(tx: Tx, input: { customerId: string; profile
     .where(eq(customers.id, customer.id))
     .returning();
   // Sanctions screening runs after each submit (spec 4.1 rule 1).
-  await enqueue(
-    tx,
+  await effectsOf(tx).jobs.enqueue(
     "customers.screen",
     { customerId: customer.id },
     {

@@ -7,13 +7,14 @@ import { config } from "@/lib/config";
 import { changeCustomer, lockCustomer } from "@/lib/customers/status-change";
 import { DomainError } from "@/lib/errors";
 import type { Language } from "@/lib/i18n/language";
-import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+import { dedupeKey } from "@/lib/jobs/queue";
 import type { Partner } from "@/lib/partners/authenticate";
 import { closureCallbackFor } from "@/lib/webviews/closure";
 import { issueWebviewToken } from "@/lib/webviews/tokens";
 import { TOP_TIER } from "@/lib/limits/tiers";
 import { kycSessionMachine, type KycSessionState } from "./session-state-machine";
 import type { KycSessionPurpose } from "./statuses";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 
 export type KycSessionRow = typeof kycSessions.$inferSelect;
 
@@ -86,7 +87,7 @@ export async function createKycSession(tx: Tx, input: { customerId: string; subs
         createdAt: input.now,
       })
       .returning();
-    await enqueue(tx, "kyc.expireSession", { kycSessionId: id }, { runAt: session.expiresAt, dedupeKey: dedupeKey("kyc.expireSession", id) });
+    await effectsOf(tx).jobs.enqueue("kyc.expireSession", { kycSessionId: id }, { runAt: session.expiresAt, dedupeKey: dedupeKey("kyc.expireSession", id) });
     if (customer.kycStatus === "NOT_STARTED") await changeCustomer(tx, customer, { kycStatus: "IN_PROGRESS" }, input.now);
   }
   // 30 minutes, but never past the session's own 24-hour end (the URL would be dead already). A

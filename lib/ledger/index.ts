@@ -6,7 +6,8 @@ export { ACCOUNT_CODES, ACCOUNT_TYPE, FUNDING_SOURCES, accountFamily, isAccountC
 export type { AccountCode, AccountType, FundingSource } from "./accounts";
 export { fromMinor, toMinor } from "./minor";
 export { isPeriod, isPeriodClosed, periodBounds, periodOf } from "./periods";
-export { checkLines, postEntry } from "./post";
+export { postEntry } from "@/lib/platform/post-entry";
+export { checkLines } from "./post";
 export type { PostEntryInput, PostingLine } from "./post";
 export { accountBalances, journalLinesBetween, transferEntries, trialBalance } from "./read";
 export type { AccountBalance, AccountFilters, CurrencyTotals, EntryWithLines, LedgerLine } from "./read";

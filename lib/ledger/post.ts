@@ -1,7 +1,6 @@
-import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { writeTogether } from "@/db/write-together";
 import { journalEntries, journalLines, ledgerAccounts } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
 import { minorUnitExponent } from "@/lib/money/currency";
@@ -102,26 +101,29 @@ function accountOf(l: CheckedLine): SQL {
   )})`;
 }
 
+/** A posting's statements, in the order they are sent (lib/platform/post-entry.ts writes them). */
+export interface PostingStatements {
+  /** The entry's id (when it is written). */
+  entryId: string;
+  /** The accounts of its lines, created on first use. */
+  accounts: SQLWrapper;
+  /** 1 when the entry's month is closed (read with the accounts' statement). */
+  closed: SQL;
+  /** Why a closed month refuses it (ledger.periodClosed). */
+  periodClosed: () => DomainError;
+  /** The entry, as a data-modifying CTE named `entry` (no row when its sourceKey was posted already). */
+  entry: SQLWrapper;
+  /** Its lines, inserted from `entry`: one row answered per line written. */
+  lines: SQL;
+}
+
 /**
- * Posts one balanced journal entry in the caller's transaction. A sourceKey already posted
- * answers { posted: false } and writes nothing (a replayed job, a re-imported statement). An
- * entry dated in a closed month is refused (ledger.periodClosed; a trigger refuses it too).
+ * One balanced journal entry as statements not yet run (its lines checked first: checkLines).
+ * The accounts are read by a later statement than the one that created them: one a concurrent
+ * creator committed while that statement waited on the key is seen there.
  */
-export async function postEntry(tx: Tx, input: PostEntryInput): Promise<{ posted: boolean; entryId?: string }> {
+export function postingStatements(tx: Tx, input: PostEntryInput): PostingStatements {
   const lines = checkLines(input);
-  // Two statements (issue 26; five before). The accounts, and whether the month is closed: a
-  // refused entry rolls its unit back, its accounts with it.
-  const [{ closed }] = await writeTogether<{ closed: number | string }>(
-    tx,
-    [accountsInsert(tx, lines, input.now)],
-    sql`select (${closedSql(input.now)})::int as closed`,
-  );
-  if (Number(closed) === 1) {
-    throw new DomainError("ledger.periodClosed", { message: `The month ${periodOf(input.now)} is closed: post the correction in the open month.` });
-  }
-  // The entry and its lines, written only when the entry is (a sourceKey already posted writes
-  // nothing). The accounts are read by a later statement than the one that created them: one a
-  // concurrent creator committed while that statement waited on the key is seen here.
   const id = newId("je");
   const entry = tx
     .insert(journalEntries)
@@ -145,11 +147,13 @@ export async function postEntry(tx: Tx, input: PostEntryInput): Promise<{ posted
       sql`select ${newId("jl")}::text, entry.id, ${sql.param(i + 1, journalLines.lineNo)}::integer, ${accountOf(l)},
         ${sql.param(l.debit, journalLines.debitMinor)}::bigint, ${sql.param(l.credit, journalLines.creditMinor)}::bigint from entry`,
   );
-  const written = await writeTogether(
-    tx,
-    [{ name: "entry", write: entry }],
-    sql`insert into ${journalLines} (${sql.join(columns.map(c), sql`, `)}) ${sql.join(rows, sql` union all `)} returning 1`,
-  );
-  if (written.length === 0) return { posted: false };
-  return { posted: true, entryId: id };
+  return {
+    entryId: id,
+    accounts: accountsInsert(tx, lines, input.now),
+    closed: closedSql(input.now),
+    periodClosed: () =>
+      new DomainError("ledger.periodClosed", { message: `The month ${periodOf(input.now)} is closed: post the correction in the open month.` }),
+    entry,
+    lines: sql`insert into ${journalLines} (${sql.join(columns.map(c), sql`, `)}) ${sql.join(rows, sql` union all `)} returning 1`,
+  };
 }

@@ -7,11 +7,11 @@ import { config } from "@/lib/config";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
 import type { Language } from "@/lib/i18n/language";
 import { defineJob } from "@/lib/jobs/define";
-import { enqueue } from "@/lib/jobs/queue";
 import { backoffWithJitter } from "@/lib/webhooks/retry";
 import { sendEmail } from "./email";
 import { otpMessageText, type OtpPurpose } from "./otp-messages";
 import { smsWebhookSender } from "./sms";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 
 export type OtpChannel = "EMAIL" | "SMS";
 
@@ -41,7 +41,7 @@ export async function queueOtpDelivery(
     state: "PENDING",
     createdAt: m.now,
   });
-  await enqueue(tx, "notifications.otpDelivery", { deliveryId: id }, { runAt: m.now, maxAttempts: MAX_ATTEMPTS });
+  await effectsOf(tx).jobs.enqueue("notifications.otpDelivery", { deliveryId: id }, { runAt: m.now, maxAttempts: MAX_ATTEMPTS });
 }
 
 /** Sends one queued OTP message; a failure throws so the worker retries it with backoff. */

@@ -5,7 +5,7 @@ import { payoutFileItems, payoutFiles } from "@/db/schema";
 import { config } from "@/lib/config";
 import { businessDayAt } from "@/lib/delivery/business-calendar";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
-import { enqueue } from "@/lib/jobs/queue";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 import { logger } from "@/lib/log";
 import { handToNetwork } from "@/lib/transfers/network";
 import { lockLatestAttempt, moveAttempt } from "./attempts";
@@ -95,7 +95,7 @@ export async function generatePayoutFiles(tx: Tx, input: { now: Date; partnerId?
       })),
     );
     for (const i of items.filter((r) => !r.repairedItemId)) await handToNetwork(tx, i.transfer, now);
-    if (config().PAYOUT_OUTBOX_DIR) await enqueue(tx, "payouts.writeFile", { payoutFileId: id }, { runAt: now });
+    if (config().PAYOUT_OUTBOX_DIR) await effectsOf(tx).jobs.enqueue("payouts.writeFile", { payoutFileId: id }, { runAt: now });
     logger().info({ payoutFileId: id, bankId: bank.id, currency, transactions: file.transactionCount }, "payout file generated");
     files.push(file);
   }

@@ -8,13 +8,14 @@ import { DomainError, unavailable, unexpected } from "@/lib/errors";
 import type { EmitInput } from "@/lib/events/types";
 import type { JobKind, JobPayload } from "@/lib/jobs/kinds";
 import { notifyJobsDueSql } from "@/lib/jobs/notify";
-import { dedupeKey, jobDueIn, jobInsert, jobInsertWhen, type EnqueueOptions } from "@/lib/jobs/queue";
+import { dedupeKey, jobDueIn, jobInsert, jobInsertWhen, nudgeJobStatement, type EnqueueOptions } from "@/lib/jobs/queue";
 import { wakeWorker } from "@/lib/jobs/wake";
-import { postEntry, type PostEntryInput } from "@/lib/ledger/post";
+import type { PostEntryInput } from "@/lib/ledger/post";
 import { logger } from "@/lib/log";
 import { auditRow, type AuditEntry } from "@/lib/operators/audit";
 import { endpointReadySql } from "@/lib/webhooks/endpoint";
 import type { Operator } from "@/lib/operators/records";
+import { postEntry } from "./post-entry";
 import { isTemporarilyUnavailable } from "./unavailable";
 
 /** Who a unit of work acts for: logged with an unexpected error, and the author of its audit entries. */
@@ -32,7 +33,15 @@ export type Actor =
  */
 export interface Effects {
   events: { emit(input: Omit<EmitInput, "now"> & { now?: Date }): Promise<{ eventId: string }> };
-  jobs: { enqueue<K extends JobKind>(kind: K, payload: JobPayload<K>, opts: EnqueueOptions): Promise<void> };
+  jobs: {
+    enqueue<K extends JobKind>(kind: K, payload: JobPayload<K>, opts: EnqueueOptions): Promise<void>;
+    /**
+     * Moves the waiting (or running) job of this dedupe key forward to now (the next event of a
+     * subscription after a delivery): written with the effects; this process's worker is woken
+     * when it moved one. `key`: the key, or a scalar subquery of it.
+     */
+    nudge(key: string | SQL): Promise<void>;
+  };
   audit: { record(entry: AuditEntry, by?: Operator): Promise<void> };
   ledger: { post(input: PostEntryInput): Promise<void> };
   /**
@@ -40,6 +49,11 @@ export interface Effects {
    * the answer names): sent at commit with the effects. One row is written once per unit this way.
    */
   atCommit(...writes: SQLWrapper[]): Promise<void>;
+  /**
+   * Writes that later reads of the unit must see (a session closed and its link retired, which a
+   * second close in the same unit must find closed): sent at once, together as one statement.
+   */
+  writeNow(...writes: SQLWrapper[]): Promise<void>;
 }
 
 /** One unit of work: its transaction, its instant, who it acts for, and its effects. */
@@ -93,6 +107,7 @@ class Rollback extends Error {
 type Pending = {
   events: (EmitInput & { eventId: string })[];
   jobs: { kind: string; payload: unknown; opts: EnqueueOptions }[];
+  nudges: (string | SQL)[];
   audit: { entry: AuditEntry; by: Operator }[];
   ledger: PostEntryInput[];
   writes: SQLWrapper[];
@@ -103,8 +118,8 @@ function operatorOf(actor: Actor): Operator | undefined {
 }
 
 /** Collects effects into `pending`; `then` runs after each one (nothing in a unit; a flush outside one). */
-function collector(now: Date, actor: Actor, then: (pending: Pending) => Promise<void> = async () => {}): { pending: Pending; effects: Effects } {
-  const pending: Pending = { events: [], jobs: [], audit: [], ledger: [], writes: [] };
+function collector(tx: Executor, now: Date, actor: Actor, then: (pending: Pending) => Promise<void> = async () => {}): { pending: Pending; effects: Effects } {
+  const pending: Pending = { events: [], jobs: [], nudges: [], audit: [], ledger: [], writes: [] };
   const add = (put: () => void) => {
     put();
     return then(pending);
@@ -117,7 +132,10 @@ function collector(now: Date, actor: Actor, then: (pending: Pending) => Promise<
         return { eventId };
       },
     },
-    jobs: { enqueue: (kind, payload, opts) => add(() => pending.jobs.push({ kind, payload, opts })) },
+    jobs: {
+      enqueue: (kind, payload, opts) => add(() => pending.jobs.push({ kind, payload, opts })),
+      nudge: (key) => add(() => pending.nudges.push(key)),
+    },
     audit: {
       record: (entry, by = operatorOf(actor)) => {
         if (!by) throw new Error("audit.record: the unit acts for no operator");
@@ -126,6 +144,9 @@ function collector(now: Date, actor: Actor, then: (pending: Pending) => Promise<
     },
     ledger: { post: (input) => add(() => pending.ledger.push(input)) },
     atCommit: (...writes) => add(() => pending.writes.push(...writes)),
+    writeNow: async (...writes) => {
+      if (writes.length > 0) await writeTogether(tx, writes);
+    },
   };
   return { pending, effects };
 }
@@ -140,10 +161,11 @@ const units = new WeakMap<object, Effects>();
 export function effectsOf(tx: Executor, actor: Actor = { kind: "system" }): Effects {
   const unit = units.get(tx);
   if (unit) return unit;
-  return collector(clock.now(), actor, async (pending) => {
+  return collector(tx, clock.now(), actor, async (pending) => {
     const taken: Pending = {
       events: pending.events.splice(0),
       jobs: pending.jobs.splice(0),
+      nudges: pending.nudges.splice(0),
       audit: pending.audit.splice(0),
       ledger: pending.ledger.splice(0),
       writes: pending.writes.splice(0),
@@ -153,12 +175,25 @@ export function effectsOf(tx: Executor, actor: Actor = { kind: "system" }): Effe
 }
 
 /**
+ * The effects `add` makes, written together: at commit inside a unit of work (they are its
+ * effects), otherwise as one statement once `add` returns (a job's autocommit database: a
+ * statement is atomic, so they are written all or none without a transaction).
+ */
+export async function withEffects(ex: Executor, add: (effects: Effects) => Promise<void>, actor: Actor = { kind: "system" }): Promise<void> {
+  const unit = units.get(ex);
+  if (unit) return add(unit);
+  const { pending, effects } = collector(ex, clock.now(), actor);
+  await add(effects);
+  if (await flush(ex as Tx, pending, clock.now())) wakeWorker();
+}
+
+/**
  * The effects written at commit, in the unit's transaction: postings (each checked and balanced,
  * lib/ledger/post.ts), then one statement for the events (each subscription's counter row raised
  * once by its count: sequence numbers follow commit order), their deliveries (a job only where the
  * partner's endpoint is ready; otherwise the event is written undeliverable), the jobs, the audit
- * entries and, on PostgreSQL, the NOTIFY that wakes other processes' workers for a job due now.
- * Returns whether a job was written.
+ * entries, the nudges and, on PostgreSQL, the NOTIFY that wakes other processes' workers for a
+ * job due now. Returns whether a job was written or nudged.
  */
 async function flush(tx: Tx, pending: Pending, now: Date): Promise<boolean> {
   for (const entry of pending.ledger) await postEntry(tx, entry);
@@ -183,6 +218,11 @@ async function flush(tx: Tx, pending: Pending, now: Date): Promise<boolean> {
     });
   });
   for (const job of jobs) writes.push(jobInsert(tx, job.kind, job.payload, job.opts));
+  const nudgeRows = pending.nudges.map((key, i) => {
+    const name = `nudged_${i}`;
+    writes.push({ name, write: nudgeJobStatement(tx, key, now) });
+    return sql`select 1 from ${sql.identifier(name)}`;
+  });
   for (const { entry, by } of pending.audit) {
     writes.push(tx.insert(auditLog).values(auditRow(by, entry, now)));
   }
@@ -192,13 +232,15 @@ async function flush(tx: Tx, pending: Pending, now: Date): Promise<boolean> {
   // A delivery is due now, but written only where the endpoint is ready: wake the workers for it then.
   const due = jobs.some((j) => j.opts.runAt.getTime() <= clock.now().getTime()) ? sql`true` : sql`${deliveries} > 0`;
   const notify = notifyJobsDueSql(due);
-  const [row] = await writeTogether<{ written: number | string; deliveries: number | string }>(
+  // A nudge wakes this process's worker only (as it always has): no NOTIFY for it.
+  const nudged = nudgeRows.length > 0 ? sql`, ${count(nudgeRows)} as nudged` : sql``;
+  const [row] = await writeTogether<{ written: number | string; deliveries: number | string; nudged?: number | string }>(
     tx,
     writes,
-    sql`select ${count(eventRows)} as written, ${deliveries} as deliveries${notify ? sql`, ${notify}` : sql``}`,
+    sql`select ${count(eventRows)} as written, ${deliveries} as deliveries${nudged}${notify ? sql`, ${notify}` : sql``}`,
   );
   if (Number(row?.written ?? 0) !== eventRows.length) throw new Error("unit of work: an event names an unknown subscription");
-  return jobs.length > 0 || Number(row?.deliveries ?? 0) > 0;
+  return jobs.length > 0 || Number(row?.deliveries ?? 0) > 0 || Number(row?.nudged ?? 0) > 0;
 }
 
 /**
@@ -254,7 +296,7 @@ export async function withinUnit<T>(work: (unit: UnitContext) => Promise<T>, opt
   let outcome: Outcome<T>;
   try {
     outcome = await db.transaction(async (tx): Promise<Outcome<T>> => {
-      const { pending, effects } = collector(now, actor);
+      const { pending, effects } = collector(tx, now, actor);
       units.set(tx, effects);
       const unit = { tx, now, actor, ...effects };
       let settled: Outcome<T>;
@@ -266,7 +308,7 @@ export async function withinUnit<T>(work: (unit: UnitContext) => Promise<T>, opt
         settled = { ok: false, error: err, committed: true };
       }
       await options.seal?.(unit, settled);
-      // A job due now enqueued by enqueue() (not the effects) wakes this process's worker too.
+      // A job due now inserted by the queue itself (the worker rescheduling a periodic job) wakes this process's worker too.
       wroteJobs = (await flush(tx, pending, now)) || jobDueIn(tx);
       return settled;
     });

@@ -5,9 +5,8 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Db, Executor } from "@/db";
 import { newId } from "@/db/ids";
 import { sanctionsAliases, sanctionsEntries, sanctionsListVersions } from "@/db/schema";
-import { enqueue } from "@/lib/jobs/queue";
 import { fetchDocument } from "@/lib/platform/fetch-document";
-import { inUnit } from "@/lib/platform/unit-of-work";
+import { effectsOf, inUnit } from "@/lib/platform/unit-of-work";
 import type { ListFormat } from "./entity";
 import { LIST_FORMATS } from "./sources";
 
@@ -130,8 +129,7 @@ export async function storePublication(db: Db, pub: Publication, now: Date): Pro
       for (let i = 0; i < aliases.length; i += CHUNK * 2) await tx.insert(sanctionsAliases).values(aliases.slice(i, i + CHUNK * 2));
       // A new version rescreens every active subject (lib/screening/rescreen-job.ts), in batches.
       for (const subjectType of ["customer", "beneficiary"] as const) {
-        await enqueue(
-          tx,
+        await effectsOf(tx).jobs.enqueue(
           "sanctions.rescreen",
           { listVersionId: versionId, subjectType, afterId: null },
           { runAt: now, dedupeKey: `sanctions.rescreen:${versionId}:${subjectType}:start` },

@@ -3,7 +3,7 @@ import type { Db } from "@/db";
 import { addSeconds, clock } from "@/lib/clock";
 import { config, type Config } from "@/lib/config";
 import { defineJob } from "@/lib/jobs/define";
-import { enqueue } from "@/lib/jobs/queue";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 import { logger } from "@/lib/log";
 import { importPublication, shippedSources } from "./list-store";
 import { LISTS } from "./sources";
@@ -48,6 +48,6 @@ export async function scheduleRefresh(db: Db, afterSeconds = 0, list?: string): 
   const runAt = addSeconds(clock.now(), afterSeconds);
   const slot = afterSeconds === 0 ? "start" : String(Math.floor(runAt.getTime() / (config().SANCTIONS_REFRESH_HOURS * 3_600_000)));
   for (const l of list ? [list] : LISTS) {
-    await enqueue(db, "sanctions.refresh", { list: l }, { runAt, dedupeKey: `sanctions.refresh:${l}:${slot}`, maxAttempts: 10 });
+    await effectsOf(db).jobs.enqueue("sanctions.refresh", { list: l }, { runAt, dedupeKey: `sanctions.refresh:${l}:${slot}`, maxAttempts: 10 });
   }
 }

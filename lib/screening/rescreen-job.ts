@@ -3,7 +3,8 @@ import { z } from "zod";
 import { beneficiaries, customers } from "@/db/schema";
 import { MONEY_MOVING_STATES } from "@/lib/beneficiaries/state-machine";
 import { defineJob } from "@/lib/jobs/define";
-import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+import { dedupeKey } from "@/lib/jobs/queue";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 
 /** Subjects per run: a batch enqueues their screenings, then the next batch. */
 const BATCH = 200;
@@ -29,8 +30,7 @@ export const rescreenSubjects = defineJob({
         .limit(BATCH);
       ids = rows.map((r) => r.id);
       for (const customerId of ids) {
-        await enqueue(
-          tx,
+        await effectsOf(tx).jobs.enqueue(
           "customers.screen",
           { customerId, listVersionId },
           { runAt: now, dedupeKey: dedupeKey("customers.screen", customerId, listVersionId) },
@@ -45,8 +45,7 @@ export const rescreenSubjects = defineJob({
         .limit(BATCH);
       ids = rows.map((r) => r.id);
       for (const beneficiaryId of ids) {
-        await enqueue(
-          tx,
+        await effectsOf(tx).jobs.enqueue(
           "beneficiaries.screen",
           { beneficiaryId, listVersionId },
           { runAt: now, dedupeKey: dedupeKey("beneficiaries.screen", beneficiaryId, listVersionId) },
@@ -55,8 +54,7 @@ export const rescreenSubjects = defineJob({
     }
     if (ids.length === BATCH) {
       const last = ids[ids.length - 1];
-      await enqueue(
-        tx,
+      await effectsOf(tx).jobs.enqueue(
         "sanctions.rescreen",
         { listVersionId, subjectType, afterId: last },
         { runAt: now, dedupeKey: `sanctions.rescreen:${listVersionId}:${subjectType}:${last}` },

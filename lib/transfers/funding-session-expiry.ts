@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { preparedOn } from "@/db/prepared";
-import { writeTogether } from "@/db/write-together";
 import type { Tx } from "@/db";
 import { fundingSessions } from "@/db/schema";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 import { retireSessionTokensStatement } from "@/lib/webviews/tokens";
 import { fundingSessionMachine, type FundingSessionStatus } from "./funding-session-state-machine";
 
@@ -12,15 +12,18 @@ import { fundingSessionMachine, type FundingSessionStatus } from "./funding-sess
  */
 export type FundingSessionRow = typeof fundingSessions.$inferSelect;
 
-/** Moves a session to a final state and retires its webview URL, in one statement (issue 26). */
+/**
+ * Moves a session to a final state and retires its webview URL, written now (a later close in the
+ * same unit, the deadline guard's, must find it closed) and together.
+ */
 export async function closeFundingSession(tx: Tx, session: FundingSessionRow, to: FundingSessionStatus, now: Date, method?: string): Promise<void> {
-  await writeTogether(tx, [
+  await effectsOf(tx).writeNow(
     tx
       .update(fundingSessions)
       .set({ state: to, completedAt: now, method: method ?? session.method })
       .where(eq(fundingSessions.id, session.id)),
     retireSessionTokensStatement(tx, session.id, now),
-  ]);
+  );
 }
 
 /** Ends the open sessions of a transfer that left funding (cancelled, expired, held). */

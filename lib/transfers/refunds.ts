@@ -7,7 +7,7 @@ import { addSeconds } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { defineJob } from "@/lib/jobs/define";
-import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+import { dedupeKey } from "@/lib/jobs/queue";
 import { refundProvider } from "@/lib/providers/refunds";
 import { businessDaysAfter } from "@/lib/delivery/estimates";
 import { lockTransfer, type TransferRow } from "./records";
@@ -107,8 +107,7 @@ export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Pro
   // console's "Refunds due" queue until an operator pays it from the bank and records it (moveRefund).
   const providerStep = refundProvider().nextStep(refund.state);
   if (providerStep) {
-    await enqueue(
-      tx,
+    await effectsOf(tx).jobs.enqueue(
       "transfers.refundStep",
       { transferId: transfer.id, from: refund.state },
       { runAt: addSeconds(now, providerStep.afterSeconds), dedupeKey: dedupeKey("transfers.refundStep", transfer.id) },
@@ -179,8 +178,7 @@ export const advanceRefund = defineJob({
     const next = (await moveRefund(tx, transfer, step.trigger, now)).state;
     const following = refundProvider().nextStep(next);
     if (following) {
-      await enqueue(
-        tx,
+      await effectsOf(tx).jobs.enqueue(
         "transfers.refundStep",
         { transferId: transfer.id, from: next },
         { runAt: addSeconds(now, following.afterSeconds), dedupeKey: dedupeKey("transfers.refundStep", transfer.id, next) },

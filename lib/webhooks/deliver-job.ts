@@ -3,13 +3,12 @@ import { z } from "zod";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { events, partners, webhookAttempts } from "@/db/schema";
-import { writeTogether } from "@/db/write-together";
 import { addSeconds, clock } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { defineJob, RetryLater } from "@/lib/jobs/define";
-import { dedupeKey, enqueue, nudgeJobStatement } from "@/lib/jobs/queue";
-import { wakeWorker } from "@/lib/jobs/wake";
+import { dedupeKey } from "@/lib/jobs/queue";
 import { logger } from "@/lib/log";
+import { effectsOf, withEffects } from "@/lib/platform/unit-of-work";
 import { postWebhook } from "./http-post";
 import { backoffWithJitter, PROBE_SCHEDULE, retryAfterSeconds } from "./retry";
 import { signingSecrets, signWebhook } from "./signing";
@@ -77,8 +76,7 @@ export const deliverWebhook = defineJob({
     }
     // The endpoint is failing: probe it on the short schedule (lib/webhooks/probe-job.ts), one
     // probe per partner (a probe already waiting keeps its start).
-    await enqueue(
-      db,
+    await effectsOf(db).jobs.enqueue(
       "webhooks.probe",
       { partnerId: partner.id, since: outcome.at.toISOString() },
       { runAt: addSeconds(outcome.at, PROBE_SCHEDULE[0]), dedupeKey: dedupeKey("webhooks.probe", partner.id) },
@@ -95,8 +93,8 @@ export const deliverWebhook = defineJob({
 
 /**
  * Settles the event and nudges the delivery of its subscription's next pending event, with the
- * attempt that settled it (if any), in one statement (issue 26: four before). The statement reads
- * one snapshot, where this event is still pending: the next is another.
+ * attempt that settled it (if any), written together (one statement). The statement reads one
+ * snapshot, where this event is still pending: the next is another.
  */
 export async function settle(
   db: Db,
@@ -116,14 +114,11 @@ export async function settle(
     .where(and(eq(events.subscriptionId, subscriptionId), eq(events.deliveryState, "pending"), ne(events.id, eventId)))
     .orderBy(events.sequence)
     .limit(1);
-  const nudged = nudgeJobStatement(db, sql`(${next})`, now);
-  const [row] = await writeTogether<{ nudged: number }>(
-    db,
-    [...(attempt ? [attempt] : []), settled, { name: "nudged", write: nudged }],
-    sql`select count(*)::int as nudged from ${sql.identifier("nudged")}`,
-  );
-  // Due now: this process's worker claims it.
-  if (row && row.nudged > 0) wakeWorker();
+  await withEffects(db, async (effects) => {
+    await effects.atCommit(...(attempt ? [attempt] : []), settled);
+    // Due now: this process's worker claims it.
+    await effects.jobs.nudge(sql`(${next})`);
+  });
 }
 
 /**

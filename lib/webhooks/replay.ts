@@ -2,8 +2,9 @@ import { and, desc, eq, gte, inArray, lte } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { customers, events, subscriptions, webhookAttempts } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
-import { dedupeKey, enqueue } from "@/lib/jobs/queue";
+import { dedupeKey } from "@/lib/jobs/queue";
 import { requireDeliverableEndpoint } from "./endpoint";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 
 /** Sends an event again (console replay): back to pending, with a new delivery job. */
 export async function replayEvent(tx: Tx, eventId: string, now: Date): Promise<void> {
@@ -15,7 +16,7 @@ export async function replayEvent(tx: Tx, eventId: string, now: Date): Promise<v
 
 async function requeue(tx: Tx, eventId: string, now: Date): Promise<void> {
   await tx.update(events).set({ deliveryState: "pending", deliveredAt: null }).where(eq(events.id, eventId));
-  await enqueue(tx, "webhooks.deliver", { eventId }, { runAt: now, dedupeKey: dedupeKey("webhooks.deliver", eventId), maxAttempts: 8 });
+  await effectsOf(tx).jobs.enqueue("webhooks.deliver", { eventId }, { runAt: now, dedupeKey: dedupeKey("webhooks.deliver", eventId), maxAttempts: 8 });
 }
 
 /** Replays every event of a partner that occurred in [from, to]; returns how many. */

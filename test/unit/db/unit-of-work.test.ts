@@ -14,7 +14,7 @@ import { auditLog, events, fundingSessions, jobs, journalEntries, partners, subs
 import { addSeconds, clock } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
 import { wakeSignal } from "@/lib/jobs/wake";
-import { runUnit, toDomainError, type UnitContext } from "@/lib/platform/unit-of-work";
+import { runUnit, toDomainError, withEffects, type UnitContext } from "@/lib/platform/unit-of-work";
 import { shapes } from "@/db/statement-shapes";
 import { freshDb } from "../../support/db";
 import { insertTestTransfer, newSubscription } from "../../support/fixtures";
@@ -358,6 +358,104 @@ describe("unit of work: effects", () => {
     );
     assert.ok(!outcome.ok && outcome.error.code === "server.unexpected");
     assert.equal(await partnerExists(id), false);
+  });
+
+  /** A job waiting an hour from now under `key` (a delivery held back behind an earlier event). */
+  async function waitingJob(key: string) {
+    const id = newId("job");
+    await db.insert(jobs).values({
+      id,
+      kind: "webhooks.deliver",
+      payload: { eventId: key },
+      state: "pending",
+      runAt: addSeconds(clock.now(), 3600),
+      dedupeKey: key,
+      maxAttempts: 8,
+      createdAt: clock.now(),
+    });
+    return async () => (await db.select().from(jobs).where(eq(jobs.id, id)))[0].runAt.getTime();
+  }
+
+  it("a nudge moves the waiting job of its key to now, at commit; the worker is woken for a job moved only", async () => {
+    const key = newId("uow_nudge");
+    const runAt = await waitingJob(key);
+    const before = await runAt();
+    let inside = 0;
+    const wakes = await wakesDuring(() =>
+      runUnit(
+        async (unit) => {
+          await unit.jobs.nudge(key);
+          inside = (await unit.tx.select().from(jobs).where(eq(jobs.dedupeKey, key)))[0].runAt.getTime();
+        },
+        { db },
+      ),
+    );
+    assert.equal(inside, before, "collected, not yet written");
+    assert.ok((await runAt()) <= clock.now().getTime(), "due now after the commit");
+    assert.equal(wakes, 1);
+    const none = await wakesDuring(() => runUnit((unit) => unit.jobs.nudge(newId("uow_none")), { db }));
+    assert.equal(none, 0, "nothing moved: nothing to wake the worker for");
+  });
+
+  it("writeNow writes at once, together: later reads of the unit see them; a rollback drops them", async () => {
+    const [a, b, c] = [newId("partner_uow"), newId("partner_uow"), newId("partner_uow")];
+    const now = clock.now();
+    const row = (id: string) => ({ id, name: `Test ${id}`, webhookUrl: null, webhookSecret: null, createdAt: now, updatedAt: now });
+    const outcome = await runUnit(
+      async (unit) => {
+        await unit.writeNow(unit.tx.insert(partners).values(row(a)), unit.tx.insert(partners).values(row(b)));
+        return (
+          await unit.tx
+            .select()
+            .from(partners)
+            .where(sql`${partners.id} in (${a}, ${b})`)
+        ).length;
+      },
+      { db },
+    );
+    assert.deepEqual(outcome, { ok: true, value: 2 });
+    assert.ok((await partnerExists(a)) && (await partnerExists(b)));
+    await runUnit(
+      async (unit) => {
+        await unit.writeNow(unit.tx.insert(partners).values(row(c)));
+        throw new DomainError("transfer.stateInvalid");
+      },
+      { db },
+    );
+    assert.equal(await partnerExists(c), false);
+  });
+
+  it("withEffects outside a unit writes its effects once the callback returns (one statement); inside one they are the unit's", async () => {
+    const key = newId("uow_with");
+    const runAt = await waitingJob(key);
+    const id = newId("partner_uow");
+    const now = clock.now();
+    let during = true;
+    const wakes = await wakesDuring(() =>
+      withEffects(db, async (effects) => {
+        await effects.atCommit(db.insert(partners).values({ id, name: "Test", webhookUrl: null, webhookSecret: null, createdAt: now, updatedAt: now }));
+        await effects.jobs.nudge(key);
+        during = await partnerExists(id);
+      }),
+    );
+    assert.equal(during, false, "nothing written while the callback runs");
+    assert.ok(await partnerExists(id));
+    assert.ok((await runAt()) <= clock.now().getTime());
+    assert.equal(wakes, 1, "a job moved: this process's worker is woken");
+    const inUnit = newId("partner_uow");
+    const outcome = await runUnit(
+      async (unit) => {
+        await withEffects(unit.tx, (effects) =>
+          effects.atCommit(
+            unit.tx.insert(partners).values({ id: inUnit, name: "Test", webhookUrl: null, webhookSecret: null, createdAt: now, updatedAt: now }),
+          ),
+        );
+        return (await unit.tx.select().from(partners).where(eq(partners.id, inUnit))).length;
+      },
+      { db },
+    );
+    assert.deepEqual(outcome, { ok: true, value: 0 }, "inside a unit: written at its commit");
+    assert.ok(await partnerExists(inUnit));
   });
 
   it("an audit entry needs an operator to act for", async () => {
