@@ -1,6 +1,6 @@
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import type { BankCreditState, QueueReason } from "@/lib/reconciliation/bank-credit-state-machine";
-import { createdAt, tstz } from "./columns";
+import { createdAt, decimalFormat, tstz } from "./columns";
 import { transfers } from "./transfers";
 
 /**
@@ -42,5 +42,12 @@ export const bankCredits = pgTable(
     resolvedAt: tstz("resolved_at"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("bank_credits_bank_reference_idx").on(t.bankReference), index("bank_credits_state_idx").on(t.state, t.createdAt)],
+  (t) => [
+    uniqueIndex("bank_credits_bank_reference_idx").on(t.bankReference),
+    index("bank_credits_state_idx").on(t.state, t.createdAt),
+    decimalFormat("bank_credits_amount_format", t.amount),
+    decimalFormat("bank_credits_applied_amount_format", t.appliedAmount),
+    decimalFormat("bank_credits_returned_amount_format", t.returnedAmount),
+    decimalFormat("bank_credits_written_off_amount_format", t.writtenOffAmount),
+  ],
 );

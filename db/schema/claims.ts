@@ -1,7 +1,7 @@
 import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import type { ClaimRefundStatus } from "@/lib/claims/refund-state-machine";
 import type { ClaimOutcome, ClaimStatus, ClaimType } from "@/lib/claims/state-machine";
-import { createdAt, tstz } from "./columns";
+import { createdAt, decimalFormat, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
 import { transfers } from "./transfers";
 
@@ -35,7 +35,11 @@ export const claims = pgTable(
     stateChangedAt: tstz("state_changed_at").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("claims_transfer_idx").on(t.transferId, t.createdAt), index("claims_state_idx").on(t.state, t.dueBy)],
+  (t) => [
+    index("claims_transfer_idx").on(t.transferId, t.createdAt),
+    index("claims_state_idx").on(t.state, t.dueBy),
+    decimalFormat("claims_resolution_amount_format", t.resolutionAmount),
+  ],
 );
 
 /** Every state a claim took, in order. */
@@ -78,5 +82,9 @@ export const claimRefunds = pgTable(
     stateChangedAt: tstz("state_changed_at").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("claim_refunds_claim_idx").on(t.claimId), index("claim_refunds_state_idx").on(t.state, t.createdAt)],
+  (t) => [
+    uniqueIndex("claim_refunds_claim_idx").on(t.claimId),
+    index("claim_refunds_state_idx").on(t.state, t.createdAt),
+    decimalFormat("claim_refunds_amount_format", t.amount),
+  ],
 );

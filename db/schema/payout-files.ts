@@ -1,6 +1,6 @@
 import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import type { PayoutAttemptState } from "@/lib/payouts/payout-attempt-state-machine";
-import { createdAt, tstz } from "./columns";
+import { createdAt, decimalFormat, tstz } from "./columns";
 import { transfers } from "./transfers";
 
 /**
@@ -25,7 +25,7 @@ export const payoutFiles = pgTable(
     writtenAt: tstz("written_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("payout_files_created_idx").on(t.createdAt)],
+  (t) => [index("payout_files_created_idx").on(t.createdAt), decimalFormat("payout_files_control_sum_format", t.controlSum)],
 );
 
 /**
@@ -52,7 +52,11 @@ export const payoutFileItems = pgTable(
     reasonCode: text("reason_code"),
     stateChangedAt: tstz("state_changed_at"),
   },
-  (t) => [uniqueIndex("payout_file_items_transfer_attempt_idx").on(t.transferId, t.attempt), index("payout_file_items_file_idx").on(t.payoutFileId)],
+  (t) => [
+    uniqueIndex("payout_file_items_transfer_attempt_idx").on(t.transferId, t.attempt),
+    index("payout_file_items_file_idx").on(t.payoutFileId),
+    decimalFormat("payout_file_items_amount_format", t.amount),
+  ],
 );
 
 /** A pain.002 transaction status applied to a transfer: a status is applied once per end-to-end id. */

@@ -1,6 +1,6 @@
 import { bigint, index, pgSequence, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { beneficiaries } from "./beneficiaries";
-import { createdAt, pricingColumns, tstz } from "./columns";
+import { createdAt, pricingChecks, pricingColumns, tstz } from "./columns";
 import { partners } from "./partners";
 import { subscriptions } from "./subscriptions";
 import type { Language } from "@/lib/i18n/language";
@@ -43,6 +43,7 @@ export const quotes = pgTable(
     // Spec 5.4: jti is globally unique and never reused.
     uniqueIndex("quotes_jti_idx").on(t.jti),
     index("quotes_subscription_idx").on(t.subscriptionId, t.createdAt),
+    ...pricingChecks("quotes", t),
   ],
 );
 

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { foreignKey, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import type { NetworkCancellationState } from "@/lib/transfers/network-cancellation-state-machine";
 import type { RefundStatus } from "@/lib/transfers/refund-state-machine";
-import { createdAt, tstz } from "./columns";
+import { createdAt, decimalFormat, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
 import { transfers } from "./transfers";
 
@@ -12,16 +12,20 @@ import { transfers } from "./transfers";
  * credit). One per currency; the XML is kept encrypted like the payout files (it holds payers'
  * whole IBANs). Built by lib/payouts/refund-file.ts with the payouts' pain.001 builder.
  */
-export const refundFiles = pgTable("refund_files", {
-  /** Also the file's MsgId and PmtInfId. */
-  id: text("id").primaryKey(),
-  currency: text("currency").notNull(),
-  transactionCount: integer("transaction_count").notNull(),
-  controlSum: text("control_sum").notNull(),
-  xmlEncrypted: text("xml_encrypted").notNull(),
-  fileName: text("file_name").notNull(),
-  createdAt: createdAt(),
-});
+export const refundFiles = pgTable(
+  "refund_files",
+  {
+    /** Also the file's MsgId and PmtInfId. */
+    id: text("id").primaryKey(),
+    currency: text("currency").notNull(),
+    transactionCount: integer("transaction_count").notNull(),
+    controlSum: text("control_sum").notNull(),
+    xmlEncrypted: text("xml_encrypted").notNull(),
+    fileName: text("file_name").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [decimalFormat("refund_files_control_sum_format", t.controlSum)],
+);
 
 /**
  * A refund of a transfer (spec 2.8 RefundDetail): at most one per transfer, created when a funded
@@ -57,7 +61,11 @@ export const refunds = pgTable(
     stateChangedAt: tstz("state_changed_at").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("refunds_transfer_idx").on(t.transferId), index("refunds_state_idx").on(t.state, t.initiatedAt)],
+  (t) => [
+    uniqueIndex("refunds_transfer_idx").on(t.transferId),
+    index("refunds_state_idx").on(t.state, t.initiatedAt),
+    decimalFormat("refunds_amount_format", t.amount),
+  ],
 );
 
 /** Every state a refund took, in order (the refund machine's moves). */

@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { beneficiaries, payoutMethods } from "./beneficiaries";
-import { createdAt, pricingColumns, tstz } from "./columns";
+import { createdAt, decimalFormat, pricingChecks, pricingColumns, tstz } from "./columns";
 import { customers } from "./customers";
 import { partners } from "./partners";
 import { quotes } from "./quotes";
@@ -74,6 +74,8 @@ export const transfers = pgTable(
     index("transfers_customer_submitted_idx").on(t.customerId, t.submittedAt),
     index("transfers_beneficiary_submitted_idx").on(t.beneficiaryId, t.submittedAt),
     index("transfers_payout_method_submitted_idx").on(t.payoutMethodId, t.submittedAt),
+    ...pricingChecks("transfers", t),
+    decimalFormat("transfers_limit_amount_format", t.limitAmount),
   ],
 );
 

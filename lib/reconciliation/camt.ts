@@ -1,7 +1,7 @@
 import { DomainError } from "@/lib/errors";
 import { isCurrencyCode } from "@/lib/money/currency";
 import { fitsMinorUnit } from "@/lib/money/format";
-import { Decimal } from "@/lib/money/decimal";
+import { Decimal, isWireDecimal } from "@/lib/money/decimal";
 import { findCreditorReference, isCreditorReference, electronicReference } from "./creditor-reference";
 import { checkXml, readXml } from "@/lib/xml/read";
 import { schemaProblems } from "./xsd";
@@ -126,13 +126,26 @@ export function parseCamt053(xml: string): ParsedStatement {
 
 /** An amount element (`<Amt Ccy="EUR">10.00</Amt>`) as ISO 4217 money in whole minor units, else a refusal. */
 function moneyOf(amt: unknown, where: string): { amount: string; currency: string } {
-  const amount = str(amt) ?? "";
+  const written = str(amt) ?? "";
+  const amount = plainDecimal(written.trim());
   const currency = str(obj(amt)["@Ccy"]) ?? "";
   // The schema allows five decimals and any three letters; money here is ISO 4217 in whole minor units.
-  if (!isCurrencyCode(currency) || !fitsMinorUnit(new Decimal(amount), currency)) {
-    throw invalid(`${where}: ${amount} ${currency} is not an amount in whole minor units of an ISO 4217 currency.`);
+  if (!isCurrencyCode(currency) || !isWireDecimal(amount) || !fitsMinorUnit(new Decimal(amount), currency)) {
+    throw invalid(`${where}: ${written} ${currency} is not an amount in whole minor units of an ISO 4217 currency.`);
   }
   return { amount, currency };
+}
+
+/**
+ * An xs:decimal as the statement wrote it, its digits kept, in the one form amounts are stored in
+ * (the amount columns' CHECK, db/schema/columns.ts): no plus sign, no leading zero, no bare point
+ * ("+010.50" -> "10.50", ".5" -> "0.5", "10." -> "10"). A minus sign stays (and is refused).
+ */
+export function plainDecimal(text: string): string {
+  const m = /^\+?(\d*)(?:\.(\d*))?$/.exec(text);
+  if (!m || (m[1] === "" && !m[2])) return text;
+  const whole = m[1].replace(/^0+(?=\d)/, "") || "0";
+  return m[2] ? `${whole}.${m[2]}` : whole;
 }
 
 /** The amount of one transaction of a batch: its Amt, else AmtDtls/TxAmt, else AmtDtls/InstdAmt. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { DomainError } from "@/lib/errors";
-import { parseCamt053, readCamt053 } from "@/lib/reconciliation/camt";
+import { parseCamt053, plainDecimal, readCamt053 } from "@/lib/reconciliation/camt";
 import { schemaProblems } from "@/lib/reconciliation/xsd";
 import { camt053 } from "../../support/camt053";
 
@@ -47,6 +47,22 @@ describe("camt.053.001.08 statements", () => {
     assert.equal(parsed.credits[0].payerName, "Maria Payer");
     assert.equal(parsed.credits[0].payerAccount, "FR****0189", "the payer's IBAN is masked");
     assert.equal(parsed.credits[0].bookingDate, "2026-11-20");
+  });
+
+  test("an amount in another xs:decimal form is read in the amount columns' one form, its digits kept", async () => {
+    const parsed = await readCamt053(
+      camt053([
+        { bankReference: "B1", amount: "+010.50", currency: "EUR" },
+        { bankReference: "B2", amount: ".5", currency: "EUR" },
+        { bankReference: "B3", amount: "10.", currency: "EUR" },
+        { bankReference: "B4", amount: "0.10", currency: "EUR" },
+      ]),
+    );
+    assert.deepEqual(
+      parsed.credits.map((c) => c.amount),
+      ["10.50", "0.5", "10", "0.10"],
+    );
+    assert.deepEqual(["+1", "007", "1.", ".25", "12.340", "-0.00", "abc"].map(plainDecimal), ["1", "7", "1", "0.25", "12.340", "-0.00", "abc"]);
   });
 
   test("not XML, another message, or a schema violation: validation.bodyMalformed with the problems", async () => {

@@ -1,0 +1,23 @@
+ALTER TABLE "quotes" ADD CONSTRAINT "quotes_origin_amount_format" CHECK ("quotes"."origin_amount" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "quotes" ADD CONSTRAINT "quotes_destination_amount_format" CHECK ("quotes"."destination_amount" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "quotes" ADD CONSTRAINT "quotes_fx_rate_format" CHECK ("quotes"."fx_rate" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "quotes" ADD CONSTRAINT "quotes_principal_fee_format" CHECK ("quotes"."principal_fee" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "quotes" ADD CONSTRAINT "quotes_partner_fee_format" CHECK ("quotes"."partner_fee" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "quotes" ADD CONSTRAINT "quotes_total_customer_cost_format" CHECK ("quotes"."total_customer_cost" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "transfers" ADD CONSTRAINT "transfers_origin_amount_format" CHECK ("transfers"."origin_amount" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "transfers" ADD CONSTRAINT "transfers_destination_amount_format" CHECK ("transfers"."destination_amount" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "transfers" ADD CONSTRAINT "transfers_fx_rate_format" CHECK ("transfers"."fx_rate" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "transfers" ADD CONSTRAINT "transfers_principal_fee_format" CHECK ("transfers"."principal_fee" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "transfers" ADD CONSTRAINT "transfers_partner_fee_format" CHECK ("transfers"."partner_fee" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "transfers" ADD CONSTRAINT "transfers_total_customer_cost_format" CHECK ("transfers"."total_customer_cost" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "transfers" ADD CONSTRAINT "transfers_limit_amount_format" CHECK ("transfers"."limit_amount" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "bank_credits" ADD CONSTRAINT "bank_credits_amount_format" CHECK ("bank_credits"."amount" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "bank_credits" ADD CONSTRAINT "bank_credits_applied_amount_format" CHECK ("bank_credits"."applied_amount" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "bank_credits" ADD CONSTRAINT "bank_credits_returned_amount_format" CHECK ("bank_credits"."returned_amount" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "bank_credits" ADD CONSTRAINT "bank_credits_written_off_amount_format" CHECK ("bank_credits"."written_off_amount" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "payout_file_items" ADD CONSTRAINT "payout_file_items_amount_format" CHECK ("payout_file_items"."amount" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "payout_files" ADD CONSTRAINT "payout_files_control_sum_format" CHECK ("payout_files"."control_sum" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "refund_files" ADD CONSTRAINT "refund_files_control_sum_format" CHECK ("refund_files"."control_sum" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "refunds" ADD CONSTRAINT "refunds_amount_format" CHECK ("refunds"."amount" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "claim_refunds" ADD CONSTRAINT "claim_refunds_amount_format" CHECK ("claim_refunds"."amount" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');--> statement-breakpoint
+ALTER TABLE "claims" ADD CONSTRAINT "claims_resolution_amount_format" CHECK ("claims"."resolution_amount" ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$');
