@@ -4,11 +4,13 @@
  * client's, the device assertion is its deviceAssertion. Prints each step and exits non-zero on
  * any surprise.
  *   BASE_URL (default http://localhost:3000), PARTNER_KEY (default sandbox-demo-key)
- * The journey bench (bench/journey.ts) reuses registerAndOnboard, registerDevice and deviceAssertion.
+ * The onboarding (customer and beneficiary) is scripts/lib/onboarding.ts, shared with the benchmarks
+ * and the tests; the benchmarks (bench/lib/partner.ts) reuse registerDevice and deviceAssertion.
  */
 import { randomUUID } from "node:crypto";
 import { CompactSign, compactVerify, createRemoteJWKSet, exportJWK, generateKeyPair } from "jose";
 import { createRemitClient, deviceAssertion as clientDeviceAssertion, type RemitClient } from "@remit-core/client";
+import { httpCaller, onboardCustomer, validBeneficiary } from "./lib/onboarding";
 
 const BASE = (process.env.BASE_URL ?? "http://localhost:3000").replace(/\/$/, "");
 const KEY = process.env.PARTNER_KEY ?? "sandbox-demo-key";
@@ -41,41 +43,9 @@ async function poll<T>(what: string, read: () => Promise<T>, done: (v: T) => boo
   }
 }
 
+/** A customer onboarded (registered, profile in, KYC approved, VALID): scripts/lib/onboarding.ts, the steps printed. */
 export async function registerAndOnboard(email = `demo.${randomUUID().slice(0, 8)}@example.com`) {
-  const anon = clientFor();
-  const start = await ok(anon.POST("/v1/auth/register/start", { body: { identifier: email } }));
-  const { otp } = await ok(anon.GET("/v1/sandbox/otp", { params: { query: { identifier: email } } }));
-  await ok(anon.POST("/v1/auth/register/verify-otp", { body: { registrationId: start.registrationId, otp: otp! } }));
-  const tokens = await ok(
-    anon.POST("/v1/auth/register/set-password", { body: { registrationId: start.registrationId, password: "correct horse battery staple" } }),
-    201,
-  );
-  step("registered", email);
-  const token = tokens.accessToken;
-  const api = clientFor(token);
-  await ok(
-    api.POST("/v1/core/profile", {
-      body: {
-        firstName: "Ana",
-        lastName: "García",
-        dateOfBirth: "1988-03-14",
-        nationality: "MEX",
-        residenceCountry: "USA",
-        residenceAddress: { addressLine1: "100 Congress Ave", city: "Austin", region: "TX", postalCode: "78701", country: "USA" },
-      },
-    }),
-  );
-  step("profile submitted");
-  const kyc = await ok(api.POST("/v1/core/kyc-sessions", {}));
-  await ok(
-    api.POST("/v1/sandbox/kyc-sessions/{kycSessionId}/complete", { params: { path: { kycSessionId: kyc.kycSessionId } }, body: { outcome: "APPROVED" } }),
-  );
-  const profile = await poll(
-    "customer VALID",
-    () => ok(api.GET("/v1/core/profile")),
-    (p) => p.status === "VALID",
-  );
-  step("KYC approved", `status ${profile.status}, kycStatus ${profile.kycStatus}`);
+  const { token } = await onboardCustomer(httpCaller(BASE, KEY), { identifier: email, onStep: step });
   return { token, email };
 }
 
@@ -176,25 +146,7 @@ async function main() {
   const { token } = await registerAndOnboard();
   const device = await registerDevice(token);
   const api = clientFor(token);
-  const beneficiary = await ok(
-    api.POST("/v1/core/beneficiaries", {
-      body: {
-        firstName: "Lucía",
-        lastName: "Hernández",
-        dateOfBirth: "1991-06-21",
-        nationality: "MEX",
-        countryOfResidence: "MEX",
-        relationshipToCustomer: "FAMILY",
-      },
-    }),
-    202,
-  );
-  const screened = await poll(
-    "beneficiary screening",
-    () => ok(api.GET("/v1/core/beneficiaries/{beneficiaryId}", { params: { path: { beneficiaryId: beneficiary.beneficiaryId } } })),
-    (b) => b.state !== "PENDING",
-  );
-  if (screened.state !== "VALID") throw new Surprise(`beneficiary ${screened.state}`);
+  const beneficiary = { beneficiaryId: await validBeneficiary(httpCaller(BASE, KEY), token) };
   step("beneficiary VALID", beneficiary.beneficiaryId);
   const transferId = await quoteAndAccept(token, beneficiary.beneficiaryId);
   const final = await completeTransfer(token, device, transferId, beneficiary.beneficiaryId);

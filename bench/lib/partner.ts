@@ -1,9 +1,11 @@
 /**
- * A partner's HTTP calls for the benchmarks: customers onboarded through the public API (the
- * scripts/demo.ts steps), each with a device and a VALID beneficiary, and a timed call helper.
+ * A partner's HTTP calls for the benchmarks: customers onboarded through the public API
+ * (scripts/lib/onboarding.ts, as the demo and the tests do), each with a device (scripts/demo.ts)
+ * and a VALID beneficiary, and a timed call helper.
  */
 import { randomUUID } from "node:crypto";
 import { deviceAssertion as clientDeviceAssertion } from "@remit-core/client";
+import { httpCaller, onboardCustomer, validBeneficiary } from "../../scripts/lib/onboarding";
 
 export const KEY = "sandbox-demo-key";
 
@@ -62,7 +64,6 @@ export async function pooled<I, O>(items: I[], limit: number, work: (item: I, i:
 export async function onboardCustomers(baseUrl: string, count: number): Promise<Customer[]> {
   process.env.BASE_URL = baseUrl;
   const demo = await import("../../scripts/demo");
-  const call = caller(baseUrl);
   const log = console.log;
   console.log = () => {};
   try {
@@ -81,30 +82,10 @@ export async function onboardCustomers(baseUrl: string, count: number): Promise<
   }
 
   async function onboardOne(): Promise<Customer> {
-    {
-      const { token } = await demo.registerAndOnboard(`bench.${randomUUID().slice(0, 12)}@example.com`);
-      const device = await demo.registerDevice(token);
-      const ben = await call(
-        "POST",
-        "/v1/core/beneficiaries",
-        token,
-        {
-          firstName: "Lucía",
-          lastName: "Hernández",
-          dateOfBirth: "1991-06-21",
-          nationality: "MEX",
-          countryOfResidence: "MEX",
-          relationshipToCustomer: "FAMILY",
-        },
-        202,
-      );
-      for (;;) {
-        const b = await call("GET", `/v1/core/beneficiaries/${ben.beneficiaryId}`, token);
-        if (b.state === "VALID") break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return { token, device, beneficiaryId: ben.beneficiaryId as string };
-    }
+    const partner = httpCaller(baseUrl, KEY);
+    const { token } = await onboardCustomer(partner, { identifier: `bench.${randomUUID().slice(0, 12)}@example.com` });
+    const device = await demo.registerDevice(token);
+    return { token, device, beneficiaryId: await validBeneficiary(partner, token) };
   }
 }
 

@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from "node:crypto";
-import { call, registerCustomer } from "../../test/integration/support";
+import { onboardCustomer } from "../../scripts/lib/onboarding";
+import { call, uniqueEmail } from "../../test/integration/support";
 
 /** Random Latin letters: profile names are matched for identity resolution, so each run uses new ones. */
 function letters(n: number): string {
@@ -32,10 +33,8 @@ export interface KycSession {
 
 /** A registered customer with a submitted profile (status PENDING, KYC required). */
 export async function customerWithProfile(): Promise<{ accessToken: string }> {
-  const { tokens } = await registerCustomer();
-  const profile = await call("POST", "/v1/core/profile", { token: tokens.accessToken, body: validProfile(), idempotencyKey: randomUUID() });
-  if (profile.status !== 200) throw new Error(`POST /v1/core/profile: ${profile.status} ${profile.text}`);
-  return { accessToken: tokens.accessToken };
+  const { token } = await onboardCustomer(call, { identifier: uniqueEmail(), profile: validProfile(), kyc: false });
+  return { accessToken: token };
 }
 
 export async function createKycSession(accessToken: string): Promise<KycSession> {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { registerCustomer as registerThrough, type Tokens } from "../../../scripts/lib/onboarding";
 import { checkAgainstContract } from "./contract-check";
 
 /** HTTP client for integration tests: talks to the real app started by scripts/test.mjs. */
@@ -59,12 +60,7 @@ export async function latestOtp(identifier: string, key = PARTNER_KEY): Promise<
   return res.body.otp;
 }
 
-export interface Tokens {
-  accessToken: string;
-  refreshToken: string;
-  subscriptionId: string;
-  nextStep: string;
-}
+export type { Tokens };
 
 /** Registers a new customer through the public Auth API (of the partner owning `key`) and returns its tokens. */
 export async function registerCustomer(
@@ -72,14 +68,7 @@ export async function registerCustomer(
   password = PASSWORD,
   key = PARTNER_KEY,
 ): Promise<{ identifier: string; password: string; tokens: Tokens }> {
-  const start = await call("POST", "/v1/auth/register/start", { key, body: { identifier } });
-  if (start.status !== 200) throw new Error(`register/start: ${start.text}`);
-  const otp = await latestOtp(identifier, key);
-  const verify = await call("POST", "/v1/auth/register/verify-otp", { key, body: { registrationId: start.body.registrationId, otp } });
-  if (verify.status !== 200) throw new Error(`verify-otp: ${verify.text}`);
-  const done = await call("POST", "/v1/auth/register/set-password", { key, body: { registrationId: start.body.registrationId, password } });
-  if (done.status !== 201) throw new Error(`set-password: ${done.text}`);
-  return { identifier, password, tokens: done.body };
+  return registerThrough((method, path, opts) => call(method, path, { ...opts, key }), identifier, password);
 }
 
 export async function loginCustomer(identifier: string, password = PASSWORD): Promise<CallResult> {

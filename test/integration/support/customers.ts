@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { randomInt } from "node:crypto";
-import { call, eventually, loginCustomer, registerCustomer, type CallResult } from "./client";
+import { onboardCustomer } from "../../../scripts/lib/onboarding";
+import { call, eventually, loginCustomer, PASSWORD, registerCustomer, uniqueEmail, type CallResult } from "./client";
 
 /** Polling budget for asynchronous steps (screening 1 s, KYC decision jobs) on a busy machine. */
 export const POLL_MS = 30_000;
@@ -137,10 +138,7 @@ export async function awaitStatus(c: { token: string }, status: string, kycStatu
 
 /** A customer with a USA profile (overrides applied; a full profile replaces it), KYC approved, in `status`. */
 export async function onboardedCustomer(profile: Partial<ProfileBody> = {}, status: "VALID" | "MONITORED" = "VALID"): Promise<Customer> {
-  const c = await pendingCustomer(profile);
-  await decideKyc(c, "APPROVED");
-  await awaitStatus(c, status);
-  return c;
+  return onboardCustomer(call, { identifier: uniqueEmail(), password: PASSWORD, profile: usaProfile(profile), status, timeoutMs: POLL_MS });
 }
 
 /** An onboarded customer stepped up to tier 2 (an ENHANCED KYC session approved: issue 23), for transfers above tier 1's 2,999 USD a day. */
