@@ -2,7 +2,7 @@ import { and, asc, eq, gt, isNotNull } from "drizzle-orm";
 import { z } from "zod";
 import { customers, loginIdentifiers } from "@/db/schema";
 import { defineJob } from "@/lib/jobs/define";
-import { enqueue } from "@/lib/jobs/queue";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 import { customerAddressKey, identifierMatchKey } from "./normal-form";
 
 /** Rows per run: one batch is locked and rewritten, then the next batch is enqueued. */
@@ -54,7 +54,7 @@ export const backfillNormalForms = defineJob({
           ? { table: "login_identifiers" as const, afterId: null }
           : null;
     if (next)
-      await enqueue(tx, "identifiers.backfillNormalForms", next, {
+      await effectsOf(tx).jobs.enqueue("identifiers.backfillNormalForms", next, {
         runAt: now,
         dedupeKey: `identifiers.backfillNormalForms:${next.table}:${next.afterId ?? "start"}`,
       });
