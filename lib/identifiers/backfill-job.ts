@@ -12,7 +12,7 @@ const BATCH = 200;
  * Fills (or refreshes, after a change of the word tables) the stored normal forms: customers'
  * address keys, then login identifiers' match keys. One locked batch per run, in id order; a key is
  * rewritten only where it differs, so a repeated batch changes nothing. Derived data: updatedAt
- * stays. Started by migration 0037.
+ * stays. Started by migration 0035.
  */
 export const backfillNormalForms = defineJob({
   kind: "identifiers.backfillNormalForms",

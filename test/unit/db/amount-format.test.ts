@@ -1,5 +1,5 @@
 /**
- * Amount columns keep their text form, and the database keeps their format (migration 0035,
+ * Amount columns keep their text form, and the database keeps their format (migration 0037,
  * db/schema/columns.ts decimalFormat): an unsigned decimal with no exponent, sign or leading zero,
  * as lib/money writes them. On PGlite, or PostgreSQL with TEST_DB_URL: a malformed amount is
  * refused, a well-formed one (or NULL) is written, and every amount column has its check.

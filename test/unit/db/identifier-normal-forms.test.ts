@@ -1,5 +1,5 @@
 /**
- * The stored normal forms (migration 0037): written when a profile is submitted and a subscription
+ * The stored normal forms (migration 0035): written when a profile is submitted and a subscription
  * opened, filled for rows stored before by identifiers.backfillNormalForms, and read by the
  * console's customer search and its list of customers sharing an identifier. On PGlite, and on
  * PostgreSQL with TEST_DATABASE_URL.
@@ -28,7 +28,7 @@ test("rows stored before the keys are filled by the backfill walk (customers, th
   const { backfillNormalForms } = await import("@/lib/identifiers/backfill-job");
   const local = newId("old").slice(-8);
   const a = await registeredSender({ identifier: `Old.${local}@gmail.com`, address: { addressLine1: `7 ${local} Avenue`, postalCode: "78701" } });
-  // As a row written before migration 0037: no keys.
+  // As a row written before migration 0035: no keys.
   await db.update(customers).set({ addressKey: null }).where(eq(customers.id, a.customerId));
   await db.update(loginIdentifiers).set({ matchKey: null }).where(eq(loginIdentifiers.subscriptionId, a.subscriptionId));
   const [stored] = await db.select().from(loginIdentifiers).where(eq(loginIdentifiers.subscriptionId, a.subscriptionId));
