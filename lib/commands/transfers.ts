@@ -24,6 +24,17 @@ const transferInput = z.object({ transferId: z.string().min(1) });
 const onTransfer = (p: { transferId: string }) => ({ type: "transfer", id: p.transferId });
 const lockTransfer = (p: { transferId: string }) => ({ transfer: p.transferId });
 
+/** What a command that moved a transfer did: its audit entry (state before and after) and the operator's notice. */
+function transferMoved(row: TransferRow, after: { state: string }, withPrior = false) {
+  return {
+    targetType: "transfer",
+    targetId: row.id,
+    before: withPrior ? { state: row.state, priorState: row.priorState } : { state: row.state },
+    after: { state: after.state },
+    notice: `Transfer ${row.id} is now ${after.state}.`,
+  };
+}
+
 export async function transferOf(tx: Tx, transferId: string): Promise<TransferRow> {
   const [row] = await tx.select().from(transfers).where(eq(transfers.id, transferId));
   if (!row) throw notFound("transfer");
@@ -101,14 +112,7 @@ export const approveReview = command({
     };
   },
   run: async ({ tx, now, locked: { transfer: row } }) => {
-    const after = await reviewTransfer(tx, row, "APPROVE", now);
-    return {
-      targetType: "transfer",
-      targetId: row.id,
-      before: { state: row.state },
-      after: { state: after.state },
-      notice: `Transfer ${row.id} is now ${after.state}.`,
-    };
+    return transferMoved(row, await reviewTransfer(tx, row, "APPROVE", now));
   },
 });
 
@@ -120,14 +124,7 @@ export const rejectReview = command({
   subject: onTransfer,
   locks: lockTransfer,
   run: async ({ tx, now, locked: { transfer: row } }) => {
-    const after = await reviewTransfer(tx, row, "REJECT", now);
-    return {
-      targetType: "transfer",
-      targetId: row.id,
-      before: { state: row.state },
-      after: { state: after.state },
-      notice: `Transfer ${row.id} is now ${after.state}.`,
-    };
+    return transferMoved(row, await reviewTransfer(tx, row, "REJECT", now));
   },
 });
 
@@ -173,14 +170,7 @@ export const releaseHold = command({
   },
   run: async ({ tx, now, locked: { transfer: row } }) => {
     await refuseIfHeldForScreening(tx, row); // a case opened since it was proposed
-    const after = await releaseTransfer(tx, row, "RESTORE", now);
-    return {
-      targetType: "transfer",
-      targetId: row.id,
-      before: { state: row.state, priorState: row.priorState },
-      after: { state: after.state },
-      notice: `Transfer ${row.id} is now ${after.state}.`,
-    };
+    return transferMoved(row, await releaseTransfer(tx, row, "RESTORE", now), true);
   },
 });
 
@@ -192,14 +182,7 @@ export const rejectHold = command({
   subject: onTransfer,
   locks: lockTransfer,
   run: async ({ tx, now, locked: { transfer: row } }) => {
-    const after = await rejectHeldTransfer(tx, row, now);
-    return {
-      targetType: "transfer",
-      targetId: row.id,
-      before: { state: row.state, priorState: row.priorState },
-      after: { state: after.state },
-      notice: `Transfer ${row.id} is now ${after.state}.`,
-    };
+    return transferMoved(row, await rejectHeldTransfer(tx, row, now), true);
   },
 });
 
