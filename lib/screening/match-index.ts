@@ -80,6 +80,8 @@ export interface MatchIndex {
   offsets: Int32Array;
   /** Word id → the set of its letters as bits (a-z, 0-9 folded in), the first and cheapest bound. */
   masks: Int32Array;
+  /** Word id → the set of its letters written twice or more, as bits: with `masks`, a tighter bound on common letters (commonBound). */
+  repeats: Int32Array;
   /** Word length → the ids of the words of that length. */
   byLength: Int32Array[];
   /** Word length → the ids of the words that are only ever two listed words joined ("caroquintero"): compared by spelling only. */
@@ -193,24 +195,27 @@ function editBudget(a: number, b: number): number {
   return n >= 8 ? 2 : n >= 6 ? 1 : 0;
 }
 
+// Scratch rows of editDistance (called for thousands of word pairs per cold screening: no arrays allocated per call).
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
 /** Optimal string alignment distance (Damerau-Levenshtein without repeated edits of a substring), stopping past `max`. */
 function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  if (b.length >= rows[0].length) rows = rows.map(() => new Int32Array(2 * b.length + 2));
+  let [prev2, prev, row] = rows;
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const row = [i];
+    row[0] = i;
     let best = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
-      row.push(d);
+      row[j] = d;
       if (d < best) best = d;
     }
     if (best > max) return max + 1;
-    prev2 = prev;
-    prev = row;
+    [prev2, prev, row] = [prev, row, prev2];
   }
   return prev[b.length];
 }
@@ -278,6 +283,7 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
     }
   });
   const masks = Int32Array.from(vocabulary, letterMask);
+  const repeats = Int32Array.from(vocabulary, repeatMask);
   // Words only ever two listed words joined pair only as a spelling of them (joinedPair): the scan
   // by Jaro-Winkler skips them, the cheaper scan by edit budget finds them.
   const single = new Uint8Array(vocabulary.length);
@@ -311,6 +317,7 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
     text,
     offsets,
     masks,
+    repeats,
     byLength,
     joinedByLength,
     sounds,
@@ -348,6 +355,29 @@ function letterMask(word: string): number {
   return mask;
 }
 
+/** The letters (folded as letterMask) a word has twice or more, as bits. */
+function repeatMask(word: string): number {
+  let once = 0;
+  let twice = 0;
+  for (let i = 0; i < word.length; i++) {
+    const bit = 1 << (word.charCodeAt(i) % 32);
+    twice |= once & bit;
+    once |= bit;
+  }
+  return twice;
+}
+
+/**
+ * At most how many letters two words have in common (counted with repeats, as the scans count
+ * them), from their letter masks and repeat masks alone: per letter, min(a, b) is one if both have
+ * it, one more if both have it twice, plus what either has beyond two. Lets the scans skip most
+ * words without reading their letters.
+ */
+function commonBound(qmask: number, qrepeats: number, qn: number, wmask: number, wrepeats: number, wn: number): number {
+  const beyondTwo = Math.min(qn - bits(qmask) - bits(qrepeats), wn - bits(wmask) - bits(wrepeats));
+  return bits(qmask & wmask) + bits(qrepeats & wrepeats) + beyondTwo;
+}
+
 function bits(v: number): number {
   v -= (v >>> 1) & 0x55555555;
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
@@ -382,8 +412,9 @@ function similarWords(index: MatchIndex, q: string): Map<number, number> {
   const qn = q.length;
   const code = sound(q);
   for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127]++;
-  const { vocabulary, text, offsets, masks, byLength } = index;
+  const { vocabulary, text, offsets, masks, repeats, byLength } = index;
   const qmask = letterMask(q);
+  const qrepeats = repeatMask(q);
   // Only the lengths the matcher compares at all: words far longer or shorter are other names.
   for (let wn = 2; wn < byLength.length; wn++) {
     if (Math.abs(qn - wn) > Math.max(2, Math.floor(Math.min(qn, wn) / 2))) continue;
@@ -392,10 +423,9 @@ function similarWords(index: MatchIndex, q: string): Map<number, number> {
     const budget = editBudget(qn, wn);
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k];
-      // Each letter one word has and the other lacks leaves at least one letter of it unmatched;
-      // with the largest prefix boost, WORD_MIN needs (m / |q| + m / |w| + 1) / 3 >= 2/3.
-      const wmask = masks[id];
-      const bound = Math.min(wn - bits(wmask & ~qmask), qn - bits(qmask & ~wmask)) * ratio;
+      // At most commonBound letters in common; with the largest prefix boost, WORD_MIN needs
+      // (m / |q| + m / |w| + 1) / 3 >= 2/3.
+      const bound = commonBound(qmask, qrepeats, qn, masks[id], repeats[id], wn) * ratio;
       if (bound < 1 || id === same) continue;
       // The Jaro-Winkler boost is 0.1 per letter of common prefix (at most 4): with a prefix of p
       // letters, WORD_MIN needs Jaro of at least (WORD_MIN - 0.1 p) / (1 - 0.1 p).
@@ -470,9 +500,8 @@ function joinedWords(index: MatchIndex, q: string): Map<number, number> {
   const qn = q.length;
   if (editBudget(qn, qn) === 0) return found;
   for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127]++;
-  const qmask = letterMask(q);
-  withinBudget(index, q, qmask, index.byLength, found);
-  withinBudget(index, q, qmask, index.joinedByLength, found);
+  withinBudget(index, q, letterMask(q), index.byLength, found);
+  withinBudget(index, q, letterMask(q), index.joinedByLength, found);
   for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127] = 0;
   return found;
 }
@@ -486,6 +515,7 @@ function withinBudget(index: MatchIndex, q: string, qmask: number, buckets: Int3
   const qn = q.length;
   const budget = editBudget(qn, qn);
   if (budget === 0) return;
+  const qrepeats = repeatMask(q);
   for (let wn = Math.max(2, qn - budget); wn <= qn + budget && wn < buckets.length; wn++) {
     const allowed = editBudget(qn, wn);
     if (allowed === 0) continue;
@@ -493,7 +523,9 @@ function withinBudget(index: MatchIndex, q: string, qmask: number, buckets: Int3
     const ids = buckets[wn];
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k];
-      if (found.has(id) || bits(index.masks[id] & ~qmask) > budget) continue;
+      // The cheap bounds first, the lookup in `found` only for the few words that pass them.
+      const wmask = index.masks[id];
+      if (bits(wmask & ~qmask) > budget || commonBound(qmask, qrepeats, qn, wmask, index.repeats[id], wn) < need || found.has(id)) continue;
       const o = index.offsets[id];
       let common = 0;
       for (let i = o; i < o + wn; i++) {
