@@ -15,7 +15,7 @@ export type RemediationHint =
   | "register_device"
   | "select_different_beneficiary"
   | "await_beneficiary_verification"
-  /** Ours (issue 23): a rolling limit was reached; source-of-funds evidence (ENHANCED KYC) raises it. */
+  /** Ours: a rolling limit was reached; source-of-funds evidence (ENHANCED KYC) raises it. */
   | "provide_source_of_funds";
 
 /**
@@ -56,12 +56,12 @@ export const ERROR_STATUS = {
   "subscription.closed": 403,
   "beneficiary.stateInsufficient": 403,
   "beneficiary.stateBlocking": 403,
-  // 403 (ours, issue 22): console: the author of a rule set may not activate it (a second operator does)
+  // 403 (ours): console: the author of a rule set may not activate it (a second operator does)
   "ruleSet.authorMayNotActivate": 403,
   // 404: *.notFound (also for another customer's resource)
   "apiKey.notFound": 404,
   "bankCredit.notFound": 404,
-  // 404 (ours, issue 24): console: no such manual journal or statement balance
+  // 404 (ours): console: no such manual journal or statement balance
   "journal.notFound": 404,
   "statementBalance.notFound": 404,
   "beneficiary.notFound": 404,
@@ -78,16 +78,16 @@ export const ERROR_STATUS = {
   "route.notFound": 404,
   "subscription.notFound": 404,
   "transfer.notFound": 404,
-  // 404 (ours, issue 19): console only
+  // 404 (ours): console only
   "screeningCase.notFound": 404,
-  // 404 (ours, issue 22): console only
+  // 404 (ours): console only
   "complianceCase.notFound": 404,
   "suspiciousActivityReport.notFound": 404,
   "riskFlag.notFound": 404,
-  // 404 (ours, issue 23): console only
+  // 404 (ours): console only
   "proposal.notFound": 404,
   "ruleSet.notFound": 404,
-  // 404 (ours, issue 25): an error claim of another transfer, or none such (console)
+  // 404 (ours): an error claim of another transfer, or none such (console)
   "claim.notFound": 404,
   // 405 (ours): wrong method, with Allow
   "route.methodNotAllowed": 405,
@@ -105,41 +105,41 @@ export const ERROR_STATUS = {
   "funding.sessionStateInvalid": 409,
   "refund.stateInvalid": 409,
   "webhookEndpoint.stateInvalid": 409,
-  // 409 (ours, issue 12): a bank credit already resolved; bank transfer for a currency the collection account does not take
+  // 409 (ours): a bank credit already resolved; bank transfer for a currency the collection account does not take
   "bankCredit.stateInvalid": 409,
-  // 409 (ours, issue 19): console: a screening case already decided
+  // 409 (ours): console: a screening case already decided
   "screeningCase.stateInvalid": 409,
-  // 409 (ours, issue 35): console: a hold a screening case owns resolved outside it; a release
+  // 409 (ours): console: a hold a screening case owns resolved outside it; a release
   // under licence of a transfer with no money in blocked:sanctions (or of a case not confirmed)
   "screeningCase.holdsTransfer": 409,
   "screeningCase.nothingBlocked": 409,
-  // 409 (ours, issue 22): console: a compliance case or a suspicious-activity report already moved on,
+  // 409 (ours): console: a compliance case or a suspicious-activity report already moved on,
   // a risk flag already cleared
   "complianceCase.stateInvalid": 409,
   "suspiciousActivityReport.stateInvalid": 409,
   "riskFlag.stateInvalid": 409,
-  // 409 (ours, issue 23): console: a proposal already decided or lapsed, one already open for the
+  // 409 (ours): console: a proposal already decided or lapsed, one already open for the
   // same action and subject; 403: its author (or an operator without the action's role) approving it
   "proposal.stateInvalid": 409,
   "proposal.duplicate": 409,
   "proposal.selfApproval": 403,
   "proposal.roleInsufficient": 403,
-  // 409 (ours, issue 22): console: a rule set moved out of the state the action needs
+  // 409 (ours): console: a rule set moved out of the state the action needs
   "ruleSet.stateInvalid": 409,
-  // 409 (ours, issue 24): console: a posting dated in a closed month; a period, manual journal or
+  // 409 (ours): console: a posting dated in a closed month; a period, manual journal or
   // statement difference already moved
   "ledger.periodClosed": 409,
   "ledgerPeriod.stateInvalid": 409,
-  // 409 (ours, issue 36): console: closing the running month (one that has not ended)
+  // 409 (ours): console: closing the running month (one that has not ended)
   "ledgerPeriod.notEnded": 409,
   "journal.stateInvalid": 409,
   "reconciliation.stateInvalid": 409,
-  // 409 (ours, issue 24 review): a partner-fee payment above what the partner is owed in that currency
+  // 409 (ours): a partner-fee payment above what the partner is owed in that currency
   "ledger.partnerFeesExceeded": 409,
   "funding.methodUnavailable": 409,
-  // 409 (ours, issue 25): console: a claim already resolved
+  // 409 (ours): console: a claim already resolved
   "claim.stateInvalid": 409,
-  // 409 (ours, issue 36): a claim of that type already unresolved on the transfer
+  // 409 (ours): a claim of that type already unresolved on the transfer
   "claim.alreadyOpen": 409,
   // 410
   "transfer.quoteExpired": 410,
@@ -153,7 +153,7 @@ export const ERROR_STATUS = {
   "validation.bodyTooLarge": 413,
   // 415
   "validation.contentTypeUnsupported": 415,
-  // 431 (ours, issue 20): request headers over Node's 16 KiB limit, answered by lib/http/request-guard.ts
+  // 431 (ours): request headers over Node's 16 KiB limit, answered by lib/http/request-guard.ts
   "validation.headersTooLarge": 431,
   // 422: quote.* at create and accept (quote.corridorUnavailable is ours), device.assertionInvalid
   "quote.invalid": [422, 409],
@@ -165,9 +165,9 @@ export const ERROR_STATUS = {
   "quote.amountChanged": 422,
   "quote.corridorUnavailable": 422,
   "device.assertionInvalid": 422,
-  // 422 (ours, issue 25): an error claim more than 180 days after the date available
+  // 422 (ours): an error claim more than 180 days after the date available
   "claim.windowClosed": 422,
-  // 422 (ours, issue 23): the accept would take the customer over a rolling limit of their tier
+  // 422 (ours): the accept would take the customer over a rolling limit of their tier
   "customer.limitExceeded": 422,
   // 429
   "auth.rateLimited": 429,

@@ -11,7 +11,7 @@ import { checkSession, tokenError } from "./access-tokens";
 import type { CustomerContext } from "./customer-context";
 
 /**
- * The request's caller in one round trip (issue 13): the subscription key's partner, and for
+ * The request's caller in one round trip: the subscription key's partner, and for
  * customer routes the bearer token's session, subscription and the customer's gate fields, as one
  * prepared statement. Same answers, in the same order, as partnerForApiKey, resolveAccessToken and
  * enforceGate asked one after the other.
@@ -43,7 +43,7 @@ const callerFields = {
 };
 
 /**
- * A read's caller knows its partner by id only (issue 26): no read uses more of it, and the whole
+ * A read's caller knows its partner by id only: no read uses more of it, and the whole
  * partner row (21 columns, four of them jsonb) was sent, parsed and mapped with every row of the
  * read (each event of a page, each payout method of a beneficiary).
  */
@@ -71,7 +71,7 @@ function customerQuery(db: Db) {
 }
 
 /**
- * A customer read run in its caller's statement (issue 26): its columns are added to the caller's
+ * A customer read run in its caller's statement: its columns are added to the caller's
  * and its tables joined to the caller's subscription and customer (`scope`), so the read costs no
  * second round trip. The key's partner and the token's session (both unique) give one row at most,
  * so a page joined this way (its conditions in the ON clause, its order and limit on the

@@ -33,7 +33,7 @@ const ONLY = { EMAIL: "email addresses", PHONE: "phone numbers in E.164 form (+1
 
 /**
  * parseIdentifier, for an identifier a customer gives (register, login, password reset): its type
- * must also be one this service accepts (LOGIN_IDENTIFIER_TYPES, issue 20 item 2), else the same
+ * must also be one this service accepts (LOGIN_IDENTIFIER_TYPES), else the same
  * auth.identifierInvalid, saying what is accepted. Nothing is looked up first, so the answer
  * reveals nothing about who is registered.
  */

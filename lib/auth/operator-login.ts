@@ -13,12 +13,12 @@ export type OperatorSignIn =
 const SERVICE_ACTOR: Operator = { id: "system", email: "system", name: "Remit Core", role: "admin" };
 
 /**
- * Console sign-in with lockouts (issue 9; numbers in docs/decisions.md): wrong passwords count per
+ * Console sign-in with lockouts (numbers in docs/decisions.md): wrong passwords count per
  * operator email (known or not: the answer never reveals which) and per client address, as for
  * customer login. The check, the password verification and the count run under both scopes' locks
  * in one transaction, so parallel guesses are counted exactly. While locked even the right
  * password is refused. The failure that locks a scope writes an audit entry.
- * An operator with a second factor (issue 23 item 6) also gives a TOTP or recovery code: the right
+ * An operator with a second factor also gives a TOTP or recovery code: the right
  * password without one answers codeRequired (nothing counted: the form then asks the code); a
  * wrong code counts as a wrong password.
  */

@@ -5,7 +5,7 @@ import { admitEvent } from "@/lib/lockouts/failure-counter";
 import type { OtpPurpose } from "./otp-notifier";
 
 /**
- * Limits on OTP messages (issue 9; numbers in docs/decisions.md): per identifier and purpose, and
+ * Limits on OTP messages (numbers in docs/decisions.md): per identifier and purpose, and
  * per client address. Called before anything looks the identifier up, so an unknown identifier is
  * counted and refused exactly like a registered one; per purpose, so a registration's message
  * never shortens a password reset's allowance (which would hint that someone registered).

@@ -57,7 +57,7 @@ export async function startRegistration(tx: Tx, input: { partnerId: string; iden
   return { registrationId, nextStep: "VERIFY_OTP" as const, otpExpiresAt: otp.expiresAt.toISOString() };
 }
 
-/** The one way a registration changes state (issue 21 item 3): its machine decides. */
+/** The one way a registration changes state: its machine decides. */
 async function moveRegistration(tx: Tx, reg: { id: string; state: RegistrationState }, trigger: RegistrationTrigger): Promise<void> {
   await tx
     .update(registrations)
@@ -111,7 +111,7 @@ export async function completeRegistration(tx: Tx, input: { partnerId: string; r
 }
 
 /**
- * set-password retried after it completed (issue 36 item 6): the first answer was lost (the
+ * set-password retried after it completed: the first answer was lost (the
  * process died after the commit, the connection dropped), and the client asks again. The
  * registration id alone proves too little (it passes through logs and proxies): the password must
  * be the one this registration set, checked like a login, with wrong ones counted towards the

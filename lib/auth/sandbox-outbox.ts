@@ -12,7 +12,7 @@ export async function latestOtpMessage(db: Executor, partnerId: string, rawIdent
   const [row] = await db
     .select()
     .from(otpOutbox)
-    // Receipts (issue 25) and claim resolutions share the sandbox mailbox but carry no code: this reads codes only.
+    // Receipts and claim resolutions share the sandbox mailbox but carry no code: this reads codes only.
     .where(and(eq(otpOutbox.partnerId, partnerId), eq(otpOutbox.identifier, identifier.value), notInArray(otpOutbox.purpose, CODELESS_PURPOSES)))
     .orderBy(desc(otpOutbox.createdAt))
     .limit(1);

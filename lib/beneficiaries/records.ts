@@ -90,7 +90,7 @@ export async function beneficiaryView(db: Executor, row: BeneficiaryRow) {
 /**
  * The detail of a beneficiary of the calling subscription: the row and its payout methods in one
  * statement (a row per method), so a read outside a transaction serves one snapshot in one round
- * trip (issue 26). Another customer's answers exactly like a missing one.
+ * trip. Another customer's answers exactly like a missing one.
  */
 export async function beneficiaryDetail(db: Executor, subscriptionId: string, beneficiaryId: string) {
   const rows = await prepared(db, "beneficiary_with_methods", (e) =>
@@ -122,7 +122,7 @@ const beneficiaryById = new QueryBuilder()
   .as("beneficiaries");
 
 /**
- * The same read in its caller's statement (issue 26): the beneficiary keyed by the path's id, then
+ * The same read in its caller's statement: the beneficiary keyed by the path's id, then
  * checked against the token's subscription, a row per payout method; another customer's is not
  * found, as above.
  */

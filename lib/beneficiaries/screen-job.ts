@@ -16,7 +16,7 @@ const TRIGGER = { CLEAR: "screening.valid", CLOSE_MATCH: "screening.monitored", 
  * MONITORED beneficiary moves only on a result stronger than its stored one. The evidence is
  * stored with the beneficiary (lib/screening/results.ts), never returned by the API.
  *
- * A close match also raises a screening case (lib/screening-cases, issue 19) for the entries not
+ * A close match also raises a screening case (lib/screening-cases) for the entries not
  * already cleared for this beneficiary, on the first screening and on every rescreen: a MONITORED
  * beneficiary matching a new or changed entry gets a case too, and its transfers stop.
  */
@@ -33,7 +33,7 @@ export const screenBeneficiary = defineJob({
     const outcome = await screeningProvider().screen(row, tx);
     await recordScreening(tx, "beneficiary", row.id, outcome, now);
     // A HIT found by a rescreen raises a case too: transfers to the beneficiary may already be
-    // validated, confirmed or funded, and none may pay out until a human decides (issue 19).
+    // validated, confirmed or funded, and none may pay out until a human decides.
     if (outcome.result === "CLOSE_MATCH" || (rescreen && outcome.result === "HIT")) {
       const [sub] = await tx.select({ customerId: subscriptions.customerId }).from(subscriptions).where(eq(subscriptions.id, row.subscriptionId));
       await raiseCase(tx, { subjectType: "beneficiary", subjectId: row.id, customerId: sub.customerId }, outcome, now);

@@ -1,5 +1,5 @@
 /**
- * Daily bank reconciliation (issue 24 item 5; docs/decisions.md "Daily bank reconciliation"):
+ * Daily bank reconciliation (docs/decisions.md "Daily bank reconciliation"):
  * each imported statement's closing booked balance, per account, currency and date, against the
  * ledger's cash account as of the day's end, plus the statement's own credits (booked by that
  * day) posted after it: they are posted when the statement is imported, often days later, and
@@ -31,7 +31,7 @@ export function statementInstant(text: string | null | undefined): Date | null {
 
 /**
  * Records each closing balance of a statement, per account, currency and day: every statement of
- * a day is kept (issue 36 item 15: a later one used to be dropped); the same statement imported
+ * a day is kept (a later one used to be dropped); the same statement imported
  * again changes nothing.
  */
 export async function recordClosingBalances(
@@ -134,7 +134,7 @@ export interface ReconciliationLine {
 /**
  * The daily report: every recorded closing balance (newest day first) against the ledger. A
  * day's statements of one account and currency are listed latest first: the latest (by the bank's
- * creation time, then by arrival) is reconciled, the others are SUPERSEDED (issue 36 item 15).
+ * creation time, then by arrival) is reconciled, the others are SUPERSEDED.
  */
 export async function dailyReconciliation(db: Executor, now: Date, limit = 200): Promise<ReconciliationLine[]> {
   const rows = await db

@@ -1,5 +1,5 @@
 /**
- * The general-ledger CSV (issue 24 item 6): one row per journal line, in the layout of a
+ * The general-ledger CSV: one row per journal line, in the layout of a
  * journal import (Xero "Manual Journals" / QuickBooks Online "Journal Entry" CSV): a journal
  * number and date shared by an entry's lines, the account, a debit or a credit (the other side
  * empty), the currency and a description; then what traces it (bank reference, transfer,

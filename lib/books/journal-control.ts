@@ -1,6 +1,6 @@
 /**
- * A proposed manual journal and its `ledger.journal.post` proposal move together (issue 24
- * review): discarding the journal declines its proposal in the same transaction (the decline's
+ * A proposed manual journal and its `ledger.journal.post` proposal move together:
+ * discarding the journal declines its proposal in the same transaction (the decline's
  * hook, lib/commands/finance.ts, discards the journal), so the Approvals page never lists a
  * journal that can no longer be posted; declining the proposal discards the journal.
  */

@@ -1,5 +1,5 @@
 /**
- * A manual journal (issue 24 item 3): proposed by one operator, then posted to the ledger when a
+ * A manual journal: proposed by one operator, then posted to the ledger when a
  * second approves its dual-control proposal (lib/dual-control), or discarded.
  */
 import type { AccountCode } from "@/lib/ledger/accounts";

@@ -1,5 +1,5 @@
 /**
- * Manual journal entries (issue 24 item 3: prefunding the payout bank, bank charges, write-offs,
+ * Manual journal entries (prefunding the payout bank, bank charges, write-offs,
  * corrections) under dual control: one operator proposes (a journal row and a dual-control
  * proposal `ledger.journal.post`), a second approves it on the Approvals page, which posts it;
  * an admin may discard a proposed journal instead.
@@ -35,7 +35,7 @@ async function ledgerLines(db: Executor, lines: readonly ManualJournalLine[], { 
       });
       continue;
     }
-    // Issue 35: a listed person's property leaves blocked:sanctions only by a release under
+    // A listed person's property leaves blocked:sanctions only by a release under
     // licence on its screening case (lib/screening-cases/blocked-money.ts), never by a journal.
     if (l.account === "blocked:sanctions") {
       issues.push({
@@ -211,7 +211,7 @@ export async function checkPartnerFeePayment(tx: Tx, input: PartnerFeePayment, {
 }
 
 /**
- * A payment of partner fees owed (issue 24 item 2), from the collection account where the
+ * A payment of partner fees owed, from the collection account where the
  * customers paid them: Dr payable:partner-fees (the partner) / Cr cash:collection. Once per bank
  * reference. Under dual control (`ledger.partnerFees.pay`, lib/commands/finance.ts): this
  * runs when a second admin approves, which records the audit entry; never above what is owed,

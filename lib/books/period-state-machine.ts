@@ -1,5 +1,5 @@
 /**
- * An accounting period (a calendar month, issue 24 item 4). A month is open until first closed
+ * An accounting period (a calendar month). A month is open until first closed
  * (the row is created by its first close); closing refuses postings dated in it; reopening (to
  * correct it, audited) allows them again.
  */

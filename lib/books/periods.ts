@@ -1,5 +1,5 @@
 /**
- * Period close (issue 24 item 4): an accountant closes a month once it has ended; postings dated
+ * Period close: an accountant closes a month once it has ended; postings dated
  * in a closed month are refused (lib/ledger/post.ts, and a trigger), so a correction posts in the
  * open month. Closing and reopening are audited.
  */
@@ -40,7 +40,7 @@ export async function changePeriod(
 }
 
 /**
- * A month is closed once it is over (issue 36 item 14): the running month, or one to come, is
+ * A month is closed once it is over: the running month, or one to come, is
  * refused with its own code, so the console says why instead of "already decided".
  */
 function refuseUnended(period: string, now: Date): void {

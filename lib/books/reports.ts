@@ -1,5 +1,5 @@
 /**
- * Reading the books (issue 24 item 1; docs/decisions.md "Books"): the trial balance as of any
+ * Reading the books (docs/decisions.md "Books"): the trial balance as of any
  * instant (every account, subtotals per family), profit and loss for a period (fee revenue,
  * partner fees owed, FX result at reference rates, expenses) and the safeguarding view. Reads
  * only: amounts are bigint minor units, never floats.
@@ -111,7 +111,7 @@ export interface ProfitAndLoss {
   /** Expense accounts (debit - credit) per code and currency. */
   expenses: { code: AccountCode; currency: string; amount: bigint }[];
   /**
-   * The month's result per currency (issue 36 item 14): fee revenue, plus the FX result of the
+   * The month's result per currency: fee revenue, plus the FX result of the
    * pairs converted from that currency (at reference rates), less expenses; null when a pair from
    * it has no reference rate (the result is then unknown, not smaller).
    */

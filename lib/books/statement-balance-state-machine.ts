@@ -1,5 +1,5 @@
 /**
- * A statement's closing balance in the daily bank reconciliation (issue 24 item 5). Recorded at
+ * A statement's closing balance in the daily bank reconciliation. Recorded at
  * import UNEXPLAINED: when it differs from the ledger's cash account the difference is listed,
  * with its age, until an operator explains it (EXPLAINED, with the explanation, audited).
  */

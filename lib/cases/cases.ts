@@ -1,5 +1,5 @@
 /**
- * Compliance cases (issue 22 item 6): one case per customer gathers every alert about them.
+ * Compliance cases: one case per customer gathers every alert about them.
  *
  * The entry point for every source of alerts (the fast-check's review rules and monitoring, the
  * screening jobs, compliance holds) is

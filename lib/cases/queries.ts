@@ -1,4 +1,4 @@
-/** Read-only views of compliance cases, alerts, notes, risk flags and reports for the console (issue 22). */
+/** Read-only views of compliance cases, alerts, notes, risk flags and reports for the console. */
 import { and, asc, count, desc, eq, inArray, isNull, lt, ne, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import {

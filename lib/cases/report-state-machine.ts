@@ -1,5 +1,5 @@
 /**
- * Suspicious-activity report statuses (issue 22 item 7): drafted when a case closes as
+ * Suspicious-activity report statuses: drafted when a case closes as
  * RISK_CONFIRMED, edited while DRAFTED, then FILED once with the authority's reference. A filed
  * report is final (and the database refuses any change to it). Refusals are 409
  * suspiciousActivityReport.stateInvalid.

@@ -1,5 +1,5 @@
 /**
- * Suspicious-activity reports (issue 22 item 7): closing a case as RISK_CONFIRMED drafts one from
+ * Suspicious-activity reports: closing a case as RISK_CONFIRMED drafts one from
  * the case (subject, the linked transfers' amounts and dates, the typologies, the analyst's
  * narrative), due 30 days after detection; the analyst may rewrite the narrative while
  * it is DRAFTED, then records it FILED with the authority's reference. Exported as JSON and CSV for

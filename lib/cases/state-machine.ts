@@ -1,5 +1,5 @@
 /**
- * Compliance case states (issue 22 item 6): an alert opens a case on its customer (OPEN) or joins
+ * Compliance case states: an alert opens a case on its customer (OPEN) or joins
  * the one not yet closed; an analyst investigates it, then closes it with an outcome, FALSE_POSITIVE
  * or RISK_CONFIRMED (which drafts a suspicious-activity report). A closed case is final: the next
  * alert opens a new case. Refusals are 409 complianceCase.stateInvalid ("already decided" in the
@@ -23,7 +23,7 @@ export const CLOSE_TRIGGERS = {
 } as const satisfies Record<CaseOutcome, ComplianceCaseTrigger>;
 
 /**
- * Why a case exists or what it links (issue 22 items 6, 4):
+ * Why a case exists or what it links:
  * - MONITORING_REVIEW / MONITORING_BLOCK: a monitoring evaluation's review or block outcome;
  * - SCREENING_CASE: a screening case opened (a close match) on the customer or a beneficiary;
  * - LIST_HIT: a list update found an existing customer or beneficiary listed (an exact match);

@@ -1,5 +1,5 @@
 /**
- * Claim refunds (issue 25 item 5; docs/decisions.md "Claim refunds"): the one module that writes
+ * Claim refunds (docs/decisions.md "Claim refunds"): the one module that writes
  * claim_refunds.state. A claim resolved with REFUND owes the customer its amount at once (our cost,
  * Dr expense:claims / Cr transfer:refund-due, in the resolution's transaction); an operator pays it
  * from the bank and records it paid on the Refunds page (dual control: transfer.refund.paid), which

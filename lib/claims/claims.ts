@@ -1,5 +1,5 @@
 /**
- * Error claims (issue 25 item 5; Regulation E 1005.33): the one module that writes claims.state.
+ * Error claims (Regulation E 1005.33): the one module that writes claims.state.
  * A customer reports from funding on until 180 days after the date available; the provider has
  * 90 days (dueBy) to resolve. Every move is one claim.status.changed event (webhook) and one
  * history row; operators' moves are audited by the console action that calls them.
@@ -95,7 +95,7 @@ export async function reportClaim(tx: Tx, input: { subscriptionId: string; trans
       message: `Errors can be reported until ${CLAIM_WINDOW_DAYS} days after the date the money was available.`,
       details: { dateAvailable: available.toISOString(), claimWindowEndedAt: windowEnds.toISOString() },
     });
-  // One unresolved claim per transfer and type (issue 36 item 1): the transfer's lock above
+  // One unresolved claim per transfer and type: the transfer's lock above
   // serialises reports (no unique index: databases from before may hold several, docs/decisions.md).
   const [open] = await tx
     .select({ id: claims.id, state: claims.state })
@@ -167,7 +167,7 @@ export async function resolveClaim(
   if (input.outcome === "REFUND") {
     const value = parseMoneyAmount(input.amount ?? "", transfer.originCurrency, { field: "amount" });
     // What the customer paid less what the transfer's refund and claim refunds owe or gave back
-    // already (issue 36 item 1): refused above it, never capped silently.
+    // already: refused above it, never capped silently.
     const refundable = await refundableOf(tx, transfer);
     if (toMinor(value.toFixed(), transfer.originCurrency) > refundable.left) {
       const w = refundableWords(refundable);

@@ -1,5 +1,5 @@
 /**
- * A claim's refund (issue 25 item 5, docs/decisions.md "Claim refunds"): owed to the customer when
+ * A claim's refund (docs/decisions.md "Claim refunds"): owed to the customer when
  * a claim is resolved with REFUND, paid when an operator records the bank's payment. Its own small
  * record, not a refunds row: a transfer has at most one refund and may already have one.
  */

@@ -1,5 +1,5 @@
 /**
- * A claim's resolution by e-mail (issue 36 item 10), as the receipt is (lib/receipts/email-job.ts):
+ * A claim's resolution by e-mail, as the receipt is (lib/receipts/email-job.ts):
  * enqueued with the resolution, through the unit of work's effects (written at its commit), and
  * sent by the job outside any transaction to the customer's e-mail login identifier in their
  * preferred language; in sandbox it goes to the outbox (purpose CLAIM_RESOLUTION). No e-mail

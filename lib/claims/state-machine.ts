@@ -1,5 +1,5 @@
 /**
- * Error claims (issue 25 item 5; Regulation E 1005.33 error resolution): a customer reports an
+ * Error claims (Regulation E 1005.33 error resolution): a customer reports an
  * error on a funded transfer; the provider investigates within 90 days and resolves it with an
  * outcome: NO_ERROR, REFUND (the amount to the customer) or RESEND (the transfer made again at no
  * cost). Every move is a claim.status.changed event (webhook).

@@ -3,8 +3,7 @@ import ipaddr from "ipaddr.js";
 import { createFieldCipher, parseFieldEncryptionKeys } from "@/lib/crypto/field-encryption";
 
 /**
- * The checks lib/config runs on settings whose format a schema alone cannot state (issue 20 items
- * 2 and 3): each returns the problems as short phrases, lib/config prefixes the setting's name, so
+ * The checks lib/config runs on settings whose format a schema alone cannot state: each returns the problems as short phrases, lib/config prefixes the setting's name, so
  * a refused configuration prints one line per problem. Pure and synchronous: the start-up check
  * that needs the network (the SMTP login) lives in lib/platform/startup-check.ts.
  */
@@ -119,7 +118,7 @@ export function smtpProductionProblem(endpoint: SmtpEndpoint): string | null {
 }
 
 /**
- * The schemes each URL setting accepts (issue 36 item 4). `new URL` alone takes any scheme, so
+ * The schemes each URL setting accepts. `new URL` alone takes any scheme, so
  * REFERENCE_RATES_URL=ftp://... used to start and leave /readyz at "no reference rates" forever;
  * now a scheme no code path of the setting can use stops the process with the setting's name.
  * Checked at start by lib/config (SMTP_URL by parseSmtpUrl above).

@@ -44,7 +44,7 @@ const codeList = (fallback: string) =>
         .filter(Boolean),
     );
 
-/** A URL setting: a URL with one of the setting's schemes (lib/config/checks.ts URL_SCHEMES), issue 36 item 4. */
+/** A URL setting: a URL with one of the setting's schemes (lib/config/checks.ts URL_SCHEMES). */
 const url = (schemes: readonly string[]) =>
   z.string().superRefine(
     checkedBy((v) => {
@@ -111,7 +111,7 @@ const schema = z.object({
   WORKER_POLL_MS: millis(250),
   /**
    * After SIGTERM the web process answers /readyz 503, closes kept-alive connections after their
-   * response, and exits within this many seconds whatever is still open (issue 36 item 5).
+   * response, and exits within this many seconds whatever is still open.
    */
   SHUTDOWN_TIMEOUT_SECONDS: seconds(10),
   /** Jobs one worker runs at once, other than webhook deliveries (decisions: job isolation). */
@@ -121,7 +121,7 @@ const schema = z.object({
   /**
    * The transfer pipeline's short jobs (fast-check, network and refund steps, expiries) one
    * worker runs at once, on a lane of their own, and of those at most this many of one kind: a
-   * burst of submits must not queue two at a time behind the default lane's cap (issue 13).
+   * burst of submits must not queue two at a time behind the default lane's cap.
    */
   TRANSFER_JOB_CONCURRENCY: seconds(6),
   TRANSFER_JOB_KIND_CONCURRENCY: seconds(4),
@@ -144,7 +144,7 @@ const schema = z.object({
   LOCKOUT_SECONDS: seconds(900),
   FUNDING_TTL_SECONDS: seconds(1800),
   /**
-   * How long a customer who chose bank transfer has to pay (issue 36 item 2): business days of the
+   * How long a customer who chose bank transfer has to pay: business days of the
    * collection account's calendar (its IBAN's country, COLLECTION_ACCOUNT_TIME_ZONE), not minutes.
    */
   BANK_TRANSFER_FUNDING_BUSINESS_DAYS: z.coerce.number().int().min(1).max(10).default(2),
@@ -193,7 +193,7 @@ const schema = z.object({
   WEBHOOK_RESPONSE_MAX_BYTES: seconds(4096),
   /** A Retry-After longer than this (429/503) is honoured only up to it. */
   WEBHOOK_RETRY_AFTER_MAX_SECONDS: seconds(21600),
-  /** Events stay readable through GET /v1/core/events this many days (issue 14: at least 30). */
+  /** Events stay readable through GET /v1/core/events this many days (at least 30). */
   EVENT_RETENTION_DAYS: z.coerce.number().int().min(30).default(30),
   /** Largest originAmount a quote may carry, in the origin currency (a business limit per transfer). */
   MAX_ORIGIN_AMOUNT: z
@@ -209,7 +209,7 @@ const schema = z.object({
   /** Field-encryption keys "keyId:base64,..." (AES-256: 32 bytes each), the first encrypts (sandbox generates one). */
   FIELD_ENCRYPTION_KEYS: z.string().superRefine(checkedBy(fieldKeyProblems)).optional(),
   /**
-   * Dual control (issue 23 item 5, docs/decisions.md "Dual control"): every action of
+   * Dual control (docs/decisions.md "Dual control"): every action of
    * lib/dual-control/kinds.ts waits for a second operator unless named here (comma-separated).
    * A transfer is released by one operator below the threshold (in the currency, converted at the
    * reference rate), unless a screening case holds it.
@@ -238,7 +238,7 @@ const schema = z.object({
   OPERATOR_EMAIL: z.string().email().optional(),
   OPERATOR_PASSWORD: z.string().min(12).optional(),
   /**
-   * Console second factor (issue 23 item 6): production asks every operator for a TOTP code; in
+   * Console second factor: production asks every operator for a TOTP code; in
    * sandbox only when this is set (the seeded sandbox operator is never asked outside production).
    */
   CONSOLE_TOTP_REQUIRED: flag,
@@ -247,7 +247,7 @@ const schema = z.object({
   /** Production refuses http and private addresses for webhook URLs; tests may allow loopback. */
   WEBHOOK_ALLOW_PRIVATE: flag,
   /**
-   * Reference rates (issue 11 item 4, docs/decisions.md "Reference rates"). With REFERENCE_RATES_URL
+   * Reference rates (docs/decisions.md "Reference rates"). With REFERENCE_RATES_URL
    * (an ECB eurofxref-daily.xml) set, quotes are priced from the published feed; unset, the sandbox's
    * deterministic rates. The secondary source (JSON, rates against one base) fills what the ECB lacks.
    */
@@ -277,7 +277,7 @@ const schema = z.object({
     }),
 
   /**
-   * The operator's collection account, shown on the funding page for bank transfers (issue 12):
+   * The operator's collection account, shown on the funding page for bank transfers:
    * FUNDING_PROVIDER=bank-transfer needs all four; the sandbox has defaults. CURRENCY may list
    * several codes (a multi-currency account), comma-separated.
    */
@@ -319,7 +319,7 @@ const schema = z.object({
     .optional(),
 
   /**
-   * How short a bank credit may be and still fund its transfer (issue 24 item 7), per currency:
+   * How short a bank credit may be and still fund its transfer, per currency:
    * "EUR=0.05,GBP=0.05" (amounts in the currency, whole minor units). The shortfall is written off
    * (expense:write-offs). A currency not listed has none: only the exact sum (or more) funds.
    */
@@ -347,7 +347,7 @@ const schema = z.object({
   OTP_SMS_PROVIDER: providerName,
   SCREENING_PROVIDER: providerName,
   /**
-   * Transaction monitoring (issue 22) for partners without a mode of their own: enforce (a review or
+   * Transaction monitoring for partners without a mode of their own: enforce (a review or
    * block outcome acts) or shadow (recorded only). Default: enforce in production, shadow in sandbox.
    */
   MONITORING_DEFAULT_MODE: z.enum(MONITORING_MODES).optional(),
@@ -356,7 +356,7 @@ const schema = z.object({
   FUNDING_PROVIDER: providerName,
   PAYOUT_PROVIDER: providerName,
   REFUND_PROVIDER: providerName,
-  /** Payout files (PAYOUT_PROVIDER=pain001, issue 12): the banks (lib/config/payout-banks.ts), how often files are made, where they are written. */
+  /** Payout files (PAYOUT_PROVIDER=pain001): the banks (lib/config/payout-banks.ts), how often files are made, where they are written. */
   PAYOUT_BANKS: payoutBanksSetting,
   PAYOUT_BATCH_MINUTES: z.coerce.number().positive().default(15),
   PAYOUT_OUTBOX_DIR: z.string().trim().min(1).optional(),
@@ -375,7 +375,7 @@ const schema = z.object({
     .optional(),
   OTP_EMAIL_FROM: z.string().min(3).optional(),
   /**
-   * The login identifiers the Auth API accepts: email, phone or both (issue 20 item 2). An SMS
+   * The login identifiers the Auth API accepts: email, phone or both. An SMS
    * gateway is needed only when phone numbers are accepted; the others answer auth.identifierInvalid.
    */
   LOGIN_IDENTIFIER_TYPES: z
@@ -476,7 +476,7 @@ function collectionAccountOf(c: z.infer<typeof schema>, sandbox: boolean): Colle
 /**
  * A configuration the process refuses: one line per problem, each naming its setting. The message
  * is "Invalid configuration:" followed by the lines; lib/platform/startup-check.ts prints them and
- * exits before anything is served (issue 20 item 1).
+ * exits before anything is served.
  */
 export class ConfigurationError extends Error {
   readonly lines: string[];
@@ -490,12 +490,12 @@ export class ConfigurationError extends Error {
 /** Production's own refusals (decisions section 1), on the raw settings: they hold whatever else is wrong. */
 function productionProblems(env: Record<string, string | undefined>): string[] {
   const lines: string[] = [];
-  // The embedded PGlite database is for sandbox and tests: one process, fsync off (issue 36 item 4).
+  // The embedded PGlite database is for sandbox and tests: one process, fsync off.
   if (!env.DATABASE_URL)
     lines.push("APP_MODE=production needs DATABASE_URL (postgres://user:password@host:5432/database): the embedded database is for sandbox only");
   if (env.SANDBOX_PARTNER_API_KEY) lines.push("APP_MODE=production refuses SANDBOX_PARTNER_API_KEY");
   if (["true", "1"].includes(env.SANDBOX_CLOCK_CONTROL ?? "")) lines.push("APP_MODE=production refuses SANDBOX_CLOCK_CONTROL");
-  // Production keys come from configuration, never from the database (issue 4).
+  // Production keys come from configuration, never from the database.
   for (const name of ["NEXTAUTH_SECRET", "SERVICE_SIGNING_KEYS", "FIELD_ENCRYPTION_KEYS"] as const) {
     if (!env[name]) lines.push(`APP_MODE=production needs ${name} (npm run keys:generate prints it)`);
   }
@@ -521,8 +521,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const problem = smtpProductionProblem(smtp);
     if (problem) lines.push(`SMTP_URL: ${problem}`);
   }
-  // Issue 11: every provider set to an implementation that works (in production: a real one). The
-  // SMS gateway is needed only while phone numbers are accepted (issue 20 item 2).
+  // Every provider set to an implementation that works (in production: a real one). The
+  // SMS gateway is needed only while phone numbers are accepted.
   const phones = parsed.success ? parsed.data.LOGIN_IDENTIFIER_TYPES.includes("PHONE") : !/^\s*email\s*$/i.test(env.LOGIN_IDENTIFIER_TYPES ?? "");
   lines.push(...providerProblems(parsed.success ? parsed.data : env, production, phones ? [] : ["otpSms"]));
   if (!parsed.success || lines.length > 0) throw new ConfigurationError(lines);
@@ -537,7 +537,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     OTP_SEND_MAX_PER_ADDRESS: c.OTP_SEND_MAX_PER_ADDRESS ?? (sandbox ? 10_000 : 30),
     CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS: c.CONSOLE_LOGIN_MAX_FAILURES_PER_ADDRESS ?? (sandbox ? 500 : 50),
     PAYOUT_BANKS: c.PAYOUT_BANKS ?? (sandbox ? SANDBOX_PAYOUT_BANKS : []),
-    // Sandbox partners' integration tests stay deterministic; production acts (issue 22 item 4).
+    // Sandbox partners' integration tests stay deterministic; production acts.
     MONITORING_DEFAULT_MODE: c.MONITORING_DEFAULT_MODE ?? (sandbox ? "shadow" : "enforce"),
     providers: resolveProviders(c, !sandbox),
     collectionAccount: collectionAccountOf(c, sandbox),

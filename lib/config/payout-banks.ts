@@ -27,7 +27,7 @@ const debtorAccountSchema = z
 export const CHARGE_BEARERS = ["DEBT", "CRED", "SHAR", "SLEV"] as const;
 
 /**
- * The payout banks of the pain.001 file rail (issue 12 item 4): our account at each bank (the
+ * The payout banks of the pain.001 file rail: our account at each bank (the
  * debtor of every credit transfer in its files: `debtorIban`, or `debtorAccount` {scheme, id} for
  * a national account) and the destination currencies it pays out. PAYOUT_BANKS is a JSON list,
  * checked at start; a currency served by two banks goes to the first.
@@ -50,7 +50,7 @@ export const payoutBankSchema = z
     debtorAccount: debtorAccountSchema.optional(),
     debtorName: z.string().trim().min(1).max(70),
     currencies: z.array(z.string().regex(/^[A-Z]{3}$/, "ISO 4217 code")).min(1),
-    /** pain.001 ChrgBr (issue 24 item 8): who pays the banks' charges; unset: DEBT (we do). */
+    /** pain.001 ChrgBr: who pays the banks' charges; unset: DEBT (we do). */
     chargeBearer: z.enum(CHARGE_BEARERS).optional(),
     /**
      * The bank's IANA time zone: its business days (ReqdExctnDt) start and end there, with the

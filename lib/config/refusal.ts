@@ -1,7 +1,7 @@
 import { config, ConfigurationError, type Config } from "./index";
 
 /**
- * What a process does with a refused configuration (issue 20 item 1): it prints one line per
+ * What a process does with a refused configuration: it prints one line per
  * problem on stderr and exits before serving or running anything, so a supervisor sees a dead
  * process, not a live one answering 500. Exit code 78 is EX_CONFIG (sysexits.h): systemd's
  * RestartPreventExitStatus=78 stops restarting a process that cannot start as configured.

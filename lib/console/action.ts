@@ -43,7 +43,7 @@ export function consoleAction<S extends z.ZodType, P = undefined>(who: Who, sche
 
 /**
  * `back` with the outcome: a console path only (anything else is the Overview), its own query
- * kept (the month a form was about, issue 36 item 14), an earlier notice or error replaced.
+ * kept (the month a form was about), an earlier notice or error replaced.
  */
 function backWith(back: string, key: "notice" | "error", message: string): string {
   const url = new URL(back, "http://console.invalid");
@@ -65,7 +65,7 @@ export interface FormState<V> {
  * The same checks and unit of work as consoleAction, for a form whose answer must not travel in a
  * URL (a new partner key, a first webhook secret): the result goes back to that one submission
  * (React's useActionState), and the page's data is refreshed (revalidatePath of `back`), so a reload
- * shows it no more. Issue 20 item 10.
+ * shows it no more.
  */
 export function consoleFormAction<S extends z.ZodType, V, P = undefined>(who: Who, schema: S, action: Action<z.output<S>, P, { notice: string; once?: V }>) {
   return async (_previous: FormState<V>, formData: FormData): Promise<FormState<V>> => {

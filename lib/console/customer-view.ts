@@ -2,7 +2,7 @@ import { desc, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { beneficiaries } from "@/db/schema";
 
-/** The customer's beneficiaries for the console's customer page, newest first, archived ones included (issue 20 item 11). */
+/** The customer's beneficiaries for the console's customer page, newest first, archived ones included. */
 export async function customerBeneficiaries(db: Executor, subscriptionId: string) {
   return db
     .select({

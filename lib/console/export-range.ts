@@ -3,7 +3,7 @@ import { validationError } from "@/lib/errors";
 import { isPeriod, periodBounds, periodOf } from "@/lib/ledger";
 
 /**
- * `?from=&to=` of the console's ledger export (issue 20 item 5): each a date (`2026-11-01`,
+ * `?from=&to=` of the console's ledger export: each a date (`2026-11-01`,
  * midnight UTC) or an RFC 3339 time with its offset (`2026-11-01T09:30:00Z`); `to` is exclusive
  * and must come after `from`. Anything else is refused with a message naming the parameter, never
  * ignored (before, `?from=yesterday` exported every line as if no range had been asked).
@@ -16,7 +16,7 @@ export interface ExportRange {
 }
 
 /**
- * `?period=2026-10` (issue 24 item 6) is the month, from its first day to the next month's
+ * `?period=2026-10` is the month, from its first day to the next month's
  * (UTC); it cannot be combined with from/to.
  */
 export function parseExportRange(params: URLSearchParams): ExportRange {
@@ -51,7 +51,7 @@ export function parseExportRange(params: URLSearchParams): ExportRange {
 const day = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
- * The name of an export file for the time it covers, not the day it was made (issue 36 item 14):
+ * The name of an export file for the time it covers, not the day it was made:
  * `gl-2026-10.csv` for a calendar month, `gl-2026-10-01_2026-10-14.csv` for days (`to` is
  * exclusive: the last day named is the one before), `gl-2026-10-05.csv` for one day, and
  * `gl-until-2026-11-28.csv` for everything up to `now`.

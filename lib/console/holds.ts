@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { auditLog, screeningCases, transferStateHistory } from "@/db/schema";
 
-/** Who put a transfer on compliance hold, when and why (issue 20 item 11). */
+/** Who put a transfer on compliance hold, when and why. */
 export interface HoldInfo {
   at: Date;
   /** The operator's email (or `cli:<user>`, `system`), "sanctions screening" for a screening case; null when neither placed it. */

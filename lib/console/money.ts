@@ -28,12 +28,12 @@ export async function refundsDueCount(db: Executor): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** Completed refunds, newest first (issue 24 item 7: their history), with the bank reference recorded. */
+/** Completed refunds, newest first (their history), with the bank reference recorded. */
 export async function refundsCompleted(db: Executor, limit = 50) {
   return db
     .select({
       transferId: transfers.id,
-      // What the refund gave back (less a shortfall or claim refunds, issue 36); the total before refunds.amount.
+      // What the refund gave back (less a shortfall or claim refunds); the total before refunds.amount.
       amount: sql<string>`coalesce(${refunds.amount}, ${transfers.totalCustomerCost})`,
       currency: transfers.originCurrency,
       completedAt: refunds.completedAt,

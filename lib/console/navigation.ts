@@ -1,7 +1,7 @@
 import type { OperatorRole } from "@/lib/operators/records";
 
 /**
- * Every console page an operator opens from the header (issue 36 item 12), grouped as the work is:
+ * Every console page an operator opens from the header, grouped as the work is:
  * money moving, compliance, the books, partners, and the console's own settings. A page reached
  * only from another (a transfer, a case, a proposal: they have an id in their path) is not here;
  * test/unit/console/navigation.test.ts fails when a page under app/console is neither.

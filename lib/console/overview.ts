@@ -51,7 +51,7 @@ async function reconciliationDifferenceCount(db: Executor, now: Date): Promise<n
 
 /**
  * The Overview's counts: every queue an operator works, each counted with the filter of the page
- * it links to (issue 20 item 11; issue 36 item 12 added new claims, funded transfers awaiting a
+ * it links to (new claims, funded transfers awaiting a
  * payout file, rejected payouts awaiting repair, reconciliation differences and returns requested).
  * The admin-only pages' counts are read for admins only.
  */

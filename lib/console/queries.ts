@@ -64,7 +64,7 @@ export async function transferQueue(db: Executor, state: "onreview" | "spended",
     ? await db.select().from(transferStateHistory).where(inArray(transferStateHistory.transferId, ids)).orderBy(asc(transferStateHistory.seq))
     : [];
   const cases = await latestCaseStates(db, { beneficiaryIds: rows.map((r) => r.t.beneficiaryId), customerIds: rows.map((r) => r.t.customerId) });
-  // Each row is a view of its customer's compliance case (issue 22): the row links to it.
+  // Each row is a view of its customer's compliance case: the row links to it.
   const complianceCases = await caseOfCustomers(
     db,
     rows.map((r) => r.t.customerId),
@@ -156,7 +156,7 @@ export async function listPartners(db: Executor) {
   return db.select().from(partners).orderBy(asc(partners.createdAt));
 }
 
-/** Every partner's name by id: the console shows a partner as its name beside its `partner_…` id (issue 36 item 11). */
+/** Every partner's name by id: the console shows a partner as its name beside its `partner_…` id. */
 export async function partnerNames(db: Executor): Promise<Map<string, string>> {
   const rows = await db.select({ id: partners.id, name: partners.name }).from(partners);
   return new Map(rows.map((r) => [r.id, r.name]));

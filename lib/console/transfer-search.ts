@@ -6,7 +6,7 @@ import { TRANSFER_STATES } from "@/lib/transfers/state-machine";
 import { PAGE_SIZE } from "./queries";
 
 /**
- * The console's transfers list and search (issue 36 item 11). One box takes what an operator has
+ * The console's transfers list and search. One box takes what an operator has
  * in hand and is read by its shape: a `trf_` id, a customer's `sub_`/`cus_` or a `partner_` id, an
  * RF creditor reference (the funding reference, with or without spaces), an amount (the sent,
  * received or total amount), or else a name: the customer's, the payer's on a bank credit, or the
@@ -142,7 +142,7 @@ export async function transferParties(db: Executor, transferId: string) {
   return row;
 }
 
-/** The essentials of these transfers by id (a claim card shows its transfer's, issue 36 item 11). */
+/** The essentials of these transfers by id (a claim card shows its transfer's). */
 export async function transferEssentials(db: Executor, transferIds: string[]) {
   const rows = transferIds.length
     ? await db

@@ -75,7 +75,7 @@ export function isAtOrAboveReviewThreshold(corridor: Corridor, originAmount: Dec
 }
 
 /**
- * The smallest amount a quote may send (issue 20): below it, 400 validation.fieldInvalid at
+ * The smallest amount a quote may send: below it, 400 validation.fieldInvalid at
  * `field` naming the minimum, so a customer is never quoted a transfer the fee mostly eats.
  */
 export function checkMinimumAmount(corridor: Corridor, originAmount: Decimal, field = "originAmount"): void {

@@ -36,7 +36,7 @@ const corridor = z
     destinationCurrency: currency,
     payoutMethods: z.array(z.enum(PAYOUT_METHODS)).min(1),
     principalFee: decimal,
-    /** The smallest originAmount quoted (issue 20): below it the fee would eat the transfer. */
+    /** The smallest originAmount quoted: below it the fee would eat the transfer. */
     minimumOriginAmount: decimal,
     partnerFeeCap: decimal,
     fxTolerance: decimal,

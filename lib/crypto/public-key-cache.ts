@@ -1,7 +1,7 @@
 import { importJWK } from "jose";
 
 /**
- * Imported RSA public keys by modulus and exponent (issue 13): a device or partner key is parsed
+ * Imported RSA public keys by modulus and exponent: a device or partner key is parsed
  * and imported once per process, not on every assertion or quote it verifies. Bounded: the oldest
  * entry goes when it is full. Only kty/n/e are ever imported, as before.
  */

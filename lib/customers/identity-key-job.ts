@@ -11,7 +11,7 @@ const BATCH = 200;
 type IdentityFields = Parameters<typeof identityKeyOf>[0];
 
 /**
- * Recomputes stored identity keys after a change of the matching form (issue 19: keys written
+ * Recomputes stored identity keys after a change of the matching form (keys written
  * before it folded letters such as "ł" or "ß" differently, so a new profile of the same person would
  * not be linked to the earlier record and would not inherit its HIT). Walks customers with a
  * profile in id order, one locked batch per run, and rewrites the key only where it differs; a

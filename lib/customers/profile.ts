@@ -135,7 +135,7 @@ export function customerActionExpected(status: string, kycStatus: string, hasPro
 /** GET /v1/core/profile. */
 export async function readProfile(tx: Executor, input: { customerId: string; subscriptionId: string }) {
   // The customer and its login identifiers in one statement (a row per identifier): one round
-  // trip, and one snapshot outside a transaction (issue 26).
+  // trip, and one snapshot outside a transaction.
   const rows = await prepared(tx, "profile_with_identifiers", (e) =>
     e
       .select({ customer: customers, identifier: loginIdentifiers })
@@ -151,7 +151,7 @@ export async function readProfile(tx: Executor, input: { customerId: string; sub
 type ProfileRow = { customer: typeof customers.$inferSelect; identifier: typeof loginIdentifiers.$inferSelect | null };
 
 /**
- * readProfile in its caller's statement (issue 26): the caller's statement already joins the
+ * readProfile in its caller's statement: the caller's statement already joins the
  * token's customer (its gate fields), so the read adds the customer's columns and the
  * subscription's login identifiers, a row per identifier.
  */

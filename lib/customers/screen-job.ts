@@ -30,7 +30,7 @@ export const screenCustomer = defineJob({
       if (linked?.screeningResult === "HIT") result = "HIT";
     }
     await recordScreening(tx, "customer", customer.id, { ...outcome, result }, now);
-    // A close match is a case for a human (issue 19), also on a rescreen of a MONITORED customer
+    // A close match is a case for a human, also on a rescreen of a MONITORED customer
     // (a new or changed entry); entries already cleared for this customer are not raised again.
     // A HIT found by a rescreen also raises one: the customer's transfers already moving are held
     // until the match is confirmed (funds blocked) or cleared.

@@ -25,7 +25,7 @@ export interface CustomerChange {
   kycStatus?: KycStatus;
   remediationHint?: RemediationHint | null;
   statusOperationalHint?: string | null;
-  /** Verification tier (issue 23): raised when an ENHANCED KYC session is approved. */
+  /** Verification tier: raised when an ENHANCED KYC session is approved. */
   tier?: VerificationTier;
 }
 

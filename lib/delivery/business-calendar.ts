@@ -1,5 +1,5 @@
 /**
- * Business days of a country (issue 25): weekends and the public and bank holidays of the
+ * Business days of a country: weekends and the public and bank holidays of the
  * date-holidays package, the maintained worldwide holiday table (rules, not a list we would have
  * to keep up to date each year). Local wall-clock time of an IANA zone is read with Intl, so no
  * time-zone library is needed.
@@ -87,7 +87,7 @@ interface WallClock {
 // Every offset in use is a whole number of minutes and changes on a minute boundary, so the wall
 // clock to the minute is a function of the instant's UTC minute. Intl's formatting was most of an
 // estimate's cost, and every read in the same minute asks the same few (zone, minute) pairs: the
-// estimates counted from now and the openings and closes they land on (issue 26).
+// estimates counted from now and the openings and closes they land on.
 const wallClocks = new Map<string, WallClock>();
 const WALL_CLOCKS_KEPT = 4096;
 

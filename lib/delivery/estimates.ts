@@ -1,5 +1,5 @@
 /**
- * Delivery estimates (issue 25 item 1; Regulation E 1005.31(b)(2)(ii) "date available", PSD2's
+ * Delivery estimates (Regulation E 1005.31(b)(2)(ii) "date available", PSD2's
  * maximum execution time): when the money is available to the recipient, from versioned data per
  * corridor and payout method (data/delivery-estimates) and both countries' business calendars.
  * Checked at load: a corridor or method without an estimate stops the process at start.
@@ -101,7 +101,7 @@ export function estimateDeliveryBy(corridorCode: string, payoutMethod: string, f
   return zonedInstant(day, closes, entry.destinationTimeZone);
 }
 
-/** The date three business days of the origin country after `from` (a refund's latest completion, issue 25 item 4). */
+/** The date three business days of the origin country after `from` (a refund's latest completion). */
 export function businessDaysAfter(corridorCode: string, from: Date, days: number): Date {
   const entry = table.corridors.find((e) => e.code === corridorCode);
   const corridor = corridorByCode(corridorCode);

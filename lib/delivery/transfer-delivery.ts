@@ -1,5 +1,5 @@
 /**
- * A transfer's delivery estimate (issue 25 item 1), recomputed from its state at each read so it
+ * A transfer's delivery estimate, recomputed from its state at each read so it
  * follows the transfer as it moves: counted from the funding once funded, from now before (as if
  * funded now) and while a review or a compliance hold stops it (basis ON_HOLD). None once the
  * transfer has ended (paid, cancelled...).

@@ -23,7 +23,7 @@ export type ControlledActionKind = (typeof CONTROLLED_ACTIONS)[number];
 
 /**
  * Actions never taken out of dual control (DUAL_CONTROL_OFF naming one stops the process): money
- * leaving blocked:sanctions is always proposed by one operator and approved by another (issue 35).
+ * leaving blocked:sanctions is always proposed by one operator and approved by another.
  */
 export const ALWAYS_CONTROLLED: readonly ControlledActionKind[] = ["screeningCase.releaseUnderLicence"];
 

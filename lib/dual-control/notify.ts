@@ -1,5 +1,5 @@
 /**
- * Approvers are told when a proposal waits for them (issue 36 item 12): before, a proposer had to
+ * Approvers are told when a proposal waits for them: before, a proposer had to
  * tell a second operator by hand. Proposing enqueues one job per operator who may approve it
  * (enabled, not the proposer, with the action's role), in the proposal's transaction; each job
  * e-mails that operator through the mail interface (SMTP, or the sandbox outbox), outside any

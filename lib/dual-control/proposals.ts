@@ -38,7 +38,7 @@ import { proposalMachine } from "./state-machine";
 
 export type ProposalRow = typeof proposals.$inferSelect;
 
-/** An undecided proposal lapses after this (issue 23: 30 days). */
+/** An undecided proposal lapses after this (30 days). */
 export const PROPOSAL_LAPSE_DAYS = 30;
 
 /**

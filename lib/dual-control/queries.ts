@@ -5,7 +5,7 @@ import type { OperatorRole } from "@/lib/operators/records";
 import { roleOf } from "@/lib/commands/registry";
 import { RENAMED } from "./kinds";
 
-/** Read-only views of dual-control proposals for the console (issue 23 item 5). */
+/** Read-only views of dual-control proposals for the console. */
 export const PROPOSAL_PAGE_SIZE = 20;
 
 /** Proposals waiting for a second operator (the Overview's count): not decided, not past their 30 days. */
@@ -34,7 +34,7 @@ export async function proposalById(db: Executor, id: string) {
 }
 
 /**
- * Waiting proposals `operator` may approve (the header's Approvals badge, issue 36 item 12): not
+ * Waiting proposals `operator` may approve (the header's Approvals badge): not
  * their own, and of an action their role may approve.
  */
 export async function approvableProposalCount(db: Executor, operator: { id: string; role: OperatorRole }, now: Date): Promise<number> {

@@ -1,5 +1,5 @@
 /**
- * Proposal states (issue 23 item 5, maker-checker): an operator proposes an action under dual
+ * Proposal states (maker-checker): an operator proposes an action under dual
  * control; a different operator approves it (the action runs then, in the approver's
  * transaction) or declines it; a proposal nobody decided within 30 days lapses. Every decision is
  * final. Refusals are 409 proposal.stateInvalid (shown in the console as "already decided").

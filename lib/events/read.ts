@@ -43,7 +43,7 @@ const asPlaceholder = ((name: string) => sql.placeholder(name)) as unknown as Pa
 
 /**
  * The page, limit + 1 rows. Without a type filter the query is prepared once per process, by which
- * optional filters it has (issue 26: Drizzle built it on every request); a type filter varies in
+ * optional filters it has (Drizzle built it on every request); a type filter varies in
  * length and is built per request, as transfer_list does with states.
  */
 function pageQuery(db: Executor, input: ListEventsInput) {
@@ -90,7 +90,7 @@ const inputOf = (query: EventsQuery) => ({
 });
 
 /**
- * The page in its caller's statement (issue 26): the token's subscription's events, filtered,
+ * The page in its caller's statement: the token's subscription's events, filtered,
  * ordered and limited in a LATERAL subquery (named like the table, so the read's columns are its
  * own) left-joined to the caller, so an empty page is the caller's row with no event. In the
  * subquery the page is read in order from events_subscription_sequence_idx and stops at its limit;

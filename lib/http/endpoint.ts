@@ -190,7 +190,7 @@ export function endpoint<
 }
 
 /**
- * The pipeline of a GET that only reads (issue 13): the same keys, token, gate, validation and
+ * The pipeline of a GET that only reads: the same keys, token, gate, validation and
  * envelope as endpoint(), but no transaction and no Idempotency-Key work. A read that finds a write
  * to do (reads before it writes) runs it through `write`, one unit of work with row locks as before.
  */

@@ -7,7 +7,7 @@ import { correlationIdOf } from "./correlation";
 import { errorResponse, jsonResponse } from "./envelope";
 
 /**
- * The probes of a supervisor or load balancer (issue 20 item 4): GET /livez and GET /readyz.
+ * The probes of a supervisor or load balancer: GET /livez and GET /readyz.
  * Outside the partner API's pipeline on purpose: no subscription key (the prober holds no
  * secret), no access log line (a probe every few seconds would drown the log), never cached.
  * /v1/auth/health stays as the spec has it (a partner's check, with its key).
@@ -32,7 +32,7 @@ export async function readinessResponse(req: Request): Promise<Response> {
   const correlationId = correlationIdOf(req);
   const unavailable = (message: string, details?: Record<string, unknown>) =>
     errorResponse(new DomainError("internal.unavailable", { message, details, hint: "retry_later", retryAfterSeconds: 5 }), correlationId);
-  // SIGTERM: a load balancer must stop sending here at once (issue 36 item 5).
+  // SIGTERM: a load balancer must stop sending here at once.
   if (isShuttingDown()) return unavailable("Not ready: the service is shutting down.");
   let timer: NodeJS.Timeout | undefined;
   const started = await Promise.race([

@@ -17,7 +17,7 @@ const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTION
 /** Equal to `serverActions.bodySizeLimit` in next.config.mjs ("1mb"): one limit, answered here as 413. */
 export const CONSOLE_BODY_MAX_BYTES = 1024 * 1024;
 
-// The keyless JSON routes outside /v1 (the published keys and the probes, issue 20) answer like the API.
+// The keyless JSON routes outside /v1 (the published keys and the probes) answer like the API.
 const isApi = (path: string) =>
   path.startsWith("/v1/") || path === "/v1" || path.startsWith("/api/") || path.startsWith("/.well-known/") || /^\/(livez|readyz)(\/|$)/.test(path);
 const isConsolePost = (path: string) => path === "/console" || path.startsWith("/console/") || path.startsWith("/api/auth/");
@@ -71,7 +71,7 @@ function refusalOf(method: string, path: string, header: (name: string) => strin
 const SAFE_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * Runs the refusals above once per request at the Node server, before Next routes it (issue 26:
+ * Runs the refusals above once per request at the Node server, before Next routes it (
  * not in proxy.ts, which only pages need, so API requests skip Next's proxy layer). TRACE, TRACK
  * and CONNECT could only be refused here anyway: undici's Request refuses them (fetch's forbidden
  * methods), so Next would answer a bare 500 before any of our code runs. `next start` exposes no

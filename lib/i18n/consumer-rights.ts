@@ -1,5 +1,5 @@
 /**
- * The consumer's rights in words (issue 25; Regulation E 1005.31(b)(2)(iv) and (vi)), in the
+ * The consumer's rights in words (Regulation E 1005.31(b)(2)(iv) and (vi)), in the
  * disclosure's and the receipt's language: the 30-minute cancellation right, the policy after it,
  * and the error-resolution right. One text per language, so the disclosure, the receipt and its
  * hosted page say the same thing.

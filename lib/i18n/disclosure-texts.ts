@@ -4,8 +4,8 @@ import type { Language } from "./language";
 
 /**
  * Version of the disclosure wording; a disclosureToken binds to it (spec 2.6). v2: amounts, the
- * rate and the guarantee's end are written for people in the disclosure's language (issue 14).
- * v3 (issue 25, Regulation E 1005.31): the recipient, the date available, the cancellation and
+ * rate and the guarantee's end are written for people in the disclosure's language.
+ * v3 (Regulation E 1005.31): the recipient, the date available, the cancellation and
  * error-resolution rights, the provider's contact, and with an EEA origin the conversion charge
  * over the ECB reference rate.
  */

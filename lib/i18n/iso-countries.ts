@@ -1,7 +1,7 @@
 // i18n-iso-countries with the service's languages only. Its Node entry registers all of its 80
 // languages on import, and Turbopack copies whatever a route handler imports into that route's own
 // chunk: those names (non-Latin-1 text, so the whole chunk source is held as two-byte strings)
-// cost about a megabyte per loaded route (issue 13, docs/memory.md). Import countries from here.
+// cost about a megabyte per loaded route (docs/memory.md). Import countries from here.
 // Default import: the package is CommonJS, whose named exports native ESM cannot see.
 import countries from "i18n-iso-countries/index.js";
 import en from "i18n-iso-countries/langs/en.json";

@@ -1,7 +1,7 @@
 import { formatDateTime, formatDecimal, formatMoney } from "./format";
 import type { Language } from "./language";
 
-/** The receipt's labels (hosted page and e-mail), issue 25. */
+/** The receipt's labels (hosted page and e-mail). */
 export const receiptMessages = {
   en: {
     title: "Transfer receipt",

@@ -72,7 +72,7 @@ export class RequestKey {
   }
 
   /**
-   * `earlier` for the common case of a new key in one statement (issue 13): a new key is claimed
+   * `earlier` for the common case of a new key in one statement: a new key is claimed
    * at once, and only a key already present is read. A request that then fails validation or its
    * gate must `release` the claim, so nothing is stored against the key.
    */

@@ -41,7 +41,7 @@ export async function claim(db: Db, now: Date, limit: number, filter: ClaimFilte
 }
 
 /**
- * Claims due jobs for several lanes at once, in ONE prepared statement, one round trip (issue 26:
+ * Claims due jobs for several lanes at once, in ONE prepared statement, one round trip (
  * a wake-up claimed lane by lane, three statements, most of them empty). FOR UPDATE SKIP LOCKED
  * lets several workers (processes or nodes) share the table without claiming the same job. Each
  * lane looks at a window of its own (its kinds, ordered by run_at), so one lane's backlog cannot

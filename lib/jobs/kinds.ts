@@ -5,7 +5,7 @@
 import type { RefundStatus } from "@/lib/transfers/refund-state-machine";
 export interface JobPayloads {
   "webhooks.deliver": { eventId: string };
-  /** since: the failure that started the probing (its schedule counts from it), issue 36 item 7. */
+  /** since: the failure that started the probing (its schedule counts from it). */
   "webhooks.probe": { partnerId: string; since: string };
   "maintenance.purge": Record<string, never>;
   /** listVersionId: a rescreen after a new sanctions list version (only a stronger result changes the status). */
@@ -26,9 +26,9 @@ export interface JobPayloads {
   "sanctions.refresh": { list?: string };
   "notifications.otpDelivery": { deliveryId: string };
   "receipts.email": { transferId: string };
-  /** A resolved claim's notice to its customer (issue 36 item 10). */
+  /** A resolved claim's notice to its customer. */
   "claims.emailResolution": { claimId: string };
-  /** An e-mail to one operator who may approve a waiting proposal (issue 36 item 12). */
+  /** An e-mail to one operator who may approve a waiting proposal. */
   "proposals.notifyApprover": { proposalId: string; operatorId: string };
   "payouts.generateFiles": Record<string, never>;
   /** The operations alert conditions judged on the database (lib/operations/alerts.ts). */

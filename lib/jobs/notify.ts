@@ -4,7 +4,7 @@ import { config } from "@/lib/config";
 import { logger } from "@/lib/log";
 
 /**
- * Wake-on-commit between processes (issue 13): on PostgreSQL a transaction that enqueues a job
+ * Wake-on-commit between processes: on PostgreSQL a transaction that enqueues a job
  * due now also sends NOTIFY, which PostgreSQL delivers when (and only if) it commits; every worker
  * LISTENs, so a job written by one app process is claimed by any worker within milliseconds, not
  * at its next poll. PGlite is one process: the in-process wake (./wake.ts) is enough there.

@@ -35,7 +35,7 @@ export async function insertJob(tx: Executor, kind: string, payload: unknown, op
   // A transaction that already sent the wake sends none again (PostgreSQL would fold it anyway).
   const due = opts.runAt.getTime() <= clock.now().getTime() && !notified.has(tx);
   const notify = due ? notifyJobsDueSql() : undefined;
-  // One statement, one round trip (issue 26): the insert as a CTE, the NOTIFY as its final select.
+  // One statement, one round trip: the insert as a CTE, the NOTIFY as its final select.
   if (notify) await writeTogether(tx, [{ name: "job_written", write: jobInsert(tx, kind, payload, opts) }], sql`select ${notify}`);
   else await jobInsert(tx, kind, payload, opts);
   if (!due) return;

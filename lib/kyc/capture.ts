@@ -12,7 +12,7 @@ export interface KycDocumentCapture {
   photo: { size: number; type: string };
 }
 
-/** Where the customer's money comes from (issue 23 step-up). */
+/** Where the customer's money comes from (asked at the step-up to tier 2). */
 export const SOURCES_OF_FUNDS = ["EMPLOYMENT", "SAVINGS", "BUSINESS", "PENSION", "INVESTMENTS", "INHERITANCE_OR_GIFT", "OTHER"] as const;
 /** Annual income, in bands (USD equivalent; the band, never the figure, is asked). */
 export const ANNUAL_INCOME_BANDS = ["UNDER_25K", "25K_50K", "50K_100K", "100K_250K", "OVER_250K"] as const;

@@ -22,7 +22,7 @@ export async function lockKycSession(tx: Tx, kycSessionId: string): Promise<KycS
 }
 
 /**
- * The one way a KYC session changes state (issue 21 item 3): the machine decides (or refuses),
+ * The one way a KYC session changes state: the machine decides (or refuses),
  * the new state is written with the caller's columns; an accepted move that keeps the state writes
  * nothing. The session must be locked (lockKycSession).
  */
@@ -46,7 +46,7 @@ export async function moveKycSession(
  * customer: APPROVED → COMPLETED/VALID (MONITORED after a screening close match), REJECTED →
  * REJECTED/BLOCKED, REMEDIATION_REQUIRED → REMEDIATION_REQUIRED/RESTRICTED. A status the table
  * does not allow to move (a customer blocked by screening meanwhile) keeps its status. An ENHANCED
- * session (step-up, issue 23) approved moves the customer to tier 2 and changes nothing else.
+ * session (step-up) approved moves the customer to tier 2 and changes nothing else.
  */
 export async function completeKycSession(tx: Tx, input: { session: KycSessionRow; outcome: KycOutcome; now: Date }) {
   const { session, outcome, now } = input;

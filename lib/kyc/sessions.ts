@@ -48,7 +48,7 @@ export async function createKycSession(tx: Tx, input: { customerId: string; subs
       details: { currentStatus: customer.status },
     });
   }
-  // A completed KYC at tier 1 steps up (ENHANCED: source of funds, issue 23); at the top tier, or
+  // A completed KYC at tier 1 steps up (ENHANCED: source of funds); at the top tier, or
   // after a rejection, there is nothing to capture.
   const topTier = customer.kycStatus === "COMPLETED" && customer.verificationTier >= TOP_TIER;
   if (topTier || customer.kycStatus === "REJECTED") {

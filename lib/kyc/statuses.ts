@@ -13,7 +13,7 @@ export type KycOutcome = (typeof KYC_OUTCOMES)[number];
 
 /**
  * Why a KYC session was opened: chosen by the service from the KYC status (spec 2.3). ENHANCED
- * (ours, issue 23) is the step-up of a tier-1 customer whose KYC is COMPLETED: source-of-funds
+ * (ours) is the step-up of a tier-1 customer whose KYC is COMPLETED: source-of-funds
  * evidence, whose approval moves the customer to tier 2.
  */
 export const KYC_SESSION_PURPOSES = ["NEW", "RESUME", "RESUBMISSION", "ENHANCED"] as const;

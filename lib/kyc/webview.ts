@@ -14,7 +14,7 @@ import { kycSessionMachine, type KycSessionState } from "./session-state-machine
 
 export interface KycWebviewModel {
   kycSessionId: string;
-  /** ENHANCED asks for source-of-funds evidence instead of an identity document (issue 23). */
+  /** ENHANCED asks for source-of-funds evidence instead of an identity document. */
   purpose: KycSessionPurpose;
   locale: string;
   sessionState: KycSessionState;

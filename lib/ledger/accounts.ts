@@ -13,25 +13,25 @@ export const ACCOUNT_CODES = [
   "transfer:refund-due",
   // Bank credits not yet matched to a transfer (a liability to whoever sent them).
   "suspense:unallocated",
-  // Property of a listed person received for a transfer (issue 19): held, neither paid out nor
+  // Property of a listed person received for a transfer: held, neither paid out nor
   // refunded, until a licence or delisting releases it (the transfer id is on each entry).
   "blocked:sanctions",
   // Our own fee (the quote's principal fee) only: a partner's fee is not our revenue.
   "revenue:fees",
   // A partner-signed quote's partner_fee, owed to the partner (one account per partner and
-  // currency: the account carries the partner id), settled by a recorded payment (issue 24).
+  // currency: the account carries the partner id), settled by a recorded payment.
   "payable:partner-fees",
   // One per currency: a conversion leaves each currency balanced on its own.
   "fx:conversion",
-  // Manual journals (issue 24): the house's own money (prefunding the payout bank comes from
+  // Manual journals: the house's own money (prefunding the payout bank comes from
   // here) and what the banks charge.
   "cash:operating",
   "equity:capital",
   "expense:bank-charges",
-  // Losses we accept (issue 24 item 7): a bank credit short by at most the tolerance funds its
+  // Losses we accept: a bank credit short by at most the tolerance funds its
   // transfer and the shortfall is written off here; manual write-offs too.
   "expense:write-offs",
-  // What we give back on a customer's error claim resolved with REFUND (issue 25 item 5): our cost.
+  // What we give back on a customer's error claim resolved with REFUND: our cost.
   "expense:claims",
 ] as const;
 export type AccountCode = (typeof ACCOUNT_CODES)[number];

@@ -1,5 +1,5 @@
 /**
- * The double-entry ledger (issue 12): the one way to post money (postEntry) and the reads the
+ * The double-entry ledger: the one way to post money (postEntry) and the reads the
  * console and the tests use. Amounts are bigint minor units; see docs/decisions.md.
  */
 export { ACCOUNT_CODES, ACCOUNT_TYPE, FUNDING_SOURCES, accountFamily, isAccountCode, isPartnerAccount, isTransferAccount, refundCashAccount } from "./accounts";

@@ -132,7 +132,7 @@ function linesQuery(db: Executor, where?: SQL) {
 /** Every journal line in posting order (the accountants' export), optionally within [from, to). */
 export async function journalLinesBetween(db: Executor, range: { from?: Date; to?: Date } = {}): Promise<LedgerLine[]> {
   const where: SQL[] = [];
-  // Through the column's own mapping: a Date in a raw template is a 500 on postgres.js (issue 20).
+  // Through the column's own mapping: a Date in a raw template is a 500 on postgres.js.
   if (range.from) where.push(gte(journalEntries.createdAt, range.from));
   if (range.to) where.push(lt(journalEntries.createdAt, range.to));
   return linesQuery(db, where.length ? and(...where) : undefined);

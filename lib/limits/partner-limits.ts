@@ -1,7 +1,7 @@
 /**
- * A partner's limits (issue 23 item 1): its limit currency and a limit per tier and window,
- * edited in the console (Partners page). One domain function, so the dual control of issue 23
- * item 5 (lib/dual-control, when it lands) can wrap it as a proposal without another path.
+ * A partner's limits: its limit currency and a limit per tier and window,
+ * edited in the console (Partners page). One domain function, so dual control (docs/decisions.md,
+ * "Dual control") can wrap it as a proposal without another path.
  */
 import { eq } from "drizzle-orm";
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * Verification tiers and their rolling limits (issue 23). A leaf module: the partners and
+ * Verification tiers and their rolling limits. A leaf module: the partners and
  * customers tables type their columns with it, so it must not import the database.
  *
  * Tier 1 is a customer whose KYC is COMPLETED; tier 2 one whose source-of-funds evidence (an

@@ -1,12 +1,12 @@
 /**
- * Rolling-limit usage and the reservation made at quote acceptance (issue 23 items 1-3).
+ * Rolling-limit usage and the reservation made at quote acceptance.
  *
  * A transfer counts from its acceptance (transfers.created_at) with its limit_amount, the origin
  * amount converted into the partner's limit currency at the reference rate of that moment, for as
  * long as it is not aborted, expired, rejected or canceled. So the release is the transfer's own
  * state change, in the transition's transaction: nothing else to keep in step. Usage is one
  * index-only query over the subscription's transfers of the last 180 days
- * (transfers_subscription_idx), sent with the subscription's lock in one round trip (issue 26).
+ * (transfers_subscription_idx), sent with the subscription's lock in one round trip.
  *
  * Scope: the customer at one partner (the subscription). Limits are the partner's, in its
  * currency; a customer of two partners has each partner's limits (docs/decisions.md).
@@ -22,7 +22,7 @@ import type { ReferenceRateProvider } from "@/lib/pricing/reference-rate";
 import type { TransferState } from "@/lib/transfers/state-machine";
 import { LIMIT_WINDOWS, TOP_TIER, WINDOW_DAYS, nextTierOf, tierLimitsOf, type LimitWindow, type TierLimits, type VerificationTier } from "./tiers";
 
-/** Ended states whose amount no longer counts (the issue's "released"). `paid` keeps counting. */
+/** Ended states whose amount no longer counts. `paid` keeps counting. */
 export const RELEASED_STATES = ["aborted", "expired", "rejected", "canceled"] as const satisfies readonly TransferState[];
 
 const DAY_MS = 86_400_000;
@@ -102,7 +102,7 @@ export function usageSelect(ex: Executor, subscriptionId: string, now: Date) {
  * round trip first). It must be a statement of its own, sent after the lock's: under READ
  * COMMITTED a statement reads the snapshot taken when it starts, so sums in the locking statement
  * would miss the transfer that the accept it waited for has just committed; a statement behind it
- * starts once the lock is held. Built once per process with placeholders (issue 26: Drizzle built
+ * starts once the lock is held. Built once per process with placeholders (Drizzle built
  * it on every accept).
  */
 export function usageRows(ex: Executor, subscriptionId: string, now: Date) {

@@ -51,7 +51,7 @@ export function logger(): pino.Logger {
       redact: { paths: REDACT, censor: "[redacted]" },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    // Off the request's path (issue 13): lines are written asynchronously (pino
+    // Off the request's path: lines are written asynchronously (pino
     // flushes the buffer when the process exits); a synchronous write per request blocked the loop.
     pino.destination({ dest: 1, sync: false }),
   ));

@@ -16,7 +16,7 @@ const SHAPE = /^[A-Z]{3}$/;
 
 /**
  * Each code's minor-unit digits, null for no currency, kept once looked up: `currency-codes`
- * scans its whole list per lookup, several times per priced quote (issue 26). Only codes of
+ * scans its whole list per lookup, several times per priced quote. Only codes of
  * SHAPE are kept (at most 26³).
  */
 const digitsByCode = new Map<string, number | null>();

@@ -1,5 +1,5 @@
 /**
- * The windowed aggregates a rule may read (issue 22 item 1), one named function each. Each reads
+ * The windowed aggregates a rule may read, one named function each. Each reads
  * over an index added for it (db/schema: transfers by customer, beneficiary and payout method with
  * submitted_at; beneficiaries by subscription and created_at; payout methods by destination key;
  * devices by kid; login identifiers and customers' addresses by their normal forms): never a scan. The evaluation
@@ -20,7 +20,7 @@ export interface AggregateSubject {
   transferId: string;
   customerId: string;
   beneficiaryId: string;
-  /** The payout method's destination key (null: a method stored before issue 22). */
+  /** The payout method's destination key (null: a method stored before destination keys existed). */
   destinationKey: string | null;
   originCurrency: string;
   asOf: Date;

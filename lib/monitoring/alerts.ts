@@ -4,7 +4,7 @@ import type { Monitoring } from "./evaluate";
 
 /**
  * A live evaluation that reached review or block raises an alert on the customer's compliance case
- * (issue 22 item 6, lib/cases): in shadow mode a shadow alert, which opens no case and changes nothing.
+ * (lib/cases): in shadow mode a shadow alert, which opens no case and changes nothing.
  */
 export async function alertOnOutcome(tx: Tx, transfer: { id: string; customerId: string }, monitoring: Monitoring, now: Date): Promise<void> {
   if (monitoring.outcome === "pass") return;

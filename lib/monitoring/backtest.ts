@@ -1,5 +1,5 @@
 /**
- * Backtest (issue 22 item 5): a rule set run over the transfers submitted in the last 30 days, each
+ * Backtest: a rule set run over the transfers submitted in the last 30 days, each
  * as of its submit time (the windows end there, so later transfers do not count), beside what the
  * live evaluation recorded for it then. Reads only, apart from the summary kept on the set.
  */

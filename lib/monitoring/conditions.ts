@@ -1,5 +1,5 @@
 /**
- * Rule conditions, evaluated (issue 22 item 1): pure, given the fields of the transfer, the
+ * Rule conditions, evaluated: pure, given the fields of the transfer, the
  * parameters in force and the aggregate values read. Numbers are decimal.js values: an amount is
  * never a float.
  */

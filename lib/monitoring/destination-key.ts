@@ -3,7 +3,7 @@ import type { Executor } from "@/db";
 import { serviceSecret } from "@/lib/platform/secrets";
 
 /**
- * The key monitoring counts a destination by (issue 22: many senders, one destination): an HMAC
+ * The key monitoring counts a destination by (many senders, one destination): an HMAC
  * of the method type and the normalised identifier under a service secret kept in the database,
  * so the identifier itself stays encrypted and the key cannot be reversed by enumerating account
  * numbers without that secret.

@@ -1,5 +1,5 @@
 /**
- * The evaluation of a transfer at its fast-check (issue 22 items 1, 3, 4): the live rule set, and
+ * The evaluation of a transfer at its fast-check: the live rule set, and
  * any set shadow-running beside it, read the aggregates they need (one statement), score their
  * rules and typologies, and each evaluation is recorded (written at commit). The live outcome acts
  * only when the partner's mode is enforce; the caller (lib/transfers/fast-check-job.ts) moves the

@@ -1,5 +1,5 @@
 /**
- * A rule set (issue 22 item 1): a versioned document of rules and typologies, validated here.
+ * A rule set: a versioned document of rules and typologies, validated here.
  *
  * A rule is a condition over the transfer, its customer, its beneficiary and named windowed
  * aggregates (lib/monitoring/aggregates.ts), producing a score when it holds. A typology weighs

@@ -1,5 +1,5 @@
 /**
- * Rule set versions (issue 22 item 5): draft, propose, shadow-run, activate by a second operator,
+ * Rule set versions: draft, propose, shadow-run, activate by a second operator,
  * withdraw. Every move goes through ruleSetMachine; the rows a move changes are locked. Console
  * actions call these in their unit of work, which audits them.
  */

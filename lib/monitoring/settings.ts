@@ -1,5 +1,5 @@
 /**
- * Per-partner monitoring settings (issue 22 items 2 and 4), set in the console: the mode (enforce,
+ * Per-partner monitoring settings, set in the console: the mode (enforce,
  * shadow, or the default) and the partner's values for the live set's parameters. Per-customer
  * snoozes of one rule, with expiry and reason.
  */

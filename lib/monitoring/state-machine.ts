@@ -1,5 +1,5 @@
 /**
- * Rule set states (issue 22 item 5): an operator edits a draft, proposes it (frozen; backtest
+ * Rule set states: an operator edits a draft, proposes it (frozen; backtest
  * figures stay true to it), may shadow-run it beside the live set, and a second operator activates
  * it, which retires the set live until then. A draft or proposal can be withdrawn (retired without
  * ever acting). Refusals are 409 ruleSet.stateInvalid; the four-eyes rule (the author may not

@@ -1,4 +1,4 @@
-/** The closed vocabularies of transaction monitoring (issue 22), shared by the schema and the domain. */
+/** The closed vocabularies of transaction monitoring, shared by the schema and the domain. */
 
 export const MONITORING_MODES = ["enforce", "shadow"] as const;
 /** enforce: a review or block outcome acts on the transfer; shadow: recorded and alerted (marked shadow) only. */

@@ -21,7 +21,7 @@ export async function sendEmail(to: string, message: OtpMessageText): Promise<vo
 /**
  * Connects, says EHLO, upgrades to TLS as SMTP_URL asks and logs in (nodemailer's verify), sending
  * nothing: null when that worked, else why not (the server's answer, e.g. "Invalid login: 535 ...";
- * it never holds the password). The start-up check refuses to serve without it (issue 20 item 3).
+ * it never holds the password). The start-up check refuses to serve without it.
  */
 export async function verifySmtpLogin(): Promise<string | null> {
   try {

@@ -7,7 +7,7 @@ const DELIVERY_JOB = "notifications.otpDelivery";
 
 /** Given up: the delivery job's last attempt failed. */
 const givenUp = () => eq(otpDeliveries.state, "FAILED");
-/** Still being retried: an attempt failed and the job will try again (issue 20 item 3). */
+/** Still being retried: an attempt failed and the job will try again. */
 const retrying = () => and(eq(otpDeliveries.state, "PENDING"), isNotNull(otpDeliveries.lastError));
 
 function summary(r: typeof otpDeliveries.$inferSelect) {
@@ -31,7 +31,7 @@ export async function failedOtpDeliveries(db: Executor, limit = 100) {
 }
 
 /**
- * OTP messages whose last attempt failed and that the job will try again (issue 20 item 3: every
+ * OTP messages whose last attempt failed and that the job will try again (every
  * OTP mail failing with "535 Invalid login" showed no problem until the sixth attempt), newest
  * first, with the transport's last error and when the next attempt is due (the pending job's
  * run_at; null while an attempt is running).

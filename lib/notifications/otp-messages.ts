@@ -46,7 +46,7 @@ const WORDS: Record<Language, Words> = {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The OTP message in the customer's language: subject, plain text and HTML (issue 11 item 2). */
+/** The OTP message in the customer's language: subject, plain text and HTML. */
 export function otpMessageText(input: { language: Language; purpose: OtpPurpose; code: string | null; ttlSeconds: number }): OtpMessageText {
   const w = WORDS[input.language];
   if (input.code === null) {

@@ -6,7 +6,7 @@ import { randomToken, sha256Hex } from "@/lib/crypto/hash";
 import { DomainError } from "@/lib/errors";
 import type { SubscriptionStatus } from "./subscription-status";
 
-/** Partner administration for the console (issue 6): every change goes through here. */
+/** Partner administration for the console: every change goes through here. */
 export async function createPartner(tx: Tx, input: { name: string; pricingMode: "SERVICE_PRICED" | "PARTNER_SIGNED"; now: Date }) {
   const id = `partner_${randomToken(6)
     .toLowerCase()

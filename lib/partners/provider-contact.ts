@@ -4,7 +4,7 @@ import { partners, type ProviderContact } from "@/db/schema";
 import { notFound } from "@/lib/errors";
 
 /**
- * The contact disclosures and receipts state for a partner's customers (issue 25): who to call,
+ * The contact disclosures and receipts state for a partner's customers: who to call,
  * where to read more, and the regulator to complain to. Set by an admin in the console.
  */
 export async function setProviderContact(tx: Tx, partnerId: string, contact: ProviderContact, now: Date): Promise<{ before: ProviderContact | null }> {

@@ -19,7 +19,7 @@ export async function seedSandbox(db: Db): Promise<void> {
       pricingMode: "SERVICE_PRICED",
       returnOrigins: ["http://localhost:3000", "http://127.0.0.1:3000"],
       deepLinkBase: "demopartner://remit",
-      // Shown on disclosures and receipts (issue 25); every partner sets its own in the console.
+      // Shown on disclosures and receipts; every partner sets its own in the console.
       providerContact: {
         name: "Demo Partner Remittances",
         phone: "+1 800 555 0100",

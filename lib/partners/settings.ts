@@ -17,7 +17,7 @@ export interface PartnerSettingsInput {
   deepLinkBase?: string | null;
   /** Replace the webhook secret (the previous one stays valid for the rotation window). */
   rotateWebhookSecret?: boolean;
-  /** Transaction monitoring mode (issue 22): enforce or shadow. */
+  /** Transaction monitoring mode: enforce or shadow. */
   monitoring?: MonitoringMode;
 }
 
@@ -73,7 +73,7 @@ export async function updatePartnerSettings(tx: Tx, partnerId: string, input: Pa
 
 /**
  * updatePartnerSettings, also saying whether this change created the partner's first webhook
- * secret (a URL set for the first time): the console shows that secret once (issue 20 item 10).
+ * secret (a URL set for the first time): the console shows that secret once.
  */
 export async function applyPartnerSettings(
   tx: Tx,

@@ -11,7 +11,7 @@ import { payoutAttemptMachine, type PayoutAttemptTrigger } from "./payout-attemp
 import { payoutRejection, type PayoutRejection } from "./reject-reasons";
 
 /**
- * Payout attempts (issue 24 item 8): the one module that moves payout_file_items.state through
+ * Payout attempts: the one module that moves payout_file_items.state through
  * its machine (generate.ts inserts each new attempt SENT). A rejection of the destination waits
  * for a repair or a refund; a repaired attempt goes into the next file; a payment the bank returns
  * after it was paid owes the refund.

@@ -48,7 +48,7 @@ export async function pendingNetworkCancellations(db: Executor) {
     db
       .select({ transferId: transfers.id, state: transfers.state, payoutFileId: payoutFileItems.payoutFileId, requestedAt: networkCancellations.requestedAt })
       .from(transfers)
-      // The latest attempt's file only: a resent payout's earlier attempt is RESENT (issue 24).
+      // The latest attempt's file only: a resent payout's earlier attempt is RESENT.
       .innerJoin(payoutFileItems, and(eq(payoutFileItems.transferId, transfers.id), ne(payoutFileItems.state, "RESENT")))
       .innerJoin(networkCancellations, and(eq(networkCancellations.transferId, transfers.id), eq(networkCancellations.state, "PENDING")))
       .where(inArray(transfers.state, ["topay", "reqpay", "spended"]))
@@ -69,8 +69,8 @@ export async function payoutFilesWaitingCount(db: Executor): Promise<number> {
 
 /**
  * The payout bank's rejection of the transfer's latest payout attempt (its pain.002 RJCT) in
- * words, or null (issue 20 item 9: the transfer page). An earlier attempt's rejection, repaired
- * and resent, is no longer the transfer's (issue 36 item 15): it shows in the attempts list.
+ * words, or null (the transfer page). An earlier attempt's rejection, repaired
+ * and resent, is no longer the transfer's: it shows in the attempts list.
  */
 export async function payoutRejectionOf(db: Executor, transferId: string): Promise<PayoutRejection | null> {
   const latest = sql`(select max(${payoutFileItems.attempt}) from ${payoutFileItems} where ${payoutFileItems.transferId} = ${transferId})`;
@@ -99,7 +99,7 @@ export interface PayoutAttemptView {
   statuses: { status: string; reasonCode: string | null; reportMessageId: string; importedAt: Date }[];
 }
 
-/** Every payout attempt of a transfer, first first, with its file and the bank's statuses (issue 36 item 15: the transfer page). */
+/** Every payout attempt of a transfer, first first, with its file and the bank's statuses (the transfer page). */
 export async function payoutAttemptsOf(db: Executor, transferId: string): Promise<PayoutAttemptView[]> {
   const [items, statuses] = await Promise.all([
     db

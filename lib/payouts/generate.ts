@@ -80,7 +80,7 @@ export async function generatePayoutFiles(tx: Tx, input: { now: Date; partnerId?
       fileName: file.fileName,
       createdAt: now,
     });
-    // A resend (issue 24 item 8): its repaired attempt is RESENT, and the transfer already with the network stays there.
+    // A resend: its repaired attempt is RESENT, and the transfer already with the network stays there.
     for (const i of items.filter((r) => r.repairedItemId)) await moveAttempt(tx, (await lockLatestAttempt(tx, i.transfer.id))!, "file.resent", now);
     const sent = payoutAttemptMachine.next("none", "file.generated").to;
     await tx.insert(payoutFileItems).values(

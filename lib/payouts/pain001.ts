@@ -11,8 +11,7 @@ import { Decimal } from "@/lib/money/decimal";
 export const PAIN001_NAMESPACE = "urn:iso:std:iso:20022:tech:xsd:pain.001.001.03";
 
 /**
- * The beneficiary's account: an IBAN, or another identifier with its account scheme (issue 24
- * item 8: CLABE, NUBAN, BBAN, MSISDN, WALLET; never the payout method). BBAN is an ISO 20022
+ * The beneficiary's account: an IBAN, or another identifier with its account scheme (CLABE, NUBAN, BBAN, MSISDN, WALLET; never the payout method). BBAN is an ISO 20022
  * external code (SchmeNm/Cd); the others are proprietary (SchmeNm/Prtry).
  */
 export type CreditorAccount = { iban: string } | { other: string; scheme: string };
@@ -120,7 +119,7 @@ function ultimateDebtor(d: UltimateDebtor) {
 
 /**
  * Our account at the payout bank: its IBAN, or a national account number in Othr with the scheme
- * (issue 20 item 2): BBAN is an ISO 20022 external code (SchmeNm/Cd), CLABE is not one (Prtry), as
+ *: BBAN is an ISO 20022 external code (SchmeNm/Cd), CLABE is not one (Prtry), as
  * for creditor accounts above.
  */
 function debtorAccount(bank: PayoutBank) {

@@ -59,7 +59,7 @@ export interface TransactionStatus {
 }
 
 /**
- * A status for a whole file or payment block (GrpSts, PmtInfSts: issue 24 item 8): a rejection
+ * A status for a whole file or payment block (GrpSts, PmtInfSts): a rejection
  * there rejects every transaction of it that the report does not list on its own.
  */
 export interface BlockStatus {

@@ -1,6 +1,6 @@
 /**
- * A payout attempt: one credit transfer of a transfer in one pain.001 file (payout_file_items,
- * issue 24 item 8). The transfer's own machine has no state for "rejected, being repaired"
+ * A payout attempt: one credit transfer of a transfer in one pain.001 file (payout_file_items).
+ * The transfer's own machine has no state for "rejected, being repaired"
  * (spec 3.1), so the transfer stays with the network (topay/reqpay) while its attempt records what
  * the bank said: a rejection of the destination waits for a repair (the operator or the
  * customer's app gives a new one), then goes into the next file as a new attempt; or the operator

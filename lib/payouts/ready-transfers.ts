@@ -28,9 +28,9 @@ export interface ReadyTransfer {
 /**
  * Transfers ready for payout: funded (a held transfer is spended, so not funded), in no file yet,
  * locked FOR UPDATE SKIP LOCKED so two workers never put one transfer in two files. Never one whose
- * beneficiary or customer is BLOCKED: a rescreen HIT holds their transfers (issue 19), and this is
+ * beneficiary or customer is BLOCKED: a rescreen HIT holds their transfers, and this is
  * the last line should any path leave one funded. A transfer whose rejected payout was repaired
- * (issue 24 item 8: still topay/reqpay, its latest attempt REPAIRED) is ready again for a resend.
+ * (still topay/reqpay, its latest attempt REPAIRED) is ready again for a resend.
  * The destination account is decrypted here, only to be written into the file.
  */
 export async function lockReadyTransfers(tx: Tx, partnerId?: string): Promise<ReadyTransfer[]> {

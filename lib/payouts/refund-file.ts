@@ -1,5 +1,5 @@
 /**
- * Refund files (issue 36 item 3; docs/decisions.md "Refunds paid by a pain.001 refund file"): a
+ * Refund files (docs/decisions.md "Refunds paid by a pain.001 refund file"): a
  * refund of a transfer funded by bank transfer goes back to the account the money came from, the
  * payer's IBAN kept (encrypted) from the camt.053 credit that funded it, in a pain.001 credit
  * transfer from the collection account, built with the payouts' builder (./pain001.ts) rather than

@@ -13,7 +13,7 @@ import { resolvePayoutMethod, type SubmitInput } from "@/lib/transfers/submit";
 import { lockRepairableAttempt, repairPayout } from "./attempts";
 
 /**
- * A new destination for a payout the bank rejected (issue 24 item 8), from the customer's app
+ * A new destination for a payout the bank rejected, from the customer's app
  * (POST /v1/core/transfers/{transferId}/payout-repair) or an operator (console): the same rules
  * as at submit (PayoutMethodRequest: an existing method of the beneficiary, or a new identifier
  * checked for its format and stored encrypted), then the attempt is REPAIRED and the payout goes

@@ -19,7 +19,7 @@ export interface StatusImportCounts {
   unmatched: number;
   /** The same OrgnlEndToEndId and status imported before: nothing changes. */
   duplicates: number;
-  /** Each unmatched line (issue 20 item 9): which OrgnlEndToEndId and status, and why, for the operator. */
+  /** Each unmatched line: which OrgnlEndToEndId and status, and why, for the operator. */
   unmatchedLines: UnmatchedLine[];
 }
 
@@ -46,7 +46,7 @@ async function lockFiledTransfer(tx: Tx, endToEndId: string, partnerId?: string)
 }
 
 /**
- * A group or payment-block rejection (GrpSts or PmtInfSts RJCT, issue 24 item 8) rejects every
+ * A group or payment-block rejection (GrpSts or PmtInfSts RJCT) rejects every
  * transaction of that file the report does not list on its own, with the block's reason.
  */
 async function withBlockRejections(tx: Tx, report: PaymentStatusReport): Promise<TransactionStatus[]> {
@@ -102,7 +102,7 @@ async function apply(tx: Tx, transfer: TransferRow, item: PayoutAttemptRow, s: T
       return true;
     case "rejected":
       if (transfer.state === "rejected" || transfer.state === "canceled") return true;
-      // Returned after it was paid (issue 24 item 8): the transfer stays paid and its refund is owed.
+      // Returned after it was paid: the transfer stays paid and its refund is owed.
       if (transfer.state === "paid" && sent) {
         await returnAfterPaid(tx, { transfer, item, reasonCode: s.reasonCode }, now);
         return true;
@@ -184,7 +184,7 @@ export async function importPaymentStatusReport(tx: Tx, input: { xml: string; no
 }
 
 /**
- * One import in words, for the console's notice (issue 20 item 9): the counts, then each
+ * One import in words, for the console's notice: the counts, then each
  * unmatched line (EndToEndId, status, why), at most `maxLines` of them.
  */
 export function statusImportSummary(name: string, counts: StatusImportCounts, maxLines = Infinity): string {

@@ -7,7 +7,7 @@ import type { ResolvedProviders } from "@/lib/providers/table";
 import { LIST_FORMATS } from "@/lib/screening/sources";
 
 /**
- * GET /readyz (issue 20 item 4): whether this process can do its work. Each check is one small
+ * GET /readyz: whether this process can do its work. Each check is one small
  * query, so a load balancer may ask every few seconds: the database answers, every migration of
  * this build is applied (a node of an older build, or a database restored from before a migration,
  * is not ready), and the data quotes and screening need is there: a sanctions list version per

@@ -19,7 +19,7 @@ export function ready(): Promise<Db> {
       else await refuseSandboxData(db);
       await loadSigningKeys(db);
       await seedOperator(db);
-      // A fresh database gets the shipped monitoring pack as its live rule set (issue 22).
+      // A fresh database gets the shipped monitoring pack as its live rule set.
       await installDefaultPack(db);
       // Loads the sanctions list as a job (a fresh database: the shipped copy), not before start.
       await scheduleRefresh(db);

@@ -2,7 +2,7 @@ import http from "node:http";
 import { logger } from "@/lib/log";
 
 /**
- * What the web process does on SIGTERM (issue 36 item 5). `next start` on its own stops accepting
+ * What the web process does on SIGTERM. `next start` on its own stops accepting
  * connections but keeps answering on kept-alive ones, /readyz included, and exits only when every
  * client has gone quiet: a load balancer is never told to stop sending. Here, from the signal on:
  * - /readyz answers 503 (lib/http/operations.ts asks isShuttingDown());

@@ -6,7 +6,7 @@ import { verifySmtpLogin } from "@/lib/notifications/email";
  * The start-up check of a serving process (the web server's instrumentation hook, npm run worker):
  * the configuration (lib/config: formats, keys, providers), then in production what can only be
  * checked by using it: the SMTP server's login (nodemailer's verify). Any problem: its lines on
- * stderr and exit 78, before the first request or job (issue 20 items 1 and 3).
+ * stderr and exit 78, before the first request or job.
  */
 export async function checkStartup(): Promise<Config> {
   const c = configOrExit();

@@ -2,7 +2,7 @@ import { NodeSDK } from "@opentelemetry/sdk-node";
 import { logger } from "@/lib/log";
 
 /**
- * OpenTelemetry tracing (issue 39 item 5), started by instrumentation.ts only when the standard
+ * OpenTelemetry tracing, started by instrumentation.ts only when the standard
  * OTEL_* variables ask for it (lib/config tracingWanted): this module, the SDK and its exporters
  * are never loaded otherwise, and Next's own spans go to the API's no-op tracer at no cost.
  * The SDK configures itself from the same variables: OTEL_TRACES_EXPORTER (otlp by default),

@@ -1,5 +1,5 @@
 /**
- * A ReferenceRateProvider over published rate sets (issue 11 item 4): every currency is valued in
+ * A ReferenceRateProvider over published rate sets: every currency is valued in
  * units per one EUR, and a pair's rate is the cross rate through EUR, in Decimal (never floats).
  *
  * Precedence, per currency: a configured peg (fixed by treaty, e.g. XOF at 655.957 per EUR) first,

@@ -1,5 +1,5 @@
 /**
- * Parsers of the published reference-rate formats (issue 11 item 4). Pure: text in, a RateSet out,
+ * Parsers of the published reference-rate formats. Pure: text in, a RateSet out,
  * or an Error naming what is wrong; nothing half-parsed is ever returned.
  *
  * - ECB: the euro foreign exchange reference rates, eurofxref-daily.xml (`Cube time=` holding

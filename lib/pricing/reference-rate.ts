@@ -85,7 +85,7 @@ export function createSandboxReferenceRates(pairs: readonly SandboxPair[]): Refe
 
 /**
  * Cross rates between the corridors' origin currencies, both ways, for counting a transfer against
- * a partner's limits in its limit currency (issue 23); fixed (no wobble): nothing is priced with them.
+ * a partner's limits in its limit currency; fixed (no wobble): nothing is priced with them.
  */
 const SANDBOX_CROSS_MIDS: readonly [string, string, string][] = [
   ["EUR", "USD", "1.08"],

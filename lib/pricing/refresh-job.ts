@@ -17,7 +17,7 @@ async function fetchFeed(url: string, signal: AbortSignal): Promise<string> {
 }
 
 /**
- * Fetches the configured reference-rate feeds and stores what parsed (issue 11 item 4). Periodic,
+ * Fetches the configured reference-rate feeds and stores what parsed. Periodic,
  * every REFERENCE_RATES_REFRESH_MINUTES. Fetching happens outside any transaction; the sets are
  * stored in one. A feed that fails (unreachable, malformed) stores nothing, so the last good rates
  * keep serving, and the run fails so the worker retries it with backoff.

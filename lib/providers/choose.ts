@@ -3,7 +3,7 @@ import { PROVIDERS, type ProviderKind } from "./table";
 
 /**
  * The implementation of `kind` named by the configuration, from the implementations this mode may
- * use (issue 21 item 4). Production is handed only `production`: a sandbox implementation is not
+ * use. Production is handed only `production`: a sandbox implementation is not
  * in its map, so no setting can reach it (lib/config refuses such a setting at start already).
  */
 export function chooseProvider<P>(kind: ProviderKind, name: string, sandboxMode: boolean, production: Record<string, P>, sandboxOnly: Record<string, P>): P {

@@ -1,5 +1,5 @@
 /**
- * Which implementation serves each provider kind (issue 11): data, read like the state-machine
+ * Which implementation serves each provider kind: data, read like the state-machine
  * tables. lib/config parses each setting against its `implementations`; `providers()` resolves
  * them once per process; each capability's own factory (screeningProvider(), the OTP notifier, ...)
  * switches on the resolved name. Nothing here imports a capability, so the table stays a leaf.
@@ -45,7 +45,7 @@ export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
     inferredFrom: { setting: "SMS_WEBHOOK_URL", implementation: "sms-webhook" },
     production: ["sms-webhook"],
     requires: { "sms-webhook": ["SMS_WEBHOOK_URL", "SMS_WEBHOOK_SECRET"] },
-    // Only phone identifiers get an SMS (issue 20 item 2).
+    // Only phone identifiers get an SMS.
     unusedWith: "LOGIN_IDENTIFIER_TYPES=email",
   },
   // The sanctions lists screen in sandbox too (with the sandbox magic names on top): default ofac.
@@ -55,7 +55,7 @@ export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
     defaultImplementation: "ofac",
     production: ["ofac"],
   },
-  // A feed URL set means the feed (sandbox too): issue 11 item 4, lib/pricing/rate-store.ts.
+  // A feed URL set means the feed (sandbox too): lib/pricing/rate-store.ts.
   referenceRates: {
     setting: "REFERENCE_RATES_PROVIDER",
     implementations: ["sandbox", "ecb"],
@@ -70,7 +70,7 @@ export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
     defaultImplementation: "sandbox",
     production: ["operator"],
   },
-  // Issue 12: bank transfer to the collection account, reconciled from camt.053 statements.
+  // Bank transfer to the collection account, reconciled from camt.053 statements.
   funding: {
     setting: "FUNDING_PROVIDER",
     implementations: ["sandbox", "bank-transfer"],
@@ -78,7 +78,7 @@ export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
     production: ["bank-transfer"],
     requires: { "bank-transfer": ["COLLECTION_ACCOUNT_IBAN", "COLLECTION_ACCOUNT_BIC", "COLLECTION_ACCOUNT_NAME", "COLLECTION_ACCOUNT_CURRENCY"] },
   },
-  // pain001: ISO 20022 credit-transfer files per payout bank (lib/payouts, issue 12 item 4).
+  // pain001: ISO 20022 credit-transfer files per payout bank (lib/payouts).
   payout: {
     setting: "PAYOUT_PROVIDER",
     implementations: ["sandbox", "none", "pain001"],
@@ -87,7 +87,7 @@ export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
     requires: { pain001: ["PAYOUT_BANKS"] },
   },
   // "operator": a refund waits in the console's "Refunds due" queue until an operator records it
-  // paid from the bank (with the bank reference) or failed (issue 12).
+  // paid from the bank (with the bank reference) or failed.
   refunds: { setting: "REFUND_PROVIDER", implementations: ["sandbox", "operator"], defaultImplementation: "sandbox", production: ["operator"] },
 };
 

@@ -26,7 +26,7 @@ const invalid = (failedCheck: string, message: string) => new DomainError("quote
 /**
  * The quote (locked), the disclosure its token names (locked), the quote's beneficiary and the
  * customer's limit context with its subscription locked (the per-customer lock of the limits), in
- * one prepared statement (issue 26). The disclosure is locked in its subquery, so a missing one
+ * one prepared statement. The disclosure is locked in its subquery, so a missing one
  * still answers the quote's own checks first. The subscription's lock is taken here rather than
  * after the checks: one statement less, and the usage sums sent behind this statement start once
  * it holds the lock (lib/limits/usage.ts usageRows). A refused accept rolls back at once.
@@ -58,7 +58,7 @@ const acceptRows = (tx: Tx) =>
   });
 
 /**
- * The quote's beneficiary, locked before the quote and the subscription (issue 26). The accept
+ * The quote's beneficiary, locked before the quote and the subscription. The accept
  * updates it at commit (lastUsedAt); the fast-check holds it FOR SHARE and then counts its event on
  * the subscription. Taken after the subscription's lock, the two deadlocked (the journey at 32
  * arrivals/s: 12 of 480 accepts); taken first, the accept waits for the fast-check before it locks

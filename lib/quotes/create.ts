@@ -40,7 +40,7 @@ const fieldInvalid = (field: string, message: string) =>
 /**
  * The beneficiary (as beneficiaryInScope) and, in the same query, the customer's profile and, for
  * a quote the service signs, the next number of its quote sequence (claims' partner_quote_seq):
- * one round trip where there were two (issue 26). The number is taken before the request's other
+ * one round trip where there were two. The number is taken before the request's other
  * checks; one they refuse leaves a gap, as a rolled-back quote always did (only its order counts).
  */
 async function beneficiaryAndProfile(tx: Tx, input: { subscriptionId: string; beneficiaryId: string; customerId: string; serviceSigned: boolean }) {
@@ -182,7 +182,7 @@ async function partnerSignedClaims(tx: Tx, input: QuoteContext) {
 
 type NewQuote = Required<Omit<typeof quotes.$inferInsert, "acceptedAt" | "transferId">>;
 
-/** The new quote row, answered: prepared once per process (issue 26), every column a placeholder. */
+/** The new quote row, answered: prepared once per process, every column a placeholder. */
 async function insertQuote(tx: Tx, values: NewQuote) {
   const { shape, set } = placeholdersFor(values);
   const name = `quote_insert:${shape}`;

@@ -19,7 +19,7 @@ import { quoteExpired, quoteInScope, quoteStatus } from "./records";
 type QuoteRow = Awaited<ReturnType<typeof quoteInScope>>;
 
 /**
- * What disclosure v3 adds (issue 25): the recipient, the date available if paid now, the
+ * What disclosure v3 adds: the recipient, the date available if paid now, the
  * provider's contact, and with an EEA origin the rate's mark-up over the reference rate (the ECB's
  * in production, percent with two decimals; omitted when no reference rate quotes the pair).
  */

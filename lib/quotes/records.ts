@@ -36,7 +36,7 @@ const quoteById = new QueryBuilder()
   .as("quotes");
 
 /**
- * quoteInScope in its caller's statement (issue 26): the quote keyed by the path's id, then
+ * quoteInScope in its caller's statement: the quote keyed by the path's id, then
  * checked against the token's subscription; another customer's is not found, as above.
  */
 export const quoteWithCaller: ReadWithCaller<{ params: { quoteId: string } }, QuoteRow> = {
@@ -73,8 +73,8 @@ export function quoteView(row: QuoteRow, now: Date) {
     totalCustomerCost: row.totalCustomerCost,
     totalCustomerCostCurrency: row.originCurrency,
     quoteValidUntil: row.validUntil.toISOString(),
-    // Ours (issue 25): when the money would be available if the transfer were funded now. Absent
-    // (undefined, which JSON leaves out) for a pair without data; no spread (issue 26).
+    // Ours: when the money would be available if the transfer were funded now. Absent
+    // (undefined, which JSON leaves out) for a pair without data; no spread.
     estimatedDeliveryBy: estimateDeliveryBy(row.corridor, row.payoutMethod, now)?.toISOString(),
     corridor: {
       originCountry: corridor?.originCountry.alpha3 ?? row.corridor.slice(0, 2),

@@ -1,5 +1,5 @@
 /**
- * The receipt by e-mail (issue 25 item 3): enqueued when a transfer is funded (in that
+ * The receipt by e-mail: enqueued when a transfer is funded (in that
  * transaction), sent by the OTP mail provider to the customer's e-mail login identifier, outside
  * any transaction. No e-mail identifier (a phone login): nothing is sent. In sandbox the message
  * goes to the outbox (purpose RECEIPT) like the sandbox OTP e-mails.
@@ -23,7 +23,7 @@ import { notYetFunded, providerFrom, RECEIPT_URL_TTL_SECONDS, receiptFactsOf } f
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** Called in the funding's transaction: the job is written with the unit's other effects, in their statement (issue 26). */
+/** Called in the funding's transaction: the job is written with the unit's other effects, in their statement. */
 export async function queueReceiptEmail(tx: Tx, transferId: string, now: Date): Promise<void> {
   await effectsOf(tx).jobs.enqueue("receipts.email", { transferId }, { runAt: now, maxAttempts: 6 });
 }
@@ -33,7 +33,7 @@ export const emailReceipt = defineJob({
   schema: z.object({ transferId: z.string() }),
   backoff: (failures) => Math.min(backoffWithJitter(failures), 600),
   perform: async (db: Db, { payload, now }) => {
-    // Everything the message says, in one prepared statement (issue 26: six reads before).
+    // Everything the message says, in one prepared statement (six reads before).
     const [read] = await receiptEmailRead(db).execute({ transferId: payload.transferId });
     if (!read) return;
     const { transfer, email } = read;

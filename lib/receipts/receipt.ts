@@ -1,5 +1,5 @@
 /**
- * The remittance receipt (issue 25 item 3; Regulation E 1005.31(b)(2)): every price component,
+ * The remittance receipt (Regulation E 1005.31(b)(2)): every price component,
  * the date available, the recipient, the rights and the provider's contact, from funding on. The
  * API answers it (GET /v1/core/transfers/{id}/receipt), the hosted page prints it, and the
  * receipt e-mail carries its text and link. No compliance data: only what the customer paid for.

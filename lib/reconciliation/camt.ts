@@ -22,7 +22,7 @@ export interface StatementCredit {
   payerAccount: string | null;
   /**
    * The payer's whole IBAN (electronic form), in memory only: the import stores it encrypted
-   * (bank_credits.payer_account_encrypted) to pay a refund back to it (issue 36 item 3).
+   * (bank_credits.payer_account_encrypted) to pay a refund back to it.
    */
   payerIban: string | null;
 }
@@ -35,7 +35,7 @@ export interface ParsedStatement {
   credits: StatementCredit[];
   /** Entries that are not booked credits (debits, pending, reversals): not imported. */
   ignored: number;
-  /** Each Stmt's closing booked balance (CLBD), for the daily reconciliation (issue 24 item 5). */
+  /** Each Stmt's closing booked balance (CLBD), for the daily reconciliation. */
   closingBalances: ClosingBalance[];
 }
 
@@ -153,7 +153,7 @@ const transactionAmount = (tx: Node): unknown => tx.Amt ?? obj(obj(tx.AmtDtls).T
 
 /**
  * The credits of one booked entry. One transaction (or none): the entry is the credit. A batch
- * booking (several TxDtls under one Ntry, issue 20 item 8) is one credit per TxDtls, each with its
+ * booking (several TxDtls under one Ntry) is one credit per TxDtls, each with its
  * own amount and remittance information, so each customer's reference matches on its own. A
  * batch's transactions must each state an amount, in the entry's currency, summing to the
  * entry's; each is known by its own AcctSvcrRef when the bank gives distinct ones, else by the

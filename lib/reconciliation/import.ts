@@ -66,7 +66,7 @@ async function importCredit(
     .values({
       id,
       ...shown,
-      // Kept whole, encrypted, to pay a refund back to it (issue 36 item 3: lib/payouts/refund-file.ts).
+      // Kept whole, encrypted, to pay a refund back to it (lib/payouts/refund-file.ts).
       payerAccountEncrypted: payerIban ? (await destinationCipher(tx)).encrypt(payerIban, id) : null,
       statementId,
       // Recorded first (the bank reference dedupes a re-import); the decision below, in the same
@@ -89,7 +89,7 @@ async function importCredit(
   const locked = named && (await lockFundingSession(tx, named.id));
   // The 120-minute guard applies here as at every write: an overdue transfer expires now.
   const transfer = locked && (await expireIfOverdue(tx, locked.transfer, now));
-  // Earlier credits with the same reference, queued as partial: this one may top them up (issue 24 item 7).
+  // Earlier credits with the same reference, queued as partial: this one may top them up.
   const earlier = transfer
     ? await tx
         .select()
@@ -166,7 +166,7 @@ async function importCredit(
 }
 
 /**
- * Only statements of the collection account fund transfers (issue 20 item 8): a credit on any
+ * Only statements of the collection account fund transfers: a credit on any
  * other account (the payout bank's, a savings account) is not money customers paid us, and
  * booking it to cash:collection would misstate the books. The whole file is refused, nothing is
  * imported: 400 validation.fieldInvalid at Stmt.Acct.Id naming both accounts (masked).

@@ -21,7 +21,7 @@ export type MatchDecision = { fund: true; shortfall: string | null } | { fund: f
  * The matching rule (docs/decisions.md "Bank transfer funding"): the RF reference names the
  * funding session; a session whose transfer is no longer waiting for money is LATE; then the
  * currency, then the amount must be the sum due, or short of it by at most `tolerance` (the
- * currency's BANK_CREDIT_SHORTFALL_TOLERANCE, issue 24 item 7: the shortfall is written off).
+ * currency's BANK_CREDIT_SHORTFALL_TOLERANCE: the shortfall is written off).
  * Anything else waits for an operator. Amounts are compared as decimals ("102.9" equals "102.90").
  */
 export function decideMatch(credit: { amount: string; currency: string }, target: MatchTarget | null, tolerance = "0"): MatchDecision {

@@ -3,7 +3,7 @@ import type { Executor } from "@/db";
 import { bankCredits } from "@/db/schema";
 import { amountToReturn } from "./resolve";
 
-/** Credits an operator still has to act on: to match or return, an excess to return, a return to execute (issue 24). */
+/** Credits an operator still has to act on: to match or return, an excess to return, a return to execute. */
 const WAITING = ["QUEUED", "EXCESS", "RETURN_REQUESTED"] as const;
 
 /** Rows per page of the queue (as the other review queues: KYC, cases, payout files). */

@@ -27,7 +27,7 @@ const refuse = (message: string) => validationError([{ field: "transferId", code
 /**
  * An operator matches a queued credit to a transfer in funding: the credit must be in the
  * transfer's currency and cover the sum due, or fall short of it by at most the currency's
- * tolerance (the shortfall written off, issue 24 item 7); it funds the transfer through the one
+ * tolerance (the shortfall written off); it funds the transfer through the one
  * funding path. An over-payment's excess stays in suspense until returned (state EXCESS).
  */
 export async function matchBankCredit(tx: Tx, input: { creditId: string; transferId: string; operatorId: string }, now: Date) {
@@ -96,7 +96,7 @@ export function amountToReturn(credit: BankCreditRow): string {
 
 /**
  * An operator returns a queued credit (or an over-payment's excess) to the payer: the first of
- * two steps (issue 24 item 7). The return is requested (RETURN_REQUESTED, the amount fixed) and
+ * two steps. The return is requested (RETURN_REQUESTED, the amount fixed) and
  * listed until it is executed from the bank's own interface, with the payer's details from the
  * statement; executeBankCreditReturn then records the bank's reference and posts it.
  */

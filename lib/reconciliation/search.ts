@@ -5,7 +5,7 @@ import { validationError } from "@/lib/errors";
 import { BANK_CREDIT_STATES, type BankCreditState } from "./bank-credit-state-machine";
 
 /**
- * Search of bank credits (issue 24 item 7), every state: the history of matched credits and of
+ * Search of bank credits, every state: the history of matched credits and of
  * returns as well as the queue. An operator finds a credit without a reference by its amount,
  * payer, the reference or remittance text it carried, and its booking date.
  */

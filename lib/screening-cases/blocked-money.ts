@@ -1,5 +1,5 @@
 /**
- * Money a screening case stops moves only through the case (issue 35 item 4; docs/decisions.md
+ * Money a screening case stops moves only through the case (docs/decisions.md
  * "Blocked money moves only through its case").
  *
  * - A transfer held for screening (an open case holds it, or is open on its customer or

@@ -1,5 +1,5 @@
 /**
- * Screening cases (issue 19): a close match stops the money until a human clears it.
+ * Screening cases: a close match stops the money until a human clears it.
  *
  * A CLOSE_MATCH leaves the subject (beneficiary or customer) MONITORED, as the spec allows, and
  * opens a case with the evidence. While it is open, the fast-check sends every transfer of the
@@ -157,7 +157,7 @@ export async function raiseCase(tx: Tx, subject: CaseSubject, outcome: Screening
   return created;
 }
 
-/** The customer's compliance case hears of it (issue 22): a rescreen's exact match is a LIST_HIT. */
+/** The customer's compliance case hears of it: a rescreen's exact match is a LIST_HIT. */
 async function alertOfCase(tx: Tx, row: ScreeningCaseRow, outcome: ScreeningOutcome, now: Date): Promise<void> {
   const names = [...new Set(row.evidence.map((e) => e.entryName))].join("; ");
   await raiseAlert(tx, {

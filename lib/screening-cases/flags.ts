@@ -7,7 +7,7 @@ import { beneficiaryMayMoveMoney, moneyMovementCheck } from "@/lib/beneficiaries
 import { DomainError } from "@/lib/errors";
 
 /**
- * Why a customer's console record carries a flag (issue 19). Console only: the API never says.
+ * Why a customer's console record carries a flag. Console only: the API never says.
  * - PAID_BLOCKED_BENEFICIARY: tried to quote, accept or submit to a BLOCKED beneficiary;
  * - PAID_CASED_BENEFICIARY: submitted a transfer to a beneficiary with an open screening case;
  * - PAID_WHILE_CUSTOMER_CASED: submitted a transfer while the customer has an open case of its own;

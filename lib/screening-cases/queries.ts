@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, ne } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { beneficiaries, customerFlags, customers, screeningCases, transfers } from "@/db/schema";
 
-/** Read-only views of screening cases and customer flags for the console (issue 19). */
+/** Read-only views of screening cases and customer flags for the console. */
 export const CASE_PAGE_SIZE = 20;
 
 export async function openCaseCount(db: Executor): Promise<number> {

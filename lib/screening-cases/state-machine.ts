@@ -1,5 +1,5 @@
 /**
- * Screening case states (issue 19): a close match opens a case; an operator decides it once, as a
+ * Screening case states: a close match opens a case; an operator decides it once, as a
  * false positive (cleared) or a true match (confirmed). A decided case is final: a later close
  * match on a changed entry opens a new case. Refusals are 409 screeningCase.stateInvalid (shown
  * in the console as "already decided").

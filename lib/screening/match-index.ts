@@ -4,7 +4,7 @@ import { isTitle, nameWords, naturalOrder, skeleton, surnameWords } from "./name
 
 /**
  * In-memory matcher over one list version's individuals (docs/decisions.md, "Sanctions
- * screening"), built to hold against an evader's edits (issue 35), not only a careless typist's:
+ * screening"), built to hold against an evader's edits, not only a careless typist's:
  *
  * - Words are compared by Jaro-Winkler (talisman), by edit distance (one edit in a word of 6+
  *   letters, two in 8+), by sound (Double Metaphone) and by transliteration skeleton
@@ -886,7 +886,7 @@ export interface Thresholds {
 }
 
 /**
- * What a candidate decides (issue 35). A listed name (a whole name scoring `hit` or more: the
+ * What a candidate decides. A listed name (a whole name scoring `hit` or more: the
  * entry's name, or all its surname words and a given name, spelled as its variants are) is a case whatever
  * date of birth the subject declared, since nobody verifies it: a date of birth never clears it.
  * An automatic HIT (BLOCKED) needs that name AND the same day of birth; a name alone, or a list

@@ -5,7 +5,7 @@ import titles from "@/data/screening/titles.json";
 import transliteration from "@/data/screening/transliteration.json";
 
 /**
- * The one matching form of a name (issues 19 and 35), for subjects, listed names and aliases
+ * The one matching form of a name, for subjects, listed names and aliases
  * alike, so "Dr. José O'Brien-Núñez", "OBRIEN NUNEZ, Jose" and "Nori\u200bega" / "Nоriega"
  * (Cyrillic о) / "NORIEGA" give the same words:
  *

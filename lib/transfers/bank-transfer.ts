@@ -13,7 +13,7 @@ import type { FundingSessionRow } from "./funding-session-expiry";
 import { bankTransferDeadline, fundingDeadline } from "./funding-window";
 import type { TransferRow } from "./records";
 
-/** What the customer needs to pay by bank transfer (spec of issue 12 item 5: the sandbox endpoint's body). */
+/** What the customer needs to pay by bank transfer (the sandbox endpoint's body). */
 export interface BankTransferInstructions {
   reference: string;
   /** The exact sum, in the currency's minor units ("102.99" for EUR). */
@@ -68,7 +68,7 @@ export async function chooseBankTransfer(tx: Tx, locked: { session: FundingSessi
 
 /**
  * Choosing bank transfer (the reference bound once) gives the session its method's window, and
- * the transfer's expiry follows it (issue 36 item 2, ./funding-window.ts): business days of the
+ * the transfer's expiry follows it (./funding-window.ts): business days of the
  * collection account's calendar instead of minutes. The page's URL lives as long; the expiry jobs
  * already scheduled find nothing due (they check the rows) and new ones run at the new end.
  */

@@ -19,7 +19,7 @@ const NETWORK_CANCELLATION_SECONDS = 60;
  */
 export async function cancelTransfer(tx: Tx, input: { subscriptionId: string; transferId: string; cancellationReason: string; now: Date }) {
   const { now } = input;
-  // One round trip (issue 26): the transfer's lock, then the pending request read behind it, which
+  // One round trip: the transfer's lock, then the pending request read behind it, which
   // PostgreSQL starts once the lock is held (as when it was sent after). The expiry guard cannot
   // touch a request: only a transfer before funding expires, and none of those has one.
   const [found, pending] = await Promise.all([
@@ -43,7 +43,7 @@ export async function cancelTransfer(tx: Tx, input: { subscriptionId: string; tr
   const expectedBy = addSeconds(now, NETWORK_CANCELLATION_SECONDS);
   if (toNetwork) await requestNetworkCancellation(tx, row.id, now, expectedBy);
   // Only a transfer in funding has an open session (one leaving funding ends its own, as the
-  // deadline guard and a hold rely on too): no read for the others (issue 26).
+  // deadline guard and a hold rely on too): no read for the others.
   if (row.state === "funding") await expireOpenFundingSessions(tx, row.id, now);
   const refund = resolution.refundStarts ? await startRefund(tx, moved, now) : null;
   const state = moved.state;

@@ -14,7 +14,7 @@ import { startRefund } from "./refunds";
 export async function holdTransfer(tx: Tx, row: TransferRow, now: Date): Promise<TransferRow> {
   const held = await transitionTransfer(tx, row, "compliance.hold", now);
   if (row.state === "funding") await expireOpenFundingSessions(tx, row.id, now);
-  // Every compliance hold is an alert in the customer's case (issue 22): console only.
+  // Every compliance hold is an alert in the customer's case: console only.
   await raiseAlert(tx, { customerId: row.customerId, kind: "COMPLIANCE_HOLD", transferId: row.id, summary: `Held from ${row.state}`, now });
   return held;
 }

@@ -26,7 +26,7 @@ const deviceScope = (id: string) => `${DEVICE_SCOPE}${id}`;
 const kidDevice = alias(devices, "kid_device");
 
 /**
- * After the customer's lock, one prepared statement (issue 26; four or five round trips before):
+ * After the customer's lock, one prepared statement (four or five round trips before):
  * the transfer (locked), the device the assertion's kid names (deviceByKid's choice), whether the
  * subscription has an active device, and the failures counted in the lockout window under the
  * customer's scope and the named device's (when it is the caller's). The counts are read after the
@@ -123,7 +123,7 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
         // NO KEY UPDATE, not UPDATE: it serialises confirmations as before, but leaves the KEY SHARE
         // that a foreign key check takes (an accept inserting this customer's transfer while it
         // holds the subscription's lock) unblocked: with UPDATE the two deadlocked when the
-        // confirmation then counted its event on that subscription (issue 26's journey at 32/s).
+        // confirmation then counted its event on that subscription (the bench's journey at 32/s).
         .for("no key update")
         .prepare("confirm_customer_locked"),
     ).execute({ customerId: input.customerId }),
@@ -168,7 +168,7 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
       },
       // Single use (verification 4): spent once presented in an authentic, matching, fresh assertion.
       consumeNonce: async (deviceId, nonce) => {
-        // The nonce read above with the named device (issue 26: its insert was a statement of its
+        // The nonce read above with the named device (its insert was a statement of its
         // own). Every confirmation that spends a nonce of this device holds this customer's lock
         // (the device is the subscription's: verification 2), so the read is current and no other
         // can spend it before this unit commits; the insert goes with the effects at commit, the

@@ -37,7 +37,7 @@ export interface TransferWithDetail {
   refund: { state: RefundStatus; estimatedCompletionBy: Date; refundMethod: "ORIGINAL_PAYMENT_METHOD"; amount: string | null } | null;
   /** The latest network cancellation request, null when none. */
   networkCancellation: NetworkCancellationView | null;
-  /** A payout the bank rejected that waits for a new destination (issue 24), only read with the network; null when none. */
+  /** A payout the bank rejected that waits for a new destination, only read with the network; null when none. */
   payoutRepair?: { isoReasonCode: string | null; rejectedAt: Date } | null;
 }
 
@@ -57,7 +57,7 @@ const rejection = sql<Json<{ isoReasonCode: string | null }>>`case when ${transf
   select json_build_object('isoReasonCode', p.reason_code) from ${paymentStatusRecords} p
   where p.end_to_end_id = ${transfers.id} and p.status = 'RJCT' order by p.attempt desc limit 1) end`;
 
-// The latest payout attempt, when the bank rejected it and it waits for a repair (issue 24).
+// The latest payout attempt, when the bank rejected it and it waits for a repair.
 const payoutRepair = sql<Json<{ isoReasonCode: string | null; rejectedAt: string }>>`case when ${transfers.state} in ('topay', 'reqpay', 'spended') then (
   select json_build_object('isoReasonCode', i.reason_code, 'rejectedAt', i.state_changed_at) from ${payoutFileItems} i
   where i.transfer_id = ${transfers.id} and i.state = 'REJECTED' order by i.attempt desc limit 1) end`;
@@ -96,7 +96,7 @@ type Found = Awaited<ReturnType<ReturnType<typeof build>["execute"]>>[number];
 /**
  * The transfer, its payout method, its state history, its open funding session, a payout
  * bank's rejection, its refund and its latest network cancellation in ONE
- * statement (issue 13): one snapshot, so a read outside a transaction never serves a state its
+ * statement: one snapshot, so a read outside a transaction never serves a state its
  * history does not end with (or the reverse), and one round trip instead of three.
  */
 export async function transferWithDetail(db: Executor, subscriptionId: string, transferId: string): Promise<TransferWithDetail> {
@@ -105,7 +105,7 @@ export async function transferWithDetail(db: Executor, subscriptionId: string, t
 }
 
 /**
- * The transfer the path names, by its primary key alone, for a join to the caller (issue 26). Its
+ * The transfer the path names, by its primary key alone, for a join to the caller. Its
  * LIMIT keeps PostgreSQL from merging the subquery into the join, so it is planned on its own:
  * a probe of transfers_pkey. Joined directly (ON id and subscription), PostgreSQL reached it
  * through transfers_subscription_idx (a parameterized scan on the caller's subscription, filtered
@@ -122,7 +122,7 @@ const transferById = new QueryBuilder()
   .as("transfers");
 
 /**
- * The same read in its caller's statement (issue 26): the transfer keyed by the path's id, then
+ * The same read in its caller's statement: the transfer keyed by the path's id, then
  * checked against the token's subscription, so another customer's transfer is not found, as above.
  */
 export const transferDetailWithCaller: ReadWithCaller<{ params: { transferId: string } }, TransferWithDetail> = {

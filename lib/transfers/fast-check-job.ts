@@ -20,8 +20,8 @@ import { raiseReviewAlert, reviewReasons } from "./review-rule";
  * The fast-check (decisions section 7): the substantive checks submit did not do: the destination
  * identifier for real (IBAN mod-97, CLABE check digit, phone validity, wallet checksum), the
  * beneficiary's and the customer's current status, and whether either has an open screening case
- * (issue 19: a close match stops the money until a human clears it), and transaction monitoring
- * (issue 22: lib/monitoring). Pass → validated; review → onreview (TRF_CHECK_REVIEW, nothing more
+ * (a close match stops the money until a human clears it), and transaction monitoring
+ * (lib/monitoring). Pass → validated; review → onreview (TRF_CHECK_REVIEW, nothing more
  * said to the partner); fail or a monitoring block → rejected with the reason code (TRF_CHECK_FAILED).
  */
 export const fastCheck = defineJob({
@@ -34,7 +34,7 @@ export const fastCheck = defineJob({
     if (row.state !== "registered" || !row.payoutMethodId || !locked.method) return;
     const { method, beneficiary, customer } = locked;
     const corridor = corridorByCode(row.corridor)!;
-    // Transaction monitoring's read (issue 22), with the open-case tests beside it: a statement
+    // Transaction monitoring's read, with the open-case tests beside it: a statement
     // after the locks, whose snapshot sees a case committed by a screening job the lock waited for
     // (the case lookups use the one-open-case-per-subject index). Recorded below only if the
     // transfer reaches monitoring, as before.
@@ -64,7 +64,7 @@ export const fastCheck = defineJob({
     if (!customerMayMoveMoney(customer.status)) return void (await fail("TRF_CHECK_CUSTOMER_STATUS"));
     if (beneficiaryCased) await flagCustomer(tx, { customerId: row.customerId, kind: "PAID_CASED_BENEFICIARY", beneficiaryId: row.beneficiaryId, now });
     if (customerCased) await flagCustomer(tx, { customerId: row.customerId, kind: "PAID_WHILE_CUSTOMER_CASED", beneficiaryId: row.beneficiaryId, now });
-    // Transaction monitoring (issue 22): recorded in every mode; acts only in enforce. A block
+    // Transaction monitoring: recorded in every mode; acts only in enforce. A block
     // outranks the decisions-7 review; those rules act in any mode.
     await recordEvaluations(tx, evaluated.rows);
     const { monitoring } = evaluated;
@@ -89,7 +89,7 @@ export const fastCheck = defineJob({
  * job waits for the fast-check and then holds the validated transfer. A locked row is answered as
  * it is once locked (one changed while the lock waited is read again), so the beneficiary's state
  * and the customer's status are current. The transfer is locked first (the CTE), then the others,
- * the order of the two statements this was (issue 26).
+ * the order of the two statements this was.
  */
 async function lockForCheck(tx: Tx, transferId: string) {
   const [row] = await preparedOn(tx, "fast_check_locked", (e) => {

@@ -20,7 +20,7 @@ export interface FundingWebviewModel {
   recipient: { name: string; destinationMasked: string | null };
   closure: ClosureCallback;
   /**
-   * The deadline (issue 36 item 2): the earlier of the session's end and the transfer's, or the
+   * The deadline: the earlier of the session's end and the transfer's, or the
    * bank-transfer window once that is chosen. The customer can pay, and retry after a decline, until then.
    */
   payBy: Date;

@@ -1,5 +1,5 @@
 /**
- * How long a customer has to pay (issue 36 item 2; docs/decisions.md "Funding windows per
+ * How long a customer has to pay (docs/decisions.md "Funding windows per
  * method"). A funding session never outlives its transfer: the deadline shown and enforced is the
  * earlier of the two. A card pays at once, so its session keeps FUNDING_TTL_SECONDS (spec 2.8's
  * 30 minutes) within the transfer's 120 minutes; a bank transfer takes the banks' business days,

@@ -20,7 +20,7 @@ import { queueReceiptEmail } from "@/lib/receipts/email-job";
 
 /**
  * A new funding attempt after confirm: 30 minutes, its single-use webview URL (spec 2.8), but
- * never past the transfer's own deadline (issue 36 item 2: ./funding-window.ts). The session and
+ * never past the transfer's own deadline (./funding-window.ts). The session and
  * its token are written at commit (nothing in the unit reads them back), with the job that
  * expires it.
  */
@@ -41,7 +41,7 @@ export async function openFundingSession(tx: Tx, transfer: TransferRow, now: Dat
 /**
  * A funding session and its transfer, locked in the order every path uses (transfer, then
  * session), so a cancel racing a payment never deadlocks: one waits for the other. One prepared
- * statement (issue 26; three before): the transfer named by the session locked in a CTE, then the
+ * statement (three before): the transfer named by the session locked in a CTE, then the
  * session; each row as it is once locked (a row changed while waiting is read again).
  */
 export async function lockFundingSession(tx: Tx, fundingSessionId: string): Promise<{ session: FundingSessionRow; transfer: TransferRow } | undefined> {
@@ -98,7 +98,7 @@ export async function completeFunding(
     const funded = await transitionTransfer(tx, transfer, "funding.succeeded", now, { fundedFrom });
     await closeFundingSession(tx, session, to, now, input.method);
     await startPayout(tx, funded, now);
-    // The receipt goes out by e-mail once this commits (issue 25 item 3; a job: no mail in the transaction).
+    // The receipt goes out by e-mail once this commits (a job: no mail in the transaction).
     await queueReceiptEmail(tx, funded.id, now);
     return { fundingSessionId: session.id, sessionState: to, transferStatus: funded.state };
   }

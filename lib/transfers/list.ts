@@ -119,7 +119,7 @@ const overdueOne = new QueryBuilder()
   .as("overdue_one");
 
 /**
- * The first page in its caller's statement (issue 26): the token's subscription's transfers,
+ * The first page in its caller's statement: the token's subscription's transfers,
  * filtered, ordered and limited in a LATERAL subquery (named like the table, so the read's columns
  * are its own) left-joined to the caller (an empty page is the caller's row with no transfer), and
  * the overdue flag on the caller's row, so even an empty page carries it. In the subquery the page

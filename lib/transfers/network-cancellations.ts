@@ -9,7 +9,7 @@ import type { CancellationRecord } from "./details";
 export type NetworkCancellationRow = typeof networkCancellations.$inferSelect;
 
 /**
- * The one module that writes network_cancellations.state (issue 21 item 3): a request is created
+ * The one module that writes network_cancellations.state: a request is created
  * and answered through networkCancellationMachine, each move with its history row. The transfer's
  * own moves (paid, canceled, unchanged) stay with transitionTransfer in network.ts.
  */

@@ -29,7 +29,7 @@ async function scheduleStep(tx: Tx, transfer: TransferRow, now: Date): Promise<v
   // Only a network that moves by itself (the sandbox one) is scheduled; the file rail has its own job.
   const delay = payoutProvider().selfStepMs();
   if (delay === null || !STEP[transfer.state]) return;
-  // With the unit's other effects, in their statement at commit (issue 26).
+  // With the unit's other effects, in their statement at commit.
   await effectsOf(tx).jobs.enqueue(
     "transfers.networkStep",
     { transferId: transfer.id, from: transfer.state },
@@ -101,7 +101,7 @@ export async function rejectPayout(tx: Tx, transfer: TransferRow, rejection: Pay
     await tx.update(transfers).set({ rejectionReason: reason }).where(eq(transfers.id, transfer.id));
     return resolveNetworkCancellation(tx, { ...transfer, rejectionReason: reason }, "NETWORK_CANCELLATION_SUCCESS", now, { rejectionReason: rejection });
   }
-  // The partner learns why from the webhook itself (issue 20 item 9), as from the transfer's detail.
+  // The partner learns why from the webhook itself, as from the transfer's detail.
   const moved = await transitionTransfer(tx, transfer, "network.rejected", now, { rejectionReason: reason }, [], { rejectionReason: rejection });
   await startRefund(tx, moved, now);
   return (await lockTransfer(tx, transfer.id))!;

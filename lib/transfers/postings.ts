@@ -1,5 +1,5 @@
 /**
- * Ledger postings of transfer transitions (issue 12; docs/decisions.md "Ledger: chart of accounts
+ * Ledger postings of transfer transitions (docs/decisions.md "Ledger: chart of accounts
  * and postings"), as data next to the transition table. transitionTransfer (records.ts) and the
  * refund's completion (refunds.ts) are the only callers, in the transaction of the state change,
  * keyed by the state-history row. test/unit/ledger/postings.test.ts checks the table against
@@ -17,7 +17,7 @@ type TransferRow = typeof transfers.$inferSelect;
 /**
  * The amounts of a transfer a line can take: total = origin + principalFee + partnerFee in the
  * origin currency. The principal fee is ours (revenue:fees); the partner fee of a partner-signed
- * quote is the partner's (payable:partner-fees, issue 24), zero for a service-priced quote.
+ * quote is the partner's (payable:partner-fees), zero for a service-priced quote.
  */
 export type PostingAmount = "total" | "principalFee" | "partnerFee" | "origin" | "destination";
 /** A line's account: a chart code, or the transfer's funding source / its refund's cash account. */
@@ -125,7 +125,7 @@ export const POSTING_RULES: readonly PostingRule[] = [
     to: "rejected",
     legs: PAYOUT_RETURNED,
   },
-  // A confirmed sanctions match (issue 19): the money received is blocked property of a listed
+  // A confirmed sanctions match: the money received is blocked property of a listed
   // person, so it moves to blocked:sanctions instead of a refund; from the payout bank the
   // stopped payout is reversed first.
   {
@@ -161,7 +161,7 @@ export const REFUND_PAID_RULE = {
 } as const;
 
 /**
- * A payout the bank returns after it was paid (issue 24 item 8): no transfer state changes (paid is
+ * A payout the bank returns after it was paid: no transfer state changes (paid is
  * terminal), the money is back in our payout-bank account, the conversion and the fee are
  * reversed, and the total is owed to the customer as a refund (then REFUND_PAID_RULE).
  */
@@ -259,7 +259,7 @@ export async function writtenOffShortfall(tx: Tx, transfer: Pick<TransferRow, "i
 }
 
 /**
- * A refund of a transfer funded short (issue 24): the customer gets back what they paid, not the
+ * A refund of a transfer funded short: the customer gets back what they paid, not the
  * total, so the shortfall owed as part of the total is taken back out of the refund due and the
  * write-off reversed (Dr transfer:refund-due / Cr expense:write-offs). Once per transfer.
  */
@@ -280,7 +280,7 @@ export async function postWriteOffReversed(tx: Tx, transfer: TransferRow, shortf
 }
 
 /**
- * A refund of a transfer whose claims were already refunded (issue 36 item 1): the transition
+ * A refund of a transfer whose claims were already refunded: the transition
  * owed back all the customer paid, but claim refunds gave (or owe) part of it already at our cost,
  * so that part is taken back out of the refund due and the claims' cost recovered
  * (Dr transfer:refund-due / Cr expense:claims). Once per transfer, as its refund.

@@ -12,7 +12,7 @@ import { transferDetailView } from "./view";
 /**
  * GET /v1/core/transfers/{id}. A read may expire an overdue transfer, and in validated it issues a
  * fresh confirmationChallenge that replaces the previous one (spec 4.1 rule 8): those two cases
- * lock the row and write in one unit of work; every other read is plain selects (issue 13: reads
+ * lock the row and write in one unit of work; every other read is plain selects (reads
  * before it writes).
  */
 export async function readTransfer(

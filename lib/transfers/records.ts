@@ -59,7 +59,7 @@ function emitStateChanged(
 
 /**
  * The machine's write: the transfer's new columns and, in the same statement, its history entry
- * numbered after the last. Prepared per process for each set of columns changed (issue 26).
+ * numbered after the last. Prepared per process for each set of columns changed.
  */
 async function updateWithHistory(
   tx: Tx,
@@ -97,7 +97,7 @@ const NO_VALUES = Object.fromEntries(Object.keys(getTableColumns(transfers)).map
 
 /**
  * Creates the transfer in registered (quote acceptance, spec 3.1 first row) and answers its row.
- * The insert and its first history entry are written at commit (issue 26: nothing in the unit
+ * The insert and its first history entry are written at commit (nothing in the unit
  * reads the row back, so it costs no statement of its own); outside a unit, at once.
  */
 export async function insertRegisteredTransfer(

@@ -1,5 +1,5 @@
 /**
- * What a transfer may still give back to its customer (issue 36 item 1; docs/decisions.md
+ * What a transfer may still give back to its customer (docs/decisions.md
  * "Refunds capped by what was paid"): the ONE place every refund is measured against. The
  * transfer's refund (cancelled after funding, payout rejected or returned, even after `paid`) and
  * every claim refund are capped here, so no sequence of them owes more than the customer paid.

@@ -19,14 +19,14 @@ import { Decimal } from "@/lib/money/decimal";
 import { toWireAmount } from "@/lib/money/format";
 
 /**
- * The one module that writes refunds.state (issue 21 item 3): every move goes through refundMachine
+ * The one module that writes refunds.state: every move goes through refundMachine
  * with its history row; COMPLETED and FAILED reach the partner as refund.completed and
  * refund.failed events (webhooks).
  */
 
 export type RefundRow = typeof refunds.$inferSelect;
 
-/** The latest a refund completes, in business days of the origin country (issue 25 item 4). */
+/** The latest a refund completes, in business days of the origin country. */
 export const REFUND_BUSINESS_DAYS = 3;
 
 /**
@@ -43,7 +43,7 @@ export function refundView(
     refundStatus: refund.state,
     estimatedRefundCompletionBy: refund.estimatedCompletionBy.toISOString(),
     refundMethod: refund.refundMethod,
-    // Ours (issue 25 item 4): every refund gives back everything the customer paid, fees included
+    // Ours: every refund gives back everything the customer paid, fees included
     // (a shortfall written off when it funded was never paid: refunds.amount leaves it out).
     refundAmount: refund.amount === null ? transfer.totalCustomerCost : toWireAmount(new Decimal(refund.amount)),
     refundCurrency: transfer.originCurrency,
@@ -72,7 +72,7 @@ export async function lockRefund(tx: Tx, transferId: string): Promise<RefundRow 
  * Starts the refund of a cancelled funded transfer (spec 3.1): PENDING now, then PROCESSING and
  * COMPLETED as the provider advances, each a durable job. Original payment method only (spec 9).
  * It gives back what the customer paid less what claim refunds already owe or paid
- * (./refundable.ts, issue 36 item 1); null when that is nothing.
+ * (./refundable.ts); null when that is nothing.
  */
 export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Promise<RefundRow | null> {
   const step = refundMachine.next("none", "create");

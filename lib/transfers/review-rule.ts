@@ -7,7 +7,7 @@ import { Decimal } from "@/lib/money/decimal";
 /**
  * Why a transfer that passed the fast-check goes to operator review (onreview) instead of
  * validated (decisions 7): the customer is MONITORED, the amount is at or above the corridor's
- * review threshold, or the beneficiary or customer has an open screening case (issue 19; a case
+ * review threshold, or the beneficiary or customer has an open screening case (a case
  * cleared since is said so, for the reviewer who approves). Empty when none holds. Stated once: the fast-check decides with it and the
  * console's review queue shows the same reasons.
  */
@@ -30,7 +30,7 @@ export function reviewReasons(input: {
   return reasons;
 }
 
-/** A transfer sent to onreview by these rules is an alert in its customer's case (issue 22; console only). */
+/** A transfer sent to onreview by these rules is an alert in its customer's case (console only). */
 export async function raiseReviewAlert(tx: Tx, row: { id: string; customerId: string; beneficiaryId: string }, reasons: string[], now: Date) {
   await raiseAlert(tx, {
     customerId: row.customerId,

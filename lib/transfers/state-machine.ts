@@ -166,7 +166,7 @@ export const transferMachine = defineMachine<TransferState, TransferTrigger>({
       outcome: "NETWORK_ALREADY_PAID",
     },
     { from: ["spended"], whenPrior: NETWORK, trigger: "network.retryAllowed", to: "unchanged", outcome: "NETWORK_IN_PROGRESS_RETRY_ALLOWED" },
-    // The payout bank refused or returned the payment (a pain.002 RJCT, issue 12): nothing reached
+    // The payout bank refused or returned the payment (a pain.002 RJCT): nothing reached
     // the beneficiary, so the transfer fails and its refund starts. It lands while held too.
     { from: NETWORK, trigger: "network.rejected", to: "rejected", reasonCode: "TRF_PAYOUT_REJECTED", notes: "refund starts" },
     { from: ["spended"], whenPrior: NETWORK, trigger: "network.rejected", to: "rejected", reasonCode: "TRF_PAYOUT_REJECTED" },
@@ -176,7 +176,7 @@ export const transferMachine = defineMachine<TransferState, TransferTrigger>({
     { from: ["spended"], trigger: "compliance.hold", to: "unchanged", notes: "keep the original prior" },
     { from: ["spended"], trigger: "compliance.restore", to: "prior", targets: HOLDABLE, reasonCode: "TRF_COMPLIANCE_RESTORED" },
     { from: ["spended"], trigger: "compliance.reject", to: "rejected", reasonCode: "TRF_COMPLIANCE_REJECTED" },
-    // A confirmed sanctions match (issue 19): rejected like any compliance rejection (the partner
+    // A confirmed sanctions match: rejected like any compliance rejection (the partner
     // sees the same reason code), but money received is blocked, not refunded (postings.ts).
     {
       from: ["spended"],
@@ -229,7 +229,7 @@ export type TransferNextStep = "AWAIT_FAST_CHECK" | "WAIT_FOR_VALIDATION" | "CON
  * - FUND: funding, the customer must complete the funding webview;
  * - WAIT: everything else (registered, onreview, funded, topay, reqpay, spended): nothing to do
  *   but poll at the cadence of spec 8;
- * - REPAIR_PAYOUT: not a state's but a payout's (issue 36 item 10): the payout bank rejected the
+ * - REPAIR_PAYOUT: not a state's but a payout's: the payout bank rejected the
  *   destination and the transfer waits with the network for a new one (POST .../payout-repair),
  *   announced by the payout.repair.required event; WAIT again once repaired (payout.repaired).
  *

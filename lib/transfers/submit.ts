@@ -36,7 +36,7 @@ type PayoutMethodRow = typeof payoutMethods.$inferSelect;
 /**
  * The payout method for the transfer: an existing one of the beneficiary, or a new one to store
  * encrypted (`insert`, not yet run: the caller sends it with its other writes). Also the rules of
- * a payout repair's new destination (lib/payouts/repair.ts, issue 24 item 8). `stored`: the
+ * a payout repair's new destination (lib/payouts/repair.ts). `stored`: the
  * method payoutMethodId names among the beneficiary's, when the caller has read it already (null:
  * there is none); otherwise it is read here.
  */
@@ -100,7 +100,7 @@ export async function resolvePayoutMethod(
 
 /**
  * The transfer (locked), its quote's validity, its beneficiary (as beneficiaryInScope) and the
- * payout method payoutMethodId names among the beneficiary's, in one prepared statement (issue 26):
+ * payout method payoutMethodId names among the beneficiary's, in one prepared statement:
  * four round trips before. Only the transfer is locked, as before; the rows read beside it are
  * ones its lock never guarded (a quote's validity does not change; a beneficiary's state or a
  * method's archiving may land a moment before or after, as it could between four statements).

@@ -44,7 +44,7 @@ export async function maskedPayoutMethod(db: Executor, payoutMethodId: string | 
  * transferExpiresAt only before funding, confirmationChallenge only in validated, fundingSession
  * only in funding, nextStep null and customerActionExpected NONE on terminal states.
  * An absent field is undefined, which JSON leaves out: one literal, in the wire's order, where
- * conditional spreads cost several times the object's own building per read (issue 26).
+ * conditional spreads cost several times the object's own building per read.
  */
 export function transferDetailView(
   { row, payoutMethod, history, session, rejection, refund, networkCancellation, payoutRepair }: TransferWithDetail,
@@ -74,7 +74,7 @@ export function transferDetailView(
     submittedAt: row.submittedAt?.toISOString() ?? null,
     confirmedAt: row.confirmedAt?.toISOString() ?? null,
     transferExpiresAt: isPreFunding(state) ? row.expiresAt.toISOString() : undefined,
-    // Ours (issue 25): when the money is available to the recipient, and what that is counted from.
+    // Ours: when the money is available to the recipient, and what that is counted from.
     estimatedDeliveryBy: delivery?.estimatedDeliveryBy.toISOString(),
     estimatedDeliveryBasis: delivery?.basis,
     nextStep: nextStepFor(state),
@@ -86,9 +86,9 @@ export function transferDetailView(
     fundingSession: session ? { fundingSessionId: session.id, fundingWebviewUrl: null, expiresAt: session.expiresAt.toISOString() } : undefined,
     cancellation: cancellationView(row.cancellation, networkCancellation),
     refund: refundView(refund, row),
-    // Ours (issue 20 item 9): why the payout bank refused the payment; never a compliance reason.
+    // Ours: why the payout bank refused the payment; never a compliance reason.
     rejectionReason: rejection ? payoutRejection(rejection.isoReasonCode) : undefined,
-    // Issue 24: the bank rejected the account; the app may give a new destination (payout-repair).
+    // The bank rejected the account; the app may give a new destination (payout-repair).
     payoutRepair: payoutRepair
       ? { rejectionReason: payoutRejection(payoutRepair.isoReasonCode), rejectedAt: payoutRepair.rejectedAt.toISOString() }
       : undefined,

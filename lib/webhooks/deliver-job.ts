@@ -24,7 +24,7 @@ export const deliverWebhook = defineJob({
   backoff: (failures) => backoffWithJitter(failures),
   perform: async (db, { payload, signal }) => {
     // The event, whether an earlier one of its subscription is pending, and its partner: one read
-    // (issue 26: a delivery was eight statements; three now, with the outcome's one and the job's end).
+    // (a delivery was eight statements; three now, with the outcome's one and the job's end).
     const earlierPending = sql<boolean>`exists (select 1 from ${events} earlier where earlier.subscription_id = ${events.subscriptionId}
       and earlier.delivery_state = 'pending' and earlier.sequence < ${events.sequence})`;
     const [found] = await db

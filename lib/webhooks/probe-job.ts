@@ -11,7 +11,7 @@ import { PROBE_SCHEDULE, probeDelaySeconds } from "./retry";
 import { signingSecrets } from "./signing";
 
 /**
- * The probe of a failing endpoint (issue 36 item 7). An event's own retries follow the Standard
+ * The probe of a failing endpoint. An event's own retries follow the Standard
  * Webhooks schedule (5 s, 5 min, 30 min...), so an endpoint down for two minutes used to wait
  * until the 5-minute retry. After a delivery fails, one probe per partner (its dedupe key) sends
  * the partner's oldest pending event on a short schedule of its own (lib/webhooks/retry.ts:

@@ -17,7 +17,7 @@ export function backoffWithJitter(failures: number, random: () => number = Math.
 }
 
 /**
- * The probe of a failing endpoint (issue 36 item 7, lib/webhooks/probe-job.ts): after the first
+ * The probe of a failing endpoint (lib/webhooks/probe-job.ts): after the first
  * failure it tries again 5, 10, 15 and 30 s apart (seconds: most outages are a restart), then
  * every PROBE_EVERY_SECONDS while the partner has events pending. 50 s, not 60: a probe's POST may
  * take WEBHOOK_TIMEOUT_MS (5 s) and the worker picks a due job up within WORKER_POLL_MS, so a

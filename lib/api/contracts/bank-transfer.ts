@@ -4,7 +4,7 @@ import { EX } from "../examples/ids";
 import { Timestamp } from "../schemas";
 
 /**
- * Sandbox file rails of issue 12 item 5: bank transfer funding and camt.053 statements, so a
+ * Sandbox file rails: bank transfer funding and camt.053 statements, so a
  * partner can script a payment by bank transfer end to end. Sandbox only (404 in production).
  */
 const tags = ["Sandbox"];

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
 
 /**
- * Routes outside /v1 that the OpenAPI document lists too (issue 20 items 4 and 12): the published
+ * Routes outside /v1 that the OpenAPI document lists too: the published
  * quote-signing keys and the probes of a supervisor or load balancer. None needs a subscription
  * key. Their handlers (app/.well-known/jwks.json, app/livez, app/readyz) answer by hand, outside
  * the partner pipeline: these contracts only document them.

@@ -4,7 +4,7 @@ import { defineContract } from "@/lib/http/contract";
 import { buildPain001 } from "@/lib/payouts/pain001";
 import { EX } from "../examples/ids";
 
-/** Sandbox file rails for payouts (issue 12 item 5): pain.001 out, pain.002 in. */
+/** Sandbox file rails for payouts: pain.001 out, pain.002 in. */
 const tags = ["Sandbox"];
 
 /** The example transfer in a file, built by the same builder as real files (so it stays XSD-valid). */

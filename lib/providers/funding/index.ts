@@ -5,7 +5,7 @@ import { chooseProvider } from "../choose";
 export type FundingPayment = { method: "CARD"; cardNumber: string } | { method: "BANK_TRANSFER" };
 
 /**
- * How customers pay for transfers (issue 21 item 4): what the hosted funding page
+ * How customers pay for transfers: what the hosted funding page
  * (lib/transfers/funding-webview.ts) may expect, never the provider's name.
  */
 export interface FundingProvider {

@@ -2,7 +2,7 @@ import { config } from "@/lib/config";
 import { chooseProvider } from "../choose";
 
 /**
- * The payout network (issue 21 item 4): what lib/transfers/network.ts may expect of it, never its
+ * The payout network: what lib/transfers/network.ts may expect of it, never its
  * name. The file rail itself (pain.001 out, pain.002 in) is lib/payouts.
  */
 export interface PayoutProvider {

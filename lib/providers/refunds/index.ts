@@ -2,7 +2,7 @@ import { config } from "@/lib/config";
 import { chooseProvider } from "../choose";
 
 /**
- * Who pays refunds back (issue 21 item 4): the domain (lib/transfers/refunds.ts) asks the provider
+ * Who pays refunds back: the domain (lib/transfers/refunds.ts) asks the provider
  * for its next automatic step and schedules it; it never names one.
  */
 export interface RefundProvider {

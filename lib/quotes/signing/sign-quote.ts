@@ -4,7 +4,7 @@
  * Used for the service's own signedQuote (decisions 6) and, in tests, to play the partner.
  * Signed with Node's crypto on a KeyObject (the service's is imported once per process,
  * service-keys.ts): nothing is parsed or imported per quote, and the RSA work runs on libuv's
- * thread pool, off the event loop (issue 26).
+ * thread pool, off the event loop.
  */
 import { KeyObject, sign } from "node:crypto";
 import { DomainError } from "@/lib/errors";
