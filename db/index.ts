@@ -13,7 +13,7 @@ import * as schema from "./schema";
 export { schema };
 export type Schema = typeof schema;
 // No relational query API (`db.query.<table>`): nothing uses it, and with the schema attached
-// Drizzle builds one query builder per table (67) for every transaction (issue 26).
+// Drizzle builds one query builder per table (67) for every transaction.
 export type Db = PgDatabase<PgQueryResultHKT>;
 export type Tx = PgTransaction<PgQueryResultHKT, Record<string, never>, ExtractTablesWithRelations<Record<string, never>>>;
 /** Anything that runs queries: the database or an open transaction. */
@@ -31,7 +31,7 @@ interface Handle {
   driver: "pglite" | "postgres";
 }
 
-// PGlite's memory (issues 13 and 26): its WebAssembly heap only grows, and all of PostgreSQL's shared
+// PGlite's memory: its WebAssembly heap only grows, and all of PostgreSQL's shared
 // buffers end up resident (the default 128 MB, then 32 MB: 56 MB of WebAssembly memory after the
 // journey bench; 16 MB: 38). 8 MB (1,024 pages) still holds this service's working set, and a miss
 // reads the data directory's file through the operating system's page cache (docs/memory.md).
@@ -94,7 +94,7 @@ function handle(): Promise<Handle> {
     const c = config();
     g[KEY] = (c.DATABASE_URL ? openPostgres(c.DATABASE_URL, c.DATABASE_POOL_SIZE) : openPglite(c.PGLITE_DIR)).then((h) => {
       keepPrepared(h.db);
-      // Each statement's text rendered once per shape (issue 26): a request only binds its values.
+      // Each statement's text rendered once per shape: a request only binds its values.
       renderOncePerShape(h.db);
       return h;
     });

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { parse, protocol, type messages, type PGlite, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
 
 /**
- * The client Drizzle's PGlite driver talks to (issue 26): PGlite's own `query`, but each statement
+ * The client Drizzle's PGlite driver talks to: PGlite's own `query`, but each statement
  * text is parsed and planned once per process, as postgres.js does on PostgreSQL.
  *
  * PGlite's `query` sends Parse, Describe, Bind, Describe, Execute and Sync as six separate calls
@@ -16,7 +16,7 @@ import { parse, protocol, type messages, type PGlite, type QueryOptions, type Re
  * So the result columns Describe answered at the parse stay true, and a run sends no Describe.
  *
  * A run's answer is decoded here (`RunDecoder`), not by PGlite's protocol parser and `parseResults`,
- * which cost more CPU than the WebAssembly PostgreSQL on the service's reads (issue 26):
+ * which cost more CPU than the WebAssembly PostgreSQL on the service's reads:
  * `parseResults` copies PGlite's ~390 type parsers into a new object for every query that passes
  * parsers (Drizzle always does: about 250 µs each), and the protocol parser copies each value's
  * bytes into an ArrayBuffer of its own before decoding it. Here each column's parser is looked up

@@ -1,5 +1,5 @@
 /**
- * Prepared hot queries (issue 13): a query built once per process with placeholders and run by
+ * Prepared hot queries: a query built once per process with placeholders and run by
  * `.execute(values)`, so Drizzle does not rebuild its SQL on every request. Only the process's
  * database handle keeps them; inside a transaction the query is built for that transaction
  * (a prepared query runs on the handle it was prepared on).
@@ -26,7 +26,7 @@ export function prepared<E extends object, T>(executor: E, name: string, build: 
   return query;
 }
 
-// A transaction's queries (issue 26): `prepared` keeps queries of the process's handle only, so a
+// A transaction's queries: `prepared` keeps queries of the process's handle only, so a
 // query of a write's transaction was rebuilt (Drizzle walking its SQL tree, 15-26 % of a write's
 // samples) on every request. Kept by the session's kind (driver) and name, on globalThis as above.
 const TX_KEY = Symbol.for("remit.prepared.tx");

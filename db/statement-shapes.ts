@@ -1,5 +1,5 @@
 /**
- * A statement's text built once per shape (issue 26): the unit of work's commit statement (its
+ * A statement's text built once per shape: the unit of work's commit statement (its
  * effects as data-modifying CTEs, db/write-together.ts) is a Drizzle SQL tree assembled per
  * request, and Drizzle's rendering of it (sqlToQuery: an `is()` prototype walk per chunk per check,
  * each chunk's text escaped and merged) was the largest part of Drizzle's 8-19 % of a write's

@@ -7,7 +7,7 @@ export type Write = SQLWrapper | { name: string; write: SQLWrapper };
 const named = (writes: Write[]) => writes.map((w, i) => ("name" in w ? w : { name: `w${i}`, write: w }));
 
 /**
- * Several writes sent as one statement, each a data-modifying CTE (issue 13: a write call's cost
+ * Several writes sent as one statement, each a data-modifying CTE (a write call's cost
  * is its round trips). They run on one snapshot: none may depend on what another writes (foreign
  * keys are checked at the statement's end, so a row may point at one inserted beside it; a write
  * may read a named write's RETURNING). `then` is the statement's final query; its rows are answered.

@@ -4,7 +4,7 @@ import { createdAt, decimalFormat, tstz } from "./columns";
 import { transfers } from "./transfers";
 
 /**
- * One credit entry of an imported bank statement (issue 12, lib/reconciliation). Unique on the
+ * One credit entry of an imported bank statement (lib/reconciliation). Unique on the
  * bank's entry reference (AcctSvcrRef): importing a statement twice inserts nothing the second time.
  * Amounts are decimal strings as the statement wrote them; the payer's account is masked.
  */
@@ -21,7 +21,7 @@ export const bankCredits = pgTable(
     payerName: text("payer_name"),
     payerAccount: text("payer_account"),
     /**
-     * The payer's whole IBAN (issue 36 item 3), encrypted (lib/crypto/destination-cipher.ts, the
+     * The payer's whole IBAN, encrypted (lib/crypto/destination-cipher.ts, the
      * credit's id as associated data): where a refund of the transfer it funded is paid.
      */
     payerAccountEncrypted: text("payer_account_encrypted"),
@@ -33,7 +33,7 @@ export const bankCredits = pgTable(
     /** What funded the transfer (the transfer's total); the rest of an over-payment is to return. */
     appliedAmount: text("applied_amount"),
     returnedAmount: text("returned_amount"),
-    /** The bank's reference of the executed return (issue 24 item 7), and when it was recorded. */
+    /** The bank's reference of the executed return, and when it was recorded. */
     returnBankReference: text("return_bank_reference"),
     returnExecutedAt: tstz("return_executed_at"),
     /** A shortfall within the tolerance (BANK_CREDIT_SHORTFALL_TOLERANCE), written off when it funded. */

@@ -31,7 +31,7 @@ export const beneficiaries = pgTable(
     updatedAt: tstz("updated_at").notNull(),
   },
   // The list: a subscription's beneficiaries, most recently used first, then newest.
-  // Monitoring (issue 22): beneficiaries a sender created in a window.
+  // Monitoring: beneficiaries a sender created in a window.
   (t) => [
     index("beneficiaries_list_idx").on(t.subscriptionId, t.lastUsedAt, t.createdAt),
     index("beneficiaries_created_idx").on(t.subscriptionId, t.createdAt),
@@ -53,7 +53,7 @@ export const payoutMethods = pgTable(
     destinationIdentifierMasked: text("destination_identifier_masked").notNull(),
     /**
      * HMAC of the method type and normalised identifier (lib/monitoring/destination-key.ts): lets
-     * monitoring count the customers paying one destination without decrypting. Null before issue 22.
+     * monitoring count the customers paying one destination without decrypting. Null for a method stored before destination keys existed.
      */
     destinationKey: text("destination_key"),
     archived: boolean("archived").notNull().default(false),

@@ -7,7 +7,7 @@ import { createdAt, tstz } from "./columns";
 import { operators } from "./operators";
 
 /**
- * Accounting periods (issue 24, lib/books/periods.ts): a calendar month (UTC), `2026-10`, with a
+ * Accounting periods (lib/books/periods.ts): a calendar month (UTC), `2026-10`, with a
  * row once it was first closed. A trigger (migration) refuses a journal entry dated in a CLOSED one.
  */
 export const ledgerPeriods = pgTable("ledger_periods", {
@@ -18,7 +18,7 @@ export const ledgerPeriods = pgTable("ledger_periods", {
 });
 
 /**
- * A manual journal (issue 24, lib/books/journals.ts): proposed by one operator, posted by a
+ * A manual journal (lib/books/journals.ts): proposed by one operator, posted by a
  * second (or discarded). Lines are decimal strings until posted; the posted entry's source key
  * is `manual-journal:<id>`.
  */
@@ -42,10 +42,10 @@ export const manualJournals = pgTable(
 
 /**
  * The closing booked balance (CLBD) of each imported camt.053 statement, per bank account,
- * currency and date (issue 24 item 5): the daily reconciliation compares it with the ledger's
+ * currency and date: the daily reconciliation compares it with the ledger's
  * cash account. Every statement of a day is kept (a re-import of the same one changes nothing);
  * the day's last (by the bank's creation time, then by arrival) is the one reconciled, the
- * earlier ones shown as superseded (issue 36 item 15). A difference stays UNEXPLAINED (listed
+ * earlier ones shown as superseded. A difference stays UNEXPLAINED (listed
  * with its age) until an operator explains it.
  */
 export const statementBalances = pgTable(

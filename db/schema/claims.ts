@@ -6,7 +6,7 @@ import { subscriptions } from "./subscriptions";
 import { transfers } from "./transfers";
 
 /**
- * A customer's error claim on a transfer (issue 25 item 5): states in lib/claims/state-machine.ts.
+ * A customer's error claim on a transfer: states in lib/claims/state-machine.ts.
  * Not compliance data: the customer and the partner see it (API, events).
  */
 export const claims = pgTable(

@@ -10,7 +10,7 @@ import { screeningCases } from "./screening-cases";
 import { transfers } from "./transfers";
 
 /**
- * A compliance case (issue 22 item 6): every alert on a customer (a review outcome, a screening
+ * A compliance case: every alert on a customer (a review outcome, a screening
  * case, a list hit, a compliance hold) opens one or joins the customer's open one. States in
  * lib/cases/state-machine.ts. Console only: never read by the partner API, webhooks or webviews.
  */
@@ -148,7 +148,7 @@ export interface ReportAmount {
 }
 
 /**
- * A suspicious-activity report (issue 22 item 7), drafted when a case closes as RISK_CONFIRMED
+ * A suspicious-activity report, drafted when a case closes as RISK_CONFIRMED
  * and filed with the authority's reference. Statuses in lib/cases/report-state-machine.ts. Kept
  * at least five years: no code path deletes one, and a trigger refuses DELETE and any change to a
  * FILED report.

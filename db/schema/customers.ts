@@ -12,7 +12,7 @@ export const customers = pgTable(
     id: text("id").primaryKey(),
     status: text("status").$type<CustomerStatus>().notNull().default("PENDING"),
     kycStatus: text("kyc_status").$type<KycStatus>().notNull().default("NOT_STARTED"),
-    /** Verification tier (issue 23): 1 with KYC, 2 once source-of-funds evidence was approved (ENHANCED KYC). */
+    /** Verification tier: 1 with KYC, 2 once source-of-funds evidence was approved (ENHANCED KYC). */
     verificationTier: integer("verification_tier").$type<VerificationTier>().notNull().default(1),
     /** Free-text hint shown as statusOperationalHint; null when none. */
     statusOperationalHint: text("status_operational_hint"),

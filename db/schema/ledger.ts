@@ -6,7 +6,7 @@ import { transfers, transferStateHistory } from "./transfers";
 import type { AccountCode } from "@/lib/ledger/accounts";
 
 /**
- * The double-entry ledger (issue 12, docs/decisions.md "Ledger: chart of accounts and postings").
+ * The double-entry ledger (docs/decisions.md "Ledger: chart of accounts and postings").
  * All three tables are append-only: a trigger in the migrations refuses UPDATE and DELETE.
  * Amounts are integer minor units of the account's currency (bigint, never a float).
  */

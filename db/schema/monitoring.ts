@@ -6,7 +6,7 @@ import type { RuleSetState } from "@/lib/monitoring/state-machine";
 import type { AggregateValues, BacktestSummary, FiredRule, MonitoringMode, MonitoringOutcome, TypologyScore } from "@/lib/monitoring/types";
 
 /**
- * Transaction-monitoring rule sets (issue 22): a versioned document (lib/monitoring/rule-set.ts),
+ * Transaction-monitoring rule sets: a versioned document (lib/monitoring/rule-set.ts),
  * drafted by one operator and activated by another; states in lib/monitoring/state-machine.ts.
  * Console only: never read by the partner API.
  */

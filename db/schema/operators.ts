@@ -14,7 +14,7 @@ export const operators = pgTable(
     disabledAt: tstz("disabled_at"),
     createdAt: createdAt(),
     /**
-     * Issue 23 item 6. The TOTP secret (RFC 6238), encrypted like other fields at rest; null until
+     * The TOTP secret (RFC 6238), encrypted like other fields at rest; null until
      * enrolled. Set with totpEnrolledAt once the operator has entered a first code.
      */
     totpSecret: text("totp_secret"),
@@ -35,7 +35,7 @@ export const operators = pgTable(
 );
 
 /**
- * A one-time link an admin made for another operator (issue 23 item 6): set a new password, or
+ * A one-time link an admin made for another operator: set a new password, or
  * enrol a new second factor. Shown once in the console, never e-mailed; only its sha256 is kept.
  */
 export const operatorResetLinks = pgTable(

@@ -40,16 +40,16 @@ export const partners = pgTable("partners", {
   deepLinkBase: text("deep_link_base"),
   /** Highest partner_quote_seq accepted so far (spec 5.4: strictly increasing). */
   highestQuoteSeq: bigint("highest_quote_seq", { mode: "number" }).notNull().default(0),
-  /** Transaction monitoring (issue 22): enforce or shadow; null follows MONITORING_DEFAULT_MODE. */
+  /** Transaction monitoring: enforce or shadow; null follows MONITORING_DEFAULT_MODE. */
   monitoringMode: text("monitoring_mode").$type<MonitoringMode>(),
   /** This partner's values for the active rule set's parameters (names checked against the set). */
   monitoringParameters: jsonb("monitoring_parameters").$type<Record<string, string>>().notNull().default({}),
   /**
-   * The provider's contact the disclosure and the receipt state (issue 25; Regulation E
+   * The provider's contact the disclosure and the receipt state (Regulation E
    * 1005.31(b)(2)(vi)): who the customer calls, and the regulator they may complain to.
    */
   providerContact: jsonb("provider_contact").$type<ProviderContact>(),
-  /** Currency the rolling limits are kept in (issue 23); transfers count converted into it. */
+  /** Currency the rolling limits are kept in; transfers count converted into it. */
   limitCurrency: text("limit_currency").notNull().default("USD"),
   /** The partner's limits per tier and window; null means the shipped defaults (lib/limits/tiers.ts). */
   tierLimits: jsonb("tier_limits").$type<TierLimits>(),

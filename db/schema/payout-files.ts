@@ -4,7 +4,7 @@ import { createdAt, decimalFormat, tstz } from "./columns";
 import { transfers } from "./transfers";
 
 /**
- * A pain.001 credit-transfer file for one payout bank and currency (issue 12 item 4). The XML is
+ * A pain.001 credit-transfer file for one payout bank and currency. The XML is
  * kept encrypted (lib/crypto/destination-cipher.ts): it holds beneficiaries' full account numbers.
  */
 export const payoutFiles = pgTable(
@@ -29,7 +29,7 @@ export const payoutFiles = pgTable(
 );
 
 /**
- * One credit transfer of a file: a payout attempt (issue 24 item 8). A transfer is in one file per
+ * One credit transfer of a file: a payout attempt. A transfer is in one file per
  * attempt: the first (attempt 1), and after a repaired rejection the resend (attempt 2, ...).
  */
 export const payoutFileItems = pgTable(

@@ -4,7 +4,7 @@ import { createdAt, tstz } from "./columns";
 import type { ProposalState } from "@/lib/dual-control/state-machine";
 
 /**
- * An operator action waiting for a second operator (issue 23 item 5, dual control): states in
+ * An operator action waiting for a second operator (dual control): states in
  * lib/dual-control/state-machine.ts, the commands they run in lib/commands. Console only: never
  * read by the partner API. The row keeps what the audit log needs: proposer, approver or decliner,
  * the reason of each, and the subject's state before and after.
@@ -35,7 +35,7 @@ export const proposals = pgTable(
     before: jsonb("before").$type<Record<string, unknown>>(),
     after: jsonb("after").$type<Record<string, unknown>>(),
     /**
-     * What the proposal would make of the subject (issue 36 item 13: JWKS kids, URLs, limits...),
+     * What the proposal would make of the subject (JWKS kids, URLs, limits...),
      * written when proposed so the approver sees before and after before deciding.
      */
     proposed: jsonb("proposed").$type<Record<string, unknown>>(),

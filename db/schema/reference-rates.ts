@@ -2,7 +2,7 @@ import { jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { tstz } from "./columns";
 
 /**
- * Published reference rates (issue 11 item 4): one row per source and publication, as fetched.
+ * Published reference rates: one row per source and publication, as fetched.
  * `rates` maps a currency to its units per one `base`, as the decimal strings the feed printed
  * (never numbers). Quotes price from the newest row of each source.
  */

@@ -7,7 +7,7 @@ import { subscriptions } from "./subscriptions";
 import { transfers } from "./transfers";
 
 /**
- * A pain.001 refund file (issue 36 item 3): refunds of transfers funded by bank transfer, paid from
+ * A pain.001 refund file: refunds of transfers funded by bank transfer, paid from
  * the collection account to the account the money came from (the payer's IBAN of the camt.053
  * credit). One per currency; the XML is kept encrypted like the payout files (it holds payers'
  * whole IBANs). Built by lib/payouts/refund-file.ts with the payouts' pain.001 builder.
@@ -30,7 +30,7 @@ export const refundFiles = pgTable(
 /**
  * A refund of a transfer (spec 2.8 RefundDetail): at most one per transfer, created when a funded
  * transfer is cancelled, a network cancellation succeeds or the payout bank rejects the payment.
- * Its states and moves are lib/transfers/refund-state-machine.ts (issue 21 item 3).
+ * Its states and moves are lib/transfers/refund-state-machine.ts.
  */
 export const refunds = pgTable(
   "refunds",
@@ -51,10 +51,10 @@ export const refunds = pgTable(
     bankReference: text("bank_reference"),
     /**
      * What is given back, in the transfer's origin currency: the total the customer paid, less a
-     * bank-credit shortfall written off when it funded (issue 24). Null on refunds before this column: the total.
+     * bank-credit shortfall written off when it funded. Null on refunds before this column: the total.
      */
     amount: text("amount"),
-    /** The pain.001 refund file that pays it to the payer's account (issue 36 item 3), once it is in one. */
+    /** The pain.001 refund file that pays it to the payer's account, once it is in one. */
     refundFileId: text("refund_file_id").references(() => refundFiles.id),
     /** Why the refund failed (operator's words or the provider's); never sent to partners. */
     failureReason: text("failure_reason"),
@@ -88,7 +88,7 @@ export const refundStateHistory = pgTable(
  * A customer's request to cancel a transfer already with the payout network (spec 3.1: topay or
  * reqpay), and the network's answer. A transfer may have several (a new request after
  * NETWORK_IN_PROGRESS_RETRY_ALLOWED); at most one PENDING. States and moves:
- * lib/transfers/network-cancellation-state-machine.ts (issue 21 item 3).
+ * lib/transfers/network-cancellation-state-machine.ts.
  */
 export const networkCancellations = pgTable(
   "network_cancellations",

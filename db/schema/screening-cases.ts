@@ -14,7 +14,7 @@ export interface CaseEntry {
 }
 
 /**
- * A close match waiting for (or decided by) a human (issue 19): states in
+ * A close match waiting for (or decided by) a human: states in
  * lib/screening-cases/state-machine.ts. Console only: never read by the partner API.
  */
 export const screeningCases = pgTable(
@@ -53,7 +53,7 @@ export const screeningCases = pgTable(
 );
 
 /**
- * Something an operator should look at on a customer's console record (issue 19): the customer
+ * Something an operator should look at on a customer's console record: the customer
  * tried to pay a BLOCKED or cased beneficiary, or a beneficiary of theirs was confirmed listed.
  * Never returned by the API. One flag per customer, kind and beneficiary.
  */

@@ -54,7 +54,7 @@ export const transfers = pgTable(
     /** Reason of a rejection (fast-check failure code, operator rationale code). */
     rejectionReason: text("rejection_reason"),
     /**
-     * What the transfer counts against the customer's rolling limits (issue 23): its origin amount
+     * What the transfer counts against the customer's rolling limits: its origin amount
      * converted into the partner's limit currency at the reference rate of its acceptance. It
      * counts from createdAt (the acceptance) while the transfer is not aborted, expired, rejected or
      * canceled. Null on transfers accepted before limits existed.
@@ -70,7 +70,7 @@ export const transfers = pgTable(
     // alone: the columns it sums and filters on are in the key (drizzle-kit has no INCLUDE).
     index("transfers_subscription_idx").on(t.subscriptionId, t.createdAt, t.limitCurrency, t.state, t.limitAmount),
     index("transfers_state_idx").on(t.state),
-    // Monitoring's windowed aggregates (issue 22): per sender, per beneficiary, per destination.
+    // Monitoring's windowed aggregates: per sender, per beneficiary, per destination.
     index("transfers_customer_submitted_idx").on(t.customerId, t.submittedAt),
     index("transfers_beneficiary_submitted_idx").on(t.beneficiaryId, t.submittedAt),
     index("transfers_payout_method_submitted_idx").on(t.payoutMethodId, t.submittedAt),
@@ -106,7 +106,7 @@ export const fundingSessions = pgTable(
     state: text("state").$type<FundingSessionStatus>().notNull(),
     /** CARD or BANK_TRANSFER, once the customer paid. */
     method: text("method"),
-    /** The ISO 11649 RF reference, once the customer chose bank transfer (issue 12): unique. */
+    /** The ISO 11649 RF reference, once the customer chose bank transfer: unique. */
     creditorReference: text("creditor_reference"),
     expiresAt: tstz("expires_at").notNull(),
     completedAt: tstz("completed_at"),
