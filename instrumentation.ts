@@ -1,6 +1,6 @@
 // Runs once when a Next.js server starts, and Next serves nothing until it returns: the start-up
 // check comes first (a refused configuration or, in production, a refused SMTP login prints its
-// lines and exits 78: issue 20 item 1), then the job worker runs inside the web process by default
+// lines and exits 78), then the job worker runs inside the web process by default
 // (IN_PROCESS_WORKER=false leaves the jobs to `npm run worker`), and SIGTERM drains the server
 // (lib/platform/shutdown.ts). Tracing starts first when OTEL_* asks for it (lib/platform/tracing.ts).
 export async function register() {
@@ -16,7 +16,7 @@ export async function register() {
   guard.guardRequestsInNode();
   // Headers over 16 KiB would otherwise be Node's bare 431 with an empty body.
   guard.answerOversizedHeadersInNode();
-  // SIGTERM: /readyz 503 at once, kept-alive connections closed, exit within SHUTDOWN_TIMEOUT_SECONDS (issue 36 item 5).
+  // SIGTERM: /readyz 503 at once, kept-alive connections closed, exit within SHUTDOWN_TIMEOUT_SECONDS.
   const { drainOnSigterm } = await import("@/lib/platform/shutdown");
   if (!config.IN_PROCESS_WORKER) return drainOnSigterm(config.SHUTDOWN_TIMEOUT_SECONDS);
   const { ready } = await import("@/lib/platform/ready");

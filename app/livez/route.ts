@@ -1,6 +1,6 @@
 import { methods } from "@/lib/http/methods";
 import { livenessResponse } from "@/lib/http/operations";
 
-// GET /livez (issue 20 item 4): the process serves. No key, no database, not logged per call.
+// GET /livez: the process serves. No key, no database, not logged per call.
 export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: livenessResponse });

@@ -1,6 +1,6 @@
 import { methods } from "@/lib/http/methods";
 import { readinessResponse } from "@/lib/http/operations";
 
-// GET /readyz (issue 20 item 4): ready to do its work (lib/platform/readiness.ts); 503 in the error envelope otherwise.
+// GET /readyz: ready to do its work (lib/platform/readiness.ts); 503 in the error envelope otherwise.
 export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE } = methods({ GET: readinessResponse });

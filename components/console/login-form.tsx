@@ -23,7 +23,7 @@ const csrfRejected = (url: string | null | undefined) => !!url && new URL(url, w
 
 /**
  * Console sign-in: next-auth's credentials flow (it fetches and sends the CSRF token). An operator
- * with a second factor is asked for the code after the right password (issue 23 item 6).
+ * with a second factor is asked for the code after the right password.
  */
 export function LoginForm({ initialError = null }: { initialError?: string | null }) {
   const router = useRouter();

@@ -12,7 +12,7 @@ export interface NavGroup {
 const top = "rounded px-1.5 py-1.5 text-slate-200 hover:bg-slate-700 focus:outline-none focus:ring-2 focus:ring-white";
 
 /**
- * The console's navigation (issue 36 item 12): Overview, one menu per group of pages (Money,
+ * The console's navigation: Overview, one menu per group of pages (Money,
  * Compliance, Books, Partners, Settings) and Approvals with the number of proposals this operator
  * may approve. A menu opens on click (or Enter/Space), closes on Escape, a click elsewhere or a
  * page change; its links are in the page (hidden while closed), so nothing depends on hovering.

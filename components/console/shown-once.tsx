@@ -50,7 +50,7 @@ export function FormFlash({ notice, error }: { notice?: string; error?: string }
 }
 
 /**
- * The credentials an action created, each with how it is kept (issue 36 item 13: say it truly).
+ * The credentials an action created, each with how it is kept (say it truly).
  * A partner API key is stored as its hash only; a webhook secret is stored as issued, in the
  * partner's settings, because the platform signs every delivery with it: it cannot be a hash.
  */

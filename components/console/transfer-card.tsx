@@ -29,7 +29,7 @@ export interface QueueTransfer {
   methodType: string | null;
   reasons: string[];
   history: { seq: number; state: string; reasonCode: string; transitionedAt: Date }[];
-  /** The customer's compliance case (issue 22): the queue is a view of cases. */
+  /** The customer's compliance case: the queue is a view of cases. */
   complianceCase?: { id: string; state: string };
 }
 

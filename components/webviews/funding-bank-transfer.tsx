@@ -5,7 +5,7 @@ import type { FundingWebviewModel } from "@/lib/transfers/funding-webview";
 const grouped = (text: string) => text.replace(/(.{4})(?=.)/g, "$1 ");
 
 /**
- * Production funding (issue 12): where to send the money, the exact amount and the ISO 11649
+ * Production funding: where to send the money, the exact amount and the ISO 11649
  * reference. The transfer stays in funding until a bank statement shows the credit.
  */
 export function FundingBankTransfer({

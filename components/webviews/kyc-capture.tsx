@@ -34,7 +34,7 @@ const field =
 const label = "block text-sm font-medium text-slate-700";
 const button = "w-full rounded-lg px-4 py-3 text-base font-semibold focus:outline-none focus:ring-4 disabled:opacity-60";
 
-/** The step-up's fields (purpose ENHANCED, issue 23): source of funds, income band, supporting document type. */
+/** The step-up's fields (purpose ENHANCED): source of funds, income band, supporting document type. */
 function EvidenceFields({ m }: { m: KycWebviewMessages }) {
   const choice = (name: string, title: string, values: readonly string[], prefix: string) => (
     <label className={label}>

@@ -4,7 +4,7 @@ import { methods } from "@/lib/http/methods";
 import { readLimits } from "@/lib/limits/usage";
 import { referenceRates } from "@/lib/pricing/rate-store";
 
-// GET /v1/core/limits: the customer's tier and rolling limits (issue 23).
+// GET /v1/core/limits: the customer's tier and rolling limits.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: readEndpoint(api.readLimits, async ({ db, customer, now }) => ({
     body: await readLimits(db, { subscriptionId: customer.subscriptionId, rates: await referenceRates(db), now }),

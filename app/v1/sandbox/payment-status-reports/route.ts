@@ -3,7 +3,7 @@ import { endpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
 import { importPaymentStatusReport } from "@/lib/payouts/status-import";
 
-// POST /v1/sandbox/payment-status-reports (issue 12 item 5): imported as an operator's upload, this partner's transfers only.
+// POST /v1/sandbox/payment-status-reports: imported as an operator's upload, this partner's transfers only.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: endpoint(api.sandboxPaymentStatusReports, async ({ tx, partner, body, now }) => ({
     body: await importPaymentStatusReport(tx, { xml: body, now, partnerId: partner.id }),

@@ -37,7 +37,7 @@ export default async function FundingWebviewPage({ params }: { params: Promise<{
   if (!opened.ok && opened.error.status >= 500) throw opened.error;
   const model = opened.ok ? opened.value : null; // unknown, used or expired: the expired page
   if (!model) return <WebviewExpired title={all.expiredTitle} body={all.expiredBody} language={language} />;
-  // Without a funding rail (production before issue 12) the sandbox wording never reaches the page.
+  // Without a funding rail (production without a payments provider) the sandbox wording never reaches the page.
   const messages = model.paymentsConfigured ? all : { ...all, sandboxCards: "", bankTransferNote: "" };
   return <FundingPayment token={token} model={model} display={display(model, language)} messages={messages} language={language} />;
 }

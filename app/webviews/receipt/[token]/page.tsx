@@ -12,7 +12,7 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: receiptMessages[await requestLanguage()].title, referrer: "no-referrer" };
 }
 
-// The hosted, printable receipt at receiptUrl (issue 25): the token in the path is the credential.
+// The hosted, printable receipt at receiptUrl: the token in the path is the credential.
 export default async function ReceiptWebviewPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const language = await requestLanguage();

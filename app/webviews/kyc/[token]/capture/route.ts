@@ -26,7 +26,7 @@ const DocumentCapture = z.strictObject({
   photo: Photo,
 });
 
-// The step-up (purpose ENHANCED, issue 23): source of funds, income band and a supporting document.
+// The step-up (purpose ENHANCED): source of funds, income band and a supporting document.
 const EvidenceCapture = z.strictObject({
   sourceOfFunds: z.enum(SOURCES_OF_FUNDS),
   annualIncomeBand: z.enum(ANNUAL_INCOME_BANDS),

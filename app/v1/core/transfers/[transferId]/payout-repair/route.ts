@@ -3,7 +3,7 @@ import { endpoint } from "@/lib/http/endpoint";
 import { methods } from "@/lib/http/methods";
 import { repairPayoutForCustomer } from "@/lib/payouts/repair";
 
-// POST /v1/core/transfers/{transferId}/payout-repair: a new destination for a payout the bank rejected (issue 24).
+// POST /v1/core/transfers/{transferId}/payout-repair: a new destination for a payout the bank rejected.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: endpoint(api.repairPayout, async ({ tx, params, body, customer, now }) => ({
     status: 202,
