@@ -1,4 +1,4 @@
-// Auth API benchmark (issue 2): GET /v1/auth/health and the login pair (start + login) with
+// Auth API benchmark: GET /v1/auth/health and the login pair (start + login) with
 // autocannon against a production build. Prints a Markdown table; bench/run.mjs writes it down.
 import autocannon from "autocannon";
 import { adminUrl, startServer } from "./server.mjs";

@@ -1,5 +1,5 @@
 /**
- * Per-call benchmark (issues 13 and 26): the bare app (bench/bare-app, a separate Next app started
+ * Per-call benchmark: the bare app (bench/bare-app, a separate Next app started
  * beside ours: one prepared primary-key select, one INSERT), then each of our reads with wrk and
  * each write with a closed-loop driver, all at the same concurrency (default c=50), so every route
  * is compared with the bare app measured in the same run. Reads are driven by wrk, writes by a Node
@@ -159,7 +159,7 @@ async function countStatements(): Promise<Map<string, { statements: number; cont
 }
 
 export async function benchCalls(driver: "postgres" | "pglite") {
-  // The bare app always runs on PostgreSQL: PGlite's rows are compared with it (issue 26).
+  // The bare app always runs on PostgreSQL: PGlite's rows are compared with it.
   const bare = await startBareApp(adminUrl(), {});
   const server = await startServer({ FAST_CHECK_DELAY_MS: "0", SCREENING_DELAY_MS: "0", WORKER_POLL_MS: "60000" }, { driver });
   const rows: Row[] = [];

@@ -1,5 +1,5 @@
 /**
- * Job drain rate (issue 13, job latency): N transfers in registered, each with its fast-check due
+ * Job drain rate (job latency): N transfers in registered, each with its fast-check due
  * now, drained by one worker loop (lib/jobs/run-loop.ts) with nothing else running. Reports
  * fast-checks/s and, on PostgreSQL, statements per job (counted on the wire by
  * bench/lib/pg-count-proxy.mjs, BEGIN/COMMIT apart), transactions per job and so round trips per job. Fast-check emits an event: its webhook delivery (no

@@ -1,5 +1,5 @@
 /**
- * Journey benchmark (issues 5 and 13): open-loop arrivals at a fixed rate (BENCH_RATE journeys/s
+ * Journey benchmark: open-loop arrivals at a fixed rate (BENCH_RATE journeys/s
  * for BENCH_SECONDS), each journey on one of a pool of onboarded customers: quote → disclosure →
  * accept → submit → poll to validated → confirm → funding complete → poll to funded, polling at
  * the spec's cadence (section 8: 1 s, 2 s, 4 s, 8 s after submit). Fast-check and screening delays

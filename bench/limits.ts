@@ -1,6 +1,6 @@
 /**
  * Part of npm run bench (BENCH_ONLY=limits): what the limit reservation adds to a quote accept
- * (issue 26: at most 5 ms p99, PostgreSQL). A fresh PostgreSQL database on BENCH_DATABASE_URL,
+ * (at most 5 ms p99, PostgreSQL). A fresh PostgreSQL database on BENCH_DATABASE_URL,
  * one customer with BENCH_LIMITS_HISTORY transfers counted over the last 180 days (default 200),
  * copied in SQL to BENCH_LIMITS_CUSTOMERS other customers (default 100: the table is then large
  * enough that PostgreSQL reads it through its indexes, as in service), then BENCH_LIMITS_RUNS

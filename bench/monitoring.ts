@@ -1,6 +1,6 @@
 /**
  * Part of npm run bench (BENCH_ONLY=monitoring): what transaction monitoring adds to the fast-check
- * (issue 22: at most 5 ms to its p99 on PostgreSQL with 100,000 transfers in the windows). A fresh
+ * (at most 5 ms to its p99 on PostgreSQL with 100,000 transfers in the windows). A fresh
  * PostgreSQL database is seeded in SQL with BENCH_MONITORING_TRANSFERS transfers (default 100,000)
  * submitted over the last 7 days by 1,000 customers (about 14 each in any 24 h; each with an address
  * and an e-mail login of its own, so the lookups of customers sharing an identifier run), to

@@ -1,5 +1,5 @@
 /**
- * CPU profile of the server per route (issues 13 and 26): first the bare app (bench/bare-app, its
+ * CPU profile of the server per route: first the bare app (bench/bare-app, its
  * own `node --cpu-prof` process) under wrk, then one `node --cpu-prof` server of ours, loaded in
  * turn by each read of the per-call table (wrk, c=50, each in its own window), each write and the
  * journey's calls between them (a closed loop of 50 callers over prepared inputs,

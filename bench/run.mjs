@@ -49,7 +49,7 @@ if (want("calls")) {
 }
 if (want("journey")) {
   // Arrivals above the target (30/s) find the highest rate one process keeps up with; then a run at
-  // 80 % of it for the per-call p99 and the job latency (issue 26); the worker lever at the first
+  // 80 % of it for the per-call p99 and the job latency; the worker lever at the first
   // run's arrivals; PGlite at its own rate.
   const RATE = process.env.BENCH_JOURNEY_RATE ?? "32";
   const SECONDS = process.env.BENCH_JOURNEY_SECONDS ?? "15";
@@ -70,9 +70,9 @@ if (want("profile")) {
 }
 if (want("auth")) results.auth = await benchAuth();
 if (want("screening")) results.screening = tsx("bench/screening.ts");
-// Issue 22: what monitoring adds to the fast-check, with 100,000 transfers in the windows (PostgreSQL).
+// What monitoring adds to the fast-check, with 100,000 transfers in the windows (PostgreSQL).
 if (want("monitoring")) results.monitoring = tsx("bench/monitoring.ts");
-// Issue 26: what the limit reservation adds to a quote accept (PostgreSQL, its own database).
+// What the limit reservation adds to a quote accept (PostgreSQL, its own database).
 if (want("limits")) results.limits = tsx("bench/limits.ts");
 results.minutes = (Date.now() - started) / 60000;
 // The raw figures, for a look after the run (not committed).

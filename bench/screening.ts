@@ -3,7 +3,7 @@
  * lists (OFAC SDN, OFAC consolidated, UN consolidated) as the provider runs it
  * (lib/screening/provider.ts screenAgainst, one index per list version), over the labelled set of
  * test/fixtures/screening/labelled-set.json (variants of listed individuals and common names of the
- * corridors) and the fixed sample of issue 35's evader's set; and, for the choice recorded in docs/decisions.md, the same names as a pg_trgm
+ * corridors) and the fixed sample of the evader's set; and, for the choice recorded in docs/decisions.md, the same names as a pg_trgm
  * similarity query in PGlite against the SDN list. Per-name times are wall clock and this
  * process's CPU time, per round (round 1 starts with every index's word cache empty), and each
  * name's own cost as the fastest of a few runs: on the shared machine a run another process
@@ -54,7 +54,7 @@ async function main() {
     listed: ListedIndividual[];
     common: CommonName[];
   };
-  // The evader's set of issue 35 (its fixed sample): split, joined, titled, misspelt names.
+  // The evader's set (its fixed sample): split, joined, titled, misspelt names.
   const adversarial = JSON.parse(readFileSync(path.join(process.cwd(), "test", "fixtures", "screening", "adversarial", "sample.json"), "utf8")) as {
     variants: MatchSubject[];
     common: MatchSubject[];

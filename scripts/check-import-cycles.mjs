@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Fails when the modules under lib/, db/, app/ and components/ import one another in a cycle
- * (issue 10 item 4, issue 21 item 8): a cycle makes load order matter and hides a missing layer.
+ * Fails when the modules under lib/, db/, app/ and components/ import one another in a cycle:
+ * a cycle makes load order matter and hides a missing layer.
  * db/ is in scope so that a schema file typing a column with a type from a lib/ module that reads
  * the database is caught (column types live in leaf modules). Imports are read with the TypeScript
  * compiler we already depend on (its pre-processor and module resolution honour tsconfig's

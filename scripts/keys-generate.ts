@@ -1,5 +1,5 @@
 /**
- * npm run keys:generate: prints the three production secrets (issue 20 item 12) as environment
+ * npm run keys:generate: prints the three production secrets as environment
  * lines in the formats lib/config parses, single-quoted (sh, systemd EnvironmentFile, dotenv and
  * node --env-file read them alike):
  *   SERVICE_SIGNING_KEYS   a JSON array with one private RSA JWK (2048 bits, RS256, kid = its

@@ -3,7 +3,7 @@
  * payout banks into the configured database, through the same domain function as the console
  * upload and the sandbox endpoint. Importing a report again changes nothing (duplicates).
  */
-import "@/lib/config/exit-on-refusal"; // first: a refused configuration ends the script here (issue 20 item 1)
+import "@/lib/config/exit-on-refusal"; // first: a refused configuration ends the script here
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { closeDb } from "@/db";
@@ -24,7 +24,7 @@ async function main(files: string[]): Promise<void> {
       const done = await runUnit(
         async ({ tx, now, audit }) => {
           const counts = await importPaymentStatusReport(tx, { xml, now });
-          // Who did it (issue 20 item 10): the console upload's audit entry, actor cli:<user>.
+          // Who did it: the console upload's audit entry, actor cli:<user>.
           const entry = { action: "paymentStatusReport.import", targetType: "paymentStatusReport", targetId: path.basename(file) };
           audit.record({ ...entry, after: { ...counts } });
           return counts;
@@ -39,7 +39,7 @@ async function main(files: string[]): Promise<void> {
       }
       const c = done.value;
       console.log(`${file}: ${c.transactions} transactions, ${c.applied} applied, ${c.unmatched} unmatched, ${c.duplicates} duplicates`);
-      // Which lines did not apply and why, one per line (issue 20 item 9).
+      // Which lines did not apply and why, one per line.
       for (const l of c.unmatchedLines) console.log(`  unmatched ${l.endToEndId} ${l.status}: ${l.message}`);
     }
   } catch (err) {

@@ -1,5 +1,5 @@
 /**
- * npm run screening:quality [-- --write] [-- --check]: the adversarial labelled set of issue 35
+ * npm run screening:quality [-- --write] [-- --check]: the adversarial labelled set
  * (test/fixtures/screening/adversarial/generate.ts) screened as production screens it: the three
  * shipped lists stored in a fresh PGlite database (a temporary directory), each subject screened by
  * the sanctions provider (lib/screening/provider.ts sanctionsListScreening) against the stored lists.
@@ -8,7 +8,7 @@
  * date-of-birth modes; the false positives on common names of the corridors with their own date
  * of birth and without; the CPU time per name (the provider's call, database reads included).
  * --write puts the section between the markers of docs/screening-quality.md; --check exits 1 when
- * a target of the issue is missed.
+ * a target (docs/screening-quality.md) is missed.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";

@@ -7,7 +7,7 @@
 // heap around 70–110 MB of live objects. 50 % lets the old generation grow to 1.5 times what
 // survived the last full collection; it caps nothing (a larger live heap, a list import, still
 // fits) and costs more frequent full collections, mostly marked concurrently.
-// PostgreSQL stays at 50 with V8's default young generation: issue 26 measured 25 and
+// PostgreSQL stays at 50 with V8's default young generation: the bench measured 25 and
 // --max-semi-space-size=8 there at 5–7 ms more CPU per journey on GC's helper threads for about
 // 37 MB less RSS (247 → 211 MB), and 247 MB is already under the 300 MB target (docs/memory.md).
 export const SERVER_NODE_ARGS = ["--heap-growing-percent=50"];
@@ -15,7 +15,7 @@ export const SERVER_NODE_ARGS = ["--heap-growing-percent=50"];
 // PGlite (no DATABASE_URL) only, where the server held 343 MB after the journey bench:
 // --heap-growing-percent=25 (1.25 times what survived) and --max-semi-space-size=8 (a young
 // generation of 16 MB instead of up to 32, about twice as many scavenges): 20–25 MB less after the
-// journey bench, which PGlite needs to stay under 300 MB (issue 26).
+// journey bench, which PGlite needs to stay under 300 MB.
 // --no-liftoff: V8 compiles PGlite's WebAssembly functions (lazily, on first call) with its optimising
 // compiler only, instead of its baseline compiler first: the baseline code held 42 MB; the cost is a
 // slower first call of each function, and xmllint-wasm (a worker per camt.053 validation) validating

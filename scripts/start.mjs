@@ -18,7 +18,7 @@ function newestSource(dir) {
   return newest;
 }
 
-// The configuration first (issue 20 item 1): a refused one prints one line per problem and exits 78
+// The configuration first: a refused one prints one line per problem and exits 78
 // within seconds, before a build of minutes. Without tsx (a --omit=dev install) the server's own
 // start-up check (instrumentation.ts) still refuses it, after the build.
 if (existsSync(path.join(root, "node_modules/tsx"))) {

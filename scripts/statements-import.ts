@@ -4,7 +4,7 @@
  * camt.053.001.08 XSD, one transaction per file). Importing a file twice changes nothing: every
  * credit already imported (same AcctSvcrRef) counts as a duplicate.
  */
-import "@/lib/config/exit-on-refusal"; // first: a refused configuration ends the script here (issue 20 item 1)
+import "@/lib/config/exit-on-refusal"; // first: a refused configuration ends the script here
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { closeDb } from "@/db";
@@ -27,7 +27,7 @@ async function importFile(file: string): Promise<boolean> {
     const done = await runUnit(
       async ({ tx, now, audit }) => {
         const report = await importStatement(tx, statement, now);
-        // Who did it (issue 20 item 10): the console upload's audit entry, actor cli:<user>.
+        // Who did it: the console upload's audit entry, actor cli:<user>.
         const entry = { action: "bankStatement.import", targetType: "bankStatement", targetId: statement.messageId || "(no MsgId)" };
         audit.record({ ...entry, after: { ...report, file: path.basename(file) } });
         return report;

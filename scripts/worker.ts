@@ -7,7 +7,7 @@ import { ready } from "@/lib/platform/ready";
 import { checkStartup } from "@/lib/platform/startup-check";
 
 async function main(): Promise<void> {
-  // The same start-up check as the web server's (issue 20 item 1): the worker is what sends OTP mail.
+  // The same start-up check as the web server's: the worker is what sends OTP mail.
   const config = await checkStartup();
   if (!config.DATABASE_URL) {
     console.error("npm run worker needs DATABASE_URL: the embedded PGlite database belongs to the web process.");

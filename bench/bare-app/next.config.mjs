@@ -1,6 +1,6 @@
 import path from "node:path";
 
-// The benchmark's anchor (issue 26): a bare Next app, built and started by bench/run.mjs beside our
+// The benchmark's anchor: a bare Next app, built and started by bench/run.mjs beside our
 // server, with the root node_modules' next (no lockfile of its own) and our server's start flags.
 /** @type {import('next').NextConfig} */
 const nextConfig = {

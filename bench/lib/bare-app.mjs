@@ -1,4 +1,4 @@
-// The benchmark's anchor (issue 26): bench/bare-app, a separate Next app with one route handler per
+// The benchmark's anchor: bench/bare-app, a separate Next app with one route handler per
 // floor (GET /v1/db/read: one prepared postgres.js primary-key select; POST /v1/db/write: one
 // INSERT), built with the root node_modules' next and started with our server's flags
 // (scripts/server-node-args.mjs, `next start -p -H`), on a database of its own on the same server.

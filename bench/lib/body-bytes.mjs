@@ -1,4 +1,4 @@
-// The size of an answer's body per request for the per-call table (issue 26), each measured by one
+// The size of an answer's body per request for the per-call table, each measured by one
 // request sent alone, outside the load, with the headers of the load that measured its row: the
 // reads as wrk sends them (its -H headers and Host; wrk asks for no compression), the writes as
 // the Node driver does (bench/lib/partner.ts caller: `accept-encoding: identity`).

@@ -1,9 +1,9 @@
 /**
  * Reads a V8 .cpuprofile (node --cpu-prof) for bench/profile.ts: shares of self and inclusive
  * (total) samples per function, and of self samples per category, over a time window of the
- * profile, so one server run profiles several routes in turn (issue 13). Shares only: the CPU a
+ * profile, so one server run profiles several routes in turn. Shares only: the CPU a
  * window used comes from /proc (bench/lib/proc-cpu.mjs), and a share of it is a share of the
- * window's busy samples (issue 26).
+ * window's busy samples.
  */
 export interface CallFrame {
   functionName: string;
@@ -84,7 +84,7 @@ export function summarize(
   for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   // Each sample counts once. V8 samples the thread about once per interval while it runs or idles;
   // when a busy machine keeps it waiting for a core the gap to the next sample stretches, so
-  // weighing a sample by that gap would charge the wait to whatever was on its stack (issue 26).
+  // weighing a sample by that gap would charge the wait to whatever was on its stack.
   const count = new Map<number, number>();
   let samples = 0;
   let idleSamples = 0;

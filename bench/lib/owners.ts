@@ -1,6 +1,6 @@
 /**
  * Who owns a CPU profile sample (bench/lib/cpu-profile.ts `Owner`), for a window where calls and
- * jobs interleave (the profiled journey, issue 26): the job whose handler file (a `defineJob` in
+ * jobs interleave (the profiled journey): the job whose handler file (a `defineJob` in
  * lib/) is on the sample's stack, else the route whose app/**\/route.ts is, else the worker's own
  * code (lib/jobs: claims, the run loop) or the request pipeline (lib/http). A stack shows only what
  * runs synchronously: the continuation of an awaited query runs with the awaiting function on top

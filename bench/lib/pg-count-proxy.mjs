@@ -1,4 +1,4 @@
-// Statements per request measured from outside the app (issue 21 item 8, issue 26): a TCP proxy
+// Statements per request measured from outside the app: a TCP proxy
 // between our server and PostgreSQL that reads the frontend half of the wire protocol and counts
 // each statement the server has executed: a simple Query ('Q') or an extended-protocol Execute
 // ('E'). Transaction control (BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE) is counted apart, from

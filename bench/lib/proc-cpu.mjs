@@ -1,4 +1,4 @@
-// CPU time from /proc (Linux) for the bench's windows (issue 26): a process's, all its threads
+// CPU time from /proc (Linux) for the bench's windows: a process's, all its threads
 // together, and its main thread's alone, which runs its JavaScript. A CPU profile's samples are
 // spaced in wall time, so on a busy machine they stretch while the process waits for a core; the
 // CPU a window used is read here, and the profile only says how it divides.

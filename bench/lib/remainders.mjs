@@ -1,4 +1,4 @@
-// What explains the remainder of each target a run did not meet (issue 26), computed from that
+// What explains the remainder of each target a run did not meet, computed from that
 // run's own figures (the results object of bench/run.mjs). Every CPU figure is a process's or a
 // thread's CPU from /proc over a window (bench/lib/proc-cpu.mjs); a profile's busy samples only
 // divide it (Next, Node internals, our code, Drizzle, postgres.js, GC, ...). A small table per
@@ -7,12 +7,12 @@ import { fmt, table } from "./stats.mjs";
 
 const pct = (x) => `${Math.round(x * 100)} %`;
 
-// Issue 26's per-call targets, as rates against the bare app's read on the same machine.
+// The per-call targets (docs/decisions.md, "Performance measured against a bare app"), as rates against the bare app's read on the same machine.
 export const READ_TARGET = 0.8;
 export const WRITE_OF_READ = 0.5;
 export const WRITE_OF_WRITE = 0.7;
 export const PGLITE_READ_TARGET = 0.5;
-/** Issue 26's server CPU per journey, ms. */
+/** The server CPU target per journey, ms. */
 export const JOURNEY_CPU_TARGET = 30;
 
 // The profile's categories (bench/lib/cpu-profile.ts) named in a split, in this order; the others
@@ -139,7 +139,7 @@ function jobsPerJourney(profile, perCall) {
 }
 
 /**
- * The journey's floor on this framework (issue 26): the run's calls per journey (every call it made,
+ * The journey's floor on this framework: the run's calls per journey (every call it made,
  * failed ones included, over its completed journeys) at the bare app's CPU per request (all threads
  * of its process, /proc, its profile window), and the same calls each exactly at its per-call target
  * plus the jobs as measured. A ratio is a rate against the bare read on the same machine, so a call

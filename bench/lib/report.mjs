@@ -1,5 +1,5 @@
 // Renders bench/run.mjs results as docs/performance.md: machine, commands, figures, and each
-// target of issue 26 with the measured figure and, where it is not met, what explains it.
+// target (docs/decisions.md, "Performance measured against a bare app") with the measured figure and, where it is not met, what explains it.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -62,7 +62,7 @@ export function bodyText(row) {
   return `${fmt(row.bodyBytes)}${row.contentEncoding ? ` (${row.contentEncoding})` : ""}`;
 }
 
-/** The per-call target of a row: reads on PGlite at 0.5 of the bare read; PGlite's writes have none in issue 26. */
+/** The per-call target of a row: reads on PGlite at 0.5 of the bare read; PGlite's writes have none. */
 function targetOf(run, r) {
   if (r.kind === "read") return `≥ ${fmt(run.database === "PGlite" ? PGLITE_READ_TARGET : READ_TARGET, 2)} of read`;
   if (r.kind !== "write") return "";
@@ -154,7 +154,7 @@ function journeySection(j) {
 }
 
 /**
- * Each target of issue 26 measured in the run: what it asks, the figure, whether it is met, and
+ * Each performance target measured in the run: what it asks, the figure, whether it is met, and
  * for one not met what explains the remainder, from the same run's figures (./remainders.mjs).
  */
 export function targetRows(r) {
@@ -393,7 +393,7 @@ ${limitsSection(r.limits)}
 `;
 }
 
-/** Issue 22: the evaluation's cost at the fast-check (bench/monitoring.ts), against its 5 ms target. */
+/** The evaluation's cost at the fast-check (bench/monitoring.ts), against its 5 ms target. */
 function monitoringSection(m) {
   if (!m) return "(not run)";
   const met = m.p99 <= 5 ? "met" : "not met";
@@ -406,7 +406,7 @@ function monitoringSection(m) {
 Target (issue 22): the evaluation adds at most 5 ms to the fast-check's p99: **${met}** (${m.p99} ms).`;
 }
 
-/** Issue 26: what the limit reservation adds to a quote accept (bench/limits.ts), against its 5 ms target. */
+/** What the limit reservation adds to a quote accept (bench/limits.ts), against its 5 ms target. */
 function limitsSection(l) {
   if (!l) return "(not run)";
   const u = l.usageStatement;

@@ -1,5 +1,5 @@
 /**
- * ESLint rule "remit/state-writes" (issue 21 item 3): a state column is written only by the module
+ * ESLint rule "remit/state-writes": a state column is written only by the module
  * that moves it through its machine (lib/state-machine). STATE_COLUMNS lists, per drizzle table
  * (its variable in db/schema), the state column and the modules allowed to write it. The rule
  * reports, anywhere else, `.update(table).set({...})`, `.insert(table).values({...})`, an upsert's
