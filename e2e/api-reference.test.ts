@@ -6,7 +6,7 @@ import { BASE_URL } from "../test/integration/support";
 import { newPage, screenshot, TEST_TIMEOUT } from "./support/browser";
 import { setupE2eFile } from "./support/setup";
 
-// Issue 14 item 1: the interactive API reference at /docs (Scalar, docs/decisions.md "API
+// The interactive API reference at /docs (Scalar, docs/decisions.md "API
 // reference"), rendered from /v1/openapi.json with everything served by this origin, under the
 // page's nonce CSP: the quote operation with its request and response examples (per status), and
 // the customer.status.changed webhook's payload.

@@ -18,9 +18,9 @@ import { call, readTransfer } from "../test/integration/support";
 import { camt053 } from "../test/support/camt053";
 import { setupE2eFile } from "./support/setup";
 
-// Issue 12 item 3: an over-paid bank credit waits in the console's "Bank credits" queue; an
+// An over-paid bank credit waits in the console's "Bank credits" queue; an
 // operator matches it to the transfer (which is funded) and then returns the excess. Both are
-// under dual control (issue 23 item 5): the first operator proposes, a second one approves.
+// under dual control: the first operator proposes, a second one approves.
 
 const e2e = setupE2eFile();
 
@@ -62,7 +62,7 @@ describe("console: bank credits", () => {
     await page.waitForURL((url) => url.pathname === "/console/bank-credits" && url.searchParams.has("notice"));
     assert.match(await approveProposal(checker, proposalIn(await notice(page).textContent())), /5\.00 USD to return to the payer/);
     await page.goto(consoleUrl("/bank-credits"));
-    // Issue 24 item 7: listed until the bank executed the return, then recorded with its reference.
+    // Listed until the bank executed the return, then recorded with its reference.
     const requested = cardFor(page, `sandbox:partner_demo:${bankRef}`);
     const executed = requested.locator("form").filter({ has: page.getByRole("button", { name: "Record 5.00 USD returned" }) });
     await executed.getByLabel("Bank reference").fill("RET-E2E-1");

@@ -5,7 +5,7 @@ import { ADMIN, cardFor, CONSOLE_TEST_TIMEOUT, consoleUrl, decide, flashError, n
 import { call, mexBeneficiary, onboardedCustomer, readBeneficiary, screenedBeneficiary, type Customer } from "../test/integration/support";
 import { setupE2eFile } from "./support/setup";
 
-// Issue 6 (d): a beneficiary blocked by screening (an exact watch-list name) is released by an
+// A beneficiary blocked by screening (an exact watch-list name) is released by an
 // operator in the screening queue (decide VALID); the customer can then quote with it.
 
 const e2e = setupE2eFile();
@@ -35,7 +35,7 @@ describe("console: beneficiary screening", () => {
       const text = (await card.textContent()) ?? "";
       assert.match(text, /Viktor Sanctionov/);
       assert.match(text, /BLOCKED/);
-      // The customer by name, the id beside it (issue 14 item 5).
+      // The customer by name, the id beside it.
       assert.match(text, /FAMILY of Ana Tester[A-Za-z]+ ?cus_[A-Za-z0-9]+/);
       assert.match(text, /screening result HIT/);
       await screenshot(page, "console-beneficiary-queue");
@@ -77,7 +77,7 @@ describe("console: beneficiary screening", () => {
     { timeout: CONSOLE_TEST_TIMEOUT },
     async () => {
       // An alias of OFAC SDN entry 2674 (ABBAS, Abu; SDGT) with its listed day of birth: name and
-      // date of birth agree, so it blocks (issue 35: a name alone is a case for a human).
+      // date of birth agree, so it blocks (a name alone is a case for a human).
       const c = await onboardedCustomer();
       const { beneficiaryId, state } = await screenedBeneficiary(c, mexBeneficiary({ firstName: "Muhammad", lastName: "Zaydan", dateOfBirth: "1948-12-10" }));
       assert.equal(state, "BLOCKED");

@@ -25,7 +25,7 @@ import { pain002 } from "../test/support/iso20022";
 import { camt053 } from "../test/support/camt053";
 import { setupE2eFile } from "./support/setup";
 
-// Issue 36 items 14 and 15 (console and books): closing the running month is refused with why and
+// Console and books: closing the running month is refused with why and
 // stays on that month; the P&L has a net result; exports are named for their period; a day's
 // later statement is reconciled and each one shown; an over-payment's return proposal names the
 // excess; a payout paid on its resend no longer reads "rejected", and its attempts are listed.

@@ -6,7 +6,7 @@ import { onreviewTransfer } from "./support/journey";
 import { acceptTransfer, onboardedCustomer, readTransfer, validBeneficiaryId } from "../test/integration/support";
 import { setupE2eFile } from "./support/setup";
 
-// Issue 22 items 6-7: an analyst takes an alert (a transfer the review rules sent to onreview opened
+// An analyst takes an alert (a transfer the review rules sent to onreview opened
 // its customer's case), works the case (a note, a second transfer linked by hand, the held transfer
 // rejected with the Review page's own action), closes it as risk confirmed, writes the
 // suspicious-activity report, records it filed and exports it as JSON and CSV; then clears the

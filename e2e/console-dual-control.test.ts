@@ -17,14 +17,14 @@ import { onreviewTransfer } from "./support/journey";
 import { readTransfer, tierTwoCustomer, validBeneficiaryId } from "../test/integration/support";
 import { setupE2eFile } from "./support/setup";
 
-// Issue 23 item 5 (Done when): an operator's proposal to release a 5,000 USD transfer from review
+// An operator's proposal to release a 5,000 USD transfer from review
 // is refused to its own author and approved by a second operator; the audit log names both.
 
 const e2e = setupE2eFile();
 
 describe("console: dual control", () => {
   test("releasing a 5,000 USD transfer: proposed by one reviewer, refused to them, approved by another", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
-    // 5,000 USD is above tier 1's daily limit (issue 23): the customer has stepped up.
+    // 5,000 USD is above tier 1's daily limit: the customer has stepped up.
     const c = await tierTwoCustomer();
     const s = await onreviewTransfer({ c, beneficiaryId: await validBeneficiaryId(c) }, "5000.000000");
     const admin = await signedInPage(e2e.browser, ADMIN);

@@ -33,10 +33,10 @@ import {
 } from "../test/integration/support";
 import { setupE2eFile } from "./support/setup";
 
-// Issue 6 (c): an operator puts a funded transfer on compliance hold from the customer's page,
+// An operator puts a funded transfer on compliance hold from the customer's page,
 // then resolves the hold with REJECT in the holds queue; the customer sees the transfer rejected.
-// Issue 20 item 11: the queue and the transfer page say who held it, when and why.
-// Issue 35 item 4: a transfer held for screening is decided on its screening case, never here.
+// The queue and the transfer page say who held it, when and why.
+// A transfer held for screening is decided on its screening case, never here.
 
 const e2e = setupE2eFile();
 
@@ -74,7 +74,7 @@ describe("console: compliance holds", () => {
       const card = cardFor(page, s.transferId);
       await card.waitFor();
       assert.match((await card.textContent()) ?? "", /State before hold: funded/);
-      // Who held it, when and why (issue 20 item 11), in the queue and on the transfer page.
+      // Who held it, when and why, in the queue and on the transfer page.
       const heldBy = new RegExp(
         `^Held: by ${ADMIN.email.replace(/\./g, "\\.")} on \\d{1,2} \\w{3,4} \\d{4}, [\\d:]{8} UTC: Sanctions alert on the beneficiary's bank$`,
       );

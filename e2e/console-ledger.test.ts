@@ -6,7 +6,7 @@ import { fundedScenario } from "../test/integration/transfers/support";
 import { advanceTo } from "../test/integration/support";
 import { setupE2eFile } from "./support/setup";
 
-// Issue 12 item 1: after a paid journey the ledger page's trial balance sums to zero in every
+// After a paid journey the ledger page's trial balance sums to zero in every
 // currency; the transfer's page shows its state history and its journal entries; accountants get
 // the journal lines as CSV.
 
@@ -27,7 +27,7 @@ describe("console: ledger", () => {
       await page.waitForURL(consoleUrl("/ledger"));
       const table = page.getByTestId("trial-balance");
       await table.waitFor();
-      // Issue 24: every account with its balance, and per currency total debit balances = total credit balances.
+      // Every account with its balance, and per currency total debit balances = total credit balances.
       const totals = await table
         .locator("tr[data-testid^=trial-total-]")
         .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll("td"), (td) => td.textContent ?? "")));

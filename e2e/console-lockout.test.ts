@@ -5,7 +5,7 @@ import { screenshot } from "./support/browser";
 import { setupE2eFile } from "./support/setup";
 import { CONSOLE_TEST_TIMEOUT, consoleUrl, newConsolePage, submitLogin } from "./support/console";
 
-// Issue 9 item 2: after five wrong passwords for one operator email the sign-in form says how long
+// After five wrong passwords for one operator email the sign-in form says how long
 // to wait, instead of "Wrong email or password." (an unknown email locks the same way).
 
 const e2e = setupE2eFile();

@@ -6,7 +6,7 @@ import { ADMIN, CONSOLE_TEST_TIMEOUT, consoleUrl, createOperatorInConsole, flash
 import { setupE2eFile } from "./support/setup";
 import { advanceClock, newCustomer } from "../test/integration/support";
 
-// Issue 22 item 5 (safe change): an admin drafts a rule set version from the live one, backtests
+// An admin drafts a rule set version from the live one, backtests
 // and proposes it; their own attempt to activate it is refused (four eyes); a second admin
 // activates it, and the version live until then is retired. A rule snoozed for one customer is
 // listed until its expiry at the server's clock (moved by the sandbox clock, not the machine's).

@@ -12,7 +12,7 @@ import { advanceClock, serverNow } from "../test/integration/support/clock";
 import { camt053 } from "../test/support/camt053";
 import { setupE2eFile } from "./support/setup";
 
-// Issue 24: the accountant reads the trial balance and the P&L of last month, closes the month,
+// The accountant reads the trial balance and the P&L of last month, closes the month,
 // exports its general ledger, and sees the daily bank reconciliation with one open difference
 // (a statement whose closing balance is not what the ledger holds).
 

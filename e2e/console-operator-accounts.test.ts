@@ -7,7 +7,7 @@ import { ADMIN, CONSOLE_TEST_TIMEOUT, consoleUrl, createOperatorInConsole, newCo
 import { serverNow } from "../test/integration/support";
 import { setupE2eFile } from "./support/setup";
 
-// Issue 23 item 6 (Done when): an operator sets up a TOTP second factor (RFC 6238) and signs in
+// An operator sets up a TOTP second factor (RFC 6238) and signs in
 // with a code; an admin disables an operator, whose open session ends at once; an admin's
 // one-time reset link sets a new password. The codes are computed here from the secret the page
 // shows, at the server's time (the e2e files move the sandbox clock).

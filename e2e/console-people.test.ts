@@ -8,7 +8,7 @@ import { setupE2eFile } from "./support/setup";
 import { CONSOLE_TEST_TIMEOUT, consoleUrl, signedInPage } from "./support/console";
 import { call, customerWithProfile, eventually, openKyc } from "../test/integration/support";
 
-// Issue 14 item 5: the console header on one line at desktop widths, and the webhook log for a
+// The console header on one line at desktop widths, and the webhook log for a
 // partner without a webhook URL (one notice with a link, no replay) and with one (each attempt's
 // time, status code and latency; replay offered).
 

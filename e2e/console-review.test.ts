@@ -8,7 +8,7 @@ import { type Scenario } from "../test/integration/transfers/support";
 import { completeFunding, confirmNow, onboardedCustomer, readTransfer, registerDevice, states, validBeneficiaryId } from "../test/integration/support";
 import { setupE2eFile } from "./support/setup";
 
-// Issue 6 (b): a transfer the fast-check sent to review (amount at the threshold) is approved by an
+// A transfer the fast-check sent to review (amount at the threshold) is approved by an
 // operator in the console, then confirmed and funded by the customer; the audit log shows who did
 // it and why. Two operators deciding the same item: the second is told it is already decided.
 
@@ -44,7 +44,7 @@ describe("console: review queue", () => {
       const card = cardFor(page, s.transferId);
       await card.waitFor();
       const text = (await card.textContent()) ?? "";
-      // Amounts for people (issue 14 item 5): "USD 1,000.00 → MXN 17,123.45".
+      // Amounts for people: "USD 1,000.00 → MXN 17,123.45".
       assert.match(text, /USD\s1,000\.00 → MXN\s[0-9,]+\.\d\d/);
       assert.match(text, /Why held: amount ≥ 1000 USD/);
       assert.match(text, /Customer: Ana Tester[A-Za-z]+ ?cus_[A-Za-z0-9]+ \(VALID, KYC COMPLETED\)/);

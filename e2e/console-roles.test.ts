@@ -19,10 +19,10 @@ import {
 import { mexBeneficiary, onboardedCustomer, readBeneficiary, screenedBeneficiary } from "../test/integration/support";
 import { setupE2eFile } from "./support/setup";
 
-// Issue 6 (e): sign-in, roles and sign-out of the operator console. A reviewer works the queues;
+// Sign-in, roles and sign-out of the operator console. A reviewer works the queues;
 // every admin page sends them to /console/forbidden, and their navigation has no admin links.
 
-// The header's links in order (issue 36 item 12: grouped in menus, every page reachable).
+// The header's links in order (grouped in menus, every page reachable).
 const QUEUE_LINKS = [
   "Overview",
   "Transfers",
@@ -145,7 +145,7 @@ describe("console: roles", () => {
     await signIn(page, reviewer);
     assert.equal(await page.getByTestId("operator").textContent(), `${reviewer.email} · reviewer`);
     assert.deepEqual(await navLinks(page), QUEUE_LINKS, "no admin links for a reviewer");
-    // Every queue a reviewer works is counted; the admin pages' tiles are not shown (issue 20 item 11).
+    // Every queue a reviewer works is counted; the admin pages' tiles are not shown.
     for (const name of ["review", "holds", "beneficiaries", "screening-cases", "kyc-review", "bank-credits", "claims"]) {
       assert.match((await page.getByTestId(`count-${name}`).textContent()) ?? "", /^\d+$/);
     }

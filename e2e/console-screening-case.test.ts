@@ -20,7 +20,7 @@ import {
 } from "../test/integration/support";
 import { setupE2eFile } from "./support/setup";
 
-// Issue 19 part 3: a close match stops the money until a human clears it. A beneficiary one letter
+// A close match stops the money until a human clears it. A beneficiary one letter
 // off a (sandbox) watch-list name is MONITORED with an open case; its transfer goes onreview. A
 // reviewer clears one case as a false positive (the next transfer validates) and confirms another
 // as a true match (the beneficiary is BLOCKED, its transfer rejected, the blocking report due);

@@ -18,7 +18,7 @@ import { fundingScenario } from "../test/integration/transfers/support";
 import { call } from "../test/integration/support";
 import { camt053 } from "../test/support/camt053";
 
-// Issue 36 items 11-13: the console's transfers list and search, names beside ids, claims with
+// The console's transfers list and search, names beside ids, claims with
 // their transfer; the grouped navigation reaching every page, the Overview's new tiles and the
 // Approvals badge; a proposal's before and after shown to its approver, and what an approved
 // proposal creates revealed once to its proposer.

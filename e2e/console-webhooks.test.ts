@@ -9,9 +9,9 @@ import { setupE2eFile } from "./support/setup";
 import { approveProposal, CONSOLE_TEST_TIMEOUT, consoleUrl, createOperatorInConsole, notice, proposalIn, signedInPage } from "./support/console";
 import { call, eventually, customerWithProfile, openKyc } from "../test/integration/support";
 
-// Issue 9 items 4 and 5 in the console: a new webhook secret is shown once, in full, with a copy
+// In the console: a new webhook secret is shown once, in full, with a copy
 // button; an endpoint that answered 410 is shown disabled and an admin re-enables it (audited).
-// Issue 20 item 10: a new partner key is shown once on the page, never in a URL, and a webhook
+// A new partner key is shown once on the page, never in a URL, and a webhook
 // URL set for the first time shows the endpoint's first secret once.
 
 const e2e = setupE2eFile();
@@ -93,9 +93,9 @@ describe("console: webhook secret and endpoint", () => {
 
     const partnerPath = new URL(page.url()).pathname;
 
-    // A new key is under dual control (issue 23 item 5): proposed here, issued when a second admin
+    // A new key is under dual control: proposed here, issued when a second admin
     // approves, and revealed once to its proposer, the operator onboarding the partner, never to the
-    // approver (issue 36 item 13).
+    // approver.
     await page.getByRole("button", { name: "Issue a new key" }).click();
     const proposed = page.getByRole("status").filter({ hasText: "Proposed for a second operator" });
     await proposed.waitFor();
@@ -133,7 +133,7 @@ describe("console: webhook secret and endpoint", () => {
     await secretField.waitFor();
     const secret = await secretField.inputValue();
     assert.match(secret, /^whsec_[A-Za-z0-9+/]{32}$/, "the full secret");
-    // How it is kept, truly (issue 36 item 13): a webhook secret signs deliveries, so it cannot be a hash.
+    // How it is kept, truly: a webhook secret signs deliveries, so it cannot be a hash.
     const secretBox = page.getByRole("status").filter({ has: page.getByLabel("New webhook secret") });
     assert.match((await secretBox.textContent()) ?? "", /stored as issued/);
     assert.doesNotMatch((await secretBox.textContent()) ?? "", /hash is stored/);

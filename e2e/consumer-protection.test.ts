@@ -6,7 +6,7 @@ import { fundedScenario } from "../test/integration/transfers/support";
 import { call } from "../test/integration/support";
 import { setupE2eFile } from "./support/setup";
 
-// Issue 25: the hosted receipt page in French on a phone, and an operator resolving a customer's
+// The hosted receipt page in French on a phone, and an operator resolving a customer's
 // error claim with a refund in the console claims queue (the customer sees it resolved, the
 // partner gets the claim.status.changed events).
 

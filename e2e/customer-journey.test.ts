@@ -28,7 +28,7 @@ import {
 } from "../test/integration/support";
 import { setupE2eFile } from "./support/setup";
 
-// Issue 6 (a): one customer from registration to paid, through both hosted webviews in a real
+// One customer from registration to paid, through both hosted webviews in a real
 // browser: KYC in the partner page's iframe, funding in a popup the partner page opens. Everything
 // else is the public API, called as a partner's backend would.
 

@@ -12,7 +12,7 @@ import { fundingScenario } from "../test/integration/transfers/support";
 import { advanceClock, BASE_URL, call, readTransfer } from "../test/integration/support";
 import { setupE2eFile } from "./support/setup";
 
-// Issue 6 (f): the hosted pages' dead URLs. kyc-webview.test.ts covers the KYC page after a
+// The hosted pages' dead URLs. kyc-webview.test.ts covers the KYC page after a
 // completion through the API, unknown tokens (en, fr) and an unused URL after 30 minutes; here:
 // the KYC URL reopened after the customer finished on the page itself, tokens used on the wrong
 // page, and the funding page: single use after a payment, 30 minutes, a declined card then a good one.

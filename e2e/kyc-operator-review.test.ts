@@ -5,7 +5,7 @@ import { kycWebviewMessages } from "../lib/i18n/kyc-webview-messages";
 import { launchBrowser, newPage, PHONE, screenshot, TIMEOUT } from "./support/browser";
 import { startOwnServer, type OwnServer } from "../test/support/own-server";
 
-// Issue 11 item 5: KYC decided by operators. The customer captures in the hosted page (no sandbox
+// KYC decided by operators. The customer captures in the hosted page (no sandbox
 // buttons), the session waits in the console's KYC review queue with the fields and the photo, an
 // operator approves it and the customer turns VALID; a second operator is told it is already
 // decided. A correction's reason is shown on the customer's next capture.
@@ -141,7 +141,7 @@ describe("KYC decided by operators", () => {
     for (const p of [c.page, op]) await p.context().close();
   });
 
-  // Issue 23: the step-up. A customer at tier 1 opens KYC again (purpose ENHANCED), the hosted page
+  // The step-up. A customer at tier 1 opens KYC again (purpose ENHANCED), the hosted page
   // asks for the source of funds, an income band and a supporting document, and an operator's
   // approval in KYC review moves the customer to tier 2 (GET /v1/core/limits).
   test("a customer steps up through the hosted KYC page and an operator's approval moves them to tier 2", { timeout: TIMEOUT * 12 }, async () => {

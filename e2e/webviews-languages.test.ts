@@ -15,7 +15,7 @@ import { fundingScenario } from "../test/integration/transfers/support";
 import { readTransfer } from "../test/integration/support";
 import { setupE2eFile } from "./support/setup";
 
-// Issue 14 item 4: both hosted pages in en, fr and es on a 390 px phone: <html lang> and the
+// Both hosted pages in en, fr and es on a 390 px phone: <html lang> and the
 // title, amounts and dates written for people (checked in the DOM), the country picker, and a
 // declined card retried on the same session. Every state is kept as a screenshot in
 // e2e/screenshots/<page>-<state>-<language>.png (gitignored).

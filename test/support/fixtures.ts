@@ -10,7 +10,7 @@ import type { insertRegisteredTransfer } from "@/lib/transfers/records";
  * Rows the database unit tests build by hand rather than through the API: a partner with no webhook
  * URL (its events are undeliverable at once), a customer and its subscription, and a transfer in
  * registered as quote acceptance creates it (history entry and event included), with the
- * beneficiary and quote rows its foreign keys name (issue 21).
+ * beneficiary and quote rows its foreign keys name.
  */
 export interface Owner {
   partnerId: string;
@@ -65,7 +65,7 @@ export async function insertBeneficiary(ex: Db | Tx, owner: Owner, now: Date): P
 
 /**
  * An accepted quote of `owner` with these priced terms, to `existingBeneficiaryId` or to a new
- * VALID beneficiary: the rows a transfer's foreign keys name (issue 21), for tests that insert a
+ * VALID beneficiary: the rows a transfer's foreign keys name, for tests that insert a
  * transfer by hand.
  */
 export async function insertQuoteRows(

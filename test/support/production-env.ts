@@ -1,15 +1,15 @@
 import { generateKeyPairSync } from "node:crypto";
 
-// A real quote-signing key: production refuses anything but a private RSA key of 2048 bits or more (issue 20 item 3).
+// A real quote-signing key: production refuses anything but a private RSA key of 2048 bits or more.
 const signingKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" });
 
 /**
  * The smallest production configuration that starts: keys, and every provider set to a real
- * implementation (issue 11; payouts by pain.001 files to one payout bank, issue 12). Tests copy it and unset or change one setting at a time.
+ * implementation (payouts by pain.001 files to one payout bank). Tests copy it and unset or change one setting at a time.
  */
 export const productionEnv: Record<string, string> = {
   APP_MODE: "production",
-  // Production refuses the embedded database (issue 36 item 4); nothing here connects to it (a
+  // Production refuses the embedded database; nothing here connects to it (a
   // test that starts a server gives a real one; .invalid never resolves, RFC 6761).
   DATABASE_URL: "postgres://remit@db.invalid:5432/remit",
   NEXTAUTH_SECRET: "x".repeat(40),

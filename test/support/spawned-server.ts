@@ -15,7 +15,7 @@ export interface SpawnedServer {
   baseUrl: string;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
-  /** Sends a signal to the server process (SIGTERM: the drain of issue 36 item 5). */
+  /** Sends a signal to the server process (SIGTERM: the server's drain). */
   kill(signal: NodeJS.Signals): void;
   /** Settles when the process exits: its exit code, or the signal that ended it. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -70,7 +70,7 @@ export async function spawnServer(env: Record<string, string>, ready = "/v1/auth
 }
 
 /**
- * Runs a command that should refuse to start (issue 20 item 1) and waits for it to exit: its exit
+ * Runs a command that should refuse to start and waits for it to exit: its exit
  * code and everything it printed. Killed after `limitMs` (then `code` is null), so a process that
  * wrongly starts fails the test instead of hanging it.
  */

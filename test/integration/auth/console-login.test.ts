@@ -1,5 +1,5 @@
 /**
- * Console sign-in lockout (issue 9 item 2): wrong passwords count per operator and per client
+ * Console sign-in lockout: wrong passwords count per operator and per client
  * address, exactly under parallel attempts; a locked operator is refused even with the right
  * password until the window ends; the lockout is in the audit log. Drives next-auth's credentials
  * callback over HTTP as the sign-in form does (CSRF token from /api/auth/csrf, then a POST).

@@ -1,5 +1,5 @@
 /**
- * OTP limits (issue 9 item 3): messages per identifier and purpose (5 per hour by default, then 429
+ * OTP limits: messages per identifier and purpose (5 per hour by default, then 429
  * auth.rateLimited with Retry-After, the same for unknown and registered identifiers), and the
  * per-identifier cap on wrong codes (15 per hour) holding under parallel guesses.
  */

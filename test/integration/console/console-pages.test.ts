@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 11 over HTTP (the pages' HTML with an admin's session): the Overview counts every
+ * Over HTTP (the pages' HTML with an admin's session): the Overview counts every
  * queue; the transfer page shows the beneficiary with its screening, the bank credit that funded it
  * (bank reference, payer), amounts for people and who held it; the customer page lists the
  * customer's beneficiaries and its status selector starts at the current status. The operator's

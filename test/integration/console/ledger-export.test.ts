@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 5: the accountants' CSV export with a range. A range was a 500 on PostgreSQL (a
+ * The accountants' CSV export with a range. A range was a 500 on PostgreSQL (a
  * Date in a raw SQL template) and a bad value was silently ignored: now a range answers the lines
  * within it on either database, and a bad value is a 400 page naming the parameter.
  */
@@ -23,7 +23,7 @@ test("?from=&to= export the lines in the range; an invalid value is a 400 page s
     (await empty.text()).trim(),
     "JournalNumber,Date,AccountCode,Debit,Credit,Currency,Description,BankReference,Transfer,Customer,Partner,Kind,PostedAt",
   );
-  // A month (issue 24 item 6): the same lines as its from/to.
+  // A month: the same lines as its from/to.
   const month = await exportOf("?period=2999-01", cookie);
   assert.equal(month.status, 200);
   assert.equal((await month.text()).trim().split("\r\n").length, 1, "nothing dated in 2999");

@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 8 over HTTP: PUT /v1/sandbox/partner refuses return origins that are not exact
+ * Over HTTP: PUT /v1/sandbox/partner refuses return origins that are not exact
  * origins (a wildcard, an injected CSP directive, a path, plain http off localhost) with the
  * field path and code, stores exact ones, and the webview's frame-ancestors shows exactly them.
  * The console's form goes through the same domain function (test/unit/db/partner-origins.test.ts).

@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 9: every console page (read from app/console) and next-auth's endpoints answer
+ * Every console page (read from app/console) and next-auth's endpoints answer
  * with a nonce-based Content-Security-Policy and `frame-ancestors 'none'`; every script of the
  * page carries that response's nonce, and the nonce changes per response.
  */

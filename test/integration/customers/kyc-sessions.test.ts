@@ -160,7 +160,7 @@ test("APPROVED: VALID/COMPLETED, session COMPLETED with closedAt, the URL is dea
   const page = await openWebview(s.webviewUrl);
   assert.ok(page.html.includes(EXPIRED_PAGE), "a completed session's URL shows the expired page");
 
-  // Issue 23: at tier 1 a completed KYC opens a step-up session (source of funds), never a new KYC.
+  // At tier 1 a completed KYC opens a step-up session (source of funds), never a new KYC.
   const stepUp = await createKyc(c);
   assert.equal(stepUp.status, 200, stepUp.text);
   assert.equal(stepUp.body.purpose, "ENHANCED");
@@ -304,7 +304,7 @@ test("Accept-Language fr: the page is in French (at create, or when the page is 
   const s = await openKyc(c, { "accept-language": "fr-FR,fr;q=0.9" });
   const page = await openWebview(s.webviewUrl);
   assert.ok(page.html.includes(FR_TITLE), "session created in French");
-  // The document itself (issue 14), and its title.
+  // The document itself, and its title.
   assert.match(page.html, /<html[^>]*\slang="fr"/);
   assert.match(page.html, new RegExp(`<title>${FR_TITLE}</title>`));
 

@@ -1,5 +1,5 @@
 /**
- * The README's curl walk-through runs as written (issue 14 item 6): the block is taken from
+ * The README's curl walk-through runs as written: the block is taken from
  * README.md, pointed at the test server and run by `sh` with a PATH holding only what a stock
  * Debian with the service has (sh, curl, node, cat, cut): no uuidgen, no jq.
  */

@@ -1,5 +1,5 @@
 /**
- * The events API (issue 14 item 3): a partner whose webhook endpoint failed every delivery
+ * The events API: a partner whose webhook endpoint failed every delivery
  * rebuilds its customer's transfer states from GET /v1/core/events alone, in sequence order, and
  * the events are exactly the webhook bodies, scoped to the subscription.
  */

@@ -5,7 +5,7 @@ import { after, before, test } from "node:test";
 import { spawnServer, type SpawnedServer } from "../../support/spawned-server";
 
 /**
- * Issue 36 item 5: on SIGTERM the server used to refuse new connections but keep answering on
+ * On SIGTERM the server used to refuse new connections but keep answering on
  * kept-alive ones, /readyz included (200), and exit only when its clients went quiet. Now, on a
  * server of its own (SHUTDOWN_TIMEOUT_SECONDS=3): a request in flight at the signal finishes and
  * says `Connection: close`; its kept-alive connection then closes, or answers /readyz 503; and the

@@ -1,5 +1,5 @@
 /**
- * Rolling limits by verification tier (issue 23): GET /v1/core/limits, enforcement at quote
+ * Rolling limits by verification tier: GET /v1/core/limits, enforcement at quote
  * accept (422 customer.limitExceeded, nothing created), release when a transfer is aborted, the
  * 50-parallel-accepts race, and the step-up to tier 2 (an ENHANCED KYC session approved).
  */

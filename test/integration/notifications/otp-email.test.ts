@@ -7,7 +7,7 @@ import { Agent, fetch as undiciFetch } from "undici";
 import { spawnServer, type SpawnedServer } from "../../support/spawned-server";
 
 /**
- * Issue 11 item 2: a sandbox server with SMTP_URL delivers OTP codes by email to a real SMTP
+ * A sandbox server with SMTP_URL delivers OTP codes by email to a real SMTP
  * server (smtp-server on loopback, with auth), in the customer's language, and never logs them.
  * The server is a process of its own (SMTP_URL, full log capture) on a fresh PGlite database.
  */
@@ -46,7 +46,7 @@ before(async () => {
     LOG_LEVEL: "trace",
     SMTP_URL: `smtp://remit:s3cret-pass@127.0.0.1:${port}`,
     OTP_EMAIL_FROM: "Remit <no-reply@remit.test>",
-    // A sanctions source that cannot be read: the list never loads, so /readyz stays 503 (issue 20 item 4, below).
+    // A sanctions source that cannot be read: the list never loads, so /readyz stays 503 (below).
     SANCTIONS_SOURCE_URLS: "/nonexistent/remit-test/sdn.csv",
   });
 });
@@ -123,7 +123,7 @@ describe("OTP by email over SMTP (issue 11 item 2)", () => {
 });
 
 /**
- * Issue 20 item 4, on this server because it keeps its whole log (LOG_LEVEL=trace) and its
+ * Probes on this server because it keeps its whole log (LOG_LEVEL=trace) and its
  * sanctions list cannot load: /readyz answers 503 in the error envelope naming what is missing,
  * and neither probe writes a log line, while an API request does.
  */

@@ -60,7 +60,7 @@ function routeFiles(): RouteFile[] {
     assert.ok(methods.length > 0, `no handler found in app/v1/${rel}`);
     out.push({ file: `app/v1/${rel}`, path: urlPath, methods, viaMethodsHelper: helper });
   }
-  // The routes outside /v1 the document lists (issue 20 items 4 and 12): published keys and probes.
+  // The routes outside /v1 the document lists: published keys and probes.
   for (const urlPath of OPERATIONAL_ROUTES) {
     const file = `app${urlPath}/route.ts`;
     const { methods, helper } = methodsOf(readFileSync(path.join(ROOT, file), "utf8"));

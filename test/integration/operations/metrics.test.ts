@@ -1,5 +1,5 @@
 /**
- * GET /metrics on the running server (issue 39 items 3 and 4): open in sandbox, the Prometheus
+ * GET /metrics on the running server: open in sandbox, the Prometheus
  * text format read back by a parser, an API answer counted under its contract's route template
  * (never the raw path with its id); and the console's Overview lists the operations incidents.
  */

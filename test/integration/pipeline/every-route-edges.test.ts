@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 7, "every 500 that is not a fault": every Core/Auth/Sandbox route (from the same
+ * "Every 500 that is not a fault": every Core/Auth/Sandbox route (from the same
  * contracts the OpenAPI document is built from) and every console page, walked with the inputs
  * that used to answer 500: a deeply nested JSON body, `%ff` in the path, methods Next has no slot
  * for (TRACE...), a 10 MB form POSTed to the console, and bad `?page=` values on console lists.

@@ -15,7 +15,7 @@ import { camt053 } from "../../support/camt053";
 import { pain001SchemaErrors } from "../../support/iso20022";
 
 /**
- * Issue 11 item 1, Done-when: no test can make a production server reach a sandbox provider. A
+ * No test can make a production server reach a sandbox provider. A
  * production server (APP_MODE=production, test/support/production-env.ts) runs on a fresh
  * PostgreSQL database of its own (it refuses one holding the sandbox demo partner); the rows are
  * seeded through the domain functions (openFundingSession, transitionTransfer, issueTokens) in this
@@ -23,7 +23,7 @@ import { pain001SchemaErrors } from "../../support/iso20022";
  * funding page (bank transfer details with an RF reference, no sandbox cards), payment (503,
  * transfer still funding), statements (only a matching camt.053 credit funds, imported with
  * `npm run statements:import`), payout (no network job, /v1/sandbox 404) and refund (cancel of a funded transfer: refund stays PENDING, no
- * refund job). Payouts go by pain.001 files (issue 12): the server's own periodic job puts a funded
+ * refund job). Payouts go by pain.001 files: the server's own periodic job puts a funded
  * transfer into an XSD-valid file in PAYOUT_OUTBOX_DIR and moves it to topay, and nothing of the
  * sandbox network ever moves it further. PostgreSQL only: PGlite allows one process per directory, and the seeding needs a
  * second connection beside the server's.
@@ -176,7 +176,7 @@ describe("a production server never reaches a sandbox money rail (issue 11 item 
     const url = await freshDatabase(adminUrl!);
     // A key of this test (productionEnv has one too: any private RSA key of 2048 bits or more passes).
     const { privateKey } = await generateKeyPair("RS256", { modulusLength: 2048, extractable: true });
-    // Production logs in to its SMTP server before serving (issue 20 item 3): one that takes productionEnv's login.
+    // Production logs in to its SMTP server before serving: one that takes productionEnv's login.
     smtp = new SMTPServer({ authOptional: false, disabledCommands: ["STARTTLS"], logger: false, onAuth: (_a, _s, cb) => cb(null, { user: "remit" }) });
     await new Promise<void>((resolve) => smtp!.listen(0, "127.0.0.1", resolve));
     const smtpPort = (smtp.server.address() as { port: number }).port;
@@ -221,7 +221,7 @@ describe("a production server never reaches a sandbox money rail (issue 11 item 
     assert.match(html, /BUKBGB22/);
     assert.match(html, /data-testid="bank-amount"[^>]*>USD\s102\.99</, "the exact amount in minor units, for people");
     assert.match(html, /waits until your payment reaches our account/);
-    // Its deadline, and what a late payment becomes, in every language of the page (issue 20 item 11).
+    // Its deadline, and what a late payment becomes, in every language of the page.
     const until = /data-testid="funding-until"[^>]*>Pay before ([^<]+)\.</.exec(html)?.[1];
     assert.match(until ?? "", /^[A-Z][a-z]+ \d{1,2}, \d{4} at \d{1,2}:\d{2}\s[AP]M UTC$/, "the session's end, for people");
     assert.ok(html.includes(`A payment that reaches our account after ${until} no longer pays for this transfer`), "what a late payment becomes");
@@ -283,7 +283,7 @@ describe("a production server never reaches a sandbox money rail (issue 11 item 
     );
     assert.match(short, /2 credits, 0 matched, 2 to the Bank credits queue/);
     assert.equal((await transferState(fundingTransferId)).state, "funding");
-    // The payout bank's statement (its debtor account) is refused whole, though the credit matches (issue 20 item 8).
+    // The payout bank's statement (its debtor account) is refused whole, though the credit matches.
     const payoutBank = JSON.parse(productionEnv.PAYOUT_BANKS)[0].debtorIban as string;
     await assert.rejects(
       importStatement(

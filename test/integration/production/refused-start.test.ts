@@ -9,7 +9,7 @@ import { productionEnv } from "../../support/production-env";
 import { runUntilExit } from "../../support/spawned-server";
 
 /**
- * Issue 20 items 1 and 3 on a plain `next start` of the production build (the instrumentation
+ * The start-up check on a plain `next start` of the production build (the instrumentation
  * hook's start-up check): a refused configuration, and in production an SMTP login the server
  * refuses, end the process with exit code 78 and one line per problem, before it serves anything
  * (today: the line, then 500 to every request from a live process). npm start, npm run worker and

@@ -78,7 +78,7 @@ describe("disclosure", () => {
     assert.equal(Date.parse(d.expiresAt), Date.parse(q.quoteValidUntil));
     assert.equal(d.language, "en");
     assert.equal(typeof d.version, "string");
-    // The content states the facts the customer commits to, written for people (issue 14).
+    // The content states the facts the customer commits to, written for people.
     const facts = [
       formatMoney(q.originAmount, "USD", "en"),
       formatMoney(q.destinationAmount, "MXN", "en"),

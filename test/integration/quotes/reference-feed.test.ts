@@ -1,5 +1,5 @@
 /**
- * Quotes priced from a published reference-rate feed (issue 11 item 4), over HTTP: a server of
+ * Quotes priced from a published reference-rate feed, over HTTP: a server of
  * its own with REFERENCE_RATES_URL pointing at ECB-format fixtures on a loopback server. Quotes
  * follow the feed (two fixtures, two prices) and stale rates refuse new quotes with 503
  * internal.unavailable. The sandbox default is the shared server's (service-quotes.test.ts).

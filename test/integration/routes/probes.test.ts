@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { call, eventually } from "../support";
 
 /**
- * Issue 20 item 4 on the shared server: GET /livez and GET /readyz answer without a subscription
+ * On the shared server: GET /livez and GET /readyz answer without a subscription
  * key; /readyz is 200 once the shipped sanctions list is loaded (a job after start), with every
  * check named. Their 503 and "not logged per call" are in test/integration/notifications/otp-email.test.ts,
  * whose server keeps its log and cannot load its sanctions list. /v1/auth/health keeps its key.

@@ -145,7 +145,7 @@ before(async () => {
   [a, b] = await Promise.all([owner(), validCustomer()]);
 });
 
-/** The public operations, each with its reason: they answer without a key (issue 20 items 4 and 12). */
+/** The public operations, each with its reason: they answer without a key. */
 const PUBLIC: Record<string, string> = {
   serviceJwks: "anyone verifying a signedQuote reads the keys (spec 5.4)",
   livez: "a supervisor's probe holds no secret",

@@ -1,8 +1,8 @@
 /**
- * Screening on the official list over HTTP (issue 11): a beneficiary or a profile carrying a
+ * Screening on the official list over HTTP: a beneficiary or a profile carrying a
  * listed name, in any variation of the labelled set (case, accents, order, a missing middle name,
  * a typo, an alias), never reaches VALID; common test names stay clear. The evidence never leaves
- * the service. Issue 19: one name policy at the API (invisible characters and lookalikes refused
+ * the service. One name policy at the API (invisible characters and lookalikes refused
  * at the field's path, names stored NFC), and the UN list screened too.
  */
 import assert from "node:assert/strict";
@@ -89,7 +89,7 @@ describe("profiles", () => {
   }
 });
 
-// Issue 19's reproductions: OFAC SDN 1572 "NORIEGA, Manuel Antonio" with a zero-width space, a soft
+// The reproductions that changed the name policy: OFAC SDN 1572 "NORIEGA, Manuel Antonio" with a zero-width space, a soft
 // hyphen, and a Cyrillic "о" in the surname.
 const EVASIONS = { zeroWidthSpace: "Nori\u200bega", softHyphen: "Nor\u00adiega", cyrillicO: "N\u043eriega" };
 
@@ -133,7 +133,7 @@ describe("one name policy (issue 19)", () => {
   });
 });
 
-// Issue 19, "no variant in the labelled set that the API accepts ever becomes VALID", shown through
+// "No variant in the labelled set that the API accepts ever becomes VALID", shown through
 // the API: the first variant of each (list, kind) pair of test/fixtures/screening/labelled-set.json
 // (every list and every kind of variation, ~22 beneficiaries; the matcher-level test covers all 345).
 interface LabelledVariant {

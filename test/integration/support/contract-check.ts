@@ -5,7 +5,7 @@ import type { Contract } from "@/lib/http/contract";
 
 /**
  * Every real response the integration client receives is parsed against the contract of the
- * operation it answers (issue 21 item 5): a success answer against the contract's success schema
+ * operation it answers: a success answer against the contract's success schema
  * (the schema the typed client is generated from), an error against the envelope. A response the
  * contracts do not describe (a webview, the console, a non-JSON document) is left alone.
  */

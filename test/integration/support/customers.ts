@@ -141,7 +141,7 @@ export async function onboardedCustomer(profile: Partial<ProfileBody> = {}, stat
   return onboardCustomer(call, { identifier: uniqueEmail(), password: PASSWORD, profile: usaProfile(profile), status, timeoutMs: POLL_MS });
 }
 
-/** An onboarded customer stepped up to tier 2 (an ENHANCED KYC session approved: issue 23), for transfers above tier 1's 2,999 USD a day. */
+/** An onboarded customer stepped up to tier 2 (an ENHANCED KYC session approved), for transfers above tier 1's 2,999 USD a day. */
 export async function tierTwoCustomer(): Promise<Customer> {
   const c = await onboardedCustomer();
   const session = await openKyc(c);

@@ -1,5 +1,5 @@
 /**
- * Issue 12 items 2, 3 and 5 over HTTP: the customer chooses bank transfer (sandbox endpoint: RF
+ * Over HTTP: the customer chooses bank transfer (sandbox endpoint: RF
  * reference, exact amount, collection account), a camt.053 statement built here (validated against
  * the shipped XSD in the test) funds the transfer, importing it again changes nothing, and an
  * unmatched and an over-paid credit (uploaded in the console) wait in the "Bank credits" queue
@@ -155,7 +155,7 @@ describe("bank transfer funding from camt.053 statements (sandbox endpoints and 
     const excess = await consoleForm(cookie, overRef, "Return 5.00 USD");
     const sentBack = await submitForm(cookie, { ...excess, reason: "Return the excess" });
     assert.match(sentBack.notice ?? "", /5\.00 USD to return/, JSON.stringify(sentBack));
-    // Issue 24 item 7: a return is listed until the bank has executed it, then recorded with its reference.
+    // A return is listed until the bank has executed it, then recorded with its reference.
     const listed = await queuePage(cookie);
     assert.ok(listed.includes(strayRef) && listed.includes(overRef), "requested returns stay listed");
     for (const [r, amount] of [

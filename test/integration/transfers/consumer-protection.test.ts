@@ -1,5 +1,5 @@
 /**
- * Consumer protection (issue 25): the receipt of a funded transfer (every field of 12 CFR
+ * Consumer protection: the receipt of a funded transfer (every field of 12 CFR
  * 1005.31(b)(2), 409 before funding, its hosted page), the 30-minute cancellation right (a full
  * refund, fees included, within 3 business days), error claims (201 within 180 days of the date
  * available with dueBy 90 days on, 422 claim.windowClosed after, each change a signed

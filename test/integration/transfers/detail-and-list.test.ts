@@ -142,7 +142,7 @@ describe("detail: fields per state", () => {
     const done = await completeFunding(s.c, t.fundingSession.fundingSessionId);
     assert.equal(done.status, 200, done.text);
     const funded = (await readTransfer(s.c, s.transferId)).body;
-    // Issue 25: the delivery estimate, counted from the funding once funded.
+    // The delivery estimate, counted from the funding once funded.
     assertKeys(funded, ["estimatedDeliveryBy", "estimatedDeliveryBasis"]);
     assert.equal(funded.estimatedDeliveryBasis, "FUNDED");
     assert.ok(Date.parse(funded.estimatedDeliveryBy) >= Date.parse(funded.stateHistory.at(-1).transitionedAt), funded.estimatedDeliveryBy);

@@ -2,7 +2,7 @@
  * The asynchronous fast-check (spec 3.1, 4.1 rule 9; decisions 7): pass → validated
  * (TRF_CHECK_PASSED), a format-valid identifier failing its substantive check → rejected
  * (TRF_CHECK_FAILED), at or above the review threshold → onreview, and the sandbox review decision.
- * A beneficiary with an open screening case (a close match, issue 19) → onreview, saying no more.
+ * A beneficiary with an open screening case (a close match) → onreview, saying no more.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * A declined payment keeps the funding session open (issue 14, docs/decisions.md): the customer
+ * A declined payment keeps the funding session open (docs/decisions.md): the customer
  * tries again on the same session and URL until it expires, and FUNDING_MAX_DECLINES (5) declines
  * close it FAILED and return the transfer to validated (TRF_FUNDING_DECLINED) for a new confirm.
  */

@@ -1,6 +1,5 @@
 /**
- * The hosted funding page after the transfer's 120-minute deadline (issue 10 item 3, issue 36
- * item 2): a funding session confirmed near the deadline ends with the transfer (never 30 minutes
+ * The hosted funding page after the transfer's 120-minute deadline: a funding session confirmed near the deadline ends with the transfer (never 30 minutes
  * later), so a payment a minute past it answers expired and the transfer is expired, its session
  * ended, the page dead. The clock is moved with POST /v1/sandbox/clock. (That an expiry found on
  * the way is committed with the refusal is proven without a worker in

@@ -1,5 +1,5 @@
 /**
- * Transaction monitoring through the API (issue 22, "Done when"), the demo partner switched to
+ * Transaction monitoring through the API ("Done when"), the demo partner switched to
  * enforce with PUT /v1/sandbox/partner {"monitoring": "enforce"} (and back to shadow after, so the
  * other files stay deterministic): two transfers each under the threshold that reach it within
  * 24 h → the second goes onreview; a third distinct customer paying a destination identifier two

@@ -1,5 +1,5 @@
 /**
- * No tipping off (issue 22 item 8): a customer with an open compliance case (a transfer sent to
+ * No tipping off: a customer with an open compliance case (a transfer sent to
  * review by the review rules, another put on compliance hold) reads nothing of it. Every
  * partner-visible body (the transfers, their list, the profile, the beneficiaries, every event,
  * which are the webhook bodies) is walked, keys and values, and no word of cases, reports,

@@ -1,5 +1,5 @@
 /**
- * The file rails for payouts through the sandbox endpoints (issue 12 item 5): funded transfers go
+ * The file rails for payouts through the sandbox endpoints: funded transfers go
  * into a pain.001 (valid against the shipped XSD, EndToEndId = transferId) and move to topay; a
  * pain.002 moves one to paid and one to rejected with its refund; the same report twice changes
  * nothing; documents that are not pain.002 are 400 in the envelope.
@@ -48,8 +48,8 @@ describe("sandbox payout files (pain.001) and payment status reports (pain.002)"
     assert.equal(r.transferStatus, "rejected");
     assert.deepEqual(reasons(r).slice(-2), ["TRF_NETWORK_TO_PAY", "TRF_PAYOUT_REJECTED"]);
     assert.ok(r.refund, "the refund started");
-    // Issue 20 item 9: why, in the detail, its webhook event and on the console's transfer page.
-    // A reason no new destination fixes: rejected and refunded at once (an account's reason waits for a repair, issue 24).
+    // Why, in the detail, its webhook event and on the console's transfer page.
+    // A reason no new destination fixes: rejected and refunded at once (an account's reason waits for a repair).
     const why = { code: "PAYOUT_REFUSED_BY_BANK", isoReasonCode: "MS03", description: "Refused by the bank (reason not given)" };
     assert.deepEqual(r.rejectionReason, why);
     assert.equal("rejectionReason" in p, false);
@@ -89,7 +89,7 @@ describe("sandbox payout files (pain.001) and payment status reports (pain.002)"
       applied: 0,
       unmatched: 2,
       duplicates: 0,
-      // Issue 20 item 9: each unmatched line, which EndToEndId and why.
+      // Each unmatched line, which EndToEndId and why.
       unmatchedLines: [
         { endToEndId: funded.transferId, status: "ACSC", reason: "NO_SUCH_TRANSFER", message: "no transfer in a payout file has this EndToEndId" },
         { endToEndId: "trf_doesnotexist", status: "RJCT", reason: "NO_SUCH_TRANSFER", message: "no transfer in a payout file has this EndToEndId" },
@@ -128,7 +128,7 @@ describe("sandbox payout files (pain.001) and payment status reports (pain.002)"
     const res = await xmlPost("/v1/sandbox/payment-status-reports", camt);
     assertError(res, 400, "validation.fieldInvalid");
     assert.match(JSON.stringify(res.body.error.details), /CstmrPmtStsRpt/);
-    // Issue 20 item 5: hostile documents are refused as malformed (they were a 500 retry_later).
+    // Hostile documents are refused as malformed (they were a 500 retry_later).
     const report = pain002("REP-hostile", "pof_none", [{ endToEndId: "trf_x", status: "ACSC" }]);
     const deep = report.replace("<TxSts>ACSC</TxSts>", `<TxSts>ACSC</TxSts>${"<X>".repeat(150)}x${"</X>".repeat(150)}`);
     const external = report.replace("<Document", '<!DOCTYPE Document [<!ENTITY x SYSTEM "file:///etc/passwd">]><Document').replace("REP-hostile", "&x;");

@@ -1,5 +1,5 @@
 /**
- * Refund completion reaches the partner (issue 21 item 3): a refund has its own machine, and its
+ * Refund completion reaches the partner: a refund has its own machine, and its
  * COMPLETED is a refund.completed event, delivered as a signed webhook and listed by the events
  * API, once per refund; a network cancellation's answer moves only the request it answers. Driven
  * through the API and the sandbox controls that drive refunds today (cancel, the sandbox network's

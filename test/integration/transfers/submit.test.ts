@@ -164,7 +164,7 @@ describe("submit: payout method rules (400)", () => {
   });
 
   test("payoutMethodId of another method type, with a methodType the quote was not priced for: still validation.payoutMethodTypeMismatch", async () => {
-    // Issue 9 item 11: the mismatch answers whatever the quote was priced for (not fieldInvalid).
+    // The mismatch answers whatever the quote was priced for (not fieldInvalid).
     const s = await registeredScenario({ freshBeneficiary: true }); // bank_account quote
     const bank = await submit(s.c, s.transferId, submitBody(s.beneficiaryId, { methodType: "BANK_TRANSFER", destinationIdentifier: CLABES[1] }));
     assert.equal(bank.status, 202, bank.text);

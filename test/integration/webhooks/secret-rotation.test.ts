@@ -1,4 +1,4 @@
-/** Issue 9 item 4: the partner rotates its webhook secret; deliveries verify with either secret during the window. */
+/** The partner rotates its webhook secret; deliveries verify with either secret during the window. */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { Webhook } from "standardwebhooks";

@@ -1,6 +1,6 @@
 /**
- * The integration client's contract check (test/integration/support/contract-check.ts, issue 21
- * item 5): every response is parsed against its operation's contract, so a field the contract does
+ * The integration client's contract check (test/integration/support/contract-check.ts):
+ * every response is parsed against its operation's contract, so a field the contract does
  * not promise, mistyped or missing, fails the test that received it.
  */
 import assert from "node:assert/strict";

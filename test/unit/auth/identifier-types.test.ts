@@ -9,7 +9,7 @@ import { loadConfig } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 
 /**
- * Issue 20 item 2: with LOGIN_IDENTIFIER_TYPES=email the Auth API refuses phone numbers with the
+ * With LOGIN_IDENTIFIER_TYPES=email the Auth API refuses phone numbers with the
  * spec's auth.identifierInvalid (400), before anything is looked up: a transaction that fails on
  * any use proves it. Registration, login and both password-reset steps take the identifier.
  */

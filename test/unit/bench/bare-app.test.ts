@@ -1,5 +1,5 @@
 /**
- * bench/lib/bare-app.mjs and ports.mjs (issue 26): the bare app's database is dropped when the app
+ * bench/lib/bare-app.mjs and ports.mjs: the bare app's database is dropped when the app
  * does not start, and the bench's servers take free ports unless BENCH_PORT / BENCH_BARE_PORT pin them.
  */
 import assert from "node:assert/strict";

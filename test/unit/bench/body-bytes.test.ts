@@ -1,5 +1,5 @@
 /**
- * bench/lib/body-bytes.mjs (issue 26): the per-call table's body bytes, from one request with the
+ * bench/lib/body-bytes.mjs: the per-call table's body bytes, from one request with the
  * load's headers, as the bytes came over the wire (not decoded), with the items a list answers.
  */
 import assert from "node:assert/strict";

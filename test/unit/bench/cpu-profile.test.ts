@@ -1,8 +1,8 @@
 /**
- * bench/lib/cpu-profile.ts and source-maps.ts (issue 13's per-route profile): shares of the busy
+ * bench/lib/cpu-profile.ts and source-maps.ts (the per-route profile): shares of the busy
  * samples per function (self and inclusive) over a window of the profile, categories, and frames
  * of a bundled chunk mapped back to source file:line; bench/lib/proc-cpu.mjs: the CPU a window
- * used, from /proc, which those shares divide (issue 26).
+ * used, from /proc, which those shares divide.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * bench/lib/report.mjs and remainders.mjs (issue 26): each target of a fixed run is met or not by
+ * bench/lib/report.mjs and remainders.mjs: each target of a fixed run is met or not by
  * its own figures, and a target not met is explained by sentences computed from that run (the
  * route's CPU per request from /proc against the bare app's, divided by its profile's shares,
  * statements per request, the journey's CPU in parts that add up, the profiled journey window by

@@ -1,5 +1,5 @@
 /**
- * bench/lib/wrk.mjs (issue 26): wrk's text output read into figures, each kind of error apart, so
+ * bench/lib/wrk.mjs: wrk's text output read into figures, each kind of error apart, so
  * the per-call table tells a timeout (an answer after wrk's 2 s, left out of its latencies) from a
  * failure (a non-2xx answer, a closed or reset connection).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 36 item 14: an export file is named for the time it covers, not the day it was made (the
+ * An export file is named for the time it covers, not the day it was made (the
  * general ledger of October exported on 28 November was general-ledger-2026-11-28.csv).
  */
 import assert from "node:assert/strict";

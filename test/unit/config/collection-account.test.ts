@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { loadConfig } from "@/lib/config";
 import { productionEnv } from "../../support/production-env";
 
-/** Issue 12 item 2: the collection account customers pay into by bank transfer. */
+/** The collection account customers pay into by bank transfer. */
 describe("collection account settings", () => {
   test("production with FUNDING_PROVIDER=bank-transfer reads all four, IBAN in electronic form", () => {
     const c = loadConfig({ ...productionEnv, COLLECTION_ACCOUNT_IBAN: "GB33 BUKB 2020 1555 5555 55" });
@@ -13,7 +13,7 @@ describe("collection account settings", () => {
       bic: "BUKBGB22",
       name: "Remit Ltd Client Money",
       currencies: ["USD", "EUR", "GBP"],
-      // Its calendar (issue 36 item 2): the IBAN's country, the bank's zone (UTC unless set).
+      // Its calendar: the IBAN's country, the bank's zone (UTC unless set).
       country: "GB",
       timeZone: "UTC",
     });

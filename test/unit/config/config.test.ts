@@ -37,7 +37,7 @@ describe("configuration (decisions section 1)", () => {
   test("a bad value names the variable", () => {
     assert.throws(() => loadConfig({ PORT: "zero" }), /PORT/);
     assert.throws(() => loadConfig({ APP_MODE: "staging" }), /APP_MODE/);
-    // Issue 35: money leaving blocked:sanctions always needs a second operator.
+    // Money leaving blocked:sanctions always needs a second operator.
     assert.throws(() => loadConfig({ DUAL_CONTROL_OFF: "screeningCase.releaseUnderLicence" }), /never off: screeningCase\.releaseUnderLicence/);
     assert.deepEqual(loadConfig({ DUAL_CONTROL_OFF: "bankCredit.match" }).DUAL_CONTROL_OFF, ["bankCredit.match"]);
     // A false positive is now a decision of the command screeningCase.decide: the old name still takes it out.

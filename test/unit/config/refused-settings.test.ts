@@ -9,7 +9,7 @@ import { productionEnv } from "../../support/production-env";
 import { pain001SchemaErrors } from "../../support/iso20022";
 
 /**
- * Issue 20 items 1-3 and 12: each refused setting is one line naming it (what the start-up check
+ * Each refused setting is one line naming it (what the start-up check
  * prints before it exits: test/integration/production/refused-start.test.ts), and the settings
  * real deployments need are accepted.
  */

@@ -4,7 +4,7 @@ import { productionEnv } from "../../support/production-env";
 import { runUntilExit } from "../../support/spawned-server";
 
 /**
- * Issue 20 item 1: a refused configuration ends the process before it serves or runs anything,
+ * A refused configuration ends the process before it serves or runs anything,
  * with one line per refused setting and exit code 78 (EX_CONFIG): `npm start` (scripts/start.mjs
  * checks before building or starting Next, so no build is needed here), `npm run worker` and the
  * import scripts. The plain `next start` path (instrumentation.ts) is

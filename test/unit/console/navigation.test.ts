@@ -1,5 +1,5 @@
 /**
- * Issue 36 item 12: every console page is reachable from the header. Each page under
+ * Every console page is reachable from the header. Each page under
  * app/console/(signed-in) without an id in its path is in a navigation group (or is Overview or
  * Approvals, which stand apart); before, Approvals, Claims, Refunds, Monitoring, Screening cases
  * and Month end had no link. A reviewer's groups hold no admin page, and every link is a page.

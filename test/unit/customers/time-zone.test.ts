@@ -47,7 +47,7 @@ test("the residence address is read from the stored profile", () => {
   assert.equal(residenceAddressOf({ residenceAddress: "Austin" }), null);
 });
 
-// The texts the customer reads take the zone: the "11:00 PM UTC" for a Texas customer.
+// The texts the customer reads take the zone: the reported "11:00 PM UTC" for a Texas customer.
 const TEXAS = timeZoneOfAddress({ country: "USA", region: "TX", city: "Austin" });
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, " ");
 const provider = { name: "Remesas Uno", phone: null, website: null, regulator: null };

@@ -1,5 +1,5 @@
 /**
- * Bank money as it really arrives (issue 24 item 7) on a real database (PGlite; PostgreSQL with
+ * Bank money as it really arrives on a real database (PGlite; PostgreSQL with
  * TEST_DB_URL), with BANK_CREDIT_SHORTFALL_TOLERANCE USD=0.05: a credit short within the tolerance
  * funds its transfer and the shortfall is written off (balanced, suspense back to zero); a credit
  * short by more waits, and a second credit with the same reference tops it up; an operator's

@@ -1,5 +1,5 @@
 /**
- * Issue 12 items 2 and 3 at the domain level: a customer chooses bank transfer (RF reference), a
+ * At the domain level: a customer chooses bank transfer (RF reference), a
  * camt.053 statement funds the transfer through completeFunding with its ledger entries, a second
  * import changes nothing, and unmatched, over-paid, partial, wrong-currency and late credits wait
  * for an operator who matches or returns them (postings included).
@@ -198,7 +198,7 @@ describe("bank transfer funding reconciled from camt.053", () => {
     assert.equal((await stateOf(t.transferId)).fundedFrom, "suspense:unallocated");
     const back = await db.transaction((tx) => m.returnBankCredit(tx, { creditId: overId, operatorId: "op" }, new Date()));
     assert.equal(back.returned, "7.01");
-    // Issue 24 item 7: two steps. Requested: still listed, nothing posted until the bank executes it.
+    // Two steps. Requested: still listed, nothing posted until the bank executes it.
     assert.equal((await credit(over)).state, "RETURN_REQUESTED");
     assert.deepEqual(await entryLines(`bank-credit-return:${over}`), []);
     const strayBack = await db.transaction((tx) => m.returnBankCredit(tx, { creditId: strayId, operatorId: "op" }, new Date()));
@@ -270,7 +270,7 @@ describe("bank transfer funding reconciled from camt.053", () => {
   });
 
   test("a credit after the transfer's deadline is LATE: the transfer expires, nothing funds", async () => {
-    // Chosen 14 days ago: past the bank-transfer window (2 business days, issue 36) whatever the holidays.
+    // Chosen 14 days ago: past the bank-transfer window (2 business days) whatever the holidays.
     const longAgo = new Date(Date.now() - 14 * 86_400_000);
     const t = await fundingTransfer(longAgo);
     const bank = ref();

@@ -1,5 +1,5 @@
 /**
- * Issue 24 (the books): on a real database (PGlite, or PostgreSQL with TEST_DB_URL). Balances as
+ * The books: on a real database (PGlite, or PostgreSQL with TEST_DB_URL). Balances as
  * of a past instant equal the sum of their lines up to then; a posting dated in a closed month is
  * refused (by postEntry and by the trigger); the P&L of a month with a partner-signed and a
  * service-priced transfer shows fee revenue, partner fees owed and an FX result that add up to the
@@ -150,7 +150,7 @@ describe("books", () => {
       destinationMinor: 552_500n,
       resultMinor: 30000n - 29865n,
     });
-    // Issue 36 item 14: the net result, per currency: our fees 5.98 + the FX result 1.35 (no expense in October).
+    // The net result, per currency: our fees 5.98 + the FX result 1.35 (no expense in October).
     assert.deepEqual(pnl.netResult, [{ currency: "USD", amount: 598n + 135n }]);
     // Without a reference rate the FX result, and so the net result, is unknown (not the fees alone).
     const noRates = await profitAndLoss(db, { from: at("2026-10-01T00:00:00Z"), to: at("2026-11-01T00:00:00Z") }, constantReferenceRates({}));
@@ -202,8 +202,8 @@ describe("books", () => {
       { account: "cash:operating" as const, currency: "USD", debit: 100n },
       { account: "equity:capital" as const, currency: "USD", credit: 100n },
     ];
-    // November has not ended on 2 November: it cannot be closed, and the refusal says why (issue 36
-    // item 14: it was ledgerPeriod.stateInvalid, which the console shows as "Already decided by someone else").
+    // November has not ended on 2 November: it cannot be closed, and the refusal says why (it
+    // was ledgerPeriod.stateInvalid, which the console shows as "Already decided by someone else").
     await assert.rejects(
       unit(at("2026-11-02T09:00:00Z"), (u) =>
         execute(u.tx, changeLedgerPeriod, { period: "2026-11", trigger: "close" }, { reason: "too early", operator: accountant, now: u.now }),

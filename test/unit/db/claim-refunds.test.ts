@@ -1,5 +1,5 @@
 /**
- * Claim refunds (issue 25 item 5; docs/decisions.md "Claim refunds"): a claim resolved with REFUND
+ * Claim refunds (docs/decisions.md "Claim refunds"): a claim resolved with REFUND
  * owes the customer the amount at once, posted Dr expense:claims / Cr transfer:refund-due in the
  * resolution's transaction; an operator records it paid on the Refunds page (dual control
  * transfer.refund.paid), moving the obligation to the card it came from; more than the customer

@@ -1,5 +1,5 @@
 /**
- * A claim's resolution e-mailed to its customer in their language (issue 36 item 10), as the
+ * A claim's resolution e-mailed to its customer in their language, as the
  * receipt is: the job is written with the resolution (the unit of work's effects), and run outside
  * any transaction it sends the result (outcome, amount, the operator's notice) to the customer's
  * e-mail login identifier; in sandbox the outbox holds it and the OTP reader skips it. PGlite, or

@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 10: the command-line imports (statements, payment status, sanctions lists) write
+ * The command-line imports (statements, payment status, sanctions lists) write
  * the audit log as the console's uploads do, with the actor `cli:<OS user>`. Each script runs as
  * the operator would run it, opening and migrating this test's database itself; then this process
  * reads the audit rows.
@@ -68,7 +68,7 @@ before(async () => {
   writeFileSync(report, pain002(`CLI-PSR-${tag}`, "PAYOUT-UNKNOWN", [{ endToEndId: "trf_unknown", status: "ACSC" }]));
   const runs: [string, string[], RegExp][] = [
     ["statements-import.ts", [statement], /1 credits, 0 matched, 1 to the Bank credits queue/],
-    // Each unmatched line named, with why (issue 20 item 9).
+    // Each unmatched line named, with why.
     [
       "payment-status-import.ts",
       [report],

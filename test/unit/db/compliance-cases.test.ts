@@ -1,5 +1,5 @@
 /**
- * Compliance cases (issue 22 item 6) on the database: raiseAlert opens a case per customer or
+ * Compliance cases on the database: raiseAlert opens a case per customer or
  * joins the one not yet closed, records what the alert links, writes its audit entry through the
  * unit of work, records the same alert once, keeps shadow alerts from opening anything, and two
  * alerts racing for a customer with no case make one case (PostgreSQL: two connections); a case

@@ -1,5 +1,5 @@
 /**
- * Dual control (issue 23 item 5) on the database, through the unit of work as the console runs it:
+ * Dual control on the database, through the unit of work as the console runs it:
  * releasing a 5,000 USD transfer from review is proposed, not done; its author cannot approve it;
  * a second operator's approval runs it in their transaction, with one audit entry naming both;
  * a 100 USD one is released at once; a proposal lapses after 30 days; a declined one runs nothing.

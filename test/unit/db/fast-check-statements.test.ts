@@ -1,5 +1,5 @@
 /**
- * Statements per fast-check (issue 26), as the worker runs it (a unit of work): the transfer
+ * Statements per fast-check, as the worker runs it (a unit of work): the transfer
  * locked with its beneficiary and customer shared, read with its payout method, in one statement;
  * the monitoring evaluation's aggregates with the open-case tests; the state change; then the
  * unit's effects (the evaluation record, the event). Before: 6 (the transfer's lock, the shared

@@ -1,5 +1,5 @@
 /**
- * Statements of a funding's completion (issue 26), as POST /v1/sandbox/funding-sessions/{id}/complete
+ * Statements of a funding's completion, as POST /v1/sandbox/funding-sessions/{id}/complete
  * and the hosted page run it (a unit of work): the session and its transfer locked in one
  * statement, the state change, the session closed with its webview URL retired in one, then the
  * unit's effects (the ledger's entry, the event, the receipt e-mail and the network's step jobs).

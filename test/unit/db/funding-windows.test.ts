@@ -1,5 +1,5 @@
 /**
- * Funding windows per method (issue 36 item 2; docs/decisions.md "Funding windows per method"),
+ * Funding windows per method (docs/decisions.md "Funding windows per method"),
  * on PGlite and PostgreSQL: a funding session never outlives its transfer (the API's expiresAt,
  * the page's deadline and the enforcement are the earlier of the two); choosing bank transfer
  * gives the session, its page and the transfer BANK_TRANSFER_FUNDING_BUSINESS_DAYS business days

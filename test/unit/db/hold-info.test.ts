@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 11: the console says who put a transfer on compliance hold, when and why. An
+ * The console says who put a transfer on compliance hold, when and why. An
  * operator's hold: their audit entry (email, reason); a screening case's hold: the case; a hold
  * from neither (the sandbox endpoint): only when. A later hold is what counts.
  */

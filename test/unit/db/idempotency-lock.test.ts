@@ -1,5 +1,5 @@
 /**
- * The Idempotency-Key lock (issue 9 item 10; decisions "Idempotency lock"): a request that died
+ * The Idempotency-Key lock (decisions "Idempotency lock"): a request that died
  * holding its key frees it within IDEMPOTENCY_LOCK_SECONDS, well inside the quote TTL and the
  * assertion age, so a client retrying a crashed accept or confirm with the same key proceeds; a
  * live request renews its claim and keeps it however long it runs.

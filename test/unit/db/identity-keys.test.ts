@@ -1,5 +1,5 @@
 /**
- * Migration 0015 (issue 19): identity keys stored with the old matching form are recomputed once
+ * Migration 0015: identity keys stored with the old matching form are recomputed once
  * with the new one, so a new profile of the same person links to the earlier record again.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * The worker's claim (issue 26): a wake-up claims every lane in ONE statement (lib/jobs/claim.ts
+ * The worker's claim: a wake-up claims every lane in ONE statement (lib/jobs/claim.ts
  * claimLanes), and that statement keeps what a claim per lane gave: each lane looks at its own
  * window (a backlog of one lane due earlier never hides another's jobs), fills only its free slots
  * and at most `perGroup` of a group, and skips rows another worker holds (FOR UPDATE SKIP LOCKED).

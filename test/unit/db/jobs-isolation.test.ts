@@ -1,8 +1,8 @@
 /**
- * Jobs isolate one another (issue 9 item 1): a hard timeout per kind, a short lease kept alive by
+ * Jobs isolate one another: a hard timeout per kind, a short lease kept alive by
  * a heartbeat, lanes and per-group limits in one worker, a fast-check that does not wait behind a
  * webhook endpoint that never answers, and a killed worker's jobs rerunning within seconds. Also
- * the periodic jobs scheduled once however many nodes start (issue 9 item 10). Real time here:
+ * the periodic jobs scheduled once however many nodes start. Real time here:
  * nothing in this file moves the clock.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * KYC decided by operators (issue 11 item 5), at the domain level on a real database (PGlite, or
+ * KYC decided by operators, at the domain level on a real database (PGlite, or
  * PostgreSQL with TEST_DB_URL): a captured session waits in the console's review queue with its
  * photo; approval, correction and refusal go through completeKycSession, write the audit row and
  * emit customer.status.changed in one transaction; a second decision is refused; the reason of a

@@ -1,5 +1,5 @@
 /**
- * Ledger invariants over random transfer journeys (issue 12 item 1), with fast-check, on a real
+ * Ledger invariants over random transfer journeys, with fast-check, on a real
  * database (PGlite, or PostgreSQL with TEST_DB_URL): every entry sums to zero per currency; each
  * transfer's accounts hold what its state says (zero once terminal with its refund settled);
  * every money-moving history row has exactly one entry and every entry its history row (or the

@@ -1,5 +1,5 @@
 /**
- * The ledger's posting API (lib/ledger, issue 12) on a real database (PGlite, or PostgreSQL with
+ * The ledger's posting API (lib/ledger) on a real database (PGlite, or PostgreSQL with
  * TEST_DB_URL): a balanced entry posts once per source key, an unbalanced one is refused per
  * currency, the tables are append-only, and the reads add up.
  */
@@ -27,7 +27,7 @@ after(async () => close());
 const now = () => clock.now();
 
 test("a balanced entry posts its lines; the same source key again posts nothing", async () => {
-  // A real transfer: journal entries and transfer accounts name it by foreign key (issue 21).
+  // A real transfer: journal entries and transfer accounts name it by foreign key.
   const transferId = (await registeredTransfer(db)).id;
   const sourceKey = newId("src");
   const entry = {
@@ -60,7 +60,7 @@ test("a balanced entry posts its lines; the same source key again posts nothing"
 });
 
 test("each currency balances on its own: a conversion passes through fx:conversion per currency", async () => {
-  // A real transfer: journal entries and transfer accounts name it by foreign key (issue 21).
+  // A real transfer: journal entries and transfer accounts name it by foreign key.
   const transferId = (await registeredTransfer(db)).id;
   const ok = await db.transaction((tx) =>
     postEntry(tx, {
@@ -181,7 +181,7 @@ test("the trial balance sums to zero per currency and house accounts are shared"
 });
 
 test("the accountants' export reads a time range on either database; bad ?from=/?to= are refused, not ignored (issue 20 item 5)", async () => {
-  // A real transfer: journal entries and transfer accounts name it by foreign key (issue 21).
+  // A real transfer: journal entries and transfer accounts name it by foreign key.
   const transferId = (await registeredTransfer(db)).id;
   const at = [new Date("2031-03-01T10:00:00Z"), new Date("2031-03-02T10:00:00Z"), new Date("2031-03-03T10:00:00Z")];
   for (const [i, when] of at.entries()) {

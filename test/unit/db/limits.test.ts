@@ -1,5 +1,5 @@
 /**
- * Rolling limits on the database (issue 23), below the HTTP layer: the windows roll (a transfer of
+ * Rolling limits on the database, below the HTTP layer: the windows roll (a transfer of
  * two days ago counts in P30D, not in P1D), released states stop counting and paid keeps counting,
  * an origin amount in another currency counts converted at the reference rate, amounts counted in
  * an older limit currency are converted; a partner's limits change goes through dual control and

@@ -1,5 +1,5 @@
 /**
- * Lock order between the writes of a journey (issue 26): at 32 journeys/s on PostgreSQL, 12 of 480
+ * Lock order between the writes of a journey: at 32 journeys/s on PostgreSQL, 12 of 480
  * accepts failed with `deadlock detected`, in two cycles.
  *  1. The accept held the subscription's lock (its limits) and, at commit, waited to update the
  *     quote's beneficiary, which a fast-check held FOR SHARE while it waited to count its event on

@@ -1,5 +1,5 @@
 /**
- * Foreign keys on the money tables (issue 21 item 6), on PGlite or PostgreSQL (TEST_DB_URL):
+ * Foreign keys on the money tables, on PGlite or PostgreSQL (TEST_DB_URL):
  * a row naming a missing parent is refused; and migration 0017 first checks the rows written
  * before it, stopping with the list of orphans (and adding no key) rather than failing on the
  * first constraint.

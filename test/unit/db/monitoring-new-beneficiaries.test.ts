@@ -1,6 +1,6 @@
 /**
- * The aggregate senderNewBeneficiariesPaid (issue 22; read from the sender's beneficiaries created
- * in the window since issue 26) on its edges: a beneficiary created just inside or just outside
+ * The aggregate senderNewBeneficiariesPaid (read from the sender's beneficiaries created
+ * in the window) on its edges: a beneficiary created just inside or just outside
  * the window, paid twice, paid by a cancelled transfer, paid before the window, another customer's
  * beneficiary paid by that customer. On PGlite, and on PostgreSQL with TEST_DB_URL.
  */

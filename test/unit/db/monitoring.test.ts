@@ -1,5 +1,5 @@
 /**
- * Transaction monitoring (issue 22, "Done when"): per typology of the default pack, the fast-check
+ * Transaction monitoring ("Done when"): per typology of the default pack, the fast-check
  * of a partner in enforce sends the transfer to onreview just past the typology's boundary and
  * passes it just before; shadow records and does not act; a snoozed rule does not count until its
  * expiry at the server's clock; a typology's block threshold reached rejects the transfer in

@@ -1,5 +1,5 @@
 /**
- * Operator accounts (issue 23 item 6) on the database: TOTP enrolment (a code confirms it, ten
+ * Operator accounts on the database: TOTP enrolment (a code confirms it, ten
  * recovery codes answered once, only hashes stored), a code is good once, a recovery code once;
  * sign-in asks the code after the right password; disabling raises the session epoch and refuses
  * sign-in; a reset link is stored hashed, used once, and raises the epoch.

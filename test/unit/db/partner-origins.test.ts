@@ -1,6 +1,6 @@
 /**
  * updatePartnerSettings, the one writer behind the console's partner form and PUT
- * /v1/sandbox/partner (issue 9 item 8): bad return origins are refused with field paths, and
+ * /v1/sandbox/partner: bad return origins are refused with field paths, and
  * nothing is stored; exact origins are stored as given.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * Payouts by pain.001 files (issue 12 item 4) on a real database (PGlite; PostgreSQL with
+ * Payouts by pain.001 files on a real database (PGlite; PostgreSQL with
  * TEST_DB_URL): funded transfers go into XSD-valid files per bank and currency and move to topay
  * in the same transaction; a pain.002 report moves one to paid and one to rejected with its
  * reason and refund; importing it twice changes nothing; the outbox file is written once.
@@ -159,7 +159,7 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
       duplicates: 0,
       unmatchedLines: [{ endToEndId: "trf_unknown", status: "ACSC", reason: "NO_SUCH_TRANSFER", message: "no transfer in a payout file has this EndToEndId" }],
     });
-    // Issue 20 item 9: the console's notice itemises it.
+    // The console's notice itemises it.
     const { statusImportSummary } = await import("@/lib/payouts/status-import");
     assert.equal(
       statusImportSummary("rep.xml", first),
@@ -172,8 +172,8 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
     assert.equal(rejected.state, "rejected");
     assert.equal(rejected.rejectionReason, "PAYOUT_REFUSED_BY_BANK");
     assert.equal(rejected.refund?.state, "PENDING");
-    // Issue 20 item 9: the ISO reason in words, in the transfer's detail and in its event.
-    // A reason no new destination fixes (issue 24: an account's reason waits for a repair, payout-repair.test.ts).
+    // The ISO reason in words, in the transfer's detail and in its event.
+    // A reason no new destination fixes (an account's reason waits for a repair, payout-repair.test.ts).
     const why = { code: "PAYOUT_REFUSED_BY_BANK", isoReasonCode: "MS03", description: "Refused by the bank (reason not given)" };
     const { transferDetail } = await import("@/lib/transfers/view");
     assert.deepEqual((await transferDetail(db, rejected)).rejectionReason, why);

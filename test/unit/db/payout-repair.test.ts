@@ -1,5 +1,5 @@
 /**
- * Payouts that can be repaired (issue 24 item 8) on a real database (PGlite; PostgreSQL with
+ * Payouts that can be repaired on a real database (PGlite; PostgreSQL with
  * TEST_DB_URL): generated files carry the customer as ultimate debtor and validate against the
  * shipped XSD; a pain.002 RJCT of the account waits for a repair, the repaired payout goes into
  * the next file and ends paid with balanced books; a return after paid owes the refund; a file
@@ -22,7 +22,7 @@ let db: Db;
 let close: () => Promise<void>;
 
 before(async () => {
-  // One payout bank with its charge bearer and purpose code (issue 24 item 8).
+  // One payout bank with its charge bearer and purpose code.
   process.env.PAYOUT_BANKS = JSON.stringify([
     {
       id: "mxbank",
@@ -169,7 +169,7 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
     const { transferDetail } = await import("@/lib/transfers/view");
     const detail = await transferDetail(db, t);
     assert.deepEqual(detail.payoutRepair?.rejectionReason, { code: "PAYOUT_ACCOUNT_CLOSED", isoReasonCode: "AC04", description: "Account closed" });
-    // Named, and announced (issue 36 item 10): the partner need not poll to learn a repair is wanted.
+    // Named, and announced: the partner need not poll to learn a repair is wanted.
     assert.equal(detail.customerActionExpected, "REPAIR_PAYOUT");
     assert.deepEqual(await eventsOf(ids.repaired, "payout.repair.required"), [
       {

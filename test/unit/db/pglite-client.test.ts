@@ -1,5 +1,5 @@
 /**
- * db/pglite-client.ts (issue 26): PGlite's queries with each statement text parsed once. Answers
+ * db/pglite-client.ts: PGlite's queries with each statement text parsed once. Answers
  * exactly as PGlite's own query does; PostgreSQL re-plans a kept statement after DDL; errors,
  * rollbacks and the cache's bound leave every statement usable; the locks keep a query outside a
  * transaction out of it; and db/index.ts serves through it. Its own decoder of PostgreSQL's answer

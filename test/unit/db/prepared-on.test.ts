@@ -1,5 +1,5 @@
 /**
- * db/prepared.ts's preparedOn (issue 26): a query of a transaction is built once per process and
+ * db/prepared.ts's preparedOn: a query of a transaction is built once per process and
  * each use runs on its own transaction's connection (a copy bound to it), never on the connection
  * of the transaction it was first built in. PGlite, or PostgreSQL with TEST_DB_URL.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 36 items 12 and 13 on the database: a proposal e-mails every operator who may approve it
+ * On the database: a proposal e-mails every operator who may approve it
  * (enabled, not its author, with the action's role) and nobody once decided; the header's badge
  * counts what an operator may approve; a proposal carries what it would make of its subject (the
  * JWKS's key ids, the webhook URL) before approval; a key the approved action issues is kept

@@ -1,5 +1,5 @@
 /**
- * The customer reads joined to their caller (issue 26, lib/auth/authenticate.ts ReadWithCaller)
+ * The customer reads joined to their caller (lib/auth/authenticate.ts ReadWithCaller)
  * cost the same for a customer with many rows as for one with one, under the plan PostgreSQL keeps
  * for a prepared statement: after five executions it switches to a GENERIC plan, made without the
  * parameters' values, and a plan that reaches the path's transfer (quote, beneficiary) through the

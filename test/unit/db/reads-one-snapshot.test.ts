@@ -1,5 +1,5 @@
 /**
- * GET /v1/core/beneficiaries/{id} and GET /v1/core/profile read outside a transaction (issue 26):
+ * GET /v1/core/beneficiaries/{id} and GET /v1/core/profile read outside a transaction:
  * the row and its list (payout methods, login identifiers) come from one statement, so from one
  * instant. A second connection changes the row and adds to its list in one transaction while reads
  * run: every served answer has either both changes or neither. Reading the row and then its list in

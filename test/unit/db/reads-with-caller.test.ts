@@ -1,5 +1,5 @@
 /**
- * A customer read runs in its caller's statement (issue 26, lib/auth/authenticate.ts
+ * A customer read runs in its caller's statement (lib/auth/authenticate.ts
  * ReadWithCaller): the route answers with exactly ONE statement sent to the database (counted at
  * the driver's client), the same bytes as the read made on its own after the caller, and the same
  * error order: key, then token, then the gate, then not-found (another customer's resource is not
@@ -325,7 +325,7 @@ describe("GET /v1/core/transfers in one statement with its caller", () => {
 });
 
 /**
- * A read's caller brings its partner's id only (issue 26): no read uses more of the partner, whose
+ * A read's caller brings its partner's id only: no read uses more of the partner, whose
  * whole row (four jsonb columns among 21) was sent and mapped with every row of the read.
  */
 describe("a read's statement selects no partner column but its id", () => {

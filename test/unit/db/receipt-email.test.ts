@@ -1,5 +1,5 @@
 /**
- * The receipt e-mail job (issue 25 item 3; issue 26): what it reads in one prepared statement,
+ * The receipt e-mail job: what it reads in one prepared statement,
  * and its link's token and the sandbox message written in one more, outside any transaction.
  * The message is the receipt as the API reads it (receiptFacts), with the link the job issued.
  * Statements counted on the database handle's client (postgres.js `unsafe`, PGlite `query`).

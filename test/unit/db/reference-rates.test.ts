@@ -1,5 +1,5 @@
 /**
- * Reference rates from published feeds (issue 11 item 4), at the domain level with a database: the
+ * Reference rates from published feeds, at the domain level with a database: the
  * refresh job fetches fixtures from a loopback server and stores them with their publication date;
  * quotes' provider follows the newest; an unreachable or malformed feed keeps the last good rates.
  * PGlite here; PostgreSQL too when TEST_DB_URL is set.

@@ -1,5 +1,5 @@
 /**
- * Refunds capped by what the customer paid (issue 36 item 1; docs/decisions.md "Refunds capped by
+ * Refunds capped by what the customer paid (docs/decisions.md "Refunds capped by
  * what was paid"), on PGlite and PostgreSQL: one unresolved claim per transfer and type (409
  * claim.alreadyOpen, also under 100 reports at once); a claim refund is refused above what the
  * customer paid less what is already owed or refunded; a payout returned after `paid` owes only

@@ -1,5 +1,5 @@
 /**
- * Refunds paid by a pain.001 refund file (issue 36 item 3; docs/decisions.md "Refunds paid by a
+ * Refunds paid by a pain.001 refund file (docs/decisions.md "Refunds paid by a
  * pain.001 refund file"), on PGlite and PostgreSQL: the payer's IBAN of the camt.053 credit that
  * funded a transfer is kept encrypted (never in clear in the row); the refund of that transfer
  * goes into an XSD-valid pain.001 from the collection account to the payer's name and IBAN, moves

@@ -1,5 +1,5 @@
 /**
- * Migration 0016 (issue 21 item 3): refunds and network cancellations held in the transfer's jsonb
+ * Migration 0016: refunds and network cancellations held in the transfer's jsonb
  * move to their own rows with one history row each, and the jsonb keeps only what the customer
  * asked. The test puts the old column back, writes rows as the old code did, and runs the
  * migration's data statements (read from the file itself) on either database, next to the rows
@@ -147,7 +147,7 @@ test("0016 moves jsonb refunds and network cancellations into their tables, with
     refundStatus: "COMPLETED",
     estimatedRefundCompletionBy: "2026-11-24T10:00:00.000Z",
     refundMethod: "ORIGINAL_PAYMENT_METHOD",
-    // Issue 25: what is refunded, always the total paid (fees included).
+    // What is refunded, always the total paid (fees included).
     refundAmount: refunded.totalCustomerCost,
     refundCurrency: refunded.originCurrency,
   });

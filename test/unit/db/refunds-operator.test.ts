@@ -1,5 +1,5 @@
 /**
- * Refunds by operator (REFUND_PROVIDER=operator, the production refunds provider; issue 12): a
+ * Refunds by operator (REFUND_PROVIDER=operator, the production refunds provider): a
  * cancelled funded transfer's refund waits PENDING with no provider job; the operator's record
  * "paid" (with the bank reference) completes it and posts the refund's payment, leaving the
  * transfer's accounts at zero; a second record is refused; "failed" then retry goes back to PENDING.
@@ -102,7 +102,7 @@ test("'failed' records the reason and posts nothing; retry puts the refund back 
   assert.equal((await db.select().from(fundingSessions).where(eq(fundingSessions.transferId, id)))[0].method, "CARD");
 });
 
-/** The refund events of a transfer (issue 21 item 3), oldest first, with their webhook delivery jobs. */
+/** The refund events of a transfer, oldest first, with their webhook delivery jobs. */
 async function refundEvents(transferId: string) {
   const rows = await db.select().from(events).where(eq(events.subscriptionId, owner.subscriptionId)).orderBy(asc(events.sequence));
   const mine = rows.filter((e) => e.eventType.startsWith("refund.") && (e.body as { data: { transferId: string } }).data.transferId === transferId);

@@ -10,7 +10,7 @@ import { inUnit, runUnit } from "@/lib/platform/unit-of-work";
 import { freshDb } from "../../support/db";
 
 /**
- * Issue 36 item 6: POST /v1/auth/register/set-password retried after a crash that completed it
+ * POST /v1/auth/register/set-password retried after a crash that completed it
  * (the answer was lost) answered 401 auth.otpInvalid "Verify the code before setting a password".
  * Now the same registration with the same password answers as the first success did (a token
  * response for the subscription it opened, nextStep COMPLETE_PROFILE); anything else is refused

@@ -1,5 +1,5 @@
 /**
- * Issue 35 item 5 on the database (PGlite, and PostgreSQL with TEST_DB_URL): the fixed sample of
+ * The evader's labelled set on the database (PGlite, and PostgreSQL with TEST_DB_URL): the fixed sample of
  * the adversarial labelled set (test/fixtures/screening/adversarial/sample.json, written by
  * generate.ts: every transformation family alone and in pairs, over the three lists, and common
  * names of the corridors' countries), screened through the stored lists by the sanctions provider

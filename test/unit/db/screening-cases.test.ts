@@ -1,5 +1,5 @@
 /**
- * Screening cases (issue 19 part 3) on the database, driving the jobs and domain calls directly:
+ * Screening cases on the database, driving the jobs and domain calls directly:
  * a list update that makes a beneficiary a close match opens a case and holds the transfer funded
  * before it; a false positive restores it and the same pair is not raised again until the entry
  * changes; a true match blocks the beneficiary, rejects the transfer and moves the money received
@@ -302,7 +302,7 @@ async function readyIds(): Promise<string[]> {
 
 test("a list update that makes a beneficiary an exact match (HIT) blocks it and holds its funded transfer until a human decides", async () => {
   await drain();
-  // The same day of birth as listed: name AND date of birth agree, so the match blocks (issue 35).
+  // The same day of birth as listed: name AND date of birth agree, so the match blocks.
   const confirmedId = await newBeneficiary("Boris", "Zzhitov", "1970-05-01");
   const clearedId = await newBeneficiary("Vera", "Zzhitova", "1975-06-02");
   assert.equal(await beneficiaryState(confirmedId), "VALID");
@@ -497,7 +497,7 @@ test("a fast-check running while a screening job opens a case waits for it: the 
   }
 });
 
-// Issue 35 item 4: blocked money moves only through its case.
+// Blocked money moves only through its case.
 
 const maker = { id: "op_release_maker", email: "maker@example.com", name: "Maker", role: "reviewer" as const };
 const checker = { id: "op_release_checker", email: "checker@example.com", name: "Checker", role: "reviewer" as const };

@@ -1,5 +1,5 @@
 /**
- * Issue 35's "Why", one row per example, through the real paths on the database (PGlite, and
+ * The evader's examples (docs/decisions.md, "Screening that holds against an evader"), one row per example, through the real paths on the database (PGlite, and
  * PostgreSQL with TEST_DB_URL): the shipped lists loaded as a fresh database loads them (the
  * refresh job), then a beneficiary created (createBeneficiary, its screening job) and a profile
  * submitted (submitProfile, its screening job, then KYC approved where the customer is still

@@ -1,5 +1,5 @@
 /**
- * The commit statement's text built once per shape (db/statement-shapes.ts, issue 26): one text per
+ * The commit statement's text built once per shape (db/statement-shapes.ts): one text per
  * shape, another for another shape, the kept text with this request's values exactly what Drizzle
  * would have sent, a bounded cache, and rows written with the values bound. PGlite, or PostgreSQL
  * with TEST_DB_URL.

@@ -1,5 +1,5 @@
 /**
- * Per-client-address throttles (issue 9 items 2 and 3), with small limits set through the
+ * Per-client-address throttles, with small limits set through the
  * configuration: OTP messages per address, console sign-in failures per address (and the audit
  * entry of the lockout). PGlite here; PostgreSQL too when TEST_DB_URL is set.
  */

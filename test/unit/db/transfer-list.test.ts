@@ -1,5 +1,5 @@
 /**
- * GET /v1/core/transfers' query (issue 13: the page and the overdue check in one prepared
+ * GET /v1/core/transfers' query (the page and the overdue check in one prepared
  * statement): pages by cursor, filters, and expires overdue transfers before listing them.
  */
 import assert from "node:assert/strict";

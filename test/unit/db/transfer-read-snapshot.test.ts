@@ -1,5 +1,5 @@
 /**
- * GET /v1/core/transfers/{id} reads outside a transaction (issue 13): the row and its state history
+ * GET /v1/core/transfers/{id} reads outside a transaction: the row and its state history
  * must still come from one instant. Transfers move registered -> validated on a second connection
  * (its own pool on PostgreSQL) while reads run: every served detail's status is the last state of
  * its history. Reading the row and then the history in two statements fails this on both databases.

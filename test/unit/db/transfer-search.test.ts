@@ -1,5 +1,5 @@
 /**
- * The console's transfers list and search (issue 36 item 11) on the database: a transfer is found by
+ * The console's transfers list and search on the database: a transfer is found by
  * its id, its RF funding reference (with or without spaces), an amount however written, the
  * customer's, the payer's or the beneficiary's name, the customer's or partner's id, narrowed by
  * state and creation dates; pattern characters in a name are literal; the list pages by 20.

@@ -17,7 +17,7 @@ import { rotateWebhookSecret } from "@/lib/partners/webhook-secret";
 import { reenableEndpoint } from "@/lib/webhooks/endpoint";
 import { freshDb } from "../../support/db";
 
-// Issue 9 items 4 and 5: secret rotation with dual signatures, Retry-After, jitter, the response
+// Secret rotation with dual signatures, Retry-After, jitter, the response
 // body cap and 410 Gone, against a local receiver.
 
 let db: Db;

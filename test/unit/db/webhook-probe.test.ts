@@ -14,7 +14,7 @@ import { runDueJobs } from "@/lib/jobs/worker";
 import { freshDb } from "../../support/db";
 
 /**
- * Issue 36 item 7: a partner endpoint down for 120 s got its first delivery 194 s after it was back
+ * A partner endpoint down for 120 s got its first delivery 194 s after it was back
  * (the Standard Webhooks schedule's next attempt, 5 min after the second). After the first failure
  * the endpoint is probed (5 s, 10 s, 15 s, 30 s, then every 60 s) with its oldest pending event, so
  * a recovered endpoint receives within 60 s of being back, however long it was down; the events'

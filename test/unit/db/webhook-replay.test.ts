@@ -1,4 +1,4 @@
-/** Console replay only where a delivery is possible (issue 14 item 5): no URL or a disabled endpoint is refused. */
+/** Console replay only where a delivery is possible: no URL or a disabled endpoint is refused. */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { eq } from "drizzle-orm";

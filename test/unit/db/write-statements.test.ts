@@ -1,5 +1,5 @@
 /**
- * Statements per write (issue 26): submit and confirm read what they check in the statement that
+ * Statements per write: submit and confirm read what they check in the statement that
  * locks the transfer. Counted on the driver: every statement the unit of work sends on its
  * transaction's connection, its effects' statement at commit included (BEGIN and COMMIT apart).
  * Before: submit 4 (5 naming a stored payout method), confirm 7, quote create 3, cancel before

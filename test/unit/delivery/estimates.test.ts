@@ -1,4 +1,4 @@
-/** Delivery estimates (issue 25 item 1): cut-off, weekends and both countries' public holidays, as data. */
+/** Delivery estimates: cut-off, weekends and both countries' public holidays, as data. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import rawEstimates from "@/data/delivery-estimates/v1.json";

@@ -6,7 +6,7 @@ import { loadConfig, SETTINGS } from "@/lib/config";
 import { PROVIDERS, PROVIDER_KINDS } from "@/lib/providers";
 
 /**
- * Issue 20 item 12: README's configuration table states every setting lib/config reads, each in
+ * README's configuration table states every setting lib/config reads, each in
  * one row (SCREENING_PROVIDER was listed twice, with two defaults), provider rows give the true
  * sandbox default, and no doc still says the money rails have no real implementation.
  */

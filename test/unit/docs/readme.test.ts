@@ -1,5 +1,5 @@
 /**
- * The README works from a clone (issue 14 item 6): every relative link in README.md and docs/
+ * The README works from a clone: every relative link in README.md and docs/
  * names a file the repository tracks (no ../shared/...), the curl walk-through needs no uuidgen,
  * and the client journey shown is the one that type-checks (packages/client/examples/journey.ts).
  */

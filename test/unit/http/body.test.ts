@@ -172,7 +172,7 @@ test("content type is checked before the size", async () => {
   assert.equal(err.code, "validation.contentTypeUnsupported");
 });
 
-// Issue 9 item 7: deep nesting overflowed the stack downstream (a 500); refused before parsing.
+// Deep nesting overflowed the stack downstream (a 500); refused before parsing.
 const nestedText = (depth: number, open = "[", close = "]") => `${open.repeat(depth)}${close.repeat(depth)}`;
 const nestedObjects = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
 

@@ -1,5 +1,5 @@
 /**
- * A handler's reply is typed by its contract's success schema (issue 21 item 5): a view that
+ * A handler's reply is typed by its contract's success schema: a view that
  * drifts from the contract does not compile. The `@ts-expect-error` lines below are the test: the
  * lint stage's typecheck (tsc --noEmit over the whole tree) fails if any of them compiles, i.e. if
  * a wrong field, a wrong literal or a missing field were accepted. At run time the handlers are

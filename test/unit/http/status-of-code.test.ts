@@ -62,8 +62,8 @@ const TABLE: Record<number, string[]> = {
 
 /** Rows of our own (docs/decisions.md, "Codes we added"): codes section 8 does not name. */
 const OURS: Record<string, number> = {
-  "validation.bodyTooLarge": 413, // the issue allows 413 or 400; 413 says exactly what happened
-  "validation.headersTooLarge": 431, // issue 20: Node refuses headers over 16 KiB before any route; 431 is HTTP's status for it
+  "validation.bodyTooLarge": 413, // 413 or 400 would do; 413 says exactly what happened
+  "validation.headersTooLarge": 431, // Node refuses headers over 16 KiB before any route; 431 is HTTP's status for it
   "route.methodNotAllowed": 405,
   "kyc.notRequired": 409,
   "customer.statusInvalid": 409,
@@ -75,9 +75,9 @@ const OURS: Record<string, number> = {
   "bankCredit.stateInvalid": 409, // console: a bank credit already matched or returned
   "screeningCase.stateInvalid": 409, // console: a screening case already decided
   "screeningCase.notFound": 404, // console: no such screening case
-  "screeningCase.holdsTransfer": 409, // console (issue 35): a hold a screening case owns, resolved outside it
-  "screeningCase.nothingBlocked": 409, // console (issue 35): a release under licence with nothing blocked
-  "complianceCase.stateInvalid": 409, // console (issue 22): a compliance case already moved on
+  "screeningCase.holdsTransfer": 409, // console: a hold a screening case owns, resolved outside it
+  "screeningCase.nothingBlocked": 409, // console: a release under licence with nothing blocked
+  "complianceCase.stateInvalid": 409, // console: a compliance case already moved on
   "complianceCase.notFound": 404, // console: no such compliance case
   "suspiciousActivityReport.stateInvalid": 409, // console: a report already filed
   "suspiciousActivityReport.notFound": 404, // console: no such report
@@ -88,23 +88,23 @@ const OURS: Record<string, number> = {
   "proposal.selfApproval": 403, // console: the proposer approving their own proposal
   "proposal.roleInsufficient": 403, // console: an approver without the action's role
   "proposal.notFound": 404, // console: no such proposal
-  "ruleSet.stateInvalid": 409, // console (issue 22): a monitoring rule set moved on
+  "ruleSet.stateInvalid": 409, // console: a monitoring rule set moved on
   "ruleSet.notFound": 404, // console: no such rule set
   "ruleSet.authorMayNotActivate": 403, // console: four eyes, the author of a rule set does not activate it
-  "ledger.periodClosed": 409, // console: a posting dated in a closed month (issue 24)
+  "ledger.periodClosed": 409, // console: a posting dated in a closed month
   "ledgerPeriod.stateInvalid": 409, // console: a month already closed, or reopened while open
-  "ledgerPeriod.notEnded": 409, // console (issue 36): closing the running month
+  "ledgerPeriod.notEnded": 409, // console: closing the running month
   "journal.stateInvalid": 409, // console: a manual journal already posted or discarded
-  "ledger.partnerFeesExceeded": 409, // console: a partner-fee payment above what the partner is owed (issue 24 review)
+  "ledger.partnerFeesExceeded": 409, // console: a partner-fee payment above what the partner is owed
   "reconciliation.stateInvalid": 409, // console: a statement difference already explained
   "journal.notFound": 404, // console: no such manual journal
   "statementBalance.notFound": 404, // console: no such statement balance
-  "claim.notFound": 404, // issue 25: no such error claim
-  "claim.stateInvalid": 409, // issue 25: console: a claim already resolved
-  "claim.alreadyOpen": 409, // issue 36: a claim of that type already unresolved on the transfer
-  "claim.windowClosed": 422, // issue 25: an error claim more than 180 days after the date available
+  "claim.notFound": 404, // no such error claim
+  "claim.stateInvalid": 409, // console: a claim already resolved
+  "claim.alreadyOpen": 409, // a claim of that type already unresolved on the transfer
+  "claim.windowClosed": 422, // an error claim more than 180 days after the date available
   "funding.methodUnavailable": 409, // bank transfer for a currency the collection account does not take
-  "customer.limitExceeded": 422, // issue 23: the accept would take the customer over a rolling limit of their tier
+  "customer.limitExceeded": 422, // the accept would take the customer over a rolling limit of their tier
 };
 
 /** Entries whose status depends on the endpoint: the default row, then the one the caller picks. */

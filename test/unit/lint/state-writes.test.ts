@@ -1,5 +1,5 @@
 /**
- * The state-writes lint rule (issue 21 item 3, scripts/lint/state-writes.mjs): fed offending
+ * The state-writes lint rule (scripts/lint/state-writes.mjs): fed offending
  * snippets it fails, fed the machine's own module or a write of other columns it passes; and the
  * repository's ESLint configuration runs it on lib/.
  */

@@ -1,4 +1,4 @@
-/** Rule set documents and their scoring (issue 22 items 1 and 3): pure, no database. */
+/** Rule set documents and their scoring: pure, no database. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { scoreRuleSet } from "@/lib/monitoring/evaluate";

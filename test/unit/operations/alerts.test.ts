@@ -1,5 +1,5 @@
 /**
- * Operations alerts (issue 39 item 4): with the SMTP server refusing every login, OTP e-mails fail
+ * Operations alerts: with the SMTP server refusing every login, OTP e-mails fail
  * and the "email.failing" incident opens; its opening is POSTed to the operations webhook once,
  * however many times the conditions are judged; when the server takes mail again and the e-mail
  * goes out, the incident resolves and the resolution goes out once, on the webhook and (SMTP

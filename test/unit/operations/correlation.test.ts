@@ -1,5 +1,5 @@
 /**
- * The correlation id end to end (issue 39 item 5): a request's id is current inside its handler
+ * The correlation id end to end: a request's id is current inside its handler
  * (every log line written there carries it), a job enqueued by the request stores it, the worker
  * runs that job under it, and a job that job enqueues (a webhook delivery of its event) stores it again.
  */

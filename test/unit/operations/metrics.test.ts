@@ -1,5 +1,5 @@
 /**
- * GET /metrics (issue 39 item 3): the Prometheus text exposition, read back with a Prometheus
+ * GET /metrics: the Prometheus text exposition, read back with a Prometheus
  * text parser, carries every family operations watch, with the database's readings at the scrape;
  * and who may scrape it (a bearer of METRICS_TOKEN; in production without one, nobody).
  */

@@ -1,5 +1,5 @@
 /**
- * lib/partners/origins.ts and the CSP builders (issue 9 item 8): only exact origins are stored,
+ * lib/partners/origins.ts and the CSP builders: only exact origins are stored,
  * and a header never carries anything else, even from a row written before validation existed.
  */
 import { test } from "node:test";

@@ -1,5 +1,5 @@
 /**
- * The one mapper for the eight priced columns (issue 21 item 7): the copy from quote to transfer
+ * The one mapper for the eight priced columns: the copy from quote to transfer
  * takes exactly those columns, the claim names are the spec 5.4 ones, and each amount travels
  * with its currency.
  */

@@ -1,5 +1,5 @@
 /**
- * Published reference rates (issue 11 item 4), pure: the ECB and secondary parsers, cross rates
+ * Published reference rates, pure: the ECB and secondary parsers, cross rates
  * through EUR in Decimal, pegs, precedence, staleness and missing currencies.
  */
 import assert from "node:assert/strict";

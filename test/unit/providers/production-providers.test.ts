@@ -1,5 +1,5 @@
 /**
- * Providers behind interfaces (issue 21 item 4): production is handed only production
+ * Providers behind interfaces: production is handed only production
  * implementations. For funding, payout and refunds, every name that is not a production one
  * (the sandbox card, the sandbox network, "none", the sandbox refund steps) is unreachable with
  * sandbox mode off, whatever the setting says; the production ones never simulate anything.

@@ -1,4 +1,4 @@
-/** The bank credit search's filters (issue 24 item 7): read from the query string, a bad value refused naming it. */
+/** The bank credit search's filters: read from the query string, a bad value refused naming it. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { creditSearchOf } from "@/lib/reconciliation/search";

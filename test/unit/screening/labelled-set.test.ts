@@ -1,10 +1,10 @@
 /**
- * The labelled set of issue 19 (test/fixtures/screening/labelled-set.json, docs/screening-quality.md)
+ * The labelled set (test/fixtures/screening/labelled-set.json, docs/screening-quality.md)
  * against the three shipped lists, as the provider screens: every variant of a listed individual
  * that the API accepts as a name is flagged on its own entry (at least CLOSE_MATCH, so never
- * VALID), and common names of the corridors' countries stay within issue 35's false-positive
- * targets (at most 1% flagged with a date of birth, 5% without, none BLOCKED). The evader's set of
- * issue 35 is test/fixtures/screening/adversarial.
+ * VALID), and common names of the corridors' countries stay within the false-positive
+ * targets (at most 1% flagged with a date of birth, 5% without, none BLOCKED). The evader's set is
+ * test/fixtures/screening/adversarial.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -83,7 +83,7 @@ test("recall: no variant the API accepts stays CLEAR against its own entry (it n
   t.diagnostic(`all: ${n} variants of ${set.listed.length} individuals, flagged ${pct(n - missed.length, n)}, HIT ${pct(hits, n)}`);
   assert.deepEqual(missed, []);
   // As published, in any case or accent, a listed name with the listed day of birth is a HIT
-  // (BLOCKED), not merely a close match; without that day it is a case for a human (issue 35).
+  // (BLOCKED), not merely a close match; without that day it is a case for a human.
   for (const l of set.listed.filter((l) => l.dateOfBirth && /^\d{4}-\d{2}-\d{2}$/.test(l.dateOfBirth)))
     for (const v of l.variants.filter((v) => ["published", "accentsAdded", "accentsDropped", "wordOrder", "hyphenSpace"].includes(v.kind)))
       assert.equal(
@@ -119,7 +119,7 @@ test("false positives: common names of the corridors' countries, within issue 35
   const n = set.common.length;
   t.diagnostic(`with date of birth (profiles): flagged ${flagged(withDob)} of ${n} (${pct(flagged(withDob), n)}), HIT ${hits(withDob)}`);
   t.diagnostic(`without date of birth (beneficiaries): flagged ${flagged(withoutDob)} of ${n} (${pct(flagged(withoutDob), n)}), HIT ${hits(withoutDob)}`);
-  // Issue 35's targets: with a date of birth at most 1% open a case, without at most 5%; none is
+  // The false-positive targets: with a date of birth at most 1% open a case, without at most 5%; none is
   // BLOCKED (a HIT needs the same day of birth as a listed person's).
   assert.ok(flagged(withDob) / n <= 0.01, "profiles: at most 1% flagged");
   assert.ok(flagged(withoutDob) / n <= 0.05, "beneficiaries: at most 5% flagged");

@@ -1,7 +1,7 @@
 /**
  * List versions in the database: the three shipped lists load once into a fresh database, an
  * import is idempotent, and an update of any list that adds a name rescreens existing subjects
- * through their state machines, with events and stored evidence (issues 11 and 19).
+ * through their state machines, with events and stored evidence.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -128,7 +128,7 @@ test("a list update that adds a name moves an existing VALID beneficiary and cus
       now: clock.now(),
     }),
   );
-  // The same name without a date of birth: a case for a human, not a silent block (issue 35).
+  // The same name without a date of birth: a case for a human, not a silent block.
   const nameOnly = await db.transaction((tx) =>
     createBeneficiary(tx, {
       subscriptionId,
@@ -266,7 +266,7 @@ test("rows stored before the matching form of issue 19 are rescreened once with 
     ["sanctions.rescreen", "sanctions.rescreen"],
   );
   // A beneficiary stored VALID under the old form with a zero-width space inside a listed surname
-  // (issue 19's reproduction), as the old API accepted it.
+  // (the reproduction that changed the name policy), as the old API accepted it.
   const { subscriptionId } = await subscription();
   const stored = await db.transaction((tx) =>
     createBeneficiary(tx, {
@@ -284,7 +284,7 @@ test("rows stored before the matching form of issue 19 are rescreened once with 
     { runAt: clock.now(), dedupeKey: "sanctions.rescreen:matching-form-2:beneficiary:start" },
   );
   await drain();
-  // NORIEGA's entry publishes no date of birth: the name is a case for a human (issue 35).
+  // NORIEGA's entry publishes no date of birth: the name is a case for a human.
   const [row] = await db.select().from(beneficiaries).where(eq(beneficiaries.id, stored.beneficiaryId));
   assert.equal(row.state, "MONITORED");
 });

@@ -1,5 +1,5 @@
 /**
- * The three shipped lists (issue 19): each format's importer on the shipped files, the one
+ * The three shipped lists: each format's importer on the shipped files, the one
  * matching form of names, and the UN's "Low" quality aliases matched only exactly.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * The matching form and the transliteration skeleton (lib/screening/names.ts, issue 35): every
+ * The matching form and the transliteration skeleton (lib/screening/names.ts): every
  * letter the API's name policy accepts folds to plain letters, and the spellings of one name that
  * an evader or another romanisation produces share a skeleton.
  */

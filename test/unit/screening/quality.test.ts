@@ -48,7 +48,7 @@ test("recall: listed individuals are flagged (HIT or CLOSE_MATCH) against their 
   t.diagnostic(`all: ${listed.length} names, recall ${pct(flagged, listed.length)}, HIT ${pct(hits, listed.length)}`);
   assert.ok(flagged / listed.length >= 0.97, `recall ${pct(flagged, listed.length)}`);
   // Exact spellings (case, accents, order, alias) with the listed day of birth are HITs, not
-  // merely close matches; a HIT needs that day (issue 35), so the others are cases.
+  // merely close matches; a HIT needs that day, so the others are cases.
   const byId = new Map(entries.map((e) => [e.entryId, e]));
   for (const c of listed.filter((x) => ["lowerCase", "accents", "reordered", "alias"].includes(x.variation))) {
     const sameDay = !!c.subject.dateOfBirth && byId.get(c.entryId)!.datesOfBirth.includes(c.subject.dateOfBirth);

@@ -1,4 +1,4 @@
-/** Bank credit machine (issue 12 item 3, docs/decisions.md "Bank transfer funding"): expected data literal on purpose. */
+/** Bank credit machine (docs/decisions.md "Bank transfer funding"): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { bankCreditMachine } from "@/lib/reconciliation/bank-credit-state-machine";

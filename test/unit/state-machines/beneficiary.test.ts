@@ -13,7 +13,7 @@ const MOVES: ExpectedMove[] = [
   { from: "PENDING", trigger: "screening.valid", to: "VALID" },
   { from: "PENDING", trigger: "screening.monitored", to: "MONITORED" },
   { from: "PENDING", trigger: "screening.blocked", to: "BLOCKED" },
-  // Rescreening after a new sanctions list version only tightens (issue 11).
+  // Rescreening after a new sanctions list version only tightens.
   ...moves(["VALID", "MONITORED"], "screening.blocked", "BLOCKED"),
   { from: "VALID", trigger: "screening.monitored", to: "MONITORED" },
   ...moves(["PENDING", "VALID", "MONITORED"], "archive", "ARCHIVED"),

@@ -1,4 +1,4 @@
-/** The books' machines (issue 24): ledger period, manual journal, statement balance. Expected data literal on purpose. */
+/** The books' machines: ledger period, manual journal, statement balance. Expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { manualJournalMachine } from "@/lib/books/journal-state-machine";

@@ -1,4 +1,4 @@
-/** Claim refund machine (issue 25 item 5, docs/decisions.md "Claim refunds"): expected data literal on purpose. */
+/** Claim refund machine (docs/decisions.md "Claim refunds"): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { claimRefundMachine } from "@/lib/claims/refund-state-machine";

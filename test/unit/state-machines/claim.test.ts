@@ -1,4 +1,4 @@
-/** Error claim machine (issue 25 item 5, docs/decisions.md "Consumer protection"): expected data literal on purpose. */
+/** Error claim machine (docs/decisions.md "Consumer protection"): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { claimMachine } from "@/lib/claims/state-machine";

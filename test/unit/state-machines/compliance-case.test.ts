@@ -1,4 +1,4 @@
-/** Compliance case and suspicious-activity report machines (issue 22 items 6, 7): expected data literal on purpose. */
+/** Compliance case and suspicious-activity report machines: expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { reportMachine } from "@/lib/cases/report-state-machine";

@@ -1,5 +1,5 @@
 /**
- * One rule per idea (issue 21 item 7): who may move money is one predicate for customers and one
+ * One rule per idea: who may move money is one predicate for customers and one
  * for beneficiaries, and the gate of the money-moving quote routes is that predicate's list.
  */
 import assert from "node:assert/strict";

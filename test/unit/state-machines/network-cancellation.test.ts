@@ -1,4 +1,4 @@
-/** Network cancellation machine (spec 3.1, 2.9; issue 21 item 3): expected data literal on purpose. */
+/** Network cancellation machine (spec 3.1, 2.9): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { NETWORK_CANCELLATION_OUTCOME, networkCancellationMachine } from "@/lib/transfers/network-cancellation-state-machine";

@@ -1,4 +1,4 @@
-/** Payout attempt machine (issue 24 item 8, docs/decisions.md "Bank money as it arrives; payouts that can be repaired"): expected data literal on purpose. */
+/** Payout attempt machine (docs/decisions.md "Bank money as it arrives; payouts that can be repaired"): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { payoutAttemptMachine } from "@/lib/payouts/payout-attempt-state-machine";

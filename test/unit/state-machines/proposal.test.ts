@@ -1,4 +1,4 @@
-/** Dual-control proposal machine (issue 23 item 5): expected data literal on purpose. */
+/** Dual-control proposal machine: expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { proposalMachine } from "@/lib/dual-control/state-machine";

@@ -1,4 +1,4 @@
-/** Refund machine (decisions 7, issue 21 item 3): expected data literal on purpose. */
+/** Refund machine (decisions 7): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { refundMachine } from "@/lib/transfers/refund-state-machine";

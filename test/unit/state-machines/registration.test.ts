@@ -1,4 +1,4 @@
-/** Registration machine (decisions section 3, issue 21 item 3): expected data literal on purpose. */
+/** Registration machine (decisions section 3): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { registrationMachine } from "@/lib/auth/registration-state-machine";

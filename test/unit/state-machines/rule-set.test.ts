@@ -1,4 +1,4 @@
-/** Rule set machine (issue 22 item 5, docs/decisions.md "Transaction monitoring"): expected data literal on purpose. */
+/** Rule set machine (docs/decisions.md "Transaction monitoring"): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ruleSetMachine } from "@/lib/monitoring/state-machine";

@@ -1,4 +1,4 @@
-/** Screening case machine (issue 19 part 3, docs/decisions.md "Screening cases"): expected data literal on purpose. */
+/** Screening case machine (docs/decisions.md, "Screening cases"): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { screeningCaseMachine } from "@/lib/screening-cases/state-machine";

@@ -31,7 +31,7 @@ test("funding session: every cell", () => {
     moves: [
       { from: "none", trigger: "create", to: "OPEN" },
       { from: "OPEN", trigger: "provider.succeeded", to: "SUCCEEDED" },
-      // A decline keeps the session open for another card or method (issue 14).
+      // A decline keeps the session open for another card or method.
       { from: "OPEN", trigger: "provider.failed", to: "OPEN" },
       { from: "OPEN", trigger: "declines.exhausted", to: "FAILED" },
       { from: "OPEN", trigger: "expired", to: "EXPIRED" },

@@ -107,7 +107,7 @@ const MOVES: ExpectedMove[] = [
   { from: "spended", trigger: "compliance.hold", to: "spended" },
   ...HOLDABLE.map((prior) => ({ from: "spended", prior, trigger: "compliance.restore", to: prior, reasonCode: "TRF_COMPLIANCE_RESTORED" })),
   { from: "spended", trigger: "compliance.reject", to: "rejected", reasonCode: "TRF_COMPLIANCE_REJECTED" },
-  // Issue 19: a confirmed sanctions match, the same answer to the partner.
+  // A confirmed sanctions match, the same answer to the partner.
   { from: "spended", trigger: "compliance.block", to: "rejected", reasonCode: "TRF_COMPLIANCE_REJECTED" },
 ];
 

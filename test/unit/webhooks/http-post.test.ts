@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { postWebhook } from "@/lib/webhooks/http-post";
 
-// Issue 9 item 5: a webhook response body is read up to a cap and the rest cancelled.
+// A webhook response body is read up to a cap and the rest cancelled.
 
 let server: Server;
 let url: string;
