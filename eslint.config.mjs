@@ -31,7 +31,7 @@ const config = [
     },
   },
   {
-    // Every state column is written by its machine's module (issue 21): scripts/lint/state-writes.mjs.
+    // Every state column is written by its machine's module: scripts/lint/state-writes.mjs.
     files: ["lib/**/*.ts", "app/**/*.ts", "app/**/*.tsx", "components/**/*.tsx", "db/**/*.ts"],
     plugins: { remit },
     rules: { "remit/state-writes": "error" },

@@ -76,7 +76,7 @@ function withPolicy(request: NextRequest, nonce: string, csp: string, staticHead
 export const config = {
   // Pages only (console, next-auth, webviews, docs, and any other page, whose root layout must not
   // see a client's own language header): not the API (/v1, the keyless JSON routes of
-  // request-guard.ts's isApi, the probes), which has no page and skipped this layer (issue 26), nor
+  // request-guard.ts's isApi, the probes), which has no page and skipped this layer, nor
   // Next's static assets, nor the KYC photo upload: Next copies a proxied request's body up to
   // proxyClientMaxBodySize (2 MiB, next.config.mjs), which would cut a photo (up to 10 MiB); that
   // route reads its body with its own limit. Each excluded prefix ends at a segment boundary.
