@@ -84,7 +84,7 @@ export async function decide(page: Page, card: Locator, button: string, reason: 
 }
 
 /** Creates an operator through /console/operators (the page must be signed in as an admin). */
-export async function createOperatorInConsole(page: Page, role: "reviewer" | "admin", name = `E2E ${role}`): Promise<OperatorCredentials> {
+export async function createOperatorInConsole(page: Page, role: "reviewer" | "admin" | "auditor", name = `E2E ${role}`): Promise<OperatorCredentials> {
   const who = { email: `${role}.${randomUUID().slice(0, 8)}@example.com`, password: `e2e-${randomUUID()}` };
   await page.goto(consoleUrl("/operators"));
   await page.getByLabel("Email").fill(who.email);

@@ -13,7 +13,7 @@
 import type { z } from "zod";
 import type { Tx } from "@/db";
 import type { AuditEntry } from "@/lib/operators/audit";
-import type { Operator, OperatorRole } from "@/lib/operators/records";
+import type { ActingRole, Operator } from "@/lib/operators/records";
 import type { LockRequest, LockedRows } from "./locks";
 
 /** Who asks, and why (the reason goes into the audit entry, and onto the proposal when there is one). */
@@ -61,7 +61,7 @@ export interface Command<P = unknown, L extends LockRequest = LockRequest> {
    */
   name: string;
   /** The role needed to ask (and, under dual control, to approve). */
-  role: OperatorRole;
+  role: ActingRole;
   input: z.ZodType<P>;
   /** What a proposal is about (one open proposal per command and subject): commands under dual control only. */
   subject?(p: NoInfer<P>): { type: string; id: string };

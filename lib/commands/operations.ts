@@ -57,7 +57,7 @@ export const createOperator = command({
   input: z.object({
     email: z.string().email(),
     name: z.string().trim().min(2).max(100),
-    role: z.enum(["reviewer", "admin"]),
+    role: z.enum(["reviewer", "admin", "auditor"]),
     password: z.string().min(12).max(256),
   }),
   run: async ({ tx, now }, p) => {

@@ -5,7 +5,7 @@
  */
 import type { Tx } from "@/db";
 import { DomainError, validationError } from "@/lib/errors";
-import type { Operator, OperatorRole } from "@/lib/operators/records";
+import type { ActingRole, Operator } from "@/lib/operators/records";
 import type { By, Command, Performed } from "./command";
 import { lockInOrder } from "./locks";
 
@@ -22,9 +22,12 @@ export function parseInput<P>(command: Command<P>, input: unknown): P {
   return result.data;
 }
 
-/** An operator below the command's role is refused (403), whichever adapter let them ask. */
-export function requireRole(command: { role: OperatorRole }, operator: Operator): void {
-  if (RANK[operator.role] < RANK[command.role]) {
+/**
+ * An operator below the command's role is refused (403), whichever adapter let them ask; an
+ * auditor (read-only) is refused every command, and with it every proposal, approval and decline.
+ */
+export function requireRole(command: { role: ActingRole }, operator: Operator): void {
+  if (operator.role === "auditor" || RANK[operator.role] < RANK[command.role]) {
     throw new DomainError("proposal.roleInsufficient", { message: `This action needs the ${command.role} role.`, details: { role: command.role } });
   }
 }

@@ -4,7 +4,7 @@
  * names); test/unit/commands/registry.test.ts checks each one is here with its `describe`.
  */
 import { validationError } from "@/lib/errors";
-import type { OperatorRole } from "@/lib/operators/records";
+import type { ActingRole } from "@/lib/operators/records";
 import type { Command } from "./command";
 import * as cases from "./cases";
 import * as claims from "./claims";
@@ -34,7 +34,7 @@ export function commandNamed(name: string): Command {
 }
 
 /** The role a command needs, or undefined for a name no command has. */
-export function roleOf(name: string): OperatorRole | undefined {
+export function roleOf(name: string): ActingRole | undefined {
   return BY_NAME.get(name)?.role;
 }
 

@@ -19,8 +19,9 @@ export type Acted = { kind: "performed"; performed: Performed } | { kind: "propo
 
 /** Runs the command in the caller's unit of work (`tx`), or proposes it when it needs a second operator. */
 export async function execute<P>(tx: Tx, command: Command<P>, input: unknown, by: By): Promise<Acted> {
-  const p = parseInput(command, input);
+  // The role first: an auditor (or anyone short of it) is refused before their input is read.
   requireRole(command, by.operator);
+  const p = parseInput(command, input);
   if (underDualControl(command.name) && (command.needsSecondOperator ? await command.needsSecondOperator(tx, p, by.now) : true)) {
     return { kind: "proposed", proposal: await propose(tx, command.name, p, by) };
   }

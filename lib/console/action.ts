@@ -4,7 +4,7 @@ import type { z } from "zod";
 import type { Command } from "@/lib/commands/command";
 import { actedNotice, runCommand, type Acted } from "@/lib/commands/run";
 import type { DomainError } from "@/lib/errors";
-import type { Operator, OperatorRole } from "@/lib/operators/records";
+import type { ActingRole, Operator } from "@/lib/operators/records";
 import { ready } from "@/lib/platform/ready";
 import { outside, runUnit, type Outcome, type UnitContext } from "@/lib/platform/unit-of-work";
 import { requireOperator } from "./session";
@@ -16,9 +16,14 @@ export interface ActionContext<T, P = undefined> extends UnitContext {
   operator: Operator;
 }
 
-/** The role an action needs; `enrolling`: also for an operator still to set up their second factor (the set-up's own actions). */
-type Who = OperatorRole | { role: OperatorRole; enrolling: true };
-const check = (who: Who) => (typeof who === "string" ? requireOperator(who) : requireOperator(who.role, { enrolling: who.enrolling }));
+/**
+ * The role an action needs. Every action changes something, so an auditor is refused here, for
+ * every action, but `own`: the operator's own sign-in (password, second factor), which an auditor
+ * keeps like anyone. `enrolling`: also for an operator still to set up their second factor.
+ */
+type Who = ActingRole | { role: ActingRole; own: true; enrolling?: true };
+const check = (who: Who) =>
+  typeof who === "string" ? requireOperator(who, { changes: true }) : requireOperator(who.role, { enrolling: who.enrolling, changes: !who.own });
 
 type Run<T, P, R = string> = (ctx: ActionContext<T, P>) => Promise<R>;
 type Action<T, P, R> = Run<T, P, R> | { prepare: (input: T) => Promise<P>; run: Run<T, P, R> };

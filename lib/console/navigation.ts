@@ -61,10 +61,10 @@ export const NAVIGATION: { label: string; links: (readonly [href: string, label:
 /** Pages the header links outside the groups. */
 export const HEADER_PAGES = ["/console", "/console/approvals"] as const;
 
-/** The groups as `role` sees them: an admin every page, a reviewer the queues (a group left empty is not shown). */
+/** The groups as `role` sees them: an admin and an auditor every page, a reviewer the queues (a group left empty is not shown). */
 export function navigationFor(role: OperatorRole) {
   return NAVIGATION.map((g) => ({
     label: g.label,
-    links: g.links.filter(([, , r]) => role === "admin" || r === "reviewer").map(([href, label]) => [href, label] as const),
+    links: g.links.filter(([, , r]) => role !== "reviewer" || r === "reviewer").map(([href, label]) => [href, label] as const),
   })).filter((g) => g.links.length > 0);
 }

@@ -198,6 +198,7 @@ export async function approve(
 export async function revealSecret(tx: Tx, proposalId: string, by: By): Promise<Record<string, string>> {
   const [row] = await tx.select().from(proposals).where(eq(proposals.id, proposalId)).for("update");
   if (!row) throw notFound("proposal");
+  requireRole(parsed(row.action, row.payload).command, by.operator);
   if (row.proposedBy !== by.operator.id) {
     throw new DomainError("proposal.roleInsufficient", { message: "Only the operator who proposed this may reveal what it created." });
   }
@@ -217,7 +218,8 @@ export async function revealSecret(tx: Tx, proposalId: string, by: By): Promise<
 export async function decline(tx: Tx, proposalId: string, by: By): Promise<ProposalRow> {
   const row = await lockOpen(tx, proposalId, "operator.decline", by.now);
   const { command, input } = parsed(row.action, row.payload);
-  if (row.proposedBy !== by.operator.id) requireRole(command, by.operator);
+  // The proposer had the command's role when proposing; each check also refuses an auditor.
+  requireRole(command, by.operator);
   // What the command undoes in its subject (a manual journal is discarded) in the same transaction.
   await command.onDecline?.(tx, input, by);
   const declined = await move(tx, row, "operator.decline", {

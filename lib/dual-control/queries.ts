@@ -43,6 +43,7 @@ export async function approvableProposalCount(db: Executor, operator: { id: stri
     .from(proposals)
     .where(and(waiting(now), ne(proposals.proposedBy, operator.id)))
     .groupBy(proposals.action);
+  if (operator.role === "auditor") return 0; // an auditor reads the proposals, approves none
   const adminOnly = (action: string) => roleOf(RENAMED[action]?.to ?? action) !== "reviewer";
   return rows.filter((r) => operator.role === "admin" || !adminOnly(r.action)).reduce((sum, r) => sum + Number(r.n), 0);
 }

@@ -7,7 +7,14 @@ import { clock } from "@/lib/clock";
 import { config } from "@/lib/config";
 import { DomainError } from "@/lib/errors";
 
-export type OperatorRole = "reviewer" | "admin";
+/**
+ * `auditor`: an examiner's read-only role. An auditor reads every console page, case, report and
+ * export, and changes nothing: the console's action wrappers (lib/console/action.ts) and the
+ * command runner's role check (lib/commands/perform.ts) refuse them, whatever the action.
+ */
+export type OperatorRole = "reviewer" | "admin" | "auditor";
+/** The roles that may act (what a command or an action may require). */
+export type ActingRole = Exclude<OperatorRole, "auditor">;
 export interface Operator {
   id: string;
   email: string;

@@ -6,7 +6,7 @@ import { changePassword } from "@/lib/operators/accounts";
 
 // The operator's own password (issue 23 item 6): the current one proves it is them.
 export const changePasswordAction = consoleAction(
-  "reviewer",
+  { role: "reviewer", own: true },
   z
     .object({ current: z.string().min(1).max(256), next: z.string().min(12).max(256), repeat: z.string().max(256) })
     .refine((v) => v.next === v.repeat, { message: "the two new passwords differ", path: ["repeat"] }),

@@ -14,7 +14,7 @@ export default async function Operators({ searchParams }: { searchParams: Search
   const rows = await listOperators(await ready());
   return (
     <>
-      <PageTitle sub="Reviewers work the queues; admins also manage customers, partners and operators.">Operators</PageTitle>
+      <PageTitle sub="Reviewers work the queues; admins also manage customers, partners and operators; auditors (examiners) read everything and change nothing.">Operators</PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
       <Card title="New operator">
         <form action={createOperatorAction} className="flex flex-wrap items-center gap-2">
@@ -24,6 +24,7 @@ export default async function Operators({ searchParams }: { searchParams: Search
           <select name="role" className={input} aria-label="Role">
             <option>reviewer</option>
             <option>admin</option>
+            <option>auditor</option>
           </select>
           <input name="password" type="password" required minLength={12} className={input} placeholder="Initial password (12+)" aria-label="Initial password" />
           <button className={primary}>Create</button>

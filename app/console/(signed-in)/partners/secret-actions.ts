@@ -19,7 +19,7 @@ export interface SecretState {
  * operator sees it once, in full, to give to the partner; it never travels in a redirect URL.
  */
 export async function rotateSecretAction(_prev: SecretState, formData: FormData): Promise<SecretState> {
-  const operator = await requireOperator("admin");
+  const operator = await requireOperator("admin", { changes: true });
   const parsed = z.object({ partnerId: z.string().min(1).max(100) }).safeParse({ partnerId: formData.get("partnerId") });
   if (!parsed.success) return { error: "Unknown partner." };
   const { partnerId } = parsed.data;

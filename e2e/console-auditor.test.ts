@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { screenshot } from "./support/browser";
+import { ADMIN, cardFor, CONSOLE_TEST_TIMEOUT, consoleUrl, createOperatorInConsole, newConsolePage, signedInPage, signIn } from "./support/console";
+import { onreviewTransfer } from "./support/journey";
+import { onboardedCustomer, readTransfer, validBeneficiaryId } from "../test/integration/support";
+import { setupE2eFile } from "./support/setup";
+
+// The examiner's read-only role (`auditor`): created by an admin, it reads what an admin reads
+// (the transfers, a compliance case, the ledger's export) and every action it posts is refused on
+// the server (the forbidden page), its subject left as it was.
+
+const e2e = setupE2eFile();
+
+describe("console: auditor", () => {
+  test("an auditor sees the transfers, a case and an export; an action they post is refused", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
+    const c = await onboardedCustomer();
+    const s = await onreviewTransfer({ c, beneficiaryId: await validBeneficiaryId(c) });
+    const admin = await signedInPage(e2e.browser, ADMIN);
+    const auditor = await createOperatorInConsole(admin, "auditor", "Ed Examiner");
+    await admin.context().close();
+
+    const page = await newConsolePage(e2e.browser);
+    await signIn(page, auditor);
+    assert.equal(await page.getByTestId("operator").textContent(), `${auditor.email} · auditor`);
+    // The admin's pages are in the auditor's header.
+    const links = await page.getByRole("navigation", { name: "Console" }).locator("a").allTextContents();
+    for (const name of ["Transfers", "Cases", "Ledger", "Audit log", "Operators"]) assert.ok(links.includes(name), `${name} in ${links.join(", ")}`);
+
+    await page.goto(consoleUrl("/transfers"));
+    assert.equal(new URL(page.url()).pathname, "/console/transfers");
+    await page.getByText(s.transferId).first().waitFor();
+    await page.goto(consoleUrl("/audit"));
+    assert.equal(new URL(page.url()).pathname, "/console/audit", "an admin page is read");
+
+    // The case the review rule opened, from the Review page's row.
+    await page.goto(consoleUrl("/review"));
+    const card = cardFor(page, s.transferId);
+    const caseLink = card.getByTestId("transfer-case").getByRole("link");
+    const caseId = (await caseLink.textContent())!;
+    await caseLink.click();
+    await page.waitForURL((url) => url.pathname === `/console/cases/${caseId}`);
+    assert.match((await page.getByTestId("case-summary").textContent())!, /OPEN/);
+    await screenshot(page, "console-auditor-case");
+
+    // An export: the general ledger's CSV, as the auditor's session downloads it.
+    const csv = await page.request.get(consoleUrl("/ledger/export"));
+    assert.equal(csv.status(), 200);
+    assert.match(csv.headers()["content-type"], /^text\/csv/);
+
+    // An action posted (the Review page's Approve): refused by the server, nothing changed.
+    await page.goto(consoleUrl("/review"));
+    await card.getByLabel("Reason").fill("An examiner tries to release it");
+    await card.getByRole("button", { name: "Approve", exact: true }).click();
+    await page.getByTestId("console-forbidden").waitFor();
+    assert.equal(new URL(page.url()).pathname, "/console/forbidden");
+    // And a case's own action (Take), posted from the case page.
+    await page.goto(consoleUrl(`/cases/${caseId}`));
+    await page.getByRole("button", { name: "Take", exact: true }).click();
+    await page.getByTestId("console-forbidden").waitFor();
+    await page.goto(consoleUrl(`/cases/${caseId}`));
+    assert.match((await page.getByTestId("case-summary").textContent())!, /OPEN/);
+    assert.notEqual(
+      await page
+        .getByTestId("case-assignee")
+        .textContent()
+        .catch(() => ""),
+      `assigned to ${auditor.email}`,
+    );
+    assert.equal((await readTransfer(c, s.transferId)).body.transferStatus, "onreview");
+    await screenshot(page, "console-auditor-refused");
+    await page.context().close();
+  });
+});
