@@ -7,7 +7,12 @@ import { consoleCommand, consoleFormCommand } from "@/lib/console/action";
 
 export const createOperatorAction = consoleCommand(
   "admin",
-  z.object({ email: z.string().email(), name: z.string().trim().min(2).max(100), role: z.enum(["reviewer", "admin", "auditor"]), password: z.string().min(12).max(256) }),
+  z.object({
+    email: z.string().email(),
+    name: z.string().trim().min(2).max(100),
+    role: z.enum(["reviewer", "admin", "auditor"]),
+    password: z.string().min(12).max(256),
+  }),
   (input) => ({ command: createOperator, input }),
 );
 

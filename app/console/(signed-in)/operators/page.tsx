@@ -14,7 +14,9 @@ export default async function Operators({ searchParams }: { searchParams: Search
   const rows = await listOperators(await ready());
   return (
     <>
-      <PageTitle sub="Reviewers work the queues; admins also manage customers, partners and operators; auditors (examiners) read everything and change nothing.">Operators</PageTitle>
+      <PageTitle sub="Reviewers work the queues; admins also manage customers, partners and operators; auditors (examiners) read everything and change nothing.">
+        Operators
+      </PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
       <Card title="New operator">
         <form action={createOperatorAction} className="flex flex-wrap items-center gap-2">
