@@ -12,7 +12,7 @@ import { authOptions } from "./auth-options";
  * sign-in page; an admin-only page for a reviewer → the forbidden page; `changes` (every action,
  * lib/console/action.ts) for an auditor → the forbidden page (an auditor reads every page). The operator row is
  * re-read, so a disabled operator, or one whose password or second factor an admin reset (the
- * session's epoch is then behind the row's), loses access at once (issue 23 item 6). An operator
+ * session's epoch is then behind the row's), loses access at once. An operator
  * who must have a second factor and has none is sent to set it up (`enrolling` is that page).
  */
 export async function requireOperator(role: ActingRole = "reviewer", options: { enrolling?: boolean; changes?: boolean } = {}): Promise<Operator> {

@@ -1,5 +1,5 @@
 /**
- * Operator accounts a regulator accepts (issue 23 item 6; docs/decisions.md "Operator accounts"):
+ * Operator accounts a regulator accepts (docs/decisions.md "Operator accounts"):
  * a TOTP second factor (RFC 6238, the `otpauth` package) with recovery codes, password change,
  * one-time reset links an admin makes for another operator (shown once, only their sha256 kept),
  * disable and enable. Raising `session_epoch` ends the operator's console sessions at once (the

@@ -37,7 +37,7 @@ export function auditRow(operator: Operator, entry: AuditEntry, now: Date): type
 
 /**
  * The actor of a command-line import (npm run statements:import, ...): `cli:<OS user>`, so the
- * audit log says who ran it as it says which operator clicked (issue 20 item 10). The shell's
+ * audit log says who ran it as it says which operator clicked. The shell's
  * user is all a CLI knows; the role only satisfies the type (nothing is authorised by it).
  */
 export function cliActor(): Operator {

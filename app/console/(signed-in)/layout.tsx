@@ -15,7 +15,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   const approvals = await approvableProposalCount(await ready(), operator, clock.now());
   return (
     <div className="min-h-screen">
-      {/* One line from 1280 px up (issue 14): no wrapping, the operator's address truncates first. */}
+      {/* One line from 1280 px up: no wrapping, the operator's address truncates first. */}
       <header className="bg-slate-900 text-white" data-testid="console-header">
         <div className="flex items-center gap-x-2 whitespace-nowrap px-4 py-2">
           <span className="font-semibold">Remit Console</span>

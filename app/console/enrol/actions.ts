@@ -4,7 +4,7 @@ import { z } from "zod";
 import { consoleAction, consoleFormAction } from "@/lib/console/action";
 import { beginEnrolment, confirmEnrolment } from "@/lib/operators/accounts";
 
-// The operator's own second factor (issue 23 item 6): reachable before it is set up.
+// The operator's own second factor: reachable before it is set up.
 const enrolling = { role: "reviewer", own: true, enrolling: true } as const;
 
 export const beginEnrolmentAction = consoleAction(enrolling, z.object({}), async ({ tx, operator }) => {

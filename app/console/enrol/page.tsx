@@ -12,7 +12,7 @@ export const metadata = { title: "Two-factor authentication · Console" };
 export const dynamic = "force-dynamic";
 
 /**
- * Setting up the TOTP second factor (issue 23 item 6): at first sign-in when it is required
+ * Setting up the TOTP second factor: at first sign-in when it is required
  * (requireOperator sends the operator here), or from the Account page. The secret is shown as a
  * QR code and as its otpauth:// URI (for apps that paste it).
  */

@@ -6,7 +6,7 @@ import { ready } from "@/lib/platform/ready";
 import { runUnit } from "@/lib/platform/unit-of-work";
 
 /**
- * Uses an admin's one-time reset link (issue 23 item 6). No session: the token is the
+ * Uses an admin's one-time reset link. No session: the token is the
  * credential (and, for a second-factor reset, the operator's password too); then to sign-in.
  */
 export async function redeemResetLinkAction(formData: FormData): Promise<void> {

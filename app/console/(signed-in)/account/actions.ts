@@ -4,7 +4,7 @@ import { z } from "zod";
 import { consoleAction } from "@/lib/console/action";
 import { changePassword } from "@/lib/operators/accounts";
 
-// The operator's own password (issue 23 item 6): the current one proves it is them.
+// The operator's own password: the current one proves it is them.
 export const changePasswordAction = consoleAction(
   { role: "reviewer", own: true },
   z

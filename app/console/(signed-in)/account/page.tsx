@@ -8,7 +8,7 @@ import { changePasswordAction } from "./actions";
 
 export const metadata = { title: "Account · Console" };
 
-/** The operator's own account (issue 23 item 6): password change and the second factor. */
+/** The operator's own account: password change and the second factor. */
 export default async function Account({ searchParams }: { searchParams: SearchParams }) {
   const operator = await requireOperator();
   const sp = await searchParams;

@@ -6,9 +6,9 @@ import { approve, decline, revealSecret } from "@/lib/dual-control/proposals";
 
 const decision = z.object({ proposalId: z.string().min(1), reason: z.string().trim().min(3).max(500) });
 
-// Approve a proposal (issue 23 item 5): the action runs now, as this operator; its author may not.
+// Approve a proposal: the action runs now, as this operator; its author may not.
 // What the action created to show once (a partner key) is not the approver's: it waits, encrypted,
-// for the proposer (issue 36 item 13).
+// for the proposer.
 export const approveProposal = consoleFormAction("reviewer", decision, async ({ tx, input, operator, now }) => {
   const { proposal, performed, secretKept } = await approve(tx, input.proposalId, { operator, reason: input.reason, now });
   const kept = secretKept ? ` What it created is revealed once to ${proposal.proposedByEmail}, the proposer, on this proposal's page.` : "";

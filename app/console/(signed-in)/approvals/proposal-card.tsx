@@ -11,7 +11,7 @@ const shown = (v: unknown) => (v === undefined || v === null ? "—" : typeof v 
 
 /**
  * What the proposal changes, key by key: the subject before, and after (as proposed while it
- * waits, as the approved action left it once approved). Issue 36 item 13: the approver sees both
+ * waits, as the approved action left it once approved): the approver sees both
  * before deciding (JWKS key ids, URLs, limits...).
  */
 function Change({ before, after, afterLabel }: { before: Record<string, unknown>; after: Record<string, unknown>; afterLabel: string }) {

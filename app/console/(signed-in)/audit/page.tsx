@@ -27,7 +27,7 @@ export default async function Audit({ searchParams }: { searchParams: SearchPara
         <Empty>No audit entries match.</Empty>
       ) : (
         <div className="overflow-x-auto">
-          {/* Fixed columns that wrap (ids and JSON anywhere): the table fits 1280 px without a scrollbar (issue 20 item 11). */}
+          {/* Fixed columns that wrap (ids and JSON anywhere): the table fits 1280 px without a scrollbar. */}
           <table className="w-full table-fixed border-collapse bg-white text-sm" data-testid="audit-table">
             <colgroup>
               <col className="w-28" />

@@ -22,7 +22,7 @@ export default async function BankCredits({ searchParams }: { searchParams: Sear
   const db = await ready();
   const { items, hasMore } = await bankCreditQueue(db, page);
   const back = "/console/bank-credits";
-  // Search (issue 24 item 7): every state, so matched credits and returns are found too.
+  // Search: every state, so matched credits and returns are found too.
   const fields = ["amount", "payer", "reference", "from", "to", "state"] as const;
   const raw = Object.fromEntries(fields.map((f) => [f, param(sp, f)]));
   const searching = fields.some((f) => raw[f]);

@@ -11,7 +11,7 @@ export const metadata = { title: "Cases · Console" };
 
 const LABELS: Record<InboxFilter, string> = { open: "Open", mine: "Mine", unassigned: "Unassigned", overdue: "Overdue", closed: "Closed" };
 
-/** The compliance cases inbox (issue 22): one case per customer, every alert about them inside. */
+/** The compliance cases inbox: one case per customer, every alert about them inside. */
 export default async function CasesInbox({ searchParams }: { searchParams: SearchParams }) {
   const operator = await requireOperator();
   const sp = await searchParams;

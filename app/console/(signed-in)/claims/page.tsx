@@ -10,7 +10,7 @@ import { resolve, startInvestigation } from "./actions";
 
 export const metadata = { title: "Claims · Console" };
 
-// Error claims (issue 25): unresolved ones by due date (90 days from the report), then the latest resolved.
+// Error claims: unresolved ones by due date (90 days from the report), then the latest resolved.
 export default async function Claims({ searchParams }: { searchParams: SearchParams }) {
   await requireOperator("reviewer");
   const sp = await searchParams;

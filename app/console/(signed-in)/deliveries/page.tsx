@@ -16,7 +16,7 @@ export default async function FailedDeliveries() {
       <PageTitle sub="One-time codes the email or SMS provider has not accepted: still being retried, then given up after every retry. The customer has to ask for a new code.">
         Failed code deliveries
       </PageTitle>
-      {/* Issue 20 item 3: a failing provider shows here from its first failed attempt, not only after the last. */}
+      {/* A failing provider shows here from its first failed attempt, not only after the last. */}
       <h2 className="mt-4 mb-2 text-base font-semibold">Being retried</h2>
       {retrying.length === 0 ? (
         <Empty>No deliveries being retried.</Empty>

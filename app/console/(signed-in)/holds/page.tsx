@@ -20,7 +20,7 @@ export default async function HoldsQueue({ searchParams }: { searchParams: Searc
     db,
     items.map((i) => i.t.id),
   );
-  // A hold a screening case owns is decided on the case, not here (issue 35).
+  // A hold a screening case owns is decided on the case, not here.
   const screening = await openCasesHolding(
     db,
     items.map((i) => i.t),

@@ -24,7 +24,7 @@ export default async function KycReviewQueue({ searchParams }: { searchParams: S
       {items.length === 0 ? <Empty>No KYC session is waiting for review.</Empty> : null}
       {items.map(({ session, profile, customerStatus, kycStatus, partnerId, photoType, photoSize }) => {
         const p = profile ?? {};
-        // Either kind of capture: an identity document, or source-of-funds evidence (ENHANCED, issue 23).
+        // Either kind of capture: an identity document, or source-of-funds evidence (ENHANCED).
         const c: Partial<KycDocumentCapture & KycEvidenceCapture> = session.capture ?? {};
         const enhanced = session.purpose === "ENHANCED";
         return (

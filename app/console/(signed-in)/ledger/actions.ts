@@ -9,7 +9,7 @@ import { actedNotice, execute } from "@/lib/commands/run";
 import { consoleAction, consoleCommand } from "@/lib/console/action";
 import { JOURNAL_FORM_LINES } from "./journal-form";
 
-// The accountant's console actions (issue 24): admin only like the ledger pages; each domain
+// The accountant's console actions: admin only like the ledger pages; each domain
 // call records its own audit entry through the unit of work.
 
 export const changeLedgerPeriod = consoleCommand(

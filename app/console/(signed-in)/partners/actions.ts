@@ -27,7 +27,7 @@ function formAnswer(acted: Acted) {
 
 // The new key is shown once, on the page that asked (useActionState: never in a URL), and never
 // stored in clear. Under dual control it is issued when a second operator approves, and revealed
-// once to the proposer (issue 36 item 13), never to the approver.
+// once to the proposer, never to the approver.
 export const issueKeyAction = consoleFormCommand(
   "admin",
   z.object({ partnerId: z.string().min(1) }),
@@ -74,7 +74,7 @@ export const updatePartnerAction = consoleFormCommand(
   formAnswer,
 );
 
-// The provider contact shown on disclosures and receipts (issue 25).
+// The provider contact shown on disclosures and receipts.
 export const updateProviderContactAction = consoleCommand(
   "admin",
   z.object({
@@ -87,7 +87,7 @@ export const updateProviderContactAction = consoleCommand(
   (input) => ({ command: updateProviderContact, input }),
 );
 
-// A partner's rolling limits per tier and window, in its limit currency (issue 23), with a reason:
+// A partner's rolling limits per tier and window, in its limit currency, with a reason:
 // under dual control (partner.limits.update) it is proposed for a second admin's approval.
 const limitField = z.string().trim().max(24);
 export const setPartnerLimitsAction = consoleCommand(

@@ -37,7 +37,7 @@ export const resolveCancellationAction = consoleCommand(
   ({ reason, ...input }) => ({ command: resolveNetworkCancellation, input, reason }),
 );
 
-// A payout the bank rejected for its account (issue 24 item 8): the operator records the new
+// A payout the bank rejected for its account: the operator records the new
 // destination the beneficiary gave (the checks submit runs); a second operator approves the
 // repair (dual control, transfer.payout.repair), then it goes into the next file.
 export const repairPayoutAction = consoleAction(

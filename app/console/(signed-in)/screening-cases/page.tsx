@@ -21,7 +21,7 @@ function evidenceOf(c: Item["c"]) {
   return { id: c.id, subjectType: c.subjectType, subjectId: c.subjectId, result: "CLOSE_MATCH", listVersions, evidence: c.evidence, createdAt: c.createdAt };
 }
 
-/** A transfer's money in blocked:sanctions, its releases, and (on a confirmed case) the release under licence (issue 35). */
+/** A transfer's money in blocked:sanctions, its releases, and (on a confirmed case) the release under licence. */
 function BlockedMoneyLine({ caseId, transferId, blocked, back }: { caseId: string; transferId: string; blocked: BlockedMoney; back: string }) {
   return (
     <div className="mt-1 ml-4" data-testid="blocked-money">
@@ -139,7 +139,7 @@ export default async function ScreeningCases({ searchParams }: { searchParams: S
   const sp = await searchParams;
   const page = pageParam(param(sp, "page"));
   const decided = param(sp, "view") === "decided";
-  // One case, as a link names it (the Holds queue's, issue 35).
+  // One case, as a link names it (the Holds queue's).
   const one = param(sp, "case");
   const db = await ready();
   const { items, hasMore } = await caseQueue(db, one ? { caseId: one } : decided ? "decided" : "open", page);

@@ -20,7 +20,7 @@ const READ_AS: Record<QueryKind, string> = {
   name: "a name (customer, payer or beneficiary)",
 };
 
-// Issue 36 item 11: every transfer, newest first, found by what an operator has in hand.
+// Every transfer, newest first, found by what an operator has in hand.
 export default async function Transfers({ searchParams }: { searchParams: SearchParams }) {
   await requireOperator("reviewer");
   const sp = await searchParams;

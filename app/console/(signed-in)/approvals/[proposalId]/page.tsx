@@ -40,7 +40,7 @@ export default async function Proposal({ params, searchParams }: { params: Promi
             <p className="mb-2 text-sm text-slate-600">You proposed this: another operator approves it. You may decline (withdraw) it.</p>
           ) : null}
           <DecideProposalForm proposalId={p.id} back={`/console/approvals/${p.id}`} open={waiting} />
-          {/* Issue 36 item 13: what the approved action created is the proposer's, once. */}
+          {/* What the approved action created is the proposer's, once. */}
           {/* Mounted whether or not something is left to reveal, so the revealed value survives the refresh that follows. */}
           {p.state === "APPROVED" && p.proposedBy === operator.id ? (
             <RevealSecretForm proposalId={p.id} back={`/console/approvals/${p.id}`} available={!!p.secretForProposer} />

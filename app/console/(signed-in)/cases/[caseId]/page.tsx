@@ -24,7 +24,7 @@ import {
 export const metadata = { title: "Case · Console" };
 
 /**
- * One compliance case (issue 22): its timeline (alerts and notes), the transfers and beneficiaries
+ * One compliance case: its timeline (alerts and notes), the transfers and beneficiaries
  * it links (a transfer waiting for review or on hold is resolved here with the Review and Holds
  * pages' own actions), take/assign, investigate, close with an outcome and narrative, and the
  * suspicious-activity report a risk-confirmed case drafts.

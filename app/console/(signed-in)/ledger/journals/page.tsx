@@ -10,7 +10,7 @@ import { JOURNAL_FORM_LINES } from "../journal-form";
 
 export const metadata = { title: "Manual journals · Ledger · Console" };
 
-// blocked:sanctions is not offered: it moves only through its screening case (issue 35).
+// blocked:sanctions is not offered: it moves only through its screening case.
 const HOUSE_ACCOUNTS = ACCOUNT_CODES.filter((c) => !isTransferAccount(c) && c !== "blocked:sanctions");
 
 export default async function JournalsPage({ searchParams }: { searchParams: SearchParams }) {

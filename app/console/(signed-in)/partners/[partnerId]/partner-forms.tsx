@@ -8,9 +8,9 @@ import { issueKeyAction, updatePartnerAction } from "../actions";
 
 /**
  * "Issue a new key": the key comes back to this submission only (useActionState), never in a URL,
- * a redirect or a log, and the list above refreshes with its prefix (issue 20 item 10). Under dual
+ * a redirect or a log, and the list above refreshes with its prefix. Under dual
  * control it is issued on approval and revealed once to this operator, the proposer, on the
- * proposal's page (issue 36 item 13).
+ * proposal's page.
  */
 export function IssueKeyForm({ partnerId, back }: { partnerId: string; back: string }) {
   const [state, action, pending] = useActionState<FormState<Record<string, string>>, FormData>(issueKeyAction, {});

@@ -5,7 +5,7 @@ import { ready } from "@/lib/platform/ready";
 
 /**
  * GET /console/cases/<caseId>/report?format=json|csv: the case's suspicious-activity report for
- * filing (issue 22 item 7), as one JSON document or one CSV row with its header. Reviewers and
+ * filing, as one JSON document or one CSV row with its header. Reviewers and
  * admins, like the case page.
  */
 export async function GET(request: Request, { params }: { params: Promise<{ caseId: string }> }): Promise<Response> {
