@@ -48,6 +48,18 @@ describe("console: auditor", () => {
     assert.equal(csv.status(), 200);
     assert.match(csv.headers()["content-type"], /^text\/csv/);
 
+    // The transactions export for an examiner: the transfer with its money, state and monitoring outcome.
+    await page.goto(consoleUrl("/transfers"));
+    await page.getByTestId("transactions-export").waitFor();
+    const json = await page.request.get(consoleUrl("/transfers/export?format=json"));
+    assert.equal(json.status(), 200);
+    const exported = ((await json.json()) as { transactions: Record<string, string | null>[] }).transactions.find((t) => t.transferId === s.transferId);
+    assert.ok(exported, "the transfer is exported");
+    assert.equal(exported.state, "onreview");
+    assert.equal(exported.originAmount, "1000.000000");
+    const transactionsCsv = await page.request.get(consoleUrl("/transfers/export?format=csv"));
+    assert.match(await transactionsCsv.text(), new RegExp(`^${s.transferId},`, "m"));
+
     // An action posted (the Review page's Approve): refused by the server, nothing changed.
     await page.goto(consoleUrl("/review"));
     await card.getByLabel("Reason").fill("An examiner tries to release it");

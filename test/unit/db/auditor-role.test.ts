@@ -3,7 +3,8 @@
  * the runner's one role check, before its input is read, and nothing is written (no audit entry,
  * no proposal); an auditor neither proposes, approves, declines, nor reveals what an approved
  * proposal created. What an auditor reads: every console page in the header (an admin's too), and
- * no proposal is counted as theirs to approve. PGlite, or PostgreSQL with TEST_DB_URL.
+ * no proposal is counted as theirs to approve. PGlite, or PostgreSQL with TEST_DB_URL (a database
+ * of its own: it counts whole tables).
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -23,7 +24,7 @@ let close: () => Promise<void>;
 let owner: Owner;
 
 before(async () => {
-  ({ db, close } = await freshDb());
+  ({ db, close } = await freshDb({ ownDatabase: true }));
   owner = await newSubscription(db);
 });
 after(() => close());
@@ -99,12 +100,13 @@ test("an admin may create an auditor; an auditor may not create one (nor grant t
   const { runCommand } = await import("@/lib/commands/run");
   const { createOperator } = await import("@/lib/commands/operations");
   const admin: Operator = { id: "op_cmd_admin", email: "cmd-admin@example.com", name: "Admin", role: "admin" };
-  const input = { email: "examiner@example.com", name: "An Examiner", role: "auditor", password: "a-long-password-for-tests" };
-  const bySelf = await runCommand(createOperator, { ...input, email: "examiner2@example.com" }, { operator: auditor });
+  const email = `examiner.${Date.now()}@example.com`;
+  const input = { email, name: "An Examiner", role: "auditor", password: "a-long-password-for-tests" };
+  const bySelf = await runCommand(createOperator, { ...input, email: `2.${email}` }, { operator: auditor });
   assert.equal(bySelf.ok, false);
   const byReviewer = await runCommand(createOperator, input, { operator: maker });
   assert.equal(byReviewer.ok, false);
   const done = await runCommand(createOperator, input, { operator: admin });
   assert.ok(done.ok, done.ok ? "" : done.error.message);
-  assert.match(done.value.kind === "performed" ? done.value.performed.notice : "", /examiner@example.com \(auditor\) created/);
+  assert.match(done.value.kind === "performed" ? done.value.performed.notice : "", new RegExp(`${email.replace(/\./g, "\\.")} \\(auditor\\) created`));
 });

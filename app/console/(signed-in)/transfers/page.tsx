@@ -4,6 +4,8 @@ import { customerName, money, when } from "@/lib/console/format";
 import { pageParam } from "@/lib/console/page-param";
 import { requireOperator } from "@/lib/console/session";
 import { searchTransfers, TransferSearch, type QueryKind } from "@/lib/console/transfer-search";
+import { clock } from "@/lib/clock";
+import { periodOf } from "@/lib/ledger";
 import { ready } from "@/lib/platform/ready";
 import { TRANSFER_STATES } from "@/lib/transfers/state-machine";
 
@@ -22,7 +24,7 @@ const READ_AS: Record<QueryKind, string> = {
 
 // Every transfer, newest first, found by what an operator has in hand.
 export default async function Transfers({ searchParams }: { searchParams: SearchParams }) {
-  await requireOperator("reviewer");
+  const operator = await requireOperator("reviewer");
   const sp = await searchParams;
   const page = pageParam(param(sp, "page"));
   const search = TransferSearch.parse({
@@ -31,6 +33,7 @@ export default async function Transfers({ searchParams }: { searchParams: Search
     from: param(sp, "from") || undefined,
     to: param(sp, "to") || undefined,
   });
+  const month = periodOf(clock.now());
   const { items, hasMore, kind } = await searchTransfers(await ready(), search, page);
   const kept: Record<string, string> = Object.fromEntries(
     Object.entries({ q: search.q, state: search.state ?? "", from: search.from ?? "", to: search.to ?? "" }).filter(([, v]) => v),
@@ -40,6 +43,19 @@ export default async function Transfers({ searchParams }: { searchParams: Search
       <PageTitle sub="Search by transfer id (trf_…), RF reference, amount, customer, payer or beneficiary name, sub_/cus_/partner_ id; narrow by state and dates (UTC).">
         Transfers
       </PageTitle>
+      {operator.role !== "reviewer" ? (
+        <p className="mb-2 text-sm" data-testid="transactions-export">
+          Transactions of {month} for an examiner:{" "}
+          <a className="text-blue-700 underline" href={`/console/transfers/export?period=${month}&format=csv`}>
+            CSV
+          </a>{" "}
+          ·{" "}
+          <a className="text-blue-700 underline" href={`/console/transfers/export?period=${month}&format=json`}>
+            JSON
+          </a>{" "}
+          (any period: <code>?period=YYYY-MM</code> or <code>?from=&amp;to=</code>)
+        </p>
+      ) : null}
       <form className="mb-4 flex flex-wrap items-end gap-2 text-sm" role="search">
         <label className="grid gap-1">
           Search
