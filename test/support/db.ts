@@ -1,4 +1,5 @@
 import type { Db } from "@/db";
+import { newSubscription, type Owner } from "./fixtures";
 import { freshPgliteDir } from "./pglite-template";
 
 /**
@@ -21,6 +22,12 @@ export async function freshDb(opts: { ownDatabase?: boolean } = {}) {
     await dropOwn?.();
   };
   return { db, getDb, close };
+}
+
+/** A fresh database and one partner's customer with its subscription: most database test files' set-up. */
+export async function freshDbWithOwner(): Promise<{ db: Db; close: () => Promise<void>; owner: Owner }> {
+  const { db, close } = await freshDb();
+  return { db, close, owner: await newSubscription(db) };
 }
 
 /**

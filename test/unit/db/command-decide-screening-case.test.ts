@@ -16,17 +16,16 @@ import { beneficiaries, proposals, screeningCases } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
 import { DomainError } from "@/lib/errors";
 import type { ScreeningOutcome } from "@/lib/screening/provider";
-import { freshDb } from "../../support/db";
+import { freshDbWithOwner } from "../../support/db";
 import { auditOf, checker, maker, transferIn, transferState } from "../../support/commands";
-import { insertBeneficiary, newSubscription, type Owner } from "../../support/fixtures";
+import { insertBeneficiary, type Owner } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
 let owner: Owner;
 
 before(async () => {
-  ({ db, close } = await freshDb());
-  owner = await newSubscription(db);
+  ({ db, close, owner } = await freshDbWithOwner());
 });
 after(() => close());
 

@@ -11,17 +11,16 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { proposals } from "@/db/schema";
 import { DomainError } from "@/lib/errors";
-import { freshDb } from "../../support/db";
+import { freshDbWithOwner } from "../../support/db";
 import { auditOf, checker, maker, transferIn, transferState } from "../../support/commands";
-import { newSubscription, type Owner } from "../../support/fixtures";
+import type { Owner } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
 let owner: Owner;
 
 before(async () => {
-  ({ db, close } = await freshDb());
-  owner = await newSubscription(db);
+  ({ db, close, owner } = await freshDbWithOwner());
 });
 after(() => close());
 

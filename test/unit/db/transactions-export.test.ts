@@ -11,16 +11,15 @@ import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { monitoringEvaluations, transfers } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/clock";
-import { freshDb } from "../../support/db";
-import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
+import { freshDbWithOwner } from "../../support/db";
+import { registeredTransfer, type Owner } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
 let owner: Owner;
 
 before(async () => {
-  ({ db, close } = await freshDb());
-  owner = await newSubscription(db);
+  ({ db, close, owner } = await freshDbWithOwner());
 });
 after(() => close());
 
