@@ -118,6 +118,11 @@ export const ERROR_STATUS = {
   "complianceCase.stateInvalid": 409,
   "suspiciousActivityReport.stateInvalid": 409,
   "riskFlag.stateInvalid": 409,
+  // 409 (ours): console: a PEP's transfer approved out of review before an admin approved the
+  // PEP; a PEP approved before their ENHANCED KYC; 403: a report approved by one of its authors
+  "pep.approvalPending": 409,
+  "pep.enhancedKycRequired": 409,
+  "suspiciousActivityReport.selfApproval": 403,
   // 409 (ours): console: a proposal already decided or lapsed, one already open for the
   // same action and subject; 403: its author (or an operator without the action's role) approving it
   "proposal.stateInvalid": 409,

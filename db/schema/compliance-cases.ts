@@ -1,11 +1,12 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { AlertKind, CaseOutcome, ComplianceCaseState, RiskFlag } from "@/lib/cases/state-machine";
+import type { AlertKind, CaseOutcome, ComplianceCaseState, RiskFlag, RiskFlagSource } from "@/lib/cases/state-machine";
 import type { ReportStatus } from "@/lib/cases/report-state-machine";
 import { beneficiaries } from "./beneficiaries";
 import { createdAt, tstz } from "./columns";
 import { customers } from "./customers";
 import { operators } from "./operators";
+import type { ScreeningEvidence } from "./screening-results";
 import { screeningCases } from "./screening-cases";
 import { transfers } from "./transfers";
 
@@ -99,9 +100,11 @@ export const complianceCaseNotes = pgTable(
 );
 
 /**
- * A risk flag on a customer's console record, set by an analyst or by a case closed as risk
- * confirmed, and cleared by an analyst with a reason. A cleared flag stays as history (a trigger
- * refuses DELETE and any change to a cleared flag); setting the flag again adds a new row.
+ * A risk flag on a customer's console record, set by an analyst, by a case closed as risk
+ * confirmed, or (PEP) by PEP screening, and cleared by an analyst with a reason. A cleared flag
+ * stays as history (a trigger refuses DELETE and any change to a cleared flag); setting the flag
+ * again adds a new row. A standing PEP flag is the customer's PEP status (docs/decisions.md, "PEP
+ * screening"): until an admin approves it, the customer's transfers wait in review.
  */
 export const customerRiskFlags = pgTable(
   "customer_risk_flags",
@@ -113,6 +116,18 @@ export const customerRiskFlags = pgTable(
     flag: text("flag").$type<RiskFlag>().notNull(),
     caseId: text("case_id").references(() => complianceCases.id),
     setByEmail: text("set_by_email").notNull(),
+    /** Who set it: "analyst" (by hand or by closing a case) or "pep-screening" (a PEP list match). */
+    source: text("source").$type<RiskFlagSource>().notNull().default("analyst"),
+    /** PEP screening: the list entries matched (list, entry, version, score), as the analyst reads them. */
+    evidence: jsonb("evidence").$type<ScreeningEvidence[]>(),
+    /**
+     * PEP: an admin's approval of the business relationship (after ENHANCED KYC): who, when, why.
+     * Null while it waits; the customer's transfers are held in review until then.
+     */
+    approvedAt: tstz("approved_at"),
+    approvedById: text("approved_by_id"),
+    approvedByEmail: text("approved_by_email"),
+    approvalReason: text("approval_reason"),
     createdAt: createdAt(),
     clearedAt: tstz("cleared_at"),
     clearedById: text("cleared_by_id"),
@@ -180,6 +195,12 @@ export const suspiciousActivityReports = pgTable(
     filedAt: tstz("filed_at"),
     filedByEmail: text("filed_by_email"),
     draftedByEmail: text("drafted_by_email").notNull(),
+    /** Every operator (e-mail) who rewrote the narrative: with the drafter, the report's authors, none of whom may approve it. */
+    editedByEmails: jsonb("edited_by_emails").$type<string[]>().notNull().default([]),
+    /** The second analyst's approval (four eyes): never an author; required before FILED. */
+    approvedAt: tstz("approved_at"),
+    approvedById: text("approved_by_id"),
+    approvedByEmail: text("approved_by_email"),
     createdAt: createdAt(),
     updatedAt: tstz("updated_at").notNull(),
   },

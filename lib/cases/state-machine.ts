@@ -30,7 +30,8 @@ export const CLOSE_TRIGGERS = {
  * - COMPLIANCE_HOLD: a transfer put on compliance hold (spended);
  * - REVIEW_RULE: a transfer sent to onreview by the decisions-7 rules (MONITORED, threshold);
  * - SHADOW_ALERT: a monitoring alert raised in shadow mode (never opens a case);
- * - ANALYST_LINK: a transfer or beneficiary an analyst linked to the case by hand.
+ * - ANALYST_LINK: a transfer or beneficiary an analyst linked to the case by hand;
+ * - PEP_MATCH: PEP screening found the customer on a PEP list (the customer is flagged PEP).
  */
 export const ALERT_KINDS = [
   "MONITORING_REVIEW",
@@ -41,6 +42,7 @@ export const ALERT_KINDS = [
   "REVIEW_RULE",
   "SHADOW_ALERT",
   "ANALYST_LINK",
+  "PEP_MATCH",
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -53,11 +55,16 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   REVIEW_RULE: "Review rule",
   SHADOW_ALERT: "Shadow alert",
   ANALYST_LINK: "Linked by an analyst",
+  PEP_MATCH: "PEP list match",
 };
 
 /** Risk flags an analyst sets on a customer's console record (RISK_CONFIRMED also by closing a case so). */
 export const RISK_FLAGS = ["RISK_CONFIRMED", "HIGH_RISK", "PEP", "ADVERSE_MEDIA", "EXIT_RECOMMENDED"] as const;
 export type RiskFlag = (typeof RISK_FLAGS)[number];
+
+/** Who set a risk flag: an analyst (by hand, or by closing a case) or PEP screening (lib/cases/pep.ts). */
+export const RISK_FLAG_SOURCES = ["analyst", "pep-screening"] as const;
+export type RiskFlagSource = (typeof RISK_FLAG_SOURCES)[number];
 
 export const complianceCaseMachine = defineMachine<ComplianceCaseState, ComplianceCaseTrigger>({
   name: "compliance case",

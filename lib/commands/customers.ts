@@ -1,6 +1,6 @@
 /**
  * Commands on a customer and their beneficiaries an operator asks for: a customer's status, the
- * partner relationship, a risk flag cleared, a beneficiary's screening decided.
+ * partner relationship, a risk flag cleared, a PEP approved, a beneficiary's screening decided.
  */
 import { eq } from "drizzle-orm";
 import { z } from "zod";
@@ -8,6 +8,7 @@ import type { Tx } from "@/db";
 import { subscriptions } from "@/db/schema";
 import { transitionBeneficiary } from "@/lib/beneficiaries/records";
 import { clearRiskFlag } from "@/lib/cases/cases";
+import { approvePep } from "@/lib/cases/pep";
 import { changeCustomer, lockCustomer } from "@/lib/customers/status-change";
 import { OPERATOR_STATUSES } from "@/lib/customers/status-machine";
 import { DomainError, notFound } from "@/lib/errors";
@@ -80,6 +81,27 @@ export const clearCustomerRiskFlag = command({
       before: { flagId: cleared.id, flag: cleared.flag, setBy: cleared.setByEmail, setAt: cleared.createdAt.toISOString() },
       after: { flagId: cleared.id, clearedAt: now.toISOString() },
       notice: `Risk flag ${cleared.flag} cleared.`,
+    };
+  },
+});
+
+/**
+ * An admin approves the relationship with a PEP customer (after their ENHANCED KYC), with a reason:
+ * their transfers may then be approved out of review (lib/cases/pep.ts).
+ */
+export const approvePepCustomer = command({
+  name: "customer.pep.approve",
+  role: "admin",
+  input: z.object({ subscriptionId: z.string().min(1) }),
+  run: async ({ tx, operator, reason, now }, p) => {
+    const customerId = await customerIdOf(tx, p.subscriptionId);
+    const { before, after } = await approvePep(tx, { customerId, reason: reason ?? "", operator, now });
+    return {
+      targetType: "customer",
+      targetId: customerId,
+      before: { flagId: before.id, flag: "PEP", source: before.source, approvedAt: null },
+      after: { flagId: after.id, approvedAt: now.toISOString(), approvedBy: operator.email },
+      notice: "PEP approved: the customer's transfers may be approved out of review.",
     };
   },
 });

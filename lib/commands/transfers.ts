@@ -6,6 +6,7 @@ import { and, eq, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db";
 import { payoutMethods, screeningCases, transfers } from "@/db/schema";
+import { refuseWhilePepApprovalPending } from "@/lib/cases/pep";
 import { lockClaimRefund, payClaimRefund } from "@/lib/claims/claim-refunds";
 import { config } from "@/lib/config";
 import { money } from "@/lib/console/format";
@@ -95,7 +96,10 @@ async function transferFor(tx: Tx, transferId: string, trigger: "review.approved
   return row;
 }
 
-/** A transfer in review approved (→ validated): a large one, or one inside a screening case, by two operators. */
+/**
+ * A transfer in review approved (→ validated): a large one, or one inside a screening case, by two
+ * operators; a PEP's only after an admin approved the PEP.
+ */
 export const approveReview = command({
   name: "transfer.review.approve",
   role: "reviewer",
@@ -105,6 +109,7 @@ export const approveReview = command({
   needsSecondOperator: releaseNeedsSecond,
   describe: async (tx, p) => {
     const row = await transferFor(tx, p.transferId, "review.approved");
+    await refuseWhilePepApprovalPending(tx, row.customerId);
     return {
       summary: `Approve transfer ${row.id} (${money(row.originAmount, row.originCurrency)}) out of review`,
       before: { state: row.state },
@@ -112,6 +117,8 @@ export const approveReview = command({
     };
   },
   run: async ({ tx, now, locked: { transfer: row } }) => {
+    // A PEP's transfer waits for the admin's approval of the PEP (lib/cases/pep.ts), here and at a proposal's approval.
+    await refuseWhilePepApprovalPending(tx, row.customerId);
     return transferMoved(row, await reviewTransfer(tx, row, "APPROVE", now));
   },
 });

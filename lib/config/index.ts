@@ -346,6 +346,7 @@ const schema = z.object({
   OTP_EMAIL_PROVIDER: providerName,
   OTP_SMS_PROVIDER: providerName,
   SCREENING_PROVIDER: providerName,
+  PEP_SCREENING_PROVIDER: providerName,
   /**
    * Transaction monitoring for partners without a mode of their own: enforce (a review or
    * block outcome acts) or shadow (recorded only). Default: enforce in production, shadow in sandbox.
@@ -399,6 +400,12 @@ const schema = z.object({
   SANCTIONS_OFAC_CONSOLIDATED_URLS: urlList,
   /** The same for the UN Security Council Consolidated List (consolidated.xml). */
   SANCTIONS_UN_URLS: urlList,
+  /**
+   * The OpenSanctions PEP list in its "targets.simple.csv" layout (a file or URL, e.g. the PEP
+   * dataset's targets.simple.csv); set, PEP screening uses it (required in production); empty: the
+   * sandbox's fixture of made-up people (data/pep/opensanctions-peps).
+   */
+  PEP_SOURCE_URLS: urlList,
   /** How often the refresh job fetches a list that has URLs set. */
   SANCTIONS_REFRESH_HOURS: z.coerce.number().positive().default(24),
   /**

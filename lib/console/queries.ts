@@ -18,6 +18,7 @@ import { corridorByCode } from "@/lib/corridors/corridors";
 import { monitoringReasons } from "@/lib/monitoring/queries";
 import { latestCaseStates } from "@/lib/screening-cases/queries";
 import { reviewReasons } from "@/lib/transfers/review-rule";
+import { pepApprovalPendingOf } from "@/lib/cases/pep";
 import { caseOfCustomers } from "@/lib/cases/queries";
 
 /** Read-only views for the console (every change goes through the domain functions). */
@@ -70,6 +71,10 @@ export async function transferQueue(db: Executor, state: "onreview" | "spended",
     rows.map((r) => r.t.customerId),
   );
   const monitored = await monitoringReasons(db, ids);
+  const pepPending = await pepApprovalPendingOf(
+    db,
+    rows.map((r) => r.t.customerId),
+  );
   return {
     hasMore: rows.length > PAGE_SIZE,
     items: rows.slice(0, PAGE_SIZE).map((r) => ({
@@ -80,6 +85,7 @@ export async function transferQueue(db: Executor, state: "onreview" | "spended",
           corridor: corridorByCode(r.t.corridor),
           originAmount: r.t.originAmount,
           screeningCase: cases.get(r.t.beneficiaryId) ?? cases.get(r.t.customerId) ?? null,
+          pepApprovalPending: pepPending.has(r.t.customerId),
         }),
         ...(monitored.get(r.t.id) ?? []),
       ],

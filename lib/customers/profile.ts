@@ -105,15 +105,17 @@ export async function submitProfile(tx: Tx, input: { customerId: string; profile
     })
     .where(eq(customers.id, customer.id))
     .returning();
-  // Sanctions screening runs after each submit (spec 4.1 rule 1).
-  await effectsOf(tx).jobs.enqueue(
-    "customers.screen",
-    { customerId: customer.id },
-    {
-      runAt: addSeconds(input.now, config().SCREENING_DELAY_MS / 1000),
-      dedupeKey: dedupeKey("customers.screen", customer.id),
-    },
-  );
+  // Sanctions screening runs after each submit (spec 4.1 rule 1), and PEP screening beside it.
+  for (const kind of ["customers.screen", "customers.screenPep"] as const) {
+    await effectsOf(tx).jobs.enqueue(
+      kind,
+      { customerId: customer.id },
+      {
+        runAt: addSeconds(input.now, config().SCREENING_DELAY_MS / 1000),
+        dedupeKey: dedupeKey(kind, customer.id),
+      },
+    );
+  }
   return { status: updated.status, kycRequired: updated.kycStatus !== "COMPLETED", nextStep: nextStepForCustomer(updated) };
 }
 

@@ -22,7 +22,7 @@ export interface JobPayloads {
   "transfers.refundStep": { transferId: string; from?: RefundStatus };
   "funding.expire": { fundingSessionId: string };
   "referenceRates.refresh": Record<string, never>;
-  /** list: one sanctions list ("ofac-sdn", "ofac-consolidated", "un-consolidated"); absent: each. */
+  /** list: one list ("ofac-sdn", "ofac-consolidated", "un-consolidated", "opensanctions-peps"); absent: each. */
   "sanctions.refresh": { list?: string };
   "notifications.otpDelivery": { deliveryId: string };
   "receipts.email": { transferId: string };
@@ -35,7 +35,10 @@ export interface JobPayloads {
   "operations.alerts": Record<string, never>;
   "payouts.writeFile": { payoutFileId: string };
   /** listVersionId: the new list version, or "matching-form-N" for the one rescreen after a change of the matching form. */
-  "sanctions.rescreen": { listVersionId: string; subjectType: "customer" | "beneficiary"; afterId: string | null };
+  /** subjectType "pep": the customers again, screened against the PEP lists (customers.screenPep). */
+  "sanctions.rescreen": { listVersionId: string; subjectType: "customer" | "beneficiary" | "pep"; afterId: string | null };
+  /** PEP screening of a customer's profile; listVersionId: after a new PEP list version. */
+  "customers.screenPep": { customerId: string; listVersionId?: string };
 }
 
 export type JobKind = keyof JobPayloads;

@@ -1,6 +1,7 @@
 import { screenBeneficiary } from "@/lib/beneficiaries/screen-job";
 import { emailClaimResolution } from "@/lib/claims/resolution-email-job";
 import { recomputeIdentityKeys } from "@/lib/customers/identity-key-job";
+import { screenCustomerPep } from "@/lib/customers/pep-screen-job";
 import { screenCustomer } from "@/lib/customers/screen-job";
 import { backfillNormalForms } from "@/lib/identifiers/backfill-job";
 import { expireKycSession } from "@/lib/kyc/expire-job";
@@ -33,6 +34,7 @@ export const jobRegistry = {
   "webhooks.probe": probeWebhookEndpoint,
   "maintenance.purge": purgeJob,
   "customers.screen": screenCustomer,
+  "customers.screenPep": screenCustomerPep,
   "customers.recomputeIdentityKeys": recomputeIdentityKeys,
   "identifiers.backfillNormalForms": backfillNormalForms,
   "kyc.expireSession": expireKycSession,

@@ -4,7 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { rowsOf, type Executor } from "@/db";
 import { referenceRateSets, sanctionsListVersions } from "@/db/schema";
 import type { ResolvedProviders } from "@/lib/providers/table";
-import { LIST_FORMATS } from "@/lib/screening/sources";
+import { LISTS } from "@/lib/screening/sources";
 
 /**
  * GET /readyz: whether this process can do its work. Each check is one small
@@ -43,7 +43,7 @@ async function passes(check: () => Promise<boolean>): Promise<"ok" | "failed"> {
 export async function readiness(
   db: Executor,
   providers: Pick<ResolvedProviders, "screening" | "referenceRates">,
-  lists: readonly string[] = Object.keys(LIST_FORMATS),
+  lists: readonly string[] = LISTS,
 ): Promise<Readiness> {
   const database = await passes(async () => rowsOf(await db.execute(sql`select 1 as one`)).length === 1);
   if (database === "failed") return { ready: false, checks: { database, migrations: "failed", sanctionsLists: "failed", referenceRates: "failed" } };

@@ -4,7 +4,7 @@
  * them once per process; each capability's own factory (screeningProvider(), the OTP notifier, ...)
  * switches on the resolved name. Nothing here imports a capability, so the table stays a leaf.
  */
-export const PROVIDER_KINDS = ["otpEmail", "otpSms", "screening", "referenceRates", "kycDecision", "funding", "payout", "refunds"] as const;
+export const PROVIDER_KINDS = ["otpEmail", "otpSms", "screening", "pep", "referenceRates", "kycDecision", "funding", "payout", "refunds"] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 export interface ProviderSpec {
@@ -54,6 +54,16 @@ export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
     implementations: ["sandbox", "ofac"],
     defaultImplementation: "ofac",
     production: ["ofac"],
+  },
+  // PEP screening (lib/screening/pep.ts): the OpenSanctions PEP list from PEP_SOURCE_URLS, or in
+  // sandbox the shipped fixture of made-up people in the same layout (data/pep).
+  pep: {
+    setting: "PEP_SCREENING_PROVIDER",
+    implementations: ["sandbox", "opensanctions"],
+    defaultImplementation: "sandbox",
+    inferredFrom: { setting: "PEP_SOURCE_URLS", implementation: "opensanctions" },
+    production: ["opensanctions"],
+    requires: { opensanctions: ["PEP_SOURCE_URLS"] },
   },
   // A feed URL set means the feed (sandbox too): lib/pricing/rate-store.ts.
   referenceRates: {

@@ -1,6 +1,7 @@
 /**
- * The one entity model every sanctions list maps to (lib/screening/sources/<format>): OFAC SDN,
- * OFAC consolidated (non-SDN) and the UN Security Council Consolidated List. Stored per list version
+ * The one entity model every list maps to (lib/screening/sources/<format>): OFAC SDN, OFAC
+ * consolidated (non-SDN), the UN Security Council Consolidated List, and the OpenSanctions PEP
+ * list (a list of politically exposed persons, screened apart: lib/screening/pep.ts). Stored per list version
  * (db/schema/sanctions.ts) and indexed in memory for matching (lib/screening/match-index.ts).
  */
 export type SanctionedKind = "individual" | "entity" | "vessel" | "aircraft";
@@ -48,6 +49,8 @@ export interface ParsedList {
 /** One list format: which files a publication has and how to read them. */
 export interface ListFormat {
   list: string;
+  /** What the list is screened for: sanctions (the default: a hit blocks) or PEP (a match asks for enhanced due diligence). */
+  purpose?: "sanctions" | "pep";
   /** File names of one publication, in the order parse() takes them. */
   files: readonly string[];
   parse(files: Record<string, Buffer>): ParsedList;

@@ -11,7 +11,7 @@ import type { ListFormat } from "./entity";
 import { LIST_FORMATS } from "./sources";
 
 /**
- * Sanctions list versions in the database: a publication (files or URLs) is read outside any
+ * Sanctions (and PEP) list versions in the database: a publication (files or URLs) is read outside any
  * transaction, then stored in one as a new version keyed by its content hash (the same files twice
  * are one version), and a new version starts the rescreening of every active subject.
  */
@@ -32,10 +32,14 @@ export interface ImportReport {
   kinds?: Record<string, number>;
 }
 
-/** The copy of a list shipped in data/sanctions/<list> (loaded once into a fresh database). */
+/**
+ * The copy of a list shipped in data/sanctions/<list> (loaded once into a fresh database), or for
+ * the PEP list the made-up fixture in data/pep/<list> (sandbox only: production names its source).
+ */
 export function shippedSources(list: string): string[] {
-  const dir = path.join(process.cwd(), "data", "sanctions", list);
-  return LIST_FORMATS[list].files.map((f) => path.join(dir, f));
+  const format = LIST_FORMATS[list];
+  const dir = path.join(process.cwd(), "data", format.purpose === "pep" ? "pep" : "sanctions", list);
+  return format.files.map((f) => path.join(dir, f));
 }
 
 /** Published list files are a few megabytes (the UN and EU consolidated lists tens): far below this. */
@@ -127,8 +131,9 @@ export async function storePublication(db: Db, pub: Publication, now: Date): Pro
         e.aliases.map((a) => ({ versionId, entryId: e.entryId, aliasId: a.aliasId, aliasType: a.aliasType, name: a.name, quality: a.quality })),
       );
       for (let i = 0; i < aliases.length; i += CHUNK * 2) await tx.insert(sanctionsAliases).values(aliases.slice(i, i + CHUNK * 2));
-      // A new version rescreens every active subject (lib/screening/rescreen-job.ts), in batches.
-      for (const subjectType of ["customer", "beneficiary"] as const) {
+      // A new version rescreens every active subject (lib/screening/rescreen-job.ts), in batches: a
+      // PEP list's, the customers against the PEP lists only.
+      for (const subjectType of pub.format.purpose === "pep" ? (["pep"] as const) : (["customer", "beneficiary"] as const)) {
         await effectsOf(tx).jobs.enqueue(
           "sanctions.rescreen",
           { listVersionId: versionId, subjectType, afterId: null },

@@ -104,6 +104,7 @@ export const LIST_NAMES: Record<string, string> = {
   "ofac-sdn": "OFAC Specially Designated Nationals (SDN) List",
   "ofac-consolidated": "OFAC Consolidated Sanctions List (non-SDN)",
   "un-consolidated": "UN Security Council Consolidated List",
+  "opensanctions-peps": "OpenSanctions Politically Exposed Persons",
 };
 
 /** The configured thresholds of `verdict` (lib/screening/match-index.ts). */

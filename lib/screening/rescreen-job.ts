@@ -11,17 +11,20 @@ const BATCH = 200;
 
 /**
  * Rescreens every active subject after a new list version (lib/screening/list-store.ts): active
- * customers (a profile, not CLOSED) and live beneficiaries (VALID, MONITORED), in id order, one
+ * customers (a profile, not CLOSED) and live beneficiaries (VALID, MONITORED), or after a PEP
+ * list's version the active customers against the PEP lists, in id order, one
  * batch per run. Each subject's screening is its own job, deduplicated per list version, so a
  * repeated batch changes nothing; its state changes go through the subject's state machine.
  */
 export const rescreenSubjects = defineJob({
   kind: "sanctions.rescreen",
-  schema: z.object({ listVersionId: z.string(), subjectType: z.enum(["customer", "beneficiary"]), afterId: z.string().nullable() }),
+  schema: z.object({ listVersionId: z.string(), subjectType: z.enum(["customer", "beneficiary", "pep"]), afterId: z.string().nullable() }),
   run: async (tx, { payload, now }) => {
     const { listVersionId, subjectType, afterId } = payload;
     let ids: string[];
-    if (subjectType === "customer") {
+    if (subjectType === "customer" || subjectType === "pep") {
+      // "pep": a PEP list's new version screens the customers against the PEP lists only.
+      const kind = subjectType === "pep" ? "customers.screenPep" : "customers.screen";
       const rows = await tx
         .select({ id: customers.id })
         .from(customers)
@@ -30,11 +33,7 @@ export const rescreenSubjects = defineJob({
         .limit(BATCH);
       ids = rows.map((r) => r.id);
       for (const customerId of ids) {
-        await effectsOf(tx).jobs.enqueue(
-          "customers.screen",
-          { customerId, listVersionId },
-          { runAt: now, dedupeKey: dedupeKey("customers.screen", customerId, listVersionId) },
-        );
+        await effectsOf(tx).jobs.enqueue(kind, { customerId, listVersionId }, { runAt: now, dedupeKey: dedupeKey(kind, customerId, listVersionId) });
       }
     } else {
       const rows = await tx

@@ -4,7 +4,8 @@ import { newId } from "@/db/ids";
 import { screeningResults } from "@/db/schema";
 import type { ScreeningOutcome } from "./provider";
 
-export type ScreeningSubjectType = "customer" | "beneficiary";
+/** "customer-pep": a customer's PEP screening (lib/customers/pep-screen-job.ts), kept apart from their sanctions screening. */
+export type ScreeningSubjectType = "customer" | "beneficiary" | "customer-pep";
 
 /** Stores one screening and its evidence with the subject (console only, never the partner API). */
 export async function recordScreening(tx: Executor, subjectType: ScreeningSubjectType, subjectId: string, outcome: ScreeningOutcome, now: Date): Promise<void> {

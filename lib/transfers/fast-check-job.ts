@@ -4,6 +4,7 @@ import type { Tx } from "@/db";
 import { preparedOn } from "@/db/prepared";
 import { beneficiaries, customers, payoutMethods, screeningCases, transfers } from "@/db/schema";
 import { beneficiaryMayMoveMoney } from "@/lib/beneficiaries/state-machine";
+import { pepApprovalPendingSql } from "@/lib/cases/pep";
 import { corridorByCode } from "@/lib/corridors/corridors";
 import { customerMayMoveMoney } from "@/lib/customers/status-machine";
 import { destinationCipher } from "@/lib/crypto/destination-cipher";
@@ -20,8 +21,8 @@ import { raiseReviewAlert, reviewReasons } from "./review-rule";
  * The fast-check (decisions section 7): the substantive checks submit did not do: the destination
  * identifier for real (IBAN mod-97, CLABE check digit, phone validity, wallet checksum), the
  * beneficiary's and the customer's current status, and whether either has an open screening case
- * (a close match stops the money until a human clears it), and transaction monitoring
- * (lib/monitoring). Pass → validated; review → onreview (TRF_CHECK_REVIEW, nothing more
+ * (a close match stops the money until a human clears it), whether the customer is a PEP not yet
+ * approved (lib/cases/pep.ts), and transaction monitoring (lib/monitoring). Pass → validated; review → onreview (TRF_CHECK_REVIEW, nothing more
  * said to the partner); fail or a monitoring block → rejected with the reason code (TRF_CHECK_FAILED).
  */
 export const fastCheck = defineJob({
@@ -43,13 +44,19 @@ export const fastCheck = defineJob({
       { ...row, corridor, customerStatus: customer.status, beneficiaryCreatedAt: beneficiary.createdAt, destinationKey: method.destinationKey },
       now,
       {
-        columns: { beneficiary_cased: caseOpen("beneficiary", "casedBeneficiaryId"), customer_cased: caseOpen("customer", "casedCustomerId") },
+        columns: {
+          beneficiary_cased: caseOpen("beneficiary", "casedBeneficiaryId"),
+          customer_cased: caseOpen("customer", "casedCustomerId"),
+          customer_pep_pending: pepApprovalPendingSql("casedCustomerId"),
+        },
         values: { casedBeneficiaryId: row.beneficiaryId, casedCustomerId: row.customerId },
       },
     );
     const beneficiaryCased = Number(evaluated.also.beneficiary_cased) === 1;
     const customerCased = Number(evaluated.also.customer_cased) === 1;
     const openScreeningCase = beneficiaryCased || customerCased;
+    // A PEP whose ENHANCED KYC and admin approval are not yet done: the transfer waits in review.
+    const pepApprovalPending = Number(evaluated.also.customer_pep_pending) === 1;
     const identifier = (await destinationCipher(tx)).decrypt(method.destinationIdentifierEncrypted, method.id);
 
     const fail = (reason: string) => transitionTransfer(tx, row, "fastCheck.failed", now, { rejectionReason: reason });
@@ -71,7 +78,7 @@ export const fastCheck = defineJob({
     await alertOnOutcome(tx, row, monitoring, now);
     const acted = monitoring.mode === "enforce" ? monitoring.outcome : "pass";
     if (acted === "block") return void (await fail("TRF_CHECK_FAILED"));
-    const reasons = reviewReasons({ customerStatus: customer.status, corridor, originAmount: row.originAmount, openScreeningCase });
+    const reasons = reviewReasons({ customerStatus: customer.status, corridor, originAmount: row.originAmount, openScreeningCase, pepApprovalPending });
     await transitionTransfer(tx, row, acted === "review" || reasons.length > 0 ? "fastCheck.review" : "fastCheck.passed", now);
     if (reasons.length > 0) await raiseReviewAlert(tx, row, reasons, now);
   },

@@ -1,5 +1,6 @@
 import type { Tx } from "@/db";
 import { raiseAlert } from "@/lib/cases/cases";
+import { PEP_REVIEW_REASON } from "@/lib/cases/pep";
 import { isAtOrAboveReviewThreshold } from "@/lib/corridors/corridors";
 import type { Corridor } from "@/lib/corridors/schema";
 import { Decimal } from "@/lib/money/decimal";
@@ -7,8 +8,9 @@ import { Decimal } from "@/lib/money/decimal";
 /**
  * Why a transfer that passed the fast-check goes to operator review (onreview) instead of
  * validated (decisions 7): the customer is MONITORED, the amount is at or above the corridor's
- * review threshold, or the beneficiary or customer has an open screening case (a case
- * cleared since is said so, for the reviewer who approves). Empty when none holds. Stated once: the fast-check decides with it and the
+ * review threshold, the beneficiary or customer has an open screening case (a case
+ * cleared since is said so, for the reviewer who approves), or the customer is a PEP not yet
+ * approved. Empty when none holds. Stated once: the fast-check decides with it and the
  * console's review queue shows the same reasons.
  */
 export function reviewReasons(input: {
@@ -18,9 +20,12 @@ export function reviewReasons(input: {
   openScreeningCase?: boolean;
   /** The console's queue: the state of the subject's latest screening case, if any. */
   screeningCase?: string | null;
+  /** The customer is a PEP whose ENHANCED KYC and admin approval are not yet done (lib/cases/pep.ts). */
+  pepApprovalPending?: boolean;
 }): string[] {
   const reasons: string[] = [];
   if (input.customerStatus === "MONITORED") reasons.push("customer MONITORED");
+  if (input.pepApprovalPending) reasons.push(PEP_REVIEW_REASON);
   if (input.openScreeningCase || input.screeningCase === "OPEN") reasons.push("open screening case");
   else if (input.screeningCase === "FALSE_POSITIVE") reasons.push("screening case cleared as a false positive");
   const { corridor } = input;

@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
+import path from "node:path";
 
 // A real quote-signing key: production refuses anything but a private RSA key of 2048 bits or more.
 const signingKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" });
@@ -22,6 +23,9 @@ export const productionEnv: Record<string, string> = {
   SMS_WEBHOOK_URL: "https://sms.example.com/hook",
   SMS_WEBHOOK_SECRET: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=",
   SCREENING_PROVIDER: "ofac",
+  // A file stands for the OpenSanctions URL: a test server must not fetch from the network.
+  PEP_SCREENING_PROVIDER: "opensanctions",
+  PEP_SOURCE_URLS: path.join(process.cwd(), "data", "pep", "opensanctions-peps", "targets.simple.csv"),
   REFERENCE_RATES_PROVIDER: "ecb",
   REFERENCE_RATES_URL: "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml",
   KYC_DECISION_PROVIDER: "operator",

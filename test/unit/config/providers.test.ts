@@ -30,6 +30,7 @@ describe("providers are configuration (issue 11)", () => {
       otpEmail: "smtp",
       otpSms: "sms-webhook",
       screening: "ofac",
+      pep: "opensanctions",
       referenceRates: "ecb",
       kycDecision: "operator",
       funding: "bank-transfer",

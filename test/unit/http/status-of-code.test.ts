@@ -83,6 +83,9 @@ const OURS: Record<string, number> = {
   "suspiciousActivityReport.notFound": 404, // console: no such report
   "riskFlag.stateInvalid": 409, // console: a customer's risk flag already cleared
   "riskFlag.notFound": 404, // console: no such risk flag on the customer
+  "pep.approvalPending": 409, // console: a PEP's transfer approved out of review before the PEP was approved
+  "pep.enhancedKycRequired": 409, // console: a PEP approved before their ENHANCED KYC
+  "suspiciousActivityReport.selfApproval": 403, // console: four eyes, a report's author does not approve it
   "proposal.stateInvalid": 409, // console: a dual-control proposal already decided or lapsed
   "proposal.duplicate": 409, // console: a proposal already open for the same action and subject
   "proposal.selfApproval": 403, // console: the proposer approving their own proposal

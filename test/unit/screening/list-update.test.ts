@@ -88,12 +88,12 @@ async function subscription(): Promise<{ subscriptionId: string; customerId: str
   return { subscriptionId, customerId };
 }
 
-test("a fresh database loads the three shipped lists once, each its own version", async () => {
+test("a fresh database loads the three shipped lists once, each its own version (and, in sandbox, the PEP fixture)", async () => {
   await drain();
   const versions = await db.select().from(sanctionsListVersions);
   const byList = Object.fromEntries(versions.map((v) => [v.list, v]));
-  assert.deepEqual(Object.keys(byList).sort(), ["ofac-consolidated", "ofac-sdn", "un-consolidated"]);
-  assert.equal(versions.length, 3);
+  assert.deepEqual(Object.keys(byList).sort(), ["ofac-consolidated", "ofac-sdn", "opensanctions-peps", "un-consolidated"]);
+  assert.equal(versions.length, 4);
   const sdn = byList["ofac-sdn"];
   assert.equal(sdn.entryCount, 8976);
   assert.equal(sdn.aliasCount, 11910);

@@ -1,7 +1,12 @@
 "use server";
 
 import { z } from "zod";
-import { clearCustomerRiskFlag as clearFlag, setCustomerStatus as setStatus, setRelationship as setSubscription } from "@/lib/commands/customers";
+import {
+  approvePepCustomer as approvePep,
+  clearCustomerRiskFlag as clearFlag,
+  setCustomerStatus as setStatus,
+  setRelationship as setSubscription,
+} from "@/lib/commands/customers";
 import { consoleCommand } from "@/lib/console/action";
 import { OPERATOR_STATUSES } from "@/lib/customers/status-machine";
 
@@ -34,3 +39,11 @@ export const clearCustomerRiskFlag = consoleCommand(
   z.object({ subscriptionId: z.string().min(1), flagId: z.string().min(1), reason }),
   ({ reason, ...input }) => ({ command: clearFlag, input, reason }),
 );
+
+// Approve the relationship with a PEP customer (admins, with a reason): refused until their
+// ENHANCED KYC was approved; their transfers may then be approved out of review.
+export const approvePepCustomer = consoleCommand("admin", z.object({ subscriptionId: z.string().min(1), reason }), ({ reason, ...input }) => ({
+  command: approvePep,
+  input,
+  reason,
+}));

@@ -15,7 +15,7 @@ import { complianceOfCustomer } from "@/lib/cases/queries";
 import { customersSharingIdentifiers } from "@/lib/identifiers/shared";
 import { HOLDABLE } from "@/lib/transfers/state-machine";
 import { placeHold } from "../../holds/actions";
-import { clearCustomerRiskFlag, setCustomerStatus, setRelationship } from "../actions";
+import { approvePepCustomer, clearCustomerRiskFlag, setCustomerStatus, setRelationship } from "../actions";
 
 export const metadata = { title: "Customer · Console" };
 
@@ -31,12 +31,14 @@ export default async function CustomerPage({ params, searchParams }: { params: P
   if (!detail) notFound();
   const { s, c } = detail;
   const screening = await latestScreening(db, "customer", c.id);
+  const pepScreening = await latestScreening(db, "customer-pep", c.id);
   const payees = await customerBeneficiaries(db, s.id);
   const flags = await flagsOf(db, c.id);
   const compliance = await complianceOfCustomer(db, c.id);
   const partnerName = (await partnerNames(db)).get(s.partnerId);
   const sharing = await customersSharingIdentifiers(db, c.id);
   const standing = compliance.flags.filter((f) => !f.clearedAt);
+  const pep = standing.find((f) => f.flag === "PEP");
   const cleared = compliance.flags.filter((f) => f.clearedAt);
   const back = `/console/customers/${s.id}`;
   return (
@@ -161,6 +163,42 @@ export default async function CustomerPage({ params, searchParams }: { params: P
       </Card>
       <Card title="Sanctions screening">
         <ScreeningEvidence screening={screening} />
+      </Card>
+      <Card title="PEP screening">
+        <ScreeningEvidence screening={pepScreening} />
+        {/* The customer's PEP status: the standing PEP flag, what it waits for, and the admin's approval. */}
+        <div className="mt-2 text-sm" data-testid="customer-pep">
+          {!pep ? (
+            "Not a PEP."
+          ) : (
+            <>
+              <p>
+                <Badge>PEP</Badge> set by {pep.source === "pep-screening" ? "PEP screening" : pep.setByEmail} · {when(pep.createdAt)}
+                {pep.evidence?.length ? (
+                  <> · {pep.evidence.map((e) => `${e.entryName} (${e.listName ?? e.list}, ${e.result}, score ${e.score})`).join("; ")}</>
+                ) : null}
+              </p>
+              {pep.approvedAt ? (
+                <p data-testid="customer-pep-approval">
+                  Approved by {pep.approvedByEmail} · {when(pep.approvedAt)}: {pep.approvalReason}
+                </p>
+              ) : (
+                <p data-testid="customer-pep-approval">
+                  Transfers wait in review for: ENHANCED KYC {c.verificationTier >= 2 ? <Badge>done</Badge> : <Badge>not yet</Badge>} and an admin&apos;s
+                  approval <Badge>waiting</Badge>
+                </p>
+              )}
+              {admin && !pep.approvedAt ? (
+                <form action={approvePepCustomer} className="mt-2 flex flex-wrap items-center gap-2">
+                  <input type="hidden" name="subscriptionId" value={s.id} />
+                  <input type="hidden" name="back" value={back} />
+                  <input name="reason" required minLength={3} className={input} placeholder="Reason" aria-label="PEP approval reason" />
+                  <button className={primary}>Approve PEP</button>
+                </form>
+              ) : null}
+            </>
+          )}
+        </div>
       </Card>
       <Card title={`Beneficiaries (${payees.length})`}>
         {payees.length === 0 ? (
