@@ -59,6 +59,8 @@ interface IndexedName {
   surname: number;
   /** Positions of titles and honorifics ("Shaykh"): never needed, paired only when written joined to a word. */
   optional: number;
+  /** Positions of one-letter words (initials): they pair by first letter, not through the postings. */
+  initials: number;
 }
 
 export interface MatchIndex {
@@ -67,8 +69,15 @@ export interface MatchIndex {
   entries: IndexEntry[];
   names: IndexedName[];
   vocabulary: string[];
-  /** Word id → the names that contain it (as a word or as two joined neighbours). */
-  postings: number[][];
+  /**
+   * Word id → the names that contain it (as a word or as two joined neighbours), packed: the
+   * postings of word `id` are at postingStarts[id] up to postingStarts[id + 1] of postingNames,
+   * and postingMasks says which of that name's word positions the word covers (as bits), so a
+   * name's best possible score is bounded before it is scored (scoreBound).
+   */
+  postingStarts: Int32Array;
+  postingNames: Int32Array;
+  postingMasks: Int32Array;
   /** Word → its id. */
   wordIds: Map<string, number>;
   /**
@@ -102,8 +111,12 @@ export interface MatchIndex {
   seen: Map<string, Map<number, number>>;
   /** Scratch: per name, the query positions it shares (all zero between screenings). */
   shared?: Int32Array;
+  /** Scratch: per name, its own positions the shared words cover (all zero between screenings). */
+  covered?: Int32Array;
   /** Word id → its transliteration skeleton (the looser comparison of names whose date of birth agrees). */
   wordSkeletons: string[];
+  /** Word id → its skeleton's letters as bits (letterMask): the looser comparison's first bound. */
+  skeletonMasks: Int32Array;
   /** Entry → its first name's position in `names`: an entry's names (primary, aliases) are those up to the next entry's. */
   firstNames: Int32Array;
   /**
@@ -226,6 +239,7 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
   const wordIds = new Map<string, number>();
   const vocabulary: string[] = [];
   const postings: number[][] = [];
+  const postingMaskLists: number[][] = [];
   const names: IndexedName[] = [];
   const exact = new Map<string, number[]>();
   const joined = new Map<string, number[]>();
@@ -234,14 +248,18 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
     if (!values) map.set(key, [value]);
     else if (values.at(-1) !== value) values.push(value);
   };
-  const wordId = (w: string, name: number) => {
+  const wordId = (w: string, name: number, mask: number) => {
     let id = wordIds.get(w);
     if (id === undefined) {
       id = vocabulary.push(w) - 1;
       wordIds.set(w, id);
       postings.push([]);
+      postingMaskLists.push([]);
     }
-    if (postings[id].at(-1) !== name) postings[id].push(name);
+    if (postings[id].at(-1) !== name) {
+      postings[id].push(name);
+      postingMaskLists[id].push(mask);
+    } else postingMaskLists[id][postingMaskLists[id].length - 1] |= mask;
     return id;
   };
   const add = (entry: number, published: string, alias: boolean, weak: boolean) => {
@@ -251,17 +269,19 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
     const index = names.length;
     if (weak) {
       push(exact, exactKey(required), index);
-      names.push({ entry, published, alias, tokens: [], units: [], surname: 0, optional: 0 });
+      names.push({ entry, published, alias, tokens: [], units: [], surname: 0, optional: 0, initials: 0 });
       return;
     }
-    const tokens = words.map((w) => wordId(w, index));
+    const tokens = words.map((w, i) => wordId(w, index, 1 << i));
+    let initials = 0;
+    words.forEach((w, i) => w.length === 1 && (initials |= 1 << i));
     let optional = 0;
     const units: Unit[] = [];
     tokens.forEach((word, i) => (isTitle(words[i]) ? (optional |= 1 << i) : units.push({ word, mask: 1 << i })));
-    for (let i = 0; i + 1 < words.length; i++) units.push({ word: wordId(words[i] + words[i + 1], index), mask: 3 << i });
+    for (let i = 0; i + 1 < words.length; i++) units.push({ word: wordId(words[i] + words[i + 1], index, 3 << i), mask: 3 << i });
     const surnameCount = surnameWords(published) ?? 0;
     const surname = surnameCount > 0 && surnameCount < words.length ? ((1 << surnameCount) - 1) << (words.length - surnameCount) : 0;
-    names.push({ entry, published, alias, tokens, units, surname, optional });
+    names.push({ entry, published, alias, tokens, units, surname, optional, initials });
     const surnameFirst = surname ? [...words.slice(words.length - surnameCount), ...words.slice(0, words.length - surnameCount)] : [];
     for (const order of [words, surnameFirst]) {
       if (order.length === 0) continue;
@@ -302,17 +322,24 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
       offsets[id] = at;
       for (let i = 0; i < vocabulary[id].length; i++) text[at++] = vocabulary[id].charCodeAt(i);
     }
+  const postingStarts = new Int32Array(vocabulary.length + 1);
+  postings.forEach((p, id) => (postingStarts[id + 1] = postingStarts[id] + p.length));
+  const postingNames = Int32Array.from(postings.flat());
+  const postingMasks = Int32Array.from(postingMaskLists.flat());
   const sounds = vocabulary.map(sound);
   const skeletons = new Map<string, number[]>();
   const wordSkeletons = vocabulary.map(skeleton);
   vocabulary.forEach((w, id) => w.length > 1 && push(skeletons, wordSkeletons[id], id));
+  const skeletonMasks = Int32Array.from(wordSkeletons, letterMask);
   return {
     list,
     versionId,
     entries,
     names,
     vocabulary,
-    postings,
+    postingStarts,
+    postingNames,
+    postingMasks,
     wordIds,
     text,
     offsets,
@@ -326,6 +353,7 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
     exact,
     seen: new Map(),
     wordSkeletons,
+    skeletonMasks,
     firstNames,
     births,
   };
@@ -584,22 +612,22 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
     const similar = joinedWordsSeen(index, text);
     if (similar.size) units.push({ text, mask: 3 << i, similar });
   }
-  // Which query positions each listed name shares, as bits per name (a scratch array of the
-  // index, cleared after use).
+  // Which query positions each listed name shares, as bits per name (scratch arrays of the
+  // index, cleared after use), and which of the name's positions those words cover.
   const masks = (index.shared ??= new Int32Array(index.names.length));
+  const covered = (index.covered ??= new Int32Array(index.names.length));
+  const { postingStarts, postingNames, postingMasks } = index;
   const touched: number[] = [];
   for (const unit of units) {
     for (const id of unit.similar.keys()) {
-      const names = index.postings[id];
-      for (let k = 0; k < names.length; k++) {
-        const n = names[k];
+      for (let k = postingStarts[id]; k < postingStarts[id + 1]; k++) {
+        const n = postingNames[k];
         if (masks[n] === 0) touched.push(n);
         masks[n] |= unit.mask;
+        covered[n] |= postingMasks[k];
       }
     }
   }
-  const shared = touched.map((n) => [n, masks[n]] as const);
-  for (const n of touched) masks[n] = 0;
   const full = query.filter((q, i) => q.length > 1 && !(optional & (1 << i))).length;
   const needed = Math.max(1, Math.min(2, full));
   const best = new Map<number, Candidate>();
@@ -627,8 +655,19 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
     }
     best.set(name.entry, { entry, matchedName: name.published, matchedAlias: name.alias, nameScore, whole, birthDate, agreed, differed });
   };
-  for (const [n, mask] of shared) {
+  let initials = 0;
+  let initialLetters = 0;
+  query.forEach((q, i) => {
+    if (q.length > 1 || optional & (1 << i)) return;
+    initials |= 1 << i;
+    initialLetters |= letterMask(q);
+  });
+  for (const n of touched) {
+    const mask = masks[n];
+    const listed = covered[n];
+    masks[n] = covered[n] = 0;
     if (bits(mask & ~optional) < needed) continue;
+    if (scoreBound(query, optional, mask | initials, initialLetters, index.names[n], listed, index.vocabulary, minScore) < minScore) continue;
     const { score, whole, pairedQuery } = scoreName(query, optional, units, index.names[n], index.vocabulary);
     consider(n, score, whole, pairedQuery);
   }
@@ -689,6 +728,9 @@ function matchWithBirthDate(
         const listedRequired = ((1 << name.tokens.length) - 1) & ~name.optional;
         const wanted = bits(listedRequired);
         if (wanted < 2) continue;
+        // Most names of the entries compared have too few words with the letters to be in the subject's.
+        const plausible = bits(plausiblyIn(index, name, subject, sameDay) & listedRequired);
+        if (plausible < 2 || 2 * plausible < wanted) continue;
         const listed = looseForm(
           name.units.map((u) => index.vocabulary[u.word]),
           name.units.map((u) => index.wordSkeletons[u.word]),
@@ -744,6 +786,33 @@ function presentIn(from: LooseForm, to: LooseForm, sameDay: boolean): number {
 }
 
 /**
+ * The positions of a listed name's words that may be in the subject's (presentIn), from letter
+ * masks alone: looselyIn's bounds without its edit distances, so a name with fewer such words
+ * than the looser comparison needs is skipped before its form is built.
+ */
+function plausiblyIn(index: MatchIndex, name: IndexedName, to: LooseForm, sameDay: boolean): number {
+  let found = 0;
+  for (const u of name.units) {
+    if ((found & u.mask) === u.mask) continue;
+    const length = index.vocabulary[u.word].length;
+    const wordMask = index.masks[u.word];
+    const skeletonMask = index.skeletonMasks[u.word];
+    const single = bits(u.mask) === 1;
+    let plausible = false;
+    for (let k = 0; k < to.units.length && !plausible; k++) {
+      if (!single && bits(to.positions[k]) !== 1) continue;
+      const shorter = Math.min(length, to.units[k].length);
+      if (shorter <= 3 && length !== to.units[k].length && !sameDay) continue;
+      const budget = looseBudget(shorter, sameDay);
+      plausible = bits(wordMask & ~to.masks[k]) <= budget || bits(skeletonMask & ~to.skeletonMasks[k]) <= budget;
+    }
+    if (!plausible && single && length >= (sameDay ? 5 : 7)) plausible = bits(wordMask & ~to.lettersMask) <= looseBudget(length, sameDay);
+    if (plausible) found |= u.mask;
+  }
+  return found;
+}
+
+/**
  * Edits allowed in the looser comparison: where the day of birth agrees, one up to 5 letters, two
  * up to 8, three from 9; where only the month or year does, one up to 7, two from 8.
  */
@@ -777,19 +846,70 @@ function looselyIn(word: string, ws: string, single: boolean, name: LooseForm, s
 
 /** The fewest edits that make `word` a run of `text`'s letters, stopping past `max`. */
 function infixDistance(word: string, text: string, max: number): number {
-  let prev = new Array<number>(text.length + 1).fill(0);
+  if (text.length >= rows[0].length) rows = rows.map(() => new Int32Array(2 * text.length + 2));
+  let [prev, row] = rows;
+  prev.fill(0, 0, text.length + 1);
   for (let i = 1; i <= word.length; i++) {
-    const row = [i];
+    row[0] = i;
     let best = i;
     for (let j = 1; j <= text.length; j++) {
       const d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (word[i - 1] === text[j - 1] ? 0 : 1));
-      row.push(d);
+      row[j] = d;
       if (d < best) best = d;
     }
     if (best > max) return max + 1;
-    prev = row;
+    [prev, row] = [row, prev];
   }
-  return Math.min(...prev);
+  let least = prev[0];
+  for (let j = 1; j <= text.length; j++) least = Math.min(least, prev[j]);
+  return least;
+}
+
+/**
+ * At most what scoreName can give a name, from the positions the postings pair on both sides
+ * (`coverable` of the query, `covered` of the listed name): the query's score with every coverable
+ * word paired at 1, lowered by the listed words no posting reached; 1 when the listed name may be
+ * contained in the subject's. Names below the cut-off are not scored (most names that share a
+ * common word: "abdullah", "ahmed"). Initials pair by their first letter, not through the
+ * postings: a listed initial gives no bound, a query initial covers the listed words it begins.
+ */
+function scoreBound(
+  query: string[],
+  optionalQuery: number,
+  coverable: number,
+  initialLetters: number,
+  name: IndexedName,
+  covered: number,
+  vocabulary: string[],
+  minScore: number,
+): number {
+  if (name.initials) return 1;
+  // A query initial may pair with any listed word it begins.
+  if (initialLetters) for (let i = 0; i < name.tokens.length; i++) if (initialLetters & letterMask(vocabulary[name.tokens[i]][0])) covered |= 1 << i;
+  const required = ((1 << name.tokens.length) - 1) & ~name.optional;
+  if (bits(required) >= 2) {
+    const given = required & ~name.surname;
+    const surname = name.surname & required;
+    if (name.surname ? (surname & ~covered) === 0 && (given & covered) !== 0 : (given & ~covered) === 0) return 1;
+  }
+  let paired = 0;
+  let length = 0;
+  for (let i = 0; i < query.length; i++) {
+    const bit = 1 << i;
+    if (coverable & bit) paired += query[i].length;
+    if (coverable & bit || !(optionalQuery & bit)) length += query[i].length;
+  }
+  const bound = paired / length;
+  if (bound < minScore) return bound;
+  let unpaired = 0;
+  let listedLength = 0;
+  for (let i = 0; i < name.tokens.length; i++) {
+    const bit = 1 << i;
+    const n = vocabulary[name.tokens[i]].length;
+    if (required & bit || covered & bit) listedLength += n;
+    if (required & bit && !(covered & bit)) unpaired += name.surname & bit ? 2 * n : n;
+  }
+  return bound * (1 - (UNPAIRED_PENALTY * unpaired) / listedLength);
 }
 
 /**
