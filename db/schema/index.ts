@@ -39,3 +39,4 @@ export * from "./monitoring";
 export * from "./books";
 export * from "./claims";
 export * from "./operations-incidents";
+export * from "./payout-provider-attempts";

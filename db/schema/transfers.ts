@@ -61,6 +61,11 @@ export const transfers = pgTable(
      */
     limitAmount: text("limit_amount"),
     limitCurrency: text("limit_currency"),
+    /**
+     * The payout provider that took the payout ("aggregator", "bank-file"), set by the routed payout
+     * when one accepts it: its prefunding account is the one the payout draws. Null: the payout bank.
+     */
+    payoutProvider: text("payout_provider"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -244,7 +244,7 @@ function rateAt(rates: ReferenceRateProvider, from: string, to: string, at: Date
 }
 
 /** The safeguarded cash accounts and the obligations they must cover (docs/decisions.md "Safeguarding view"). */
-const HELD: readonly AccountCode[] = ["cash:collection", "cash:card-clearing", "cash:payout-bank"];
+const HELD: readonly AccountCode[] = ["cash:collection", "cash:card-clearing", "cash:payout-bank", "cash:payout-aggregator"];
 const OBLIGATIONS: readonly AccountCode[] = [
   "transfer:customer-funds",
   "transfer:payout-in-flight",

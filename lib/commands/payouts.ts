@@ -8,6 +8,7 @@ import { generatePayoutFiles as generatePayouts } from "@/lib/payouts/generate";
 import { generateRefundFiles as generateRefunds } from "@/lib/payouts/refund-file";
 import { importPaymentStatusReport as importReport, statusImportSummary } from "@/lib/payouts/status-import";
 import { resolveNetworkCancellation as resolveCancellation } from "@/lib/transfers/network";
+import { checkTopUp, refuseRecordedTopUp, topUpPrefunding } from "@/lib/payouts/prefunding";
 import { command } from "./command";
 
 /** Every transfer ready for payout into files now (what the periodic job would do): each file audited. */
@@ -111,6 +112,45 @@ export const generateRefundFiles = command({
         files.length === 0
           ? "No refund to put in a file: none pending of a transfer paid by bank transfer with the payer's account known."
           : files.map((f) => `Refund file ${f.id}: ${f.transactionCount} refund(s), ${f.controlSum} ${f.currency}.`).join(" "),
+    };
+  },
+});
+
+/**
+ * A payout provider's prefunding topped up: money sent from our operating account to the
+ * provider (its bank reference recorded), posted to the provider's prefunding account; the payouts
+ * held for its cover are released. Money leaving the house: always a second operator's approval.
+ */
+export const topUpPrefundingCommand = command({
+  name: "prefunding.topUp",
+  role: "admin",
+  input: z.object({
+    provider: z.string().trim().min(1),
+    currency: z.string().trim().toUpperCase().length(3),
+    amount: z
+      .string()
+      .trim()
+      .regex(/^\d+(\.\d+)?$/, "a plain decimal (25000.00)"),
+    bankReference: z.string().trim().min(1).max(140),
+  }),
+  subject: (p) => ({ type: "prefunding", id: `${p.provider}:${p.currency}` }),
+  describe: async (tx, p) => {
+    checkTopUp(p);
+    await refuseRecordedTopUp(tx, p);
+    return {
+      summary: `Top up ${p.provider}'s ${p.currency} prefunding by ${p.amount} ${p.currency} from the operating account, bank reference ${p.bankReference}`,
+      before: { provider: p.provider, currency: p.currency },
+      after: { amount: p.amount, currency: p.currency, bankReference: p.bankReference },
+    };
+  },
+  run: async ({ tx, now }, p) => {
+    await refuseRecordedTopUp(tx, p);
+    const done = await topUpPrefunding(tx, p, now);
+    return {
+      targetType: "prefunding",
+      targetId: `${p.provider}:${p.currency}`,
+      after: { amount: p.amount, currency: p.currency, bankReference: p.bankReference, released: done.released },
+      notice: `${p.provider} ${p.currency} prefunding topped up by ${p.amount}; ${done.released} held payout(s) released.`,
     };
   },
 });

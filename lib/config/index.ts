@@ -5,7 +5,7 @@ import { isCurrencyCode } from "@/lib/money/currency";
 import { MONITORING_MODES, type MonitoringMode } from "@/lib/monitoring/types";
 import { Decimal } from "@/lib/money/decimal";
 import { fitsMinorUnit } from "@/lib/money/format";
-import { providerProblems, resolveProviders, type ResolvedProviders } from "@/lib/providers/table";
+import { providerProblems, resolveProviders, unusedProviderKinds, type ResolvedProviders } from "@/lib/providers/table";
 import { fieldKeyProblems, parseSmtpUrl, signingKeyProblems, smtpProductionProblem, sourceSchemeProblem, URL_SCHEMES, urlSchemeProblem } from "./checks";
 import { payoutBanksSetting, SANDBOX_PAYOUT_BANKS, type PayoutBank } from "./payout-banks";
 
@@ -361,6 +361,17 @@ const schema = z.object({
   PAYOUT_BANKS: payoutBanksSetting,
   PAYOUT_BATCH_MINUTES: z.coerce.number().positive().default(15),
   PAYOUT_OUTBOX_DIR: z.string().trim().min(1).optional(),
+  /** The payout aggregator's API (PAYOUT_PROVIDER=routed): base URL, API key, webhook signing secret, per-call timeout. */
+  PAYOUT_AGGREGATOR_PROVIDER: providerName,
+  PAYOUT_AGGREGATOR_URL: z.url().optional(),
+  PAYOUT_AGGREGATOR_KEY: z.string().min(8).optional(),
+  PAYOUT_AGGREGATOR_WEBHOOK_SECRET: z.string().min(16).optional(),
+  PAYOUT_AGGREGATOR_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * Prefunding alert: a provider's cover (its prefunding balance less what is in flight) under the
+   * forecast of this many business days' payouts opens an operations alert.
+   */
+  PREFUNDING_MIN_COVER_DAYS: z.coerce.number().int().min(1).max(10).default(3),
   /**
    * OTP email (nodemailer's URL): smtp://host:port, smtps://host:port or smtp://host:587?requireTLS=true,
    * user:password@ when the server wants a login (a local relay does not). Production: TLS unless loopback.
@@ -531,7 +542,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   // Every provider set to an implementation that works (in production: a real one). The
   // SMS gateway is needed only while phone numbers are accepted.
   const phones = parsed.success ? parsed.data.LOGIN_IDENTIFIER_TYPES.includes("PHONE") : !/^\s*email\s*$/i.test(env.LOGIN_IDENTIFIER_TYPES ?? "");
-  lines.push(...providerProblems(parsed.success ? parsed.data : env, production, phones ? [] : ["otpSms"]));
+  lines.push(...providerProblems(parsed.success ? parsed.data : env, production, unusedProviderKinds(parsed.success ? parsed.data : env, production, phones)));
   if (!parsed.success || lines.length > 0) throw new ConfigurationError(lines);
   const c = parsed.data;
   const sandbox = c.APP_MODE === "sandbox";

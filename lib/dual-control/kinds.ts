@@ -18,6 +18,7 @@ export const CONTROLLED_ACTIONS = [
   "ledger.partnerFees.pay",
   "transfer.payout.repair",
   "partner.limits.update",
+  "prefunding.topUp",
 ] as const;
 export type ControlledActionKind = (typeof CONTROLLED_ACTIONS)[number];
 

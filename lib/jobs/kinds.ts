@@ -34,6 +34,11 @@ export interface JobPayloads {
   /** The operations alert conditions judged on the database (lib/operations/alerts.ts). */
   "operations.alerts": Record<string, never>;
   "payouts.writeFile": { payoutFileId: string };
+  /** The routed payout: choose a provider for a transfer, submit one try, apply a provider's status, reverse a late success. */
+  "payouts.route": { transferId: string };
+  "payouts.submitAttempt": { attemptId: string };
+  "payouts.providerStatus": { externalId: string; status: "COMPLETED" | "REJECTED" | "CANCELLED"; reasonCode: string | null; reference: string | null };
+  "payouts.reverseLate": { attemptId: string };
   /** listVersionId: the new list version, or "matching-form-N" for the one rescreen after a change of the matching form. */
   /** subjectType "pep": the customers again, screened against the PEP lists (customers.screenPep). */
   "sanctions.rescreen": { listVersionId: string; subjectType: "customer" | "beneficiary" | "pep"; afterId: string | null };

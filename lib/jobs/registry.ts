@@ -8,6 +8,7 @@ import { expireKycSession } from "@/lib/kyc/expire-job";
 import { notifyApprover } from "@/lib/dual-control/notify";
 import { deliverOtp } from "@/lib/notifications/otp-delivery";
 import { generatePayoutFilesJob, writePayoutFileJob } from "@/lib/payouts/jobs";
+import { providerStatusJob, reverseLateJob, routePayoutJob, submitAttemptJob } from "@/lib/payouts/routed";
 import { emailReceipt } from "@/lib/receipts/email-job";
 import { evaluateOperationsAlerts } from "@/lib/operations/alerts";
 import { purgeJob } from "@/lib/platform/purge-job";
@@ -53,5 +54,9 @@ export const jobRegistry = {
   "proposals.notifyApprover": notifyApprover,
   "payouts.generateFiles": generatePayoutFilesJob,
   "payouts.writeFile": writePayoutFileJob,
+  "payouts.route": routePayoutJob,
+  "payouts.submitAttempt": submitAttemptJob,
+  "payouts.providerStatus": providerStatusJob,
+  "payouts.reverseLate": reverseLateJob,
   "operations.alerts": evaluateOperationsAlerts,
 } satisfies { [K in JobKind]: JobDefinition<JobPayload<K>> & { kind: K } } satisfies JobRegistry;

@@ -7,6 +7,8 @@ export const ACCOUNT_CODES = [
   "cash:card-clearing",
   "cash:collection",
   "cash:payout-bank",
+  // Our prefunded balance at the payout aggregator (its API pays out from it).
+  "cash:payout-aggregator",
   // Per-transfer liabilities (the account carries the transfer id).
   "transfer:customer-funds",
   "transfer:payout-in-flight",
@@ -42,6 +44,7 @@ export const ACCOUNT_TYPE: Record<AccountCode, AccountType> = {
   "cash:card-clearing": "asset",
   "cash:collection": "asset",
   "cash:payout-bank": "asset",
+  "cash:payout-aggregator": "asset",
   "transfer:customer-funds": "liability",
   "transfer:payout-in-flight": "liability",
   "transfer:refund-due": "liability",
@@ -87,4 +90,20 @@ export function refundCashAccount(source: FundingSource): AccountCode {
 
 export function isAccountCode(value: unknown): value is AccountCode {
   return typeof value === "string" && (ACCOUNT_CODES as readonly string[]).includes(value);
+}
+
+/**
+ * Each payout provider's prefunding account (one per currency): topped up from cash:operating,
+ * drawn by every payout the provider pays. The bank file pays from our account at the payout bank.
+ */
+export const PREFUNDING_ACCOUNTS = { "bank-file": "cash:payout-bank", aggregator: "cash:payout-aggregator" } as const satisfies Record<string, AccountCode>;
+export type PayoutProviderId = keyof typeof PREFUNDING_ACCOUNTS;
+
+export function isPayoutProviderId(value: unknown): value is PayoutProviderId {
+  return typeof value === "string" && Object.hasOwn(PREFUNDING_ACCOUNTS, value);
+}
+
+/** The account a transfer's payout draws: its provider's prefunding, the payout bank when none was recorded. */
+export function prefundingAccount(provider: string | null | undefined): AccountCode {
+  return isPayoutProviderId(provider) ? PREFUNDING_ACCOUNTS[provider] : "cash:payout-bank";
 }

@@ -22,6 +22,8 @@ export const ALERT_CONDITIONS = [
   { condition: "reconciliation.difference", olderThanDays: 1 },
   /** A screening case open longer than this, or a compliance case past its due date. */
   { condition: "cases.overdue", screeningCaseHours: 24 },
+  /** A payout provider's prefunding cover under PREFUNDING_MIN_COVER_DAYS of forecast payouts, or a payout waiting for cover. */
+  { condition: "prefunding.low" },
 ] as const;
 
 export type AlertCondition = (typeof ALERT_CONDITIONS)[number];
@@ -112,5 +114,15 @@ export function firing(r: OperationsReadings, settings: { refreshHours: number }
     });
   if (r.complianceCasesOverdue > 0)
     out.push({ condition: cases.condition, subject: "compliance", summary: `${r.complianceCasesOverdue} compliance cases past their due date` });
+
+  const prefunding = rule("prefunding.low");
+  for (const p of r.prefunding ?? []) {
+    if (p.short)
+      out.push({
+        condition: prefunding.condition,
+        subject: `${p.provider}:${p.currency}`,
+        summary: `${p.provider} ${p.currency} cover ${p.cover} against ${p.minimumCover} needed (3-day forecast ${p.forecast3Days}); ${p.heldCount} payouts held for cover`,
+      });
+  }
   return out;
 }

@@ -5,6 +5,7 @@ import { dailyReconciliation } from "@/lib/books/bank-reconciliation";
 import { caseCounts } from "@/lib/cases/queries";
 import { overdueClaimCount } from "@/lib/claims/claims";
 import { config } from "@/lib/config";
+import { liquidityForecast, type LiquidityRow } from "@/lib/payouts/prefunding";
 import { LISTS } from "@/lib/screening/sources";
 
 /**
@@ -38,6 +39,8 @@ export interface OperationsReadings {
   reconciliation: { differences: number; oldestDays: number | null };
   /** The connection pool: its size, and on PostgreSQL this database's connections by state. */
   database: { driver: "pglite" | "postgres"; poolMax: number; connections: { state: string; n: number }[] };
+  /** Each payout provider's prefunding per currency: balance, in flight, held, forecast (lib/payouts/prefunding.ts). */
+  prefunding?: LiquidityRow[];
 }
 
 const DAY_MS = 86_400_000;
@@ -202,6 +205,7 @@ export async function readOperations(db: Executor, now: Date, opts: { caseHours?
   const claimsOverdue = await overdueClaimCount(db, now);
   const reconciliation = await reconciliationReadings(db, now);
   const database = await databaseReadings(db);
+  const prefunding = await liquidityForecast(db, now);
   return {
     at: now,
     ...jobsRead,
@@ -216,5 +220,6 @@ export async function readOperations(db: Executor, now: Date, opts: { caseHours?
     claimsOverdue,
     reconciliation,
     database,
+    prefunding,
   };
 }

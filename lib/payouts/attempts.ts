@@ -8,7 +8,7 @@ import { postPayoutReturnedAfterPaid } from "@/lib/transfers/postings";
 import type { TransferRow } from "@/lib/transfers/records";
 import { startRefund } from "@/lib/transfers/refunds";
 import { payoutAttemptMachine, type PayoutAttemptTrigger } from "./payout-attempt-state-machine";
-import { payoutRejection, type PayoutRejection } from "./reject-reasons";
+import { payoutRejection, REPAIRABLE_REASONS, type PayoutRejection } from "./reject-reasons";
 
 /**
  * Payout attempts: the one module that moves payout_file_items.state through
@@ -18,12 +18,7 @@ import { payoutRejection, type PayoutRejection } from "./reject-reasons";
  */
 export type PayoutAttemptRow = typeof payoutFileItems.$inferSelect;
 
-/**
- * The bank's reasons that a new destination can fix (the account or the beneficiary's details):
- * such a rejection waits for a repair. Any other reason (funds, duplicate, refused by the
- * beneficiary, regulatory) rejects the transfer and starts its refund at once, as before.
- */
-export const REPAIRABLE_REASONS: ReadonlySet<string> = new Set(["AC01", "AC03", "AC04", "AC06", "AC07", "AC13", "AC14", "BE01", "BE04", "RC01", "RR03"]);
+export { REPAIRABLE_REASONS } from "./reject-reasons";
 
 /** The transfer's latest attempt (the highest), locked; undefined when it was never in a file. */
 export async function lockLatestAttempt(tx: Tx, transferId: string): Promise<PayoutAttemptRow | undefined> {

@@ -47,9 +47,9 @@ function groups(ready: ReadyTransfer[]): Map<string, { bank: PayoutBank; currenc
  * pain.001 files, one per payout bank and currency, and moves them funded → topay (a repaired
  * resend is already topay/reqpay and stays), all in the caller's transaction. Writing to PAYOUT_OUTBOX_DIR is a job that runs after the commit.
  */
-export async function generatePayoutFiles(tx: Tx, input: { now: Date; partnerId?: string }): Promise<GeneratedFile[]> {
+export async function generatePayoutFiles(tx: Tx, input: { now: Date; partnerId?: string; transferIds?: string[] }): Promise<GeneratedFile[]> {
   const { now } = input;
-  const ready = await lockReadyTransfers(tx, input.partnerId);
+  const ready = await lockReadyTransfers(tx, input.partnerId, input.transferIds);
   if (ready.length === 0) return [];
   const cipher = await destinationCipher(tx);
   const files: GeneratedFile[] = [];
@@ -94,7 +94,8 @@ export async function generatePayoutFiles(tx: Tx, input: { now: Date; partnerId?
         stateChangedAt: now,
       })),
     );
-    for (const i of items.filter((r) => !r.repairedItemId)) await handToNetwork(tx, i.transfer, now);
+    // A first file (or a routed failover from funded) hands the transfer to the network; one already there stays.
+    for (const i of items.filter((r) => r.transfer.state === "funded")) await handToNetwork(tx, i.transfer, now);
     if (config().PAYOUT_OUTBOX_DIR) await effectsOf(tx).jobs.enqueue("payouts.writeFile", { payoutFileId: id }, { runAt: now });
     logger().info({ payoutFileId: id, bankId: bank.id, currency, transactions: file.transactionCount }, "payout file generated");
     files.push(file);

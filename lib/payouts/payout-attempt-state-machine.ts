@@ -18,6 +18,7 @@ export const PAYOUT_ATTEMPT_TRIGGERS = [
   "file.resent",
   "operator.refunded",
   "bank.returned",
+  "route.failedOver",
 ] as const;
 export type PayoutAttemptTrigger = (typeof PAYOUT_ATTEMPT_TRIGGERS)[number];
 
@@ -34,5 +35,7 @@ export const payoutAttemptMachine = defineMachine<PayoutAttemptState, PayoutAtte
     { from: ["REPAIRED"], trigger: "file.resent", to: "RESENT", notes: "a new attempt (SENT) carries it" },
     { from: ["REJECTED", "REPAIRED"], trigger: "operator.refunded", to: "ABANDONED", notes: "the transfer is rejected; its refund starts" },
     { from: ["SENT"], trigger: "bank.returned", to: "RETURNED", notes: "returned after paid: the refund is owed" },
+    // The routed payout: the bank's refusal is the provider try's to handle (repair, or the next provider).
+    { from: ["SENT"], trigger: "route.failedOver", to: "ABANDONED", notes: "routed payout refused by the bank: its provider try decides what follows" },
   ],
 });

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import countries from "@/lib/i18n/iso-countries";
 import { electronicFormatIBAN, isValidIBAN } from "ibantools";
 import type { Tx } from "@/db";
@@ -33,7 +33,7 @@ export interface ReadyTransfer {
  * (still topay/reqpay, its latest attempt REPAIRED) is ready again for a resend.
  * The destination account is decrypted here, only to be written into the file.
  */
-export async function lockReadyTransfers(tx: Tx, partnerId?: string): Promise<ReadyTransfer[]> {
+export async function lockReadyTransfers(tx: Tx, partnerId?: string, only?: readonly string[]): Promise<ReadyTransfer[]> {
   const items = payoutFileItems;
   const filed = sql`exists (select 1 from ${items} where ${items.transferId} = ${transfers.id})`;
   const repaired = sql`exists (select 1 from ${items} where ${items.transferId} = ${transfers.id} and ${items.state} = 'REPAIRED')`;
@@ -44,10 +44,13 @@ export async function lockReadyTransfers(tx: Tx, partnerId?: string): Promise<Re
     .innerJoin(customers, and(eq(customers.id, transfers.customerId), ne(customers.status, "BLOCKED")))
     .leftJoin(payoutMethods, eq(payoutMethods.id, transfers.payoutMethodId))
     .where(
-      and(
-        or(and(eq(transfers.state, "funded"), sql`not ${filed}`), and(inArray(transfers.state, ["topay", "reqpay"]), repaired)),
-        partnerId ? eq(transfers.partnerId, partnerId) : undefined,
-      ),
+      only
+        ? // The routed payout's bank-file try: these transfers, wherever they are with the network (a failover from the aggregator).
+          and(inArray(transfers.id, [...only]), inArray(transfers.state, ["funded", "topay", "reqpay"]))
+        : and(
+            or(and(eq(transfers.state, "funded"), sql`not ${filed}`), and(inArray(transfers.state, ["topay", "reqpay"]), repaired)),
+            partnerId ? eq(transfers.partnerId, partnerId) : undefined,
+          ),
     )
     .orderBy(asc(transfers.stateChangedAt), asc(transfers.id))
     .limit(MAX_TRANSFERS_PER_RUN)
@@ -55,7 +58,7 @@ export async function lockReadyTransfers(tx: Tx, partnerId?: string): Promise<Re
   if (rows.length === 0) return [];
   const cipher = await destinationCipher(tx);
   const resends = await tx
-    .select({ id: items.id, transferId: items.transferId, attempt: items.attempt })
+    .select({ id: items.id, transferId: items.transferId, attempt: items.attempt, state: items.state })
     .from(items)
     .where(
       and(
@@ -63,16 +66,19 @@ export async function lockReadyTransfers(tx: Tx, partnerId?: string): Promise<Re
           items.transferId,
           rows.map((r) => r.transfer.id),
         ),
-        eq(items.state, "REPAIRED"),
+        only ? undefined : eq(items.state, "REPAIRED"),
       ),
-    );
+    )
+    .orderBy(desc(items.attempt));
   return rows.map(({ transfer, beneficiary, method, profile }) => {
     const currency = transfer.destinationCurrency;
     const exponent = minorUnitExponent(currency);
     const account = method ? creditorAccount(cipher.decrypt(method.destinationIdentifierEncrypted, method.id), method.methodType, method.corridor) : undefined;
     const country = countries.alpha3ToAlpha2(beneficiary.countryOfResidence);
-    const resend = resends.find((r) => r.transferId === transfer.id);
-    const attempt = resend ? resend.attempt + 1 : 1;
+    // The latest earlier file item: its next attempt number; a REPAIRED one is replaced (RESENT).
+    const earlier = resends.find((r) => r.transferId === transfer.id);
+    const resend = earlier?.state === "REPAIRED" ? earlier : undefined;
+    const attempt = earlier ? earlier.attempt + 1 : 1;
     const originator = profile ? ultimateDebtor(transfer.customerId, profile as unknown as ProfileInput) : undefined;
     return {
       transfer,

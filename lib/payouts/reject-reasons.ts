@@ -122,3 +122,10 @@ export const STATUS_CLASS: Readonly<Record<string, "settled" | "inProgress" | "r
   RCVD: "inProgress", // Received
   RJCT: "rejected", // Rejected
 };
+
+/**
+ * The bank's reasons that a new destination can fix (the account or the beneficiary's details):
+ * such a rejection waits for a repair. Any other reason (funds, duplicate, refused by the
+ * beneficiary, regulatory) rejects the transfer and starts its refund at once, as before.
+ */
+export const REPAIRABLE_REASONS: ReadonlySet<string> = new Set(["AC01", "AC03", "AC04", "AC06", "AC07", "AC13", "AC14", "BE01", "BE04", "RC01", "RR03"]);

@@ -11,6 +11,7 @@ import { lockTransfer, transferInScope, type TransferRow } from "@/lib/transfers
 import { customerActionExpectedFor, nextStepFor } from "@/lib/transfers/state-machine";
 import { resolvePayoutMethod, type SubmitInput } from "@/lib/transfers/submit";
 import { lockRepairableAttempt, repairPayout } from "./attempts";
+import { rejectedRoutedAttempt, repairRoutedPayout } from "./routed";
 
 /**
  * A new destination for a payout the bank rejected, from the customer's app
@@ -54,11 +55,14 @@ async function checkNewDestination(tx: Tx, transfer: TransferRow, method: typeof
 }
 
 async function repairWith(tx: Tx, transfer: TransferRow, payoutMethod: SubmitInput["payoutMethod"], now: Date) {
-  await lockRepairableAttempt(tx, transfer);
+  // A routed payout refused by its provider, or a file rail's rejected attempt.
+  const routedTry = await rejectedRoutedAttempt(tx, transfer.id);
+  if (!routedTry) await lockRepairableAttempt(tx, transfer);
   const { method, insert } = await resolvePayoutMethod(tx, transfer, { payoutMethod }, now);
   await checkNewDestination(tx, transfer, method, now);
   if (insert) await tx.insert(payoutMethods).values(method);
-  await repairPayout(tx, { transfer, payoutMethodId: method.id }, now);
+  if (routedTry) await repairRoutedPayout(tx, { transfer, payoutMethodId: method.id }, now);
+  else await repairPayout(tx, { transfer, payoutMethodId: method.id }, now);
   return {
     transferId: transfer.id,
     transferStatus: transfer.state,
@@ -85,7 +89,7 @@ export async function repairPayoutForCustomer(
 export async function stageOperatorRepair(tx: Tx, input: { transferId: string; payoutMethod: SubmitInput["payoutMethod"]; now: Date }) {
   const transfer = await lockTransfer(tx, input.transferId);
   if (!transfer) throw notFound("transfer");
-  await lockRepairableAttempt(tx, transfer);
+  if (!(await rejectedRoutedAttempt(tx, transfer.id))) await lockRepairableAttempt(tx, transfer);
   const { method, insert } = await resolvePayoutMethod(tx, transfer, { payoutMethod: input.payoutMethod }, input.now);
   await checkNewDestination(tx, transfer, method, input.now);
   if (insert) await tx.insert(payoutMethods).values(method);

@@ -6,7 +6,8 @@ import { logger } from "@/lib/log";
 import { confirmPaid, markInProgress } from "@/lib/transfers/network";
 import { pendingNetworkCancellation } from "@/lib/transfers/network-cancellations";
 import type { TransferRow } from "@/lib/transfers/records";
-import { lockLatestAttempt, rejectAttempt, returnAfterPaid, type PayoutAttemptRow } from "./attempts";
+import { lockLatestAttempt, moveAttempt, rejectAttempt, returnAfterPaid, type PayoutAttemptRow } from "./attempts";
+import { bankFileAnswered, isRouted } from "./routed";
 import { parsePain002, type PaymentStatusReport, type TransactionStatus } from "./pain002";
 import { STATUS_CLASS } from "./reject-reasons";
 
@@ -95,6 +96,7 @@ async function apply(tx: Tx, transfer: TransferRow, item: PayoutAttemptRow, s: T
       // Held (spended) transfers wait for the release unless a cancellation is pending (its answer lands while held).
       if (!NETWORK_STATES.has(transfer.state) && !(inNetwork(transfer) && (await cancelPending(tx, transfer)))) return false;
       await confirmPaid(tx, transfer, now);
+      await bankFileAnswered(tx, transfer, "paid", null, now);
       return true;
     case "inProgress":
       if (!sent) return false;
@@ -108,7 +110,15 @@ async function apply(tx: Tx, transfer: TransferRow, item: PayoutAttemptRow, s: T
         return true;
       }
       if (!inNetwork(transfer) || !sent) return false;
-      await rejectAttempt(tx, { transfer, item, reasonCode: s.reasonCode, cancellationPending: await cancelPending(tx, transfer) }, now);
+      {
+        const cancellationPending = await cancelPending(tx, transfer);
+        // Routed: the provider try takes the refusal (repair, or the next provider); a pending cancellation still ends the transfer.
+        if (!cancellationPending && isRouted() && (await bankFileAnswered(tx, transfer, "rejected", s.reasonCode, now))) {
+          await moveAttempt(tx, item, "route.failedOver", now, s.reasonCode);
+          return true;
+        }
+        await rejectAttempt(tx, { transfer, item, reasonCode: s.reasonCode, cancellationPending }, now);
+      }
       return true;
     default:
       return false;

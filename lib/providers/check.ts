@@ -1,5 +1,5 @@
 import type { Config } from "@/lib/config";
-import { providerProblems } from "./table";
+import { providerProblems, unusedProviderKinds } from "./table";
 
 /**
  * The start-up check on a parsed configuration: one line per provider setting production refuses
@@ -7,5 +7,5 @@ import { providerProblems } from "./table";
  * rules while loading and refuses to start with these lines.
  */
 export function assertProductionProviders(c: Config): string[] {
-  return providerProblems(c, !c.sandbox, c.LOGIN_IDENTIFIER_TYPES.includes("PHONE") ? [] : ["otpSms"]);
+  return providerProblems(c, !c.sandbox, unusedProviderKinds(c, !c.sandbox, c.LOGIN_IDENTIFIER_TYPES.includes("PHONE")));
 }

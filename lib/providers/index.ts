@@ -1,7 +1,7 @@
 import { config } from "@/lib/config";
 import type { ProviderKind, ResolvedProviders } from "./table";
 
-export { PROVIDERS, PROVIDER_KINDS, providerProblems, type ProviderKind, type ResolvedProviders } from "./table";
+export { PROVIDERS, PROVIDER_KINDS, providerProblems, unusedProviderKinds, type ProviderKind, type ResolvedProviders } from "./table";
 
 /** The implementation in use for each provider kind, resolved by lib/config once per process. */
 export function providers(): ResolvedProviders {

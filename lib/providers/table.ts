@@ -4,7 +4,7 @@
  * them once per process; each capability's own factory (screeningProvider(), the OTP notifier, ...)
  * switches on the resolved name. Nothing here imports a capability, so the table stays a leaf.
  */
-export const PROVIDER_KINDS = ["otpEmail", "otpSms", "screening", "pep", "referenceRates", "kycDecision", "funding", "payout", "refunds"] as const;
+export const PROVIDER_KINDS = ["otpEmail", "otpSms", "screening", "pep", "referenceRates", "kycDecision", "funding", "payout", "payoutAggregator", "refunds"] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 export interface ProviderSpec {
@@ -88,13 +88,27 @@ export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
     production: ["bank-transfer"],
     requires: { "bank-transfer": ["COLLECTION_ACCOUNT_IBAN", "COLLECTION_ACCOUNT_BIC", "COLLECTION_ACCOUNT_NAME", "COLLECTION_ACCOUNT_CURRENCY"] },
   },
-  // pain001: ISO 20022 credit-transfer files per payout bank (lib/payouts).
+  // pain001: ISO 20022 credit-transfer files per payout bank (lib/payouts). routed: each payout
+  // goes to the provider the routing table chooses (the bank file or the aggregator's API), with
+  // failover and prefunding cover (lib/payouts/routed.ts).
   payout: {
     setting: "PAYOUT_PROVIDER",
-    implementations: ["sandbox", "none", "pain001"],
+    implementations: ["sandbox", "none", "pain001", "routed"],
     defaultImplementation: "sandbox",
-    production: ["pain001"],
-    requires: { pain001: ["PAYOUT_BANKS"] },
+    production: ["pain001", "routed"],
+    requires: { pain001: ["PAYOUT_BANKS"], routed: ["PAYOUT_BANKS"] },
+  },
+  // The payout aggregator's API, one of the routed payout's providers: production needs the real
+  // API (http); the sandbox aggregator answers by test destinations and is never in production's map.
+  payoutAggregator: {
+    setting: "PAYOUT_AGGREGATOR_PROVIDER",
+    implementations: ["sandbox", "http"],
+    defaultImplementation: "sandbox",
+    inferredFrom: { setting: "PAYOUT_AGGREGATOR_URL", implementation: "http" },
+    production: ["http"],
+    requires: { http: ["PAYOUT_AGGREGATOR_URL", "PAYOUT_AGGREGATOR_KEY", "PAYOUT_AGGREGATOR_WEBHOOK_SECRET"] },
+    // Only the routed payout calls the aggregator.
+    unusedWith: "PAYOUT_PROVIDER=pain001",
   },
   // "operator": a refund waits in the console's "Refunds due" queue until an operator records it
   // paid from the bank (with the bank reference) or failed.
@@ -103,6 +117,16 @@ export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
 
 /** Production defaults: funding by bank transfer, payout by pain.001 files, refunds by the operator queue. */
 const PRODUCTION_DEFAULTS: Partial<Record<ProviderKind, string>> = { funding: "bank-transfer", payout: "pain001", refunds: "operator" };
+
+/**
+ * The kinds a deployment does not use with these settings: the SMS gateway when no phone number is
+ * accepted, the aggregator unless the payout is routed.
+ */
+export function unusedProviderKinds(env: Env, production: boolean, phones: boolean): ProviderKind[] {
+  const unused: ProviderKind[] = phones ? [] : ["otpSms"];
+  if (resolveProvider("payout", env, production) !== "routed") unused.push("payoutAggregator");
+  return unused;
+}
 
 /** The settings, raw or parsed. */
 type Env = Readonly<Record<string, unknown>>;

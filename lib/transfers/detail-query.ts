@@ -7,6 +7,7 @@ import {
   networkCancellations,
   paymentStatusRecords,
   payoutFileItems,
+  payoutProviderAttempts,
   payoutMethods,
   refunds,
   transfers,
@@ -57,10 +58,14 @@ const rejection = sql<Json<{ isoReasonCode: string | null }>>`case when ${transf
   select json_build_object('isoReasonCode', p.reason_code) from ${paymentStatusRecords} p
   where p.end_to_end_id = ${transfers.id} and p.status = 'RJCT' order by p.attempt desc limit 1) end`;
 
-// The latest payout attempt, when the bank rejected it and it waits for a repair.
-const payoutRepair = sql<Json<{ isoReasonCode: string | null; rejectedAt: string }>>`case when ${transfers.state} in ('topay', 'reqpay', 'spended') then (
+// The latest payout attempt, when the bank (or, routed, a payout provider) rejected it and it waits for a repair.
+const payoutRepair = sql<
+  Json<{ isoReasonCode: string | null; rejectedAt: string }>
+>`case when ${transfers.state} in ('funded', 'topay', 'reqpay', 'spended') then coalesce((
   select json_build_object('isoReasonCode', i.reason_code, 'rejectedAt', i.state_changed_at) from ${payoutFileItems} i
-  where i.transfer_id = ${transfers.id} and i.state = 'REJECTED' order by i.attempt desc limit 1) end`;
+  where i.transfer_id = ${transfers.id} and i.state = 'REJECTED' order by i.attempt desc limit 1), (
+  select json_build_object('isoReasonCode', a.outcome_code, 'rejectedAt', a.state_changed_at) from ${payoutProviderAttempts} a
+  where a.transfer_id = ${transfers.id} and a.state = 'REJECTED' order by a.seq desc limit 1)) end`;
 
 const refund = sql<Json<{ state: RefundStatus; estimatedCompletionBy: string; refundMethod: "ORIGINAL_PAYMENT_METHOD"; amount: string | null }>>`(
   select json_build_object('state', r.state, 'estimatedCompletionBy', r.estimated_completion_by, 'refundMethod', r.refund_method, 'amount', r.amount)

@@ -48,6 +48,11 @@ async function paidWhileCancelling(tx: Tx, transfer: TransferRow): Promise<boole
 
 /** Hands a funded transfer to the network (the sandbox network schedules its steps; the file rail has its job). */
 export async function startPayout(tx: Tx, funded: TransferRow, now: Date): Promise<void> {
+  // The routed payout chooses its provider in a job of its own (lib/payouts/routed.ts).
+  if (payoutProvider().routed) {
+    await effectsOf(tx).jobs.enqueue("payouts.route", { transferId: funded.id }, { runAt: now, dedupeKey: dedupeKey("payouts.route", funded.id, "funded") });
+    return;
+  }
   await scheduleStep(tx, funded, now);
 }
 

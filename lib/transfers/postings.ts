@@ -7,7 +7,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "@/db";
-import { postEntry, refundCashAccount, toMinor, type AccountCode, type FundingSource } from "@/lib/ledger";
+import { postEntry, prefundingAccount, refundCashAccount, toMinor, type AccountCode, type FundingSource } from "@/lib/ledger";
 import { journalEntries, journalLines, ledgerAccounts, type transfers } from "@/db/schema";
 import type { TransferState, TransferTrigger } from "./state-machine";
 
@@ -20,8 +20,11 @@ type TransferRow = typeof transfers.$inferSelect;
  * quote is the partner's (payable:partner-fees), zero for a service-priced quote.
  */
 export type PostingAmount = "total" | "principalFee" | "partnerFee" | "origin" | "destination";
-/** A line's account: a chart code, or the transfer's funding source / its refund's cash account. */
-export type PostingAccount = AccountCode | "fundingSource" | "refundCash";
+/**
+ * A line's account: a chart code, or the transfer's funding source / its refund's cash account /
+ * the prefunding account of the provider that paid it (the payout bank unless routed elsewhere).
+ */
+export type PostingAccount = AccountCode | "fundingSource" | "refundCash" | "payoutCash";
 
 export interface PostingLeg {
   side: "debit" | "credit";
@@ -55,7 +58,7 @@ const PAYOUT_RETURNED = [
   Dr("payable:partner-fees", "partnerFee"),
   Cr("transfer:refund-due", "total"),
 ];
-const PAYOUT_CONFIRMED = [Dr("transfer:payout-in-flight", "destination"), Cr("cash:payout-bank", "destination")];
+const PAYOUT_CONFIRMED = [Dr("transfer:payout-in-flight", "destination"), Cr("payoutCash", "destination")];
 
 export const POSTING_RULES: readonly PostingRule[] = [
   {
@@ -168,7 +171,7 @@ export const REFUND_PAID_RULE = {
 export const RETURNED_AFTER_PAID_RULE = {
   kind: "payout.returnedAfterPaid",
   memo: "Payout returned by the payout bank after it was paid: refund owed",
-  legs: [Dr("cash:payout-bank", "destination"), ...PAYOUT_RETURNED.slice(1)],
+  legs: [Dr("payoutCash", "destination"), ...PAYOUT_RETURNED.slice(1)],
 } as const;
 
 /** The rule for a state change, if it moves money. `from` is the prior state for moves out of spended. */
@@ -206,9 +209,23 @@ export function transferAmounts(
 }
 
 /** A rule's legs as ledger lines for this transfer (of `partnerId`, whose fee it owes). */
-export function linesFor(legs: readonly PostingLeg[], amounts: TransferAmounts, fundedFrom: FundingSource, transferId: string, partnerId: string) {
+export function linesFor(
+  legs: readonly PostingLeg[],
+  amounts: TransferAmounts,
+  fundedFrom: FundingSource,
+  transferId: string,
+  partnerId: string,
+  payoutProvider: string | null = null,
+) {
   return legs.map((leg) => {
-    const account: AccountCode = leg.account === "fundingSource" ? fundedFrom : leg.account === "refundCash" ? refundCashAccount(fundedFrom) : leg.account;
+    const account: AccountCode =
+      leg.account === "fundingSource"
+        ? fundedFrom
+        : leg.account === "refundCash"
+          ? refundCashAccount(fundedFrom)
+          : leg.account === "payoutCash"
+            ? prefundingAccount(payoutProvider)
+            : leg.account;
     const currency = leg.amount === "destination" ? amounts.destinationCurrency : amounts.originCurrency;
     const value = amounts[leg.amount];
     return { account, currency, transferId, partnerId, ...(leg.side === "debit" ? { debit: value } : { credit: value }) };
@@ -232,7 +249,7 @@ export async function postTransition(
     memo: rule.memo,
     transferId: transfer.id,
     transferStateHistoryId: input.historyId,
-    lines: linesFor(rule.legs, transferAmounts(transfer), transfer.fundedFrom, transfer.id, transfer.partnerId),
+    lines: linesFor(rule.legs, transferAmounts(transfer), transfer.fundedFrom, transfer.id, transfer.partnerId, transfer.payoutProvider),
     now: input.now,
   });
 }
@@ -329,7 +346,7 @@ export async function postPayoutReturnedAfterPaid(tx: Tx, transfer: TransferRow,
     kind: RETURNED_AFTER_PAID_RULE.kind,
     memo: RETURNED_AFTER_PAID_RULE.memo,
     transferId: transfer.id,
-    lines: linesFor(RETURNED_AFTER_PAID_RULE.legs, transferAmounts(transfer), transfer.fundedFrom, transfer.id, transfer.partnerId),
+    lines: linesFor(RETURNED_AFTER_PAID_RULE.legs, transferAmounts(transfer), transfer.fundedFrom, transfer.id, transfer.partnerId, transfer.payoutProvider),
     now,
   });
 }

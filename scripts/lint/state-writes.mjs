@@ -28,6 +28,7 @@ export const STATE_COLUMNS = {
   proposals: { column: "state", modules: ["lib/dual-control/proposals.ts"] },
   monitoringRuleSets: { column: "state", modules: ["lib/monitoring/rule-sets.ts"] },
   payoutFileItems: { column: "state", modules: ["lib/payouts/attempts.ts", "lib/payouts/generate.ts"] },
+  payoutProviderAttempts: { column: "state", modules: ["lib/payouts/routed.ts"] },
   ledgerPeriods: { column: "state", modules: ["lib/books/periods.ts"] },
   manualJournals: { column: "state", modules: ["lib/books/journals.ts"] },
   statementBalances: { column: "state", modules: ["lib/books/bank-reconciliation.ts"] },

@@ -11,6 +11,8 @@ export interface PayoutProvider {
   selfStepMs(): number | null;
   /** POST /v1/sandbox/transfers/{id}/advance and network-cancellation may stand in for the payout bank. */
   readonly sandboxControls: boolean;
+  /** Each funded transfer is routed to a provider (bank file, aggregator) by lib/payouts/routed.ts. */
+  readonly routed?: boolean;
 }
 
 /** Production: ISO 20022 files to the payout banks; their status reports move the transfers. */
@@ -26,7 +28,10 @@ const sandbox: PayoutProvider = {
 /** Sandbox only: no payout at all (funded transfers wait); the sandbox controls are refused. */
 const none: PayoutProvider = { name: "none", selfStepMs: () => null, sandboxControls: false };
 
-export const PRODUCTION_PAYOUT_PROVIDERS: Record<string, PayoutProvider> = { pain001 };
+/** Routing among the payout providers (the bank file, the aggregator's API) with failover and prefunding cover. */
+const routed: PayoutProvider = { name: "routed", selfStepMs: () => null, sandboxControls: false, routed: true };
+
+export const PRODUCTION_PAYOUT_PROVIDERS: Record<string, PayoutProvider> = { pain001, routed };
 // In sandbox the file rail's transfers may also be moved by the sandbox controls (a stand-in bank).
 export const SANDBOX_PAYOUT_PROVIDERS: Record<string, PayoutProvider> = { sandbox, none, pain001: { ...pain001, sandboxControls: true } };
 

@@ -35,6 +35,8 @@ describe("providers are configuration (issue 11)", () => {
       kycDecision: "operator",
       funding: "bank-transfer",
       payout: "pain001",
+      // Unused without the routed payout (production's map has no sandbox aggregator anyway).
+      payoutAggregator: "sandbox",
       refunds: "operator",
     });
     assert.deepEqual(assertProductionProviders(c), []);
@@ -42,13 +44,15 @@ describe("providers are configuration (issue 11)", () => {
 
   for (const kind of PROVIDER_KINDS) {
     const setting = PROVIDERS[kind].setting;
+    // The aggregator is needed only by the routed payout.
+    const base: Record<string, string> = kind === "payoutAggregator" ? { ...productionEnv, PAYOUT_PROVIDER: "routed" } : productionEnv;
     test(`production refuses ${setting}=sandbox with one line naming it`, () => {
-      assert.deepEqual(refusal({ ...productionEnv, [setting]: "sandbox" }), [
+      assert.deepEqual(refusal({ ...base, [setting]: "sandbox" }), [
         `${setting} is sandbox: production needs ${PROVIDERS[kind].production.join(" or ")}${PROVIDERS[kind].unusedWith ? ` (or ${PROVIDERS[kind].unusedWith})` : ""}`,
       ]);
     });
     // Unset: refused with one line, unless the production default is itself real (screening: ofac; funding: bank-transfer; payout: pain001; refunds: operator).
-    const env: Record<string, string> = { ...productionEnv };
+    const env: Record<string, string> = { ...base };
     delete env[setting];
     // Unset email/SMS choices are inferred from SMTP_URL / SMS_WEBHOOK_URL; drop those too.
     if (PROVIDERS[kind].inferredFrom) delete env[PROVIDERS[kind].inferredFrom!.setting];
@@ -70,7 +74,7 @@ describe("providers are configuration (issue 11)", () => {
     assert.equal(loadConfig(env).PAYOUT_BANKS[0].id, "bbva-mx");
     delete env.PAYOUT_BANKS;
     assert.deepEqual(refusal(env), ["PAYOUT_PROVIDER=pain001 needs PAYOUT_BANKS"]);
-    assert.deepEqual(refusal({ ...productionEnv, PAYOUT_PROVIDER: "none" }), ["PAYOUT_PROVIDER is none: production needs pain001"]);
+    assert.deepEqual(refusal({ ...productionEnv, PAYOUT_PROVIDER: "none" }), ["PAYOUT_PROVIDER is none: production needs pain001 or routed"]);
     const bank = { id: "b1", name: "B", bic: "BCMRMXMMXXX", debtorIban: "DE89370400440532013000", debtorName: "Remit", currencies: ["MXN"] };
     assert.throws(() => loadConfig({ PAYOUT_BANKS: "not json" }), /PAYOUT_BANKS: not JSON/);
     assert.throws(() => loadConfig({ PAYOUT_BANKS: JSON.stringify([{ ...bank, debtorIban: "DE00123" }]) }), /debtorIban: not a valid IBAN/);

@@ -11,12 +11,16 @@ import { PROVIDERS } from "@/lib/providers";
 import { fundingProviderFor, PRODUCTION_FUNDING_PROVIDERS } from "@/lib/providers/funding";
 import { payoutProviderFor, PRODUCTION_PAYOUT_PROVIDERS } from "@/lib/providers/payout";
 import { PRODUCTION_REFUND_PROVIDERS, refundProviderFor } from "@/lib/providers/refunds";
+import { payoutAggregatorFor, PRODUCTION_PAYOUT_AGGREGATORS, sandboxAggregatorOutcome } from "@/lib/providers/payout-aggregator";
+import { loadConfig } from "@/lib/config";
+import { productionEnv } from "../../support/production-env";
 
 const unavailable = (e: unknown) => e instanceof DomainError && e.code === "internal.unavailable";
 
 const KINDS = {
   funding: { production: ["bank-transfer"], registry: PRODUCTION_FUNDING_PROVIDERS, pick: fundingProviderFor },
-  payout: { production: ["pain001"], registry: PRODUCTION_PAYOUT_PROVIDERS, pick: payoutProviderFor },
+  payout: { production: ["pain001", "routed"], registry: PRODUCTION_PAYOUT_PROVIDERS, pick: payoutProviderFor },
+  payoutAggregator: { production: ["http"], registry: PRODUCTION_PAYOUT_AGGREGATORS, pick: payoutAggregatorFor },
   refunds: { production: ["operator"], registry: PRODUCTION_REFUND_PROVIDERS, pick: refundProviderFor },
 } as const;
 
@@ -66,4 +70,53 @@ test("sandbox implementations: the card table, the self-moving refund", () => {
   // In sandbox the file rail's transfers may be moved by the sandbox controls; production's may not.
   assert.equal(payoutProviderFor("pain001", true).sandboxControls, true);
   assert.equal(payoutProviderFor("none", true).sandboxControls, false);
+});
+
+describe("the routed payout's aggregator", () => {
+  const routed = { ...productionEnv, PAYOUT_PROVIDER: "routed" };
+  const refusal = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+      return [];
+    } catch (e) {
+      return (e as { lines?: string[] }).lines ?? [String(e)];
+    }
+  };
+
+  test("production with the routed payout refuses the sandbox aggregator, and a real one without its settings", () => {
+    assert.ok(
+      refusal({ ...routed, PAYOUT_AGGREGATOR_PROVIDER: "sandbox" }).some((l) => /PAYOUT_AGGREGATOR_PROVIDER is sandbox: production needs http/.test(l)),
+    );
+    assert.ok(
+      refusal(routed).some((l) => /PAYOUT_AGGREGATOR_PROVIDER is unset \(sandbox\)/.test(l)),
+      "unset is the sandbox: refused",
+    );
+    const lines = refusal({ ...routed, PAYOUT_AGGREGATOR_PROVIDER: "http" });
+    for (const setting of ["PAYOUT_AGGREGATOR_URL", "PAYOUT_AGGREGATOR_KEY", "PAYOUT_AGGREGATOR_WEBHOOK_SECRET"])
+      assert.ok(
+        lines.some((l) => l.includes(setting)),
+        setting,
+      );
+    assert.deepEqual(
+      refusal({
+        ...routed,
+        PAYOUT_AGGREGATOR_URL: "https://api.aggregator.example/v2/",
+        PAYOUT_AGGREGATOR_KEY: "key-0123456789",
+        PAYOUT_AGGREGATOR_WEBHOOK_SECRET: "whsec-0123456789abcdef",
+      }),
+      [],
+      "the URL set infers the real implementation",
+    );
+  });
+
+  test("without the routed payout the aggregator is not needed", () => {
+    assert.deepEqual(refusal(productionEnv), []);
+  });
+
+  test("sandbox outcomes follow the destination's digits", () => {
+    assert.equal(sandboxAggregatorOutcome("002010999011234567"), "TIMEOUT");
+    assert.equal(sandboxAggregatorOutcome("+234 803 999 02 12"), "PROVIDER_DOWN");
+    assert.equal(sandboxAggregatorOutcome("SN08SN0100152000048500003035"), "ACCEPTED");
+    assert.equal(sandboxAggregatorOutcome("SN08 SN01 0015 2999 0300 0030 35"), "REJECTED_AC01");
+  });
 });

@@ -7,7 +7,7 @@ import { checkExhaustively, moves } from "./exhaustive";
 test("payout attempt: every (state, trigger) cell", () => {
   const cells = checkExhaustively(payoutAttemptMachine, {
     states: ["SENT", "REJECTED", "REPAIRED", "RESENT", "ABANDONED", "RETURNED"],
-    triggers: ["file.generated", "bank.rejected", "destination.repaired", "file.resent", "operator.refunded", "bank.returned"],
+    triggers: ["file.generated", "bank.rejected", "destination.repaired", "file.resent", "operator.refunded", "bank.returned", "route.failedOver"],
     moves: [
       { from: "none", trigger: "file.generated", to: "SENT" },
       { from: "SENT", trigger: "bank.rejected", to: "REJECTED" },
@@ -15,8 +15,9 @@ test("payout attempt: every (state, trigger) cell", () => {
       { from: "REPAIRED", trigger: "file.resent", to: "RESENT" },
       ...moves(["REJECTED", "REPAIRED"], "operator.refunded", "ABANDONED"),
       { from: "SENT", trigger: "bank.returned", to: "RETURNED" },
+      { from: "SENT", trigger: "route.failedOver", to: "ABANDONED" },
     ],
     refusal: () => ({ code: "transfer.stateInvalid", status: 409 }),
   });
-  assert.equal(cells, 7 * 6, "six states and none, six triggers");
+  assert.equal(cells, 7 * 7, "six states and none, seven triggers");
 });

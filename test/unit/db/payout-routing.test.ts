@@ -1,0 +1,379 @@
+/**
+ * The routed payout on a real database (PGlite; PostgreSQL with TEST_DB_URL): the aggregator's
+ * sandbox answers by test destinations; a timeout fails over to the bank file and the transfer is
+ * paid once; the aggregator's late success after that is refused and a reversal asked; an AC01
+ * waits for the repair, and the repaired payout is paid; a payout without cover waits and a
+ * top-up releases it, with the liquidity forecast showing the shortfall meanwhile.
+ */
+import assert from "node:assert/strict";
+import { randomInt } from "node:crypto";
+import { after, before, describe, test } from "node:test";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "@/db";
+import { newId } from "@/db/ids";
+import { beneficiaries, customers, events, jobs, journalEntries, payoutMethods, transfers } from "@/db/schema";
+import { clock } from "@/lib/clock";
+import type { JobDefinition } from "@/lib/jobs/define";
+import type { JobKind } from "@/lib/jobs/kinds";
+import { freshDb } from "../../support/db";
+import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
+import { pain002 } from "../../support/iso20022";
+
+let db: Db;
+let close: () => Promise<void>;
+
+before(async () => {
+  process.env.PAYOUT_PROVIDER = "routed";
+  process.env.PAYOUT_BANKS = JSON.stringify([
+    {
+      id: "mxbank",
+      name: "MX Payout Bank",
+      bic: "BNMXMXMMXXX",
+      debtorAccount: { scheme: "CLABE", id: "002010077777777771" },
+      debtorName: "Remit Ltd",
+      currencies: ["MXN"],
+    },
+  ]);
+  ({ db, close } = await freshDb({ ownDatabase: true }));
+});
+after(async () => {
+  await close();
+  delete process.env.PAYOUT_PROVIDER;
+  delete process.env.PAYOUT_BANKS;
+});
+
+/** A valid CLABE whose account digits carry a sandbox marker ("99901": timeout, ...) or none. */
+function clabe(marker = ""): string {
+  const body = ("002010" + marker + Array.from({ length: 11 }, () => randomInt(10)).join("")).slice(0, 17);
+  const sum = [...body].reduce((s, d, i) => s + ((Number(d) * [3, 7, 1][i % 3]) % 10), 0);
+  return body + String((10 - (sum % 10)) % 10);
+}
+
+const PROFILE = {
+  firstName: "John",
+  lastName: "Public",
+  dateOfBirth: "1980-02-29",
+  nationality: "USA",
+  residenceCountry: "USA",
+  residenceAddress: { addressLine1: "1 Main Street", city: "Springfield", postalCode: "12345", region: "IL", country: "USA" },
+};
+
+async function addMethod(beneficiaryId: string, identifier: string) {
+  const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
+  const id = newId("pm");
+  await db.insert(payoutMethods).values({
+    id,
+    beneficiaryId,
+    methodType: "BANK_TRANSFER",
+    corridor: "US-MX",
+    destinationIdentifierEncrypted: (await destinationCipher(db)).encrypt(identifier, id),
+    destinationIdentifierMasked: `****${identifier.slice(-4)}`,
+    addedAt: clock.now(),
+  });
+  return id;
+}
+
+/** A funded (by card) MXN 1875 transfer to a beneficiary paid at `identifier`, routed at once (what funding's startPayout enqueues). */
+async function fundedTransfer(owner: Owner, identifier: string) {
+  const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
+  const { routePayout } = await import("@/lib/payouts/routed");
+  const created = await registeredTransfer(db, owner);
+  const now = clock.now();
+  await db.update(customers).set({ profile: PROFILE }).where(eq(customers.id, owner.customerId));
+  const beneficiaryId = newId("ben");
+  await db.insert(beneficiaries).values({
+    id: beneficiaryId,
+    subscriptionId: owner.subscriptionId,
+    firstName: "Ana",
+    lastName: "Ruiz",
+    countryOfResidence: "MEX",
+    relationshipToCustomer: "FAMILY",
+    state: "VALID",
+    createdAt: now,
+    updatedAt: now,
+  });
+  const methodId = await addMethod(beneficiaryId, identifier);
+  await db.update(transfers).set({ beneficiaryId, payoutMethodId: methodId }).where(eq(transfers.id, created.id));
+  return db.transaction(async (tx) => {
+    const row = (await lockTransfer(tx, created.id))!;
+    const funding = await transitionTransfer(tx, await transitionTransfer(tx, row, "fastCheck.passed", now), "confirm", now, { confirmedAt: now });
+    const funded = await transitionTransfer(tx, funding, "funding.succeeded", now, { fundedFrom: "cash:card-clearing" });
+    await routePayout(tx, funded, now);
+    return funded;
+  });
+}
+
+const ran = new Set<string>();
+/** Runs every job of `kind` written so far and not run yet, as the worker would (each once). */
+async function runJobs(kind: JobKind): Promise<number> {
+  const { jobRegistry } = await import("@/lib/jobs/registry");
+  const pending = await db.select().from(jobs).where(eq(jobs.kind, kind)).orderBy(jobs.createdAt);
+  let n = 0;
+  for (const job of pending.filter((j) => !ran.has(j.id))) {
+    ran.add(job.id);
+    const def = jobRegistry[kind] as JobDefinition<unknown>;
+    const run = { payload: def.schema.parse(job.payload), jobId: job.id, attempt: 1, now: clock.now(), signal: new AbortController().signal };
+    if (def.run) await db.transaction((tx) => def.run!(tx, run));
+    else await def.perform!(db, run);
+    n++;
+  }
+  return n;
+}
+
+const stateOf = async (id: string) => (await db.select().from(transfers).where(eq(transfers.id, id)))[0];
+const triesOf = async (id: string) => (await import("@/lib/payouts/routed")).attemptsOf(db, id);
+const confirmedEntries = async (transferId: string) =>
+  db
+    .select({ id: journalEntries.id })
+    .from(journalEntries)
+    .where(and(eq(journalEntries.transferId, transferId), eq(journalEntries.kind, "payout.confirmed")));
+const prefunding = async (code: "cash:payout-bank" | "cash:payout-aggregator") => {
+  const { accountBalances } = await import("@/lib/ledger");
+  return (await accountBalances(db, { code, currency: "MXN" }))[0]?.balance ?? 0n;
+};
+const topUp = async (provider: string, amount: string) => {
+  const { topUpPrefunding } = await import("@/lib/payouts/prefunding");
+  return db.transaction((tx) => topUpPrefunding(tx, { provider, currency: "MXN", amount, bankReference: newId("ref") }, clock.now()));
+};
+const eventsOf = async (transferId: string, eventType: string) =>
+  (
+    await db
+      .select()
+      .from(events)
+      .where(and(sql`${events.body}->'data'->>'transferId' = ${transferId}`, sql`${events.body}->>'eventType' = ${eventType}`))
+  ).map((e) => e.body.data);
+
+describe("routed payouts: providers, failover, prefunding", () => {
+  let owner: Owner;
+  const ids: Record<string, string> = {};
+
+  before(async () => {
+    owner = await newSubscription(db);
+  });
+
+  test("a payout without cover is held (not failed); the forecast shows it short; a top-up releases it and the aggregator pays it", async () => {
+    const { liquidityForecast } = await import("@/lib/payouts/prefunding");
+    const t = await fundedTransfer(owner, clabe());
+    ids.held = t.id;
+    assert.deepEqual(
+      (await triesOf(t.id)).map((a) => [a.seq, a.provider, a.state]),
+      [[1, "aggregator", "WAITING_COVER"]],
+      "the cheapest route, held",
+    );
+    assert.equal((await stateOf(t.id)).state, "funded");
+    assert.equal(await runJobs("payouts.submitAttempt"), 0, "nothing is sent without cover");
+    const row = (await liquidityForecast(db, clock.now())).find((r) => r.provider === "aggregator" && r.currency === "MXN")!;
+    assert.deepEqual([row.heldCount, row.held, row.short], [1, "1875.00", true]);
+    // The operations alert holds for it.
+    const { readOperations } = await import("@/lib/operations/readings");
+    const { firing } = await import("@/lib/operations/alert-conditions");
+    const alerts = async () =>
+      firing(await readOperations(db, clock.now()), { refreshHours: 24 })
+        .filter((f) => f.condition === "prefunding.low")
+        .map((f) => f.subject);
+    assert.deepEqual(await alerts(), ["aggregator:MXN"]);
+
+    // Less than the payout: still held.
+    assert.deepEqual(await topUp("aggregator", "1000.00"), { released: 0 });
+    assert.equal((await triesOf(t.id))[0].state, "WAITING_COVER");
+    assert.deepEqual(await topUp("aggregator", "100000.00"), { released: 1 });
+    assert.equal((await triesOf(t.id))[0].state, "QUEUED");
+    assert.equal(await runJobs("payouts.submitAttempt"), 1);
+    assert.equal((await triesOf(t.id))[0].state, "SUBMITTED");
+    assert.equal((await stateOf(t.id)).state, "topay");
+    // The sandbox aggregator's status webhook: paid.
+    assert.equal(await runJobs("payouts.providerStatus"), 1);
+    assert.equal((await triesOf(t.id))[0].state, "PAID");
+    const paid = await stateOf(t.id);
+    assert.equal(paid.state, "paid");
+    assert.equal(paid.payoutProvider, "aggregator");
+    assert.equal(await prefunding("cash:payout-aggregator"), 101_000_00n - 1875_00n, "the payout drew the aggregator's prefunding");
+    const after = (await liquidityForecast(db, clock.now())).find((r) => r.provider === "aggregator" && r.currency === "MXN")!;
+    assert.equal(after.heldCount, 0);
+    assert.equal(after.balance, "99125.00");
+    // Paid today: the forecast is 1875 / 5 per business day, three days' worth; the cover is ample, the alert resolved.
+    assert.equal(after.forecast3Days, "1125.00");
+    assert.deepEqual(await alerts(), []);
+  });
+
+  test("a timeout at the aggregator fails over to the bank file without a human; the transfer is paid once", async () => {
+    await topUp("bank-file", "50000.00");
+    const t = await fundedTransfer(owner, clabe("99901"));
+    ids.failedOver = t.id;
+    assert.equal(await runJobs("payouts.submitAttempt"), 1);
+    let tries = await triesOf(t.id);
+    assert.deepEqual(
+      tries.map((a) => [a.seq, a.provider, a.state, a.outcomeCode]),
+      [
+        [1, "aggregator", "FAILED", "TIMEOUT"],
+        [2, "bank-file", "QUEUED", null],
+      ],
+    );
+    assert.equal(await runJobs("payouts.submitAttempt"), 1);
+    tries = await triesOf(t.id);
+    assert.equal(tries[1].state, "SUBMITTED");
+    assert.match(tries[1].providerReference ?? "", /^pof_/, "the bank file's try names its pain.001 file");
+    assert.equal((await stateOf(t.id)).state, "topay");
+    const { importPaymentStatusReport } = await import("@/lib/payouts/status-import");
+    const counts = await db.transaction((tx) =>
+      importPaymentStatusReport(tx, { xml: pain002("RTE-1", tries[1].providerReference!, [{ endToEndId: t.id, status: "ACSC" }]), now: clock.now() }),
+    );
+    assert.equal(counts.applied, 1);
+    assert.equal((await stateOf(t.id)).state, "paid");
+    assert.deepEqual(
+      (await triesOf(t.id)).map((a) => a.state),
+      ["FAILED", "PAID"],
+    );
+    assert.equal((await confirmedEntries(t.id)).length, 1);
+    assert.equal(await prefunding("cash:payout-bank"), 50_000_00n - 1875_00n, "the bank file's prefunding paid it");
+  });
+
+  test("the aggregator's late success after the failover is refused and reversed: not paid twice", async () => {
+    const { applyProviderStatus } = await import("@/lib/payouts/routed");
+    const [first] = await triesOf(ids.failedOver);
+    const aggregatorBefore = await prefunding("cash:payout-aggregator");
+    await db.transaction((tx) =>
+      applyProviderStatus(tx, { externalId: first.id, status: "COMPLETED", reasonCode: null, reference: `sbx_${first.id}` }, clock.now()),
+    );
+    const tries = await triesOf(ids.failedOver);
+    assert.deepEqual(
+      tries.map((a) => [a.state, a.outcomeCode]),
+      [
+        ["LATE_PAID", "LATE_SUCCESS_REFUSED"],
+        ["PAID", null],
+      ],
+    );
+    assert.equal((await stateOf(ids.failedOver)).state, "paid");
+    assert.equal((await confirmedEntries(ids.failedOver)).length, 1, "one payout on the books");
+    assert.equal(await prefunding("cash:payout-aggregator"), aggregatorBefore, "the late payment drew nothing");
+    // The reversal is asked of the aggregator, and its answer kept on the try.
+    assert.equal(await runJobs("payouts.reverseLate"), 1);
+    assert.equal((await triesOf(ids.failedOver))[0].answer?.reversalStatus, "REVERSAL_REQUESTED");
+    // The same webhook again changes nothing.
+    await db.transaction((tx) => applyProviderStatus(tx, { externalId: first.id, status: "COMPLETED", reasonCode: null, reference: null }, clock.now()));
+    assert.equal(await runJobs("payouts.reverseLate"), 0);
+  });
+
+  test("an AC01 from the aggregator waits for the repair (no failover, no refund); the repaired payout is routed and paid", async () => {
+    const t = await fundedTransfer(owner, clabe("99903"));
+    assert.equal(await runJobs("payouts.submitAttempt"), 1);
+    assert.deepEqual(
+      (await triesOf(t.id)).map((a) => [a.provider, a.state, a.outcomeCode]),
+      [["aggregator", "REJECTED", "AC01"]],
+    );
+    const waiting = await stateOf(t.id);
+    assert.equal(waiting.state, "funded");
+    assert.equal(waiting.rejectionReason, "PAYOUT_ACCOUNT_INVALID");
+    assert.equal((await eventsOf(t.id, "payout.repair.required")).length, 1);
+    const { transferDetail } = await import("@/lib/transfers/view");
+    const detail = await transferDetail(db, waiting);
+    assert.equal(detail.customerActionExpected, "REPAIR_PAYOUT");
+    assert.equal(detail.payoutRepair?.rejectionReason.isoReasonCode, "AC01");
+
+    const { repairPayoutForCustomer } = await import("@/lib/payouts/repair");
+    await db.transaction((tx) =>
+      repairPayoutForCustomer(tx, {
+        subscriptionId: owner.subscriptionId,
+        transferId: t.id,
+        payoutMethod: { methodType: "BANK_TRANSFER", destinationIdentifier: clabe() },
+        now: clock.now(),
+      }),
+    );
+    assert.equal((await triesOf(t.id))[0].state, "REPAIRED");
+    assert.equal(await runJobs("payouts.route"), 1);
+    assert.equal(await runJobs("payouts.submitAttempt"), 1);
+    assert.equal(await runJobs("payouts.providerStatus"), 1);
+    assert.deepEqual(
+      (await triesOf(t.id)).map((a) => [a.seq, a.provider, a.state]),
+      [
+        [1, "aggregator", "REPAIRED"],
+        [2, "aggregator", "PAID"],
+      ],
+    );
+    assert.equal((await stateOf(t.id)).state, "paid");
+    assert.equal((await eventsOf(t.id, "payout.repaired")).length, 1);
+  });
+
+  test("provider down fails over too; the aggregator's 24 h success (4 of 5) then ranks it after the bank file", async () => {
+    const { providerHealth, rankRoutes } = await import("@/lib/payouts/routing");
+    const t = await fundedTransfer(owner, clabe("99902"));
+    // The aggregator's try, then the bank file's it failed over to.
+    assert.equal(await runJobs("payouts.submitAttempt"), 1);
+    assert.equal(await runJobs("payouts.submitAttempt"), 1);
+    const tries = await triesOf(t.id);
+    assert.deepEqual(
+      tries.map((a) => [a.provider, a.state, a.outcomeCode]),
+      [
+        ["aggregator", "FAILED", "PROVIDER_DOWN"],
+        ["bank-file", "SUBMITTED", null],
+      ],
+    );
+    const health = await providerHealth(db, clock.now());
+    assert.deepEqual(
+      health.filter((h) => h.provider === "aggregator").map((h) => [h.tries24h, h.succeeded24h, h.recentFailures]),
+      [[5, 4, 1]],
+    );
+    const ranked = rankRoutes({ corridor: "US-MX", method: "bank_account", amount: "1875.000000", exclude: [], health, now: clock.now() });
+    assert.deepEqual(
+      ranked.map((r) => r.provider),
+      ["bank-file", "aggregator"],
+    );
+    const next = await fundedTransfer(owner, clabe());
+    assert.deepEqual(
+      (await triesOf(next.id)).map((a) => [a.provider, a.state]),
+      [["bank-file", "QUEUED"]],
+    );
+  });
+});
+
+describe("routing rules", () => {
+  const now = new Date("2026-11-30T12:00:00Z");
+  const health = (provider: string, h: Partial<import("@/lib/payouts/routing").ProviderHealth>) => ({
+    provider,
+    tries24h: 0,
+    succeeded24h: 0,
+    recentFailures: 0,
+    lastFailureAt: null,
+    ...h,
+  });
+
+  test("cheapest first; a provider's breaker opens after three failures in the window and closes after its open time", async () => {
+    const { rankRoutes } = await import("@/lib/payouts/routing");
+    const rank = (h: ReturnType<typeof health>[], at = now) =>
+      rankRoutes({ corridor: "GB-NG", method: "mobile_money", amount: "50000.00", exclude: [], health: h, now: at }).map((r) => r.provider);
+    assert.deepEqual(rank([]), ["aggregator", "bank-file"]);
+    const failing = health("aggregator", { recentFailures: 3, lastFailureAt: new Date(now.getTime() - 60_000) });
+    assert.deepEqual(rank([failing]), ["bank-file"]);
+    assert.deepEqual(rank([failing], new Date(now.getTime() + 10 * 60_000)), ["aggregator", "bank-file"], "half-open after 10 minutes");
+    assert.deepEqual(rank([health("aggregator", { recentFailures: 2, lastFailureAt: now })]), ["aggregator", "bank-file"]);
+  });
+
+  test("a provider already failed for the payout is excluded; an amount over a route's bound skips it; an unknown corridor has no route", async () => {
+    const { rankRoutes, loadRoutingFile, ROUTING } = await import("@/lib/payouts/routing");
+    assert.deepEqual(
+      rankRoutes({ corridor: "US-PH", method: "wallet_transfer", amount: "10.00", exclude: ["aggregator"], health: [], now }).map((r) => r.provider),
+      ["bank-file"],
+    );
+    const bounded = loadRoutingFile({
+      ...ROUTING,
+      routes: [{ corridor: "US-MX", method: "bank_account", provider: "aggregator", cost: "0.10", maxAmount: "1000.00" }],
+    });
+    assert.deepEqual(rankRoutes({ corridor: "US-MX", method: "bank_account", amount: "1000.01", exclude: [], health: [], now }, bounded), []);
+    assert.equal(rankRoutes({ corridor: "US-MX", method: "bank_account", amount: "1000.00", exclude: [], health: [], now }, bounded).length, 1);
+    assert.deepEqual(rankRoutes({ corridor: "XX-YY", method: "bank_account", amount: "1.00", exclude: [], health: [], now }), []);
+    assert.throws(
+      () => loadRoutingFile({ ...ROUTING, routes: [{ corridor: "US-MX", method: "bank_account", provider: "carrier-pigeon", cost: "1" }] }),
+      /known payout provider/,
+    );
+  });
+
+  test("every shipped corridor's payout methods have at least two providers", async () => {
+    const { ROUTING } = await import("@/lib/payouts/routing");
+    const { listCorridors } = await import("@/lib/corridors/corridors");
+    for (const c of listCorridors())
+      for (const m of c.payoutMethods) {
+        const providers = new Set(ROUTING.routes.filter((r) => r.corridor === c.code && r.method === m).map((r) => r.provider));
+        assert.ok(providers.size >= 2, `${c.code} ${m}: ${[...providers].join(", ")}`);
+      }
+  });
+});
