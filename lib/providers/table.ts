@@ -4,7 +4,18 @@
  * them once per process; each capability's own factory (screeningProvider(), the OTP notifier, ...)
  * switches on the resolved name. Nothing here imports a capability, so the table stays a leaf.
  */
-export const PROVIDER_KINDS = ["otpEmail", "otpSms", "screening", "pep", "referenceRates", "kycDecision", "funding", "payout", "payoutAggregator", "refunds"] as const;
+export const PROVIDER_KINDS = [
+  "otpEmail",
+  "otpSms",
+  "screening",
+  "pep",
+  "referenceRates",
+  "kycDecision",
+  "funding",
+  "payout",
+  "payoutAggregator",
+  "refunds",
+] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 export interface ProviderSpec {
