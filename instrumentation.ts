@@ -11,8 +11,8 @@ export async function register() {
   const config = await checkStartup();
   // OpenTelemetry only when the OTEL_* variables ask for it: otherwise the SDK is never loaded.
   if (config.tracing) (await import("@/lib/platform/tracing")).startTracing();
-  // TRACE, PROPFIND, a `%ff` path... would otherwise be a bare 500 from Next (lib/http/request-guard.ts).
-  const guard = await import("@/lib/http/request-guard");
+  // TRACE, PROPFIND, a `%ff` path... would otherwise be a bare 500 from Next (lib/platform/http/request-guard.ts).
+  const guard = await import("@/lib/platform/http/request-guard");
   guard.guardRequestsInNode();
   // Headers over 16 KiB would otherwise be Node's bare 431 with an empty body.
   guard.answerOversizedHeadersInNode();
@@ -20,8 +20,8 @@ export async function register() {
   const { drainOnSigterm } = await import("@/lib/platform/shutdown");
   if (!config.IN_PROCESS_WORKER) return drainOnSigterm(config.SHUTDOWN_TIMEOUT_SECONDS);
   const { ready } = await import("@/lib/platform/ready");
-  const { startWorkerLoop } = await import("@/lib/jobs/run-loop");
-  const { jobRegistry } = await import("@/lib/jobs/registry");
+  const { startWorkerLoop } = await import("@/lib/platform/jobs/run-loop");
+  const { jobRegistry } = await import("@/lib/platform/jobs/registry");
   const loop = startWorkerLoop(ready, jobRegistry);
   // The worker stops claiming jobs; one still running when the process exits reruns after its lease.
   drainOnSigterm(config.SHUTDOWN_TIMEOUT_SECONDS, () => void loop.stop());

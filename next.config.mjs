@@ -30,10 +30,10 @@ const nextConfig = {
   typescript: { tsconfigPath: "tsconfig.next.json" },
   typedRoutes: false,
   // Console forms and actions: 1 MiB, also enforced (as a 413 page, not Next's 500) by the proxy's
-  // CONSOLE_BODY_MAX_BYTES in lib/http/request-guard.ts: keep the two equal.
+  // CONSOLE_BODY_MAX_BYTES in lib/platform/http/request-guard.ts: keep the two equal.
   // The proxy sees every page request (proxy.ts's matcher; not the API), so Next
   // buffers each such body for it, dropping what passes this cap. Twice the API's MAX_BODY_BYTES
-  // (lib/http/body.ts), from when the API went through the proxy too: no request holds 10 MB (the default).
+  // (lib/platform/http/body.ts), from when the API went through the proxy too: no request holds 10 MB (the default).
   experimental: {
     serverActions: { bodySizeLimit: "1mb" },
     proxyClientMaxBodySize: 2 * 1024 * 1024,

@@ -1,18 +1,18 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { WEBVIEW_LANGUAGE_HEADER } from "@/lib/webviews/language-header";
+import { WEBVIEW_LANGUAGE_HEADER } from "@/lib/platform/webviews/language-header";
 import {
   CONSOLE_STATIC_HEADERS,
   consoleContentSecurityPolicy,
   docsContentSecurityPolicy,
   WEBVIEW_STATIC_HEADERS,
   webviewContentSecurityPolicy,
-} from "@/lib/webviews/security-headers";
+} from "@/lib/platform/webviews/security-headers";
 
 /**
  * Runs before our pages only (the matcher below): sets the nonce-based Content-Security-Policy of
  * our HTML pages. Next reads the nonce from the request's CSP header and applies it to its own
  * scripts. Requests Next would answer with a bare 500 are refused earlier, at the Node server
- * (lib/http/request-guard.ts), for the API too.
+ * (lib/platform/http/request-guard.ts), for the API too.
  */
 export async function proxy(request: NextRequest) {
   const path = request.nextUrl.pathname;
@@ -41,13 +41,13 @@ const newNonce = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).t
 
 /**
  * Per-partner policy: frame-ancestors = the partner's registered origins. The page's language is
- * decided here too, once, for both `<html lang>` (root layout) and the page (lib/webviews/language.ts).
+ * decided here too, once, for both `<html lang>` (root layout) and the page (lib/platform/webviews/language.ts).
  */
 async function webviewPage(request: NextRequest) {
   const [, , , token] = request.nextUrl.pathname.split("/");
   const { ready } = await import("@/lib/platform/ready");
-  const { partnerOfToken } = await import("@/lib/webviews/tokens");
-  const { webviewLanguage } = await import("@/lib/webviews/language");
+  const { partnerOfToken } = await import("@/lib/platform/webviews/tokens");
+  const { webviewLanguage } = await import("@/lib/platform/webviews/language");
   const { partners } = await import("@/db/schema");
   const { eq } = await import("drizzle-orm");
 

@@ -1,6 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import { headers } from "next/headers";
-import { languageFromHeader, WEBVIEW_LANGUAGE_HEADER } from "@/lib/webviews/language-header";
+import { languageFromHeader, WEBVIEW_LANGUAGE_HEADER } from "@/lib/platform/webviews/language-header";
 import "./globals.css";
 
 export const metadata: Metadata = { title: "Remit Core", description: "White-label money-transfer platform" };

@@ -1,6 +1,6 @@
 /**
  * Job drain rate (job latency): N transfers in registered, each with its fast-check due
- * now, drained by one worker loop (lib/jobs/run-loop.ts) with nothing else running. Reports
+ * now, drained by one worker loop (lib/platform/jobs/run-loop.ts) with nothing else running. Reports
  * fast-checks/s and, on PostgreSQL, statements per job (counted on the wire by
  * bench/lib/pg-count-proxy.mjs, BEGIN/COMMIT apart), transactions per job and so round trips per job. Fast-check emits an event: its webhook delivery (no
  * webhook URL: settled undeliverable) runs in the same drain, on its own lane.
@@ -34,12 +34,12 @@ async function main() {
   const { ready } = await import("@/lib/platform/ready");
   const { newId } = await import("@/db/ids");
   const { beneficiaries, events, jobs, payoutMethods, transfers } = await import("@/db/schema");
-  const { clock } = await import("@/lib/clock");
-  const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
-  const { dedupeKey } = await import("@/lib/jobs/queue");
+  const { clock } = await import("@/lib/platform/clock");
+  const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
+  const { dedupeKey } = await import("@/lib/platform/jobs/queue");
   const { effectsOf } = await import("@/lib/platform/unit-of-work");
-  const { jobRegistry } = await import("@/lib/jobs/registry");
-  const { startWorkerLoop } = await import("@/lib/jobs/run-loop");
+  const { jobRegistry } = await import("@/lib/platform/jobs/registry");
+  const { startWorkerLoop } = await import("@/lib/platform/jobs/run-loop");
   const { insertTestTransfer, newSubscription } = await import("../test/support/fixtures");
 
   const db = await ready();

@@ -7,7 +7,7 @@
  * transactions (default 500), sequential, on one connection.
  *
  * What is timed: reserveWithinLimits alone, inside a transaction that is already open, as in
- * accept (lib/quotes/accept.ts), whose transaction's BEGIN, COMMIT and its other locks are the
+ * accept (lib/payments/quotes/accept.ts), whose transaction's BEGIN, COMMIT and its other locks are the
  * accept's, not the reservation's; and this process's CPU over the call (building the statements,
  * postgres.js, the sums in decimal), which the machine's load does not change. Beside it, on the
  * same connection in the same transactions: one round trip (`select 1`), the floor of any
@@ -61,9 +61,9 @@ async function main() {
     const { ready } = await import("@/lib/platform/ready");
     const { closeDb, rowsOf } = await import("@/db");
     const { transfers } = await import("@/db/schema");
-    const { clock } = await import("@/lib/clock");
-    const { sandboxReferenceRates } = await import("@/lib/pricing/reference-rate");
-    const { reserveWithinLimits, usageSelect } = await import("@/lib/limits/usage");
+    const { clock } = await import("@/lib/platform/clock");
+    const { sandboxReferenceRates } = await import("@/lib/payments/pricing/reference-rate");
+    const { reserveWithinLimits, usageSelect } = await import("@/lib/payments/limits/usage");
     const { newSubscription, registeredTransfer } = await import("../test/support/fixtures");
     const db = await ready();
     const owner = await newSubscription(db);

@@ -26,8 +26,8 @@ async function main() {
     const { ready } = await import("@/lib/platform/ready");
     const { closeDb } = await import("@/db");
     const { withinUnit } = await import("@/lib/platform/unit-of-work");
-    const { monitorTransfer } = await import("@/lib/monitoring/evaluate");
-    const { corridorByCode } = await import("@/lib/corridors/corridors");
+    const { monitorTransfer } = await import("@/lib/compliance/monitoring/evaluate");
+    const { corridorByCode } = await import("@/lib/payments/corridors/corridors");
     const db = await ready();
     const seedStarted = performance.now();
     const seed = postgres(url, { max: 1, onnotice: () => {} });

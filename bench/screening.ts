@@ -1,7 +1,7 @@
 /**
  * npm run bench:screening (also part of npm run bench): one screening against the three shipped
  * lists (OFAC SDN, OFAC consolidated, UN consolidated) as the provider runs it
- * (lib/screening/provider.ts screenAgainst, one index per list version), over the labelled set of
+ * (lib/compliance/screening/provider.ts screenAgainst, one index per list version), over the labelled set of
  * test/fixtures/screening/labelled-set.json (variants of listed individuals and common names of the
  * corridors) and the fixed sample of the evader's set; and, for the choice recorded in docs/decisions.md, the same names as a pg_trgm
  * similarity query in PGlite against the SDN list. Per-name times are wall clock and this
@@ -16,12 +16,12 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import type { SanctionedEntry } from "@/lib/screening/entity";
-import { loadConfig } from "@/lib/config";
-import { buildIndex, type MatchIndex, type MatchSubject } from "@/lib/screening/match-index";
-import { nameTokens, naturalOrder } from "@/lib/screening/names";
-import { screenAgainst } from "@/lib/screening/provider";
-import { LIST_FORMATS } from "@/lib/screening/sources";
+import type { SanctionedEntry } from "@/lib/compliance/screening/entity";
+import { loadConfig } from "@/lib/platform/config";
+import { buildIndex, type MatchIndex, type MatchSubject } from "@/lib/compliance/screening/match-index";
+import { nameTokens, naturalOrder } from "@/lib/compliance/screening/names";
+import { screenAgainst } from "@/lib/compliance/screening/provider";
+import { LIST_FORMATS } from "@/lib/compliance/screening/sources";
 import type { CommonName, ListedIndividual } from "../test/fixtures/screening/build-labelled-set";
 
 const ROUNDS = Number(process.env.BENCH_SCREENING_ROUNDS ?? 3);
@@ -73,7 +73,7 @@ async function main() {
     })),
     ...adversarial.common.map(({ firstName, lastName, dateOfBirth, nationality }) => ({ firstName, lastName, dateOfBirth, nationality })),
   ];
-  // As the provider screens (lib/screening/provider.ts screenAgainst), without the database reads.
+  // As the provider screens (lib/compliance/screening/provider.ts screenAgainst), without the database reads.
   const config = loadConfig({});
   const thresholds = {
     hit: config.SCREENING_HIT_SCORE,

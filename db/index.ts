@@ -4,7 +4,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { namingEveryStatement } from "./named-statements";
 import { keepPrepared } from "./prepared";
 import { renderOncePerShape } from "./statement-shapes";

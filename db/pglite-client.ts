@@ -23,7 +23,7 @@ import { parse, protocol, type messages, type PGlite, type QueryOptions, type Re
  * once per result and values are decoded straight from PostgreSQL's output. The values are those
  * PGlite's own query answers: the same parsers, the caller's over PGlite's.
  * Notifications (LISTEN/NOTIFY) are not delivered through this path: the service does not LISTEN
- * on PGlite (lib/jobs/notify.ts); a NOTIFY sent through it would reach no PGlite listener.
+ * on PGlite (lib/platform/jobs/notify.ts); a NOTIFY sent through it would reach no PGlite listener.
  *
  * Locking and durability are PGlite's own, unchanged: a query outside a transaction takes its
  * transaction and query locks and is followed by its file-system sync; inside `transaction` the

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import type { ConsoleMessage, Frame, FrameLocator, Page } from "playwright-core";
-import { kycWebviewMessages } from "../lib/i18n/kyc-webview-messages";
+import { kycWebviewMessages } from "../lib/platform/i18n/kyc-webview-messages";
 import { TINY_PNG as PNG, newPage, PHONE, screenshot, TEST_TIMEOUT, TIMEOUT } from "./support/browser";
 import { createKycSession, customerWithProfile, readProfile } from "./support/customer";
 import { receivedMessages, setReturnOrigins } from "./support/partner-app";

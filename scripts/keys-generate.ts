@@ -1,6 +1,6 @@
 /**
  * npm run keys:generate: prints the three production secrets as environment
- * lines in the formats lib/config parses, single-quoted (sh, systemd EnvironmentFile, dotenv and
+ * lines in the formats lib/platform/config parses, single-quoted (sh, systemd EnvironmentFile, dotenv and
  * node --env-file read them alike):
  *   SERVICE_SIGNING_KEYS   a JSON array with one private RSA JWK (2048 bits, RS256, kid = its
  *                          RFC 7638 thumbprint); put a new key first to rotate, keep the old one after it

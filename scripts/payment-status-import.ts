@@ -3,12 +3,12 @@
  * payout banks into the configured database, through the same domain function as the console
  * upload and the sandbox endpoint. Importing a report again changes nothing (duplicates).
  */
-import "@/lib/config/exit-on-refusal"; // first: a refused configuration ends the script here
+import "@/lib/platform/config/exit-on-refusal"; // first: a refused configuration ends the script here
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { closeDb } from "@/db";
-import { cliActor } from "@/lib/operators/audit";
-import { importPaymentStatusReport } from "@/lib/payouts/status-import";
+import { cliActor } from "@/lib/operations/operators/audit";
+import { importPaymentStatusReport } from "@/lib/payments/payouts/status-import";
 import { ready } from "@/lib/platform/ready";
 import { runUnit } from "@/lib/platform/unit-of-work";
 

@@ -6,15 +6,15 @@
  * stands for the list files in it, and each directory is its own publication. Importing the same
  * files again is a no-op (a version is keyed by the files' content hash).
  */
-import "@/lib/config/exit-on-refusal"; // first: a refused configuration ends the script here
+import "@/lib/platform/config/exit-on-refusal"; // first: a refused configuration ends the script here
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { closeDb, getDb } from "@/db";
-import { clock } from "@/lib/clock";
-import { cliActor } from "@/lib/operators/audit";
+import { clock } from "@/lib/platform/clock";
+import { cliActor } from "@/lib/operations/operators/audit";
 import { inUnit } from "@/lib/platform/unit-of-work";
-import { importPublication, type ImportReport } from "@/lib/screening/list-store";
-import { LIST_FORMATS } from "@/lib/screening/sources";
+import { importPublication, type ImportReport } from "@/lib/compliance/screening/list-store";
+import { LIST_FORMATS } from "@/lib/compliance/screening/sources";
 
 const LIST_FILES = new Set(Object.values(LIST_FORMATS).flatMap((f) => f.files));
 
@@ -58,7 +58,7 @@ async function main(args: string[]): Promise<void> {
     for (const sources of await publications(args)) {
       const report = await importPublication(db, sources, clock.now());
       console.log(describe(report));
-      // Who did it, actor cli:<user>: the version commits in lib/screening's own
+      // Who did it, actor cli:<user>: the version commits in lib/compliance/screening's own
       // transaction, so its entry follows in the next one (an unchanged list is recorded too).
       const audit = { action: "sanctionsList.import", targetType: "sanctionsListVersion", targetId: report.versionId, after: { ...report, sources } };
       await inUnit(async (unit) => unit.audit.record(audit), {

@@ -2,7 +2,7 @@
  * npm run screening:quality [-- --write] [-- --check]: the adversarial labelled set
  * (test/fixtures/screening/adversarial/generate.ts) screened as production screens it: the three
  * shipped lists stored in a fresh PGlite database (a temporary directory), each subject screened by
- * the sanctions provider (lib/screening/provider.ts sanctionsListScreening) against the stored lists.
+ * the sanctions provider (lib/compliance/screening/provider.ts sanctionsListScreening) against the stored lists.
  * Prints a Markdown section for docs/screening-quality.md: per family and per pair of families how
  * many variants became VALID (CLEAR), CLOSE_MATCH (a case for a human) and HIT (BLOCKED); the
  * date-of-birth modes; the false positives on common names of the corridors with their own date
@@ -52,9 +52,9 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 async function main() {
   const args = new Set(process.argv.slice(2));
   const { getDb, closeDb } = await import("@/db");
-  const { clock } = await import("@/lib/clock");
-  const { importPublication, shippedSources } = await import("@/lib/screening/list-store");
-  const { sanctionsListScreening } = await import("@/lib/screening/provider");
+  const { clock } = await import("@/lib/platform/clock");
+  const { importPublication, shippedSources } = await import("@/lib/compliance/screening/list-store");
+  const { sanctionsListScreening } = await import("@/lib/compliance/screening/provider");
   type Subject = Parameters<typeof sanctionsListScreening.screen>[0] & { middleNames?: string[] };
 
   const started = performance.now();

@@ -1,19 +1,19 @@
 /**
  * npm run statements:import -- <camt.053 file>...: imports bank statements into the configured
- * database exactly as the console's upload does (lib/reconciliation: validated against the shipped
+ * database exactly as the console's upload does (lib/finance/reconciliation: validated against the shipped
  * camt.053.001.08 XSD, one transaction per file). Importing a file twice changes nothing: every
  * credit already imported (same AcctSvcrRef) counts as a duplicate.
  */
-import "@/lib/config/exit-on-refusal"; // first: a refused configuration ends the script here
+import "@/lib/platform/config/exit-on-refusal"; // first: a refused configuration ends the script here
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { closeDb } from "@/db";
-import { DomainError } from "@/lib/errors";
-import { cliActor } from "@/lib/operators/audit";
+import { DomainError } from "@/lib/platform/errors";
+import { cliActor } from "@/lib/operations/operators/audit";
 import { ready } from "@/lib/platform/ready";
 import { runUnit } from "@/lib/platform/unit-of-work";
-import { readCamt053 } from "@/lib/reconciliation/camt";
-import { importStatement } from "@/lib/reconciliation/import";
+import { readCamt053 } from "@/lib/finance/reconciliation/camt";
+import { importStatement } from "@/lib/finance/reconciliation/import";
 
 function describe(err: unknown): string {
   if (!(err instanceof DomainError)) return err instanceof Error ? err.message : String(err);

@@ -1,8 +1,8 @@
 // npm run worker: runs the durable job worker as its own process (PostgreSQL only: PGlite is single-process).
 import { closeDb } from "@/db";
-import { jobRegistry } from "@/lib/jobs/registry";
-import { startWorkerLoop } from "@/lib/jobs/run-loop";
-import { logger } from "@/lib/log";
+import { jobRegistry } from "@/lib/platform/jobs/registry";
+import { startWorkerLoop } from "@/lib/platform/jobs/run-loop";
+import { logger } from "@/lib/platform/log";
 import { ready } from "@/lib/platform/ready";
 import { checkStartup } from "@/lib/platform/startup-check";
 

@@ -1,5 +1,5 @@
-import { methods } from "@/lib/http/methods";
-import { livenessResponse } from "@/lib/http/operations";
+import { methods } from "@/lib/platform/http/methods";
+import { livenessResponse } from "@/lib/platform/http/operations";
 
 // GET /livez: the process serves. No key, no database, not logged per call.
 export const dynamic = "force-dynamic";

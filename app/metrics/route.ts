@@ -1,5 +1,5 @@
-import { methods } from "@/lib/http/methods";
-import { metricsResponse } from "@/lib/operations/metrics-endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { metricsResponse } from "@/lib/operations/observability/metrics-endpoint";
 
 // GET /metrics: Prometheus text format for operations' monitoring (README "Metrics").
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { methods } from "@/lib/http/methods";
-import { readinessResponse } from "@/lib/http/operations";
+import { methods } from "@/lib/platform/http/methods";
+import { readinessResponse } from "@/lib/platform/http/operations";
 
 // GET /readyz: ready to do its work (lib/platform/readiness.ts); 503 in the error envelope otherwise.
 export const dynamic = "force-dynamic";

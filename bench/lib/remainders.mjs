@@ -124,10 +124,10 @@ function jobsPerJourney(profile, perCall) {
   if (j?.worker && j.cpu?.worker) {
     const ms = j.cpu.worker.main / j.requests;
     const kinds = ownersWhere(j.worker, (name) => name.startsWith("job ")).map((o) => [o.name.replace(/^job /, ""), o.share * ms]);
-    const loop = ownerShare(j.worker, "the worker (lib/jobs)") * ms;
+    const loop = ownerShare(j.worker, "the worker (lib/platform/jobs)") * ms;
     const gc = ownerShare(j.worker, "GC") * ms;
     const none = ms - kinds.reduce((a, [, x]) => a + x, 0) - loop - gc;
-    const parts = [...kinds, ["the worker's loop (lib/jobs)", loop], ["GC", gc], ["no handler on the stack", none]];
+    const parts = [...kinds, ["the worker's loop (lib/platform/jobs)", loop], ["GC", gc], ["no handler on the stack", none]];
     return {
       ms,
       how: `the worker process's main thread in the profiled journey window (${j.requests} journeys at ${fmt(j.rate, 1)}/s, /proc), by the handler on its samples' stacks: ${parts.map(([k, x]) => `${k} ${fmt(x, 1)}`).join(", ")}`,

@@ -3,7 +3,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, useSyncExternalStore, type FormEvent } from "react";
-import { SECOND_FACTOR_REQUIRED, signInErrorMessage } from "@/lib/console/sign-in-errors";
+import { SECOND_FACTOR_REQUIRED, signInErrorMessage } from "@/lib/operations/console/sign-in-errors";
 
 const noSubscription = () => () => {};
 /** False in the server render and until hydration, true once React handles events on the page. */

@@ -1,11 +1,11 @@
 import type { screeningResults } from "@/db/schema";
-import { when } from "@/lib/console/format";
+import { when } from "@/lib/operations/console/format";
 import { Badge } from "./ui";
 
 type Screening = typeof screeningResults.$inferSelect;
 
 /**
- * Why screening flagged a subject (lib/screening/results.ts): the matched list entries with the
+ * Why screening flagged a subject (lib/compliance/screening/results.ts): the matched list entries with the
  * list, entry number and reference, name or alias matched, program or regime, score and the subject's fields that agreed or differed. Console
  * only: the partner API never carries any of it.
  */

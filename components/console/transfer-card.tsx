@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { customerName, money, when } from "@/lib/console/format";
-import type { HoldInfo } from "@/lib/console/holds";
+import { customerName, money, when } from "@/lib/operations/console/format";
+import type { HoldInfo } from "@/lib/operations/console/holds";
 import { Badge, Card, CustomerLabel } from "./ui";
 
 export interface QueueTransfer {

@@ -1,6 +1,6 @@
 "use client";
 
-import type { ClosureCallback } from "@/lib/webviews/closure";
+import type { ClosureCallback } from "@/lib/platform/webviews/closure";
 
 /**
  * Signals that a hosted webview closed (decisions section 4): postMessage to the embedding page

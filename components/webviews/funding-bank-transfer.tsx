@@ -1,5 +1,5 @@
-import type { FundingWebviewMessages } from "@/lib/i18n/funding-webview-messages";
-import type { FundingWebviewModel } from "@/lib/transfers/funding-webview";
+import type { FundingWebviewMessages } from "@/lib/platform/i18n/funding-webview-messages";
+import type { FundingWebviewModel } from "@/lib/payments/transfers/funding-webview";
 
 /** Groups of four, as printed on bank documents (IBAN, RF reference). */
 const grouped = (text: string) => text.replace(/(.{4})(?=.)/g, "$1 ");

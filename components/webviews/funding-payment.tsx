@@ -1,8 +1,8 @@
 "use client";
 
 import { useState, useSyncExternalStore, type FormEvent } from "react";
-import type { FundingWebviewMessages } from "@/lib/i18n/funding-webview-messages";
-import type { FundingWebviewModel } from "@/lib/transfers/funding-webview";
+import type { FundingWebviewMessages } from "@/lib/platform/i18n/funding-webview-messages";
+import type { FundingWebviewModel } from "@/lib/payments/transfers/funding-webview";
 import { signalClosure } from "./closure";
 import { FundingBankTransfer } from "./funding-bank-transfer";
 
@@ -20,7 +20,7 @@ const field =
 const button =
   "w-full rounded-lg bg-blue-700 px-4 py-3 text-base font-semibold text-white focus:outline-none focus:ring-4 focus:ring-blue-300 disabled:opacity-60";
 
-/** The amounts and the session's end, written for the customer by the server (lib/i18n/format.ts). */
+/** The amounts and the session's end, written for the customer by the server (lib/platform/i18n/format.ts). */
 export interface FundingDisplay {
   youSend: string;
   fees: string;

@@ -1,10 +1,10 @@
 "use client";
 
 import { useState, useSyncExternalStore, type FormEvent } from "react";
-import type { CountryOption } from "@/lib/i18n/countries";
-import type { KycWebviewMessages } from "@/lib/i18n/kyc-webview-messages";
-import { ANNUAL_INCOME_BANDS, SOURCES_OF_FUNDS, SUPPORTING_DOCUMENT_TYPES } from "@/lib/kyc/capture";
-import type { KycWebviewModel } from "@/lib/kyc/webview";
+import type { CountryOption } from "@/lib/platform/i18n/countries";
+import type { KycWebviewMessages } from "@/lib/platform/i18n/kyc-webview-messages";
+import { ANNUAL_INCOME_BANDS, SOURCES_OF_FUNDS, SUPPORTING_DOCUMENT_TYPES } from "@/lib/identity/kyc/capture";
+import type { KycWebviewModel } from "@/lib/identity/kyc/webview";
 import { signalClosure } from "./closure";
 
 type Step = "capture" | "decide" | "submitted" | "done";

@@ -1,10 +1,10 @@
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { BankCreditState, QueueReason } from "@/lib/reconciliation/bank-credit-state-machine";
+import type { BankCreditState, QueueReason } from "@/lib/finance/reconciliation/bank-credit-state-machine";
 import { createdAt, decimalFormat, tstz } from "./columns";
 import { transfers } from "./transfers";
 
 /**
- * One credit entry of an imported bank statement (lib/reconciliation). Unique on the
+ * One credit entry of an imported bank statement (lib/finance/reconciliation). Unique on the
  * bank's entry reference (AcctSvcrRef): importing a statement twice inserts nothing the second time.
  * Amounts are decimal strings as the statement wrote them; the payer's account is masked.
  */
@@ -21,7 +21,7 @@ export const bankCredits = pgTable(
     payerName: text("payer_name"),
     payerAccount: text("payer_account"),
     /**
-     * The payer's whole IBAN, encrypted (lib/crypto/destination-cipher.ts, the
+     * The payer's whole IBAN, encrypted (lib/platform/crypto/destination-cipher.ts, the
      * credit's id as associated data): where a refund of the transfer it funded is paid.
      */
     payerAccountEncrypted: text("payer_account_encrypted"),

@@ -1,11 +1,11 @@
 import { boolean, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
-import type { BeneficiaryAddress } from "@/lib/beneficiaries/address";
-import type { Relationship } from "@/lib/beneficiaries/relationships";
-import type { BeneficiaryState } from "@/lib/beneficiaries/state-machine";
+import type { BeneficiaryAddress } from "@/lib/payments/beneficiaries/address";
+import type { Relationship } from "@/lib/payments/beneficiaries/relationships";
+import type { BeneficiaryState } from "@/lib/payments/beneficiaries/state-machine";
 
-/** A person the customer sends money to (spec 2.4); states in lib/beneficiaries/state-machine.ts. */
+/** A person the customer sends money to (spec 2.4); states in lib/payments/beneficiaries/state-machine.ts. */
 export const beneficiaries = pgTable(
   "beneficiaries",
   {
@@ -48,11 +48,11 @@ export const payoutMethods = pgTable(
       .references(() => beneficiaries.id),
     methodType: text("method_type").notNull(),
     corridor: text("corridor").notNull(),
-    /** AES-256-GCM (lib/crypto/field-encryption.ts); only the masked form is ever returned. */
+    /** AES-256-GCM (lib/platform/crypto/field-encryption.ts); only the masked form is ever returned. */
     destinationIdentifierEncrypted: text("destination_identifier_encrypted").notNull(),
     destinationIdentifierMasked: text("destination_identifier_masked").notNull(),
     /**
-     * HMAC of the method type and normalised identifier (lib/monitoring/destination-key.ts): lets
+     * HMAC of the method type and normalised identifier (lib/compliance/monitoring/destination-key.ts): lets
      * monitoring count the customers paying one destination without decrypting. Null for a method stored before destination keys existed.
      */
     destinationKey: text("destination_key"),

@@ -1,13 +1,13 @@
 import { bigint, index, jsonb, pgTable, text, unique } from "drizzle-orm/pg-core";
-import type { ManualJournalLine, ManualJournalState } from "@/lib/books/journal-state-machine";
-import type { PeriodState } from "@/lib/books/period-state-machine";
-import type { StatementBalanceState } from "@/lib/books/statement-balance-state-machine";
-import type { AccountCode } from "@/lib/ledger/accounts";
+import type { ManualJournalLine, ManualJournalState } from "@/lib/finance/books/journal-state-machine";
+import type { PeriodState } from "@/lib/finance/books/period-state-machine";
+import type { StatementBalanceState } from "@/lib/finance/books/statement-balance-state-machine";
+import type { AccountCode } from "@/lib/finance/ledger/accounts";
 import { createdAt, tstz } from "./columns";
 import { operators } from "./operators";
 
 /**
- * Accounting periods (lib/books/periods.ts): a calendar month (UTC), `2026-10`, with a
+ * Accounting periods (lib/finance/books/periods.ts): a calendar month (UTC), `2026-10`, with a
  * row once it was first closed. A trigger (migration) refuses a journal entry dated in a CLOSED one.
  */
 export const ledgerPeriods = pgTable("ledger_periods", {
@@ -18,7 +18,7 @@ export const ledgerPeriods = pgTable("ledger_periods", {
 });
 
 /**
- * A manual journal (lib/books/journals.ts): proposed by one operator, posted by a
+ * A manual journal (lib/finance/books/journals.ts): proposed by one operator, posted by a
  * second (or discarded). Lines are decimal strings until posted; the posted entry's source key
  * is `manual-journal:<id>`.
  */

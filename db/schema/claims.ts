@@ -1,12 +1,12 @@
 import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { ClaimRefundStatus } from "@/lib/claims/refund-state-machine";
-import type { ClaimOutcome, ClaimStatus, ClaimType } from "@/lib/claims/state-machine";
+import type { ClaimRefundStatus } from "@/lib/payments/claims/refund-state-machine";
+import type { ClaimOutcome, ClaimStatus, ClaimType } from "@/lib/payments/claims/state-machine";
 import { createdAt, decimalFormat, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
 import { transfers } from "./transfers";
 
 /**
- * A customer's error claim on a transfer: states in lib/claims/state-machine.ts.
+ * A customer's error claim on a transfer: states in lib/payments/claims/state-machine.ts.
  * Not compliance data: the customer and the partner see it (API, events).
  */
 export const claims = pgTable(
@@ -60,7 +60,7 @@ export const claimStateHistory = pgTable(
 
 /**
  * What a claim resolved with REFUND owes the customer (docs/decisions.md "Claim refunds"): one per
- * claim, OWED until an operator records it paid (lib/claims/refund-state-machine.ts).
+ * claim, OWED until an operator records it paid (lib/payments/claims/refund-state-machine.ts).
  */
 export const claimRefunds = pgTable(
   "claim_refunds",

@@ -4,12 +4,12 @@ import { check, text, timestamp, type AnyPgColumn } from "drizzle-orm/pg-core";
 /** Timestamps are always timezone-aware and read as Date. */
 export const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
-/** Creation time, set by the application clock (never the database's now(), see lib/clock.ts). */
+/** Creation time, set by the application clock (never the database's now(), see lib/platform/clock.ts). */
 export const createdAt = () => tstz("created_at").notNull();
 
 /**
  * An amount column's format, kept by the database: an unsigned decimal string with no exponent, no
- * sign and no leading zero ("10.500000", "0.5", "1875"), the wire decimal of lib/money/decimal.ts
+ * sign and no leading zero ("10.500000", "0.5", "1875"), the wire decimal of lib/platform/money/decimal.ts
  * (WIRE_DECIMAL). Amounts stay text (never read back as a JS number); a NULL passes.
  */
 export const decimalFormat = (name: string, column: AnyPgColumn) => check(name, sql`${column} ~ '^(0|[1-9][0-9]*)([.][0-9]+)?$'`);

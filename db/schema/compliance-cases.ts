@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { AlertKind, CaseOutcome, ComplianceCaseState, RiskFlag, RiskFlagSource } from "@/lib/cases/state-machine";
-import type { ReportStatus } from "@/lib/cases/report-state-machine";
+import type { AlertKind, CaseOutcome, ComplianceCaseState, RiskFlag, RiskFlagSource } from "@/lib/compliance/cases/state-machine";
+import type { ReportStatus } from "@/lib/compliance/cases/report-state-machine";
 import { beneficiaries } from "./beneficiaries";
 import { createdAt, tstz } from "./columns";
 import { customers } from "./customers";
@@ -13,7 +13,7 @@ import { transfers } from "./transfers";
 /**
  * A compliance case: every alert on a customer (a review outcome, a screening
  * case, a list hit, a compliance hold) opens one or joins the customer's open one. States in
- * lib/cases/state-machine.ts. Console only: never read by the partner API, webhooks or webviews.
+ * lib/compliance/cases/state-machine.ts. Console only: never read by the partner API, webhooks or webviews.
  */
 export const complianceCases = pgTable(
   "compliance_cases",
@@ -40,7 +40,7 @@ export const complianceCases = pgTable(
     updatedAt: tstz("updated_at").notNull(),
   },
   (t) => [
-    // One case not yet closed per customer: a later alert joins it (lib/cases/cases.ts raiseAlert).
+    // One case not yet closed per customer: a later alert joins it (lib/compliance/cases/cases.ts raiseAlert).
     uniqueIndex("compliance_cases_open_customer")
       .on(t.customerId)
       .where(sql`${t.state} <> 'CLOSED'`),
@@ -69,7 +69,7 @@ export const complianceAlerts = pgTable(
     transferId: text("transfer_id").references(() => transfers.id),
     beneficiaryId: text("beneficiary_id").references(() => beneficiaries.id),
     screeningCaseId: text("screening_case_id").references(() => screeningCases.id),
-    /** A monitoring evaluation's id (its table belongs to lib/monitoring). */
+    /** A monitoring evaluation's id (its table belongs to lib/compliance/monitoring). */
     evaluationId: text("evaluation_id"),
     summary: text("summary").notNull(),
     /** "system", or the operator's email for a hold or a link made in the console. */
@@ -164,7 +164,7 @@ export interface ReportAmount {
 
 /**
  * A suspicious-activity report, drafted when a case closes as RISK_CONFIRMED
- * and filed with the authority's reference. Statuses in lib/cases/report-state-machine.ts. Kept
+ * and filed with the authority's reference. Statuses in lib/compliance/cases/report-state-machine.ts. Kept
  * at least five years: no code path deletes one, and a trigger refuses DELETE and any change to a
  * FILED report.
  */
@@ -185,7 +185,7 @@ export const suspiciousActivityReports = pgTable(
     /** The first and last activity of the linked transfers (or the alerts when none). */
     activityFrom: tstz("activity_from").notNull(),
     activityTo: tstz("activity_to").notNull(),
-    /** The typologies that reached review or block in monitoring, then the kinds of the other alerts (lib/cases/reports.ts). */
+    /** The typologies that reached review or block in monitoring, then the kinds of the other alerts (lib/compliance/cases/reports.ts). */
     typologies: jsonb("typologies").$type<string[]>().notNull(),
     narrative: text("narrative").notNull(),
     detectedAt: tstz("detected_at").notNull(),

@@ -1,9 +1,9 @@
 import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
-import type { CustomerStatus } from "@/lib/customers/status-machine";
-import type { Language } from "@/lib/i18n/language";
-import type { KycStatus } from "@/lib/kyc/statuses";
-import type { VerificationTier } from "@/lib/limits/tiers";
+import type { CustomerStatus } from "@/lib/identity/customers/status-machine";
+import type { Language } from "@/lib/platform/i18n/language";
+import type { KycStatus } from "@/lib/identity/kyc/statuses";
+import type { VerificationTier } from "@/lib/payments/limits/tiers";
 
 /** The person, shared across partners (spec 2.2); statuses of spec 2.9. */
 export const customers = pgTable(
@@ -29,7 +29,7 @@ export const customers = pgTable(
      * identity. A link, never a merge: see docs/decisions.md.
      */
     linkedCustomerId: text("linked_customer_id"),
-    /** The residence address in its normal form (lib/identifiers/normal-form.ts addressKey): how addresses are compared. */
+    /** The residence address in its normal form (lib/identity/identifiers/normal-form.ts addressKey): how addresses are compared. */
     addressKey: text("address_key"),
     createdAt: createdAt(),
     updatedAt: tstz("updated_at").notNull(),

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { createdAt, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
 import type { JWK } from "jose";
-import type { DeviceStatus } from "@/lib/devices/status";
+import type { DeviceStatus } from "@/lib/identity/devices/status";
 
 /** A pending device registration: the challenge the device must sign (5 minutes, single use). */
 export const deviceRegistrations = pgTable("device_registrations", {

@@ -26,7 +26,7 @@ export const events = pgTable(
     // The delivery job takes the oldest pending event of a subscription.
     index("events_pending_idx").on(t.subscriptionId, t.deliveryState, t.sequence),
     index("events_partner_idx").on(t.partnerId, t.occurredAt),
-    // The purge job (lib/events/purge.ts) drops events past their retention by age.
+    // The purge job (lib/partners/events/purge.ts) drops events past their retention by age.
     index("events_occurred_idx").on(t.occurredAt),
   ],
 );

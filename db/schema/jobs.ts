@@ -6,7 +6,7 @@ import { createdAt, tstz } from "./columns";
 export type JobState = "pending" | "running" | "done" | "dead";
 
 /**
- * Durable jobs (lib/jobs): enqueued in the transaction of the state change that causes them,
+ * Durable jobs (lib/platform/jobs): enqueued in the transaction of the state change that causes them,
  * claimed with FOR UPDATE SKIP LOCKED, run at least once with retries and backoff.
  */
 export const jobs = pgTable(
@@ -28,11 +28,11 @@ export const jobs = pgTable(
      */
     lockedBy: text("locked_by"),
     lastError: text("last_error"),
-    /** One cause never has two live (pending or running) jobs: `dedupeKey(kind, ...ids)` of lib/jobs/queue.ts, e.g. "transfers.expire:<id>". */
+    /** One cause never has two live (pending or running) jobs: `dedupeKey(kind, ...ids)` of lib/platform/jobs/queue.ts, e.g. "transfers.expire:<id>". */
     dedupeKey: text("dedupe_key"),
     createdAt: createdAt(),
     finishedAt: tstz("finished_at"),
-    /** The correlation id of the request or job that enqueued it: its run logs under it (lib/log/correlation.ts). */
+    /** The correlation id of the request or job that enqueued it: its run logs under it (lib/platform/log/correlation.ts). */
     correlationId: text("correlation_id"),
   },
   // The claim query: due pending jobs in run_at order (and running ones whose lease ran out).

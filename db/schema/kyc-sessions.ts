@@ -2,12 +2,12 @@ import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { customers } from "./customers";
 import { subscriptions } from "./subscriptions";
-import type { KycSessionState } from "@/lib/kyc/session-state-machine";
-import type { KycOutcome, KycSessionPurpose } from "@/lib/kyc/statuses";
-import type { Language } from "@/lib/i18n/language";
-import type { KycCapture } from "@/lib/kyc/capture";
+import type { KycSessionState } from "@/lib/identity/kyc/session-state-machine";
+import type { KycOutcome, KycSessionPurpose } from "@/lib/identity/kyc/statuses";
+import type { Language } from "@/lib/platform/i18n/language";
+import type { KycCapture } from "@/lib/identity/kyc/capture";
 
-/** A KYC capture session (spec 2.3; states in lib/kyc/session-state-machine.ts). */
+/** A KYC capture session (spec 2.3; states in lib/identity/kyc/session-state-machine.ts). */
 export const kycSessions = pgTable(
   "kyc_sessions",
   {

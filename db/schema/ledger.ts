@@ -3,7 +3,7 @@ import { bigint, check, foreignKey, index, integer, pgTable, text, unique } from
 import { createdAt } from "./columns";
 import { partners } from "./partners";
 import { transfers, transferStateHistory } from "./transfers";
-import type { AccountCode } from "@/lib/ledger/accounts";
+import type { AccountCode } from "@/lib/finance/ledger/accounts";
 
 /**
  * The double-entry ledger (docs/decisions.md "Ledger: chart of accounts and postings").
@@ -41,7 +41,7 @@ export const journalEntries = pgTable(
     transferStateHistoryId: text("transfer_state_history_id"),
     /** The bank's reference of the money movement (a statement entry, a refund or payment paid), for the export. */
     reference: text("reference"),
-    /** The entry's date: a posting dated in a closed period is refused (lib/books/periods.ts, and a trigger). */
+    /** The entry's date: a posting dated in a closed period is refused (lib/finance/books/periods.ts, and a trigger). */
     createdAt: createdAt(),
   },
   (t) => [

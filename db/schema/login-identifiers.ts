@@ -2,7 +2,7 @@ import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { partners } from "./partners";
 import { subscriptions } from "./subscriptions";
-import type { IdentifierType } from "@/lib/auth/identifiers";
+import type { IdentifierType } from "@/lib/identity/auth/identifiers";
 
 /** Email addresses and phone numbers a customer logs in with (IdentifierSummary). */
 export const loginIdentifiers = pgTable(
@@ -18,7 +18,7 @@ export const loginIdentifiers = pgTable(
     type: text("type").$type<IdentifierType>().notNull(),
     /** Normalised: lower-case email or E.164 phone. */
     value: text("value").notNull(),
-    /** The identifier as a mailbox or number (lib/identifiers/normal-form.ts identifierMatchKey): how identifiers are compared. */
+    /** The identifier as a mailbox or number (lib/identity/identifiers/normal-form.ts identifierMatchKey): how identifiers are compared. */
     matchKey: text("match_key"),
     verifiedAt: tstz("verified_at").notNull(),
     createdAt: createdAt(),

@@ -1,13 +1,13 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
-import type { RuleSetDocument } from "@/lib/monitoring/rule-set";
-import type { RuleSetState } from "@/lib/monitoring/state-machine";
-import type { AggregateValues, BacktestSummary, FiredRule, MonitoringMode, MonitoringOutcome, TypologyScore } from "@/lib/monitoring/types";
+import type { RuleSetDocument } from "@/lib/compliance/monitoring/rule-set";
+import type { RuleSetState } from "@/lib/compliance/monitoring/state-machine";
+import type { AggregateValues, BacktestSummary, FiredRule, MonitoringMode, MonitoringOutcome, TypologyScore } from "@/lib/compliance/monitoring/types";
 
 /**
- * Transaction-monitoring rule sets: a versioned document (lib/monitoring/rule-set.ts),
- * drafted by one operator and activated by another; states in lib/monitoring/state-machine.ts.
+ * Transaction-monitoring rule sets: a versioned document (lib/compliance/monitoring/rule-set.ts),
+ * drafted by one operator and activated by another; states in lib/compliance/monitoring/state-machine.ts.
  * Console only: never read by the partner API.
  */
 export const monitoringRuleSets = pgTable(
@@ -26,7 +26,7 @@ export const monitoringRuleSets = pgTable(
     activatedByEmail: text("activated_by_email"),
     activatedAt: tstz("activated_at"),
     retiredAt: tstz("retired_at"),
-    /** The latest backtest over the last 30 days (lib/monitoring/backtest.ts). */
+    /** The latest backtest over the last 30 days (lib/compliance/monitoring/backtest.ts). */
     backtest: jsonb("backtest").$type<BacktestSummary>(),
     createdAt: createdAt(),
     updatedAt: tstz("updated_at").notNull(),

@@ -3,7 +3,7 @@ import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 
 /**
- * An operations incident (lib/operations/alerts.ts): one alert condition true for one subject (a
+ * An operations incident (lib/operations/observability/alerts.ts): one alert condition true for one subject (a
  * job kind, a partner, a sanctions list, or none) from when it was first seen until it was seen
  * false. Open while resolved_at is null. Each channel's notice of the opening and of the
  * resolution is recorded when sent, so each goes out once per incident (a failed send is retried
@@ -13,7 +13,7 @@ export const operationsIncidents = pgTable(
   "operations_incidents",
   {
     id: text("id").primaryKey(),
-    /** The alert condition's name (lib/operations/alert-conditions.ts). */
+    /** The alert condition's name (lib/operations/observability/alert-conditions.ts). */
     condition: text("condition").notNull(),
     /** What it is about: a job kind, partner id, list or source; "" when the condition has one subject. */
     subject: text("subject").notNull(),

@@ -1,8 +1,8 @@
 import { bigint, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import type { JWK } from "jose";
-import type { MonitoringMode } from "@/lib/monitoring/types";
-import type { TierLimits } from "@/lib/limits/tiers";
+import type { MonitoringMode } from "@/lib/compliance/monitoring/types";
+import type { TierLimits } from "@/lib/payments/limits/tiers";
 
 /** Name, phone, website and regulator, each shown as written. */
 export interface ProviderContact {
@@ -51,7 +51,7 @@ export const partners = pgTable("partners", {
   providerContact: jsonb("provider_contact").$type<ProviderContact>(),
   /** Currency the rolling limits are kept in; transfers count converted into it. */
   limitCurrency: text("limit_currency").notNull().default("USD"),
-  /** The partner's limits per tier and window; null means the shipped defaults (lib/limits/tiers.ts). */
+  /** The partner's limits per tier and window; null means the shipped defaults (lib/payments/limits/tiers.ts). */
   tierLimits: jsonb("tier_limits").$type<TierLimits>(),
   createdAt: createdAt(),
   updatedAt: tstz("updated_at").notNull(),

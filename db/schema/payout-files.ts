@@ -1,11 +1,11 @@
 import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { PayoutAttemptState } from "@/lib/payouts/payout-attempt-state-machine";
+import type { PayoutAttemptState } from "@/lib/payments/payouts/payout-attempt-state-machine";
 import { createdAt, decimalFormat, tstz } from "./columns";
 import { transfers } from "./transfers";
 
 /**
  * A pain.001 credit-transfer file for one payout bank and currency. The XML is
- * kept encrypted (lib/crypto/destination-cipher.ts): it holds beneficiaries' full account numbers.
+ * kept encrypted (lib/platform/crypto/destination-cipher.ts): it holds beneficiaries' full account numbers.
  */
 export const payoutFiles = pgTable(
   "payout_files",
@@ -46,7 +46,7 @@ export const payoutFileItems = pgTable(
     amount: text("amount").notNull(),
     /** 1 for the first file, then one more per resend after a repair. */
     attempt: integer("attempt").notNull().default(1),
-    /** The payout attempt machine's state (lib/payouts/payout-attempt-state-machine.ts). */
+    /** The payout attempt machine's state (lib/payments/payouts/payout-attempt-state-machine.ts). */
     state: text("state").$type<PayoutAttemptState>().notNull().default("SENT"),
     /** The payout bank's reason code (StsRsnInf) of a rejection or a return. */
     reasonCode: text("reason_code"),

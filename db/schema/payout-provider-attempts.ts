@@ -1,13 +1,13 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { ProviderAttemptState } from "@/lib/payouts/provider-attempt-state-machine";
+import type { ProviderAttemptState } from "@/lib/payments/payouts/provider-attempt-state-machine";
 import { createdAt, decimalFormat, tstz } from "./columns";
 import { transfers } from "./transfers";
 
 /**
  * One try at paying a transfer through one payout provider (the bank file, the aggregator's API):
  * what was asked, what the provider answered, and how it ended. A transfer has one row per try,
- * numbered by `seq`; failover adds the next. The routed payout (lib/payouts/routed.ts) moves
- * `state` through its machine (lib/payouts/provider-attempt-state-machine.ts).
+ * numbered by `seq`; failover adds the next. The routed payout (lib/payments/payouts/routed.ts) moves
+ * `state` through its machine (lib/payments/payouts/provider-attempt-state-machine.ts).
  */
 export const payoutProviderAttempts = pgTable(
   "payout_provider_attempts",

@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
-import type { ProposalState } from "@/lib/dual-control/state-machine";
+import type { ProposalState } from "@/lib/operations/dual-control/state-machine";
 
 /**
  * An operator action waiting for a second operator (dual control): states in
- * lib/dual-control/state-machine.ts, the commands they run in lib/commands. Console only: never
+ * lib/operations/dual-control/state-machine.ts, the commands they run in lib/operations/commands. Console only: never
  * read by the partner API. The row keeps what the audit log needs: proposer, approver or decliner,
  * the reason of each, and the subject's state before and after.
  */
@@ -13,7 +13,7 @@ export const proposals = pgTable(
   "proposals",
   {
     id: text("id").primaryKey(),
-    /** The command's name (lib/commands), e.g. transfer.hold.restore. */
+    /** The command's name (lib/operations/commands), e.g. transfer.hold.restore. */
     action: text("action").notNull(),
     subjectType: text("subject_type").notNull(),
     subjectId: text("subject_id").notNull(),

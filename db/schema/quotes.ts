@@ -3,7 +3,7 @@ import { beneficiaries } from "./beneficiaries";
 import { createdAt, pricingChecks, pricingColumns, tstz } from "./columns";
 import { partners } from "./partners";
 import { subscriptions } from "./subscriptions";
-import type { Language } from "@/lib/i18n/language";
+import type { Language } from "@/lib/platform/i18n/language";
 
 /** partner_quote_seq of the quotes the service signs itself (strictly increasing, never reused). */
 export const serviceQuoteSeq = pgSequence("service_quote_seq", { startWith: 1 });

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { foreignKey, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { NetworkCancellationState } from "@/lib/transfers/network-cancellation-state-machine";
-import type { RefundStatus } from "@/lib/transfers/refund-state-machine";
+import type { NetworkCancellationState } from "@/lib/payments/transfers/network-cancellation-state-machine";
+import type { RefundStatus } from "@/lib/payments/transfers/refund-state-machine";
 import { createdAt, decimalFormat, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
 import { transfers } from "./transfers";
@@ -10,7 +10,7 @@ import { transfers } from "./transfers";
  * A pain.001 refund file: refunds of transfers funded by bank transfer, paid from
  * the collection account to the account the money came from (the payer's IBAN of the camt.053
  * credit). One per currency; the XML is kept encrypted like the payout files (it holds payers'
- * whole IBANs). Built by lib/payouts/refund-file.ts with the payouts' pain.001 builder.
+ * whole IBANs). Built by lib/payments/payouts/refund-file.ts with the payouts' pain.001 builder.
  */
 export const refundFiles = pgTable(
   "refund_files",
@@ -30,7 +30,7 @@ export const refundFiles = pgTable(
 /**
  * A refund of a transfer (spec 2.8 RefundDetail): at most one per transfer, created when a funded
  * transfer is cancelled, a network cancellation succeeds or the payout bank rejects the payment.
- * Its states and moves are lib/transfers/refund-state-machine.ts.
+ * Its states and moves are lib/payments/transfers/refund-state-machine.ts.
  */
 export const refunds = pgTable(
   "refunds",
@@ -88,7 +88,7 @@ export const refundStateHistory = pgTable(
  * A customer's request to cancel a transfer already with the payout network (spec 3.1: topay or
  * reqpay), and the network's answer. A transfer may have several (a new request after
  * NETWORK_IN_PROGRESS_RETRY_ALLOWED); at most one PENDING. States and moves:
- * lib/transfers/network-cancellation-state-machine.ts.
+ * lib/payments/transfers/network-cancellation-state-machine.ts.
  */
 export const networkCancellations = pgTable(
   "network_cancellations",

@@ -1,5 +1,5 @@
 import { pgTable, text } from "drizzle-orm/pg-core";
-import type { RegistrationState } from "@/lib/auth/registration-state-machine";
+import type { RegistrationState } from "@/lib/identity/auth/registration-state-machine";
 import { createdAt, tstz } from "./columns";
 import { partners } from "./partners";
 

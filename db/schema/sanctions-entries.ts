@@ -1,7 +1,7 @@
 import { jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { sanctionsListVersions } from "./sanctions-list-versions";
 
-/** An entry of one list version, in the one entity model of lib/screening/entity.ts. */
+/** An entry of one list version, in the one entity model of lib/compliance/screening/entity.ts. */
 export const sanctionsEntries = pgTable(
   "sanctions_entries",
   {

@@ -2,7 +2,7 @@ import { integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
 /**
- * One imported publication of a sanctions list (lib/screening/list-store.ts). Keyed by the files'
+ * One imported publication of a sanctions list (lib/compliance/screening/list-store.ts). Keyed by the files'
  * content hash, so importing the same files twice is a no-op; the newest version of a list is the
  * one screening uses.
  */

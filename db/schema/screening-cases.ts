@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import type { ScreeningEvidence } from "./screening-results";
-import type { ScreeningCaseState } from "@/lib/screening-cases/state-machine";
+import type { ScreeningCaseState } from "@/lib/compliance/screening-cases/state-machine";
 
 /** One list entry a case is about, with the fingerprint of the entry's content when it was raised. */
 export interface CaseEntry {
@@ -15,7 +15,7 @@ export interface CaseEntry {
 
 /**
  * A close match waiting for (or decided by) a human: states in
- * lib/screening-cases/state-machine.ts. Console only: never read by the partner API.
+ * lib/compliance/screening-cases/state-machine.ts. Console only: never read by the partner API.
  */
 export const screeningCases = pgTable(
   "screening_cases",

@@ -1,7 +1,7 @@
 import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
-/** Why a match was reported: what lib/screening stores with the subject for operators. */
+/** Why a match was reported: what lib/compliance/screening stores with the subject for operators. */
 export interface ScreeningEvidence {
   /** The list ("ofac-sdn", "ofac-consolidated", "un-consolidated", or "sandbox-watchlist" for the sandbox magic names). */
   list: string;

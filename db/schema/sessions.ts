@@ -1,7 +1,7 @@
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
-import type { TokenState } from "@/lib/auth/session-state-machine";
+import type { TokenState } from "@/lib/identity/auth/session-state-machine";
 
 /**
  * One issued token pair. Refresh rotates: the old row becomes "rotated" and a new row joins the
@@ -21,7 +21,7 @@ export const sessions = pgTable(
     refreshTokenHash: text("refresh_token_hash").notNull(),
     accessExpiresAt: tstz("access_expires_at").notNull(),
     refreshExpiresAt: tstz("refresh_expires_at").notNull(),
-    /** active, rotated or revoked (lib/auth/session-state-machine.ts). */
+    /** active, rotated or revoked (lib/identity/auth/session-state-machine.ts). */
     state: text("state").$type<TokenState>().notNull(),
     createdAt: createdAt(),
     revokedAt: tstz("revoked_at"),

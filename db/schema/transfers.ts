@@ -5,12 +5,12 @@ import { customers } from "./customers";
 import { partners } from "./partners";
 import { quotes } from "./quotes";
 import { subscriptions } from "./subscriptions";
-import type { FundingSource } from "@/lib/ledger/accounts";
-import type { CancellationRecord } from "@/lib/transfers/details";
-import type { FundingSessionStatus } from "@/lib/transfers/funding-session-state-machine";
-import type { TransferState } from "@/lib/transfers/state-machine";
+import type { FundingSource } from "@/lib/finance/ledger/accounts";
+import type { CancellationRecord } from "@/lib/payments/transfers/details";
+import type { FundingSessionStatus } from "@/lib/payments/transfers/funding-session-state-machine";
+import type { TransferState } from "@/lib/payments/transfers/state-machine";
 
-/** A transfer (spec 2.7); its states and moves are lib/transfers/state-machine.ts. */
+/** A transfer (spec 2.7); its states and moves are lib/payments/transfers/state-machine.ts. */
 export const transfers = pgTable(
   "transfers",
   {
@@ -71,7 +71,7 @@ export const transfers = pgTable(
   (t) => [
     // One transfer per quote: two concurrent accepts of one quote cannot both insert.
     uniqueIndex("transfers_quote_idx").on(t.quoteId),
-    // The list by subscription, and the limits' usage (lib/limits/usage.ts) read from the index
+    // The list by subscription, and the limits' usage (lib/payments/limits/usage.ts) read from the index
     // alone: the columns it sums and filters on are in the key (drizzle-kit has no INCLUDE).
     index("transfers_subscription_idx").on(t.subscriptionId, t.createdAt, t.limitCurrency, t.state, t.limitAmount),
     index("transfers_state_idx").on(t.state),
@@ -100,7 +100,7 @@ export const transferStateHistory = pgTable(
   (t) => [uniqueIndex("transfer_state_history_seq_idx").on(t.transferId, t.seq)],
 );
 
-/** A funding attempt (spec 2.8 FundingSession); states in lib/transfers/funding-session-state-machine.ts. */
+/** A funding attempt (spec 2.8 FundingSession); states in lib/payments/transfers/funding-session-state-machine.ts. */
 export const fundingSessions = pgTable(
   "funding_sessions",
   {

@@ -2,8 +2,8 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { partnerApiKeys, partners, subscriptions } from "@/db/schema";
-import { randomToken, sha256Hex } from "@/lib/crypto/hash";
-import { DomainError } from "@/lib/errors";
+import { randomToken, sha256Hex } from "@/lib/platform/crypto/hash";
+import { DomainError } from "@/lib/platform/errors";
 import type { SubscriptionStatus } from "./subscription-status";
 
 /** Partner administration for the console: every change goes through here. */

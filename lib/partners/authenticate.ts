@@ -1,8 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { partnerApiKeys, partners } from "@/db/schema";
-import { sha256Hex } from "@/lib/crypto/hash";
-import { DomainError } from "@/lib/errors";
+import { sha256Hex } from "@/lib/platform/crypto/hash";
+import { DomainError } from "@/lib/platform/errors";
 
 export type Partner = typeof partners.$inferSelect;
 

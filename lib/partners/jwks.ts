@@ -1,9 +1,9 @@
 import { base64url } from "jose";
 import { z } from "zod";
-import { config } from "@/lib/config";
-import { DomainError } from "@/lib/errors";
+import { config } from "@/lib/platform/config";
+import { DomainError } from "@/lib/platform/errors";
 import { fetchDocument } from "@/lib/platform/fetch-document";
-import { assertDeliverableUrl } from "@/lib/webhooks/url-policy";
+import { assertDeliverableUrl } from "@/lib/partners/webhooks/url-policy";
 
 const RsaKey = z
   .object({

@@ -1,4 +1,4 @@
-import { DomainError, type ValidationIssue } from "@/lib/errors";
+import { DomainError, type ValidationIssue } from "@/lib/platform/errors";
 
 /**
  * Webview return origins (docs/decisions.md, "Return origins"): they become the webviews' CSP

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { partners, type ProviderContact } from "@/db/schema";
-import { notFound } from "@/lib/errors";
+import { notFound } from "@/lib/platform/errors";
 
 /**
  * The contact disclosures and receipts state for a partner's customers: who to call,

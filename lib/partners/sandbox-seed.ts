@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { partnerApiKeys, partners } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { config } from "@/lib/config";
-import { sha256Hex } from "@/lib/crypto/hash";
+import { clock } from "@/lib/platform/clock";
+import { config } from "@/lib/platform/config";
+import { sha256Hex } from "@/lib/platform/crypto/hash";
 
 export const DEMO_PARTNER_ID = "partner_demo";
 

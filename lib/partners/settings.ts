@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { partners } from "@/db/schema";
-import { config } from "@/lib/config";
-import { DomainError } from "@/lib/errors";
-import { modeOf } from "@/lib/monitoring/evaluate";
-import type { MonitoringMode } from "@/lib/monitoring/types";
-import { assertDeliverableUrl, assertDeliverableUrlShape } from "@/lib/webhooks/url-policy";
+import { config } from "@/lib/platform/config";
+import { DomainError } from "@/lib/platform/errors";
+import { modeOf } from "@/lib/compliance/monitoring/evaluate";
+import type { MonitoringMode } from "@/lib/compliance/monitoring/types";
+import { assertDeliverableUrl, assertDeliverableUrlShape } from "@/lib/partners/webhooks/url-policy";
 import { validReturnOrigins } from "./origins";
 import { newWebhookSecret, rotateWebhookSecret } from "./webhook-secret";
 

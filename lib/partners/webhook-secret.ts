@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { partners } from "@/db/schema";
-import { config } from "@/lib/config";
-import { randomToken } from "@/lib/crypto/hash";
-import { DomainError } from "@/lib/errors";
+import { config } from "@/lib/platform/config";
+import { randomToken } from "@/lib/platform/crypto/hash";
+import { DomainError } from "@/lib/platform/errors";
 
 /** A Standard Webhooks secret: whsec_ followed by base64 of 24 random bytes. */
 export function newWebhookSecret(): string {

@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { writeTogether } from "@/db/write-together";
-import { postingStatements, type PostEntryInput } from "@/lib/ledger/post";
+import { postingStatements, type PostEntryInput } from "@/lib/finance/ledger/post";
 
 /**
  * Posts one balanced journal entry in the caller's transaction (the ledger's statements,
- * lib/ledger/post.ts, written in two round trips). A sourceKey already posted answers
+ * lib/finance/ledger/post.ts, written in two round trips). A sourceKey already posted answers
  * { posted: false } and writes nothing (a replayed job, a re-imported statement). An entry dated
  * in a closed month is refused (ledger.periodClosed; a trigger refuses it too). The unit of work
  * posts its `ledger.post` effects with it at commit.

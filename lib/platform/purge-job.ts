@@ -1,13 +1,13 @@
 import { z } from "zod";
-import { purgeOldEvents } from "@/lib/events/purge";
-import { purgeExpiredKeys } from "@/lib/idempotency/store";
-import { defineJob } from "@/lib/jobs/define";
-import { purgeStaleFailures } from "@/lib/lockouts/failure-counter";
+import { purgeOldEvents } from "@/lib/partners/events/purge";
+import { purgeExpiredKeys } from "@/lib/platform/idempotency/store";
+import { defineJob } from "@/lib/platform/jobs/define";
+import { purgeStaleFailures } from "@/lib/identity/lockouts/failure-counter";
 
 /**
  * Housekeeping: drops Idempotency-Keys past their retention, counted failures (lockouts, OTP
  * send limits) older than every counter's window, and delivered events past their retention. Periodic: scheduled at worker start
- * and every hour after (lib/jobs/periodic.ts), well within the keys' 24-hour retention.
+ * and every hour after (lib/platform/jobs/periodic.ts), well within the keys' 24-hour retention.
  */
 export const purgeJob = defineJob({
   kind: "maintenance.purge",

@@ -3,8 +3,8 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { rowsOf, type Executor } from "@/db";
 import { referenceRateSets, sanctionsListVersions } from "@/db/schema";
-import type { ResolvedProviders } from "@/lib/providers/table";
-import { LISTS } from "@/lib/screening/sources";
+import type { ResolvedProviders } from "@/lib/payments/providers/table";
+import { LISTS } from "@/lib/compliance/screening/sources";
 
 /**
  * GET /readyz: whether this process can do its work. Each check is one small

@@ -1,10 +1,10 @@
 import { getDb, type Db } from "@/db";
-import { config } from "@/lib/config";
+import { config } from "@/lib/platform/config";
 import { refuseSandboxData, seedSandbox } from "@/lib/partners/sandbox-seed";
-import { installDefaultPack } from "@/lib/monitoring/rule-sets";
-import { seedOperator } from "@/lib/operators/records";
-import { loadSigningKeys } from "@/lib/quotes/service-keys";
-import { scheduleRefresh } from "@/lib/screening/refresh-job";
+import { installDefaultPack } from "@/lib/compliance/monitoring/rule-sets";
+import { seedOperator } from "@/lib/operations/operators/records";
+import { loadSigningKeys } from "@/lib/payments/quotes/service-keys";
+import { scheduleRefresh } from "@/lib/compliance/screening/refresh-job";
 
 const KEY = Symbol.for("remit.ready");
 type G = typeof globalThis & { [KEY]?: Promise<Db> };

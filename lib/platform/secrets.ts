@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { serviceSecrets } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { randomToken } from "@/lib/crypto/hash";
+import { clock } from "@/lib/platform/clock";
+import { randomToken } from "@/lib/platform/crypto/hash";
 
 const CACHE = Symbol.for("remit.secrets");
 type G = typeof globalThis & { [CACHE]?: Map<string, string> };

@@ -1,11 +1,11 @@
 import http from "node:http";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/platform/log";
 
 /**
  * What the web process does on SIGTERM. `next start` on its own stops accepting
  * connections but keeps answering on kept-alive ones, /readyz included, and exits only when every
  * client has gone quiet: a load balancer is never told to stop sending. Here, from the signal on:
- * - /readyz answers 503 (lib/http/operations.ts asks isShuttingDown());
+ * - /readyz answers 503 (lib/platform/http/operations.ts asks isShuttingDown());
  * - every response says `Connection: close` and its connection closes after it, so a request in
  *   flight finishes and its client reconnects elsewhere;
  * - idle kept-alive connections are closed at once and as they become idle;
@@ -43,7 +43,7 @@ const SWEEP_MS = 100;
  * Installs the drain once per process (instrumentation.ts). `onSignal` runs at SIGTERM too (the
  * in-process worker stops claiming jobs). Node's http.Server exposes closeIdleConnections and
  * closeAllConnections; `next start` exposes no server, so the server's emit is wrapped (as in
- * lib/http/request-guard.ts) to learn it and to mark each response during the drain.
+ * lib/platform/http/request-guard.ts) to learn it and to mark each response during the drain.
  */
 export function drainOnSigterm(timeoutSeconds: number, onSignal: () => void = () => {}): void {
   const proto = http.Server.prototype as http.Server & { [KEY]?: true };

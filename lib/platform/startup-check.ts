@@ -1,10 +1,10 @@
-import { type Config } from "@/lib/config";
-import { configOrExit, exitRefused } from "@/lib/config/refusal";
-import { verifySmtpLogin } from "@/lib/notifications/email";
+import { type Config } from "@/lib/platform/config";
+import { configOrExit, exitRefused } from "@/lib/platform/config/refusal";
+import { verifySmtpLogin } from "@/lib/operations/notifications/email";
 
 /**
  * The start-up check of a serving process (the web server's instrumentation hook, npm run worker):
- * the configuration (lib/config: formats, keys, providers), then in production what can only be
+ * the configuration (lib/platform/config: formats, keys, providers), then in production what can only be
  * checked by using it: the SMTP server's login (nodemailer's verify). Any problem: its lines on
  * stderr and exit 78, before the first request or job.
  */

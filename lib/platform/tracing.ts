@@ -1,9 +1,9 @@
 import { NodeSDK } from "@opentelemetry/sdk-node";
-import { logger } from "@/lib/log";
+import { logger } from "@/lib/platform/log";
 
 /**
  * OpenTelemetry tracing, started by instrumentation.ts only when the standard
- * OTEL_* variables ask for it (lib/config tracingWanted): this module, the SDK and its exporters
+ * OTEL_* variables ask for it (lib/platform/config tracingWanted): this module, the SDK and its exporters
  * are never loaded otherwise, and Next's own spans go to the API's no-op tracer at no cost.
  * The SDK configures itself from the same variables: OTEL_TRACES_EXPORTER (otlp by default),
  * OTEL_EXPORTER_OTLP_ENDPOINT / _TRACES_ENDPOINT and _PROTOCOL, OTEL_SERVICE_NAME,

@@ -1,7 +1,7 @@
 /**
  * Errors that mean the database cannot be reached or is refusing work for now (connection
  * refused or lost, too many connections, shutting down or starting up): answered 503
- * internal.unavailable with Retry-After (lib/errors.ts unavailable()), a temporary problem the
+ * internal.unavailable with Retry-After (lib/platform/errors.ts unavailable()), a temporary problem the
  * client retries (spec 7), rather than 500 server.unexpected. SQLSTATE classes: 08 connection
  * exception, 53300 too_many_connections, 57P01-57P03 shutdown and "cannot connect now".
  */
@@ -18,4 +18,4 @@ export function isTemporarilyUnavailable(err: unknown, depth = 0): boolean {
   return isTemporarilyUnavailable((err as { cause?: unknown }).cause, depth + 1);
 }
 
-export { unavailable } from "@/lib/errors";
+export { unavailable } from "@/lib/platform/errors";

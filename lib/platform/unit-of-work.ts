@@ -3,18 +3,18 @@ import type { Db, Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { auditLog, events, subscriptions } from "@/db/schema";
 import { writeTogether, type Write } from "@/db/write-together";
-import { clock } from "@/lib/clock";
-import { DomainError, unavailable, unexpected } from "@/lib/errors";
-import type { EmitInput } from "@/lib/events/types";
-import type { JobKind, JobPayload } from "@/lib/jobs/kinds";
-import { notifyJobsDueSql } from "@/lib/jobs/notify";
-import { dedupeKey, jobDueIn, jobInsert, jobInsertWhen, nudgeJobStatement, type EnqueueOptions } from "@/lib/jobs/queue";
-import { wakeWorker } from "@/lib/jobs/wake";
-import type { PostEntryInput } from "@/lib/ledger/post";
-import { logger } from "@/lib/log";
-import { auditRow, type AuditEntry } from "@/lib/operators/audit";
-import { endpointReadySql } from "@/lib/webhooks/endpoint";
-import type { Operator } from "@/lib/operators/records";
+import { clock } from "@/lib/platform/clock";
+import { DomainError, unavailable, unexpected } from "@/lib/platform/errors";
+import type { EmitInput } from "@/lib/partners/events/types";
+import type { JobKind, JobPayload } from "@/lib/platform/jobs/kinds";
+import { notifyJobsDueSql } from "@/lib/platform/jobs/notify";
+import { dedupeKey, jobDueIn, jobInsert, jobInsertWhen, nudgeJobStatement, type EnqueueOptions } from "@/lib/platform/jobs/queue";
+import { wakeWorker } from "@/lib/platform/jobs/wake";
+import type { PostEntryInput } from "@/lib/finance/ledger/post";
+import { logger } from "@/lib/platform/log";
+import { auditRow, type AuditEntry } from "@/lib/operations/operators/audit";
+import { endpointReadySql } from "@/lib/partners/webhooks/endpoint";
+import type { Operator } from "@/lib/operations/operators/records";
 import { postEntry } from "./post-entry";
 import { isTemporarilyUnavailable } from "./unavailable";
 
@@ -189,7 +189,7 @@ export async function withEffects(ex: Executor, add: (effects: Effects) => Promi
 
 /**
  * The effects written at commit, in the unit's transaction: postings (each checked and balanced,
- * lib/ledger/post.ts), then one statement for the events (each subscription's counter row raised
+ * lib/finance/ledger/post.ts), then one statement for the events (each subscription's counter row raised
  * once by its count: sequence numbers follow commit order), their deliveries (a job only where the
  * partner's endpoint is ready; otherwise the event is written undeliverable), the jobs, the audit
  * entries, the nudges and, on PostgreSQL, the NOTIFY that wakes other processes' workers for a
@@ -210,7 +210,7 @@ async function flush(tx: Tx, pending: Pending, now: Date): Promise<boolean> {
       const name = `event_${s}_${i}`;
       writes.push({ name, write: eventInsert(counter, list.length - 1 - i, eventId, input) });
       eventRows.push(sql`select 1 from ${sql.identifier(name)}`);
-      // 8 attempts: the Standard Webhooks schedule of lib/webhooks/deliver-job.ts (about 28 hours).
+      // 8 attempts: the Standard Webhooks schedule of lib/partners/webhooks/deliver-job.ts (about 28 hours).
       const opts = { runAt: input.now, dedupeKey: dedupeKey("webhooks.deliver", eventId), maxAttempts: 8 };
       const delivery = `delivery_${s}_${i}`;
       writes.push({ name: delivery, write: jobInsertWhen("webhooks.deliver", { eventId }, opts, counter, sql`deliverable`) });

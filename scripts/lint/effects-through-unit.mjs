@@ -8,9 +8,9 @@
  */
 
 /** The platform's folders (repository paths): the only ones that may use the machinery. */
-export const PLATFORM = ["lib/platform/", "lib/jobs/", "db/"];
+export const PLATFORM = ["lib/platform/", "lib/platform/jobs/", "db/"];
 
-/** The machinery's names: db/write-together.ts and lib/jobs/queue.ts. */
+/** The machinery's names: db/write-together.ts and lib/platform/jobs/queue.ts. */
 export const MACHINERY = ["writeTogether", "withWrites", "enqueue", "insertJob", "jobInsert", "jobInsertWhen", "nudgeJobStatement"];
 
 const WHY =
@@ -32,7 +32,7 @@ export const effectsThroughUnitRule = {
         const name = node.imported.type === "Identifier" ? node.imported.name : node.imported.value;
         if (MACHINERY.includes(name)) report(node, name);
       },
-      // `const { enqueue } = await import("@/lib/jobs/queue")` and any other way to reach a name.
+      // `const { enqueue } = await import("@/lib/platform/jobs/queue")` and any other way to reach a name.
       "CallExpression > Identifier.callee"(node) {
         if (MACHINERY.includes(node.name)) report(node, node.name);
       },

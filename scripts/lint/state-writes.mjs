@@ -1,6 +1,6 @@
 /**
  * ESLint rule "remit/state-writes": a state column is written only by the module
- * that moves it through its machine (lib/state-machine). STATE_COLUMNS lists, per drizzle table
+ * that moves it through its machine (lib/platform/state-machine). STATE_COLUMNS lists, per drizzle table
  * (its variable in db/schema), the state column and the modules allowed to write it. The rule
  * reports, anywhere else, `.update(table).set({...})`, `.insert(table).values({...})`, an upsert's
  * `.onConflictDoUpdate({ set })` and a raw sql`update T set ...` / sql`insert into T (...)` that
@@ -13,36 +13,36 @@
 
 /** table variable → { column (property name), modules (repository paths) }. */
 export const STATE_COLUMNS = {
-  transfers: { column: "state", modules: ["lib/transfers/records.ts"] },
-  fundingSessions: { column: "state", modules: ["lib/transfers/funding.ts", "lib/transfers/funding-session-expiry.ts"] },
-  refunds: { column: "state", modules: ["lib/transfers/refunds.ts"] },
-  networkCancellations: { column: "state", modules: ["lib/transfers/network-cancellations.ts"] },
-  beneficiaries: { column: "state", modules: ["lib/beneficiaries/records.ts", "lib/beneficiaries/manage.ts"] },
-  customers: { column: "status", modules: ["lib/customers/status-change.ts", "lib/customers/open-subscription.ts"] },
-  kycSessions: { column: "state", modules: ["lib/kyc/outcome.ts", "lib/kyc/sessions.ts"] },
-  sessions: { column: "state", modules: ["lib/auth/tokens.ts"] },
-  registrations: { column: "state", modules: ["lib/auth/registration.ts"] },
-  bankCredits: { column: "state", modules: ["lib/reconciliation/import.ts", "lib/reconciliation/resolve.ts"] },
-  screeningCases: { column: "state", modules: ["lib/screening-cases/cases.ts"] },
-  complianceCases: { column: "state", modules: ["lib/cases/cases.ts"] },
-  proposals: { column: "state", modules: ["lib/dual-control/proposals.ts"] },
-  monitoringRuleSets: { column: "state", modules: ["lib/monitoring/rule-sets.ts"] },
-  payoutFileItems: { column: "state", modules: ["lib/payouts/attempts.ts", "lib/payouts/generate.ts"] },
-  payoutProviderAttempts: { column: "state", modules: ["lib/payouts/routed.ts"] },
-  ledgerPeriods: { column: "state", modules: ["lib/books/periods.ts"] },
-  manualJournals: { column: "state", modules: ["lib/books/journals.ts"] },
-  statementBalances: { column: "state", modules: ["lib/books/bank-reconciliation.ts"] },
-  suspiciousActivityReports: { column: "status", modules: ["lib/cases/reports.ts"] },
-  claims: { column: "state", modules: ["lib/claims/claims.ts"] },
-  claimRefunds: { column: "state", modules: ["lib/claims/claim-refunds.ts"] },
-  subscriptions: { column: "status", modules: ["lib/customers/open-subscription.ts", "lib/partners/admin.ts"] },
-  devices: { column: "status", modules: ["lib/devices/registration.ts"] },
-  otpDeliveries: { column: "state", modules: ["lib/notifications/otp-delivery.ts"] },
+  transfers: { column: "state", modules: ["lib/payments/transfers/records.ts"] },
+  fundingSessions: { column: "state", modules: ["lib/payments/transfers/funding.ts", "lib/payments/transfers/funding-session-expiry.ts"] },
+  refunds: { column: "state", modules: ["lib/payments/transfers/refunds.ts"] },
+  networkCancellations: { column: "state", modules: ["lib/payments/transfers/network-cancellations.ts"] },
+  beneficiaries: { column: "state", modules: ["lib/payments/beneficiaries/records.ts", "lib/payments/beneficiaries/manage.ts"] },
+  customers: { column: "status", modules: ["lib/identity/customers/status-change.ts", "lib/identity/customers/open-subscription.ts"] },
+  kycSessions: { column: "state", modules: ["lib/identity/kyc/outcome.ts", "lib/identity/kyc/sessions.ts"] },
+  sessions: { column: "state", modules: ["lib/identity/auth/tokens.ts"] },
+  registrations: { column: "state", modules: ["lib/identity/auth/registration.ts"] },
+  bankCredits: { column: "state", modules: ["lib/finance/reconciliation/import.ts", "lib/finance/reconciliation/resolve.ts"] },
+  screeningCases: { column: "state", modules: ["lib/compliance/screening-cases/cases.ts"] },
+  complianceCases: { column: "state", modules: ["lib/compliance/cases/cases.ts"] },
+  proposals: { column: "state", modules: ["lib/operations/dual-control/proposals.ts"] },
+  monitoringRuleSets: { column: "state", modules: ["lib/compliance/monitoring/rule-sets.ts"] },
+  payoutFileItems: { column: "state", modules: ["lib/payments/payouts/attempts.ts", "lib/payments/payouts/generate.ts"] },
+  payoutProviderAttempts: { column: "state", modules: ["lib/payments/payouts/routed.ts"] },
+  ledgerPeriods: { column: "state", modules: ["lib/finance/books/periods.ts"] },
+  manualJournals: { column: "state", modules: ["lib/finance/books/journals.ts"] },
+  statementBalances: { column: "state", modules: ["lib/finance/books/bank-reconciliation.ts"] },
+  suspiciousActivityReports: { column: "status", modules: ["lib/compliance/cases/reports.ts"] },
+  claims: { column: "state", modules: ["lib/payments/claims/claims.ts"] },
+  claimRefunds: { column: "state", modules: ["lib/payments/claims/claim-refunds.ts"] },
+  subscriptions: { column: "status", modules: ["lib/identity/customers/open-subscription.ts", "lib/partners/admin.ts"] },
+  devices: { column: "status", modules: ["lib/identity/devices/registration.ts"] },
+  otpDeliveries: { column: "state", modules: ["lib/operations/notifications/otp-delivery.ts"] },
   // The platform's own rows: a job's run, an event's delivery and a request key's claim are moved
   // by the worker, the webhook delivery and the idempotency store, never by a domain module.
-  jobs: { column: "state", modules: ["lib/jobs/", "lib/platform/"] },
-  events: { column: "deliveryState", modules: ["lib/webhooks/deliver-job.ts", "lib/webhooks/replay.ts", "lib/platform/"] },
-  idempotencyKeys: { column: "state", modules: ["lib/idempotency/store.ts"] },
+  jobs: { column: "state", modules: ["lib/platform/jobs/", "lib/platform/"] },
+  events: { column: "deliveryState", modules: ["lib/partners/webhooks/deliver-job.ts", "lib/partners/webhooks/replay.ts", "lib/platform/"] },
+  idempotencyKeys: { column: "state", modules: ["lib/platform/idempotency/store.ts"] },
 };
 
 /** A listed module is a file, or every file under a folder (a path ending in "/"). */
@@ -136,7 +136,7 @@ const columnNamed = (names, column) => (names.some((n) => n === column || n === 
 export const stateWritesRule = {
   meta: {
     type: "problem",
-    docs: { description: "A state column is written only by its machine's module (lib/state-machine, issue 21)." },
+    docs: { description: "A state column is written only by its machine's module (lib/platform/state-machine, issue 21)." },
     schema: [],
     messages: {
       named: "{{table}}.{{column}} is a machine's state: write it through {{modules}}.",

@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { auditLog, transfers } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import type { Operator } from "@/lib/operators/records";
+import { clock } from "@/lib/platform/clock";
+import type { Operator } from "@/lib/operations/operators/records";
 import { registeredTransfer, type Owner } from "./fixtures";
 
 /** Two reviewers (a maker and a checker) for the command tests. */
@@ -12,8 +12,8 @@ export const checker: Operator = { id: "op_cmd_checker", email: "cmd-checker@exa
 /** A transfer of `amount` USD moved to `state` through its machine (registered → validated), optionally then put on hold. */
 export async function transferIn(db: Db, owner: Owner, opts: { amount?: string; hold?: boolean; beneficiaryId?: string } = {}): Promise<string> {
   const t = await registeredTransfer(db, owner, opts.beneficiaryId);
-  const { transitionTransfer } = await import("@/lib/transfers/records");
-  const { holdTransfer } = await import("@/lib/transfers/compliance");
+  const { transitionTransfer } = await import("@/lib/payments/transfers/records");
+  const { holdTransfer } = await import("@/lib/payments/transfers/compliance");
   await db.transaction(async (tx) => {
     if (opts.amount) await tx.update(transfers).set({ originAmount: opts.amount }).where(eq(transfers.id, t.id));
     const [row] = await tx.select().from(transfers).where(eq(transfers.id, t.id));

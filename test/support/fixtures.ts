@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries, customers, partners, quotes, subscriptions } from "@/db/schema";
-import { addSeconds, clock } from "@/lib/clock";
-import type { PricedColumns } from "@/lib/pricing/priced-columns";
-import type { insertRegisteredTransfer } from "@/lib/transfers/records";
+import { addSeconds, clock } from "@/lib/platform/clock";
+import type { PricedColumns } from "@/lib/payments/pricing/priced-columns";
+import type { insertRegisteredTransfer } from "@/lib/payments/transfers/records";
 
 /**
  * Rows the database unit tests build by hand rather than through the API: a partner with no webhook
@@ -107,7 +107,7 @@ export interface TestTransferTerms {
 /** A USD 100 to MXN transfer in registered for `owner`, inside the caller's transaction (to a new beneficiary unless one is given). */
 export async function insertTestTransfer(tx: Tx, owner: Owner, now: Date, beneficiaryId?: string, terms: TestTransferTerms = {}) {
   // Imported when first used, like the tests did: the domain modules read configuration on load.
-  const { insertRegisteredTransfer } = await import("@/lib/transfers/records");
+  const { insertRegisteredTransfer } = await import("@/lib/payments/transfers/records");
   const priced = terms.priced ?? PRICED;
   const quoteRows = await insertQuoteRows(tx, owner, priced, now, beneficiaryId);
   return insertRegisteredTransfer(
@@ -145,8 +145,8 @@ export async function registeredTransfer(db: Db, owner?: Owner, beneficiaryId?: 
  */
 export async function disclosedQuote(db: Db, owner: Owner, beneficiaryId: string): Promise<{ quoteId: string; disclosureToken: string }> {
   const { inUnit } = await import("@/lib/platform/unit-of-work");
-  const { createQuote } = await import("@/lib/quotes/create");
-  const { serveDisclosure } = await import("@/lib/quotes/disclosure");
+  const { createQuote } = await import("@/lib/payments/quotes/create");
+  const { serveDisclosure } = await import("@/lib/payments/quotes/disclosure");
   const [partner] = await db.select().from(partners).where(eq(partners.id, owner.partnerId));
   const quote = await inUnit(
     ({ tx }) =>

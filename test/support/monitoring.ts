@@ -8,8 +8,8 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries, complianceAlerts, customers, monitoringEvaluations, partners, payoutMethods, transfers } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import type { Address } from "@/lib/customers/profile";
+import { clock } from "@/lib/platform/clock";
+import type { Address } from "@/lib/identity/customers/profile";
 import { freshClabe } from "./clabe";
 import { insertTestTransfer, newSubscription, TRANSFER_TTL_SECONDS, type Owner } from "./fixtures";
 
@@ -43,9 +43,9 @@ export function monitoringHelpers(dbOf: () => Db) {
    * customer typed it, a profile submitted with this residence address; then verified (VALID).
    */
   async function registeredSender(input: { identifier: string; address?: Omit<Address, "country" | "city"> & { city?: string } }): Promise<Owner> {
-    const { parseIdentifier } = await import("@/lib/auth/identifiers");
-    const { openSubscription } = await import("@/lib/customers/open-subscription");
-    const { submitProfile } = await import("@/lib/customers/profile");
+    const { parseIdentifier } = await import("@/lib/identity/auth/identifiers");
+    const { openSubscription } = await import("@/lib/identity/customers/open-subscription");
+    const { submitProfile } = await import("@/lib/identity/customers/profile");
     const now = clock.now();
     const partnerId = newId("partner_test");
     await dbOf()
@@ -65,8 +65,8 @@ export function monitoringHelpers(dbOf: () => Db) {
 
   /** A registered, submitted transfer of `owner` with a CLABE payout method (its destination key as submit computes it). */
   async function transfer(owner: Owner, spec: TransferSpec = {}): Promise<{ transferId: string; beneficiaryId: string }> {
-    const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
-    const { destinationKey } = await import("@/lib/monitoring/destination-key");
+    const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
+    const { destinationKey } = await import("@/lib/compliance/monitoring/destination-key");
     const amount = spec.amount ?? "100.000000";
     const at = spec.at ?? clock.now();
     const eur = spec.currency === "EUR";
@@ -117,7 +117,7 @@ export function monitoringHelpers(dbOf: () => Db) {
 
   /** Runs the fast-check on the transfer; its state after, and the live evaluation recorded. */
   async function fastCheck(transferId: string) {
-    const { fastCheck } = await import("@/lib/transfers/fast-check-job");
+    const { fastCheck } = await import("@/lib/payments/transfers/fast-check-job");
     await dbOf().transaction((tx) => fastCheck.run!(tx, { payload: { transferId }, now: clock.now() } as never));
     const [t] = await dbOf().select().from(transfers).where(eq(transfers.id, transferId));
     const [evaluation] = await dbOf()

@@ -1,6 +1,6 @@
-import { methods } from "@/lib/http/methods";
+import { methods } from "@/lib/platform/http/methods";
 import { ready } from "@/lib/platform/ready";
-import { signingKeySet } from "@/lib/quotes/service-keys";
+import { signingKeySet } from "@/lib/payments/quotes/service-keys";
 
 // GET /.well-known/jwks.json: public keys verifying the service's signedQuote (several during rotation).
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -2,10 +2,10 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { ConsoleNav } from "@/components/console/nav";
 import { SignOutButton } from "@/components/console/sign-out";
-import { clock } from "@/lib/clock";
-import { navigationFor } from "@/lib/console/navigation";
-import { requireOperator } from "@/lib/console/session";
-import { approvableProposalCount } from "@/lib/dual-control/queries";
+import { clock } from "@/lib/platform/clock";
+import { navigationFor } from "@/lib/operations/console/navigation";
+import { requireOperator } from "@/lib/operations/console/session";
+import { approvableProposalCount } from "@/lib/operations/dual-control/queries";
 import { ready } from "@/lib/platform/ready";
 
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 import Link from "next/link";
 import { Card, PageTitle } from "@/components/console/ui";
-import { clock } from "@/lib/clock";
-import { when } from "@/lib/console/format";
-import { overviewCounts } from "@/lib/console/overview";
-import { requireOperator } from "@/lib/console/session";
+import { clock } from "@/lib/platform/clock";
+import { when } from "@/lib/operations/console/format";
+import { overviewCounts } from "@/lib/operations/console/overview";
+import { requireOperator } from "@/lib/operations/console/session";
 import { ready } from "@/lib/platform/ready";
 
 export const metadata = { title: "Overview · Console" };

@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { consoleAction, consoleFormAction } from "@/lib/console/action";
-import { beginEnrolment, confirmEnrolment } from "@/lib/operators/accounts";
+import { consoleAction, consoleFormAction } from "@/lib/operations/console/action";
+import { beginEnrolment, confirmEnrolment } from "@/lib/operations/operators/accounts";
 
 // The operator's own second factor: reachable before it is set up.
 const enrolling = { role: "reviewer", own: true, enrolling: true } as const;

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useActionState } from "react";
 import { FormFlash } from "@/components/console/shown-once";
 import { input, primary } from "@/components/console/ui";
-import type { FormState } from "@/lib/console/action";
+import type { FormState } from "@/lib/operations/console/action";
 import { confirmEnrolmentAction } from "./actions";
 
 /**

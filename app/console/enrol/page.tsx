@@ -1,9 +1,9 @@
 import Link from "next/link";
 import { toDataURL } from "qrcode";
 import { Card, Flash, param, primary, type SearchParams } from "@/components/console/ui";
-import { operatorRow } from "@/lib/console/queries";
-import { requireOperator } from "@/lib/console/session";
-import { pendingEnrolment, secondFactorRequired } from "@/lib/operators/accounts";
+import { operatorRow } from "@/lib/operations/console/queries";
+import { requireOperator } from "@/lib/operations/console/session";
+import { pendingEnrolment, secondFactorRequired } from "@/lib/operations/operators/accounts";
 import { ready } from "@/lib/platform/ready";
 import { beginEnrolmentAction } from "./actions";
 import { ConfirmEnrolmentForm } from "./enrol-form";

@@ -1,5 +1,5 @@
 import { LoginForm } from "@/components/console/login-form";
-import { signInErrorMessage } from "@/lib/console/sign-in-errors";
+import { signInErrorMessage } from "@/lib/operations/console/sign-in-errors";
 
 export const metadata = { title: "Sign in · Console" };
 

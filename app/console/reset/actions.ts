@@ -1,7 +1,7 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { redeemResetLink } from "@/lib/operators/accounts";
+import { redeemResetLink } from "@/lib/operations/operators/accounts";
 import { ready } from "@/lib/platform/ready";
 import { runUnit } from "@/lib/platform/unit-of-work";
 

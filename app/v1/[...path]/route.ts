@@ -1,6 +1,6 @@
-import { correlationIdOf } from "@/lib/http/correlation";
-import { errorResponse } from "@/lib/http/envelope";
-import { DomainError } from "@/lib/errors";
+import { correlationIdOf } from "@/lib/platform/http/correlation";
+import { errorResponse } from "@/lib/platform/http/envelope";
+import { DomainError } from "@/lib/platform/errors";
 
 // Any other /v1 path: 404 in the error envelope, like every API answer.
 async function notFound(req: Request): Promise<Response> {

@@ -1,5 +1,5 @@
-import { buildOpenApiDocument } from "@/lib/api/openapi";
-import { config } from "@/lib/config";
+import { buildOpenApiDocument } from "@/lib/platform/api/openapi";
+import { config } from "@/lib/platform/config";
 
 // GET /v1/openapi.json: the OpenAPI 3.1 document of every implemented route.
 export async function GET() {

@@ -1,5 +1,5 @@
 /**
- * Customer-status gating of the onboarding routes (spec 3.5, lib/customers/gating.ts GATES.onboarding:
+ * Customer-status gating of the onboarding routes (spec 3.5, lib/identity/customers/gating.ts GATES.onboarding:
  * profile GET/POST, kyc-sessions POST/GET permit PENDING, VALID, MONITORED, RESTRICTED, BLOCKED;
  * only CLOSED is refused). Route-level rules on top of the gate (profile locked after PENDING,
  * KYC not required once COMPLETED, KYC refused while BLOCKED) are asserted too.

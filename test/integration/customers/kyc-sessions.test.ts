@@ -2,7 +2,7 @@
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { formatDateTime } from "@/lib/i18n/format";
+import { formatDateTime } from "@/lib/platform/i18n/format";
 import { EXPIRED_PAGE, openWebview } from "./helpers";
 import {
   BASE_URL,

@@ -5,7 +5,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Decimal } from "@/lib/money/decimal";
+import { Decimal } from "@/lib/platform/money/decimal";
 import {
   acceptQuote,
   acceptTransfer,

@@ -143,7 +143,7 @@ test("hostile query strings, path parameters and headers: no stack, no SQL", asy
 test(
   "a NUL character in an id is a client error (4xx), not 500",
   {
-    todo: "lib/http: strings with U+0000 reach PostgreSQL (invalid byte sequence) and answer 500 server.unexpected; reported",
+    todo: "lib/platform/http: strings with U+0000 reach PostgreSQL (invalid byte sequence) and answer 500 server.unexpected; reported",
   },
   async () => {
     const auth = await bearer();

@@ -10,7 +10,7 @@ import { SMTPServer } from "smtp-server";
 import type { Db } from "@/db";
 import { spawnServer, type SpawnedServer } from "../../support/spawned-server";
 import { productionEnv } from "../../support/production-env";
-import { isCreditorReference } from "@/lib/reconciliation/creditor-reference";
+import { isCreditorReference } from "@/lib/finance/reconciliation/creditor-reference";
 import { camt053 } from "../../support/camt053";
 import { pain001SchemaErrors } from "../../support/iso20022";
 
@@ -64,13 +64,13 @@ async function seed() {
   // The domain modules read configuration on load: import them after process.env is production.
   const { newId } = await import("@/db/ids");
   const { beneficiaries, partnerApiKeys, payoutMethods, transfers } = await import("@/db/schema");
-  const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
-  const { clock } = await import("@/lib/clock");
-  const { sha256Hex } = await import("@/lib/crypto/hash");
-  const { issueTokens } = await import("@/lib/auth/tokens");
-  const { openFundingSession } = await import("@/lib/transfers/funding");
-  const { startPayout } = await import("@/lib/transfers/network");
-  const { transitionTransfer } = await import("@/lib/transfers/records");
+  const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
+  const { clock } = await import("@/lib/platform/clock");
+  const { sha256Hex } = await import("@/lib/platform/crypto/hash");
+  const { issueTokens } = await import("@/lib/identity/auth/tokens");
+  const { openFundingSession } = await import("@/lib/payments/transfers/funding");
+  const { startPayout } = await import("@/lib/payments/transfers/network");
+  const { transitionTransfer } = await import("@/lib/payments/transfers/records");
   const { newSubscription, insertTestTransfer } = await import("../../support/fixtures");
 
   const owner = await newSubscription(db);

@@ -6,7 +6,7 @@
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { formatDateTime, formatDecimal, formatMoney } from "@/lib/i18n/format";
+import { formatDateTime, formatDecimal, formatMoney } from "@/lib/platform/i18n/format";
 import {
   acceptQuote,
   advanceClock,

@@ -12,8 +12,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { generateKeyPairSync, randomUUID, type KeyObject } from "node:crypto";
 import canonicalize from "canonicalize";
-import { signQuoteClaims } from "@/lib/quotes/signing/sign-quote";
-import type { PartnerQuoteClaims } from "@/lib/quotes/signing/quote-claims";
+import { signQuoteClaims } from "@/lib/payments/quotes/signing/sign-quote";
+import type { PartnerQuoteClaims } from "@/lib/payments/quotes/signing/quote-claims";
 import { b64u, signCompact, withSegment, type Alg } from "../../support/jws";
 import {
   acceptQuote,
@@ -129,7 +129,7 @@ async function claims(overrides: Record<string, unknown> = {}): Promise<PartnerQ
   } as PartnerQuoteClaims & Record<string, unknown>;
 }
 
-/** The honest signer of lib/quotes/signing (JCS payload, header {alg, kid, typ}). */
+/** The honest signer of lib/payments/quotes/signing (JCS payload, header {alg, kid, typ}). */
 const signed = async (overrides: Record<string, unknown> = {}, kid = KID, key: KeyObject = main.privateKey) =>
   signQuoteClaims(await claims(overrides), key, kid);
 

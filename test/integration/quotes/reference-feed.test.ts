@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { corridorByCode } from "@/lib/corridors/corridors";
-import { constantReferenceRates } from "@/lib/pricing/reference-rate";
-import { priceQuote } from "@/lib/pricing/service-pricing";
+import { corridorByCode } from "@/lib/payments/corridors/corridors";
+import { constantReferenceRates } from "@/lib/payments/pricing/reference-rate";
+import { priceQuote } from "@/lib/payments/pricing/service-pricing";
 import { rateFixture, startRateFeedServer } from "../../support/rate-feed-server";
 import { startOwnServer } from "../../support/own-server";
 

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import type { SanctionedEntry } from "@/lib/screening/entity";
+import type { SanctionedEntry } from "@/lib/compliance/screening/entity";
 import { awaitScreeningOf } from "../customers/helpers";
 import { listedCases, shippedEntries, VARIATIONS } from "../../unit/screening/labelled-set";
 import {

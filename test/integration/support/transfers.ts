@@ -1,7 +1,7 @@
 /** Transfer helpers of the integration tests: submit, reads, polling, funding and the sandbox network and compliance controls (decisions 7). */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { sandboxTestIdentifiers, sandboxTestPhones } from "@/lib/payout-identifiers/sandbox-identifiers";
+import { sandboxTestIdentifiers, sandboxTestPhones } from "@/lib/payments/payout-identifiers/sandbox-identifiers";
 import { call, eventually, type CallResult } from "./client";
 import { POLL_MS } from "./customers";
 import { validAssertion, type Device } from "./devices";

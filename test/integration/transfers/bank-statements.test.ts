@@ -11,8 +11,8 @@ import { randomUUID } from "node:crypto";
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { eq, like } from "drizzle-orm";
-import { creditorReference } from "@/lib/reconciliation/creditor-reference";
-import { schemaProblems } from "@/lib/reconciliation/xsd";
+import { creditorReference } from "@/lib/finance/reconciliation/creditor-reference";
+import { schemaProblems } from "@/lib/finance/reconciliation/xsd";
 import { camt053, type TestCredit } from "../../support/camt053";
 import { BASE_URL, assertError, awaitTransfer, call, readTransfer } from "../support";
 import { consoleCookie } from "../support/console";
@@ -104,7 +104,7 @@ describe("bank transfer funding from camt.053 statements (sandbox endpoints and 
 
     await withServerDatabase(async (db) => {
       const { journalEntries, transfers } = await import("@/db/schema");
-      const { transferEntries } = await import("@/lib/ledger");
+      const { transferEntries } = await import("@/lib/finance/ledger");
       const [row] = await db.select({ fundedFrom: transfers.fundedFrom }).from(transfers).where(eq(transfers.id, s.transferId));
       assert.equal(row.fundedFrom, "suspense:unallocated");
       const received = await db

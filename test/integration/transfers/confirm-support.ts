@@ -5,7 +5,7 @@
  * through the public HTTP API.
  */
 import assert from "node:assert/strict";
-import { sandboxTestIdentifiers, type SandboxCorridor } from "@/lib/payout-identifiers/sandbox-identifiers";
+import { sandboxTestIdentifiers, type SandboxCorridor } from "@/lib/payments/payout-identifiers/sandbox-identifiers";
 import {
   acceptTransfer,
   assertError,

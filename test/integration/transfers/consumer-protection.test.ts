@@ -10,7 +10,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
-import { formatDateTime } from "@/lib/i18n/format";
+import { formatDateTime } from "@/lib/platform/i18n/format";
 import { fundedScenario, registeredScenario } from "./support";
 import {
   advanceClock,

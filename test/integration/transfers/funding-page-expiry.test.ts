@@ -8,7 +8,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { formatDateTime } from "@/lib/i18n/format";
+import { formatDateTime } from "@/lib/platform/i18n/format";
 import { fundingScenario } from "./support";
 import { call, advanceClock, assertError, awaitTransfer, confirmNow, readTransfer, relogin, serverNow } from "../support";
 

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
-import { sandboxTestIdentifiers, type SandboxCorridor } from "@/lib/payout-identifiers/sandbox-identifiers";
+import { sandboxTestIdentifiers, type SandboxCorridor } from "@/lib/payments/payout-identifiers/sandbox-identifiers";
 import { corridorTransfer, awaitState, CORRIDORS, submitTransfer, corridorBeneficiary, corridorCustomer } from "./confirm-support";
 import { advance, completeFunding, confirmNow, readTransfer, registerDevice, transferDetail, useServicePricing } from "../support";
 

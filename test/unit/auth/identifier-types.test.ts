@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Tx } from "@/db";
-import { parseAcceptedIdentifier } from "@/lib/auth/identifiers";
-import { startLogin } from "@/lib/auth/login";
-import { completePasswordReset, startPasswordReset } from "@/lib/auth/password-reset";
-import { startRegistration } from "@/lib/auth/registration";
-import { loadConfig } from "@/lib/config";
-import { DomainError } from "@/lib/errors";
+import { parseAcceptedIdentifier } from "@/lib/identity/auth/identifiers";
+import { startLogin } from "@/lib/identity/auth/login";
+import { completePasswordReset, startPasswordReset } from "@/lib/identity/auth/password-reset";
+import { startRegistration } from "@/lib/identity/auth/registration";
+import { loadConfig } from "@/lib/platform/config";
+import { DomainError } from "@/lib/platform/errors";
 
 /**
  * With LOGIN_IDENTIFIER_TYPES=email the Auth API refuses phone numbers with the

@@ -161,7 +161,7 @@ const results = {
           {},
           {
             "route /v1/core/quotes": 0.1,
-            "the request pipeline (lib/http)": 0.1,
+            "the request pipeline (lib/platform/http)": 0.1,
             GC: 0.1,
             "unowned: next": 0.2,
             "unowned: postgres.js": 0.2,
@@ -176,7 +176,7 @@ const results = {
             {
               "job transfers.fastCheck": 1 / 3,
               "job receipts.email": 1 / 6,
-              "the worker (lib/jobs)": 1 / 6,
+              "the worker (lib/platform/jobs)": 1 / 6,
               "unowned: postgres.js": 1 / 3,
             },
           ),
@@ -258,7 +258,7 @@ describe("bench report: targets and what explains each one not met", () => {
     assert.match(cpu.why!, /\| GET transfer \(poll\) \| 2\.0 calls × 2\.00 ms \(its window's main thread\); 2\.0 statements each \| 4\.0 \|/);
     assert.match(
       cpu.why!,
-      /\| The jobs \| the worker process's main thread in the profiled journey window \(10 journeys at 8\.0\/s, \/proc\), by the handler on its samples' stacks: transfers\.fastCheck 2\.0, receipts\.email 1\.0, the worker's loop \(lib\/jobs\) 1\.0, GC 0\.0, no handler on the stack 2\.0 \| 6\.0 \|/,
+      /\| The jobs \| the worker process's main thread in the profiled journey window \(10 journeys at 8\.0\/s, \/proc\), by the handler on its samples' stacks: transfers\.fastCheck 2\.0, receipts\.email 1\.0, the worker's loop \(lib\/platform\/jobs\) 1\.0, GC 0\.0, no handler on the stack 2\.0 \| 6\.0 \|/,
     );
     assert.match(cpu.why!, /\| Node's other threads \| the run's CPU \(\/proc, all threads\) less its main threads[^|]*\| 8\.0 \|/);
     // 42 on the main threads less the calls' 7 and the jobs' 6.

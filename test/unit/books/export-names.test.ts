@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { exportFileName, parseExportRange } from "@/lib/console/export-range";
+import { exportFileName, parseExportRange } from "@/lib/operations/console/export-range";
 
 const exportedOn = new Date("2026-11-28T19:00:00Z");
 const nameOf = (query: string) => exportFileName("gl", parseExportRange(new URLSearchParams(query)), exportedOn);

@@ -1,7 +1,7 @@
 /**
  * The client's signing helpers checked against the service's own verifiers: signPartnerQuote
  * (spec 5.4) against verifyPartnerQuote, deviceAssertion (spec 5.3) against verifyDeviceAssertion,
- * verifyWebhook against lib/webhooks/signing (one secret, and both during a rotation).
+ * verifyWebhook against lib/partners/webhooks/signing (one secret, and both during a rotation).
  */
 import assert from "node:assert/strict";
 import { generateKeyPairSync, randomUUID } from "node:crypto";
@@ -9,9 +9,9 @@ import { describe, it } from "node:test";
 import canonicalize from "canonicalize";
 import { decodeProtectedHeader } from "jose";
 import { deviceAssertion, signPartnerQuote, verifyWebhook, WebhookVerificationError, type PartnerQuoteClaims } from "@remit-core/client";
-import { verifyDeviceAssertion } from "@/lib/devices/assertion/verify-device-assertion";
-import { verifyPartnerQuote } from "@/lib/quotes/signing/verify-partner-quote";
-import { signWebhook } from "@/lib/webhooks/signing";
+import { verifyDeviceAssertion } from "@/lib/identity/devices/assertion/verify-device-assertion";
+import { verifyPartnerQuote } from "@/lib/payments/quotes/signing/verify-partner-quote";
+import { signWebhook } from "@/lib/partners/webhooks/signing";
 
 const rsa = (bits = 2048) => generateKeyPairSync("rsa", { modulusLength: bits });
 const iso = (epoch: number) => new Date(epoch * 1000).toISOString().replace(".000Z", "Z");

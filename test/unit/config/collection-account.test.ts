@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { loadConfig } from "@/lib/config";
+import { loadConfig } from "@/lib/platform/config";
 import { productionEnv } from "../../support/production-env";
 
 /** The collection account customers pay into by bank transfer. */

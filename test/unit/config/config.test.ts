@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { loadConfig } from "@/lib/config";
+import { loadConfig } from "@/lib/platform/config";
 import { productionEnv as production } from "../../support/production-env";
 
 describe("configuration (decisions section 1)", () => {

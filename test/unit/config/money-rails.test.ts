@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Tx } from "@/db";
-import { loadConfig } from "@/lib/config";
-import { DomainError } from "@/lib/errors";
-import { isSandboxProvider, providers } from "@/lib/providers";
-import { payFromWebview } from "@/lib/transfers/funding-webview";
-import { advanceNetwork } from "@/lib/transfers/network";
-import type { TransferRow } from "@/lib/transfers/records";
+import { loadConfig } from "@/lib/platform/config";
+import { DomainError } from "@/lib/platform/errors";
+import { isSandboxProvider, providers } from "@/lib/payments/providers";
+import { payFromWebview } from "@/lib/payments/transfers/funding-webview";
+import { advanceNetwork } from "@/lib/payments/transfers/network";
+import type { TransferRow } from "@/lib/payments/transfers/records";
 import { productionEnv } from "../../support/production-env";
 
 /**

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { loadConfig } from "@/lib/config";
-import { assertProductionProviders, PROVIDER_KINDS, PROVIDERS } from "@/lib/providers";
+import { loadConfig } from "@/lib/platform/config";
+import { assertProductionProviders, PROVIDER_KINDS, PROVIDERS } from "@/lib/payments/providers";
 import { productionEnv } from "../../support/production-env";
 
 /** The error lines loadConfig refused with (one per provider problem). */

@@ -3,8 +3,8 @@ import { execFile } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { describe, test } from "node:test";
 import { parseEnv } from "node:util";
-import { ConfigurationError, loadConfig, SETTINGS } from "@/lib/config";
-import { buildPain001 } from "@/lib/payouts/pain001";
+import { ConfigurationError, loadConfig, SETTINGS } from "@/lib/platform/config";
+import { buildPain001 } from "@/lib/payments/payouts/pain001";
 import { productionEnv } from "../../support/production-env";
 import { pain001SchemaErrors } from "../../support/iso20022";
 

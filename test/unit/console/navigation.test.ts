@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { HEADER_PAGES, NAVIGATION, navigationFor } from "@/lib/console/navigation";
+import { HEADER_PAGES, NAVIGATION, navigationFor } from "@/lib/operations/console/navigation";
 
 const SIGNED_IN = path.join(process.cwd(), "app/console/(signed-in)");
 

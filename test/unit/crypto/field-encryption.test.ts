@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { createFieldCipher, FieldDecryptionError, parseFieldEncryptionKeys } from "@/lib/crypto/field-encryption";
+import { createFieldCipher, FieldDecryptionError, parseFieldEncryptionKeys } from "@/lib/platform/crypto/field-encryption";
 
 const keyA = randomBytes(32).toString("base64");
 const keyB = randomBytes(32).toString("base64");

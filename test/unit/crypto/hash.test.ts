@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { constantTimeEqual, randomToken, sha256Hex } from "@/lib/crypto/hash";
+import { constantTimeEqual, randomToken, sha256Hex } from "@/lib/platform/crypto/hash";
 
 describe("hash helpers", () => {
   it("sha256Hex matches the known vectors", () => {

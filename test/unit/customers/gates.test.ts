@@ -6,11 +6,11 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { CustomerContext } from "@/lib/auth/customer-context";
-import { checkSession } from "@/lib/auth/access-tokens";
-import { enforceGate, GATES, type GateName } from "@/lib/customers/gating";
-import { CUSTOMER_STATUSES, type CustomerStatus } from "@/lib/customers/status-machine";
-import { DomainError } from "@/lib/errors";
+import type { CustomerContext } from "@/lib/identity/auth/customer-context";
+import { checkSession } from "@/lib/identity/auth/access-tokens";
+import { enforceGate, GATES, type GateName } from "@/lib/identity/customers/gating";
+import { CUSTOMER_STATUSES, type CustomerStatus } from "@/lib/identity/customers/status-machine";
+import { DomainError } from "@/lib/platform/errors";
 
 const now = new Date("2026-11-25T12:00:00Z");
 const gates = Object.keys(GATES) as GateName[];

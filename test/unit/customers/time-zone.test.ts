@@ -1,10 +1,10 @@
-/** The customer's time zone from the residence address (lib/customers/time-zone.ts). */
+/** The customer's time zone from the residence address (lib/identity/customers/time-zone.ts). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { residenceAddressOf, timeZoneOfAddress } from "@/lib/customers/time-zone";
-import { disclosureTexts } from "@/lib/i18n/disclosure-texts";
-import { rightsStatement } from "@/lib/i18n/consumer-rights";
-import { receiptLines } from "@/lib/i18n/receipt-messages";
+import { residenceAddressOf, timeZoneOfAddress } from "@/lib/identity/customers/time-zone";
+import { disclosureTexts } from "@/lib/platform/i18n/disclosure-texts";
+import { rightsStatement } from "@/lib/platform/i18n/consumer-rights";
+import { receiptLines } from "@/lib/platform/i18n/receipt-messages";
 
 test("a Texas address is Central time; El Paso, Texas is Mountain time", () => {
   assert.equal(timeZoneOfAddress({ country: "USA", region: "TX", city: "Austin" }), "America/Chicago");

@@ -1,7 +1,7 @@
 /**
  * Amount columns keep their text form, and the database keeps their format (migration 0037,
  * db/schema/columns.ts decimalFormat): an unsigned decimal with no exponent, sign or leading zero,
- * as lib/money writes them. On PGlite, or PostgreSQL with TEST_DB_URL: a malformed amount is
+ * as lib/platform/money writes them. On PGlite, or PostgreSQL with TEST_DB_URL: a malformed amount is
  * refused, a well-formed one (or NULL) is written, and every amount column has its check.
  */
 import assert from "node:assert/strict";
@@ -10,8 +10,8 @@ import { eq, sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db";
 import { newId } from "@/db/ids";
 import { refundFiles, transfers } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { WIRE_DECIMAL } from "@/lib/money/decimal";
+import { clock } from "@/lib/platform/clock";
+import { WIRE_DECIMAL } from "@/lib/platform/money/decimal";
 import { freshDb } from "../../support/db";
 import { insertTestTransfer, newSubscription } from "../../support/fixtures";
 
@@ -35,7 +35,7 @@ function refundFile(controlSum: string) {
   return { id: newId("rff"), currency: "EUR", transactionCount: 1, controlSum, xmlEncrypted: "x", fileName: "f.xml", createdAt: clock.now() };
 }
 
-test("a malformed amount is refused by the database; the lib/money forms are written", async () => {
+test("a malformed amount is refused by the database; the lib/platform/money forms are written", async () => {
   for (const amount of MALFORMED) {
     assert.equal(WIRE_DECIMAL.test(amount), false, `${JSON.stringify(amount)} is not a wire decimal either`);
     await assert.rejects(db.insert(refundFiles).values(refundFile(amount)), isCheckViolation, JSON.stringify(amount));

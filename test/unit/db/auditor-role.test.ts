@@ -11,8 +11,8 @@ import { after, before, test } from "node:test";
 import { count } from "drizzle-orm";
 import type { Db } from "@/db";
 import { auditLog, proposals } from "@/db/schema";
-import { DomainError } from "@/lib/errors";
-import type { Operator } from "@/lib/operators/records";
+import { DomainError } from "@/lib/platform/errors";
+import type { Operator } from "@/lib/operations/operators/records";
 import { freshDb } from "../../support/db";
 import { maker, transferIn } from "../../support/commands";
 import { newSubscription, type Owner } from "../../support/fixtures";
@@ -37,9 +37,9 @@ const written = async () => ({
 const refused = (err: unknown) => err instanceof DomainError && err.code === "proposal.roleInsufficient";
 
 test("every registered command is refused to an auditor (403), whatever its input, and nothing is written", async () => {
-  const { COMMAND_NAMES, commandNamed } = await import("@/lib/commands/registry");
-  const { runCommand } = await import("@/lib/commands/run");
-  const { httpStatusOf } = await import("@/lib/errors");
+  const { COMMAND_NAMES, commandNamed } = await import("@/lib/operations/commands/registry");
+  const { runCommand } = await import("@/lib/operations/commands/run");
+  const { httpStatusOf } = await import("@/lib/platform/errors");
   assert.ok(COMMAND_NAMES.length >= 30, `found ${COMMAND_NAMES.length} commands`);
   const before = await written();
   for (const name of COMMAND_NAMES) {
@@ -56,10 +56,10 @@ test("every registered command is refused to an auditor (403), whatever its inpu
 });
 
 test("an auditor cannot approve, decline or reveal a proposal; a reviewer's proposal stays open", async () => {
-  const { execute } = await import("@/lib/commands/run");
-  const { releaseHold } = await import("@/lib/commands/transfers");
-  const { approve, decline, propose, revealSecret } = await import("@/lib/dual-control/proposals");
-  const { approvableProposalCount } = await import("@/lib/dual-control/queries");
+  const { execute } = await import("@/lib/operations/commands/run");
+  const { releaseHold } = await import("@/lib/operations/commands/transfers");
+  const { approve, decline, propose, revealSecret } = await import("@/lib/operations/dual-control/proposals");
+  const { approvableProposalCount } = await import("@/lib/operations/dual-control/queries");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   const transferId = await transferIn(db, owner, { amount: "250000.00", hold: true });
   const acted = await inUnit(({ tx, now }) => execute(tx, releaseHold, { transferId }, { operator: maker, reason: "Documents checked", now }), { db });
@@ -90,15 +90,15 @@ test("an auditor cannot approve, decline or reveal a proposal; a reviewer's prop
 });
 
 test("an auditor's header has every page an admin's has (an examiner reads everything)", async () => {
-  const { navigationFor } = await import("@/lib/console/navigation");
+  const { navigationFor } = await import("@/lib/operations/console/navigation");
   const hrefs = (role: Operator["role"]) => navigationFor(role).flatMap((g) => g.links.map(([href]) => href));
   assert.deepEqual(hrefs("auditor"), hrefs("admin"));
   assert.ok(hrefs("auditor").length > hrefs("reviewer").length);
 });
 
 test("an admin may create an auditor; an auditor may not create one (nor grant themselves anything)", async () => {
-  const { runCommand } = await import("@/lib/commands/run");
-  const { createOperator } = await import("@/lib/commands/operations");
+  const { runCommand } = await import("@/lib/operations/commands/run");
+  const { createOperator } = await import("@/lib/operations/commands/operations");
   const admin: Operator = { id: "op_cmd_admin", email: "cmd-admin@example.com", name: "Admin", role: "admin" };
   const email = `examiner.${Date.now()}@example.com`;
   const input = { email, name: "An Examiner", role: "auditor", password: "a-long-password-for-tests" };

@@ -47,7 +47,7 @@ const ref = () => `TOL-${process.pid}-${++seq}`;
 
 describe("bank credits short within the tolerance (issue 24 item 7)", () => {
   test("the tolerance is read per currency; a bad value stops the process", async () => {
-    const { loadConfig } = await import("@/lib/config");
+    const { loadConfig } = await import("@/lib/platform/config");
     assert.deepEqual(loadConfig({ BANK_CREDIT_SHORTFALL_TOLERANCE: "usd=0.05,EUR=0.02" }).BANK_CREDIT_SHORTFALL_TOLERANCE, { USD: "0.05", EUR: "0.02" });
     assert.deepEqual(loadConfig({}).BANK_CREDIT_SHORTFALL_TOLERANCE, {});
     for (const bad of ["USD", "USD=0.001", "XXY=1", "USD=-1", "JPY=0.5"]) {
@@ -79,8 +79,8 @@ describe("bank credits short within the tolerance (issue 24 item 7)", () => {
 
   test("a transfer funded short and then cancelled refunds what the customer paid and reverses the write-off (balanced)", async () => {
     const m = await mod();
-    const { cancelTransfer } = await import("@/lib/transfers/cancel");
-    const { moveRefund } = await import("@/lib/transfers/refunds");
+    const { cancelTransfer } = await import("@/lib/payments/transfers/cancel");
+    const { moveRefund } = await import("@/lib/payments/transfers/refunds");
     const t = await fundingTransfer();
     const writeOffsBefore = await balanceOf("expense:write-offs");
     assert.equal((await importCredits([{ bankReference: ref(), amount: "102.98", currency: "USD", reference: t.reference }])).matched, 1);
@@ -160,7 +160,7 @@ describe("bank credits short within the tolerance (issue 24 item 7)", () => {
   });
 
   test("search finds credits in every state by amount (as a decimal), payer, reference and booking date", async () => {
-    const { searchBankCredits, creditSearchOf } = await import("@/lib/reconciliation/search");
+    const { searchBankCredits, creditSearchOf } = await import("@/lib/finance/reconciliation/search");
     const t = await fundingTransfer();
     const [matched, stray] = [ref(), ref()];
     await importCredits([
@@ -180,7 +180,7 @@ describe("bank credits short within the tolerance (issue 24 item 7)", () => {
   });
 
   test("search by amount finds a credit older than the newest thousand", async () => {
-    const { searchBankCredits, creditSearchOf } = await import("@/lib/reconciliation/search");
+    const { searchBankCredits, creditSearchOf } = await import("@/lib/finance/reconciliation/search");
     const { schema } = await mod();
     const old = ref();
     await importCredits([{ bankReference: old, amount: "44.4", currency: "USD", text: "old stray" }], new Date("2026-01-02T00:00:00Z"));

@@ -203,7 +203,7 @@ describe("bank transfer funding reconciled from camt.053", () => {
     assert.deepEqual(await entryLines(`bank-credit-return:${over}`), []);
     const strayBack = await db.transaction((tx) => m.returnBankCredit(tx, { creditId: strayId, operatorId: "op" }, new Date()));
     assert.equal(strayBack.returned, "20.00");
-    const { bankCreditQueue } = await import("@/lib/reconciliation/queue");
+    const { bankCreditQueue } = await import("@/lib/finance/reconciliation/queue");
     const listed = (await bankCreditQueue(db, 1)).items.filter((c) => c.id === overId || c.id === strayId);
     assert.deepEqual(listed.map((c) => [c.state, c.toReturn]).sort(), [
       ["RETURN_REQUESTED", "20.00"],
@@ -242,7 +242,7 @@ describe("bank transfer funding reconciled from camt.053", () => {
 
   test("an over-payment's return proposal names the excess returned, not the whole credit (issue 36 item 15)", async () => {
     const m = await mod();
-    const { act } = await import("@/lib/commands/run");
+    const { act } = await import("@/lib/operations/commands/run");
     const { inUnit } = await import("@/lib/platform/unit-of-work");
     const maker = { id: "op_maker36", email: "maker36@example.com", name: "Maker", role: "reviewer" as const };
     const t = await fundingTransfer();

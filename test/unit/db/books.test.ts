@@ -11,18 +11,18 @@ import { after, before, describe, test } from "node:test";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db";
 import { auditLog, bankCredits, journalEntries, journalLines, ledgerAccounts, manualJournals, proposals, transfers } from "@/db/schema";
-import { dailyReconciliation, explainDifference, ledgerBalance, recordClosingBalances } from "@/lib/books/bank-reconciliation";
-import { withdrawJournal } from "@/lib/books/journal-control";
-import { discardJournal, proposeJournal } from "@/lib/books/journals";
-import { changeLedgerPeriod } from "@/lib/commands/finance";
-import { act, execute } from "@/lib/commands/run";
-import { approve, decline } from "@/lib/dual-control/proposals";
-import { profitAndLoss, safeguarding, trialBalanceAsOf } from "@/lib/books/reports";
-import { DomainError } from "@/lib/errors";
-import { accountBalances, fromMinor, postEntry, toMinor } from "@/lib/ledger";
-import { Decimal } from "@/lib/money/decimal";
-import type { Operator } from "@/lib/operators/records";
-import { constantReferenceRates } from "@/lib/pricing/reference-rate";
+import { dailyReconciliation, explainDifference, ledgerBalance, recordClosingBalances } from "@/lib/finance/books/bank-reconciliation";
+import { withdrawJournal } from "@/lib/finance/books/journal-control";
+import { discardJournal, proposeJournal } from "@/lib/finance/books/journals";
+import { changeLedgerPeriod } from "@/lib/operations/commands/finance";
+import { act, execute } from "@/lib/operations/commands/run";
+import { approve, decline } from "@/lib/operations/dual-control/proposals";
+import { profitAndLoss, safeguarding, trialBalanceAsOf } from "@/lib/finance/books/reports";
+import { DomainError } from "@/lib/platform/errors";
+import { accountBalances, fromMinor, postEntry, toMinor } from "@/lib/finance/ledger";
+import { Decimal } from "@/lib/platform/money/decimal";
+import type { Operator } from "@/lib/operations/operators/records";
+import { constantReferenceRates } from "@/lib/payments/pricing/reference-rate";
 import { inUnit, runUnit, type UnitContext } from "@/lib/platform/unit-of-work";
 import { freshDb } from "../../support/db";
 import { newSubscription, type Owner } from "../../support/fixtures";
@@ -56,7 +56,7 @@ before(async () => {
   // The reports read the whole ledger: on PostgreSQL this file needs a database of its own.
   ({ db, close } = await freshDb({ ownDatabase: true }));
   owner = await newSubscription(db);
-  const { createOperator } = await import("@/lib/operators/records");
+  const { createOperator } = await import("@/lib/operations/operators/records");
   [accountant, second] = await db.transaction(async (tx) => [
     await createOperator(tx, {
       email: "books-a@example.com",

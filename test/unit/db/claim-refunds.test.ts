@@ -10,10 +10,10 @@ import { after, before, test } from "node:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { claimRefunds } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { DomainError } from "@/lib/errors";
-import { accountBalances, transferEntries } from "@/lib/ledger";
-import type { Operator } from "@/lib/operators/records";
+import { clock } from "@/lib/platform/clock";
+import { DomainError } from "@/lib/platform/errors";
+import { accountBalances, transferEntries } from "@/lib/finance/ledger";
+import type { Operator } from "@/lib/operations/operators/records";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 
@@ -31,9 +31,9 @@ after(() => close());
 
 /** A transfer funded by card (102.99 USD paid) with an open claim on it. */
 async function claimOnFunded(): Promise<{ transferId: string; claimId: string }> {
-  const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
-  const { openFundingSession, lockFundingSession, completeFunding } = await import("@/lib/transfers/funding");
-  const { reportClaim } = await import("@/lib/claims/claims");
+  const { lockTransfer, transitionTransfer } = await import("@/lib/payments/transfers/records");
+  const { openFundingSession, lockFundingSession, completeFunding } = await import("@/lib/payments/transfers/funding");
+  const { reportClaim } = await import("@/lib/payments/claims/claims");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   const t = await registeredTransfer(db, owner);
   const now = clock.now();
@@ -52,7 +52,7 @@ async function claimOnFunded(): Promise<{ transferId: string; claimId: string }>
 }
 
 async function resolve(claimId: string, outcome: "REFUND" | "NO_ERROR", amount?: string) {
-  const { resolveClaim } = await import("@/lib/claims/claims");
+  const { resolveClaim } = await import("@/lib/payments/claims/claims");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   return inUnit(({ tx }) => resolveClaim(tx, { claimId, outcome, amount, notice: "Our answer", operatorEmail: admin.email, now: clock.now() }), { db });
 }
@@ -76,8 +76,8 @@ test("REFUND owes the amount, posted balanced in the resolution; the operator's 
   );
   assert.equal(await refundDue(transferId), -2550n);
 
-  const { approve } = await import("@/lib/dual-control/proposals");
-  const { act } = await import("@/lib/commands/run");
+  const { approve } = await import("@/lib/operations/dual-control/proposals");
+  const { act } = await import("@/lib/operations/commands/run");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   const now = clock.now();
   const input = { transferId, bankReference: "CLAIM-REF-7", claimRefundId: owed.id };
@@ -98,8 +98,8 @@ test("REFUND owes the amount, posted balanced in the resolution; the operator's 
   assert.equal(await refundDue(transferId), 0n);
 
   // Paid once only.
-  const { payClaimRefund } = await import("@/lib/claims/claim-refunds");
-  const { lockTransfer } = await import("@/lib/transfers/records");
+  const { payClaimRefund } = await import("@/lib/payments/claims/claim-refunds");
+  const { lockTransfer } = await import("@/lib/payments/transfers/records");
   await assert.rejects(
     inUnit(async ({ tx }) => payClaimRefund(tx, { transfer: (await lockTransfer(tx, transferId))!, claimRefundId: owed.id, bankReference: "AGAIN", now }), {
       db,

@@ -11,7 +11,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { customers, jobs, loginIdentifiers, otpOutbox } from "@/db/schema";
-import { clock } from "@/lib/clock";
+import { clock } from "@/lib/platform/clock";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 
@@ -25,9 +25,9 @@ after(() => close());
 
 /** A customer with an e-mail login (and `language`, when given) and a card-funded transfer with an open claim. */
 async function claimOf(language?: "en" | "fr" | "es", withEmail = true) {
-  const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
-  const { openFundingSession, lockFundingSession, completeFunding } = await import("@/lib/transfers/funding");
-  const { reportClaim } = await import("@/lib/claims/claims");
+  const { lockTransfer, transitionTransfer } = await import("@/lib/payments/transfers/records");
+  const { openFundingSession, lockFundingSession, completeFunding } = await import("@/lib/payments/transfers/funding");
+  const { reportClaim } = await import("@/lib/payments/claims/claims");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   const owner: Owner = await newSubscription(db);
   const now = clock.now();
@@ -52,7 +52,7 @@ async function claimOf(language?: "en" | "fr" | "es", withEmail = true) {
 }
 
 async function resolve(claimId: string, outcome: "REFUND" | "NO_ERROR", amount?: string) {
-  const { resolveClaim } = await import("@/lib/claims/claims");
+  const { resolveClaim } = await import("@/lib/payments/claims/claims");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   const notice = "Le bénéficiaire a reçu 1 875,00 MXN ; l’écart vient du taux <affiché>.";
   return inUnit(({ tx }) => resolveClaim(tx, { claimId, outcome, amount, notice, operatorEmail: "ops@example.com", now: clock.now() }), { db });
@@ -65,7 +65,7 @@ const queued = (claimId: string) =>
     .where(and(eq(jobs.kind, "claims.emailResolution"), sql`${jobs.payload}->>'claimId' = ${claimId}`));
 
 async function runJob(claimId: string) {
-  const { emailClaimResolution } = await import("@/lib/claims/resolution-email-job");
+  const { emailClaimResolution } = await import("@/lib/payments/claims/resolution-email-job");
   await emailClaimResolution.perform!(db, { payload: { claimId }, jobId: newId("job"), attempt: 1, now: clock.now(), signal: new AbortController().signal });
 }
 
@@ -91,7 +91,7 @@ test("resolving a claim queues its e-mail with the resolution; the job sends the
   assert.ok(lines.includes("Le bénéficiaire a reçu 1 875,00 MXN ; l’écart vient du taux <affiché>."), "the operator's notice as written");
 
   // The sandbox OTP reader still answers codes only.
-  const { latestOtpMessage } = await import("@/lib/auth/sandbox-outbox");
+  const { latestOtpMessage } = await import("@/lib/identity/auth/sandbox-outbox");
   await assert.rejects(latestOtpMessage(db, owner.partnerId, email), /No message was sent/);
 });
 
@@ -103,7 +103,7 @@ test("English by default, NO_ERROR without an amount; the HTML escapes the notic
   assert.match(sent.message, /^Your claim has been resolved\n/);
   assert.match(sent.message, /\nResult: We found no error\.\n/);
   assert.doesNotMatch(sent.message, /Amount refunded/);
-  const { claimResolutionMessage } = await import("@/lib/i18n/claim-messages");
+  const { claimResolutionMessage } = await import("@/lib/platform/i18n/claim-messages");
   const html = claimResolutionMessage(
     { claimId, transferId: "trf_x", type: "LATE", outcome: "RESEND", resolutionAmount: null, resolutionCurrency: null, notice: "<b>late</b>" },
     "es",

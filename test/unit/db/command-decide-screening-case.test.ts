@@ -1,5 +1,5 @@
 /**
- * The decideScreeningCase command (lib/commands/screening.ts), both decisions, as the console's
+ * The decideScreeningCase command (lib/operations/commands/screening.ts), both decisions, as the console's
  * Screening cases page asks for them: a TRUE_MATCH is one reviewer's, at once (the beneficiary
  * BLOCKED, its held transfer rejected, audited screeningCase.trueMatch); a FALSE_POSITIVE of a
  * case that holds a transfer releases money, so it is proposed (the command's name and input) and
@@ -13,9 +13,9 @@ import { eq } from "drizzle-orm";
 import type { Db, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries, proposals, screeningCases } from "@/db/schema";
-import { addSeconds, clock } from "@/lib/clock";
-import { DomainError } from "@/lib/errors";
-import type { ScreeningOutcome } from "@/lib/screening/provider";
+import { addSeconds, clock } from "@/lib/platform/clock";
+import { DomainError } from "@/lib/platform/errors";
+import type { ScreeningOutcome } from "@/lib/compliance/screening/provider";
 import { freshDbWithOwner } from "../../support/db";
 import { auditOf, checker, maker, transferIn, transferState } from "../../support/commands";
 import { insertBeneficiary, type Owner } from "../../support/fixtures";
@@ -30,16 +30,16 @@ before(async () => {
 after(() => close());
 
 async function lib() {
-  const { execute } = await import("@/lib/commands/run");
-  const { decideScreeningCase } = await import("@/lib/commands/screening");
-  const { approve } = await import("@/lib/dual-control/proposals");
+  const { execute } = await import("@/lib/operations/commands/run");
+  const { decideScreeningCase } = await import("@/lib/operations/commands/screening");
+  const { approve } = await import("@/lib/operations/dual-control/proposals");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   return { execute, decideScreeningCase, approve, inUnit };
 }
 
 /** A close match raised on a new beneficiary; with `transfer`, its validated transfer is held by the case. */
 async function openCase(entryId: string, transfer: boolean) {
-  const { raiseCase } = await import("@/lib/screening-cases/cases");
+  const { raiseCase } = await import("@/lib/compliance/screening-cases/cases");
   const beneficiaryId = await insertBeneficiary(db, owner, clock.now());
   const transferId = transfer ? await transferIn(db, owner, { beneficiaryId }) : undefined;
   const outcome = {

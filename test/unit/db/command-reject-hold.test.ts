@@ -1,5 +1,5 @@
 /**
- * The rejectHold command (lib/commands/transfers.ts), as the console's Holds queue asks for it: one
+ * The rejectHold command (lib/operations/commands/transfers.ts), as the console's Holds queue asks for it: one
  * reviewer rejects a held transfer at once, whatever its amount (a rejection releases no money to
  * the beneficiary), with one audit entry (before/after, the reason); a transfer a screening case
  * holds is refused (its money moves only through the case) and nothing is written; a reviewer
@@ -8,9 +8,9 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Db } from "@/db";
-import { clock } from "@/lib/clock";
-import { DomainError } from "@/lib/errors";
-import type { ScreeningOutcome } from "@/lib/screening/provider";
+import { clock } from "@/lib/platform/clock";
+import { DomainError } from "@/lib/platform/errors";
+import type { ScreeningOutcome } from "@/lib/compliance/screening/provider";
 import { freshDbWithOwner } from "../../support/db";
 import { auditOf, maker, transferIn, transferState } from "../../support/commands";
 import { insertBeneficiary, type Owner } from "../../support/fixtures";
@@ -25,8 +25,8 @@ before(async () => {
 after(() => close());
 
 async function lib() {
-  const { execute } = await import("@/lib/commands/run");
-  const { rejectHold } = await import("@/lib/commands/transfers");
+  const { execute } = await import("@/lib/operations/commands/run");
+  const { rejectHold } = await import("@/lib/operations/commands/transfers");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   return { execute, rejectHold, inUnit };
 }
@@ -55,7 +55,7 @@ test("a 5,000 USD hold is rejected at once by one reviewer, audited with before,
 
 test("a transfer a screening case holds is refused (409 screeningCase.holdsTransfer) and stays held, unaudited", async () => {
   const { execute, rejectHold, inUnit } = await lib();
-  const { raiseCase } = await import("@/lib/screening-cases/cases");
+  const { raiseCase } = await import("@/lib/compliance/screening-cases/cases");
   const beneficiaryId = await insertBeneficiary(db, owner, clock.now());
   const transferId = await transferIn(db, owner, { beneficiaryId });
   const outcome = {

@@ -1,5 +1,5 @@
 /**
- * The releaseHold command (lib/commands/transfers.ts), as the console's Holds queue asks for it:
+ * The releaseHold command (lib/operations/commands/transfers.ts), as the console's Holds queue asks for it:
  * a small hold is released at once by one reviewer, back to the state it was held in, with one
  * audit entry (before/after, the reason); a large one becomes a proposal (the command's name and
  * input) that a second reviewer's approval runs; a transfer that is not there is a 404 and nothing
@@ -10,7 +10,7 @@ import { after, before, test } from "node:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { proposals } from "@/db/schema";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { freshDbWithOwner } from "../../support/db";
 import { auditOf, checker, maker, transferIn, transferState } from "../../support/commands";
 import type { Owner } from "../../support/fixtures";
@@ -25,9 +25,9 @@ before(async () => {
 after(() => close());
 
 async function lib() {
-  const { execute } = await import("@/lib/commands/run");
-  const { releaseHold } = await import("@/lib/commands/transfers");
-  const { approve } = await import("@/lib/dual-control/proposals");
+  const { execute } = await import("@/lib/operations/commands/run");
+  const { releaseHold } = await import("@/lib/operations/commands/transfers");
+  const { approve } = await import("@/lib/operations/dual-control/proposals");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   return { execute, releaseHold, approve, inUnit };
 }

@@ -22,9 +22,9 @@ import {
   suspiciousActivityReports,
   transfers,
 } from "@/db/schema";
-import { addNote, assignCase, clearRiskFlag, closeCase, investigateCase, linkToCase, raiseAlert, setRiskFlag } from "@/lib/cases/cases";
-import { editReport, fileReport, overdueReports, reportCsv, reportJson } from "@/lib/cases/reports";
-import { clock } from "@/lib/clock";
+import { addNote, assignCase, clearRiskFlag, closeCase, investigateCase, linkToCase, raiseAlert, setRiskFlag } from "@/lib/compliance/cases/cases";
+import { editReport, fileReport, overdueReports, reportCsv, reportJson } from "@/lib/compliance/cases/reports";
+import { clock } from "@/lib/platform/clock";
 import { inUnit } from "@/lib/platform/unit-of-work";
 import { freshDb, secondConnection } from "../../support/db";
 import { insertTestTransfer, newSubscription, registeredTransfer } from "../../support/fixtures";
@@ -211,8 +211,8 @@ const rejects = (p: Promise<unknown>, code: string) => assert.rejects(p, (e: unk
 
 test("a compliance hold raises an alert in the customer's case", async () => {
   const owner = await newSubscription(db);
-  const { transitionTransfer, lockTransfer } = await import("@/lib/transfers/records");
-  const { holdTransfer } = await import("@/lib/transfers/compliance");
+  const { transitionTransfer, lockTransfer } = await import("@/lib/payments/transfers/records");
+  const { holdTransfer } = await import("@/lib/payments/transfers/compliance");
   const created = await db.transaction((tx) => insertTestTransfer(tx, owner, clock.now()));
   await db.transaction(async (tx) => {
     const validated = await transitionTransfer(tx, (await lockTransfer(tx, created.id))!, "fastCheck.passed", clock.now());
@@ -355,7 +355,7 @@ test("an analyst takes, investigates, notes, links and closes a case as risk con
 
 test("a screening case opening raises SCREENING_CASE, and a rescreen's exact match LIST_HIT, in the customer's case", async () => {
   const owner = await newSubscription(db);
-  const { raiseCase } = await import("@/lib/screening-cases/cases");
+  const { raiseCase } = await import("@/lib/compliance/screening-cases/cases");
   const subject = { subjectType: "customer" as const, subjectId: owner.customerId, customerId: owner.customerId };
   const outcome = (entryId: string, result: "CLOSE_MATCH" | "HIT") =>
     ({
@@ -412,7 +412,7 @@ test("an analyst clears a customer's risk flag with a reason: the flag's history
       ["HIGH_RISK", again.toISOString(), null],
     ],
   );
-  const { complianceOfCustomer } = await import("@/lib/cases/queries");
+  const { complianceOfCustomer } = await import("@/lib/compliance/cases/queries");
   assert.equal((await complianceOfCustomer(db, owner.customerId)).flags.length, 2, "the customer's page reads the history");
 
   // The history is kept: the database refuses a delete and any change to a cleared flag.

@@ -9,9 +9,9 @@ import { after, before, test } from "node:test";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { auditLog, proposals, transfers } from "@/db/schema";
-import { addSeconds, clock } from "@/lib/clock";
-import { DomainError } from "@/lib/errors";
-import type { Operator } from "@/lib/operators/records";
+import { addSeconds, clock } from "@/lib/platform/clock";
+import { DomainError } from "@/lib/platform/errors";
+import type { Operator } from "@/lib/operations/operators/records";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 
@@ -29,8 +29,8 @@ before(async () => {
 after(() => close());
 
 async function lib() {
-  const dc = await import("@/lib/dual-control/proposals");
-  const { act } = await import("@/lib/commands/run");
+  const dc = await import("@/lib/operations/dual-control/proposals");
+  const { act } = await import("@/lib/operations/commands/run");
   const { inUnit, withinUnit } = await import("@/lib/platform/unit-of-work");
   return { ...dc, act, inUnit, withinUnit };
 }
@@ -38,7 +38,7 @@ async function lib() {
 /** A transfer waiting in review for `amount` USD. */
 async function inReview(amount: string): Promise<string> {
   const t = await registeredTransfer(db, owner);
-  const { transitionTransfer } = await import("@/lib/transfers/records");
+  const { transitionTransfer } = await import("@/lib/payments/transfers/records");
   await db.transaction(async (tx) => {
     await tx.update(transfers).set({ originAmount: amount }).where(eq(transfers.id, t.id));
     const [row] = await tx.select().from(transfers).where(eq(transfers.id, t.id));

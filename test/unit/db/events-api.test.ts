@@ -1,5 +1,5 @@
 /**
- * The events API's domain (lib/events/read.ts) and retention (lib/events/purge.ts) on a real
+ * The events API's domain (lib/partners/events/read.ts) and retention (lib/partners/events/purge.ts) on a real
  * database: sequence order and the `after` cursor, scoping, and the purge keeping 30 days and
  * every event still pending delivery.
  */
@@ -9,21 +9,21 @@ import { eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { events, partners, webhookAttempts } from "@/db/schema";
-import { addSeconds } from "@/lib/clock";
-import { emitEvent } from "@/lib/events/emit";
+import { addSeconds } from "@/lib/platform/clock";
+import { emitEvent } from "@/lib/partners/events/emit";
 import { freshDbPair } from "../../support/db";
 import { newSubscription, type Owner } from "../../support/fixtures";
 
 let db: Db;
 let db2: Db;
 let close: () => Promise<void>;
-let read: typeof import("@/lib/events/read");
-let purge: typeof import("@/lib/events/purge");
+let read: typeof import("@/lib/partners/events/read");
+let purge: typeof import("@/lib/partners/events/purge");
 
 before(async () => {
   ({ db, db2, close } = await freshDbPair());
-  read = await import("@/lib/events/read");
-  purge = await import("@/lib/events/purge");
+  read = await import("@/lib/partners/events/read");
+  purge = await import("@/lib/partners/events/purge");
 });
 after(() => close());
 

@@ -13,7 +13,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { monitoringEvaluations, payoutMethods, transfers } from "@/db/schema";
-import { clock } from "@/lib/clock";
+import { clock } from "@/lib/platform/clock";
 import { freshDb } from "../../support/db";
 import { insertBeneficiary, insertTestTransfer, newSubscription } from "../../support/fixtures";
 import { countedUnit } from "./support/counted";
@@ -29,7 +29,7 @@ after(() => close());
 
 /** A submitted transfer (registered, with a stored CLABE payout method) whose fast-check is due. */
 async function submitted(): Promise<string> {
-  const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
+  const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
   const owner = await newSubscription(db);
   const now = clock.now();
   return db.transaction(async (tx) => {
@@ -54,7 +54,7 @@ async function submitted(): Promise<string> {
 
 describe("statements per fast-check", () => {
   it("a passing fast-check: the locks and its rows in one statement, the aggregates with the case tests, the state change, the commit's", async () => {
-    const { fastCheck } = await import("@/lib/transfers/fast-check-job");
+    const { fastCheck } = await import("@/lib/payments/transfers/fast-check-job");
     const run = async (transferId: string) =>
       (await countedUnit(db, (tx) => fastCheck.run!(tx, { payload: { transferId }, now: clock.now() } as never))).statements;
     // The process's first fast-check reads the sets in force and the service secrets (kept afterwards): not counted.

@@ -14,7 +14,7 @@ import { after, before, describe, it } from "node:test";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db";
 import { fundingSessions, jobs, transfers, webviewTokens } from "@/db/schema";
-import { clock } from "@/lib/clock";
+import { clock } from "@/lib/platform/clock";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer } from "../../support/fixtures";
 import { countedUnit } from "./support/counted";
@@ -30,8 +30,8 @@ after(() => close());
 
 /** A transfer in funding with its open session (its webview URL live). */
 async function inFunding(): Promise<{ transferId: string; fundingSessionId: string }> {
-  const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
-  const { openFundingSession } = await import("@/lib/transfers/funding");
+  const { lockTransfer, transitionTransfer } = await import("@/lib/payments/transfers/records");
+  const { openFundingSession } = await import("@/lib/payments/transfers/funding");
   const t = await registeredTransfer(db, await newSubscription(db));
   const now = clock.now();
   return db.transaction(async (tx) => {
@@ -43,7 +43,7 @@ async function inFunding(): Promise<{ transferId: string; fundingSessionId: stri
 }
 
 async function complete(fundingSessionId: string) {
-  const { completeFunding, lockFundingSession } = await import("@/lib/transfers/funding");
+  const { completeFunding, lockFundingSession } = await import("@/lib/payments/transfers/funding");
   return countedUnit(db, async (tx) => {
     const locked = (await lockFundingSession(tx, fundingSessionId))!;
     return completeFunding(tx, { ...locked, outcome: "SUCCEEDED", method: "SANDBOX", now: clock.now() });

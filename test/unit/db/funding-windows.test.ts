@@ -10,7 +10,7 @@ import { after, before, test } from "node:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { fundingSessions, transfers, webviewTokens } from "@/db/schema";
-import { addSeconds } from "@/lib/clock";
+import { addSeconds } from "@/lib/platform/clock";
 import { freshDb } from "../../support/db";
 import { insertTestTransfer, newSubscription, type Owner } from "../../support/fixtures";
 
@@ -28,8 +28,8 @@ after(() => close());
 
 /** A transfer registered at `at` that expires `ttlSeconds` later, confirmed at `confirmAt`: its funding session. */
 async function confirmed(at: Date, ttlSeconds: number, confirmAt: Date) {
-  const { transitionTransfer } = await import("@/lib/transfers/records");
-  const { openFundingSession } = await import("@/lib/transfers/funding");
+  const { transitionTransfer } = await import("@/lib/payments/transfers/records");
+  const { openFundingSession } = await import("@/lib/payments/transfers/funding");
   return db.transaction(async (tx) => {
     const row = await insertTestTransfer(tx, owner, at, undefined, { expiresAt: addSeconds(at, ttlSeconds) });
     const funding = await transitionTransfer(tx, await transitionTransfer(tx, row, "fastCheck.passed", at), "confirm", confirmAt, { confirmedAt: confirmAt });
@@ -49,7 +49,7 @@ test("confirmed 10 minutes before the transfer expires: the session, the page's 
   assert.equal(s.expiresAt, transferEnds.toISOString(), "the API's expiresAt: the transfer's end, not 30 minutes on");
   assert.equal((await sessionRow(s.fundingSessionId)).expiresAt.toISOString(), transferEnds.toISOString());
 
-  const { openFundingWebview, payFromWebview } = await import("@/lib/transfers/funding-webview");
+  const { openFundingWebview, payFromWebview } = await import("@/lib/payments/transfers/funding-webview");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   const model = await inUnit(({ tx }) => openFundingWebview(tx, tokenOf(s.fundingWebviewUrl), new Date("2026-11-26T11:55:00Z")), { db });
   assert.equal(model.payBy.toISOString(), transferEnds.toISOString(), "the page shows the transfer's end");
@@ -73,8 +73,8 @@ test("a card session still gets its 30 minutes when the transfer has longer", as
 test("bank transfer chosen on Thursday 24 December: the window runs to the end of Tuesday 29 December (Berlin), and the transfer's expiry follows", async () => {
   const at = new Date("2026-12-24T09:00:00Z");
   const s = await confirmed(at, 7200, at);
-  const { chooseBankTransfer } = await import("@/lib/transfers/bank-transfer");
-  const { lockFundingSession } = await import("@/lib/transfers/funding");
+  const { chooseBankTransfer } = await import("@/lib/payments/transfers/bank-transfer");
+  const { lockFundingSession } = await import("@/lib/payments/transfers/funding");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   // 25 and 26 December are German holidays, 27 a Sunday: business days Monday 28 and Tuesday 29.
   const windowEnd = "2026-12-29T23:00:00.000Z";
@@ -91,19 +91,19 @@ test("bank transfer chosen on Thursday 24 December: the window runs to the end o
   assert.deepEqual([again.reference, again.payBy], [instructions.reference, windowEnd]);
 
   // Past the old 30 minutes and the old 120: the expiry jobs find nothing due, the page still opens.
-  const { expireFundingSession } = await import("@/lib/transfers/funding-expire-job");
-  const { expireTransfer } = await import("@/lib/transfers/expire-job");
+  const { expireFundingSession } = await import("@/lib/payments/transfers/funding-expire-job");
+  const { expireTransfer } = await import("@/lib/payments/transfers/expire-job");
   const later = new Date("2026-12-24T12:00:00Z");
   await db.transaction((tx) => expireFundingSession.run!(tx, { payload: { fundingSessionId: s.fundingSessionId }, now: later } as never));
   await db.transaction((tx) => expireTransfer.run!(tx, { payload: { transferId: s.transferId }, now: later } as never));
   assert.equal((await transferRow(s.transferId)).state, "funding");
   assert.equal((await sessionRow(s.fundingSessionId)).state, "OPEN");
-  const { openFundingWebview } = await import("@/lib/transfers/funding-webview");
+  const { openFundingWebview } = await import("@/lib/payments/transfers/funding-webview");
   const model = await inUnit(({ tx }) => openFundingWebview(tx, tokenOf(s.fundingWebviewUrl), new Date("2026-12-29T20:00:00Z")), { db });
   assert.equal(model.payBy.toISOString(), windowEnd);
 
   // A credit imported on Tuesday evening funds it.
-  const { fundFromBankCredit } = await import("@/lib/reconciliation/fund");
+  const { fundFromBankCredit } = await import("@/lib/finance/reconciliation/fund");
   const funded = await inUnit(async ({ tx }) => fundFromBankCredit(tx, (await lockFundingSession(tx, s.fundingSessionId))!, new Date("2026-12-29T22:00:00Z")), {
     db,
   });
@@ -113,12 +113,12 @@ test("bank transfer chosen on Thursday 24 December: the window runs to the end o
 test("bank transfer: a credit imported after the window's end does not fund; the transfer expires", async () => {
   const at = new Date("2026-11-27T09:00:00Z"); // a Friday: Monday 30 November and Tuesday 1 December
   const s = await confirmed(at, 7200, at);
-  const { chooseBankTransfer } = await import("@/lib/transfers/bank-transfer");
-  const { lockFundingSession } = await import("@/lib/transfers/funding");
+  const { chooseBankTransfer } = await import("@/lib/payments/transfers/bank-transfer");
+  const { lockFundingSession } = await import("@/lib/payments/transfers/funding");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   const { payBy } = await inUnit(async ({ tx }) => chooseBankTransfer(tx, (await lockFundingSession(tx, s.fundingSessionId))!, at), { db });
   assert.equal(payBy, "2026-12-01T23:00:00.000Z");
-  const { fundFromBankCredit } = await import("@/lib/reconciliation/fund");
+  const { fundFromBankCredit } = await import("@/lib/finance/reconciliation/fund");
   await assert.rejects(
     inUnit(async ({ tx }) => fundFromBankCredit(tx, (await lockFundingSession(tx, s.fundingSessionId))!, new Date("2026-12-02T07:00:00Z")), { db }),
     (e: unknown) => (e as { code?: string }).code === "funding.sessionExpired",

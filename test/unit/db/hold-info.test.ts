@@ -25,8 +25,8 @@ const operator = { id: "op_hold", email: "holder@example.com", name: "Holder", r
 
 /** A registered transfer put on hold at `at`, with what each source of holds writes beside it. */
 async function heldTransfer(at: Date, source: "operator" | "case" | "none"): Promise<string> {
-  const { holdTransfer } = await import("@/lib/transfers/compliance");
-  const { recordAudit } = await import("@/lib/operators/audit");
+  const { holdTransfer } = await import("@/lib/payments/transfers/compliance");
+  const { recordAudit } = await import("@/lib/operations/operators/audit");
   return db.transaction(async (tx) => {
     const row = await insertTestTransfer(tx, owner, at);
     const held = await holdTransfer(tx, row, at);
@@ -53,7 +53,7 @@ async function heldTransfer(at: Date, source: "operator" | "case" | "none"): Pro
 }
 
 test("who, when and why of each transfer's hold: an operator's entry, a screening case, or neither", async () => {
-  const { holdInfo } = await import("@/lib/console/holds");
+  const { holdInfo } = await import("@/lib/operations/console/holds");
   const at = new Date(Date.now() - 60_000);
   const byOperator = await heldTransfer(at, "operator");
   const byCase = await heldTransfer(at, "case");
@@ -67,9 +67,9 @@ test("who, when and why of each transfer's hold: an operator's entry, a screenin
 });
 
 test("an operator's entry from an earlier hold does not explain a later one", async () => {
-  const { holdInfo } = await import("@/lib/console/holds");
-  const { releaseTransfer, holdTransfer } = await import("@/lib/transfers/compliance");
-  const { lockTransfer } = await import("@/lib/transfers/records");
+  const { holdInfo } = await import("@/lib/operations/console/holds");
+  const { releaseTransfer, holdTransfer } = await import("@/lib/payments/transfers/compliance");
+  const { lockTransfer } = await import("@/lib/payments/transfers/records");
   const first = new Date(Date.now() - 50_000);
   const id = await heldTransfer(first, "operator");
   const later = new Date(first.getTime() + 10_000);

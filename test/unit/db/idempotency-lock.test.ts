@@ -11,11 +11,11 @@ import { after, before, describe, it } from "node:test";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { idempotencyKeys } from "@/db/schema";
-import { addSeconds, clock } from "@/lib/clock";
-import { config } from "@/lib/config";
-import { DomainError } from "@/lib/errors";
-import { RequestKey } from "@/lib/idempotency/request-key";
-import { claimKey, type KeyRef } from "@/lib/idempotency/store";
+import { addSeconds, clock } from "@/lib/platform/clock";
+import { config } from "@/lib/platform/config";
+import { DomainError } from "@/lib/platform/errors";
+import { RequestKey } from "@/lib/platform/idempotency/request-key";
+import { claimKey, type KeyRef } from "@/lib/platform/idempotency/store";
 import { freshDb } from "../../support/db";
 
 let db: Db;

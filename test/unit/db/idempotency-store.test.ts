@@ -4,9 +4,9 @@ import { after, before, describe, it } from "node:test";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { idempotencyKeys } from "@/db/schema";
-import { addSeconds } from "@/lib/clock";
-import { DomainError } from "@/lib/errors";
-import { claimKey, completeKey, purgeExpiredKeys, releaseKey, type KeyRef, type Timing } from "@/lib/idempotency/store";
+import { addSeconds } from "@/lib/platform/clock";
+import { DomainError } from "@/lib/platform/errors";
+import { claimKey, completeKey, purgeExpiredKeys, releaseKey, type KeyRef, type Timing } from "@/lib/platform/idempotency/store";
 import { freshDb } from "../../support/db";
 
 let db: Db;

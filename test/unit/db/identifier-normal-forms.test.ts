@@ -10,7 +10,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { customers, loginIdentifiers } from "@/db/schema";
-import { clock } from "@/lib/clock";
+import { clock } from "@/lib/platform/clock";
 import { freshDb } from "../../support/db";
 import { monitoringHelpers } from "../../support/monitoring";
 
@@ -25,7 +25,7 @@ after(() => close());
 const { registeredSender } = monitoringHelpers(() => db);
 
 test("rows stored before the keys are filled by the backfill walk (customers, then login identifiers), and a second walk changes nothing", async () => {
-  const { backfillNormalForms } = await import("@/lib/identifiers/backfill-job");
+  const { backfillNormalForms } = await import("@/lib/identity/identifiers/backfill-job");
   const local = newId("old").slice(-8);
   const a = await registeredSender({ identifier: `Old.${local}@gmail.com`, address: { addressLine1: `7 ${local} Avenue`, postalCode: "78701" } });
   // As a row written before migration 0035: no keys.
@@ -52,8 +52,8 @@ test("rows stored before the keys are filled by the backfill walk (customers, th
 });
 
 test("console: search finds a login by another spelling of its mailbox or number; the customer page lists who shares what", async () => {
-  const { searchCustomers } = await import("@/lib/console/queries");
-  const { customersSharingIdentifiers } = await import("@/lib/identifiers/shared");
+  const { searchCustomers } = await import("@/lib/operations/console/queries");
+  const { customersSharingIdentifiers } = await import("@/lib/identity/identifiers/shared");
   const local = newId("kim").slice(-8);
   const line = `${local} Harbour Road`;
   const a = await registeredSender({ identifier: `kim.${local}@gmail.com`, address: { addressLine1: line, postalCode: "78701" } });

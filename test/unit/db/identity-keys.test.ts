@@ -7,8 +7,8 @@ import { after, before, test } from "node:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { customers, jobs } from "@/db/schema";
-import { recomputeIdentityKeys } from "@/lib/customers/identity-key-job";
-import { identityKeyOf } from "@/lib/customers/profile";
+import { recomputeIdentityKeys } from "@/lib/identity/customers/identity-key-job";
+import { identityKeyOf } from "@/lib/identity/customers/profile";
 import { freshDb } from "../../support/db";
 
 let db: Db;

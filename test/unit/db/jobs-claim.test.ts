@@ -1,5 +1,5 @@
 /**
- * The worker's claim: a wake-up claims every lane in ONE statement (lib/jobs/claim.ts
+ * The worker's claim: a wake-up claims every lane in ONE statement (lib/platform/jobs/claim.ts
  * claimLanes), and that statement keeps what a claim per lane gave: each lane looks at its own
  * window (a backlog of one lane due earlier never hides another's jobs), fills only its free slots
  * and at most `perGroup` of a group, and skips rows another worker holds (FOR UPDATE SKIP LOCKED).
@@ -11,13 +11,13 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db";
 import { jobs } from "@/db/schema";
-import { addSeconds, clock } from "@/lib/clock";
-import { claimLanes } from "@/lib/jobs/claim";
-import type { JobRegistry, JobRun } from "@/lib/jobs/define";
-import type { JobKind } from "@/lib/jobs/kinds";
-import type { WorkerSettings } from "@/lib/jobs/lanes";
-import { JobPool } from "@/lib/jobs/pool";
-import { enqueue } from "@/lib/jobs/queue";
+import { addSeconds, clock } from "@/lib/platform/clock";
+import { claimLanes } from "@/lib/platform/jobs/claim";
+import type { JobRegistry, JobRun } from "@/lib/platform/jobs/define";
+import type { JobKind } from "@/lib/platform/jobs/kinds";
+import type { WorkerSettings } from "@/lib/platform/jobs/lanes";
+import { JobPool } from "@/lib/platform/jobs/pool";
+import { enqueue } from "@/lib/platform/jobs/queue";
 import { freshDbPair } from "../../support/db";
 
 let db: Db;

@@ -11,8 +11,8 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { auditLog, customers, events, kycSessions, operators, partners, subscriptions } from "@/db/schema";
-import { addSeconds, clock } from "@/lib/clock";
-import type { Operator } from "@/lib/operators/records";
+import { addSeconds, clock } from "@/lib/platform/clock";
+import type { Operator } from "@/lib/operations/operators/records";
 import { freshDb } from "../../support/db";
 
 process.env.KYC_DECISION_PROVIDER = "operator"; // before anything reads the configuration
@@ -22,8 +22,8 @@ let close: () => Promise<void>;
 let reviewer: Operator;
 let other: Operator;
 
-const kyc = () => import("@/lib/kyc/webview");
-const review = () => import("@/lib/kyc/review");
+const kyc = () => import("@/lib/identity/kyc/webview");
+const review = () => import("@/lib/identity/kyc/review");
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
 const CAPTURE = {
   documentType: "PASSPORT",
@@ -73,7 +73,7 @@ type Owner = Awaited<ReturnType<typeof newCustomer>>;
 
 /** Starts a session as POST /kyc-sessions does and returns it with its webview token. */
 async function startSession(owner: Owner) {
-  const { createKycSession } = await import("@/lib/kyc/sessions");
+  const { createKycSession } = await import("@/lib/identity/kyc/sessions");
   const s = await db.transaction((tx) =>
     createKycSession(tx, { customerId: owner.customerId, subscriptionId: owner.subscriptionId, partner: owner.partner, language: "en", now: clock.now() }),
   );
@@ -217,7 +217,7 @@ describe("KYC review by operators", () => {
   test("a submitted session waiting for review does not expire after its 24 hours", async () => {
     const owner = await newCustomer();
     const s = await submit(owner);
-    const { expireKycSession } = await import("@/lib/kyc/expire-job");
+    const { expireKycSession } = await import("@/lib/identity/kyc/expire-job");
     const later = addSeconds(clock.now(), 25 * 3600);
     await db.transaction((tx) => expireKycSession.run!(tx, { payload: { kycSessionId: s.kycSessionId }, now: later } as never));
     const [row] = await db.select().from(kycSessions).where(eq(kycSessions.id, s.kycSessionId));
@@ -232,7 +232,7 @@ describe("KYC review by operators", () => {
   test("past its 24 hours, a submitted session's status page still gets a live URL", async () => {
     const owner = await newCustomer();
     const s = await submit(owner);
-    const { createKycSession } = await import("@/lib/kyc/sessions");
+    const { createKycSession } = await import("@/lib/identity/kyc/sessions");
     const later = addSeconds(clock.now(), 25 * 3600);
     const again = await db.transaction((tx) =>
       createKycSession(tx, { customerId: owner.customerId, subscriptionId: owner.subscriptionId, partner: owner.partner, language: "en", now: later }),

@@ -11,9 +11,9 @@ import fc from "fast-check";
 import { asc, eq, sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db";
 import { journalEntries, transfers, transferStateHistory } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { accountBalances, trialBalance, type AccountCode } from "@/lib/ledger";
-import type { TransferState } from "@/lib/transfers/state-machine";
+import { clock } from "@/lib/platform/clock";
+import { accountBalances, trialBalance, type AccountCode } from "@/lib/finance/ledger";
+import type { TransferState } from "@/lib/payments/transfers/state-machine";
 import { freshDb } from "../../support/db";
 import { refundOf } from "../../support/refunds";
 import { newSubscription, type Owner } from "../../support/fixtures";
@@ -84,7 +84,7 @@ async function checkTransfer(transferId: string) {
   );
   // The transfer's accounts hold what its place says; a paid refund empties refund-due.
   const holds: Partial<Record<AccountCode, bigint>> = {};
-  const { toMinor } = await import("@/lib/ledger");
+  const { toMinor } = await import("@/lib/finance/ledger");
   const total = toMinor(row.totalCustomerCost, row.originCurrency);
   if (place === "customerFunds") holds["transfer:customer-funds"] = -total;
   if (place === "inFlight") holds["transfer:payout-in-flight"] = -toMinor(row.destinationAmount, row.destinationCurrency);
@@ -99,8 +99,8 @@ async function checkTransfer(transferId: string) {
 
 /** Settles what a journey left owed: a failed refund is retried, then recorded paid. */
 async function settleRefund(transferId: string) {
-  const { moveRefund } = await import("@/lib/transfers/refunds");
-  const { lockTransfer } = await import("@/lib/transfers/records");
+  const { moveRefund } = await import("@/lib/payments/transfers/refunds");
+  const { lockTransfer } = await import("@/lib/payments/transfers/records");
   await db.transaction(async (tx) => {
     let row = (await lockTransfer(tx, transferId))!;
     const refund = await refundOf(tx, transferId);

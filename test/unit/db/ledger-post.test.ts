@@ -1,5 +1,5 @@
 /**
- * The ledger's posting API (lib/ledger) on a real database (PGlite, or PostgreSQL with
+ * The ledger's posting API (lib/finance/ledger) on a real database (PGlite, or PostgreSQL with
  * TEST_DB_URL): a balanced entry posts once per source key, an unbalanced one is refused per
  * currency, the tables are append-only, and the reads add up.
  */
@@ -9,10 +9,10 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { journalEntries } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { parseExportRange } from "@/lib/console/export-range";
-import { DomainError } from "@/lib/errors";
-import { accountBalances, journalLinesBetween, postEntry, transferEntries, trialBalance } from "@/lib/ledger";
+import { clock } from "@/lib/platform/clock";
+import { parseExportRange } from "@/lib/operations/console/export-range";
+import { DomainError } from "@/lib/platform/errors";
+import { accountBalances, journalLinesBetween, postEntry, transferEntries, trialBalance } from "@/lib/finance/ledger";
 import { freshDb } from "../../support/db";
 import { registeredTransfer } from "../../support/fixtures";
 

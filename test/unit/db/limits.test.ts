@@ -10,11 +10,11 @@ import { after, before, test } from "node:test";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { auditLog, partners, transfers } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { DomainError } from "@/lib/errors";
-import { Decimal } from "@/lib/money/decimal";
-import type { Operator } from "@/lib/operators/records";
-import { constantReferenceRates } from "@/lib/pricing/reference-rate";
+import { clock } from "@/lib/platform/clock";
+import { DomainError } from "@/lib/platform/errors";
+import { Decimal } from "@/lib/platform/money/decimal";
+import type { Operator } from "@/lib/operations/operators/records";
+import { constantReferenceRates } from "@/lib/payments/pricing/reference-rate";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 
@@ -41,7 +41,7 @@ async function counted(owner: Owner, amount: string, daysAgo: number, state: "re
 }
 
 async function standing(owner: Owner) {
-  const { standingOf } = await import("@/lib/limits/usage");
+  const { standingOf } = await import("@/lib/payments/limits/usage");
   const s = await standingOf(db, owner.subscriptionId, rates, clock.now());
   return Object.fromEntries(s.windows.map((w) => [w.window, w.used.toFixed()]));
 }
@@ -64,7 +64,7 @@ test("aborted no longer counts, paid does; an amount counted in EUR counts conve
 });
 
 test("an accept in GBP counts converted at the reference rate; over the window it is customer.limitExceeded naming the window with the least remaining", async () => {
-  const { reserveWithinLimits } = await import("@/lib/limits/usage");
+  const { reserveWithinLimits } = await import("@/lib/payments/limits/usage");
   const owner = await newSubscription(db);
   const reserve = (originAmount: string, originCurrency: string) =>
     db.transaction((tx) => reserveWithinLimits(tx, { subscriptionId: owner.subscriptionId, originAmount, originCurrency, rates, now: clock.now() }));
@@ -80,8 +80,8 @@ test("an accept in GBP counts converted at the reference rate; over the window i
 });
 
 test("a partner's limits change is proposed, approved by a second admin, and then counts; bad limits are refused when proposed", async () => {
-  const { approve } = await import("@/lib/dual-control/proposals");
-  const { act } = await import("@/lib/commands/run");
+  const { approve } = await import("@/lib/operations/dual-control/proposals");
+  const { act } = await import("@/lib/operations/commands/run");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   const owner = await newSubscription(db);
   const now = clock.now();
@@ -105,7 +105,7 @@ test("a partner's limits change is proposed, approved by a second admin, and the
     .where(and(eq(auditLog.action, "partner.limits.update"), eq(auditLog.targetId, owner.partnerId)));
   assert.equal(audit.operatorId, checker.id);
   assert.deepEqual((audit.after as { currency: string }).currency, "EUR");
-  const { standingOf } = await import("@/lib/limits/usage");
+  const { standingOf } = await import("@/lib/payments/limits/usage");
   const s = await standingOf(db, owner.subscriptionId, rates, now);
   assert.deepEqual([s.currency, s.windows[0].limit.toFixed()], ["EUR", new Decimal(1000).toFixed()]);
 

@@ -15,7 +15,7 @@ import { after, before, describe, it } from "node:test";
 import { eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db";
 import { beneficiaries, customers, subscriptions } from "@/db/schema";
-import { clock } from "@/lib/clock";
+import { clock } from "@/lib/platform/clock";
 import { freshDbPair } from "../../support/db";
 import { acceptInput, disclosedQuote, newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 
@@ -30,7 +30,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The accept as the route runs it: one unit of work, its effects written by the commit's statement. */
 async function accept(owner: Owner, q: { quoteId: string; disclosureToken: string }) {
   const { inUnit } = await import("@/lib/platform/unit-of-work");
-  const { acceptQuote } = await import("@/lib/quotes/accept");
+  const { acceptQuote } = await import("@/lib/payments/quotes/accept");
   return inUnit(({ tx }) => acceptQuote(tx, acceptInput(owner, q)), { db });
 }
 
@@ -45,7 +45,7 @@ async function readyToAccept() {
   return { owner, beneficiaryId, quote: await disclosedQuote(db, owner, beneficiaryId) };
 }
 
-/** The subscription's event counter moved as an event's statement moves it (lib/events/emit.ts). */
+/** The subscription's event counter moved as an event's statement moves it (lib/partners/events/emit.ts). */
 const countEvent = (tx: Tx, subscriptionId: string) =>
   tx
     .update(subscriptions)
@@ -62,7 +62,7 @@ if (process.env.TEST_DB_URL) {
     it("a fast-check holding the beneficiary FOR SHARE, then counting its event on the subscription: both commit", async () => {
       const { owner, beneficiaryId, quote } = await readyToAccept();
       let accepted: Promise<unknown> | undefined;
-      // The fast-check's order (lib/transfers/fast-check-job.ts): the beneficiary shared, then its event.
+      // The fast-check's order (lib/payments/transfers/fast-check-job.ts): the beneficiary shared, then its event.
       await db2.transaction(async (tx) => {
         await tx.select({ id: beneficiaries.id }).from(beneficiaries).where(eq(beneficiaries.id, beneficiaryId)).for("share");
         accepted = accept(owner, quote);
@@ -76,7 +76,7 @@ if (process.env.TEST_DB_URL) {
 
     it("a confirmation holding its customer's lock, then counting its event on the subscription: both commit", async () => {
       const { owner, quote } = await readyToAccept();
-      const { confirmTransfer } = await import("@/lib/transfers/confirm");
+      const { confirmTransfer } = await import("@/lib/payments/transfers/confirm");
       let accepted: Promise<unknown> | undefined;
       await db2.transaction(async (tx) => {
         // confirmTransfer's own lock: it locks the customer, then finds no such transfer; the

@@ -13,7 +13,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db";
 import { newId } from "@/db/ids";
 import { fundingSessions, journalLines, transferStateHistory } from "@/db/schema";
-import { clock } from "@/lib/clock";
+import { clock } from "@/lib/platform/clock";
 import { freshDb } from "../../support/db";
 
 const MIGRATIONS = path.join(process.cwd(), "db", "migrations");

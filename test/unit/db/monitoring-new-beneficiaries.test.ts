@@ -53,7 +53,7 @@ async function paid(owner: Owner, submittedAt: Date, to: { createdAt: Date } | {
 
 /** senderNewBeneficiariesPaid(7d) for `owner` at asOf, read as the evaluation reads it. */
 async function newBeneficiariesPaid(owner: Owner, judged: { transferId: string; beneficiaryId: string }): Promise<string> {
-  const { readAggregates } = await import("@/lib/monitoring/evaluate");
+  const { readAggregates } = await import("@/lib/compliance/monitoring/evaluate");
   const key = "senderNewBeneficiariesPaid(7d)";
   const subject = { ...judged, customerId: owner.customerId, destinationKey: null, originCurrency: "USD", asOf };
   const { values } = await db.transaction((tx) => readAggregates(tx, subject, [{ key, name: "senderNewBeneficiariesPaid", args: { window: "7d" } }]));

@@ -12,7 +12,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { devices, events, monitoringEvaluations, monitoringRuleSets, monitoringSuppressions, partners, transfers } from "@/db/schema";
-import { clock } from "@/lib/clock";
+import { clock } from "@/lib/platform/clock";
 import { freshDb } from "../../support/db";
 import { freshClabe } from "../../support/clabe";
 import type { Owner } from "../../support/fixtures";
@@ -33,7 +33,7 @@ const APPROVER = { id: "op_monitoring_approver", email: "monitoring-approver@exa
 const { sender, registeredSender, transfer, fastCheck, expectHeld, expectPassed } = monitoringHelpers(() => db);
 
 test("the default pack loads from data/monitoring: version 1 active, the FATF lists with their plenary date", async () => {
-  const { defaultPack, readHighRiskFile } = await import("@/lib/monitoring/rule-set");
+  const { defaultPack, readHighRiskFile } = await import("@/lib/compliance/monitoring/rule-set");
   const [v1] = await db.select().from(monitoringRuleSets).where(eq(monitoringRuleSets.version, 1));
   assert.equal(v1.state === "active" || v1.state === "retired", true);
   assert.deepEqual(v1.document, defaultPack());
@@ -62,7 +62,7 @@ describe("structuring: transfers each under the threshold, whatever their amount
     await transfer(s, { amount: "500.000000", at: ago(23) });
     const { transferId } = await transfer(s, { amount: "500.000000" });
     await expectHeld(transferId, "structuring");
-    const { monitoringReasons } = await import("@/lib/monitoring/queries");
+    const { monitoringReasons } = await import("@/lib/compliance/monitoring/queries");
     assert.deepEqual((await monitoringReasons(db, [transferId])).get(transferId), ["monitoring: structuring (review)"], "the review queue says why");
     const t = await sender();
     await transfer(t, { amount: "500.000000", at: ago(1) });
@@ -199,9 +199,9 @@ describe("shared identifiers: a device key, phone number or address across 3 or 
 });
 
 test("high-risk destination: a listed country reviews, an unlisted one does not (no shipped corridor pays to a listed country, so the corridor is given)", async () => {
-  const { evaluateAgainst } = await import("@/lib/monitoring/evaluate");
-  const { defaultPack } = await import("@/lib/monitoring/rule-set");
-  const { Decimal } = await import("@/lib/money/decimal");
+  const { evaluateAgainst } = await import("@/lib/compliance/monitoring/evaluate");
+  const { defaultPack } = await import("@/lib/compliance/monitoring/rule-set");
+  const { Decimal } = await import("@/lib/platform/money/decimal");
   const s = await sender();
   const { transferId, beneficiaryId } = await transfer(s);
   const judge = (alpha2: string) =>
@@ -296,8 +296,8 @@ test("a rule snoozed for the customer does not count until its expiry", async ()
 });
 
 test("an evaluation uses what changed since the last one in this process: the partner's values, the live set, a set shadow-running", async () => {
-  const { defaultPack } = await import("@/lib/monitoring/rule-set");
-  const { activateRuleSet, draftRuleSet, proposeRuleSet, shadowRuleSet, withdrawRuleSet } = await import("@/lib/monitoring/rule-sets");
+  const { defaultPack } = await import("@/lib/compliance/monitoring/rule-set");
+  const { activateRuleSet, draftRuleSet, proposeRuleSet, shadowRuleSet, withdrawRuleSet } = await import("@/lib/compliance/monitoring/rule-sets");
   const s = await sender();
   const first = await expectPassed((await transfer(s)).transferId, "velocity_count_24h");
   await db
@@ -332,7 +332,7 @@ test("an evaluation uses what changed since the last one in this process: the pa
 });
 
 test("a snooze counts until its expiry at the server's clock: the Monitoring page lists it until then, and the fast-check ignores the rule until then", async () => {
-  const { snoozeRule, activeSnoozes } = await import("@/lib/monitoring/settings");
+  const { snoozeRule, activeSnoozes } = await import("@/lib/compliance/monitoring/settings");
   const s = await sender();
   const snooze = await db.transaction((tx) =>
     snoozeRule(tx, ANALYST, { customerId: s.customerId, ruleId: "structuring", reason: "Rent paid in two halves", days: 1 }, clock.now()),
@@ -355,8 +355,8 @@ test("a snooze counts until its expiry at the server's clock: the Monitoring pag
 
 describe("block: a typology's block threshold reached (a rule set made for the test, activated by a second operator)", () => {
   before(async () => {
-    const { defaultPack } = await import("@/lib/monitoring/rule-set");
-    const { activateRuleSet, draftRuleSet, proposeRuleSet } = await import("@/lib/monitoring/rule-sets");
+    const { defaultPack } = await import("@/lib/compliance/monitoring/rule-set");
+    const { activateRuleSet, draftRuleSet, proposeRuleSet } = await import("@/lib/compliance/monitoring/rule-sets");
     const pack = defaultPack();
     const document = { ...pack, typologies: pack.typologies.map((t) => (t.id === "structuring" ? { ...t, block: 100 } : t)) };
     const draft = await db.transaction((tx) =>
@@ -382,7 +382,7 @@ describe("block: a typology's block threshold reached (a rule set made for the t
     );
 
     // What the partner reads of it (the transfer's detail, its events): rejected, TRF_CHECK_FAILED, nothing more.
-    const { transferDetail } = await import("@/lib/transfers/view");
+    const { transferDetail } = await import("@/lib/payments/transfers/view");
     const [row] = await db.select().from(transfers).where(eq(transfers.id, transferId));
     const detail = await transferDetail(db, row);
     assert.equal(detail.transferStatus, "rejected");

@@ -4,8 +4,8 @@ import { after, before, describe, test } from "node:test";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { jobs, otpDeliveries, referenceRateSets, sanctionsListVersions } from "@/db/schema";
-import { enqueue } from "@/lib/jobs/queue";
-import { failedOtpDeliveries, retryingOtpDeliveries } from "@/lib/notifications/failed-deliveries";
+import { enqueue } from "@/lib/platform/jobs/queue";
+import { failedOtpDeliveries, retryingOtpDeliveries } from "@/lib/operations/notifications/failed-deliveries";
 import { readiness } from "@/lib/platform/readiness";
 import { freshDb } from "../../support/db";
 

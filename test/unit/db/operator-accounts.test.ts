@@ -10,9 +10,9 @@ import { eq } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import type { Db } from "@/db";
 import { auditLog, operatorResetLinks, operators } from "@/db/schema";
-import { addSeconds, clock } from "@/lib/clock";
-import { sha256Hex } from "@/lib/crypto/hash";
-import type { Operator } from "@/lib/operators/records";
+import { addSeconds, clock } from "@/lib/platform/clock";
+import { sha256Hex } from "@/lib/platform/crypto/hash";
+import type { Operator } from "@/lib/operations/operators/records";
 import { freshDb } from "../../support/db";
 
 let db: Db;
@@ -24,13 +24,13 @@ before(async () => {
 after(() => close());
 
 async function lib() {
-  const accounts = await import("@/lib/operators/accounts");
-  const { createOperator } = await import("@/lib/operators/records");
-  const { signInOperator } = await import("@/lib/auth/operator-login");
+  const accounts = await import("@/lib/operations/operators/accounts");
+  const { createOperator } = await import("@/lib/operations/operators/records");
+  const { signInOperator } = await import("@/lib/identity/auth/operator-login");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
-  const { execute } = await import("@/lib/commands/run");
+  const { execute } = await import("@/lib/operations/commands/run");
   // Disabling and enabling is a command (audited by the runner); the domain call alone audits nothing.
-  const { setOperatorEnabled } = await import("@/lib/commands/operations");
+  const { setOperatorEnabled } = await import("@/lib/operations/commands/operations");
   return { ...accounts, setOperatorEnabled, execute, createOperator, signInOperator, inUnit };
 }
 
@@ -133,7 +133,7 @@ test("reset link: stored hashed, ends the sessions, sets the password once; a se
 });
 
 test("second factor required: always in production; in sandbox only with CONSOLE_TOTP_REQUIRED, the seeded operator exempt", async () => {
-  const { loadConfig } = await import("@/lib/config");
+  const { loadConfig } = await import("@/lib/platform/config");
   const { secondFactorRequired } = await lib();
   const someone = { email: "someone@example.com" };
   const seeded = { email: "admin@example.com" };

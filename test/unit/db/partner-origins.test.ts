@@ -8,7 +8,7 @@ import { after, before, test } from "node:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { partners } from "@/db/schema";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { createPartner } from "@/lib/partners/admin";
 import { updatePartnerSettings } from "@/lib/partners/settings";
 import { freshDb } from "../../support/db";

@@ -13,12 +13,12 @@ import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries, events, jobs, payoutFileItems, payoutFiles, payoutMethods, transfers, transferStateHistory } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { accountBalances, toMinor, transferEntries } from "@/lib/ledger";
+import { clock } from "@/lib/platform/clock";
+import { accountBalances, toMinor, transferEntries } from "@/lib/finance/ledger";
 import { freshDb } from "../../support/db";
 import { refundOf } from "../../support/refunds";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
-import type { BeneficiaryAddress } from "@/lib/beneficiaries/address";
+import type { BeneficiaryAddress } from "@/lib/payments/beneficiaries/address";
 import { pain001SchemaErrors, pain002 } from "../../support/iso20022";
 
 const outbox = mkdtempSync(path.join(tmpdir(), "payfiles-outbox-"));
@@ -33,8 +33,8 @@ after(() => close());
 
 /** A funded transfer of `owner` to a beneficiary with a payout method holding `identifier`, as funding leaves it. */
 async function fundedTransfer(owner: Owner, identifier: string, currency = "MXN", amount = "1875.000000", address?: BeneficiaryAddress) {
-  const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
-  const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
+  const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
+  const { lockTransfer, transitionTransfer } = await import("@/lib/payments/transfers/records");
   const created = await registeredTransfer(db, owner);
   const now = clock.now();
   return db.transaction(async (tx) => {
@@ -79,12 +79,12 @@ async function stateOf(id: string) {
 }
 
 async function generate(partnerId: string, now = clock.now()) {
-  const { generatePayoutFiles } = await import("@/lib/payouts/generate");
+  const { generatePayoutFiles } = await import("@/lib/payments/payouts/generate");
   return db.transaction((tx) => generatePayoutFiles(tx, { now, partnerId }));
 }
 
 async function importReport(xml: string, partnerId?: string) {
-  const { importPaymentStatusReport } = await import("@/lib/payouts/status-import");
+  const { importPaymentStatusReport } = await import("@/lib/payments/payouts/status-import");
   return db.transaction((tx) => importPaymentStatusReport(tx, { xml, now: clock.now(), partnerId }));
 }
 
@@ -124,7 +124,7 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
   });
 
   test("the outbox job writes each file once, after the commit; a retry skips a file already written", async () => {
-    const { writePayoutFileJob } = await import("@/lib/payouts/jobs");
+    const { writePayoutFileJob } = await import("@/lib/payments/payouts/jobs");
     const queued = await db.select().from(jobs).where(eq(jobs.kind, "payouts.writeFile"));
     assert.equal(queued.length, 2);
     const run = (payoutFileId: string) =>
@@ -160,7 +160,7 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
       unmatchedLines: [{ endToEndId: "trf_unknown", status: "ACSC", reason: "NO_SUCH_TRANSFER", message: "no transfer in a payout file has this EndToEndId" }],
     });
     // The console's notice itemises it.
-    const { statusImportSummary } = await import("@/lib/payouts/status-import");
+    const { statusImportSummary } = await import("@/lib/payments/payouts/status-import");
     assert.equal(
       statusImportSummary("rep.xml", first),
       "Imported rep.xml: 4 transactions, 3 applied, 1 unmatched, 0 duplicates. Unmatched: trf_unknown ACSC: no transfer in a payout file has this EndToEndId.",
@@ -175,7 +175,7 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
     // The ISO reason in words, in the transfer's detail and in its event.
     // A reason no new destination fixes (an account's reason waits for a repair, payout-repair.test.ts).
     const why = { code: "PAYOUT_REFUSED_BY_BANK", isoReasonCode: "MS03", description: "Refused by the bank (reason not given)" };
-    const { transferDetail } = await import("@/lib/transfers/view");
+    const { transferDetail } = await import("@/lib/payments/transfers/view");
     assert.deepEqual((await transferDetail(db, rejected)).rejectionReason, why);
     // As answered (JSON): an absent field is undefined in the view and not sent.
     assert.equal("rejectionReason" in JSON.parse(JSON.stringify(await transferDetail(db, paid))), false, "only a rejected payout has one");
@@ -255,7 +255,7 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
     });
     assert.equal((await stateOf(theirs)).state, "topay");
 
-    const { cancelTransfer } = await import("@/lib/transfers/cancel");
+    const { cancelTransfer } = await import("@/lib/payments/transfers/cancel");
     const pending = await db.transaction((tx) =>
       cancelTransfer(tx, { subscriptionId: other.subscriptionId, transferId: theirs, cancellationReason: "CUSTOMER_REQUEST", now: clock.now() }),
     );
@@ -263,7 +263,7 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
     assert.deepEqual(await importReport(report, other.partnerId), { transactions: 1, applied: 1, unmatched: 0, duplicates: 0, unmatchedLines: [] });
     const row = await stateOf(theirs);
     assert.equal(row.state, "paid");
-    const { transferDetail } = await import("@/lib/transfers/view");
+    const { transferDetail } = await import("@/lib/payments/transfers/view");
     assert.equal((await transferDetail(db, row)).cancellation?.cancellationOutcome, "NETWORK_ALREADY_PAID");
   });
 
@@ -271,7 +271,7 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
     const other = await newSubscription(db);
     const theirs = (await fundedTransfer(other, "002010077777777771")).id;
     await generate(other.partnerId);
-    const { cancelTransfer } = await import("@/lib/transfers/cancel");
+    const { cancelTransfer } = await import("@/lib/payments/transfers/cancel");
     await db.transaction((tx) =>
       cancelTransfer(tx, { subscriptionId: other.subscriptionId, transferId: theirs, cancellationReason: "CUSTOMER_REQUEST", now: clock.now() }),
     );
@@ -280,7 +280,7 @@ describe("payout files (pain.001) and status reports (pain.002)", () => {
     const row = await stateOf(theirs);
     assert.equal(row.state, "canceled");
     const why = { code: "PAYOUT_BENEFICIARY_DECEASED", isoReasonCode: "MD07", description: "Beneficiary deceased" };
-    const { transferDetail } = await import("@/lib/transfers/view");
+    const { transferDetail } = await import("@/lib/payments/transfers/view");
     assert.deepEqual((await transferDetail(db, row)).rejectionReason, why);
     const [event] = await db
       .select()

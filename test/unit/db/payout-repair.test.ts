@@ -11,8 +11,8 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries, customers, events, payoutFileItems, payoutMethods, screeningCases, transfers } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { accountBalances, toMinor, transferEntries } from "@/lib/ledger";
+import { clock } from "@/lib/platform/clock";
+import { accountBalances, toMinor, transferEntries } from "@/lib/finance/ledger";
 import { freshDb } from "../../support/db";
 import { refundOf } from "../../support/refunds";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
@@ -50,7 +50,7 @@ const PROFILE = {
 };
 
 async function addMethod(beneficiaryId: string, identifier: string) {
-  const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
+  const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
   const id = newId("pm");
   await db.insert(payoutMethods).values({
     id,
@@ -66,7 +66,7 @@ async function addMethod(beneficiaryId: string, identifier: string) {
 
 /** A funded (by card) MXN transfer of `owner`'s customer (with a profile) to a beneficiary paid at `identifier`. */
 async function fundedTransfer(owner: Owner, identifier: string) {
-  const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
+  const { lockTransfer, transitionTransfer } = await import("@/lib/payments/transfers/records");
   const created = await registeredTransfer(db, owner);
   const now = clock.now();
   await db.update(customers).set({ profile: PROFILE }).where(eq(customers.id, owner.customerId));
@@ -92,11 +92,11 @@ async function fundedTransfer(owner: Owner, identifier: string) {
 }
 
 const generate = async (partnerId: string) => {
-  const { generatePayoutFiles } = await import("@/lib/payouts/generate");
+  const { generatePayoutFiles } = await import("@/lib/payments/payouts/generate");
   return db.transaction((tx) => generatePayoutFiles(tx, { now: clock.now(), partnerId }));
 };
 const importReport = async (xml: string) => {
-  const { importPaymentStatusReport } = await import("@/lib/payouts/status-import");
+  const { importPaymentStatusReport } = await import("@/lib/payments/payouts/status-import");
   return db.transaction((tx) => importPaymentStatusReport(tx, { xml, now: clock.now() }));
 };
 const stateOf = async (id: string) => (await db.select().from(transfers).where(eq(transfers.id, id)))[0];
@@ -166,7 +166,7 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
       [[1, "REJECTED", "AC04"]],
     );
     // The app learns it from the transfer's detail (and gives a new destination: payout-repair).
-    const { transferDetail } = await import("@/lib/transfers/view");
+    const { transferDetail } = await import("@/lib/payments/transfers/view");
     const detail = await transferDetail(db, t);
     assert.deepEqual(detail.payoutRepair?.rejectionReason, { code: "PAYOUT_ACCOUNT_CLOSED", isoReasonCode: "AC04", description: "Account closed" });
     // Named, and announced: the partner need not poll to learn a repair is wanted.
@@ -181,13 +181,13 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
     ]);
     // As answered (JSON): an absent field is undefined in the view and not sent.
     assert.equal("rejectionReason" in JSON.parse(JSON.stringify(detail)), false, "not rejected: the transfer's own rejection reason is for rejected transfers");
-    const { payoutsAwaitingRepair } = await import("@/lib/payouts/attempts");
+    const { payoutsAwaitingRepair } = await import("@/lib/payments/payouts/attempts");
     assert.ok((await payoutsAwaitingRepair(db)).some((r) => r.transferId === ids.repaired));
     // Nothing to resend before the repair.
     assert.deepEqual(await generate(owner.partnerId), []);
 
-    const { repairPayout } = await import("@/lib/payouts/attempts");
-    const { lockTransfer } = await import("@/lib/transfers/records");
+    const { repairPayout } = await import("@/lib/payments/payouts/attempts");
+    const { lockTransfer } = await import("@/lib/payments/transfers/records");
     const newMethod = await addMethod(t.beneficiaryId, "012180001234567897");
     await db.transaction(async (tx) => repairPayout(tx, { transfer: (await lockTransfer(tx, ids.repaired))!, payoutMethodId: newMethod }, clock.now()));
     // The flag clears with the repair, and the partner is told.
@@ -270,15 +270,15 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
     // Again: nothing more.
     assert.equal((await importReport(report)).duplicates, 1);
 
-    const { moveRefund } = await import("@/lib/transfers/refunds");
-    const { lockTransfer } = await import("@/lib/transfers/records");
+    const { moveRefund } = await import("@/lib/payments/transfers/refunds");
+    const { lockTransfer } = await import("@/lib/payments/transfers/records");
     await db.transaction(async (tx) => moveRefund(tx, (await lockTransfer(tx, ids.returned))!, "operator.paid", clock.now(), { bankReference: "RET-1" }));
     assert.equal((await balances(ids.returned))["transfer:refund-due USD"], 0n);
     await assertBalanced(ids.returned);
   });
 
   test("the transfer page's payouts: a payout paid on its resend no longer shows the first rejection; every attempt is listed (issue 36 item 15)", async () => {
-    const { payoutAttemptsOf, payoutRejectionOf } = await import("@/lib/payouts/console");
+    const { payoutAttemptsOf, payoutRejectionOf } = await import("@/lib/payments/payouts/console");
     assert.equal(await payoutRejectionOf(db, ids.repaired), null, "rejected (AC04), repaired, resent, paid");
     const attempts = await payoutAttemptsOf(db, ids.repaired);
     assert.deepEqual(
@@ -325,7 +325,7 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
   test("the customer's app supplies the new destination (POST payout-repair's domain): format-checked, only while a rejection waits", async () => {
     const other = await newSubscription(db);
     const id = (await fundedTransfer(other, "002010077777777771")).id;
-    const { repairPayoutForCustomer } = await import("@/lib/payouts/repair");
+    const { repairPayoutForCustomer } = await import("@/lib/payments/payouts/repair");
     const repair = (payoutMethod: { methodType: string; destinationIdentifier?: string; payoutMethodId?: string }, subscriptionId = other.subscriptionId) =>
       db.transaction((tx) => repairPayoutForCustomer(tx, { subscriptionId, transferId: id, payoutMethod, now: clock.now() }));
     const code = (c: string) => (e: Error & { code?: string }) => e.code === c;
@@ -374,9 +374,9 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
     const id = (await fundedTransfer(other, "002010077777777771")).id;
     const [file] = await generate(other.partnerId);
     await importReport(pain002("REP-D1", file.id, [{ endToEndId: id, status: "RJCT", reason: "AC04" }]));
-    const { stageOperatorRepair } = await import("@/lib/payouts/repair");
-    const { approve } = await import("@/lib/dual-control/proposals");
-    const { act } = await import("@/lib/commands/run");
+    const { stageOperatorRepair } = await import("@/lib/payments/payouts/repair");
+    const { approve } = await import("@/lib/operations/dual-control/proposals");
+    const { act } = await import("@/lib/operations/commands/run");
     const { inUnit } = await import("@/lib/platform/unit-of-work");
     const maker = { id: "op_rep_maker", email: "rep-maker@example.com", name: "Maker", role: "admin" as const };
     const checker = { id: "op_rep_checker", email: "rep-checker@example.com", name: "Checker", role: "admin" as const };
@@ -419,8 +419,8 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
     const [file] = await generate(other.partnerId);
     await importReport(pain002("REP-O1", file.id, [{ endToEndId: id, status: "RJCT", reason: "AC01" }]));
     assert.equal((await stateOf(id)).state, "topay");
-    const { refundRejectedPayout } = await import("@/lib/payouts/attempts");
-    const { lockTransfer } = await import("@/lib/transfers/records");
+    const { refundRejectedPayout } = await import("@/lib/payments/payouts/attempts");
+    const { lockTransfer } = await import("@/lib/payments/transfers/records");
     await db.transaction(async (tx) => refundRejectedPayout(tx, (await lockTransfer(tx, id))!, clock.now()));
     const t = await stateOf(id);
     assert.equal(t.state, "rejected");

@@ -12,9 +12,9 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries, customers, events, jobs, journalEntries, payoutMethods, transfers } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import type { JobDefinition } from "@/lib/jobs/define";
-import type { JobKind } from "@/lib/jobs/kinds";
+import { clock } from "@/lib/platform/clock";
+import type { JobDefinition } from "@/lib/platform/jobs/define";
+import type { JobKind } from "@/lib/platform/jobs/kinds";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 import { pain002 } from "../../support/iso20022";
@@ -59,7 +59,7 @@ const PROFILE = {
 };
 
 async function addMethod(beneficiaryId: string, identifier: string) {
-  const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
+  const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
   const id = newId("pm");
   await db.insert(payoutMethods).values({
     id,
@@ -75,8 +75,8 @@ async function addMethod(beneficiaryId: string, identifier: string) {
 
 /** A funded (by card) MXN 1875 transfer to a beneficiary paid at `identifier`, routed at once (what funding's startPayout enqueues). */
 async function fundedTransfer(owner: Owner, identifier: string) {
-  const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
-  const { routePayout } = await import("@/lib/payouts/routed");
+  const { lockTransfer, transitionTransfer } = await import("@/lib/payments/transfers/records");
+  const { routePayout } = await import("@/lib/payments/payouts/routed");
   const created = await registeredTransfer(db, owner);
   const now = clock.now();
   await db.update(customers).set({ profile: PROFILE }).where(eq(customers.id, owner.customerId));
@@ -106,7 +106,7 @@ async function fundedTransfer(owner: Owner, identifier: string) {
 const ran = new Set<string>();
 /** Runs every job of `kind` written so far and not run yet, as the worker would (each once). */
 async function runJobs(kind: JobKind): Promise<number> {
-  const { jobRegistry } = await import("@/lib/jobs/registry");
+  const { jobRegistry } = await import("@/lib/platform/jobs/registry");
   const pending = await db.select().from(jobs).where(eq(jobs.kind, kind)).orderBy(jobs.createdAt);
   let n = 0;
   for (const job of pending.filter((j) => !ran.has(j.id))) {
@@ -121,18 +121,18 @@ async function runJobs(kind: JobKind): Promise<number> {
 }
 
 const stateOf = async (id: string) => (await db.select().from(transfers).where(eq(transfers.id, id)))[0];
-const triesOf = async (id: string) => (await import("@/lib/payouts/routed")).attemptsOf(db, id);
+const triesOf = async (id: string) => (await import("@/lib/payments/payouts/routed")).attemptsOf(db, id);
 const confirmedEntries = async (transferId: string) =>
   db
     .select({ id: journalEntries.id })
     .from(journalEntries)
     .where(and(eq(journalEntries.transferId, transferId), eq(journalEntries.kind, "payout.confirmed")));
 const prefunding = async (code: "cash:payout-bank" | "cash:payout-aggregator") => {
-  const { accountBalances } = await import("@/lib/ledger");
+  const { accountBalances } = await import("@/lib/finance/ledger");
   return (await accountBalances(db, { code, currency: "MXN" }))[0]?.balance ?? 0n;
 };
 const topUp = async (provider: string, amount: string) => {
-  const { topUpPrefunding } = await import("@/lib/payouts/prefunding");
+  const { topUpPrefunding } = await import("@/lib/payments/payouts/prefunding");
   return db.transaction((tx) => topUpPrefunding(tx, { provider, currency: "MXN", amount, bankReference: newId("ref") }, clock.now()));
 };
 const eventsOf = async (transferId: string, eventType: string) =>
@@ -152,7 +152,7 @@ describe("routed payouts: providers, failover, prefunding", () => {
   });
 
   test("a payout without cover is held (not failed); the forecast shows it short; a top-up releases it and the aggregator pays it", async () => {
-    const { liquidityForecast } = await import("@/lib/payouts/prefunding");
+    const { liquidityForecast } = await import("@/lib/payments/payouts/prefunding");
     const t = await fundedTransfer(owner, clabe());
     ids.held = t.id;
     assert.deepEqual(
@@ -165,8 +165,8 @@ describe("routed payouts: providers, failover, prefunding", () => {
     const row = (await liquidityForecast(db, clock.now())).find((r) => r.provider === "aggregator" && r.currency === "MXN")!;
     assert.deepEqual([row.heldCount, row.held, row.short], [1, "1875.00", true]);
     // The operations alert holds for it.
-    const { readOperations } = await import("@/lib/operations/readings");
-    const { firing } = await import("@/lib/operations/alert-conditions");
+    const { readOperations } = await import("@/lib/operations/observability/readings");
+    const { firing } = await import("@/lib/operations/observability/alert-conditions");
     const alerts = async () =>
       firing(await readOperations(db, clock.now()), { refreshHours: 24 })
         .filter((f) => f.condition === "prefunding.low")
@@ -214,7 +214,7 @@ describe("routed payouts: providers, failover, prefunding", () => {
     assert.equal(tries[1].state, "SUBMITTED");
     assert.match(tries[1].providerReference ?? "", /^pof_/, "the bank file's try names its pain.001 file");
     assert.equal((await stateOf(t.id)).state, "topay");
-    const { importPaymentStatusReport } = await import("@/lib/payouts/status-import");
+    const { importPaymentStatusReport } = await import("@/lib/payments/payouts/status-import");
     const counts = await db.transaction((tx) =>
       importPaymentStatusReport(tx, { xml: pain002("RTE-1", tries[1].providerReference!, [{ endToEndId: t.id, status: "ACSC" }]), now: clock.now() }),
     );
@@ -229,7 +229,7 @@ describe("routed payouts: providers, failover, prefunding", () => {
   });
 
   test("the aggregator's late success after the failover is refused and reversed: not paid twice", async () => {
-    const { applyProviderStatus } = await import("@/lib/payouts/routed");
+    const { applyProviderStatus } = await import("@/lib/payments/payouts/routed");
     const [first] = await triesOf(ids.failedOver);
     const aggregatorBefore = await prefunding("cash:payout-aggregator");
     await db.transaction((tx) =>
@@ -265,12 +265,12 @@ describe("routed payouts: providers, failover, prefunding", () => {
     assert.equal(waiting.state, "funded");
     assert.equal(waiting.rejectionReason, "PAYOUT_ACCOUNT_INVALID");
     assert.equal((await eventsOf(t.id, "payout.repair.required")).length, 1);
-    const { transferDetail } = await import("@/lib/transfers/view");
+    const { transferDetail } = await import("@/lib/payments/transfers/view");
     const detail = await transferDetail(db, waiting);
     assert.equal(detail.customerActionExpected, "REPAIR_PAYOUT");
     assert.equal(detail.payoutRepair?.rejectionReason.isoReasonCode, "AC01");
 
-    const { repairPayoutForCustomer } = await import("@/lib/payouts/repair");
+    const { repairPayoutForCustomer } = await import("@/lib/payments/payouts/repair");
     await db.transaction((tx) =>
       repairPayoutForCustomer(tx, {
         subscriptionId: owner.subscriptionId,
@@ -295,7 +295,7 @@ describe("routed payouts: providers, failover, prefunding", () => {
   });
 
   test("provider down fails over too; the aggregator's 24 h success (4 of 5) then ranks it after the bank file", async () => {
-    const { providerHealth, rankRoutes } = await import("@/lib/payouts/routing");
+    const { providerHealth, rankRoutes } = await import("@/lib/payments/payouts/routing");
     const t = await fundedTransfer(owner, clabe("99902"));
     // The aggregator's try, then the bank file's it failed over to.
     assert.equal(await runJobs("payouts.submitAttempt"), 1);
@@ -328,7 +328,7 @@ describe("routed payouts: providers, failover, prefunding", () => {
 
 describe("routing rules", () => {
   const now = new Date("2026-11-30T12:00:00Z");
-  const health = (provider: string, h: Partial<import("@/lib/payouts/routing").ProviderHealth>) => ({
+  const health = (provider: string, h: Partial<import("@/lib/payments/payouts/routing").ProviderHealth>) => ({
     provider,
     tries24h: 0,
     succeeded24h: 0,
@@ -338,7 +338,7 @@ describe("routing rules", () => {
   });
 
   test("cheapest first; a provider's breaker opens after three failures in the window and closes after its open time", async () => {
-    const { rankRoutes } = await import("@/lib/payouts/routing");
+    const { rankRoutes } = await import("@/lib/payments/payouts/routing");
     const rank = (h: ReturnType<typeof health>[], at = now) =>
       rankRoutes({ corridor: "GB-NG", method: "mobile_money", amount: "50000.00", exclude: [], health: h, now: at }).map((r) => r.provider);
     assert.deepEqual(rank([]), ["aggregator", "bank-file"]);
@@ -349,7 +349,7 @@ describe("routing rules", () => {
   });
 
   test("a provider already failed for the payout is excluded; an amount over a route's bound skips it; an unknown corridor has no route", async () => {
-    const { rankRoutes, loadRoutingFile, ROUTING } = await import("@/lib/payouts/routing");
+    const { rankRoutes, loadRoutingFile, ROUTING } = await import("@/lib/payments/payouts/routing");
     assert.deepEqual(
       rankRoutes({ corridor: "US-PH", method: "wallet_transfer", amount: "10.00", exclude: ["aggregator"], health: [], now }).map((r) => r.provider),
       ["bank-file"],
@@ -368,8 +368,8 @@ describe("routing rules", () => {
   });
 
   test("every shipped corridor's payout methods have at least two providers", async () => {
-    const { ROUTING } = await import("@/lib/payouts/routing");
-    const { listCorridors } = await import("@/lib/corridors/corridors");
+    const { ROUTING } = await import("@/lib/payments/payouts/routing");
+    const { listCorridors } = await import("@/lib/payments/corridors/corridors");
     for (const c of listCorridors())
       for (const m of c.payoutMethods) {
         const providers = new Set(ROUTING.routes.filter((r) => r.corridor === c.code && r.method === m).map((r) => r.provider));

@@ -44,8 +44,8 @@ const admin = { id: "op_pep_admin", email: "pep-admin@example.com", name: "Ada A
 
 /** The due jobs, bar webhook deliveries (on PostgreSQL the database is shared with other files' subscriptions). */
 async function drain() {
-  const { jobRegistry } = await import("@/lib/jobs/registry");
-  const { runDueJobs } = await import("@/lib/jobs/worker");
+  const { jobRegistry } = await import("@/lib/platform/jobs/registry");
+  const { runDueJobs } = await import("@/lib/platform/jobs/worker");
   for (let i = 0; i < 200; i++) if ((await runDueJobs(db, jobRegistry, 20, undefined, { notKinds: ["webhooks.deliver"] })) === 0) return;
   throw new Error("jobs kept running");
 }
@@ -62,8 +62,8 @@ function publicationWith(...rows: string[]): string[] {
 
 /** A customer (PENDING, no profile) of a new partner, whose profile is then submitted as the API does. */
 async function submitted(firstName: string, lastName: string, dateOfBirth: string): Promise<Owner> {
-  const { clock } = await import("@/lib/clock");
-  const { submitProfile } = await import("@/lib/customers/profile");
+  const { clock } = await import("@/lib/platform/clock");
+  const { submitProfile } = await import("@/lib/identity/customers/profile");
   const now = clock.now();
   const owner = { partnerId: newId("partner_test"), customerId: newId("cus"), subscriptionId: newId("sub") };
   await db
@@ -100,15 +100,15 @@ async function validCustomer(firstName: string, lastName: string, dateOfBirth: s
 }
 
 async function screenPep(customerId: string, listVersionId?: string) {
-  const { clock } = await import("@/lib/clock");
-  const { screenCustomerPep } = await import("@/lib/customers/pep-screen-job");
+  const { clock } = await import("@/lib/platform/clock");
+  const { screenCustomerPep } = await import("@/lib/identity/customers/pep-screen-job");
   await db.transaction((tx) => screenCustomerPep.run!(tx, { payload: { customerId, listVersionId }, now: clock.now() } as never));
 }
 
 /** A registered transfer of `owner` with a stored CLABE payout method, its fast-check due. */
 async function submittedTransfer(owner: Owner): Promise<string> {
-  const { clock } = await import("@/lib/clock");
-  const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
+  const { clock } = await import("@/lib/platform/clock");
+  const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
   const now = clock.now();
   return db.transaction(async (tx) => {
     const beneficiaryId = await insertBeneficiary(tx, owner, now);
@@ -131,16 +131,16 @@ async function submittedTransfer(owner: Owner): Promise<string> {
 }
 
 async function fastCheck(transferId: string): Promise<string> {
-  const { clock } = await import("@/lib/clock");
-  const { fastCheck } = await import("@/lib/transfers/fast-check-job");
+  const { clock } = await import("@/lib/platform/clock");
+  const { fastCheck } = await import("@/lib/payments/transfers/fast-check-job");
   await db.transaction((tx) => fastCheck.run!(tx, { payload: { transferId }, now: clock.now() } as never));
   return (await db.select({ state: transfers.state }).from(transfers).where(eq(transfers.id, transferId)))[0].state;
 }
 
 /** Runs a command as `operator` in a transaction; the domain error's code when it is refused. */
 async function command(name: string, input: unknown, operator: typeof admin | typeof reviewer, reason = "Checked by the test"): Promise<string> {
-  const { clock } = await import("@/lib/clock");
-  const { act } = await import("@/lib/commands/run");
+  const { clock } = await import("@/lib/platform/clock");
+  const { act } = await import("@/lib/operations/commands/run");
   try {
     const acted = await db.transaction((tx) => act(tx, name, input, { operator, reason, now: clock.now() }));
     return acted.kind;
@@ -155,9 +155,9 @@ const eventsOf = async (subscriptionId: string) => db.select().from(events).wher
 
 describe("PEP screening", () => {
   test("the OpenSanctions targets.simple.csv layout: the fixture parsed into the one entity model and stored once as a list version", async () => {
-    const { LIST_FORMATS, LISTS, PEP_LISTS } = await import("@/lib/screening/sources");
-    const { currentVersion, importPublication, shippedSources } = await import("@/lib/screening/list-store");
-    const { clock } = await import("@/lib/clock");
+    const { LIST_FORMATS, LISTS, PEP_LISTS } = await import("@/lib/compliance/screening/sources");
+    const { currentVersion, importPublication, shippedSources } = await import("@/lib/compliance/screening/list-store");
+    const { clock } = await import("@/lib/platform/clock");
     assert.deepEqual(PEP_LISTS, ["opensanctions-peps"]);
     assert.ok(!LISTS.includes("opensanctions-peps"), "the PEP list is not a sanctions list");
     const { entries } = LIST_FORMATS["opensanctions-peps"].parse({ "targets.simple.csv": readFileSync(fixture()) });
@@ -190,7 +190,7 @@ describe("PEP screening", () => {
 
   test("a profile submitted under a listed name: flagged PEP with the evidence, a case opened, its status unchanged, nothing emitted", async () => {
     const owner = await submitted("Rosalind", "Quartermaine-Vell", "1961-04-02");
-    const { standingPepFlag } = await import("@/lib/cases/pep");
+    const { standingPepFlag } = await import("@/lib/compliance/cases/pep");
     const flag = await standingPepFlag(db, owner.customerId);
     assert.ok(flag, "a standing PEP flag");
     assert.equal(flag.source, "pep-screening");
@@ -245,8 +245,8 @@ describe("PEP screening", () => {
     assert.equal(await command("customer.pep.approve", { subscriptionId: owner.subscriptionId }, admin), "pep.enhancedKycRequired");
 
     // ENHANCED KYC approved (tier 2), as completeKycSession does for an ENHANCED session.
-    const { clock } = await import("@/lib/clock");
-    const { changeCustomer, lockCustomer } = await import("@/lib/customers/status-change");
+    const { clock } = await import("@/lib/platform/clock");
+    const { changeCustomer, lockCustomer } = await import("@/lib/identity/customers/status-change");
     await db.transaction(async (tx) => changeCustomer(tx, await lockCustomer(tx, owner.customerId), { tier: 2 }, clock.now()));
     assert.equal(await command("transfer.review.approve", { transferId }, reviewer), "pep.approvalPending", "the admin's approval still waits");
     assert.equal(
@@ -254,7 +254,7 @@ describe("PEP screening", () => {
       "performed",
     );
     assert.equal(await command("customer.pep.approve", { subscriptionId: owner.subscriptionId }, admin), "riskFlag.stateInvalid", "approved once");
-    const { standingPepFlag } = await import("@/lib/cases/pep");
+    const { standingPepFlag } = await import("@/lib/compliance/cases/pep");
     const flag = (await standingPepFlag(db, owner.customerId))!;
     assert.equal(flag.approvedByEmail, admin.email);
     assert.equal(flag.approvalReason, "Source of wealth documented; senior approval");
@@ -270,9 +270,9 @@ describe("PEP screening", () => {
   });
 
   test("a new PEP list version rescreens the customers; an entry an analyst cleared is not raised again, another entry is", async () => {
-    const { clock } = await import("@/lib/clock");
-    const { importPublication } = await import("@/lib/screening/list-store");
-    const { standingPepFlag } = await import("@/lib/cases/pep");
+    const { clock } = await import("@/lib/platform/clock");
+    const { importPublication } = await import("@/lib/compliance/screening/list-store");
+    const { standingPepFlag } = await import("@/lib/compliance/cases/pep");
     const owner = await validCustomer("Perpetua", "Glassington-Moor", "1966-06-06");
     await screenPep(owner.customerId);
     assert.equal(await standingPepFlag(db, owner.customerId), undefined, "not listed yet");

@@ -10,7 +10,7 @@ import type { Db, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { placeholdersFor, preparedOn } from "@/db/prepared";
 import { partners } from "@/db/schema";
-import { clock } from "@/lib/clock";
+import { clock } from "@/lib/platform/clock";
 import { freshDb } from "../../support/db";
 
 let db: Db;

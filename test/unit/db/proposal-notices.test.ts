@@ -10,10 +10,10 @@ import { after, before, test } from "node:test";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db";
 import { jobs, operators, otpOutbox, partnerApiKeys, proposals, transfers } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { sha256Hex } from "@/lib/crypto/hash";
-import { DomainError } from "@/lib/errors";
-import type { Operator } from "@/lib/operators/records";
+import { clock } from "@/lib/platform/clock";
+import { sha256Hex } from "@/lib/platform/crypto/hash";
+import { DomainError } from "@/lib/platform/errors";
+import type { Operator } from "@/lib/operations/operators/records";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 
@@ -37,10 +37,10 @@ before(async () => {
 after(() => close());
 
 async function lib() {
-  const dc = await import("@/lib/dual-control/proposals");
-  const { act } = await import("@/lib/commands/run");
-  const { approvableProposalCount } = await import("@/lib/dual-control/queries");
-  const { notifyApprover } = await import("@/lib/dual-control/notify");
+  const dc = await import("@/lib/operations/dual-control/proposals");
+  const { act } = await import("@/lib/operations/commands/run");
+  const { approvableProposalCount } = await import("@/lib/operations/dual-control/queries");
+  const { notifyApprover } = await import("@/lib/operations/dual-control/notify");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   return { ...dc, act, approvableProposalCount, notifyApprover, inUnit };
 }
@@ -48,7 +48,7 @@ async function lib() {
 /** A 5,000 USD transfer in review: its release waits for a second operator. */
 async function inReview(): Promise<string> {
   const t = await registeredTransfer(db, owner);
-  const { transitionTransfer } = await import("@/lib/transfers/records");
+  const { transitionTransfer } = await import("@/lib/payments/transfers/records");
   await db.transaction(async (tx) => {
     await tx.update(transfers).set({ originAmount: "5000.000000" }).where(eq(transfers.id, t.id));
     const [row] = await tx.select().from(transfers).where(eq(transfers.id, t.id));

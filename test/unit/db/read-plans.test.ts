@@ -1,5 +1,5 @@
 /**
- * The customer reads joined to their caller (lib/auth/authenticate.ts ReadWithCaller)
+ * The customer reads joined to their caller (lib/identity/auth/authenticate.ts ReadWithCaller)
  * cost the same for a customer with many rows as for one with one, under the plan PostgreSQL keeps
  * for a prepared statement: after five executions it switches to a GENERIC plan, made without the
  * parameters' values, and a plan that reaches the path's transfer (quote, beneficiary) through the
@@ -20,8 +20,8 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { partnerApiKeys } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { sha256Hex } from "@/lib/crypto/hash";
+import { clock } from "@/lib/platform/clock";
+import { sha256Hex } from "@/lib/platform/crypto/hash";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 
@@ -63,7 +63,7 @@ async function newCaller(): Promise<Caller> {
   await db
     .insert(partnerApiKeys)
     .values({ id: newId("pak"), partnerId: owner.partnerId, keyHash: sha256Hex(apiKey), keyPrefix: apiKey.slice(0, 8), createdAt: now });
-  const { issueTokens } = await import("@/lib/auth/tokens");
+  const { issueTokens } = await import("@/lib/identity/auth/tokens");
   const issued = await db.transaction((tx) => issueTokens(tx, { subscriptionId: owner.subscriptionId, partnerId: owner.partnerId, now, nextStep: "NONE" }));
   return { ...owner, apiKey, token: issued.accessToken, transfer: await registeredTransfer(db, owner) };
 }

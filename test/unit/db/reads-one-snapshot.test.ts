@@ -11,7 +11,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries, customers, loginIdentifiers, payoutMethods } from "@/db/schema";
-import { clock } from "@/lib/clock";
+import { clock } from "@/lib/platform/clock";
 import { freshDbPair } from "../../support/db";
 import { insertBeneficiary, newSubscription, type Owner } from "../../support/fixtures";
 
@@ -52,7 +52,7 @@ const identifier = (owner: Owner, value: string, at: Date) => ({
 
 describe("reads of a row and its list outside a transaction", () => {
   it("a beneficiary's detail: its lastUsedAt and its payout methods from the same instant", async () => {
-    const { readBeneficiary } = await import("@/lib/beneficiaries/manage");
+    const { readBeneficiary } = await import("@/lib/payments/beneficiaries/manage");
     const owner = await newSubscription(db);
     const ids = await Promise.all(Array.from({ length: 20 }, () => insertBeneficiary(db, owner, clock.now())));
     await db2.execute(sql`select 1`);
@@ -88,7 +88,7 @@ describe("reads of a row and its list outside a transaction", () => {
   });
 
   it("a beneficiary's payout methods in the order they were added; none is an empty list", async () => {
-    const { readBeneficiary } = await import("@/lib/beneficiaries/manage");
+    const { readBeneficiary } = await import("@/lib/payments/beneficiaries/manage");
     const owner = await newSubscription(db);
     const now = clock.now();
     const id = await insertBeneficiary(db, owner, now);
@@ -111,7 +111,7 @@ describe("reads of a row and its list outside a transaction", () => {
   });
 
   it("the profile: the customer row and its login identifiers from the same instant, in the order they were added", async () => {
-    const { readProfile } = await import("@/lib/customers/profile");
+    const { readProfile } = await import("@/lib/identity/customers/profile");
     const owners = await Promise.all(Array.from({ length: 20 }, () => newSubscription(db)));
     const start = clock.now();
     for (const o of owners) await db.insert(loginIdentifiers).values(identifier(o, `${o.customerId}@example.com`, start));

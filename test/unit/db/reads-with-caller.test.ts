@@ -1,5 +1,5 @@
 /**
- * A customer read runs in its caller's statement (lib/auth/authenticate.ts
+ * A customer read runs in its caller's statement (lib/identity/auth/authenticate.ts
  * ReadWithCaller): the route answers with exactly ONE statement sent to the database (counted at
  * the driver's client), the same bytes as the read made on its own after the caller, and the same
  * error order: key, then token, then the gate, then not-found (another customer's resource is not
@@ -11,8 +11,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { customers, loginIdentifiers, partnerApiKeys, payoutMethods } from "@/db/schema";
-import { addSeconds, clock } from "@/lib/clock";
-import { sha256Hex } from "@/lib/crypto/hash";
+import { addSeconds, clock } from "@/lib/platform/clock";
+import { sha256Hex } from "@/lib/platform/crypto/hash";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";
 
@@ -43,7 +43,7 @@ async function newCaller(): Promise<Caller> {
 
 /** A new access token of `owner`'s subscription, issued now. */
 async function tokenFor(owner: Owner): Promise<string> {
-  const { issueTokens } = await import("@/lib/auth/tokens");
+  const { issueTokens } = await import("@/lib/identity/auth/tokens");
   const now = clock.now();
   const issued = await db.transaction((tx) => issueTokens(tx, { subscriptionId: owner.subscriptionId, partnerId: owner.partnerId, now, nextStep: "NONE" }));
   return issued.accessToken;
@@ -90,7 +90,7 @@ describe("GET /v1/core/transfers/{id} in one statement with its caller", () => {
   });
 
   it("answers the detail with one statement, the same bytes as the read made after the caller", async () => {
-    const { readTransfer } = await import("@/lib/transfers/read");
+    const { readTransfer } = await import("@/lib/payments/transfers/read");
     const caller = await newCaller();
     const t = await registeredTransfer(db, caller);
     const res = await call(route, `/v1/core/transfers/${t.id}`, { transferId: t.id }, auth(caller));
@@ -180,7 +180,7 @@ describe("the other customer reads in one statement with their caller", () => {
 
   it("GET /v1/core/beneficiaries/{id}", async () => {
     const route = (await import("@/app/v1/core/beneficiaries/[beneficiaryId]/route")).GET as Route;
-    const { beneficiaryDetail } = await import("@/lib/beneficiaries/records");
+    const { beneficiaryDetail } = await import("@/lib/payments/beneficiaries/records");
     const { caller, t } = await furnished();
     const res = await call(route, `/v1/core/beneficiaries/${t.beneficiaryId}`, { beneficiaryId: t.beneficiaryId }, auth(caller));
     assert.equal(res.status, 200, res.text);
@@ -198,7 +198,7 @@ describe("the other customer reads in one statement with their caller", () => {
 
   it("GET /v1/core/quotes/{id}", async () => {
     const route = (await import("@/app/v1/core/quotes/[quoteId]/route")).GET as Route;
-    const { quoteInScope, quoteView } = await import("@/lib/quotes/records");
+    const { quoteInScope, quoteView } = await import("@/lib/payments/quotes/records");
     const { caller, t } = await furnished();
     const res = await call(route, `/v1/core/quotes/${t.quoteId}`, { quoteId: t.quoteId }, auth(caller));
     assert.equal(res.status, 200, res.text);
@@ -221,7 +221,7 @@ describe("the other customer reads in one statement with their caller", () => {
 
   it("GET /v1/core/profile", async () => {
     const route = (await import("@/app/v1/core/profile/route")).GET as Route;
-    const { readProfile } = await import("@/lib/customers/profile");
+    const { readProfile } = await import("@/lib/identity/customers/profile");
     const { caller } = await furnished();
     const res = await call(route, "/v1/core/profile", {}, auth(caller));
     assert.equal(res.status, 200, res.text);
@@ -242,7 +242,7 @@ describe("the other customer reads in one statement with their caller", () => {
 describe("GET /v1/core/events in one statement with its caller", () => {
   it("answers each page, its filters and an empty page with one statement, the same bytes as listEvents", async () => {
     const route = (await import("@/app/v1/core/events/route")).GET as Route;
-    const { listEvents } = await import("@/lib/events/read");
+    const { listEvents } = await import("@/lib/partners/events/read");
     const caller = await newCaller();
     for (let i = 0; i < 3; i++) await registeredTransfer(db, caller);
     const since = addSeconds(clock.now(), -60);
@@ -274,7 +274,7 @@ describe("GET /v1/core/transfers in one statement with its caller", () => {
 
   it("answers the first page, with createdSince, and an empty page with one statement, the same bytes as listTransfers", async () => {
     const route = (await import("@/app/v1/core/transfers/route")).GET as Route;
-    const { listTransfers } = await import("@/lib/transfers/list");
+    const { listTransfers } = await import("@/lib/payments/transfers/list");
     const { serviceSecret } = await import("@/lib/platform/secrets");
     // The cursor secret is read once per process (then kept): read it before counting.
     await serviceSecret(db, "cursor");

@@ -11,8 +11,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { customers, loginIdentifiers, otpOutbox, partners, webviewTokens } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { formatDateTime } from "@/lib/i18n/format";
+import { clock } from "@/lib/platform/clock";
+import { formatDateTime } from "@/lib/platform/i18n/format";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 import { countStatements } from "./support/counted";
@@ -31,8 +31,8 @@ after(() => close());
 
 /** A transfer of `owner` funded by card now (its receipt e-mail job enqueued, not run). */
 async function fundedTransfer(owner: Owner): Promise<string> {
-  const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
-  const { openFundingSession, lockFundingSession, completeFunding } = await import("@/lib/transfers/funding");
+  const { lockTransfer, transitionTransfer } = await import("@/lib/payments/transfers/records");
+  const { openFundingSession, lockFundingSession, completeFunding } = await import("@/lib/payments/transfers/funding");
   const t = await registeredTransfer(db, owner);
   const now = clock.now();
   await db.transaction(async (tx) => {
@@ -45,7 +45,7 @@ async function fundedTransfer(owner: Owner): Promise<string> {
 }
 
 async function runJob(transferId: string): Promise<number> {
-  const { emailReceipt } = await import("@/lib/receipts/email-job");
+  const { emailReceipt } = await import("@/lib/payments/receipts/email-job");
   const before = statements;
   await emailReceipt.perform!(db, { payload: { transferId }, jobId: newId("job"), attempt: 1, now: clock.now(), signal: new AbortController().signal });
   return statements - before;
@@ -53,10 +53,10 @@ async function runJob(transferId: string): Promise<number> {
 
 describe("the receipt e-mail job", () => {
   it("one read, then the link's token and the sandbox message in one statement: the receipt as the API reads it", async () => {
-    const { receiptFacts } = await import("@/lib/receipts/receipt");
-    const { receiptLines, receiptMessages } = await import("@/lib/i18n/receipt-messages");
-    const { sha256Hex } = await import("@/lib/crypto/hash");
-    const { lockTransfer } = await import("@/lib/transfers/records");
+    const { receiptFacts } = await import("@/lib/payments/receipts/receipt");
+    const { receiptLines, receiptMessages } = await import("@/lib/platform/i18n/receipt-messages");
+    const { sha256Hex } = await import("@/lib/platform/crypto/hash");
+    const { lockTransfer } = await import("@/lib/payments/transfers/records");
     const owner = await newSubscription(db);
     const now = clock.now();
     // A Texas customer: the message's times are Central, with the offset (the fields stay UTC).

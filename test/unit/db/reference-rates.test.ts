@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { asc } from "drizzle-orm";
 import type { Db } from "@/db";
 import { referenceRateSets } from "@/db/schema";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { freshDb } from "../../support/db";
 import { rateFixture, startRateFeedServer } from "../../support/rate-feed-server";
 
@@ -33,18 +33,18 @@ const friday = new Date("2026-11-21T09:00:00Z");
 const monday = new Date("2026-11-23T16:00:00Z");
 
 async function refresh(): Promise<void> {
-  const { refreshReferenceRates } = await import("@/lib/pricing/refresh-job");
+  const { refreshReferenceRates } = await import("@/lib/payments/pricing/refresh-job");
   await refreshReferenceRates.perform!(db, { payload: {}, jobId: "job_test", attempt: 1, now: friday, signal: new AbortController().signal });
 }
 
 async function rate(from: string, to: string, now: Date): Promise<string> {
-  const { referenceRates } = await import("@/lib/pricing/rate-store");
+  const { referenceRates } = await import("@/lib/payments/pricing/rate-store");
   return (await referenceRates(db)).rate({ from, to }, now).toFixed();
 }
 
 describe("the reference-rate refresh job", () => {
   it("is registered as a periodic job every REFERENCE_RATES_REFRESH_MINUTES", async () => {
-    const { jobRegistry } = await import("@/lib/jobs/registry");
+    const { jobRegistry } = await import("@/lib/platform/jobs/registry");
     assert.equal(jobRegistry["referenceRates.refresh"].every, 15 * 60);
   });
 

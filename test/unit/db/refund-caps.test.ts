@@ -11,10 +11,10 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries, claimRefunds, claims, customers, payoutMethods, transfers } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { DomainError } from "@/lib/errors";
-import { accountBalances } from "@/lib/ledger";
-import type { PricedColumns } from "@/lib/pricing/priced-columns";
+import { clock } from "@/lib/platform/clock";
+import { DomainError } from "@/lib/platform/errors";
+import { accountBalances } from "@/lib/finance/ledger";
+import type { PricedColumns } from "@/lib/payments/pricing/priced-columns";
 import { freshDb } from "../../support/db";
 import { insertTestTransfer, newSubscription, type Owner } from "../../support/fixtures";
 import { pain002 } from "../../support/iso20022";
@@ -69,8 +69,8 @@ const priced = (origin: string, destination: string, total: string): PricedColum
 
 /** A transfer funded by card, to a beneficiary with a CLABE (so it can go into a payout file). */
 async function funded(terms: PricedColumns): Promise<string> {
-  const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
-  const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
+  const { lockTransfer, transitionTransfer } = await import("@/lib/payments/transfers/records");
+  const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
   const now = clock.now();
   const beneficiaryId = newId("ben");
   await db.insert(beneficiaries).values({
@@ -105,13 +105,13 @@ async function funded(terms: PricedColumns): Promise<string> {
 }
 
 async function report(transferId: string, type: "NOT_RECEIVED" | "WRONG_AMOUNT" = "WRONG_AMOUNT") {
-  const { reportClaim } = await import("@/lib/claims/claims");
+  const { reportClaim } = await import("@/lib/payments/claims/claims");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   return inUnit(({ tx }) => reportClaim(tx, { subscriptionId: owner.subscriptionId, transferId, type, description: "Less arrived", now: clock.now() }), { db });
 }
 
 async function resolve(claimId: string, outcome: "REFUND" | "NO_ERROR", amount?: string) {
-  const { resolveClaim } = await import("@/lib/claims/claims");
+  const { resolveClaim } = await import("@/lib/payments/claims/claims");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   return inUnit(({ tx }) => resolveClaim(tx, { claimId, outcome, amount, notice: "Our answer", operatorEmail: "admin@example.com", now: clock.now() }), { db });
 }
@@ -145,7 +145,7 @@ test("one unresolved claim per transfer and type: 100 reports at once leave one 
 
 test("a transfer refunded 52.99 USD in full: five claims resolved at 52.99 are each refused, nothing more is owed", async () => {
   const transferId = await funded(priced("50.000000", "937.500000", "52.990000"));
-  const { cancelTransfer } = await import("@/lib/transfers/cancel");
+  const { cancelTransfer } = await import("@/lib/payments/transfers/cancel");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   const cancelled = await inUnit(
     ({ tx }) => cancelTransfer(tx, { subscriptionId: owner.subscriptionId, transferId, cancellationReason: "Changed my mind", now: clock.now() }),
@@ -183,7 +183,7 @@ test("claims together never owe more than was paid: 40.00 then 12.99 of 52.99, t
   await assert.rejects(resolve((await report(transferId)).claimId, "REFUND", "0.01"), DomainError);
   assert.equal(await owed(transferId), 5299n);
   // Cancelled now (within its 30 minutes): the refund gives back nothing more, and none is started.
-  const { cancelTransfer } = await import("@/lib/transfers/cancel");
+  const { cancelTransfer } = await import("@/lib/payments/transfers/cancel");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   const cancelled = await inUnit(
     ({ tx }) => cancelTransfer(tx, { subscriptionId: owner.subscriptionId, transferId, cancellationReason: "Changed my mind", now: clock.now() }),
@@ -198,8 +198,8 @@ test("claims together never owe more than was paid: 40.00 then 12.99 of 52.99, t
 
 test("an AC04 return after paid on a transfer refunded 10.00 on a claim owes 93.99, not 103.99; paid, nothing is owed", async () => {
   const transferId = await funded(priced("101.000000", "1893.750000", "103.990000"));
-  const { generatePayoutFiles } = await import("@/lib/payouts/generate");
-  const { importPaymentStatusReport } = await import("@/lib/payouts/status-import");
+  const { generatePayoutFiles } = await import("@/lib/payments/payouts/generate");
+  const { importPaymentStatusReport } = await import("@/lib/payments/payouts/status-import");
   const importReport = (xml: string) => db.transaction((tx) => importPaymentStatusReport(tx, { xml, now: clock.now() }));
   const files = await db.transaction((tx) => generatePayoutFiles(tx, { now: clock.now(), partnerId: owner.partnerId }));
   assert.equal(files.length, 1);
@@ -212,15 +212,15 @@ test("an AC04 return after paid on a transfer refunded 10.00 on a claim owes 93.
 
   const refund = await refundOf(db, transferId);
   assert.equal(Number(refund?.amount), 93.99);
-  const { transferDetail } = await import("@/lib/transfers/view");
+  const { transferDetail } = await import("@/lib/payments/transfers/view");
   const detail = await transferDetail(db, (await db.select().from(transfers).where(eq(transfers.id, transferId)))[0]);
   assert.equal(detail.refund?.refundAmount, "93.990000");
   assert.equal(await owed(transferId), 10399n, "93.99 refund + 10.00 claim refund: what the customer paid");
 
   // Both paid: nothing owed, and the claim cost came back out of the returned money.
-  const { moveRefund } = await import("@/lib/transfers/refunds");
-  const { payClaimRefund } = await import("@/lib/claims/claim-refunds");
-  const { lockTransfer } = await import("@/lib/transfers/records");
+  const { moveRefund } = await import("@/lib/payments/transfers/refunds");
+  const { payClaimRefund } = await import("@/lib/payments/claims/claim-refunds");
+  const { lockTransfer } = await import("@/lib/payments/transfers/records");
   const [claimRefund] = await claimRefundsOf(transferId);
   await db.transaction(async (tx) => {
     const t = (await lockTransfer(tx, transferId))!;

@@ -28,7 +28,7 @@ after(() => close());
 const PAYER_IBAN = "FR7630006000011234567890189"; // the test statement's DbtrAcct (test/support/camt053.ts)
 
 async function cancel(transferId: string) {
-  const { cancelTransfer } = await import("@/lib/transfers/cancel");
+  const { cancelTransfer } = await import("@/lib/payments/transfers/cancel");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   return inUnit(({ tx }) => cancelTransfer(tx, { subscriptionId: owner.subscriptionId, transferId, cancellationReason: "Changed my mind", now: new Date() }), {
     db,
@@ -36,7 +36,7 @@ async function cancel(transferId: string) {
 }
 
 const generate = async (now = new Date()) => {
-  const { generateRefundFiles } = await import("@/lib/payouts/refund-file");
+  const { generateRefundFiles } = await import("@/lib/payments/payouts/refund-file");
   return db.transaction((tx) => generateRefundFiles(tx, { now }));
 };
 const refundOf = async (transferId: string) => (await db.select().from(refunds).where(eq(refunds.transferId, transferId)))[0];
@@ -50,12 +50,12 @@ test("the payer's IBAN of the funding credit is kept encrypted; the refund is pa
   assert.equal(credit.payerName, "Maria Payer");
   assert.equal(credit.payerAccount, "FR****0189", "shown masked, as before");
   assert.ok(credit.payerAccountEncrypted && !credit.payerAccountEncrypted.includes(PAYER_IBAN), "stored encrypted, never in clear");
-  const { destinationCipher } = await import("@/lib/crypto/destination-cipher");
+  const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
   assert.equal((await destinationCipher(db)).decrypt(credit.payerAccountEncrypted, credit.id), PAYER_IBAN);
 
   // A card-funded transfer's refund is not the file's: the operator pays it back to the card.
   const card = await registeredTransfer(db, owner);
-  const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
+  const { lockTransfer, transitionTransfer } = await import("@/lib/payments/transfers/records");
   await db.transaction(async (tx) => {
     const now = new Date();
     const row = (await lockTransfer(tx, card.id))!;
@@ -88,14 +88,14 @@ test("the payer's IBAN of the funding credit is kept encrypted; the refund is pa
   assert.equal((await refundOf(card.id)).state, "PENDING", "the card's refund waits for the operator");
   const [stored] = await db.select().from(refundFiles).where(eq(refundFiles.id, file.id));
   assert.ok(!stored.xmlEncrypted.includes(PAYER_IBAN), "the stored file is encrypted");
-  const { readRefundFile } = await import("@/lib/payouts/refund-file");
+  const { readRefundFile } = await import("@/lib/payments/payouts/refund-file");
   assert.equal((await readRefundFile(db, file.id))?.xml, file.xml);
 
   // Once only: nothing more to put in a file.
   assert.deepEqual(await generate(), []);
 
   // The bank paid it: the operator records it, as for any refund.
-  const { moveRefund } = await import("@/lib/transfers/refunds");
+  const { moveRefund } = await import("@/lib/payments/transfers/refunds");
   await db.transaction(async (tx) => moveRefund(tx, (await lockTransfer(tx, t.transferId))!, "operator.paid", new Date(), { bankReference: "RFND-1" }));
   assert.equal((await refundOf(t.transferId)).state, "COMPLETED");
 });

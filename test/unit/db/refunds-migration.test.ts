@@ -12,7 +12,7 @@ import { after, before, test } from "node:test";
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { networkCancellations, networkCancellationStateHistory, refunds, refundStateHistory, transfers } from "@/db/schema";
-import { clock } from "@/lib/clock";
+import { clock } from "@/lib/platform/clock";
 import { freshDb } from "../../support/db";
 import { insertTestTransfer, newSubscription } from "../../support/fixtures";
 
@@ -138,7 +138,7 @@ test("0016 moves jsonb refunds and network cancellations into their tables, with
   assert.deepEqual(await cancellationOf(ids.aborted), old[ids.aborted].cancellation, "a cancellation decided at once keeps its outcome");
 
   // What the partner reads is unchanged: the detail projects the request's state as before.
-  const { transferDetail } = await import("@/lib/transfers/view");
+  const { transferDetail } = await import("@/lib/payments/transfers/view");
   const row = async (id: string) => (await db.select().from(transfers).where(eq(transfers.id, id)))[0];
   assert.deepEqual((await transferDetail(db, await row(ids.succeeded))).cancellation, old[ids.succeeded].cancellation);
   assert.deepEqual((await transferDetail(db, await row(ids.pending))).cancellation, old[ids.pending].cancellation);

@@ -9,9 +9,9 @@ import { after, before, test } from "node:test";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { events, fundingSessions, jobs, partners, refunds, refundStateHistory } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { DomainError } from "@/lib/errors";
-import { accountBalances, transferEntries } from "@/lib/ledger";
+import { clock } from "@/lib/platform/clock";
+import { DomainError } from "@/lib/platform/errors";
+import { accountBalances, transferEntries } from "@/lib/finance/ledger";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 
@@ -31,9 +31,9 @@ after(() => close());
 
 /** A funded (by card) transfer cancelled by its customer: its refund is owed. */
 async function cancelledFunded() {
-  const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
-  const { openFundingSession, lockFundingSession, completeFunding } = await import("@/lib/transfers/funding");
-  const { cancelTransfer } = await import("@/lib/transfers/cancel");
+  const { lockTransfer, transitionTransfer } = await import("@/lib/payments/transfers/records");
+  const { openFundingSession, lockFundingSession, completeFunding } = await import("@/lib/payments/transfers/funding");
+  const { cancelTransfer } = await import("@/lib/payments/transfers/cancel");
   const t = await registeredTransfer(db, owner);
   const now = clock.now();
   await db.transaction(async (tx) => {
@@ -50,8 +50,8 @@ async function cancelledFunded() {
 }
 
 const record = async (transferId: string, trigger: "operator.paid" | "operator.failed" | "operator.retry", details = {}) => {
-  const { lockTransfer } = await import("@/lib/transfers/records");
-  const { moveRefund } = await import("@/lib/transfers/refunds");
+  const { lockTransfer } = await import("@/lib/payments/transfers/records");
+  const { moveRefund } = await import("@/lib/payments/transfers/refunds");
   return db.transaction(async (tx) => moveRefund(tx, (await lockTransfer(tx, transferId))!, trigger, clock.now(), details));
 };
 
@@ -96,7 +96,7 @@ test("'failed' records the reason and posts nothing; retry puts the refund back 
   assert.deepEqual([failed.state, failed.failureReason], ["FAILED", "Card account closed"]);
   assert.equal((await transferEntries(db, id)).length, 2);
   assert.equal((await record(id, "operator.retry")).state, "PENDING");
-  const { refundsDue } = await import("@/lib/console/money");
+  const { refundsDue } = await import("@/lib/operations/console/money");
   const due = await refundsDue(db, 1);
   assert.ok(due.items.some((t) => t.id === id));
   assert.equal((await db.select().from(fundingSessions).where(eq(fundingSessions.transferId, id)))[0].method, "CARD");

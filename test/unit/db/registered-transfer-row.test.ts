@@ -1,6 +1,6 @@
 /**
  * A transfer created at quote acceptance is inserted at commit with the unit's effects, and its row
- * is answered from the values given (lib/transfers/records.ts insertRegisteredTransfer):
+ * is answered from the values given (lib/payments/transfers/records.ts insertRegisteredTransfer):
  * that answer must be the row the database then holds, column for column (a column default or a
  * column the database normalises, such as a numeric's scale, would make them differ).
  * PGlite, or PostgreSQL with TEST_DB_URL.
@@ -10,7 +10,7 @@ import { after, before, it } from "node:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { transfers } from "@/db/schema";
-import { clock } from "@/lib/clock";
+import { clock } from "@/lib/platform/clock";
 import { freshDb } from "../../support/db";
 import { insertTestTransfer, newSubscription } from "../../support/fixtures";
 

@@ -4,8 +4,8 @@ import { after, before, describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { partners, sessions, subscriptions } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { DomainError } from "@/lib/errors";
+import { clock } from "@/lib/platform/clock";
+import { DomainError } from "@/lib/platform/errors";
 import { inUnit, runUnit } from "@/lib/platform/unit-of-work";
 import { freshDb } from "../../support/db";
 
@@ -28,8 +28,8 @@ before(async () => {
 after(() => close());
 
 async function verifiedRegistration(): Promise<{ registrationId: string; identifier: string }> {
-  const { startRegistration, verifyRegistrationOtp } = await import("@/lib/auth/registration");
-  const { latestOtpMessage } = await import("@/lib/auth/sandbox-outbox");
+  const { startRegistration, verifyRegistrationOtp } = await import("@/lib/identity/auth/registration");
+  const { latestOtpMessage } = await import("@/lib/identity/auth/sandbox-outbox");
   const identifier = `retry-${randomUUID()}@example.com`;
   const started = await inUnit((u) => startRegistration(u.tx, { partnerId, identifier, clientAddress: "192.0.2.10", now: u.now }), { db });
   const { otp } = await latestOtpMessage(db, partnerId, identifier);
@@ -39,7 +39,7 @@ async function verifiedRegistration(): Promise<{ registrationId: string; identif
 }
 
 async function setPassword(registrationId: string, password: string, partner = partnerId) {
-  const { completeRegistration } = await import("@/lib/auth/registration");
+  const { completeRegistration } = await import("@/lib/identity/auth/registration");
   return runUnit((u) => completeRegistration(u.tx, { partnerId: partner, registrationId, password, now: u.now }), { db });
 }
 
@@ -83,7 +83,7 @@ describe("set-password retried after it completed (issue 36 item 6)", () => {
     assert.ok((await setPassword(registrationId, PASSWORD)).ok);
     refusedWith(await setPassword(registrationId, PASSWORD, "partner_other"), "registration.notFound");
 
-    const { startRegistration } = await import("@/lib/auth/registration");
+    const { startRegistration } = await import("@/lib/identity/auth/registration");
     const unverified = await inUnit(
       (u) => startRegistration(u.tx, { partnerId, identifier: `unverified-${randomUUID()}@example.com`, clientAddress: "192.0.2.11", now: u.now }),
       { db },

@@ -14,11 +14,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import type { Db } from "@/db";
-import { PersonName } from "@/lib/api/schemas";
-import { clock } from "@/lib/clock";
-import { importPublication, shippedSources } from "@/lib/screening/list-store";
-import { sanctionsListScreening, type ScreeningResult, type ScreeningSubject } from "@/lib/screening/provider";
-import { LISTS } from "@/lib/screening/sources";
+import { PersonName } from "@/lib/platform/api/schemas";
+import { clock } from "@/lib/platform/clock";
+import { importPublication, shippedSources } from "@/lib/compliance/screening/list-store";
+import { sanctionsListScreening, type ScreeningResult, type ScreeningSubject } from "@/lib/compliance/screening/provider";
+import { LISTS } from "@/lib/compliance/screening/sources";
 import { freshDb } from "../../support/db";
 import type { Sample, Variant } from "../../fixtures/screening/adversarial/generate";
 

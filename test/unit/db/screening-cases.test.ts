@@ -15,19 +15,19 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries, customerFlags, customers, jobs, payoutMethods, screeningCases, transfers } from "@/db/schema";
-import { createBeneficiary } from "@/lib/beneficiaries/manage";
-import { screenBeneficiary } from "@/lib/beneficiaries/screen-job";
-import { screenCustomer } from "@/lib/customers/screen-job";
-import { addSeconds, clock } from "@/lib/clock";
-import { jobRegistry } from "@/lib/jobs/registry";
-import { runDueJobs } from "@/lib/jobs/worker";
-import { accountBalances, transferEntries } from "@/lib/ledger";
-import { importPublication, shippedSources } from "@/lib/screening/list-store";
-import type { ScreeningOutcome } from "@/lib/screening/provider";
-import { addBusinessDays, decideCase, raiseCase } from "@/lib/screening-cases/cases";
-import { lockReadyTransfers } from "@/lib/payouts/ready-transfers";
-import { fastCheck } from "@/lib/transfers/fast-check-job";
-import { destinationCipher } from "@/lib/crypto/destination-cipher";
+import { createBeneficiary } from "@/lib/payments/beneficiaries/manage";
+import { screenBeneficiary } from "@/lib/payments/beneficiaries/screen-job";
+import { screenCustomer } from "@/lib/identity/customers/screen-job";
+import { addSeconds, clock } from "@/lib/platform/clock";
+import { jobRegistry } from "@/lib/platform/jobs/registry";
+import { runDueJobs } from "@/lib/platform/jobs/worker";
+import { accountBalances, transferEntries } from "@/lib/finance/ledger";
+import { importPublication, shippedSources } from "@/lib/compliance/screening/list-store";
+import type { ScreeningOutcome } from "@/lib/compliance/screening/provider";
+import { addBusinessDays, decideCase, raiseCase } from "@/lib/compliance/screening-cases/cases";
+import { lockReadyTransfers } from "@/lib/payments/payouts/ready-transfers";
+import { fastCheck } from "@/lib/payments/transfers/fast-check-job";
+import { destinationCipher } from "@/lib/platform/crypto/destination-cipher";
 import { freshDb, secondConnection } from "../../support/db";
 import { refundOf } from "../../support/refunds";
 import { insertQuoteRows, insertTestTransfer, newSubscription, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";
@@ -81,8 +81,8 @@ async function newBeneficiary(firstName: string, lastName: string, dateOfBirth?:
 /** A USD 100 → MXN transfer to the beneficiary, funded by card (through the domain calls). */
 async function fundedTransfer(beneficiaryId: string, from: Owner = owner): Promise<string> {
   const owner = from;
-  const { insertRegisteredTransfer, transitionTransfer } = await import("@/lib/transfers/records");
-  const { openFundingSession, lockFundingSession, completeFunding } = await import("@/lib/transfers/funding");
+  const { insertRegisteredTransfer, transitionTransfer } = await import("@/lib/payments/transfers/records");
+  const { openFundingSession, lockFundingSession, completeFunding } = await import("@/lib/payments/transfers/funding");
   const now = clock.now();
   return db.transaction(async (tx: Tx) => {
     const priced = {
@@ -532,11 +532,11 @@ async function caseHoldingFunded(firstName: string, lastName: string) {
 }
 
 test("a transfer held for screening is neither rejected (refunded) nor restored from the Holds queue; a hold without a case still is", async () => {
-  const { rejectHold } = await import("@/lib/screening-cases/blocked-money");
-  const { act } = await import("@/lib/commands/run");
+  const { rejectHold } = await import("@/lib/compliance/screening-cases/blocked-money");
+  const { act } = await import("@/lib/operations/commands/run");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
-  const { lockTransfer } = await import("@/lib/transfers/records");
-  const { holdTransfer } = await import("@/lib/transfers/compliance");
+  const { lockTransfer } = await import("@/lib/payments/transfers/records");
+  const { holdTransfer } = await import("@/lib/payments/transfers/compliance");
   const { transferId, caseId } = await caseHoldingFunded("Tomasz", "Heldbycase");
 
   await assert.rejects(
@@ -565,11 +565,11 @@ test("a transfer held for screening is neither rejected (refunded) nor restored 
 });
 
 test("blocked money leaves blocked:sanctions only by a release under licence on its confirmed case: licence required, two operators, audited, balanced", async () => {
-  const { approve } = await import("@/lib/dual-control/proposals");
-  const { act } = await import("@/lib/commands/run");
+  const { approve } = await import("@/lib/operations/dual-control/proposals");
+  const { act } = await import("@/lib/operations/commands/run");
   const { inUnit, runUnit } = await import("@/lib/platform/unit-of-work");
   const { auditLog, journalEntries } = await import("@/db/schema");
-  const { trialBalance } = await import("@/lib/ledger");
+  const { trialBalance } = await import("@/lib/finance/ledger");
   const { transferId, caseId } = await caseHoldingFunded("Boris", "Releaseunderlicence");
   const release = (licenceReference: string) => ({ caseId, transferId, licenceReference });
 

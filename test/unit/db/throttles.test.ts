@@ -9,8 +9,8 @@ import { after, before, describe, it } from "node:test";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { auditLog, partners } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { DomainError } from "@/lib/errors";
+import { clock } from "@/lib/platform/clock";
+import { DomainError } from "@/lib/platform/errors";
 import { freshDb } from "../../support/db";
 
 process.env.OTP_SEND_MAX_PER_ADDRESS = "3";
@@ -36,8 +36,8 @@ async function rateLimited(p: Promise<unknown>): Promise<number> {
 
 describe("OTP messages per client address", () => {
   it("three identifiers from one address are sent, the fourth (registration or reset) is refused; another address is not", async () => {
-    const { startRegistration } = await import("@/lib/auth/registration");
-    const { startPasswordReset } = await import("@/lib/auth/password-reset");
+    const { startRegistration } = await import("@/lib/identity/auth/registration");
+    const { startPasswordReset } = await import("@/lib/identity/auth/password-reset");
     const [{ id: partnerId }] = await db.select({ id: partners.id }).from(partners).limit(1);
     const [a, b] = [address(), address()];
     const register = (clientAddress: string) =>
@@ -51,8 +51,8 @@ describe("OTP messages per client address", () => {
 
 describe("console sign-in failures per client address", () => {
   it("four wrong passwords from one address lock it, even for the right password of another operator; the lock is audited", async () => {
-    const { signInOperator } = await import("@/lib/auth/operator-login");
-    const { createOperator } = await import("@/lib/operators/records");
+    const { signInOperator } = await import("@/lib/identity/auth/operator-login");
+    const { createOperator } = await import("@/lib/operations/operators/records");
     const who = { email: email(), password: `pw-${randomUUID()}` };
     await db.transaction((tx) => createOperator(tx, { ...who, name: "Throttle test", role: "reviewer", now: clock.now() }));
     const [a, b] = [address(), address()];

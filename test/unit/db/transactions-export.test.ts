@@ -1,5 +1,5 @@
 /**
- * The transactions export for an examiner (lib/transfers/examiner-export.ts): a transfer created
+ * The transactions export for an examiner (lib/payments/transfers/examiner-export.ts): a transfer created
  * in the range is a row with its parties, amounts, fees, rate, dates, state, screening results and
  * live monitoring outcome (a candidate set's evaluation is not its outcome); one outside the range
  * is not; the CSV has the same fields. PGlite, or PostgreSQL with TEST_DB_URL.
@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { monitoringEvaluations, transfers } from "@/db/schema";
-import { addSeconds, clock } from "@/lib/clock";
+import { addSeconds, clock } from "@/lib/platform/clock";
 import { freshDbWithOwner } from "../../support/db";
 import { registeredTransfer, type Owner } from "../../support/fixtures";
 
@@ -41,7 +41,7 @@ const evaluation = (transferId: string, run: "live" | "candidate", outcome: "pas
 });
 
 test("a transfer in the period is exported with its parties, money, dates, state, screening and monitoring outcome; one outside is not", async () => {
-  const { transactionsBetween, transactionsCsv, TRANSACTION_EXPORT_FIELDS } = await import("@/lib/transfers/examiner-export");
+  const { transactionsBetween, transactionsCsv, TRANSACTION_EXPORT_FIELDS } = await import("@/lib/payments/transfers/examiner-export");
   const t = await registeredTransfer(db, owner);
   await db.insert(monitoringEvaluations).values([evaluation(t.id, "live", "review", "structuring"), evaluation(t.id, "candidate", "pass", "candidate-rule")]);
   const [row] = await db.select().from(transfers).where(eq(transfers.id, t.id));

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Db } from "@/db";
-import { addSeconds, clock } from "@/lib/clock";
+import { addSeconds, clock } from "@/lib/platform/clock";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer, TRANSFER_TTL_SECONDS } from "../../support/fixtures";
 
@@ -20,7 +20,7 @@ after(() => close());
 
 describe("transfer list", () => {
   it("pages newest first by cursor, filters, and expires overdue transfers first", async () => {
-    const { listTransfers } = await import("@/lib/transfers/list");
+    const { listTransfers } = await import("@/lib/payments/transfers/list");
     const write = <T>(work: Parameters<Db["transaction"]>[0]) => db.transaction(work) as Promise<T>;
     const owner = await newSubscription(db);
     const ids: string[] = [];

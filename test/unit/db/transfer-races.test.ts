@@ -10,10 +10,10 @@ import { after, before, beforeEach, describe, it } from "node:test";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { events, fundingSessions, jobs, subscriptions, transfers, transferStateHistory } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { enqueue } from "@/lib/jobs/queue";
-import { jobRegistry } from "@/lib/jobs/registry";
-import { runDueJobs } from "@/lib/jobs/worker";
+import { clock } from "@/lib/platform/clock";
+import { enqueue } from "@/lib/platform/jobs/queue";
+import { jobRegistry } from "@/lib/platform/jobs/registry";
+import { runDueJobs } from "@/lib/platform/jobs/worker";
 import { freshDbPair } from "../../support/db";
 import { newSubscription, registeredTransfer, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";
 
@@ -37,8 +37,8 @@ beforeEach(async () => {
 
 /** Moves a registered transfer to funding as the fast-check and confirm do, with its funding session. */
 async function fundingTransfer(owner: Owner) {
-  const { transitionTransfer, lockTransfer } = await import("@/lib/transfers/records");
-  const { openFundingSession } = await import("@/lib/transfers/funding");
+  const { transitionTransfer, lockTransfer } = await import("@/lib/payments/transfers/records");
+  const { openFundingSession } = await import("@/lib/payments/transfers/funding");
   const created = await registeredTransfer(db, owner);
   return db.transaction(async (tx) => {
     const now = clock.now();

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db";
-import { clock } from "@/lib/clock";
+import { clock } from "@/lib/platform/clock";
 import { freshDbPair } from "../../support/db";
 import { newSubscription, registeredTransfer } from "../../support/fixtures";
 
@@ -24,8 +24,8 @@ after(() => close());
 
 describe("transfer detail read outside a transaction", () => {
   it("serves a status equal to the last entry of the history it serves, while transitions commit", async () => {
-    const { readTransfer } = await import("@/lib/transfers/read");
-    const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
+    const { readTransfer } = await import("@/lib/payments/transfers/read");
+    const { lockTransfer, transitionTransfer } = await import("@/lib/payments/transfers/records");
     const owner = await newSubscription(db);
     const created = await Promise.all(Array.from({ length: 30 }, () => registeredTransfer(db, owner)));
     const write = <T>(work: Parameters<Db["transaction"]>[0]) => db.transaction(work) as Promise<T>;
@@ -52,8 +52,8 @@ describe("transfer detail read outside a transaction", () => {
   });
 
   it("reads the row, payout method, ordered history and no funding session in one statement", async () => {
-    const { transferWithDetail } = await import("@/lib/transfers/detail-query");
-    const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
+    const { transferWithDetail } = await import("@/lib/payments/transfers/detail-query");
+    const { lockTransfer, transitionTransfer } = await import("@/lib/payments/transfers/records");
     const t = await registeredTransfer(db);
     await db.transaction(async (tx) => transitionTransfer(tx, (await lockTransfer(tx, t.id))!, "fastCheck.passed", clock.now()));
     const found = await transferWithDetail(db, t.subscriptionId, t.id);

@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { bankCredits, customers, fundingSessions, transfers } from "@/db/schema";
-import { addSeconds, clock } from "@/lib/clock";
+import { addSeconds, clock } from "@/lib/platform/clock";
 import { freshDb } from "../../support/db";
 import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
 
@@ -57,7 +57,7 @@ before(async () => {
 after(() => close());
 
 async function found(search: Record<string, string>, page = 1): Promise<string[]> {
-  const { searchTransfers, TransferSearch } = await import("@/lib/console/transfer-search");
+  const { searchTransfers, TransferSearch } = await import("@/lib/operations/console/transfer-search");
   return (await searchTransfers(db, TransferSearch.parse(search), page)).items.map((t) => t.id);
 }
 
@@ -94,7 +94,7 @@ test("state and the creation dates narrow the list; a bad state or date is ignor
 });
 
 test("the list is every transfer newest first, 20 a page, with names beside ids", async () => {
-  const { searchTransfers, TransferSearch } = await import("@/lib/console/transfer-search");
+  const { searchTransfers, TransferSearch } = await import("@/lib/operations/console/transfer-search");
   for (let i = 0; i < 20; i++) await registeredTransfer(db, owner);
   const first = await searchTransfers(db, TransferSearch.parse({ q: owner.subscriptionId }), 1);
   const second = await searchTransfers(db, TransferSearch.parse({ q: owner.subscriptionId }), 2);

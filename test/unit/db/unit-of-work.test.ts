@@ -11,9 +11,9 @@ import { eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { auditLog, events, fundingSessions, jobs, journalEntries, partners, subscriptions, transfers } from "@/db/schema";
-import { addSeconds, clock } from "@/lib/clock";
-import { DomainError } from "@/lib/errors";
-import { wakeSignal } from "@/lib/jobs/wake";
+import { addSeconds, clock } from "@/lib/platform/clock";
+import { DomainError } from "@/lib/platform/errors";
+import { wakeSignal } from "@/lib/platform/jobs/wake";
 import { runUnit, toDomainError, withEffects, type UnitContext } from "@/lib/platform/unit-of-work";
 import { shapes } from "@/db/statement-shapes";
 import { freshDb } from "../../support/db";
@@ -468,8 +468,8 @@ describe("unit of work: effects", () => {
 
 /** A transfer in funding with its open funding session and webview token, as confirm leaves it. */
 async function fundingTransfer() {
-  const { lockTransfer, transitionTransfer } = await import("@/lib/transfers/records");
-  const { openFundingSession } = await import("@/lib/transfers/funding");
+  const { lockTransfer, transitionTransfer } = await import("@/lib/payments/transfers/records");
+  const { openFundingSession } = await import("@/lib/payments/transfers/funding");
   const owner = await newSubscription(db);
   const now = clock.now();
   return db.transaction(async (tx) => {

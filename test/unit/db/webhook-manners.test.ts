@@ -8,13 +8,13 @@ import { Webhook } from "standardwebhooks";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { customers, events, jobs, partners, subscriptions, webhookAttempts } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { emitEvent } from "@/lib/events/emit";
-import { jobRegistry } from "@/lib/jobs/registry";
-import { runDueJobs } from "@/lib/jobs/worker";
+import { clock } from "@/lib/platform/clock";
+import { emitEvent } from "@/lib/partners/events/emit";
+import { jobRegistry } from "@/lib/platform/jobs/registry";
+import { runDueJobs } from "@/lib/platform/jobs/worker";
 import { updatePartnerSettings } from "@/lib/partners/settings";
 import { rotateWebhookSecret } from "@/lib/partners/webhook-secret";
-import { reenableEndpoint } from "@/lib/webhooks/endpoint";
+import { reenableEndpoint } from "@/lib/partners/webhooks/endpoint";
 import { freshDb } from "../../support/db";
 
 // Secret rotation with dual signatures, Retry-After, jitter, the response

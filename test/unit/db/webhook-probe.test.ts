@@ -7,10 +7,10 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { customers, events, jobs, partners, subscriptions } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { emitEvent } from "@/lib/events/emit";
-import { jobRegistry } from "@/lib/jobs/registry";
-import { runDueJobs } from "@/lib/jobs/worker";
+import { clock } from "@/lib/platform/clock";
+import { emitEvent } from "@/lib/partners/events/emit";
+import { jobRegistry } from "@/lib/platform/jobs/registry";
+import { runDueJobs } from "@/lib/platform/jobs/worker";
 import { freshDb } from "../../support/db";
 
 /**

@@ -5,11 +5,11 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { customers, events, partners, subscriptions } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { DomainError } from "@/lib/errors";
-import { emitEvent } from "@/lib/events/emit";
-import { webhookEndpointState } from "@/lib/webhooks/endpoint";
-import { replayEvent, replayRange } from "@/lib/webhooks/replay";
+import { clock } from "@/lib/platform/clock";
+import { DomainError } from "@/lib/platform/errors";
+import { emitEvent } from "@/lib/partners/events/emit";
+import { webhookEndpointState } from "@/lib/partners/webhooks/endpoint";
+import { replayEvent, replayRange } from "@/lib/partners/webhooks/replay";
 import { freshDb } from "../../support/db";
 
 let db: Db;

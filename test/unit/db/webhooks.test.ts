@@ -8,11 +8,11 @@ import { Webhook } from "standardwebhooks";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
 import { customers, events, jobs, partners, subscriptions, webhookAttempts } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { emitEvent, type EventType } from "@/lib/events/emit";
-import { enqueue } from "@/lib/jobs/queue";
-import { jobRegistry } from "@/lib/jobs/registry";
-import { runDueJobs } from "@/lib/jobs/worker";
+import { clock } from "@/lib/platform/clock";
+import { emitEvent, type EventType } from "@/lib/partners/events/emit";
+import { enqueue } from "@/lib/platform/jobs/queue";
+import { jobRegistry } from "@/lib/platform/jobs/registry";
+import { runDueJobs } from "@/lib/platform/jobs/worker";
 import { freshDb, secondConnection } from "../../support/db";
 
 let db: Db;

@@ -16,7 +16,7 @@ import type { Db, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { eq } from "drizzle-orm";
 import { customers, devices, partners } from "@/db/schema";
-import { clock } from "@/lib/clock";
+import { clock } from "@/lib/platform/clock";
 import { signCompact } from "../../support/jws";
 import { freshDb } from "../../support/db";
 import { acceptInput, disclosedQuote, newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
@@ -37,7 +37,7 @@ const counted = <T>(work: (tx: Tx) => Promise<T>) => countedUnit(db, work);
 const CLABES = ["002010077777777771", "032180000118359719", "014027000005555558"];
 
 async function submit(owner: Owner, transferId: string, payoutMethod: { destinationIdentifier?: string; payoutMethodId?: string }, beneficiaryId: string) {
-  const { submitTransfer } = await import("@/lib/transfers/submit");
+  const { submitTransfer } = await import("@/lib/payments/transfers/submit");
   return counted((tx) =>
     submitTransfer(tx, {
       subscriptionId: owner.subscriptionId,
@@ -86,7 +86,7 @@ describe("statements per write", () => {
       .where(eq(customers.id, owner.customerId));
     const [partner] = await db.select().from(partners).where(eq(partners.id, owner.partnerId));
     const beneficiaryId = (await registeredTransfer(db, owner)).beneficiaryId;
-    const { createQuote } = await import("@/lib/quotes/create");
+    const { createQuote } = await import("@/lib/payments/quotes/create");
     const quote = (originAmount: string) =>
       counted((tx) =>
         createQuote(tx, {
@@ -113,7 +113,7 @@ describe("statements per write", () => {
       .set({ profile: { residenceCountry: "USA" } })
       .where(eq(customers.id, owner.customerId));
     const beneficiaryId = (await registeredTransfer(db, owner)).beneficiaryId;
-    const { acceptQuote } = await import("@/lib/quotes/accept");
+    const { acceptQuote } = await import("@/lib/payments/quotes/accept");
     const disclosed = () => disclosedQuote(db, owner, beneficiaryId);
     const accept = (q: { quoteId: string; disclosureToken: string }) => counted((tx) => acceptQuote(tx, acceptInput(owner, q)));
     await accept(await disclosed());
@@ -151,7 +151,7 @@ describe("statements per write", () => {
   it("cancel before funding: the lock and the pending network cancellation in one round trip, the move, the commit's; no funding sessions read", async () => {
     const owner = await newSubscription(db);
     const transfer = await registeredTransfer(db, owner);
-    const { cancelTransfer } = await import("@/lib/transfers/cancel");
+    const { cancelTransfer } = await import("@/lib/payments/transfers/cancel");
     const canceled = await counted((tx) =>
       cancelTransfer(tx, { subscriptionId: owner.subscriptionId, transferId: transfer.id, cancellationReason: "CUSTOMER_REQUEST", now: clock.now() }),
     );
@@ -165,12 +165,12 @@ describe("statements per write", () => {
     const transfer = await registeredTransfer(db, owner);
     const device = await insertDevice(owner);
     const challenge = `chl_${randomUUID()}`;
-    const { transitionTransfer } = await import("@/lib/transfers/records");
-    const { addSeconds } = await import("@/lib/clock");
+    const { transitionTransfer } = await import("@/lib/payments/transfers/records");
+    const { addSeconds } = await import("@/lib/platform/clock");
     await db.transaction(async (tx) => {
       await transitionTransfer(tx, transfer, "fastCheck.passed", clock.now(), { challenge, challengeExpiresAt: addSeconds(clock.now(), 300) });
     });
-    const { confirmTransfer } = await import("@/lib/transfers/confirm");
+    const { confirmTransfer } = await import("@/lib/payments/transfers/confirm");
     const confirm = (assertion: string) =>
       counted((tx) =>
         confirmTransfer(tx, {
@@ -212,9 +212,9 @@ describe("statements per write", () => {
     const owner = await newSubscription(db);
     const transfer = await registeredTransfer(db, owner);
     const device = await insertDevice(owner);
-    const { transitionTransfer } = await import("@/lib/transfers/records");
+    const { transitionTransfer } = await import("@/lib/payments/transfers/records");
     await db.transaction((tx) => transitionTransfer(tx, transfer, "fastCheck.passed", clock.now()));
-    const { confirmTransfer } = await import("@/lib/transfers/confirm");
+    const { confirmTransfer } = await import("@/lib/payments/transfers/confirm");
     const bad = () =>
       signCompact(JSON.stringify({ alg: "RS256", kid: device.kid, typ: "JWT" }), JSON.stringify({ transfer_id: "trf_other" }), device.privateKey);
     const confirm = () =>

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { businessDayAt } from "@/lib/delivery/business-calendar";
+import { businessDayAt } from "@/lib/payments/delivery/business-calendar";
 
 test("businessDayAt: the account's local day, rolled forward over its weekends and public holidays", () => {
   const berlin = { country: "DE", timeZone: "Europe/Berlin" };

@@ -2,9 +2,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import rawEstimates from "@/data/delivery-estimates/v1.json";
-import { businessDaysAfter, estimateDeliveryBy, loadEstimateFile } from "@/lib/delivery/estimates";
-import { localTime, zonedInstant } from "@/lib/delivery/business-calendar";
-import { transferDelivery } from "@/lib/delivery/transfer-delivery";
+import { businessDaysAfter, estimateDeliveryBy, loadEstimateFile } from "@/lib/payments/delivery/estimates";
+import { localTime, zonedInstant } from "@/lib/payments/delivery/business-calendar";
+import { transferDelivery } from "@/lib/payments/delivery/transfer-delivery";
 
 const at = (iso: string) => new Date(iso);
 const est = (corridor: string, method: string, from: string) => estimateDeliveryBy(corridor, method, at(from))?.toISOString();

@@ -3,13 +3,13 @@ import { constants, createHash, createPublicKey, createHmac, generateKeyPairSync
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { CompactSign, type JWK } from "jose";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import {
   verifyDeviceAssertion,
   type AssertionDevice,
   type AssertionFailedCheck,
   type DeviceAssertionInput,
-} from "@/lib/devices/assertion/verify-device-assertion";
+} from "@/lib/identity/devices/assertion/verify-device-assertion";
 
 // ---- fixtures: keys generated once per file ---------------------------------------------------
 

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { loadConfig, SETTINGS } from "@/lib/config";
-import { PROVIDERS, PROVIDER_KINDS } from "@/lib/providers";
+import { loadConfig, SETTINGS } from "@/lib/platform/config";
+import { PROVIDERS, PROVIDER_KINDS } from "@/lib/payments/providers";
 
 /**
- * README's configuration table states every setting lib/config reads, each in
+ * README's configuration table states every setting lib/platform/config reads, each in
  * one row (SCREENING_PROVIDER was listed twice, with two defaults), provider rows give the true
  * sandbox default, and no doc still says the money rails have no real implementation.
  */
@@ -17,7 +17,7 @@ const rows = table.split("\n").filter((l) => l.startsWith("| `"));
 const namedIn = (row: string) => [...(row.split("|")[1] ?? "").matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!);
 
 describe("README's configuration table (issue 20 item 12)", () => {
-  it("names every setting of lib/config, each in exactly one row, and nothing else", () => {
+  it("names every setting of lib/platform/config, each in exactly one row, and nothing else", () => {
     const named = rows.flatMap(namedIn);
     const twice = named.filter((n, i) => named.indexOf(n) !== i);
     assert.deepEqual(twice, [], "settings listed more than once");
@@ -29,7 +29,7 @@ describe("README's configuration table (issue 20 item 12)", () => {
     assert.deepEqual(
       named.filter((n) => !SETTINGS.includes(n)),
       [],
-      "rows for settings lib/config does not read",
+      "rows for settings lib/platform/config does not read",
     );
   });
 

@@ -1,8 +1,8 @@
-/** lib/http/body.ts: JSON body reading (content type, charset, emptiness, size limit, UTF-8). */
+/** lib/platform/http/body.ts: JSON body reading (content type, charset, emptiness, size limit, UTF-8). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DomainError } from "@/lib/errors";
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH, readJsonBody } from "@/lib/http/body";
+import { DomainError } from "@/lib/platform/errors";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH, readJsonBody } from "@/lib/platform/http/body";
 
 const URL_ = "http://test.local/v1/auth/start";
 const JSON_TYPE = { "content-type": "application/json" };

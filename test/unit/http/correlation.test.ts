@@ -1,7 +1,7 @@
-/** lib/http/correlation.ts: the caller's X-Correlation-Id when safe, a fresh UUID otherwise. */
+/** lib/platform/http/correlation.ts: the caller's X-Correlation-Id when safe, a fresh UUID otherwise. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { correlationIdOf } from "@/lib/http/correlation";
+import { correlationIdOf } from "@/lib/platform/http/correlation";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

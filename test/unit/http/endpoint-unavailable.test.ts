@@ -1,5 +1,5 @@
 /**
- * lib/http/endpoint.ts: when the database cannot be reached, every endpoint answers 503
+ * lib/platform/http/endpoint.ts: when the database cannot be reached, every endpoint answers 503
  * internal.unavailable with Retry-After (the reference documents it on every operation), not 500.
  * The service here points at a PostgreSQL port nothing listens on (this file runs in its own
  * process: the configuration is read from the environment set below).
@@ -9,9 +9,9 @@ import { createServer } from "node:net";
 import { before, test } from "node:test";
 import { z } from "zod";
 
-let endpointOf: typeof import("@/lib/http/endpoint").endpoint;
-let defineContract: typeof import("@/lib/http/contract").defineContract;
-let readEndpointOf: typeof import("@/lib/http/endpoint").readEndpoint;
+let endpointOf: typeof import("@/lib/platform/http/endpoint").endpoint;
+let defineContract: typeof import("@/lib/platform/http/contract").defineContract;
+let readEndpointOf: typeof import("@/lib/platform/http/endpoint").readEndpoint;
 
 before(async () => {
   const srv = createServer();
@@ -20,9 +20,9 @@ before(async () => {
   await new Promise((resolve) => srv.close(resolve));
   process.env.DATABASE_URL = `postgres://postgres@127.0.0.1:${port}/unreachable`;
   process.env.LOG_LEVEL = "silent";
-  ({ endpoint: endpointOf } = await import("@/lib/http/endpoint"));
-  ({ defineContract } = await import("@/lib/http/contract"));
-  ({ readEndpoint: readEndpointOf } = await import("@/lib/http/endpoint"));
+  ({ endpoint: endpointOf } = await import("@/lib/platform/http/endpoint"));
+  ({ defineContract } = await import("@/lib/platform/http/contract"));
+  ({ readEndpoint: readEndpointOf } = await import("@/lib/platform/http/endpoint"));
 });
 
 test("a route whose database is unreachable answers 503 internal.unavailable with Retry-After", async () => {

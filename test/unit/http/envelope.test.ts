@@ -1,8 +1,8 @@
-/** lib/http/envelope.ts: the error envelope of decisions section 8, Retry-After, JSON responses. */
+/** lib/platform/http/envelope.ts: the error envelope of decisions section 8, Retry-After, JSON responses. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DomainError } from "@/lib/errors";
-import { envelopeOf, errorResponse, jsonResponse, unexpected } from "@/lib/http/envelope";
+import { DomainError } from "@/lib/platform/errors";
+import { envelopeOf, errorResponse, jsonResponse, unexpected } from "@/lib/platform/http/envelope";
 
 const CID = "6f1c2a7e-3b1d-4c55-9a0e-2f4b8d9e1a23";
 

@@ -1,12 +1,12 @@
 /**
  * The status of an error answer is chosen in one place, when the DomainError is made
- * (lib/errors.ts): quote.invalid is 422, and 409 when what failed is a reuse (decisions 8); the
+ * (lib/platform/errors.ts): quote.invalid is 422, and 409 when what failed is a reuse (decisions 8); the
  * HTTP envelope answers err.status as it is.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DomainError } from "@/lib/errors";
-import { errorResponse } from "@/lib/http/envelope";
+import { DomainError } from "@/lib/platform/errors";
+import { errorResponse } from "@/lib/platform/http/envelope";
 
 const invalid = (failedCheck?: string) => new DomainError("quote.invalid", { message: "x", ...(failedCheck ? { details: { failedCheck } } : {}) });
 

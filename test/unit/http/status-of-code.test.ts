@@ -1,9 +1,9 @@
-/** lib/errors.ts ERROR_STATUS: decisions section 8's table (B), copied here as literal data. */
+/** lib/platform/errors.ts ERROR_STATUS: decisions section 8's table (B), copied here as literal data. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { DomainError, ERROR_STATUS, httpStatusOf, notFound, statusesOf, validationError, type ErrorCode } from "@/lib/errors";
+import { DomainError, ERROR_STATUS, httpStatusOf, notFound, statusesOf, validationError, type ErrorCode } from "@/lib/platform/errors";
 
 /**
  * decisions.md section 8, row by row, as written:

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { test } from "node:test";
 import postgres from "postgres";
-import { errorResponse } from "@/lib/http/envelope";
+import { errorResponse } from "@/lib/platform/http/envelope";
 import { isTemporarilyUnavailable, unavailable } from "@/lib/platform/unavailable";
 
 /** A port nothing listens on: bound, then released. */

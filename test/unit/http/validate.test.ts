@@ -1,9 +1,9 @@
-/** lib/http/validate.ts: field paths and the validation error of spec section 7 / decisions section 8. */
+/** lib/platform/http/validate.ts: field paths and the validation error of spec section 7 / decisions section 8. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { DomainError } from "@/lib/errors";
-import { fieldPath, parseOrThrow } from "@/lib/http/validate";
+import { DomainError } from "@/lib/platform/errors";
+import { fieldPath, parseOrThrow } from "@/lib/platform/http/validate";
 
 /** Runs parseOrThrow expecting a DomainError and returns it. */
 function failure(schema: z.ZodType, input: unknown, prefix?: string): DomainError {

@@ -1,7 +1,7 @@
-/** The people-facing formatting module (lib/i18n/format.ts): money, rates and times per language. */
+/** The people-facing formatting module (lib/platform/i18n/format.ts): money, rates and times per language. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { formatDateTime, formatDecimal, formatMoney, formatShortDateTime } from "@/lib/i18n/format";
+import { formatDateTime, formatDecimal, formatMoney, formatShortDateTime } from "@/lib/platform/i18n/format";
 
 // ICU separates groups and units with (narrow) no-break spaces; compare with plain spaces.
 const plain = (s: string) => s.replace(/[\u00a0\u202f]/g, " ");

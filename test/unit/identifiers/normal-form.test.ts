@@ -1,11 +1,19 @@
 /**
- * The normal form identifiers are compared in (lib/identifiers/normal-form.ts), on spellings a
+ * The normal form identifiers are compared in (lib/identity/identifiers/normal-form.ts), on spellings a
  * customer or an evader types: one address, postal code, phone number or mailbox written several
  * ways is one key; different ones stay different.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { addressKey, identifierMatchKey, normalAddressLine, normalEmail, normalPhone, normalPostalCode, searchMatchKey } from "@/lib/identifiers/normal-form";
+import {
+  addressKey,
+  identifierMatchKey,
+  normalAddressLine,
+  normalEmail,
+  normalPhone,
+  normalPostalCode,
+  searchMatchKey,
+} from "@/lib/identity/identifiers/normal-form";
 
 const same = (xs: string[], fold: (x: string) => string | null) => {
   const keys = new Set(xs.map(fold));

@@ -1,7 +1,7 @@
-/** Decimal strings to integer minor units and back (lib/ledger/minor.ts): exact or refused. */
+/** Decimal strings to integer minor units and back (lib/finance/ledger/minor.ts): exact or refused. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fromMinor, toMinor } from "@/lib/ledger";
+import { fromMinor, toMinor } from "@/lib/finance/ledger";
 
 test("toMinor converts six-place wire amounts exactly per the currency's exponent", () => {
   assert.equal(toMinor("102.990000", "EUR"), 10299n);

@@ -1,14 +1,14 @@
 /**
- * The postings table (lib/transfers/postings.ts) checked against the transfer machine in one
+ * The postings table (lib/payments/transfers/postings.ts) checked against the transfer machine in one
  * place: every state change that moves money (the money's place before differs from after) has
  * exactly one rule, no other change has one, every rule balances per currency, and each rule
  * moves the transfer's accounts from what the old place holds to what the new place holds.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { checkLines, FUNDING_SOURCES, type AccountCode } from "@/lib/ledger";
-import { linesFor, POSTING_RULES, postingRuleFor, REFUND_PAID_RULE, type TransferAmounts } from "@/lib/transfers/postings";
-import { HOLDABLE, TRANSFER_STATES, TRANSFER_TRIGGERS, transferMachine, type TransferState } from "@/lib/transfers/state-machine";
+import { checkLines, FUNDING_SOURCES, type AccountCode } from "@/lib/finance/ledger";
+import { linesFor, POSTING_RULES, postingRuleFor, REFUND_PAID_RULE, type TransferAmounts } from "@/lib/payments/transfers/postings";
+import { HOLDABLE, TRANSFER_STATES, TRANSFER_TRIGGERS, transferMachine, type TransferState } from "@/lib/payments/transfers/state-machine";
 
 type Place = "none" | "customerFunds" | "inFlight" | "paidOut" | "refundDue" | "blocked";
 

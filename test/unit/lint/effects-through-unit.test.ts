@@ -31,7 +31,7 @@ function lint(code: string, file: string) {
 }
 
 const OFFENDING = `
-import { enqueue } from "@/lib/jobs/queue";
+import { enqueue } from "@/lib/platform/jobs/queue";
 import { writeTogether } from "@/db/write-together";
 export async function sneak(tx, id) {
   await enqueue(tx, "transfers.expire", { transferId: id }, { runAt: new Date() });
@@ -39,17 +39,17 @@ export async function sneak(tx, id) {
 }`;
 
 test("a domain module importing or calling the machinery fails, once per import and per call", () => {
-  const messages = lint(OFFENDING, "lib/transfers/sneak.ts");
+  const messages = lint(OFFENDING, "lib/payments/transfers/sneak.ts");
   assert.equal(messages.length, 4, JSON.stringify(messages));
   assert.ok(messages.every((m) => m.ruleId === "remit/effects-through-unit"));
   assert.match(messages[0].message, /^enqueue is the platform's effect machinery: add jobs, events, postings and writes through the unit's effects/);
-  const dynamic = `export async function f(tx) { const { insertJob } = await import("@/lib/jobs/queue"); await insertJob(tx, "x", {}, { runAt: new Date() }); }`;
+  const dynamic = `export async function f(tx) { const { insertJob } = await import("@/lib/platform/jobs/queue"); await insertJob(tx, "x", {}, { runAt: new Date() }); }`;
   assert.equal(lint(dynamic, "app/console/actions.ts").length, 1);
   assert.equal(lint(`import { withWrites } from "@/db/write-together";`, "bench/x.ts").length, 1);
 });
 
 test("the same code in the platform passes, and so do the unit's effects anywhere", () => {
-  for (const file of ["lib/platform/unit-of-work.ts", "lib/jobs/worker.ts", "db/write-together.ts"]) assert.deepEqual(lint(OFFENDING, file), [], file);
+  for (const file of ["lib/platform/unit-of-work.ts", "lib/platform/jobs/worker.ts", "db/write-together.ts"]) assert.deepEqual(lint(OFFENDING, file), [], file);
   const effects = `
 import { effectsOf } from "@/lib/platform/unit-of-work";
 export async function ok(tx, id, stream) {
@@ -57,16 +57,16 @@ export async function ok(tx, id, stream) {
   await effectsOf(tx).writeNow();
   stream.controller.enqueue(new Uint8Array());
 }`;
-  assert.deepEqual(lint(effects, "lib/transfers/ok.ts"), []);
+  assert.deepEqual(lint(effects, "lib/payments/transfers/ok.ts"), []);
 });
 
 test("the repository's ESLint configuration applies the rule outside the platform", async () => {
   const eslint = new ESLint({ cwd });
-  for (const file of ["lib/transfers/network.ts", "app/console/layout.tsx", "scripts/demo.ts", "bench/jobs-drain.ts"]) {
+  for (const file of ["lib/payments/transfers/network.ts", "app/console/layout.tsx", "scripts/demo.ts", "bench/jobs-drain.ts"]) {
     const config = await eslint.calculateConfigForFile(path.join(cwd, file));
     assert.equal(config.rules?.["remit/effects-through-unit"]?.[0], 2, file);
   }
-  const [result] = await eslint.lintText(OFFENDING, { filePath: path.join(cwd, "lib/transfers/sneak.ts") });
+  const [result] = await eslint.lintText(OFFENDING, { filePath: path.join(cwd, "lib/payments/transfers/sneak.ts") });
   assert.equal(result.messages.filter((m) => m.ruleId === "remit/effects-through-unit").length, 4, JSON.stringify(result.messages));
 });
 
@@ -78,7 +78,7 @@ function sources(dir: string): string[] {
 }
 
 test("no file outside the platform names writeTogether, withWrites, enqueue( or insertJob(", () => {
-  assert.deepEqual(PLATFORM, ["lib/platform/", "lib/jobs/", "db/"]);
+  assert.deepEqual(PLATFORM, ["lib/platform/", "lib/platform/jobs/", "db/"]);
   const files = ["lib", "app", "components", "scripts", "bench"].flatMap(sources);
   files.push(...readdirSync(cwd).filter((f) => f.endsWith(".ts")));
   assert.ok(files.length > 300, `only ${files.length} files read`);

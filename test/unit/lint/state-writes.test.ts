@@ -34,14 +34,14 @@ export async function sneak(tx, id) {
 }`;
 
 test("a state column set outside its machine's module fails", () => {
-  const messages = lint(OFFENDING, "lib/transfers/sneak.ts");
+  const messages = lint(OFFENDING, "lib/payments/transfers/sneak.ts");
   assert.equal(messages.length, 1, JSON.stringify(messages));
   assert.equal(messages[0].ruleId, "remit/state-writes");
-  assert.match(messages[0].message, /transfers\.state is a machine's state: write it through lib\/transfers\/records\.ts/);
+  assert.match(messages[0].message, /transfers\.state is a machine's state: write it through lib\/payments\/transfers\/records\.ts/);
 });
 
 test("the same write in the machine's module passes", () => {
-  assert.deepEqual(lint(OFFENDING, "lib/transfers/records.ts"), []);
+  assert.deepEqual(lint(OFFENDING, "lib/payments/transfers/records.ts"), []);
 });
 
 test("inserts, status columns, a const object and a spread are seen; other columns pass", () => {
@@ -81,18 +81,18 @@ test("an upsert's set and raw SQL updates and inserts are seen", () => {
     ["tx.execute(sql`select state from ${transfers}`);", 0],
   ];
   for (const [code, errors] of cases) assert.equal(lint(code, "lib/somewhere/else.ts").length, errors, code);
-  assert.deepEqual(lint("tx.execute(sql`update ${jobs} set state = 'done'`);", "lib/jobs/worker.ts"), []);
+  assert.deepEqual(lint("tx.execute(sql`update ${jobs} set state = 'done'`);", "lib/platform/jobs/worker.ts"), []);
 });
 
 test("every listed module exists, and the repository's ESLint configuration applies the rule to lib/", async () => {
   const { existsSync } = await import("node:fs");
   for (const { modules } of Object.values(STATE_COLUMNS) as { modules: string[] }[]) {
-    for (const m of modules) assert.ok(existsSync(path.join(cwd, m)), m); // a folder ("lib/jobs/") too
+    for (const m of modules) assert.ok(existsSync(path.join(cwd, m)), m); // a folder ("lib/platform/jobs/") too
   }
   const eslint = new ESLint({ cwd });
-  const config = await eslint.calculateConfigForFile(path.join(cwd, "lib/transfers/network.ts"));
+  const config = await eslint.calculateConfigForFile(path.join(cwd, "lib/payments/transfers/network.ts"));
   assert.equal(config.rules?.["remit/state-writes"]?.[0], 2);
-  const [result] = await eslint.lintText(OFFENDING, { filePath: path.join(cwd, "lib/transfers/sneak.ts") });
+  const [result] = await eslint.lintText(OFFENDING, { filePath: path.join(cwd, "lib/payments/transfers/sneak.ts") });
   assert.ok(
     result.messages.some((m) => m.ruleId === "remit/state-writes"),
     JSON.stringify(result.messages),

@@ -1,7 +1,7 @@
 /** The client address of per-address throttles, from X-Forwarded-For (docs/decisions.md, throttles). */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { UNKNOWN_ADDRESS, clientAddressFrom } from "@/lib/lockouts/client-address";
+import { UNKNOWN_ADDRESS, clientAddressFrom } from "@/lib/identity/lockouts/client-address";
 
 test("no proxy: the rightmost entry, which next start fills with the socket address", () => {
   assert.equal(clientAddressFrom("127.0.0.1", 0), "127.0.0.1");

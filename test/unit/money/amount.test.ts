@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DomainError } from "@/lib/errors";
-import { parseMoneyAmount } from "@/lib/money/amount";
+import { DomainError } from "@/lib/platform/errors";
+import { parseMoneyAmount } from "@/lib/platform/money/amount";
 
 function issueOf(fn: () => unknown): { status: number; code: string; field: string; issueCode: string } {
   try {

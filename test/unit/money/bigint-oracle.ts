@@ -1,6 +1,6 @@
 /**
  * Independent arithmetic for tests: decimal strings as bigint scaled integers, with half-even
- * division written from its definition. Shares no code with lib/money, so agreement between the
+ * division written from its definition. Shares no code with lib/platform/money, so agreement between the
  * two is evidence rather than tautology.
  */
 

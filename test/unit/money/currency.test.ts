@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { isCurrencyCode, minorUnitExponent } from "@/lib/money/currency";
+import { isCurrencyCode, minorUnitExponent } from "@/lib/platform/money/currency";
 
 test("minor-unit exponents follow ISO 4217", () => {
   const expected: Record<string, number> = {

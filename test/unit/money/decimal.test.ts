@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import DecimalJs from "decimal.js";
-import { DomainError } from "@/lib/errors";
-import { Decimal, MAX_WIRE_DECIMAL_LENGTH, isWireDecimal, parseWireDecimal, toDecimal, tryParseWireDecimal } from "@/lib/money/decimal";
+import { DomainError } from "@/lib/platform/errors";
+import { Decimal, MAX_WIRE_DECIMAL_LENGTH, isWireDecimal, parseWireDecimal, toDecimal, tryParseWireDecimal } from "@/lib/platform/money/decimal";
 import { fromScaled, toScaled } from "./bigint-oracle";
 
 test("wire decimals accepted", () => {

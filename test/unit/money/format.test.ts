@@ -2,8 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import DecimalJs from "decimal.js";
-import { Decimal } from "@/lib/money/decimal";
-import { fitsMinorUnit, formatRate, roundRate, roundToMinorUnit, toWireAmount } from "@/lib/money/format";
+import { Decimal } from "@/lib/platform/money/decimal";
+import { fitsMinorUnit, formatRate, roundRate, roundToMinorUnit, toWireAmount } from "@/lib/platform/money/format";
 import { divHalfEven, fromScaled, pow10, toScaled } from "./bigint-oracle";
 
 const d = (s: string) => new Decimal(s);

@@ -1,9 +1,9 @@
 /** Rule set documents and their scoring: pure, no database. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { scoreRuleSet } from "@/lib/monitoring/evaluate";
-import { defaultPack, parseRuleSet } from "@/lib/monitoring/rule-set";
-import { Decimal } from "@/lib/money/decimal";
+import { scoreRuleSet } from "@/lib/compliance/monitoring/evaluate";
+import { defaultPack, parseRuleSet } from "@/lib/compliance/monitoring/rule-set";
+import { Decimal } from "@/lib/platform/money/decimal";
 
 const fields = {
   "transfer.originAmount": new Decimal("950"),

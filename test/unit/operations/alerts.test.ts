@@ -66,9 +66,9 @@ after(async () => {
 });
 
 test("an SMTP server refusing mail opens one incident, alerted once, and its resolution is alerted once", async () => {
-  const { clock } = await import("@/lib/clock");
-  const { deliverOtp } = await import("@/lib/notifications/otp-delivery");
-  const { evaluateAlerts, recentIncidents } = await import("@/lib/operations/alerts");
+  const { clock } = await import("@/lib/platform/clock");
+  const { deliverOtp } = await import("@/lib/operations/notifications/otp-delivery");
+  const { evaluateAlerts, recentIncidents } = await import("@/lib/operations/observability/alerts");
   const now = clock.now();
   await db.insert(otpDeliveries).values({
     id: "dlv_alerts_test",
@@ -133,7 +133,7 @@ test("an SMTP server refusing mail opens one incident, alerted once, and its res
 });
 
 test("the conditions table: rates go stale only when a whole business day passed without a publication; a refreshed list past its period and margin", async () => {
-  const { firing } = await import("@/lib/operations/alert-conditions");
+  const { firing } = await import("@/lib/operations/observability/alert-conditions");
   const base = {
     jobs: [],
     jobQueueAge: [],

@@ -20,12 +20,12 @@ before(async () => {
 after(async () => close());
 
 test("request → job → the job it enqueues: one correlation id, in the rows and in the log lines' context", async () => {
-  const { endpoint } = await import("@/lib/http/endpoint");
-  const { defineContract } = await import("@/lib/http/contract");
-  const { clock } = await import("@/lib/clock");
-  const { insertJob } = await import("@/lib/jobs/queue");
-  const { runDueJobs } = await import("@/lib/jobs/worker");
-  const { correlationMixin, currentCorrelationId } = await import("@/lib/log/correlation");
+  const { endpoint } = await import("@/lib/platform/http/endpoint");
+  const { defineContract } = await import("@/lib/platform/http/contract");
+  const { clock } = await import("@/lib/platform/clock");
+  const { insertJob } = await import("@/lib/platform/jobs/queue");
+  const { runDueJobs } = await import("@/lib/platform/jobs/worker");
+  const { correlationMixin, currentCorrelationId } = await import("@/lib/platform/log/correlation");
   const kind = `test.correlation.${process.pid}`;
   const child = `${kind}.child`;
   const seen: Record<string, unknown> = {};
@@ -73,7 +73,7 @@ test("request → job → the job it enqueues: one correlation id, in the rows a
 });
 
 test("tracing is off by default and switched on by the standard OTEL_* variables", async () => {
-  const { tracingWanted, loadConfig } = await import("@/lib/config");
+  const { tracingWanted, loadConfig } = await import("@/lib/platform/config");
   assert.equal(loadConfig({}).tracing, false);
   assert.equal(tracingWanted({}), false);
   assert.equal(tracingWanted({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }), true);

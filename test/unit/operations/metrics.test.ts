@@ -8,10 +8,10 @@ import { after, before, describe, test } from "node:test";
 import parsePrometheusTextFormat, { type MetricFamily } from "parse-prometheus-text-format";
 import type { Db } from "@/db";
 import { events, jobs, otpDeliveries, referenceRateSets } from "@/db/schema";
-import { clock } from "@/lib/clock";
-import { loadConfig } from "@/lib/config";
-import { observeRequest } from "@/lib/operations/metrics";
-import { metricsAccess, metricsResponse } from "@/lib/operations/metrics-endpoint";
+import { clock } from "@/lib/platform/clock";
+import { loadConfig } from "@/lib/platform/config";
+import { observeRequest } from "@/lib/operations/observability/metrics";
+import { metricsAccess, metricsResponse } from "@/lib/operations/observability/metrics-endpoint";
 import { freshDb } from "../../support/db";
 
 let db: Db;

@@ -4,9 +4,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DomainError } from "@/lib/errors";
+import { DomainError } from "@/lib/platform/errors";
 import { headerSafeOrigins, originProblem, validReturnOrigins } from "@/lib/partners/origins";
-import { consoleContentSecurityPolicy, webviewContentSecurityPolicy } from "@/lib/webviews/security-headers";
+import { consoleContentSecurityPolicy, webviewContentSecurityPolicy } from "@/lib/platform/webviews/security-headers";
 
 const SANDBOX = { allowLocalHttp: true };
 const PRODUCTION = { allowLocalHttp: false };

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { clabeCheckDigit, isValidClabe } from "@/lib/payout-identifiers/clabe";
-import { isValidNuban, nubanCheckDigit } from "@/lib/payout-identifiers/nuban";
-import { isValidWalletIdentifier, walletCheckCharacters, withWalletCheck } from "@/lib/payout-identifiers/wallet-checksum";
+import { clabeCheckDigit, isValidClabe } from "@/lib/payments/payout-identifiers/clabe";
+import { isValidNuban, nubanCheckDigit } from "@/lib/payments/payout-identifiers/nuban";
+import { isValidWalletIdentifier, walletCheckCharacters, withWalletCheck } from "@/lib/payments/payout-identifiers/wallet-checksum";
 
 const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: min, maxLength: max });
 const alnum = (min: number, max: number) =>

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DomainError } from "@/lib/errors";
-import { checkIdentifierFormat, DESTINATION_IDENTIFIER_FIELD } from "@/lib/payout-identifiers/format-check";
-import type { BankAccountFormat } from "@/lib/payout-identifiers/method-types";
+import { DomainError } from "@/lib/platform/errors";
+import { checkIdentifierFormat, DESTINATION_IDENTIFIER_FIELD } from "@/lib/payments/payout-identifiers/format-check";
+import type { BankAccountFormat } from "@/lib/payments/payout-identifiers/method-types";
 
 function rejects(methodType: string, destinationIdentifier: string, bankAccountFormat: BankAccountFormat | null = null) {
   assert.throws(

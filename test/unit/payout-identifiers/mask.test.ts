@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { maskIdentifier } from "@/lib/payout-identifiers/mask";
+import { maskIdentifier } from "@/lib/payments/payout-identifiers/mask";
 
 describe("maskIdentifier", () => {
   it("shows the last 4 of bank accounts and phone numbers", () => {

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isValidIBAN } from "ibantools";
-import { checkIdentifierFormat } from "@/lib/payout-identifiers/format-check";
-import { sandboxTestIdentifiers, sandboxTestPhones } from "@/lib/payout-identifiers/sandbox-identifiers";
-import { checkIdentifierSubstance, isValidPhoneForCountry } from "@/lib/payout-identifiers/substantive-check";
+import { checkIdentifierFormat } from "@/lib/payments/payout-identifiers/format-check";
+import { sandboxTestIdentifiers, sandboxTestPhones } from "@/lib/payments/payout-identifiers/sandbox-identifiers";
+import { checkIdentifierSubstance, isValidPhoneForCountry } from "@/lib/payments/payout-identifiers/substantive-check";
 
 describe("sandbox test identifiers pass both checks", () => {
   for (const [corridor, data] of Object.entries(sandboxTestIdentifiers)) {

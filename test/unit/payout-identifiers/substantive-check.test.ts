@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { checkIdentifierSubstance, isValidPhoneForCountry, toAlpha2 } from "@/lib/payout-identifiers/substantive-check";
-import type { BankAccountFormat } from "@/lib/payout-identifiers/method-types";
+import { checkIdentifierSubstance, isValidPhoneForCountry, toAlpha2 } from "@/lib/payments/payout-identifiers/substantive-check";
+import type { BankAccountFormat } from "@/lib/payments/payout-identifiers/method-types";
 
 function check(methodType: string, identifier: string, destinationCountry: string, bankAccountFormat: BankAccountFormat | null = null, bankCode?: string) {
   return checkIdentifierSubstance({ methodType, identifier, destinationCountry, bankAccountFormat, bankCode });

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { SANDBOX_PAYOUT_BANKS } from "@/lib/config/payout-banks";
-import { DomainError } from "@/lib/errors";
-import { sandboxPaymentStatusReports, sandboxPayoutFiles } from "@/lib/api/contracts/payout-files";
-import { buildPain001 } from "@/lib/payouts/pain001";
-import { parsePain002 } from "@/lib/payouts/pain002";
-import { rejectionReasonFor } from "@/lib/payouts/reject-reasons";
+import { SANDBOX_PAYOUT_BANKS } from "@/lib/platform/config/payout-banks";
+import { DomainError } from "@/lib/platform/errors";
+import { sandboxPaymentStatusReports, sandboxPayoutFiles } from "@/lib/platform/api/contracts/payout-files";
+import { buildPain001 } from "@/lib/payments/payouts/pain001";
+import { parsePain002 } from "@/lib/payments/payouts/pain002";
+import { rejectionReasonFor } from "@/lib/payments/payouts/reject-reasons";
 import { pain001SchemaErrors, pain002 } from "../../support/iso20022";
 
 const bank = SANDBOX_PAYOUT_BANKS[0];

@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import rawCorridors from "@/data/corridors/v2.json";
-import { DomainError } from "@/lib/errors";
-import { Decimal } from "@/lib/money/decimal";
+import { DomainError } from "@/lib/platform/errors";
+import { Decimal } from "@/lib/platform/money/decimal";
 import {
   CORRIDOR_DATA_VERSION,
   corridorByCode,
@@ -12,8 +12,8 @@ import {
   listCorridors,
   loadCorridorFile,
   resolvePayoutMethod,
-} from "@/lib/corridors/corridors";
-import { corridorType, payoutMethodToType, payoutTypeToMethod, quoteTtlSeconds } from "@/lib/corridors/payout-methods";
+} from "@/lib/payments/corridors/corridors";
+import { corridorType, payoutMethodToType, payoutTypeToMethod, quoteTtlSeconds } from "@/lib/payments/corridors/payout-methods";
 
 test("the five sandbox corridors of decisions 6, exactly", () => {
   const expected = [

@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DomainError } from "@/lib/errors";
-import { corridorByCode } from "@/lib/corridors/corridors";
-import { checkEnvelope, type EnvelopeTerms } from "@/lib/pricing/envelope";
-import { constantReferenceRates, sandboxReferenceRates } from "@/lib/pricing/reference-rate";
+import { DomainError } from "@/lib/platform/errors";
+import { corridorByCode } from "@/lib/payments/corridors/corridors";
+import { checkEnvelope, type EnvelopeTerms } from "@/lib/payments/pricing/envelope";
+import { constantReferenceRates, sandboxReferenceRates } from "@/lib/payments/pricing/reference-rate";
 
 const now = new Date("2026-01-01T00:00:00Z");
 const usMx = corridorByCode("US-MX")!; // principal fee 2.99, cap 10.00, tolerance 0.005

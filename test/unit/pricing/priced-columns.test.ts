@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { envelopeTermsOfColumns, pricedColumnsOf, pricedMoney } from "@/lib/pricing/priced-columns";
+import { envelopeTermsOfColumns, pricedColumnsOf, pricedMoney } from "@/lib/payments/pricing/priced-columns";
 
 const quoteRow = {
   id: "quo_1",

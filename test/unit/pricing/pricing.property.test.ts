@@ -6,12 +6,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { DomainError } from "@/lib/errors";
-import { minorUnitExponent } from "@/lib/money/currency";
-import { listCorridors, type Corridor } from "@/lib/corridors/corridors";
-import { checkEnvelope, type EnvelopeMeasure, type EnvelopeTerms } from "@/lib/pricing/envelope";
-import { constantReferenceRates, sandboxReferenceRates } from "@/lib/pricing/reference-rate";
-import { envelopeTermsOf, priceQuote } from "@/lib/pricing/service-pricing";
+import { DomainError } from "@/lib/platform/errors";
+import { minorUnitExponent } from "@/lib/platform/money/currency";
+import { listCorridors, type Corridor } from "@/lib/payments/corridors/corridors";
+import { checkEnvelope, type EnvelopeMeasure, type EnvelopeTerms } from "@/lib/payments/pricing/envelope";
+import { constantReferenceRates, sandboxReferenceRates } from "@/lib/payments/pricing/reference-rate";
+import { envelopeTermsOf, priceQuote } from "@/lib/payments/pricing/service-pricing";
 import { divHalfEven, fromScaled, pow10, significantDecimals, toScaled } from "../money/bigint-oracle";
 
 const RUNS = { numRuns: 400 };

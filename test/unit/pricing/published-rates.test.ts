@@ -4,10 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { loadConfig } from "@/lib/config";
-import { DomainError } from "@/lib/errors";
-import { publishedReferenceRates } from "@/lib/pricing/published-rates";
-import { parseEcbDaily, parseSecondary } from "@/lib/pricing/rate-feeds";
+import { loadConfig } from "@/lib/platform/config";
+import { DomainError } from "@/lib/platform/errors";
+import { publishedReferenceRates } from "@/lib/payments/pricing/published-rates";
+import { parseEcbDaily, parseSecondary } from "@/lib/payments/pricing/rate-feeds";
 import { rateFixture } from "../../support/rate-feed-server";
 
 const ecbA = parseEcbDaily(rateFixture("eurofxref-daily-a.xml"));

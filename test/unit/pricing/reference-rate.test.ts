@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Decimal } from "@/lib/money/decimal";
-import { listCorridors } from "@/lib/corridors/corridors";
-import { constantReferenceRates, createSandboxReferenceRates, sandboxReferenceRates, sinePpm } from "@/lib/pricing/reference-rate";
+import { Decimal } from "@/lib/platform/money/decimal";
+import { listCorridors } from "@/lib/payments/corridors/corridors";
+import { constantReferenceRates, createSandboxReferenceRates, sandboxReferenceRates, sinePpm } from "@/lib/payments/pricing/reference-rate";
 
 const at = (iso: string) => new Date(iso);
 const usdMxn = { from: "USD", to: "MXN" };

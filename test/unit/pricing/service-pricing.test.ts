@@ -1,10 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DomainError } from "@/lib/errors";
-import { corridorByCode } from "@/lib/corridors/corridors";
-import { checkEnvelope } from "@/lib/pricing/envelope";
-import { constantReferenceRates, sandboxReferenceRates } from "@/lib/pricing/reference-rate";
-import { envelopeTermsOf, priceQuote } from "@/lib/pricing/service-pricing";
+import { DomainError } from "@/lib/platform/errors";
+import { corridorByCode } from "@/lib/payments/corridors/corridors";
+import { checkEnvelope } from "@/lib/payments/pricing/envelope";
+import { constantReferenceRates, sandboxReferenceRates } from "@/lib/payments/pricing/reference-rate";
+import { envelopeTermsOf, priceQuote } from "@/lib/payments/pricing/service-pricing";
 
 const now = new Date("2026-01-01T00:00:00Z");
 const usMx = corridorByCode("US-MX")!;

@@ -6,13 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { DomainError } from "@/lib/errors";
-import { PROVIDERS } from "@/lib/providers";
-import { fundingProviderFor, PRODUCTION_FUNDING_PROVIDERS } from "@/lib/providers/funding";
-import { payoutProviderFor, PRODUCTION_PAYOUT_PROVIDERS } from "@/lib/providers/payout";
-import { PRODUCTION_REFUND_PROVIDERS, refundProviderFor } from "@/lib/providers/refunds";
-import { payoutAggregatorFor, PRODUCTION_PAYOUT_AGGREGATORS, sandboxAggregatorOutcome } from "@/lib/providers/payout-aggregator";
-import { loadConfig } from "@/lib/config";
+import { DomainError } from "@/lib/platform/errors";
+import { PROVIDERS } from "@/lib/payments/providers";
+import { fundingProviderFor, PRODUCTION_FUNDING_PROVIDERS } from "@/lib/payments/providers/funding";
+import { payoutProviderFor, PRODUCTION_PAYOUT_PROVIDERS } from "@/lib/payments/providers/payout";
+import { PRODUCTION_REFUND_PROVIDERS, refundProviderFor } from "@/lib/payments/providers/refunds";
+import { payoutAggregatorFor, PRODUCTION_PAYOUT_AGGREGATORS, sandboxAggregatorOutcome } from "@/lib/payments/providers/payout-aggregator";
+import { loadConfig } from "@/lib/platform/config";
 import { productionEnv } from "../../support/production-env";
 
 const unavailable = (e: unknown) => e instanceof DomainError && e.code === "internal.unavailable";

@@ -4,9 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
-import { DomainError } from "@/lib/errors";
-import { canonicalJson } from "@/lib/quotes/signing/jcs";
-import type { PartnerQuoteClaims } from "@/lib/quotes/signing/verify-partner-quote";
+import { DomainError } from "@/lib/platform/errors";
+import { canonicalJson } from "@/lib/payments/quotes/signing/jcs";
+import type { PartnerQuoteClaims } from "@/lib/payments/quotes/signing/verify-partner-quote";
 import { signCompact, type Alg } from "../../support/jws";
 
 export { b64u, withSegment, type Alg } from "../../support/jws";

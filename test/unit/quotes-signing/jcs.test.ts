@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { canonicalJson, canonicalJsonBytes, checkCanonicalJsonBytes, isCanonicalJsonBytes, JcsError } from "@/lib/quotes/signing/jcs";
+import { canonicalJson, canonicalJsonBytes, checkCanonicalJsonBytes, isCanonicalJsonBytes, JcsError } from "@/lib/payments/quotes/signing/jcs";
 
 const FIXTURES = join(process.cwd(), "test/fixtures/jcs");
 const utf8 = (s: string) => new TextEncoder().encode(s);

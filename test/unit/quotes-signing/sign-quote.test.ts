@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { createPublicKey, verify } from "node:crypto";
 import { describe, it } from "node:test";
 import { importPKCS8 } from "jose";
-import { DomainError } from "@/lib/errors";
-import { canonicalJson, isCanonicalJsonBytes } from "@/lib/quotes/signing/jcs";
-import { signQuoteClaims } from "@/lib/quotes/signing/sign-quote";
-import { verifyPartnerQuote, type PartnerQuoteClaims } from "@/lib/quotes/signing/verify-partner-quote";
+import { DomainError } from "@/lib/platform/errors";
+import { canonicalJson, isCanonicalJsonBytes } from "@/lib/payments/quotes/signing/jcs";
+import { signQuoteClaims } from "@/lib/payments/quotes/signing/sign-quote";
+import { verifyPartnerQuote, type PartnerQuoteClaims } from "@/lib/payments/quotes/signing/verify-partner-quote";
 import { KID, NOW, publicJwk, rsaKeyPair, validClaims } from "./helpers";
 
 const { publicKey, privateKey } = rsaKeyPair(2048);

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import fc from "fast-check";
-import { DomainError } from "@/lib/errors";
-import { canonicalJson } from "@/lib/quotes/signing/jcs";
-import { REQUIRED_QUOTE_CLAIMS } from "@/lib/quotes/signing/quote-claims";
-import { signQuoteClaims } from "@/lib/quotes/signing/sign-quote";
-import { verifyPartnerQuote, type PartnerQuoteClaims, type VerifyPartnerQuoteInput } from "@/lib/quotes/signing/verify-partner-quote";
+import { DomainError } from "@/lib/platform/errors";
+import { canonicalJson } from "@/lib/payments/quotes/signing/jcs";
+import { REQUIRED_QUOTE_CLAIMS } from "@/lib/payments/quotes/signing/quote-claims";
+import { signQuoteClaims } from "@/lib/payments/quotes/signing/sign-quote";
+import { verifyPartnerQuote, type PartnerQuoteClaims, type VerifyPartnerQuoteInput } from "@/lib/payments/quotes/signing/verify-partner-quote";
 import { assertRejects, b64u, isoSeconds, KID, NOW, NOW_S, publicJwk, rawToken, rsaKeyPair, validClaims, withSegment, type Expected } from "./helpers";
 
 // One key pair per file: RSA generation dominates the run time.

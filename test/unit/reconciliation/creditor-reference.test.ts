@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { creditorReference, findCreditorReference, isCreditorReference, newCreditorReference, printedReference } from "@/lib/reconciliation/creditor-reference";
+import {
+  creditorReference,
+  findCreditorReference,
+  isCreditorReference,
+  newCreditorReference,
+  printedReference,
+} from "@/lib/finance/reconciliation/creditor-reference";
 
 describe("ISO 11649 creditor references", () => {
   test("the standard's published example: 539007547034 has check digits 18", () => {

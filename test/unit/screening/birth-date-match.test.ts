@@ -1,5 +1,5 @@
 /**
- * The looser comparison of a name whose date of birth agrees (lib/screening/match-index.ts
+ * The looser comparison of a name whose date of birth agrees (lib/compliance/screening/match-index.ts
  * matchWithBirthDate): an evader who types the listed date of birth and combines two moves (a typo
  * inside a split word, a typo in a transliteration, a short name's vowel) still opens a case; the
  * same name with another date of birth, or none, is judged by the name alone; one word in common
@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { loadConfig } from "@/lib/config";
-import { buildIndex, lowestScore, matchSubject, verdict, type IndexEntry, type MatchSubject } from "@/lib/screening/match-index";
+import { loadConfig } from "@/lib/platform/config";
+import { buildIndex, lowestScore, matchSubject, verdict, type IndexEntry, type MatchSubject } from "@/lib/compliance/screening/match-index";
 
 const entry = (entryId: string, name: string, datesOfBirth: string[], aliases: string[] = []): IndexEntry => ({
   entryId,

@@ -10,10 +10,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { PersonName } from "@/lib/api/schemas";
-import { loadConfig } from "@/lib/config";
-import { buildIndex, lowestScore, matchSubject, verdict, type MatchIndex, type MatchSubject } from "@/lib/screening/match-index";
-import { LIST_FORMATS } from "@/lib/screening/sources";
+import { PersonName } from "@/lib/platform/api/schemas";
+import { loadConfig } from "@/lib/platform/config";
+import { buildIndex, lowestScore, matchSubject, verdict, type MatchIndex, type MatchSubject } from "@/lib/compliance/screening/match-index";
+import { LIST_FORMATS } from "@/lib/compliance/screening/sources";
 import type { CommonName, ListedIndividual } from "../../fixtures/screening/build-labelled-set";
 
 const set = JSON.parse(readFileSync(path.join(process.cwd(), "test", "fixtures", "screening", "labelled-set.json"), "utf8")) as {
@@ -32,7 +32,7 @@ const indexes: MatchIndex[] = Object.values(LIST_FORMATS).map((format) => {
 const config = loadConfig({});
 const thresholds = { hit: config.SCREENING_HIT_SCORE, close: config.SCREENING_CLOSE_MATCH_SCORE, closeWithBirthDate: config.SCREENING_BIRTH_DATE_MATCH_SCORE };
 
-/** The provider's verdict on the subject (lib/screening/provider.ts screenAgainst), or on the given list entry alone. */
+/** The provider's verdict on the subject (lib/compliance/screening/provider.ts screenAgainst), or on the given list entry alone. */
 function screen(subject: MatchSubject, own?: { list: string; entryId: string }) {
   const verdicts = indexes.flatMap((index) =>
     matchSubject(index, subject, lowestScore(subject, thresholds))

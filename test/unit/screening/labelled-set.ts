@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { nameTokens } from "@/lib/screening/names";
-import type { MatchSubject } from "@/lib/screening/match-index";
-import type { SanctionedEntry } from "@/lib/screening/entity";
-import { ofacSdn } from "@/lib/screening/sources/ofac-sdn";
+import { nameTokens } from "@/lib/compliance/screening/names";
+import type { MatchSubject } from "@/lib/compliance/screening/match-index";
+import type { SanctionedEntry } from "@/lib/compliance/screening/entity";
+import { ofacSdn } from "@/lib/compliance/screening/sources/ofac-sdn";
 
 /**
  * The labelled set of docs/screening-quality.md, built from the shipped list: listed individuals

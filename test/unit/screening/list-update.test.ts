@@ -25,12 +25,12 @@ import {
   screeningResults,
   subscriptions,
 } from "@/db/schema";
-import { createBeneficiary } from "@/lib/beneficiaries/manage";
-import { clock } from "@/lib/clock";
-import { enqueue } from "@/lib/jobs/queue";
-import { jobRegistry } from "@/lib/jobs/registry";
-import { runDueJobs } from "@/lib/jobs/worker";
-import { importPublication, shippedSources } from "@/lib/screening/list-store";
+import { createBeneficiary } from "@/lib/payments/beneficiaries/manage";
+import { clock } from "@/lib/platform/clock";
+import { enqueue } from "@/lib/platform/jobs/queue";
+import { jobRegistry } from "@/lib/platform/jobs/registry";
+import { runDueJobs } from "@/lib/platform/jobs/worker";
+import { importPublication, shippedSources } from "@/lib/compliance/screening/list-store";
 import { freshDb } from "../../support/db";
 
 let db: Db;

@@ -6,10 +6,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import type { SanctionedEntry } from "@/lib/screening/entity";
-import { buildIndex, matchSubject } from "@/lib/screening/match-index";
-import { matchingForm, nameTokens } from "@/lib/screening/names";
-import { LIST_FORMATS } from "@/lib/screening/sources";
+import type { SanctionedEntry } from "@/lib/compliance/screening/entity";
+import { buildIndex, matchSubject } from "@/lib/compliance/screening/match-index";
+import { matchingForm, nameTokens } from "@/lib/compliance/screening/names";
+import { LIST_FORMATS } from "@/lib/compliance/screening/sources";
 
 function shipped(list: string): SanctionedEntry[] {
   const format = LIST_FORMATS[list];

@@ -1,12 +1,12 @@
 /**
- * The matching form and the transliteration skeleton (lib/screening/names.ts): every
+ * The matching form and the transliteration skeleton (lib/compliance/screening/names.ts): every
  * letter the API's name policy accepts folds to plain letters, and the spellings of one name that
  * an evader or another romanisation produces share a skeleton.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { PersonName } from "@/lib/api/schemas";
-import { isTitle, matchingForm, nameTokens, skeleton } from "@/lib/screening/names";
+import { PersonName } from "@/lib/platform/api/schemas";
+import { isTitle, matchingForm, nameTokens, skeleton } from "@/lib/compliance/screening/names";
 
 test("every letter the name policy accepts folds to letters a-z, inside a word (never a space, digit or nothing between)", () => {
   const blocks = [

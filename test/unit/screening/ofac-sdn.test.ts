@@ -1,8 +1,8 @@
-/** The OFAC SDN importer (lib/screening/sources/ofac-sdn) on the shipped files, and name normalisation. */
+/** The OFAC SDN importer (lib/compliance/screening/sources/ofac-sdn) on the shipped files, and name normalisation. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { nameTokens, naturalOrder } from "@/lib/screening/names";
-import { parseDateOfBirth, parseRemarks } from "@/lib/screening/sources/ofac-sdn/remarks";
+import { nameTokens, naturalOrder } from "@/lib/compliance/screening/names";
+import { parseDateOfBirth, parseRemarks } from "@/lib/compliance/screening/sources/ofac-sdn/remarks";
 import { shippedEntries } from "./labelled-set";
 
 const entries = shippedEntries();

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { loadConfig } from "@/lib/config";
-import { buildIndex, lowestScore, matchSubject, verdict as decide, type MatchSubject } from "@/lib/screening/match-index";
+import { loadConfig } from "@/lib/platform/config";
+import { buildIndex, lowestScore, matchSubject, verdict as decide, type MatchSubject } from "@/lib/compliance/screening/match-index";
 import { commonNames, listedCases, shippedEntries, VARIATIONS } from "./labelled-set";
 
 const entries = shippedEntries();

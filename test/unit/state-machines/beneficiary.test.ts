@@ -1,8 +1,8 @@
 /** Beneficiary machine against spec 3.2 and decisions 5 (expected data literal on purpose). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DomainError } from "@/lib/errors";
-import { beneficiaryMachine, moneyMovementCheck, beneficiaryMayMoveMoney, type BeneficiaryState } from "@/lib/beneficiaries/state-machine";
+import { DomainError } from "@/lib/platform/errors";
+import { beneficiaryMachine, moneyMovementCheck, beneficiaryMayMoveMoney, type BeneficiaryState } from "@/lib/payments/beneficiaries/state-machine";
 import { checkExhaustively, moves, type ExpectedMove } from "./exhaustive";
 
 const STATES = ["PENDING", "VALID", "MONITORED", "BLOCKED", "ARCHIVED"];

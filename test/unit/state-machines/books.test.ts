@@ -1,9 +1,9 @@
 /** The books' machines: ledger period, manual journal, statement balance. Expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { manualJournalMachine } from "@/lib/books/journal-state-machine";
-import { periodMachine } from "@/lib/books/period-state-machine";
-import { statementBalanceMachine } from "@/lib/books/statement-balance-state-machine";
+import { manualJournalMachine } from "@/lib/finance/books/journal-state-machine";
+import { periodMachine } from "@/lib/finance/books/period-state-machine";
+import { statementBalanceMachine } from "@/lib/finance/books/statement-balance-state-machine";
 import { checkExhaustively, moves } from "./exhaustive";
 
 test("ledger period: every (state, trigger) cell", () => {

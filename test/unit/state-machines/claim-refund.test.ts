@@ -1,7 +1,7 @@
 /** Claim refund machine (docs/decisions.md "Claim refunds"): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { claimRefundMachine } from "@/lib/claims/refund-state-machine";
+import { claimRefundMachine } from "@/lib/payments/claims/refund-state-machine";
 import { checkExhaustively } from "./exhaustive";
 
 test("claim refund: every (state, trigger) cell; owed once, paid once", () => {

@@ -1,7 +1,7 @@
 /** Error claim machine (docs/decisions.md "Consumer protection"): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { claimMachine } from "@/lib/claims/state-machine";
+import { claimMachine } from "@/lib/payments/claims/state-machine";
 import { checkExhaustively } from "./exhaustive";
 
 test("claim: every (state, trigger) cell; a resolved claim is final", () => {

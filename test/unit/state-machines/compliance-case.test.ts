@@ -1,8 +1,8 @@
 /** Compliance case and suspicious-activity report machines: expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { reportMachine } from "@/lib/cases/report-state-machine";
-import { complianceCaseMachine } from "@/lib/cases/state-machine";
+import { reportMachine } from "@/lib/compliance/cases/report-state-machine";
+import { complianceCaseMachine } from "@/lib/compliance/cases/state-machine";
 import { checkExhaustively } from "./exhaustive";
 
 test("compliance case: every (state, trigger) cell; alerts join a case not yet closed; a closed case is final", () => {

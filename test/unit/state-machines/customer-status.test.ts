@@ -1,7 +1,7 @@
 /** Customer status machine (spec 2.9, 3.3, decisions 4; other moves are documented choices). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { customerStatusMachine } from "@/lib/customers/status-machine";
+import { customerStatusMachine } from "@/lib/identity/customers/status-machine";
 import { checkExhaustively, moves, type ExpectedMove } from "./exhaustive";
 
 const STATES = ["PENDING", "VALID", "MONITORED", "RESTRICTED", "BLOCKED", "CLOSED"];

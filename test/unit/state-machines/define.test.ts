@@ -1,8 +1,8 @@
-/** The generic machine of lib/state-machine/define.ts, and a self-test of the exhaustive harness. */
+/** The generic machine of lib/platform/state-machine/define.ts, and a self-test of the exhaustive harness. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { defineMachine, toMarkdown, NONE, type MachineDefinition } from "@/lib/state-machine/define";
-import { transferMachine } from "@/lib/transfers/state-machine";
+import { defineMachine, toMarkdown, NONE, type MachineDefinition } from "@/lib/platform/state-machine/define";
+import { transferMachine } from "@/lib/payments/transfers/state-machine";
 import { assertRefused, checkExhaustively } from "./exhaustive";
 
 type S = "idle" | "busy" | "parked" | "done";
@@ -12,7 +12,7 @@ const def: MachineDefinition<S, T> = {
   name: "widget",
   states: ["idle", "busy", "parked", "done"],
   triggers: ["create", "start", "finish", "park", "resume", "abort", "set"],
-  // Real codes (ErrorCode is closed): the refusal's status is its code's own (lib/errors.ts).
+  // Real codes (ErrorCode is closed): the refusal's status is its code's own (lib/platform/errors.ts).
   refusedCode: "refund.stateInvalid",
   refusals: [
     { from: ["done"], code: "kyc.sessionExpired" },

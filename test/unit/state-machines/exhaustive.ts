@@ -5,8 +5,8 @@
  * table fails here.
  */
 import assert from "node:assert/strict";
-import { DomainError } from "@/lib/errors";
-import type { Machine, TransitionContext } from "@/lib/state-machine/define";
+import { DomainError } from "@/lib/platform/errors";
+import type { Machine, TransitionContext } from "@/lib/platform/state-machine/define";
 
 export interface ExpectedMove {
   from: string;

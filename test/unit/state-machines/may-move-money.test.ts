@@ -4,10 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { beneficiaryMayMoveMoney, BENEFICIARY_STATES } from "@/lib/beneficiaries/state-machine";
-import { GATES } from "@/lib/customers/gating";
-import { transactable } from "@/lib/customers/profile";
-import { customerMayMoveMoney, CUSTOMER_STATUSES, MONEY_MOVING_STATUSES } from "@/lib/customers/status-machine";
+import { beneficiaryMayMoveMoney, BENEFICIARY_STATES } from "@/lib/payments/beneficiaries/state-machine";
+import { GATES } from "@/lib/identity/customers/gating";
+import { transactable } from "@/lib/identity/customers/profile";
+import { customerMayMoveMoney, CUSTOMER_STATUSES, MONEY_MOVING_STATUSES } from "@/lib/identity/customers/status-machine";
 
 test("customers: VALID and MONITORED may move money, no other status", () => {
   assert.deepEqual(

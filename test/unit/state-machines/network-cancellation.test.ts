@@ -1,7 +1,7 @@
 /** Network cancellation machine (spec 3.1, 2.9): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { NETWORK_CANCELLATION_OUTCOME, networkCancellationMachine } from "@/lib/transfers/network-cancellation-state-machine";
+import { NETWORK_CANCELLATION_OUTCOME, networkCancellationMachine } from "@/lib/payments/transfers/network-cancellation-state-machine";
 import { checkExhaustively } from "./exhaustive";
 
 test("network cancellation: every (state, trigger) cell", () => {

@@ -1,7 +1,7 @@
 /** Payout attempt machine (docs/decisions.md "Bank money as it arrives; payouts that can be repaired"): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { payoutAttemptMachine } from "@/lib/payouts/payout-attempt-state-machine";
+import { payoutAttemptMachine } from "@/lib/payments/payouts/payout-attempt-state-machine";
 import { checkExhaustively, moves } from "./exhaustive";
 
 test("payout attempt: every (state, trigger) cell", () => {

@@ -1,7 +1,7 @@
 /** Dual-control proposal machine: expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { proposalMachine } from "@/lib/dual-control/state-machine";
+import { proposalMachine } from "@/lib/operations/dual-control/state-machine";
 import { checkExhaustively } from "./exhaustive";
 
 test("proposal: every (state, trigger) cell; a decided or lapsed proposal is final", () => {

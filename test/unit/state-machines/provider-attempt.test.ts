@@ -1,7 +1,7 @@
 /** Payout provider attempt machine (docs/decisions.md "Routed payouts"): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { providerAttemptMachine } from "@/lib/payouts/provider-attempt-state-machine";
+import { providerAttemptMachine } from "@/lib/payments/payouts/provider-attempt-state-machine";
 import { checkExhaustively, moves } from "./exhaustive";
 
 test("payout provider attempt: every (state, trigger) cell", () => {

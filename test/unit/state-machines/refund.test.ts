@@ -1,7 +1,7 @@
 /** Refund machine (decisions 7): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { refundMachine } from "@/lib/transfers/refund-state-machine";
+import { refundMachine } from "@/lib/payments/transfers/refund-state-machine";
 import { checkExhaustively, moves } from "./exhaustive";
 
 test("refund: every (state, trigger) cell", () => {

@@ -1,7 +1,7 @@
 /** Registration machine (decisions section 3): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { registrationMachine } from "@/lib/auth/registration-state-machine";
+import { registrationMachine } from "@/lib/identity/auth/registration-state-machine";
 import { checkExhaustively } from "./exhaustive";
 
 test("registration: every (state, trigger) cell", () => {

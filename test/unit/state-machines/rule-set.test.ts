@@ -1,7 +1,7 @@
 /** Rule set machine (docs/decisions.md "Transaction monitoring"): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ruleSetMachine } from "@/lib/monitoring/state-machine";
+import { ruleSetMachine } from "@/lib/compliance/monitoring/state-machine";
 import { checkExhaustively, moves } from "./exhaustive";
 
 test("rule set: every (state, trigger) cell; only a proposal (or its shadow run) is activated, and activation retires the live set", () => {

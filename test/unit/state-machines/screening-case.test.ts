@@ -1,7 +1,7 @@
 /** Screening case machine (docs/decisions.md, "Screening cases"): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { screeningCaseMachine } from "@/lib/screening-cases/state-machine";
+import { screeningCaseMachine } from "@/lib/compliance/screening-cases/state-machine";
 import { checkExhaustively } from "./exhaustive";
 
 test("screening case: every (state, trigger) cell; a decided case is final", () => {

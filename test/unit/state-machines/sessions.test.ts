@@ -1,10 +1,10 @@
 /** KYC session, funding session, refund and refresh-token machines (expected data literal). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { kycSessionMachine } from "@/lib/kyc/session-state-machine";
-import { fundingSessionMachine } from "@/lib/transfers/funding-session-state-machine";
-import { refundMachine } from "@/lib/transfers/refund-state-machine";
-import { tokenMachine } from "@/lib/auth/session-state-machine";
+import { kycSessionMachine } from "@/lib/identity/kyc/session-state-machine";
+import { fundingSessionMachine } from "@/lib/payments/transfers/funding-session-state-machine";
+import { refundMachine } from "@/lib/payments/transfers/refund-state-machine";
+import { tokenMachine } from "@/lib/identity/auth/session-state-machine";
 import { checkExhaustively, moves } from "./exhaustive";
 
 test("KYC session: every cell (decisions 4 states)", () => {

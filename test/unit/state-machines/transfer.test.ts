@@ -14,7 +14,7 @@ import {
   POST_FUNDING_ACTIVE,
   TERMINAL,
   type TransferState,
-} from "@/lib/transfers/state-machine";
+} from "@/lib/payments/transfers/state-machine";
 import { assertRefused, checkExhaustively, moves, type ExpectedMove } from "./exhaustive";
 
 const STATES = ["registered", "onreview", "validated", "funding", "funded", "topay", "reqpay", "spended", "paid", "aborted", "rejected", "expired", "canceled"];

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { postWebhook } from "@/lib/webhooks/http-post";
+import { postWebhook } from "@/lib/partners/webhooks/http-post";
 
 // A webhook response body is read up to a cap and the rest cancelled.
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { backoffWithJitter, JITTER, PROBE_EVERY_SECONDS, probeDelaySeconds, retryAfterSeconds, SCHEDULE } from "@/lib/webhooks/retry";
+import { backoffWithJitter, JITTER, PROBE_EVERY_SECONDS, probeDelaySeconds, retryAfterSeconds, SCHEDULE } from "@/lib/partners/webhooks/retry";
 
 describe("webhook backoff with jitter", () => {
   it("stays within [scheduled, scheduled + 20 %] and is not the same for every endpoint", () => {

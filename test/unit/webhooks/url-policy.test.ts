@@ -3,8 +3,8 @@ import type { LookupAddress } from "node:dns";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { postWebhook } from "@/lib/webhooks/http-post";
-import { assertDeliverableUrl, nonPublicReason, pinnedLookup, type Resolver } from "@/lib/webhooks/url-policy";
+import { postWebhook } from "@/lib/partners/webhooks/http-post";
+import { assertDeliverableUrl, nonPublicReason, pinnedLookup, type Resolver } from "@/lib/partners/webhooks/url-policy";
 
 describe("webhook URL policy: every address form", () => {
   const refused = [

@@ -1,5 +1,5 @@
 import NextAuth from "next-auth";
-import { authOptions } from "@/lib/console/auth-options";
+import { authOptions } from "@/lib/operations/console/auth-options";
 
 type Ctx = { params: Promise<{ nextauth: string[] }> };
 

@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { consoleAction } from "@/lib/console/action";
-import { changePassword } from "@/lib/operators/accounts";
+import { consoleAction } from "@/lib/operations/console/action";
+import { changePassword } from "@/lib/operations/operators/accounts";
 
 // The operator's own password: the current one proves it is them.
 export const changePasswordAction = consoleAction(

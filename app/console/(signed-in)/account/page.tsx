@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { Card, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
-import { when } from "@/lib/console/format";
-import { operatorRow } from "@/lib/console/queries";
-import { requireOperator } from "@/lib/console/session";
+import { when } from "@/lib/operations/console/format";
+import { operatorRow } from "@/lib/operations/console/queries";
+import { requireOperator } from "@/lib/operations/console/session";
 import { ready } from "@/lib/platform/ready";
 import { changePasswordAction } from "./actions";
 

@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { consoleAction, consoleFormAction } from "@/lib/console/action";
-import { approve, decline, revealSecret } from "@/lib/dual-control/proposals";
+import { consoleAction, consoleFormAction } from "@/lib/operations/console/action";
+import { approve, decline, revealSecret } from "@/lib/operations/dual-control/proposals";
 
 const decision = z.object({ proposalId: z.string().min(1), reason: z.string().trim().min(3).max(500) });
 

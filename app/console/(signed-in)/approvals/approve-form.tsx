@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { FormFlash, OnceSecrets } from "@/components/console/shown-once";
 import { danger, input, primary } from "@/components/console/ui";
-import type { FormState } from "@/lib/console/action";
+import type { FormState } from "@/lib/operations/console/action";
 import { approveProposal, declineProposal, revealProposalSecret } from "./actions";
 
 /**

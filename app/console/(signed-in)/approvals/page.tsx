@@ -1,9 +1,9 @@
 import Link from "next/link";
 import { Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
-import { clock } from "@/lib/clock";
-import { pageParam } from "@/lib/console/page-param";
-import { requireOperator } from "@/lib/console/session";
-import { proposalQueue } from "@/lib/dual-control/queries";
+import { clock } from "@/lib/platform/clock";
+import { pageParam } from "@/lib/operations/console/page-param";
+import { requireOperator } from "@/lib/operations/console/session";
+import { proposalQueue } from "@/lib/operations/dual-control/queries";
 import { ready } from "@/lib/platform/ready";
 import { ProposalCard } from "./proposal-card";
 

@@ -1,8 +1,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Badge, Card } from "@/components/console/ui";
-import { when } from "@/lib/console/format";
-import type { ProposalRow } from "@/lib/dual-control/proposals";
+import { when } from "@/lib/operations/console/format";
+import type { ProposalRow } from "@/lib/operations/dual-control/proposals";
 
 type Item = ProposalRow;
 

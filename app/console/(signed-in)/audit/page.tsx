@@ -1,9 +1,9 @@
 import { Empty, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
-import { when } from "@/lib/console/format";
-import { pageParam } from "@/lib/console/page-param";
-import { PAGE_SIZE } from "@/lib/console/queries";
-import { requireOperator } from "@/lib/console/session";
-import { listAudit } from "@/lib/operators/audit";
+import { when } from "@/lib/operations/console/format";
+import { pageParam } from "@/lib/operations/console/page-param";
+import { PAGE_SIZE } from "@/lib/operations/console/queries";
+import { requireOperator } from "@/lib/operations/console/session";
+import { listAudit } from "@/lib/operations/operators/audit";
 import { ready } from "@/lib/platform/ready";
 
 export const metadata = { title: "Audit log · Console" };

@@ -1,9 +1,9 @@
 "use server";
 
 import { z } from "zod";
-import { executeBankCreditReturn, importBankStatement, matchBankCredit, returnBankCredit } from "@/lib/commands/finance";
-import { consoleCommand } from "@/lib/console/action";
-import { readCamt053 } from "@/lib/reconciliation/camt";
+import { executeBankCreditReturn, importBankStatement, matchBankCredit, returnBankCredit } from "@/lib/operations/commands/finance";
+import { consoleCommand } from "@/lib/operations/console/action";
+import { readCamt053 } from "@/lib/finance/reconciliation/camt";
 
 const reason = z.string().trim().min(3).max(500);
 

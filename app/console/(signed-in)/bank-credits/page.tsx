@@ -1,9 +1,9 @@
 import { Badge, Card, Empty, Flash, PageTitle, Pager, danger, input, param, primary, type SearchParams } from "@/components/console/ui";
-import { pageParam } from "@/lib/console/page-param";
+import { pageParam } from "@/lib/operations/console/page-param";
 import { ready } from "@/lib/platform/ready";
-import { DomainError } from "@/lib/errors";
-import { bankCreditQueue } from "@/lib/reconciliation/queue";
-import { creditSearchOf, searchBankCredits, type CreditSearch } from "@/lib/reconciliation/search";
+import { DomainError } from "@/lib/platform/errors";
+import { bankCreditQueue } from "@/lib/finance/reconciliation/queue";
+import { creditSearchOf, searchBankCredits, type CreditSearch } from "@/lib/finance/reconciliation/search";
 import { executeCreditReturn, matchCredit, returnCredit, uploadStatement } from "./actions";
 
 export const metadata = { title: "Bank credits · Console" };

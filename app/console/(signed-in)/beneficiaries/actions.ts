@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { decideBeneficiary as decide } from "@/lib/commands/customers";
-import { consoleCommand } from "@/lib/console/action";
+import { decideBeneficiary as decide } from "@/lib/operations/commands/customers";
+import { consoleCommand } from "@/lib/operations/console/action";
 
 // Decide a beneficiary's screening: VALID, MONITORED or BLOCKED (the only way out of BLOCKED).
 // `expected` is the state the operator saw: a decision made meanwhile makes this one stale

@@ -2,11 +2,11 @@ import Link from "next/link";
 import { DecisionForm } from "@/components/console/decision-form";
 import { ScreeningEvidence } from "@/components/console/screening-evidence";
 import { Badge, Card, CustomerLabel, Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
-import { customerName } from "@/lib/console/format";
-import { pageParam } from "@/lib/console/page-param";
-import { beneficiaryQueue } from "@/lib/console/queries";
+import { customerName } from "@/lib/operations/console/format";
+import { pageParam } from "@/lib/operations/console/page-param";
+import { beneficiaryQueue } from "@/lib/operations/console/queries";
 import { ready } from "@/lib/platform/ready";
-import { latestScreening } from "@/lib/screening/results";
+import { latestScreening } from "@/lib/compliance/screening/results";
 import { decideBeneficiary } from "./actions";
 
 export const metadata = { title: "Screening · Console" };

@@ -1,9 +1,9 @@
 "use server";
 
 import { z } from "zod";
-import * as cases from "@/lib/commands/cases";
-import { CASE_OUTCOMES, RISK_FLAGS } from "@/lib/cases/state-machine";
-import { consoleCommand } from "@/lib/console/action";
+import * as cases from "@/lib/operations/commands/cases";
+import { CASE_OUTCOMES, RISK_FLAGS } from "@/lib/compliance/cases/state-machine";
+import { consoleCommand } from "@/lib/operations/console/action";
 
 // Compliance cases: reviewers and admins work them; each action is a command, audited by the runner.
 const caseId = z.string().min(1);

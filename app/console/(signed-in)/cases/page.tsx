@@ -1,10 +1,10 @@
 import Link from "next/link";
 import { Badge, Card, CustomerLabel, Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
-import { caseInbox, INBOX_FILTERS, today, type InboxFilter } from "@/lib/cases/queries";
-import { clock } from "@/lib/clock";
-import { customerName, when } from "@/lib/console/format";
-import { pageParam } from "@/lib/console/page-param";
-import { requireOperator } from "@/lib/console/session";
+import { caseInbox, INBOX_FILTERS, today, type InboxFilter } from "@/lib/compliance/cases/queries";
+import { clock } from "@/lib/platform/clock";
+import { customerName, when } from "@/lib/operations/console/format";
+import { pageParam } from "@/lib/operations/console/page-param";
+import { requireOperator } from "@/lib/operations/console/session";
 import { ready } from "@/lib/platform/ready";
 
 export const metadata = { title: "Cases · Console" };

@@ -1,9 +1,9 @@
 "use server";
 
 import { z } from "zod";
-import { investigateErrorClaim, resolveClaim } from "@/lib/commands/claims";
-import { CLAIM_OUTCOMES } from "@/lib/claims/state-machine";
-import { consoleCommand } from "@/lib/console/action";
+import { investigateErrorClaim, resolveClaim } from "@/lib/operations/commands/claims";
+import { CLAIM_OUTCOMES } from "@/lib/payments/claims/state-machine";
+import { consoleCommand } from "@/lib/operations/console/action";
 
 // Take an open error claim into investigation.
 export const startInvestigation = consoleCommand("reviewer", z.object({ claimId: z.string().min(1) }), (input) => ({

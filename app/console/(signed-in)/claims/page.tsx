@@ -1,10 +1,10 @@
 import Link from "next/link";
 import { Badge, Card, CustomerLabel, Empty, Flash, input, PageTitle, param, PartnerLabel, primary, type SearchParams } from "@/components/console/ui";
-import { claimsQueue } from "@/lib/claims/claims";
-import { clock } from "@/lib/clock";
-import { customerName, money, when } from "@/lib/console/format";
-import { requireOperator } from "@/lib/console/session";
-import { transferEssentials } from "@/lib/console/transfer-search";
+import { claimsQueue } from "@/lib/payments/claims/claims";
+import { clock } from "@/lib/platform/clock";
+import { customerName, money, when } from "@/lib/operations/console/format";
+import { requireOperator } from "@/lib/operations/console/session";
+import { transferEssentials } from "@/lib/operations/console/transfer-search";
 import { ready } from "@/lib/platform/ready";
 import { resolve, startInvestigation } from "./actions";
 

@@ -6,9 +6,9 @@ import {
   clearCustomerRiskFlag as clearFlag,
   setCustomerStatus as setStatus,
   setRelationship as setSubscription,
-} from "@/lib/commands/customers";
-import { consoleCommand } from "@/lib/console/action";
-import { OPERATOR_STATUSES } from "@/lib/customers/status-machine";
+} from "@/lib/operations/commands/customers";
+import { consoleCommand } from "@/lib/operations/console/action";
+import { OPERATOR_STATUSES } from "@/lib/identity/customers/status-machine";
 
 const reason = z.string().trim().min(3).max(500);
 

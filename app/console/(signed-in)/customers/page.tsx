@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { Badge, CustomerLabel, Empty, input, PageTitle, param, PartnerLabel, primary, type SearchParams } from "@/components/console/ui";
-import { customerName } from "@/lib/console/format";
-import { partnerNames, searchCustomers } from "@/lib/console/queries";
-import { requireOperator } from "@/lib/console/session";
+import { customerName } from "@/lib/operations/console/format";
+import { partnerNames, searchCustomers } from "@/lib/operations/console/queries";
+import { requireOperator } from "@/lib/operations/console/session";
 import { ready } from "@/lib/platform/ready";
 
 export const metadata = { title: "Customers · Console" };

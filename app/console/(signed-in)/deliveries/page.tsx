@@ -1,8 +1,8 @@
 import { Empty, PageTitle, PartnerLabel } from "@/components/console/ui";
-import { when } from "@/lib/console/format";
-import { partnerNames } from "@/lib/console/queries";
-import { requireOperator } from "@/lib/console/session";
-import { failedOtpDeliveries, retryingOtpDeliveries } from "@/lib/notifications/failed-deliveries";
+import { when } from "@/lib/operations/console/format";
+import { partnerNames } from "@/lib/operations/console/queries";
+import { requireOperator } from "@/lib/operations/console/session";
+import { failedOtpDeliveries, retryingOtpDeliveries } from "@/lib/operations/notifications/failed-deliveries";
 import { ready } from "@/lib/platform/ready";
 
 export const metadata = { title: "Failed deliveries · Console" };

@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { placeHold as hold, rejectHold, releaseHold } from "@/lib/commands/transfers";
-import { consoleCommand } from "@/lib/console/action";
+import { placeHold as hold, rejectHold, releaseHold } from "@/lib/operations/commands/transfers";
+import { consoleCommand } from "@/lib/operations/console/action";
 
 const reason = z.string().trim().min(3).max(500);
 

@@ -2,11 +2,11 @@ import Link from "next/link";
 import { TransferCard } from "@/components/console/transfer-card";
 import { DecisionForm } from "@/components/console/decision-form";
 import { Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
-import { holdInfo } from "@/lib/console/holds";
-import { pageParam } from "@/lib/console/page-param";
-import { transferQueue } from "@/lib/console/queries";
+import { holdInfo } from "@/lib/operations/console/holds";
+import { pageParam } from "@/lib/operations/console/page-param";
+import { transferQueue } from "@/lib/operations/console/queries";
 import { ready } from "@/lib/platform/ready";
-import { openCasesHolding } from "@/lib/screening-cases/blocked-money";
+import { openCasesHolding } from "@/lib/compliance/screening-cases/blocked-money";
 import { resolveHold } from "./actions";
 
 export const metadata = { title: "Compliance holds · Console" };

@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { consoleAction } from "@/lib/console/action";
-import { decideKycReview } from "@/lib/kyc/review";
+import { consoleAction } from "@/lib/operations/console/action";
+import { decideKycReview } from "@/lib/identity/kyc/review";
 
 const LABEL = { APPROVE: "approved", CORRECTION: "sent back for correction", REFUSE: "refused" } as const;
 

@@ -1,10 +1,10 @@
 import { DecisionForm } from "@/components/console/decision-form";
 import { Badge, Card, CustomerLabel, Empty, Flash, PageTitle, Pager, param, PartnerLabel, type SearchParams } from "@/components/console/ui";
-import { customerName, when } from "@/lib/console/format";
-import { pageParam } from "@/lib/console/page-param";
-import { partnerNames } from "@/lib/console/queries";
-import type { KycDocumentCapture, KycEvidenceCapture } from "@/lib/kyc/capture";
-import { kycReviewQueue } from "@/lib/kyc/review";
+import { customerName, when } from "@/lib/operations/console/format";
+import { pageParam } from "@/lib/operations/console/page-param";
+import { partnerNames } from "@/lib/operations/console/queries";
+import type { KycDocumentCapture, KycEvidenceCapture } from "@/lib/identity/kyc/capture";
+import { kycReviewQueue } from "@/lib/identity/kyc/review";
 import { ready } from "@/lib/platform/ready";
 import { decideKyc } from "./actions";
 

@@ -1,12 +1,17 @@
 "use server";
 
 import { z } from "zod";
-import { withdrawJournal } from "@/lib/books/journal-control";
-import { proposeJournal } from "@/lib/books/journals";
-import type { ManualJournalLine } from "@/lib/books/journal-state-machine";
-import { changeLedgerPeriod as changePeriod, explainStatementDifference as explain, payPartnerFees as pay, postManualJournal } from "@/lib/commands/finance";
-import { actedNotice, execute } from "@/lib/commands/run";
-import { consoleAction, consoleCommand } from "@/lib/console/action";
+import { withdrawJournal } from "@/lib/finance/books/journal-control";
+import { proposeJournal } from "@/lib/finance/books/journals";
+import type { ManualJournalLine } from "@/lib/finance/books/journal-state-machine";
+import {
+  changeLedgerPeriod as changePeriod,
+  explainStatementDifference as explain,
+  payPartnerFees as pay,
+  postManualJournal,
+} from "@/lib/operations/commands/finance";
+import { actedNotice, execute } from "@/lib/operations/commands/run";
+import { consoleAction, consoleCommand } from "@/lib/operations/console/action";
 import { JOURNAL_FORM_LINES } from "./journal-form";
 
 // The accountant's console actions: admin only like the ledger pages; each domain

@@ -1,12 +1,12 @@
 import Link from "next/link";
 import { Badge, Card, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
-import { parseAsOf } from "@/lib/books/dates";
-import { safeguarding, trialBalanceAsOf } from "@/lib/books/reports";
-import { clock } from "@/lib/clock";
-import { when } from "@/lib/console/format";
-import { refundsDueCount } from "@/lib/console/money";
-import { requireOperator } from "@/lib/console/session";
-import { ACCOUNT_CODES, accountBalances, fromMinor, isAccountCode } from "@/lib/ledger";
+import { parseAsOf } from "@/lib/finance/books/dates";
+import { safeguarding, trialBalanceAsOf } from "@/lib/finance/books/reports";
+import { clock } from "@/lib/platform/clock";
+import { when } from "@/lib/operations/console/format";
+import { refundsDueCount } from "@/lib/operations/console/money";
+import { requireOperator } from "@/lib/operations/console/session";
+import { ACCOUNT_CODES, accountBalances, fromMinor, isAccountCode } from "@/lib/finance/ledger";
 import { ready } from "@/lib/platform/ready";
 
 export const metadata = { title: "Ledger · Console" };

@@ -9,8 +9,8 @@ import {
   moveRuleSet as move,
   setPartnerMonitoringMode,
   snoozeMonitoringRule,
-} from "@/lib/commands/monitoring";
-import { consoleCommand } from "@/lib/console/action";
+} from "@/lib/operations/commands/monitoring";
+import { consoleCommand } from "@/lib/operations/console/action";
 
 // The Monitoring page's actions: rule set versions (admins: a compliance officer's changes),
 // per-partner mode and parameters (admins), per-customer snoozes (reviewers). Every one is a

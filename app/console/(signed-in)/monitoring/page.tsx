@@ -1,12 +1,12 @@
 import type { ReactNode } from "react";
 import { Badge, Card, Flash, PageTitle, danger, input, param, primary, type SearchParams } from "@/components/console/ui";
-import { when } from "@/lib/console/format";
-import { partnersMonitoring } from "@/lib/console/queries";
-import { requireOperator } from "@/lib/console/session";
-import { config } from "@/lib/config";
-import type { RuleSetRow } from "@/lib/monitoring/evaluate";
-import { listRuleSets } from "@/lib/monitoring/rule-sets";
-import { activeSnoozes } from "@/lib/monitoring/settings";
+import { when } from "@/lib/operations/console/format";
+import { partnersMonitoring } from "@/lib/operations/console/queries";
+import { requireOperator } from "@/lib/operations/console/session";
+import { config } from "@/lib/platform/config";
+import type { RuleSetRow } from "@/lib/compliance/monitoring/evaluate";
+import { listRuleSets } from "@/lib/compliance/monitoring/rule-sets";
+import { activeSnoozes } from "@/lib/compliance/monitoring/settings";
 import { ready } from "@/lib/platform/ready";
 import { activate, backtest, createDraft, moveRuleSet, saveDraft, setPartnerMode, snooze } from "./actions";
 

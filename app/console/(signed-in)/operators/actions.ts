@@ -1,9 +1,9 @@
 "use server";
 
 import { z } from "zod";
-import { createOperator, makeResetLink, setOperatorEnabled } from "@/lib/commands/operations";
-import { actedNotice } from "@/lib/commands/run";
-import { consoleCommand, consoleFormCommand } from "@/lib/console/action";
+import { createOperator, makeResetLink, setOperatorEnabled } from "@/lib/operations/commands/operations";
+import { actedNotice } from "@/lib/operations/commands/run";
+import { consoleCommand, consoleFormCommand } from "@/lib/operations/console/action";
 
 export const createOperatorAction = consoleCommand(
   "admin",

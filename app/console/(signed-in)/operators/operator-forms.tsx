@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { FormFlash, ShownOnce } from "@/components/console/shown-once";
 import { input } from "@/components/console/ui";
-import type { FormState } from "@/lib/console/action";
+import type { FormState } from "@/lib/operations/console/action";
 import { resetLinkAction } from "./actions";
 
 /** "Reset link" for another operator: the link is shown once, here, to the admin who made it. */

@@ -1,7 +1,7 @@
 import { Badge, Card, danger, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
-import { when } from "@/lib/console/format";
-import { requireOperator } from "@/lib/console/session";
-import { listOperators } from "@/lib/operators/records";
+import { when } from "@/lib/operations/console/format";
+import { requireOperator } from "@/lib/operations/console/session";
+import { listOperators } from "@/lib/operations/operators/records";
 import { ready } from "@/lib/platform/ready";
 import { createOperatorAction, setOperatorEnabledAction } from "./actions";
 import { ResetLinkForm } from "./operator-forms";

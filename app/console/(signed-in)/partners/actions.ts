@@ -1,10 +1,10 @@
 "use server";
 
 import { z } from "zod";
-import { createPartner, issueApiKey, revokeApiKey, setPartnerLimits, updatePartner, updateProviderContact } from "@/lib/commands/partners";
-import { actedNotice, type Acted } from "@/lib/commands/run";
-import { consoleCommand, consoleFormCommand } from "@/lib/console/action";
-import { LIMIT_WINDOWS, VERIFICATION_TIERS, type TierLimits } from "@/lib/limits/tiers";
+import { createPartner, issueApiKey, revokeApiKey, setPartnerLimits, updatePartner, updateProviderContact } from "@/lib/operations/commands/partners";
+import { actedNotice, type Acted } from "@/lib/operations/commands/run";
+import { consoleCommand, consoleFormCommand } from "@/lib/operations/console/action";
+import { LIMIT_WINDOWS, VERIFICATION_TIERS, type TierLimits } from "@/lib/payments/limits/tiers";
 import { parsePartnerJwks } from "@/lib/partners/jwks";
 import { checkWebhookUrl } from "@/lib/partners/settings";
 

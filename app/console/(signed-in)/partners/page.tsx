@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Card, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
-import { listPartners } from "@/lib/console/queries";
-import { requireOperator } from "@/lib/console/session";
+import { listPartners } from "@/lib/operations/console/queries";
+import { requireOperator } from "@/lib/operations/console/session";
 import { ready } from "@/lib/platform/ready";
 import { createPartnerAction } from "./actions";
 

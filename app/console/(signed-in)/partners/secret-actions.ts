@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { requireOperator } from "@/lib/console/session";
+import { requireOperator } from "@/lib/operations/console/session";
 import { rotateWebhookSecret } from "@/lib/partners/webhook-secret";
 import { ready } from "@/lib/platform/ready";
 import { runUnit } from "@/lib/platform/unit-of-work";

@@ -1,11 +1,11 @@
 "use server";
 
 import { z } from "zod";
-import { generatePayoutFiles, importPaymentStatusReport, refundRejectedPayout, resolveNetworkCancellation } from "@/lib/commands/payouts";
-import { repairPayout } from "@/lib/commands/transfers";
-import { consoleAction, consoleCommand } from "@/lib/console/action";
-import { execute, actedNotice } from "@/lib/commands/run";
-import { stageOperatorRepair } from "@/lib/payouts/repair";
+import { generatePayoutFiles, importPaymentStatusReport, refundRejectedPayout, resolveNetworkCancellation } from "@/lib/operations/commands/payouts";
+import { repairPayout } from "@/lib/operations/commands/transfers";
+import { consoleAction, consoleCommand } from "@/lib/operations/console/action";
+import { execute, actedNotice } from "@/lib/operations/commands/run";
+import { stageOperatorRepair } from "@/lib/payments/payouts/repair";
 
 const reason = z.string().trim().min(3).max(500);
 

@@ -1,13 +1,13 @@
 import Link from "next/link";
 import { DecisionForm } from "@/components/console/decision-form";
 import { Badge, Card, danger, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
-import { pageParam } from "@/lib/console/page-param";
-import { requireOperator } from "@/lib/console/session";
-import { payoutsAwaitingRepair } from "@/lib/payouts/attempts";
-import { listPayoutFiles, pendingNetworkCancellations } from "@/lib/payouts/console";
-import { payoutRejection } from "@/lib/payouts/reject-reasons";
+import { pageParam } from "@/lib/operations/console/page-param";
+import { requireOperator } from "@/lib/operations/console/session";
+import { payoutsAwaitingRepair } from "@/lib/payments/payouts/attempts";
+import { listPayoutFiles, pendingNetworkCancellations } from "@/lib/payments/payouts/console";
+import { payoutRejection } from "@/lib/payments/payouts/reject-reasons";
 import { ready } from "@/lib/platform/ready";
-import { providers } from "@/lib/providers";
+import { providers } from "@/lib/payments/providers";
 import { generateNowAction, importStatusReportAction, refundRejectedPayoutAction, repairPayoutAction, resolveCancellationAction } from "./actions";
 
 export const metadata = { title: "Payout files · Console" };

@@ -1,9 +1,9 @@
 "use server";
 
 import { z } from "zod";
-import { generateRefundFiles } from "@/lib/commands/payouts";
-import { recordRefundOutcome, recordRefundPaid } from "@/lib/commands/transfers";
-import { consoleCommand } from "@/lib/console/action";
+import { generateRefundFiles } from "@/lib/operations/commands/payouts";
+import { recordRefundOutcome, recordRefundPaid } from "@/lib/operations/commands/transfers";
+import { consoleCommand } from "@/lib/operations/console/action";
 
 // Record a refund paid from the bank (with its reference), failed (with the reason), or put a
 // failed one back in the queue. COMPLETED posts the refund's payment to the ledger; recording it
@@ -13,7 +13,7 @@ export const recordRefund = consoleCommand(
   z
     .object({
       transferId: z.string().min(1),
-      // A claim refund of the transfer (lib/claims/claim-refunds.ts): recorded paid only.
+      // A claim refund of the transfer (lib/payments/claims/claim-refunds.ts): recorded paid only.
       claimRefundId: z.string().min(1).optional(),
       outcome: z.enum(["PAID", "FAILED", "RETRY"]),
       bankReference: z.string().trim().max(140).optional(),

@@ -1,13 +1,13 @@
 import Link from "next/link";
 import { Badge, Card, danger, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
-import { claimRefundsOwed } from "@/lib/claims/claim-refunds";
-import { money, when } from "@/lib/console/format";
-import { refundsCompleted, refundsDue } from "@/lib/console/money";
-import { pageParam } from "@/lib/console/page-param";
-import { requireOperator } from "@/lib/console/session";
-import { isSandboxProvider } from "@/lib/providers";
+import { claimRefundsOwed } from "@/lib/payments/claims/claim-refunds";
+import { money, when } from "@/lib/operations/console/format";
+import { refundsCompleted, refundsDue } from "@/lib/operations/console/money";
+import { pageParam } from "@/lib/operations/console/page-param";
+import { requireOperator } from "@/lib/operations/console/session";
+import { isSandboxProvider } from "@/lib/payments/providers";
 import { ready } from "@/lib/platform/ready";
-import { recentRefundFiles } from "@/lib/payouts/refund-file";
+import { recentRefundFiles } from "@/lib/payments/payouts/refund-file";
 import { makeRefundFiles, recordRefund } from "./actions";
 
 export const metadata = { title: "Refunds due · Console" };

@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { approveReview, rejectReview } from "@/lib/commands/transfers";
-import { consoleCommand } from "@/lib/console/action";
+import { approveReview, rejectReview } from "@/lib/operations/commands/transfers";
+import { consoleCommand } from "@/lib/operations/console/action";
 
 // Approve (→ validated) or reject (→ rejected) a transfer in onreview, with a reason. An approval
 // at or above the dual-control threshold, or inside a screening case, is proposed for a second

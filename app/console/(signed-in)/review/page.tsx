@@ -1,8 +1,8 @@
 import { TransferCard } from "@/components/console/transfer-card";
 import { DecisionForm } from "@/components/console/decision-form";
 import { Empty, Flash, PageTitle, Pager, param, type SearchParams } from "@/components/console/ui";
-import { pageParam } from "@/lib/console/page-param";
-import { transferQueue } from "@/lib/console/queries";
+import { pageParam } from "@/lib/operations/console/page-param";
+import { transferQueue } from "@/lib/operations/console/queries";
 import { ready } from "@/lib/platform/ready";
 import { decideReview } from "./actions";
 

@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { decideScreeningCase as decide, releaseBlockedUnderLicence as release } from "@/lib/commands/screening";
-import { consoleCommand } from "@/lib/console/action";
+import { decideScreeningCase as decide, releaseBlockedUnderLicence as release } from "@/lib/operations/commands/screening";
+import { consoleCommand } from "@/lib/operations/console/action";
 
 const reason = z.string().trim().min(3).max(500);
 

@@ -1,13 +1,13 @@
 import Link from "next/link";
 import { Badge, CustomerLabel, Empty, input, PageTitle, Pager, param, PartnerLabel, primary, type SearchParams } from "@/components/console/ui";
-import { customerName, money, when } from "@/lib/console/format";
-import { pageParam } from "@/lib/console/page-param";
-import { requireOperator } from "@/lib/console/session";
-import { searchTransfers, TransferSearch, type QueryKind } from "@/lib/console/transfer-search";
-import { clock } from "@/lib/clock";
-import { periodOf } from "@/lib/ledger";
+import { customerName, money, when } from "@/lib/operations/console/format";
+import { pageParam } from "@/lib/operations/console/page-param";
+import { requireOperator } from "@/lib/operations/console/session";
+import { searchTransfers, TransferSearch, type QueryKind } from "@/lib/operations/console/transfer-search";
+import { clock } from "@/lib/platform/clock";
+import { periodOf } from "@/lib/finance/ledger";
 import { ready } from "@/lib/platform/ready";
-import { TRANSFER_STATES } from "@/lib/transfers/state-machine";
+import { TRANSFER_STATES } from "@/lib/payments/transfers/state-machine";
 
 export const metadata = { title: "Transfers · Console" };
 

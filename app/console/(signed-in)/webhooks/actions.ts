@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { reenableWebhookEndpoint, replayWebhookEvent, replayWebhookRange } from "@/lib/commands/operations";
-import { consoleCommand } from "@/lib/console/action";
+import { reenableWebhookEndpoint, replayWebhookEvent, replayWebhookRange } from "@/lib/operations/commands/operations";
+import { consoleCommand } from "@/lib/operations/console/action";
 
 export const replayEventAction = consoleCommand("admin", z.object({ eventId: z.string().min(1) }), (input) => ({ command: replayWebhookEvent, input }));
 

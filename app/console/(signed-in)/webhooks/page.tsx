@@ -1,12 +1,12 @@
 import Link from "next/link";
 import { Badge, Card, CustomerLabel, danger, Empty, Flash, input, PageTitle, Pager, param, primary, type SearchParams } from "@/components/console/ui";
-import { customerName, when } from "@/lib/console/format";
-import { pageParam } from "@/lib/console/page-param";
-import { listPartners, PAGE_SIZE } from "@/lib/console/queries";
-import { requireOperator } from "@/lib/console/session";
+import { customerName, when } from "@/lib/operations/console/format";
+import { pageParam } from "@/lib/operations/console/page-param";
+import { listPartners, PAGE_SIZE } from "@/lib/operations/console/queries";
+import { requireOperator } from "@/lib/operations/console/session";
 import { ready } from "@/lib/platform/ready";
-import { webhookEndpointState } from "@/lib/webhooks/endpoint";
-import { deliveryLog } from "@/lib/webhooks/replay";
+import { webhookEndpointState } from "@/lib/partners/webhooks/endpoint";
+import { deliveryLog } from "@/lib/partners/webhooks/replay";
 import { reenableEndpointAction, replayEventAction, replayRangeAction } from "./actions";
 
 export const metadata = { title: "Webhooks · Console" };

@@ -1,6 +1,6 @@
 import { Card, Flash, input, param, primary, type SearchParams } from "@/components/console/ui";
-import { clock } from "@/lib/clock";
-import { resetLinkOf } from "@/lib/operators/accounts";
+import { clock } from "@/lib/platform/clock";
+import { resetLinkOf } from "@/lib/operations/operators/accounts";
 import { ready } from "@/lib/platform/ready";
 import { redeemResetLinkAction } from "../actions";
 

@@ -1,8 +1,8 @@
-import * as api from "@/lib/api/contracts/kyc";
-import { endpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { chooseLanguage } from "@/lib/i18n/language";
-import { createKycSession } from "@/lib/kyc/sessions";
+import * as api from "@/lib/platform/api/contracts/kyc";
+import { endpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { chooseLanguage } from "@/lib/platform/i18n/language";
+import { createKycSession } from "@/lib/identity/kyc/sessions";
 
 // POST /v1/core/kyc-sessions: open or resume KYC; the purpose is decided by the service.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

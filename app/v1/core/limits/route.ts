@@ -1,8 +1,8 @@
-import * as api from "@/lib/api/contracts/limits";
-import { readEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { readLimits } from "@/lib/limits/usage";
-import { referenceRates } from "@/lib/pricing/rate-store";
+import * as api from "@/lib/platform/api/contracts/limits";
+import { readEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { readLimits } from "@/lib/payments/limits/usage";
+import { referenceRates } from "@/lib/payments/pricing/rate-store";
 
 // GET /v1/core/limits: the customer's tier and rolling limits.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

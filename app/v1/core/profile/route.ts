@@ -1,7 +1,7 @@
-import * as api from "@/lib/api/contracts/profile";
-import { profileWithCaller, readProfile, submitProfile } from "@/lib/customers/profile";
-import { endpoint, readEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
+import * as api from "@/lib/platform/api/contracts/profile";
+import { profileWithCaller, readProfile, submitProfile } from "@/lib/identity/customers/profile";
+import { endpoint, readEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
 
 // POST /v1/core/profile: submit or update (while PENDING) the profile. GET: read it.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

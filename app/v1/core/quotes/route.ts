@@ -1,7 +1,7 @@
-import * as api from "@/lib/api/contracts/quotes";
-import { endpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { createQuote } from "@/lib/quotes/create";
+import * as api from "@/lib/platform/api/contracts/quotes";
+import { endpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { createQuote } from "@/lib/payments/quotes/create";
 
 // POST /v1/core/quotes: a signed quote for a beneficiary.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,7 +1,7 @@
-import * as api from "@/lib/api/contracts/transfers";
-import { readEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { listTransfers, transferPageWithCaller } from "@/lib/transfers/list";
+import * as api from "@/lib/platform/api/contracts/transfers";
+import { readEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { listTransfers, transferPageWithCaller } from "@/lib/payments/transfers/list";
 
 // GET /v1/core/transfers: summaries, states filter, default window, cursor pagination.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

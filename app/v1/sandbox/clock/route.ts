@@ -1,9 +1,9 @@
-import * as api from "@/lib/api/contracts/sandbox";
-import { clock } from "@/lib/clock";
-import { config } from "@/lib/config";
-import { DomainError } from "@/lib/errors";
-import { endpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
+import * as api from "@/lib/platform/api/contracts/sandbox";
+import { clock } from "@/lib/platform/clock";
+import { config } from "@/lib/platform/config";
+import { DomainError } from "@/lib/platform/errors";
+import { endpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
 
 // POST /v1/sandbox/clock: move the process clock forward (tests of expiries and lockouts).
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,7 +1,7 @@
-import * as api from "@/lib/api/contracts/payout-files";
-import { endpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { importPaymentStatusReport } from "@/lib/payouts/status-import";
+import * as api from "@/lib/platform/api/contracts/payout-files";
+import { endpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { importPaymentStatusReport } from "@/lib/payments/payouts/status-import";
 
 // POST /v1/sandbox/payment-status-reports: imported as an operator's upload, this partner's transfers only.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

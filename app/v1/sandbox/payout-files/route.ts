@@ -1,7 +1,7 @@
-import * as api from "@/lib/api/contracts/payout-files";
-import { endpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { sandboxPayoutDocument } from "@/lib/payouts/sandbox";
+import * as api from "@/lib/platform/api/contracts/payout-files";
+import { endpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { sandboxPayoutDocument } from "@/lib/payments/payouts/sandbox";
 
 // POST /v1/sandbox/payout-files.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { FundingPayment, type FundingDisplay } from "@/components/webviews/funding-payment";
 import { WebviewExpired } from "@/components/webviews/webview-expired";
-import { formatDateTime, formatDecimal, formatMoney } from "@/lib/i18n/format";
-import { fundingWebviewMessages } from "@/lib/i18n/funding-webview-messages";
-import type { Language } from "@/lib/i18n/language";
-import { webviewUnit } from "@/lib/webviews/action";
-import { openFundingWebview, type FundingWebviewModel } from "@/lib/transfers/funding-webview";
+import { formatDateTime, formatDecimal, formatMoney } from "@/lib/platform/i18n/format";
+import { fundingWebviewMessages } from "@/lib/platform/i18n/funding-webview-messages";
+import type { Language } from "@/lib/platform/i18n/language";
+import { webviewUnit } from "@/lib/platform/webviews/action";
+import { openFundingWebview, type FundingWebviewModel } from "@/lib/payments/transfers/funding-webview";
 import { requestLanguage } from "../../request-language";
 
 export const dynamic = "force-dynamic";

@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import { KycCapture } from "@/components/webviews/kyc-capture";
 import { WebviewExpired } from "@/components/webviews/webview-expired";
-import { countryOptions } from "@/lib/i18n/countries";
-import { formatDateTime } from "@/lib/i18n/format";
-import { kycWebviewMessages } from "@/lib/i18n/kyc-webview-messages";
-import { kycSandboxButtons } from "@/lib/kyc/decision-provider";
-import { openKycWebview } from "@/lib/kyc/webview";
-import { webviewUnit } from "@/lib/webviews/action";
+import { countryOptions } from "@/lib/platform/i18n/countries";
+import { formatDateTime } from "@/lib/platform/i18n/format";
+import { kycWebviewMessages } from "@/lib/platform/i18n/kyc-webview-messages";
+import { kycSandboxButtons } from "@/lib/identity/kyc/decision-provider";
+import { openKycWebview } from "@/lib/identity/kyc/webview";
+import { webviewUnit } from "@/lib/platform/webviews/action";
 import { requestLanguage } from "../../request-language";
 
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { PrintButton } from "@/components/webviews/print-button";
 import { WebviewExpired } from "@/components/webviews/webview-expired";
-import { receiptLines, receiptMessages } from "@/lib/i18n/receipt-messages";
-import { openReceiptWebview } from "@/lib/receipts/receipt";
-import { webviewUnit } from "@/lib/webviews/action";
+import { receiptLines, receiptMessages } from "@/lib/platform/i18n/receipt-messages";
+import { openReceiptWebview } from "@/lib/payments/receipts/receipt";
+import { webviewUnit } from "@/lib/platform/webviews/action";
 import { requestLanguage } from "../../request-language";
 
 export const dynamic = "force-dynamic";

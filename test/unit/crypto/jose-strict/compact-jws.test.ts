@@ -1,16 +1,16 @@
 /**
- * The shared strict compact-JWS splitting (lib/crypto/jose-strict): each strictness rule on its
+ * The shared strict compact-JWS splitting (lib/platform/crypto/jose-strict): each strictness rule on its
  * own, then the header policies of its callers side by side, then the unverified kid peek used
  * by the confirmation lockout. Signatures are not checked here (jose does that), so tokens are
  * built from raw text with a dummy signature.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { CompactJwsError, payloadObject, splitCompactJws, type CompactJwsFailure, type CompactJwsPolicy } from "@/lib/crypto/jose-strict/compact-jws";
-import { unverifiedKid } from "@/lib/crypto/jose-strict/kid";
-import { DEVICE_ASSERTION_JWS_POLICY } from "@/lib/devices/assertion/verify-device-assertion";
-import { DEVICE_PROOF_JWS_POLICY } from "@/lib/devices/registration";
-import { PARTNER_QUOTE_JWS_POLICY } from "@/lib/quotes/signing/compact-jws-preflight";
+import { CompactJwsError, payloadObject, splitCompactJws, type CompactJwsFailure, type CompactJwsPolicy } from "@/lib/platform/crypto/jose-strict/compact-jws";
+import { unverifiedKid } from "@/lib/platform/crypto/jose-strict/kid";
+import { DEVICE_ASSERTION_JWS_POLICY } from "@/lib/identity/devices/assertion/verify-device-assertion";
+import { DEVICE_PROOF_JWS_POLICY } from "@/lib/identity/devices/registration";
+import { PARTNER_QUOTE_JWS_POLICY } from "@/lib/payments/quotes/signing/compact-jws-preflight";
 
 const b64 = (data: string | Buffer) => (typeof data === "string" ? Buffer.from(data, "utf8") : data).toString("base64url");
 /** 256 bytes, like an RSA-2048 signature: 342 characters whose last carries 4 unused bits. */

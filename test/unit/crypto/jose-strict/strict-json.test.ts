@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { decodeBase64urlStrict, encodeBase64url } from "@/lib/crypto/jose-strict/base64url";
-import { parseStrictJson, StrictJsonError } from "@/lib/crypto/jose-strict/strict-json";
+import { decodeBase64urlStrict, encodeBase64url } from "@/lib/platform/crypto/jose-strict/base64url";
+import { parseStrictJson, StrictJsonError } from "@/lib/platform/crypto/jose-strict/strict-json";
 
 function reasonOf(text: string): string | undefined {
   try {

@@ -9,13 +9,13 @@ import { insertTestTransfer, type Owner } from "../../../support/fixtures";
 
 /** Imported lazily: freshDb must set the configuration before these modules read it. */
 export const bankCreditModules = async () => ({
-  ...(await import("@/lib/reconciliation/camt")),
-  ...(await import("@/lib/reconciliation/import")),
-  ...(await import("@/lib/reconciliation/resolve")),
-  ...(await import("@/lib/transfers/bank-transfer")),
-  ...(await import("@/lib/transfers/funding")),
-  ...(await import("@/lib/transfers/records")),
-  ...(await import("@/lib/ledger")),
+  ...(await import("@/lib/finance/reconciliation/camt")),
+  ...(await import("@/lib/finance/reconciliation/import")),
+  ...(await import("@/lib/finance/reconciliation/resolve")),
+  ...(await import("@/lib/payments/transfers/bank-transfer")),
+  ...(await import("@/lib/payments/transfers/funding")),
+  ...(await import("@/lib/payments/transfers/records")),
+  ...(await import("@/lib/finance/ledger")),
   schema: await import("@/db/schema"),
 });
 

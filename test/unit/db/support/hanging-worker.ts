@@ -3,7 +3,7 @@
  * kind that never ends, until the test SIGKILLs it mid-job.
  */
 import { z } from "zod";
-import { startWorkerLoop } from "@/lib/jobs/run-loop";
+import { startWorkerLoop } from "@/lib/platform/jobs/run-loop";
 import { ready } from "@/lib/platform/ready";
 
 startWorkerLoop(ready, {

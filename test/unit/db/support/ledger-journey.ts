@@ -9,10 +9,10 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Db, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { fundingSessions } from "@/db/schema";
-import { addSeconds } from "@/lib/clock";
-import { DomainError } from "@/lib/errors";
-import { fromMinor, postEntry } from "@/lib/ledger";
-import type { RefundStatus } from "@/lib/transfers/refund-state-machine";
+import { addSeconds } from "@/lib/platform/clock";
+import { DomainError } from "@/lib/platform/errors";
+import { fromMinor, postEntry } from "@/lib/finance/ledger";
+import type { RefundStatus } from "@/lib/payments/transfers/refund-state-machine";
 import { insertQuoteRows, type Owner } from "../../../support/fixtures";
 import { refundOf } from "../../../support/refunds";
 
@@ -103,7 +103,7 @@ function wire(minor: bigint, currency: string): string {
 }
 
 export async function newTransfer(db: Db, owner: Owner, terms: Terms, now: Date) {
-  const { insertRegisteredTransfer } = await import("@/lib/transfers/records");
+  const { insertRegisteredTransfer } = await import("@/lib/payments/transfers/records");
   const [oc, dc] = terms.pair;
   const priced = {
     originAmount: wire(terms.origin, oc),
@@ -173,46 +173,46 @@ export async function replayJob(db: Db, step: Step, payload: JobPayload, now: Da
 }
 
 async function apply(tx: Tx, owner: Owner, transferId: string, step: Step, now: Date): Promise<JobPayload | void> {
-  const records = await import("@/lib/transfers/records");
+  const records = await import("@/lib/payments/transfers/records");
   const row = (await records.lockTransfer(tx, transferId))!;
   switch (step.t) {
     case "fastCheck":
       return void (await records.transitionTransfer(tx, row, `fastCheck.${step.outcome}`, now));
     case "review":
-      return void (await (await import("@/lib/transfers/compliance")).reviewTransfer(tx, row, step.decision, now));
+      return void (await (await import("@/lib/payments/transfers/compliance")).reviewTransfer(tx, row, step.decision, now));
     case "confirm": {
       const confirmed = await records.transitionTransfer(tx, row, "confirm", now, { confirmedAt: now });
-      return void (await (await import("@/lib/transfers/funding")).openFundingSession(tx, confirmed, now));
+      return void (await (await import("@/lib/payments/transfers/funding")).openFundingSession(tx, confirmed, now));
     }
     case "fund":
     case "fundFailed":
       return fund(tx, row, step.t === "fund" ? step.how : null, now);
     case "cancel":
       return void (await (
-        await import("@/lib/transfers/cancel")
+        await import("@/lib/payments/transfers/cancel")
       ).cancelTransfer(tx, { subscriptionId: owner.subscriptionId, transferId, cancellationReason: "CUSTOMER_REQUEST", now }));
     case "network":
-      return void (await (await import("@/lib/transfers/network")).advanceNetwork(tx, row, step.to, now));
+      return void (await (await import("@/lib/payments/transfers/network")).advanceNetwork(tx, row, step.to, now));
     case "networkJob":
       return runJob(tx, "network", { transferId, from: row.state }, now).then(() => ({ transferId, from: row.state }));
     case "networkCancel":
-      return void (await (await import("@/lib/transfers/network")).resolveNetworkCancellation(tx, row, step.outcome, now));
+      return void (await (await import("@/lib/payments/transfers/network")).resolveNetworkCancellation(tx, row, step.outcome, now));
     case "networkRejected":
       return void (await (
-        await import("@/lib/transfers/network")
-      ).rejectPayout(tx, row, (await import("@/lib/payouts/reject-reasons")).payoutRejection("AC04"), now));
+        await import("@/lib/payments/transfers/network")
+      ).rejectPayout(tx, row, (await import("@/lib/payments/payouts/reject-reasons")).payoutRejection("AC04"), now));
     case "hold":
-      return void (await (await import("@/lib/transfers/compliance")).holdTransfer(tx, row, now));
+      return void (await (await import("@/lib/payments/transfers/compliance")).holdTransfer(tx, row, now));
     case "release":
-      return void (await (await import("@/lib/transfers/compliance")).releaseTransfer(tx, row, step.resolution, now));
+      return void (await (await import("@/lib/payments/transfers/compliance")).releaseTransfer(tx, row, step.resolution, now));
     case "refundJob": {
       const from = (await refundOf(tx, transferId))?.state;
       return runJob(tx, "refund", { transferId, from }, now).then(() => ({ transferId, from }));
     }
     case "refundOperator":
-      return void (await (await import("@/lib/transfers/refunds")).moveRefund(tx, row, step.how, now, { bankReference: "BANKREF-1" }));
+      return void (await (await import("@/lib/payments/transfers/refunds")).moveRefund(tx, row, step.how, now, { bankReference: "BANKREF-1" }));
     case "timeout":
-      return void (await (await import("@/lib/transfers/deadline")).expireIfOverdue(tx, row, addSeconds(now, 7201)));
+      return void (await (await import("@/lib/payments/transfers/deadline")).expireIfOverdue(tx, row, addSeconds(now, 7201)));
   }
 }
 
@@ -222,11 +222,11 @@ async function runJob(tx: Tx, which: "network" | "refund", payload: { transferId
   const job = { jobId: newId("job"), attempt: 1, now, signal: new AbortController().signal };
   if (which === "network")
     await (
-      await import("@/lib/transfers/network")
+      await import("@/lib/payments/transfers/network")
     ).networkStep.run!(tx, { ...job, payload: { transferId: payload.transferId, from: payload.from! } });
   else
     await (
-      await import("@/lib/transfers/refunds")
+      await import("@/lib/payments/transfers/refunds")
     ).advanceRefund.run!(tx, { ...job, payload: { transferId: payload.transferId, from: payload.from as RefundStatus | undefined } });
 }
 
@@ -236,7 +236,7 @@ async function fund(
   how: "CARD" | "BANK_TRANSFER" | "statement" | null,
   now: Date,
 ) {
-  const funding = await import("@/lib/transfers/funding");
+  const funding = await import("@/lib/payments/transfers/funding");
   const [open] = await tx
     .select({ id: fundingSessions.id })
     .from(fundingSessions)
@@ -248,7 +248,7 @@ async function fund(
   if (how === null) return void (await funding.completeFunding(tx, { ...locked, outcome: "FAILED", method: "CARD", now }));
   if (how === "statement") {
     // What the statement import does first: the credit lands in suspense, then is matched.
-    const { toMinor } = await import("@/lib/ledger");
+    const { toMinor } = await import("@/lib/finance/ledger");
     const amount = toMinor(row.totalCustomerCost, row.originCurrency);
     await postEntry(tx, {
       sourceKey: `bank-credit:${newId("ref")}`,

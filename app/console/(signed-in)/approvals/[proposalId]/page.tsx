@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { Empty, Flash, PageTitle, param, type SearchParams } from "@/components/console/ui";
-import { clock } from "@/lib/clock";
-import { requireOperator } from "@/lib/console/session";
-import { proposalById } from "@/lib/dual-control/queries";
+import { clock } from "@/lib/platform/clock";
+import { requireOperator } from "@/lib/operations/console/session";
+import { proposalById } from "@/lib/operations/dual-control/queries";
 import { ready } from "@/lib/platform/ready";
 import { DecideProposalForm, RevealSecretForm } from "../approve-form";
 import { ProposalCard } from "../proposal-card";

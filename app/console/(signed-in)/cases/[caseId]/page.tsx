@@ -2,11 +2,11 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DecisionForm } from "@/components/console/decision-form";
 import { Badge, Card, CustomerLabel, Empty, Flash, PageTitle, danger, input, param, primary, type SearchParams } from "@/components/console/ui";
-import { caseDetail } from "@/lib/cases/queries";
-import { ALERT_KIND_LABELS, RISK_FLAGS } from "@/lib/cases/state-machine";
-import { customerName, money, when } from "@/lib/console/format";
+import { caseDetail } from "@/lib/compliance/cases/queries";
+import { ALERT_KIND_LABELS, RISK_FLAGS } from "@/lib/compliance/cases/state-machine";
+import { customerName, money, when } from "@/lib/operations/console/format";
 import { ready } from "@/lib/platform/ready";
-import { openCasesHolding } from "@/lib/screening-cases/blocked-money";
+import { openCasesHolding } from "@/lib/compliance/screening-cases/blocked-money";
 import { resolveHold } from "../../holds/actions";
 import { decideReview } from "../../review/actions";
 import {

@@ -2,18 +2,18 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ScreeningEvidence } from "@/components/console/screening-evidence";
 import { Badge, Card, danger, Flash, input, PageTitle, param, PartnerLabel, primary, type SearchParams } from "@/components/console/ui";
-import { customerName, money, when } from "@/lib/console/format";
-import { customerBeneficiaries } from "@/lib/console/customer-view";
-import { customerDetail, partnerNames } from "@/lib/console/queries";
-import { requireOperator } from "@/lib/console/session";
-import { OPERATOR_STATUSES } from "@/lib/customers/status-machine";
+import { customerName, money, when } from "@/lib/operations/console/format";
+import { customerBeneficiaries } from "@/lib/operations/console/customer-view";
+import { customerDetail, partnerNames } from "@/lib/operations/console/queries";
+import { requireOperator } from "@/lib/operations/console/session";
+import { OPERATOR_STATUSES } from "@/lib/identity/customers/status-machine";
 import { ready } from "@/lib/platform/ready";
-import { latestScreening } from "@/lib/screening/results";
-import { CUSTOMER_FLAG_LABELS, type CustomerFlagKind } from "@/lib/screening-cases/flags";
-import { flagsOf } from "@/lib/screening-cases/queries";
-import { complianceOfCustomer } from "@/lib/cases/queries";
-import { customersSharingIdentifiers } from "@/lib/identifiers/shared";
-import { HOLDABLE } from "@/lib/transfers/state-machine";
+import { latestScreening } from "@/lib/compliance/screening/results";
+import { CUSTOMER_FLAG_LABELS, type CustomerFlagKind } from "@/lib/compliance/screening-cases/flags";
+import { flagsOf } from "@/lib/compliance/screening-cases/queries";
+import { complianceOfCustomer } from "@/lib/compliance/cases/queries";
+import { customersSharingIdentifiers } from "@/lib/identity/identifiers/shared";
+import { HOLDABLE } from "@/lib/payments/transfers/state-machine";
 import { placeHold } from "../../holds/actions";
 import { approvePepCustomer, clearCustomerRiskFlag, setCustomerStatus, setRelationship } from "../actions";
 
@@ -99,7 +99,7 @@ export default async function CustomerPage({ params, searchParams }: { params: P
         ) : null}
       </Card>
       {sharing.length > 0 ? (
-        // Compared in normal form (lib/identifiers/normal-form.ts): "12 Harbour Rd." is 12 Harbour Road.
+        // Compared in normal form (lib/identity/identifiers/normal-form.ts): "12 Harbour Rd." is 12 Harbour Road.
         <Card title={`Customers sharing an identifier (${sharing.length})`}>
           <ul className="text-sm" data-testid="customers-sharing">
             {sharing.map((x) => (

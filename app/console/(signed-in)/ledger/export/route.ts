@@ -1,13 +1,13 @@
-import { generalLedgerCsv } from "@/lib/books/gl-export";
-import { clock } from "@/lib/clock";
-import { exportFileName, parseExportRange, type ExportRange } from "@/lib/console/export-range";
-import { requireOperator } from "@/lib/console/session";
-import { DomainError } from "@/lib/errors";
-import { consoleErrorResponse } from "@/lib/http/request-guard";
+import { generalLedgerCsv } from "@/lib/finance/books/gl-export";
+import { clock } from "@/lib/platform/clock";
+import { exportFileName, parseExportRange, type ExportRange } from "@/lib/operations/console/export-range";
+import { requireOperator } from "@/lib/operations/console/session";
+import { DomainError } from "@/lib/platform/errors";
+import { consoleErrorResponse } from "@/lib/platform/http/request-guard";
 import { ready } from "@/lib/platform/ready";
 
 /**
- * GET /console/ledger/export: the general ledger for accountants (lib/books/gl-export.ts: one row
+ * GET /console/ledger/export: the general ledger for accountants (lib/finance/books/gl-export.ts: one row
  * per journal line, a journal-import layout). Optional ?period=YYYY-MM, or ?from=&to= (dates or
  * RFC 3339 times, to exclusive); anything else is a 400 page naming the parameter. Admin only.
  */

@@ -1,9 +1,9 @@
 import Link from "next/link";
 import { Badge, Card, danger, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
-import { listJournals } from "@/lib/books/journals";
-import { when } from "@/lib/console/format";
-import { requireOperator } from "@/lib/console/session";
-import { ACCOUNT_CODES, isTransferAccount } from "@/lib/ledger";
+import { listJournals } from "@/lib/finance/books/journals";
+import { when } from "@/lib/operations/console/format";
+import { requireOperator } from "@/lib/operations/console/session";
+import { ACCOUNT_CODES, isTransferAccount } from "@/lib/finance/ledger";
 import { ready } from "@/lib/platform/ready";
 import { discardManualJournal, proposeManualJournal } from "../actions";
 import { JOURNAL_FORM_LINES } from "../journal-form";

@@ -1,13 +1,13 @@
 import Link from "next/link";
 import { Badge, Card, danger, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
-import { lastMonth } from "@/lib/books/dates";
-import { listPeriods } from "@/lib/books/periods";
-import { profitAndLoss } from "@/lib/books/reports";
-import { clock } from "@/lib/clock";
-import { when } from "@/lib/console/format";
-import { requireOperator } from "@/lib/console/session";
-import { fromMinor, isPeriod, periodBounds } from "@/lib/ledger";
-import { referenceRates } from "@/lib/pricing/rate-store";
+import { lastMonth } from "@/lib/finance/books/dates";
+import { listPeriods } from "@/lib/finance/books/periods";
+import { profitAndLoss } from "@/lib/finance/books/reports";
+import { clock } from "@/lib/platform/clock";
+import { when } from "@/lib/operations/console/format";
+import { requireOperator } from "@/lib/operations/console/session";
+import { fromMinor, isPeriod, periodBounds } from "@/lib/finance/ledger";
+import { referenceRates } from "@/lib/payments/pricing/rate-store";
 import { ready } from "@/lib/platform/ready";
 import { changeLedgerPeriod, payPartnerFees } from "../actions";
 

@@ -1,10 +1,10 @@
 import Link from "next/link";
 import { Badge, Card, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
-import { dailyReconciliation } from "@/lib/books/bank-reconciliation";
-import { clock } from "@/lib/clock";
-import { when } from "@/lib/console/format";
-import { requireOperator } from "@/lib/console/session";
-import { fromMinor } from "@/lib/ledger";
+import { dailyReconciliation } from "@/lib/finance/books/bank-reconciliation";
+import { clock } from "@/lib/platform/clock";
+import { when } from "@/lib/operations/console/format";
+import { requireOperator } from "@/lib/operations/console/session";
+import { fromMinor } from "@/lib/finance/ledger";
 import { ready } from "@/lib/platform/ready";
 import { explainStatementDifference } from "../actions";
 

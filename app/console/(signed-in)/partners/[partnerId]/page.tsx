@@ -1,13 +1,13 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Badge, Card, danger, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
-import { clock } from "@/lib/clock";
-import { when } from "@/lib/console/format";
-import { requireOperator } from "@/lib/console/session";
-import { DomainError } from "@/lib/errors";
+import { clock } from "@/lib/platform/clock";
+import { when } from "@/lib/operations/console/format";
+import { requireOperator } from "@/lib/operations/console/session";
+import { DomainError } from "@/lib/platform/errors";
 import { partnerDetail } from "@/lib/partners/admin";
 import { ready } from "@/lib/platform/ready";
-import { LIMIT_WINDOWS, VERIFICATION_TIERS, tierLimitsOf } from "@/lib/limits/tiers";
+import { LIMIT_WINDOWS, VERIFICATION_TIERS, tierLimitsOf } from "@/lib/payments/limits/tiers";
 import { revokeKeyAction, setPartnerLimitsAction, updateProviderContactAction } from "../actions";
 import { IssueKeyForm, SettingsForm } from "./partner-forms";
 import { SecretPanel } from "./secret-panel";

@@ -1,16 +1,16 @@
-import { clock } from "@/lib/clock";
-import { exportFileName, parseExportRange, type ExportRange } from "@/lib/console/export-range";
-import { requireOperator } from "@/lib/console/session";
-import { DomainError, validationError } from "@/lib/errors";
-import { consoleErrorResponse } from "@/lib/http/request-guard";
+import { clock } from "@/lib/platform/clock";
+import { exportFileName, parseExportRange, type ExportRange } from "@/lib/operations/console/export-range";
+import { requireOperator } from "@/lib/operations/console/session";
+import { DomainError, validationError } from "@/lib/platform/errors";
+import { consoleErrorResponse } from "@/lib/platform/http/request-guard";
 import { ready } from "@/lib/platform/ready";
-import { transactionsBetween, transactionsCsv } from "@/lib/transfers/examiner-export";
+import { transactionsBetween, transactionsCsv } from "@/lib/payments/transfers/examiner-export";
 
 /**
  * GET /console/transfers/export: the transactions of a period for an examiner (admins and
  * auditors): ?period=YYYY-MM, or ?from=&to= (to exclusive), and ?format=csv (the default) or json.
  * Parties, amounts, fees, rate, dates, state, screening results and the monitoring outcome
- * (lib/transfers/examiner-export.ts). A bad parameter is a 400 page naming it.
+ * (lib/payments/transfers/examiner-export.ts). A bad parameter is a 400 page naming it.
  */
 export async function GET(request: Request): Promise<Response> {
   await requireOperator("admin");

@@ -1,8 +1,8 @@
-import * as api from "@/lib/api/contracts/beneficiaries";
-import { readBeneficiary } from "@/lib/beneficiaries/manage";
-import { beneficiaryDetailWithCaller } from "@/lib/beneficiaries/records";
-import { readEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
+import * as api from "@/lib/platform/api/contracts/beneficiaries";
+import { readBeneficiary } from "@/lib/payments/beneficiaries/manage";
+import { beneficiaryDetailWithCaller } from "@/lib/payments/beneficiaries/records";
+import { readEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
 
 // GET /v1/core/beneficiaries/{beneficiaryId}: detail with masked payout methods.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

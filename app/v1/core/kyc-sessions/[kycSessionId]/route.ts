@@ -1,7 +1,7 @@
-import * as api from "@/lib/api/contracts/kyc";
-import { endpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { readKycSession } from "@/lib/kyc/sessions";
+import * as api from "@/lib/platform/api/contracts/kyc";
+import { endpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { readKycSession } from "@/lib/identity/kyc/sessions";
 
 // GET /v1/core/kyc-sessions/{kycSessionId}: the session's lifecycle.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,7 +1,7 @@
-import * as api from "@/lib/api/contracts/quotes";
-import { readEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { quoteInScope, quoteView, quoteWithCaller } from "@/lib/quotes/records";
+import * as api from "@/lib/platform/api/contracts/quotes";
+import { readEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { quoteInScope, quoteView, quoteWithCaller } from "@/lib/payments/quotes/records";
 
 // GET /v1/core/quotes/{quoteId}: the quote and its lifecycle status.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

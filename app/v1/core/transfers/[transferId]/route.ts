@@ -1,8 +1,8 @@
-import * as api from "@/lib/api/contracts/transfers";
-import { readEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { transferDetailWithCaller } from "@/lib/transfers/detail-query";
-import { readTransfer } from "@/lib/transfers/read";
+import * as api from "@/lib/platform/api/contracts/transfers";
+import { readEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { transferDetailWithCaller } from "@/lib/payments/transfers/detail-query";
+import { readTransfer } from "@/lib/payments/transfers/read";
 
 // GET /v1/core/transfers/{transferId}: the detail; in validated, a fresh confirmationChallenge.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

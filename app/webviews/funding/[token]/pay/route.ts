@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { payFromWebview } from "@/lib/transfers/funding-webview";
-import { webviewAction } from "@/lib/webviews/action";
+import { payFromWebview } from "@/lib/payments/transfers/funding-webview";
+import { webviewAction } from "@/lib/platform/webviews/action";
 
 const Payment = z.discriminatedUnion("method", [
   z.strictObject({

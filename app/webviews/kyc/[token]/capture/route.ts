@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { ANNUAL_INCOME_BANDS, SOURCES_OF_FUNDS, SUPPORTING_DOCUMENT_TYPES } from "@/lib/kyc/capture";
-import { captureKycDocuments } from "@/lib/kyc/webview";
-import { webviewAction } from "@/lib/webviews/action";
+import { ANNUAL_INCOME_BANDS, SOURCES_OF_FUNDS, SUPPORTING_DOCUMENT_TYPES } from "@/lib/identity/kyc/capture";
+import { captureKycDocuments } from "@/lib/identity/kyc/webview";
+import { webviewAction } from "@/lib/platform/webviews/action";
 
 // The sandbox accepts the photo without inspecting it: the page sends its size and type only.
 const Photo = z.strictObject({

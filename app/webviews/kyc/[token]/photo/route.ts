@@ -1,11 +1,11 @@
-import { DomainError, validationError } from "@/lib/errors";
-import { readLimited } from "@/lib/http/body";
-import { correlationIdOf } from "@/lib/http/correlation";
-import { errorResponse, jsonResponse } from "@/lib/http/envelope";
-import { kycDecidedByOperators } from "@/lib/kyc/decision-provider";
-import { KYC_PHOTO_MAX_BYTES, KYC_PHOTO_TYPES, storeKycPhoto } from "@/lib/kyc/webview";
+import { DomainError, validationError } from "@/lib/platform/errors";
+import { readLimited } from "@/lib/platform/http/body";
+import { correlationIdOf } from "@/lib/platform/http/correlation";
+import { errorResponse, jsonResponse } from "@/lib/platform/http/envelope";
+import { kycDecidedByOperators } from "@/lib/identity/kyc/decision-provider";
+import { KYC_PHOTO_MAX_BYTES, KYC_PHOTO_TYPES, storeKycPhoto } from "@/lib/identity/kyc/webview";
 import { toDomainError } from "@/lib/platform/unit-of-work";
-import { webviewUnit } from "@/lib/webviews/action";
+import { webviewUnit } from "@/lib/platform/webviews/action";
 
 // POST /webviews/kyc/{token}/photo: the document photo as the raw body (operator mode only: the
 // reviewer looks at it; the sandbox buttons never need it). Raw bytes rather than JSON: a phone

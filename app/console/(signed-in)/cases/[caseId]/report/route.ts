@@ -1,6 +1,6 @@
-import { reportCsv, reportJson } from "@/lib/cases/reports";
-import { reportOfCase } from "@/lib/console/queries";
-import { requireOperator } from "@/lib/console/session";
+import { reportCsv, reportJson } from "@/lib/compliance/cases/reports";
+import { reportOfCase } from "@/lib/operations/console/queries";
+import { requireOperator } from "@/lib/operations/console/session";
 import { ready } from "@/lib/platform/ready";
 
 /**

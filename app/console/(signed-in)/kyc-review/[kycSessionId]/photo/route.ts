@@ -1,5 +1,5 @@
-import { requireOperator } from "@/lib/console/session";
-import { readKycPhoto } from "@/lib/kyc/review";
+import { requireOperator } from "@/lib/operations/console/session";
+import { readKycPhoto } from "@/lib/identity/kyc/review";
 import { ready } from "@/lib/platform/ready";
 
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
-import { dailyReconciliation } from "@/lib/books/bank-reconciliation";
-import { csv } from "@/lib/books/gl-export";
-import { clock } from "@/lib/clock";
-import { exportFileName } from "@/lib/console/export-range";
-import { requireOperator } from "@/lib/console/session";
-import { fromMinor } from "@/lib/ledger";
+import { dailyReconciliation } from "@/lib/finance/books/bank-reconciliation";
+import { csv } from "@/lib/finance/books/gl-export";
+import { clock } from "@/lib/platform/clock";
+import { exportFileName } from "@/lib/operations/console/export-range";
+import { requireOperator } from "@/lib/operations/console/session";
+import { fromMinor } from "@/lib/finance/ledger";
 import { ready } from "@/lib/platform/ready";
 
 const HEADER = [

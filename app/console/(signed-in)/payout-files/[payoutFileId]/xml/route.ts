@@ -1,5 +1,5 @@
-import { requireOperator } from "@/lib/console/session";
-import { readPayoutFile } from "@/lib/payouts/generate";
+import { requireOperator } from "@/lib/operations/console/session";
+import { readPayoutFile } from "@/lib/payments/payouts/generate";
 import { ready } from "@/lib/platform/ready";
 
 export const dynamic = "force-dynamic";

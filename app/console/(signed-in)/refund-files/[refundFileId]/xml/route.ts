@@ -1,5 +1,5 @@
-import { requireOperator } from "@/lib/console/session";
-import { readRefundFile } from "@/lib/payouts/refund-file";
+import { requireOperator } from "@/lib/operations/console/session";
+import { readRefundFile } from "@/lib/payments/payouts/refund-file";
 import { ready } from "@/lib/platform/ready";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
-import * as api from "@/lib/api/contracts/quotes";
-import { endpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { acceptQuote } from "@/lib/quotes/accept";
+import * as api from "@/lib/platform/api/contracts/quotes";
+import { endpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { acceptQuote } from "@/lib/payments/quotes/accept";
 
 // POST /v1/core/quotes/{quoteId}/accept: accept the disclosed quote; the transfer starts in registered.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

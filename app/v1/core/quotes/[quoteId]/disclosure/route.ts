@@ -1,7 +1,7 @@
-import * as api from "@/lib/api/contracts/quotes";
-import { endpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { serveDisclosure } from "@/lib/quotes/disclosure";
+import * as api from "@/lib/platform/api/contracts/quotes";
+import { endpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { serveDisclosure } from "@/lib/payments/quotes/disclosure";
 
 // GET /v1/core/quotes/{quoteId}/disclosure: the pre-payment disclosure and its single-use token.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,7 +1,7 @@
-import * as api from "@/lib/api/contracts/transfers";
-import { endpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { cancelTransfer } from "@/lib/transfers/cancel";
+import * as api from "@/lib/platform/api/contracts/transfers";
+import { endpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { cancelTransfer } from "@/lib/payments/transfers/cancel";
 
 // POST /v1/core/transfers/{transferId}/cancel: abort, cancel with refund, or ask the network.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

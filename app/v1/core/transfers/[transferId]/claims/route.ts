@@ -1,7 +1,7 @@
-import * as api from "@/lib/api/contracts/claims";
-import { listClaims, reportClaim } from "@/lib/claims/claims";
-import { endpoint, readEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
+import * as api from "@/lib/platform/api/contracts/claims";
+import { listClaims, reportClaim } from "@/lib/payments/claims/claims";
+import { endpoint, readEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
 
 // POST /v1/core/transfers/{transferId}/claims: report an error; GET: the transfer's claims.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

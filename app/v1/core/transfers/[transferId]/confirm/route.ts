@@ -1,7 +1,7 @@
-import * as api from "@/lib/api/contracts/transfers";
-import { endpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { confirmTransfer } from "@/lib/transfers/confirm";
+import * as api from "@/lib/platform/api/contracts/transfers";
+import { endpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { confirmTransfer } from "@/lib/payments/transfers/confirm";
 
 // POST /v1/core/transfers/{transferId}/confirm: device-bound release of funds; opens funding.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,7 +1,7 @@
-import * as api from "@/lib/api/contracts/transfers";
-import { endpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { repairPayoutForCustomer } from "@/lib/payouts/repair";
+import * as api from "@/lib/platform/api/contracts/transfers";
+import { endpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { repairPayoutForCustomer } from "@/lib/payments/payouts/repair";
 
 // POST /v1/core/transfers/{transferId}/payout-repair: a new destination for a payout the bank rejected.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

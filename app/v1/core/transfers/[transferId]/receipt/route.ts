@@ -1,7 +1,7 @@
-import * as api from "@/lib/api/contracts/receipts";
-import { readEndpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { readReceipt } from "@/lib/receipts/receipt";
+import * as api from "@/lib/platform/api/contracts/receipts";
+import { readEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { readReceipt } from "@/lib/payments/receipts/receipt";
 
 // GET /v1/core/transfers/{transferId}/receipt: the receipt from funded on, with a fresh hosted link.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

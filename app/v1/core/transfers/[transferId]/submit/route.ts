@@ -1,7 +1,7 @@
-import * as api from "@/lib/api/contracts/transfers";
-import { endpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { submitTransfer } from "@/lib/transfers/submit";
+import * as api from "@/lib/platform/api/contracts/transfers";
+import { endpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { submitTransfer } from "@/lib/payments/transfers/submit";
 
 // POST /v1/core/transfers/{transferId}/submit: recipient, destination and purpose; 202 registered.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,7 +1,7 @@
-import * as api from "@/lib/api/contracts/beneficiaries";
-import { beneficiaryInScope, beneficiaryView, transitionBeneficiary } from "@/lib/beneficiaries/records";
-import { endpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
+import * as api from "@/lib/platform/api/contracts/beneficiaries";
+import { beneficiaryInScope, beneficiaryView, transitionBeneficiary } from "@/lib/payments/beneficiaries/records";
+import { endpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
 
 const SCREENING = { VALID: "screening.valid", MONITORED: "screening.monitored", BLOCKED: "screening.blocked" } as const;
 

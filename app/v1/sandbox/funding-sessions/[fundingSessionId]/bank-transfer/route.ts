@@ -1,9 +1,9 @@
-import * as api from "@/lib/api/contracts/bank-transfer";
-import { DomainError } from "@/lib/errors";
-import { endpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { chooseBankTransfer } from "@/lib/transfers/bank-transfer";
-import { lockFundingSession } from "@/lib/transfers/funding";
+import * as api from "@/lib/platform/api/contracts/bank-transfer";
+import { DomainError } from "@/lib/platform/errors";
+import { endpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { chooseBankTransfer } from "@/lib/payments/transfers/bank-transfer";
+import { lockFundingSession } from "@/lib/payments/transfers/funding";
 
 // POST /v1/sandbox/funding-sessions/{fundingSessionId}/bank-transfer: the customer chooses bank transfer.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

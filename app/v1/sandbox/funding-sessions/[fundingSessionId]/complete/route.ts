@@ -1,8 +1,8 @@
-import * as api from "@/lib/api/contracts/transfers";
-import { DomainError } from "@/lib/errors";
-import { endpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { completeFunding, lockFundingSession } from "@/lib/transfers/funding";
+import * as api from "@/lib/platform/api/contracts/transfers";
+import { DomainError } from "@/lib/platform/errors";
+import { endpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { completeFunding, lockFundingSession } from "@/lib/payments/transfers/funding";
 
 // POST /v1/sandbox/funding-sessions/{fundingSessionId}/complete: what the hosted funding page does.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,8 +1,8 @@
-import * as api from "@/lib/api/contracts/kyc";
-import { DomainError } from "@/lib/errors";
-import { endpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { completeKycSession, lockKycSession } from "@/lib/kyc/outcome";
+import * as api from "@/lib/platform/api/contracts/kyc";
+import { DomainError } from "@/lib/platform/errors";
+import { endpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { completeKycSession, lockKycSession } from "@/lib/identity/kyc/outcome";
 
 // POST /v1/sandbox/kyc-sessions/{kycSessionId}/complete: the hosted page's sandbox outcome buttons.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

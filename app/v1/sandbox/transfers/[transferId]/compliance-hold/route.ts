@@ -1,7 +1,7 @@
-import * as api from "@/lib/api/contracts/transfers";
-import { endpoint } from "@/lib/http/endpoint";
-import { methods } from "@/lib/http/methods";
-import { applySandboxAction } from "@/lib/transfers/sandbox-controls";
+import * as api from "@/lib/platform/api/contracts/transfers";
+import { endpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { applySandboxAction } from "@/lib/payments/transfers/sandbox-controls";
 
 // POST /v1/sandbox/transfers/{transferId}/compliance-hold (decisions section 7).
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

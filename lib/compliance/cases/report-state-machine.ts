@@ -1,0 +1,25 @@
+/**
+ * Suspicious-activity report statuses: drafted when a case closes as
+ * RISK_CONFIRMED, edited while DRAFTED, then FILED once with the authority's reference. A filed
+ * report is final (and the database refuses any change to it). Refusals are 409
+ * suspiciousActivityReport.stateInvalid.
+ */
+import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
+
+export const REPORT_STATUSES = ["DRAFTED", "FILED"] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+
+export const REPORT_TRIGGERS = ["case.riskConfirmed", "operator.edit", "operator.file"] as const;
+export type ReportTrigger = (typeof REPORT_TRIGGERS)[number];
+
+export const reportMachine = defineMachine<ReportStatus, ReportTrigger>({
+  name: "suspicious-activity report",
+  states: REPORT_STATUSES,
+  triggers: REPORT_TRIGGERS,
+  refusedCode: "suspiciousActivityReport.stateInvalid",
+  transitions: [
+    { from: [NONE], trigger: "case.riskConfirmed", to: "DRAFTED", notes: "due 30 days after detection" },
+    { from: ["DRAFTED"], trigger: "operator.edit", to: "unchanged", notes: "narrative rewritten" },
+    { from: ["DRAFTED"], trigger: "operator.file", to: "FILED", notes: "with the authority's reference" },
+  ],
+});

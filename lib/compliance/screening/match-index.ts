@@ -1,0 +1,1028 @@
+import doubleMetaphone from "talisman/phonetics/double-metaphone";
+import jaroWinkler from "talisman/metrics/jaro-winkler";
+import { isTitle, nameWords, naturalOrder, skeleton, surnameWords } from "./names";
+
+/**
+ * In-memory matcher over one list version's individuals (docs/decisions.md, "Sanctions
+ * screening"), built to hold against an evader's edits, not only a careless typist's:
+ *
+ * - Words are compared by Jaro-Winkler (talisman), by edit distance (one edit in a word of 6+
+ *   letters, two in 8+), by sound (Double Metaphone) and by transliteration skeleton
+ *   (data/screening/transliteration.json: Prigojine/Prigozhin, Haniyeh/Haniya, Hassan/Hasan).
+ * - Spacing and punctuation: two neighbouring words are also one word, on both sides, so
+ *   "Guz.man", "Guz man", "GuzmanLoera" and "CaroQuintero" meet "GUZMAN LOERA" and "CARO QUINTERO";
+ *   a name's letters with every separator removed are looked up whole as well.
+ * - Order and fields: words pair wherever they stand, whatever field they were typed in.
+ * - Extra words: a name that carries all of an entry's surname words and one of its given names
+ *   (or its initial) matches it whatever else it carries (titles, ranks, nicknames, more given
+ *   names); where the list does not say which words are the surname, all of the entry's words.
+ *
+ * - A date of birth that agrees with an entry's (the same day, or the published month, year or
+ *   range) lets a looser likeness make a case (matchWithBirthDate): two moves at once, a typo in a
+ *   split or transliterated word, short names a vowel apart. Never a HIT; never without the date.
+ *
+ * Candidates come from a scan of the distinct listed words (most skipped by a letter-count bound
+ * before any Jaro-Winkler), cached per query word, not of every name. Weak aliases (UN "Low"
+ * quality, names in their original script) are not scanned: they match only exactly.
+ *
+ * The matcher scores names only; what a score and a date of birth decide is `verdict` below.
+ */
+
+/** What the matcher needs of an entry (lib/compliance/screening/entity.ts SanctionedEntry, as stored). */
+export interface IndexEntry {
+  entryId: string;
+  reference?: string | null;
+  name: string;
+  programs: string[];
+  datesOfBirth: string[];
+  nationalities: string[];
+  aliases: { name: string; quality?: "low" | null }[];
+}
+
+/** A run of a listed name's words: one word, or two neighbours written as one. */
+interface Unit {
+  word: number;
+  /** The name's word positions it covers, as bits. */
+  mask: number;
+}
+
+interface IndexedName {
+  entry: number;
+  /** The name as published (primary or alias). */
+  published: string;
+  alias: boolean;
+  /** Word ids in natural order (given names first). */
+  tokens: number[];
+  /** Each word, then each pair of neighbours joined. */
+  units: Unit[];
+  /** Positions of the surname's words as bits; 0 where the list does not say ("SURNAME, Given"). */
+  surname: number;
+  /** Positions of titles and honorifics ("Shaykh"): never needed, paired only when written joined to a word. */
+  optional: number;
+  /** Positions of one-letter words (initials): they pair by first letter, not through the postings. */
+  initials: number;
+}
+
+export interface MatchIndex {
+  list: string;
+  versionId: string;
+  entries: IndexEntry[];
+  names: IndexedName[];
+  vocabulary: string[];
+  /**
+   * Word id → the names that contain it (as a word or as two joined neighbours), packed: the
+   * postings of word `id` are at postingStarts[id] up to postingStarts[id + 1] of postingNames,
+   * and postingMasks says which of that name's word positions the word covers (as bits), so a
+   * name's best possible score is bounded before it is scored (scoreBound).
+   */
+  postingStarts: Int32Array;
+  postingNames: Int32Array;
+  postingMasks: Int32Array;
+  /** Word → its id. */
+  wordIds: Map<string, number>;
+  /**
+   * Every word's letters as char codes, one array, words of one length together (the scan of one
+   * length reads it in order), and word id → where its letters start: the letter-count bound of
+   * the scan without an array per word.
+   */
+  text: Uint8Array;
+  offsets: Int32Array;
+  /** Word id → the set of its letters as bits (a-z, 0-9 folded in), the first and cheapest bound. */
+  masks: Int32Array;
+  /** Word id → the set of its letters written twice or more, as bits: with `masks`, a tighter bound on common letters (commonBound). */
+  repeats: Int32Array;
+  /** Word length → the ids of the words of that length. */
+  byLength: Int32Array[];
+  /** Word length → the ids of the words that are only ever two listed words joined ("caroquintero"): compared by spelling only. */
+  joinedByLength: Int32Array[];
+  /** Word id → its Double Metaphone code (null when too short to tell names apart). */
+  sounds: (string | null)[];
+  /** Transliteration skeleton → the words that have it. */
+  skeletons: Map<string, number[]>;
+  /** A name's letters with no separators, in natural and in published order → the names. */
+  joined: Map<string, number[]>;
+  /** Weak aliases by their words, sorted and joined: matched only when the subject's words are the same. */
+  exact: Map<string, number[]>;
+  /**
+   * The similar listed words of the query words seen lately (subjects' words repeat: given names,
+   * common surnames), so a scan runs once per word, not once per screening. Bounded: the oldest
+   * go first.
+   */
+  seen: Map<string, Map<number, number>>;
+  /** Scratch: per name, the query positions it shares (all zero between screenings). */
+  shared?: Int32Array;
+  /** Scratch: per name, its own positions the shared words cover (all zero between screenings). */
+  covered?: Int32Array;
+  /** Word id → its transliteration skeleton (the looser comparison of names whose date of birth agrees). */
+  wordSkeletons: string[];
+  /** Word id → its skeleton's letters as bits (letterMask): the looser comparison's first bound. */
+  skeletonMasks: Int32Array;
+  /** Entry → its first name's position in `names`: an entry's names (primary, aliases) are those up to the next entry's. */
+  firstNames: Int32Array;
+  /**
+   * A published date of birth as a key → the entries with it: "YYYY-MM-DD", "YYYY-MM", and "YYYY"
+   * for a year or each year of a range. A subject's date looks up its day (exact), month and year
+   * (partial), as birthDateAgreement compares them.
+   */
+  births: Map<string, number[]>;
+}
+
+/** Query words whose similar listed words an index keeps (a few hundred bytes each). */
+const SEEN_WORDS = 5000;
+/** A subject's words beyond this many are not matched (bit masks of positions). */
+const MAX_WORDS = 24;
+
+export interface MatchSubject {
+  firstName: string;
+  middleNames?: string[] | null;
+  lastName: string;
+  dateOfBirth?: string | null;
+  nationality?: string | null;
+}
+
+/** How the subject's date of birth compares with the entry's published ones. */
+export type BirthDateAgreement = "exact" | "partial" | "differs" | "unknown";
+
+export interface Candidate {
+  entry: IndexEntry;
+  matchedName: string;
+  matchedAlias: boolean;
+  /** Name similarity, 0..1. */
+  nameScore: number;
+  /**
+   * The listed name is there as listed: every word of both names paired with a like word (0.9 or
+   * more), or the listed name contained in the subject's (see scoreName). Only such a name is a
+   * listed name whatever the date of birth; otherwise it is a partial name.
+   */
+  whole: boolean;
+  birthDate: BirthDateAgreement;
+  agreed: string[];
+  differed: string[];
+}
+
+/** A word pairs with a listed word only from this similarity on (below, it counts as unmatched). */
+const WORD_MIN = 0.8;
+/**
+ * Two similar words (Jaro-Winkler at least WORD_MIN) that also sound the same (equal Double
+ * Metaphone code of three or more letters) are at least this similar. Sound alone never makes a
+ * pair: "aminu"/"ayman" or "omar"/"amir" share a code but are different names.
+ */
+const SAME_SOUND = 0.9;
+/** Two spellings of one name (same transliteration skeleton). */
+const SAME_SKELETON = 0.95;
+/** Words within the edit budget of each other (one edit from 4 letters, two from 8). */
+const WITHIN_EDITS = 0.9;
+/** Share of the score lost when none of a listed name's words are paired (scaled by the unpaired share). */
+const UNPAIRED_PENALTY = 0.3;
+/** A one-letter word is an initial: it pairs with a word it begins, at this similarity. */
+const INITIAL = 0.9;
+/** A listed word counts as present in a subject's name from this similarity on (the rule of contained names). */
+const PRESENT = 0.9;
+/**
+ * Two neighbouring words written as one pair only as that word's spelling: the same word or
+ * skeleton, or within the edit budget ("uzmanlora" for "guzmanloera"), never merely a near
+ * neighbour by Jaro-Winkler ("linda" is not "lin dwe").
+ */
+const JOINED_MIN = SAME_SKELETON;
+/** A word that only extends another ("abbasi"/"abbas"): below 0.9, so weak. */
+const EXTENDED = 0.88;
+/** Two short words one letter apart after the first ("lai"/"lei"). */
+const SHORT_WORD = 0.8;
+/** A word this long that is not listed is tried as two listed words of 4+ letters written as one ("abdeljuma"). */
+const SPLIT_FROM = 8;
+
+/** The Double Metaphone code that stands for a word's sound, or null when too short to tell names apart. */
+function sound(word: string): string | null {
+  if (word.length < 3) return null;
+  const code = doubleMetaphone(word)[0];
+  return code.length >= 3 ? code : null;
+}
+
+/**
+ * Edits that keep two words one name: one from 6 letters, two from 8 (the shorter word decides).
+ * In shorter words one edit is often another name ("mary"/"mark", "omar"/"amar"): Jaro-Winkler
+ * alone judges them.
+ */
+function editBudget(a: number, b: number): number {
+  const n = Math.min(a, b);
+  return n >= 8 ? 2 : n >= 6 ? 1 : 0;
+}
+
+// Scratch rows of editDistance (called for thousands of word pairs per cold screening: no arrays allocated per call).
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
+/** Optimal string alignment distance (Damerau-Levenshtein without repeated edits of a substring), stopping past `max`. */
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  if (b.length >= rows[0].length) rows = rows.map(() => new Int32Array(2 * b.length + 2));
+  let [prev2, prev, row] = rows;
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    row[0] = i;
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
+      row[j] = d;
+      if (d < best) best = d;
+    }
+    if (best > max) return max + 1;
+    [prev2, prev, row] = [prev, row, prev2];
+  }
+  return prev[b.length];
+}
+
+const exactKey = (words: string[]) => [...words].sort().join(" ");
+
+export function buildIndex(list: string, versionId: string, entries: IndexEntry[]): MatchIndex {
+  const wordIds = new Map<string, number>();
+  const vocabulary: string[] = [];
+  const postings: number[][] = [];
+  const postingMaskLists: number[][] = [];
+  const names: IndexedName[] = [];
+  const exact = new Map<string, number[]>();
+  const joined = new Map<string, number[]>();
+  const push = <K>(map: Map<K, number[]>, key: K, value: number) => {
+    const values = map.get(key);
+    if (!values) map.set(key, [value]);
+    else if (values.at(-1) !== value) values.push(value);
+  };
+  const wordId = (w: string, name: number, mask: number) => {
+    let id = wordIds.get(w);
+    if (id === undefined) {
+      id = vocabulary.push(w) - 1;
+      wordIds.set(w, id);
+      postings.push([]);
+      postingMaskLists.push([]);
+    }
+    if (postings[id].at(-1) !== name) {
+      postings[id].push(name);
+      postingMaskLists[id].push(mask);
+    } else postingMaskLists[id][postingMaskLists[id].length - 1] |= mask;
+    return id;
+  };
+  const add = (entry: number, published: string, alias: boolean, weak: boolean) => {
+    const words = nameWords(naturalOrder(published)).slice(0, MAX_WORDS);
+    const required = words.filter((w) => !isTitle(w));
+    if (required.length === 0) return;
+    const index = names.length;
+    if (weak) {
+      push(exact, exactKey(required), index);
+      names.push({ entry, published, alias, tokens: [], units: [], surname: 0, optional: 0, initials: 0 });
+      return;
+    }
+    const tokens = words.map((w, i) => wordId(w, index, 1 << i));
+    let initials = 0;
+    words.forEach((w, i) => w.length === 1 && (initials |= 1 << i));
+    let optional = 0;
+    const units: Unit[] = [];
+    tokens.forEach((word, i) => (isTitle(words[i]) ? (optional |= 1 << i) : units.push({ word, mask: 1 << i })));
+    for (let i = 0; i + 1 < words.length; i++) units.push({ word: wordId(words[i] + words[i + 1], index, 3 << i), mask: 3 << i });
+    const surnameCount = surnameWords(published) ?? 0;
+    const surname = surnameCount > 0 && surnameCount < words.length ? ((1 << surnameCount) - 1) << (words.length - surnameCount) : 0;
+    names.push({ entry, published, alias, tokens, units, surname, optional, initials });
+    const surnameFirst = surname ? [...words.slice(words.length - surnameCount), ...words.slice(0, words.length - surnameCount)] : [];
+    for (const order of [words, surnameFirst]) {
+      if (order.length === 0) continue;
+      push(joined, order.join(""), index);
+      push(joined, order.filter((w) => !isTitle(w)).join(""), index);
+    }
+  };
+  const firstNames = new Int32Array(entries.length + 1);
+  const births = new Map<string, number[]>();
+  entries.forEach((e, i) => {
+    firstNames[i] = names.length;
+    add(i, e.name, false, false);
+    for (const a of e.aliases) add(i, a.name, true, a.quality === "low");
+    firstNames[i + 1] = names.length;
+    for (const published of e.datesOfBirth) {
+      const range = /^(\d{4})\/(\d{4})$/.exec(published);
+      if (!range) push(births, published, i);
+      else for (let y = Number(range[1]); y <= Number(range[2]) && y - Number(range[1]) < 20; y++) push(births, String(y), i);
+    }
+  });
+  const masks = Int32Array.from(vocabulary, letterMask);
+  const repeats = Int32Array.from(vocabulary, repeatMask);
+  // Words only ever two listed words joined pair only as a spelling of them (joinedPair): the scan
+  // by Jaro-Winkler skips them, the cheaper scan by edit budget finds them.
+  const single = new Uint8Array(vocabulary.length);
+  for (const name of names) for (const u of name.units) if (bits(u.mask) === 1) single[u.word] = 1;
+  for (const name of names) name.tokens.forEach((id) => (single[id] = 1));
+  const lengths: number[][] = [];
+  const joinedLengths: number[][] = [];
+  vocabulary.forEach((w, id) => ((single[id] ? lengths : joinedLengths)[w.length] ??= []).push(id));
+  const byLength = Array.from(lengths, (ids) => Int32Array.from(ids ?? []));
+  const joinedByLength = Array.from(joinedLengths, (ids) => Int32Array.from(ids ?? []));
+  const text = new Uint8Array(vocabulary.reduce((n, w) => n + w.length, 0));
+  const offsets = new Int32Array(vocabulary.length);
+  let at = 0;
+  for (const ids of [...byLength, ...joinedByLength])
+    for (const id of ids) {
+      offsets[id] = at;
+      for (let i = 0; i < vocabulary[id].length; i++) text[at++] = vocabulary[id].charCodeAt(i);
+    }
+  const postingStarts = new Int32Array(vocabulary.length + 1);
+  postings.forEach((p, id) => (postingStarts[id + 1] = postingStarts[id] + p.length));
+  const postingNames = Int32Array.from(postings.flat());
+  const postingMasks = Int32Array.from(postingMaskLists.flat());
+  const sounds = vocabulary.map(sound);
+  const skeletons = new Map<string, number[]>();
+  const wordSkeletons = vocabulary.map(skeleton);
+  vocabulary.forEach((w, id) => w.length > 1 && push(skeletons, wordSkeletons[id], id));
+  const skeletonMasks = Int32Array.from(wordSkeletons, letterMask);
+  return {
+    list,
+    versionId,
+    entries,
+    names,
+    vocabulary,
+    postingStarts,
+    postingNames,
+    postingMasks,
+    wordIds,
+    text,
+    offsets,
+    masks,
+    repeats,
+    byLength,
+    joinedByLength,
+    sounds,
+    skeletons,
+    joined,
+    exact,
+    seen: new Map(),
+    wordSkeletons,
+    skeletonMasks,
+    firstNames,
+    births,
+  };
+}
+
+/** A published date of birth ("YYYY-MM-DD", "YYYY-MM", "YYYY", "YYYY/YYYY") compatible with a full date. */
+export function sameBirthDate(published: string, dateOfBirth: string): boolean {
+  const range = /^(\d{4})\/(\d{4})$/.exec(published);
+  if (range) {
+    const year = Number(dateOfBirth.slice(0, 4));
+    return year >= Number(range[1]) && year <= Number(range[2]);
+  }
+  return dateOfBirth.startsWith(published);
+}
+
+/** How a subject's date of birth compares with an entry's: the same day, a compatible year or month, another, or nothing to compare. */
+export function birthDateAgreement(published: string[], dateOfBirth: string | null | undefined): BirthDateAgreement {
+  if (!dateOfBirth || published.length === 0) return "unknown";
+  if (published.includes(dateOfBirth)) return "exact";
+  return published.some((d) => sameBirthDate(d, dateOfBirth)) ? "partial" : "differs";
+}
+
+/** A word's letters as a bit set (26 letters; digits share bits: only a bound). */
+function letterMask(word: string): number {
+  let mask = 0;
+  for (let i = 0; i < word.length; i++) mask |= 1 << (word.charCodeAt(i) % 32);
+  return mask;
+}
+
+/** The letters (folded as letterMask) a word has twice or more, as bits. */
+function repeatMask(word: string): number {
+  let once = 0;
+  let twice = 0;
+  for (let i = 0; i < word.length; i++) {
+    const bit = 1 << (word.charCodeAt(i) % 32);
+    twice |= once & bit;
+    once |= bit;
+  }
+  return twice;
+}
+
+/**
+ * At most how many letters two words have in common (counted with repeats, as the scans count
+ * them), from their letter masks and repeat masks alone: per letter, min(a, b) is one if both have
+ * it, one more if both have it twice, plus what either has beyond two. Lets the scans skip most
+ * words without reading their letters.
+ */
+function commonBound(qmask: number, qrepeats: number, qn: number, wmask: number, wrepeats: number, wn: number): number {
+  const beyondTwo = Math.min(qn - bits(qmask) - bits(qrepeats), wn - bits(wmask) - bits(wrepeats));
+  return bits(qmask & wmask) + bits(qrepeats & wrepeats) + beyondTwo;
+}
+
+function bits(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+function similarWordsSeen(index: MatchIndex, q: string): Map<number, number> {
+  let found = index.seen.get(q);
+  if (found) return found;
+  found = similarWords(index, q);
+  if (index.seen.size >= SEEN_WORDS) index.seen.delete(index.seen.keys().next().value!);
+  index.seen.set(q, found);
+  return found;
+}
+
+// Scratch letter counts for the scan (ASCII after the matching form): one query word at a time.
+const queryCounts = new Int16Array(128);
+const usedCounts = new Int16Array(128);
+
+/**
+ * Listed words similar to one query word: word id → similarity. Jaro similarity is at most
+ * (m/|a| + m/|b| + 1) / 3 for m common letters, and Jaro-Winkler's prefix boost adds at most
+ * 0.4 × (1 − Jaro): a listed word whose letter count with the query word bounds it below
+ * WORD_MIN is skipped without computing it (most of the vocabulary). Words within the edit budget
+ * have enough letters in common to pass that bound; spellings with the same skeleton are looked up.
+ */
+function similarWords(index: MatchIndex, q: string): Map<number, number> {
+  const found = new Map<number, number>();
+  const same = index.wordIds.get(q);
+  if (same !== undefined) found.set(same, 1);
+  for (const id of index.skeletons.get(skeleton(q)) ?? []) if (id !== same) found.set(id, SAME_SKELETON);
+  const qn = q.length;
+  const code = sound(q);
+  for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127]++;
+  const { vocabulary, text, offsets, masks, repeats, byLength } = index;
+  const qmask = letterMask(q);
+  const qrepeats = repeatMask(q);
+  // Only the lengths the matcher compares at all: words far longer or shorter are other names.
+  for (let wn = 2; wn < byLength.length; wn++) {
+    if (Math.abs(qn - wn) > Math.max(2, Math.floor(Math.min(qn, wn) / 2))) continue;
+    const ids = byLength[wn];
+    const ratio = (qn + wn) / (qn * wn);
+    const budget = editBudget(qn, wn);
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k];
+      // At most commonBound letters in common; with the largest prefix boost, WORD_MIN needs
+      // (m / |q| + m / |w| + 1) / 3 >= 2/3.
+      const bound = commonBound(qmask, qrepeats, qn, masks[id], repeats[id], wn) * ratio;
+      if (bound < 1 || id === same) continue;
+      // The Jaro-Winkler boost is 0.1 per letter of common prefix (at most 4): with a prefix of p
+      // letters, WORD_MIN needs Jaro of at least (WORD_MIN - 0.1 p) / (1 - 0.1 p).
+      const o = offsets[id];
+      let p = 0;
+      while (p < 4 && p < qn && p < wn && text[o + p] === q.charCodeAt(p)) p++;
+      const need = (3 * (WORD_MIN - 0.1 * p)) / (1 - 0.1 * p) - 1;
+      if (bound < need) continue;
+      let common = 0;
+      for (let i = o; i < o + wn; i++) {
+        const c = text[i] & 127;
+        if (usedCounts[c] < queryCounts[c]) {
+          usedCounts[c]++;
+          common++;
+        }
+      }
+      for (let i = o; i < o + wn; i++) usedCounts[text[i] & 127] = 0;
+      if (common * ratio < need) continue;
+      const word = vocabulary[id];
+      let sim = jaroWinkler(q, word);
+      if (sim < WORD_MIN) {
+        // Words of two or three letters ("lai"/"lei", "soe"/"sue"): one letter after the first
+        // changed is a transliteration often enough to count, weakly.
+        if (qn === wn && qn <= 3 && q[0] === word[0] && editDistance(q, word, 1) === 1) found.set(id, SHORT_WORD);
+        continue;
+      }
+      // One word only extending the other is usually another name ("abbas"/"abbasi",
+      // "daniel"/"daniela", "martin"/"martinez"): never the same sound, and weak.
+      const extends_ = word.startsWith(q) || q.startsWith(word);
+      if (extends_) sim = Math.min(sim, EXTENDED);
+      else if (code !== null && index.sounds[id] === code) sim = Math.max(sim, SAME_SOUND);
+      // Jaro-Winkler rewards a shared prefix: words two or more letters apart in length are
+      // usually different names ("lucia"/"luciano"), not a typo, and weigh less.
+      else if (Math.abs(qn - wn) >= 2) sim *= 0.9;
+      if (sim < WITHIN_EDITS && budget > 0 && editDistance(q, word, budget) <= budget) sim = WITHIN_EDITS;
+      if (sim > (found.get(id) ?? 0)) found.set(id, sim);
+    }
+  }
+  withinBudget(index, q, qmask, index.joinedByLength, found);
+  for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127] = 0;
+  return found;
+}
+
+/** A long word no list has, as the two listed words it joins ("abdeljuma" → "abdel juma"), or as it is. */
+function splitJoined(index: MatchIndex, word: string): string[] {
+  if (word.length < SPLIT_FROM || index.wordIds.has(word) || isTitle(word)) return [word];
+  for (let k = 4; k <= word.length - 4; k++) {
+    const head = word.slice(0, k);
+    const tail = word.slice(k);
+    if (index.wordIds.has(head) && index.wordIds.has(tail) && !isTitle(head) && !isTitle(tail)) return [head, tail];
+  }
+  return [word];
+}
+
+/** Whether two words, one or both of them two joined, are one word's spellings (JOINED_MIN). */
+function joinedPair(a: string, b: string, sim: number): boolean {
+  if (sim >= JOINED_MIN) return true;
+  const budget = editBudget(a.length, b.length);
+  return budget > 0 && editDistance(a, b, budget) <= budget;
+}
+
+/**
+ * Listed words that two joined subject words spell (JOINED_MIN): the same word or skeleton, or
+ * within the edit budget. Cheaper than similarWords' scan: only the lengths the budget allows, and
+ * only words with all but `budget` of the letters in common.
+ */
+function joinedWords(index: MatchIndex, q: string): Map<number, number> {
+  const found = new Map<number, number>();
+  const same = index.wordIds.get(q);
+  if (same !== undefined) found.set(same, 1);
+  for (const id of index.skeletons.get(skeleton(q)) ?? []) if (!found.has(id)) found.set(id, SAME_SKELETON);
+  const qn = q.length;
+  if (editBudget(qn, qn) === 0) return found;
+  for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127]++;
+  withinBudget(index, q, letterMask(q), index.byLength, found);
+  withinBudget(index, q, letterMask(q), index.joinedByLength, found);
+  for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127] = 0;
+  return found;
+}
+
+/**
+ * The words of `buckets` within the edit budget of `q` (queryCounts holding q's letters), at least
+ * WITHIN_EDITS: only the lengths the budget allows, and only words with all but `budget` of the
+ * letters in common.
+ */
+function withinBudget(index: MatchIndex, q: string, qmask: number, buckets: Int32Array[], found: Map<number, number>) {
+  const qn = q.length;
+  const budget = editBudget(qn, qn);
+  if (budget === 0) return;
+  const qrepeats = repeatMask(q);
+  for (let wn = Math.max(2, qn - budget); wn <= qn + budget && wn < buckets.length; wn++) {
+    const allowed = editBudget(qn, wn);
+    if (allowed === 0) continue;
+    const need = Math.max(qn, wn) - allowed;
+    const ids = buckets[wn];
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k];
+      // The cheap bounds first, the lookup in `found` only for the few words that pass them.
+      const wmask = index.masks[id];
+      if (bits(wmask & ~qmask) > budget || commonBound(qmask, qrepeats, qn, wmask, index.repeats[id], wn) < need || found.has(id)) continue;
+      const o = index.offsets[id];
+      let common = 0;
+      for (let i = o; i < o + wn; i++) {
+        const c = index.text[i] & 127;
+        if (usedCounts[c] < queryCounts[c]) {
+          usedCounts[c]++;
+          common++;
+        }
+      }
+      for (let i = o; i < o + wn; i++) usedCounts[index.text[i] & 127] = 0;
+      if (common < need) continue;
+      const word = index.vocabulary[id];
+      if (editDistance(q, word, allowed) <= allowed) found.set(id, Math.max(WITHIN_EDITS, jaroWinkler(q, word)));
+    }
+  }
+}
+
+function joinedWordsSeen(index: MatchIndex, q: string): Map<number, number> {
+  const key = `+${q}`;
+  let found = index.seen.get(key);
+  if (found) return found;
+  found = joinedWords(index, q);
+  if (index.seen.size >= SEEN_WORDS) index.seen.delete(index.seen.keys().next().value!);
+  index.seen.set(key, found);
+  return found;
+}
+
+/** A run of the subject's words: one word, or two neighbours written as one. */
+interface QueryUnit {
+  text: string;
+  mask: number;
+  similar: Map<number, number>;
+}
+
+/**
+ * Scores every listed individual whose name shares at least two words (or the only word) with the
+ * subject's, strongest first; only those scoring at least `minScore` by name are returned. A weak
+ * alias counts only when its words are exactly the subject's (any order).
+ */
+export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore: number): Candidate[] {
+  const split = (words: string[]) => words.flatMap((w) => splitJoined(index, w));
+  const fields = [split(nameWords(subject.firstName)), split((subject.middleNames ?? []).flatMap(nameWords)), split(nameWords(subject.lastName))];
+  const query = fields.flat().slice(0, MAX_WORDS);
+  let optional = 0;
+  query.forEach((q, i) => isTitle(q) && (optional |= 1 << i));
+  if (query.every((q) => isTitle(q))) return [];
+  const units: QueryUnit[] = [];
+  query.forEach((q, i) => {
+    if (!(optional & (1 << i))) units.push({ text: q, mask: 1 << i, similar: q.length > 1 ? similarWordsSeen(index, q) : new Map() });
+  });
+  // Two words joined stand for one word split by a space or a period ("Guz man", "Car. Dona"):
+  // only as that word's spelling, never as a near neighbour of another.
+  for (let i = 0; i + 1 < query.length; i++) {
+    const text = query[i] + query[i + 1];
+    if (text.length < 3) continue;
+    const similar = joinedWordsSeen(index, text);
+    if (similar.size) units.push({ text, mask: 3 << i, similar });
+  }
+  // Which query positions each listed name shares, as bits per name (scratch arrays of the
+  // index, cleared after use), and which of the name's positions those words cover.
+  const masks = (index.shared ??= new Int32Array(index.names.length));
+  const covered = (index.covered ??= new Int32Array(index.names.length));
+  const { postingStarts, postingNames, postingMasks } = index;
+  const touched: number[] = [];
+  for (const unit of units) {
+    for (const id of unit.similar.keys()) {
+      for (let k = postingStarts[id]; k < postingStarts[id + 1]; k++) {
+        const n = postingNames[k];
+        if (masks[n] === 0) touched.push(n);
+        masks[n] |= unit.mask;
+        covered[n] |= postingMasks[k];
+      }
+    }
+  }
+  const full = query.filter((q, i) => q.length > 1 && !(optional & (1 << i))).length;
+  const needed = Math.max(1, Math.min(2, full));
+  const best = new Map<number, Candidate>();
+  const consider = (n: number, nameScore: number, whole: boolean, pairedQuery: number[]) => {
+    if (nameScore < minScore) return;
+    const name = index.names[n];
+    const current = best.get(name.entry);
+    if (current && (current.whole > whole || (current.whole === whole && current.nameScore >= nameScore))) return;
+    const entry = index.entries[name.entry];
+    const agreed: string[] = [];
+    const differed: string[] = [];
+    // The subject's name parts: agreed when every word found a close listed word.
+    let at = 0;
+    (["firstName", "middleNames", "lastName"] as const).forEach((field, f) => {
+      const words = fields[f].length;
+      const paired = pairedQuery.slice(at, at + words).filter((_, i) => !(optional & (1 << (at + i))));
+      at += words;
+      if (paired.length) (paired.every((s) => s >= 0.9) ? agreed : differed).push(field);
+    });
+    const birthDate = birthDateAgreement(entry.datesOfBirth, subject.dateOfBirth);
+    if (birthDate === "exact" || birthDate === "partial") agreed.push("dateOfBirth");
+    if (birthDate === "differs") differed.push("dateOfBirth");
+    if (subject.nationality && entry.nationalities.length > 0) {
+      (entry.nationalities.includes(subject.nationality.toUpperCase()) ? agreed : differed).push("nationality");
+    }
+    best.set(name.entry, { entry, matchedName: name.published, matchedAlias: name.alias, nameScore, whole, birthDate, agreed, differed });
+  };
+  let initials = 0;
+  let initialLetters = 0;
+  query.forEach((q, i) => {
+    if (q.length > 1 || optional & (1 << i)) return;
+    initials |= 1 << i;
+    initialLetters |= letterMask(q);
+  });
+  for (const n of touched) {
+    const mask = masks[n];
+    const listed = covered[n];
+    masks[n] = covered[n] = 0;
+    if (bits(mask & ~optional) < needed) continue;
+    if (scoreBound(query, optional, mask | initials, initialLetters, index.names[n], listed, index.vocabulary, minScore) < minScore) continue;
+    const { score, whole, pairedQuery } = scoreName(query, optional, units, index.names[n], index.vocabulary);
+    consider(n, score, whole, pairedQuery);
+  }
+  // The letters of the whole name, separators removed, in the order typed and surname first,
+  // with and without titles.
+  const allOnes = query.map(() => 1);
+  const required = (words: string[]) => words.filter((w) => !isTitle(w));
+  const typed = fields.flat();
+  const surnameFirst = [...fields[2], ...fields[0], ...fields[1]];
+  const keys = new Set([typed, surnameFirst, required(typed), required(surnameFirst)].map((words) => words.join("")));
+  for (const key of keys) for (const n of index.joined.get(key) ?? []) consider(n, 1, true, allOnes);
+  for (const n of index.exact.get(exactKey(required(query))) ?? []) consider(n, 1, true, allOnes);
+  if (subject.dateOfBirth) matchWithBirthDate(index, query, optional, subject.dateOfBirth, consider);
+  return [...best.values()].sort((a, b) => b.nameScore - a.nameScore);
+}
+
+/**
+ * A name whose date of birth agrees is a case from a looser likeness than a name alone needs: an
+ * evader who types the listed date of birth also combines moves (a typo inside a split word, a
+ * typo in a transliteration, a dropped surname word with an added one), and the date of birth
+ * makes the few entries compared unlikely to be someone else. Compared with the entries whose
+ * published date has the subject's day (exact) or whose published month, year or range holds it
+ * (partial): at least two of the listed name's words, and at least half of them, are in the
+ * subject's name, and at least two of the subject's words are in the listed name (more than half
+ * of them where only the year or month agrees). "In" allows the edits of `looseBudget` (spelling
+ * and transliteration skeleton), a word written as two, and two words written as one. Never a
+ * HIT: not a whole name (verdict).
+ */
+function matchWithBirthDate(
+  index: MatchIndex,
+  query: string[],
+  optional: number,
+  dateOfBirth: string,
+  consider: (n: number, nameScore: number, whole: boolean, pairedQuery: number[]) => void,
+) {
+  const exact = index.births.get(dateOfBirth) ?? [];
+  const partial = [...(index.births.get(dateOfBirth.slice(0, 7)) ?? []), ...(index.births.get(dateOfBirth.slice(0, 4)) ?? [])];
+  if (exact.length === 0 && partial.length === 0) return;
+  const required = ((1 << query.length) - 1) & ~optional;
+  if (bits(required) < 2) return;
+  // The subject's words and neighbours joined, titles left out (a title joined to a word stays).
+  const subjectUnits: { text: string; mask: number }[] = [];
+  query.forEach((q, i) => required & (1 << i) && subjectUnits.push({ text: q, mask: 1 << i }));
+  for (let i = 0; i + 1 < query.length; i++) subjectUnits.push({ text: query[i] + query[i + 1], mask: 3 << i });
+  const subject = looseForm(
+    subjectUnits.map((u) => u.text),
+    subjectUnits.map((u) => skeleton(u.text)),
+    subjectUnits.map((u) => u.mask),
+    query.filter((_, i) => required & (1 << i)).join(""),
+  );
+  const tried = new Set<number>();
+  const tryEntries = (entries: number[], sameDay: boolean) => {
+    for (const e of entries) {
+      if (tried.has(e)) continue;
+      tried.add(e);
+      for (let n = index.firstNames[e]; n < index.firstNames[e + 1]; n++) {
+        const name = index.names[n];
+        const listedRequired = ((1 << name.tokens.length) - 1) & ~name.optional;
+        const wanted = bits(listedRequired);
+        if (wanted < 2) continue;
+        // Most names of the entries compared have too few words with the letters to be in the subject's.
+        const plausible = bits(plausiblyIn(index, name, subject, sameDay) & listedRequired);
+        if (plausible < 2 || 2 * plausible < wanted) continue;
+        const listed = looseForm(
+          name.units.map((u) => index.vocabulary[u.word]),
+          name.units.map((u) => index.wordSkeletons[u.word]),
+          name.units.map((u) => u.mask),
+          name.tokens
+            .filter((_, i) => listedRequired & (1 << i))
+            .map((id) => index.vocabulary[id])
+            .join(""),
+        );
+        const inSubject = bits(presentIn(listed, subject, sameDay) & listedRequired);
+        if (inSubject < 2 || 2 * inSubject < wanted) continue;
+        const inListedMask = presentIn(subject, listed, sameDay) & required;
+        const inListed = bits(inListedMask);
+        if (inListed < 2 || (!sameDay && 2 * inListed < bits(required))) continue;
+        consider(
+          n,
+          LOOSE,
+          false,
+          query.map((_, i) => (inListedMask & (1 << i) ? LOOSE : 0)),
+        );
+      }
+    }
+  };
+  tryEntries(exact, true);
+  tryEntries(partial, false);
+}
+
+/** A name's words for the looser comparison: each word and each two neighbours joined, as written and as skeletons; all its letters. */
+interface LooseForm {
+  units: string[];
+  skeletons: string[];
+  /** The name's word positions each unit covers, as bits. */
+  positions: number[];
+  letters: string;
+  /** Letter masks (letterMask) of the units, of their skeletons and of all the letters. */
+  masks: number[];
+  skeletonMasks: number[];
+  lettersMask: number;
+}
+
+function looseForm(units: string[], skeletons: string[], positions: number[], letters: string): LooseForm {
+  return { units, skeletons, positions, letters, masks: units.map(letterMask), skeletonMasks: skeletons.map(letterMask), lettersMask: letterMask(letters) };
+}
+
+/** The positions of `from`'s words that are in `to` (looselyIn), alone or as a unit of two. */
+function presentIn(from: LooseForm, to: LooseForm, sameDay: boolean): number {
+  let found = 0;
+  for (let k = 0; k < from.units.length; k++) {
+    if ((found & from.positions[k]) === from.positions[k]) continue;
+    if (looselyIn(from.units[k], from.skeletons[k], bits(from.positions[k]) === 1, to, sameDay)) found |= from.positions[k];
+  }
+  return found;
+}
+
+/**
+ * The positions of a listed name's words that may be in the subject's (presentIn), from letter
+ * masks alone: looselyIn's bounds without its edit distances, so a name with fewer such words
+ * than the looser comparison needs is skipped before its form is built.
+ */
+function plausiblyIn(index: MatchIndex, name: IndexedName, to: LooseForm, sameDay: boolean): number {
+  let found = 0;
+  for (const u of name.units) {
+    if ((found & u.mask) === u.mask) continue;
+    const length = index.vocabulary[u.word].length;
+    const wordMask = index.masks[u.word];
+    const skeletonMask = index.skeletonMasks[u.word];
+    const single = bits(u.mask) === 1;
+    let plausible = false;
+    for (let k = 0; k < to.units.length && !plausible; k++) {
+      if (!single && bits(to.positions[k]) !== 1) continue;
+      const shorter = Math.min(length, to.units[k].length);
+      if (shorter <= 3 && length !== to.units[k].length && !sameDay) continue;
+      const budget = looseBudget(shorter, sameDay);
+      plausible = bits(wordMask & ~to.masks[k]) <= budget || bits(skeletonMask & ~to.skeletonMasks[k]) <= budget;
+    }
+    if (!plausible && single && length >= (sameDay ? 5 : 7)) plausible = bits(wordMask & ~to.lettersMask) <= looseBudget(length, sameDay);
+    if (plausible) found |= u.mask;
+  }
+  return found;
+}
+
+/**
+ * Edits allowed in the looser comparison: where the day of birth agrees, one up to 5 letters, two
+ * up to 8, three from 9; where only the month or year does, one up to 7, two from 8.
+ */
+function looseBudget(length: number, sameDay: boolean): number {
+  if (sameDay) return length <= 5 ? 1 : length <= 8 ? 2 : 3;
+  return length <= 7 ? 1 : 2;
+}
+
+/** The score of a name found by the looser comparison: above the default SCREENING_BIRTH_DATE_MATCH_SCORE (0.7). */
+const LOOSE = 0.75;
+
+/** Whether a word (or two joined) is in a name: a word or two joined within the edit budget, as written or as skeletons; or, a single word of 7+ letters (5+ with the same day), anywhere in its letters. */
+function looselyIn(word: string, ws: string, single: boolean, name: LooseForm, sameDay: boolean): boolean {
+  // A letter one word has and the other lacks takes an edit: most pairs fail this bound unmeasured.
+  const wordMask = letterMask(word);
+  const skeletonMask = letterMask(ws);
+  for (let k = 0; k < name.units.length; k++) {
+    // Two words joined stand for one word written as two: they are compared with single words only.
+    if (!single && bits(name.positions[k]) !== 1) continue;
+    const unit = name.units[k];
+    const shorter = Math.min(word.length, unit.length);
+    // Words of three letters or fewer differ in length only where the day of birth agrees.
+    if (shorter <= 3 && word.length !== unit.length && !sameDay) continue;
+    const budget = looseBudget(shorter, sameDay);
+    if (bits(wordMask & ~name.masks[k]) <= budget && editDistance(word, unit, budget) <= budget) return true;
+    if (bits(skeletonMask & ~name.skeletonMasks[k]) <= budget && editDistance(ws, name.skeletons[k], budget) <= budget) return true;
+  }
+  const budget = looseBudget(word.length, sameDay);
+  return single && word.length >= (sameDay ? 5 : 7) && bits(wordMask & ~name.lettersMask) <= budget && infixDistance(word, name.letters, budget) <= budget;
+}
+
+/** The fewest edits that make `word` a run of `text`'s letters, stopping past `max`. */
+function infixDistance(word: string, text: string, max: number): number {
+  if (text.length >= rows[0].length) rows = rows.map(() => new Int32Array(2 * text.length + 2));
+  let [prev, row] = rows;
+  prev.fill(0, 0, text.length + 1);
+  for (let i = 1; i <= word.length; i++) {
+    row[0] = i;
+    let best = i;
+    for (let j = 1; j <= text.length; j++) {
+      const d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (word[i - 1] === text[j - 1] ? 0 : 1));
+      row[j] = d;
+      if (d < best) best = d;
+    }
+    if (best > max) return max + 1;
+    [prev, row] = [row, prev];
+  }
+  let least = prev[0];
+  for (let j = 1; j <= text.length; j++) least = Math.min(least, prev[j]);
+  return least;
+}
+
+/**
+ * At most what scoreName can give a name, from the positions the postings pair on both sides
+ * (`coverable` of the query, `covered` of the listed name): the query's score with every coverable
+ * word paired at 1, lowered by the listed words no posting reached; 1 when the listed name may be
+ * contained in the subject's. Names below the cut-off are not scored (most names that share a
+ * common word: "abdullah", "ahmed"). Initials pair by their first letter, not through the
+ * postings: a listed initial gives no bound, a query initial covers the listed words it begins.
+ */
+function scoreBound(
+  query: string[],
+  optionalQuery: number,
+  coverable: number,
+  initialLetters: number,
+  name: IndexedName,
+  covered: number,
+  vocabulary: string[],
+  minScore: number,
+): number {
+  if (name.initials) return 1;
+  // A query initial may pair with any listed word it begins.
+  if (initialLetters) for (let i = 0; i < name.tokens.length; i++) if (initialLetters & letterMask(vocabulary[name.tokens[i]][0])) covered |= 1 << i;
+  const required = ((1 << name.tokens.length) - 1) & ~name.optional;
+  if (bits(required) >= 2) {
+    const given = required & ~name.surname;
+    const surname = name.surname & required;
+    if (name.surname ? (surname & ~covered) === 0 && (given & covered) !== 0 : (given & ~covered) === 0) return 1;
+  }
+  let paired = 0;
+  let length = 0;
+  for (let i = 0; i < query.length; i++) {
+    const bit = 1 << i;
+    if (coverable & bit) paired += query[i].length;
+    if (coverable & bit || !(optionalQuery & bit)) length += query[i].length;
+  }
+  const bound = paired / length;
+  if (bound < minScore) return bound;
+  let unpaired = 0;
+  let listedLength = 0;
+  for (let i = 0; i < name.tokens.length; i++) {
+    const bit = 1 << i;
+    const n = vocabulary[name.tokens[i]].length;
+    if (required & bit || covered & bit) listedLength += n;
+    if (required & bit && !(covered & bit)) unpaired += name.surname & bit ? 2 * n : n;
+  }
+  return bound * (1 - (UNPAIRED_PENALTY * unpaired) / listedLength);
+}
+
+/**
+ * Pairs the subject's words (and joined neighbours) with a listed name's words (and joined
+ * neighbours) greedily, best similarity first, each word used once. Two scores, the higher wins:
+ * - the query's: length-weighted mean similarity of the subject's words (unpaired count 0),
+ *   lowered by the share of the listed name's letters left unpaired (a surname's twice);
+ * - the listed name's, when it is contained in the subject's: every surname word present and at
+ *   least one given name (or its initial), or every word where the list names no surname; then
+ *   the length-weighted mean similarity of the listed words paired, whatever else the subject
+ *   carries.
+ */
+function scoreName(query: string[], optionalQuery: number, units: QueryUnit[], name: IndexedName, vocabulary: string[]) {
+  const pairs: [qmask: number, tmask: number, sim: number][] = [];
+  for (const u of units) {
+    const single = bits(u.mask) === 1;
+    for (const t of name.units) {
+      const word = vocabulary[t.word];
+      const listedSingle = bits(t.mask) === 1;
+      // An initial ("Manuel A. Noriega"), on either side, pairs with a single word it begins.
+      if (u.text.length === 1 || word.length === 1) {
+        if (single && listedSingle && u.text[0] === word[0]) pairs.push([u.mask, t.mask, u.text === word ? 1 : INITIAL]);
+        continue;
+      }
+      const sim = u.similar.get(t.word);
+      if (sim === undefined || (!(single && listedSingle) && !joinedPair(u.text, word, sim))) continue;
+      // Below 0.9 a pair is more likely two different words ("maria"/"mark") than a typo: it weighs less.
+      pairs.push([u.mask, t.mask, sim >= 0.9 ? sim : sim - 2 * (0.9 - sim)]);
+    }
+  }
+  // Best first; among equals, the pair covering more words (a joined pair over its halves).
+  pairs.sort((a, b) => b[2] - a[2] || bits(b[0]) + bits(b[1]) - bits(a[0]) - bits(a[1]));
+  const pairedQuery = query.map(() => 0);
+  const pairedToken = name.tokens.map(() => 0);
+  let usedQuery = 0;
+  let usedToken = 0;
+  for (const [qmask, tmask, sim] of pairs) {
+    if (sim <= 0 || usedQuery & qmask || usedToken & tmask) continue;
+    usedQuery |= qmask;
+    usedToken |= tmask;
+    for (let i = 0; i < query.length; i++) if (qmask & (1 << i)) pairedQuery[i] = sim;
+    for (let i = 0; i < name.tokens.length; i++) if (tmask & (1 << i)) pairedToken[i] = sim;
+  }
+  // A title counts only where it was paired (written joined to a word); else it is not there.
+  let queryLength = 0;
+  let querySum = 0;
+  query.forEach((q, i) => {
+    if (optionalQuery & (1 << i) && pairedQuery[i] === 0) return;
+    queryLength += q.length;
+    querySum += pairedQuery[i] * q.length;
+  });
+  const queryScore = querySum / queryLength;
+  let listedLength = 0;
+  let unpairedLength = 0;
+  let pairedLength = 0;
+  let pairedSum = 0;
+  let unpairedSurname = 0;
+  for (let i = 0; i < name.tokens.length; i++) {
+    const length = vocabulary[name.tokens[i]].length;
+    if (pairedToken[i] > 0) {
+      listedLength += length;
+      pairedLength += length;
+      pairedSum += pairedToken[i] * length;
+    } else if (!(name.optional & (1 << i))) {
+      listedLength += length;
+      unpairedLength += length;
+      // A surname word missing says more than a given name missing (people drop given names).
+      if (name.surname & (1 << i)) unpairedSurname += length;
+    }
+  }
+  let score = queryScore * (1 - (UNPAIRED_PENALTY * (unpairedLength + unpairedSurname)) / listedLength);
+  const required = ((1 << name.tokens.length) - 1) & ~name.optional;
+  const all = (mask: number) => name.tokens.every((_, i) => !(mask & required & (1 << i)) || pairedToken[i] >= PRESENT);
+  let whole = all(required) && query.every((_, i) => optionalQuery & (1 << i) || pairedQuery[i] >= PRESENT);
+  if (bits(required) >= 2 && pairedLength > 0) {
+    const given = required & ~name.surname;
+    const contained = name.surname ? all(name.surname) && name.tokens.some((_, i) => given & (1 << i) && pairedToken[i] >= PRESENT) : all(given);
+    if (contained) {
+      score = Math.max(score, pairedSum / pairedLength);
+      whole = true;
+    }
+  }
+  return { score, whole, pairedQuery };
+}
+
+/** The thresholds that turn a name score and a date of birth into a result (lib/platform/config). */
+export interface Thresholds {
+  /** From this name score, with the same date of birth, a HIT. */
+  hit: number;
+  /** From this name score, whatever the date of birth, a CLOSE_MATCH. */
+  close: number;
+  /** From this name score, with a compatible date of birth, a CLOSE_MATCH. */
+  closeWithBirthDate: number;
+}
+
+/**
+ * What a candidate decides. A listed name (a whole name scoring `hit` or more: the
+ * entry's name, or all its surname words and a given name, spelled as its variants are) is a case whatever
+ * date of birth the subject declared, since nobody verifies it: a date of birth never clears it.
+ * An automatic HIT (BLOCKED) needs that name AND the same day of birth; a name alone, or a list
+ * that gives only a year, is a case for a human, never a silent block. A partial name (`close` or
+ * more: a word missing or unlike) is a case unless the subject's date of birth differs from every
+ * published one; a weaker name is a case when the date of birth agrees (it raises).
+ */
+export function verdict(c: Pick<Candidate, "nameScore" | "whole" | "birthDate">, t: Thresholds): "HIT" | "CLOSE_MATCH" | null {
+  if (c.whole && c.nameScore >= t.hit) return c.birthDate === "exact" ? "HIT" : "CLOSE_MATCH";
+  if (c.birthDate === "differs") return null;
+  if (c.nameScore >= t.close) return "CLOSE_MATCH";
+  if (c.birthDate !== "unknown" && c.nameScore >= t.closeWithBirthDate) return "CLOSE_MATCH";
+  return null;
+}
+
+/** The lowest name score any verdict needs for this subject: the matcher's cut-off. */
+export function lowestScore(subject: MatchSubject, t: Thresholds): number {
+  return subject.dateOfBirth ? Math.min(t.close, t.closeWithBirthDate) : t.close;
+}

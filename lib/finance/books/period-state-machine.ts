@@ -1,0 +1,23 @@
+/**
+ * An accounting period (a calendar month). A month is open until first closed
+ * (the row is created by its first close); closing refuses postings dated in it; reopening (to
+ * correct it, audited) allows them again.
+ */
+import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
+
+export const PERIOD_STATES = ["OPEN", "CLOSED"] as const;
+export type PeriodState = (typeof PERIOD_STATES)[number];
+
+export const PERIOD_TRIGGERS = ["close", "reopen"] as const;
+export type PeriodTrigger = (typeof PERIOD_TRIGGERS)[number];
+
+export const periodMachine = defineMachine<PeriodState, PeriodTrigger>({
+  name: "ledger period",
+  states: PERIOD_STATES,
+  triggers: PERIOD_TRIGGERS,
+  refusedCode: "ledgerPeriod.stateInvalid",
+  transitions: [
+    { from: [NONE, "OPEN"], trigger: "close", to: "CLOSED", notes: "postings dated in the month are refused" },
+    { from: ["CLOSED"], trigger: "reopen", to: "OPEN", notes: "a correction the accountant must make in the month itself" },
+  ],
+});

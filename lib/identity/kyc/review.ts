@@ -1,0 +1,95 @@
+import { and, asc, eq, isNotNull } from "drizzle-orm";
+import type { Executor, Tx } from "@/db";
+import { customers, kycPhotos, kycSessions, subscriptions } from "@/db/schema";
+import { DomainError } from "@/lib/platform/errors";
+import { recordAudit } from "@/lib/operations/operators/audit";
+import type { Operator } from "@/lib/operations/operators/records";
+import { completeKycSession, lockKycSession } from "./outcome";
+import type { KycOutcome } from "./statuses";
+import { effectiveState } from "./sessions";
+import { kycSessionMachine } from "./session-state-machine";
+
+/**
+ * The console's KYC review (KYC_DECISION_PROVIDER=operator): sessions whose capture was submitted
+ * and not yet decided, and the operator's decision, which goes through completeKycSession like the
+ * sandbox buttons (one path) with its audit entry in the same transaction.
+ */
+
+export const KYC_REVIEW_PAGE_SIZE = 20;
+
+export const KYC_REVIEW_DECISIONS = {
+  APPROVE: "APPROVED",
+  CORRECTION: "REMEDIATION_REQUIRED",
+  REFUSE: "REJECTED",
+} as const satisfies Record<string, KycOutcome>;
+export type KycReviewDecision = keyof typeof KYC_REVIEW_DECISIONS;
+
+const waiting = and(isNotNull(kycSessions.submittedAt), eq(kycSessions.state, "IN_PROGRESS"));
+
+export async function kycReviewQueue(db: Executor, page: number) {
+  const rows = await db
+    .select({
+      session: kycSessions,
+      profile: customers.profile,
+      customerStatus: customers.status,
+      kycStatus: customers.kycStatus,
+      partnerId: subscriptions.partnerId,
+      photoType: kycPhotos.contentType,
+      photoSize: kycPhotos.size,
+    })
+    .from(kycSessions)
+    .innerJoin(customers, eq(customers.id, kycSessions.customerId))
+    .innerJoin(subscriptions, eq(subscriptions.id, kycSessions.subscriptionId))
+    .leftJoin(kycPhotos, eq(kycPhotos.kycSessionId, kycSessions.id))
+    .where(waiting)
+    .orderBy(asc(kycSessions.submittedAt), asc(kycSessions.id))
+    .limit(KYC_REVIEW_PAGE_SIZE + 1)
+    .offset((page - 1) * KYC_REVIEW_PAGE_SIZE);
+  return { hasMore: rows.length > KYC_REVIEW_PAGE_SIZE, items: rows.slice(0, KYC_REVIEW_PAGE_SIZE) };
+}
+
+export async function countKycReview(db: Executor): Promise<number> {
+  return db.$count(kycSessions, waiting);
+}
+
+/** The document photo of a session, for a signed-in operator's browser only. */
+export async function readKycPhoto(db: Executor, kycSessionId: string) {
+  const [photo] = await db.select().from(kycPhotos).where(eq(kycPhotos.kycSessionId, kycSessionId));
+  return photo ?? null;
+}
+
+/**
+ * An operator's decision on a submitted session. A session someone else decided first (or that was
+ * never submitted) is refused with "already decided" and nothing changes.
+ */
+export async function decideKycReview(tx: Tx, operator: Operator, input: { kycSessionId: string; decision: KycReviewDecision; reason: string }, now: Date) {
+  const session = await lockKycSession(tx, input.kycSessionId);
+  if (!session) throw new DomainError("kycSession.notFound", { message: "No such KYC session." });
+  const state = effectiveState(session, now);
+  if (!session.submittedAt || !kycSessionMachine.can(state, "completed")) {
+    throw new DomainError("kyc.sessionStateInvalid", {
+      message: `Already decided by someone else (session ${state}${session.outcome ? `, ${session.outcome}` : ""}): nothing was changed.`,
+      details: { currentState: state },
+    });
+  }
+  const outcome = KYC_REVIEW_DECISIONS[input.decision];
+  const standing = { status: customers.status, kycStatus: customers.kycStatus, tier: customers.verificationTier };
+  const [before] = await tx.select(standing).from(customers).where(eq(customers.id, session.customerId));
+  await tx.update(kycSessions).set({ decisionReason: input.reason }).where(eq(kycSessions.id, session.id));
+  const result = await completeKycSession(tx, { session, outcome, now });
+  const [after] = await tx.select(standing).from(customers).where(eq(customers.id, session.customerId));
+  await recordAudit(
+    tx,
+    operator,
+    {
+      action: `kyc.review.${input.decision.toLowerCase()}`,
+      targetType: "kycSession",
+      targetId: session.id,
+      before: { sessionState: state, customerId: session.customerId, ...before },
+      after: { sessionState: result.sessionState, outcome, ...after },
+      reason: input.reason,
+    },
+    now,
+  );
+  return { ...result, customerStatus: after.status, kycStatus: after.kycStatus, tier: after.tier };
+}

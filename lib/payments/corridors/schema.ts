@@ -1,0 +1,88 @@
+/**
+ * Shape and consistency rules of a corridor data file (data/corridors/vN.json). The file is
+ * checked once at load, so a typo in fees or country codes stops the process at start instead
+ * of mispricing a transfer.
+ */
+import { z } from "zod";
+import countries from "@/lib/platform/i18n/iso-countries";
+import { BANK_ACCOUNT_FORMATS } from "@/lib/payments/payout-identifiers/method-types";
+import { Decimal, isWireDecimal } from "@/lib/platform/money/decimal";
+import { fitsMinorUnit } from "@/lib/platform/money/format";
+import { isCurrencyCode } from "@/lib/platform/money/currency";
+import { PAYOUT_METHODS } from "./payout-methods";
+
+const decimal = z
+  .string()
+  // abort: the corridor-level checks below must never see an unparsed string.
+  .refine(isWireDecimal, { message: "expected an unsigned decimal string such as 2.99", abort: true })
+  .transform((s) => new Decimal(s));
+
+const country = z.strictObject({
+  alpha2: z.string().regex(/^[A-Z]{2}$/),
+  alpha3: z.string().regex(/^[A-Z]{3}$/),
+});
+
+const currency = z.string().refine(isCurrencyCode, { message: "expected an ISO 4217 currency code", abort: true });
+
+/** Margin kept between the FX tolerance and the widest sandbox rate swing (see below). */
+const TOLERANCE_MARGIN = new Decimal("0.0005");
+
+const corridor = z
+  .strictObject({
+    code: z.string().regex(/^[A-Z]{2}-[A-Z]{2}$/),
+    originCountry: country,
+    destinationCountry: country,
+    originCurrency: currency,
+    destinationCurrency: currency,
+    payoutMethods: z.array(z.enum(PAYOUT_METHODS)).min(1),
+    principalFee: decimal,
+    /** The smallest originAmount quoted: below it the fee would eat the transfer. */
+    minimumOriginAmount: decimal,
+    partnerFeeCap: decimal,
+    fxTolerance: decimal,
+    reviewThreshold: decimal,
+    referenceRate: z.strictObject({ source: z.literal("sandbox"), mid: decimal, amplitude: decimal }),
+    bankAccount: z.strictObject({ format: z.enum(BANK_ACCOUNT_FORMATS), description: z.string().min(1) }),
+  })
+  .superRefine((c, ctx) => {
+    const problem = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
+    for (const key of ["originCountry", "destinationCountry"] as const) {
+      if (countries.alpha2ToAlpha3(c[key].alpha2) !== c[key].alpha3) problem([key], "alpha-2 and alpha-3 name different countries");
+    }
+    if (c.code !== `${c.originCountry.alpha2}-${c.destinationCountry.alpha2}`) {
+      problem(["code"], "code must be origin alpha-2, hyphen, destination alpha-2 (spec 2.1)");
+    }
+    if (new Set(c.payoutMethods).size !== c.payoutMethods.length) problem(["payoutMethods"], "duplicate payout method");
+    // Fees and the review threshold are origin-currency money: they must be chargeable as is.
+    for (const key of ["principalFee", "minimumOriginAmount", "partnerFeeCap", "reviewThreshold"] as const) {
+      if (!fitsMinorUnit(c[key], c.originCurrency)) problem([key], `more decimals than ${c.originCurrency} has`);
+    }
+    // The fee may not be most of what is sent; and a minimum above the review threshold would review every transfer.
+    if (c.minimumOriginAmount.lte(c.principalFee)) problem(["minimumOriginAmount"], "must exceed principalFee");
+    if (c.minimumOriginAmount.gte(c.reviewThreshold)) problem(["minimumOriginAmount"], "must be below reviewThreshold");
+    if (c.fxTolerance.isZero() || c.fxTolerance.gt("0.1")) problem(["fxTolerance"], "must be in (0, 0.1]");
+    if (c.referenceRate.mid.isZero()) problem(["referenceRate", "mid"], "must be positive");
+    if (c.referenceRate.amplitude.gt("0.01")) problem(["referenceRate", "amplitude"], "must be at most 0.01");
+    // The reference rate can move by 2 x amplitude between pricing and acceptance; the tolerance
+    // must cover that, or a quote the service priced itself would breach its own envelope.
+    if (c.fxTolerance.minus(c.referenceRate.amplitude.times(2)).lt(TOLERANCE_MARGIN)) {
+      problem(["fxTolerance"], "must exceed twice the reference-rate amplitude by at least 0.0005");
+    }
+  });
+
+export const corridorFileSchema = z
+  .strictObject({
+    $comment: z.string().optional(),
+    version: z.string().regex(/^v\d+$/),
+    corridors: z.array(corridor).min(1),
+  })
+  .superRefine((file, ctx) => {
+    const codes = file.corridors.map((c) => c.code);
+    codes.forEach((code, i) => {
+      // findCorridor looks corridors up by country pair, so the pair (= code) must be unique.
+      if (codes.indexOf(code) !== i) ctx.addIssue({ code: "custom", path: ["corridors", i, "code"], message: "duplicate corridor" });
+    });
+  });
+
+export type CorridorFile = z.output<typeof corridorFileSchema>;
+export type Corridor = Readonly<CorridorFile["corridors"][number]>;

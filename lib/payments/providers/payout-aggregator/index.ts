@@ -1,0 +1,217 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { config } from "@/lib/platform/config";
+import { chooseProvider } from "../choose";
+
+/**
+ * A payout aggregator's asynchronous API, as the routed payout (lib/payments/payouts/routed.ts) expects it:
+ * submit a payout (the answer says taken or refused; the outcome arrives later by a signed status
+ * webhook), cancel one not yet paid, and read a status webhook. Shaped on the aggregators' money
+ * transfer APIs (a transaction created under our external id, confirmed, then COMPLETED,
+ * REJECTED or CANCELLED by callback). The domain never names the implementation.
+ */
+export interface AggregatorPayoutRequest {
+  /** Our attempt id: the aggregator's external id, so a retried submit and every webhook name it. */
+  externalId: string;
+  amount: string;
+  currency: string;
+  /** Destination country (alpha-2) and method (bank_account, mobile_money, ...). */
+  country: string;
+  method: string;
+  beneficiary: { name: string; account: { scheme: string; id: string }; address?: StructuredAddress };
+  originator: { name: string; customerId: string; dateOfBirth?: string; address?: StructuredAddress };
+  purpose: string;
+}
+
+/** ISO 20022 postal address elements (the structured form SWIFT requires from November 2026). */
+export interface StructuredAddress {
+  streetName?: string;
+  postCode?: string;
+  townName: string;
+  countrySubDivision?: string;
+  country: string;
+  addressLines?: string[];
+}
+
+/** The answer to a submit. A submit that got no answer throws AggregatorUnavailable. */
+export type AggregatorSubmitAnswer =
+  | { status: "ACCEPTED"; reference: string; raw: Record<string, unknown> }
+  | { status: "REJECTED"; reference: string | null; reasonCode: string; reasonText: string; raw: Record<string, unknown> };
+
+/** A status webhook, read and authenticated: which payout (our external id) and how it ended. */
+export interface AggregatorStatus {
+  externalId: string;
+  reference: string | null;
+  status: "COMPLETED" | "REJECTED" | "CANCELLED";
+  reasonCode: string | null;
+  raw: Record<string, unknown>;
+}
+
+/** No answer (timeout) or the provider refusing service (5xx, connection refused): retryable elsewhere. */
+export class AggregatorUnavailable extends Error {
+  constructor(
+    readonly kind: "TIMEOUT" | "PROVIDER_DOWN",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface PayoutAggregator {
+  readonly name: string;
+  submit(request: AggregatorPayoutRequest, signal?: AbortSignal): Promise<AggregatorSubmitAnswer>;
+  /** Asks the aggregator to stop or reverse a payout (a late success after failover). */
+  cancel(externalId: string, signal?: AbortSignal): Promise<{ status: "CANCELLED" | "REVERSAL_REQUESTED" | "REFUSED"; raw: Record<string, unknown> }>;
+  /** The webhook's body read and its signature checked; null: not signed by the aggregator. */
+  readWebhook(body: string, signature: string | null): AggregatorStatus | null;
+}
+
+/**
+ * Sandbox outcomes, driven by the destination: the digits of the account number (or phone, or
+ * wallet) containing "9990" followed by one digit choose the outcome; any other destination is
+ * accepted and paid. The marker sits in the account part, so valid CLABEs, IBANs and NUBANs can
+ * carry it (README, "Sandbox payout outcomes").
+ */
+export const SANDBOX_AGGREGATOR_OUTCOMES = {
+  "99901": "TIMEOUT",
+  "99902": "PROVIDER_DOWN",
+  "99903": "REJECTED_AC01",
+  "99904": "REJECTED_AC04",
+  "99905": "REJECTED_TECHNICAL",
+} as const;
+export type SandboxAggregatorOutcome = (typeof SANDBOX_AGGREGATOR_OUTCOMES)[keyof typeof SANDBOX_AGGREGATOR_OUTCOMES] | "ACCEPTED";
+
+export function sandboxAggregatorOutcome(destination: string): SandboxAggregatorOutcome {
+  const digits = destination.replace(/\D+/g, "");
+  for (const [marker, outcome] of Object.entries(SANDBOX_AGGREGATOR_OUTCOMES)) if (digits.includes(marker)) return outcome;
+  return "ACCEPTED";
+}
+
+const sign = (secret: string, body: string) => createHmac("sha256", secret).update(body).digest("hex");
+
+function readStatus(body: string): AggregatorStatus | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (typeof raw !== "object" || raw === null) return null;
+  const r = raw as Record<string, unknown>;
+  const status = r.status;
+  if (typeof r.external_id !== "string" || (status !== "COMPLETED" && status !== "REJECTED" && status !== "CANCELLED")) return null;
+  return {
+    externalId: r.external_id,
+    reference: typeof r.id === "string" ? r.id : null,
+    status,
+    reasonCode: typeof r.status_reason_code === "string" ? r.status_reason_code : null,
+    raw: r,
+  };
+}
+
+function verified(secret: string, body: string, signature: string | null): AggregatorStatus | null {
+  if (!signature) return null;
+  const want = Buffer.from(sign(secret, body));
+  const got = Buffer.from(signature);
+  return want.length === got.length && timingSafeEqual(want, got) ? readStatus(body) : null;
+}
+
+/** The sandbox's webhook secret: the sandbox endpoint signs with it, as a test would. */
+export const SANDBOX_AGGREGATOR_SECRET = "sandbox-aggregator-secret";
+
+/** Signs a status body as the aggregator does (the sandbox stand-in and tests). */
+export const signAggregatorBody = (body: string, secret = SANDBOX_AGGREGATOR_SECRET) => sign(secret, body);
+
+const sandbox: PayoutAggregator = {
+  name: "sandbox",
+  async submit(request) {
+    const reference = `sbx_${request.externalId}`;
+    const outcome = sandboxAggregatorOutcome(request.beneficiary.account.id);
+    const raw = { id: reference, external_id: request.externalId, status: outcome };
+    switch (outcome) {
+      case "TIMEOUT":
+        throw new AggregatorUnavailable("TIMEOUT", "sandbox aggregator: no answer (test destination 99901)");
+      case "PROVIDER_DOWN":
+        throw new AggregatorUnavailable("PROVIDER_DOWN", "sandbox aggregator: 503 Service Unavailable (test destination 99902)");
+      case "REJECTED_AC01":
+        return { status: "REJECTED", reference, reasonCode: "AC01", reasonText: "Incorrect account number", raw };
+      case "REJECTED_AC04":
+        return { status: "REJECTED", reference, reasonCode: "AC04", reasonText: "Closed account number", raw };
+      case "REJECTED_TECHNICAL":
+        return { status: "REJECTED", reference, reasonCode: "MS03", reasonText: "Not specified reason agent generated", raw };
+      default:
+        return { status: "ACCEPTED", reference, raw: { ...raw, status: "CONFIRMED" } };
+    }
+  },
+  async cancel(externalId) {
+    return { status: "REVERSAL_REQUESTED", raw: { external_id: externalId, status: "REVERSAL_REQUESTED" } };
+  },
+  readWebhook: (body, signature) => verified(SANDBOX_AGGREGATOR_SECRET, body, signature),
+};
+
+/**
+ * Production: the aggregator's HTTPS API at PAYOUT_AGGREGATOR_URL with PAYOUT_AGGREGATOR_KEY,
+ * webhooks signed with PAYOUT_AGGREGATOR_WEBHOOK_SECRET (hex HMAC-SHA256 of the body). Runs only
+ * in jobs, outside any transaction; the job's signal bounds each call.
+ */
+const http: PayoutAggregator = {
+  name: "http",
+  async submit(request, signal) {
+    const answer = await call("POST", "/payouts", request, signal);
+    const raw = answer.body;
+    const reference = typeof raw.id === "string" ? raw.id : null;
+    if (answer.status >= 200 && answer.status < 300 && reference) return { status: "ACCEPTED", reference, raw };
+    if (answer.status === 422 || answer.status === 400)
+      return {
+        status: "REJECTED",
+        reference,
+        reasonCode: typeof raw.status_reason_code === "string" ? raw.status_reason_code : "NARR",
+        reasonText: typeof raw.status_message === "string" ? raw.status_message : "refused",
+        raw,
+      };
+    throw new AggregatorUnavailable("PROVIDER_DOWN", `aggregator answered ${answer.status}`);
+  },
+  async cancel(externalId, signal) {
+    const answer = await call("POST", `/payouts/${encodeURIComponent(externalId)}/cancel`, {}, signal);
+    if (answer.status >= 500) throw new AggregatorUnavailable("PROVIDER_DOWN", `aggregator answered ${answer.status}`);
+    return { status: answer.status < 300 ? "CANCELLED" : "REFUSED", raw: answer.body };
+  },
+  readWebhook: (body, signature) => verified(config().PAYOUT_AGGREGATOR_WEBHOOK_SECRET ?? "", body, signature),
+};
+
+async function call(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<{ status: number; body: Record<string, unknown> }> {
+  const c = config();
+  const timeout = AbortSignal.timeout(c.PAYOUT_AGGREGATOR_TIMEOUT_MS);
+  try {
+    const res = await fetch(new URL(path, c.PAYOUT_AGGREGATOR_URL), {
+      method,
+      headers: { "content-type": "application/json", authorization: `Bearer ${c.PAYOUT_AGGREGATOR_KEY}` },
+      body: JSON.stringify(body),
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
+    const text = await res.text();
+    let parsed: unknown = {};
+    try {
+      parsed = text ? JSON.parse(text) : {};
+    } catch {
+      parsed = { body: text.slice(0, 500) };
+    }
+    return { status: res.status, body: typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {} };
+  } catch (err) {
+    if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError"))
+      throw new AggregatorUnavailable("TIMEOUT", "aggregator: no answer in time");
+    throw new AggregatorUnavailable("PROVIDER_DOWN", `aggregator unreachable: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+export const PRODUCTION_PAYOUT_AGGREGATORS: Record<string, PayoutAggregator> = { http };
+export const SANDBOX_PAYOUT_AGGREGATORS: Record<string, PayoutAggregator> = { sandbox };
+
+export function payoutAggregatorFor(name: string, sandboxMode: boolean): PayoutAggregator {
+  return chooseProvider("payoutAggregator", name, sandboxMode, PRODUCTION_PAYOUT_AGGREGATORS, SANDBOX_PAYOUT_AGGREGATORS);
+}
+
+/** The aggregator this service is configured with. */
+export function payoutAggregator(): PayoutAggregator {
+  const c = config();
+  return payoutAggregatorFor(c.providers.payoutAggregator, c.sandbox);
+}
