@@ -40,3 +40,4 @@ export * from "./books";
 export * from "./claims";
 export * from "./operations-incidents";
 export * from "./payout-provider-attempts";
+export * from "./customer-risk-ratings";

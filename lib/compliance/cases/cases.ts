@@ -27,6 +27,7 @@ import { clock } from "@/lib/platform/clock";
 import { DomainError, notFound } from "@/lib/platform/errors";
 import type { Operator } from "@/lib/operations/operators/records";
 import { effectsOf } from "@/lib/platform/unit-of-work";
+import { requestRating } from "@/lib/compliance/risk-rating/request";
 import { draftReport, type ReportRow } from "./reports";
 import { CLOSE_TRIGGERS, complianceCaseMachine, type AlertKind, type CaseOutcome, type RiskFlag } from "./state-machine";
 
@@ -176,6 +177,8 @@ export async function raiseAlert(tx: Tx, input: RaiseAlertInput): Promise<Raised
     },
     by,
   );
+  // An open case, and an alert of a kind the rating reads (a PEP match), change the customer's rating.
+  if (!shadow) await requestRating(tx, input.customerId, now, opened ? "case.opened" : "case.alert");
   return { case: open, alert, opened };
 }
 
@@ -240,6 +243,7 @@ export async function closeCase(
     })
     .where(eq(complianceCases.id, row.id))
     .returning();
+  await requestRating(tx, closed.customerId, input.now, "case.closed");
   if (input.outcome !== "RISK_CONFIRMED") return { case: closed };
   await setRiskFlag(tx, { customerId: closed.customerId, flag: "RISK_CONFIRMED", caseId: closed.id, by: input.operator.email, now: input.now });
   const report = await draftReport(tx, closed, input.operator.email, input.now);
@@ -296,6 +300,7 @@ export async function setRiskFlag(tx: Tx, input: { customerId: string; flag: Ris
     .insert(customerRiskFlags)
     .values({ id: newId("rflag"), customerId: input.customerId, flag: input.flag, caseId: input.caseId ?? null, setByEmail: input.by, createdAt: input.now })
     .onConflictDoNothing();
+  await requestRating(tx, input.customerId, input.now, "flag.set");
 }
 
 export type RiskFlagRow = typeof customerRiskFlags.$inferSelect;
@@ -326,5 +331,6 @@ export async function clearRiskFlag(
     .set({ clearedAt: input.now, clearedById: input.operator.id, clearedByEmail: input.operator.email, clearReason: input.reason })
     .where(eq(customerRiskFlags.id, row.id))
     .returning();
+  await requestRating(tx, input.customerId, input.now, "flag.cleared");
   return cleared;
 }

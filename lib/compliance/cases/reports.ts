@@ -22,6 +22,7 @@ import {
 } from "@/db/schema";
 import { notFound } from "@/lib/platform/errors";
 import { Decimal } from "@/lib/platform/money/decimal";
+import { requestRating } from "@/lib/compliance/risk-rating/request";
 import { reportMachine } from "./report-state-machine";
 import type { AlertKind } from "./state-machine";
 
@@ -162,6 +163,8 @@ export async function fileReport(tx: Tx, input: { reportId: string; authorityRef
     .set({ status: step.to, authorityReference: input.authorityReference, filedAt: input.now, filedByEmail: input.operator.email, updatedAt: input.now })
     .where(eq(suspiciousActivityReports.id, row.id))
     .returning();
+  // A filed report makes the customer HIGH until an analyst's override reviews it.
+  await requestRating(tx, filed.customerId, input.now, "report.filed");
   return filed;
 }
 

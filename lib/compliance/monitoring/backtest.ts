@@ -4,8 +4,19 @@
  * live evaluation recorded for it then. Reads only, apart from the summary kept on the set.
  */
 import { and, desc, eq, gt, inArray, isNotNull } from "drizzle-orm";
+import type { CaseOutcome } from "@/lib/compliance/cases/state-machine";
 import type { Tx } from "@/db";
-import { beneficiaries, customers, monitoringEvaluations, monitoringRuleSets, partners, payoutMethods, transfers } from "@/db/schema";
+import {
+  beneficiaries,
+  complianceAlerts,
+  complianceCases,
+  customers,
+  monitoringEvaluations,
+  monitoringRuleSets,
+  partners,
+  payoutMethods,
+  transfers,
+} from "@/db/schema";
 import { corridorByCode } from "@/lib/payments/corridors/corridors";
 import { notFound } from "@/lib/platform/errors";
 import { evaluateAgainst, type MonitoredTransfer } from "./evaluate";
@@ -44,7 +55,17 @@ export async function backtestRuleSet(tx: Tx, ruleSetId: string, now: Date): Pro
       .where(and(inArray(monitoringEvaluations.transferId, ids.slice(i, i + 500)), eq(monitoringEvaluations.run, "live")));
     for (const e of chunk) live.set(e.transferId, e.outcome);
   }
-  const summary: BacktestSummary = { ranAt: now.toISOString(), from: from.toISOString(), transfers: 0, wouldHold: 0, liveHeld: 0, byRule: {}, differences: [] };
+  const judged = await judgedTransfers(tx, ids);
+  const summary: BacktestSummary = {
+    ranAt: now.toISOString(),
+    from: from.toISOString(),
+    transfers: 0,
+    wouldHold: 0,
+    liveHeld: 0,
+    byRule: {},
+    byTypology: Object.fromEntries(set.document.typologies.map((ty) => [ty.id, { held: 0, confirmed: 0, falsePositive: 0 }])),
+    differences: [],
+  };
   for (const { t, ...r } of rows) {
     const corridor = corridorByCode(t.corridor);
     if (!corridor || !t.submittedAt) continue;
@@ -61,10 +82,37 @@ export async function backtestRuleSet(tx: Tx, ruleSetId: string, now: Date): Pro
     for (const f of result.fired) summary.byRule[f.rule] = (summary.byRule[f.rule] ?? 0) + 1;
     const held = result.outcome !== "pass";
     if (held) summary.wouldHold++;
+    for (const ty of result.typologies) {
+      const counts = summary.byTypology![ty.typology];
+      if (ty.outcome === "pass" || !counts) continue;
+      counts.held++;
+      if (judged.get(t.id) === "RISK_CONFIRMED") counts.confirmed++;
+      else if (judged.get(t.id) === "FALSE_POSITIVE") counts.falsePositive++;
+    }
     if (held && recorded && recorded !== "pass") summary.liveHeld++;
     if (result.outcome !== (recorded ?? "pass") && summary.differences.length < 20) {
       summary.differences.push({ transferId: t.id, draft: result.outcome, live: recorded ?? "none" });
     }
   }
   return summary;
+}
+
+/**
+ * The transfers an analyst's closed case judged: RISK_CONFIRMED when any closed case naming the
+ * transfer confirmed the risk, else FALSE_POSITIVE (shadow alerts included: their case judged them too).
+ */
+async function judgedTransfers(tx: Tx, ids: string[]): Promise<Map<string, CaseOutcome>> {
+  const judged = new Map<string, CaseOutcome>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await tx
+      .select({ transferId: complianceAlerts.transferId, outcome: complianceCases.outcome })
+      .from(complianceAlerts)
+      .innerJoin(complianceCases, eq(complianceCases.id, complianceAlerts.caseId))
+      .where(and(inArray(complianceAlerts.transferId, ids.slice(i, i + 500)), eq(complianceCases.state, "CLOSED")));
+    for (const r of rows) {
+      if (!r.transferId || !r.outcome) continue;
+      if (r.outcome === "RISK_CONFIRMED" || !judged.has(r.transferId)) judged.set(r.transferId, r.outcome);
+    }
+  }
+  return judged;
 }

@@ -33,6 +33,12 @@ export interface BacktestSummary {
   liveHeld: number;
   /** Fired counts per rule of the draft. */
   byRule: Record<string, number>;
+  /**
+   * Per typology of the draft: the transfers it would hold, and of those, how many an analyst's
+   * closed case judged (risk confirmed or false positive): the draft's precision before activation.
+   * Absent on summaries kept before it was added.
+   */
+  byTypology?: Record<string, { held: number; confirmed: number; falsePositive: number }>;
   /** A few transfers where the draft and the live record differ (transfer id, draft outcome, live outcome). */
   differences: { transferId: string; draft: MonitoringOutcome; live: MonitoringOutcome | "none" }[];
 }

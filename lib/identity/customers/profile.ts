@@ -15,6 +15,7 @@ import { nextStepForCustomer } from "./next-step";
 import { lockCustomer } from "./status-change";
 import { customerMayMoveMoney, customerStatusMachine, type CustomerStatus } from "./status-machine";
 import { effectsOf } from "@/lib/platform/unit-of-work";
+import { requestRating } from "@/lib/compliance/risk-rating/request";
 
 /** A postal address as the domain keeps it (alpha-3 country). */
 export interface Address {
@@ -116,6 +117,8 @@ export async function submitProfile(tx: Tx, input: { customerId: string; profile
       },
     );
   }
+  // Nationality and residence are factors of the customer's risk rating.
+  await requestRating(tx, customer.id, input.now, "customer.profile");
   return { status: updated.status, kycRequired: updated.kycStatus !== "COMPLETED", nextStep: nextStepForCustomer(updated) };
 }
 

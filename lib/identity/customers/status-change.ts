@@ -5,6 +5,7 @@ import type { RemediationHint } from "@/lib/platform/errors";
 import type { KycStatus } from "@/lib/identity/kyc/statuses";
 import type { VerificationTier } from "@/lib/payments/limits/tiers";
 import { effectsOf } from "@/lib/platform/unit-of-work";
+import { requestRating } from "@/lib/compliance/risk-rating/request";
 import { customerStatusMachine, type CustomerStatus, type CustomerTrigger } from "./status-machine";
 
 export type CustomerRow = typeof customers.$inferSelect;
@@ -62,6 +63,8 @@ export async function changeCustomer(tx: Tx, customer: CustomerRow, change: Cust
     })
     .where(eq(customers.id, customer.id))
     .returning();
+  // KYC and the tier are factors of the customer's risk rating.
+  if (kycStatus !== customer.kycStatus || tier !== customer.verificationTier) await requestRating(tx, customer.id, now, "customer.kyc");
   if (changed) {
     const subs = await tx.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.customerId, customer.id));
     for (const sub of subs) {

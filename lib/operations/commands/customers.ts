@@ -13,6 +13,8 @@ import { changeCustomer, lockCustomer } from "@/lib/identity/customers/status-ch
 import { OPERATOR_STATUSES } from "@/lib/identity/customers/status-machine";
 import { DomainError, notFound } from "@/lib/platform/errors";
 import { setSubscriptionStatus } from "@/lib/partners/admin";
+import { RATINGS } from "@/lib/compliance/risk-rating/model";
+import { currentRating, newOverride, OVERRIDE_COMMAND, overrideProposer, recomputeRating } from "@/lib/compliance/risk-rating/ratings";
 import { command } from "./command";
 
 /** The customer of a partner subscription (the console names customers by their subscription). */
@@ -123,6 +125,61 @@ export const decideBeneficiary = command({
       before: { state: row.state },
       after: { state: after.state },
       notice: `Beneficiary ${row.firstName} ${row.lastName} is now ${after.state}.`,
+    };
+  },
+});
+
+/**
+ * An analyst overrides a customer's risk rating, with a reason, and a second analyst approves it
+ * (always: under dual control, and every instance waits). The override stands for the model's
+ * overrideDays unless a newer floor factor (a PEP match, a report filed after it) replaces it; its
+ * approval also counts as the review of the reports filed before it.
+ */
+export const overrideCustomerRating = command({
+  name: OVERRIDE_COMMAND,
+  role: "reviewer",
+  input: z.object({ customerId: z.string().min(1), rating: z.enum(RATINGS) }),
+  subject: (p) => ({ type: "customer", id: p.customerId }),
+  needsSecondOperator: async () => true,
+  describe: async (tx, p) => {
+    const now = await currentRating(tx, p.customerId);
+    if (!now) throw notFound("customer", "This customer has no rating yet.");
+    return {
+      summary: `Override customer ${p.customerId}'s risk rating ${now.rating} → ${p.rating}`,
+      before: { rating: now.rating, computedRating: now.computedRating, score: now.score, reasons: now.reasons.map((r) => r.factor) },
+      after: { rating: p.rating },
+    };
+  },
+  run: async ({ tx, operator, reason, now }, p) => {
+    if (!reason?.trim()) throw new DomainError("validation.fieldInvalid", { message: "An override needs a reason." });
+    const proposedBy = await overrideProposer(tx, p.customerId);
+    const override = newOverride({ rating: p.rating, reason: reason.trim(), proposedBy, approvedBy: operator.email }, now);
+    const done = await recomputeRating(tx, p.customerId, now, "override", override);
+    if (!done) throw notFound("customer");
+    return {
+      targetType: "customer",
+      targetId: p.customerId,
+      before: { rating: done.before?.rating ?? null, computedRating: done.before?.computedRating ?? null },
+      after: { rating: done.after.rating, computedRating: done.after.computedRating, override: done.after.override },
+      notice: `Risk rating overridden: ${done.after.rating} (computed ${done.after.computedRating}) until ${override.expiresAt.slice(0, 10)}.`,
+    };
+  },
+});
+
+/** The rating recomputed now (an analyst who wants the factors read again at once, e.g. after a profile correction). */
+export const recomputeCustomerRating = command({
+  name: "customer.rating.recompute",
+  role: "reviewer",
+  input: z.object({ customerId: z.string().min(1) }),
+  run: async ({ tx, now }, p) => {
+    const done = await recomputeRating(tx, p.customerId, now, "analyst");
+    if (!done) throw notFound("customer");
+    return {
+      targetType: "customer",
+      targetId: p.customerId,
+      before: { rating: done.before?.rating ?? null },
+      after: { rating: done.after.rating, score: done.after.score },
+      notice: `Risk rating ${done.after.rating} (${done.after.score} points).`,
     };
   },
 });

@@ -2,6 +2,7 @@ import { asc, count, desc, eq, ilike, inArray, or } from "drizzle-orm";
 import type { Executor } from "@/db";
 import {
   beneficiaries,
+  customerRiskRatings,
   customers,
   loginIdentifiers,
   operators,
@@ -46,6 +47,7 @@ export async function transferQueue(db: Executor, state: "onreview" | "spended",
       customerStatus: customers.status,
       kycStatus: customers.kycStatus,
       customerProfile: customers.profile,
+      rating: customerRiskRatings.rating,
       first: beneficiaries.firstName,
       last: beneficiaries.lastName,
       benState: beneficiaries.state,
@@ -56,6 +58,7 @@ export async function transferQueue(db: Executor, state: "onreview" | "spended",
     .innerJoin(customers, eq(customers.id, transfers.customerId))
     .innerJoin(beneficiaries, eq(beneficiaries.id, transfers.beneficiaryId))
     .leftJoin(payoutMethods, eq(payoutMethods.id, transfers.payoutMethodId))
+    .leftJoin(customerRiskRatings, eq(customerRiskRatings.customerId, transfers.customerId))
     .where(eq(transfers.state, state))
     .orderBy(asc(transfers.stateChangedAt))
     .limit(PAGE_SIZE + 1)
@@ -86,6 +89,7 @@ export async function transferQueue(db: Executor, state: "onreview" | "spended",
           originAmount: r.t.originAmount,
           screeningCase: cases.get(r.t.beneficiaryId) ?? cases.get(r.t.customerId) ?? null,
           pepApprovalPending: pepPending.has(r.t.customerId),
+          rating: r.rating,
         }),
         ...(monitored.get(r.t.id) ?? []),
       ],

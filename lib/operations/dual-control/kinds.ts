@@ -19,14 +19,16 @@ export const CONTROLLED_ACTIONS = [
   "transfer.payout.repair",
   "partner.limits.update",
   "prefunding.topUp",
+  "customer.rating.override",
 ] as const;
 export type ControlledActionKind = (typeof CONTROLLED_ACTIONS)[number];
 
 /**
  * Actions never taken out of dual control (DUAL_CONTROL_OFF naming one stops the process): money
- * leaving blocked:sanctions is always proposed by one operator and approved by another.
+ * leaving blocked:sanctions, and a customer's risk rating set by hand, are always proposed by one
+ * operator and approved by another.
  */
-export const ALWAYS_CONTROLLED: readonly ControlledActionKind[] = ["screeningCase.releaseUnderLicence"];
+export const ALWAYS_CONTROLLED: readonly ControlledActionKind[] = ["screeningCase.releaseUnderLicence", "customer.rating.override"];
 
 export const isControlledAction = (v: string): v is ControlledActionKind => (CONTROLLED_ACTIONS as readonly string[]).includes(v);
 

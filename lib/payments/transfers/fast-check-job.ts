@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db";
 import { preparedOn } from "@/db/prepared";
-import { beneficiaries, customers, payoutMethods, screeningCases, transfers } from "@/db/schema";
+import { beneficiaries, customerRiskRatings, customers, payoutMethods, screeningCases, transfers } from "@/db/schema";
 import { beneficiaryMayMoveMoney } from "@/lib/payments/beneficiaries/state-machine";
 import { pepApprovalPendingSql } from "@/lib/compliance/cases/pep";
 import { corridorByCode } from "@/lib/payments/corridors/corridors";
@@ -12,6 +12,7 @@ import { defineJob } from "@/lib/platform/jobs/define";
 import { checkIdentifierSubstance } from "@/lib/payments/payout-identifiers/substantive-check";
 import { alertOnOutcome } from "@/lib/compliance/monitoring/alerts";
 import { evaluateTransfer, recordEvaluations } from "@/lib/compliance/monitoring/evaluate";
+import { RATINGS, type Rating } from "@/lib/compliance/risk-rating/model";
 import { flagCustomer } from "@/lib/compliance/screening-cases/flags";
 import { expireIfOverdue } from "./deadline";
 import { transitionTransfer, type TransferRow } from "./records";
@@ -48,6 +49,7 @@ export const fastCheck = defineJob({
           beneficiary_cased: caseOpen("beneficiary", "casedBeneficiaryId"),
           customer_cased: caseOpen("customer", "casedCustomerId"),
           customer_pep_pending: pepApprovalPendingSql("casedCustomerId"),
+          customer_rating: ratingOf("casedCustomerId"),
         },
         values: { casedBeneficiaryId: row.beneficiaryId, casedCustomerId: row.customerId },
       },
@@ -57,6 +59,7 @@ export const fastCheck = defineJob({
     const openScreeningCase = beneficiaryCased || customerCased;
     // A PEP whose ENHANCED KYC and admin approval are not yet done: the transfer waits in review.
     const pepApprovalPending = Number(evaluated.also.customer_pep_pending) === 1;
+    const rating = parseRating(evaluated.also.customer_rating);
     const identifier = (await destinationCipher(tx)).decrypt(method.destinationIdentifierEncrypted, method.id);
 
     const fail = (reason: string) => transitionTransfer(tx, row, "fastCheck.failed", now, { rejectionReason: reason });
@@ -78,7 +81,14 @@ export const fastCheck = defineJob({
     await alertOnOutcome(tx, row, monitoring, now);
     const acted = monitoring.mode === "enforce" ? monitoring.outcome : "pass";
     if (acted === "block") return void (await fail("TRF_CHECK_FAILED"));
-    const reasons = reviewReasons({ customerStatus: customer.status, corridor, originAmount: row.originAmount, openScreeningCase, pepApprovalPending });
+    const reasons = reviewReasons({
+      customerStatus: customer.status,
+      corridor,
+      originAmount: row.originAmount,
+      openScreeningCase,
+      pepApprovalPending,
+      rating,
+    });
     await transitionTransfer(tx, row, acted === "review" || reasons.length > 0 ? "fastCheck.review" : "fastCheck.passed", now);
     if (reasons.length > 0) await raiseReviewAlert(tx, row, reasons, now);
   },
@@ -124,6 +134,15 @@ async function lockForCheck(tx: Tx, transferId: string) {
   }).execute({ transferId });
   return row && { ...row, transfer: row.transfer as TransferRow };
 }
+
+/**
+ * The customer's stored risk rating (lib/risk-rating), null before its first: read beside the
+ * aggregates, never computed here (the rating job keeps it current).
+ */
+const ratingOf = (customerId: "casedCustomerId") =>
+  sql`(select ${customerRiskRatings.rating} from ${customerRiskRatings} where ${customerRiskRatings.customerId} = ${sql.placeholder(customerId)})`;
+
+const parseRating = (v: unknown): Rating | null => ((RATINGS as readonly unknown[]).includes(v) ? (v as Rating) : null);
 
 /** Whether the subject has an open screening case, as 1 or 0 (read beside monitoring's aggregates, whose driver values are raw). */
 const caseOpen = (subjectType: "beneficiary" | "customer", subjectId: "casedBeneficiaryId" | "casedCustomerId") =>

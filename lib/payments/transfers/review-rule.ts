@@ -4,13 +4,15 @@ import { PEP_REVIEW_REASON } from "@/lib/compliance/cases/pep";
 import { isAtOrAboveReviewThreshold } from "@/lib/payments/corridors/corridors";
 import type { Corridor } from "@/lib/payments/corridors/schema";
 import { Decimal } from "@/lib/platform/money/decimal";
+import { reviewThresholdRatio, type Rating } from "@/lib/compliance/risk-rating/model";
 
 /**
  * Why a transfer that passed the fast-check goes to operator review (onreview) instead of
  * validated (decisions 7): the customer is MONITORED, the amount is at or above the corridor's
- * review threshold, the beneficiary or customer has an open screening case (a case
- * cleared since is said so, for the reviewer who approves), or the customer is a PEP not yet
- * approved. Empty when none holds. Stated once: the fast-check decides with it and the
+ * review threshold (a share of it for a HIGH-rated customer, data/risk-rating/factors.json), the
+ * beneficiary or customer has an open screening case (a case cleared since is said so, for the
+ * reviewer who approves), or the customer is a PEP not yet approved. Empty when none holds.
+ * Stated once: the fast-check decides with it and the
  * console's review queue shows the same reasons.
  */
 export function reviewReasons(input: {
@@ -22,6 +24,8 @@ export function reviewReasons(input: {
   screeningCase?: string | null;
   /** The customer is a PEP whose ENHANCED KYC and admin approval are not yet done (lib/compliance/cases/pep.ts). */
   pepApprovalPending?: boolean;
+  /** The customer's stored risk rating (null before its first: as LOW). */
+  rating?: Rating | null;
 }): string[] {
   const reasons: string[] = [];
   if (input.customerStatus === "MONITORED") reasons.push("customer MONITORED");
@@ -31,6 +35,12 @@ export function reviewReasons(input: {
   const { corridor } = input;
   if (corridor && isAtOrAboveReviewThreshold(corridor, new Decimal(input.originAmount))) {
     reasons.push(`amount ≥ ${corridor.reviewThreshold.toString()} ${corridor.originCurrency}`);
+  } else if (corridor) {
+    const ratio = reviewThresholdRatio(input.rating);
+    const lowered = new Decimal(corridor.reviewThreshold.toString()).mul(ratio);
+    if (ratio.lt(1) && new Decimal(input.originAmount).gte(lowered)) {
+      reasons.push(`customer rated ${input.rating}: amount ≥ ${lowered.toFixed()} ${corridor.originCurrency}`);
+    }
   }
   return reasons;
 }

@@ -14,6 +14,9 @@ export interface JobPayloads {
   "customers.recomputeIdentityKeys": { afterId: string | null };
   /** One walk filling the stored normal forms (customers' address keys, then login identifiers' match keys), in id order. */
   "identifiers.backfillNormalForms": { table: "customers" | "login_identifiers"; afterId: string | null };
+  /** cause: what changed (e.g. "case.opened", "report.filed"), kept in the rating's history. */
+  "customers.rate": { customerId: string; cause: string };
+  "customers.rateRecentSenders": Record<string, never>;
   "kyc.expireSession": { kycSessionId: string };
   "beneficiaries.screen": { beneficiaryId: string; listVersionId?: string };
   "transfers.expire": { transferId: string };

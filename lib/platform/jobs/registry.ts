@@ -13,6 +13,7 @@ import { emailReceipt } from "@/lib/payments/receipts/email-job";
 import { evaluateOperationsAlerts } from "@/lib/operations/observability/alerts";
 import { purgeJob } from "@/lib/platform/purge-job";
 import { refreshReferenceRates } from "@/lib/payments/pricing/refresh-job";
+import { rateCustomer, rateRecentSenders } from "@/lib/compliance/risk-rating/rate-job";
 import { refreshSanctionsList } from "@/lib/compliance/screening/refresh-job";
 import { rescreenSubjects } from "@/lib/compliance/screening/rescreen-job";
 import { expireTransfer } from "@/lib/payments/transfers/expire-job";
@@ -38,6 +39,8 @@ export const jobRegistry = {
   "customers.screenPep": screenCustomerPep,
   "customers.recomputeIdentityKeys": recomputeIdentityKeys,
   "identifiers.backfillNormalForms": backfillNormalForms,
+  "customers.rate": rateCustomer,
+  "customers.rateRecentSenders": rateRecentSenders,
   "kyc.expireSession": expireKycSession,
   "beneficiaries.screen": screenBeneficiary,
   "transfers.expire": expireTransfer,

@@ -1,17 +1,18 @@
 /**
  * No tipping off: a customer with an open compliance case (a transfer sent to
- * review by the review rules, another put on compliance hold) reads nothing of it. Every
+ * review by the review rules, another put on compliance hold, and so a risk rating) reads nothing of it. Every
  * partner-visible body (the transfers, their list, the profile, the beneficiaries, every event,
  * which are the webhook bodies) is walked, keys and values, and no word of cases, reports,
- * typologies, rules, scores, alerts or flags appears; the held transfer reads onreview with
- * TRF_CHECK_REVIEW and nothing else. On PostgreSQL the case is checked to exist. The hosted
+ * typologies, rules, scores, alerts, flags or ratings appears; the held transfer reads onreview
+ * with TRF_CHECK_REVIEW and nothing else. On PostgreSQL the case and the customer's rating (MEDIUM,
+ * for the open case) are checked to exist. The hosted
  * webview pages such a customer can open (KYC capture, funding, the receipt of a transfer then put
  * on hold) say none of it either: their text and the data sent with them.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { and, eq } from "drizzle-orm";
-import { complianceAlerts, complianceCases, transfers } from "@/db/schema";
+import { complianceAlerts, complianceCases, customerRiskRatings, transfers } from "@/db/schema";
 import {
   acceptTransfer,
   awaitFastCheck,
@@ -48,6 +49,10 @@ const FORBIDDEN = new Set([
   "flag",
   "flags",
   "flagged",
+  "rating",
+  "ratings",
+  "rated",
+  "risk",
 ]);
 
 /** The words of a key or a value: split on anything not a letter and at camelCase humps. */
@@ -113,6 +118,17 @@ test("a customer with an open case and a held transfer reads no word of cases, r
       .sort();
   });
   if (kinds !== null) assert.deepEqual(kinds, ["COMPLIANCE_HOLD", "REVIEW_RULE"], "the customer has an open case with both alerts");
+  // The rating job runs after the case opened: the customer is rated before the bodies are read.
+  const rating = await withServerDatabase(async (db) => {
+    const [t] = await db.select({ customerId: transfers.customerId }).from(transfers).where(eq(transfers.id, reviewed.transferId));
+    for (let i = 0; i < 50; i++) {
+      const [r] = await db.select().from(customerRiskRatings).where(eq(customerRiskRatings.customerId, t.customerId));
+      if (r?.reasons.some((x) => x.factor === "open_case")) return r.rating;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return "not rated";
+  });
+  if (rating !== null) assert.equal(rating, "MEDIUM", "the customer is rated, with the open case");
 
   const bodies: [string, unknown][] = [];
   for (const path of [

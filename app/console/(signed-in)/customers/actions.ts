@@ -4,11 +4,14 @@ import { z } from "zod";
 import {
   approvePepCustomer as approvePep,
   clearCustomerRiskFlag as clearFlag,
+  overrideCustomerRating,
+  recomputeCustomerRating,
   setCustomerStatus as setStatus,
   setRelationship as setSubscription,
 } from "@/lib/operations/commands/customers";
 import { consoleCommand } from "@/lib/operations/console/action";
 import { OPERATOR_STATUSES } from "@/lib/identity/customers/status-machine";
+import { RATINGS } from "@/lib/compliance/risk-rating/model";
 
 const reason = z.string().trim().min(3).max(500);
 
@@ -46,4 +49,18 @@ export const approvePepCustomer = consoleCommand("admin", z.object({ subscriptio
   command: approvePep,
   input,
   reason,
+}));
+
+// Propose an override of a customer's risk rating, with a reason: a second analyst approves it on
+// the Approvals page (the command always waits for one).
+export const overrideRating = consoleCommand(
+  "reviewer",
+  z.object({ customerId: z.string().min(1), rating: z.enum(RATINGS), reason: z.string().trim().min(10).max(500) }),
+  ({ reason, ...input }) => ({ command: overrideCustomerRating, input, reason }),
+);
+
+// Read the rating's factors again now.
+export const recomputeRating = consoleCommand("reviewer", z.object({ customerId: z.string().min(1) }), (input) => ({
+  command: recomputeCustomerRating,
+  input,
 }));

@@ -1,10 +1,12 @@
 import type { ReactNode } from "react";
 import { Badge, Card, Flash, PageTitle, danger, input, param, primary, type SearchParams } from "@/components/console/ui";
+import { clock } from "@/lib/platform/clock";
 import { when } from "@/lib/operations/console/format";
 import { partnersMonitoring } from "@/lib/operations/console/queries";
 import { requireOperator } from "@/lib/operations/console/session";
 import { config } from "@/lib/platform/config";
 import type { RuleSetRow } from "@/lib/compliance/monitoring/evaluate";
+import { precisionOf, QUALITY_DAYS, ruleQuality, type TypologyQuality } from "@/lib/compliance/monitoring/quality";
 import { listRuleSets } from "@/lib/compliance/monitoring/rule-sets";
 import { activeSnoozes } from "@/lib/compliance/monitoring/settings";
 import { ready } from "@/lib/platform/ready";
@@ -74,6 +76,18 @@ function RuleSetCard({ set, operatorId }: { set: RuleSetRow; operatorId: string 
             .map(([r, n]) => `${r} ${n}`)
             .join(", ") || "none fired"}
           .
+          {b.byTypology ? (
+            <ul className="list-disc pl-6" data-testid="backtest-typologies">
+              {Object.entries(b.byTypology)
+                .filter(([, n]) => n.held > 0)
+                .map(([typology, n]) => (
+                  <li key={typology}>
+                    {typology}: would hold {n.held}; judged by closed cases {n.confirmed} risk confirmed, {n.falsePositive} false positive; precision{" "}
+                    {precisionOf(n.confirmed, n.falsePositive) ?? "none judged"}
+                  </li>
+                ))}
+            </ul>
+          ) : null}
           {b.differences.length > 0 ? (
             <ul className="list-disc pl-6">
               {b.differences.map((d) => (
@@ -134,11 +148,48 @@ function RuleSetCard({ set, operatorId }: { set: RuleSetRow; operatorId: string 
   );
 }
 
+function RuleQuality({ rows }: { rows: TypologyQuality[] }) {
+  return (
+    <Card title={`Rule quality (last ${QUALITY_DAYS} days)`}>
+      <p className="mb-2 text-sm text-slate-700">
+        Per typology: the alerts it raised, and of those whose case was closed, how many as risk confirmed and how many as false positives. Precision is
+        confirmed over closed; alerts still in an open case are not counted either way.
+      </p>
+      {rows.length === 0 ? (
+        <p className="text-sm">No typology raised an alert in the last {QUALITY_DAYS} days.</p>
+      ) : (
+        <table className="w-full text-sm" data-testid="rule-quality">
+          <thead>
+            <tr className="text-left">
+              <th className="p-1">Typology</th>
+              <th className="p-1">Alerts</th>
+              <th className="p-1">Risk confirmed</th>
+              <th className="p-1">False positive</th>
+              <th className="p-1">Precision</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.typology} className="border-t" data-testid={`rule-quality-${r.typology}`}>
+                <td className="p-1 font-mono">{r.typology}</td>
+                <td className="p-1">{r.alerts}</td>
+                <td className="p-1">{r.confirmed}</td>
+                <td className="p-1">{r.falsePositive}</td>
+                <td className="p-1">{r.precision ?? "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Card>
+  );
+}
+
 export default async function Monitoring({ searchParams }: { searchParams: SearchParams }) {
   const operator = await requireOperator("admin");
   const sp = await searchParams;
   const db = await ready();
-  const [sets, partnerRows, snoozes] = await Promise.all([listRuleSets(db), partnersMonitoring(db), activeSnoozes(db)]);
+  const [sets, partnerRows, snoozes, quality] = await Promise.all([listRuleSets(db), partnersMonitoring(db), activeSnoozes(db), ruleQuality(db, clock.now())]);
   const live = sets.find((s) => s.state === "active");
   return (
     <>
@@ -165,6 +216,7 @@ export default async function Monitoring({ searchParams }: { searchParams: Searc
           </button>
         </form>
       </Card>
+      <RuleQuality rows={quality} />
       <h2 className="mb-2 mt-6 text-lg font-semibold">Rule sets</h2>
       {sets.map((s) => (
         <RuleSetCard key={s.id} set={s} operatorId={operator.id} />

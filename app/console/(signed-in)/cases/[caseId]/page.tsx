@@ -1,12 +1,15 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DecisionForm } from "@/components/console/decision-form";
+import { RiskRatingCard } from "@/components/console/risk-rating";
 import { Badge, Card, CustomerLabel, Empty, Flash, PageTitle, danger, input, param, primary, type SearchParams } from "@/components/console/ui";
 import { caseDetail } from "@/lib/compliance/cases/queries";
 import { ALERT_KIND_LABELS, RISK_FLAGS } from "@/lib/compliance/cases/state-machine";
 import { customerName, money, when } from "@/lib/operations/console/format";
 import { ready } from "@/lib/platform/ready";
+import { ratingOfCustomer } from "@/lib/compliance/risk-rating/queries";
 import { openCasesHolding } from "@/lib/compliance/screening-cases/blocked-money";
+import { overrideRating, recomputeRating } from "../../customers/actions";
 import { resolveHold } from "../../holds/actions";
 import { decideReview } from "../../review/actions";
 import {
@@ -43,6 +46,7 @@ export default async function CasePage({ params, searchParams }: { params: Promi
     d.linkedTransfers.filter((t) => t.state === "spended"),
   );
   const back = `/console/cases/${c.id}`;
+  const rating = await ratingOfCustomer(db, c.customerId);
   const hidden = (extra: Record<string, string> = {}) => (
     <>
       <input type="hidden" name="caseId" value={c.id} />
@@ -110,6 +114,8 @@ export default async function CasePage({ params, searchParams }: { params: Promi
           </p>
         )}
       </Card>
+
+      <RiskRatingCard view={rating} customerId={c.customerId} back={back} override={overrideRating} recompute={recomputeRating} />
 
       <Card title="Timeline">
         {timeline.length === 0 ? <Empty>Nothing yet.</Empty> : null}

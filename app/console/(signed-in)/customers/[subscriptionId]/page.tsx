@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { RiskRatingCard } from "@/components/console/risk-rating";
 import { ScreeningEvidence } from "@/components/console/screening-evidence";
 import { Badge, Card, danger, Flash, input, PageTitle, param, PartnerLabel, primary, type SearchParams } from "@/components/console/ui";
 import { customerName, money, when } from "@/lib/operations/console/format";
@@ -13,9 +14,10 @@ import { CUSTOMER_FLAG_LABELS, type CustomerFlagKind } from "@/lib/compliance/sc
 import { flagsOf } from "@/lib/compliance/screening-cases/queries";
 import { complianceOfCustomer } from "@/lib/compliance/cases/queries";
 import { customersSharingIdentifiers } from "@/lib/identity/identifiers/shared";
+import { ratingOfCustomer } from "@/lib/compliance/risk-rating/queries";
 import { HOLDABLE } from "@/lib/payments/transfers/state-machine";
 import { placeHold } from "../../holds/actions";
-import { approvePepCustomer, clearCustomerRiskFlag, setCustomerStatus, setRelationship } from "../actions";
+import { approvePepCustomer, clearCustomerRiskFlag, overrideRating, recomputeRating, setCustomerStatus, setRelationship } from "../actions";
 
 export const metadata = { title: "Customer · Console" };
 
@@ -37,6 +39,7 @@ export default async function CustomerPage({ params, searchParams }: { params: P
   const compliance = await complianceOfCustomer(db, c.id);
   const partnerName = (await partnerNames(db)).get(s.partnerId);
   const sharing = await customersSharingIdentifiers(db, c.id);
+  const rating = await ratingOfCustomer(db, c.id);
   const standing = compliance.flags.filter((f) => !f.clearedAt);
   const pep = standing.find((f) => f.flag === "PEP");
   const cleared = compliance.flags.filter((f) => f.clearedAt);
@@ -98,6 +101,7 @@ export default async function CustomerPage({ params, searchParams }: { params: P
           </>
         ) : null}
       </Card>
+      <RiskRatingCard view={rating} customerId={c.id} back={back} override={overrideRating} recompute={recomputeRating} />
       {sharing.length > 0 ? (
         // Compared in normal form (lib/identity/identifiers/normal-form.ts): "12 Harbour Rd." is 12 Harbour Road.
         <Card title={`Customers sharing an identifier (${sharing.length})`}>
