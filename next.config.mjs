@@ -20,6 +20,10 @@ const nextConfig = {
     "pino",
     "postgres",
     "prom-client",
+    // tesseract.js starts its OCR in a worker thread from a script file of its own, and reads the
+    // traineddata from the npm package's directory: both must stay files on disk.
+    "tesseract.js",
+    "@tesseract.js-data/eng",
     "xmllint-wasm",
   ],
   poweredByHeader: false,

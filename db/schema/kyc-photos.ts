@@ -1,6 +1,7 @@
-import { customType, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { customType, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { kycSessions } from "./kyc-sessions";
+import type { KycPhotoKind } from "@/lib/identity/kyc/photo-kinds";
 
 /** PostgreSQL bytea (drizzle 0.45 has no built-in); PGlite gives a Uint8Array, postgres.js a Buffer. */
 const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
@@ -9,16 +10,22 @@ const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
 });
 
 /**
- * The document photo of a KYC session, kept only when operators decide KYC
- * (KYC_DECISION_PROVIDER=operator): the reviewer looks at it in the console. One per session; a
+ * The pictures of a KYC session, kept when a verifier other than the sandbox buttons decides
+ * (operator, automatic, vendor): the document's photo page, an identity card's back, a selfie and
+ * a second selfie with the head turned (lib/identity/kyc/photo-kinds.ts). One of each kind per session; a
  * new upload before submission replaces it.
  */
-export const kycPhotos = pgTable("kyc_photos", {
-  kycSessionId: text("kyc_session_id")
-    .primaryKey()
-    .references(() => kycSessions.id),
-  contentType: text("content_type").notNull(),
-  size: integer("size").notNull(),
-  bytes: bytea("bytes").notNull(),
-  createdAt: createdAt(),
-});
+export const kycPhotos = pgTable(
+  "kyc_photos",
+  {
+    kycSessionId: text("kyc_session_id")
+      .notNull()
+      .references(() => kycSessions.id),
+    kind: text("kind").$type<KycPhotoKind>().notNull().default("DOCUMENT"),
+    contentType: text("content_type").notNull(),
+    size: integer("size").notNull(),
+    bytes: bytea("bytes").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: "kyc_photos_pkey", columns: [t.kycSessionId, t.kind] })],
+);

@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { customers } from "./customers";
 import { subscriptions } from "./subscriptions";
@@ -6,6 +6,7 @@ import type { KycSessionState } from "@/lib/identity/kyc/session-state-machine";
 import type { KycOutcome, KycSessionPurpose } from "@/lib/identity/kyc/statuses";
 import type { Language } from "@/lib/platform/i18n/language";
 import type { KycCapture } from "@/lib/identity/kyc/capture";
+import type { KycVerificationRecord } from "@/lib/identity/kyc/verification/record";
 
 /** A KYC capture session (spec 2.3; states in lib/identity/kyc/session-state-machine.ts). */
 export const kycSessions = pgTable(
@@ -34,6 +35,14 @@ export const kycSessions = pgTable(
     submittedAt: tstz("submitted_at"),
     /** Operator mode: the reviewer's reason; for REMEDIATION_REQUIRED it is shown on the next capture. */
     decisionReason: text("decision_reason"),
+    /**
+     * The machine's verification (automatic or vendor): PENDING while it runs (the session is not
+     * in the review queue yet), then every check's result, the fields read from the document and
+     * the face-match score; REVIEW sends it to the queue with its reasons. Null: operators only.
+     */
+    verification: jsonb("verification").$type<KycVerificationRecord>(),
+    /** The vendor's check id (KYC_DECISION_PROVIDER=onfido): its result webhook names it. */
+    vendorCheckId: text("vendor_check_id"),
     openedAt: tstz("opened_at").notNull(),
     closedAt: tstz("closed_at"),
     /** 24 hours after openedAt (spec 8). */
@@ -41,5 +50,9 @@ export const kycSessions = pgTable(
     createdAt: createdAt(),
   },
   // Session creation looks for the customer's in-progress session.
-  (t) => [index("kyc_sessions_customer_idx").on(t.customerId, t.state)],
+  (t) => [
+    index("kyc_sessions_customer_idx").on(t.customerId, t.state),
+    // The vendor's result webhook finds its session by check id.
+    uniqueIndex("kyc_sessions_vendor_check_idx").on(t.vendorCheckId),
+  ],
 );

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { customers, kycPhotos, kycSessions, subscriptions } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
@@ -8,6 +8,7 @@ import { completeKycSession, lockKycSession } from "./outcome";
 import type { KycOutcome } from "./statuses";
 import { effectiveState } from "./sessions";
 import { kycSessionMachine } from "./session-state-machine";
+import type { KycPhotoKind } from "./photo-kinds";
 
 /**
  * The console's KYC review (KYC_DECISION_PROVIDER=operator): sessions whose capture was submitted
@@ -24,7 +25,12 @@ export const KYC_REVIEW_DECISIONS = {
 } as const satisfies Record<string, KycOutcome>;
 export type KycReviewDecision = keyof typeof KYC_REVIEW_DECISIONS;
 
-const waiting = and(isNotNull(kycSessions.submittedAt), eq(kycSessions.state, "IN_PROGRESS"));
+// A session the machine is still verifying (or cleared) is not a person's yet: only its exceptions (REVIEW) are.
+const waiting = and(
+  isNotNull(kycSessions.submittedAt),
+  eq(kycSessions.state, "IN_PROGRESS"),
+  or(isNull(kycSessions.verification), sql`${kycSessions.verification}->>'status' = 'REVIEW'`),
+);
 
 export async function kycReviewQueue(db: Executor, page: number) {
   const rows = await db
@@ -36,11 +42,12 @@ export async function kycReviewQueue(db: Executor, page: number) {
       partnerId: subscriptions.partnerId,
       photoType: kycPhotos.contentType,
       photoSize: kycPhotos.size,
+      photoKinds: sql<KycPhotoKind[]>`(select coalesce(array_agg(p.kind order by p.kind), '{}') from kyc_photos p where p.kyc_session_id = ${kycSessions.id})`,
     })
     .from(kycSessions)
     .innerJoin(customers, eq(customers.id, kycSessions.customerId))
     .innerJoin(subscriptions, eq(subscriptions.id, kycSessions.subscriptionId))
-    .leftJoin(kycPhotos, eq(kycPhotos.kycSessionId, kycSessions.id))
+    .leftJoin(kycPhotos, and(eq(kycPhotos.kycSessionId, kycSessions.id), eq(kycPhotos.kind, "DOCUMENT")))
     .where(waiting)
     .orderBy(asc(kycSessions.submittedAt), asc(kycSessions.id))
     .limit(KYC_REVIEW_PAGE_SIZE + 1)
@@ -52,9 +59,12 @@ export async function countKycReview(db: Executor): Promise<number> {
   return db.$count(kycSessions, waiting);
 }
 
-/** The document photo of a session, for a signed-in operator's browser only. */
-export async function readKycPhoto(db: Executor, kycSessionId: string) {
-  const [photo] = await db.select().from(kycPhotos).where(eq(kycPhotos.kycSessionId, kycSessionId));
+/** A picture of a session (the document photo unless another kind is asked), for a signed-in operator's browser only. */
+export async function readKycPhoto(db: Executor, kycSessionId: string, kind: KycPhotoKind = "DOCUMENT") {
+  const [photo] = await db
+    .select()
+    .from(kycPhotos)
+    .where(and(eq(kycPhotos.kycSessionId, kycSessionId), eq(kycPhotos.kind, kind)));
   return photo ?? null;
 }
 

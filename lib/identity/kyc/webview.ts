@@ -11,6 +11,9 @@ import { isEvidence, type KycCapture } from "./capture";
 import type { KycOutcome, KycSessionPurpose } from "./statuses";
 import { effectiveState } from "./sessions";
 import { kycSessionMachine, type KycSessionState } from "./session-state-machine";
+import type { KycPhotoKind } from "./photo-kinds";
+import { kycVerifier } from "./verification/provider";
+import { queueVerification } from "./verification/service";
 
 export interface KycWebviewModel {
   kycSessionId: string;
@@ -28,6 +31,8 @@ export interface KycWebviewModel {
   linkExpiresAt: Date;
   /** The customer's time zone (from the residence address), the one the page writes times in. */
   timeZone: string;
+  /** The machine verifies the document: the page also asks for the two selfies (face match, liveness). */
+  selfies: boolean;
 }
 
 const expired = () => new DomainError("kyc.sessionExpired", { message: "This verification link has expired." });
@@ -57,6 +62,7 @@ export async function openKycWebview(tx: Tx, token: string, now: Date): Promise<
     closure: closureCallbackFor(partner, "kyc"),
     linkExpiresAt,
     timeZone: await customerTimeZone(tx, session.customerId),
+    selfies: session.purpose !== "ENHANCED" && kycVerifier().wantsSelfies,
   };
 }
 
@@ -78,16 +84,26 @@ const submittedAlready = () =>
 export const KYC_PHOTO_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
 export const KYC_PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 
-/** Operator mode: keeps the document photo for the reviewer (replaced until the capture is submitted). */
-export async function storeKycPhoto(tx: Tx, token: string, photo: { contentType: string; bytes: Buffer }, now: Date) {
+/** Keeps one picture of the session (document, its back, a selfie) for the verifier and the reviewer; replaced until the capture is submitted. */
+export async function storeKycPhoto(tx: Tx, token: string, photo: { kind?: KycPhotoKind; contentType: string; bytes: Buffer }, now: Date) {
   const { session } = await sessionForToken(tx, token, now);
   if (session.submittedAt) throw submittedAlready();
-  const row = { kycSessionId: session.id, contentType: photo.contentType, size: photo.bytes.byteLength, bytes: photo.bytes, createdAt: now };
+  const row = {
+    kycSessionId: session.id,
+    kind: photo.kind ?? "DOCUMENT",
+    contentType: photo.contentType,
+    size: photo.bytes.byteLength,
+    bytes: photo.bytes,
+    createdAt: now,
+  };
   await tx
     .insert(kycPhotos)
     .values(row)
-    .onConflictDoUpdate({ target: kycPhotos.kycSessionId, set: { contentType: row.contentType, size: row.size, bytes: row.bytes, createdAt: now } });
-  return { kycSessionId: session.id, size: row.size };
+    .onConflictDoUpdate({
+      target: [kycPhotos.kycSessionId, kycPhotos.kind],
+      set: { contentType: row.contentType, size: row.size, bytes: row.bytes, createdAt: now },
+    });
+  return { kycSessionId: session.id, kind: row.kind, size: row.size };
 }
 
 /**
@@ -106,7 +122,10 @@ export async function captureKycDocuments(tx: Tx, token: string, capture: KycCap
     throw validationError([{ field, code: "validation.fieldMissing", message: "This verification asks for other information." }]);
   }
   if (review) {
-    const [photo] = await tx.select({ size: kycPhotos.size }).from(kycPhotos).where(eq(kycPhotos.kycSessionId, session.id));
+    const [photo] = await tx
+      .select({ size: kycPhotos.size })
+      .from(kycPhotos)
+      .where(and(eq(kycPhotos.kycSessionId, session.id), eq(kycPhotos.kind, "DOCUMENT")));
     if (!photo) throw validationError([{ field: "photo", code: "validation.fieldMissing", message: "Upload the document photo first." }]);
   }
   const kept = isEvidence(capture) || review ? capture : { ...capture, documentNumber: `****${capture.documentNumber.slice(-3)}` };
@@ -114,6 +133,9 @@ export async function captureKycDocuments(tx: Tx, token: string, capture: KycCap
     .update(kycSessions)
     .set({ capture: { ...kept, capturedAt: now.toISOString() }, submittedAt: review ? now : null })
     .where(eq(kycSessions.id, session.id));
+  // The machine verifies identity documents (a step-up's evidence always goes to a person).
+  const verifier = kycVerifier();
+  if (review && verifier.machine && !isEvidence(capture)) await queueVerification(tx, session.id, verifier.name, now);
   return { kycSessionId: session.id, sessionState: session.state };
 }
 

@@ -85,11 +85,14 @@ export const PROVIDERS: Record<ProviderKind, ProviderSpec> = {
     production: ["ecb"],
     requires: { ecb: ["REFERENCE_RATES_URL"] },
   },
+  // automatic: the MRZ read and checked here, the face matched; onfido: the vendor, its verdict by
+  // signed webhook; onfido-sandbox (sandbox only): the same adapter on a simulated Onfido sandbox.
   kycDecision: {
     setting: "KYC_DECISION_PROVIDER",
-    implementations: ["sandbox", "operator"],
+    implementations: ["sandbox", "operator", "automatic", "onfido", "onfido-sandbox"],
     defaultImplementation: "sandbox",
-    production: ["operator"],
+    production: ["operator", "automatic", "onfido"],
+    requires: { onfido: ["ONFIDO_API_TOKEN", "ONFIDO_WEBHOOK_TOKEN"], "onfido-sandbox": ["ONFIDO_WEBHOOK_TOKEN"] },
   },
   // Bank transfer to the collection account, reconciled from camt.053 statements.
   funding: {

@@ -130,6 +130,8 @@ export const URL_SCHEMES = {
   REFERENCE_RATES_SECONDARY_URL: ["http", "https"],
   SMS_WEBHOOK_URL: ["http", "https"],
   OPERATIONS_ALERT_WEBHOOK_URL: ["http", "https"],
+  // Customers' documents leave only over TLS.
+  ONFIDO_API_URL: ["https"],
 } as const satisfies Record<string, readonly string[]>;
 
 /** The problem with a URL setting's value, or null: not a URL, or a scheme outside `schemes`. */

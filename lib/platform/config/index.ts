@@ -354,6 +354,16 @@ const schema = z.object({
   MONITORING_DEFAULT_MODE: z.enum(MONITORING_MODES).optional(),
   REFERENCE_RATES_PROVIDER: providerName,
   KYC_DECISION_PROVIDER: providerName,
+  /**
+   * The face matcher of automatic KYC (lib/identity/kyc/verification/face-match.ts): none (a person compares
+   * the faces; production's only choice until an on-device model is installed) or
+   * sandbox-fingerprint (sandbox only, synthetic documents). Unset: none in production, the sandbox one in sandbox.
+   */
+  KYC_FACE_MATCHER: z.enum(["none", "sandbox-fingerprint"]).optional(),
+  /** KYC_DECISION_PROVIDER=onfido: the API's base URL (region), its token, and the webhook token that signs its results. */
+  ONFIDO_API_URL: url(URL_SCHEMES.ONFIDO_API_URL).optional(),
+  ONFIDO_API_TOKEN: z.string().min(8).optional(),
+  ONFIDO_WEBHOOK_TOKEN: z.string().min(8).optional(),
   FUNDING_PROVIDER: providerName,
   PAYOUT_PROVIDER: providerName,
   REFUND_PROVIDER: providerName,
@@ -513,6 +523,9 @@ function productionProblems(env: Record<string, string | undefined>): string[] {
     lines.push("APP_MODE=production needs DATABASE_URL (postgres://user:password@host:5432/database): the embedded database is for sandbox only");
   if (env.SANDBOX_PARTNER_API_KEY) lines.push("APP_MODE=production refuses SANDBOX_PARTNER_API_KEY");
   if (["true", "1"].includes(env.SANDBOX_CLOCK_CONTROL ?? "")) lines.push("APP_MODE=production refuses SANDBOX_CLOCK_CONTROL");
+  // Onfido's sandbox tokens start so: production never verifies customers against the vendor's sandbox.
+  if (env.ONFIDO_API_TOKEN?.startsWith("api_sandbox")) lines.push("APP_MODE=production refuses an Onfido sandbox token (ONFIDO_API_TOKEN api_sandbox...)");
+  if (env.KYC_FACE_MATCHER === "sandbox-fingerprint") lines.push("APP_MODE=production refuses KYC_FACE_MATCHER=sandbox-fingerprint (sandbox only)");
   // Production keys come from configuration, never from the database.
   for (const name of ["NEXTAUTH_SECRET", "SERVICE_SIGNING_KEYS", "FIELD_ENCRYPTION_KEYS"] as const) {
     if (!env[name]) lines.push(`APP_MODE=production needs ${name} (npm run keys:generate prints it)`);

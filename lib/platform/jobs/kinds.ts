@@ -18,6 +18,8 @@ export interface JobPayloads {
   "customers.rate": { customerId: string; cause: string };
   "customers.rateRecentSenders": Record<string, never>;
   "kyc.expireSession": { kycSessionId: string };
+  /** The machine's verification of a submitted KYC session (automatic or vendor). */
+  "kyc.verify": { kycSessionId: string };
   "beneficiaries.screen": { beneficiaryId: string; listVersionId?: string };
   "transfers.expire": { transferId: string };
   "transfers.fastCheck": { transferId: string };

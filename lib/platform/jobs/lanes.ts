@@ -49,6 +49,8 @@ export function workerSettings(): WorkerSettings {
         perGroup: c.WEBHOOK_PARTNER_CONCURRENCY,
       },
       { name: "transfers", kinds: TRANSFER_KINDS, concurrency: c.TRANSFER_JOB_CONCURRENCY, groupBy: byKind, perGroup: c.TRANSFER_JOB_KIND_CONCURRENCY },
+      // Reading a document takes about a second of CPU: one at a time, whatever else runs.
+      { name: "kyc", kinds: ["kyc.verify"], concurrency: 1, groupBy: byKind, perGroup: 1 },
       { name: "default", concurrency: c.JOB_CONCURRENCY, groupBy: byKind, perGroup: c.JOB_KIND_CONCURRENCY },
     ],
     leaseSeconds: c.JOB_LEASE_SECONDS,

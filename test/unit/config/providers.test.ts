@@ -90,7 +90,7 @@ describe("providers are configuration (issue 11)", () => {
     assert.deepEqual(refusal(env), [
       "OTP_EMAIL_PROVIDER=smtp needs OTP_EMAIL_FROM",
       "SCREENING_PROVIDER is sandbox: production needs ofac",
-      "KYC_DECISION_PROVIDER is sandbox: production needs operator",
+      "KYC_DECISION_PROVIDER is sandbox: production needs operator or automatic or onfido",
     ]);
   });
 

@@ -1,0 +1,159 @@
+import { createRequire } from "node:module";
+import path from "node:path";
+import { parse, type ParseResult } from "mrz";
+import sharp from "sharp";
+import { createWorker, OEM, PSM, type Worker } from "tesseract.js";
+
+/**
+ * Reads the machine-readable zone of a document photo, offline: tesseract.js with the English
+ * traineddata shipped by the @tesseract.js-data/eng npm package (langPath points into
+ * node_modules, so nothing is downloaded at run time), parsed by the `mrz` package with its
+ * autocorrection (O/0, I/1 ... by field type). Tesseract's legacy engine is used: the LSTM model
+ * has never seen the OCR-B filler "<" and reads it as K or L, the legacy classifier restricted to
+ * the MRZ alphabet reads it right (docs/kyc-quality.md).
+ */
+
+export type MrzFormat = ParseResult["format"];
+
+export interface MrzFields {
+  documentCode: string | null;
+  issuingState: string | null;
+  lastName: string | null;
+  firstName: string | null;
+  documentNumber: string | null;
+  nationality: string | null;
+  birthDate: string | null;
+  sex: string | null;
+  expirationDate: string | null;
+}
+
+export type MrzRead =
+  { read: true; format: MrzFormat; lines: string[]; fields: MrzFields; valid: boolean; invalidFields: string[] } | { read: false; reason: string };
+
+const MRZ_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<";
+/** The traineddata directory of the npm package (4.0.0 carries the legacy engine's data), resolved from the project root like the server and the worker run. */
+const langPath = () => path.join(path.dirname(createRequire(path.join(process.cwd(), "package.json")).resolve("@tesseract.js-data/eng/package.json")), "4.0.0");
+
+let worker: Promise<Worker> | null = null;
+/** One worker per process: the machine has two cores shared with everything else; reads queue on it. */
+function ocr(): Promise<Worker> {
+  worker ??= (async () => {
+    const w = await createWorker("eng", OEM.TESSERACT_ONLY, { langPath: langPath(), gzip: true, cacheMethod: "none" });
+    await w.setParameters({ tessedit_char_whitelist: MRZ_ALPHABET, tessedit_pageseg_mode: PSM.SINGLE_BLOCK });
+    return w;
+  })().catch((err: unknown) => {
+    worker = null;
+    throw err;
+  });
+  return worker;
+}
+
+/** Stops the OCR worker (tests and scripts; a server keeps it). */
+export async function stopMrzReader(): Promise<void> {
+  const w = worker;
+  worker = null;
+  if (w) await (await w).terminate();
+}
+
+const LINE_LENGTHS: Record<number, number> = { 44: 2, 36: 2, 30: 3 };
+
+/** Lines of the OCR text that can belong to a zone, and the windows of them that form one. */
+export function mrzCandidates(text: string): string[][] {
+  const lines = text
+    .split("\n")
+    .map((l) => l.replace(/\s+/g, "").toUpperCase())
+    .filter((l) => l.length >= 26);
+  const out: string[][] = [];
+  for (const [length, count] of Object.entries(LINE_LENGTHS).map(([l, c]) => [Number(l), c])) {
+    for (let i = 0; i + count <= lines.length; i++) {
+      const window = lines.slice(i, i + count);
+      // A line off by one or two is usually a filler run read short or long: only the first line
+      // (names) of a passport ends in fillers that can take it; check digits guard the others.
+      const fitted = window.map((l, j) =>
+        l.length === length ? l : j === 0 && Math.abs(l.length - length) <= 3 && l.endsWith("<") ? fitFillers(l, length) : l,
+      );
+      if (fitted.every((l) => l.length === length)) out.push(fitted);
+    }
+  }
+  return out;
+}
+
+const fitFillers = (line: string, length: number) => (line.length > length ? line.slice(0, length) : line.padEnd(length, "<"));
+
+function fieldsOf(result: ParseResult): MrzFields {
+  const f = result.fields;
+  return {
+    documentCode: f.documentCode ?? null,
+    issuingState: f.issuingState ?? null,
+    lastName: f.lastName ?? null,
+    firstName: f.firstName ?? null,
+    documentNumber: result.documentNumber ?? f.documentNumber ?? null,
+    nationality: f.nationality ?? null,
+    birthDate: f.birthDate ?? null,
+    sex: f.sex ?? null,
+    expirationDate: f.expirationDate ?? null,
+  };
+}
+
+/**
+ * The country codes of a passport's zone (issuing state, nationality) hold letters only; the
+ * parser turns a 0 into O there, but OCR-B's D is what the legacy engine most often reads as 0.
+ */
+function withCountryD(lines: string[]): string[][] {
+  if (lines.length !== 2 || lines[0].length !== 44) return [];
+  const fix = (line: string, at: number) => line.slice(0, at) + line.slice(at, at + 3).replace(/0/g, "D") + line.slice(at + 3);
+  const fixed = [fix(lines[0], 2), fix(lines[1], 10)];
+  return fixed.join() === lines.join() ? [] : [fixed];
+}
+
+/** The best parse of the candidates: a valid one first, else the one with the fewest invalid fields. */
+export function parseCandidates(found: string[][]): MrzRead | null {
+  let best: MrzRead | null = null;
+  const candidates = found.flatMap((lines) => [lines, ...withCountryD(lines)]);
+  for (const lines of candidates) {
+    let result: ParseResult;
+    try {
+      result = parse(lines, { autocorrect: true });
+    } catch {
+      continue;
+    }
+    const invalidFields = result.details.filter((d) => !d.valid && d.field).map((d) => String(d.field));
+    const read: MrzRead = { read: true, format: result.format, lines, fields: fieldsOf(result), valid: result.valid, invalidFields };
+    if (result.valid) return read;
+    if (!best || (best.read && invalidFields.length < best.invalidFields.length)) best = read;
+  }
+  return best;
+}
+
+/** Grey, stretched, at least 1400 px wide: the size tesseract reads OCR-B best at. */
+async function prepared(image: Buffer, region: "bottom" | "whole"): Promise<Buffer> {
+  const img = sharp(image, { failOn: "none" }).rotate(); // EXIF orientation of a phone photo
+  const meta = await img.metadata();
+  const width = meta.autoOrient?.width ?? meta.width ?? 0;
+  const height = meta.autoOrient?.height ?? meta.height ?? 0;
+  if (!width || !height) throw new Error("not an image");
+  let pipeline = sharp(await img.toBuffer());
+  // The zone is at the foot of a passport's photo page and of an identity card's back.
+  if (region === "bottom") pipeline = pipeline.extract({ left: 0, top: Math.round(height * 0.55), width, height: height - Math.round(height * 0.55) });
+  if (width < 1400) pipeline = pipeline.resize({ width: 1400 });
+  else if (width > 2400) pipeline = pipeline.resize({ width: 2400 });
+  return pipeline.greyscale().normalise().png().toBuffer();
+}
+
+/** Reads the zone of one photo: the bottom first (faster, less noise), then the whole page. */
+export async function readMrz(image: Buffer): Promise<MrzRead> {
+  let best: MrzRead | null = null;
+  for (const region of ["bottom", "whole"] as const) {
+    let input: Buffer;
+    try {
+      input = await prepared(image, region);
+    } catch {
+      return { read: false, reason: "The photo is not an image we can read." };
+    }
+    const { data } = await (await ocr()).recognize(input);
+    const read = parseCandidates(mrzCandidates(data.text));
+    if (read?.read && read.valid) return read;
+    if (read && (!best || (best.read && read.read && read.invalidFields.length < best.invalidFields.length))) best = read;
+  }
+  return best ?? { read: false, reason: "No machine-readable zone found on the photo." };
+}
