@@ -24,6 +24,12 @@ async function post(url: string, body: unknown): Promise<{ sessionState?: string
   return res.json();
 }
 
+/** One optional picture: uploaded only when the customer chose a file. */
+const chosen = (form: FormData, name: string) => {
+  const f = form.get(name);
+  return f instanceof File && f.size > 0 ? f : null;
+};
+
 async function upload(url: string, file: File): Promise<void> {
   const res = await fetch(url, { method: "POST", headers: { "content-type": file.type || "image/jpeg" }, body: file });
   if (!res.ok) throw new Error(String(res.status));
@@ -97,6 +103,29 @@ function DocumentFields({ m, countries }: { m: KycWebviewMessages; countries: Co
   );
 }
 
+const fileField = `${field} file:mr-3 file:rounded file:border-0 file:bg-slate-100 file:px-3 file:py-2`;
+
+/**
+ * The machine's pictures: an identity card's back, a selfie and a second one with the head turned
+ * (camera on a phone: capture="user"; upload elsewhere), each with its framing guidance.
+ */
+function SelfieFields({ m }: { m: KycWebviewMessages }) {
+  const picture = (name: string, title: string, guide: string | null, capture: "user" | "environment", required: boolean) => (
+    <label className={label}>
+      {title}
+      <input name={name} type="file" accept="image/jpeg,image/png,image/webp" capture={capture} required={required} className={fileField} />
+      {guide && <span className="mt-1 block text-sm text-slate-500">{guide}</span>}
+    </label>
+  );
+  return (
+    <>
+      {picture("documentBack", m.documentBack, null, "environment", false)}
+      {picture("selfie", m.selfie, m.selfieGuide, "user", true)}
+      {picture("selfieTurn", m.selfieTurn, m.selfieTurnGuide, "user", true)}
+    </>
+  );
+}
+
 /**
  * Mobile-first document capture of the hosted KYC page: with the sandbox outcome buttons, or (when
  * operators decide) sent to the console's review queue, showing a reviewer's correction request.
@@ -137,6 +166,17 @@ export function KycCapture({
     try {
       // Operators decide: the reviewer needs the photo itself, sent as raw bytes before the fields.
       if (!sandbox) await upload(`${base}/photo`, photo);
+      // The machine's verification: an identity card's back carries the zone; the selfies are the face match and its liveness step.
+      if (!sandbox && model.selfies) {
+        for (const [name, kind] of [
+          ["documentBack", "DOCUMENT_BACK"],
+          ["selfie", "SELFIE"],
+          ["selfieTurn", "SELFIE_TURN"],
+        ] as const) {
+          const file = chosen(form, name);
+          if (file) await upload(`${base}/photo?kind=${kind}`, file);
+        }
+      }
       const photoFacts = { size: photo.size, type: photo.type || "image/jpeg" };
       const result = await post(
         `${base}/capture`,
@@ -216,7 +256,9 @@ export function KycCapture({
               required
               className={`${field} file:mr-3 file:rounded file:border-0 file:bg-slate-100 file:px-3 file:py-2`}
             />
+            {model.selfies && <span className="mt-1 block text-sm text-slate-500">{m.photoGuide}</span>}
           </label>
+          {model.selfies && <SelfieFields m={m} />}
           <button type="submit" disabled={busy || !hydrated} className={`${button} bg-blue-700 text-white focus:ring-blue-300`}>
             {busy ? m.submitting : m.submit}
           </button>

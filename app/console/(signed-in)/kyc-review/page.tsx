@@ -4,6 +4,7 @@ import { customerName, when } from "@/lib/operations/console/format";
 import { pageParam } from "@/lib/operations/console/page-param";
 import { partnerNames } from "@/lib/operations/console/queries";
 import type { KycDocumentCapture, KycEvidenceCapture } from "@/lib/identity/kyc/capture";
+import { KycVerificationPanel } from "@/components/console/kyc-verification";
 import { kycReviewQueue } from "@/lib/identity/kyc/review";
 import { ready } from "@/lib/platform/ready";
 import { decideKyc } from "./actions";
@@ -22,7 +23,7 @@ export default async function KycReviewQueue({ searchParams }: { searchParams: S
       <PageTitle sub="Identity documents customers submitted: approve, ask for a correction (the customer sees your reason) or refuse.">KYC review</PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
       {items.length === 0 ? <Empty>No KYC session is waiting for review.</Empty> : null}
-      {items.map(({ session, profile, customerStatus, kycStatus, partnerId, photoType, photoSize }) => {
+      {items.map(({ session, profile, customerStatus, kycStatus, partnerId, photoType, photoSize, photoKinds }) => {
         const p = profile ?? {};
         // Either kind of capture: an identity document, or source-of-funds evidence (ENHANCED).
         const c: Partial<KycDocumentCapture & KycEvidenceCapture> = session.capture ?? {};
@@ -82,6 +83,15 @@ export default async function KycReviewQueue({ searchParams }: { searchParams: S
                 <p className="text-sm text-red-700">No photo.</p>
               )}
             </div>
+            {session.verification && (
+              <KycVerificationPanel
+                kycSessionId={session.id}
+                verification={session.verification}
+                profile={p}
+                capture={c}
+                photoKinds={photoKinds}
+              />
+            )}
             <div className="mt-3">
               <DecisionForm
                 action={decideKyc}
