@@ -84,13 +84,7 @@ export default async function KycReviewQueue({ searchParams }: { searchParams: S
               )}
             </div>
             {session.verification && (
-              <KycVerificationPanel
-                kycSessionId={session.id}
-                verification={session.verification}
-                profile={p}
-                capture={c}
-                photoKinds={photoKinds}
-              />
+              <KycVerificationPanel kycSessionId={session.id} verification={session.verification} profile={p} capture={c} photoKinds={photoKinds} />
             )}
             <div className="mt-3">
               <DecisionForm
