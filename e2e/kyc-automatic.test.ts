@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { randomInt } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { kycWebviewMessages } from "../lib/i18n/kyc-webview-messages";
+import { kycWebviewMessages } from "../lib/platform/i18n/kyc-webview-messages";
 import { syntheticPassport, type SyntheticPerson } from "../scripts/kyc/synthetic-document";
 import { launchBrowser, newPage, PHONE, screenshot, TIMEOUT } from "./support/browser";
 import { startOwnServer, type OwnServer } from "../test/support/own-server";
