@@ -21,7 +21,7 @@ import { loadConfig } from "@/lib/platform/config";
 import { buildIndex, type MatchIndex, type MatchSubject } from "@/lib/compliance/screening/match-index";
 import { nameTokens, naturalOrder } from "@/lib/compliance/screening/names";
 import { screenAgainst } from "@/lib/compliance/screening/provider";
-import { LIST_FORMATS } from "@/lib/compliance/screening/sources";
+import { LIST_FORMATS, LISTS } from "@/lib/compliance/screening/sources";
 import type { CommonName, ListedIndividual } from "../test/fixtures/screening/build-labelled-set";
 
 const ROUNDS = Number(process.env.BENCH_SCREENING_ROUNDS ?? 3);
@@ -41,7 +41,7 @@ function individuals(list: string): SanctionedEntry[] {
 }
 
 async function main() {
-  const lists = Object.keys(LIST_FORMATS);
+  const lists = LISTS;
   const parsed = lists.map(individuals);
   gc();
   const heapBefore = process.memoryUsage().heapUsed;

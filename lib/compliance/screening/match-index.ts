@@ -19,7 +19,8 @@ import { isTitle, nameWords, naturalOrder, skeleton, surnameWords } from "./name
  *
  * - A date of birth that agrees with an entry's (the same day, or the published month, year or
  *   range) lets a looser likeness make a case (matchWithBirthDate): two moves at once, a typo in a
- *   split or transliterated word, short names a vowel apart. Never a HIT; never without the date.
+ *   split or transliterated word, short names a vowel apart; with the nationality agreeing as
+ *   well, vowels folded. Never a HIT; never without the date.
  *
  * Candidates come from a scan of the distinct listed words (most skipped by a letter-count bound
  * before any Jaro-Winkler), cached per query word, not of every name. Weak aliases (UN "Low"
@@ -680,7 +681,7 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
   const keys = new Set([typed, surnameFirst, required(typed), required(surnameFirst)].map((words) => words.join("")));
   for (const key of keys) for (const n of index.joined.get(key) ?? []) consider(n, 1, true, allOnes);
   for (const n of index.exact.get(exactKey(required(query))) ?? []) consider(n, 1, true, allOnes);
-  if (subject.dateOfBirth) matchWithBirthDate(index, query, optional, subject.dateOfBirth, consider);
+  if (subject.dateOfBirth) matchWithBirthDate(index, query, optional, subject.dateOfBirth, subject.nationality, consider);
   return [...best.values()].sort((a, b) => b.nameScore - a.nameScore);
 }
 
@@ -693,14 +694,16 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
  * (partial): at least two of the listed name's words, and at least half of them, are in the
  * subject's name, and at least two of the subject's words are in the listed name (more than half
  * of them where only the year or month agrees). "In" allows the edits of `looseBudget` (spelling
- * and transliteration skeleton), a word written as two, and two words written as one. Never a
- * HIT: not a whole name (verdict).
+ * and transliteration skeleton; where the entry's nationality is the subject's too, skeletons with
+ * their vowels folded), a word written as two, and two words written as one. Never a HIT: not a
+ * whole name (verdict).
  */
 function matchWithBirthDate(
   index: MatchIndex,
   query: string[],
   optional: number,
   dateOfBirth: string,
+  nationality: string | null | undefined,
   consider: (n: number, nameScore: number, whole: boolean, pairedQuery: number[]) => void,
 ) {
   const exact = index.births.get(dateOfBirth) ?? [];
@@ -723,13 +726,15 @@ function matchWithBirthDate(
     for (const e of entries) {
       if (tried.has(e)) continue;
       tried.add(e);
+      const sameNationality = !!nationality && index.entries[e].nationalities.includes(nationality.toUpperCase());
+      const how: Looseness = { sameDay, fold: sameNationality };
       for (let n = index.firstNames[e]; n < index.firstNames[e + 1]; n++) {
         const name = index.names[n];
         const listedRequired = ((1 << name.tokens.length) - 1) & ~name.optional;
         const wanted = bits(listedRequired);
         if (wanted < 2) continue;
         // Most names of the entries compared have too few words with the letters to be in the subject's.
-        const plausible = bits(plausiblyIn(index, name, subject, sameDay) & listedRequired);
+        const plausible = bits(plausiblyIn(index, name, subject, how) & listedRequired);
         if (plausible < 2 || 2 * plausible < wanted) continue;
         const listed = looseForm(
           name.units.map((u) => index.vocabulary[u.word]),
@@ -740,9 +745,9 @@ function matchWithBirthDate(
             .map((id) => index.vocabulary[id])
             .join(""),
         );
-        const inSubject = bits(presentIn(listed, subject, sameDay) & listedRequired);
+        const inSubject = bits(presentIn(listed, subject, how) & listedRequired);
         if (inSubject < 2 || 2 * inSubject < wanted) continue;
-        const inListedMask = presentIn(subject, listed, sameDay) & required;
+        const inListedMask = presentIn(subject, listed, how) & required;
         const inListed = bits(inListedMask);
         if (inListed < 2 || (!sameDay && 2 * inListed < bits(required))) continue;
         consider(
@@ -758,29 +763,72 @@ function matchWithBirthDate(
   tryEntries(partial, false);
 }
 
+/**
+ * How loose the comparison of a name whose date of birth agrees: the day agrees (or only the year,
+ * month or range), and whether vowels are folded (foldVowels): only where the nationality agrees
+ * too, a second identifier beside the date of birth (folded vowels alone, with a year of birth,
+ * would make many short names alike).
+ */
+interface Looseness {
+  sameDay: boolean;
+  fold: boolean;
+}
+
 /** A name's words for the looser comparison: each word and each two neighbours joined, as written and as skeletons; all its letters. */
 interface LooseForm {
   units: string[];
   skeletons: string[];
+  /** The skeletons with their vowels folded (foldVowels). */
+  folded: string[];
   /** The name's word positions each unit covers, as bits. */
   positions: number[];
   letters: string;
   /** Letter masks (letterMask) of the units, of their skeletons and of all the letters. */
   masks: number[];
   skeletonMasks: number[];
+  foldedMasks: number[];
   lettersMask: number;
 }
 
 function looseForm(units: string[], skeletons: string[], positions: number[], letters: string): LooseForm {
-  return { units, skeletons, positions, letters, masks: units.map(letterMask), skeletonMasks: skeletons.map(letterMask), lettersMask: letterMask(letters) };
+  const folded = skeletons.map(foldVowels);
+  return {
+    units,
+    skeletons,
+    folded,
+    positions,
+    letters,
+    masks: units.map(letterMask),
+    skeletonMasks: skeletons.map(letterMask),
+    foldedMasks: folded.map(letterMask),
+    lettersMask: letterMask(letters),
+  };
+}
+
+/**
+ * A skeleton with each run of vowels written as one "a": the vowels are what transliterations of
+ * one name disagree on most (Omar / Umar / Omer, Usmon / Usman, Ermias / Armias), so the looser
+ * comparison of names whose date of birth agrees measures edits on the consonants and where
+ * vowels stand, not which vowels.
+ */
+function foldVowels(word: string): string {
+  return word.replace(/[aeiou]+/g, "a");
+}
+
+const VOWELS = letterMask("aeiou");
+const FOLDED_VOWEL = letterMask("a");
+
+/** A letter mask as foldVowels leaves it. */
+function foldedMask(mask: number): number {
+  return mask & VOWELS ? (mask & ~VOWELS) | FOLDED_VOWEL : mask;
 }
 
 /** The positions of `from`'s words that are in `to` (looselyIn), alone or as a unit of two. */
-function presentIn(from: LooseForm, to: LooseForm, sameDay: boolean): number {
+function presentIn(from: LooseForm, to: LooseForm, how: Looseness): number {
   let found = 0;
   for (let k = 0; k < from.units.length; k++) {
     if ((found & from.positions[k]) === from.positions[k]) continue;
-    if (looselyIn(from.units[k], from.skeletons[k], bits(from.positions[k]) === 1, to, sameDay)) found |= from.positions[k];
+    if (looselyIn(from, k, to, how)) found |= from.positions[k];
   }
   return found;
 }
@@ -790,13 +838,14 @@ function presentIn(from: LooseForm, to: LooseForm, sameDay: boolean): number {
  * masks alone: looselyIn's bounds without its edit distances, so a name with fewer such words
  * than the looser comparison needs is skipped before its form is built.
  */
-function plausiblyIn(index: MatchIndex, name: IndexedName, to: LooseForm, sameDay: boolean): number {
+function plausiblyIn(index: MatchIndex, name: IndexedName, to: LooseForm, { sameDay, fold }: Looseness): number {
   let found = 0;
   for (const u of name.units) {
     if ((found & u.mask) === u.mask) continue;
     const length = index.vocabulary[u.word].length;
     const wordMask = index.masks[u.word];
     const skeletonMask = index.skeletonMasks[u.word];
+    const foldMask = foldedMask(skeletonMask);
     const single = bits(u.mask) === 1;
     let plausible = false;
     for (let k = 0; k < to.units.length && !plausible; k++) {
@@ -804,7 +853,10 @@ function plausiblyIn(index: MatchIndex, name: IndexedName, to: LooseForm, sameDa
       const shorter = Math.min(length, to.units[k].length);
       if (shorter <= 3 && length !== to.units[k].length && !sameDay) continue;
       const budget = looseBudget(shorter, sameDay);
-      plausible = bits(wordMask & ~to.masks[k]) <= budget || bits(skeletonMask & ~to.skeletonMasks[k]) <= budget;
+      plausible =
+        bits(wordMask & ~to.masks[k]) <= budget ||
+        bits(skeletonMask & ~to.skeletonMasks[k]) <= budget ||
+        (fold && bits(foldMask & ~to.foldedMasks[k]) <= budget);
     }
     if (!plausible && single && length >= (sameDay ? 5 : 7)) plausible = bits(wordMask & ~to.lettersMask) <= looseBudget(length, sameDay);
     if (plausible) found |= u.mask;
@@ -825,10 +877,14 @@ function looseBudget(length: number, sameDay: boolean): number {
 const LOOSE = 0.75;
 
 /** Whether a word (or two joined) is in a name: a word or two joined within the edit budget, as written or as skeletons; or, a single word of 7+ letters (5+ with the same day), anywhere in its letters. */
-function looselyIn(word: string, ws: string, single: boolean, name: LooseForm, sameDay: boolean): boolean {
+function looselyIn(from: LooseForm, f: number, name: LooseForm, { sameDay, fold }: Looseness): boolean {
+  const word = from.units[f];
+  const ws = from.skeletons[f];
+  const single = bits(from.positions[f]) === 1;
   // A letter one word has and the other lacks takes an edit: most pairs fail this bound unmeasured.
-  const wordMask = letterMask(word);
-  const skeletonMask = letterMask(ws);
+  const wordMask = from.masks[f];
+  const skeletonMask = from.skeletonMasks[f];
+  const foldMask = from.foldedMasks[f];
   for (let k = 0; k < name.units.length; k++) {
     // Two words joined stand for one word written as two: they are compared with single words only.
     if (!single && bits(name.positions[k]) !== 1) continue;
@@ -839,6 +895,7 @@ function looselyIn(word: string, ws: string, single: boolean, name: LooseForm, s
     const budget = looseBudget(shorter, sameDay);
     if (bits(wordMask & ~name.masks[k]) <= budget && editDistance(word, unit, budget) <= budget) return true;
     if (bits(skeletonMask & ~name.skeletonMasks[k]) <= budget && editDistance(ws, name.skeletons[k], budget) <= budget) return true;
+    if (fold && bits(foldMask & ~name.foldedMasks[k]) <= budget && editDistance(from.folded[f], name.folded[k], budget) <= budget) return true;
   }
   const budget = looseBudget(word.length, sameDay);
   return single && word.length >= (sameDay ? 5 : 7) && bits(wordMask & ~name.lettersMask) <= budget && infixDistance(word, name.letters, budget) <= budget;

@@ -2,7 +2,8 @@
  * The looser comparison of a name whose date of birth agrees (lib/compliance/screening/match-index.ts
  * matchWithBirthDate): an evader who types the listed date of birth and combines two moves (a typo
  * inside a split word, a typo in a transliteration, a short name's vowel) still opens a case; the
- * same name with another date of birth, or none, is judged by the name alone; one word in common
+ * same name with another date of birth, or none, is judged by the name alone; where the nationality
+ * agrees too, vowels are folded (a transliteration and a typo in one short word); one word in common
  * is never enough; and such a match is never a HIT (BLOCKED).
  */
 import assert from "node:assert/strict";
@@ -10,12 +11,12 @@ import { test } from "node:test";
 import { loadConfig } from "@/lib/platform/config";
 import { buildIndex, lowestScore, matchSubject, verdict, type IndexEntry, type MatchSubject } from "@/lib/compliance/screening/match-index";
 
-const entry = (entryId: string, name: string, datesOfBirth: string[], aliases: string[] = []): IndexEntry => ({
+const entry = (entryId: string, name: string, datesOfBirth: string[], aliases: string[] = [], nationalities: string[] = []): IndexEntry => ({
   entryId,
   name,
   programs: ["SDGT"],
   datesOfBirth,
-  nationalities: [],
+  nationalities,
   aliases: aliases.map((a) => ({ name: a })),
 });
 const index = buildIndex("test", "v1", [
@@ -23,6 +24,8 @@ const index = buildIndex("test", "v1", [
   entry("2", "TUN, Soe", ["1966-09-02"]),
   entry("3", "HAMDAN, Yusuf", ["1958"]),
   entry("4", "OKONJO, Tunde", ["1980-05-05"]),
+  entry("5", "HAMMAMI, Omar", ["1984-05-06"], [], ["USA"]),
+  entry("6", "ALEM, Ermias", ["1980"], [], ["ERI"]),
 ]);
 const config = loadConfig({});
 const thresholds = { hit: config.SCREENING_HIT_SCORE, close: config.SCREENING_CLOSE_MATCH_SCORE, closeWithBirthDate: config.SCREENING_BIRTH_DATE_MATCH_SCORE };
@@ -55,4 +58,15 @@ test("only the year published: the same year with a misspelt, split name is a ca
 test("one word in common with the listed day of birth is not a case", () => {
   assert.equal(result({ firstName: "Tunde", lastName: "Adeyemi", dateOfBirth: "1980-05-05" }), "CLEAR");
   assert.equal(result({ firstName: "Ada", lastName: "Okonjo", dateOfBirth: "1980-05-05" }), "CLEAR");
+});
+
+test("with the nationality agreeing too, vowels are folded: a transliterated short name with a typo is a case; with another nationality or none it is not", () => {
+  // "Moer": Omer (Omar) with two letters swapped; the listed day of birth.
+  assert.equal(result({ firstName: "Moer", lastName: "Hammmami", dateOfBirth: "1984-05-06", nationality: "USA" }), "CLOSE_MATCH");
+  assert.equal(result({ firstName: "Moer", lastName: "Hammmami", dateOfBirth: "1984-05-06", nationality: "GBR" }), "CLEAR");
+  assert.equal(result({ firstName: "Moer", lastName: "Hammmami", dateOfBirth: "1984-05-06" }), "CLEAR");
+  // Only the year published.
+  assert.equal(result({ firstName: "Armoas", lastName: "Alem", dateOfBirth: "1980-11-02", nationality: "ERI" }), "CLOSE_MATCH");
+  assert.equal(result({ firstName: "Armoas", lastName: "Alem", dateOfBirth: "1980-11-02", nationality: "ETH" }), "CLEAR");
+  assert.equal(result({ firstName: "Armoas", lastName: "Alem", dateOfBirth: "1981-11-02", nationality: "ERI" }), "CLEAR");
 });
