@@ -4,7 +4,8 @@
  * submitted, a report filed) enqueues the rating job through the unit of work, and the job's run
  * stores the new rating; an analyst's override waits for a second analyst and then stands, until a
  * floor factor newer than it (a report filed after it) makes the customer HIGH again; a HIGH
- * customer's transfer goes to review at half the corridor's threshold where a LOW one's passes.
+ * customer's transfer goes to review at half the corridor's threshold where a LOW one's passes; the
+ * daily sweep asks a rating of the day's senders.
  * On PGlite, and on PostgreSQL with TEST_DB_URL.
  */
 import assert from "node:assert/strict";
@@ -330,4 +331,16 @@ test("a HIGH customer's 600 USD transfer goes to review at half the corridor's t
   assert.equal(under.state, "validated", "one unit under the lowered threshold");
   const passed = await fastCheck((await transfer(low, { amount: "600.00" })).transferId);
   assert.equal(passed.state, "validated");
+});
+
+test("the daily sweep asks a rating of each customer who sent in the last day, and of no other", async () => {
+  const { rateRecentSenders } = await import("@/lib/compliance/risk-rating/rate-job");
+  const recent = await sender();
+  const old = await sender();
+  await transfer(recent, { amount: "50.00", at: ago(3) });
+  await transfer(old, { amount: "50.00", at: ago(30) });
+  await db.transaction((tx) => rateRecentSenders.run!(tx, { payload: {}, now: clock.now() } as never));
+  assert.deepEqual(await runRatingJobs(recent.customerId), ["daily.senders"]);
+  assert.deepEqual(await runRatingJobs(old.customerId), []);
+  assert.equal((await ratingOf(recent.customerId)).rating, "LOW");
 });
