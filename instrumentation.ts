@@ -21,7 +21,7 @@ export async function register() {
   if (!config.IN_PROCESS_WORKER) return drainOnSigterm(config.SHUTDOWN_TIMEOUT_SECONDS);
   const { ready } = await import("@/lib/platform/ready");
   const { startWorkerLoop } = await import("@/lib/platform/jobs/run-loop");
-  const { jobRegistry } = await import("@/lib/platform/jobs/registry");
+  const { jobRegistry } = await import("@/lib/operations/runtime/job-registry");
   const loop = startWorkerLoop(ready, jobRegistry);
   // The worker stops claiming jobs; one still running when the process exits reruns after its lease.
   drainOnSigterm(config.SHUTDOWN_TIMEOUT_SECONDS, () => void loop.stop());

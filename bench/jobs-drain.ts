@@ -38,7 +38,7 @@ async function main() {
   const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
   const { dedupeKey } = await import("@/lib/platform/jobs/queue");
   const { effectsOf } = await import("@/lib/platform/unit-of-work");
-  const { jobRegistry } = await import("@/lib/platform/jobs/registry");
+  const { jobRegistry } = await import("@/lib/operations/runtime/job-registry");
   const { startWorkerLoop } = await import("@/lib/platform/jobs/run-loop");
   const { insertTestTransfer, newSubscription } = await import("../test/support/fixtures");
 

@@ -2,7 +2,7 @@
 /**
  * npm test: the whole suite.
  *  0. formatting (Prettier), lint (ESLint), typecheck (tsc over the whole tree), import-cycle
- *     (scripts/check-import-cycles.mjs) and OpenAPI (scripts/openapi-lint.ts: redocly lint) checks:
+ *     (scripts/check-import-cycles.mjs), dependency rules (.dependency-cruiser.cjs) and OpenAPI (scripts/openapi-lint.ts: redocly lint) checks:
  *     CI fails on drift, on a type error, on a cycle among lib/, db/, app/ and components/, or on any
  *     Redocly error or warning;
  *  1. unit tests (pure modules, and database-level tests on PGlite; on PostgreSQL too when
@@ -252,6 +252,25 @@ async function lintChecks(out = null) {
   // typed by its contract (test/unit/http/reply-typing.test.ts) and every test's own types.
   await runCheck("typecheck (tsc --noEmit)", [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", path.join(root, "tsconfig.json")], out);
   await runCheck("import cycles in lib/, db/, app/, components/", [path.join(root, "scripts/check-import-cycles.mjs")], out);
+  // Folder-level rules (.dependency-cruiser.cjs): platform imports no context, a context reaches another
+  // only through its entry. Imports on the known list (.dependency-cruiser-known-violations.json) are
+  // the work left; any other fails.
+  await runCheck(
+    "dependency rules (dependency-cruiser)",
+    [
+      path.join(root, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs"),
+      "lib",
+      "app",
+      "db",
+      "components",
+      "--config",
+      ".dependency-cruiser.cjs",
+      "--ignore-known",
+      "--output-type",
+      "err",
+    ],
+    out,
+  );
   await runCheck("OpenAPI document (redocly lint, recommended)", ["--import", "tsx", path.join(root, "scripts/openapi-lint.ts")], out);
 }
 

@@ -1,6 +1,6 @@
 // npm run worker: runs the durable job worker as its own process (PostgreSQL only: PGlite is single-process).
 import { closeDb } from "@/db";
-import { jobRegistry } from "@/lib/platform/jobs/registry";
+import { jobRegistry } from "@/lib/operations/runtime/job-registry";
 import { startWorkerLoop } from "@/lib/platform/jobs/run-loop";
 import { logger } from "@/lib/platform/log";
 import { ready } from "@/lib/platform/ready";

@@ -51,7 +51,7 @@ interface PerformJob<P> extends JobBase<P> {
  */
 export type JobDefinition<P> = RunJob<P> | PerformJob<P>;
 
-/** What a worker runs: job definitions by kind. Built by the process (lib/platform/jobs/registry.ts) and handed to the worker. */
+/** What a worker runs: job definitions by kind. Built by the process (lib/operations/runtime/job-registry.ts) and handed to the worker. */
 export type JobRegistry = Readonly<Record<string, JobDefinition<unknown>>>;
 
 export function defineJob<K extends JobKind>(def: JobDefinition<JobPayload<K>> & { kind: K }): JobDefinition<JobPayload<K>> & { kind: K } {

@@ -15,7 +15,7 @@ type G = typeof globalThis & { [KEY]?: { stop: () => Promise<void> } };
  * The worker loop: schedules the periodic jobs, then keeps the pool's lanes filled with due jobs,
  * looking again when a job ends, a request wakes it, or the poll interval passes. One loop per
  * process (kept on globalThis), whether in the web server or `npm run worker`; the process hands
- * it the registry (lib/platform/jobs/registry.ts).
+ * it the registry (lib/operations/runtime/job-registry.ts).
  */
 export function startWorkerLoop(getDb: () => Promise<Db>, registry: JobRegistry, settings: WorkerSettings = workerSettings()): { stop: () => Promise<void> } {
   const g = globalThis as G;

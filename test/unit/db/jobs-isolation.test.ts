@@ -26,7 +26,7 @@ import { workerSettings, type WorkerSettings } from "@/lib/platform/jobs/lanes";
 import { schedulePeriodicJobs } from "@/lib/platform/jobs/periodic";
 import { JobPool } from "@/lib/platform/jobs/pool";
 import { enqueue, insertJob, periodicKey } from "@/lib/platform/jobs/queue";
-import { jobRegistry } from "@/lib/platform/jobs/registry";
+import { jobRegistry } from "@/lib/operations/runtime/job-registry";
 import { startWorkerLoop } from "@/lib/platform/jobs/run-loop";
 import { runDueJobs } from "@/lib/platform/jobs/worker";
 import { freshDbPair } from "../../support/db";

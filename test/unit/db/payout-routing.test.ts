@@ -106,7 +106,7 @@ async function fundedTransfer(owner: Owner, identifier: string) {
 const ran = new Set<string>();
 /** Runs every job of `kind` written so far and not run yet, as the worker would (each once). */
 async function runJobs(kind: JobKind): Promise<number> {
-  const { jobRegistry } = await import("@/lib/platform/jobs/registry");
+  const { jobRegistry } = await import("@/lib/operations/runtime/job-registry");
   const pending = await db.select().from(jobs).where(eq(jobs.kind, kind)).orderBy(jobs.createdAt);
   let n = 0;
   for (const job of pending.filter((j) => !ran.has(j.id))) {

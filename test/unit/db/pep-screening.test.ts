@@ -44,7 +44,7 @@ const admin = { id: "op_pep_admin", email: "pep-admin@example.com", name: "Ada A
 
 /** The due jobs, bar webhook deliveries (on PostgreSQL the database is shared with other files' subscriptions). */
 async function drain() {
-  const { jobRegistry } = await import("@/lib/platform/jobs/registry");
+  const { jobRegistry } = await import("@/lib/operations/runtime/job-registry");
   const { runDueJobs } = await import("@/lib/platform/jobs/worker");
   for (let i = 0; i < 200; i++) if ((await runDueJobs(db, jobRegistry, 20, undefined, { notKinds: ["webhooks.deliver"] })) === 0) return;
   throw new Error("jobs kept running");

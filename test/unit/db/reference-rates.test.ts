@@ -44,7 +44,7 @@ async function rate(from: string, to: string, now: Date): Promise<string> {
 
 describe("the reference-rate refresh job", () => {
   it("is registered as a periodic job every REFERENCE_RATES_REFRESH_MINUTES", async () => {
-    const { jobRegistry } = await import("@/lib/platform/jobs/registry");
+    const { jobRegistry } = await import("@/lib/operations/runtime/job-registry");
     assert.equal(jobRegistry["referenceRates.refresh"].every, 15 * 60);
   });
 

@@ -19,7 +19,7 @@ import { createBeneficiary } from "@/lib/payments/beneficiaries/manage";
 import { screenBeneficiary } from "@/lib/payments/beneficiaries/screen-job";
 import { screenCustomer } from "@/lib/identity/customers/screen-job";
 import { addSeconds, clock } from "@/lib/platform/clock";
-import { jobRegistry } from "@/lib/platform/jobs/registry";
+import { jobRegistry } from "@/lib/operations/runtime/job-registry";
 import { runDueJobs } from "@/lib/platform/jobs/worker";
 import { accountBalances, transferEntries } from "@/lib/finance/ledger";
 import { importPublication, shippedSources } from "@/lib/compliance/screening/list-store";

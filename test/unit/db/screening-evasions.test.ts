@@ -17,7 +17,7 @@ import { beneficiaries, customers, partners, sanctionsEntries, screeningCases, s
 import { createBeneficiary } from "@/lib/payments/beneficiaries/manage";
 import { clock } from "@/lib/platform/clock";
 import { submitProfile } from "@/lib/identity/customers/profile";
-import { jobRegistry } from "@/lib/platform/jobs/registry";
+import { jobRegistry } from "@/lib/operations/runtime/job-registry";
 import { runDueJobs } from "@/lib/platform/jobs/worker";
 import { completeKycSession, lockKycSession } from "@/lib/identity/kyc/outcome";
 import { createKycSession } from "@/lib/identity/kyc/sessions";

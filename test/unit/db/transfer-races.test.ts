@@ -12,7 +12,7 @@ import type { Db } from "@/db";
 import { events, fundingSessions, jobs, subscriptions, transfers, transferStateHistory } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import { enqueue } from "@/lib/platform/jobs/queue";
-import { jobRegistry } from "@/lib/platform/jobs/registry";
+import { jobRegistry } from "@/lib/operations/runtime/job-registry";
 import { runDueJobs } from "@/lib/platform/jobs/worker";
 import { freshDbPair } from "../../support/db";
 import { newSubscription, registeredTransfer, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";

@@ -9,7 +9,7 @@ import { newId } from "@/db/ids";
 import { customers, events, jobs, partners, subscriptions } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import { emitEvent } from "@/lib/partners/events/emit";
-import { jobRegistry } from "@/lib/platform/jobs/registry";
+import { jobRegistry } from "@/lib/operations/runtime/job-registry";
 import { runDueJobs } from "@/lib/platform/jobs/worker";
 import { freshDb } from "../../support/db";
 

@@ -11,7 +11,7 @@ import { customers, events, jobs, partners, subscriptions, webhookAttempts } fro
 import { clock } from "@/lib/platform/clock";
 import { emitEvent, type EventType } from "@/lib/partners/events/emit";
 import { enqueue } from "@/lib/platform/jobs/queue";
-import { jobRegistry } from "@/lib/platform/jobs/registry";
+import { jobRegistry } from "@/lib/operations/runtime/job-registry";
 import { runDueJobs } from "@/lib/platform/jobs/worker";
 import { freshDb, secondConnection } from "../../support/db";
 

@@ -28,7 +28,7 @@ import {
 import { createBeneficiary } from "@/lib/payments/beneficiaries/manage";
 import { clock } from "@/lib/platform/clock";
 import { enqueue } from "@/lib/platform/jobs/queue";
-import { jobRegistry } from "@/lib/platform/jobs/registry";
+import { jobRegistry } from "@/lib/operations/runtime/job-registry";
 import { runDueJobs } from "@/lib/platform/jobs/worker";
 import { importPublication, shippedSources } from "@/lib/compliance/screening/list-store";
 import { freshDb } from "../../support/db";

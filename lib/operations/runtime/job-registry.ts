@@ -12,7 +12,7 @@ import { generatePayoutFilesJob, writePayoutFileJob } from "@/lib/payments/payou
 import { providerStatusJob, reverseLateJob, routePayoutJob, submitAttemptJob } from "@/lib/payments/payouts/routed";
 import { emailReceipt } from "@/lib/payments/receipts/email-job";
 import { evaluateOperationsAlerts } from "@/lib/operations/observability/alerts";
-import { purgeJob } from "@/lib/platform/purge-job";
+import { purgeJob } from "@/lib/operations/runtime/purge-job";
 import { refreshReferenceRates } from "@/lib/payments/pricing/refresh-job";
 import { rateCustomer, rateRecentSenders } from "@/lib/compliance/risk-rating/rate-job";
 import { refreshSanctionsList } from "@/lib/compliance/screening/refresh-job";
@@ -24,13 +24,14 @@ import { networkStep } from "@/lib/payments/transfers/network";
 import { advanceRefund } from "@/lib/payments/transfers/refunds";
 import { deliverWebhook } from "@/lib/partners/webhooks/deliver-job";
 import { probeWebhookEndpoint } from "@/lib/partners/webhooks/probe-job";
-import type { JobDefinition, JobRegistry } from "./define";
-import type { JobKind, JobPayload } from "./kinds";
+import type { JobDefinition, JobRegistry } from "@/lib/platform/jobs/define";
+import type { JobKind, JobPayload } from "@/lib/platform/jobs/kinds";
 
 /**
  * Every job kind the service runs. A kind missing here fails to compile. Only the process entry
  * points (instrumentation.ts, scripts/worker.ts) import it and hand it to the worker loop, so the
- * worker never imports the job modules (which import the queue): no import cycle.
+ * worker never imports the job modules (which import the queue): no import cycle. It lives in
+ * operations, not platform: it names every context's jobs, and platform names no context.
  */
 export const jobRegistry = {
   "webhooks.deliver": deliverWebhook,
