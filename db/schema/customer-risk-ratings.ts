@@ -4,7 +4,7 @@ import { createdAt, tstz } from "./columns";
 import { customers } from "./customers";
 
 /**
- * A customer's risk rating as it stands (lib/risk-rating): what the factors give (computed), what
+ * A customer's risk rating as it stands (lib/compliance/risk-rating): what the factors give (computed), what
  * stands (rating: an analyst's override while it stands, else computed), the points and the reasons,
  * one row per customer, rewritten by each recompute. The fast-check reads `rating` beside
  * monitoring's aggregates. Console only: never read by the partner API, webhooks or webviews.

@@ -7,7 +7,7 @@
 import { and, desc, eq, gt, isNull, ne, notInArray, or, sql } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { complianceAlerts, complianceCases, customerRiskFlags, customers, suspiciousActivityReports, transfers } from "@/db/schema";
-import { corridorByCode } from "@/lib/payments/corridors/corridors";
+import { corridorByCode } from "@/lib/payments";
 import countries from "@/lib/platform/i18n/iso-countries";
 import type { RatingEvidence, RatingModel } from "./model";
 

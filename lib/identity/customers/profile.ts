@@ -15,7 +15,7 @@ import { nextStepForCustomer } from "./next-step";
 import { lockCustomer } from "./status-change";
 import { customerMayMoveMoney, customerStatusMachine, type CustomerStatus } from "./status-machine";
 import { effectsOf } from "@/lib/platform/unit-of-work";
-import { requestRating } from "@/lib/compliance/risk-rating/request";
+import { requestRating } from "@/lib/compliance";
 
 /** A postal address as the domain keeps it (alpha-3 country). */
 export interface Address {

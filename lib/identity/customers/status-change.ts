@@ -5,7 +5,7 @@ import type { RemediationHint } from "@/lib/platform/errors";
 import type { KycStatus } from "@/lib/identity/kyc/statuses";
 import type { VerificationTier } from "@/lib/payments/limits/tiers";
 import { effectsOf } from "@/lib/platform/unit-of-work";
-import { requestRating } from "@/lib/compliance/risk-rating/request";
+import { requestRating } from "@/lib/compliance";
 import { customerStatusMachine, type CustomerStatus, type CustomerTrigger } from "./status-machine";
 
 export type CustomerRow = typeof customers.$inferSelect;

@@ -13,8 +13,7 @@ import { changeCustomer, lockCustomer } from "@/lib/identity/customers/status-ch
 import { OPERATOR_STATUSES } from "@/lib/identity/customers/status-machine";
 import { DomainError, notFound } from "@/lib/platform/errors";
 import { setSubscriptionStatus } from "@/lib/partners/admin";
-import { RATINGS } from "@/lib/compliance/risk-rating/model";
-import { currentRating, newOverride, OVERRIDE_COMMAND, overrideProposer, recomputeRating } from "@/lib/compliance/risk-rating/ratings";
+import { currentRating, newOverride, OVERRIDE_COMMAND, overrideProposer, RATINGS, recomputeRating } from "@/lib/compliance";
 import { command } from "./command";
 
 /** The customer of a partner subscription (the console names customers by their subscription). */

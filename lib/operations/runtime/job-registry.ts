@@ -14,7 +14,7 @@ import { emailReceipt } from "@/lib/payments/receipts/email-job";
 import { evaluateOperationsAlerts } from "@/lib/operations/observability/alerts";
 import { purgeJob } from "@/lib/operations/runtime/purge-job";
 import { refreshReferenceRates } from "@/lib/payments/pricing/refresh-job";
-import { rateCustomer, rateRecentSenders } from "@/lib/compliance/risk-rating/rate-job";
+import { rateCustomer, rateRecentSenders } from "@/lib/compliance";
 import { refreshSanctionsList } from "@/lib/compliance/screening/refresh-job";
 import { rescreenSubjects } from "@/lib/compliance/screening/rescreen-job";
 import { expireTransfer } from "@/lib/payments/transfers/expire-job";

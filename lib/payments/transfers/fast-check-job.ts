@@ -12,7 +12,7 @@ import { defineJob } from "@/lib/platform/jobs/define";
 import { checkIdentifierSubstance } from "@/lib/payments/payout-identifiers/substantive-check";
 import { alertOnOutcome } from "@/lib/compliance/monitoring/alerts";
 import { evaluateTransfer, recordEvaluations } from "@/lib/compliance/monitoring/evaluate";
-import { RATINGS, type Rating } from "@/lib/compliance/risk-rating/model";
+import { RATINGS, type Rating } from "@/lib/compliance";
 import { flagCustomer } from "@/lib/compliance/screening-cases/flags";
 import { expireIfOverdue } from "./deadline";
 import { transitionTransfer, type TransferRow } from "./records";
@@ -136,7 +136,7 @@ async function lockForCheck(tx: Tx, transferId: string) {
 }
 
 /**
- * The customer's stored risk rating (lib/risk-rating), null before its first: read beside the
+ * The customer's stored risk rating (lib/compliance/risk-rating), null before its first: read beside the
  * aggregates, never computed here (the rating job keeps it current).
  */
 const ratingOf = (customerId: "casedCustomerId") =>

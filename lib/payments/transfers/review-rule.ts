@@ -4,7 +4,7 @@ import { PEP_REVIEW_REASON } from "@/lib/compliance/cases/pep";
 import { isAtOrAboveReviewThreshold } from "@/lib/payments/corridors/corridors";
 import type { Corridor } from "@/lib/payments/corridors/schema";
 import { Decimal } from "@/lib/platform/money/decimal";
-import { reviewThresholdRatio, type Rating } from "@/lib/compliance/risk-rating/model";
+import { reviewThresholdRatio, type Rating } from "@/lib/compliance";
 
 /**
  * Why a transfer that passed the fast-check goes to operator review (onreview) instead of
