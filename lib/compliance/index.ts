@@ -7,3 +7,4 @@ export { RATINGS, reviewThresholdRatio, type Rating } from "./risk-rating/model"
 export { rateCustomer, rateRecentSenders } from "./risk-rating/rate-job";
 export { currentRating, newOverride, OVERRIDE_COMMAND, overrideProposer, recomputeRating } from "./risk-rating/ratings";
 export { requestRating } from "./risk-rating/request";
+export { matchingForm } from "./screening/names";

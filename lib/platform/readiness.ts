@@ -3,7 +3,7 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { rowsOf, type Executor } from "@/db";
 import { referenceRateSets, sanctionsListVersions } from "@/db/schema";
-import type { ResolvedProviders } from "@/lib/payments/providers/table";
+import type { ResolvedProviders } from "@/lib/platform/providers/table";
 import { LISTS } from "@/lib/compliance/screening/sources";
 
 /**

@@ -1,7 +1,7 @@
 import type { Executor } from "@/db";
 import { config } from "@/lib/platform/config";
 import { RetryLater } from "@/lib/platform/jobs/define";
-import { chooseProvider } from "@/lib/payments/providers/choose";
+import { chooseProvider } from "@/lib/platform/providers/choose";
 import { listIndex } from "./list-index";
 import type { MatchIndex } from "./match-index";
 import { screenAgainst, screeningThresholds, type ScreeningProvider } from "./provider";

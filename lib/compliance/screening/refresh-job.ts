@@ -13,7 +13,7 @@ const SOURCE_SETTING: Record<string, keyof Config> = {
   "ofac-sdn": "SANCTIONS_SOURCE_URLS",
   "ofac-consolidated": "SANCTIONS_OFAC_CONSOLIDATED_URLS",
   "un-consolidated": "SANCTIONS_UN_URLS",
-  // Production requires it (lib/payments/providers/table.ts, pep): the shipped PEP fixture is made up.
+  // Production requires it (lib/platform/providers/table.ts, pep): the shipped PEP fixture is made up.
   "opensanctions-peps": "PEP_SOURCE_URLS",
 };
 

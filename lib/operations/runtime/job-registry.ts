@@ -5,7 +5,7 @@ import { screenCustomerPep } from "@/lib/identity/customers/pep-screen-job";
 import { screenCustomer } from "@/lib/identity/customers/screen-job";
 import { backfillNormalForms } from "@/lib/identity/identifiers/backfill-job";
 import { expireKycSession } from "@/lib/identity/kyc/expire-job";
-import { verifyKycSession } from "@/lib/identity/kyc/verification/service";
+import { verifyKycSession } from "@/lib/identity";
 import { notifyApprover } from "@/lib/operations/dual-control/notify";
 import { deliverOtp } from "@/lib/operations/notifications/otp-delivery";
 import { generatePayoutFilesJob, writePayoutFileJob } from "@/lib/payments/payouts/jobs";

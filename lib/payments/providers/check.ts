@@ -1,5 +1,5 @@
 import type { Config } from "@/lib/platform/config";
-import { providerProblems, unusedProviderKinds } from "./table";
+import { providerProblems, unusedProviderKinds } from "@/lib/platform/providers/table";
 
 /**
  * The start-up check on a parsed configuration: one line per provider setting production refuses

@@ -1,7 +1,7 @@
 import { config } from "@/lib/platform/config";
-import type { ProviderKind, ResolvedProviders } from "./table";
+import type { ProviderKind, ResolvedProviders } from "@/lib/platform/providers/table";
 
-export { PROVIDERS, PROVIDER_KINDS, providerProblems, unusedProviderKinds, type ProviderKind, type ResolvedProviders } from "./table";
+export { PROVIDERS, PROVIDER_KINDS, providerProblems, unusedProviderKinds, type ProviderKind, type ResolvedProviders } from "@/lib/platform/providers/table";
 
 /** The implementation in use for each provider kind, resolved by lib/platform/config once per process. */
 export function providers(): ResolvedProviders {

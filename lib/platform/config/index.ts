@@ -5,7 +5,7 @@ import { isCurrencyCode } from "@/lib/platform/money/currency";
 import { MONITORING_MODES, type MonitoringMode } from "@/lib/compliance/monitoring/types";
 import { Decimal } from "@/lib/platform/money/decimal";
 import { fitsMinorUnit } from "@/lib/platform/money/format";
-import { providerProblems, resolveProviders, unusedProviderKinds, type ResolvedProviders } from "@/lib/payments/providers/table";
+import { providerProblems, resolveProviders, unusedProviderKinds, type ResolvedProviders } from "@/lib/platform/providers/table";
 import { fieldKeyProblems, parseSmtpUrl, signingKeyProblems, smtpProductionProblem, sourceSchemeProblem, URL_SCHEMES, urlSchemeProblem } from "./checks";
 import { payoutBanksSetting, SANDBOX_PAYOUT_BANKS, type PayoutBank } from "./payout-banks";
 
@@ -20,7 +20,7 @@ const flag = z
   .default("false")
   .transform((v) => v === "true" || v === "1");
 
-/** An implementation name; lib/payments/providers/table.ts checks it against the kind's list. */
+/** An implementation name; lib/platform/providers/table.ts checks it against the kind's list. */
 const providerName = z.string().trim().min(1).optional();
 
 /** Each problem of a checker as one issue of the setting (one line each when refused). */
@@ -342,7 +342,7 @@ const schema = z.object({
       return out;
     }),
 
-  /** Provider choices (lib/payments/providers/table.ts names each setting's implementations and checks them). */
+  /** Provider choices (lib/platform/providers/table.ts names each setting's implementations and checks them). */
   OTP_EMAIL_PROVIDER: providerName,
   OTP_SMS_PROVIDER: providerName,
   SCREENING_PROVIDER: providerName,

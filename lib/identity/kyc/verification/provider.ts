@@ -1,5 +1,5 @@
 import { config } from "@/lib/platform/config";
-import { chooseProvider } from "@/lib/payments/providers/choose";
+import { chooseProvider } from "@/lib/platform/providers/choose";
 import type { KycDocumentCapture } from "../capture";
 import type { KycOutcome } from "../statuses";
 import { checkDocument, type CheckResult, type KycProfileFacts } from "./document-checks";

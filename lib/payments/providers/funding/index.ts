@@ -1,6 +1,6 @@
 import { config } from "@/lib/platform/config";
 import { DomainError } from "@/lib/platform/errors";
-import { chooseProvider } from "../choose";
+import { chooseProvider } from "@/lib/platform/providers/choose";
 
 export type FundingPayment = { method: "CARD"; cardNumber: string } | { method: "BANK_TRANSFER" };
 

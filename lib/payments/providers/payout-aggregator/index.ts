@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { config } from "@/lib/platform/config";
-import { chooseProvider } from "../choose";
+import { chooseProvider } from "@/lib/platform/providers/choose";
 
 /**
  * A payout aggregator's asynchronous API, as the routed payout (lib/payments/payouts/routed.ts) expects it:

@@ -1,5 +1,5 @@
 import { config } from "@/lib/platform/config";
-import { chooseProvider } from "../choose";
+import { chooseProvider } from "@/lib/platform/providers/choose";
 
 /**
  * The payout network: what lib/payments/transfers/network.ts may expect of it, never its

@@ -1,5 +1,5 @@
 import { config } from "@/lib/platform/config";
-import { chooseProvider } from "../choose";
+import { chooseProvider } from "@/lib/platform/providers/choose";
 
 /**
  * Who pays refunds back: the domain (lib/payments/transfers/refunds.ts) asks the provider
