@@ -1,8 +1,7 @@
 import type { Db } from "@/db";
 import { config } from "@/lib/platform/config";
-import { inUnit } from "@/lib/platform/unit-of-work";
+import { effectsOf, inUnit } from "@/lib/platform/unit-of-work";
 import { clearFailures, lockScope, lockedForSeconds, recordFailure, type ScopedWindow } from "@/lib/identity/lockouts/failure-counter";
-import { recordAudit } from "@/lib/operations/operators/audit";
 import { checkSecondFactor, lockOperatorRow, recordSignIn } from "@/lib/operations/operators/accounts";
 import { verifyOperator, type Operator } from "@/lib/operations/operators/records";
 
@@ -64,16 +63,14 @@ export async function signInOperator(
         await recordFailure(tx, w.scope, input.now);
         const lockedFor = await lockedForSeconds(tx, w.scope, w, input.now);
         if (lockedFor > 0) {
-          await recordAudit(
-            tx,
-            SERVICE_ACTOR,
+          await effectsOf(tx).audit.record(
             {
               action: "operator.signIn.locked",
               targetType: w.targetType,
               targetId: w.targetId,
               after: { failures: w.limit, windowSeconds: w.windowSeconds, lockedForSeconds: lockedFor, clientAddress: input.clientAddress },
             },
-            input.now,
+            SERVICE_ACTOR,
           );
         }
       }

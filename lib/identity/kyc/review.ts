@@ -1,8 +1,8 @@
 import { and, asc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { customers, kycPhotos, kycSessions, subscriptions } from "@/db/schema";
+import { effectsOf } from "@/lib/platform/unit-of-work";
 import { DomainError } from "@/lib/platform/errors";
-import { recordAudit } from "@/lib/operations/operators/audit";
 import type { Operator } from "@/lib/operations/operators/records";
 import { completeKycSession, lockKycSession } from "./outcome";
 import type { KycOutcome } from "./statuses";
@@ -88,9 +88,7 @@ export async function decideKycReview(tx: Tx, operator: Operator, input: { kycSe
   await tx.update(kycSessions).set({ decisionReason: input.reason }).where(eq(kycSessions.id, session.id));
   const result = await completeKycSession(tx, { session, outcome, now });
   const [after] = await tx.select(standing).from(customers).where(eq(customers.id, session.customerId));
-  await recordAudit(
-    tx,
-    operator,
+  await effectsOf(tx).audit.record(
     {
       action: `kyc.review.${input.decision.toLowerCase()}`,
       targetType: "kycSession",
@@ -99,7 +97,7 @@ export async function decideKycReview(tx: Tx, operator: Operator, input: { kycSe
       after: { sessionState: result.sessionState, outcome, ...after },
       reason: input.reason,
     },
-    now,
+    operator,
   );
   return { ...result, customerStatus: after.status, kycStatus: after.kycStatus, tier: after.tier };
 }

@@ -1,6 +1,6 @@
 import { userInfo } from "node:os";
 import { and, desc, eq, gte, ilike, lte, or, type SQL } from "drizzle-orm";
-import type { Executor, Tx } from "@/db";
+import type { Executor } from "@/db";
 import { newId } from "@/db/ids";
 import { auditLog } from "@/db/schema";
 import type { Operator } from "./records";
@@ -14,12 +14,11 @@ export interface AuditEntry {
   reason?: string | null;
 }
 
-/** Records an operator action in the transaction that performs it: no action without its entry. */
-export async function recordAudit(tx: Tx, operator: Operator, entry: AuditEntry, now: Date): Promise<void> {
-  await tx.insert(auditLog).values(auditRow(operator, entry, now));
-}
-
-/** The audit-log row of an entry (written at once above, or with the unit of work's effects at commit). */
+/**
+ * The audit-log row of an entry. Written only with the unit of work's effects at commit
+ * (`effectsOf(tx).audit.record`), in the transaction that performs the action: no action without
+ * its entry, and one path for every audit write.
+ */
 export function auditRow(operator: Operator, entry: AuditEntry, now: Date): typeof auditLog.$inferInsert {
   return {
     id: newId("aud"),

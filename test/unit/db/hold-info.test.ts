@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { screeningCases } from "@/db/schema";
+import { auditLog, screeningCases } from "@/db/schema";
 import { freshDb } from "../../support/db";
 import { insertTestTransfer, newSubscription, type Owner } from "../../support/fixtures";
 
@@ -26,13 +26,14 @@ const operator = { id: "op_hold", email: "holder@example.com", name: "Holder", r
 /** A registered transfer put on hold at `at`, with what each source of holds writes beside it. */
 async function heldTransfer(at: Date, source: "operator" | "case" | "none"): Promise<string> {
   const { holdTransfer } = await import("@/lib/payments/transfers/compliance");
-  const { recordAudit } = await import("@/lib/operations/operators/audit");
+  const { auditRow } = await import("@/lib/operations/operators/audit");
   return db.transaction(async (tx) => {
     const row = await insertTestTransfer(tx, owner, at);
     const held = await holdTransfer(tx, row, at);
     if (source === "operator") {
       const entry = { action: "transfer.hold", targetType: "transfer", targetId: row.id, before: { state: row.state }, after: { state: held.state } };
-      await recordAudit(tx, operator, { ...entry, reason: "Adverse media on the sender" }, at);
+      // Written at `at` directly: the unit of work would stamp its own clock.
+      await tx.insert(auditLog).values(auditRow(operator, { ...entry, reason: "Adverse media on the sender" }, at));
     }
     if (source === "case") {
       await tx.insert(screeningCases).values({
