@@ -1,9 +1,7 @@
 import { and, asc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { customers, kycPhotos, kycSessions, subscriptions } from "@/db/schema";
-import { effectsOf } from "@/lib/platform/unit-of-work";
 import { DomainError } from "@/lib/platform/errors";
-import type { Operator } from "@/lib/operations/operators/records";
 import { completeKycSession, lockKycSession } from "./outcome";
 import type { KycOutcome } from "./statuses";
 import { effectiveState } from "./sessions";
@@ -13,7 +11,7 @@ import type { KycPhotoKind } from "./photo-kinds";
 /**
  * The console's KYC review (KYC_DECISION_PROVIDER=operator): sessions whose capture was submitted
  * and not yet decided, and the operator's decision, which goes through completeKycSession like the
- * sandbox buttons (one path) with its audit entry in the same transaction.
+ * sandbox buttons (one path); the command kyc.review.decide (lib/operations/commands) audits it.
  */
 
 export const KYC_REVIEW_PAGE_SIZE = 20;
@@ -69,10 +67,11 @@ export async function readKycPhoto(db: Executor, kycSessionId: string, kind: Kyc
 }
 
 /**
- * An operator's decision on a submitted session. A session someone else decided first (or that was
- * never submitted) is refused with "already decided" and nothing changes.
+ * An operator's decision on a submitted session (the command kyc.review.decide runs it and audits
+ * what it returns). A session someone else decided first (or that was never submitted) is refused
+ * with "already decided" and nothing changes.
  */
-export async function decideKycReview(tx: Tx, operator: Operator, input: { kycSessionId: string; decision: KycReviewDecision; reason: string }, now: Date) {
+export async function decideKycReview(tx: Tx, input: { kycSessionId: string; decision: KycReviewDecision; reason: string }, now: Date) {
   const session = await lockKycSession(tx, input.kycSessionId);
   if (!session) throw new DomainError("kycSession.notFound", { message: "No such KYC session." });
   const state = effectiveState(session, now);
@@ -88,16 +87,12 @@ export async function decideKycReview(tx: Tx, operator: Operator, input: { kycSe
   await tx.update(kycSessions).set({ decisionReason: input.reason }).where(eq(kycSessions.id, session.id));
   const result = await completeKycSession(tx, { session, outcome, now });
   const [after] = await tx.select(standing).from(customers).where(eq(customers.id, session.customerId));
-  await effectsOf(tx).audit.record(
-    {
-      action: `kyc.review.${input.decision.toLowerCase()}`,
-      targetType: "kycSession",
-      targetId: session.id,
-      before: { sessionState: state, customerId: session.customerId, ...before },
-      after: { sessionState: result.sessionState, outcome, ...after },
-      reason: input.reason,
-    },
-    operator,
-  );
-  return { ...result, customerStatus: after.status, kycStatus: after.kycStatus, tier: after.tier };
+  return {
+    ...result,
+    customerStatus: after.status,
+    kycStatus: after.kycStatus,
+    tier: after.tier,
+    before: { sessionState: state, customerId: session.customerId, ...before },
+    after: { sessionState: result.sessionState, outcome, ...after },
+  };
 }

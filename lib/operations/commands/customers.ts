@@ -1,6 +1,7 @@
 /**
  * Commands on a customer and their beneficiaries an operator asks for: a customer's status, the
- * partner relationship, a risk flag cleared, a PEP approved, a beneficiary's screening decided.
+ * partner relationship, a risk flag cleared, a PEP approved, a beneficiary's screening decided, a
+ * KYC session's review decided.
  */
 import { eq } from "drizzle-orm";
 import { z } from "zod";
@@ -11,6 +12,7 @@ import { clearRiskFlag } from "@/lib/compliance/cases/cases";
 import { approvePep } from "@/lib/compliance/cases/pep";
 import { changeCustomer, lockCustomer } from "@/lib/identity/customers/status-change";
 import { OPERATOR_STATUSES } from "@/lib/identity/customers/status-machine";
+import { decideKycReview, KYC_REVIEW_DECISIONS, type KycReviewDecision } from "@/lib/identity/kyc/review";
 import { DomainError, notFound } from "@/lib/platform/errors";
 import { setSubscriptionStatus } from "@/lib/partners/admin";
 import { currentRating, newOverride, OVERRIDE_COMMAND, overrideProposer, RATINGS, recomputeRating } from "@/lib/compliance";
@@ -179,6 +181,33 @@ export const recomputeCustomerRating = command({
       before: { rating: done.before?.rating ?? null },
       after: { rating: done.after.rating, score: done.after.score },
       notice: `Risk rating ${done.after.rating} (${done.after.score} points).`,
+    };
+  },
+});
+
+const KYC_DECIDED = { APPROVE: "approved", CORRECTION: "sent back for correction", REFUSE: "refused" } as const;
+
+/**
+ * A reviewer's decision on a submitted KYC session: approve, ask for a correction (the reason is
+ * shown to the customer on the next capture) or refuse. Audited as kyc.review.<decision>.
+ */
+export const decideKycSession = command({
+  name: "kyc.review.decide",
+  role: "reviewer",
+  input: z.object({
+    kycSessionId: z.string().min(1),
+    decision: z.enum(Object.keys(KYC_REVIEW_DECISIONS) as [KycReviewDecision, ...KycReviewDecision[]]),
+    reason: z.string().trim().min(3).max(500),
+  }),
+  run: async ({ tx, now }, p) => {
+    const done = await decideKycReview(tx, p, now);
+    return {
+      action: `kyc.review.${p.decision.toLowerCase()}`,
+      targetType: "kycSession",
+      targetId: done.kycSessionId,
+      before: done.before,
+      after: done.after,
+      notice: `KYC session ${done.kycSessionId} ${KYC_DECIDED[p.decision]}: customer ${done.customerStatus}, KYC ${done.kycStatus}.`,
     };
   },
 });

@@ -90,9 +90,16 @@ async function submit(owner: Owner) {
   return { ...s, model };
 }
 
+/** A reviewer's decision through its command (kyc.review.decide), and where it left the session and the customer. */
 const decide = async (operator: Operator, kycSessionId: string, decision: "APPROVE" | "CORRECTION" | "REFUSE", reason: string) => {
-  const { decideKycReview } = await review();
-  return db.transaction((tx) => decideKycReview(tx, operator, { kycSessionId, decision, reason }, clock.now()));
+  const { execute } = await import("@/lib/operations/commands/run");
+  const { decideKycSession } = await import("@/lib/operations/commands/customers");
+  const { inUnit } = await import("@/lib/platform/unit-of-work");
+  const acted = await inUnit(({ tx, now }) => execute(tx, decideKycSession, { kycSessionId, decision, reason }, { operator, reason, now }), { db });
+  assert.equal(acted.kind, "performed");
+  const [row] = await db.select().from(kycSessions).where(eq(kycSessions.id, kycSessionId));
+  const c = await customer(row.customerId);
+  return { sessionState: row.state, outcome: row.outcome, customerStatus: c.status, kycStatus: c.kycStatus, tier: c.verificationTier };
 };
 
 const customer = async (id: string) => (await db.select().from(customers).where(eq(customers.id, id)))[0];
@@ -223,9 +230,7 @@ describe("KYC review by operators", () => {
     const [row] = await db.select().from(kycSessions).where(eq(kycSessions.id, s.kycSessionId));
     assert.equal(row.state, "IN_PROGRESS");
     const { decideKycReview } = await review();
-    const done = await db.transaction((tx) =>
-      decideKycReview(tx, reviewer, { kycSessionId: s.kycSessionId, decision: "APPROVE", reason: "Late but fine" }, later),
-    );
+    const done = await db.transaction((tx) => decideKycReview(tx, { kycSessionId: s.kycSessionId, decision: "APPROVE", reason: "Late but fine" }, later));
     assert.equal(done.customerStatus, "VALID");
   });
 
