@@ -4,3 +4,4 @@
  * .dependency-cruiser-known-violations.json and move here as they are touched.
  */
 export { verifyKycSession } from "./kyc/verification/service";
+export { decideKycReview, KYC_REVIEW_DECISIONS, type KycReviewDecision } from "./kyc/review";

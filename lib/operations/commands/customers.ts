@@ -12,7 +12,7 @@ import { clearRiskFlag } from "@/lib/compliance/cases/cases";
 import { approvePep } from "@/lib/compliance/cases/pep";
 import { changeCustomer, lockCustomer } from "@/lib/identity/customers/status-change";
 import { OPERATOR_STATUSES } from "@/lib/identity/customers/status-machine";
-import { decideKycReview, KYC_REVIEW_DECISIONS, type KycReviewDecision } from "@/lib/identity/kyc/review";
+import { decideKycReview, KYC_REVIEW_DECISIONS, type KycReviewDecision } from "@/lib/identity";
 import { DomainError, notFound } from "@/lib/platform/errors";
 import { setSubscriptionStatus } from "@/lib/partners/admin";
 import { currentRating, newOverride, OVERRIDE_COMMAND, overrideProposer, RATINGS, recomputeRating } from "@/lib/compliance";
