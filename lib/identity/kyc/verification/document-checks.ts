@@ -84,6 +84,30 @@ export function extractedFields(fields: MrzFields, now: Date): ExtractedFields {
 
 const words = (value: string) => matchingForm(value).split(" ").filter(Boolean);
 
+/** A name in the zone holds no digits: one read there is the letter OCR-B draws alike. */
+const DIGIT_AS_LETTER: Record<string, string> = { "0": "O", "1": "I", "2": "Z", "4": "A", "5": "S", "6": "G", "8": "B" };
+const lettersOnly = (value: string | null) => (value ?? "").replace(/[0124568]/g, (d) => DIGIT_AS_LETTER[d]);
+
+const LETTER_AS_DIGIT: Record<string, string> = Object.fromEntries(Object.entries(DIGIT_AS_LETTER).map(([d, l]) => [l, d]));
+const LOOKALIKE_PAIRS = ["0O", "1I", "2Z", "4A", "5S", "6G", "8B"];
+const alike = (a: string, b: string) => a === b || LOOKALIKE_PAIRS.some((p) => p.includes(a) && p.includes(b));
+const mrzValue = (c: string) => (c === "<" ? 0 : /\d/.test(c) ? Number(c) : c.charCodeAt(0) - 55);
+/** ICAO 9303 check digit (weights 7, 3, 1). */
+export const mrzCheckDigit = (field: string) => String([...field].reduce((sum, c, i) => sum + mrzValue(c) * [7, 3, 1][i % 3], 0) % 10);
+
+/**
+ * The number read agrees with the one typed: the same, or the same but for OCR-B lookalikes (4 and
+ * A, 5 and S ...) where the typed number has the check digit printed in the zone. A passport
+ * number mixes letters and digits, so the field type cannot settle a lookalike; the customer's own
+ * entry, confirmed by the printed check digit, does.
+ */
+export function numbersAgree(read: string, typed: string, printedCheckDigit: string | null): boolean {
+  const t = typed.replace(/[\s-]/g, "").toUpperCase();
+  if (read === t) return true;
+  if (read.length !== t.length || printedCheckDigit === null) return false;
+  return [...read].every((c, i) => alike(c, t[i])) && mrzCheckDigit(t.padEnd(9, "<").slice(0, 9)) === printedCheckDigit;
+}
+
 /**
  * Surname and given names each the same words in the matching form. The zone holds 39 characters
  * of name on a passport (30 on a card): a name cut there (no filler left) may end in a prefix of
@@ -91,7 +115,7 @@ const words = (value: string) => matchingForm(value).split(" ").filter(Boolean);
  */
 export function namesAgree(profile: KycProfileFacts, found: { lastName: string | null; firstName: string | null }, truncated: boolean): boolean {
   const want = [...words(profile.lastName), "|", ...words([profile.firstName, ...(profile.middleNames ?? [])].join(" "))];
-  const got = [...words(found.lastName ?? ""), "|", ...words(found.firstName ?? "")];
+  const got = [...words(lettersOnly(found.lastName)), "|", ...words(lettersOnly(found.firstName))];
   if (got.length === 2) return false;
   if (want.join(" ") === got.join(" ")) return true;
   if (!truncated || got.length > want.length) return false;
@@ -135,10 +159,18 @@ export function checkDocument(
   );
   add("issuingCountry", country === capture.issuingCountry, `document ${country || "unreadable"}, entered ${capture.issuingCountry}`);
   const number = x.documentNumber ?? "";
+  // TD3's number check digit sits right after its nine characters on the second line.
+  const printed = read.format === "TD3" ? (read.lines[1]?.[9] ?? "") : "";
+  const printedDigit = /\d/.test(printed) ? printed : (LETTER_AS_DIGIT[printed] ?? null);
+  const numberOk = number !== "" && numbersAgree(number, capture.documentNumber, printedDigit);
   add(
     "documentNumber",
-    number !== "" && squash(number) === squash(capture.documentNumber),
-    number === capture.documentNumber ? "as entered" : `document ${number || "unreadable"}, entered ${capture.documentNumber}`,
+    numberOk,
+    number === squash(capture.documentNumber)
+      ? "as entered"
+      : numberOk
+        ? `read ${number}: the entered ${capture.documentNumber} but for lookalike characters, with the printed check digit`
+        : `document ${number || "unreadable"}, entered ${capture.documentNumber}`,
   );
 
   const today = now.toISOString().slice(0, 10);

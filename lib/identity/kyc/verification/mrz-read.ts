@@ -106,17 +106,60 @@ function withCountryD(lines: string[]): string[][] {
   return fixed.join() === lines.join() ? [] : [fixed];
 }
 
+/** Letters and digits OCR-B's shapes make the legacy engine swap (4 and A, 5 and S, 2 and Z ...). */
+const LOOKALIKES: Record<string, string> = {
+  "0": "O",
+  O: "0",
+  "1": "I",
+  I: "1",
+  "2": "Z",
+  Z: "2",
+  "4": "A",
+  A: "4",
+  "5": "S",
+  S: "5",
+  "6": "G",
+  G: "6",
+  "8": "B",
+  B: "8",
+};
+
+/**
+ * A passport number holds letters and digits alike, so the parser cannot correct it by field type:
+ * when its check digit fails, each lookalike swap of one or two of its characters is tried, and
+ * kept only if the number's check digit and the composite one then agree (two independent digits;
+ * the number must still equal what the customer typed to be approved).
+ */
+function withNumberSwaps(lines: string[]): string[][] {
+  if (lines.length !== 2 || lines[1].length !== 44) return [];
+  const number = lines[1].slice(0, 9);
+  const at = [...number].map((c, i) => (LOOKALIKES[c] ? i : -1)).filter((i) => i >= 0);
+  const swap = (value: string, i: number) => value.slice(0, i) + LOOKALIKES[value[i]] + value.slice(i + 1);
+  const variants: string[] = [];
+  for (const [k, i] of at.entries()) {
+    variants.push(swap(number, i));
+    for (const j of at.slice(k + 1)) variants.push(swap(swap(number, i), j));
+  }
+  return variants.map((v) => [lines[0], v + lines[1].slice(9)]);
+}
+
+function parsed(lines: string[]): ParseResult | null {
+  try {
+    return parse(lines, { autocorrect: true });
+  } catch {
+    return null;
+  }
+}
+
 /** The best parse of the candidates: a valid one first, else the one with the fewest invalid fields. */
 export function parseCandidates(found: string[][]): MrzRead | null {
   let best: MrzRead | null = null;
-  const candidates = found.flatMap((lines) => [lines, ...withCountryD(lines)]);
+  const base = found.flatMap((lines) => [lines, ...withCountryD(lines)]);
+  const numberFailed = (lines: string[]) => parsed(lines)?.details.some((d) => !d.valid && d.field === "documentNumberCheckDigit") ?? false;
+  const candidates = [...base, ...base.filter(numberFailed).flatMap(withNumberSwaps)];
   for (const lines of candidates) {
-    let result: ParseResult;
-    try {
-      result = parse(lines, { autocorrect: true });
-    } catch {
-      continue;
-    }
+    const result = parsed(lines);
+    if (!result) continue;
     const invalidFields = result.details.filter((d) => !d.valid && d.field).map((d) => String(d.field));
     const read: MrzRead = { read: true, format: result.format, lines, fields: fieldsOf(result), valid: result.valid, invalidFields };
     if (result.valid) return read;
@@ -125,28 +168,42 @@ export function parseCandidates(found: string[][]): MrzRead | null {
   return best;
 }
 
-/** Grey, stretched, at least 1400 px wide: the size tesseract reads OCR-B best at. */
-async function prepared(image: Buffer, region: "bottom" | "whole"): Promise<Buffer> {
-  const img = sharp(image, { failOn: "none" }).rotate(); // EXIF orientation of a phone photo
-  const meta = await img.metadata();
-  const width = meta.autoOrient?.width ?? meta.width ?? 0;
-  const height = meta.autoOrient?.height ?? meta.height ?? 0;
+/** Grey, stretched, at least 1400 px wide: the size tesseract reads OCR-B best at; `angle` straightens a page photographed askew. */
+async function prepared(image: Buffer, region: "bottom" | "whole", angle = 0, sharpen = false): Promise<Buffer> {
+  const upright = await sharp(image, { failOn: "none" }).rotate().toBuffer(); // EXIF orientation of a phone photo
+  const turned = angle ? await sharp(upright).rotate(angle, { background: "#ffffff" }).toBuffer() : upright;
+  const meta = await sharp(turned).metadata();
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
   if (!width || !height) throw new Error("not an image");
-  let pipeline = sharp(await img.toBuffer());
+  let pipeline = sharp(turned);
   // The zone is at the foot of a passport's photo page and of an identity card's back.
   if (region === "bottom") pipeline = pipeline.extract({ left: 0, top: Math.round(height * 0.55), width, height: height - Math.round(height * 0.55) });
   if (width < 1400) pipeline = pipeline.resize({ width: 1400 });
   else if (width > 2400) pipeline = pipeline.resize({ width: 2400 });
-  return pipeline.greyscale().normalise().png().toBuffer();
+  pipeline = pipeline.greyscale().normalise();
+  // A blurred photo: sharpened edges give the legacy classifier back the strokes it matches on.
+  if (sharpen) pipeline = pipeline.sharpen({ sigma: 1.5 });
+  return pipeline.png().toBuffer();
 }
 
 /** Reads the zone of one photo: the bottom first (faster, less noise), then the whole page. */
 export async function readMrz(image: Buffer): Promise<MrzRead> {
   let best: MrzRead | null = null;
-  for (const region of ["bottom", "whole"] as const) {
+  // The page as taken, then the whole photo, then sharpened (blur), then the foot of the page turned
+  // 3° either way (a tilt tesseract's own deskew leaves): each further read only when the previous
+  // found no valid zone.
+  const attempts = [
+    ["bottom", 0, false],
+    ["whole", 0, false],
+    ["bottom", 0, true],
+    ["bottom", 3, false],
+    ["bottom", -3, false],
+  ] as const;
+  for (const [region, angle, sharpen] of attempts) {
     let input: Buffer;
     try {
-      input = await prepared(image, region);
+      input = await prepared(image, region, angle, sharpen);
     } catch {
       return { read: false, reason: "The photo is not an image we can read." };
     }
