@@ -49,6 +49,8 @@ test("spellings of one name share a skeleton; different names do not", () => {
     ["husayn", "hussein"],
     ["khaled", "halid"],
     ["philip", "filip"],
+    ["saleh", "salikh"],
+    ["salih", "saleh"],
   ];
   for (const [a, b] of same) assert.equal(skeleton(a), skeleton(b), `${a} / ${b}`);
   const different = [
