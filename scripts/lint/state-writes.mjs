@@ -136,7 +136,7 @@ const columnNamed = (names, column) => (names.some((n) => n === column || n === 
 export const stateWritesRule = {
   meta: {
     type: "problem",
-    docs: { description: "A state column is written only by its machine's module (lib/platform/state-machine, issue 21)." },
+    docs: { description: "A state column is written only by its machine's module (lib/platform/state-machine)." },
     schema: [],
     messages: {
       named: "{{table}}.{{column}} is a machine's state: write it through {{modules}}.",

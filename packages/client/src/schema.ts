@@ -646,7 +646,7 @@ export interface paths {
     put?: never;
     /**
      * Give a new destination for a payout the payout bank rejected; it is resent in the next payout file
-     * @description Extension (docs/decisions.md, issue 24): when the payout bank rejects the beneficiary's account (the transfer stays topay or reqpay), the customer supplies another destination: an existing payout method of the same beneficiary, or a new identifier (format-checked as at submit). 409 transfer.stateInvalid when no rejected payout waits for a repair.
+     * @description Extension (docs/decisions.md): when the payout bank rejects the beneficiary's account (the transfer stays topay or reqpay), the customer supplies another destination: an existing payout method of the same beneficiary, or a new identifier (format-checked as at submit). 409 transfer.stateInvalid when no rejected payout waits for a repair.
      */
     post: operations["repairPayout"];
     delete?: never;
@@ -1671,7 +1671,7 @@ export interface components {
         refundStatus: "FAILED";
       };
     };
-    /** @description An error claim was opened, is being investigated, or was resolved (issue 25). */
+    /** @description An error claim was opened, is being investigated, or was resolved. */
     ClaimStatusChangedEvent: {
       /** @example evt_0k2x8f3q9w1m4n7p5r6s */
       eventId: string;
@@ -2042,7 +2042,7 @@ export interface components {
       quoteValidUntil: string;
       /**
        * Format: date-time
-       * @description Extension (issue 25): when the money is available to the recipient if the transfer is funded now (the corridor and payout method's business days, cut-off and both countries' public holidays).
+       * @description Extension: when the money is available to the recipient if the transfer is funded now (the corridor and payout method's business days, cut-off and both countries' public holidays).
        * @example 2026-11-21T10:00:00.000Z
        */
       estimatedDeliveryBy?: string;
@@ -2083,20 +2083,20 @@ export interface components {
       expiresAt: string;
       /**
        * Format: date-time
-       * @description Extension (issue 25): when the money is available to the recipient if the transfer is funded now (the corridor and payout method's business days, cut-off and both countries' public holidays).
+       * @description Extension: when the money is available to the recipient if the transfer is funded now (the corridor and payout method's business days, cut-off and both countries' public holidays).
        * @example 2026-11-21T10:00:00.000Z
        */
       estimatedDeliveryBy?: string;
-      /** @description Extension (issue 25): the recipient, as the beneficiary is named. */
+      /** @description Extension: the recipient, as the beneficiary is named. */
       recipientName: string;
-      /** @description Extension (issue 25): the provider's contact and regulator (per partner). */
+      /** @description Extension: the provider's contact and regulator (per partner). */
       provider: {
         name: string | null;
         phone: string | null;
         website: string | null;
         regulator: string | null;
       };
-      /** @description Extension (issue 25, EU Cross-border Payments Regulation): with an EEA origin, the currency conversion charge over the ECB euro reference rate. */
+      /** @description Extension (EU Cross-border Payments Regulation): with an EEA origin, the currency conversion charge over the ECB euro reference rate. */
       conversionChargeOverEcbRate?: {
         /** @description The rate's mark-up over the reference rate, in percent (two decimals). */
         percentage: string;
@@ -2189,7 +2189,7 @@ export interface components {
       transferExpiresAt?: string;
       /**
        * Format: date-time
-       * @description Extension (issue 25): when the money is available to the recipient (business days, cut-off and both countries' public holidays of the corridor and payout method). Absent once the transfer has ended.
+       * @description Extension: when the money is available to the recipient (business days, cut-off and both countries' public holidays of the corridor and payout method). Absent once the transfer has ended.
        * @example 2026-11-21T10:00:00.000Z
        */
       estimatedDeliveryBy?: string;
@@ -2266,14 +2266,14 @@ export interface components {
       /** @constant */
       refundMethod?: "ORIGINAL_PAYMENT_METHOD";
       /**
-       * @description Extension (issue 25): what is refunded, always the total the customer paid, fees included (docs/decisions.md, "Consumer protection").
+       * @description Extension: what is refunded, always the total the customer paid, fees included (docs/decisions.md, "Consumer protection").
        * @example 100.000000
        */
       refundAmount?: string;
-      /** @description Extension (issue 25): the currency of refundAmount (the origin currency). */
+      /** @description Extension: the currency of refundAmount (the origin currency). */
       refundCurrency?: string;
     };
-    /** @description Extension (docs/decisions.md, issue 24): the payout bank rejected the beneficiary's account and the payout waits for a new destination (POST /v1/core/transfers/{transferId}/payout-repair) or the operator's refund. Present only then (transferStatus topay, reqpay or spended). */
+    /** @description Extension (docs/decisions.md): the payout bank rejected the beneficiary's account and the payout waits for a new destination (POST /v1/core/transfers/{transferId}/payout-repair) or the operator's refund. Present only then (transferStatus topay, reqpay or spended). */
     PayoutRepairRequired: {
       rejectionReason: components["schemas"]["PayoutRejectionOutput"];
       /**
@@ -2828,7 +2828,7 @@ export interface components {
         refundStatus: "FAILED";
       };
     };
-    /** @description An error claim was opened, is being investigated, or was resolved (issue 25). */
+    /** @description An error claim was opened, is being investigated, or was resolved. */
     ClaimStatusChangedEventOutput: {
       /** @example evt_0k2x8f3q9w1m4n7p5r6s */
       eventId: string;

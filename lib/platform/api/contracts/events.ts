@@ -101,7 +101,7 @@ export const ClaimStatusChangedEventSchema = z
       resolutionCurrency: z.string().nullable().optional(),
     }),
   })
-  .meta({ id: "ClaimStatusChangedEvent", description: "An error claim was opened, is being investigated, or was resolved (issue 25)." });
+  .meta({ id: "ClaimStatusChangedEvent", description: "An error claim was opened, is being investigated, or was resolved." });
 
 export const PayoutRepairRequiredEventSchema = z
   .object({

@@ -14,7 +14,7 @@ export const PURPOSES = ["FAMILY_SUPPORT", "RENT", "INSURANCE", "EDUCATION", "ME
 
 const ESTIMATED_DELIVERY_BY = Timestamp.optional().meta({
   description:
-    "Extension (issue 25): when the money is available to the recipient if the transfer is funded now (the corridor and payout method's business days, cut-off and both countries' public holidays).",
+    "Extension: when the money is available to the recipient if the transfer is funded now (the corridor and payout method's business days, cut-off and both countries' public holidays).",
 });
 
 export const QuoteSchema = z
@@ -143,10 +143,10 @@ export const readDisclosure = defineContract({
         rate: z.string(),
         expiresAt: Timestamp,
         estimatedDeliveryBy: ESTIMATED_DELIVERY_BY,
-        recipientName: z.string().meta({ description: "Extension (issue 25): the recipient, as the beneficiary is named." }),
+        recipientName: z.string().meta({ description: "Extension: the recipient, as the beneficiary is named." }),
         provider: z
           .object({ name: z.string().nullable(), phone: z.string().nullable(), website: z.string().nullable(), regulator: z.string().nullable() })
-          .meta({ description: "Extension (issue 25): the provider's contact and regulator (per partner)." }),
+          .meta({ description: "Extension: the provider's contact and regulator (per partner)." }),
         conversionChargeOverEcbRate: z
           .object({
             percentage: z.string().meta({ description: "The rate's mark-up over the reference rate, in percent (two decimals)." }),
@@ -156,7 +156,7 @@ export const readDisclosure = defineContract({
           .optional()
           .meta({
             description:
-              "Extension (issue 25, EU Cross-border Payments Regulation): with an EEA origin, the currency conversion charge over the ECB euro reference rate.",
+              "Extension (EU Cross-border Payments Regulation): with an EEA origin, the currency conversion charge over the ECB euro reference rate.",
           }),
         language: z.enum(LANGUAGES),
         version: z.string(),

@@ -103,9 +103,9 @@ const RefundSchema = z
     estimatedRefundCompletionBy: Timestamp.optional(),
     refundMethod: z.literal("ORIGINAL_PAYMENT_METHOD").optional(),
     refundAmount: money.optional().meta({
-      description: 'Extension (issue 25): what is refunded, always the total the customer paid, fees included (docs/decisions.md, "Consumer protection").',
+      description: 'Extension: what is refunded, always the total the customer paid, fees included (docs/decisions.md, "Consumer protection").',
     }),
-    refundCurrency: z.string().optional().meta({ description: "Extension (issue 25): the currency of refundAmount (the origin currency)." }),
+    refundCurrency: z.string().optional().meta({ description: "Extension: the currency of refundAmount (the origin currency)." }),
   })
   .meta({ id: "RefundDetail" });
 
@@ -142,7 +142,7 @@ const PayoutRepairSchema = z
   .meta({
     id: "PayoutRepairRequired",
     description:
-      "Extension (docs/decisions.md, issue 24): the payout bank rejected the beneficiary's account and the payout waits for a new destination (POST /v1/core/transfers/{transferId}/payout-repair) or the operator's refund. Present only then (transferStatus topay, reqpay or spended).",
+      "Extension (docs/decisions.md): the payout bank rejected the beneficiary's account and the payout waits for a new destination (POST /v1/core/transfers/{transferId}/payout-repair) or the operator's refund. Present only then (transferStatus topay, reqpay or spended).",
   });
 
 const SummaryFields = {
@@ -173,7 +173,7 @@ export const TransferDetailSchema = z
     transferExpiresAt: Timestamp.optional().meta({ description: "Only in registered, onreview, validated, funding." }),
     estimatedDeliveryBy: Timestamp.optional().meta({
       description:
-        "Extension (issue 25): when the money is available to the recipient (business days, cut-off and both countries' public holidays of the corridor and payout method). Absent once the transfer has ended.",
+        "Extension: when the money is available to the recipient (business days, cut-off and both countries' public holidays of the corridor and payout method). Absent once the transfer has ended.",
     }),
     estimatedDeliveryBasis: z.enum(DELIVERY_BASES).optional().meta({
       description:
@@ -437,7 +437,7 @@ export const repairPayout = defineContract({
   path: "/v1/core/transfers/{transferId}/payout-repair",
   summary: "Give a new destination for a payout the payout bank rejected; it is resent in the next payout file",
   description:
-    "Extension (docs/decisions.md, issue 24): when the payout bank rejects the beneficiary's account (the transfer stays topay or reqpay), the customer supplies another destination: an existing payout method of the same beneficiary, or a new identifier (format-checked as at submit). 409 transfer.stateInvalid when no rejected payout waits for a repair.",
+    "Extension (docs/decisions.md): when the payout bank rejects the beneficiary's account (the transfer stays topay or reqpay), the customer supplies another destination: an existing payout method of the same beneficiary, or a new identifier (format-checked as at submit). 409 transfer.stateInvalid when no rejected payout waits for a repair.",
   tags,
   auth: "customer",
   gate: "transferCommit",
