@@ -18,6 +18,7 @@ export const NAVIGATION: { label: string; links: (readonly [href: string, label:
       ["/console/claims", "Claims", "reviewer"],
       ["/console/refunds", "Refunds", "admin"],
       ["/console/payout-files", "Payout files", "admin"],
+      ["/console/liquidity", "Payout liquidity", "admin"],
     ],
   },
   {

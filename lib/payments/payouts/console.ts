@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { networkCancellations, paymentStatusRecords, payoutFileItems, payoutFiles, transfers } from "@/db/schema";
+import { attemptsOf } from "./routed";
 import { bankById } from "./banks";
 import type { PayoutAttemptState } from "./payout-attempt-state-machine";
 import { payoutRejection, type PayoutRejection } from "./reject-reasons";
@@ -135,4 +136,9 @@ export async function payoutAttemptsOf(db: Executor, transferId: string): Promis
     reason: i.reasonCode ? payoutRejection(i.reasonCode) : null,
     statuses: statuses.filter((s) => s.attempt === i.attempt).map(({ attempt: _, ...s }) => s),
   }));
+}
+
+/** The routed payout's tries of a transfer (the transfer page): provider, state, outcome, the provider's answer. */
+export async function providerAttemptsOf(db: Executor, transferId: string) {
+  return attemptsOf(db, transferId);
 }

@@ -9,7 +9,7 @@ import { transferView } from "@/lib/operations/console/transfer-view";
 import { fromMinor, transferEntries } from "@/lib/finance/ledger";
 import { Decimal } from "@/lib/platform/money/decimal";
 import { evaluationsOf } from "@/lib/compliance/monitoring/queries";
-import { payoutAttemptsOf, payoutRejectionOf } from "@/lib/payments/payouts/console";
+import { payoutAttemptsOf, payoutRejectionOf, providerAttemptsOf } from "@/lib/payments/payouts/console";
 import { ready } from "@/lib/platform/ready";
 
 export const metadata = { title: "Transfer · Console" };
@@ -23,12 +23,13 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
   const found = await transferView(db, transferId);
   if (!found) notFound();
   const { t, refund, history, beneficiary: b, method, screening, credits, actions, hold } = found;
-  const [entries, rejection, evaluations, attempts, parties] = await Promise.all([
+  const [entries, rejection, evaluations, attempts, parties, tries] = await Promise.all([
     transferEntries(db, t.id),
     payoutRejectionOf(db, t.id),
     evaluationsOf(db, t.id),
     payoutAttemptsOf(db, t.id),
     transferParties(db, t.id),
+    providerAttemptsOf(db, t.id),
   ]);
   return (
     <>
@@ -172,6 +173,44 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
           </table>
         )}
       </Card>
+      {tries.length > 0 && (
+        <Card title={`Payout providers (${tries.length})`}>
+          <table className="w-full text-sm" data-testid="provider-attempts">
+            <thead>
+              <tr className="text-left text-slate-500">
+                <th className="p-1">Try</th>
+                <th className="p-1">Provider</th>
+                <th className="p-1 text-right">Amount</th>
+                <th className="p-1">Outcome</th>
+                <th className="p-1">Request</th>
+                <th className="p-1">Answer</th>
+                <th className="p-1">Times</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tries.map((a) => (
+                <tr key={a.id} className="border-t align-top" data-testid={`provider-attempt-${a.seq}`}>
+                  <td className="p-1">{a.seq}</td>
+                  <td className="p-1">
+                    {a.provider}
+                    {a.providerReference ? <div className="font-mono text-xs">{a.providerReference}</div> : null}
+                  </td>
+                  <td className={num}>{money(a.amount, a.currency)}</td>
+                  <td className="p-1">
+                    <Badge>{a.state}</Badge> {a.outcomeCode ?? ""}
+                  </td>
+                  <td className="p-1 font-mono text-xs break-all">{a.request ? JSON.stringify(a.request) : ""}</td>
+                  <td className="p-1 font-mono text-xs break-all">{a.answer ? JSON.stringify(a.answer) : ""}</td>
+                  <td className="p-1 text-xs">
+                    asked {when(a.createdAt)}
+                    <div>changed {when(a.stateChangedAt)}</div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Card>
+      )}
       <Card title={`Monitoring (${evaluations.length})`}>
         <p className="mb-2 text-sm">
           <Link className="text-blue-700 underline" href="/console/monitoring">

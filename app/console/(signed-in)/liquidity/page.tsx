@@ -1,0 +1,81 @@
+import { Badge, Card, Flash, input, PageTitle, param, primary, type SearchParams } from "@/components/console/ui";
+import { clock } from "@/lib/platform/clock";
+import { money } from "@/lib/operations/console/format";
+import { requireOperator } from "@/lib/operations/console/session";
+import { liquidityForecast } from "@/lib/payments/payouts/prefunding";
+import { ready } from "@/lib/platform/ready";
+import { topUpPrefunding } from "./actions";
+
+export const metadata = { title: "Payout liquidity · Console" };
+
+const num = "p-1 text-right font-mono tabular-nums";
+
+export default async function LiquidityPage({ searchParams }: { searchParams: SearchParams }) {
+  await requireOperator("admin");
+  const sp = await searchParams;
+  const rows = await liquidityForecast(await ready(), clock.now());
+  const short = rows.filter((r) => r.short);
+  return (
+    <>
+      <PageTitle sub="Each payout provider's prefunding per currency: what it holds, what its payouts in flight will draw, the payouts held for cover and the next three business days' forecast.">
+        Payout liquidity
+      </PageTitle>
+      <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
+      {short.length > 0 && (
+        <div className="mb-4 rounded border border-red-300 bg-red-50 p-3 text-sm text-red-800" role="alert" data-testid="liquidity-alert">
+          Prefunding low:{" "}
+          {short
+            .map(
+              (r) => `${r.provider} ${r.currency} cover ${money(r.cover, r.currency)} against ${money(r.minimumCover, r.currency)} needed, ${r.heldCount} held`,
+            )
+            .join("; ")}
+        </div>
+      )}
+      <Card title="Prefunding and forecast">
+        <table className="w-full text-sm" data-testid="liquidity-forecast">
+          <thead>
+            <tr className="text-left text-slate-500">
+              <th className="p-1">Provider</th>
+              <th className="p-1">Currency</th>
+              <th className="p-1 text-right">Balance</th>
+              <th className="p-1 text-right">In flight</th>
+              <th className="p-1 text-right">Cover</th>
+              <th className="p-1 text-right">Held for cover</th>
+              <th className="p-1 text-right">Next 3 business days</th>
+              <th className="p-1">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={`${r.provider}-${r.currency}`} className="border-t" data-testid={`liquidity-${r.provider}-${r.currency}`}>
+                <td className="p-1">{r.provider}</td>
+                <td className="p-1">{r.currency}</td>
+                <td className={num}>{money(r.balance, r.currency)}</td>
+                <td className={num}>{money(r.inFlight, r.currency)}</td>
+                <td className={num}>{money(r.cover, r.currency)}</td>
+                <td className={num}>
+                  {r.heldCount} · {money(r.held, r.currency)}
+                </td>
+                <td className={num}>{money(r.forecast3Days, r.currency)}</td>
+                <td className="p-1">{r.short ? <Badge>LOW</Badge> : "ok"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
+      <Card title="Top up a provider's prefunding">
+        <p className="mb-2 text-sm text-slate-600">
+          Record money sent from the operating account to the provider; a second admin approves, and the payouts held for its cover are released.
+        </p>
+        <form action={topUpPrefunding} className="flex flex-wrap items-center gap-2">
+          <input type="hidden" name="back" value="/console/liquidity" />
+          <input name="provider" required className={input} placeholder="aggregator" aria-label="Provider" />
+          <input name="currency" required className={input} placeholder="MXN" aria-label="Currency" size={5} />
+          <input name="amount" required className={input} placeholder="250000.00" aria-label="Amount" size={12} />
+          <input name="bankReference" required className={input} placeholder="Bank reference" aria-label="Bank reference" />
+          <button className={primary}>Top up</button>
+        </form>
+      </Card>
+    </>
+  );
+}
