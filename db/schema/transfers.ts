@@ -6,7 +6,7 @@ import { partners } from "./partners";
 import { quotes } from "./quotes";
 import { subscriptions } from "./subscriptions";
 import type { FundingSource } from "@/lib/finance/ledger/accounts";
-import type { CancellationRecord } from "@/lib/payments/transfers/details";
+import type { CancellationRecord, PayeeVerificationRecord } from "@/lib/payments/transfers/details";
 import type { FundingSessionStatus } from "@/lib/payments/transfers/funding-session-state-machine";
 import type { TransferState } from "@/lib/payments/transfers/state-machine";
 
@@ -66,6 +66,12 @@ export const transfers = pgTable(
      * when one accepts it: its prefunding account is the one the payout draws. Null: the payout bank.
      */
     payoutProvider: text("payout_provider"),
+    /**
+     * The payee verification of the destination (the name on the account), asked after submit
+     * through the payout aggregator; `proceededAt` records the confirmation after a NO_MATCH or
+     * CLOSE_MATCH (it matters for an error claim). Null: not verified (not a routed payout).
+     */
+    payeeVerification: jsonb("payee_verification").$type<PayeeVerificationRecord>(),
     createdAt: createdAt(),
   },
   (t) => [

@@ -9,6 +9,7 @@ import { verifyKycSession } from "@/lib/identity";
 import { notifyApprover } from "@/lib/operations/dual-control/notify";
 import { deliverOtp } from "@/lib/operations/notifications/otp-delivery";
 import { generatePayoutFilesJob, writePayoutFileJob } from "@/lib/payments/payouts/jobs";
+import { verifyPayeeJob } from "@/lib/payments/payouts/payee-verification";
 import { providerStatusJob, reverseLateJob, routePayoutJob, submitAttemptJob } from "@/lib/payments/payouts/routed";
 import { emailReceipt } from "@/lib/payments/receipts/email-job";
 import { evaluateOperationsAlerts } from "@/lib/operations/observability/alerts";
@@ -64,5 +65,6 @@ export const jobRegistry = {
   "payouts.submitAttempt": submitAttemptJob,
   "payouts.providerStatus": providerStatusJob,
   "payouts.reverseLate": reverseLateJob,
+  "payouts.verifyPayee": verifyPayeeJob,
   "operations.alerts": evaluateOperationsAlerts,
 } satisfies { [K in JobKind]: JobDefinition<JobPayload<K>> & { kind: K } } satisfies JobRegistry;

@@ -197,7 +197,14 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
     throw err;
   }
 
-  const funding = await transitionTransfer(tx, row, "confirm", now, { confirmedAt: now, challenge: null, challengeExpiresAt: null });
+  // Confirmed despite a payee verification warning: recorded (it matters for an error claim).
+  const warned = row.payeeVerification && (row.payeeVerification.result === "NO_MATCH" || row.payeeVerification.result === "CLOSE_MATCH");
+  const funding = await transitionTransfer(tx, row, "confirm", now, {
+    confirmedAt: now,
+    challenge: null,
+    challengeExpiresAt: null,
+    ...(warned ? { payeeVerification: { ...row.payeeVerification!, proceededAt: now.toISOString() } } : {}),
+  });
   const fundingSession = await openFundingSession(tx, funding, now);
   return {
     transferId: row.id,

@@ -25,3 +25,25 @@ export interface CancellationRecord {
   cancellationOutcome?: ImmediateCancellationOutcome;
   canceledAt?: string;
 }
+
+/** A transfer's payee verification as kept (transfers.payee_verification). */
+export interface PayeeVerificationRecord {
+  result: "MATCH" | "CLOSE_MATCH" | "NO_MATCH" | "NOT_POSSIBLE";
+  /** CLOSE_MATCH: the name the account's bank holds. */
+  nameHeld?: string;
+  checkedAt: string;
+  provider: string;
+  /** The customer confirmed after a NO_MATCH or CLOSE_MATCH. */
+  proceededAt?: string;
+}
+
+/** The detail's payeeVerification (additive field of TransferDetailResponse). */
+export function payeeVerificationView(record: PayeeVerificationRecord | null) {
+  if (!record) return undefined;
+  return {
+    result: record.result,
+    ...(record.nameHeld ? { nameHeld: record.nameHeld } : {}),
+    checkedAt: record.checkedAt,
+    ...(record.proceededAt ? { proceededAfterWarningAt: record.proceededAt } : {}),
+  };
+}

@@ -13,6 +13,7 @@ import { payoutTypeToMethod } from "@/lib/payments/corridors/payout-methods";
 import { destinationCipher } from "@/lib/platform/crypto/destination-cipher";
 import { DomainError, type ValidationCode } from "@/lib/platform/errors";
 import { dedupeKey } from "@/lib/platform/jobs/queue";
+import { payoutProvider } from "@/lib/payments/providers/payout";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { canonicalMethodType } from "@/lib/payments/payout-identifiers/method-types";
 import { checkIdentifierFormat } from "@/lib/payments/payout-identifiers/format-check";
@@ -167,6 +168,9 @@ export async function submitTransfer(tx: Tx, input: SubmitInput & { subscription
   const effects = effectsOf(tx);
   await effects.atCommit(...(insert ? [insert] : []), tx.update(transfers).set(set).where(eq(transfers.id, row.id)));
   await effects.jobs.enqueue("transfers.fastCheck", { transferId: row.id }, check);
+  // The routed payout's aggregator checks the name on the account before the customer confirms.
+  if (payoutProvider().routed)
+    await effects.jobs.enqueue("payouts.verifyPayee", { transferId: row.id }, { runAt: now, dedupeKey: dedupeKey("payouts.verifyPayee", row.id) });
   row = { ...row, ...set };
   return {
     transferId: row.id,

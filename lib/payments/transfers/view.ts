@@ -8,6 +8,7 @@ import { transferDelivery } from "@/lib/payments/delivery/transfer-delivery";
 import { payoutRejection } from "@/lib/payments/payouts/reject-reasons";
 import { customerActionExpectedFor, isPreFunding, nextStepFor } from "./state-machine";
 import { transferWithDetail, type TransferWithDetail } from "./detail-query";
+import { payeeVerificationView } from "./details";
 import { cancellationView } from "./network-cancellations";
 import type { TransferRow } from "./records";
 import { refundView } from "./refunds";
@@ -92,6 +93,8 @@ export function transferDetailView(
     payoutRepair: payoutRepair
       ? { rejectionReason: payoutRejection(payoutRepair.isoReasonCode), rejectedAt: payoutRepair.rejectedAt.toISOString() }
       : undefined,
+    // Ours: the name on the destination account checked (routed payouts), and a confirmation despite a warning.
+    payeeVerification: payeeVerificationView(row.payeeVerification),
     stateHistory: history.map((h) => ({ state: h.state, transitionedAt: h.transitionedAt.toISOString(), reasonCode: h.reasonCode })),
   };
 }

@@ -44,6 +44,8 @@ export interface JobPayloads {
   "payouts.submitAttempt": { attemptId: string };
   "payouts.providerStatus": { externalId: string; status: "COMPLETED" | "REJECTED" | "CANCELLED"; reasonCode: string | null; reference: string | null };
   "payouts.reverseLate": { attemptId: string };
+  /** The payee verification of a submitted transfer's destination (routed payout). */
+  "payouts.verifyPayee": { transferId: string };
   /** listVersionId: the new list version, or "matching-form-N" for the one rescreen after a change of the matching form. */
   /** subjectType "pep": the customers again, screened against the PEP lists (customers.screenPep). */
   "sanctions.rescreen": { listVersionId: string; subjectType: "customer" | "beneficiary" | "pep"; afterId: string | null };

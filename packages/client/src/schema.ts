@@ -2213,6 +2213,7 @@ export interface components {
       refund: components["schemas"]["RefundDetail"] | null;
       rejectionReason?: components["schemas"]["PayoutRejectionOutput"];
       payoutRepair?: components["schemas"]["PayoutRepairRequired"];
+      payeeVerification?: components["schemas"]["PayeeVerification"];
       stateHistory: components["schemas"]["StateHistoryEntry"][];
     };
     /** @enum {string} */
@@ -2281,6 +2282,27 @@ export interface components {
        * @example 2026-11-21T10:00:00.000Z
        */
       rejectedAt: string;
+    };
+    /** @description Extension (docs/decisions.md, Routed payouts): the name of the beneficiary checked against the destination account (EU Verification of Payee, UK Confirmation of Payee) after submit, before confirmation. Present once answered, on routed payouts. */
+    PayeeVerification: {
+      /**
+       * @description MATCH: the name matches the account's holder. CLOSE_MATCH: nearly; nameHeld is the name the bank holds. NO_MATCH: it does not. NOT_POSSIBLE: the account's bank could not say. The customer may confirm after any answer.
+       * @enum {string}
+       */
+      result: "MATCH" | "CLOSE_MATCH" | "NO_MATCH" | "NOT_POSSIBLE";
+      /** @description CLOSE_MATCH only: the name the account's bank holds, to show the customer. */
+      nameHeld?: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      checkedAt: string;
+      /**
+       * Format: date-time
+       * @description When the customer confirmed after a NO_MATCH or CLOSE_MATCH (recorded for an error claim).
+       * @example 2026-11-21T10:00:00.000Z
+       */
+      proceededAfterWarningAt?: string;
     };
     StateHistoryEntry: {
       state: components["schemas"]["TransferState"];

@@ -377,3 +377,73 @@ describe("routing rules", () => {
       }
   });
 });
+
+describe("payee verification through the aggregator", () => {
+  test("the four answers, driven by the sandbox's test names, reach the transfer detail", async () => {
+    const { lockTransfer } = await import("@/lib/payments/transfers/records");
+    const { transferDetail } = await import("@/lib/payments/transfers/view");
+    const owner = await newSubscription(db);
+    const cases = [
+      ["Ruiz", { result: "MATCH" }],
+      ["Closematch", { result: "CLOSE_MATCH", nameHeld: "Ana Closematch Ortega" }],
+      ["Nomatch", { result: "NO_MATCH" }],
+      ["Unverifiable", { result: "NOT_POSSIBLE" }],
+    ] as const;
+    for (const [lastName, expected] of cases) {
+      const created = await registeredTransfer(db, owner);
+      const beneficiaryId = newId("ben");
+      const now = clock.now();
+      await db.insert(beneficiaries).values({
+        id: beneficiaryId,
+        subscriptionId: owner.subscriptionId,
+        firstName: "Ana",
+        lastName,
+        countryOfResidence: "MEX",
+        relationshipToCustomer: "FAMILY",
+        state: "VALID",
+        createdAt: now,
+        updatedAt: now,
+      });
+      await db
+        .update(transfers)
+        .set({ beneficiaryId, payoutMethodId: await addMethod(beneficiaryId, clabe()) })
+        .where(eq(transfers.id, created.id));
+      const { jobRegistry } = await import("@/lib/platform/jobs/registry");
+      await jobRegistry["payouts.verifyPayee"].perform!(db, {
+        payload: { transferId: created.id },
+        jobId: "t",
+        attempt: 1,
+        now,
+        signal: new AbortController().signal,
+      });
+      const row = (await db.transaction((tx) => lockTransfer(tx, created.id)))!;
+      const { payeeVerification } = await transferDetail(db, row);
+      assert.ok(payeeVerification, lastName);
+      const { checkedAt, ...rest } = payeeVerification;
+      assert.deepEqual(rest, expected, lastName);
+      assert.ok(!Number.isNaN(Date.parse(checkedAt)));
+      // A second run (a retried job) keeps the first answer.
+      await jobRegistry["payouts.verifyPayee"].perform!(db, {
+        payload: { transferId: created.id },
+        jobId: "t2",
+        attempt: 2,
+        now,
+        signal: new AbortController().signal,
+      });
+      assert.equal((await transferDetail(db, row)).payeeVerification?.checkedAt, checkedAt);
+    }
+  });
+
+  test("the detail records a confirmation after a warning", async () => {
+    const { payeeVerificationView } = await import("@/lib/payments/transfers/details");
+    assert.deepEqual(
+      payeeVerificationView({ result: "NO_MATCH", checkedAt: "2026-11-29T10:00:00.000Z", provider: "sandbox", proceededAt: "2026-11-29T10:01:00.000Z" }),
+      {
+        result: "NO_MATCH",
+        checkedAt: "2026-11-29T10:00:00.000Z",
+        proceededAfterWarningAt: "2026-11-29T10:01:00.000Z",
+      },
+    );
+    assert.equal(payeeVerificationView(null), undefined);
+  });
+});

@@ -56,8 +56,41 @@ export class AggregatorUnavailable extends Error {
   }
 }
 
+/** Verification of payee (EU VoP, UK CoP): does the name match the account's holder? */
+export const PAYEE_VERIFICATION_RESULTS = ["MATCH", "CLOSE_MATCH", "NO_MATCH", "NOT_POSSIBLE"] as const;
+export type PayeeVerificationResult = (typeof PAYEE_VERIFICATION_RESULTS)[number];
+
+export interface PayeeVerificationRequest {
+  name: string;
+  account: { scheme: string; id: string };
+  /** Destination country, alpha-2. */
+  country: string;
+}
+
+export interface PayeeVerificationAnswer {
+  result: PayeeVerificationResult;
+  /** CLOSE_MATCH: the name the bank holds for the account. */
+  nameHeld?: string;
+  raw: Record<string, unknown>;
+}
+
+/**
+ * Sandbox payee verification, driven by the beneficiary's last name (README, "Sandbox payee
+ * verification"): Closematch, Nomatch, Unverifiable; any other name matches.
+ */
+export function sandboxPayeeVerification(name: string): Omit<PayeeVerificationAnswer, "raw"> {
+  const words = name.trim().split(/\s+/);
+  const last = (words.at(-1) ?? "").toLowerCase();
+  if (last === "closematch") return { result: "CLOSE_MATCH", nameHeld: `${words.slice(0, -1).join(" ")} Closematch Ortega`.trim() };
+  if (last === "nomatch") return { result: "NO_MATCH" };
+  if (last === "unverifiable") return { result: "NOT_POSSIBLE" };
+  return { result: "MATCH" };
+}
+
 export interface PayoutAggregator {
   readonly name: string;
+  /** Checks the name on the destination account before the customer confirms (answered in seconds). */
+  verifyPayee(request: PayeeVerificationRequest, signal?: AbortSignal): Promise<PayeeVerificationAnswer>;
   submit(request: AggregatorPayoutRequest, signal?: AbortSignal): Promise<AggregatorSubmitAnswer>;
   /** Asks the aggregator to stop or reverse a payout (a late success after failover). */
   cancel(externalId: string, signal?: AbortSignal): Promise<{ status: "CANCELLED" | "REVERSAL_REQUESTED" | "REFUSED"; raw: Record<string, unknown> }>;
@@ -123,6 +156,10 @@ export const signAggregatorBody = (body: string, secret = SANDBOX_AGGREGATOR_SEC
 
 const sandbox: PayoutAggregator = {
   name: "sandbox",
+  async verifyPayee(request) {
+    const answer = sandboxPayeeVerification(request.name);
+    return { ...answer, raw: { result: answer.result, ...(answer.nameHeld ? { name: answer.nameHeld } : {}) } };
+  },
   async submit(request) {
     const reference = `sbx_${request.externalId}`;
     const outcome = sandboxAggregatorOutcome(request.beneficiary.account.id);
@@ -155,6 +192,13 @@ const sandbox: PayoutAggregator = {
  */
 const http: PayoutAggregator = {
   name: "http",
+  async verifyPayee(request, signal) {
+    const answer = await call("POST", "/payee-verifications", request, signal);
+    const raw = answer.body;
+    const result = PAYEE_VERIFICATION_RESULTS.find((r) => r === raw.result);
+    if (answer.status >= 300 || !result) return { result: "NOT_POSSIBLE", raw };
+    return { result, ...(result === "CLOSE_MATCH" && typeof raw.name === "string" ? { nameHeld: raw.name } : {}), raw };
+  },
   async submit(request, signal) {
     const answer = await call("POST", "/payouts", request, signal);
     const raw = answer.body;

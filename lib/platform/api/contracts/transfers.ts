@@ -145,6 +145,24 @@ const PayoutRepairSchema = z
       "Extension (docs/decisions.md): the payout bank rejected the beneficiary's account and the payout waits for a new destination (POST /v1/core/transfers/{transferId}/payout-repair) or the operator's refund. Present only then (transferStatus topay, reqpay or spended).",
   });
 
+const PayeeVerificationSchema = z
+  .object({
+    result: z.enum(["MATCH", "CLOSE_MATCH", "NO_MATCH", "NOT_POSSIBLE"]).meta({
+      description:
+        "MATCH: the name matches the account's holder. CLOSE_MATCH: nearly; nameHeld is the name the bank holds. NO_MATCH: it does not. NOT_POSSIBLE: the account's bank could not say. The customer may confirm after any answer.",
+    }),
+    nameHeld: z.string().optional().meta({ description: "CLOSE_MATCH only: the name the account's bank holds, to show the customer." }),
+    checkedAt: Timestamp,
+    proceededAfterWarningAt: Timestamp.optional().meta({
+      description: "When the customer confirmed after a NO_MATCH or CLOSE_MATCH (recorded for an error claim).",
+    }),
+  })
+  .meta({
+    id: "PayeeVerification",
+    description:
+      "Extension (docs/decisions.md, Routed payouts): the name of the beneficiary checked against the destination account (EU Verification of Payee, UK Confirmation of Payee) after submit, before confirmation. Present once answered, on routed payouts.",
+  });
+
 const SummaryFields = {
   transferId: z.string(),
   transferStatus: TransferStateSchema,
@@ -188,6 +206,7 @@ export const TransferDetailSchema = z
     refund: RefundSchema.nullable(),
     rejectionReason: PayoutRejectionSchema.optional(),
     payoutRepair: PayoutRepairSchema.optional(),
+    payeeVerification: PayeeVerificationSchema.optional(),
     stateHistory: z.array(z.object({ state: TransferStateSchema, transitionedAt: Timestamp, reasonCode: z.string() }).meta({ id: "StateHistoryEntry" })),
   })
   .meta({ id: "TransferDetailResponse" });
