@@ -134,7 +134,8 @@ function ultimateDebtor(customerId: string, p: ProfileInput): UltimateDebtor {
     customerId,
     ...(country
       ? {
-          address: { lines: [a.addressLine1, a.addressLine2].filter((l): l is string => !!l), town: a.city, postCode: a.postalCode, region: a.region, country },
+          // Structured (StrtNm, PstCd, TwnNm, CtrySubDvsn, Ctry): SWIFT refuses unstructured addresses from November 2026.
+          address: { street: a.addressLine1, lines: a.addressLine2 ? [a.addressLine2] : [], town: a.city, postCode: a.postalCode, region: a.region, country },
         }
       : {}),
     ...(p.dateOfBirth && p.placeOfBirth && birthCountry ? { birth: { date: p.dateOfBirth, city: p.placeOfBirth.city, country: birthCountry } } : {}),

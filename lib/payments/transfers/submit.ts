@@ -2,7 +2,7 @@ import { and, eq, sql, type SQLWrapper } from "drizzle-orm";
 import { preparedOn } from "@/db/prepared";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { beneficiaries, payoutMethods, quotes, transfers } from "@/db/schema";
+import { beneficiaries, customers, payoutMethods, quotes, transfers } from "@/db/schema";
 import { destinationKey } from "@/lib/compliance/monitoring/destination-key";
 import { beneficiaryNotFound, payoutMethodView } from "@/lib/payments/beneficiaries/records";
 import { paymentToBeneficiaryCheck } from "@/lib/compliance/screening-cases/flags";
@@ -11,12 +11,13 @@ import { config } from "@/lib/platform/config";
 import { corridorByCode } from "@/lib/payments/corridors/corridors";
 import { payoutTypeToMethod } from "@/lib/payments/corridors/payout-methods";
 import { destinationCipher } from "@/lib/platform/crypto/destination-cipher";
-import { DomainError, type ValidationCode } from "@/lib/platform/errors";
+import { DomainError, validationError, type ValidationCode } from "@/lib/platform/errors";
 import { dedupeKey } from "@/lib/platform/jobs/queue";
 import { payoutProvider } from "@/lib/payments/providers/payout";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { canonicalMethodType } from "@/lib/payments/payout-identifiers/method-types";
 import { checkIdentifierFormat } from "@/lib/payments/payout-identifiers/format-check";
+import { checkOriginatorData, destinationIssue, originatorRequirements } from "@/lib/payments/payout-identifiers/account-requirements";
 import { maskIdentifier } from "@/lib/payments/payout-identifiers/mask";
 import { expireIfOverdue } from "./deadline";
 import { transferNotFound, transitionTransfer, type TransferRow } from "./records";
@@ -83,6 +84,9 @@ export async function resolvePayoutMethod(
   }
   if (existing) return { method: existing };
   const checked = checkIdentifierFormat({ methodType, destinationIdentifier: destinationIdentifier!, bankAccountFormat: corridor.bankAccount.format });
+  // The account requirements' format for this corridor and method (GET /v1/core/account-requirements).
+  const problem = destinationIssue(corridor.code, corridorMethod, checked.identifier);
+  if (problem) throw validationError([problem], "validation.fieldFormatInvalid", problem.message);
   const id = newId("pm");
   const cipher = await destinationCipher(tx);
   const method = {
@@ -155,6 +159,11 @@ export async function submitTransfer(tx: Tx, input: SubmitInput & { subscription
   await paymentToBeneficiaryCheck(tx, beneficiary, now);
 
   const { method, insert } = await resolvePayoutMethod(tx, row, input, now, found.storedMethod);
+  // Above the threshold the originator's data travels with the payout: refused without it, naming what is missing.
+  if (originatorRequirements(row.originAmount).length > 0) {
+    const [customer] = await tx.select({ profile: customers.profile }).from(customers).where(eq(customers.id, row.customerId));
+    checkOriginatorData(row.originAmount, (customer?.profile ?? null) as Parameters<typeof checkOriginatorData>[1]);
+  }
   const delayMs = config().FAST_CHECK_DELAY_MS;
   const set = {
     payoutMethodId: method.id,

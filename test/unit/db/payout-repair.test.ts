@@ -139,7 +139,7 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
     assert.match(file.xml, /<ChrgBr>SHAR<\/ChrgBr>/);
     assert.match(
       file.xml,
-      /<UltmtDbtr>\s*<Nm>John Public<\/Nm>\s*<PstlAdr>\s*<PstCd>12345<\/PstCd>\s*<TwnNm>Springfield<\/TwnNm>\s*<CtrySubDvsn>IL<\/CtrySubDvsn>\s*<Ctry>US<\/Ctry>/,
+      /<UltmtDbtr>\s*<Nm>John Public<\/Nm>\s*<PstlAdr>\s*<StrtNm>1 Main Street<\/StrtNm>\s*<PstCd>12345<\/PstCd>\s*<TwnNm>Springfield<\/TwnNm>\s*<CtrySubDvsn>IL<\/CtrySubDvsn>\s*<Ctry>US<\/Ctry>/,
     );
     assert.match(file.xml, /<DtAndPlcOfBirth>\s*<BirthDt>1980-02-29<\/BirthDt>\s*<CityOfBirth>Chicago<\/CityOfBirth>\s*<CtryOfBirth>US<\/CtryOfBirth>/);
     assert.match(file.xml, new RegExp(`<Id>${owner.customerId}</Id>\\s*<SchmeNm>\\s*<Cd>CUST</Cd>`));

@@ -1,4 +1,5 @@
 import type { Contract } from "@/lib/platform/http/contract";
+import * as accountRequirements from "./account-requirements";
 import * as auth from "./auth";
 import * as bankTransfer from "./bank-transfer";
 import * as beneficiaries from "./beneficiaries";
@@ -58,6 +59,7 @@ export const allContracts: Contract[] = [
     transfers.listTransfers,
     transfers.cancelTransfer,
   ] as Contract[]),
+  ...ordered(accountRequirements),
   ...ordered(receipts),
   ...ordered(claims, [claims.createClaim, claims.listClaims] as Contract[]),
   ...ordered(limits, [limits.readLimits] as Contract[]),

@@ -1,0 +1,17 @@
+import * as api from "@/lib/platform/api/contracts/account-requirements";
+import { validationError } from "@/lib/platform/errors";
+import { readEndpoint } from "@/lib/platform/http/endpoint";
+import { methods } from "@/lib/platform/http/methods";
+import { accountRequirements } from "@/lib/payments/payout-identifiers/account-requirements";
+
+// GET /v1/core/account-requirements: what a payout needs per destination country, currency and method.
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  GET: readEndpoint(api.readAccountRequirements, async ({ query }) => {
+    const found = accountRequirements(query);
+    if (!found)
+      throw validationError([
+        { field: "method", code: "validation.methodNotAvailableForCorridor", message: "No corridor pays this country, currency and method." },
+      ]);
+    return { body: found };
+  }),
+});
