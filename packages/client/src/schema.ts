@@ -775,6 +775,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/core/account-requirements": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What a payout needs for a destination country, currency and method (optionally an amount)
+     * @description Extension (docs/decisions.md, Routed payouts): the payout form's fields with their format, allowed values and whether a change refreshes the requirements; the beneficiary's data; and, for an `amount` (the send amount, in the corridor's origin currency) above the originator data threshold, the originator's data that must travel with the payment (FATF Recommendation 16).
+     *     Submit validates against the same data: a destination outside the format is 400 `validation.fieldFormatInvalid`; a payout above the threshold without the originator's data is 400 `validation.fieldMissing` naming each field.
+     */
+    get: operations["readAccountRequirements"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/core/transfers/{transferId}/receipt": {
     parameters: {
       query?: never;
@@ -2381,6 +2402,35 @@ export interface components {
       fundingSessionId: string;
       sessionState: string;
       transferStatus: components["schemas"]["TransferState"];
+    };
+    AccountRequirements: {
+      country: string;
+      currency: string;
+      method: string;
+      methodType: string;
+      fields: components["schemas"]["AccountRequirementField"][];
+      beneficiary: components["schemas"]["RequiredData"][];
+      originator: components["schemas"]["RequiredData"][];
+    };
+    AccountRequirementField: {
+      /** @description The request field it fills: methodType, destinationIdentifier. */
+      key: string;
+      label: string;
+      /** @enum {string} */
+      type: "text" | "select";
+      required: boolean;
+      /** @description The format of the normalised value (spaces removed; letters upper-cased for an IBAN). */
+      regex?: string;
+      description?: string;
+      example?: string;
+      allowedValues?: string[];
+      /** @description A change of this field changes the requirements: ask again. */
+      refreshRequirementsOnChange: boolean;
+    };
+    RequiredData: {
+      key: string;
+      required: boolean;
+      description?: string;
     };
     /** @description Every field of a remittance receipt (12 CFR 1005.31(b)(2)); from funded on. */
     Receipt: {
@@ -7913,6 +7963,131 @@ export interface operations {
       };
       /** @description Unsupported media type: `validation.contentTypeUnsupported` */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Server error: `server.unexpected` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Temporarily unavailable: `internal.unavailable` */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  readAccountRequirements: {
+    parameters: {
+      query: {
+        /** @description Destination country, alpha-2 or alpha-3. */
+        country: string;
+        /** @description Destination currency. */
+        currency: string;
+        /** @description Corridor payout method. */
+        method: "bank_account" | "cash_pickup" | "wallet_transfer" | "mobile_money";
+        /** @description Send amount in the origin currency: adds the originator's data when above the threshold. */
+        amount?: string;
+      };
+      header?: {
+        /** @description Echoed on the response; generated when absent (UUID v4 recommended). */
+        "X-Correlation-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The requirements. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "country": "MX",
+           *       "currency": "MXN",
+           *       "method": "bank_account",
+           *       "methodType": "BANK_TRANSFER",
+           *       "fields": [
+           *         {
+           *           "key": "methodType",
+           *           "label": "Payout method",
+           *           "type": "select",
+           *           "required": true,
+           *           "allowedValues": [
+           *             "BANK_TRANSFER",
+           *             "CASH_PICKUP"
+           *           ],
+           *           "refreshRequirementsOnChange": true
+           *         },
+           *         {
+           *           "key": "destinationIdentifier",
+           *           "label": "CLABE or IBAN",
+           *           "type": "text",
+           *           "required": true,
+           *           "regex": "^([0-9]{18}|[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30})$",
+           *           "description": "18-digit CLABE or an IBAN",
+           *           "example": "002010077777777771",
+           *           "refreshRequirementsOnChange": false
+           *         }
+           *       ],
+           *       "beneficiary": [
+           *         {
+           *           "key": "firstName",
+           *           "required": true
+           *         },
+           *         {
+           *           "key": "lastName",
+           *           "required": true
+           *         },
+           *         {
+           *           "key": "address",
+           *           "required": false
+           *         }
+           *       ],
+           *       "originator": []
+           *     }
+           */
+          "application/json": components["schemas"]["AccountRequirements"];
+        };
+      };
+      /** @description Bad request: `validation.fieldFormatInvalid`, `validation.fieldInvalid`, `validation.fieldMissing`, `validation.methodNotAvailableForCorridor` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Unauthorised: `auth.subscriptionKeyInvalid`, `auth.tokenExpired`, `auth.tokenInvalid`, `auth.tokenRevoked` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Forbidden: `subscription.closed` */
+      403: {
         headers: {
           [name: string]: unknown;
         };
