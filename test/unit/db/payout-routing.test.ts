@@ -408,7 +408,7 @@ describe("payee verification through the aggregator", () => {
         .update(transfers)
         .set({ beneficiaryId, payoutMethodId: await addMethod(beneficiaryId, clabe()) })
         .where(eq(transfers.id, created.id));
-      const { jobRegistry } = await import("@/lib/platform/jobs/registry");
+      const { jobRegistry } = await import("@/lib/operations/runtime/job-registry");
       await jobRegistry["payouts.verifyPayee"].perform!(db, {
         payload: { transferId: created.id },
         jobId: "t",
