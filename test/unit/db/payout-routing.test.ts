@@ -319,10 +319,40 @@ describe("routed payouts: providers, failover, prefunding", () => {
       ["bank-file", "aggregator"],
     );
     const next = await fundedTransfer(owner, clabe());
+    ids.bankFirst = next.id;
     assert.deepEqual(
       (await triesOf(next.id)).map((a) => [a.provider, a.state]),
       [["bank-file", "QUEUED"]],
     );
+  });
+
+  test("the bank's technical rejection (pain.002 RJCT MS03) of a routed file fails over to the aggregator, which pays", async () => {
+    const id = ids.bankFirst;
+    assert.equal(await runJobs("payouts.submitAttempt"), 1);
+    const [fileTry] = await triesOf(id);
+    assert.equal(fileTry.state, "SUBMITTED");
+    const { importPaymentStatusReport } = await import("@/lib/payments/payouts/status-import");
+    const counts = await db.transaction((tx) =>
+      importPaymentStatusReport(tx, {
+        xml: pain002("RTE-2", fileTry.providerReference!, [{ endToEndId: id, status: "RJCT", reason: "MS03" }]),
+        now: clock.now(),
+      }),
+    );
+    assert.equal(counts.applied, 1);
+    assert.deepEqual(
+      (await triesOf(id)).map((a) => [a.provider, a.state, a.outcomeCode]),
+      [
+        ["bank-file", "FAILED", "MS03"],
+        ["aggregator", "QUEUED", null],
+      ],
+    );
+    assert.equal((await stateOf(id)).state, "topay", "still with the network: not rejected, not refunded");
+    assert.equal(await runJobs("payouts.submitAttempt"), 1);
+    assert.equal(await runJobs("payouts.providerStatus"), 1);
+    const paid = await stateOf(id);
+    assert.equal(paid.state, "paid");
+    assert.equal(paid.payoutProvider, "aggregator");
+    assert.equal((await confirmedEntries(id)).length, 1);
   });
 });
 
