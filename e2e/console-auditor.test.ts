@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import type { Locator } from "playwright-core";
 import { screenshot } from "./support/browser";
 import { ADMIN, cardFor, CONSOLE_TEST_TIMEOUT, consoleUrl, createOperatorInConsole, newConsolePage, signedInPage, signIn } from "./support/console";
 import { onreviewTransfer } from "./support/journey";
@@ -7,8 +8,9 @@ import { onboardedCustomer, readTransfer, validBeneficiaryId } from "../test/int
 import { setupE2eFile } from "./support/setup";
 
 // The examiner's read-only role (`auditor`): created by an admin, it reads what an admin reads
-// (the transfers, a compliance case, the ledger's export) and every action it posts is refused on
-// the server (the forbidden page), its subject left as it was.
+// (the transfers, a compliance case, the ledger's export), is offered no action (its console hides
+// every form that changes something), and an action it posts anyway is refused on the server (the
+// forbidden page), its subject left as it was.
 
 const e2e = setupE2eFile();
 
@@ -60,16 +62,40 @@ describe("console: auditor", () => {
     const transactionsCsv = await page.request.get(consoleUrl("/transfers/export?format=csv"));
     assert.match(await transactionsCsv.text(), new RegExp(`^${s.transferId},`, "m"));
 
-    // An action posted (the Review page's Approve): refused by the server, nothing changed.
+    // No action is offered: the Review card and the case show no button that changes anything; the
+    // transfers' search and the auditor's own password form stay.
     await page.goto(consoleUrl("/review"));
-    await card.getByLabel("Reason").fill("An examiner tries to release it");
-    await card.getByRole("button", { name: "Approve", exact: true }).click();
-    await page.getByTestId("console-forbidden").waitFor();
-    assert.equal(new URL(page.url()).pathname, "/console/forbidden");
-    // And a case's own action (Take), posted from the case page.
+    await card.waitFor();
+    assert.equal(await card.getByRole("button").count(), 0, "no Approve, Reject or any other action on the card");
     await page.goto(consoleUrl(`/cases/${caseId}`));
-    await page.getByRole("button", { name: "Take", exact: true }).click();
-    await page.getByTestId("console-forbidden").waitFor();
+    await page.getByTestId("case-summary").waitFor();
+    assert.equal(await page.locator("main").getByRole("button").count(), 0, "no Take, Investigate, Note or Close on the case");
+    await page.goto(consoleUrl("/transfers"));
+    await page.getByRole("search").getByRole("button").first().waitFor();
+    assert.equal((await page.getByRole("search").getByRole("button").count()) > 0, true, "the search stays");
+    await page.goto(consoleUrl("/account"));
+    await page.getByRole("button", { name: "Change password" }).waitFor();
+
+    // An action posted anyway (the forms are in the page, not shown: a forged post): refused by
+    // the server, nothing changed. The Review page's Approve, then a case's Take.
+    const post = async (scope: Locator, button: string, fields: Record<string, string> = {}) => {
+      await scope
+        .locator("button", { hasText: new RegExp(`^${button}$`) })
+        .first()
+        .evaluate((submitter: HTMLButtonElement, values: Record<string, string>) => {
+          const form = submitter.form!;
+          for (const [name, value] of Object.entries(values)) (form.elements.namedItem(name) as HTMLInputElement).value = value;
+          form.requestSubmit(submitter);
+        }, fields);
+      await page.getByTestId("console-forbidden").waitFor();
+      assert.equal(new URL(page.url()).pathname, "/console/forbidden");
+    };
+    await page.goto(consoleUrl("/review"));
+    await card.waitFor();
+    await post(card, "Approve", { reason: "An examiner tries to release it" });
+    await page.goto(consoleUrl(`/cases/${caseId}`));
+    await page.getByTestId("case-summary").waitFor();
+    await post(page.locator("main"), "Take");
     await page.goto(consoleUrl(`/cases/${caseId}`));
     assert.match((await page.getByTestId("case-summary").textContent())!, /OPEN/);
     assert.equal(await page.getByText(`assigned to ${auditor.email}`).count(), 0, "not taken");

@@ -9,7 +9,8 @@ import { setupE2eFile } from "./support/setup";
 // An analyst takes an alert (a transfer the review rules sent to onreview opened
 // its customer's case), works the case (a note, a second transfer linked by hand, the held transfer
 // rejected with the Review page's own action), closes it as risk confirmed, writes the
-// suspicious-activity report, records it filed and exports it as JSON and CSV; then clears the
+// suspicious-activity report, which a second analyst approves (four eyes: its author cannot), records it
+// filed and exports it as JSON and CSV; then clears the
 // customer's risk flag on their page with a reason (kept as history, audited).
 
 const e2e = setupE2eFile();
@@ -76,6 +77,25 @@ describe("console: compliance cases", () => {
       assert.match((await report.textContent())!, /1,050\.00/);
       await page.getByLabel("Report narrative").fill("Structuring suspected: USD 1,050 in two transfers to one beneficiary on one day; no source of funds.");
       await act("Save report");
+
+      // Four eyes: the report's author cannot approve it (nor file it before it is approved); a
+      // second analyst reads it on the case and approves it.
+      assert.match((await page.getByTestId("report-authors").textContent())!, new RegExp(`Written by ${ADMIN.email}`));
+      await page.getByText("You wrote this report: another analyst approves it.").waitFor();
+      assert.equal(await report.getByRole("button", { name: "Approve report" }).count(), 0);
+      assert.equal(await page.getByLabel("Authority reference").count(), 0, "not filed before a second analyst approved it");
+      const analystLogin = await createOperatorInConsole(page, "reviewer", "Ana Analyst");
+      const analyst = await signedInPage(e2e.browser, analystLogin);
+      await analyst.goto(consoleUrl(`/cases/${caseId}`));
+      await analyst.getByTestId("case-report").getByRole("button", { name: "Approve report" }).click();
+      await analyst.waitForURL((url) => url.pathname === `/console/cases/${caseId}` && url.searchParams.has("notice"));
+      assert.match((await notice(analyst).textContent())!, /approved: it may now be filed/);
+      await screenshot(analyst, "console-case-report-approved");
+
+      await page.goto(consoleUrl(`/cases/${caseId}`));
+      assert.match((await report.textContent())!, /APPROVED/);
+      const approval = (await page.getByTestId("report-approval").textContent())!;
+      assert.ok(approval.includes(`approved by ${analystLogin.email}`), approval);
       await page.getByLabel("Authority reference").fill("BSA-31000999888777");
       await act("Record as filed");
       assert.match((await report.textContent())!, /FILED.*reference BSA-31000999888777/);
@@ -126,8 +146,7 @@ describe("console: compliance cases", () => {
       const audit = (await page.getByTestId("audit-table").textContent())!;
       assert.ok(audit.includes(ADMIN.email) && audit.includes("Source of funds documented after the report"), audit);
 
-      // An analyst with the reviewer role reads the same record; the admin forms are not there.
-      const analyst = await signedInPage(e2e.browser, await createOperatorInConsole(page, "reviewer", "Ana Analyst"));
+      // The analyst (reviewer role) reads the same record; the admin forms are not there.
       await analyst.goto(customerPage);
       await analyst.getByTestId("customer-cases").getByRole("link", { name: caseId }).waitFor();
       assert.match((await analyst.getByTestId("customer-risk-flag-history").textContent())!, /cleared by admin@example\.com/);

@@ -32,7 +32,10 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           <SignOutButton />
         </div>
       </header>
-      <main className="mx-auto max-w-6xl p-4 sm:p-6">{children}</main>
+      {/* An auditor's console is read-only: app/globals.css hides its action forms (the server refuses them anyway). */}
+      <main className="mx-auto max-w-6xl p-4 sm:p-6" data-read-only={operator.role === "auditor" ? "" : undefined}>
+        {children}
+      </main>
     </div>
   );
 }

@@ -90,7 +90,7 @@ export async function caseCounts(db: Executor, now: Date) {
     db
       .select({ n: count() })
       .from(suspiciousActivityReports)
-      .where(and(eq(suspiciousActivityReports.status, "DRAFTED"), lt(suspiciousActivityReports.dueOn, today(now)))),
+      .where(and(ne(suspiciousActivityReports.status, "FILED"), lt(suspiciousActivityReports.dueOn, today(now)))),
   ]);
   return { openCases: open?.n ?? 0, overdueCases: overdue?.n ?? 0, overdueReports: reports?.n ?? 0 };
 }

@@ -2,11 +2,12 @@
  * Suspicious-activity reports: closing a case as RISK_CONFIRMED drafts one from
  * the case (subject, the linked transfers' amounts and dates, the typologies, the analyst's
  * narrative), due 30 days after detection; the analyst may rewrite the narrative while
- * it is DRAFTED, then records it FILED with the authority's reference. Exported as JSON and CSV for
+ * it is DRAFTED; a second analyst, none of its authors (the drafter and whoever rewrote it),
+ * approves it (four eyes: APPROVED, frozen); then it is recorded FILED with the authority's reference. Exported as JSON and CSV for
  * filing. Never deleted (kept at least five years): no code path here deletes, and the database
  * refuses a DELETE and any change to a FILED report. Console only.
  */
-import { and, asc, eq, inArray, lt } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, ne } from "drizzle-orm";
 import { stringify } from "csv-stringify/sync";
 import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
@@ -20,7 +21,7 @@ import {
   type ReportAmount,
   type ReportSubject,
 } from "@/db/schema";
-import { notFound } from "@/lib/platform/errors";
+import { DomainError, notFound } from "@/lib/platform/errors";
 import { Decimal } from "@/lib/platform/money/decimal";
 import { requestRating } from "@/lib/compliance/risk-rating/request";
 import { reportMachine } from "./report-state-machine";
@@ -142,19 +143,48 @@ export async function lockReport(tx: Tx, reportId: string): Promise<ReportRow> {
   return row;
 }
 
-/** The analyst rewrites the narrative of a DRAFTED report. */
-export async function editReport(tx: Tx, input: { reportId: string; narrative: string; now: Date }): Promise<ReportRow> {
+/** The analyst rewrites the narrative of a DRAFTED report, and becomes one of its authors. */
+export async function editReport(tx: Tx, input: { reportId: string; narrative: string; operator: { email: string }; now: Date }): Promise<ReportRow> {
   const row = await lockReport(tx, input.reportId);
   reportMachine.next(row.status, "operator.edit");
+  const editors = row.editedByEmails.includes(input.operator.email) ? row.editedByEmails : [...row.editedByEmails, input.operator.email];
   const [updated] = await tx
     .update(suspiciousActivityReports)
-    .set({ narrative: input.narrative, updatedAt: input.now })
+    .set({ narrative: input.narrative, editedByEmails: editors, updatedAt: input.now })
     .where(eq(suspiciousActivityReports.id, row.id))
     .returning();
   return updated;
 }
 
-/** DRAFTED → FILED with the authority's reference (e.g. the BSA ID FinCEN acknowledges). */
+/** Who wrote the report: the analyst who drafted it (closed the case) and everyone who rewrote it. */
+export function reportAuthors(r: Pick<ReportRow, "draftedByEmail" | "editedByEmails">): string[] {
+  return [...new Set([r.draftedByEmail, ...r.editedByEmails])];
+}
+
+/**
+ * Four eyes: DRAFTED → APPROVED by a second analyst, refused (403
+ * suspiciousActivityReport.selfApproval) when the approver drafted or rewrote the report. An
+ * approved report is frozen: what is filed is what the second analyst read.
+ */
+export async function approveReport(tx: Tx, input: { reportId: string; operator: { id: string; email: string }; now: Date }): Promise<ReportRow> {
+  const row = await lockReport(tx, input.reportId);
+  const step = reportMachine.next(row.status, "operator.approve");
+  const email = input.operator.email.toLowerCase();
+  if (reportAuthors(row).some((a) => a.toLowerCase() === email)) {
+    throw new DomainError("suspiciousActivityReport.selfApproval", {
+      message: "You wrote this report: a second analyst must approve it.",
+      details: { reportId: row.id, authors: reportAuthors(row) },
+    });
+  }
+  const [approved] = await tx
+    .update(suspiciousActivityReports)
+    .set({ status: step.to, approvedAt: input.now, approvedById: input.operator.id, approvedByEmail: input.operator.email, updatedAt: input.now })
+    .where(eq(suspiciousActivityReports.id, row.id))
+    .returning();
+  return approved;
+}
+
+/** APPROVED → FILED with the authority's reference (e.g. the BSA ID FinCEN acknowledges); a report not yet approved is refused. */
 export async function fileReport(tx: Tx, input: { reportId: string; authorityReference: string; operator: { email: string }; now: Date }): Promise<ReportRow> {
   const row = await lockReport(tx, input.reportId);
   const step = reportMachine.next(row.status, "operator.file");
@@ -168,12 +198,12 @@ export async function fileReport(tx: Tx, input: { reportId: string; authorityRef
   return filed;
 }
 
-/** Reports not filed whose due date has passed (`today` YYYY-MM-DD, UTC), oldest due first. */
+/** Reports not filed (drafted or approved) whose due date has passed (`today` YYYY-MM-DD, UTC), oldest due first. */
 export async function overdueReports(db: Executor, today: string): Promise<ReportRow[]> {
   return db
     .select()
     .from(suspiciousActivityReports)
-    .where(and(eq(suspiciousActivityReports.status, "DRAFTED"), lt(suspiciousActivityReports.dueOn, today)))
+    .where(and(ne(suspiciousActivityReports.status, "FILED"), lt(suspiciousActivityReports.dueOn, today)))
     .orderBy(asc(suspiciousActivityReports.dueOn));
 }
 
@@ -194,6 +224,9 @@ export function reportJson(r: ReportRow) {
     dueOn: r.dueOn,
     authorityReference: r.authorityReference,
     filedAt: r.filedAt?.toISOString() ?? null,
+    draftedBy: r.draftedByEmail,
+    approvedBy: r.approvedByEmail,
+    approvedAt: r.approvedAt?.toISOString() ?? null,
   };
 }
 
@@ -223,6 +256,9 @@ export function reportCsv(r: ReportRow): string {
     due_on: j.dueOn,
     authority_reference: j.authorityReference ?? "",
     filed_at: j.filedAt ?? "",
+    drafted_by: j.draftedBy,
+    approved_by: j.approvedBy ?? "",
+    approved_at: j.approvedAt ?? "",
   };
   return stringify([row], { header: true, record_delimiter: "\r\n" });
 }

@@ -1,10 +1,11 @@
 /**
  * Commands on a compliance case and its suspicious-activity report: taken, assigned, investigated,
- * closed, noted, linked to a transfer, its customer flagged; the report rewritten and filed.
+ * closed, noted, linked to a transfer, its customer flagged; the report rewritten, approved by a
+ * second analyst, and filed.
  */
 import { z } from "zod";
 import { addNote, assignCase, closeCase, investigateCase, linkToCase, lockComplianceCase, setRiskFlag } from "@/lib/compliance/cases/cases";
-import { editReport, fileReport } from "@/lib/compliance/cases/reports";
+import { approveReport, editReport, fileReport, reportAuthors } from "@/lib/compliance/cases/reports";
 import { CASE_OUTCOMES, RISK_FLAGS } from "@/lib/compliance/cases/state-machine";
 import { DomainError } from "@/lib/platform/errors";
 import { operatorByEmail } from "@/lib/operations/operators/records";
@@ -126,9 +127,31 @@ export const rewriteReport = command({
   name: "suspiciousActivityReport.edit",
   role: "reviewer",
   input: z.object({ reportId: z.string().min(1), narrative: z.string() }),
-  run: async ({ tx, now }, p) => {
-    const r = await editReport(tx, { reportId: p.reportId, narrative: p.narrative, now });
+  run: async ({ tx, operator, now }, p) => {
+    const r = await editReport(tx, { reportId: p.reportId, narrative: p.narrative, operator, now });
     return { targetType: "suspiciousActivityReport", targetId: r.id, after: { status: r.status }, notice: `Report ${r.id} saved.` };
+  },
+});
+
+/**
+ * Four eyes on a report: a second analyst (reviewer or admin) who neither drafted nor rewrote it
+ * approves it before it is filed; the server refuses an author (403). Not a dual-control proposal:
+ * the draft is already the maker's proposal, and the approver must differ from its authors, not
+ * only from whoever clicks.
+ */
+export const approveSuspiciousActivityReport = command({
+  name: "suspiciousActivityReport.approve",
+  role: "reviewer",
+  input: z.object({ reportId: z.string().min(1) }),
+  run: async ({ tx, operator, now }, p) => {
+    const r = await approveReport(tx, { reportId: p.reportId, operator, now });
+    return {
+      targetType: "suspiciousActivityReport",
+      targetId: r.id,
+      before: { status: "DRAFTED", authors: reportAuthors(r) },
+      after: { status: r.status, approvedBy: r.approvedByEmail },
+      notice: `Report ${r.id} approved: it may now be filed.`,
+    };
   },
 });
 
@@ -141,7 +164,7 @@ export const fileSuspiciousActivityReport = command({
     return {
       targetType: "suspiciousActivityReport",
       targetId: r.id,
-      before: { status: "DRAFTED" },
+      before: { status: "APPROVED", approvedBy: r.approvedByEmail },
       after: { status: r.status, authorityReference: r.authorityReference },
       notice: `Report ${r.id} filed (${r.authorityReference}).`,
     };

@@ -7,12 +7,13 @@
  * with TRF_CHECK_REVIEW and nothing else. On PostgreSQL the case and the customer's rating (MEDIUM,
  * for the open case) are checked to exist. The hosted
  * webview pages such a customer can open (KYC capture, funding, the receipt of a transfer then put
- * on hold) say none of it either: their text and the data sent with them.
+ * on hold) say none of it either: their text and the data sent with them. A PEP (a name of the
+ * sandbox's PEP fixture) whose transfer waits in review reads no word of PEPs either.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { and, eq } from "drizzle-orm";
-import { complianceAlerts, complianceCases, customerRiskRatings, transfers } from "@/db/schema";
+import { complianceAlerts, complianceCases, customerRiskFlags, customerRiskRatings, transfers } from "@/db/schema";
 import {
   acceptTransfer,
   awaitFastCheck,
@@ -22,6 +23,7 @@ import {
   completeKyc,
   confirmNow,
   hold,
+  onboardedCustomer,
   openKyc,
   pendingCustomer,
   registerDevice,
@@ -154,6 +156,39 @@ test("a customer with an open case and a held transfer reads no word of cases, r
   const [, reviewedBody] = bodies[0] as [string, { transferStatus: string; stateHistory: { reasonCode: string }[] }];
   assert.equal(reviewedBody.transferStatus, "onreview");
   assert.equal(reviewedBody.stateHistory.at(-1)?.reasonCode, "TRF_CHECK_REVIEW");
+});
+
+test("a PEP whose transfer waits for an admin's approval reads nothing of it: the transfer is in review like any other", async () => {
+  const c = await onboardedCustomer({ firstName: "Thaddeus", lastName: "Moreau-Lindqvist", dateOfBirth: "1949-07-14" });
+  const beneficiaryId = await validBeneficiaryId(c);
+  const small = await acceptTransfer(c, beneficiaryId, { originAmount: "40.000000" });
+  assert.equal((await submit(c, small.transferId, submitBody(beneficiaryId))).status, 202);
+  assert.equal((await awaitFastCheck(c, small.transferId)).transferStatus, "onreview", "held for the PEP, not refused");
+
+  const flag = await withServerDatabase(async (db) => {
+    const [t] = await db.select({ customerId: transfers.customerId }).from(transfers).where(eq(transfers.id, small.transferId));
+    const [f] = await db
+      .select()
+      .from(customerRiskFlags)
+      .where(and(eq(customerRiskFlags.customerId, t.customerId), eq(customerRiskFlags.flag, "PEP")));
+    return f ? [f.source, f.approvedAt] : [];
+  });
+  if (flag !== null) assert.deepEqual(flag, ["pep-screening", null], "the customer is flagged PEP, not yet approved");
+
+  const bodies: [string, unknown][] = [];
+  for (const path of [`/v1/core/transfers/${small.transferId}`, "/v1/core/transfers", "/v1/core/profile", `/v1/core/beneficiaries/${beneficiaryId}`]) {
+    const res = await call("GET", path, { token: c.token });
+    assert.equal(res.status, 200, `${path}: ${res.text}`);
+    bodies.push([path, res.body]);
+  }
+  bodies.push(["/v1/core/events (the webhook bodies)", await allEvents(c)]);
+  const found: string[] = [];
+  for (const [where, body] of bodies) forbiddenIn(body, where, found);
+  const pepWords = new Set(["pep", "peps", "politically", "exposed", "politician"]);
+  for (const [where, body] of bodies) if (words(JSON.stringify(body)).some((w) => pepWords.has(w))) found.push(`${where}: a word of PEPs`);
+  assert.deepEqual(found, []);
+  const [, detail] = bodies[0] as [string, { transferStatus: string; stateHistory: { reasonCode: string }[] }];
+  assert.equal(detail.stateHistory.at(-1)?.reasonCode, "TRF_CHECK_REVIEW");
 });
 
 /**

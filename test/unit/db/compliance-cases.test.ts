@@ -23,7 +23,7 @@ import {
   transfers,
 } from "@/db/schema";
 import { addNote, assignCase, clearRiskFlag, closeCase, investigateCase, linkToCase, raiseAlert, setRiskFlag } from "@/lib/compliance/cases/cases";
-import { editReport, fileReport, overdueReports, reportCsv, reportJson } from "@/lib/compliance/cases/reports";
+import { approveReport, editReport, fileReport, overdueReports, reportCsv, reportJson } from "@/lib/compliance/cases/reports";
 import { clock } from "@/lib/platform/clock";
 import { inUnit } from "@/lib/platform/unit-of-work";
 import { freshDb, secondConnection } from "../../support/db";
@@ -329,10 +329,35 @@ test("an analyst takes, investigates, notes, links and closes a case as risk con
   assert.equal(next.opened, true);
   assert.notEqual(next.case?.id, caseId);
 
+  // A second analyst rewrites the narrative: both are its authors now.
+  const editor = { id: "op_editor", email: "cases-editor@example.com" };
   const edited = await db.transaction((tx) =>
-    editReport(tx, { reportId: report.id, narrative: "Structuring: two transfers of 95% of the threshold in a day.", now }),
+    editReport(tx, { reportId: report.id, narrative: "Structuring: two transfers of 95% of the threshold in a day.", operator: editor, now }),
   );
   assert.equal(edited.narrative, "Structuring: two transfers of 95% of the threshold in a day.");
+  assert.deepEqual(edited.editedByEmails, [editor.email]);
+
+  // Four eyes: not filed before a second analyst approved it; no author approves it (the drafter, the editor).
+  await rejects(
+    db.transaction((tx) => fileReport(tx, { reportId: report.id, authorityReference: "BSA-too-early", operator: analyst, now })),
+    "suspiciousActivityReport.stateInvalid",
+  );
+  await rejects(
+    db.transaction((tx) => approveReport(tx, { reportId: report.id, operator: { id: "op_any", email: analyst.email.toUpperCase() }, now })),
+    "suspiciousActivityReport.selfApproval",
+  );
+  await rejects(
+    db.transaction((tx) => approveReport(tx, { reportId: report.id, operator: editor, now })),
+    "suspiciousActivityReport.selfApproval",
+  );
+  const checker = { id: "op_checker", email: "cases-checker@example.com" };
+  const approved = await db.transaction((tx) => approveReport(tx, { reportId: report.id, operator: checker, now }));
+  assert.equal(approved.status, "APPROVED");
+  assert.equal(approved.approvedByEmail, checker.email);
+  await rejects(
+    db.transaction((tx) => editReport(tx, { reportId: report.id, narrative: "changed after the approval", operator: analyst, now })),
+    "suspiciousActivityReport.stateInvalid",
+  );
   const filed = await db.transaction((tx) => fileReport(tx, { reportId: report.id, authorityReference: "BSA-31000123456789", operator: analyst, now }));
   assert.equal(filed.status, "FILED");
   assert.equal(filed.authorityReference, "BSA-31000123456789");
@@ -345,6 +370,7 @@ test("an analyst takes, investigates, notes, links and closes a case as risk con
   assert.match(csv[0], /^report_id,case_id,status,customer_id,/);
   assert.match(csv[1], new RegExp(`^${report.id},${caseId},FILED,${owner.customerId},`));
   assert.match(csv[1], /200 USD \(2\)/);
+  assert.equal(reportJson(filed).approvedBy, checker.email);
 
   // Kept: the database refuses a delete, a change to a filed report, and a change to a note.
   assert.match(await refusal(db.delete(suspiciousActivityReports).where(eq(suspiciousActivityReports.id, report.id))), /kept: no delete/);
@@ -420,4 +446,33 @@ test("an analyst clears a customer's risk flag with a reason: the flag's history
   assert.match(await refusal(db.update(customerRiskFlags).set({ clearReason: "rewritten" }).where(eq(customerRiskFlags.id, standing.id))), /cleared flag/);
   const [live] = (await flagsOf()).filter((f) => !f.clearedAt);
   assert.match(await refusal(db.update(customerRiskFlags).set({ flag: "PEP" }).where(eq(customerRiskFlags.id, live.id))), /only clearing/);
+});
+
+test("four eyes on a report through the commands: its drafter is refused the approval, a second analyst approves and it is filed", async () => {
+  const { act } = await import("@/lib/operations/commands/run");
+  const drafter = { id: "op_analyst", email: "cases-analyst@example.com", name: "Drafter", role: "reviewer" as const };
+  const second = { id: "op_other", email: "cases-other@example.com", name: "Second", role: "reviewer" as const };
+  const owner = await newSubscription(db);
+  const now = clock.now();
+  const { case: opened } = await db.transaction((tx) => raiseAlert(tx, { customerId: owner.customerId, kind: "REVIEW_RULE", summary: "amount", now }));
+  await db.transaction((tx) => investigateCase(tx, { caseId: opened!.id, operator: drafter, now }));
+  const { report } = await db.transaction((tx) =>
+    closeCase(tx, { caseId: opened!.id, outcome: "RISK_CONFIRMED", narrative: "Funds far above the declared income.", operator: drafter, now }),
+  );
+  const run = (name: string, input: unknown, operator: typeof drafter) =>
+    db.transaction((tx) => act(tx, name, input, { operator, reason: "four eyes", now: clock.now() }));
+  await rejects(run("suspiciousActivityReport.approve", { reportId: report!.id }, drafter), "suspiciousActivityReport.selfApproval");
+  await rejects(run("suspiciousActivityReport.file", { reportId: report!.id, authorityReference: "BSA-1" }, second), "suspiciousActivityReport.stateInvalid");
+  assert.equal((await run("suspiciousActivityReport.approve", { reportId: report!.id }, second)).kind, "performed");
+  assert.equal((await run("suspiciousActivityReport.file", { reportId: report!.id, authorityReference: "BSA-31000555" }, drafter)).kind, "performed");
+  const [filed] = await db.select().from(suspiciousActivityReports).where(eq(suspiciousActivityReports.id, report!.id));
+  assert.deepEqual(
+    [filed.status, filed.draftedByEmail, filed.approvedByEmail, filed.authorityReference],
+    ["FILED", drafter.email, second.email, "BSA-31000555"],
+  );
+  const [audit] = await db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, "suspiciousActivityReport.approve"), eq(auditLog.targetId, report!.id)));
+  assert.equal(audit.operatorEmail, second.email);
 });

@@ -22,16 +22,17 @@ test("compliance case: every (state, trigger) cell; alerts join a case not yet c
   assert.equal(cells, 4 * 4);
 });
 
-test("suspicious-activity report: drafted on a confirmed case, edited while drafted, filed once", () => {
+test("suspicious-activity report: drafted on a confirmed case, edited while drafted, approved by a second analyst, filed once", () => {
   const cells = checkExhaustively(reportMachine, {
-    states: ["DRAFTED", "FILED"],
-    triggers: ["case.riskConfirmed", "operator.edit", "operator.file"],
+    states: ["DRAFTED", "APPROVED", "FILED"],
+    triggers: ["case.riskConfirmed", "operator.edit", "operator.approve", "operator.file"],
     moves: [
       { from: "none", trigger: "case.riskConfirmed", to: "DRAFTED" },
       { from: "DRAFTED", trigger: "operator.edit", to: "DRAFTED" },
-      { from: "DRAFTED", trigger: "operator.file", to: "FILED" },
+      { from: "DRAFTED", trigger: "operator.approve", to: "APPROVED" },
+      { from: "APPROVED", trigger: "operator.file", to: "FILED" },
     ],
     refusal: () => ({ code: "suspiciousActivityReport.stateInvalid", status: 409 }),
   });
-  assert.equal(cells, 3 * 3);
+  assert.equal(cells, 4 * 4);
 });

@@ -30,7 +30,7 @@ export default async function Account({ searchParams }: { searchParams: SearchPa
         </p>
       </Card>
       <Card title="Change password">
-        <form action={changePasswordAction} className="grid max-w-sm gap-2 text-sm">
+        <form action={changePasswordAction} className="grid max-w-sm gap-2 text-sm" data-own>
           <input type="hidden" name="back" value="/console/account" />
           <label className="grid gap-1">
             Current password <input name="current" type="password" required autoComplete="current-password" className={input} />

@@ -18,7 +18,7 @@ export default async function Audit({ searchParams }: { searchParams: SearchPara
   return (
     <>
       <PageTitle sub="Every operator action: who, when, what, before and after, why. Append-only.">Audit log</PageTitle>
-      <form className="mb-4 flex flex-wrap gap-2" role="search">
+      <form className="mb-4 flex flex-wrap gap-2" role="search" method="get">
         <input name="q" defaultValue={q} className={input} placeholder="Operator email or target id" aria-label="Operator or target" />
         <input name="action" defaultValue={action} className={input} placeholder="Action, e.g. transfer.review.approve" aria-label="Action" />
         <button className={primary}>Filter</button>

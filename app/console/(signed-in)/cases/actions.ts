@@ -42,6 +42,12 @@ export const rewriteReport = consoleCommand("reviewer", z.object({ reportId: z.s
   input,
 }));
 
+// Four eyes: a second analyst, none of the report's authors, approves it before it is filed.
+export const approveSuspiciousActivityReport = consoleCommand("reviewer", z.object({ reportId: z.string().min(1) }), (input) => ({
+  command: cases.approveSuspiciousActivityReport,
+  input,
+}));
+
 export const fileSuspiciousActivityReport = consoleCommand(
   "reviewer",
   z.object({ reportId: z.string().min(1), authorityReference: z.string().trim().min(3).max(100) }),

@@ -16,7 +16,7 @@ export default async function Customers({ searchParams }: { searchParams: Search
   return (
     <>
       <PageTitle sub="Search by subscriptionId, customer id, email or phone.">Customers</PageTitle>
-      <form className="mb-4 flex gap-2" role="search">
+      <form className="mb-4 flex gap-2" role="search" method="get">
         <input name="q" defaultValue={q} aria-label="Search customers" className={`${input} w-80`} placeholder="sub_… or ada@example.com" />
         <button className={primary}>Search</button>
       </form>

@@ -56,7 +56,7 @@ export default async function Transfers({ searchParams }: { searchParams: Search
           (any period: <code>?period=YYYY-MM</code> or <code>?from=&amp;to=</code>)
         </p>
       ) : null}
-      <form className="mb-4 flex flex-wrap items-end gap-2 text-sm" role="search">
+      <form className="mb-4 flex flex-wrap items-end gap-2 text-sm" role="search" method="get">
         <label className="grid gap-1">
           Search
           <input name="q" defaultValue={search.q} className={`${input} w-72`} placeholder="trf_…, RF18…, 52.99, Ana Lopez" />

@@ -27,7 +27,7 @@ export default async function Webhooks({ searchParams }: { searchParams: SearchP
     <>
       <PageTitle sub="Every event and each delivery attempt: time, status code, latency.">Webhook deliveries</PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
-      <form className="mb-4 flex gap-2">
+      <form className="mb-4 flex gap-2" method="get">
         <select name="partner" defaultValue={partnerId} className={input} aria-label="Partner">
           {partners.map((p) => (
             <option key={p.id} value={p.id}>

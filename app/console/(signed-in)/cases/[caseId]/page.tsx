@@ -4,8 +4,10 @@ import { DecisionForm } from "@/components/console/decision-form";
 import { RiskRatingCard } from "@/components/console/risk-rating";
 import { Badge, Card, CustomerLabel, Empty, Flash, PageTitle, danger, input, param, primary, type SearchParams } from "@/components/console/ui";
 import { caseDetail } from "@/lib/compliance/cases/queries";
+import { reportAuthors } from "@/lib/compliance/cases/reports";
 import { ALERT_KIND_LABELS, RISK_FLAGS } from "@/lib/compliance/cases/state-machine";
 import { customerName, money, when } from "@/lib/operations/console/format";
+import { requireOperator } from "@/lib/operations/console/session";
 import { ready } from "@/lib/platform/ready";
 import { ratingOfCustomer } from "@/lib/compliance/risk-rating/queries";
 import { openCasesHolding } from "@/lib/compliance/screening-cases/blocked-money";
@@ -14,6 +16,7 @@ import { resolveHold } from "../../holds/actions";
 import { decideReview } from "../../review/actions";
 import {
   addCaseNote,
+  approveSuspiciousActivityReport,
   assignCaseTo,
   closeComplianceCase,
   fileSuspiciousActivityReport,
@@ -33,6 +36,7 @@ export const metadata = { title: "Case · Console" };
  * suspicious-activity report a risk-confirmed case drafts.
  */
 export default async function CasePage({ params, searchParams }: { params: Promise<{ caseId: string }>; searchParams: SearchParams }) {
+  const operator = await requireOperator();
   const { caseId } = await params;
   const sp = await searchParams;
   const db = await ready();
@@ -284,16 +288,41 @@ export default async function CasePage({ params, searchParams }: { params: Promi
                   />
                   <button className={primary}>Save report</button>
                 </form>
-                <form action={fileSuspiciousActivityReport} className="flex flex-wrap items-center gap-2">
-                  <input type="hidden" name="reportId" value={report.id} />
-                  <input type="hidden" name="back" value={back} />
-                  <input name="authorityReference" required minLength={3} className={input} placeholder="BSA ID" aria-label="Authority reference" />
-                  <button className={primary}>Record as filed</button>
-                </form>
+                {/* Four eyes: a second analyst, none of its authors, approves it before it is filed (the server refuses an author). */}
+                <p data-testid="report-authors">Written by {reportAuthors(report).join(", ")}. A second analyst approves it before it is filed.</p>
+                {reportAuthors(report).some((a) => a.toLowerCase() === operator.email.toLowerCase()) ? (
+                  <p className="text-slate-600">You wrote this report: another analyst approves it.</p>
+                ) : (
+                  <form action={approveSuspiciousActivityReport}>
+                    <input type="hidden" name="reportId" value={report.id} />
+                    <input type="hidden" name="back" value={back} />
+                    <button className={primary}>Approve report</button>
+                  </form>
+                )}
               </>
             ) : (
-              <p className="whitespace-pre-wrap">{report.narrative}</p>
+              <>
+                <p className="whitespace-pre-wrap">{report.narrative}</p>
+                <p data-testid="report-approval">
+                  Written by {reportAuthors(report).join(", ")};{" "}
+                  {report.approvedByEmail ? (
+                    <>
+                      approved by {report.approvedByEmail} · {when(report.approvedAt)}
+                    </>
+                  ) : (
+                    "filed before reports needed a second analyst's approval"
+                  )}
+                </p>
+              </>
             )}
+            {report.status === "APPROVED" ? (
+              <form action={fileSuspiciousActivityReport} className="flex flex-wrap items-center gap-2">
+                <input type="hidden" name="reportId" value={report.id} />
+                <input type="hidden" name="back" value={back} />
+                <input name="authorityReference" required minLength={3} className={input} placeholder="BSA ID" aria-label="Authority reference" />
+                <button className={primary}>Record as filed</button>
+              </form>
+            ) : null}
           </div>
         </Card>
       ) : null}
