@@ -248,6 +248,8 @@ test("a filed report makes the customer HIGH until reviewed: an override propose
   const report = await riskConfirmedReport(owner);
   await runRatingJobs(owner.customerId);
   assert.equal((await ratingOf(owner.customerId)).rating, "MEDIUM", "the RISK_CONFIRMED flag (40) and tier 1 (5): MEDIUM before the filing");
+  // Four eyes: a second analyst approves the report its drafter (maker) wrote, then it is filed.
+  await inUnit(({ tx, now }) => reports.approveReport(tx, { reportId: report.id, operator: checker, now }), { db });
   await inUnit(({ tx, now }) => reports.fileReport(tx, { reportId: report.id, authorityReference: "BSA-1", operator: maker, now }), { db });
   assert.deepEqual(await runRatingJobs(owner.customerId), ["report.filed"]);
   const filed = await ratingOf(owner.customerId);
@@ -285,6 +287,7 @@ test("a filed report makes the customer HIGH until reviewed: an override propose
   await rateNow(owner.customerId, "again");
   assert.equal((await ratingOf(owner.customerId)).rating, "MEDIUM");
   const second = await riskConfirmedReport(owner);
+  await inUnit(({ tx, now }) => reports.approveReport(tx, { reportId: second.id, operator: checker, now }), { db });
   await inUnit(({ tx, now }) => reports.fileReport(tx, { reportId: second.id, authorityReference: "BSA-2", operator: maker, now }), { db });
   await runRatingJobs(owner.customerId);
   const again = await ratingOf(owner.customerId);
