@@ -41,3 +41,4 @@ export * from "./claims";
 export * from "./operations-incidents";
 export * from "./payout-provider-attempts";
 export * from "./customer-risk-ratings";
+export * from "./configuration-versions";

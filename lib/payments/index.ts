@@ -4,3 +4,7 @@
  * .dependency-cruiser-known-violations.json and move here as they are touched.
  */
 export { corridorByCode } from "./corridors/corridors";
+// Configuration versions (corridors and prices as data): what the configuration command proposes and writes.
+export { checkDocument } from "./corridors/changes";
+export { describeProposedVersion } from "./corridors/proposed-version";
+export { insertVersion } from "./corridors/versions";

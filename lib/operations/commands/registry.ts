@@ -8,6 +8,7 @@ import type { ActingRole } from "@/lib/operations/operators/records";
 import type { Command } from "./command";
 import * as cases from "./cases";
 import * as claims from "./claims";
+import * as configuration from "./configuration";
 import * as customers from "./customers";
 import * as finance from "./finance";
 import * as monitoring from "./monitoring";
@@ -20,7 +21,7 @@ import * as transfers from "./transfers";
 const isCommand = (v: unknown): v is Command => typeof v === "object" && v !== null && "name" in v && "run" in v;
 
 /** Every command the modules above export (their other exports are helpers). */
-const ALL: Command[] = [cases, claims, customers, finance, monitoring, operations, partners, payouts, screening, transfers].flatMap((m) =>
+const ALL: Command[] = [cases, claims, configuration, customers, finance, monitoring, operations, partners, payouts, screening, transfers].flatMap((m) =>
   Object.values(m).filter(isCommand),
 );
 

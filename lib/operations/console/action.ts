@@ -64,6 +64,10 @@ export interface FormState<V> {
   error?: string;
   /** Shown once on the page that asked (a new key, a first secret): never in a URL, a redirect or a log. */
   once?: V;
+  /** Each problem at the field it is about (the form's field name, or the command's issue field), for a form that shows them there. */
+  fieldErrors?: Record<string, string>;
+  /** What was submitted, for a form that shows it again beside its problems. */
+  values?: Record<string, string>;
 }
 
 /**
@@ -126,9 +130,9 @@ export function consoleFormCommand<S extends z.ZodType, V, P = undefined>(
     const operator = await check(who);
     const back = String(formData.get("back") ?? "/console");
     const parsed = form.safeParse(Object.fromEntries(formData));
-    if (!parsed.success) return { error: formErrors(parsed.error) };
+    if (!parsed.success) return { error: formErrors(parsed.error), fieldErrors: zodFieldErrors(parsed.error) };
     const done = await askFor(parsed.data, operator, ask);
-    if (!done.ok) return { error: describe(done.error) };
+    if (!done.ok) return { error: describe(done.error), fieldErrors: issueFieldErrors(done.error) };
     revalidatePath(back.startsWith("/console") ? back.split("?")[0] : "/console");
     const value = answer(done.value);
     return value.once === undefined ? { notice: value.notice } : value;
@@ -156,6 +160,22 @@ async function perform<T, P, R>(input: T, operator: Operator, action: Action<T, 
 
 function formErrors(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+}
+
+/** The first problem of each form field. */
+function zodFieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const i of error.issues) out[i.path.join(".") || "form"] ??= i.message;
+  return out;
+}
+
+/** A validation error's issues by field (the command's names, e.g. US-MX.principalFee); none for other errors. */
+function issueFieldErrors(err: DomainError): Record<string, string> | undefined {
+  const issues = (err.details as { issues?: { field?: unknown; message?: unknown }[] } | undefined)?.issues;
+  if (!Array.isArray(issues)) return undefined;
+  const out: Record<string, string> = {};
+  for (const i of issues) if (typeof i.field === "string") out[i.field] ??= typeof i.message === "string" ? i.message : "invalid";
+  return out;
 }
 
 function describe(err: DomainError): string {

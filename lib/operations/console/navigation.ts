@@ -52,6 +52,7 @@ export const NAVIGATION: { label: string; links: (readonly [href: string, label:
   {
     label: "Settings",
     links: [
+      ["/console/configuration", "Configuration", "admin"],
       ["/console/operators", "Operators", "admin"],
       ["/console/audit", "Audit log", "admin"],
       ["/console/account", "Your account", "reviewer"],

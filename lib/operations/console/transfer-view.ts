@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { auditLog, bankCredits, beneficiaries, payoutMethods } from "@/db/schema";
+import { auditLog, bankCredits, beneficiaries, payoutMethods, quotes } from "@/db/schema";
 import { latestScreening } from "@/lib/compliance/screening/results";
 import { holdInfo } from "./holds";
 import { transferWithHistory } from "./money";
@@ -8,7 +8,8 @@ import { transferWithHistory } from "./money";
 /**
  * Everything the console's transfer page shows (read-only): the transfer and its history, its
  * beneficiary with the payout method (masked) and latest screening, the bank credits that paid
- * or tried to pay it (reference, payer), the current hold, and every operator action on it.
+ * or tried to pay it (reference, payer), the current hold, every operator action on it, and the
+ * configuration version it was priced under.
  */
 export async function transferView(db: Executor, transferId: string) {
   const found = await transferWithHistory(db, transferId);
@@ -29,5 +30,7 @@ export async function transferView(db: Executor, transferId: string) {
     .where(and(eq(auditLog.targetType, "transfer"), eq(auditLog.targetId, t.id)))
     .orderBy(asc(auditLog.at));
   const hold = t.state === "spended" ? (await holdInfo(db, [t.id])).get(t.id) : undefined;
-  return { ...found, beneficiary, method, screening, credits, actions, hold };
+  // The configuration version its quote was priced under (lib/payments/corridors/versions.ts).
+  const [priced] = await db.select({ version: quotes.corridorDataVersion }).from(quotes).where(eq(quotes.id, t.quoteId));
+  return { ...found, beneficiary, method, screening, credits, actions, hold, pricedUnder: priced?.version };
 }

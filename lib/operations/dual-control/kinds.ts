@@ -20,6 +20,7 @@ export const CONTROLLED_ACTIONS = [
   "partner.limits.update",
   "prefunding.topUp",
   "customer.rating.override",
+  "configuration.version.publish",
 ] as const;
 export type ControlledActionKind = (typeof CONTROLLED_ACTIONS)[number];
 

@@ -1,25 +1,20 @@
 /**
- * The corridor table: versioned data in data/corridors (decisions 6: corridors are
- * configuration), validated at load. Lookups accept the alpha-3 codes of profiles (spec 2.1)
- * and the alpha-2 codes of corridor codes.
+ * The corridor table: versioned data (decisions 6: corridors are configuration; ./versions.ts: a
+ * version in force by effective time, seeded from data/corridors/v2.json), validated when loaded.
+ * Lookups accept the alpha-3 codes of profiles (spec 2.1) and the alpha-2 codes of corridor codes;
+ * without a version they read the version in force now.
  */
 import { z } from "zod";
-import rawCorridors from "@/data/corridors/v2.json";
+import { clock } from "@/lib/platform/clock";
 import { validationError } from "@/lib/platform/errors";
 import type { Decimal } from "@/lib/platform/money/decimal";
+import { deepFreeze } from "./freeze";
 import { corridorFileSchema, type Corridor } from "./schema";
 import { isPayoutMethod, type PayoutMethod } from "./payout-methods";
+import { tableInForce, tableOfVersion, type CorridorTable } from "./versions";
 
 export type { Corridor } from "./schema";
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    // Decimal instances are immutable already; freezing them is harmless but skipped for speed.
-    for (const child of Object.values(value)) if (Array.isArray(child) || child?.constructor === Object) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
-}
+export type { CorridorTable } from "./versions";
 
 /** Validates a corridor data file; throws with every problem listed. Exported for tests. */
 export function loadCorridorFile(raw: unknown): { version: string; corridors: readonly Corridor[] } {
@@ -29,17 +24,15 @@ export function loadCorridorFile(raw: unknown): { version: string; corridors: re
   return deepFreeze({ version, corridors });
 }
 
-const table = loadCorridorFile(rawCorridors);
+const inForce = (table?: CorridorTable) => table ?? tableInForce(clock.now());
 
-/** Version of the corridor data in force ("v2"); record it with each quote for audit. */
-export const CORRIDOR_DATA_VERSION: string = table.version;
-
-export function listCorridors(): readonly Corridor[] {
-  return table.corridors;
+/** The corridors of `table` (default: the version in force now). */
+export function listCorridors(table?: CorridorTable): readonly Corridor[] {
+  return inForce(table).corridors;
 }
 
-export function corridorByCode(code: string): Corridor | undefined {
-  return table.corridors.find((c) => c.code === code);
+export function corridorByCode(code: string, table?: CorridorTable): Corridor | undefined {
+  return inForce(table).byCode.get(code);
 }
 
 function matchesCountry(country: Corridor["originCountry"], code: string): boolean {
@@ -51,8 +44,8 @@ function matchesCountry(country: Corridor["originCountry"], code: string): boole
  * The corridor from the customer's residence to the beneficiary's country of residence
  * (decisions 6), each as alpha-2 or alpha-3; undefined when no corridor serves the pair.
  */
-export function findCorridor(origin: string, destination: string): Corridor | undefined {
-  return table.corridors.find((c) => matchesCountry(c.originCountry, origin) && matchesCountry(c.destinationCountry, destination));
+export function findCorridor(origin: string, destination: string, table?: CorridorTable): Corridor | undefined {
+  return inForce(table).corridors.find((c) => matchesCountry(c.originCountry, origin) && matchesCountry(c.destinationCountry, destination));
 }
 
 /**
@@ -83,4 +76,12 @@ export function checkMinimumAmount(corridor: Corridor, originAmount: Decimal, fi
   const minimum = `${corridor.minimumOriginAmount.toFixed(2)} ${corridor.originCurrency}`;
   const message = `The amount is below the minimum of ${minimum} for ${corridor.code}.`;
   throw validationError([{ field, code: "validation.fieldInvalid", message }], "validation.fieldInvalid", message);
+}
+
+/**
+ * A quote's corridor as the version it was priced under defined it (acceptance checks the quote
+ * against the same prices); the version in force when this process has not loaded that one.
+ */
+export function corridorOfQuote(quote: { corridor: string; corridorDataVersion: string }): Corridor | undefined {
+  return corridorByCode(quote.corridor, tableOfVersion(quote.corridorDataVersion));
 }

@@ -70,19 +70,38 @@ const corridor = z
     }
   });
 
+/** Corridor codes are unique within a document: findCorridor looks them up by country pair (= code). */
+function uniqueCodes(doc: { corridors: { code: string }[] }, ctx: z.RefinementCtx) {
+  const codes = doc.corridors.map((c) => c.code);
+  codes.forEach((code, i) => {
+    if (codes.indexOf(code) !== i) ctx.addIssue({ code: "custom", path: ["corridors", i, "code"], message: "duplicate corridor" });
+  });
+}
+
+const corridors = z.array(corridor).min(1);
+
+/**
+ * A configuration version's document (lib/payments/corridors/versions.ts): what the database keeps, what the
+ * console's export writes and its import reads. `version` and `effectiveAt` are informative in an
+ * export (an import is proposed as a new version, with the effective time the importer chooses).
+ */
+export const configurationDocumentSchema = z
+  .strictObject({
+    $comment: z.string().optional(),
+    version: z.union([z.string().regex(/^v\d+$/), z.number().int().positive()]).optional(),
+    effectiveAt: z.iso.datetime({ offset: true }).optional(),
+    corridors,
+  })
+  .superRefine(uniqueCodes);
+
+/** A shipped corridor data file (data/corridors/vN.json: version 1's seed). */
 export const corridorFileSchema = z
   .strictObject({
     $comment: z.string().optional(),
     version: z.string().regex(/^v\d+$/),
-    corridors: z.array(corridor).min(1),
+    corridors,
   })
-  .superRefine((file, ctx) => {
-    const codes = file.corridors.map((c) => c.code);
-    codes.forEach((code, i) => {
-      // findCorridor looks corridors up by country pair, so the pair (= code) must be unique.
-      if (codes.indexOf(code) !== i) ctx.addIssue({ code: "custom", path: ["corridors", i, "code"], message: "duplicate corridor" });
-    });
-  });
+  .superRefine(uniqueCodes);
 
 export type CorridorFile = z.output<typeof corridorFileSchema>;
 export type Corridor = Readonly<CorridorFile["corridors"][number]>;

@@ -6,7 +6,8 @@ import { beneficiaryNotFound } from "@/lib/payments/beneficiaries/records";
 import { paymentToBeneficiaryCheck } from "@/lib/compliance/screening-cases/flags";
 import { addSeconds } from "@/lib/platform/clock";
 import { config } from "@/lib/platform/config";
-import { corridorByCode } from "@/lib/payments/corridors/corridors";
+import { corridorOfQuote } from "@/lib/payments/corridors/corridors";
+import { recordedVersion, refreshVersions } from "@/lib/payments/corridors/versions";
 import { quoteTtlSeconds, type CorridorType } from "@/lib/payments/corridors/payout-methods";
 import { sha256Hex } from "@/lib/platform/crypto/hash";
 import { DomainError } from "@/lib/platform/errors";
@@ -111,7 +112,8 @@ export async function acceptQuote(
   if (!beneficiary) throw beneficiaryNotFound();
   await paymentToBeneficiaryCheck(tx, beneficiary, now);
 
-  const corridor = corridorByCode(quote.corridor);
+  await refreshVersions(tx, recordedVersion(quote.corridorDataVersion));
+  const corridor = corridorOfQuote(quote);
   if (!corridor) throw new DomainError("quote.corridorUnavailable", { message: "This corridor is no longer offered." });
   if (quote.pricingMode === "PARTNER_SIGNED") {
     const [partner] = await tx.select({ jwks: partners.jwks }).from(partners).where(eq(partners.id, input.partnerId));

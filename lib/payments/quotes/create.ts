@@ -6,7 +6,8 @@ import { beneficiaries, customers, partners, quotes, serviceQuoteSeq as serviceQ
 import { paymentToBeneficiaryCheck } from "@/lib/compliance/screening-cases/flags";
 import { beneficiaryNotFound } from "@/lib/payments/beneficiaries/records";
 import { config } from "@/lib/platform/config";
-import { checkMinimumAmount, CORRIDOR_DATA_VERSION, findCorridor, resolvePayoutMethod, type Corridor } from "@/lib/payments/corridors/corridors";
+import { checkMinimumAmount, findCorridor, resolvePayoutMethod, type Corridor, type CorridorTable } from "@/lib/payments/corridors/corridors";
+import { latestVersionSql, refreshVersions, tableInForce } from "@/lib/payments/corridors/versions";
 import { corridorType, quoteTtlSeconds } from "@/lib/payments/corridors/payout-methods";
 import { DomainError } from "@/lib/platform/errors";
 import { parseMoneyAmount } from "@/lib/platform/money/amount";
@@ -40,7 +41,7 @@ const fieldInvalid = (field: string, message: string) =>
 /**
  * The beneficiary (as beneficiaryInScope) and, in the same query, the customer's profile and, for
  * a quote the service signs, the next number of its quote sequence (claims' partner_quote_seq):
- * one round trip where there were two. The number is taken before the request's other
+ * one round trip where there were two; and the highest configuration version number (lib/payments/corridors/versions.ts). The number is taken before the request's other
  * checks; one they refuse leaves a gap, as a rolled-back quote always did (only its order counts).
  */
 async function beneficiaryAndProfile(tx: Tx, input: { subscriptionId: string; beneficiaryId: string; customerId: string; serviceSigned: boolean }) {
@@ -50,6 +51,8 @@ async function beneficiaryAndProfile(tx: Tx, input: { subscriptionId: string; be
         beneficiary: beneficiaries,
         profile: sql`(select ${customers.profile} from ${customers} where ${customers.id} = ${sql.placeholder("customerId")})`.mapWith(customers.profile),
         serviceQuoteSeq: sql<string | null>`case when ${sql.placeholder("serviceSigned")}::boolean then nextval(${serviceQuoteSeqName}) end`,
+        // The highest configuration version: this process loads the corridors' newer versions it lacks.
+        configurationVersion: latestVersionSql(),
       })
       .from(beneficiaries)
       .where(and(eq(beneficiaries.id, sql.placeholder("beneficiaryId")), eq(beneficiaries.subscriptionId, sql.placeholder("subscriptionId"))))
@@ -60,9 +63,9 @@ async function beneficiaryAndProfile(tx: Tx, input: { subscriptionId: string; be
 }
 
 /** The corridor from the customer's residence to the beneficiary's country (decisions section 6). */
-function corridorFor(profile: unknown, beneficiaryCountry: string, req: QuoteRequest): Corridor {
+function corridorFor(profile: unknown, beneficiaryCountry: string, req: QuoteRequest, table: CorridorTable): Corridor {
   const residence = (profile as { residenceCountry?: string } | null)?.residenceCountry ?? "";
-  const corridor = findCorridor(residence, beneficiaryCountry);
+  const corridor = findCorridor(residence, beneficiaryCountry, table);
   if (!corridor) {
     throw new DomainError("quote.corridorUnavailable", {
       message: `No corridor from ${residence || "the customer's country"} to ${beneficiaryCountry}.`,
@@ -202,14 +205,17 @@ export async function createQuote(tx: Tx, input: { partner: Partner; subscriptio
     throw fieldInvalid("originAmount", `The amount is above the maximum of ${config().MAX_ORIGIN_AMOUNT} per transfer.`);
   }
   const partnerSigned = input.partner.pricingMode === "PARTNER_SIGNED";
-  const { beneficiary, profile, serviceQuoteSeq } = await beneficiaryAndProfile(tx, {
+  const { beneficiary, profile, serviceQuoteSeq, configurationVersion } = await beneficiaryAndProfile(tx, {
     subscriptionId: input.subscriptionId,
     beneficiaryId: input.req.beneficiaryId,
     customerId: input.customerId,
     serviceSigned: !partnerSigned,
   });
   await paymentToBeneficiaryCheck(tx, beneficiary, input.now);
-  const corridor = corridorFor(profile, beneficiary.countryOfResidence, input.req);
+  await refreshVersions(tx, configurationVersion);
+  // The version in force when the quote is priced: recorded with it, and its acceptance checks against it.
+  const table = tableInForce(input.now);
+  const corridor = corridorFor(profile, beneficiary.countryOfResidence, input.req, table);
   // Service-priced and partner-signed alike (a wire-format amount: the contract checked it).
   checkMinimumAmount(corridor, new Decimal(input.req.originAmount));
   const ctx = { partner: input.partner, subscriptionId: input.subscriptionId, corridor, req: input.req, now: input.now, rates: await referenceRates(tx) };
@@ -225,7 +231,7 @@ export async function createQuote(tx: Tx, input: { partner: Partner; subscriptio
     jti: c.jti,
     quoteSeq: c.partner_quote_seq,
     corridor: corridor.code,
-    corridorDataVersion: CORRIDOR_DATA_VERSION,
+    corridorDataVersion: String(table.version),
     payoutMethod: signed.payoutMethod,
     corridorType: c.corridor_type,
     originAmount: toWireAmount(new Decimal(c.send_amount)),

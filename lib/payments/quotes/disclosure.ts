@@ -7,7 +7,7 @@ import { DISCLOSURE_VERSION, disclosureTexts } from "@/lib/platform/i18n/disclos
 import { chooseLanguage } from "@/lib/platform/i18n/language";
 import { Decimal } from "@/lib/platform/money/decimal";
 import { formatRate, toWireAmount } from "@/lib/platform/money/format";
-import { corridorByCode } from "@/lib/payments/corridors/corridors";
+import { corridorOfQuote } from "@/lib/payments/corridors/corridors";
 import { EEA_COUNTRIES } from "@/lib/payments/delivery/eea";
 import { estimateDeliveryBy } from "@/lib/payments/delivery/estimates";
 import { referenceRates } from "@/lib/payments/pricing/rate-store";
@@ -24,7 +24,7 @@ type QuoteRow = Awaited<ReturnType<typeof quoteInScope>>;
  * in production, percent with two decimals; omitted when no reference rate quotes the pair).
  */
 async function consumerFacts(tx: Tx, quote: QuoteRow, now: Date) {
-  const corridor = corridorByCode(quote.corridor);
+  const corridor = corridorOfQuote(quote);
   const estimatedDeliveryBy = estimateDeliveryBy(quote.corridor, quote.payoutMethod, now)?.toISOString();
   let conversionChargeOverEcbRate: { percentage: string; referenceRate: string; referenceRateSource: string } | undefined;
   if (corridor && EEA_COUNTRIES.has(corridor.originCountry.alpha2)) {

@@ -4,7 +4,7 @@ import { prepared } from "@/db/prepared";
 import type { Executor } from "@/db";
 import { quotes } from "@/db/schema";
 import { estimateDeliveryBy } from "@/lib/payments/delivery/estimates";
-import { corridorByCode } from "@/lib/payments/corridors/corridors";
+import { corridorOfQuote } from "@/lib/payments/corridors/corridors";
 import type { ReadWithCaller } from "@/lib/identity/auth/authenticate";
 import { DomainError, type StatusOf } from "@/lib/platform/errors";
 
@@ -60,7 +60,7 @@ export function quoteStatus(row: QuoteRow, now: Date): "AVAILABLE" | "ACCEPTED" 
 
 /** QuoteResponse (spec 2.5 + decisions section 6). */
 export function quoteView(row: QuoteRow, now: Date) {
-  const corridor = corridorByCode(row.corridor);
+  const corridor = corridorOfQuote(row);
   return {
     quoteId: row.id,
     originAmount: row.originAmount,

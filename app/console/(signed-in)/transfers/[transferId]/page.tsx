@@ -22,7 +22,7 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
   const db = await ready();
   const found = await transferView(db, transferId);
   if (!found) notFound();
-  const { t, refund, history, beneficiary: b, method, screening, credits, actions, hold } = found;
+  const { t, refund, history, beneficiary: b, method, screening, credits, actions, hold, pricedUnder } = found;
   const [entries, rejection, evaluations, attempts, parties, tries] = await Promise.all([
     transferEntries(db, t.id),
     payoutRejectionOf(db, t.id),
@@ -38,9 +38,19 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
           <>
             {money(t.originAmount, t.originCurrency)} → {money(t.destinationAmount, t.destinationCurrency)} · fees{" "}
             {money(new Decimal(t.principalFee).plus(t.partnerFee).toFixed(), t.originCurrency)} · total {money(t.totalCustomerCost, t.originCurrency)} ·{" "}
-            {t.corridor} · customer{" "}
-            <CustomerLabel name={customerName(parties?.customerProfile)} id={t.subscriptionId} href={`/console/customers/${t.subscriptionId}`} /> · partner{" "}
-            <PartnerLabel name={parties?.partnerName} id={t.partnerId} />
+            {t.corridor} ·{" "}
+            <span data-testid="priced-under">
+              priced under{" "}
+              {pricedUnder && /^\d+$/.test(pricedUnder) ? (
+                <Link className="text-blue-700 underline" href="/console/configuration">
+                  configuration version {pricedUnder}
+                </Link>
+              ) : (
+                `corridor data ${pricedUnder ?? "unknown"}`
+              )}
+            </span>{" "}
+            · customer <CustomerLabel name={customerName(parties?.customerProfile)} id={t.subscriptionId} href={`/console/customers/${t.subscriptionId}`} /> ·
+            partner <PartnerLabel name={parties?.partnerName} id={t.partnerId} />
           </>
         }
       >

@@ -1,0 +1,83 @@
+"use server";
+
+import { z } from "zod";
+import { publishConfigurationVersion } from "@/lib/operations/commands/configuration";
+import { actedNotice } from "@/lib/operations/commands/run";
+import { consoleFormCommand, type FormState } from "@/lib/operations/console/action";
+import { PRICE_FIELDS, withCorridorPrices, type PriceFields } from "@/lib/payments/corridors/changes";
+import { latestDocument } from "@/lib/payments/corridors/versions";
+import { ready } from "@/lib/platform/ready";
+
+// The Configuration page's forms: a new price for one corridor, or a whole version imported from
+// JSON; each proposes a new configuration version that a second admin approves (Approvals page).
+
+/** A date-time input's value, read as UTC (the console shows every time in UTC). */
+const effectiveAt = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, "Enter a date and time (UTC).")
+  .transform((v) => new Date(`${v}Z`).toISOString());
+
+const note = z.string().trim().min(3, "Say why, in a few words.").max(500);
+
+const decimal = z.string().trim().min(1, "Required.");
+
+const priceForm = z.object({
+  code: z.string().regex(/^[A-Z]{2}-[A-Z]{2}$/),
+  ...(Object.fromEntries(PRICE_FIELDS.map((f) => [f, decimal])) as Record<(typeof PRICE_FIELDS)[number], typeof decimal>),
+  effectiveAt,
+  note,
+});
+
+const answer = (acted: Parameters<typeof actedNotice>[0]) => ({ notice: actedNotice(acted) });
+const latest = async () => latestDocument(await ready());
+
+const proposePriceCommand = consoleFormCommand(
+  "admin",
+  priceForm,
+  {
+    prepare: latest,
+    ask: (f, base) => {
+      const prices = Object.fromEntries(PRICE_FIELDS.map((k) => [k, f[k]])) as PriceFields;
+      return {
+        command: publishConfigurationVersion,
+        input: { document: withCorridorPrices(base.document, f.code, prices), effectiveAt: f.effectiveAt, note: f.note },
+        reason: f.note,
+      };
+    },
+  },
+  answer,
+);
+
+const json = z.string().transform((text, ctx) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    ctx.addIssue({ code: "custom", message: `Not JSON: ${(err as Error).message}` });
+    return z.NEVER;
+  }
+});
+
+const importVersionCommand = consoleFormCommand(
+  "admin",
+  z.object({ document: json, effectiveAt, note }),
+  (f) => ({ command: publishConfigurationVersion, input: { document: f.document, effectiveAt: f.effectiveAt, note: f.note }, reason: f.note }),
+  answer,
+);
+
+/** A refused form keeps what was typed beside its problems. */
+const keepingValues =
+  (run: (previous: FormState<unknown>, formData: FormData) => Promise<FormState<unknown>>) => async (previous: FormState<unknown>, formData: FormData) => {
+    const state = await run(previous, formData);
+    if (!state.error) return state;
+    const values = Object.fromEntries([...formData].filter((e): e is [string, string] => typeof e[1] === "string" && !e[0].startsWith("$")));
+    return { ...state, values };
+  };
+
+export async function proposePrice(previous: FormState<unknown>, formData: FormData): Promise<FormState<unknown>> {
+  return keepingValues(proposePriceCommand)(previous, formData);
+}
+
+export async function importVersion(previous: FormState<unknown>, formData: FormData): Promise<FormState<unknown>> {
+  return keepingValues(importVersionCommand)(previous, formData);
+}

@@ -1,0 +1,119 @@
+"use client";
+
+import { useActionState } from "react";
+import { FormFlash } from "@/components/console/shown-once";
+import { input, primary } from "@/components/console/ui";
+import type { FormState } from "@/lib/operations/console/action";
+import { importVersion, proposePrice } from "./actions";
+
+const BACK = "/console/configuration";
+
+/** A problem under its field: the form's own name, or the command's (US-MX.principalFee). */
+function FieldError({ state, names }: { state: FormState<unknown>; names: string[] }) {
+  const message = names.map((n) => state.fieldErrors?.[n]).find(Boolean);
+  return message ? (
+    <span className="mt-1 block text-xs text-red-800" data-testid="field-error">
+      {message}
+    </span>
+  ) : null;
+}
+
+function Field({
+  label,
+  name,
+  code,
+  defaultValue,
+  state,
+  type = "text",
+}: {
+  label: string;
+  name: string;
+  code?: string;
+  defaultValue?: string;
+  state: FormState<unknown>;
+  type?: string;
+}) {
+  const invalid = !!(state.fieldErrors?.[name] || (code && state.fieldErrors?.[`${code}.${name}`]));
+  return (
+    <label className="flex flex-col text-sm">
+      {label}
+      <input
+        className={`${input} ${invalid ? "border-red-600" : ""}`}
+        name={name}
+        type={type}
+        defaultValue={state.values?.[name] ?? defaultValue}
+        aria-invalid={invalid}
+      />
+      <FieldError state={state} names={code ? [name, `${code}.${name}`] : [name]} />
+    </label>
+  );
+}
+
+const LABELS: Record<string, string> = {
+  principalFee: "Principal fee",
+  minimumOriginAmount: "Minimum amount",
+  partnerFeeCap: "Partner fee cap",
+  fxTolerance: "FX tolerance",
+  reviewThreshold: "Review threshold",
+};
+
+/** One corridor's prices as a new version from an effective time, proposed for a second admin's approval. */
+export function PriceForm({ code, values, suggestedAt }: { code: string; values: Record<string, string>; suggestedAt: string }) {
+  const [state, action, pending] = useActionState<FormState<unknown>, FormData>(proposePrice, {});
+  return (
+    <form action={action} className="mt-2 flex flex-col gap-2" data-testid={`price-form-${code}`}>
+      <input type="hidden" name="back" value={BACK} />
+      <input type="hidden" name="code" value={code} />
+      <div className="grid grid-cols-2 gap-2 sm:grid-cols-5">
+        {Object.entries(values).map(([name, value]) => (
+          <Field key={name} label={LABELS[name] ?? name} name={name} code={code} defaultValue={value} state={state} />
+        ))}
+      </div>
+      <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
+        <Field label="Effective from (UTC)" name="effectiveAt" type="datetime-local" defaultValue={suggestedAt} state={state} />
+        <Field label="Why" name="note" state={state} />
+      </div>
+      <FieldError state={state} names={["document"]} />
+      <div>
+        <button className={primary} disabled={pending}>
+          Propose new prices
+        </button>
+      </div>
+      <FormFlash notice={state.notice} error={state.error} />
+    </form>
+  );
+}
+
+/** A whole version from JSON (another environment's export), proposed as the next version. */
+export function ImportForm({ suggestedAt }: { suggestedAt: string }) {
+  const [state, action, pending] = useActionState<FormState<unknown>, FormData>(importVersion, {});
+  const problems = Object.entries(state.fieldErrors ?? {}).filter(([field]) => !["effectiveAt", "note"].includes(field));
+  return (
+    <form action={action} className="flex flex-col gap-2" data-testid="import-form">
+      <input type="hidden" name="back" value={BACK} />
+      <label className="flex flex-col text-sm">
+        Version JSON (an export)
+        <textarea className={`${input} font-mono`} name="document" rows={8} defaultValue={state.values?.document} />
+      </label>
+      {problems.length > 0 ? (
+        <ul className="list-disc pl-6 text-xs text-red-800" data-testid="import-problems">
+          {problems.map(([field, message]) => (
+            <li key={field}>
+              <span className="font-mono">{field}</span>: {message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
+        <Field label="Effective from (UTC)" name="effectiveAt" type="datetime-local" defaultValue={suggestedAt} state={state} />
+        <Field label="Why" name="note" state={state} />
+      </div>
+      <div>
+        <button className={primary} disabled={pending}>
+          Propose as a new version
+        </button>
+      </div>
+      <FormFlash notice={state.notice} error={state.error} />
+    </form>
+  );
+}

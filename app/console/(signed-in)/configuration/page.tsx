@@ -1,0 +1,233 @@
+import Link from "next/link";
+import { Badge, Card, Flash, PageTitle, input, param, primary, type SearchParams } from "@/components/console/ui";
+import { clock } from "@/lib/platform/clock";
+import { when } from "@/lib/operations/console/format";
+import { requireOperator } from "@/lib/operations/console/session";
+import { diffDocuments, PRICE_FIELDS } from "@/lib/payments/corridors/changes";
+import { latestTable, listVersions, refreshVersions, storedVersion, tableInForce, type VersionRow } from "@/lib/payments/corridors/versions";
+import { openProposalFor } from "@/lib/operations/dual-control/open-proposal";
+import { ready } from "@/lib/platform/ready";
+import { ImportForm, PriceForm } from "./forms";
+
+export const metadata = { title: "Configuration · Console" };
+
+/** "2026-11-29T03:00": a datetime-local value in UTC, an hour from now (a change is not meant to apply at once). */
+function inAnHour(now: Date): string {
+  return new Date(now.getTime() + 3_600_000).toISOString().slice(0, 16);
+}
+
+/** A corridor field as the document writes it ("10.00"), for the form's starting values. */
+function writtenAs(document: Record<string, unknown> | undefined, code: string, field: string): string | undefined {
+  const corridors = Array.isArray(document?.corridors) ? (document.corridors as Record<string, unknown>[]) : [];
+  const value = corridors.find((c) => c.code === code)?.[field];
+  return typeof value === "string" ? value : undefined;
+}
+
+function status(row: VersionRow, inForce: number, now: Date): string {
+  if (row.version === inForce) return "in force";
+  if (row.effectiveAt.getTime() > now.getTime()) return row.version > inForce ? "scheduled" : "superseded";
+  return "superseded";
+}
+
+/** The fields that differ between two versions (the diff's table). */
+function Diff({ rows, from, to }: { rows: VersionRow[]; from: number; to: number }) {
+  const a = rows.find((r) => r.version === from);
+  const b = rows.find((r) => r.version === to);
+  if (!a || !b) return <p className="text-sm">Choose two versions.</p>;
+  const changes = diffDocuments(a.document, b.document);
+  return changes.length === 0 ? (
+    <p className="text-sm" data-testid="diff-none">
+      Versions {from} and {to} are the same.
+    </p>
+  ) : (
+    <table className="mt-2 w-full text-sm" data-testid="diff">
+      <thead>
+        <tr className="text-left text-slate-500">
+          <th className="p-1">Field</th>
+          <th className="p-1">Version {from}</th>
+          <th className="p-1">Version {to}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {changes.map((c) => (
+          <tr key={c.field} className="border-t align-top" data-testid={`diff-${c.field}`}>
+            <td className="p-1 font-mono text-xs">{c.field}</td>
+            <td className="break-all p-1 font-mono text-xs">{c.before ?? "—"}</td>
+            <td className="break-all bg-amber-50 p-1 font-mono text-xs font-semibold">{c.after ?? "—"}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * The business configuration as versioned data: corridors and their prices in force, the versions
+ * scheduled and past, the difference between two, a new price or an imported version proposed for
+ * a second admin's approval, and each version's export. Nothing changes until another admin approves.
+ */
+export default async function Configuration({ searchParams }: { searchParams: SearchParams }) {
+  await requireOperator("admin");
+  const sp = await searchParams;
+  const db = await ready();
+  const now = clock.now();
+  await refreshVersions(db);
+  const [rows, waiting] = await Promise.all([
+    listVersions(db),
+    openProposalFor(db, "configuration.version.publish", { type: "configuration", id: "corridors" }),
+  ]);
+  const inForce = tableInForce(now);
+  const latest = latestTable();
+  const latestDocument = storedVersion(latest.version)?.document;
+  const from = Number(param(sp, "from") ?? Math.max(1, latest.version - 1));
+  const to = Number(param(sp, "to") ?? latest.version);
+  return (
+    <>
+      <PageTitle sub="Corridors and prices as versioned data: every change is a new version from an effective time, proposed by one admin and approved by another; quotes record the version they were priced under.">
+        Configuration
+      </PageTitle>
+      <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
+      <Card
+        title={
+          <span data-testid="version-in-force">
+            Version {inForce.version} in force since {when(inForce.effectiveAt)}
+          </span>
+        }
+      >
+        {latest.version !== inForce.version ? (
+          <p className="mb-2 text-sm" data-testid="version-scheduled">
+            Version {latest.version} takes effect on {when(latest.effectiveAt)}.
+          </p>
+        ) : null}
+        {waiting ? (
+          <p className="mb-2 text-sm" data-testid="version-proposed">
+            Waiting for approval:{" "}
+            <Link className="text-blue-700 underline" href={`/console/approvals/${waiting.id}`}>
+              {waiting.summary}
+            </Link>{" "}
+            (proposed by {waiting.proposedByEmail}).
+          </p>
+        ) : null}
+        <table className="w-full text-sm">
+          <thead>
+            <tr className="text-left text-slate-500">
+              <th className="p-1">Corridor</th>
+              <th className="p-1">Methods</th>
+              <th className="p-1">Principal fee</th>
+              <th className="p-1">Minimum</th>
+              <th className="p-1">Partner fee cap</th>
+              <th className="p-1">FX tolerance</th>
+              <th className="p-1">Review from</th>
+              <th className="p-1">Bank account</th>
+            </tr>
+          </thead>
+          <tbody>
+            {inForce.corridors.map((c) => (
+              <tr key={c.code} className="border-t" data-testid={`in-force-${c.code}`}>
+                <td className="p-1 font-mono">
+                  {c.code} {c.originCurrency}→{c.destinationCurrency}
+                </td>
+                <td className="p-1">{c.payoutMethods.join(", ")}</td>
+                <td className="p-1">
+                  {c.principalFee.toFixed(2)} {c.originCurrency}
+                </td>
+                <td className="p-1">{c.minimumOriginAmount.toFixed(2)}</td>
+                <td className="p-1">{c.partnerFeeCap.toFixed(2)}</td>
+                <td className="p-1">{c.fxTolerance.toFixed()}</td>
+                <td className="p-1">{c.reviewThreshold.toFixed(2)}</td>
+                <td className="p-1">{c.bankAccount.format}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
+      <Card title={`Propose new prices (on version ${latest.version})`}>
+        {latest.corridors.map((c) => (
+          <details key={c.code} className="border-t py-2" data-testid={`propose-${c.code}`}>
+            <summary className="cursor-pointer text-sm font-semibold">
+              {c.code} {c.originCurrency}→{c.destinationCurrency}
+            </summary>
+            <PriceForm
+              code={c.code}
+              values={Object.fromEntries(PRICE_FIELDS.map((f) => [f, writtenAs(latestDocument, c.code, f) ?? c[f].toFixed()]))}
+              suggestedAt={inAnHour(now)}
+            />
+          </details>
+        ))}
+      </Card>
+      <Card title="History">
+        <table className="w-full text-sm" data-testid="versions">
+          <thead>
+            <tr className="text-left text-slate-500">
+              <th className="p-1">Version</th>
+              <th className="p-1">Effective from</th>
+              <th className="p-1">Why</th>
+              <th className="p-1">Proposed / approved by</th>
+              <th className="p-1">Export</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.version} className="border-t align-top" data-testid={`version-${r.version}`}>
+                <td className="p-1">
+                  {r.version} <Badge>{status(r, inForce.version, now)}</Badge>
+                </td>
+                <td className="p-1">{when(r.effectiveAt)}</td>
+                <td className="p-1">{r.note}</td>
+                <td className="p-1">
+                  {r.proposedByEmail} / {r.approvedByEmail}
+                  {r.proposalId ? (
+                    <>
+                      {" "}
+                      (
+                      <Link className="text-blue-700 underline" href={`/console/approvals/${r.proposalId}`}>
+                        {r.proposalId}
+                      </Link>
+                      )
+                    </>
+                  ) : null}
+                </td>
+                <td className="p-1">
+                  <a className="text-blue-700 underline" href={`/console/configuration/${r.version}/export`}>
+                    JSON
+                  </a>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
+      <Card title="Difference between two versions">
+        <form method="get" className="flex flex-wrap items-end gap-2">
+          <label className="flex flex-col text-sm">
+            From
+            <select className={input} name="from" defaultValue={String(from)}>
+              {rows.map((r) => (
+                <option key={r.version} value={r.version}>
+                  {r.version}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col text-sm">
+            To
+            <select className={input} name="to" defaultValue={String(to)}>
+              {rows.map((r) => (
+                <option key={r.version} value={r.version}>
+                  {r.version}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button className={primary} type="submit">
+            Compare
+          </button>
+        </form>
+        <Diff rows={rows} from={from} to={to} />
+      </Card>
+      <Card title="Import a version">
+        <ImportForm suggestedAt={inAnHour(now)} />
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,121 @@
+/**
+ * What a configuration version changes, for the people who approve it: the fields that differ
+ * between two documents (by corridor code and field, e.g. "US-MX.principalFee"), the problems of a
+ * proposed document at the field they are about, and a preview of a quote under each price.
+ */
+import { z } from "zod";
+import { DomainError } from "@/lib/platform/errors";
+import { minorUnitExponent } from "@/lib/platform/money/currency";
+import { Decimal, tryParseWireDecimal } from "@/lib/platform/money/decimal";
+import type { ReferenceRateProvider } from "@/lib/payments/pricing/reference-rate";
+import { priceQuote } from "@/lib/payments/pricing/service-pricing";
+import { configurationDocumentSchema, type Corridor } from "./schema";
+
+export interface FieldChange {
+  /** "US-MX.principalFee", "US-MX.referenceRate.mid", "US-MX" (a corridor added or removed). */
+  field: string;
+  before: string | null;
+  after: string | null;
+}
+
+type Doc = { corridors?: unknown };
+
+/** A document's values by field: each corridor's leaves under its code; arrays as their JSON. */
+function flatten(doc: Doc): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (prefix: string, value: unknown) => {
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      for (const [k, v] of Object.entries(value)) walk(`${prefix}.${k}`, v);
+    } else out.set(prefix, typeof value === "string" ? value : JSON.stringify(value));
+  };
+  for (const c of Array.isArray(doc.corridors) ? (doc.corridors as Record<string, unknown>[]) : []) {
+    const { code, ...fields } = c;
+    out.set(String(code), "offered");
+    for (const [k, v] of Object.entries(fields)) walk(`${String(code)}.${k}`, v);
+  }
+  return out;
+}
+
+/** The fields whose value differs from `before` to `after`, in `after`'s order (removed ones last). */
+export function diffDocuments(before: Doc, after: Doc): FieldChange[] {
+  const a = flatten(before);
+  const b = flatten(after);
+  const changes: FieldChange[] = [];
+  for (const [field, value] of b) if (a.get(field) !== value) changes.push({ field, before: a.get(field) ?? null, after: value });
+  for (const [field, value] of a) if (!b.has(field)) changes.push({ field, before: value, after: null });
+  return changes;
+}
+
+/** A field name for a schema problem: "US-MX.principalFee" rather than "corridors.0.principalFee". */
+function fieldOf(doc: Doc, path: PropertyKey[]): string {
+  if (path[0] !== "corridors" || typeof path[1] !== "number") return path.map(String).join(".") || "document";
+  const code = (Array.isArray(doc.corridors) ? (doc.corridors[path[1]] as { code?: unknown } | undefined)?.code : undefined) ?? `corridor ${path[1] + 1}`;
+  return [String(code), ...path.slice(2).map(String)].join(".");
+}
+
+/** Every problem of a proposed document, each at its field; empty when it is valid. */
+export function documentProblems(raw: unknown): { field: string; message: string }[] {
+  const result = configurationDocumentSchema.safeParse(raw);
+  if (result.success) return [];
+  const doc = raw && typeof raw === "object" ? (raw as Doc) : {};
+  return result.error.issues.map((i) => ({ field: fieldOf(doc, i.path), message: i.message }));
+}
+
+/** A 400 validation error listing a document's problems at their fields (nothing when it is valid). */
+export function checkDocument(raw: unknown): void {
+  const problems = documentProblems(raw);
+  if (problems.length === 0) return;
+  const issues = problems.map((p) => ({ field: p.field, code: "validation.fieldInvalid" as const, message: p.message }));
+  throw new DomainError("validation.fieldInvalid", {
+    message: `The configuration is not valid: ${problems
+      .slice(0, 5)
+      .map((p) => `${p.field}: ${p.message}`)
+      .join("; ")}`,
+    details: { issues },
+    hint: "fix_request",
+  });
+}
+
+/** The amount a preview quotes: 100 in the origin currency, or the corridor's minimum when above it. */
+function previewAmount(corridor: Corridor): string {
+  return corridor.minimumOriginAmount.gt(100) ? corridor.minimumOriginAmount.toFixed(2) : "100.00";
+}
+
+/**
+ * "100.00 USD to MXN: fee 2.99 USD, rate 18.75, receives 1,875.00 MXN, pays 102.99 USD": a
+ * service-priced quote of the corridor at `now`, what the approver compares before and after.
+ */
+export function previewQuote(corridor: Corridor, now: Date, rates: ReferenceRateProvider): string {
+  const amount = previewAmount(corridor);
+  const money = (value: string, currency: string) => `${new Decimal(value).toFixed(minorUnitExponent(currency))} ${currency}`;
+  try {
+    const q = priceQuote({ corridor, originAmount: amount, now, rates });
+    const o = corridor.originCurrency;
+    const d = corridor.destinationCurrency;
+    return `${amount} ${o} to ${d}: fee ${money(q.principalFee, o)}, rate ${new Decimal(q.fxRate).toFixed()}, receives ${money(q.destinationAmount, d)}, pays ${money(q.totalCustomerCost, o)}`;
+  } catch (err) {
+    return `no quote: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
+export const effectiveAtSchema = z.iso.datetime({ offset: true });
+
+/** The prices of one corridor an operator changes on the console's form (decimal strings, as in the document). */
+export const PRICE_FIELDS = ["principalFee", "minimumOriginAmount", "partnerFeeCap", "fxTolerance", "reviewThreshold"] as const;
+export type PriceFields = Record<(typeof PRICE_FIELDS)[number], string>;
+
+/**
+ * `document` with corridor `code`'s prices replaced (the rest untouched); a code it lacks changes
+ * nothing. A value equal to the one there ("10" for "10.00") keeps its written form, so the
+ * version's difference lists only what changed.
+ */
+export function withCorridorPrices(document: Record<string, unknown>, code: string, prices: PriceFields): Record<string, unknown> {
+  const corridors = Array.isArray(document.corridors) ? (document.corridors as Record<string, unknown>[]) : [];
+  const same = (a: unknown, b: string) => {
+    const x = tryParseWireDecimal(a);
+    const y = tryParseWireDecimal(b);
+    return a === b || (x !== null && y !== null && x.eq(y));
+  };
+  const changed = (c: Record<string, unknown>) => Object.fromEntries(Object.entries(prices).filter(([k, v]) => !same(c[k], v)));
+  return { ...document, corridors: corridors.map((c) => (c.code === code ? { ...c, ...changed(c) } : c)) };
+}

@@ -1,0 +1,49 @@
+/**
+ * What a configuration version changes (lib/payments/corridors/changes.ts): the fields that differ between
+ * two documents, a corridor's prices replaced keeping the written form of what did not change, a
+ * document's problems at their fields, and the preview quote the approver reads.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { diffDocuments, documentProblems, previewQuote, withCorridorPrices } from "@/lib/payments/corridors/changes";
+import { seedDocument, parseDocument } from "@/lib/payments/corridors/versions";
+import { constantReferenceRates } from "@/lib/payments/pricing/reference-rate";
+
+const prices = { principalFee: "3.49", minimumOriginAmount: "15", partnerFeeCap: "10.0", fxTolerance: "0.005", reviewThreshold: "1000" };
+
+test("a price change replaces only what differs; the diff lists it by corridor and field", () => {
+  const seed = seedDocument();
+  const next = withCorridorPrices(seed, "US-MX", prices);
+  assert.deepEqual(diffDocuments(seed, next), [{ field: "US-MX.principalFee", before: "2.99", after: "3.49" }]);
+  assert.deepEqual(diffDocuments(seed, seed), []);
+  assert.deepEqual(diffDocuments(seed, withCorridorPrices(seed, "XX-YY", prices)), [], "an unknown corridor changes nothing");
+});
+
+test("a corridor added or removed shows as the corridor itself", () => {
+  const seed = seedDocument() as { corridors: Record<string, unknown>[] };
+  const fewer = { ...seed, corridors: seed.corridors.filter((c) => c.code !== "ES-CO") };
+  const changes = diffDocuments(seed, fewer);
+  assert.deepEqual(changes[0], { field: "ES-CO", before: "offered", after: null });
+  assert.ok(changes.every((c) => c.field.startsWith("ES-CO") && c.after === null));
+});
+
+test("problems are named by corridor code and field", () => {
+  assert.deepEqual(documentProblems(seedDocument()), []);
+  const bad = withCorridorPrices(seedDocument(), "GB-NG", { ...prices, principalFee: "1.999", fxTolerance: "0.2", minimumOriginAmount: "1" });
+  const fields = documentProblems(bad).map((p) => p.field);
+  assert.deepEqual([...new Set(fields)].sort(), ["GB-NG.fxTolerance", "GB-NG.minimumOriginAmount", "GB-NG.principalFee"]);
+  assert.deepEqual(
+    documentProblems({ corridors: [] }).map((p) => p.field),
+    ["corridors"],
+  );
+  assert.deepEqual(
+    documentProblems({ corridors: seedDocument().corridors, extra: 1 }).map((p) => p.field),
+    ["document"],
+  );
+});
+
+test("the preview: a 100 USD quote to MXN under the price, fee, rate and amount received", () => {
+  const rates = constantReferenceRates({ "USD/MXN": "18.75" });
+  const [usmx] = parseDocument(withCorridorPrices(seedDocument(), "US-MX", prices));
+  assert.equal(previewQuote(usmx, new Date(), rates), "100.00 USD to MXN: fee 3.49 USD, rate 18.75, receives 1875.00 MXN, pays 103.49 USD");
+});
