@@ -132,6 +132,8 @@ export const URL_SCHEMES = {
   OPERATIONS_ALERT_WEBHOOK_URL: ["http", "https"],
   // Customers' documents leave only over TLS.
   ONFIDO_API_URL: ["https"],
+  // Payout instructions (beneficiaries' accounts, amounts) leave only over TLS.
+  PAYOUT_AGGREGATOR_URL: ["https"],
 } as const satisfies Record<string, readonly string[]>;
 
 /** The problem with a URL setting's value, or null: not a URL, or a scheme outside `schemes`. */

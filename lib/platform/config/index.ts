@@ -373,7 +373,7 @@ const schema = z.object({
   PAYOUT_OUTBOX_DIR: z.string().trim().min(1).optional(),
   /** The payout aggregator's API (PAYOUT_PROVIDER=routed): base URL, API key, webhook signing secret, per-call timeout. */
   PAYOUT_AGGREGATOR_PROVIDER: providerName,
-  PAYOUT_AGGREGATOR_URL: z.url().optional(),
+  PAYOUT_AGGREGATOR_URL: url(URL_SCHEMES.PAYOUT_AGGREGATOR_URL).optional(),
   PAYOUT_AGGREGATOR_KEY: z.string().min(8).optional(),
   PAYOUT_AGGREGATOR_WEBHOOK_SECRET: z.string().min(16).optional(),
   PAYOUT_AGGREGATOR_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),

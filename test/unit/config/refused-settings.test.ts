@@ -206,8 +206,15 @@ describe("the database and every URL setting (issue 36 item 4)", () => {
     assert.ok(urlSettings.length >= 9, urlSettings.join(", "));
     for (const name of urlSettings) {
       // In sandbox SMTP_URL needs OTP_EMAIL_FROM and SMS_WEBHOOK_URL its secret: given, so the scheme is the one problem.
-      const sandbox = { [name]: "ftp://files.example.com/feed", OTP_EMAIL_FROM: "a@example.com", SMS_WEBHOOK_SECRET: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=" };
-      for (const env of [production({ [name]: "ftp://files.example.com/feed" }), sandbox]) {
+      // PAYOUT_AGGREGATOR_URL infers the real aggregator, which needs its key and webhook secret: given too.
+      const companions = { PAYOUT_AGGREGATOR_KEY: "key-0123456789", PAYOUT_AGGREGATOR_WEBHOOK_SECRET: "whsec-0123456789abcdef" };
+      const sandbox = {
+        [name]: "ftp://files.example.com/feed",
+        OTP_EMAIL_FROM: "a@example.com",
+        SMS_WEBHOOK_SECRET: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=",
+        ...companions,
+      };
+      for (const env of [production({ [name]: "ftp://files.example.com/feed", ...companions }), sandbox]) {
         const lines = refusal(env);
         assert.equal(lines.length, 1, `${name}: ${lines.join(" | ")}`);
         assert.match(lines[0], new RegExp(`^${name}: .*ftp:.* (https?|postgres|smtp):`), lines[0]);
