@@ -8,3 +8,5 @@ export { corridorByCode } from "./corridors/corridors";
 export { checkDocument } from "./corridors/changes";
 export { describeProposedVersion } from "./corridors/proposed-version";
 export { insertVersion } from "./corridors/versions";
+// The payee verification job, registered by the runtime.
+export { verifyPayeeJob } from "./payouts/payee-verification";

@@ -9,7 +9,7 @@ import { verifyKycSession } from "@/lib/identity";
 import { notifyApprover } from "@/lib/operations/dual-control/notify";
 import { deliverOtp } from "@/lib/operations/notifications/otp-delivery";
 import { generatePayoutFilesJob, writePayoutFileJob } from "@/lib/payments/payouts/jobs";
-import { verifyPayeeJob } from "@/lib/payments/payouts/payee-verification";
+import { verifyPayeeJob } from "@/lib/payments";
 import { providerStatusJob, reverseLateJob, routePayoutJob, submitAttemptJob } from "@/lib/payments/payouts/routed";
 import { emailReceipt } from "@/lib/payments/receipts/email-job";
 import { evaluateOperationsAlerts } from "@/lib/operations/observability/alerts";
