@@ -91,9 +91,10 @@ describe("console: beneficiary screening", () => {
       }
       await screenshot(page, "console-beneficiary-evidence");
 
-      // The customer page shows the customer's own screening (a clean one: no match).
+      // The customer page shows the customer's own sanctions screening (a clean one: no match);
+      // the PEP screening's card beside it has evidence of its own.
       await page.goto(consoleUrl(`/customers/${c.subscriptionId}`));
-      const own = page.getByTestId("screening-evidence");
+      const own = page.locator("section").filter({ hasText: "Sanctions screening" }).getByTestId("screening-evidence");
       await own.waitFor();
       assert.match((await own.textContent()) ?? "", /Screening CLEAR .* against .*ofac-sdn slv_/);
       await page.context().close();

@@ -47,6 +47,7 @@ const ADMIN_LINKS = [
   "Claims",
   "Refunds",
   "Payout files",
+  "Payout liquidity",
   "Cases",
   "Screening cases",
   "Screening",
@@ -60,12 +61,26 @@ const ADMIN_LINKS = [
   "Partners",
   "Webhooks",
   "Failed deliveries",
+  "Configuration",
   "Operators",
   "Audit log",
   "Your account",
   "Approvals",
 ];
-const ADMIN_PAGES = ["/partners", "/webhooks", "/deliveries", "/payout-files", "/refunds", "/ledger", "/ledger/export", "/monitoring", "/audit", "/operators"];
+const ADMIN_PAGES = [
+  "/partners",
+  "/webhooks",
+  "/deliveries",
+  "/payout-files",
+  "/liquidity",
+  "/refunds",
+  "/ledger",
+  "/ledger/export",
+  "/monitoring",
+  "/configuration",
+  "/audit",
+  "/operators",
+];
 
 const e2e = setupE2eFile();
 
