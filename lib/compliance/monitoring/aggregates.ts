@@ -33,11 +33,12 @@ export interface AggregateArgs {
 }
 
 /**
- * How an aggregate is read. The windowed aggregates of the sender's transfers are expressions over
- * one pass of them in the widest window any of them asks (each keeps to its own window with a
- * FILTER): one index range read once, where a subquery each read it five times (docs/decisions.md,
- * "Transaction monitoring"). Those of the transfers of the sender and of every customer sharing an
- * identifier with it are over a second pass, "linked". The others are scalar subqueries of their own.
+ * How an aggregate is read. The windowed aggregates of transfers are expressions over one pass of
+ * them in the widest window any of them asks (each keeps to its own window and sender with a
+ * FILTER): one index range read once, where a subquery each read it five times, and one pass for the
+ * sender's aggregates and for those of every customer sharing an identifier with it ("linked"),
+ * where two passes read the sender's transfers twice (docs/decisions.md, "Transaction monitoring").
+ * The others are scalar subqueries of their own.
  */
 export type Pass = "sender" | "linked";
 export type AggregateRead = { overPass: SQL; pass: Pass; window: Window } | { subquery: SQL };
@@ -81,22 +82,25 @@ type AggregateFn = (s: BoundSubject, a: AggregateArgs) => AggregateRead;
 
 const from = (s: BoundSubject, a: AggregateArgs) => s.from[a.window ?? "24h"];
 
-/** A row of the sender pass inside this aggregate's window (the pass ends at asOf). */
+/** A row of the pass inside this aggregate's window (the pass ends at asOf). */
 const inWindow = (s: BoundSubject, a: AggregateArgs) => sql`${transfers.submittedAt} > ${from(s, a)}`;
+/** A row of the pass that is the sender's, inside this aggregate's window (the pass may hold linked customers' too). */
+const sendersInWindow = (s: BoundSubject, a: AggregateArgs) => sql`${transfers.customerId} = ${s.customerId} and ${inWindow(s, a)}`;
 const sameCurrency = (s: BoundSubject) => sql`${transfers.originCurrency} = ${s.originCurrency}`;
-const amount = sql`${transfers.originAmount}::numeric`;
+/** Numeric already: the pass reads the amount as a number once per row (pass()), not once per expression. */
+const amount = sql`${transfers.originAmount}`;
 const inBand = (a: AggregateArgs) => sql`${amount} >= ${a.lower?.toString() ?? "0"}::numeric and ${amount} < ${a.upper?.toString() ?? "0"}::numeric`;
 const overSenderPass = (a: AggregateArgs, expression: SQL): AggregateRead => ({ overPass: expression, pass: "sender", window: a.window ?? "24h" });
 const overLinkedPass = (a: AggregateArgs, expression: SQL): AggregateRead => ({ overPass: expression, pass: "linked", window: a.window ?? "24h" });
 
 export const AGGREGATES: Record<AggregateName, AggregateFn> = {
   /** Transfers the sender submitted in the window (any corridor). */
-  senderTransferCount: (s, a) => overSenderPass(a, sql`count(*) filter (where ${inWindow(s, a)})`),
+  senderTransferCount: (s, a) => overSenderPass(a, sql`count(*) filter (where ${sendersInWindow(s, a)})`),
   /** Their sum, in the evaluated transfer's origin currency (others are not added across currencies). */
-  senderTransferSum: (s, a) => overSenderPass(a, sql`coalesce(sum(${amount}) filter (where ${inWindow(s, a)} and ${sameCurrency(s)}), 0)`),
+  senderTransferSum: (s, a) => overSenderPass(a, sql`coalesce(sum(${amount}) filter (where ${sendersInWindow(s, a)} and ${sameCurrency(s)}), 0)`),
   /** Transfers in the window with an amount in [lower, upper) (structuring's band). */
-  senderBandCount: (s, a) => overSenderPass(a, sql`count(*) filter (where ${inWindow(s, a)} and ${sameCurrency(s)} and ${inBand(a)})`),
-  senderBandSum: (s, a) => overSenderPass(a, sql`coalesce(sum(${amount}) filter (where ${inWindow(s, a)} and ${sameCurrency(s)} and ${inBand(a)}), 0)`),
+  senderBandCount: (s, a) => overSenderPass(a, sql`count(*) filter (where ${sendersInWindow(s, a)} and ${sameCurrency(s)} and ${inBand(a)})`),
+  senderBandSum: (s, a) => overSenderPass(a, sql`coalesce(sum(${amount}) filter (where ${sendersInWindow(s, a)} and ${sameCurrency(s)} and ${inBand(a)}), 0)`),
   /**
    * The band aggregates over the transfers of the sender and of every customer sharing an
    * identifier with it (address, phone number or mailbox in normal form, device key): one person
@@ -112,7 +116,7 @@ export const AGGREGATES: Record<AggregateName, AggregateFn> = {
   beneficiaryTransferSum: (s, a) =>
     overSenderPass(
       a,
-      sql`coalesce(sum(${amount}) filter (where ${inWindow(s, a)} and ${sameCurrency(s)} and ${transfers.beneficiaryId} = ${s.beneficiaryId}), 0)`,
+      sql`coalesce(sum(${amount}) filter (where ${sendersInWindow(s, a)} and ${sameCurrency(s)} and ${transfers.beneficiaryId} = ${s.beneficiaryId}), 0)`,
     ),
   /** Distinct customers (any partner) whose transfers in the window paid this destination identifier. */
   destinationDistinctSenders: (s, a) => ({
@@ -136,7 +140,7 @@ export const AGGREGATES: Record<AggregateName, AggregateFn> = {
   senderNewBeneficiariesPaid: (s, a) =>
     overSenderPass(
       a,
-      sql`count(distinct ${transfers.beneficiaryId}) filter (where ${inWindow(s, a)}
+      sql`count(distinct ${transfers.beneficiaryId}) filter (where ${sendersInWindow(s, a)}
         and ${transfers.beneficiaryId} in (select ${beneficiaries.id} from ${beneficiaries} join ${subscriptions} on ${subscriptions.id} = ${beneficiaries.subscriptionId}
           where ${subscriptions.customerId} = ${s.customerId} and ${beneficiaries.createdAt} > ${from(s, a)}))`,
     ),
@@ -161,7 +165,7 @@ export const AGGREGATES: Record<AggregateName, AggregateFn> = {
   }),
   /** The sender's transfers of the window that were funded and then cancelled (refunded). */
   senderFundedThenCancelled: (s, a) =>
-    overSenderPass(a, sql`count(*) filter (where ${inWindow(s, a)} and ${transfers.fundedFrom} is not null and ${transfers.cancellation} is not null)`),
+    overSenderPass(a, sql`count(*) filter (where ${sendersInWindow(s, a)} and ${transfers.fundedFrom} is not null and ${transfers.cancellation} is not null)`),
   /** Transfers to this beneficiary submitted before this one (0: this is the first). */
   beneficiaryPriorTransfers: (s) => ({
     subquery: sql`(select count(*) from ${transfers} where ${transfers.beneficiaryId} = ${s.beneficiaryId} and ${transfers.id} <> ${s.transferId} and ${transfers.submittedAt} <= ${s.asOf})`,
@@ -169,17 +173,23 @@ export const AGGREGATES: Record<AggregateName, AggregateFn> = {
 };
 
 /**
- * A pass: the sender's transfers (or, "linked", those of the customers sharing an identifier with
- * it) submitted in the window (transfers_customer_submitted_idx), read once for the named
- * expressions, as a one-row FROM item (an aggregate without GROUP BY).
+ * The pass: the transfers submitted in the window (transfers_customer_submitted_idx) of the sender,
+ * or, when any aggregate is "linked", of the sender and every customer sharing an identifier with
+ * it, read once for the named expressions, as a one-row FROM item (an aggregate without GROUP BY).
+ * The inner select reads each row's amount as numeric once (OFFSET 0 keeps it from being folded
+ * into the expressions, which would parse the text again in each of them), under the column's own
+ * name, so the expressions read `transfers.origin_amount` as a number.
  */
-export function pass(s: BoundSubject, which: Pass, window: Window, columns: SQL[]): SQL {
-  const whose =
-    which === "sender"
-      ? sql`${transfers.customerId} = ${s.customerId}`
-      : sql`${transfers.customerId} in (select ${s.customerId}::text union select customer_id from (${sharingCustomers(sql`${s.customerId}`)}) shared)`;
-  return sql`(select ${sql.join(columns, sql`, `)} from ${transfers}
-    where ${whose} and ${transfers.submittedAt} > ${s.from[window]} and ${transfers.submittedAt} <= ${s.asOf})`;
+export function pass(s: BoundSubject, linked: boolean, window: Window, columns: SQL[]): SQL {
+  const whose = linked
+    ? sql`${transfers.customerId} in (select ${s.customerId}::text union select customer_id from (${sharingCustomers(sql`${s.customerId}`)}) shared)`
+    : sql`${transfers.customerId} = ${s.customerId}`;
+  const read = [transfers.customerId, transfers.submittedAt, transfers.originCurrency, transfers.beneficiaryId, transfers.fundedFrom, transfers.cancellation];
+  return sql`(select ${sql.join(columns, sql`, `)} from (select ${sql.join(
+    read.map((c) => sql.identifier(c.name)),
+    sql`, `,
+  )}, ${sql.identifier(transfers.originAmount.name)}::numeric as ${sql.identifier(transfers.originAmount.name)} from ${transfers}
+    where ${whose} and ${transfers.submittedAt} > ${s.from[window]} and ${transfers.submittedAt} <= ${s.asOf} offset 0) as ${transfers})`;
 }
 
 /** How an aggregate read is named in the evaluation record: `senderBandCount(24h, 900, 1000)`. */

@@ -15,7 +15,7 @@ import type { Corridor } from "@/lib/payments/corridors/schema";
 import { Decimal } from "@/lib/platform/money/decimal";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { WINDOW_SECONDS, type Window } from "./aggregate-names";
-import { AGGREGATES, boundSubject, pass, subjectValues, type AggregateSubject, type Pass } from "./aggregates";
+import { AGGREGATES, boundSubject, pass, subjectValues, type AggregateSubject } from "./aggregates";
 import { aggregatesOf, holds, type AggregateRequest, type ConditionContext } from "./conditions";
 import type { Field, RuleSetDocument } from "./rule-set";
 import type { FiredRule, MonitoringMode, MonitoringOutcome, TypologyScore } from "./types";
@@ -133,21 +133,25 @@ export async function readAggregates(
   const { name, query } = statementOf(key, () => {
     const s = boundSubject(subject.destinationKey !== null);
     const columns: SQL[] = [];
-    const passes: Partial<Record<Pass, { columns: SQL[]; window: Window }>> = {};
-    requests.forEach((r, i) => {
+    let passed: { columns: SQL[]; window: Window; linked: boolean } | undefined;
+    for (const [i, r] of requests.entries()) {
       const name = sql.identifier(`a${i}`);
       const read = AGGREGATES[r.name](s, r.args);
-      if ("subquery" in read) return columns.push(sql`(${read.subquery})::text as ${name}`);
-      const p = (passes[read.pass] ??= { columns: [], window: read.window });
+      if ("subquery" in read) {
+        columns.push(sql`(${read.subquery})::text as ${name}`);
+        continue;
+      }
+      const p = (passed ??= { columns: [], window: read.window, linked: false });
       p.columns.push(sql`(${read.overPass})::text as ${name}`);
       columns.push(sql`${name}`);
+      if (read.pass === "linked") p.linked = true;
       if (WINDOW_SECONDS[read.window] > WINDOW_SECONDS[p.window]) p.window = read.window;
-    });
+    }
     columns.push(sql`array(select ${monitoringSuppressions.ruleId} from ${monitoringSuppressions}
       where ${monitoringSuppressions.customerId} = ${s.customerId} and ${monitoringSuppressions.expiresAt} > ${s.asOf}) as snoozed`);
     for (const [name, column] of Object.entries(also.columns)) columns.push(sql`${column} as ${sql.identifier(name)}`);
-    const from = Object.entries(passes).map(([which, p]) => sql`${pass(s, which as Pass, p.window, p.columns)} as ${sql.identifier(which)}`);
-    return sql`select ${sql.join(columns, sql`, `)}${from.length ? sql` from ${sql.join(from, sql`, `)}` : sql``}`;
+    const from = passed ? sql` from ${pass(s, passed.linked, passed.window, passed.columns)} as pass` : sql``;
+    return sql`select ${sql.join(columns, sql`, `)}${from}`;
   });
   const prepared = tx._.session.prepareQuery(query, undefined, name, false);
   const [row] = rowsOf<Record<string, unknown>>(await prepared.execute({ ...subjectValues(subject), ...also.values }));
