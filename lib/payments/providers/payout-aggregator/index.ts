@@ -46,6 +46,12 @@ export interface AggregatorStatus {
   raw: Record<string, unknown>;
 }
 
+/**
+ * A status webhook as read: not signed by the aggregator (or altered), signed but not a status we
+ * can read, or a status with the time it was signed at (the receiver refuses old ones: a replay).
+ */
+export type AggregatorWebhook = { kind: "unsigned" } | { kind: "malformed" } | { kind: "status"; status: AggregatorStatus; signedAt: Date };
+
 /** No answer (timeout) or the provider refusing service (5xx, connection refused): retryable elsewhere. */
 export class AggregatorUnavailable extends Error {
   constructor(
@@ -94,8 +100,8 @@ export interface PayoutAggregator {
   submit(request: AggregatorPayoutRequest, signal?: AbortSignal): Promise<AggregatorSubmitAnswer>;
   /** Asks the aggregator to stop or reverse a payout (a late success after failover). */
   cancel(externalId: string, signal?: AbortSignal): Promise<{ status: "CANCELLED" | "REVERSAL_REQUESTED" | "REFUSED"; raw: Record<string, unknown> }>;
-  /** The webhook's body read and its signature checked; null: not signed by the aggregator. */
-  readWebhook(body: string, signature: string | null): AggregatorStatus | null;
+  /** The webhook's body read after its signature (the X-Aggregator-Signature header) is checked. */
+  readWebhook(body: string, signature: string | null): AggregatorWebhook;
 }
 
 /**
@@ -119,7 +125,11 @@ export function sandboxAggregatorOutcome(destination: string): SandboxAggregator
   return "ACCEPTED";
 }
 
-const sign = (secret: string, body: string) => createHmac("sha256", secret).update(body).digest("hex");
+/**
+ * The signature header: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. The time is
+ * signed with the body, so a captured delivery cannot be replayed later under a fresh time.
+ */
+const sign = (secret: string, body: string, t: number) => createHmac("sha256", secret).update(`${t}.${body}`).digest("hex");
 
 function readStatus(body: string): AggregatorStatus | null {
   let raw: unknown;
@@ -141,18 +151,31 @@ function readStatus(body: string): AggregatorStatus | null {
   };
 }
 
-function verified(secret: string, body: string, signature: string | null): AggregatorStatus | null {
-  if (!signature) return null;
-  const want = Buffer.from(sign(secret, body));
-  const got = Buffer.from(signature);
-  return want.length === got.length && timingSafeEqual(want, got) ? readStatus(body) : null;
+function verified(secret: string, body: string, signature: string | null): AggregatorWebhook {
+  if (!secret || !signature) return { kind: "unsigned" };
+  const parts = new Map(
+    signature.split(",").map((p) => {
+      const at = p.indexOf("=");
+      return [p.slice(0, at).trim(), p.slice(at + 1).trim()] as const;
+    }),
+  );
+  const t = parts.get("t") ?? "";
+  const v1 = parts.get("v1") ?? "";
+  if (!/^\d{1,12}$/.test(t) || !/^[0-9a-f]{64}$/.test(v1)) return { kind: "unsigned" };
+  const want = Buffer.from(sign(secret, body, Number(t)), "hex");
+  if (!timingSafeEqual(want, Buffer.from(v1, "hex"))) return { kind: "unsigned" };
+  const status = readStatus(body);
+  return status ? { kind: "status", status, signedAt: new Date(Number(t) * 1000) } : { kind: "malformed" };
 }
 
 /** The sandbox's webhook secret: the sandbox endpoint signs with it, as a test would. */
 export const SANDBOX_AGGREGATOR_SECRET = "sandbox-aggregator-secret";
 
-/** Signs a status body as the aggregator does (the sandbox stand-in and tests). */
-export const signAggregatorBody = (body: string, secret = SANDBOX_AGGREGATOR_SECRET) => sign(secret, body);
+/** The signature header of a status body as the aggregator sends it, signed at `at` (the sandbox stand-in and tests). */
+export const signAggregatorBody = (body: string, at: Date, secret = SANDBOX_AGGREGATOR_SECRET) => {
+  const t = Math.floor(at.getTime() / 1000);
+  return `t=${t},v1=${sign(secret, body, t)}`;
+};
 
 const sandbox: PayoutAggregator = {
   name: "sandbox",
@@ -187,7 +210,7 @@ const sandbox: PayoutAggregator = {
 
 /**
  * Production: the aggregator's HTTPS API at PAYOUT_AGGREGATOR_URL with PAYOUT_AGGREGATOR_KEY,
- * webhooks signed with PAYOUT_AGGREGATOR_WEBHOOK_SECRET (hex HMAC-SHA256 of the body). Runs only
+ * webhooks signed with PAYOUT_AGGREGATOR_WEBHOOK_SECRET (hex HMAC-SHA256 of the signing time and the body). Runs only
  * in jobs, outside any transaction; the job's signal bounds each call.
  */
 const http: PayoutAggregator = {

@@ -200,7 +200,12 @@ export default async function TransferPage({ params }: { params: Promise<{ trans
             <tbody>
               {tries.map((a) => (
                 <tr key={a.id} className="border-t align-top" data-testid={`provider-attempt-${a.seq}`}>
-                  <td className="p-1">{a.seq}</td>
+                  <td className="p-1">
+                    {a.seq}
+                    <div className="font-mono text-xs" data-testid="provider-attempt-id">
+                      {a.id}
+                    </div>
+                  </td>
                   <td className="p-1">
                     {a.provider}
                     {a.providerReference ? <div className="font-mono text-xs">{a.providerReference}</div> : null}
