@@ -10,3 +10,5 @@ export { describeProposedVersion } from "./corridors/proposed-version";
 export { insertVersion } from "./corridors/versions";
 // The payee verification job, registered by the runtime.
 export { verifyPayeeJob } from "./payouts/payee-verification";
+// The payouts no provider is left for, read by the operations alert payout.noRoute.
+export { payoutsWithoutRoute, type PayoutWithoutRoute } from "./payouts/without-route";

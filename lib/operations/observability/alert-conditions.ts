@@ -24,6 +24,8 @@ export const ALERT_CONDITIONS = [
   { condition: "cases.overdue", screeningCaseHours: 24 },
   /** A payout provider's prefunding cover under PREFUNDING_MIN_COVER_DAYS of forecast payouts, or a payout waiting for cover. */
   { condition: "prefunding.low" },
+  /** A funded payout for which every provider's route failed: no provider left, it waits for an operator (per corridor; at most this many ids named). */
+  { condition: "payout.noRoute", namedTransfers: 5 },
 ] as const;
 
 export type AlertCondition = (typeof ALERT_CONDITIONS)[number];
@@ -123,6 +125,18 @@ export function firing(r: OperationsReadings, settings: { refreshHours: number }
         subject: `${p.provider}:${p.currency}`,
         summary: `${p.provider} ${p.currency} cover ${p.cover} against ${p.minimumCover} needed (3-day forecast ${p.forecast3Days}); ${p.heldCount} payouts held for cover`,
       });
+  }
+
+  const noRoute = rule("payout.noRoute");
+  const byCorridor = new Map<string, { transferId: string; since: Date }[]>();
+  for (const p of r.payoutsWithoutRoute ?? []) byCorridor.set(p.corridor, [...(byCorridor.get(p.corridor) ?? []), p]);
+  for (const [corridor, stuck] of byCorridor) {
+    const named = stuck.slice(0, noRoute.namedTransfers).map((p) => p.transferId);
+    out.push({
+      condition: noRoute.condition,
+      subject: corridor,
+      summary: `${stuck.length} payouts with no provider left (oldest since ${stuck[0].since.toISOString()}): ${named.join(", ")}${stuck.length > named.length ? ", ..." : ""}`,
+    });
   }
   return out;
 }

@@ -7,6 +7,7 @@ import { overdueClaimCount } from "@/lib/payments/claims/claims";
 import { config } from "@/lib/platform/config";
 import { liquidityForecast, type LiquidityRow } from "@/lib/payments/payouts/prefunding";
 import { LISTS } from "@/lib/compliance/screening/sources";
+import { payoutsWithoutRoute, type PayoutWithoutRoute } from "@/lib/payments";
 
 /**
  * What operations watch, read from the database at one instant: the metrics endpoint renders it
@@ -41,6 +42,8 @@ export interface OperationsReadings {
   database: { driver: "pglite" | "postgres"; poolMax: number; connections: { state: string; n: number }[] };
   /** Each payout provider's prefunding per currency: balance, in flight, held, forecast (lib/payments/payouts/prefunding.ts). */
   prefunding?: LiquidityRow[];
+  /** Payable transfers whose every payout route failed: no provider left, an operator must act (oldest first, at most 100). */
+  payoutsWithoutRoute?: PayoutWithoutRoute[];
 }
 
 const DAY_MS = 86_400_000;
@@ -206,6 +209,7 @@ export async function readOperations(db: Executor, now: Date, opts: { caseHours?
   const reconciliation = await reconciliationReadings(db, now);
   const database = await databaseReadings(db);
   const prefunding = await liquidityForecast(db, now);
+  const withoutRoute = await payoutsWithoutRoute(db, now);
   return {
     at: now,
     ...jobsRead,
@@ -221,5 +225,6 @@ export async function readOperations(db: Executor, now: Date, opts: { caseHours?
     reconciliation,
     database,
     prefunding,
+    payoutsWithoutRoute: withoutRoute,
   };
 }

@@ -140,6 +140,7 @@ export async function routePayout(tx: Tx, transfer: TransferRow, now: Date): Pro
     now,
   });
   if (ranked.length === 0) {
+    // The operations alert payout.noRoute reads these transfers (./without-route.ts).
     logger().warn({ transferId: transfer.id, exclude }, "no payout provider left for this transfer");
     return undefined;
   }

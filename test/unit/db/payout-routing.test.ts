@@ -354,6 +354,47 @@ describe("routed payouts: providers, failover, prefunding", () => {
     assert.equal(paid.payoutProvider, "aggregator");
     assert.equal((await confirmedEntries(id)).length, 1);
   });
+
+  test("every provider fails (timeout at the aggregator, MS03 from the bank): no route is left, the transfer waits and the payout.noRoute alert names it", async () => {
+    const { readOperations } = await import("@/lib/operations/observability/readings");
+    const { firing } = await import("@/lib/operations/observability/alert-conditions");
+    const { payoutsWithoutRoute } = await import("@/lib/payments");
+    const noRoute = async () => firing(await readOperations(db, clock.now()), { refreshHours: 24 }).filter((f) => f.condition === "payout.noRoute");
+    assert.deepEqual(await noRoute(), [], "paid, held and routed payouts are not stranded");
+    const t = await fundedTransfer(owner, clabe("99901"));
+    // Whichever provider ranks first, each try fails in turn and the router moves to the next.
+    for (let i = 0; i < 2; i++) {
+      assert.equal(await runJobs("payouts.submitAttempt"), 1);
+      const last = (await triesOf(t.id)).at(-1)!;
+      if (last.provider !== "bank-file") continue;
+      const { importPaymentStatusReport } = await import("@/lib/payments/payouts/status-import");
+      await db.transaction((tx) =>
+        importPaymentStatusReport(tx, {
+          xml: pain002(`RTE-NR-${i}`, last.providerReference!, [{ endToEndId: t.id, status: "RJCT", reason: "MS03" }]),
+          now: clock.now(),
+        }),
+      );
+    }
+    const tries = await triesOf(t.id);
+    assert.deepEqual(
+      tries.map((a) => a.state),
+      ["FAILED", "FAILED"],
+    );
+    assert.deepEqual(tries.map((a) => a.provider).sort(), ["aggregator", "bank-file"]);
+    assert.equal(await runJobs("payouts.submitAttempt"), 0, "nothing left to send");
+    assert.ok(["funded", "topay"].includes((await stateOf(t.id)).state), "waiting, not refunded without a human");
+    assert.deepEqual(
+      (await payoutsWithoutRoute(db, clock.now())).map((p) => p.transferId),
+      [t.id],
+    );
+    const alerts = await noRoute();
+    assert.deepEqual(
+      alerts.map((f) => f.subject),
+      ["US-MX"],
+    );
+    assert.match(alerts[0].summary, new RegExp(`^1 payouts with no provider left .*${t.id}$`));
+    ids.noRoute = t.id;
+  });
 });
 
 describe("routing rules", () => {
