@@ -17,6 +17,12 @@ export interface ConditionContext {
   lists: RuleSetDocument["lists"];
   /** Aggregate values by aggregateKey (absent while only collecting the aggregates a set needs). */
   aggregates?: Record<string, string>;
+  /**
+   * Each aggregate value's request once resolved, for this transfer and set: collecting the
+   * aggregates and scoring the rules resolve the same arguments, which the fields and parameters
+   * fix (the context, spread with the values read, keeps the same map).
+   */
+  requests?: WeakMap<object, AggregateRequest>;
 }
 
 export interface AggregateRequest {
@@ -29,14 +35,23 @@ const scalar = (s: string): Scalar => (isWireDecimal(s) ? new Decimal(s) : s);
 
 /** The aggregate a value names, with its arguments resolved (arguments are fields, parameters and literals). */
 function aggregateRequest(v: Extract<Value, { aggregate: string }>, ctx: ConditionContext): AggregateRequest {
-  const number = (x: Value | undefined, what: string): Decimal | undefined => {
-    if (x === undefined) return undefined;
-    const r = resolve(x, { ...ctx, aggregates: {} });
-    if (typeof r === "string") throw new Error(`${v.aggregate}: ${what} is not a number`);
-    return r;
-  };
-  const args: AggregateArgs = { window: v.window as Window | undefined, lower: number(v.lower, "lower"), upper: number(v.upper, "upper") };
-  return { key: aggregateKey(v.aggregate, args), name: v.aggregate, args };
+  const known = ctx.requests?.get(v);
+  if (known) return known;
+  const args: AggregateArgs = { window: v.window as Window | undefined, lower: argument(v, v.lower, "lower", ctx), upper: argument(v, v.upper, "upper", ctx) };
+  const request = { key: aggregateKey(v.aggregate, args), name: v.aggregate, args };
+  ctx.requests?.set(v, request);
+  return request;
+}
+
+/**
+ * An aggregate's numeric argument. An aggregate inside an argument is refused: the arguments are
+ * resolved while collecting the aggregates to read (ctx.aggregates absent), and kept (ctx.requests).
+ */
+function argument(v: Extract<Value, { aggregate: string }>, x: Value | undefined, what: string, ctx: ConditionContext): Decimal | undefined {
+  if (x === undefined) return undefined;
+  const r = resolve(x, ctx);
+  if (typeof r === "string") throw new Error(`${v.aggregate}: ${what} is not a number`);
+  return r;
 }
 
 function resolve(v: Value, ctx: ConditionContext): Scalar {
@@ -67,13 +82,32 @@ function compare(op: Comparator, a: Scalar, b: Scalar): boolean {
     throw new Error(`${op} compares numbers only`);
   }
   const c = a.cmp(b);
-  return { ">": c > 0, ">=": c >= 0, "<": c < 0, "<=": c <= 0, "==": c === 0, "!=": c !== 0 }[op];
+  switch (op) {
+    case ">":
+      return c > 0;
+    case ">=":
+      return c >= 0;
+    case "<":
+      return c < 0;
+    case "<=":
+      return c <= 0;
+    case "==":
+      return c === 0;
+    case "!=":
+      return c !== 0;
+  }
 }
 
 /** Whether the condition holds. Every aggregate it names must be in ctx.aggregates. */
 export function holds(c: Condition, ctx: ConditionContext): boolean {
-  if ("all" in c) return c.all.every((x) => holds(x, ctx));
-  if ("any" in c) return c.any.some((x) => holds(x, ctx));
+  if ("all" in c) {
+    for (const x of c.all) if (!holds(x, ctx)) return false;
+    return true;
+  }
+  if ("any" in c) {
+    for (const x of c.any) if (holds(x, ctx)) return true;
+    return false;
+  }
   if ("not" in c) return !holds(c.not, ctx);
   if ("cmp" in c) return compare(c.cmp, resolve(c.left, ctx), resolve(c.right, ctx));
   const value = resolve(c.in, ctx).toString();
@@ -82,18 +116,21 @@ export function holds(c: Condition, ctx: ConditionContext): boolean {
 
 /** The aggregates a condition needs, their arguments resolved against the fields and parameters. */
 export function aggregatesOf(c: Condition, ctx: ConditionContext, out = new Map<string, AggregateRequest>()): Map<string, AggregateRequest> {
-  const value = (v: Value): void => {
-    if (typeof v !== "object") return;
-    if ("mul" in v) v.mul.forEach(value);
-    else if ("aggregate" in v) {
-      const r = aggregateRequest(v, ctx);
-      out.set(r.key, r);
-    }
-  };
-  if ("all" in c) c.all.forEach((x) => aggregatesOf(x, ctx, out));
-  else if ("any" in c) c.any.forEach((x) => aggregatesOf(x, ctx, out));
+  if ("all" in c) for (const x of c.all) aggregatesOf(x, ctx, out);
+  else if ("any" in c) for (const x of c.any) aggregatesOf(x, ctx, out);
   else if ("not" in c) aggregatesOf(c.not, ctx, out);
-  else if ("cmp" in c) [c.left, c.right].forEach(value);
-  else value(c.in);
+  else if ("cmp" in c) {
+    aggregatesIn(c.left, ctx, out);
+    aggregatesIn(c.right, ctx, out);
+  } else aggregatesIn(c.in, ctx, out);
   return out;
+}
+
+function aggregatesIn(v: Value, ctx: ConditionContext, out: Map<string, AggregateRequest>): void {
+  if (typeof v !== "object") return;
+  if ("mul" in v) for (const x of v.mul) aggregatesIn(x, ctx, out);
+  else if ("aggregate" in v) {
+    const r = aggregateRequest(v, ctx);
+    out.set(r.key, r);
+  }
 }

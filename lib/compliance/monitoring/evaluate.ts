@@ -181,7 +181,9 @@ export async function evaluateAgainst(
   also?: AlsoRead,
 ): Promise<{ results: Scored[]; aggregates: Record<string, string>[]; also: Record<string, unknown> }> {
   const fields = fieldsOf(t, asOf);
-  const contexts = sets.map((s) => ({ fields, parameters: parametersFor(s.document, overrides), lists: s.document.lists }) satisfies ConditionContext);
+  const contexts = sets.map(
+    (s) => ({ fields, parameters: parametersFor(s.document, overrides), lists: s.document.lists, requests: new WeakMap() }) satisfies ConditionContext,
+  );
   const needed = new Map<string, AggregateRequest>();
   const perSet = sets.map((s, i) => {
     const mine = new Map<string, AggregateRequest>();
