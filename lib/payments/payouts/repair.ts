@@ -11,7 +11,9 @@ import { lockTransfer, transferInScope, type TransferRow } from "@/lib/payments/
 import { customerActionExpectedFor, nextStepFor } from "@/lib/payments/transfers/state-machine";
 import { resolvePayoutMethod, type SubmitInput } from "@/lib/payments/transfers/submit";
 import { lockRepairableAttempt, repairPayout } from "./attempts";
-import { rejectedRoutedAttempt, repairRoutedPayout } from "./routed";
+import { dedupeKey } from "@/lib/platform/jobs/queue";
+import { effectsOf } from "@/lib/platform/unit-of-work";
+import { isRouted, rejectedRoutedAttempt, repairRoutedPayout } from "./routed";
 
 /**
  * A new destination for a payout the bank rejected, from the customer's app
@@ -63,6 +65,13 @@ async function repairWith(tx: Tx, transfer: TransferRow, payoutMethod: SubmitInp
   if (insert) await tx.insert(payoutMethods).values(method);
   if (routedTry) await repairRoutedPayout(tx, { transfer, payoutMethodId: method.id }, now);
   else await repairPayout(tx, { transfer, payoutMethodId: method.id }, now);
+  // A new destination: the name on its account is checked too (the detail shows the new answer).
+  if (isRouted() && method.id !== transfer.payoutMethodId)
+    await effectsOf(tx).jobs.enqueue(
+      "payouts.verifyPayee",
+      { transferId: transfer.id },
+      { runAt: now, dedupeKey: dedupeKey("payouts.verifyPayee", transfer.id, method.id) },
+    );
   return {
     transferId: transfer.id,
     transferStatus: transfer.state,

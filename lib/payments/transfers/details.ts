@@ -33,6 +33,8 @@ export interface PayeeVerificationRecord {
   nameHeld?: string;
   checkedAt: string;
   provider: string;
+  /** The payout method (destination) the answer is for: a new one (a repair) is verified again. Absent on records before it was kept. */
+  payoutMethodId?: string;
   /** The customer confirmed after a NO_MATCH or CLOSE_MATCH. */
   proceededAt?: string;
 }

@@ -270,6 +270,20 @@ describe("routed payouts: providers, failover, prefunding", () => {
     assert.equal(detail.customerActionExpected, "REPAIR_PAYOUT");
     assert.equal(detail.payoutRepair?.rejectionReason.isoReasonCode, "AC01");
 
+    // The name on the refused destination was checked (as at submit).
+    const { jobRegistry } = await import("@/lib/operations/runtime/job-registry");
+    const verify = () =>
+      jobRegistry["payouts.verifyPayee"].perform!(db, {
+        payload: { transferId: t.id },
+        jobId: "v",
+        attempt: 1,
+        now: clock.now(),
+        signal: new AbortController().signal,
+      });
+    await verify();
+    const refusedMethod = waiting.payoutMethodId;
+    assert.equal((await stateOf(t.id)).payeeVerification?.payoutMethodId, refusedMethod);
+
     const { repairPayoutForCustomer } = await import("@/lib/payments/payouts/repair");
     await db.transaction((tx) =>
       repairPayoutForCustomer(tx, {
@@ -280,6 +294,19 @@ describe("routed payouts: providers, failover, prefunding", () => {
       }),
     );
     assert.equal((await triesOf(t.id))[0].state, "REPAIRED");
+    // The new payout method is verified in its turn: its answer replaces the old destination's.
+    const repairedMethod = (await stateOf(t.id)).payoutMethodId;
+    assert.notEqual(repairedMethod, refusedMethod);
+    assert.equal(await runJobs("payouts.verifyPayee"), 1, "verification asked for the new payout method");
+    const verified = (await stateOf(t.id)).payeeVerification!;
+    assert.deepEqual([verified.result, verified.payoutMethodId], ["MATCH", repairedMethod]);
+    // The partner sees the answer only: no provider, no method id, nothing of compliance.
+    const afterRepair = await transferDetail(db, await stateOf(t.id));
+    assert.deepEqual(Object.keys(afterRepair.payeeVerification ?? {}).sort(), ["checkedAt", "result"]);
+    // A retried job changes nothing.
+    const checkedAt = verified.checkedAt;
+    await verify();
+    assert.equal((await stateOf(t.id)).payeeVerification?.checkedAt, checkedAt);
     assert.equal(await runJobs("payouts.route"), 1);
     assert.equal(await runJobs("payouts.submitAttempt"), 1);
     assert.equal(await runJobs("payouts.providerStatus"), 1);
