@@ -36,6 +36,12 @@ export const transfers = pgTable(
     stateChangedAt: tstz("state_changed_at").notNull(),
     ...pricingColumns(),
     corridor: text("corridor").notNull(),
+    /**
+     * The configuration version its quote was priced under (configuration_versions.version): the
+     * corridor's methods and formats submit and the checks read. Null on transfers accepted before
+     * transfers recorded it (their quote's corridor_data_version names it).
+     */
+    configurationVersion: integer("configuration_version"),
     payoutMethod: text("payout_method").notNull(),
     purposeOfTransfer: text("purpose_of_transfer").notNull(),
     payoutMethodId: text("payout_method_id").references(() => payoutMethods.id),

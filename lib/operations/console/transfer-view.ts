@@ -30,7 +30,11 @@ export async function transferView(db: Executor, transferId: string) {
     .where(and(eq(auditLog.targetType, "transfer"), eq(auditLog.targetId, t.id)))
     .orderBy(asc(auditLog.at));
   const hold = t.state === "spended" ? (await holdInfo(db, [t.id])).get(t.id) : undefined;
-  // The configuration version its quote was priced under (lib/payments/corridors/versions.ts).
-  const [priced] = await db.select({ version: quotes.corridorDataVersion }).from(quotes).where(eq(quotes.id, t.quoteId));
+  // The configuration version it was priced under (lib/payments/corridors/versions.ts): its own
+  // column, or its quote's for a transfer accepted before transfers recorded it.
+  const [priced] =
+    t.configurationVersion !== null
+      ? [{ version: String(t.configurationVersion) }]
+      : await db.select({ version: quotes.corridorDataVersion }).from(quotes).where(eq(quotes.id, t.quoteId));
   return { ...found, beneficiary, method, screening, credits, actions, hold, pricedUnder: priced?.version };
 }

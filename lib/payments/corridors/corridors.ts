@@ -79,9 +79,43 @@ export function checkMinimumAmount(corridor: Corridor, originAmount: Decimal, fi
 }
 
 /**
+ * The largest amount a quote may send on the corridor (its maximumOriginAmount, when the version
+ * sets one): above it, 400 validation.fieldInvalid at `field` naming the maximum.
+ */
+export function checkMaximumAmount(corridor: Corridor, originAmount: Decimal, field = "originAmount"): void {
+  if (corridor.maximumOriginAmount === undefined || originAmount.lte(corridor.maximumOriginAmount)) return;
+  const maximum = `${corridor.maximumOriginAmount.toFixed(2)} ${corridor.originCurrency}`;
+  const message = `The amount is above the maximum of ${maximum} for ${corridor.code}.`;
+  throw validationError([{ field, code: "validation.fieldInvalid", message }], "validation.fieldInvalid", message);
+}
+
+/** The principal fee of sending `originAmount`: its band's (the last whose fromOriginAmount it reaches), else principalFee. */
+export function principalFeeFor(corridor: Corridor, originAmount: Decimal): Decimal {
+  const bands = corridor.principalFeeBands;
+  if (!bands) return corridor.principalFee;
+  for (let i = bands.length - 1; i >= 0; i--) if (originAmount.gte(bands[i].fromOriginAmount)) return bands[i].fee;
+  return corridor.principalFee;
+}
+
+/** What service pricing takes off the reference rate for `partnerId`: its own margin on the corridor, else the corridor's (0 when none). */
+export function fxMarginFor(corridor: Corridor, partnerId: string | undefined): Decimal | undefined {
+  return (partnerId === undefined ? undefined : corridor.partnerFxMargins?.[partnerId]) ?? corridor.fxMargin;
+}
+
+/**
  * A quote's corridor as the version it was priced under defined it (acceptance checks the quote
  * against the same prices); the version in force when this process has not loaded that one.
  */
 export function corridorOfQuote(quote: { corridor: string; corridorDataVersion: string }): Corridor | undefined {
   return corridorByCode(quote.corridor, tableOfVersion(quote.corridorDataVersion));
+}
+
+/**
+ * A transfer's corridor as the version it was priced under defined it (its methods and account
+ * format are the ones its customer was offered); the version in force for a transfer accepted
+ * before transfers recorded it, or when this process has not loaded that version.
+ */
+export function corridorOfTransfer(transfer: { corridor: string; configurationVersion: number | null }): Corridor | undefined {
+  const table = transfer.configurationVersion === null ? undefined : tableOfVersion(String(transfer.configurationVersion));
+  return corridorByCode(transfer.corridor, table) ?? corridorByCode(transfer.corridor);
 }

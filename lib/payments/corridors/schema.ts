@@ -22,6 +22,15 @@ const country = z.strictObject({
   alpha3: z.string().regex(/^[A-Z]{3}$/),
 });
 
+/** A partner's id as the partners table writes it (a margin for an unknown id would never apply). */
+const partnerId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { message: "expected a partner id" });
+
+/**
+ * One band of the principal fee: from `fromOriginAmount` (inclusive) up to the next band's, the
+ * fee is `fee`. Below the first band the corridor's principalFee applies.
+ */
+const feeBand = z.strictObject({ fromOriginAmount: decimal, fee: decimal });
+
 const currency = z.string().refine(isCurrencyCode, { message: "expected an ISO 4217 currency code", abort: true });
 
 /** Margin kept between the FX tolerance and the widest sandbox rate swing (see below). */
@@ -35,9 +44,21 @@ const corridor = z
     originCurrency: currency,
     destinationCurrency: currency,
     payoutMethods: z.array(z.enum(PAYOUT_METHODS)).min(1),
+    /** The principal fee below the first band of principalFeeBands (the only fee without bands). */
     principalFee: decimal,
+    /** Larger amounts' fees, ascending by fromOriginAmount; absent: principalFee at every amount. */
+    principalFeeBands: z.array(feeBand).optional(),
     /** The smallest originAmount quoted: below it the fee would eat the transfer. */
     minimumOriginAmount: decimal,
+    /** The largest originAmount quoted on the corridor (MAX_ORIGIN_AMOUNT caps every corridor); absent: no corridor maximum. */
+    maximumOriginAmount: decimal.optional(),
+    /**
+     * What service pricing takes off the reference rate (a fraction: 0.01 = the customer gets 1%
+     * fewer destination units); absent: 0. Partner-signed quotes set their own rate.
+     */
+    fxMargin: decimal.optional(),
+    /** A partner's own margin on this corridor (by partner id), in place of fxMargin. */
+    partnerFxMargins: z.record(partnerId, decimal).optional(),
     partnerFeeCap: decimal,
     fxTolerance: decimal,
     reviewThreshold: decimal,
@@ -61,12 +82,38 @@ const corridor = z
     if (c.minimumOriginAmount.lte(c.principalFee)) problem(["minimumOriginAmount"], "must exceed principalFee");
     if (c.minimumOriginAmount.gte(c.reviewThreshold)) problem(["minimumOriginAmount"], "must be below reviewThreshold");
     if (c.fxTolerance.isZero() || c.fxTolerance.gt("0.1")) problem(["fxTolerance"], "must be in (0, 0.1]");
+    if (c.maximumOriginAmount !== undefined) {
+      if (!fitsMinorUnit(c.maximumOriginAmount, c.originCurrency)) problem(["maximumOriginAmount"], `more decimals than ${c.originCurrency} has`);
+      if (c.maximumOriginAmount.lte(c.minimumOriginAmount)) problem(["maximumOriginAmount"], "must exceed minimumOriginAmount");
+    }
+    // Each band: chargeable amounts, above the minimum and the one before, its fee below the amounts it applies to.
+    (c.principalFeeBands ?? []).forEach((band, i, bands) => {
+      for (const key of ["fromOriginAmount", "fee"] as const) {
+        if (!fitsMinorUnit(band[key], c.originCurrency)) problem(["principalFeeBands", i, key], `more decimals than ${c.originCurrency} has`);
+      }
+      const floor = i === 0 ? c.minimumOriginAmount : bands[i - 1].fromOriginAmount;
+      if (band.fromOriginAmount.lte(floor)) {
+        problem(["principalFeeBands", i, "fromOriginAmount"], i === 0 ? "must exceed minimumOriginAmount" : "must exceed the previous band's fromOriginAmount");
+      }
+      if (band.fee.gte(band.fromOriginAmount)) problem(["principalFeeBands", i, "fee"], "must be below the band's fromOriginAmount");
+    });
     if (c.referenceRate.mid.isZero()) problem(["referenceRate", "mid"], "must be positive");
     if (c.referenceRate.amplitude.gt("0.01")) problem(["referenceRate", "amplitude"], "must be at most 0.01");
     // The reference rate can move by 2 x amplitude between pricing and acceptance; the tolerance
     // must cover that, or a quote the service priced itself would breach its own envelope.
     if (c.fxTolerance.minus(c.referenceRate.amplitude.times(2)).lt(TOLERANCE_MARGIN)) {
       problem(["fxTolerance"], "must exceed twice the reference-rate amplitude by at least 0.0005");
+    }
+    // A margin moves the service's rate off the reference: with the swing above it must still fit
+    // the tolerance, or every service-priced quote of the corridor would breach at acceptance.
+    const margins: [(string | number)[], Decimal][] = [
+      ...(c.fxMargin === undefined ? [] : [[["fxMargin"], c.fxMargin] as [(string | number)[], Decimal]]),
+      ...Object.entries(c.partnerFxMargins ?? {}).map(([id, m]) => [["partnerFxMargins", id], m] as [(string | number)[], Decimal]),
+    ];
+    for (const [path, margin] of margins) {
+      if (c.fxTolerance.minus(c.referenceRate.amplitude.times(2)).minus(margin).lt(TOLERANCE_MARGIN)) {
+        problem(path, "with twice the reference-rate amplitude, must stay below fxTolerance by at least 0.0005");
+      }
     }
   });
 

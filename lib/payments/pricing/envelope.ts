@@ -3,7 +3,7 @@
  * checked when a quote is created and again at acceptance (spec 4.1 rule 5). Three measures:
  *   1. fx_rate within the corridor's tolerance of the reference rate at `now`;
  *   2. partner_fee between zero and the corridor's cap (and payable in the origin currency);
- *   3. the sums: principal_fee is the corridor's, total_consumer_cost = send_amount +
+ *   3. the sums: principal_fee is the corridor's for send_amount (its fee band), total_consumer_cost = send_amount +
  *      principal_fee + partner_fee, receive_amount = send_amount x fx_rate rounded half-even
  *      to the destination currency's minor unit.
  * Values are compared as numbers, so "10.5" and "10.500000" are equal.
@@ -11,7 +11,7 @@
 import { DomainError } from "@/lib/platform/errors";
 import { tryParseWireDecimal, type Decimal } from "@/lib/platform/money/decimal";
 import { fitsMinorUnit, formatRate, roundRate, roundToMinorUnit, toWireAmount, WIRE_AMOUNT_PLACES } from "@/lib/platform/money/format";
-import type { Corridor } from "@/lib/payments/corridors/corridors";
+import { principalFeeFor, type Corridor } from "@/lib/payments/corridors/corridors";
 import type { ReferenceRateProvider } from "./reference-rate";
 
 /** The priced terms, named as the signed-quote claims of spec 5.4 (all decimal strings). */
@@ -96,8 +96,10 @@ export function checkEnvelope(terms: EnvelopeTerms, corridor: Corridor, now: Dat
   }
 
   // 3. Sums.
-  if (!principalFee.eq(corridor.principalFee)) {
-    throw breach("principalFee", show(corridor.principalFee), terms.principal_fee);
+  // The fee of the send amount's band (the corridor's principal fee when it has no bands).
+  const expectedFee = principalFeeFor(corridor, send);
+  if (!principalFee.eq(expectedFee)) {
+    throw breach("principalFee", show(expectedFee), terms.principal_fee);
   }
   const expectedTotal = send.plus(principalFee).plus(partnerFee);
   if (!total.eq(expectedTotal)) throw breach("totalConsumerCost", show(expectedTotal), terms.total_consumer_cost);

@@ -5,8 +5,9 @@
  * error here rather than as a breach at acceptance.
  */
 import { parseMoneyAmount } from "@/lib/platform/money/amount";
+import { Decimal } from "@/lib/platform/money/decimal";
 import { roundRate, roundToMinorUnit, toWireAmount, formatRate } from "@/lib/platform/money/format";
-import { resolvePayoutMethod, type Corridor } from "@/lib/payments/corridors/corridors";
+import { fxMarginFor, principalFeeFor, resolvePayoutMethod, type Corridor } from "@/lib/payments/corridors/corridors";
 import { corridorType, type CorridorType, type PayoutMethod } from "@/lib/payments/corridors/payout-methods";
 import { checkEnvelope, type EnvelopeTerms } from "./envelope";
 import { envelopeTermsOfColumns } from "./priced-columns";
@@ -18,6 +19,8 @@ export interface PriceQuoteInput {
   payoutMethod?: string;
   /** Wire decimal string in the origin currency (QuoteCreateRequest.originAmount). */
   originAmount: string;
+  /** The partner asking: its own FX margin on the corridor applies (the corridor's when absent). */
+  partnerId?: string;
   /** The partner's fee, wire decimal string in the origin currency; "0" when absent. */
   partnerFee?: string;
   now: Date;
@@ -51,17 +54,21 @@ export function priceQuote(input: PriceQuoteInput): PricedQuote {
   const originAmount = parseMoneyAmount(input.originAmount, origin, { field: "originAmount" });
   const partnerFee = parseMoneyAmount(input.partnerFee ?? "0", origin, { field: "partnerFee", allowZero: true });
 
-  // Round the rate first: the amounts must follow from the rate the customer is shown.
-  const fxRate = roundRate(rates.rate({ from: origin, to: destination }, now));
+  // Round the rate first: the amounts must follow from the rate the customer is shown. The margin
+  // is what the service keeps of the exchange (the version's schema keeps it inside the tolerance).
+  const reference = rates.rate({ from: origin, to: destination }, now);
+  const margin = fxMarginFor(corridor, input.partnerId);
+  const fxRate = roundRate(margin === undefined || margin.isZero() ? reference : reference.times(new Decimal(1).minus(margin)));
   const destinationAmount = roundToMinorUnit(originAmount.times(fxRate), destination);
+  const principalFee = principalFeeFor(corridor, originAmount);
   // Exact: every term has at most the origin currency's minor-unit decimals.
-  const total = originAmount.plus(corridor.principalFee).plus(partnerFee);
+  const total = originAmount.plus(principalFee).plus(partnerFee);
 
   const priced: PricedQuote = {
     originAmount: toWireAmount(originAmount),
     destinationAmount: toWireAmount(destinationAmount),
     fxRate: formatRate(fxRate),
-    principalFee: toWireAmount(corridor.principalFee),
+    principalFee: toWireAmount(principalFee),
     partnerFee: toWireAmount(partnerFee),
     totalCustomerCost: toWireAmount(total),
     currencies: { origin, destination },

@@ -140,6 +140,7 @@ export async function acceptQuote(
       beneficiaryId: beneficiary.id,
       ...pricedColumnsOf(quote),
       corridor: quote.corridor,
+      configurationVersion: recordedVersion(quote.corridorDataVersion),
       payoutMethod: quote.payoutMethod,
       purposeOfTransfer: input.purposeOfTransfer,
       expiresAt,

@@ -6,7 +6,14 @@ import { beneficiaries, customers, partners, quotes, serviceQuoteSeq as serviceQ
 import { paymentToBeneficiaryCheck } from "@/lib/compliance/screening-cases/flags";
 import { beneficiaryNotFound } from "@/lib/payments/beneficiaries/records";
 import { config } from "@/lib/platform/config";
-import { checkMinimumAmount, findCorridor, resolvePayoutMethod, type Corridor, type CorridorTable } from "@/lib/payments/corridors/corridors";
+import {
+  checkMaximumAmount,
+  checkMinimumAmount,
+  findCorridor,
+  resolvePayoutMethod,
+  type Corridor,
+  type CorridorTable,
+} from "@/lib/payments/corridors/corridors";
 import { latestVersionSql, refreshVersions, tableInForce } from "@/lib/payments/corridors/versions";
 import { corridorType, quoteTtlSeconds } from "@/lib/payments/corridors/payout-methods";
 import { DomainError } from "@/lib/platform/errors";
@@ -95,6 +102,7 @@ async function servicePricedClaims(input: QuoteContext, seq: number) {
     corridor: input.corridor,
     payoutMethod: input.req.payoutMethod,
     originAmount: input.req.originAmount,
+    partnerId: input.partner.id,
     now: input.now,
     rates: input.rates,
   });
@@ -217,7 +225,9 @@ export async function createQuote(tx: Tx, input: { partner: Partner; subscriptio
   const table = tableInForce(input.now);
   const corridor = corridorFor(profile, beneficiary.countryOfResidence, input.req, table);
   // Service-priced and partner-signed alike (a wire-format amount: the contract checked it).
-  checkMinimumAmount(corridor, new Decimal(input.req.originAmount));
+  const amount = new Decimal(input.req.originAmount);
+  checkMinimumAmount(corridor, amount);
+  checkMaximumAmount(corridor, amount);
   const ctx = { partner: input.partner, subscriptionId: input.subscriptionId, corridor, req: input.req, now: input.now, rates: await referenceRates(tx) };
   if (!partnerSigned && input.req.partnerQuote) throw fieldInvalid("partnerQuote", "This partner's quotes are priced by the service; omit partnerQuote.");
   const signed = partnerSigned ? await partnerSignedClaims(tx, ctx) : await servicePricedClaims(ctx, Number(serviceQuoteSeq));

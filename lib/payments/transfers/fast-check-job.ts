@@ -5,7 +5,8 @@ import { preparedOn } from "@/db/prepared";
 import { beneficiaries, customerRiskRatings, customers, payoutMethods, screeningCases, transfers } from "@/db/schema";
 import { beneficiaryMayMoveMoney } from "@/lib/payments/beneficiaries/state-machine";
 import { pepApprovalPendingSql } from "@/lib/compliance/cases/pep";
-import { corridorByCode } from "@/lib/payments/corridors/corridors";
+import { corridorOfTransfer } from "@/lib/payments/corridors/corridors";
+import { refreshVersions } from "@/lib/payments/corridors/versions";
 import { customerMayMoveMoney } from "@/lib/identity/customers/status-machine";
 import { destinationCipher } from "@/lib/platform/crypto/destination-cipher";
 import { defineJob } from "@/lib/platform/jobs/define";
@@ -35,7 +36,9 @@ export const fastCheck = defineJob({
     const row = await expireIfOverdue(tx, locked.transfer, now);
     if (row.state !== "registered" || !row.payoutMethodId || !locked.method) return;
     const { method, beneficiary, customer } = locked;
-    const corridor = corridorByCode(row.corridor)!;
+    // The corridor as the version its quote was priced under defined it (loaded if this process lacks it).
+    if (row.configurationVersion !== null) await refreshVersions(tx, row.configurationVersion);
+    const corridor = corridorOfTransfer(row)!;
     // Transaction monitoring's read, with the open-case tests beside it: a statement
     // after the locks, whose snapshot sees a case committed by a screening job the lock waited for
     // (the case lookups use the one-open-case-per-subject index). Recorded below only if the

@@ -8,7 +8,8 @@ import { beneficiaryNotFound, payoutMethodView } from "@/lib/payments/beneficiar
 import { paymentToBeneficiaryCheck } from "@/lib/compliance/screening-cases/flags";
 import { addSeconds } from "@/lib/platform/clock";
 import { config } from "@/lib/platform/config";
-import { corridorByCode } from "@/lib/payments/corridors/corridors";
+import { corridorOfTransfer } from "@/lib/payments/corridors/corridors";
+import { refreshVersions } from "@/lib/payments/corridors/versions";
 import { payoutTypeToMethod } from "@/lib/payments/corridors/payout-methods";
 import { destinationCipher } from "@/lib/platform/crypto/destination-cipher";
 import { DomainError, validationError, type ValidationCode } from "@/lib/platform/errors";
@@ -74,7 +75,9 @@ export async function resolvePayoutMethod(
     if (existing.methodType !== methodType)
       throw issue("validation.payoutMethodTypeMismatch", "payoutMethod.methodType", `That payout method is ${existing.methodType}.`);
   }
-  const corridor = corridorByCode(row.corridor)!;
+  // The corridor as the version its quote was priced under defined it (loaded if this process lacks it).
+  if (row.configurationVersion !== null) await refreshVersions(tx, row.configurationVersion);
+  const corridor = corridorOfTransfer(row)!;
   const corridorMethod = payoutTypeToMethod(methodType);
   if (!corridorMethod || !corridor.payoutMethods.includes(corridorMethod)) {
     throw issue("validation.methodNotAvailableForCorridor", "payoutMethod.methodType", `${methodType} is not offered on ${corridor.code}.`);
