@@ -3,7 +3,17 @@ import { describe, test } from "node:test";
 import type { Page } from "playwright-core";
 import { screenshot } from "./support/browser";
 import { ADMIN, approveProposal, CONSOLE_TEST_TIMEOUT, consoleUrl, createOperatorInConsole, proposalIn, signedInPage } from "./support/console";
-import { acceptTransfer, advanceClock, onboardedCustomer, serverNow, serviceQuote, useServicePricing, validBeneficiaryId } from "../test/integration/support";
+import {
+  acceptTransfer,
+  advanceClock,
+  createQuote,
+  onboardedCustomer,
+  quoteBody,
+  serverNow,
+  serviceQuote,
+  useServicePricing,
+  validBeneficiaryId,
+} from "../test/integration/support";
 import { setupE2eFile } from "./support/setup";
 
 // Prices as versioned data: one admin proposes a new principal fee for US-MX from an effective
@@ -105,6 +115,78 @@ describe("console: configuration versions", () => {
       await approveProposal(checker, restore, "Restoring");
       await advanceClock(61);
       assert.equal((await serviceQuote(c, beneficiaryId)).principalFee, "2.990000");
+      for (const p of [maker, checker]) await p.context().close();
+    },
+  );
+
+  test(
+    "fee bands, an FX margin and a corridor maximum proposed on the form, approved, shown in force and in the diff, price the next quotes",
+    { timeout: CONSOLE_TEST_TIMEOUT },
+    async () => {
+      await useServicePricing();
+      const c = await onboardedCustomer();
+      const beneficiaryId = await validBeneficiaryId(c);
+      const maker = await signedInPage(e2e.browser, ADMIN);
+      const checkerCredentials = await createOperatorInConsole(maker, "admin", "Bea Bands");
+      const checker = await signedInPage(e2e.browser, checkerCredentials);
+
+      await maker.goto(consoleUrl("/configuration"));
+      const before = Number(/Version (\d+) in force/.exec((await maker.getByTestId("version-in-force").textContent()) ?? "")?.[1]);
+      await maker.getByTestId("propose-US-MX").locator("summary").click();
+      const form = maker.getByTestId("price-form-US-MX");
+      // A band below the corridor's minimum is refused at the bands' field.
+      await form.getByLabel("Fee bands (from=fee; …)").fill("10.00=1.99");
+      await form.getByLabel("Effective from (UTC)").fill(localUtc(await serverNow(), 1));
+      await form.getByLabel("Why").fill("Banded fees");
+      await form.getByRole("button", { name: "Propose new prices" }).click();
+      await form.getByTestId("field-error").filter({ hasText: "must exceed minimumOriginAmount" }).waitFor();
+
+      await form.getByLabel("Fee bands (from=fee; …)").fill("500.00=4.99; 1500.00=7.99");
+      await form.getByLabel("FX tolerance").fill("0.02");
+      await form.getByLabel("FX margin (empty: none)").fill("0.01");
+      await form.getByLabel("Maximum amount (empty: none)").fill("2500.00");
+      await form.getByRole("button", { name: "Propose new prices" }).click();
+      const done = form.getByRole("status");
+      await done.waitFor();
+      const proposalId = proposalIn((await done.textContent()) ?? "");
+      await checker.goto(consoleUrl(`/approvals/${proposalId}`));
+      await checker.getByTestId("change-US-MX.principalFeeBands").waitFor();
+      assert.match((await checker.getByTestId("change-preview US-MX").textContent()) ?? "", /rate [\d.]+, receives [\d.]+ MXN, pays 102\.99 USD/);
+      const version = Number(/Configuration version (\d+) approved/.exec(await approveProposal(checker, proposalId, "Rate card checked"))?.[1]);
+      assert.equal(version, before + 1);
+      await advanceClock(61);
+
+      // The quotes: the band's fee at 600 USD, the corridor's margin off the rate, nothing above the maximum.
+      const small = await serviceQuote(c, beneficiaryId);
+      const banded = await serviceQuote(c, beneficiaryId, { originAmount: "600.00" });
+      assert.deepEqual([small.principalFee, banded.principalFee], ["2.990000", "4.990000"]);
+      const refused = await createQuote(c, quoteBody(beneficiaryId, { originAmount: "2600.00" }));
+      assert.equal(refused.status, 400, refused.text);
+      assert.match(refused.text, /above the maximum of 2500\.00 USD for US-MX/);
+
+      // The page: the bands and the margin in force, and each change in the diff.
+      await maker.goto(consoleUrl(`/configuration?from=${before}&to=${version}`));
+      assert.equal(await maker.getByTestId("fee-bands-US-MX").textContent(), "from 500.00: 4.99, from 1500.00: 7.99");
+      assert.equal(await maker.getByTestId("fx-margin-US-MX").textContent(), "0.01");
+      for (const field of ["fxTolerance", "principalFeeBands", "fxMargin", "maximumOriginAmount"]) {
+        await maker.getByTestId(`diff-US-MX.${field}`).waitFor();
+      }
+      await screenshot(maker, "console-configuration-fee-bands");
+
+      // The shipped prices back: the version the first test ended on, imported whole.
+      const exported = await (await maker.request.get(consoleUrl(`/configuration/${before}/export`))).text();
+      await maker.getByTestId("import-form").locator("textarea").fill(exported);
+      await maker
+        .getByTestId("import-form")
+        .getByLabel("Effective from (UTC)")
+        .fill(localUtc(await serverNow(), 1));
+      await maker.getByTestId("import-form").getByLabel("Why").fill("Back to the shipped prices");
+      await maker.getByTestId("import-form").getByRole("button", { name: "Propose as a new version" }).click();
+      const imported = maker.getByTestId("import-form").getByRole("status");
+      await imported.waitFor();
+      await approveProposal(checker, proposalIn((await imported.textContent()) ?? ""), "Restoring");
+      await advanceClock(61);
+      assert.equal((await serviceQuote(c, beneficiaryId, { originAmount: "600.00" })).principalFee, "2.990000");
       for (const p of [maker, checker]) await p.context().close();
     },
   );

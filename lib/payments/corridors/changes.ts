@@ -102,12 +102,51 @@ export const effectiveAtSchema = z.iso.datetime({ offset: true });
 
 /** The prices of one corridor an operator changes on the console's form (decimal strings, as in the document). */
 export const PRICE_FIELDS = ["principalFee", "minimumOriginAmount", "partnerFeeCap", "fxTolerance", "reviewThreshold"] as const;
-export type PriceFields = Record<(typeof PRICE_FIELDS)[number], string>;
+/**
+ * The prices a corridor may go without, on the same form: empty removes them. Fee bands and
+ * partners' margins are written as pairs, "500.00=4.99; 1500.00=7.99" and "par_1=0.005".
+ */
+export const OPTIONAL_PRICE_FIELDS = ["maximumOriginAmount", "fxMargin", "principalFeeBands", "partnerFxMargins"] as const;
+export type OptionalPriceField = (typeof OPTIONAL_PRICE_FIELDS)[number];
+export type PriceFields = Record<(typeof PRICE_FIELDS)[number], string> & Partial<Record<OptionalPriceField, string>>;
+
+/** "a=1; b=2" (commas, semicolons or new lines between pairs) as its pairs; null when a pair is not "key=value". */
+export function parsePairs(text: string): [string, string][] | null {
+  const entries = text
+    .split(/[;,\n]/)
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const pairs = entries.map((e) => e.split("=").map((x) => x.trim()));
+  return pairs.every((p) => p.length === 2 && p[0] && p[1]) ? (pairs as [string, string][]) : null;
+}
+
+/** A corridor's optional price as the form writes it ("" when the corridor has none). */
+export function optionalPriceText(corridor: Record<string, unknown> | undefined, field: OptionalPriceField): string {
+  const value = corridor?.[field];
+  if (value === undefined || value === null) return "";
+  if (field === "principalFeeBands" && Array.isArray(value)) {
+    return (value as { fromOriginAmount: unknown; fee: unknown }[]).map((b) => `${String(b.fromOriginAmount)}=${String(b.fee)}`).join("; ");
+  }
+  if (field === "partnerFxMargins" && typeof value === "object") {
+    return Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join("; ");
+  }
+  return String(value);
+}
+
+/** The document value of an optional price written on the form (the pairs already checked by the form). */
+function optionalPriceValue(field: OptionalPriceField, text: string): unknown {
+  const pairs = parsePairs(text) ?? [];
+  if (field === "principalFeeBands") return pairs.map(([fromOriginAmount, fee]) => ({ fromOriginAmount, fee }));
+  if (field === "partnerFxMargins") return Object.fromEntries(pairs);
+  return text;
+}
 
 /**
  * `document` with corridor `code`'s prices replaced (the rest untouched); a code it lacks changes
  * nothing. A value equal to the one there ("10" for "10.00") keeps its written form, so the
- * version's difference lists only what changed.
+ * version's difference lists only what changed; an optional price left empty is removed.
  */
 export function withCorridorPrices(document: Record<string, unknown>, code: string, prices: PriceFields): Record<string, unknown> {
   const corridors = Array.isArray(document.corridors) ? (document.corridors as Record<string, unknown>[]) : [];
@@ -116,6 +155,18 @@ export function withCorridorPrices(document: Record<string, unknown>, code: stri
     const y = tryParseWireDecimal(b);
     return a === b || (x !== null && y !== null && x.eq(y));
   };
-  const changed = (c: Record<string, unknown>) => Object.fromEntries(Object.entries(prices).filter(([k, v]) => !same(c[k], v)));
-  return { ...document, corridors: corridors.map((c) => (c.code === code ? { ...c, ...changed(c) } : c)) };
+  const changed = (c: Record<string, unknown>) => {
+    const next: Record<string, unknown> = { ...c };
+    for (const key of PRICE_FIELDS) if (!same(c[key], prices[key])) next[key] = prices[key];
+    for (const key of OPTIONAL_PRICE_FIELDS) {
+      const text = prices[key]?.trim();
+      if (text === undefined) continue;
+      if (text === "") delete next[key];
+      else if (key === "principalFeeBands" || key === "partnerFxMargins") {
+        if (optionalPriceText(c, key) !== optionalPriceText({ [key]: optionalPriceValue(key, text) }, key)) next[key] = optionalPriceValue(key, text);
+      } else if (!same(c[key], text)) next[key] = text;
+    }
+    return next;
+  };
+  return { ...document, corridors: corridors.map((c) => (c.code === code ? changed(c) : c)) };
 }

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { diffDocuments, documentProblems, previewQuote, withCorridorPrices } from "@/lib/payments/corridors/changes";
+import { diffDocuments, documentProblems, optionalPriceText, parsePairs, previewQuote, withCorridorPrices } from "@/lib/payments/corridors/changes";
 import { seedDocument, parseDocument } from "@/lib/payments/corridors/versions";
 import { constantReferenceRates } from "@/lib/payments/pricing/reference-rate";
 
@@ -46,4 +46,56 @@ test("the preview: a 100 USD quote to MXN under the price, fee, rate and amount 
   const rates = constantReferenceRates({ "USD/MXN": "18.75" });
   const [usmx] = parseDocument(withCorridorPrices(seedDocument(), "US-MX", prices));
   assert.equal(previewQuote(usmx, new Date(), rates), "100.00 USD to MXN: fee 3.49 USD, rate 18.75, receives 1875.00 MXN, pays 103.49 USD");
+});
+
+test("the form's optional prices: written as pairs, changed only when they differ, removed when left empty", () => {
+  const seed = seedDocument();
+  const banded = withCorridorPrices(seed, "US-MX", {
+    ...prices,
+    principalFee: "2.99",
+    fxTolerance: "0.02",
+    principalFeeBands: "500.00=4.99; 1500.00=7.99",
+    partnerFxMargins: "par_1=0.005",
+    fxMargin: "0.01",
+    maximumOriginAmount: "",
+  });
+  assert.deepEqual(
+    diffDocuments(seed, banded).map((c) => [c.field, c.after]),
+    [
+      ["US-MX.fxTolerance", "0.02"],
+      ["US-MX.fxMargin", "0.01"],
+      [
+        "US-MX.principalFeeBands",
+        JSON.stringify([
+          { fromOriginAmount: "500.00", fee: "4.99" },
+          { fromOriginAmount: "1500.00", fee: "7.99" },
+        ]),
+      ],
+      ["US-MX.partnerFxMargins.par_1", "0.005"],
+    ],
+  );
+  assert.deepEqual(documentProblems(banded), []);
+  const usMx = (banded.corridors as Record<string, unknown>[]).find((c) => c.code === "US-MX");
+  assert.equal(optionalPriceText(usMx, "principalFeeBands"), "500.00=4.99; 1500.00=7.99");
+  assert.equal(optionalPriceText(usMx, "partnerFxMargins"), "par_1=0.005");
+  // The same pairs written differently change nothing; empty removes them.
+  const same = withCorridorPrices(banded, "US-MX", { ...prices, principalFee: "2.99", fxTolerance: "0.02", principalFeeBands: "500.00 = 4.99,1500.00=7.99\n" });
+  assert.deepEqual(diffDocuments(banded, same), []);
+  const removed = withCorridorPrices(banded, "US-MX", {
+    ...prices,
+    principalFee: "2.99",
+    fxTolerance: "0.02",
+    principalFeeBands: "",
+    partnerFxMargins: "",
+    fxMargin: "",
+  });
+  assert.deepEqual(
+    diffDocuments(banded, removed).map((c) => [c.field, c.after]),
+    [
+      ["US-MX.fxMargin", null],
+      ["US-MX.principalFeeBands", null],
+      ["US-MX.partnerFxMargins.par_1", null],
+    ],
+  );
+  assert.equal(parsePairs("500=4.99; 7.99"), null, "a pair without its value");
 });

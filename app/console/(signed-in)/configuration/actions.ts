@@ -4,7 +4,7 @@ import { z } from "zod";
 import { publishConfigurationVersion } from "@/lib/operations/commands/configuration";
 import { actedNotice } from "@/lib/operations/commands/run";
 import { consoleFormCommand, type FormState } from "@/lib/operations/console/action";
-import { PRICE_FIELDS, withCorridorPrices, type PriceFields } from "@/lib/payments/corridors/changes";
+import { OPTIONAL_PRICE_FIELDS, parsePairs, PRICE_FIELDS, withCorridorPrices, type PriceFields } from "@/lib/payments/corridors/changes";
 import { latestDocument } from "@/lib/payments/corridors/versions";
 import { ready } from "@/lib/platform/ready";
 
@@ -22,9 +22,19 @@ const note = z.string().trim().min(3, "Say why, in a few words.").max(500);
 
 const decimal = z.string().trim().min(1, "Required.");
 
+/** An optional price: empty removes it from the corridor (the version's schema checks the value). */
+const optional = z.string().trim().default("");
+
+/** Pairs such as "500.00=4.99; 1500.00=7.99": refused here, at the field, when a pair is not "key=value". */
+const pairs = (example: string) => optional.refine((text) => parsePairs(text) !== null, `Write pairs such as ${example}.`);
+
 const priceForm = z.object({
   code: z.string().regex(/^[A-Z]{2}-[A-Z]{2}$/),
   ...(Object.fromEntries(PRICE_FIELDS.map((f) => [f, decimal])) as Record<(typeof PRICE_FIELDS)[number], typeof decimal>),
+  maximumOriginAmount: optional,
+  fxMargin: optional,
+  principalFeeBands: pairs("500.00=4.99; 1500.00=7.99"),
+  partnerFxMargins: pairs("par_123=0.005"),
   effectiveAt,
   note,
 });
@@ -38,7 +48,7 @@ const proposePriceCommand = consoleFormCommand(
   {
     prepare: latest,
     ask: (f, base) => {
-      const prices = Object.fromEntries(PRICE_FIELDS.map((k) => [k, f[k]])) as PriceFields;
+      const prices = Object.fromEntries([...PRICE_FIELDS, ...OPTIONAL_PRICE_FIELDS].map((k) => [k, f[k]])) as PriceFields;
       return {
         command: publishConfigurationVersion,
         input: { document: withCorridorPrices(base.document, f.code, prices), effectiveAt: f.effectiveAt, note: f.note },

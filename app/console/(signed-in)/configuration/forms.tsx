@@ -8,9 +8,15 @@ import { importVersion, proposePrice } from "./actions";
 
 const BACK = "/console/configuration";
 
+/** The first problem at one of `names` or inside it (US-MX.principalFeeBands.1.fee is the bands' field). */
+function problemAt(state: FormState<unknown>, names: string[]): string | undefined {
+  const errors = Object.entries(state.fieldErrors ?? {});
+  return names.map((n) => errors.find(([field]) => field === n || field.startsWith(`${n}.`))?.[1]).find(Boolean);
+}
+
 /** A problem under its field: the form's own name, or the command's (US-MX.principalFee). */
 function FieldError({ state, names }: { state: FormState<unknown>; names: string[] }) {
-  const message = names.map((n) => state.fieldErrors?.[n]).find(Boolean);
+  const message = problemAt(state, names);
   return message ? (
     <span className="mt-1 block text-xs text-red-800" data-testid="field-error">
       {message}
@@ -33,7 +39,7 @@ function Field({
   state: FormState<unknown>;
   type?: string;
 }) {
-  const invalid = !!(state.fieldErrors?.[name] || (code && state.fieldErrors?.[`${code}.${name}`]));
+  const invalid = !!problemAt(state, code ? [name, `${code}.${name}`] : [name]);
   return (
     <label className="flex flex-col text-sm">
       {label}
@@ -55,6 +61,10 @@ const LABELS: Record<string, string> = {
   partnerFeeCap: "Partner fee cap",
   fxTolerance: "FX tolerance",
   reviewThreshold: "Review threshold",
+  maximumOriginAmount: "Maximum amount (empty: none)",
+  fxMargin: "FX margin (empty: none)",
+  principalFeeBands: "Fee bands (from=fee; …)",
+  partnerFxMargins: "Partners' FX margins (partner=margin; …)",
 };
 
 /** One corridor's prices as a new version from an effective time, proposed for a second admin's approval. */

@@ -3,7 +3,7 @@ import { Badge, Card, Flash, PageTitle, input, param, primary, type SearchParams
 import { clock } from "@/lib/platform/clock";
 import { when } from "@/lib/operations/console/format";
 import { requireOperator } from "@/lib/operations/console/session";
-import { diffDocuments, PRICE_FIELDS } from "@/lib/payments/corridors/changes";
+import { diffDocuments, OPTIONAL_PRICE_FIELDS, optionalPriceText, PRICE_FIELDS } from "@/lib/payments/corridors/changes";
 import { latestTable, listVersions, refreshVersions, storedVersion, tableInForce, type VersionRow } from "@/lib/payments/corridors/versions";
 import { openProposalFor } from "@/lib/operations/dual-control/open-proposal";
 import { ready } from "@/lib/platform/ready";
@@ -18,9 +18,13 @@ function inAnHour(now: Date): string {
 
 /** A corridor field as the document writes it ("10.00"), for the form's starting values. */
 function writtenAs(document: Record<string, unknown> | undefined, code: string, field: string): string | undefined {
-  const corridors = Array.isArray(document?.corridors) ? (document.corridors as Record<string, unknown>[]) : [];
-  const value = corridors.find((c) => c.code === code)?.[field];
+  const value = corridorOf(document, code)?.[field];
   return typeof value === "string" ? value : undefined;
+}
+
+function corridorOf(document: Record<string, unknown> | undefined, code: string): Record<string, unknown> | undefined {
+  const corridors = Array.isArray(document?.corridors) ? (document.corridors as Record<string, unknown>[]) : [];
+  return corridors.find((c) => c.code === code);
 }
 
 function status(row: VersionRow, inForce: number, now: Date): string {
@@ -114,7 +118,10 @@ export default async function Configuration({ searchParams }: { searchParams: Se
               <th className="p-1">Corridor</th>
               <th className="p-1">Methods</th>
               <th className="p-1">Principal fee</th>
+              <th className="p-1">Fee bands</th>
               <th className="p-1">Minimum</th>
+              <th className="p-1">Maximum</th>
+              <th className="p-1">FX margin</th>
               <th className="p-1">Partner fee cap</th>
               <th className="p-1">FX tolerance</th>
               <th className="p-1">Review from</th>
@@ -131,7 +138,19 @@ export default async function Configuration({ searchParams }: { searchParams: Se
                 <td className="p-1">
                   {c.principalFee.toFixed(2)} {c.originCurrency}
                 </td>
+                <td className="p-1" data-testid={`fee-bands-${c.code}`}>
+                  {c.principalFeeBands?.map((b) => `from ${b.fromOriginAmount.toFixed(2)}: ${b.fee.toFixed(2)}`).join(", ") ?? "—"}
+                </td>
                 <td className="p-1">{c.minimumOriginAmount.toFixed(2)}</td>
+                <td className="p-1">{c.maximumOriginAmount?.toFixed(2) ?? "—"}</td>
+                <td className="p-1" data-testid={`fx-margin-${c.code}`}>
+                  {c.fxMargin?.toFixed() ?? "0"}
+                  {Object.entries(c.partnerFxMargins ?? {}).map(([partner, margin]) => (
+                    <span key={partner} className="block text-xs text-slate-500">
+                      {partner}: {margin.toFixed()}
+                    </span>
+                  ))}
+                </td>
                 <td className="p-1">{c.partnerFeeCap.toFixed(2)}</td>
                 <td className="p-1">{c.fxTolerance.toFixed()}</td>
                 <td className="p-1">{c.reviewThreshold.toFixed(2)}</td>
@@ -149,7 +168,10 @@ export default async function Configuration({ searchParams }: { searchParams: Se
             </summary>
             <PriceForm
               code={c.code}
-              values={Object.fromEntries(PRICE_FIELDS.map((f) => [f, writtenAs(latestDocument, c.code, f) ?? c[f].toFixed()]))}
+              values={{
+                ...Object.fromEntries(PRICE_FIELDS.map((f) => [f, writtenAs(latestDocument, c.code, f) ?? c[f].toFixed()])),
+                ...Object.fromEntries(OPTIONAL_PRICE_FIELDS.map((f) => [f, optionalPriceText(corridorOf(latestDocument, c.code), f)])),
+              }}
               suggestedAt={inAnHour(now)}
             />
           </details>
