@@ -158,9 +158,9 @@ describe("console: configuration versions", () => {
 
       // The quotes: the band's fee at 600 USD, the corridor's margin off the rate, nothing above the maximum.
       const small = await serviceQuote(c, beneficiaryId);
-      const banded = await serviceQuote(c, beneficiaryId, { originAmount: "600.00" });
+      const banded = await serviceQuote(c, beneficiaryId, { originAmount: "600.000000" });
       assert.deepEqual([small.principalFee, banded.principalFee], ["2.990000", "4.990000"]);
-      const refused = await createQuote(c, quoteBody(beneficiaryId, { originAmount: "2600.00" }));
+      const refused = await createQuote(c, quoteBody(beneficiaryId, { originAmount: "2600.000000" }));
       assert.equal(refused.status, 400, refused.text);
       assert.match(refused.text, /above the maximum of 2500\.00 USD for US-MX/);
 
@@ -186,7 +186,7 @@ describe("console: configuration versions", () => {
       await imported.waitFor();
       await approveProposal(checker, proposalIn((await imported.textContent()) ?? ""), "Restoring");
       await advanceClock(61);
-      assert.equal((await serviceQuote(c, beneficiaryId, { originAmount: "600.00" })).principalFee, "2.990000");
+      assert.equal((await serviceQuote(c, beneficiaryId, { originAmount: "600.000000" })).principalFee, "2.990000");
       for (const p of [maker, checker]) await p.context().close();
     },
   );
