@@ -55,6 +55,25 @@ export function passportMrz(p: SyntheticPerson, opts: { breakDigit?: boolean } =
   return [line1, body + composite];
 }
 
+/**
+ * The three lines of an identity card's zone (TD1, 30 characters, on the card's back), check
+ * digits computed; `breakDigit` spoils the document number's.
+ */
+export function idCardMrz(p: SyntheticPerson, opts: { breakDigit?: boolean } = {}): [string, string, string] {
+  const number = p.documentNumber.padEnd(9, "<").slice(0, 9);
+  let numberDigit = checkDigit(number);
+  if (opts.breakDigit) numberDigit = String((Number(numberDigit) + 3) % 10);
+  const optional1 = "<".repeat(15);
+  const line1 = `I<${p.issuingCountry}${number}${numberDigit}${optional1}`;
+  const dob = yymmdd(p.dateOfBirth);
+  const expiry = yymmdd(p.expiryDate);
+  const optional2 = "<".repeat(11);
+  const composite = checkDigit(`${number}${numberDigit}${optional1}${dob}${checkDigit(dob)}${expiry}${checkDigit(expiry)}${optional2}`);
+  const line2 = `${dob}${checkDigit(dob)}${p.sex}${expiry}${checkDigit(expiry)}${p.nationality}${optional2}${composite}`;
+  const line3 = `${mrzName(p.lastName)}<<${mrzName(p.firstName)}`.padEnd(30, "<").slice(0, 30);
+  return [line1, line2, line3];
+}
+
 /** A drawn face (SVG): its colours and proportions follow the seed; `turn` moves the features sideways. */
 function faceSvg(seed: number, width: number, height: number, turn = 0): string {
   const r = (n: number) => ((seed * 9301 + n * 49297) % 233280) / 233280;
@@ -83,7 +102,11 @@ const W = 1400;
 const H = 980;
 
 /** The passport photo page as a JPEG, and the two selfies of the same face. */
-export async function syntheticPassport(p: SyntheticPerson, d: Distortion, opts: { seed: number; breakDigit?: boolean; mrz?: [string, string] }) {
+export async function syntheticPassport(
+  p: SyntheticPerson,
+  d: Distortion,
+  opts: { seed: number; breakDigit?: boolean; mrz?: [string, string]; portrait?: Buffer },
+) {
   const [l1, l2] = opts.mrz ?? passportMrz(p, opts);
   const mrz = await sharp({
     text: { text: `<span foreground="#111">${esc(l1)}\n${esc(l2)}</span>`, fontfile: FONT_FILE, font: "OCR B 40", rgba: true, spacing: 12 },
@@ -97,9 +120,12 @@ export async function syntheticPassport(p: SyntheticPerson, d: Distortion, opts:
       .toBuffer();
   const pw = Math.round(W * SYNTHETIC_PORTRAIT.width);
   const ph = Math.round(H * SYNTHETIC_PORTRAIT.height);
-  const portrait = await sharp(Buffer.from(faceSvg(opts.seed, pw, ph)))
-    .png()
-    .toBuffer();
+  // A photograph when given (scripts/kyc/face-pairs.ts), printed paler like a document's portrait; else a drawn face.
+  const portrait = opts.portrait
+    ? await sharp(opts.portrait).resize(pw, ph, { fit: "cover" }).modulate({ saturation: 0.7 }).linear(0.85, 20).png().toBuffer()
+    : await sharp(Buffer.from(faceSvg(opts.seed, pw, ph)))
+        .png()
+        .toBuffer();
   const lines = [
     `PASSPORT / PASSEPORT    ${p.issuingCountry}    No ${p.documentNumber}`,
     `Surname: ${p.lastName.toUpperCase()}`,
@@ -134,6 +160,83 @@ export async function syntheticPassport(p: SyntheticPerson, d: Distortion, opts:
     .jpeg({ quality: 85 })
     .toBuffer();
   return { document, selfie, selfieTurn, mrz: [l1, l2] as [string, string] };
+}
+
+const CARD_W = 1200;
+const CARD_H = 760;
+
+/**
+ * An identity card (TD1) photographed front and back: the front with the portrait and the printed
+ * fields, the back with the three-line zone in OCR-B; and the two selfies of the same face.
+ */
+export async function syntheticIdCard(p: SyntheticPerson, d: Distortion, opts: { seed: number; breakDigit?: boolean; portrait?: Buffer }) {
+  const lines = idCardMrz(p, opts);
+  const mrz = await sharp({
+    text: { text: `<span foreground="#111">${lines.map(esc).join("\n")}</span>`, fontfile: FONT_FILE, font: "OCR B 44", rgba: true, spacing: 14 },
+  })
+    .png()
+    .toBuffer();
+  const mrzMeta = await sharp(mrz).metadata();
+  const label = (text: string) =>
+    sharp({ text: { text: `<span foreground="#3a1d4d">${esc(text)}</span>`, font: "DejaVu Sans 22", rgba: true, dpi: 96 } })
+      .png()
+      .toBuffer();
+  const background = (hue: number) =>
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${CARD_W}" height="${CARD_H}"><rect width="100%" height="100%" rx="40" fill="hsl(${hue}, 35%, 92%)"/>${Array.from(
+        { length: 10 },
+        (_, i) => `<circle cx="${CARD_W * 0.7}" cy="${CARD_H * 0.4}" r="${60 + i * 40}" stroke="hsl(${hue}, 30%, 84%)" stroke-width="3" fill="none"/>`,
+      ).join("")}</svg>`,
+    );
+  // The portrait where the sandbox face matcher looks, as on the passport page.
+  const pw = Math.round(CARD_W * SYNTHETIC_PORTRAIT.width);
+  const ph = Math.round(CARD_H * SYNTHETIC_PORTRAIT.height);
+  const portrait = opts.portrait
+    ? await sharp(opts.portrait).resize(pw, ph, { fit: "cover" }).modulate({ saturation: 0.7 }).linear(0.85, 20).png().toBuffer()
+    : await sharp(Buffer.from(faceSvg(opts.seed, pw, ph)))
+        .png()
+        .toBuffer();
+  const fields = await Promise.all(
+    [
+      `IDENTITY CARD / CARTE D'IDENTITÉ    ${p.issuingCountry}`,
+      `Surname: ${p.lastName.toUpperCase()}`,
+      `Given names: ${p.firstName}`,
+      `Sex: ${p.sex}    Nationality: ${p.nationality}`,
+      `Date of birth: ${p.dateOfBirth}`,
+      `Document No: ${p.documentNumber}`,
+      `Expiry: ${p.expiryDate}`,
+    ].map(label),
+  );
+  const front = await sharp(background(280))
+    .composite([
+      { input: portrait, left: Math.round(CARD_W * SYNTHETIC_PORTRAIT.left), top: Math.round(CARD_H * SYNTHETIC_PORTRAIT.top) },
+      ...fields.map((input, i) => ({ input, left: Math.round(CARD_W * 0.38), top: Math.round(CARD_H * 0.12) + i * 62 })),
+    ])
+    .flatten({ background: "#ffffff" })
+    .png()
+    .toBuffer();
+  const address = await label(`Address: ${12 + (opts.seed % 80)} rue des Lilas, ${p.issuingCountry}`);
+  const back = await sharp(background(200))
+    .composite([
+      { input: address, left: Math.round(CARD_W * 0.08), top: Math.round(CARD_H * 0.12) },
+      { input: mrz, left: Math.max(10, Math.round((CARD_W - (mrzMeta.width ?? 0)) / 2)), top: CARD_H - (mrzMeta.height ?? 0) - 40 },
+    ])
+    .flatten({ background: "#ffffff" })
+    .png()
+    .toBuffer();
+  const photograph = async (side: Buffer) => {
+    // The phone: a slight turn of the card, some blur, JPEG compression.
+    let photo = sharp(side).rotate(d.angle, { background: "#7a7a7a" });
+    if (d.blur >= 0.3) photo = photo.blur(d.blur);
+    return photo.jpeg({ quality: d.quality }).toBuffer();
+  };
+  const selfie = await sharp(Buffer.from(faceSvg(opts.seed, pw * 2, ph * 2)))
+    .jpeg({ quality: 85 })
+    .toBuffer();
+  const selfieTurn = await sharp(Buffer.from(faceSvg(opts.seed, pw * 2, ph * 2, 0.5)))
+    .jpeg({ quality: 85 })
+    .toBuffer();
+  return { document: await photograph(front), documentBack: await photograph(back), selfie, selfieTurn, mrz: lines };
 }
 
 /** A person for seed n: varied names (accents, hyphens, long ones), birth dates and countries. */

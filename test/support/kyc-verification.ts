@@ -34,7 +34,8 @@ export async function submitDocument(
   db: Db,
   owner: Awaited<ReturnType<typeof customerFor>>,
   p: SyntheticPerson,
-  pictures: { document: Buffer; selfie?: Buffer; selfieTurn?: Buffer },
+  pictures: { document: Buffer; documentBack?: Buffer; selfie?: Buffer; selfieTurn?: Buffer },
+  documentType: "PASSPORT" | "ID_CARD" = "PASSPORT",
 ) {
   const { createKycSession } = await import("@/lib/identity/kyc/sessions");
   const { openKycWebview, storeKycPhoto, captureKycDocuments } = await import("@/lib/identity/kyc/webview");
@@ -43,13 +44,14 @@ export async function submitDocument(
   );
   const token = new URL(s.webviewUrl).pathname.split("/").pop()!;
   await db.transaction((tx) => openKycWebview(tx, token, clock.now()));
-  const put = (kind: "DOCUMENT" | "SELFIE" | "SELFIE_TURN", bytes: Buffer) =>
+  const put = (kind: "DOCUMENT" | "DOCUMENT_BACK" | "SELFIE" | "SELFIE_TURN", bytes: Buffer) =>
     db.transaction((tx) => storeKycPhoto(tx, token, { kind, contentType: "image/jpeg", bytes }, clock.now()));
   await put("DOCUMENT", pictures.document);
+  if (pictures.documentBack) await put("DOCUMENT_BACK", pictures.documentBack);
   if (pictures.selfie) await put("SELFIE", pictures.selfie);
   if (pictures.selfieTurn) await put("SELFIE_TURN", pictures.selfieTurn);
   const capture = {
-    documentType: "PASSPORT",
+    documentType,
     documentNumber: p.documentNumber,
     issuingCountry: p.issuingCountry,
     expiryDate: p.expiryDate,

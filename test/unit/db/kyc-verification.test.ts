@@ -14,7 +14,7 @@ import { customers } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import { freshDb } from "../../support/db";
 import { customerFor, runVerifyJob, submitDocument } from "../../support/kyc-verification";
-import { syntheticPassport, syntheticPerson, type SyntheticPerson } from "../../../scripts/kyc/synthetic-document";
+import { syntheticIdCard, syntheticPassport, syntheticPerson, type SyntheticPerson } from "../../../scripts/kyc/synthetic-document";
 
 process.env.KYC_DECISION_PROVIDER = "automatic"; // before anything reads the configuration
 process.env.KYC_FACE_MATCHER = "sandbox-fingerprint";
@@ -45,6 +45,14 @@ async function verify(p: SyntheticPerson, opts: { profile?: Partial<SyntheticPer
   const queued = (await kycReviewQueue(db, 1)).items.find((i) => i.session.id === s.kycSessionId);
   const [customer] = await db.select().from(customers).where(eq(customers.id, owner.customerId));
   return { session, queued, customer };
+}
+
+/** An identity card, front (portrait) and back (the three-line zone). */
+async function verifyIdCard(p: SyntheticPerson, opts: { breakDigit?: boolean } = {}) {
+  const owner = await customerFor(db, p);
+  const card = await syntheticIdCard(p, CLEAN, { seed: 11, breakDigit: opts.breakDigit });
+  const s = await submitDocument(db, owner, p, card, "ID_CARD");
+  return runVerifyJob(db, s.kycSessionId);
 }
 
 const failed = (session: { verification: { checks?: { check: string; passed: boolean }[] } | null }) =>
@@ -101,5 +109,22 @@ describe("automatic KYC verification", () => {
     assert.equal(session.verification?.status, "REVIEW");
     assert.deepEqual(failed(session), ["faceMatch"]);
     assert.ok(queued);
+  });
+
+  test("a clean identity card (front, and back with its three-line zone) and matching selfies: approved without a person", async () => {
+    const p = { ...syntheticPerson(2, clock.now()), issuingCountry: "DEU", nationality: "DEU" };
+    const session = await verifyIdCard(p);
+    assert.equal(session.verification?.status, "APPROVED", JSON.stringify(session.verification?.reasons));
+    assert.equal(session.outcome, "APPROVED");
+    assert.equal(session.verification?.extracted?.documentType, "ID_CARD");
+    assert.equal(session.verification?.extracted?.documentNumber, p.documentNumber);
+    assert.equal(session.verification?.extracted?.dateOfBirth, p.dateOfBirth);
+  });
+
+  test("an identity card with a wrong check digit: to the operator, reason checkDigits", async () => {
+    const p = { ...syntheticPerson(14, clock.now()), issuingCountry: "FRA", nationality: "FRA" };
+    const session = await verifyIdCard(p, { breakDigit: true });
+    assert.equal(session.verification?.status, "REVIEW");
+    assert.ok(failed(session).includes("checkDigits"), JSON.stringify(session.verification?.checks));
   });
 });
