@@ -24,6 +24,10 @@ const nextConfig = {
     // traineddata from the npm package's directory: both must stay files on disk.
     "tesseract.js",
     "@tesseract.js-data/eng",
+    // The face model reads its weights and .wasm files from the packages' directories.
+    "@vladmandic/face-api",
+    "@tensorflow/tfjs",
+    "@tensorflow/tfjs-backend-wasm",
     "xmllint-wasm",
   ],
   poweredByHeader: false,

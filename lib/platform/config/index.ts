@@ -355,11 +355,11 @@ const schema = z.object({
   REFERENCE_RATES_PROVIDER: providerName,
   KYC_DECISION_PROVIDER: providerName,
   /**
-   * The face matcher of automatic KYC (lib/identity/kyc/verification/face-match.ts): none (a person compares
-   * the faces; production's only choice until an on-device model is installed) or
-   * sandbox-fingerprint (sandbox only, synthetic documents). Unset: none in production, the sandbox one in sandbox.
+   * The face matcher of automatic KYC (lib/identity/kyc/verification/face-match.ts): face-api (the
+   * on-device face model), none (a person compares the faces) or sandbox-fingerprint (sandbox only,
+   * synthetic drawn faces). Unset: face-api in production, the sandbox one in sandbox.
    */
-  KYC_FACE_MATCHER: z.enum(["none", "sandbox-fingerprint"]).optional(),
+  KYC_FACE_MATCHER: z.enum(["none", "face-api", "sandbox-fingerprint"]).optional(),
   /** KYC_DECISION_PROVIDER=onfido: the API's base URL (region), its token, and the webhook token that signs its results. */
   ONFIDO_API_URL: url(URL_SCHEMES.ONFIDO_API_URL).optional(),
   ONFIDO_API_TOKEN: z.string().min(8).optional(),

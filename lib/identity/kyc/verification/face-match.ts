@@ -1,13 +1,16 @@
 import sharp from "sharp";
 import rules from "@/data/kyc/verification.json";
 import { config } from "@/lib/platform/config";
+import { descriptorDistance, findFaces, type FaceFound } from "./face-model";
 
 /**
  * Face match between the selfie and the document's portrait, with a basic liveness step (a
  * second selfie with the head turned must show the same face, and must not be the same picture).
- * The matcher is chosen by KYC_FACE_MATCHER. Production has no on-device face model installed
- * ("none"): the check is then not made and the session goes to a person, never approved.
- * "sandbox-fingerprint" (sandbox only) compares a perceptual fingerprint of the images, enough for
+ * The matcher is chosen by KYC_FACE_MATCHER:
+ * - "face-api" (production's default): the on-device face model (face-model.ts); where it cannot
+ *   run or finds no face, the check is not made and the session goes to a person, never approved;
+ * - "none": no matcher, a person compares the faces;
+ * - "sandbox-fingerprint" (sandbox only) compares a perceptual fingerprint of the images, enough for
  * the synthetic documents of the tests and the quality run, whose portrait is the selfie itself;
  * it says nothing about real faces.
  */
@@ -75,13 +78,55 @@ const sandboxFingerprint: FaceMatcher = {
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
 
-const PRODUCTION: Record<string, FaceMatcher> = { none };
+/** The face an image shows: the largest one (a document's small ghost portrait, people behind a selfie, aside). */
+async function mainFace(image: Buffer): Promise<FaceFound | null> {
+  return (await findFaces(image))[0] ?? null;
+}
+
+/**
+ * The face model: the score is 1 minus the Euclidean distance between the two faces' descriptors
+ * (1 the same picture, about 0.5 and above one person, lower two people; docs/kyc-quality.md has
+ * the measured error rates). Liveness: the second selfie must show the same face with the head
+ * turned further than the first (the nose's offset along the jaw changes); a replayed or
+ * unchanged picture does not turn.
+ */
+const faceApi: FaceMatcher = {
+  name: "face-api",
+  compare: async ({ document, selfie, selfieTurn }) => {
+    if (!selfie) return { ran: false, reason: "No selfie was captured." };
+    if (!selfieTurn) return { ran: false, reason: "No second selfie (head turned) was captured." };
+    let faces: [FaceFound | null, FaceFound | null, FaceFound | null];
+    try {
+      faces = [await mainFace(document), await mainFace(selfie), await mainFace(selfieTurn)];
+    } catch (err) {
+      return { ran: false, reason: `The face model could not run: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    const [portrait, first, second] = faces;
+    if (!portrait) return { ran: false, reason: "No face was found on the document." };
+    if (!first) return { ran: false, reason: "No face was found in the selfie." };
+    if (!second) return { ran: false, reason: "No face was found in the second selfie (head turned)." };
+    const { modelMinScore, livenessMinTurn, livenessSameFaceMinScore } = rules.faceMatch;
+    const score = Math.max(0, 1 - descriptorDistance(portrait.descriptor, first.descriptor));
+    const turn = Math.abs(second.yaw - first.yaw);
+    const sameFace = 1 - descriptorDistance(first.descriptor, second.descriptor) >= livenessSameFaceMinScore;
+    return {
+      ran: true,
+      matcher: "face-api",
+      score: round(score),
+      threshold: modelMinScore,
+      matched: score >= modelMinScore,
+      liveness: { passed: sameFace && turn >= livenessMinTurn, change: round(turn) },
+    };
+  },
+};
+
+const PRODUCTION: Record<string, FaceMatcher> = { none, "face-api": faceApi };
 const SANDBOX_ONLY: Record<string, FaceMatcher> = { "sandbox-fingerprint": sandboxFingerprint };
 
 /** The configured matcher; a sandbox matcher is not reachable in production (lib/platform/config refuses it at start too). */
 export function faceMatcher(): FaceMatcher {
   const c = config();
-  const name = c.KYC_FACE_MATCHER ?? (c.sandbox ? "sandbox-fingerprint" : "none");
+  const name = c.KYC_FACE_MATCHER ?? (c.sandbox ? "sandbox-fingerprint" : "face-api");
   const available = c.sandbox ? { ...PRODUCTION, ...SANDBOX_ONLY } : PRODUCTION;
   return Object.hasOwn(available, name) ? available[name] : none;
 }
