@@ -5,3 +5,4 @@
  */
 export { verifyKycSession } from "./kyc/verification/service";
 export { decideKycReview, KYC_REVIEW_DECISIONS, type KycReviewDecision } from "./kyc/review";
+export { purgeKycPhotos } from "./kyc/photo-retention";

@@ -3,10 +3,12 @@ import { purgeOldEvents } from "@/lib/partners/events/purge";
 import { purgeExpiredKeys } from "@/lib/platform/idempotency/store";
 import { defineJob } from "@/lib/platform/jobs/define";
 import { purgeStaleFailures } from "@/lib/identity/lockouts/failure-counter";
+import { purgeKycPhotos } from "@/lib/identity";
 
 /**
  * Housekeeping: drops Idempotency-Keys past their retention, counted failures (lockouts, OTP
- * send limits) older than every counter's window, and delivered events past their retention. Periodic: scheduled at worker start
+ * send limits) older than every counter's window, delivered events past their retention, and KYC
+ * identity pictures past theirs (lib/identity/kyc/photo-retention.ts). Periodic: scheduled at worker start
  * and every hour after (lib/platform/jobs/periodic.ts), well within the keys' 24-hour retention.
  */
 export const purgeJob = defineJob({
@@ -17,5 +19,6 @@ export const purgeJob = defineJob({
     await purgeExpiredKeys(tx, now);
     await purgeStaleFailures(tx, now);
     await purgeOldEvents(tx, now);
+    await purgeKycPhotos(tx, now);
   },
 });
