@@ -3,7 +3,7 @@ import { and, asc, eq, getTableColumns, lte, or, sql, type SQL } from "drizzle-o
 import type { Db, Executor } from "@/db";
 import { prepared } from "@/db/prepared";
 import { jobs } from "@/db/schema";
-import { addSeconds } from "@/lib/platform/clock";
+import { addSeconds, clock } from "@/lib/platform/clock";
 
 export type JobRow = typeof jobs.$inferSelect;
 /** A claimed job: `lockedBy` is this claim's token; `group` its concurrency group (lanes.ts). */
@@ -192,8 +192,84 @@ export async function finish(db: Executor, job: ClaimedJob, set: { [K in keyof J
   return rows.length > 0;
 }
 
-/** The heartbeat: extends a held claim's lease; false when the claim was lost. */
-export async function renewLease(db: Db, job: ClaimedJob, until: Date): Promise<boolean> {
-  const rows = await db.update(jobs).set({ lockedUntil: until }).where(held(job)).returning({ id: jobs.id });
-  return rows.length > 0;
+/** Claims as a jsonb parameter: [{ id, token }], so the statement's text is the same for any number. */
+const heldClaims = (list: readonly ClaimedJob[]) => JSON.stringify(list.map((j) => ({ id: j.id, token: j.lockedBy })));
+const heldIn = (p: ReturnType<typeof sql.placeholder>) =>
+  sql`${jobs.state} = 'running' and (${jobs.id}, ${jobs.lockedBy}) in (select x.id, x.token from jsonb_to_recordset(${p}::jsonb) as x(id text, token text))`;
+
+/**
+ * The heartbeat of every claim a worker holds, in one statement (not one per job): extends each
+ * lease still held; answers the ids renewed (a claim lost is not among them).
+ */
+export async function renewLeases(db: Db, held: readonly ClaimedJob[], until: Date): Promise<Set<string>> {
+  if (held.length === 0) return new Set();
+  const rows = await prepared(db, "jobs.renewLeases", (d) =>
+    d
+      .update(jobs)
+      .set({ lockedUntil: sql`${sql.placeholder("until")}::timestamptz` })
+      .where(heldIn(sql.placeholder("held")))
+      .returning({ id: jobs.id })
+      .prepare("jobs_renew_leases"),
+  ).execute({ until: until.toISOString(), held: heldClaims(held) });
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Records "done" for the `perform` jobs that ended together, in one statement (not one per job):
+ * answers the ids recorded (a claim lost meanwhile is not among them, nothing written for it).
+ */
+export async function finishDone(db: Db, done: readonly ClaimedJob[], finishedAt: Date): Promise<Set<string>> {
+  if (done.length === 0) return new Set();
+  const rows = await prepared(db, "jobs.finishDone", (d) =>
+    d
+      .update(jobs)
+      .set({ state: "done", lockedUntil: null, lockedBy: null, finishedAt: sql`${sql.placeholder("at")}::timestamptz` })
+      .where(heldIn(sql.placeholder("held")))
+      .returning({ id: jobs.id })
+      .prepare("jobs_finish_done"),
+  ).execute({ at: finishedAt.toISOString(), held: heldClaims(done) });
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * The outcomes "done" of jobs ending close together, written together (finishDone): the jobs that
+ * end in the same turn of the event loop in one statement, and at most one such statement in
+ * flight: the jobs that end meanwhile wait for it and go in the next. A job alone is written at
+ * once, as before; under load a statement records several.
+ */
+export class DoneBatch {
+  private waiting: { job: ClaimedJob; resolve: (held: boolean) => void; reject: (err: unknown) => void }[] = [];
+  private writing = false;
+
+  constructor(private readonly db: Db) {}
+
+  /** Records the job done; true when its claim was still held (else nothing was written for it). */
+  done(job: ClaimedJob): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ job, resolve, reject });
+      // After the current turn's other jobs: those ending in the same turn go in one statement.
+      if (!this.writing) {
+        this.writing = true;
+        queueMicrotask(() => void this.write());
+      }
+    });
+  }
+
+  private async write(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const batch = this.waiting;
+      this.waiting = [];
+      try {
+        const recorded = await finishDone(
+          this.db,
+          batch.map((w) => w.job),
+          clock.now(),
+        );
+        for (const w of batch) w.resolve(recorded.has(w.job.id));
+      } catch (err) {
+        for (const w of batch) w.reject(err);
+      }
+    }
+    this.writing = false;
+  }
 }

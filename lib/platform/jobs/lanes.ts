@@ -25,7 +25,19 @@ export interface WorkerSettings {
   heartbeatMs: number;
   /** The hard time limit of one run of a kind. */
   timeoutMs: (kind: string) => number;
+  /**
+   * How long a woken worker waits before it claims, so the jobs of the commits in that time are
+   * claimed together (one claim statement, not one per commit); absent: claims at once.
+   */
+  wakeBatchMs?: number;
 }
+
+/**
+ * A wake-up's wait before the claim. Under load, commits that enqueue a job due now come every
+ * few milliseconds (the journey: about eight jobs each); claiming at each was a claim statement
+ * per job. 10 ms adds that to a job's start, far inside its latency target (250 ms).
+ */
+const WAKE_BATCH_MS = 10;
 
 /** A delivery's partner, from its event (the payload holds the event id only), or a probe's (its payload names it). */
 const deliveryPartner = sql`coalesce((select ${events.partnerId} from ${events} where ${events.id} = ${jobs.payload}->>'eventId'), ${jobs.payload}->>'partnerId')`;
@@ -57,5 +69,6 @@ export function workerSettings(): WorkerSettings {
     // Three renewals per lease: one slow or lost heartbeat does not cost the job.
     heartbeatMs: Math.floor((c.JOB_LEASE_SECONDS * 1000) / 3),
     timeoutMs: (kind) => (kind === "webhooks.deliver" || kind === "webhooks.probe" ? c.WEBHOOK_JOB_TIMEOUT_MS : c.JOB_TIMEOUT_MS),
+    wakeBatchMs: WAKE_BATCH_MS,
   };
 }

@@ -1,7 +1,7 @@
 import type { Db } from "@/db";
 import { clock } from "@/lib/platform/clock";
 import { logger } from "@/lib/platform/log";
-import { claimLanes, type ClaimedJob } from "./claim";
+import { claimLanes, DoneBatch, type ClaimedJob } from "./claim";
 import type { JobRegistry } from "./define";
 import type { Lane, WorkerSettings } from "./lanes";
 import { Heartbeat, runOne } from "./worker";
@@ -20,6 +20,8 @@ export class JobPool {
   private readonly running = new Map<string, Running>();
   private readonly tasks = new Set<Promise<void>>();
   private readonly heartbeat: Heartbeat;
+  /** The "done" of jobs ending together, in one statement. */
+  private readonly doneBatch: DoneBatch;
   /** Lanes whose last claim may have left due jobs behind (its slots or one of its groups full). */
   private readonly backlog = new Set<string>();
   constructor(
@@ -30,6 +32,7 @@ export class JobPool {
     private readonly onFreed: () => void = () => {},
   ) {
     this.heartbeat = new Heartbeat(db, settings);
+    this.doneBatch = new DoneBatch(db);
   }
 
   get size(): number {
@@ -111,7 +114,7 @@ export class JobPool {
 
   private start(lane: Lane, job: ClaimedJob): void {
     this.running.set(job.id, { lane: lane.name, group: job.group });
-    const task = runOne(this.db, this.registry, job, this.settings, this.heartbeat)
+    const task = runOne(this.db, this.registry, job, this.settings, this.heartbeat, this.doneBatch)
       .catch((err) => logger().error({ err, jobId: job.id, kind: job.kind }, "job run failed to record its outcome"))
       .finally(() => {
         this.running.delete(job.id);

@@ -57,9 +57,14 @@ export function startWorkerLoop(getDb: () => Promise<Db>, registry: JobRegistry,
           everyLane = true;
           resolve();
         }, config().WORKER_POLL_MS);
+        // Woken (a commit wrote a job due now, a job ended): claim after the batch wait, with
+        // whatever else came due meanwhile; a wake during that wait changes nothing.
         wake = () => {
           clearTimeout(timer);
-          resolve();
+          wake = () => {};
+          const batchMs = running ? (settings.wakeBatchMs ?? 0) : 0;
+          if (batchMs > 0) setTimeout(resolve, batchMs);
+          else resolve();
         };
       });
       wake = undefined;

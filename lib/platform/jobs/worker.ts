@@ -4,7 +4,7 @@ import { jobs } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/platform/clock";
 import { logger } from "@/lib/platform/log";
 import { withCorrelation } from "@/lib/platform/log/correlation";
-import { claim, finish, held, renewLease, type ClaimedJob, type ClaimFilter } from "./claim";
+import { claim, DoneBatch, finish, held, renewLeases, type ClaimedJob, type ClaimFilter } from "./claim";
 import { defaultBackoff, RetryLater, type JobDefinition, type JobRegistry, type JobRun } from "./define";
 import { workerSettings, type WorkerSettings } from "./lanes";
 import { insertJob, periodicKey } from "./queue";
@@ -58,9 +58,16 @@ export class Heartbeat {
     if (this.beating) return;
     this.beating = true;
     try {
-      for (const entry of [...this.holding.values()]) {
-        const until = addSeconds(clock.now(), this.settings.leaseSeconds);
-        if (await renewLease(this.db, entry.job, until)) entry.job.lockedUntil = until;
+      // Every lease held, in one statement.
+      const entries = [...this.holding.values()];
+      const until = addSeconds(clock.now(), this.settings.leaseSeconds);
+      const renewed = await renewLeases(
+        this.db,
+        entries.map((e) => e.job),
+        until,
+      );
+      for (const entry of entries) {
+        if (renewed.has(entry.job.id)) entry.job.lockedUntil = until;
         else if (this.holding.has(entry.job.id)) entry.lost();
       }
     } catch (err) {
@@ -85,14 +92,29 @@ async function reschedule(db: Executor, def: JobDefinition<unknown>, job: Claime
 
 /**
  * Runs one claimed job under its kind's hard timeout, with its lease renewed by the heartbeat, and
- * records the outcome: done, retry with backoff (a timeout is a failed attempt), or dead.
+ * records the outcome: done, retry with backoff (a timeout is a failed attempt), or dead. A
+ * `perform` job's "done" goes through `doneBatch` when given (written with others that ended meanwhile).
  */
-export async function runOne(db: Db, registry: JobRegistry, job: ClaimedJob, settings: WorkerSettings, heartbeat: Heartbeat): Promise<void> {
+export async function runOne(
+  db: Db,
+  registry: JobRegistry,
+  job: ClaimedJob,
+  settings: WorkerSettings,
+  heartbeat: Heartbeat,
+  doneBatch?: DoneBatch,
+): Promise<void> {
   // Under the correlation id of what enqueued it (a request, another job), else its own id.
-  return withCorrelation(job.correlationId ?? job.id, () => runClaimed(db, registry, job, settings, heartbeat));
+  return withCorrelation(job.correlationId ?? job.id, () => runClaimed(db, registry, job, settings, heartbeat, doneBatch));
 }
 
-async function runClaimed(db: Db, registry: JobRegistry, job: ClaimedJob, settings: WorkerSettings, heartbeat: Heartbeat): Promise<void> {
+async function runClaimed(
+  db: Db,
+  registry: JobRegistry,
+  job: ClaimedJob,
+  settings: WorkerSettings,
+  heartbeat: Heartbeat,
+  doneBatch?: DoneBatch,
+): Promise<void> {
   const def = Object.hasOwn(registry, job.kind) ? registry[job.kind] : undefined;
   const now = clock.now();
   // Claimed in a batch whose earlier jobs outlasted the lease: another worker may own it by now.
@@ -139,7 +161,10 @@ async function runClaimed(db: Db, registry: JobRegistry, job: ClaimedJob, settin
     // A run given up on (timeout) may still end later: its outcome no longer matters.
     work.catch(() => {});
     await Promise.race([work, rejectOnAbort(controller.signal)]);
-    if (def.perform && (await finish(db, job, { state: "done", finishedAt: clock.now() }))) await reschedule(db, def, job, clock.now());
+    if (def.perform) {
+      const recorded = doneBatch ? await doneBatch.done(job) : await finish(db, job, { state: "done", finishedAt: clock.now() });
+      if (recorded) await reschedule(db, def, job, clock.now());
+    }
   } catch (err) {
     await recordFailure(db, def, job, run, err);
   } finally {
