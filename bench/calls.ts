@@ -7,10 +7,15 @@
  * servers, so the bare app is measured by both drivers and each row is compared with its own.
  * Statements per request are counted from outside the app, on PostgreSQL only, by a second server
  * that reaches its database through bench/lib/pg-count-proxy.mjs (sequential calls, no load).
- *   BENCH_DRIVER=pglite|postgres, BENCH_SECONDS (8), BENCH_WARMUP (3), BENCH_CONNECTIONS (50), BENCH_WRITES (300)
+ * The server is started as `npm start` starts it (bench/server.mjs), its job worker in the web
+ * process; BENCH_WORKER=process (PostgreSQL): the split deployment, `IN_PROCESS_WORKER=false npm
+ * start` beside `npm run worker`. Only the sandbox's simulated delays (fast-check, screening) are
+ * set to 0, so a write's jobs run within its window.
+ *   BENCH_DRIVER=pglite|postgres, BENCH_WORKER=process, BENCH_SECONDS (8), BENCH_WARMUP (3), BENCH_CONNECTIONS (50), BENCH_WRITES (300)
  * Prints JSON on stdout (bench/run.mjs renders it).
  */
 import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 // @ts-expect-error: plain ESM helpers
 import { adminUrl, startServer } from "./server.mjs";
@@ -31,11 +36,13 @@ const C = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WRITES = Number(process.env.BENCH_WRITES ?? 300);
 /** Sequential calls per route for the statement count. */
 const COUNTED = Number(process.env.BENCH_COUNTED ?? 30);
+const SEPARATE_WORKER = process.env.BENCH_WORKER === "process";
 
 interface Row {
   route: string;
   /** bare-read and bare-write: the bare app's two anchors; health: our own lightest route. */
-  kind: "bare-read" | "bare-write" | "health" | "read" | "write";
+  /** wrk-write: a write driven by wrk (POST /v1/core/quotes, one customer), compared with the bare read only. */
+  kind: "bare-read" | "bare-write" | "health" | "read" | "write" | "wrk-write";
   /** The load generator: a row's ratio is to the bare app measured by the same one. */
   driver: "wrk" | "node";
   rps: number;
@@ -161,15 +168,29 @@ async function countStatements(): Promise<Map<string, { statements: number; cont
 export async function benchCalls(driver: "postgres" | "pglite") {
   // The bare app always runs on PostgreSQL: PGlite's rows are compared with it.
   const bare = await startBareApp(adminUrl(), {});
-  const server = await startServer({ FAST_CHECK_DELAY_MS: "0", SCREENING_DELAY_MS: "0", WORKER_POLL_MS: "60000" }, { driver });
+  const separateWorker = SEPARATE_WORKER && driver === "postgres";
+  const server = await startServer({ FAST_CHECK_DELAY_MS: "0", SCREENING_DELAY_MS: "0" }, { driver, separateWorker });
   const rows: Row[] = [];
   let rss: number | null = null;
+  let workerRss: number | null = null;
   try {
     const customers = await onboardCustomers(server.baseUrl, 20);
-    const load = async (route: string, url: string, headers: Record<string, string>, kind: Row["kind"]) => {
+    const load = async (route: string, url: string, headers: Record<string, string>, kind: Row["kind"], post?: unknown) => {
       // The body's size: one request alone, before the load, with wrk's headers.
-      const body = await bodyOf(url, { headers });
-      const r = await wrk(url, { headers, connections: C, seconds: SECONDS, warmup: WARMUP });
+      const body = post
+        ? await bodyOf(url, {
+            method: "POST",
+            headers: { ...headers, "content-type": "application/json", "idempotency-key": randomUUID() },
+            body: JSON.stringify(post),
+          })
+        : await bodyOf(url, { headers });
+      const r = await wrk(url, {
+        headers: post ? { ...headers, "content-type": "application/json" } : headers,
+        connections: C,
+        seconds: SECONDS,
+        warmup: WARMUP,
+        ...(post ? { script: fileURLToPath(new URL("./lib/wrk-post.lua", import.meta.url)), env: { WRK_BODY: JSON.stringify(post) } } : {}),
+      });
       rows.push({
         route,
         kind,
@@ -185,6 +206,15 @@ export async function benchCalls(driver: "postgres" | "pglite") {
     };
     await load("bare app: GET /v1/db/read (one prepared PK select)", bare.readUrl, {}, "bare-read");
     for (const [route, path, headers, kind] of await readsOf(server.baseUrl, customers[0])) await load(route, `${server.baseUrl}${path}`, headers, kind);
+    // A plain wrk run of quote creation: one customer, a fresh Idempotency-Key per request (the
+    // per-call table's quote row is a Node closed loop over 20 customers).
+    await load(
+      "POST /v1/core/quotes (RS256-signed), wrk, one customer, fresh Idempotency-Key",
+      `${server.baseUrl}/v1/core/quotes`,
+      { "ocp-apim-subscription-key": KEY, authorization: `Bearer ${customers[0].token}` },
+      "wrk-write",
+      quoteBody(customers[0]),
+    );
 
     // Writes: each over its own prepared inputs (bench/lib/writes.ts).
     // The first input alone, before the loop: its answer's body size with the driver's headers.
@@ -212,11 +242,13 @@ export async function benchCalls(driver: "postgres" | "pglite") {
     await measure("bare app: POST /v1/db/write (one INSERT)", Array.from({ length: 2 * WRITES }), bareCall("POST", bare.writeUrl, 201), "bare-write");
     await runWrites(server.baseUrl, customers, WRITES, measure);
     rss = server.rss();
+    workerRss = server.workerRss();
   } finally {
     await server.stop();
     await bare.stop();
   }
-  if (driver === "postgres") {
+  // The split deployment's statements are the in-process run's (the same statements, another process).
+  if (driver === "postgres" && !separateWorker) {
     // In a process of its own: scripts/demo.ts (the onboarding) reads its base URL once per process.
     const child = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], {
       encoding: "utf8",
@@ -231,7 +263,16 @@ export async function benchCalls(driver: "postgres" | "pglite") {
       if (c) Object.assign(row, { statementsPerRequest: c.statements, controlPerRequest: c.control });
     }
   }
-  return { database: driver === "pglite" ? "PGlite" : "PostgreSQL", connections: C, seconds: SECONDS, rows, rss };
+  return {
+    database: driver === "pglite" ? "PGlite" : "PostgreSQL",
+    launcher: server.launcher,
+    worker: separateWorker ? "process" : "in-process",
+    connections: C,
+    seconds: SECONDS,
+    rows,
+    rss,
+    workerRss,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}` && process.env.BENCH_MODE === "count") {

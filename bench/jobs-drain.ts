@@ -5,8 +5,13 @@
  * bench/lib/pg-count-proxy.mjs, BEGIN/COMMIT apart), transactions per job and so round trips per job. Fast-check emits an event: its webhook delivery (no
  * webhook URL: settled undeliverable) runs in the same drain, on its own lane.
  *
+ * BENCH_RATE (fast-checks/s): not a backlog but a trickle, as a web process's commits make them:
+ * each fast-check comes due at its turn (its run_at moved to now, the worker woken as a commit
+ * wakes it), so what is measured is the cost of jobs claimed as they come, not of a full window.
+ *
  *   node --import tsx bench/jobs-drain.ts                      # PGlite, N=500
  *   BENCH_DB_URL=postgres://... BENCH_JOBS=500 node --import tsx bench/jobs-drain.ts
+ *   BENCH_DB_URL=postgres://... BENCH_JOBS=300 BENCH_RATE=60 node --import tsx bench/jobs-drain.ts
  */
 import { mkdtempSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -15,6 +20,7 @@ import type { Db } from "@/db";
 
 async function main() {
   const N = Number(process.env.BENCH_JOBS ?? 500);
+  const RATE = Number(process.env.BENCH_RATE ?? 0);
   // @ts-expect-error: plain ESM helper
   const { startCountingProxy } = await import("./lib/pg-count-proxy.mjs");
   const proxy = process.env.BENCH_DB_URL ? await startCountingProxy(new URL(process.env.BENCH_DB_URL)) : null;
@@ -38,6 +44,7 @@ async function main() {
   const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
   const { dedupeKey } = await import("@/lib/platform/jobs/queue");
   const { effectsOf } = await import("@/lib/platform/unit-of-work");
+  const { wakeWorker } = await import("@/lib/platform/jobs/wake");
   const { jobRegistry } = await import("@/lib/operations/runtime/job-registry");
   const { startWorkerLoop } = await import("@/lib/platform/jobs/run-loop");
   const { insertTestTransfer, newSubscription } = await import("../test/support/fixtures");
@@ -77,7 +84,9 @@ async function main() {
       // A subscription each, as many customers do: deliveries of one subscription wait in sequence.
       const t = await insertTestTransfer(tx, i === 0 ? owner : await newSubscription(tx as unknown as Db), now);
       await tx.update(transfers).set({ beneficiaryId, payoutMethodId: methodId, submittedAt: now }).where(eq(transfers.id, t.id));
-      await effectsOf(tx).jobs.enqueue("transfers.fastCheck", { transferId: t.id }, { runAt: now, dedupeKey: dedupeKey("transfers.fastCheck", t.id) });
+      // A trickle's jobs wait until their turn (far in the future until then).
+      const runAt = RATE > 0 ? new Date(now.getTime() + 86_400_000) : now;
+      await effectsOf(tx).jobs.enqueue("transfers.fastCheck", { transferId: t.id }, { runAt, dedupeKey: dedupeKey("transfers.fastCheck", t.id) });
       ids.push(t.id);
     });
   }
@@ -111,6 +120,19 @@ async function main() {
   // Only the kinds this drain makes: no periodic job (sanctions refresh, purge) runs meanwhile.
   const loop = startWorkerLoop(getDb, { "transfers.fastCheck": jobRegistry["transfers.fastCheck"], "webhooks.deliver": jobRegistry["webhooks.deliver"] });
   let fastDoneAt = 0;
+  // The trickle: one fast-check due every 1/RATE s, the worker woken as a commit wakes it.
+  const trickle = (async () => {
+    if (RATE <= 0) return 0;
+    for (let i = 0; i < N; i++) {
+      await db
+        .update(jobs)
+        .set({ runAt: clock.now() })
+        .where(and(eq(jobs.kind, "transfers.fastCheck"), eq(jobs.dedupeKey, dedupeKey("transfers.fastCheck", ids[i]))));
+      wakeWorker();
+      await new Promise((r) => setTimeout(r, 1000 / RATE));
+    }
+    return N;
+  })();
   for (;;) {
     await new Promise((r) => setTimeout(r, 20));
     polls += 1;
@@ -125,7 +147,8 @@ async function main() {
   const t1 = performance.now();
   const cpu = process.cpuUsage(cpu0);
   await loop.stop();
-  const statements = statementsRun() - s0 - polls - 1;
+  // Less the trickle's own statements (one per job made due).
+  const statements = statementsRun() - s0 - polls - 1 - (await trickle);
   const [{ validated }] = await db
     .select({ validated: sql<number>`count(*)::int` })
     .from(transfers)
@@ -139,6 +162,7 @@ async function main() {
     JSON.stringify({
       driver: process.env.BENCH_DB_URL ? "postgres" : "pglite",
       fastChecks: N,
+      arrivalsPerSecond: RATE > 0 ? RATE : "all due at once",
       perKind: process.env.JOB_KIND_CONCURRENCY ?? "default",
       validated,
       jobsRun: ranJobs,

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// npm run bench: every benchmark against a production build, on PostgreSQL (BENCH_DATABASE_URL or
+// npm run bench: every benchmark against a production build, its servers started as `npm start`
+// starts them (scripts/start.mjs; bench/server.mjs), on PostgreSQL (BENCH_DATABASE_URL or
 // TEST_DATABASE_URL: a fresh database per run) and PGlite, each beside the bare app (bench/bare-app,
 // built here too), then docs/performance.md. A measurement, not a test: run it on a quiet machine
-// (at most 13 minutes). BENCH_ONLY=calls,journey,... limits it; the parts that start no server
+// (about 15 minutes). BENCH_ONLY=calls,journey,... limits it; the parts that start no server
 // (screening, monitoring, limits) need no build.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -45,12 +46,18 @@ function tsx(file, env = {}) {
 const started = Date.now();
 const results = {};
 if (want("calls")) {
-  results.calls = [tsx("bench/calls.ts", { BENCH_DRIVER: "postgres" }), tsx("bench/calls.ts", { BENCH_DRIVER: "pglite" })];
+  // The server as `npm start` runs it (its worker in the web process), then the split deployment
+  // (`IN_PROCESS_WORKER=false npm start` beside `npm run worker`), then PGlite.
+  results.calls = [
+    tsx("bench/calls.ts", { BENCH_DRIVER: "postgres" }),
+    tsx("bench/calls.ts", { BENCH_DRIVER: "postgres", BENCH_WORKER: "process" }),
+    tsx("bench/calls.ts", { BENCH_DRIVER: "pglite" }),
+  ];
 }
 if (want("journey")) {
   // Arrivals above the target (30/s) find the highest rate one process keeps up with; then a run at
-  // 80 % of it for the per-call p99 and the job latency; the worker lever at the first
-  // run's arrivals; PGlite at its own rate.
+  // 80 % of it for the per-call p99 and the job latency; the split deployment (web + worker
+  // processes) at the first run's arrivals; PGlite at its own rate. Every server as `npm start`.
   const RATE = process.env.BENCH_JOURNEY_RATE ?? "32";
   const SECONDS = process.env.BENCH_JOURNEY_SECONDS ?? "15";
   const journey = (role, env) => ({ role, ...tsx("bench/journey.ts", { BENCH_SECONDS: SECONDS, ...env }) });

@@ -1,11 +1,16 @@
 // Starts a production server for a benchmark (on a fresh PostgreSQL database when BENCH_DATABASE_URL
 // or TEST_DATABASE_URL is set and the caller does not ask for PGlite) and samples its resident memory.
-// With { instances: 2 } (PostgreSQL only) bench/cluster.mjs runs two Next servers behind one port.
+// The server is started as `npm start` starts it: scripts/start.mjs (its configuration check, its
+// Node options and memory settings, `next start`), with the application's own defaults (log level,
+// worker poll) unless the caller sets one; the split deployment as `IN_PROCESS_WORKER=false npm
+// start` beside `npm run worker`. With { instances: 2 } (PostgreSQL only) bench/cluster.mjs runs two
+// Next servers behind one port.
 import { spawn, spawnSync, execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { buildIsStale } from "../scripts/build-stale.mjs";
 import { serverEnv, serverNodeArgs } from "../scripts/server-node-args.mjs";
 import { startCountingProxy } from "./lib/pg-count-proxy.mjs";
 import { portsFrom } from "./lib/ports.mjs";
@@ -20,8 +25,9 @@ const appDir = () => process.env.BENCH_APP_DIR ?? root;
 const next = () => path.join(appDir(), "node_modules/next/dist/bin/next");
 export const KEY = "sandbox-demo-key";
 
+/** Builds when the build is missing or older than the sources (scripts/start.mjs would build at start, inside the bench's start-up wait). */
 export function ensureBuild() {
-  if (process.env.BENCH_APP_DIR || (existsSync(path.join(root, ".next", "BUILD_ID")) && !process.env.BENCH_REBUILD)) return;
+  if (process.env.BENCH_APP_DIR || (!buildIsStale(root) && !process.env.BENCH_REBUILD)) return;
   const res = spawnSync(process.execPath, [next(), "build"], { cwd: root, stdio: "inherit" });
   if (res.status !== 0) throw new Error("next build failed");
 }
@@ -78,6 +84,15 @@ export function cpuSeconds(pid) {
   return seconds;
 }
 
+/** One process's own resident memory (MB), without its children. */
+function rssOf(pid) {
+  try {
+    return Math.round(Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" }).trim()) / 1024);
+  } catch {
+    return null;
+  }
+}
+
 /** The node processes `pid` started (ps; none: []). */
 function childPids(pid) {
   try {
@@ -120,7 +135,8 @@ const nextPort = portsFrom(process.env.BENCH_PORT, 3);
 /**
  * @param {Record<string,string>} env
  * @param {{ driver?: "postgres" | "pglite", instances?: number, nodeArgs?: string[], countStatements?: boolean, separateWorker?: boolean, workerNodeArgs?: string[], probe?: boolean }} opts
- *   nodeArgs (e.g. --cpu-prof) run the app through bench/cluster.mjs, whose workers inherit them.
+ *   nodeArgs (e.g. --cpu-prof): Node options for the server process (scripts/start.mjs's arguments;
+ *   under bench/cluster.mjs its workers inherit them).
  *   countStatements (PostgreSQL): the server reaches its database through bench/lib/pg-count-proxy.mjs,
  *   and `statements()` answers what it has executed so far; the proxy costs a hop, so no load is
  *   measured on such a server.
@@ -146,15 +162,18 @@ export async function startServer(env = {}, opts = {}) {
   const port = await nextPort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const instances = db ? (opts.instances ?? 1) : 1;
+  // One instance: scripts/start.mjs, as `npm start` (its arguments are Node options for the
+  // server process: --cpu-prof). Several: bench/cluster.mjs with the same Node options.
+  const viaCluster = instances > 1;
+  const launcher = path.join(appDir(), "scripts/start.mjs");
   const nodeArgs = serverNodeArgs(db ? { DATABASE_URL: databaseUrl } : {});
-  const args =
-    instances > 1 || opts.nodeArgs
-      ? [...nodeArgs, ...(opts.nodeArgs ?? []), path.join(root, "bench/cluster.mjs"), String(port), String(instances)]
-      : [...nodeArgs, next(), "start", "-p", String(port), "-H", "127.0.0.1"];
+  const args = viaCluster
+    ? [...nodeArgs, ...(opts.nodeArgs ?? []), path.join(root, "bench/cluster.mjs"), String(port), String(instances)]
+    : [launcher, ...(opts.nodeArgs ?? [])];
   const childEnv = {
-    ...serverEnv(db ? { DATABASE_URL: databaseUrl } : {}),
+    ...(viaCluster ? serverEnv(db ? { DATABASE_URL: databaseUrl } : {}) : {}),
     ...process.env,
-    LOG_LEVEL: "warn",
+    PORT: String(port),
     PUBLIC_BASE_URL: baseUrl,
     ...(db ? { DATABASE_URL: databaseUrl } : { PGLITE_DIR: pgliteDir }),
     ...env,
@@ -170,8 +189,9 @@ export async function startServer(env = {}, opts = {}) {
   const separateWorker = Boolean(db && opts.separateWorker);
   if (separateWorker) childEnv.IN_PROCESS_WORKER = "false";
   const child = spawn(process.execPath, args, { cwd: appDir(), stdio: ["ignore", "ignore", "inherit"], env: childEnv });
+  // `npm run worker` is `tsx scripts/worker.ts`: tsx runs node with its loader, no server Node options.
   const worker = separateWorker
-    ? spawn(process.execPath, [...nodeArgs, ...(opts.workerNodeArgs ?? []), "--import", "tsx", path.join(appDir(), "scripts/worker.ts")], {
+    ? spawn(process.execPath, [...(opts.workerNodeArgs ?? []), "--import", "tsx", path.join(appDir(), "scripts/worker.ts")], {
         cwd: appDir(),
         stdio: ["ignore", "ignore", "inherit"],
         env: { ...childEnv, IN_PROCESS_WORKER: "true" },
@@ -193,25 +213,31 @@ export async function startServer(env = {}, opts = {}) {
     await new Promise((r) => setTimeout(r, 500));
   }
   const cpu = () => cpuSeconds(child.pid) + (worker ? cpuSeconds(worker.pid) : 0);
-  // The serving process: bench/cluster.mjs's forked child when it runs one instance, else `next start` itself.
+  // The serving process: scripts/start.mjs's child (`next start`), or bench/cluster.mjs itself
+  // (the primary, whose forked children serve).
   let served;
   const webPid = () => {
-    if (served === undefined) served = args.includes(path.join(root, "bench/cluster.mjs")) && instances === 1 ? childPids(child.pid)[0] : child.pid;
+    if (served === undefined) served = viaCluster ? child.pid : childPids(child.pid)[0];
     return served;
   };
   return {
     baseUrl,
     database: db ? "PostgreSQL" : "PGlite",
+    /** How it was started: "npm start" (scripts/start.mjs) or "cluster" (bench/cluster.mjs). */
+    launcher: viaCluster ? "cluster" : "npm start",
     pid: child.pid,
-    rss: () => rssMb(child.pid),
+    /** The serving process's RSS (MB; under bench/cluster.mjs, the primary and its children). */
+    rss: () => rssMb(webPid()),
+    /** scripts/start.mjs's own RSS (MB): the launcher a user's `npm start` keeps running too. */
+    launcherRss: () => (viaCluster ? null : rssOf(child.pid)),
     cpu,
     /** With separateWorker: the worker process's CPU seconds so far (in cpu() too). */
     workerCpu: () => (worker ? cpuSeconds(worker.pid) : 0),
     workerRss: () => (worker ? rssMb(worker.pid) : null),
     /**
      * CPU seconds so far (bench/lib/proc-cpu.mjs processCpu: all threads and the main thread) of
-     * the process that serves the requests (under bench/cluster.mjs its forked child, not the
-     * primary) and of the worker process (separateWorker; else null); `all`: cpu().
+     * the process that serves the requests and of the worker process (separateWorker; else null);
+     * `all`: cpu(), the launcher included.
      */
     cpuSplit: () => ({ web: processCpu(webPid()), worker: worker ? processCpu(worker.pid) : null, all: cpu() }),
     commits: db ? db.commits : async () => null,
@@ -220,17 +246,17 @@ export async function startServer(env = {}, opts = {}) {
     /** The server's database URL (not through the proxy): for a worker process beside it. */
     databaseUrl: db?.url,
     /** Resident memory by kind (residentMb) of the server process alone. */
-    resident: () => residentMb(child.pid),
+    resident: () => residentMb(webPid()),
     /**
      * With probe: the server's memory and its event loop's delay since the previous call (or its
      * start), from bench/lib/probe.mjs; null when it does not answer within 5 s.
      */
     probe: async () => {
       if (!probeDir) return null;
-      const file = path.join(probeDir, `${child.pid}.json`);
+      const file = path.join(probeDir, `${webPid()}.json`);
       const seqOf = () => (existsSync(file) ? JSON.parse(readFileSync(file, "utf8")).seq : 0);
       const before = seqOf();
-      child.kill("SIGUSR2");
+      process.kill(webPid(), "SIGUSR2");
       for (let i = 0; i < 100; i++) {
         await new Promise((r) => setTimeout(r, 50));
         if (seqOf() > before) return JSON.parse(readFileSync(file, "utf8"));

@@ -25,7 +25,7 @@ export function itemsOf(text) {
  * its status, its Content-Encoding ("" when none) and, unencoded, the items it lists (itemsOf).
  * @returns {Promise<{ bytes: number, status: number, encoding: string, items: number | undefined }>}
  */
-export function bodyOf(url, { method = "GET", headers = {} } = {}) {
+export function bodyOf(url, { method = "GET", headers = {}, body: sent } = {}) {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers }, (res) => {
       const chunks = [];
@@ -38,7 +38,7 @@ export function bodyOf(url, { method = "GET", headers = {} } = {}) {
       res.on("error", reject);
     });
     req.on("error", reject);
-    req.end();
+    req.end(sent);
   });
 }
 

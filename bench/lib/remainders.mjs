@@ -14,6 +14,8 @@ export const WRITE_OF_WRITE = 0.7;
 export const PGLITE_READ_TARGET = 0.5;
 /** The server CPU target per journey, ms. */
 export const JOURNEY_CPU_TARGET = 30;
+/** The jobs a journey causes, ms of the worker process's CPU per journey. */
+export const JOBS_CPU_TARGET = 6;
 
 // The profile's categories (bench/lib/cpu-profile.ts) named in a split, in this order; the others
 // are summed as "the rest".
@@ -119,7 +121,7 @@ function runThreads(journey) {
  * worker's loop, GC, none of them); without that window, each call's window's worker time times
  * the call's count.
  */
-function jobsPerJourney(profile, perCall) {
+export function jobsPerJourney(profile, perCall) {
   const j = profile?.journey;
   if (j?.worker && j.cpu?.worker) {
     const ms = j.cpu.worker.main / j.requests;
@@ -334,4 +336,15 @@ export function memoryRemainder(journey) {
     ? ` By /proc: ${m.resident.anon} MB anonymous, ${m.resident.file} MB file-backed (the node binary and libraries mapped from disk), ${m.resident.shmem} MB shared.`
     : "";
   return `${rss} After, in the web process (process.memoryUsage): RSS ${mb(m.rss)} MB; V8's heap ${mb(m.heapTotal)} MB (${mb(m.heapUsed)} MB of it in use); memory V8 counts outside its heap ${mb(m.external)} MB: ArrayBuffers ${mb(m.arrayBuffers)} MB, the rest of it (WebAssembly memory: on PGlite, its PostgreSQL) ${mb(m.external - m.arrayBuffers)} MB; heap and external are sizes allocated, not all of them resident, so RSS less both, ${mb(rest)} MB, is at least what V8 does not count (compiled code, malloc's arenas, thread stacks, the binary's pages).${resident}`;
+}
+
+/**
+ * The jobs' CPU per journey over its target: the worker process in the profiled journey window
+ * (all threads, /proc) and its main thread by the job kind on its samples' stacks.
+ */
+export function jobsRemainder(profile, target) {
+  const j = profile.journey;
+  const all = j.cpu.worker.all / j.requests;
+  const main = jobsPerJourney(profile, []);
+  return `The worker process's CPU per journey, all threads, ${fmt(all, 1)} ms (target ${target} ms): ${fmt(main.ms, 1)} ms of it on its main thread, ${main.how}; the rest, ${fmt(all - main.ms, 1)} ms, its other threads (GC's helpers, libuv). The lever: fewer statements per job (each job's claim, its own statements and its settlement), the per-batch claim and settlement only paying off where jobs come due together.`;
 }

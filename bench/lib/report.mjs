@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import path from "node:path";
 import {
+  JOBS_CPU_TARGET,
   JOURNEY_CPU_TARGET,
   PGLITE_READ_TARGET,
   READ_TARGET,
@@ -12,6 +13,7 @@ import {
   WRITE_OF_WRITE,
   callRemainder,
   jobLatencyRemainder,
+  jobsRemainder,
   journeyCpuRemainder,
   limitsRemainder,
   memoryRemainder,
@@ -69,6 +71,72 @@ function targetOf(run, r) {
   return run.database === "PGlite" ? "none (issue 26: PGlite's reads only)" : `≥ ${fmt(WRITE_OF_READ, 2)} of read, ≥ ${fmt(WRITE_OF_WRITE, 2)} of write`;
 }
 
+/** How a per-call run's server was started. */
+function deploymentOf(run) {
+  const launched = run.launcher === "cluster" ? "bench/cluster.mjs" : "`npm start` (scripts/start.mjs)";
+  return run.worker === "process"
+    ? `the split deployment, \`IN_PROCESS_WORKER=false\` ${launched} beside \`npm run worker\``
+    : `${launched}, the job worker in the web process`;
+}
+
+/** The in-process run on PostgreSQL (what `npm start` serves): the targets are judged on it. */
+const npmStartCalls = (r) => r.calls?.find((run) => run.database === "PostgreSQL" && run.worker !== "process");
+const splitCalls = (r) => r.calls?.find((run) => run.database === "PostgreSQL" && run.worker === "process");
+
+/** Each call's ratios under both deployments side by side (PostgreSQL). */
+export function deploymentsSection(r) {
+  const one = npmStartCalls(r);
+  const split = splitCalls(r);
+  if (!one || !split) return "(not run: both PostgreSQL per-call runs are needed)";
+  const ratio = (run, route, of) => {
+    const row = run.rows.find((x) => x.route === route);
+    if (!row) return "";
+    return fmt(of === "read" ? readRatio(run, row) : writeRatio(run, row), 2);
+  };
+  const rows = one.rows
+    .filter((x) => x.kind === "read" || x.kind === "write")
+    .map((row) => [
+      row.route,
+      row.kind,
+      ratio(one, row.route, "read"),
+      ratio(split, row.route, "read"),
+      row.kind === "write" ? ratio(one, row.route, "write") : "",
+      row.kind === "write" ? ratio(split, row.route, "write") : "",
+    ]);
+  const sat = r.journeys?.find((j) => j.database === "PostgreSQL" && j.role === "saturation");
+  const wp = r.journeys?.find((j) => j.role === "worker-process");
+  const journeyRow = (label, j) =>
+    j
+      ? [
+          label,
+          fmt(sustained(j), 1),
+          fmt(j.cpu?.serverMsPerJourney, 1),
+          j.cpu?.web ? fmt(j.cpu.web.all / Math.max(1, j.completed), 1) : "",
+          j.cpu?.worker ? fmt(j.cpu.worker.all / Math.max(1, j.completed), 1) : "(in the web process)",
+          `${j.rss.after}${j.rss.worker ? ` + ${j.rss.worker}` : ""}`,
+        ]
+      : [label, "(not run)", "", "", "", ""];
+  return [
+    "Per call, PostgreSQL, both runs in this bench (each against the bare app measured in its own run):",
+    "",
+    table(["Call", "kind", "× bare read, npm start", "× bare read, split", "× bare write, npm start", "× bare write, split"], rows),
+    "",
+    "The journey on PostgreSQL at the same arrivals (CPU per completed journey, all threads, from /proc; the server's figure includes scripts/start.mjs, idle):",
+    "",
+    table(
+      [
+        "Deployment",
+        "journeys/s sustained",
+        "server CPU ms per journey",
+        "web process ms per journey",
+        "worker process ms per journey",
+        "RSS after, MB (web + worker)",
+      ],
+      [journeyRow("npm start (worker in the web process)", sat), journeyRow("split: web + `npm run worker`", wp)],
+    ),
+  ].join("\n");
+}
+
 function callsSection(run) {
   const rows = run.rows.map((r) => [
     r.route,
@@ -89,7 +157,9 @@ function callsSection(run) {
     ? ` ${timedOut.length} of the wrk rows had timeouts (no answer within wrk's 2 s): wrk leaves those requests out of its latencies, so those rows' p50 and p99 are of the answered requests only.`
     : "";
   return [
-    `Per call, ${run.database}, ${run.connections} connections (reads: wrk ${run.seconds} s after a warm-up; writes: a Node closed loop of ${run.connections} callers over prepared inputs, counted over the steady middle 80 % of calls). The bare app (bench/bare-app, PostgreSQL) is measured by both load generators in the same run; each row's ratios are to the bare app measured by its own generator. Statements per request: counted on the wire between a server of ours and PostgreSQL (bench/lib/pg-count-proxy.mjs, sequential calls outside the load; in brackets, how many of them are BEGIN/COMMIT); a write's count includes the jobs it causes meanwhile (its event's delivery, submit's fast-check). PGlite runs inside the server's process: nothing to count on a wire. Body bytes: the answer's body, one request alone before the row's load with that load's headers (wrk asks for no compression; the Node driver asks \`accept-encoding: identity\`), as it came over the wire; a Content-Encoding in brackets. Errors by kind: wrk's non-2xx answers and socket errors (connect, read: the connection closed or reset, write, timeout: no answer within 2 s), the Node driver's non-2xx answers and failed calls (no answer).${timeouts} Server RSS after: ${run.rss} MB.`,
+    `### ${run.database}: ${deploymentOf(run)}`,
+    "",
+    `Per call, ${run.database}, ${run.connections} connections (reads: wrk ${run.seconds} s after a warm-up; writes: a Node closed loop of ${run.connections} callers over prepared inputs, counted over the steady middle 80 % of calls). The bare app (bench/bare-app, PostgreSQL) is measured by both load generators in the same run; each row's ratios are to the bare app measured by its own generator. Statements per request: counted on the wire between a server of ours and PostgreSQL (bench/lib/pg-count-proxy.mjs, sequential calls outside the load; in brackets, how many of them are BEGIN/COMMIT); a write's count includes the jobs it causes meanwhile (its event's delivery, submit's fast-check). PGlite runs inside the server's process: nothing to count on a wire. Body bytes: the answer's body, one request alone before the row's load with that load's headers (wrk asks for no compression; the Node driver asks \`accept-encoding: identity\`), as it came over the wire; a Content-Encoding in brackets. Errors by kind: wrk's non-2xx answers and socket errors (connect, read: the connection closed or reset, write, timeout: no answer within 2 s), the Node driver's non-2xx answers and failed calls (no answer).${timeouts} Server RSS after: ${run.rss} MB${run.workerRss ? ` (the worker process: ${run.workerRss} MB)` : ""}.`,
     "",
     table(
       [
@@ -121,13 +191,16 @@ export const sustained = (j) => j.completed / Math.max(j.arrivals, j.elapsed - J
 const ROLE = {
   saturation: "the highest rate one process sustains (arrivals above it)",
   "at-80": "at 80 % of the sustained rate: per-call p99 and job latency",
-  "worker-process": "the job worker in its own process (lever), arrivals as the saturation run",
+  "worker-process": "the split deployment (`IN_PROCESS_WORKER=false npm start` beside `npm run worker`), arrivals as the saturation run",
   pglite: "the journey at its own arrival rate",
 };
 
 function journeySection(j) {
   const calls = j.calls.map((c) => [c.name, String(c.count), fmt(c.p50, 1), fmt(c.p99, 1), String(c.errors)]);
-  const where = j.instances > 1 ? `${j.instances} \`next start\` processes behind one port (Node cluster)` : "one `next start`";
+  const where =
+    j.instances > 1
+      ? `${j.instances} \`next start\` processes behind one port (Node cluster)`
+      : "one server started as `npm start` starts it (scripts/start.mjs)";
   const worker = j.worker === "process" ? ", the job worker in its own process (`npm run worker`)" : ", the job worker in the web process";
   return [
     `### ${j.database}${j.role ? `: ${ROLE[j.role] ?? j.role}` : ""}`,
@@ -160,7 +233,7 @@ function journeySection(j) {
 export function targetRows(r) {
   const out = [];
   const add = (name, goal, measured, met, why) => out.push({ name, goal, measured, met, why: met ? undefined : why() });
-  const pgCalls = r.calls?.find((run) => run.database === "PostgreSQL");
+  const pgCalls = npmStartCalls(r);
   const liteCalls = r.calls?.find((run) => run.database === "PGlite");
   if (pgCalls) {
     for (const row of pgCalls.rows.filter((x) => x.kind === "read")) {
@@ -202,6 +275,18 @@ export function targetRows(r) {
     const f = at80.jobLatency.fundingToFunded.p99;
     add("Job latency p99 at that rate: submit → validated, funding → funded", "< 250 ms each", `${fmt(v)} ms, ${fmt(f)} ms`, v < 250 && f < 250, () =>
       jobLatencyRemainder(at80),
+    );
+  }
+  // The jobs a journey causes, by the worker process in the profiled journey window (bench/profile.ts).
+  const pj = r.profile?.journey;
+  if (pj?.cpu?.worker && pj.requests > 0) {
+    const ms = pj.cpu.worker.all / pj.requests;
+    add(
+      `Job CPU per journey, PostgreSQL (the worker process in the profiled journey window)`,
+      `≤ ${JOBS_CPU_TARGET} ms`,
+      `${fmt(ms, 1)} ms`,
+      ms <= JOBS_CPU_TARGET,
+      () => jobsRemainder(r.profile, JOBS_CPU_TARGET),
     );
   }
   const m = r.monitoring;
@@ -354,7 +439,7 @@ Machine: ${machine}.
 Commands: \`npm run build\`, then \`BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench\`;
 one part alone: \`BENCH_ONLY=calls|journey|profile|auth|screening|monitoring|limits\`; one file: \`BENCH_DRIVER=pglite node --import tsx bench/calls.ts\`.
 
-## Targets (issue 26)
+## Targets (issues 26 and 42)
 
 ${rows.length ? targets(rows) : "(not run)"}
 
@@ -365,6 +450,12 @@ ${rows.length ? remainderSection(rows) : "(not run)"}
 ## Per call
 
 ${(r.calls ?? []).map(callsSection).join("\n\n")}
+
+## npm start and the split deployment
+
+${deploymentsSection(r)}
+
+${readFileSync(path.join(root, "bench/deployments.md"), "utf8").trim()}
 
 ## Transfer journey
 

@@ -39,7 +39,8 @@ export function parseWrk(stdout) {
  * @returns {Promise<{ rps: number, p50: number, p99: number, requests: number, non2xx: number,
  *   errors: { non2xx: number, connect: number, read: number, write: number, timeout: number } }>}
  */
-export async function wrk(url, { headers = {}, connections = 50, seconds = 10, warmup = 4, threads = 2 } = {}) {
+/** script: a Lua file (wrk -s), given `env` (e.g. WRK_BODY for bench/lib/wrk-post.lua). */
+export async function wrk(url, { headers = {}, connections = 50, seconds = 10, warmup = 4, threads = 2, script, env } = {}) {
   const args = (d) => [
     "-t",
     String(threads),
@@ -49,10 +50,12 @@ export async function wrk(url, { headers = {}, connections = 50, seconds = 10, w
     `${d}s`,
     "--latency",
     ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]),
+    ...(script ? ["-s", script] : []),
     url,
   ];
-  if (warmup > 0) await run("wrk", args(warmup), { maxBuffer: 1 << 20 });
-  const { stdout } = await run("wrk", args(seconds), { maxBuffer: 1 << 20 });
+  const options = { maxBuffer: 1 << 20, env: { ...process.env, ...env } };
+  if (warmup > 0) await run("wrk", args(warmup), options);
+  const { stdout } = await run("wrk", args(seconds), options);
   const parsed = parseWrk(stdout);
   return { ...parsed, non2xx: parsed.errors.non2xx };
 }

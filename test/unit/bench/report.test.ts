@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 // @ts-expect-error: plain ESM helpers
-import { errorsText, profileSection, render, targetRows } from "../../../bench/lib/report.mjs";
+import { deploymentsSection, errorsText, profileSection, render, targetRows } from "../../../bench/lib/report.mjs";
 
 const DETAIL = "GET /v1/core/transfers/{id} (registered)";
 const QUOTE = "POST /v1/core/quotes (RS256-signed)";
@@ -437,5 +437,42 @@ describe("bench report: targets and what explains each one not met", () => {
       doc,
       /\| 0\.9 ms \| 2\.5 ms \| 4 ms \| 0\.4 \/ 0\.7 ms \| 0\.3 \/ 1\.2 ms \| 0\.2 \/ 0\.3 ms \| Index Only Scan on transfers_subscription_idx, 0 heap fetches, 5 buffers \|/,
     );
+  });
+});
+
+describe("bench report: npm start and the split deployment", () => {
+  // The split run first: the targets are still judged on npm start's run (its worker in process).
+  const split = { ...calls("PostgreSQL", 400), worker: "process", launcher: "npm start" };
+  const one = { ...calls("PostgreSQL", 700), worker: "in-process", launcher: "npm start" };
+  const runs = { calls: [split, one], minutes: 1 };
+
+  it("the targets are npm start's run, not the split deployment's", () => {
+    assert.equal(rowOf(targetRows(runs), `${DETAIL} (PostgreSQL)`).measured, "70 %");
+  });
+
+  it("each call's ratios under both deployments side by side, and the journeys of both", () => {
+    const text = deploymentsSection({
+      ...runs,
+      journeys: [
+        { ...journey, role: "saturation" },
+        { ...journey, role: "worker-process", cpu: { ...journey.cpu, worker: used(2000, 1500) }, rss: { ...journey.rss, worker: 180 } },
+      ],
+    });
+    assert.match(text, new RegExp(`\\| ${DETAIL.replace(/[{}()]/g, "\\$&")} \\| read \\| 0\\.70 \\| 0\\.40 \\|`));
+    // 5000 ms of the web process and 2000 of the worker over 100 journeys.
+    assert.match(text, /\| split: web \+ `npm run worker` \| [\d.]+ \| 50\.0 \| 50\.0 \| 20\.0 \| 250 \+ 180 \|/);
+    assert.match(text, /\| npm start \(worker in the web process\) \| [\d.]+ \| 50\.0 \| 50\.0 \| \(in the web process\) \| 250 \|/);
+  });
+
+  it("the jobs' CPU per journey is a target of its own: the worker process in the profiled journey window, its main thread by job kind", () => {
+    const jobs = rowOf(targetRows(results), "Job CPU per journey");
+    // 70 ms of the worker process (all threads) over 10 journeys, against 6 ms.
+    assert.equal(jobs.measured, "7.0 ms");
+    assert.equal(jobs.met, false);
+    assert.match(jobs.why!, /7\.0 ms \(target 6 ms\): 6\.0 ms of it on its main thread, [^]*transfers\.fastCheck 2\.0, receipts\.email 1\.0/);
+  });
+
+  it("without both PostgreSQL runs it says so", () => {
+    assert.match(deploymentsSection({ calls: [one] }), /not run/);
   });
 });
