@@ -9,6 +9,9 @@ export const ACCOUNT_CODES = [
   "cash:payout-bank",
   // Our prefunded balance at the payout aggregator (its API pays out from it).
   "cash:payout-aggregator",
+  // What a payout provider paid late (after we failed over) from our prefunding and owes back:
+  // the late payment is refused and its reversal asked.
+  "receivable:payout-reversals",
   // Per-transfer liabilities (the account carries the transfer id).
   "transfer:customer-funds",
   "transfer:payout-in-flight",
@@ -45,6 +48,7 @@ export const ACCOUNT_TYPE: Record<AccountCode, AccountType> = {
   "cash:collection": "asset",
   "cash:payout-bank": "asset",
   "cash:payout-aggregator": "asset",
+  "receivable:payout-reversals": "asset",
   "transfer:customer-funds": "liability",
   "transfer:payout-in-flight": "liability",
   "transfer:refund-due": "liability",

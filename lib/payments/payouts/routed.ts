@@ -10,7 +10,7 @@ import type { ProfileInput } from "@/lib/identity/customers/profile";
 import { DomainError } from "@/lib/platform/errors";
 import { defineJob } from "@/lib/platform/jobs/define";
 import { dedupeKey } from "@/lib/platform/jobs/queue";
-import { prefundingAccount, toMinor } from "@/lib/finance/ledger";
+import { postEntry, prefundingAccount, toMinor } from "@/lib/finance/ledger";
 import { logger } from "@/lib/platform/log";
 import { effectsOf, inUnit } from "@/lib/platform/unit-of-work";
 import { providers } from "@/lib/payments/providers";
@@ -377,6 +377,20 @@ export async function applyProviderStatus(
   if (input.status === "COMPLETED") {
     if (attempt.state === "FAILED" || attempt.state === "ABANDONED") {
       const moved = await move(tx, attempt, "provider.paidLate", now, { outcomeCode: "LATE_SUCCESS_REFUSED", answer: raw });
+      // The provider paid from our prefunding: the money left it, and is owed back until the reversal returns it.
+      const minor = toMinor(attempt.amount, attempt.currency);
+      await postEntry(tx, {
+        sourceKey: `payout-late:${attempt.id}`,
+        kind: "payout.lateSuccess",
+        memo: `Late payout by ${attempt.provider} after failover: refused, reversal asked`,
+        transferId: transfer.id,
+        reference: input.reference ?? attempt.providerReference,
+        lines: [
+          { account: "receivable:payout-reversals", currency: attempt.currency, debit: minor },
+          { account: prefundingAccount(attempt.provider), currency: attempt.currency, credit: minor },
+        ],
+        now,
+      });
       await effectsOf(tx).jobs.enqueue(
         "payouts.reverseLate",
         { attemptId: attempt.id },

@@ -131,6 +131,10 @@ const prefunding = async (code: "cash:payout-bank" | "cash:payout-aggregator") =
   const { accountBalances } = await import("@/lib/finance/ledger");
   return (await accountBalances(db, { code, currency: "MXN" }))[0]?.balance ?? 0n;
 };
+const owedBack = async () => {
+  const { accountBalances } = await import("@/lib/finance/ledger");
+  return (await accountBalances(db, { code: "receivable:payout-reversals", currency: "MXN" }))[0]?.balance ?? 0n;
+};
 const topUp = async (provider: string, amount: string) => {
   const { topUpPrefunding } = await import("@/lib/payments/payouts/prefunding");
   return db.transaction((tx) => topUpPrefunding(tx, { provider, currency: "MXN", amount, bankReference: newId("ref") }, clock.now()));
@@ -245,13 +249,23 @@ describe("routed payouts: providers, failover, prefunding", () => {
     );
     assert.equal((await stateOf(ids.failedOver)).state, "paid");
     assert.equal((await confirmedEntries(ids.failedOver)).length, 1, "one payout on the books");
-    assert.equal(await prefunding("cash:payout-aggregator"), aggregatorBefore, "the late payment drew nothing");
+    // The aggregator paid from our prefunding: in the same transaction the money leaves it and is owed back.
+    assert.equal(await prefunding("cash:payout-aggregator"), aggregatorBefore - 1875_00n, "the late payment drew the aggregator's prefunding");
+    assert.equal(await owedBack(), 1875_00n, "and is owed back by the aggregator");
+    const late = await db
+      .select({ id: journalEntries.id })
+      .from(journalEntries)
+      .where(and(eq(journalEntries.transferId, ids.failedOver), eq(journalEntries.kind, "payout.lateSuccess")));
+    assert.equal(late.length, 1);
+    const { trialBalance } = await import("@/lib/finance/ledger");
+    for (const t of await trialBalance(db)) assert.equal(t.debit, t.credit, `balanced in ${t.currency}`);
     // The reversal is asked of the aggregator, and its answer kept on the try.
     assert.equal(await runJobs("payouts.reverseLate"), 1);
     assert.equal((await triesOf(ids.failedOver))[0].answer?.reversalStatus, "REVERSAL_REQUESTED");
     // The same webhook again changes nothing.
     await db.transaction((tx) => applyProviderStatus(tx, { externalId: first.id, status: "COMPLETED", reasonCode: null, reference: null }, clock.now()));
     assert.equal(await runJobs("payouts.reverseLate"), 0);
+    assert.equal(await owedBack(), 1875_00n, "posted once");
   });
 
   test("an AC01 from the aggregator waits for the repair (no failover, no refund); the repaired payout is routed and paid", async () => {
