@@ -1,6 +1,6 @@
 import doubleMetaphone from "talisman/phonetics/double-metaphone";
 import jaroWinkler from "talisman/metrics/jaro-winkler";
-import { isTitle, nameWords, naturalOrder, skeleton, surnameWords } from "./names";
+import { alternativeSkeleton, alternativeSpelling, CLASS_SPELLINGS, isTitle, nameWords, naturalOrder, skeleton, surnameWords } from "./names";
 
 /**
  * In-memory matcher over one list version's individuals (docs/decisions.md, "Sanctions
@@ -118,6 +118,8 @@ export interface MatchIndex {
   wordSkeletons: string[];
   /** Word id → its skeleton's letters as bits (letterMask): the looser comparison's first bound. */
   skeletonMasks: Int32Array;
+  /** Word id → its alternative spelling (alternativeSpelling) and that spelling's skeleton, for the few words that have one. */
+  alternatives: Map<number, { word: string; skeleton: string }>;
   /** Entry → its first name's position in `names`: an entry's names (primary, aliases) are those up to the next entry's. */
   firstNames: Int32Array;
   /**
@@ -332,6 +334,12 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
   const wordSkeletons = vocabulary.map(skeleton);
   vocabulary.forEach((w, id) => w.length > 1 && push(skeletons, wordSkeletons[id], id));
   const skeletonMasks = Int32Array.from(wordSkeletons, letterMask);
+  const alternatives = new Map<number, { word: string; skeleton: string }>();
+  vocabulary.forEach((w, id) => {
+    const alternative = alternativeSpelling(w);
+    const alternativeForm = alternativeSkeleton(alternative);
+    if (alternative !== w || alternativeForm !== wordSkeletons[id]) alternatives.set(id, { word: alternative, skeleton: alternativeForm });
+  });
   return {
     list,
     versionId,
@@ -355,6 +363,7 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
     seen: new Map(),
     wordSkeletons,
     skeletonMasks,
+    alternatives,
     firstNames,
     births,
   };
@@ -594,9 +603,17 @@ interface QueryUnit {
  * subject's, strongest first; only those scoring at least `minScore` by name are returned. A weak
  * alias counts only when its words are exactly the subject's (any order).
  */
+/**
+ * A subject's words as typed: a capital inside a word starts a word ("AnGrein", "CaroQuintero" are
+ * two words joined; the lists publish names in capitals or title case, never so).
+ */
+function typedWords(value: string): string[] {
+  return nameWords(value.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2"));
+}
+
 export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore: number): Candidate[] {
   const split = (words: string[]) => words.flatMap((w) => splitJoined(index, w));
-  const fields = [split(nameWords(subject.firstName)), split((subject.middleNames ?? []).flatMap(nameWords)), split(nameWords(subject.lastName))];
+  const fields = [split(typedWords(subject.firstName)), split((subject.middleNames ?? []).flatMap(typedWords)), split(typedWords(subject.lastName))];
   const query = fields.flat().slice(0, MAX_WORDS);
   let optional = 0;
   query.forEach((q, i) => isTitle(q) && (optional |= 1 << i));
@@ -692,11 +709,13 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
  * makes the few entries compared unlikely to be someone else. Compared with the entries whose
  * published date has the subject's day (exact) or whose published month, year or range holds it
  * (partial): at least two of the listed name's words, and at least half of them, are in the
- * subject's name, and at least two of the subject's words are in the listed name (more than half
- * of them where only the year or month agrees). "In" allows the edits of `looseBudget` (spelling
- * and transliteration skeleton; where the entry's nationality is the subject's too, skeletons with
- * their vowels folded), a word written as two, and two words written as one. Never a HIT: not a
- * whole name (verdict).
+ * subject's name, and at least two of the subject's words (a title the listed name has as a word
+ * counts) are in the listed name (more than half of the subject's other words where only the year
+ * or month agrees). "In" allows the edits of `looseBudget` (spelling and transliteration skeleton;
+ * where the entry's nationality is the subject's too, skeletons with their vowels folded;
+ * alternative spellings of some romanisations, alternativeSpelling; a typo in a spelling of a
+ * transliteration class, classOfMisspelling), a word written as two, and two words written as one.
+ * Never a HIT: not a whole name (verdict).
  */
 function matchWithBirthDate(
   index: MatchIndex,
@@ -709,15 +728,23 @@ function matchWithBirthDate(
   const exact = index.births.get(dateOfBirth) ?? [];
   const partial = [...(index.births.get(dateOfBirth.slice(0, 7)) ?? []), ...(index.births.get(dateOfBirth.slice(0, 4)) ?? [])];
   if (exact.length === 0 && partial.length === 0) return;
-  const required = ((1 << query.length) - 1) & ~optional;
-  if (bits(required) < 2) return;
-  // The subject's words and neighbours joined, titles left out (a title joined to a word stays).
+  const all = (1 << query.length) - 1;
+  const required = all & ~optional;
+  // A title counts as a word in common where the listed name has it as a word of its own ("Sir"
+  // for SEIR, "Sheikh" for ELSHEIKH); the shares below are of the subject's other words.
+  if (bits(all) < 2 || bits(required) < 1) return;
+  // The subject's words (titles too) and neighbours joined.
   const subjectUnits: { text: string; mask: number }[] = [];
-  query.forEach((q, i) => required & (1 << i) && subjectUnits.push({ text: q, mask: 1 << i }));
+  query.forEach((q, i) => subjectUnits.push({ text: q, mask: 1 << i }));
   for (let i = 0; i + 1 < query.length; i++) subjectUnits.push({ text: query[i] + query[i + 1], mask: 3 << i });
+  const texts = subjectUnits.map((u) => u.text);
+  const skeletons = texts.map(skeleton);
+  const alternatives = texts.map(alternativeSpelling);
   const subject = looseForm(
-    subjectUnits.map((u) => u.text),
-    subjectUnits.map((u) => skeleton(u.text)),
+    texts,
+    skeletons,
+    alternatives,
+    alternatives.map((a, k) => (bits(subjectUnits[k].mask) === 1 && classOfMisspelling(texts[k], skeletons[k])) || alternativeSkeleton(a)),
     subjectUnits.map((u) => u.mask),
     query.filter((_, i) => required & (1 << i)).join(""),
   );
@@ -736,9 +763,13 @@ function matchWithBirthDate(
         // Most names of the entries compared have too few words with the letters to be in the subject's.
         const plausible = bits(plausiblyIn(index, name, subject, how) & listedRequired);
         if (plausible < 2 || 2 * plausible < wanted) continue;
+        const words = name.units.map((u) => index.vocabulary[u.word]);
+        const listedSkeletons = name.units.map((u) => index.wordSkeletons[u.word]);
         const listed = looseForm(
-          name.units.map((u) => index.vocabulary[u.word]),
-          name.units.map((u) => index.wordSkeletons[u.word]),
+          words,
+          listedSkeletons,
+          name.units.map((u, k) => index.alternatives.get(u.word)?.word ?? words[k]),
+          name.units.map((u, k) => index.alternatives.get(u.word)?.skeleton ?? listedSkeletons[k]),
           name.units.map((u) => u.mask),
           name.tokens
             .filter((_, i) => listedRequired & (1 << i))
@@ -747,7 +778,7 @@ function matchWithBirthDate(
         );
         const inSubject = bits(presentIn(listed, subject, how) & listedRequired);
         if (inSubject < 2 || 2 * inSubject < wanted) continue;
-        const inListedMask = presentIn(subject, listed, how) & required;
+        const inListedMask = presentIn(subject, listed, how) & all;
         const inListed = bits(inListedMask);
         if (inListed < 2 || (!sameDay && 2 * inListed < bits(required))) continue;
         consider(
@@ -763,6 +794,21 @@ function matchWithBirthDate(
   tryEntries(partial, false);
 }
 
+const CLASS_SKELETONS = new Set(CLASS_SPELLINGS.map(([, s]) => s));
+
+/**
+ * The skeleton of the transliteration class one of whose spellings a subject's word of 5+ letters
+ * is one edit from ("mhemet" for "mehmet": a typo in a transliteration), where the word is not
+ * a spelling of a class itself; null otherwise.
+ */
+function classOfMisspelling(word: string, wordSkeleton: string): string | null {
+  if (word.length < 5 || CLASS_SKELETONS.has(wordSkeleton)) return null;
+  for (const [spelling, classSkeleton] of CLASS_SPELLINGS) {
+    if (Math.abs(spelling.length - word.length) <= 1 && editDistance(word, spelling, 1) <= 1) return classSkeleton;
+  }
+  return null;
+}
+
 /**
  * How loose the comparison of a name whose date of birth agrees: the day agrees (or only the year,
  * month or range), and whether vowels are folded (foldVowels): only where the nationality agrees
@@ -774,33 +820,55 @@ interface Looseness {
   fold: boolean;
 }
 
-/** A name's words for the looser comparison: each word and each two neighbours joined, as written and as skeletons; all its letters. */
+/**
+ * A name's words for the looser comparison: each word and each two neighbours joined, as written,
+ * as skeletons, and in their alternative spelling (alternativeSpelling) as written and as skeletons;
+ * all its letters.
+ */
 interface LooseForm {
   units: string[];
   skeletons: string[];
   /** The skeletons with their vowels folded (foldVowels). */
   folded: string[];
+  alternatives: string[];
+  alternativeSkeletons: string[];
+  /** Whether a unit's alternative spelling or its skeleton differs from the unit's own. */
+  alternate: boolean[];
   /** The name's word positions each unit covers, as bits. */
   positions: number[];
   letters: string;
-  /** Letter masks (letterMask) of the units, of their skeletons and of all the letters. */
+  /** Letter masks (letterMask) of the units, of their skeletons, folded skeletons and alternative spellings, and of all the letters. */
   masks: number[];
   skeletonMasks: number[];
   foldedMasks: number[];
+  alternativeMasks: number[];
+  alternativeSkeletonMasks: number[];
   lettersMask: number;
 }
 
-function looseForm(units: string[], skeletons: string[], positions: number[], letters: string): LooseForm {
+function looseForm(
+  units: string[],
+  skeletons: string[],
+  alternatives: string[],
+  alternativeSkeletons: string[],
+  positions: number[],
+  letters: string,
+): LooseForm {
   const folded = skeletons.map(foldVowels);
   return {
     units,
     skeletons,
     folded,
+    alternatives,
+    alternativeSkeletons,
+    alternate: units.map((u, k) => alternatives[k] !== u || alternativeSkeletons[k] !== skeletons[k]),
     positions,
     letters,
     masks: units.map(letterMask),
     skeletonMasks: skeletons.map(letterMask),
     foldedMasks: folded.map(letterMask),
+    alternativeMasks: alternatives.map(letterMask),
+    alternativeSkeletonMasks: alternativeSkeletons.map(letterMask),
     lettersMask: letterMask(letters),
   };
 }
@@ -833,6 +901,11 @@ function presentIn(from: LooseForm, to: LooseForm, how: Looseness): number {
   return found;
 }
 
+/** Words of three letters or fewer are compared with words of another length only where the day of birth agrees. */
+function lengthsCompared(a: number, b: number, sameDay: boolean): boolean {
+  return sameDay || a === b || Math.min(a, b) > 3;
+}
+
 /**
  * The positions of a listed name's words that may be in the subject's (presentIn), from letter
  * masks alone: looselyIn's bounds without its edit distances, so a name with fewer such words
@@ -842,21 +915,27 @@ function plausiblyIn(index: MatchIndex, name: IndexedName, to: LooseForm, { same
   let found = 0;
   for (const u of name.units) {
     if ((found & u.mask) === u.mask) continue;
-    const length = index.vocabulary[u.word].length;
+    const word = index.vocabulary[u.word];
+    const length = word.length;
     const wordMask = index.masks[u.word];
     const skeletonMask = index.skeletonMasks[u.word];
     const foldMask = foldedMask(skeletonMask);
+    const alternative = index.alternatives.get(u.word);
+    const alternativeMask = alternative ? letterMask(alternative.word) : wordMask;
+    const alternativeSkeletonMask = alternative ? letterMask(alternative.skeleton) : skeletonMask;
     const single = bits(u.mask) === 1;
     let plausible = false;
     for (let k = 0; k < to.units.length && !plausible; k++) {
       if (!single && bits(to.positions[k]) !== 1) continue;
       const shorter = Math.min(length, to.units[k].length);
-      if (shorter <= 3 && length !== to.units[k].length && !sameDay) continue;
       const budget = looseBudget(shorter, sameDay);
+      // The length rule is checked by looselyIn on each form: here only the letters bound it.
       plausible =
         bits(wordMask & ~to.masks[k]) <= budget ||
         bits(skeletonMask & ~to.skeletonMasks[k]) <= budget ||
-        (fold && bits(foldMask & ~to.foldedMasks[k]) <= budget);
+        (fold && bits(foldMask & ~to.foldedMasks[k]) <= budget) ||
+        bits(alternativeMask & ~to.alternativeMasks[k]) <= budget ||
+        bits(alternativeSkeletonMask & ~to.alternativeSkeletonMasks[k]) <= budget;
     }
     if (!plausible && single && length >= (sameDay ? 5 : 7)) plausible = bits(wordMask & ~to.lettersMask) <= looseBudget(length, sameDay);
     if (plausible) found |= u.mask;
@@ -876,29 +955,42 @@ function looseBudget(length: number, sameDay: boolean): number {
 /** The score of a name found by the looser comparison: above the default SCREENING_BIRTH_DATE_MATCH_SCORE (0.7). */
 const LOOSE = 0.75;
 
-/** Whether a word (or two joined) is in a name: a word or two joined within the edit budget, as written or as skeletons; or, a single word of 7+ letters (5+ with the same day), anywhere in its letters. */
+/** Whether two forms of words are within `budget` edits (the letters one lacks bound it first); short forms compare with forms of their length only (lengthsCompared). */
+function near(a: string, aMask: number, b: string, bMask: number, budget: number, sameDay: boolean): boolean {
+  return lengthsCompared(a.length, b.length, sameDay) && bits(aMask & ~bMask) <= budget && editDistance(a, b, budget) <= budget;
+}
+
+/**
+ * Whether a word (or two joined) is in a name: a unit of the name within the edit budget, as
+ * written, as skeletons, with vowels folded (`fold`), or in their alternative spellings as written
+ * or as skeletons; or, a single word of 7+ letters (5+ with the same day), anywhere in its letters.
+ */
 function looselyIn(from: LooseForm, f: number, name: LooseForm, { sameDay, fold }: Looseness): boolean {
   const word = from.units[f];
-  const ws = from.skeletons[f];
   const single = bits(from.positions[f]) === 1;
-  // A letter one word has and the other lacks takes an edit: most pairs fail this bound unmeasured.
-  const wordMask = from.masks[f];
-  const skeletonMask = from.skeletonMasks[f];
-  const foldMask = from.foldedMasks[f];
   for (let k = 0; k < name.units.length; k++) {
     // Two words joined stand for one word written as two: they are compared with single words only.
     if (!single && bits(name.positions[k]) !== 1) continue;
     const unit = name.units[k];
-    const shorter = Math.min(word.length, unit.length);
-    // Words of three letters or fewer differ in length only where the day of birth agrees.
-    if (shorter <= 3 && word.length !== unit.length && !sameDay) continue;
-    const budget = looseBudget(shorter, sameDay);
-    if (bits(wordMask & ~name.masks[k]) <= budget && editDistance(word, unit, budget) <= budget) return true;
-    if (bits(skeletonMask & ~name.skeletonMasks[k]) <= budget && editDistance(ws, name.skeletons[k], budget) <= budget) return true;
-    if (fold && bits(foldMask & ~name.foldedMasks[k]) <= budget && editDistance(from.folded[f], name.folded[k], budget) <= budget) return true;
+    const budget = looseBudget(Math.min(word.length, unit.length), sameDay);
+    // Alternative spellings are written forms of their own: their own lengths count.
+    if (from.alternate[f] || name.alternate[k]) {
+      if (near(from.alternatives[f], from.alternativeMasks[f], name.alternatives[k], name.alternativeMasks[k], budget, sameDay)) return true;
+      if (near(from.alternativeSkeletons[f], from.alternativeSkeletonMasks[f], name.alternativeSkeletons[k], name.alternativeSkeletonMasks[k], budget, sameDay))
+        return true;
+    }
+    // Words of three letters or fewer differ in length only where the day of birth agrees, or as
+    // spellings of one name (the same skeleton: "sir" for "seir").
+    if (!lengthsCompared(word.length, unit.length, sameDay)) {
+      if (from.skeletons[f] === name.skeletons[k]) return true;
+      continue;
+    }
+    if (near(word, from.masks[f], unit, name.masks[k], budget, sameDay)) return true;
+    if (near(from.skeletons[f], from.skeletonMasks[f], name.skeletons[k], name.skeletonMasks[k], budget, sameDay)) return true;
+    if (fold && near(from.folded[f], from.foldedMasks[f], name.folded[k], name.foldedMasks[k], budget, sameDay)) return true;
   }
   const budget = looseBudget(word.length, sameDay);
-  return single && word.length >= (sameDay ? 5 : 7) && bits(wordMask & ~name.lettersMask) <= budget && infixDistance(word, name.letters, budget) <= budget;
+  return single && word.length >= (sameDay ? 5 : 7) && bits(from.masks[f] & ~name.lettersMask) <= budget && infixDistance(word, name.letters, budget) <= budget;
 }
 
 /** The fewest edits that make `word` a run of `text`'s letters, stopping past `max`. */

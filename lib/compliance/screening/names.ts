@@ -122,3 +122,32 @@ export function skeleton(word: string): string {
   const s = rewritten(word);
   return CLASS_SKELETON.get(s) ?? s;
 }
+
+// Letters read another way by some romanisations only (data/screening/transliteration.json "alternatives").
+const ALTERNATIVES = transliteration.alternatives.map(([pattern, replacement]) => [new RegExp(pattern, "g"), replacement] as const);
+
+/**
+ * A word as some romanisations would write it and others not (data/screening/transliteration.json
+ * "alternatives"): "xasan" → "khasan" as in Somali, "chalil" → "khalil" as
+ * in German, "agha" → "aqa" as in Persian. Compared only where a date of birth agrees
+ * (match-index.ts): elsewhere x is "ks", ch is "ch" or "sh", and gh and q are two sounds.
+ */
+export function alternativeSpelling(word: string): string {
+  let s = word;
+  for (const [pattern, replacement] of ALTERNATIVES) s = s.replace(pattern, replacement);
+  return s;
+}
+
+/**
+ * The skeleton of a word's alternative spelling, its doubled consonants written once before the
+ * rules as well as after ("nazhhjar" → "nazhjar" → "naiar", as "najjar"): a doubled letter never
+ * makes another name.
+ */
+export function alternativeSkeleton(alternative: string): string {
+  return skeleton(alternative.replace(/([b-df-hj-np-tv-z])\1+/g, "$1"));
+}
+
+/** Each spelling of a transliteration class ("mehmet", "abdoul" ...) with its class's skeleton. */
+export const CLASS_SPELLINGS: readonly (readonly [spelling: string, skeleton: string])[] = transliteration.classes.flatMap((spellings) =>
+  spellings.map((s) => [s, skeleton(s)] as const),
+);
