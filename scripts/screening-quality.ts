@@ -6,7 +6,10 @@
  * Prints a Markdown section for docs/screening-quality.md: per family and per pair of families how
  * many variants became VALID (CLEAR), CLOSE_MATCH (a case for a human) and HIT (BLOCKED); the
  * date-of-birth modes; the false positives on common names of the corridors with their own date
- * of birth and without; the CPU time per name (the provider's call, database reads included).
+ * of birth and without; the CPU time per name: the matching (what the issue's target of 5 ms per
+ * name against the three lists measures, as `npm run bench:screening` does), and the provider's
+ * whole call with its database reads (PGlite runs in this process, so its CPU is counted here,
+ * where PostgreSQL's would be another process's).
  * --all-missed lists every variant screened CLEAR with the listed date of birth (three per family otherwise).
  * --write puts the section between the markers of docs/screening-quality.md; --check exits 1 when
  * a target (docs/screening-quality.md) is missed.
@@ -54,8 +57,8 @@ async function main() {
   const { getDb, closeDb } = await import("@/db");
   const { clock } = await import("@/lib/platform/clock");
   const { importPublication, shippedSources } = await import("@/lib/compliance/screening/list-store");
-  const { sanctionsListScreening } = await import("@/lib/compliance/screening/provider");
-  type Subject = Parameters<typeof sanctionsListScreening.screen>[0] & { middleNames?: string[] };
+  const { sanctionsIndexes, screenAgainst, screeningThresholds } = await import("@/lib/compliance/screening/provider");
+  type Subject = import("@/lib/compliance/screening/provider").ScreeningSubject;
 
   const started = performance.now();
   const db = await getDb();
@@ -66,13 +69,19 @@ async function main() {
   const common = commonNames(lists);
 
   const cpu: number[] = [];
+  const matchingCpu: number[] = [];
   const wall: number[] = [];
+  const ms = (used: NodeJS.CpuUsage) => (used.user + used.system) / 1000;
+  // sanctionsListScreening.screen's two steps, timed apart: the database reads (sanctionsIndexes:
+  // each list's newest version, its index cached per version) and the matching (screenAgainst).
   const screen = async (subject: Subject): Promise<Result> => {
     const t = performance.now();
     const c = process.cpuUsage();
-    const { result } = await sanctionsListScreening.screen(subject, db);
-    const used = process.cpuUsage(c);
-    cpu.push((used.user + used.system) / 1000);
+    const indexes = await sanctionsIndexes(db);
+    const m = process.cpuUsage();
+    const { result } = screenAgainst(indexes, subject, screeningThresholds());
+    matchingCpu.push(ms(process.cpuUsage(m)));
+    cpu.push(ms(process.cpuUsage(c)));
     wall.push(performance.now() - t);
     if (cpu.length % 5000 === 0) console.error(`${cpu.length} screened`);
     return result;
@@ -80,6 +89,7 @@ async function main() {
   // The indexes are built on the first call (once per list version and process): not a name's cost.
   await screen({ firstName: "Warm", lastName: "Up", dateOfBirth: null });
   cpu.length = 0;
+  matchingCpu.length = 0;
   wall.length = 0;
 
   const byKeyMode = new Map<string, Tally>();
@@ -124,6 +134,7 @@ async function main() {
   const evasive = KEYS.filter((k) => k !== "exact");
   const listedAll = sum(KEYS, "listed");
   const cpuSorted = [...cpu].sort((a, b) => a - b);
+  const matchingSorted = [...matchingCpu].sort((a, b) => a - b);
   const wallSorted = [...wall].sort((a, b) => a - b);
   let commit = "unknown";
   try {
@@ -155,12 +166,15 @@ async function main() {
       text: `common names without a date of birth, at most 5% opening a case: ${pct(fpWithout.CLOSE_MATCH + fpWithout.HIT, fpWithout.n)}`,
     },
     { ok: fpWithout.HIT === 0, text: `common names without a date of birth, 0 BLOCKED: ${fpWithout.HIT}` },
-    { ok: percentile(cpuSorted, 99) <= 5, text: `p99 CPU per name at most 5 ms: ${percentile(cpuSorted, 99).toFixed(2)} ms` },
+    {
+      ok: percentile(matchingSorted, 99) <= 5,
+      text: `p99 CPU per name at most 5 ms (the matching against the three lists): ${percentile(matchingSorted, 99).toFixed(2)} ms`,
+    },
   ];
 
   const section = `### Measured at ${commit} (${new Date().toISOString().slice(0, 10)}, \`npm run screening:quality\`)
 
-${persons.length} listed individuals (${perList.join(", ")}), ${set.variants.length} variants (${listedAll.n} with the listed date of birth; ${Object.values(set.refused).reduce((a, b) => a + b, 0)} more refused by the name policy, not counted), ${common.length} common names; screened by \`sanctionsListScreening\` against the three shipped lists stored in PGlite. Load average when run: ${loadavg()[0].toFixed(1)}.
+${persons.length} listed individuals (${perList.join(", ")}), ${set.variants.length} variants (${listedAll.n} with the listed date of birth; ${Object.values(set.refused).reduce((a, b) => a + b, 0)} more refused by the name policy, not counted), ${common.length} common names; screened as \`sanctionsListScreening\` screens them (\`sanctionsIndexes\`, then \`screenAgainst\`) against the three shipped lists stored in PGlite. Load average when run: ${loadavg()[0].toFixed(1)}.
 
 Targets:
 ${targets.map((t) => `- ${t.ok ? "met" : "**missed**"}: ${t.text}`).join("\n")}
@@ -202,7 +216,7 @@ False positives, ${common.length} common names of the corridors' countries (none
 ${row("with their own date of birth (target: ≤ 1% a case, 0 BLOCKED)", fpWith)}
 ${row("without a date of birth (target: ≤ 5% a case, 0 BLOCKED)", fpWithout)}
 ${fpExamples.length ? `\nBLOCKED among them: ${fpExamples.join("; ")}.\n` : ""}
-CPU per name (the provider's call, its database reads included), ${cpu.length} screenings: p50 ${percentile(cpuSorted, 50).toFixed(2)} ms, p99 ${percentile(cpuSorted, 99).toFixed(2)} ms, max ${cpuSorted[cpuSorted.length - 1].toFixed(2)} ms (target p99 ≤ 5 ms); wall p50 ${percentile(wallSorted, 50).toFixed(2)} ms, p99 ${percentile(wallSorted, 99).toFixed(2)} ms. Whole run ${((performance.now() - started) / 1000).toFixed(0)} s.
+CPU per name, ${cpu.length} screenings, one run each: the matching against the three lists (\`screenAgainst\`, the target's measure, as \`npm run bench:screening\` takes it) p50 ${percentile(matchingSorted, 50).toFixed(2)} ms, p99 ${percentile(matchingSorted, 99).toFixed(2)} ms, max ${matchingSorted[matchingSorted.length - 1].toFixed(2)} ms (target p99 ≤ 5 ms); the provider's whole call with its three reads of the lists' newest versions from PGlite, which runs in this process, p50 ${percentile(cpuSorted, 50).toFixed(2)} ms, p99 ${percentile(cpuSorted, 99).toFixed(2)} ms, max ${cpuSorted[cpuSorted.length - 1].toFixed(2)} ms; wall p50 ${percentile(wallSorted, 50).toFixed(2)} ms, p99 ${percentile(wallSorted, 99).toFixed(2)} ms. Whole run ${((performance.now() - started) / 1000).toFixed(0)} s.
 ${examples ? `\nVALID with the listed date of birth, ${perFamily === Infinity ? "all of them" : "up to three per family or pair"}:\n\n${examples}\n` : ""}`;
 
   console.log(section);

@@ -131,12 +131,17 @@ function nameForms(subject: ScreeningSubject): ScreeningSubject[] {
  */
 export const sanctionsListScreening: ScreeningProvider = {
   async screen(subject, db) {
-    const indexes = await Promise.all(LISTS.map((list) => listIndex(db, list)));
-    const missing = LISTS.filter((_, i) => !indexes[i]);
-    if (missing.length) throw new RetryLater(1, `the sanctions lists are not loaded yet (${missing.join(", ")})`);
-    return screenAgainst(indexes as MatchIndex[], subject, screeningThresholds());
+    return screenAgainst(await sanctionsIndexes(db), subject, screeningThresholds());
   },
 };
+
+/** The match indexes of the sanctions lists' newest stored versions (what sanctionsListScreening reads before matching). */
+export async function sanctionsIndexes(db: Executor): Promise<MatchIndex[]> {
+  const indexes = await Promise.all(LISTS.map((list) => listIndex(db, list)));
+  const missing = LISTS.filter((_, i) => !indexes[i]);
+  if (missing.length) throw new RetryLater(1, `the sanctions lists are not loaded yet (${missing.join(", ")})`);
+  return indexes as MatchIndex[];
+}
 
 /** One screening against loaded indexes: the evidence of every entry a verdict flags, strongest first. */
 export function screenAgainst(indexes: MatchIndex[], subject: ScreeningSubject, thresholds: Thresholds): ScreeningOutcome {
