@@ -54,7 +54,20 @@ export interface CommandContext<L extends LockRequest = LockRequest> extends By 
   locked: LockedRows<L>;
 }
 
-export interface Command<P = unknown, L extends LockRequest = LockRequest> {
+/**
+ * The asker's first step, for a command whose asker hands over what its input must not carry (a
+ * proposal stores the input): a new payout destination in clear, a journal's lines that become a
+ * journal of their own. `input` checks what is asked; `stage` records it in the asker's unit of
+ * work (the destination stored encrypted, the journal PROPOSED) and gives the command's input,
+ * which refers to it. The runner stages before it runs the command or proposes it; an approval
+ * runs the staged input.
+ */
+export interface Staging<A, P> {
+  input: z.ZodType<A>;
+  stage(ctx: By & { tx: Tx }, asked: A): Promise<P>;
+}
+
+export interface Command<P = unknown, L extends LockRequest = LockRequest, A = unknown> {
   /**
    * The name the audit log, the proposals and DUAL_CONTROL_OFF carry (e.g. transfer.hold.restore);
    * a command under dual control is listed by it in lib/operations/dual-control/kinds.ts.
@@ -68,6 +81,8 @@ export interface Command<P = unknown, L extends LockRequest = LockRequest> {
   /** The rows `run` changes, locked FOR UPDATE before it runs (a missing one is a 404). */
   locks?(p: NoInfer<P>): L;
   run(ctx: CommandContext<NoInfer<L>>, p: NoInfer<P>): Promise<Performed>;
+  /** What the asker hands over, staged before the command runs or is proposed (see Staging): the input then refers to it. */
+  staged?: Staging<A, NoInfer<P>>;
   /** Whether this instance waits for a second operator when the command is under dual control (default: always). */
   needsSecondOperator?(tx: Tx, p: NoInfer<P>, now: Date): Promise<boolean>;
   /**
@@ -80,7 +95,7 @@ export interface Command<P = unknown, L extends LockRequest = LockRequest> {
 }
 
 /** A command, typed by its input and locks where it is declared, and untyped in the registry. */
-export const command = <P, L extends LockRequest = Record<never, never>>(c: Command<P, L>): Command<P, L> => c;
+export const command = <P, L extends LockRequest = Record<never, never>, A = unknown>(c: Command<P, L, A>): Command<P, L, A> => c;
 
 /** The audit entries of what a command did, each with the reason it was asked for. */
 export function auditEntries(name: string, performed: Performed, reason: string | undefined): AuditEntry[] {

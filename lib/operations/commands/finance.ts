@@ -14,6 +14,7 @@ import {
   lockJournal,
   lockProposedJournal,
   postJournal,
+  proposeJournal,
   recordPartnerFeePayment,
 } from "@/lib/finance/books/journals";
 import { changePeriod } from "@/lib/finance/books/periods";
@@ -97,11 +98,35 @@ export const returnBankCredit = command({
   },
 });
 
-/** A manual journal posted to the ledger by a second operator (the proposer made the journal row). */
+type JournalLine = Parameters<typeof proposeJournal>[1]["lines"][number];
+
+/** A line of a manual journal as asked: a house account, one side an amount (proposeJournal checks the whole). */
+const journalLine = z.object({
+  account: z.string().min(1),
+  currency: z.string().trim().toUpperCase(),
+  partnerId: z.string().trim().nullish(),
+  debit: z.string().trim(),
+  credit: z.string().trim(),
+});
+
+/**
+ * A manual journal posted to the ledger by a second operator. The asker gives its memo and lines;
+ * they are recorded as a PROPOSED journal (checked balanced, house accounts only, audited
+ * ledger.journal.propose), which the input (and a proposal) names.
+ */
 export const postManualJournal = command({
   name: "ledger.journal.post",
   role: "admin",
   input: z.object({ journalId: z.string().min(1) }),
+  staged: {
+    input: z.object({ memo: z.string().trim().min(3).max(500), reference: z.string().trim().max(140).nullish(), lines: z.array(journalLine) }),
+    stage: async ({ tx, operator, now }, asked) => {
+      // proposeJournal refuses anything but a house account, with the line named.
+      const lines = asked.lines.map((l) => ({ ...l, account: l.account as JournalLine["account"], partnerId: l.partnerId || null }));
+      const journal = await proposeJournal(tx, { memo: asked.memo, reference: asked.reference, lines, operator, now });
+      return { journalId: journal.id };
+    },
+  },
   subject: (p) => ({ type: "manualJournal", id: p.journalId }),
   describe: async (tx, p) => {
     const journal = await lockProposedJournal(tx, p.journalId);

@@ -12,7 +12,7 @@ import { lockInOrder } from "./locks";
 const RANK = { reviewer: 0, admin: 1 } as const;
 
 /** The command's input checked by its schema (a bad payload is a 400 like a bad form). */
-export function parseInput<P>(command: Command<P>, input: unknown): P {
+export function parseInput<P>(command: Pick<Command<P>, "input">, input: unknown): P {
   const result = command.input.safeParse(input);
   if (!result.success) {
     throw validationError(

@@ -17,11 +17,15 @@ import { commandNamed } from "./registry";
 /** What asking for a command did: it ran, or it waits for a second operator. */
 export type Acted = { kind: "performed"; performed: Performed } | { kind: "proposed"; proposal: ProposalRow };
 
-/** Runs the command in the caller's unit of work (`tx`), or proposes it when it needs a second operator. */
+/**
+ * Runs the command in the caller's unit of work (`tx`), or proposes it when it needs a second
+ * operator; a command that stages what is asked (Staging) takes the asked input and stages it first.
+ */
 export async function execute<P>(tx: Tx, command: Command<P>, input: unknown, by: By): Promise<Acted> {
   // The role first: an auditor (or anyone short of it) is refused before their input is read.
   requireRole(command, by.operator);
-  const p = parseInput(command, input);
+  // What the asker hands over that the input must not carry is staged first (a journal, an encrypted destination).
+  const p = command.staged ? parseInput(command, await command.staged.stage({ ...by, tx }, parseInput(command.staged, input))) : parseInput(command, input);
   if (underDualControl(command.name) && (command.needsSecondOperator ? await command.needsSecondOperator(tx, p, by.now) : true)) {
     return { kind: "proposed", proposal: await propose(tx, command.name, p, by) };
   }

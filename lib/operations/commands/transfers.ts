@@ -12,7 +12,7 @@ import { config } from "@/lib/platform/config";
 import { money } from "@/lib/operations/console/format";
 import { DomainError, notFound } from "@/lib/platform/errors";
 import { Decimal } from "@/lib/platform/money/decimal";
-import { repairPayoutByOperator } from "@/lib/payments/payouts/repair";
+import { repairPayoutByOperator, stageOperatorRepair } from "@/lib/payments/payouts/repair";
 import { referenceRates } from "@/lib/payments/pricing/rate-store";
 import { refuseIfHeldForScreening, rejectHold as rejectHeldTransfer } from "@/lib/compliance/screening-cases/blocked-money";
 import { holdTransfer, releaseTransfer, reviewTransfer } from "@/lib/payments/transfers/compliance";
@@ -269,13 +269,25 @@ export const recordRefundOutcome = command({
 });
 
 /**
- * A transfer the bank rejected paid to a new destination: never one operator's; the proposer
- * staged it as an encrypted payout method (lib/payments/payouts/repair.ts), so no identifier sits here.
+ * A transfer the bank rejected paid to a new destination: never one operator's. The asker gives
+ * the destination the beneficiary gave; it is checked as at submit and staged as an encrypted
+ * payout method (lib/payments/payouts/repair.ts), so the input (and a proposal) names its id only.
  */
 export const repairPayout = command({
   name: "transfer.payout.repair",
   role: "admin",
   input: transferInput.extend({ payoutMethodId: z.string().min(1) }),
+  staged: {
+    input: transferInput.extend({
+      methodType: z.string().min(1).max(40),
+      destinationIdentifier: z.string().trim().min(1).max(64),
+    }),
+    stage: async ({ tx, now }, asked) => {
+      const { methodType, destinationIdentifier } = asked;
+      const method = await stageOperatorRepair(tx, { transferId: asked.transferId, payoutMethod: { methodType, destinationIdentifier }, now });
+      return { transferId: asked.transferId, payoutMethodId: method.id };
+    },
+  },
   subject: onTransfer,
   describe: async (tx, p) => {
     const row = await transferOf(tx, p.transferId);

@@ -16,7 +16,7 @@ import { withdrawJournal } from "@/lib/finance/books/journal-control";
 import { discardJournal, proposeJournal } from "@/lib/finance/books/journals";
 import { changeLedgerPeriod } from "@/lib/operations/commands/finance";
 import { act, execute } from "@/lib/operations/commands/run";
-import { approve, decline } from "@/lib/operations/dual-control/proposals";
+import { approve, decline, propose } from "@/lib/operations/dual-control/proposals";
 import { profitAndLoss, safeguarding, trialBalanceAsOf } from "@/lib/finance/books/reports";
 import { DomainError } from "@/lib/platform/errors";
 import { accountBalances, fromMinor, postEntry, toMinor } from "@/lib/finance/ledger";
@@ -260,29 +260,26 @@ describe("books", () => {
       { account: "cash:payout-bank" as const, currency: "MXN", debit: "10000.00", credit: "" },
       { account: "cash:operating" as const, currency: "MXN", debit: "", credit: "10000.00" },
     ];
+    // One command: the journal's lines recorded PROPOSED (checked) and its posting proposed.
+    const ask = (memo: string, lines: readonly object[], reference?: string) =>
+      unit(now, (u) => act(u.tx, "ledger.journal.post", { memo, reference, lines }, { operator: accountant, reason: memo, now }));
+    await assert.rejects(ask("unbalanced", [prefund[0], { ...prefund[1], credit: "9999.99" }]), (e: unknown) => e instanceof DomainError && e.status === 400);
     await assert.rejects(
-      unit(now, (u) => proposeJournal(u.tx, { memo: "unbalanced", lines: [prefund[0], { ...prefund[1], credit: "9999.99" }], operator: accountant, now })),
+      ask("a transfer account", [{ ...prefund[0], account: "transfer:refund-due" }, prefund[1]]),
       (e: unknown) => e instanceof DomainError && e.status === 400,
     );
-    await assert.rejects(
-      unit(now, (u) =>
-        proposeJournal(u.tx, {
-          memo: "a transfer account",
-          lines: [{ ...prefund[0], account: "transfer:refund-due" as never }, prefund[1]],
-          operator: accountant,
-          now,
-        }),
-      ),
-      (e: unknown) => e instanceof DomainError && e.status === 400,
-    );
-    const proposed = await unit(now, (u) =>
-      proposeJournal(u.tx, { memo: "Prefund the MXN payout bank", reference: "WIRE-77", lines: prefund, operator: accountant, now }),
-    );
+    assert.equal((await db.select().from(manualJournals).where(eq(manualJournals.memo, "unbalanced"))).length, 0, "a refused journal is not recorded");
     const before = (await trialBalanceAsOf(db, at("2027-01-01T00:00:00Z"))).rows.find((r) => r.code === "cash:payout-bank" && r.currency === "MXN")!.balance;
     // Posting is under dual control: the proposer's act makes a proposal, which they cannot approve.
-    const acted = await unit(now, (u) => act(u.tx, "ledger.journal.post", { journalId: proposed.id }, { operator: accountant, reason: "prefund", now }));
+    const acted = await ask("Prefund the MXN payout bank", prefund, "WIRE-77");
     assert.equal(acted.kind, "proposed");
     const proposalId = acted.kind === "proposed" ? acted.proposal.id : "";
+    const proposed = { id: acted.kind === "proposed" ? (acted.proposal.payload as { journalId: string }).journalId : "" };
+    const [journal] = await db.select().from(manualJournals).where(eq(manualJournals.id, proposed.id));
+    assert.deepEqual(
+      [journal.state, journal.memo, journal.reference, journal.proposedBy],
+      ["PROPOSED", "Prefund the MXN payout bank", "WIRE-77", accountant.id],
+    );
     assert.match(acted.kind === "proposed" ? acted.proposal.summary : "", /Dr cash:payout-bank 10000\.00 MXN; Cr cash:operating 10000\.00 MXN/);
     const self = await runUnit((u) => approve(u.tx, proposalId, { operator: accountant, reason: "mine", now }), { db, now });
     assert.equal(self.ok ? "posted" : self.error.code, "proposal.selfApproval");
@@ -303,7 +300,7 @@ describe("books", () => {
     const withdrawn = await unit(now, (u) => proposeJournal(u.tx, { memo: "Bank charges", lines: prefund, operator: accountant, now }));
     assert.equal((await unit(now, (u) => discardJournal(u.tx, { id: withdrawn.id, operator: accountant, now }))).state, "DISCARDED");
     await assert.rejects(
-      unit(now, (u) => act(u.tx, "ledger.journal.post", { journalId: withdrawn.id }, { operator: accountant, reason: "late", now })),
+      unit(now, (u) => propose(u.tx, "ledger.journal.post", { journalId: withdrawn.id }, { operator: accountant, reason: "late", now })),
       (e: unknown) => e instanceof DomainError && e.code === "journal.stateInvalid",
     );
   });
@@ -332,9 +329,9 @@ describe("books", () => {
       .insert(manualJournals)
       .values({ id: "mj_blocked_before_rule", state: "PROPOSED", memo: "Old proposal", lines: outOfBlocked, proposedBy: accountant.id, createdAt: now })
       .returning();
-    const acted = await unit(now, (u) => act(u.tx, "ledger.journal.post", { journalId: old.id }, { operator: accountant, reason: "old", now }));
-    assert.equal(acted.kind, "proposed");
-    const proposalId = acted.kind === "proposed" ? acted.proposal.id : "";
+    const { id: proposalId } = await unit(now, (u) =>
+      propose(u.tx, "ledger.journal.post", { journalId: old.id }, { operator: accountant, reason: "old", now }),
+    );
     await assert.rejects(
       unit(now, (u) => approve(u.tx, proposalId, { operator: second, reason: "looks right", now })),
       refused,
@@ -357,10 +354,10 @@ describe("books", () => {
       { account: "cash:operating" as const, currency: "USD", debit: "", credit: "5.00" },
     ];
     const proposeBoth = async (memo: string) => {
-      const journal = await unit(now, (u) => proposeJournal(u.tx, { memo, lines, operator: accountant, now }));
-      const acted = await unit(now, (u) => act(u.tx, "ledger.journal.post", { journalId: journal.id }, { operator: accountant, reason: memo, now }));
+      const acted = await unit(now, (u) => act(u.tx, "ledger.journal.post", { memo, lines }, { operator: accountant, reason: memo, now }));
       assert.equal(acted.kind, "proposed");
-      return { journalId: journal.id, proposalId: acted.kind === "proposed" ? acted.proposal.id : "" };
+      const proposal = acted.kind === "proposed" ? acted.proposal : undefined;
+      return { journalId: (proposal?.payload as { journalId: string }).journalId, proposalId: proposal?.id ?? "" };
     };
     const stateOf = async (ids: { journalId: string; proposalId: string }) => {
       const [j] = await db.select().from(manualJournals).where(eq(manualJournals.id, ids.journalId));

@@ -10,7 +10,7 @@ import { after, before, describe, test } from "node:test";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { beneficiaries, customers, events, payoutFileItems, payoutMethods, screeningCases, transfers } from "@/db/schema";
+import { beneficiaries, customers, events, payoutFileItems, payoutMethods, proposals, screeningCases, transfers } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import { accountBalances, toMinor, transferEntries } from "@/lib/finance/ledger";
 import { freshDb } from "../../support/db";
@@ -369,37 +369,38 @@ describe("payouts that can be repaired (issue 24 item 8)", () => {
     assert.deepEqual(await pain001SchemaErrors(resend.xml), []);
   });
 
-  test("an operator's repair is staged (checked, encrypted) and proposed; a second operator's approval repairs it", async () => {
+  test("an operator's repair is one command: the new destination staged (checked, encrypted) and proposed; a second operator's approval repairs it", async () => {
     const other = await newSubscription(db);
     const id = (await fundedTransfer(other, "002010077777777771")).id;
     const [file] = await generate(other.partnerId);
     await importReport(pain002("REP-D1", file.id, [{ endToEndId: id, status: "RJCT", reason: "AC04" }]));
-    const { stageOperatorRepair } = await import("@/lib/payments/payouts/repair");
     const { approve } = await import("@/lib/operations/dual-control/proposals");
     const { act } = await import("@/lib/operations/commands/run");
     const { inUnit } = await import("@/lib/platform/unit-of-work");
     const maker = { id: "op_rep_maker", email: "rep-maker@example.com", name: "Maker", role: "admin" as const };
     const checker = { id: "op_rep_checker", email: "rep-checker@example.com", name: "Checker", role: "admin" as const };
     const now = clock.now();
-    const acted = await inUnit(
-      async ({ tx }) => {
-        const method = await stageOperatorRepair(tx, {
-          transferId: id,
-          payoutMethod: { methodType: "BANK_TRANSFER", destinationIdentifier: "012180001234567899" },
-          now,
-        });
-        return act(
-          tx,
-          "transfer.payout.repair",
-          { transferId: id, payoutMethodId: method.id },
-          { operator: maker, reason: "Beneficiary called with a new CLABE", now },
-        );
-      },
-      { db },
-    );
+    const ask = (destinationIdentifier: string) =>
+      inUnit(
+        ({ tx }) =>
+          act(
+            tx,
+            "transfer.payout.repair",
+            { transferId: id, methodType: "BANK_TRANSFER", destinationIdentifier },
+            { operator: maker, reason: "Beneficiary called with a new CLABE", now },
+          ),
+        { db },
+      );
+    // The command checks the destination as submit does before anything is proposed.
+    await assert.rejects(ask("012180001234567890"), (e: Error & { code?: string }) => e.code === "validation.fieldInvalid");
+    assert.equal((await db.select().from(proposals).where(eq(proposals.subjectId, id))).length, 0, "a refused destination proposes nothing");
+    const acted = await ask("012180001234567899");
     assert.equal(acted.kind, "proposed");
     assert.equal((await attemptsOf(id))[0].state, "REJECTED", "one operator redirects nothing");
     assert.doesNotMatch(JSON.stringify(acted.kind === "proposed" ? acted.proposal : {}), /012180001234567899/, "no identifier in clear in the proposal");
+    const staged = acted.kind === "proposed" ? (acted.proposal.payload as { payoutMethodId: string }).payoutMethodId : "";
+    const [method] = await db.select().from(payoutMethods).where(eq(payoutMethods.id, staged));
+    assert.equal(method.destinationIdentifierMasked, "****7899", "the proposal names the staged payout method");
     await assert.rejects(
       inUnit(({ tx }) => approve(tx, acted.kind === "proposed" ? acted.proposal.id : "", { operator: maker, reason: "mine", now }), { db }),
       (e: Error & { code?: string }) => typeof e.code === "string" && e.code.startsWith("proposal."),

@@ -2,15 +2,12 @@
 
 import { z } from "zod";
 import { withdrawJournal } from "@/lib/finance/books/journal-control";
-import { proposeJournal } from "@/lib/finance/books/journals";
-import type { ManualJournalLine } from "@/lib/finance/books/journal-state-machine";
 import {
   changeLedgerPeriod as changePeriod,
   explainStatementDifference as explain,
   payPartnerFees as pay,
   postManualJournal,
 } from "@/lib/operations/commands/finance";
-import { actedNotice, execute } from "@/lib/operations/commands/run";
 import { consoleAction, consoleCommand } from "@/lib/operations/console/action";
 import { JOURNAL_FORM_LINES } from "./journal-form";
 
@@ -38,28 +35,20 @@ const lineFields = Object.fromEntries(
   ]).flat(),
 ) as Record<string, z.ZodOptional<z.ZodString>>;
 
-export const proposeManualJournal = consoleAction(
+// Posting is under dual control: the journal is recorded PROPOSED and a second admin approves it on the Approvals page.
+export const proposeManualJournal = consoleCommand(
   "admin",
   z.object({ memo: z.string().trim().min(3).max(500), reference: z.string().trim().max(140).optional(), ...lineFields }),
-  async ({ tx, input, operator, now }) => {
-    const fields = input as Record<string, string | undefined>;
-    const lines: ManualJournalLine[] = [];
-    for (let i = 0; i < JOURNAL_FORM_LINES; i++) {
-      const account = fields[`account${i}`] ?? "";
-      if (!account && !fields[`debit${i}`] && !fields[`credit${i}`]) continue;
-      lines.push({
-        // proposeJournal refuses anything but a house account, with the line named.
-        account: account as ManualJournalLine["account"],
-        currency: fields[`currency${i}`] ?? "",
-        partnerId: fields[`partnerId${i}`] || null,
-        debit: fields[`debit${i}`] ?? "",
-        credit: fields[`credit${i}`] ?? "",
-      });
-    }
-    const row = await proposeJournal(tx, { memo: input.memo, reference: input.reference, lines, operator, now });
-    // Posting is under dual control: a proposal a second admin approves on the Approvals page.
-    const acted = await execute(tx, postManualJournal, { journalId: row.id }, { operator, reason: input.memo, now });
-    return `Journal ${row.id}: ${actedNotice(acted)}`;
+  (form) => {
+    const fields = form as Record<string, string | undefined>;
+    const lines = Array.from({ length: JOURNAL_FORM_LINES }, (_, i) => ({
+      account: fields[`account${i}`] ?? "",
+      currency: fields[`currency${i}`] ?? "",
+      partnerId: fields[`partnerId${i}`] || null,
+      debit: fields[`debit${i}`] ?? "",
+      credit: fields[`credit${i}`] ?? "",
+    })).filter((line) => line.account || line.debit || line.credit);
+    return { command: postManualJournal, input: { memo: form.memo, reference: form.reference, lines }, reason: form.memo };
   },
 );
 

@@ -3,9 +3,7 @@
 import { z } from "zod";
 import { generatePayoutFiles, importPaymentStatusReport, refundRejectedPayout, resolveNetworkCancellation } from "@/lib/operations/commands/payouts";
 import { repairPayout } from "@/lib/operations/commands/transfers";
-import { consoleAction, consoleCommand } from "@/lib/operations/console/action";
-import { execute, actedNotice } from "@/lib/operations/commands/run";
-import { stageOperatorRepair } from "@/lib/payments/payouts/repair";
+import { consoleCommand } from "@/lib/operations/console/action";
 
 const reason = z.string().trim().min(3).max(500);
 
@@ -40,22 +38,15 @@ export const resolveCancellationAction = consoleCommand(
 // A payout the bank rejected for its account: the operator records the new
 // destination the beneficiary gave (the checks submit runs); a second operator approves the
 // repair (dual control, transfer.payout.repair), then it goes into the next file.
-export const repairPayoutAction = consoleAction(
+export const repairPayoutAction = consoleCommand(
   "admin",
   z.object({
     transferId: z.string().min(1),
     methodType: z.string().min(1).max(40),
     destinationIdentifier: z.string().trim().min(1).max(64),
-    reason: z.string().trim().min(3).max(500),
+    reason,
   }),
-  async ({ tx, input, operator, now }) => {
-    const method = await stageOperatorRepair(tx, {
-      transferId: input.transferId,
-      payoutMethod: { methodType: input.methodType, destinationIdentifier: input.destinationIdentifier },
-      now,
-    });
-    return actedNotice(await execute(tx, repairPayout, { transferId: input.transferId, payoutMethodId: method.id }, { operator, reason: input.reason, now }));
-  },
+  ({ reason, ...input }) => ({ command: repairPayout, input, reason }),
 );
 
 // Or the operator gives up on the payout: the transfer is rejected with the bank's reason and refunded.
