@@ -52,4 +52,17 @@ describe("ISO 11649 creditor references", () => {
     assert.equal(findCreditorReference("no reference here, RF99 1234"), null);
     assert.equal(findCreditorReference(""), null);
   });
+
+  test("a word after the reference is not read into it, even where the longer run passes the check digits", () => {
+    // References whose run into the next word ("…THA" of "thanks") also passes mod 97: about 3 in 97.
+    const tricky: string[] = [];
+    for (let n = 0; tricky.length < 5; n++) {
+      const ref = creditorReference(String(100_000_000_000_000_000n + BigInt(n)));
+      if (["T", "TH", "THA"].some((more) => isCreditorReference(ref + more))) tricky.push(ref);
+    }
+    for (const ref of tricky) {
+      assert.equal(findCreditorReference(`for ${ref} thanks`), ref);
+      assert.equal(findCreditorReference(`${printedReference(ref)} - thanks`), ref);
+    }
+  });
 });
