@@ -95,16 +95,10 @@ async function reschedule(db: Executor, def: JobDefinition<unknown>, job: Claime
  * records the outcome: done, retry with backoff (a timeout is a failed attempt), or dead. A
  * `perform` job's "done" goes through `doneBatch` when given (written with others that ended meanwhile).
  */
-export async function runOne(
-  db: Db,
-  registry: JobRegistry,
-  job: ClaimedJob,
-  settings: WorkerSettings,
-  heartbeat: Heartbeat,
-  doneBatch?: DoneBatch,
-): Promise<void> {
+export async function runOne(...args: Parameters<typeof runClaimed>): Promise<void> {
+  const job = args[2];
   // Under the correlation id of what enqueued it (a request, another job), else its own id.
-  return withCorrelation(job.correlationId ?? job.id, () => runClaimed(db, registry, job, settings, heartbeat, doneBatch));
+  return withCorrelation(job.correlationId ?? job.id, () => runClaimed(...args));
 }
 
 async function runClaimed(
