@@ -91,7 +91,79 @@ export function callRemainder(profile, row, anchor) {
     `CPU per request in its profile window and the bare app's read in its own (wrk), ms; the main thread divided by the shares of its busy profile samples (idle: ${pct(route.summary.idle)} of its samples, the bare app's ${pct(bare.summary.idle)}). Main thread, the bare app's over this call's: ${fmt(bareMain / mine, 2)}. ${statementsOf(row)} ${bodyOf(row, anchor)}`.trim(),
     "",
     table(["CPU per request", "this call", "bare app's read"], rows),
+    "",
+    callLever(route, bare, row),
   ].join("\n");
+}
+
+/** What each part of a call's CPU would take to shrink: the lever named for the part that exceeds the bare read's most. */
+const CALL_LEVERS = {
+  "Node internals": {
+    read: "Node's HTTP and socket work and the promise turns of the request pipeline, which grow with the request's headers (API key, token) and the answer's size; the lever that removes most of it with Next's part is serving /v1 without the App Router (a plain Node handler for /v1 in scripts/start.mjs, in front of Next), since our handlers themselves are a small share",
+    write:
+      "the statements' round trips: each costs Node a socket write, a read and the promise turns around them; the lever is fewer round trips per call (the call's statements sent as one: its writes as data-modifying CTEs of one statement, db/write-together.ts, or one PostgreSQL function per write)",
+  },
+  Next: {
+    read: "Next's own work per request beyond the bare route's (routing, wrapping the Request and Response, its headers); the lever is serving /v1 without the App Router (a plain Node handler for /v1 in scripts/start.mjs, in front of Next)",
+    write:
+      "Next's own work per request beyond the bare route's; the lever is serving /v1 without the App Router (a plain Node handler for /v1 in scripts/start.mjs, in front of Next)",
+  },
+  "other threads": {
+    read: "Node's other threads: GC's helpers (allocations per request) and libuv's pool; the lever is less garbage per request (the envelope's and the row mapping's objects)",
+    write:
+      "Node's other threads: GC's helpers (the parallel scavenges and marking of the garbage each write leaves) and libuv's pool (WebCrypto's RS256, for the quote's signature and confirm's verification); the levers are less garbage per write, V8's young generation sized for it (`--max-semi-space-size`, scripts/server-node-args.mjs), and for quote and confirm the signature's cost",
+  },
+  GC: {
+    read: "garbage collection on the main thread; the lever is fewer allocations per request",
+    write: "garbage collection on the main thread; the lever is fewer allocations per request",
+  },
+  Drizzle: {
+    read: "Drizzle's query building and row mapping; the lever is the call's statement prepared once per process (db/prepared.ts)",
+    write: "Drizzle's query building and row mapping; the lever is the call's statements prepared once per process (db/prepared.ts), as the reads' are",
+  },
+  "postgres.js": {
+    read: "postgres.js's parsing of the rows; the lever is fewer and smaller rows",
+    write: "postgres.js's work per statement; the lever is fewer statements",
+  },
+  "our code": { read: "our own code; its owners are in the Profile section", write: "our own code; its owners are in the Profile section" },
+};
+
+/**
+ * The lever for a call that misses its target: how much less CPU per request it must cost (all
+ * threads, against the bare read's at the target ratio), which parts exceed the bare read's, how
+ * much of it our code and its database packages are, and the lever of the largest excess.
+ */
+export function callLever(route, bare, row) {
+  const kind = row.kind === "read" ? "read" : "write";
+  const all = (r) => cpuPerRequest(r) + otherThreadsPerRequest(r);
+  const ratio = kind === "read" ? READ_TARGET : WRITE_OF_READ;
+  const target = all(bare) / ratio;
+  const gap = all(route) - target;
+  const theirs = new Map(byCategory(bare.summary, cpuPerRequest(bare)));
+  const ours = byCategory(route.summary, cpuPerRequest(route));
+  const excess = [
+    ...ours.map(([label, x]) => [label, x - (theirs.get(label) ?? 0)]),
+    ["other threads", otherThreadsPerRequest(route) - otherThreadsPerRequest(bare)],
+  ]
+    .filter(([label]) => label !== "the rest (other packages, V8, unmapped)")
+    .sort((a, b) => b[1] - a[1]);
+  const own = ours.filter(([label]) => ["our code", "Drizzle", "postgres.js"].includes(label)).reduce((a, [, x]) => a + x, 0);
+  const [top] = excess;
+  const lever = CALL_LEVERS[top[0]]?.[kind] ?? "";
+  const withoutOwn = all(bare) / (all(route) - own);
+  if (gap <= 0) {
+    return `Its CPU per request in its profile window, ${fmt(all(route), 2)} ms (all threads), is within what the target allows (${fmt(target, 2)} ms: the bare read's ${fmt(all(bare), 2)} / ${fmt(ratio, 1)}): its rate falls short by waiting, not by CPU. Its server was idle ${pct(route.summary.idle)} of its profile window against the bare app's ${pct(bare.summary.idle)}, waiting on PostgreSQL (which shares the machine's cores with the server and the load generator); the lever is in what it waits on, not measured apart in this run.`;
+  }
+  return [
+    `At the target (${pct(ratio)} of the bare read) the call may cost ${fmt(target, 2)} ms per request, all threads (the bare read's ${fmt(all(bare), 2)} / ${fmt(ratio, 1)}): ${fmt(gap, 2)} ms less than now.`,
+    `Its parts over the bare read's: ${excess
+      .filter(([, x]) => x > 0.005)
+      .slice(0, 4)
+      .map(([label, x]) => `${label} +${fmt(x, 2)}`)
+      .join(", ")} ms.`,
+    `Our code, Drizzle and postgres.js together spend ${fmt(own, 2)} ms on the main thread: at zero the call would be at ${pct(withoutOwn)} of the bare read${withoutOwn < ratio ? ", still under the target" : ""}.`,
+    `The largest part, ${top[0]} (+${fmt(top[1], 2)} ms), is ${lever}.`,
+  ].join(" ");
 }
 
 // The journey's calls (bench/journey.ts names) by the profile's window of each.
@@ -141,6 +213,22 @@ export function jobsPerJourney(profile, perCall) {
 }
 
 /**
+ * The jobs' CPU per journey without a profiler: the worker process of the split deployment's
+ * journey run (`npm run worker` beside the web process, the saturation run's arrivals), all its
+ * threads over the run's completed journeys (/proc); null without that run.
+ */
+export function splitJobs(split) {
+  if (!split?.cpu?.worker || !(split.completed > 0)) return null;
+  const n = split.completed;
+  return {
+    ms: split.cpu.worker.all / n,
+    main: split.cpu.worker.main / n,
+    other: split.cpu.worker.otherThreads / n,
+    how: `the worker process of the split deployment's journey run (${n} journeys at ${fmt(split.rate, 1)}/s, no profiler), all threads, /proc`,
+  };
+}
+
+/**
  * The journey's floor on this framework: the run's calls per journey (every call it made,
  * failed ones included, over its completed journeys) at the bare app's CPU per request (all threads
  * of its process, /proc, its profile window), and the same calls each exactly at its per-call target
@@ -149,7 +237,7 @@ export function jobsPerJourney(profile, perCall) {
  * read). The jobs: the worker process's CPU (all threads, /proc) per journey in the profiled journey
  * window; null without the bare app's window.
  */
-export function journeyFloor(journey, profile) {
+export function journeyFloor(journey, profile, split) {
   const bare = bareOf(profile);
   if (!bare?.cpu?.web || !(bare.requests > 0)) return null;
   const n = Math.max(1, journey.completed);
@@ -158,12 +246,14 @@ export function journeyFloor(journey, profile) {
   const reads = count((name) => name.startsWith("GET"));
   const writes = count((name) => !name.startsWith("GET"));
   const j = profile.journey;
-  const jobs = j?.cpu?.worker
-    ? {
-        ms: j.cpu.worker.all / j.requests,
-        how: `the worker process's CPU in the profiled journey window (${j.requests} journeys at ${fmt(j.rate, 1)}/s), all threads, /proc`,
-      }
-    : { ms: 0, how: "no worker process profiled in this run: not counted" };
+  const jobs =
+    splitJobs(split) ??
+    (j?.cpu?.worker
+      ? {
+          ms: j.cpu.worker.all / j.requests,
+          how: `the worker process's CPU in the profiled journey window (${j.requests} journeys at ${fmt(j.rate, 1)}/s), all threads, /proc`,
+        }
+      : { ms: 0, how: "no worker process profiled in this run: not counted" });
   const read = perCall / READ_TARGET;
   const write = perCall / WRITE_OF_READ;
   const floor = (reads + writes) * perCall;
@@ -197,7 +287,7 @@ function floorText(journey, f) {
  * from /proc), and the residual: what the run's main threads spent beyond the calls and jobs as
  * measured in their windows, with its sign explained.
  */
-export function journeyCpuRemainder(journey, profile, calls) {
+export function journeyCpuRemainder(journey, profile, calls, split) {
   const n = Math.max(1, journey.completed);
   const run = runThreads(journey);
   const perCall = [];
@@ -239,8 +329,16 @@ export function journeyCpuRemainder(journey, profile, calls) {
     "",
     sign,
   ];
-  const floor = journeyFloor(journey, profile);
-  if (floor) text.push("", floorText(journey, floor));
+  const floor = journeyFloor(journey, profile, split);
+  if (floor) {
+    text.push("", floorText(journey, floor));
+    text.push(
+      "",
+      floor.atTarget <= JOURNEY_CPU_TARGET
+        ? `The lever: the calls' own (each call's remainder above names its lever) and the jobs': with every call at its per-call target and the jobs as measured the journey costs ${fmt(floor.atTarget, 1)} ms, within the ${JOURNEY_CPU_TARGET} ms target, so meeting the per-call targets meets this one.`
+        : `The lever: the calls' own (each call's remainder above names its lever) and the jobs': every call at its per-call target with the jobs as measured is still ${fmt(floor.atTarget, 1)} ms, so the jobs must also come down (their target: ${JOBS_CPU_TARGET} ms per journey).`,
+    );
+  }
   const j = profile?.journey;
   if (j?.cpu?.web) {
     const web = cpuPerRequest(j);
@@ -259,7 +357,7 @@ const eventLoopOf = (journey) => {
 };
 
 /** Journeys/s one process sustains: what its CPU per journey allows, on one core and on the main thread alone. */
-export function sustainedRemainder(journey, rate, profile) {
+export function sustainedRemainder(journey, rate, profile, split) {
   const ms = journey.cpu.serverMsPerJourney;
   const text = [
     `At ${fmt(ms, 1)} ms of server CPU per journey, one core serves at most ${fmt(1000 / ms, 1)} journeys/s; the server used ${pct(journey.cpu.serverCores)} of one core (the machine ${pct(journey.cpu.machineBusy)} busy) and kept up with ${fmt(rate, 1)}/s, ${journey.completed} of ${journey.completed + journey.failed} journeys completed.`,
@@ -272,12 +370,15 @@ export function sustainedRemainder(journey, rate, profile) {
   }
   const loop = eventLoopOf(journey);
   if (loop) text.push(`${loop[0].toUpperCase()}${loop.slice(1)}.`);
-  const f = journeyFloor(journey, profile);
+  const f = journeyFloor(journey, profile, split);
   if (f) {
     text.push(
       `On the bare app's CPU per request (${fmt(f.perCall, 2)} ms, all threads, its profile window) the run's ${fmt(f.reads + f.writes, 2)} calls per journey cost ${fmt(f.floor, 1)} ms: one core serves at most ${fmt(1000 / f.floor, 1)} journeys/s; with every call at its per-call target and the jobs as measured, ${fmt(f.atTarget, 1)} ms: at most ${fmt(1000 / f.atTarget, 1)} journeys/s.`,
     );
   }
+  text.push(
+    `The lever is the CPU per journey's: at ${JOURNEY_CPU_TARGET} ms one core serves ${fmt(1000 / JOURNEY_CPU_TARGET, 1)} journeys/s, so the levers that bring the journey to its CPU target bring the rate to ${fmt(1000 / JOURNEY_CPU_TARGET, 1)}/s, if the server keeps the core to itself (here it shares two with PostgreSQL and the load generator).`,
+  );
   return text.join(" ");
 }
 
@@ -289,7 +390,8 @@ export function p99Remainder(journey, profile) {
     ? ` Its own main-thread CPU is ${fmt(cpuPerRequest(route), 2)} ms per call (its profile window, /proc): the rest of its p99 is waiting.`
     : "";
   const loop = eventLoopOf(journey);
-  return `Worst: ${worst.name}, p50 ${fmt(worst.p50, 1)} ms, p99 ${fmt(worst.p99, 1)} ms over ${worst.count} calls.${own} At ${fmt(journey.rate, 1)} arrivals/s the server used ${pct(journey.cpu.serverCores)} of one core, ${fmt(journey.cpu.serverMsPerJourney, 1)} ms per journey; the machine was ${pct(journey.cpu.machineBusy)} busy${loop ? `; ${loop}: a request arriving while the loop is busy waits up to that long before any of its code runs` : ""}.`;
+  const over = journey.calls.filter((c) => c.p99 >= 100).map((c) => `${c.name} ${fmt(c.p99, 1)} ms`);
+  return `Worst: ${worst.name}, p50 ${fmt(worst.p50, 1)} ms, p99 ${fmt(worst.p99, 1)} ms over ${worst.count} calls.${own} At ${fmt(journey.rate, 1)} arrivals/s the server used ${pct(journey.cpu.serverCores)} of one core, ${fmt(journey.cpu.serverMsPerJourney, 1)} ms per journey; the machine was ${pct(journey.cpu.machineBusy)} busy${loop ? `; ${loop}: a request arriving while the loop is busy waits up to that long before any of its code runs` : ""}. Calls with a p99 of 100 ms or more: ${over.join(", ")}. The lever is in what those calls wait on, which this run does not split: the event loop's delay above is a small part of it, so the rest is PostgreSQL (a lock the call's rows share with the jobs it causes, a free connection of the pool, or PostgreSQL's own turn on the shared cores); the wait events of pg_stat_activity sampled during this load would name it.`;
 }
 
 export function jobLatencyRemainder(journey) {
@@ -310,7 +412,7 @@ export function pgliteRemainder(pgliteProfile, postgresProfile) {
     .map(([label, ms]) => `${label} ${fmt(ms, 2)}`)
     .join(", ");
   const against = onPostgres ? ` (the same read on PostgreSQL: ${fmt(cpuPerRequest(onPostgres), 2)} ms)` : "";
-  return `The transfer detail on PGlite (${route.requests} requests in its profile window): ${fmt(main, 2)} ms of main-thread CPU per request (/proc)${against}, of it PGlite ${fmt(wasm + js, 2)} ms (WebAssembly ${fmt(wasm, 2)}, its JavaScript ${fmt(js, 2)}), by the shares of its busy samples; the others: ${others}, PGlite among the rest. PGlite runs in the server's process, on its main thread.`;
+  return `The transfer detail on PGlite (${route.requests} requests in its profile window): ${fmt(main, 2)} ms of main-thread CPU per request (/proc)${against}, of it PGlite ${fmt(wasm + js, 2)} ms (WebAssembly ${fmt(wasm, 2)}, its JavaScript ${fmt(js, 2)}), by the shares of its busy samples; the others: ${others}, PGlite among the rest. PGlite runs in the server's process, on its main thread. The lever: PGlite's own part is PostgreSQL compiled to WebAssembly, not ours to shrink; the rest is the same pipeline as on PostgreSQL plus its in-process bookkeeping, so the reads' lever above (serving /v1 without the App Router) is this target's too.`;
 }
 
 /** Monitoring (bench/monitoring.ts): the evaluation's times against one round trip on its connection. */
@@ -335,16 +437,23 @@ export function memoryRemainder(journey) {
   const resident = m.resident
     ? ` By /proc: ${m.resident.anon} MB anonymous, ${m.resident.file} MB file-backed (the node binary and libraries mapped from disk), ${m.resident.shmem} MB shared.`
     : "";
-  return `${rss} After, in the web process (process.memoryUsage): RSS ${mb(m.rss)} MB; V8's heap ${mb(m.heapTotal)} MB (${mb(m.heapUsed)} MB of it in use); memory V8 counts outside its heap ${mb(m.external)} MB: ArrayBuffers ${mb(m.arrayBuffers)} MB, the rest of it (WebAssembly memory: on PGlite, its PostgreSQL) ${mb(m.external - m.arrayBuffers)} MB; heap and external are sizes allocated, not all of them resident, so RSS less both, ${mb(rest)} MB, is at least what V8 does not count (compiled code, malloc's arenas, thread stacks, the binary's pages).${resident}`;
+  const slack = mb(m.heapTotal - m.heapUsed);
+  const lever = ` The lever: ${slack} MB of V8's heap is allocated and not in use (the heap grows ahead of its use by \`--heap-growing-percent\`, scripts/server-node-args.mjs): a smaller growth step or an old-generation cap (\`--max-old-space-size\`) keeps it nearer its use, at the cost of more collections; and the KYC checks' native image library (sharp, about 20 MB resident once loaded) loaded only when a check runs.`;
+  return `${rss} After, in the web process (process.memoryUsage): RSS ${mb(m.rss)} MB; V8's heap ${mb(m.heapTotal)} MB (${mb(m.heapUsed)} MB of it in use); memory V8 counts outside its heap ${mb(m.external)} MB: ArrayBuffers ${mb(m.arrayBuffers)} MB, the rest of it (WebAssembly memory: on PGlite, its PostgreSQL) ${mb(m.external - m.arrayBuffers)} MB; heap and external are sizes allocated, not all of them resident, so RSS less both, ${mb(rest)} MB, is at least what V8 does not count (compiled code, malloc's arenas, thread stacks, the binary's pages).${resident}${lever}`;
 }
 
 /**
  * The jobs' CPU per journey over its target: the worker process in the profiled journey window
  * (all threads, /proc) and its main thread by the job kind on its samples' stacks.
  */
-export function jobsRemainder(profile, target) {
+export function jobsRemainder(profile, target, split) {
   const j = profile.journey;
   const all = j.cpu.worker.all / j.requests;
   const main = jobsPerJourney(profile, []);
-  return `The worker process's CPU per journey, all threads, ${fmt(all, 1)} ms (target ${target} ms): ${fmt(main.ms, 1)} ms of it on its main thread, ${main.how}; the rest, ${fmt(all - main.ms, 1)} ms, its other threads (GC's helpers, libuv). The lever: fewer statements per job (each job's claim, its own statements and its settlement), the per-batch claim and settlement only paying off where jobs come due together.`;
+  const lever = `The lever: fewer statements per job (each job's claim, its own statements and its settlement: most of the main thread is Node's socket work and postgres.js, "no handler on the stack"), the per-batch claim and settlement only paying off where jobs come due together, and less garbage per job (its other threads are GC's helpers).`;
+  const profiled = (goal) =>
+    `the worker process's CPU per journey, all threads, ${fmt(all, 1)} ms${goal}: ${fmt(main.ms, 1)} ms of it on its main thread, ${main.how}; the rest, ${fmt(all - main.ms, 1)} ms, its other threads (GC's helpers, libuv)`;
+  const s = splitJobs(split);
+  if (!s) return `The ${profiled(` (target ${target} ms)`).slice(4)}. ${lever}`;
+  return `Measured without a profiler, ${s.how}: ${fmt(s.ms, 1)} ms per journey (target ${target} ms), ${fmt(s.main, 1)} ms on its main thread and ${fmt(s.other, 1)} ms on its other threads. In the profiled journey window (the profiler's sampling costs CPU in the process it samples, and at ${fmt(j.rate, 1)} journeys/s the worker's idle claims and timers are shared by fewer journeys) ${profiled("")}. ${lever}`;
 }

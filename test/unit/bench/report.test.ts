@@ -476,3 +476,62 @@ describe("bench report: npm start and the split deployment", () => {
     assert.match(deploymentsSection({ calls: [one] }), /not run/);
   });
 });
+
+describe("bench report: each target not met names its lever", () => {
+  const rows: Row[] = targetRows(results);
+
+  it("a read: how much less CPU per request the target allows, its parts over the bare read's, our code's share, and the lever of the largest part", () => {
+    const why = rowOf(rows, `${DETAIL} (PostgreSQL)`).why!;
+    // 2.40 ms against the bare read's 1.10 / 0.8 = 1.375: 1.025 ms less. Next 0.60 against 0.36: the largest part over the bare read's.
+    assert.match(why, /the call may cost 1\.38 ms per request, all threads \(the bare read's 1\.10 \/ 0\.8\): 1\.02 ms less than now\./);
+    assert.match(why, /Its parts over the bare read's: Next \+0\.24, our code \+0\.20, other threads \+0\.20, Drizzle \+0\.10 ms\./);
+    // Our code 0.20 + Drizzle 0.10: at zero 1.10 / 2.10 of the bare read.
+    assert.match(
+      why,
+      /Our code, Drizzle and postgres\.js together spend 0\.30 ms on the main thread: at zero the call would be at 52 % of the bare read, still under the target\./,
+    );
+    assert.match(why, /The largest part, Next \(\+0\.24 ms\), is Next's own work [^]*the lever is serving \/v1 without the App Router/);
+  });
+
+  it("a read whose CPU per request is within the target's: the shortfall is waiting, and it says so", () => {
+    const light = window(DETAIL, 1000, { all: 1300, main: 1100 }, summary(0.2, { next: 0.3 }));
+    const profile = { ...results.profile, routes: [results.profile.routes[0], light] };
+    const why = rowOf(targetRows({ ...results, profile }), `${DETAIL} (PostgreSQL)`).why!;
+    assert.match(
+      why,
+      /1\.30 ms \(all threads\), is within what the target allows \(1\.38 ms[^]*falls short by waiting, not by CPU\. Its server was idle 20 % of its profile window against the bare app's 10 %/,
+    );
+  });
+
+  it("the jobs' CPU per journey comes from the split deployment's worker process, without a profiler, when the run has it", () => {
+    const split = { ...journey, role: "worker-process", worker: "process", cpu: { ...journey.cpu, worker: used(500, 400) } };
+    const withSplit = { ...results, journeys: [...results.journeys, split] };
+    const jobs = rowOf(targetRows(withSplit), "Job CPU per journey");
+    // 500 ms of the worker process over its 100 journeys.
+    assert.match(jobs.name, /the split deployment's worker process at 32\.0 journeys\/s/);
+    assert.equal(jobs.measured, "5.0 ms");
+    assert.equal(jobs.met, true);
+    const heavier = { ...split, cpu: { ...split.cpu, worker: used(900, 700) } };
+    const over = rowOf(targetRows({ ...results, journeys: [...results.journeys, heavier] }), "Job CPU per journey");
+    assert.equal(over.measured, "9.0 ms");
+    assert.match(
+      over.why!,
+      /^Measured without a profiler, [^]*: 9\.0 ms per journey \(target 6 ms\), 7\.0 ms on its main thread and 2\.0 ms on its other threads\. In the profiled journey window [^]*7\.0 ms[^]*The lever: fewer statements per job/,
+    );
+    // The journey's floor counts the same jobs.
+    const cpu = rowOf(targetRows({ ...results, journeys: [...results.journeys, heavier] }), "Server CPU per journey");
+    assert.match(cpu.why!, /at target: the jobs as measured \(the worker process of the split deployment's journey run[^]*\| 9\.0 \|/);
+    assert.match(cpu.why!, /The lever: the calls' own/);
+  });
+
+  it("the rate, the p99, PGlite and RSS each name theirs", () => {
+    assert.match(rowOf(rows, "Journeys/s one process sustains").why!, /The lever is the CPU per journey's: at 30 ms one core serves 33\.3 journeys\/s/);
+    assert.match(
+      rowOf(rows, "Per-call p99 at 80 %").why!,
+      /Calls with a p99 of 100 ms or more: POST quotes 150\.0 ms\. The lever is in what those calls wait on/,
+    );
+    assert.match(rowOf(rows, "PGlite reads").why!, /The lever: PGlite's own part is PostgreSQL compiled to WebAssembly/);
+    // 120 MB of heap, 90 in use: 30 MB allocated and idle.
+    assert.match(rowOf(rows, "Server RSS after the journey, PGlite").why!, /The lever: 30 MB of V8's heap is allocated and not in use/);
+  });
+});
