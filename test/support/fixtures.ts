@@ -98,9 +98,10 @@ export async function insertQuoteRows(
   return { quoteId, beneficiaryId };
 }
 
-/** What a test transfer may change: its priced terms (USD 100 to MXN by default), its expiry (its creation plus the quote TTL). */
+/** What a test transfer may change: its priced terms (USD 100 to MXN by default), its corridor (US-MX), its expiry (its creation plus the quote TTL). */
 export interface TestTransferTerms {
   priced?: PricedColumns;
+  corridor?: string;
   expiresAt?: Date;
 }
 
@@ -118,7 +119,7 @@ export async function insertTestTransfer(tx: Tx, owner: Owner, now: Date, benefi
       customerId: owner.customerId,
       ...quoteRows,
       ...priced,
-      corridor: "US-MX",
+      corridor: terms.corridor ?? "US-MX",
       payoutMethod: "bank_account",
       purposeOfTransfer: "FAMILY_SUPPORT",
       expiresAt: terms.expiresAt ?? addSeconds(now, TRANSFER_TTL_SECONDS),

@@ -1,7 +1,8 @@
 /**
  * Account requirements as data (data/account-requirements/v1.json): what a payout needs per
  * destination country, currency and method, the form's fields with their format, and the
- * beneficiary's data; above ORIGINATOR_DATA_THRESHOLD the originator's date of birth, address and
+ * beneficiary's data; above ORIGINATOR_DATA_THRESHOLD (in ORIGINATOR_DATA_THRESHOLD_CURRENCY, the
+ * send amount converted at the reference rate) the originator's date of birth, address and
  * identifier (FATF Recommendation 16) too. GET /v1/core/account-requirements answers from it and
  * submit validates the destination and the originator against the same data.
  */
@@ -11,6 +12,9 @@ import countries from "@/lib/platform/i18n/iso-countries";
 import { config } from "@/lib/platform/config";
 import { validationError, type ValidationIssue } from "@/lib/platform/errors";
 import { Decimal } from "@/lib/platform/money/decimal";
+import { roundToMinorUnit } from "@/lib/platform/money/format";
+import { corridorByCode } from "@/lib/payments/corridors/corridors";
+import type { ReferenceRateProvider } from "@/lib/payments/pricing/reference-rate";
 
 const fieldSchema = z.strictObject({
   key: z.string(),
@@ -52,9 +56,46 @@ export function loadRequirementsFile(raw: unknown) {
 
 const table = loadRequirementsFile(rawRequirements);
 
-/** The originator's data a payout of this origin amount needs (empty at or under the threshold). */
-export function originatorRequirements(originAmount: string | null | undefined): { key: string; required: boolean; description: string }[] {
-  if (!originAmount || !new Decimal(originAmount).gt(config().ORIGINATOR_DATA_THRESHOLD)) return [];
+/** A send amount with its currency. */
+export interface SendAmount {
+  amount: string;
+  currency: string;
+}
+
+/**
+ * The send amount in the threshold's currency (ORIGINATOR_DATA_THRESHOLD_CURRENCY) at the
+ * reference rate of `now`, rounded to that currency's minor unit; null when no rate converts it.
+ * The rates are asked for only when the currencies differ.
+ */
+export async function inThresholdCurrency(send: SendAmount, rates: () => Promise<ReferenceRateProvider>, now: Date): Promise<Decimal | null> {
+  const to = config().ORIGINATOR_DATA_THRESHOLD_CURRENCY;
+  const amount = new Decimal(send.amount);
+  if (send.currency === to) return amount;
+  const provider = await rates();
+  try {
+    return roundToMinorUnit(amount.times(provider.rate({ from: send.currency, to }, now)), to);
+  } catch {
+    try {
+      return roundToMinorUnit(amount.dividedBy(provider.rate({ from: to, to: send.currency }, now)), to);
+    } catch {
+      return null;
+    }
+  }
+}
+
+/**
+ * Whether a payout of this send amount carries the originator's data: strictly above the threshold
+ * once converted into its currency. An amount no rate converts is taken as above (the data is
+ * asked for: the safe side, as dual control's threshold does).
+ */
+export async function aboveOriginatorThreshold(send: SendAmount, rates: () => Promise<ReferenceRateProvider>, now: Date): Promise<boolean> {
+  const converted = await inThresholdCurrency(send, rates, now);
+  return converted === null || converted.gt(config().ORIGINATOR_DATA_THRESHOLD);
+}
+
+/** The originator's data a payout above the threshold needs (empty at or under it). */
+export function originatorRequirements(above: boolean): { key: string; required: boolean; description: string }[] {
+  if (!above) return [];
   return [
     { key: "dateOfBirth", required: true, description: "The customer's date of birth (profile)." },
     { key: "address", required: true, description: "The customer's residence address, structured (profile)." },
@@ -68,10 +109,19 @@ export function requirementFor(country: string, currency: string, method: string
   return table.requirements.find((r) => r.country === alpha2 && r.currency === currency.toUpperCase() && r.method === method);
 }
 
-/** The answer of GET /v1/core/account-requirements. */
-export function accountRequirements(input: { country: string; currency: string; method: string; amount?: string }) {
+/**
+ * The answer of GET /v1/core/account-requirements. The amount is the send amount in the corridor's
+ * origin currency (each destination is paid by one corridor), compared as submit compares it.
+ */
+export async function accountRequirements(
+  input: { country: string; currency: string; method: string; amount?: string },
+  context: { rates: () => Promise<ReferenceRateProvider>; now: Date },
+) {
   const r = requirementFor(input.country, input.currency, input.method);
   if (!r) return undefined;
+  const originCurrency = corridorByCode(r.corridor)?.originCurrency;
+  const above =
+    !!input.amount && !!originCurrency && (await aboveOriginatorThreshold({ amount: input.amount, currency: originCurrency }, context.rates, context.now));
   return {
     country: r.country,
     currency: r.currency,
@@ -79,7 +129,7 @@ export function accountRequirements(input: { country: string; currency: string; 
     methodType: r.methodType,
     fields: r.fields,
     beneficiary: r.beneficiary,
-    originator: originatorRequirements(input.amount),
+    originator: originatorRequirements(above),
   };
 }
 
@@ -96,16 +146,13 @@ export function destinationIssue(corridor: string, method: string, identifier: s
 }
 
 /**
- * The originator's data a transfer of `originAmount` is refused without, named: the customer's
+ * The originator's data a transfer above the threshold is refused without, named: the customer's
  * date of birth and structured residence address (the identifier is the customer's id, always
  * there). Throws 400 validation.fieldMissing naming each missing field.
  */
 export function checkOriginatorData(
-  originAmount: string,
   profile: { dateOfBirth?: string | null; residenceAddress?: { addressLine1?: string; city?: string; country?: string } | null } | null,
 ): void {
-  const needed = originatorRequirements(originAmount);
-  if (needed.length === 0) return;
   const issues: ValidationIssue[] = [];
   if (!profile?.dateOfBirth)
     issues.push({

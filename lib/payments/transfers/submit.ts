@@ -18,7 +18,8 @@ import { payoutProvider } from "@/lib/payments/providers/payout";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { canonicalMethodType } from "@/lib/payments/payout-identifiers/method-types";
 import { checkIdentifierFormat } from "@/lib/payments/payout-identifiers/format-check";
-import { checkOriginatorData, destinationIssue, originatorRequirements } from "@/lib/payments/payout-identifiers/account-requirements";
+import { aboveOriginatorThreshold, checkOriginatorData, destinationIssue } from "@/lib/payments/payout-identifiers/account-requirements";
+import { referenceRates } from "@/lib/payments/pricing/rate-store";
 import { maskIdentifier } from "@/lib/payments/payout-identifiers/mask";
 import { expireIfOverdue } from "./deadline";
 import { transferNotFound, transitionTransfer, type TransferRow } from "./records";
@@ -162,10 +163,11 @@ export async function submitTransfer(tx: Tx, input: SubmitInput & { subscription
   await paymentToBeneficiaryCheck(tx, beneficiary, now);
 
   const { method, insert } = await resolvePayoutMethod(tx, row, input, now, found.storedMethod);
-  // Above the threshold the originator's data travels with the payout: refused without it, naming what is missing.
-  if (originatorRequirements(row.originAmount).length > 0) {
+  // Above the threshold (the send amount in its currency) the originator's data travels with the
+  // payout: refused without it, naming what is missing.
+  if (await aboveOriginatorThreshold({ amount: row.originAmount, currency: row.originCurrency }, () => referenceRates(tx), now)) {
     const [customer] = await tx.select({ profile: customers.profile }).from(customers).where(eq(customers.id, row.customerId));
-    checkOriginatorData(row.originAmount, (customer?.profile ?? null) as Parameters<typeof checkOriginatorData>[1]);
+    checkOriginatorData((customer?.profile ?? null) as Parameters<typeof checkOriginatorData>[0]);
   }
   const delayMs = config().FAST_CHECK_DELAY_MS;
   const set = {

@@ -378,18 +378,23 @@ const schema = z.object({
   PAYOUT_AGGREGATOR_WEBHOOK_SECRET: z.string().min(16).optional(),
   PAYOUT_AGGREGATOR_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /**
-   * Prefunding alert: a provider's cover (its prefunding balance less what is in flight) under the
-   * forecast of this many business days' payouts opens an operations alert.
-   */
-  /**
-   * Above this origin amount (USD, EUR or GBP alike) a payout carries the originator's date of birth,
-   * structured address and identifier (FATF Recommendation 16): submit refuses it without them.
+   * Above this amount in ORIGINATOR_DATA_THRESHOLD_CURRENCY (the send amount converted at the
+   * reference rate) a payout carries the originator's date of birth, structured address and
+   * identifier (FATF Recommendation 16): submit refuses it without them.
    */
   ORIGINATOR_DATA_THRESHOLD: z
     .string()
     .trim()
     .regex(/^(0|[1-9][0-9]*)([.][0-9]+)?$/, "a plain decimal (1000)")
     .default("1000"),
+  ORIGINATOR_DATA_THRESHOLD_CURRENCY: z
+    .string()
+    .default("USD")
+    .refine((v) => isCurrencyCode(v), "an ISO 4217 currency code"),
+  /**
+   * Prefunding alert: a provider's cover (its prefunding balance less what is in flight) under the
+   * forecast of this many business days' payouts opens an operations alert.
+   */
   PREFUNDING_MIN_COVER_DAYS: z.coerce.number().int().min(1).max(10).default(3),
   /**
    * OTP email (nodemailer's URL): smtp://host:port, smtps://host:port or smtp://host:587?requireTLS=true,

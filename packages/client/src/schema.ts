@@ -784,7 +784,7 @@ export interface paths {
     };
     /**
      * What a payout needs for a destination country, currency and method (optionally an amount)
-     * @description Extension (docs/decisions.md, Routed payouts): the payout form's fields with their format, allowed values and whether a change refreshes the requirements; the beneficiary's data; and, for an `amount` (the send amount, in the corridor's origin currency) above the originator data threshold, the originator's data that must travel with the payment (FATF Recommendation 16).
+     * @description Extension (docs/decisions.md, Routed payouts): the payout form's fields with their format, allowed values and whether a change refreshes the requirements; the beneficiary's data; and, for an `amount` (the send amount, in the corridor's origin currency) above the originator data threshold (1,000 USD by default: the amount is converted into the threshold's currency at the reference rate), the originator's data that must travel with the payment (FATF Recommendation 16).
      *     Submit validates against the same data: a destination outside the format is 400 `validation.fieldFormatInvalid`; a payout above the threshold without the originator's data is 400 `validation.fieldMissing` naming each field.
      */
     get: operations["readAccountRequirements"];
@@ -8001,7 +8001,7 @@ export interface operations {
         currency: string;
         /** @description Corridor payout method. */
         method: "bank_account" | "cash_pickup" | "wallet_transfer" | "mobile_money";
-        /** @description Send amount in the origin currency: adds the originator's data when above the threshold. */
+        /** @description Send amount in the corridor's origin currency: adds the originator's data when above the threshold once converted into its currency. */
         amount?: string;
       };
       header?: {

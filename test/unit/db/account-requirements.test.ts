@@ -2,7 +2,8 @@
  * Account requirements as data, and the originator data that must travel (PGlite; PostgreSQL with
  * TEST_DB_URL): every shipped corridor's methods have requirements that the demo's payout methods
  * (the sandbox identifiers) meet, and submit validates against the same data; a 1,500 USD transfer
- * whose customer has no date of birth is refused at submit naming the field.
+ * whose customer has no date of birth is refused at submit naming the field, and a GBP one is
+ * compared once converted into the threshold's currency.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -11,6 +12,7 @@ import type { Db } from "@/db";
 import { customers } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import { DomainError } from "@/lib/platform/errors";
+import { Decimal } from "@/lib/platform/money/decimal";
 import { freshDb } from "../../support/db";
 import { insertBeneficiary, insertTestTransfer, newSubscription, type Owner } from "../../support/fixtures";
 
@@ -34,14 +36,15 @@ const PROFILE = {
 describe("account requirements", () => {
   test("every shipped corridor's methods have requirements, and the demo's payout methods meet them (as submit's format check does)", async () => {
     const { listCorridors } = await import("@/lib/payments/corridors/corridors");
-    const { accountRequirements, destinationIssue } = await import("@/lib/payments/payout-identifiers/account-requirements");
+    const { accountRequirements, destinationIssue, requirementFor } = await import("@/lib/payments/payout-identifiers/account-requirements");
     const { sandboxTestIdentifiers } = await import("@/lib/payments/payout-identifiers/sandbox-identifiers");
     const { checkIdentifierFormat } = await import("@/lib/payments/payout-identifiers/format-check");
+    const { sandboxReferenceRates } = await import("@/lib/payments/pricing/reference-rate");
     let checked = 0;
     for (const c of listCorridors()) {
       const demo = sandboxTestIdentifiers[c.code as keyof typeof sandboxTestIdentifiers];
       for (const method of c.payoutMethods) {
-        const r = accountRequirements({ country: c.destinationCountry.alpha2, currency: c.destinationCurrency, method });
+        const r = requirementFor(c.destinationCountry.alpha2, c.destinationCurrency, method);
         assert.ok(r, `${c.code} ${method}`);
         const field = r.fields.find((f) => f.key === "destinationIdentifier")!;
         assert.ok(field.regex && field.required, `${c.code} ${method}: a required destination with a format`);
@@ -57,13 +60,17 @@ describe("account requirements", () => {
       }
     }
     assert.ok(checked >= 25, `${checked} demo payout methods checked`);
-    // Alpha-3 works too; the originator's data appears above the threshold only.
-    assert.deepEqual(accountRequirements({ country: "MEX", currency: "MXN", method: "bank_account", amount: "1000" })?.originator, []);
-    assert.deepEqual(
-      accountRequirements({ country: "MX", currency: "MXN", method: "bank_account", amount: "1500.00" })?.originator.map((o) => o.key),
-      ["dateOfBirth", "address", "identifier"],
-    );
-    assert.equal(accountRequirements({ country: "MX", currency: "PHP", method: "bank_account" }), undefined);
+    // Alpha-3 works too; the originator's data appears above the threshold only, the amount (in the
+    // corridor's origin currency) converted into the threshold's (USD) at the reference rate.
+    const context = { rates: async () => sandboxReferenceRates, now: clock.now() };
+    const originatorOf = async (q: { country: string; currency: string; amount: string }) =>
+      (await accountRequirements({ ...q, method: "bank_account" }, context))?.originator.map((o) => o.key);
+    assert.deepEqual(await originatorOf({ country: "MEX", currency: "MXN", amount: "1000" }), []);
+    assert.deepEqual(await originatorOf({ country: "MX", currency: "MXN", amount: "1500.00" }), ["dateOfBirth", "address", "identifier"]);
+    // GB-NG sends GBP: 900 GBP is 1,143 USD (above), 750 GBP is 952.50 USD (not).
+    assert.deepEqual(await originatorOf({ country: "NG", currency: "NGN", amount: "900" }), ["dateOfBirth", "address", "identifier"]);
+    assert.deepEqual(await originatorOf({ country: "NG", currency: "NGN", amount: "750" }), []);
+    assert.equal(await accountRequirements({ country: "MX", currency: "PHP", method: "bank_account" }, context), undefined);
     assert.match(destinationIssue("US-MX", "bank_account", "12345")?.message ?? "", /18-digit CLABE/);
   });
 });
@@ -74,21 +81,26 @@ describe("originator data at submit", () => {
     owner = await newSubscription(db);
   });
 
-  /** A registered transfer of `originAmount` USD to MXN (at 18.75), submitted with a valid CLABE. */
-  async function submitOf(originAmount: string) {
+  /**
+   * A registered transfer of `originAmount` USD to MXN (at 18.75) submitted with a valid CLABE, or
+   * (`gbp`) of GBP to NGN (GB-NG, at 2,000) with a valid NUBAN.
+   */
+  async function submitOf(originAmount: string, gbp = false) {
     const { submitTransfer } = await import("@/lib/payments/transfers/submit");
     const now = clock.now();
-    const dest = (Number(originAmount) * 18.75).toFixed(6);
+    const [currency, destination, rate, account] = gbp ? ["NGN", "GB-NG", "2000", "0123456785"] : ["MXN", "US-MX", "18.75", "002010077777777771"];
+    const dest = new Decimal(originAmount).times(rate).toFixed(6);
     const { t, beneficiaryId } = await db.transaction(async (tx) => {
       const beneficiaryId = await insertBeneficiary(tx, owner, now);
-      const total = (Number(originAmount) + 2.99).toFixed(6);
+      const total = new Decimal(originAmount).plus("2.99").toFixed(6);
       const t = await insertTestTransfer(tx, owner, now, beneficiaryId, {
+        corridor: destination,
         priced: {
           originAmount: `${originAmount}.000000`,
-          originCurrency: "USD",
+          originCurrency: gbp ? "GBP" : "USD",
           destinationAmount: dest,
-          destinationCurrency: "MXN",
-          fxRate: "18.750000",
+          destinationCurrency: currency,
+          fxRate: new Decimal(rate).toFixed(6),
           principalFee: "2.990000",
           partnerFee: "0.000000",
           totalCustomerCost: total,
@@ -101,30 +113,41 @@ describe("originator data at submit", () => {
         subscriptionId: owner.subscriptionId,
         transferId: t.id,
         beneficiaryId,
-        payoutMethod: { methodType: "BANK_TRANSFER", destinationIdentifier: "002010077777777771" },
+        payoutMethod: { methodType: "BANK_TRANSFER", destinationIdentifier: account },
         purposeOfTransfer: "FAMILY_SUPPORT",
         now,
       }),
     );
   }
 
+  const refusedForBirthDate = (e: unknown) => {
+    assert.ok(e instanceof DomainError);
+    assert.equal(e.code, "validation.fieldMissing");
+    assert.equal(e.status, 400);
+    assert.deepEqual(
+      (e.details as { issues: { field: string }[] }).issues.map((i) => i.field),
+      ["originator.dateOfBirth"],
+    );
+    return true;
+  };
+
   test("a 1,500 USD transfer without the originator's date of birth is refused at submit naming the field; with it, accepted", async () => {
     const { dateOfBirth: _omitted, ...withoutBirth } = PROFILE;
     await db.update(customers).set({ profile: withoutBirth }).where(eq(customers.id, owner.customerId));
-    await assert.rejects(submitOf("1500"), (e: unknown) => {
-      assert.ok(e instanceof DomainError);
-      assert.equal(e.code, "validation.fieldMissing");
-      assert.equal(e.status, 400);
-      assert.deepEqual(
-        (e.details as { issues: { field: string }[] }).issues.map((i) => i.field),
-        ["originator.dateOfBirth"],
-      );
-      return true;
-    });
+    await assert.rejects(submitOf("1500"), refusedForBirthDate);
     // At or under the threshold the same customer's transfer is accepted.
     assert.equal((await submitOf("1000")).transferStatus, "registered");
     await db.update(customers).set({ profile: PROFILE }).where(eq(customers.id, owner.customerId));
     assert.equal((await submitOf("1500")).transferStatus, "registered");
+  });
+
+  test("a GBP send amount is compared once converted into the threshold's USD: 900 GBP (1,143 USD) is refused without the date of birth, 750 GBP (952.50 USD) is not", async () => {
+    const { dateOfBirth: _omitted, ...withoutBirth } = PROFILE;
+    await db.update(customers).set({ profile: withoutBirth }).where(eq(customers.id, owner.customerId));
+    await assert.rejects(submitOf("900", true), refusedForBirthDate);
+    assert.equal((await submitOf("750", true)).transferStatus, "registered");
+    await db.update(customers).set({ profile: PROFILE }).where(eq(customers.id, owner.customerId));
+    assert.equal((await submitOf("900", true)).transferStatus, "registered");
   });
 
   test("a destination outside the requirements' format is refused at submit", async () => {

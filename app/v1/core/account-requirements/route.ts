@@ -3,11 +3,12 @@ import { validationError } from "@/lib/platform/errors";
 import { readEndpoint } from "@/lib/platform/http/endpoint";
 import { methods } from "@/lib/platform/http/methods";
 import { accountRequirements } from "@/lib/payments/payout-identifiers/account-requirements";
+import { referenceRates } from "@/lib/payments/pricing/rate-store";
 
 // GET /v1/core/account-requirements: what a payout needs per destination country, currency and method.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: readEndpoint(api.readAccountRequirements, async ({ query }) => {
-    const found = accountRequirements(query);
+  GET: readEndpoint(api.readAccountRequirements, async ({ db, query, now }) => {
+    const found = await accountRequirements(query, { rates: () => referenceRates(db), now });
     if (!found)
       throw validationError([
         { field: "method", code: "validation.methodNotAvailableForCorridor", message: "No corridor pays this country, currency and method." },
