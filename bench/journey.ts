@@ -17,6 +17,7 @@
  * Prints JSON on stdout (bench/run.mjs renders it).
  */
 // @ts-expect-error: plain ESM helpers
+import { sampleWaits } from "./lib/pg-waits.mjs";
 import { adminUrl, machineCpu, startServer } from "./server.mjs";
 // @ts-expect-error: plain ESM helpers
 import { startBareApp } from "./lib/bare-app.mjs";
@@ -163,7 +164,10 @@ export async function benchJourney() {
     const cpuBefore = server.cpu();
     const splitBefore = server.cpuSplit();
     const machineBefore = machineCpu();
+    // PostgreSQL's sessions over the load: what a call waits on beyond its CPU.
+    const waits = server.databaseUrl ? sampleWaits(server.databaseUrl) : null;
     const load = await runJourneys(server.baseUrl, customers, RATE, SECONDS);
+    const databaseWaits = (await waits?.stop()) ?? null;
     const serverCpu = server.cpu() - cpuBefore;
     const splitAfter = server.cpuSplit();
     const machine = machineCpu();
@@ -198,6 +202,8 @@ export async function benchJourney() {
       memory: settled ? { ...settled.memory, resident: server.resident() } : null,
       // The server's event loop over the load: how late its 10 ms timer ran (bench/lib/probe.mjs).
       eventLoopDelay: duringLoad?.eventLoopDelay ?? null,
+      // PostgreSQL's sessions over the load, sampled (bench/lib/pg-waits.mjs): each state's share.
+      databaseWaits,
       // Where the time went: the server's CPU (all its processes) per journey and as a share of
       // one core over the load, and the whole machine's busy share (client and database included).
       cpu: {

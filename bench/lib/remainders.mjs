@@ -391,7 +391,25 @@ export function p99Remainder(journey, profile) {
     : "";
   const loop = eventLoopOf(journey);
   const over = journey.calls.filter((c) => c.p99 >= 100).map((c) => `${c.name} ${fmt(c.p99, 1)} ms`);
-  return `Worst: ${worst.name}, p50 ${fmt(worst.p50, 1)} ms, p99 ${fmt(worst.p99, 1)} ms over ${worst.count} calls.${own} At ${fmt(journey.rate, 1)} arrivals/s the server used ${pct(journey.cpu.serverCores)} of one core, ${fmt(journey.cpu.serverMsPerJourney, 1)} ms per journey; the machine was ${pct(journey.cpu.machineBusy)} busy${loop ? `; ${loop}: a request arriving while the loop is busy waits up to that long before any of its code runs` : ""}. Calls with a p99 of 100 ms or more: ${over.join(", ")}. The lever is in what those calls wait on, which this run does not split: the event loop's delay above is a small part of it, so the rest is PostgreSQL (a lock the call's rows share with the jobs it causes, a free connection of the pool, or PostgreSQL's own turn on the shared cores); the wait events of pg_stat_activity sampled during this load would name it.`;
+  return `Worst: ${worst.name}, p50 ${fmt(worst.p50, 1)} ms, p99 ${fmt(worst.p99, 1)} ms over ${worst.count} calls.${own} At ${fmt(journey.rate, 1)} arrivals/s the server used ${pct(journey.cpu.serverCores)} of one core, ${fmt(journey.cpu.serverMsPerJourney, 1)} ms per journey; the machine was ${pct(journey.cpu.machineBusy)} busy${loop ? `; ${loop}: a request arriving while the loop is busy waits up to that long before any of its code runs` : ""}. Calls with a p99 of 100 ms or more: ${over.join(", ")}. ${waitLever(journey.databaseWaits)}`;
+}
+
+/** The lever for a wait, by what PostgreSQL's sessions did most while busy (bench/lib/pg-waits.mjs). */
+function waitLever(waits) {
+  if (!waits?.states?.length)
+    return "The lever is in what those calls wait on, which this run did not sample: a lock the call's rows share with the jobs it causes, a free connection of the pool, or PostgreSQL's own turn on the shared cores.";
+  const states = waits.states.slice(0, 5).map((w) => `${w.name} ${pct(w.share)}`);
+  const top = waits.states.find((w) => w.name !== "running") ?? waits.states[0];
+  const lever = top.name.startsWith("Lock:")
+    ? "the lever is the row the calls queue on: a call and the jobs it causes lock the same transfer (or customer), so the job's lock held shorter (its network call and its reads before the lock) or taken later shortens the queue"
+    : top.name.startsWith("idle in transaction")
+      ? "the sessions wait inside their transactions for our server's next statement: the lever is fewer round trips inside a transaction (statements sent together) and a freer event loop"
+      : top.name.startsWith("IO:") || top.name.startsWith("LWLock: WAL")
+        ? "the commits wait for the log's flush: the lever is fewer commits per journey (the jobs' settlements batched)"
+        : top.name.startsWith("Client:")
+          ? "the sessions wait for our server to read or send: the lever is the server's event loop (less CPU per call)"
+          : "PostgreSQL itself is running: the lever is fewer and cheaper statements, and PostgreSQL's own core";
+  return `PostgreSQL's sessions over the load (pg_stat_activity every 20 ms, ${waits.samples} samples, ${fmt(waits.busyPerSample, 1)} busy on average), by share of their busy samples: ${states.join(", ")}. After running, the most is ${top.name} (${pct(top.share)}): ${lever}.`;
 }
 
 export function jobLatencyRemainder(journey) {

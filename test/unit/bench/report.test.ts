@@ -535,3 +535,23 @@ describe("bench report: each target not met names its lever", () => {
     assert.match(rowOf(rows, "Server RSS after the journey, PGlite").why!, /The lever: 30 MB of V8's heap is allocated and not in use/);
   });
 });
+
+describe("bench report: the p99's lever from PostgreSQL's sessions", () => {
+  it("names the state the busy sessions were in most, after running, and its lever", () => {
+    const databaseWaits = {
+      samples: 500,
+      busyPerSample: 2.5,
+      states: [
+        { name: "running", share: 0.5 },
+        { name: "Lock: transactionid", share: 0.3 },
+        { name: "idle in transaction (waiting for the server's next statement)", share: 0.2 },
+      ],
+    };
+    const why = rowOf(targetRows({ ...results, journeys: [journey, { ...at80, databaseWaits }, pgliteJourney] }), "Per-call p99 at 80 %").why!;
+    assert.match(
+      why,
+      /500 samples, 2\.5 busy on average\), by share of their busy samples: running 50 %, Lock: transactionid 30 %, idle in transaction[^]*20 %\./,
+    );
+    assert.match(why, /After running, the most is Lock: transactionid \(30 %\): the lever is the row the calls queue on/);
+  });
+});
