@@ -5,11 +5,23 @@
  * beneficiary's data ends it REJECTED and waits for a repair; a provider without cover holds the
  * try WAITING_COVER until a top-up. A success reported for a try that is no longer the
  * transfer's (it failed over meanwhile) is refused: LATE_PAID, and the provider is asked to
- * reverse it, so the transfer is never paid twice.
+ * reverse it, so the transfer is never paid twice; REVERSED once the provider reports the money
+ * back in our prefunding.
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
 
-export const PROVIDER_ATTEMPT_STATES = ["WAITING_COVER", "QUEUED", "SUBMITTED", "PAID", "FAILED", "REJECTED", "REPAIRED", "ABANDONED", "LATE_PAID"] as const;
+export const PROVIDER_ATTEMPT_STATES = [
+  "WAITING_COVER",
+  "QUEUED",
+  "SUBMITTED",
+  "PAID",
+  "FAILED",
+  "REJECTED",
+  "REPAIRED",
+  "ABANDONED",
+  "LATE_PAID",
+  "REVERSED",
+] as const;
 export type ProviderAttemptState = (typeof PROVIDER_ATTEMPT_STATES)[number];
 
 export const PROVIDER_ATTEMPT_TRIGGERS = [
@@ -23,6 +35,7 @@ export const PROVIDER_ATTEMPT_TRIGGERS = [
   "destination.repaired",
   "transfer.left",
   "provider.paidLate",
+  "provider.reversed",
 ] as const;
 export type ProviderAttemptTrigger = (typeof PROVIDER_ATTEMPT_TRIGGERS)[number];
 
@@ -50,5 +63,6 @@ export const providerAttemptMachine = defineMachine<ProviderAttemptState, Provid
       notes: "the transfer was cancelled, held or refunded meanwhile",
     },
     { from: ["FAILED", "ABANDONED"], trigger: "provider.paidLate", to: "LATE_PAID", notes: "paid after the failover: refused, reversal asked" },
+    { from: ["LATE_PAID"], trigger: "provider.reversed", to: "REVERSED", notes: "the provider reversed the late payment: the money is back in our prefunding" },
   ],
 });

@@ -31,7 +31,7 @@ export async function receiveAggregatorWebhook(db: Db, rawBody: string, signatur
   if (read.kind === "unsigned") throw new DomainError("auth.tokenInvalid", { message: "The webhook signature does not match." });
   if (read.kind === "malformed")
     throw new DomainError("validation.bodyMalformed", {
-      message: "The webhook body is not a payout status (external_id, and status COMPLETED, REJECTED or CANCELLED).",
+      message: "The webhook body is not a payout status (external_id, and status COMPLETED, REJECTED, CANCELLED or REVERSED).",
     });
   if (Math.abs(now.getTime() - read.signedAt.getTime()) > AGGREGATOR_WEBHOOK_TOLERANCE_SECONDS * 1000)
     throw new DomainError("auth.tokenExpired", {

@@ -15,8 +15,10 @@ import { logger } from "@/lib/platform/log";
 import { effectsOf, inUnit } from "@/lib/platform/unit-of-work";
 import { providers } from "@/lib/payments/providers";
 import {
+  AGGREGATOR_STATUSES,
   AggregatorUnavailable,
   payoutAggregator,
+  type AggregatorStatusValue,
   type AggregatorPayoutRequest,
   type AggregatorSubmitAnswer,
   type StructuredAddress,
@@ -130,7 +132,7 @@ export async function routePayout(tx: Tx, transfer: TransferRow, now: Date): Pro
   const tries = await attemptsOf(tx, transfer.id);
   if (tries.some((t) => OPEN.includes(t.state))) return undefined;
   const lastRepair = Math.max(0, ...tries.filter((t) => t.state === "REPAIRED").map((t) => t.seq));
-  const exclude = tries.filter((t) => t.seq > lastRepair && (t.state === "FAILED" || t.state === "LATE_PAID")).map((t) => t.provider);
+  const exclude = tries.filter((t) => t.seq > lastRepair && (t.state === "FAILED" || t.state === "LATE_PAID" || t.state === "REVERSED")).map((t) => t.provider);
   const ranked = rankRoutes({
     corridor: transfer.corridor,
     method: transfer.payoutMethod,
@@ -351,15 +353,16 @@ async function rejected(
 
 /**
  * A provider's status for one of our tries (the aggregator's webhook, the sandbox's stand-in; the
- * bank file's pain.002 through status-import): paid, refused, or cancelled. A success for a try
- * that is no longer the transfer's (it failed over) is refused: LATE_PAID, and the provider is
- * asked to reverse it; the transfer is paid once, by the try that holds it.
+ * bank file's pain.002 through status-import): paid, refused, cancelled, or reversed. A success for
+ * a try that is no longer the transfer's (it failed over) is refused: LATE_PAID, and the provider
+ * is asked to reverse it; the transfer is paid once, by the try that holds it. The reversal's
+ * return (REVERSED) books the money back into the provider's prefunding.
  */
 export async function applyProviderStatus(
   tx: Tx,
   input: {
     externalId: string;
-    status: "COMPLETED" | "REJECTED" | "CANCELLED";
+    status: AggregatorStatusValue;
     reasonCode: string | null;
     reference: string | null;
     raw?: Record<string, unknown>;
@@ -374,6 +377,7 @@ export async function applyProviderStatus(
   const transfer = (await lockTransfer(tx, peek.transferId))!;
   const attempt = (await lockAttempt(tx, input.externalId))!;
   const raw = input.raw ?? { status: input.status, status_reason_code: input.reasonCode, id: input.reference };
+  if (input.status === "REVERSED") return reversalReturned(tx, transfer, attempt, raw, input.reference, now);
   if (input.status === "COMPLETED") {
     if (attempt.state === "FAILED" || attempt.state === "ABANDONED") {
       const moved = await move(tx, attempt, "provider.paidLate", now, { outcomeCode: "LATE_SUCCESS_REFUSED", answer: raw });
@@ -417,6 +421,49 @@ export async function applyProviderStatus(
     return moved;
   }
   return rejected(tx, transfer, attempt, input.reasonCode, raw, now, input.reference);
+}
+
+/**
+ * The provider reversed a late payment we refused and the money is back with it: the try is
+ * REVERSED and, in the same transaction, `payout.reversalReturned` moves the amount from
+ * receivable:payout-reversals back into the provider's prefunding (the mirror of
+ * payout.lateSuccess), once per try. A reversal of any other try (one that paid the transfer, or
+ * one never paid late) is not ours to book here: kept unchanged and logged, and the provider's
+ * statement reconciliation shows the money.
+ */
+async function reversalReturned(
+  tx: Tx,
+  transfer: TransferRow,
+  attempt: ProviderAttemptRow,
+  raw: Record<string, unknown>,
+  reference: string | null,
+  now: Date,
+): Promise<ProviderAttemptRow> {
+  if (attempt.state !== "LATE_PAID") {
+    if (attempt.state !== "REVERSED")
+      logger().warn(
+        { transferId: transfer.id, attemptId: attempt.id, state: attempt.state },
+        "payout reversal reported for a try not refused late: not booked",
+      );
+    return attempt;
+  }
+  const moved = await move(tx, attempt, "provider.reversed", now, { answer: { ...(attempt.answer ?? {}), returned: raw } });
+  const minor = toMinor(attempt.amount, attempt.currency);
+  await postEntry(tx, {
+    sourceKey: `payout-reversal:${attempt.id}`,
+    kind: "payout.reversalReturned",
+    memo: `Late payout by ${attempt.provider} reversed: the money is back in its prefunding`,
+    transferId: transfer.id,
+    reference: reference ?? attempt.providerReference,
+    lines: [
+      { account: prefundingAccount(attempt.provider), currency: attempt.currency, debit: minor },
+      { account: "receivable:payout-reversals", currency: attempt.currency, credit: minor },
+    ],
+    now,
+  });
+  // Cover came back: payouts held for this provider may go now.
+  await releaseHeldPayouts(tx, attempt.provider, attempt.currency, now);
+  return moved;
 }
 
 /**
@@ -526,7 +573,7 @@ export const providerStatusJob = defineJob({
   kind: "payouts.providerStatus",
   schema: z.object({
     externalId: z.string(),
-    status: z.enum(["COMPLETED", "REJECTED", "CANCELLED"]),
+    status: z.enum(AGGREGATOR_STATUSES),
     reasonCode: z.string().nullable(),
     reference: z.string().nullable(),
   }),

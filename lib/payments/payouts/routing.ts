@@ -104,12 +104,12 @@ export async function providerHealth(db: Executor, now: Date, table: RoutingTabl
     .select({
       provider: a.provider,
       tries: sql<number>`count(*)::int`,
-      succeeded: sql<number>`(count(*) filter (where ${a.state} in ('PAID', 'REJECTED', 'REPAIRED', 'LATE_PAID')))::int`,
+      succeeded: sql<number>`(count(*) filter (where ${a.state} in ('PAID', 'REJECTED', 'REPAIRED', 'LATE_PAID', 'REVERSED')))::int`,
       recentFailures: sql<number>`(count(*) filter (where ${a.state} = 'FAILED' and ${a.stateChangedAt} >= ${window.toISOString()}::timestamptz))::int`,
       lastFailureAt: sql<string | null>`max(${a.stateChangedAt}) filter (where ${a.state} = 'FAILED')`,
     })
     .from(a)
-    .where(and(gte(a.createdAt, since), inArray(a.state, ["PAID", "FAILED", "REJECTED", "REPAIRED", "LATE_PAID"])))
+    .where(and(gte(a.createdAt, since), inArray(a.state, ["PAID", "FAILED", "REJECTED", "REPAIRED", "LATE_PAID", "REVERSED"])))
     .groupBy(a.provider);
   return rows.map((r) => ({
     provider: r.provider,

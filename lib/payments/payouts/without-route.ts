@@ -33,7 +33,10 @@ export async function payoutsWithoutRoute(db: Executor, now: Date, limit = 100):
       and(
         inArray(transfers.state, ["funded", "topay", "reqpay"]),
         sql`${a.seq} = (select max(b.seq) from payout_provider_attempts b where b.transfer_id = ${a.transferId})`,
-        or(inArray(a.state, ["FAILED", "LATE_PAID"]), and(eq(a.state, "REPAIRED"), lt(a.stateChangedAt, new Date(now.getTime() - REPAIRED_ROUTE_GRACE_MS)))),
+        or(
+          inArray(a.state, ["FAILED", "LATE_PAID", "REVERSED"]),
+          and(eq(a.state, "REPAIRED"), lt(a.stateChangedAt, new Date(now.getTime() - REPAIRED_ROUTE_GRACE_MS))),
+        ),
       ),
     )
     .orderBy(asc(a.stateChangedAt), asc(transfers.id))

@@ -42,7 +42,12 @@ export interface JobPayloads {
   /** The routed payout: choose a provider for a transfer, submit one try, apply a provider's status, reverse a late success. */
   "payouts.route": { transferId: string };
   "payouts.submitAttempt": { attemptId: string };
-  "payouts.providerStatus": { externalId: string; status: "COMPLETED" | "REJECTED" | "CANCELLED"; reasonCode: string | null; reference: string | null };
+  "payouts.providerStatus": {
+    externalId: string;
+    status: "COMPLETED" | "REJECTED" | "CANCELLED" | "REVERSED";
+    reasonCode: string | null;
+    reference: string | null;
+  };
   "payouts.reverseLate": { attemptId: string };
   /** The payee verification of a submitted transfer's destination (routed payout). */
   "payouts.verifyPayee": { transferId: string };

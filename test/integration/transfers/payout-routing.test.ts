@@ -2,7 +2,7 @@
  * The routed payout over HTTP (a server of its own: PAYOUT_PROVIDER=routed; PostgreSQL under
  * TEST_DRIVER=postgres, else PGlite): the aggregator's signed status webhook (forged, replayed
  * and malformed deliveries refused in the envelope; a late success after failover refused once,
- * a duplicate delivery changing nothing; a status for another provider's try ignored), and
+ * a duplicate delivery changing nothing; its reversal's return applied once; a status for another provider's try ignored), and
  * payee verification's four answers in the transfer detail.
  */
 import assert from "node:assert/strict";
@@ -182,6 +182,19 @@ describe("the aggregator's status webhook", () => {
     // The bank file's try still holds the transfer: paid once, by it.
     assert.match(tries.get(2)!.text, /SUBMITTED/);
     assert.equal(tries.size, 2);
+  });
+
+  test("the aggregator's return of that late payment (REVERSED) is applied once: the try is REVERSED", async () => {
+    const body = JSON.stringify({ id: `agg_${randomUUID()}`, external_id: aggregatorTry, status: "REVERSED" });
+    const signature = signAggregatorBody(body, new Date());
+    const first = await deliver(body, signature);
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(first.body, { received: true, applied: true, attemptState: "REVERSED" });
+    const again = await deliver(body, signature);
+    assert.deepEqual(again.body, { received: true, applied: false, attemptState: "REVERSED" });
+    const tries = await attempts(transferId);
+    assert.match(tries.get(1)!.text, /REVERSED/);
+    assert.match(tries.get(2)!.text, /SUBMITTED/);
   });
 
   test("a status for the bank file's try, or for no try of ours: acknowledged, nothing applied", async () => {

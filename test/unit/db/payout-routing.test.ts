@@ -8,10 +8,10 @@
 import assert from "node:assert/strict";
 import { randomInt } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { beneficiaries, customers, events, jobs, journalEntries, payoutMethods, transfers } from "@/db/schema";
+import { beneficiaries, customers, events, jobs, journalEntries, journalLines, ledgerAccounts, payoutMethods, transfers } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import type { JobDefinition } from "@/lib/platform/jobs/define";
 import type { JobKind } from "@/lib/platform/jobs/kinds";
@@ -266,6 +266,54 @@ describe("routed payouts: providers, failover, prefunding", () => {
     await db.transaction((tx) => applyProviderStatus(tx, { externalId: first.id, status: "COMPLETED", reasonCode: null, reference: null }, clock.now()));
     assert.equal(await runJobs("payouts.reverseLate"), 0);
     assert.equal(await owedBack(), 1875_00n, "posted once");
+  });
+
+  test("the aggregator returns the reversed late payment: REVERSED, the receivable cleared into its prefunding in the same transaction; the cycle nets to zero", async () => {
+    const { applyProviderStatus } = await import("@/lib/payments/payouts/routed");
+    const [first] = await triesOf(ids.failedOver);
+    assert.equal(first.state, "LATE_PAID");
+    const aggregatorBefore = await prefunding("cash:payout-aggregator");
+    const reversed = { externalId: first.id, status: "REVERSED" as const, reasonCode: null, reference: `sbx_rev_${first.id}` };
+    await db.transaction((tx) => applyProviderStatus(tx, reversed, clock.now()));
+    assert.deepEqual(
+      (await triesOf(ids.failedOver)).map((a) => a.state),
+      ["REVERSED", "PAID"],
+    );
+    assert.equal(await owedBack(), 0n, "nothing owed back any more");
+    assert.equal(await prefunding("cash:payout-aggregator"), aggregatorBefore + 1875_00n, "the money is back in the aggregator's prefunding");
+    const entriesOf = async (kind: string) =>
+      db
+        .select({ id: journalEntries.id })
+        .from(journalEntries)
+        .where(and(eq(journalEntries.transferId, ids.failedOver), eq(journalEntries.kind, kind)));
+    assert.equal((await entriesOf("payout.reversalReturned")).length, 1);
+    assert.equal((await entriesOf("payout.confirmed")).length, 1, "still paid once");
+    assert.equal((await stateOf(ids.failedOver)).state, "paid");
+    // Late success and its return together move nothing: the receivable's and the prefunding's lines of the pair cancel out.
+    const { accountBalances, trialBalance } = await import("@/lib/finance/ledger");
+    const net = await db
+      .select({ account: ledgerAccounts.code, sum: sql<string>`sum(${journalLines.debitMinor} - ${journalLines.creditMinor})::text` })
+      .from(journalLines)
+      .innerJoin(journalEntries, eq(journalEntries.id, journalLines.entryId))
+      .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, journalLines.accountId))
+      .where(and(eq(journalEntries.transferId, ids.failedOver), inArray(journalEntries.kind, ["payout.lateSuccess", "payout.reversalReturned"])))
+      .groupBy(ledgerAccounts.code);
+    assert.deepEqual(net.map((r) => [r.account, r.sum]).sort(), [
+      ["cash:payout-aggregator", "0"],
+      ["receivable:payout-reversals", "0"],
+    ]);
+    assert.equal(
+      (await accountBalances(db, { code: "receivable:payout-reversals" })).reduce((t, b) => t + b.balance, 0n),
+      0n,
+    );
+    for (const t of await trialBalance(db)) assert.equal(t.debit, t.credit, `balanced in ${t.currency}`);
+    // The same return again, or a reversal reported for the try that paid a transfer: nothing booked.
+    await db.transaction((tx) => applyProviderStatus(tx, reversed, clock.now()));
+    const [paidTry] = await triesOf(ids.held);
+    await db.transaction((tx) => applyProviderStatus(tx, { ...reversed, externalId: paidTry.id }, clock.now()));
+    assert.equal((await triesOf(ids.held))[0].state, "PAID");
+    assert.equal((await entriesOf("payout.reversalReturned")).length, 1);
+    assert.equal(await prefunding("cash:payout-aggregator"), aggregatorBefore + 1875_00n);
   });
 
   test("an AC01 from the aggregator waits for the repair (no failover, no refund); the repaired payout is routed and paid", async () => {

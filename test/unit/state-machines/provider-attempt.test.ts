@@ -6,7 +6,7 @@ import { checkExhaustively, moves } from "./exhaustive";
 
 test("payout provider attempt: every (state, trigger) cell", () => {
   const cells = checkExhaustively(providerAttemptMachine, {
-    states: ["WAITING_COVER", "QUEUED", "SUBMITTED", "PAID", "FAILED", "REJECTED", "REPAIRED", "ABANDONED", "LATE_PAID"],
+    states: ["WAITING_COVER", "QUEUED", "SUBMITTED", "PAID", "FAILED", "REJECTED", "REPAIRED", "ABANDONED", "LATE_PAID", "REVERSED"],
     triggers: [
       "route.chosen",
       "route.noCover",
@@ -18,6 +18,7 @@ test("payout provider attempt: every (state, trigger) cell", () => {
       "destination.repaired",
       "transfer.left",
       "provider.paidLate",
+      "provider.reversed",
     ],
     moves: [
       { from: "none", trigger: "route.chosen", to: "QUEUED" },
@@ -30,8 +31,9 @@ test("payout provider attempt: every (state, trigger) cell", () => {
       { from: "REJECTED", trigger: "destination.repaired", to: "REPAIRED" },
       ...moves(["WAITING_COVER", "QUEUED", "REJECTED"], "transfer.left", "ABANDONED"),
       ...moves(["FAILED", "ABANDONED"], "provider.paidLate", "LATE_PAID"),
+      ...moves(["LATE_PAID"], "provider.reversed", "REVERSED"),
     ],
     refusal: () => ({ code: "transfer.stateInvalid", status: 409 }),
   });
-  assert.equal(cells, 10 * 10, "nine states and none, ten triggers");
+  assert.equal(cells, 11 * 11, "ten states and none, eleven triggers");
 });

@@ -37,11 +37,18 @@ export type AggregatorSubmitAnswer =
   | { status: "ACCEPTED"; reference: string; raw: Record<string, unknown> }
   | { status: "REJECTED"; reference: string | null; reasonCode: string; reasonText: string; raw: Record<string, unknown> };
 
+/**
+ * A payout's status as the aggregator reports it: paid, refused, cancelled before paying, or
+ * REVERSED (a payment it made was reversed and the money returned to our balance with it).
+ */
+export const AGGREGATOR_STATUSES = ["COMPLETED", "REJECTED", "CANCELLED", "REVERSED"] as const;
+export type AggregatorStatusValue = (typeof AGGREGATOR_STATUSES)[number];
+
 /** A status webhook, read and authenticated: which payout (our external id) and how it ended. */
 export interface AggregatorStatus {
   externalId: string;
   reference: string | null;
-  status: "COMPLETED" | "REJECTED" | "CANCELLED";
+  status: AggregatorStatusValue;
   reasonCode: string | null;
   raw: Record<string, unknown>;
 }
@@ -140,8 +147,8 @@ function readStatus(body: string): AggregatorStatus | null {
   }
   if (typeof raw !== "object" || raw === null) return null;
   const r = raw as Record<string, unknown>;
-  const status = r.status;
-  if (typeof r.external_id !== "string" || (status !== "COMPLETED" && status !== "REJECTED" && status !== "CANCELLED")) return null;
+  const status = AGGREGATOR_STATUSES.find((x) => x === r.status);
+  if (typeof r.external_id !== "string" || !status) return null;
   return {
     externalId: r.external_id,
     reference: typeof r.id === "string" ? r.id : null,
