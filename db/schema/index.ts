@@ -40,5 +40,6 @@ export * from "./books";
 export * from "./claims";
 export * from "./operations-incidents";
 export * from "./payout-provider-attempts";
+export * from "./prefunding-statements";
 export * from "./customer-risk-ratings";
 export * from "./configuration-versions";

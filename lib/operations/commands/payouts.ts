@@ -9,6 +9,7 @@ import { generateRefundFiles as generateRefunds } from "@/lib/payments/payouts/r
 import { importPaymentStatusReport as importReport, statusImportSummary } from "@/lib/payments/payouts/status-import";
 import { resolveNetworkCancellation as resolveCancellation } from "@/lib/payments/transfers/network";
 import { checkTopUp, refuseRecordedTopUp, topUpPrefunding } from "@/lib/payments/payouts/prefunding";
+import { importPrefundingStatement } from "@/lib/payments";
 import { command } from "./command";
 
 /** Every transfer ready for payout into files now (what the periodic job would do): each file audited. */
@@ -151,6 +152,27 @@ export const topUpPrefundingCommand = command({
       targetId: `${p.provider}:${p.currency}`,
       after: { amount: p.amount, currency: p.currency, bankReference: p.bankReference, released: done.released },
       notice: `${p.provider} ${p.currency} prefunding topped up by ${p.amount}; ${done.released} held payout(s) released.`,
+    };
+  },
+});
+
+/**
+ * A payout provider's balance statement (its file, read by the adapter before the transaction)
+ * set against our prefunding account at the statement's time; each currency's difference is kept
+ * and shown on the liquidity page (and alerted while not zero). Importing it again changes nothing.
+ */
+export const importPrefundingStatementCommand = command({
+  name: "prefundingStatement.import",
+  role: "admin",
+  input: z.object({ provider: z.string().trim().min(1), name: z.string(), text: z.string() }),
+  run: async ({ tx, now }, p) => {
+    const done = await importPrefundingStatement(tx, { provider: p.provider, text: p.text, now });
+    const lines = done.compared.map((c) => `${c.currency} statement ${c.statement}, ours ${c.ledger}, difference ${c.difference}`);
+    return {
+      targetType: "prefundingStatement",
+      targetId: `${p.provider}:${p.name}`,
+      after: { compared: done.compared.map(({ asOf, ...c }) => ({ ...c, asOf: asOf.toISOString() })), duplicates: done.duplicates },
+      notice: `${p.provider} statement ${p.name}: ${lines.length ? lines.join("; ") : "nothing new"}${done.duplicates ? ` (${done.duplicates} currencies imported before)` : ""}.`,
     };
   },
 });

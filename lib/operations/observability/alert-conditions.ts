@@ -24,6 +24,8 @@ export const ALERT_CONDITIONS = [
   { condition: "cases.overdue", screeningCaseHours: 24 },
   /** A payout provider's prefunding cover under PREFUNDING_MIN_COVER_DAYS of forecast payouts, or a payout waiting for cover. */
   { condition: "prefunding.low" },
+  /** A payout provider's latest balance statement differing from our prefunding account at the statement's time (per provider and currency). */
+  { condition: "prefunding.statementDifference" },
   /** A funded payout for which every provider's route failed: no provider left, it waits for an operator (per corridor; at most this many ids named). */
   { condition: "payout.noRoute", namedTransfers: 5 },
 ] as const;
@@ -124,6 +126,16 @@ export function firing(r: OperationsReadings, settings: { refreshHours: number }
         condition: prefunding.condition,
         subject: `${p.provider}:${p.currency}`,
         summary: `${p.provider} ${p.currency} cover ${p.cover} against ${p.minimumCover} needed (3-day forecast ${p.forecast3Days}); ${p.heldCount} payouts held for cover`,
+      });
+  }
+
+  const statementDifference = rule("prefunding.statementDifference");
+  for (const p of r.prefundingStatements ?? []) {
+    if (p.differs)
+      out.push({
+        condition: statementDifference.condition,
+        subject: `${p.provider}:${p.currency}`,
+        summary: `${p.provider} ${p.currency} statement ${p.reference} (${p.asOf.toISOString()}) shows ${p.statement}, our prefunding ${p.ledger}: difference ${p.difference}`,
       });
   }
 

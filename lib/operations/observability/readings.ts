@@ -7,7 +7,7 @@ import { overdueClaimCount } from "@/lib/payments/claims/claims";
 import { config } from "@/lib/platform/config";
 import { liquidityForecast, type LiquidityRow } from "@/lib/payments/payouts/prefunding";
 import { LISTS } from "@/lib/compliance/screening/sources";
-import { payoutsWithoutRoute, type PayoutWithoutRoute } from "@/lib/payments";
+import { latestPrefundingStatements, payoutsWithoutRoute, type PayoutWithoutRoute, type StatementComparison } from "@/lib/payments";
 
 /**
  * What operations watch, read from the database at one instant: the metrics endpoint renders it
@@ -44,6 +44,8 @@ export interface OperationsReadings {
   prefunding?: LiquidityRow[];
   /** Payable transfers whose every payout route failed: no provider left, an operator must act (oldest first, at most 100). */
   payoutsWithoutRoute?: PayoutWithoutRoute[];
+  /** Each payout provider's latest balance statement per currency against our prefunding (lib/payments/payouts/prefunding-statement.ts). */
+  prefundingStatements?: StatementComparison[];
 }
 
 const DAY_MS = 86_400_000;
@@ -210,6 +212,7 @@ export async function readOperations(db: Executor, now: Date, opts: { caseHours?
   const database = await databaseReadings(db);
   const prefunding = await liquidityForecast(db, now);
   const withoutRoute = await payoutsWithoutRoute(db, now);
+  const prefundingStatements = await latestPrefundingStatements(db);
   return {
     at: now,
     ...jobsRead,
@@ -226,5 +229,6 @@ export async function readOperations(db: Executor, now: Date, opts: { caseHours?
     database,
     prefunding,
     payoutsWithoutRoute: withoutRoute,
+    prefundingStatements,
   };
 }

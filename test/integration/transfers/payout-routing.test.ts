@@ -238,3 +238,26 @@ describe("payee verification in the transfer detail", () => {
     }
   });
 });
+
+describe("the provider's statement on the liquidity page", () => {
+  test("an uploaded statement that differs from our prefunding is listed with its difference, under the page's alert", async () => {
+    const html = await consolePage("/console/liquidity");
+    const form = html.split("<form").find((f) => f.includes('name="statement"'));
+    const actionField = /name="(\$ACTION_ID_[0-9a-f]+)"/.exec(form ?? "")?.[1];
+    assert.ok(actionField, "the statement upload's action");
+    const id = `it-${randomUUID()}`;
+    const statement = JSON.stringify({ statement_id: id, generated_at: new Date().toISOString(), balances: [{ currency: "MXN", closing_balance: "1.00" }] });
+    const body = new FormData();
+    body.set(actionField, "");
+    body.set("back", "/console/liquidity");
+    body.set("provider", "aggregator");
+    body.set("statement", new File([statement], "statement.json", { type: "application/json" }));
+    const res = await fetch(`${server!.baseUrl}/console/liquidity`, { method: "POST", redirect: "manual", headers: { cookie, origin: server!.baseUrl }, body });
+    assert.ok(res.status < 400, `upload: ${res.status}`);
+    const after = await consolePage("/console/liquidity");
+    const row = new RegExp(`data-testid="statement-aggregator-MXN"(.*?)</tr>`, "s").exec(after)?.[1].replace(/<[^>]+>/g, " ") ?? "";
+    assert.match(row, new RegExp(id));
+    assert.match(row, /DIFFERENCE/);
+    assert.match(after, /data-testid="statement-alert"[^>]*>[^<]*Provider statement differs from our prefunding/);
+  });
+});

@@ -3,8 +3,9 @@ import { clock } from "@/lib/platform/clock";
 import { money } from "@/lib/operations/console/format";
 import { requireOperator } from "@/lib/operations/console/session";
 import { liquidityForecast } from "@/lib/payments/payouts/prefunding";
+import { latestPrefundingStatements, statementProviders } from "@/lib/payments/payouts/prefunding-statement";
 import { ready } from "@/lib/platform/ready";
-import { topUpPrefunding } from "./actions";
+import { importPrefundingStatement, topUpPrefunding } from "./actions";
 
 export const metadata = { title: "Payout liquidity · Console" };
 
@@ -13,8 +14,11 @@ const num = "p-1 text-right font-mono tabular-nums";
 export default async function LiquidityPage({ searchParams }: { searchParams: SearchParams }) {
   await requireOperator("admin");
   const sp = await searchParams;
-  const rows = await liquidityForecast(await ready(), clock.now());
+  const db = await ready();
+  const rows = await liquidityForecast(db, clock.now());
   const short = rows.filter((r) => r.short);
+  const statements = await latestPrefundingStatements(db);
+  const differing = statements.filter((s) => s.differs);
   return (
     <>
       <PageTitle sub="Each payout provider's prefunding per currency: what it holds, what its payouts in flight will draw, the payouts held for cover and the next three business days' forecast.">
@@ -27,6 +31,17 @@ export default async function LiquidityPage({ searchParams }: { searchParams: Se
           {short
             .map(
               (r) => `${r.provider} ${r.currency} cover ${money(r.cover, r.currency)} against ${money(r.minimumCover, r.currency)} needed, ${r.heldCount} held`,
+            )
+            .join("; ")}
+        </div>
+      )}
+      {differing.length > 0 && (
+        <div className="mb-4 rounded border border-red-300 bg-red-50 p-3 text-sm text-red-800" role="alert" data-testid="statement-alert">
+          Provider statement differs from our prefunding:{" "}
+          {differing
+            .map(
+              (s) =>
+                `${s.provider} ${s.currency} statement ${money(s.statement, s.currency)}, ours ${money(s.ledger, s.currency)}, difference ${money(s.difference, s.currency)}`,
             )
             .join("; ")}
         </div>
@@ -62,6 +77,53 @@ export default async function LiquidityPage({ searchParams }: { searchParams: Se
             ))}
           </tbody>
         </table>
+      </Card>
+      <Card title="Provider statements">
+        <p className="mb-2 text-sm text-slate-600">
+          The latest balance statement of each provider and currency, set against our prefunding account at the statement&apos;s time.
+        </p>
+        {statements.length === 0 ? (
+          <p className="text-sm text-slate-500">No statement imported yet.</p>
+        ) : (
+          <table className="w-full text-sm" data-testid="prefunding-statements">
+            <thead>
+              <tr className="text-left text-slate-500">
+                <th className="p-1">Provider</th>
+                <th className="p-1">Currency</th>
+                <th className="p-1">Statement</th>
+                <th className="p-1">As of</th>
+                <th className="p-1 text-right">Provider says</th>
+                <th className="p-1 text-right">Our prefunding</th>
+                <th className="p-1 text-right">Difference</th>
+                <th className="p-1">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {statements.map((s) => (
+                <tr key={`${s.provider}-${s.currency}`} className="border-t" data-testid={`statement-${s.provider}-${s.currency}`}>
+                  <td className="p-1">{s.provider}</td>
+                  <td className="p-1">{s.currency}</td>
+                  <td className="p-1 font-mono">{s.reference}</td>
+                  <td className="p-1">{s.asOf.toISOString()}</td>
+                  <td className={num}>{money(s.statement, s.currency)}</td>
+                  <td className={num}>{money(s.ledger, s.currency)}</td>
+                  <td className={num}>{money(s.difference, s.currency)}</td>
+                  <td className="p-1">{s.differs ? <Badge>DIFFERENCE</Badge> : "matches"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <form action={importPrefundingStatement} className="mt-3 flex flex-wrap items-center gap-2 text-sm">
+          <input type="hidden" name="back" value="/console/liquidity" />
+          <select name="provider" required className={input} aria-label="Statement provider">
+            {statementProviders().map((p) => (
+              <option key={p}>{p}</option>
+            ))}
+          </select>
+          <input type="file" name="statement" accept=".json,application/json" required aria-label="Statement file" className={input} />
+          <button className={primary}>Import statement</button>
+        </form>
       </Card>
       <Card title="Top up a provider's prefunding">
         <p className="mb-2 text-sm text-slate-600">

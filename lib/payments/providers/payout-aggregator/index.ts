@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
 import { config } from "@/lib/platform/config";
 import { chooseProvider } from "@/lib/platform/providers/choose";
 
@@ -100,8 +101,56 @@ export function sandboxPayeeVerification(name: string): Omit<PayeeVerificationAn
   return { result: "MATCH" };
 }
 
+/**
+ * A provider's balance statement, as the prefunding reconciliation reads it: the provider's id of
+ * the statement, the time its balances are for, and the closing balance per currency (signed
+ * decimal strings: a provider may let the balance go below zero).
+ */
+export interface ProviderBalanceStatement {
+  reference: string;
+  asOf: Date;
+  balances: { currency: string; amount: string }[];
+}
+
+/**
+ * The aggregator's balance statement format (its downloadable statement file, JSON; its statement
+ * endpoint answers the same body), shaped on the aggregators' balance reports:
+ * `{"statement_id", "generated_at" (ISO 8601 with offset), "balances": [{"currency", "closing_balance"}]}`.
+ */
+export const AGGREGATOR_STATEMENT_FORMAT = z.object({
+  statement_id: z.string().trim().min(1).max(140),
+  generated_at: z.iso.datetime({ offset: true }),
+  balances: z
+    .array(
+      z.object({
+        currency: z.string().regex(/^[A-Z]{3}$/),
+        closing_balance: z.string().regex(/^-?(0|[1-9][0-9]*)([.][0-9]+)?$/),
+      }),
+    )
+    .min(1),
+});
+
+/** The aggregator's statement read, or null when the text is not one (not JSON, or outside the format). */
+export function readAggregatorStatement(text: string): ProviderBalanceStatement | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = AGGREGATOR_STATEMENT_FORMAT.safeParse(raw);
+  if (!parsed.success) return null;
+  return {
+    reference: parsed.data.statement_id,
+    asOf: new Date(parsed.data.generated_at),
+    balances: parsed.data.balances.map((b) => ({ currency: b.currency, amount: b.closing_balance })),
+  };
+}
+
 export interface PayoutAggregator {
   readonly name: string;
+  /** The provider's balance statement (its file or its endpoint's body) read; null when the text is not one. */
+  readBalanceStatement(text: string): ProviderBalanceStatement | null;
   /** Checks the name on the destination account before the customer confirms (answered in seconds). */
   verifyPayee(request: PayeeVerificationRequest, signal?: AbortSignal): Promise<PayeeVerificationAnswer>;
   submit(request: AggregatorPayoutRequest, signal?: AbortSignal): Promise<AggregatorSubmitAnswer>;
@@ -186,6 +235,7 @@ export const signAggregatorBody = (body: string, at: Date, secret = SANDBOX_AGGR
 
 const sandbox: PayoutAggregator = {
   name: "sandbox",
+  readBalanceStatement: readAggregatorStatement,
   async verifyPayee(request) {
     const answer = sandboxPayeeVerification(request.name);
     return { ...answer, raw: { result: answer.result, ...(answer.nameHeld ? { name: answer.nameHeld } : {}) } };
@@ -222,6 +272,7 @@ const sandbox: PayoutAggregator = {
  */
 const http: PayoutAggregator = {
   name: "http",
+  readBalanceStatement: readAggregatorStatement,
   async verifyPayee(request, signal) {
     const answer = await call("POST", "/payee-verifications", request, signal);
     const raw = answer.body;
