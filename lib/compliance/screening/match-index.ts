@@ -118,8 +118,18 @@ export interface MatchIndex {
   wordSkeletons: string[];
   /** Word id → its skeleton's letters as bits (letterMask): the looser comparison's first bound. */
   skeletonMasks: Int32Array;
-  /** Word id → its alternative spelling (alternativeSpelling) and that spelling's skeleton, for the few words that have one. */
-  alternatives: Map<number, { word: string; skeleton: string }>;
+  /**
+   * Word id → the rest of its forms in the looser comparison (LooseForm), computed once with the
+   * index rather than for each name compared: its skeleton with vowels folded (foldVowels), its
+   * alternative spelling (alternativeSpelling) and that spelling's skeleton (the word and its
+   * skeleton for the many words that have none), and their letter masks.
+   */
+  foldedSkeletons: string[];
+  foldedMasks: Int32Array;
+  alternativeWords: string[];
+  alternativeSkeletons: string[];
+  alternativeMasks: Int32Array;
+  alternativeSkeletonMasks: Int32Array;
   /** Entry → its first name's position in `names`: an entry's names (primary, aliases) are those up to the next entry's. */
   firstNames: Int32Array;
   /**
@@ -334,12 +344,11 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
   const wordSkeletons = vocabulary.map(skeleton);
   vocabulary.forEach((w, id) => w.length > 1 && push(skeletons, wordSkeletons[id], id));
   const skeletonMasks = Int32Array.from(wordSkeletons, letterMask);
-  const alternatives = new Map<number, { word: string; skeleton: string }>();
-  vocabulary.forEach((w, id) => {
-    const alternative = alternativeSpelling(w);
-    const alternativeForm = alternativeSkeleton(alternative);
-    if (alternative !== w || alternativeForm !== wordSkeletons[id]) alternatives.set(id, { word: alternative, skeleton: alternativeForm });
-  });
+  // The same text as the word or skeleton is kept as that string, not a copy (most words have no alternative).
+  const kept = (form: string, as: string) => (form === as ? as : form);
+  const foldedSkeletons = wordSkeletons.map((k) => kept(foldVowels(k), k));
+  const alternativeWords = vocabulary.map((w) => kept(alternativeSpelling(w), w));
+  const alternativeSkeletons = alternativeWords.map((a, id) => kept(alternativeSkeleton(a), wordSkeletons[id]));
   return {
     list,
     versionId,
@@ -363,7 +372,12 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
     seen: new Map(),
     wordSkeletons,
     skeletonMasks,
-    alternatives,
+    foldedSkeletons,
+    foldedMasks: Int32Array.from(foldedSkeletons, letterMask),
+    alternativeWords,
+    alternativeSkeletons,
+    alternativeMasks: Int32Array.from(alternativeWords, letterMask),
+    alternativeSkeletonMasks: Int32Array.from(alternativeSkeletons, letterMask),
     firstNames,
     births,
   };
@@ -763,19 +777,7 @@ function matchWithBirthDate(
         // Most names of the entries compared have too few words with the letters to be in the subject's.
         const plausible = bits(plausiblyIn(index, name, subject, how) & listedRequired);
         if (plausible < 2 || 2 * plausible < wanted) continue;
-        const words = name.units.map((u) => index.vocabulary[u.word]);
-        const listedSkeletons = name.units.map((u) => index.wordSkeletons[u.word]);
-        const listed = looseForm(
-          words,
-          listedSkeletons,
-          name.units.map((u, k) => index.alternatives.get(u.word)?.word ?? words[k]),
-          name.units.map((u, k) => index.alternatives.get(u.word)?.skeleton ?? listedSkeletons[k]),
-          name.units.map((u) => u.mask),
-          name.tokens
-            .filter((_, i) => listedRequired & (1 << i))
-            .map((id) => index.vocabulary[id])
-            .join(""),
-        );
+        const listed = listedForm(index, name, listedRequired);
         const inSubject = bits(presentIn(listed, subject, how) & listedRequired);
         if (inSubject < 2 || 2 * inSubject < wanted) continue;
         const inListedMask = presentIn(subject, listed, how) & all;
@@ -796,17 +798,42 @@ function matchWithBirthDate(
 
 const CLASS_SKELETONS = new Set(CLASS_SPELLINGS.map(([, s]) => s));
 
+/** A word and each of its forms with one letter dropped: two words one edit apart share one of these. */
+function withOneDropped(word: string): string[] {
+  const forms = [word];
+  for (let i = 0; i < word.length; i++) forms.push(word.slice(0, i) + word.slice(i + 1));
+  return forms;
+}
+
+/**
+ * The class spellings of 4+ letters (a word of 5+ is one edit from none shorter) by each of their
+ * forms with at most one letter dropped (withOneDropped), as positions in CLASS_SPELLINGS: a word's
+ * own such forms look up every spelling one edit from it (a change, an insertion, a deletion or two
+ * neighbours swapped leave one form in common), so a screening looks up a few keys instead of
+ * measuring edits to every spelling. Built once per process: about 2,000 keys.
+ */
+const CLASS_SPELLINGS_NEAR = new Map<string, number[]>();
+CLASS_SPELLINGS.forEach(([spelling], i) => {
+  if (spelling.length < 4) return;
+  for (const form of withOneDropped(spelling)) {
+    const at = CLASS_SPELLINGS_NEAR.get(form);
+    if (!at) CLASS_SPELLINGS_NEAR.set(form, [i]);
+    else if (at.at(-1) !== i) at.push(i);
+  }
+});
+
 /**
  * The skeleton of the transliteration class one of whose spellings a subject's word of 5+ letters
  * is one edit from ("mhemet" for "mehmet": a typo in a transliteration), where the word is not
- * a spelling of a class itself; null otherwise.
+ * a spelling of a class itself; null otherwise. Where several are, the first in the data.
  */
 function classOfMisspelling(word: string, wordSkeleton: string): string | null {
   if (word.length < 5 || CLASS_SKELETONS.has(wordSkeleton)) return null;
-  for (const [spelling, classSkeleton] of CLASS_SPELLINGS) {
-    if (Math.abs(spelling.length - word.length) <= 1 && editDistance(word, spelling, 1) <= 1) return classSkeleton;
+  let first = CLASS_SPELLINGS.length;
+  for (const form of withOneDropped(word)) {
+    for (const i of CLASS_SPELLINGS_NEAR.get(form) ?? []) if (i < first && editDistance(word, CLASS_SPELLINGS[i][0], 1) <= 1) first = i;
   }
-  return null;
+  return first < CLASS_SPELLINGS.length ? CLASS_SPELLINGS[first][1] : null;
 }
 
 /**
@@ -873,6 +900,38 @@ function looseForm(
   };
 }
 
+/** A listed name's LooseForm, from its words' forms computed with the index (`required`: its word positions other than titles). */
+function listedForm(index: MatchIndex, name: IndexedName, required: number): LooseForm {
+  const ids = name.units.map((u) => u.word);
+  const units = ids.map((id) => index.vocabulary[id]);
+  const skeletons = ids.map((id) => index.wordSkeletons[id]);
+  const alternatives = ids.map((id) => index.alternativeWords[id]);
+  const alternativeSkeletons = ids.map((id) => index.alternativeSkeletons[id]);
+  let letters = "";
+  let lettersMask = 0;
+  name.tokens.forEach((id, i) => {
+    if (!(required & (1 << i))) return;
+    letters += index.vocabulary[id];
+    lettersMask |= index.masks[id];
+  });
+  return {
+    units,
+    skeletons,
+    folded: ids.map((id) => index.foldedSkeletons[id]),
+    alternatives,
+    alternativeSkeletons,
+    alternate: units.map((u, k) => alternatives[k] !== u || alternativeSkeletons[k] !== skeletons[k]),
+    positions: name.units.map((u) => u.mask),
+    letters,
+    masks: ids.map((id) => index.masks[id]),
+    skeletonMasks: ids.map((id) => index.skeletonMasks[id]),
+    foldedMasks: ids.map((id) => index.foldedMasks[id]),
+    alternativeMasks: ids.map((id) => index.alternativeMasks[id]),
+    alternativeSkeletonMasks: ids.map((id) => index.alternativeSkeletonMasks[id]),
+    lettersMask,
+  };
+}
+
 /**
  * A skeleton with each run of vowels written as one "a": the vowels are what transliterations of
  * one name disagree on most (Omar / Umar / Omer, Usmon / Usman, Ermias / Armias), so the looser
@@ -920,22 +979,28 @@ function plausiblyIn(index: MatchIndex, name: IndexedName, to: LooseForm, { same
     const wordMask = index.masks[u.word];
     const skeletonMask = index.skeletonMasks[u.word];
     const foldMask = foldedMask(skeletonMask);
-    const alternative = index.alternatives.get(u.word);
-    const alternativeMask = alternative ? letterMask(alternative.word) : wordMask;
-    const alternativeSkeletonMask = alternative ? letterMask(alternative.skeleton) : skeletonMask;
+    const alternativeMask = index.alternativeMasks[u.word];
+    const alternativeSkeletonMask = index.alternativeSkeletonMasks[u.word];
+    const alternate = index.alternativeWords[u.word] !== word || index.alternativeSkeletons[u.word] !== index.wordSkeletons[u.word];
     const single = bits(u.mask) === 1;
     let plausible = false;
     for (let k = 0; k < to.units.length && !plausible; k++) {
       if (!single && bits(to.positions[k]) !== 1) continue;
       const shorter = Math.min(length, to.units[k].length);
       const budget = looseBudget(shorter, sameDay);
-      // The length rule is checked by looselyIn on each form: here only the letters bound it.
-      plausible =
-        bits(wordMask & ~to.masks[k]) <= budget ||
-        bits(skeletonMask & ~to.skeletonMasks[k]) <= budget ||
-        (fold && bits(foldMask & ~to.foldedMasks[k]) <= budget) ||
-        bits(alternativeMask & ~to.alternativeMasks[k]) <= budget ||
-        bits(alternativeSkeletonMask & ~to.alternativeSkeletonMasks[k]) <= budget;
+      // As looselyIn compares: the alternative spellings where either word has one; then, for
+      // short words of other lengths (lengthsCompared), only the same skeleton.
+      if (
+        (alternate || to.alternate[k]) &&
+        (bits(alternativeMask & ~to.alternativeMasks[k]) <= budget || bits(alternativeSkeletonMask & ~to.alternativeSkeletonMasks[k]) <= budget)
+      )
+        plausible = true;
+      else if (!lengthsCompared(length, to.units[k].length, sameDay)) plausible = skeletonMask === to.skeletonMasks[k];
+      else
+        plausible =
+          bits(wordMask & ~to.masks[k]) <= budget ||
+          bits(skeletonMask & ~to.skeletonMasks[k]) <= budget ||
+          (fold && bits(foldMask & ~to.foldedMasks[k]) <= budget);
     }
     if (!plausible && single && length >= (sameDay ? 5 : 7)) plausible = bits(wordMask & ~to.lettersMask) <= looseBudget(length, sameDay);
     if (plausible) found |= u.mask;
