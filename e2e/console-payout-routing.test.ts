@@ -58,7 +58,7 @@ function timeoutClabe(): string {
 
 async function topUp(page: Page, provider: string, amount: string) {
   await page.goto(consoleUi.consoleUrl("/liquidity"));
-  await page.getByLabel("Provider").fill(provider);
+  await page.getByLabel("Provider", { exact: true }).fill(provider);
   await page.getByLabel("Currency").fill("MXN");
   await page.getByLabel("Amount").fill(amount);
   await page.getByLabel("Bank reference").fill(`E2E-${provider}-${randomInt(1e9)}`);
