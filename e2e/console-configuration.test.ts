@@ -4,8 +4,12 @@ import type { Page } from "playwright-core";
 import { screenshot } from "./support/browser";
 import { ADMIN, approveProposal, CONSOLE_TEST_TIMEOUT, consoleUrl, createOperatorInConsole, proposalIn, signedInPage } from "./support/console";
 import {
+  acceptQuote,
+  assertError,
   acceptTransfer,
   advanceClock,
+  call,
+  disclosureToken,
   createQuote,
   onboardedCustomer,
   quoteBody,
@@ -187,6 +191,80 @@ describe("console: configuration versions", () => {
       await approveProposal(checker, proposalIn((await imported.textContent()) ?? ""), "Restoring");
       await advanceClock(61);
       assert.equal((await serviceQuote(c, beneficiaryId, { originAmount: "600.000000" })).principalFee, "2.990000");
+      for (const p of [maker, checker]) await p.context().close();
+    },
+  );
+
+  test(
+    "a lower tier limit proposed on the form, approved by a second admin, refuses an acceptance after its effective time and not before",
+    { timeout: CONSOLE_TEST_TIMEOUT },
+    async () => {
+      await useServicePricing();
+      const c = await onboardedCustomer();
+      const beneficiaryId = await validBeneficiaryId(c);
+      const maker = await signedInPage(e2e.browser, ADMIN);
+      const checkerCredentials = await createOperatorInConsole(maker, "admin", "Lou Limits");
+      const checker = await signedInPage(e2e.browser, checkerCredentials);
+      const limitP1D = async () => (await call("GET", "/v1/core/limits", { token: c.token })).body.windows[0].limit;
+
+      /** On the Configuration page, the maker proposes tier 1's limits; the form (its status once proposed). */
+      const proposeLimits = async (limits: Record<string, string>, note: string, effectiveAt: string) => {
+        await maker.goto(consoleUrl("/configuration"));
+        const form = maker.getByTestId("tier-limits-form");
+        for (const [label, value] of Object.entries(limits)) await form.getByLabel(label).fill(value);
+        await form.getByLabel("Effective from (UTC)").fill(effectiveAt);
+        await form.getByLabel("Why").fill(note);
+        await form.getByRole("button", { name: "Propose new limits" }).click();
+        return form;
+      };
+
+      await maker.goto(consoleUrl("/configuration"));
+      const before = Number(/Version (\d+) in force/.exec((await maker.getByTestId("version-in-force").textContent()) ?? "")?.[1]);
+      assert.match((await maker.getByTestId("tier-limits-1").textContent()) ?? "", /^1\s*2999\s*10000\s*18000$/);
+      assert.equal(await limitP1D(), "2999.000000");
+
+      // A 30-day limit below the one-day limit is refused at its field; nothing is proposed.
+      const refused = await proposeLimits({ "Tier 1 P30D": "1000" }, "Typo", localUtc(await serverNow(), 30));
+      await refused.getByTestId("field-error").filter({ hasText: "may not be below tier 1's P1D" }).waitFor();
+      assert.equal(await refused.getByLabel("Tier 1 P30D").inputValue(), "1000", "what was typed stays beside its problem");
+
+      // Tier 1's one-day limit lowered to 150 USD, from half an hour ahead; the second admin sees the change and approves.
+      const effectiveAt = localUtc(await serverNow(), 30);
+      const form = await proposeLimits({ "Tier 1 P1D": "150", "Tier 1 P30D": "10000" }, "Lower daily limit for tier 1", effectiveAt);
+      await form.getByRole("status").waitFor();
+      const proposalId = proposalIn((await form.getByRole("status").textContent()) ?? "");
+      await checker.goto(consoleUrl(`/approvals/${proposalId}`));
+      assert.match((await checker.getByTestId("change-tierLimits.1.P1D").textContent()) ?? "", /2999.*150/);
+      const version = Number(/Configuration version (\d+) approved/.exec(await approveProposal(checker, proposalId, "Risk agreed"))?.[1]);
+      assert.equal(version, before + 1);
+
+      // Before the effective time: two 100 USD transfers in the day, 200 over the coming 150, both accepted.
+      await acceptTransfer(c, beneficiaryId);
+      await acceptTransfer(c, beneficiaryId);
+      assert.equal(await limitP1D(), "2999.000000");
+
+      // After it: the third is over the day's 150.
+      await advanceClock(Math.ceil((Date.parse(`${effectiveAt}:00Z`) - (await serverNow()).getTime()) / 1000) + 5);
+      assert.equal(await limitP1D(), "150.000000");
+      const quote = await serviceQuote(c, beneficiaryId);
+      const over = await acceptQuote(c, quote.quoteId, await disclosureToken(c, quote.quoteId));
+      assertError(over, 422, "customer.limitExceeded");
+      const details = over.body.error?.details ?? over.body.details;
+      assert.deepEqual([details.window, details.limit], ["P1D", "150.000000"]);
+
+      // The page: the limit in force and the change in the diff.
+      await maker.goto(consoleUrl(`/configuration?from=${before}&to=${version}`));
+      assert.match((await maker.getByTestId("tier-limits-1").textContent()) ?? "", /^1\s*150\s*10000\s*18000$/);
+      assert.match((await maker.getByTestId("diff-tierLimits.1.P1D").textContent()) ?? "", /tierLimits\.1\.P1D\s*2999\s*150/);
+      assert.equal(await maker.getByTestId("diff").locator("tbody tr").count(), 1, "only the limit changed");
+      await screenshot(maker, "console-configuration-tier-limits");
+
+      // The shipped limit back, the same way.
+      const restore = await proposeLimits({ "Tier 1 P1D": "2999" }, "Back to the shipped limit", localUtc(await serverNow(), 1));
+      await restore.getByRole("status").waitFor();
+      await approveProposal(checker, proposalIn((await restore.getByRole("status").textContent()) ?? ""), "Restoring");
+      await advanceClock(61);
+      assert.equal(await limitP1D(), "2999.000000");
       for (const p of [maker, checker]) await p.context().close();
     },
   );

@@ -8,8 +8,8 @@ import type { Tx } from "@/db";
 import { partners } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import { notFound } from "@/lib/platform/errors";
-import { checkPartnerLimits, PartnerLimitsChange, setPartnerLimits as saveLimits } from "@/lib/payments/limits/partner-limits";
-import { LIMIT_WINDOWS, tierLimitsOf, VERIFICATION_TIERS } from "@/lib/payments/limits/tiers";
+import { checkPartnerLimits, PartnerLimitsChange, partnerTierLimits, setPartnerLimits as saveLimits } from "@/lib/payments/limits/partner-limits";
+import { LIMIT_WINDOWS, VERIFICATION_TIERS } from "@/lib/payments/limits/tiers";
 import { createPartner as create, issueApiKey as issueKey, revokeApiKey as revokeKey } from "@/lib/partners/admin";
 import { setProviderContact } from "@/lib/partners/provider-contact";
 import { applyPartnerSettings } from "@/lib/partners/settings";
@@ -114,7 +114,7 @@ export const setPartnerLimits = command({
       VERIFICATION_TIERS.map((t) => `tier ${t} ${LIMIT_WINDOWS.map((w) => l[`${t}`][w]).join("/")}`).join(", ");
     return {
       summary: `Change the limits of partner ${partner.name} to ${p.currency} ${line(p.limits)}`,
-      before: { currency: partner.limitCurrency, limits: tierLimitsOf(partner) },
+      before: { currency: partner.limitCurrency, limits: partnerTierLimits(partner, clock.now()) },
       after: { currency: p.currency, limits: p.limits },
     };
   },

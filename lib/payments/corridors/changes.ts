@@ -1,6 +1,7 @@
 /**
  * What a configuration version changes, for the people who approve it: the fields that differ
- * between two documents (by corridor code and field, e.g. "US-MX.principalFee"), the problems of a
+ * between two documents (by corridor code and field, e.g. "US-MX.principalFee"; the tier limits
+ * as "tierLimits.1.P1D"), the problems of a
  * proposed document at the field they are about, and a preview of a quote under each price.
  */
 import { z } from "zod";
@@ -9,6 +10,7 @@ import { minorUnitExponent } from "@/lib/platform/money/currency";
 import { Decimal, tryParseWireDecimal } from "@/lib/platform/money/decimal";
 import type { ReferenceRateProvider } from "@/lib/payments/pricing/reference-rate";
 import { priceQuote } from "@/lib/payments/pricing/service-pricing";
+import { LIMIT_WINDOWS, VERIFICATION_TIERS } from "@/lib/payments/limits/tiers";
 import { configurationDocumentSchema, type Corridor } from "./schema";
 
 export interface FieldChange {
@@ -18,9 +20,9 @@ export interface FieldChange {
   after: string | null;
 }
 
-type Doc = { corridors?: unknown };
+type Doc = { corridors?: unknown; tierLimits?: unknown };
 
-/** A document's values by field: each corridor's leaves under its code; arrays as their JSON. */
+/** A document's values by field: each corridor's leaves under its code, the tier limits' under "tierLimits"; arrays as their JSON. */
 function flatten(doc: Doc): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (prefix: string, value: unknown) => {
@@ -33,6 +35,7 @@ function flatten(doc: Doc): Map<string, string> {
     out.set(String(code), "offered");
     for (const [k, v] of Object.entries(fields)) walk(`${String(code)}.${k}`, v);
   }
+  if (doc.tierLimits !== undefined) walk("tierLimits", doc.tierLimits);
   return out;
 }
 
@@ -169,4 +172,37 @@ export function withCorridorPrices(document: Record<string, unknown>, code: stri
     return next;
   };
   return { ...document, corridors: corridors.map((c) => (c.code === code ? changed(c) : c)) };
+}
+
+/** The tier limits as the console's form names them ("1.P1D": tier 1's one-day limit), in the document's order. */
+export const TIER_LIMIT_FIELDS = VERIFICATION_TIERS.flatMap((t) => LIMIT_WINDOWS.map((w) => `${t}.${w}` as const));
+export type TierLimitField = (typeof TIER_LIMIT_FIELDS)[number];
+
+/** A document's tier limits by form field (empty when it has none). */
+export function tierLimitTexts(document: Record<string, unknown> | undefined): Partial<Record<TierLimitField, string>> {
+  const limits = (document?.tierLimits ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const texts: Partial<Record<TierLimitField, string>> = {};
+  for (const field of TIER_LIMIT_FIELDS) {
+    const [tier, window] = field.split(".");
+    const value = limits[tier]?.[window];
+    if (typeof value === "string") texts[field] = value;
+  }
+  return texts;
+}
+
+/**
+ * `document` with its tier limits replaced by `limits` (form field to amount); a value equal to
+ * the one there ("2999.00" for "2999") keeps its written form, so the diff lists only what changed.
+ */
+export function withTierLimits(document: Record<string, unknown>, limits: Record<TierLimitField, string>): Record<string, unknown> {
+  const current = tierLimitTexts(document);
+  const next: Record<string, Record<string, string>> = {};
+  for (const field of TIER_LIMIT_FIELDS) {
+    const [tier, window] = field.split(".");
+    const was = current[field];
+    const x = tryParseWireDecimal(was);
+    const y = tryParseWireDecimal(limits[field]);
+    (next[tier] ??= {})[window] = was !== undefined && x !== null && y !== null && x.eq(y) ? was : limits[field];
+  }
+  return { ...document, tierLimits: next };
 }

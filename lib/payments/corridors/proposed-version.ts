@@ -1,7 +1,7 @@
 /**
  * A proposed configuration version as the approver sees it: checked (schema problems at their
  * field, an effective time not in the past, something changed), every changed field before and
- * after, and per changed corridor a quote previewed at this instant under the latest version and
+ * after (the tier limits among them), and per changed corridor a quote previewed at this instant under the latest version and
  * under the proposed one. lib/operations/commands/configuration.ts puts it on the proposal.
  */
 import type { Tx } from "@/db";
@@ -44,7 +44,8 @@ export async function describeProposedVersion(
     before[c.field] = c.before;
     after[c.field] = c.after;
   }
-  for (const code of new Set(changes.map((c) => c.field.split(".")[0]))) {
+  // A quote previewed per changed corridor (a corridor's fields are named by its code; tier limits price nothing).
+  for (const code of new Set(changes.map((c) => c.field.split(".")[0]).filter((head) => head !== "tierLimits"))) {
     const old = corridorByCode(code, base);
     const next = proposed.find((c) => c.code === code);
     before[`preview ${code}`] = old ? previewQuote(old, now, rates) : "not offered";

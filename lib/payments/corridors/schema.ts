@@ -9,6 +9,7 @@ import { BANK_ACCOUNT_FORMATS } from "@/lib/payments/payout-identifiers/method-t
 import { Decimal, isWireDecimal } from "@/lib/platform/money/decimal";
 import { fitsMinorUnit } from "@/lib/platform/money/format";
 import { isCurrencyCode } from "@/lib/platform/money/currency";
+import { LIMIT_WINDOWS, VERIFICATION_TIERS, type LimitWindow, type TierLimits, type VerificationTier } from "@/lib/payments/limits/tiers";
 import { PAYOUT_METHODS } from "./payout-methods";
 
 const decimal = z
@@ -127,6 +128,32 @@ function uniqueCodes(doc: { corridors: { code: string }[] }, ctx: z.RefinementCt
 
 const corridors = z.array(corridor).min(1);
 
+/** A limit: a positive amount, in whole cents at most (counted in each partner's limit currency). */
+const limitAmount = z.string().refine((s) => isWireDecimal(s) && !new Decimal(s).isZero() && new Decimal(s).decimalPlaces() <= 2, {
+  message: "expected a positive amount such as 2999 or 2999.50",
+  abort: true,
+});
+const windowLimits = z.strictObject(Object.fromEntries(LIMIT_WINDOWS.map((w) => [w, limitAmount])) as Record<LimitWindow, typeof limitAmount>);
+
+/**
+ * The limits of each verification tier per rolling window (lib/payments/limits/tiers.ts), for
+ * partners without limits of their own. Kept as written (decimal strings, as partners.tier_limits
+ * holds them). A longer window is never below a shorter one, and tier 2 never below tier 1: a
+ * customer who proved their source of funds is never allowed less.
+ */
+const tierLimits = z
+  .strictObject(Object.fromEntries(VERIFICATION_TIERS.map((t) => [`${t}`, windowLimits])) as Record<`${VerificationTier}`, typeof windowLimits>)
+  .superRefine((limits, ctx) => {
+    const problem = (path: string[], message: string) => ctx.addIssue({ code: "custom", path, message });
+    for (const tier of VERIFICATION_TIERS) {
+      LIMIT_WINDOWS.forEach((w, i) => {
+        const value = new Decimal(limits[`${tier}`][w]);
+        if (i > 0 && value.lt(limits[`${tier}`][LIMIT_WINDOWS[i - 1]])) problem([`${tier}`, w], `may not be below tier ${tier}'s ${LIMIT_WINDOWS[i - 1]}`);
+        if (tier > 1 && value.lt(limits[`${(tier - 1) as VerificationTier}`][w])) problem([`${tier}`, w], `may not be below tier ${tier - 1}'s ${w}`);
+      });
+    }
+  }) satisfies z.ZodType<TierLimits>;
+
 /**
  * A configuration version's document (lib/payments/corridors/versions.ts): what the database keeps, what the
  * console's export writes and its import reads. `version` and `effectiveAt` are informative in an
@@ -138,8 +165,11 @@ export const configurationDocumentSchema = z
     version: z.union([z.string().regex(/^v\d+$/), z.number().int().positive()]).optional(),
     effectiveAt: z.iso.datetime({ offset: true }).optional(),
     corridors,
+    tierLimits,
   })
   .superRefine(uniqueCodes);
+
+export type ConfigurationDocument = z.output<typeof configurationDocumentSchema>;
 
 /** A shipped corridor data file (data/corridors/vN.json: version 1's seed). */
 export const corridorFileSchema = z

@@ -1,5 +1,5 @@
 /**
- * Corridors and their prices as versioned data (docs/decisions.md "Configuration as versioned
+ * Corridors, their prices and the tier limits as versioned data (docs/decisions.md "Configuration as versioned
  * data"): each version is a whole document (./schema.ts) with an effective time, written once when
  * a second admin approves it (lib/operations/commands/configuration.ts) and never changed. The version in force
  * at an instant is the highest whose effective time has come; a quote records the version it was
@@ -15,15 +15,17 @@ import { z } from "zod";
 import type { Executor, Tx } from "@/db";
 import { configurationVersions } from "@/db/schema";
 import rawSeed from "@/data/corridors/v2.json";
+import { SEED_TIER_LIMITS, type TierLimits } from "@/lib/payments/limits/tiers";
 import { deepFreeze } from "./freeze";
 import { configurationDocumentSchema, type Corridor } from "./schema";
 
-/** One version, parsed: its corridors by code, in the document's order. */
+/** One version, parsed: its corridors by code, in the document's order, and its tier limits. */
 export interface CorridorTable {
   version: number;
   effectiveAt: Date;
   corridors: readonly Corridor[];
   byCode: ReadonlyMap<string, Corridor>;
+  tierLimits: TierLimits;
 }
 
 /** A version as stored (the document as proposed: decimal strings, no Decimal instances). */
@@ -39,22 +41,30 @@ export const RECHECK_MS = 5_000;
 /** Seed version 1 is in force from the epoch: before it, nothing was priced by the database. */
 const SEED_EFFECTIVE_AT = new Date(0);
 
-/** The shipped corridors (data/corridors/v2.json) as a version document: version 1 of a fresh database. */
+/**
+ * The shipped corridors (data/corridors/v2.json) and tier limits (SEED_TIER_LIMITS) as a version
+ * document: version 1 of a fresh database (migrations 0043 and 0046 write the same).
+ */
 export function seedDocument(): Record<string, unknown> {
   const { version: _fileLabel, ...document } = rawSeed;
-  return document;
+  return { ...document, tierLimits: structuredClone(SEED_TIER_LIMITS) };
 }
 
 /** Validates a version document; throws with every problem listed. */
-export function parseDocument(raw: unknown): readonly Corridor[] {
+export function parseConfiguration(raw: unknown): { corridors: readonly Corridor[]; tierLimits: TierLimits } {
   const result = configurationDocumentSchema.safeParse(raw);
   if (!result.success) throw new Error(`Invalid corridor data:\n${z.prettifyError(result.error)}`);
-  return deepFreeze(result.data.corridors);
+  return deepFreeze({ corridors: result.data.corridors, tierLimits: result.data.tierLimits });
+}
+
+/** A version document's corridors (validating the whole document). */
+export function parseDocument(raw: unknown): readonly Corridor[] {
+  return parseConfiguration(raw).corridors;
 }
 
 function tableOf(row: StoredVersion): CorridorTable {
-  const corridors = parseDocument(row.document);
-  return { version: row.version, effectiveAt: row.effectiveAt, corridors, byCode: new Map(corridors.map((c) => [c.code, c])) };
+  const { corridors, tierLimits } = parseConfiguration(row.document);
+  return { version: row.version, effectiveAt: row.effectiveAt, corridors, byCode: new Map(corridors.map((c) => [c.code, c])), tierLimits };
 }
 
 // The stored rows are shared by every bundle of the process (Next bundles a module per route); the
@@ -145,6 +155,15 @@ export async function refreshVersions(db: Executor, latest?: number): Promise<vo
   for (const row of rows) next.set(row.version, row);
   s.rows = next;
   s.loaded = Math.max(s.loaded, rows[rows.length - 1].version);
+}
+
+/**
+ * Loads the versions `transfers` were priced under when this process lacks one (no statement
+ * otherwise): what a reader of corridorOfTransfer does first.
+ */
+export async function refreshForTransfers(db: Executor, transfers: readonly { configurationVersion: number | null }[]): Promise<void> {
+  const highest = Math.max(0, ...transfers.map((t) => t.configurationVersion ?? 0));
+  if (highest > 0) await refreshVersions(db, highest);
 }
 
 /** The next read asks the database (after this process approved a version). */

@@ -11,6 +11,7 @@ import { DomainError, validationError } from "@/lib/platform/errors";
 import { isCurrencyCode, minorUnitExponent } from "@/lib/platform/money/currency";
 import { tryParseWireDecimal } from "@/lib/platform/money/decimal";
 import { listCorridors } from "@/lib/payments/corridors/corridors";
+import { tableInForce } from "@/lib/payments/corridors/versions";
 import type { ReferenceRateProvider } from "@/lib/payments/pricing/reference-rate";
 import { LIMIT_WINDOWS, VERIFICATION_TIERS, tierLimitsOf, type LimitWindow, type TierLimits, type VerificationTier } from "./tiers";
 
@@ -25,6 +26,11 @@ export const PartnerLimitsChange = z.object({
   currency: z.string(),
   limits: z.object({ "1": windowLimits, "2": windowLimits }),
 }) satisfies z.ZodType<PartnerLimits>;
+
+/** The limits a partner's customers have at `now`: its own, else the configuration version's in force. */
+export function partnerTierLimits(partner: { tierLimits: TierLimits | null }, now: Date): TierLimits {
+  return tierLimitsOf(partner, tableInForce(now).tierLimits);
+}
 
 /** Every limit a positive amount in the currency's minor unit, and a higher tier never below a lower one. */
 function checked(input: PartnerLimits): PartnerLimits {
@@ -80,5 +86,5 @@ export async function setPartnerLimits(
   const [row] = await tx.select().from(partners).where(eq(partners.id, partnerId)).for("update");
   if (!row) throw new DomainError("partner.notFound", { message: "No such partner." });
   await tx.update(partners).set({ limitCurrency: after.currency, tierLimits: after.limits, updatedAt: now }).where(eq(partners.id, partnerId));
-  return { before: { currency: row.limitCurrency, limits: tierLimitsOf(row) }, after };
+  return { before: { currency: row.limitCurrency, limits: partnerTierLimits(row, now) }, after };
 }

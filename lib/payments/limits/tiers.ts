@@ -3,8 +3,9 @@
  * customers tables type their columns with it, so it must not import the database.
  *
  * Tier 1 is a customer whose KYC is COMPLETED; tier 2 one whose source-of-funds evidence (an
- * ENHANCED KYC session) an operator approved. Each tier has a limit per rolling window; a partner
- * may replace the shipped defaults (console, Partners page), in its limit currency.
+ * ENHANCED KYC session) an operator approved. Each tier has a limit per rolling window, from the
+ * configuration version in force (lib/payments/corridors/versions.ts: "tierLimits"); a partner may
+ * replace them with its own (console, Partners page). Either is counted in the partner's limit currency.
  */
 
 export const VERIFICATION_TIERS = [1, 2] as const;
@@ -21,8 +22,11 @@ export type WindowLimits = Record<LimitWindow, string>;
 /** The limits of every tier (the partners.tier_limits column). */
 export type TierLimits = Record<`${VerificationTier}`, WindowLimits>;
 
-/** Shipped defaults (Remitly's first tier; a second one after source-of-funds evidence). */
-export const DEFAULT_TIER_LIMITS: TierLimits = {
+/**
+ * The shipped limits (Remitly's first tier; a second one after source-of-funds evidence): what
+ * configuration version 1 is seeded with. Read the version in force, not this.
+ */
+export const SEED_TIER_LIMITS: TierLimits = {
   "1": { P1D: "2999", P30D: "10000", P180D: "18000" },
   "2": { P1D: "10000", P30D: "25000", P180D: "60000" },
 };
@@ -36,7 +40,7 @@ export function nextTierOf(tier: VerificationTier): { tier: VerificationTier; re
   return tier === 1 ? { tier: 2, requires: ["SOURCE_OF_FUNDS"] } : null;
 }
 
-/** The partner's limits, or the defaults when it has none of its own. */
-export function tierLimitsOf(partner: { tierLimits: TierLimits | null }): TierLimits {
-  return partner.tierLimits ?? DEFAULT_TIER_LIMITS;
+/** The partner's limits, or `configured` (the configuration version's) when it has none of its own. */
+export function tierLimitsOf(partner: { tierLimits: TierLimits | null }, configured: TierLimits): TierLimits {
+  return partner.tierLimits ?? configured;
 }

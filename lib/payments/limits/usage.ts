@@ -8,8 +8,10 @@
  * index-only query over the subscription's transfers of the last 180 days
  * (transfers_subscription_idx), sent with the subscription's lock in one round trip.
  *
- * Scope: the customer at one partner (the subscription). Limits are the partner's, in its
- * currency; a customer of two partners has each partner's limits (docs/decisions.md).
+ * Scope: the customer at one partner (the subscription). Limits are the partner's own, else the
+ * configuration version's in force at the check (an approved lower limit applies from its effective
+ * time), in the partner's currency; a customer of two partners has each partner's limits
+ * (docs/decisions.md).
  */
 import { and, eq, isNotNull, notInArray, sql } from "drizzle-orm";
 import { preparedOn } from "@/db/prepared";
@@ -20,6 +22,7 @@ import { Decimal } from "@/lib/platform/money/decimal";
 import { roundToMinorUnit, toWireAmount } from "@/lib/platform/money/format";
 import type { ReferenceRateProvider } from "@/lib/payments/pricing/reference-rate";
 import type { TransferState } from "@/lib/payments/transfers/state-machine";
+import { latestVersionSql, refreshVersions, tableInForce } from "@/lib/payments/corridors/versions";
 import { LIMIT_WINDOWS, TOP_TIER, WINDOW_DAYS, nextTierOf, tierLimitsOf, type LimitWindow, type TierLimits, type VerificationTier } from "./tiers";
 
 /** Ended states whose amount no longer counts. `paid` keeps counting. */
@@ -42,9 +45,16 @@ export function limitAmountOf(amount: Decimal, from: string, to: string, rates: 
 
 /**
  * The customer's tier and the partner's limits and currency, as columns of a statement that joins
- * the subscription to its customer and its partner (here, and quote acceptance's locking read).
+ * the subscription to its customer and its partner (here, and quote acceptance's locking read);
+ * with the highest configuration version, so the caller loads one it lacks (refreshVersions)
+ * without a statement of its own before reading the limits in force.
  */
-export const limitContextColumns = { tier: customers.verificationTier, currency: partners.limitCurrency, tierLimits: partners.tierLimits };
+export const limitContextColumns = {
+  tier: customers.verificationTier,
+  currency: partners.limitCurrency,
+  tierLimits: partners.tierLimits,
+  latestConfigurationVersion: latestVersionSql(),
+};
 export type LimitContextRow = { tier: VerificationTier; currency: string; tierLimits: TierLimits | null };
 
 /** The customer's tier and the partner's limits and currency, for a subscription. */
@@ -116,9 +126,13 @@ export function usageRows(ex: Executor, subscriptionId: string, now: Date) {
 }
 export type UsageRow = Awaited<ReturnType<typeof usageRows>>[number];
 
-/** Each window's limit, use and what remains (never below zero: a lowered limit may sit under the use). */
+/**
+ * Each window's limit, use and what remains (never below zero: a lowered limit may sit under the
+ * use). Without the partner's own limits, the configuration version in force at `now`'s: the
+ * caller has loaded the versions up to the row's latestConfigurationVersion.
+ */
 export function standingFrom(row: LimitContextRow, rows: UsageRow[], rates: ReferenceRateProvider, now: Date) {
-  const ctx: LimitContext = { tier: row.tier, currency: row.currency, limits: tierLimitsOf(row) };
+  const ctx: LimitContext = { tier: row.tier, currency: row.currency, limits: tierLimitsOf(row, tableInForce(now).tierLimits) };
   // Amounts counted in another currency are converted at today's rate.
   const used = Object.fromEntries(LIMIT_WINDOWS.map((w) => [w, new Decimal(0)])) as Record<LimitWindow, Decimal>;
   for (const r of rows) {
@@ -147,6 +161,7 @@ export interface WindowStanding {
 export async function standingOf(ex: Executor, subscriptionId: string, rates: ReferenceRateProvider, now: Date, lock = false): Promise<Standing> {
   const [[row], rows] = await Promise.all([contextSelect(ex, subscriptionId, lock).execute(), usageRows(ex, subscriptionId, now)]);
   if (!row) throw new Error(`subscription ${subscriptionId} not found`);
+  await refreshVersions(ex, row.latestConfigurationVersion);
   return standingFrom(row, rows, rates, now);
 }
 

@@ -112,7 +112,8 @@ export async function acceptQuote(
   if (!beneficiary) throw beneficiaryNotFound();
   await paymentToBeneficiaryCheck(tx, beneficiary, now);
 
-  await refreshVersions(tx, recordedVersion(quote.corridorDataVersion));
+  // The highest version, read in the locking statement: the quote's and the one whose limits are in force are loaded.
+  await refreshVersions(tx, Math.max(found.latestConfigurationVersion, recordedVersion(quote.corridorDataVersion)));
   const corridor = corridorOfQuote(quote);
   if (!corridor) throw new DomainError("quote.corridorUnavailable", { message: "This corridor is no longer offered." });
   if (quote.pricingMode === "PARTNER_SIGNED") {

@@ -5,8 +5,17 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { diffDocuments, documentProblems, optionalPriceText, parsePairs, previewQuote, withCorridorPrices } from "@/lib/payments/corridors/changes";
-import { seedDocument, parseDocument } from "@/lib/payments/corridors/versions";
+import {
+  diffDocuments,
+  documentProblems,
+  optionalPriceText,
+  parsePairs,
+  previewQuote,
+  tierLimitTexts,
+  withCorridorPrices,
+  withTierLimits,
+} from "@/lib/payments/corridors/changes";
+import { seedDocument, parseConfiguration, parseDocument } from "@/lib/payments/corridors/versions";
 import { constantReferenceRates } from "@/lib/payments/pricing/reference-rate";
 
 const prices = { principalFee: "3.49", minimumOriginAmount: "15", partnerFeeCap: "10.0", fxTolerance: "0.005", reviewThreshold: "1000" };
@@ -33,12 +42,17 @@ test("problems are named by corridor code and field", () => {
   const fields = documentProblems(bad).map((p) => p.field);
   assert.deepEqual([...new Set(fields)].sort(), ["GB-NG.fxTolerance", "GB-NG.minimumOriginAmount", "GB-NG.principalFee"]);
   assert.deepEqual(
-    documentProblems({ corridors: [] }).map((p) => p.field),
+    documentProblems({ ...seedDocument(), corridors: [] }).map((p) => p.field),
     ["corridors"],
   );
   assert.deepEqual(
-    documentProblems({ corridors: seedDocument().corridors, extra: 1 }).map((p) => p.field),
+    documentProblems({ ...seedDocument(), extra: 1 }).map((p) => p.field),
     ["document"],
+  );
+  assert.deepEqual(
+    documentProblems({ corridors: seedDocument().corridors }).map((p) => p.field),
+    ["tierLimits"],
+    "a version without tier limits",
   );
 });
 
@@ -98,4 +112,44 @@ test("the form's optional prices: written as pairs, changed only when they diffe
     ],
   );
   assert.equal(parsePairs("500=4.99; 7.99"), null, "a pair without its value");
+});
+
+test("tier limits: seeded with the shipped values; a change replaces only what differs, listed as tierLimits.<tier>.<window>", () => {
+  const seed = seedDocument();
+  assert.deepEqual(parseConfiguration(seed).tierLimits, {
+    "1": { P1D: "2999", P30D: "10000", P180D: "18000" },
+    "2": { P1D: "10000", P30D: "25000", P180D: "60000" },
+  });
+  const texts = tierLimitTexts(seed) as Parameters<typeof withTierLimits>[1];
+  assert.equal(Object.keys(texts).length, 6);
+  const next = withTierLimits(seed, { ...texts, "1.P1D": "1500", "2.P30D": "25000.00" });
+  assert.deepEqual(diffDocuments(seed, next), [{ field: "tierLimits.1.P1D", before: "2999", after: "1500" }], "25000.00 is 25000: kept as written");
+  assert.deepEqual(diffDocuments(seed, withTierLimits(seed, texts)), []);
+});
+
+test("tier limits' problems at their fields: positive cents, a longer window never below a shorter, tier 2 never below tier 1", () => {
+  const seed = seedDocument();
+  const texts = tierLimitTexts(seed) as Parameters<typeof withTierLimits>[1];
+  const problems = (changes: Partial<typeof texts>) => documentProblems(withTierLimits(seed, { ...texts, ...changes }));
+  assert.deepEqual(
+    problems({ "1.P1D": "0" }).map((p) => p.field),
+    ["tierLimits.1.P1D"],
+  );
+  assert.deepEqual(
+    problems({ "1.P1D": "29.999" }).map((p) => p.field),
+    ["tierLimits.1.P1D"],
+  );
+  assert.deepEqual(
+    problems({ "1.P1D": "abc" }).map((p) => p.field),
+    ["tierLimits.1.P1D"],
+  );
+  assert.deepEqual(
+    problems({ "1.P30D": "2000" }).map((p) => [p.field, p.message]),
+    [["tierLimits.1.P30D", "may not be below tier 1's P1D"]],
+  );
+  assert.deepEqual(
+    problems({ "2.P1D": "2000" }).map((p) => [p.field, p.message]),
+    [["tierLimits.2.P1D", "may not be below tier 1's P1D"]],
+  );
+  assert.deepEqual(problems({ "1.P1D": "2999.50" }), []);
 });

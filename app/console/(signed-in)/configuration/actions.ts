@@ -4,12 +4,21 @@ import { z } from "zod";
 import { publishConfigurationVersion } from "@/lib/operations/commands/configuration";
 import { actedNotice } from "@/lib/operations/commands/run";
 import { consoleFormCommand, type FormState } from "@/lib/operations/console/action";
-import { OPTIONAL_PRICE_FIELDS, parsePairs, PRICE_FIELDS, withCorridorPrices, type PriceFields } from "@/lib/payments/corridors/changes";
+import {
+  OPTIONAL_PRICE_FIELDS,
+  parsePairs,
+  PRICE_FIELDS,
+  TIER_LIMIT_FIELDS,
+  withCorridorPrices,
+  withTierLimits,
+  type PriceFields,
+  type TierLimitField,
+} from "@/lib/payments/corridors/changes";
 import { latestDocument } from "@/lib/payments/corridors/versions";
 import { ready } from "@/lib/platform/ready";
 
-// The Configuration page's forms: a new price for one corridor, or a whole version imported from
-// JSON; each proposes a new configuration version that a second admin approves (Approvals page).
+// The Configuration page's forms: a new price for one corridor, new tier limits, or a whole version
+// imported from JSON; each proposes a new configuration version that a second admin approves (Approvals page).
 
 /** A date-time input's value, read as UTC (the console shows every time in UTC). */
 const effectiveAt = z
@@ -59,6 +68,31 @@ const proposePriceCommand = consoleFormCommand(
   answer,
 );
 
+/** Tier 1 and 2's limit per window ("1.P1D"...): the version's schema checks the amounts, each at its field. */
+const tierLimitsForm = z.object({
+  ...(Object.fromEntries(TIER_LIMIT_FIELDS.map((f) => [f, decimal])) as Record<TierLimitField, typeof decimal>),
+  effectiveAt,
+  note,
+});
+
+const proposeTierLimitsCommand = consoleFormCommand(
+  "admin",
+  tierLimitsForm,
+  {
+    prepare: latest,
+    ask: (f, base) => ({
+      command: publishConfigurationVersion,
+      input: {
+        document: withTierLimits(base.document, Object.fromEntries(TIER_LIMIT_FIELDS.map((k) => [k, f[k]])) as Record<TierLimitField, string>),
+        effectiveAt: f.effectiveAt,
+        note: f.note,
+      },
+      reason: f.note,
+    }),
+  },
+  answer,
+);
+
 const json = z.string().transform((text, ctx) => {
   try {
     return JSON.parse(text) as unknown;
@@ -86,6 +120,10 @@ const keepingValues =
 
 export async function proposePrice(previous: FormState<unknown>, formData: FormData): Promise<FormState<unknown>> {
   return keepingValues(proposePriceCommand)(previous, formData);
+}
+
+export async function proposeTierLimits(previous: FormState<unknown>, formData: FormData): Promise<FormState<unknown>> {
+  return keepingValues(proposeTierLimitsCommand)(previous, formData);
 }
 
 export async function importVersion(previous: FormState<unknown>, formData: FormData): Promise<FormState<unknown>> {

@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { FormFlash } from "@/components/console/shown-once";
 import { input, primary } from "@/components/console/ui";
 import type { FormState } from "@/lib/operations/console/action";
-import { importVersion, proposePrice } from "./actions";
+import { importVersion, proposePrice, proposeTierLimits } from "./actions";
 
 const BACK = "/console/configuration";
 
@@ -87,6 +87,35 @@ export function PriceForm({ code, values, suggestedAt }: { code: string; values:
       <div>
         <button className={primary} disabled={pending}>
           Propose new prices
+        </button>
+      </div>
+      <FormFlash notice={state.notice} error={state.error} />
+    </form>
+  );
+}
+
+/**
+ * The tier limits (each tier's limit per rolling window, for partners without their own) as a new
+ * version from an effective time, proposed for a second admin's approval.
+ */
+export function TierLimitsForm({ values, suggestedAt }: { values: Record<string, string>; suggestedAt: string }) {
+  const [state, action, pending] = useActionState<FormState<unknown>, FormData>(proposeTierLimits, {});
+  return (
+    <form action={action} className="mt-2 flex flex-col gap-2" data-testid="tier-limits-form">
+      <input type="hidden" name="back" value={BACK} />
+      <div className="grid grid-cols-3 gap-2">
+        {Object.entries(values).map(([name, value]) => (
+          <Field key={name} label={`Tier ${name.replace(".", " ")}`} name={name} code="tierLimits" defaultValue={value} state={state} />
+        ))}
+      </div>
+      <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
+        <Field label="Effective from (UTC)" name="effectiveAt" type="datetime-local" defaultValue={suggestedAt} state={state} />
+        <Field label="Why" name="note" state={state} />
+      </div>
+      <FieldError state={state} names={["document"]} />
+      <div>
+        <button className={primary} disabled={pending}>
+          Propose new limits
         </button>
       </div>
       <FormFlash notice={state.notice} error={state.error} />

@@ -3,11 +3,12 @@ import { Badge, Card, Flash, PageTitle, input, param, primary, type SearchParams
 import { clock } from "@/lib/platform/clock";
 import { when } from "@/lib/operations/console/format";
 import { requireOperator } from "@/lib/operations/console/session";
-import { diffDocuments, OPTIONAL_PRICE_FIELDS, optionalPriceText, PRICE_FIELDS } from "@/lib/payments/corridors/changes";
+import { diffDocuments, OPTIONAL_PRICE_FIELDS, optionalPriceText, PRICE_FIELDS, TIER_LIMIT_FIELDS, tierLimitTexts } from "@/lib/payments/corridors/changes";
+import { LIMIT_WINDOWS, VERIFICATION_TIERS } from "@/lib/payments/limits/tiers";
 import { latestTable, listVersions, refreshVersions, storedVersion, tableInForce, type VersionRow } from "@/lib/payments/corridors/versions";
 import { openProposalFor } from "@/lib/operations/dual-control/open-proposal";
 import { ready } from "@/lib/platform/ready";
-import { ImportForm, PriceForm } from "./forms";
+import { ImportForm, PriceForm, TierLimitsForm } from "./forms";
 
 export const metadata = { title: "Configuration · Console" };
 
@@ -87,7 +88,7 @@ export default async function Configuration({ searchParams }: { searchParams: Se
   const to = Number(param(sp, "to") ?? latest.version);
   return (
     <>
-      <PageTitle sub="Corridors and prices as versioned data: every change is a new version from an effective time, proposed by one admin and approved by another; quotes record the version they were priced under.">
+      <PageTitle sub="Corridors, prices and tier limits as versioned data: every change is a new version from an effective time, proposed by one admin and approved by another; quotes record the version they were priced under.">
         Configuration
       </PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
@@ -159,6 +160,37 @@ export default async function Configuration({ searchParams }: { searchParams: Se
             ))}
           </tbody>
         </table>
+        <h3 className="mt-4 text-sm font-semibold">Limits by verification tier (partners without their own; in the partner&apos;s limit currency)</h3>
+        <table className="w-fit text-sm" data-testid="tier-limits-in-force">
+          <thead>
+            <tr className="text-left text-slate-500">
+              <th className="p-1">Tier</th>
+              {LIMIT_WINDOWS.map((w) => (
+                <th key={w} className="p-1">
+                  {w}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {VERIFICATION_TIERS.map((t) => (
+              <tr key={t} className="border-t" data-testid={`tier-limits-${t}`}>
+                <td className="p-1">{t}</td>
+                {LIMIT_WINDOWS.map((w) => (
+                  <td key={w} className="p-1">
+                    {inForce.tierLimits[`${t}`][w]}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
+      <Card title={`Propose new tier limits (on version ${latest.version})`}>
+        <TierLimitsForm
+          values={Object.fromEntries(TIER_LIMIT_FIELDS.map((f) => [f, tierLimitTexts({ tierLimits: latest.tierLimits })[f] ?? ""]))}
+          suggestedAt={inAnHour(now)}
+        />
       </Card>
       <Card title={`Propose new prices (on version ${latest.version})`}>
         {latest.corridors.map((c) => (

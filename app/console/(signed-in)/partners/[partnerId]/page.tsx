@@ -7,7 +7,9 @@ import { requireOperator } from "@/lib/operations/console/session";
 import { DomainError } from "@/lib/platform/errors";
 import { partnerDetail } from "@/lib/partners/admin";
 import { ready } from "@/lib/platform/ready";
-import { LIMIT_WINDOWS, VERIFICATION_TIERS, tierLimitsOf } from "@/lib/payments/limits/tiers";
+import { LIMIT_WINDOWS, VERIFICATION_TIERS } from "@/lib/payments/limits/tiers";
+import { partnerTierLimits } from "@/lib/payments/limits/partner-limits";
+import { refreshVersions } from "@/lib/payments/corridors/versions";
 import { revokeKeyAction, setPartnerLimitsAction, updateProviderContactAction } from "../actions";
 import { IssueKeyForm, SettingsForm } from "./partner-forms";
 import { SecretPanel } from "./secret-panel";
@@ -18,7 +20,10 @@ export default async function PartnerPage({ params, searchParams }: { params: Pr
   await requireOperator("admin");
   const { partnerId } = await params;
   const sp = await searchParams;
-  const detail = await partnerDetail(await ready(), partnerId).catch((e) => (e instanceof DomainError ? null : Promise.reject(e)));
+  const db = await ready();
+  // Without limits of its own, the partner's customers have the configuration version's in force.
+  await refreshVersions(db);
+  const detail = await partnerDetail(db, partnerId).catch((e) => (e instanceof DomainError ? null : Promise.reject(e)));
   if (!detail) notFound();
   const { partner, keys } = detail;
   const back = `/console/partners/${partner.id}`;
@@ -99,7 +104,7 @@ export default async function PartnerPage({ params, searchParams }: { params: Pr
       <Card title="Limits by verification tier">
         <p className="mb-2 text-sm text-slate-600">
           Rolling windows (1, 30, 180 days) a customer may send within, counted at acceptance in the limit currency. Tier 1: KYC completed; tier 2: source of
-          funds approved.{partner.tierLimits ? "" : " These are the shipped defaults."}
+          funds approved.{partner.tierLimits ? "" : " These are the configuration's (Configuration page), in force until the partner has its own."}
         </p>
         <form action={setPartnerLimitsAction} className="grid gap-3 text-sm" data-testid="partner-limits">
           <input type="hidden" name="partnerId" value={partner.id} />
@@ -127,7 +132,7 @@ export default async function PartnerPage({ params, searchParams }: { params: Pr
                       <input
                         name={`tier${t}_${w}`}
                         aria-label={`Tier ${t} ${w}`}
-                        defaultValue={tierLimitsOf(partner)[`${t}`][w]}
+                        defaultValue={partnerTierLimits(partner, clock.now())[`${t}`][w]}
                         inputMode="decimal"
                         className={`${input} w-28`}
                       />
