@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import rawEstimates from "@/data/delivery-estimates/v1.json";
-import { corridorByCode, listCorridors } from "@/lib/payments/corridors/corridors";
+import { corridorByCode, listCorridors, type Corridor } from "@/lib/payments/corridors/corridors";
 import { businessDayFrom, isBusinessDay, localTime, nextDay, zonedInstant } from "./business-calendar";
 
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "HH:MM");
@@ -70,13 +70,20 @@ export type DeliveryBasis = (typeof DELIVERY_BASES)[number];
 
 /**
  * When money funded at `from` is available to the recipient of `corridorCode` by `payoutMethod`
- * (corridor payout method names: bank_account, cash_pickup...). Undefined for a pair without data
- * (a corridor removed since the transfer was made).
+ * (corridor payout method names: bank_account, cash_pickup...), its countries' business days as
+ * `corridor` defines them: the quote's or the transfer's own configuration version's
+ * (corridorOfQuote, corridorOfTransfer), so a transfer keeps the estimate it was accepted under
+ * when a later version drops its corridor; the version in force without it. Undefined for a pair
+ * without data.
  */
-export function estimateDeliveryBy(corridorCode: string, payoutMethod: string, from: Date): Date | undefined {
+export function estimateDeliveryBy(
+  corridorCode: string,
+  payoutMethod: string,
+  from: Date,
+  corridor: Corridor | undefined = corridorByCode(corridorCode),
+): Date | undefined {
   const entry = table.corridors.find((e) => e.code === corridorCode);
   const method = entry?.methods[payoutMethod];
-  const corridor = corridorByCode(corridorCode);
   if (!entry || !method || !corridor) return undefined;
   const origin = corridor.originCountry.alpha2;
   const destination = corridor.destinationCountry.alpha2;
@@ -101,10 +108,9 @@ export function estimateDeliveryBy(corridorCode: string, payoutMethod: string, f
   return zonedInstant(day, closes, entry.destinationTimeZone);
 }
 
-/** The date three business days of the origin country after `from` (a refund's latest completion). */
-export function businessDaysAfter(corridorCode: string, from: Date, days: number): Date {
+/** The date three business days of the origin country after `from` (a refund's latest completion); `corridor` as in estimateDeliveryBy. */
+export function businessDaysAfter(corridorCode: string, from: Date, days: number, corridor: Corridor | undefined = corridorByCode(corridorCode)): Date {
   const entry = table.corridors.find((e) => e.code === corridorCode);
-  const corridor = corridorByCode(corridorCode);
   if (!entry || !corridor) return new Date(from.getTime() + days * 86_400_000);
   const local = localTime(from, entry.originTimeZone);
   let day = local.day;

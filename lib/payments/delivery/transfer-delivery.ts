@@ -5,12 +5,15 @@
  * transfer has ended (paid, cancelled...).
  */
 import type { TransferState } from "@/lib/payments/transfers/state-machine";
+import { corridorOfTransfer } from "@/lib/payments/corridors/corridors";
 import { estimateDeliveryBy, type DeliveryBasis } from "./estimates";
 
 interface Transfer {
   state: TransferState;
   corridor: string;
   payoutMethod: string;
+  /** The configuration version it was accepted under: the corridor its estimate counts with. */
+  configurationVersion: number | null;
 }
 
 /** When the transfer was funded (its last move to funded), undefined before. */
@@ -30,11 +33,11 @@ export function transferDelivery(
   else if (["funded", "topay", "reqpay"].includes(transfer.state) && funded) [basis, from] = ["FUNDED", funded];
   else if (["registered", "validated", "funding"].includes(transfer.state)) [basis, from] = ["IF_FUNDED_NOW", now];
   else return undefined;
-  const by = estimateDeliveryBy(transfer.corridor, transfer.payoutMethod, from);
+  const by = estimateDeliveryBy(transfer.corridor, transfer.payoutMethod, from, corridorOfTransfer(transfer));
   return by && { estimatedDeliveryBy: by, basis };
 }
 
 /** The date available of a funded transfer (receipt, claims window): counted from the funding. */
-export function dateAvailable(transfer: Pick<Transfer, "corridor" | "payoutMethod">, funded: Date): Date {
-  return estimateDeliveryBy(transfer.corridor, transfer.payoutMethod, funded) ?? funded;
+export function dateAvailable(transfer: Pick<Transfer, "corridor" | "payoutMethod" | "configurationVersion">, funded: Date): Date {
+  return estimateDeliveryBy(transfer.corridor, transfer.payoutMethod, funded, corridorOfTransfer(transfer)) ?? funded;
 }

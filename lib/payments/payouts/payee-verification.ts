@@ -10,7 +10,8 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db";
 import { beneficiaries, payoutMethods, transfers } from "@/db/schema";
-import { corridorByCode } from "@/lib/payments/corridors/corridors";
+import { corridorOfTransfer } from "@/lib/payments/corridors/corridors";
+import { refreshForTransfers } from "@/lib/payments/corridors/versions";
 import { destinationCipher } from "@/lib/platform/crypto/destination-cipher";
 import { defineJob } from "@/lib/platform/jobs/define";
 import { inUnit } from "@/lib/platform/unit-of-work";
@@ -35,7 +36,9 @@ export async function payeeVerificationRequest(tx: Tx, transferId: string): Prom
     .innerJoin(payoutMethods, eq(payoutMethods.id, transfers.payoutMethodId))
     .where(eq(transfers.id, transferId));
   if (!row || answersFor(row.transfer.payeeVerification, row.method.id)) return null;
-  const corridor = corridorByCode(row.transfer.corridor);
+  // The corridor as the transfer's own configuration version defined it (its account format).
+  await refreshForTransfers(tx, [row.transfer]);
+  const corridor = corridorOfTransfer(row.transfer);
   const identifier = (await destinationCipher(tx)).decrypt(row.method.destinationIdentifierEncrypted, row.method.id).replace(/\s+/g, "");
   return {
     name: `${row.beneficiary.firstName} ${row.beneficiary.lastName}`.trim(),

@@ -3,7 +3,8 @@ import countries from "@/lib/platform/i18n/iso-countries";
 import { electronicFormatIBAN, isValidIBAN } from "ibantools";
 import type { Tx } from "@/db";
 import { beneficiaries, customers, payoutFileItems, payoutMethods, transfers } from "@/db/schema";
-import { corridorByCode } from "@/lib/payments/corridors/corridors";
+import { corridorOfTransfer } from "@/lib/payments/corridors/corridors";
+import { refreshForTransfers } from "@/lib/payments/corridors/versions";
 import { destinationCipher } from "@/lib/platform/crypto/destination-cipher";
 import type { ProfileInput } from "@/lib/identity/customers/profile";
 import { Decimal } from "@/lib/platform/money/decimal";
@@ -56,6 +57,11 @@ export async function lockReadyTransfers(tx: Tx, partnerId?: string, only?: read
     .limit(MAX_TRANSFERS_PER_RUN)
     .for("update", { of: transfers, skipLocked: true });
   if (rows.length === 0) return [];
+  // Each account's scheme as the version its transfer was priced under defined the corridor's format.
+  await refreshForTransfers(
+    tx,
+    rows.map((r) => r.transfer),
+  );
   const cipher = await destinationCipher(tx);
   const resends = await tx
     .select({ id: items.id, transferId: items.transferId, attempt: items.attempt, state: items.state })
@@ -73,7 +79,7 @@ export async function lockReadyTransfers(tx: Tx, partnerId?: string, only?: read
   return rows.map(({ transfer, beneficiary, method, profile }) => {
     const currency = transfer.destinationCurrency;
     const exponent = minorUnitExponent(currency);
-    const account = method ? creditorAccount(cipher.decrypt(method.destinationIdentifierEncrypted, method.id), method.methodType, method.corridor) : undefined;
+    const account = method ? creditorAccount(cipher.decrypt(method.destinationIdentifierEncrypted, method.id), method.methodType, transfer) : undefined;
     const country = countries.alpha3ToAlpha2(beneficiary.countryOfResidence);
     // The latest earlier file item: its next attempt number; a REPAIRED one is replaced (RESENT).
     const earlier = resends.find((r) => r.transferId === transfer.id);
@@ -101,15 +107,15 @@ export async function lockReadyTransfers(tx: Tx, partnerId?: string, only?: read
 /**
  * An IBAN goes in CdtrAcct/Id/IBAN; any other identifier in Othr with its account scheme (issue
  * 24 item 8), never the payout method: the corridor's bank-account format (CLABE, NUBAN; other
- * national numbers are BBAN), a phone number MSISDN (mobile money, cash pickup), a wallet WALLET.
+ * national numbers are BBAN; the transfer's own configuration version's), a phone number MSISDN (mobile money, cash pickup), a wallet WALLET.
  */
-function creditorAccount(identifier: string, methodType: string, corridor: string): CreditorAccount {
+function creditorAccount(identifier: string, methodType: string, transfer: TransferRow): CreditorAccount {
   const iban = electronicFormatIBAN(identifier);
   if (iban && isValidIBAN(iban)) return { iban };
   const other = identifier.replace(/\s+/g, "");
   if (methodType === "MOBILE_MONEY" || methodType === "CASH_PICKUP") return { other, scheme: "MSISDN" };
   if (methodType === "WALLET_TRANSFER") return { other, scheme: "WALLET" };
-  const format = corridorByCode(corridor)?.bankAccount.format;
+  const format = corridorOfTransfer(transfer)?.bankAccount.format;
   return { other, scheme: format === "CLABE" || format === "NUBAN" ? format : "BBAN" };
 }
 

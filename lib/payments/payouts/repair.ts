@@ -2,7 +2,8 @@ import { and, eq, or } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { payoutMethods, screeningCases } from "@/db/schema";
 import { beneficiaryInScope, payoutMethodView } from "@/lib/payments/beneficiaries/records";
-import { corridorByCode } from "@/lib/payments/corridors/corridors";
+import { corridorOfTransfer } from "@/lib/payments/corridors/corridors";
+import { refreshForTransfers } from "@/lib/payments/corridors/versions";
 import { destinationCipher } from "@/lib/platform/crypto/destination-cipher";
 import { DomainError, notFound, validationError } from "@/lib/platform/errors";
 import { checkIdentifierSubstance } from "@/lib/payments/payout-identifiers/substantive-check";
@@ -41,7 +42,9 @@ async function checkNewDestination(tx: Tx, transfer: TransferRow, method: typeof
       message: "The payout cannot be redirected while a compliance review is open; try again later.",
       details: { beneficiaryId: transfer.beneficiaryId },
     });
-  const corridor = corridorByCode(transfer.corridor)!;
+  // The new destination is checked as submit checked the first: against the transfer's own version's corridor.
+  await refreshForTransfers(tx, [transfer]);
+  const corridor = corridorOfTransfer(transfer)!;
   const substance = checkIdentifierSubstance({
     methodType: method.methodType,
     identifier: (await destinationCipher(tx)).decrypt(method.destinationIdentifierEncrypted, method.id),

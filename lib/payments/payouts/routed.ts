@@ -4,7 +4,8 @@ import { z } from "zod";
 import type { Db, Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries, customers, journalLines, ledgerAccounts, payoutMethods, payoutProviderAttempts, transfers } from "@/db/schema";
-import { corridorByCode } from "@/lib/payments/corridors/corridors";
+import { corridorOfTransfer } from "@/lib/payments/corridors/corridors";
+import { refreshForTransfers } from "@/lib/payments/corridors/versions";
 import { destinationCipher } from "@/lib/platform/crypto/destination-cipher";
 import type { ProfileInput } from "@/lib/identity/customers/profile";
 import { DomainError } from "@/lib/platform/errors";
@@ -222,12 +223,15 @@ async function aggregatorRequest(tx: Tx, transfer: TransferRow, attempt: Provide
     .leftJoin(payoutMethods, eq(payoutMethods.id, transfers.payoutMethodId))
     .where(eq(transfers.id, transfer.id));
   const identifier = row.method ? (await destinationCipher(tx)).decrypt(row.method.destinationIdentifierEncrypted, row.method.id).replace(/\s+/g, "") : "";
+  // The corridor as the transfer's own configuration version defined it (its account format).
+  await refreshForTransfers(tx, [transfer]);
+  const corridor = corridorOfTransfer(transfer);
   const scheme =
     row.method?.methodType === "MOBILE_MONEY" || row.method?.methodType === "CASH_PICKUP"
       ? "MSISDN"
       : row.method?.methodType === "WALLET_TRANSFER"
         ? "WALLET"
-        : (corridorByCode(transfer.corridor)?.bankAccount.format ?? "BBAN");
+        : (corridor?.bankAccount.format ?? "BBAN");
   const p = (row.profile ?? {}) as unknown as Partial<ProfileInput>;
   const originatorAddress = address(p.residenceAddress);
   const beneficiaryAddress = address(row.beneficiary.address);
@@ -235,7 +239,7 @@ async function aggregatorRequest(tx: Tx, transfer: TransferRow, attempt: Provide
     externalId: attempt.id,
     amount: attempt.amount,
     currency: attempt.currency,
-    country: corridorByCode(transfer.corridor)?.destinationCountry.alpha2 ?? "",
+    country: corridor?.destinationCountry.alpha2 ?? "",
     method: transfer.payoutMethod,
     beneficiary: {
       name: `${row.beneficiary.firstName} ${row.beneficiary.lastName}`.trim(),

@@ -25,7 +25,7 @@ type QuoteRow = Awaited<ReturnType<typeof quoteInScope>>;
  */
 async function consumerFacts(tx: Tx, quote: QuoteRow, now: Date) {
   const corridor = corridorOfQuote(quote);
-  const estimatedDeliveryBy = estimateDeliveryBy(quote.corridor, quote.payoutMethod, now)?.toISOString();
+  const estimatedDeliveryBy = estimateDeliveryBy(quote.corridor, quote.payoutMethod, now, corridor)?.toISOString();
   let conversionChargeOverEcbRate: { percentage: string; referenceRate: string; referenceRateSource: string } | undefined;
   if (corridor && EEA_COUNTRIES.has(corridor.originCountry.alpha2)) {
     const reference = await referenceRateOf(tx, quote.originCurrency, quote.destinationCurrency, now);

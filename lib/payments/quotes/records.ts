@@ -75,7 +75,7 @@ export function quoteView(row: QuoteRow, now: Date) {
     quoteValidUntil: row.validUntil.toISOString(),
     // Ours: when the money would be available if the transfer were funded now. Absent
     // (undefined, which JSON leaves out) for a pair without data; no spread.
-    estimatedDeliveryBy: estimateDeliveryBy(row.corridor, row.payoutMethod, now)?.toISOString(),
+    estimatedDeliveryBy: estimateDeliveryBy(row.corridor, row.payoutMethod, now, corridor)?.toISOString(),
     corridor: {
       originCountry: corridor?.originCountry.alpha3 ?? row.corridor.slice(0, 2),
       destinationCountry: corridor?.destinationCountry.alpha3 ?? row.corridor.slice(3),

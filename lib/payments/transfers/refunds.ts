@@ -10,6 +10,7 @@ import { defineJob } from "@/lib/platform/jobs/define";
 import { dedupeKey } from "@/lib/platform/jobs/queue";
 import { refundProvider } from "@/lib/payments/providers/refunds";
 import { businessDaysAfter } from "@/lib/payments/delivery/estimates";
+import { corridorOfTransfer } from "@/lib/payments/corridors/corridors";
 import { lockTransfer, type TransferRow } from "./records";
 import { fromMinor } from "@/lib/finance/ledger";
 import { postClaimRefundsDeducted, postRefundPaid, postWriteOffReversed, writtenOffShortfall } from "./postings";
@@ -97,7 +98,7 @@ export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Pro
       amount,
       initiatedAt: now,
       // Regulation E 1005.34(b): a cancelled transfer is refunded within 3 business days.
-      estimatedCompletionBy: businessDaysAfter(transfer.corridor, now, REFUND_BUSINESS_DAYS),
+      estimatedCompletionBy: businessDaysAfter(transfer.corridor, now, REFUND_BUSINESS_DAYS, corridorOfTransfer(transfer)),
       stateChangedAt: now,
       createdAt: now,
     })

@@ -56,7 +56,7 @@ test("a refund's 3 business days of the origin country (Thanksgiving skipped)", 
 });
 
 test("the transfer's estimate follows its state: funded counts from the funding, held counts from now, ended has none", () => {
-  const row = { corridor: "US-MX", payoutMethod: "bank_account" };
+  const row = { corridor: "US-MX", payoutMethod: "bank_account", configurationVersion: 1 };
   const history = [{ state: "funded", transitionedAt: at("2026-11-24T15:00:00Z") }];
   const now = at("2026-11-25T15:00:00Z");
   assert.deepEqual(transferDelivery({ ...row, state: "topay" }, history, now), { estimatedDeliveryBy: at("2026-11-24T23:00:00Z"), basis: "FUNDED" });
