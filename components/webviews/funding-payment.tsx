@@ -3,6 +3,7 @@
 import { useState, useSyncExternalStore, type FormEvent } from "react";
 import type { FundingWebviewMessages } from "@/lib/platform/i18n/funding-webview-messages";
 import type { FundingWebviewModel } from "@/lib/payments/transfers/funding-webview";
+import type { FundingMethod } from "@/lib/payments/corridors/funding-methods";
 import { signalClosure } from "./closure";
 import { FundingBankTransfer } from "./funding-bank-transfer";
 
@@ -53,7 +54,7 @@ export function FundingPayment({
   messages: FundingWebviewMessages;
   language: string;
 }) {
-  const [method, setMethod] = useState<"CARD" | "BANK_TRANSFER">("CARD");
+  const [method, setMethod] = useState<FundingMethod>(model.fundingMethods[0] ?? "CARD");
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
   const [declined, setDeclined] = useState(0);
@@ -133,7 +134,7 @@ export function FundingPayment({
       ) : result === null ? (
         <form onSubmit={pay} className="mt-6 space-y-4">
           <fieldset className="grid grid-cols-2 gap-2" aria-label="Payment method">
-            {(["CARD", "BANK_TRANSFER"] as const).map((value) => (
+            {model.fundingMethods.map((value) => (
               <label
                 key={value}
                 className={`cursor-pointer rounded-lg border px-3 py-3 text-center font-medium ${method === value ? "border-blue-700 bg-blue-50 text-blue-900" : "border-slate-300 bg-white"}`}

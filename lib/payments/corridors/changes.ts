@@ -107,9 +107,10 @@ export const effectiveAtSchema = z.iso.datetime({ offset: true });
 export const PRICE_FIELDS = ["principalFee", "minimumOriginAmount", "partnerFeeCap", "fxTolerance", "reviewThreshold"] as const;
 /**
  * The prices a corridor may go without, on the same form: empty removes them. Fee bands and
- * partners' margins are written as pairs, "500.00=4.99; 1500.00=7.99" and "par_1=0.005".
+ * partners' margins are written as pairs, "500.00=4.99; 1500.00=7.99" and "par_1=0.005"; the
+ * funding methods as a list, "CARD, BANK_TRANSFER" (empty: every method).
  */
-export const OPTIONAL_PRICE_FIELDS = ["maximumOriginAmount", "fxMargin", "principalFeeBands", "partnerFxMargins"] as const;
+export const OPTIONAL_PRICE_FIELDS = ["maximumOriginAmount", "fxMargin", "principalFeeBands", "partnerFxMargins", "fundingMethods"] as const;
 export type OptionalPriceField = (typeof OPTIONAL_PRICE_FIELDS)[number];
 export type PriceFields = Record<(typeof PRICE_FIELDS)[number], string> & Partial<Record<OptionalPriceField, string>>;
 
@@ -130,6 +131,7 @@ export function optionalPriceText(corridor: Record<string, unknown> | undefined,
   if (field === "principalFeeBands" && Array.isArray(value)) {
     return (value as { fromOriginAmount: unknown; fee: unknown }[]).map((b) => `${String(b.fromOriginAmount)}=${String(b.fee)}`).join("; ");
   }
+  if (field === "fundingMethods" && Array.isArray(value)) return value.map(String).join(", ");
   if (field === "partnerFxMargins" && typeof value === "object") {
     return Object.entries(value as Record<string, unknown>)
       .map(([k, v]) => `${k}=${String(v)}`)
@@ -140,6 +142,7 @@ export function optionalPriceText(corridor: Record<string, unknown> | undefined,
 
 /** The document value of an optional price written on the form (the pairs already checked by the form). */
 function optionalPriceValue(field: OptionalPriceField, text: string): unknown {
+  if (field === "fundingMethods") return text.split(/[\s,;]+/).filter(Boolean);
   const pairs = parsePairs(text) ?? [];
   if (field === "principalFeeBands") return pairs.map(([fromOriginAmount, fee]) => ({ fromOriginAmount, fee }));
   if (field === "partnerFxMargins") return Object.fromEntries(pairs);
@@ -165,7 +168,7 @@ export function withCorridorPrices(document: Record<string, unknown>, code: stri
       const text = prices[key]?.trim();
       if (text === undefined) continue;
       if (text === "") delete next[key];
-      else if (key === "principalFeeBands" || key === "partnerFxMargins") {
+      else if (key === "principalFeeBands" || key === "partnerFxMargins" || key === "fundingMethods") {
         if (optionalPriceText(c, key) !== optionalPriceText({ [key]: optionalPriceValue(key, text) }, key)) next[key] = optionalPriceValue(key, text);
       } else if (!same(c[key], text)) next[key] = text;
     }

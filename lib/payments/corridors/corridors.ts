@@ -6,11 +6,12 @@
  */
 import { z } from "zod";
 import { clock } from "@/lib/platform/clock";
-import { validationError } from "@/lib/platform/errors";
+import { DomainError, validationError } from "@/lib/platform/errors";
 import type { Decimal } from "@/lib/platform/money/decimal";
 import { deepFreeze } from "./freeze";
 import { corridorFileSchema, type Corridor } from "./schema";
 import { isPayoutMethod, type PayoutMethod } from "./payout-methods";
+import { FUNDING_METHODS, type FundingMethod } from "./funding-methods";
 import { tableInForce, tableOfVersion, type CorridorTable } from "./versions";
 
 export type { Corridor } from "./schema";
@@ -118,4 +119,23 @@ export function corridorOfQuote(quote: { corridor: string; corridorDataVersion: 
 export function corridorOfTransfer(transfer: { corridor: string; configurationVersion: number | null }): Corridor | undefined {
   const table = transfer.configurationVersion === null ? undefined : tableOfVersion(String(transfer.configurationVersion));
   return corridorByCode(transfer.corridor, table) ?? corridorByCode(transfer.corridor);
+}
+
+/** How a customer may pay for a transfer on `corridor`: its fundingMethods, every method when it lists none. */
+export function fundingMethodsOf(corridor: Corridor): readonly FundingMethod[] {
+  return corridor.fundingMethods ?? FUNDING_METHODS;
+}
+
+/**
+ * Refuses a funding method the transfer's corridor does not offer (409 funding.methodUnavailable):
+ * `corridor` is the transfer's own version's (corridorOfTransfer), so a transfer keeps the methods
+ * it was accepted under. A corridor no version defines refuses nothing (the transfer was accepted).
+ */
+export function checkFundingMethod(corridor: Corridor | undefined, method: FundingMethod): void {
+  if (!corridor || fundingMethodsOf(corridor).includes(method)) return;
+  const offered = fundingMethodsOf(corridor).join(", ");
+  throw new DomainError("funding.methodUnavailable", {
+    message: `${method === "CARD" ? "Card" : "Bank transfer"} is not offered on ${corridor.code} (it takes ${offered}).`,
+    details: { method },
+  });
 }

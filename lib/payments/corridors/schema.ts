@@ -11,6 +11,7 @@ import { fitsMinorUnit } from "@/lib/platform/money/format";
 import { isCurrencyCode } from "@/lib/platform/money/currency";
 import { LIMIT_WINDOWS, VERIFICATION_TIERS, type LimitWindow, type TierLimits, type VerificationTier } from "@/lib/payments/limits/tiers";
 import { PAYOUT_METHODS } from "./payout-methods";
+import { FUNDING_METHODS } from "./funding-methods";
 
 const decimal = z
   .string()
@@ -45,6 +46,8 @@ const corridor = z
     originCurrency: currency,
     destinationCurrency: currency,
     payoutMethods: z.array(z.enum(PAYOUT_METHODS)).min(1),
+    /** How a customer may pay for a transfer on the corridor; absent: every method (FUNDING_METHODS). */
+    fundingMethods: z.array(z.enum(FUNDING_METHODS)).min(1).optional(),
     /** The principal fee below the first band of principalFeeBands (the only fee without bands). */
     principalFee: decimal,
     /** Larger amounts' fees, ascending by fromOriginAmount; absent: principalFee at every amount. */
@@ -75,6 +78,7 @@ const corridor = z
       problem(["code"], "code must be origin alpha-2, hyphen, destination alpha-2 (spec 2.1)");
     }
     if (new Set(c.payoutMethods).size !== c.payoutMethods.length) problem(["payoutMethods"], "duplicate payout method");
+    if (c.fundingMethods && new Set(c.fundingMethods).size !== c.fundingMethods.length) problem(["fundingMethods"], "duplicate funding method");
     // Fees and the review threshold are origin-currency money: they must be chargeable as is.
     for (const key of ["principalFee", "minimumOriginAmount", "partnerFeeCap", "reviewThreshold"] as const) {
       if (!fitsMinorUnit(c[key], c.originCurrency)) problem([key], `more decimals than ${c.originCurrency} has`);

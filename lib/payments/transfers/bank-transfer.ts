@@ -8,6 +8,8 @@ import { DomainError } from "@/lib/platform/errors";
 import { minorUnitExponent } from "@/lib/platform/money/currency";
 import { Decimal } from "@/lib/platform/money/decimal";
 import { newCreditorReference } from "@/lib/finance/reconciliation/creditor-reference";
+import { checkFundingMethod, corridorOfTransfer } from "@/lib/payments/corridors/corridors";
+import { refreshForTransfers } from "@/lib/payments/corridors/versions";
 import { expireIfOverdue } from "./deadline";
 import type { FundingSessionRow } from "./funding-session-expiry";
 import { bankTransferDeadline, fundingDeadline } from "./funding-window";
@@ -45,6 +47,9 @@ export async function chooseBankTransfer(tx: Tx, locked: { session: FundingSessi
       keepChanges: transfer.state !== locked.transfer.state,
     });
   }
+  // Offered on the corridor as the transfer's own configuration version defines it.
+  await refreshForTransfers(tx, [transfer]);
+  checkFundingMethod(corridorOfTransfer(transfer), "BANK_TRANSFER");
   if (!account.currencies.includes(transfer.originCurrency)) {
     throw new DomainError("funding.methodUnavailable", {
       message: `Bank transfer is not available for ${transfer.originCurrency} (the collection account takes ${account.currencies.join(", ")}).`,

@@ -8,6 +8,9 @@ import { Decimal } from "@/lib/platform/money/decimal";
 import { toWireAmount } from "@/lib/platform/money/format";
 import { closureCallbackFor, type ClosureCallback } from "@/lib/platform/webviews/closure";
 import { resolveWebviewToken } from "@/lib/platform/webviews/tokens";
+import { checkFundingMethod, corridorOfTransfer, fundingMethodsOf } from "@/lib/payments/corridors/corridors";
+import type { FundingMethod } from "@/lib/payments/corridors/funding-methods";
+import { refreshForTransfers } from "@/lib/payments/corridors/versions";
 import { chooseBankTransfer, type BankTransferInstructions } from "./bank-transfer";
 import { completeFunding, lockFundingSession } from "./funding";
 import { fundingDeadline } from "./funding-window";
@@ -28,6 +31,8 @@ export interface FundingWebviewModel {
   timeZone: string;
   /** The sandbox's instant card and bank buttons (never in production). */
   paymentsConfigured: boolean;
+  /** The methods the transfer's corridor offers, as its own configuration version defines them (the buttons shown). */
+  fundingMethods: readonly FundingMethod[];
   /**
    * Production (FUNDING_PROVIDER=bank-transfer): the bank details, amount and RF reference bound
    * to this session when the page opens; null with `bankTransferCurrency` when the collection
@@ -59,6 +64,8 @@ export async function openFundingWebview(tx: Tx, token: string, now: Date): Prom
     .where(eq(customers.id, transfer.customerId));
   const [partner] = await tx.select().from(partners).where(eq(partners.id, partnerId));
   const method = await maskedPayoutMethod(tx, transfer.payoutMethodId);
+  await refreshForTransfers(tx, [transfer]);
+  const corridor = corridorOfTransfer(transfer);
   return {
     fundingSessionId: session.id,
     locale: customer?.preferredLanguage ?? null,
@@ -76,6 +83,7 @@ export async function openFundingWebview(tx: Tx, token: string, now: Date): Prom
     payBy: bankTransfer ? new Date(bankTransfer.payBy) : fundingDeadline(session, transfer),
     timeZone: timeZoneOfAddress(residenceAddressOf(customer?.profile)),
     paymentsConfigured: fundingProvider().takesPayments,
+    fundingMethods: corridor ? fundingMethodsOf(corridor) : ["CARD", "BANK_TRANSFER"],
     bankTransfer,
     bankTransferCurrency: transfer.originCurrency,
   };
@@ -97,5 +105,7 @@ export async function payFromWebview(tx: Tx, token: string, payment: FundingPaym
   // The provider decides the outcome; one that takes no payment on the page refuses here (503).
   const outcome = fundingProvider().pay(payment);
   const locked = await liveSession(tx, token, now);
+  await refreshForTransfers(tx, [locked.transfer]);
+  checkFundingMethod(corridorOfTransfer(locked.transfer), payment.method);
   return completeFunding(tx, { session: locked.session, transfer: locked.transfer, outcome, method: payment.method, now });
 }

@@ -153,3 +153,17 @@ test("tier limits' problems at their fields: positive cents, a longer window nev
   );
   assert.deepEqual(problems({ "1.P1D": "2999.50" }), []);
 });
+
+test("the form's funding methods: a list, changed only when it differs, empty for every method", () => {
+  const seed = seedDocument();
+  const withMethods = (fundingMethods: string) => withCorridorPrices(seed, "US-MX", { ...prices, principalFee: "2.99", fundingMethods });
+  const cardOnly = withMethods("CARD");
+  assert.deepEqual(diffDocuments(seed, cardOnly), [{ field: "US-MX.fundingMethods", before: null, after: '["CARD"]' }]);
+  assert.equal(optionalPriceText((cardOnly.corridors as Record<string, unknown>[])[0], "fundingMethods"), "CARD");
+  assert.deepEqual(diffDocuments(cardOnly, withCorridorPrices(cardOnly, "US-MX", { ...prices, principalFee: "2.99", fundingMethods: "CARD" })), []);
+  assert.deepEqual(diffDocuments(seed, withMethods("")), [], "empty: every method, as the shipped corridors");
+  assert.deepEqual(
+    documentProblems(withMethods("CARD, CHEQUE")).map((p) => p.field),
+    ["US-MX.fundingMethods.1"],
+  );
+});

@@ -44,6 +44,7 @@ const priceForm = z.object({
   fxMargin: optional,
   principalFeeBands: pairs("500.00=4.99; 1500.00=7.99"),
   partnerFxMargins: pairs("par_123=0.005"),
+  fundingMethods: optional,
   effectiveAt,
   note,
 });

@@ -65,6 +65,7 @@ const LABELS: Record<string, string> = {
   fxMargin: "FX margin (empty: none)",
   principalFeeBands: "Fee bands (from=fee; …)",
   partnerFxMargins: "Partners' FX margins (partner=margin; …)",
+  fundingMethods: "Funding methods (CARD, BANK_TRANSFER; empty: all)",
 };
 
 /** One corridor's prices as a new version from an effective time, proposed for a second admin's approval. */

@@ -5,6 +5,7 @@ import { when } from "@/lib/operations/console/format";
 import { requireOperator } from "@/lib/operations/console/session";
 import { diffDocuments, OPTIONAL_PRICE_FIELDS, optionalPriceText, PRICE_FIELDS, TIER_LIMIT_FIELDS, tierLimitTexts } from "@/lib/payments/corridors/changes";
 import { LIMIT_WINDOWS, VERIFICATION_TIERS } from "@/lib/payments/limits/tiers";
+import { fundingMethodsOf } from "@/lib/payments/corridors/corridors";
 import { latestTable, listVersions, refreshVersions, storedVersion, tableInForce, type VersionRow } from "@/lib/payments/corridors/versions";
 import { openProposalFor } from "@/lib/operations/dual-control/open-proposal";
 import { ready } from "@/lib/platform/ready";
@@ -118,6 +119,7 @@ export default async function Configuration({ searchParams }: { searchParams: Se
             <tr className="text-left text-slate-500">
               <th className="p-1">Corridor</th>
               <th className="p-1">Methods</th>
+              <th className="p-1">Funding</th>
               <th className="p-1">Principal fee</th>
               <th className="p-1">Fee bands</th>
               <th className="p-1">Minimum</th>
@@ -136,6 +138,9 @@ export default async function Configuration({ searchParams }: { searchParams: Se
                   {c.code} {c.originCurrency}→{c.destinationCurrency}
                 </td>
                 <td className="p-1">{c.payoutMethods.join(", ")}</td>
+                <td className="p-1" data-testid={`funding-methods-${c.code}`}>
+                  {fundingMethodsOf(c).join(", ")}
+                </td>
                 <td className="p-1">
                   {c.principalFee.toFixed(2)} {c.originCurrency}
                 </td>
