@@ -19,8 +19,9 @@ import { alternativeSkeleton, alternativeSpelling, CLASS_SPELLINGS, isTitle, nam
  *
  * - A date of birth that agrees with an entry's (the same day, or the published month, year or
  *   range) lets a looser likeness make a case (matchWithBirthDate): two moves at once, a typo in a
- *   split or transliterated word, short names a vowel apart; with the nationality agreeing as
- *   well, vowels folded. Never a HIT; never without the date.
+ *   split or transliterated word, short names a vowel apart, a surname and a given name whatever
+ *   else either name has; with the nationality agreeing as well, vowels folded and the edits of
+ *   the day. Never a HIT; never without the date.
  *
  * Candidates come from a scan of the distinct listed words (most skipped by a letter-count bound
  * before any Jaro-Winkler), cached per query word, not of every name. Weak aliases (UN "Low"
@@ -725,8 +726,10 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
  * (partial): at least two of the listed name's words, and at least half of them, are in the
  * subject's name, and at least two of the subject's words (a title the listed name has as a word
  * counts) are in the listed name (more than half of the subject's other words where only the year
- * or month agrees). "In" allows the edits of `looseBudget` (spelling and transliteration skeleton;
- * where the entry's nationality is the subject's too, skeletons with their vowels folded;
+ * or month agrees); where the listed words found are its surname and a given name (containedIn),
+ * two words each way, whatever else either name has. "In" allows the edits of `looseBudget` (those
+ * of the day where the entry's nationality is the subject's as well as the year; spelling and
+ * transliteration skeleton; where the entry's nationality is the subject's too, skeletons with their vowels folded;
  * alternative spellings of some romanisations, alternativeSpelling; a typo in a spelling of a
  * transliteration class, classOfMisspelling), a word written as two, and two words written as one.
  * Never a HIT: not a whole name (verdict).
@@ -768,21 +771,26 @@ function matchWithBirthDate(
       if (tried.has(e)) continue;
       tried.add(e);
       const sameNationality = !!nationality && index.entries[e].nationalities.includes(nationality.toUpperCase());
-      const how: Looseness = { sameDay, fold: sameNationality };
+      // The nationality agreeing as well as the year is a second identifier: the edits of the day.
+      const how: Looseness = { dayEdits: sameDay || sameNationality, fold: sameNationality };
       for (let n = index.firstNames[e]; n < index.firstNames[e + 1]; n++) {
         const name = index.names[n];
         const listedRequired = ((1 << name.tokens.length) - 1) & ~name.optional;
         const wanted = bits(listedRequired);
         if (wanted < 2) continue;
         // Most names of the entries compared have too few words with the letters to be in the subject's.
-        const plausible = bits(plausiblyIn(index, name, subject, how) & listedRequired);
-        if (plausible < 2 || 2 * plausible < wanted) continue;
+        const plausible = plausiblyIn(index, name, subject, how) & listedRequired;
+        if (bits(plausible) < 2 || (2 * bits(plausible) < wanted && !containedIn(name, listedRequired, plausible))) continue;
         const listed = listedForm(index, name, listedRequired);
-        const inSubject = bits(presentIn(listed, subject, how) & listedRequired);
-        if (inSubject < 2 || 2 * inSubject < wanted) continue;
+        const inSubjectMask = presentIn(listed, subject, how) & listedRequired;
+        const inSubject = bits(inSubjectMask);
+        // The listed name as people shorten it (its surname and a given name) is there whatever
+        // else the subject carries: the shares of the two names' words are not asked of it.
+        const contained = containedIn(name, listedRequired, inSubjectMask);
+        if (inSubject < 2 || (2 * inSubject < wanted && !contained)) continue;
         const inListedMask = presentIn(subject, listed, how) & all;
         const inListed = bits(inListedMask);
-        if (inListed < 2 || (!sameDay && 2 * inListed < bits(required))) continue;
+        if (inListed < 2 || (!sameDay && !contained && 2 * inListed < bits(required))) continue;
         consider(
           n,
           LOOSE,
@@ -794,6 +802,19 @@ function matchWithBirthDate(
   };
   tryEntries(exact, true);
   tryEntries(partial, false);
+}
+
+/**
+ * Whether a listed name's words at `found` (positions, `required` its words other than titles) are
+ * the name as people shorten it: every surname word and a given name where the list says which
+ * words are the surname ("SURNAME, Given"), else its first and last words (names published given
+ * names first, as the UN's). The looser comparison's form of the rule of contained names (scoreName).
+ */
+function containedIn(name: IndexedName, required: number, found: number): boolean {
+  if (name.surname) return (name.surname & required & ~found) === 0 && (found & required & ~name.surname) !== 0;
+  const first = required & -required;
+  const last = 1 << (31 - Math.clz32(required));
+  return (found & first) !== 0 && (found & last) !== 0;
 }
 
 const CLASS_SKELETONS = new Set(CLASS_SPELLINGS.map(([, s]) => s));
@@ -837,13 +858,15 @@ function classOfMisspelling(word: string, wordSkeleton: string): string | null {
 }
 
 /**
- * How loose the comparison of a name whose date of birth agrees: the day agrees (or only the year,
- * month or range), and whether vowels are folded (foldVowels): only where the nationality agrees
- * too, a second identifier beside the date of birth (folded vowels alone, with a year of birth,
- * would make many short names alike).
+ * How loose the comparison of a name whose date of birth agrees. `dayEdits`: the edits of a day
+ * that agrees (looseBudget, lengthsCompared), where the day agrees or where the published year,
+ * month or range and the nationality both do (two identifiers, as strong as the day); the year
+ * alone allows fewer. `fold`: vowels folded (foldVowels), only where the nationality agrees, a
+ * second identifier beside the date of birth (folded vowels with a year of birth alone would make
+ * many short names alike).
  */
 interface Looseness {
-  sameDay: boolean;
+  dayEdits: boolean;
   fold: boolean;
 }
 
@@ -960,9 +983,9 @@ function presentIn(from: LooseForm, to: LooseForm, how: Looseness): number {
   return found;
 }
 
-/** Words of three letters or fewer are compared with words of another length only where the day of birth agrees. */
-function lengthsCompared(a: number, b: number, sameDay: boolean): boolean {
-  return sameDay || a === b || Math.min(a, b) > 3;
+/** Words of three letters or fewer are compared with words of another length only with the edits of a day that agrees (Looseness). */
+function lengthsCompared(a: number, b: number, dayEdits: boolean): boolean {
+  return dayEdits || a === b || Math.min(a, b) > 3;
 }
 
 /**
@@ -970,7 +993,7 @@ function lengthsCompared(a: number, b: number, sameDay: boolean): boolean {
  * masks alone: looselyIn's bounds without its edit distances, so a name with fewer such words
  * than the looser comparison needs is skipped before its form is built.
  */
-function plausiblyIn(index: MatchIndex, name: IndexedName, to: LooseForm, { sameDay, fold }: Looseness): number {
+function plausiblyIn(index: MatchIndex, name: IndexedName, to: LooseForm, { dayEdits, fold }: Looseness): number {
   let found = 0;
   for (const u of name.units) {
     if ((found & u.mask) === u.mask) continue;
@@ -987,7 +1010,7 @@ function plausiblyIn(index: MatchIndex, name: IndexedName, to: LooseForm, { same
     for (let k = 0; k < to.units.length && !plausible; k++) {
       if (!single && bits(to.positions[k]) !== 1) continue;
       const shorter = Math.min(length, to.units[k].length);
-      const budget = looseBudget(shorter, sameDay);
+      const budget = looseBudget(shorter, dayEdits);
       // As looselyIn compares: the alternative spellings where either word has one; then, for
       // short words of other lengths (lengthsCompared), only the same skeleton.
       if (
@@ -995,25 +1018,26 @@ function plausiblyIn(index: MatchIndex, name: IndexedName, to: LooseForm, { same
         (bits(alternativeMask & ~to.alternativeMasks[k]) <= budget || bits(alternativeSkeletonMask & ~to.alternativeSkeletonMasks[k]) <= budget)
       )
         plausible = true;
-      else if (!lengthsCompared(length, to.units[k].length, sameDay)) plausible = skeletonMask === to.skeletonMasks[k];
+      else if (!lengthsCompared(length, to.units[k].length, dayEdits)) plausible = skeletonMask === to.skeletonMasks[k];
       else
         plausible =
           bits(wordMask & ~to.masks[k]) <= budget ||
           bits(skeletonMask & ~to.skeletonMasks[k]) <= budget ||
           (fold && bits(foldMask & ~to.foldedMasks[k]) <= budget);
     }
-    if (!plausible && single && length >= (sameDay ? 5 : 7)) plausible = bits(wordMask & ~to.lettersMask) <= looseBudget(length, sameDay);
+    if (!plausible && single && length >= (dayEdits ? 5 : 7)) plausible = bits(wordMask & ~to.lettersMask) <= looseBudget(length, dayEdits);
     if (plausible) found |= u.mask;
   }
   return found;
 }
 
 /**
- * Edits allowed in the looser comparison: where the day of birth agrees, one up to 5 letters, two
- * up to 8, three from 9; where only the month or year does, one up to 7, two from 8.
+ * Edits allowed in the looser comparison: with the edits of a day that agrees (Looseness), one up
+ * to 5 letters, two up to 8, three from 9; where only the month or year does, one up to 7, two
+ * from 8.
  */
-function looseBudget(length: number, sameDay: boolean): number {
-  if (sameDay) return length <= 5 ? 1 : length <= 8 ? 2 : 3;
+function looseBudget(length: number, dayEdits: boolean): number {
+  if (dayEdits) return length <= 5 ? 1 : length <= 8 ? 2 : 3;
   return length <= 7 ? 1 : 2;
 }
 
@@ -1021,41 +1045,45 @@ function looseBudget(length: number, sameDay: boolean): number {
 const LOOSE = 0.75;
 
 /** Whether two forms of words are within `budget` edits (the letters one lacks bound it first); short forms compare with forms of their length only (lengthsCompared). */
-function near(a: string, aMask: number, b: string, bMask: number, budget: number, sameDay: boolean): boolean {
-  return lengthsCompared(a.length, b.length, sameDay) && bits(aMask & ~bMask) <= budget && editDistance(a, b, budget) <= budget;
+function near(a: string, aMask: number, b: string, bMask: number, budget: number, dayEdits: boolean): boolean {
+  return lengthsCompared(a.length, b.length, dayEdits) && bits(aMask & ~bMask) <= budget && editDistance(a, b, budget) <= budget;
 }
 
 /**
  * Whether a word (or two joined) is in a name: a unit of the name within the edit budget, as
  * written, as skeletons, with vowels folded (`fold`), or in their alternative spellings as written
- * or as skeletons; or, a single word of 7+ letters (5+ with the same day), anywhere in its letters.
+ * or as skeletons; or, a single word of 7+ letters (5+ with the edits of a day that agrees), anywhere in its letters.
  */
-function looselyIn(from: LooseForm, f: number, name: LooseForm, { sameDay, fold }: Looseness): boolean {
+function looselyIn(from: LooseForm, f: number, name: LooseForm, { dayEdits, fold }: Looseness): boolean {
   const word = from.units[f];
   const single = bits(from.positions[f]) === 1;
   for (let k = 0; k < name.units.length; k++) {
     // Two words joined stand for one word written as two: they are compared with single words only.
     if (!single && bits(name.positions[k]) !== 1) continue;
     const unit = name.units[k];
-    const budget = looseBudget(Math.min(word.length, unit.length), sameDay);
+    const budget = looseBudget(Math.min(word.length, unit.length), dayEdits);
     // Alternative spellings are written forms of their own: their own lengths count.
     if (from.alternate[f] || name.alternate[k]) {
-      if (near(from.alternatives[f], from.alternativeMasks[f], name.alternatives[k], name.alternativeMasks[k], budget, sameDay)) return true;
-      if (near(from.alternativeSkeletons[f], from.alternativeSkeletonMasks[f], name.alternativeSkeletons[k], name.alternativeSkeletonMasks[k], budget, sameDay))
+      if (near(from.alternatives[f], from.alternativeMasks[f], name.alternatives[k], name.alternativeMasks[k], budget, dayEdits)) return true;
+      if (
+        near(from.alternativeSkeletons[f], from.alternativeSkeletonMasks[f], name.alternativeSkeletons[k], name.alternativeSkeletonMasks[k], budget, dayEdits)
+      )
         return true;
     }
     // Words of three letters or fewer differ in length only where the day of birth agrees, or as
     // spellings of one name (the same skeleton: "sir" for "seir").
-    if (!lengthsCompared(word.length, unit.length, sameDay)) {
+    if (!lengthsCompared(word.length, unit.length, dayEdits)) {
       if (from.skeletons[f] === name.skeletons[k]) return true;
       continue;
     }
-    if (near(word, from.masks[f], unit, name.masks[k], budget, sameDay)) return true;
-    if (near(from.skeletons[f], from.skeletonMasks[f], name.skeletons[k], name.skeletonMasks[k], budget, sameDay)) return true;
-    if (fold && near(from.folded[f], from.foldedMasks[f], name.folded[k], name.foldedMasks[k], budget, sameDay)) return true;
+    if (near(word, from.masks[f], unit, name.masks[k], budget, dayEdits)) return true;
+    if (near(from.skeletons[f], from.skeletonMasks[f], name.skeletons[k], name.skeletonMasks[k], budget, dayEdits)) return true;
+    if (fold && near(from.folded[f], from.foldedMasks[f], name.folded[k], name.foldedMasks[k], budget, dayEdits)) return true;
   }
-  const budget = looseBudget(word.length, sameDay);
-  return single && word.length >= (sameDay ? 5 : 7) && bits(from.masks[f] & ~name.lettersMask) <= budget && infixDistance(word, name.letters, budget) <= budget;
+  const budget = looseBudget(word.length, dayEdits);
+  return (
+    single && word.length >= (dayEdits ? 5 : 7) && bits(from.masks[f] & ~name.lettersMask) <= budget && infixDistance(word, name.letters, budget) <= budget
+  );
 }
 
 /** The fewest edits that make `word` a run of `text`'s letters, stopping past `max`. */

@@ -118,3 +118,36 @@ test("a typo in a spelling of a transliteration class (Mhemet for Mehmet, one of
 test("a capital inside a word starts a word: AnGrein is An Grein", () => {
   caseOnlyWithTheDate({ firstName: "Musab", lastName: "AnGrein", dateOfBirth: "1982-06-13", nationality: "LBY" }, "1992-06-13");
 });
+
+// Entries that publish only a year of birth, as the lists write them: OFAC "SURNAME, Given", the UN given names first.
+const shortened = buildIndex("test", "v1", [
+  entry("20", "BADRI, Gabril Abdul Kareem", ["1961"]),
+  entry("21", "ALY SOLIMAN MASSOUD ABDUL SAYED", ["1969"], [], ["LBY"]),
+  entry("22", "BOSCO TAGANDA", ["1973/1974"], [], ["COD"]),
+]);
+
+function shortenedResult(subject: MatchSubject): string {
+  const verdicts = matchSubject(shortened, subject, lowestScore(subject, thresholds)).map((c) => verdict(c, thresholds));
+  return verdicts.includes("HIT") ? "HIT" : verdicts.includes("CLOSE_MATCH") ? "CLOSE_MATCH" : "CLEAR";
+}
+
+test("the listed surname and a given name, each misspelt, with the listed year of birth are a case whatever else either name has", () => {
+  // Two of the listed name's four words, two of the subject's five ("Abdul" split and misspelt, "Kareem" misspelt).
+  assert.equal(shortenedResult({ firstName: "Gwbril Bad al Kraiem", lastName: "Badr", dateOfBirth: "1961-10-26" }), "CLOSE_MATCH");
+  assert.equal(shortenedResult({ firstName: "Gwbril Bad al Kraiem", lastName: "Badr", dateOfBirth: "1971-10-26" }), "CLEAR");
+  // Where the list does not say which words are the surname: the first and the last (two of five).
+  assert.equal(shortenedResult({ firstName: "Aly", lastName: "Xayed", dateOfBirth: "1969-08-27" }), "CLOSE_MATCH");
+  assert.equal(shortenedResult({ firstName: "Aly", lastName: "Xayed", dateOfBirth: "1979-08-27" }), "CLEAR");
+  // Given names without the surname are not the name shortened: the shares still apply.
+  assert.equal(shortenedResult({ firstName: "Gwbril Abdul Tom", lastName: "Jones Brown", dateOfBirth: "1961-10-26" }), "CLEAR");
+  // Middle words without the first or the last are not either.
+  assert.equal(shortenedResult({ firstName: "Soliman Tom Ray", lastName: "Massoud", dateOfBirth: "1969-08-27" }), "CLEAR");
+});
+
+test("the nationality agreeing as well as the year allows the edits of the day: a surname two edits away is a case; without the nationality, or with another, it is not", () => {
+  // "Fagnadeh": TAGANDA with a letter changed, two swapped and -eh for -a.
+  assert.equal(shortenedResult({ firstName: "Busco", lastName: "Fagnadeh", dateOfBirth: "1973-03-14", nationality: "COD" }), "CLOSE_MATCH");
+  assert.equal(shortenedResult({ firstName: "Busco", lastName: "Fagnadeh", dateOfBirth: "1973-03-14" }), "CLEAR");
+  assert.equal(shortenedResult({ firstName: "Busco", lastName: "Fagnadeh", dateOfBirth: "1973-03-14", nationality: "RWA" }), "CLEAR");
+  assert.equal(shortenedResult({ firstName: "Busco", lastName: "Fagnadeh", dateOfBirth: "1983-03-14", nationality: "COD" }), "CLEAR");
+});
