@@ -2,6 +2,7 @@ import sharp from "sharp";
 import rules from "@/data/kyc/verification.json";
 import { config } from "@/lib/platform/config";
 import { descriptorDistance, findFaces, type FaceFound } from "./face-model";
+import { timed } from "./stage-timing";
 
 /**
  * Face match between the selfie and the document's portrait, with a basic liveness step (a
@@ -97,7 +98,11 @@ const faceApi: FaceMatcher = {
     if (!selfieTurn) return { ran: false, reason: "No second selfie (head turned) was captured." };
     let faces: [FaceFound | null, FaceFound | null, FaceFound | null];
     try {
-      faces = [await mainFace(document), await mainFace(selfie), await mainFace(selfieTurn)];
+      faces = [
+        await timed("face.document", () => mainFace(document)),
+        await timed("face.selfie", () => mainFace(selfie)),
+        await timed("face.selfieTurn", () => mainFace(selfieTurn)),
+      ];
     } catch (err) {
       return { ran: false, reason: `The face model could not run: ${err instanceof Error ? err.message : String(err)}` };
     }

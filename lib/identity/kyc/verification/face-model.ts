@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import sharp from "sharp";
+import { timed } from "./stage-timing";
 
 /**
  * The on-device face model: @vladmandic/face-api (a maintained fork of face-api.js) on
@@ -76,20 +77,22 @@ export async function faceModelReady(): Promise<true | string> {
 /** The faces in an image, largest first. */
 export async function findFaces(image: Buffer, minConfidence = 0.3): Promise<FaceFound[]> {
   const { faceapi, tf } = await load();
-  const { data, info } = await sharp(image, { failOn: "none" })
-    .rotate()
-    .resize(MAX_SIDE, MAX_SIDE, { fit: "inside", withoutEnlargement: true })
-    .removeAlpha()
-    .toColourspace("srgb")
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await timed("face.decode", () =>
+    sharp(image, { failOn: "none" })
+      .rotate()
+      .resize(MAX_SIDE, MAX_SIDE, { fit: "inside", withoutEnlargement: true })
+      .removeAlpha()
+      .toColourspace("srgb")
+      .raw()
+      .toBuffer({ resolveWithObject: true }),
+  );
   const input = tf.tensor3d(new Uint8Array(data.buffer, data.byteOffset, data.length), [info.height, info.width, 3], "int32");
   try {
     const image = input as unknown as Parameters<FaceApi["detectAllFaces"]>[0];
     const detect = (options: InstanceType<FaceApi["TinyFaceDetectorOptions"]> | InstanceType<FaceApi["SsdMobilenetv1Options"]>) =>
       faceapi.detectAllFaces(image, options).withFaceLandmarks().withFaceDescriptors();
-    let found = await detect(new faceapi.TinyFaceDetectorOptions({ inputSize: 416, scoreThreshold: minConfidence }));
-    if (found.length === 0) found = await detect(new faceapi.SsdMobilenetv1Options({ minConfidence }));
+    let found = await timed("face.tiny", async () => detect(new faceapi.TinyFaceDetectorOptions({ inputSize: 416, scoreThreshold: minConfidence })));
+    if (found.length === 0) found = await timed("face.ssd", async () => detect(new faceapi.SsdMobilenetv1Options({ minConfidence })));
     return found
       .map((f) => {
         const jaw = f.landmarks.getJawOutline();

@@ -3,6 +3,7 @@ import path from "node:path";
 import { parse, type ParseResult } from "mrz";
 import sharp from "sharp";
 import { createWorker, OEM, PSM, type Worker } from "tesseract.js";
+import { timed } from "./stage-timing";
 
 /**
  * Reads the machine-readable zone of a document photo, offline: tesseract.js with the English
@@ -46,6 +47,11 @@ function ocr(): Promise<Worker> {
     throw err;
   });
   return worker;
+}
+
+/** Starts the OCR worker ahead of the first read (a worker process at start, the measuring scripts). */
+export async function startMrzReader(): Promise<void> {
+  await ocr();
 }
 
 /** Stops the OCR worker (tests and scripts; a server keeps it). */
@@ -203,12 +209,13 @@ export async function readMrz(image: Buffer): Promise<MrzRead> {
   for (const [region, angle, sharpen] of attempts) {
     let input: Buffer;
     try {
-      input = await prepared(image, region, angle, sharpen);
+      input = await timed("mrz.prepare", () => prepared(image, region, angle, sharpen));
     } catch {
       return { read: false, reason: "The photo is not an image we can read." };
     }
-    const { data } = await (await ocr()).recognize(input);
-    const read = parseCandidates(mrzCandidates(data.text));
+    const w = await ocr();
+    const { data } = await timed("mrz.recognize", () => w.recognize(input));
+    const read = await timed("mrz.parse", async () => parseCandidates(mrzCandidates(data.text)));
     if (read?.read && read.valid) return read;
     if (read && (!best || (best.read && read.read && read.invalidFields.length < best.invalidFields.length))) best = read;
   }

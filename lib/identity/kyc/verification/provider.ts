@@ -7,6 +7,7 @@ import { faceMatcher } from "./face-match";
 import { readMrz } from "./mrz-read";
 import { onfidoApi, onfidoSignature, onfidoCompletedBody, SIMULATED_ONFIDO_URL, type OnfidoCheck } from "./onfido";
 import type { KycVerificationRecord } from "./record";
+import { timed } from "./stage-timing";
 
 /**
  * The KYC verification provider (KYC_DECISION_PROVIDER, lib/payments/providers table kind kycDecision),
@@ -72,19 +73,22 @@ export function verdictOf(checks: CheckResult[]): Pick<KycVerificationRecord, "s
 export async function verifyAutomatically(input: VerificationInput): Promise<KycVerificationRecord> {
   const started = performance.now();
   const { photos, capture } = input;
+  const { document } = photos;
   const startedAt = input.now.toISOString();
-  if (!photos.document) {
+  if (!document) {
     return { status: "REVIEW", provider: "automatic", startedAt, finishedAt: startedAt, ms: 0, checks: [], reasons: ["mrzRead: no document photo"] };
   }
   // An identity card carries its zone on the back; a passport on its photo page.
-  const zone = capture.documentType === "ID_CARD" && photos.documentBack ? photos.documentBack : photos.document;
-  const read = await readMrz(zone.bytes);
+  const zone = capture.documentType === "ID_CARD" && photos.documentBack ? photos.documentBack : document;
+  const read = await timed("mrz", () => readMrz(zone.bytes));
   const { checks, extracted } = checkDocument(read, capture, input.profile, input.now);
-  const face = await faceMatcher().compare({
-    document: photos.document.bytes,
-    selfie: photos.selfie?.bytes ?? null,
-    selfieTurn: photos.selfieTurn?.bytes ?? null,
-  });
+  const face = await timed("face", () =>
+    faceMatcher().compare({
+      document: document.bytes,
+      selfie: photos.selfie?.bytes ?? null,
+      selfieTurn: photos.selfieTurn?.bytes ?? null,
+    }),
+  );
   if (face.ran) {
     checks.push({ check: "faceMatch", passed: face.matched, detail: `score ${face.score} (threshold ${face.threshold}, ${face.matcher})` });
     checks.push({ check: "liveness", passed: face.liveness.passed, detail: `change between the two selfies ${face.liveness.change}` });

@@ -14,6 +14,7 @@ import type { KycProfileFacts } from "./document-checks";
 import { onfidoApi, onfidoSignatureValid, onfidoWebhookCheckId } from "./onfido";
 import { kycVerifier, kycVerifierFor, outcomeOf, recordOfVendorCheck, type VerificationPhotos } from "./provider";
 import type { KycVerificationRecord } from "./record";
+import { timed } from "./stage-timing";
 
 /**
  * The machine's part of a KYC session: at submission the session is marked PENDING and the
@@ -67,11 +68,13 @@ export const verifyKycSession = defineJob({
   schema: z.object({ kycSessionId: z.string() }),
   backoff: (failures) => 15 * failures,
   perform: async (db, { payload, now, signal }) => {
-    const [row] = await db
-      .select({ session: kycSessions, profile: customers.profile })
-      .from(kycSessions)
-      .innerJoin(customers, eq(customers.id, kycSessions.customerId))
-      .where(eq(kycSessions.id, payload.kycSessionId));
+    const [row] = await timed("db.read", () =>
+      db
+        .select({ session: kycSessions, profile: customers.profile })
+        .from(kycSessions)
+        .innerJoin(customers, eq(customers.id, kycSessions.customerId))
+        .where(eq(kycSessions.id, payload.kycSessionId)),
+    );
     const session = row?.session;
     if (!session?.capture || isEvidence(session.capture) || session.verification?.status !== "PENDING") return;
     const verifier = kycVerifierFor(session.verification.provider, config().sandbox);
@@ -79,12 +82,12 @@ export const verifyKycSession = defineJob({
       kycSessionId: session.id,
       capture: session.capture,
       profile: row.profile as unknown as KycProfileFacts,
-      photos: await photosOf(db, session.id),
+      photos: await timed("db.read", () => photosOf(db, session.id)),
       now,
       signal,
     });
     if (started.kind === "verdict") {
-      await inUnit(({ tx }) => settleVerification(tx, session.id, started.record, now), { db, now });
+      await timed("db.settle", () => inUnit(({ tx }) => settleVerification(tx, session.id, started.record, now), { db, now }));
       return;
     }
     // Still PENDING: the record keeps the vendor's check id, by which its webhook finds the session.
