@@ -15,7 +15,7 @@ const VARIANTS = 2;
 
 async function main() {
   process.env.KYC_FACE_MATCHER = "face-api";
-  const { findFaces, descriptorDistance, faceModelReady } = await import("@/lib/identity/kyc/verification/face-model");
+  const { mainFace, descriptorDistance, faceModelReady } = await import("@/lib/identity/kyc/verification/face-model");
   const { faceMatcher } = await import("@/lib/identity/kyc/verification/face-match");
   const loadStart = performance.now();
   const ready = await faceModelReady();
@@ -39,10 +39,10 @@ async function main() {
       const { document } = await documentOf(i, v);
       const selfie = await selfieOf(i, v);
       let t = performance.now();
-      const d = (await findFaces(document))[0] ?? null;
+      const d = await mainFace(document, "document");
       findTimes.push(performance.now() - t);
       t = performance.now();
-      const s = (await findFaces(selfie))[0] ?? null;
+      const s = await mainFace(selfie, "selfie");
       findTimes.push(performance.now() - t);
       if (!d) noFaceDocument++;
       if (!s) noFaceSelfie++;

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import rules from "@/data/kyc/verification.json";
 import { config } from "@/lib/platform/config";
-import { descriptorDistance, findFaces, type FaceFound } from "./face-model";
+import { descriptorDistance, mainFace, type FaceFound } from "./face-model";
 import { timed } from "./stage-timing";
 
 /**
@@ -79,11 +79,6 @@ const sandboxFingerprint: FaceMatcher = {
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
 
-/** The face an image shows: the largest one (a document's small ghost portrait, people behind a selfie, aside). */
-async function mainFace(image: Buffer): Promise<FaceFound | null> {
-  return (await findFaces(image))[0] ?? null;
-}
-
 /**
  * The face model: the score is 1 minus the Euclidean distance between the two faces' descriptors
  * (1 the same picture, about 0.5 and above one person, lower two people; docs/kyc-quality.md has
@@ -99,9 +94,9 @@ const faceApi: FaceMatcher = {
     let faces: [FaceFound | null, FaceFound | null, FaceFound | null];
     try {
       faces = [
-        await timed("face.document", () => mainFace(document)),
-        await timed("face.selfie", () => mainFace(selfie)),
-        await timed("face.selfieTurn", () => mainFace(selfieTurn)),
+        await timed("face.document", () => mainFace(document, "document")),
+        await timed("face.selfie", () => mainFace(selfie, "selfie")),
+        await timed("face.selfieTurn", () => mainFace(selfieTurn, "selfie")),
       ];
     } catch (err) {
       return { ran: false, reason: `The face model could not run: ${err instanceof Error ? err.message : String(err)}` };

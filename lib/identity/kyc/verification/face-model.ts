@@ -11,9 +11,9 @@ import { timed } from "./stage-timing";
  *   recognition net ported from dlib, 128-number descriptors), read from node_modules;
  * - the .wasm binaries are those of the @tensorflow/tfjs-backend-wasm npm package.
  * Loaded once per process on first use (about 1.5 s); every comparison after it reuses it.
- * Faces are looked for with the Tiny Face Detector at 416 pixels first (0.1 s of CPU an image
- * here), then, where it finds none, with SSD MobileNet (0.5 s): the tiny one misses many faces
- * that fill a selfie's frame, SSD some small portraits (docs/kyc-quality.md).
+ * Faces are looked for with the Tiny Face Detector at a small input size chosen by the kind of
+ * image (20 to 30 ms of CPU an image here), then, where it finds none, with SSD MobileNet (0.3 s);
+ * landmarks and descriptor are computed for the main face only (40 ms; docs/kyc-quality.md).
  */
 
 export interface FaceFound {
@@ -74,8 +74,23 @@ export async function faceModelReady(): Promise<true | string> {
   }
 }
 
-/** The faces in an image, largest first. */
-export async function findFaces(image: Buffer, minConfidence = 0.3): Promise<FaceFound[]> {
+/** What the image is: a document's page (the portrait a small part of it) or a selfie (the face most of the frame). */
+export type FaceImageKind = "document" | "selfie";
+
+/**
+ * The Tiny Face Detector's input sizes tried in turn, by kind of image, before SSD MobileNet:
+ * measured on the 44 documents and 44 selfies of face-pairs.ts (docs/kyc-quality.md), 224 pixels
+ * finds the portrait on 43 of 44 pages (as 416 does, at a third of the CPU), 160 the face in 42 of
+ * 44 selfies (416: 28), a face filling the frame being what the small input sees best.
+ */
+const TINY_INPUT_SIZES: Record<FaceImageKind, number[]> = { document: [224, 416], selfie: [160, 224] };
+
+/**
+ * The image's main face (the largest one found: a document's small ghost portrait, people behind
+ * a selfie, aside) with its landmarks and descriptor, computed for that face alone; null where
+ * none is found.
+ */
+export async function mainFace(image: Buffer, kind: FaceImageKind, minConfidence = 0.3): Promise<FaceFound | null> {
   const { faceapi, tf } = await load();
   const { data, info } = await timed("face.decode", () =>
     sharp(image, { failOn: "none" })
@@ -88,28 +103,41 @@ export async function findFaces(image: Buffer, minConfidence = 0.3): Promise<Fac
   );
   const input = tf.tensor3d(new Uint8Array(data.buffer, data.byteOffset, data.length), [info.height, info.width, 3], "int32");
   try {
-    const image = input as unknown as Parameters<FaceApi["detectAllFaces"]>[0];
-    const detect = (options: InstanceType<FaceApi["TinyFaceDetectorOptions"]> | InstanceType<FaceApi["SsdMobilenetv1Options"]>) =>
-      faceapi.detectAllFaces(image, options).withFaceLandmarks().withFaceDescriptors();
-    let found = await timed("face.tiny", async () => detect(new faceapi.TinyFaceDetectorOptions({ inputSize: 416, scoreThreshold: minConfidence })));
-    if (found.length === 0) found = await timed("face.ssd", async () => detect(new faceapi.SsdMobilenetv1Options({ minConfidence })));
-    return found
-      .map((f) => {
-        const jaw = f.landmarks.getJawOutline();
-        const nose = f.landmarks.getNose();
-        const left = jaw[0];
-        const right = jaw[jaw.length - 1];
-        const width = Math.max(1, right.x - left.x);
-        const tip = nose[3] ?? nose[nose.length - 1];
-        const box = f.detection.box;
-        return {
-          confidence: f.detection.score,
-          box: { x: box.x, y: box.y, width: box.width, height: box.height },
-          descriptor: f.descriptor,
-          yaw: (tip.x - (left.x + right.x) / 2) / width,
-        };
-      })
-      .sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
+    // One tensor, typed as face-api's bundled TensorFlow.js declares it.
+    const pixels = input as unknown as Parameters<FaceApi["detectAllFaces"]>[0];
+    const tensor = input as unknown as Parameters<FaceApi["extractFaceTensors"]>[0];
+    let detections: Awaited<ReturnType<FaceApi["detectAllFaces"]>> = [];
+    for (const inputSize of TINY_INPUT_SIZES[kind]) {
+      detections = await timed("face.detect", async () =>
+        faceapi.detectAllFaces(pixels, new faceapi.TinyFaceDetectorOptions({ inputSize, scoreThreshold: minConfidence })),
+      );
+      if (detections.length) break;
+    }
+    if (!detections.length)
+      detections = await timed("face.detectSsd", async () => faceapi.detectAllFaces(pixels, new faceapi.SsdMobilenetv1Options({ minConfidence })));
+    const largest = detections.reduce<(typeof detections)[number] | null>((a, d) => (!a || d.box.area > a.box.area ? d : a), null);
+    if (!largest) return null;
+    // As face-api's withFaceLandmarks().withFaceDescriptors() does, for this one face.
+    return await timed("face.describe", async () => {
+      const [crop] = await faceapi.extractFaceTensors(tensor, [largest]);
+      const landmarks = (await faceapi.nets.faceLandmark68Net.detectLandmarks(crop).finally(() => crop.dispose())) as InstanceType<FaceApi["FaceLandmarks68"]>;
+      const face = faceapi.extendWithFaceLandmarks(faceapi.extendWithFaceDetection({}, largest), landmarks);
+      const [aligned] = await faceapi.extractFaceTensors(tensor, [face.landmarks.align(null, { useDlibAlignment: true })]);
+      const descriptor = (await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(aligned).finally(() => aligned.dispose())) as Float32Array;
+      const jaw = face.landmarks.getJawOutline();
+      const nose = face.landmarks.getNose();
+      const left = jaw[0];
+      const right = jaw[jaw.length - 1];
+      const width = Math.max(1, right.x - left.x);
+      const tip = nose[3] ?? nose[nose.length - 1];
+      const box = largest.box;
+      return {
+        confidence: largest.score,
+        box: { x: box.x, y: box.y, width: box.width, height: box.height },
+        descriptor,
+        yaw: (tip.x - (left.x + right.x) / 2) / width,
+      };
+    });
   } finally {
     input.dispose();
   }
