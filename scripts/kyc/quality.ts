@@ -57,9 +57,16 @@ async function main() {
     const distortion = { blur: (i % 5) * 0.4, angle: ((i * 37) % 101) / 10 - 5, quality: 35 + ((i * 13) % 60) };
     const card = i % 3 === 2 && rules.idCardCountries.includes(p.issuingCountry);
     const portrait = drawn ? undefined : await portraitOf(i);
-    const made = card
-      ? await syntheticIdCard(p, distortion, { seed: i, portrait })
-      : { ...(await syntheticPassport(p, distortion, { seed: i, portrait })), documentBack: null };
+    // The generator's text rendering (pango, fontconfig) failed once under load on this shared
+    // machine ("Image to composite must have same dimensions"): a document is made again, never skipped.
+    const make = async () =>
+      card
+        ? await syntheticIdCard(p, distortion, { seed: i, portrait })
+        : { ...(await syntheticPassport(p, distortion, { seed: i, portrait })), documentBack: null };
+    const made = await make().catch((err: unknown) => {
+      console.error(`document ${i}: made again after ${String(err)}`);
+      return make();
+    });
     const selfie: Buffer = drawn ? made.selfie : await selfieOf(i, Math.floor(i / 22) % 2);
     const doc = { ...made, selfie, selfieTurn: drawn ? made.selfieTurn : await selfieMirrored(selfie) };
     if (card) cards++;

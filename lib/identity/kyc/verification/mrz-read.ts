@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { parse, type ParseResult } from "mrz";
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
 import { createWorker, OEM, PSM, type Worker } from "tesseract.js";
 import { timed } from "./stage-timing";
 
@@ -174,45 +174,84 @@ export function parseCandidates(found: string[][]): MrzRead | null {
   return best;
 }
 
-/** Grey, stretched, at least 1400 px wide: the size tesseract reads OCR-B best at; `angle` straightens a page photographed askew. */
-async function prepared(image: Buffer, region: "bottom" | "whole", angle = 0, sharpen = false): Promise<Buffer> {
-  const upright = await sharp(image, { failOn: "none" }).rotate().toBuffer(); // EXIF orientation of a phone photo
-  const turned = angle ? await sharp(upright).rotate(angle, { background: "#ffffff" }).toBuffer() : upright;
-  const meta = await sharp(turned).metadata();
-  const width = meta.width ?? 0;
-  const height = meta.height ?? 0;
-  if (!width || !height) throw new Error("not an image");
-  let pipeline = sharp(turned);
-  // The zone is at the foot of a passport's photo page and of an identity card's back.
-  if (region === "bottom") pipeline = pipeline.extract({ left: 0, top: Math.round(height * 0.55), width, height: height - Math.round(height * 0.55) });
-  if (width < 1400) pipeline = pipeline.resize({ width: 1400 });
-  else if (width > 2400) pipeline = pipeline.resize({ width: 2400 });
-  pipeline = pipeline.greyscale().normalise();
-  // A blurred photo: sharpened edges give the legacy classifier back the strokes it matches on.
-  if (sharpen) pipeline = pipeline.sharpen({ sigma: 1.5 });
-  return pipeline.png().toBuffer();
+interface GreyImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
 }
 
-/** Reads the zone of one photo: the bottom first (faster, less noise), then the whole page. */
-export async function readMrz(image: Buffer): Promise<MrzRead> {
+/** The photo once decoded: turned upright (a phone photo's EXIF orientation), grey, raw pixels; every attempt starts from it. */
+async function decodeGrey(image: Buffer): Promise<GreyImage> {
+  const { data, info } = await sharp(image, { failOn: "none" }).rotate().greyscale().raw().toBuffer({ resolveWithObject: true });
+  if (!info.width || !info.height) throw new Error("not an image");
+  return { data: oneChannel(data, info.channels), width: info.width, height: info.height };
+}
+
+/** The first channel of raw pixels (sharp keeps a grey image in one, but may add a background's channels when it turns one). */
+function oneChannel(data: Buffer, channels: number): Uint8Array {
+  const pixels = new Uint8Array(data.buffer, data.byteOffset, data.length);
+  if (channels === 1) return pixels;
+  const out = new Uint8Array(pixels.length / channels);
+  for (let i = 0; i < out.length; i++) out[i] = pixels[i * channels];
+  return out;
+}
+
+const fromGrey = (g: GreyImage) => sharp(g.data, { raw: { width: g.width, height: g.height, channels: 1 } });
+
+async function turned(g: GreyImage, angle: number): Promise<GreyImage> {
+  if (!angle) return g;
+  const { data, info } = await fromGrey(g).rotate(angle, { background: "#ffffff" }).raw().toBuffer({ resolveWithObject: true });
+  return { data: oneChannel(data, info.channels), width: info.width, height: info.height };
+}
+
+/** Stretched to the grey range, optionally sharpened (a blurred photo: sharpened edges give the legacy classifier back the strokes it matches on), as PNG for tesseract. */
+const forOcr = (pipeline: Sharp, sharpen: boolean) =>
+  (sharpen ? pipeline.normalise().sharpen({ sigma: 1.5 }) : pipeline.normalise()).png({ compressionLevel: 1 }).toBuffer();
+
+/** Grey, stretched, at least 1400 px wide: the size tesseract reads OCR-B best at; `angle` straightens a page photographed askew. */
+async function preparedPage(grey: GreyImage, region: "bottom" | "whole", angle: number, sharpen: boolean): Promise<Buffer> {
+  const page = await turned(grey, angle);
+  let pipeline = fromGrey(page);
+  // The zone is at the foot of a passport's photo page and of an identity card's back.
+  const top = Math.round(page.height * 0.55);
+  if (region === "bottom") pipeline = pipeline.extract({ left: 0, top, width: page.width, height: page.height - top });
+  if (page.width < 1400) pipeline = pipeline.resize({ width: 1400 });
+  else if (page.width > 2400) pipeline = pipeline.resize({ width: 2400 });
+  return forOcr(pipeline, sharpen);
+}
+
+/** One way of handing the photo to tesseract. */
+export interface MrzAttempt {
+  region: "bottom" | "whole";
+  /** Degrees the page is turned first. */
+  angle: number;
+  sharpen: boolean;
+}
+
+/**
+ * The foot of the page as taken (faster, less noise), the whole photo, the foot sharpened (blur),
+ * the foot turned 3° either way (a tilt tesseract's own deskew leaves). Each further read only
+ * when the previous found no valid zone.
+ */
+export const MRZ_ATTEMPTS: readonly MrzAttempt[] = [
+  { region: "bottom", angle: 0, sharpen: false },
+  { region: "whole", angle: 0, sharpen: false },
+  { region: "bottom", angle: 0, sharpen: true },
+  { region: "bottom", angle: 3, sharpen: false },
+  { region: "bottom", angle: -3, sharpen: false },
+];
+
+/** Reads the zone of one photo, trying `attempts` in turn until one reads a valid zone. */
+export async function readMrz(image: Buffer, attempts: readonly MrzAttempt[] = MRZ_ATTEMPTS): Promise<MrzRead> {
+  let grey: GreyImage;
+  try {
+    grey = await timed("mrz.decode", () => decodeGrey(image));
+  } catch {
+    return { read: false, reason: "The photo is not an image we can read." };
+  }
   let best: MrzRead | null = null;
-  // The page as taken, then the whole photo, then sharpened (blur), then the foot of the page turned
-  // 3° either way (a tilt tesseract's own deskew leaves): each further read only when the previous
-  // found no valid zone.
-  const attempts = [
-    ["bottom", 0, false],
-    ["whole", 0, false],
-    ["bottom", 0, true],
-    ["bottom", 3, false],
-    ["bottom", -3, false],
-  ] as const;
-  for (const [region, angle, sharpen] of attempts) {
-    let input: Buffer;
-    try {
-      input = await timed("mrz.prepare", () => prepared(image, region, angle, sharpen));
-    } catch {
-      return { read: false, reason: "The photo is not an image we can read." };
-    }
+  for (const { region, angle, sharpen } of attempts) {
+    const input = await timed("mrz.prepare", () => preparedPage(grey, region, angle, sharpen));
     const w = await ocr();
     const { data } = await timed("mrz.recognize", () => w.recognize(input));
     const read = await timed("mrz.parse", async () => parseCandidates(mrzCandidates(data.text)));
