@@ -83,6 +83,12 @@ export interface UnitOptions<T> {
   seal?: (unit: UnitContext, outcome: Outcome<T>) => Promise<void>;
   /** Fields logged with an unexpected error (route, operator, correlation id). */
   context?: Record<string, unknown>;
+  /**
+   * A write that must write a row (RETURNING one), sent in the effects' statement at commit (a
+   * job's "done" while its claim is held, not a statement of its own): when it writes none, the
+   * unit rolls back and throws `lost()`.
+   */
+  finish?: { write: () => SQLWrapper; lost: () => Error };
 }
 
 /**
@@ -195,9 +201,10 @@ export async function withEffects(ex: Executor, add: (effects: Effects) => Promi
  * entries, the nudges and, on PostgreSQL, the NOTIFY that wakes other processes' workers for a
  * job due now. Returns whether a job was written or nudged.
  */
-async function flush(tx: Tx, pending: Pending, now: Date): Promise<boolean> {
+async function flush(tx: Tx, pending: Pending, now: Date, finish?: UnitOptions<unknown>["finish"]): Promise<boolean> {
   for (const entry of pending.ledger) await postEntry(tx, entry);
   const writes: Write[] = [...pending.writes];
+  if (finish) writes.push({ name: "unit_finish", write: finish.write() });
   const eventRows: SQL[] = [];
   const deliveryRows: SQL[] = [];
   const jobs = [...pending.jobs];
@@ -234,12 +241,14 @@ async function flush(tx: Tx, pending: Pending, now: Date): Promise<boolean> {
   const notify = notifyJobsDueSql(due);
   // A nudge wakes this process's worker only (as it always has): no NOTIFY for it.
   const nudged = nudgeRows.length > 0 ? sql`, ${count(nudgeRows)} as nudged` : sql``;
-  const [row] = await writeTogether<{ written: number | string; deliveries: number | string; nudged?: number | string }>(
+  const finished = finish ? sql`, (select count(*) from unit_finish) as finished` : sql``;
+  const [row] = await writeTogether<{ written: number | string; deliveries: number | string; nudged?: number | string; finished?: number | string }>(
     tx,
     writes,
-    sql`select ${count(eventRows)} as written, ${deliveries} as deliveries${nudged}${notify ? sql`, ${notify}` : sql``}`,
+    sql`select ${count(eventRows)} as written, ${deliveries} as deliveries${nudged}${finished}${notify ? sql`, ${notify}` : sql``}`,
   );
   if (Number(row?.written ?? 0) !== eventRows.length) throw new Error("unit of work: an event names an unknown subscription");
+  if (finish && Number(row?.finished ?? 0) === 0) throw finish.lost();
   return jobs.length > 0 || Number(row?.deliveries ?? 0) > 0 || Number(row?.nudged ?? 0) > 0;
 }
 
@@ -309,7 +318,8 @@ export async function withinUnit<T>(work: (unit: UnitContext) => Promise<T>, opt
       }
       await options.seal?.(unit, settled);
       // A job due now inserted by the queue itself (the worker rescheduling a periodic job) wakes this process's worker too.
-      wroteJobs = (await flush(tx, pending, now)) || jobDueIn(tx);
+      // A unit that ends in an error (kept) does not finish: its `finish` is not written.
+      wroteJobs = (await flush(tx, pending, now, settled.ok ? options.finish : undefined)) || jobDueIn(tx);
       return settled;
     });
   } catch (err) {

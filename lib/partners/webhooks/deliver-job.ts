@@ -5,7 +5,7 @@ import { newId } from "@/db/ids";
 import { events, partners, webhookAttempts } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/platform/clock";
 import { config } from "@/lib/platform/config";
-import { defineJob, RetryLater } from "@/lib/platform/jobs/define";
+import { defineJob, doneWith, RetryLater } from "@/lib/platform/jobs/define";
 import { dedupeKey } from "@/lib/platform/jobs/queue";
 import { logger } from "@/lib/platform/log";
 import { effectsOf, withEffects } from "@/lib/platform/unit-of-work";
@@ -22,9 +22,10 @@ export const deliverWebhook = defineJob({
   kind: "webhooks.deliver",
   schema: z.object({ eventId: z.string() }),
   backoff: (failures) => backoffWithJitter(failures),
-  perform: async (db, { payload, signal }) => {
+  perform: async (db, run) => {
+    const { payload, signal } = run;
     // The event, whether an earlier one of its subscription is pending, and its partner: one read
-    // (a delivery was eight statements; three now, with the outcome's one and the job's end).
+    // (a delivery was eight statements; two now, with the outcome's, which records the job done too).
     const earlierPending = sql<boolean>`exists (select 1 from ${events} earlier where earlier.subscription_id = ${events.subscriptionId}
       and earlier.delivery_state = 'pending' and earlier.sequence < ${events.sequence})`;
     const [found] = await db
@@ -38,8 +39,9 @@ export const deliverWebhook = defineJob({
 
     const partner = found.partner;
     // A disabled endpoint (it answered 410 Gone) is no endpoint until an operator re-enables it.
+    // The job's "done" goes in the settlement's statement (doneWith), as below.
     if (!partner?.webhookUrl || !partner.webhookSecret || partner.webhookDisabledAt) {
-      await settle(db, event.id, event.subscriptionId, "undeliverable");
+      await settle(db, event.id, event.subscriptionId, "undeliverable", ...doneWith(run));
       return;
     }
     // The endpoint asked for a pause (Retry-After): wait it out without using up an attempt.
@@ -60,12 +62,12 @@ export const deliverWebhook = defineJob({
       error: outcome.error,
     });
     const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-    // Delivered: the attempt is written with the settlement, in its statement.
-    if (delivered) return void (await settle(db, event.id, event.subscriptionId, "delivered", attempt));
+    // Delivered: the attempt and the job's "done" are written with the settlement, in its statement.
+    if (delivered) return void (await settle(db, event.id, event.subscriptionId, "delivered", attempt, ...doneWith(run)));
     await attempt;
     if (outcome.status === 410) {
       await disableEndpoint(db, partner.id, url, outcome.at);
-      await settle(db, event.id, event.subscriptionId, "undeliverable");
+      await settle(db, event.id, event.subscriptionId, "undeliverable", ...doneWith(run));
       return;
     }
     if (outcome.retryAfter !== null) {
@@ -93,7 +95,7 @@ export const deliverWebhook = defineJob({
 
 /**
  * Settles the event and nudges the delivery of its subscription's next pending event, with the
- * attempt that settled it (if any), written together (one statement). The statement reads one
+ * attempt that settled it and the delivery job's "done" (if any), written together (one statement). The statement reads one
  * snapshot, where this event is still pending: the next is another.
  */
 export async function settle(
@@ -101,7 +103,7 @@ export async function settle(
   eventId: string,
   subscriptionId: string,
   state: "delivered" | "undeliverable" | "failed",
-  attempt?: SQLWrapper,
+  ...alongside: SQLWrapper[]
 ): Promise<void> {
   const now = clock.now();
   const settled = db
@@ -115,7 +117,7 @@ export async function settle(
     .orderBy(events.sequence)
     .limit(1);
   await withEffects(db, async (effects) => {
-    await effects.atCommit(...(attempt ? [attempt] : []), settled);
+    await effects.atCommit(...alongside, settled);
     // Due now: this process's worker claims it.
     await effects.jobs.nudge(sql`(${next})`);
   });

@@ -13,7 +13,7 @@ import { beneficiaries, customers, loginIdentifiers, otpOutbox, partners, transf
 import { residenceAddressOf, timeZoneOfAddress } from "@/lib/identity/customers/time-zone";
 import { receiptLines, receiptMessages } from "@/lib/platform/i18n/receipt-messages";
 import type { Language } from "@/lib/platform/i18n/language";
-import { defineJob } from "@/lib/platform/jobs/define";
+import { defineJob, doneWith } from "@/lib/platform/jobs/define";
 import { sendEmail } from "@/lib/operations/notifications/email";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { providers } from "@/lib/payments/providers";
@@ -32,7 +32,8 @@ export const emailReceipt = defineJob({
   kind: "receipts.email",
   schema: z.object({ transferId: z.string() }),
   backoff: (failures) => Math.min(backoffWithJitter(failures), 600),
-  perform: async (db: Db, { payload, now }) => {
+  perform: async (db: Db, run) => {
+    const { payload, now } = run;
     // Everything the message says, in one prepared statement (six reads before).
     const [read] = await receiptEmailRead(db).execute({ transferId: payload.transferId });
     if (!read) return;
@@ -64,7 +65,8 @@ export const emailReceipt = defineJob({
       const message = db
         .insert(otpOutbox)
         .values({ id: newId("msg"), partnerId: transfer.partnerId, identifier: email, purpose: "RECEIPT", otp: null, message: text, createdAt: now });
-      await effectsOf(db).atCommit(token.insert, message);
+      // The job's "done" too: nothing is left to fail after this statement.
+      await effectsOf(db).atCommit(token.insert, message, ...doneWith(run));
       return;
     }
     await effectsOf(db).atCommit(token.insert);

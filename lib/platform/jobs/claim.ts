@@ -182,6 +182,15 @@ export function held(job: ClaimedJob) {
   return and(eq(jobs.id, job.id), eq(jobs.state, "running"), eq(jobs.lockedBy, job.lockedBy));
 }
 
+/**
+ * The outcome "done" of a job whose claim is still held, as a write not yet run (answers the id
+ * when written): sent in the statement of the job's own last writes, its unit's effects or a
+ * `perform` job's settlement, not as one of its own.
+ */
+export function doneWrite(db: Executor, job: ClaimedJob, finishedAt: Date) {
+  return db.update(jobs).set({ state: "done", lockedUntil: null, lockedBy: null, finishedAt }).where(held(job)).returning({ id: jobs.id });
+}
+
 /** Records the outcome and releases the claim; false when the claim was lost (nothing written). */
 export async function finish(db: Executor, job: ClaimedJob, set: { [K in keyof JobRow]?: JobRow[K] | SQL }): Promise<boolean> {
   const rows = await db

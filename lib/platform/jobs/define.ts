@@ -1,3 +1,4 @@
+import type { SQLWrapper } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db, Tx } from "@/db";
 import type { JobKind, JobPayload } from "./kinds";
@@ -13,6 +14,18 @@ export interface JobRun<P> {
    * job notices.
    */
   signal: AbortSignal;
+  /**
+   * A `perform` job's "done" as a write (its claim still held), for the job to send in its last
+   * statement, with its settlement: one statement, not a second one from the worker, which then
+   * writes none. Only with the job's last write, after which nothing of the run may fail (a mail
+   * still to send is not after it). Absent outside the worker (a test calling perform).
+   */
+  done?: () => SQLWrapper;
+}
+
+/** The run's "done" as a list for `atCommit(...)`: empty when the caller is not the worker. */
+export function doneWith(run: Pick<JobRun<unknown>, "done">): SQLWrapper[] {
+  return run.done ? [run.done()] : [];
 }
 
 interface JobBase<P> {

@@ -4,7 +4,7 @@ import { jobs } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/platform/clock";
 import { logger } from "@/lib/platform/log";
 import { withCorrelation } from "@/lib/platform/log/correlation";
-import { claim, DoneBatch, finish, held, renewLeases, type ClaimedJob, type ClaimFilter } from "./claim";
+import { claim, DoneBatch, doneWrite, finish, renewLeases, type ClaimedJob, type ClaimFilter } from "./claim";
 import { defaultBackoff, RetryLater, type JobDefinition, type JobRegistry, type JobRun } from "./define";
 import { workerSettings, type WorkerSettings } from "./lanes";
 import { insertJob, periodicKey } from "./queue";
@@ -126,7 +126,20 @@ async function runClaimed(
   const timeoutMs = settings.timeoutMs(job.kind);
   const timer = setTimeout(() => controller.abort(new JobTimedOut(timeoutMs)), timeoutMs);
   heartbeat.hold(job, () => controller.abort(new LeaseLost()));
-  const run = { payload: parsed.data, jobId: job.id, attempt: job.attempts, now, signal: controller.signal };
+  // A `perform` job may send its "done" with its last write (JobRun.done): the worker then writes none.
+  let doneSent = false;
+  const done = () => {
+    doneSent = true;
+    return doneWrite(db, job, clock.now());
+  };
+  const run: JobRun<unknown> = {
+    payload: parsed.data,
+    jobId: job.id,
+    attempt: job.attempts,
+    now,
+    signal: controller.signal,
+    ...(def.perform && !def.every ? { done } : {}),
+  };
   try {
     const work = def.run
       ? withinUnit(
@@ -137,16 +150,22 @@ async function runClaimed(
             });
             // Timed out or taken over meanwhile: roll this run's writes back.
             if (controller.signal.aborted) throw controller.signal.reason;
-            const done = await tx
-              .update(jobs)
-              .set({ state: "done", lockedUntil: null, lockedBy: null, finishedAt: clock.now() })
-              .where(held(job))
-              .returning({ id: jobs.id });
-            // Another worker owns the job now: roll this run's writes back, the owner's run counts.
-            if (done.length === 0) throw new LeaseLost();
-            await reschedule(tx, def, job, clock.now());
+            // A periodic job's next run takes the series' dedupe key, which its running row holds
+            // until it is written done: done first, in a statement of its own (hourly jobs).
+            if (def.every) {
+              const done = await doneWrite(tx, job, clock.now());
+              if (done.length === 0) throw new LeaseLost();
+              await reschedule(tx, def, job, clock.now());
+            }
           },
-          { db, now, actor: { kind: "job", id: job.id, jobKind: job.kind } },
+          {
+            db,
+            now,
+            actor: { kind: "job", id: job.id, jobKind: job.kind },
+            // "Done" in the statement of the unit's effects (not one of its own); another worker
+            // owns the job now when it writes none: roll this run's writes back, the owner's run counts.
+            finish: def.every ? undefined : { write: () => doneWrite(db, job, clock.now()), lost: () => new LeaseLost() },
+          },
         ).then((o) => {
           // A DomainError thrown by the run is its failure (recorded as any other).
           if (!o.ok) throw o.error;
@@ -156,7 +175,8 @@ async function runClaimed(
     work.catch(() => {});
     await Promise.race([work, rejectOnAbort(controller.signal)]);
     if (def.perform) {
-      const recorded = doneBatch ? await doneBatch.done(job) : await finish(db, job, { state: "done", finishedAt: clock.now() });
+      // Sent with the job's last write (never a periodic job's: see the `run` job's above).
+      const recorded = doneSent || (doneBatch ? await doneBatch.done(job) : await finish(db, job, { state: "done", finishedAt: clock.now() }));
       if (recorded) await reschedule(db, def, job, clock.now());
     }
   } catch (err) {

@@ -11,27 +11,37 @@ import type { Db, Tx } from "@/db";
  * now on, and `roundTrip` for each sent while none of them is awaiting its answer (statements sent
  * together, as Promise.all pipelines them on one connection, are one round trip).
  */
-export function countStatements(handle: Db | Tx, count: () => void, roundTrip: () => void = () => {}): void {
+export function countStatements(handle: Db | Tx, count: () => void, roundTrip: () => void = () => {}, opts: { transactions?: boolean } = {}): void {
   const session = (handle as unknown as { session: { client: object } }).session;
   let awaiting = 0;
   const answered = () => void awaiting--;
-  session.client = new Proxy(session.client, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
-      if ((property === "unsafe" || property === "query") && typeof value === "function") {
-        return (...args: unknown[]) => {
-          count();
-          if (awaiting++ === 0) roundTrip();
-          const sent = (value as (...a: unknown[]) => unknown).apply(target, args) as PromiseLike<unknown>;
-          // postgres.js sends a query once it is awaited, a microtask later: the driver's own
-          // chained calls (`.values()`) still apply.
-          sent.then(answered, answered);
-          return sent;
-        };
-      }
-      return typeof value === "function" ? (value as () => unknown).bind(target) : value;
-    },
-  });
+  session.client = counting(session.client);
+  function counting(client: object): object {
+    return new Proxy(client, { get });
+  }
+  function get(target: object, property: string | symbol, receiver: unknown): unknown {
+    const value = Reflect.get(target, property, receiver) as unknown;
+    // transactions: the statements of a transaction opened on the handle too (postgres.js
+    // `begin`, PGlite `transaction` hand the work a client of its own; BEGIN and COMMIT are not sent through it).
+    if (opts.transactions && (property === "begin" || property === "transaction") && typeof value === "function") {
+      return (...args: unknown[]) => {
+        const work = args.pop() as (inner: object) => unknown;
+        return (value as (...a: unknown[]) => unknown).apply(target, [...args, (inner: object) => work(counting(inner))]);
+      };
+    }
+    if ((property === "unsafe" || property === "query") && typeof value === "function") {
+      return (...args: unknown[]) => {
+        count();
+        if (awaiting++ === 0) roundTrip();
+        const sent = (value as (...a: unknown[]) => unknown).apply(target, args) as PromiseLike<unknown>;
+        // postgres.js sends a query once it is awaited, a microtask later: the driver's own
+        // chained calls (`.values()`) still apply.
+        sent.then(answered, answered);
+        return sent;
+      };
+    }
+    return typeof value === "function" ? (value as () => unknown).bind(target) : value;
+  }
 }
 
 /** Runs `work` as a unit of work on `db`, counting the statements its transaction sends. */
