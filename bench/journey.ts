@@ -18,6 +18,7 @@
  */
 // @ts-expect-error: plain ESM helpers
 import { sampleWaits } from "./lib/pg-waits.mjs";
+// @ts-expect-error: plain ESM helpers
 import { adminUrl, machineCpu, startServer } from "./server.mjs";
 // @ts-expect-error: plain ESM helpers
 import { startBareApp } from "./lib/bare-app.mjs";
