@@ -3,8 +3,6 @@ import { chooseProvider } from "@/lib/platform/providers/choose";
 import type { KycDocumentCapture } from "../capture";
 import type { KycOutcome } from "../statuses";
 import { checkDocument, type CheckResult, type KycProfileFacts } from "./document-checks";
-import { faceMatcher } from "./face-match";
-import { readMrz } from "./mrz-read";
 import { onfidoApi, onfidoSignature, onfidoCompletedBody, SIMULATED_ONFIDO_URL, type OnfidoCheck } from "./onfido";
 import type { KycVerificationRecord } from "./record";
 import { timed } from "./stage-timing";
@@ -80,6 +78,11 @@ export async function verifyAutomatically(input: VerificationInput): Promise<Kyc
   }
   // An identity card carries its zone on the back; a passport on its photo page.
   const zone = capture.documentType === "ID_CARD" && photos.documentBack ? photos.documentBack : document;
+  // The image libraries (sharp's native libvips, tesseract.js, the MRZ parser) load with the first
+  // verification, not with the job registry: a process that never verifies a document (the web
+  // process of a split deployment, a server whose KYC is by operator or vendor) does not hold them
+  // (7–8 MB of RSS measured on top of the registry's other imports).
+  const [{ readMrz }, { faceMatcher }] = await Promise.all([import("./mrz-read"), import("./face-match")]);
   const read = await timed("mrz", () => readMrz(zone.bytes));
   const { checks, extracted } = checkDocument(read, capture, input.profile, input.now);
   const face = await timed("face", () =>
