@@ -134,7 +134,7 @@ export function machineCpu() {
 const nextPort = portsFrom(process.env.BENCH_PORT, 3);
 /**
  * @param {Record<string,string>} env
- * @param {{ driver?: "postgres" | "pglite", instances?: number, nodeArgs?: string[], countStatements?: boolean, separateWorker?: boolean, workerNodeArgs?: string[], probe?: boolean }} opts
+ * @param {{ driver?: "postgres" | "pglite", instances?: number, nodeArgs?: string[], countStatements?: boolean, separateWorker?: boolean, workerNodeArgs?: string[], workerDir?: string, countWorkerApart?: boolean, probe?: boolean }} opts
  *   nodeArgs (e.g. --cpu-prof): Node options for the server process (scripts/start.mjs's arguments;
  *   under bench/cluster.mjs its workers inherit them).
  *   countStatements (PostgreSQL): the server reaches its database through bench/lib/pg-count-proxy.mjs,
@@ -142,7 +142,10 @@ const nextPort = portsFrom(process.env.BENCH_PORT, 3);
  *   measured on such a server.
  *   separateWorker (PostgreSQL): the job worker runs as its own process (`npm run worker`'s
  *   scripts/worker.ts, IN_PROCESS_WORKER=false in the web process); cpu() counts both;
- *   workerNodeArgs (e.g. --cpu-prof) go to the worker process alone.
+ *   workerNodeArgs (e.g. --cpu-prof) go to the worker process alone; workerDir: the checkout whose
+ *   scripts/worker.ts (its code, run by tsx) the worker process runs (default: the app's, BENCH_APP_DIR);
+ *   countWorkerApart (with countStatements): the worker's statements through a proxy of their own
+ *   (`workerStatements()`), not in `statements()`.
  *   probe: bench/lib/probe.mjs runs in the server process; `probe()` answers its memory and
  *   event-loop delay.
  */
@@ -188,13 +191,17 @@ export async function startServer(env = {}, opts = {}) {
   }
   const separateWorker = Boolean(db && opts.separateWorker);
   if (separateWorker) childEnv.IN_PROCESS_WORKER = "false";
+  // The worker's own count: a second proxy, so its statements are told apart from the web process's.
+  const workerProxy = separateWorker && opts.countStatements && opts.countWorkerApart ? await startCountingProxy(new URL(db.url)) : null;
+  const workerDatabaseUrl = workerProxy ? Object.assign(new URL(db.url), { hostname: "127.0.0.1", port: String(workerProxy.port) }).toString() : databaseUrl;
+  const workerDir = opts.workerDir ?? appDir();
   const child = spawn(process.execPath, args, { cwd: appDir(), stdio: ["ignore", "ignore", "inherit"], env: childEnv });
   // `npm run worker` is `tsx scripts/worker.ts`: tsx runs node with its loader, no server Node options.
   const worker = separateWorker
-    ? spawn(process.execPath, [...(opts.workerNodeArgs ?? []), "--import", "tsx", path.join(appDir(), "scripts/worker.ts")], {
-        cwd: appDir(),
+    ? spawn(process.execPath, [...(opts.workerNodeArgs ?? []), "--import", "tsx", path.join(workerDir, "scripts/worker.ts")], {
+        cwd: workerDir,
         stdio: ["ignore", "ignore", "inherit"],
-        env: { ...childEnv, IN_PROCESS_WORKER: "true" },
+        env: { ...childEnv, IN_PROCESS_WORKER: "true", DATABASE_URL: workerDatabaseUrl },
       })
     : null;
   for (let i = 0; ; i++) {
@@ -207,6 +214,7 @@ export async function startServer(env = {}, opts = {}) {
       child.kill("SIGTERM");
       worker?.kill("SIGTERM");
       await proxy?.close();
+      await workerProxy?.close();
       await db?.drop();
       throw new Error("server did not start");
     }
@@ -243,6 +251,8 @@ export async function startServer(env = {}, opts = {}) {
     commits: db ? db.commits : async () => null,
     /** With countStatements: statements executed so far ({ statements, control }). */
     statements: () => proxy?.counts() ?? null,
+    /** With countWorkerApart: the worker process's statements so far (not in statements()). */
+    workerStatements: () => workerProxy?.counts() ?? null,
     /** The server's database URL (not through the proxy): for a worker process beside it. */
     databaseUrl: db?.url,
     /** Resident memory by kind (residentMb) of the server process alone. */
@@ -271,6 +281,7 @@ export async function startServer(env = {}, opts = {}) {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
       await proxy?.close();
+      await workerProxy?.close();
       await db?.drop();
       if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
       if (probeDir) rmSync(probeDir, { recursive: true, force: true });
