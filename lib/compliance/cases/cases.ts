@@ -25,7 +25,7 @@ import { newId } from "@/db/ids";
 import { beneficiaries, complianceAlerts, complianceCaseNotes, complianceCases, customerRiskFlags, subscriptions, transfers } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import { DomainError, notFound } from "@/lib/platform/errors";
-import type { Operator } from "@/lib/operations/operators/records";
+import type { Operator } from "@/lib/operations";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { requestRating } from "@/lib/compliance/risk-rating/request";
 import { draftReport, type ReportRow } from "./reports";

@@ -17,7 +17,7 @@ import {
   payoutMethods,
   transfers,
 } from "@/db/schema";
-import { corridorByCode } from "@/lib/payments/corridors/corridors";
+import { corridorByCode } from "@/lib/payments";
 import { notFound } from "@/lib/platform/errors";
 import { evaluateAgainst, type MonitoredTransfer } from "./evaluate";
 import type { BacktestSummary, MonitoringOutcome } from "./types";

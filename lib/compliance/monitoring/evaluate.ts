@@ -11,7 +11,7 @@ import { rowsOf, type Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { monitoringEvaluations, monitoringRuleSets, monitoringSuppressions, partners } from "@/db/schema";
 import { config } from "@/lib/platform/config";
-import type { Corridor } from "@/lib/payments/corridors/schema";
+import type { Corridor } from "@/lib/payments";
 import { Decimal } from "@/lib/platform/money/decimal";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { WINDOW_SECONDS, type Window } from "./aggregate-names";

@@ -18,11 +18,9 @@ import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { journalEntries, journalLines, ledgerAccounts, screeningCases } from "@/db/schema";
 import { DomainError, notFound } from "@/lib/platform/errors";
-import { fromMinor } from "@/lib/finance/ledger";
+import { fromMinor } from "@/lib/finance";
 import { effectsOf } from "@/lib/platform/unit-of-work";
-import { releaseTransfer } from "@/lib/payments/transfers/compliance";
-import { lockTransfer, type TransferRow } from "@/lib/payments/transfers/records";
-import { startRefund, type RefundRow } from "@/lib/payments/transfers/refunds";
+import { releaseTransfer, lockTransfer, type TransferRow, startRefund, type RefundRow } from "@/lib/payments";
 import { lockCase, type ScreeningCaseRow } from "./cases";
 
 type Held = Pick<TransferRow, "id" | "customerId" | "beneficiaryId">;

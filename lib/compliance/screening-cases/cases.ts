@@ -14,14 +14,11 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries, sanctionsAliases, sanctionsEntries, screeningCases, transfers, type CaseEntry, type ScreeningEvidence } from "@/db/schema";
-import { transitionBeneficiary } from "@/lib/payments/beneficiaries/records";
-import { changeCustomer, lockCustomer } from "@/lib/identity/customers/status-change";
+import { transitionBeneficiary, holdTransfer, releaseTransfer, transitionTransfer, type TransferRow, HOLDABLE, type TransferState } from "@/lib/payments";
+import { changeCustomer, lockCustomer } from "@/lib/identity";
 import { raiseAlert } from "@/lib/compliance/cases/cases";
 import { notFound } from "@/lib/platform/errors";
 import type { ScreeningOutcome } from "@/lib/compliance/screening/provider";
-import { holdTransfer, releaseTransfer } from "@/lib/payments/transfers/compliance";
-import { transitionTransfer, type TransferRow } from "@/lib/payments/transfers/records";
-import { HOLDABLE, type TransferState } from "@/lib/payments/transfers/state-machine";
 import { flagCustomer } from "./flags";
 import { CASE_DECISIONS, screeningCaseMachine, type CaseDecision } from "./state-machine";
 

@@ -2,8 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { customerFlags, subscriptions } from "@/db/schema";
-import type { BeneficiaryRow } from "@/lib/payments/beneficiaries/records";
-import { beneficiaryMayMoveMoney, moneyMovementCheck } from "@/lib/payments/beneficiaries/state-machine";
+import { type BeneficiaryRow, beneficiaryMayMoveMoney, moneyMovementCheck } from "@/lib/payments";
 import { DomainError } from "@/lib/platform/errors";
 
 /**

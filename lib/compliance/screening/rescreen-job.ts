@@ -1,7 +1,7 @@
 import { and, asc, gt, inArray, isNotNull, ne } from "drizzle-orm";
 import { z } from "zod";
 import { beneficiaries, customers } from "@/db/schema";
-import { MONEY_MOVING_STATES } from "@/lib/payments/beneficiaries/state-machine";
+import { MONEY_MOVING_STATES } from "@/lib/payments";
 import { defineJob } from "@/lib/platform/jobs/define";
 import { dedupeKey } from "@/lib/platform/jobs/queue";
 import { effectsOf } from "@/lib/platform/unit-of-work";

@@ -12,7 +12,7 @@ import { newId } from "@/db/ids";
 import { bankCredits, journalEntries, journalLines, ledgerAccounts, statementBalances } from "@/db/schema";
 import { notFound } from "@/lib/platform/errors";
 import { toMinor, type AccountCode } from "@/lib/finance/ledger";
-import type { Operator } from "@/lib/operations/operators/records";
+import type { Operator } from "@/lib/operations";
 import { NONE } from "@/lib/platform/state-machine/define";
 import { statementBalanceMachine } from "./statement-balance-state-machine";
 

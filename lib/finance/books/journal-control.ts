@@ -6,7 +6,7 @@
  */
 import type { Tx } from "@/db";
 import { declineOpenFor } from "@/lib/operations/dual-control/proposals";
-import type { Operator } from "@/lib/operations/operators/records";
+import type { Operator } from "@/lib/operations";
 import { discardJournal, lockJournal, type ManualJournalRow } from "./journals";
 
 export async function withdrawJournal(tx: Tx, input: { id: string; operator: Operator; now: Date }): Promise<ManualJournalRow> {

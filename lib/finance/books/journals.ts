@@ -12,7 +12,7 @@ import { journalLines, ledgerAccounts, manualJournals, partners } from "@/db/sch
 import { DomainError, notFound, validationError, type ValidationIssue } from "@/lib/platform/errors";
 import { checkLines, fromMinor, isAccountCode, isPartnerAccount, isTransferAccount, toMinor, type PostingLine } from "@/lib/finance/ledger";
 import { isCurrencyCode } from "@/lib/platform/money/currency";
-import type { Operator } from "@/lib/operations/operators/records";
+import type { Operator } from "@/lib/operations";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { NONE } from "@/lib/platform/state-machine/define";
 import { manualJournalMachine, type ManualJournalLine } from "./journal-state-machine";

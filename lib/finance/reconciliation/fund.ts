@@ -1,7 +1,6 @@
 import type { Tx } from "@/db";
 import { completeFunding } from "@/lib/payments/transfers/funding";
-import type { FundingSessionRow } from "@/lib/payments/transfers/funding-session-expiry";
-import type { TransferRow } from "@/lib/payments/transfers/records";
+import type { FundingSessionRow, TransferRow } from "@/lib/payments";
 
 /**
  * A matched bank credit funds its transfer through completeFunding, the one funding path (the

@@ -5,8 +5,7 @@ import { prepared as preparedOnce } from "@/db/prepared";
 import { customers, partnerApiKeys, partners, sessions, subscriptions } from "@/db/schema";
 import { sha256Hex } from "@/lib/platform/crypto/hash";
 import type { GatedCustomer } from "@/lib/identity/customers/gating";
-import type { Partner } from "@/lib/partners/authenticate";
-import { invalidKey } from "@/lib/partners/authenticate";
+import { type Partner, invalidKey } from "@/lib/partners";
 import { checkSession, tokenError } from "./access-tokens";
 import type { CustomerContext } from "./customer-context";
 

@@ -2,8 +2,7 @@ import type { Db } from "@/db";
 import { config } from "@/lib/platform/config";
 import { effectsOf, inUnit } from "@/lib/platform/unit-of-work";
 import { clearFailures, lockScope, lockedForSeconds, recordFailure, type ScopedWindow } from "@/lib/identity/lockouts/failure-counter";
-import { checkSecondFactor, lockOperatorRow, recordSignIn } from "@/lib/operations/operators/accounts";
-import { verifyOperator, type Operator } from "@/lib/operations/operators/records";
+import { checkSecondFactor, lockOperatorRow, recordSignIn, verifyOperator, type Operator } from "@/lib/operations";
 
 export type OperatorSignIn =
   { kind: "ok"; operator: Operator; sessionEpoch: number } | { kind: "wrong" } | { kind: "codeRequired" } | { kind: "locked"; retryAfterSeconds: number };

@@ -3,9 +3,8 @@ import { newId } from "@/db/ids";
 import { otpOutbox } from "@/db/schema";
 import { config } from "@/lib/platform/config";
 import type { Language } from "@/lib/platform/i18n/language";
-import { queueOtpDelivery } from "@/lib/operations/notifications/otp-delivery";
-import { otpMessageText, type OtpPurpose } from "@/lib/operations/notifications/otp-messages";
-import { providers } from "@/lib/payments/providers";
+import { queueOtpDelivery, otpMessageText, type OtpPurpose } from "@/lib/operations";
+import { providers } from "@/lib/payments";
 import type { IdentifierType } from "./identifiers";
 
 export type { OtpPurpose };

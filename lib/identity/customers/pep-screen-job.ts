@@ -1,8 +1,6 @@
 import { z } from "zod";
-import { raisePepMatch } from "@/lib/compliance/cases/pep";
+import { raisePepMatch, pepScreeningProvider, recordScreening } from "@/lib/compliance";
 import { defineJob } from "@/lib/platform/jobs/define";
-import { pepScreeningProvider } from "@/lib/compliance/screening/pep";
-import { recordScreening } from "@/lib/compliance/screening/results";
 import { lockCustomer } from "./status-change";
 
 /**

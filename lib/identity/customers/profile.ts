@@ -10,12 +10,11 @@ import { DomainError, type ValidationCode } from "@/lib/platform/errors";
 import type { Language } from "@/lib/platform/i18n/language";
 import { dedupeKey } from "@/lib/platform/jobs/queue";
 import { customerAddressKey } from "@/lib/identity/identifiers/normal-form";
-import { normaliseName } from "@/lib/compliance/screening/provider";
+import { normaliseName, requestRating } from "@/lib/compliance";
 import { nextStepForCustomer } from "./next-step";
 import { lockCustomer } from "./status-change";
 import { customerMayMoveMoney, customerStatusMachine, type CustomerStatus } from "./status-machine";
 import { effectsOf } from "@/lib/platform/unit-of-work";
-import { requestRating } from "@/lib/compliance";
 
 /** A postal address as the domain keeps it (alpha-3 country). */
 export interface Address {

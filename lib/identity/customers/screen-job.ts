@@ -2,8 +2,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { customers } from "@/db/schema";
 import { defineJob } from "@/lib/platform/jobs/define";
-import { screeningProvider, stronger } from "@/lib/compliance/screening/provider";
-import { recordScreening } from "@/lib/compliance/screening/results";
+import { screeningProvider, stronger, recordScreening } from "@/lib/compliance";
 import { raiseCase } from "@/lib/compliance/screening-cases/cases";
 import { changeCustomer, lockCustomer } from "./status-change";
 

@@ -3,7 +3,7 @@ import type { Tx } from "@/db";
 import { customers, subscriptions } from "@/db/schema";
 import type { RemediationHint } from "@/lib/platform/errors";
 import type { KycStatus } from "@/lib/identity/kyc/statuses";
-import type { VerificationTier } from "@/lib/payments/limits/tiers";
+import type { VerificationTier } from "@/lib/payments";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { requestRating } from "@/lib/compliance";
 import { customerStatusMachine, type CustomerStatus, type CustomerTrigger } from "./status-machine";

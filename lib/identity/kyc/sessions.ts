@@ -8,10 +8,10 @@ import { changeCustomer, lockCustomer } from "@/lib/identity/customers/status-ch
 import { DomainError } from "@/lib/platform/errors";
 import type { Language } from "@/lib/platform/i18n/language";
 import { dedupeKey } from "@/lib/platform/jobs/queue";
-import type { Partner } from "@/lib/partners/authenticate";
+import type { Partner } from "@/lib/partners";
 import { closureCallbackFor } from "@/lib/platform/webviews/closure";
 import { issueWebviewToken } from "@/lib/platform/webviews/tokens";
-import { TOP_TIER } from "@/lib/payments/limits/tiers";
+import { TOP_TIER } from "@/lib/payments";
 import { kycSessionMachine, type KycSessionState } from "./session-state-machine";
 import type { KycSessionPurpose } from "./statuses";
 import { effectsOf } from "@/lib/platform/unit-of-work";

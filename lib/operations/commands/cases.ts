@@ -4,9 +4,21 @@
  * second analyst, and filed.
  */
 import { z } from "zod";
-import { addNote, assignCase, closeCase, investigateCase, linkToCase, lockComplianceCase, setRiskFlag } from "@/lib/compliance/cases/cases";
-import { approveReport, editReport, fileReport, reportAuthors } from "@/lib/compliance/cases/reports";
-import { CASE_OUTCOMES, RISK_FLAGS } from "@/lib/compliance/cases/state-machine";
+import {
+  addNote,
+  assignCase,
+  closeCase,
+  investigateCase,
+  linkToCase,
+  lockComplianceCase,
+  setRiskFlag,
+  approveReport,
+  editReport,
+  fileReport,
+  reportAuthors,
+  CASE_OUTCOMES,
+  RISK_FLAGS,
+} from "@/lib/compliance";
 import { DomainError } from "@/lib/platform/errors";
 import { operatorByEmail } from "@/lib/operations/operators/records";
 import { command } from "./command";

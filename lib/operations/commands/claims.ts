@@ -2,8 +2,7 @@
  * Commands on a customer's error claim: taken into investigation, resolved.
  */
 import { z } from "zod";
-import { investigateClaim, resolveClaim as resolve } from "@/lib/payments/claims/claims";
-import { CLAIM_OUTCOMES } from "@/lib/payments/claims/state-machine";
+import { investigateClaim, resolveClaim as resolve, CLAIM_OUTCOMES } from "@/lib/payments";
 import { command } from "./command";
 
 export const investigateErrorClaim = command({

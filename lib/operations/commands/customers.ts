@@ -7,15 +7,11 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db";
 import { subscriptions } from "@/db/schema";
-import { transitionBeneficiary } from "@/lib/payments/beneficiaries/records";
-import { clearRiskFlag } from "@/lib/compliance/cases/cases";
-import { approvePep } from "@/lib/compliance/cases/pep";
-import { changeCustomer, lockCustomer } from "@/lib/identity/customers/status-change";
-import { OPERATOR_STATUSES } from "@/lib/identity/customers/status-machine";
-import { decideKycReview, KYC_REVIEW_DECISIONS, type KycReviewDecision } from "@/lib/identity";
+import { transitionBeneficiary } from "@/lib/payments";
+import { clearRiskFlag, approvePep, currentRating, newOverride, OVERRIDE_COMMAND, overrideProposer, RATINGS, recomputeRating } from "@/lib/compliance";
+import { changeCustomer, lockCustomer, OPERATOR_STATUSES, decideKycReview, KYC_REVIEW_DECISIONS, type KycReviewDecision } from "@/lib/identity";
 import { DomainError, notFound } from "@/lib/platform/errors";
-import { setSubscriptionStatus } from "@/lib/partners/admin";
-import { currentRating, newOverride, OVERRIDE_COMMAND, overrideProposer, RATINGS, recomputeRating } from "@/lib/compliance";
+import { setSubscriptionStatus } from "@/lib/partners";
 import { command } from "./command";
 
 /** The customer of a partner subscription (the console names customers by their subscription). */

@@ -6,8 +6,8 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db";
 import { bankCredits } from "@/db/schema";
-import { explainDifference } from "@/lib/finance/books/bank-reconciliation";
 import {
+  explainDifference,
   checkPartnerFeePayment,
   discardJournal,
   journalSummary,
@@ -16,13 +16,13 @@ import {
   postJournal,
   proposeJournal,
   recordPartnerFeePayment,
-} from "@/lib/finance/books/journals";
-import { changePeriod } from "@/lib/finance/books/periods";
+  changePeriod,
+  type ParsedStatement,
+} from "@/lib/finance";
 import { money } from "@/lib/operations/console/format";
 import { notFound } from "@/lib/platform/errors";
 import { minorUnitExponent } from "@/lib/platform/money/currency";
 import { Decimal } from "@/lib/platform/money/decimal";
-import type { ParsedStatement } from "@/lib/finance/reconciliation/camt";
 import { importStatement } from "@/lib/finance/reconciliation/import";
 import {
   amountToReturn,

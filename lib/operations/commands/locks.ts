@@ -6,10 +6,9 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { beneficiaries } from "@/db/schema";
-import type { BeneficiaryRow } from "@/lib/payments/beneficiaries/records";
+import { type BeneficiaryRow, lockTransfer, type TransferRow } from "@/lib/payments";
 import { notFound } from "@/lib/platform/errors";
 import { lockCase, type ScreeningCaseRow } from "@/lib/compliance/screening-cases/cases";
-import { lockTransfer, type TransferRow } from "@/lib/payments/transfers/records";
 
 interface Rows {
   screeningCase: ScreeningCaseRow;

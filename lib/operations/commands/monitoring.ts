@@ -3,9 +3,18 @@
  * a partner's mode and parameters (admins), a customer's snoozes (reviewers).
  */
 import { z } from "zod";
-import { backtestRuleSet } from "@/lib/compliance/monitoring/backtest";
-import { activateRuleSet, draftRuleSet, editDraft, proposeRuleSet, saveBacktest, shadowRuleSet, withdrawRuleSet } from "@/lib/compliance/monitoring/rule-sets";
-import { setPartnerMonitoring, snoozeRule } from "@/lib/compliance/monitoring/settings";
+import {
+  backtestRuleSet,
+  activateRuleSet,
+  draftRuleSet,
+  editDraft,
+  proposeRuleSet,
+  saveBacktest,
+  shadowRuleSet,
+  withdrawRuleSet,
+  setPartnerMonitoring,
+  snoozeRule,
+} from "@/lib/compliance";
 import { command } from "./command";
 
 const ruleSet = z.object({ ruleSetId: z.string().min(1) });

@@ -6,8 +6,7 @@ import { z } from "zod";
 import { config } from "@/lib/platform/config";
 import { createResetLink, setOperatorEnabled as setEnabled } from "@/lib/operations/operators/accounts";
 import { createOperator as create } from "@/lib/operations/operators/records";
-import { reenableEndpoint } from "@/lib/partners/webhooks/endpoint";
-import { replayEvent, replayRange } from "@/lib/partners/webhooks/replay";
+import { reenableEndpoint, replayEvent, replayRange } from "@/lib/partners";
 import { command } from "./command";
 
 export const replayWebhookEvent = command({

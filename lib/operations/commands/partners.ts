@@ -8,12 +8,17 @@ import type { Tx } from "@/db";
 import { partners } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import { notFound } from "@/lib/platform/errors";
-import { checkPartnerLimits, PartnerLimitsChange, partnerTierLimits, setPartnerLimits as saveLimits } from "@/lib/payments/limits/partner-limits";
-import { LIMIT_WINDOWS, VERIFICATION_TIERS } from "@/lib/payments/limits/tiers";
-import { createPartner as create, issueApiKey as issueKey, revokeApiKey as revokeKey } from "@/lib/partners/admin";
-import { setProviderContact } from "@/lib/partners/provider-contact";
+import {
+  checkPartnerLimits,
+  PartnerLimitsChange,
+  partnerTierLimits,
+  setPartnerLimits as saveLimits,
+  LIMIT_WINDOWS,
+  VERIFICATION_TIERS,
+  referenceRates,
+} from "@/lib/payments";
+import { createPartner as create, issueApiKey as issueKey, revokeApiKey as revokeKey, setProviderContact } from "@/lib/partners";
 import { applyPartnerSettings } from "@/lib/partners/settings";
-import { referenceRates } from "@/lib/payments/pricing/rate-store";
 import { command } from "./command";
 
 export async function partnerOf(tx: Tx, partnerId: string) {

@@ -3,13 +3,15 @@
  * imported, a recall's outcome and a rejected payout resolved, a refund's outcome recorded.
  */
 import { z } from "zod";
-import { refundRejectedPayout as refundRejected } from "@/lib/payments/payouts/attempts";
+import {
+  refundRejectedPayout as refundRejected,
+  generateRefundFiles as generateRefunds,
+  resolveNetworkCancellation as resolveCancellation,
+  importPrefundingStatement,
+} from "@/lib/payments";
 import { generatePayoutFiles as generatePayouts } from "@/lib/payments/payouts/generate";
-import { generateRefundFiles as generateRefunds } from "@/lib/payments/payouts/refund-file";
 import { importPaymentStatusReport as importReport, statusImportSummary } from "@/lib/payments/payouts/status-import";
-import { resolveNetworkCancellation as resolveCancellation } from "@/lib/payments/transfers/network";
 import { checkTopUp, refuseRecordedTopUp, topUpPrefunding } from "@/lib/payments/payouts/prefunding";
-import { importPrefundingStatement } from "@/lib/payments";
 import { command } from "./command";
 
 /** Every transfer ready for payout into files now (what the periodic job would do): each file audited. */

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { money } from "@/lib/operations/console/format";
 import { DomainError } from "@/lib/platform/errors";
-import { fromMinor } from "@/lib/finance/ledger";
+import { fromMinor } from "@/lib/finance";
 import { checkRelease, releaseUnderLicence } from "@/lib/compliance/screening-cases/blocked-money";
 import { decideCase, lockCase } from "@/lib/compliance/screening-cases/cases";
 import { command } from "./command";

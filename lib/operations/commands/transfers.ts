@@ -6,19 +6,25 @@ import { and, eq, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db";
 import { payoutMethods, screeningCases, transfers } from "@/db/schema";
-import { refuseWhilePepApprovalPending } from "@/lib/compliance/cases/pep";
-import { lockClaimRefund, payClaimRefund } from "@/lib/payments/claims/claim-refunds";
+import { refuseWhilePepApprovalPending } from "@/lib/compliance";
+import {
+  lockClaimRefund,
+  payClaimRefund,
+  referenceRates,
+  holdTransfer,
+  releaseTransfer,
+  reviewTransfer,
+  type TransferRow,
+  lockRefund,
+  moveRefund,
+  transferMachine,
+} from "@/lib/payments";
 import { config } from "@/lib/platform/config";
 import { money } from "@/lib/operations/console/format";
 import { DomainError, notFound } from "@/lib/platform/errors";
 import { Decimal } from "@/lib/platform/money/decimal";
 import { repairPayoutByOperator, stageOperatorRepair } from "@/lib/payments/payouts/repair";
-import { referenceRates } from "@/lib/payments/pricing/rate-store";
 import { refuseIfHeldForScreening, rejectHold as rejectHeldTransfer } from "@/lib/compliance/screening-cases/blocked-money";
-import { holdTransfer, releaseTransfer, reviewTransfer } from "@/lib/payments/transfers/compliance";
-import type { TransferRow } from "@/lib/payments/transfers/records";
-import { lockRefund, moveRefund } from "@/lib/payments/transfers/refunds";
-import { transferMachine } from "@/lib/payments/transfers/state-machine";
 import { command } from "./command";
 
 const transferInput = z.object({ transferId: z.string().min(1) });

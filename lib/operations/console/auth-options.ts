@@ -1,9 +1,8 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { config } from "@/lib/platform/config";
-import { signInOperator } from "@/lib/identity/auth/operator-login";
+import { signInOperator, clientAddressOf } from "@/lib/identity";
 import { clock } from "@/lib/platform/clock";
-import { clientAddressOf } from "@/lib/identity/lockouts/client-address";
 import type { OperatorRole } from "@/lib/operations/operators/records";
 import { ready } from "@/lib/platform/ready";
 import { serviceSecret } from "@/lib/platform/secrets";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { validationError } from "@/lib/platform/errors";
-import { isPeriod, periodBounds, periodOf } from "@/lib/finance/ledger";
+import { isPeriod, periodBounds, periodOf } from "@/lib/finance";
 
 /**
  * `?from=&to=` of the console's ledger export: each a date (`2026-11-01`,

@@ -1,18 +1,16 @@
 import { and, count, eq, inArray, min, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { bankCredits, claims, payoutFileItems, transfers } from "@/db/schema";
-import { dailyReconciliation } from "@/lib/finance/books/bank-reconciliation";
-import { caseCounts } from "@/lib/compliance/cases/queries";
-import { overdueReports } from "@/lib/compliance/cases/reports";
-import { overdueClaimCount } from "@/lib/payments/claims/claims";
+import { dailyReconciliation } from "@/lib/finance";
+import { caseCounts, overdueReports, openCaseCount } from "@/lib/compliance";
+import { overdueClaimCount } from "@/lib/payments";
 import { clock } from "@/lib/platform/clock";
 import { queuedProposalCount } from "@/lib/operations/dual-control/queries";
-import { countKycReview } from "@/lib/identity/kyc/review";
+import { countKycReview } from "@/lib/identity";
 import { failedOtpDeliveryCount } from "@/lib/operations/notifications/failed-deliveries";
 import { recentIncidents } from "@/lib/operations/observability/alerts";
 import { payoutFilesWaitingCount } from "@/lib/payments/payouts/console";
 import { bankCreditQueueCount } from "@/lib/finance/reconciliation/queue";
-import { openCaseCount } from "@/lib/compliance/screening-cases/queries";
 import { refundsDueCount } from "./money";
 import { queueCounts } from "./queries";
 

@@ -13,14 +13,10 @@ import {
   transfers,
   transferStateHistory,
 } from "@/db/schema";
-import { maskIdentifier } from "@/lib/identity/auth/identifiers";
-import { searchMatchKey } from "@/lib/identity/identifiers/normal-form";
-import { corridorByCode } from "@/lib/payments/corridors/corridors";
-import { monitoringReasons } from "@/lib/compliance/monitoring/queries";
-import { latestCaseStates } from "@/lib/compliance/screening-cases/queries";
+import { maskIdentifier, searchMatchKey } from "@/lib/identity";
+import { corridorByCode } from "@/lib/payments";
+import { pepApprovalPendingOf, caseOfCustomers, monitoringReasons, latestCaseStates } from "@/lib/compliance";
 import { reviewReasons } from "@/lib/payments/transfers/review-rule";
-import { pepApprovalPendingOf } from "@/lib/compliance/cases/pep";
-import { caseOfCustomers } from "@/lib/compliance/cases/queries";
 
 /** Read-only views for the console (every change goes through the domain functions). */
 export const PAGE_SIZE = 20;

@@ -2,7 +2,7 @@ import { and, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm"
 import { z } from "zod";
 import type { Executor } from "@/db";
 import { bankCredits, beneficiaries, customers, fundingSessions, partners, transfers } from "@/db/schema";
-import { TRANSFER_STATES } from "@/lib/payments/transfers/state-machine";
+import { TRANSFER_STATES } from "@/lib/payments";
 import { PAGE_SIZE } from "./queries";
 
 /**

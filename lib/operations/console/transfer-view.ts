@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { auditLog, bankCredits, beneficiaries, payoutMethods, quotes } from "@/db/schema";
-import { latestScreening } from "@/lib/compliance/screening/results";
+import { latestScreening } from "@/lib/compliance";
 import { holdInfo } from "./holds";
 import { transferWithHistory } from "./money";
 

@@ -16,8 +16,8 @@ import { defineJob } from "@/lib/platform/jobs/define";
 import { sendEmail } from "@/lib/operations/notifications/email";
 import type { OperatorRole } from "@/lib/operations/operators/records";
 import { effectsOf } from "@/lib/platform/unit-of-work";
-import { providers } from "@/lib/payments/providers";
-import { backoffWithJitter } from "@/lib/partners/webhooks/retry";
+import { providers } from "@/lib/payments";
+import { backoffWithJitter } from "@/lib/partners";
 
 /** The sandbox outbox has no partner for an operator's message: its rows carry this instead. */
 export const CONSOLE_OUTBOX_PARTNER = "console";

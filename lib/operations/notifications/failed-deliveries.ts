@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { jobs, otpDeliveries } from "@/db/schema";
-import { maskIdentifier } from "@/lib/identity/auth/identifiers";
+import { maskIdentifier } from "@/lib/identity";
 
 const DELIVERY_JOB = "notifications.otpDelivery";
 

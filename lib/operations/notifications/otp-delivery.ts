@@ -7,7 +7,7 @@ import { config } from "@/lib/platform/config";
 import { destinationCipher } from "@/lib/platform/crypto/destination-cipher";
 import type { Language } from "@/lib/platform/i18n/language";
 import { defineJob } from "@/lib/platform/jobs/define";
-import { backoffWithJitter } from "@/lib/partners/webhooks/retry";
+import { backoffWithJitter } from "@/lib/partners";
 import { sendEmail } from "./email";
 import { otpMessageText, type OtpPurpose } from "./otp-messages";
 import { smsWebhookSender } from "./sms";

@@ -1,4 +1,4 @@
-import { isBusinessDay, nextDay } from "@/lib/payments/delivery/business-calendar";
+import { isBusinessDay, nextDay } from "@/lib/payments";
 import type { OperationsReadings } from "./readings";
 
 /**

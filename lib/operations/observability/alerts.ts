@@ -7,7 +7,7 @@ import { config } from "@/lib/platform/config";
 import { defineJob } from "@/lib/platform/jobs/define";
 import { logger } from "@/lib/platform/log";
 import { sendEmail } from "@/lib/operations/notifications/email";
-import { postWebhook } from "@/lib/partners/webhooks/http-post";
+import { postWebhook } from "@/lib/partners";
 import { firing, SCREENING_CASE_HOURS, type Firing } from "./alert-conditions";
 import { readOperations } from "./readings";
 

@@ -1,13 +1,11 @@
 import { and, count, eq, gt, inArray, isNotNull, lte, max, min, sql } from "drizzle-orm";
 import { rowsOf, type Executor } from "@/db";
 import { events, jobs, otpDeliveries, referenceRateSets, sanctionsListVersions, screeningCases } from "@/db/schema";
-import { dailyReconciliation } from "@/lib/finance/books/bank-reconciliation";
-import { caseCounts } from "@/lib/compliance/cases/queries";
-import { overdueClaimCount } from "@/lib/payments/claims/claims";
+import { dailyReconciliation } from "@/lib/finance";
+import { caseCounts, LISTS } from "@/lib/compliance";
+import { overdueClaimCount, latestPrefundingStatements, payoutsWithoutRoute, type PayoutWithoutRoute, type StatementComparison } from "@/lib/payments";
 import { config } from "@/lib/platform/config";
 import { liquidityForecast, type LiquidityRow } from "@/lib/payments/payouts/prefunding";
-import { LISTS } from "@/lib/compliance/screening/sources";
-import { latestPrefundingStatements, payoutsWithoutRoute, type PayoutWithoutRoute, type StatementComparison } from "@/lib/payments";
 
 /**
  * What operations watch, read from the database at one instant: the metrics endpoint renders it

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { purgeOldEvents } from "@/lib/partners/events/purge";
+import { purgeOldEvents } from "@/lib/partners";
 import { purgeExpiredKeys } from "@/lib/platform/idempotency/store";
 import { defineJob } from "@/lib/platform/jobs/define";
-import { purgeStaleFailures } from "@/lib/identity/lockouts/failure-counter";
-import { purgeKycPhotos } from "@/lib/identity";
+import { purgeStaleFailures, purgeKycPhotos } from "@/lib/identity";
 
 /**
  * Housekeeping: drops Idempotency-Keys past their retention, counted failures (lockouts, OTP

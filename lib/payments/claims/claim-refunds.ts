@@ -10,7 +10,7 @@ import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { claimRefunds, transfers } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
-import { postEntry, refundCashAccount, toMinor } from "@/lib/finance/ledger";
+import { postEntry, refundCashAccount, toMinor } from "@/lib/finance";
 import type { TransferRow } from "@/lib/payments/transfers/records";
 import { claimRefundMachine } from "./refund-state-machine";
 

@@ -11,7 +11,7 @@ import { claims, claimStateHistory } from "@/db/schema";
 import { addSeconds } from "@/lib/platform/clock";
 import { dateAvailable } from "@/lib/payments/delivery/transfer-delivery";
 import { DomainError, notFound, validationError } from "@/lib/platform/errors";
-import { toMinor } from "@/lib/finance/ledger";
+import { toMinor } from "@/lib/finance";
 import { parseMoneyAmount } from "@/lib/platform/money/amount";
 import { toWireAmount } from "@/lib/platform/money/format";
 import { effectsOf } from "@/lib/platform/unit-of-work";

@@ -14,10 +14,10 @@ import { claimResolutionMessage } from "@/lib/platform/i18n/claim-messages";
 import { LANGUAGES, type Language } from "@/lib/platform/i18n/language";
 import { defineJob } from "@/lib/platform/jobs/define";
 import { dedupeKey } from "@/lib/platform/jobs/queue";
-import { sendEmail } from "@/lib/operations/notifications/email";
+import { sendEmail } from "@/lib/operations";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { providers } from "@/lib/payments/providers";
-import { backoffWithJitter } from "@/lib/partners/webhooks/retry";
+import { backoffWithJitter } from "@/lib/partners";
 
 /** The sandbox outbox's purpose for these messages (they carry no code: the OTP reader skips them). */
 export const CLAIM_RESOLUTION_PURPOSE = "CLAIM_RESOLUTION";

@@ -13,7 +13,7 @@ import { journalEntries, payoutProviderAttempts } from "@/db/schema";
 import { config } from "@/lib/platform/config";
 import { listCorridors } from "@/lib/payments/corridors/corridors";
 import { DomainError, validationError, type ValidationIssue } from "@/lib/platform/errors";
-import { accountBalances, fromMinor, isPayoutProviderId, postEntry, PREFUNDING_ACCOUNTS, prefundingAccount, toMinor } from "@/lib/finance/ledger";
+import { accountBalances, fromMinor, isPayoutProviderId, postEntry, PREFUNDING_ACCOUNTS, prefundingAccount, toMinor } from "@/lib/finance";
 import { IN_FLIGHT_STATES } from "./provider-attempt-state-machine";
 import { releaseHeldPayouts } from "./routed";
 import { ROUTING } from "./routing";

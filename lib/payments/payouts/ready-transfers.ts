@@ -6,7 +6,7 @@ import { beneficiaries, customers, payoutFileItems, payoutMethods, transfers } f
 import { corridorOfTransfer } from "@/lib/payments/corridors/corridors";
 import { refreshForTransfers } from "@/lib/payments/corridors/versions";
 import { destinationCipher } from "@/lib/platform/crypto/destination-cipher";
-import type { ProfileInput } from "@/lib/identity/customers/profile";
+import type { ProfileInput } from "@/lib/identity";
 import { Decimal } from "@/lib/platform/money/decimal";
 import { roundToMinorUnit } from "@/lib/platform/money/format";
 import { minorUnitExponent } from "@/lib/platform/money/currency";

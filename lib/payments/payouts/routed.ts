@@ -7,11 +7,11 @@ import { beneficiaries, customers, journalLines, ledgerAccounts, payoutMethods, 
 import { corridorOfTransfer } from "@/lib/payments/corridors/corridors";
 import { refreshForTransfers } from "@/lib/payments/corridors/versions";
 import { destinationCipher } from "@/lib/platform/crypto/destination-cipher";
-import type { ProfileInput } from "@/lib/identity/customers/profile";
+import type { ProfileInput } from "@/lib/identity";
 import { DomainError } from "@/lib/platform/errors";
 import { defineJob } from "@/lib/platform/jobs/define";
 import { dedupeKey } from "@/lib/platform/jobs/queue";
-import { postEntry, prefundingAccount, toMinor } from "@/lib/finance/ledger";
+import { postEntry, prefundingAccount, toMinor } from "@/lib/finance";
 import { logger } from "@/lib/platform/log";
 import { effectsOf, inUnit } from "@/lib/platform/unit-of-work";
 import { providers } from "@/lib/payments/providers";

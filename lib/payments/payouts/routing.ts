@@ -10,7 +10,7 @@ import { z } from "zod";
 import rawRouting from "@/data/payout-routing/v1.json";
 import type { Executor } from "@/db";
 import { payoutProviderAttempts } from "@/db/schema";
-import { isPayoutProviderId, type PayoutProviderId } from "@/lib/finance/ledger/accounts";
+import { isPayoutProviderId, type PayoutProviderId } from "@/lib/finance";
 import { Decimal } from "@/lib/platform/money/decimal";
 
 const decimal = z.string().regex(/^(0|[1-9][0-9]*)([.][0-9]+)?$/, "an unsigned decimal string");

@@ -3,7 +3,7 @@ import type { Tx } from "@/db";
 import { placeholdersFor, preparedOn } from "@/db/prepared";
 import { newId } from "@/db/ids";
 import { beneficiaries, customers, partners, quotes, serviceQuoteSeq as serviceQuoteSeqTable } from "@/db/schema";
-import { paymentToBeneficiaryCheck } from "@/lib/compliance/screening-cases/flags";
+import { paymentToBeneficiaryCheck } from "@/lib/compliance";
 import { beneficiaryNotFound } from "@/lib/payments/beneficiaries/records";
 import { config } from "@/lib/platform/config";
 import {
@@ -20,7 +20,7 @@ import { DomainError } from "@/lib/platform/errors";
 import { parseMoneyAmount } from "@/lib/platform/money/amount";
 import { Decimal } from "@/lib/platform/money/decimal";
 import { toWireAmount } from "@/lib/platform/money/format";
-import type { Partner } from "@/lib/partners/authenticate";
+import type { Partner } from "@/lib/partners";
 import { checkEnvelope } from "@/lib/payments/pricing/envelope";
 import type { ReferenceRateProvider } from "@/lib/payments/pricing/reference-rate";
 import { referenceRates } from "@/lib/payments/pricing/rate-store";

@@ -13,7 +13,7 @@ import { estimateDeliveryBy } from "@/lib/payments/delivery/estimates";
 import { referenceRates } from "@/lib/payments/pricing/rate-store";
 import { providers } from "@/lib/payments/providers";
 import { providerOf, recipientNameOf } from "@/lib/payments/receipts/receipt";
-import { residenceAddressOf, timeZoneOfAddress } from "@/lib/identity/customers/time-zone";
+import { residenceAddressOf, timeZoneOfAddress } from "@/lib/identity";
 import { quoteExpired, quoteInScope, quoteStatus } from "./records";
 
 type QuoteRow = Awaited<ReturnType<typeof quoteInScope>>;

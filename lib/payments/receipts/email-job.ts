@@ -10,15 +10,15 @@ import type { Db, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { prepared } from "@/db/prepared";
 import { beneficiaries, customers, loginIdentifiers, otpOutbox, partners, transfers, transferStateHistory } from "@/db/schema";
-import { residenceAddressOf, timeZoneOfAddress } from "@/lib/identity/customers/time-zone";
+import { residenceAddressOf, timeZoneOfAddress } from "@/lib/identity";
 import { receiptLines, receiptMessages } from "@/lib/platform/i18n/receipt-messages";
 import type { Language } from "@/lib/platform/i18n/language";
 import { defineJob, doneWith } from "@/lib/platform/jobs/define";
-import { sendEmail } from "@/lib/operations/notifications/email";
+import { sendEmail } from "@/lib/operations";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { providers } from "@/lib/payments/providers";
 import { webviewTokenInsert } from "@/lib/platform/webviews/tokens";
-import { backoffWithJitter } from "@/lib/partners/webhooks/retry";
+import { backoffWithJitter } from "@/lib/partners";
 import { notYetFunded, providerFrom, RECEIPT_URL_TTL_SECONDS, receiptFactsOf } from "./receipt";
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

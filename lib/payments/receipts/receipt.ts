@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { beneficiaries, customers, partners, transfers, type ProviderContact } from "@/db/schema";
 import { addSeconds } from "@/lib/platform/clock";
-import { customerTimeZone, residenceAddressOf, timeZoneOfAddress } from "@/lib/identity/customers/time-zone";
+import { customerTimeZone, residenceAddressOf, timeZoneOfAddress } from "@/lib/identity";
 import { dateAvailable } from "@/lib/payments/delivery/transfer-delivery";
 import { DomainError } from "@/lib/platform/errors";
 import { rightsStatement } from "@/lib/platform/i18n/consumer-rights";

@@ -7,7 +7,7 @@ import { effectsOf } from "@/lib/platform/unit-of-work";
 import { DomainError } from "@/lib/platform/errors";
 import { minorUnitExponent } from "@/lib/platform/money/currency";
 import { Decimal } from "@/lib/platform/money/decimal";
-import { newCreditorReference } from "@/lib/finance/reconciliation/creditor-reference";
+import { newCreditorReference } from "@/lib/finance";
 import { checkFundingMethod, corridorOfTransfer } from "@/lib/payments/corridors/corridors";
 import { refreshForTransfers } from "@/lib/payments/corridors/versions";
 import { expireIfOverdue } from "./deadline";

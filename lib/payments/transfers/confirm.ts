@@ -6,12 +6,10 @@ import { customers, deviceNonces, devices, failureEvents, transfers } from "@/db
 import { addSeconds } from "@/lib/platform/clock";
 import { config } from "@/lib/platform/config";
 import { unverifiedKid } from "@/lib/platform/crypto/jose-strict/kid";
-import { DEVICE_ASSERTION_JWS_POLICY, verifyDeviceAssertion } from "@/lib/identity/devices/assertion/verify-device-assertion";
+import { DEVICE_ASSERTION_JWS_POLICY, verifyDeviceAssertion, deviceByKid, lockedForSecondsOf, recordFailure } from "@/lib/identity";
 import { payloadObject, splitCompactJws } from "@/lib/platform/crypto/jose-strict/compact-jws";
 import { effectsOf } from "@/lib/platform/unit-of-work";
-import { deviceByKid } from "@/lib/identity/devices/lookup";
 import { DomainError } from "@/lib/platform/errors";
-import { lockedForSecondsOf, recordFailure } from "@/lib/identity/lockouts/failure-counter";
 import { expireIfOverdue } from "./deadline";
 import { openFundingSession } from "./funding";
 import { transferNotFound, transitionTransfer } from "./records";

@@ -7,7 +7,7 @@
 import { and, asc, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { beneficiaries, customers, monitoringEvaluations, transfers } from "@/db/schema";
-import { csv } from "@/lib/finance/books/gl-export";
+import { csv } from "@/lib/finance";
 
 export const TRANSACTION_EXPORT_FIELDS = [
   "transferId",

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { beneficiaries, customers, partners } from "@/db/schema";
-import { residenceAddressOf, timeZoneOfAddress } from "@/lib/identity/customers/time-zone";
+import { residenceAddressOf, timeZoneOfAddress } from "@/lib/identity";
 import { DomainError } from "@/lib/platform/errors";
 import { fundingProvider, type FundingPayment } from "@/lib/payments/providers/funding";
 import { Decimal } from "@/lib/platform/money/decimal";

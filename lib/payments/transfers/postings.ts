@@ -7,7 +7,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "@/db";
-import { postEntry, prefundingAccount, refundCashAccount, toMinor, type AccountCode, type FundingSource } from "@/lib/finance/ledger";
+import { postEntry, prefundingAccount, refundCashAccount, toMinor, type AccountCode, type FundingSource } from "@/lib/finance";
 import { journalEntries, journalLines, ledgerAccounts, type transfers } from "@/db/schema";
 import type { TransferState, TransferTrigger } from "./state-machine";
 

@@ -14,7 +14,7 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { claimRefunds, refunds } from "@/db/schema";
-import { fromMinor, toMinor } from "@/lib/finance/ledger";
+import { fromMinor, toMinor } from "@/lib/finance";
 import { writtenOffShortfall } from "./postings";
 import type { TransferRow } from "./records";
 

@@ -12,7 +12,7 @@ import { refundProvider } from "@/lib/payments/providers/refunds";
 import { businessDaysAfter } from "@/lib/payments/delivery/estimates";
 import { corridorOfTransfer } from "@/lib/payments/corridors/corridors";
 import { lockTransfer, type TransferRow } from "./records";
-import { fromMinor } from "@/lib/finance/ledger";
+import { fromMinor } from "@/lib/finance";
 import { postClaimRefundsDeducted, postRefundPaid, postWriteOffReversed, writtenOffShortfall } from "./postings";
 import { refundableOf } from "./refundable";
 import { REFUND_STATUSES, refundMachine, type RefundTrigger } from "./refund-state-machine";

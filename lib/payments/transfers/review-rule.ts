@@ -1,10 +1,8 @@
 import type { Tx } from "@/db";
-import { raiseAlert } from "@/lib/compliance/cases/cases";
-import { PEP_REVIEW_REASON } from "@/lib/compliance/cases/pep";
+import { raiseAlert, PEP_REVIEW_REASON, reviewThresholdRatio, type Rating } from "@/lib/compliance";
 import { isAtOrAboveReviewThreshold } from "@/lib/payments/corridors/corridors";
 import type { Corridor } from "@/lib/payments/corridors/schema";
 import { Decimal } from "@/lib/platform/money/decimal";
-import { reviewThresholdRatio, type Rating } from "@/lib/compliance";
 
 /**
  * Why a transfer that passed the fast-check goes to operator review (onreview) instead of
