@@ -7,6 +7,9 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // `next build` may load this module to prerender: the build needs no runtime configuration.
   if (process.env.NEXT_PHASE === "phase-production-build") return;
+  // The contexts' start steps that ready() runs (seeds, keys, the sanctions refresh), installed
+  // before anything asks for the database: route handlers and the proxy share this process.
+  (await import("@/lib/operations/runtime/start-steps")).installStartSteps();
   const { checkStartup } = await import("@/lib/platform/startup-check");
   const config = await checkStartup();
   // OpenTelemetry only when the OTEL_* variables ask for it: otherwise the SDK is never loaded.

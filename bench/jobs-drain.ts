@@ -38,6 +38,7 @@ async function main() {
   const { and, eq, inArray, sql } = await import("drizzle-orm");
   const { getDb, closeDb } = await import("@/db");
   const { ready } = await import("@/lib/platform/ready");
+  (await import("@/lib/operations/runtime/start-steps")).installStartSteps();
   const { newId } = await import("@/db/ids");
   const { beneficiaries, events, jobs, payoutMethods, transfers } = await import("@/db/schema");
   const { clock } = await import("@/lib/platform/clock");

@@ -59,6 +59,7 @@ async function main() {
     process.env.LOG_LEVEL ??= "silent";
     const { eq, sql } = await import("drizzle-orm");
     const { ready } = await import("@/lib/platform/ready");
+    (await import("@/lib/operations/runtime/start-steps")).installStartSteps();
     const { closeDb, rowsOf } = await import("@/db");
     const { transfers } = await import("@/db/schema");
     const { clock } = await import("@/lib/platform/clock");

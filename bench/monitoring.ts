@@ -30,6 +30,7 @@ async function main() {
   await inOwnDatabase("monitoring", async (url) => {
     process.env.LOG_LEVEL ??= "silent";
     const { ready } = await import("@/lib/platform/ready");
+    (await import("@/lib/operations/runtime/start-steps")).installStartSteps();
     const { closeDb } = await import("@/db");
     const { withinUnit } = await import("@/lib/platform/unit-of-work");
     const { monitorTransfer } = await import("@/lib/compliance/monitoring/evaluate");

@@ -9,6 +9,7 @@ import path from "node:path";
 import { closeDb } from "@/db";
 import { cliActor } from "@/lib/operations/operators/audit";
 import { importPaymentStatusReport } from "@/lib/payments/payouts/status-import";
+import { installStartSteps } from "@/lib/operations/runtime/start-steps";
 import { ready } from "@/lib/platform/ready";
 import { runUnit } from "@/lib/platform/unit-of-work";
 
@@ -18,6 +19,7 @@ async function main(files: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  installStartSteps();
   try {
     for (const file of files) {
       const xml = await readFile(file, "utf8");

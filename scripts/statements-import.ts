@@ -10,6 +10,7 @@ import path from "node:path";
 import { closeDb } from "@/db";
 import { DomainError } from "@/lib/platform/errors";
 import { cliActor } from "@/lib/operations/operators/audit";
+import { installStartSteps } from "@/lib/operations/runtime/start-steps";
 import { ready } from "@/lib/platform/ready";
 import { runUnit } from "@/lib/platform/unit-of-work";
 import { readCamt053 } from "@/lib/finance/reconciliation/camt";
@@ -50,6 +51,7 @@ async function main(files: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  installStartSteps();
   try {
     for (const file of files) if (!(await importFile(file))) process.exitCode = 1;
   } finally {

@@ -1,6 +1,7 @@
 // npm run worker: runs the durable job worker as its own process (PostgreSQL only: PGlite is single-process).
 import { closeDb } from "@/db";
 import { jobRegistry } from "@/lib/operations/runtime/job-registry";
+import { installStartSteps } from "@/lib/operations/runtime/start-steps";
 import { startWorkerLoop } from "@/lib/platform/jobs/run-loop";
 import { logger } from "@/lib/platform/log";
 import { ready } from "@/lib/platform/ready";
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
     console.error("npm run worker needs DATABASE_URL: the embedded PGlite database belongs to the web process.");
     process.exit(2);
   }
+  installStartSteps();
   const loop = startWorkerLoop(ready, jobRegistry);
   logger().info("worker started");
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -20,14 +20,23 @@ export { backtestRuleSet } from "./monitoring/backtest";
 export { destinationKey } from "./monitoring/destination-key";
 export { evaluateTransfer, modeOf, recordEvaluations } from "./monitoring/evaluate";
 export { monitoringReasons } from "./monitoring/queries";
-export { activateRuleSet, draftRuleSet, editDraft, proposeRuleSet, saveBacktest, shadowRuleSet, withdrawRuleSet } from "./monitoring/rule-sets";
+export {
+  activateRuleSet,
+  draftRuleSet,
+  editDraft,
+  installDefaultPack,
+  proposeRuleSet,
+  saveBacktest,
+  shadowRuleSet,
+  withdrawRuleSet,
+} from "./monitoring/rule-sets";
 export { setPartnerMonitoring, snoozeRule } from "./monitoring/settings";
 export type { MonitoringMode } from "./monitoring/types";
 export { flagCustomer, paymentToBeneficiaryCheck } from "./screening-cases/flags";
 export { latestCaseStates, openCaseCount } from "./screening-cases/queries";
 export { pepScreeningProvider } from "./screening/pep";
 export { normaliseName, screeningProvider, stronger } from "./screening/provider";
-export { refreshSanctionsList } from "./screening/refresh-job";
+export { refreshSanctionsList, scheduleRefresh } from "./screening/refresh-job";
 export { rescreenSubjects } from "./screening/rescreen-job";
 export { latestScreening, recordScreening } from "./screening/results";
 export { LISTS } from "./screening/sources";

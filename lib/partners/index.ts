@@ -9,6 +9,7 @@ export { createPartner, issueApiKey, revokeApiKey, setSubscriptionStatus } from 
 export { invalidKey, type Partner } from "./authenticate";
 export { purgeOldEvents } from "./events/purge";
 export { setProviderContact } from "./provider-contact";
+export { refuseSandboxData, seedSandbox } from "./sandbox-seed";
 export { deliverWebhook } from "./webhooks/deliver-job";
 export { reenableEndpoint } from "./webhooks/endpoint";
 export { postWebhook } from "./webhooks/http-post";

@@ -32,6 +32,7 @@ export { referenceRates } from "./pricing/rate-store";
 export type { ReferenceRateProvider } from "./pricing/reference-rate";
 export { refreshReferenceRates } from "./pricing/refresh-job";
 export { providers } from "./providers";
+export { loadSigningKeys } from "./quotes/service-keys";
 export { amountDue } from "./transfers/bank-transfer";
 export { holdTransfer, releaseTransfer, reviewTransfer } from "./transfers/compliance";
 export { expireIfOverdue } from "./transfers/deadline";

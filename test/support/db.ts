@@ -16,6 +16,7 @@ export async function freshDb(opts: { ownDatabase?: boolean } = {}) {
   process.env.LOG_LEVEL ??= "silent";
   const { getDb, closeDb } = await import("@/db");
   const { ready } = await import("@/lib/platform/ready");
+  (await import("@/lib/operations/runtime/start-steps")).installStartSteps();
   const db = await ready();
   const close = async () => {
     await closeDb();

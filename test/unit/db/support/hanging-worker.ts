@@ -4,8 +4,10 @@
  */
 import { z } from "zod";
 import { startWorkerLoop } from "@/lib/platform/jobs/run-loop";
+import { installStartSteps } from "@/lib/operations/runtime/start-steps";
 import { ready } from "@/lib/platform/ready";
 
+installStartSteps();
 startWorkerLoop(ready, {
   "test.hold": {
     kind: "test.hold",
