@@ -11,6 +11,7 @@ import { closeDb } from "@/db";
 import { importPrefundingStatementCommand } from "@/lib/operations/commands/payouts";
 import { actedNotice, runCommand } from "@/lib/operations/commands/run";
 import { cliActor } from "@/lib/operations/operators/audit";
+import { installStartSteps } from "@/lib/operations/runtime/start-steps";
 
 async function main([provider, ...files]: string[]): Promise<void> {
   if (!provider || files.length === 0) {
@@ -18,6 +19,7 @@ async function main([provider, ...files]: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  installStartSteps();
   try {
     for (const file of files) {
       const text = await readFile(file, "utf8");
