@@ -14,8 +14,10 @@
  *     on a fresh PostgreSQL database when TEST_DATABASE_URL is set, else on PGlite. Chromium is
  *     installed with apt-get when it is missing and we are root.
  * Stages 0-2 run in two lanes: the unit tests on PGlite in one; the PostgreSQL unit tests, then the
- * checks, then the build in the other (side()). 3 and 4 follow, one after the other.
- * `node scripts/test.mjs lint|unit|integration|e2e` runs one stage (the last two build first).
+ * checks, then the build in the other (side()). 3 and 4 follow, in three lanes at once: the
+ * integration tests on PGlite, on PostgreSQL, and the browser tests.
+ * `node scripts/test.mjs lint|unit|integration|e2e` runs one stage (the last two build first);
+ * `node scripts/test.mjs integration e2e` runs both, in lanes at once.
  * Prints "N passed, N failed" at the end and exits non-zero on any failure.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -29,7 +31,10 @@ const root = path.resolve(import.meta.dirname, "..");
 // Every statement the suite sends is also rendered by Drizzle and compared with its kept text
 // (db/statement-shapes.ts): the test processes and the servers they start inherit it.
 process.env.STATEMENT_SHAPES_CHECK ??= "1";
-const only = process.argv[2]; // optional: "lint", "unit", "integration" or "e2e"
+// Optional: the stages to run ("lint", "unit", "integration", "e2e"; `integration e2e` runs both, in
+// lanes at once as the whole suite does); none: the whole suite.
+const only = process.argv.slice(2);
+const runs = (stage) => only.length === 0 || only.includes(stage);
 const totals = { passed: 0, failed: 0 };
 
 /**
@@ -234,10 +239,11 @@ function ensureChromium() {
 /** A check that passes or fails as a whole (formatter, linter): one test in the totals. */
 async function runCheck(label, args, out = null) {
   say(out, `\n=== ${label}`);
+  const started = Date.now();
   const { status } = await run(args, { out });
   if (status === 0) totals.passed += 1;
   else totals.failed += 1;
-  say(out, `=== ${label}: ${status === 0 ? "clean" : "FAILED"}`);
+  say(out, `=== ${label}: ${status === 0 ? "clean" : "FAILED"} (${((Date.now() - started) / 60_000).toFixed(1)} min)`);
 }
 
 /**
@@ -287,20 +293,21 @@ async function productionBuild(out = null) {
 }
 
 /**
- * Two lanes at once: `first` streams its output, `second`'s is kept and printed whole once both
+ * Lanes at once: the first streams its output, every other's is kept and printed whole once all
  * ended. They mostly wait (on PGlite's single connection, on the server, on jobs), so together
- * they take little more than the longer one. TEST_SEQUENTIAL=1 runs them one after the other,
- * both streamed.
+ * they take little more than the longest one. A lane given as a falsy value (a PostgreSQL run
+ * without TEST_DATABASE_URL) is left out. TEST_SEQUENTIAL=1 runs them one after the other, all
+ * streamed.
  */
-async function side(first, second) {
-  if (!second) return first(null);
-  if (process.env.TEST_SEQUENTIAL === "1") {
-    await first(null);
-    return second(null);
+async function side(...lanes) {
+  const [first, ...rest] = lanes.filter(Boolean);
+  if (process.env.TEST_SEQUENTIAL === "1" || rest.length === 0) {
+    for (const lane of [first, ...rest]) await lane(null);
+    return;
   }
-  const out = [];
-  const results = await Promise.allSettled([first(null), second(out)]);
-  process.stdout.write(Buffer.concat(out));
+  const outs = rest.map(() => []);
+  const results = await Promise.allSettled([first(null), ...rest.map((lane, i) => lane(outs[i]))]);
+  for (const out of outs) process.stdout.write(Buffer.concat(out));
   for (const r of results) if (r.status === "rejected") throw r.reason;
 }
 
@@ -308,10 +315,11 @@ async function main() {
   const pgUnit =
     process.env.TEST_DATABASE_URL &&
     ((out) => withFreshPostgres((url) => runNodeTests("database unit tests (PostgreSQL)", testFiles("test/unit/db"), { TEST_DB_URL: url }, out)));
-  if (only === "lint") await lintChecks();
-  else if (only === "unit") await side((out) => runNodeTests("unit (PGlite)", testFiles("test/unit"), {}, out), pgUnit);
-  else if (only === "integration" || only === "e2e") await productionBuild();
-  else {
+  if (only.length > 0) {
+    if (runs("lint")) await lintChecks();
+    if (runs("unit")) await side((out) => runNodeTests("unit (PGlite)", testFiles("test/unit"), {}, out), pgUnit);
+    if (runs("integration") || runs("e2e")) await productionBuild();
+  } else {
     // The whole suite: the unit tests on PGlite take longest of stages 0-2 and mostly use one core,
     // so the other lane runs the PostgreSQL unit tests, then the checks, then the build.
     await side(
@@ -323,54 +331,70 @@ async function main() {
       },
     );
   }
-  if (!only || only === "integration") {
-    const files = testFiles("test/integration");
-    // The HTTP tests of the bank-credit queue (test/integration/transfers/bank-statements.test.ts)
-    // drive its forms without a browser, as one operator: its two actions run at once here
-    // (DUAL_CONTROL_OFF, a documented setting). Their proposal and a second operator's approval
-    // are tested in the browser (e2e/console-bank-credits.test.ts, default settings) and in
-    // test/unit/db/dual-control.test.ts.
-    const integrationEnv = { DUAL_CONTROL_OFF: "bankCredit.match,bankCredit.return" };
-    const dir = mkdtempSync(path.join(tmpdir(), "remit-pglite-"));
-    try {
-      await side(
-        (out) =>
-          withServer("PGlite", { PGLITE_DIR: dir, ...integrationEnv }, (baseUrl) =>
-            runNodeTests("integration (PGlite)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "pglite" }, out),
-          ),
-        process.env.TEST_DATABASE_URL &&
-          ((out) =>
-            withFreshPostgres((url) =>
-              withServer("PostgreSQL", { DATABASE_URL: url, ...integrationEnv }, (baseUrl) =>
-                runNodeTests("integration (PostgreSQL)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "postgres", TEST_DB_URL: url }, out),
-              ),
-            )),
-      );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-    if (!process.env.TEST_DATABASE_URL) console.log("\n(TEST_DATABASE_URL not set: PostgreSQL runs skipped)");
-  }
-  if (!only || only === "e2e") {
+  // Stages 3 and 4 as lanes at once: the integration tests on PGlite and on PostgreSQL, and the
+  // browser tests on a database and server of their own. Each lane is mostly one test process
+  // waiting on its server: one after another they left a core idle most of the time.
+  const lanes = [];
+  if (runs("integration")) lanes.push(...integrationLanes());
+  if (runs("e2e")) {
     ensureChromium();
-    const files = testFiles("e2e");
-    if (process.env.TEST_DATABASE_URL) {
-      await withFreshPostgres((url) =>
+    lanes.push(e2eLane());
+  }
+  if (lanes.length > 0) await side(...lanes);
+  if (runs("integration") && !process.env.TEST_DATABASE_URL) console.log("\n(TEST_DATABASE_URL not set: PostgreSQL runs skipped)");
+}
+
+/** A fresh PGlite directory for `fn`, removed after it. */
+async function withPgliteDir(fn) {
+  const dir = mkdtempSync(path.join(tmpdir(), "remit-pglite-"));
+  try {
+    return await fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Stage 3: the HTTP integration tests against a server on PGlite and, with TEST_DATABASE_URL, one on PostgreSQL. */
+function integrationLanes() {
+  const files = testFiles("test/integration");
+  // The HTTP tests of the bank-credit queue (test/integration/transfers/bank-statements.test.ts)
+  // drive its forms without a browser, as one operator: its two actions run at once here
+  // (DUAL_CONTROL_OFF, a documented setting). Their proposal and a second operator's approval
+  // are tested in the browser (e2e/console-bank-credits.test.ts, default settings) and in
+  // test/unit/db/dual-control.test.ts.
+  const integrationEnv = { DUAL_CONTROL_OFF: "bankCredit.match,bankCredit.return" };
+  return [
+    (out) =>
+      withPgliteDir((dir) =>
+        withServer("PGlite", { PGLITE_DIR: dir, ...integrationEnv }, (baseUrl) =>
+          runNodeTests("integration (PGlite)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "pglite" }, out),
+        ),
+      ),
+    process.env.TEST_DATABASE_URL &&
+      ((out) =>
+        withFreshPostgres((url) =>
+          withServer("PostgreSQL", { DATABASE_URL: url, ...integrationEnv }, (baseUrl) =>
+            runNodeTests("integration (PostgreSQL)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "postgres", TEST_DB_URL: url }, out),
+          ),
+        )),
+  ];
+}
+
+/** Stage 4: the browser tests, on a fresh PostgreSQL database when TEST_DATABASE_URL is set, else on PGlite. */
+function e2eLane() {
+  const files = testFiles("e2e");
+  if (process.env.TEST_DATABASE_URL) {
+    return (out) =>
+      withFreshPostgres((url) =>
         withServer("PostgreSQL (e2e)", { DATABASE_URL: url }, (baseUrl) =>
-          runNodeTests("e2e (PostgreSQL)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "postgres", TEST_DB_URL: url }),
+          runNodeTests("e2e (PostgreSQL)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "postgres", TEST_DB_URL: url }, out),
         ),
       );
-    } else {
-      const dir = mkdtempSync(path.join(tmpdir(), "remit-pglite-"));
-      try {
-        await withServer("PGlite (e2e)", { PGLITE_DIR: dir }, (baseUrl) =>
-          runNodeTests("e2e (PGlite)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "pglite" }),
-        );
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    }
   }
+  return (out) =>
+    withPgliteDir((dir) =>
+      withServer("PGlite (e2e)", { PGLITE_DIR: dir }, (baseUrl) => runNodeTests("e2e (PGlite)", files, { TEST_BASE_URL: baseUrl, TEST_DRIVER: "pglite" }, out)),
+    );
 }
 
 main()
