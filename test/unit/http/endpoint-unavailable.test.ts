@@ -20,6 +20,8 @@ before(async () => {
   await new Promise((resolve) => srv.close(resolve));
   process.env.DATABASE_URL = `postgres://postgres@127.0.0.1:${port}/unreachable`;
   process.env.LOG_LEVEL = "silent";
+  // This process stands for the server: its entry point installs the start steps ready() runs.
+  (await import("@/lib/operations/runtime/start-steps")).installStartSteps();
   ({ endpoint: endpointOf } = await import("@/lib/platform/http/endpoint"));
   ({ defineContract } = await import("@/lib/platform/http/contract"));
   ({ readEndpoint: readEndpointOf } = await import("@/lib/platform/http/endpoint"));
