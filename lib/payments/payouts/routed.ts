@@ -74,11 +74,20 @@ async function move(
 
 /**
  * The prefunding a provider has left in a currency: its account's balance less what its tries in
- * flight will draw. The account row is locked so two routers never spend the same cover; a
- * provider never topped up has no account and no cover.
+ * flight will draw. The account row is locked so two routers never spend the same cover, and so a
+ * top-up (whose journal lines take a key-share lock on it) and a router are serialized: a held try
+ * committed by the router is seen by the top-up's release, or the router sees the top-up's money.
+ * A provider never topped up has its account created here first (empty): with no row there was
+ * nothing to lock, and a router that read no cover committed its held try after the first top-up's
+ * release had looked, so the try waited for a second top-up.
  */
-export async function availableCover(tx: Tx, provider: string, currency: string): Promise<bigint> {
+export async function availableCover(tx: Tx, provider: string, currency: string, now: Date): Promise<bigint> {
   const code = prefundingAccount(provider);
+  // A top-up creating the account meanwhile makes this wait on the key until it commits.
+  await tx
+    .insert(ledgerAccounts)
+    .values({ id: newId("la"), code, currency, transferId: null, partnerId: null, createdAt: now })
+    .onConflictDoNothing();
   const [account] = await tx
     .select({ id: ledgerAccounts.id })
     .from(ledgerAccounts)
@@ -152,7 +161,7 @@ export async function routePayout(tx: Tx, transfer: TransferRow, now: Date): Pro
   let chosen = ranked[0];
   let covered = false;
   for (const route of ranked) {
-    if ((await availableCover(tx, route.provider, currency)) >= amount) {
+    if ((await availableCover(tx, route.provider, currency, now)) >= amount) {
       chosen = route;
       covered = true;
       break;
@@ -536,7 +545,7 @@ export async function releaseHeldPayouts(tx: Tx, provider: string, currency: str
       await move(tx, attempt, "transfer.left", now, { outcomeCode: `TRANSFER_${transfer.state.toUpperCase()}` });
       continue;
     }
-    if ((await availableCover(tx, provider, currency)) < toMinor(attempt.amount, currency)) break;
+    if ((await availableCover(tx, provider, currency, now)) < toMinor(attempt.amount, currency)) break;
     await move(tx, attempt, "cover.toppedUp", now);
     await enqueueSubmit(tx, attempt.id, now);
     released++;
