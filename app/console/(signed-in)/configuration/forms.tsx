@@ -68,6 +68,25 @@ const LABELS: Record<string, string> = {
   fundingMethods: "Funding methods (CARD, BANK_TRANSFER; empty: all)",
 };
 
+/** A proposal's end: from when it takes effect, why, its problems, the button and the outcome. */
+function ProposalEnd({ suggestedAt, state, pending, label }: { suggestedAt: string; state: FormState<unknown>; pending: boolean; label: string }) {
+  return (
+    <>
+      <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
+        <Field label="Effective from (UTC)" name="effectiveAt" type="datetime-local" defaultValue={suggestedAt} state={state} />
+        <Field label="Why" name="note" state={state} />
+      </div>
+      <FieldError state={state} names={["document"]} />
+      <div>
+        <button className={primary} disabled={pending}>
+          {label}
+        </button>
+      </div>
+      <FormFlash notice={state.notice} error={state.error} />
+    </>
+  );
+}
+
 /** One corridor's prices as a new version from an effective time, proposed for a second admin's approval. */
 export function PriceForm({ code, values, suggestedAt }: { code: string; values: Record<string, string>; suggestedAt: string }) {
   const [state, action, pending] = useActionState<FormState<unknown>, FormData>(proposePrice, {});
@@ -80,17 +99,7 @@ export function PriceForm({ code, values, suggestedAt }: { code: string; values:
           <Field key={name} label={LABELS[name] ?? name} name={name} code={code} defaultValue={value} state={state} />
         ))}
       </div>
-      <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
-        <Field label="Effective from (UTC)" name="effectiveAt" type="datetime-local" defaultValue={suggestedAt} state={state} />
-        <Field label="Why" name="note" state={state} />
-      </div>
-      <FieldError state={state} names={["document"]} />
-      <div>
-        <button className={primary} disabled={pending}>
-          Propose new prices
-        </button>
-      </div>
-      <FormFlash notice={state.notice} error={state.error} />
+      <ProposalEnd suggestedAt={suggestedAt} state={state} pending={pending} label="Propose new prices" />
     </form>
   );
 }
@@ -109,17 +118,7 @@ export function TierLimitsForm({ values, suggestedAt }: { values: Record<string,
           <Field key={name} label={`Tier ${name.replace(".", " ")}`} name={name} code="tierLimits" defaultValue={value} state={state} />
         ))}
       </div>
-      <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
-        <Field label="Effective from (UTC)" name="effectiveAt" type="datetime-local" defaultValue={suggestedAt} state={state} />
-        <Field label="Why" name="note" state={state} />
-      </div>
-      <FieldError state={state} names={["document"]} />
-      <div>
-        <button className={primary} disabled={pending}>
-          Propose new limits
-        </button>
-      </div>
-      <FormFlash notice={state.notice} error={state.error} />
+      <ProposalEnd suggestedAt={suggestedAt} state={state} pending={pending} label="Propose new limits" />
     </form>
   );
 }
