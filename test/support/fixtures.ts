@@ -46,8 +46,13 @@ const PRICED = {
   totalCustomerCost: "102.990000",
 };
 
-/** A VALID beneficiary of `owner` (Ana Lopez, resident in MX), created at `now`; its id. */
-export async function insertBeneficiary(ex: Db | Tx, owner: Owner, now: Date): Promise<string> {
+/** A VALID beneficiary of `owner` (Ana Lopez, resident in MX, unless `other` says otherwise), created at `now`; its id. */
+export async function insertBeneficiary(
+  ex: Db | Tx,
+  owner: Pick<Owner, "subscriptionId">,
+  now: Date,
+  other: Partial<typeof beneficiaries.$inferInsert> = {},
+): Promise<string> {
   const id = newId("ben");
   await ex.insert(beneficiaries).values({
     id,
@@ -59,6 +64,7 @@ export async function insertBeneficiary(ex: Db | Tx, owner: Owner, now: Date): P
     state: "VALID",
     createdAt: now,
     updatedAt: now,
+    ...other,
   });
   return id;
 }

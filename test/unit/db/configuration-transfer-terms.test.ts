@@ -9,11 +9,11 @@ import { after, before, test } from "node:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { beneficiaries, payoutMethods, transfers, transferStateHistory } from "@/db/schema";
+import { payoutMethods, transfers, transferStateHistory } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import type { Operator } from "@/lib/operations/operators/records";
 import { freshDb } from "../../support/db";
-import { newSubscription, registeredTransfer } from "../../support/fixtures";
+import { newSubscription, registeredTransfer, insertBeneficiary } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -34,18 +34,7 @@ async function fundedUnderVersion1() {
   const created = await registeredTransfer(db, owner);
   const now = clock.now();
   return db.transaction(async (tx) => {
-    const beneficiaryId = newId("ben");
-    await tx.insert(beneficiaries).values({
-      id: beneficiaryId,
-      subscriptionId: owner.subscriptionId,
-      firstName: "Ana",
-      lastName: "Ruiz",
-      countryOfResidence: "MEX",
-      relationshipToCustomer: "FAMILY",
-      state: "VALID",
-      createdAt: now,
-      updatedAt: now,
-    });
+    const beneficiaryId = await insertBeneficiary(tx, owner, now, { lastName: "Ruiz", countryOfResidence: "MEX" });
     const methodId = newId("pm");
     const identifier = "002010077777777771";
     await tx.insert(payoutMethods).values({

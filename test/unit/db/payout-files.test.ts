@@ -12,12 +12,12 @@ import { after, before, describe, test } from "node:test";
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { beneficiaries, events, jobs, payoutFileItems, payoutFiles, payoutMethods, transfers, transferStateHistory } from "@/db/schema";
+import { events, jobs, payoutFileItems, payoutFiles, payoutMethods, transfers, transferStateHistory } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import { accountBalances, toMinor, transferEntries } from "@/lib/finance/ledger";
 import { freshDb } from "../../support/db";
 import { refundOf } from "../../support/refunds";
-import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
+import { newSubscription, registeredTransfer, type Owner, insertBeneficiary } from "../../support/fixtures";
 import type { BeneficiaryAddress } from "@/lib/payments/beneficiaries/address";
 import { pain001SchemaErrors, pain002 } from "../../support/iso20022";
 
@@ -38,19 +38,7 @@ async function fundedTransfer(owner: Owner, identifier: string, currency = "MXN"
   const created = await registeredTransfer(db, owner);
   const now = clock.now();
   return db.transaction(async (tx) => {
-    const beneficiaryId = newId("ben");
-    await tx.insert(beneficiaries).values({
-      id: beneficiaryId,
-      subscriptionId: owner.subscriptionId,
-      firstName: "Ana",
-      lastName: "Ruiz",
-      countryOfResidence: "MEX",
-      relationshipToCustomer: "FAMILY",
-      address,
-      state: "VALID",
-      createdAt: now,
-      updatedAt: now,
-    });
+    const beneficiaryId = await insertBeneficiary(tx, owner, now, { lastName: "Ruiz", countryOfResidence: "MEX", address });
     const methodId = newId("pm");
     const encrypted = (await destinationCipher(tx)).encrypt(identifier, methodId);
     await tx.insert(payoutMethods).values({

@@ -15,7 +15,7 @@ import { clock } from "@/lib/platform/clock";
 import { accountBalances, toMinor, transferEntries } from "@/lib/finance/ledger";
 import { freshDb } from "../../support/db";
 import { refundOf } from "../../support/refunds";
-import { newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
+import { newSubscription, registeredTransfer, type Owner, insertBeneficiary } from "../../support/fixtures";
 import { pain001SchemaErrors, pain002 } from "../../support/iso20022";
 
 let db: Db;
@@ -70,18 +70,7 @@ async function fundedTransfer(owner: Owner, identifier: string) {
   const created = await registeredTransfer(db, owner);
   const now = clock.now();
   await db.update(customers).set({ profile: PROFILE }).where(eq(customers.id, owner.customerId));
-  const beneficiaryId = newId("ben");
-  await db.insert(beneficiaries).values({
-    id: beneficiaryId,
-    subscriptionId: owner.subscriptionId,
-    firstName: "Ana",
-    lastName: "Ruiz",
-    countryOfResidence: "MEX",
-    relationshipToCustomer: "FAMILY",
-    state: "VALID",
-    createdAt: now,
-    updatedAt: now,
-  });
+  const beneficiaryId = await insertBeneficiary(db, owner, now, { lastName: "Ruiz", countryOfResidence: "MEX" });
   const methodId = await addMethod(beneficiaryId, identifier);
   await db.update(transfers).set({ beneficiaryId, payoutMethodId: methodId }).where(eq(transfers.id, created.id));
   return db.transaction(async (tx) => {

@@ -10,13 +10,13 @@ import { after, before, test } from "node:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { beneficiaries, claimRefunds, claims, customers, payoutMethods, transfers } from "@/db/schema";
+import { claimRefunds, claims, customers, payoutMethods, transfers } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import { DomainError } from "@/lib/platform/errors";
 import { accountBalances } from "@/lib/finance/ledger";
 import type { PricedColumns } from "@/lib/payments/pricing/priced-columns";
 import { freshDb } from "../../support/db";
-import { insertTestTransfer, newSubscription, type Owner } from "../../support/fixtures";
+import { insertTestTransfer, newSubscription, type Owner, insertBeneficiary } from "../../support/fixtures";
 import { pain002 } from "../../support/iso20022";
 import { refundOf } from "../../support/refunds";
 
@@ -72,18 +72,7 @@ async function funded(terms: PricedColumns): Promise<string> {
   const { lockTransfer, transitionTransfer } = await import("@/lib/payments/transfers/records");
   const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
   const now = clock.now();
-  const beneficiaryId = newId("ben");
-  await db.insert(beneficiaries).values({
-    id: beneficiaryId,
-    subscriptionId: owner.subscriptionId,
-    firstName: "Ana",
-    lastName: "Ruiz",
-    countryOfResidence: "MEX",
-    relationshipToCustomer: "FAMILY",
-    state: "VALID",
-    createdAt: now,
-    updatedAt: now,
-  });
+  const beneficiaryId = await insertBeneficiary(db, owner, now, { lastName: "Ruiz", countryOfResidence: "MEX" });
   const methodId = newId("pm");
   await db.insert(payoutMethods).values({
     id: methodId,

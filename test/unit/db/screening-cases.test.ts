@@ -30,7 +30,7 @@ import { fastCheck } from "@/lib/payments/transfers/fast-check-job";
 import { destinationCipher } from "@/lib/platform/crypto/destination-cipher";
 import { freshDb, secondConnection } from "../../support/db";
 import { refundOf } from "../../support/refunds";
-import { insertQuoteRows, insertTestTransfer, newSubscription, TRANSFER_TTL_SECONDS, type Owner } from "../../support/fixtures";
+import { insertQuoteRows, insertTestTransfer, newSubscription, TRANSFER_TTL_SECONDS, type Owner, insertBeneficiary } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -416,18 +416,7 @@ async function registeredWithMethod(who: Owner): Promise<{ transferId: string; b
   const now = clock.now();
   return db.transaction(async (tx) => {
     const created = await insertTestTransfer(tx, who, now);
-    const beneficiaryId = newId("ben");
-    await tx.insert(beneficiaries).values({
-      id: beneficiaryId,
-      subscriptionId: who.subscriptionId,
-      firstName: "Ana",
-      lastName: "Ruiz",
-      countryOfResidence: "MEX",
-      relationshipToCustomer: "FAMILY",
-      state: "VALID",
-      createdAt: now,
-      updatedAt: now,
-    });
+    const beneficiaryId = await insertBeneficiary(tx, who, now, { lastName: "Ruiz", countryOfResidence: "MEX" });
     const methodId = newId("pm");
     await tx.insert(payoutMethods).values({
       id: methodId,
