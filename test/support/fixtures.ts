@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { beneficiaries, customers, partners, quotes, subscriptions } from "@/db/schema";
+import { beneficiaries, customers, partners, payoutMethods, quotes, subscriptions, transfers } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/platform/clock";
 import type { PricedColumns } from "@/lib/payments/pricing/priced-columns";
 import type { insertRegisteredTransfer } from "@/lib/payments/transfers/records";
@@ -190,4 +190,28 @@ export function acceptInput(owner: Owner, q: { quoteId: string; disclosureToken:
     purposeOfTransfer: "FAMILY_SUPPORT",
     now: clock.now(),
   };
+}
+
+/** A registered transfer of `owner` with a stored CLABE payout method, submitted: its fast-check may run. Its id. */
+export async function submittedTransfer(db: Db, owner: Owner): Promise<string> {
+  const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
+  const now = clock.now();
+  return db.transaction(async (tx) => {
+    const beneficiaryId = await insertBeneficiary(tx, owner, now);
+    const methodId = newId("pm");
+    const identifier = "002010077777777771";
+    await tx.insert(payoutMethods).values({
+      id: methodId,
+      beneficiaryId,
+      methodType: "BANK_TRANSFER",
+      corridor: "US-MX",
+      destinationIdentifierEncrypted: (await destinationCipher(tx)).encrypt(identifier, methodId),
+      destinationIdentifierMasked: `****${identifier.slice(-4)}`,
+      destinationKey: newId("dk"),
+      addedAt: now,
+    });
+    const t = await insertTestTransfer(tx, owner, now, beneficiaryId);
+    await tx.update(transfers).set({ payoutMethodId: methodId, submittedAt: now }).where(eq(transfers.id, t.id));
+    return t.id;
+  });
 }

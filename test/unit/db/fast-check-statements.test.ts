@@ -11,11 +11,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
-import { newId } from "@/db/ids";
-import { monitoringEvaluations, payoutMethods, transfers } from "@/db/schema";
+import { monitoringEvaluations, transfers } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import { freshDb } from "../../support/db";
-import { insertBeneficiary, insertTestTransfer, newSubscription } from "../../support/fixtures";
+import { newSubscription, submittedTransfer } from "../../support/fixtures";
 import { countedUnit } from "./support/counted";
 
 let db: Db;
@@ -27,29 +26,9 @@ before(async () => {
 
 after(() => close());
 
-/** A submitted transfer (registered, with a stored CLABE payout method) whose fast-check is due. */
+/** A submitted transfer of a new customer (registered, with a stored CLABE payout method) whose fast-check is due. */
 async function submitted(): Promise<string> {
-  const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
-  const owner = await newSubscription(db);
-  const now = clock.now();
-  return db.transaction(async (tx) => {
-    const beneficiaryId = await insertBeneficiary(tx, owner, now);
-    const methodId = newId("pm");
-    const identifier = "002010077777777771";
-    await tx.insert(payoutMethods).values({
-      id: methodId,
-      beneficiaryId,
-      methodType: "BANK_TRANSFER",
-      corridor: "US-MX",
-      destinationIdentifierEncrypted: (await destinationCipher(tx)).encrypt(identifier, methodId),
-      destinationIdentifierMasked: `****${identifier.slice(-4)}`,
-      destinationKey: newId("dk"),
-      addedAt: now,
-    });
-    const t = await insertTestTransfer(tx, owner, now, beneficiaryId);
-    await tx.update(transfers).set({ payoutMethodId: methodId, submittedAt: now }).where(eq(transfers.id, t.id));
-    return t.id;
-  });
+  return submittedTransfer(db, await newSubscription(db));
 }
 
 describe("statements per fast-check", () => {

@@ -14,12 +14,12 @@ import { after, before, beforeEach, describe, it } from "node:test";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { customers, events, jobs, loginIdentifiers, partners, payoutMethods, subscriptions, transfers, webhookAttempts } from "@/db/schema";
+import { customers, events, jobs, loginIdentifiers, partners, subscriptions, transfers, webhookAttempts } from "@/db/schema";
 import { addSeconds, clock } from "@/lib/platform/clock";
 import { enqueue } from "@/lib/platform/jobs/queue";
 import type { JobKind } from "@/lib/platform/jobs/kinds";
 import { freshDb } from "../../support/db";
-import { insertBeneficiary, insertTestTransfer, newSubscription, registeredTransfer, type Owner } from "../../support/fixtures";
+import { newSubscription, registeredTransfer, submittedTransfer, type Owner } from "../../support/fixtures";
 import { countStatements } from "./support/counted";
 
 let db: Db;
@@ -66,28 +66,8 @@ async function jobState(kind: string): Promise<string[]> {
 
 /** A submitted transfer (registered, with a stored CLABE payout method) and its fast-check, due now. */
 async function fastCheckDue(): Promise<string> {
-  const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
-  const owner = await newSubscription(db);
-  const now = clock.now();
-  const transferId = await db.transaction(async (tx) => {
-    const beneficiaryId = await insertBeneficiary(tx, owner, now);
-    const methodId = newId("pm");
-    const identifier = "002010077777777771";
-    await tx.insert(payoutMethods).values({
-      id: methodId,
-      beneficiaryId,
-      methodType: "BANK_TRANSFER",
-      corridor: "US-MX",
-      destinationIdentifierEncrypted: (await destinationCipher(tx)).encrypt(identifier, methodId),
-      destinationIdentifierMasked: `****${identifier.slice(-4)}`,
-      destinationKey: newId("dk"),
-      addedAt: now,
-    });
-    const t = await insertTestTransfer(tx, owner, now, beneficiaryId);
-    await tx.update(transfers).set({ payoutMethodId: methodId, submittedAt: now }).where(eq(transfers.id, t.id));
-    return t.id;
-  });
-  await enqueue(db, "transfers.fastCheck", { transferId }, { runAt: now });
+  const transferId = await submittedTransfer(db, await newSubscription(db));
+  await enqueue(db, "transfers.fastCheck", { transferId }, { runAt: clock.now() });
   return transferId;
 }
 

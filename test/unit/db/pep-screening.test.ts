@@ -14,20 +14,9 @@ import { after, before, describe, test } from "node:test";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import {
-  auditLog,
-  complianceAlerts,
-  complianceCases,
-  customers,
-  events,
-  partners,
-  payoutMethods,
-  screeningResults,
-  subscriptions,
-  transfers,
-} from "@/db/schema";
+import { auditLog, complianceAlerts, complianceCases, customers, events, partners, screeningResults, subscriptions, transfers } from "@/db/schema";
 import { freshDb } from "../../support/db";
-import { insertBeneficiary, insertTestTransfer, newSubscription, type Owner } from "../../support/fixtures";
+import { newSubscription, submittedTransfer, type Owner } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -103,31 +92,6 @@ async function screenPep(customerId: string, listVersionId?: string) {
   const { clock } = await import("@/lib/platform/clock");
   const { screenCustomerPep } = await import("@/lib/identity/customers/pep-screen-job");
   await db.transaction((tx) => screenCustomerPep.run!(tx, { payload: { customerId, listVersionId }, now: clock.now() } as never));
-}
-
-/** A registered transfer of `owner` with a stored CLABE payout method, its fast-check due. */
-async function submittedTransfer(owner: Owner): Promise<string> {
-  const { clock } = await import("@/lib/platform/clock");
-  const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
-  const now = clock.now();
-  return db.transaction(async (tx) => {
-    const beneficiaryId = await insertBeneficiary(tx, owner, now);
-    const methodId = newId("pm");
-    const identifier = "002010077777777771";
-    await tx.insert(payoutMethods).values({
-      id: methodId,
-      beneficiaryId,
-      methodType: "BANK_TRANSFER",
-      corridor: "US-MX",
-      destinationIdentifierEncrypted: (await destinationCipher(tx)).encrypt(identifier, methodId),
-      destinationIdentifierMasked: `****${identifier.slice(-4)}`,
-      destinationKey: newId("dk"),
-      addedAt: now,
-    });
-    const t = await insertTestTransfer(tx, owner, now, beneficiaryId);
-    await tx.update(transfers).set({ payoutMethodId: methodId, submittedAt: now }).where(eq(transfers.id, t.id));
-    return t.id;
-  });
 }
 
 async function fastCheck(transferId: string): Promise<string> {
@@ -226,7 +190,7 @@ describe("PEP screening", () => {
   test("a PEP's transfer waits in review until their ENHANCED KYC and an admin's approval; then it is approved and the next passes", async () => {
     const owner = await validCustomer("Bart", "Fenwright", "1958-03-03");
     await screenPep(owner.customerId);
-    const transferId = await submittedTransfer(owner);
+    const transferId = await submittedTransfer(db, owner);
     const before = (await eventsOf(owner.subscriptionId)).length;
     assert.equal(await fastCheck(transferId), "onreview", "held, not refused");
     const review = await db
@@ -266,7 +230,7 @@ describe("PEP screening", () => {
 
     assert.equal(await command("transfer.review.approve", { transferId }, reviewer), "performed");
     assert.equal((await db.select({ state: transfers.state }).from(transfers).where(eq(transfers.id, transferId)))[0].state, "validated");
-    assert.equal(await fastCheck(await submittedTransfer(owner)), "validated", "the next transfer is not held for the PEP");
+    assert.equal(await fastCheck(await submittedTransfer(db, owner)), "validated", "the next transfer is not held for the PEP");
   });
 
   test("a new PEP list version rescreens the customers; an entry an analyst cleared is not raised again, another entry is", async () => {
