@@ -21,6 +21,7 @@
  * Prints "N passed, N failed" at the end and exits non-zero on any failure.
  */
 import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -211,7 +212,9 @@ async function withServer(label, env, fn) {
 async function withFreshPostgres(fn) {
   const { default: postgres } = await import("postgres");
   const admin = postgres(process.env.TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
-  const name = `remit_test_${process.pid}_${Date.now()}`;
+  // Lanes run at once (integration and e2e): two fresh databases can be asked for in the same
+  // millisecond, so the name carries a random part too (a clash failed the e2e lane's start).
+  const name = `remit_test_${process.pid}_${Date.now()}_${randomBytes(4).toString("hex")}`;
   await admin.unsafe(`create database ${name}`);
   const url = new URL(process.env.TEST_DATABASE_URL);
   url.pathname = `/${name}`;
