@@ -192,24 +192,30 @@ export function acceptInput(owner: Owner, q: { quoteId: string; disclosureToken:
   };
 }
 
+/** A US-MX CLABE payout method of the beneficiary, stored encrypted as the service stores one; its id. */
+export async function insertClabeMethod(tx: Tx, beneficiaryId: string, now: Date, other: Partial<typeof payoutMethods.$inferInsert> = {}): Promise<string> {
+  const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
+  const id = newId("pm");
+  const identifier = "002010077777777771";
+  await tx.insert(payoutMethods).values({
+    id,
+    beneficiaryId,
+    methodType: "BANK_TRANSFER",
+    corridor: "US-MX",
+    destinationIdentifierEncrypted: (await destinationCipher(tx)).encrypt(identifier, id),
+    destinationIdentifierMasked: `****${identifier.slice(-4)}`,
+    addedAt: now,
+    ...other,
+  });
+  return id;
+}
+
 /** A registered transfer of `owner` with a stored CLABE payout method, submitted: its fast-check may run. Its id. */
 export async function submittedTransfer(db: Db, owner: Owner): Promise<string> {
-  const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
   const now = clock.now();
   return db.transaction(async (tx) => {
     const beneficiaryId = await insertBeneficiary(tx, owner, now);
-    const methodId = newId("pm");
-    const identifier = "002010077777777771";
-    await tx.insert(payoutMethods).values({
-      id: methodId,
-      beneficiaryId,
-      methodType: "BANK_TRANSFER",
-      corridor: "US-MX",
-      destinationIdentifierEncrypted: (await destinationCipher(tx)).encrypt(identifier, methodId),
-      destinationIdentifierMasked: `****${identifier.slice(-4)}`,
-      destinationKey: newId("dk"),
-      addedAt: now,
-    });
+    const methodId = await insertClabeMethod(tx, beneficiaryId, now, { destinationKey: newId("dk") });
     const t = await insertTestTransfer(tx, owner, now, beneficiaryId);
     await tx.update(transfers).set({ payoutMethodId: methodId, submittedAt: now }).where(eq(transfers.id, t.id));
     return t.id;

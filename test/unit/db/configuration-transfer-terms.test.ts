@@ -8,12 +8,11 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
-import { newId } from "@/db/ids";
-import { payoutMethods, transfers, transferStateHistory } from "@/db/schema";
+import { transfers, transferStateHistory } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import type { Operator } from "@/lib/operations/operators/records";
 import { freshDb } from "../../support/db";
-import { newSubscription, registeredTransfer, insertBeneficiary } from "../../support/fixtures";
+import { insertBeneficiary, insertClabeMethod, newSubscription, registeredTransfer } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -28,24 +27,13 @@ after(() => close());
 
 /** A US-MX transfer accepted under version 1, funded, to a CLABE account (as funding leaves it). */
 async function fundedUnderVersion1() {
-  const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
   const { lockTransfer, transitionTransfer } = await import("@/lib/payments/transfers/records");
   const owner = await newSubscription(db);
   const created = await registeredTransfer(db, owner);
   const now = clock.now();
   return db.transaction(async (tx) => {
     const beneficiaryId = await insertBeneficiary(tx, owner, now, { lastName: "Ruiz", countryOfResidence: "MEX" });
-    const methodId = newId("pm");
-    const identifier = "002010077777777771";
-    await tx.insert(payoutMethods).values({
-      id: methodId,
-      beneficiaryId,
-      methodType: "BANK_TRANSFER",
-      corridor: "US-MX",
-      destinationIdentifierEncrypted: (await destinationCipher(tx)).encrypt(identifier, methodId),
-      destinationIdentifierMasked: `****${identifier.slice(-4)}`,
-      addedAt: now,
-    });
+    const methodId = await insertClabeMethod(tx, beneficiaryId, now);
     await tx.update(transfers).set({ beneficiaryId, payoutMethodId: methodId, configurationVersion: 1 }).where(eq(transfers.id, created.id));
     const row = (await lockTransfer(tx, created.id))!;
     const funding = await transitionTransfer(tx, await transitionTransfer(tx, row, "fastCheck.passed", now), "confirm", now, { confirmedAt: now });
