@@ -64,16 +64,16 @@ export async function connectPostgres(url: string): Promise<{ db: Db; close: () 
  * (one connection) the same database, and closing it does nothing.
  */
 export async function secondConnection(db: Db): Promise<{ db: Db; close: () => Promise<void> }> {
-  const url = process.env.TEST_DB_URL;
-  return url ? connectPostgres(url) : { db, close: async () => {} };
+  // DATABASE_URL is the run's database or, with `ownDatabase`, the file's own (set by freshDb).
+  return process.env.TEST_DB_URL ? connectPostgres(process.env.DATABASE_URL!) : { db, close: async () => {} };
 }
 
 /**
  * A fresh database and a second node's connection to it (see secondConnection), for the tests
  * where two workers race; close() closes both, the second first.
  */
-export async function freshDbPair(): Promise<{ db: Db; db2: Db; close: () => Promise<void> }> {
-  const first = await freshDb();
+export async function freshDbPair(opts: { ownDatabase?: boolean } = {}): Promise<{ db: Db; db2: Db; close: () => Promise<void> }> {
+  const first = await freshDb(opts);
   const second = await secondConnection(first.db);
   return {
     db: first.db,

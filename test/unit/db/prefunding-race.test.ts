@@ -25,7 +25,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 if (process.env.TEST_DB_URL) {
   describe("prefunding: a router and a first top-up (PostgreSQL)", () => {
     before(async () => {
-      ({ db, db2, close } = await freshDbPair());
+      // A database of its own: the test reads a provider's cover from nothing, and other files top
+      // up the same providers in the run's shared database (CI failed so when one ran first).
+      ({ db, db2, close } = await freshDbPair({ ownDatabase: true }));
     });
     after(() => close());
 

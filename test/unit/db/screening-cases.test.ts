@@ -39,7 +39,9 @@ const operator = { id: "op_test", email: "reviewer@example.com" };
 
 before(async () => {
   process.env.SCREENING_DELAY_MS = "0"; // the test drives the job queue itself
-  ({ db, close } = await freshDb());
+  // A database of its own: the tests publish list versions, and a list published by an earlier run or
+  // another file in the run's shared PostgreSQL database changes what a rescreen finds.
+  ({ db, close } = await freshDb({ ownDatabase: true }));
   owner = await newSubscription(db);
 });
 after(() => close());
