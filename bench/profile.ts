@@ -28,7 +28,7 @@ import { wrk } from "./lib/wrk.mjs";
 import { cpuBetween, processCpu } from "./lib/proc-cpu.mjs";
 import { summarize, type CpuProfile, type Summary } from "./lib/cpu-profile";
 import { onboardCustomers, pooled } from "./lib/partner";
-import { jobFiles, ownerOf } from "./lib/owners";
+import { FEATURES, jobFiles, ownerOf } from "./lib/owners";
 import { sourceMapLocator } from "./lib/source-maps";
 import { runWrites } from "./lib/writes";
 import { readsOf } from "./calls";
@@ -210,14 +210,14 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
     const owner = ownerOf(jobFiles(appRoot));
     const workerProf = workerDir ? biggestProfile(workerDir) : null;
     // The worker's samples in a window: the jobs run meanwhile, by the handler on their stacks.
-    const jobsIn = (w: { from: number; to: number }) => (workerProf ? summarize(workerProf, locate, w, 10, owner) : undefined);
+    const jobsIn = (w: { from: number; to: number }) => (workerProf ? summarize(workerProf, locate, w, 10, owner, FEATURES) : undefined);
     const routes: { route: string; requests: number; cpu: WindowCpu; summary: Summary; worker?: Summary }[] = [bareRow];
     routes.push(
       ...windows.map((w) => ({
         route: w.route,
         requests: w.requests,
         cpu: w.cpu,
-        summary: summarize(prof, locate, w, 10, owner),
+        summary: summarize(prof, locate, w, 10, owner, FEATURES),
         worker: jobsIn(w),
       })),
     );
@@ -229,7 +229,12 @@ export async function profileRoutes(driver: "postgres" | "pglite" = "postgres") 
       at: new Date().toISOString(),
       load: loadavg()[0],
       routes,
-      journey: journey && { ...journey, window: undefined, summary: summarize(prof, locate, journey.window, 10, owner), worker: jobsIn(journey.window) },
+      journey: journey && {
+        ...journey,
+        window: undefined,
+        summary: summarize(prof, locate, journey.window, 10, owner, FEATURES),
+        worker: jobsIn(journey.window),
+      },
     };
   } finally {
     if (!stopped) await server.stop();

@@ -50,6 +50,14 @@ export interface Summary {
    * whose handler is on its stack); a sample with no owner by its own category, "unowned: …".
    */
   owners?: Share[];
+  /** With features: the busy samples with a frame of each feature's files on their stack (inclusive, each sample once per feature). */
+  features?: Share[];
+}
+
+/** A part of the code measured apart (bench/lib/owners.ts `FEATURES`): its name and which of our files are it. */
+export interface Feature {
+  name: string;
+  has: (file: string) => boolean;
 }
 
 /** What a sample's stack (leaf first) belongs to, if anything on it says so. */
@@ -77,6 +85,7 @@ export function summarize(
   window: { from: number; to: number } = { from: -Infinity, to: Infinity },
   top = 12,
   owner?: Owner,
+  features: Feature[] = [],
 ): Summary {
   const times = sampleTimes(prof);
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
@@ -110,6 +119,7 @@ export function summarize(
   const self = new Map<string, number>();
   const total = new Map<string, number>();
   const owners = new Map<string, number>();
+  const inFeature = new Map<string, number>(features.map((f) => [f.name, 0]));
   for (const [id, n] of count) {
     const special = SPECIAL.get(byId.get(id)!.callFrame.functionName);
     const here = locateNode(id);
@@ -126,6 +136,7 @@ export function summarize(
       if (at && at.category !== NODE) seen.add(key(at));
     }
     for (const k of seen) add(total, k, n);
+    for (const f of features) if (stack.some((at) => f.has(at.where.replace(/:\d+$/, "")))) add(inFeature, f.name, n);
     if (owner) add(owners, (special ? undefined : owner(stack)) ?? (special === "GC" ? special : `unowned: ${category}`), n);
   }
   const ranked = (m: Map<string, number>, k: number) =>
@@ -142,6 +153,7 @@ export function summarize(
     total: ranked(total, top),
   };
   if (owner) summary.owners = ranked(owners, Infinity);
+  if (features.length) summary.features = [...inFeature].map(([name, n]) => ({ name, share: all ? n / all : 0 }));
   return summary;
 }
 

@@ -9,7 +9,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Located, Owner } from "./cpu-profile";
+import type { Feature, Located, Owner } from "./cpu-profile";
 
 /** lib/ files that define jobs, each with the kinds it defines ("lib/payments/transfers/fast-check-job.ts" → "transfers.fastCheck"). */
 export function jobFiles(root: string): Map<string, string> {
@@ -54,3 +54,17 @@ export function ownerOf(jobs: Map<string, string>): Owner {
     return best?.name;
   };
 }
+
+/**
+ * The features whose cost issue 42 bounds (at most 5 % of a call's CPU): the configuration in force
+ * that prices quotes and gates transfers (versioned corridors, prices and limits), and the routing
+ * of payouts across providers (routes, attempts, prefunding cover), each by the files that are it.
+ */
+export const FEATURES: Feature[] = [
+  { name: "configuration in force (lib/payments/corridors)", has: (file) => file.startsWith("lib/payments/corridors/") },
+  {
+    name: "payout routing (lib/payments/payouts: routing, attempts, prefunding)",
+    has: (file) =>
+      /^lib\/payments\/payouts\/(routed|routing|attempts|prefunding|without-route|payout-attempt-state-machine|provider-attempt-state-machine)\.ts$/.test(file),
+  },
+];

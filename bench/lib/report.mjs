@@ -231,6 +231,57 @@ function journeySection(j) {
  * Each performance target measured in the run: what it asks, the figure, whether it is met, and
  * for one not met what explains the remainder, from the same run's figures (./remainders.mjs).
  */
+const FEATURE_SHARE_TARGET = 0.05;
+const pct1 = (x) => `${(x * 100).toFixed(1)} %`;
+
+/**
+ * Each feature's share (bench/lib/owners.ts FEATURES) of the busy samples of every profiled call,
+ * of the journey window's web process and of its worker process (where the payout jobs run), with
+ * the worst of them: the feature's CPU is at most that share of the thread's.
+ */
+export function featureShares(profile) {
+  if (!profile?.routes) return [];
+  const places = [
+    ...profile.routes.filter((x) => x.summary?.features).map((x) => ({ where: x.route, summary: x.summary })),
+    ...(profile.journey?.summary?.features ? [{ where: "the journey, web process", summary: profile.journey.summary }] : []),
+    ...(profile.journey?.worker?.features ? [{ where: "the journey, worker process", summary: profile.journey.worker }] : []),
+  ];
+  if (!places.length) return [];
+  return places[0].summary.features.map(({ name }) => {
+    const each = places.map((p) => ({ where: p.where, share: p.summary.features.find((f) => f.name === name)?.share ?? 0 }));
+    return { name, each, worst: { name, ...each.reduce((w, e) => (e.share > w.share ? e : w)) } };
+  });
+}
+
+function featuresSection(features) {
+  if (!features.length) return "(not profiled: the profile predates the measurement)";
+  const places = features[0].each.map((e) => e.where);
+  return [
+    "Of each thread's busy samples in its profile window, those with a frame of the feature's files on the stack (bench/lib/owners.ts FEATURES; a floor: an awaited continuation has none of its callers on it). Target (issue 42): at most 5 % of a call's CPU each.",
+    "",
+    `| where | ${features.map((f) => f.name).join(" | ")} |`,
+    `|---|${features.map(() => "---|").join("")}`,
+    ...places.map((where, i) => `| ${where} | ${features.map((f) => pct1(f.each[i].share)).join(" | ")} |`),
+  ].join("\n");
+}
+
+function featuresRemainder(features) {
+  return (
+    features
+      .map(
+        (f) =>
+          `${f.name}: ${
+            f.each
+              .filter((e) => e.share > 0)
+              .map((e) => `${e.where} ${pct1(e.share)}`)
+              .join(", ") || "no sample"
+          }.`,
+      )
+      .join(" ") +
+    " Shares of the thread's busy samples with a frame of the feature's files on the stack (a floor: an awaited continuation has none of its callers on it). The lever: the part over 5 % is the feature's own work per call (the configuration in force is already kept per process and selected by effective time in memory; routing reads the providers' cover once per payout)."
+  );
+}
+
 export function targetRows(r) {
   const out = [];
   const add = (name, goal, measured, met, why) => out.push({ name, goal, measured, met, why: met ? undefined : why() });
@@ -293,6 +344,17 @@ export function targetRows(r) {
       `${fmt(ms, 1)} ms`,
       ms <= JOBS_CPU_TARGET,
       () => jobsRemainder(r.profile, JOBS_CPU_TARGET, split),
+    );
+  }
+  const features = featureShares(r.profile);
+  if (features.length) {
+    const worst = features.map((f) => f.worst);
+    add(
+      "New features' share of a call's CPU (configuration in force, payout routing), PostgreSQL profile",
+      `≤ ${pctOf(FEATURE_SHARE_TARGET)} each`,
+      worst.map((w) => `${pct1(w.share)} (${w.where})`).join("; "),
+      worst.every((w) => w.share <= FEATURE_SHARE_TARGET),
+      () => featuresRemainder(features),
     );
   }
   const m = r.monitoring;
@@ -470,6 +532,10 @@ ${(r.journeys ?? []).map(journeySection).join("\n\n")}
 ## Profile
 
 ${profilesSection(r)}
+
+### New features' share of the calls and jobs
+
+${featuresSection(featureShares(r.profile))}
 
 ${notes}
 ## Auth API
