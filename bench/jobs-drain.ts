@@ -87,7 +87,7 @@ async function main() {
       await tx.update(transfers).set({ beneficiaryId, payoutMethodId: methodId, submittedAt: now }).where(eq(transfers.id, t.id));
       // A trickle's jobs wait until their turn (far in the future until then).
       const runAt = RATE > 0 ? new Date(now.getTime() + 86_400_000) : now;
-      await effectsOf(tx).jobs.enqueue("transfers.fastCheck", { transferId: t.id }, { runAt, dedupeKey: dedupeKey("transfers.fastCheck", t.id) });
+      await effectsOf(tx).jobs.schedule("transfers.fastCheck", { transferId: t.id }, { runAt, dedupeKey: dedupeKey("transfers.fastCheck", t.id) });
       ids.push(t.id);
     });
   }

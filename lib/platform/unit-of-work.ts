@@ -34,7 +34,7 @@ export type Actor =
 export interface Effects {
   events: { emit(input: Omit<EmitInput, "now"> & { now?: Date }): Promise<{ eventId: string }> };
   jobs: {
-    enqueue<K extends JobKind>(kind: K, payload: JobPayload<K>, opts: EnqueueOptions): Promise<void>;
+    schedule<K extends JobKind>(kind: K, payload: JobPayload<K>, opts: EnqueueOptions): Promise<void>;
     /**
      * Moves the waiting (or running) job of this dedupe key forward to now (the next event of a
      * subscription after a delivery): written with the effects; this process's worker is woken
@@ -139,7 +139,7 @@ function collector(tx: Executor, now: Date, actor: Actor, then: (pending: Pendin
       },
     },
     jobs: {
-      enqueue: (kind, payload, opts) => add(() => pending.jobs.push({ kind, payload, opts })),
+      schedule: (kind, payload, opts) => add(() => pending.jobs.push({ kind, payload, opts })),
       nudge: (key) => add(() => pending.nudges.push(key)),
     },
     audit: {

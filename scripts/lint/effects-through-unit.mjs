@@ -14,7 +14,7 @@ export const PLATFORM = ["lib/platform/", "lib/platform/jobs/", "db/"];
 export const MACHINERY = ["writeTogether", "withWrites", "enqueue", "insertJob", "jobInsert", "jobInsertWhen", "nudgeJobStatement"];
 
 const WHY =
-  "is the platform's effect machinery: add jobs, events, postings and writes through the unit's effects (effectsOf(tx).jobs.enqueue, .atCommit, .writeNow)";
+  "is the platform's effect machinery: add jobs, events, postings and writes through the unit's effects (effectsOf(tx).jobs.schedule, .atCommit, .writeNow)";
 
 /** Whether `file` (absolute, or relative to `cwd`) lies in the platform. */
 export function inPlatform(file, cwd) {

@@ -9,7 +9,7 @@ import { dedupeKey } from "@/lib/platform/jobs/queue";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 
 export async function requestRating(tx: Tx, customerId: string, now: Date, cause: string): Promise<void> {
-  await effectsOf(tx).jobs.enqueue(
+  await effectsOf(tx).jobs.schedule(
     "customers.rate",
     { customerId, cause },
     { runAt: now, dedupeKey: dedupeKey("customers.rate", customerId, String(now.getTime())), maxAttempts: 10 },

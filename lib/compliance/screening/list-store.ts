@@ -134,7 +134,7 @@ export async function storePublication(db: Db, pub: Publication, now: Date): Pro
       // A new version rescreens every active subject (lib/compliance/screening/rescreen-job.ts), in batches: a
       // PEP list's, the customers against the PEP lists only.
       for (const subjectType of pub.format.purpose === "pep" ? (["pep"] as const) : (["customer", "beneficiary"] as const)) {
-        await effectsOf(tx).jobs.enqueue(
+        await effectsOf(tx).jobs.schedule(
           "sanctions.rescreen",
           { listVersionId: versionId, subjectType, afterId: null },
           { runAt: now, dedupeKey: `sanctions.rescreen:${versionId}:${subjectType}:start` },

@@ -54,6 +54,6 @@ export async function scheduleRefresh(db: Db, afterSeconds = 0, list?: string): 
   const runAt = addSeconds(clock.now(), afterSeconds);
   const slot = afterSeconds === 0 ? "start" : String(Math.floor(runAt.getTime() / (config().SANCTIONS_REFRESH_HOURS * 3_600_000)));
   for (const l of list ? [list] : REFRESHED) {
-    await effectsOf(db).jobs.enqueue("sanctions.refresh", { list: l }, { runAt, dedupeKey: `sanctions.refresh:${l}:${slot}`, maxAttempts: 10 });
+    await effectsOf(db).jobs.schedule("sanctions.refresh", { list: l }, { runAt, dedupeKey: `sanctions.refresh:${l}:${slot}`, maxAttempts: 10 });
   }
 }

@@ -33,7 +33,7 @@ export const rescreenSubjects = defineJob({
         .limit(BATCH);
       ids = rows.map((r) => r.id);
       for (const customerId of ids) {
-        await effectsOf(tx).jobs.enqueue(kind, { customerId, listVersionId }, { runAt: now, dedupeKey: dedupeKey(kind, customerId, listVersionId) });
+        await effectsOf(tx).jobs.schedule(kind, { customerId, listVersionId }, { runAt: now, dedupeKey: dedupeKey(kind, customerId, listVersionId) });
       }
     } else {
       const rows = await tx
@@ -44,7 +44,7 @@ export const rescreenSubjects = defineJob({
         .limit(BATCH);
       ids = rows.map((r) => r.id);
       for (const beneficiaryId of ids) {
-        await effectsOf(tx).jobs.enqueue(
+        await effectsOf(tx).jobs.schedule(
           "beneficiaries.screen",
           { beneficiaryId, listVersionId },
           { runAt: now, dedupeKey: dedupeKey("beneficiaries.screen", beneficiaryId, listVersionId) },
@@ -53,7 +53,7 @@ export const rescreenSubjects = defineJob({
     }
     if (ids.length === BATCH) {
       const last = ids[ids.length - 1];
-      await effectsOf(tx).jobs.enqueue(
+      await effectsOf(tx).jobs.schedule(
         "sanctions.rescreen",
         { listVersionId, subjectType, afterId: last },
         { runAt: now, dedupeKey: `sanctions.rescreen:${listVersionId}:${subjectType}:${last}` },

@@ -35,7 +35,7 @@ export const recomputeIdentityKeys = defineJob({
     }
     if (rows.length === BATCH) {
       const last = rows[rows.length - 1].id;
-      await effectsOf(tx).jobs.enqueue(
+      await effectsOf(tx).jobs.schedule(
         "customers.recomputeIdentityKeys",
         { afterId: last },
         { runAt: now, dedupeKey: `customers.recomputeIdentityKeys:${last}` },

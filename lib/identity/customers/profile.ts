@@ -107,7 +107,7 @@ export async function submitProfile(tx: Tx, input: { customerId: string; profile
     .returning();
   // Sanctions screening runs after each submit (spec 4.1 rule 1), and PEP screening beside it.
   for (const kind of ["customers.screen", "customers.screenPep"] as const) {
-    await effectsOf(tx).jobs.enqueue(
+    await effectsOf(tx).jobs.schedule(
       kind,
       { customerId: customer.id },
       {

@@ -54,7 +54,7 @@ export const backfillNormalForms = defineJob({
           ? { table: "login_identifiers" as const, afterId: null }
           : null;
     if (next)
-      await effectsOf(tx).jobs.enqueue("identifiers.backfillNormalForms", next, {
+      await effectsOf(tx).jobs.schedule("identifiers.backfillNormalForms", next, {
         runAt: now,
         dedupeKey: `identifiers.backfillNormalForms:${next.table}:${next.afterId ?? "start"}`,
       });

@@ -87,7 +87,7 @@ export async function createKycSession(tx: Tx, input: { customerId: string; subs
         createdAt: input.now,
       })
       .returning();
-    await effectsOf(tx).jobs.enqueue("kyc.expireSession", { kycSessionId: id }, { runAt: session.expiresAt, dedupeKey: dedupeKey("kyc.expireSession", id) });
+    await effectsOf(tx).jobs.schedule("kyc.expireSession", { kycSessionId: id }, { runAt: session.expiresAt, dedupeKey: dedupeKey("kyc.expireSession", id) });
     if (customer.kycStatus === "NOT_STARTED") await changeCustomer(tx, customer, { kycStatus: "IN_PROGRESS" }, input.now);
   }
   // 30 minutes, but never past the session's own 24-hour end (the URL would be dead already). A

@@ -33,7 +33,7 @@ export async function approversOf(db: Db | Tx, role: OperatorRole, proposedBy: s
 /** Called by `propose` in its transaction: one notice job per approver. */
 export async function queueApproverNotices(tx: Tx, proposal: { id: string; proposedBy: string }, role: OperatorRole, now: Date): Promise<void> {
   for (const approver of await approversOf(tx, role, proposal.proposedBy)) {
-    await effectsOf(tx).jobs.enqueue(
+    await effectsOf(tx).jobs.schedule(
       "proposals.notifyApprover",
       { proposalId: proposal.id, operatorId: approver.id },
       { runAt: now, dedupeKey: `proposal-notice:${proposal.id}:${approver.id}`, maxAttempts: 6 },

@@ -41,7 +41,7 @@ export async function queueOtpDelivery(
     state: "PENDING",
     createdAt: m.now,
   });
-  await effectsOf(tx).jobs.enqueue("notifications.otpDelivery", { deliveryId: id }, { runAt: m.now, maxAttempts: MAX_ATTEMPTS });
+  await effectsOf(tx).jobs.schedule("notifications.otpDelivery", { deliveryId: id }, { runAt: m.now, maxAttempts: MAX_ATTEMPTS });
 }
 
 /** Sends one queued OTP message; a failure throws so the worker retries it with backoff. */

@@ -78,7 +78,7 @@ export const deliverWebhook = defineJob({
     }
     // The endpoint is failing: probe it on the short schedule (lib/partners/webhooks/probe-job.ts), one
     // probe per partner (a probe already waiting keeps its start).
-    await effectsOf(db).jobs.enqueue(
+    await effectsOf(db).jobs.schedule(
       "webhooks.probe",
       { partnerId: partner.id, since: outcome.at.toISOString() },
       { runAt: addSeconds(outcome.at, PROBE_SCHEDULE[0]), dedupeKey: dedupeKey("webhooks.probe", partner.id) },

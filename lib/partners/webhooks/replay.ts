@@ -16,7 +16,7 @@ export async function replayEvent(tx: Tx, eventId: string, now: Date): Promise<v
 
 async function requeue(tx: Tx, eventId: string, now: Date): Promise<void> {
   await tx.update(events).set({ deliveryState: "pending", deliveredAt: null }).where(eq(events.id, eventId));
-  await effectsOf(tx).jobs.enqueue("webhooks.deliver", { eventId }, { runAt: now, dedupeKey: dedupeKey("webhooks.deliver", eventId), maxAttempts: 8 });
+  await effectsOf(tx).jobs.schedule("webhooks.deliver", { eventId }, { runAt: now, dedupeKey: dedupeKey("webhooks.deliver", eventId), maxAttempts: 8 });
 }
 
 /** Replays every event of a partner that occurred in [from, to]; returns how many. */

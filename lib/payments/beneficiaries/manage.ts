@@ -38,7 +38,7 @@ export async function createBeneficiary(tx: Tx, input: { subscriptionId: string;
     .insert(beneficiaries)
     .values({ id, subscriptionId: input.subscriptionId, ...input.beneficiary, state, createdAt: input.now, updatedAt: input.now })
     .returning();
-  await effectsOf(tx).jobs.enqueue(
+  await effectsOf(tx).jobs.schedule(
     "beneficiaries.screen",
     { beneficiaryId: id },
     {

@@ -24,7 +24,7 @@ export const CLAIM_RESOLUTION_PURPOSE = "CLAIM_RESOLUTION";
 
 /** Called in the resolution's transaction: the job is written with the unit's other effects. */
 export async function queueClaimResolutionEmail(tx: Tx, claimId: string, now: Date): Promise<void> {
-  await effectsOf(tx).jobs.enqueue(
+  await effectsOf(tx).jobs.schedule(
     "claims.emailResolution",
     { claimId },
     { runAt: now, maxAttempts: 6, dedupeKey: dedupeKey("claims.emailResolution", claimId) },

@@ -96,7 +96,7 @@ export async function generatePayoutFiles(tx: Tx, input: { now: Date; partnerId?
     );
     // A first file (or a routed failover from funded) hands the transfer to the network; one already there stays.
     for (const i of items.filter((r) => r.transfer.state === "funded")) await handToNetwork(tx, i.transfer, now);
-    if (config().PAYOUT_OUTBOX_DIR) await effectsOf(tx).jobs.enqueue("payouts.writeFile", { payoutFileId: id }, { runAt: now });
+    if (config().PAYOUT_OUTBOX_DIR) await effectsOf(tx).jobs.schedule("payouts.writeFile", { payoutFileId: id }, { runAt: now });
     logger().info({ payoutFileId: id, bankId: bank.id, currency, transactions: file.transactionCount }, "payout file generated");
     files.push(file);
   }

@@ -70,7 +70,7 @@ async function repairWith(tx: Tx, transfer: TransferRow, payoutMethod: SubmitInp
   else await repairPayout(tx, { transfer, payoutMethodId: method.id }, now);
   // A new destination: the name on its account is checked too (the detail shows the new answer).
   if (isRouted() && method.id !== transfer.payoutMethodId)
-    await effectsOf(tx).jobs.enqueue(
+    await effectsOf(tx).jobs.schedule(
       "payouts.verifyPayee",
       { transferId: transfer.id },
       { runAt: now, dedupeKey: dedupeKey("payouts.verifyPayee", transfer.id, method.id) },

@@ -193,12 +193,12 @@ export async function routePayout(tx: Tx, transfer: TransferRow, now: Date): Pro
 }
 
 async function enqueueSubmit(tx: Tx, attemptId: string, now: Date) {
-  await effectsOf(tx).jobs.enqueue("payouts.submitAttempt", { attemptId }, { runAt: now, dedupeKey: dedupeKey("payouts.submitAttempt", attemptId) });
+  await effectsOf(tx).jobs.schedule("payouts.submitAttempt", { attemptId }, { runAt: now, dedupeKey: dedupeKey("payouts.submitAttempt", attemptId) });
 }
 
 /** Funded in routed mode: the first route (lib/payments/transfers/network.ts startPayout calls this through the job). */
 export async function startRoutedPayout(tx: Tx, transferId: string, now: Date): Promise<void> {
-  await effectsOf(tx).jobs.enqueue("payouts.route", { transferId }, { runAt: now, dedupeKey: dedupeKey("payouts.route", transferId, String(now.getTime())) });
+  await effectsOf(tx).jobs.schedule("payouts.route", { transferId }, { runAt: now, dedupeKey: dedupeKey("payouts.route", transferId, String(now.getTime())) });
 }
 
 /** A try the router gave up or that failed: the transfer's next route, in the same transaction. */
@@ -320,7 +320,7 @@ export async function recordSubmitAnswer(tx: Tx, attemptId: string, answer: Subm
   if (transfer.state === "funded") await handToNetwork(tx, transfer, now);
   if (providers().payoutAggregator === "sandbox") {
     // The sandbox aggregator pays what it accepts: its status webhook, one step later.
-    await effectsOf(tx).jobs.enqueue(
+    await effectsOf(tx).jobs.schedule(
       "payouts.providerStatus",
       { externalId: attempt.id, status: "COMPLETED", reasonCode: null, reference: answer.reference },
       { runAt: now },
@@ -408,7 +408,7 @@ export async function applyProviderStatus(
         ],
         now,
       });
-      await effectsOf(tx).jobs.enqueue(
+      await effectsOf(tx).jobs.schedule(
         "payouts.reverseLate",
         { attemptId: attempt.id },
         { runAt: now, dedupeKey: dedupeKey("payouts.reverseLate", attempt.id) },

@@ -156,6 +156,6 @@ export async function acceptQuote(
     tx.update(quotes).set({ acceptedAt: now, transferId: transfer.id }).where(eq(quotes.id, quote.id)),
     tx.update(beneficiaries).set({ lastUsedAt: now }).where(eq(beneficiaries.id, beneficiary.id)),
   );
-  await effects.jobs.enqueue("transfers.expire", { transferId: transfer.id }, { runAt: expiresAt, dedupeKey: dedupeKey("transfers.expire", transfer.id) });
+  await effects.jobs.schedule("transfers.expire", { transferId: transfer.id }, { runAt: expiresAt, dedupeKey: dedupeKey("transfers.expire", transfer.id) });
   return { quoteId: quote.id, transferId: transfer.id, transferStatus: expectState(transfer, "registered").state };
 }

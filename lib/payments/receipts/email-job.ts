@@ -25,7 +25,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 
 /** Called in the funding's transaction: the job is written with the unit's other effects, in their statement. */
 export async function queueReceiptEmail(tx: Tx, transferId: string, now: Date): Promise<void> {
-  await effectsOf(tx).jobs.enqueue("receipts.email", { transferId }, { runAt: now, maxAttempts: 6 });
+  await effectsOf(tx).jobs.schedule("receipts.email", { transferId }, { runAt: now, maxAttempts: 6 });
 }
 
 export const emailReceipt = defineJob({

@@ -93,8 +93,8 @@ async function giveBankTransferWindow(
     .set({ expiresAt: windowEnd })
     .where(and(eq(webviewTokens.sessionId, session.id), isNull(webviewTokens.usedAt)));
   const { jobs } = effectsOf(tx);
-  await jobs.enqueue("funding.expire", { fundingSessionId: session.id }, { runAt: windowEnd, dedupeKey: dedupeKey("funding.expire", session.id, "bank") });
-  await jobs.enqueue("transfers.expire", { transferId: transfer.id }, { runAt: transferEnd, dedupeKey: dedupeKey("transfers.expire", transfer.id, "bank") });
+  await jobs.schedule("funding.expire", { fundingSessionId: session.id }, { runAt: windowEnd, dedupeKey: dedupeKey("funding.expire", session.id, "bank") });
+  await jobs.schedule("transfers.expire", { transferId: transfer.id }, { runAt: transferEnd, dedupeKey: dedupeKey("transfers.expire", transfer.id, "bank") });
   return fundingDeadline({ expiresAt: windowEnd }, { expiresAt: transferEnd });
 }
 

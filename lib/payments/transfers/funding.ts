@@ -34,7 +34,7 @@ export async function openFundingSession(tx: Tx, transfer: TransferRow, now: Dat
     tx.insert(fundingSessions).values({ id, transferId: transfer.id, state: fundingSessionMachine.next("none", "create").to, expiresAt, createdAt: now }),
     webview.insert,
   );
-  await effects.jobs.enqueue("funding.expire", { fundingSessionId: id }, { runAt: expiresAt, dedupeKey: dedupeKey("funding.expire", id) });
+  await effects.jobs.schedule("funding.expire", { fundingSessionId: id }, { runAt: expiresAt, dedupeKey: dedupeKey("funding.expire", id) });
   return { fundingSessionId: id, fundingWebviewUrl: webview.url, expiresAt: expiresAt.toISOString() };
 }
 

@@ -30,7 +30,7 @@ async function scheduleStep(tx: Tx, transfer: TransferRow, now: Date): Promise<v
   const delay = payoutProvider().selfStepMs();
   if (delay === null || !STEP[transfer.state]) return;
   // With the unit's other effects, in their statement at commit.
-  await effectsOf(tx).jobs.enqueue(
+  await effectsOf(tx).jobs.schedule(
     "transfers.networkStep",
     { transferId: transfer.id, from: transfer.state },
     { runAt: addSeconds(now, delay / 1000), dedupeKey: dedupeKey("transfers.networkStep", transfer.id, transfer.state) },
@@ -50,7 +50,7 @@ async function paidWhileCancelling(tx: Tx, transfer: TransferRow): Promise<boole
 export async function startPayout(tx: Tx, funded: TransferRow, now: Date): Promise<void> {
   // The routed payout chooses its provider in a job of its own (lib/payments/payouts/routed.ts).
   if (payoutProvider().routed) {
-    await effectsOf(tx).jobs.enqueue("payouts.route", { transferId: funded.id }, { runAt: now, dedupeKey: dedupeKey("payouts.route", funded.id, "funded") });
+    await effectsOf(tx).jobs.schedule("payouts.route", { transferId: funded.id }, { runAt: now, dedupeKey: dedupeKey("payouts.route", funded.id, "funded") });
     return;
   }
   await scheduleStep(tx, funded, now);

@@ -108,7 +108,7 @@ export async function startRefund(tx: Tx, transfer: TransferRow, now: Date): Pro
   // console's "Refunds due" queue until an operator pays it from the bank and records it (moveRefund).
   const providerStep = refundProvider().nextStep(refund.state);
   if (providerStep) {
-    await effectsOf(tx).jobs.enqueue(
+    await effectsOf(tx).jobs.schedule(
       "transfers.refundStep",
       { transferId: transfer.id, from: refund.state },
       { runAt: addSeconds(now, providerStep.afterSeconds), dedupeKey: dedupeKey("transfers.refundStep", transfer.id) },
@@ -179,7 +179,7 @@ export const advanceRefund = defineJob({
     const next = (await moveRefund(tx, transfer, step.trigger, now)).state;
     const following = refundProvider().nextStep(next);
     if (following) {
-      await effectsOf(tx).jobs.enqueue(
+      await effectsOf(tx).jobs.schedule(
         "transfers.refundStep",
         { transferId: transfer.id, from: next },
         { runAt: addSeconds(now, following.afterSeconds), dedupeKey: dedupeKey("transfers.refundStep", transfer.id, next) },

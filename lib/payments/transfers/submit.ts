@@ -180,10 +180,10 @@ export async function submitTransfer(tx: Tx, input: SubmitInput & { subscription
   // transfers.payout_method_id, migration 0017), and the fast-check job.
   const effects = effectsOf(tx);
   await effects.atCommit(...(insert ? [insert] : []), tx.update(transfers).set(set).where(eq(transfers.id, row.id)));
-  await effects.jobs.enqueue("transfers.fastCheck", { transferId: row.id }, check);
+  await effects.jobs.schedule("transfers.fastCheck", { transferId: row.id }, check);
   // The routed payout's aggregator checks the name on the account before the customer confirms.
   if (payoutProvider().routed)
-    await effects.jobs.enqueue("payouts.verifyPayee", { transferId: row.id }, { runAt: now, dedupeKey: dedupeKey("payouts.verifyPayee", row.id) });
+    await effects.jobs.schedule("payouts.verifyPayee", { transferId: row.id }, { runAt: now, dedupeKey: dedupeKey("payouts.verifyPayee", row.id) });
   row = { ...row, ...set };
   return {
     transferId: row.id,

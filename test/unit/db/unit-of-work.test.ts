@@ -179,7 +179,7 @@ describe("unit of work: effects", () => {
     unit.events.emit({ subscriptionId: owner.subscriptionId, eventType: "customer.status.changed", data: { marker, n: 1 } });
     unit.events.emit({ subscriptionId: owner.subscriptionId, eventType: "customer.status.changed", data: { marker, n: 2 } });
     // A test kind's payload: never run here (the test drains nothing).
-    unit.jobs.enqueue("transfers.expire", { transferId: `trf_${marker}`, marker } as never, { runAt: unit.now, dedupeKey: `uow:${marker}` });
+    unit.jobs.schedule("transfers.expire", { transferId: `trf_${marker}`, marker } as never, { runAt: unit.now, dedupeKey: `uow:${marker}` });
     unit.audit.record({ action: "uow.test", targetType: "test", targetId: marker });
     unit.ledger.post({
       sourceKey: marker,

@@ -29,7 +29,7 @@ export async function queueVerification(tx: Tx, kycSessionId: string, provider: 
   const record: KycVerificationRecord = { status: "PENDING", provider, startedAt: now.toISOString() };
   await tx.update(kycSessions).set({ verification: record }).where(eq(kycSessions.id, kycSessionId));
   // Few attempts: a verification that keeps failing goes to a person (onDead), not into a loop.
-  await effectsOf(tx).jobs.enqueue("kyc.verify", { kycSessionId }, { runAt: now, maxAttempts: 3, dedupeKey: dedupeKey("kyc.verify", kycSessionId) });
+  await effectsOf(tx).jobs.schedule("kyc.verify", { kycSessionId }, { runAt: now, maxAttempts: 3, dedupeKey: dedupeKey("kyc.verify", kycSessionId) });
 }
 
 async function photosOf(db: Db, kycSessionId: string): Promise<VerificationPhotos> {
