@@ -10,7 +10,7 @@ export async function register() {
   // The contexts' start steps that ready() runs (seeds, keys, the sanctions refresh), installed
   // before anything asks for the database: route handlers and the proxy share this process.
   (await import("@/lib/operations/runtime/start-steps")).installStartSteps();
-  const { checkStartup } = await import("@/lib/platform/startup-check");
+  const { checkStartup } = await import("@/lib/operations/runtime/startup-check");
   const config = await checkStartup();
   // OpenTelemetry only when the OTEL_* variables ask for it: otherwise the SDK is never loaded.
   if (config.tracing) (await import("@/lib/platform/tracing")).startTracing();

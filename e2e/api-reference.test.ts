@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { EX } from "../lib/platform/api/examples/ids";
+import { EX } from "../lib/interface/api/examples/ids";
 import { BASE_URL } from "../test/integration/support";
 import { newPage, screenshot, TEST_TIMEOUT } from "./support/browser";
 import { setupE2eFile } from "./support/setup";

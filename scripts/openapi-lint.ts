@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { buildOpenApiDocument } from "@/lib/platform/api/openapi";
+import { buildOpenApiDocument } from "@/lib/interface/api/openapi";
 
 interface Problem {
   ruleId: string;

@@ -1,6 +1,6 @@
 /**
  * npm run statements:import -- <camt.053 file>...: imports bank statements into the configured
- * database exactly as the console's upload does (lib/finance/reconciliation: validated against the shipped
+ * database exactly as the console's upload does (lib/payments/reconciliation: validated against the shipped
  * camt.053.001.08 XSD, one transaction per file). Importing a file twice changes nothing: every
  * credit already imported (same AcctSvcrRef) counts as a duplicate.
  */
@@ -13,8 +13,8 @@ import { cliActor } from "@/lib/operations/operators/audit";
 import { installStartSteps } from "@/lib/operations/runtime/start-steps";
 import { ready } from "@/lib/platform/ready";
 import { runUnit } from "@/lib/platform/unit-of-work";
-import { readCamt053 } from "@/lib/finance/reconciliation/camt";
-import { importStatement } from "@/lib/finance/reconciliation/import";
+import { readCamt053 } from "@/lib/payments/reconciliation/camt";
+import { importStatement } from "@/lib/payments/reconciliation/import";
 
 function describe(err: unknown): string {
   if (!(err instanceof DomainError)) return err instanceof Error ? err.message : String(err);

@@ -261,9 +261,9 @@ async function lintChecks(out = null) {
   // typed by its contract (test/unit/http/reply-typing.test.ts) and every test's own types.
   await runCheck("typecheck (tsc --noEmit)", [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", path.join(root, "tsconfig.json")], out);
   await runCheck("import cycles in lib/, db/, app/, components/", [path.join(root, "scripts/check-import-cycles.mjs")], out);
-  // Folder-level rules (.dependency-cruiser.cjs): platform imports no context, a context reaches another
-  // only through its entry. Imports on the known list (.dependency-cruiser-known-violations.json) are
-  // the work left; any other fails.
+  // Folder-level rules (.dependency-cruiser.cjs): platform imports no context, no context imports the
+  // interface, a context reaches another only through its entry. No list of exceptions: any such
+  // import fails.
   await runCheck(
     "dependency rules (dependency-cruiser)",
     [
@@ -274,7 +274,6 @@ async function lintChecks(out = null) {
       "components",
       "--config",
       ".dependency-cruiser.cjs",
-      "--ignore-known",
       "--output-type",
       "err",
     ],

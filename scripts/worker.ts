@@ -5,7 +5,7 @@ import { installStartSteps } from "@/lib/operations/runtime/start-steps";
 import { startWorkerLoop } from "@/lib/platform/jobs/run-loop";
 import { logger } from "@/lib/platform/log";
 import { ready } from "@/lib/platform/ready";
-import { checkStartup } from "@/lib/platform/startup-check";
+import { checkStartup } from "@/lib/operations/runtime/startup-check";
 
 async function main(): Promise<void> {
   // The same start-up check as the web server's: the worker is what sends OTP mail.

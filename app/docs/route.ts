@@ -1,4 +1,4 @@
-import { docsPageHtml } from "@/lib/platform/api/docs-page";
+import { docsPageHtml } from "@/lib/interface/api/docs-page";
 
 // GET /docs: the interactive API reference (Scalar, served from this origin) over /v1/openapi.json.
 // The proxy sets this page's Content-Security-Policy and hands its nonce over in x-nonce.

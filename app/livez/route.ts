@@ -1,5 +1,5 @@
-import { methods } from "@/lib/platform/http/methods";
-import { livenessResponse } from "@/lib/platform/http/operations";
+import { methods } from "@/lib/interface/http/methods";
+import { livenessResponse } from "@/lib/interface/http/operations";
 
 // GET /livez: the process serves. No key, no database, not logged per call.
 export const dynamic = "force-dynamic";

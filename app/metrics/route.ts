@@ -1,4 +1,4 @@
-import { methods } from "@/lib/platform/http/methods";
+import { methods } from "@/lib/interface/http/methods";
 import { metricsResponse } from "@/lib/operations/observability/metrics-endpoint";
 
 // GET /metrics: Prometheus text format for operations' monitoring (README "Metrics").

@@ -2,7 +2,7 @@
  * Who owns a CPU profile sample (bench/lib/cpu-profile.ts `Owner`), for a window where calls and
  * jobs interleave (the profiled journey): the job whose handler file (a `defineJob` in
  * lib/) is on the sample's stack, else the route whose app/**\/route.ts is, else the worker's own
- * code (lib/platform/jobs: claims, the run loop) or the request pipeline (lib/platform/http). A stack shows only what
+ * code (lib/platform/jobs: claims, the run loop) or the request pipeline (lib/interface/http, lib/platform/http). A stack shows only what
  * runs synchronously: the continuation of an awaited query runs with the awaiting function on top
  * and none of its callers, and postgres.js reading a reply has no handler of ours on the stack at
  * all, so an owner's share is what ran under its own frames (a floor), and the rest stays unowned.
@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Feature, Located, Owner } from "./cpu-profile";
 
-/** lib/ files that define jobs, each with the kinds it defines ("lib/payments/transfers/fast-check-job.ts" → "transfers.fastCheck"). */
+/** lib/ files that define jobs, each with the kinds it defines ("lib/compliance/fast-check/fast-check-job.ts" → "transfers.fastCheck"). */
 export function jobFiles(root: string): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (dir: string) => {
@@ -46,8 +46,8 @@ export function ownerOf(jobs: Map<string, string>): Owner {
           ? { rank: 1, name: `route /${route}` }
           : file.startsWith("lib/platform/jobs/")
             ? { rank: 2, name: "the worker (lib/platform/jobs)" }
-            : file.startsWith("lib/platform/http/")
-              ? { rank: 3, name: "the request pipeline (lib/platform/http)" }
+            : file.startsWith("lib/interface/http/") || file.startsWith("lib/platform/http/")
+              ? { rank: 3, name: "the request pipeline (lib/interface/http, lib/platform/http)" }
               : undefined;
       if (found && (!best || found.rank < best.rank)) best = found;
     }

@@ -1,10 +1,18 @@
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { BankCreditState, QueueReason } from "@/lib/finance/reconciliation/bank-credit-state-machine";
 import { createdAt, decimalFormat, tstz } from "./columns";
 import { transfers } from "./transfers";
 
+export const BANK_CREDIT_STATES = ["QUEUED", "MATCHED", "EXCESS", "RETURN_REQUESTED", "RETURNED"] as const;
+
+export type BankCreditState = (typeof BANK_CREDIT_STATES)[number];
+
+/** Why a credit waits for an operator. */
+export const QUEUE_REASONS = ["UNMATCHED", "PARTIAL", "OVERPAID", "WRONG_CURRENCY", "LATE"] as const;
+
+export type QueueReason = (typeof QUEUE_REASONS)[number];
+
 /**
- * One credit entry of an imported bank statement (lib/finance/reconciliation). Unique on the
+ * One credit entry of an imported bank statement (lib/payments/reconciliation). Unique on the
  * bank's entry reference (AcctSvcrRef): importing a statement twice inserts nothing the second time.
  * Amounts are decimal strings as the statement wrote them; the payer's account is masked.
  */

@@ -1,9 +1,30 @@
 import { boolean, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
-import type { BeneficiaryAddress } from "@/lib/payments/beneficiaries/address";
-import type { Relationship } from "@/lib/payments/beneficiaries/relationships";
-import type { BeneficiaryState } from "@/lib/payments/beneficiaries/state-machine";
+
+export const BENEFICIARY_STATES = ["PENDING", "VALID", "MONITORED", "BLOCKED", "ARCHIVED"] as const;
+
+export type BeneficiaryState = (typeof BENEFICIARY_STATES)[number];
+
+/** A beneficiary's relationship to the customer (spec 2.4). */
+export const RELATIONSHIPS = ["FAMILY", "SELF", "FRIEND", "BUSINESS", "OTHER"] as const;
+
+export type Relationship = (typeof RELATIONSHIPS)[number];
+
+/**
+ * A beneficiary's residence address (optional at creation): the spec's StructuredAddress, the
+ * shape of the customer's residenceAddress. Payout banks want the creditor's address (pain.002
+ * BE04 MissingCreditorAddress, RR03), so when it is known the payout file carries it structured.
+ */
+export interface BeneficiaryAddress {
+  addressLine1: string;
+  addressLine2?: string;
+  city: string;
+  region?: string;
+  postalCode?: string;
+  /** ISO 3166-1 alpha-3, the beneficiary's countryOfResidence. */
+  country: string;
+}
 
 /** A person the customer sends money to (spec 2.4); states in lib/payments/beneficiaries/state-machine.ts. */
 export const beneficiaries = pgTable(
@@ -52,7 +73,7 @@ export const payoutMethods = pgTable(
     destinationIdentifierEncrypted: text("destination_identifier_encrypted").notNull(),
     destinationIdentifierMasked: text("destination_identifier_masked").notNull(),
     /**
-     * HMAC of the method type and normalised identifier (lib/compliance/monitoring/destination-key.ts): lets
+     * HMAC of the method type and normalised identifier (lib/payments/transfers/destination-key.ts): lets
      * monitoring count the customers paying one destination without decrypting. Null for a method stored before destination keys existed.
      */
     destinationKey: text("destination_key"),

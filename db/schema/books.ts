@@ -1,10 +1,28 @@
 import { bigint, index, jsonb, pgTable, text, unique } from "drizzle-orm/pg-core";
-import type { ManualJournalLine, ManualJournalState } from "@/lib/finance/books/journal-state-machine";
-import type { PeriodState } from "@/lib/finance/books/period-state-machine";
-import type { StatementBalanceState } from "@/lib/finance/books/statement-balance-state-machine";
-import type { AccountCode } from "@/lib/finance/ledger/accounts";
+import type { AccountCode } from "./ledger";
 import { createdAt, tstz } from "./columns";
 import { operators } from "./operators";
+
+export const STATEMENT_BALANCE_STATES = ["UNEXPLAINED", "EXPLAINED"] as const;
+
+export type StatementBalanceState = (typeof STATEMENT_BALANCE_STATES)[number];
+
+export const PERIOD_STATES = ["OPEN", "CLOSED"] as const;
+
+export type PeriodState = (typeof PERIOD_STATES)[number];
+
+export const MANUAL_JOURNAL_STATES = ["PROPOSED", "POSTED", "DISCARDED"] as const;
+
+export type ManualJournalState = (typeof MANUAL_JOURNAL_STATES)[number];
+
+/** One line as proposed: a house account (or a partner's payable), one side, a decimal amount. */
+export interface ManualJournalLine {
+  account: AccountCode;
+  currency: string;
+  partnerId?: string | null;
+  debit: string;
+  credit: string;
+}
 
 /**
  * Accounting periods (lib/finance/books/periods.ts): a calendar month (UTC), `2026-10`, with a

@@ -1,9 +1,23 @@
 import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { ClaimRefundStatus } from "@/lib/payments/claims/refund-state-machine";
-import type { ClaimOutcome, ClaimStatus, ClaimType } from "@/lib/payments/claims/state-machine";
 import { createdAt, decimalFormat, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
 import { transfers } from "./transfers";
+
+export const CLAIM_STATUSES = ["OPEN", "INVESTIGATING", "RESOLVED"] as const;
+
+export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
+
+export const CLAIM_TYPES = ["NOT_RECEIVED", "WRONG_AMOUNT", "LATE", "OTHER"] as const;
+
+export type ClaimType = (typeof CLAIM_TYPES)[number];
+
+export const CLAIM_OUTCOMES = ["NO_ERROR", "REFUND", "RESEND"] as const;
+
+export type ClaimOutcome = (typeof CLAIM_OUTCOMES)[number];
+
+export const CLAIM_REFUND_STATUSES = ["OWED", "PAID"] as const;
+
+export type ClaimRefundStatus = (typeof CLAIM_REFUND_STATUSES)[number];
 
 /**
  * A customer's error claim on a transfer: states in lib/payments/claims/state-machine.ts.

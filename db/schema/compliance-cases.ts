@@ -1,7 +1,5 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { AlertKind, CaseOutcome, ComplianceCaseState, RiskFlag, RiskFlagSource } from "@/lib/compliance/cases/state-machine";
-import type { ReportStatus } from "@/lib/compliance/cases/report-state-machine";
 import { beneficiaries } from "./beneficiaries";
 import { createdAt, tstz } from "./columns";
 import { customers } from "./customers";
@@ -9,6 +7,53 @@ import { operators } from "./operators";
 import type { ScreeningEvidence } from "./screening-results";
 import { screeningCases } from "./screening-cases";
 import { transfers } from "./transfers";
+
+export const REPORT_STATUSES = ["DRAFTED", "APPROVED", "FILED"] as const;
+
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+
+export const COMPLIANCE_CASE_STATES = ["OPEN", "INVESTIGATING", "CLOSED"] as const;
+
+export type ComplianceCaseState = (typeof COMPLIANCE_CASE_STATES)[number];
+
+export const CASE_OUTCOMES = ["FALSE_POSITIVE", "RISK_CONFIRMED"] as const;
+
+export type CaseOutcome = (typeof CASE_OUTCOMES)[number];
+
+/**
+ * Why a case exists or what it links:
+ * - MONITORING_REVIEW / MONITORING_BLOCK: a monitoring evaluation's review or block outcome;
+ * - SCREENING_CASE: a screening case opened (a close match) on the customer or a beneficiary;
+ * - LIST_HIT: a list update found an existing customer or beneficiary listed (an exact match);
+ * - COMPLIANCE_HOLD: a transfer put on compliance hold (spended);
+ * - REVIEW_RULE: a transfer sent to onreview by the decisions-7 rules (MONITORED, threshold);
+ * - SHADOW_ALERT: a monitoring alert raised in shadow mode (never opens a case);
+ * - ANALYST_LINK: a transfer or beneficiary an analyst linked to the case by hand;
+ * - PEP_MATCH: PEP screening found the customer on a PEP list (the customer is flagged PEP).
+ */
+export const ALERT_KINDS = [
+  "MONITORING_REVIEW",
+  "MONITORING_BLOCK",
+  "SCREENING_CASE",
+  "LIST_HIT",
+  "COMPLIANCE_HOLD",
+  "REVIEW_RULE",
+  "SHADOW_ALERT",
+  "ANALYST_LINK",
+  "PEP_MATCH",
+] as const;
+
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/** Risk flags an analyst sets on a customer's console record (RISK_CONFIRMED also by closing a case so). */
+export const RISK_FLAGS = ["RISK_CONFIRMED", "HIGH_RISK", "PEP", "ADVERSE_MEDIA", "EXIT_RECOMMENDED"] as const;
+
+export type RiskFlag = (typeof RISK_FLAGS)[number];
+
+/** Who set a risk flag: an analyst (by hand, or by closing a case) or PEP screening (lib/compliance/cases/pep.ts). */
+export const RISK_FLAG_SOURCES = ["analyst", "pep-screening"] as const;
+
+export type RiskFlagSource = (typeof RISK_FLAG_SOURCES)[number];
 
 /**
  * A compliance case: every alert on a customer (a review outcome, a screening

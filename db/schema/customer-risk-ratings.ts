@@ -1,7 +1,30 @@
 import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
-import type { Rating, RatingOverride, RatingReason } from "@/lib/compliance/risk-rating/model";
 import { createdAt, tstz } from "./columns";
 import { customers } from "./customers";
+
+export const RATINGS = ["LOW", "MEDIUM", "HIGH"] as const;
+
+export type Rating = (typeof RATINGS)[number];
+
+/** Why a factor held: shown on the console, kept in the history. */
+export interface RatingReason {
+  factor: string;
+  description: string;
+  points: number;
+  floor?: Rating;
+  detail: string;
+  /** When its evidence arose (a floor newer than an override replaces it). */
+  since?: string;
+}
+
+export interface RatingOverride {
+  rating: Rating;
+  reason: string;
+  proposedBy: string | null;
+  approvedBy: string;
+  at: string;
+  expiresAt: string;
+}
 
 /**
  * A customer's risk rating as it stands (lib/compliance/risk-rating): what the factors give (computed), what

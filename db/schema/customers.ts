@@ -1,9 +1,20 @@
 import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
-import type { CustomerStatus } from "@/lib/identity/customers/status-machine";
 import type { Language } from "@/lib/platform/i18n/language";
-import type { KycStatus } from "@/lib/identity/kyc/statuses";
-import type { VerificationTier } from "@/lib/payments/limits/tiers";
+
+export const CUSTOMER_STATUSES = ["PENDING", "VALID", "MONITORED", "RESTRICTED", "BLOCKED", "CLOSED"] as const;
+
+export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
+
+/** A customer's KYC status (customers.kyc_status). */
+export const KYC_STATUSES = ["NOT_STARTED", "IN_PROGRESS", "COMPLETED", "REJECTED", "REMEDIATION_REQUIRED"] as const;
+
+export type KycStatus = (typeof KYC_STATUSES)[number];
+
+export const VERIFICATION_TIERS = [1, 2] as const;
+
+export type VerificationTier = (typeof VERIFICATION_TIERS)[number];
+export const TOP_TIER: VerificationTier = 2;
 
 /** The person, shared across partners (spec 2.2); statuses of spec 2.9. */
 export const customers = pgTable(

@@ -3,7 +3,11 @@ import { sql } from "drizzle-orm";
 import { createdAt, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
 import type { JWK } from "jose";
-import type { DeviceStatus } from "@/lib/identity/devices/status";
+
+/** A registered device's status (spec 5.3): only an ACTIVE device may confirm transfers. */
+export const DEVICE_STATUSES = ["ACTIVE", "DEACTIVATED"] as const;
+
+export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 
 /** A pending device registration: the challenge the device must sign (5 minutes, single use). */
 export const deviceRegistrations = pgTable("device_registrations", {

@@ -1,6 +1,28 @@
 import { bigint, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 
+/** Event types of decisions section 9 (events.event_type). */
+export const EVENT_TYPES = [
+  "customer.status.changed",
+  "transfer.state.changed",
+  "beneficiary.state.changed",
+  "refund.completed",
+  "refund.failed",
+  "claim.status.changed",
+  "payout.repair.required",
+  "payout.repaired",
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** An event to write: the unit of work's `events.emit` effect and lib/partners/events/emit.ts. */
+export interface EmitInput {
+  subscriptionId: string;
+  eventType: EventType;
+  data: Record<string, unknown>;
+  now: Date;
+}
+
 /**
  * Events for partners (decisions section 9), numbered per subscription. Written in the same
  * transaction as the change they describe; delivered in sequence order by the webhook job.

@@ -1,7 +1,15 @@
 import { customType, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { kycSessions } from "./kyc-sessions";
-import type { KycPhotoKind } from "@/lib/identity/kyc/photo-kinds";
+
+/**
+ * The pictures a KYC session may hold. DOCUMENT is the photo page (a passport's, an identity card's front), DOCUMENT_BACK an
+ * identity card's back (its machine-readable zone), SELFIE and SELFIE_TURN the two selfies of the
+ * face match and its liveness step (the second with the head turned).
+ */
+export const KYC_PHOTO_KINDS = ["DOCUMENT", "DOCUMENT_BACK", "SELFIE", "SELFIE_TURN"] as const;
+
+export type KycPhotoKind = (typeof KYC_PHOTO_KINDS)[number];
 
 /** PostgreSQL bytea (drizzle 0.45 has no built-in); PGlite gives a Uint8Array, postgres.js a Buffer. */
 const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({

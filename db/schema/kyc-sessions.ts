@@ -2,11 +2,55 @@ import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { customers } from "./customers";
 import { subscriptions } from "./subscriptions";
-import type { KycSessionState } from "@/lib/identity/kyc/session-state-machine";
-import type { KycOutcome, KycSessionPurpose } from "@/lib/identity/kyc/statuses";
 import type { Language } from "@/lib/platform/i18n/language";
-import type { KycCapture } from "@/lib/identity/kyc/capture";
-import type { KycVerificationRecord } from "@/lib/identity/kyc/verification/record";
+import type { KycCapture } from "./kyc-capture";
+
+/**
+ * What kyc_sessions.verification holds.
+ * PENDING: the machine is verifying; APPROVED: cleared without a person; REVIEW: a person decides,
+ * `reasons` saying what failed or could not be checked.
+ */
+export interface KycVerificationRecord {
+  status: "PENDING" | "APPROVED" | "REVIEW";
+  /** automatic, onfido, onfido-sandbox. */
+  provider: string;
+  startedAt: string;
+  finishedAt?: string;
+  /** Milliseconds the machine took (reading, checks, face match). */
+  ms?: number;
+  checks?: { check: string; passed: boolean; detail: string }[];
+  extracted?: Record<string, string | null> | null;
+  face?: {
+    ran: boolean;
+    score?: number;
+    threshold?: number;
+    matched?: boolean;
+    liveness?: { passed: boolean; change: number };
+    reason?: string;
+    matcher?: string;
+  } | null;
+  reasons?: string[];
+  /** The vendor's own result (clear, consider) and report breakdown, as received. */
+  vendor?: { checkId: string; result?: string; reports?: { name: string; result: string | null }[] };
+}
+
+/** A provider's verdict on a KYC session (sandbox endpoint and hosted page). */
+export const KYC_OUTCOMES = ["APPROVED", "REJECTED", "REMEDIATION_REQUIRED"] as const;
+
+export type KycOutcome = (typeof KYC_OUTCOMES)[number];
+
+/**
+ * Why a KYC session was opened: chosen by the service from the KYC status (spec 2.3). ENHANCED
+ * (ours) is the step-up of a tier-1 customer whose KYC is COMPLETED: source-of-funds
+ * evidence, whose approval moves the customer to tier 2.
+ */
+export const KYC_SESSION_PURPOSES = ["NEW", "RESUME", "RESUBMISSION", "ENHANCED"] as const;
+
+export type KycSessionPurpose = (typeof KYC_SESSION_PURPOSES)[number];
+
+export const KYC_SESSION_STATES = ["CREATED", "IN_PROGRESS", "COMPLETED", "EXPIRED", "FAILED"] as const;
+
+export type KycSessionState = (typeof KYC_SESSION_STATES)[number];
 
 /** A KYC capture session (spec 2.3; states in lib/identity/kyc/session-state-machine.ts). */
 export const kycSessions = pgTable(

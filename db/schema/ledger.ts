@@ -3,7 +3,50 @@ import { bigint, check, foreignKey, index, integer, pgTable, text, unique } from
 import { createdAt } from "./columns";
 import { partners } from "./partners";
 import { transfers, transferStateHistory } from "./transfers";
-import type { AccountCode } from "@/lib/finance/ledger/accounts";
+
+/**
+ * The chart of accounts (docs/decisions.md "Ledger: chart of accounts and postings"): the codes a
+ * ledger account may carry. Their types and families: lib/finance/ledger/accounts.ts.
+ */
+export const ACCOUNT_CODES = [
+  // Assets: money we hold.
+  "cash:card-clearing",
+  "cash:collection",
+  "cash:payout-bank",
+  // Our prefunded balance at the payout aggregator (its API pays out from it).
+  "cash:payout-aggregator",
+  // What a payout provider paid late (after we failed over) from our prefunding and owes back:
+  // the late payment is refused and its reversal asked.
+  "receivable:payout-reversals",
+  // Per-transfer liabilities (the account carries the transfer id).
+  "transfer:customer-funds",
+  "transfer:payout-in-flight",
+  "transfer:refund-due",
+  // Bank credits not yet matched to a transfer (a liability to whoever sent them).
+  "suspense:unallocated",
+  // Property of a listed person received for a transfer: held, neither paid out nor
+  // refunded, until a licence or delisting releases it (the transfer id is on each entry).
+  "blocked:sanctions",
+  // Our own fee (the quote's principal fee) only: a partner's fee is not our revenue.
+  "revenue:fees",
+  // A partner-signed quote's partner_fee, owed to the partner (one account per partner and
+  // currency: the account carries the partner id), settled by a recorded payment.
+  "payable:partner-fees",
+  // One per currency: a conversion leaves each currency balanced on its own.
+  "fx:conversion",
+  // Manual journals: the house's own money (prefunding the payout bank comes from
+  // here) and what the banks charge.
+  "cash:operating",
+  "equity:capital",
+  "expense:bank-charges",
+  // Losses we accept: a bank credit short by at most the tolerance funds its
+  // transfer and the shortfall is written off here; manual write-offs too.
+  "expense:write-offs",
+  // What we give back on a customer's error claim resolved with REFUND: our cost.
+  "expense:claims",
+] as const;
+
+export type AccountCode = (typeof ACCOUNT_CODES)[number];
 
 /**
  * The double-entry ledger (docs/decisions.md "Ledger: chart of accounts and postings").

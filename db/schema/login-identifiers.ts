@@ -2,7 +2,10 @@ import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { partners } from "./partners";
 import { subscriptions } from "./subscriptions";
-import type { IdentifierType } from "@/lib/identity/auth/identifiers";
+
+export const IDENTIFIER_TYPES = ["EMAIL", "PHONE"] as const;
+
+export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
 
 /** Email addresses and phone numbers a customer logs in with (IdentifierSummary). */
 export const loginIdentifiers = pgTable(

@@ -1,9 +1,125 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
-import type { RuleSetDocument } from "@/lib/compliance/monitoring/rule-set";
-import type { RuleSetState } from "@/lib/compliance/monitoring/state-machine";
-import type { AggregateValues, BacktestSummary, FiredRule, MonitoringMode, MonitoringOutcome, TypologyScore } from "@/lib/compliance/monitoring/types";
+
+/** The names a rule set may use for aggregates and windows (the functions: ./aggregates.ts). */
+export const WINDOWS = ["24h", "7d", "30d"] as const;
+
+export type Window = (typeof WINDOWS)[number];
+
+export const AGGREGATE_NAMES = [
+  "senderTransferCount",
+  "senderTransferSum",
+  "senderBandCount",
+  "senderBandSum",
+  "linkedBandCount",
+  "linkedBandSum",
+  "beneficiaryTransferSum",
+  "destinationDistinctSenders",
+  "senderBeneficiariesCreated",
+  "senderNewBeneficiariesPaid",
+  "customersSharingDevice",
+  "customersSharingPhone",
+  "customersSharingEmail",
+  "customersSharingAddress",
+  "senderFundedThenCancelled",
+  "beneficiaryPriorTransfers",
+] as const;
+
+export type AggregateName = (typeof AGGREGATE_NAMES)[number];
+
+export const FIELDS = [
+  /** The transfer's origin amount (decimal string, origin currency). */
+  "transfer.originAmount",
+  /** The corridor's review threshold, in its origin currency (decisions 7). */
+  "corridor.reviewThreshold",
+  /** The corridor's destination country, ISO 3166 alpha-2. */
+  "destination.country",
+  /** Hours since the beneficiary was created (decimal). */
+  "beneficiary.ageHours",
+  "customer.status",
+] as const;
+
+export type Field = (typeof FIELDS)[number];
+
+export const COMPARATORS = [">", ">=", "<", "<=", "==", "!="] as const;
+
+export type Comparator = (typeof COMPARATORS)[number];
+
+export type Value =
+  | number
+  | string
+  | { field: Field }
+  | { param: string }
+  | { aggregate: (typeof AGGREGATE_NAMES)[number]; window?: (typeof WINDOWS)[number]; lower?: Value; upper?: Value }
+  | { mul: [Value, Value] };
+
+export type Condition =
+  { all: Condition[] } | { any: Condition[] } | { not: Condition } | { cmp: Comparator; left: Value; right: Value } | { in: Value; list: string };
+
+/**
+ * A rule set as monitoring_rule_sets.document keeps it: parameters (named decimal strings), lists
+ * (named sets of values), rules (a condition and the score it gives) and typologies (weights of
+ * rules against a review and an optional block threshold). Validated by RuleSetDocumentSchema in
+ * lib/compliance/monitoring/rule-set.ts, whose output type must equal this one.
+ */
+export interface RuleSetDocument {
+  $comment?: string;
+  name: string;
+  parameters: Record<string, string>;
+  lists: Record<string, string[]>;
+  rules: { id: string; description: string; when: Condition; score: number }[];
+  typologies: { id: string; description: string; rules: Record<string, number>; review: number; block?: number }[];
+}
+
+export const RULE_SET_STATES = ["draft", "proposed", "shadowing", "active", "retired"] as const;
+
+export type RuleSetState = (typeof RULE_SET_STATES)[number];
+
+export const MONITORING_MODES = ["enforce", "shadow"] as const;
+
+/** enforce: a review or block outcome acts on the transfer; shadow: recorded and alerted (marked shadow) only. */
+export type MonitoringMode = (typeof MONITORING_MODES)[number];
+
+export const MONITORING_OUTCOMES = ["pass", "review", "block"] as const;
+
+export type MonitoringOutcome = (typeof MONITORING_OUTCOMES)[number];
+
+/** A rule whose condition held: its score, or suppressed for this customer. */
+export interface FiredRule {
+  rule: string;
+  score: number;
+}
+
+export interface TypologyScore {
+  typology: string;
+  score: number;
+  outcome: MonitoringOutcome;
+}
+
+/** Aggregate values read for an evaluation, by their display key (e.g. "senderTransferCount(24h)"). */
+export type AggregateValues = Record<string, string>;
+
+/** What a draft would have held over the last 30 days, beside what the live set held. */
+export interface BacktestSummary {
+  ranAt: string;
+  from: string;
+  transfers: number;
+  /** Transfers the draft sends to review or block. */
+  wouldHold: number;
+  /** Of those, recorded as held (review or block) by the live evaluation at the time. */
+  liveHeld: number;
+  /** Fired counts per rule of the draft. */
+  byRule: Record<string, number>;
+  /**
+   * Per typology of the draft: the transfers it would hold, and of those, how many an analyst's
+   * closed case judged (risk confirmed or false positive): the draft's precision before activation.
+   * Absent on summaries kept before it was added.
+   */
+  byTypology?: Record<string, { held: number; confirmed: number; falsePositive: number }>;
+  /** A few transfers where the draft and the live record differ (transfer id, draft outcome, live outcome). */
+  differences: { transferId: string; draft: MonitoringOutcome; live: MonitoringOutcome | "none" }[];
+}
 
 /**
  * Transaction-monitoring rule sets: a versioned document (lib/compliance/monitoring/rule-set.ts),

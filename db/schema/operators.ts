@@ -1,6 +1,14 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 
+/**
+ * An operator's role (operators.role). `auditor`: an examiner's read-only role. An auditor reads
+ * every console page, case, report and export, and changes nothing: the console's action wrappers
+ * (lib/operations/console/action.ts) and the command runner's role check
+ * (lib/operations/commands/perform.ts) refuse them, whatever the action.
+ */
+export type OperatorRole = "reviewer" | "admin" | "auditor";
+
 /** People who run the console. reviewer: queues; admin: also customers, partners, operators. */
 export const operators = pgTable(
   "operators",

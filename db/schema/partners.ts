@@ -1,8 +1,19 @@
 import { bigint, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import type { JWK } from "jose";
-import type { MonitoringMode } from "@/lib/compliance/monitoring/types";
-import type { TierLimits } from "@/lib/payments/limits/tiers";
+import type { VerificationTier } from "./customers";
+import type { MonitoringMode } from "./monitoring";
+
+/** Rolling windows as ISO 8601 durations, shortest first, with their length in days. */
+export const LIMIT_WINDOWS = ["P1D", "P30D", "P180D"] as const;
+
+export type LimitWindow = (typeof LIMIT_WINDOWS)[number];
+
+/** A limit per window, as a decimal string in the partner's limit currency. */
+export type WindowLimits = Record<LimitWindow, string>;
+
+/** The limits of every tier (the partners.tier_limits column). */
+export type TierLimits = Record<`${VerificationTier}`, WindowLimits>;
 
 /** Name, phone, website and regulator, each shown as written. */
 export interface ProviderContact {

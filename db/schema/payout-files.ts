@@ -1,7 +1,10 @@
 import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { PayoutAttemptState } from "@/lib/payments/payouts/payout-attempt-state-machine";
 import { createdAt, decimalFormat, tstz } from "./columns";
 import { transfers } from "./transfers";
+
+export const PAYOUT_ATTEMPT_STATES = ["SENT", "REJECTED", "REPAIRED", "RESENT", "ABANDONED", "RETURNED"] as const;
+
+export type PayoutAttemptState = (typeof PAYOUT_ATTEMPT_STATES)[number];
 
 /**
  * A pain.001 credit-transfer file for one payout bank and currency. The XML is

@@ -1,7 +1,21 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { ProviderAttemptState } from "@/lib/payments/payouts/provider-attempt-state-machine";
 import { createdAt, decimalFormat, tstz } from "./columns";
 import { transfers } from "./transfers";
+
+export const PROVIDER_ATTEMPT_STATES = [
+  "WAITING_COVER",
+  "QUEUED",
+  "SUBMITTED",
+  "PAID",
+  "FAILED",
+  "REJECTED",
+  "REPAIRED",
+  "ABANDONED",
+  "LATE_PAID",
+  "REVERSED",
+] as const;
+
+export type ProviderAttemptState = (typeof PROVIDER_ATTEMPT_STATES)[number];
 
 /**
  * One try at paying a transfer through one payout provider (the bank file, the aggregator's API):

@@ -1,7 +1,10 @@
 import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
-import type { ProposalState } from "@/lib/operations/dual-control/state-machine";
+
+export const PROPOSAL_STATES = ["PROPOSED", "APPROVED", "DECLINED", "LAPSED"] as const;
+
+export type ProposalState = (typeof PROPOSAL_STATES)[number];
 
 /**
  * An operator action waiting for a second operator (dual control): states in

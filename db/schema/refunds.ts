@@ -1,10 +1,16 @@
 import { sql } from "drizzle-orm";
 import { foreignKey, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import type { NetworkCancellationState } from "@/lib/payments/transfers/network-cancellation-state-machine";
-import type { RefundStatus } from "@/lib/payments/transfers/refund-state-machine";
 import { createdAt, decimalFormat, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
 import { transfers } from "./transfers";
+
+export const REFUND_STATUSES = ["PENDING", "PROCESSING", "COMPLETED", "FAILED"] as const;
+
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+export const NETWORK_CANCELLATION_STATES = ["PENDING", "SUCCEEDED", "ALREADY_PAID", "RETRY_ALLOWED"] as const;
+
+export type NetworkCancellationState = (typeof NETWORK_CANCELLATION_STATES)[number];
 
 /**
  * A pain.001 refund file: refunds of transfers funded by bank transfer, paid from

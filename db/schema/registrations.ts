@@ -1,7 +1,10 @@
 import { pgTable, text } from "drizzle-orm/pg-core";
-import type { RegistrationState } from "@/lib/identity/auth/registration-state-machine";
 import { createdAt, tstz } from "./columns";
 import { partners } from "./partners";
+
+export const REGISTRATION_STATES = ["OTP_SENT", "VERIFIED", "COMPLETED"] as const;
+
+export type RegistrationState = (typeof REGISTRATION_STATES)[number];
 
 /** A registration in progress: identifier, OTP verification, then set-password (decisions section 3). */
 export const registrations = pgTable("registrations", {

@@ -2,7 +2,10 @@ import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import type { ScreeningEvidence } from "./screening-results";
-import type { ScreeningCaseState } from "@/lib/compliance/screening-cases/state-machine";
+
+export const SCREENING_CASE_STATES = ["OPEN", "FALSE_POSITIVE", "TRUE_MATCH"] as const;
+
+export type ScreeningCaseState = (typeof SCREENING_CASE_STATES)[number];
 
 /** One list entry a case is about, with the fingerprint of the entry's content when it was raised. */
 export interface CaseEntry {

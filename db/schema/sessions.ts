@@ -1,7 +1,10 @@
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
-import type { TokenState } from "@/lib/identity/auth/session-state-machine";
+
+export const TOKEN_STATES = ["active", "rotated", "revoked"] as const;
+
+export type TokenState = (typeof TOKEN_STATES)[number];
 
 /**
  * One issued token pair. Refresh rotates: the old row becomes "rotated" and a new row joins the

@@ -2,7 +2,13 @@ import { bigint, index, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { customers } from "./customers";
 import { partners } from "./partners";
-import type { SubscriptionStatus } from "@/lib/partners/subscription-status";
+
+/**
+ * The partner-customer relationship status (spec 3.5).
+ */
+export const SUBSCRIPTION_STATUSES = ["active", "spended", "closed"] as const;
+
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** The partner-customer relationship: the login account a partner's customer uses (spec 2.9 SubscriptionStatus). */
 export const subscriptions = pgTable(

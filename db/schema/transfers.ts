@@ -5,10 +5,61 @@ import { customers } from "./customers";
 import { partners } from "./partners";
 import { quotes } from "./quotes";
 import { subscriptions } from "./subscriptions";
-import type { FundingSource } from "@/lib/finance/ledger/accounts";
-import type { CancellationRecord, PayeeVerificationRecord } from "@/lib/payments/transfers/details";
-import type { FundingSessionStatus } from "@/lib/payments/transfers/funding-session-state-machine";
-import type { TransferState } from "@/lib/payments/transfers/state-machine";
+
+export const TRANSFER_STATES = [
+  "registered",
+  "onreview",
+  "validated",
+  "funding",
+  "funded",
+  "topay",
+  "reqpay",
+  "spended",
+  "paid",
+  "aborted",
+  "rejected",
+  "expired",
+  "canceled",
+] as const;
+
+export type TransferState = (typeof TRANSFER_STATES)[number];
+
+export const FUNDING_SESSION_STATUSES = ["OPEN", "SUCCEEDED", "FAILED", "EXPIRED"] as const;
+
+export type FundingSessionStatus = (typeof FUNDING_SESSION_STATUSES)[number];
+
+/** The outcomes decided when the customer cancels (no network involved). */
+export type ImmediateCancellationOutcome = "ABORTED_PRE_FUNDING" | "CANCELED_PRE_NETWORK";
+
+export interface CancellationRecord {
+  cancellationReason: string;
+  cancelRequestedAt: string;
+  /** Absent when the cancellation went to the payout network: its network_cancellations row answers. */
+  cancellationOutcome?: ImmediateCancellationOutcome;
+  canceledAt?: string;
+}
+
+/** A transfer's payee verification as kept (transfers.payee_verification). */
+export interface PayeeVerificationRecord {
+  result: "MATCH" | "CLOSE_MATCH" | "NO_MATCH" | "NOT_POSSIBLE";
+  /** CLOSE_MATCH: the name the account's bank holds. */
+  nameHeld?: string;
+  checkedAt: string;
+  provider: string;
+  /** The payout method (destination) the answer is for: a new one (a repair) is verified again. Absent on records before it was kept. */
+  payoutMethodId?: string;
+  /** The customer confirmed after a NO_MATCH or CLOSE_MATCH. */
+  proceededAt?: string;
+}
+
+/**
+ * Where a transfer's money came from, and so where its refund is paid back to: the card PSP's
+ * clearing account, the collection bank account (sandbox instant bank transfer), or suspense (a
+ * bank credit matched from a statement, already posted Dr cash:collection / Cr suspense).
+ */
+export const FUNDING_SOURCES = ["cash:card-clearing", "cash:collection", "suspense:unallocated"] as const;
+
+export type FundingSource = (typeof FUNDING_SOURCES)[number];
 
 /** A transfer (spec 2.7); its states and moves are lib/payments/transfers/state-machine.ts. */
 export const transfers = pgTable(

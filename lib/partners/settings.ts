@@ -3,10 +3,15 @@ import type { Tx } from "@/db";
 import { partners } from "@/db/schema";
 import { config } from "@/lib/platform/config";
 import { DomainError } from "@/lib/platform/errors";
-import { modeOf, type MonitoringMode } from "@/lib/compliance";
+import type { MonitoringMode } from "@/db/schema/monitoring";
 import { assertDeliverableUrl, assertDeliverableUrlShape } from "@/lib/partners/webhooks/url-policy";
-import { validReturnOrigins } from "./origins";
+import { validReturnOrigins } from "@/lib/platform/webviews/origins";
 import { newWebhookSecret, rotateWebhookSecret } from "./webhook-secret";
+
+/** A partner's mode: its own, or MONITORING_DEFAULT_MODE. */
+export function modeOf(partner: { monitoringMode: MonitoringMode | null }): MonitoringMode {
+  return partner.monitoringMode ?? config().MONITORING_DEFAULT_MODE;
+}
 
 export interface PartnerSettingsInput {
   jwks?: { keys: Record<string, unknown>[] };

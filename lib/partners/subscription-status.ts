@@ -1,6 +1,5 @@
 /**
- * The partner-customer relationship status (spec 3.5). A leaf module: the subscriptions table
- * types its column with it, so it must not import the database.
+ * The partner-customer relationship status (spec 3.5), declared beside its column
+ * (db/schema/subscriptions.ts).
  */
-export const SUBSCRIPTION_STATUSES = ["active", "spended", "closed"] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+export { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "@/db/schema/subscriptions";

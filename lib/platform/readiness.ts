@@ -4,7 +4,6 @@ import { eq, sql } from "drizzle-orm";
 import { rowsOf, type Executor } from "@/db";
 import { referenceRateSets, sanctionsListVersions } from "@/db/schema";
 import type { ResolvedProviders } from "@/lib/platform/providers/table";
-import { LISTS } from "@/lib/compliance/screening/sources";
 
 /**
  * GET /readyz: whether this process can do its work. Each check is one small
@@ -40,10 +39,11 @@ async function passes(check: () => Promise<boolean>): Promise<"ok" | "failed"> {
   }
 }
 
+/** `lists`: the sanctions lists screening needs (compliance's LISTS, passed by /readyz: the platform names no context). */
 export async function readiness(
   db: Executor,
   providers: Pick<ResolvedProviders, "screening" | "referenceRates">,
-  lists: readonly string[] = LISTS,
+  lists: readonly string[],
 ): Promise<Readiness> {
   const database = await passes(async () => rowsOf(await db.execute(sql`select 1 as one`)).length === 1);
   if (database === "failed") return { ready: false, checks: { database, migrations: "failed", sanctionsLists: "failed", referenceRates: "failed" } };

@@ -5,7 +5,7 @@ import { logger } from "@/lib/platform/log";
  * What the web process does on SIGTERM. `next start` on its own stops accepting
  * connections but keeps answering on kept-alive ones, /readyz included, and exits only when every
  * client has gone quiet: a load balancer is never told to stop sending. Here, from the signal on:
- * - /readyz answers 503 (lib/platform/http/operations.ts asks isShuttingDown());
+ * - /readyz answers 503 (lib/interface/http/operations.ts asks isShuttingDown());
  * - every response says `Connection: close` and its connection closes after it, so a request in
  *   flight finishes and its client reconnects elsewhere;
  * - idle kept-alive connections are closed at once and as they become idle;

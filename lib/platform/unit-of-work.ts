@@ -1,21 +1,18 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Db, Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
-import { auditLog, events, subscriptions } from "@/db/schema";
+import { auditLog, events, partners, subscriptions } from "@/db/schema";
 import { writeTogether, type Write } from "@/db/write-together";
 import { clock } from "@/lib/platform/clock";
 import { DomainError, unavailable, unexpected } from "@/lib/platform/errors";
-import type { EmitInput } from "@/lib/partners/events/types";
+import type { EmitInput } from "@/db/schema/events";
 import type { JobKind, JobPayload } from "@/lib/platform/jobs/kinds";
 import { notifyJobsDueSql } from "@/lib/platform/jobs/notify";
 import { dedupeKey, jobDueIn, jobInsert, jobInsertWhen, nudgeJobStatement, type EnqueueOptions } from "@/lib/platform/jobs/queue";
 import { wakeWorker } from "@/lib/platform/jobs/wake";
-import type { PostEntryInput } from "@/lib/finance/ledger/post";
 import { logger } from "@/lib/platform/log";
-import { auditRow, type AuditEntry } from "@/lib/operations/operators/audit";
-import { endpointReadySql } from "@/lib/partners/webhooks/endpoint";
-import type { Operator } from "@/lib/operations/operators/records";
-import { postEntry } from "./post-entry";
+import { auditRow, type AuditEntry, type Operator } from "./audit";
+import { sendPosting, type Posting } from "./post-entry";
 import { isTemporarilyUnavailable } from "./unavailable";
 
 /** Who a unit of work acts for: logged with an unexpected error, and the author of its audit entries. */
@@ -43,7 +40,8 @@ export interface Effects {
     nudge(key: string | SQL): Promise<void>;
   };
   audit: { record(entry: AuditEntry, by?: Operator): Promise<void> };
-  ledger: { post(input: PostEntryInput): Promise<void> };
+  /** A journal entry, posted first at commit: `effectsOf(tx).ledger.post(posting({ ... }))` (lib/finance/ledger/post.ts). */
+  ledger: { post(posting: Posting): Promise<void> };
   /**
    * Writes of the unit that nothing in it reads back (a row marked used, the insert of a row only
    * the answer names): sent at commit with the effects. One row is written once per unit this way.
@@ -115,7 +113,7 @@ type Pending = {
   jobs: { kind: string; payload: unknown; opts: EnqueueOptions }[];
   nudges: (string | SQL)[];
   audit: { entry: AuditEntry; by: Operator }[];
-  ledger: PostEntryInput[];
+  ledger: Posting[];
   writes: SQLWrapper[];
 };
 
@@ -148,7 +146,7 @@ function collector(tx: Executor, now: Date, actor: Actor, then: (pending: Pendin
         return add(() => pending.audit.push({ entry, by }));
       },
     },
-    ledger: { post: (input) => add(() => pending.ledger.push(input)) },
+    ledger: { post: (posting) => add(() => pending.ledger.push(posting)) },
     atCommit: (...writes) => add(() => pending.writes.push(...writes)),
     writeNow: async (...writes) => {
       if (writes.length > 0) await writeTogether(tx, writes);
@@ -202,7 +200,7 @@ export async function withEffects(ex: Executor, add: (effects: Effects) => Promi
  * job due now. Returns whether a job was written or nudged.
  */
 async function flush(tx: Tx, pending: Pending, now: Date, finish?: UnitOptions<unknown>["finish"]): Promise<boolean> {
-  for (const entry of pending.ledger) await postEntry(tx, entry);
+  for (const posting of pending.ledger) await sendPosting(tx, posting);
   const writes: Write[] = [...pending.writes];
   if (finish) writes.push({ name: "unit_finish", write: finish.write() });
   const eventRows: SQL[] = [];
@@ -262,6 +260,17 @@ function subscriptionCounter(subscriptionId: string, count: number): SQL {
   return sql`update ${subscriptions} set ${c(subscriptions.eventSequence)} = ${c(subscriptions.eventSequence)} + ${count}
     where ${c(subscriptions.id)} = ${subscriptionId} returning ${c(subscriptions.eventSequence)} as sequence, ${c(subscriptions.partnerId)} as partner_id,
       ${endpointReadySql(sql`${subscriptions.partnerId}`)} as deliverable`;
+}
+
+/**
+ * webhookEndpointState(partner) = "ready" (lib/partners/webhooks/endpoint.ts) as SQL over a
+ * partner id: an event written for a partner without a ready endpoint is settled undeliverable in
+ * the statement that writes it, with no delivery job, as the job would have settled it a moment
+ * later. Kept here, by the one statement that uses it: the platform imports no context.
+ */
+function endpointReadySql(partnerId: SQL): SQL<boolean> {
+  return sql<boolean>`exists (select 1 from ${partners} where ${partners.id} = ${partnerId} and ${partners.webhookUrl} is not null
+    and ${partners.webhookUrl} <> '' and ${partners.webhookSecret} is not null and ${partners.webhookSecret} <> '' and ${partners.webhookDisabledAt} is null)`;
 }
 
 /** An event numbered from its subscription's counter row (raised by the count, so `back` steps below its new value). */

@@ -22,7 +22,7 @@ export const STATE_COLUMNS = {
   kycSessions: { column: "state", modules: ["lib/identity/kyc/outcome.ts", "lib/identity/kyc/sessions.ts"] },
   sessions: { column: "state", modules: ["lib/identity/auth/tokens.ts"] },
   registrations: { column: "state", modules: ["lib/identity/auth/registration.ts"] },
-  bankCredits: { column: "state", modules: ["lib/finance/reconciliation/import.ts", "lib/finance/reconciliation/resolve.ts"] },
+  bankCredits: { column: "state", modules: ["lib/payments/reconciliation/import.ts", "lib/payments/reconciliation/resolve.ts"] },
   screeningCases: { column: "state", modules: ["lib/compliance/screening-cases/cases.ts"] },
   complianceCases: { column: "state", modules: ["lib/compliance/cases/cases.ts"] },
   proposals: { column: "state", modules: ["lib/operations/dual-control/proposals.ts"] },
@@ -37,7 +37,7 @@ export const STATE_COLUMNS = {
   claimRefunds: { column: "state", modules: ["lib/payments/claims/claim-refunds.ts"] },
   subscriptions: { column: "status", modules: ["lib/identity/customers/open-subscription.ts", "lib/partners/admin.ts"] },
   devices: { column: "status", modules: ["lib/identity/devices/registration.ts"] },
-  otpDeliveries: { column: "state", modules: ["lib/operations/notifications/otp-delivery.ts"] },
+  otpDeliveries: { column: "state", modules: ["lib/identity/auth/otp-delivery.ts"] },
   // The platform's own rows: a job's run, an event's delivery and a request key's claim are moved
   // by the worker, the webhook delivery and the idempotency store, never by a domain module.
   jobs: { column: "state", modules: ["lib/platform/jobs/", "lib/platform/"] },

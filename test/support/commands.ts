@@ -13,7 +13,7 @@ export const checker: Operator = { id: "op_cmd_checker", email: "cmd-checker@exa
 export async function transferIn(db: Db, owner: Owner, opts: { amount?: string; hold?: boolean; beneficiaryId?: string } = {}): Promise<string> {
   const t = await registeredTransfer(db, owner, opts.beneficiaryId);
   const { transitionTransfer } = await import("@/lib/payments/transfers/records");
-  const { holdTransfer } = await import("@/lib/payments/transfers/compliance");
+  const { holdTransfer } = await import("@/lib/compliance/cases/hold");
   await db.transaction(async (tx) => {
     if (opts.amount) await tx.update(transfers).set({ originAmount: opts.amount }).where(eq(transfers.id, t.id));
     const [row] = await tx.select().from(transfers).where(eq(transfers.id, t.id));

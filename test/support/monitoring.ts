@@ -66,7 +66,7 @@ export function monitoringHelpers(dbOf: () => Db) {
   /** A registered, submitted transfer of `owner` with a CLABE payout method (its destination key as submit computes it). */
   async function transfer(owner: Owner, spec: TransferSpec = {}): Promise<{ transferId: string; beneficiaryId: string }> {
     const { destinationCipher } = await import("@/lib/platform/crypto/destination-cipher");
-    const { destinationKey } = await import("@/lib/compliance/monitoring/destination-key");
+    const { destinationKey } = await import("@/lib/payments/transfers/destination-key");
     const amount = spec.amount ?? "100.000000";
     const at = spec.at ?? clock.now();
     const eur = spec.currency === "EUR";
@@ -117,7 +117,7 @@ export function monitoringHelpers(dbOf: () => Db) {
 
   /** Runs the fast-check on the transfer; its state after, and the live evaluation recorded. */
   async function fastCheck(transferId: string) {
-    const { fastCheck } = await import("@/lib/payments/transfers/fast-check-job");
+    const { fastCheck } = await import("@/lib/compliance/fast-check/fast-check-job");
     await dbOf().transaction((tx) => fastCheck.run!(tx, { payload: { transferId }, now: clock.now() } as never));
     const [t] = await dbOf().select().from(transfers).where(eq(transfers.id, transferId));
     const [evaluation] = await dbOf()

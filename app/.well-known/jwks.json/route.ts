@@ -1,4 +1,4 @@
-import { methods } from "@/lib/platform/http/methods";
+import { methods } from "@/lib/interface/http/methods";
 import { ready } from "@/lib/platform/ready";
 import { signingKeySet } from "@/lib/payments/quotes/service-keys";
 

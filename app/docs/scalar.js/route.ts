@@ -1,4 +1,4 @@
-import { scalarBundle } from "@/lib/platform/api/docs-page";
+import { scalarBundle } from "@/lib/interface/api/docs-page";
 
 // GET /docs/scalar.js: the renderer's browser bundle, from node_modules (no CDN: /docs works offline).
 export async function GET() {

@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from "@/lib/platform/api/openapi";
+import { buildOpenApiDocument } from "@/lib/interface/api/openapi";
 import { config } from "@/lib/platform/config";
 
 // GET /v1/openapi.json: the OpenAPI 3.1 document of every implemented route.

@@ -25,9 +25,9 @@ import { newId } from "@/db/ids";
 import { beneficiaries, complianceAlerts, complianceCaseNotes, complianceCases, customerRiskFlags, subscriptions, transfers } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import { DomainError, notFound } from "@/lib/platform/errors";
-import type { Operator } from "@/lib/operations";
+import type { Operator } from "@/lib/platform/audit";
 import { effectsOf } from "@/lib/platform/unit-of-work";
-import { requestRating } from "@/lib/compliance/risk-rating/request";
+import { requestRating } from "@/lib/identity";
 import { draftReport, type ReportRow } from "./reports";
 import { CLOSE_TRIGGERS, complianceCaseMachine, type AlertKind, type CaseOutcome, type RiskFlag } from "./state-machine";
 

@@ -6,9 +6,8 @@
  * suspiciousActivityReport.stateInvalid.
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const REPORT_STATUSES = ["DRAFTED", "APPROVED", "FILED"] as const;
-export type ReportStatus = (typeof REPORT_STATUSES)[number];
+import { REPORT_STATUSES, type ReportStatus } from "@/db/schema/compliance-cases";
+export { REPORT_STATUSES, type ReportStatus } from "@/db/schema/compliance-cases";
 
 export const REPORT_TRIGGERS = ["case.riskConfirmed", "operator.edit", "operator.approve", "operator.file"] as const;
 export type ReportTrigger = (typeof REPORT_TRIGGERS)[number];

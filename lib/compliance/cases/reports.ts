@@ -23,7 +23,7 @@ import {
 } from "@/db/schema";
 import { DomainError, notFound } from "@/lib/platform/errors";
 import { Decimal } from "@/lib/platform/money/decimal";
-import { requestRating } from "@/lib/compliance/risk-rating/request";
+import { requestRating } from "@/lib/identity";
 import { reportMachine } from "./report-state-machine";
 import type { AlertKind } from "./state-machine";
 

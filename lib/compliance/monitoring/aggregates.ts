@@ -11,7 +11,7 @@
  */
 import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import { beneficiaries, customers, devices, loginIdentifiers, payoutMethods, subscriptions, transfers } from "@/db/schema";
-import { sharingCustomers } from "@/lib/identity/identifiers/shared";
+import { sharingCustomers } from "@/lib/identity";
 import type { Decimal } from "@/lib/platform/money/decimal";
 import { WINDOW_SECONDS, WINDOWS, type AggregateName, type Window } from "./aggregate-names";
 

@@ -2,7 +2,7 @@
  * The evaluation of a transfer at its fast-check: the live rule set, and
  * any set shadow-running beside it, read the aggregates they need (one statement), score their
  * rules and typologies, and each evaluation is recorded (written at commit). The live outcome acts
- * only when the partner's mode is enforce; the caller (lib/payments/transfers/fast-check-job.ts) moves the
+ * only when the partner's mode is enforce; the caller (lib/compliance/fast-check/fast-check-job.ts) moves the
  * transfer. Nothing here is ever returned to a partner.
  */
 import { inArray, sql, type Query, type SQL } from "drizzle-orm";
@@ -10,7 +10,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { rowsOf, type Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { monitoringEvaluations, monitoringRuleSets, monitoringSuppressions, partners } from "@/db/schema";
-import { config } from "@/lib/platform/config";
+import { modeOf } from "@/lib/partners";
 import type { Corridor } from "@/lib/payments";
 import { Decimal } from "@/lib/platform/money/decimal";
 import { effectsOf } from "@/lib/platform/unit-of-work";
@@ -46,11 +46,6 @@ export interface Scored {
 
 const RANK: Record<MonitoringOutcome, number> = { pass: 0, review: 1, block: 2 };
 const worst = (a: MonitoringOutcome, b: MonitoringOutcome) => (RANK[b] > RANK[a] ? b : a);
-
-/** A partner's mode: its own, or MONITORING_DEFAULT_MODE. */
-export function modeOf(partner: { monitoringMode: MonitoringMode | null }): MonitoringMode {
-  return partner.monitoringMode ?? config().MONITORING_DEFAULT_MODE;
-}
 
 /** The set's parameters with the partner's values for those it names (others are ignored). */
 export function parametersFor(document: RuleSetDocument, overrides: Record<string, string>): Record<string, string> {

@@ -13,33 +13,8 @@ import path from "node:path";
 import { z } from "zod";
 import { isWireDecimal } from "@/lib/platform/money/decimal";
 import { AGGREGATE_NAMES, WINDOWS } from "./aggregate-names";
-
-export const FIELDS = [
-  /** The transfer's origin amount (decimal string, origin currency). */
-  "transfer.originAmount",
-  /** The corridor's review threshold, in its origin currency (decisions 7). */
-  "corridor.reviewThreshold",
-  /** The corridor's destination country, ISO 3166 alpha-2. */
-  "destination.country",
-  /** Hours since the beneficiary was created (decimal). */
-  "beneficiary.ageHours",
-  "customer.status",
-] as const;
-export type Field = (typeof FIELDS)[number];
-
-export const COMPARATORS = [">", ">=", "<", "<=", "==", "!="] as const;
-export type Comparator = (typeof COMPARATORS)[number];
-
-export type Value =
-  | number
-  | string
-  | { field: Field }
-  | { param: string }
-  | { aggregate: (typeof AGGREGATE_NAMES)[number]; window?: (typeof WINDOWS)[number]; lower?: Value; upper?: Value }
-  | { mul: [Value, Value] };
-
-export type Condition =
-  { all: Condition[] } | { any: Condition[] } | { not: Condition } | { cmp: Comparator; left: Value; right: Value } | { in: Value; list: string };
+import { FIELDS, COMPARATORS, type Value, type Condition, type RuleSetDocument } from "@/db/schema/monitoring";
+export { FIELDS, type Field, COMPARATORS, type Comparator, type Value, type Condition } from "@/db/schema/monitoring";
 
 const Literal = z.union([z.number().int().nonnegative(), z.string().max(100)]);
 
@@ -120,7 +95,13 @@ export const RuleSetDocumentSchema = z
     });
   });
 
-export type RuleSetDocument = z.infer<typeof RuleSetDocumentSchema>;
+export type { RuleSetDocument } from "@/db/schema/monitoring";
+// The stored document's type (db/schema/monitoring.ts) and what the schema accepts stay one shape:
+// either drifting from the other fails the type check here.
+type Parsed = z.infer<typeof RuleSetDocumentSchema>;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameShape: Same<Parsed, RuleSetDocument> = true;
+void sameShape;
 export type Rule = RuleSetDocument["rules"][number];
 
 /** Parameter or list names a condition refers to. */

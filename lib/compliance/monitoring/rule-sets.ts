@@ -9,7 +9,7 @@ import { newId } from "@/db/ids";
 import { monitoringRuleSets } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import { DomainError, notFound } from "@/lib/platform/errors";
-import type { Operator } from "@/lib/operations";
+import type { Operator } from "@/lib/platform/audit";
 import type { RuleSetRow } from "./evaluate";
 import { defaultPack, parseRuleSet, type RuleSetDocument } from "./rule-set";
 import { ruleSetMachine, type RuleSetTrigger } from "./state-machine";

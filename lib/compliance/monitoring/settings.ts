@@ -10,7 +10,7 @@ import { customers, monitoringSuppressions, partners } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import { DomainError, notFound } from "@/lib/platform/errors";
 import { isWireDecimal } from "@/lib/platform/money/decimal";
-import type { Operator } from "@/lib/operations";
+import type { Operator } from "@/lib/platform/audit";
 import { activeRuleSet } from "./rule-sets";
 import type { MonitoringMode } from "./types";
 

@@ -6,9 +6,8 @@
  * activate) is checked in ./rule-sets.ts, with its own code.
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const RULE_SET_STATES = ["draft", "proposed", "shadowing", "active", "retired"] as const;
-export type RuleSetState = (typeof RULE_SET_STATES)[number];
+import { RULE_SET_STATES, type RuleSetState } from "@/db/schema/monitoring";
+export { RULE_SET_STATES, type RuleSetState } from "@/db/schema/monitoring";
 
 export const RULE_SET_TRIGGERS = [
   "operator.draft",

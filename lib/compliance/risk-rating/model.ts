@@ -9,9 +9,9 @@ import path from "node:path";
 import { z } from "zod";
 import { Decimal, isWireDecimal } from "@/lib/platform/money/decimal";
 import { readHighRiskFile } from "@/lib/compliance/monitoring/rule-set";
+import { RATINGS, type Rating, type RatingReason, type RatingOverride } from "@/db/schema/customer-risk-ratings";
+export { RATINGS, type Rating, type RatingReason, type RatingOverride } from "@/db/schema/customer-risk-ratings";
 
-export const RATINGS = ["LOW", "MEDIUM", "HIGH"] as const;
-export type Rating = (typeof RATINGS)[number];
 const RANK: Record<Rating, number> = { LOW: 0, MEDIUM: 1, HIGH: 2 };
 export const higher = (a: Rating, b: Rating): Rating => (RANK[b] > RANK[a] ? b : a);
 
@@ -102,26 +102,6 @@ export interface RatingEvidence {
   filedReports: { id: string; filedAt: Date }[];
   /** Per origin currency: sums of the recent window and of the baseline window before it (behaviour factors share one window pair). */
   volumes: { currency: string; recent: string; baseline: string }[];
-}
-
-/** Why a factor held: shown on the console, kept in the history. */
-export interface RatingReason {
-  factor: string;
-  description: string;
-  points: number;
-  floor?: Rating;
-  detail: string;
-  /** When its evidence arose (a floor newer than an override replaces it). */
-  since?: string;
-}
-
-export interface RatingOverride {
-  rating: Rating;
-  reason: string;
-  proposedBy: string | null;
-  approvedBy: string;
-  at: string;
-  expiresAt: string;
 }
 
 export interface Rated {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { transfers } from "@/db/schema";
 import { defineJob } from "@/lib/platform/jobs/define";
 import { recomputeRating } from "./ratings";
-import { requestRating } from "./request";
+import { requestRating } from "@/lib/identity";
 
 /** Recomputes one customer's rating (./request.ts enqueues it after each change the rating reads). */
 export const rateCustomer = defineJob({

@@ -18,7 +18,7 @@ import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { journalEntries, journalLines, ledgerAccounts, screeningCases } from "@/db/schema";
 import { DomainError, notFound } from "@/lib/platform/errors";
-import { fromMinor } from "@/lib/finance";
+import { fromMinor, posting } from "@/lib/finance";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { releaseTransfer, lockTransfer, type TransferRow, startRefund, type RefundRow } from "@/lib/payments";
 import { lockCase, type ScreeningCaseRow } from "./cases";
@@ -151,18 +151,20 @@ export async function releaseUnderLicence(
   const transfer = await lockTransfer(tx, input.transferId);
   if (!transfer) throw notFound("transfer");
   const blocked = await checkRelease(tx, c, transfer);
-  await effectsOf(tx).ledger.post({
-    sourceKey: `blocked-released:${transfer.id}`,
-    kind: RELEASED_KIND,
-    memo: `Blocked funds released under licence ${input.licenceReference} (screening case ${c.id}): refund owed to the payer`,
-    transferId: transfer.id,
-    reference: input.licenceReference,
-    lines: [
-      { account: "blocked:sanctions", currency: blocked.currency, debit: blocked.blockedMinor },
-      { account: "transfer:refund-due", currency: blocked.currency, transferId: transfer.id, credit: blocked.blockedMinor },
-    ],
-    now,
-  });
+  await effectsOf(tx).ledger.post(
+    posting({
+      sourceKey: `blocked-released:${transfer.id}`,
+      kind: RELEASED_KIND,
+      memo: `Blocked funds released under licence ${input.licenceReference} (screening case ${c.id}): refund owed to the payer`,
+      transferId: transfer.id,
+      reference: input.licenceReference,
+      lines: [
+        { account: "blocked:sanctions", currency: blocked.currency, debit: blocked.blockedMinor },
+        { account: "transfer:refund-due", currency: blocked.currency, transferId: transfer.id, credit: blocked.blockedMinor },
+      ],
+      now,
+    }),
+  );
   // Null when claim refunds already gave back all the customer paid (lib/payments/transfers/refundable.ts).
   const refund = await startRefund(tx, transfer, now);
   return { case: c, transfer, released: fromMinor(blocked.blockedMinor, blocked.currency), currency: blocked.currency, refund };

@@ -14,12 +14,12 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries, sanctionsAliases, sanctionsEntries, screeningCases, transfers, type CaseEntry, type ScreeningEvidence } from "@/db/schema";
-import { transitionBeneficiary, holdTransfer, releaseTransfer, transitionTransfer, type TransferRow, HOLDABLE, type TransferState } from "@/lib/payments";
+import { holdTransfer } from "../cases/hold";
+import { flagCustomer, transitionBeneficiary, releaseTransfer, transitionTransfer, type TransferRow, HOLDABLE, type TransferState } from "@/lib/payments";
 import { changeCustomer, lockCustomer } from "@/lib/identity";
 import { raiseAlert } from "@/lib/compliance/cases/cases";
 import { notFound } from "@/lib/platform/errors";
 import type { ScreeningOutcome } from "@/lib/compliance/screening/provider";
-import { flagCustomer } from "./flags";
 import { CASE_DECISIONS, screeningCaseMachine, type CaseDecision } from "./state-machine";
 
 export type ScreeningCaseRow = typeof screeningCases.$inferSelect;

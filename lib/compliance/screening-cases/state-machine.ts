@@ -5,9 +5,8 @@
  * in the console as "already decided").
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const SCREENING_CASE_STATES = ["OPEN", "FALSE_POSITIVE", "TRUE_MATCH"] as const;
-export type ScreeningCaseState = (typeof SCREENING_CASE_STATES)[number];
+import { SCREENING_CASE_STATES, type ScreeningCaseState } from "@/db/schema/screening-cases";
+export { SCREENING_CASE_STATES, type ScreeningCaseState } from "@/db/schema/screening-cases";
 
 export const SCREENING_CASE_TRIGGERS = ["screening.closeMatch", "operator.falsePositive", "operator.trueMatch"] as const;
 export type ScreeningCaseTrigger = (typeof SCREENING_CASE_TRIGGERS)[number];

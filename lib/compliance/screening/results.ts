@@ -4,7 +4,7 @@ import { newId } from "@/db/ids";
 import { screeningResults } from "@/db/schema";
 import type { ScreeningOutcome } from "./provider";
 
-/** "customer-pep": a customer's PEP screening (lib/identity/customers/pep-screen-job.ts), kept apart from their sanctions screening. */
+/** "customer-pep": a customer's PEP screening (lib/compliance/screening/customer-pep-screen-job.ts), kept apart from their sanctions screening. */
 export type ScreeningSubjectType = "customer" | "beneficiary" | "customer-pep";
 
 /** Stores one screening and its evidence with the subject (console only, never the partner API). */

@@ -12,7 +12,7 @@ import { newId } from "@/db/ids";
 import { bankCredits, journalEntries, journalLines, ledgerAccounts, statementBalances } from "@/db/schema";
 import { notFound } from "@/lib/platform/errors";
 import { toMinor, type AccountCode } from "@/lib/finance/ledger";
-import type { Operator } from "@/lib/operations";
+import type { Operator } from "@/lib/platform/audit";
 import { NONE } from "@/lib/platform/state-machine/define";
 import { statementBalanceMachine } from "./statement-balance-state-machine";
 
@@ -76,7 +76,7 @@ export async function ledgerBalance(db: Executor, code: AccountCode, currency: s
 
 /**
  * The statement's own credits, booked on or before its balance date, whose postings
- * (`bank-credit:<AcctSvcrRef>`, lib/finance/reconciliation/postings.ts) are dated at or after the day's
+ * (`bank-credit:<AcctSvcrRef>`, lib/payments/reconciliation/postings.ts) are dated at or after the day's
  * end because the statement was imported later: the closing balance includes them.
  */
 async function ownCreditsPostedLater(

@@ -2,23 +2,12 @@
  * A manual journal: proposed by one operator, then posted to the ledger when a
  * second approves its dual-control proposal (lib/operations/dual-control), or discarded.
  */
-import type { AccountCode } from "@/lib/finance/ledger/accounts";
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const MANUAL_JOURNAL_STATES = ["PROPOSED", "POSTED", "DISCARDED"] as const;
-export type ManualJournalState = (typeof MANUAL_JOURNAL_STATES)[number];
+import { MANUAL_JOURNAL_STATES, type ManualJournalState } from "@/db/schema/books";
+export { MANUAL_JOURNAL_STATES, type ManualJournalState, type ManualJournalLine } from "@/db/schema/books";
 
 export const MANUAL_JOURNAL_TRIGGERS = ["propose", "post", "discard"] as const;
 export type ManualJournalTrigger = (typeof MANUAL_JOURNAL_TRIGGERS)[number];
-
-/** One line as proposed: a house account (or a partner's payable), one side, a decimal amount. */
-export interface ManualJournalLine {
-  account: AccountCode;
-  currency: string;
-  partnerId?: string | null;
-  debit: string;
-  credit: string;
-}
 
 export const manualJournalMachine = defineMachine<ManualJournalState, ManualJournalTrigger>({
   name: "manual journal",

@@ -10,9 +10,9 @@ import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { journalLines, ledgerAccounts, manualJournals, partners } from "@/db/schema";
 import { DomainError, notFound, validationError, type ValidationIssue } from "@/lib/platform/errors";
-import { checkLines, fromMinor, isAccountCode, isPartnerAccount, isTransferAccount, toMinor, type PostingLine } from "@/lib/finance/ledger";
+import { checkLines, fromMinor, isAccountCode, isPartnerAccount, isTransferAccount, posting, toMinor, type PostingLine } from "@/lib/finance/ledger";
 import { isCurrencyCode } from "@/lib/platform/money/currency";
-import type { Operator } from "@/lib/operations";
+import type { Operator } from "@/lib/platform/audit";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { NONE } from "@/lib/platform/state-machine/define";
 import { manualJournalMachine, type ManualJournalLine } from "./journal-state-machine";
@@ -122,14 +122,16 @@ export async function lockProposedJournal(tx: Tx, id: string): Promise<ManualJou
 export async function postJournal(tx: Tx, input: { id: string; operator: Operator; now: Date }): Promise<ManualJournalRow> {
   const row = await lockProposedJournal(tx, input.id);
   const next = manualJournalMachine.next(row.state, "post").to;
-  await effectsOf(tx).ledger.post({
-    sourceKey: `manual-journal:${row.id}`,
-    kind: "manual.journal",
-    memo: row.memo,
-    reference: row.reference,
-    lines: await ledgerLines(tx, row.lines),
-    now: input.now,
-  });
+  await effectsOf(tx).ledger.post(
+    posting({
+      sourceKey: `manual-journal:${row.id}`,
+      kind: "manual.journal",
+      memo: row.memo,
+      reference: row.reference,
+      lines: await ledgerLines(tx, row.lines),
+      now: input.now,
+    }),
+  );
   const [moved] = await tx
     .update(manualJournals)
     .set({ state: next, decidedBy: input.operator.id, decidedAt: input.now })
@@ -140,7 +142,7 @@ export async function postJournal(tx: Tx, input: { id: string; operator: Operato
 
 /**
  * Withdraws a proposed journal: nothing is posted; audited. Called when its `ledger.journal.post`
- * proposal is declined; the console's discard goes through ./journal-control.ts, which declines
+ * proposal is declined; the console's discard goes through lib/operations/dual-control/journal-control.ts, which declines
  * the proposal too.
  */
 export async function discardJournal(tx: Tx, input: { id: string; operator: Operator; now: Date }): Promise<ManualJournalRow> {
@@ -219,16 +221,18 @@ export async function checkPartnerFeePayment(tx: Tx, input: PartnerFeePayment, {
  */
 export async function recordPartnerFeePayment(tx: Tx, input: PartnerFeePayment & { now: Date }): Promise<{ owedBefore: bigint; paid: bigint }> {
   const { minor, owed } = await checkPartnerFeePayment(tx, input, { lock: true });
-  await effectsOf(tx).ledger.post({
-    sourceKey: `partner-fee-payment:${input.bankReference}`,
-    kind: "partner.fees.paid",
-    memo: `Partner fees paid to ${input.partnerId}`,
-    reference: input.bankReference,
-    lines: [
-      { account: "payable:partner-fees", currency: input.currency, partnerId: input.partnerId, debit: minor },
-      { account: "cash:collection", currency: input.currency, credit: minor },
-    ],
-    now: input.now,
-  });
+  await effectsOf(tx).ledger.post(
+    posting({
+      sourceKey: `partner-fee-payment:${input.bankReference}`,
+      kind: "partner.fees.paid",
+      memo: `Partner fees paid to ${input.partnerId}`,
+      reference: input.bankReference,
+      lines: [
+        { account: "payable:partner-fees", currency: input.currency, partnerId: input.partnerId, debit: minor },
+        { account: "cash:collection", currency: input.currency, credit: minor },
+      ],
+      now: input.now,
+    }),
+  );
   return { owedBefore: owed, paid: minor };
 }

@@ -4,9 +4,8 @@
  * correct it, audited) allows them again.
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const PERIOD_STATES = ["OPEN", "CLOSED"] as const;
-export type PeriodState = (typeof PERIOD_STATES)[number];
+import { PERIOD_STATES, type PeriodState } from "@/db/schema/books";
+export { PERIOD_STATES, type PeriodState } from "@/db/schema/books";
 
 export const PERIOD_TRIGGERS = ["close", "reopen"] as const;
 export type PeriodTrigger = (typeof PERIOD_TRIGGERS)[number];

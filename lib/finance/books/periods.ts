@@ -8,7 +8,7 @@ import type { Executor, Tx } from "@/db";
 import { ledgerPeriods } from "@/db/schema";
 import { DomainError, validationError } from "@/lib/platform/errors";
 import { isPeriod, periodBounds } from "@/lib/finance/ledger";
-import type { Operator } from "@/lib/operations";
+import type { Operator } from "@/lib/platform/audit";
 import { NONE } from "@/lib/platform/state-machine/define";
 import { lastMonth } from "./dates";
 import { periodMachine, type PeriodTrigger } from "./period-state-machine";

@@ -10,7 +10,7 @@ import { journalEntries, journalLines, ledgerAccounts, transfers } from "@/db/sc
 import { accountFamily, ACCOUNT_TYPE, type AccountCode, type AccountType } from "@/lib/finance/ledger";
 import { Decimal } from "@/lib/platform/money/decimal";
 import { minorUnitExponent } from "@/lib/platform/money/currency";
-import type { ReferenceRateProvider } from "@/lib/payments";
+import type { ReferenceRateProvider } from "@/lib/platform/money/rates";
 
 /** sum() of a bigint column is numeric: read as text, then exactly as bigint. */
 const sumOf = (col: typeof journalLines.debitMinor | typeof journalLines.creditMinor) => sql<string>`coalesce(sum(${col}), 0)::text`;

@@ -4,9 +4,8 @@
  * with its age, until an operator explains it (EXPLAINED, with the explanation, audited).
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const STATEMENT_BALANCE_STATES = ["UNEXPLAINED", "EXPLAINED"] as const;
-export type StatementBalanceState = (typeof STATEMENT_BALANCE_STATES)[number];
+import { STATEMENT_BALANCE_STATES, type StatementBalanceState } from "@/db/schema/books";
+export { STATEMENT_BALANCE_STATES, type StatementBalanceState } from "@/db/schema/books";
 
 export const STATEMENT_BALANCE_TRIGGERS = ["import", "explain"] as const;
 export type StatementBalanceTrigger = (typeof STATEMENT_BALANCE_TRIGGERS)[number];

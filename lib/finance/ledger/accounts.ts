@@ -1,45 +1,12 @@
 /**
- * The chart of accounts (docs/decisions.md "Ledger: chart of accounts and postings"). A leaf:
- * the schema, the postings table and the console import it, and it imports nothing.
+ * The chart of accounts (docs/decisions.md "Ledger: chart of accounts and postings"): the codes
+ * are declared beside their column (db/schema/ledger.ts), their types and families here.
  */
-export const ACCOUNT_CODES = [
-  // Assets: money we hold.
-  "cash:card-clearing",
-  "cash:collection",
-  "cash:payout-bank",
-  // Our prefunded balance at the payout aggregator (its API pays out from it).
-  "cash:payout-aggregator",
-  // What a payout provider paid late (after we failed over) from our prefunding and owes back:
-  // the late payment is refused and its reversal asked.
-  "receivable:payout-reversals",
-  // Per-transfer liabilities (the account carries the transfer id).
-  "transfer:customer-funds",
-  "transfer:payout-in-flight",
-  "transfer:refund-due",
-  // Bank credits not yet matched to a transfer (a liability to whoever sent them).
-  "suspense:unallocated",
-  // Property of a listed person received for a transfer: held, neither paid out nor
-  // refunded, until a licence or delisting releases it (the transfer id is on each entry).
-  "blocked:sanctions",
-  // Our own fee (the quote's principal fee) only: a partner's fee is not our revenue.
-  "revenue:fees",
-  // A partner-signed quote's partner_fee, owed to the partner (one account per partner and
-  // currency: the account carries the partner id), settled by a recorded payment.
-  "payable:partner-fees",
-  // One per currency: a conversion leaves each currency balanced on its own.
-  "fx:conversion",
-  // Manual journals: the house's own money (prefunding the payout bank comes from
-  // here) and what the banks charge.
-  "cash:operating",
-  "equity:capital",
-  "expense:bank-charges",
-  // Losses we accept: a bank credit short by at most the tolerance funds its
-  // transfer and the shortfall is written off here; manual write-offs too.
-  "expense:write-offs",
-  // What we give back on a customer's error claim resolved with REFUND: our cost.
-  "expense:claims",
-] as const;
-export type AccountCode = (typeof ACCOUNT_CODES)[number];
+import { ACCOUNT_CODES, type AccountCode } from "@/db/schema/ledger";
+import { type FundingSource } from "@/db/schema/transfers";
+export { FUNDING_SOURCES, type FundingSource } from "@/db/schema/transfers";
+
+export { ACCOUNT_CODES, type AccountCode } from "@/db/schema/ledger";
 
 export type AccountType = "asset" | "liability" | "equity" | "revenue" | "expense" | "conversion";
 
@@ -78,14 +45,6 @@ export function isPartnerAccount(code: AccountCode): boolean {
 export function isTransferAccount(code: AccountCode): boolean {
   return code.startsWith("transfer:");
 }
-
-/**
- * Where a transfer's money came from, and so where its refund is paid back to: the card PSP's
- * clearing account, the collection bank account (sandbox instant bank transfer), or suspense (a
- * bank credit matched from a statement, already posted Dr cash:collection / Cr suspense).
- */
-export const FUNDING_SOURCES = ["cash:card-clearing", "cash:collection", "suspense:unallocated"] as const;
-export type FundingSource = (typeof FUNDING_SOURCES)[number];
 
 /** The cash account a refund is paid from: suspense money sits in the collection account. */
 export function refundCashAccount(source: FundingSource): AccountCode {

@@ -18,8 +18,7 @@ export {
 export type { AccountCode, AccountType, FundingSource, PayoutProviderId } from "./accounts";
 export { fromMinor, toMinor } from "./minor";
 export { isPeriod, isPeriodClosed, periodBounds, periodOf } from "./periods";
-export { postEntry } from "@/lib/platform/post-entry";
-export { checkLines } from "./post";
+export { checkLines, posting, postEntry } from "./post";
 export type { PostEntryInput, PostingLine } from "./post";
 export { accountBalances, journalLinesBetween, transferEntries, trialBalance } from "./read";
 export type { AccountBalance, AccountFilters, CurrencyTotals, EntryWithLines, LedgerLine } from "./read";

@@ -1,8 +1,9 @@
-import { and, eq, isNull, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { journalEntries, journalLines, ledgerAccounts } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
+import { sendPosting, type Posting, type PostingStatements } from "@/lib/platform/post-entry";
 import { minorUnitExponent } from "@/lib/platform/money/currency";
 import { isPartnerAccount, isTransferAccount, type AccountCode } from "./accounts";
 import { closedSql, periodOf } from "./periods";
@@ -101,22 +102,6 @@ function accountOf(l: CheckedLine): SQL {
   )})`;
 }
 
-/** A posting's statements, in the order they are sent (lib/platform/post-entry.ts writes them). */
-export interface PostingStatements {
-  /** The entry's id (when it is written). */
-  entryId: string;
-  /** The accounts of its lines, created on first use. */
-  accounts: SQLWrapper;
-  /** 1 when the entry's month is closed (read with the accounts' statement). */
-  closed: SQL;
-  /** Why a closed month refuses it (ledger.periodClosed). */
-  periodClosed: () => DomainError;
-  /** The entry, as a data-modifying CTE named `entry` (no row when its sourceKey was posted already). */
-  entry: SQLWrapper;
-  /** Its lines, inserted from `entry`: one row answered per line written. */
-  lines: SQL;
-}
-
 /**
  * One balanced journal entry as statements not yet run (its lines checked first: checkLines).
  * The accounts are read by a later statement than the one that created them: one a concurrent
@@ -156,4 +141,22 @@ export function postingStatements(tx: Tx, input: PostEntryInput): PostingStateme
     entry,
     lines: sql`insert into ${journalLines} (${sql.join(columns.map(c), sql`, `)}) ${sql.join(rows, sql` union all `)} returning 1`,
   };
+}
+
+/**
+ * An entry as the unit of work's `ledger.post` effect takes it: its statements are built when the
+ * unit sends its effects at commit (lib/platform/post-entry.ts), in the unit's transaction.
+ */
+export function posting(input: PostEntryInput): Posting {
+  return (tx) => postingStatements(tx, input);
+}
+
+/**
+ * Posts one balanced journal entry in the caller's transaction, at once (the unit's effects post
+ * theirs at commit). A sourceKey already posted answers { posted: false } and writes nothing (a
+ * replayed job, a re-imported statement). An entry dated in a closed month is refused
+ * (ledger.periodClosed; a trigger refuses it too).
+ */
+export async function postEntry(tx: Tx, input: PostEntryInput): Promise<{ posted: boolean; entryId?: string }> {
+  return sendPosting(tx, posting(input));
 }

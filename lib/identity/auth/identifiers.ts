@@ -2,9 +2,9 @@ import { parsePhoneNumberFromString } from "libphonenumber-js";
 import { z } from "zod";
 import { config } from "@/lib/platform/config";
 import { DomainError } from "@/lib/platform/errors";
+import { type IdentifierType } from "@/db/schema/login-identifiers";
+export { IDENTIFIER_TYPES, type IdentifierType } from "@/db/schema/login-identifiers";
 
-export const IDENTIFIER_TYPES = ["EMAIL", "PHONE"] as const;
-export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
 export interface LoginIdentifier {
   type: IdentifierType;
   /** Normalised: lower-case email, or E.164 phone. */

@@ -3,8 +3,8 @@ import { newId } from "@/db/ids";
 import { otpOutbox } from "@/db/schema";
 import { config } from "@/lib/platform/config";
 import type { Language } from "@/lib/platform/i18n/language";
-import { queueOtpDelivery, otpMessageText, type OtpPurpose } from "@/lib/operations";
-import { providers } from "@/lib/payments";
+import { queueOtpDelivery } from "./otp-delivery";
+import { otpMessageText, type OtpPurpose } from "./otp-messages";
 import type { IdentifierType } from "./identifiers";
 
 export type { OtpPurpose };
@@ -22,7 +22,7 @@ export interface OtpMessage {
 }
 
 /**
- * Hands an OTP message to the configured channel (lib/payments/providers: otpEmail, otpSms). In sandbox
+ * Hands an OTP message to the configured channel (the configured providers: otpEmail, otpSms). In sandbox
  * the message also goes to the outbox table read by GET /v1/sandbox/otp; a real channel (smtp,
  * sms-webhook) gets a durable delivery job, so the request never waits on it. The code is never
  * logged.
@@ -40,8 +40,8 @@ export async function sendOtpMessage(tx: Tx, m: OtpMessage): Promise<void> {
     });
   }
   const channel = m.identifierType === "EMAIL" ? "EMAIL" : "SMS";
-  const provider = channel === "EMAIL" ? providers().otpEmail : providers().otpSms;
-  // "sandbox" is the outbox above; production never resolves to it (lib/payments/providers start-up check).
+  const provider = channel === "EMAIL" ? config().providers.otpEmail : config().providers.otpSms;
+  // "sandbox" is the outbox above; production never resolves to it (the providers' start-up check, lib/payments/providers/check.ts).
   if (provider === "sandbox") return;
   await queueOtpDelivery(tx, { ...m, channel, provider, recipient: m.identifier, code: m.code });
 }

@@ -4,9 +4,8 @@
  * on the record (expiresAt), not a state.
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const REGISTRATION_STATES = ["OTP_SENT", "VERIFIED", "COMPLETED"] as const;
-export type RegistrationState = (typeof REGISTRATION_STATES)[number];
+import { REGISTRATION_STATES, type RegistrationState } from "@/db/schema/registrations";
+export { REGISTRATION_STATES, type RegistrationState } from "@/db/schema/registrations";
 
 export const REGISTRATION_TRIGGERS = ["otp.sent", "otp.verified", "password.set"] as const;
 export type RegistrationTrigger = (typeof REGISTRATION_TRIGGERS)[number];

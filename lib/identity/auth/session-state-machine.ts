@@ -5,9 +5,8 @@
  * The 30-day lifetime is a time check on the record, not a state.
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const TOKEN_STATES = ["active", "rotated", "revoked"] as const;
-export type TokenState = (typeof TOKEN_STATES)[number];
+import { TOKEN_STATES, type TokenState } from "@/db/schema/sessions";
+export { TOKEN_STATES, type TokenState } from "@/db/schema/sessions";
 
 export const TOKEN_TRIGGERS = ["issued", "refresh", "logout", "reuse.detected", "password.reset"] as const;
 export type TokenTrigger = (typeof TOKEN_TRIGGERS)[number];

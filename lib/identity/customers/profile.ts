@@ -10,7 +10,8 @@ import { DomainError, type ValidationCode } from "@/lib/platform/errors";
 import type { Language } from "@/lib/platform/i18n/language";
 import { dedupeKey } from "@/lib/platform/jobs/queue";
 import { customerAddressKey } from "@/lib/identity/identifiers/normal-form";
-import { normaliseName, requestRating } from "@/lib/compliance";
+import { matchingForm } from "../identifiers/name-form";
+import { requestRating } from "./rating-request";
 import { nextStepForCustomer } from "./next-step";
 import { lockCustomer } from "./status-change";
 import { customerMayMoveMoney, customerStatusMachine, type CustomerStatus } from "./status-machine";
@@ -73,7 +74,7 @@ function checkProfileRules(p: ProfileInput, now: Date): void {
 
 /** Normalised first name, last name, date of birth and nationality (decisions section 4). */
 export function identityKeyOf(p: Pick<ProfileInput, "firstName" | "lastName" | "dateOfBirth" | "nationality">): string {
-  return [normaliseName(p.firstName), normaliseName(p.lastName), p.dateOfBirth, p.nationality].join("|");
+  return [matchingForm(p.firstName), matchingForm(p.lastName), p.dateOfBirth, p.nationality].join("|");
 }
 
 /**

@@ -3,9 +3,9 @@ import type { Tx } from "@/db";
 import { customers, subscriptions } from "@/db/schema";
 import type { RemediationHint } from "@/lib/platform/errors";
 import type { KycStatus } from "@/lib/identity/kyc/statuses";
-import type { VerificationTier } from "@/lib/payments";
+import type { VerificationTier } from "@/db/schema/customers";
 import { effectsOf } from "@/lib/platform/unit-of-work";
-import { requestRating } from "@/lib/compliance";
+import { requestRating } from "./rating-request";
 import { customerStatusMachine, type CustomerStatus, type CustomerTrigger } from "./status-machine";
 
 export type CustomerRow = typeof customers.$inferSelect;

@@ -5,9 +5,8 @@
  * Refusals are 409 customer.statusInvalid (not a spec code; not yet in lib/platform/errors.ts).
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const CUSTOMER_STATUSES = ["PENDING", "VALID", "MONITORED", "RESTRICTED", "BLOCKED", "CLOSED"] as const;
-export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
+import { CUSTOMER_STATUSES, type CustomerStatus } from "@/db/schema/customers";
+export { CUSTOMER_STATUSES, type CustomerStatus } from "@/db/schema/customers";
 
 export const CUSTOMER_TRIGGERS = [
   "profile.submitted",

@@ -1,32 +1,16 @@
 /**
- * What the customer enters in the KYC webview. A leaf module: the kyc_sessions table types its
- * capture column with it, so it must not import the database.
+ * What the customer enters in the KYC webview: the shapes and value lists are declared beside the
+ * kyc_sessions.capture column, in the leaf db/schema/kyc-capture.ts (the webview's form, a browser
+ * bundle, reads the lists through this module).
  */
-
-/** An identity document (purposes NEW, RESUME, RESUBMISSION). */
-export interface KycDocumentCapture {
-  documentType: "PASSPORT" | "ID_CARD" | "DRIVING_LICENCE";
-  documentNumber: string;
-  issuingCountry: string;
-  expiryDate: string;
-  photo: { size: number; type: string };
-}
-
-/** Where the customer's money comes from (asked at the step-up to tier 2). */
-export const SOURCES_OF_FUNDS = ["EMPLOYMENT", "SAVINGS", "BUSINESS", "PENSION", "INVESTMENTS", "INHERITANCE_OR_GIFT", "OTHER"] as const;
-/** Annual income, in bands (USD equivalent; the band, never the figure, is asked). */
-export const ANNUAL_INCOME_BANDS = ["UNDER_25K", "25K_50K", "50K_100K", "100K_250K", "OVER_250K"] as const;
-/** The supporting document the photo shows. */
-export const SUPPORTING_DOCUMENT_TYPES = ["PAYSLIP", "BANK_STATEMENT", "TAX_RETURN", "BUSINESS_ACCOUNTS", "OTHER"] as const;
-
-/** Source-of-funds evidence (purpose ENHANCED): an operator's approval moves the customer to tier 2. */
-export interface KycEvidenceCapture {
-  sourceOfFunds: (typeof SOURCES_OF_FUNDS)[number];
-  annualIncomeBand: (typeof ANNUAL_INCOME_BANDS)[number];
-  supportingDocumentType: (typeof SUPPORTING_DOCUMENT_TYPES)[number];
-  photo: { size: number; type: string };
-}
-
-export type KycCapture = KycDocumentCapture | KycEvidenceCapture;
+import { type KycEvidenceCapture, type KycCapture } from "@/db/schema/kyc-capture";
+export {
+  type KycDocumentCapture,
+  SOURCES_OF_FUNDS,
+  ANNUAL_INCOME_BANDS,
+  SUPPORTING_DOCUMENT_TYPES,
+  type KycEvidenceCapture,
+  type KycCapture,
+} from "@/db/schema/kyc-capture";
 
 export const isEvidence = (capture: KycCapture): capture is KycEvidenceCapture => "sourceOfFunds" in capture;

@@ -4,7 +4,7 @@ import { kycSessions } from "@/db/schema";
 import { changeCustomer, lockCustomer } from "@/lib/identity/customers/status-change";
 import { customerStatusMachine, type CustomerTrigger } from "@/lib/identity/customers/status-machine";
 import { DomainError } from "@/lib/platform/errors";
-import { TOP_TIER } from "@/lib/payments";
+import { TOP_TIER } from "@/db/schema/customers";
 import { retireSessionTokens } from "@/lib/platform/webviews/tokens";
 import { effectiveState, type KycSessionRow } from "./sessions";
 import { kycSessionMachine, type KycSessionState, type KycSessionTrigger } from "./session-state-machine";

@@ -6,9 +6,8 @@
  * (provider or technical failure), EXPIRED the 24-hour absolute lifetime (spec 8).
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const KYC_SESSION_STATES = ["CREATED", "IN_PROGRESS", "COMPLETED", "EXPIRED", "FAILED"] as const;
-export type KycSessionState = (typeof KYC_SESSION_STATES)[number];
+import { KYC_SESSION_STATES, type KycSessionState } from "@/db/schema/kyc-sessions";
+export { KYC_SESSION_STATES, type KycSessionState } from "@/db/schema/kyc-sessions";
 
 export const KYC_SESSION_TRIGGERS = ["create", "opened", "completed", "failed", "expired"] as const;
 export type KycSessionTrigger = (typeof KYC_SESSION_TRIGGERS)[number];

@@ -11,7 +11,7 @@ import { dedupeKey } from "@/lib/platform/jobs/queue";
 import type { Partner } from "@/lib/partners";
 import { closureCallbackFor } from "@/lib/platform/webviews/closure";
 import { issueWebviewToken } from "@/lib/platform/webviews/tokens";
-import { TOP_TIER } from "@/lib/payments";
+import { TOP_TIER } from "@/db/schema/customers";
 import { kycSessionMachine, type KycSessionState } from "./session-state-machine";
 import type { KycSessionPurpose } from "./statuses";
 import { effectsOf } from "@/lib/platform/unit-of-work";

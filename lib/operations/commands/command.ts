@@ -70,7 +70,7 @@ export interface Staging<A, P> {
 export interface Command<P = unknown, L extends LockRequest = LockRequest, A = unknown> {
   /**
    * The name the audit log, the proposals and DUAL_CONTROL_OFF carry (e.g. transfer.hold.restore);
-   * a command under dual control is listed by it in lib/operations/dual-control/kinds.ts.
+   * a command under dual control is listed by it in lib/platform/config/controlled-actions.ts.
    */
   name: string;
   /** The role needed to ask (and, under dual control, to approve). */

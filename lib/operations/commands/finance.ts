@@ -17,19 +17,19 @@ import {
   proposeJournal,
   recordPartnerFeePayment,
   changePeriod,
-  type ParsedStatement,
 } from "@/lib/finance";
-import { money } from "@/lib/operations/console/format";
-import { notFound } from "@/lib/platform/errors";
-import { minorUnitExponent } from "@/lib/platform/money/currency";
-import { Decimal } from "@/lib/platform/money/decimal";
-import { importStatement } from "@/lib/finance/reconciliation/import";
 import {
+  type ParsedStatement,
+  importStatement,
   amountToReturn,
   executeBankCreditReturn as executeReturn,
   matchBankCredit as matchCredit,
   returnBankCredit as returnCredit,
-} from "@/lib/finance/reconciliation/resolve";
+} from "@/lib/payments";
+import { money } from "@/lib/operations/console/format";
+import { notFound } from "@/lib/platform/errors";
+import { minorUnitExponent } from "@/lib/platform/money/currency";
+import { Decimal } from "@/lib/platform/money/decimal";
 import { command } from "./command";
 import { partnerOf } from "./partners";
 

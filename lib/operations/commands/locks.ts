@@ -8,7 +8,7 @@ import type { Tx } from "@/db";
 import { beneficiaries } from "@/db/schema";
 import { type BeneficiaryRow, lockTransfer, type TransferRow } from "@/lib/payments";
 import { notFound } from "@/lib/platform/errors";
-import { lockCase, type ScreeningCaseRow } from "@/lib/compliance/screening-cases/cases";
+import { lockCase, type ScreeningCaseRow } from "@/lib/compliance";
 
 interface Rows {
   screeningCase: ScreeningCaseRow;

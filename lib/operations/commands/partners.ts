@@ -17,8 +17,7 @@ import {
   VERIFICATION_TIERS,
   referenceRates,
 } from "@/lib/payments";
-import { createPartner as create, issueApiKey as issueKey, revokeApiKey as revokeKey, setProviderContact } from "@/lib/partners";
-import { applyPartnerSettings } from "@/lib/partners/settings";
+import { applyPartnerSettings, createPartner as create, issueApiKey as issueKey, revokeApiKey as revokeKey, setProviderContact } from "@/lib/partners";
 import { command } from "./command";
 
 export async function partnerOf(tx: Tx, partnerId: string) {

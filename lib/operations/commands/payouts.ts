@@ -4,14 +4,17 @@
  */
 import { z } from "zod";
 import {
+  generatePayoutFiles as generatePayouts,
+  checkTopUp,
+  refuseRecordedTopUp,
+  topUpPrefunding,
+  importPaymentStatusReport as importReport,
+  statusImportSummary,
   refundRejectedPayout as refundRejected,
   generateRefundFiles as generateRefunds,
   resolveNetworkCancellation as resolveCancellation,
   importPrefundingStatement,
 } from "@/lib/payments";
-import { generatePayoutFiles as generatePayouts } from "@/lib/payments/payouts/generate";
-import { importPaymentStatusReport as importReport, statusImportSummary } from "@/lib/payments/payouts/status-import";
-import { checkTopUp, refuseRecordedTopUp, topUpPrefunding } from "@/lib/payments/payouts/prefunding";
 import { command } from "./command";
 
 /** Every transfer ready for payout into files now (what the periodic job would do): each file audited. */

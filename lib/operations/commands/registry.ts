@@ -1,6 +1,6 @@
 /**
  * Every command by its name: what a proposal names (lib/operations/dual-control), and what `act` looks up.
- * A command under dual control is also listed in lib/operations/dual-control/kinds.ts (the configuration's
+ * A command under dual control is also listed in lib/platform/config/controlled-actions.ts (the configuration's
  * names); test/unit/commands/registry.test.ts checks each one is here with its `describe`.
  */
 import { validationError } from "@/lib/platform/errors";

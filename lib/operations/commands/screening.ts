@@ -5,8 +5,7 @@ import { z } from "zod";
 import { money } from "@/lib/operations/console/format";
 import { DomainError } from "@/lib/platform/errors";
 import { fromMinor } from "@/lib/finance";
-import { checkRelease, releaseUnderLicence } from "@/lib/compliance/screening-cases/blocked-money";
-import { decideCase, lockCase } from "@/lib/compliance/screening-cases/cases";
+import { checkRelease, releaseUnderLicence, decideCase, lockCase } from "@/lib/compliance";
 import { command } from "./command";
 import { transferOf } from "./transfers";
 

@@ -6,12 +6,13 @@ import { and, eq, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db";
 import { payoutMethods, screeningCases, transfers } from "@/db/schema";
-import { refuseWhilePepApprovalPending } from "@/lib/compliance";
+import { holdTransfer, refuseIfHeldForScreening, rejectHold as rejectHeldTransfer, refuseWhilePepApprovalPending } from "@/lib/compliance";
 import {
+  repairPayoutByOperator,
+  stageOperatorRepair,
   lockClaimRefund,
   payClaimRefund,
   referenceRates,
-  holdTransfer,
   releaseTransfer,
   reviewTransfer,
   type TransferRow,
@@ -23,8 +24,6 @@ import { config } from "@/lib/platform/config";
 import { money } from "@/lib/operations/console/format";
 import { DomainError, notFound } from "@/lib/platform/errors";
 import { Decimal } from "@/lib/platform/money/decimal";
-import { repairPayoutByOperator, stageOperatorRepair } from "@/lib/payments/payouts/repair";
-import { refuseIfHeldForScreening, rejectHold as rejectHeldTransfer } from "@/lib/compliance/screening-cases/blocked-money";
 import { command } from "./command";
 
 const transferInput = z.object({ transferId: z.string().min(1) });

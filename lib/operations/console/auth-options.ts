@@ -1,7 +1,8 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { config } from "@/lib/platform/config";
-import { signInOperator, clientAddressOf } from "@/lib/identity";
+import { clientAddressOf } from "@/lib/identity";
+import { signInOperator } from "../operators/sign-in";
 import { clock } from "@/lib/platform/clock";
 import type { OperatorRole } from "@/lib/operations/operators/records";
 import { ready } from "@/lib/platform/ready";
@@ -12,7 +13,7 @@ import { SECOND_FACTOR_REQUIRED, signInLockedError } from "./sign-in-errors";
  * Console sign-in (next-auth, credentials against the operators table). Sessions are signed JWT
  * cookies (HttpOnly, SameSite=Lax, Secure on https), 8 hours; next-auth's CSRF token protects
  * sign-in and sign-out; server actions are same-origin only (Next checks the Origin). Wrong
- * passwords lock the operator and the client address for a while (lib/identity/auth/operator-login.ts).
+ * passwords lock the operator and the client address for a while (lib/operations/operators/sign-in.ts).
  */
 export async function authOptions(): Promise<NextAuthOptions> {
   const db = await ready();

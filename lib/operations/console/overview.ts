@@ -3,14 +3,12 @@ import type { Executor } from "@/db";
 import { bankCredits, claims, payoutFileItems, transfers } from "@/db/schema";
 import { dailyReconciliation } from "@/lib/finance";
 import { caseCounts, overdueReports, openCaseCount } from "@/lib/compliance";
-import { overdueClaimCount } from "@/lib/payments";
+import { payoutFilesWaitingCount, bankCreditQueueCount, overdueClaimCount } from "@/lib/payments";
 import { clock } from "@/lib/platform/clock";
 import { queuedProposalCount } from "@/lib/operations/dual-control/queries";
 import { countKycReview } from "@/lib/identity";
 import { failedOtpDeliveryCount } from "@/lib/operations/notifications/failed-deliveries";
 import { recentIncidents } from "@/lib/operations/observability/alerts";
-import { payoutFilesWaitingCount } from "@/lib/payments/payouts/console";
-import { bankCreditQueueCount } from "@/lib/finance/reconciliation/queue";
 import { refundsDueCount } from "./money";
 import { queueCounts } from "./queries";
 

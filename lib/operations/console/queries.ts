@@ -15,8 +15,7 @@ import {
 } from "@/db/schema";
 import { maskIdentifier, searchMatchKey } from "@/lib/identity";
 import { corridorByCode } from "@/lib/payments";
-import { pepApprovalPendingOf, caseOfCustomers, monitoringReasons, latestCaseStates } from "@/lib/compliance";
-import { reviewReasons } from "@/lib/payments/transfers/review-rule";
+import { reviewReasons, pepApprovalPendingOf, caseOfCustomers, monitoringReasons, latestCaseStates } from "@/lib/compliance";
 
 /** Read-only views for the console (every change goes through the domain functions). */
 export const PAGE_SIZE = 20;

@@ -13,7 +13,7 @@ import { newId } from "@/db/ids";
 import { operators, otpOutbox, proposals } from "@/db/schema";
 import { config } from "@/lib/platform/config";
 import { defineJob } from "@/lib/platform/jobs/define";
-import { sendEmail } from "@/lib/operations/notifications/email";
+import { sendEmail } from "@/lib/platform/notifications/email";
 import type { OperatorRole } from "@/lib/operations/operators/records";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { providers } from "@/lib/payments";

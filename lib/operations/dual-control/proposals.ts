@@ -32,7 +32,7 @@ import { effectsOf } from "@/lib/platform/unit-of-work";
 import { auditEntries, type By, type Command, type Performed } from "@/lib/operations/commands/command";
 import { parseInput, perform, requireRole } from "@/lib/operations/commands/perform";
 import { commandNamed } from "@/lib/operations/commands/registry";
-import { ALWAYS_CONTROLLED, isControlledAction, RENAMED } from "./kinds";
+import { ALWAYS_CONTROLLED, isControlledAction, RENAMED } from "@/lib/platform/config/controlled-actions";
 import { queueApproverNotices } from "./notify";
 import { proposalMachine } from "./state-machine";
 

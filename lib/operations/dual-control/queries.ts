@@ -3,7 +3,7 @@ import type { Executor } from "@/db";
 import { proposals } from "@/db/schema";
 import type { OperatorRole } from "@/lib/operations/operators/records";
 import { roleOf } from "@/lib/operations/commands/registry";
-import { RENAMED } from "./kinds";
+import { RENAMED } from "@/lib/platform/config/controlled-actions";
 
 /** Read-only views of dual-control proposals for the console. */
 export const PROPOSAL_PAGE_SIZE = 20;

@@ -5,9 +5,8 @@
  * final. Refusals are 409 proposal.stateInvalid (shown in the console as "already decided").
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const PROPOSAL_STATES = ["PROPOSED", "APPROVED", "DECLINED", "LAPSED"] as const;
-export type ProposalState = (typeof PROPOSAL_STATES)[number];
+import { PROPOSAL_STATES, type ProposalState } from "@/db/schema/proposals";
+export { PROPOSAL_STATES, type ProposalState } from "@/db/schema/proposals";
 
 export const PROPOSAL_TRIGGERS = ["operator.propose", "operator.approve", "operator.decline", "clock.lapse"] as const;
 export type ProposalTrigger = (typeof PROPOSAL_TRIGGERS)[number];

@@ -6,7 +6,7 @@ import { operationsIncidents } from "@/db/schema";
 import { config } from "@/lib/platform/config";
 import { defineJob } from "@/lib/platform/jobs/define";
 import { logger } from "@/lib/platform/log";
-import { sendEmail } from "@/lib/operations/notifications/email";
+import { sendEmail } from "@/lib/platform/notifications/email";
 import { postWebhook } from "@/lib/partners";
 import { firing, SCREENING_CASE_HOURS, type Firing } from "./alert-conditions";
 import { readOperations } from "./readings";

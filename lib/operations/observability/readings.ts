@@ -3,9 +3,16 @@ import { rowsOf, type Executor } from "@/db";
 import { events, jobs, otpDeliveries, referenceRateSets, sanctionsListVersions, screeningCases } from "@/db/schema";
 import { dailyReconciliation } from "@/lib/finance";
 import { caseCounts, LISTS } from "@/lib/compliance";
-import { overdueClaimCount, latestPrefundingStatements, payoutsWithoutRoute, type PayoutWithoutRoute, type StatementComparison } from "@/lib/payments";
+import {
+  liquidityForecast,
+  type LiquidityRow,
+  overdueClaimCount,
+  latestPrefundingStatements,
+  payoutsWithoutRoute,
+  type PayoutWithoutRoute,
+  type StatementComparison,
+} from "@/lib/payments";
 import { config } from "@/lib/platform/config";
-import { liquidityForecast, type LiquidityRow } from "@/lib/payments/payouts/prefunding";
 
 /**
  * What operations watch, read from the database at one instant: the metrics endpoint renders it

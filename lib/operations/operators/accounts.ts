@@ -12,7 +12,7 @@ import { Secret, TOTP } from "otpauth";
 import type { Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { operatorResetLinks, operators } from "@/db/schema";
-import { assertPasswordPolicy, hashPassword, verifyPassword } from "@/lib/identity/auth/passwords";
+import { assertPasswordPolicy, hashPassword, verifyPassword } from "@/lib/identity";
 import { addSeconds } from "@/lib/platform/clock";
 import { config } from "@/lib/platform/config";
 import { destinationCipher } from "@/lib/platform/crypto/destination-cipher";

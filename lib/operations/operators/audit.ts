@@ -1,38 +1,10 @@
 import { userInfo } from "node:os";
 import { and, desc, eq, gte, ilike, lte, or, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { newId } from "@/db/ids";
 import { auditLog } from "@/db/schema";
 import type { Operator } from "./records";
 
-export interface AuditEntry {
-  action: string;
-  targetType: string;
-  targetId: string;
-  before?: Record<string, unknown> | null;
-  after?: Record<string, unknown> | null;
-  reason?: string | null;
-}
-
-/**
- * The audit-log row of an entry. Written only with the unit of work's effects at commit
- * (`effectsOf(tx).audit.record`), in the transaction that performs the action: no action without
- * its entry, and one path for every audit write.
- */
-export function auditRow(operator: Operator, entry: AuditEntry, now: Date): typeof auditLog.$inferInsert {
-  return {
-    id: newId("aud"),
-    operatorId: operator.id,
-    operatorEmail: operator.email,
-    action: entry.action,
-    targetType: entry.targetType,
-    targetId: entry.targetId,
-    before: entry.before ?? null,
-    after: entry.after ?? null,
-    reason: entry.reason ?? null,
-    at: now,
-  };
-}
+export { auditRow, type AuditEntry } from "@/lib/platform/audit";
 
 /**
  * The actor of a command-line import (npm run statements:import, ...): `cli:<OS user>`, so the

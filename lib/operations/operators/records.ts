@@ -2,25 +2,18 @@ import { eq } from "drizzle-orm";
 import type { Db, Executor, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { operators } from "@/db/schema";
-import { hashPassword, verifyPassword } from "@/lib/identity/auth/passwords";
+import { hashPassword, verifyPassword } from "@/lib/identity";
 import { clock } from "@/lib/platform/clock";
 import { config } from "@/lib/platform/config";
 import { DomainError } from "@/lib/platform/errors";
+import type { Operator } from "@/lib/platform/audit";
+import type { OperatorRole } from "@/db/schema/operators";
 
-/**
- * `auditor`: an examiner's read-only role. An auditor reads every console page, case, report and
- * export, and changes nothing: the console's action wrappers (lib/operations/console/action.ts) and the
- * command runner's role check (lib/operations/commands/perform.ts) refuse them, whatever the action.
- */
-export type OperatorRole = "reviewer" | "admin" | "auditor";
+export type { Operator } from "@/lib/platform/audit";
+export type { OperatorRole } from "@/db/schema/operators";
+
 /** The roles that may act (what a command or an action may require). */
 export type ActingRole = Exclude<OperatorRole, "auditor">;
-export interface Operator {
-  id: string;
-  email: string;
-  name: string;
-  role: OperatorRole;
-}
 
 /** Seeds the first admin from OPERATOR_EMAIL / OPERATOR_PASSWORD (sandbox defaults); once. */
 export async function seedOperator(db: Db): Promise<void> {

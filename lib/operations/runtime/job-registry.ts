@@ -1,17 +1,33 @@
-import { screenBeneficiary } from "@/lib/payments/beneficiaries/screen-job";
-import { emailClaimResolution, refreshReferenceRates, expireTransfer, networkStep, advanceRefund, verifyPayeeJob } from "@/lib/payments";
-import { recomputeIdentityKeys, screenCustomerPep, backfillNormalForms, expireKycSession, verifyKycSession } from "@/lib/identity";
-import { screenCustomer } from "@/lib/identity/customers/screen-job";
+import {
+  fastCheck,
+  screenBeneficiary,
+  screenCustomerPep,
+  screenCustomer,
+  refreshSanctionsList,
+  rescreenSubjects,
+  rateCustomer,
+  rateRecentSenders,
+} from "@/lib/compliance";
+import {
+  generatePayoutFilesJob,
+  writePayoutFileJob,
+  providerStatusJob,
+  reverseLateJob,
+  routePayoutJob,
+  submitAttemptJob,
+  emailReceipt,
+  expireFundingSession,
+  emailClaimResolution,
+  refreshReferenceRates,
+  expireTransfer,
+  networkStep,
+  advanceRefund,
+  verifyPayeeJob,
+} from "@/lib/payments";
+import { deliverOtp, recomputeIdentityKeys, backfillNormalForms, expireKycSession, verifyKycSession } from "@/lib/identity";
 import { notifyApprover } from "@/lib/operations/dual-control/notify";
-import { deliverOtp } from "@/lib/operations/notifications/otp-delivery";
-import { generatePayoutFilesJob, writePayoutFileJob } from "@/lib/payments/payouts/jobs";
-import { providerStatusJob, reverseLateJob, routePayoutJob, submitAttemptJob } from "@/lib/payments/payouts/routed";
-import { emailReceipt } from "@/lib/payments/receipts/email-job";
 import { evaluateOperationsAlerts } from "@/lib/operations/observability/alerts";
 import { purgeJob } from "@/lib/operations/runtime/purge-job";
-import { refreshSanctionsList, rescreenSubjects, rateCustomer, rateRecentSenders } from "@/lib/compliance";
-import { fastCheck } from "@/lib/payments/transfers/fast-check-job";
-import { expireFundingSession } from "@/lib/payments/transfers/funding-expire-job";
 import { deliverWebhook, probeWebhookEndpoint } from "@/lib/partners";
 import type { JobDefinition, JobRegistry } from "@/lib/platform/jobs/define";
 import type { JobKind, JobPayload } from "@/lib/platform/jobs/kinds";

@@ -3,7 +3,7 @@ import { QueryBuilder, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db";
 import { prepared } from "@/db/prepared";
 import { events } from "@/db/schema";
-import type { ReadWithCaller } from "@/lib/identity";
+import type { ReadWithCaller } from "@/lib/platform/read-with-caller";
 import { notFound } from "@/lib/platform/errors";
 import type { EventType } from "./emit";
 

@@ -1,19 +1,2 @@
-/** Event types of decisions section 9. */
-export const EVENT_TYPES = [
-  "customer.status.changed",
-  "transfer.state.changed",
-  "beneficiary.state.changed",
-  "refund.completed",
-  "refund.failed",
-  "claim.status.changed",
-  "payout.repair.required",
-  "payout.repaired",
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export interface EmitInput {
-  subscriptionId: string;
-  eventType: EventType;
-  data: Record<string, unknown>;
-  now: Date;
-}
+/** The partners' event types (decisions section 9) and an event to write, declared beside the events table (db/schema/events.ts). */
+export { EVENT_TYPES, type EventType, type EmitInput } from "@/db/schema/events";

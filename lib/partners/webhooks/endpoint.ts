@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { partners } from "@/db/schema";
 import { DomainError } from "@/lib/platform/errors";
@@ -31,16 +31,6 @@ export function webhookEndpointState(partner: {
 }): WebhookEndpointState {
   if (!partner.webhookUrl || !partner.webhookSecret) return "noUrl";
   return partner.webhookDisabledAt ? "disabled" : "ready";
-}
-
-/**
- * webhookEndpointState(partner) = "ready" as SQL over a partner id: an event written for a partner
- * without a ready endpoint is settled undeliverable in the statement that writes it, with no
- * delivery job (lib/platform/unit-of-work.ts), as the job would have settled it a moment later.
- */
-export function endpointReadySql(partnerId: SQL): SQL<boolean> {
-  return sql<boolean>`exists (select 1 from ${partners} where ${partners.id} = ${partnerId} and ${partners.webhookUrl} is not null
-    and ${partners.webhookUrl} <> '' and ${partners.webhookSecret} is not null and ${partners.webhookSecret} <> '' and ${partners.webhookDisabledAt} is null)`;
 }
 
 /** Replays only where a delivery is possible; otherwise the event would settle undeliverable again. */

@@ -3,7 +3,7 @@ import { QueryBuilder } from "drizzle-orm/pg-core";
 import { prepared } from "@/db/prepared";
 import type { Executor, Tx } from "@/db";
 import { beneficiaries, payoutMethods } from "@/db/schema";
-import type { ReadWithCaller } from "@/lib/identity/auth/authenticate";
+import type { ReadWithCaller } from "@/lib/platform/read-with-caller";
 import { DomainError } from "@/lib/platform/errors";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { beneficiaryMachine, type BeneficiaryState, type BeneficiaryTrigger } from "./state-machine";

@@ -4,9 +4,8 @@
  */
 import { DomainError } from "@/lib/platform/errors";
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const BENEFICIARY_STATES = ["PENDING", "VALID", "MONITORED", "BLOCKED", "ARCHIVED"] as const;
-export type BeneficiaryState = (typeof BENEFICIARY_STATES)[number];
+import { BENEFICIARY_STATES, type BeneficiaryState } from "@/db/schema/beneficiaries";
+export { BENEFICIARY_STATES, type BeneficiaryState } from "@/db/schema/beneficiaries";
 
 export const BENEFICIARY_TRIGGERS = ["create", "screening.valid", "screening.monitored", "screening.blocked", "archive", "operator.decide"] as const;
 export type BeneficiaryTrigger = (typeof BENEFICIARY_TRIGGERS)[number];

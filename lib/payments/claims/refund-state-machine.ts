@@ -4,9 +4,8 @@
  * record, not a refunds row: a transfer has at most one refund and may already have one.
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const CLAIM_REFUND_STATUSES = ["OWED", "PAID"] as const;
-export type ClaimRefundStatus = (typeof CLAIM_REFUND_STATUSES)[number];
+import { CLAIM_REFUND_STATUSES, type ClaimRefundStatus } from "@/db/schema/claims";
+export { CLAIM_REFUND_STATUSES, type ClaimRefundStatus } from "@/db/schema/claims";
 
 export const CLAIM_REFUND_TRIGGERS = ["claim.resolvedRefund", "operator.paid"] as const;
 export type ClaimRefundTrigger = (typeof CLAIM_REFUND_TRIGGERS)[number];

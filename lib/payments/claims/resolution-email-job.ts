@@ -14,7 +14,7 @@ import { claimResolutionMessage } from "@/lib/platform/i18n/claim-messages";
 import { LANGUAGES, type Language } from "@/lib/platform/i18n/language";
 import { defineJob } from "@/lib/platform/jobs/define";
 import { dedupeKey } from "@/lib/platform/jobs/queue";
-import { sendEmail } from "@/lib/operations";
+import { sendEmail } from "@/lib/platform/notifications/email";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { providers } from "@/lib/payments/providers";
 import { backoffWithJitter } from "@/lib/partners";

@@ -5,18 +5,11 @@
  * cost). Every move is a claim.status.changed event (webhook).
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const CLAIM_STATUSES = ["OPEN", "INVESTIGATING", "RESOLVED"] as const;
-export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
+import { CLAIM_STATUSES, type ClaimStatus } from "@/db/schema/claims";
+export { CLAIM_STATUSES, type ClaimStatus, CLAIM_TYPES, type ClaimType, CLAIM_OUTCOMES, type ClaimOutcome } from "@/db/schema/claims";
 
 export const CLAIM_TRIGGERS = ["customer.report", "operator.investigate", "operator.resolve"] as const;
 export type ClaimTrigger = (typeof CLAIM_TRIGGERS)[number];
-
-export const CLAIM_TYPES = ["NOT_RECEIVED", "WRONG_AMOUNT", "LATE", "OTHER"] as const;
-export type ClaimType = (typeof CLAIM_TYPES)[number];
-
-export const CLAIM_OUTCOMES = ["NO_ERROR", "REFUND", "RESEND"] as const;
-export type ClaimOutcome = (typeof CLAIM_OUTCOMES)[number];
 
 export const claimMachine = defineMachine<ClaimStatus, ClaimTrigger>({
   name: "claim",

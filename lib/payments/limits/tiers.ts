@@ -1,26 +1,20 @@
 /**
- * Verification tiers and their rolling limits. A leaf module: the partners and
- * customers tables type their columns with it, so it must not import the database.
+ * Verification tiers and their rolling limits. The tiers and the limits' shape are declared beside
+ * their columns (customers.verification_tier, partners.tier_limits in db/schema).
  *
  * Tier 1 is a customer whose KYC is COMPLETED; tier 2 one whose source-of-funds evidence (an
  * ENHANCED KYC session) an operator approved. Each tier has a limit per rolling window, from the
  * configuration version in force (lib/payments/corridors/versions.ts: "tierLimits"); a partner may
  * replace them with its own (console, Partners page). Either is counted in the partner's limit currency.
  */
+import { type VerificationTier } from "@/db/schema/customers";
+import { type LimitWindow, type TierLimits } from "@/db/schema/partners";
 
-export const VERIFICATION_TIERS = [1, 2] as const;
-export type VerificationTier = (typeof VERIFICATION_TIERS)[number];
-export const TOP_TIER: VerificationTier = 2;
+export { LIMIT_WINDOWS, type LimitWindow, type WindowLimits, type TierLimits } from "@/db/schema/partners";
 
-/** Rolling windows as ISO 8601 durations, shortest first, with their length in days. */
-export const LIMIT_WINDOWS = ["P1D", "P30D", "P180D"] as const;
-export type LimitWindow = (typeof LIMIT_WINDOWS)[number];
+export { TOP_TIER, VERIFICATION_TIERS, type VerificationTier } from "@/db/schema/customers";
+
 export const WINDOW_DAYS: Record<LimitWindow, number> = { P1D: 1, P30D: 30, P180D: 180 };
-
-/** A limit per window, as a decimal string in the partner's limit currency. */
-export type WindowLimits = Record<LimitWindow, string>;
-/** The limits of every tier (the partners.tier_limits column). */
-export type TierLimits = Record<`${VerificationTier}`, WindowLimits>;
 
 /**
  * The shipped limits (Remitly's first tier; a second one after source-of-funds evidence): what

@@ -3,7 +3,7 @@ export * from "./method-types";
 export * from "./format-check";
 export * from "./substantive-check";
 export * from "./mask";
-export * from "./clabe";
+export * from "@/lib/platform/bank-identifiers/clabe";
 export * from "./nuban";
 export * from "./wallet-checksum";
 export * from "./sandbox-identifiers";

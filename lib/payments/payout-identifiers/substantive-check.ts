@@ -8,7 +8,7 @@
 import { extractIBAN, isValidIBAN } from "ibantools";
 import countries from "@/lib/platform/i18n/iso-countries";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
-import { isValidClabe } from "./clabe";
+import { isValidClabe } from "@/lib/platform/bank-identifiers/clabe";
 import { E164_SHAPE, IBAN_SHAPE, formatProblem } from "./format-check";
 import { canonicalMethodType, identifierKindOf, normalizeIdentifier, type BankAccountFormat } from "./method-types";
 import { isValidNuban } from "./nuban";

@@ -7,9 +7,8 @@
  * refunds (the transfer is then rejected). A payment the bank returns after it was paid is RETURNED.
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const PAYOUT_ATTEMPT_STATES = ["SENT", "REJECTED", "REPAIRED", "RESENT", "ABANDONED", "RETURNED"] as const;
-export type PayoutAttemptState = (typeof PAYOUT_ATTEMPT_STATES)[number];
+import { PAYOUT_ATTEMPT_STATES, type PayoutAttemptState } from "@/db/schema/payout-files";
+export { PAYOUT_ATTEMPT_STATES, type PayoutAttemptState } from "@/db/schema/payout-files";
 
 export const PAYOUT_ATTEMPT_TRIGGERS = [
   "file.generated",

@@ -9,20 +9,8 @@
  * back in our prefunding.
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const PROVIDER_ATTEMPT_STATES = [
-  "WAITING_COVER",
-  "QUEUED",
-  "SUBMITTED",
-  "PAID",
-  "FAILED",
-  "REJECTED",
-  "REPAIRED",
-  "ABANDONED",
-  "LATE_PAID",
-  "REVERSED",
-] as const;
-export type ProviderAttemptState = (typeof PROVIDER_ATTEMPT_STATES)[number];
+import { PROVIDER_ATTEMPT_STATES, type ProviderAttemptState } from "@/db/schema/payout-provider-attempts";
+export { PROVIDER_ATTEMPT_STATES, type ProviderAttemptState } from "@/db/schema/payout-provider-attempts";
 
 export const PROVIDER_ATTEMPT_TRIGGERS = [
   "route.chosen",

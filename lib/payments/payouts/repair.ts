@@ -7,7 +7,7 @@ import { refreshForTransfers } from "@/lib/payments/corridors/versions";
 import { destinationCipher } from "@/lib/platform/crypto/destination-cipher";
 import { DomainError, notFound, validationError } from "@/lib/platform/errors";
 import { checkIdentifierSubstance } from "@/lib/payments/payout-identifiers/substantive-check";
-import { paymentToBeneficiaryCheck } from "@/lib/compliance";
+import { paymentToBeneficiaryCheck } from "../beneficiaries/payment-check";
 import { lockTransfer, transferInScope, type TransferRow } from "@/lib/payments/transfers/records";
 import { customerActionExpectedFor, nextStepFor } from "@/lib/payments/transfers/state-machine";
 import { resolvePayoutMethod, type SubmitInput } from "@/lib/payments/transfers/submit";

@@ -13,16 +13,8 @@
 import { Decimal, tryParseWireDecimal } from "@/lib/platform/money/decimal";
 import { roundRate } from "@/lib/platform/money/format";
 import { listCorridors } from "@/lib/payments/corridors/corridors";
-
-export interface CurrencyPair {
-  from: string;
-  to: string;
-}
-
-export interface ReferenceRateProvider {
-  /** Units of `to` per unit of `from` at `now`; throws for a pair it does not quote. */
-  rate(pair: CurrencyPair, now: Date): Decimal;
-}
+import { type CurrencyPair, type ReferenceRateProvider } from "@/lib/platform/money/rates";
+export { type CurrencyPair, type ReferenceRateProvider } from "@/lib/platform/money/rates";
 
 /** round(sin(2 pi k / 60) x 10^6) for k = 0..15: the first quarter of a 60-minute wave. */
 const QUARTER_SINE_PPM = [0, 104528, 207912, 309017, 406737, 500000, 587785, 669131, 743145, 809017, 866025, 913545, 951057, 978148, 994522, 1000000] as const;

@@ -3,7 +3,7 @@ import { preparedOn } from "@/db/prepared";
 import type { Tx } from "@/db";
 import { beneficiaries, customers, disclosures, partners, quotes, subscriptions } from "@/db/schema";
 import { beneficiaryNotFound } from "@/lib/payments/beneficiaries/records";
-import { paymentToBeneficiaryCheck } from "@/lib/compliance";
+import { paymentToBeneficiaryCheck } from "../beneficiaries/payment-check";
 import { addSeconds } from "@/lib/platform/clock";
 import { config } from "@/lib/platform/config";
 import { corridorOfQuote } from "@/lib/payments/corridors/corridors";

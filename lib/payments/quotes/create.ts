@@ -3,7 +3,7 @@ import type { Tx } from "@/db";
 import { placeholdersFor, preparedOn } from "@/db/prepared";
 import { newId } from "@/db/ids";
 import { beneficiaries, customers, partners, quotes, serviceQuoteSeq as serviceQuoteSeqTable } from "@/db/schema";
-import { paymentToBeneficiaryCheck } from "@/lib/compliance";
+import { paymentToBeneficiaryCheck } from "../beneficiaries/payment-check";
 import { beneficiaryNotFound } from "@/lib/payments/beneficiaries/records";
 import { config } from "@/lib/platform/config";
 import {

@@ -5,7 +5,7 @@ import type { Executor } from "@/db";
 import { quotes } from "@/db/schema";
 import { estimateDeliveryBy } from "@/lib/payments/delivery/estimates";
 import { corridorOfQuote } from "@/lib/payments/corridors/corridors";
-import type { ReadWithCaller } from "@/lib/identity";
+import type { ReadWithCaller } from "@/lib/platform/read-with-caller";
 import { DomainError, type StatusOf } from "@/lib/platform/errors";
 
 export type QuoteRow = typeof quotes.$inferSelect;

@@ -14,7 +14,7 @@ import { residenceAddressOf, timeZoneOfAddress } from "@/lib/identity";
 import { receiptLines, receiptMessages } from "@/lib/platform/i18n/receipt-messages";
 import type { Language } from "@/lib/platform/i18n/language";
 import { defineJob, doneWith } from "@/lib/platform/jobs/define";
-import { sendEmail } from "@/lib/operations";
+import { sendEmail } from "@/lib/platform/notifications/email";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { providers } from "@/lib/payments/providers";
 import { webviewTokenInsert } from "@/lib/platform/webviews/tokens";

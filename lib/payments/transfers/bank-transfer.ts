@@ -7,7 +7,7 @@ import { effectsOf } from "@/lib/platform/unit-of-work";
 import { DomainError } from "@/lib/platform/errors";
 import { minorUnitExponent } from "@/lib/platform/money/currency";
 import { Decimal } from "@/lib/platform/money/decimal";
-import { newCreditorReference } from "@/lib/finance";
+import { newCreditorReference } from "../reconciliation/creditor-reference";
 import { checkFundingMethod, corridorOfTransfer } from "@/lib/payments/corridors/corridors";
 import { refreshForTransfers } from "@/lib/payments/corridors/versions";
 import { expireIfOverdue } from "./deadline";
@@ -34,7 +34,7 @@ export function amountDue(transfer: Pick<TransferRow, "totalCustomerCost" | "ori
 /**
  * The customer chooses bank transfer (funding page or sandbox endpoint): the session gets its
  * ISO 11649 reference once (the same one on every later call) and the transfer stays in funding
- * until a statement shows the money (lib/finance/reconciliation). Locked rows in; the deadline applies.
+ * until a statement shows the money (lib/payments/reconciliation). Locked rows in; the deadline applies.
  */
 export async function chooseBankTransfer(tx: Tx, locked: { session: FundingSessionRow; transfer: TransferRow }, now: Date): Promise<BankTransferInstructions> {
   const account = config().collectionAccount;

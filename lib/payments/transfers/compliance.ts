@@ -1,24 +1,16 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { fundingSessions } from "@/db/schema";
-import { raiseAlert } from "@/lib/compliance/cases/cases";
 import { expireOpenFundingSessions } from "./funding-session-expiry";
 import { transitionTransfer, type TransferRow } from "./records";
 import { startRefund } from "./refunds";
 
 /**
- * Compliance events on a transfer (spec 3.1 last row): a hold parks any active transfer in
- * spended, remembering its prior state; release restores it or rejects the transfer. Onreview
- * resolution approves to validated or rejects. Used by the sandbox endpoints and the console.
+ * Compliance events on a transfer (spec 3.1 last row): a hold (lib/compliance/cases/hold.ts) parks
+ * any active transfer in spended, remembering its prior state; release restores it or rejects the
+ * transfer. Onreview resolution approves to validated or rejects. Used by the sandbox endpoints and
+ * the console.
  */
-export async function holdTransfer(tx: Tx, row: TransferRow, now: Date): Promise<TransferRow> {
-  const held = await transitionTransfer(tx, row, "compliance.hold", now);
-  if (row.state === "funding") await expireOpenFundingSessions(tx, row.id, now);
-  // Every compliance hold is an alert in the customer's case: console only.
-  await raiseAlert(tx, { customerId: row.customerId, kind: "COMPLIANCE_HOLD", transferId: row.id, summary: `Held from ${row.state}`, now });
-  return held;
-}
-
 export async function releaseTransfer(tx: Tx, row: TransferRow, resolution: "RESTORE" | "REJECT", now: Date): Promise<TransferRow> {
   if (resolution === "RESTORE") {
     const restored = await transitionTransfer(tx, row, "compliance.restore", now);

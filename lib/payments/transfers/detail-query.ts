@@ -13,7 +13,7 @@ import {
   transfers,
   transferStateHistory,
 } from "@/db/schema";
-import type { ReadWithCaller } from "@/lib/identity";
+import type { ReadWithCaller } from "@/lib/platform/read-with-caller";
 import { notFound } from "@/lib/platform/errors";
 import type { NetworkCancellationView } from "./network-cancellations";
 import type { TransferRow } from "./records";

@@ -7,9 +7,8 @@
  * EXPIRED (30-minute lifetime, or the transfer left funding: cancelled or timed out).
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const FUNDING_SESSION_STATUSES = ["OPEN", "SUCCEEDED", "FAILED", "EXPIRED"] as const;
-export type FundingSessionStatus = (typeof FUNDING_SESSION_STATUSES)[number];
+import { FUNDING_SESSION_STATUSES, type FundingSessionStatus } from "@/db/schema/transfers";
+export { FUNDING_SESSION_STATUSES, type FundingSessionStatus } from "@/db/schema/transfers";
 
 export const FUNDING_SESSION_TRIGGERS = ["create", "provider.succeeded", "provider.failed", "declines.exhausted", "expired"] as const;
 export type FundingSessionTrigger = (typeof FUNDING_SESSION_TRIGGERS)[number];

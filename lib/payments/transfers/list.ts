@@ -3,7 +3,7 @@ import { alias, QueryBuilder, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Executor, InTransaction } from "@/db";
 import { prepared } from "@/db/prepared";
 import { subscriptions, transfers } from "@/db/schema";
-import type { ReadWithCaller } from "@/lib/identity";
+import type { ReadWithCaller } from "@/lib/platform/read-with-caller";
 import { addSeconds } from "@/lib/platform/clock";
 import { decodeCursor, encodeCursor, invalidCursor } from "@/lib/platform/pagination/cursor";
 import { serviceSecret } from "@/lib/platform/secrets";

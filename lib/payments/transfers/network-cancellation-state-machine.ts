@@ -6,9 +6,8 @@
  * Each state's `outcome` is the CancellationOutcome the partner reads in the transfer's detail.
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const NETWORK_CANCELLATION_STATES = ["PENDING", "SUCCEEDED", "ALREADY_PAID", "RETRY_ALLOWED"] as const;
-export type NetworkCancellationState = (typeof NETWORK_CANCELLATION_STATES)[number];
+import { NETWORK_CANCELLATION_STATES, type NetworkCancellationState } from "@/db/schema/refunds";
+export { NETWORK_CANCELLATION_STATES, type NetworkCancellationState } from "@/db/schema/refunds";
 
 export const NETWORK_CANCELLATION_TRIGGERS = ["customer.requested", "network.succeeded", "network.alreadyPaid", "network.retryAllowed"] as const;
 export type NetworkCancellationTrigger = (typeof NETWORK_CANCELLATION_TRIGGERS)[number];

@@ -256,7 +256,7 @@ export async function postTransition(
 
 /**
  * The bank-credit shortfall written off when the transfer was funded within the tolerance
- * (lib/finance/reconciliation/postings.ts), in minor units of its origin currency; 0n for most transfers.
+ * (lib/payments/reconciliation/postings.ts), in minor units of its origin currency; 0n for most transfers.
  */
 export async function writtenOffShortfall(tx: Tx, transfer: Pick<TransferRow, "id" | "originCurrency">): Promise<bigint> {
   const [row] = await tx

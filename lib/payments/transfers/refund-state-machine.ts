@@ -7,9 +7,8 @@
  * from the bank and records it paid (with the bank reference) or failed in the console.
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const REFUND_STATUSES = ["PENDING", "PROCESSING", "COMPLETED", "FAILED"] as const;
-export type RefundStatus = (typeof REFUND_STATUSES)[number];
+import { REFUND_STATUSES, type RefundStatus } from "@/db/schema/refunds";
+export { REFUND_STATUSES, type RefundStatus } from "@/db/schema/refunds";
 
 export const REFUND_TRIGGERS = [
   "create",

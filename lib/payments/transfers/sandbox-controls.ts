@@ -1,5 +1,6 @@
 import type { Tx } from "@/db";
-import { holdTransfer, releaseTransfer, reviewTransfer } from "./compliance";
+import { holdTransfer } from "@/lib/compliance";
+import { releaseTransfer, reviewTransfer } from "./compliance";
 import { advanceNetwork, resolveNetworkCancellation, type NetworkCancellationOutcome } from "./network";
 import { transferInScope, type TransferRow } from "./records";
 import { transferDetail } from "./view";

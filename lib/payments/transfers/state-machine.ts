@@ -4,23 +4,8 @@
  * Refusals are transfer.stateInvalid (decisions 7, 8).
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
-
-export const TRANSFER_STATES = [
-  "registered",
-  "onreview",
-  "validated",
-  "funding",
-  "funded",
-  "topay",
-  "reqpay",
-  "spended",
-  "paid",
-  "aborted",
-  "rejected",
-  "expired",
-  "canceled",
-] as const;
-export type TransferState = (typeof TRANSFER_STATES)[number];
+import { TRANSFER_STATES, type TransferState } from "@/db/schema/transfers";
+export { TRANSFER_STATES, type TransferState } from "@/db/schema/transfers";
 
 // Classes of spec 3.1. "spended" (the suspended value) is post-funding active by the spec's list,
 // even when the transfer was parked before funding; its prior state decides what cancel does.

@@ -5,7 +5,7 @@ import { createFieldCipher, parseFieldEncryptionKeys } from "@/lib/platform/cryp
 /**
  * The checks lib/platform/config runs on settings whose format a schema alone cannot state: each returns the problems as short phrases, lib/platform/config prefixes the setting's name, so
  * a refused configuration prints one line per problem. Pure and synchronous: the start-up check
- * that needs the network (the SMTP login) lives in lib/platform/startup-check.ts.
+ * that needs the network (the SMTP login) lives in lib/operations/runtime/startup-check.ts.
  */
 
 /** The smallest modulus accepted for a quote-signing key (NIST SP 800-57: 2048 bits until 2030). */
@@ -76,7 +76,7 @@ export interface SmtpEndpoint {
   hasCredentials: boolean;
 }
 
-/** SMTP_URL as nodemailer reads it (lib/operations/notifications/email.ts), or the problem with it. */
+/** SMTP_URL as nodemailer reads it (lib/platform/notifications/email.ts), or the problem with it. */
 export function parseSmtpUrl(raw: string): SmtpEndpoint | string {
   let url: URL;
   try {

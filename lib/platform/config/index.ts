@@ -1,8 +1,8 @@
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from "ibantools";
 import { z } from "zod";
-import { ALWAYS_CONTROLLED, CONTROLLED_ACTIONS, isControlledAction, RENAMED } from "@/lib/operations/dual-control/kinds";
+import { ALWAYS_CONTROLLED, CONTROLLED_ACTIONS, isControlledAction, RENAMED } from "./controlled-actions";
 import { isCurrencyCode } from "@/lib/platform/money/currency";
-import { MONITORING_MODES, type MonitoringMode } from "@/lib/compliance/monitoring/types";
+import { MONITORING_MODES, type MonitoringMode } from "@/db/schema/monitoring";
 import { Decimal } from "@/lib/platform/money/decimal";
 import { fitsMinorUnit } from "@/lib/platform/money/format";
 import { providerProblems, resolveProviders, unusedProviderKinds, type ResolvedProviders } from "@/lib/platform/providers/table";
@@ -210,7 +210,7 @@ const schema = z.object({
   FIELD_ENCRYPTION_KEYS: z.string().superRefine(checkedBy(fieldKeyProblems)).optional(),
   /**
    * Dual control (docs/decisions.md "Dual control"): every action of
-   * lib/operations/dual-control/kinds.ts waits for a second operator unless named here (comma-separated).
+   * lib/platform/config/controlled-actions.ts waits for a second operator unless named here (comma-separated).
    * A transfer is released by one operator below the threshold (in the currency, converted at the
    * reference rate), unless a screening case holds it.
    */
@@ -517,7 +517,7 @@ function collectionAccountOf(c: z.infer<typeof schema>, sandbox: boolean): Colle
 
 /**
  * A configuration the process refuses: one line per problem, each naming its setting. The message
- * is "Invalid configuration:" followed by the lines; lib/platform/startup-check.ts prints them and
+ * is "Invalid configuration:" followed by the lines; lib/operations/runtime/startup-check.ts prints them and
  * exits before anything is served.
  */
 export class ConfigurationError extends Error {

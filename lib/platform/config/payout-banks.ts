@@ -1,11 +1,11 @@
 import { isValidBIC, isValidIBAN } from "ibantools";
 import { z } from "zod";
-import { isValidClabe } from "@/lib/payments/payout-identifiers/clabe";
+import { isValidClabe } from "@/lib/platform/bank-identifiers/clabe";
 
 /**
  * A national account number and its scheme, for a payout bank whose accounts have no IBAN (issue
  * 20 item 2): pain.001 then names it as DbtrAcct/Id/Othr with the scheme. CLABE (Mexico: 18
- * digits, the check digit of lib/payments/payout-identifiers/clabe.ts, weights 3-7-1) is checked; BBAN is
+ * digits, the check digit of lib/platform/bank-identifiers/clabe.ts, weights 3-7-1) is checked; BBAN is
  * any other domestic account number as the bank writes it (ISO 20022 code BBAN).
  */
 export const DEBTOR_ACCOUNT_SCHEMES = ["CLABE", "BBAN"] as const;

@@ -1,4 +1,4 @@
-import type { ClaimOutcome, ClaimType } from "@/lib/payments/claims/state-machine";
+import type { ClaimOutcome, ClaimType } from "@/db/schema/claims";
 import { formatMoney } from "./format";
 import type { Language } from "./language";
 

@@ -2,7 +2,7 @@
  * Every job kind and its payload. Payloads hold ids only: a job reads the current state when it
  * runs, so a late or repeated run acts on the truth, not on a stale copy.
  */
-import type { RefundStatus } from "@/lib/payments/transfers/refund-state-machine";
+import type { RefundStatus } from "@/db/schema/refunds";
 export interface JobPayloads {
   "webhooks.deliver": { eventId: string };
   /** since: the failure that started the probing (its schedule counts from it). */

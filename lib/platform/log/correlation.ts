@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 
 /**
  * The correlation id of the work in progress, kept end to end: a request's pipeline runs its work
- * inside it (lib/platform/http/endpoint.ts), a job enqueued meanwhile stores it (lib/platform/jobs/queue.ts), the
+ * inside it (lib/interface/http/endpoint.ts), a job enqueued meanwhile stores it (lib/platform/jobs/queue.ts), the
  * worker runs that job inside it again (lib/platform/jobs/worker.ts), and so on to the webhook deliveries
  * its events cause. Every log line written inside carries it (lib/platform/log/index.ts).
  */

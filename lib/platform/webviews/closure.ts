@@ -1,4 +1,4 @@
-import type { Partner } from "@/lib/partners/authenticate";
+import type { partners } from "@/db/schema";
 
 /**
  * The closureCallback object of decisions section 4: the webview posts
@@ -10,7 +10,7 @@ export interface ClosureCallback {
   deepLink: string | null;
 }
 
-export function closureCallbackFor(partner: Pick<Partner, "returnOrigins" | "deepLinkBase">, kind: "kyc" | "funding"): ClosureCallback {
+export function closureCallbackFor(partner: Pick<typeof partners.$inferSelect, "returnOrigins" | "deepLinkBase">, kind: "kyc" | "funding"): ClosureCallback {
   return {
     postMessage: { type: kind === "kyc" ? "kyc.closed" : "funding.closed", targetOrigin: partner.returnOrigins[0] ?? null },
     deepLink: partner.deepLinkBase ? `${partner.deepLinkBase.replace(/\/$/, "")}/${kind}-closed` : null,

@@ -1,10 +1,10 @@
-import { headerSafeOrigins } from "@/lib/partners/origins";
+import { headerSafeOrigins } from "@/lib/platform/webviews/origins";
 
 /**
  * Content-Security-Policy of our HTML pages: nothing is loaded from third parties, scripts run
  * only with this response's nonce (Next applies it to its own scripts), and framing is limited to
  * `frameAncestors` (none when empty). Origins that are not exact, safe origins are dropped here
- * even though every writer validates them (lib/partners/origins.ts): a header is never built from
+ * even though every writer validates them (lib/platform/webviews/origins.ts): a header is never built from
  * an unchecked value.
  */
 function contentSecurityPolicy(nonce: string, frameAncestors: readonly unknown[]): string {

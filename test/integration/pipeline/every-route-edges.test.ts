@@ -8,7 +8,7 @@
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { allContracts } from "@/lib/platform/api/contracts";
+import { allContracts } from "@/lib/interface/api/contracts";
 import { MAX_JSON_DEPTH } from "@/lib/platform/http/body";
 import { PARTNER_KEY, registerCustomer } from "../support/client";
 import { consoleCookie, consolePages, rawRequest, type RawResult } from "../support/console";

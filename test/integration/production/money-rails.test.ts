@@ -10,7 +10,7 @@ import { SMTPServer } from "smtp-server";
 import type { Db } from "@/db";
 import { spawnServer, type SpawnedServer } from "../../support/spawned-server";
 import { productionEnv } from "../../support/production-env";
-import { isCreditorReference } from "@/lib/finance/reconciliation/creditor-reference";
+import { isCreditorReference } from "@/lib/payments/reconciliation/creditor-reference";
 import { camt053 } from "../../support/camt053";
 import { pain001SchemaErrors } from "../../support/iso20022";
 

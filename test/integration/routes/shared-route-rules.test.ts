@@ -1,5 +1,5 @@
 /**
- * The rules every route shares, written once and run against every contract of lib/platform/api/contracts
+ * The rules every route shares, written once and run against every contract of lib/interface/api/contracts
  * (STYLE.md: unkey's common tests, formbricks' cross-tenant specs): a missing subscription key is
  * 401 auth.subscriptionKeyInvalid; a bad bearer token on a customer route is 401 auth.tokenInvalid;
  * another subscription's resource id is 404 <resource>.notFound, as if it did not exist (customer
@@ -13,8 +13,8 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
-import { allContracts } from "@/lib/platform/api/contracts";
-import type { Contract, HttpMethod } from "@/lib/platform/http/contract";
+import { allContracts } from "@/lib/interface/api/contracts";
+import type { Contract, HttpMethod } from "@/lib/interface/http/contract";
 import {
   acceptQuote,
   awaitFastCheck,

@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { allContracts } from "@/lib/platform/api/contracts";
-import { ErrorEnvelopeSchema } from "@/lib/platform/api/schemas";
-import type { Contract } from "@/lib/platform/http/contract";
+import { allContracts } from "@/lib/interface/api/contracts";
+import { ErrorEnvelopeSchema } from "@/lib/interface/api/schemas";
+import type { Contract } from "@/lib/interface/http/contract";
 
 /**
  * Every real response the integration client receives is parsed against the contract of the

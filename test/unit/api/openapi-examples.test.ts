@@ -1,15 +1,15 @@
 /**
- * lib/platform/api/openapi.ts: every operation of the reference has a request example (when it has a
+ * lib/interface/api/openapi.ts: every operation of the reference has a request example (when it has a
  * body) and an example for every response status, each valid against its schema; parameters are
  * described; 503 everywhere, 429 where throttled; tags in the journey's order; the webhooks.
- * A new contract without examples fails here: add `examples` next to it (lib/platform/http/contract.ts).
+ * A new contract without examples fails here: add `examples` next to it (lib/interface/http/contract.ts).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Webhook } from "standardwebhooks";
-import { allContracts } from "@/lib/platform/api/contracts";
-import { buildOpenApiDocument } from "@/lib/platform/api/openapi";
-import { EVENT_EXAMPLES, EventSchema } from "@/lib/platform/api/contracts/events";
+import { allContracts } from "@/lib/interface/api/contracts";
+import { buildOpenApiDocument } from "@/lib/interface/api/openapi";
+import { EVENT_EXAMPLES, EventSchema } from "@/lib/interface/api/contracts/events";
 import { ERROR_STATUS, statusesOf, type ErrorCode } from "@/lib/platform/errors";
 
 const doc = buildOpenApiDocument("http://localhost:3000") as any;

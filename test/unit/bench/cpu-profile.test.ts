@@ -108,7 +108,7 @@ describe("CPU from /proc", () => {
 describe("source-mapped frames", () => {
   it("names sources from the project root, Turbopack's virtual ones and Drizzle's too", () => {
     const root = "/app";
-    assert.equal(sourcePath("../../../lib/platform/http/endpoint.ts", "/app/.next/server/chunks", root), "lib/platform/http/endpoint.ts");
+    assert.equal(sourcePath("../../../lib/interface/http/endpoint.ts", "/app/.next/server/chunks", root), "lib/interface/http/endpoint.ts");
     assert.equal(sourcePath("../../../node_modules/%40scope/pkg/x.js", "/app/.next/server/chunks", root), "node_modules/@scope/pkg/x.js");
     assert.equal(sourcePath("../../../data/v1.json.%5Bjson%5D.cjs/turbopack%3A///data/v1.json", "/app/.next/server/chunks", root), "data/v1.json");
     assert.equal(sourcePath("../../../node_modules/src/sql/sql.ts", "/app/.next/server/chunks", root), "node_modules/drizzle-orm/src/sql/sql.ts");
@@ -146,14 +146,14 @@ describe("owners of the samples", () => {
   const at = (name: string, where: string): Located => ({ name, where, category: categoryOf(where) });
 
   it("finds each job kind's file by its defineJob", () => {
-    assert.equal(jobs.get("lib/payments/transfers/fast-check-job.ts"), "transfers.fastCheck");
+    assert.equal(jobs.get("lib/compliance/fast-check/fast-check-job.ts"), "transfers.fastCheck");
     assert.equal(jobs.get("lib/partners/webhooks/deliver-job.ts"), "webhooks.deliver");
     assert.equal(jobs.get("lib/payments/payouts/jobs.ts"), "payouts.generateFiles, payouts.writeFile");
   });
 
   it("a job's handler over the worker that runs it and the queue it calls; a route over the pipeline; else none", () => {
     const claim = at("claim", "lib/platform/jobs/claim.ts:10");
-    const handler = at("run", "lib/payments/transfers/fast-check-job.ts:27");
+    const handler = at("run", "lib/compliance/fast-check/fast-check-job.ts:27");
     // Leaf first: the job enqueues (lib/platform/jobs) from its handler, which the run loop (lib/platform/jobs) called.
     assert.equal(owner([at("enqueue", "lib/platform/jobs/queue.ts:5"), handler, at("runOne", "lib/platform/jobs/run-loop.ts:40")]), "job transfers.fastCheck");
     assert.equal(owner([claim, at("tick", "lib/platform/jobs/run-loop.ts:20")]), "the worker (lib/platform/jobs)");
@@ -161,14 +161,15 @@ describe("owners of the samples", () => {
       owner([
         at("select", "node_modules/drizzle-orm/x.js:1"),
         at("handler", "app/v1/core/quotes/route.ts:12"),
-        at("endpoint", "lib/platform/http/endpoint.ts:80"),
+        at("endpoint", "lib/interface/http/endpoint.ts:80"),
       ]),
       "route /v1/core/quotes",
     );
     assert.equal(
-      owner([at("authenticate", "lib/platform/http/auth.ts:3"), at("endpoint", "lib/platform/http/endpoint.ts:80")]),
-      "the request pipeline (lib/platform/http)",
+      owner([at("authenticate", "lib/platform/http/auth.ts:3"), at("endpoint", "lib/interface/http/endpoint.ts:80")]),
+      "the request pipeline (lib/interface/http, lib/platform/http)",
     );
+    assert.equal(owner([at("endpoint", "lib/interface/http/endpoint.ts:80")]), "the request pipeline (lib/interface/http, lib/platform/http)");
     assert.equal(owner([at("parse", "node_modules/postgres/src/connection.js:400")]), undefined);
   });
 

@@ -161,7 +161,7 @@ const results = {
           {},
           {
             "route /v1/core/quotes": 0.1,
-            "the request pipeline (lib/platform/http)": 0.1,
+            "the request pipeline (lib/interface/http, lib/platform/http)": 0.1,
             GC: 0.1,
             "unowned: next": 0.2,
             "unowned: postgres.js": 0.2,

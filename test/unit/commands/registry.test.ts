@@ -1,12 +1,12 @@
 /**
  * The command registry (lib/operations/commands/registry.ts): one command per name; every command that may
- * be put under dual control (lib/operations/dual-control/kinds.ts, the configuration's names) is there with
+ * be put under dual control (lib/platform/config/controlled-actions.ts, the configuration's names) is there with
  * what a proposal needs (its subject and how the approver sees it); a renamed one points at one.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { COMMAND_NAMES, commandNamed } from "@/lib/operations/commands/registry";
-import { CONTROLLED_ACTIONS, RENAMED } from "@/lib/operations/dual-control/kinds";
+import { CONTROLLED_ACTIONS, RENAMED } from "@/lib/platform/config/controlled-actions";
 
 test("command names are unique", () => {
   assert.equal(new Set(COMMAND_NAMES).size, COMMAND_NAMES.length);

@@ -160,7 +160,7 @@ describe("bank credits short within the tolerance (issue 24 item 7)", () => {
   });
 
   test("search finds credits in every state by amount (as a decimal), payer, reference and booking date", async () => {
-    const { searchBankCredits, creditSearchOf } = await import("@/lib/finance/reconciliation/search");
+    const { searchBankCredits, creditSearchOf } = await import("@/lib/payments/reconciliation/search");
     const t = await fundingTransfer();
     const [matched, stray] = [ref(), ref()];
     await importCredits([
@@ -180,7 +180,7 @@ describe("bank credits short within the tolerance (issue 24 item 7)", () => {
   });
 
   test("search by amount finds a credit older than the newest thousand", async () => {
-    const { searchBankCredits, creditSearchOf } = await import("@/lib/finance/reconciliation/search");
+    const { searchBankCredits, creditSearchOf } = await import("@/lib/payments/reconciliation/search");
     const { schema } = await mod();
     const old = ref();
     await importCredits([{ bankReference: old, amount: "44.4", currency: "USD", text: "old stray" }], new Date("2026-01-02T00:00:00Z"));

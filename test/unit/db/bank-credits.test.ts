@@ -203,7 +203,7 @@ describe("bank transfer funding reconciled from camt.053", () => {
     assert.deepEqual(await entryLines(`bank-credit-return:${over}`), []);
     const strayBack = await db.transaction((tx) => m.returnBankCredit(tx, { creditId: strayId, operatorId: "op" }, new Date()));
     assert.equal(strayBack.returned, "20.00");
-    const { bankCreditQueue } = await import("@/lib/finance/reconciliation/queue");
+    const { bankCreditQueue } = await import("@/lib/payments/reconciliation/queue");
     const listed = (await bankCreditQueue(db, 1)).items.filter((c) => c.id === overId || c.id === strayId);
     assert.deepEqual(listed.map((c) => [c.state, c.toReturn]).sort(), [
       ["RETURN_REQUESTED", "20.00"],

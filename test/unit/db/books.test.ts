@@ -12,7 +12,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db";
 import { auditLog, bankCredits, journalEntries, journalLines, ledgerAccounts, manualJournals, proposals, transfers } from "@/db/schema";
 import { dailyReconciliation, explainDifference, ledgerBalance, recordClosingBalances } from "@/lib/finance/books/bank-reconciliation";
-import { withdrawJournal } from "@/lib/finance/books/journal-control";
+import { withdrawJournal } from "@/lib/operations/dual-control/journal-control";
 import { discardJournal, proposeJournal } from "@/lib/finance/books/journals";
 import { changeLedgerPeriod } from "@/lib/operations/commands/finance";
 import { act, execute } from "@/lib/operations/commands/run";

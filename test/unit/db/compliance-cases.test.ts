@@ -212,7 +212,7 @@ const rejects = (p: Promise<unknown>, code: string) => assert.rejects(p, (e: unk
 test("a compliance hold raises an alert in the customer's case", async () => {
   const owner = await newSubscription(db);
   const { transitionTransfer, lockTransfer } = await import("@/lib/payments/transfers/records");
-  const { holdTransfer } = await import("@/lib/payments/transfers/compliance");
+  const { holdTransfer } = await import("@/lib/compliance/cases/hold");
   const created = await db.transaction((tx) => insertTestTransfer(tx, owner, clock.now()));
   await db.transaction(async (tx) => {
     const validated = await transitionTransfer(tx, (await lockTransfer(tx, created.id))!, "fastCheck.passed", clock.now());

@@ -33,7 +33,7 @@ async function submitted(): Promise<string> {
 
 describe("statements per fast-check", () => {
   it("a passing fast-check: the locks and its rows in one statement, the aggregates with the case tests, the state change, the commit's", async () => {
-    const { fastCheck } = await import("@/lib/payments/transfers/fast-check-job");
+    const { fastCheck } = await import("@/lib/compliance/fast-check/fast-check-job");
     const run = async (transferId: string) =>
       (await countedUnit(db, (tx) => fastCheck.run!(tx, { payload: { transferId }, now: clock.now() } as never))).statements;
     // The process's first fast-check reads the sets in force and the service secrets (kept afterwards): not counted.

@@ -103,7 +103,7 @@ test("bank transfer chosen on Thursday 24 December: the window runs to the end o
   assert.equal(model.payBy.toISOString(), windowEnd);
 
   // A credit imported on Tuesday evening funds it.
-  const { fundFromBankCredit } = await import("@/lib/finance/reconciliation/fund");
+  const { fundFromBankCredit } = await import("@/lib/payments/reconciliation/fund");
   const funded = await inUnit(async ({ tx }) => fundFromBankCredit(tx, (await lockFundingSession(tx, s.fundingSessionId))!, new Date("2026-12-29T22:00:00Z")), {
     db,
   });
@@ -118,7 +118,7 @@ test("bank transfer: a credit imported after the window's end does not fund; the
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   const { payBy } = await inUnit(async ({ tx }) => chooseBankTransfer(tx, (await lockFundingSession(tx, s.fundingSessionId))!, at), { db });
   assert.equal(payBy, "2026-12-01T23:00:00.000Z");
-  const { fundFromBankCredit } = await import("@/lib/finance/reconciliation/fund");
+  const { fundFromBankCredit } = await import("@/lib/payments/reconciliation/fund");
   await assert.rejects(
     inUnit(async ({ tx }) => fundFromBankCredit(tx, (await lockFundingSession(tx, s.fundingSessionId))!, new Date("2026-12-02T07:00:00Z")), { db }),
     (e: unknown) => (e as { code?: string }).code === "funding.sessionExpired",

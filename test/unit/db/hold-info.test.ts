@@ -25,7 +25,7 @@ const operator = { id: "op_hold", email: "holder@example.com", name: "Holder", r
 
 /** A registered transfer put on hold at `at`, with what each source of holds writes beside it. */
 async function heldTransfer(at: Date, source: "operator" | "case" | "none"): Promise<string> {
-  const { holdTransfer } = await import("@/lib/payments/transfers/compliance");
+  const { holdTransfer } = await import("@/lib/compliance/cases/hold");
   const { auditRow } = await import("@/lib/operations/operators/audit");
   return db.transaction(async (tx) => {
     const row = await insertTestTransfer(tx, owner, at);
@@ -69,7 +69,8 @@ test("who, when and why of each transfer's hold: an operator's entry, a screenin
 
 test("an operator's entry from an earlier hold does not explain a later one", async () => {
   const { holdInfo } = await import("@/lib/operations/console/holds");
-  const { releaseTransfer, holdTransfer } = await import("@/lib/payments/transfers/compliance");
+  const { releaseTransfer } = await import("@/lib/payments/transfers/compliance");
+  const { holdTransfer } = await import("@/lib/compliance/cases/hold");
   const { lockTransfer } = await import("@/lib/payments/transfers/records");
   const first = new Date(Date.now() - 50_000);
   const id = await heldTransfer(first, "operator");

@@ -62,7 +62,7 @@ if (process.env.TEST_DB_URL) {
     it("a fast-check holding the beneficiary FOR SHARE, then counting its event on the subscription: both commit", async () => {
       const { owner, beneficiaryId, quote } = await readyToAccept();
       let accepted: Promise<unknown> | undefined;
-      // The fast-check's order (lib/payments/transfers/fast-check-job.ts): the beneficiary shared, then its event.
+      // The fast-check's order (lib/compliance/fast-check/fast-check-job.ts): the beneficiary shared, then its event.
       await db2.transaction(async (tx) => {
         await tx.select({ id: beneficiaries.id }).from(beneficiaries).where(eq(beneficiaries.id, beneficiaryId)).for("share");
         accepted = accept(owner, quote);

@@ -26,7 +26,7 @@ after(() => close());
 async function lib() {
   const accounts = await import("@/lib/operations/operators/accounts");
   const { createOperator } = await import("@/lib/operations/operators/records");
-  const { signInOperator } = await import("@/lib/identity/auth/operator-login");
+  const { signInOperator } = await import("@/lib/operations/operators/sign-in");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   const { execute } = await import("@/lib/operations/commands/run");
   // Disabling and enabling is a command (audited by the runner); the domain call alone audits nothing.

@@ -90,13 +90,13 @@ async function validCustomer(firstName: string, lastName: string, dateOfBirth: s
 
 async function screenPep(customerId: string, listVersionId?: string) {
   const { clock } = await import("@/lib/platform/clock");
-  const { screenCustomerPep } = await import("@/lib/identity/customers/pep-screen-job");
+  const { screenCustomerPep } = await import("@/lib/compliance/screening/customer-pep-screen-job");
   await db.transaction((tx) => screenCustomerPep.run!(tx, { payload: { customerId, listVersionId }, now: clock.now() } as never));
 }
 
 async function fastCheck(transferId: string): Promise<string> {
   const { clock } = await import("@/lib/platform/clock");
-  const { fastCheck } = await import("@/lib/payments/transfers/fast-check-job");
+  const { fastCheck } = await import("@/lib/compliance/fast-check/fast-check-job");
   await db.transaction((tx) => fastCheck.run!(tx, { payload: { transferId }, now: clock.now() } as never));
   return (await db.select({ state: transfers.state }).from(transfers).where(eq(transfers.id, transferId)))[0].state;
 }

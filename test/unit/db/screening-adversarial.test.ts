@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import type { Db } from "@/db";
-import { PersonName } from "@/lib/platform/api/schemas";
+import { PersonName } from "@/lib/interface/api/schemas";
 import { clock } from "@/lib/platform/clock";
 import { importPublication, shippedSources } from "@/lib/compliance/screening/list-store";
 import { sanctionsListScreening, type ScreeningResult, type ScreeningSubject } from "@/lib/compliance/screening/provider";

@@ -16,8 +16,8 @@ import type { Db, Tx } from "@/db";
 import { newId } from "@/db/ids";
 import { beneficiaries, customerFlags, customers, jobs, payoutMethods, screeningCases, transfers } from "@/db/schema";
 import { createBeneficiary } from "@/lib/payments/beneficiaries/manage";
-import { screenBeneficiary } from "@/lib/payments/beneficiaries/screen-job";
-import { screenCustomer } from "@/lib/identity/customers/screen-job";
+import { screenBeneficiary } from "@/lib/compliance/screening/beneficiary-screen-job";
+import { screenCustomer } from "@/lib/compliance/screening/customer-screen-job";
 import { addSeconds, clock } from "@/lib/platform/clock";
 import { jobRegistry } from "@/lib/operations/runtime/job-registry";
 import { runDueJobs } from "@/lib/platform/jobs/worker";
@@ -26,7 +26,7 @@ import { importPublication, shippedSources } from "@/lib/compliance/screening/li
 import type { ScreeningOutcome } from "@/lib/compliance/screening/provider";
 import { addBusinessDays, decideCase, raiseCase } from "@/lib/compliance/screening-cases/cases";
 import { lockReadyTransfers } from "@/lib/payments/payouts/ready-transfers";
-import { fastCheck } from "@/lib/payments/transfers/fast-check-job";
+import { fastCheck } from "@/lib/compliance/fast-check/fast-check-job";
 import { destinationCipher } from "@/lib/platform/crypto/destination-cipher";
 import { freshDb, secondConnection } from "../../support/db";
 import { refundOf } from "../../support/refunds";
@@ -527,7 +527,7 @@ test("a transfer held for screening is neither rejected (refunded) nor restored 
   const { act } = await import("@/lib/operations/commands/run");
   const { inUnit } = await import("@/lib/platform/unit-of-work");
   const { lockTransfer } = await import("@/lib/payments/transfers/records");
-  const { holdTransfer } = await import("@/lib/payments/transfers/compliance");
+  const { holdTransfer } = await import("@/lib/compliance/cases/hold");
   const { transferId, caseId } = await caseHoldingFunded("Tomasz", "Heldbycase");
 
   await assert.rejects(

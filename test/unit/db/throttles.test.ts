@@ -51,7 +51,7 @@ describe("OTP messages per client address", () => {
 
 describe("console sign-in failures per client address", () => {
   it("four wrong passwords from one address lock it, even for the right password of another operator; the lock is audited", async () => {
-    const { signInOperator } = await import("@/lib/identity/auth/operator-login");
+    const { signInOperator } = await import("@/lib/operations/operators/sign-in");
     const { createOperator } = await import("@/lib/operations/operators/records");
     const who = { email: email(), password: `pw-${randomUUID()}` };
     await db.transaction((tx) => createOperator(tx, { ...who, name: "Throttle test", role: "reviewer", now: clock.now() }));

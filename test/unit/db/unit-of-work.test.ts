@@ -14,6 +14,7 @@ import { auditLog, events, fundingSessions, jobs, journalEntries, partners, subs
 import { addSeconds, clock } from "@/lib/platform/clock";
 import { DomainError } from "@/lib/platform/errors";
 import { wakeSignal } from "@/lib/platform/jobs/wake";
+import { posting } from "@/lib/finance/ledger";
 import { runUnit, toDomainError, withEffects, type UnitContext } from "@/lib/platform/unit-of-work";
 import { shapes } from "@/db/statement-shapes";
 import { freshDb } from "../../support/db";
@@ -181,16 +182,18 @@ describe("unit of work: effects", () => {
     // A test kind's payload: never run here (the test drains nothing).
     unit.jobs.schedule("transfers.expire", { transferId: `trf_${marker}`, marker } as never, { runAt: unit.now, dedupeKey: `uow:${marker}` });
     unit.audit.record({ action: "uow.test", targetType: "test", targetId: marker });
-    unit.ledger.post({
-      sourceKey: marker,
-      kind: "test",
-      memo: "unit of work test",
-      lines: [
-        { account: "cash:collection", currency: "USD", debit: 100n },
-        { account: "suspense:unallocated", currency: "USD", credit: 100n },
-      ],
-      now: unit.now,
-    });
+    unit.ledger.post(
+      posting({
+        sourceKey: marker,
+        kind: "test",
+        memo: "unit of work test",
+        lines: [
+          { account: "cash:collection", currency: "USD", debit: 100n },
+          { account: "suspense:unallocated", currency: "USD", credit: 100n },
+        ],
+        now: unit.now,
+      }),
+    );
   }
 
   it("are statements whose text is built once per shape: a second unit with the same effects only binds its values", async () => {

@@ -1,5 +1,5 @@
 /**
- * lib/platform/http/endpoint.ts: when the database cannot be reached, every endpoint answers 503
+ * lib/interface/http/endpoint.ts: when the database cannot be reached, every endpoint answers 503
  * internal.unavailable with Retry-After (the reference documents it on every operation), not 500.
  * The service here points at a PostgreSQL port nothing listens on (this file runs in its own
  * process: the configuration is read from the environment set below).
@@ -9,9 +9,9 @@ import { createServer } from "node:net";
 import { before, test } from "node:test";
 import { z } from "zod";
 
-let endpointOf: typeof import("@/lib/platform/http/endpoint").endpoint;
-let defineContract: typeof import("@/lib/platform/http/contract").defineContract;
-let readEndpointOf: typeof import("@/lib/platform/http/endpoint").readEndpoint;
+let endpointOf: typeof import("@/lib/interface/http/endpoint").endpoint;
+let defineContract: typeof import("@/lib/interface/http/contract").defineContract;
+let readEndpointOf: typeof import("@/lib/interface/http/endpoint").readEndpoint;
 
 before(async () => {
   const srv = createServer();
@@ -22,9 +22,9 @@ before(async () => {
   process.env.LOG_LEVEL = "silent";
   // This process stands for the server: its entry point installs the start steps ready() runs.
   (await import("@/lib/operations/runtime/start-steps")).installStartSteps();
-  ({ endpoint: endpointOf } = await import("@/lib/platform/http/endpoint"));
-  ({ defineContract } = await import("@/lib/platform/http/contract"));
-  ({ readEndpoint: readEndpointOf } = await import("@/lib/platform/http/endpoint"));
+  ({ endpoint: endpointOf } = await import("@/lib/interface/http/endpoint"));
+  ({ defineContract } = await import("@/lib/interface/http/contract"));
+  ({ readEndpoint: readEndpointOf } = await import("@/lib/interface/http/endpoint"));
 });
 
 test("a route whose database is unreachable answers 503 internal.unavailable with Retry-After", async () => {

@@ -1,7 +1,7 @@
-/** lib/platform/http/methods.ts: 405 route.methodNotAllowed in the envelope, with an Allow header. */
+/** lib/interface/http/methods.ts: 405 route.methodNotAllowed in the envelope, with an Allow header. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { methods } from "@/lib/platform/http/methods";
+import { methods } from "@/lib/interface/http/methods";
 
 const ctx = { params: Promise.resolve({}) };
 const ok = async () => new Response("ok", { status: 200 });

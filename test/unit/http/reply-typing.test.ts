@@ -7,9 +7,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { health } from "@/lib/platform/api/contracts/auth";
-import { submitTransfer } from "@/lib/platform/api/contracts/transfers";
-import { endpoint, readEndpoint } from "@/lib/platform/http/endpoint";
+import { health } from "@/lib/interface/api/contracts/auth";
+import { submitTransfer } from "@/lib/interface/api/contracts/transfers";
+import { endpoint, readEndpoint } from "@/lib/interface/http/endpoint";
 
 test("a reply that matches its contract compiles; wrong fields, literals and missing fields do not", () => {
   const routes = [

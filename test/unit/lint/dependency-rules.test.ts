@@ -2,11 +2,12 @@
  * The folder-level dependency rules (.dependency-cruiser.cjs, checked by dependency-cruiser in
  * `npm test`): fed a small tree with a planted back-import, the repository's own rules fail it.
  * Platform importing a context and a context reaching past another's entry each fail; the same
- * import through the entry passes. The real tree is checked, with its known violations, by the
- * "dependency rules" check of scripts/test.mjs.
+ * import through the entry passes; the interface (lib/interface/) may call a context through its
+ * entry and no context may import it. The real tree is checked, with no list of exceptions, by the
+ * "dependency rules" check of scripts/test.mjs (the last test here keeps it so).
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -67,6 +68,24 @@ test("inside one context any folder may import another, and contexts may import 
   assert.deepEqual(found, []);
 });
 
+test("the interface calls a context through its entry; a context importing the interface, or the interface reaching past an entry, is refused", async () => {
+  const contract = "export const contract = { path: '/v1/core/transfers' };\n";
+  const found = await violations("interface", {
+    ...transfers,
+    ...entry,
+    "lib/interface/api/transfers.ts": "import { state } from '../../payments';\nexport const states = [state];\n",
+    "lib/interface/api/deep.ts": "import { state } from '../../payments/transfers/records';\nexport const deep = state;\n",
+    "lib/interface/http/contract.ts": contract,
+    "lib/payments/transfers/route.ts": "import { contract } from '../../interface/http/contract';\nexport const c = contract;\n",
+    "lib/platform/errors.ts": "import { contract } from '../interface/http/contract';\nexport const e = contract;\n",
+  });
+  assert.deepEqual(found.sort(), [
+    "context-through-entry: lib/interface/api/deep.ts -> lib/payments/transfers/records.ts",
+    "no-context-imports-interface: lib/payments/transfers/route.ts -> lib/interface/http/contract.ts",
+    "platform-imports-no-context: lib/platform/errors.ts -> lib/interface/http/contract.ts",
+  ]);
+});
+
 test("a cycle between two modules is refused", async () => {
   const found = await violations("cycle", {
     "lib/platform/a.ts": "import { b } from './b';\nexport const a = () => b;\n",
@@ -76,4 +95,10 @@ test("a cycle between two modules is refused", async () => {
     found.some((v) => v.startsWith("no-circular: lib/platform/")),
     found.join("; "),
   );
+});
+
+test("npm test checks the real tree with no list of exceptions", () => {
+  // A baseline (dependency-cruiser's --ignore-known) would let a planted back-import through.
+  assert.equal(existsSync(path.join(process.cwd(), ".dependency-cruiser-known-violations.json")), false);
+  assert.doesNotMatch(readFileSync(path.join(process.cwd(), "scripts/test.mjs"), "utf8"), /--ignore-known/);
 });

@@ -67,7 +67,7 @@ after(async () => {
 
 test("an SMTP server refusing mail opens one incident, alerted once, and its resolution is alerted once", async () => {
   const { clock } = await import("@/lib/platform/clock");
-  const { deliverOtp } = await import("@/lib/operations/notifications/otp-delivery");
+  const { deliverOtp } = await import("@/lib/identity/auth/otp-delivery");
   const { evaluateAlerts, recentIncidents } = await import("@/lib/operations/observability/alerts");
   const now = clock.now();
   await db.insert(otpDeliveries).values({

@@ -20,8 +20,8 @@ before(async () => {
 after(async () => close());
 
 test("request → job → the job it enqueues: one correlation id, in the rows and in the log lines' context", async () => {
-  const { endpoint } = await import("@/lib/platform/http/endpoint");
-  const { defineContract } = await import("@/lib/platform/http/contract");
+  const { endpoint } = await import("@/lib/interface/http/endpoint");
+  const { defineContract } = await import("@/lib/interface/http/contract");
   const { clock } = await import("@/lib/platform/clock");
   const { insertJob } = await import("@/lib/platform/jobs/queue");
   const { runDueJobs } = await import("@/lib/platform/jobs/worker");

@@ -1,11 +1,11 @@
 /**
- * lib/partners/origins.ts and the CSP builders: only exact origins are stored,
+ * lib/platform/webviews/origins.ts and the CSP builders: only exact origins are stored,
  * and a header never carries anything else, even from a row written before validation existed.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DomainError } from "@/lib/platform/errors";
-import { headerSafeOrigins, originProblem, validReturnOrigins } from "@/lib/partners/origins";
+import { headerSafeOrigins, originProblem, validReturnOrigins } from "@/lib/platform/webviews/origins";
 import { consoleContentSecurityPolicy, webviewContentSecurityPolicy } from "@/lib/platform/webviews/security-headers";
 
 const SANDBOX = { allowLocalHttp: true };

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { clabeCheckDigit, isValidClabe } from "@/lib/payments/payout-identifiers/clabe";
+import { clabeCheckDigit, isValidClabe } from "@/lib/platform/bank-identifiers/clabe";
 import { isValidNuban, nubanCheckDigit } from "@/lib/payments/payout-identifiers/nuban";
 import { isValidWalletIdentifier, walletCheckCharacters, withWalletCheck } from "@/lib/payments/payout-identifiers/wallet-checksum";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { SANDBOX_PAYOUT_BANKS } from "@/lib/platform/config/payout-banks";
 import { DomainError } from "@/lib/platform/errors";
-import { sandboxPaymentStatusReports, sandboxPayoutFiles } from "@/lib/platform/api/contracts/payout-files";
+import { sandboxPaymentStatusReports, sandboxPayoutFiles } from "@/lib/interface/api/contracts/payout-files";
 import { buildPain001 } from "@/lib/payments/payouts/pain001";
 import { parsePain002 } from "@/lib/payments/payouts/pain002";
 import { rejectionReasonFor } from "@/lib/payments/payouts/reject-reasons";

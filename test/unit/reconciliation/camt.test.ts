@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { DomainError } from "@/lib/platform/errors";
-import { parseCamt053, plainDecimal, readCamt053 } from "@/lib/finance/reconciliation/camt";
-import { schemaProblems } from "@/lib/finance/reconciliation/xsd";
+import { parseCamt053, plainDecimal, readCamt053 } from "@/lib/payments/reconciliation/camt";
+import { schemaProblems } from "@/lib/payments/reconciliation/xsd";
 import { camt053 } from "../../support/camt053";
 
 const malformed = (e: unknown) => e instanceof DomainError && e.code === "validation.bodyMalformed";
@@ -16,7 +16,7 @@ describe("camt.053.001.08 statements", () => {
   });
 
   test("the OpenAPI example of POST /v1/sandbox/bank-statements is a valid statement with one matched-shape credit", async () => {
-    const { sandboxImportBankStatement } = await import("@/lib/platform/api/contracts/bank-transfer");
+    const { sandboxImportBankStatement } = await import("@/lib/interface/api/contracts/bank-transfer");
     const parsed = await readCamt053(sandboxImportBankStatement.examples!.request as string);
     assert.deepEqual(
       parsed.credits.map((c) => [c.bankReference, c.amount, c.currency, c.creditorReference]),

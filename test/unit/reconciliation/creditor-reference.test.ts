@@ -6,7 +6,7 @@ import {
   isCreditorReference,
   newCreditorReference,
   printedReference,
-} from "@/lib/finance/reconciliation/creditor-reference";
+} from "@/lib/payments/reconciliation/creditor-reference";
 
 describe("ISO 11649 creditor references", () => {
   test("the standard's published example: 539007547034 has check digits 18", () => {

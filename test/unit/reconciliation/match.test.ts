@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { decideMatch, type MatchTarget } from "@/lib/finance/reconciliation/match";
+import { decideMatch, type MatchTarget } from "@/lib/payments/reconciliation/match";
 
 const open: MatchTarget = { transferState: "funding", transferExpired: false, sessionState: "OPEN", sessionExpired: false, due: "102.99", currency: "EUR" };
 const eur = (amount: string) => ({ amount, currency: "EUR" });

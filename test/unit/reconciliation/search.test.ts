@@ -1,7 +1,7 @@
 /** The bank credit search's filters: read from the query string, a bad value refused naming it. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { creditSearchOf } from "@/lib/finance/reconciliation/search";
+import { creditSearchOf } from "@/lib/payments/reconciliation/search";
 
 describe("bank credit search filters", () => {
   test("values are trimmed; empty ones are no filter", () => {

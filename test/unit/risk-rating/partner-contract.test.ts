@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { buildOpenApiDocument } from "@/lib/platform/api/openapi";
+import { buildOpenApiDocument } from "@/lib/interface/api/openapi";
 
 const FORBIDDEN = new Set(["rating", "ratings", "rated", "risk"]);
 const words = (s: string) =>

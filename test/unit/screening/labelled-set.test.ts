@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { PersonName } from "@/lib/platform/api/schemas";
+import { PersonName } from "@/lib/interface/api/schemas";
 import { loadConfig } from "@/lib/platform/config";
 import { buildIndex, lowestScore, matchSubject, verdict, type MatchIndex, type MatchSubject } from "@/lib/compliance/screening/match-index";
 import { LIST_FORMATS, LISTS } from "@/lib/compliance/screening/sources";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { PersonName } from "@/lib/platform/api/schemas";
+import { PersonName } from "@/lib/interface/api/schemas";
 import { isTitle, matchingForm, nameTokens, skeleton } from "@/lib/compliance/screening/names";
 
 test("every letter the name policy accepts folds to letters a-z, inside a word (never a space, digit or nothing between)", () => {

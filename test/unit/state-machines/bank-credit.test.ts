@@ -1,7 +1,7 @@
 /** Bank credit machine (docs/decisions.md "Bank transfer funding"): expected data literal on purpose. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bankCreditMachine } from "@/lib/finance/reconciliation/bank-credit-state-machine";
+import { bankCreditMachine } from "@/lib/payments/reconciliation/bank-credit-state-machine";
 import { checkExhaustively, moves } from "./exhaustive";
 
 test("bank credit: every (state, trigger) cell", () => {

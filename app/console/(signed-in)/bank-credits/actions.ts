@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { executeBankCreditReturn, importBankStatement, matchBankCredit, returnBankCredit } from "@/lib/operations/commands/finance";
 import { consoleCommand } from "@/lib/operations/console/action";
-import { readCamt053 } from "@/lib/finance/reconciliation/camt";
+import { readCamt053 } from "@/lib/payments/reconciliation/camt";
 
 const reason = z.string().trim().min(3).max(500);
 

@@ -2,8 +2,8 @@ import { Badge, Card, Empty, Flash, PageTitle, Pager, danger, input, param, prim
 import { pageParam } from "@/lib/operations/console/page-param";
 import { ready } from "@/lib/platform/ready";
 import { DomainError } from "@/lib/platform/errors";
-import { bankCreditQueue } from "@/lib/finance/reconciliation/queue";
-import { creditSearchOf, searchBankCredits, type CreditSearch } from "@/lib/finance/reconciliation/search";
+import { bankCreditQueue } from "@/lib/payments/reconciliation/queue";
+import { creditSearchOf, searchBankCredits, type CreditSearch } from "@/lib/payments/reconciliation/search";
 import { executeCreditReturn, matchCredit, returnCredit, uploadStatement } from "./actions";
 
 export const metadata = { title: "Bank credits · Console" };

@@ -1,7 +1,7 @@
 "use server";
 
 import { z } from "zod";
-import { withdrawJournal } from "@/lib/finance/books/journal-control";
+import { withdrawJournal } from "@/lib/operations/dual-control/journal-control";
 import {
   changeLedgerPeriod as changePeriod,
   explainStatementDifference as explain,

@@ -1,7 +1,7 @@
-import * as api from "@/lib/platform/api/contracts/auth";
+import * as api from "@/lib/interface/api/contracts/auth";
 import { listDevices } from "@/lib/identity/devices/registration";
-import { readEndpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import { readEndpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 
 // GET /v1/auth/devices: the customer's registered devices.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,7 +1,7 @@
-import * as api from "@/lib/platform/api/contracts/auth";
+import * as api from "@/lib/interface/api/contracts/auth";
 import { logout } from "@/lib/identity/auth/tokens";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 
 // POST /v1/auth/logout: revoke the caller's tokens.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,7 +1,7 @@
-import * as api from "@/lib/platform/api/contracts/account-requirements";
+import * as api from "@/lib/interface/api/contracts/account-requirements";
 import { validationError } from "@/lib/platform/errors";
-import { readEndpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import { readEndpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { accountRequirements } from "@/lib/payments/payout-identifiers/account-requirements";
 import { referenceRates } from "@/lib/payments/pricing/rate-store";
 

@@ -1,7 +1,7 @@
-import * as api from "@/lib/platform/api/contracts/beneficiaries";
+import * as api from "@/lib/interface/api/contracts/beneficiaries";
 import { createBeneficiary, listBeneficiaries } from "@/lib/payments/beneficiaries/manage";
-import { endpoint, readEndpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import { endpoint, readEndpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 
 // POST /v1/core/beneficiaries: create (202, PENDING). GET: list, most recently used first.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import * as api from "@/lib/platform/api/contracts/events";
+import * as api from "@/lib/interface/api/contracts/events";
 import { eventsWithCaller, listEvents } from "@/lib/partners/events/read";
-import { readEndpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import { readEndpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 
 /** An event as emit wrote it and the webhook carried it. */
 type WireEvent = z.input<typeof api.EventSchema>;

@@ -1,6 +1,6 @@
-import * as api from "@/lib/platform/api/contracts/kyc";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import * as api from "@/lib/interface/api/contracts/kyc";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { chooseLanguage } from "@/lib/platform/i18n/language";
 import { createKycSession } from "@/lib/identity/kyc/sessions";
 

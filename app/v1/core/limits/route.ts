@@ -1,6 +1,6 @@
-import * as api from "@/lib/platform/api/contracts/limits";
-import { readEndpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import * as api from "@/lib/interface/api/contracts/limits";
+import { readEndpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { readLimits } from "@/lib/payments/limits/usage";
 import { referenceRates } from "@/lib/payments/pricing/rate-store";
 

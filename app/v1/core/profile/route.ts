@@ -1,7 +1,7 @@
-import * as api from "@/lib/platform/api/contracts/profile";
+import * as api from "@/lib/interface/api/contracts/profile";
 import { profileWithCaller, readProfile, submitProfile } from "@/lib/identity/customers/profile";
-import { endpoint, readEndpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import { endpoint, readEndpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 
 // POST /v1/core/profile: submit or update (while PENDING) the profile. GET: read it.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

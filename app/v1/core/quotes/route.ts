@@ -1,6 +1,6 @@
-import * as api from "@/lib/platform/api/contracts/quotes";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import * as api from "@/lib/interface/api/contracts/quotes";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { createQuote } from "@/lib/payments/quotes/create";
 
 // POST /v1/core/quotes: a signed quote for a beneficiary.

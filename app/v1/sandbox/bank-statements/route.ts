@@ -1,8 +1,8 @@
-import * as api from "@/lib/platform/api/contracts/bank-transfer";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
-import { readCamt053 } from "@/lib/finance/reconciliation/camt";
-import { importStatement } from "@/lib/finance/reconciliation/import";
+import * as api from "@/lib/interface/api/contracts/bank-transfer";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
+import { readCamt053 } from "@/lib/payments/reconciliation/camt";
+import { importStatement } from "@/lib/payments/reconciliation/import";
 
 // POST /v1/sandbox/bank-statements: a camt.053 document, imported as an operator's upload.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,9 +1,9 @@
-import * as api from "@/lib/platform/api/contracts/sandbox";
+import * as api from "@/lib/interface/api/contracts/sandbox";
 import { clock } from "@/lib/platform/clock";
 import { config } from "@/lib/platform/config";
 import { DomainError } from "@/lib/platform/errors";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 
 // POST /v1/sandbox/clock: move the process clock forward (tests of expiries and lockouts).
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

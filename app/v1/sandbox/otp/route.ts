@@ -1,7 +1,7 @@
-import * as api from "@/lib/platform/api/contracts/sandbox";
+import * as api from "@/lib/interface/api/contracts/sandbox";
 import { latestOtpMessage } from "@/lib/identity/auth/sandbox-outbox";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 
 // GET /v1/sandbox/otp?identifier=: the sandbox messaging outbox.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,6 +1,6 @@
-import * as api from "@/lib/platform/api/contracts/sandbox";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import * as api from "@/lib/interface/api/contracts/sandbox";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { updatePartnerSettings } from "@/lib/partners/settings";
 
 // PUT /v1/sandbox/partner: configure JWKS, pricing mode and webhook URL of the calling partner.

@@ -1,6 +1,6 @@
-import * as api from "@/lib/platform/api/contracts/payout-files";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import * as api from "@/lib/interface/api/contracts/payout-files";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { sandboxPayoutDocument } from "@/lib/payments/payouts/sandbox";
 
 // POST /v1/sandbox/payout-files.

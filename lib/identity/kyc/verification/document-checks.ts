@@ -1,5 +1,5 @@
 import rules from "@/data/kyc/verification.json";
-import { matchingForm } from "@/lib/compliance";
+import { matchingForm } from "../../identifiers/name-form";
 import type { KycDocumentCapture } from "../capture";
 import type { MrzFields, MrzRead } from "./mrz-read";
 

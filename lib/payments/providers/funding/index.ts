@@ -18,7 +18,7 @@ export interface FundingProvider {
   pay(payment: FundingPayment): "SUCCEEDED" | "FAILED";
 }
 
-/** Production: bank transfer to the collection account, reconciled from camt.053 statements (lib/finance/reconciliation). */
+/** Production: bank transfer to the collection account, reconciled from camt.053 statements (lib/payments/reconciliation). */
 const bankTransfer: FundingProvider = {
   name: "bank-transfer",
   bankTransferOnOpen: true,

@@ -9,9 +9,9 @@ import { insertTestTransfer, type Owner } from "../../../support/fixtures";
 
 /** Imported lazily: freshDb must set the configuration before these modules read it. */
 export const bankCreditModules = async () => ({
-  ...(await import("@/lib/finance/reconciliation/camt")),
-  ...(await import("@/lib/finance/reconciliation/import")),
-  ...(await import("@/lib/finance/reconciliation/resolve")),
+  ...(await import("@/lib/payments/reconciliation/camt")),
+  ...(await import("@/lib/payments/reconciliation/import")),
+  ...(await import("@/lib/payments/reconciliation/resolve")),
   ...(await import("@/lib/payments/transfers/bank-transfer")),
   ...(await import("@/lib/payments/transfers/funding")),
   ...(await import("@/lib/payments/transfers/records")),

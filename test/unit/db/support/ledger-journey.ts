@@ -202,7 +202,7 @@ async function apply(tx: Tx, owner: Owner, transferId: string, step: Step, now: 
         await import("@/lib/payments/transfers/network")
       ).rejectPayout(tx, row, (await import("@/lib/payments/payouts/reject-reasons")).payoutRejection("AC04"), now));
     case "hold":
-      return void (await (await import("@/lib/payments/transfers/compliance")).holdTransfer(tx, row, now));
+      return void (await (await import("@/lib/compliance/cases/hold")).holdTransfer(tx, row, now));
     case "release":
       return void (await (await import("@/lib/payments/transfers/compliance")).releaseTransfer(tx, row, step.resolution, now));
     case "refundJob": {

@@ -10,7 +10,7 @@ import { requireOperator } from "@/lib/operations/console/session";
 import { OPERATOR_STATUSES } from "@/lib/identity/customers/status-machine";
 import { ready } from "@/lib/platform/ready";
 import { latestScreening } from "@/lib/compliance/screening/results";
-import { CUSTOMER_FLAG_LABELS, type CustomerFlagKind } from "@/lib/compliance/screening-cases/flags";
+import { CUSTOMER_FLAG_LABELS, type CustomerFlagKind } from "@/lib/payments/beneficiaries/payment-check";
 import { flagsOf } from "@/lib/compliance/screening-cases/queries";
 import { complianceOfCustomer } from "@/lib/compliance/cases/queries";
 import { customersSharingIdentifiers } from "@/lib/identity/identifiers/shared";

@@ -1,9 +1,9 @@
-import * as api from "@/lib/platform/api/contracts/auth";
+import * as api from "@/lib/interface/api/contracts/auth";
 import { startPasswordReset } from "@/lib/identity/auth/password-reset";
-import { endpoint } from "@/lib/platform/http/endpoint";
+import { endpoint } from "@/lib/interface/http/endpoint";
 import { chooseLanguage } from "@/lib/platform/i18n/language";
 import { clientAddressOf } from "@/lib/identity/lockouts/client-address";
-import { methods } from "@/lib/platform/http/methods";
+import { methods } from "@/lib/interface/http/methods";
 
 // POST /v1/auth/password-reset/start: send a reset code if the identifier has an account.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

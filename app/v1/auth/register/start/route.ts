@@ -1,9 +1,9 @@
-import * as api from "@/lib/platform/api/contracts/auth";
+import * as api from "@/lib/interface/api/contracts/auth";
 import { startRegistration } from "@/lib/identity/auth/registration";
-import { endpoint } from "@/lib/platform/http/endpoint";
+import { endpoint } from "@/lib/interface/http/endpoint";
 import { chooseLanguage } from "@/lib/platform/i18n/language";
 import { clientAddressOf } from "@/lib/identity/lockouts/client-address";
-import { methods } from "@/lib/platform/http/methods";
+import { methods } from "@/lib/interface/http/methods";
 
 // POST /v1/auth/register/start: send a one-time code to a new identifier.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,8 +1,8 @@
-import * as api from "@/lib/platform/api/contracts/beneficiaries";
+import * as api from "@/lib/interface/api/contracts/beneficiaries";
 import { readBeneficiary } from "@/lib/payments/beneficiaries/manage";
 import { beneficiaryDetailWithCaller } from "@/lib/payments/beneficiaries/records";
-import { readEndpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import { readEndpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 
 // GET /v1/core/beneficiaries/{beneficiaryId}: detail with masked payout methods.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,6 +1,6 @@
-import * as api from "@/lib/platform/api/contracts/kyc";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import * as api from "@/lib/interface/api/contracts/kyc";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { readKycSession } from "@/lib/identity/kyc/sessions";
 
 // GET /v1/core/kyc-sessions/{kycSessionId}: the session's lifecycle.

@@ -1,6 +1,6 @@
-import * as api from "@/lib/platform/api/contracts/quotes";
-import { readEndpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import * as api from "@/lib/interface/api/contracts/quotes";
+import { readEndpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { quoteInScope, quoteView, quoteWithCaller } from "@/lib/payments/quotes/records";
 
 // GET /v1/core/quotes/{quoteId}: the quote and its lifecycle status.

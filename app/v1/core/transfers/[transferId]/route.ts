@@ -1,6 +1,6 @@
-import * as api from "@/lib/platform/api/contracts/transfers";
-import { readEndpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import * as api from "@/lib/interface/api/contracts/transfers";
+import { readEndpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { transferDetailWithCaller } from "@/lib/payments/transfers/detail-query";
 import { readTransfer } from "@/lib/payments/transfers/read";
 

@@ -1,7 +1,7 @@
-import * as api from "@/lib/platform/api/contracts/beneficiaries";
+import * as api from "@/lib/interface/api/contracts/beneficiaries";
 import { archiveBeneficiary } from "@/lib/payments/beneficiaries/manage";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 
 // POST /v1/core/beneficiaries/{beneficiaryId}/archive: one-way archive.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -1,6 +1,6 @@
-import * as api from "@/lib/platform/api/contracts/quotes";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import * as api from "@/lib/interface/api/contracts/quotes";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { acceptQuote } from "@/lib/payments/quotes/accept";
 
 // POST /v1/core/quotes/{quoteId}/accept: accept the disclosed quote; the transfer starts in registered.

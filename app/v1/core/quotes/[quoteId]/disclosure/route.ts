@@ -1,6 +1,6 @@
-import * as api from "@/lib/platform/api/contracts/quotes";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import * as api from "@/lib/interface/api/contracts/quotes";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { serveDisclosure } from "@/lib/payments/quotes/disclosure";
 
 // GET /v1/core/quotes/{quoteId}/disclosure: the pre-payment disclosure and its single-use token.

@@ -1,6 +1,6 @@
-import * as api from "@/lib/platform/api/contracts/transfers";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import * as api from "@/lib/interface/api/contracts/transfers";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { cancelTransfer } from "@/lib/payments/transfers/cancel";
 
 // POST /v1/core/transfers/{transferId}/cancel: abort, cancel with refund, or ask the network.

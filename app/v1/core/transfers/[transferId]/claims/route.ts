@@ -1,7 +1,7 @@
-import * as api from "@/lib/platform/api/contracts/claims";
+import * as api from "@/lib/interface/api/contracts/claims";
 import { listClaims, reportClaim } from "@/lib/payments/claims/claims";
-import { endpoint, readEndpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import { endpoint, readEndpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 
 // POST /v1/core/transfers/{transferId}/claims: report an error; GET: the transfer's claims.
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

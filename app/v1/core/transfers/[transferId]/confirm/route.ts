@@ -1,6 +1,6 @@
-import * as api from "@/lib/platform/api/contracts/transfers";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import * as api from "@/lib/interface/api/contracts/transfers";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { confirmTransfer } from "@/lib/payments/transfers/confirm";
 
 // POST /v1/core/transfers/{transferId}/confirm: device-bound release of funds; opens funding.

@@ -1,6 +1,6 @@
-import * as api from "@/lib/platform/api/contracts/transfers";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import * as api from "@/lib/interface/api/contracts/transfers";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { repairPayoutForCustomer } from "@/lib/payments/payouts/repair";
 
 // POST /v1/core/transfers/{transferId}/payout-repair: a new destination for a payout the bank rejected.

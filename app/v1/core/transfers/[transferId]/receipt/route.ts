@@ -1,6 +1,6 @@
-import * as api from "@/lib/platform/api/contracts/receipts";
-import { readEndpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import * as api from "@/lib/interface/api/contracts/receipts";
+import { readEndpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { readReceipt } from "@/lib/payments/receipts/receipt";
 
 // GET /v1/core/transfers/{transferId}/receipt: the receipt from funded on, with a fresh hosted link.

@@ -1,6 +1,6 @@
-import * as api from "@/lib/platform/api/contracts/transfers";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import * as api from "@/lib/interface/api/contracts/transfers";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { submitTransfer } from "@/lib/payments/transfers/submit";
 
 // POST /v1/core/transfers/{transferId}/submit: recipient, destination and purpose; 202 registered.

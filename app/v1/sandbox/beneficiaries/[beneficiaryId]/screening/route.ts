@@ -1,7 +1,7 @@
-import * as api from "@/lib/platform/api/contracts/beneficiaries";
+import * as api from "@/lib/interface/api/contracts/beneficiaries";
 import { beneficiaryInScope, beneficiaryView, transitionBeneficiary } from "@/lib/payments/beneficiaries/records";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 
 const SCREENING = { VALID: "screening.valid", MONITORED: "screening.monitored", BLOCKED: "screening.blocked" } as const;
 

@@ -1,7 +1,7 @@
-import * as api from "@/lib/platform/api/contracts/bank-transfer";
+import * as api from "@/lib/interface/api/contracts/bank-transfer";
 import { DomainError } from "@/lib/platform/errors";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { chooseBankTransfer } from "@/lib/payments/transfers/bank-transfer";
 import { lockFundingSession } from "@/lib/payments/transfers/funding";
 

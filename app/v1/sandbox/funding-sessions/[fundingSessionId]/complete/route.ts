@@ -1,7 +1,7 @@
-import * as api from "@/lib/platform/api/contracts/transfers";
+import * as api from "@/lib/interface/api/contracts/transfers";
 import { DomainError } from "@/lib/platform/errors";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { completeFunding, lockFundingSession } from "@/lib/payments/transfers/funding";
 
 // POST /v1/sandbox/funding-sessions/{fundingSessionId}/complete: what the hosted funding page does.

@@ -1,7 +1,7 @@
-import * as api from "@/lib/platform/api/contracts/kyc";
+import * as api from "@/lib/interface/api/contracts/kyc";
 import { DomainError } from "@/lib/platform/errors";
-import { endpoint } from "@/lib/platform/http/endpoint";
-import { methods } from "@/lib/platform/http/methods";
+import { endpoint } from "@/lib/interface/http/endpoint";
+import { methods } from "@/lib/interface/http/methods";
 import { completeKycSession, lockKycSession } from "@/lib/identity/kyc/outcome";
 
 // POST /v1/sandbox/kyc-sessions/{kycSessionId}/complete: the hosted page's sandbox outcome buttons.
