@@ -1,7 +1,7 @@
 import * as api from "@/lib/interface/api/contracts/transfers";
 import { endpoint } from "@/lib/interface/http/endpoint";
 import { methods } from "@/lib/interface/http/methods";
-import { applySandboxAction } from "@/lib/payments/transfers/sandbox-controls";
+import { applySandboxAction } from "@/lib/interface/sandbox/transfer-actions";
 
 // POST /v1/sandbox/transfers/{transferId}/compliance-hold (decisions section 7).
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

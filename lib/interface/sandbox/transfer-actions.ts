@@ -1,13 +1,20 @@
 import type { Tx } from "@/db";
 import { holdTransfer } from "@/lib/compliance";
-import { releaseTransfer, reviewTransfer } from "./compliance";
-import { advanceNetwork, resolveNetworkCancellation, type NetworkCancellationOutcome } from "./network";
-import { transferInScope, type TransferRow } from "./records";
-import { transferDetail } from "./view";
+import {
+  releaseTransfer,
+  reviewTransfer,
+  advanceNetwork,
+  resolveNetworkCancellation,
+  type NetworkCancellationOutcome,
+  transferInScope,
+  type TransferRow,
+  transferDetail,
+} from "@/lib/payments";
 
 /**
  * The sandbox's stand-ins for the payout network, the compliance team and the reviewers
- * (decisions section 7), each going through the same domain functions as the real ones.
+ * (decisions section 7), each going through the same domain functions as the real ones: the
+ * adapter of the /v1/sandbox/transfers/{id}/… endpoints, so it may call payments and compliance.
  */
 export type SandboxAction =
   | { kind: "advance"; to: "topay" | "reqpay" | "paid" }
