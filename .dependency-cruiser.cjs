@@ -3,7 +3,7 @@
  * `npm test` (scripts/test.mjs, "dependency rules"), with no list of exceptions:
  *  - platform (lib/platform/, db/) imports no context and not the interface: it is the floor every
  *    context stands on (a column's closed set of states is declared beside its table, in db/schema);
- *  - the interface (lib/interface/: the API pipeline, its contracts, the hosted pages' headers) is
+ *  - the interface (lib/interface/: the API pipeline, its contracts, the sandbox endpoints' actions) is
  *    the adapter layer above the contexts: it may import them, none of them imports it;
  *  - a context, or the interface, imports a context only through that context's entry
  *    (lib/<context>/index.ts);

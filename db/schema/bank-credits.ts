@@ -2,6 +2,7 @@ import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, decimalFormat, tstz } from "./columns";
 import { transfers } from "./transfers";
 
+/** BankCreditState: the states its machine moves (`lib/payments/reconciliation/bank-credit-state-machine.ts`). */
 export const BANK_CREDIT_STATES = ["QUEUED", "MATCHED", "EXCESS", "RETURN_REQUESTED", "RETURNED"] as const;
 
 export type BankCreditState = (typeof BANK_CREDIT_STATES)[number];

@@ -2,6 +2,7 @@ import { boolean, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
 
+/** BeneficiaryState: the states its machine moves (`lib/payments/beneficiaries/state-machine.ts`). */
 export const BENEFICIARY_STATES = ["PENDING", "VALID", "MONITORED", "BLOCKED", "ARCHIVED"] as const;
 
 export type BeneficiaryState = (typeof BENEFICIARY_STATES)[number];

@@ -3,14 +3,17 @@ import type { AccountCode } from "./ledger";
 import { createdAt, tstz } from "./columns";
 import { operators } from "./operators";
 
+/** StatementBalanceState: the states its machine moves (`lib/finance/books/statement-balance-state-machine.ts`). */
 export const STATEMENT_BALANCE_STATES = ["UNEXPLAINED", "EXPLAINED"] as const;
 
 export type StatementBalanceState = (typeof STATEMENT_BALANCE_STATES)[number];
 
+/** PeriodState: the states its machine moves (`lib/finance/books/period-state-machine.ts`). */
 export const PERIOD_STATES = ["OPEN", "CLOSED"] as const;
 
 export type PeriodState = (typeof PERIOD_STATES)[number];
 
+/** ManualJournalState: the states its machine moves (`lib/finance/books/journal-state-machine.ts`). */
 export const MANUAL_JOURNAL_STATES = ["PROPOSED", "POSTED", "DISCARDED"] as const;
 
 export type ManualJournalState = (typeof MANUAL_JOURNAL_STATES)[number];

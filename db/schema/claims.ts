@@ -3,18 +3,22 @@ import { createdAt, decimalFormat, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
 import { transfers } from "./transfers";
 
+/** ClaimStatus: the states its machine moves (`lib/payments/claims/state-machine.ts`). */
 export const CLAIM_STATUSES = ["OPEN", "INVESTIGATING", "RESOLVED"] as const;
 
 export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
 
+/** ClaimType (its rules: `lib/payments/claims/state-machine.ts`). */
 export const CLAIM_TYPES = ["NOT_RECEIVED", "WRONG_AMOUNT", "LATE", "OTHER"] as const;
 
 export type ClaimType = (typeof CLAIM_TYPES)[number];
 
+/** ClaimOutcome (its rules: `lib/payments/claims/state-machine.ts`). */
 export const CLAIM_OUTCOMES = ["NO_ERROR", "REFUND", "RESEND"] as const;
 
 export type ClaimOutcome = (typeof CLAIM_OUTCOMES)[number];
 
+/** ClaimRefundStatus: the states its machine moves (`lib/payments/claims/refund-state-machine.ts`). */
 export const CLAIM_REFUND_STATUSES = ["OWED", "PAID"] as const;
 
 export type ClaimRefundStatus = (typeof CLAIM_REFUND_STATUSES)[number];

@@ -8,14 +8,17 @@ import type { ScreeningEvidence } from "./screening-results";
 import { screeningCases } from "./screening-cases";
 import { transfers } from "./transfers";
 
+/** ReportStatus: the states its machine moves (`lib/compliance/cases/report-state-machine.ts`). */
 export const REPORT_STATUSES = ["DRAFTED", "APPROVED", "FILED"] as const;
 
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
 
+/** ComplianceCaseState: the states its machine moves (`lib/compliance/cases/state-machine.ts`). */
 export const COMPLIANCE_CASE_STATES = ["OPEN", "INVESTIGATING", "CLOSED"] as const;
 
 export type ComplianceCaseState = (typeof COMPLIANCE_CASE_STATES)[number];
 
+/** CaseOutcome (its rules: `lib/compliance/cases/state-machine.ts`). */
 export const CASE_OUTCOMES = ["FALSE_POSITIVE", "RISK_CONFIRMED"] as const;
 
 export type CaseOutcome = (typeof CASE_OUTCOMES)[number];

@@ -2,6 +2,7 @@ import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { customers } from "./customers";
 
+/** Rating (its rules: `lib/compliance/risk-rating/model.ts`). */
 export const RATINGS = ["LOW", "MEDIUM", "HIGH"] as const;
 
 export type Rating = (typeof RATINGS)[number];

@@ -2,6 +2,7 @@ import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import type { Language } from "@/lib/platform/i18n/language";
 
+/** CustomerStatus: the states its machine moves (`lib/identity/customers/status-machine.ts`). */
 export const CUSTOMER_STATUSES = ["PENDING", "VALID", "MONITORED", "RESTRICTED", "BLOCKED", "CLOSED"] as const;
 
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
@@ -11,9 +12,11 @@ export const KYC_STATUSES = ["NOT_STARTED", "IN_PROGRESS", "COMPLETED", "REJECTE
 
 export type KycStatus = (typeof KYC_STATUSES)[number];
 
+/** VerificationTier (its rules: `lib/payments/limits/tiers.ts`). */
 export const VERIFICATION_TIERS = [1, 2] as const;
 
 export type VerificationTier = (typeof VERIFICATION_TIERS)[number];
+/** The highest verification tier (lib/payments/limits/tiers.ts). */
 export const TOP_TIER: VerificationTier = 2;
 
 /** The person, shared across partners (spec 2.2); statuses of spec 2.9. */

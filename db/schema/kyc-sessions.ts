@@ -48,6 +48,7 @@ export const KYC_SESSION_PURPOSES = ["NEW", "RESUME", "RESUBMISSION", "ENHANCED"
 
 export type KycSessionPurpose = (typeof KYC_SESSION_PURPOSES)[number];
 
+/** KycSessionState: the states its machine moves (`lib/identity/kyc/session-state-machine.ts`). */
 export const KYC_SESSION_STATES = ["CREATED", "IN_PROGRESS", "COMPLETED", "EXPIRED", "FAILED"] as const;
 
 export type KycSessionState = (typeof KYC_SESSION_STATES)[number];

@@ -3,6 +3,7 @@ import { createdAt, tstz } from "./columns";
 import { partners } from "./partners";
 import { subscriptions } from "./subscriptions";
 
+/** IdentifierType (its rules: `lib/identity/auth/identifiers.ts`). */
 export const IDENTIFIER_TYPES = ["EMAIL", "PHONE"] as const;
 
 export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];

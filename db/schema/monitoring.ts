@@ -7,6 +7,7 @@ export const WINDOWS = ["24h", "7d", "30d"] as const;
 
 export type Window = (typeof WINDOWS)[number];
 
+/** AggregateName (its rules: `lib/compliance/monitoring/aggregate-names.ts`). */
 export const AGGREGATE_NAMES = [
   "senderTransferCount",
   "senderTransferSum",
@@ -28,6 +29,7 @@ export const AGGREGATE_NAMES = [
 
 export type AggregateName = (typeof AGGREGATE_NAMES)[number];
 
+/** Field (its rules: `lib/compliance/monitoring/rule-set.ts`). */
 export const FIELDS = [
   /** The transfer's origin amount (decimal string, origin currency). */
   "transfer.originAmount",
@@ -42,6 +44,7 @@ export const FIELDS = [
 
 export type Field = (typeof FIELDS)[number];
 
+/** Comparator (its rules: `lib/compliance/monitoring/rule-set.ts`). */
 export const COMPARATORS = [">", ">=", "<", "<=", "==", "!="] as const;
 
 export type Comparator = (typeof COMPARATORS)[number];
@@ -72,15 +75,18 @@ export interface RuleSetDocument {
   typologies: { id: string; description: string; rules: Record<string, number>; review: number; block?: number }[];
 }
 
+/** RuleSetState: the states its machine moves (`lib/compliance/monitoring/state-machine.ts`). */
 export const RULE_SET_STATES = ["draft", "proposed", "shadowing", "active", "retired"] as const;
 
 export type RuleSetState = (typeof RULE_SET_STATES)[number];
 
+/** MonitoringMode (its rules: `lib/compliance/monitoring/types.ts`). */
 export const MONITORING_MODES = ["enforce", "shadow"] as const;
 
 /** enforce: a review or block outcome acts on the transfer; shadow: recorded and alerted (marked shadow) only. */
 export type MonitoringMode = (typeof MONITORING_MODES)[number];
 
+/** MonitoringOutcome (its rules: `lib/compliance/monitoring/types.ts`). */
 export const MONITORING_OUTCOMES = ["pass", "review", "block"] as const;
 
 export type MonitoringOutcome = (typeof MONITORING_OUTCOMES)[number];

@@ -2,6 +2,7 @@ import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core"
 import { createdAt, decimalFormat, tstz } from "./columns";
 import { transfers } from "./transfers";
 
+/** PayoutAttemptState: the states its machine moves (`lib/payments/payouts/payout-attempt-state-machine.ts`). */
 export const PAYOUT_ATTEMPT_STATES = ["SENT", "REJECTED", "REPAIRED", "RESENT", "ABANDONED", "RETURNED"] as const;
 
 export type PayoutAttemptState = (typeof PAYOUT_ATTEMPT_STATES)[number];

@@ -2,6 +2,7 @@ import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/p
 import { createdAt, decimalFormat, tstz } from "./columns";
 import { transfers } from "./transfers";
 
+/** ProviderAttemptState: the states its machine moves (`lib/payments/payouts/provider-attempt-state-machine.ts`). */
 export const PROVIDER_ATTEMPT_STATES = [
   "WAITING_COVER",
   "QUEUED",

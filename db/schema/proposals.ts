@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 
+/** ProposalState: the states its machine moves (`lib/operations/dual-control/state-machine.ts`). */
 export const PROPOSAL_STATES = ["PROPOSED", "APPROVED", "DECLINED", "LAPSED"] as const;
 
 export type ProposalState = (typeof PROPOSAL_STATES)[number];

@@ -4,10 +4,12 @@ import { createdAt, decimalFormat, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
 import { transfers } from "./transfers";
 
+/** RefundStatus: the states its machine moves (`lib/payments/transfers/refund-state-machine.ts`). */
 export const REFUND_STATUSES = ["PENDING", "PROCESSING", "COMPLETED", "FAILED"] as const;
 
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
+/** NetworkCancellationState: the states its machine moves (`lib/payments/transfers/network-cancellation-state-machine.ts`). */
 export const NETWORK_CANCELLATION_STATES = ["PENDING", "SUCCEEDED", "ALREADY_PAID", "RETRY_ALLOWED"] as const;
 
 export type NetworkCancellationState = (typeof NETWORK_CANCELLATION_STATES)[number];

@@ -2,6 +2,7 @@ import { pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { partners } from "./partners";
 
+/** RegistrationState: the states its machine moves (`lib/identity/auth/registration-state-machine.ts`). */
 export const REGISTRATION_STATES = ["OTP_SENT", "VERIFIED", "COMPLETED"] as const;
 
 export type RegistrationState = (typeof REGISTRATION_STATES)[number];

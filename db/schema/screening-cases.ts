@@ -3,6 +3,7 @@ import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import type { ScreeningEvidence } from "./screening-results";
 
+/** ScreeningCaseState: the states its machine moves (`lib/compliance/screening-cases/state-machine.ts`). */
 export const SCREENING_CASE_STATES = ["OPEN", "FALSE_POSITIVE", "TRUE_MATCH"] as const;
 
 export type ScreeningCaseState = (typeof SCREENING_CASE_STATES)[number];

@@ -2,6 +2,7 @@ import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 import { subscriptions } from "./subscriptions";
 
+/** TokenState: the states its machine moves (`lib/identity/auth/session-state-machine.ts`). */
 export const TOKEN_STATES = ["active", "rotated", "revoked"] as const;
 
 export type TokenState = (typeof TOKEN_STATES)[number];

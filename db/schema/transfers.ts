@@ -6,6 +6,7 @@ import { partners } from "./partners";
 import { quotes } from "./quotes";
 import { subscriptions } from "./subscriptions";
 
+/** TransferState: the states its machine moves (`lib/payments/transfers/state-machine.ts`). */
 export const TRANSFER_STATES = [
   "registered",
   "onreview",
@@ -24,6 +25,7 @@ export const TRANSFER_STATES = [
 
 export type TransferState = (typeof TRANSFER_STATES)[number];
 
+/** FundingSessionStatus: the states its machine moves (`lib/payments/transfers/funding-session-state-machine.ts`). */
 export const FUNDING_SESSION_STATUSES = ["OPEN", "SUCCEEDED", "FAILED", "EXPIRED"] as const;
 
 export type FundingSessionStatus = (typeof FUNDING_SESSION_STATUSES)[number];
