@@ -24,8 +24,8 @@
  * A name that the entry already exports from another module (two modules with one name) stays
  * deep: rename one of them.
  *
- * An import left deep fails the dependency rules (there is no list of known violations): the
- * script exits 1 when it leaves any, after writing what it could route.
+ * An import left deep fails the dependency rules (the list of known violations is empty and
+ * stays so): the script exits 1 when it leaves any, after writing what it could route.
  *
  * Usage: node scripts/codemods/route-through-entries.mjs [--dry-run] [--search]
  *   --dry-run   report only, write nothing
