@@ -22,9 +22,10 @@ export function FundingBankTransfer({
 }) {
   const bt = model.bankTransfer;
   if (!bt) {
+    // The corridor's version does not offer bank transfer (a card-only corridor), or the collection account does not take the currency.
     return (
       <p role="alert" className="mt-6 rounded border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="bank-transfer-unavailable">
-        {m.bankTransferUnavailable} ({model.bankTransferCurrency})
+        {model.fundingMethods.includes("BANK_TRANSFER") ? `${m.bankTransferUnavailable} (${model.bankTransferCurrency})` : m.bankTransferNotOffered}
       </p>
     );
   }

@@ -4,7 +4,8 @@ import { prepared } from "@/db/prepared";
 import type { Executor } from "@/db";
 import { quotes } from "@/db/schema";
 import { estimateDeliveryBy } from "@/lib/payments/delivery/estimates";
-import { corridorOfQuote } from "@/lib/payments/corridors/corridors";
+import { corridorOfQuote, fundingMethodsOf } from "@/lib/payments/corridors/corridors";
+import { FUNDING_METHODS } from "@/lib/payments/corridors/funding-methods";
 import type { ReadWithCaller } from "@/lib/platform/read-with-caller";
 import { DomainError, type StatusOf } from "@/lib/platform/errors";
 
@@ -80,6 +81,8 @@ export function quoteView(row: QuoteRow, now: Date) {
       originCountry: corridor?.originCountry.alpha3 ?? row.corridor.slice(0, 2),
       destinationCountry: corridor?.destinationCountry.alpha3 ?? row.corridor.slice(3),
       payoutMethod: row.payoutMethod,
+      // Ours: the methods a transfer accepted from this quote may be paid with (it keeps the quote's version).
+      fundingMethods: [...(corridor ? fundingMethodsOf(corridor) : FUNDING_METHODS)],
     },
     signedQuote: row.signedQuote,
     status: quoteStatus(row, now),

@@ -9,7 +9,7 @@ import { toWireAmount } from "@/lib/platform/money/format";
 import { closureCallbackFor, type ClosureCallback } from "@/lib/platform/webviews/closure";
 import { resolveWebviewToken } from "@/lib/platform/webviews/tokens";
 import { checkFundingMethod, corridorOfTransfer, fundingMethodsOf } from "@/lib/payments/corridors/corridors";
-import type { FundingMethod } from "@/lib/payments/corridors/funding-methods";
+import { FUNDING_METHODS, type FundingMethod } from "@/lib/payments/corridors/funding-methods";
 import { refreshForTransfers } from "@/lib/payments/corridors/versions";
 import { chooseBankTransfer, type BankTransferInstructions } from "./bank-transfer";
 import { completeFunding, lockFundingSession } from "./funding";
@@ -35,7 +35,8 @@ export interface FundingWebviewModel {
   fundingMethods: readonly FundingMethod[];
   /**
    * Production (FUNDING_PROVIDER=bank-transfer): the bank details, amount and RF reference bound
-   * to this session when the page opens; null with `bankTransferCurrency` when the collection
+   * to this session when the page opens; null when the transfer's corridor does not offer bank
+   * transfer (`fundingMethods` lacks it), or with `bankTransferCurrency` when the collection
    * account does not take the transfer's currency.
    */
   bankTransfer: BankTransferInstructions | null;
@@ -55,8 +56,12 @@ async function liveSession(tx: Tx, token: string, now: Date) {
 export async function openFundingWebview(tx: Tx, token: string, now: Date): Promise<FundingWebviewModel> {
   const locked = await liveSession(tx, token, now);
   const { session, transfer, partnerId } = locked;
-  // Production's only method is bank transfer: opening the page is choosing it (the reference is bound once).
-  const bankTransfer = fundingProvider().bankTransferOnOpen ? await bankTransferOrNull(tx, locked, now) : null;
+  await refreshForTransfers(tx, [transfer]);
+  const corridor = corridorOfTransfer(transfer);
+  const fundingMethods: readonly FundingMethod[] = corridor ? fundingMethodsOf(corridor) : FUNDING_METHODS;
+  // Production's only method is bank transfer: opening the page is choosing it (the reference is
+  // bound once), unless the transfer's corridor does not offer it (the page says so, not "this currency").
+  const bankTransfer = fundingProvider().bankTransferOnOpen && fundingMethods.includes("BANK_TRANSFER") ? await bankTransferOrNull(tx, locked, now) : null;
   const [beneficiary] = await tx.select().from(beneficiaries).where(eq(beneficiaries.id, transfer.beneficiaryId));
   const [customer] = await tx
     .select({ preferredLanguage: customers.preferredLanguage, profile: customers.profile })
@@ -64,8 +69,6 @@ export async function openFundingWebview(tx: Tx, token: string, now: Date): Prom
     .where(eq(customers.id, transfer.customerId));
   const [partner] = await tx.select().from(partners).where(eq(partners.id, partnerId));
   const method = await maskedPayoutMethod(tx, transfer.payoutMethodId);
-  await refreshForTransfers(tx, [transfer]);
-  const corridor = corridorOfTransfer(transfer);
   return {
     fundingSessionId: session.id,
     locale: customer?.preferredLanguage ?? null,
@@ -83,7 +86,7 @@ export async function openFundingWebview(tx: Tx, token: string, now: Date): Prom
     payBy: bankTransfer ? new Date(bankTransfer.payBy) : fundingDeadline(session, transfer),
     timeZone: timeZoneOfAddress(residenceAddressOf(customer?.profile)),
     paymentsConfigured: fundingProvider().takesPayments,
-    fundingMethods: corridor ? fundingMethodsOf(corridor) : ["CARD", "BANK_TRANSFER"],
+    fundingMethods,
     bankTransfer,
     bankTransferCurrency: transfer.originCurrency,
   };

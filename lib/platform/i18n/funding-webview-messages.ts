@@ -33,6 +33,7 @@ export const fundingWebviewMessages = {
     lateNote:
       "A payment that reaches our account after {at} no longer pays for this transfer: we send the money back to the account it came from. Confirm the transfer again in the app to get a new reference.",
     bankTransferUnavailable: "Bank transfer is not available for payments in this currency. Go back to the app.",
+    bankTransferNotOffered: "This transfer cannot be paid by bank transfer, the only way to pay on this page. Go back to the app.",
     succeeded: "Payment received. Your transfer is on its way.",
     payBefore: "Pay before {at}.",
     declined: "The payment was declined and nothing was charged. Try another card, or pay by bank transfer, before {at}.",
@@ -73,6 +74,7 @@ export const fundingWebviewMessages = {
     lateNote:
       "Un paiement arrivé sur notre compte après le {at} ne paie plus ce transfert : nous renvoyons l’argent au compte d’où il vient. Confirmez à nouveau le transfert dans l’application pour obtenir une nouvelle référence.",
     bankTransferUnavailable: "Le virement bancaire n’est pas disponible pour les paiements dans cette devise. Revenez à l’application.",
+    bankTransferNotOffered: "Ce transfert ne peut pas être payé par virement bancaire, le seul moyen de paiement de cette page. Revenez à l’application.",
     succeeded: "Paiement reçu. Votre transfert est en route.",
     payBefore: "À payer avant le {at}.",
     declined: "Le paiement a été refusé et rien n’a été débité. Essayez une autre carte, ou payez par virement, avant le {at}.",
@@ -114,6 +116,7 @@ export const fundingWebviewMessages = {
     lateNote:
       "Un pago que llegue a nuestra cuenta después del {at} ya no paga esta transferencia: devolvemos el dinero a la cuenta de la que salió. Confirma de nuevo la transferencia en la aplicación para obtener una referencia nueva.",
     bankTransferUnavailable: "La transferencia bancaria no está disponible para pagos en esta moneda. Vuelve a la aplicación.",
+    bankTransferNotOffered: "Esta transferencia no se puede pagar por transferencia bancaria, la única forma de pago de esta página. Vuelve a la aplicación.",
     succeeded: "Pago recibido. Tu transferencia está en camino.",
     payBefore: "Paga antes del {at}.",
     declined: "El pago fue rechazado y no se ha cobrado nada. Prueba otra tarjeta, o paga por transferencia, antes del {at}.",

@@ -2077,6 +2077,8 @@ export interface components {
       originCountry: string;
       destinationCountry: string;
       payoutMethod: string;
+      /** @description Extension: how the customer may pay for a transfer accepted from this quote (the funding page offers these), as the configuration version the quote was priced under defines the corridor. */
+      fundingMethods: ("CARD" | "BANK_TRANSFER")[];
     };
     Disclosure: {
       quoteId: string;
@@ -5592,7 +5594,11 @@ export interface operations {
            *       "corridor": {
            *         "originCountry": "USA",
            *         "destinationCountry": "MEX",
-           *         "payoutMethod": "bank_account"
+           *         "payoutMethod": "bank_account",
+           *         "fundingMethods": [
+           *           "CARD",
+           *           "BANK_TRANSFER"
+           *         ]
            *       },
            *       "signedQuote": "eyJhbGciOiJSUzI1NiIsImtpZCI6InNlcnZpY2UtMjAyNi0xMSIsInR5cCI6IkpXVCJ9.eyJxdW90ZV9pZCI6InF1b18xazZtM3E4ZDV4MmM3djRiOW4wcDRyMXQiLCJzZW5kX2Ftb3VudCI6IjEwMC4wMDAwMDAifQ.c2lnbmF0dXJl",
            *       "status": "AVAILABLE"
@@ -5733,7 +5739,11 @@ export interface operations {
            *       "corridor": {
            *         "originCountry": "USA",
            *         "destinationCountry": "MEX",
-           *         "payoutMethod": "bank_account"
+           *         "payoutMethod": "bank_account",
+           *         "fundingMethods": [
+           *           "CARD",
+           *           "BANK_TRANSFER"
+           *         ]
            *       },
            *       "signedQuote": "eyJhbGciOiJSUzI1NiIsImtpZCI6InNlcnZpY2UtMjAyNi0xMSIsInR5cCI6IkpXVCJ9.eyJxdW90ZV9pZCI6InF1b18xazZtM3E4ZDV4MmM3djRiOW4wcDRyMXQiLCJzZW5kX2Ftb3VudCI6IjEwMC4wMDAwMDAifQ.c2lnbmF0dXJl",
            *       "status": "AVAILABLE"

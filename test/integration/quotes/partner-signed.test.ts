@@ -158,7 +158,7 @@ describe("happy path", () => {
     assert.equal(q.partnerFee, "1.000000");
     assert.equal(q.totalCustomerCost, "103.990000");
     assert.equal(q.quoteValidUntil, new Date(cl.exp * 1000).toISOString());
-    assert.deepEqual(q.corridor, { originCountry: "USA", destinationCountry: "MEX", payoutMethod: "bank_account" });
+    assert.deepEqual(q.corridor, { originCountry: "USA", destinationCountry: "MEX", payoutMethod: "bank_account", fundingMethods: ["CARD", "BANK_TRANSFER"] });
     assert.deepEqual((await readQuote(c, q.quoteId)).body, q);
 
     const token2 = await disclosureToken(c, q.quoteId);

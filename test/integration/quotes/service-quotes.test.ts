@@ -141,7 +141,7 @@ describe("create (200)", () => {
     const expectedDest = new Decimal(q.originAmount).times(q.fxRate).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN).toFixed(6);
     assert.equal(q.destinationAmount, expectedDest);
     assert.match(q.destinationAmount, /\.\d{2}0000$/);
-    assert.deepEqual(q.corridor, { originCountry: "USA", destinationCountry: "MEX", payoutMethod: "bank_account" });
+    assert.deepEqual(q.corridor, { originCountry: "USA", destinationCountry: "MEX", payoutMethod: "bank_account", fundingMethods: ["CARD", "BANK_TRANSFER"] });
     assert.equal(q.status, "AVAILABLE");
     // quoteValidUntil ≈ 60 s after creation.
     assert.match(q.quoteValidUntil, ISO);
@@ -206,7 +206,7 @@ describe("create (200)", () => {
   test("cash_pickup quote: corridor payoutMethod cash_pickup, corridor_type OFFLINE, valid ≈ 1800 s", async () => {
     const before = await serverNow();
     const q = await serviceQuote(c, ben.beneficiaryId, { payoutMethod: "cash_pickup" });
-    assert.deepEqual(q.corridor, { originCountry: "USA", destinationCountry: "MEX", payoutMethod: "cash_pickup" });
+    assert.deepEqual(q.corridor, { originCountry: "USA", destinationCountry: "MEX", payoutMethod: "cash_pickup", fundingMethods: ["CARD", "BANK_TRANSFER"] });
     const validFor = Date.parse(q.quoteValidUntil) - before.getTime();
     assert.ok(validFor > 1795_000 && validFor <= 1801_000, `${validFor} ms`);
     const { claims } = await verifiedClaims(q.signedQuote);

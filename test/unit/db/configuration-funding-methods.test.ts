@@ -8,11 +8,11 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db";
-import { transfers } from "@/db/schema";
+import { customers, fundingSessions, partners, transfers } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import type { Operator } from "@/lib/operations/operators/records";
 import { freshDb } from "../../support/db";
-import { insertTestTransfer, newSubscription, type Owner } from "../../support/fixtures";
+import { insertBeneficiary, insertTestTransfer, newSubscription, type Owner } from "../../support/fixtures";
 
 let db: Db;
 let close: () => Promise<void>;
@@ -45,6 +45,26 @@ async function inFunding(version: number) {
   });
 }
 
+/** The funding methods a US-MX quote's corridor lists (POST /v1/core/quotes' answer), priced now. */
+async function quotedFundingMethods(): Promise<readonly string[]> {
+  const { inUnit } = await import("@/lib/platform/unit-of-work");
+  const { createQuote } = await import("@/lib/payments/quotes/create");
+  await db
+    .update(customers)
+    .set({ profile: { residenceCountry: "USA" } })
+    .where(eq(customers.id, owner.customerId));
+  const [partner] = await db.select().from(partners).where(eq(partners.id, owner.partnerId));
+  const beneficiaryId = await insertBeneficiary(db, owner, clock.now());
+  const req = { originAmount: "100.00", originCurrency: "USD", destinationCurrency: "MXN", beneficiaryId };
+  const quote = await inUnit(
+    ({ tx }) => createQuote(tx, { partner, subscriptionId: owner.subscriptionId, customerId: owner.customerId, req, now: clock.now() }),
+    {
+      db,
+    },
+  );
+  return quote.corridor.fundingMethods;
+}
+
 /** Version 2, in force from its approval: US-MX offers card only. */
 async function cardOnlyOnUsMx() {
   const { act } = await import("@/lib/operations/commands/run");
@@ -73,8 +93,10 @@ test("a version offering card only on US-MX: its transfers cannot choose bank tr
   const methods = async (token: string) => (await inUnit(({ tx, now }) => openFundingWebview(tx, token, now), { db })).fundingMethods;
 
   const before = await inFunding(1);
+  assert.deepEqual(await quotedFundingMethods(), ["CARD", "BANK_TRANSFER"], "a quote's corridor lists the methods of its version");
   await cardOnlyOnUsMx();
   const underV2 = await inFunding(2);
+  assert.deepEqual(await quotedFundingMethods(), ["CARD"]);
 
   assert.deepEqual(await methods(before.token), ["CARD", "BANK_TRANSFER"], "version 1 offered both (no list: every method)");
   assert.deepEqual(await methods(underV2.token), ["CARD"]);
@@ -102,4 +124,38 @@ test("a corridor's funding methods: at least one, each once, from the closed lis
   assert.deepEqual(withMethods([]), ["US-MX.fundingMethods"]);
   assert.deepEqual(withMethods(["CARD", "CARD"]), ["US-MX.fundingMethods"]);
   assert.deepEqual([...new Set(withMethods(["CHEQUE"]))], ["US-MX.fundingMethods.0"]);
+});
+
+test("production's page (bank transfer its only method) on a card-only corridor says the transfer cannot be paid by bank transfer, not 'this currency'", async () => {
+  // Version 2 (card only on US-MX, the first test's) is in force; the service collects by bank transfer only.
+  const KEY = Symbol.for("remit.config");
+  const settings = globalThis as Record<symbol, unknown>;
+  const production = {
+    FUNDING_PROVIDER: "bank-transfer",
+    COLLECTION_ACCOUNT_IBAN: "DE89370400440532013000",
+    COLLECTION_ACCOUNT_BIC: "COBADEFFXXX",
+    COLLECTION_ACCOUNT_NAME: "Remit Collections",
+    COLLECTION_ACCOUNT_CURRENCY: "USD",
+  };
+  Object.assign(process.env, production);
+  delete settings[KEY];
+  try {
+    const { inUnit } = await import("@/lib/platform/unit-of-work");
+    const { openFundingWebview } = await import("@/lib/payments/transfers/funding-webview");
+    const { FundingBankTransfer } = await import("@/components/webviews/funding-bank-transfer");
+    const { fundingWebviewMessages } = await import("@/lib/platform/i18n/funding-webview-messages");
+    const { createElement } = await import("react");
+    const { renderToStaticMarkup } = await import("react-dom/server");
+    const s = await inFunding(2);
+    const model = await inUnit(({ tx, now }) => openFundingWebview(tx, s.token, now), { db });
+    assert.deepEqual([model.paymentsConfigured, model.fundingMethods, model.bankTransfer], [false, ["CARD"], null]);
+    const [session] = await db.select().from(fundingSessions).where(eq(fundingSessions.id, s.fundingSessionId));
+    assert.equal(session.creditorReference, null, "no reference bound for a method the transfer cannot use");
+    const html = renderToStaticMarkup(createElement(FundingBankTransfer, { model, messages: fundingWebviewMessages.en, until: "" }));
+    assert.match(html, /This transfer cannot be paid by bank transfer/);
+    assert.doesNotMatch(html, /currency/);
+  } finally {
+    for (const name of Object.keys(production)) delete process.env[name];
+    delete settings[KEY];
+  }
 });

@@ -31,7 +31,17 @@ export const QuoteSchema = z
     totalCustomerCostCurrency: z.string(),
     quoteValidUntil: Timestamp,
     estimatedDeliveryBy: ESTIMATED_DELIVERY_BY,
-    corridor: z.object({ originCountry: z.string(), destinationCountry: z.string(), payoutMethod: z.string() }).meta({ id: "Corridor" }),
+    corridor: z
+      .object({
+        originCountry: z.string(),
+        destinationCountry: z.string(),
+        payoutMethod: z.string(),
+        fundingMethods: z.array(z.enum(["CARD", "BANK_TRANSFER"])).meta({
+          description:
+            "Extension: how the customer may pay for a transfer accepted from this quote (the funding page offers these), as the configuration version the quote was priced under defines the corridor.",
+        }),
+      })
+      .meta({ id: "Corridor" }),
     signedQuote: z.string().meta({ description: "Compact JWS (RS256) over the JCS-canonical spec 5.4 claims; keys at /.well-known/jwks.json." }),
     status: z.enum(["AVAILABLE", "ACCEPTED", "EXPIRED"]),
   })
@@ -53,7 +63,7 @@ const QUOTE_EXAMPLE = {
   totalCustomerCostCurrency: "USD",
   quoteValidUntil: EX.at(11),
   estimatedDeliveryBy: "2026-11-23T23:00:00.000Z",
-  corridor: { originCountry: "USA", destinationCountry: "MEX", payoutMethod: "bank_account" },
+  corridor: { originCountry: "USA", destinationCountry: "MEX", payoutMethod: "bank_account", fundingMethods: ["CARD", "BANK_TRANSFER"] },
   signedQuote:
     "eyJhbGciOiJSUzI1NiIsImtpZCI6InNlcnZpY2UtMjAyNi0xMSIsInR5cCI6IkpXVCJ9.eyJxdW90ZV9pZCI6InF1b18xazZtM3E4ZDV4MmM3djRiOW4wcDRyMXQiLCJzZW5kX2Ftb3VudCI6IjEwMC4wMDAwMDAifQ.c2lnbmF0dXJl",
   status: "AVAILABLE",
