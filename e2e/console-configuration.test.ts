@@ -268,4 +268,58 @@ describe("console: configuration versions", () => {
       for (const p of [maker, checker]) await p.context().close();
     },
   );
+
+  test(
+    "funding terms proposed on their form: an account's problem at its line; approved, the window and the account are in force",
+    { timeout: CONSOLE_TEST_TIMEOUT },
+    async () => {
+      const maker = await signedInPage(e2e.browser, ADMIN);
+      const checker = await signedInPage(e2e.browser, await createOperatorInConsole(maker, "admin", "Fay Funding"));
+      /** On the Configuration page, the maker proposes funding terms; the form. */
+      const proposeFunding = async (fields: Record<string, string>, note: string) => {
+        await maker.goto(consoleUrl("/configuration"));
+        const form = maker.getByTestId("funding-form");
+        for (const [label, value] of Object.entries(fields)) await form.getByLabel(label).fill(value);
+        await form.getByLabel("Effective from (UTC)").fill(localUtc(await serverNow(), 1));
+        await form.getByLabel("Why").fill(note);
+        await form.getByRole("button", { name: "Propose new funding terms" }).click();
+        return form;
+      };
+      const ACCOUNTS = "Collection accounts, one per line: IBAN; BIC; currencies; time zone; name (empty: the setting)";
+      const DAYS = "Bank transfer window, business days (empty: the setting)";
+
+      await maker.goto(consoleUrl("/configuration"));
+      assert.match((await maker.getByTestId("funding-window-bank-transfer").textContent()) ?? "", /2 business days.*\(setting\)/);
+
+      // A wrong check digit is refused at its line; what was typed stays.
+      const bad = "GB00BUKB20201555555555; BUKBGB22; USD; Europe/London; Remit Ltd";
+      const refused = await proposeFunding({ [ACCOUNTS]: bad, [DAYS]: "3" }, "Collect dollars in London");
+      await refused.getByTestId("field-error").filter({ hasText: "line 1.iban: expected an IBAN" }).waitFor();
+      assert.equal(await refused.getByLabel(ACCOUNTS).inputValue(), bad);
+
+      const form = await proposeFunding(
+        { [ACCOUNTS]: "GB33BUKB20201555555555; BUKBGB22; USD; Europe/London; Remit Ltd", [DAYS]: "3" },
+        "Collect dollars in London",
+      );
+      await form.getByRole("status").waitFor();
+      const proposalId = proposalIn((await form.getByRole("status").textContent()) ?? "");
+      await checker.goto(consoleUrl(`/approvals/${proposalId}`));
+      await checker.getByTestId("change-funding.windows.BANK_TRANSFER.businessDays").waitFor();
+      await approveProposal(checker, proposalId, "Agreed");
+      await advanceClock(61);
+      await maker.goto(consoleUrl("/configuration"));
+      assert.match((await maker.getByTestId("funding-window-bank-transfer").textContent()) ?? "", /^Bank transfer: 3 business days/);
+      assert.match((await maker.getByTestId("collection-account-GB33BUKB20201555555555").textContent()) ?? "", /Collects USD into GB33BUKB20201555555555/);
+      await screenshot(maker, "console-configuration-funding");
+
+      // The settings back: the fields emptied.
+      const restore = await proposeFunding({ [ACCOUNTS]: "", [DAYS]: "" }, "Back to the settings");
+      await restore.getByRole("status").waitFor();
+      await approveProposal(checker, proposalIn((await restore.getByRole("status").textContent()) ?? ""), "Restoring");
+      await advanceClock(61);
+      await maker.goto(consoleUrl("/configuration"));
+      assert.match((await maker.getByTestId("funding-window-bank-transfer").textContent()) ?? "", /2 business days.*\(setting\)/);
+      for (const p of [maker, checker]) await p.context().close();
+    },
+  );
 });

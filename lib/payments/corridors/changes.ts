@@ -1,7 +1,7 @@
 /**
  * What a configuration version changes, for the people who approve it: the fields that differ
  * between two documents (by corridor code and field, e.g. "US-MX.principalFee"; the tier limits
- * as "tierLimits.1.P1D"), the problems of a
+ * as "tierLimits.1.P1D", the funding terms as "funding.windows.BANK_TRANSFER.businessDays"), the problems of a
  * proposed document at the field they are about, and a preview of a quote under each price.
  */
 import { z } from "zod";
@@ -20,7 +20,7 @@ export interface FieldChange {
   after: string | null;
 }
 
-type Doc = { corridors?: unknown; tierLimits?: unknown };
+type Doc = { corridors?: unknown; tierLimits?: unknown; funding?: unknown };
 
 /** A document's values by field: each corridor's leaves under its code, the tier limits' under "tierLimits"; arrays as their JSON. */
 function flatten(doc: Doc): Map<string, string> {
@@ -36,6 +36,16 @@ function flatten(doc: Doc): Map<string, string> {
     for (const [k, v] of Object.entries(fields)) walk(`${String(code)}.${k}`, v);
   }
   if (doc.tierLimits !== undefined) walk("tierLimits", doc.tierLimits);
+  if (doc.funding && typeof doc.funding === "object") {
+    // Collection accounts by IBAN (an account added, removed, or its fields), whatever their order.
+    const { collectionAccounts, ...rest } = doc.funding as Record<string, unknown>;
+    walk("funding", rest);
+    for (const account of Array.isArray(collectionAccounts) ? (collectionAccounts as Record<string, unknown>[]) : []) {
+      const { iban, ...fields } = account;
+      out.set(`funding.collectionAccounts.${String(iban)}`, "collects");
+      walk(`funding.collectionAccounts.${String(iban)}`, fields);
+    }
+  }
   return out;
 }
 
@@ -208,4 +218,69 @@ export function withTierLimits(document: Record<string, unknown>, limits: Record
     (next[tier] ??= {})[window] = was !== undefined && x !== null && y !== null && x.eq(y) ? was : limits[field];
   }
   return { ...document, tierLimits: next };
+}
+
+/**
+ * The funding terms as the console's form writes them: each window a whole number (empty: the
+ * setting's), the collection accounts one per line, "IBAN; BIC; currencies; time zone; name"
+ * (empty: the settings' account).
+ */
+export const FUNDING_FIELDS = ["cardMinutes", "bankTransferBusinessDays", "collectionAccounts"] as const;
+export type FundingField = (typeof FUNDING_FIELDS)[number];
+
+interface FundingDoc {
+  windows?: { CARD?: { minutes?: unknown }; BANK_TRANSFER?: { businessDays?: unknown } };
+  collectionAccounts?: { iban?: unknown; bic?: unknown; currencies?: unknown; timeZone?: unknown; name?: unknown }[];
+}
+
+/** One collection account per line as its document object; null when a line does not have its five parts. */
+export function parseAccountLines(text: string): Record<string, unknown>[] | null {
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const accounts = lines.map((line) => {
+    const [iban, bic, currencies, timeZone, ...name] = line.split(";").map((p) => p.trim());
+    if (!iban || !bic || !currencies || !timeZone || name.join(";").trim() === "") return null;
+    return {
+      iban: iban.replace(/\s+/g, "").toUpperCase(),
+      bic: bic.toUpperCase(),
+      name: name.join(";").trim(),
+      currencies: currencies.split(/[\s,]+/).filter(Boolean),
+      timeZone,
+    };
+  });
+  return accounts.every((a) => a !== null) ? (accounts as Record<string, unknown>[]) : null;
+}
+
+/** A document's funding terms by form field ("" where the setting applies). */
+export function fundingTexts(document: Record<string, unknown> | undefined): Record<FundingField, string> {
+  const f = (document?.funding ?? {}) as FundingDoc;
+  const text = (v: unknown) => (v === undefined || v === null ? "" : String(v));
+  return {
+    cardMinutes: text(f.windows?.CARD?.minutes),
+    bankTransferBusinessDays: text(f.windows?.BANK_TRANSFER?.businessDays),
+    collectionAccounts: (f.collectionAccounts ?? [])
+      .map((a) => [a.iban, a.bic, Array.isArray(a.currencies) ? a.currencies.join(", ") : a.currencies, a.timeZone, a.name].map(text).join("; "))
+      .join("\n"),
+  };
+}
+
+/**
+ * `document` with its funding terms replaced by the form's (an empty field removes its part, and
+ * no part left removes the funding terms: the settings apply). A number is kept as written when it
+ * is not one ("thirty"), so the schema refuses it at its field.
+ */
+export function withFunding(document: Record<string, unknown>, texts: Record<FundingField, string>): Record<string, unknown> {
+  const number = (t: string) => (/^\d+$/.test(t) ? Number(t) : t);
+  const windows: Record<string, unknown> = {};
+  if (texts.cardMinutes.trim()) windows.CARD = { minutes: number(texts.cardMinutes.trim()) };
+  if (texts.bankTransferBusinessDays.trim()) windows.BANK_TRANSFER = { businessDays: number(texts.bankTransferBusinessDays.trim()) };
+  const accounts = texts.collectionAccounts.trim() ? (parseAccountLines(texts.collectionAccounts) ?? []) : [];
+  const funding = {
+    ...(Object.keys(windows).length > 0 ? { windows } : {}),
+    ...(accounts.length > 0 ? { collectionAccounts: accounts } : {}),
+  };
+  const { funding: _before, ...rest } = document;
+  return Object.keys(funding).length > 0 ? { ...rest, funding } : rest;
 }

@@ -44,8 +44,8 @@ export async function describeProposedVersion(
     before[c.field] = c.before;
     after[c.field] = c.after;
   }
-  // A quote previewed per changed corridor (a corridor's fields are named by its code; tier limits price nothing).
-  for (const code of new Set(changes.map((c) => c.field.split(".")[0]).filter((head) => head !== "tierLimits"))) {
+  // A quote previewed per changed corridor (a corridor's fields are named by its code; tier limits and funding terms price nothing).
+  for (const code of new Set(changes.map((c) => c.field.split(".")[0]).filter((head) => /^[A-Z]{2}-[A-Z]{2}$/.test(head)))) {
     const old = corridorByCode(code, base);
     const next = proposed.find((c) => c.code === code);
     before[`preview ${code}`] = old ? previewQuote(old, now, rates) : "not offered";

@@ -3,6 +3,7 @@
  * checked once at load, so a typo in fees or country codes stops the process at start instead
  * of mispricing a transfer.
  */
+import { isValidBIC, isValidIBAN } from "ibantools";
 import { z } from "zod";
 import countries from "@/lib/platform/i18n/iso-countries";
 import { BANK_ACCOUNT_FORMATS } from "@/lib/payments/payout-identifiers/method-types";
@@ -158,6 +159,64 @@ const tierLimits = z
     }
   }) satisfies z.ZodType<TierLimits>;
 
+/** An IANA time zone name the runtime knows (a collection account's bank's business days run in it). */
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An account customers pay into by bank transfer (the funding page's instructions): its IBAN
+ * (electronic format, no spaces), BIC, holder's name, the currencies it takes, and its bank's time
+ * zone; its country (the IBAN's) gives the holidays of its business days.
+ */
+const collectionAccount = z.strictObject({
+  iban: z.string().refine(isValidIBAN, { message: "expected an IBAN without spaces, such as DE89370400440532013000" }),
+  bic: z.string().refine(isValidBIC, { message: "expected a BIC, such as COBADEFFXXX" }),
+  name: z.string().trim().min(1).max(70),
+  currencies: z.array(currency).min(1),
+  timeZone: z.string().refine(isTimeZone, { message: "expected an IANA time zone, such as Europe/Berlin" }),
+});
+
+/**
+ * How customers pay, platform-wide (absent, or a part absent: the deployment's settings
+ * FUNDING_TTL_SECONDS, BANK_TRANSFER_FUNDING_BUSINESS_DAYS and COLLECTION_ACCOUNT_*). A card's
+ * window is the funding session's lifetime (spec 2.8's 30 minutes by default); a bank transfer's
+ * counts business days of its collection account's calendar. Each currency is collected into one
+ * account, so the instructions never have to choose.
+ */
+const funding = z
+  .strictObject({
+    windows: z
+      .strictObject({
+        CARD: z.strictObject({ minutes: z.number().int().min(5).max(120) }).optional(),
+        BANK_TRANSFER: z.strictObject({ businessDays: z.number().int().min(1).max(10) }).optional(),
+      })
+      .optional(),
+    collectionAccounts: z.array(collectionAccount).min(1).optional(),
+  })
+  .superRefine((f, ctx) => {
+    const seen = new Map<string, number>();
+    (f.collectionAccounts ?? []).forEach((account, i) => {
+      account.currencies.forEach((c, j) => {
+        if (seen.has(c))
+          ctx.addIssue({
+            code: "custom",
+            path: ["collectionAccounts", i, "currencies", j],
+            message: `${c} is collected into account ${seen.get(c)! + 1} already`,
+          });
+        else seen.set(c, i);
+      });
+    });
+  });
+
+export type FundingTerms = z.output<typeof funding>;
+export type CollectionAccountTerms = z.output<typeof collectionAccount>;
+
 /**
  * A configuration version's document (lib/payments/corridors/versions.ts): what the database keeps, what the
  * console's export writes and its import reads. `version` and `effectiveAt` are informative in an
@@ -170,6 +229,7 @@ export const configurationDocumentSchema = z
     effectiveAt: z.iso.datetime({ offset: true }).optional(),
     corridors,
     tierLimits,
+    funding: funding.optional(),
   })
   .superRefine(uniqueCodes);
 

@@ -17,15 +17,17 @@ import { configurationVersions } from "@/db/schema";
 import rawSeed from "@/data/corridors/v2.json";
 import { SEED_TIER_LIMITS, type TierLimits } from "@/lib/payments/limits/tiers";
 import { deepFreeze } from "./freeze";
-import { configurationDocumentSchema, type Corridor } from "./schema";
+import { configurationDocumentSchema, type Corridor, type FundingTerms } from "./schema";
 
-/** One version, parsed: its corridors by code, in the document's order, and its tier limits. */
+/** One version, parsed: its corridors by code, in the document's order, its tier limits and its funding terms. */
 export interface CorridorTable {
   version: number;
   effectiveAt: Date;
   corridors: readonly Corridor[];
   byCode: ReadonlyMap<string, Corridor>;
   tierLimits: TierLimits;
+  /** Funding windows and collection accounts; undefined (or a part undefined): the deployment's settings (./funding-terms.ts). */
+  funding: FundingTerms | undefined;
 }
 
 /** A version as stored (the document as proposed: decimal strings, no Decimal instances). */
@@ -51,10 +53,10 @@ export function seedDocument(): Record<string, unknown> {
 }
 
 /** Validates a version document; throws with every problem listed. */
-export function parseConfiguration(raw: unknown): { corridors: readonly Corridor[]; tierLimits: TierLimits } {
+export function parseConfiguration(raw: unknown): { corridors: readonly Corridor[]; tierLimits: TierLimits; funding: FundingTerms | undefined } {
   const result = configurationDocumentSchema.safeParse(raw);
   if (!result.success) throw new Error(`Invalid corridor data:\n${z.prettifyError(result.error)}`);
-  return deepFreeze({ corridors: result.data.corridors, tierLimits: result.data.tierLimits });
+  return deepFreeze({ corridors: result.data.corridors, tierLimits: result.data.tierLimits, funding: result.data.funding });
 }
 
 /** A version document's corridors (validating the whole document). */
@@ -63,8 +65,8 @@ export function parseDocument(raw: unknown): readonly Corridor[] {
 }
 
 function tableOf(row: StoredVersion): CorridorTable {
-  const { corridors, tierLimits } = parseConfiguration(row.document);
-  return { version: row.version, effectiveAt: row.effectiveAt, corridors, byCode: new Map(corridors.map((c) => [c.code, c])), tierLimits };
+  const { corridors, tierLimits, funding } = parseConfiguration(row.document);
+  return { version: row.version, effectiveAt: row.effectiveAt, corridors, byCode: new Map(corridors.map((c) => [c.code, c])), tierLimits, funding };
 }
 
 // The stored rows are shared by every bundle of the process (Next bundles a module per route); the
@@ -102,6 +104,11 @@ function tables(): CorridorTable[] {
     });
   ordered = { rows: s.rows, size: s.rows.size, tables: list };
   return list;
+}
+
+/** Every version this process holds, oldest first. */
+export function knownTables(): readonly CorridorTable[] {
+  return tables();
 }
 
 /** The version in force at `now`: the highest whose effective time has come. */

@@ -23,6 +23,8 @@ import { DomainError } from "@/lib/platform/errors";
 import { logger } from "@/lib/platform/log";
 import { minorUnitExponent } from "@/lib/platform/money/currency";
 import { Decimal } from "@/lib/platform/money/decimal";
+import { collectionAccountFor } from "@/lib/payments/corridors/funding-terms";
+import { refreshVersions } from "@/lib/payments/corridors/versions";
 import { lockTransfer, type TransferRow } from "@/lib/payments/transfers/records";
 import { lockRefund, moveRefund } from "@/lib/payments/transfers/refunds";
 import { buildPain001, controlSum, type CreditTransfer, type PaymentInformation } from "./pain001";
@@ -109,13 +111,15 @@ export async function generateRefundFiles(tx: Tx, input: { now: Date }): Promise
     byCurrency.set(currency, [...(byCurrency.get(currency) ?? []), { transfer, credit }]);
   }
   if (byCurrency.size === 0) return [];
-  const account = collectionAccount();
-  const debtor = collectionDebtor(account);
-  // The collection account's business day, as for payout files: a refund file made on a weekend or a holiday executes on the next one.
-  const executionDate = businessDayAt(account, now);
+  await refreshVersions(tx);
   const cipher = await destinationCipher(tx);
   const files: GeneratedRefundFile[] = [];
   for (const [currency, items] of byCurrency) {
+    // The account in force that collects the currency (the configuration version's, else the setting's).
+    const account = collectionAccountFor(currency, now) ?? collectionAccount();
+    const debtor = collectionDebtor(account);
+    // The collection account's business day, as for payout files: a refund file made on a weekend or a holiday executes on the next one.
+    const executionDate = businessDayAt(account, now);
     const id = newId("rff");
     const credits = items.map((i) => i.credit);
     const payment: PaymentInformation = { id, bank: debtor, currency, executionDate, transfers: credits };

@@ -9,6 +9,7 @@ import { validationError } from "@/lib/platform/errors";
 import { logger } from "@/lib/platform/log";
 import { minorUnitExponent } from "@/lib/platform/money/currency";
 import { Decimal } from "@/lib/platform/money/decimal";
+import { collectionIbans } from "@/lib/payments/corridors/funding-terms";
 import { amountDue } from "@/lib/payments/transfers/bank-transfer";
 import { expireIfOverdue } from "@/lib/payments/transfers/deadline";
 import { lockFundingSession } from "@/lib/payments/transfers/funding";
@@ -38,7 +39,7 @@ export interface ImportScope {
  * transfer; anything else waits in the operator's "Bank credits" queue.
  */
 export async function importStatement(tx: Tx, statement: ParsedStatement, now: Date, scope: ImportScope = {}): Promise<ImportReport> {
-  refuseOtherAccounts(statement, config().collectionAccount?.iban ?? null);
+  refuseOtherAccounts(statement, await collectionIbans(tx));
   const report: ImportReport = { entries: statement.credits.length, matched: 0, unmatched: 0, duplicates: 0 };
   // The sandbox's statements are partners' play money: only ours are reconciled with the ledger.
   if (!scope.partnerId) await recordClosingBalances(tx, statement.messageId, statement.closingBalances, "cash:collection", now);
@@ -166,20 +167,24 @@ async function importCredit(
 }
 
 /**
- * Only statements of the collection account fund transfers: a credit on any
+ * Only statements of a collection account fund transfers: a credit on any
  * other account (the payout bank's, a savings account) is not money customers paid us, and
  * booking it to cash:collection would misstate the books. The whole file is refused, nothing is
- * imported: 400 validation.fieldInvalid at Stmt.Acct.Id naming both accounts (masked).
+ * imported: 400 validation.fieldInvalid at Stmt.Acct.Id naming the accounts (masked). The
+ * collection accounts are the setting's and every configuration version's (a customer told to pay
+ * into an account before a version replaced it still pays into it).
  */
-export function refuseOtherAccounts(statement: ParsedStatement, collectionIban: string | null): void {
+export function refuseOtherAccounts(statement: ParsedStatement, ibans: readonly string[]): void {
   const refuse = (message: string) => {
     throw validationError([{ field: "Stmt.Acct.Id", code: "validation.fieldInvalid", message }], "validation.fieldInvalid", message);
   };
-  if (!collectionIban) refuse("No collection account is configured (COLLECTION_ACCOUNT_IBAN): a bank statement cannot be imported.");
-  const other = statement.accounts.find((account) => account !== collectionIban);
+  if (ibans.length === 0) refuse("No collection account is configured (COLLECTION_ACCOUNT_IBAN): a bank statement cannot be imported.");
+  const other = statement.accounts.find((account) => !ibans.includes(account));
   if (other !== undefined) {
-    refuse(
-      `The statement is of account ${maskAccount(other) ?? "(none given)"}, not the collection account ${maskAccount(collectionIban)} (COLLECTION_ACCOUNT_IBAN): nothing was imported.`,
-    );
+    const ours =
+      ibans.length === 1 && ibans[0] === config().collectionAccount?.iban
+        ? `the collection account ${maskAccount(ibans[0])} (COLLECTION_ACCOUNT_IBAN)`
+        : `a collection account (${ibans.map((iban) => maskAccount(iban)).join(", ")}: the setting's and the configuration versions')`;
+    refuse(`The statement is of account ${maskAccount(other) ?? "(none given)"}, not ${ours}: nothing was imported.`);
   }
 }

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { fundingSessions, transfers, webviewTokens } from "@/db/schema";
-import { config, type CollectionAccount } from "@/lib/platform/config";
+import type { CollectionAccount } from "@/lib/platform/config";
 import { dedupeKey } from "@/lib/platform/jobs/queue";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { DomainError } from "@/lib/platform/errors";
@@ -9,7 +9,8 @@ import { minorUnitExponent } from "@/lib/platform/money/currency";
 import { Decimal } from "@/lib/platform/money/decimal";
 import { newCreditorReference } from "../reconciliation/creditor-reference";
 import { checkFundingMethod, corridorOfTransfer } from "@/lib/payments/corridors/corridors";
-import { refreshForTransfers } from "@/lib/payments/corridors/versions";
+import { bankTransferBusinessDays, collectionAccountsAt } from "@/lib/payments/corridors/funding-terms";
+import { refreshVersions } from "@/lib/payments/corridors/versions";
 import { expireIfOverdue } from "./deadline";
 import type { FundingSessionRow } from "./funding-session-expiry";
 import { bankTransferDeadline, fundingDeadline } from "./funding-window";
@@ -37,8 +38,12 @@ export function amountDue(transfer: Pick<TransferRow, "totalCustomerCost" | "ori
  * until a statement shows the money (lib/payments/reconciliation). Locked rows in; the deadline applies.
  */
 export async function chooseBankTransfer(tx: Tx, locked: { session: FundingSessionRow; transfer: TransferRow }, now: Date): Promise<BankTransferInstructions> {
-  const account = config().collectionAccount;
-  if (!account) throw new DomainError("internal.unavailable", { message: "Bank transfer is not configured on this service." });
+  // The accounts and the window in force now (a version newer than this process's copy loaded first),
+  // and the transfer's own version's methods: refreshVersions loads both.
+  await refreshVersions(tx);
+  await refreshVersions(tx, locked.transfer.configurationVersion ?? 0);
+  const accounts = collectionAccountsAt(now);
+  if (accounts.length === 0) throw new DomainError("internal.unavailable", { message: "Bank transfer is not configured on this service." });
   const transfer = await expireIfOverdue(tx, locked.transfer, now);
   const { session } = locked;
   if (transfer.state !== "funding" || session.state !== "OPEN" || session.expiresAt.getTime() <= now.getTime()) {
@@ -48,11 +53,11 @@ export async function chooseBankTransfer(tx: Tx, locked: { session: FundingSessi
     });
   }
   // Offered on the corridor as the transfer's own configuration version defines it.
-  await refreshForTransfers(tx, [transfer]);
   checkFundingMethod(corridorOfTransfer(transfer), "BANK_TRANSFER");
-  if (!account.currencies.includes(transfer.originCurrency)) {
+  const account = accounts.find((a) => a.currencies.includes(transfer.originCurrency));
+  if (!account) {
     throw new DomainError("funding.methodUnavailable", {
-      message: `Bank transfer is not available for ${transfer.originCurrency} (the collection account takes ${account.currencies.join(", ")}).`,
+      message: `Bank transfer is not available for ${transfer.originCurrency} (the collection accounts take ${accounts.flatMap((a) => a.currencies).join(", ")}).`,
       details: { currency: transfer.originCurrency },
     });
   }
@@ -84,7 +89,7 @@ async function giveBankTransferWindow(
   now: Date,
 ): Promise<Date> {
   const { session, transfer } = input;
-  const windowEnd = bankTransferDeadline(account, now, config().BANK_TRANSFER_FUNDING_BUSINESS_DAYS);
+  const windowEnd = bankTransferDeadline(account, now, bankTransferBusinessDays(now));
   const transferEnd = windowEnd.getTime() > transfer.expiresAt.getTime() ? windowEnd : transfer.expiresAt;
   await tx.update(fundingSessions).set({ creditorReference: input.reference, expiresAt: windowEnd }).where(eq(fundingSessions.id, session.id));
   await tx.update(transfers).set({ expiresAt: transferEnd }).where(eq(transfers.id, transfer.id));

@@ -11,6 +11,7 @@ import { payloadObject, splitCompactJws } from "@/lib/platform/crypto/jose-stric
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { DomainError } from "@/lib/platform/errors";
 import { expireIfOverdue } from "./deadline";
+import { latestVersionSql, refreshVersions } from "@/lib/payments/corridors/versions";
 import { openFundingSession } from "./funding";
 import { transferNotFound, transitionTransfer } from "./records";
 import { transferMachine } from "./state-machine";
@@ -27,7 +28,8 @@ const kidDevice = alias(devices, "kid_device");
  * After the customer's lock, one prepared statement (four or five round trips before):
  * the transfer (locked), the device the assertion's kid names (deviceByKid's choice), whether the
  * subscription has an active device, and the failures counted in the lockout window under the
- * customer's scope and the named device's (when it is the caller's). The counts are read after the
+ * customer's scope and the named device's (when it is the caller's), and the highest configuration
+ * version number (the card window of the session it opens). The counts are read after the
  * customer's lock is held, as before: this statement's snapshot sees every failure counted by the
  * confirmations before it, and no other can count one for these scopes until this one commits.
  * The same holds for whether the named device has used the assertion's (unverified) nonce: a nonce
@@ -72,6 +74,8 @@ const confirmRows = (tx: Tx) =>
         deviceFailures: failures(device),
         deviceOldest: oldest(device),
         nonceUsed: sql<boolean>`exists(${nonceUsed})`.mapWith(Boolean),
+        // The highest configuration version: the card's window of the session opened below is the version in force's.
+        configurationVersion: latestVersionSql(),
       })
       .from(transfers)
       .leftJoin(kidDevice, eq(kidDevice.id, sql`(${namedId})`))
@@ -203,6 +207,7 @@ export async function confirmTransfer(tx: Tx, input: { subscriptionId: string; c
     challengeExpiresAt: null,
     ...(warned ? { payeeVerification: { ...row.payeeVerification!, proceededAt: now.toISOString() } } : {}),
   });
+  await refreshVersions(tx, found.configurationVersion);
   const fundingSession = await openFundingSession(tx, funding, now);
   return {
     transferId: row.id,

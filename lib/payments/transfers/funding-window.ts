@@ -1,12 +1,14 @@
 /**
  * How long a customer has to pay (docs/decisions.md "Funding windows per
  * method"). A funding session never outlives its transfer: the deadline shown and enforced is the
- * earlier of the two. A card pays at once, so its session keeps FUNDING_TTL_SECONDS (spec 2.8's
+ * earlier of the two. A card pays at once, so its session keeps the card's window (spec 2.8's
  * 30 minutes) within the transfer's 120 minutes; a bank transfer takes the banks' business days,
- * so choosing it gives the session, and the transfer with it, BANK_TRANSFER_FUNDING_BUSINESS_DAYS
- * business days of the collection account's calendar.
+ * so choosing it gives the session, and the transfer with it, the bank transfer's window in
+ * business days of the collection account's calendar. Both windows are the configuration
+ * version's in force (lib/payments/corridors/funding-terms.ts), else the settings.
  */
-import { config, type CollectionAccount } from "@/lib/platform/config";
+import type { CollectionAccount } from "@/lib/platform/config";
+import { cardWindowSeconds } from "@/lib/payments/corridors/funding-terms";
 import { businessDayFrom, localTime, nextDay, zonedInstant } from "@/lib/payments/delivery/business-calendar";
 
 /** The earlier of the funding session's end and its transfer's: when a payment stops counting. */
@@ -14,9 +16,9 @@ export function fundingDeadline(session: { expiresAt: Date }, transfer: { expire
   return session.expiresAt.getTime() <= transfer.expiresAt.getTime() ? session.expiresAt : transfer.expiresAt;
 }
 
-/** A new session's end: FUNDING_TTL_SECONDS from now, but never after its transfer's. */
+/** A new session's end: the card's window from now (the version in force's, else FUNDING_TTL_SECONDS), but never after its transfer's. */
 export function newSessionExpiry(transfer: { expiresAt: Date }, now: Date): Date {
-  const own = new Date(now.getTime() + config().FUNDING_TTL_SECONDS * 1000);
+  const own = new Date(now.getTime() + cardWindowSeconds(now) * 1000);
   return fundingDeadline({ expiresAt: own }, transfer);
 }
 

@@ -2678,7 +2678,7 @@ export interface components {
       collectionAccount: components["schemas"]["CollectionAccount"];
       /**
        * Format: date-time
-       * @description The deadline: the end of the bank-transfer window (BANK_TRANSFER_FUNDING_BUSINESS_DAYS business days of the collection account's calendar), which the transfer's expiry follows. A credit imported after it does not fund the transfer.
+       * @description The deadline: the end of the bank-transfer window (the business days of the collection account's calendar that the configuration version in force sets, else BANK_TRANSFER_FUNDING_BUSINESS_DAYS), which the transfer's expiry follows. A credit imported after it does not fund the transfer.
        * @example 2026-11-21T10:00:00.000Z
        */
       payBy: string;

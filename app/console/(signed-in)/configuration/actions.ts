@@ -5,19 +5,23 @@ import { publishConfigurationVersion } from "@/lib/operations/commands/configura
 import { actedNotice } from "@/lib/operations/commands/run";
 import { consoleFormCommand, type FormState } from "@/lib/operations/console/action";
 import {
+  FUNDING_FIELDS,
   OPTIONAL_PRICE_FIELDS,
+  parseAccountLines,
   parsePairs,
   PRICE_FIELDS,
   TIER_LIMIT_FIELDS,
   withCorridorPrices,
+  withFunding,
   withTierLimits,
+  type FundingField,
   type PriceFields,
   type TierLimitField,
 } from "@/lib/payments/corridors/changes";
 import { latestDocument } from "@/lib/payments/corridors/versions";
 import { ready } from "@/lib/platform/ready";
 
-// The Configuration page's forms: a new price for one corridor, new tier limits, or a whole version
+// The Configuration page's forms: a new price for one corridor, new tier limits, new funding terms, or a whole version
 // imported from JSON; each proposes a new configuration version that a second admin approves (Approvals page).
 
 /** A date-time input's value, read as UTC (the console shows every time in UTC). */
@@ -94,6 +98,36 @@ const proposeTierLimitsCommand = consoleFormCommand(
   answer,
 );
 
+/** The funding terms: each window a whole number or empty (the setting's), the accounts one per line (empty: the setting's). */
+const fundingForm = z.object({
+  cardMinutes: optional.refine((t) => t === "" || /^\d+$/.test(t), "Whole minutes, such as 30 (empty: the setting's)."),
+  bankTransferBusinessDays: optional.refine((t) => t === "" || /^\d+$/.test(t), "Whole business days, such as 2 (empty: the setting's)."),
+  collectionAccounts: optional.refine(
+    (t) => parseAccountLines(t) !== null,
+    "One account per line: IBAN; BIC; currencies; time zone; name (DE89370400440532013000; COBADEFFXXX; EUR, USD; Europe/Berlin; Remit Collections).",
+  ),
+  effectiveAt,
+  note,
+});
+
+const proposeFundingCommand = consoleFormCommand(
+  "admin",
+  fundingForm,
+  {
+    prepare: latest,
+    ask: (f, base) => ({
+      command: publishConfigurationVersion,
+      input: {
+        document: withFunding(base.document, Object.fromEntries(FUNDING_FIELDS.map((k) => [k, f[k]])) as Record<FundingField, string>),
+        effectiveAt: f.effectiveAt,
+        note: f.note,
+      },
+      reason: f.note,
+    }),
+  },
+  answer,
+);
+
 const json = z.string().transform((text, ctx) => {
   try {
     return JSON.parse(text) as unknown;
@@ -125,6 +159,10 @@ export async function proposePrice(previous: FormState<unknown>, formData: FormD
 
 export async function proposeTierLimits(previous: FormState<unknown>, formData: FormData): Promise<FormState<unknown>> {
   return keepingValues(proposeTierLimitsCommand)(previous, formData);
+}
+
+export async function proposeFunding(previous: FormState<unknown>, formData: FormData): Promise<FormState<unknown>> {
+  return keepingValues(proposeFundingCommand)(previous, formData);
 }
 
 export async function importVersion(previous: FormState<unknown>, formData: FormData): Promise<FormState<unknown>> {

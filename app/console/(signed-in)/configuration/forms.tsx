@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { FormFlash } from "@/components/console/shown-once";
 import { input, primary } from "@/components/console/ui";
 import type { FormState } from "@/lib/operations/console/action";
-import { importVersion, proposePrice, proposeTierLimits } from "./actions";
+import { importVersion, proposeFunding, proposePrice, proposeTierLimits } from "./actions";
 
 const BACK = "/console/configuration";
 
@@ -28,6 +28,7 @@ function Field({
   label,
   name,
   code,
+  at,
   defaultValue,
   state,
   type = "text",
@@ -35,11 +36,14 @@ function Field({
   label: string;
   name: string;
   code?: string;
+  /** The document's field the input writes, when not `${code}.${name}` (funding.windows.CARD.minutes). */
+  at?: string;
   defaultValue?: string;
   state: FormState<unknown>;
   type?: string;
 }) {
-  const invalid = !!problemAt(state, code ? [name, `${code}.${name}`] : [name]);
+  const names = [name, ...(code ? [`${code}.${name}`] : []), ...(at ? [at] : [])];
+  const invalid = !!problemAt(state, names);
   return (
     <label className="flex flex-col text-sm">
       {label}
@@ -50,7 +54,7 @@ function Field({
         defaultValue={state.values?.[name] ?? defaultValue}
         aria-invalid={invalid}
       />
-      <FieldError state={state} names={code ? [name, `${code}.${name}`] : [name]} />
+      <FieldError state={state} names={names} />
     </label>
   );
 }
@@ -119,6 +123,59 @@ export function TierLimitsForm({ values, suggestedAt }: { values: Record<string,
         ))}
       </div>
       <ProposalEnd suggestedAt={suggestedAt} state={state} pending={pending} label="Propose new limits" />
+    </form>
+  );
+}
+
+/**
+ * The funding terms (each method's window, the collection accounts) as a new version from an
+ * effective time, proposed for a second admin's approval; an empty field leaves the setting's.
+ */
+export function FundingForm({ values, suggestedAt }: { values: Record<string, string>; suggestedAt: string }) {
+  const [state, action, pending] = useActionState<FormState<unknown>, FormData>(proposeFunding, {});
+  const accountProblems = Object.entries(state.fieldErrors ?? {}).filter(
+    ([field]) => field === "collectionAccounts" || field.startsWith("funding.collectionAccounts"),
+  );
+  const accountsInvalid = accountProblems.length > 0;
+  return (
+    <form action={action} className="mt-2 flex flex-col gap-2" data-testid="funding-form">
+      <input type="hidden" name="back" value={BACK} />
+      <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
+        <Field
+          label="Card window, minutes (empty: the setting)"
+          name="cardMinutes"
+          at="funding.windows.CARD.minutes"
+          defaultValue={values.cardMinutes}
+          state={state}
+        />
+        <Field
+          label="Bank transfer window, business days (empty: the setting)"
+          name="bankTransferBusinessDays"
+          at="funding.windows.BANK_TRANSFER.businessDays"
+          defaultValue={values.bankTransferBusinessDays}
+          state={state}
+        />
+      </div>
+      <label className="flex flex-col text-sm">
+        Collection accounts, one per line: IBAN; BIC; currencies; time zone; name (empty: the setting)
+        <textarea
+          className={`${input} font-mono ${accountsInvalid ? "border-red-600" : ""}`}
+          name="collectionAccounts"
+          rows={3}
+          defaultValue={state.values?.collectionAccounts ?? values.collectionAccounts}
+          aria-invalid={accountsInvalid}
+        />
+      </label>
+      {accountsInvalid ? (
+        <ul className="list-disc pl-6 text-xs text-red-800" data-testid="field-error">
+          {accountProblems.map(([field, message]) => (
+            <li key={field}>
+              <span className="font-mono">{field.replace(/^funding\.collectionAccounts\.(\d+)/, (_, i: string) => `line ${Number(i) + 1}`)}</span>: {message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <ProposalEnd suggestedAt={suggestedAt} state={state} pending={pending} label="Propose new funding terms" />
     </form>
   );
 }

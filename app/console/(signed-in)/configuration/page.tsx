@@ -3,13 +3,22 @@ import { Badge, Card, Flash, PageTitle, input, param, primary, type SearchParams
 import { clock } from "@/lib/platform/clock";
 import { when } from "@/lib/operations/console/format";
 import { requireOperator } from "@/lib/operations/console/session";
-import { diffDocuments, OPTIONAL_PRICE_FIELDS, optionalPriceText, PRICE_FIELDS, TIER_LIMIT_FIELDS, tierLimitTexts } from "@/lib/payments/corridors/changes";
+import {
+  diffDocuments,
+  fundingTexts,
+  OPTIONAL_PRICE_FIELDS,
+  optionalPriceText,
+  PRICE_FIELDS,
+  TIER_LIMIT_FIELDS,
+  tierLimitTexts,
+} from "@/lib/payments/corridors/changes";
 import { LIMIT_WINDOWS, VERIFICATION_TIERS } from "@/lib/payments/limits/tiers";
 import { fundingMethodsOf } from "@/lib/payments/corridors/corridors";
+import { bankTransferBusinessDays, cardWindowSeconds, collectionAccountsAt } from "@/lib/payments/corridors/funding-terms";
 import { latestTable, listVersions, refreshVersions, storedVersion, tableInForce, type VersionRow } from "@/lib/payments/corridors/versions";
 import { openProposalFor } from "@/lib/operations/dual-control/open-proposal";
 import { ready } from "@/lib/platform/ready";
-import { ImportForm, PriceForm, TierLimitsForm } from "./forms";
+import { FundingForm, ImportForm, PriceForm, TierLimitsForm } from "./forms";
 
 export const metadata = { title: "Configuration · Console" };
 
@@ -89,7 +98,7 @@ export default async function Configuration({ searchParams }: { searchParams: Se
   const to = Number(param(sp, "to") ?? latest.version);
   return (
     <>
-      <PageTitle sub="Corridors, prices and tier limits as versioned data: every change is a new version from an effective time, proposed by one admin and approved by another; quotes record the version they were priced under.">
+      <PageTitle sub="Corridors, prices, tier limits and funding terms as versioned data: every change is a new version from an effective time, proposed by one admin and approved by another; quotes record the version they were priced under.">
         Configuration
       </PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
@@ -190,12 +199,31 @@ export default async function Configuration({ searchParams }: { searchParams: Se
             ))}
           </tbody>
         </table>
+        <h3 className="mt-4 text-sm font-semibold">Funding (from the settings where the version sets none)</h3>
+        <ul className="text-sm" data-testid="funding-in-force">
+          <li data-testid="funding-window-card">
+            Card: {cardWindowSeconds(now) / 60} minutes{inForce.funding?.windows?.CARD ? "" : " (setting)"}
+          </li>
+          <li data-testid="funding-window-bank-transfer">
+            Bank transfer: {bankTransferBusinessDays(now)} business days of its collection account&apos;s calendar
+            {inForce.funding?.windows?.BANK_TRANSFER ? "" : " (setting)"}
+          </li>
+          {collectionAccountsAt(now).map((a) => (
+            <li key={a.iban} data-testid={`collection-account-${a.iban}`}>
+              Collects {a.currencies.join(", ")} into <span className="font-mono">{a.iban}</span> ({a.bic}, {a.name}, {a.timeZone})
+              {inForce.funding?.collectionAccounts ? "" : " (setting)"}
+            </li>
+          ))}
+        </ul>
       </Card>
       <Card title={`Propose new tier limits (on version ${latest.version})`}>
         <TierLimitsForm
           values={Object.fromEntries(TIER_LIMIT_FIELDS.map((f) => [f, tierLimitTexts({ tierLimits: latest.tierLimits })[f] ?? ""]))}
           suggestedAt={inAnHour(now)}
         />
+      </Card>
+      <Card title={`Propose new funding terms (on version ${latest.version})`}>
+        <FundingForm values={fundingTexts(latestDocument)} suggestedAt={inAnHour(now)} />
       </Card>
       <Card title={`Propose new prices (on version ${latest.version})`}>
         {latest.corridors.map((c) => (

@@ -55,7 +55,7 @@ export const sandboxChooseBankTransfer = defineContract({
         collectionAccount: z.object({ iban: z.string(), bic: z.string(), name: z.string() }).meta({ id: "CollectionAccount" }),
         payBy: Timestamp.meta({
           description:
-            "The deadline: the end of the bank-transfer window (BANK_TRANSFER_FUNDING_BUSINESS_DAYS business days of the collection account's calendar), which the transfer's expiry follows. A credit imported after it does not fund the transfer.",
+            "The deadline: the end of the bank-transfer window (the business days of the collection account's calendar that the configuration version in force sets, else BANK_TRANSFER_FUNDING_BUSINESS_DAYS), which the transfer's expiry follows. A credit imported after it does not fund the transfer.",
         }),
       })
       .meta({ id: "SandboxBankTransferInstructions" }),
