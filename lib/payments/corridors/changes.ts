@@ -20,7 +20,7 @@ export interface FieldChange {
   after: string | null;
 }
 
-type Doc = { corridors?: unknown; tierLimits?: unknown; funding?: unknown };
+type Doc = { corridors?: unknown; tierLimits?: unknown; funding?: unknown; calendars?: unknown };
 
 /** A document's values by field: each corridor's leaves under its code, the tier limits' under "tierLimits"; arrays as their JSON. */
 function flatten(doc: Doc): Map<string, string> {
@@ -36,6 +36,7 @@ function flatten(doc: Doc): Map<string, string> {
     for (const [k, v] of Object.entries(fields)) walk(`${String(code)}.${k}`, v);
   }
   if (doc.tierLimits !== undefined) walk("tierLimits", doc.tierLimits);
+  if (doc.calendars !== undefined) walk("calendars", doc.calendars);
   if (doc.funding && typeof doc.funding === "object") {
     // Collection accounts by IBAN (an account added, removed, or its fields), whatever their order.
     const { collectionAccounts, ...rest } = doc.funding as Record<string, unknown>;
@@ -283,4 +284,42 @@ export function withFunding(document: Record<string, unknown>, texts: Record<Fun
   };
   const { funding: _before, ...rest } = document;
   return Object.keys(funding).length > 0 ? { ...rest, funding } : rest;
+}
+
+const CALENDAR_LINE = /^([A-Za-z]{2})\s+(closed|open)\s+(.+)$/;
+
+/**
+ * The calendar changes as the console's form writes them, one line per country and kind:
+ * "MX closed 2027-01-05, 2027-01-06", "DE open 2026-12-24"; null when a line is not of that form.
+ */
+export function parseCalendarLines(text: string): Record<string, { closed?: string[]; open?: string[] }> | null {
+  const out: Record<string, { closed?: string[]; open?: string[] }> = {};
+  for (const line of text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)) {
+    const m = CALENDAR_LINE.exec(line);
+    if (!m) return null;
+    const days = m[3].split(/[\s,;]+/).filter(Boolean);
+    const country = (out[m[1].toUpperCase()] ??= {});
+    country[m[2] as "closed" | "open"] = [...(country[m[2] as "closed" | "open"] ?? []), ...days];
+  }
+  return out;
+}
+
+/** A document's calendar changes as the form's lines. */
+export function calendarText(document: Record<string, unknown> | undefined): string {
+  const calendars = (document?.calendars ?? {}) as Record<string, { closed?: unknown; open?: unknown }>;
+  return Object.entries(calendars)
+    .flatMap(([country, c]) =>
+      (["closed", "open"] as const).filter((k) => Array.isArray(c[k])).map((k) => `${country} ${k} ${(c[k] as unknown[]).map(String).join(", ")}`),
+    )
+    .join("\n");
+}
+
+/** `document` with its calendar changes replaced by the form's lines (none: the holiday table alone). */
+export function withCalendars(document: Record<string, unknown>, text: string): Record<string, unknown> {
+  const calendars = parseCalendarLines(text) ?? {};
+  const { calendars: _before, ...rest } = document;
+  return Object.keys(calendars).length > 0 ? { ...rest, calendars } : rest;
 }

@@ -215,6 +215,41 @@ const funding = z
   });
 
 export type FundingTerms = z.output<typeof funding>;
+
+/** A calendar day, "2027-01-05", that exists. */
+const calendarDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "expected a day such as 2027-01-05", abort: true })
+  .refine(
+    (d) => {
+      const at = Date.parse(`${d}T00:00:00Z`);
+      return !Number.isNaN(at) && new Date(at).toISOString().slice(0, 10) === d;
+    },
+    { message: "not a day of the calendar" },
+  );
+
+/**
+ * One country's business days beyond the holiday table (date-holidays' public and bank holidays,
+ * weekends): days its banks close that the table does not know (a decreed holiday, a bank's own
+ * closure) and days they open that it marks closed (a holiday worked, a moved one).
+ */
+const calendarChanges = z
+  .strictObject({ closed: z.array(calendarDay).min(1).optional(), open: z.array(calendarDay).min(1).optional() })
+  .superRefine((c, ctx) => {
+    (c.open ?? []).forEach((day, i) => {
+      if (c.closed?.includes(day)) ctx.addIssue({ code: "custom", path: ["open", i], message: `${day} is also closed` });
+    });
+  });
+
+/** Calendar changes by country (ISO 3166 alpha-2), for every reader of business days. */
+const calendars = z.record(z.string(), calendarChanges).superRefine((byCountry, ctx) => {
+  for (const code of Object.keys(byCountry)) {
+    if (!/^[A-Z]{2}$/.test(code) || !countries.alpha2ToAlpha3(code))
+      ctx.addIssue({ code: "custom", path: [code], message: "expected an ISO 3166 alpha-2 country such as MX" });
+  }
+});
+
+export type CalendarChanges = z.output<typeof calendarChanges>;
 export type CollectionAccountTerms = z.output<typeof collectionAccount>;
 
 /**
@@ -230,6 +265,7 @@ export const configurationDocumentSchema = z
     corridors,
     tierLimits,
     funding: funding.optional(),
+    calendars: calendars.optional(),
   })
   .superRefine(uniqueCodes);
 

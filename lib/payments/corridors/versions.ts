@@ -17,7 +17,7 @@ import { configurationVersions } from "@/db/schema";
 import rawSeed from "@/data/corridors/v2.json";
 import { SEED_TIER_LIMITS, type TierLimits } from "@/lib/payments/limits/tiers";
 import { deepFreeze } from "./freeze";
-import { configurationDocumentSchema, type Corridor, type FundingTerms } from "./schema";
+import { configurationDocumentSchema, type CalendarChanges, type Corridor, type FundingTerms } from "./schema";
 
 /** One version, parsed: its corridors by code, in the document's order, its tier limits and its funding terms. */
 export interface CorridorTable {
@@ -28,6 +28,8 @@ export interface CorridorTable {
   tierLimits: TierLimits;
   /** Funding windows and collection accounts; undefined (or a part undefined): the deployment's settings (./funding-terms.ts). */
   funding: FundingTerms | undefined;
+  /** Changes to countries' business days beyond the holiday table, by alpha-2 (lib/payments/delivery/business-calendar.ts). */
+  calendars: Readonly<Record<string, CalendarChanges>> | undefined;
 }
 
 /** A version as stored (the document as proposed: decimal strings, no Decimal instances). */
@@ -53,10 +55,11 @@ export function seedDocument(): Record<string, unknown> {
 }
 
 /** Validates a version document; throws with every problem listed. */
-export function parseConfiguration(raw: unknown): { corridors: readonly Corridor[]; tierLimits: TierLimits; funding: FundingTerms | undefined } {
+export function parseConfiguration(raw: unknown): Pick<CorridorTable, "corridors" | "tierLimits" | "funding" | "calendars"> {
   const result = configurationDocumentSchema.safeParse(raw);
   if (!result.success) throw new Error(`Invalid corridor data:\n${z.prettifyError(result.error)}`);
-  return deepFreeze({ corridors: result.data.corridors, tierLimits: result.data.tierLimits, funding: result.data.funding });
+  const { corridors, tierLimits, funding, calendars } = result.data;
+  return deepFreeze({ corridors, tierLimits, funding, calendars });
 }
 
 /** A version document's corridors (validating the whole document). */
@@ -65,8 +68,8 @@ export function parseDocument(raw: unknown): readonly Corridor[] {
 }
 
 function tableOf(row: StoredVersion): CorridorTable {
-  const { corridors, tierLimits, funding } = parseConfiguration(row.document);
-  return { version: row.version, effectiveAt: row.effectiveAt, corridors, byCode: new Map(corridors.map((c) => [c.code, c])), tierLimits, funding };
+  const { corridors, tierLimits, funding, calendars } = parseConfiguration(row.document);
+  return { version: row.version, effectiveAt: row.effectiveAt, corridors, byCode: new Map(corridors.map((c) => [c.code, c])), tierLimits, funding, calendars };
 }
 
 // The stored rows are shared by every bundle of the process (Next bundles a module per route); the

@@ -1,10 +1,14 @@
 /**
  * Business days of a country: weekends and the public and bank holidays of the
  * date-holidays package, the maintained worldwide holiday table (rules, not a list we would have
- * to keep up to date each year). Local wall-clock time of an IANA zone is read with Intl, so no
- * time-zone library is needed.
+ * to keep up to date each year), changed by the configuration version in force now where the
+ * table is wrong for our banks (a closure it does not know, a holiday worked: `calendars`,
+ * docs/decisions.md "Business-day calendars in a configuration version"). Local wall-clock time of
+ * an IANA zone is read with Intl, so no time-zone library is needed.
  */
 import Holidays from "date-holidays";
+import { clock } from "@/lib/platform/clock";
+import { tableInForce } from "@/lib/payments/corridors/versions";
 
 /** A calendar day in some zone: "2026-11-26". */
 export type LocalDate = string;
@@ -27,6 +31,10 @@ function holidays(alpha2: string, year: number): Set<LocalDate> {
 const weekdayOf = (day: LocalDate): number => new Date(`${day}T00:00:00Z`).getUTCDay();
 
 export function isBusinessDay(alpha2: string, day: LocalDate): boolean {
+  // What the operator knows now: a closure announced today moves every deadline computed from today on.
+  const changes = tableInForce(clock.now()).calendars?.[alpha2];
+  if (changes?.closed?.includes(day)) return false;
+  if (changes?.open?.includes(day)) return true;
   const weekday = weekdayOf(day);
   if (weekday === 0 || weekday === 6) return false;
   return !holidays(alpha2, Number(day.slice(0, 4))).has(day);

@@ -4,6 +4,7 @@ import { newId } from "@/db/ids";
 import { payoutFileItems, payoutFiles } from "@/db/schema";
 import { config } from "@/lib/platform/config";
 import { businessDayAt } from "@/lib/payments/delivery/business-calendar";
+import { refreshVersions } from "@/lib/payments/corridors/versions";
 import { destinationCipher } from "@/lib/platform/crypto/destination-cipher";
 import { effectsOf } from "@/lib/platform/unit-of-work";
 import { logger } from "@/lib/platform/log";
@@ -51,6 +52,8 @@ export async function generatePayoutFiles(tx: Tx, input: { now: Date; partnerId?
   const { now } = input;
   const ready = await lockReadyTransfers(tx, input.partnerId, input.transferIds);
   if (ready.length === 0) return [];
+  // The execution dates' calendars are the configuration version in force's (a worker may not have loaded it yet).
+  await refreshVersions(tx);
   const cipher = await destinationCipher(tx);
   const files: GeneratedFile[] = [];
   for (const { bank, currency, items } of groups(ready).values()) {

@@ -8,9 +8,11 @@ import {
   FUNDING_FIELDS,
   OPTIONAL_PRICE_FIELDS,
   parseAccountLines,
+  parseCalendarLines,
   parsePairs,
   PRICE_FIELDS,
   TIER_LIMIT_FIELDS,
+  withCalendars,
   withCorridorPrices,
   withFunding,
   withTierLimits,
@@ -21,7 +23,7 @@ import {
 import { latestDocument } from "@/lib/payments/corridors/versions";
 import { ready } from "@/lib/platform/ready";
 
-// The Configuration page's forms: a new price for one corridor, new tier limits, new funding terms, or a whole version
+// The Configuration page's forms: a new price for one corridor, new tier limits, new funding terms, calendar changes, or a whole version
 // imported from JSON; each proposes a new configuration version that a second admin approves (Approvals page).
 
 /** A date-time input's value, read as UTC (the console shows every time in UTC). */
@@ -128,6 +130,30 @@ const proposeFundingCommand = consoleFormCommand(
   answer,
 );
 
+/** The calendar changes, one line per country and kind ("MX closed 2027-01-05"); the version's schema checks countries and days. */
+const calendarsForm = z.object({
+  calendars: optional.refine(
+    (t) => parseCalendarLines(t) !== null,
+    "One line per country and kind, such as MX closed 2027-01-05, 2027-01-06 or DE open 2026-12-24.",
+  ),
+  effectiveAt,
+  note,
+});
+
+const proposeCalendarsCommand = consoleFormCommand(
+  "admin",
+  calendarsForm,
+  {
+    prepare: latest,
+    ask: (f, base) => ({
+      command: publishConfigurationVersion,
+      input: { document: withCalendars(base.document, f.calendars), effectiveAt: f.effectiveAt, note: f.note },
+      reason: f.note,
+    }),
+  },
+  answer,
+);
+
 const json = z.string().transform((text, ctx) => {
   try {
     return JSON.parse(text) as unknown;
@@ -163,6 +189,10 @@ export async function proposeTierLimits(previous: FormState<unknown>, formData: 
 
 export async function proposeFunding(previous: FormState<unknown>, formData: FormData): Promise<FormState<unknown>> {
   return keepingValues(proposeFundingCommand)(previous, formData);
+}
+
+export async function proposeCalendars(previous: FormState<unknown>, formData: FormData): Promise<FormState<unknown>> {
+  return keepingValues(proposeCalendarsCommand)(previous, formData);
 }
 
 export async function importVersion(previous: FormState<unknown>, formData: FormData): Promise<FormState<unknown>> {

@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { FormFlash } from "@/components/console/shown-once";
 import { input, primary } from "@/components/console/ui";
 import type { FormState } from "@/lib/operations/console/action";
-import { importVersion, proposeFunding, proposePrice, proposeTierLimits } from "./actions";
+import { importVersion, proposeCalendars, proposeFunding, proposePrice, proposeTierLimits } from "./actions";
 
 const BACK = "/console/configuration";
 
@@ -176,6 +176,37 @@ export function FundingForm({ values, suggestedAt }: { values: Record<string, st
         </ul>
       ) : null}
       <ProposalEnd suggestedAt={suggestedAt} state={state} pending={pending} label="Propose new funding terms" />
+    </form>
+  );
+}
+
+/** Countries' business days where the holiday table is wrong for our banks, as a new version proposed for a second admin's approval. */
+export function CalendarsForm({ value, suggestedAt }: { value: string; suggestedAt: string }) {
+  const [state, action, pending] = useActionState<FormState<unknown>, FormData>(proposeCalendars, {});
+  const problems = Object.entries(state.fieldErrors ?? {}).filter(([field]) => field.startsWith("calendars"));
+  return (
+    <form action={action} className="mt-2 flex flex-col gap-2" data-testid="calendars-form">
+      <input type="hidden" name="back" value={BACK} />
+      <label className="flex flex-col text-sm">
+        Calendar changes, one line per country and kind: MX closed 2027-01-05, 2027-01-06 or DE open 2026-12-24 (empty: the holiday table alone)
+        <textarea
+          className={`${input} font-mono ${problems.length > 0 ? "border-red-600" : ""}`}
+          name="calendars"
+          rows={3}
+          defaultValue={state.values?.calendars ?? value}
+          aria-invalid={problems.length > 0}
+        />
+      </label>
+      {problems.length > 0 ? (
+        <ul className="list-disc pl-6 text-xs text-red-800" data-testid="field-error">
+          {problems.map(([field, message]) => (
+            <li key={field}>
+              <span className="font-mono">{field}</span>: {message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <ProposalEnd suggestedAt={suggestedAt} state={state} pending={pending} label="Propose calendar changes" />
     </form>
   );
 }

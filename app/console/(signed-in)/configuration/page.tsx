@@ -4,6 +4,7 @@ import { clock } from "@/lib/platform/clock";
 import { when } from "@/lib/operations/console/format";
 import { requireOperator } from "@/lib/operations/console/session";
 import {
+  calendarText,
   diffDocuments,
   fundingTexts,
   OPTIONAL_PRICE_FIELDS,
@@ -18,7 +19,7 @@ import { bankTransferBusinessDays, cardWindowSeconds, collectionAccountsAt } fro
 import { latestTable, listVersions, refreshVersions, storedVersion, tableInForce, type VersionRow } from "@/lib/payments/corridors/versions";
 import { openProposalFor } from "@/lib/operations/dual-control/open-proposal";
 import { ready } from "@/lib/platform/ready";
-import { FundingForm, ImportForm, PriceForm, TierLimitsForm } from "./forms";
+import { CalendarsForm, FundingForm, ImportForm, PriceForm, TierLimitsForm } from "./forms";
 
 export const metadata = { title: "Configuration · Console" };
 
@@ -98,7 +99,7 @@ export default async function Configuration({ searchParams }: { searchParams: Se
   const to = Number(param(sp, "to") ?? latest.version);
   return (
     <>
-      <PageTitle sub="Corridors, prices, tier limits and funding terms as versioned data: every change is a new version from an effective time, proposed by one admin and approved by another; quotes record the version they were priced under.">
+      <PageTitle sub="Corridors, prices, tier limits, funding terms and business-day calendars as versioned data: every change is a new version from an effective time, proposed by one admin and approved by another; quotes record the version they were priced under.">
         Configuration
       </PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
@@ -215,6 +216,17 @@ export default async function Configuration({ searchParams }: { searchParams: Se
             </li>
           ))}
         </ul>
+        <h3 className="mt-4 text-sm font-semibold">Business days (the holiday table, changed here)</h3>
+        <ul className="text-sm" data-testid="calendars-in-force">
+          {Object.entries(inForce.calendars ?? {}).length === 0 ? <li>No changes: weekends and the public and bank holidays of each country.</li> : null}
+          {Object.entries(inForce.calendars ?? {}).map(([country, c]) => (
+            <li key={country} data-testid={`calendar-${country}`}>
+              {country}: {c.closed ? `closed ${c.closed.join(", ")}` : ""}
+              {c.closed && c.open ? "; " : ""}
+              {c.open ? `open ${c.open.join(", ")}` : ""}
+            </li>
+          ))}
+        </ul>
       </Card>
       <Card title={`Propose new tier limits (on version ${latest.version})`}>
         <TierLimitsForm
@@ -224,6 +236,9 @@ export default async function Configuration({ searchParams }: { searchParams: Se
       </Card>
       <Card title={`Propose new funding terms (on version ${latest.version})`}>
         <FundingForm values={fundingTexts(latestDocument)} suggestedAt={inAnHour(now)} />
+      </Card>
+      <Card title={`Propose calendar changes (on version ${latest.version})`}>
+        <CalendarsForm value={calendarText(latestDocument)} suggestedAt={inAnHour(now)} />
       </Card>
       <Card title={`Propose new prices (on version ${latest.version})`}>
         {latest.corridors.map((c) => (
