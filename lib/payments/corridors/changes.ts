@@ -20,7 +20,7 @@ export interface FieldChange {
   after: string | null;
 }
 
-type Doc = { corridors?: unknown; tierLimits?: unknown; funding?: unknown; calendars?: unknown };
+type Doc = { corridors?: unknown; tierLimits?: unknown; funding?: unknown; calendars?: unknown; payoutBanks?: unknown };
 
 /** A document's values by field: each corridor's leaves under its code, the tier limits' under "tierLimits"; arrays as their JSON. */
 function flatten(doc: Doc): Map<string, string> {
@@ -37,6 +37,12 @@ function flatten(doc: Doc): Map<string, string> {
   }
   if (doc.tierLimits !== undefined) walk("tierLimits", doc.tierLimits);
   if (doc.calendars !== undefined) walk("calendars", doc.calendars);
+  // Payout banks by id (a bank added, removed, or its fields), whatever their order.
+  for (const bank of Array.isArray(doc.payoutBanks) ? (doc.payoutBanks as Record<string, unknown>[]) : []) {
+    const { id, ...fields } = bank;
+    out.set(`payoutBanks.${String(id)}`, "pays out");
+    walk(`payoutBanks.${String(id)}`, fields);
+  }
   if (doc.funding && typeof doc.funding === "object") {
     // Collection accounts by IBAN (an account added, removed, or its fields), whatever their order.
     const { collectionAccounts, ...rest } = doc.funding as Record<string, unknown>;
@@ -322,4 +328,26 @@ export function withCalendars(document: Record<string, unknown>, text: string): 
   const calendars = parseCalendarLines(text) ?? {};
   const { calendars: _before, ...rest } = document;
   return Object.keys(calendars).length > 0 ? { ...rest, calendars } : rest;
+}
+
+/** "[{...}]": a JSON list, what the payout banks' form takes (the PAYOUT_BANKS setting's form); null when it is not one. */
+export function parsePayoutBanksText(text: string): unknown[] | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A document's payout banks as the form writes them ("" when the setting applies). */
+export function payoutBanksText(document: Record<string, unknown> | undefined): string {
+  return Array.isArray(document?.payoutBanks) ? JSON.stringify(document.payoutBanks, null, 2) : "";
+}
+
+/** `document` with its payout banks replaced by the form's list (empty: the PAYOUT_BANKS setting). */
+export function withPayoutBanks(document: Record<string, unknown>, text: string): Record<string, unknown> {
+  const banks = text.trim() === "" ? null : parsePayoutBanksText(text);
+  const { payoutBanks: _before, ...rest } = document;
+  return banks ? { ...rest, payoutBanks: banks } : rest;
 }

@@ -7,6 +7,7 @@ import { isValidBIC, isValidIBAN } from "ibantools";
 import { z } from "zod";
 import countries from "@/lib/platform/i18n/iso-countries";
 import { BANK_ACCOUNT_FORMATS } from "@/lib/payments/payout-identifiers/method-types";
+import { payoutBankSchema } from "@/lib/platform/config/payout-banks";
 import { Decimal, isWireDecimal } from "@/lib/platform/money/decimal";
 import { fitsMinorUnit } from "@/lib/platform/money/format";
 import { isCurrencyCode } from "@/lib/platform/money/currency";
@@ -250,6 +251,20 @@ const calendars = z.record(z.string(), calendarChanges).superRefine((byCountry, 
 });
 
 export type CalendarChanges = z.output<typeof calendarChanges>;
+
+/**
+ * The payout banks of the pain.001 file rail (the PAYOUT_BANKS setting's list and rules: our
+ * account at each, an IBAN or a national account with its scheme, CLABE checked, and the
+ * currencies it pays out); ids unique, since a payout file names its bank by id.
+ */
+const payoutBanks = z
+  .array(payoutBankSchema)
+  .min(1)
+  .superRefine((banks, ctx) => {
+    banks.forEach((b, i) => {
+      if (banks.findIndex((x) => x.id === b.id) !== i) ctx.addIssue({ code: "custom", path: [i, "id"], message: "duplicate bank id" });
+    });
+  });
 export type CollectionAccountTerms = z.output<typeof collectionAccount>;
 
 /**
@@ -266,6 +281,8 @@ export const configurationDocumentSchema = z
     tierLimits,
     funding: funding.optional(),
     calendars: calendars.optional(),
+    /** Absent: the PAYOUT_BANKS setting (lib/payments/payouts/banks.ts). */
+    payoutBanks: payoutBanks.optional(),
   })
   .superRefine(uniqueCodes);
 

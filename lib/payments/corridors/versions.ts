@@ -16,6 +16,7 @@ import type { Executor, Tx } from "@/db";
 import { configurationVersions } from "@/db/schema";
 import rawSeed from "@/data/corridors/v2.json";
 import { SEED_TIER_LIMITS, type TierLimits } from "@/lib/payments/limits/tiers";
+import type { PayoutBank } from "@/lib/platform/config/payout-banks";
 import { deepFreeze } from "./freeze";
 import { configurationDocumentSchema, type CalendarChanges, type Corridor, type FundingTerms } from "./schema";
 
@@ -30,6 +31,8 @@ export interface CorridorTable {
   funding: FundingTerms | undefined;
   /** Changes to countries' business days beyond the holiday table, by alpha-2 (lib/payments/delivery/business-calendar.ts). */
   calendars: Readonly<Record<string, CalendarChanges>> | undefined;
+  /** The payout banks; undefined: the PAYOUT_BANKS setting (lib/payments/payouts/banks.ts). */
+  payoutBanks: readonly PayoutBank[] | undefined;
 }
 
 /** A version as stored (the document as proposed: decimal strings, no Decimal instances). */
@@ -55,11 +58,11 @@ export function seedDocument(): Record<string, unknown> {
 }
 
 /** Validates a version document; throws with every problem listed. */
-export function parseConfiguration(raw: unknown): Pick<CorridorTable, "corridors" | "tierLimits" | "funding" | "calendars"> {
+export function parseConfiguration(raw: unknown): Pick<CorridorTable, "corridors" | "tierLimits" | "funding" | "calendars" | "payoutBanks"> {
   const result = configurationDocumentSchema.safeParse(raw);
   if (!result.success) throw new Error(`Invalid corridor data:\n${z.prettifyError(result.error)}`);
-  const { corridors, tierLimits, funding, calendars } = result.data;
-  return deepFreeze({ corridors, tierLimits, funding, calendars });
+  const { corridors, tierLimits, funding, calendars, payoutBanks } = result.data;
+  return deepFreeze({ corridors, tierLimits, funding, calendars, payoutBanks });
 }
 
 /** A version document's corridors (validating the whole document). */
@@ -68,8 +71,9 @@ export function parseDocument(raw: unknown): readonly Corridor[] {
 }
 
 function tableOf(row: StoredVersion): CorridorTable {
-  const { corridors, tierLimits, funding, calendars } = parseConfiguration(row.document);
-  return { version: row.version, effectiveAt: row.effectiveAt, corridors, byCode: new Map(corridors.map((c) => [c.code, c])), tierLimits, funding, calendars };
+  const { corridors, tierLimits, funding, calendars, payoutBanks } = parseConfiguration(row.document);
+  const byCode = new Map(corridors.map((c) => [c.code, c]));
+  return { version: row.version, effectiveAt: row.effectiveAt, corridors, byCode, tierLimits, funding, calendars, payoutBanks };
 }
 
 // The stored rows are shared by every bundle of the process (Next bundles a module per route); the

@@ -9,12 +9,14 @@ import {
   OPTIONAL_PRICE_FIELDS,
   parseAccountLines,
   parseCalendarLines,
+  parsePayoutBanksText,
   parsePairs,
   PRICE_FIELDS,
   TIER_LIMIT_FIELDS,
   withCalendars,
   withCorridorPrices,
   withFunding,
+  withPayoutBanks,
   withTierLimits,
   type FundingField,
   type PriceFields,
@@ -23,7 +25,7 @@ import {
 import { latestDocument } from "@/lib/payments/corridors/versions";
 import { ready } from "@/lib/platform/ready";
 
-// The Configuration page's forms: a new price for one corridor, new tier limits, new funding terms, calendar changes, or a whole version
+// The Configuration page's forms: a new price for one corridor, new tier limits, new funding terms, calendar changes, payout banks, or a whole version
 // imported from JSON; each proposes a new configuration version that a second admin approves (Approvals page).
 
 /** A date-time input's value, read as UTC (the console shows every time in UTC). */
@@ -154,6 +156,27 @@ const proposeCalendarsCommand = consoleFormCommand(
   answer,
 );
 
+/** The payout banks as a JSON list (the PAYOUT_BANKS setting's form; empty: the setting); the version's schema checks each bank. */
+const payoutBanksForm = z.object({
+  payoutBanks: optional.refine((t) => t === "" || parsePayoutBanksText(t) !== null, "A JSON list of banks, as the PAYOUT_BANKS setting takes it."),
+  effectiveAt,
+  note,
+});
+
+const proposePayoutBanksCommand = consoleFormCommand(
+  "admin",
+  payoutBanksForm,
+  {
+    prepare: latest,
+    ask: (f, base) => ({
+      command: publishConfigurationVersion,
+      input: { document: withPayoutBanks(base.document, f.payoutBanks), effectiveAt: f.effectiveAt, note: f.note },
+      reason: f.note,
+    }),
+  },
+  answer,
+);
+
 const json = z.string().transform((text, ctx) => {
   try {
     return JSON.parse(text) as unknown;
@@ -193,6 +216,10 @@ export async function proposeFunding(previous: FormState<unknown>, formData: For
 
 export async function proposeCalendars(previous: FormState<unknown>, formData: FormData): Promise<FormState<unknown>> {
   return keepingValues(proposeCalendarsCommand)(previous, formData);
+}
+
+export async function proposePayoutBanks(previous: FormState<unknown>, formData: FormData): Promise<FormState<unknown>> {
+  return keepingValues(proposePayoutBanksCommand)(previous, formData);
 }
 
 export async function importVersion(previous: FormState<unknown>, formData: FormData): Promise<FormState<unknown>> {

@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { FormFlash } from "@/components/console/shown-once";
 import { input, primary } from "@/components/console/ui";
 import type { FormState } from "@/lib/operations/console/action";
-import { importVersion, proposeCalendars, proposeFunding, proposePrice, proposeTierLimits } from "./actions";
+import { importVersion, proposeCalendars, proposeFunding, proposePayoutBanks, proposePrice, proposeTierLimits } from "./actions";
 
 const BACK = "/console/configuration";
 
@@ -207,6 +207,38 @@ export function CalendarsForm({ value, suggestedAt }: { value: string; suggested
         </ul>
       ) : null}
       <ProposalEnd suggestedAt={suggestedAt} state={state} pending={pending} label="Propose calendar changes" />
+    </form>
+  );
+}
+
+/** The payout banks (the PAYOUT_BANKS setting's JSON list) as a new version proposed for a second admin's approval. */
+export function PayoutBanksForm({ value, suggestedAt }: { value: string; suggestedAt: string }) {
+  const [state, action, pending] = useActionState<FormState<unknown>, FormData>(proposePayoutBanks, {});
+  const problems = Object.entries(state.fieldErrors ?? {}).filter(([field]) => field.startsWith("payoutBanks"));
+  return (
+    <form action={action} className="mt-2 flex flex-col gap-2" data-testid="payout-banks-form">
+      <input type="hidden" name="back" value={BACK} />
+      <label className="flex flex-col text-sm">
+        Payout banks, a JSON list as the PAYOUT_BANKS setting takes it: id, name, bic, debtorIban or debtorAccount {"{scheme, id}"} (CLABE, BBAN), debtorName,
+        currencies, chargeBearer, timeZone, purposeCode (empty: the setting)
+        <textarea
+          className={`${input} font-mono ${problems.length > 0 ? "border-red-600" : ""}`}
+          name="payoutBanks"
+          rows={6}
+          defaultValue={state.values?.payoutBanks ?? value}
+          aria-invalid={problems.length > 0}
+        />
+      </label>
+      {problems.length > 0 ? (
+        <ul className="list-disc pl-6 text-xs text-red-800" data-testid="field-error">
+          {problems.map(([field, message]) => (
+            <li key={field}>
+              <span className="font-mono">{field}</span>: {message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <ProposalEnd suggestedAt={suggestedAt} state={state} pending={pending} label="Propose payout banks" />
     </form>
   );
 }

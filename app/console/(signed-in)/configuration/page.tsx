@@ -7,6 +7,7 @@ import {
   calendarText,
   diffDocuments,
   fundingTexts,
+  payoutBanksText,
   OPTIONAL_PRICE_FIELDS,
   optionalPriceText,
   PRICE_FIELDS,
@@ -19,7 +20,8 @@ import { bankTransferBusinessDays, cardWindowSeconds, collectionAccountsAt } fro
 import { latestTable, listVersions, refreshVersions, storedVersion, tableInForce, type VersionRow } from "@/lib/payments/corridors/versions";
 import { openProposalFor } from "@/lib/operations/dual-control/open-proposal";
 import { ready } from "@/lib/platform/ready";
-import { CalendarsForm, FundingForm, ImportForm, PriceForm, TierLimitsForm } from "./forms";
+import { CalendarsForm, FundingForm, ImportForm, PayoutBanksForm, PriceForm, TierLimitsForm } from "./forms";
+import { payoutBanksAt } from "@/lib/payments/payouts/banks";
 
 export const metadata = { title: "Configuration · Console" };
 
@@ -99,7 +101,7 @@ export default async function Configuration({ searchParams }: { searchParams: Se
   const to = Number(param(sp, "to") ?? latest.version);
   return (
     <>
-      <PageTitle sub="Corridors, prices, tier limits, funding terms and business-day calendars as versioned data: every change is a new version from an effective time, proposed by one admin and approved by another; quotes record the version they were priced under.">
+      <PageTitle sub="Corridors, prices, tier limits, funding terms, business-day calendars and payout banks as versioned data: every change is a new version from an effective time, proposed by one admin and approved by another; quotes record the version they were priced under.">
         Configuration
       </PageTitle>
       <Flash notice={param(sp, "notice")} error={param(sp, "error")} />
@@ -227,6 +229,15 @@ export default async function Configuration({ searchParams }: { searchParams: Se
             </li>
           ))}
         </ul>
+        <h3 className="mt-4 text-sm font-semibold">Payout banks (pain.001 files){inForce.payoutBanks ? "" : " (setting)"}</h3>
+        <ul className="text-sm" data-testid="payout-banks-in-force">
+          {payoutBanksAt(now).map((b) => (
+            <li key={b.id} data-testid={`payout-bank-${b.id}`}>
+              {b.id}: {b.name} ({b.bic}) pays out {b.currencies.join(", ")} from{" "}
+              <span className="font-mono">{b.debtorIban ?? `${b.debtorAccount?.scheme} ${b.debtorAccount?.id}`}</span>
+            </li>
+          ))}
+        </ul>
       </Card>
       <Card title={`Propose new tier limits (on version ${latest.version})`}>
         <TierLimitsForm
@@ -239,6 +250,9 @@ export default async function Configuration({ searchParams }: { searchParams: Se
       </Card>
       <Card title={`Propose calendar changes (on version ${latest.version})`}>
         <CalendarsForm value={calendarText(latestDocument)} suggestedAt={inAnHour(now)} />
+      </Card>
+      <Card title={`Propose payout banks (on version ${latest.version})`}>
+        <PayoutBanksForm value={payoutBanksText(latestDocument)} suggestedAt={inAnHour(now)} />
       </Card>
       <Card title={`Propose new prices (on version ${latest.version})`}>
         {latest.corridors.map((c) => (
