@@ -24,6 +24,9 @@ export const ACCOUNT_CODES = [
   "transfer:refund-due",
   // Bank credits not yet matched to a transfer (a liability to whoever sent them).
   "suspense:unallocated",
+  // A paid payout the beneficiary's bank sent back to a payout provider (back in its prefunding):
+  // owed to the customer until an operator refunds it (per currency; the entry names the transfer).
+  "suspense:returned-payouts",
   // Property of a listed person received for a transfer: held, neither paid out nor
   // refunded, until a licence or delisting releases it (the transfer id is on each entry).
   "blocked:sanctions",

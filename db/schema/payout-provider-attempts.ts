@@ -14,6 +14,8 @@ export const PROVIDER_ATTEMPT_STATES = [
   "ABANDONED",
   "LATE_PAID",
   "REVERSED",
+  "RETURNED",
+  "RETURN_REFUNDED",
 ] as const;
 
 export type ProviderAttemptState = (typeof PROVIDER_ATTEMPT_STATES)[number];

@@ -11,6 +11,8 @@ export { insertVersion } from "./corridors/versions";
 export { verifyPayeeJob } from "./payouts/payee-verification";
 // The payouts no provider is left for, read by the operations alert payout.noRoute.
 export { payoutsWithoutRoute, type PayoutWithoutRoute } from "./payouts/without-route";
+// The payouts returned after they were paid: read by the operations alert payout.returned, refunded by transfer.returnedPayout.refund.
+export { refundReturnedPayout, returnedPayouts, type ReturnedPayout } from "./payouts/returned";
 // The provider statements set against our prefunding: imported by the command prefundingStatement.import, read by the alert prefunding.statementDifference.
 export { importPrefundingStatement, latestPrefundingStatements, type StatementComparison } from "./payouts/prefunding-statement";
 

@@ -28,7 +28,7 @@ export const STATE_COLUMNS = {
   proposals: { column: "state", modules: ["lib/operations/dual-control/proposals.ts"] },
   monitoringRuleSets: { column: "state", modules: ["lib/compliance/monitoring/rule-sets.ts"] },
   payoutFileItems: { column: "state", modules: ["lib/payments/payouts/attempts.ts", "lib/payments/payouts/generate.ts"] },
-  payoutProviderAttempts: { column: "state", modules: ["lib/payments/payouts/routed.ts"] },
+  payoutProviderAttempts: { column: "state", modules: ["lib/payments/payouts/routed.ts", "lib/payments/payouts/returned.ts"] },
   ledgerPeriods: { column: "state", modules: ["lib/finance/books/periods.ts"] },
   manualJournals: { column: "state", modules: ["lib/finance/books/journals.ts"] },
   statementBalances: { column: "state", modules: ["lib/finance/books/bank-reconciliation.ts"] },

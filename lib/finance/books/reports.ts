@@ -250,6 +250,7 @@ const OBLIGATIONS: readonly AccountCode[] = [
   "transfer:payout-in-flight",
   "transfer:refund-due",
   "suspense:unallocated",
+  "suspense:returned-payouts",
   "blocked:sanctions",
 ];
 

@@ -20,6 +20,7 @@ export const ACCOUNT_TYPE: Record<AccountCode, AccountType> = {
   "transfer:payout-in-flight": "liability",
   "transfer:refund-due": "liability",
   "suspense:unallocated": "liability",
+  "suspense:returned-payouts": "liability",
   "blocked:sanctions": "liability",
   "revenue:fees": "revenue",
   "payable:partner-fees": "liability",

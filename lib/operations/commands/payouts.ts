@@ -11,6 +11,7 @@ import {
   importPaymentStatusReport as importReport,
   statusImportSummary,
   refundRejectedPayout as refundRejected,
+  refundReturnedPayout as refundReturned,
   generateRefundFiles as generateRefunds,
   resolveNetworkCancellation as resolveCancellation,
   importPrefundingStatement,
@@ -91,6 +92,30 @@ export const refundRejectedPayout = command({
       before: { state: row.state },
       after: { state: after.state, rejectionReason: after.rejectionReason },
       notice: `Transfer ${row.id}: rejected, refund owed.`,
+    };
+  },
+});
+
+/**
+ * A paid payout the beneficiary's bank returned to its provider: the operator refunds the customer
+ * from the returned money (the transfer stays paid; its refund is paid and recorded as any other,
+ * the recording under dual control).
+ */
+export const refundReturnedPayout = command({
+  name: "transfer.returnedPayout.refund",
+  role: "admin",
+  input: z.object({ transferId: z.string().min(1) }),
+  locks: (p) => ({ transfer: p.transferId }),
+  run: async ({ tx, now, locked: { transfer: row } }) => {
+    const done = await refundReturned(tx, row, now);
+    return {
+      targetType: "transfer",
+      targetId: row.id,
+      before: { state: row.state, payoutAttempt: done.attempt.id, payoutAttemptState: "RETURNED" },
+      after: { state: row.state, payoutAttemptState: done.attempt.state, refundStatus: done.refund?.state ?? null, refundAmount: done.refund?.amount ?? null },
+      notice: done.refund
+        ? `Transfer ${row.id}: returned payout refunded, ${done.refund.amount} ${row.originCurrency} owed to the customer.`
+        : `Transfer ${row.id}: returned payout closed; nothing left to refund (claim refunds gave it back already).`,
     };
   },
 });

@@ -1,4 +1,4 @@
-import { isBusinessDay, nextDay } from "@/lib/payments";
+import { isBusinessDay, nextDay, type ReturnedPayout } from "@/lib/payments";
 import type { OperationsReadings } from "./readings";
 
 /**
@@ -28,6 +28,8 @@ export const ALERT_CONDITIONS = [
   { condition: "prefunding.statementDifference" },
   /** A funded payout for which every provider's route failed: no provider left, it waits for an operator (per corridor; at most this many ids named). */
   { condition: "payout.noRoute", namedTransfers: 5 },
+  /** A paid payout the beneficiary's bank returned to its provider, waiting for an operator's refund (per provider and currency; at most this many ids named). */
+  { condition: "payout.returned", namedTransfers: 5 },
 ] as const;
 
 export type AlertCondition = (typeof ALERT_CONDITIONS)[number];
@@ -148,6 +150,18 @@ export function firing(r: OperationsReadings, settings: { refreshHours: number }
       condition: noRoute.condition,
       subject: corridor,
       summary: `${stuck.length} payouts with no provider left (oldest since ${stuck[0].since.toISOString()}): ${named.join(", ")}${stuck.length > named.length ? ", ..." : ""}`,
+    });
+  }
+
+  const returned = rule("payout.returned");
+  const bySubject = new Map<string, ReturnedPayout[]>();
+  for (const p of r.returnedPayouts ?? []) bySubject.set(`${p.provider}:${p.currency}`, [...(bySubject.get(`${p.provider}:${p.currency}`) ?? []), p]);
+  for (const [subject, waiting] of bySubject) {
+    const named = waiting.slice(0, returned.namedTransfers).map((p) => `${p.transferId} (${p.reasonCode ?? "no reason"})`);
+    out.push({
+      condition: returned.condition,
+      subject,
+      summary: `${waiting.length} paid payouts returned by the beneficiary's bank, held for a refund (oldest since ${waiting[0].since.toISOString()}): ${named.join(", ")}${waiting.length > named.length ? ", ..." : ""}`,
     });
   }
   return out;

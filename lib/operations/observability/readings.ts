@@ -9,7 +9,9 @@ import {
   overdueClaimCount,
   latestPrefundingStatements,
   payoutsWithoutRoute,
+  returnedPayouts,
   type PayoutWithoutRoute,
+  type ReturnedPayout,
   type StatementComparison,
 } from "@/lib/payments";
 import { config } from "@/lib/platform/config";
@@ -49,6 +51,8 @@ export interface OperationsReadings {
   prefunding?: LiquidityRow[];
   /** Payable transfers whose every payout route failed: no provider left, an operator must act (oldest first, at most 100). */
   payoutsWithoutRoute?: PayoutWithoutRoute[];
+  /** Paid transfers whose payout the beneficiary's bank returned, not refunded yet: an operator must act (oldest first, at most 100). */
+  returnedPayouts?: ReturnedPayout[];
   /** Each payout provider's latest balance statement per currency against our prefunding (lib/payments/payouts/prefunding-statement.ts). */
   prefundingStatements?: StatementComparison[];
 }
@@ -217,6 +221,7 @@ export async function readOperations(db: Executor, now: Date, opts: { caseHours?
   const database = await databaseReadings(db);
   const prefunding = await liquidityForecast(db, now);
   const withoutRoute = await payoutsWithoutRoute(db, now);
+  const returned = await returnedPayouts(db);
   const prefundingStatements = await latestPrefundingStatements(db);
   return {
     at: now,
@@ -234,6 +239,7 @@ export async function readOperations(db: Executor, now: Date, opts: { caseHours?
     database,
     prefunding,
     payoutsWithoutRoute: withoutRoute,
+    returnedPayouts: returned,
     prefundingStatements,
   };
 }

@@ -6,7 +6,9 @@
  * try WAITING_COVER until a top-up. A success reported for a try that is no longer the
  * transfer's (it failed over meanwhile) is refused: LATE_PAID, and the provider is asked to
  * reverse it, so the transfer is never paid twice; REVERSED once the provider reports the money
- * back in our prefunding.
+ * back in our prefunding. A paid try whose money the beneficiary's bank sent back later (account
+ * closed, name mismatch found late, an ACH or SEPA return) is RETURNED: the money is back in the
+ * provider's prefunding and held for the customer until an operator refunds it (RETURN_REFUNDED).
  */
 import { defineMachine, NONE } from "@/lib/platform/state-machine/define";
 import { PROVIDER_ATTEMPT_STATES, type ProviderAttemptState } from "@/db/schema/payout-provider-attempts";
@@ -24,6 +26,8 @@ export const PROVIDER_ATTEMPT_TRIGGERS = [
   "transfer.left",
   "provider.paidLate",
   "provider.reversed",
+  "provider.returned",
+  "operator.refunded",
 ] as const;
 export type ProviderAttemptTrigger = (typeof PROVIDER_ATTEMPT_TRIGGERS)[number];
 
@@ -52,5 +56,12 @@ export const providerAttemptMachine = defineMachine<ProviderAttemptState, Provid
     },
     { from: ["FAILED", "ABANDONED"], trigger: "provider.paidLate", to: "LATE_PAID", notes: "paid after the failover: refused, reversal asked" },
     { from: ["LATE_PAID"], trigger: "provider.reversed", to: "REVERSED", notes: "the provider reversed the late payment: the money is back in our prefunding" },
+    {
+      from: ["PAID"],
+      trigger: "provider.returned",
+      to: "RETURNED",
+      notes: "the beneficiary's bank sent the paid payout back: in our prefunding, held in suspense:returned-payouts",
+    },
+    { from: ["RETURNED"], trigger: "operator.refunded", to: "RETURN_REFUNDED", notes: "an operator refunds the customer from the returned money" },
   ],
 });

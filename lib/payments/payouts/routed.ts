@@ -37,7 +37,8 @@ import { providerHealth, rankRoutes } from "./routing";
  * is a payout_provider_attempts row; this is the one module that moves its state. A retryable
  * failure goes to the next provider without a human; a rejection of the beneficiary's data waits
  * for the repair; a payout with no provider covered waits (WAITING_COVER) for a top-up. Provider
- * calls run in jobs outside any transaction (payouts.submitAttempt, payouts.reverseLate).
+ * calls run in jobs outside any transaction (payouts.submitAttempt, payouts.reverseLate). The
+ * operator's refund of a returned payout (RETURNED → RETURN_REFUNDED) is ./returned.ts's.
  */
 export type ProviderAttemptRow = typeof payoutProviderAttempts.$inferSelect;
 
@@ -49,6 +50,22 @@ const OPEN: readonly ProviderAttemptState[] = ["WAITING_COVER", "QUEUED", "SUBMI
 
 export async function attemptsOf(db: Executor, transferId: string): Promise<ProviderAttemptRow[]> {
   return db.select().from(payoutProviderAttempts).where(eq(payoutProviderAttempts.transferId, transferId)).orderBy(asc(payoutProviderAttempts.seq));
+}
+
+/** Where a try keeps a return reported before its success (`answer`): what the provider sent, applied when the success arrives. */
+const EARLY_RETURN = "returnedBeforeCompleted";
+
+interface EarlyReturn {
+  raw: Record<string, unknown>;
+  reference: string | null;
+  reasonCode: string | null;
+}
+
+function earlyReturnOf(attempt: ProviderAttemptRow): EarlyReturn | null {
+  const parked = attempt.answer?.[EARLY_RETURN] as Record<string, unknown> | undefined;
+  if (!parked) return null;
+  const text = (v: unknown) => (typeof v === "string" ? v : null);
+  return { raw: parked, reference: text(parked.id), reasonCode: text(parked.status_reason_code) };
 }
 
 async function lockAttempt(tx: Tx, id: string): Promise<ProviderAttemptRow | undefined> {
@@ -64,6 +81,9 @@ async function move(
   set: { answer?: Record<string, unknown>; outcomeCode?: string | null; providerReference?: string | null } = {},
 ): Promise<ProviderAttemptRow> {
   const to = providerAttemptMachine.next(row.state, trigger).to;
+  // A return parked on the try outlives the answers recorded over it, until the success applies it.
+  const parked = row.answer?.[EARLY_RETURN];
+  if (set.answer && parked !== undefined) set = { ...set, answer: { ...set.answer, [EARLY_RETURN]: parked } };
   const [moved] = await tx
     .update(payoutProviderAttempts)
     .set({ state: to, stateChangedAt: now, ...set })
@@ -368,8 +388,8 @@ async function rejected(
  * A provider's status for one of our tries (the aggregator's webhook, the sandbox's stand-in; the
  * bank file's pain.002 through status-import): paid, refused, cancelled, or reversed. A success for
  * a try that is no longer the transfer's (it failed over) is refused: LATE_PAID, and the provider
- * is asked to reverse it; the transfer is paid once, by the try that holds it. The reversal's
- * return (REVERSED) books the money back into the provider's prefunding.
+ * is asked to reverse it; the transfer is paid once, by the try that holds it. A REVERSED books
+ * the money back into the provider's prefunding (reversalReported says how, by the try's state).
  */
 export async function applyProviderStatus(
   tx: Tx,
@@ -390,10 +410,15 @@ export async function applyProviderStatus(
   const transfer = (await lockTransfer(tx, peek.transferId))!;
   const attempt = (await lockAttempt(tx, input.externalId))!;
   const raw = input.raw ?? { status: input.status, status_reason_code: input.reasonCode, id: input.reference };
-  if (input.status === "REVERSED") return reversalReturned(tx, transfer, attempt, raw, input.reference, now);
+  if (input.status === "REVERSED") return reversalReported(tx, transfer, attempt, raw, input.reference, input.reasonCode, now);
   if (input.status === "COMPLETED") {
+    // A return the provider's webhooks delivered before this success (parked on the try).
+    const early = earlyReturnOf(attempt);
     if (attempt.state === "FAILED" || attempt.state === "ABANDONED") {
-      const moved = await move(tx, attempt, "provider.paidLate", now, { outcomeCode: "LATE_SUCCESS_REFUSED", answer: raw });
+      const moved = await move(tx, attempt, "provider.paidLate", now, {
+        outcomeCode: "LATE_SUCCESS_REFUSED",
+        answer: raw,
+      });
       // The provider paid from our prefunding: the money left it, and is owed back until the reversal returns it.
       const minor = toMinor(attempt.amount, attempt.currency);
       await postEntry(tx, {
@@ -408,6 +433,8 @@ export async function applyProviderStatus(
         ],
         now,
       });
+      // Its reversal came first: the money is back already, nothing to ask of the provider.
+      if (early) return reversalReturned(tx, transfer, moved, early.raw, early.reference, now);
       await effectsOf(tx).jobs.schedule(
         "payouts.reverseLate",
         { attemptId: attempt.id },
@@ -424,7 +451,9 @@ export async function applyProviderStatus(
     let current = transfer;
     if (current.state === "funded") current = await handToNetwork(tx, current, now);
     if (current.state === "topay") current = await markInProgress(tx, current, now);
-    if (current.state === "reqpay" || current.state === "spended") await confirmPaid(tx, current, now);
+    if (current.state === "reqpay" || current.state === "spended") current = await confirmPaid(tx, current, now);
+    // Paid, and already returned by the beneficiary's bank: booked as the return it is.
+    if (early) return payoutReturned(tx, current, moved, early.raw, early.reference, early.reasonCode, now);
     return moved;
   }
   if (attempt.state !== "QUEUED" && attempt.state !== "SUBMITTED") return attempt;
@@ -437,12 +466,53 @@ export async function applyProviderStatus(
 }
 
 /**
+ * A provider's REVERSED for one of our tries: the money of a payment it made is back in our
+ * prefunding with it. What it means depends on the try:
+ * - LATE_PAID (a success we refused after failing over): the reversal we asked, booked back
+ *   (reversalReturned);
+ * - PAID (the try that paid the transfer): the beneficiary's bank returned the payout
+ *   (payoutReturned): RETURNED, held for the customer, an operator refunds it;
+ * - QUEUED, SUBMITTED, FAILED, ABANDONED: the provider reports the return of a payment whose
+ *   success has not reached us (webhooks out of order). From our books the money never left, so
+ *   nothing is booked and the state is kept; the return is parked on the try and applied with
+ *   the success when it comes (paid then returned, or paid late then reversed), so a late
+ *   COMPLETED is never taken for a payment still out;
+ * - anything else (a refused or held try, a replay): nothing, logged unless a replay.
+ */
+async function reversalReported(
+  tx: Tx,
+  transfer: TransferRow,
+  attempt: ProviderAttemptRow,
+  raw: Record<string, unknown>,
+  reference: string | null,
+  reasonCode: string | null,
+  now: Date,
+): Promise<ProviderAttemptRow> {
+  if (attempt.state === "LATE_PAID") return reversalReturned(tx, transfer, attempt, raw, reference, now);
+  if (attempt.state === "PAID") return payoutReturned(tx, transfer, attempt, raw, reference, reasonCode, now);
+  if (attempt.state === "QUEUED" || attempt.state === "SUBMITTED" || attempt.state === "FAILED" || attempt.state === "ABANDONED") {
+    if (earlyReturnOf(attempt)) return attempt;
+    const [parked] = await tx
+      .update(payoutProviderAttempts)
+      .set({ answer: { ...(attempt.answer ?? {}), [EARLY_RETURN]: raw } })
+      .where(eq(payoutProviderAttempts.id, attempt.id))
+      .returning();
+    logger().warn(
+      { transferId: transfer.id, attemptId: attempt.id, state: attempt.state },
+      "payout reversal reported before the payment's success: kept on the try until the success arrives",
+    );
+    return parked;
+  }
+  if (attempt.state !== "REVERSED" && attempt.state !== "RETURNED" && attempt.state !== "RETURN_REFUNDED")
+    logger().warn({ transferId: transfer.id, attemptId: attempt.id, state: attempt.state }, "payout reversal reported for a try never paid: not booked");
+  return attempt;
+}
+
+/**
  * The provider reversed a late payment we refused and the money is back with it: the try is
  * REVERSED and, in the same transaction, `payout.reversalReturned` moves the amount from
  * receivable:payout-reversals back into the provider's prefunding (the mirror of
- * payout.lateSuccess), once per try. A reversal of any other try (one that paid the transfer, or
- * one never paid late) is not ours to book here: kept unchanged and logged, and the provider's
- * statement reconciliation shows the money.
+ * payout.lateSuccess), once per try.
  */
 async function reversalReturned(
   tx: Tx,
@@ -452,14 +522,6 @@ async function reversalReturned(
   reference: string | null,
   now: Date,
 ): Promise<ProviderAttemptRow> {
-  if (attempt.state !== "LATE_PAID") {
-    if (attempt.state !== "REVERSED")
-      logger().warn(
-        { transferId: transfer.id, attemptId: attempt.id, state: attempt.state },
-        "payout reversal reported for a try not refused late: not booked",
-      );
-    return attempt;
-  }
   const moved = await move(tx, attempt, "provider.reversed", now, { answer: { ...(attempt.answer ?? {}), returned: raw } });
   const minor = toMinor(attempt.amount, attempt.currency);
   await postEntry(tx, {
@@ -475,6 +537,49 @@ async function reversalReturned(
     now,
   });
   // Cover came back: payouts held for this provider may go now.
+  await releaseHeldPayouts(tx, attempt.provider, attempt.currency, now);
+  return moved;
+}
+
+/**
+ * The beneficiary's bank sent back a payout the provider had paid (account closed, a name
+ * mismatch found late, an ACH or SEPA return): the try is RETURNED and, in the same transaction,
+ * `payout.providerReturned` puts the amount back into the provider's prefunding (it is there
+ * again) against suspense:returned-payouts, the customer's money until an operator refunds it
+ * (refundReturnedPayout), once per try. The transfer stays paid (terminal, spec 3.1); the
+ * operations alert payout.returned and the payouts console list it.
+ */
+async function payoutReturned(
+  tx: Tx,
+  transfer: TransferRow,
+  attempt: ProviderAttemptRow,
+  raw: Record<string, unknown>,
+  reference: string | null,
+  reasonCode: string | null,
+  now: Date,
+): Promise<ProviderAttemptRow> {
+  const moved = await move(tx, attempt, "provider.returned", now, {
+    outcomeCode: reasonCode ?? "RETURNED",
+    answer: { ...(attempt.answer ?? {}), returned: raw },
+  });
+  const minor = toMinor(attempt.amount, attempt.currency);
+  await postEntry(tx, {
+    sourceKey: `payout-provider-return:${attempt.id}`,
+    kind: "payout.providerReturned",
+    memo: `Payout by ${attempt.provider} returned by the beneficiary's bank${reasonCode ? ` (${reasonCode})` : ""}: held for the customer`,
+    transferId: transfer.id,
+    reference: reference ?? attempt.providerReference,
+    lines: [
+      { account: prefundingAccount(attempt.provider), currency: attempt.currency, debit: minor },
+      { account: "suspense:returned-payouts", currency: attempt.currency, credit: minor },
+    ],
+    now,
+  });
+  logger().warn(
+    { transferId: transfer.id, attemptId: attempt.id, provider: attempt.provider, reasonCode },
+    "paid payout returned by the beneficiary's bank: held in suspense for an operator",
+  );
+  // The money is back in the provider's prefunding: payouts held for its cover may go now.
   await releaseHeldPayouts(tx, attempt.provider, attempt.currency, now);
   return moved;
 }

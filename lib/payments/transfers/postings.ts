@@ -174,6 +174,17 @@ export const RETURNED_AFTER_PAID_RULE = {
   legs: [Dr("payoutCash", "destination"), ...PAYOUT_RETURNED.slice(1)],
 } as const;
 
+/**
+ * A routed payout the beneficiary's bank returned to its provider after it was paid, refunded by
+ * an operator: the money held in suspense:returned-payouts since the return (routed.ts) goes back
+ * as RETURNED_AFTER_PAID_RULE's would, the conversion and the fees reversed into the refund owed.
+ */
+export const RETURNED_PAYOUT_REFUNDED_RULE = {
+  kind: "payout.returnRefunded",
+  memo: "Payout returned to the payout provider after it was paid, refunded: refund owed",
+  legs: [Dr("suspense:returned-payouts", "destination"), ...PAYOUT_RETURNED.slice(1)],
+} as const;
+
 /** The rule for a state change, if it moves money. `from` is the prior state for moves out of spended. */
 export function postingRuleFor(trigger: TransferTrigger, from: TransferState, to: TransferState): PostingRule | undefined {
   return POSTING_RULES.find((r) => r.trigger === trigger && r.from.includes(from) && r.to === to);
@@ -334,6 +345,19 @@ export async function postRefundPaid(tx: Tx, transfer: TransferRow, refundAmount
     transferId: transfer.id,
     reference: bankReference ?? null,
     lines: linesFor(REFUND_PAID_RULE.legs, { ...amounts, total }, transfer.fundedFrom, transfer.id, transfer.partnerId),
+    now,
+  });
+}
+
+/** Posts the refund of a routed payout returned after it was paid (once per provider attempt). */
+export async function postReturnedPayoutRefunded(tx: Tx, transfer: TransferRow, attemptId: string, now: Date): Promise<void> {
+  if (!transfer.fundedFrom) return;
+  await postEntry(tx, {
+    sourceKey: `payout-return-refunded:${attemptId}`,
+    kind: RETURNED_PAYOUT_REFUNDED_RULE.kind,
+    memo: RETURNED_PAYOUT_REFUNDED_RULE.memo,
+    transferId: transfer.id,
+    lines: linesFor(RETURNED_PAYOUT_REFUNDED_RULE.legs, transferAmounts(transfer), transfer.fundedFrom, transfer.id, transfer.partnerId),
     now,
   });
 }

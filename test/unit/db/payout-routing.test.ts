@@ -11,7 +11,7 @@ import { after, before, describe, test } from "node:test";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { newId } from "@/db/ids";
-import { beneficiaries, customers, events, jobs, journalEntries, journalLines, ledgerAccounts, payoutMethods, transfers } from "@/db/schema";
+import { beneficiaries, customers, events, jobs, journalEntries, journalLines, ledgerAccounts, payoutMethods, refunds, transfers } from "@/db/schema";
 import { clock } from "@/lib/platform/clock";
 import type { JobDefinition } from "@/lib/platform/jobs/define";
 import type { JobKind } from "@/lib/platform/jobs/kinds";
@@ -127,6 +127,36 @@ const owedBack = async () => {
 const topUp = async (provider: string, amount: string) => {
   const { topUpPrefunding } = await import("@/lib/payments/payouts/prefunding");
   return db.transaction((tx) => topUpPrefunding(tx, { provider, currency: "MXN", amount, bankReference: newId("ref") }, clock.now()));
+};
+const suspense = async () => {
+  const { accountBalances } = await import("@/lib/finance/ledger");
+  return (await accountBalances(db, { code: "suspense:returned-payouts", currency: "MXN" }))[0]?.balance ?? 0n;
+};
+const entriesOfKind = async (transferId: string, kind: string) =>
+  db
+    .select({ id: journalEntries.id })
+    .from(journalEntries)
+    .where(and(eq(journalEntries.transferId, transferId), eq(journalEntries.kind, kind)));
+/** Each line of a transfer's entries of `kind`: account, debit, credit. */
+const linesOfKind = async (transferId: string, kind: string) =>
+  (
+    await db
+      .select({ account: ledgerAccounts.code, debit: journalLines.debitMinor, credit: journalLines.creditMinor })
+      .from(journalLines)
+      .innerJoin(journalEntries, eq(journalEntries.id, journalLines.entryId))
+      .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, journalLines.accountId))
+      .where(and(eq(journalEntries.transferId, transferId), eq(journalEntries.kind, kind)))
+  )
+    .map((l) => [l.account, String(l.debit), String(l.credit)])
+    .sort();
+const balanced = async () => {
+  const { trialBalance } = await import("@/lib/finance/ledger");
+  for (const t of await trialBalance(db)) assert.equal(t.debit, t.credit, `balanced in ${t.currency}`);
+};
+const returnedAlerts = async () => {
+  const { readOperations } = await import("@/lib/operations/observability/readings");
+  const { firing } = await import("@/lib/operations/observability/alert-conditions");
+  return firing(await readOperations(db, clock.now()), { refreshHours: 24 }).filter((f) => f.condition === "payout.returned");
 };
 const eventsOf = async (transferId: string, eventType: string) =>
   (
@@ -296,11 +326,8 @@ describe("routed payouts: providers, failover, prefunding", () => {
       0n,
     );
     for (const t of await trialBalance(db)) assert.equal(t.debit, t.credit, `balanced in ${t.currency}`);
-    // The same return again, or a reversal reported for the try that paid a transfer: nothing booked.
+    // The same return again: nothing booked.
     await db.transaction((tx) => applyProviderStatus(tx, reversed, clock.now()));
-    const [paidTry] = await triesOf(ids.held);
-    await db.transaction((tx) => applyProviderStatus(tx, { ...reversed, externalId: paidTry.id }, clock.now()));
-    assert.equal((await triesOf(ids.held))[0].state, "PAID");
     assert.equal((await entriesOf("payout.reversalReturned")).length, 1);
     assert.equal(await prefunding("cash:payout-aggregator"), aggregatorBefore + 1875_00n);
   });
@@ -472,6 +499,107 @@ describe("routed payouts: providers, failover, prefunding", () => {
     );
     assert.match(alerts[0].summary, new RegExp(`^1 payouts with no provider left .*${t.id}$`));
     ids.noRoute = t.id;
+  });
+
+  test("the beneficiary's bank returns a paid payout: RETURNED, one balanced entry into suspense, a replay books nothing more; the alert and the console queue name it; the operator refunds it", async () => {
+    const { applyProviderStatus } = await import("@/lib/payments/payouts/routed");
+    const { returnedPayouts } = await import("@/lib/payments/payouts/returned");
+    const [paidTry] = await triesOf(ids.held);
+    assert.deepEqual([paidTry.provider, paidTry.state], ["aggregator", "PAID"]);
+    assert.deepEqual(await returnedAlerts(), []);
+    const aggregatorBefore = await prefunding("cash:payout-aggregator");
+    const suspenseBefore = await suspense();
+    const returned = { externalId: paidTry.id, status: "REVERSED" as const, reasonCode: "AC04", reference: `sbx_ret_${paidTry.id}` };
+    await db.transaction((tx) => applyProviderStatus(tx, returned, clock.now()));
+    const [after] = await triesOf(ids.held);
+    assert.deepEqual([after.state, after.outcomeCode], ["RETURNED", "AC04"]);
+    assert.equal((await stateOf(ids.held)).state, "paid", "paid is terminal (spec 3.1): the transfer stays paid");
+    assert.deepEqual(await linesOfKind(ids.held, "payout.providerReturned"), [
+      ["cash:payout-aggregator", "187500", "0"],
+      ["suspense:returned-payouts", "0", "187500"],
+    ]);
+    assert.equal(await prefunding("cash:payout-aggregator"), aggregatorBefore + 1875_00n, "the money is back in the aggregator's prefunding");
+    assert.equal(await suspense(), suspenseBefore - 1875_00n, "held for the customer (a credit balance)");
+    await balanced();
+    // The same webhook again: nothing more.
+    await db.transaction((tx) => applyProviderStatus(tx, returned, clock.now()));
+    await db.transaction((tx) => applyProviderStatus(tx, { ...returned, status: "COMPLETED", reasonCode: null }, clock.now()));
+    assert.equal((await triesOf(ids.held))[0].state, "RETURNED");
+    assert.equal((await entriesOfKind(ids.held, "payout.providerReturned")).length, 1);
+    assert.equal(await prefunding("cash:payout-aggregator"), aggregatorBefore + 1875_00n);
+
+    // The operator is told: the console's queue and the operations alert name the transfer.
+    assert.deepEqual(
+      (await returnedPayouts(db)).map((r) => [r.transferId, r.provider, r.amount, r.currency, r.reasonCode]),
+      [[ids.held, "aggregator", paidTry.amount, "MXN", "AC04"]],
+    );
+    const alerts = await returnedAlerts();
+    assert.deepEqual(
+      alerts.map((f) => f.subject),
+      ["aggregator:MXN"],
+    );
+    assert.match(alerts[0].summary, new RegExp(`^1 paid payouts returned .*${ids.held} \\(AC04\\)$`));
+
+    // The operator refunds the customer: the money leaves suspense for the refund owed, the refund starts.
+    const { runCommand } = await import("@/lib/operations/commands/run");
+    const { refundReturnedPayout } = await import("@/lib/operations/commands/payouts");
+    const admin = { id: "op_returns_test", email: "returns@example.test", name: "Returns", role: "admin" as const };
+    const done = await runCommand(refundReturnedPayout, { transferId: ids.held }, { operator: admin, reason: "Account closed, customer informed" });
+    assert.equal(done.ok, true);
+    assert.equal((await triesOf(ids.held))[0].state, "RETURN_REFUNDED");
+    const transfer = await stateOf(ids.held);
+    assert.equal(transfer.state, "paid");
+    const [refund] = await db.select().from(refunds).where(eq(refunds.transferId, ids.held));
+    const { toMinor } = await import("@/lib/finance");
+    const total = toMinor(transfer.totalCustomerCost, transfer.originCurrency);
+    assert.deepEqual([refund.state, toMinor(refund.amount!, transfer.originCurrency)], ["PENDING", total], "everything the customer paid");
+    assert.equal(await suspense(), suspenseBefore, "suspense cleared");
+    assert.equal((await entriesOfKind(ids.held, "payout.returnRefunded")).length, 1);
+    const refundDue = (await linesOfKind(ids.held, "payout.returnRefunded")).find((l) => l[0] === "transfer:refund-due")!;
+    assert.equal(refundDue[2], String(total), "the total owed back");
+    await balanced();
+    assert.deepEqual(await returnedPayouts(db), []);
+    assert.deepEqual(await returnedAlerts(), [], "the alert resolves");
+    // Twice: refused, nothing more.
+    const again = await runCommand(refundReturnedPayout, { transferId: ids.held }, { operator: admin, reason: "again" });
+    assert.equal(again.ok, false);
+    if (!again.ok) assert.equal(again.error.code, "transfer.stateInvalid");
+    assert.equal((await entriesOfKind(ids.held, "payout.returnRefunded")).length, 1);
+  });
+
+  test("a return delivered before its payment's success: nothing booked, the try kept; the success then pays and returns it in one transaction", async () => {
+    const { applyProviderStatus } = await import("@/lib/payments/payouts/routed");
+    const t = await fundedTransfer(owner, clabe());
+    assert.equal(await runJobs("payouts.submitAttempt"), 1);
+    const [queued] = await triesOf(t.id);
+    assert.equal(queued.state, "SUBMITTED");
+    const account = queued.provider === "bank-file" ? "cash:payout-bank" : "cash:payout-aggregator";
+    const prefundingBefore = await prefunding(account);
+    const suspenseBefore = await suspense();
+    const returned = { externalId: queued.id, status: "REVERSED" as const, reasonCode: "AC04", reference: `ret_${queued.id}` };
+    await db.transaction((tx) => applyProviderStatus(tx, returned, clock.now()));
+    await db.transaction((tx) => applyProviderStatus(tx, returned, clock.now()));
+    const [kept] = await triesOf(t.id);
+    assert.equal(kept.state, "SUBMITTED", "never paid from our side: not returned");
+    assert.equal((await stateOf(t.id)).state, "topay");
+    assert.equal((await entriesOfKind(t.id, "payout.providerReturned")).length, 0);
+    assert.equal(await prefunding(account), prefundingBefore);
+    // The success arrives (the sandbox's own webhook for an aggregator's try, delivered here either way).
+    await db.transaction((tx) => applyProviderStatus(tx, { ...returned, status: "COMPLETED", reasonCode: null, reference: `pay_${queued.id}` }, clock.now()));
+    await runJobs("payouts.providerStatus");
+    const [done] = await triesOf(t.id);
+    assert.deepEqual([done.state, done.outcomeCode], ["RETURNED", "AC04"]);
+    assert.equal((await stateOf(t.id)).state, "paid");
+    assert.equal((await confirmedEntries(t.id)).length, 1);
+    assert.equal((await entriesOfKind(t.id, "payout.providerReturned")).length, 1);
+    assert.equal(await prefunding(account), prefundingBefore, "drawn by the payment, back by its return");
+    assert.equal(await suspense(), suspenseBefore - 1875_00n);
+    await balanced();
+    const { returnedPayouts } = await import("@/lib/payments/payouts/returned");
+    assert.deepEqual(
+      (await returnedPayouts(db)).map((r) => r.transferId),
+      [t.id],
+    );
   });
 });
 

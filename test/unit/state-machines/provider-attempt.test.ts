@@ -6,7 +6,20 @@ import { checkExhaustively, moves } from "./exhaustive";
 
 test("payout provider attempt: every (state, trigger) cell", () => {
   const cells = checkExhaustively(providerAttemptMachine, {
-    states: ["WAITING_COVER", "QUEUED", "SUBMITTED", "PAID", "FAILED", "REJECTED", "REPAIRED", "ABANDONED", "LATE_PAID", "REVERSED"],
+    states: [
+      "WAITING_COVER",
+      "QUEUED",
+      "SUBMITTED",
+      "PAID",
+      "FAILED",
+      "REJECTED",
+      "REPAIRED",
+      "ABANDONED",
+      "LATE_PAID",
+      "REVERSED",
+      "RETURNED",
+      "RETURN_REFUNDED",
+    ],
     triggers: [
       "route.chosen",
       "route.noCover",
@@ -19,6 +32,8 @@ test("payout provider attempt: every (state, trigger) cell", () => {
       "transfer.left",
       "provider.paidLate",
       "provider.reversed",
+      "provider.returned",
+      "operator.refunded",
     ],
     moves: [
       { from: "none", trigger: "route.chosen", to: "QUEUED" },
@@ -32,8 +47,10 @@ test("payout provider attempt: every (state, trigger) cell", () => {
       ...moves(["WAITING_COVER", "QUEUED", "REJECTED"], "transfer.left", "ABANDONED"),
       ...moves(["FAILED", "ABANDONED"], "provider.paidLate", "LATE_PAID"),
       ...moves(["LATE_PAID"], "provider.reversed", "REVERSED"),
+      { from: "PAID", trigger: "provider.returned", to: "RETURNED" },
+      { from: "RETURNED", trigger: "operator.refunded", to: "RETURN_REFUNDED" },
     ],
     refusal: () => ({ code: "transfer.stateInvalid", status: 409 }),
   });
-  assert.equal(cells, 11 * 11, "ten states and none, eleven triggers");
+  assert.equal(cells, 13 * 13, "twelve states and none, thirteen triggers");
 });
