@@ -1,7 +1,13 @@
 "use server";
 
 import { z } from "zod";
-import { generatePayoutFiles, importPaymentStatusReport, refundRejectedPayout, resolveNetworkCancellation } from "@/lib/operations/commands/payouts";
+import {
+  generatePayoutFiles,
+  importPaymentStatusReport,
+  refundRejectedPayout,
+  refundReturnedPayout,
+  resolveNetworkCancellation,
+} from "@/lib/operations/commands/payouts";
 import { repairPayout } from "@/lib/operations/commands/transfers";
 import { consoleCommand } from "@/lib/operations/console/action";
 
@@ -52,6 +58,13 @@ export const repairPayoutAction = consoleCommand(
 // Or the operator gives up on the payout: the transfer is rejected with the bank's reason and refunded.
 export const refundRejectedPayoutAction = consoleCommand("admin", z.object({ transferId: z.string().min(1), reason }), ({ transferId, reason }) => ({
   command: refundRejectedPayout,
+  input: { transferId },
+  reason,
+}));
+
+// A paid payout the beneficiary's bank returned to its provider: the customer is refunded from the returned money.
+export const refundReturnedPayoutAction = consoleCommand("admin", z.object({ transferId: z.string().min(1), reason }), ({ transferId, reason }) => ({
+  command: refundReturnedPayout,
   input: { transferId },
   reason,
 }));

@@ -6,9 +6,17 @@ import { requireOperator } from "@/lib/operations/console/session";
 import { payoutsAwaitingRepair } from "@/lib/payments/payouts/attempts";
 import { listPayoutFiles, pendingNetworkCancellations } from "@/lib/payments/payouts/console";
 import { payoutRejection } from "@/lib/payments/payouts/reject-reasons";
+import { returnedPayouts } from "@/lib/payments/payouts/returned";
 import { ready } from "@/lib/platform/ready";
 import { providers } from "@/lib/payments/providers";
-import { generateNowAction, importStatusReportAction, refundRejectedPayoutAction, repairPayoutAction, resolveCancellationAction } from "./actions";
+import {
+  generateNowAction,
+  importStatusReportAction,
+  refundRejectedPayoutAction,
+  refundReturnedPayoutAction,
+  repairPayoutAction,
+  resolveCancellationAction,
+} from "./actions";
 
 export const metadata = { title: "Payout files · Console" };
 
@@ -22,6 +30,7 @@ export default async function PayoutFiles({ searchParams }: { searchParams: Sear
   const { items, hasMore } = await listPayoutFiles(db, page);
   const cancellations = await pendingNetworkCancellations(db);
   const rejected = await payoutsAwaitingRepair(db);
+  const returned = await returnedPayouts(db);
   return (
     <>
       <PageTitle sub={`pain.001 credit-transfer files to the payout banks, and their pain.002 status reports (payout provider: ${providers().payout}).`}>
@@ -103,6 +112,34 @@ export default async function PayoutFiles({ searchParams }: { searchParams: Sear
                     Reason <input name="reason" required minLength={3} className={input} placeholder="No valid account" />
                   </label>
                   <button className={danger}>Refund instead</button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
+      {returned.length > 0 && (
+        <Card title="Paid payouts returned by the beneficiary's bank: refund">
+          <p className="mb-2 text-sm text-slate-600">
+            The provider paid, then the beneficiary&apos;s bank sent the money back to its prefunding. It is held for the customer until refunded.
+          </p>
+          <ul className="space-y-3">
+            {returned.map((r) => (
+              <li key={r.attemptId} className="text-sm" data-testid="returned-payout">
+                <div className="mb-1">
+                  <Link className="text-blue-700 underline" href={`/console/transfers/${r.transferId}`}>
+                    {r.transferId}
+                  </Link>{" "}
+                  · {r.provider} · {r.amount} {r.currency} · {r.reasonCode === "RETURNED" ? "no reason given" : payoutRejection(r.reasonCode).description} (
+                  {r.reasonCode}) · since {r.since.toISOString()}
+                </div>
+                <form action={refundReturnedPayoutAction} className="flex flex-wrap items-center gap-2">
+                  <input type="hidden" name="transferId" value={r.transferId} />
+                  <input type="hidden" name="back" value={BACK} />
+                  <label>
+                    Reason <input name="reason" required minLength={3} className={input} placeholder="Account closed, customer informed" />
+                  </label>
+                  <button className={danger}>Refund the customer</button>
                 </form>
               </li>
             ))}
