@@ -2,7 +2,8 @@
  * The routed payout over HTTP (a server of its own: PAYOUT_PROVIDER=routed; PostgreSQL under
  * TEST_DRIVER=postgres, else PGlite): the aggregator's signed status webhook (forged, replayed
  * and malformed deliveries refused in the envelope; a late success after failover refused once,
- * a duplicate delivery changing nothing; its reversal's return applied once; a status for another provider's try ignored), and
+ * a duplicate delivery changing nothing; its reversal's return applied once; a status for another provider's try ignored), a paid
+ * payout returned by the beneficiary's bank (listed on the payouts console and refunded from it), and
  * payee verification's four answers in the transfer detail.
  */
 import assert from "node:assert/strict";
@@ -205,6 +206,67 @@ describe("the aggregator's status webhook", () => {
       assert.deepEqual(res.body, { received: true, applied: false, attemptState: null });
     }
     assert.match((await attempts(transferId)).get(2)!.text, /SUBMITTED/);
+  });
+});
+
+describe("a paid payout returned by the beneficiary's bank", () => {
+  test("the aggregator's REVERSED for the try that paid: RETURNED once, listed on the payouts console, refunded by the operator's form; the transfer stays paid", async () => {
+    const c = await api.validCustomer();
+    const beneficiaryId = await api.validBeneficiaryId(c);
+    const { transferId } = await api.acceptTransfer(c, beneficiaryId);
+    const submitted = await api.submit(c, transferId, api.submitBody(beneficiaryId, { methodType: "BANK_TRANSFER", destinationIdentifier: clabe() }));
+    assert.equal(submitted.status, 202, submitted.text);
+    assert.equal((await api.awaitFastCheck(c, transferId)).transferStatus, "validated");
+    const device = await api.registerDevice(c);
+    const confirmed = await api.confirmNow({ customer: c, device }, transferId);
+    assert.equal((await api.completeFunding(c, confirmed.fundingSession.fundingSessionId)).status, 200);
+    await topUp("aggregator", "500000.00");
+    const paidTry = await api.eventually(
+      async () => {
+        const t = (await attempts(transferId)).get(1);
+        return t && /aggregator/.test(t.text) && /PAID/.test(t.text) ? t : null;
+      },
+      60_000,
+      "the aggregator's paid try",
+    );
+    assert.equal((await api.readTransfer(c, transferId)).body.transferStatus, "paid");
+
+    const body = JSON.stringify({ id: `agg_${randomUUID()}`, external_id: paidTry.id, status: "REVERSED", status_reason_code: "AC04" });
+    const signature = signAggregatorBody(body, new Date());
+    const first = await deliver(body, signature);
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(first.body, { received: true, applied: true, attemptState: "RETURNED" });
+    assert.deepEqual((await deliver(body, signature)).body, { received: true, applied: false, attemptState: "RETURNED" });
+
+    /** The payouts console's returned-payout items, each up to its end. */
+    const returnedItems = async () =>
+      (await consolePage("/console/payout-files"))
+        .split('data-testid="returned-payout"')
+        .slice(1)
+        .map((part) => part.split("</li>")[0]);
+    const item = (await returnedItems()).find((part) => part.includes(transferId));
+    assert.ok(item, "the returned payout is listed");
+    assert.match(item, /AC04/);
+    const form = item.split("<form")[1] ?? "";
+    const actionField = /name="(\$ACTION_ID_[0-9a-f]+)"/.exec(form)?.[1];
+    assert.ok(actionField, "the refund form's action");
+    const refund = new FormData();
+    refund.set(actionField, "");
+    refund.set("back", "/console/payout-files");
+    refund.set("transferId", transferId);
+    refund.set("reason", "Account closed, customer informed");
+    const res = await fetch(`${server!.baseUrl}/console/payout-files`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie, origin: server!.baseUrl },
+      body: refund,
+    });
+    assert.ok(res.status < 400, `refund: ${res.status}`);
+    assert.match((await attempts(transferId)).get(1)!.text, /RETURN_REFUNDED/);
+    assert.ok(!(await returnedItems()).some((part) => part.includes(transferId)), "no longer listed once refunded");
+    const detail = (await api.readTransfer(c, transferId)).body;
+    assert.equal(detail.transferStatus, "paid");
+    assert.equal(detail.refund?.refundStatus, "PENDING");
   });
 });
 
