@@ -5,6 +5,7 @@ import { partnerApiKeys, partners, subscriptions } from "@/db/schema";
 import { randomToken, sha256Hex } from "@/lib/platform/crypto/hash";
 import { DomainError } from "@/lib/platform/errors";
 import type { SubscriptionStatus } from "./subscription-status";
+import { subscriptionMachine } from "./subscription-status-machine";
 
 /** Partner administration for the console: every change goes through here. */
 export async function createPartner(tx: Tx, input: { name: string; pricingMode: "SERVICE_PRICED" | "PARTNER_SIGNED"; now: Date }) {
@@ -39,10 +40,9 @@ export async function revokeApiKey(tx: Tx, partnerId: string, keyId: string, now
 export async function setSubscriptionStatus(tx: Tx, subscriptionId: string, status: SubscriptionStatus, now: Date) {
   const [before] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for("update");
   if (!before) throw new DomainError("subscription.notFound", { message: "No such subscription." });
-  if (before.status === "closed")
-    throw new DomainError("customer.statusInvalid", { message: "A closed subscription cannot be reopened.", details: { currentState: before.status } });
-  await tx.update(subscriptions).set({ status, updatedAt: now }).where(eq(subscriptions.id, subscriptionId));
-  return { before: before.status, after: status };
+  const step = subscriptionMachine.next(before.status, "partner.setStatus", { target: status });
+  await tx.update(subscriptions).set({ status: step.to, updatedAt: now }).where(eq(subscriptions.id, subscriptionId));
+  return { before: before.status, after: step.to };
 }
 
 export async function partnerDetail(db: Executor, partnerId: string) {

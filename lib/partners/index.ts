@@ -11,6 +11,7 @@ export { purgeOldEvents } from "./events/purge";
 export { setProviderContact } from "./provider-contact";
 export { refuseSandboxData, seedSandbox } from "./sandbox-seed";
 export { applyPartnerSettings, modeOf } from "./settings";
+export { subscriptionMachine } from "./subscription-status-machine";
 export { deliverWebhook } from "./webhooks/deliver-job";
 export { reenableEndpoint } from "./webhooks/endpoint";
 export { postWebhook } from "./webhooks/http-post";

@@ -3,6 +3,8 @@ import { newId } from "@/db/ids";
 import { customers, loginIdentifiers, subscriptions } from "@/db/schema";
 import type { LoginIdentifier } from "@/lib/identity/auth/identifiers";
 import { identifierMatchKey } from "@/lib/identity/identifiers/normal-form";
+import { subscriptionMachine } from "@/lib/partners";
+import { NONE } from "@/lib/platform/state-machine/define";
 
 /**
  * A new partner-customer relationship for a verified identifier: a subscription and a PENDING
@@ -20,7 +22,7 @@ export async function openSubscription(
     id: subscriptionId,
     partnerId: input.partnerId,
     customerId,
-    status: "active",
+    status: subscriptionMachine.next(NONE, "open").to,
     passwordHash: input.passwordHash,
     createdAt: input.now,
     updatedAt: input.now,

@@ -10,7 +10,9 @@ import { decodeBase64urlStrict } from "@/lib/platform/crypto/jose-strict/base64u
 import { payloadObject, splitCompactJws, type CompactJwsPolicy } from "@/lib/platform/crypto/jose-strict/compact-jws";
 import { DEVICE_ASSERTION_JWS_POLICY } from "@/lib/identity/devices/assertion/verify-device-assertion";
 import { DomainError } from "@/lib/platform/errors";
+import { NONE } from "@/lib/platform/state-machine/define";
 import type { DeviceStatus } from "./status";
+import { deviceMachine } from "./status-machine";
 
 /** Device registration (decisions section 3): a challenge, then the public key with a proof signed by it. */
 export async function startDeviceRegistration(tx: Tx, input: { subscriptionId: string; now: Date }) {
@@ -103,7 +105,7 @@ export async function completeDeviceRegistration(
     kid,
     publicJwk: jwk as Record<string, unknown>,
     deviceName: input.deviceName ?? null,
-    status: "ACTIVE",
+    status: deviceMachine.next(NONE, "register").to,
     registeredAt: input.now,
     createdAt: input.now,
   });
@@ -127,8 +129,7 @@ export async function deactivateDevice(tx: Tx, input: { subscriptionId: string; 
   const [device] = await tx.select().from(devices).where(eq(devices.id, input.deviceId)).for("update");
   // Another customer's device answers exactly like a missing one (spec 7: 404 reveals nothing).
   if (!device || device.subscriptionId !== input.subscriptionId) throw new DomainError("device.notFound", { message: "No such device." });
-  if (device.status === "ACTIVE") {
-    await tx.update(devices).set({ status: "DEACTIVATED", deactivatedAt: input.now }).where(eq(devices.id, device.id));
-  }
+  const step = deviceMachine.next(device.status, "deactivate");
+  if (step.changed) await tx.update(devices).set({ status: step.to, deactivatedAt: input.now }).where(eq(devices.id, device.id));
   return { deviceId: device.id, status: "DEACTIVATED" as const };
 }
