@@ -322,4 +322,35 @@ describe("console: configuration versions", () => {
       for (const p of [maker, checker]) await p.context().close();
     },
   );
+
+  test("calendar changes and payout banks: each form refuses a problem at its field, keeping what was typed", { timeout: CONSOLE_TEST_TIMEOUT }, async () => {
+    const maker = await signedInPage(e2e.browser, ADMIN);
+    await maker.goto(consoleUrl("/configuration"));
+    assert.match((await maker.getByTestId("payout-banks-in-force").textContent()) ?? "", /sandbox: Sandbox Payout Bank/);
+
+    const calendars = maker.getByTestId("calendars-form");
+    await calendars.locator("textarea").fill("MX closed 2027-02-30");
+    await calendars.getByLabel("Why").fill("Bank strike");
+    await calendars.getByRole("button", { name: "Propose calendar changes" }).click();
+    await calendars.getByTestId("field-error").filter({ hasText: "calendars.MX.closed.0: not a day of the calendar" }).waitFor();
+    assert.equal(await calendars.locator("textarea").inputValue(), "MX closed 2027-02-30");
+
+    const banks = maker.getByTestId("payout-banks-form");
+    const typed = JSON.stringify([
+      {
+        id: "bbva-mx",
+        name: "BBVA Mexico",
+        bic: "BCMRMXMMXXX",
+        debtorAccount: { scheme: "CLABE", id: "002010077777777772" },
+        debtorName: "Remit Ltd",
+        currencies: ["MXN"],
+      },
+    ]);
+    await banks.locator("textarea").fill(typed);
+    await banks.getByLabel("Why").fill("Pay Mexico from BBVA");
+    await banks.getByRole("button", { name: "Propose payout banks" }).click();
+    await banks.getByTestId("field-error").filter({ hasText: "payoutBanks.0.debtorAccount.id: not a valid CLABE" }).waitFor();
+    assert.equal(await banks.locator("textarea").inputValue(), typed);
+    await maker.context().close();
+  });
 });
