@@ -20,7 +20,7 @@ export interface FieldChange {
   after: string | null;
 }
 
-type Doc = { corridors?: unknown; tierLimits?: unknown; funding?: unknown; calendars?: unknown; payoutBanks?: unknown };
+type Doc = { corridors?: unknown; tierLimits?: unknown; funding?: unknown; calendars?: unknown; payoutBanks?: unknown; accountRequirements?: unknown };
 
 /** A document's values by field: each corridor's leaves under its code, the tier limits' under "tierLimits"; arrays as their JSON. */
 function flatten(doc: Doc): Map<string, string> {
@@ -37,6 +37,11 @@ function flatten(doc: Doc): Map<string, string> {
   }
   if (doc.tierLimits !== undefined) walk("tierLimits", doc.tierLimits);
   if (doc.calendars !== undefined) walk("calendars", doc.calendars);
+  // Account requirements by corridor and method, each as its JSON (a field's format is one line of it).
+  for (const r of Array.isArray(doc.accountRequirements) ? (doc.accountRequirements as Record<string, unknown>[]) : []) {
+    const { corridor, method, ...rest } = r;
+    out.set(`accountRequirements.${String(corridor)}.${String(method)}`, JSON.stringify(rest));
+  }
   // Payout banks by id (a bank added, removed, or its fields), whatever their order.
   for (const bank of Array.isArray(doc.payoutBanks) ? (doc.payoutBanks as Record<string, unknown>[]) : []) {
     const { id, ...fields } = bank;

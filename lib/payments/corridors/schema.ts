@@ -8,6 +8,7 @@ import { z } from "zod";
 import countries from "@/lib/platform/i18n/iso-countries";
 import { BANK_ACCOUNT_FORMATS } from "@/lib/payments/payout-identifiers/method-types";
 import { payoutBankSchema } from "@/lib/platform/config/payout-banks";
+import { requirementSchema } from "@/lib/payments/payout-identifiers/requirement-schema";
 import { Decimal, isWireDecimal } from "@/lib/platform/money/decimal";
 import { fitsMinorUnit } from "@/lib/platform/money/format";
 import { isCurrencyCode } from "@/lib/platform/money/currency";
@@ -283,8 +284,22 @@ export const configurationDocumentSchema = z
     calendars: calendars.optional(),
     /** Absent: the PAYOUT_BANKS setting (lib/payments/payouts/banks.ts). */
     payoutBanks: payoutBanks.optional(),
+    /** What a payout needs per country, currency and method; absent: data/account-requirements (lib/payments/payout-identifiers/account-requirements.ts). */
+    accountRequirements: z.array(requirementSchema).min(1).optional(),
   })
-  .superRefine(uniqueCodes);
+  .superRefine(uniqueCodes)
+  .superRefine((doc, ctx) => {
+    // Each requirement names a corridor and a method of this version, once.
+    const seen = new Set<string>();
+    (doc.accountRequirements ?? []).forEach((r, i) => {
+      const corridor = doc.corridors.find((c) => c.code === r.corridor);
+      if (!corridor) ctx.addIssue({ code: "custom", path: ["accountRequirements", i, "corridor"], message: "not a corridor of this version" });
+      else if (!(corridor.payoutMethods as readonly string[]).includes(r.method))
+        ctx.addIssue({ code: "custom", path: ["accountRequirements", i, "method"], message: `${r.corridor} does not pay out by ${r.method}` });
+      if (seen.has(`${r.corridor} ${r.method}`)) ctx.addIssue({ code: "custom", path: ["accountRequirements", i, "method"], message: "duplicate requirement" });
+      seen.add(`${r.corridor} ${r.method}`);
+    });
+  });
 
 export type ConfigurationDocument = z.output<typeof configurationDocumentSchema>;
 

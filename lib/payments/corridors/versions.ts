@@ -17,6 +17,7 @@ import { configurationVersions } from "@/db/schema";
 import rawSeed from "@/data/corridors/v2.json";
 import { SEED_TIER_LIMITS, type TierLimits } from "@/lib/payments/limits/tiers";
 import type { PayoutBank } from "@/lib/platform/config/payout-banks";
+import type { AccountRequirement } from "@/lib/payments/payout-identifiers/requirement-schema";
 import { deepFreeze } from "./freeze";
 import { configurationDocumentSchema, type CalendarChanges, type Corridor, type FundingTerms } from "./schema";
 
@@ -33,6 +34,8 @@ export interface CorridorTable {
   calendars: Readonly<Record<string, CalendarChanges>> | undefined;
   /** The payout banks; undefined: the PAYOUT_BANKS setting (lib/payments/payouts/banks.ts). */
   payoutBanks: readonly PayoutBank[] | undefined;
+  /** What a payout needs per country, currency and method; undefined: the shipped file's (lib/payments/payout-identifiers/account-requirements.ts). */
+  accountRequirements: readonly AccountRequirement[] | undefined;
 }
 
 /** A version as stored (the document as proposed: decimal strings, no Decimal instances). */
@@ -58,11 +61,13 @@ export function seedDocument(): Record<string, unknown> {
 }
 
 /** Validates a version document; throws with every problem listed. */
-export function parseConfiguration(raw: unknown): Pick<CorridorTable, "corridors" | "tierLimits" | "funding" | "calendars" | "payoutBanks"> {
+export function parseConfiguration(
+  raw: unknown,
+): Pick<CorridorTable, "corridors" | "tierLimits" | "funding" | "calendars" | "payoutBanks" | "accountRequirements"> {
   const result = configurationDocumentSchema.safeParse(raw);
   if (!result.success) throw new Error(`Invalid corridor data:\n${z.prettifyError(result.error)}`);
-  const { corridors, tierLimits, funding, calendars, payoutBanks } = result.data;
-  return deepFreeze({ corridors, tierLimits, funding, calendars, payoutBanks });
+  const { corridors, tierLimits, funding, calendars, payoutBanks, accountRequirements } = result.data;
+  return deepFreeze({ corridors, tierLimits, funding, calendars, payoutBanks, accountRequirements });
 }
 
 /** A version document's corridors (validating the whole document). */
@@ -71,9 +76,8 @@ export function parseDocument(raw: unknown): readonly Corridor[] {
 }
 
 function tableOf(row: StoredVersion): CorridorTable {
-  const { corridors, tierLimits, funding, calendars, payoutBanks } = parseConfiguration(row.document);
-  const byCode = new Map(corridors.map((c) => [c.code, c]));
-  return { version: row.version, effectiveAt: row.effectiveAt, corridors, byCode, tierLimits, funding, calendars, payoutBanks };
+  const parsed = parseConfiguration(row.document);
+  return { version: row.version, effectiveAt: row.effectiveAt, byCode: new Map(parsed.corridors.map((c) => [c.code, c])), ...parsed };
 }
 
 // The stored rows are shared by every bundle of the process (Next bundles a module per route); the

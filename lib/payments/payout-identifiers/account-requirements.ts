@@ -14,37 +14,18 @@ import { validationError, type ValidationIssue } from "@/lib/platform/errors";
 import { Decimal } from "@/lib/platform/money/decimal";
 import { roundToMinorUnit } from "@/lib/platform/money/format";
 import { corridorByCode } from "@/lib/payments/corridors/corridors";
+import { tableInForce, tableOfVersion, type CorridorTable } from "@/lib/payments/corridors/versions";
+import { clock } from "@/lib/platform/clock";
+import { requirementSchema, type AccountRequirement } from "./requirement-schema";
 import type { ReferenceRateProvider } from "@/lib/payments/pricing/reference-rate";
-
-const fieldSchema = z.strictObject({
-  key: z.string(),
-  label: z.string(),
-  type: z.enum(["text", "select"]),
-  required: z.boolean(),
-  regex: z.string().optional(),
-  description: z.string().optional(),
-  example: z.string().optional(),
-  allowedValues: z.array(z.string()).optional(),
-  refreshRequirementsOnChange: z.boolean(),
-});
 
 const fileSchema = z.strictObject({
   $comment: z.string().optional(),
   version: z.string(),
-  requirements: z.array(
-    z.strictObject({
-      corridor: z.string(),
-      country: z.string().length(2),
-      currency: z.string().length(3),
-      method: z.string(),
-      methodType: z.string(),
-      fields: z.array(fieldSchema),
-      beneficiary: z.array(z.strictObject({ key: z.string(), required: z.boolean() })),
-    }),
-  ),
+  requirements: z.array(requirementSchema),
 });
 
-export type AccountRequirement = z.output<typeof fileSchema>["requirements"][number];
+export type { AccountRequirement } from "./requirement-schema";
 
 /** Validates a requirements file, its regexes compiled (exported for tests). */
 export function loadRequirementsFile(raw: unknown) {
@@ -54,7 +35,16 @@ export function loadRequirementsFile(raw: unknown) {
   return parsed.data;
 }
 
-const table = loadRequirementsFile(rawRequirements);
+const shipped = loadRequirementsFile(rawRequirements);
+
+/**
+ * The requirements of a configuration version (docs/decisions.md "Account requirements in a
+ * configuration version"): its own list when it has one, else the shipped file's. Default: the
+ * version in force now.
+ */
+function requirementsOf(table: CorridorTable = tableInForce(clock.now())): readonly AccountRequirement[] {
+  return table.accountRequirements ?? shipped.requirements;
+}
 
 /** A send amount with its currency. */
 export interface SendAmount {
@@ -106,7 +96,7 @@ export function originatorRequirements(above: boolean): { key: string; required:
 /** The requirement of a country (alpha-2 or alpha-3), currency and method; undefined when no corridor pays it. */
 export function requirementFor(country: string, currency: string, method: string): AccountRequirement | undefined {
   const alpha2 = country.length === 3 ? countries.alpha3ToAlpha2(country.toUpperCase()) : country.toUpperCase();
-  return table.requirements.find((r) => r.country === alpha2 && r.currency === currency.toUpperCase() && r.method === method);
+  return requirementsOf().find((r) => r.country === alpha2 && r.currency === currency.toUpperCase() && r.method === method);
 }
 
 /**
@@ -133,9 +123,14 @@ export async function accountRequirements(
   };
 }
 
-/** The destination (already normalised by the format check) against its requirement's field format: the issue, or null. */
-export function destinationIssue(corridor: string, method: string, identifier: string): ValidationIssue | null {
-  const r = table.requirements.find((x) => x.corridor === corridor && x.method === method);
+/**
+ * The destination (already normalised by the format check) against its requirement's field format:
+ * the issue, or null. `version`: the transfer's configuration version (its terms), when recorded
+ * and loaded; else the version in force.
+ */
+export function destinationIssue(corridor: string, method: string, identifier: string, version: number | null = null): ValidationIssue | null {
+  const table = version === null ? undefined : tableOfVersion(String(version));
+  const r = requirementsOf(table).find((x) => x.corridor === corridor && x.method === method);
   const field = r?.fields.find((f) => f.key === "destinationIdentifier");
   if (!field?.regex || new RegExp(field.regex).test(identifier)) return null;
   return {

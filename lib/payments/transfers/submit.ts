@@ -88,8 +88,8 @@ export async function resolvePayoutMethod(
   }
   if (existing) return { method: existing };
   const checked = checkIdentifierFormat({ methodType, destinationIdentifier: destinationIdentifier!, bankAccountFormat: corridor.bankAccount.format });
-  // The account requirements' format for this corridor and method (GET /v1/core/account-requirements).
-  const problem = destinationIssue(corridor.code, corridorMethod, checked.identifier);
+  // The account requirements' format for this corridor and method (GET /v1/core/account-requirements), as the transfer's version defines it.
+  const problem = destinationIssue(corridor.code, corridorMethod, checked.identifier, row.configurationVersion);
   if (problem) throw validationError([problem], "validation.fieldFormatInvalid", problem.message);
   const id = newId("pm");
   const cipher = await destinationCipher(tx);
