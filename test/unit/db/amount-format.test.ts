@@ -2,7 +2,8 @@
  * Amount columns keep their text form, and the database keeps their format (migration 0037,
  * db/schema/columns.ts decimalFormat): an unsigned decimal with no exponent, sign or leading zero,
  * as lib/platform/money writes them. On PGlite, or PostgreSQL with TEST_DB_URL: a malformed amount is
- * refused, a well-formed one (or NULL) is written, and every amount column has its check.
+ * refused, a well-formed one (or NULL) is written, and every amount column has its check, the wire
+ * decimal's pattern (WIRE_DECIMAL) on that column.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -63,14 +64,24 @@ test("every amount column has its format check", async () => {
       where table_schema = 'public' and data_type = 'text'
         and (column_name ~ '(amount|_fee|fx_rate|_cost|control_sum)$') order by 1, 2`),
   ).map((r) => `${r.table_name}.${r.column_name}`);
-  const checks = new Set(
-    rowsOf<{ name: string }>(await db.execute(sql`select conname as name from pg_constraint where contype = 'c' and conname like '%\\_format'`)).map(
-      (r) => r.name,
-    ),
+  const checks = new Map(
+    rowsOf<{ name: string; definition: string }>(
+      await db.execute(
+        sql`select conname as name, pg_get_constraintdef(oid) as definition from pg_constraint where contype = 'c' and conname like '%\\_format'`,
+      ),
+    ).map((r) => [r.name, r.definition]),
   );
   assert.ok(columns.length >= 23, columns.join(", "));
   assert.deepEqual(
     columns.filter((c) => !checks.has(`${c.replace(".", "_")}_format`)),
     [],
   );
+  // Each check is the wire decimal's pattern on its own column (not a copy naming another column or a looser pattern).
+  const pattern = `'${WIRE_DECIMAL.source.replace("\\d+", "[0-9]+").replace("\\d*", "[0-9]*").replace("\\.", "[.]")}'`;
+  assert.equal(pattern, "'^(0|[1-9][0-9]*)([.][0-9]+)?$'");
+  for (const c of columns) {
+    const definition = checks.get(`${c.replace(".", "_")}_format`) ?? "";
+    assert.match(definition, new RegExp(`^CHECK \\(\\(${c.split(".")[1]} ~ `), `${c}: ${definition}`);
+    assert.ok(definition.includes(pattern), `${c}: ${definition}`);
+  }
 });
