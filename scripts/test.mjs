@@ -14,8 +14,10 @@
  *     on a fresh PostgreSQL database when TEST_DATABASE_URL is set, else on PGlite. Chromium is
  *     installed with apt-get when it is missing and we are root.
  * Stages 0-2 run in two lanes: the unit tests on PGlite in one; the PostgreSQL unit tests, then the
- * checks, then the build in the other (side()). 3 and 4 follow, in three lanes at once: the
- * integration tests on PGlite, on PostgreSQL, and the browser tests.
+ * checks, then the build, then the typecheck in the other (side()): the build skips its own type
+ * check (NEXT_BUILD_TYPECHECK=off, next.config.mjs), which tsc over the whole tree, run after it on
+ * its .next/types, covers. 3 and 4 follow, in three lanes at once: the integration tests on PGlite,
+ * on PostgreSQL, and the browser tests.
  * `node scripts/test.mjs lint|unit|integration|e2e` runs one stage (the last two build first);
  * `node scripts/test.mjs integration e2e` runs both, in lanes at once.
  * Prints "N passed, N failed" at the end and exits non-zero on any failure.
@@ -250,16 +252,23 @@ async function runCheck(label, args, out = null) {
 }
 
 /**
- * Stage 0, one check after another. They read the tree as checked out: they end before the build
- * starts (tsc reads .next/types and next-env.d.ts, which the build writes), and the unit tests
- * write nothing inside it.
+ * The whole tree, tests included (the build's own check covers app/, lib/ and db/ only): a
+ * handler's reply typed by its contract (test/unit/http/reply-typing.test.ts) and every test's own
+ * types; after a build, also the route types it wrote (.next/types), which the build's check covered.
  */
-async function lintChecks(out = null) {
+async function typecheck(out = null) {
+  await runCheck("typecheck (tsc --noEmit)", [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", path.join(root, "tsconfig.json")], out);
+}
+
+/**
+ * Stage 0, one check after another. They read the tree as checked out: they end before the build
+ * starts (tsc reads .next/types and next-env.d.ts, which the build writes; the whole suite runs the
+ * typecheck after the build instead: `withTypecheck` false), and the unit tests write nothing inside it.
+ */
+async function lintChecks(out = null, { withTypecheck = true } = {}) {
   await runCheck("format (prettier --check)", [path.join(root, "node_modules/prettier/bin/prettier.cjs"), "--check", "--log-level", "warn", "."], out);
   await runCheck("lint (eslint)", [path.join(root, "node_modules/eslint/bin/eslint.js"), "--max-warnings", "0", "."], out);
-  // The whole tree, tests included (the build checks app/, lib/ and db/ only): a handler's reply
-  // typed by its contract (test/unit/http/reply-typing.test.ts) and every test's own types.
-  await runCheck("typecheck (tsc --noEmit)", [path.join(root, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", path.join(root, "tsconfig.json")], out);
+  if (withTypecheck) await typecheck(out);
   await runCheck("import cycles in lib/, db/, app/, components/", [path.join(root, "scripts/check-import-cycles.mjs")], out);
   // Folder-level rules (.dependency-cruiser.cjs): platform imports no context, no context imports the
   // interface, a context reaches another only through its entry. No list of exceptions: any such
@@ -282,16 +291,21 @@ async function lintChecks(out = null) {
   await runCheck("OpenAPI document (redocly lint, recommended)", ["--import", "tsx", path.join(root, "scripts/openapi-lint.ts")], out);
 }
 
-/** Stage 2: the production build the integration and e2e stages start their servers from. */
-async function productionBuild(out = null) {
+/**
+ * Stage 2: the production build the integration and e2e stages start their servers from;
+ * `typecheckAfter`: the build skips its own type check and the whole tree's follows it.
+ */
+async function productionBuild(out = null, { typecheckAfter = false } = {}) {
   const started = Date.now();
   say(out, `\n=== production build${out ? " (ran beside the stage above)" : ""}`);
-  const { status } = await run([path.join(root, "node_modules/next/dist/bin/next"), "build"], { out });
+  const env = typecheckAfter ? { NEXT_BUILD_TYPECHECK: "off" } : {};
+  const { status } = await run([path.join(root, "node_modules/next/dist/bin/next"), "build"], { out, env });
   say(out, `=== production build: ${status === 0 ? "done" : "FAILED"} (${((Date.now() - started) / 60_000).toFixed(1)} min)`);
   if (status !== 0) {
     totals.failed += 1;
     throw new Error("next build failed");
   }
+  if (typecheckAfter) await typecheck(out);
 }
 
 /**
@@ -323,13 +337,14 @@ async function main() {
     if (runs("integration") || runs("e2e")) await productionBuild();
   } else {
     // The whole suite: the unit tests on PGlite take longest of stages 0-2 and mostly use one core,
-    // so the other lane runs the PostgreSQL unit tests, then the checks, then the build.
+    // so the other lane runs the PostgreSQL unit tests, then the checks, then the build and the
+    // typecheck (one pass over the application's types, not the build's and tsc's).
     await side(
       (out) => runNodeTests("unit (PGlite)", testFiles("test/unit"), {}, out),
       async (out) => {
         if (pgUnit) await pgUnit(out);
-        await lintChecks(out);
-        await productionBuild(out);
+        await lintChecks(out, { withTypecheck: false });
+        await productionBuild(out, { typecheckAfter: true });
       },
     );
   }
