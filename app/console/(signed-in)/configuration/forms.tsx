@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, type ReactNode } from "react";
 import { FormFlash } from "@/components/console/shown-once";
 import { input, primary } from "@/components/console/ui";
 import type { FormState } from "@/lib/operations/console/action";
@@ -92,6 +92,53 @@ function ProposalEnd({ suggestedAt, state, pending, label }: { suggestedAt: stri
 }
 
 /** One corridor's prices as a new version from an effective time, proposed for a second admin's approval. */
+/**
+ * A textarea of lines or JSON with the problems the action found in it listed under it, each at
+ * its field's path (`label` turns a path into what the admin wrote, e.g. "line 2").
+ */
+function ListField({
+  state,
+  name,
+  rows,
+  value,
+  isProblem,
+  label = (field) => field,
+  children,
+}: {
+  state: FormState<unknown>;
+  name: string;
+  rows: number;
+  value: string;
+  isProblem: (field: string) => boolean;
+  label?: (field: string) => string;
+  children: ReactNode;
+}) {
+  const problems = Object.entries(state.fieldErrors ?? {}).filter(([field]) => isProblem(field));
+  return (
+    <>
+      <label className="flex flex-col text-sm">
+        {children}
+        <textarea
+          className={`${input} font-mono ${problems.length > 0 ? "border-red-600" : ""}`}
+          name={name}
+          rows={rows}
+          defaultValue={state.values?.[name] ?? value}
+          aria-invalid={problems.length > 0}
+        />
+      </label>
+      {problems.length > 0 ? (
+        <ul className="list-disc pl-6 text-xs text-red-800" data-testid="field-error">
+          {problems.map(([field, message]) => (
+            <li key={field}>
+              <span className="font-mono">{label(field)}</span>: {message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
+
 export function PriceForm({ code, values, suggestedAt }: { code: string; values: Record<string, string>; suggestedAt: string }) {
   const [state, action, pending] = useActionState<FormState<unknown>, FormData>(proposePrice, {});
   return (
@@ -133,10 +180,6 @@ export function TierLimitsForm({ values, suggestedAt }: { values: Record<string,
  */
 export function FundingForm({ values, suggestedAt }: { values: Record<string, string>; suggestedAt: string }) {
   const [state, action, pending] = useActionState<FormState<unknown>, FormData>(proposeFunding, {});
-  const accountProblems = Object.entries(state.fieldErrors ?? {}).filter(
-    ([field]) => field === "collectionAccounts" || field.startsWith("funding.collectionAccounts"),
-  );
-  const accountsInvalid = accountProblems.length > 0;
   return (
     <form action={action} className="mt-2 flex flex-col gap-2" data-testid="funding-form">
       <input type="hidden" name="back" value={BACK} />
@@ -156,25 +199,16 @@ export function FundingForm({ values, suggestedAt }: { values: Record<string, st
           state={state}
         />
       </div>
-      <label className="flex flex-col text-sm">
+      <ListField
+        state={state}
+        name="collectionAccounts"
+        rows={3}
+        value={values.collectionAccounts}
+        isProblem={(field) => field === "collectionAccounts" || field.startsWith("funding.collectionAccounts")}
+        label={(field) => field.replace(/^funding\.collectionAccounts\.(\d+)/, (_, i: string) => `line ${Number(i) + 1}`)}
+      >
         Collection accounts, one per line: IBAN; BIC; currencies; time zone; name (empty: the setting)
-        <textarea
-          className={`${input} font-mono ${accountsInvalid ? "border-red-600" : ""}`}
-          name="collectionAccounts"
-          rows={3}
-          defaultValue={state.values?.collectionAccounts ?? values.collectionAccounts}
-          aria-invalid={accountsInvalid}
-        />
-      </label>
-      {accountsInvalid ? (
-        <ul className="list-disc pl-6 text-xs text-red-800" data-testid="field-error">
-          {accountProblems.map(([field, message]) => (
-            <li key={field}>
-              <span className="font-mono">{field.replace(/^funding\.collectionAccounts\.(\d+)/, (_, i: string) => `line ${Number(i) + 1}`)}</span>: {message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      </ListField>
       <ProposalEnd suggestedAt={suggestedAt} state={state} pending={pending} label="Propose new funding terms" />
     </form>
   );
@@ -183,29 +217,12 @@ export function FundingForm({ values, suggestedAt }: { values: Record<string, st
 /** Countries' business days where the holiday table is wrong for our banks, as a new version proposed for a second admin's approval. */
 export function CalendarsForm({ value, suggestedAt }: { value: string; suggestedAt: string }) {
   const [state, action, pending] = useActionState<FormState<unknown>, FormData>(proposeCalendars, {});
-  const problems = Object.entries(state.fieldErrors ?? {}).filter(([field]) => field.startsWith("calendars"));
   return (
     <form action={action} className="mt-2 flex flex-col gap-2" data-testid="calendars-form">
       <input type="hidden" name="back" value={BACK} />
-      <label className="flex flex-col text-sm">
+      <ListField state={state} name="calendars" rows={3} value={value} isProblem={(field) => field.startsWith("calendars")}>
         Calendar changes, one line per country and kind: MX closed 2027-01-05, 2027-01-06 or DE open 2026-12-24 (empty: the holiday table alone)
-        <textarea
-          className={`${input} font-mono ${problems.length > 0 ? "border-red-600" : ""}`}
-          name="calendars"
-          rows={3}
-          defaultValue={state.values?.calendars ?? value}
-          aria-invalid={problems.length > 0}
-        />
-      </label>
-      {problems.length > 0 ? (
-        <ul className="list-disc pl-6 text-xs text-red-800" data-testid="field-error">
-          {problems.map(([field, message]) => (
-            <li key={field}>
-              <span className="font-mono">{field}</span>: {message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      </ListField>
       <ProposalEnd suggestedAt={suggestedAt} state={state} pending={pending} label="Propose calendar changes" />
     </form>
   );
@@ -214,30 +231,13 @@ export function CalendarsForm({ value, suggestedAt }: { value: string; suggested
 /** The payout banks (the PAYOUT_BANKS setting's JSON list) as a new version proposed for a second admin's approval. */
 export function PayoutBanksForm({ value, suggestedAt }: { value: string; suggestedAt: string }) {
   const [state, action, pending] = useActionState<FormState<unknown>, FormData>(proposePayoutBanks, {});
-  const problems = Object.entries(state.fieldErrors ?? {}).filter(([field]) => field.startsWith("payoutBanks"));
   return (
     <form action={action} className="mt-2 flex flex-col gap-2" data-testid="payout-banks-form">
       <input type="hidden" name="back" value={BACK} />
-      <label className="flex flex-col text-sm">
+      <ListField state={state} name="payoutBanks" rows={6} value={value} isProblem={(field) => field.startsWith("payoutBanks")}>
         Payout banks, a JSON list as the PAYOUT_BANKS setting takes it: id, name, bic, debtorIban or debtorAccount {"{scheme, id}"} (CLABE, BBAN), debtorName,
         currencies, chargeBearer, timeZone, purposeCode (empty: the setting)
-        <textarea
-          className={`${input} font-mono ${problems.length > 0 ? "border-red-600" : ""}`}
-          name="payoutBanks"
-          rows={6}
-          defaultValue={state.values?.payoutBanks ?? value}
-          aria-invalid={problems.length > 0}
-        />
-      </label>
-      {problems.length > 0 ? (
-        <ul className="list-disc pl-6 text-xs text-red-800" data-testid="field-error">
-          {problems.map(([field, message]) => (
-            <li key={field}>
-              <span className="font-mono">{field}</span>: {message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      </ListField>
       <ProposalEnd suggestedAt={suggestedAt} state={state} pending={pending} label="Propose payout banks" />
     </form>
   );
