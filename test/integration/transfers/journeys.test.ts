@@ -38,6 +38,8 @@ describe("journeys: one full transfer to paid per sandbox corridor", () => {
         originCountry: corridor.originCountry,
         destinationCountry: corridor.beneficiaryCountry,
         payoutMethod: "bank_account",
+        // Version 1 (the seed) offers both funding methods in every sandbox corridor.
+        fundingMethods: ["CARD", "BANK_TRANSFER"],
       });
 
       const account = sandboxTestIdentifiers[code].bankAccounts[0];
