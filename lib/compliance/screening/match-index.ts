@@ -93,10 +93,10 @@ export interface MatchIndex {
   masks: Int32Array;
   /** Word id → the set of its letters written twice or more, as bits: with `masks`, a tighter bound on common letters (commonBound). */
   repeats: Int32Array;
-  /** Word length → the ids of the words of that length. */
-  byLength: Int32Array[];
-  /** Word length → the ids of the words that are only ever two listed words joined ("caroquintero"): compared by spelling only. */
-  joinedByLength: Int32Array[];
+  /** Word length → the words of that length. */
+  byLength: Bucket[];
+  /** Word length → the words that are only ever two listed words joined ("caroquintero"): compared by spelling only. */
+  joinedByLength: Bucket[];
   /** Word id → its Double Metaphone code (null when too short to tell names apart). */
   sounds: (string | null)[];
   /** Transliteration skeleton → the words that have it. */
@@ -131,6 +131,8 @@ export interface MatchIndex {
   alternativeSkeletons: string[];
   alternativeMasks: Int32Array;
   alternativeSkeletonMasks: Int32Array;
+  /** The same forms as the looser comparison reads them (WordForms): a listed name's form is its words' ids, no copies. */
+  forms: WordForms;
   /** Entry → its first name's position in `names`: an entry's names (primary, aliases) are those up to the next entry's. */
   firstNames: Int32Array;
   /**
@@ -140,6 +142,21 @@ export interface MatchIndex {
    */
   births: Map<string, number[]>;
 }
+
+/**
+ * The words of one length as the scans read them: their ids, and per word, side by side in one
+ * array (read in order, not through the ids), its letter mask, repeat mask, letters beyond their
+ * second occurrence (commonBound) and where its letters start in `text`.
+ */
+interface Bucket {
+  ids: Int32Array;
+  words: Int32Array;
+}
+const MASK = 0;
+const REPEATS = 1;
+const BEYOND = 2;
+const OFFSET = 3;
+const STRIDE = 4;
 
 /** Query words whose similar listed words an index keeps (a few hundred bytes each). */
 const SEEN_WORDS = 5000;
@@ -247,7 +264,27 @@ function editDistance(a: string, b: string, max: number): number {
   return prev[b.length];
 }
 
-const exactKey = (words: string[]) => [...words].sort().join(" ");
+/**
+ * A weak alias's key: its words other than titles, sorted, joined by spaces. Loops, not filter /
+ * sort / join: see lettersOf.
+ */
+function exactKey(words: string[]): string {
+  const sorted: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i];
+    if (isTitle(word)) continue;
+    let at = sorted.length;
+    sorted.push(word);
+    while (at > 0 && sorted[at - 1] > word) {
+      sorted[at] = sorted[at - 1];
+      at--;
+    }
+    sorted[at] = word;
+  }
+  let key = "";
+  for (let i = 0; i < sorted.length; i++) key += i === 0 ? sorted[i] : ` ${sorted[i]}`;
+  return key;
+}
 
 export function buildIndex(list: string, versionId: string, entries: IndexEntry[]): MatchIndex {
   const wordIds = new Map<string, number>();
@@ -282,7 +319,7 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
     if (required.length === 0) return;
     const index = names.length;
     if (weak) {
-      push(exact, exactKey(required), index);
+      push(exact, exactKey(words), index);
       names.push({ entry, published, alias, tokens: [], units: [], surname: 0, optional: 0, initials: 0 });
       return;
     }
@@ -326,16 +363,25 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
   const lengths: number[][] = [];
   const joinedLengths: number[][] = [];
   vocabulary.forEach((w, id) => ((single[id] ? lengths : joinedLengths)[w.length] ??= []).push(id));
-  const byLength = Array.from(lengths, (ids) => Int32Array.from(ids ?? []));
-  const joinedByLength = Array.from(joinedLengths, (ids) => Int32Array.from(ids ?? []));
   const text = new Uint8Array(vocabulary.reduce((n, w) => n + w.length, 0));
   const offsets = new Int32Array(vocabulary.length);
   let at = 0;
-  for (const ids of [...byLength, ...joinedByLength])
-    for (const id of ids) {
+  const bucket = (list: number[] | undefined): Bucket => {
+    const ids = Int32Array.from(list ?? []);
+    const words = new Int32Array(ids.length * STRIDE);
+    ids.forEach((id, k) => {
+      const w = vocabulary[id];
       offsets[id] = at;
-      for (let i = 0; i < vocabulary[id].length; i++) text[at++] = vocabulary[id].charCodeAt(i);
-    }
+      for (let i = 0; i < w.length; i++) text[at++] = w.charCodeAt(i);
+      words[k * STRIDE + MASK] = masks[id];
+      words[k * STRIDE + REPEATS] = repeats[id];
+      words[k * STRIDE + BEYOND] = w.length - bits(masks[id]) - bits(repeats[id]);
+      words[k * STRIDE + OFFSET] = offsets[id];
+    });
+    return { ids, words };
+  };
+  const byLength = Array.from(lengths, bucket);
+  const joinedByLength = Array.from(joinedLengths, bucket);
   const postingStarts = new Int32Array(vocabulary.length + 1);
   postings.forEach((p, id) => (postingStarts[id + 1] = postingStarts[id] + p.length));
   const postingNames = Int32Array.from(postings.flat());
@@ -350,6 +396,22 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
   const foldedSkeletons = wordSkeletons.map((k) => kept(foldVowels(k), k));
   const alternativeWords = vocabulary.map((w) => kept(alternativeSpelling(w), w));
   const alternativeSkeletons = alternativeWords.map((a, id) => kept(alternativeSkeleton(a), wordSkeletons[id]));
+  const foldedMasks = Int32Array.from(foldedSkeletons, letterMask);
+  const alternativeMasks = Int32Array.from(alternativeWords, letterMask);
+  const alternativeSkeletonMasks = Int32Array.from(alternativeSkeletons, letterMask);
+  const forms: WordForms = {
+    words: vocabulary,
+    skeletons: wordSkeletons,
+    folded: foldedSkeletons,
+    alternatives: alternativeWords,
+    alternativeSkeletons,
+    alternate: Uint8Array.from(vocabulary, (w, id) => Number(alternativeWords[id] !== w || alternativeSkeletons[id] !== wordSkeletons[id])),
+    masks,
+    skeletonMasks,
+    foldedMasks,
+    alternativeMasks,
+    alternativeSkeletonMasks,
+  };
   return {
     list,
     versionId,
@@ -374,11 +436,12 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
     wordSkeletons,
     skeletonMasks,
     foldedSkeletons,
-    foldedMasks: Int32Array.from(foldedSkeletons, letterMask),
+    foldedMasks,
     alternativeWords,
     alternativeSkeletons,
-    alternativeMasks: Int32Array.from(alternativeWords, letterMask),
-    alternativeSkeletonMasks: Int32Array.from(alternativeSkeletons, letterMask),
+    alternativeMasks,
+    alternativeSkeletonMasks,
+    forms,
     firstNames,
     births,
   };
@@ -424,11 +487,11 @@ function repeatMask(word: string): number {
  * At most how many letters two words have in common (counted with repeats, as the scans count
  * them), from their letter masks and repeat masks alone: per letter, min(a, b) is one if both have
  * it, one more if both have it twice, plus what either has beyond two. Lets the scans skip most
- * words without reading their letters.
+ * words without reading their letters. The query word's masks and letters beyond two against the
+ * bucket's word at `b` (Bucket).
  */
-function commonBound(qmask: number, qrepeats: number, qn: number, wmask: number, wrepeats: number, wn: number): number {
-  const beyondTwo = Math.min(qn - bits(qmask) - bits(qrepeats), wn - bits(wmask) - bits(wrepeats));
-  return bits(qmask & wmask) + bits(qrepeats & wrepeats) + beyondTwo;
+function commonBound(qmask: number, qrepeats: number, qbeyond: number, words: Int32Array, b: number): number {
+  return bits(qmask & words[b + MASK]) + bits(qrepeats & words[b + REPEATS]) + Math.min(qbeyond, words[b + BEYOND]);
 }
 
 function bits(v: number): number {
@@ -465,24 +528,26 @@ function similarWords(index: MatchIndex, q: string): Map<number, number> {
   const qn = q.length;
   const code = sound(q);
   for (let i = 0; i < qn; i++) queryCounts[q.charCodeAt(i) & 127]++;
-  const { vocabulary, text, offsets, masks, repeats, byLength } = index;
+  const { vocabulary, text, byLength } = index;
   const qmask = letterMask(q);
   const qrepeats = repeatMask(q);
+  const qbeyond = qn - bits(qmask) - bits(qrepeats);
   // Only the lengths the matcher compares at all: words far longer or shorter are other names.
   for (let wn = 2; wn < byLength.length; wn++) {
     if (Math.abs(qn - wn) > Math.max(2, Math.floor(Math.min(qn, wn) / 2))) continue;
-    const ids = byLength[wn];
+    const { ids, words } = byLength[wn];
     const ratio = (qn + wn) / (qn * wn);
     const budget = editBudget(qn, wn);
-    for (let k = 0; k < ids.length; k++) {
-      const id = ids[k];
+    for (let k = 0, b = 0; k < ids.length; k++, b += STRIDE) {
       // At most commonBound letters in common; with the largest prefix boost, WORD_MIN needs
       // (m / |q| + m / |w| + 1) / 3 >= 2/3.
-      const bound = commonBound(qmask, qrepeats, qn, masks[id], repeats[id], wn) * ratio;
-      if (bound < 1 || id === same) continue;
+      const bound = commonBound(qmask, qrepeats, qbeyond, words, b) * ratio;
+      if (bound < 1) continue;
+      const id = ids[k];
+      if (id === same) continue;
       // The Jaro-Winkler boost is 0.1 per letter of common prefix (at most 4): with a prefix of p
       // letters, WORD_MIN needs Jaro of at least (WORD_MIN - 0.1 p) / (1 - 0.1 p).
-      const o = offsets[id];
+      const o = words[b + OFFSET];
       let p = 0;
       while (p < 4 && p < qn && p < wn && text[o + p] === q.charCodeAt(p)) p++;
       const need = (3 * (WORD_MIN - 0.1 * p)) / (1 - 0.1 * p) - 1;
@@ -564,31 +629,35 @@ function joinedWords(index: MatchIndex, q: string): Map<number, number> {
  * WITHIN_EDITS: only the lengths the budget allows, and only words with all but `budget` of the
  * letters in common.
  */
-function withinBudget(index: MatchIndex, q: string, qmask: number, buckets: Int32Array[], found: Map<number, number>) {
+function withinBudget(index: MatchIndex, q: string, qmask: number, buckets: Bucket[], found: Map<number, number>) {
   const qn = q.length;
   const budget = editBudget(qn, qn);
   if (budget === 0) return;
   const qrepeats = repeatMask(q);
+  const qbeyond = qn - bits(qmask) - bits(qrepeats);
+  const { text } = index;
   for (let wn = Math.max(2, qn - budget); wn <= qn + budget && wn < buckets.length; wn++) {
     const allowed = editBudget(qn, wn);
     if (allowed === 0) continue;
     const need = Math.max(qn, wn) - allowed;
-    const ids = buckets[wn];
-    for (let k = 0; k < ids.length; k++) {
-      const id = ids[k];
+    const { ids, words } = buckets[wn];
+    for (let k = 0, b = 0; k < ids.length; k++, b += STRIDE) {
       // The cheap bounds first, the lookup in `found` only for the few words that pass them.
-      const wmask = index.masks[id];
-      if (bits(wmask & ~qmask) > budget || commonBound(qmask, qrepeats, qn, wmask, index.repeats[id], wn) < need || found.has(id)) continue;
-      const o = index.offsets[id];
+      const wmask = words[b + MASK];
+      if (bits(wmask & ~qmask) > budget) continue;
+      if (commonBound(qmask, qrepeats, qbeyond, words, b) < need) continue;
+      const id = ids[k];
+      if (found.has(id)) continue;
+      const o = words[b + OFFSET];
       let common = 0;
       for (let i = o; i < o + wn; i++) {
-        const c = index.text[i] & 127;
+        const c = text[i] & 127;
         if (usedCounts[c] < queryCounts[c]) {
           usedCounts[c]++;
           common++;
         }
       }
-      for (let i = o; i < o + wn; i++) usedCounts[index.text[i] & 127] = 0;
+      for (let i = o; i < o + wn; i++) usedCounts[text[i] & 127] = 0;
       if (common < need) continue;
       const word = index.vocabulary[id];
       if (editDistance(q, word, allowed) <= allowed) found.set(id, Math.max(WITHIN_EDITS, jaroWinkler(q, word)));
@@ -624,6 +693,21 @@ interface QueryUnit {
  */
 function typedWords(value: string): string[] {
   return nameWords(value.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2"));
+}
+
+/**
+ * The letters of the words of `fields` in order, separators removed, with or without titles.
+ * A loop rather than flat / filter / join: those, inlined into matchSubject, are compiled for the
+ * kinds of array they first meet, and arrays of other kinds (an empty middle-name field) made the
+ * compiled matchSubject be thrown away hundreds of times in a process's first thousand screenings.
+ */
+function lettersOf(fields: string[][], titles: boolean): string {
+  let letters = "";
+  for (let f = 0; f < fields.length; f++) {
+    const words = fields[f];
+    for (let i = 0; i < words.length; i++) if (titles || !isTitle(words[i])) letters += words[i];
+  }
+  return letters;
 }
 
 export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore: number): Candidate[] {
@@ -707,12 +791,11 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
   // The letters of the whole name, separators removed, in the order typed and surname first,
   // with and without titles.
   const allOnes = query.map(() => 1);
-  const required = (words: string[]) => words.filter((w) => !isTitle(w));
-  const typed = fields.flat();
-  const surnameFirst = [...fields[2], ...fields[0], ...fields[1]];
-  const keys = new Set([typed, surnameFirst, required(typed), required(surnameFirst)].map((words) => words.join("")));
+  const typed = [fields[0], fields[1], fields[2]];
+  const surnameFirst = [fields[2], fields[0], fields[1]];
+  const keys = new Set([lettersOf(typed, true), lettersOf(surnameFirst, true), lettersOf(typed, false), lettersOf(surnameFirst, false)]);
   for (const key of keys) for (const n of index.joined.get(key) ?? []) consider(n, 1, true, allOnes);
-  for (const n of index.exact.get(exactKey(required(query))) ?? []) consider(n, 1, true, allOnes);
+  for (const n of index.exact.get(exactKey(query)) ?? []) consider(n, 1, true, allOnes);
   if (subject.dateOfBirth) matchWithBirthDate(index, query, optional, subject.dateOfBirth, subject.nationality, consider);
   return [...best.values()].sort((a, b) => b.nameScore - a.nameScore);
 }
@@ -871,31 +954,42 @@ interface Looseness {
 }
 
 /**
- * A name's words for the looser comparison: each word and each two neighbours joined, as written,
- * as skeletons, and in their alternative spelling (alternativeSpelling) as written and as skeletons;
- * all its letters.
+ * Words as the looser comparison compares them, by word: as written, as skeletons, with vowels
+ * folded, in their alternative spelling (alternativeSpelling) as written and as skeletons, and
+ * their letter masks (letterMask). An index has one for its vocabulary (built with it); a subject
+ * has one for its words and neighbours joined.
  */
-interface LooseForm {
-  units: string[];
+interface WordForms {
+  words: string[];
   skeletons: string[];
   /** The skeletons with their vowels folded (foldVowels). */
   folded: string[];
   alternatives: string[];
   alternativeSkeletons: string[];
-  /** Whether a unit's alternative spelling or its skeleton differs from the unit's own. */
-  alternate: boolean[];
-  /** The name's word positions each unit covers, as bits. */
-  positions: number[];
+  /** 1 where a word's alternative spelling or its skeleton differs from the word's own. */
+  alternate: ArrayLike<number>;
+  masks: ArrayLike<number>;
+  skeletonMasks: ArrayLike<number>;
+  foldedMasks: ArrayLike<number>;
+  alternativeMasks: ArrayLike<number>;
+  alternativeSkeletonMasks: ArrayLike<number>;
+}
+
+/**
+ * A name for the looser comparison: its units (each word and each two neighbours joined) as
+ * words of `forms`, the name's word positions each covers, and all its letters.
+ */
+interface LooseForm {
+  forms: WordForms;
+  /** Unit → its word in `forms`. */
+  ids: ArrayLike<number>;
+  /** Unit → the name's word positions it covers, as bits. */
+  positions: ArrayLike<number>;
   letters: string;
-  /** Letter masks (letterMask) of the units, of their skeletons, folded skeletons and alternative spellings, and of all the letters. */
-  masks: number[];
-  skeletonMasks: number[];
-  foldedMasks: number[];
-  alternativeMasks: number[];
-  alternativeSkeletonMasks: number[];
   lettersMask: number;
 }
 
+/** A subject's LooseForm: its units are its own words. */
 function looseForm(
   units: string[],
   skeletons: string[],
@@ -906,30 +1000,28 @@ function looseForm(
 ): LooseForm {
   const folded = skeletons.map(foldVowels);
   return {
-    units,
-    skeletons,
-    folded,
-    alternatives,
-    alternativeSkeletons,
-    alternate: units.map((u, k) => alternatives[k] !== u || alternativeSkeletons[k] !== skeletons[k]),
+    forms: {
+      words: units,
+      skeletons,
+      folded,
+      alternatives,
+      alternativeSkeletons,
+      alternate: units.map((u, k) => Number(alternatives[k] !== u || alternativeSkeletons[k] !== skeletons[k])),
+      masks: units.map(letterMask),
+      skeletonMasks: skeletons.map(letterMask),
+      foldedMasks: folded.map(letterMask),
+      alternativeMasks: alternatives.map(letterMask),
+      alternativeSkeletonMasks: alternativeSkeletons.map(letterMask),
+    },
+    ids: units.map((_, k) => k),
     positions,
     letters,
-    masks: units.map(letterMask),
-    skeletonMasks: skeletons.map(letterMask),
-    foldedMasks: folded.map(letterMask),
-    alternativeMasks: alternatives.map(letterMask),
-    alternativeSkeletonMasks: alternativeSkeletons.map(letterMask),
     lettersMask: letterMask(letters),
   };
 }
 
-/** A listed name's LooseForm, from its words' forms computed with the index (`required`: its word positions other than titles). */
+/** A listed name's LooseForm: its words' forms are the index's (`required`: its word positions other than titles). */
 function listedForm(index: MatchIndex, name: IndexedName, required: number): LooseForm {
-  const ids = name.units.map((u) => u.word);
-  const units = ids.map((id) => index.vocabulary[id]);
-  const skeletons = ids.map((id) => index.wordSkeletons[id]);
-  const alternatives = ids.map((id) => index.alternativeWords[id]);
-  const alternativeSkeletons = ids.map((id) => index.alternativeSkeletons[id]);
   let letters = "";
   let lettersMask = 0;
   name.tokens.forEach((id, i) => {
@@ -937,22 +1029,7 @@ function listedForm(index: MatchIndex, name: IndexedName, required: number): Loo
     letters += index.vocabulary[id];
     lettersMask |= index.masks[id];
   });
-  return {
-    units,
-    skeletons,
-    folded: ids.map((id) => index.foldedSkeletons[id]),
-    alternatives,
-    alternativeSkeletons,
-    alternate: units.map((u, k) => alternatives[k] !== u || alternativeSkeletons[k] !== skeletons[k]),
-    positions: name.units.map((u) => u.mask),
-    letters,
-    masks: ids.map((id) => index.masks[id]),
-    skeletonMasks: ids.map((id) => index.skeletonMasks[id]),
-    foldedMasks: ids.map((id) => index.foldedMasks[id]),
-    alternativeMasks: ids.map((id) => index.alternativeMasks[id]),
-    alternativeSkeletonMasks: ids.map((id) => index.alternativeSkeletonMasks[id]),
-    lettersMask,
-  };
+  return { forms: index.forms, ids: name.units.map((u) => u.word), positions: name.units.map((u) => u.mask), letters, lettersMask };
 }
 
 /**
@@ -976,7 +1053,7 @@ function foldedMask(mask: number): number {
 /** The positions of `from`'s words that are in `to` (looselyIn), alone or as a unit of two. */
 function presentIn(from: LooseForm, to: LooseForm, how: Looseness): number {
   let found = 0;
-  for (let k = 0; k < from.units.length; k++) {
+  for (let k = 0; k < from.ids.length; k++) {
     if ((found & from.positions[k]) === from.positions[k]) continue;
     if (looselyIn(from, k, to, how)) found |= from.positions[k];
   }
@@ -994,36 +1071,37 @@ function lengthsCompared(a: number, b: number, dayEdits: boolean): boolean {
  * than the looser comparison needs is skipped before its form is built.
  */
 function plausiblyIn(index: MatchIndex, name: IndexedName, to: LooseForm, { dayEdits, fold }: Looseness): number {
+  const { forms } = to;
   let found = 0;
   for (const u of name.units) {
     if ((found & u.mask) === u.mask) continue;
-    const word = index.vocabulary[u.word];
-    const length = word.length;
+    const length = index.vocabulary[u.word].length;
     const wordMask = index.masks[u.word];
     const skeletonMask = index.skeletonMasks[u.word];
     const foldMask = foldedMask(skeletonMask);
     const alternativeMask = index.alternativeMasks[u.word];
     const alternativeSkeletonMask = index.alternativeSkeletonMasks[u.word];
-    const alternate = index.alternativeWords[u.word] !== word || index.alternativeSkeletons[u.word] !== index.wordSkeletons[u.word];
+    const alternate = index.forms.alternate[u.word];
     const single = bits(u.mask) === 1;
     let plausible = false;
-    for (let k = 0; k < to.units.length && !plausible; k++) {
+    for (let k = 0; k < to.ids.length && !plausible; k++) {
       if (!single && bits(to.positions[k]) !== 1) continue;
-      const shorter = Math.min(length, to.units[k].length);
-      const budget = looseBudget(shorter, dayEdits);
+      const t = to.ids[k];
+      const toLength = forms.words[t].length;
+      const budget = looseBudget(Math.min(length, toLength), dayEdits);
       // As looselyIn compares: the alternative spellings where either word has one; then, for
       // short words of other lengths (lengthsCompared), only the same skeleton.
       if (
-        (alternate || to.alternate[k]) &&
-        (bits(alternativeMask & ~to.alternativeMasks[k]) <= budget || bits(alternativeSkeletonMask & ~to.alternativeSkeletonMasks[k]) <= budget)
+        (alternate || forms.alternate[t]) &&
+        (bits(alternativeMask & ~forms.alternativeMasks[t]) <= budget || bits(alternativeSkeletonMask & ~forms.alternativeSkeletonMasks[t]) <= budget)
       )
         plausible = true;
-      else if (!lengthsCompared(length, to.units[k].length, dayEdits)) plausible = skeletonMask === to.skeletonMasks[k];
+      else if (!lengthsCompared(length, toLength, dayEdits)) plausible = skeletonMask === forms.skeletonMasks[t];
       else
         plausible =
-          bits(wordMask & ~to.masks[k]) <= budget ||
-          bits(skeletonMask & ~to.skeletonMasks[k]) <= budget ||
-          (fold && bits(foldMask & ~to.foldedMasks[k]) <= budget);
+          bits(wordMask & ~forms.masks[t]) <= budget ||
+          bits(skeletonMask & ~forms.skeletonMasks[t]) <= budget ||
+          (fold && bits(foldMask & ~forms.foldedMasks[t]) <= budget);
     }
     if (!plausible && single && length >= (dayEdits ? 5 : 7)) plausible = bits(wordMask & ~to.lettersMask) <= looseBudget(length, dayEdits);
     if (plausible) found |= u.mask;
@@ -1055,35 +1133,35 @@ function near(a: string, aMask: number, b: string, bMask: number, budget: number
  * or as skeletons; or, a single word of 7+ letters (5+ with the edits of a day that agrees), anywhere in its letters.
  */
 function looselyIn(from: LooseForm, f: number, name: LooseForm, { dayEdits, fold }: Looseness): boolean {
-  const word = from.units[f];
+  const a = from.forms;
+  const b = name.forms;
+  const i = from.ids[f];
+  const word = a.words[i];
   const single = bits(from.positions[f]) === 1;
-  for (let k = 0; k < name.units.length; k++) {
+  for (let k = 0; k < name.ids.length; k++) {
     // Two words joined stand for one word written as two: they are compared with single words only.
     if (!single && bits(name.positions[k]) !== 1) continue;
-    const unit = name.units[k];
+    const j = name.ids[k];
+    const unit = b.words[j];
     const budget = looseBudget(Math.min(word.length, unit.length), dayEdits);
     // Alternative spellings are written forms of their own: their own lengths count.
-    if (from.alternate[f] || name.alternate[k]) {
-      if (near(from.alternatives[f], from.alternativeMasks[f], name.alternatives[k], name.alternativeMasks[k], budget, dayEdits)) return true;
-      if (
-        near(from.alternativeSkeletons[f], from.alternativeSkeletonMasks[f], name.alternativeSkeletons[k], name.alternativeSkeletonMasks[k], budget, dayEdits)
-      )
+    if (a.alternate[i] || b.alternate[j]) {
+      if (near(a.alternatives[i], a.alternativeMasks[i], b.alternatives[j], b.alternativeMasks[j], budget, dayEdits)) return true;
+      if (near(a.alternativeSkeletons[i], a.alternativeSkeletonMasks[i], b.alternativeSkeletons[j], b.alternativeSkeletonMasks[j], budget, dayEdits))
         return true;
     }
     // Words of three letters or fewer differ in length only where the day of birth agrees, or as
     // spellings of one name (the same skeleton: "sir" for "seir").
     if (!lengthsCompared(word.length, unit.length, dayEdits)) {
-      if (from.skeletons[f] === name.skeletons[k]) return true;
+      if (a.skeletons[i] === b.skeletons[j]) return true;
       continue;
     }
-    if (near(word, from.masks[f], unit, name.masks[k], budget, dayEdits)) return true;
-    if (near(from.skeletons[f], from.skeletonMasks[f], name.skeletons[k], name.skeletonMasks[k], budget, dayEdits)) return true;
-    if (fold && near(from.folded[f], from.foldedMasks[f], name.folded[k], name.foldedMasks[k], budget, dayEdits)) return true;
+    if (near(word, a.masks[i], unit, b.masks[j], budget, dayEdits)) return true;
+    if (near(a.skeletons[i], a.skeletonMasks[i], b.skeletons[j], b.skeletonMasks[j], budget, dayEdits)) return true;
+    if (fold && near(a.folded[i], a.foldedMasks[i], b.folded[j], b.foldedMasks[j], budget, dayEdits)) return true;
   }
   const budget = looseBudget(word.length, dayEdits);
-  return (
-    single && word.length >= (dayEdits ? 5 : 7) && bits(from.masks[f] & ~name.lettersMask) <= budget && infixDistance(word, name.letters, budget) <= budget
-  );
+  return single && word.length >= (dayEdits ? 5 : 7) && bits(a.masks[i] & ~name.lettersMask) <= budget && infixDistance(word, name.letters, budget) <= budget;
 }
 
 /** The fewest edits that make `word` a run of `text`'s letters, stopping past `max`. */
@@ -1154,6 +1232,32 @@ function scoreBound(
   return bound * (1 - (UNPAIRED_PENALTY * unpaired) / listedLength);
 }
 
+// Scratch of scoreName: its candidate pairs (query positions, listed positions, similarity) and
+// their order, reused across names (scoreName runs for thousands of names per cold screening).
+let pairQuery = new Int32Array(64);
+let pairToken = new Int32Array(64);
+let pairSims = new Float64Array(64);
+let pairOrder = new Int32Array(64);
+
+function growPairs() {
+  const grow = <T extends Int32Array | Float64Array>(a: T): T => {
+    const b = new (a.constructor as new (n: number) => T)(2 * a.length);
+    b.set(a);
+    return b;
+  };
+  pairQuery = grow(pairQuery);
+  pairToken = grow(pairToken);
+  pairSims = grow(pairSims);
+  pairOrder = grow(pairOrder);
+}
+
+/** Whether pair `a` sorts after pair `b`: lower similarity, or as similar and covering fewer words. */
+function pairAfter(a: number, b: number): boolean {
+  const bySim = pairSims[b] - pairSims[a];
+  if (bySim !== 0) return bySim > 0;
+  return bits(pairQuery[b]) + bits(pairToken[b]) > bits(pairQuery[a]) + bits(pairToken[a]);
+}
+
 /**
  * Pairs the subject's words (and joined neighbours) with a listed name's words (and joined
  * neighbours) greedily, best similarity first, each word used once. Two scores, the higher wins:
@@ -1165,7 +1269,15 @@ function scoreBound(
  *   carries.
  */
 function scoreName(query: string[], optionalQuery: number, units: QueryUnit[], name: IndexedName, vocabulary: string[]) {
-  const pairs: [qmask: number, tmask: number, sim: number][] = [];
+  let count = 0;
+  const push = (qmask: number, tmask: number, sim: number) => {
+    if (count === pairSims.length) growPairs();
+    pairQuery[count] = qmask;
+    pairToken[count] = tmask;
+    pairSims[count] = sim;
+    pairOrder[count] = count;
+    count++;
+  };
   for (const u of units) {
     const single = bits(u.mask) === 1;
     for (const t of name.units) {
@@ -1173,22 +1285,35 @@ function scoreName(query: string[], optionalQuery: number, units: QueryUnit[], n
       const listedSingle = bits(t.mask) === 1;
       // An initial ("Manuel A. Noriega"), on either side, pairs with a single word it begins.
       if (u.text.length === 1 || word.length === 1) {
-        if (single && listedSingle && u.text[0] === word[0]) pairs.push([u.mask, t.mask, u.text === word ? 1 : INITIAL]);
+        if (single && listedSingle && u.text[0] === word[0]) push(u.mask, t.mask, u.text === word ? 1 : INITIAL);
         continue;
       }
       const sim = u.similar.get(t.word);
       if (sim === undefined || (!(single && listedSingle) && !joinedPair(u.text, word, sim))) continue;
       // Below 0.9 a pair is more likely two different words ("maria"/"mark") than a typo: it weighs less.
-      pairs.push([u.mask, t.mask, sim >= 0.9 ? sim : sim - 2 * (0.9 - sim)]);
+      push(u.mask, t.mask, sim >= 0.9 ? sim : sim - 2 * (0.9 - sim));
     }
   }
-  // Best first; among equals, the pair covering more words (a joined pair over its halves).
-  pairs.sort((a, b) => b[2] - a[2] || bits(b[0]) + bits(b[1]) - bits(a[0]) - bits(a[1]));
+  // Best first; among equals, the pair covering more words (a joined pair over its halves); else
+  // in the order found (a stable insertion sort: a name has a few dozen pairs at most).
+  for (let i = 1; i < count; i++) {
+    const key = pairOrder[i];
+    let j = i - 1;
+    while (j >= 0 && pairAfter(pairOrder[j], key)) {
+      pairOrder[j + 1] = pairOrder[j];
+      j--;
+    }
+    pairOrder[j + 1] = key;
+  }
   const pairedQuery = query.map(() => 0);
   const pairedToken = name.tokens.map(() => 0);
   let usedQuery = 0;
   let usedToken = 0;
-  for (const [qmask, tmask, sim] of pairs) {
+  for (let p = 0; p < count; p++) {
+    const at = pairOrder[p];
+    const qmask = pairQuery[at];
+    const tmask = pairToken[at];
+    const sim = pairSims[at];
     if (sim <= 0 || usedQuery & qmask || usedToken & tmask) continue;
     usedQuery |= qmask;
     usedToken |= tmask;
@@ -1267,4 +1392,38 @@ export function verdict(c: Pick<Candidate, "nameScore" | "whole" | "birthDate">,
 /** The lowest name score any verdict needs for this subject: the matcher's cut-off. */
 export function lowestScore(subject: MatchSubject, t: Thresholds): number {
   return subject.dateOfBirth ? Math.min(t.close, t.closeWithBirthDate) : t.close;
+}
+
+/** Made-up subjects a new index screens before it serves (warmUp). */
+const WARM_UP_SUBJECTS = 200;
+
+/**
+ * Screens made-up subjects against a new index before it serves, then empties its word cache:
+ * V8 compiles the matcher's code paths (the scans, scoring, the date-of-birth comparison) over
+ * their first few hundred calls, and without this the first customers screened after a process
+ * starts or a list is updated pay for it (docs/screening-quality.md). The subjects are made of
+ * the index's own entries as the matcher meets names: a listed name with a letter dropped and its
+ * date of birth and nationality, one entry's given names with another's surname, a listed name
+ * with its fields swapped and a title, and a listed name with another entry's date of birth.
+ */
+export function warmUp(index: MatchIndex, subjects = WARM_UP_SUBJECTS): void {
+  const { entries } = index;
+  const born = (e: IndexEntry) =>
+    e.datesOfBirth.find((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)) ?? (e.datesOfBirth[0] ? `${e.datesOfBirth[0].slice(0, 4)}-01-01` : null);
+  for (let k = 0; k < Math.min(subjects, entries.length); k++) {
+    const entry = entries[(k * 7919) % entries.length];
+    const other = entries[(k * 104729 + 1) % entries.length];
+    const words = nameWords(naturalOrder(entry.name));
+    const given = words.slice(0, -1).join(" ") || "x";
+    const surname = words.at(-1) ?? "x";
+    // One object shape, as the provider passes (provider.ts nameForms).
+    const subject: MatchSubject = { firstName: given, middleNames: null, lastName: surname, dateOfBirth: null, nationality: null };
+    if (k % 4 === 0)
+      Object.assign(subject, { lastName: surname.slice(0, -1) || surname, dateOfBirth: born(entry), nationality: entry.nationalities[0] ?? null });
+    else if (k % 4 === 1) Object.assign(subject, { lastName: nameWords(naturalOrder(other.name)).at(-1) ?? "x", dateOfBirth: born(entry) });
+    else if (k % 4 === 2) Object.assign(subject, { firstName: surname, middleNames: ["haji"], lastName: given });
+    else Object.assign(subject, { dateOfBirth: born(other), nationality: other.nationalities[0] ?? null });
+    matchSubject(index, subject, 0.5);
+  }
+  index.seen.clear();
 }

@@ -4,7 +4,7 @@ import type { ScreeningEvidence } from "@/db/schema";
 import { config } from "@/lib/platform/config";
 import { RetryLater } from "@/lib/platform/jobs/define";
 import { listIndex } from "./list-index";
-import { lowestScore, matchSubject, verdict, type MatchIndex, type Thresholds } from "./match-index";
+import { lowestScore, matchSubject, verdict, type MatchIndex, type MatchSubject, type Thresholds } from "./match-index";
 import { LISTS } from "./sources";
 import { normaliseText } from "./names";
 
@@ -116,10 +116,19 @@ export function screeningThresholds(): Thresholds {
 /**
  * The ways a subject's name is screened: as typed, and, with middle names, also without them
  * (given name and surname alone), so a middle name added to a listed person's name never lowers
- * the match. The strongest of each entry counts.
+ * the match. The strongest of each entry counts. Each form is a new object of one shape whatever
+ * the caller passed (a beneficiary, a profile, a row with more columns): the matcher's compiled
+ * code, specialised to one shape, is not thrown away and rebuilt for every other.
  */
-function nameForms(subject: ScreeningSubject): ScreeningSubject[] {
-  return subject.middleNames?.length ? [subject, { ...subject, middleNames: [] }] : [subject];
+function nameForms(subject: ScreeningSubject): MatchSubject[] {
+  const form = (middleNames: string[] | null): MatchSubject => ({
+    firstName: subject.firstName,
+    middleNames,
+    lastName: subject.lastName,
+    dateOfBirth: subject.dateOfBirth ?? null,
+    nationality: subject.nationality ?? null,
+  });
+  return subject.middleNames?.length ? [form(subject.middleNames), form(null)] : [form(null)];
 }
 
 /**

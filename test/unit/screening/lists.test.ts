@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import type { SanctionedEntry } from "@/lib/compliance/screening/entity";
-import { buildIndex, matchSubject } from "@/lib/compliance/screening/match-index";
+import { buildIndex, matchSubject, warmUp } from "@/lib/compliance/screening/match-index";
 import { matchingForm, nameTokens } from "@/lib/compliance/screening/names";
 import { LIST_FORMATS } from "@/lib/compliance/screening/sources";
 
@@ -100,4 +100,22 @@ test('UN "Low" quality aliases match only exactly; "Good" ones like any name', (
   assert.equal(found("Makhzumi", "Abu Zakariyya"), true, "exactly, in any order");
   assert.equal(found("Abu Zakariya", "Makhzumi"), false, "a low quality alias with one letter less is not a match");
   assert.equal(found("Vladislav", "Ottokarovic"), true, "a good alias matches with a typo");
+});
+
+test("warmUp: an index warmed up before it serves gives the same candidates and keeps no word it screened", () => {
+  const entries = shipped("un-consolidated").filter((e) => e.kind === "individual");
+  const cold = buildIndex("un-consolidated", "v", entries);
+  const warmed = buildIndex("un-consolidated", "v", entries);
+  warmUp(warmed);
+  assert.equal(warmed.seen.size, 0, "the word cache is emptied after the warm-up");
+  const subjects = [
+    { firstName: "Eric", lastName: "Badege", dateOfBirth: "1971-03-02", nationality: "COD" },
+    { firstName: "Frank", middleNames: ["Kakorere"], lastName: "Bwambale", dateOfBirth: null, nationality: null },
+    { firstName: "Mary", lastName: "Smith", dateOfBirth: "1980-01-01", nationality: "GBR" },
+  ];
+  for (const subject of subjects) {
+    const names = (index: typeof cold) => matchSubject(index, subject, 0.5).map((c) => [c.entry.entryId, c.matchedName, c.nameScore, c.whole, c.birthDate]);
+    assert.deepEqual(names(warmed), names(cold), `${subject.firstName} ${subject.lastName}`);
+  }
+  assert.ok(matchSubject(warmed, subjects[0], 0.5).length > 0, "the listed name is found");
 });
