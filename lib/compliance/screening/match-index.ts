@@ -146,11 +146,16 @@ export interface MatchIndex {
 /**
  * The words of one length as the scans read them: their ids, and per word, side by side in one
  * array (read in order, not through the ids), its letter mask, repeat mask, letters beyond their
- * second occurrence (commonBound) and where its letters start in `text`.
+ * second occurrence (commonBound) and where its letters start in `text`. And, for the bit-parallel
+ * filter (pick), per letter (as letterMask folds them) a bit per word that has it, and one per word
+ * that begins with it: `lanes` 32-bit lanes per letter.
  */
 interface Bucket {
   ids: Int32Array;
   words: Int32Array;
+  lanes: number;
+  letters: Int32Array;
+  initials: Int32Array;
 }
 const MASK = 0;
 const REPEATS = 1;
@@ -193,6 +198,8 @@ export interface Candidate {
 
 /** A word pairs with a listed word only from this similarity on (below, it counts as unmatched). */
 const WORD_MIN = 0.8;
+/** What similarWords' bound asks of (m / |q| + m / |w|) for Jaro-Winkler to reach WORD_MIN without a common prefix: 3 × WORD_MIN − 1. */
+const NO_PREFIX_NEED = 3 * WORD_MIN - 1;
 /**
  * Two similar words (Jaro-Winkler at least WORD_MIN) that also sound the same (equal Double
  * Metaphone code of three or more letters) are at least this similar. Sound alone never makes a
@@ -369,8 +376,13 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
   const bucket = (list: number[] | undefined): Bucket => {
     const ids = Int32Array.from(list ?? []);
     const words = new Int32Array(ids.length * STRIDE);
+    const lanes = (ids.length + 31) >>> 5;
+    const letters = new Int32Array(32 * lanes);
+    const initials = new Int32Array(32 * lanes);
     ids.forEach((id, k) => {
       const w = vocabulary[id];
+      for (let m = masks[id]; m !== 0; m &= m - 1) letters[(31 - Math.clz32(m & -m)) * lanes + (k >>> 5)] |= 1 << (k & 31);
+      if (w.length > 0) initials[(w.charCodeAt(0) % 32) * lanes + (k >>> 5)] |= 1 << (k & 31);
       offsets[id] = at;
       for (let i = 0; i < w.length; i++) text[at++] = w.charCodeAt(i);
       words[k * STRIDE + MASK] = masks[id];
@@ -378,7 +390,7 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
       words[k * STRIDE + BEYOND] = w.length - bits(masks[id]) - bits(repeats[id]);
       words[k * STRIDE + OFFSET] = offsets[id];
     });
-    return { ids, words };
+    return { ids, words, lanes, letters, initials };
   };
   const byLength = Array.from(lengths, bucket);
   const joinedByLength = Array.from(joinedLengths, bucket);
@@ -500,6 +512,84 @@ function bits(v: number): number {
   return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
+// Scratch of pick: the positions in a bucket of the words a scan reads.
+let picked = new Int32Array(4096);
+
+/**
+ * The positions (in order) of a bucket's words that have at least `least` of the query's letters
+ * (qmask, each letter once, as letterMask counts them), or at least `leastSameInitial` where the
+ * word begins with the query's first letter (`initial`, as letterMask folds it; -1 for none): a
+ * bit-parallel count over the bucket's letter bits, 32 words at a time (a five-bit counter per
+ * word, kept as five lanes of bits). The scans read only these words: from their own bounds,
+ * every word those let through is among them.
+ */
+function pick(bucket: Bucket, qmask: number, initial: number, least: number, leastSameInitial: number): number {
+  const { lanes, letters, initials } = bucket;
+  const n = bucket.ids.length;
+  if (picked.length < n) picked = new Int32Array(2 * n);
+  let count = 0;
+  for (let lane = 0; lane < lanes; lane++) {
+    let c0 = 0;
+    let c1 = 0;
+    let c2 = 0;
+    let c3 = 0;
+    let c4 = 0;
+    for (let m = qmask; m !== 0; m &= m - 1) {
+      let x = letters[(31 - Math.clz32(m & -m)) * lanes + lane];
+      let carry = c0 & x;
+      c0 ^= x;
+      x = carry;
+      carry = c1 & x;
+      c1 ^= x;
+      x = carry;
+      carry = c2 & x;
+      c2 ^= x;
+      x = carry;
+      carry = c3 & x;
+      c3 ^= x;
+      c4 |= carry;
+    }
+    let found = atLeast(least, c0, c1, c2, c3, c4);
+    if (initial >= 0) found |= initials[initial * lanes + lane] & atLeast(leastSameInitial, c0, c1, c2, c3, c4);
+    // The last lane's bits past the bucket's words.
+    if (lane === lanes - 1 && (n & 31) !== 0) found &= (1 << (n & 31)) - 1;
+    for (; found !== 0; found &= found - 1) picked[count++] = (lane << 5) + (31 - Math.clz32(found & -found));
+  }
+  return count;
+}
+
+/** The bits of the words whose five-bit count (c4..c0, one bit of each per word) is at least `least`. */
+function atLeast(least: number, c0: number, c1: number, c2: number, c3: number, c4: number): number {
+  if (least <= 0) return -1;
+  if (least > 31) return 0;
+  // From the highest bit down: `greater` where the count's bits so far exceed least's, `equal`
+  // where they match them. `m` is all ones where least has the bit: a count without it falls
+  // behind (leaves `equal`), a count with it where least has none gets ahead.
+  let greater = 0;
+  let equal = -1;
+  let m = -((least >> 4) & 1);
+  greater |= equal & c4 & ~m;
+  equal &= ~(c4 ^ m);
+  m = -((least >> 3) & 1);
+  greater |= equal & c3 & ~m;
+  equal &= ~(c3 ^ m);
+  m = -((least >> 2) & 1);
+  greater |= equal & c2 & ~m;
+  equal &= ~(c2 ^ m);
+  m = -((least >> 1) & 1);
+  greater |= equal & c1 & ~m;
+  equal &= ~(c1 ^ m);
+  m = -(least & 1);
+  greater |= equal & c0 & ~m;
+  equal &= ~(c0 ^ m);
+  return greater | equal;
+}
+
+/** The fewest of the query's letters (each once) a word needs in common for its commonBound to reach `bound`: the other two terms at their largest. */
+function leastLetters(bound: number, qrepeats: number, qbeyond: number): number {
+  return Math.ceil(bound - bits(qrepeats) - qbeyond - 1e-6);
+}
+
 function similarWordsSeen(index: MatchIndex, q: string): Map<number, number> {
   let found = index.seen.get(q);
   if (found) return found;
@@ -535,10 +625,22 @@ function similarWords(index: MatchIndex, q: string): Map<number, number> {
   // Only the lengths the matcher compares at all: words far longer or shorter are other names.
   for (let wn = 2; wn < byLength.length; wn++) {
     if (Math.abs(qn - wn) > Math.max(2, Math.floor(Math.min(qn, wn) / 2))) continue;
-    const { ids, words } = byLength[wn];
+    const bucket = byLength[wn];
+    const { ids, words } = bucket;
     const ratio = (qn + wn) / (qn * wn);
     const budget = editBudget(qn, wn);
-    for (let k = 0, b = 0; k < ids.length; k++, b += STRIDE) {
+    // The bounds below need commonBound × ratio of at least 1 with a common first letter, and of
+    // at least NO_PREFIX_NEED without one: only words with that many of q's letters are read.
+    const count = pick(
+      bucket,
+      qmask,
+      qn > 0 ? q.charCodeAt(0) % 32 : -1,
+      leastLetters(NO_PREFIX_NEED / ratio, qrepeats, qbeyond),
+      leastLetters(1 / ratio, qrepeats, qbeyond),
+    );
+    for (let at = 0; at < count; at++) {
+      const k = picked[at];
+      const b = k * STRIDE;
       // At most commonBound letters in common; with the largest prefix boost, WORD_MIN needs
       // (m / |q| + m / |w| + 1) / 3 >= 2/3.
       const bound = commonBound(qmask, qrepeats, qbeyond, words, b) * ratio;
@@ -640,8 +742,13 @@ function withinBudget(index: MatchIndex, q: string, qmask: number, buckets: Buck
     const allowed = editBudget(qn, wn);
     if (allowed === 0) continue;
     const need = Math.max(qn, wn) - allowed;
-    const { ids, words } = buckets[wn];
-    for (let k = 0, b = 0; k < ids.length; k++, b += STRIDE) {
+    const bucket = buckets[wn];
+    const { ids, words } = bucket;
+    const least = leastLetters(need, qrepeats, qbeyond);
+    const count = pick(bucket, qmask, -1, least, least);
+    for (let at = 0; at < count; at++) {
+      const k = picked[at];
+      const b = k * STRIDE;
       // The cheap bounds first, the lookup in `found` only for the few words that pass them.
       const wmask = words[b + MASK];
       if (bits(wmask & ~qmask) > budget) continue;
@@ -981,10 +1088,8 @@ interface WordForms {
  */
 interface LooseForm {
   forms: WordForms;
-  /** Unit → its word in `forms`. */
-  ids: ArrayLike<number>;
-  /** Unit → the name's word positions it covers, as bits. */
-  positions: ArrayLike<number>;
+  /** Its units: each a word of `forms` and the name's word positions it covers (a listed name's own units). */
+  units: Unit[];
   letters: string;
   lettersMask: number;
 }
@@ -1006,15 +1111,15 @@ function looseForm(
       folded,
       alternatives,
       alternativeSkeletons,
-      alternate: units.map((u, k) => Number(alternatives[k] !== u || alternativeSkeletons[k] !== skeletons[k])),
-      masks: units.map(letterMask),
-      skeletonMasks: skeletons.map(letterMask),
-      foldedMasks: folded.map(letterMask),
-      alternativeMasks: alternatives.map(letterMask),
-      alternativeSkeletonMasks: alternativeSkeletons.map(letterMask),
+      // Typed arrays as the index's are: the comparison's compiled code meets one kind of array.
+      alternate: Uint8Array.from(units, (u, k) => Number(alternatives[k] !== u || alternativeSkeletons[k] !== skeletons[k])),
+      masks: Int32Array.from(units, letterMask),
+      skeletonMasks: Int32Array.from(skeletons, letterMask),
+      foldedMasks: Int32Array.from(folded, letterMask),
+      alternativeMasks: Int32Array.from(alternatives, letterMask),
+      alternativeSkeletonMasks: Int32Array.from(alternativeSkeletons, letterMask),
     },
-    ids: units.map((_, k) => k),
-    positions,
+    units: positions.map((mask, word): Unit => ({ word, mask })),
     letters,
     lettersMask: letterMask(letters),
   };
@@ -1029,7 +1134,7 @@ function listedForm(index: MatchIndex, name: IndexedName, required: number): Loo
     letters += index.vocabulary[id];
     lettersMask |= index.masks[id];
   });
-  return { forms: index.forms, ids: name.units.map((u) => u.word), positions: name.units.map((u) => u.mask), letters, lettersMask };
+  return { forms: index.forms, units: name.units, letters, lettersMask };
 }
 
 /**
@@ -1053,9 +1158,10 @@ function foldedMask(mask: number): number {
 /** The positions of `from`'s words that are in `to` (looselyIn), alone or as a unit of two. */
 function presentIn(from: LooseForm, to: LooseForm, how: Looseness): number {
   let found = 0;
-  for (let k = 0; k < from.ids.length; k++) {
-    if ((found & from.positions[k]) === from.positions[k]) continue;
-    if (looselyIn(from, k, to, how)) found |= from.positions[k];
+  for (let k = 0; k < from.units.length; k++) {
+    const { mask } = from.units[k];
+    if ((found & mask) === mask) continue;
+    if (looselyIn(from, k, to, how)) found |= mask;
   }
   return found;
 }
@@ -1084,9 +1190,9 @@ function plausiblyIn(index: MatchIndex, name: IndexedName, to: LooseForm, { dayE
     const alternate = index.forms.alternate[u.word];
     const single = bits(u.mask) === 1;
     let plausible = false;
-    for (let k = 0; k < to.ids.length && !plausible; k++) {
-      if (!single && bits(to.positions[k]) !== 1) continue;
-      const t = to.ids[k];
+    for (let k = 0; k < to.units.length && !plausible; k++) {
+      if (!single && bits(to.units[k].mask) !== 1) continue;
+      const t = to.units[k].word;
       const toLength = forms.words[t].length;
       const budget = looseBudget(Math.min(length, toLength), dayEdits);
       // As looselyIn compares: the alternative spellings where either word has one; then, for
@@ -1135,13 +1241,13 @@ function near(a: string, aMask: number, b: string, bMask: number, budget: number
 function looselyIn(from: LooseForm, f: number, name: LooseForm, { dayEdits, fold }: Looseness): boolean {
   const a = from.forms;
   const b = name.forms;
-  const i = from.ids[f];
+  const i = from.units[f].word;
   const word = a.words[i];
-  const single = bits(from.positions[f]) === 1;
-  for (let k = 0; k < name.ids.length; k++) {
+  const single = bits(from.units[f].mask) === 1;
+  for (let k = 0; k < name.units.length; k++) {
     // Two words joined stand for one word written as two: they are compared with single words only.
-    if (!single && bits(name.positions[k]) !== 1) continue;
-    const j = name.ids[k];
+    if (!single && bits(name.units[k].mask) !== 1) continue;
+    const j = name.units[k].word;
     const unit = b.words[j];
     const budget = looseBudget(Math.min(word.length, unit.length), dayEdits);
     // Alternative spellings are written forms of their own: their own lengths count.
@@ -1395,7 +1501,7 @@ export function lowestScore(subject: MatchSubject, t: Thresholds): number {
 }
 
 /** Made-up subjects a new index screens before it serves (warmUp). */
-const WARM_UP_SUBJECTS = 200;
+const WARM_UP_SUBJECTS = 300;
 
 /**
  * Screens made-up subjects against a new index before it serves, then empties its word cache:
@@ -1403,26 +1509,31 @@ const WARM_UP_SUBJECTS = 200;
  * their first few hundred calls, and without this the first customers screened after a process
  * starts or a list is updated pay for it (docs/screening-quality.md). The subjects are made of
  * the index's own entries as the matcher meets names: a listed name with a letter dropped and its
- * date of birth and nationality, one entry's given names with another's surname, a listed name
- * with its fields swapped and a title, and a listed name with another entry's date of birth.
+ * day of birth and nationality; given names of one entry with another's surname and its day of
+ * birth; a listed name with its fields swapped and a title; a listed name with another entry's
+ * date of birth; names of two entries mixed with only a year of birth in common.
  */
 export function warmUp(index: MatchIndex, subjects = WARM_UP_SUBJECTS): void {
   const { entries } = index;
   const born = (e: IndexEntry) =>
     e.datesOfBirth.find((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)) ?? (e.datesOfBirth[0] ? `${e.datesOfBirth[0].slice(0, 4)}-01-01` : null);
+  const midYear = (e: IndexEntry) => (e.datesOfBirth[0] ? `${e.datesOfBirth[0].slice(0, 4)}-07-15` : null);
   for (let k = 0; k < Math.min(subjects, entries.length); k++) {
     const entry = entries[(k * 7919) % entries.length];
     const other = entries[(k * 104729 + 1) % entries.length];
     const words = nameWords(naturalOrder(entry.name));
+    const otherWords = nameWords(naturalOrder(other.name));
     const given = words.slice(0, -1).join(" ") || "x";
     const surname = words.at(-1) ?? "x";
-    // One object shape, as the provider passes (provider.ts nameForms).
-    const subject: MatchSubject = { firstName: given, middleNames: null, lastName: surname, dateOfBirth: null, nationality: null };
-    if (k % 4 === 0)
-      Object.assign(subject, { lastName: surname.slice(0, -1) || surname, dateOfBirth: born(entry), nationality: entry.nationalities[0] ?? null });
-    else if (k % 4 === 1) Object.assign(subject, { lastName: nameWords(naturalOrder(other.name)).at(-1) ?? "x", dateOfBirth: born(entry) });
-    else if (k % 4 === 2) Object.assign(subject, { firstName: surname, middleNames: ["haji"], lastName: given });
-    else Object.assign(subject, { dateOfBirth: born(other), nationality: other.nationalities[0] ?? null });
+    // One object literal of the provider's shape (provider.ts nameForms).
+    const mode = k % 6;
+    const subject: MatchSubject = {
+      firstName: mode === 2 ? surname : mode === 4 ? (words[0] ?? "x") : mode === 5 ? (otherWords[0] ?? "x") : given,
+      middleNames: mode === 2 ? ["haji"] : null,
+      lastName: mode === 0 ? surname.slice(0, -1) || surname : mode === 1 || mode === 4 ? (otherWords.at(-1) ?? "x") : mode === 2 ? given : surname,
+      dateOfBirth: mode === 0 || mode === 1 ? born(entry) : mode === 3 ? born(other) : mode >= 4 ? midYear(entry) : null,
+      nationality: mode === 0 ? (entry.nationalities[0] ?? null) : mode === 3 || mode === 5 ? (other.nationalities[0] ?? null) : null,
+    };
     matchSubject(index, subject, 0.5);
   }
   index.seen.clear();
