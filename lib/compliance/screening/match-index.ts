@@ -253,20 +253,29 @@ let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
 function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   if (b.length >= rows[0].length) rows = rows.map(() => new Int32Array(2 * b.length + 2));
-  let [prev2, prev, row] = rows;
+  let prev2 = rows[0];
+  let prev = rows[1];
+  let row = rows[2];
   for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
     row[0] = i;
     let best = i;
+    const ai = a.charCodeAt(i - 1);
+    const aBefore = i > 1 ? a.charCodeAt(i - 2) : -1;
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
+      const bj = b.charCodeAt(j - 1);
+      let d = prev[j - 1] + (ai === bj ? 0 : 1);
+      if (prev[j] + 1 < d) d = prev[j] + 1;
+      if (row[j - 1] + 1 < d) d = row[j - 1] + 1;
+      if (j > 1 && aBefore === bj && ai === b.charCodeAt(j - 2) && prev2[j - 2] + 1 < d) d = prev2[j - 2] + 1;
       row[j] = d;
       if (d < best) best = d;
     }
     if (best > max) return max + 1;
-    [prev2, prev, row] = [prev, row, prev2];
+    const spare = prev2;
+    prev2 = prev;
+    prev = row;
+    row = spare;
   }
   return prev[b.length];
 }
@@ -1273,18 +1282,24 @@ function looselyIn(from: LooseForm, f: number, name: LooseForm, { dayEdits, fold
 /** The fewest edits that make `word` a run of `text`'s letters, stopping past `max`. */
 function infixDistance(word: string, text: string, max: number): number {
   if (text.length >= rows[0].length) rows = rows.map(() => new Int32Array(2 * text.length + 2));
-  let [prev, row] = rows;
+  let prev = rows[0];
+  let row = rows[1];
   prev.fill(0, 0, text.length + 1);
   for (let i = 1; i <= word.length; i++) {
     row[0] = i;
     let best = i;
+    const wi = word.charCodeAt(i - 1);
     for (let j = 1; j <= text.length; j++) {
-      const d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (word[i - 1] === text[j - 1] ? 0 : 1));
+      let d = prev[j - 1] + (wi === text.charCodeAt(j - 1) ? 0 : 1);
+      if (prev[j] + 1 < d) d = prev[j] + 1;
+      if (row[j - 1] + 1 < d) d = row[j - 1] + 1;
       row[j] = d;
       if (d < best) best = d;
     }
     if (best > max) return max + 1;
-    [prev, row] = [row, prev];
+    const spare = prev;
+    prev = row;
+    row = spare;
   }
   let least = prev[0];
   for (let j = 1; j <= text.length; j++) least = Math.min(least, prev[j]);
