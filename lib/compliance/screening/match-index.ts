@@ -861,7 +861,9 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
       }
     }
   }
-  const full = query.filter((q, i) => q.length > 1 && !(optional & (1 << i))).length;
+  // Words other than titles and initials (a loop: see lettersOf).
+  let full = 0;
+  for (let i = 0; i < query.length; i++) if (query[i].length > 1 && !(optional & (1 << i))) full++;
   const needed = Math.max(1, Math.min(2, full));
   const best = new Map<number, Candidate>();
   const consider = (n: number, nameScore: number, whole: boolean, pairedQuery: number[]) => {
