@@ -955,7 +955,10 @@ function matchWithBirthDate(
   const subjectUnits: { text: string; mask: number }[] = [];
   query.forEach((q, i) => subjectUnits.push({ text: q, mask: 1 << i }));
   for (let i = 0; i + 1 < query.length; i++) subjectUnits.push({ text: query[i] + query[i + 1], mask: 3 << i });
-  const texts = subjectUnits.map((u) => u.text);
+  // Built by push, as the index's vocabulary is (a packed array, where map makes a holey one): the
+  // looser comparison's compiled code meets one kind of array on both sides.
+  const texts: string[] = [];
+  for (const u of subjectUnits) texts.push(u.text);
   const skeletons = texts.map(skeleton);
   const alternatives = texts.map(alternativeSpelling);
   const subject = looseForm(
@@ -1130,10 +1133,17 @@ function looseForm(
       alternativeMasks: Int32Array.from(alternatives, letterMask),
       alternativeSkeletonMasks: Int32Array.from(alternativeSkeletons, letterMask),
     },
-    units: positions.map((mask, word): Unit => ({ word, mask })),
+    units: packedUnits(positions),
     letters,
     lettersMask: letterMask(letters),
   };
+}
+
+/** A subject's units as a listed name's are built (by push: a packed array). */
+function packedUnits(positions: number[]): Unit[] {
+  const units: Unit[] = [];
+  for (let word = 0; word < positions.length; word++) units.push({ word, mask: positions[word] });
+  return units;
 }
 
 /** A listed name's LooseForm: its words' forms are the index's (`required`: its word positions other than titles). */
