@@ -18,9 +18,9 @@ import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { SanctionedEntry } from "@/lib/compliance/screening/entity";
 import { loadConfig } from "@/lib/platform/config";
-import { buildIndex, type MatchIndex, type MatchSubject, warmUp } from "@/lib/compliance/screening/match-index";
+import { buildIndex, type MatchIndex, type MatchSubject } from "@/lib/compliance/screening/match-index";
 import { nameTokens, naturalOrder } from "@/lib/compliance/screening/names";
-import { screenAgainst } from "@/lib/compliance/screening/provider";
+import { screenAgainst, warmUpScreening } from "@/lib/compliance/screening/provider";
 import { LIST_FORMATS, LISTS } from "@/lib/compliance/screening/sources";
 import type { CommonName, ListedIndividual } from "../test/fixtures/screening/build-labelled-set";
 
@@ -82,11 +82,11 @@ async function main() {
   };
   const screen = (s: MatchSubject) => screenAgainst(indexes, s, thresholds);
 
-  // As the provider's index is warmed up before it serves (lib/compliance/screening/list-index.ts):
+  // As the provider warms an index up before it serves (provider.ts sanctionsIndexes):
   // made-up names from the lists' own entries, then the word caches emptied, so round 1 measures
   // compiled code with cold caches.
   t = performance.now();
-  for (const index of indexes) warmUp(index);
+  for (const index of indexes) warmUpScreening(index);
   const warmUpMs = performance.now() - t;
   const rounds: { wall: number[]; cpu: number[]; seconds: number }[] = [];
   for (let r = 0; r < ROUNDS; r++) {

@@ -1538,9 +1538,14 @@ const WARM_UP_SUBJECTS = 300;
  * the index's own entries as the matcher meets names: a listed name with a letter dropped and its
  * day of birth and nationality; given names of one entry with another's surname and its day of
  * birth; a listed name with its fields swapped and a title; a listed name with another entry's
- * date of birth; names of two entries mixed with only a year of birth in common.
+ * date of birth; names of two entries mixed with only a year of birth in common. `screen` is how
+ * the index will serve (the provider's screenAgainst), so that code is compiled as well.
  */
-export function warmUp(index: MatchIndex, subjects = WARM_UP_SUBJECTS): void {
+export function warmUp(
+  index: MatchIndex,
+  screen: (subject: MatchSubject) => void = (subject) => matchSubject(index, subject, 0.5),
+  subjects = WARM_UP_SUBJECTS,
+): void {
   const { entries } = index;
   const born = (e: IndexEntry) =>
     e.datesOfBirth.find((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)) ?? (e.datesOfBirth[0] ? `${e.datesOfBirth[0].slice(0, 4)}-01-01` : null);
@@ -1561,7 +1566,7 @@ export function warmUp(index: MatchIndex, subjects = WARM_UP_SUBJECTS): void {
       dateOfBirth: mode === 0 || mode === 1 ? born(entry) : mode === 3 ? born(other) : mode >= 4 ? midYear(entry) : null,
       nationality: mode === 0 ? (entry.nationalities[0] ?? null) : mode === 3 || mode === 5 ? (other.nationalities[0] ?? null) : null,
     };
-    matchSubject(index, subject, 0.5);
+    screen(subject);
   }
   index.seen.clear();
 }

@@ -4,7 +4,7 @@ import type { ScreeningEvidence } from "@/db/schema";
 import { config } from "@/lib/platform/config";
 import { RetryLater } from "@/lib/platform/jobs/define";
 import { listIndex } from "./list-index";
-import { lowestScore, matchSubject, verdict, type MatchIndex, type MatchSubject, type Thresholds } from "./match-index";
+import { lowestScore, matchSubject, verdict, warmUp, type MatchIndex, type MatchSubject, type Thresholds } from "./match-index";
 import { LISTS } from "./sources";
 import { normaliseText } from "./names";
 
@@ -144,12 +144,31 @@ export const sanctionsListScreening: ScreeningProvider = {
   },
 };
 
-/** The match indexes of the sanctions lists' newest stored versions (what sanctionsListScreening reads before matching). */
+/** Indexes warmed up (warmUp) before their first screening. */
+const warmedUp = new WeakSet<MatchIndex>();
+
+/**
+ * The match indexes of the sanctions lists' newest stored versions (what sanctionsListScreening
+ * reads before matching), each warmed up through screenAgainst before it first serves: the
+ * compilation of the matcher's code is paid once per process and list version, not by the first
+ * customers screened.
+ */
 export async function sanctionsIndexes(db: Executor): Promise<MatchIndex[]> {
   const indexes = await Promise.all(LISTS.map((list) => listIndex(db, list)));
   const missing = LISTS.filter((_, i) => !indexes[i]);
   if (missing.length) throw new RetryLater(1, `the sanctions lists are not loaded yet (${missing.join(", ")})`);
+  for (const index of indexes as MatchIndex[]) {
+    if (warmedUp.has(index)) continue;
+    warmedUp.add(index);
+    warmUpScreening(index);
+  }
   return indexes as MatchIndex[];
+}
+
+/** warmUp through screenAgainst, as the index serves. */
+export function warmUpScreening(index: MatchIndex): void {
+  const thresholds = screeningThresholds();
+  warmUp(index, (subject) => screenAgainst([index], subject, thresholds));
 }
 
 /** One screening against loaded indexes: the evidence of every entry a verdict flags, strongest first. */
