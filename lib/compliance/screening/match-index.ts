@@ -1,5 +1,6 @@
 import doubleMetaphone from "talisman/phonetics/double-metaphone";
 import jaroWinkler from "talisman/metrics/jaro-winkler";
+import typingSlips from "@/data/screening/typing-slips.json";
 import { alternativeSkeleton, alternativeSpelling, CLASS_SPELLINGS, isTitle, nameWords, naturalOrder, skeleton, surnameWords } from "./names";
 
 /**
@@ -21,7 +22,9 @@ import { alternativeSkeleton, alternativeSpelling, CLASS_SPELLINGS, isTitle, nam
  *   range) lets a looser likeness make a case (matchWithBirthDate): two moves at once, a typo in a
  *   split or transliterated word, short names a vowel apart, a surname and a given name whatever
  *   else either name has; with the nationality agreeing as well, vowels folded and the edits of
- *   the day. Never a HIT; never without the date.
+ *   the day; and slips (a key beside the intended one, a vowel's other spelling, a final vowel,
+ *   data/screening/typing-slips.json) at half an edit where the whole of both names is found word
+ *   for word. Never a HIT; never without the date.
  *
  * Candidates come from a scan of the distinct listed words (most skipped by a letter-count bound
  * before any Jaro-Winkler), cached per query word, not of every name. Weak aliases (UN "Low"
@@ -933,6 +936,9 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
  * transliteration skeleton; where the entry's nationality is the subject's too, skeletons with their vowels folded;
  * alternative spellings of some romanisations, alternativeSpelling; a typo in a spelling of a
  * transliteration class, classOfMisspelling), a word written as two, and two words written as one.
+ * Or, with as many words each, every word of each name in the other where "in" also allows slips
+ * at half an edit (slippedIn): a slip in every word of a short name ("Qlli Kun" for KONY, Ali)
+ * with only a year agreeing (looselyFound).
  * Never a HIT: not a whole name (verdict).
  */
 function matchWithBirthDate(
@@ -980,32 +986,114 @@ function matchWithBirthDate(
       for (let n = index.firstNames[e]; n < index.firstNames[e + 1]; n++) {
         const name = index.names[n];
         const listedRequired = ((1 << name.tokens.length) - 1) & ~name.optional;
-        const wanted = bits(listedRequired);
-        if (wanted < 2) continue;
-        // Most names of the entries compared have too few words with the letters to be in the subject's.
-        const plausible = plausiblyIn(index, name, subject, how) & listedRequired;
-        if (bits(plausible) < 2 || (2 * bits(plausible) < wanted && !containedIn(name, listedRequired, plausible))) continue;
-        const listed = listedForm(index, name, listedRequired);
-        const inSubjectMask = presentIn(listed, subject, how) & listedRequired;
-        const inSubject = bits(inSubjectMask);
-        // The listed name as people shorten it (its surname and a given name) is there whatever
-        // else the subject carries: the shares of the two names' words are not asked of it.
-        const contained = containedIn(name, listedRequired, inSubjectMask);
-        if (inSubject < 2 || (2 * inSubject < wanted && !contained)) continue;
-        const inListedMask = presentIn(subject, listed, how) & all;
-        const inListed = bits(inListedMask);
-        if (inListed < 2 || (!sameDay && !contained && 2 * inListed < bits(required))) continue;
+        if (bits(listedRequired) < 2) continue;
+        const found = looselyFound(index, name, listedRequired, subject, how, sameDay, all, required);
+        if (!found) continue;
         consider(
           n,
           LOOSE,
           false,
-          query.map((_, i) => (inListedMask & (1 << i) ? LOOSE : 0)),
+          query.map((_, i) => (found & (1 << i) ? LOOSE : 0)),
         );
       }
     }
   };
   tryEntries(exact, true);
   tryEntries(partial, false);
+}
+
+/**
+ * The subject's positions in a listed name found by the looser comparison (matchWithBirthDate),
+ * or 0 where the name is not a case: at least two of the listed name's words, and at least half
+ * of them (or its surname and a given name, containedIn), in the subject's; at least two of the
+ * subject's in the listed name, and more than half of its words other than titles unless the day
+ * agrees or the name is contained. Or, where both names have as many words (other than titles),
+ * every word of each in the other with slips allowed as well (slippedIn): a slip or two in every
+ * word of a short name ("Qlli Kun" for KONY, Ali: a key beside the a and a doubled l; o written u
+ * and the final y dropped) is as far as one typo, and the whole of both names word for word, not
+ * a share of them, keeps one similar word from making a case.
+ */
+function looselyFound(
+  index: MatchIndex,
+  name: IndexedName,
+  listedRequired: number,
+  subject: LooseForm,
+  how: Looseness,
+  sameDay: boolean,
+  all: number,
+  required: number,
+): number {
+  const wanted = bits(listedRequired);
+  // Most names of the entries compared have too few words with the letters to be in the subject's.
+  const found = plausiblyIn(index, name, subject, how);
+  const plausible = found & listedRequired;
+  let listed: LooseForm | null = null;
+  let inSubjectMask = 0;
+  let inListedMask = 0;
+  // How far the comparison without slips went: 0 not at all, 1 the listed name's words, 2 the subject's too.
+  let compared = 0;
+  if (bits(plausible) >= 2 && (2 * bits(plausible) >= wanted || containedIn(name, listedRequired, plausible))) {
+    listed = listedForm(index, name, listedRequired);
+    inSubjectMask = presentIn(listed, subject, how) & listedRequired;
+    compared = 1;
+    const inSubject = bits(inSubjectMask);
+    // The listed name as people shorten it (its surname and a given name) is there whatever
+    // else the subject carries: the shares of the two names' words are not asked of it.
+    const contained = containedIn(name, listedRequired, inSubjectMask);
+    if (inSubject >= 2 && (2 * inSubject >= wanted || contained)) {
+      inListedMask = presentIn(subject, listed, how) & all;
+      compared = 2;
+      const inListed = bits(inListedMask);
+      if (inListed >= 2 && (sameDay || contained || 2 * inListed >= bits(required))) return inListedMask;
+    }
+  }
+  // With slips, the whole of both names word for word: as many words (other than titles) each,
+  // every one in the other name. Only what was not found without slips is measured again.
+  if (wanted !== bits(required)) return 0;
+  if ((plausiblyWithSlips(index, name, found, subject, how.dayEdits) & listedRequired) !== listedRequired) return 0;
+  listed ??= listedForm(index, name, listedRequired);
+  inSubjectMask = presentWithSlips(listed, subject, how, inSubjectMask, compared >= 1) & listedRequired;
+  if (inSubjectMask !== listedRequired) return 0;
+  inListedMask = presentWithSlips(subject, listed, how, inListedMask, compared >= 2) & all;
+  return (inListedMask & required) === required ? inListedMask : 0;
+}
+
+/**
+ * The positions of `from`'s words in `to` (presentIn) with slips as well (slippedIn), from `known`:
+ * those found without slips, where `compared` says every word was compared so (only slips are
+ * left to measure).
+ */
+function presentWithSlips(from: LooseForm, to: LooseForm, how: Looseness, known: number, compared: boolean): number {
+  let found = known;
+  for (let k = 0; k < from.units.length; k++) {
+    const { mask } = from.units[k];
+    if ((found & mask) === mask) continue;
+    if ((!compared && looselyIn(from, k, to, how)) || slippedIn(from, k, to, how.dayEdits)) found |= mask;
+  }
+  return found;
+}
+
+/**
+ * Whether a single word is one of a name's single words but for slips (slipDistance), each half an
+ * edit, within looseBudget's edits (two slips in a word of up to 7 letters where the year agrees),
+ * whatever the lengths: slips are not the changes that make short words of other lengths other
+ * names (lengthsCompared).
+ */
+function slippedIn(from: LooseForm, f: number, name: LooseForm, dayEdits: boolean): boolean {
+  if (bits(from.units[f].mask) !== 1) return false;
+  const a = from.forms;
+  const b = name.forms;
+  const i = from.units[f].word;
+  const word = a.words[i];
+  for (let k = 0; k < name.units.length; k++) {
+    if (bits(name.units[k].mask) !== 1) continue;
+    const j = name.units[k].word;
+    const unit = b.words[j];
+    const budget = looseBudget(Math.min(word.length, unit.length), dayEdits);
+    if (slipBound(a.masks[i] & ~b.masks[j], budget) && slipBound(b.masks[j] & ~a.masks[i], budget) && slipDistance(word, unit, 2 * budget) <= 2 * budget)
+      return true;
+  }
+  return false;
 }
 
 /**
@@ -1237,6 +1325,34 @@ function plausiblyIn(index: MatchIndex, name: IndexedName, to: LooseForm, { dayE
 }
 
 /**
+ * The positions of a listed name's words that may be in the subject's with slips as well
+ * (slippedIn's bound: slipPlausible), from `found`, those plausiblyIn found without: its single
+ * words (its first units) not found so, until one is not (the whole name is asked for).
+ */
+function plausiblyWithSlips(index: MatchIndex, name: IndexedName, found: number, to: LooseForm, dayEdits: boolean): number {
+  let withSlips = found;
+  for (const u of name.units) {
+    if (bits(u.mask) !== 1) break;
+    if (withSlips & u.mask) continue;
+    if (!slipPlausible(index.masks[u.word], index.vocabulary[u.word].length, to, dayEdits)) break;
+    withSlips |= u.mask;
+  }
+  return withSlips;
+}
+
+/** Whether a listed word (its letter mask and length) may be in one of a name's single words with slips (slipBound). */
+function slipPlausible(wordMask: number, length: number, to: LooseForm, dayEdits: boolean): boolean {
+  const { forms } = to;
+  for (let k = 0; k < to.units.length; k++) {
+    if (bits(to.units[k].mask) !== 1) continue;
+    const t = to.units[k].word;
+    const budget = looseBudget(Math.min(length, forms.words[t].length), dayEdits);
+    if (slipBound(wordMask & ~forms.masks[t], budget) && slipBound(forms.masks[t] & ~wordMask, budget)) return true;
+  }
+  return false;
+}
+
+/**
  * Edits allowed in the looser comparison: with the edits of a day that agrees (Looseness), one up
  * to 5 letters, two up to 8, three from 9; where only the month or year does, one up to 7, two
  * from 8.
@@ -1289,6 +1405,81 @@ function looselyIn(from: LooseForm, f: number, name: LooseForm, { dayEdits, fold
   }
   const budget = looseBudget(word.length, dayEdits);
   return single && word.length >= (dayEdits ? 5 : 7) && bits(a.masks[i] & ~name.lettersMask) <= budget && infixDistance(word, name.letters, budget) <= budget;
+}
+
+/**
+ * A letter typed for another (data/screening/typing-slips.json), by pair: SAME; a VOWEL one name's
+ * spellings write for another (half an edit); a KEY next to the intended one on a QWERTY keyboard
+ * (half an edit, once per word); OTHER (an edit).
+ */
+const SAME = 0;
+const VOWEL = 1;
+const KEY = 2;
+const OTHER = 3;
+const LETTER_CHANGES = new Uint8Array(32 * 32).fill(OTHER);
+const letterCode = (letter: string) => letter.charCodeAt(0) % 32;
+const setChange = (a: string, b: string, change: number) => {
+  LETTER_CHANGES[letterCode(a) * 32 + letterCode(b)] = LETTER_CHANGES[letterCode(b) * 32 + letterCode(a)] = change;
+};
+for (const [key, neighbours] of Object.entries(typingSlips.keyboardNeighbours)) for (const n of neighbours) setChange(key, n, KEY);
+for (const [a, b] of typingSlips.vowelSpellings) setChange(a, b, VOWEL);
+for (let c = 0; c < 32; c++) LETTER_CHANGES[c * 33] = SAME;
+const FINAL_VOWELS = letterMask(typingSlips.finalVowels);
+/** The vowels of typing-slips.json (its spellings of one vowel and its final vowels): slipBound. */
+const SLIP_VOWELS = FINAL_VOWELS | letterMask(typingSlips.vowelSpellings.join(""));
+
+// Scratch of slipDistance: the two words' letters, a doubled letter once.
+let slipLetters = [new Int32Array(64), new Int32Array(64)];
+
+/** A word's letters (as letterMask folds them) into `to`, a doubled letter once: how many. */
+function singleLetters(word: string, to: Int32Array): number {
+  let n = 0;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i) % 32;
+    if (n === 0 || to[n - 1] !== c) to[n++] = c;
+  }
+  return n;
+}
+
+/**
+ * How many slips (data/screening/typing-slips.json) make one word the other, each half an edit,
+ * or more than `max` where other edits would be needed: a doubled letter written once first;
+ * then letter by letter, a vowel written as another of its spellings, or a key next to the
+ * intended one (once: two in one short word, "kim" / "jin", are another name); and a vowel (or y)
+ * at the end of either word written or not.
+ */
+function slipDistance(x: string, y: string, max: number): number {
+  const longest = Math.max(x.length, y.length);
+  if (longest >= slipLetters[0].length) slipLetters = slipLetters.map(() => new Int32Array(2 * longest + 2));
+  const a = slipLetters[0];
+  const b = slipLetters[1];
+  let m = singleLetters(x, a);
+  let n = singleLetters(y, b);
+  let slips = 0;
+  if (m === n + 1 && FINAL_VOWELS & (1 << a[m - 1])) {
+    m--;
+    slips++;
+  } else if (n === m + 1 && FINAL_VOWELS & (1 << b[n - 1])) {
+    n--;
+    slips++;
+  }
+  if (m !== n) return max + 1;
+  let keys = 0;
+  for (let i = 0; i < m && slips <= max; i++) {
+    const change = LETTER_CHANGES[a[i] * 32 + b[i]];
+    if (change === SAME) continue;
+    if (change === OTHER || (change === KEY && keys++ > 0)) return max + 1;
+    slips++;
+  }
+  return Math.min(slips, max + 1);
+}
+
+/**
+ * Whether a word may be slips (slipDistance) within `budget` edits of another, from the letters it
+ * lacks: each is a slip at best, and a consonant only the one key slip.
+ */
+function slipBound(lacking: number, budget: number): boolean {
+  return bits(lacking) <= 2 * budget && bits(lacking & ~SLIP_VOWELS) <= 1;
 }
 
 /** The fewest edits that make `word` a run of `text`'s letters, stopping past `max`. */

@@ -65,9 +65,16 @@ test("with the nationality agreeing too, vowels are folded: a transliterated sho
   assert.equal(result({ firstName: "Moer", lastName: "Hammmami", dateOfBirth: "1984-05-06", nationality: "USA" }), "CLOSE_MATCH");
   assert.equal(result({ firstName: "Moer", lastName: "Hammmami", dateOfBirth: "1984-05-06", nationality: "GBR" }), "CLEAR");
   assert.equal(result({ firstName: "Moer", lastName: "Hammmami", dateOfBirth: "1984-05-06" }), "CLEAR");
-  // Only the year published.
+  // Only the year published. "Urmoas": Ermias with its vowels changed (u for e is neither a
+  // spelling of that vowel nor a key beside it: not slips).
+  assert.equal(result({ firstName: "Urmoas", lastName: "Alem", dateOfBirth: "1980-11-02", nationality: "ERI" }), "CLOSE_MATCH");
+  assert.equal(result({ firstName: "Urmoas", lastName: "Alem", dateOfBirth: "1980-11-02", nationality: "ETH" }), "CLEAR");
+  assert.equal(result({ firstName: "Urmoas", lastName: "Alem", dateOfBirth: "1980-11-02" }), "CLEAR");
+  assert.equal(result({ firstName: "Urmoas", lastName: "Alem", dateOfBirth: "1981-11-02", nationality: "ERI" }), "CLEAR");
+  // "Armoas" is two slips from Ermias (a for e, a spelling of one vowel; o for i, the key beside
+  // it) in a whole name of two words: a case with the year whatever the nationality.
   assert.equal(result({ firstName: "Armoas", lastName: "Alem", dateOfBirth: "1980-11-02", nationality: "ERI" }), "CLOSE_MATCH");
-  assert.equal(result({ firstName: "Armoas", lastName: "Alem", dateOfBirth: "1980-11-02", nationality: "ETH" }), "CLEAR");
+  assert.equal(result({ firstName: "Armoas", lastName: "Alem", dateOfBirth: "1980-11-02", nationality: "ETH" }), "CLOSE_MATCH");
   assert.equal(result({ firstName: "Armoas", lastName: "Alem", dateOfBirth: "1981-11-02", nationality: "ERI" }), "CLEAR");
 });
 
@@ -150,4 +157,29 @@ test("the nationality agreeing as well as the year allows the edits of the day: 
   assert.equal(shortenedResult({ firstName: "Busco", lastName: "Fagnadeh", dateOfBirth: "1973-03-14" }), "CLEAR");
   assert.equal(shortenedResult({ firstName: "Busco", lastName: "Fagnadeh", dateOfBirth: "1973-03-14", nationality: "RWA" }), "CLEAR");
   assert.equal(shortenedResult({ firstName: "Busco", lastName: "Fagnadeh", dateOfBirth: "1983-03-14", nationality: "COD" }), "CLEAR");
+});
+
+// KONY, Ali as OFAC SDN publishes him: four years of birth, no nationality.
+const slipped = buildIndex("test", "v1", [entry("30", "KONY, Ali", ["1994", "1995", "1993", "1992"])]);
+
+function slippedResult(subject: MatchSubject): string {
+  const verdicts = matchSubject(slipped, subject, lowestScore(subject, thresholds)).map((c) => verdict(c, thresholds));
+  return verdicts.includes("HIT") ? "HIT" : verdicts.includes("CLOSE_MATCH") ? "CLOSE_MATCH" : "CLEAR";
+}
+
+test("slips in every word of the whole name (a key next to the intended one, a vowel's other spelling, a final vowel, a doubled letter) with a listed year of birth are a case; another edit, a word more or another year is not", () => {
+  // "Qlli": Ali with the q beside the a and the l doubled; "Kun": Kony with o written u and the final y dropped.
+  assert.equal(slippedResult({ firstName: "Qlli", lastName: "Kun", dateOfBirth: "1993-04-11" }), "CLOSE_MATCH");
+  assert.equal(slippedResult({ firstName: "Kun", lastName: "Qlli", dateOfBirth: "1995-12-01" }), "CLOSE_MATCH");
+  assert.equal(slippedResult({ firstName: "Qlli", lastName: "Kun", dateOfBirth: "1990-04-11" }), "CLEAR");
+  assert.equal(slippedResult({ firstName: "Qlli", lastName: "Kun", dateOfBirth: null }), "CLEAR");
+  // k is not beside a: a change, not a slip.
+  assert.equal(slippedResult({ firstName: "Klli", lastName: "Kun", dateOfBirth: "1993-04-11" }), "CLEAR");
+  // Two keys beside the intended ones in one short word (s for a, o for i) are another name.
+  assert.equal(slippedResult({ firstName: "Slo", lastName: "Kun", dateOfBirth: "1993-04-11" }), "CLEAR");
+  // The whole of both names, word for word: a word more is not the name slipped.
+  assert.equal(slippedResult({ firstName: "Qlli", middleNames: ["Musa"], lastName: "Kun", dateOfBirth: "1993-04-11" }), "CLEAR");
+  // Common names near it.
+  assert.equal(slippedResult({ firstName: "Ella", lastName: "Kane", dateOfBirth: "1993-04-11" }), "CLEAR");
+  assert.equal(slippedResult({ firstName: "Olli", lastName: "Kuhn", dateOfBirth: "1994-07-30" }), "CLEAR");
 });
