@@ -799,6 +799,12 @@ interface QueryUnit {
   text: string;
   mask: number;
   similar: Map<number, number>;
+  /**
+   * joinedPair's answers for this unit by listed word, as the screening meets them: a common word
+   * ("muhammad", "abd") pairs with thousands of listed names, and the edit distance behind the
+   * answer is the same for each.
+   */
+  joinable: Map<number, boolean>;
 }
 
 /**
@@ -838,7 +844,7 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
   if (query.every((q) => isTitle(q))) return [];
   const units: QueryUnit[] = [];
   query.forEach((q, i) => {
-    if (!(optional & (1 << i))) units.push({ text: q, mask: 1 << i, similar: q.length > 1 ? similarWordsSeen(index, q) : new Map() });
+    if (!(optional & (1 << i))) units.push({ text: q, mask: 1 << i, similar: q.length > 1 ? similarWordsSeen(index, q) : new Map(), joinable: new Map() });
   });
   // Two words joined stand for one word split by a space or a period ("Guz man", "Car. Dona"):
   // only as that word's spelling, never as a near neighbour of another.
@@ -846,7 +852,7 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
     const text = query[i] + query[i + 1];
     if (text.length < 3) continue;
     const similar = joinedWordsSeen(index, text);
-    if (similar.size) units.push({ text, mask: 3 << i, similar });
+    if (similar.size) units.push({ text, mask: 3 << i, similar, joinable: new Map() });
   }
   // Which query positions each listed name shares, as bits per name (scratch arrays of the
   // index, cleared after use), and which of the name's positions those words cover.
@@ -1613,7 +1619,12 @@ function scoreName(query: string[], optionalQuery: number, units: QueryUnit[], n
         continue;
       }
       const sim = u.similar.get(t.word);
-      if (sim === undefined || (!(single && listedSingle) && !joinedPair(u.text, word, sim))) continue;
+      if (sim === undefined) continue;
+      if (!(single && listedSingle)) {
+        let joinable = u.joinable.get(t.word);
+        if (joinable === undefined) u.joinable.set(t.word, (joinable = joinedPair(u.text, word, sim)));
+        if (!joinable) continue;
+      }
       // Below 0.9 a pair is more likely two different words ("maria"/"mark") than a typo: it weighs less.
       push(u.mask, t.mask, sim >= 0.9 ? sim : sim - 2 * (0.9 - sim));
     }
