@@ -912,7 +912,7 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
     masks[n] = covered[n] = 0;
     if (bits(mask & ~optional) < needed) continue;
     if (scoreBound(query, optional, mask | initials, initialLetters, index.names[n], listed, index.vocabulary, minScore) < minScore) continue;
-    const { score, whole, pairedQuery } = scoreName(query, optional, units, index.names[n], index.vocabulary);
+    const { score, whole, pairedQuery } = scoreName(query, optional, units, index.names[n], index.vocabulary, mask);
     consider(n, score, whole, pairedQuery);
   }
   // The letters of the whole name, separators removed, in the order typed and surname first,
@@ -1581,6 +1581,16 @@ function growPairs() {
   pairOrder = grow(pairOrder);
 }
 
+/** Adds a pair to scoreName's scratch as its `count`th: the new count. */
+function addPair(count: number, qmask: number, tmask: number, sim: number): number {
+  if (count === pairSims.length) growPairs();
+  pairQuery[count] = qmask;
+  pairToken[count] = tmask;
+  pairSims[count] = sim;
+  pairOrder[count] = count;
+  return count + 1;
+}
+
 /** Whether pair `a` sorts after pair `b`: lower similarity, or as similar and covering fewer words. */
 function pairAfter(a: number, b: number): boolean {
   const bySim = pairSims[b] - pairSims[a];
@@ -1598,26 +1608,21 @@ function pairAfter(a: number, b: number): boolean {
  *   the length-weighted mean similarity of the listed words paired, whatever else the subject
  *   carries.
  */
-function scoreName(query: string[], optionalQuery: number, units: QueryUnit[], name: IndexedName, vocabulary: string[]) {
+function scoreName(query: string[], optionalQuery: number, units: QueryUnit[], name: IndexedName, vocabulary: string[], shared: number) {
   let count = 0;
-  const push = (qmask: number, tmask: number, sim: number) => {
-    if (count === pairSims.length) growPairs();
-    pairQuery[count] = qmask;
-    pairToken[count] = tmask;
-    pairSims[count] = sim;
-    pairOrder[count] = count;
-    count++;
-  };
   for (const u of units) {
     const single = bits(u.mask) === 1;
+    // A unit whose words the postings did not bring to this name (`shared`) has no similar word in it.
+    const mayPair = (u.mask & ~shared) === 0;
     for (const t of name.units) {
       const word = vocabulary[t.word];
       const listedSingle = bits(t.mask) === 1;
       // An initial ("Manuel A. Noriega"), on either side, pairs with a single word it begins.
       if (u.text.length === 1 || word.length === 1) {
-        if (single && listedSingle && u.text[0] === word[0]) push(u.mask, t.mask, u.text === word ? 1 : INITIAL);
+        if (single && listedSingle && u.text[0] === word[0]) count = addPair(count, u.mask, t.mask, u.text === word ? 1 : INITIAL);
         continue;
       }
+      if (!mayPair) continue;
       const sim = u.similar.get(t.word);
       if (sim === undefined) continue;
       if (!(single && listedSingle)) {
@@ -1626,7 +1631,7 @@ function scoreName(query: string[], optionalQuery: number, units: QueryUnit[], n
         if (!joinable) continue;
       }
       // Below 0.9 a pair is more likely two different words ("maria"/"mark") than a typo: it weighs less.
-      push(u.mask, t.mask, sim >= 0.9 ? sim : sim - 2 * (0.9 - sim));
+      count = addPair(count, u.mask, t.mask, sim >= 0.9 ? sim : sim - 2 * (0.9 - sim));
     }
   }
   // Best first; among equals, the pair covering more words (a joined pair over its halves); else
