@@ -184,7 +184,7 @@ ${row(`each name's own cost, cold (fastest of ${REPEAT} runs, word caches emptie
 ${row(`each name's own cost, warm (fastest of ${REPEAT} runs)`, warm, 1000 / (warm.cpu.reduce((x, y) => x + y, 0) / warm.cpu.length))}
 | pg_trgm \`<%\` + word_similarity, GIN index, PGlite, SDN only (candidates only), 500 names | ${f(percentile(trgm, 50))} | ${f(percentile(trgm, 99))} | | | | ${Math.round(trgm.length / (trgm.reduce((a, b) => a + b, 0) / 1000))} |
 
-Index build, three lists: ${Math.round(buildMs)} ms, and their warm-up ${Math.round(warmUpMs)} ms (once per process and list version). Retained heap of the three indexes (built from parsed entries, after a full GC): ${(indexBytes / 1024 / 1024).toFixed(1)} MB.`);
+Index build, three lists: ${Math.round(buildMs)} ms (once per process and list version), and their warm-up ${Math.round(warmUpMs)} ms (once per process). Retained heap of the three indexes (built from parsed entries, after a full GC): ${(indexBytes / 1024 / 1024).toFixed(1)} MB.`);
 }
 
 void main();

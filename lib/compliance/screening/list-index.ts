@@ -6,7 +6,8 @@ import { currentVersion } from "./list-store";
 
 /**
  * The match index of a list's newest version, built once per version and process (about 0.9 s for
- * the OFAC SDN list's 4,620 individuals and their aliases; the provider then warms it up, warmUp)
+ * the OFAC SDN list's 4,620 individuals and their aliases; the provider warms the process's first
+ * indexes up, warmUp)
  * and kept until a newer version appears.
  */
 const KEY = Symbol.for("remit.screening.indexes");

@@ -144,23 +144,22 @@ export const sanctionsListScreening: ScreeningProvider = {
   },
 };
 
-/** Indexes warmed up (warmUp) before their first screening. */
-const warmedUp = new WeakSet<MatchIndex>();
+/** Whether this process has warmed the matcher up (warmUp): compiled code is the process's, whatever the list version. */
+let warmedUp = false;
 
 /**
  * The match indexes of the sanctions lists' newest stored versions (what sanctionsListScreening
- * reads before matching), each warmed up through screenAgainst before it first serves: the
- * compilation of the matcher's code is paid once per process and list version, not by the first
- * customers screened.
+ * reads before matching). The first time in a process, each is warmed up through screenAgainst
+ * before it serves: the compilation of the matcher's code is paid once per process, not by the
+ * first customers screened (a later list version runs the same compiled code).
  */
 export async function sanctionsIndexes(db: Executor): Promise<MatchIndex[]> {
   const indexes = await Promise.all(LISTS.map((list) => listIndex(db, list)));
   const missing = LISTS.filter((_, i) => !indexes[i]);
   if (missing.length) throw new RetryLater(1, `the sanctions lists are not loaded yet (${missing.join(", ")})`);
-  for (const index of indexes as MatchIndex[]) {
-    if (warmedUp.has(index)) continue;
-    warmedUp.add(index);
-    warmUpScreening(index);
+  if (!warmedUp) {
+    warmedUp = true;
+    for (const index of indexes as MatchIndex[]) warmUpScreening(index);
   }
   return indexes as MatchIndex[];
 }
