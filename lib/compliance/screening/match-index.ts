@@ -87,11 +87,10 @@ export interface MatchIndex {
   wordIds: Map<string, number>;
   /**
    * Every word's letters as char codes, one array, words of one length together (the scan of one
-   * length reads it in order), and word id → where its letters start: the letter-count bound of
-   * the scan without an array per word.
+   * length reads it in order; where a word's letters start is its bucket's OFFSET): the
+   * letter-count bound of the scan without an array per word.
    */
   text: Uint8Array;
-  offsets: Int32Array;
   /** Word id → the set of its letters as bits (a-z, 0-9 folded in), the first and cheapest bound. */
   masks: Int32Array;
   /** Word id → the set of its letters written twice or more, as bits: with `masks`, a tighter bound on common letters (commonBound). */
@@ -383,7 +382,6 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
   const joinedLengths: number[][] = [];
   vocabulary.forEach((w, id) => ((single[id] ? lengths : joinedLengths)[w.length] ??= []).push(id));
   const text = new Uint8Array(vocabulary.reduce((n, w) => n + w.length, 0));
-  const offsets = new Int32Array(vocabulary.length);
   let at = 0;
   const bucket = (list: number[] | undefined): Bucket => {
     const ids = Int32Array.from(list ?? []);
@@ -395,12 +393,11 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
       const w = vocabulary[id];
       for (let m = masks[id]; m !== 0; m &= m - 1) letters[(31 - Math.clz32(m & -m)) * lanes + (k >>> 5)] |= 1 << (k & 31);
       if (w.length > 0) initials[(w.charCodeAt(0) % 32) * lanes + (k >>> 5)] |= 1 << (k & 31);
-      offsets[id] = at;
+      words[k * STRIDE + OFFSET] = at;
       for (let i = 0; i < w.length; i++) text[at++] = w.charCodeAt(i);
       words[k * STRIDE + MASK] = masks[id];
       words[k * STRIDE + REPEATS] = repeats[id];
       words[k * STRIDE + BEYOND] = w.length - bits(masks[id]) - bits(repeats[id]);
-      words[k * STRIDE + OFFSET] = offsets[id];
     });
     return { ids, words, lanes, letters, initials };
   };
@@ -447,7 +444,6 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
     postingMasks,
     wordIds,
     text,
-    offsets,
     masks,
     repeats,
     byLength,
