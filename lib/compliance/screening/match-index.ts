@@ -66,6 +66,9 @@ interface IndexedName {
   optional: number;
   /** Positions of one-letter words (initials): they pair by first letter, not through the postings. */
   initials: number;
+  /** Its words other than titles, separators removed, and their letters as bits (the looser comparison's listedForm). */
+  letters: string;
+  lettersMask: number;
 }
 
 export interface MatchIndex {
@@ -117,6 +120,8 @@ export interface MatchIndex {
   shared?: Int32Array;
   /** Scratch: per name, its own positions the shared words cover (all zero between screenings). */
   covered?: Int32Array;
+  /** Scratch: the names a screening's words touched, in the order found (matchSubject's first `touchedCount`). */
+  touched?: Int32Array;
   /** Word id → its transliteration skeleton (the looser comparison of names whose date of birth agrees). */
   wordSkeletons: string[];
   /** Word id → its skeleton's letters as bits (letterMask): the looser comparison's first bound. */
@@ -169,6 +174,8 @@ const STRIDE = 4;
 const SEEN_WORDS = 5000;
 /** A subject's words beyond this many are not matched (bit masks of positions). */
 const MAX_WORDS = 24;
+/** A subject's name fields, in the order the query holds their words. */
+const NAME_FIELDS = ["firstName", "middleNames", "lastName"] as const;
 
 export interface MatchSubject {
   firstName: string;
@@ -338,7 +345,7 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
     const index = names.length;
     if (weak) {
       push(exact, exactKey(words), index);
-      names.push({ entry, published, alias, tokens: [], units: [], surname: 0, optional: 0, initials: 0 });
+      names.push({ entry, published, alias, tokens: [], units: [], surname: 0, optional: 0, initials: 0, letters: "", lettersMask: 0 });
       return;
     }
     const tokens = words.map((w, i) => wordId(w, index, 1 << i));
@@ -350,7 +357,8 @@ export function buildIndex(list: string, versionId: string, entries: IndexEntry[
     for (let i = 0; i + 1 < words.length; i++) units.push({ word: wordId(words[i] + words[i + 1], index, 3 << i), mask: 3 << i });
     const surnameCount = surnameWords(published) ?? 0;
     const surname = surnameCount > 0 && surnameCount < words.length ? ((1 << surnameCount) - 1) << (words.length - surnameCount) : 0;
-    names.push({ entry, published, alias, tokens, units, surname, optional, initials });
+    const letters = required.join("");
+    names.push({ entry, published, alias, tokens, units, surname, optional, initials, letters, lettersMask: letterMask(letters) });
     const surnameFirst = surname ? [...words.slice(words.length - surnameCount), ...words.slice(0, words.length - surnameCount)] : [];
     for (const order of [words, surnameFirst]) {
       if (order.length === 0) continue;
@@ -854,13 +862,14 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
   // index, cleared after use), and which of the name's positions those words cover.
   const masks = (index.shared ??= new Int32Array(index.names.length));
   const covered = (index.covered ??= new Int32Array(index.names.length));
+  const touched = (index.touched ??= new Int32Array(index.names.length));
+  let touchedCount = 0;
   const { postingStarts, postingNames, postingMasks } = index;
-  const touched: number[] = [];
   for (const unit of units) {
     for (const id of unit.similar.keys()) {
       for (let k = postingStarts[id]; k < postingStarts[id + 1]; k++) {
         const n = postingNames[k];
-        if (masks[n] === 0) touched.push(n);
+        if (masks[n] === 0) touched[touchedCount++] = n;
         masks[n] |= unit.mask;
         covered[n] |= postingMasks[k];
       }
@@ -871,7 +880,8 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
   for (let i = 0; i < query.length; i++) if (query[i].length > 1 && !(optional & (1 << i))) full++;
   const needed = Math.max(1, Math.min(2, full));
   const best = new Map<number, Candidate>();
-  const consider = (n: number, nameScore: number, whole: boolean, pairedQuery: number[]) => {
+  // pairedQuery: each query word's similarity in this pairing (read here, never kept: scoreName's is its scratch).
+  const consider = (n: number, nameScore: number, whole: boolean, pairedQuery: Float64Array) => {
     if (nameScore < minScore) return;
     const name = index.names[n];
     const current = best.get(name.entry);
@@ -881,12 +891,18 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
     const differed: string[] = [];
     // The subject's name parts: agreed when every word found a close listed word.
     let at = 0;
-    (["firstName", "middleNames", "lastName"] as const).forEach((field, f) => {
-      const words = fields[f].length;
-      const paired = pairedQuery.slice(at, at + words).filter((_, i) => !(optional & (1 << (at + i))));
-      at += words;
-      if (paired.length) (paired.every((s) => s >= 0.9) ? agreed : differed).push(field);
-    });
+    for (let f = 0; f < NAME_FIELDS.length; f++) {
+      const end = Math.min(at + fields[f].length, query.length);
+      let paired = 0;
+      let close = 0;
+      for (let i = at; i < end; i++) {
+        if (optional & (1 << i)) continue;
+        paired++;
+        if (pairedQuery[i] >= 0.9) close++;
+      }
+      at = end;
+      if (paired) (close === paired ? agreed : differed).push(NAME_FIELDS[f]);
+    }
     const birthDate = birthDateAgreement(entry.datesOfBirth, subject.dateOfBirth);
     if (birthDate === "exact" || birthDate === "partial") agreed.push("dateOfBirth");
     if (birthDate === "differs") differed.push("dateOfBirth");
@@ -902,18 +918,19 @@ export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore:
     initials |= 1 << i;
     initialLetters |= letterMask(q);
   });
-  for (const n of touched) {
+  for (let k = 0; k < touchedCount; k++) {
+    const n = touched[k];
     const mask = masks[n];
     const listed = covered[n];
     masks[n] = covered[n] = 0;
     if (bits(mask & ~optional) < needed) continue;
     if (scoreBound(query, optional, mask | initials, initialLetters, index.names[n], listed, index.vocabulary, minScore) < minScore) continue;
-    const { score, whole, pairedQuery } = scoreName(query, optional, units, index.names[n], index.vocabulary, mask);
-    consider(n, score, whole, pairedQuery);
+    const score = scoreName(query, optional, units, index.names[n], index.vocabulary, mask);
+    consider(n, score, scoredWhole, pairedQueryScratch);
   }
   // The letters of the whole name, separators removed, in the order typed and surname first,
   // with and without titles.
-  const allOnes = query.map(() => 1);
+  const allOnes = new Float64Array(query.length).fill(1);
   const typed = [fields[0], fields[1], fields[2]];
   const surnameFirst = [fields[2], fields[0], fields[1]];
   const keys = new Set([lettersOf(typed, true), lettersOf(surnameFirst, true), lettersOf(typed, false), lettersOf(surnameFirst, false)]);
@@ -949,11 +966,12 @@ function matchWithBirthDate(
   optional: number,
   dateOfBirth: string,
   nationality: string | null | undefined,
-  consider: (n: number, nameScore: number, whole: boolean, pairedQuery: number[]) => void,
+  consider: (n: number, nameScore: number, whole: boolean, pairedQuery: Float64Array) => void,
 ) {
-  const exact = index.births.get(dateOfBirth) ?? [];
-  const partial = [...(index.births.get(dateOfBirth.slice(0, 7)) ?? []), ...(index.births.get(dateOfBirth.slice(0, 4)) ?? [])];
-  if (exact.length === 0 && partial.length === 0) return;
+  const exact = index.births.get(dateOfBirth) ?? NO_ENTRIES;
+  const month = index.births.get(dateOfBirth.slice(0, 7)) ?? NO_ENTRIES;
+  const year = index.births.get(dateOfBirth.slice(0, 4)) ?? NO_ENTRIES;
+  if (exact.length === 0 && month.length === 0 && year.length === 0) return;
   const all = (1 << query.length) - 1;
   const required = all & ~optional;
   // A title counts as a word in common where the listed name has it as a word of its own ("Sir"
@@ -978,13 +996,14 @@ function matchWithBirthDate(
     query.filter((_, i) => required & (1 << i)).join(""),
   );
   const tried = new Set<number>();
+  const upperNationality = nationality ? nationality.toUpperCase() : null;
   const tryEntries = (entries: number[], sameDay: boolean) => {
     for (const e of entries) {
       if (tried.has(e)) continue;
       tried.add(e);
-      const sameNationality = !!nationality && index.entries[e].nationalities.includes(nationality.toUpperCase());
+      const sameNationality = !!upperNationality && index.entries[e].nationalities.includes(upperNationality);
       // The nationality agreeing as well as the year is a second identifier: the edits of the day.
-      const how: Looseness = { dayEdits: sameDay || sameNationality, fold: sameNationality };
+      const how = sameNationality ? BY_NATIONALITY : sameDay ? BY_DAY : BY_YEAR;
       for (let n = index.firstNames[e]; n < index.firstNames[e + 1]; n++) {
         const name = index.names[n];
         const listedRequired = ((1 << name.tokens.length) - 1) & ~name.optional;
@@ -995,13 +1014,14 @@ function matchWithBirthDate(
           n,
           LOOSE,
           false,
-          query.map((_, i) => (found & (1 << i) ? LOOSE : 0)),
+          Float64Array.from(query, (_, i) => (found & (1 << i) ? LOOSE : 0)),
         );
       }
     }
   };
   tryEntries(exact, true);
-  tryEntries(partial, false);
+  tryEntries(month, false);
+  tryEntries(year, false);
 }
 
 /**
@@ -1035,7 +1055,7 @@ function looselyFound(
   // How far the comparison without slips went: 0 not at all, 1 the listed name's words, 2 the subject's too.
   let compared = 0;
   if (bits(plausible) >= 2 && (2 * bits(plausible) >= wanted || containedIn(name, listedRequired, plausible))) {
-    listed = listedForm(index, name, listedRequired);
+    listed = listedForm(index, name);
     inSubjectMask = presentIn(listed, subject, how) & listedRequired;
     compared = 1;
     const inSubject = bits(inSubjectMask);
@@ -1053,7 +1073,7 @@ function looselyFound(
   // every one in the other name. Only what was not found without slips is measured again.
   if (wanted !== bits(required)) return 0;
   if ((plausiblyWithSlips(index, name, found, subject, how.dayEdits) & listedRequired) !== listedRequired) return 0;
-  listed ??= listedForm(index, name, listedRequired);
+  listed ??= listedForm(index, name);
   inSubjectMask = presentWithSlips(listed, subject, how, inSubjectMask, compared >= 1) & listedRequired;
   if (inSubjectMask !== listedRequired) return 0;
   inListedMask = presentWithSlips(subject, listed, how, inListedMask, compared >= 2) & all;
@@ -1164,6 +1184,13 @@ interface Looseness {
   fold: boolean;
 }
 
+/** The looseness of an entry whose year of birth agrees, whose day does, and whose nationality does as well as the year. */
+const BY_YEAR: Looseness = { dayEdits: false, fold: false };
+const BY_DAY: Looseness = { dayEdits: true, fold: false };
+const BY_NATIONALITY: Looseness = { dayEdits: true, fold: true };
+/** No entries (an absent key of `births`). */
+const NO_ENTRIES: number[] = [];
+
 /**
  * Words as the looser comparison compares them, by word: as written, as skeletons, with vowels
  * folded, in their alternative spelling (alternativeSpelling) as written and as skeletons, and
@@ -1236,16 +1263,9 @@ function packedUnits(positions: number[]): Unit[] {
   return units;
 }
 
-/** A listed name's LooseForm: its words' forms are the index's (`required`: its word positions other than titles). */
-function listedForm(index: MatchIndex, name: IndexedName, required: number): LooseForm {
-  let letters = "";
-  let lettersMask = 0;
-  name.tokens.forEach((id, i) => {
-    if (!(required & (1 << i))) return;
-    letters += index.vocabulary[id];
-    lettersMask |= index.masks[id];
-  });
-  return { forms: index.forms, units: name.units, letters, lettersMask };
+/** A listed name's LooseForm: its words' forms are the index's, its letters its own (titles left out). */
+function listedForm(index: MatchIndex, name: IndexedName): LooseForm {
+  return { forms: index.forms, units: name.units, letters: name.letters, lettersMask: name.lettersMask };
 }
 
 /**
@@ -1604,7 +1624,14 @@ function pairAfter(a: number, b: number): boolean {
  *   the length-weighted mean similarity of the listed words paired, whatever else the subject
  *   carries.
  */
-function scoreName(query: string[], optionalQuery: number, units: QueryUnit[], name: IndexedName, vocabulary: string[], shared: number) {
+// scoreName's other answers, beside the score it returns: whether the name counts as whole, and
+// each query word's similarity in the pairing (scratch read before the next name is scored: no
+// allocation for the thousands of names a common word brings).
+let scoredWhole = false;
+const pairedQueryScratch = new Float64Array(MAX_WORDS);
+let pairedTokenScratch = new Float64Array(32);
+
+function scoreName(query: string[], optionalQuery: number, units: QueryUnit[], name: IndexedName, vocabulary: string[], shared: number): number {
   let count = 0;
   for (const u of units) {
     const single = bits(u.mask) === 1;
@@ -1641,8 +1668,12 @@ function scoreName(query: string[], optionalQuery: number, units: QueryUnit[], n
     }
     pairOrder[j + 1] = key;
   }
-  const pairedQuery = query.map(() => 0);
-  const pairedToken = name.tokens.map(() => 0);
+  const pairedQuery = pairedQueryScratch;
+  pairedQuery.fill(0, 0, query.length);
+  const tokens = name.tokens.length;
+  if (pairedTokenScratch.length < tokens) pairedTokenScratch = new Float64Array(tokens);
+  const pairedToken = pairedTokenScratch;
+  pairedToken.fill(0, 0, tokens);
   let usedQuery = 0;
   let usedToken = 0;
   for (let p = 0; p < count; p++) {
@@ -1659,18 +1690,18 @@ function scoreName(query: string[], optionalQuery: number, units: QueryUnit[], n
   // A title counts only where it was paired (written joined to a word); else it is not there.
   let queryLength = 0;
   let querySum = 0;
-  query.forEach((q, i) => {
-    if (optionalQuery & (1 << i) && pairedQuery[i] === 0) return;
-    queryLength += q.length;
-    querySum += pairedQuery[i] * q.length;
-  });
+  for (let i = 0; i < query.length; i++) {
+    if (optionalQuery & (1 << i) && pairedQuery[i] === 0) continue;
+    queryLength += query[i].length;
+    querySum += pairedQuery[i] * query[i].length;
+  }
   const queryScore = querySum / queryLength;
   let listedLength = 0;
   let unpairedLength = 0;
   let pairedLength = 0;
   let pairedSum = 0;
   let unpairedSurname = 0;
-  for (let i = 0; i < name.tokens.length; i++) {
+  for (let i = 0; i < tokens; i++) {
     const length = vocabulary[name.tokens[i]].length;
     if (pairedToken[i] > 0) {
       listedLength += length;
@@ -1684,18 +1715,24 @@ function scoreName(query: string[], optionalQuery: number, units: QueryUnit[], n
     }
   }
   let score = queryScore * (1 - (UNPAIRED_PENALTY * (unpairedLength + unpairedSurname)) / listedLength);
-  const required = ((1 << name.tokens.length) - 1) & ~name.optional;
-  const all = (mask: number) => name.tokens.every((_, i) => !(mask & required & (1 << i)) || pairedToken[i] >= PRESENT);
-  let whole = all(required) && query.every((_, i) => optionalQuery & (1 << i) || pairedQuery[i] >= PRESENT);
+  const required = ((1 << tokens) - 1) & ~name.optional;
+  // The listed positions present (paired at PRESENT or more), and the query's.
+  let presentToken = 0;
+  for (let i = 0; i < tokens; i++) if (pairedToken[i] >= PRESENT) presentToken |= 1 << i;
+  let queryPresent = true;
+  for (let i = 0; i < query.length && queryPresent; i++) queryPresent = !!(optionalQuery & (1 << i)) || pairedQuery[i] >= PRESENT;
+  const missing = required & ~presentToken;
+  let whole = missing === 0 && queryPresent;
   if (bits(required) >= 2 && pairedLength > 0) {
     const given = required & ~name.surname;
-    const contained = name.surname ? all(name.surname) && name.tokens.some((_, i) => given & (1 << i) && pairedToken[i] >= PRESENT) : all(given);
+    const contained = name.surname ? (name.surname & missing) === 0 && (given & presentToken) !== 0 : (given & missing) === 0;
     if (contained) {
       score = Math.max(score, pairedSum / pairedLength);
       whole = true;
     }
   }
-  return { score, whole, pairedQuery };
+  scoredWhole = whole;
+  return score;
 }
 
 /** The thresholds that turn a name score and a date of birth into a result (lib/platform/config). */

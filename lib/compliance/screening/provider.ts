@@ -174,11 +174,13 @@ export function warmUpScreening(index: MatchIndex): void {
 export function screenAgainst(indexes: MatchIndex[], subject: ScreeningSubject, thresholds: Thresholds): ScreeningOutcome {
   const listVersions: Record<string, string> = {};
   const evidence: ScreeningEvidence[] = [];
-  const minScore = lowestScore(subject, thresholds);
+  // The forms, not the caller's object: lowestScore's compiled code meets one shape too.
+  const forms = nameForms(subject);
+  const minScore = lowestScore(forms[0], thresholds);
   for (const index of indexes) {
     listVersions[index.list] = index.versionId;
     const strongestOfEntry = new Map<string, ScreeningEvidence>();
-    for (const form of nameForms(subject)) {
+    for (const form of forms) {
       for (const c of matchSubject(index, form, minScore)) {
         const result = verdict(c, thresholds);
         if (!result) continue;
