@@ -842,7 +842,9 @@ function lettersOf(fields: string[][], titles: boolean): string {
 export function matchSubject(index: MatchIndex, subject: MatchSubject, minScore: number): Candidate[] {
   const split = (words: string[]) => words.flatMap((w) => splitJoined(index, w));
   const fields = [split(typedWords(subject.firstName)), split((subject.middleNames ?? []).flatMap(typedWords)), split(typedWords(subject.lastName))];
-  const query = fields.flat().slice(0, MAX_WORDS);
+  // By push (fields.flat() makes a holey or a packed array, and the code reading it is compiled for one).
+  const query: string[] = [];
+  for (const field of fields) for (const word of field) if (query.length < MAX_WORDS) query.push(word);
   let optional = 0;
   query.forEach((q, i) => isTitle(q) && (optional |= 1 << i));
   if (query.every((q) => isTitle(q))) return [];
@@ -981,18 +983,17 @@ function matchWithBirthDate(
   const subjectUnits: { text: string; mask: number }[] = [];
   query.forEach((q, i) => subjectUnits.push({ text: q, mask: 1 << i }));
   for (let i = 0; i + 1 < query.length; i++) subjectUnits.push({ text: query[i] + query[i + 1], mask: 3 << i });
-  // Built by push, as the index's vocabulary is (a packed array, where map makes a holey one): the
-  // looser comparison's compiled code meets one kind of array on both sides.
-  const texts: string[] = [];
-  for (const u of subjectUnits) texts.push(u.text);
-  const skeletons = texts.map(skeleton);
-  const alternatives = texts.map(alternativeSpelling);
+  // Packed arrays, as the index's are (packedMap): the looser comparison's compiled code meets one
+  // kind of array on both sides.
+  const texts = packedMap(subjectUnits, (u) => u.text);
+  const skeletons = packedMap(texts, skeleton);
+  const alternatives = packedMap(texts, alternativeSpelling);
   const subject = looseForm(
     texts,
     skeletons,
     alternatives,
-    alternatives.map((a, k) => (bits(subjectUnits[k].mask) === 1 && classOfMisspelling(texts[k], skeletons[k])) || alternativeSkeleton(a)),
-    subjectUnits.map((u) => u.mask),
+    packedMap(alternatives, (a, k) => (bits(subjectUnits[k].mask) === 1 && classOfMisspelling(texts[k], skeletons[k])) || alternativeSkeleton(a)),
+    packedMap(subjectUnits, (u) => u.mask),
     query.filter((_, i) => required & (1 << i)).join(""),
   );
   const tried = new Set<number>();
@@ -1234,7 +1235,7 @@ function looseForm(
   positions: number[],
   letters: string,
 ): LooseForm {
-  const folded = skeletons.map(foldVowels);
+  const folded = packedMap(skeletons, foldVowels);
   return {
     forms: {
       words: units,
@@ -1254,6 +1255,17 @@ function looseForm(
     letters,
     lettersMask: letterMask(letters),
   };
+}
+
+/**
+ * `items.map(f)` built by push: a packed array. Array.prototype.map makes a holey one for some
+ * lengths and a packed one for others, and the looser comparison's compiled code, having met one
+ * kind of array in a subject's forms, was thrown away at the first subject with the other.
+ */
+function packedMap<T, U>(items: readonly T[], f: (item: T, k: number) => U): U[] {
+  const mapped: U[] = [];
+  for (let k = 0; k < items.length; k++) mapped.push(f(items[k], k));
+  return mapped;
 }
 
 /** A subject's units as a listed name's are built (by push: a packed array). */
@@ -1774,12 +1786,12 @@ const WARM_UP_SUBJECTS = 300;
  * Screens made-up subjects against a new index before it serves, then empties its word cache:
  * V8 compiles the matcher's code paths (the scans, scoring, the date-of-birth comparison) over
  * their first few hundred calls, and without this the first customers screened after a process
- * starts or a list is updated pay for it (docs/screening-quality.md). The subjects are made of
- * the index's own entries as the matcher meets names: a listed name with a letter dropped and its
- * day of birth and nationality; given names of one entry with another's surname and its day of
- * birth; a listed name with its fields swapped and a title; a listed name with another entry's
- * date of birth; names of two entries mixed with only a year of birth in common. `screen` is how
- * the index will serve (the provider's screenAgainst), so that code is compiled as well.
+ * starts or a list is updated pay for it (docs/screening-quality.md). A path the warm-up never
+ * takes is compiled without its feedback, and the first real subject to take it throws the
+ * compiled caller away (about a millisecond, and a recompilation on V8's threads). So the subjects
+ * are made of the index's own entries in each way the matcher meets names (warmUpSubject).
+ * `screen` is how the index will serve (the provider's screenAgainst), so that code is compiled
+ * as well.
  */
 export function warmUp(
   index: MatchIndex,
@@ -1787,26 +1799,65 @@ export function warmUp(
   subjects = WARM_UP_SUBJECTS,
 ): void {
   const { entries } = index;
+  for (let k = 0; k < Math.min(subjects, entries.length); k++) {
+    screen(warmUpSubject(entries[(k * 7919) % entries.length], entries[(k * 104729 + 1) % entries.length], k % 8));
+  }
+  index.seen.clear();
+}
+
+/**
+ * The `move`th made-up subject of warmUp from a listed entry and another: 0 the listed name with a
+ * letter dropped, its day of birth and nationality; 1 its given names with the other's surname and
+ * its day of birth; 2 its fields swapped and a title; 3 the listed name with the other's date of
+ * birth and nationality; 4 and 5 words of both names, only a year of birth in common; 6 an initial
+ * for the given names, with its day of birth; 7 a weak alias of its (matched only word for word),
+ * or its given names joined as one word (the name's letters), with its day of birth and
+ * nationality: a HIT.
+ */
+function warmUpSubject(entry: IndexEntry, other: IndexEntry, move: number): MatchSubject {
   const born = (e: IndexEntry) =>
     e.datesOfBirth.find((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)) ?? (e.datesOfBirth[0] ? `${e.datesOfBirth[0].slice(0, 4)}-01-01` : null);
   const midYear = (e: IndexEntry) => (e.datesOfBirth[0] ? `${e.datesOfBirth[0].slice(0, 4)}-07-15` : null);
-  for (let k = 0; k < Math.min(subjects, entries.length); k++) {
-    const entry = entries[(k * 7919) % entries.length];
-    const other = entries[(k * 104729 + 1) % entries.length];
-    const words = nameWords(naturalOrder(entry.name));
-    const otherWords = nameWords(naturalOrder(other.name));
-    const given = words.slice(0, -1).join(" ") || "x";
-    const surname = words.at(-1) ?? "x";
-    // One object literal of the provider's shape (provider.ts nameForms).
-    const mode = k % 6;
-    const subject: MatchSubject = {
-      firstName: mode === 2 ? surname : mode === 4 ? (words[0] ?? "x") : mode === 5 ? (otherWords[0] ?? "x") : given,
-      middleNames: mode === 2 ? ["haji"] : null,
-      lastName: mode === 0 ? surname.slice(0, -1) || surname : mode === 1 || mode === 4 ? (otherWords.at(-1) ?? "x") : mode === 2 ? given : surname,
-      dateOfBirth: mode === 0 || mode === 1 ? born(entry) : mode === 3 ? born(other) : mode >= 4 ? midYear(entry) : null,
-      nationality: mode === 0 ? (entry.nationalities[0] ?? null) : mode === 3 || mode === 5 ? (other.nationalities[0] ?? null) : null,
-    };
-    screen(subject);
+  const words = nameWords(naturalOrder(entry.name));
+  const otherWords = nameWords(naturalOrder(other.name));
+  const given = words.slice(0, -1).join(" ") || "x";
+  const surname = words.at(-1) ?? "x";
+  const weak = entry.aliases.find((a) => a.quality === "low");
+  const weakWords = weak ? nameWords(naturalOrder(weak.name)) : [];
+  let firstName = given;
+  let middleNames: string[] | null = null;
+  let lastName = surname;
+  let dateOfBirth = born(entry);
+  let nationality: string | null = null;
+  switch (move) {
+    case 0:
+      lastName = surname.slice(0, -1) || surname;
+      nationality = entry.nationalities[0] ?? null;
+      break;
+    case 1:
+      lastName = otherWords.at(-1) ?? "x";
+      break;
+    case 2:
+      [firstName, middleNames, lastName, dateOfBirth] = [surname, ["haji"], given, null];
+      break;
+    case 3:
+      [dateOfBirth, nationality] = [born(other), other.nationalities[0] ?? null];
+      break;
+    case 4:
+      [firstName, lastName, dateOfBirth] = [words[0] ?? "x", otherWords.at(-1) ?? "x", midYear(entry)];
+      break;
+    case 5:
+      [firstName, dateOfBirth, nationality] = [otherWords[0] ?? "x", midYear(entry), other.nationalities[0] ?? null];
+      break;
+    case 6:
+      firstName = `${given[0]}.`;
+      break;
+    case 7:
+      if (weakWords.length >= 2) [firstName, lastName] = [weakWords[0], weakWords.slice(1).join(" ")];
+      else firstName = given.replace(/ /g, "");
+      nationality = entry.nationalities[0] ?? null;
+      break;
   }
-  index.seen.clear();
+  // One object literal of the provider's shape (provider.ts nameForms).
+  return { firstName, middleNames, lastName, dateOfBirth, nationality };
 }
