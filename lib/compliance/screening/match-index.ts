@@ -1258,9 +1258,10 @@ function looseForm(
 }
 
 /**
- * `items.map(f)` built by push: a packed array. Array.prototype.map makes a holey one for some
- * lengths and a packed one for others, and the looser comparison's compiled code, having met one
- * kind of array in a subject's forms, was thrown away at the first subject with the other.
+ * `items.map(f)` built by push: always a packed array. Array.prototype.map's arrays were packed
+ * for some subjects and holey for others (V8's %HaveSameMap over a process's first screenings),
+ * and the looser comparison's compiled code, having met one kind in a subject's forms, was thrown
+ * away at the first subject with the other.
  */
 function packedMap<T, U>(items: readonly T[], f: (item: T, k: number) => U): U[] {
   const mapped: U[] = [];
